@@ -1,0 +1,58 @@
+/// What a panel shows: a code for every module, row by row.
+public struct Board: Hashable, Sendable {
+    public let size: BoardSize
+    /// Codes in row-major order (`row * columns + column`).
+    public private(set) var codes: [CharacterCode]
+
+    /// A board with every module showing `fill`.
+    public init(size: BoardSize, fill: CharacterCode = .blank) {
+        self.size = size
+        codes = Array(repeating: fill, count: size.count)
+    }
+
+    /// A board from rows that must all be `size.columns` long and `size.rows` in number.
+    public init(rows: [[CharacterCode]]) throws(BoardError) {
+        guard let width = rows.first?.count, width > 0 else { throw BoardError("a board needs at least one row and column") }
+        for (index, row) in rows.enumerated() where row.count != width {
+            throw BoardError("row \(index + 1) has \(row.count) codes; row 1 has \(width)")
+        }
+        size = BoardSize(rows: rows.count, columns: width)
+        codes = rows.flatMap { $0 }
+    }
+
+    /// A board from integer rows, naming the row and column of the first code that is not valid.
+    public init(codeRows: [[Int]]) throws(BoardError) {
+        var rows: [[CharacterCode]] = []
+        for (r, row) in codeRows.enumerated() {
+            var codes: [CharacterCode] = []
+            for (c, value) in row.enumerated() {
+                guard let code = CharacterCode(value) else {
+                    throw BoardError("row \(r + 1), column \(c + 1): \(value) is not a Vestaboard character code")
+                }
+                codes.append(code)
+            }
+            rows.append(codes)
+        }
+        try self.init(rows: rows)
+    }
+
+    /// The code at 0-based `row`, `column`.
+    public subscript(row: Int, column: Int) -> CharacterCode {
+        get { codes[row * size.columns + column] }
+        set { codes[row * size.columns + column] = newValue }
+    }
+
+    /// The rows of codes.
+    public var rows: [[CharacterCode]] {
+        (0..<size.rows).map { r in Array(codes[(r * size.columns)..<((r + 1) * size.columns)]) }
+    }
+
+    /// The rows as integers, as the Vestaboard APIs exchange them.
+    public var codeRows: [[Int]] { rows.map { $0.map { Int($0.rawValue) } } }
+}
+
+/// A board that cannot be made from what was given.
+public struct BoardError: Error, Equatable, Sendable, CustomStringConvertible {
+    public var description: String
+    public init(_ description: String) { self.description = description }
+}

@@ -1,0 +1,39 @@
+/// A board as text for people: a framed grid of characters, colour chips as their letters
+/// (r o y g b p w k, f for filled) or, with ANSI, as coloured cells.
+public enum BoardText {
+    /// The board framed with box-drawing lines; colour chips as lowercase letters.
+    public static func plain(_ board: Board) -> String {
+        let bar = String(repeating: "─", count: board.size.columns)
+        var lines = ["┌" + bar + "┐"]
+        for row in board.rows {
+            lines.append("│" + String(row.map(symbol)) + "│")
+        }
+        lines.append("└" + bar + "┘")
+        return lines.joined(separator: "\n")
+    }
+
+    /// The board in true colour: each module a dark cell with a light character, chips filled.
+    public static func ansi(_ board: Board) -> String {
+        var out = ""
+        for row in board.rows {
+            for code in row { out += ansiCell(code) }
+            out += "\u{1B}[0m\n"
+        }
+        return out
+    }
+
+    /// One module as a two-column ANSI cell.
+    public static func ansiCell(_ code: CharacterCode, dimmed: Bool = false) -> String {
+        if let colour = code.colour {
+            let (r, g, b) = colour == .black ? (24, 24, 24) : (Int(colour.rgb.red), Int(colour.rgb.green), Int(colour.rgb.blue))
+            return "\u{1B}[48;2;\(r);\(g);\(b)m  "
+        }
+        let fg = dimmed ? "150;150;150" : "240;240;240"
+        return "\u{1B}[48;2;24;24;24;38;2;\(fg)m\(code.character!) "
+    }
+
+    /// The character a code is drawn as in plain text.
+    public static func symbol(_ code: CharacterCode) -> Character {
+        code.colour?.letter ?? code.character!
+    }
+}

@@ -1,0 +1,98 @@
+import Foundation
+
+/// What layout shows for characters a board cannot: accents folded (É → E), typographic
+/// marks made plain (“ ” → ", ‘ ’ → ', … → ...), colour emoji as chips (🟥 → red, ❤️ → 62).
+///
+/// Substitution only ever applies to a character the plain encoding rejects, so any text the
+/// Python `vesta` library accepts is laid out exactly as vesta lays it out.
+enum Substitutions {
+    struct Replacement {
+        /// The codes shown instead (may be empty: the character is dropped).
+        var codes: [CharacterCode]
+        /// How many scalars of the uppercased line it replaces.
+        var consumed: Int
+    }
+
+    /// The replacement for the uppercased scalar at `index`, or nil when none makes sense.
+    static func replacement(in upper: [Unicode.Scalar], at index: Int) -> Replacement? {
+        let scalar = upper[index]
+        var codes: [CharacterCode]
+        if let table = table[scalar] {
+            codes = table
+        } else if isInvisible(scalar) {
+            codes = []
+        } else if let folded = fold(scalar) {
+            codes = folded
+        } else {
+            return nil
+        }
+        var consumed = 1
+        // An emoji's presentation selector belongs to the emoji it follows.
+        while index + consumed < upper.count, isVariationSelector(upper[index + consumed]) { consumed += 1 }
+        return Replacement(codes: codes, consumed: consumed)
+    }
+
+    /// Characters the board shows nothing for: combining accents left over from decomposed
+    /// text, zero-width joiners and spaces, a byte-order mark, variation selectors.
+    static func isInvisible(_ s: Unicode.Scalar) -> Bool {
+        switch s.properties.generalCategory {
+        case .nonspacingMark, .enclosingMark, .spacingMark: return true
+        default: break
+        }
+        switch s.value {
+        case 0x200B, 0x200C, 0x200D, 0x2060, 0xFEFF: return true
+        default: return isVariationSelector(s)
+        }
+    }
+
+    static func isVariationSelector(_ s: Unicode.Scalar) -> Bool {
+        (0xFE00...0xFE0F).contains(s.value) || (0xE0100...0xE01EF).contains(s.value)
+    }
+
+    /// Compatibility decomposition with the marks dropped: É → E, Ｆ → F, ² → 2, ﬀ → FF.
+    static func fold(_ s: Unicode.Scalar) -> [CharacterCode]? {
+        let decomposed = String(Character(s)).decomposedStringWithCompatibilityMapping.uppercased()
+        var codes: [CharacterCode] = []
+        for part in decomposed.unicodeScalars {
+            if isInvisible(part) { continue }
+            guard let code = CharacterCode(character: part) else { return nil }
+            codes.append(code)
+        }
+        return codes.isEmpty ? nil : codes
+    }
+
+    private static func codes(_ text: String) -> [CharacterCode] {
+        text.unicodeScalars.map { CharacterCode(character: $0)! }
+    }
+
+    /// Replacements that decomposition does not find. Keys are uppercase scalars.
+    static let table: [Unicode.Scalar: [CharacterCode]] = {
+        var table: [Unicode.Scalar: [CharacterCode]] = [:]
+        func add(_ keys: String, _ replacement: [CharacterCode]) {
+            for key in keys.unicodeScalars { table[key] = replacement }
+        }
+        add("\u{201C}\u{201D}\u{201E}\u{201F}\u{00AB}\u{00BB}\u{2033}\u{301D}\u{301E}", codes("\""))
+        add("\u{2018}\u{2019}\u{201A}\u{201B}\u{2039}\u{203A}\u{0060}\u{00B4}\u{2032}", codes("'"))
+        add("\u{2010}\u{2011}\u{2012}\u{2013}\u{2014}\u{2015}\u{2212}", codes("-"))
+        add("\u{0009}\u{00A0}\u{2000}\u{2001}\u{2002}\u{2003}\u{2004}\u{2005}\u{2006}\u{2007}\u{2008}\u{2009}\u{200A}\u{202F}\u{205F}\u{3000}", [.blank])
+        add("\u{00A1}", codes("!"))
+        add("\u{00BF}", codes("?"))
+        add("\u{00BA}\u{02DA}", [.degree])
+        add("\u{00C6}", codes("AE"))
+        add("\u{0152}", codes("OE"))
+        add("\u{00D8}", codes("O"))
+        add("\u{0141}", codes("L"))
+        add("\u{0110}\u{00D0}", codes("D"))
+        add("\u{00DE}", codes("TH"))
+        add("\u{1E9E}", codes("SS"))
+        add("\u{0131}", codes("I"))
+        // Colour squares as VBML reads them, and the heart as code 62.
+        let squares: [(String, Colour)] = [
+            ("\u{1F7E5}", .red), ("\u{1F7E7}", .orange), ("\u{1F7E8}", .yellow), ("\u{1F7E9}", .green),
+            ("\u{1F7E6}", .blue), ("\u{1F7EA}", .violet), ("\u{2B1C}", .white), ("\u{2B1B}", .black),
+        ]
+        for (key, colour) in squares { add(key, [colour.code]) }
+        add("\u{2764}", [.degree])
+        return table
+    }()
+}

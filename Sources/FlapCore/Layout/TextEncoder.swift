@@ -1,0 +1,77 @@
+/// Turns one line of text into character codes, as the Python `vesta` library's `encode` does:
+/// the line is uppercased, `{nn}` escapes give codes directly, anything else must be a board
+/// character. With substitutions on, characters vesta would reject are replaced instead
+/// (see ``Substitutions``), each replacement reported.
+struct TextEncoder {
+    var substitutions: Bool
+
+    /// Appends the codes of `line` to `codes`; `lineNumber` goes into errors and warnings.
+    ///
+    /// Positions are 1-based indexes into the uppercased line, as vesta counts them (they equal
+    /// the original positions unless uppercasing lengthened the line, as ß → SS does).
+    func encode(
+        _ line: ArraySlice<Unicode.Scalar>, lineNumber: Int?,
+        into codes: inout [CharacterCode], warnings: inout [LayoutWarning]
+    ) throws(LayoutError) {
+        let original = Array(line)
+        let upper = PythonText.uppercased(line)
+        var i = 0
+        while i < upper.count {
+            let c = upper[i]
+            if c == "{" {
+                let (code, length) = try escape(original, at: i, lineNumber: lineNumber)
+                codes.append(code)
+                i += length
+            } else if let code = CharacterCode(character: c) {
+                codes.append(code)
+                i += 1
+            } else if substitutions, let replacement = Substitutions.replacement(in: upper, at: i) {
+                codes.append(contentsOf: replacement.codes)
+                let shownAs = original.count == upper.count
+                    ? original[i..<min(original.count, i + replacement.consumed)] : upper[i..<i + replacement.consumed]
+                warnings.append(LayoutWarning(
+                    line: lineNumber, position: i + 1,
+                    text: Self.substitutionText(String(String.UnicodeScalarView(shownAs)), replacement.codes)))
+                i += replacement.consumed
+            } else {
+                throw LayoutError(line: lineNumber, position: i + 1, reason: "unsupported character: \(Character(c))")
+            }
+        }
+    }
+
+    /// A `{n}` or `{nn}` escape starting at `index`; the digits are read from the line as
+    /// written (vesta looks them up in the original text, not the uppercased one).
+    private func escape(
+        _ s: [Unicode.Scalar], at index: Int, lineNumber: Int?
+    ) throws(LayoutError) -> (CharacterCode, Int) {
+        let digits: ArraySlice<Unicode.Scalar>
+        let length: Int
+        if s.count > index + 2, s[index + 2] == "}" {
+            digits = s[(index + 1)...(index + 1)]
+            length = 3
+        } else if s.count > index + 3, s[index + 3] == "}" {
+            digits = s[(index + 1)...(index + 2)]
+            length = 4
+        } else {
+            throw LayoutError(
+                line: lineNumber, position: index + 1,
+                reason: "missing } at index \(index + 2) or \(index + 3)")
+        }
+        guard let value = PythonText.int(digits) else {
+            // vesta lets Python's int() fail here, with no position; we say where.
+            throw LayoutError(
+                line: lineNumber, position: index + 2,
+                reason: "invalid character code: \(PythonText.repr(Array(digits)))")
+        }
+        guard let code = CharacterCode(value) else {
+            throw LayoutError(line: lineNumber, position: index + 2, reason: "unsupported character code: \(value)")
+        }
+        return (code, length)
+    }
+
+    static func substitutionText(_ original: String, _ codes: [CharacterCode]) -> String {
+        if codes.isEmpty { return "\(PythonText.repr(Array(original.unicodeScalars))) is not shown" }
+        let shown = codes.map { code in code.colour.map { "{\($0.name)}" } ?? String(code.character!) }.joined()
+        return "\(PythonText.repr(Array(original.unicodeScalars))) shown as \(PythonText.repr(Array(shown.unicodeScalars)))"
+    }
+}

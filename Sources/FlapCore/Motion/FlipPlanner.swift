@@ -1,0 +1,114 @@
+/// Whether a panel's modules may turn backwards.
+public enum PanelMotion: String, Sendable, CaseIterable {
+    /// Split-flap hardware and its simulations: drums turn forward only.
+    case forwardOnly = "forward-only"
+    /// LED, screen and Vestaboard-API panels: whichever way is shorter (forward on a tie).
+    case shortestWay = "shortest"
+}
+
+/// Plans every module's path and timing from where the modules are to a target board.
+///
+/// Timing: a module's k-th flap (k = 1, 2, …) lands at its start + k × ``flapPeriod``; start
+/// times come from the ``transition``. A module already moving when re-planned keeps the flap
+/// in flight: its first landing is when that flap lands, the rest follow a period apart.
+public struct FlipPlanner: Sendable {
+    /// The shortest and longest flap periods a module can keep (ms).
+    public static let flapPeriodRange = 50...200
+    /// 120 ms: the default everywhere a plan is made.
+    public static let defaultFlapPeriodMs = 120
+
+    public var drum: Drum
+    public var motion: PanelMotion
+    public var flapPeriod: Duration
+    public var transition: Transition
+
+    /// The defaults: vestaboard drum, forward only, 120 ms, cascade.
+    public init(
+        drum: Drum = .vestaboard, motion: PanelMotion = .forwardOnly,
+        flapPeriodMs: Int = FlipPlanner.defaultFlapPeriodMs, transition: Transition? = nil
+    ) throws(PlanError) {
+        guard Self.flapPeriodRange.contains(flapPeriodMs) else {
+            throw PlanError("flap period must be 50 to 200 ms, not \(flapPeriodMs)")
+        }
+        self.drum = drum
+        self.motion = motion
+        self.flapPeriod = .milliseconds(flapPeriodMs)
+        if let transition { self.transition = transition } else { self.transition = try Transition() }
+    }
+
+    /// The plan from a board showing `current` (each code mapped onto the drum) to `target`.
+    public func plan(from current: Board, to target: Board) throws(PlanError) -> FlipPlan {
+        var warnings: [String] = []
+        let positions = current.codes.map { mapped($0, warnings: &warnings) }
+        return try plan(from: positions.map { ModuleMotion(position: $0) }, to: target, warnings: warnings)
+    }
+
+    /// The plan from the modules' state (`FlipPlan.motion(at:)` of a plan in progress, or
+    /// drum indices at rest), row-major, to `target`.
+    public func plan(from state: [ModuleMotion], to target: Board) throws(PlanError) -> FlipPlan {
+        try plan(from: state, to: target, warnings: [])
+    }
+
+    private func plan(from state: [ModuleMotion], to target: Board, warnings: [String]) throws(PlanError) -> FlipPlan {
+        let size = target.size
+        guard state.count == size.count else {
+            throw PlanError("the board has \(size.count) modules (\(size)) but \(state.count) positions were given")
+        }
+        if let bad = state.firstIndex(where: { !(0..<drum.count).contains($0.position) }) {
+            throw PlanError("module at row \(bad / size.columns + 1), column \(bad % size.columns + 1) is at flap \(state[bad].position), outside the \(drum.count)-flap drum")
+        }
+        var warnings = warnings
+        let offsets = transition.startOffsets(for: size)
+        var random = SeededRandom(seed: transition.seed ^ 0xC1AC_C1AC)
+        var modules: [ModulePlan] = []
+        var clacks: [ClackEvent] = []
+        modules.reserveCapacity(size.count)
+        clacks.reserveCapacity(size.count * 8)
+        for (i, module) in state.enumerated() {
+            let (row, column) = (i / size.columns, i % size.columns)
+            let goal = mapped(target.codes[i], warnings: &warnings)
+            let path = self.path(from: module.position, to: goal, inFlight: module.nextLanding != nil)
+            var start = offsets[i]
+            var first = start + flapPeriod
+            if motion == .forwardOnly, let landing = module.nextLanding {
+                start = .zero
+                first = landing
+            }
+            var landings: [Duration] = []
+            landings.reserveCapacity(path.count - 1)
+            for k in 0..<(path.count - 1) {
+                let time = first + flapPeriod * k
+                landings.append(time)
+                clacks.append(ClackEvent(time: time, row: row, column: column, gain: 0.9 + 0.2 * random.unit()))
+            }
+            modules.append(ModulePlan(row: row, column: column, path: path, start: start, landings: landings))
+        }
+        clacks.sort { ($0.time, $0.row, $0.column) < ($1.time, $1.row, $1.column) }
+        return FlipPlan(size: size, drum: drum, modules: modules, clackEvents: clacks, warnings: warnings)
+    }
+
+    /// Drum indices from `from` to `to`, both included. A forward-only module with a flap in
+    /// flight cannot stop where it is: if its target is where it is, it goes round once.
+    func path(from: Int, to: Int, inFlight: Bool) -> [Int] {
+        let n = drum.count
+        let forward = (to - from + n) % n
+        if motion == .forwardOnly {
+            let steps = forward == 0 && inFlight ? n : forward
+            return (0...steps).map { (from + $0) % n }
+        }
+        let backward = (from - to + n) % n
+        if backward < forward {
+            return (0...backward).map { (from - $0 + n) % n }
+        }
+        return (0...forward).map { (from + $0) % n }
+    }
+
+    private func mapped(_ code: CharacterCode, warnings: inout [String]) -> Int {
+        let (index, fellBack) = drum.flap(for: code)
+        if fellBack {
+            let note = "drum \(drum.name) has no \(code): shown as \(drum.codes[index])"
+            if !warnings.contains(note) { warnings.append(note) }
+        }
+        return index
+    }
+}

@@ -1,0 +1,45 @@
+import Foundation
+
+/// Runs a program to completion, its input and output through temporary files (no pipe can
+/// fill up and stall either side), for tests that drive a binary or a peer.
+public enum ProcessRunner {
+    public struct Result: Sendable {
+        public var status: Int32
+        public var stdout: Data
+        public var stderr: Data
+        public var stdoutText: String { String(decoding: stdout, as: UTF8.self) }
+        public var stderrText: String { String(decoding: stderr, as: UTF8.self) }
+    }
+
+    public static func run(
+        _ program: String, _ arguments: [String], input: Data = Data(), environment: [String: String]? = nil
+    ) throws -> Result {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("vw-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let paths = ["in", "out", "err"].map { dir.appendingPathComponent($0).path }
+        FileManager.default.createFile(atPath: paths[0], contents: input)
+        FileManager.default.createFile(atPath: paths[1], contents: nil)
+        FileManager.default.createFile(atPath: paths[2], contents: nil)
+
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: program)
+        process.arguments = arguments
+        if let environment { process.environment = environment }
+        process.standardInput = FileHandle(forReadingAtPath: paths[0])
+        process.standardOutput = FileHandle(forWritingAtPath: paths[1])
+        process.standardError = FileHandle(forWritingAtPath: paths[2])
+        try process.run()
+        process.waitUntilExit()
+        return Result(
+            status: process.terminationStatus,
+            stdout: FileManager.default.contents(atPath: paths[1]) ?? Data(),
+            stderr: FileManager.default.contents(atPath: paths[2]) ?? Data())
+    }
+
+    /// A binary built by this package (flapctl, flapd), beside the running test bundle.
+    public static func builtProduct(_ name: String) -> String {
+        let exe = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
+        return URL(fileURLWithPath: exe).deletingLastPathComponent().appendingPathComponent(name).path
+    }
+}
