@@ -51,7 +51,7 @@ public struct FlipPlan: Sendable, Equatable {
     public var warnings: [String]
 
     /// The last landing of the plan (zero when nothing moves).
-    public var duration: Duration { modules.reduce(.zero) { max($0, $1.end) } }
+    public var duration: Duration { modules.reduce(.zero) { max($0, $1.landings.last ?? .zero) } }
 
     /// Where every module is at `time` (from the plan's start), row-major: the state to
     /// re-plan from when a new target arrives during the motion.
