@@ -1,1 +1,3 @@
-print("x")
+import FlapControl
+
+await Flapctl.runMain()

@@ -1,0 +1,170 @@
+import ArgumentParser
+import FlapCore
+import Foundation
+
+/// `flapctl bench`: how fast layout and planning are on this machine, and layout against vesta.
+struct BenchCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "bench",
+        abstract: "Measure layout and planning speed (build with -c release for real figures).",
+        discussion: """
+            Each workload runs for --seconds, three rounds; the best round is reported (the least \
+            disturbed by other load) with the median beside it. With a Python that has vesta \
+            installed (--vesta-python, default .build/test-venv/bin/python when present), vesta's \
+            encode_text runs the same texts in the same way and the ratio is printed.
+            """)
+
+    @Option(help: "Seconds each round of each workload runs.")
+    var seconds: Double = 1.0
+
+    @Option(help: "A Python with vesta 0.15.0 installed, for the layout comparison.")
+    var vestaPython: String?
+
+    /// Messages of the kind people send: short, multi-line, wrapping, with escapes and colours.
+    static let typicalTexts = [
+        "GOOD MORNING",
+        "Hello World",
+        "Meeting at 3:30 in the big room",
+        "{63}{64}{65}{66}{67}{68} WEEKEND {68}{67}{66}{65}{64}{63}",
+        "Weather: 18° and sunny\nHigh 24° Low 12°\nWind 10 km/h",
+        "The only way to do great work is to love what you do. - Steve Jobs",
+        "Train to Zurich\n12:04 Platform 7\nDelayed 5 min",
+        "Happy birthday Alex! {66}{66}{66}",
+        "Doors close in 5 minutes",
+        "Don't forget: recycling goes out tonight, bins by the gate",
+        "A1 B2 C3 D4 E5 F6 G7 H8 I9 J0",
+        "multiple\nlines\nof\ntext",
+    ]
+
+    func run() throws {
+        guard seconds > 0 else { throw InputError("--seconds must be more than 0") }
+        let out = StandardStream.bufferedOutput()
+        #if DEBUG
+        out.write("note: this is a debug build; run `swift run -c release flapctl bench` for real figures\n")
+        #endif
+        out.write("flapctl bench: best (median) of 3 rounds of \(seconds) s each\n")
+        out.flush()
+        var sink = 0
+        let texts = Self.typicalTexts
+        let options = LayoutOptions()
+
+        let layout = measure(seconds: seconds) { i in
+            sink &+= (try? TextLayout.encodeText(texts[i % texts.count], options: options))?.rows.count ?? 0
+        }
+        report(out, "layout, typical texts (encodeText)", layout)
+
+        let jsonLines = LayoutJSONLines(defaults: options)
+        let requests = texts.map { text in
+            var j = JSONText()
+            j.raw("{"); j.key("text", first: true); j.string(text); j.key("align"); j.string("center"); j.raw("}")
+            return String(decoding: j.bytes, as: UTF8.self)
+        }
+        let decoder = JSONDecoder()
+        let jsonl = measure(seconds: seconds) { i in
+            var answer = JSONText()
+            jsonLines.answer(requests[i % requests.count], number: i, decoder: decoder, into: &answer)
+            sink &+= answer.bytes.count
+        }
+        report(out, "layout --jsonl request (parse, lay out, answer)", jsonl)
+
+        let planner = try! FlipPlanner()
+        for (name, size) in [("6×22 board", BoardSize.flagship), ("24×88 wall of 16 boards", BoardSize(rows: 24, columns: 88))] {
+            // Every module one flap past home: each travels 65 flaps, the longest way.
+            let from = Board(size: size, fill: CharacterCode(1)!)
+            let to = Board(size: size)
+            let plan = measure(seconds: seconds) { _ in
+                sink &+= (try? planner.plan(from: from, to: to))?.clackEvents.count ?? 0
+            }
+            report(out, "plan, \(name), worst case (65 flaps each)", plan)
+        }
+
+        if let python = vestaPython ?? defaultVestaPython() {
+            if let vesta = vestaLayout(python: python, texts: texts) {
+                report(out, "vesta 0.15.0 encode_text, same texts", vesta)
+                out.write(String(format: "layout ratio: FlapCore is %.1f× as fast as vesta (best rounds)\n", vesta.best / layout.best))
+            } else {
+                out.write("vesta comparison skipped: \(python) could not run vesta\n")
+            }
+        } else {
+            out.write("vesta comparison skipped: give --vesta-python (a Python with vesta==0.15.0)\n")
+        }
+        out.write("checksum \(sink % 1000)\nreproduce: swift run -c release flapctl bench\n")
+        out.flush()
+    }
+
+    struct Timing {
+        /// Seconds per operation.
+        var best: Double
+        var median: Double
+    }
+
+    func measure(seconds: Double, _ operation: (Int) -> Void) -> Timing {
+        let clock = ContinuousClock()
+        var perOp: [Double] = []
+        for _ in 0..<3 {
+            var count = 0
+            let start = clock.now
+            var elapsed = Duration.zero
+            while elapsed < .seconds(seconds) {
+                for _ in 0..<32 { operation(count); count += 1 }
+                elapsed = clock.now - start
+            }
+            perOp.append(elapsed.seconds / Double(count))
+        }
+        perOp.sort()
+        return Timing(best: perOp[0], median: perOp[1])
+    }
+
+    func report(_ out: StandardStream, _ name: String, _ t: Timing) {
+        out.write("\(name.padding(toLength: 50, withPad: " ", startingAt: 0)) \(Self.format(t.best)) (\(Self.format(t.median)))  \(String(format: "%.0f", 1 / t.best)) op/s\n")
+        out.flush()
+    }
+
+    static func format(_ seconds: Double) -> String {
+        seconds < 1e-3 ? String(format: "%.2f µs/op", seconds * 1e6) : String(format: "%.3f ms/op", seconds * 1e3)
+    }
+
+    func defaultVestaPython() -> String? {
+        let candidate = FileManager.default.currentDirectoryPath + "/.build/test-venv/bin/python"
+        return FileManager.default.isExecutableFile(atPath: candidate) ? candidate : nil
+    }
+
+    /// Times vesta's encode_text on `texts` in its own process, the same way as ``measure``.
+    func vestaLayout(python: String, texts: [String]) -> Timing? {
+        let script = """
+            import json, sys, time
+            from vesta.chars import encode_text
+            texts = json.load(sys.stdin)
+            rounds = []
+            for _ in range(3):
+                n = 0
+                start = time.perf_counter()
+                while time.perf_counter() - start < \(seconds):
+                    for _ in range(32):
+                        encode_text(texts[n % len(texts)])
+                        n += 1
+                rounds.append((time.perf_counter() - start) / n)
+            rounds.sort()
+            print(rounds[0], rounds[1])
+            """
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: python)
+        process.arguments = ["-c", script]
+        let input = Pipe(), output = Pipe()
+        process.standardInput = input
+        process.standardOutput = output
+        process.standardError = FileHandle.nullDevice
+        do { try process.run() } catch { return nil }
+        input.fileHandleForWriting.write(try! JSONSerialization.data(withJSONObject: texts))
+        try? input.fileHandleForWriting.close()
+        let data = output.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        let parts = String(decoding: data, as: UTF8.self).split(separator: " ").compactMap { Double($0.trimmingCharacters(in: .whitespacesAndNewlines)) }
+        guard process.terminationStatus == 0, parts.count == 2 else { return nil }
+        return Timing(best: parts[0], median: parts[1])
+    }
+}
+
+extension Duration {
+    var seconds: Double { Double(components.seconds) + Double(components.attoseconds) / 1e18 }
+}

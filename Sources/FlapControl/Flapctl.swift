@@ -1,0 +1,40 @@
+import ArgumentParser
+import FlapCore
+
+/// `flapctl`: lays out, plans and previews boards; later talks to a running flapd.
+public struct Flapctl: AsyncParsableCommand {
+    public static let configuration = CommandConfiguration(
+        commandName: "flapctl",
+        abstract: "Lay out, plan and preview split-flap boards.",
+        subcommands: [LayoutCommand.self, PlanCommand.self, PreviewCommand.self, BenchCommand.self])
+
+    public init() {}
+
+    /// Runs flapctl with the process's arguments. Input that cannot be used (bad text, bad
+    /// options) exits with status 2 and the reason on stderr, as usage errors do in Unix tools.
+    public static func runMain() async {
+        do {
+            var command = try parseAsRoot()
+            if var async = command as? any AsyncParsableCommand {
+                try await async.run()
+            } else {
+                try command.run()
+            }
+        } catch let error as InputError {
+            StandardStream.error.write("flapctl: \(error.description)\n")
+            exit(withError: ExitCode(2))
+        } catch {
+            let code = exitCode(for: error)
+            guard code != .success else { exit(withError: error) }
+            StandardStream.error.write(fullMessage(for: error) + "\n")
+            // Usage errors are input errors too: same status, so scripts check one number.
+            exit(withError: code == .validationFailure ? ExitCode(2) : code)
+        }
+    }
+}
+
+/// Input that flapctl cannot use: the message says what and where. Exit status 2.
+struct InputError: Error, CustomStringConvertible {
+    var description: String
+    init(_ description: String) { self.description = description }
+}

@@ -1,0 +1,46 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// stdout and stderr as file descriptors, with a buffer for output written a line at a time
+/// (the JSON-lines mode writes hundreds of thousands of lines).
+final class StandardStream {
+    private let descriptor: Int32
+    private var buffer: [UInt8] = []
+
+    private init(descriptor: Int32) { self.descriptor = descriptor }
+
+    /// Unbuffered: each write goes out at once.
+    nonisolated(unsafe) static let error = StandardStream(descriptor: 2)
+
+    /// A buffered writer on stdout; call ``flush()`` when done.
+    static func bufferedOutput() -> StandardStream { StandardStream(descriptor: 1) }
+
+    /// Whether stdout is a terminal (animations and colour only then).
+    static var outputIsTerminal: Bool { isatty(1) == 1 }
+
+    func write(_ text: String) {
+        buffer.append(contentsOf: text.utf8)
+        if descriptor == 2 || buffer.count >= 1 << 16 { flush() }
+    }
+
+    func write(bytes: [UInt8]) {
+        buffer.append(contentsOf: bytes)
+        if buffer.count >= 1 << 16 { flush() }
+    }
+
+    func flush() {
+        var offset = 0
+        while offset < buffer.count {
+            let written = buffer[offset...].withUnsafeBytes { Glibc.write(descriptor, $0.baseAddress, $0.count) }
+            if written < 0 {
+                if errno == EINTR { continue }
+                break  // stdout closed (a pipe whose reader left): nothing more to say
+            }
+            offset += written
+        }
+        buffer.removeAll(keepingCapacity: true)
+    }
+}
