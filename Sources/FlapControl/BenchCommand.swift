@@ -116,7 +116,7 @@ struct BenchCommand: ParsableCommand {
     }
 
     func report(_ out: StandardStream, _ name: String, _ t: Timing) {
-        out.write("\(name.padding(toLength: 50, withPad: " ", startingAt: 0)) \(Self.format(t.best)) (\(Self.format(t.median)))  \(String(format: "%.0f", 1 / t.best)) op/s\n")
+        out.write("\(name.padding(toLength: 58, withPad: " ", startingAt: 0)) \(Self.format(t.best)) (\(Self.format(t.median)))  \(String(format: "%.0f", 1 / t.best)) op/s\n")
         out.flush()
     }
 

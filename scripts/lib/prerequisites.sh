@@ -1,0 +1,40 @@
+# Checks and installs what building and testing need on Debian 12. Sourced by scripts/run and scripts/test.
+
+say() { printf '==> %s\n' "$*" >&2; }
+
+# Swift 6 does not come from Debian's archive: say where to get it rather than guess.
+require_swift() {
+    if ! command -v swift >/dev/null 2>&1; then
+        say "Swift 6 is not installed (or not on PATH)."
+        say "Install the Swift 6.x toolchain for Debian 12 from https://www.swift.org/install/linux/ and put its usr/bin on PATH."
+        exit 1
+    fi
+    local version
+    version=$(swift --version 2>&1 | sed -n 's/.*Swift version \([0-9]*\)\..*/\1/p' | head -n 1)
+    if [ -z "$version" ] || [ "$version" -lt 6 ]; then
+        say "Swift 6 or later is needed; this is: $(swift --version 2>&1 | head -n 1)"
+        exit 1
+    fi
+}
+
+# apt_install PACKAGE... installs the Debian packages that are missing (root, or through sudo).
+apt_install() {
+    local missing=()
+    for package in "$@"; do
+        dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed" || missing+=("$package")
+    done
+    [ ${#missing[@]} -eq 0 ] && return 0
+    local sudo=""
+    [ "$(id -u)" -eq 0 ] || sudo="sudo"
+    say "installing ${missing[*]}"
+    $sudo apt-get update -q >/dev/null
+    DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -q --no-install-recommends "${missing[@]}" >/dev/null
+}
+
+# The test peers run in a Python virtual environment (Debian's Python refuses pip outside one).
+require_python_venv() {
+    if command -v python3 >/dev/null 2>&1 && python3 -c 'import venv, ensurepip' 2>/dev/null; then
+        return 0
+    fi
+    apt_install python3 python3-venv python3-pip
+}
