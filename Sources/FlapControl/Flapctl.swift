@@ -21,12 +21,12 @@ public struct Flapctl: AsyncParsableCommand {
                 try command.run()
             }
         } catch let error as InputError {
-            StandardStream.error.write("flapctl: \(error.description)\n")
+            StandardStream.writeError("flapctl: \(error.description)\n")
             exit(withError: ExitCode(2))
         } catch {
             let code = exitCode(for: error)
             guard code != .success else { exit(withError: error) }
-            StandardStream.error.write(fullMessage(for: error) + "\n")
+            StandardStream.writeError(fullMessage(for: error) + "\n")
             // Usage errors are input errors too: same status, so scripts check one number.
             exit(withError: code == .validationFailure ? ExitCode(2) : code)
         }

@@ -1,3 +1,5 @@
+import FlapCore
+
 /// Writes the little JSON flapctl prints by hand: faster than an encoder for a hundred thousand
 /// small answers, and with the key order people read.
 struct JSONText {
@@ -58,5 +60,3 @@ struct JSONText {
         bytes.append(UInt8(ascii: ":"))
     }
 }
-
-import FlapCore

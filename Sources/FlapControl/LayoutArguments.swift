@@ -1,5 +1,6 @@
 import ArgumentParser
 import FlapCore
+import Foundation
 
 extension HorizontalAlignment: ExpressibleByArgument {}
 extension TransitionStrategy: ExpressibleByArgument {}
@@ -59,19 +60,26 @@ struct LayoutArguments: ParsableArguments {
         return options
     }
 
-    /// Lays out `text`, printing warnings to stderr; layout errors become input errors.
-    func layOut(_ text: String) throws -> Board {
-        let options = try options()
+    /// Lays out `text` as vesta would (rows as the options give them), printing warnings to stderr.
+    func layOut(_ text: String) throws -> LaidOutText {
         let result: LaidOutText
         do {
-            result = try TextLayout.encodeText(text, options: options)
-        } catch {
+            result = try TextLayout.encodeText(text, options: try options())
+        } catch let error as LayoutError {
             throw InputError(error.description)
         }
-        for warning in result.warnings { StandardStream.error.write("warning: \(warning)\n") }
-        var rows = result.rows
-        // A short text with valign none still fills a whole board for planning and preview.
-        while rows.count < options.maxRows { rows.append(Array(repeating: options.fill, count: options.columns)) }
+        for warning in result.warnings { StandardStream.writeError("warning: \(warning)\n") }
+        return result
+    }
+
+    /// `text` as a whole board, for planning: rows that valign none or an unlimited row count
+    /// leave missing are filled, so the board always has the size the options give.
+    func board(_ text: String) throws -> Board {
+        let options = try options()
+        var rows = try layOut(text).rows
+        let wanted = max(options.maxRows, 1)
+        if rows.count > wanted { rows.removeLast(rows.count - wanted) }
+        while rows.count < wanted { rows.append(Array(repeating: options.fill, count: options.columns)) }
         return try Board(rows: rows)
     }
 
@@ -94,5 +102,3 @@ struct LayoutArguments: ParsableArguments {
         return code
     }
 }
-
-import Foundation

@@ -35,15 +35,17 @@ struct LayoutCommand: ParsableCommand {
             LayoutJSONLines(defaults: try layout.options()).run()
             return
         }
-        let board = try layout.layOut(text!)
+        let rows = try layout.layOut(text!).rows
         let out = StandardStream.bufferedOutput()
         if json {
             var text = JSONText()
-            text.rows(board.rows)
+            text.rows(rows)
             out.write(bytes: text.bytes)
             out.write("\n")
-        } else {
+        } else if let board = try? Board(rows: rows) {
             out.write(BoardText.plain(board) + "\n")
+        } else {
+            out.write("(no rows: the text is empty and --valign is none)\n")
         }
         out.flush()
     }

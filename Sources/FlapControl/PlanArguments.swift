@@ -51,11 +51,11 @@ struct PlanArguments: ParsableArguments {
         let planner = try planner()
         let plan: FlipPlan
         do {
-            plan = try planner.plan(from: try layout.layOut(from), to: try layout.layOut(to))
+            plan = try planner.plan(from: try layout.board(from), to: try layout.board(to))
         } catch let error as PlanError {
             throw InputError(error.description)
         }
-        for warning in plan.warnings { StandardStream.error.write("warning: \(warning)\n") }
+        for warning in plan.warnings { StandardStream.writeError("warning: \(warning)\n") }
         return plan
     }
 }

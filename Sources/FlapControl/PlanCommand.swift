@@ -1,5 +1,6 @@
 import ArgumentParser
 import FlapCore
+import Foundation
 
 /// `flapctl plan`: every module's path and timing between two texts.
 struct PlanCommand: ParsableCommand {
@@ -96,5 +97,3 @@ enum PlanJSON {
         return ms < 1000 ? "\(Int(ms)) ms" : String(format: "%.2f s", ms / 1000)
     }
 }
-
-import Foundation

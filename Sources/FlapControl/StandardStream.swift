@@ -4,16 +4,20 @@ import Glibc
 import Darwin
 #endif
 
-/// stdout and stderr as file descriptors, with a buffer for output written a line at a time
-/// (the JSON-lines mode writes hundreds of thousands of lines).
+/// stdout as a buffered writer (the JSON-lines mode writes hundreds of thousands of lines), and
+/// stderr written at once. A writer belongs to the one command that made it.
 final class StandardStream {
     private let descriptor: Int32
     private var buffer: [UInt8] = []
 
     private init(descriptor: Int32) { self.descriptor = descriptor }
 
-    /// Unbuffered: each write goes out at once.
-    nonisolated(unsafe) static let error = StandardStream(descriptor: 2)
+    /// Writes `text` to stderr at once, unbuffered.
+    static func writeError(_ text: String) {
+        let stream = StandardStream(descriptor: 2)
+        stream.write(text)
+        stream.flush()
+    }
 
     /// A buffered writer on stdout; call ``flush()`` when done.
     static func bufferedOutput() -> StandardStream { StandardStream(descriptor: 1) }
@@ -23,7 +27,7 @@ final class StandardStream {
 
     func write(_ text: String) {
         buffer.append(contentsOf: text.utf8)
-        if descriptor == 2 || buffer.count >= 1 << 16 { flush() }
+        if buffer.count >= 1 << 16 { flush() }
     }
 
     func write(bytes: [UInt8]) {

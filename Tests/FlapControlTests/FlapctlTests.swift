@@ -29,6 +29,14 @@ import TestSupport
         #expect(rows[0].prefix(3) == [8, 9, 0])
     }
 
+    @Test func valignNoneGivesOnlyTheTextsRowsAsVestaDoes() throws {
+        let rows = try json(try run(["layout", "--json", "--valign", "none", "one\ntwo"]).stdoutText) as! [[Int]]
+        #expect(rows.count == 2)
+        // Planning still needs the whole board.
+        let plan = try json(try run(["plan", "--to", "x", "--valign", "none", "--json"]).stdoutText) as! [String: Any]
+        #expect((plan["modules"] as! [Any]).count == 132)
+    }
+
     @Test func invalidTextExitsTwoWithTheReasonOnStderr() throws {
         let result = try run(["layout", "ab{99}"])
         #expect(result.status == 2)

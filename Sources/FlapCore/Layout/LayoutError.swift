@@ -26,11 +26,7 @@ public struct LayoutError: Error, Equatable, Sendable {
 extension LayoutError: CustomStringConvertible {
     /// The message with the line it occurred on, for people.
     public var description: String {
-        switch (line, position) {
-        case let (line?, position?): "line \(line), position \(position): \(reason)"
-        case let (line?, nil): "line \(line): \(reason)"
-        default: message
-        }
+        line == nil ? message : placed(reason, line: line, position: position)
     }
 }
 
@@ -49,11 +45,14 @@ public struct LayoutWarning: Equatable, Sendable, CustomStringConvertible {
         self.text = text
     }
 
-    public var description: String {
-        switch (line, position) {
-        case let (line?, position?): "line \(line), position \(position): \(text)"
-        case let (line?, nil): "line \(line): \(text)"
-        default: text
-        }
+    public var description: String { placed(text, line: line, position: position) }
+}
+
+/// `text` prefixed with where in the text it applies: "line 2, position 5: …".
+func placed(_ text: String, line: Int?, position: Int?) -> String {
+    switch (line, position) {
+    case let (line?, position?): "line \(line), position \(position): \(text)"
+    case let (line?, nil): "line \(line): \(text)"
+    default: text
     }
 }
