@@ -6,27 +6,86 @@ let package = Package(
     platforms: [.macOS(.v14)],
     products: [
         .library(name: "FlapCore", targets: ["FlapCore"]),
+        .library(name: "FlapHardware", targets: ["FlapHardware"]),
+        .library(name: "FlapSimulated", targets: ["FlapSimulated"]),
         .executable(name: "flapctl", targets: ["flapctl"]),
+        .executable(name: "flapd", targets: ["flapd"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.6.0"),
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.6.0"),
+        .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.5.0"),
+        .package(url: "https://github.com/groue/GRDB.swift", from: "7.0.0"),
+        .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.0.0"),
+        .package(url: "https://github.com/LebJe/TOMLKit", from: "0.6.0"),
+        .package(url: "https://github.com/pointfreeco/swift-clocks", from: "1.0.0"),
     ],
     targets: [
         // Pure Swift: character codes, text layout, drums, flip planning. No I/O.
         .target(name: "FlapCore"),
+        // The hardware abstraction layer: small device protocols, no Glibc.
+        .target(name: "FlapHardware", dependencies: ["FlapCore"]),
+        // Public simulated twins of every device, used by tests and by `flapd --simulate`.
+        .target(name: "FlapSimulated", dependencies: ["FlapHardware", "FlapCore"]),
+        // Messages, the SQLite inbox, receipts, rate limits, panel policies.
+        .target(
+            name: "FlapMessaging",
+            dependencies: [
+                "FlapCore",
+                .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "Logging", package: "swift-log"),
+            ]),
+        // The Vestaboard-compatible Local API and the native /v1 API.
+        .target(
+            name: "FlapHTTP",
+            dependencies: [
+                "FlapCore", "FlapMessaging", "FlapHardware",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "Prometheus", package: "swift-prometheus"),
+                .product(name: "Logging", package: "swift-log"),
+            ]),
+        .systemLibrary(
+            name: "CSystemd", path: "Sources/CSystemd", pkgConfig: "libsystemd",
+            providers: [.apt(["libsystemd-dev"])]),
+        // Configuration and composition: flapd's services.
+        .target(
+            name: "FlapService",
+            dependencies: [
+                "FlapCore", "FlapHardware", "FlapSimulated", "FlapMessaging", "FlapHTTP", "CSystemd",
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "TOMLKit", package: "TOMLKit"),
+            ]),
+        .executableTarget(
+            name: "flapd",
+            dependencies: ["FlapService", .product(name: "ArgumentParser", package: "swift-argument-parser")]),
         // flapctl's commands, kept in a library so tests can drive them.
         .target(
             name: "FlapControl",
             dependencies: [
                 "FlapCore",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
-            ]
-        ),
+            ]),
         .executableTarget(name: "flapctl", dependencies: ["FlapControl"]),
 
         // Helpers shared by the test targets: the Python peer (vesta in a venv), the built binaries.
         .target(name: "TestSupport", path: "Tests/TestSupport"),
         .testTarget(name: "FlapCoreTests", dependencies: ["FlapCore", "TestSupport"]),
+        .testTarget(
+            name: "FlapSimulatedTests",
+            dependencies: ["FlapSimulated", "FlapHardware", .product(name: "Clocks", package: "swift-clocks")]),
+        .testTarget(
+            name: "FlapMessagingTests",
+            dependencies: ["FlapMessaging", .product(name: "Clocks", package: "swift-clocks")]),
+        .testTarget(
+            name: "FlapHTTPTests",
+            dependencies: [
+                "FlapHTTP", "FlapService", "TestSupport",
+            ]),
+        .testTarget(
+            name: "FlapServiceTests",
+            dependencies: ["FlapService", "flapd", "TestSupport", .product(name: "Clocks", package: "swift-clocks")]),
         .testTarget(name: "FlapControlTests", dependencies: ["FlapControl", "flapctl", "TestSupport"]),
     ],
     swiftLanguageModes: [.v6]

@@ -76,14 +76,6 @@ struct TerminalAnimation {
 
     func frame(at time: Duration, settled: Bool) -> String {
         let motion = plan.motion(at: time)
-        var out = ""
-        for r in 0..<plan.size.rows {
-            for c in 0..<plan.size.columns {
-                let m = motion[r * plan.size.columns + c]
-                out += BoardText.ansiCell(plan.drum.codes[m.position], dimmed: !settled && m.nextLanding != nil)
-            }
-            out += "\u{1B}[0m\n"
-        }
-        return out
+        return BoardText.ansi(plan.board(at: time), moving: motion.map { !settled && $0.nextLanding != nil })
     }
 }

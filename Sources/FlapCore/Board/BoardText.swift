@@ -22,6 +22,19 @@ public enum BoardText {
         return out
     }
 
+    /// The board as ANSI rows, modules whose flap is falling dimmed (`moving`, row-major).
+    public static func ansi(_ board: Board, moving: [Bool]) -> String {
+        var out = ""
+        for r in 0..<board.size.rows {
+            for c in 0..<board.size.columns {
+                let i = r * board.size.columns + c
+                out += ansiCell(board.codes[i], dimmed: i < moving.count && moving[i])
+            }
+            out += "\u{1B}[0m\n"
+        }
+        return out
+    }
+
     /// One module as a two-column ANSI cell.
     public static func ansiCell(_ code: CharacterCode, dimmed: Bool = false) -> String {
         if let colour = code.colour {

@@ -1,0 +1,36 @@
+/// A byte stream to a device: a Chainlink controller, a heart-rate sensor, an ANT+ stick.
+///
+/// Implementation requirements:
+/// - ``write(_:)`` returns when every byte has been handed to the device (or the kernel's
+///   buffer for it); a short write is retried, never reported as success.
+/// - ``read(maximum:timeout:)`` returns the bytes available, at least one, waiting at most
+///   `timeout`; it returns an empty array on timeout, never throws for one.
+/// - A device that disappears (unplugged) throws a ``HardwareError``; the caller reconnects.
+/// - ``close()`` is idempotent.
+public protocol SerialPort: Sendable {
+    /// The device's name, for messages (`/dev/splitflap0`).
+    var name: String { get }
+    func write(_ bytes: [UInt8]) async throws
+    func read(maximum: Int, timeout: Duration) async throws -> [UInt8]
+    func close() async
+}
+
+/// Line settings of a serial port.
+public struct SerialSettings: Sendable, Equatable {
+    public var baudRate: Int
+    public var dataBits: Int
+    public var parity: Parity
+    public var stopBits: Int
+
+    public enum Parity: String, Sendable { case none, even, odd }
+
+    public init(baudRate: Int, dataBits: Int = 8, parity: Parity = .none, stopBits: Int = 1) {
+        self.baudRate = baudRate
+        self.dataBits = dataBits
+        self.parity = parity
+        self.stopBits = stopBits
+    }
+
+    /// 230400 8N1: the Chainlink controller's link.
+    public static let chainlink = SerialSettings(baudRate: 230_400)
+}

@@ -1,0 +1,73 @@
+import FlapCore
+import Foundation
+
+/// A message for the board (DESIGN §6), as accepted: every default filled in.
+public struct Message: Sendable, Equatable, Codable {
+    /// Unique; given by the sender, or derived from the content and source (``MessageID``).
+    public var id: String
+    public var sender: Sender
+    public var content: Content
+    /// Horizontal and vertical alignment of `text` content.
+    public var align: HorizontalAlignment
+    public var valign: VerticalAlignment
+    /// When the sender made it; a message with no `createdAt` gets the time its id was first seen.
+    public var createdAt: Date
+    /// When it stops being shown; default `createdAt` + 48 h.
+    public var expiresAt: Date
+    public var transition: TransitionRequest?
+    /// Where it came from: `local-api`, `native-api`, `mqtt`, …
+    public var source: String
+
+    public init(
+        id: String, sender: Sender, content: Content, align: HorizontalAlignment = .center,
+        valign: VerticalAlignment = .middle, createdAt: Date, expiresAt: Date,
+        transition: TransitionRequest? = nil, source: String
+    ) {
+        self.id = id
+        self.sender = sender
+        self.content = content
+        self.align = align
+        self.valign = valign
+        self.createdAt = createdAt
+        self.expiresAt = expiresAt
+        self.transition = transition
+        self.source = source
+    }
+
+    /// How long a message lives when it does not say.
+    public static let defaultLifetime: TimeInterval = 48 * 3600
+}
+
+/// Who sent a message: one slot per sender id.
+public struct Sender: Sendable, Equatable, Codable {
+    public var id: String
+    public var name: String?
+
+    public init(id: String, name: String? = nil) {
+        self.id = id
+        self.name = name
+    }
+}
+
+/// What a message shows.
+public enum Content: Sendable, Equatable, Codable {
+    /// Text, laid out on the panel.
+    case text(String)
+    /// Rows of character codes, exactly the panel's size.
+    case codes([[Int]])
+    /// Rows of colour names (red … filled, blank), exactly the panel's size.
+    case pattern([[String]])
+}
+
+/// The transition a message asks for (Vestaboard's strategy names).
+public struct TransitionRequest: Sendable, Equatable, Codable {
+    public var strategy: TransitionStrategy
+    public var stepSize: Int?
+    public var stepIntervalMs: Int?
+
+    public init(strategy: TransitionStrategy, stepSize: Int? = nil, stepIntervalMs: Int? = nil) {
+        self.strategy = strategy
+        self.stepSize = stepSize
+        self.stepIntervalMs = stepIntervalMs
+    }
+}

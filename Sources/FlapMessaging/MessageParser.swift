@@ -1,0 +1,106 @@
+import FlapCore
+import Foundation
+
+/// Reads a message from JSON (DESIGN §6): unknown fields are ignored, wrong types and bad values
+/// are errors naming the field, and every problem is reported at once, not only the first.
+public struct MessageParser: Sendable {
+    /// The size messages are checked against: `codes` and `pattern` must match it exactly.
+    public var boardSize: BoardSize
+    /// Who a message with no sender is from (`local-api`, `mqtt-command`, …).
+    public var defaultSender: String
+    /// Where messages come from, stored with each.
+    public var source: String
+
+    public init(boardSize: BoardSize, source: String, defaultSender: String? = nil) {
+        self.boardSize = boardSize
+        self.source = source
+        self.defaultSender = defaultSender ?? source
+    }
+
+    /// The message in `json`, with defaults filled in at `now`, and the layout's warnings.
+    public func parse(_ json: [UInt8], now: Date) throws(MessageErrors) -> (Message, [String]) {
+        let object: Any
+        do {
+            object = try JSONSerialization.jsonObject(with: Data(json), options: [.fragmentsAllowed])
+        } catch {
+            throw MessageErrors(field: "", "the body is not valid JSON")
+        }
+        guard let fields = object as? [String: Any] else { throw MessageErrors(field: "", "a message must be a JSON object") }
+        return try parse(fields, now: now)
+    }
+
+    /// The message in an already-decoded JSON object.
+    public func parse(_ fields: [String: Any], now: Date) throws(MessageErrors) -> (Message, [String]) {
+        var reader = FieldReader(fields: fields)
+        let id = reader.string("id")
+        if let id, id.isEmpty || id.count > 128 { reader.fail("id", "must be 1 to 128 characters") }
+
+        var sender = Sender(id: defaultSender)
+        if let senderFields = reader.object("sender") {
+            var inner = FieldReader(fields: senderFields, prefix: "sender.")
+            if let senderID = inner.string("id", required: true) {
+                if senderID.isEmpty || senderID.count > 64 || senderID.contains("/") || senderID.contains("+") || senderID.contains("#") {
+                    inner.fail("id", "must be 1 to 64 characters without / + #")
+                } else {
+                    sender.id = senderID
+                }
+            }
+            sender.name = inner.string("name")
+            reader.problems += inner.problems
+        }
+
+        let align = reader.enumeration("align", HorizontalAlignment.self) ?? .center
+        let valign = reader.enumeration("valign", VerticalAlignment.self) ?? .middle
+        let content = readContent(&reader)
+        let createdText = reader.string("createdAt")
+        let createdAt = createdText.flatMap { reader.date($0, field: "createdAt") } ?? now
+        let expiresAt = reader.string("expiresAt").flatMap { reader.date($0, field: "expiresAt") }
+            ?? createdAt.addingTimeInterval(Message.defaultLifetime)
+        if expiresAt <= createdAt { reader.fail("expiresAt", "must be after createdAt") }
+        let transition = readTransition(&reader)
+
+        var warnings: [String] = []
+        if let content {
+            do {
+                warnings = try MessageRenderer(size: boardSize).validate(content, align: align, valign: valign)
+            } catch {
+                reader.problems += error.problems
+            }
+        }
+        guard reader.problems.isEmpty, let content else { throw MessageErrors(reader.problems) }
+        let message = Message(
+            id: id ?? MessageID.derive(source: source, sender: sender.id, content: content, createdAt: createdText),
+            sender: sender, content: content, align: align, valign: valign,
+            createdAt: createdAt, expiresAt: expiresAt, transition: transition, source: source)
+        return (message, warnings)
+    }
+
+    private func readContent(_ reader: inout FieldReader) -> Content? {
+        let present = ["text", "codes", "pattern"].filter { reader.fields[$0] != nil && !(reader.fields[$0] is NSNull) }
+        guard present.count == 1 else {
+            reader.fail(present.isEmpty ? "text" : present.joined(separator: ", "),
+                        present.isEmpty ? "a message needs one of text, codes or pattern" : "give only one of text, codes or pattern")
+            return nil
+        }
+        switch present[0] {
+        case "text":
+            return reader.string("text").map(Content.text)
+        case "codes":
+            return reader.grid("codes", as: Int.self, typeName: "a whole number").map(Content.codes)
+        default:
+            return reader.grid("pattern", as: String.self, typeName: "a colour name").map(Content.pattern)
+        }
+    }
+
+    private func readTransition(_ reader: inout FieldReader) -> TransitionRequest? {
+        guard let fields = reader.object("transition") else { return nil }
+        var inner = FieldReader(fields: fields, prefix: "transition.")
+        let strategy = inner.enumeration("strategy", TransitionStrategy.self) ?? .cascade
+        let stepSize = inner.int("stepSize")
+        let interval = inner.int("stepIntervalMs")
+        if let stepSize, stepSize < 1 { inner.fail("stepSize", "must be at least 1") }
+        if let interval, !(0...10_000).contains(interval) { inner.fail("stepIntervalMs", "must be 0 to 10000") }
+        reader.problems += inner.problems
+        return TransitionRequest(strategy: strategy, stepSize: stepSize, stepIntervalMs: interval)
+    }
+}

@@ -1,0 +1,66 @@
+import FlapCore
+
+/// A message's content as a board of a given size.
+public struct MessageRenderer: Sendable {
+    public var size: BoardSize
+
+    public init(size: BoardSize) { self.size = size }
+
+    /// Checks that `content` can be shown on boards of ``size``; returns layout warnings.
+    public func validate(_ content: Content, align: HorizontalAlignment, valign: VerticalAlignment) throws(MessageErrors) -> [String] {
+        try render(content, align: align, valign: valign).1
+    }
+
+    /// The board a message shows.
+    public func board(for message: Message) throws(MessageErrors) -> Board {
+        try render(message.content, align: message.align, valign: message.valign).0
+    }
+
+    private func render(_ content: Content, align: HorizontalAlignment, valign: VerticalAlignment) throws(MessageErrors) -> (Board, [String]) {
+        switch content {
+        case .text(let text):
+            var options = LayoutOptions(size: size)
+            options.align = align
+            options.valign = valign
+            do {
+                let laid = try TextLayout.encodeText(text, options: options)
+                return (try! Board(rows: laid.rows), laid.warnings.map(\.description))
+            } catch {
+                throw MessageErrors(field: "text", error.description)
+            }
+        case .codes(let rows):
+            return (try grid(rows, field: "codes") { CharacterCode($0) }, [])
+        case .pattern(let rows):
+            return (try grid(rows, field: "pattern") { Self.colour(named: $0) }, [])
+        }
+    }
+
+    private func grid<T>(_ rows: [[T]], field: String, code: (T) -> CharacterCode?) throws(MessageErrors) -> Board {
+        var problems: [MessageErrors.Problem] = []
+        if rows.count != size.rows {
+            problems.append(.init(field: field, problem: "has \(rows.count) rows; the board has \(size.rows)"))
+        }
+        var board = Board(size: size)
+        for (r, row) in rows.enumerated() {
+            if row.count != size.columns {
+                problems.append(.init(field: "\(field)[\(r)]", problem: "has \(row.count) columns; the board has \(size.columns)"))
+                continue
+            }
+            for (c, cell) in row.enumerated() {
+                guard let value = code(cell) else {
+                    let what = field == "codes" ? "\(cell) is not a Vestaboard character code" : "\(cell) is not a colour (red orange yellow green blue violet white black filled blank)"
+                    problems.append(.init(field: "\(field)[\(r)][\(c)]", problem: what))
+                    continue
+                }
+                if r < size.rows { board[r, c] = value }
+            }
+        }
+        guard problems.isEmpty else { throw MessageErrors(problems) }
+        return board
+    }
+
+    static func colour(named name: String) -> CharacterCode? {
+        if name == "blank" { return .blank }
+        return Colour.allCases.first { $0.name == name }?.code
+    }
+}

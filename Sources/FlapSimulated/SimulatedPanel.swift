@@ -1,0 +1,144 @@
+import FlapCore
+import FlapHardware
+
+/// A split-flap panel simulated at its modules: it plays plans on the clock it is given, moving
+/// each module flap by flap at the planned instants, and records every start and landing so a
+/// test can ask what the board showed at any instant. `flapd --simulate` draws one in the terminal.
+public actor SimulatedPanel<C: Clock>: Panel where C.Duration == Duration {
+    public nonisolated let info: PanelInfo
+    private let clock: C
+    private let initial: [Int]
+    private var current: [Int]
+    private var moving: [Bool]
+    private let recordsHistory: Bool
+    /// Every module start and landing, in order, when the panel records its history.
+    public private(set) var history: [PanelEvent<C.Instant>] = []
+    private var watchers: [Int: AsyncStream<PanelSnapshot>.Continuation] = [:]
+    private var nextWatcher = 0
+    /// Plans played to the end.
+    public private(set) var playsCompleted = 0
+
+    /// A panel whose modules start at `positions` (row-major drum indices; all home by default).
+    public init(info: PanelInfo, clock: C, positions: [Int]? = nil, recordsHistory: Bool = false) {
+        self.info = info
+        self.clock = clock
+        let start = positions ?? Array(repeating: 0, count: info.size.count)
+        precondition(start.count == info.size.count, "one position per module")
+        initial = start
+        current = start
+        moving = Array(repeating: false, count: start.count)
+        self.recordsHistory = recordsHistory
+    }
+
+    public func play(_ plan: FlipPlan) async throws {
+        let start = clock.now
+        defer { moving = Array(repeating: false, count: moving.count) }
+        for group in Self.timeline(of: plan) {
+            try await clock.sleep(until: start.advanced(by: group.time), tolerance: nil)
+            let instant = start.advanced(by: group.time)
+            for change in group.changes {
+                switch change.kind {
+                case .started:
+                    moving[change.module] = true
+                case .landed(let position):
+                    current[change.module] = position
+                    moving[change.module] = !change.last
+                }
+                if recordsHistory { history.append(PanelEvent(instant: instant, module: change.module, kind: change.kind)) }
+            }
+            publish()
+        }
+        playsCompleted += 1
+    }
+
+    public func positions() -> [Int] { current }
+
+    public func shutDown() {
+        moving = Array(repeating: false, count: moving.count)
+        publish()
+        for watcher in watchers.values { watcher.finish() }
+        watchers.removeAll()
+    }
+
+    /// The board shown now.
+    public var board: Board { board(of: current) }
+
+    /// What the board showed at `instant`, from the recorded history.
+    public func board(at instant: C.Instant) -> Board {
+        var positions = initial
+        for event in history where event.instant <= instant {
+            if case .landed(let p) = event.kind { positions[event.module] = p }
+        }
+        return board(of: positions)
+    }
+
+    /// Snapshots after every change, starting with the board as it is now.
+    public func snapshots() -> AsyncStream<PanelSnapshot> {
+        let (stream, continuation) = AsyncStream.makeStream(of: PanelSnapshot.self, bufferingPolicy: .bufferingNewest(1))
+        let id = nextWatcher
+        nextWatcher += 1
+        watchers[id] = continuation
+        continuation.yield(PanelSnapshot(board: board, moving: moving))
+        continuation.onTermination = { [weak self] _ in Task { await self?.unwatch(id) } }
+        return stream
+    }
+
+    private func unwatch(_ id: Int) { watchers[id] = nil }
+
+    private func publish() {
+        guard !watchers.isEmpty else { return }
+        let snapshot = PanelSnapshot(board: board, moving: moving)
+        for watcher in watchers.values { watcher.yield(snapshot) }
+    }
+
+    private func board(of positions: [Int]) -> Board {
+        var board = Board(size: info.size)
+        for (i, p) in positions.enumerated() { board[i / info.size.columns, i % info.size.columns] = info.drum.codes[p] }
+        return board
+    }
+
+    struct Change {
+        var module: Int
+        var kind: PanelEventKind
+        var last = false
+    }
+
+    /// The plan's starts and landings grouped by instant, in time order.
+    static func timeline(of plan: FlipPlan) -> [(time: Duration, changes: [Change])] {
+        var changes: [(Duration, Change)] = []
+        for (i, module) in plan.modules.enumerated() where !module.landings.isEmpty {
+            changes.append((module.start, Change(module: i, kind: .started)))
+            for (k, time) in module.landings.enumerated() {
+                changes.append((time, Change(module: i, kind: .landed(position: module.path[k + 1]), last: k == module.landings.count - 1)))
+            }
+        }
+        changes.sort { $0.0 < $1.0 }
+        var groups: [(time: Duration, changes: [Change])] = []
+        for (time, change) in changes {
+            if groups.last?.time == time { groups[groups.count - 1].changes.append(change) } else { groups.append((time, [change])) }
+        }
+        return groups
+    }
+}
+
+/// One thing a simulated module did.
+public struct PanelEvent<Instant: InstantProtocol>: Sendable where Instant: Sendable {
+    public var instant: Instant
+    /// Row-major module index.
+    public var module: Int
+    public var kind: PanelEventKind
+}
+
+public enum PanelEventKind: Sendable, Equatable {
+    /// The module began to turn.
+    case started
+    /// A flap landed; the module now shows drum index `position`.
+    case landed(position: Int)
+}
+
+/// What a panel shows at one moment, and which modules are turning.
+public struct PanelSnapshot: Sendable, Equatable {
+    public var board: Board
+    /// Row-major: true where a module is between flaps.
+    public var moving: [Bool]
+}
