@@ -1,0 +1,31 @@
+import FlapMessaging
+
+/// Which message a panel shows (DESIGN §6). When the chosen slot expires or is cleared, the
+/// policy picks again: `latest` falls back to the newest remaining slot, `sender` clears the
+/// board, `rotate` drops it from the rotation. With no message at all the board is blank.
+public enum PanelPolicy: Sendable, Equatable {
+    /// The newest message of any sender.
+    case latest
+    /// Only this sender's message.
+    case sender(String)
+    /// Each live slot in turn, for this long each (oldest slot first).
+    case rotate(every: Duration)
+
+    /// The message to show from `slots` (oldest first); `previous` is the id shown before, and
+    /// `rotationDue` says the rotation period has passed.
+    func choose(from slots: [Message], previous: String?, rotationDue: Bool) -> Message? {
+        switch self {
+        case .latest:
+            return slots.max { ($0.createdAt) < ($1.createdAt) }
+        case .sender(let sender):
+            return slots.first { $0.sender.id == sender }
+        case .rotate:
+            guard !slots.isEmpty else { return nil }
+            guard let previous, let index = slots.firstIndex(where: { $0.id == previous }) else {
+                // The previous one is gone (or none yet): the slot that took its place, else the first.
+                return slots.first
+            }
+            return rotationDue ? slots[(index + 1) % slots.count] : slots[index]
+        }
+    }
+}

@@ -1,0 +1,25 @@
+import Foundation
+
+/// The two times the service needs: a `Clock` for sleeping and measuring (monotonic), and the
+/// wall-clock date messages are stamped and expire by. Tests pass a virtual clock and a date
+/// derived from it, so expiry and rotation run deterministically and fast.
+public struct ServiceTime<C: Clock>: Sendable where C.Duration == Duration {
+    public let clock: C
+    public let now: @Sendable () -> Date
+
+    public init(clock: C, now: @escaping @Sendable () -> Date) {
+        self.clock = clock
+        self.now = now
+    }
+
+    /// The clock's instant at which the wall clock will read `date`.
+    func instant(at date: Date) -> C.Instant {
+        let seconds = max(0, date.timeIntervalSince(now()))
+        return clock.now.advanced(by: .milliseconds(Int64((seconds * 1000).rounded(.up))))
+    }
+}
+
+extension ServiceTime where C == ContinuousClock {
+    /// The real clocks.
+    public static var system: ServiceTime<ContinuousClock> { ServiceTime(clock: ContinuousClock(), now: { Date() }) }
+}

@@ -1,0 +1,99 @@
+import FlapCore
+import FlapHardware
+
+/// Moves one panel: plans each new target from where the modules are at that instant (a plan
+/// in progress is re-planned, never waited for), plays it, and reports when the panel rests.
+public actor MotionLoop<C: Clock> where C.Duration == Duration {
+    public nonisolated let panel: any Panel
+    private let clock: C
+    private let planner: FlipPlanner
+    private var running: Running?
+    private var generation = 0
+    private let (events, eventsContinuation) = AsyncStream.makeStream(of: MotionEvent.self)
+
+    private struct Running {
+        var plan: FlipPlan
+        var start: C.Instant
+        var generation: Int
+        var token: String?
+        var task: Task<Void, Never>
+    }
+
+    /// A loop for `panel`, planning with `planner` (its drum and motion must be the panel's).
+    public init(panel: any Panel, planner: FlipPlanner, clock: C) {
+        self.panel = panel
+        self.planner = planner
+        self.clock = clock
+    }
+
+    /// Plan starts, completions and failures, in order.
+    public nonisolated var motionEvents: AsyncStream<MotionEvent> { events }
+
+    /// Whether a plan is playing.
+    public var isMoving: Bool { running != nil }
+
+    /// Moves the panel to `target`, starting now. `token` comes back with the completion (the
+    /// message id shown). Returns once the plan has started.
+    public func show(_ target: Board, transition: Transition? = nil, token: String?) async throws {
+        let now = clock.now
+        let state: [ModuleMotion]
+        if let running {
+            state = running.plan.motion(at: running.start.duration(to: now))
+            running.task.cancel()
+            await running.task.value
+            self.running = nil
+        } else {
+            state = await panel.positions().map { ModuleMotion(position: $0) }
+        }
+        var planner = self.planner
+        if let transition { planner.transition = transition }
+        let plan = try planner.plan(from: state, to: target)
+        generation += 1
+        let generation = self.generation
+        let panel = self.panel
+        let task = Task {
+            do {
+                try await panel.play(plan)
+                self.finished(generation, board: plan.finalBoard)
+            } catch is CancellationError {
+            } catch {
+                self.failed(generation, error: error)
+            }
+        }
+        running = Running(plan: plan, start: now, generation: generation, token: token, task: task)
+        eventsContinuation.yield(.started(plan: plan, token: token))
+    }
+
+    /// Stops motion and leaves the panel safe.
+    public func stop() async {
+        if let running {
+            running.task.cancel()
+            await running.task.value
+            self.running = nil
+        }
+        await panel.shutDown()
+        eventsContinuation.finish()
+    }
+
+    private func finished(_ generation: Int, board: Board) {
+        guard let running, running.generation == generation else { return }
+        self.running = nil
+        eventsContinuation.yield(.rested(board: board, token: running.token, flaps: running.plan.clackEvents.count))
+    }
+
+    private func failed(_ generation: Int, error: any Error) {
+        guard let running, running.generation == generation else { return }
+        self.running = nil
+        eventsContinuation.yield(.failed(error: String(describing: error), token: running.token))
+    }
+}
+
+/// What a motion loop reports.
+public enum MotionEvent: Sendable {
+    /// A plan started playing now.
+    case started(plan: FlipPlan, token: String?)
+    /// The panel came to rest showing `board`; `flaps` landed on the way.
+    case rested(board: Board, token: String?, flaps: Int)
+    /// The panel failed while moving.
+    case failed(error: String, token: String?)
+}

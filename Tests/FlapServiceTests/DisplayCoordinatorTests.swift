@@ -1,0 +1,145 @@
+import Clocks
+import FlapCore
+import FlapHardware
+import FlapMessaging
+import FlapSimulated
+import Foundation
+import Logging
+import Testing
+@testable import FlapService
+
+/// Inbox → policy → motion → receipts, on a virtual clock with a date that follows it.
+@Suite struct DisplayCoordinatorTests {
+    final class Rig: Sendable {
+        let clock = TestClock()
+        let time: ServiceTime<TestClock<Duration>>
+        let inbox: Inbox
+        let panel: SimulatedPanel<TestClock<Duration>>
+        let coordinator: DisplayCoordinator<TestClock<Duration>>
+        let t0 = Date(timeIntervalSince1970: 1_800_000_000)
+
+        init(policy: PanelPolicy, showing: (Board, String?)? = nil) throws {
+            let clock = self.clock
+            let start = clock.now
+            let t0 = self.t0
+            time = ServiceTime(clock: clock, now: { t0 + Double(start.duration(to: clock.now).components.seconds) })
+            let dir = FileManager.default.temporaryDirectory.appendingPathComponent("coord-\(UUID().uuidString)")
+            try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+            inbox = try Inbox(path: dir.appendingPathComponent("inbox.sqlite").path)
+            let info = PanelInfo(id: "main", size: .flagship, drum: .vestaboard, motion: .forwardOnly, driver: "simulated")
+            let positions = showing.map { $0.0.codes.map { Drum.vestaboard.index(of: $0)! } }
+            panel = SimulatedPanel(info: info, clock: clock, positions: positions)
+            let motion = MotionLoop(panel: panel, planner: try FlipPlanner(), clock: clock)
+            coordinator = DisplayCoordinator(
+                panelID: "main", inbox: inbox, motion: motion, policy: policy, size: .flagship,
+                time: time, logger: Logger(label: "test"), showing: showing.map { (board: $0.0, messageId: $0.1) })
+        }
+
+        func send(_ id: String, from sender: String, text: String, created: TimeInterval = 0, lifetime: TimeInterval = 3600) async throws {
+            let message = Message(id: id, sender: Sender(id: sender), content: .text(text),
+                                  createdAt: time.now() + created, expiresAt: time.now() + created + lifetime, source: "test")
+            _ = try await inbox.accept(message, now: time.now())
+        }
+
+        func board(_ text: String) throws -> Board {
+            var options = LayoutOptions()
+            options.align = .center
+            options.valign = .middle
+            return try Board(rows: TextLayout.encodeText(text, options: options).rows)
+        }
+
+        /// Waits (real time, up to 5 s) for a condition that other threads make true.
+        func until(_ what: String, _ condition: @Sendable () async throws -> Bool) async throws {
+            for _ in 0..<2500 {
+                if try await condition() { return }
+                try await Task.sleep(for: .milliseconds(2))
+            }
+            Issue.record("timed out waiting for \(what)")
+        }
+
+        /// Lets the panel finish whatever it is doing (every plan here is under 20 s).
+        func finishMotion() async { await clock.advance(by: .seconds(20)) }
+
+        func status(_ id: String) async throws -> ReceiptStatus? { try await inbox.receipt(id: id)?.status }
+    }
+
+    @Test func theLatestMessageIsShownAndThenReceiptedDisplayed() async throws {
+        let rig = try Rig(policy: .latest)
+        let run = Task { await rig.coordinator.run() }
+        defer { run.cancel() }
+        try await rig.send("a", from: "alice", text: "HELLO")
+        try await rig.until("target a") { await rig.coordinator.target == "a" }
+        #expect(try await rig.status("a") == .accepted)
+        await rig.finishMotion()
+        try await rig.until("a displayed") { try await rig.status("a") == .displayed }
+        #expect(await rig.panel.board == (try rig.board("HELLO")))
+        let state = try await rig.inbox.panelState("main")
+        #expect(state?.messageId == "a")
+    }
+
+    @Test func whenTheLatestExpiresThePanelFallsBackToTheNextNewest() async throws {
+        let rig = try Rig(policy: .latest)
+        let run = Task { await rig.coordinator.run() }
+        defer { run.cancel() }
+        try await rig.send("a", from: "alice", text: "OLDER")
+        try await rig.send("b", from: "bob", text: "NEWER", created: 1, lifetime: 60)
+        try await rig.until("target b") { await rig.coordinator.target == "b" }
+        await rig.finishMotion()
+        try await rig.until("b displayed") { try await rig.status("b") == .displayed }
+        #expect(try await rig.status("a") == .accepted)
+        await rig.clock.advance(by: .seconds(45))
+        try await rig.until("fallback to a") { await rig.coordinator.target == "a" }
+        await rig.finishMotion()
+        try await rig.until("a displayed") { try await rig.status("a") == .displayed }
+        #expect(try await rig.inbox.receipt(id: "b")?.status == .displayed)
+        #expect(await rig.panel.board == (try rig.board("OLDER")))
+    }
+
+    @Test func aSenderPanelShowsOnlyThatSenderAndClearsWhenItExpires() async throws {
+        let rig = try Rig(policy: .sender("bob"))
+        let run = Task { await rig.coordinator.run() }
+        defer { run.cancel() }
+        try await rig.send("a", from: "alice", text: "NOT ME")
+        try await rig.send("b", from: "bob", text: "ME", lifetime: 30)
+        try await rig.until("target b") { await rig.coordinator.target == "b" }
+        await rig.finishMotion()
+        try await rig.until("b displayed") { try await rig.status("b") == .displayed }
+        await rig.clock.advance(by: .seconds(15))
+        try await rig.until("cleared") { await rig.coordinator.target == nil }
+        await rig.finishMotion()
+        try await rig.until("blank") { await rig.panel.board == Board(size: .flagship) }
+        #expect(try await rig.status("a") == .accepted)
+    }
+
+    @Test func rotationShowsEachSlotInTurn() async throws {
+        let rig = try Rig(policy: .rotate(every: .seconds(30)))
+        let run = Task { await rig.coordinator.run() }
+        defer { run.cancel() }
+        try await rig.send("a", from: "alice", text: "ONE")
+        try await rig.send("b", from: "bob", text: "TWO", created: 1)
+        try await rig.until("first a") { await rig.coordinator.target == "a" }
+        await rig.finishMotion()
+        await rig.clock.advance(by: .seconds(15))
+        try await rig.until("then b") { await rig.coordinator.target == "b" }
+        await rig.finishMotion()
+        try await rig.until("b displayed") { try await rig.status("b") == .displayed }
+        await rig.clock.advance(by: .seconds(15))
+        try await rig.until("back to a") { await rig.coordinator.target == "a" }
+        #expect(try await rig.status("a") == .displayed)
+    }
+
+    @Test func afterARestartTheBoardAlreadyShowingItsMessageDoesNotMove() async throws {
+        let first = try Rig(policy: .latest)
+        let target = try first.board("STILL HERE")
+        let rig = try Rig(policy: .latest, showing: (target, "kept"))
+        let message = Message(id: "kept", sender: Sender(id: "alice"), content: .text("STILL HERE"),
+                              createdAt: rig.time.now(), expiresAt: rig.time.now() + 3600, source: "test")
+        _ = try await rig.inbox.accept(message, now: rig.time.now())
+        let run = Task { await rig.coordinator.run() }
+        defer { run.cancel() }
+        try await Task.sleep(for: .milliseconds(100))
+        await rig.finishMotion()
+        #expect(await rig.panel.playsCompleted == 0)
+        #expect(await rig.panel.board == target)
+    }
+}

@@ -1,0 +1,70 @@
+import Clocks
+import FlapCore
+import FlapHardware
+import FlapSimulated
+import Testing
+@testable import FlapService
+
+/// The motion loop on a virtual clock, driving a simulated panel.
+@Suite struct MotionLoopTests {
+    let info = PanelInfo(id: "main", size: .flagship, drum: .vestaboard, motion: .forwardOnly, driver: "simulated")
+
+    func board(_ text: String) throws -> Board { try Board(rows: TextLayout.encodeText(text).rows) }
+
+    @Test func aTargetIsPlayedOnTheClockAndReportedWhenTheMotionEnds() async throws {
+        let clock = TestClock()
+        let panel = SimulatedPanel(info: info, clock: clock, recordsHistory: true)
+        let loop = MotionLoop(panel: panel, planner: try FlipPlanner(), clock: clock)
+        var events = loop.motionEvents.makeAsyncIterator()
+        let target = try board("HELLO")
+        try await loop.show(target, token: "m1")
+        guard case .started(let plan, "m1")? = await events.next() else { Issue.record("no start"); return }
+        await clock.advance(by: plan.duration - .milliseconds(1))
+        #expect(await panel.board != target)
+        #expect(await loop.isMoving)
+        await clock.advance(by: .milliseconds(1))
+        guard case .rested(let shown, "m1", let flaps)? = await events.next() else { Issue.record("no rest"); return }
+        #expect(shown == target && flaps == plan.clackEvents.count)
+        #expect(await panel.board == target)
+        // The recorded history answers for any instant: H (8 flaps) had landed 5 flaps at 600 ms.
+        let start = clock.now.advanced(by: .zero - plan.duration)
+        #expect(await panel.board(at: start.advanced(by: .milliseconds(600)))[0, 0] == CharacterCode(5)!)
+    }
+
+    @Test func aNewTargetMidMotionIsPlannedFromWhereTheModulesAre() async throws {
+        let clock = TestClock()
+        let panel = SimulatedPanel(info: info, clock: clock, recordsHistory: true)
+        let loop = MotionLoop(panel: panel, planner: try FlipPlanner(), clock: clock)
+        var events = loop.motionEvents.makeAsyncIterator()
+        try await loop.show(try board("ZZZZZZ"), token: "first")
+        _ = await events.next()
+        await clock.advance(by: .milliseconds(1000))
+        let midway = await panel.board
+        try await loop.show(try board("GOODBYE"), token: "second")
+        guard case .started(let second, "second")? = await events.next() else { Issue.record("no re-plan"); return }
+        #expect(second.board(at: .zero) == midway)
+        await clock.advance(by: second.duration)
+        guard case .rested(let shown, "second", _)? = await events.next() else { Issue.record("no rest"); return }
+        #expect(shown == (try board("GOODBYE")))
+        // The first plan never completed, and no module ever moved backwards.
+        var last = Array(repeating: 0, count: 132)
+        for event in await panel.history {
+            if case .landed(let p) = event.kind {
+                #expect(p == (last[event.module] + 1) % 66)
+                last[event.module] = p
+            }
+        }
+    }
+
+    @Test func stoppingLeavesThePanelAtRest() async throws {
+        let clock = TestClock()
+        let panel = SimulatedPanel(info: info, clock: clock)
+        let loop = MotionLoop(panel: panel, planner: try FlipPlanner(), clock: clock)
+        try await loop.show(try board("ABC"), token: nil)
+        await clock.advance(by: .milliseconds(200))
+        await loop.stop()
+        #expect(await loop.isMoving == false)
+        await clock.advance(by: .seconds(10))
+        #expect(await panel.playsCompleted == 0)
+    }
+}
