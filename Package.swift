@@ -18,6 +18,7 @@ let package = Package(
         .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.5.0"),
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.0.0"),
         .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.0.0"),
+        .package(url: "https://github.com/apple/swift-http-types", from: "1.0.0"),
         .package(url: "https://github.com/LebJe/TOMLKit", from: "0.6.0"),
         .package(url: "https://github.com/pointfreeco/swift-clocks", from: "1.0.0"),
     ],
@@ -36,13 +37,15 @@ let package = Package(
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Logging", package: "swift-log"),
             ]),
+        // Counters and histograms of what flapd does, in Prometheus text format.
+        .target(name: "FlapMetrics", dependencies: [.product(name: "Prometheus", package: "swift-prometheus")]),
         // The Vestaboard-compatible Local API and the native /v1 API.
         .target(
             name: "FlapHTTP",
             dependencies: [
-                "FlapCore", "FlapMessaging", "FlapHardware",
+                "FlapCore", "FlapMessaging", "FlapHardware", "FlapMetrics",
                 .product(name: "Hummingbird", package: "hummingbird"),
-                .product(name: "Prometheus", package: "swift-prometheus"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "Logging", package: "swift-log"),
             ]),
         .systemLibrary(
@@ -52,14 +55,15 @@ let package = Package(
         .target(
             name: "FlapService",
             dependencies: [
-                "FlapCore", "FlapHardware", "FlapSimulated", "FlapMessaging", "FlapHTTP", "CSystemd",
+                "FlapCore", "FlapHardware", "FlapSimulated", "FlapMessaging", "FlapHTTP", "FlapMetrics", "CSystemd",
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "TOMLKit", package: "TOMLKit"),
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
         .executableTarget(
             name: "flapd",
-            dependencies: ["FlapService", .product(name: "ArgumentParser", package: "swift-argument-parser")]),
+            dependencies: ["FlapService"]),
         // flapctl's commands, kept in a library so tests can drive them.
         .target(
             name: "FlapControl",

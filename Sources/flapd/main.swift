@@ -1,1 +1,3 @@
 import FlapService
+
+await Flapd.runMain()

@@ -1,0 +1,30 @@
+import FlapCore
+
+/// What the APIs can ask the running appliance about its panels.
+public protocol BoardQuery: Sendable {
+    /// Every panel, the first being the one the Local API shows.
+    func panels() async -> [PanelView]
+}
+
+/// One panel as the APIs report it.
+public struct PanelView: Sendable {
+    public var id: String
+    public var driver: String
+    public var drum: String
+    public var board: Board
+    public var moving: Bool
+    /// The message the panel shows or moves to, nil for a blank board.
+    public var messageId: String?
+
+    public init(id: String, driver: String, drum: String, board: Board, moving: Bool, messageId: String?) {
+        self.id = id
+        self.driver = driver
+        self.drum = drum
+        self.board = board
+        self.moving = moving
+        self.messageId = messageId
+    }
+
+    /// The board as lines of text, colour chips as their letters.
+    var lines: [String] { board.rows.map { String($0.map(BoardText.symbol)) } }
+}

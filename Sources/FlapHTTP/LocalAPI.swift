@@ -1,0 +1,106 @@
+import FlapCore
+import FlapMessaging
+import FlapMetrics
+import Foundation
+import HTTPTypes
+import Hummingbird
+
+/// The Vestaboard Local API (DESIGN §7), so Vestaboard clients such as Python `vesta`'s
+/// `LocalClient` work unchanged: enable with the enablement token to get the key, then read and
+/// write the board's rows with `X-Vestaboard-Local-Api-Key`.
+public struct LocalAPI: Sendable {
+    public let intake: MessageIntake
+    public let panels: any BoardQuery
+    public let metrics: FlapMetrics
+    /// The token that `POST /local-api/enablement` must present.
+    public let enablementToken: String
+    /// The key it hands out, and every other request must present.
+    public let apiKey: String
+
+    public init(intake: MessageIntake, panels: any BoardQuery, metrics: FlapMetrics, enablementToken: String, apiKey: String) {
+        self.intake = intake
+        self.panels = panels
+        self.metrics = metrics
+        self.enablementToken = enablementToken
+        self.apiKey = apiKey
+    }
+
+    static let enablementHeader = HTTPField.Name("X-Vestaboard-Local-Api-Enablement-Token")!
+    static let keyHeader = HTTPField.Name("X-Vestaboard-Local-Api-Key")!
+
+    public func router() -> Router<BasicRequestContext> {
+        let router = Router()
+        router.post("local-api/enablement") { request, _ in
+            guard let token = request.headers[Self.enablementHeader], secretsMatch(token, enablementToken) else {
+                return Self.message(.unauthorized, "Invalid enablement token")
+            }
+            struct Enabled: Encodable { var message: String; var apiKey: String }
+            return Responses.json(.ok, Enabled(message: "Local API enabled", apiKey: apiKey))
+        }
+        router.get("local-api/message") { request, _ in
+            guard authorized(request) else { return Self.message(.unauthorized, "Invalid API key") }
+            let board = await panels.panels().first?.board ?? Board(size: intake.boardSize)
+            return Responses.json(.ok, ["message": board.codeRows])
+        }
+        router.post("local-api/message") { request, _ in
+            guard authorized(request) else { return Self.message(.unauthorized, "Invalid API key") }
+            guard let body = try await Responses.body(of: request, limit: Responses.maximumBody) else {
+                metrics.rejected(source: "local-api", reason: "too_large")
+                return Self.message(.contentTooLarge, "a message may be at most 64 KiB")
+            }
+            return try await write(body)
+        }
+        return router
+    }
+
+    private func authorized(_ request: Request) -> Bool {
+        guard let key = request.headers[Self.keyHeader] else { return false }
+        return secretsMatch(key, apiKey)
+    }
+
+    /// A bare array of rows, or `{"characters": rows, "strategy", "step_size", "step_interval_ms"}`.
+    private func write(_ body: [UInt8]) async throws -> Response {
+        guard let json = try? JSONSerialization.jsonObject(with: Data(body), options: [.fragmentsAllowed]) else {
+            metrics.rejected(source: "local-api", reason: "invalid")
+            return Self.message(.badRequest, "the body is not valid JSON")
+        }
+        var fields: [String: Any] = [:]
+        if let rows = json as? [Any] {
+            fields["codes"] = rows
+        } else if let object = json as? [String: Any], let rows = object["characters"] {
+            fields["codes"] = rows
+            if let strategy = object["strategy"] {
+                var transition: [String: Any] = ["strategy": strategy]
+                transition["stepSize"] = object["step_size"]
+                transition["stepIntervalMs"] = object["step_interval_ms"]
+                fields["transition"] = transition
+            }
+        } else {
+            metrics.rejected(source: "local-api", reason: "invalid")
+            return Self.message(.badRequest, "send the rows of character codes, or {\"characters\": rows}")
+        }
+        let outcome = try await intake.submit(fields: fields, source: "local-api")
+        switch outcome {
+        case .accepted(let receipt, _):
+            metrics.accepted(id: receipt.id, source: "local-api")
+            return Responses.json(.created, ["message": "Message sent", "id": receipt.id])
+        case .duplicate(let receipt):
+            return Responses.json(.created, ["message": "Message sent", "id": receipt.id])
+        case .invalid(let errors):
+            metrics.rejected(source: "local-api", reason: "invalid")
+            return Self.message(.badRequest, errors.description.replacingOccurrences(of: "codes", with: "characters"))
+        case .refused(let reason):
+            metrics.rejected(source: "local-api", reason: "refused")
+            return Self.message(.forbidden, reason)
+        case .rateLimited(let wait):
+            metrics.rejected(source: "local-api", reason: "rate_limited")
+            let seconds = Int(wait.rounded(.up))
+            return Responses.json(.tooManyRequests, ["message": "Too many messages; try again in \(seconds) s"],
+                                  headers: [.retryAfter: String(seconds)])
+        }
+    }
+
+    static func message(_ status: HTTPResponse.Status, _ text: String) -> Response {
+        Responses.json(status, ["message": text])
+    }
+}

@@ -1,0 +1,164 @@
+import FlapCore
+import FlapMessaging
+import FlapMetrics
+import Foundation
+import HTTPTypes
+import Hummingbird
+
+/// The native API under `/v1` (bearer key), with `/healthz` and `/metrics` beside it.
+public struct NativeAPI: Sendable {
+    public let intake: MessageIntake
+    public let panels: any BoardQuery
+    public let metrics: FlapMetrics
+    public let apiKey: String
+    public let version: String
+    private let started = ContinuousClock.now
+
+    public init(intake: MessageIntake, panels: any BoardQuery, metrics: FlapMetrics, apiKey: String, version: String) {
+        self.intake = intake
+        self.panels = panels
+        self.metrics = metrics
+        self.apiKey = apiKey
+        self.version = version
+    }
+
+    public func router() -> Router<BasicRequestContext> {
+        let router = Router()
+        router.get("healthz") { _, _ in Responses.json(.ok, ["status": "ok"]) }
+        router.get("metrics") { _, _ in
+            Response(status: .ok, headers: [.contentType: "text/plain; version=0.0.4; charset=utf-8"],
+                     body: .init(byteBuffer: ByteBuffer(string: metrics.exposition())))
+        }
+        let v1 = router.group("v1").add(middleware: BearerKey(key: apiKey))
+        v1.post("messages") { request, _ in try await postMessage(request) }
+        v1.get("board") { _, _ in await board() }
+        v1.get("slots") { _, _ in try await slots() }
+        v1.delete("slots/:sender") { _, context in
+            let sender = context.parameters.get("sender") ?? ""
+            guard try await intake.inbox.clearSlot(sender, now: intake.now()) else {
+                return Responses.error(.notFound, "no message from sender \(sender)")
+            }
+            return Response(status: .noContent)
+        }
+        v1.get("receipts/:id") { _, context in
+            let id = context.parameters.get("id") ?? ""
+            guard let receipt = try await intake.inbox.receipt(id: id) else {
+                return Responses.error(.notFound, "no message with id \(id)")
+            }
+            return Responses.json(.ok, receipt)
+        }
+        v1.get("status") { _, _ in try await status() }
+        return router
+    }
+
+    private func postMessage(_ request: Request) async throws -> Response {
+        guard request.headers[.contentType]?.lowercased().hasPrefix("application/json") == true else {
+            metrics.rejected(source: "native-api", reason: "unsupported_type")
+            return Responses.error(.unsupportedMediaType, "send the message as JSON, with Content-Type: application/json")
+        }
+        guard let body = try await Responses.body(of: request, limit: Responses.maximumBody) else {
+            metrics.rejected(source: "native-api", reason: "too_large")
+            return Responses.error(.contentTooLarge, "a message may be at most 64 KiB")
+        }
+        return try await answer(intake.submit(json: body, source: "native-api"), source: "native-api")
+    }
+
+    func answer(_ outcome: IntakeOutcome, source: String) -> Response {
+        switch outcome {
+        case .accepted(let receipt, let warnings):
+            metrics.accepted(id: receipt.id, source: source)
+            return Responses.json(.accepted, Accepted(id: receipt.id, status: receipt.status, warnings: warnings))
+        case .duplicate(let receipt):
+            return Responses.json(.ok, Accepted(id: receipt.id, status: receipt.status, warnings: [], duplicate: true))
+        case .invalid(let errors):
+            metrics.rejected(source: source, reason: "invalid")
+            return Responses.error(.badRequest, errors.description,
+                                   problems: errors.problems.map { .init(field: $0.field, problem: $0.problem) })
+        case .refused(let reason):
+            metrics.rejected(source: source, reason: "refused")
+            return Responses.error(.forbidden, reason)
+        case .rateLimited(let wait):
+            metrics.rejected(source: source, reason: "rate_limited")
+            let seconds = Int(wait.rounded(.up))
+            return Responses.error(.tooManyRequests, "too many messages from this sender; try again in \(seconds) s",
+                                   headers: [.retryAfter: String(seconds)])
+        }
+    }
+
+    struct Accepted: Encodable {
+        var id: String
+        var status: ReceiptStatus
+        var warnings: [String]
+        var duplicate: Bool?
+    }
+
+    private func board() async -> Response {
+        struct View: Encodable {
+            var id: String; var rows: Int; var columns: Int; var codes: [[Int]]; var text: [String]; var moving: Bool; var message: String?
+        }
+        let views = await panels.panels().map {
+            View(id: $0.id, rows: $0.board.size.rows, columns: $0.board.size.columns, codes: $0.board.codeRows,
+                 text: $0.lines, moving: $0.moving, message: $0.messageId)
+        }
+        return Responses.json(.ok, ["panels": views])
+    }
+
+    private func slots() async throws -> Response {
+        struct Slot: Encodable {
+            var sender: String; var senderName: String?; var id: String; var text: [String]
+            var createdAt: Date; var expiresAt: Date; var source: String
+        }
+        let size = intake.boardSize
+        let slots = try await intake.inbox.slots().map { message -> Slot in
+            let text: [String]
+            if case .text(let t) = message.content {
+                text = t.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline).map(String.init)
+            } else {
+                let board = (try? MessageRenderer(size: size).board(for: message)) ?? Board(size: size)
+                text = board.rows.map { String($0.map(BoardText.symbol)) }
+            }
+            return Slot(sender: message.sender.id, senderName: message.sender.name, id: message.id, text: text,
+                        createdAt: message.createdAt, expiresAt: message.expiresAt, source: message.source)
+        }
+        return Responses.json(.ok, ["slots": slots])
+    }
+
+    private func status() async throws -> Response {
+        struct Panel: Encodable {
+            var id: String; var driver: String; var rows: Int; var columns: Int; var modules: Int
+            var drum: String; var moving: Bool; var message: String?
+        }
+        struct Queue: Encodable { var slots: Int; var waiting: Int }
+        struct Status: Encodable {
+            var version: String; var uptimeSeconds: Int; var panels: [Panel]; var queue: Queue; var receipts: [String: Int]
+        }
+        let counts = try await intake.inbox.counts()
+        let panelList = await panels.panels().map {
+            Panel(id: $0.id, driver: $0.driver, rows: $0.board.size.rows, columns: $0.board.size.columns,
+                  modules: $0.board.size.count, drum: $0.drum, moving: $0.moving, message: $0.messageId)
+        }
+        let status = Status(
+            version: version, uptimeSeconds: Int(started.duration(to: .now).components.seconds), panels: panelList,
+            queue: Queue(slots: try await intake.inbox.slots().count, waiting: counts[.accepted] ?? 0),
+            receipts: Dictionary(uniqueKeysWithValues: counts.map { ($0.key.rawValue, $0.value) }))
+        return Responses.json(.ok, status)
+    }
+}
+
+/// Requires `Authorization: Bearer <key>`; compares in constant time; never logs the key.
+struct BearerKey: RouterMiddleware {
+    typealias Context = BasicRequestContext
+    let key: String
+
+    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+        guard let header = request.headers[.authorization] else {
+            return Responses.error(.unauthorized, "this API needs Authorization: Bearer <key> (the key file's path is in flapd's log)",
+                                   headers: [.wwwAuthenticate: "Bearer"])
+        }
+        let given = header.hasPrefix("Bearer ") ? String(header.dropFirst(7)) : ""
+        guard secretsMatch(given, key) else {
+            return Responses.error(.unauthorized, "the API key is wrong", headers: [.wwwAuthenticate: "Bearer"])
+        }
+        return try await next(request, context)
+    }
+}

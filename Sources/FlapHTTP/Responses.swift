@@ -1,0 +1,58 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+
+/// JSON answers with the shapes the APIs document.
+enum Responses {
+    static let encoder: JSONEncoder = {
+        let encoder = JSONEncoder()
+        encoder.dateEncodingStrategy = .iso8601
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        return encoder
+    }()
+
+    static func json(_ status: HTTPResponse.Status, _ value: some Encodable, headers: HTTPFields = [:]) -> Response {
+        let data = (try? encoder.encode(value)) ?? Data("{}".utf8)
+        var fields = headers
+        fields[.contentType] = "application/json; charset=utf-8"
+        return Response(status: status, headers: fields, body: .init(byteBuffer: ByteBuffer(bytes: data)))
+    }
+
+    /// `{"error": message}`, plus `errors` (field, problem) when there are several.
+    static func error(_ status: HTTPResponse.Status, _ message: String, problems: [FieldProblem]? = nil, headers: HTTPFields = [:]) -> Response {
+        json(status, ErrorBody(error: message, errors: problems), headers: headers)
+    }
+
+    struct ErrorBody: Encodable {
+        var error: String
+        var errors: [FieldProblem]?
+    }
+
+    struct FieldProblem: Encodable {
+        var field: String
+        var problem: String
+    }
+
+    /// Reads a request body of at most `limit` bytes; nil when the request is larger.
+    static func body(of request: Request, limit: Int) async throws -> [UInt8]? {
+        do {
+            let buffer = try await request.body.collect(upTo: limit)
+            return Array(buffer.readableBytesView)
+        } catch let error as HTTPError where error.status == .contentTooLarge {
+            return nil
+        }
+    }
+
+    /// The largest body either API takes: 64 KiB, as for MQTT payloads.
+    static let maximumBody = 64 * 1024
+}
+
+/// Compares secrets in time that depends only on their lengths, not on where they differ.
+public func secretsMatch(_ given: String, _ expected: String) -> Bool {
+    let a = Array(given.utf8), b = Array(expected.utf8)
+    var difference = UInt8(a.count == b.count ? 0 : 1)
+    for i in 0..<max(a.count, b.count) {
+        difference |= (i < a.count ? a[i] : 0) ^ (i < b.count ? b[i] : 0)
+    }
+    return difference == 0
+}

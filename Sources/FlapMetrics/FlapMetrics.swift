@@ -1,0 +1,88 @@
+import Foundation
+import Prometheus
+
+/// What flapd counts and times, exposed at `/metrics` in Prometheus text format.
+///
+/// - `flapd_messages_accepted_total{source}`, `flapd_messages_rejected_total{source,reason}`
+/// - `flapd_flaps_moved_total{panel}`
+/// - `flapd_plan_latency_seconds`: message accepted → its plan starts on a panel
+/// - `flapd_display_latency_seconds`: message accepted → the panel rests showing it
+public final class FlapMetrics: Sendable {
+    private let registry = PrometheusCollectorRegistry()
+    private let planLatency: DurationHistogram
+    private let displayLatency: DurationHistogram
+    private let pending = PendingLatencies()
+
+    public init() {
+        let fast: [Duration] = [.milliseconds(1), .milliseconds(2), .milliseconds(5), .milliseconds(10), .milliseconds(25),
+                                .milliseconds(50), .milliseconds(100), .milliseconds(250), .milliseconds(500), .seconds(1)]
+        planLatency = registry.makeDurationHistogram(
+            name: "flapd_plan_latency_seconds", buckets: fast,
+            help: "Time from a message being accepted to its plan starting on a panel.")
+        displayLatency = registry.makeDurationHistogram(
+            name: "flapd_display_latency_seconds",
+            buckets: [.seconds(1), .seconds(2), .seconds(5), .seconds(10), .seconds(20), .seconds(30), .seconds(60), .seconds(300)],
+            help: "Time from a message being accepted to a panel resting on it.")
+    }
+
+    /// A message from `source` was committed to the inbox (not a duplicate).
+    public func accepted(id: String, source: String) {
+        registry.makeCounter(name: "flapd_messages_accepted_total", labels: [("source", source)],
+                             help: "Messages committed to the inbox.").increment()
+        pending.start(id)
+    }
+
+    /// A message from `source` was refused; `reason` is one of invalid, refused, rate_limited,
+    /// too_large, unsupported_type.
+    public func rejected(source: String, reason: String) {
+        registry.makeCounter(name: "flapd_messages_rejected_total", labels: [("source", source), ("reason", reason)],
+                             help: "Messages refused before reaching the inbox.").increment()
+    }
+
+    public func planStarted(messageId: String?) {
+        if let messageId, let elapsed = pending.elapsed(messageId, remove: false) { planLatency.record(elapsed) }
+    }
+
+    public func displayed(messageId: String?, panel: String, flaps: Int) {
+        registry.makeCounter(name: "flapd_flaps_moved_total", labels: [("panel", panel)],
+                             help: "Flaps landed on each panel.").increment(by: Int64(flaps))
+        if let messageId, let elapsed = pending.elapsed(messageId, remove: true) { displayLatency.record(elapsed) }
+    }
+
+    /// The Prometheus text exposition.
+    public func exposition() -> String {
+        var buffer: [UInt8] = []
+        registry.emit(into: &buffer)
+        return String(decoding: buffer, as: UTF8.self)
+    }
+}
+
+/// When each message was accepted, until it is displayed (bounded: the oldest are forgotten).
+private final class PendingLatencies: @unchecked Sendable {
+    private let lock = NSLock()
+    private var started: [String: ContinuousClock.Instant] = [:]
+    private var order: [String] = []
+    private let limit = 10_000
+
+    func start(_ id: String) {
+        lock.withLock {
+            if started.count >= limit, let oldest = order.first {
+                started[oldest] = nil
+                order.removeFirst()
+            }
+            started[id] = .now
+            order.append(id)
+        }
+    }
+
+    func elapsed(_ id: String, remove: Bool) -> Duration? {
+        lock.withLock {
+            guard let start = started[id] else { return nil }
+            if remove {
+                started[id] = nil
+                order.removeAll { $0 == id }
+            }
+            return start.duration(to: .now)
+        }
+    }
+}

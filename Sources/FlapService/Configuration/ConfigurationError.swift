@@ -1,0 +1,23 @@
+/// Problems in a configuration file, each naming the key and the line it is on.
+public struct ConfigurationError: Error, Equatable, Sendable, CustomStringConvertible {
+    public struct Problem: Equatable, Sendable, CustomStringConvertible {
+        /// The key as a path (`panel[1].period_ms`), or empty for the file as a whole.
+        public var key: String
+        /// 1-based line in the file, when known.
+        public var line: Int?
+        public var problem: String
+
+        public var description: String {
+            let place = [line.map { "line \($0)" }, key.isEmpty ? nil : key].compactMap { $0 }.joined(separator: ", ")
+            return place.isEmpty ? problem : "\(place): \(problem)"
+        }
+    }
+
+    /// The file the problems are in.
+    public var file: String
+    public var problems: [Problem]
+
+    public var description: String {
+        problems.map { "\(file): \($0)" }.joined(separator: "\n")
+    }
+}

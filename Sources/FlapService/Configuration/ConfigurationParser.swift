@@ -1,0 +1,101 @@
+import FlapCore
+import FlapMessaging
+import Foundation
+import TOMLKit
+
+/// Reads flapd.toml. Every problem is reported, each with its key and line; unknown keys are
+/// problems too (a misspelt key that is silently ignored is a setting that silently does nothing).
+public enum ConfigurationParser {
+    public static func parse(_ text: String, file: String) throws(ConfigurationError) -> FlapdConfiguration {
+        let table: TOMLTable
+        do {
+            table = try TOMLTable(string: text)
+        } catch let error as TOMLParseError {
+            throw ConfigurationError(file: file, problems: [.init(key: "", line: error.source.begin.line, problem: error.description)])
+        } catch {
+            throw ConfigurationError(file: file, problems: [.init(key: "", line: nil, problem: "not valid TOML: \(error)")])
+        }
+        var reader = TableReader(table: table, path: "", index: TOMLLineIndex(text))
+        var configuration = FlapdConfiguration()
+        configuration.stateDirectory = reader.string("state_dir")
+        configuration.listen = reader.string("listen") ?? configuration.listen
+        configuration.logLevel = reader.choice("log_level", ["trace", "debug", "info", "notice", "warning", "error", "critical"]) ?? "info"
+
+        if var api = reader.table("api") {
+            configuration.apiPort = api.port("port") ?? configuration.apiPort
+            configuration.apiKey = api.secret("key", file: "key_file")
+            api.finish(["port", "key", "key_file"])
+            reader.problems += api.problems
+        }
+        if var local = reader.table("local_api") {
+            configuration.localAPIPort = local.port("port") ?? configuration.localAPIPort
+            configuration.localAPIToken = local.secret("enablement_token", file: "enablement_token_file")
+            local.finish(["port", "enablement_token", "enablement_token_file"])
+            reader.problems += local.problems
+        }
+        if var messages = reader.table("messages") {
+            if let rate = messages.int("rate_limit") {
+                if rate < 0 { messages.fail("rate_limit", "must be 0 (no limit) or more, not \(rate)") }
+                configuration.rules.ratePerHour = rate
+            }
+            configuration.rules.allow = Set(messages.strings("allow") ?? [])
+            configuration.rules.block = Set(messages.strings("block") ?? [])
+            messages.finish(["rate_limit", "allow", "block"])
+            reader.problems += messages.problems
+        }
+        if let panels = reader.tables("panel") {
+            configuration.panels = []
+            for var panel in panels {
+                configuration.panels.append(parsePanel(&panel))
+                reader.problems += panel.problems
+            }
+            let ids = configuration.panels.map(\.id)
+            for id in Set(ids) where ids.filter({ $0 == id }).count > 1 {
+                reader.fail("panel", "two panels are called \(id); give each its own id")
+            }
+            if configuration.panels.isEmpty { reader.fail("panel", "configure at least one [[panel]]") }
+        }
+        reader.finish(["state_dir", "listen", "log_level", "api", "local_api", "messages", "panel"])
+        guard reader.problems.isEmpty else { throw ConfigurationError(file: file, problems: reader.problems) }
+        return configuration
+    }
+
+    private static func parsePanel(_ reader: inout TableReader) -> PanelConfiguration {
+        var panel = PanelConfiguration()
+        panel.id = reader.string("id") ?? panel.id
+        panel.driver = reader.choice("driver", PanelConfiguration.drivers) ?? panel.driver
+        if let size = reader.string("size") {
+            if let parsed = BoardSize(name: size) { panel.size = parsed } else {
+                reader.fail("size", "\(size.debugDescription) is not flagship, note or ROWSxCOLUMNS such as 6x22")
+            }
+        }
+        if let drumString = reader.string("drum_string") {
+            do { panel.drum = try Drum(string: drumString) } catch { reader.fail("drum_string", error.description) }
+        } else if let name = reader.choice("drum", Drum.named.map(\.name)) {
+            panel.drum = Drum.named(name)!
+        }
+        if let period = reader.int("period_ms") {
+            if FlipPlanner.flapPeriodRange.contains(period) { panel.flapPeriodMs = period } else {
+                reader.fail("period_ms", "must be 50 to 200 ms, not \(period)")
+            }
+        }
+        if let strategy = reader.choice("transition", TransitionStrategy.allCases.map(\.rawValue)) {
+            panel.transition = TransitionStrategy(rawValue: strategy)!
+        }
+        panel.show = reader.choice("show", ["terminal", "log", "none"]) ?? panel.show
+        switch reader.choice("policy", ["latest", "sender", "rotate"]) {
+        case "sender":
+            if let sender = reader.string("sender") { panel.policy = .sender(sender) } else {
+                reader.fail("sender", "policy = \"sender\" needs sender = \"<sender id>\"")
+            }
+        case "rotate":
+            let seconds = reader.int("rotate_seconds") ?? 30
+            if seconds < 1 { reader.fail("rotate_seconds", "must be at least 1, not \(seconds)") }
+            panel.policy = .rotate(every: .seconds(max(1, seconds)))
+        default:
+            break
+        }
+        reader.finish(["id", "driver", "size", "drum", "drum_string", "period_ms", "transition", "show", "policy", "sender", "rotate_seconds"])
+        return panel
+    }
+}

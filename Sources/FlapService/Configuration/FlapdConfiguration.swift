@@ -1,0 +1,57 @@
+import FlapCore
+import FlapMessaging
+
+/// Everything flapd runs from: `/etc/flapd/flapd.toml`, `--config`, or `--simulate`'s defaults,
+/// with command-line flags applied on top.
+public struct FlapdConfiguration: Sendable, Equatable {
+    /// Where the inbox, keys and panel state live; nil: `$STATE_DIRECTORY` (systemd), else
+    /// `$XDG_STATE_HOME/flapd`, else `~/.local/state/flapd`.
+    public var stateDirectory: String?
+    /// The address both APIs listen on. Default loopback; `0.0.0.0` for the whole network.
+    public var listen = "127.0.0.1"
+    public var apiPort = 8080
+    public var localAPIPort = 7000
+    /// The native API's bearer key; nil: made on first start and kept in the state directory.
+    public var apiKey: Secret?
+    /// The Local API enablement token; nil: made on first start and kept in the state directory.
+    public var localAPIToken: Secret?
+    public var rules = SenderRules()
+    public var panels: [PanelConfiguration] = [PanelConfiguration()]
+    /// trace, debug, info, notice, warning, error, critical.
+    public var logLevel = "info"
+
+    public init() {}
+}
+
+/// One panel.
+public struct PanelConfiguration: Sendable, Equatable {
+    public var id = "main"
+    /// `simulated` (hardware drivers come with later releases).
+    public var driver = "simulated"
+    public var size = BoardSize.flagship
+    public var drum = Drum.vestaboard
+    public var flapPeriodMs = FlipPlanner.defaultFlapPeriodMs
+    public var policy = PanelPolicy.latest
+    public var transition = TransitionStrategy.cascade
+    /// How a simulated panel is shown: `terminal` (drawn in place when stdout is a terminal,
+    /// else logged as text), `log`, or `none`.
+    public var show = "terminal"
+
+    public init() {}
+
+    public static let drivers = ["simulated"]
+}
+
+/// A secret given directly (flags, tests) or as a file to read (systemd's LoadCredential).
+/// Its value is never printed: `description` shows only where it comes from.
+public enum Secret: Sendable, Equatable, CustomStringConvertible {
+    case value(String)
+    case file(String)
+
+    public var description: String {
+        switch self {
+        case .value: "(given directly)"
+        case .file(let path): path
+        }
+    }
+}

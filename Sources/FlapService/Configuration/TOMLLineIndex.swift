@@ -1,0 +1,40 @@
+import Foundation
+
+/// Where each key of a TOML file is written, so configuration errors can name the line.
+/// (The TOML parser reports positions only for syntax errors.) It reads table headers
+/// (`[messages]`, `[[panel]]`, counting array entries) and `key =` lines; keys it cannot place
+/// (inline tables) get their table's line.
+struct TOMLLineIndex {
+    private var lines: [String: Int] = [:]
+
+    init(_ text: String) {
+        var table = ""
+        var arrayCounts: [String: Int] = [:]
+        for (number, raw) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+            let line = raw.trimmingCharacters(in: .whitespaces)
+            if line.hasPrefix("[[") , let end = line.range(of: "]]") {
+                let name = line[line.index(line.startIndex, offsetBy: 2)..<end.lowerBound].trimmingCharacters(in: .whitespaces)
+                let index = arrayCounts[name, default: 0]
+                arrayCounts[name] = index + 1
+                table = "\(name)[\(index)]"
+                lines[table] = number + 1
+            } else if line.hasPrefix("["), let end = line.firstIndex(of: "]") {
+                table = line[line.index(after: line.startIndex)..<end].trimmingCharacters(in: .whitespaces)
+                lines[table] = number + 1
+            } else if let equals = line.firstIndex(of: "="), !line.hasPrefix("#") {
+                let key = line[..<equals].trimmingCharacters(in: .whitespaces).trimmingCharacters(in: CharacterSet(charactersIn: "\"'"))
+                lines[table.isEmpty ? key : "\(table).\(key)"] = number + 1
+            }
+        }
+    }
+
+    /// The line of `path`, or of the nearest enclosing table.
+    func line(of path: String) -> Int? {
+        var path = path
+        while true {
+            if let line = lines[path] { return line }
+            guard let dot = path.lastIndex(of: ".") else { return nil }
+            path = String(path[..<dot])
+        }
+    }
+}

@@ -1,0 +1,101 @@
+import TOMLKit
+
+/// Reads typed keys from one TOML table, recording a problem (with key and line) for each
+/// missing, mistyped or unknown one.
+struct TableReader {
+    let table: TOMLTable
+    let path: String
+    let index: TOMLLineIndex
+    var problems: [ConfigurationError.Problem] = []
+
+    func key(_ name: String) -> String { path.isEmpty ? name : "\(path).\(name)" }
+
+    mutating func fail(_ name: String, _ problem: String) {
+        problems.append(.init(key: key(name), line: index.line(of: key(name)), problem: problem))
+    }
+
+    mutating func string(_ name: String) -> String? {
+        guard let value = table[name] else { return nil }
+        guard let string = value.string else { fail(name, "must be a string (in quotes)"); return nil }
+        return string
+    }
+
+    mutating func int(_ name: String) -> Int? {
+        guard let value = table[name] else { return nil }
+        guard let int = value.int else { fail(name, "must be a whole number"); return nil }
+        return int
+    }
+
+    mutating func port(_ name: String) -> Int? {
+        guard let port = int(name) else { return nil }
+        guard (0...65535).contains(port) else { fail(name, "must be a port number, 1 to 65535 (0: any free port), not \(port)"); return nil }
+        return port
+    }
+
+    mutating func choice(_ name: String, _ allowed: [String]) -> String? {
+        guard let value = string(name) else { return nil }
+        guard allowed.contains(value) else {
+            fail(name, "\(value.debugDescription) is not one of \(allowed.joined(separator: ", "))")
+            return nil
+        }
+        return value
+    }
+
+    mutating func strings(_ name: String) -> [String]? {
+        guard let value = table[name] else { return nil }
+        guard let array = value.array, array.allSatisfy({ $0.string != nil }) else {
+            fail(name, "must be a list of strings, such as [\"kitchen\", \"phone\"]")
+            return nil
+        }
+        return array.compactMap(\.string)
+    }
+
+    /// A secret given inline (`key`) or as a file (`key_file`), not both.
+    mutating func secret(_ name: String, file fileName: String) -> Secret? {
+        let inline = string(name), file = string(fileName)
+        if inline != nil, file != nil { fail(name, "give \(name) or \(fileName), not both") }
+        if let file { return .file(file) }
+        return inline.map(Secret.value)
+    }
+
+    mutating func table(_ name: String) -> TableReader? {
+        guard let value = table[name] else { return nil }
+        guard let sub = value.table else { fail(name, "must be a table ([\(name)])"); return nil }
+        return TableReader(table: sub, path: key(name), index: index)
+    }
+
+    mutating func tables(_ name: String) -> [TableReader]? {
+        guard let value = table[name] else { return nil }
+        guard let array = value.array else { fail(name, "must be written as [[\(name)]] tables"); return nil }
+        var readers: [TableReader] = []
+        for (i, element) in array.enumerated() {
+            guard let sub = element.table else { fail("\(name)[\(i)]", "must be a table"); continue }
+            readers.append(TableReader(table: sub, path: key("\(name)[\(i)]"), index: index))
+        }
+        return readers
+    }
+
+    /// Records every key not in `known`, suggesting the nearest known one.
+    mutating func finish(_ known: [String]) {
+        for name in table.keys where !known.contains(name) {
+            let guess = known.min { distance(name, $0) < distance(name, $1) }
+            let hint = guess.map { distance(name, $0) <= 3 ? " (did you mean \($0)?)" : "" } ?? ""
+            fail(name, "unknown key\(hint); known keys here: \(known.joined(separator: ", "))")
+        }
+    }
+
+    private func distance(_ a: String, _ b: String) -> Int {
+        let a = Array(a), b = Array(b)
+        var row = Array(0...b.count)
+        for i in 1...max(1, a.count) where !a.isEmpty {
+            var previous = row[0]
+            row[0] = i
+            for j in 1...max(1, b.count) where !b.isEmpty {
+                let current = row[j]
+                row[j] = min(row[j] + 1, row[j - 1] + 1, previous + (a[i - 1] == b[j - 1] ? 0 : 1))
+                previous = current
+            }
+        }
+        return row[b.count]
+    }
+}

@@ -1,0 +1,140 @@
+import FlapCore
+import FlapHTTP
+import FlapMessaging
+import FlapMetrics
+import Foundation
+import Hummingbird
+import Logging
+import ServiceLifecycle
+
+/// flapd put together from its configuration: the inbox, each panel, both APIs, systemd
+/// notification, housekeeping; run as one service group that SIGTERM shuts down gracefully.
+public final class Appliance: Sendable {
+    public static let version = "0.1.0"
+
+    public let stateDirectory: StateDirectory
+    public let inbox: Inbox
+    let panels: [PanelRuntime]
+    let metrics = FlapMetrics()
+    let services: [any Service]
+    /// The ports the APIs listen on, once they do (useful with port 0).
+    public let ports = BoundPorts()
+    private let logger: Logger
+
+    public init(configuration: FlapdConfiguration, drawInTerminal: Bool, logger: Logger) async throws {
+        self.logger = logger
+        stateDirectory = try StateDirectory(explicit: configuration.stateDirectory)
+        inbox = try Inbox(path: stateDirectory.file("inbox.sqlite"), rules: configuration.rules)
+        var panels: [PanelRuntime] = []
+        for (index, panel) in configuration.panels.enumerated() {
+            // Only one panel can be drawn in place; the others are logged.
+            panels.append(try await PanelRuntime(configuration: panel, inbox: inbox, metrics: metrics,
+                                                 drawInTerminal: drawInTerminal && index == 0, logger: logger))
+        }
+        self.panels = panels
+
+        let apiKey = try Self.secret(configuration.apiKey, file: "api-key", purpose: "API key", in: stateDirectory, logger: logger)
+        let token = try Self.secret(configuration.localAPIToken, file: "local-api-enablement-token",
+                                    purpose: "Local API enablement token", in: stateDirectory, logger: logger)
+        let localKey = try Self.secret(nil, file: "local-api-key", purpose: "Local API key", in: stateDirectory, logger: logger)
+
+        let intake = MessageIntake(inbox: inbox, boardSize: configuration.panels[0].size, now: { Date() })
+        let boards = ApplianceBoards(panels: panels)
+        let native = NativeAPI(intake: intake, panels: boards, metrics: metrics, apiKey: apiKey, version: Self.version)
+        let local = LocalAPI(intake: intake, panels: boards, metrics: metrics, enablementToken: token, apiKey: localKey)
+        let ports = self.ports
+        let quiet = Logger(label: "http", factory: { _ in SwiftLogNoOpLogHandler() })
+        let nativeApp = Application(
+            router: native.router(),
+            configuration: .init(address: .hostname(configuration.listen, port: configuration.apiPort), serverName: "flapd"),
+            onServerRunning: { await ports.bound(.native, port: $0.localAddress?.port) }, logger: quiet)
+        let localApp = Application(
+            router: local.router(),
+            configuration: .init(address: .hostname(configuration.listen, port: configuration.localAPIPort), serverName: "flapd"),
+            onServerRunning: { await ports.bound(.local, port: $0.localAddress?.port) }, logger: quiet)
+        let notifier = SystemdNotifier(
+            ready: { await ports.waitUntilBound() },
+            alive: { _ = await boards.panels() },
+            logger: logger)
+        services = panels + [nativeApp, localApp, Housekeeping(inbox: inbox, logger: logger), notifier]
+    }
+
+    /// Runs until SIGTERM or SIGINT, then stops every service and leaves the panels safe.
+    public func run() async throws {
+        let group = ServiceGroup(configuration: .init(
+            services: services.map { .init(service: $0) },
+            gracefulShutdownSignals: [.sigterm, .sigint],
+            logger: logger))
+        try await group.run()
+    }
+
+    /// Where the APIs are, for the startup log: addresses and the files holding the secrets.
+    public func announce(listen: String) async {
+        let (native, local) = await ports.waitUntilBound()
+        logger.notice("flapd \(Self.version) running", metadata: [
+            "api": "http://\(listen):\(native)/v1 (key in \(stateDirectory.file("api-key")) unless configured)",
+            "local_api": "http://\(listen):\(local) (enablement token in \(stateDirectory.file("local-api-enablement-token")) unless configured)",
+            "state": "\(stateDirectory.path)",
+        ])
+    }
+
+    private static func secret(_ configured: Secret?, file: String, purpose: String, in state: StateDirectory, logger: Logger) throws -> String {
+        if let configured { return try resolve(configured, purpose: purpose) }
+        let (value, created) = try state.secret(file)
+        if created { logger.notice("made a new \(purpose)", metadata: ["file": "\(state.file(file))"]) }
+        return value
+    }
+}
+
+/// The panels as the APIs see them.
+struct ApplianceBoards: BoardQuery {
+    let panels: [PanelRuntime]
+    func panels() async -> [PanelView] {
+        var views: [PanelView] = []
+        for panel in panels { views.append(await panel.view()) }
+        return views
+    }
+}
+
+/// The ports the two APIs are bound to.
+public actor BoundPorts {
+    public enum API: Sendable { case native, local }
+    private var native: Int?
+    private var local: Int?
+    private var waiters: [CheckedContinuation<(Int, Int), Never>] = []
+
+    func bound(_ api: API, port: Int?) {
+        switch api {
+        case .native: native = port ?? 0
+        case .local: local = port ?? 0
+        }
+        if let native, let local {
+            for waiter in waiters { waiter.resume(returning: (native, local)) }
+            waiters.removeAll()
+        }
+    }
+
+    /// Waits until both APIs listen; returns (native, local) ports.
+    @discardableResult
+    public func waitUntilBound() async -> (native: Int, local: Int) {
+        if let native, let local { return (native, local) }
+        return await withCheckedContinuation { waiters.append($0) }
+    }
+}
+
+/// Forgets final receipts after 30 days, once an hour.
+struct Housekeeping: Service {
+    let inbox: Inbox
+    let logger: Logger
+
+    func run() async throws {
+        while !Task.isShuttingDownGracefully {
+            do {
+                try await inbox.prune(before: Date().addingTimeInterval(-30 * 86400))
+            } catch {
+                logger.warning("could not prune old receipts", metadata: ["error": "\(error)"])
+            }
+            try? await cancelWhenGracefulShutdown { try await Task.sleep(for: .seconds(3600)) }
+        }
+    }
+}

@@ -1,0 +1,136 @@
+import ArgumentParser
+import FlapMessaging
+import Foundation
+import Logging
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// `flapd`: the appliance service.
+public struct Flapd: AsyncParsableCommand {
+    public static let configuration = CommandConfiguration(
+        commandName: "flapd",
+        abstract: "VestaWidget's service: shows messages on split-flap and LED panels.",
+        discussion: """
+            Reads /etc/flapd/flapd.toml (or --config). With --simulate it needs no file: one 6x22 \
+            simulated panel drawn in the terminal (logged when stdout is not a terminal), both APIs on \
+            loopback, state in the XDG state directory. The flags below override the file.
+            """,
+        version: Appliance.version)
+
+    @Option(help: "The configuration file.")
+    var config: String?
+
+    @Flag(help: "Run simulated panels; no configuration file needed.")
+    var simulate = false
+
+    @Option(help: "Directory for the inbox, keys and panel state.")
+    var stateDir: String?
+
+    @Option(help: "Address the APIs listen on (default 127.0.0.1).")
+    var listen: String?
+
+    @Option(help: "Port of the native API (default 8080; 0 picks a free one).")
+    var apiPort: Int?
+
+    @Option(help: "Port of the Vestaboard-compatible Local API (default 7000; 0 picks a free one).")
+    var localAPIPort: Int?
+
+    @Option(help: "The native API's bearer key (prefer --api-key-file: flags are visible to other users).")
+    var apiKey: String?
+
+    @Option(help: "A file holding the native API's bearer key.")
+    var apiKeyFile: String?
+
+    @Option(help: "The Local API enablement token (made and stored in the state directory when not given).")
+    var localAPIToken: String?
+
+    @Option(help: "Messages per sender per hour (0: no limit; default 50).")
+    var rateLimit: Int?
+
+    @Option(help: "Log level: trace, debug, info, notice, warning, error, critical.")
+    var logLevel: String?
+
+    @Flag(help: "Check the configuration, print what is wrong, and exit.")
+    var checkConfig = false
+
+    public init() {}
+
+    /// Parses the process's arguments and runs; usage and configuration errors exit with 64
+    /// and say what is wrong on stderr.
+    public static func runMain() async {
+        do {
+            var command = try parseAsRoot()
+            if var async = command as? Flapd {
+                try await async.run()
+            } else {
+                try command.run()
+            }
+        } catch {
+            exit(withError: error)
+        }
+    }
+
+    public func run() async throws {
+        var configuration = try loadConfiguration()
+        apply(to: &configuration)
+        if checkConfig {
+            print("configuration OK: \(configuration.panels.count) panel(s)")
+            return
+        }
+        let level = Logger.Level(rawValue: configuration.logLevel) ?? .info
+        LoggingSystem.bootstrap { JournalLogHandler(label: $0, level: level) }
+        let logger = Logger(label: "flapd")
+        let appliance: Appliance
+        do {
+            appliance = try await Appliance(configuration: configuration, drawInTerminal: isatty(1) == 1, logger: logger)
+        } catch let error as ServiceError {
+            throw ValidationError(error.description)
+        }
+        let announcement = Task { await appliance.announce(listen: configuration.listen) }
+        defer { announcement.cancel() }
+        try await appliance.run()
+    }
+
+    func loadConfiguration() throws -> FlapdConfiguration {
+        let path = config ?? (simulate ? nil : "/etc/flapd/flapd.toml")
+        guard let path else { return FlapdConfiguration() }
+        guard let text = try? String(contentsOfFile: path, encoding: .utf8) else {
+            if config == nil {
+                throw ValidationError("no configuration at \(path); write one (see flapd.example.toml) or try flapd --simulate")
+            }
+            throw ValidationError("cannot read the configuration file \(path)")
+        }
+        do {
+            var configuration = try ConfigurationParser.parse(text, file: path)
+            if simulate { for i in configuration.panels.indices { configuration.panels[i].driver = "simulated" } }
+            return configuration
+        } catch {
+            throw ValidationError(error.description)
+        }
+    }
+
+    func apply(to configuration: inout FlapdConfiguration) {
+        if let stateDir { configuration.stateDirectory = stateDir }
+        if let listen { configuration.listen = listen }
+        if let apiPort { configuration.apiPort = apiPort }
+        if let localAPIPort { configuration.localAPIPort = localAPIPort }
+        if let apiKey { configuration.apiKey = .value(apiKey) }
+        if let apiKeyFile { configuration.apiKey = .file(apiKeyFile) }
+        if let localAPIToken { configuration.localAPIToken = .value(localAPIToken) }
+        if let rateLimit { configuration.rules.ratePerHour = rateLimit }
+        if let logLevel { configuration.logLevel = logLevel }
+    }
+
+    public func validate() throws {
+        if apiKey != nil, apiKeyFile != nil { throw ValidationError("give --api-key or --api-key-file, not both") }
+        if let rateLimit, rateLimit < 0 { throw ValidationError("--rate-limit must be 0 (no limit) or more") }
+        for (name, port) in [("--api-port", apiPort), ("--local-api-port", localAPIPort)] {
+            if let port, !(0...65535).contains(port) { throw ValidationError("\(name) must be 0 to 65535") }
+        }
+        if let logLevel, Logger.Level(rawValue: logLevel) == nil {
+            throw ValidationError("--log-level must be trace, debug, info, notice, warning, error or critical")
+        }
+    }
+}

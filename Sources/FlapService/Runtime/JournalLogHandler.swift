@@ -1,0 +1,44 @@
+import Foundation
+import Logging
+
+/// Logs one line per event on stderr: `<priority>message key=value …`. The `<N>` prefix (sd-daemon
+/// priorities) is written only when stderr is the journal (systemd sets JOURNAL_STREAM), so the
+/// journal files each line at its level and a terminal stays readable.
+public struct JournalLogHandler: LogHandler {
+    public var logLevel: Logger.Level
+    public var metadata: Logger.Metadata = [:]
+    private let label: String
+    private let prefixed: Bool
+
+    public init(label: String, level: Logger.Level, environment: [String: String] = ProcessInfo.processInfo.environment) {
+        self.label = label
+        logLevel = level
+        prefixed = environment["JOURNAL_STREAM"] != nil
+    }
+
+    public subscript(metadataKey key: String) -> Logger.Metadata.Value? {
+        get { metadata[key] }
+        set { metadata[key] = newValue }
+    }
+
+    public func log(event: LogEvent) {
+        var line = prefixed ? "<\(Self.priority(event.level))>" : "\(event.level.rawValue.uppercased()) "
+        line += event.message.description
+        let merged = metadata.merging(event.metadata ?? [:]) { $1 }
+        for (key, value) in merged.sorted(by: { $0.key < $1.key }) { line += " \(key)=\(value)" }
+        line += "\n"
+        FileHandle.standardError.write(Data(line.utf8))
+    }
+
+    /// syslog priorities: 7 debug … 2 critical.
+    static func priority(_ level: Logger.Level) -> Int {
+        switch level {
+        case .trace, .debug: 7
+        case .info: 6
+        case .notice: 5
+        case .warning: 4
+        case .error: 3
+        case .critical: 2
+        }
+    }
+}

@@ -1,0 +1,67 @@
+import Foundation
+
+/// flapd's state directory: the inbox database, keys, panel state. Made with mode 0700.
+public struct StateDirectory: Sendable {
+    public let path: String
+
+    /// `explicit`, else `$STATE_DIRECTORY` (systemd's StateDirectory=), else
+    /// `$XDG_STATE_HOME/flapd`, else `~/.local/state/flapd`.
+    public init(explicit: String?, environment: [String: String] = ProcessInfo.processInfo.environment) throws {
+        let chosen: String
+        if let explicit {
+            chosen = explicit
+        } else if let systemd = environment["STATE_DIRECTORY"]?.split(separator: ":").first {
+            chosen = String(systemd)
+        } else if let xdg = environment["XDG_STATE_HOME"], !xdg.isEmpty {
+            chosen = xdg + "/flapd"
+        } else {
+            chosen = (environment["HOME"] ?? NSHomeDirectory()) + "/.local/state/flapd"
+        }
+        do {
+            try FileManager.default.createDirectory(atPath: chosen, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        } catch {
+            throw ServiceError("cannot create the state directory \(chosen): \(error.localizedDescription) (give another with --state-dir)")
+        }
+        path = chosen
+    }
+
+    /// The path of `name` inside it.
+    public func file(_ name: String) -> String { path + "/" + name }
+
+    /// The secret in file `name`, made (random, 256 bits) and stored with mode 0600 if absent.
+    /// `created` says whether it was just made, so the caller can say where it is.
+    public func secret(_ name: String) throws -> (value: String, created: Bool) {
+        let path = file(name)
+        if let existing = try? String(contentsOfFile: path, encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines), !existing.isEmpty {
+            return (existing, false)
+        }
+        var generator = SystemRandomNumberGenerator()
+        let bytes = (0..<32).map { _ in UInt8.random(in: 0...255, using: &generator) }
+        let value = Data(bytes).base64EncodedString().replacingOccurrences(of: "+", with: "-")
+            .replacingOccurrences(of: "/", with: "_").replacingOccurrences(of: "=", with: "")
+        let created = FileManager.default.createFile(atPath: path, contents: Data((value + "\n").utf8), attributes: [.posixPermissions: 0o600])
+        guard created else { throw ServiceError("cannot write \(path): check the state directory's permissions") }
+        return (value, true)
+    }
+}
+
+/// Reads a configured secret; errors say which file and never show its content.
+func resolve(_ secret: Secret, purpose: String) throws -> String {
+    switch secret {
+    case .value(let value):
+        return value
+    case .file(let path):
+        guard let text = try? String(contentsOfFile: path, encoding: .utf8) else {
+            throw ServiceError("cannot read the \(purpose) file \(path): check that it exists and that flapd may read it")
+        }
+        let value = text.trimmingCharacters(in: .whitespacesAndNewlines)
+        guard !value.isEmpty else { throw ServiceError("the \(purpose) file \(path) is empty") }
+        return value
+    }
+}
+
+/// A problem that stops flapd from starting, said so the person can fix it.
+public struct ServiceError: Error, CustomStringConvertible {
+    public var description: String
+    public init(_ description: String) { self.description = description }
+}
