@@ -1,0 +1,104 @@
+import Foundation
+import Testing
+import TestSupport
+
+/// The native API of a running flapd, through a real HTTP client.
+@Suite(.serialized) struct NativeAPITests {
+    @Test func aMessageIsAcceptedCommittedAndReceipted() async throws {
+        let flapd = try await FlapdProcess.start()
+        defer { Task { await flapd.stop() } }
+        let reply = try await flapd.api.postJSON("/v1/messages", #"{"id": "m1", "sender": {"id": "kitchen"}, "text": "Dinner at 7"}"#)
+        #expect(reply.status == 202)
+        #expect(reply.object["id"] as? String == "m1")
+        #expect(reply.object["status"] as? String == "accepted")
+        let receipt = try await flapd.api.get("/v1/receipts/m1")
+        #expect(receipt.status == 200)
+        #expect(receipt.object["sender"] as? String == "kitchen")
+        let again = try await flapd.api.postJSON("/v1/messages", #"{"id": "m1", "sender": {"id": "kitchen"}, "text": "Dinner at 7"}"#)
+        #expect(again.status == 200 && again.object["duplicate"] as? Bool == true)
+        let slots = try await flapd.api.get("/v1/slots")
+        let list = slots.object["slots"] as? [[String: Any]]
+        #expect(list?.first?["sender"] as? String == "kitchen")
+        #expect(list?.first?["text"] as? [String] == ["Dinner at 7"])
+        #expect(try await flapd.api.get("/v1/receipts/nope").status == 404)
+    }
+
+    @Test func theKeyIsRequiredAndChecked() async throws {
+        let flapd = try await FlapdProcess.start()
+        defer { Task { await flapd.stop() } }
+        let none = HTTPClient(base: "http://127.0.0.1:\(flapd.apiPort)")
+        let missing = try await none.get("/v1/status")
+        #expect(missing.status == 401)
+        #expect(missing.headers["www-authenticate"] == "Bearer")
+        let wrong = HTTPClient(base: none.base, headers: ["Authorization": "Bearer test-kez"])
+        #expect(try await wrong.get("/v1/board").status == 401)
+        #expect(try await wrong.get("/v1/board").object["error"] as? String == "the API key is wrong")
+        // Health and metrics need no key.
+        #expect(try await none.get("/healthz").status == 200)
+        #expect(try await none.get("/metrics").status == 200)
+        #expect(!flapd.process.stderr.contains("test-key"))
+    }
+
+    @Test func badRequestsGetClearAnswers() async throws {
+        let flapd = try await FlapdProcess.start()
+        defer { Task { await flapd.stop() } }
+        let api = flapd.api
+        let plain = try await api.request("POST", "/v1/messages", body: Data("hello".utf8), headers: ["Content-Type": "text/plain"])
+        #expect(plain.status == 415)
+        let big = try await api.postJSON("/v1/messages", #"{"text": ""# + String(repeating: "A", count: 70_000) + #""}"#)
+        #expect(big.status == 413)
+        let malformed = try await api.postJSON("/v1/messages", "{not json")
+        #expect(malformed.status == 400)
+        #expect(malformed.object["error"] as? String == "the body is not valid JSON")
+        let invalid = try await api.postJSON("/v1/messages", #"{"sender": {"id": 3}, "text": "ab~", "align": "up"}"#)
+        #expect(invalid.status == 400)
+        let problems = invalid.object["errors"] as? [[String: String]]
+        #expect(problems?.map { $0["field"] ?? "" } == ["sender.id", "align", "text"])
+        #expect(problems?.last?["problem"] == "line 1, position 3: unsupported character: ~")
+    }
+
+    @Test func aSenderOverItsRateGetsTooManyRequests() async throws {
+        let flapd = try await FlapdProcess.start(arguments: ["--rate-limit", "2"])
+        defer { Task { await flapd.stop() } }
+        for i in 0..<2 {
+            #expect(try await flapd.api.postJSON("/v1/messages", #"{"id": "r\#(i)", "sender": {"id": "a"}, "text": "x"}"#).status == 202)
+        }
+        let third = try await flapd.api.postJSON("/v1/messages", #"{"id": "r2", "sender": {"id": "a"}, "text": "x"}"#)
+        #expect(third.status == 429)
+        #expect(third.headers["retry-after"] == "1800")
+        // Duplicates are not counted, other senders are not affected.
+        #expect(try await flapd.api.postJSON("/v1/messages", #"{"id": "r0", "sender": {"id": "a"}, "text": "x"}"#).status == 200)
+        #expect(try await flapd.api.postJSON("/v1/messages", #"{"id": "b0", "sender": {"id": "b"}, "text": "x"}"#).status == 202)
+        #expect(try await flapd.api.get("/v1/receipts/r2").status == 404)
+        let metrics = try await HTTPClient(base: "http://127.0.0.1:\(flapd.apiPort)").get("/metrics").text
+        #expect(metrics.contains(#"flapd_messages_rejected_total{source="native-api",reason="rate_limited"} 1"#))
+        #expect(metrics.contains(#"flapd_messages_accepted_total{source="native-api"} 3"#))
+    }
+
+    @Test func theBoardShowsTheMessageWhenTheMotionEnds() async throws {
+        let flapd = try await FlapdProcess.start()
+        defer { Task { await flapd.stop() } }
+        #expect(try await flapd.api.postJSON("/v1/messages", #"{"id": "b1", "text": "{63}"}"#).status == 202)
+        let status = try await flapd.api.get("/v1/status").object
+        #expect((status["panels"] as? [[String: Any]])?.first?["modules"] as? Int == 132)
+        var board: [String: Any] = [:]
+        for _ in 0..<200 {
+            board = (try await flapd.api.get("/v1/board").object["panels"] as? [[String: Any]])?.first ?? [:]
+            if board["moving"] as? Bool == false, board["message"] as? String == "b1" { break }
+            try await Task.sleep(for: .milliseconds(100))
+        }
+        #expect((board["codes"] as? [[Int]])?[2][10] == 63)
+        #expect((board["text"] as? [String])?[2] == "          r           ")
+        #expect(try await flapd.api.get("/v1/receipts/b1").object["status"] as? String == "displayed")
+    }
+
+    @Test func deletingASlotClearsIt() async throws {
+        let flapd = try await FlapdProcess.start()
+        defer { Task { await flapd.stop() } }
+        _ = try await flapd.api.postJSON("/v1/messages", #"{"id": "d1", "sender": {"id": "s"}, "text": "bye"}"#)
+        #expect(try await flapd.api.request("DELETE", "/v1/slots/s").status == 204)
+        #expect(try await flapd.api.request("DELETE", "/v1/slots/s").status == 404)
+        let receipt = try await flapd.api.get("/v1/receipts/d1").object
+        #expect(receipt["status"] as? String == "superseded" || receipt["status"] as? String == "displayed")
+    }
+}

@@ -1,0 +1,100 @@
+import Foundation
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// A child process for tests, spawned with `posix_spawn` and an empty signal mask.
+///
+/// Foundation's `Process`, started from a concurrency thread, passes on a blocked SIGTERM
+/// (swift-corelibs-foundation issue 4772), so a graceful-shutdown test would wait forever.
+/// stdout and stderr go to files that tests read while it runs.
+public final class ChildProcess: @unchecked Sendable {
+    public let pid: pid_t
+    public let stdoutPath: String
+    public let stderrPath: String
+    private var exitStatus: Int32?
+    private let lock = NSLock()
+
+    public init(_ program: String, _ arguments: [String], environment: [String: String]? = nil) throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("child-\(UUID().uuidString)").path
+        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+        stdoutPath = dir + "/stdout"
+        stderrPath = dir + "/stderr"
+
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+        posix_spawn_file_actions_addopen(&actions, 1, stdoutPath, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+        posix_spawn_file_actions_addopen(&actions, 2, stderrPath, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+
+        var attributes = posix_spawnattr_t()
+        posix_spawnattr_init(&attributes)
+        defer { posix_spawnattr_destroy(&attributes) }
+        var empty = sigset_t()
+        sigemptyset(&empty)
+        var all = sigset_t()
+        sigfillset(&all)
+        posix_spawnattr_setsigmask(&attributes, &empty)
+        posix_spawnattr_setsigdefault(&attributes, &all)
+        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
+
+        let argv = ([program] + arguments).map { strdup($0) } + [nil]
+        defer { argv.forEach { free($0) } }
+        let env = (environment ?? ProcessInfo.processInfo.environment).map { strdup("\($0.key)=\($0.value)") } + [nil]
+        defer { env.forEach { free($0) } }
+        var pid: pid_t = 0
+        let result = posix_spawn(&pid, program, &actions, &attributes, argv, env)
+        guard result == 0 else { throw PeerError("cannot start \(program): \(String(cString: strerror(result)))") }
+        self.pid = pid
+    }
+
+    public var stdout: String { (try? String(contentsOfFile: stdoutPath, encoding: .utf8)) ?? "" }
+    public var stderr: String { (try? String(contentsOfFile: stderrPath, encoding: .utf8)) ?? "" }
+
+    public func signal(_ signal: Int32) { kill(pid, signal) }
+
+    /// Waits up to `timeout` for the process to exit; its exit status, or nil if it is still running.
+    @discardableResult
+    public func wait(timeout: Duration = .seconds(10)) async -> Int32? {
+        let deadline = ContinuousClock.now + timeout
+        while ContinuousClock.now < deadline {
+            if let status = poll() { return status }
+            try? await Task.sleep(for: .milliseconds(10))
+        }
+        return nil
+    }
+
+    /// The exit status if the process has exited (128 + signal when killed).
+    public func poll() -> Int32? {
+        lock.withLock {
+            if let exitStatus { return exitStatus }
+            var status: Int32 = 0
+            guard waitpid(pid, &status, WNOHANG) == pid else { return nil }
+            let signalled = status & 0x7F
+            exitStatus = signalled == 0 ? (status >> 8) & 0xFF : 128 + signalled
+            return exitStatus
+        }
+    }
+
+    /// Kills it (SIGKILL) if it still runs, and reaps it.
+    public func stop() async {
+        if poll() == nil {
+            signal(SIGKILL)
+            await wait()
+        }
+    }
+
+    /// Waits until `text` appears in stderr (up to `timeout`); returns stderr.
+    public func waitForLog(_ text: String, timeout: Duration = .seconds(20)) async throws -> String {
+        let deadline = ContinuousClock.now + timeout
+        while ContinuousClock.now < deadline {
+            let log = stderr
+            if log.contains(text) { return log }
+            if let status = poll() { throw PeerError("exited with \(status) before logging \(text.debugDescription):\n\(log)") }
+            try await Task.sleep(for: .milliseconds(20))
+        }
+        throw PeerError("no \(text.debugDescription) in the log after \(timeout):\n\(stderr)")
+    }
+}

@@ -1,0 +1,54 @@
+import Foundation
+
+/// A real flapd, started from the built binary with a state directory of its own and free
+/// ports, for tests that talk to it over HTTP or kill it.
+public final class FlapdProcess: Sendable {
+    public let process: ChildProcess
+    public let stateDirectory: String
+    public let apiPort: Int
+    public let localAPIPort: Int
+    public let apiKey: String
+
+    /// Starts flapd --simulate with `arguments` added, and waits until it is ready.
+    public static func start(stateDirectory: String? = nil, apiKey: String = "test-key", arguments: [String] = []) async throws -> FlapdProcess {
+        let state = stateDirectory ?? FileManager.default.temporaryDirectory.appendingPathComponent("flapd-\(UUID().uuidString)").path
+        var environment = ProcessInfo.processInfo.environment
+        environment["NOTIFY_SOCKET"] = nil
+        environment["JOURNAL_STREAM"] = nil
+        let process = try ChildProcess(
+            ProcessRunner.builtProduct("flapd"),
+            ["--simulate", "--state-dir", state, "--api-port", "0", "--local-api-port", "0", "--api-key", apiKey] + arguments,
+            environment: environment)
+        let log: String
+        do {
+            log = try await process.waitForLog("INFO ready")
+        } catch {
+            await process.stop()
+            throw error
+        }
+        func port(after marker: String) -> Int? {
+            guard let range = log.range(of: marker) else { return nil }
+            return Int(log[range.upperBound...].prefix { $0.isNumber })
+        }
+        guard let api = port(after: "api=http://127.0.0.1:"), let local = port(after: "local_api=http://127.0.0.1:") else {
+            await process.stop()
+            throw PeerError("flapd did not say its ports:\n\(log)")
+        }
+        return FlapdProcess(process: process, stateDirectory: state, apiPort: api, localAPIPort: local, apiKey: apiKey)
+    }
+
+    private init(process: ChildProcess, stateDirectory: String, apiPort: Int, localAPIPort: Int, apiKey: String) {
+        self.process = process
+        self.stateDirectory = stateDirectory
+        self.apiPort = apiPort
+        self.localAPIPort = localAPIPort
+        self.apiKey = apiKey
+    }
+
+    /// A client of the native API, with the bearer key.
+    public var api: HTTPClient { HTTPClient(base: "http://127.0.0.1:\(apiPort)", headers: ["Authorization": "Bearer \(apiKey)"]) }
+
+    public var localAPIBase: String { "http://127.0.0.1:\(localAPIPort)" }
+
+    public func stop() async { await process.stop() }
+}
