@@ -50,8 +50,8 @@ public enum ConfigurationParser {
                 reader.problems += panel.problems
             }
             let ids = configuration.panels.map(\.id)
-            for id in Set(ids) where ids.filter({ $0 == id }).count > 1 {
-                reader.fail("panel", "two panels are called \(id); give each its own id")
+            for (i, id) in ids.enumerated() where ids[..<i].contains(id) {
+                reader.fail("panel[\(i)].id", "another panel is called \(id) too; give each its own id")
             }
             if configuration.panels.isEmpty { reader.fail("panel", "configure at least one [[panel]]") }
         }
@@ -66,7 +66,7 @@ public enum ConfigurationParser {
         panel.driver = reader.choice("driver", PanelConfiguration.drivers) ?? panel.driver
         if let size = reader.string("size") {
             if let parsed = BoardSize(name: size) { panel.size = parsed } else {
-                reader.fail("size", "\(size.debugDescription) is not flagship, note or ROWSxCOLUMNS such as 6x22")
+                reader.fail("size", "\"\(size)\" is not flagship, note or ROWSxCOLUMNS such as 6x22")
             }
         }
         if let drumString = reader.string("drum_string") {
@@ -86,7 +86,7 @@ public enum ConfigurationParser {
         switch reader.choice("policy", ["latest", "sender", "rotate"]) {
         case "sender":
             if let sender = reader.string("sender") { panel.policy = .sender(sender) } else {
-                reader.fail("sender", "policy = \"sender\" needs sender = \"<sender id>\"")
+                reader.fail("policy", "policy = \"sender\" needs sender = \"<sender id>\"")
             }
         case "rotate":
             let seconds = reader.int("rotate_seconds") ?? 30

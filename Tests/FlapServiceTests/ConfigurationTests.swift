@@ -1,0 +1,108 @@
+import FlapCore
+import Foundation
+import Testing
+import TestSupport
+@testable import FlapService
+
+@Suite struct ConfigurationTests {
+    func problems(_ text: String) -> [String] {
+        do {
+            _ = try ConfigurationParser.parse(text, file: "flapd.toml")
+            return []
+        } catch {
+            return error.problems.map(\.description)
+        }
+    }
+
+    @Test func theExampleConfigurationParsesToTheDefaults() throws {
+        let text = try String(contentsOf: PythonPeer.packageRoot.appendingPathComponent("flapd.example.toml"), encoding: .utf8)
+        let parsed = try ConfigurationParser.parse(text, file: "flapd.example.toml")
+        #expect(parsed == FlapdConfiguration())
+    }
+
+    @Test func everySettingIsRead() throws {
+        let parsed = try ConfigurationParser.parse("""
+            state_dir = "/srv/flapd"
+            listen = "0.0.0.0"
+            [api]
+            port = 9000
+            key_file = "/run/credentials/flapd.service/api-key"
+            [local_api]
+            enablement_token = "tok"
+            [messages]
+            rate_limit = 0
+            allow = ["kitchen", "phone"]
+            [[panel]]
+            id = "hall"
+            size = "3x15"
+            drum = "chainlink52"
+            period_ms = 80
+            policy = "rotate"
+            rotate_seconds = 10
+            [[panel]]
+            id = "desk"
+            drum_string = " ABCr"
+            policy = "sender"
+            sender = "phone"
+            """, file: "f")
+        #expect(parsed.stateDirectory == "/srv/flapd" && parsed.listen == "0.0.0.0" && parsed.apiPort == 9000)
+        #expect(parsed.apiKey == .file("/run/credentials/flapd.service/api-key"))
+        #expect(parsed.localAPIToken == .value("tok"))
+        #expect(parsed.rules.ratePerHour == 0 && parsed.rules.allow == ["kitchen", "phone"])
+        #expect(parsed.panels.map(\.id) == ["hall", "desk"])
+        #expect(parsed.panels[0].size == .note && parsed.panels[0].drum == .chainlink52 && parsed.panels[0].flapPeriodMs == 80)
+        #expect(parsed.panels[0].policy == .rotate(every: .seconds(10)))
+        #expect(parsed.panels[1].drum.count == 5 && parsed.panels[1].policy == .sender("phone"))
+    }
+
+    @Test func everyProblemNamesItsKeyAndLine() {
+        let found = problems("""
+            listen = 5
+            [api]
+            port = 70000
+
+            [[panel]]
+            id = "a"
+            period_ms = 20
+            polcy = "latest"
+            [[panel]]
+            id = "a"
+            size = "big"
+            policy = "sender"
+            """)
+        #expect(found == [
+            "flapd.toml: line 1, listen: must be a string (in quotes)",
+            "flapd.toml: line 3, api.port: must be a port number, 1 to 65535 (0: any free port), not 70000",
+            "flapd.toml: line 7, panel[0].period_ms: must be 50 to 200 ms, not 20",
+            "flapd.toml: line 8, panel[0].polcy: unknown key (did you mean policy?); known keys here: id, driver, size, drum, drum_string, period_ms, transition, show, policy, sender, rotate_seconds",
+            "flapd.toml: line 11, panel[1].size: \"big\" is not flagship, note or ROWSxCOLUMNS such as 6x22",
+            "flapd.toml: line 12, panel[1].policy: policy = \"sender\" needs sender = \"<sender id>\"",
+            "flapd.toml: line 10, panel[1].id: another panel is called a too; give each its own id",
+        ].map { $0.replacingOccurrences(of: "flapd.toml: ", with: "") })
+    }
+
+    @Test func aSyntaxErrorSaysWhere() {
+        let found = problems("listen = \"x\"\n[api\nport = 1")
+        #expect(found.count == 1)
+        #expect(found[0].hasPrefix("line 2: "))
+    }
+
+    @Test func secretsGivenTwiceAreAProblem() {
+        #expect(problems("[api]\nkey = \"a\"\nkey_file = \"/f\"") == ["line 2, api.key: give key or key_file, not both"])
+    }
+
+    @Test func flapdChecksAConfigurationAndSaysWhatIsWrong() throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("cfg-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        let bad = dir.appendingPathComponent("bad.toml").path
+        try "[messages]\nrate_limit = -1\n".write(toFile: bad, atomically: true, encoding: .utf8)
+        let flapd = ProcessRunner.builtProduct("flapd")
+        let result = try ProcessRunner.run(flapd, ["--check-config", "--config", bad])
+        #expect(result.status != 0)
+        #expect(result.stderrText.contains("\(bad): line 2, messages.rate_limit: must be 0 (no limit) or more, not -1"))
+        let good = try ProcessRunner.run(flapd, ["--check-config", "--config", PythonPeer.packageRoot.appendingPathComponent("flapd.example.toml").path])
+        #expect(good.status == 0)
+        let missing = try ProcessRunner.run(flapd, ["--config", dir.appendingPathComponent("nope.toml").path])
+        #expect(missing.status != 0 && missing.stderrText.contains("cannot read the configuration file"))
+    }
+}
