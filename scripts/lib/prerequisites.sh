@@ -38,3 +38,8 @@ require_python_venv() {
     fi
     apt_install python3 python3-venv python3-pip
 }
+
+# The C libraries the Swift targets link: libsystemd (sd_notify), SQLite (the inbox).
+require_build_libraries() {
+    apt_install pkg-config libsystemd-dev libsqlite3-dev
+}

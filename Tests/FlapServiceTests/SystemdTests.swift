@@ -1,0 +1,72 @@
+import Foundation
+import Testing
+import TestSupport
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// flapd as systemd runs it: READY and watchdog pings on NOTIFY_SOCKET, a clean stop on SIGTERM.
+@Suite struct SystemdTests {
+    /// A unix datagram socket standing in for systemd's notify socket.
+    final class NotifySocket: @unchecked Sendable {
+        let path: String
+        let fd: Int32
+
+        init() throws {
+            path = FileManager.default.temporaryDirectory.appendingPathComponent("notify-\(UUID().uuidString.prefix(8))").path
+            fd = socket(AF_UNIX, Int32(SOCK_DGRAM.rawValue), 0)
+            var address = sockaddr_un()
+            address.sun_family = sa_family_t(AF_UNIX)
+            withUnsafeMutableBytes(of: &address.sun_path) { buffer in
+                _ = path.utf8CString.withUnsafeBytes { buffer.copyMemory(from: UnsafeRawBufferPointer(rebasing: $0.prefix(buffer.count - 1))) }
+            }
+            let result = withUnsafePointer(to: &address) {
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
+            }
+            guard result == 0 else { throw PeerError("bind \(path): errno \(errno)") }
+            var timeout = timeval(tv_sec: 0, tv_usec: 100_000)
+            setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+        }
+
+        deinit {
+            close(fd)
+            unlink(path)
+        }
+
+        /// Messages received within `timeout`.
+        func receive(for timeout: Duration) -> [String] {
+            var messages: [String] = []
+            let end = ContinuousClock.now + timeout
+            var buffer = [UInt8](repeating: 0, count: 4096)
+            while ContinuousClock.now < end {
+                let n = recv(fd, &buffer, buffer.count, 0)
+                if n > 0 { messages.append(String(decoding: buffer[0..<n], as: UTF8.self)) }
+            }
+            return messages
+        }
+    }
+
+    @Test func readyWatchdogAndAGracefulStop() async throws {
+        let socket = try NotifySocket()
+        var environment = ProcessInfo.processInfo.environment
+        environment["NOTIFY_SOCKET"] = socket.path
+        environment["WATCHDOG_USEC"] = "200000"
+        environment["JOURNAL_STREAM"] = "8:1234"
+        let state = FileManager.default.temporaryDirectory.appendingPathComponent("sd-\(UUID().uuidString)").path
+        let flapd = try ChildProcess(
+            ProcessRunner.builtProduct("flapd"),
+            ["--simulate", "--state-dir", state, "--api-port", "0", "--local-api-port", "0"], environment: environment)
+        let messages = socket.receive(for: .seconds(2)).joined(separator: "\n")
+        #expect(messages.contains("READY=1"))
+        #expect(messages.components(separatedBy: "WATCHDOG=1").count - 1 >= 5)  // every 100 ms
+        // Under the journal, each line carries its priority.
+        #expect(flapd.stderr.contains("<5>flapd 0.1.0 running"))
+        #expect(flapd.stderr.contains("<6>ready"))
+        flapd.signal(SIGTERM)
+        let status = await flapd.wait(timeout: .seconds(10))
+        #expect(status == 0)
+        #expect(socket.receive(for: .milliseconds(300)).joined().contains("STOPPING=1"))
+        if status == nil { await flapd.stop() }
+    }
+}
