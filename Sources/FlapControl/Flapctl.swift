@@ -5,8 +5,9 @@ import FlapCore
 public struct Flapctl: AsyncParsableCommand {
     public static let configuration = CommandConfiguration(
         commandName: "flapctl",
-        abstract: "Lay out, plan and preview split-flap boards.",
-        subcommands: [LayoutCommand.self, PlanCommand.self, PreviewCommand.self, BenchCommand.self])
+        abstract: "Lay out, plan and preview boards, and talk to a running flapd.",
+        subcommands: [LayoutCommand.self, PlanCommand.self, PreviewCommand.self, SendCommand.self, BoardCommand.self,
+                      StatusCommand.self, SlotsCommand.self, BenchCommand.self])
 
     public init() {}
 
@@ -23,6 +24,9 @@ public struct Flapctl: AsyncParsableCommand {
         } catch let error as InputError {
             StandardStream.writeError("flapctl: \(error.description)\n")
             exit(withError: ExitCode(2))
+        } catch let error as ConnectionError {
+            StandardStream.writeError("flapctl: \(error.description)\n")
+            exit(withError: ExitCode(1))
         } catch {
             let code = exitCode(for: error)
             guard code != .success else { exit(withError: error) }

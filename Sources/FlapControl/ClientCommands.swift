@@ -1,0 +1,152 @@
+import ArgumentParser
+import FlapCore
+import Foundation
+
+/// `flapctl send`: a message to a running flapd.
+struct SendCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "send",
+        abstract: "Send a message to flapd.",
+        discussion: "Prints the message id; --wait waits until the panel has shown it (or it ended otherwise). Exit status 2 when flapd refuses the message, 1 when flapd cannot be reached.")
+
+    @OptionGroup var connection: ConnectionOptions
+
+    @Option(help: "Your sender id: flapd keeps one message per sender (default: flapd's choice for the API).")
+    var sender: String?
+
+    @Option(help: "Your name, shown in slots.")
+    var name: String?
+
+    @Option(help: "A message id (default: derived from the content, so a resend is a duplicate).")
+    var id: String?
+
+    @Option(help: "left, center, right or justified (default center).")
+    var align: HorizontalAlignment?
+
+    @Option(help: "top, middle or bottom (default middle).")
+    var valign: String?
+
+    @Option(help: "Seconds until the message expires (default 48 hours).")
+    var expiresIn: Int?
+
+    @Option(help: "Transition: \(TransitionStrategy.allCases.map(\.rawValue).joined(separator: ", ")).")
+    var strategy: TransitionStrategy?
+
+    @Flag(help: "Wait until the message has been shown, superseded, expired or rejected.")
+    var wait = false
+
+    @Argument(help: "The text to show.")
+    var text: String
+
+    func run() async throws {
+        var message: [String: Any] = ["text": text]
+        if let id { message["id"] = id }
+        if let sender { message["sender"] = ["id": sender, "name": name as Any].compactMapValues { $0 is NSNull ? nil : $0 } }
+        if let align { message["align"] = align.rawValue }
+        if let valign { message["valign"] = valign }
+        if let strategy { message["transition"] = ["strategy": strategy.rawValue] }
+        if let expiresIn {
+            let now = Date()
+            message["createdAt"] = ISO8601DateFormatter().string(from: now)
+            message["expiresAt"] = ISO8601DateFormatter().string(from: now.addingTimeInterval(TimeInterval(expiresIn)))
+        }
+        let flapd = try connection.connection()
+        let reply = try await flapd.request("POST", "/v1/messages", json: try JSONSerialization.data(withJSONObject: message))
+        let object = reply.object
+        for warning in object["warnings"] as? [String] ?? [] { StandardStream.writeError("warning: \(warning)\n") }
+        switch reply.status {
+        case 200, 202:
+            let id = object["id"] as? String ?? "?"
+            print(reply.status == 200 ? "\(id) (already sent: \(object["status"] as? String ?? "?"))" : id)
+            if wait { try await waitForFinal(id, flapd) }
+        case 429:
+            throw InputError("flapd refused the message: \(reply.error)")
+        default:
+            throw InputError("flapd refused the message (\(reply.status)): \(reply.error)")
+        }
+    }
+
+    private func waitForFinal(_ id: String, _ flapd: FlapdConnection) async throws {
+        while true {
+            let receipt = try await flapd.request("GET", "/v1/receipts/\(id)").object
+            let status = receipt["status"] as? String ?? "?"
+            if status != "accepted" {
+                print(status + ((receipt["reason"] as? String).map { ": \($0)" } ?? ""))
+                return
+            }
+            try await Task.sleep(for: .milliseconds(250))
+        }
+    }
+}
+
+/// `flapctl board`: what each panel shows now.
+struct BoardCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "board", abstract: "Show what flapd's panels show now.")
+
+    @OptionGroup var connection: ConnectionOptions
+
+    @Flag(help: "Print flapd's JSON answer.")
+    var json = false
+
+    func run() async throws {
+        let reply = try await connection.connection().request("GET", "/v1/board")
+        if json { return print(String(decoding: reply.body, as: UTF8.self)) }
+        for panel in reply.object["panels"] as? [[String: Any]] ?? [] {
+            let moving = panel["moving"] as? Bool == true ? " (moving)" : ""
+            print("panel \(panel["id"] as? String ?? "?")\(moving), message \(panel["message"] as? String ?? "none")")
+            if let rows = panel["codes"] as? [[Int]], let board = try? Board(codeRows: rows) { print(BoardText.plain(board)) }
+        }
+    }
+}
+
+/// `flapctl status`: flapd's panels, queue, uptime and version.
+struct StatusCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "status", abstract: "Show flapd's status.")
+
+    @OptionGroup var connection: ConnectionOptions
+
+    @Flag(help: "Print flapd's JSON answer.")
+    var json = false
+
+    func run() async throws {
+        let reply = try await connection.connection().request("GET", "/v1/status")
+        if json { return print(String(decoding: reply.body, as: UTF8.self)) }
+        let status = reply.object
+        print("flapd \(status["version"] as? String ?? "?"), up \(status["uptimeSeconds"] as? Int ?? 0) s")
+        for panel in status["panels"] as? [[String: Any]] ?? [] {
+            print("panel \(panel["id"] as? String ?? "?"): \(panel["driver"] as? String ?? "?"), \(panel["rows"] as? Int ?? 0)×\(panel["columns"] as? Int ?? 0), drum \(panel["drum"] as? String ?? "?"), \(panel["moving"] as? Bool == true ? "moving" : "at rest"), message \(panel["message"] as? String ?? "none")")
+        }
+        let queue = status["queue"] as? [String: Any] ?? [:]
+        print("slots \(queue["slots"] as? Int ?? 0), waiting to be shown \(queue["waiting"] as? Int ?? 0)")
+    }
+}
+
+/// `flapctl slots`: each sender's current message; `--clear SENDER` empties one.
+struct SlotsCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "slots", abstract: "List each sender's current message, or clear one.")
+
+    @OptionGroup var connection: ConnectionOptions
+
+    @Option(help: "Empty this sender's slot.")
+    var clear: String?
+
+    @Flag(help: "Print flapd's JSON answer.")
+    var json = false
+
+    func run() async throws {
+        let flapd = try connection.connection()
+        if let clear {
+            let reply = try await flapd.request("DELETE", "/v1/slots/\(clear.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed) ?? clear)")
+            guard reply.status == 204 else { throw InputError(reply.error) }
+            return print("cleared \(clear)")
+        }
+        let reply = try await flapd.request("GET", "/v1/slots")
+        if json { return print(String(decoding: reply.body, as: UTF8.self)) }
+        let slots = reply.object["slots"] as? [[String: Any]] ?? []
+        if slots.isEmpty { print("no messages") }
+        for slot in slots {
+            let text = (slot["text"] as? [String] ?? []).joined(separator: " / ")
+            print("\(slot["sender"] as? String ?? "?")\t\(slot["id"] as? String ?? "?")\texpires \(slot["expiresAt"] as? String ?? "?")\t\(text)")
+        }
+    }
+}

@@ -1,0 +1,88 @@
+import ArgumentParser
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// How flapctl finds flapd: `--url`/`FLAPD_URL` (default http://127.0.0.1:8080) and
+/// `--api-key`/`FLAPD_API_KEY`, else the key file flapd keeps in its state directory.
+struct ConnectionOptions: ParsableArguments {
+    @Option(help: "flapd's native API (default: $FLAPD_URL, else http://127.0.0.1:8080).")
+    var url: String?
+
+    @Option(help: "The API key (default: $FLAPD_API_KEY, else the api-key file in the state directory).")
+    var apiKey: String?
+
+    @Option(help: "flapd's state directory, to find the key (default: as flapd chooses it).")
+    var stateDir: String?
+
+    func connection() throws -> FlapdConnection {
+        let environment = ProcessInfo.processInfo.environment
+        let base = url ?? environment["FLAPD_URL"] ?? "http://127.0.0.1:8080"
+        guard let parsed = URL(string: base), parsed.scheme == "http" || parsed.scheme == "https" else {
+            throw InputError("--url \(base): give an address such as http://127.0.0.1:8080")
+        }
+        if let key = apiKey ?? environment["FLAPD_API_KEY"] { return FlapdConnection(base: base, key: key, keySource: "the given key") }
+        for path in keyFiles(environment) {
+            if let key = try? String(contentsOfFile: path, encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines), !key.isEmpty {
+                return FlapdConnection(base: base, key: key, keySource: path)
+            }
+        }
+        return FlapdConnection(base: base, key: nil, keySource: "no key (none given, none found in \(keyFiles(environment).joined(separator: ", ")))")
+    }
+
+    private func keyFiles(_ environment: [String: String]) -> [String] {
+        if let stateDir { return [stateDir + "/api-key"] }
+        var dirs: [String] = []
+        if let xdg = environment["XDG_STATE_HOME"], !xdg.isEmpty { dirs.append(xdg + "/flapd") }
+        dirs.append((environment["HOME"] ?? NSHomeDirectory()) + "/.local/state/flapd")
+        dirs.append("/var/lib/flapd")
+        return dirs.map { $0 + "/api-key" }
+    }
+}
+
+/// Requests to a running flapd, with failures said in words a person can act on.
+struct FlapdConnection {
+    var base: String
+    var key: String?
+    var keySource: String
+
+    struct Reply {
+        var status: Int
+        var body: Data
+        var headers: [String: String]
+        var object: [String: Any] { (try? JSONSerialization.jsonObject(with: body)) as? [String: Any] ?? [:] }
+        var error: String { object["error"] as? String ?? String(decoding: body, as: UTF8.self) }
+    }
+
+    func request(_ method: String, _ path: String, json: Data? = nil) async throws -> Reply {
+        var request = URLRequest(url: URL(string: base + path)!)
+        request.httpMethod = method
+        request.timeoutInterval = 10
+        if let key { request.setValue("Bearer \(key)", forHTTPHeaderField: "Authorization") }
+        if let json {
+            request.httpBody = json
+            request.setValue("application/json", forHTTPHeaderField: "Content-Type")
+        }
+        let data: Data, response: URLResponse
+        do {
+            (data, response) = try await URLSession.shared.data(for: request)
+        } catch {
+            throw ConnectionError("flapd is not answering at \(base) (is it running? start it with `flapd --simulate` or `systemctl start flapd`, or give --url)")
+        }
+        let http = response as! HTTPURLResponse
+        var headers: [String: String] = [:]
+        for (k, v) in http.allHeaderFields { headers[String(describing: k).lowercased()] = String(describing: v) }
+        let reply = Reply(status: http.statusCode, body: data, headers: headers)
+        if reply.status == 401 {
+            throw ConnectionError("flapd refused the API key from \(keySource): \(reply.error). Give the right one with --api-key or FLAPD_API_KEY")
+        }
+        return reply
+    }
+}
+
+/// flapd could not be reached or refused flapctl. Exit status 1.
+struct ConnectionError: Error, CustomStringConvertible {
+    var description: String
+    init(_ description: String) { self.description = description }
+}
