@@ -3,7 +3,7 @@ import FlapCore
 import Foundation
 
 /// `flapctl bench`: how fast layout and planning are on this machine, and layout against vesta.
-struct BenchCommand: ParsableCommand {
+struct BenchCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "bench",
         abstract: "Measure layout and planning speed (build with -c release for real figures).",
@@ -19,6 +19,12 @@ struct BenchCommand: ParsableCommand {
 
     @Option(help: "A Python with vesta 0.15.0 installed, for the layout comparison.")
     var vestaPython: String?
+
+    @Flag(help: "Measure flapd instead: exec → READY, POST → plan start, requests/s, memory (starts the flapd beside flapctl).")
+    var service = false
+
+    @Option(help: "Messages for the POST → plan start measurement (with --service).")
+    var messages = 1000
 
     /// Messages of the kind people send: short, multi-line, wrapping, with escapes and colours.
     static let typicalTexts = [
@@ -36,9 +42,15 @@ struct BenchCommand: ParsableCommand {
         "multiple\nlines\nof\ntext",
     ]
 
-    func run() throws {
+    func run() async throws {
         guard seconds > 0 else { throw InputError("--seconds must be more than 0") }
         let out = StandardStream.bufferedOutput()
+        if service {
+            #if DEBUG
+            out.write("note: this is a debug build; build with -c release for real figures\n")
+            #endif
+            return try await ServiceBench(messages: messages, seconds: seconds, output: out).run()
+        }
         #if DEBUG
         out.write("note: this is a debug build; run `swift run -c release flapctl bench` for real figures\n")
         #endif

@@ -64,6 +64,11 @@ public actor DisplayCoordinator<C: Clock> where C.Duration == Duration {
     private func handle(_ event: MotionEvent) async {
         switch event {
         case .started(let plan, let token):
+            // The wall-clock stamp lets a benchmark match plan starts with the requests that caused them.
+            logger.debug("plan started", metadata: [
+                "panel": "\(panelID)", "message": "\(token ?? "-")", "flaps": "\(plan.clackEvents.count)",
+                "at": "\(String(format: "%.6f", time.now().timeIntervalSince1970))",
+            ])
             await observer?.planStarted(panel: panelID, messageId: token, flaps: plan.clackEvents.count)
         case .rested(let board, let token, let flaps):
             do {
