@@ -3,13 +3,13 @@ import FlapCore
 /// A display made of modules: split-flap hardware, an LED matrix, a screen, a simulation.
 ///
 /// Implementation requirements:
-/// - ``play(_:)`` starts the plan's time zero when it is called and lands every module at its
-///   planned times as closely as the device allows; it returns when the last module has landed.
-/// - Cancelling the task that runs ``play(_:)`` stops the plan where it is and ``play(_:)``
-///   throws `CancellationError`; ``positions()`` then reports the flaps that have landed. A
-///   flap in flight cannot be caught mid-fall: the next plan, made from `FlipPlan.motion(at:)`,
-///   lands it when it was due. Only one plan plays at a time; the caller awaits a cancelled
-///   play before starting the next.
+/// - ``play(_:cutoff:)`` starts the plan's time zero when it is called and lands every module at
+///   its planned times as closely as the device allows; it returns when the last module has landed.
+/// - To cut a plan short, the caller sets the `cutoff` and cancels the task that runs it. The
+///   panel then completes every landing due up to the cutoff and none after, and throws
+///   `CancellationError`; ``positions()`` reports exactly `FlipPlan.motion(at: cutoff)`. A flap
+///   in flight cannot be caught mid-fall: the next plan, made from that motion, lands it when it
+///   was due. Only one plan plays at a time; the caller awaits a cancelled play before the next.
 /// - A device failure throws a ``HardwareError`` naming the device and what to do; it never
 ///   aborts the process.
 /// - ``shutDown()`` leaves the device safe: motors de-energised, LEDs dark. It may be called
@@ -17,8 +17,8 @@ import FlapCore
 public protocol Panel: Sendable {
     /// Fixed facts about the panel.
     var info: PanelInfo { get }
-    /// Plays `plan` from now. See the requirements above.
-    func play(_ plan: FlipPlan) async throws
+    /// Plays `plan` from now, until its end or the `cutoff`. See the requirements above.
+    func play(_ plan: FlipPlan, cutoff: PlayCutoff) async throws
     /// The drum index each module rests on, row-major.
     func positions() async -> [Int]
     /// Leaves the hardware safe.

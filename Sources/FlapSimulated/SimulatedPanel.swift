@@ -15,6 +15,9 @@ public actor SimulatedPanel<C: Clock>: Panel where C.Duration == Duration {
     public private(set) var history: [PanelEvent<C.Instant>] = []
     private var watchers: [Int: AsyncStream<PanelSnapshot>.Continuation] = [:]
     private var nextWatcher = 0
+    /// Plans begun: a test on a virtual clock waits for this before advancing time, since the
+    /// plan's time zero is the clock's reading when play began.
+    public private(set) var playsStarted = 0
     /// Plans played to the end.
     public private(set) var playsCompleted = 0
 
@@ -30,25 +33,39 @@ public actor SimulatedPanel<C: Clock>: Panel where C.Duration == Duration {
         self.recordsHistory = recordsHistory
     }
 
-    public func play(_ plan: FlipPlan) async throws {
+    public func play(_ plan: FlipPlan, cutoff: PlayCutoff) async throws {
         let start = clock.now
+        playsStarted += 1
         defer { moving = Array(repeating: false, count: moving.count) }
-        for group in Self.timeline(of: plan) {
-            try await clock.sleep(until: start.advanced(by: group.time), tolerance: nil)
-            let instant = start.advanced(by: group.time)
-            for change in group.changes {
-                switch change.kind {
-                case .started:
-                    moving[change.module] = true
-                case .landed(let position):
-                    current[change.module] = position
-                    moving[change.module] = !change.last
-                }
-                if recordsHistory { history.append(PanelEvent(instant: instant, module: change.module, kind: change.kind)) }
+        let timeline = Self.timeline(of: plan)
+        for (index, group) in timeline.enumerated() {
+            do {
+                try await clock.sleep(until: start.advanced(by: group.time), tolerance: nil)
+            } catch {
+                // Cut short: land what was due by the cutoff, so the next plan starts from here.
+                let limit = cutoff.elapsed ?? start.duration(to: clock.now)
+                for due in timeline[index...] where due.time <= limit { apply(due, start: start) }
+                publish()
+                throw error
             }
+            apply(group, start: start)
             publish()
         }
         playsCompleted += 1
+    }
+
+    private func apply(_ group: (time: Duration, changes: [Change]), start: C.Instant) {
+        let instant = start.advanced(by: group.time)
+        for change in group.changes {
+            switch change.kind {
+            case .started:
+                moving[change.module] = true
+            case .landed(let position):
+                current[change.module] = position
+                moving[change.module] = !change.last
+            }
+            if recordsHistory { history.append(PanelEvent(instant: instant, module: change.module, kind: change.kind)) }
+        }
     }
 
     public func positions() -> [Int] { current }

@@ -3,7 +3,7 @@ import Testing
 import TestSupport
 
 /// flapctl send, board, status and slots against a running flapd.
-@Suite struct ClientCommandTests {
+@Suite(.timeLimit(.minutes(1))) struct ClientCommandTests {
     let flapctl = ProcessRunner.builtProduct("flapctl")
 
     func run(_ arguments: [String], flapd: FlapdProcess?, key: String? = nil) throws -> ProcessRunner.Result {

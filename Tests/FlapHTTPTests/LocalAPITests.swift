@@ -3,7 +3,7 @@ import Testing
 import TestSupport
 
 /// The Vestaboard Local API, driven by the real Python `vesta` client, unchanged.
-@Suite struct LocalAPITests {
+@Suite(.timeLimit(.minutes(2))) struct LocalAPITests {
     @Test func vestasLocalClientEnablesWritesAndReadsBack() async throws {
         let flapd = try await FlapdProcess.start(arguments: ["--local-api-token", "enable-me"])
         defer { Task { await flapd.stop() } }

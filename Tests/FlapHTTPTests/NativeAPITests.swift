@@ -3,7 +3,7 @@ import Testing
 import TestSupport
 
 /// The native API of a running flapd, through a real HTTP client.
-@Suite(.serialized) struct NativeAPITests {
+@Suite(.serialized, .timeLimit(.minutes(2))) struct NativeAPITests {
     @Test func aMessageIsAcceptedCommittedAndReceipted() async throws {
         let flapd = try await FlapdProcess.start()
         defer { Task { await flapd.stop() } }

@@ -8,7 +8,7 @@ import Glibc
 
 /// flapd killed with SIGKILL in the middle of a burst: nothing acknowledged is lost, nothing
 /// is shown twice, each sender's newest message holds its slot.
-@Suite struct CrashSafetyTests {
+@Suite(.timeLimit(.minutes(2))) struct CrashSafetyTests {
     actor Ledger {
         var acknowledged: Set<String> = []
         var unacknowledged: [String: String] = [:]  // id → body

@@ -9,13 +9,14 @@ import Testing
 @testable import FlapService
 
 /// Inbox → policy → motion → receipts, on a virtual clock with a date that follows it.
-@Suite struct DisplayCoordinatorTests {
+@Suite(.timeLimit(.minutes(1))) struct DisplayCoordinatorTests {
     final class Rig: Sendable {
         let clock = TestClock()
         let time: ServiceTime<TestClock<Duration>>
         let inbox: Inbox
         let panel: SimulatedPanel<TestClock<Duration>>
         let coordinator: DisplayCoordinator<TestClock<Duration>>
+        let motion: MotionLoop<TestClock<Duration>>
         let t0 = Date(timeIntervalSince1970: 1_800_000_000)
 
         init(policy: PanelPolicy, showing: (Board, String?)? = nil) throws {
@@ -30,6 +31,7 @@ import Testing
             let positions = showing.map { $0.0.codes.map { Drum.vestaboard.index(of: $0)! } }
             panel = SimulatedPanel(info: info, clock: clock, positions: positions)
             let motion = MotionLoop(panel: panel, planner: try FlipPlanner(), clock: clock)
+            self.motion = motion
             coordinator = DisplayCoordinator(
                 panelID: "main", inbox: inbox, motion: motion, policy: policy, size: .flagship,
                 time: time, logger: Logger(label: "test"), showing: showing.map { (board: $0.0, messageId: $0.1) })
@@ -57,8 +59,16 @@ import Testing
             Issue.record("timed out waiting for \(what)")
         }
 
-        /// Lets the panel finish whatever it is doing (every plan here is under 20 s).
-        func finishMotion() async { await clock.advance(by: .seconds(20)) }
+        /// Lets the panel finish the plan it was given (every plan here is under 20 s): waits until
+        /// the panel has begun it, so its time zero is read before the clock moves on.
+        func finishMotion() async throws {
+            try await until("the panel to begin the newest plan") {
+                let started = await motion.plansStarted
+                let playing = await panel.playsStarted
+                return started > 0 && playing == started
+            }
+            await clock.advance(by: .seconds(20))
+        }
 
         func status(_ id: String) async throws -> ReceiptStatus? { try await inbox.receipt(id: id)?.status }
     }
@@ -70,7 +80,7 @@ import Testing
         try await rig.send("a", from: "alice", text: "HELLO")
         try await rig.until("target a") { await rig.coordinator.target == "a" }
         #expect(try await rig.status("a") == .accepted)
-        await rig.finishMotion()
+        try await rig.finishMotion()
         try await rig.until("a displayed") { try await rig.status("a") == .displayed }
         #expect(await rig.panel.board == (try rig.board("HELLO")))
         let state = try await rig.inbox.panelState("main")
@@ -84,12 +94,12 @@ import Testing
         try await rig.send("a", from: "alice", text: "OLDER")
         try await rig.send("b", from: "bob", text: "NEWER", created: 1, lifetime: 60)
         try await rig.until("target b") { await rig.coordinator.target == "b" }
-        await rig.finishMotion()
+        try await rig.finishMotion()
         try await rig.until("b displayed") { try await rig.status("b") == .displayed }
         #expect(try await rig.status("a") == .accepted)
         await rig.clock.advance(by: .seconds(45))
         try await rig.until("fallback to a") { await rig.coordinator.target == "a" }
-        await rig.finishMotion()
+        try await rig.finishMotion()
         try await rig.until("a displayed") { try await rig.status("a") == .displayed }
         #expect(try await rig.inbox.receipt(id: "b")?.status == .displayed)
         #expect(await rig.panel.board == (try rig.board("OLDER")))
@@ -102,11 +112,11 @@ import Testing
         try await rig.send("a", from: "alice", text: "NOT ME")
         try await rig.send("b", from: "bob", text: "ME", lifetime: 30)
         try await rig.until("target b") { await rig.coordinator.target == "b" }
-        await rig.finishMotion()
+        try await rig.finishMotion()
         try await rig.until("b displayed") { try await rig.status("b") == .displayed }
         await rig.clock.advance(by: .seconds(15))
         try await rig.until("cleared") { await rig.coordinator.target == nil }
-        await rig.finishMotion()
+        try await rig.finishMotion()
         try await rig.until("blank") { await rig.panel.board == Board(size: .flagship) }
         #expect(try await rig.status("a") == .accepted)
     }
@@ -118,10 +128,10 @@ import Testing
         try await rig.send("a", from: "alice", text: "ONE")
         try await rig.send("b", from: "bob", text: "TWO", created: 1)
         try await rig.until("first a") { await rig.coordinator.target == "a" }
-        await rig.finishMotion()
+        try await rig.finishMotion()
         await rig.clock.advance(by: .seconds(15))
         try await rig.until("then b") { await rig.coordinator.target == "b" }
-        await rig.finishMotion()
+        try await rig.finishMotion()
         try await rig.until("b displayed") { try await rig.status("b") == .displayed }
         await rig.clock.advance(by: .seconds(15))
         try await rig.until("back to a") { await rig.coordinator.target == "a" }
@@ -138,7 +148,8 @@ import Testing
         let run = Task { await rig.coordinator.run() }
         defer { run.cancel() }
         try await Task.sleep(for: .milliseconds(100))
-        await rig.finishMotion()
+        await rig.clock.advance(by: .seconds(20))
+        #expect(await rig.motion.plansStarted == 0)
         #expect(await rig.panel.playsCompleted == 0)
         #expect(await rig.panel.board == target)
     }

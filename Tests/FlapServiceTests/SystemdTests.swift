@@ -7,7 +7,7 @@ import Glibc
 #endif
 
 /// flapd as systemd runs it: READY and watchdog pings on NOTIFY_SOCKET, a clean stop on SIGTERM.
-@Suite struct SystemdTests {
+@Suite(.timeLimit(.minutes(1))) struct SystemdTests {
     /// A unix datagram socket standing in for systemd's notify socket.
     final class NotifySocket: @unchecked Sendable {
         let path: String

@@ -54,6 +54,8 @@ public actor DisplayCoordinator<C: Clock> where C.Duration == Duration {
             motionEvents.cancel()
             timer?.cancel()
         }
+        // A panel with nothing to show stays as it is rather than re-planning to blank.
+        if targetBoard == nil { targetBoard = await motion.restingBoard() }
         await refresh(rotationDue: false)
         for await _ in wakeups {
             if Task.isCancelled { break }

@@ -17,6 +17,7 @@ public actor MotionLoop<C: Clock> where C.Duration == Duration {
         var generation: Int
         var token: String?
         var task: Task<Void, Never>
+        var cutoff: PlayCutoff
     }
 
     /// A loop for `panel`, planning with `planner` (its drum and motion must be the panel's).
@@ -31,6 +32,16 @@ public actor MotionLoop<C: Clock> where C.Duration == Duration {
 
     /// Whether a plan is playing.
     public var isMoving: Bool { running != nil }
+    /// Plans handed to the panel so far.
+    public private(set) var plansStarted = 0
+
+    /// What the panel shows while at rest (its drum positions as codes).
+    public func restingBoard() async -> Board {
+        let info = panel.info
+        var board = Board(size: info.size)
+        for (i, p) in await panel.positions().enumerated() { board[i / info.size.columns, i % info.size.columns] = info.drum.codes[p] }
+        return board
+    }
 
     /// Moves the panel to `target`, starting now. `token` comes back with the completion (the
     /// message id shown). Returns once the plan has started.
@@ -38,7 +49,9 @@ public actor MotionLoop<C: Clock> where C.Duration == Duration {
         let now = clock.now
         let state: [ModuleMotion]
         if let running {
-            state = running.plan.motion(at: running.start.duration(to: now))
+            let elapsed = running.start.duration(to: now)
+            state = running.plan.motion(at: elapsed)
+            running.cutoff.cut(at: elapsed)
             running.task.cancel()
             await running.task.value
             self.running = nil
@@ -51,16 +64,18 @@ public actor MotionLoop<C: Clock> where C.Duration == Duration {
         generation += 1
         let generation = self.generation
         let panel = self.panel
+        let cutoff = PlayCutoff()
         let task = Task {
             do {
-                try await panel.play(plan)
+                try await panel.play(plan, cutoff: cutoff)
                 self.finished(generation, board: plan.finalBoard)
             } catch is CancellationError {
             } catch {
                 self.failed(generation, error: error)
             }
         }
-        running = Running(plan: plan, start: now, generation: generation, token: token, task: task)
+        running = Running(plan: plan, start: now, generation: generation, token: token, task: task, cutoff: cutoff)
+        plansStarted += 1
         eventsContinuation.yield(.started(plan: plan, token: token))
     }
 

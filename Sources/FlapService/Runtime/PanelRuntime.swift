@@ -61,9 +61,7 @@ final class PanelRuntime: Service, Sendable {
 
     /// The panel as the APIs report it.
     func view() async -> PanelView {
-        let positions = await panel.positions()
-        var board = Board(size: configuration.size)
-        for (i, p) in positions.enumerated() { board[i / configuration.size.columns, i % configuration.size.columns] = configuration.drum.codes[p] }
+        let board = await motion.restingBoard()
         return PanelView(id: configuration.id, driver: configuration.driver, drum: configuration.drum.name, board: board,
                          moving: await motion.isMoving, messageId: await coordinator.target)
     }
