@@ -16,26 +16,31 @@ public struct MessageIntake: Sendable {
 
     /// Takes a JSON message body from `source`; committed when `.accepted` is returned.
     public func submit(json: [UInt8], source: String, defaultSender: String? = nil) async throws -> IntakeOutcome {
-        let parser = MessageParser(boardSize: boardSize, source: source, defaultSender: defaultSender)
-        let time = now()
-        do {
-            let (message, warnings) = try parser.parse(json, now: time)
-            return try await commit(message, warnings: warnings, at: time)
-        } catch let errors as MessageErrors {
-            return .invalid(errors)
+        try await submit(source: source, defaultSender: defaultSender) { parser, time throws(MessageErrors) in
+            try parser.parse(json, now: time)
         }
     }
 
     /// Takes already-decoded fields (the Local API builds them from its own format).
     public func submit(fields: [String: Any], source: String, defaultSender: String? = nil) async throws -> IntakeOutcome {
+        try await submit(source: source, defaultSender: defaultSender) { parser, time throws(MessageErrors) in
+            try parser.parse(fields, now: time)
+        }
+    }
+
+    private func submit(
+        source: String, defaultSender: String?,
+        parse: (MessageParser, Date) throws(MessageErrors) -> (Message, [String])
+    ) async throws -> IntakeOutcome {
         let parser = MessageParser(boardSize: boardSize, source: source, defaultSender: defaultSender)
         let time = now()
+        let parsed: (Message, [String])
         do {
-            let (message, warnings) = try parser.parse(fields, now: time)
-            return try await commit(message, warnings: warnings, at: time)
-        } catch let errors as MessageErrors {
-            return .invalid(errors)
+            parsed = try parse(parser, time)
+        } catch {
+            return .invalid(error)
         }
+        return try await commit(parsed.0, warnings: parsed.1, at: time)
     }
 
     private func commit(_ message: Message, warnings: [String], at time: Date) async throws -> IntakeOutcome {
