@@ -8,6 +8,7 @@ let package = Package(
         .library(name: "FlapCore", targets: ["FlapCore"]),
         .library(name: "FlapHardware", targets: ["FlapHardware"]),
         .library(name: "FlapSimulated", targets: ["FlapSimulated"]),
+        .library(name: "FlapLinux", targets: ["FlapLinux"]),
         .executable(name: "flapctl", targets: ["flapctl"]),
         .executable(name: "flapd", targets: ["flapd"]),
     ],
@@ -48,6 +49,10 @@ let package = Package(
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "Logging", package: "swift-log"),
             ]),
+        // libasound, plus the one C function Swift cannot write (a variadic error handler).
+        .target(name: "CALSA", linkerSettings: [.linkedLibrary("asound")]),
+        // The real drivers: each kernel or library interface wrapped once.
+        .target(name: "FlapLinux", dependencies: ["FlapHardware", "CALSA"]),
         .systemLibrary(
             name: "CSystemd", path: "Sources/CSystemd", pkgConfig: "libsystemd",
             providers: [.apt(["libsystemd-dev"])]),
@@ -55,7 +60,7 @@ let package = Package(
         .target(
             name: "FlapService",
             dependencies: [
-                "FlapCore", "FlapHardware", "FlapSimulated", "FlapMessaging", "FlapHTTP", "FlapMetrics", "CSystemd",
+                "FlapCore", "FlapHardware", "FlapSimulated", "FlapLinux", "FlapMessaging", "FlapHTTP", "FlapMetrics", "CSystemd",
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "TOMLKit", package: "TOMLKit"),
@@ -68,7 +73,7 @@ let package = Package(
         .target(
             name: "FlapControl",
             dependencies: [
-                "FlapCore",
+                "FlapCore", "FlapLinux",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
         .executableTarget(name: "flapctl", dependencies: ["FlapControl"]),
@@ -79,6 +84,7 @@ let package = Package(
         .testTarget(
             name: "FlapSimulatedTests",
             dependencies: ["FlapSimulated", "FlapHardware", .product(name: "Clocks", package: "swift-clocks")]),
+        .testTarget(name: "FlapLinuxTests", dependencies: ["FlapLinux", "FlapHardware", "FlapCore"]),
         .testTarget(
             name: "FlapMessagingTests",
             dependencies: ["FlapMessaging", .product(name: "Clocks", package: "swift-clocks")]),

@@ -1,0 +1,143 @@
+import FlapCore
+import FlapHardware
+import Foundation
+import Logging
+
+/// Plays the clacks of each plan so every clack is heard when its flap lands.
+///
+/// It keeps its own account of the stream: the instant stream frame 0 is heard, and how many
+/// frames have been written. Track frame k of a plan that starts at instant T is placed at the
+/// stream position heard at T + k/rate. Writes run at most `lead` ahead of hearing, paced by the
+/// clock; when the device reports a delay (a real sound card does; ALSA's null and file plugins
+/// report none), the account is corrected from it, which compensates the output latency,
+/// underruns and clock drift. A re-plan splices the new track in at its first frame; clacks that
+/// began ring on. The device is opened when there is something to play and released after half
+/// a second of silence. Sound never holds up motion: `play` returns at once, and a device that
+/// fails leaves the board moving silently, with the reason in ``state``.
+public actor ClackPlayer<C: Clock> where C.Duration == Duration {
+    private let clock: C
+    private let openOutput: @Sendable () async throws -> any AudioOutput
+    private let sample: ClackSample
+    private var settings: SoundSettings
+    private let now: @Sendable () -> Date
+    private let rate: Int
+    private let periodFrames: Int
+    /// How far ahead of hearing frames are written; under the shortest flap period (50 ms), so
+    /// a re-plan never leaves a stale clack in frames already written.
+    private let lead: Duration
+    private let logger: Logger
+
+    public private(set) var state: SoundState = .idle
+    private var track: ClackTrack?
+    private var origin: C.Instant?
+    private var writer: Task<Void, Never>?
+    private var retryAfter: C.Instant?
+
+    public init(
+        clock: C, sample: ClackSample, settings: SoundSettings, now: @escaping @Sendable () -> Date,
+        rate: Int = 48_000, periodFrames: Int = 480, lead: Duration = .milliseconds(20), logger: Logger,
+        openOutput: @escaping @Sendable () async throws -> any AudioOutput
+    ) {
+        self.clock = clock
+        self.sample = sample.rate == rate ? sample : sample.resampled(to: rate)
+        self.settings = settings
+        self.now = now
+        self.rate = rate
+        self.periodFrames = periodFrames
+        self.lead = lead
+        self.logger = logger
+        self.openOutput = openOutput
+        if !settings.enabled { state = .disabled }
+    }
+
+    /// Plays `plan`'s clacks, its time zero being `start`. Returns at once.
+    public func play(_ plan: FlipPlan, at start: C.Instant) {
+        guard settings.enabled else { state = .disabled; return }
+        guard !settings.mute, settings.volume > 0 else { state = .muted; return }
+        if let quiet = settings.quietHours, quiet.contains(now()) {
+            if writer == nil { state = .quietHours(quiet) }
+            return
+        }
+        let next = ClackTrack(events: plan.clackEvents, sample: sample, rate: rate, volume: Float(settings.volume) / 100)
+        if writer != nil, let track, let origin {
+            self.track = track.splicing(next, at: ClackTrack.frame(of: origin.duration(to: start), rate: rate))
+            return
+        }
+        if let retryAfter, clock.now < retryAfter { return }
+        track = next
+        origin = start
+        writer = Task { await self.stream() }
+    }
+
+    /// Stops at once and releases the device.
+    public func stop() async {
+        writer?.cancel()
+        await writer?.value
+    }
+
+    private func duration(_ frames: Int) -> Duration { .nanoseconds(Int64(frames) * 1_000_000_000 / Int64(rate)) }
+
+    private func stream() async {
+        var output: (any AudioOutput)?
+        defer {
+            track = nil
+            origin = nil
+            writer = nil
+        }
+        do {
+            let device = try await openOutput()
+            output = device
+            state = .playing
+            // With nothing queued, the device's delay is its own latency: the time from a frame
+            // starting to play to it being heard.
+            let latency = try await device.delay()
+            var streamOrigin = clock.now.advanced(by: latency)
+            var written = 0
+            let idleFrames = rate / 2
+            // Frames that would be heard before the stream can play them are skipped, never played late.
+            var next = max(0, ClackTrack.frame(of: origin!.duration(to: streamOrigin), rate: rate))
+            while let track, let origin, next < track.length + idleFrames {
+                let position = ClackTrack.frame(of: streamOrigin.duration(to: origin), rate: rate) + next
+                if position < written {
+                    next += written - position
+                    continue
+                }
+                // The first write starts the device (it plays as soon as it has frames); later
+                // ones keep the queue `lead` ahead of what is playing.
+                if written > 0 {
+                    try await clock.sleep(until: streamOrigin.advanced(by: duration(written) - latency - lead), tolerance: nil)
+                }
+                let frames: [Int16]
+                if position > written {
+                    frames = [Int16](repeating: 0, count: min(position - written, periodFrames))
+                } else {
+                    // Read the track again: a re-plan may have spliced it while we slept.
+                    frames = self.track!.render16(from: next, count: periodFrames)
+                    next += periodFrames
+                }
+                try await device.write(frames)
+                written += frames.count
+                let delay = try await device.delay()
+                if delay > .zero {
+                    let heardEnd = clock.now.advanced(by: delay)
+                    let expected = streamOrigin.advanced(by: duration(written))
+                    let drift = expected.duration(to: heardEnd)
+                    if drift > .milliseconds(2) || drift < .milliseconds(-2) {
+                        streamOrigin = heardEnd.advanced(by: .zero - duration(written))
+                    }
+                }
+            }
+            try await clock.sleep(until: streamOrigin.advanced(by: duration(written)), tolerance: nil)
+            await device.close()
+            state = .idle
+        } catch is CancellationError {
+            await output?.close()
+            state = .idle
+        } catch {
+            await output?.close()
+            state = .unavailable(String(describing: error))
+            retryAfter = clock.now.advanced(by: .seconds(30))
+            logger.warning("no sound; the board moves silently", metadata: ["error": "\(error)"])
+        }
+    }
+}

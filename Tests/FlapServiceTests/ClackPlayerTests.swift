@@ -1,0 +1,125 @@
+import Clocks
+import FlapCore
+import FlapHardware
+import FlapSimulated
+import Foundation
+import Logging
+import Testing
+@testable import FlapService
+
+/// Advances the virtual clock a step at a time, each time only once the player is asleep on
+/// it, so the player never falls behind: the timing the test sees is the timing it computed.
+func drive(_ clock: TestClock<Duration>, step: Duration = .milliseconds(5), until done: @Sendable () async -> Bool) async throws {
+    for _ in 0..<200_000 {
+        if await done() { return }
+        for _ in 0..<20_000 {
+            if (try? await clock.checkSuspension()) == nil { break }  // it threw: someone sleeps on the clock
+            try await Task.sleep(for: .microseconds(50))
+        }
+        await clock.advance(by: step)
+    }
+    Issue.record("the player never finished")
+}
+
+@Suite(.timeLimit(.minutes(2))) struct ClackPlayerTests {
+    func board(_ text: String) throws -> Board { try Board(rows: TextLayout.encodeText(text).rows) }
+
+    func player(
+        _ clock: TestClock<Duration>, output: SimulatedAudioOutput<TestClock<Duration>>, settings: SoundSettings = SoundSettings(),
+        date: Date = Date(timeIntervalSince1970: 1_800_000_000)
+    ) -> ClackPlayer<TestClock<Duration>> {
+        ClackPlayer(clock: clock, sample: .impulse(), settings: settings, now: { date }, logger: Logger(label: "test")) { output }
+    }
+
+    /// Instants at which the output plays a non-silent frame.
+    func onsets(_ output: SimulatedAudioOutput<TestClock<Duration>>) async -> [TestClock<Duration>.Instant] {
+        var instants: [TestClock<Duration>.Instant] = []
+        for (i, frame) in await output.frames.enumerated() where frame != 0 {
+            if let heard = await output.heard(frame: i) { instants.append(heard) }
+        }
+        return instants
+    }
+
+    @Test func everyClackIsHeardAtItsLandingDespiteTheOutputLatency() async throws {
+        let clock = TestClock()
+        let output = SimulatedAudioOutput(clock: clock, latency: .milliseconds(30))
+        let player = player(clock, output: output)
+        let plan = try FlipPlanner().plan(from: Board(size: .flagship), to: try board("HELLO {63}"))
+        let start = clock.now
+        await player.play(plan, at: start)
+        try await drive(clock) { await output.closed }
+        let heard = await onsets(output)
+        let expected = Set(plan.clackEvents.map { start.advanced(by: $0.time) })
+        #expect(heard.count == expected.count)
+        for (instant, landing) in zip(heard, expected.sorted()) {
+            let error = landing.duration(to: instant)
+            #expect(error < .microseconds(100) && error > .microseconds(-100), "clack off by \(error)")
+        }
+        #expect(await output.underruns == 0)
+        #expect(await player.state == .idle)
+    }
+
+    @Test func aReplanSplicesTheNewClacksInAndDropsTheOldPlansRest() async throws {
+        let clock = TestClock()
+        let output = SimulatedAudioOutput(clock: clock, latency: .milliseconds(10))
+        let player = player(clock, output: output)
+        let planner = try FlipPlanner()
+        let first = try planner.plan(from: Board(size: .flagship), to: try board("ZZZZ"))
+        let start = clock.now
+        await player.play(first, at: start)
+        let cut = Duration.milliseconds(900)
+        try await drive(clock) { start.duration(to: clock.now) >= cut }
+        let second = try planner.plan(from: first.motion(at: cut), to: try board("BYE"))
+        await player.play(second, at: start.advanced(by: cut))
+        try await drive(clock) { await output.closed }
+        let expected = Set(first.clackEvents.map(\.time).filter { $0 <= cut } + second.clackEvents.map { cut + $0.time })
+            .map { start.advanced(by: $0) }.sorted()
+        let heard = await onsets(output)
+        #expect(heard.count == expected.count)
+        for (instant, landing) in zip(heard, expected) {
+            let error = landing.duration(to: instant)
+            #expect(error < .microseconds(100) && error > .microseconds(-100), "clack off by \(error)")
+        }
+    }
+
+    @Test func quietHoursMuteAndAMissingDeviceLeaveTheBoardSilentAndSaySo() async throws {
+        let plan = try FlipPlanner().plan(from: Board(size: .flagship), to: try board("A"))
+        var settings = SoundSettings()
+        settings.quietHours = QuietHours("22:00-07:00")
+        var night = DateComponents(calendar: .current, year: 2026, month: 11, day: 22, hour: 23, minute: 30).date!
+        let clock = TestClock()
+        let output = SimulatedAudioOutput(clock: clock)
+        let quiet = player(clock, output: output, settings: settings, date: night)
+        await quiet.play(plan, at: clock.now)
+        #expect(await quiet.state == .quietHours(QuietHours("22:00-07:00")!))
+        #expect(await output.writes.isEmpty)
+        night = DateComponents(calendar: .current, year: 2026, month: 11, day: 22, hour: 12).date!
+        #expect(QuietHours("22:00-07:00")!.contains(night) == false)
+
+        settings = SoundSettings()
+        settings.mute = true
+        let muted = player(clock, output: output, settings: settings)
+        await muted.play(plan, at: clock.now)
+        #expect(await muted.state == .muted)
+
+        let broken = ClackPlayer(clock: clock, sample: .impulse(), settings: SoundSettings(), now: { Date() }, logger: Logger(label: "t")) {
+            throw HardwareError(device: "hw:9", problem: "no such card")
+        }
+        await broken.play(plan, at: clock.now)
+        for _ in 0..<1000 where await broken.state == .idle { try await Task.sleep(for: .milliseconds(1)) }
+        #expect(await broken.state == .unavailable("hw:9: no such card"))
+    }
+
+    @Test func quietHoursWrapPastMidnight() {
+        let hours = QuietHours("22:00-07:00")!
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = TimeZone(identifier: "Europe/Zurich")!
+        func at(_ h: Int, _ m: Int) -> Date { calendar.date(from: DateComponents(year: 2026, month: 6, day: 1, hour: h, minute: m))! }
+        #expect(hours.contains(at(22, 0), calendar: calendar))
+        #expect(hours.contains(at(3, 15), calendar: calendar))
+        #expect(!hours.contains(at(7, 0), calendar: calendar))
+        #expect(!hours.contains(at(12, 0), calendar: calendar))
+        #expect(QuietHours("25:00-07:00") == nil && QuietHours("07:00-07:00") == nil)
+        #expect(hours.description == "22:00-07:00")
+    }
+}
