@@ -1,5 +1,6 @@
 import ArgumentParser
 import FlapCore
+import FlapLinux
 import Foundation
 
 /// `flapctl bench`: how fast layout and planning are on this machine, and layout against vesta.
@@ -90,6 +91,8 @@ struct BenchCommand: AsyncParsableCommand {
             report(out, "plan, \(name), worst case (65 flaps each)", plan)
         }
 
+        try await benchSound(out, sink: &sink)
+
         if let python = vestaPython ?? defaultVestaPython() {
             if let vesta = vestaLayout(python: python, texts: texts) {
                 report(out, "vesta 0.15.0 encode_text, same texts", vesta)
@@ -102,6 +105,36 @@ struct BenchCommand: AsyncParsableCommand {
         }
         out.write("checksum \(sink % 1000)\nreproduce: swift run -c release flapctl bench\n")
         out.flush()
+    }
+
+    /// The worst-case 6×22 clack track: render speed against real time, and the CPU time to
+    /// render it and write it through ALSA (the null plugin: no sound card needed).
+    func benchSound(_ out: StandardStream, sink: inout Int) async throws {
+        let plan = try FlipPlanner().plan(from: Board(size: .flagship, fill: CharacterCode(1)!), to: Board(size: .flagship))
+        let track = ClackTrack(events: plan.clackEvents, sample: .synthesized(), rate: 48_000)
+        let seconds = Double(track.length) / 48_000
+        var checksum = 0
+        let render = measure(seconds: self.seconds) { _ in checksum &+= Int(track.render16(from: 0, count: track.length)[24_000]) }
+        report(out, "clack track, 6×22 worst case (\(plan.clackEvents.count) clacks, \(String(format: "%.1f", seconds)) s)", render)
+        out.write(String(format: "clack track renders %.0f× faster than real time (best round)\n", seconds / render.best))
+        let output = try ALSAAudioOutput(device: "bench", configuration: "pcm.bench { type null }")
+        let cpuBefore = Self.cpuSeconds()
+        let frames = track.render16(from: 0, count: track.length)
+        for start in stride(from: 0, to: frames.count, by: 480) {
+            try await output.write(Array(frames[start..<min(frames.count, start + 480)]))
+        }
+        await output.close()
+        let cpu = Self.cpuSeconds() - cpuBefore
+        out.write(String(format: "render + write through ALSA (null), 480-frame periods: %.1f ms CPU for %.1f s of sound\n", cpu * 1000, seconds))
+        out.flush()
+        sink &+= checksum
+    }
+
+    /// CPU time of this process so far (user + system), in seconds.
+    static func cpuSeconds() -> Double {
+        var usage = rusage()
+        getrusage(RUSAGE_SELF.rawValue, &usage)
+        return Double(usage.ru_utime.tv_sec + usage.ru_stime.tv_sec) + Double(usage.ru_utime.tv_usec + usage.ru_stime.tv_usec) / 1e6
     }
 
     struct Timing {

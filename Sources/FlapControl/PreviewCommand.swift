@@ -1,5 +1,6 @@
 import ArgumentParser
 import FlapCore
+import Foundation
 
 #if canImport(Glibc)
 import Glibc
@@ -25,11 +26,21 @@ struct PreviewCommand: AsyncParsableCommand {
     @Flag(help: "Print the final board only.")
     var noAnimation = false
 
+    @Option(help: "Write the transition's clacks to this WAV file (mono, 16-bit, 48 kHz; its first sample is the plan's time 0).")
+    var wav: String?
+
+    @Option(help: "A WAV file to use as the clack instead of the synthesized one (with --wav).")
+    var sample: String?
+
+    @Option(help: "Loudness of the clacks, 0 to 100 (with --wav).")
+    var volume: Int = 100
+
     @Argument(help: "The text to show.")
     var text: String
 
     func run() async throws {
         let plan = try planning.plan(from: from, to: text, layout: layout)
+        if let wav { try ClackFile.write(plan, to: wav, sample: sample, volume: volume) }
         let out = StandardStream.bufferedOutput()
         guard !noAnimation, StandardStream.outputIsTerminal else {
             out.write(BoardText.plain(plan.finalBoard) + "\n")
@@ -77,5 +88,22 @@ struct TerminalAnimation {
     func frame(at time: Duration, settled: Bool) -> String {
         let motion = plan.motion(at: time)
         return BoardText.ansi(plan.board(at: time), moving: motion.map { !settled && $0.nextLanding != nil })
+    }
+}
+
+/// A plan's clacks as a WAV file.
+enum ClackFile {
+    static func write(_ plan: FlipPlan, to path: String, sample samplePath: String?, volume: Int) throws {
+        guard (0...100).contains(volume) else { throw InputError("--volume must be 0 to 100") }
+        var sample = ClackSample.synthesized()
+        if let samplePath {
+            guard let data = FileManager.default.contents(atPath: samplePath) else { throw InputError("cannot read the sample \(samplePath)") }
+            do { sample = try WAVFile.decode(Array(data), name: samplePath) } catch { throw InputError(error.description) }
+        }
+        let track = ClackTrack(events: plan.clackEvents, sample: sample, rate: 48_000, volume: Float(volume) / 100)
+        let bytes = WAVFile.encode(mono: track.render16(from: 0, count: track.length), rate: 48_000)
+        guard FileManager.default.createFile(atPath: path, contents: Data(bytes)) else {
+            throw InputError("cannot write \(path)")
+        }
     }
 }

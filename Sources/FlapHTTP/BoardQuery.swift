@@ -4,6 +4,8 @@ import FlapCore
 public protocol BoardQuery: Sendable {
     /// Every panel, the first being the one the Local API shows.
     func panels() async -> [PanelView]
+    /// Whether the clacks are playing, and if not, why (`idle`, `muted`, `quiet hours`, `unavailable`, …).
+    func soundStatus() async -> (state: String, reason: String?)
 }
 
 /// One panel as the APIs report it.

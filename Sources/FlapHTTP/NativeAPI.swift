@@ -129,8 +129,9 @@ public struct NativeAPI: Sendable {
             var drum: String; var moving: Bool; var message: String?
         }
         struct Queue: Encodable { var slots: Int; var waiting: Int }
+        struct Sound: Encodable { var state: String; var reason: String? }
         struct Status: Encodable {
-            var version: String; var uptimeSeconds: Int; var panels: [Panel]; var queue: Queue; var receipts: [String: Int]
+            var version: String; var uptimeSeconds: Int; var panels: [Panel]; var queue: Queue; var sound: Sound; var receipts: [String: Int]
         }
         let counts = try await intake.inbox.counts()
         let panelList = await panels.panels().map {
@@ -140,6 +141,7 @@ public struct NativeAPI: Sendable {
         let status = Status(
             version: version, uptimeSeconds: Int(started.duration(to: .now).components.seconds), panels: panelList,
             queue: Queue(slots: try await intake.inbox.slots().count, waiting: counts[.accepted] ?? 0),
+            sound: await { let s = await panels.soundStatus(); return Sound(state: s.state, reason: s.reason) }(),
             receipts: Dictionary(uniqueKeysWithValues: counts.map { ($0.key.rawValue, $0.value) }))
         return Responses.json(.ok, status)
     }

@@ -125,3 +125,30 @@ import TestSupport
         #expect(first["path"] as? [Int] == [2, 1, 0])
     }
 }
+
+/// `flapctl preview --wav`: the track, mono 16-bit 48 kHz, first sample at the plan's time 0.
+@Suite struct PreviewWAVTests {
+    @Test func theWAVStartsAtPlanTimeZeroWithAClackAtEveryLanding() throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("wav-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        // A one-sample clack, so each landing is one non-zero sample.
+        let impulse = dir.appendingPathComponent("impulse.wav").path
+        var bytes: [UInt8] = Array("RIFF".utf8) + [38, 0, 0, 0] + Array("WAVE".utf8) + Array("fmt ".utf8)
+        bytes += [16, 0, 0, 0, 1, 0, 1, 0, 0x80, 0xBB, 0, 0, 0, 0x77, 1, 0, 2, 0, 16, 0] + Array("data".utf8) + [2, 0, 0, 0, 0xFF, 0x7F]
+        FileManager.default.createFile(atPath: impulse, contents: Data(bytes))
+        let out = dir.appendingPathComponent("plan.wav").path
+        let flapctl = ProcessRunner.builtProduct("flapctl")
+        let result = try ProcessRunner.run(flapctl, ["preview", "--no-animation", "--wav", out, "--sample", impulse, "--from", "A", "ACE"])
+        #expect(result.status == 0, "\(result.stderrText)")
+        let plan = try JSONSerialization.jsonObject(with: try ProcessRunner.run(flapctl, ["plan", "--from", "A", "--to", "ACE", "--json"]).stdout) as! [String: Any]
+        let landings = (plan["clackEvents"] as! [[String: Any]]).map { $0["ms"] as! Int }
+        let wav = try Data(contentsOf: URL(fileURLWithPath: out))
+        #expect(wav[22] == 1 && wav[34] == 16)  // mono, 16-bit
+        #expect(Int(wav[24]) | Int(wav[25]) << 8 | Int(wav[26]) << 16 == 48_000)
+        let samples = stride(from: 44, to: wav.count, by: 2).map { Int16(bitPattern: UInt16(wav[$0]) | UInt16(wav[$0 + 1]) << 8) }
+        let onsets = samples.indices.filter { samples[$0] != 0 }
+        #expect(onsets == Array(Set(landings.map { $0 * 48 })).sorted())
+        let bad = try ProcessRunner.run(flapctl, ["preview", "--no-animation", "--wav", out, "--sample", out + ".missing", "X"])
+        #expect(bad.status == 2)
+    }
+}

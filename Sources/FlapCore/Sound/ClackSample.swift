@@ -26,7 +26,7 @@ public struct ClackSample: Sendable, Equatable {
         var out = [Float](repeating: 0, count: length)
         // (frequency Hz, amplitude, decay time constant s): flap ring, card modes, housing thud.
         let modes: [(Double, Double, Double)] = [
-            (2150, 0.34, 0.009), (3420, 0.24, 0.006), (5230, 0.14, 0.004), (880, 0.20, 0.014), (205, 0.30, 0.022),
+            (2150, 0.34, 0.008), (3420, 0.26, 0.005), (5230, 0.20, 0.003), (7800, 0.10, 0.002), (880, 0.12, 0.008), (240, 0.10, 0.010),
         ]
         let strikes: [(at: Double, gain: Double)] = [(0, 1), (0.0055, 0.35)]  // impact, then the rebound
         var previousNoise = 0.0
@@ -37,7 +37,7 @@ public struct ClackSample: Sendable, Equatable {
                 let local = t - strike.at
                 // The impact itself: a very short burst of high-passed noise.
                 let noise = random.unit() * 2 - 1
-                value += strike.gain * 0.9 * (noise - previousNoise) * exp(-local / 0.00025)
+                value += strike.gain * 1.2 * (noise - previousNoise) * exp(-local / 0.0006)
                 for (frequency, amplitude, decay) in modes {
                     let attack = min(1, local / 0.0003)  // no step in the resonances
                     value += strike.gain * amplitude * attack * exp(-local / decay) * sin(2 * .pi * frequency * local)

@@ -43,6 +43,22 @@ public enum ConfigurationParser {
             messages.finish(["rate_limit", "allow", "block"])
             reader.problems += messages.problems
         }
+        if var sound = reader.table("sound") {
+            configuration.sound.enabled = sound.bool("enabled") ?? true
+            configuration.sound.device = sound.string("device") ?? configuration.sound.device
+            if let volume = sound.int("volume") {
+                if (0...100).contains(volume) { configuration.sound.volume = volume } else { sound.fail("volume", "must be 0 to 100 (%), not \(volume)") }
+            }
+            configuration.sound.mute = sound.bool("mute") ?? false
+            if let hours = sound.string("quiet_hours") {
+                if let parsed = QuietHours(hours) { configuration.sound.quietHours = parsed } else {
+                    sound.fail("quiet_hours", "\"\(hours)\" is not a span of local time such as \"22:00-07:00\"")
+                }
+            }
+            configuration.sound.samplePath = sound.string("sample")
+            sound.finish(["enabled", "device", "volume", "mute", "quiet_hours", "sample"])
+            reader.problems += sound.problems
+        }
         if let panels = reader.tables("panel") {
             configuration.panels = []
             for var panel in panels {
@@ -55,7 +71,7 @@ public enum ConfigurationParser {
             }
             if configuration.panels.isEmpty { reader.fail("panel", "configure at least one [[panel]]") }
         }
-        reader.finish(["state_dir", "listen", "log_level", "api", "local_api", "messages", "panel"])
+        reader.finish(["state_dir", "listen", "log_level", "api", "local_api", "messages", "sound", "panel"])
         guard reader.problems.isEmpty else { throw ConfigurationError(file: file, problems: reader.problems) }
         return configuration
     }

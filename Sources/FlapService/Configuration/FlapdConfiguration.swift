@@ -17,6 +17,8 @@ public struct FlapdConfiguration: Sendable, Equatable {
     public var localAPIToken: Secret?
     public var rules = SenderRules()
     public var panels: [PanelConfiguration] = [PanelConfiguration()]
+    /// The clacks of the first panel.
+    public var sound = SoundSettings()
     /// trace, debug, info, notice, warning, error, critical.
     public var logLevel = "info"
 

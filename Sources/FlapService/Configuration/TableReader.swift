@@ -26,6 +26,12 @@ struct TableReader {
         return int
     }
 
+    mutating func bool(_ name: String) -> Bool? {
+        guard let value = table[name] else { return nil }
+        guard let bool = value.bool else { fail(name, "must be true or false"); return nil }
+        return bool
+    }
+
     mutating func port(_ name: String) -> Int? {
         guard let port = int(name) else { return nil }
         guard (0...65535).contains(port) else { fail(name, "must be a port number, 1 to 65535 (0: any free port), not \(port)"); return nil }

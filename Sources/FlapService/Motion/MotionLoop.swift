@@ -20,11 +20,15 @@ public actor MotionLoop<C: Clock> where C.Duration == Duration {
         var cutoff: PlayCutoff
     }
 
+    /// Told each plan and the instant it starts, synchronously, so sound can line up with it.
+    private let onPlanStart: (@Sendable (FlipPlan, C.Instant) -> Void)?
+
     /// A loop for `panel`, planning with `planner` (its drum and motion must be the panel's).
-    public init(panel: any Panel, planner: FlipPlanner, clock: C) {
+    public init(panel: any Panel, planner: FlipPlanner, clock: C, onPlanStart: (@Sendable (FlipPlan, C.Instant) -> Void)? = nil) {
         self.panel = panel
         self.planner = planner
         self.clock = clock
+        self.onPlanStart = onPlanStart
     }
 
     /// Plan starts, completions and failures, in order.
@@ -76,6 +80,7 @@ public actor MotionLoop<C: Clock> where C.Duration == Duration {
         }
         running = Running(plan: plan, start: now, generation: generation, token: token, task: task, cutoff: cutoff)
         plansStarted += 1
+        onPlanStart?(plan, now)
         eventsContinuation.yield(.started(plan: plan, token: token))
     }
 

@@ -1,5 +1,7 @@
 import FlapCore
+import FlapHardware
 import FlapHTTP
+import FlapLinux
 import FlapMessaging
 import FlapMetrics
 import Foundation
@@ -15,6 +17,7 @@ public final class Appliance: Sendable {
     public let stateDirectory: StateDirectory
     public let inbox: Inbox
     let panels: [PanelRuntime]
+    let sound: ClackPlayer<ContinuousClock>?
     let metrics = FlapMetrics()
     let services: [any Service]
     /// The ports the APIs listen on, once they do (useful with port 0).
@@ -25,11 +28,14 @@ public final class Appliance: Sendable {
         self.logger = logger
         stateDirectory = try StateDirectory(explicit: configuration.stateDirectory)
         inbox = try Inbox(path: stateDirectory.file("inbox.sqlite"), rules: configuration.rules)
+        let sound = try Self.player(configuration.sound, logger: logger)
+        self.sound = sound
         var panels: [PanelRuntime] = []
         for (index, panel) in configuration.panels.enumerated() {
-            // Only one panel can be drawn in place; the others are logged.
+            // Only one panel can be drawn in place, and one sound device carries one panel's clacks.
             panels.append(try await PanelRuntime(configuration: panel, inbox: inbox, metrics: metrics,
-                                                 drawInTerminal: drawInTerminal && index == 0, logger: logger))
+                                                 drawInTerminal: drawInTerminal && index == 0,
+                                                 sound: index == 0 ? sound : nil, logger: logger))
         }
         self.panels = panels
 
@@ -39,7 +45,7 @@ public final class Appliance: Sendable {
         let localKey = try Self.secret(nil, file: "local-api-key", purpose: "Local API key", in: stateDirectory, logger: logger)
 
         let intake = MessageIntake(inbox: inbox, boardSize: configuration.panels[0].size, now: { Date() })
-        let boards = ApplianceBoards(panels: panels)
+        let boards = ApplianceBoards(panels: panels, sound: sound)
         let native = NativeAPI(intake: intake, panels: boards, metrics: metrics, apiKey: apiKey, version: Self.version)
         let local = LocalAPI(intake: intake, panels: boards, metrics: metrics, enablementToken: token, apiKey: localKey)
         let ports = self.ports
@@ -78,6 +84,27 @@ public final class Appliance: Sendable {
         ])
     }
 
+    /// The clack player, with its sample (a configured WAV file, else the synthesized clack);
+    /// nil when sound is off. A sample that cannot be used stops flapd with the reason.
+    static func player(_ settings: SoundSettings, logger: Logger) throws -> ClackPlayer<ContinuousClock>? {
+        guard settings.enabled else { return nil }
+        var sample = ClackSample.synthesized()
+        if let path = settings.samplePath {
+            guard let data = FileManager.default.contents(atPath: path) else {
+                throw ServiceError("cannot read the clack sample \(path) ([sound] sample)")
+            }
+            do {
+                sample = try WAVFile.decode(Array(data), name: path)
+            } catch {
+                throw ServiceError("the clack sample cannot be used: \(error) ([sound] sample)")
+            }
+        }
+        let device = settings.device
+        return ClackPlayer(clock: ContinuousClock(), sample: sample, settings: settings, now: { Date() }, logger: logger) {
+            try ALSAAudioOutput(device: device)
+        }
+    }
+
     private static func secret(_ configured: Secret?, file: String, purpose: String, in state: StateDirectory, logger: Logger) throws -> String {
         if let configured { return try resolve(configured, purpose: purpose) }
         let (value, created) = try state.secret(file)
@@ -89,10 +116,18 @@ public final class Appliance: Sendable {
 /// The panels as the APIs see them.
 struct ApplianceBoards: BoardQuery {
     let panels: [PanelRuntime]
+    let sound: ClackPlayer<ContinuousClock>?
+
     func panels() async -> [PanelView] {
         var views: [PanelView] = []
         for panel in panels { views.append(await panel.view()) }
         return views
+    }
+
+    func soundStatus() async -> (state: String, reason: String?) {
+        guard let sound else { return ("disabled", nil) }
+        let state = await sound.state
+        return (state.name, state.reason)
     }
 }
 

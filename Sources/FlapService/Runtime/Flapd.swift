@@ -49,6 +49,12 @@ public struct Flapd: AsyncParsableCommand {
     @Option(help: "Messages per sender per hour (0: no limit; default 50).")
     var rateLimit: Int?
 
+    @Flag(help: "No clack sound.")
+    var noSound = false
+
+    @Option(help: "The ALSA device for the clacks (default: [sound] device, else \"default\").")
+    var soundDevice: String?
+
     @Option(help: "Log level: trace, debug, info, notice, warning, error, critical.")
     var logLevel: String?
 
@@ -121,6 +127,8 @@ public struct Flapd: AsyncParsableCommand {
         if let localAPIToken { configuration.localAPIToken = .value(localAPIToken) }
         if let rateLimit { configuration.rules.ratePerHour = rateLimit }
         if let logLevel { configuration.logLevel = logLevel }
+        if noSound { configuration.sound.enabled = false }
+        if let soundDevice { configuration.sound.device = soundDevice }
     }
 
     public func validate() throws {

@@ -16,9 +16,12 @@ final class PanelRuntime: Service, Sendable {
     let motion: MotionLoop<ContinuousClock>
     let coordinator: DisplayCoordinator<ContinuousClock>
     private let renderer: (TerminalRenderer, AsyncStream<PanelSnapshot>)?
+    private let sound: ClackPlayer<ContinuousClock>?
 
-    init(configuration: PanelConfiguration, inbox: Inbox, metrics: FlapMetrics, drawInTerminal: Bool, logger: Logger) async throws {
+    init(configuration: PanelConfiguration, inbox: Inbox, metrics: FlapMetrics, drawInTerminal: Bool,
+         sound: ClackPlayer<ContinuousClock>?, logger: Logger) async throws {
         self.configuration = configuration
+        self.sound = sound
         // Resume from what the panel showed when it last rested (a split-flap keeps its flaps).
         let saved = try await inbox.panelState(configuration.id)
         var showing: (board: Board, messageId: String?)?
@@ -43,7 +46,11 @@ final class PanelRuntime: Service, Sendable {
         }
         let planner = try FlipPlanner(drum: configuration.drum, motion: .forwardOnly, flapPeriodMs: configuration.flapPeriodMs,
                                       transition: try Transition(strategy: configuration.transition))
-        motion = MotionLoop(panel: panel, planner: planner, clock: ContinuousClock())
+        var onPlanStart: (@Sendable (FlipPlan, ContinuousClock.Instant) -> Void)?
+        if let sound {
+            onPlanStart = { plan, start in Task { await sound.play(plan, at: start) } }
+        }
+        motion = MotionLoop(panel: panel, planner: planner, clock: ContinuousClock(), onPlanStart: onPlanStart)
         coordinator = DisplayCoordinator(
             panelID: configuration.id, inbox: inbox, motion: motion, policy: configuration.policy, size: configuration.size,
             time: .system, logger: logger, observer: MetricsObserver(metrics: metrics), showing: showing)
@@ -54,8 +61,9 @@ final class PanelRuntime: Service, Sendable {
             if let (renderer, snapshots) = renderer { await renderer.run(snapshots, clock: ContinuousClock()) }
         }
         try? await cancelWhenGracefulShutdown { await self.coordinator.run() }
-        // Shutting down: stop motion where it is, coils off, LEDs dark.
+        // Shutting down: stop motion where it is, coils off, LEDs dark, sound stopped.
         await motion.stop()
+        await sound?.stop()
         drawing.cancel()
     }
 

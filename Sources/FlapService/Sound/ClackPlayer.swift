@@ -28,6 +28,8 @@ public actor ClackPlayer<C: Clock> where C.Duration == Duration {
     private let logger: Logger
 
     public private(set) var state: SoundState = .idle
+    /// Streams played to their end and released.
+    public private(set) var streamsFinished = 0
     private var track: ClackTrack?
     private var origin: C.Instant?
     private var writer: Task<Void, Never>?
@@ -130,6 +132,7 @@ public actor ClackPlayer<C: Clock> where C.Duration == Duration {
             try await clock.sleep(until: streamOrigin.advanced(by: duration(written)), tolerance: nil)
             await device.close()
             state = .idle
+            streamsFinished += 1
         } catch is CancellationError {
             await output?.close()
             state = .idle
