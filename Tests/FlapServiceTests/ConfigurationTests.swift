@@ -106,3 +106,31 @@ import TestSupport
         #expect(missing.status != 0 && missing.stderrText.contains("cannot read the configuration file"))
     }
 }
+
+@Suite struct SoundConfigurationTests {
+    @Test func theSoundSectionIsRead() throws {
+        let parsed = try ConfigurationParser.parse("""
+            [sound]
+            device = "plughw:1,0"
+            volume = 40
+            quiet_hours = "21:30-06:45"
+            sample = "/etc/flapd/clack.wav"
+            """, file: "f")
+        #expect(parsed.sound.device == "plughw:1,0" && parsed.sound.volume == 40)
+        #expect(parsed.sound.quietHours == QuietHours("21:30-06:45"))
+        #expect(parsed.sound.samplePath == "/etc/flapd/clack.wav")
+    }
+
+    @Test func soundProblemsNameTheKey() {
+        do {
+            _ = try ConfigurationParser.parse("[sound]\nvolume = 150\nquiet_hours = \"late\"\nmute = \"yes\"\n", file: "f")
+            Issue.record("accepted")
+        } catch {
+            #expect(error.problems.map(\.description) == [
+                "line 2, sound.volume: must be 0 to 100 (%), not 150",
+                "line 4, sound.mute: must be true or false",
+                "line 3, sound.quiet_hours: \"late\" is not a span of local time such as \"22:00-07:00\"",
+            ])
+        }
+    }
+}

@@ -1,0 +1,57 @@
+import Foundation
+import Testing
+import TestSupport
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// flapd plays the clacks of its panel through the ALSA device it is given.
+@Suite(.timeLimit(.minutes(1))) struct SoundServiceTests {
+    @Test func flapdPlaysItsPanelsClacksThroughALSA() async throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("snd-\(UUID().uuidString)").path
+        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+        let raw = dir + "/clacks.raw"
+        // ALSA_CONFIG_PATH replaces the system's ALSA configuration for this flapd only.
+        try "pcm.clacks { type file slave { pcm { type null } } file \"\(raw)\" format \"raw\" }\n"
+            .write(toFile: dir + "/asound.conf", atomically: true, encoding: .utf8)
+        var environment = ProcessInfo.processInfo.environment
+        environment["ALSA_CONFIG_PATH"] = dir + "/asound.conf"
+        let flapd = try ChildProcess(
+            ProcessRunner.builtProduct("flapd"),
+            ["--simulate", "--state-dir", dir + "/state", "--api-port", "0", "--local-api-port", "0", "--api-key", "k", "--sound-device", "clacks"],
+            environment: environment)
+        defer { Task { await flapd.stop() } }
+        let log = try await flapd.waitForLog("INFO ready")
+        guard let range = log.range(of: "api=http://127.0.0.1:"), let port = Int(log[range.upperBound...].prefix { $0.isNumber }) else {
+            Issue.record("no port in \(log)"); return
+        }
+        let api = HTTPClient(base: "http://127.0.0.1:\(port)", headers: ["Authorization": "Bearer k"])
+        #expect(try await api.postJSON("/v1/messages", #"{"id": "s1", "text": "ZZ"}"#).status == 202)
+        var sound: [String: Any] = [:]
+        for _ in 0..<100 {
+            sound = try await api.get("/v1/status").object["sound"] as? [String: Any] ?? [:]
+            if sound["state"] as? String == "playing" { break }
+            try await Task.sleep(for: .milliseconds(20))
+        }
+        #expect(sound["state"] as? String == "playing")
+        for _ in 0..<300 {
+            if try await api.get("/v1/receipts/s1").object["status"] as? String == "displayed" { break }
+            try await Task.sleep(for: .milliseconds(20))
+        }
+        // The stream is released after half a second of silence; the file plugin writes on close.
+        for _ in 0..<200 {
+            if (try await api.get("/v1/status").object["sound"] as? [String: Any])?["state"] as? String == "idle" { break }
+            try await Task.sleep(for: .milliseconds(20))
+        }
+        flapd.signal(SIGTERM)
+        #expect(await flapd.wait() == 0)
+        let bytes = try Data(contentsOf: URL(fileURLWithPath: raw))
+        let samples = stride(from: 0, to: bytes.count - 1, by: 2).map { Int16(bitPattern: UInt16(bytes[$0]) | UInt16(bytes[$0 + 1]) << 8) }
+        // "ZZ": two modules of 26 flaps each, about 3 s of clacks, mostly silence between them.
+        let loud = samples.filter { abs(Int($0)) > 3000 }.count
+        #expect(samples.count > 48_000 / 2)
+        #expect(loud > 10 && loud < samples.count / 4)
+        #expect(!flapd.stderr.contains("no sound"))
+    }
+}
