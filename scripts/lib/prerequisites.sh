@@ -39,7 +39,7 @@ require_python_venv() {
     apt_install python3 python3-venv python3-pip
 }
 
-# The C libraries the Swift targets link: libsystemd (sd_notify), SQLite (the inbox).
+# The C libraries the Swift targets link: libsystemd (sd_notify), SQLite (the inbox), ALSA (sound).
 require_build_libraries() {
-    apt_install pkg-config libsystemd-dev libsqlite3-dev
+    apt_install pkg-config libsystemd-dev libsqlite3-dev libasound2-dev
 }
