@@ -54,13 +54,24 @@ let package = Package(
         // The real drivers: each kernel or library interface wrapped once.
         .target(name: "FlapLinux", dependencies: ["FlapHardware", "CALSA"]),
         .systemLibrary(
+            name: "CMosquitto", path: "Sources/CMosquitto", pkgConfig: "libmosquitto",
+            providers: [.apt(["libmosquitto-dev"])]),
+        // MQTT: an async client over libmosquitto, and the topics flapd serves.
+        .target(
+            name: "FlapMQTT",
+            dependencies: [
+                "CMosquitto", "FlapCore", "FlapMessaging", "FlapMetrics",
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ]),
+        .systemLibrary(
             name: "CSystemd", path: "Sources/CSystemd", pkgConfig: "libsystemd",
             providers: [.apt(["libsystemd-dev"])]),
         // Configuration and composition: flapd's services.
         .target(
             name: "FlapService",
             dependencies: [
-                "FlapCore", "FlapHardware", "FlapSimulated", "FlapLinux", "FlapMessaging", "FlapHTTP", "FlapMetrics", "CSystemd",
+                "FlapCore", "FlapHardware", "FlapSimulated", "FlapLinux", "FlapMessaging", "FlapHTTP", "FlapMQTT", "FlapMetrics", "CSystemd",
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "TOMLKit", package: "TOMLKit"),
@@ -85,6 +96,7 @@ let package = Package(
             name: "FlapSimulatedTests",
             dependencies: ["FlapSimulated", "FlapHardware", .product(name: "Clocks", package: "swift-clocks")]),
         .testTarget(name: "FlapLinuxTests", dependencies: ["FlapLinux", "FlapHardware", "FlapCore"]),
+        .testTarget(name: "FlapMQTTTests", dependencies: ["FlapMQTT", "TestSupport"]),
         .testTarget(
             name: "FlapMessagingTests",
             dependencies: ["FlapMessaging", .product(name: "Clocks", package: "swift-clocks")]),

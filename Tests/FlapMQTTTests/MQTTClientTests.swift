@@ -1,0 +1,53 @@
+import Foundation
+import Testing
+import TestSupport
+@testable import FlapMQTT
+
+/// The libmosquitto wrapper against a real mosquitto broker.
+@Suite(.timeLimit(.minutes(1))) struct MQTTClientTests {
+    /// Waits for the first event that `match` accepts.
+    func next<T>(_ events: inout AsyncStream<MQTTEvent>.Iterator, _ match: (MQTTEvent) -> T?) async -> T? {
+        while let event = await events.next() { if let value = match(event) { return value } }
+        return nil
+    }
+
+    func connected(_ event: MQTTEvent) -> Bool? { if case .connected(0, _) = event { return true }; return nil }
+    func message(_ event: MQTTEvent) -> MQTTMessage? { if case .message(let m) = event { return m }; return nil }
+
+    @Test func publishesSubscribesAndReceivesRetainedMessages() async throws {
+        let broker = try await MosquittoBroker.start()
+        defer { Task { await broker.stop() } }
+        let a = try MQTTClient(options: MQTTOptions(host: "127.0.0.1", port: broker.port, clientID: "a"))
+        var aEvents = a.events.makeAsyncIterator()
+        a.start()
+        #expect(await next(&aEvents, connected) == true)
+        try a.publish("t/retained", Array("kept".utf8), qos: 1, retain: true, expiry: 60)
+
+        let b = try MQTTClient(options: MQTTOptions(host: "127.0.0.1", port: broker.port, clientID: "b"))
+        var bEvents = b.events.makeAsyncIterator()
+        b.start()
+        #expect(await next(&bEvents, connected) == true)
+        try b.subscribe("t/#", qos: 1)
+        let retained = await next(&bEvents, message)
+        #expect(retained?.topic == "t/retained" && retained?.payload == Array("kept".utf8) && retained?.retained == true)
+        try a.publish("t/live", [1, 2, 3], qos: 1)
+        let live = await next(&bEvents, message)
+        #expect(live?.topic == "t/live" && live?.payload == [1, 2, 3] && live?.retained == false)
+        a.stop()
+        b.stop()
+    }
+
+    @Test func itReconnectsAfterTheBrokerComesBack() async throws {
+        let broker = try await MosquittoBroker.start()
+        defer { Task { await broker.stop() } }
+        let client = try MQTTClient(options: MQTTOptions(host: "127.0.0.1", port: broker.port, clientID: "again"))
+        var events = client.events.makeAsyncIterator()
+        client.start()
+        #expect(await next(&events, connected) == true)
+        try await broker.restart()
+        let lost = await next(&events) { if case .disconnected = $0 { return true }; return nil }
+        #expect(lost == true)
+        #expect(await next(&events, connected) == true)
+        client.stop()
+    }
+}

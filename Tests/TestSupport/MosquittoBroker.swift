@@ -1,0 +1,105 @@
+import Foundation
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// A real mosquitto broker on a free loopback port, with persistence in a directory of its own,
+/// for tests. Extra configuration lines (password file, TLS listener) can be given.
+public final class MosquittoBroker: Sendable {
+    public let port: Int
+    public let directory: String
+    private let extra: String
+    private let process: ChildProcessBox
+
+    /// Starts mosquitto (from PATH or /usr/sbin) and waits until it accepts connections.
+    public static func start(extraConfiguration: String = "", port: Int? = nil, directory: String? = nil) async throws -> MosquittoBroker {
+        let dir = directory ?? FileManager.default.temporaryDirectory.appendingPathComponent("mosq-\(UUID().uuidString)").path
+        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+        let port = try port ?? freePort()
+        let broker = MosquittoBroker(port: port, directory: dir, extra: extraConfiguration)
+        try await broker.launch()
+        return broker
+    }
+
+    private init(port: Int, directory: String, extra: String) {
+        self.port = port
+        self.directory = directory
+        self.extra = extra
+        process = ChildProcessBox()
+    }
+
+    private func launch() async throws {
+        let configuration = """
+            listener \(port) 127.0.0.1
+            allow_anonymous true
+            persistence true
+            persistence_location \(directory)/
+            autosave_interval 1
+            log_dest stderr
+            \(extra)
+            """
+        try configuration.write(toFile: directory + "/mosquitto.conf", atomically: true, encoding: .utf8)
+        let binary = ["/usr/sbin/mosquitto", "/usr/bin/mosquitto"].first { FileManager.default.isExecutableFile(atPath: $0) }
+        guard let binary else { throw PeerError("mosquitto is not installed (apt-get install mosquitto)") }
+        let child = try ChildProcess(binary, ["-c", directory + "/mosquitto.conf"])
+        process.set(child)
+        for _ in 0..<500 {
+            if Self.accepts(port) { return }
+            if let status = child.poll() { throw PeerError("mosquitto exited with \(status):\n\(child.stderr)") }
+            try await Task.sleep(for: .milliseconds(10))
+        }
+        throw PeerError("mosquitto is not accepting connections on \(port):\n\(child.stderr)")
+    }
+
+    /// Stops it gracefully (SIGTERM: it saves its persistence file) and starts it again on the same port.
+    public func restart() async throws {
+        await stop()
+        try await launch()
+    }
+
+    /// Stops it gracefully.
+    public func stop() async {
+        guard let child = process.child else { return }
+        child.signal(SIGTERM)
+        if await child.wait(timeout: .seconds(10)) == nil { await child.stop() }
+    }
+
+    public var log: String { process.child?.stderr ?? "" }
+
+    static func accepts(_ port: Int) -> Bool {
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        defer { close(fd) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = in_port_t(UInt16(port).bigEndian)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        return withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+        } == 0
+    }
+
+    /// A port no one listens on now (bound and released).
+    public static func freePort() throws -> Int {
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        defer { close(fd) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        address.sin_port = 0
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        let bound = withUnsafeMutablePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, length) == 0 && getsockname(fd, $0, &length) == 0 }
+        }
+        guard bound else { throw PeerError("no free port") }
+        return Int(UInt16(bigEndian: address.sin_port))
+    }
+}
+
+/// Holds the broker's current process across restarts.
+final class ChildProcessBox: @unchecked Sendable {
+    private let lock = NSLock()
+    private var value: ChildProcess?
+    var child: ChildProcess? { lock.withLock { value } }
+    func set(_ child: ChildProcess) { lock.withLock { value = child } }
+}
