@@ -11,6 +11,7 @@ public actor Inbox {
     private var limiter: RateLimiter
     private var seq: Int64
     private let (changeStream, changeContinuation) = AsyncStream.makeStream(of: Void.self, bufferingPolicy: .bufferingNewest(1))
+    private let (receiptStream, receiptContinuation) = AsyncStream.makeStream(of: Receipt.self, bufferingPolicy: .bufferingNewest(10_000))
 
     /// Opens (or creates) the inbox at `path`.
     public init(path: String, rules: SenderRules = SenderRules()) throws {
@@ -29,6 +30,16 @@ public actor Inbox {
     /// Signals after every change to slots (acceptance, expiry, deletion).
     public nonisolated var changes: AsyncStream<Void> { changeStream }
 
+    /// Every receipt as it becomes final (displayed, superseded, expired, rejected), after commit.
+    /// One reader (the MQTT bridge publishes them).
+    public nonisolated var finalReceipts: AsyncStream<Receipt> { receiptStream }
+
+    private func announce(_ ids: [String]) async {
+        for id in ids {
+            if let receipt = try? await receipt(id: id), receipt.status.isFinal { receiptContinuation.yield(receipt) }
+        }
+    }
+
     /// Replaces the sender rules; existing buckets keep their tokens when the rate stays.
     public func update(rules: SenderRules) {
         if rules.ratePerHour != self.rules.ratePerHour { limiter = RateLimiter(perHour: rules.ratePerHour) }
@@ -43,9 +54,10 @@ public actor Inbox {
         seq += 1
         let seq = self.seq
         let body = try JSONEncoder().encode(message)
-        let (receipt, isNew) = try await database.write { db -> (Receipt, Bool) in
+        let (receipt, isNew, finalized) = try await database.write { db -> (Receipt, Bool, [String]) in
             // The actor is reentrant at `await`: a copy accepted meanwhile is a duplicate.
-            if let existing = try Self.fetchReceipt(db, id: message.id) { return (existing, false) }
+            if let existing = try Self.fetchReceipt(db, id: message.id) { return (existing, false, []) }
+            var finalized: [String] = []
             try db.execute(
                 sql: """
                     INSERT INTO message (id, sender, senderName, source, body, createdAt, expiresAt, receivedAt, seq, status)
@@ -56,6 +68,7 @@ public actor Inbox {
                             now.timeIntervalSince1970, seq])
             if message.expiresAt <= now {
                 try Self.finish(db, id: message.id, .expired, reason: "expired before it arrived", at: now)
+                finalized.append(message.id)
             } else if let current = try Row.fetchOne(db, sql: """
                 SELECT m.id, m.createdAt, m.seq FROM slot s JOIN message m ON m.id = s.messageId WHERE s.sender = ?
                 """, arguments: [message.sender.id]) {
@@ -63,55 +76,65 @@ public actor Inbox {
                 if message.createdAt.timeIntervalSince1970 < currentCreated {
                     // A late older message never takes a slot back from a newer one.
                     try Self.finish(db, id: message.id, .superseded, reason: "older than \(current["id"] as String) in the same slot", at: now)
+                    finalized.append(message.id)
                 } else {
-                    try Self.finish(db, id: current["id"], .superseded, reason: "replaced by \(message.id)", at: now, onlyIfOpen: true)
+                    if try Self.finish(db, id: current["id"], .superseded, reason: "replaced by \(message.id)", at: now, onlyIfOpen: true) {
+                        finalized.append(current["id"])
+                    }
                     try db.execute(sql: "UPDATE slot SET messageId = ? WHERE sender = ?", arguments: [message.id, message.sender.id])
                 }
             } else {
                 try db.execute(sql: "INSERT INTO slot (sender, messageId) VALUES (?, ?)", arguments: [message.sender.id, message.id])
             }
-            return (try Self.fetchReceipt(db, id: message.id)!, true)
+            return (try Self.fetchReceipt(db, id: message.id)!, true, finalized)
         }
         guard isNew else { return .duplicate(receipt) }
         changeContinuation.yield()
+        await announce(finalized)
         return .accepted(receipt)
     }
 
     /// Records that `id` finished showing on `panel` as `board` at `now` (final: displayed),
     /// and what the panel shows, in one transaction.
     public func markDisplayed(_ id: String?, panel: String, board: Board, now: Date) async throws {
-        try await database.write { db in
-            if let id { try Self.finish(db, id: id, .displayed, reason: nil, at: now, onlyIfOpen: true) }
+        let shown = try await database.write { db -> Bool in
+            let changed = try id.map { try Self.finish(db, id: $0, .displayed, reason: nil, at: now, onlyIfOpen: true) } ?? false
             try db.execute(
                 sql: "INSERT OR REPLACE INTO panelState (panel, codes, messageId, updatedAt) VALUES (?, ?, ?, ?)",
                 arguments: [panel, Data(board.codes.map(\.rawValue)), id, now.timeIntervalSince1970])
+            return changed
         }
+        if shown, let id { await announce([id]) }
     }
 
     /// Gives `id` the final status rejected with `reason` (it cannot be shown).
     public func reject(_ id: String, reason: String, now: Date) async throws {
-        try await database.write { db in
-            try Self.finish(db, id: id, .rejected, reason: reason, at: now, onlyIfOpen: true)
+        let changed = try await database.write { db -> Bool in
+            let changed = try Self.finish(db, id: id, .rejected, reason: reason, at: now, onlyIfOpen: true)
             try db.execute(sql: "DELETE FROM slot WHERE messageId = ?", arguments: [id])
+            return changed
         }
         changeContinuation.yield()
+        if changed { await announce([id]) }
     }
 
     /// Clears slots whose message expired by `now`; returns how many.
     @discardableResult
     public func expire(now: Date) async throws -> Int {
-        let cleared = try await database.write { db -> Int in
+        let (cleared, finalized) = try await database.write { db -> (Int, [String]) in
             let ids = try String.fetchAll(db, sql: """
                 SELECT m.id FROM slot s JOIN message m ON m.id = s.messageId WHERE m.expiresAt <= ?
                 """, arguments: [now.timeIntervalSince1970])
+            var finalized: [String] = []
             for id in ids {
-                try Self.finish(db, id: id, .expired, reason: nil, at: now, onlyIfOpen: true)
+                if try Self.finish(db, id: id, .expired, reason: nil, at: now, onlyIfOpen: true) { finalized.append(id) }
                 try db.execute(sql: "DELETE FROM slot WHERE messageId = ?", arguments: [id])
             }
-            return ids.count
+            return (ids.count, finalized)
         }
         limiter.prune(now: now)
         if cleared > 0 { changeContinuation.yield() }
+        await announce(finalized)
         return cleared
     }
 
@@ -125,13 +148,14 @@ public actor Inbox {
 
     /// Empties `sender`'s slot; its message, if not yet shown, is superseded. False if it was empty.
     public func clearSlot(_ sender: String, now: Date) async throws -> Bool {
-        let cleared = try await database.write { db -> Bool in
-            guard let id = try String.fetchOne(db, sql: "SELECT messageId FROM slot WHERE sender = ?", arguments: [sender]) else { return false }
-            try Self.finish(db, id: id, .superseded, reason: "slot cleared", at: now, onlyIfOpen: true)
+        let (cleared, finalized) = try await database.write { db -> (Bool, String?) in
+            guard let id = try String.fetchOne(db, sql: "SELECT messageId FROM slot WHERE sender = ?", arguments: [sender]) else { return (false, nil) }
+            let changed = try Self.finish(db, id: id, .superseded, reason: "slot cleared", at: now, onlyIfOpen: true)
             try db.execute(sql: "DELETE FROM slot WHERE sender = ?", arguments: [sender])
-            return true
+            return (true, changed ? id : nil)
         }
         if cleared { changeContinuation.yield() }
+        if let finalized { await announce([finalized]) }
         return cleared
     }
 
@@ -178,12 +202,15 @@ public actor Inbox {
         }
     }
 
+    /// Gives `id` its final status; true if a row changed.
+    @discardableResult
     private static func finish(
         _ db: Database, id: String, _ status: ReceiptStatus, reason: String?, at now: Date, onlyIfOpen: Bool = false
-    ) throws {
+    ) throws -> Bool {
         try db.execute(
             sql: "UPDATE message SET status = ?, reason = ?, finalAt = ? WHERE id = ?" + (onlyIfOpen ? " AND status = 'accepted'" : ""),
             arguments: [status.rawValue, reason, now.timeIntervalSince1970, id])
+        return db.changesCount > 0
     }
 
     private static func fetchReceipt(_ db: Database, id: String) throws -> Receipt? {

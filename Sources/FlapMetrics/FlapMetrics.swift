@@ -10,6 +10,7 @@ import Prometheus
 public final class FlapMetrics: Sendable {
     private let registry = PrometheusCollectorRegistry()
     private let planLatency: DurationHistogram
+    private let mqttAckWindow: DurationHistogram
     private let displayLatency: DurationHistogram
     private let pending = PendingLatencies()
 
@@ -19,6 +20,9 @@ public final class FlapMetrics: Sendable {
         planLatency = registry.makeDurationHistogram(
             name: "flapd_plan_latency_seconds", buckets: fast,
             help: "Time from a message being accepted to its plan starting on a panel.")
+        mqttAckWindow = registry.makeDurationHistogram(
+            name: "flapd_mqtt_ack_window_seconds", buckets: fast,
+            help: "Time from libmosquitto handing over a QoS 1 message (its PUBACK already sent) to its commit: a crash within it loses the message.")
         displayLatency = registry.makeDurationHistogram(
             name: "flapd_display_latency_seconds",
             buckets: [.seconds(1), .seconds(2), .seconds(5), .seconds(10), .seconds(20), .seconds(30), .seconds(60), .seconds(300)],
@@ -38,6 +42,9 @@ public final class FlapMetrics: Sendable {
         registry.makeCounter(name: "flapd_messages_rejected_total", labels: [("source", source), ("reason", reason)],
                              help: "Messages refused before reaching the inbox.").increment()
     }
+
+    /// An MQTT message was committed this long after libmosquitto acknowledged and handed it over.
+    public func mqttCommitted(after window: Duration) { mqttAckWindow.record(window) }
 
     public func planStarted(messageId: String?) {
         if let messageId, let elapsed = pending.elapsed(messageId, remove: false) { planLatency.record(elapsed) }

@@ -143,3 +143,20 @@ import Testing
         guard case .duplicate = try await reopened.accept(message("kept"), now: t0 + 2) else { Issue.record("not a duplicate"); return }
     }
 }
+
+extension InboxTests {
+    @Test func everyFinalReceiptIsAnnouncedOnceAfterCommit() async throws {
+        let inbox = try inbox()
+        var finals = inbox.finalReceipts.makeAsyncIterator()
+        _ = try await inbox.accept(message("a1"), now: t0)
+        _ = try await inbox.accept(message("a2", created: 10), now: t0 + 10)   // a1 superseded
+        _ = try await inbox.accept(message("old", created: 5), now: t0 + 11)   // late older: superseded at once
+        try await inbox.markDisplayed("a2", panel: "main", board: Board(size: .flagship), now: t0 + 12)
+        try await inbox.markDisplayed("a2", panel: "main", board: Board(size: .flagship), now: t0 + 13)  // no second receipt
+        _ = try await inbox.accept(message("b", from: "bob", lifetime: 60), now: t0 + 14)
+        try await inbox.expire(now: t0 + 100)
+        var seen: [String] = []
+        for _ in 0..<4 { if let r = await finals.next() { seen.append("\(r.id) \(r.status.rawValue)") } }
+        #expect(seen == ["a1 superseded", "old superseded", "a2 displayed", "b expired"])
+    }
+}

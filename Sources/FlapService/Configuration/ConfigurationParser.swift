@@ -1,5 +1,6 @@
 import FlapCore
 import FlapMessaging
+import FlapMQTT
 import Foundation
 import TOMLKit
 
@@ -59,6 +60,10 @@ public enum ConfigurationParser {
             sound.finish(["enabled", "device", "volume", "mute", "quiet_hours", "sample"])
             reader.problems += sound.problems
         }
+        if var mqtt = reader.table("mqtt") {
+            configuration.mqtt = parseMQTT(&mqtt)
+            reader.problems += mqtt.problems
+        }
         if let panels = reader.tables("panel") {
             configuration.panels = []
             for var panel in panels {
@@ -71,9 +76,41 @@ public enum ConfigurationParser {
             }
             if configuration.panels.isEmpty { reader.fail("panel", "configure at least one [[panel]]") }
         }
-        reader.finish(["state_dir", "listen", "log_level", "api", "local_api", "messages", "sound", "panel"])
+        reader.finish(["state_dir", "listen", "log_level", "api", "local_api", "messages", "sound", "mqtt", "panel"])
         guard reader.problems.isEmpty else { throw ConfigurationError(file: file, problems: reader.problems) }
         return configuration
+    }
+
+    private static func parseMQTT(_ reader: inout TableReader) -> MQTTSettings? {
+        let known = ["url", "device_id", "groups", "username", "password_file", "ca_file", "cert_file", "key_file",
+                     "protocol", "home_assistant", "base_topic", "keepalive"]
+        defer { reader.finish(known) }
+        guard let url = reader.string("url") else {
+            reader.fail("url", "[mqtt] needs url = \"mqtt://broker:1883\"")
+            return nil
+        }
+        var settings: MQTTSettings
+        do {
+            settings = try MQTTSettings(url: url, deviceID: reader.string("device_id") ?? MQTTSettings.defaultDeviceID)
+        } catch {
+            reader.fail("url", error.description)
+            return nil
+        }
+        settings.groups = reader.strings("groups") ?? []
+        settings.username = reader.string("username") ?? settings.username
+        settings.passwordFile = reader.string("password_file")
+        settings.caFile = reader.string("ca_file")
+        settings.certificateFile = reader.string("cert_file")
+        settings.keyFile = reader.string("key_file")
+        if settings.certificateFile != nil || settings.caFile != nil { settings.tls = true }
+        if let version = reader.choice("protocol", ["5", "3.1.1"]) { settings.protocolVersion = MQTTOptions.ProtocolVersion(rawValue: version)! }
+        settings.homeAssistant = reader.bool("home_assistant") ?? true
+        settings.baseTopic = reader.string("base_topic") ?? settings.baseTopic
+        if let keepAlive = reader.int("keepalive") {
+            if keepAlive >= 5 { settings.keepAlive = keepAlive } else { reader.fail("keepalive", "must be at least 5 seconds") }
+        }
+        for problem in settings.validate() { reader.fail("device_id", problem) }
+        return settings
     }
 
     private static func parsePanel(_ reader: inout TableReader) -> PanelConfiguration {

@@ -1,5 +1,6 @@
 import FlapCore
 import FlapMessaging
+import FlapMQTT
 
 /// Everything flapd runs from: `/etc/flapd/flapd.toml`, `--config`, or `--simulate`'s defaults,
 /// with command-line flags applied on top.
@@ -19,6 +20,8 @@ public struct FlapdConfiguration: Sendable, Equatable {
     public var panels: [PanelConfiguration] = [PanelConfiguration()]
     /// The clacks of the first panel.
     public var sound = SoundSettings()
+    /// The MQTT broker and this display's identity there; nil: no MQTT.
+    public var mqtt: MQTTSettings?
     /// trace, debug, info, notice, warning, error, critical.
     public var logLevel = "info"
 

@@ -76,7 +76,7 @@ public actor DisplayCoordinator<C: Clock> where C.Duration == Duration {
             do {
                 try await inbox.markDisplayed(token, panel: panelID, board: board, now: time.now())
                 logger.info("panel rested", metadata: ["panel": "\(panelID)", "message": "\(token ?? "-")", "flaps": "\(flaps)"])
-                await observer?.displayed(panel: panelID, messageId: token, flaps: flaps)
+                await observer?.displayed(panel: panelID, board: board, messageId: token, flaps: flaps)
             } catch {
                 logger.error("could not record display", metadata: ["panel": "\(panelID)", "error": "\(error)"])
             }
@@ -149,5 +149,5 @@ public actor DisplayCoordinator<C: Clock> where C.Duration == Duration {
 /// Told about what the panels do, for metrics and tests.
 public protocol DisplayObserver: Sendable {
     func planStarted(panel: String, messageId: String?, flaps: Int) async
-    func displayed(panel: String, messageId: String?, flaps: Int) async
+    func displayed(panel: String, board: Board, messageId: String?, flaps: Int) async
 }

@@ -4,6 +4,7 @@ import FlapHTTP
 import FlapLinux
 import FlapMessaging
 import FlapMetrics
+import FlapMQTT
 import Foundation
 import Hummingbird
 import Logging
@@ -30,12 +31,23 @@ public final class Appliance: Sendable {
         inbox = try Inbox(path: stateDirectory.file("inbox.sqlite"), rules: configuration.rules)
         let sound = try Self.player(configuration.sound, logger: logger)
         self.sound = sound
+        let intake = MessageIntake(inbox: inbox, boardSize: configuration.panels[0].size, now: { Date() })
+        var mqtt: MQTTBridge?
+        if let settings = configuration.mqtt {
+            let password = try settings.passwordFile.map { try resolve(.file($0), purpose: "MQTT password") }
+            do {
+                mqtt = try MQTTBridge(settings: settings, password: password, intake: intake, metrics: metrics,
+                                      stateDirectory: stateDirectory.path, logger: logger)
+            } catch {
+                throw ServiceError("MQTT: \(error)")
+            }
+        }
         var panels: [PanelRuntime] = []
         for (index, panel) in configuration.panels.enumerated() {
             // Only one panel can be drawn in place, and one sound device carries one panel's clacks.
             panels.append(try await PanelRuntime(configuration: panel, inbox: inbox, metrics: metrics,
                                                  drawInTerminal: drawInTerminal && index == 0,
-                                                 sound: index == 0 ? sound : nil, logger: logger))
+                                                 sound: index == 0 ? sound : nil, mqtt: index == 0 ? mqtt : nil, logger: logger))
         }
         self.panels = panels
 
@@ -44,7 +56,6 @@ public final class Appliance: Sendable {
                                     purpose: "Local API enablement token", in: stateDirectory, logger: logger)
         let localKey = try Self.secret(nil, file: "local-api-key", purpose: "Local API key", in: stateDirectory, logger: logger)
 
-        let intake = MessageIntake(inbox: inbox, boardSize: configuration.panels[0].size, now: { Date() })
         let boards = ApplianceBoards(panels: panels, sound: sound)
         let native = NativeAPI(intake: intake, panels: boards, metrics: metrics, apiKey: apiKey, version: Self.version)
         let local = LocalAPI(intake: intake, panels: boards, metrics: metrics, enablementToken: token, apiKey: localKey)
@@ -62,7 +73,7 @@ public final class Appliance: Sendable {
             ready: { await ports.waitUntilBound() },
             alive: { _ = await boards.panels() },
             logger: logger)
-        services = panels + [nativeApp, localApp, Housekeeping(inbox: inbox, logger: logger), notifier]
+        services = panels + [nativeApp, localApp, Housekeeping(inbox: inbox, logger: logger)] + (mqtt.map { [$0] } ?? []) + [notifier]
     }
 
     /// Runs until SIGTERM or SIGINT, then stops every service and leaves the panels safe.

@@ -1,5 +1,6 @@
 import ArgumentParser
 import FlapMessaging
+import FlapMQTT
 import Foundation
 import Logging
 
@@ -48,6 +49,15 @@ public struct Flapd: AsyncParsableCommand {
 
     @Option(help: "Messages per sender per hour (0: no limit; default 50).")
     var rateLimit: Int?
+
+    @Option(help: "An MQTT broker to take messages from: mqtt://HOST:PORT (mqtts:// for TLS).")
+    var mqtt: String?
+
+    @Option(help: "This display's id in MQTT topics (default: [mqtt] device_id, else the host name).")
+    var deviceID: String?
+
+    @Option(help: "An MQTT group to join (vestawidget/group/NAME/message); repeat for more.")
+    var group: [String] = []
 
     @Flag(help: "No clack sound.")
     var noSound = false
@@ -128,10 +138,32 @@ public struct Flapd: AsyncParsableCommand {
         if let rateLimit { configuration.rules.ratePerHour = rateLimit }
         if let logLevel { configuration.logLevel = logLevel }
         if noSound { configuration.sound.enabled = false }
+        if let mqtt {
+            let id = deviceID ?? configuration.mqtt?.deviceID ?? MQTTSettings.defaultDeviceID
+            var settings = (try? MQTTSettings(url: mqtt, deviceID: id)) ?? MQTTSettings(host: "", port: 0, deviceID: id)
+            if let configured = configuration.mqtt {
+                settings.groups = configured.groups
+                settings.username = settings.username ?? configured.username
+                settings.passwordFile = configured.passwordFile
+                settings.homeAssistant = configured.homeAssistant
+            }
+            configuration.mqtt = settings
+        }
+        if let deviceID { configuration.mqtt?.deviceID = deviceID }
+        if !group.isEmpty, var settings = configuration.mqtt {
+            settings.groups = Array(Set(settings.groups + group)).sorted()
+            configuration.mqtt = settings
+        }
         if let soundDevice { configuration.sound.device = soundDevice }
     }
 
     public func validate() throws {
+        if let mqtt {
+            do { _ = try MQTTSettings(url: mqtt, deviceID: deviceID ?? "x") } catch { throw ValidationError("--mqtt: \(error)") }
+        }
+        if mqtt == nil, deviceID != nil || !group.isEmpty, config == nil {
+            throw ValidationError("--device-id and --group go with --mqtt (or [mqtt] in the configuration)")
+        }
         if apiKey != nil, apiKeyFile != nil { throw ValidationError("give --api-key or --api-key-file, not both") }
         if let rateLimit, rateLimit < 0 { throw ValidationError("--rate-limit must be 0 (no limit) or more") }
         for (name, port) in [("--api-port", apiPort), ("--local-api-port", localAPIPort)] {

@@ -3,6 +3,7 @@ import FlapHardware
 import FlapHTTP
 import FlapMessaging
 import FlapMetrics
+import FlapMQTT
 import FlapSimulated
 import Foundation
 import Logging
@@ -19,7 +20,7 @@ final class PanelRuntime: Service, Sendable {
     private let sound: ClackPlayer<ContinuousClock>?
 
     init(configuration: PanelConfiguration, inbox: Inbox, metrics: FlapMetrics, drawInTerminal: Bool,
-         sound: ClackPlayer<ContinuousClock>?, logger: Logger) async throws {
+         sound: ClackPlayer<ContinuousClock>?, mqtt: MQTTBridge?, logger: Logger) async throws {
         self.configuration = configuration
         self.sound = sound
         // Resume from what the panel showed when it last rested (a split-flap keeps its flaps).
@@ -53,7 +54,7 @@ final class PanelRuntime: Service, Sendable {
         motion = MotionLoop(panel: panel, planner: planner, clock: ContinuousClock(), onPlanStart: onPlanStart)
         coordinator = DisplayCoordinator(
             panelID: configuration.id, inbox: inbox, motion: motion, policy: configuration.policy, size: configuration.size,
-            time: .system, logger: logger, observer: MetricsObserver(metrics: metrics), showing: showing)
+            time: .system, logger: logger, observer: ApplianceObserver(metrics: metrics, mqtt: mqtt), showing: showing)
     }
 
     func run() async throws {
@@ -75,11 +76,13 @@ final class PanelRuntime: Service, Sendable {
     }
 }
 
-/// Feeds the display events into the metrics.
-struct MetricsObserver: DisplayObserver {
+/// Feeds the display events into the metrics, and the board into MQTT's retained state.
+struct ApplianceObserver: DisplayObserver {
     let metrics: FlapMetrics
+    let mqtt: MQTTBridge?
     func planStarted(panel: String, messageId: String?, flaps: Int) async { metrics.planStarted(messageId: messageId) }
-    func displayed(panel: String, messageId: String?, flaps: Int) async {
+    func displayed(panel: String, board: Board, messageId: String?, flaps: Int) async {
         metrics.displayed(messageId: messageId, panel: panel, flaps: flaps)
+        mqtt?.publishState(panel: panel, board: board, messageId: messageId)
     }
 }

@@ -1,0 +1,57 @@
+import Foundation
+
+/// flapd's MQTT connection and identity: `[mqtt]` in flapd.toml, or `--mqtt URL --device-id ID --group NAME`.
+public struct MQTTSettings: Sendable, Equatable {
+    public var host: String
+    public var port: Int
+    /// `mqtts://` URLs use TLS with `caFile` (default: the system's CA bundle).
+    public var tls: Bool = false
+    public var caFile: String?
+    public var certificateFile: String?
+    public var keyFile: String?
+    public var username: String?
+    /// A file holding the password (for systemd's LoadCredential); never logged.
+    public var passwordFile: String?
+    /// This display's name in topics: `vestawidget/<device>/…`.
+    public var deviceID: String
+    /// Groups it belongs to: `vestawidget/group/<group>/message` reaches it.
+    public var groups: [String] = []
+    public var baseTopic = "vestawidget"
+    public var protocolVersion: MQTTOptions.ProtocolVersion = .v5
+    /// Announce the display to Home Assistant (MQTT discovery under `homeassistant/`).
+    public var homeAssistant = true
+    public var keepAlive = 30
+
+    public init(host: String, port: Int, deviceID: String) {
+        self.host = host
+        self.port = port
+        self.deviceID = deviceID
+    }
+
+    /// Settings from `mqtt://host[:port]` or `mqtts://host[:port]`.
+    public init(url: String, deviceID: String) throws(MQTTError) {
+        guard let parsed = URLComponents(string: url), let scheme = parsed.scheme, ["mqtt", "mqtts"].contains(scheme),
+              let host = parsed.host, !host.isEmpty else {
+            throw MQTTError("\(url) is not an MQTT address such as mqtt://broker.local:1883 or mqtts://broker.local:8883")
+        }
+        self.init(host: host, port: parsed.port ?? (scheme == "mqtts" ? 8883 : 1883), deviceID: deviceID)
+        tls = scheme == "mqtts"
+        username = parsed.user
+    }
+
+    /// The host name, the default device id.
+    public static var defaultDeviceID: String {
+        ProcessInfo.processInfo.hostName.split(separator: ".").first.map(String.init) ?? "flapd"
+    }
+
+    /// Problems with the device id and groups as topic levels.
+    public func validate() -> [String] {
+        var problems: [String] = []
+        for (name, value) in [("device id", deviceID)] + groups.map({ ("group", $0) }) {
+            if value.isEmpty || value.contains(where: { "/+#".contains($0) }) {
+                problems.append("\(name) \(value.debugDescription) must be a non-empty topic level without / + #")
+            }
+        }
+        return problems
+    }
+}
