@@ -1,0 +1,201 @@
+import FlapMQTT
+import Foundation
+import Testing
+import TestSupport
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// flapd on a real mosquitto broker: messages in through its topics, receipts and state out.
+@Suite(.timeLimit(.minutes(2))) struct MQTTServiceTests {
+    /// Watches topics with a client of its own and collects what arrives.
+    final class Watcher: @unchecked Sendable {
+        let client: MQTTClient
+        private let lock = NSLock()
+        private var received: [MQTTMessage] = []
+        private var task: Task<Void, Never>?
+
+        init(port: Int, topics: [String]) async throws {
+            client = try MQTTClient(options: MQTTOptions(host: "127.0.0.1", port: port, clientID: "watch-\(UUID().uuidString.prefix(6))"))
+            let connected = ConnectFlag()
+            task = Task { [client, lock] in
+                for await event in client.events {
+                    switch event {
+                    case .connected(0, _):
+                        for topic in topics { try? client.subscribe(topic, qos: 1) }
+                        connected.set()
+                    case .message(let m): lock.withLock { self.received.append(m) }
+                    default: break
+                    }
+                }
+            }
+            client.start()
+            for _ in 0..<500 where !connected.isSet { try await Task.sleep(for: .milliseconds(10)) }
+            try await Task.sleep(for: .milliseconds(100))  // the subscriptions are acknowledged
+        }
+
+        func stop() { client.stop(); task?.cancel() }
+
+        var messages: [MQTTMessage] { lock.withLock { received } }
+
+        func json(on topic: String) -> [[String: Any]] {
+            messages.filter { $0.topic == topic }.compactMap { try? JSONSerialization.jsonObject(with: Data($0.payload)) as? [String: Any] }
+        }
+
+        /// Waits until `condition` holds for what has arrived (up to 20 s).
+        func until(_ what: String, _ condition: @Sendable (Watcher) -> Bool) async throws {
+            for _ in 0..<2000 {
+                if condition(self) { return }
+                try await Task.sleep(for: .milliseconds(10))
+            }
+            Issue.record("timed out waiting for \(what); got \(messages.map { "\($0.topic) \(String(decoding: $0.payload, as: UTF8.self))" })")
+        }
+    }
+
+    final class ConnectFlag: @unchecked Sendable {
+        private let lock = NSLock()
+        private var value = false
+        func set() { lock.withLock { value = true } }
+        var isSet: Bool { lock.withLock { value } }
+    }
+
+    func publish(_ broker: MosquittoBroker, _ topic: String, _ payload: String, retain: Bool = false) throws {
+        let result = try ProcessRunner.run("/usr/bin/mosquitto_pub", ["-p", "\(broker.port)", "-q", "1", "-t", topic, "-m", payload] + (retain ? ["-r"] : []))
+        #expect(result.status == 0, "\(result.stderrText)")
+    }
+
+    func flapd(_ broker: MosquittoBroker, device: String, state: String? = nil, extra: [String] = []) async throws -> FlapdProcess {
+        try await FlapdProcess.start(stateDirectory: state, arguments: ["--no-sound", "--mqtt", "mqtt://127.0.0.1:\(broker.port)", "--device-id", device] + extra)
+    }
+
+    func receipts(_ watcher: Watcher, _ device: String) -> [[String: Any]] { watcher.json(on: "vestawidget/\(device)/receipt") }
+
+    func status(_ watcher: Watcher, _ device: String, _ id: String) -> [String] {
+        receipts(watcher, device).filter { $0["id"] as? String == id }.compactMap { $0["status"] as? String }
+    }
+
+    @Test func messagesAreDeliveredAndEveryOutcomeGetsAReceipt() async throws {
+        let broker = try await MosquittoBroker.start()
+        defer { Task { await broker.stop() } }
+        let watcher = try await Watcher(port: broker.port, topics: ["vestawidget/#"])
+        defer { watcher.stop() }
+        let flapd = try await flapd(broker, device: "wall", extra: ["--rate-limit", "3"])
+        defer { Task { await flapd.stop() } }
+        try await watcher.until("online") { $0.messages.contains { $0.topic == "vestawidget/wall/availability" && $0.payload == Array("online".utf8) } }
+
+        try publish(broker, "vestawidget/wall/message", #"{"id": "m1", "sender": {"id": "phone"}, "text": "HI"}"#)
+        try await watcher.until("m1 displayed") { self.status($0, "wall", "m1") == ["accepted", "displayed"] }
+        let state = try #require(watcher.json(on: "vestawidget/wall/state").last)
+        #expect(state["message"] as? String == "m1")
+        #expect((state["text"] as? [String])?[2] == "          HI          ")
+
+        try publish(broker, "vestawidget/wall/message", "{not json")
+        try publish(broker, "vestawidget/wall/message", #"{"id": "bad", "text": "a~b"}"#)
+        try publish(broker, "vestawidget/wall/message", #"{"id": "big", "text": ""# + String(repeating: "A", count: 70_000) + #""}"#)
+        try publish(broker, "vestawidget/wall/message", #"{"id": "m1", "sender": {"id": "phone"}, "text": "HI"}"#)
+        for i in 0..<3 { try publish(broker, "vestawidget/wall/message", #"{"id": "r\#(i)", "sender": {"id": "spam"}, "text": "x"}"#) }
+        try publish(broker, "vestawidget/wall/message", #"{"id": "r3", "sender": {"id": "spam"}, "text": "x"}"#)
+        try await watcher.until("all receipts") { self.receipts($0, "wall").count >= 10 }
+        let all = receipts(watcher, "wall")
+        #expect(all.contains { $0["status"] as? String == "rejected" && $0["reason"] as? String == "the body is not valid JSON" })
+        #expect(all.contains { $0["id"] as? String == "bad" && ($0["reason"] as? String)?.contains("unsupported character: ~") == true })
+        #expect(all.contains { $0["status"] as? String == "rejected" && ($0["reason"] as? String)?.contains("at most 64 KiB") == true })
+        #expect(all.contains { $0["id"] as? String == "m1" && $0["duplicate"] as? Bool == true })
+        #expect(all.contains { $0["id"] as? String == "r3" && ($0["reason"] as? String)?.hasPrefix("too many messages") == true })
+        #expect(try await flapd.api.get("/v1/receipts/bad").status == 404)
+    }
+
+    @Test func theCommandTopicAndAGroupReachEveryMember() async throws {
+        let broker = try await MosquittoBroker.start()
+        defer { Task { await broker.stop() } }
+        let watcher = try await Watcher(port: broker.port, topics: ["vestawidget/+/receipt"])
+        defer { watcher.stop() }
+        let a = try await flapd(broker, device: "a", extra: ["--group", "office"])
+        let b = try await flapd(broker, device: "b", extra: ["--group", "office", "--group", "lobby"])
+        let c = try await flapd(broker, device: "c", extra: ["--group", "lobby"])
+        defer { Task { await a.stop(); await b.stop(); await c.stop() } }
+        try await Task.sleep(for: .milliseconds(300))
+        try publish(broker, "vestawidget/group/office/message", #"{"id": "all-hands", "text": "MEETING"}"#)
+        try await watcher.until("a and b accepted") { self.status($0, "a", "all-hands").contains("accepted") && self.status($0, "b", "all-hands").contains("accepted") }
+        #expect(status(watcher, "c", "all-hands").isEmpty)
+        try publish(broker, "vestawidget/c/command", "plain text")
+        try await watcher.until("command") { self.receipts($0, "c").contains { $0["sender"] as? String == "mqtt-command" } }
+        let slots = try await c.api.get("/v1/slots").object["slots"] as? [[String: Any]]
+        #expect(slots?.first?["sender"] as? String == "mqtt-command")
+        #expect(slots?.first?["text"] as? [String] == ["plain text"])
+    }
+
+    @Test func retainedSlotsComeBackAfterARestartAndAnEmptyOneClearsTheSlot() async throws {
+        let broker = try await MosquittoBroker.start()
+        defer { Task { await broker.stop() } }
+        let watcher = try await Watcher(port: broker.port, topics: ["vestawidget/+/receipt"])
+        defer { watcher.stop() }
+        // Published while the display is off: the broker keeps it.
+        try publish(broker, "vestawidget/hall/slot/kitchen", #"{"id": "k1", "text": "SOUP"}"#, retain: true)
+        let first = try await flapd(broker, device: "hall")
+        try await watcher.until("k1") { self.status($0, "hall", "k1").contains("accepted") }
+        #expect(try await first.api.get("/v1/slots").object["slots"].map { ($0 as? [[String: Any]])?.first?["sender"] as? String } == "kitchen")
+        // A new display (empty state) gets the slot from the broker on its first connection.
+        await first.stop()
+        let second = try await flapd(broker, device: "hall")
+        defer { Task { await second.stop() } }
+        for _ in 0..<200 {
+            if try await second.api.get("/v1/receipts/k1").status == 200 { break }
+            try await Task.sleep(for: .milliseconds(20))
+        }
+        #expect(try await second.api.get("/v1/receipts/k1").status == 200)
+        // A slot message names the topic's sender, not another.
+        try publish(broker, "vestawidget/hall/slot/kitchen", #"{"id": "k2", "sender": {"id": "garage"}, "text": "X"}"#, retain: true)
+        try await watcher.until("k2 rejected") { $0.json(on: "vestawidget/hall/receipt").contains { $0["id"] as? String == "k2" && $0["status"] as? String == "rejected" } }
+        try publish(broker, "vestawidget/hall/slot/kitchen", "", retain: true)
+        for _ in 0..<200 {
+            if (try await second.api.get("/v1/slots").object["slots"] as? [Any])?.isEmpty == true { break }
+            try await Task.sleep(for: .milliseconds(20))
+        }
+        #expect((try await second.api.get("/v1/slots").object["slots"] as? [Any])?.isEmpty == true)
+    }
+
+    @Test func aKilledDisplayGoesOfflineThroughItsWillAndAStoppedOneSaysSo() async throws {
+        let broker = try await MosquittoBroker.start()
+        defer { Task { await broker.stop() } }
+        let watcher = try await Watcher(port: broker.port, topics: ["vestawidget/+/availability"])
+        defer { watcher.stop() }
+        let killed = try await flapd(broker, device: "k")
+        try await watcher.until("k online") { $0.messages.contains { $0.topic == "vestawidget/k/availability" && $0.payload == Array("online".utf8) } }
+        killed.process.signal(SIGKILL)
+        try await watcher.until("k offline") { $0.messages.last { $0.topic == "vestawidget/k/availability" }?.payload == Array("offline".utf8) }
+        let stopped = try await flapd(broker, device: "s")
+        try await watcher.until("s online") { $0.messages.contains { $0.topic == "vestawidget/s/availability" } }
+        stopped.process.signal(SIGTERM)
+        #expect(await stopped.process.wait() == 0)
+        try await watcher.until("s offline") { $0.messages.last { $0.topic == "vestawidget/s/availability" }?.payload == Array("offline".utf8) }
+    }
+
+    @Test func homeAssistantSeesTheDisplayAndLosesItWhenItsIdChanges() async throws {
+        let broker = try await MosquittoBroker.start()
+        defer { Task { await broker.stop() } }
+        let watcher = try await Watcher(port: broker.port, topics: ["homeassistant/#"])
+        defer { watcher.stop() }
+        let state = FileManager.default.temporaryDirectory.appendingPathComponent("ha-\(UUID().uuidString)").path
+        let old = try await flapd(broker, device: "oldname", state: state)
+        try await watcher.until("discovery") { $0.messages.contains { $0.topic == "homeassistant/text/vestawidget_oldname/message/config" } }
+        let text = try #require(watcher.json(on: "homeassistant/text/vestawidget_oldname/message/config").first)
+        #expect(text["command_topic"] as? String == "vestawidget/oldname/ha/set")
+        #expect(text["availability_topic"] as? String == "vestawidget/oldname/availability")
+        await old.stop()
+        let renamed = try await flapd(broker, device: "newname", state: state)
+        defer { Task { await renamed.stop() } }
+        try await watcher.until("old removed") {
+            $0.messages.contains { $0.topic == "homeassistant/text/vestawidget_oldname/message/config" && $0.payload.isEmpty }
+                && $0.messages.contains { $0.topic == "homeassistant/sensor/vestawidget_newname/board/config" }
+        }
+        // Home Assistant's text entity sends plain text to ha/set.
+        try publish(broker, "vestawidget/newname/ha/set", "from home assistant")
+        for _ in 0..<200 {
+            if (try await renamed.api.get("/v1/slots").object["slots"] as? [[String: Any]])?.first?["sender"] as? String == "home-assistant" { break }
+            try await Task.sleep(for: .milliseconds(20))
+        }
+        #expect((try await renamed.api.get("/v1/slots").object["slots"] as? [[String: Any]])?.first?["sender"] as? String == "home-assistant")
+    }
+}
