@@ -43,7 +43,9 @@ public final class MQTTClient: @unchecked Sendable {
             }, "will")
         }
         mosquitto_connect_v5_callback_set(mosq) { _, user, rc, flags, _ in
-            CallbackBox.from(user).continuation.yield(.connected(code: Int(rc), sessionPresent: flags & 1 == 1))
+            let box = CallbackBox.from(user)
+            box.answered = true
+            box.continuation.yield(.connected(code: Int(rc), sessionPresent: flags & 1 == 1))
         }
         mosquitto_disconnect_v5_callback_set(mosq) { _, user, rc, _ in
             CallbackBox.from(user).continuation.yield(.disconnected(code: Int(rc)))
@@ -113,12 +115,18 @@ public final class MQTTClient: @unchecked Sendable {
         }
         defer { mosquitto_property_free_all(&properties) }
         while lock.withLock({ running }) {
+            box.answered = false
             var rc = mosquitto_connect_bind_v5(mosq, options.host, Int32(options.port), Int32(options.keepAlive), nil, properties)
             if rc == MOSQ_ERR_SUCCESS.rawValue {
-                attempt = 0
                 while lock.withLock({ running }) {
                     rc = mosquitto_loop(mosq, 100, 1)
                     if rc != MOSQ_ERR_SUCCESS.rawValue { break }
+                }
+                // Lost before the broker answered (a TLS handshake that failed, say): a failed attempt.
+                if box.answered {
+                    attempt = 0
+                } else if lock.withLock({ running }) {
+                    box.continuation.yield(.connectFailed(reason: Self.describe(rc)))
                 }
             } else {
                 box.continuation.yield(.connectFailed(reason: Self.describe(rc)))
@@ -149,6 +157,13 @@ public final class MQTTClient: @unchecked Sendable {
 /// Where libmosquitto's callbacks (on its thread) hand over to Swift.
 private final class CallbackBox: @unchecked Sendable {
     let continuation: AsyncStream<MQTTEvent>.Continuation
+    private let lock = NSLock()
+    private var answeredValue = false
+    /// Whether the broker has answered (CONNACK) since the last connection attempt.
+    var answered: Bool {
+        get { lock.withLock { answeredValue } }
+        set { lock.withLock { answeredValue = newValue } }
+    }
     init(continuation: AsyncStream<MQTTEvent>.Continuation) { self.continuation = continuation }
     static func from(_ user: UnsafeMutableRawPointer?) -> CallbackBox { Unmanaged<CallbackBox>.fromOpaque(user!).takeUnretainedValue() }
 }

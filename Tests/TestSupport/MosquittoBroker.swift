@@ -5,7 +5,9 @@ import Glibc
 #endif
 
 /// A real mosquitto broker on a free loopback port, with persistence in a directory of its own,
-/// for tests. Extra configuration lines (password file, TLS listener) can be given.
+/// for tests. Extra configuration lines (password file, TLS listener) can be given. Run as root,
+/// it stays root (mosquitto would otherwise switch to its own user and lose access to the test's
+/// files: keys, persistence).
 public final class MosquittoBroker: Sendable {
     public let port: Int
     public let directory: String
@@ -22,7 +24,19 @@ public final class MosquittoBroker: Sendable {
         return broker
     }
 
-    private init(port: Int, directory: String, extra: String) {
+    /// A broker that admits only the users in `passwordFile` (no anonymous clients).
+    public static func startLocked(passwordFile: String) async throws -> MosquittoBroker {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("mosq-\(UUID().uuidString)").path
+        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+        let broker = MosquittoBroker(port: try freePort(), directory: dir, extra: "password_file \(passwordFile)\n", anonymous: false)
+        try await broker.launch()
+        return broker
+    }
+
+    private let anonymous: Bool
+
+    private init(port: Int, directory: String, extra: String, anonymous: Bool = true) {
+        self.anonymous = anonymous
         self.port = port
         self.directory = directory
         self.extra = extra
@@ -32,11 +46,12 @@ public final class MosquittoBroker: Sendable {
     private func launch() async throws {
         let configuration = """
             listener \(port) 127.0.0.1
-            allow_anonymous true
+            allow_anonymous \(anonymous)
             persistence true
             persistence_location \(directory)/
             autosave_interval 1
             log_dest stderr
+            \(getuid() == 0 ? "user root" : "")
             \(extra)
             """
         try configuration.write(toFile: directory + "/mosquitto.conf", atomically: true, encoding: .utf8)
