@@ -84,7 +84,7 @@ let package = Package(
         .target(
             name: "FlapControl",
             dependencies: [
-                "FlapCore", "FlapLinux",
+                "FlapCore", "FlapLinux", "FlapMQTT",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
         .executableTarget(name: "flapctl", dependencies: ["FlapControl"]),

@@ -35,6 +35,21 @@ struct SendCommand: AsyncParsableCommand {
     @Flag(help: "Wait until the message has been shown, superseded, expired or rejected.")
     var wait = false
 
+    @Option(help: "Send over MQTT through this broker (mqtt://HOST:PORT) instead of flapd's API.")
+    var mqtt: String?
+
+    @Option(help: "With --mqtt: the displays (device ids) to send to, comma-separated, at most 10.")
+    var to: String?
+
+    @Option(help: "With --mqtt: send to every display of this group.")
+    var group: String?
+
+    @Flag(help: "With --mqtt and --sender: publish as the sender's retained slot, kept by the broker for displays that are off.")
+    var slot = false
+
+    @Option(help: "With --mqtt: seconds to wait for the displays' receipts.")
+    var timeout: Double = 10
+
     @Argument(help: "The text to show.")
     var text: String
 
@@ -49,6 +64,11 @@ struct SendCommand: AsyncParsableCommand {
             let now = Date()
             message["createdAt"] = ISO8601DateFormatter().string(from: now)
             message["expiresAt"] = ISO8601DateFormatter().string(from: now.addingTimeInterval(TimeInterval(expiresIn)))
+        }
+        if let mqtt {
+            let devices = to.map { $0.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) } } ?? []
+            return try await MQTTSend(url: mqtt, devices: devices, group: group, message: message, slot: slot,
+                                      expiresIn: expiresIn, timeout: timeout).run()
         }
         let flapd = try connection.connection()
         let reply = try await flapd.request("POST", "/v1/messages", json: try JSONSerialization.data(withJSONObject: message))

@@ -1,0 +1,86 @@
+import FlapMQTT
+import Foundation
+
+/// `flapctl send --mqtt`: one message to several displays (or a group) over MQTT, with each
+/// display's receipt gathered and shown.
+struct MQTTSend {
+    var url: String
+    var devices: [String]
+    var group: String?
+    var message: [String: Any]
+    var slot: Bool
+    var expiresIn: Int?
+    var timeout: Double
+
+    /// Publishes and waits for receipts; the exit status is 0 when every display took it.
+    func run() async throws {
+        guard !devices.isEmpty || group != nil else { throw InputError("--mqtt needs --to DEVICE[,DEVICE…] or --group NAME") }
+        guard devices.count <= 10 else { throw InputError("--to takes at most 10 devices (\(devices.count) given); use a group for more") }
+        var settings: MQTTSettings
+        do { settings = try MQTTSettings(url: url, deviceID: "flapctl") } catch { throw InputError(error.description) }
+        var message = self.message
+        let id = message["id"] as? String ?? "flapctl-\(UUID().uuidString.lowercased())"
+        message["id"] = id
+        if slot, message["sender"] == nil { throw InputError("--slot needs --sender: a slot belongs to a sender") }
+        let body = try JSONSerialization.data(withJSONObject: message)
+
+        var options = MQTTOptions(host: settings.host, port: settings.port, clientID: "flapctl-\(UUID().uuidString.prefix(8))")
+        options.persistentSession = false
+        if settings.tls { options.tls = .init(caFile: "/etc/ssl/certs/ca-certificates.crt") }
+        let client: MQTTClient
+        do { client = try MQTTClient(options: options) } catch { throw ConnectionError(error.description) }
+        defer { client.stop() }
+        var events = client.events.makeAsyncIterator()
+        client.start()
+        let deadline = ContinuousClock.now + .seconds(timeout)
+        // At the deadline the client stops, which ends its events: every wait below ends then.
+        let watchdog = Task { [client] in
+            try? await Task.sleep(until: deadline)
+            client.stop()
+        }
+        defer { watchdog.cancel() }
+
+        // Connected and listening for receipts before anything is published.
+        while true {
+            guard let event = await events.next() else {
+                throw ConnectionError("no MQTT broker answered at \(url)")
+            }
+            if case .connected(0, _) = event { break }
+            if case .connected(let code, _) = event { throw ConnectionError("the broker refused flapctl (code \(code))") }
+        }
+        let base = settings.baseTopic
+        try client.subscribe(group == nil ? "\(base)/+/receipt" : "\(base)/+/receipt", qos: 1)
+        try await Task.sleep(for: .milliseconds(100))
+
+        if let group {
+            try client.publish("\(base)/group/\(group)/message", Array(body), qos: 1)
+        } else {
+            for device in devices {
+                let sender = (message["sender"] as? [String: Any])?["id"] as? String ?? ""
+                let topic = slot ? "\(base)/\(device)/slot/\(sender)" : "\(base)/\(device)/message"
+                try client.publish(topic, Array(body), qos: 1, retain: slot, expiry: slot ? UInt32(expiresIn ?? 48 * 3600) : nil)
+            }
+        }
+
+        var answers: [String: String] = [:]
+        while ContinuousClock.now < deadline, group != nil || answers.count < devices.count {
+            guard let event = await events.next() else { break }
+            guard case .message(let m) = event,
+                  let receipt = try? JSONSerialization.jsonObject(with: Data(m.payload)) as? [String: Any],
+                  receipt["id"] as? String == id, let device = receipt["device"] as? String else { continue }
+            let status = receipt["status"] as? String ?? "?"
+            // The first answer per display: accepted (or duplicate) means delivered.
+            if answers[device] == nil || status == "rejected" {
+                answers[device] = status + ((receipt["reason"] as? String).map { ": \($0)" } ?? "")
+            }
+        }
+        let targets = group == nil ? devices : answers.keys.sorted()
+        let delivered = targets.filter { answers[$0].map { !$0.hasPrefix("rejected") } ?? false }
+        print("\(id)")
+        for device in targets { print("  \(device): \(answers[device] ?? "no answer within \(Int(timeout)) s")") }
+        print(group == nil ? "delivered \(delivered.count)/\(targets.count)" : "delivered to \(delivered.count) display(s) of group \(group!)")
+        if delivered.count < targets.count || targets.isEmpty {
+            throw ConnectionError(targets.isEmpty ? "no display of group \(group!) answered" : "not every display took the message")
+        }
+    }
+}

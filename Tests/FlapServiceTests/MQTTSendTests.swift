@@ -1,0 +1,47 @@
+import Foundation
+import Testing
+import TestSupport
+
+/// `flapctl send --mqtt`: one message to several displays, each display's receipt gathered.
+@Suite(.timeLimit(.minutes(2))) struct MQTTSendTests {
+    @Test func sendToSeveralDisplaysAndAGroupGatheringReceipts() async throws {
+        let broker = try await MosquittoBroker.start()
+        defer { Task { await broker.stop() } }
+        let url = "mqtt://127.0.0.1:\(broker.port)"
+        let a = try await FlapdProcess.start(arguments: ["--no-sound", "--mqtt", url, "--device-id", "a", "--group", "floor"])
+        let b = try await FlapdProcess.start(arguments: ["--no-sound", "--mqtt", url, "--device-id", "b", "--group", "floor"])
+        defer { Task { await a.stop(); await b.stop() } }
+        for flapd in [a, b] {
+            for _ in 0..<300 where !flapd.process.stderr.contains("connected to the MQTT broker") { try await Task.sleep(for: .milliseconds(10)) }
+        }
+        let flapctl = ProcessRunner.builtProduct("flapctl")
+
+        let both = try ProcessRunner.run(flapctl, ["send", "--mqtt", url, "--to", "a,b", "--id", "hello-all", "--sender", "me", "HELLO"])
+        #expect(both.status == 0, "\(both.stderrText)")
+        #expect(both.stdoutText == "hello-all\n  a: accepted\n  b: accepted\ndelivered 2/2\n")
+
+        let partly = try ProcessRunner.run(flapctl, ["send", "--mqtt", url, "--to", "a,b,ghost", "--timeout", "2", "--id", "p1", "X"])
+        #expect(partly.status == 1)
+        #expect(partly.stdoutText.contains("  ghost: no answer within 2 s"))
+        #expect(partly.stdoutText.hasSuffix("delivered 2/3\n"))
+
+        let group = try ProcessRunner.run(flapctl, ["send", "--mqtt", url, "--group", "floor", "--timeout", "2", "--id", "g1", "FLOOR"])
+        #expect(group.status == 0, "\(group.stderrText)")
+        #expect(group.stdoutText.hasSuffix("delivered to 2 display(s) of group floor\n"))
+
+        let rejected = try ProcessRunner.run(flapctl, ["send", "--mqtt", url, "--to", "a", "--timeout", "3", "--id", "r1", "a~b"])
+        #expect(rejected.status == 1)
+        #expect(rejected.stdoutText.contains("a: rejected: text: line 1, position 2: unsupported character: ~"))
+
+        let tooMany = try ProcessRunner.run(flapctl, ["send", "--mqtt", url, "--to", (1...11).map { "d\($0)" }.joined(separator: ","), "X"])
+        #expect(tooMany.status == 2)
+
+        // A retained slot reaches a display that was not there when it was sent.
+        let slot = try ProcessRunner.run(flapctl, ["send", "--mqtt", url, "--to", "later", "--slot", "--sender", "kitchen", "--timeout", "1", "--id", "s1", "SOUP"])
+        #expect(slot.status == 1)  // no display "later" yet
+        let later = try await FlapdProcess.start(arguments: ["--no-sound", "--mqtt", url, "--device-id", "later"])
+        defer { Task { await later.stop() } }
+        for _ in 0..<300 where try await later.api.get("/v1/receipts/s1").status != 200 { try await Task.sleep(for: .milliseconds(10)) }
+        #expect(try await later.api.get("/v1/receipts/s1").status == 200)
+    }
+}
