@@ -27,6 +27,9 @@ struct BenchCommand: AsyncParsableCommand {
     @Option(help: "Messages for the POST → plan start measurement (with --service).")
     var messages = 1000
 
+    @Option(help: "With --service: also measure MQTT through this running broker (mqtt://HOST:PORT).")
+    var mqtt: String?
+
     /// Messages of the kind people send: short, multi-line, wrapping, with escapes and colours.
     static let typicalTexts = [
         "GOOD MORNING",
@@ -50,7 +53,7 @@ struct BenchCommand: AsyncParsableCommand {
             #if DEBUG
             out.write("note: this is a debug build; build with -c release for real figures\n")
             #endif
-            return try await ServiceBench(messages: messages, seconds: seconds, output: out).run()
+            return try await ServiceBench(messages: messages, seconds: seconds, output: out, mqtt: mqtt).run()
         }
         #if DEBUG
         out.write("note: this is a debug build; run `swift run -c release flapctl bench` for real figures\n")

@@ -12,6 +12,8 @@ struct ServiceBench {
     var messages: Int
     var seconds: Double
     var output: StandardStream
+    /// A running broker for the MQTT figures (flapd is pointed at it).
+    var mqtt: String?
 
     func run() async throws {
         let flapd = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath()
@@ -27,7 +29,8 @@ struct ServiceBench {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: flapd)
         process.arguments = ["--simulate", "--state-dir", dir + "/state", "--api-port", "0", "--local-api-port", "0",
-                             "--api-key", "bench", "--rate-limit", "0", "--log-level", "debug"]
+                             "--api-key", "bench", "--rate-limit", "0", "--log-level", "debug", "--no-sound"]
+            + (mqtt.map { ["--mqtt", $0, "--device-id", "bench"] } ?? [])
         var environment = ProcessInfo.processInfo.environment
         environment["NOTIFY_SOCKET"] = notify.path
         environment["JOURNAL_STREAM"] = nil
@@ -75,6 +78,7 @@ struct ServiceBench {
             write("\(name), 8 clients", String(format: "%.0f requests/s", Double(count) / elapsed))
         }
         write("resident memory, after load", "\(peak / 1024) MiB")
+        if let mqtt { try await MQTTBench(url: mqtt, api: base, log: log, messages: messages, output: output).run() }
         output.write("reproduce: swift build -c release && .build/release/flapctl bench --service\n")
         output.flush()
     }

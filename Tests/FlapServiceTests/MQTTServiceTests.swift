@@ -43,9 +43,10 @@ import Glibc
             messages.filter { $0.topic == topic }.compactMap { try? JSONSerialization.jsonObject(with: Data($0.payload)) as? [String: Any] }
         }
 
-        /// Waits until `condition` holds for what has arrived (up to 20 s).
+        /// Waits until `condition` holds for what has arrived (up to 40 s: several flapd processes
+        /// may be starting on two busy cores).
         func until(_ what: String, _ condition: @Sendable (Watcher) -> Bool) async throws {
-            for _ in 0..<2000 {
+            for _ in 0..<4000 {
                 if condition(self) { return }
                 try await Task.sleep(for: .milliseconds(10))
             }
@@ -96,7 +97,11 @@ import Glibc
         try publish(broker, "vestawidget/wall/message", #"{"id": "m1", "sender": {"id": "phone"}, "text": "HI"}"#)
         for i in 0..<3 { try publish(broker, "vestawidget/wall/message", #"{"id": "r\#(i)", "sender": {"id": "spam"}, "text": "x"}"#) }
         try publish(broker, "vestawidget/wall/message", #"{"id": "r3", "sender": {"id": "spam"}, "text": "x"}"#)
-        try await watcher.until("all receipts") { self.receipts($0, "wall").count >= 10 }
+        try await watcher.until("every outcome's receipt") { w in
+            let all = self.receipts(w, "wall")
+            return all.filter { $0["status"] as? String == "rejected" }.count >= 4
+                && all.contains { $0["id"] as? String == "m1" && $0["duplicate"] as? Bool == true }
+        }
         let all = receipts(watcher, "wall")
         #expect(all.contains { $0["status"] as? String == "rejected" && $0["reason"] as? String == "the body is not valid JSON" })
         #expect(all.contains { $0["id"] as? String == "bad" && ($0["reason"] as? String)?.contains("unsupported character: ~") == true })
@@ -186,9 +191,11 @@ import Glibc
         await old.stop()
         let renamed = try await flapd(broker, device: "newname", state: state)
         defer { Task { await renamed.stop() } }
-        try await watcher.until("old removed") {
+        try await watcher.until("the new name announced") {
+            $0.messages.contains { $0.topic == "homeassistant/sensor/vestawidget_newname/board/config" }
+        }
+        try await watcher.until("the old name removed") {
             $0.messages.contains { $0.topic == "homeassistant/text/vestawidget_oldname/message/config" && $0.payload.isEmpty }
-                && $0.messages.contains { $0.topic == "homeassistant/sensor/vestawidget_newname/board/config" }
         }
         // Home Assistant's text entity sends plain text to ha/set.
         try publish(broker, "vestawidget/newname/ha/set", "from home assistant")

@@ -29,7 +29,7 @@ import Glibc
         let api = HTTPClient(base: "http://127.0.0.1:\(port)", headers: ["Authorization": "Bearer k"])
         #expect(try await api.postJSON("/v1/messages", #"{"id": "s1", "text": "ZZ"}"#).status == 202)
         var sound: [String: Any] = [:]
-        for _ in 0..<100 {
+        for _ in 0..<750 {
             sound = try await api.get("/v1/status").object["sound"] as? [String: Any] ?? [:]
             if sound["state"] as? String == "playing" { break }
             try await Task.sleep(for: .milliseconds(20))
