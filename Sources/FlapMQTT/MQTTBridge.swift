@@ -22,8 +22,10 @@ public final class MQTTBridge: Service, Sendable {
     private let intake: MessageIntake
     private let metrics: FlapMetrics
     private let logger: Logger
-    private let client: MQTTClient
+    private let clients: ClientSlot
+    private var client: MQTTClient { clients.current }
     private let discovery: HomeAssistantDiscovery
+    private let options: MQTTOptions
 
     public init(settings: MQTTSettings, password: String?, intake: MessageIntake, metrics: FlapMetrics,
                 stateDirectory: String, logger: Logger) throws(MQTTError) {
@@ -42,7 +44,8 @@ public final class MQTTBridge: Service, Sendable {
                                 certificateFile: settings.certificateFile, keyFile: settings.keyFile)
         }
         options.will = .init(topic: "\(settings.baseTopic)/\(settings.deviceID)/availability", payload: Array("offline".utf8), qos: 1, retain: true)
-        client = try MQTTClient(options: options)
+        self.options = options
+        clients = ClientSlot(try MQTTClient(options: options))
     }
 
     func topic(_ leaf: String) -> String { "\(settings.baseTopic)/\(settings.deviceID)/\(leaf)" }
@@ -54,7 +57,25 @@ public final class MQTTBridge: Service, Sendable {
         }
         defer { receipts.cancel() }
         await cancelWhenGracefulShutdown {
-            for await event in self.client.events { await self.handle(event) }
+            // One client at a time; a broker that does not speak MQTT 5 gets a 3.1.1 one.
+            while !Task.isCancelled {
+                let current = self.client
+                for await event in current.events {
+                    if case .connected(let code, _) = event, Self.isUnsupportedVersion(code), current.options.protocolVersion == .v5 {
+                        self.logger.notice("the MQTT broker does not speak MQTT 5; falling back to 3.1.1")
+                        current.stop()
+                        var options = self.options
+                        options.protocolVersion = .v311
+                        if let fallback = try? MQTTClient(options: options) {
+                            self.clients.replace(with: fallback)
+                            fallback.start()
+                        }
+                        break
+                    }
+                    await self.handle(event)
+                }
+                if self.client === current { break }
+            }
         }
         // A clean goodbye: offline now rather than when the broker notices (the will is for crashes).
         try? client.publish(topic("availability"), Array("offline".utf8), qos: 1, retain: true)
@@ -141,7 +162,9 @@ public final class MQTTBridge: Service, Sendable {
         switch outcome {
         case .accepted(let receipt, let warnings):
             metrics.accepted(id: receipt.id, source: source)
-            publishReceipt(receipt, source: source, warnings: warnings)
+            // Already final (expired on arrival, older than its slot): the inbox announces that
+            // receipt itself, once; publishing it here too would make two.
+            if !receipt.status.isFinal { publishReceipt(receipt, source: source, warnings: warnings) }
         case .duplicate(let receipt):
             publishReceipt(receipt, source: source, duplicate: true)
         case .invalid(let errors):
@@ -192,6 +215,9 @@ public final class MQTTBridge: Service, Sendable {
         ((try? JSONSerialization.jsonObject(with: Data(payload))) as? [String: Any])?["id"] as? String
     }
 
+    /// CONNACK codes for "unsupported protocol version": 132 (MQTT 5 reason), 1 (3.1.1 return code).
+    static func isUnsupportedVersion(_ code: Int) -> Bool { code == 132 || code == 1 }
+
     static func refusal(_ code: Int) -> String {
         switch code {
         case 4, 134: "bad user name or password"
@@ -201,4 +227,13 @@ public final class MQTTBridge: Service, Sendable {
         default: "code \(code)"
         }
     }
+}
+
+/// The bridge's current client, replaced once if the broker needs MQTT 3.1.1.
+final class ClientSlot: @unchecked Sendable {
+    private let lock = NSLock()
+    private var client: MQTTClient
+    init(_ client: MQTTClient) { self.client = client }
+    var current: MQTTClient { lock.withLock { client } }
+    func replace(with client: MQTTClient) { lock.withLock { self.client = client } }
 }

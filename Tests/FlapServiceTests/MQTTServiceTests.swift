@@ -161,6 +161,22 @@ import Glibc
         #expect((try await second.api.get("/v1/slots").object["slots"] as? [Any])?.isEmpty == true)
     }
 
+    @Test func aRetainedCopyPastItsExpiryIsExpiredNotShown() async throws {
+        let broker = try await MosquittoBroker.start()
+        defer { Task { await broker.stop() } }
+        let watcher = try await Watcher(port: broker.port, topics: ["vestawidget/+/receipt"])
+        defer { watcher.stop() }
+        let formatter = ISO8601DateFormatter()
+        let created = formatter.string(from: Date().addingTimeInterval(-7200))
+        let expired = formatter.string(from: Date().addingTimeInterval(-3600))
+        // What a 3.1.1 broker (no message expiry) would still hold for a display that was off.
+        try publish(broker, "vestawidget/x/slot/clock", #"{"id": "old-news", "text": "NOON", "createdAt": "\#(created)", "expiresAt": "\#(expired)"}"#, retain: true)
+        let flapd = try await flapd(broker, device: "x")
+        defer { Task { await flapd.stop() } }
+        try await watcher.until("expired") { self.status($0, "x", "old-news") == ["expired"] }
+        #expect((try await flapd.api.get("/v1/slots").object["slots"] as? [Any])?.isEmpty == true)
+    }
+
     @Test func aKilledDisplayGoesOfflineThroughItsWillAndAStoppedOneSaysSo() async throws {
         let broker = try await MosquittoBroker.start()
         defer { Task { await broker.stop() } }
