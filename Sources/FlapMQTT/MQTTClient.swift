@@ -31,6 +31,9 @@ public final class MQTTClient: @unchecked Sendable {
         mosq = handle
         mosquitto_threaded_set(mosq, true)
         _ = mosquitto_int_option(mosq, MOSQ_OPT_PROTOCOL_VERSION, options.protocolVersion == .v5 ? MQTT_PROTOCOL_V5 : MQTT_PROTOCOL_V311)
+        // Small packets (a PUBLISH, its PUBACK) go out at once: with Nagle's algorithm they wait
+        // for the peer's delayed ACK, tens of milliseconds each.
+        _ = mosquitto_int_option(mosq, MOSQ_OPT_TCP_NODELAY, 1)
         if let username = options.username {
             try Self.check(mosquitto_username_pw_set(mosq, username, options.password), "username")
         }

@@ -39,7 +39,14 @@ require_python_venv() {
     apt_install python3 python3-venv python3-pip
 }
 
-# The C libraries the Swift targets link: libsystemd (sd_notify), SQLite (the inbox), ALSA (sound).
+# The C libraries the Swift targets link: libsystemd (sd_notify), SQLite (the inbox), ALSA (sound),
+# libmosquitto (MQTT).
 require_build_libraries() {
-    apt_install pkg-config libsystemd-dev libsqlite3-dev libasound2-dev
+    apt_install pkg-config libsystemd-dev libsqlite3-dev libasound2-dev libmosquitto-dev
+}
+
+# What the tests run against: a real mosquitto broker and its command-line clients, openssl for
+# the TLS test's CA.
+require_test_peers() {
+    apt_install mosquitto mosquitto-clients openssl
 }
