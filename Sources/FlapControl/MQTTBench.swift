@@ -73,7 +73,7 @@ struct MQTTBench {
         }
         let elapsed = start.duration(to: .now)
         let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
-        write("MQTT messages committed, 4 publishers, \(total - before) of \(burst)", String(format: "%.0f messages/s", Double(total - before) / seconds))
+        write("MQTT burst, 4 publishers: \(total - before)/\(burst) committed", String(format: "%.0f messages/s", Double(total - before) / seconds))
 
         let metrics = try await text(api + "/metrics")
         let sum = metrics.split(separator: "\n").first { $0.hasPrefix("flapd_mqtt_ack_window_seconds_sum") }.flatMap { Double($0.split(separator: " ").last ?? "") } ?? 0

@@ -122,6 +122,7 @@ public final class MQTTClient: @unchecked Sendable {
             var rc = mosquitto_connect_bind_v5(mosq, options.host, Int32(options.port), Int32(options.keepAlive), nil, properties)
             if rc == MOSQ_ERR_SUCCESS.rawValue {
                 while lock.withLock({ running }) {
+                    quickAcknowledge()
                     rc = mosquitto_loop(mosq, 100, 1)
                     if rc != MOSQ_ERR_SUCCESS.rawValue { break }
                 }
@@ -138,6 +139,17 @@ public final class MQTTClient: @unchecked Sendable {
             sleepBackoff(&attempt)
         }
         done.signal()
+    }
+
+    /// Acknowledges received data at once instead of after the kernel's delayed-ACK timer.
+    /// Brokers send with Nagle's algorithm by default (mosquitto's `set_tcp_nodelay false`): the
+    /// next PUBLISH then waits for our ACK of the previous one, which a delayed ACK holds back for
+    /// tens of milliseconds. Linux clears quick-ACK mode by itself, so it is set on every pass.
+    private func quickAcknowledge() {
+        let fd = mosquitto_socket(mosq)
+        guard fd >= 0 else { return }
+        var on: Int32 = 1
+        _ = setsockopt(fd, Int32(IPPROTO_TCP), TCP_QUICKACK, &on, socklen_t(MemoryLayout<Int32>.size))
     }
 
     private func sleepBackoff(_ attempt: inout Int) {
