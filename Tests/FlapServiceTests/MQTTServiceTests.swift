@@ -220,5 +220,16 @@ import Glibc
             try await Task.sleep(for: .milliseconds(20))
         }
         #expect((try await renamed.api.get("/v1/slots").object["slots"] as? [[String: Any]])?.first?["sender"] as? String == "home-assistant")
+
+        // A display retired for good: flapctl forget clears what the broker keeps for it.
+        await renamed.stop()
+        let forget = try ProcessRunner.run(ProcessRunner.builtProduct("flapctl"), ["forget", "--mqtt", "mqtt://127.0.0.1:\(broker.port)", "--device-id", "newname"])
+        #expect(forget.status == 0, "\(forget.stderrText)")
+        let late = try await Watcher(port: broker.port, topics: ["homeassistant/#", "vestawidget/newname/#"])
+        defer { late.stop() }
+        try await Task.sleep(for: .milliseconds(300))
+        // A new subscriber gets no retained config for it any more.
+        #expect(!late.messages.contains { $0.topic.contains("vestawidget_newname") && !$0.payload.isEmpty })
+        #expect(!late.messages.contains { $0.topic == "vestawidget/newname/availability" && !$0.payload.isEmpty })
     }
 }

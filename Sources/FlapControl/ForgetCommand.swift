@@ -1,0 +1,58 @@
+import ArgumentParser
+import FlapMQTT
+import Foundation
+
+/// `flapctl forget`: removes a display that is gone for good from MQTT: its Home Assistant
+/// entities and its retained availability and board, so nothing lingers as "unavailable".
+struct ForgetCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "forget",
+        abstract: "Remove a retired display from the MQTT broker and Home Assistant.",
+        discussion: "Publishes empty retained messages to the display's discovery configs, availability and state. Senders' retained slots for it (slot/<sender>) are theirs to clear.")
+
+    @Option(help: "The broker: mqtt://HOST:PORT.")
+    var mqtt: String
+
+    @Option(help: "The display's device id.")
+    var deviceId: String
+
+    @Option(help: "The base topic (default vestawidget).")
+    var baseTopic = "vestawidget"
+
+    func run() async throws {
+        let settings: MQTTSettings
+        do { settings = try MQTTSettings(url: mqtt, deviceID: deviceId) } catch { throw InputError(error.description) }
+        var options = MQTTOptions(host: settings.host, port: settings.port, clientID: "flapctl-forget-\(UUID().uuidString.prefix(8))")
+        options.persistentSession = false
+        let client: MQTTClient
+        do { client = try MQTTClient(options: options) } catch { throw ConnectionError(error.description) }
+        var events = client.events.makeAsyncIterator()
+        client.start()
+        let watchdog = Task { [client] in
+            try? await Task.sleep(for: .seconds(10))
+            client.stop()
+        }
+        defer { watchdog.cancel(); client.stop() }
+        var connected = false
+        while let event = await events.next() {
+            if case .connected(0, _) = event { connected = true; break }
+        }
+        guard connected else { throw ConnectionError("no MQTT broker answered at \(mqtt)") }
+        let topics = [
+            "homeassistant/text/vestawidget_\(deviceId)/message/config",
+            "homeassistant/sensor/vestawidget_\(deviceId)/board/config",
+            "\(baseTopic)/\(deviceId)/availability",
+            "\(baseTopic)/\(deviceId)/state",
+        ]
+        // Subscribed to the same topics, each comes back (empty) once the broker has cleared it;
+        // disconnecting earlier could drop what libmosquitto has not sent yet.
+        for topic in topics { try client.subscribe(topic, qos: 1) }
+        try await Task.sleep(for: .milliseconds(100))
+        var pending = Set(topics)
+        for topic in topics { try client.publish(topic, [], qos: 1, retain: true) }
+        while !pending.isEmpty, let event = await events.next() {
+            if case .message(let m) = event, m.payload.isEmpty, pending.remove(m.topic) != nil { print("cleared \(m.topic)") }
+        }
+        guard pending.isEmpty else { throw ConnectionError("the broker did not confirm \(pending.sorted().joined(separator: ", "))") }
+    }
+}
