@@ -18,29 +18,25 @@ public final class FlapMetrics: Sendable {
         let fast: [Duration] = [.milliseconds(1), .milliseconds(2), .milliseconds(5), .milliseconds(10), .milliseconds(25),
                                 .milliseconds(50), .milliseconds(100), .milliseconds(250), .milliseconds(500), .seconds(1)]
         planLatency = registry.makeDurationHistogram(
-            name: "flapd_plan_latency_seconds", buckets: fast,
-            help: "Time from a message being accepted to its plan starting on a panel.")
+            descriptor: MetricNameDescriptor(namespace: "flapd", metricName: "plan_latency", unitName: "seconds", helpText: "Time from a message being accepted to its plan starting on a panel."), buckets: fast)
         mqttAckWindow = registry.makeDurationHistogram(
-            name: "flapd_mqtt_ack_window_seconds", buckets: fast,
-            help: "Time from libmosquitto handing over a QoS 1 message (its PUBACK already sent) to its commit: a crash within it loses the message.")
+            descriptor: MetricNameDescriptor(namespace: "flapd", metricName: "mqtt_ack_window", unitName: "seconds", helpText: "Time from libmosquitto handing over a QoS 1 message (its PUBACK already sent) to its commit: a crash within it loses the message."), buckets: fast)
         displayLatency = registry.makeDurationHistogram(
-            name: "flapd_display_latency_seconds",
-            buckets: [.seconds(1), .seconds(2), .seconds(5), .seconds(10), .seconds(20), .seconds(30), .seconds(60), .seconds(300)],
-            help: "Time from a message being accepted to a panel resting on it.")
+            descriptor: MetricNameDescriptor(namespace: "flapd", metricName: "display_latency", unitName: "seconds", helpText: "Time from a message being accepted to a panel resting on it."),
+            buckets: [.seconds(1), .seconds(2), .seconds(5), .seconds(10), .seconds(20), .seconds(30), .seconds(60), .seconds(300)])
     }
 
     /// A message from `source` was committed to the inbox (not a duplicate).
     public func accepted(id: String, source: String) {
-        registry.makeCounter(name: "flapd_messages_accepted_total", labels: [("source", source)],
-                             help: "Messages committed to the inbox.").increment()
+        registry.makeCounter(descriptor: MetricNameDescriptor(namespace: "flapd", metricName: "messages_accepted", unitName: "total", helpText: "Messages committed to the inbox."), labels: [("source", source)]).increment()
         pending.start(id)
     }
 
     /// A message from `source` was refused; `reason` is one of invalid, refused, rate_limited,
     /// too_large, unsupported_type.
     public func rejected(source: String, reason: String) {
-        registry.makeCounter(name: "flapd_messages_rejected_total", labels: [("source", source), ("reason", reason)],
-                             help: "Messages refused before reaching the inbox.").increment()
+        registry.makeCounter(descriptor: MetricNameDescriptor(namespace: "flapd", metricName: "messages_rejected", unitName: "total", helpText: "Messages refused before reaching the inbox."),
+                             labels: [("source", source), ("reason", reason)]).increment()
     }
 
     /// An MQTT message was committed this long after libmosquitto acknowledged and handed it over.
@@ -51,8 +47,8 @@ public final class FlapMetrics: Sendable {
     }
 
     public func displayed(messageId: String?, panel: String, flaps: Int) {
-        registry.makeCounter(name: "flapd_flaps_moved_total", labels: [("panel", panel)],
-                             help: "Flaps landed on each panel.").increment(by: Int64(flaps))
+        registry.makeCounter(descriptor: MetricNameDescriptor(namespace: "flapd", metricName: "flaps_moved", unitName: "total", helpText: "Flaps landed on each panel."), labels: [("panel", panel)])
+            .increment(by: Int64(flaps))
         if let messageId, let elapsed = pending.elapsed(messageId, remove: true) { displayLatency.record(elapsed) }
     }
 

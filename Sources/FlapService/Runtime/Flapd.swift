@@ -78,8 +78,8 @@ public struct Flapd: AsyncParsableCommand {
     public static func runMain() async {
         do {
             var command = try parseAsRoot()
-            if var async = command as? Flapd {
-                try await async.run()
+            if let flapd = command as? Flapd {
+                try await flapd.run()
             } else {
                 try command.run()
             }

@@ -61,7 +61,7 @@ final class PanelRuntime: Service, Sendable {
         let drawing = Task { [renderer] in
             if let (renderer, snapshots) = renderer { await renderer.run(snapshots, clock: ContinuousClock()) }
         }
-        try? await cancelWhenGracefulShutdown { await self.coordinator.run() }
+        await cancelWhenGracefulShutdown { await self.coordinator.run() }
         // Shutting down: stop motion where it is, coils off, LEDs dark, sound stopped.
         await motion.stop()
         await sound?.stop()
