@@ -1,0 +1,79 @@
+/// CRC-32 (IEEE 802.3, as zlib's `crc32`): the check the Chainlink firmware appends to every
+/// message. Hand-written (a table and a loop) so the abstraction layer needs no C library.
+public enum CRC32 {
+    static let table: [UInt32] = (0..<256).map { i in
+        (0..<8).reduce(UInt32(i)) { c, _ in c & 1 == 1 ? 0xEDB8_8320 ^ (c >> 1) : c >> 1 }
+    }
+
+    public static func checksum(_ bytes: some Sequence<UInt8>) -> UInt32 {
+        ~bytes.reduce(~UInt32(0)) { crc, byte in table[Int((crc ^ UInt32(byte)) & 0xFF)] ^ (crc >> 8) }
+    }
+}
+
+/// Consistent Overhead Byte Stuffing: a frame without zero bytes, so 0x00 can end it.
+public enum COBS {
+    public static func encode(_ data: [UInt8]) -> [UInt8] {
+        var out: [UInt8] = [0]
+        var codeIndex = 0
+        var code: UInt8 = 1
+        for byte in data {
+            if byte == 0 {
+                out[codeIndex] = code
+                codeIndex = out.count
+                out.append(0)
+                code = 1
+            } else {
+                out.append(byte)
+                code += 1
+                if code == 0xFF {
+                    out[codeIndex] = code
+                    codeIndex = out.count
+                    out.append(0)
+                    code = 1
+                }
+            }
+        }
+        out[codeIndex] = code
+        return out
+    }
+
+    public static func decode(_ data: [UInt8]) throws(ChainlinkError) -> [UInt8] {
+        var out: [UInt8] = []
+        var i = 0
+        while i < data.count {
+            let code = Int(data[i])
+            guard code != 0 else { throw ChainlinkError("a zero byte inside a COBS frame") }
+            guard i + code <= data.count else { throw ChainlinkError("a COBS block runs past the end of the frame") }
+            out += data[(i + 1)..<(i + code)]
+            i += code
+            if code < 0xFF, i < data.count { out.append(0) }
+        }
+        return out
+    }
+}
+
+/// Chainlink frames: a protobuf message, its CRC-32 (little-endian), COBS-encoded, then 0x00.
+public enum ChainlinkFrame {
+    /// The bytes to write for `message` (ending with the 0x00 delimiter).
+    public static func encode(_ message: ToSplitflap) -> [UInt8] {
+        var payload = message.encoded()
+        let crc = CRC32.checksum(payload)
+        payload += [UInt8(crc & 0xFF), UInt8((crc >> 8) & 0xFF), UInt8((crc >> 16) & 0xFF), UInt8(crc >> 24)]
+        return COBS.encode(payload) + [0]
+    }
+
+    /// The message in one frame (the bytes between two 0x00 delimiters).
+    public static func decode(_ frame: [UInt8]) throws(ChainlinkError) -> FromSplitflap {
+        let decoded = try COBS.decode(frame)
+        guard decoded.count >= 4 else { throw ChainlinkError("a frame of \(decoded.count) bytes is too short for its CRC") }
+        let payload = Array(decoded.dropLast(4))
+        let given = decoded.suffix(4).reversed().reduce(UInt32(0)) { $0 << 8 | UInt32($1) }
+        let expected = CRC32.checksum(payload)
+        guard given == expected else {
+            throw ChainlinkError("bad CRC: the frame says \(hex(given)), its content gives \(hex(expected))")
+        }
+        return try FromSplitflap(decoding: payload)
+    }
+
+    private static func hex(_ v: UInt32) -> String { "0x" + String(v, radix: 16) }
+}
