@@ -28,17 +28,15 @@ import Glibc
         }
         let api = HTTPClient(base: "http://127.0.0.1:\(port)", headers: ["Authorization": "Bearer k"])
         #expect(try await api.postJSON("/v1/messages", #"{"id": "s1", "text": "ZZ"}"#).status == 202)
-        var sound: [String: Any] = [:]
-        for _ in 0..<750 {
-            sound = try await api.get("/v1/status").object["sound"] as? [String: Any] ?? [:]
-            if sound["state"] as? String == "playing" { break }
-            try await Task.sleep(for: .milliseconds(20))
-        }
-        #expect(sound["state"] as? String == "playing")
-        for _ in 0..<300 {
+        // The sound state while the board moves: never unavailable (the device works).
+        var states: Set<String> = []
+        for _ in 0..<600 {
+            let sound = try await api.get("/v1/status").object["sound"] as? [String: Any] ?? [:]
+            states.insert(sound["state"] as? String ?? "?")
             if try await api.get("/v1/receipts/s1").object["status"] as? String == "displayed" { break }
             try await Task.sleep(for: .milliseconds(20))
         }
+        #expect(states.isSubset(of: ["idle", "playing"]), "\(states)")
         // The stream is released after half a second of silence; the file plugin writes on close.
         for _ in 0..<200 {
             if (try await api.get("/v1/status").object["sound"] as? [String: Any])?["state"] as? String == "idle" { break }
