@@ -95,7 +95,7 @@ let package = Package(
         .testTarget(
             name: "FlapSimulatedTests",
             dependencies: ["FlapSimulated", "FlapHardware", .product(name: "Clocks", package: "swift-clocks")]),
-        .testTarget(name: "FlapLinuxTests", dependencies: ["FlapLinux", "FlapHardware", "FlapCore"]),
+        .testTarget(name: "FlapLinuxTests", dependencies: ["FlapLinux", "FlapHardware", "FlapCore", "TestSupport"]),
         .testTarget(name: "FlapHardwareTests", dependencies: ["FlapHardware", "FlapCore", "TestSupport"]),
         .testTarget(name: "FlapMQTTTests", dependencies: ["FlapMQTT", "TestSupport"]),
         .testTarget(

@@ -1,0 +1,110 @@
+import FlapHardware
+import Foundation
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// A serial device through termios (`/dev/splitflap0`, `/dev/ttyUSB0`, a pseudo-terminal), raw
+/// mode at the given line settings. Opened non-blocking: reads wait in `poll` for at most their
+/// timeout, so no call ever blocks a thread for long.
+public actor LinuxSerialPort: SerialPort {
+    public nonisolated let name: String
+    private var descriptor: Int32
+
+    /// Opens `path` with `settings`; errors name the device and say what to do.
+    public init(path: String, settings: SerialSettings) throws {
+        name = path
+        let fd = open(path, O_RDWR | O_NOCTTY | O_NONBLOCK | O_CLOEXEC)
+        guard fd >= 0 else {
+            let problem = String(cString: strerror(errno))
+            let remedy = errno == EACCES ? "add the flapd user to the dialout group (udev/99-vestawidget.rules)" : errno == ENOENT ? "is the controller plugged in?" : nil
+            throw HardwareError(device: path, problem: "cannot open: \(problem)", remedy: remedy)
+        }
+        do {
+            try Self.configure(fd, path: path, settings: settings)
+        } catch {
+            Glibc.close(fd)
+            throw error
+        }
+        descriptor = fd
+    }
+
+    static func configure(_ fd: Int32, path: String, settings: SerialSettings) throws {
+        var options = termios()
+        guard tcgetattr(fd, &options) == 0 else {
+            throw HardwareError(device: path, problem: "not a serial device: \(String(cString: strerror(errno)))")
+        }
+        cfmakeraw(&options)
+        guard let speed = speedConstant(settings.baudRate) else {
+            throw HardwareError(device: path, problem: "\(settings.baudRate) baud is not a standard rate")
+        }
+        cfsetispeed(&options, speed)
+        cfsetospeed(&options, speed)
+        options.c_cflag &= ~tcflag_t(CSIZE)
+        switch settings.dataBits {
+        case 5: options.c_cflag |= tcflag_t(CS5)
+        case 6: options.c_cflag |= tcflag_t(CS6)
+        case 7: options.c_cflag |= tcflag_t(CS7)
+        default: options.c_cflag |= tcflag_t(CS8)
+        }
+        options.c_cflag &= ~tcflag_t(PARENB | PARODD)
+        if settings.parity != .none { options.c_cflag |= tcflag_t(PARENB) }
+        if settings.parity == .odd { options.c_cflag |= tcflag_t(PARODD) }
+        if settings.stopBits == 2 { options.c_cflag |= tcflag_t(CSTOPB) } else { options.c_cflag &= ~tcflag_t(CSTOPB) }
+        options.c_cflag |= tcflag_t(CLOCAL | CREAD)
+        options.c_cflag &= ~tcflag_t(CRTSCTS)
+        guard tcsetattr(fd, TCSANOW, &options) == 0 else {
+            throw HardwareError(device: path, problem: "cannot set \(settings.baudRate) baud: \(String(cString: strerror(errno)))")
+        }
+        tcflush(fd, TCIOFLUSH)
+    }
+
+    static func speedConstant(_ baud: Int) -> speed_t? {
+        let table: [Int: Int32] = [9600: B9600, 19200: B19200, 38400: B38400, 57600: B57600, 115_200: B115200,
+                                   230_400: B230400, 460_800: B460800, 921_600: B921600]
+        return table[baud].map { speed_t($0) }
+    }
+
+    public func write(_ bytes: [UInt8]) async throws {
+        var offset = 0
+        while offset < bytes.count {
+            let written = bytes[offset...].withUnsafeBytes { Glibc.write(descriptor, $0.baseAddress, $0.count) }
+            if written > 0 {
+                offset += written
+            } else if written < 0, errno == EAGAIN || errno == EINTR {
+                try await wait(for: Int16(POLLOUT), timeout: .milliseconds(100))
+            } else {
+                throw HardwareError(device: name, problem: "write failed: \(String(cString: strerror(errno)))", remedy: "was the controller unplugged?")
+            }
+        }
+    }
+
+    public func read(maximum: Int, timeout: Duration) async throws -> [UInt8] {
+        var buffer = [UInt8](repeating: 0, count: maximum)
+        let deadline = ContinuousClock.now + timeout
+        while true {
+            let count = buffer.withUnsafeMutableBytes { Glibc.read(descriptor, $0.baseAddress, maximum) }
+            if count > 0 { return Array(buffer[0..<count]) }
+            if count == 0 || (errno != EAGAIN && errno != EINTR) {
+                throw HardwareError(device: name, problem: count == 0 ? "the device went away" : "read failed: \(String(cString: strerror(errno)))",
+                                    remedy: "was the controller unplugged?")
+            }
+            let left = ContinuousClock.now.duration(to: deadline)
+            guard left > .zero else { return [] }
+            try await wait(for: Int16(POLLIN), timeout: min(left, .milliseconds(50)))
+        }
+    }
+
+    public func close() async {
+        if descriptor >= 0 { Glibc.close(descriptor) }
+        descriptor = -1
+    }
+
+    /// Waits (without blocking a thread for more than a few ms at a time) for the descriptor.
+    private func wait(for events: Int16, timeout: Duration) async throws {
+        var request = pollfd(fd: descriptor, events: events, revents: 0)
+        let ms = Int32(max(0, min(10, timeout.components.seconds * 1000 + Int64(timeout.components.attoseconds / 1_000_000_000_000_000))))
+        if poll(&request, 1, ms) == 0 { try await Task.sleep(for: .milliseconds(1)) }
+    }
+}

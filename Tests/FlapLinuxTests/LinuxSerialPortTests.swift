@@ -1,0 +1,63 @@
+import FlapHardware
+import Foundation
+import Testing
+import TestSupport
+@testable import FlapLinux
+
+/// termios on a real pseudo-terminal, with a Python peer on the other end.
+@Suite(.timeLimit(.minutes(1))) struct LinuxSerialPortTests {
+    func readLine(_ port: LinuxSerialPort) async throws -> String {
+        var bytes: [UInt8] = []
+        while !bytes.contains(0x0A) {
+            let chunk = try await port.read(maximum: 256, timeout: .seconds(5))
+            guard !chunk.isEmpty else { break }
+            bytes += chunk
+        }
+        return String(decoding: bytes, as: UTF8.self).trimmingCharacters(in: .newlines)
+    }
+
+    @Test func talksThroughAPseudoTerminalAt230400EightNOne() async throws {
+        let peer = try ChildProcess(try PythonPeer.python(), [PythonPeer.peersDirectory.appendingPathComponent("pty_peer.py").path])
+        defer { Task { await peer.stop() } }
+        var path = ""
+        for _ in 0..<500 where path.isEmpty {
+            path = peer.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+            try await Task.sleep(for: .milliseconds(10))
+        }
+        let port = try LinuxSerialPort(path: path, settings: .chainlink)
+        try await port.write(Array("hello\n".utf8))
+        #expect(try await readLine(port) == "HELLO")
+        try await port.write(Array("settings?\n".utf8))
+        #expect(try await readLine(port) == "230400 raw=True cs8=True")
+        try await port.write(Array("blob?\n".utf8))
+        var blob: [UInt8] = []
+        while blob.count < 5000 {
+            let chunk = try await port.read(maximum: 1024, timeout: .seconds(5))
+            guard !chunk.isEmpty else { break }
+            blob += chunk
+        }
+        #expect(blob == (0..<5000).map { UInt8($0 % 256) })
+        // Nothing more to read: an empty answer after the timeout, not an error.
+        let start = ContinuousClock.now
+        #expect(try await port.read(maximum: 16, timeout: .milliseconds(100)).isEmpty)
+        #expect(start.duration(to: .now) >= .milliseconds(100))
+        try await port.write(Array("bye\n".utf8))
+        await port.close()
+        await port.close()
+    }
+
+    @Test func openingProblemsNameTheDeviceAndWhatToDo() {
+        do {
+            _ = try LinuxSerialPort(path: "/dev/splitflap-nope", settings: .chainlink)
+            Issue.record("opened a device that does not exist")
+        } catch let error as HardwareError {
+            #expect(error.device == "/dev/splitflap-nope" && error.remedy == "is the controller plugged in?")
+        } catch { Issue.record("\(error)") }
+        do {
+            _ = try LinuxSerialPort(path: "/dev/null", settings: .chainlink)
+            Issue.record("/dev/null is not a serial device")
+        } catch let error as HardwareError {
+            #expect(error.problem.hasPrefix("not a serial device"))
+        } catch { Issue.record("\(error)") }
+    }
+}
