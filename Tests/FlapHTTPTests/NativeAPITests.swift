@@ -65,7 +65,9 @@ import TestSupport
         }
         let third = try await flapd.api.postJSON("/v1/messages", #"{"id": "r2", "sender": {"id": "a"}, "text": "x"}"#)
         #expect(third.status == 429)
-        #expect(third.headers["retry-after"] == "1800")
+        // One token every 1 800 s; a little may have refilled since the first message.
+        let retryAfter = Int(third.headers["retry-after"] ?? "") ?? 0
+        #expect((1790...1800).contains(retryAfter), "Retry-After \(retryAfter)")
         // Duplicates are not counted, other senders are not affected.
         #expect(try await flapd.api.postJSON("/v1/messages", #"{"id": "r0", "sender": {"id": "a"}, "text": "x"}"#).status == 200)
         #expect(try await flapd.api.postJSON("/v1/messages", #"{"id": "b0", "sender": {"id": "b"}, "text": "x"}"#).status == 202)
