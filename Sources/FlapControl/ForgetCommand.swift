@@ -20,24 +20,9 @@ struct ForgetCommand: AsyncParsableCommand {
     var baseTopic = "vestawidget"
 
     func run() async throws {
-        let settings: MQTTSettings
-        do { settings = try MQTTSettings(url: mqtt, deviceID: deviceId) } catch { throw InputError(error.description) }
-        var options = MQTTOptions(host: settings.host, port: settings.port, clientID: "flapctl-forget-\(UUID().uuidString.prefix(8))")
-        options.persistentSession = false
-        let client: MQTTClient
-        do { client = try MQTTClient(options: options) } catch { throw ConnectionError(error.description) }
-        var events = client.events.makeAsyncIterator()
-        client.start()
-        let watchdog = Task { [client] in
-            try? await Task.sleep(for: .seconds(10))
-            client.stop()
-        }
-        defer { watchdog.cancel(); client.stop() }
-        var connected = false
-        while let event = await events.next() {
-            if case .connected(0, _) = event { connected = true; break }
-        }
-        guard connected else { throw ConnectionError("no MQTT broker answered at \(mqtt)") }
+        let connection = try await CommandConnection.open(url: mqtt, timeout: 10)
+        defer { connection.close() }
+        let client = connection.client
         let topics = [
             "homeassistant/text/vestawidget_\(deviceId)/message/config",
             "homeassistant/sensor/vestawidget_\(deviceId)/board/config",
@@ -50,7 +35,7 @@ struct ForgetCommand: AsyncParsableCommand {
         try await Task.sleep(for: .milliseconds(100))
         var pending = Set(topics)
         for topic in topics { try client.publish(topic, [], qos: 1, retain: true) }
-        while !pending.isEmpty, let event = await events.next() {
+        while !pending.isEmpty, let event = await connection.events.next() {
             if case .message(let m) = event, m.payload.isEmpty, pending.remove(m.topic) != nil { print("cleared \(m.topic)") }
         }
         guard pending.isEmpty else { throw ConnectionError("the broker did not confirm \(pending.sorted().joined(separator: ", "))") }

@@ -16,40 +16,19 @@ struct MQTTSend {
     func run() async throws {
         guard !devices.isEmpty || group != nil else { throw InputError("--mqtt needs --to DEVICE[,DEVICE…] or --group NAME") }
         guard devices.count <= 10 else { throw InputError("--to takes at most 10 devices (\(devices.count) given); use a group for more") }
-        var settings: MQTTSettings
-        do { settings = try MQTTSettings(url: url, deviceID: "flapctl") } catch { throw InputError(error.description) }
         var message = self.message
         let id = message["id"] as? String ?? "flapctl-\(UUID().uuidString.lowercased())"
         message["id"] = id
         if slot, message["sender"] == nil { throw InputError("--slot needs --sender: a slot belongs to a sender") }
         let body = try JSONSerialization.data(withJSONObject: message)
 
-        var options = MQTTOptions(host: settings.host, port: settings.port, clientID: "flapctl-\(UUID().uuidString.prefix(8))")
-        options.persistentSession = false
-        if settings.tls { options.tls = .init(caFile: "/etc/ssl/certs/ca-certificates.crt") }
-        let client: MQTTClient
-        do { client = try MQTTClient(options: options) } catch { throw ConnectionError(error.description) }
-        defer { client.stop() }
-        var events = client.events.makeAsyncIterator()
-        client.start()
-        let deadline = ContinuousClock.now + .seconds(timeout)
-        // At the deadline the client stops, which ends its events: every wait below ends then.
-        let watchdog = Task { [client] in
-            try? await Task.sleep(until: deadline)
-            client.stop()
-        }
-        defer { watchdog.cancel() }
-
         // Connected and listening for receipts before anything is published.
-        while true {
-            guard let event = await events.next() else {
-                throw ConnectionError("no MQTT broker answered at \(url)")
-            }
-            if case .connected(0, _) = event { break }
-            if case .connected(let code, _) = event { throw ConnectionError("the broker refused flapctl (code \(code))") }
-        }
+        let connection = try await CommandConnection.open(url: url, timeout: timeout)
+        defer { connection.close() }
+        let client = connection.client
+        let settings = connection.settings
         let base = settings.baseTopic
-        try client.subscribe(group == nil ? "\(base)/+/receipt" : "\(base)/+/receipt", qos: 1)
+        try client.subscribe("\(base)/+/receipt", qos: 1)
         try await Task.sleep(for: .milliseconds(100))
 
         if let group {
@@ -63,8 +42,8 @@ struct MQTTSend {
         }
 
         var answers: [String: String] = [:]
-        while ContinuousClock.now < deadline, group != nil || answers.count < devices.count {
-            guard let event = await events.next() else { break }
+        while group != nil || answers.count < devices.count {
+            guard let event = await connection.events.next() else { break }
             guard case .message(let m) = event,
                   let receipt = try? JSONSerialization.jsonObject(with: Data(m.payload)) as? [String: Any],
                   receipt["id"] as? String == id, let device = receipt["device"] as? String else { continue }
