@@ -21,6 +21,12 @@ public struct FlipPlanner: Sendable {
     public var motion: PanelMotion
     public var flapPeriod: Duration
     public var transition: Transition
+    /// The motor's model, for stepper-driven hardware: landings follow its acceleration profile
+    /// instead of ``flapPeriod``.
+    public var stepper: StepperProfile?
+    /// The shortest time between two commands the hardware can take (a Chainlink link sends the
+    /// whole board in each): start times closer than this share the earlier one's command.
+    public var commandInterval: Duration?
 
     /// The defaults: vestaboard drum, forward only, 120 ms, cascade.
     public init(
@@ -58,7 +64,7 @@ public struct FlipPlanner: Sendable {
             throw PlanError("module at row \(bad / size.columns + 1), column \(bad % size.columns + 1) is at flap \(state[bad].position), outside the \(drum.count)-flap drum")
         }
         var warnings = warnings
-        let offsets = transition.startOffsets(for: size)
+        let offsets = grouped(transition.startOffsets(for: size))
         var random = SeededRandom(seed: transition.seed ^ 0xC1AC_C1AC)
         var modules: [ModulePlan] = []
         var clacks: [ClackEvent] = []
@@ -74,17 +80,42 @@ public struct FlipPlanner: Sendable {
                 start = .zero
                 first = landing
             }
-            var landings: [Duration] = []
-            landings.reserveCapacity(path.count - 1)
-            for k in 0..<(path.count - 1) {
-                let time = first + flapPeriod * k
-                landings.append(time)
+            let landings = self.landings(path: path, start: start, first: first, inFlight: module.nextLanding != nil)
+            for time in landings {
                 clacks.append(ClackEvent(time: time, row: row, column: column, gain: 0.9 + 0.2 * random.unit()))
             }
             modules.append(ModulePlan(row: row, column: column, path: path, start: start, landings: landings))
         }
         clacks.sort { ($0.time, $0.row, $0.column) < ($1.time, $1.row, $1.column) }
         return FlipPlan(size: size, drum: drum, modules: modules, clackEvents: clacks, warnings: warnings)
+    }
+
+    /// When each flap of `path` lands: a period apart, or as the stepper's profile moves.
+    private func landings(path: [Int], start: Duration, first: Duration, inFlight: Bool) -> [Duration] {
+        let count = path.count - 1
+        guard count > 0 else { return [] }
+        guard let stepper else { return (0..<count).map { first + flapPeriod * $0 } }
+        if motion == .forwardOnly, inFlight {
+            // Already turning: the flap in flight keeps its landing, the rest follow at speed.
+            return [first] + stepper.landings(from: path[1], flaps: count - 1, cruising: true).map { first + $0 }
+        }
+        return stepper.landings(from: path[0], flaps: count).map { start + $0 }
+    }
+
+    /// Start times moved onto the commands that can carry them: each command starts every module
+    /// due before the next one may be sent.
+    private func grouped(_ offsets: [Duration]) -> [Duration] {
+        guard let commandInterval, commandInterval > .zero else { return offsets }
+        var command: Duration?
+        var moved = offsets
+        for i in offsets.indices.sorted(by: { offsets[$0] < offsets[$1] }) {
+            if let current = command, offsets[i] < current + commandInterval {
+                moved[i] = current
+            } else {
+                command = offsets[i]
+            }
+        }
+        return moved
     }
 
     /// Drum indices from `from` to `to`, both included. A forward-only module with a flap in
