@@ -96,7 +96,7 @@ let package = Package(
             name: "FlapSimulatedTests",
             dependencies: ["FlapSimulated", "FlapHardware", .product(name: "Clocks", package: "swift-clocks")]),
         .testTarget(name: "FlapLinuxTests", dependencies: ["FlapLinux", "FlapHardware", "FlapCore", "TestSupport"]),
-        .testTarget(name: "FlapHardwareTests", dependencies: ["FlapHardware", "FlapCore", "TestSupport"]),
+        .testTarget(name: "FlapHardwareTests", dependencies: ["FlapHardware", "FlapCore", "FlapSimulated", "FlapLinux", "TestSupport"]),
         .testTarget(name: "FlapMQTTTests", dependencies: ["FlapMQTT", "TestSupport"]),
         .testTarget(
             name: "FlapMessagingTests",

@@ -23,6 +23,10 @@ public protocol Panel: Sendable {
     func positions() async -> [Int]
     /// Leaves the hardware safe.
     func shutDown() async
+    /// The device's link and the modules that need attention (all well by default).
+    func health() async -> PanelHealth
+    /// What the driver has to say, for the log (nothing by default).
+    func notices() async -> AsyncStream<PanelNotice>
 }
 
 /// What a panel is: its name, size, drum and how its modules may move.
@@ -43,4 +47,65 @@ public struct PanelInfo: Sendable, Equatable {
         self.motion = motion
         self.driver = driver
     }
+}
+
+/// How a panel is doing, for status pages and metrics.
+public struct PanelHealth: Sendable, Equatable {
+    /// Whether the panel's device answers (always true for panels with nothing to lose).
+    public var connected: Bool
+    /// Modules that need attention, in row-major order.
+    public var faults: [ModuleFault]
+
+    public init(connected: Bool = true, faults: [ModuleFault] = []) {
+        self.connected = connected
+        self.faults = faults
+    }
+}
+
+/// A module that is not working as it should.
+public struct ModuleFault: Sendable, Equatable, CustomStringConvertible {
+    public enum Kind: String, Sendable, Equatable {
+        /// Its home sensor was not found within a turn and a bit: the module stopped.
+        case sensorError = "sensor-error"
+        /// The controller gave up on it.
+        case panic
+        case disabled
+        /// The home sensor fired where it should not, or not where it should: steps were lost;
+        /// the module re-homes by itself.
+        case missedHome = "missed-home"
+        case unexpectedHome = "unexpected-home"
+    }
+
+    /// 1-based, as people count.
+    public var row: Int
+    public var column: Int
+    public var kind: Kind
+    /// Re-homing attempts made for it so far.
+    public var attempts: Int
+
+    public init(row: Int, column: Int, kind: Kind, attempts: Int = 0) {
+        self.row = row
+        self.column = column
+        self.kind = kind
+        self.attempts = attempts
+    }
+
+    public var description: String { "module at row \(row), column \(column): \(kind.rawValue)" }
+}
+
+/// Something a panel's driver wants said in the log.
+public struct PanelNotice: Sendable, Equatable {
+    public enum Level: Sendable, Equatable { case debug, info, warning, error }
+    public var level: Level
+    public var text: String
+
+    public init(_ level: Level, _ text: String) {
+        self.level = level
+        self.text = text
+    }
+}
+
+extension Panel {
+    public func health() async -> PanelHealth { PanelHealth() }
+    public func notices() async -> AsyncStream<PanelNotice> { AsyncStream { $0.finish() } }
 }

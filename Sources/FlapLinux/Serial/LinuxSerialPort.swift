@@ -30,6 +30,35 @@ public actor LinuxSerialPort: SerialPort {
         descriptor = fd
     }
 
+    /// A new pseudo-terminal: the port on its controlling side, and the path of the terminal
+    /// side, which a driver opens as it would a USB serial adapter. Simulated devices sit here.
+    public static func pseudoTerminal(settings: SerialSettings = .chainlink) throws -> (device: LinuxSerialPort, path: String) {
+        var controller: Int32 = -1, terminal: Int32 = -1
+        guard openpty(&controller, &terminal, nil, nil, nil) == 0 else {
+            throw HardwareError(device: "pseudo-terminal", problem: "openpty failed: \(String(cString: strerror(errno)))")
+        }
+        defer { Glibc.close(terminal) }
+        guard let name = ttyname(terminal) else {
+            Glibc.close(controller)
+            throw HardwareError(device: "pseudo-terminal", problem: "no name for the terminal side")
+        }
+        let path = String(cString: name)
+        _ = fcntl(controller, F_SETFL, fcntl(controller, F_GETFL) | O_NONBLOCK)
+        _ = fcntl(controller, F_SETFD, FD_CLOEXEC)
+        do {
+            try configure(controller, path: path, settings: settings)
+        } catch {
+            Glibc.close(controller)
+            throw error
+        }
+        return (LinuxSerialPort(descriptor: controller, name: "\(path) (device side)"), path)
+    }
+
+    private init(descriptor: Int32, name: String) {
+        self.descriptor = descriptor
+        self.name = name
+    }
+
     static func configure(_ fd: Int32, path: String, settings: SerialSettings) throws {
         var options = termios()
         guard tcgetattr(fd, &options) == 0 else {

@@ -1,0 +1,272 @@
+import FlapCore
+
+/// A split-flap board run by a Chainlink controller (scottbez1/splitflap) over a serial link.
+///
+/// A plan is played as the controller can take it: each distinct start time of the plan sends
+/// the whole board's config (the planner has already grouped the starts into commands the link
+/// can carry, ``commandInterval(modules:)``), with the movement nonce changed for a module that
+/// must turn a full turn. The controller moves the motors on its own ramp; the plan's landings
+/// are the model's estimate, and `play` returns once the controller reports every moved module
+/// at rest on its target (or the estimate plus a grace period has passed). Modules in chain order
+/// are the board's modules in row-major order.
+///
+/// Faults come from the state reports, with the module's row and column: a module in sensor
+/// error is re-homed (reset nonce) with backoff while the others go on working.
+public actor ChainlinkPanel<C: Clock>: Panel where C.Duration == Duration {
+    public nonisolated let info: PanelInfo
+    public nonisolated let profile: StepperProfile
+    private let link: ChainlinkLink<C>
+    private let clock: C
+    private let portName: String
+    private var config: [ToSplitflap.ModuleConfig]
+    private var estimated: [Int]
+    private var playing = false
+    private var lastState: SplitflapState?
+    private var lastStateAt: C.Instant?
+    private var lastAckAt: C.Instant?
+    private var connected = false
+    private var lastUptime: Int?
+    private var faults: [Int: ModuleFault] = [:]
+    private var rehomeAt: [Int: (due: C.Instant, delay: Duration)] = [:]
+    private var tasks: [Task<Void, Never>] = []
+    private let noticeContinuation: AsyncStream<PanelNotice>.Continuation
+    private let noticeStream: AsyncStream<PanelNotice>
+
+    /// First re-home of a module in sensor error after this; the delay doubles to ``rehomeBackoffLimit``.
+    public static var firstRehomeDelay: Duration { .seconds(2) }
+    public static var rehomeBackoffLimit: Duration { .seconds(300) }
+    /// How long after its estimated end a plan may run before `play` stops waiting for reports.
+    public static var grace: Duration { .seconds(3) }
+
+    /// What a controller said about itself when it first answered.
+    public struct Discovery: Sendable, Equatable {
+        public var modules: Int
+        /// Its drum, from `flap_character_set`; nil if it never said.
+        public var drum: Drum?
+        public var positions: [Int]
+    }
+
+    /// Asks the controller behind `link` how many modules it has and which drum, waiting at most
+    /// `timeout`; throws a ``HardwareError`` naming `device` when it does not answer.
+    public static func discover(link: ChainlinkLink<C>, clock: C, device: String, timeout: Duration = .seconds(5)) async throws -> Discovery {
+        await link.start()
+        let deadline = clock.now.advanced(by: timeout)
+        var asked: C.Instant?
+        while clock.now < deadline {
+            if asked.map({ $0.duration(to: clock.now) > .seconds(1) }) ?? true, await link.isIdle {
+                await link.submit(.requestState)
+                asked = clock.now
+            }
+            let (state, general) = await (link.latestState, link.latestGeneral)
+            // The drum comes with the general state; a controller that never sends one still works.
+            if let state, general != nil || clock.now.duration(to: deadline) < timeout / 2 {
+                let drum = general.flatMap { try? Drum(string: String(decoding: $0.flapCharacterSet, as: UTF8.self), name: "controller") }
+                return Discovery(modules: state.modules.count, drum: drum, positions: state.modules.map(\.flapIndex))
+            }
+            try await clock.sleep(for: .milliseconds(20), tolerance: nil)
+        }
+        throw HardwareError(device: device, problem: "no Chainlink controller answered within \(timeout)",
+                            remedy: "is it powered, running the splitflap firmware, and on this port at 230400 baud?")
+    }
+
+    /// A panel on `link` (started by ``discover(link:clock:device:timeout:)`` or here), its
+    /// modules believed to be at `positions`.
+    public init(info: PanelInfo, link: ChainlinkLink<C>, clock: C, device: String, positions: [Int]? = nil) {
+        self.info = info
+        profile = StepperProfile(flaps: info.drum.count)
+        self.link = link
+        self.clock = clock
+        portName = device
+        estimated = positions ?? Array(repeating: 0, count: info.size.count)
+        config = estimated.map { ToSplitflap.ModuleConfig(targetFlapIndex: UInt8(clamping: $0)) }
+        (noticeStream, noticeContinuation) = AsyncStream.makeStream(of: PanelNotice.self, bufferingPolicy: .bufferingNewest(256))
+    }
+
+    /// Starts following the controller's reports (and the link, if not yet started).
+    public func start() async {
+        await link.start()
+        let events = link.events
+        tasks.append(Task { [weak self] in
+            for await event in events { await self?.handle(event) }
+        })
+        tasks.append(Task { [weak self, clock] in
+            while !Task.isCancelled {
+                try? await clock.sleep(for: .milliseconds(250), tolerance: nil)
+                await self?.rehomeDue()
+            }
+        })
+    }
+
+    /// The shortest time between two whole-board commands on the link: the frame's time on the
+    /// wire at 230400 baud (10 bits a byte) plus a few ms for the ack.
+    public static func commandInterval(modules: Int) -> Duration {
+        let frame = ChainlinkFrame.encode(ToSplitflap(nonce: UInt32.max, payload: .config(
+            Array(repeating: ToSplitflap.ModuleConfig(targetFlapIndex: 51, movementNonce: 255, resetNonce: 255), count: modules))))
+        return Duration.seconds(10) * frame.count / SerialSettings.chainlink.baudRate + .milliseconds(4)
+    }
+
+    // MARK: Panel
+
+    public func play(_ plan: FlipPlan, cutoff: PlayCutoff) async throws {
+        let start = clock.now
+        playing = true
+        defer { playing = false }
+        var commands: [Duration: [Int]] = [:]
+        for (i, module) in plan.modules.enumerated() where module.path.count > 1 { commands[module.start, default: []].append(i) }
+        do {
+            for time in commands.keys.sorted() {
+                try await clock.sleep(until: start.advanced(by: time), tolerance: nil)
+                for i in commands[time]! { aim(i, along: plan.modules[i].path) }
+                await link.submit(.config(config))
+            }
+            let sent = clock.now
+            try await clock.sleep(until: start.advanced(by: plan.duration), tolerance: nil)
+            // The estimate has run out: wait for the controller to confirm, within the grace.
+            let moved = Set(commands.values.joined())
+            let deadline = clock.now.advanced(by: Self.grace)
+            while clock.now < deadline, !confirmed(moved, reportedAfter: sent) {
+                try await clock.sleep(for: .milliseconds(10), tolerance: nil)
+            }
+            for i in moved { estimated[i] = plan.modules[i].path.last! }
+            correctFromReport()
+        } catch {
+            let cut = cutoff.elapsed ?? start.duration(to: clock.now)
+            let motion = plan.motion(at: cut)
+            for i in estimated.indices { estimated[i] = motion[i].position }
+            throw error
+        }
+    }
+
+    private func aim(_ module: Int, along path: [Int]) {
+        let target = path.last!
+        config[module].targetFlapIndex = UInt8(clamping: target)
+        // Back to where it is: only a new movement nonce makes the controller turn a full turn.
+        if target == path.first! { config[module].movementNonce &+= 1 }
+    }
+
+    private func confirmed(_ moved: Set<Int>, reportedAfter sent: C.Instant) -> Bool {
+        guard let state = lastState, let at = lastStateAt, at > sent, let acked = lastAckAt, acked >= sent || at > acked else { return false }
+        return moved.allSatisfy { i in
+            guard i < state.modules.count else { return true }
+            let module = state.modules[i]
+            return module.state != .normal && module.state != .lookForHome || (!module.moving && module.flapIndex == Int(config[i].targetFlapIndex))
+        }
+    }
+
+    /// At rest, the controller's report is the truth: a module that re-homed or slipped shows
+    /// where it really is.
+    private func correctFromReport() {
+        guard let state = lastState else { return }
+        for (i, module) in state.modules.prefix(estimated.count).enumerated()
+        where module.state == .normal && !module.moving && module.flapIndex < info.drum.count {
+            estimated[i] = module.flapIndex
+        }
+    }
+
+    public func positions() -> [Int] { estimated }
+
+    public func shutDown() async {
+        for task in tasks { task.cancel() }
+        tasks = []
+        await link.stop()
+        noticeContinuation.finish()
+    }
+
+    public func health() -> PanelHealth {
+        PanelHealth(connected: connected, faults: faults.keys.sorted().map { faults[$0]! })
+    }
+
+    public func notices() -> AsyncStream<PanelNotice> { noticeStream }
+
+    // MARK: Reports
+
+    private func handle(_ event: ChainlinkLinkEvent) async {
+        switch event {
+        case .connected(let name):
+            say(.info, "\(name): connected")
+        case .portFailed(let problem):
+            if connected { say(.error, "\(problem); reopening") }
+            connected = false
+        case .notAnswering:
+            connected = false
+            say(.warning, "\(portName): the Chainlink controller is not answering; resending every 250 ms")
+        case .answering:
+            say(.info, "\(portName): the Chainlink controller answers again")
+            connected = true
+            // It may have rebooted: the whole board again.
+            await link.submit(.config(config))
+        case .acked:
+            lastAckAt = clock.now
+            connected = true
+        case .state(let state):
+            connected = true
+            review(state)
+            lastState = state
+            lastStateAt = clock.now
+            if !playing { correctFromReport() }
+        case .general(let general):
+            if let before = lastUptime, general.uptimeMillis < before {
+                say(.warning, "\(portName): the controller restarted; sending the board again")
+                await link.submit(.config(config))
+            }
+            lastUptime = general.uptimeMillis
+        case .controllerLog(let text):
+            say(.debug, "\(portName) controller: \(text)")
+        case .badFrame(let bytes, let reason):
+            say(.debug, "\(portName): \(bytes) bytes that are no frame (\(reason))")
+        case .sent:
+            break
+        }
+    }
+
+    /// Compares a report with the one before: new faults, recoveries, lost steps.
+    private func review(_ state: SplitflapState) {
+        for (i, module) in state.modules.prefix(info.size.count).enumerated() {
+            let (row, column) = (i / info.size.columns + 1, i % info.size.columns + 1)
+            let before = lastState.flatMap { i < $0.modules.count ? $0.modules[i] : nil }
+            if module.countMissedHome > (before?.countMissedHome ?? 0) {
+                say(.warning, "\(ModuleFault(row: row, column: column, kind: .missedHome)): steps were lost; it re-homes")
+            }
+            if module.countUnexpectedHome > (before?.countUnexpectedHome ?? 0) {
+                say(.warning, "\(ModuleFault(row: row, column: column, kind: .unexpectedHome)): it re-homes")
+            }
+            let kind: ModuleFault.Kind? = switch module.state {
+            case .sensorError: .sensorError
+            case .panic: .panic
+            case .disabled: .disabled
+            case .normal, .lookForHome: nil
+            }
+            if let kind {
+                if faults[i]?.kind != kind {
+                    faults[i] = ModuleFault(row: row, column: column, kind: kind, attempts: faults[i]?.attempts ?? 0)
+                    say(.error, "\(faults[i]!)" + (kind == .sensorError ? "; re-homing it in \(Self.firstRehomeDelay)" : ""))
+                    if kind == .sensorError, rehomeAt[i] == nil {
+                        rehomeAt[i] = (clock.now.advanced(by: Self.firstRehomeDelay), Self.firstRehomeDelay)
+                    }
+                }
+            } else if module.state == .normal, let fault = faults[i] {
+                faults[i] = nil
+                rehomeAt[i] = nil
+                say(.info, "module at row \(row), column \(column) works again (after \(fault.kind.rawValue))")
+            }
+        }
+    }
+
+    /// Re-homes each module in sensor error whose turn has come, then doubles its delay.
+    private func rehomeDue() async {
+        let now = clock.now
+        var changed = false
+        for (i, entry) in rehomeAt where entry.due <= now {
+            guard faults[i]?.kind == .sensorError else { rehomeAt[i] = nil; continue }
+            config[i].resetNonce &+= 1
+            faults[i]!.attempts += 1
+            let delay = min(entry.delay * 2, Self.rehomeBackoffLimit)
+            rehomeAt[i] = (now.advanced(by: delay), delay)
+            say(.info, "\(faults[i]!): re-homing (attempt \(faults[i]!.attempts); next in \(delay) if it fails)")
+            changed = true
+        }
+        if changed { await link.submit(.config(config)) }
+    }
+
+    private func say(_ level: PanelNotice.Level, _ text: String) { noticeContinuation.yield(PanelNotice(level, text)) }
+}

@@ -1,0 +1,159 @@
+import FlapCore
+import FlapHardware
+import FlapLinux
+import FlapSimulated
+import Testing
+
+/// The Chainlink driver through a real pseudo-terminal against the simulated controller. Times are
+/// simulated (the clock runs several times faster than real time).
+@Suite(.serialized, .timeLimit(.minutes(2))) struct ChainlinkPanelTests {
+    @Test func discoversTheControllerAndChangesTheWholeBoard() async throws {
+        let rig = try await ChainlinkRig.make(rows: 2, columns: 6)
+        defer { Task { await rig.stop() } }
+        #expect(rig.panel.info.drum == Drum.chainlink52)
+        try await rig.homed()
+        let plan = try await rig.plan(to: "HELLO\nWORLD!")
+        let started = rig.clock.now
+        try await rig.panel.play(plan, cutoff: PlayCutoff())
+        let took = started.duration(to: rig.clock.now)
+        #expect(await rig.controller.flaps() == plan.targets)
+        #expect(await rig.panel.positions() == plan.targets)
+        // Done when the controller says so: after the model's estimate, not long after.
+        #expect(took >= plan.duration)
+        #expect(took < plan.duration + .milliseconds(800), "took \(took), estimated \(plan.duration)")
+        // One whole-board command per distinct start time.
+        let commands = Set(plan.modules.filter { $0.path.count > 1 }.map(\.start)).count
+        #expect(await rig.controller.configArrivals.count == commands)
+        #expect(await rig.panel.health() == PanelHealth(connected: true, faults: []))
+    }
+
+    @Test func aCascadeIsSentAsTimedCommandsTheLinkCanCarry() async throws {
+        let rig = try await ChainlinkRig.make(rows: 3, columns: 8, speed: 2)
+        defer { Task { await rig.stop() } }
+        try await rig.homed()
+        let before = await rig.controller.configArrivals.count
+        let plan = try await rig.plan(to: "ABCDEFGH\nIJKLMNOP\nQRSTUVWX")
+        let started = rig.clock.now
+        try await rig.panel.play(plan, cutoff: PlayCutoff())
+        let arrivals = await rig.controller.configArrivals.dropFirst(before).map { started.duration(to: $0) }
+        let starts = Set(plan.modules.map(\.start)).sorted()
+        let interval = ChainlinkPanel<AcceleratedClock>.commandInterval(modules: 24)
+        #expect(starts.count > 3 && starts.count == arrivals.count, "starts \(starts), arrivals \(arrivals)")
+        // Each command reaches the controller close to its planned start, never early.
+        for (planned, arrived) in zip(starts, arrivals) {
+            #expect(arrived >= planned && arrived - planned < .milliseconds(120), "planned \(planned), arrived \(arrived)")
+        }
+        #expect(zip(starts, starts.dropFirst()).allSatisfy { $1 - $0 >= interval })
+        #expect(await rig.controller.flaps() == plan.targets)
+    }
+
+    @Test func aForcedFullTurnChangesTheMovementNonce() async throws {
+        let rig = try await ChainlinkRig.make(rows: 1, columns: 4)
+        defer { Task { await rig.stop() } }
+        try await rig.homed()
+        let first = try await rig.plan(to: "ABCD")
+        try await rig.panel.play(first, cutoff: PlayCutoff())
+        let turnedBefore = await (0..<4).asyncMap { await rig.controller.module($0).mechanism.stepsTurned }
+        // Module 2 goes once round and back to C; the others stay.
+        var plan = try await rig.plan(to: "ABCD")
+        let c = plan.modules[2].path[0]
+        plan.modules[2].path = (0...52).map { (c + $0) % 52 }
+        plan.modules[2].landings = rig.panel.profile.landings(from: c, flaps: 52)
+        try await rig.panel.play(plan, cutoff: PlayCutoff())
+        let turned = await (0..<4).asyncMap { await rig.controller.module($0).mechanism.stepsTurned }
+        #expect(zip(turned, turnedBefore).map { $0 - $1 } == [0, 0, 2048, 0])
+        #expect(await rig.controller.flaps() == first.targets)
+    }
+
+    @Test func aModuleWhoseSensorNeverFiresIsReportedAndReHomedWhileTheRestWorks() async throws {
+        let rig = try await ChainlinkRig.make(rows: 2, columns: 3) { controller in
+            await controller.setSensorFault(.neverFires, module: 4)
+        }
+        defer { Task { await rig.stop() } }
+        // Homing gives up after a turn and two flaps: sensor error at row 2, column 2.
+        try await rig.wait(upTo: .seconds(30), "the sensor error") { await !rig.panel.health().faults.isEmpty }
+        #expect(await rig.panel.health().faults == [ModuleFault(row: 2, column: 2, kind: .sensorError)])
+        // The other modules take a new board meanwhile.
+        let plan = try await rig.plan(to: "ABC\nDEF")
+        try await rig.panel.play(plan, cutoff: PlayCutoff())
+        let flaps = await rig.controller.flaps()
+        #expect(flaps.enumerated().filter { $0.offset != 4 }.map(\.element) == plan.targets.enumerated().filter { $0.offset != 4 }.map(\.element))
+        // The sensor is fixed; the driver's next re-home finds it and the module catches up.
+        await rig.controller.setSensorFault(.none, module: 4)
+        try await rig.wait(upTo: .seconds(40), "the recovery") {
+            let flaps = await rig.controller.flaps()
+            return await rig.panel.health().faults.isEmpty && flaps == plan.targets
+        }
+        #expect(await rig.panel.health().faults.isEmpty)
+    }
+
+    @Test func aControllerThatStopsAnsweringIsResentToUntilItComesBack() async throws {
+        let rig = try await ChainlinkRig.make(rows: 1, columns: 6)
+        defer { Task { await rig.stop() } }
+        try await rig.homed()
+        await rig.controller.setSilent(true)
+        let plan = try await rig.plan(to: "SILENT")
+        let notices = await rig.panel.notices()
+        let playing = Task { try await rig.panel.play(plan, cutoff: PlayCutoff()) }
+        try await rig.wait(upTo: .seconds(5), "the link to notice") { await !rig.panel.health().connected }
+        #expect(await rig.link.resends >= 3)
+        await rig.controller.setSilent(false)
+        try await playing.value
+        #expect(await rig.controller.flaps() == plan.targets)
+        #expect(await rig.panel.health().connected)
+        var said: [String] = []
+        for await notice in notices {
+            said.append(notice.text)
+            if notice.text.contains("answers again") { break }
+        }
+        #expect(said.contains { $0.contains("not answering") })
+    }
+
+    @Test func aControllerThatRestartsGetsTheBoardAgain() async throws {
+        let rig = try await ChainlinkRig.make(rows: 1, columns: 4)
+        defer { Task { await rig.stop() } }
+        try await rig.homed()
+        let plan = try await rig.plan(to: "BOOT")
+        try await rig.panel.play(plan, cutoff: PlayCutoff())
+        // A reboot: plaintext mode, every module homes to flap 0, the config forgotten.
+        await rig.controller.reboot()
+        try await rig.wait(upTo: .seconds(30), "the board back after the restart") {
+            let arrivals = await rig.controller.configArrivals.count
+            return await rig.controller.flaps() == plan.targets && arrivals > 1
+        }
+    }
+
+    @Test func garbageOnTheLineIsSkippedBothWays() async throws {
+        let rig = try await ChainlinkRig.make(rows: 1, columns: 5)
+        defer { Task { await rig.stop() } }
+        try await rig.homed()
+        let plan = try await rig.plan(to: "NOISE")
+        let playing = Task { try await rig.panel.play(plan, cutoff: PlayCutoff()) }
+        // Controller → host: a plaintext line, random bytes with zeros, a frame with a bad CRC.
+        var badCRC = ChainlinkFrame.encode(FromSplitflap.log("hello"))
+        badCRC[3] ^= 0x55
+        for garbage in [Array("{\"type\":\"debug\"}\n".utf8), [0x01, 0x00, 0xFF, 0x13, 0x37, 0x00, 0x02], badCRC, Array(repeating: 0xAA, count: 5000) + [0]] {
+            await rig.controller.sendGarbage(garbage)
+            try await rig.clock.sleep(for: .milliseconds(30), tolerance: nil)
+        }
+        try await playing.value
+        #expect(await rig.controller.flaps() == plan.targets)
+        #expect(await rig.link.badFrames >= 4)
+        // Host side → controller: a frame with a bad CRC is logged there and not acked.
+        let second = try LinuxSerialPort(path: rig.path, settings: .chainlink)
+        var frame = ChainlinkFrame.encode(ToSplitflap(nonce: 999, payload: .requestState))
+        frame[2] ^= 0x01
+        try await second.write(frame)
+        try await rig.wait(upTo: .seconds(2), "the controller to reject it") { await rig.controller.rejectedFrames == 1 }
+        await second.close()
+        #expect(await rig.controller.logs.contains { $0.contains("bad CRC") })
+    }
+}
+
+extension Sequence where Element: Sendable {
+    func asyncMap<T>(_ transform: (Element) async -> T) async -> [T] {
+        var result: [T] = []
+        for element in self { result.append(await transform(element)) }
+        return result
+    }
+}
