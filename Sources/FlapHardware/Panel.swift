@@ -23,9 +23,9 @@ public protocol Panel: Sendable {
     func positions() async -> [Int]
     /// Leaves the hardware safe.
     func shutDown() async
-    /// The device's link and the modules that need attention (all well by default).
+    /// The device's link and the modules that need attention.
     func health() async -> PanelHealth
-    /// What the driver has to say, for the log (nothing by default).
+    /// What the driver has to say, for the log (one consumer).
     func notices() async -> AsyncStream<PanelNotice>
 }
 
@@ -103,9 +103,4 @@ public struct PanelNotice: Sendable, Equatable {
         self.level = level
         self.text = text
     }
-}
-
-extension Panel {
-    public func health() async -> PanelHealth { PanelHealth() }
-    public func notices() async -> AsyncStream<PanelNotice> { AsyncStream { $0.finish() } }
 }

@@ -13,7 +13,7 @@ public actor SimulatedChainlinkController<C: Clock> where C.Duration == Duration
     private let clock: C
     public nonisolated let profile: StepperProfile
     private let flapCharacterSet: [UInt8]
-    private let booted: C.Instant
+    private var bootedAt: C.Instant
     private var modules: [StepperModule]
     private var mechanisms: [SimulatedMechanism]
     private var nextTick: [C.Instant?]
@@ -44,11 +44,11 @@ public actor SimulatedChainlinkController<C: Clock> where C.Duration == Duration
         self.clock = clock
         flapCharacterSet = Array(drum.utf8)
         profile = StepperProfile(flaps: flapCharacterSet.count)
-        booted = clock.now
+        bootedAt = clock.now
         modules = Array(repeating: StepperModule(profile: profile), count: count)
         let rotors = rotorSteps ?? (0..<count).map { ($0 * 617 + 301) % 2048 }
         mechanisms = rotors.map { SimulatedMechanism(rotorStep: $0) }
-        nextTick = Array(repeating: booted, count: count)
+        nextTick = Array(repeating: bootedAt, count: count)
         config = Array(repeating: ToSplitflap.ModuleConfig(targetFlapIndex: 0), count: count)
     }
 
@@ -67,7 +67,8 @@ public actor SimulatedChainlinkController<C: Clock> where C.Duration == Duration
             advance(to: now)
             guard !silent else { continue }
             await receive(bytes, at: now)
-            await report(at: now)
+            // In its plaintext mode the firmware sends no frames.
+            if framed { await report(at: now) }
         }
     }
 
@@ -77,13 +78,17 @@ public actor SimulatedChainlinkController<C: Clock> where C.Duration == Duration
     public func setSilent(_ silent: Bool) { self.silent = silent }
 
     /// Restarts the firmware: plaintext mode, everything re-homes, the config forgotten.
-    public func reboot() {
+    public func reboot() async {
         framed = false
+        lastStateSent = nil
+        lastGeneralSent = nil
         lastNonce = nil
         lastState = nil
         modules = Array(repeating: StepperModule(profile: profile), count: modules.count)
         config = Array(repeating: ToSplitflap.ModuleConfig(targetFlapIndex: 0), count: modules.count)
         nextTick = Array(repeating: clock.now, count: modules.count)
+        bootedAt = clock.now
+        await send(raw: Array("{\"type\":\"init\", \"num_modules\":\(modules.count)}\n".utf8))
     }
 
     public func setSensorFault(_ fault: SimulatedMechanism.SensorFault, module: Int) { mechanisms[module].sensorFault = fault }
@@ -189,8 +194,8 @@ public actor SimulatedChainlinkController<C: Clock> where C.Duration == Duration
             lastStateSent = now
         }
         if stateRequested || lastGeneralSent.map({ $0.duration(to: now) > .seconds(2) }) ?? true {
-            let uptime = booted.duration(to: now)
-            await send(.general(GeneralState(serialProtocolVersion: 1, uptimeMillis: Int(uptime.components.seconds * 1000),
+            let uptime = bootedAt.duration(to: now)
+            await send(.general(GeneralState(serialProtocolVersion: 1, uptimeMillis: Int(uptime / .milliseconds(1)),
                                              flapCharacterSet: flapCharacterSet)))
             lastGeneralSent = now
         }

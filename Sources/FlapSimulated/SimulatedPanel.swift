@@ -70,6 +70,12 @@ public actor SimulatedPanel<C: Clock>: Panel where C.Duration == Duration {
 
     public func positions() -> [Int] { current }
 
+    /// A simulation is always well.
+    public func health() -> PanelHealth { PanelHealth() }
+
+    /// A simulation has nothing to report.
+    public func notices() -> AsyncStream<PanelNotice> { AsyncStream { $0.finish() } }
+
     public func shutDown() {
         moving = Array(repeating: false, count: moving.count)
         publish()

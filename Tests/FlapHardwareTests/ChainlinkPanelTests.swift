@@ -10,7 +10,7 @@ import Testing
     @Test func discoversTheControllerAndChangesTheWholeBoard() async throws {
         let rig = try await ChainlinkRig.make(rows: 2, columns: 6)
         defer { Task { await rig.stop() } }
-        #expect(rig.panel.info.drum == Drum.chainlink52)
+        #expect(rig.panel.info.drum.codes == Drum.chainlink52.codes)
         try await rig.homed()
         let plan = try await rig.plan(to: "HELLO\nWORLD!")
         let started = rig.clock.now
@@ -21,14 +21,15 @@ import Testing
         // Done when the controller says so: after the model's estimate, not long after.
         #expect(took >= plan.duration)
         #expect(took < plan.duration + .milliseconds(800), "took \(took), estimated \(plan.duration)")
-        // One whole-board command per distinct start time.
+        // At most one whole-board command per distinct start time (the cascade test times them).
         let commands = Set(plan.modules.filter { $0.path.count > 1 }.map(\.start)).count
-        #expect(await rig.controller.configArrivals.count == commands)
+        #expect(await (1...commands).contains(rig.controller.configArrivals.count))
         #expect(await rig.panel.health() == PanelHealth(connected: true, faults: []))
     }
 
     @Test func aCascadeIsSentAsTimedCommandsTheLinkCanCarry() async throws {
-        let rig = try await ChainlinkRig.make(rows: 3, columns: 8, speed: 2)
+        // Real time but doubled, for timing; rotors just short of home, for a quick homing.
+        let rig = try await ChainlinkRig.make(rows: 3, columns: 8, speed: 2, rotorSteps: Array(repeating: 2040, count: 24))
         defer { Task { await rig.stop() } }
         try await rig.homed()
         let before = await rig.controller.configArrivals.count

@@ -14,11 +14,11 @@ struct ChainlinkRig {
     let size: BoardSize
     private let running: Task<Void, Never>
 
-    static func make(rows: Int, columns: Int, speed: Int = 8,
+    static func make(rows: Int, columns: Int, speed: Int = 8, rotorSteps: [Int]? = nil,
                      prepare: (SimulatedChainlinkController<AcceleratedClock>) async -> Void = { _ in }) async throws -> ChainlinkRig {
         let clock = AcceleratedClock(factor: speed)
         let (device, path) = try LinuxSerialPort.pseudoTerminal()
-        let controller = SimulatedChainlinkController(port: device, clock: clock, modules: rows * columns)
+        let controller = SimulatedChainlinkController(port: device, clock: clock, modules: rows * columns, rotorSteps: rotorSteps)
         await prepare(controller)
         let running = Task { await controller.run() }
         let link = ChainlinkLink(clock: clock) { try LinuxSerialPort(path: path, settings: .chainlink) }

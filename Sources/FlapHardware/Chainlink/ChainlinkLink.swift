@@ -7,6 +7,9 @@ public actor ChainlinkLink<C: Clock> where C.Duration == Duration {
     public static var resendInterval: Duration { .milliseconds(250) }
     /// No frame from the controller for this long while a message waits: it is not answering.
     public static var silenceLimit: Duration { .seconds(1) }
+    /// The firmware reports its general state every 2 s; quiet for longer, the link asks for
+    /// state, which also finds a controller that restarted into its plaintext mode.
+    public static var keepAliveAfter: Duration { .milliseconds(2500) }
 
     private let open: @Sendable () async throws -> any SerialPort
     private let clock: C
@@ -17,6 +20,7 @@ public actor ChainlinkLink<C: Clock> where C.Duration == Duration {
     private var inFlight: (nonce: UInt32, payload: ToSplitflap.Payload)?
     private var lastAck: UInt32?
     private var lastHeard: C.Instant
+    private var waitingSince: C.Instant?
     private var answering = true
     private var tasks: [Task<Void, Never>] = []
     private let continuation: AsyncStream<ChainlinkLinkEvent>.Continuation
@@ -148,8 +152,12 @@ public actor ChainlinkLink<C: Clock> where C.Duration == Duration {
 
     private func writeLoop() async {
         while !Task.isCancelled {
+            if inFlight == nil, queue.isEmpty, lastHeard.duration(to: clock.now) > Self.keepAliveAfter {
+                queue.append(.requestState)
+            }
             if inFlight == nil, !queue.isEmpty {
                 inFlight = (nextNonce, queue.removeFirst())
+                waitingSince = waitingSince ?? clock.now
                 nextNonce &+= 1
                 if nextNonce == 0 { nextNonce = 1 }
                 await transmit(resend: false)
@@ -164,20 +172,26 @@ public actor ChainlinkLink<C: Clock> where C.Duration == Duration {
             }
             if lastAck == message.nonce {
                 inFlight = nil
+                waitingSince = nil
                 continuation.yield(.acked(nonce: message.nonce))
                 continue
             }
-            if answering, lastHeard.duration(to: clock.now) >= Self.silenceLimit {
+            if answering, let waitingSince, max(waitingSince, lastHeard).duration(to: clock.now) >= Self.silenceLimit {
                 answering = false
                 continuation.yield(.notAnswering)
             }
-            // Unacked: a newer config, if one waits, goes instead (with its own nonce).
-            if case .config = message.payload, queue.contains(where: { if case .config = $0 { true } else { false } }) {
-                inFlight = nil
-                continue
+            // Unacked: a newer config, if one waits, goes instead (with its own nonce); it
+            // carries the whole board, so it is as good as a resend.
+            if case .config = message.payload, let newer = queue.firstIndex(where: { if case .config = $0 { true } else { false } }) {
+                inFlight = (takeNonce(), queue.remove(at: newer))
             }
             await transmit(resend: true)
         }
+    }
+
+    private func takeNonce() -> UInt32 {
+        defer { nextNonce = nextNonce == .max ? 1 : nextNonce + 1 }
+        return nextNonce
     }
 
     private func transmit(resend: Bool) async {

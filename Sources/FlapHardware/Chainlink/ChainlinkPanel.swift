@@ -258,6 +258,8 @@ public actor ChainlinkPanel<C: Clock>: Panel where C.Duration == Duration {
         var changed = false
         for (i, entry) in rehomeAt where entry.due <= now {
             guard faults[i]?.kind == .sensorError else { rehomeAt[i] = nil; continue }
+            // Still searching after the last attempt: its turn comes when it has given up again.
+            guard let state = lastState, i < state.modules.count, state.modules[i].state == .sensorError else { continue }
             config[i].resetNonce &+= 1
             faults[i]!.attempts += 1
             let delay = min(entry.delay * 2, Self.rehomeBackoffLimit)
