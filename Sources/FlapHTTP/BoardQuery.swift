@@ -1,3 +1,4 @@
+import FlapHardware
 import FlapCore
 
 /// What the APIs can ask the running appliance about its panels.
@@ -17,8 +18,11 @@ public struct PanelView: Sendable {
     public var moving: Bool
     /// The message the panel shows or moves to, nil for a blank board.
     public var messageId: String?
+    /// Whether its device answers, and which modules need attention.
+    public var health: PanelHealth
 
-    public init(id: String, driver: String, drum: String, board: Board, moving: Bool, messageId: String?) {
+    public init(id: String, driver: String, drum: String, board: Board, moving: Bool, messageId: String?, health: PanelHealth = PanelHealth()) {
+        self.health = health
         self.id = id
         self.driver = driver
         self.drum = drum

@@ -124,9 +124,10 @@ public struct NativeAPI: Sendable {
     }
 
     private func status() async throws -> Response {
+        struct Fault: Encodable { var row: Int; var column: Int; var fault: String; var rehomeAttempts: Int }
         struct Panel: Encodable {
             var id: String; var driver: String; var rows: Int; var columns: Int; var modules: Int
-            var drum: String; var moving: Bool; var message: String?
+            var drum: String; var moving: Bool; var message: String?; var connected: Bool; var faults: [Fault]
         }
         struct Queue: Encodable { var slots: Int; var waiting: Int }
         struct Sound: Encodable { var state: String; var reason: String? }
@@ -136,7 +137,9 @@ public struct NativeAPI: Sendable {
         let counts = try await intake.inbox.counts()
         let panelList = await panels.panels().map {
             Panel(id: $0.id, driver: $0.driver, rows: $0.board.size.rows, columns: $0.board.size.columns,
-                  modules: $0.board.size.count, drum: $0.drum, moving: $0.moving, message: $0.messageId)
+                  modules: $0.board.size.count, drum: $0.drum, moving: $0.moving, message: $0.messageId,
+                  connected: $0.health.connected,
+                  faults: $0.health.faults.map { Fault(row: $0.row, column: $0.column, fault: $0.kind.rawValue, rehomeAttempts: $0.attempts) })
         }
         let status = Status(
             version: version, uptimeSeconds: Int(started.duration(to: .now).components.seconds), panels: panelList,

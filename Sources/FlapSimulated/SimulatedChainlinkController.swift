@@ -31,8 +31,10 @@ public actor SimulatedChainlinkController<C: Clock> where C.Duration == Duration
     public private(set) var rejectedFrames = 0
     /// Frames whose nonce was the last one handled (acked again, not applied).
     public private(set) var repeatedNonces = 0
+    /// Each new config as it arrived: when, and every module's target flap.
+    public private(set) var configs: [(arrived: C.Instant, targets: [Int])] = []
     /// When each new config arrived.
-    public private(set) var configArrivals: [C.Instant] = []
+    public var configArrivals: [C.Instant] { configs.map(\.arrived) }
     /// Log lines sent to the host.
     public private(set) var logs: [String] = []
 
@@ -146,7 +148,7 @@ public actor SimulatedChainlinkController<C: Clock> where C.Duration == Duration
         case .requestState:
             stateRequested = true
         case .config(let given):
-            configArrivals.append(now)
+            configs.append((now, given.map { Int($0.targetFlapIndex) }))
             await apply(given, at: now)
         }
     }

@@ -14,15 +14,17 @@ struct ChainlinkRig {
     let size: BoardSize
     private let running: Task<Void, Never>
 
-    static func make(rows: Int, columns: Int, speed: Int = 8, rotorSteps: [Int]? = nil,
+    /// Rotors start just short of home unless `rotorSteps` says otherwise: homing is quick.
+    static func make(rows: Int, columns: Int, speed: Int = 4, rotorSteps: [Int]? = nil,
                      prepare: (SimulatedChainlinkController<AcceleratedClock>) async -> Void = { _ in }) async throws -> ChainlinkRig {
         let clock = AcceleratedClock(factor: speed)
         let (device, path) = try LinuxSerialPort.pseudoTerminal()
-        let controller = SimulatedChainlinkController(port: device, clock: clock, modules: rows * columns, rotorSteps: rotorSteps)
+        let controller = SimulatedChainlinkController(port: device, clock: clock, modules: rows * columns,
+                                                      rotorSteps: rotorSteps ?? Array(repeating: 2030, count: rows * columns))
         await prepare(controller)
         let running = Task { await controller.run() }
         let link = ChainlinkLink(clock: clock) { try LinuxSerialPort(path: path, settings: .chainlink) }
-        let discovery = try await ChainlinkPanel.discover(link: link, clock: clock, device: path)
+        let discovery = try await ChainlinkPanel.discover(link: link, clock: clock, device: path, timeout: .seconds(60))
         let size = BoardSize(rows: rows, columns: columns)
         let info = PanelInfo(id: "test", size: size, drum: discovery.drum ?? .chainlink52, motion: .forwardOnly, driver: "chainlink")
         let panel = ChainlinkPanel(info: info, link: link, clock: clock, device: path, positions: discovery.positions)
@@ -49,7 +51,7 @@ struct ChainlinkRig {
 
     /// Waits until every module has found home and rests.
     func homed() async throws {
-        try await wait(upTo: .seconds(20), "homing") {
+        try await wait(upTo: .seconds(60), "homing") {
             await (0..<size.count).asyncAll { i in
                 let logic = await controller.module(i).logic
                 return logic.state == .normal && !logic.isMoving

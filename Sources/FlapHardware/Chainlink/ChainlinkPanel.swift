@@ -37,6 +37,9 @@ public actor ChainlinkPanel<C: Clock>: Panel where C.Duration == Duration {
     public static var rehomeBackoffLimit: Duration { .seconds(300) }
     /// How long after its estimated end a plan may run before `play` stops waiting for reports.
     public static var grace: Duration { .seconds(3) }
+    /// The longest `play` waits past its estimate for modules the controller says still move
+    /// (a module homing first takes up to a turn at an eighth of full speed, about 9 s).
+    public static var waitLimit: Duration { .seconds(30) }
 
     /// What a controller said about itself when it first answered.
     public struct Discovery: Sendable, Equatable {
@@ -122,9 +125,13 @@ public actor ChainlinkPanel<C: Clock>: Panel where C.Duration == Duration {
             let sent = clock.now
             try await clock.sleep(until: start.advanced(by: plan.duration), tolerance: nil)
             // The estimate has run out: wait for the controller to confirm, within the grace.
+            // The grace is counted from the last sign of motion; a module still turning or homing
+            // is waited for, up to a limit.
             let moved = Set(commands.values.joined())
-            let deadline = clock.now.advanced(by: Self.grace)
-            while clock.now < deadline, !confirmed(moved, reportedAfter: sent) {
+            let limit = clock.now.advanced(by: Self.waitLimit)
+            var deadline = clock.now.advanced(by: Self.grace)
+            while clock.now < min(deadline, limit), !confirmed(moved, reportedAfter: sent) {
+                if stillMoving(moved) { deadline = clock.now.advanced(by: Self.grace) }
                 try await clock.sleep(for: .milliseconds(10), tolerance: nil)
             }
             for i in moved { estimated[i] = plan.modules[i].path.last! }
@@ -151,6 +158,11 @@ public actor ChainlinkPanel<C: Clock>: Panel where C.Duration == Duration {
             let module = state.modules[i]
             return module.state != .normal && module.state != .lookForHome || (!module.moving && module.flapIndex == Int(config[i].targetFlapIndex))
         }
+    }
+
+    private func stillMoving(_ moved: Set<Int>) -> Bool {
+        guard let state = lastState else { return false }
+        return moved.contains { $0 < state.modules.count && state.modules[$0].moving }
     }
 
     /// At rest, the controller's report is the truth: a module that re-homed or slipped shows
