@@ -7,6 +7,7 @@ import Prometheus
 /// - `flapd_flaps_moved_total{panel}`
 /// - `flapd_plan_latency_seconds`: message accepted → its plan starts on a panel
 /// - `flapd_display_latency_seconds`: message accepted → the panel rests showing it
+/// - `flapd_panel_connected{panel}` (1 or 0), `flapd_module_faults{panel}`: modules needing attention
 public final class FlapMetrics: Sendable {
     private let registry = PrometheusCollectorRegistry()
     private let planLatency: DurationHistogram
@@ -50,6 +51,14 @@ public final class FlapMetrics: Sendable {
         registry.makeCounter(descriptor: MetricNameDescriptor(namespace: "flapd", metricName: "flaps_moved", unitName: "total", helpText: "Flaps landed on each panel."), labels: [("panel", panel)])
             .increment(by: Int64(flaps))
         if let messageId, let elapsed = pending.elapsed(messageId, remove: true) { displayLatency.record(elapsed) }
+    }
+
+    /// A panel's device answers (or not), with `faults` modules needing attention.
+    public func panelHealth(panel: String, connected: Bool, faults: Int) {
+        registry.makeGauge(descriptor: MetricNameDescriptor(namespace: "flapd", metricName: "panel_connected", unitName: "", helpText: "1 when the panel's device answers."),
+                           labels: [("panel", panel)]).set(Double(connected ? 1 : 0))
+        registry.makeGauge(descriptor: MetricNameDescriptor(namespace: "flapd", metricName: "module_faults", unitName: "", helpText: "Modules in sensor error, panic or disabled."),
+                           labels: [("panel", panel)]).set(Double(faults))
     }
 
     /// The Prometheus text exposition.

@@ -117,11 +117,23 @@ public enum ConfigurationParser {
         var panel = PanelConfiguration()
         panel.id = reader.string("id") ?? panel.id
         panel.driver = reader.choice("driver", PanelConfiguration.drivers) ?? panel.driver
+        panel.device = reader.string("device")
+        if panel.device != nil, panel.driver == "simulated" {
+            reader.fail("device", "a simulated panel has no device; set driver = \"chainlink\" to use one")
+        }
         if let size = reader.string("size") {
             if let parsed = BoardSize(name: size) { panel.size = parsed } else {
                 reader.fail("size", "\"\(size)\" is not flagship, note or ROWSxCOLUMNS such as 6x22")
             }
         }
+        for key in ["rows", "columns"] {
+            guard let value = reader.int(key) else { continue }
+            if value < 1 { reader.fail(key, "must be at least 1, not \(value)") }
+            if panel.size != nil { reader.fail(key, "give size or rows/columns, not both") }
+            if key == "rows" { panel.rows = value } else { panel.columns = value }
+        }
+        if let rows = panel.rows, let columns = panel.columns, rows > 0, columns > 0 { panel.size = BoardSize(rows: rows, columns: columns) }
+        if panel.driver == "chainlink" { panel.drum = .chainlink52 }
         if let drumString = reader.string("drum_string") {
             do { panel.drum = try Drum(string: drumString) } catch { reader.fail("drum_string", error.description) }
         } else if let name = reader.choice("drum", Drum.named.map(\.name)) {
@@ -148,7 +160,7 @@ public enum ConfigurationParser {
         default:
             break
         }
-        reader.finish(["id", "driver", "size", "drum", "drum_string", "period_ms", "transition", "show", "policy", "sender", "rotate_seconds"])
+        reader.finish(["id", "driver", "device", "size", "rows", "columns", "drum", "drum_string", "period_ms", "transition", "show", "policy", "sender", "rotate_seconds"])
         return panel
     }
 }

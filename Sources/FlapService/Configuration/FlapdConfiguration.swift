@@ -31,9 +31,16 @@ public struct FlapdConfiguration: Sendable, Equatable {
 /// One panel.
 public struct PanelConfiguration: Sendable, Equatable {
     public var id = "main"
-    /// `simulated` (hardware drivers come with later releases).
+    /// `simulated`, or `chainlink` (a Chainlink controller on a serial port).
     public var driver = "simulated"
-    public var size = BoardSize.flagship
+    /// The driver's device: for `chainlink` a serial port (default `/dev/splitflap0`), or
+    /// `simulated` for the built-in simulated controller behind a pseudo-terminal.
+    public var device: String?
+    /// The board's size; nil: flagship for simulated panels, from the controller's module count
+    /// (shaped by ``rows`` or ``columns`` when given) for hardware.
+    public var size: BoardSize?
+    public var rows: Int?
+    public var columns: Int?
     public var drum = Drum.vestaboard
     public var flapPeriodMs = FlipPlanner.defaultFlapPeriodMs
     public var policy = PanelPolicy.latest
@@ -44,7 +51,8 @@ public struct PanelConfiguration: Sendable, Equatable {
 
     public init() {}
 
-    public static let drivers = ["simulated"]
+    public static let drivers = ["simulated", "chainlink"]
+    public static let defaultChainlinkDevice = "/dev/splitflap0"
 }
 
 /// A secret given directly (flags, tests) or as a file to read (systemd's LoadCredential).

@@ -31,7 +31,16 @@ public final class Appliance: Sendable {
         inbox = try Inbox(path: stateDirectory.file("inbox.sqlite"), rules: configuration.rules)
         let sound = try Self.player(configuration.sound, logger: logger)
         self.sound = sound
-        let intake = MessageIntake(inbox: inbox, boardSize: configuration.panels[0].size, now: { Date() })
+        var drivers: [PanelDriver] = []
+        for panel in configuration.panels {
+            do {
+                drivers.append(try await PanelDriver.make(panel, saved: try await inbox.panelState(panel.id)?.codes, logger: logger))
+            } catch {
+                for driver in drivers { await driver.panel.shutDown(); await driver.stopCompanion() }
+                throw ServiceError("panel \(panel.id): \(error)")
+            }
+        }
+        let intake = MessageIntake(inbox: inbox, boardSize: drivers[0].configuration.size ?? .flagship, now: { Date() })
         var mqtt: MQTTBridge?
         if let settings = configuration.mqtt {
             let password = try settings.passwordFile.map { try resolve(.file($0), purpose: "MQTT password") }
@@ -43,9 +52,9 @@ public final class Appliance: Sendable {
             }
         }
         var panels: [PanelRuntime] = []
-        for (index, panel) in configuration.panels.enumerated() {
+        for (index, driver) in drivers.enumerated() {
             // Only one panel can be drawn in place, and one sound device carries one panel's clacks.
-            panels.append(try await PanelRuntime(configuration: panel, inbox: inbox, metrics: metrics,
+            panels.append(try await PanelRuntime(driver: driver, inbox: inbox, metrics: metrics,
                                                  drawInTerminal: drawInTerminal && index == 0,
                                                  sound: index == 0 ? sound : nil, mqtt: index == 0 ? mqtt : nil, logger: logger))
         }

@@ -1,3 +1,4 @@
+import FlapCore
 import ArgumentParser
 import FlapMessaging
 import FlapMQTT
@@ -68,6 +69,15 @@ public struct Flapd: AsyncParsableCommand {
     @Option(help: "Log level: trace, debug, info, notice, warning, error, critical.")
     var logLevel: String?
 
+    @Option(help: ArgumentHelp("The first panel's driver: simulated, chainlink=DEVICE (a serial port such as /dev/ttyUSB0, or 'simulated'); no configuration file needed.", valueName: "driver[=device]"))
+    var panel: String?
+
+    @Option(help: "Rows of the first panel (with a controller: its modules make the columns).")
+    var rows: Int?
+
+    @Option(help: "Columns of the first panel (with a controller: its modules make the rows).")
+    var columns: Int?
+
     @Flag(help: "Check the configuration, print what is wrong, and exit.")
     var checkConfig = false
 
@@ -110,7 +120,7 @@ public struct Flapd: AsyncParsableCommand {
     }
 
     func loadConfiguration() throws -> FlapdConfiguration {
-        let path = config ?? (simulate ? nil : "/etc/flapd/flapd.toml")
+        let path = config ?? (simulate || panel != nil ? nil : "/etc/flapd/flapd.toml")
         guard let path else { return FlapdConfiguration() }
         guard let text = try? String(contentsOfFile: path, encoding: .utf8) else {
             if config == nil {
@@ -120,7 +130,10 @@ public struct Flapd: AsyncParsableCommand {
         }
         do {
             var configuration = try ConfigurationParser.parse(text, file: path)
-            if simulate { for i in configuration.panels.indices { configuration.panels[i].driver = "simulated" } }
+            // Simulated hardware: the real Chainlink driver talks to a simulated controller.
+            if simulate {
+                for i in configuration.panels.indices where configuration.panels[i].driver == "chainlink" { configuration.panels[i].device = "simulated" }
+            }
             return configuration
         } catch {
             throw ValidationError(error.description)
@@ -128,6 +141,18 @@ public struct Flapd: AsyncParsableCommand {
     }
 
     func apply(to configuration: inout FlapdConfiguration) {
+        if let panel {
+            let parts = panel.split(separator: "=", maxSplits: 1).map(String.init)
+            configuration.panels[0].driver = parts[0]
+            configuration.panels[0].device = parts.count > 1 ? parts[1] : nil
+            if parts[0] == "chainlink" { configuration.panels[0].drum = .chainlink52 }
+            if simulate, parts[0] == "chainlink" { configuration.panels[0].device = "simulated" }
+        }
+        if rows != nil || columns != nil {
+            configuration.panels[0].rows = rows
+            configuration.panels[0].columns = columns
+            configuration.panels[0].size = rows.flatMap { r in columns.map { BoardSize(rows: r, columns: $0) } }
+        }
         if let stateDir { configuration.stateDirectory = stateDir }
         if let listen { configuration.listen = listen }
         if let apiPort { configuration.apiPort = apiPort }
@@ -163,6 +188,17 @@ public struct Flapd: AsyncParsableCommand {
         }
         if mqtt == nil, deviceID != nil || !group.isEmpty, config == nil {
             throw ValidationError("--device-id and --group go with --mqtt (or [mqtt] in the configuration)")
+        }
+        if let panel {
+            let parts = panel.split(separator: "=", maxSplits: 1).map(String.init)
+            guard PanelConfiguration.drivers.contains(parts[0]) else {
+                throw ValidationError("--panel: unknown driver \"\(parts[0])\"; use simulated or chainlink=DEVICE")
+            }
+            if parts[0] == "simulated", parts.count > 1 { throw ValidationError("--panel simulated takes no device") }
+            if parts.count > 1, parts[1].isEmpty { throw ValidationError("--panel \(parts[0])= needs a device, such as /dev/ttyUSB0") }
+        }
+        for (name, value) in [("--rows", rows), ("--columns", columns)] {
+            if let value, value < 1 { throw ValidationError("\(name) must be at least 1") }
         }
         if apiKey != nil, apiKeyFile != nil { throw ValidationError("give --api-key or --api-key-file, not both") }
         if let rateLimit, rateLimit < 0 { throw ValidationError("--rate-limit must be 0 (no limit) or more") }

@@ -18,42 +18,46 @@ final class PanelRuntime: Service, Sendable {
     let coordinator: DisplayCoordinator<ContinuousClock>
     private let renderer: (TerminalRenderer, AsyncStream<PanelSnapshot>)?
     private let sound: ClackPlayer<ContinuousClock>?
+    private let metrics: FlapMetrics
+    private let logger: Logger
+    private let stopCompanion: @Sendable () async -> Void
 
-    init(configuration: PanelConfiguration, inbox: Inbox, metrics: FlapMetrics, drawInTerminal: Bool,
+    init(driver: PanelDriver, inbox: Inbox, metrics: FlapMetrics, drawInTerminal: Bool,
          sound: ClackPlayer<ContinuousClock>?, mqtt: MQTTBridge?, logger: Logger) async throws {
+        let configuration = driver.configuration
+        let size = configuration.size ?? .flagship
         self.configuration = configuration
         self.sound = sound
+        self.metrics = metrics
+        self.logger = logger
+        stopCompanion = driver.stopCompanion
         // Resume from what the panel showed when it last rested (a split-flap keeps its flaps).
         let saved = try await inbox.panelState(configuration.id)
         var showing: (board: Board, messageId: String?)?
-        var positions: [Int]?
-        if let saved, saved.codes.count == configuration.size.count {
-            var board = Board(size: configuration.size)
-            for (i, code) in saved.codes.enumerated() { board[i / configuration.size.columns, i % configuration.size.columns] = code }
+        if let saved, saved.codes.count == size.count {
+            var board = Board(size: size)
+            for (i, code) in saved.codes.enumerated() { board[i / size.columns, i % size.columns] = code }
             showing = (board, saved.messageId)
-            positions = saved.codes.map { configuration.drum.flap(for: $0).index }
         }
-        let info = PanelInfo(id: configuration.id, size: configuration.size, drum: configuration.drum,
-                             motion: .forwardOnly, driver: configuration.driver)
-        let simulated = SimulatedPanel(info: info, clock: ContinuousClock(), positions: positions)
-        panel = simulated
-        switch configuration.show {
-        case "none":
+        panel = driver.panel
+        switch (configuration.show, driver.snapshots) {
+        case ("none", _), (_, nil):
             renderer = nil
-        default:
+        case (_, let snapshots?):
             let terminal = configuration.show == "terminal" && drawInTerminal
-            renderer = (TerminalRenderer(isTerminal: terminal) { text in FileHandle.standardOutput.write(Data(text.utf8)) },
-                        await simulated.snapshots())
+            renderer = (TerminalRenderer(isTerminal: terminal) { text in FileHandle.standardOutput.write(Data(text.utf8)) }, snapshots)
         }
-        let planner = try FlipPlanner(drum: configuration.drum, motion: .forwardOnly, flapPeriodMs: configuration.flapPeriodMs,
+        var planner = try FlipPlanner(drum: configuration.drum, motion: .forwardOnly, flapPeriodMs: configuration.flapPeriodMs,
                                       transition: try Transition(strategy: configuration.transition))
+        planner.stepper = driver.stepper
+        planner.commandInterval = driver.commandInterval
         var onPlanStart: (@Sendable (FlipPlan, ContinuousClock.Instant) -> Void)?
         if let sound {
             onPlanStart = { plan, start in Task { await sound.play(plan, at: start) } }
         }
         motion = MotionLoop(panel: panel, planner: planner, clock: ContinuousClock(), onPlanStart: onPlanStart)
         coordinator = DisplayCoordinator(
-            panelID: configuration.id, inbox: inbox, motion: motion, policy: configuration.policy, size: configuration.size,
+            panelID: configuration.id, inbox: inbox, motion: motion, policy: configuration.policy, size: size,
             time: .system, logger: logger, observer: ApplianceObserver(metrics: metrics, mqtt: mqtt), showing: showing)
     }
 
@@ -61,18 +65,41 @@ final class PanelRuntime: Service, Sendable {
         let drawing = Task { [renderer] in
             if let (renderer, snapshots) = renderer { await renderer.run(snapshots, clock: ContinuousClock()) }
         }
+        let reporting = Task { await self.reportHealth() }
         await cancelWhenGracefulShutdown { await self.coordinator.run() }
         // Shutting down: stop motion where it is, coils off, LEDs dark, sound stopped.
         await motion.stop()
+        await panel.shutDown()
+        await stopCompanion()
         await sound?.stop()
         drawing.cancel()
+        reporting.cancel()
     }
 
     /// The panel as the APIs report it.
     func view() async -> PanelView {
         let board = await motion.restingBoard()
         return PanelView(id: configuration.id, driver: configuration.driver, drum: configuration.drum.name, board: board,
-                         moving: await motion.isMoving, messageId: await coordinator.target)
+                         moving: await motion.isMoving, messageId: await coordinator.target, health: await panel.health())
+    }
+
+    /// The driver's notices into the log (faults name the module's row and column), and its
+    /// health into the metrics after each.
+    private func reportHealth() async {
+        var logger = logger
+        logger[metadataKey: "panel"] = "\(configuration.id)"
+        let health = await panel.health()
+        metrics.panelHealth(panel: configuration.id, connected: health.connected, faults: health.faults.count)
+        for await notice in await panel.notices() {
+            switch notice.level {
+            case .debug: logger.debug("\(notice.text)")
+            case .info: logger.info("\(notice.text)")
+            case .warning: logger.warning("\(notice.text)")
+            case .error: logger.error("\(notice.text)")
+            }
+            let health = await panel.health()
+            metrics.panelHealth(panel: configuration.id, connected: health.connected, faults: health.faults.count)
+        }
     }
 }
 

@@ -1,0 +1,108 @@
+import FlapCore
+import FlapHardware
+import FlapLinux
+import FlapSimulated
+import Logging
+
+/// A panel's driver, composed from its configuration, with the size and drum the hardware has.
+struct PanelDriver: Sendable {
+    let panel: any Panel
+    /// The configuration with its size and drum settled.
+    let configuration: PanelConfiguration
+    /// A simulated panel's snapshots, for the terminal.
+    let snapshots: AsyncStream<PanelSnapshot>?
+    /// How plans must be timed for this hardware.
+    let stepper: StepperProfile?
+    let commandInterval: Duration?
+    /// Stops what runs beside the driver (a simulated controller).
+    let stopCompanion: @Sendable () async -> Void
+
+    /// How long flapd waits for a controller to say how many modules it has at start.
+    static let discoveryTimeout = Duration.seconds(10)
+
+    static func make(_ configuration: PanelConfiguration, saved: [CharacterCode]?, logger: Logger) async throws -> PanelDriver {
+        switch configuration.driver {
+        case "chainlink": try await chainlink(configuration, saved: saved, logger: logger)
+        default: await simulated(configuration, saved: saved)
+        }
+    }
+
+    private static func simulated(_ configuration: PanelConfiguration, saved: [CharacterCode]?) async -> PanelDriver {
+        var settled = configuration
+        let size = configuration.size ?? .flagship
+        settled.size = size
+        let positions = saved.flatMap { $0.count == size.count ? $0.map { configuration.drum.flap(for: $0).index } : nil }
+        let info = PanelInfo(id: configuration.id, size: size, drum: configuration.drum, motion: .forwardOnly, driver: "simulated")
+        let panel = SimulatedPanel(info: info, clock: ContinuousClock(), positions: positions)
+        return PanelDriver(panel: panel, configuration: settled, snapshots: await panel.snapshots(), stepper: nil,
+                           commandInterval: nil, stopCompanion: {})
+    }
+
+    private static func chainlink(_ configuration: PanelConfiguration, saved: [CharacterCode]?, logger: Logger) async throws -> PanelDriver {
+        let clock = ContinuousClock()
+        var device = configuration.device ?? PanelConfiguration.defaultChainlinkDevice
+        var stopCompanion: @Sendable () async -> Void = {}
+        if device == "simulated" {
+            // The real driver on a real pseudo-terminal, the simulated controller on its far side.
+            let modules = configuration.size?.count ?? configuration.rows.map { $0 * 6 } ?? configuration.columns.map { $0 * 2 } ?? 12
+            let (port, path) = try LinuxSerialPort.pseudoTerminal()
+            let controller = SimulatedChainlinkController(port: port, clock: clock, modules: modules)
+            let running = Task { await controller.run() }
+            stopCompanion = { running.cancel(); await running.value; await port.close() }
+            logger.info("simulated Chainlink controller with \(modules) modules on \(path)")
+            device = path
+        }
+        let path = device
+        let link = ChainlinkLink(clock: clock) { try LinuxSerialPort(path: path, settings: .chainlink) }
+        var settled = configuration
+        var positions: [Int]?
+        do {
+            let found = try await ChainlinkPanel.discover(link: link, clock: clock, device: path, timeout: discoveryTimeout)
+            settled.size = try size(for: found.modules, configuration)
+            if let drum = found.drum, drum.codes != configuration.drum.codes {
+                logger.warning("\(path): the controller's drum is \"\(drum.string)\", not the configured \(configuration.drum.name); using the controller's")
+                settled.drum = try Drum(string: drum.string, name: "controller")
+            }
+            positions = Array(found.positions.prefix(settled.size!.count))
+            if found.modules > settled.size!.count {
+                logger.warning("\(path): the controller has \(found.modules) modules and the board \(settled.size!.count); the rest stay blank")
+            }
+        } catch let error as HardwareError where configuration.size != nil {
+            // The size is known: start anyway and keep trying; the board appears when the controller does.
+            logger.error("\(error); starting anyway, retrying in the background")
+            positions = saved.flatMap { $0.count == configuration.size!.count ? $0.map { configuration.drum.flap(for: $0).index } : nil }
+        } catch {
+            await link.stop()
+            await stopCompanion()
+            throw error
+        }
+        let size = settled.size!
+        let info = PanelInfo(id: configuration.id, size: size, drum: settled.drum, motion: .forwardOnly, driver: "chainlink")
+        let panel = ChainlinkPanel(info: info, link: link, clock: clock, device: path, positions: positions)
+        await panel.start()
+        let companion = stopCompanion
+        return PanelDriver(panel: panel, configuration: settled, snapshots: nil, stepper: panel.profile,
+                           commandInterval: ChainlinkPanel<ContinuousClock>.commandInterval(modules: size.count),
+                           stopCompanion: companion)
+    }
+
+    /// The board's shape for `modules` modules: the configured size (which must fit), else the
+    /// rows or columns given, else one row.
+    static func size(for modules: Int, _ configuration: PanelConfiguration) throws -> BoardSize {
+        if let size = configuration.size {
+            guard modules >= size.count else {
+                throw ServiceError("panel \(configuration.id): the controller has \(modules) modules, too few for a \(size) board")
+            }
+            return size
+        }
+        if let rows = configuration.rows {
+            guard modules % rows == 0 else { throw ServiceError("panel \(configuration.id): \(modules) modules do not make \(rows) equal rows") }
+            return BoardSize(rows: rows, columns: modules / rows)
+        }
+        if let columns = configuration.columns {
+            guard modules % columns == 0 else { throw ServiceError("panel \(configuration.id): \(modules) modules do not make rows of \(columns)") }
+            return BoardSize(rows: modules / columns, columns: columns)
+        }
+        return BoardSize(rows: 1, columns: modules)
+    }
+}
