@@ -30,6 +30,8 @@ public actor ChainlinkLink<C: Clock> where C.Duration == Duration {
     public private(set) var framesSent = 0
     public private(set) var resends = 0
     public private(set) var badFrames = 0
+    /// Why the port last failed to open, while it keeps failing (nil once open).
+    public private(set) var openFailure: (error: HardwareError, attempts: Int)?
     /// The controller's latest reports.
     public private(set) var latestState: SplitflapState?
     public private(set) var latestGeneral: GeneralState?
@@ -77,11 +79,14 @@ public actor ChainlinkLink<C: Clock> where C.Duration == Duration {
             do {
                 let opened = try await open()
                 port = opened
+                openFailure = nil
                 try await opened.write([0])
                 continuation.yield(.connected(opened.name))
                 return opened
             } catch {
                 continuation.yield(.portFailed(String(describing: error)))
+                let failure = error as? HardwareError ?? HardwareError(device: "serial port", problem: "cannot open: \(error)")
+                openFailure = (failure, (openFailure?.attempts ?? 0) + 1)
                 try? await clock.sleep(for: delay, tolerance: nil)
                 delay = min(delay * 2, .seconds(5))
             }

@@ -66,8 +66,14 @@ public actor ChainlinkPanel<C: Clock>: Panel where C.Duration == Duration {
                 let drum = general.flatMap { try? Drum(string: String(decoding: $0.flapCharacterSet, as: UTF8.self), name: "controller") }
                 return Discovery(modules: state.modules.count, drum: drum, positions: state.modules.map(\.flapIndex))
             }
+            // A port that cannot even be opened will not answer: say why at once.
+            if let failure = await link.openFailure, failure.attempts >= 3 {
+                await link.stop()
+                throw failure.error
+            }
             try await clock.sleep(for: .milliseconds(20), tolerance: nil)
         }
+        await link.stop()
         throw HardwareError(device: device, problem: "no Chainlink controller answered within \(timeout)",
                             remedy: "is it powered, running the splitflap firmware, and on this port at 230400 baud?")
     }

@@ -53,7 +53,7 @@ struct PanelDriver: Sendable {
             device = path
         }
         let path = device
-        let link = ChainlinkLink(clock: clock) { try LinuxSerialPort(path: path, settings: .chainlink) }
+        var link = ChainlinkLink(clock: clock) { try LinuxSerialPort(path: path, settings: .chainlink) }
         var settled = configuration
         var positions: [Int]?
         do {
@@ -70,6 +70,7 @@ struct PanelDriver: Sendable {
         } catch let error as HardwareError where configuration.size != nil {
             // The size is known: start anyway and keep trying; the board appears when the controller does.
             logger.error("\(error); starting anyway, retrying in the background")
+            link = ChainlinkLink(clock: clock) { try LinuxSerialPort(path: path, settings: .chainlink) }
             positions = saved.flatMap { $0.count == configuration.size!.count ? $0.map { configuration.drum.flap(for: $0).index } : nil }
         } catch {
             await link.stop()
