@@ -17,7 +17,9 @@ import TestSupport
     @Test func theExampleConfigurationParsesToTheDefaults() throws {
         let text = try String(contentsOf: PythonPeer.packageRoot.appendingPathComponent("flapd.example.toml"), encoding: .utf8)
         let parsed = try ConfigurationParser.parse(text, file: "flapd.example.toml")
-        #expect(parsed == FlapdConfiguration())
+        var defaults = FlapdConfiguration()
+        defaults.panels[0].size = .flagship
+        #expect(parsed == defaults)
     }
 
     @Test func everySettingIsRead() throws {
@@ -55,6 +57,26 @@ import TestSupport
         #expect(parsed.panels[1].drum.count == 5 && parsed.panels[1].policy == .sender("phone"))
     }
 
+    @Test func chainlinkPanelsNameTheirDeviceAndShape() throws {
+        let parsed = try ConfigurationParser.parse("""
+            [[panel]]
+            driver = "chainlink"
+            device = "/dev/ttyUSB0"
+            rows = 2
+            """, file: "flapd.toml")
+        #expect(parsed.panels[0].device == "/dev/ttyUSB0" && parsed.panels[0].rows == 2 && parsed.panels[0].size == nil)
+        #expect(parsed.panels[0].drum == .chainlink52)
+        #expect(problems("""
+            [[panel]]
+            device = "/dev/ttyUSB0"
+            size = "2x6"
+            columns = 6
+            """) == [
+            "line 2, panel[0].device: a simulated panel has no device; set driver = \"chainlink\" to use one",
+            "line 4, panel[0].columns: give size or rows/columns, not both",
+        ])
+    }
+
     @Test func everyProblemNamesItsKeyAndLine() {
         let found = problems("""
             listen = 5
@@ -74,7 +96,7 @@ import TestSupport
             "flapd.toml: line 1, listen: must be a string (in quotes)",
             "flapd.toml: line 3, api.port: must be a port number, 1 to 65535 (0: any free port), not 70000",
             "flapd.toml: line 7, panel[0].period_ms: must be 50 to 200 ms, not 20",
-            "flapd.toml: line 8, panel[0].polcy: unknown key (did you mean policy?); known keys here: id, driver, size, drum, drum_string, period_ms, transition, show, policy, sender, rotate_seconds",
+            "flapd.toml: line 8, panel[0].polcy: unknown key (did you mean policy?); known keys here: id, driver, device, size, rows, columns, drum, drum_string, period_ms, transition, show, policy, sender, rotate_seconds",
             "flapd.toml: line 11, panel[1].size: \"big\" is not flagship, note or ROWSxCOLUMNS such as 6x22",
             "flapd.toml: line 12, panel[1].policy: policy = \"sender\" needs sender = \"<sender id>\"",
             "flapd.toml: line 10, panel[1].id: another panel is called a too; give each its own id",
