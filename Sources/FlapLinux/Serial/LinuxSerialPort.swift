@@ -33,18 +33,23 @@ public actor LinuxSerialPort: SerialPort {
     /// A new pseudo-terminal: the port on its controlling side, and the path of the terminal
     /// side, which a driver opens as it would a USB serial adapter. Simulated devices sit here.
     public static func pseudoTerminal(settings: SerialSettings = .chainlink) throws -> (device: LinuxSerialPort, path: String) {
-        var controller: Int32 = -1, terminal: Int32 = -1
-        guard openpty(&controller, &terminal, nil, nil, nil) == 0 else {
-            throw HardwareError(device: "pseudo-terminal", problem: "openpty failed: \(String(cString: strerror(errno)))")
+        // /dev/ptmx opened close-on-exec at once (openpty cannot): a process spawned meanwhile
+        // by another thread must not inherit the device side.
+        let controller = open("/dev/ptmx", O_RDWR | O_NOCTTY | O_NONBLOCK | O_CLOEXEC)
+        guard controller >= 0 else {
+            throw HardwareError(device: "/dev/ptmx", problem: "cannot open a pseudo-terminal: \(String(cString: strerror(errno)))")
         }
-        defer { Glibc.close(terminal) }
-        guard let name = ttyname(terminal) else {
+        var number: UInt32 = 0
+        var unlock: Int32 = 0
+        // TIOCSPTLCK (_IOW('T', 0x31, int)) and TIOCGPTN (_IOR('T', 0x30, unsigned int)) do not
+        // import (their macros build a structure), nor does unlockpt.
+        let setPTYLock: UInt = 0x4004_5431, getPTYNumber: UInt = 0x8004_5430
+        guard ioctl(controller, setPTYLock, &unlock) == 0, ioctl(controller, getPTYNumber, &number) == 0 else {
+            let problem = String(cString: strerror(errno))
             Glibc.close(controller)
-            throw HardwareError(device: "pseudo-terminal", problem: "no name for the terminal side")
+            throw HardwareError(device: "/dev/ptmx", problem: "cannot set up a pseudo-terminal: \(problem)")
         }
-        let path = String(cString: name)
-        _ = fcntl(controller, F_SETFL, fcntl(controller, F_GETFL) | O_NONBLOCK)
-        _ = fcntl(controller, F_SETFD, FD_CLOEXEC)
+        let path = "/dev/pts/\(number)"
         do {
             try configure(controller, path: path, settings: settings)
         } catch {
