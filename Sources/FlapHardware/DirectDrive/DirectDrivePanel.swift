@@ -1,0 +1,158 @@
+import FlapCore
+
+/// A split-flap board whose steppers and sensors the Pi drives itself (Chainlink Driver boards on
+/// SPI, or ULN2003 boards on GPIO) through a ``SteppingEngine``. Each module starts exactly at its
+/// planned start; the engine's stepping runs elsewhere (a real-time thread, or a task on a
+/// virtual clock), on the same time origin as this panel's clock.
+///
+/// A module in sensor error is re-homed with backoff while the rest of the board keeps working;
+/// faults carry the module's row and column.
+public actor DirectDrivePanel<C: Clock>: Panel where C.Duration == Duration {
+    public nonisolated let info: PanelInfo
+    public nonisolated let engine: SteppingEngine
+    private let clock: C
+    private let origin: C.Instant
+    private var estimated: [Int]
+    private var faults: [Int: ModuleFault] = [:]
+    private var rehomeAt: [Int: (due: C.Instant, delay: Duration)] = [:]
+    private var monitor: Task<Void, Never>?
+    private let noticeContinuation: AsyncStream<PanelNotice>.Continuation
+    private let noticeStream: AsyncStream<PanelNotice>
+    private var ioFailing = false
+
+    /// `origin` is engine time zero on `clock` (the stepping runner uses the same).
+    public init(info: PanelInfo, engine: SteppingEngine, clock: C, origin: C.Instant) {
+        self.info = info
+        self.engine = engine
+        self.clock = clock
+        self.origin = origin
+        estimated = Array(repeating: 0, count: info.size.count)
+        (noticeStream, noticeContinuation) = AsyncStream.makeStream(of: PanelNotice.self, bufferingPolicy: .bufferingNewest(256))
+    }
+
+    /// Starts watching the modules for faults.
+    public func start() {
+        guard monitor == nil else { return }
+        monitor = Task { [weak self, clock] in
+            while !Task.isCancelled {
+                try? await clock.sleep(for: .milliseconds(100), tolerance: nil)
+                await self?.review()
+            }
+        }
+    }
+
+    public func play(_ plan: FlipPlan, cutoff: PlayCutoff) async throws {
+        let start = clock.now
+        var starts: [Duration: [Int]] = [:]
+        for (i, module) in plan.modules.enumerated() where module.path.count > 1 { starts[module.start, default: []].append(i) }
+        do {
+            for time in starts.keys.sorted() {
+                try await clock.sleep(until: start.advanced(by: time), tolerance: nil)
+                // The module logic turns a full turn by itself when sent where it already is.
+                for i in starts[time]! { engine.go(i, to: plan.modules[i].path.last!) }
+            }
+            try await clock.sleep(until: start.advanced(by: plan.duration), tolerance: nil)
+            let moved = Array(starts.values.joined())
+            let limit = clock.now.advanced(by: ChainlinkPanel<C>.waitLimit)
+            while clock.now < limit, !atRest(moved) {
+                try await clock.sleep(for: .milliseconds(5), tolerance: nil)
+            }
+            let modules = engine.modules()
+            for i in moved { estimated[i] = modules[i].state == .normal ? modules[i].currentFlap : plan.modules[i].path.last! }
+        } catch {
+            let motion = plan.motion(at: cutoff.elapsed ?? start.duration(to: clock.now))
+            for i in estimated.indices { estimated[i] = motion[i].position }
+            throw error
+        }
+    }
+
+    private func atRest(_ moved: [Int]) -> Bool {
+        let modules = engine.modules()
+        return moved.allSatisfy { i in
+            let m = modules[i]
+            return (m.state != .normal && m.state != .lookForHome) || (!m.isMoving && m.acceleration == 0)
+        }
+    }
+
+    public func positions() -> [Int] { estimated }
+
+    public func shutDown() {
+        monitor?.cancel()
+        monitor = nil
+        engine.release()
+        noticeContinuation.finish()
+    }
+
+    public func health() -> PanelHealth {
+        PanelHealth(connected: !ioFailing, faults: faults.keys.sorted().map { faults[$0]! })
+    }
+
+    public func notices() -> AsyncStream<PanelNotice> { noticeStream }
+
+    // MARK: Faults
+
+    private var lastModules: [StepperModule]?
+
+    private func review() {
+        if let failure = engine.takeFailure() {
+            if !ioFailing { say(.error, "\(failure)") }
+            ioFailing = true
+        } else if ioFailing {
+            ioFailing = false
+            say(.info, "\(engine.io.name): working again")
+        }
+        let modules = engine.modules()
+        let now = clock.now
+        for (i, module) in modules.enumerated().prefix(info.size.count) {
+            let (row, column) = (i / info.size.columns + 1, i % info.size.columns + 1)
+            let before = lastModules?[i]
+            if module.missedHomes > (before?.missedHomes ?? 0) {
+                say(.warning, "\(ModuleFault(row: row, column: column, kind: .missedHome)): steps were lost; it re-homes")
+            }
+            if module.unexpectedHomes > (before?.unexpectedHomes ?? 0) {
+                say(.warning, "\(ModuleFault(row: row, column: column, kind: .unexpectedHome)): it re-homes")
+            }
+            switch module.state {
+            case .sensorError, .panic, .disabled:
+                let kind: ModuleFault.Kind = module.state == .sensorError ? .sensorError : module.state == .panic ? .panic : .disabled
+                if faults[i]?.kind != kind {
+                    faults[i] = ModuleFault(row: row, column: column, kind: kind, attempts: faults[i]?.attempts ?? 0)
+                    say(.error, "\(faults[i]!)" + (kind == .sensorError ? "; re-homing it in \(ChainlinkPanel<C>.firstRehomeDelay)" : ""))
+                }
+                if kind == .sensorError {
+                    let entry = rehomeAt[i] ?? (now.advanced(by: ChainlinkPanel<C>.firstRehomeDelay), ChainlinkPanel<C>.firstRehomeDelay)
+                    rehomeAt[i] = entry
+                    if entry.due <= now {
+                        faults[i]!.attempts += 1
+                        let delay = min(entry.delay * 2, ChainlinkPanel<C>.rehomeBackoffLimit)
+                        rehomeAt[i] = (now.advanced(by: delay), delay)
+                        say(.info, "\(faults[i]!): re-homing (attempt \(faults[i]!.attempts); next in \(delay) if it fails)")
+                        engine.rehome(i)
+                    }
+                }
+            case .normal:
+                if let fault = faults[i] {
+                    faults[i] = nil
+                    rehomeAt[i] = nil
+                    say(.info, "module at row \(row), column \(column) works again (after \(fault.kind.rawValue))")
+                }
+            case .lookForHome:
+                break
+            }
+        }
+        lastModules = modules
+    }
+
+    private func say(_ level: PanelNotice.Level, _ text: String) { noticeContinuation.yield(PanelNotice(level, text)) }
+}
+
+/// Runs a ``SteppingEngine`` as a task on `clock` (engine time zero at `origin`): for simulated
+/// hardware and virtual clocks. Real hardware steps in FlapLinux's real-time thread instead.
+public enum ClockSteppingRunner {
+    public static func run<C: Clock>(_ engine: SteppingEngine, clock: C, origin: C.Instant) async where C.Duration == Duration {
+        while !Task.isCancelled {
+            let next = engine.step(at: origin.duration(to: clock.now))
+            try? await clock.sleep(until: origin.advanced(by: next), tolerance: nil)
+        }
+    }
+}
