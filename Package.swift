@@ -52,7 +52,10 @@ let package = Package(
         // libasound, plus the one C function Swift cannot write (a variadic error handler).
         .target(name: "CALSA", linkerSettings: [.linkedLibrary("asound")]),
         // The real drivers: each kernel or library interface wrapped once.
-        .target(name: "FlapLinux", dependencies: ["FlapHardware", "CALSA"]),
+        .target(name: "FlapLinux", dependencies: ["FlapHardware", "CALSA", "CGPIOD", "CLinuxDevices"]),
+        .systemLibrary(name: "CGPIOD", path: "Sources/CGPIOD", pkgConfig: "libgpiod", providers: [.apt(["libgpiod-dev"])]),
+        // spidev's ioctl wrappers (macros over structures Swift cannot import).
+        .target(name: "CLinuxDevices"),
         .systemLibrary(
             name: "CMosquitto", path: "Sources/CMosquitto", pkgConfig: "libmosquitto",
             providers: [.apt(["libmosquitto-dev"])]),

@@ -1,0 +1,1 @@
+// Everything is in the header (static inline); SwiftPM needs a source file.
