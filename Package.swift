@@ -98,7 +98,7 @@ let package = Package(
         .testTarget(
             name: "FlapSimulatedTests",
             dependencies: ["FlapSimulated", "FlapHardware", .product(name: "Clocks", package: "swift-clocks")]),
-        .testTarget(name: "FlapLinuxTests", dependencies: ["FlapLinux", "FlapHardware", "FlapCore", "TestSupport"]),
+        .testTarget(name: "FlapLinuxTests", dependencies: ["FlapLinux", "FlapHardware", "FlapCore", "FlapSimulated", "TestSupport"]),
         .testTarget(name: "FlapHardwareTests", dependencies: ["FlapHardware", "FlapCore", "FlapSimulated", "FlapLinux", "TestSupport"]),
         .testTarget(name: "FlapMQTTTests", dependencies: ["FlapMQTT", "TestSupport"]),
         .testTarget(

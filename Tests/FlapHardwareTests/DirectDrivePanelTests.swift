@@ -131,4 +131,25 @@ import Testing
         }
         #expect(said.contains { $0.contains("row 1, column 1") && ($0.contains("missed-home") || $0.contains("unexpected-home")) })
     }
+
+    @Test func modulesOnGPIOLinesThroughULN2003BoardsMoveTheSameWay() async throws {
+        let clock = AcceleratedClock(factor: 4)
+        let board = SimulatedCoilBoard(modules: 2)
+        let engine = SteppingEngine(io: CoilLines(lines: board, modules: 2), flaps: 52)
+        let origin = clock.now
+        let runner = Task { await ClockSteppingRunner.run(engine, clock: clock, origin: origin) }
+        defer { runner.cancel() }
+        let panel = DirectDrivePanel(info: PanelInfo(id: "g", size: BoardSize(rows: 1, columns: 2), drum: .chainlink52, motion: .forwardOnly, driver: "gpio"),
+                                     engine: engine, clock: clock, origin: origin)
+        while !engine.modules().allSatisfy({ $0.state == .normal && !$0.isMoving && $0.acceleration == 0 }) {
+            try await clock.sleep(for: .milliseconds(20), tolerance: nil)
+        }
+        var planner = try FlipPlanner(drum: .chainlink52)
+        planner.stepper = engine.profile
+        let target = try Board(rows: [[CharacterCode(8)!, CharacterCode(9)!]])
+        try await panel.play(try planner.plan(from: Board(size: target.size), to: target), cutoff: PlayCutoff())
+        #expect((0..<2).map { engine.profile.flap(atStep: board.mechanism($0).rotorStep) } == [8, 9])
+        await panel.shutDown()
+        #expect(throws: HardwareError.self) { try board.get() }
+    }
 }

@@ -18,6 +18,7 @@ public final class SteppingEngine: Sendable {
         var sensors: [Bool]
         var lateness = LatenessStats()
         var failure: HardwareError?
+        var released = false
     }
 
     /// Engine time advances by at most this while every module rests, so commands are picked up.
@@ -38,6 +39,7 @@ public final class SteppingEngine: Sendable {
     /// sensors, and returns when the next pass is due.
     public func step(at now: Duration) -> Duration {
         state.withLock { s in
+            guard !s.released else { return now + Self.idlePoll }
             for i in s.wake { if s.due[i] == nil { s.due[i] = now } }
             s.wake.removeAll()
             var next = now + Self.idlePoll
@@ -94,11 +96,13 @@ public final class SteppingEngine: Sendable {
     /// The last I/O failure, if any (cleared by reading it).
     public func takeFailure() -> HardwareError? { state.withLock { s in defer { s.failure = nil }; return s.failure } }
 
-    /// Releases every coil.
+    /// Releases every coil and the device; stepping stops for good. Idempotent.
     public func release() {
         state.withLock { s in
+            guard !s.released else { return }
+            s.released = true
             s.coils = Array(repeating: 0, count: s.coils.count)
-            _ = try? io.exchange(coils: s.coils)
+            io.release()
         }
     }
 }
