@@ -7,6 +7,29 @@ public protocol BoardQuery: Sendable {
     func panels() async -> [PanelView]
     /// Whether the clacks are playing, and if not, why (`idle`, `muted`, `quiet hours`, `unavailable`, …).
     func soundStatus() async -> (state: String, reason: String?)
+    /// The panel's module offsets (steps, row-major), or nil when it has none to calibrate.
+    func calibration(panel: String) async -> Calibrated?
+    /// Sets one module's offset (1-based row and column) and saves it; the module re-homes.
+    func calibrate(panel: String, row: Int, column: Int, offsetSteps: Int) async throws -> Calibrated
+}
+
+/// A panel's calibration as the API reports it.
+public struct Calibrated: Sendable, Encodable {
+    public var panel: String
+    public var rows: Int
+    public var columns: Int
+    /// Steps from each module's home edge to flap 0, row-major.
+    public var offsets: [Int]
+    /// Steps that turn the drum by one flap (for nudging by tenths).
+    public var stepsPerFlap: Double
+
+    public init(panel: String, rows: Int, columns: Int, offsets: [Int], stepsPerFlap: Double) {
+        self.panel = panel
+        self.rows = rows
+        self.columns = columns
+        self.offsets = offsets
+        self.stepsPerFlap = stepsPerFlap
+    }
 }
 
 /// One panel as the APIs report it.

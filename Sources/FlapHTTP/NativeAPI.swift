@@ -48,7 +48,45 @@ public struct NativeAPI: Sendable {
             return Responses.json(.ok, receipt)
         }
         v1.get("status") { _, _ in try await status() }
+        v1.get("panels/:id/calibration") { _, context in
+            let id = context.parameters.get("id") ?? ""
+            guard let calibrated = await panels.calibration(panel: id) else {
+                return Responses.error(.notFound, "no panel \(id) with modules to calibrate (only spi and gpio panels have offsets here)")
+            }
+            return Responses.json(.ok, calibrated)
+        }
+        v1.post("panels/:id/calibration") { request, context in
+            try await calibrate(request, panel: context.parameters.get("id") ?? "")
+        }
         return router
+    }
+
+    /// `{"row": R, "column": C, "offsetSteps": N}` sets a module's offset; `"nudgeTenths": N`
+    /// instead moves it by tenths of a flap from where it is.
+    private func calibrate(_ request: Request, panel: String) async throws -> Response {
+        guard let current = await panels.calibration(panel: panel) else {
+            return Responses.error(.notFound, "no panel \(panel) with modules to calibrate (only spi and gpio panels have offsets here)")
+        }
+        guard let body = try await Responses.body(of: request, limit: 4096),
+              let object = try? JSONSerialization.jsonObject(with: Data(body)) as? [String: Any] else {
+            return Responses.error(.badRequest, "send {\"row\": R, \"column\": C, \"offsetSteps\": N} or {…, \"nudgeTenths\": N} as JSON")
+        }
+        guard let row = object["row"] as? Int, let column = object["column"] as? Int,
+              (1...current.rows).contains(row), (1...current.columns).contains(column) else {
+            return Responses.error(.badRequest, "row must be 1 to \(current.rows) and column 1 to \(current.columns)")
+        }
+        let index = (row - 1) * current.columns + column - 1
+        let offset: Int
+        switch (object["offsetSteps"] as? Int, object["nudgeTenths"] as? Int) {
+        case (let steps?, nil): offset = steps
+        case (nil, let tenths?): offset = current.offsets[index] + Int((Double(tenths) * current.stepsPerFlap / 10).rounded())
+        default: return Responses.error(.badRequest, "give offsetSteps or nudgeTenths (one of them)")
+        }
+        do {
+            return Responses.json(.ok, try await panels.calibrate(panel: panel, row: row, column: column, offsetSteps: offset))
+        } catch {
+            return Responses.error(.internalServerError, "the offset is set but could not be saved: \(error)")
+        }
     }
 
     private func postMessage(_ request: Request) async throws -> Response {

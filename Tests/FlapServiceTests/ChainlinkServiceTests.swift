@@ -60,3 +60,33 @@ import TestSupport
         #expect(bad.status != 0 && bad.stderrText.contains("--panel: unknown driver \"stepper\""))
     }
 }
+
+/// flapd driving simulated Chainlink Driver boards on SPI itself, and calibrating them.
+@Suite(.timeLimit(.minutes(2))) struct DirectDriveServiceTests {
+    @Test func anSPIPanelShowsMessagesAndKeepsItsCalibration() async throws {
+        let state = FileManager.default.temporaryDirectory.appendingPathComponent("flapd-\(UUID().uuidString)").path
+        let arguments = ["--panel", "spi=simulated", "--rows", "1", "--columns", "6", "--no-sound"]
+        let flapd = try await FlapdProcess.start(stateDirectory: state, arguments: arguments)
+        _ = try await flapd.api.postJSON("/v1/messages", #"{"id": "d1", "text": "SPI OK"}"#)
+        let panel = try await ChainlinkServiceTests().panel(of: flapd) { $0["message"] as? String == "d1" && $0["moving"] as? Bool == false }
+        #expect(panel["driver"] as? String == "spi" && panel["columns"] as? Int == 6)
+        let board = try await flapd.api.get("/v1/board").object
+        #expect(String(describing: board).contains("SPI OK"))
+
+        let flapctl = ProcessRunner.builtProduct("flapctl")
+        let connection = ["--url", "http://127.0.0.1:\(flapd.apiPort)", "--api-key", flapd.apiKey]
+        let nudged = try ProcessRunner.run(flapctl, ["calibrate", "--row", "1", "--column", "2", "--nudge", "5", "--json"] + connection)
+        #expect(nudged.status == 0, "\(nudged.stderrText)")
+        let offsets = try #require(try JSONSerialization.jsonObject(with: nudged.stdout) as? [String: Any])["offsets"] as? [Int]
+        #expect(offsets == [0, 20, 0, 0, 0, 0])
+        let wrong = try ProcessRunner.run(flapctl, ["calibrate", "--row", "2", "--column", "1", "--steps", "3"] + connection)
+        #expect(wrong.status != 0 && wrong.stderrText.contains("row must be 1 to 1"))
+        await flapd.stop()
+
+        // Saved in the state directory: the next start steps with it.
+        let again = try await FlapdProcess.start(stateDirectory: state, arguments: arguments)
+        defer { Task { await again.stop() } }
+        let shown = try ProcessRunner.run(flapctl, ["calibrate", "--json", "--url", "http://127.0.0.1:\(again.apiPort)", "--api-key", again.apiKey])
+        #expect((try JSONSerialization.jsonObject(with: shown.stdout) as? [String: Any])?["offsets"] as? [Int] == [0, 20, 0, 0, 0, 0])
+    }
+}

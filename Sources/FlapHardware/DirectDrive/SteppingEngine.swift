@@ -82,6 +82,16 @@ public final class SteppingEngine: Sendable {
         }
     }
 
+    /// Sets module `index`'s offset (steps from its sensor edge to flap 0) and homes it again,
+    /// as the firmware does when an offset is restored.
+    public func calibrate(_ index: Int, offsetSteps: Int) {
+        state.withLock { s in
+            s.modules[index].offsetSteps = ((offsetSteps % profile.stepsPerTurn) + profile.stepsPerTurn) % profile.stepsPerTurn
+            s.modules[index].rehome()
+            s.wake.insert(index)
+        }
+    }
+
     /// Every module's logic as it is now.
     public func modules() -> [StepperModule] { state.withLock { $0.modules } }
 

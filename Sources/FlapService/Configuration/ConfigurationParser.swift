@@ -133,7 +133,26 @@ public enum ConfigurationParser {
             if key == "rows" { panel.rows = value } else { panel.columns = value }
         }
         if let rows = panel.rows, let columns = panel.columns, rows > 0, columns > 0 { panel.size = BoardSize(rows: rows, columns: columns) }
-        if panel.driver == "chainlink" { panel.drum = .chainlink52 }
+        if panel.driver != "simulated" { panel.drum = .chainlink52 }
+        if let pins = reader.intLists("pins", example: "[[17, 18, 27, 22, 23]] (IN1–IN4, then the sensor)") {
+            if panel.driver != "gpio" { reader.fail("pins", "only a gpio panel has pins") }
+            if let bad = pins.firstIndex(where: { $0.count != 5 }) {
+                reader.fail("pins", "module \(bad + 1) has \(pins[bad].count) pins; each needs five: IN1–IN4 of its ULN2003, then its hall sensor")
+            }
+            panel.pins = pins
+        }
+        switch panel.driver {
+        case "spi" where panel.size == nil:
+            reader.fail("size", "an spi panel needs its size (size, or rows and columns): a shift-register chain cannot count its modules")
+        case "gpio" where panel.pins.isEmpty && panel.device != "simulated":
+            reader.fail("pins", "a gpio panel needs pins: [[IN1, IN2, IN3, IN4, sensor], …] for each module")
+        case "gpio" where panel.size == nil && panel.pins.isEmpty:
+            reader.fail("size", "a simulated gpio panel needs its size")
+        case "gpio" where panel.size != nil && !panel.pins.isEmpty && panel.size!.count != panel.pins.count:
+            reader.fail("pins", "\(panel.pins.count) modules' pins for a board of \(panel.size!.count) modules")
+        default:
+            break
+        }
         if let drumString = reader.string("drum_string") {
             do { panel.drum = try Drum(string: drumString) } catch { reader.fail("drum_string", error.description) }
         } else if let name = reader.choice("drum", Drum.named.map(\.name)) {
@@ -160,7 +179,7 @@ public enum ConfigurationParser {
         default:
             break
         }
-        reader.finish(["id", "driver", "device", "size", "rows", "columns", "drum", "drum_string", "period_ms", "transition", "show", "policy", "sender", "rotate_seconds"])
+        reader.finish(["id", "driver", "device", "size", "rows", "columns", "pins", "drum", "drum_string", "period_ms", "transition", "show", "policy", "sender", "rotate_seconds"])
         return panel
     }
 }

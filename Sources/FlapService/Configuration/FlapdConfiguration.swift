@@ -31,16 +31,21 @@ public struct FlapdConfiguration: Sendable, Equatable {
 /// One panel.
 public struct PanelConfiguration: Sendable, Equatable {
     public var id = "main"
-    /// `simulated`, or `chainlink` (a Chainlink controller on a serial port).
+    /// `simulated`, `chainlink` (a Chainlink controller on a serial port), `spi` (Chainlink Driver
+    /// boards on the Pi's SPI bus) or `gpio` (modules on ULN2003 boards on GPIO lines).
     public var driver = "simulated"
-    /// The driver's device: for `chainlink` a serial port (default `/dev/splitflap0`), or
-    /// `simulated` for the built-in simulated controller behind a pseudo-terminal.
+    /// The driver's device: a serial port for `chainlink` (default `/dev/splitflap0`), a spidev
+    /// device for `spi` (default `/dev/spidev0.0`), a GPIO chip for `gpio` (default `gpiochip0`);
+    /// or `simulated` for simulated hardware at that interface.
     public var device: String?
     /// The board's size; nil: flagship for simulated panels, from the controller's module count
     /// (shaped by ``rows`` or ``columns`` when given) for hardware.
     public var size: BoardSize?
     public var rows: Int?
     public var columns: Int?
+    /// `gpio`: each module's lines, IN1–IN4 of its ULN2003 board then its hall sensor (offsets
+    /// on the chip), row-major.
+    public var pins: [[Int]] = []
     public var drum = Drum.vestaboard
     public var flapPeriodMs = FlipPlanner.defaultFlapPeriodMs
     public var policy = PanelPolicy.latest
@@ -51,7 +56,7 @@ public struct PanelConfiguration: Sendable, Equatable {
 
     public init() {}
 
-    public static let drivers = ["simulated", "chainlink"]
+    public static let drivers = ["simulated", "chainlink", "spi", "gpio"]
     public static let defaultChainlinkDevice = "/dev/splitflap0"
 }
 

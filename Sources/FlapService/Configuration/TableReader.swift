@@ -56,6 +56,16 @@ struct TableReader {
         return array.compactMap(\.string)
     }
 
+    /// A list of lists of whole numbers, such as `[[17, 18, 27, 22], [5, 6, 13, 19]]`.
+    mutating func intLists(_ name: String, example: String) -> [[Int]]? {
+        guard let value = table[name] else { return nil }
+        guard let outer = value.array, outer.allSatisfy({ $0.array?.allSatisfy { $0.int != nil } == true }) else {
+            fail(name, "must be a list of lists of whole numbers, such as \(example)")
+            return nil
+        }
+        return outer.compactMap { $0.array?.compactMap(\.int) }
+    }
+
     /// A secret given inline (`key`) or as a file (`key_file`), not both.
     mutating func secret(_ name: String, file fileName: String) -> Secret? {
         let inline = string(name), file = string(fileName)

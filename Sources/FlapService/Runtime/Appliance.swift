@@ -20,6 +20,7 @@ public final class Appliance: Sendable {
     let panels: [PanelRuntime]
     let sound: ClackPlayer<ContinuousClock>?
     let metrics = FlapMetrics()
+    let calibration: Calibration
     let services: [any Service]
     /// The ports the APIs listen on, once they do (useful with port 0).
     public let ports = BoundPorts()
@@ -31,10 +32,13 @@ public final class Appliance: Sendable {
         inbox = try Inbox(path: stateDirectory.file("inbox.sqlite"), rules: configuration.rules)
         let sound = try Self.player(configuration.sound, logger: logger)
         self.sound = sound
+        let calibration = Calibration(directory: stateDirectory.path)
+        self.calibration = calibration
         var drivers: [PanelDriver] = []
         for panel in configuration.panels {
             do {
-                drivers.append(try await PanelDriver.make(panel, saved: try await inbox.panelState(panel.id)?.codes, logger: logger))
+                drivers.append(try await PanelDriver.make(panel, saved: try await inbox.panelState(panel.id)?.codes,
+                                                          calibration: calibration, logger: logger))
             } catch {
                 for driver in drivers { await driver.panel.shutDown(); await driver.stopCompanion() }
                 throw ServiceError("panel \(panel.id): \(error)")
@@ -65,7 +69,7 @@ public final class Appliance: Sendable {
                                     purpose: "Local API enablement token", in: stateDirectory, logger: logger)
         let localKey = try Self.secret(nil, file: "local-api-key", purpose: "Local API key", in: stateDirectory, logger: logger)
 
-        let boards = ApplianceBoards(panels: panels, sound: sound)
+        let boards = ApplianceBoards(panels: panels, sound: sound, calibrationStore: calibration)
         let native = NativeAPI(intake: intake, panels: boards, metrics: metrics, apiKey: apiKey, version: Self.version)
         let local = LocalAPI(intake: intake, panels: boards, metrics: metrics, enablementToken: token, apiKey: localKey)
         let ports = self.ports
@@ -137,11 +141,27 @@ public final class Appliance: Sendable {
 struct ApplianceBoards: BoardQuery {
     let panels: [PanelRuntime]
     let sound: ClackPlayer<ContinuousClock>?
+    let calibrationStore: Calibration
 
     func panels() async -> [PanelView] {
         var views: [PanelView] = []
         for panel in panels { views.append(await panel.view()) }
         return views
+    }
+
+    func calibration(panel id: String) async -> Calibrated? {
+        guard let panel = panels.first(where: { $0.configuration.id == id }), let engine = panel.engine,
+              let size = panel.configuration.size else { return nil }
+        return Calibrated(panel: id, rows: size.rows, columns: size.columns, offsets: engine.modules().map(\.offsetSteps),
+                          stepsPerFlap: Double(engine.profile.stepsPerTurn) / Double(engine.profile.flaps))
+    }
+
+    func calibrate(panel id: String, row: Int, column: Int, offsetSteps: Int) async throws -> Calibrated {
+        guard let panel = panels.first(where: { $0.configuration.id == id }), let engine = panel.engine,
+              let size = panel.configuration.size else { throw ServiceError("no panel \(id) to calibrate") }
+        engine.calibrate((row - 1) * size.columns + column - 1, offsetSteps: offsetSteps)
+        try calibrationStore.save(engine.modules().map(\.offsetSteps), panel: id)
+        return await calibration(panel: id)!
     }
 
     func soundStatus() async -> (state: String, reason: String?) {

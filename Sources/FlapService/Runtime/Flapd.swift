@@ -145,7 +145,7 @@ public struct Flapd: AsyncParsableCommand {
             let parts = panel.split(separator: "=", maxSplits: 1).map(String.init)
             configuration.panels[0].driver = parts[0]
             configuration.panels[0].device = parts.count > 1 ? parts[1] : nil
-            if parts[0] == "chainlink" { configuration.panels[0].drum = .chainlink52 }
+            if parts[0] != "simulated" { configuration.panels[0].drum = .chainlink52 }
             if simulate, parts[0] == "chainlink" { configuration.panels[0].device = "simulated" }
         }
         if rows != nil || columns != nil {

@@ -14,15 +14,22 @@ struct PanelDriver: Sendable {
     /// How plans must be timed for this hardware.
     let stepper: StepperProfile?
     let commandInterval: Duration?
-    /// Stops what runs beside the driver (a simulated controller).
+    /// Stops what runs beside the driver (a simulated controller, the stepping thread).
     let stopCompanion: @Sendable () async -> Void
+    /// Whether the modules keep their flaps across a restart of flapd (a controller does; a
+    /// directly driven board homes to blank).
+    var resumes = true
+    /// The stepping engine of a directly driven board (for calibration).
+    var engine: SteppingEngine?
 
     /// How long flapd waits for a controller to say how many modules it has at start.
     static let discoveryTimeout = Duration.seconds(10)
 
-    static func make(_ configuration: PanelConfiguration, saved: [CharacterCode]?, logger: Logger) async throws -> PanelDriver {
+    static func make(_ configuration: PanelConfiguration, saved: [CharacterCode]?, calibration: Calibration,
+                     logger: Logger) async throws -> PanelDriver {
         switch configuration.driver {
         case "chainlink": try await chainlink(configuration, saved: saved, logger: logger)
+        case "spi", "gpio": try await direct(configuration, calibration: calibration, logger: logger)
         default: await simulated(configuration, saved: saved)
         }
     }
@@ -85,6 +92,40 @@ struct PanelDriver: Sendable {
         return PanelDriver(panel: panel, configuration: settled, snapshots: nil, stepper: panel.profile,
                            commandInterval: ChainlinkPanel<ContinuousClock>.commandInterval(modules: size.count),
                            stopCompanion: companion)
+    }
+
+    private static func direct(_ configuration: PanelConfiguration, calibration: Calibration, logger: Logger) async throws -> PanelDriver {
+        var settled = configuration
+        let size = configuration.size ?? BoardSize(rows: 1, columns: configuration.pins.count)
+        settled.size = size
+        let spi = configuration.driver == "spi"
+        let device = configuration.device ?? (spi ? "/dev/spidev0.0" : "gpiochip0")
+        let io: any StepperIO
+        switch (spi, device) {
+        case (true, "simulated"):
+            io = ShiftRegisterChain(spi: SimulatedShiftRegisterChain(modules: size.count), modules: size.count)
+        case (false, "simulated"):
+            io = CoilLines(lines: SimulatedCoilBoard(modules: size.count), modules: size.count)
+        case (true, _):
+            io = ShiftRegisterChain(spi: try LinuxSPIDevice(path: device), modules: size.count)
+        case (false, _):
+            let lines = try LinuxGPIOLines(chip: device, outputs: configuration.pins.flatMap { $0.prefix(4) },
+                                           inputs: configuration.pins.map { $0[4] })
+            io = CoilLines(lines: lines, modules: size.count)
+        }
+        let engine = SteppingEngine(io: io, flaps: configuration.drum.count, offsets: calibration.offsets(panel: configuration.id))
+        let origin = ContinuousClock.now
+        let thread = RealtimeSteppingThread(engine: engine, origin: origin)
+        if let refusal = thread.start() { logger.warning("\(device): \(refusal)") }
+        logger.info("\(device): stepping \(size.count) modules (\(spi ? "Chainlink Driver boards on SPI" : "ULN2003 boards on GPIO"))")
+        let info = PanelInfo(id: configuration.id, size: size, drum: configuration.drum, motion: .forwardOnly, driver: configuration.driver)
+        let panel = DirectDrivePanel(info: info, engine: engine, clock: ContinuousClock(), origin: origin)
+        await panel.start()
+        var driver = PanelDriver(panel: panel, configuration: settled, snapshots: nil, stepper: engine.profile,
+                                 commandInterval: nil, stopCompanion: { thread.stop() })
+        driver.resumes = false
+        driver.engine = engine
+        return driver
     }
 
     /// The board's shape for `modules` modules: the configured size (which must fit), else the

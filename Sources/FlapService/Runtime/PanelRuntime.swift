@@ -14,6 +14,8 @@ import ServiceLifecycle
 final class PanelRuntime: Service, Sendable {
     let configuration: PanelConfiguration
     let panel: any Panel
+    /// A directly driven panel's stepping engine (for calibration).
+    let engine: SteppingEngine?
     let motion: MotionLoop<ContinuousClock>
     let coordinator: DisplayCoordinator<ContinuousClock>
     private let renderer: (TerminalRenderer, AsyncStream<PanelSnapshot>)?
@@ -34,12 +36,13 @@ final class PanelRuntime: Service, Sendable {
         // Resume from what the panel showed when it last rested (a split-flap keeps its flaps).
         let saved = try await inbox.panelState(configuration.id)
         var showing: (board: Board, messageId: String?)?
-        if let saved, saved.codes.count == size.count {
+        if driver.resumes, let saved, saved.codes.count == size.count {
             var board = Board(size: size)
             for (i, code) in saved.codes.enumerated() { board[i / size.columns, i % size.columns] = code }
             showing = (board, saved.messageId)
         }
         panel = driver.panel
+        engine = driver.engine
         switch (configuration.show, driver.snapshots) {
         case ("none", _), (_, nil):
             renderer = nil

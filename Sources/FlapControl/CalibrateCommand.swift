@@ -1,0 +1,61 @@
+import ArgumentParser
+import Foundation
+
+/// `flapctl calibrate`: shows a directly driven panel's module offsets, or sets one. An offset is
+/// the steps from a module's home-sensor edge to flap 0; nudge by tenths of a flap until the
+/// blank flap sits square, then it is saved in flapd's state directory.
+struct CalibrateCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "calibrate", abstract: "Show or adjust the offsets of a directly driven panel's modules (spi, gpio).")
+
+    @OptionGroup var connection: ConnectionOptions
+
+    @Option(help: "The panel.")
+    var panel = "main"
+
+    @Option(help: "The module's row (1-based).")
+    var row: Int?
+
+    @Option(help: "The module's column (1-based).")
+    var column: Int?
+
+    @Option(help: "Set the offset to this many steps.")
+    var steps: Int?
+
+    @Option(help: "Move the offset by this many tenths of a flap (negative: back).")
+    var nudge: Int?
+
+    @Flag(help: "Print flapd's JSON answer.")
+    var json = false
+
+    func validate() throws {
+        if steps != nil, nudge != nil { throw ValidationError("give --steps or --nudge, not both") }
+        if (steps != nil || nudge != nil) != (row != nil && column != nil) {
+            throw ValidationError("--row and --column go with --steps or --nudge")
+        }
+    }
+
+    func run() async throws {
+        let flapd = try connection.connection()
+        let path = "/v1/panels/\(panel.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed) ?? panel)/calibration"
+        let reply: FlapdConnection.Reply
+        if let row, let column {
+            var body: [String: Int] = ["row": row, "column": column]
+            if let steps { body["offsetSteps"] = steps }
+            if let nudge { body["nudgeTenths"] = nudge }
+            reply = try await flapd.request("POST", path, json: try JSONSerialization.data(withJSONObject: body))
+        } else {
+            reply = try await flapd.request("GET", path)
+        }
+        guard reply.status == 200 else { throw InputError(reply.error) }
+        if json { return print(String(decoding: reply.body, as: UTF8.self)) }
+        let answer = reply.object
+        let columns = answer["columns"] as? Int ?? 1
+        let offsets = answer["offsets"] as? [Int] ?? []
+        print("panel \(panel): offsets in steps (\(answer["stepsPerFlap"] as? Double ?? 0) steps a flap)")
+        for start in stride(from: 0, to: offsets.count, by: max(1, columns)) {
+            print(offsets[start..<min(offsets.count, start + columns)].map { String(format: "%5d", $0) }.joined(separator: " "))
+        }
+        if let row, let column { print("module at row \(row), column \(column) re-homes with its new offset") }
+    }
+}

@@ -1,0 +1,34 @@
+import Foundation
+
+/// Each directly driven module's offset: the steps from its home sensor's edge to the middle of
+/// flap 0, kept per panel in `calibration-<panel>.json` in the state directory (written whole,
+/// then renamed, so a power cut leaves the old file or the new one). `flapctl calibrate` sets
+/// them.
+struct Calibration: Sendable {
+    let directory: String
+
+    struct File: Codable { var offsets: [Int] }
+
+    func path(panel: String) -> String { directory + "/calibration-\(panel).json" }
+
+    /// The saved offsets (empty when never calibrated; an unreadable file is ignored, logged by the caller).
+    func offsets(panel: String) -> [Int] {
+        guard let data = FileManager.default.contents(atPath: path(panel: panel)),
+              let file = try? JSONDecoder().decode(File.self, from: data) else { return [] }
+        return file.offsets
+    }
+
+    /// Saves `offsets` for `panel`.
+    func save(_ offsets: [Int], panel: String) throws {
+        let data = try JSONEncoder().encode(File(offsets: offsets))
+        let target = path(panel: panel)
+        let temporary = directory + "/.calibration-\(panel).json.new"
+        try data.write(to: URL(fileURLWithPath: temporary))
+        let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: temporary))
+        try handle.synchronize()
+        try handle.close()
+        guard rename(temporary, target) == 0 else {
+            throw ServiceError("cannot save the calibration to \(target): \(String(cString: strerror(errno)))")
+        }
+    }
+}
