@@ -87,7 +87,7 @@ let package = Package(
         .target(
             name: "FlapControl",
             dependencies: [
-                "FlapCore", "FlapLinux", "FlapMQTT",
+                "FlapCore", "FlapHardware", "FlapSimulated", "FlapLinux", "FlapMQTT",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
         .executableTarget(name: "flapctl", dependencies: ["FlapControl"]),

@@ -21,6 +21,9 @@ struct BenchCommand: AsyncParsableCommand {
     @Option(help: "A Python with vesta 0.15.0 installed, for the layout comparison.")
     var vestaPython: String?
 
+    @Flag(help: "Measure the split-flap drivers instead: Chainlink command → motor start over a pseudo-terminal, and the stepping thread's step-timing jitter.")
+    var hardware = false
+
     @Flag(help: "Measure flapd instead: exec → READY, POST → plan start, requests/s, memory (starts the flapd beside flapctl).")
     var service = false
 
@@ -49,6 +52,12 @@ struct BenchCommand: AsyncParsableCommand {
     func run() async throws {
         guard seconds > 0 else { throw InputError("--seconds must be more than 0") }
         let out = StandardStream.bufferedOutput()
+        if hardware {
+            #if DEBUG
+            out.write("note: this is a debug build; build with -c release for real figures\n")
+            #endif
+            return try await HardwareBench(seconds: seconds, output: out).run()
+        }
         if service {
             #if DEBUG
             out.write("note: this is a debug build; build with -c release for real figures\n")

@@ -96,7 +96,7 @@ import TestSupport
             "flapd.toml: line 1, listen: must be a string (in quotes)",
             "flapd.toml: line 3, api.port: must be a port number, 1 to 65535 (0: any free port), not 70000",
             "flapd.toml: line 7, panel[0].period_ms: must be 50 to 200 ms, not 20",
-            "flapd.toml: line 8, panel[0].polcy: unknown key (did you mean policy?); known keys here: id, driver, device, size, rows, columns, drum, drum_string, period_ms, transition, show, policy, sender, rotate_seconds",
+            "flapd.toml: line 8, panel[0].polcy: unknown key (did you mean policy?); known keys here: id, driver, device, size, rows, columns, pins, drum, drum_string, period_ms, transition, show, policy, sender, rotate_seconds",
             "flapd.toml: line 11, panel[1].size: \"big\" is not flagship, note or ROWSxCOLUMNS such as 6x22",
             "flapd.toml: line 12, panel[1].policy: policy = \"sender\" needs sender = \"<sender id>\"",
             "flapd.toml: line 10, panel[1].id: another panel is called a too; give each its own id",
