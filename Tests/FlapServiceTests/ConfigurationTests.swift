@@ -57,6 +57,17 @@ import TestSupport
         #expect(parsed.panels[1].drum.count == 5 && parsed.panels[1].policy == .sender("phone"))
     }
 
+    @Test func theHardwareExamplesParse() throws {
+        let folder = PythonPeer.packageRoot.appendingPathComponent("hardware/examples")
+        let files = try FileManager.default.contentsOfDirectory(atPath: folder.path).filter { $0.hasSuffix(".toml") }
+        #expect(files.count == 4)
+        for file in files {
+            let text = try String(contentsOf: folder.appendingPathComponent(file), encoding: .utf8)
+            let panel = try ConfigurationParser.parse(text, file: file).panels[0]
+            #expect(panel.driver != "simulated" && panel.drum == .chainlink52, "\(file)")
+        }
+    }
+
     @Test func chainlinkPanelsNameTheirDeviceAndShape() throws {
         let parsed = try ConfigurationParser.parse("""
             [[panel]]
