@@ -27,6 +27,9 @@ public protocol Panel: Sendable {
     func health() async -> PanelHealth
     /// What the driver has to say, for the log (one consumer).
     func notices() async -> AsyncStream<PanelNotice>
+    /// Plans in progress re-estimated from what the hardware reports, for the clack track to
+    /// follow (one consumer; panels that land exactly on plan send none).
+    func revisions() async -> AsyncStream<PlanRevision>
 }
 
 /// What a panel is: its name, size, drum and how its modules may move.

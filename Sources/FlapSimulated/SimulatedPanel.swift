@@ -73,6 +73,9 @@ public actor SimulatedPanel<C: Clock>: Panel where C.Duration == Duration {
     /// A simulation is always well.
     public func health() -> PanelHealth { PanelHealth() }
 
+    /// Modules start on plan (within a stepping pass): no revisions.
+    public func revisions() -> AsyncStream<PlanRevision> { AsyncStream { $0.finish() } }
+
     /// A simulation has nothing to report.
     public func notices() -> AsyncStream<PanelNotice> { AsyncStream { $0.finish() } }
 

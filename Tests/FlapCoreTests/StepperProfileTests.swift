@@ -73,3 +73,22 @@ import Testing
         #expect(plan.finalBoard == target)
     }
 }
+
+@Suite struct PlanRevisionTests {
+    @Test func shiftingMovesALandingsTailAndItsClacks() throws {
+        var planner = try FlipPlanner(drum: .chainlink52)
+        planner.stepper = StepperProfile(flaps: 52)
+        var target = Board(size: BoardSize(rows: 1, columns: 2))
+        target[0, 0] = CharacterCode(5)!
+        target[0, 1] = CharacterCode(3)!
+        let plan = try planner.plan(from: Board(size: target.size), to: target)
+        let revised = plan.shifting(module: 0, from: 2, by: .milliseconds(300))
+        #expect(revised.modules[0].landings == plan.modules[0].landings.enumerated().map { $0.offset >= 2 ? $0.element + .milliseconds(300) : $0.element })
+        #expect(revised.modules[1] == plan.modules[1])
+        #expect(revised.clackEvents.count == plan.clackEvents.count)
+        #expect(revised.clackEvents.filter { $0.column == 0 }.map(\.time) == revised.modules[0].landings)
+        #expect(Set(revised.clackEvents.map(\.gain)) == Set(plan.clackEvents.map(\.gain)))
+        #expect(zip(revised.clackEvents, revised.clackEvents.dropFirst()).allSatisfy { $0.time <= $1.time })
+        #expect(revised.finalBoard == plan.finalBoard)
+    }
+}

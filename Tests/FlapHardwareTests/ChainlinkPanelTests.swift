@@ -106,6 +106,7 @@ import Testing
         await rig.controller.setSilent(true)
         let plan = try await rig.plan(to: "SILENT")
         let notices = await rig.panel.notices()
+        let revisions = await rig.panel.revisions()
         let playing = Task { try await rig.panel.play(plan, cutoff: PlayCutoff()) }
         try await rig.wait(upTo: .seconds(20), "the link to notice") { await !rig.panel.health().connected }
         #expect(await rig.link.resends >= 3)
@@ -119,6 +120,15 @@ import Testing
             if notice.text.contains("answers again") { break }
         }
         #expect(said.contains { $0.contains("not answering") })
+        // The modules started late: the landings (and clacks) still to come were moved later.
+        var latest: PlanRevision?
+        while let revision = await revisions.first(where: { _ in true }) {
+            latest = revision
+            if revision.revised.duration > plan.duration + .milliseconds(500) { break }
+        }
+        let revision = try #require(latest)
+        #expect(revision.original == plan)
+        #expect(revision.revised.duration > plan.duration + .milliseconds(500))
     }
 
     @Test func aControllerThatRestartsGetsTheBoardAgain() async throws {

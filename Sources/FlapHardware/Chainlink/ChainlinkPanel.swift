@@ -31,6 +31,8 @@ public actor ChainlinkPanel<C: Clock>: Panel where C.Duration == Duration {
     private var tasks: [Task<Void, Never>] = []
     private let noticeContinuation: AsyncStream<PanelNotice>.Continuation
     private let noticeStream: AsyncStream<PanelNotice>
+    private let revisionContinuation: AsyncStream<PlanRevision>.Continuation
+    private let revisionStream: AsyncStream<PlanRevision>
 
     /// First re-home of a module in sensor error after this; the delay doubles to ``rehomeBackoffLimit``.
     public static var firstRehomeDelay: Duration { .seconds(2) }
@@ -89,6 +91,7 @@ public actor ChainlinkPanel<C: Clock>: Panel where C.Duration == Duration {
         estimated = positions ?? Array(repeating: 0, count: info.size.count)
         config = estimated.map { ToSplitflap.ModuleConfig(targetFlapIndex: UInt8(clamping: $0)) }
         (noticeStream, noticeContinuation) = AsyncStream.makeStream(of: PanelNotice.self, bufferingPolicy: .bufferingNewest(256))
+        (revisionStream, revisionContinuation) = AsyncStream.makeStream(of: PlanRevision.self, bufferingPolicy: .bufferingNewest(8))
     }
 
     /// Starts following the controller's reports (and the link, if not yet started).
@@ -129,11 +132,23 @@ public actor ChainlinkPanel<C: Clock>: Panel where C.Duration == Duration {
                 await link.submit(.config(config))
             }
             let sent = clock.now
-            try await clock.sleep(until: start.advanced(by: plan.duration), tolerance: nil)
-            // The estimate has run out: wait for the controller to confirm, within the grace.
-            // The grace is counted from the last sign of motion; a module still turning or homing
-            // is waited for, up to a limit.
             let moved = Set(commands.values.joined())
+            // Until the estimate runs out, follow the reports: a module clearly behind or ahead of
+            // the model moves its remaining landings (and clacks) to match.
+            var revised = plan
+            var reviewed = lastStateAt
+            while clock.now < start.advanced(by: revised.duration) {
+                try await clock.sleep(for: .milliseconds(20), tolerance: nil)
+                guard lastStateAt != reviewed, let at = lastStateAt, let state = lastState, lastAckAt.map({ at > $0 }) ?? false else { continue }
+                reviewed = at
+                let corrected = Self.corrected(revised, by: state, at: start.duration(to: at), modules: moved)
+                if corrected != revised {
+                    revised = corrected
+                    revisionContinuation.yield(PlanRevision(original: plan, revised: revised))
+                }
+            }
+            // The estimate has run out: wait for the controller to confirm. The grace is counted
+            // from the last sign of motion; a module still turning or homing is waited for, up to a limit.
             let limit = clock.now.advanced(by: Self.waitLimit)
             var deadline = clock.now.advanced(by: Self.grace)
             while clock.now < min(deadline, limit), !confirmed(moved, reportedAfter: sent) {
@@ -148,6 +163,24 @@ public actor ChainlinkPanel<C: Clock>: Panel where C.Duration == Duration {
             for i in estimated.indices { estimated[i] = motion[i].position }
             throw error
         }
+    }
+
+    /// `plan` with each moved module that a report (received `elapsed` into the plan) shows more
+    /// than a flap behind or ahead moved onto the report: its next flap lands one model flap
+    /// time after the report. Reports come every 100 ms or so, which bounds the precision.
+    static func corrected(_ plan: FlipPlan, by state: SplitflapState, at elapsed: Duration, modules moved: Set<Int>) -> FlipPlan {
+        var revised = plan
+        for i in moved where i < state.modules.count && state.modules[i].state == .normal && state.modules[i].moving {
+            let module = plan.modules[i]
+            let expected = module.landings.prefix { $0 <= elapsed }.count
+            let reported = state.modules[i].flapIndex
+            // The path index showing the reported flap nearest to where the model has it.
+            guard let actual = module.path.indices.filter({ module.path[$0] == reported }).min(by: { abs($0 - expected) < abs($1 - expected) }),
+                  abs(actual - expected) > 1, actual < module.landings.count else { continue }
+            let flapTime = actual > 0 ? module.landings[actual] - module.landings[actual - 1] : module.landings[0] - module.start
+            revised = revised.shifting(module: i, from: actual, by: elapsed + flapTime - module.landings[actual])
+        }
+        return revised
     }
 
     private func aim(_ module: Int, along path: [Int]) {
@@ -188,6 +221,7 @@ public actor ChainlinkPanel<C: Clock>: Panel where C.Duration == Duration {
         tasks = []
         await link.stop()
         noticeContinuation.finish()
+        revisionContinuation.finish()
     }
 
     public func health() -> PanelHealth {
@@ -195,6 +229,8 @@ public actor ChainlinkPanel<C: Clock>: Panel where C.Duration == Duration {
     }
 
     public func notices() -> AsyncStream<PanelNotice> { noticeStream }
+
+    public func revisions() -> AsyncStream<PlanRevision> { revisionStream }
 
     // MARK: Reports
 

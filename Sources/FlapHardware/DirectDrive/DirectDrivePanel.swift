@@ -87,6 +87,9 @@ public actor DirectDrivePanel<C: Clock>: Panel where C.Duration == Duration {
         PanelHealth(connected: !ioFailing, faults: faults.keys.sorted().map { faults[$0]! })
     }
 
+    /// Modules start on plan (within a stepping pass): no revisions.
+    public func revisions() -> AsyncStream<PlanRevision> { AsyncStream { $0.finish() } }
+
     public func notices() -> AsyncStream<PanelNotice> { noticeStream }
 
     // MARK: Faults

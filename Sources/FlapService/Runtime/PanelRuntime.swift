@@ -8,6 +8,7 @@ import FlapSimulated
 import Foundation
 import Logging
 import ServiceLifecycle
+import Synchronization
 
 /// One configured panel at run time: its driver, motion loop and coordinator, run as a service
 /// that leaves the panel safe when flapd stops.
@@ -23,6 +24,8 @@ final class PanelRuntime: Service, Sendable {
     private let metrics: FlapMetrics
     private let logger: Logger
     private let stopCompanion: @Sendable () async -> Void
+    /// The plan playing and when it started, for the clack track to follow its revisions.
+    private let lastStarted = PlayingPlan()
 
     init(driver: PanelDriver, inbox: Inbox, metrics: FlapMetrics, drawInTerminal: Bool,
          sound: ClackPlayer<ContinuousClock>?, mqtt: MQTTBridge?, logger: Logger) async throws {
@@ -56,7 +59,11 @@ final class PanelRuntime: Service, Sendable {
         planner.commandInterval = driver.commandInterval
         var onPlanStart: (@Sendable (FlipPlan, ContinuousClock.Instant) -> Void)?
         if let sound {
-            onPlanStart = { plan, start in Task { await sound.play(plan, at: start) } }
+            let started = lastStarted
+            onPlanStart = { plan, start in
+                started.value.withLock { $0 = (plan, start) }
+                Task { await sound.play(plan, at: start) }
+            }
         }
         motion = MotionLoop(panel: panel, planner: planner, clock: ContinuousClock(), onPlanStart: onPlanStart)
         coordinator = DisplayCoordinator(
@@ -69,6 +76,7 @@ final class PanelRuntime: Service, Sendable {
             if let (renderer, snapshots) = renderer { await renderer.run(snapshots, clock: ContinuousClock()) }
         }
         let reporting = Task { await self.reportHealth() }
+        let following = Task { await self.followRevisions() }
         await cancelWhenGracefulShutdown { await self.coordinator.run() }
         // Shutting down: stop motion where it is, coils off, LEDs dark, sound stopped.
         await motion.stop()
@@ -77,6 +85,7 @@ final class PanelRuntime: Service, Sendable {
         await sound?.stop()
         drawing.cancel()
         reporting.cancel()
+        following.cancel()
     }
 
     /// The panel as the APIs report it.
@@ -84,6 +93,15 @@ final class PanelRuntime: Service, Sendable {
         let board = await motion.restingBoard()
         return PanelView(id: configuration.id, driver: configuration.driver, drum: configuration.drum.name, board: board,
                          moving: await motion.isMoving, messageId: await coordinator.target, health: await panel.health())
+    }
+
+    /// The clacks move with landings the hardware showed to be early or late.
+    private func followRevisions() async {
+        guard let sound else { return }
+        for await revision in await panel.revisions() {
+            guard let playing = lastStarted.value.withLock({ $0 }), playing.plan == revision.original else { continue }
+            await sound.play(revision.revised, at: playing.start)
+        }
     }
 
     /// The driver's notices into the log (faults name the module's row and column), and its
@@ -115,4 +133,9 @@ struct ApplianceObserver: DisplayObserver {
         metrics.displayed(messageId: messageId, panel: panel, flaps: flaps)
         mqtt?.publishState(panel: panel, board: board, messageId: messageId)
     }
+}
+
+/// The plan a panel plays and when it started.
+final class PlayingPlan: Sendable {
+    let value = Mutex<(plan: FlipPlan, start: ContinuousClock.Instant)?>(nil)
 }
