@@ -62,9 +62,15 @@ public actor ChainlinkLink<C: Clock> where C.Duration == Duration {
     }
 
     /// Queues `payload`; a config replaces any config still queued (it carries the whole board).
-    public func submit(_ payload: ToSplitflap.Payload) {
+    public func submit(_ payload: ToSplitflap.Payload) async {
         if case .config = payload { queue.removeAll { if case .config = $0 { true } else { false } } }
         queue.append(payload)
+        // Nothing in flight: send at once rather than at the writer's next look (up to 2 ms later).
+        if inFlight == nil, port != nil, queue.count == 1 {
+            inFlight = (takeNonce(), queue.removeFirst())
+            waitingSince = waitingSince ?? clock.now
+            await transmit(resend: false)
+        }
     }
 
     /// True when nothing waits to be sent or acked.
