@@ -71,7 +71,7 @@ import Testing
         let took = started.duration(to: rig.clock.now)
         #expect(rig.rotorFlaps == plan.targets)
         #expect(await rig.panel.positions() == plan.targets)
-        #expect(took >= plan.duration && took < plan.duration + .seconds(1), "took \(took), planned \(plan.duration)")
+        #expect(took >= plan.duration, "took \(took), planned \(plan.duration)")
         #expect((0..<12).allSatisfy { rig.chain.mechanism($0).coils == 0 }, "coils released at rest")
         let lateness = rig.engine.lateness()
         #expect(lateness.count > 1000)

@@ -23,7 +23,6 @@ public actor ChainlinkPanel<C: Clock>: Panel where C.Duration == Duration {
     private var playing = false
     private var lastState: SplitflapState?
     private var lastStateAt: C.Instant?
-    private var lastAckAt: C.Instant?
     private var connected = false
     private var lastUptime: Int?
     private var faults: [Int: ModuleFault] = [:]
@@ -48,6 +47,7 @@ public actor ChainlinkPanel<C: Clock>: Panel where C.Duration == Duration {
         public var modules: Int
         /// Its drum, from `flap_character_set`; nil if it never said.
         public var drum: Drum?
+        /// Where each module rests (or will, once homed).
         public var positions: [Int]
     }
 
@@ -66,7 +66,10 @@ public actor ChainlinkPanel<C: Clock>: Panel where C.Duration == Duration {
             // The drum comes with the general state; a controller that never sends one still works.
             if let state, general != nil || clock.now.duration(to: deadline) < timeout / 2 {
                 let drum = general.flatMap { try? Drum(string: String(decoding: $0.flapCharacterSet, as: UTF8.self), name: "controller") }
-                return Discovery(modules: state.modules.count, drum: drum, positions: state.modules.map(\.flapIndex))
+                // A module still homing ends on flap 0, the firmware's target after a reset; the
+                // panel's first config must say so, or it would send that module elsewhere.
+                let positions = state.modules.map { $0.state == .normal && !$0.moving ? $0.flapIndex : 0 }
+                return Discovery(modules: state.modules.count, drum: drum, positions: positions)
             }
             // A port that cannot even be opened will not answer: say why at once.
             if let failure = await link.openFailure, failure.attempts >= 3 {
@@ -131,15 +134,18 @@ public actor ChainlinkPanel<C: Clock>: Panel where C.Duration == Duration {
                 for i in commands[time]! { aim(i, along: plan.modules[i].path) }
                 await link.submit(.config(config))
             }
-            let sent = clock.now
             let moved = Set(commands.values.joined())
             // Until the estimate runs out, follow the reports: a module clearly behind or ahead of
             // the model moves its remaining landings (and clacks) to match.
             var revised = plan
             var reviewed = lastStateAt
+            // Reports count once every command is acked, and only those received after that:
+            // one received earlier may have left the controller before the last config arrived.
+            var settled: C.Instant?
             while clock.now < start.advanced(by: revised.duration) {
                 try await clock.sleep(for: .milliseconds(20), tolerance: nil)
-                guard lastStateAt != reviewed, let at = lastStateAt, let state = lastState, lastAckAt.map({ at > $0 }) ?? false else { continue }
+                if settled == nil, await link.isIdle { settled = clock.now }
+                guard lastStateAt != reviewed, let at = lastStateAt, let state = lastState, let settled, at > settled else { continue }
                 reviewed = at
                 let corrected = Self.corrected(revised, by: state, at: start.duration(to: at), modules: moved)
                 if corrected != revised {
@@ -151,9 +157,10 @@ public actor ChainlinkPanel<C: Clock>: Panel where C.Duration == Duration {
             // from the last sign of motion; a module still turning or homing is waited for, up to a limit.
             let limit = clock.now.advanced(by: Self.waitLimit)
             var deadline = clock.now.advanced(by: Self.grace)
-            while clock.now < min(deadline, limit), !confirmed(moved, reportedAfter: sent) {
+            while clock.now < min(deadline, limit), !confirmed(moved, reportedAfter: settled) {
                 if stillMoving(moved) { deadline = clock.now.advanced(by: Self.grace) }
                 try await clock.sleep(for: .milliseconds(10), tolerance: nil)
+                if settled == nil, await link.isIdle { settled = clock.now }
             }
             for i in moved { estimated[i] = plan.modules[i].path.last! }
             correctFromReport()
@@ -190,8 +197,8 @@ public actor ChainlinkPanel<C: Clock>: Panel where C.Duration == Duration {
         if target == path.first! { config[module].movementNonce &+= 1 }
     }
 
-    private func confirmed(_ moved: Set<Int>, reportedAfter sent: C.Instant) -> Bool {
-        guard let state = lastState, let at = lastStateAt, at > sent, let acked = lastAckAt, acked >= sent || at > acked else { return false }
+    private func confirmed(_ moved: Set<Int>, reportedAfter settled: C.Instant?) -> Bool {
+        guard let settled, let state = lastState, let at = lastStateAt, at > settled else { return false }
         return moved.allSatisfy { i in
             guard i < state.modules.count else { return true }
             let module = state.modules[i]
@@ -250,7 +257,6 @@ public actor ChainlinkPanel<C: Clock>: Panel where C.Duration == Duration {
             // It may have rebooted: the whole board again.
             await link.submit(.config(config))
         case .acked:
-            lastAckAt = clock.now
             connected = true
         case .state(let state):
             connected = true
