@@ -26,11 +26,7 @@ import Testing
         }
 
         func wait(upTo limit: Duration, _ what: String, until condition: () async -> Bool) async throws {
-            let deadline = clock.now.advanced(by: limit)
-            while !(await condition()) {
-                guard clock.now < deadline else { throw RigError("timed out waiting for \(what)") }
-                try await clock.sleep(for: .milliseconds(20), tolerance: nil)
-            }
+            try await waitUntil(clock, upTo: limit, what, condition)
         }
 
         func homed() async throws {

@@ -25,17 +25,13 @@ public actor ChainlinkPanel<C: Clock>: Panel where C.Duration == Duration {
     private var lastStateAt: C.Instant?
     private var connected = false
     private var lastUptime: Int?
-    private var faults: [Int: ModuleFault] = [:]
-    private var rehomeAt: [Int: (due: C.Instant, delay: Duration)] = [:]
+    private var watch: ModuleFaultWatch<C.Instant>
     private var tasks: [Task<Void, Never>] = []
     private let noticeContinuation: AsyncStream<PanelNotice>.Continuation
     private let noticeStream: AsyncStream<PanelNotice>
     private let revisionContinuation: AsyncStream<PlanRevision>.Continuation
     private let revisionStream: AsyncStream<PlanRevision>
 
-    /// First re-home of a module in sensor error after this; the delay doubles to ``rehomeBackoffLimit``.
-    public static var firstRehomeDelay: Duration { .seconds(2) }
-    public static var rehomeBackoffLimit: Duration { .seconds(300) }
     /// How long after its estimated end a plan may run before `play` stops waiting for reports.
     public static var grace: Duration { .seconds(3) }
     /// The longest `play` waits past its estimate for modules the controller says still move
@@ -91,6 +87,7 @@ public actor ChainlinkPanel<C: Clock>: Panel where C.Duration == Duration {
         self.link = link
         self.clock = clock
         portName = device
+        watch = ModuleFaultWatch(columns: info.size.columns)
         estimated = positions ?? Array(repeating: 0, count: info.size.count)
         config = estimated.map { ToSplitflap.ModuleConfig(targetFlapIndex: UInt8(clamping: $0)) }
         (noticeStream, noticeContinuation) = AsyncStream.makeStream(of: PanelNotice.self, bufferingPolicy: .bufferingNewest(256))
@@ -104,10 +101,11 @@ public actor ChainlinkPanel<C: Clock>: Panel where C.Duration == Duration {
         tasks.append(Task { [weak self] in
             for await event in events { await self?.handle(event) }
         })
+        // Re-homing falls due between reports (the controller may say nothing new for 5 s).
         tasks.append(Task { [weak self, clock] in
             while !Task.isCancelled {
                 try? await clock.sleep(for: .milliseconds(250), tolerance: nil)
-                await self?.rehomeDue()
+                if let state = await self?.lastState { await self?.review(state) }
             }
         })
     }
@@ -232,7 +230,7 @@ public actor ChainlinkPanel<C: Clock>: Panel where C.Duration == Duration {
     }
 
     public func health() -> PanelHealth {
-        PanelHealth(connected: connected, faults: faults.keys.sorted().map { faults[$0]! })
+        PanelHealth(connected: connected, faults: watch.sorted)
     }
 
     public func notices() -> AsyncStream<PanelNotice> { noticeStream }
@@ -260,7 +258,7 @@ public actor ChainlinkPanel<C: Clock>: Panel where C.Duration == Duration {
             connected = true
         case .state(let state):
             connected = true
-            review(state)
+            await review(state)
             lastState = state
             lastStateAt = clock.now
             if !playing { correctFromReport() }
@@ -279,55 +277,17 @@ public actor ChainlinkPanel<C: Clock>: Panel where C.Duration == Duration {
         }
     }
 
-    /// Compares a report with the one before: new faults, recoveries, lost steps.
-    private func review(_ state: SplitflapState) {
-        for (i, module) in state.modules.prefix(info.size.count).enumerated() {
-            let (row, column) = (i / info.size.columns + 1, i % info.size.columns + 1)
-            let before = lastState.flatMap { i < $0.modules.count ? $0.modules[i] : nil }
-            if module.countMissedHome > (before?.countMissedHome ?? 0) {
-                say(.warning, "\(ModuleFault(row: row, column: column, kind: .missedHome)): steps were lost; it re-homes")
-            }
-            if module.countUnexpectedHome > (before?.countUnexpectedHome ?? 0) {
-                say(.warning, "\(ModuleFault(row: row, column: column, kind: .unexpectedHome)): it re-homes")
-            }
-            let kind: ModuleFault.Kind? = switch module.state {
-            case .sensorError: .sensorError
-            case .panic: .panic
-            case .disabled: .disabled
-            case .normal, .lookForHome: nil
-            }
-            if let kind {
-                if faults[i]?.kind != kind {
-                    faults[i] = ModuleFault(row: row, column: column, kind: kind, attempts: faults[i]?.attempts ?? 0)
-                    say(.error, "\(faults[i]!)" + (kind == .sensorError ? "; re-homing it in \(Self.firstRehomeDelay)" : ""))
-                    if kind == .sensorError, rehomeAt[i] == nil {
-                        rehomeAt[i] = (clock.now.advanced(by: Self.firstRehomeDelay), Self.firstRehomeDelay)
-                    }
-                }
-            } else if module.state == .normal, let fault = faults[i] {
-                faults[i] = nil
-                rehomeAt[i] = nil
-                say(.info, "module at row \(row), column \(column) works again (after \(fault.kind.rawValue))")
-            }
+    /// New faults, recoveries and lost steps in a report; re-homes the modules whose turn has come.
+    private func review(_ state: SplitflapState) async {
+        let reports = state.modules.prefix(info.size.count).map {
+            ModuleFaultWatch<C.Instant>.Report(state: StepperModule.State(rawValue: $0.state.rawValue) ?? .panic,
+                                               missedHomes: $0.countMissedHome, unexpectedHomes: $0.countUnexpectedHome)
         }
-    }
-
-    /// Re-homes each module in sensor error whose turn has come, then doubles its delay.
-    private func rehomeDue() async {
-        let now = clock.now
-        var changed = false
-        for (i, entry) in rehomeAt where entry.due <= now {
-            guard faults[i]?.kind == .sensorError else { rehomeAt[i] = nil; continue }
-            // Still searching after the last attempt: its turn comes when it has given up again.
-            guard let state = lastState, i < state.modules.count, state.modules[i].state == .sensorError else { continue }
-            config[i].resetNonce &+= 1
-            faults[i]!.attempts += 1
-            let delay = min(entry.delay * 2, Self.rehomeBackoffLimit)
-            rehomeAt[i] = (now.advanced(by: delay), delay)
-            say(.info, "\(faults[i]!): re-homing (attempt \(faults[i]!.attempts); next in \(delay) if it fails)")
-            changed = true
-        }
-        if changed { await link.submit(.config(config)) }
+        let (notices, rehome) = watch.review(Array(reports), now: clock.now)
+        for notice in notices { noticeContinuation.yield(notice) }
+        guard !rehome.isEmpty else { return }
+        for i in rehome { config[i].resetNonce &+= 1 }
+        await link.submit(.config(config))
     }
 
     private func say(_ level: PanelNotice.Level, _ text: String) { noticeContinuation.yield(PanelNotice(level, text)) }

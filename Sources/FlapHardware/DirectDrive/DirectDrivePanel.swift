@@ -13,8 +13,7 @@ public actor DirectDrivePanel<C: Clock>: Panel where C.Duration == Duration {
     private let clock: C
     private let origin: C.Instant
     private var estimated: [Int]
-    private var faults: [Int: ModuleFault] = [:]
-    private var rehomeAt: [Int: (due: C.Instant, delay: Duration)] = [:]
+    private var watch: ModuleFaultWatch<C.Instant>
     private var monitor: Task<Void, Never>?
     private let noticeContinuation: AsyncStream<PanelNotice>.Continuation
     private let noticeStream: AsyncStream<PanelNotice>
@@ -27,6 +26,7 @@ public actor DirectDrivePanel<C: Clock>: Panel where C.Duration == Duration {
         self.clock = clock
         self.origin = origin
         estimated = Array(repeating: 0, count: info.size.count)
+        watch = ModuleFaultWatch(columns: info.size.columns)
         (noticeStream, noticeContinuation) = AsyncStream.makeStream(of: PanelNotice.self, bufferingPolicy: .bufferingNewest(256))
     }
 
@@ -84,7 +84,7 @@ public actor DirectDrivePanel<C: Clock>: Panel where C.Duration == Duration {
     }
 
     public func health() -> PanelHealth {
-        PanelHealth(connected: !ioFailing, faults: faults.keys.sorted().map { faults[$0]! })
+        PanelHealth(connected: !ioFailing, faults: watch.sorted)
     }
 
     /// Modules start on plan (within a stepping pass): no revisions.
@@ -94,8 +94,6 @@ public actor DirectDrivePanel<C: Clock>: Panel where C.Duration == Duration {
 
     // MARK: Faults
 
-    private var lastModules: [StepperModule]?
-
     private func review() {
         if let failure = engine.takeFailure() {
             if !ioFailing { say(.error, "\(failure)") }
@@ -104,46 +102,12 @@ public actor DirectDrivePanel<C: Clock>: Panel where C.Duration == Duration {
             ioFailing = false
             say(.info, "\(engine.io.name): working again")
         }
-        let modules = engine.modules()
-        let now = clock.now
-        for (i, module) in modules.enumerated().prefix(info.size.count) {
-            let (row, column) = (i / info.size.columns + 1, i % info.size.columns + 1)
-            let before = lastModules?[i]
-            if module.missedHomes > (before?.missedHomes ?? 0) {
-                say(.warning, "\(ModuleFault(row: row, column: column, kind: .missedHome)): steps were lost; it re-homes")
-            }
-            if module.unexpectedHomes > (before?.unexpectedHomes ?? 0) {
-                say(.warning, "\(ModuleFault(row: row, column: column, kind: .unexpectedHome)): it re-homes")
-            }
-            switch module.state {
-            case .sensorError, .panic, .disabled:
-                let kind: ModuleFault.Kind = module.state == .sensorError ? .sensorError : module.state == .panic ? .panic : .disabled
-                if faults[i]?.kind != kind {
-                    faults[i] = ModuleFault(row: row, column: column, kind: kind, attempts: faults[i]?.attempts ?? 0)
-                    say(.error, "\(faults[i]!)" + (kind == .sensorError ? "; re-homing it in \(ChainlinkPanel<C>.firstRehomeDelay)" : ""))
-                }
-                if kind == .sensorError {
-                    let entry = rehomeAt[i] ?? (now.advanced(by: ChainlinkPanel<C>.firstRehomeDelay), ChainlinkPanel<C>.firstRehomeDelay)
-                    rehomeAt[i] = entry
-                    if entry.due <= now {
-                        faults[i]!.attempts += 1
-                        let delay = min(entry.delay * 2, ChainlinkPanel<C>.rehomeBackoffLimit)
-                        rehomeAt[i] = (now.advanced(by: delay), delay)
-                        say(.info, "\(faults[i]!): re-homing (attempt \(faults[i]!.attempts); next in \(delay) if it fails)")
-                        engine.rehome(i)
-                    }
-                }
-            case .normal:
-                if let fault = faults[i] {
-                    faults[i] = nil
-                    rehomeAt[i] = nil
-                    say(.info, "module at row \(row), column \(column) works again (after \(fault.kind.rawValue))")
-                }
-            case .lookForHome:
-                break
-            }
+        let reports = engine.modules().prefix(info.size.count).map {
+            ModuleFaultWatch<C.Instant>.Report(state: $0.state, missedHomes: $0.missedHomes, unexpectedHomes: $0.unexpectedHomes)
         }
-        lastModules = modules
+        let (notices, rehome) = watch.review(Array(reports), now: clock.now)
+        for notice in notices { noticeContinuation.yield(notice) }
+        for i in rehome { engine.rehome(i) }
     }
 
     private func say(_ level: PanelNotice.Level, _ text: String) { noticeContinuation.yield(PanelNotice(level, text)) }
