@@ -1,0 +1,103 @@
+import FlapHardware
+import FlapSimulated
+import Testing
+
+/// The simulated controller behaves as the firmware does, seen through raw frames on a simulated
+/// serial cable (10 bits a byte at 230400 baud).
+@Suite(.timeLimit(.minutes(1))) struct SimulatedChainlinkControllerTests {
+    struct Bench {
+        let clock = AcceleratedClock(factor: 4)
+        let host: SimulatedSerialPort<AcceleratedClock>
+        let controller: SimulatedChainlinkController<AcceleratedClock>
+        let running: Task<Void, Never>
+        var splitter = ChainlinkFrameSplitter()
+
+        init(modules: Int) {
+            let (host, device) = SimulatedSerialPort.pair(clock: clock)
+            self.host = host
+            controller = SimulatedChainlinkController(port: device, clock: clock, modules: modules, rotorSteps: Array(repeating: 2040, count: modules))
+            let controller = controller
+            running = Task { await controller.run() }
+        }
+
+        func send(_ message: ToSplitflap) async throws { try await host.write(ChainlinkFrame.encode(message)) }
+
+        /// Everything the controller says for `duration`, decoded; plaintext and bad frames dropped.
+        mutating func listen(for duration: Duration) async throws -> (messages: [FromSplitflap], plaintext: Int) {
+            let end = clock.now.advanced(by: duration)
+            var messages: [FromSplitflap] = []
+            while clock.now < end {
+                for frame in splitter.frames(after: try await host.read(maximum: 4096, timeout: .milliseconds(10))) {
+                    if let message = try? ChainlinkFrame.decode(frame) { messages.append(message) }
+                }
+            }
+            return (messages, splitter.discardedBytes)
+        }
+    }
+
+    @Test func itStartsInPlaintextAndAFramedMessageGetsAnAckOnlyAfterTheZero() async throws {
+        var bench = Bench(modules: 2)
+        defer { bench.running.cancel() }
+        try await bench.send(ToSplitflap(nonce: 7, payload: .requestState))
+        let before = try await bench.listen(for: .milliseconds(300))
+        #expect(!before.messages.contains(.ack(nonce: 7)), "still in plaintext mode: no frames")
+        try await bench.host.write([0])
+        try await bench.send(ToSplitflap(nonce: 8, payload: .requestState))
+        let after = try await bench.listen(for: .milliseconds(300))
+        #expect(after.messages.contains(.ack(nonce: 8)))
+        #expect(after.messages.contains { if case .state(let s) = $0 { s.modules.count == 2 } else { false } })
+        #expect(after.messages.contains { if case .general(let g) = $0 { g.flapCharacterSet.count == 52 } else { false } })
+    }
+
+    @Test func aRepeatedNonceIsAckedNotAppliedAndABadCRCIsLoggedNotAcked() async throws {
+        var bench = Bench(modules: 3)
+        defer { bench.running.cancel() }
+        try await bench.host.write([0])
+        try await waitForHoming(bench)
+        let config = ToSplitflap(nonce: 21, payload: .config([.init(targetFlapIndex: 5), .init(targetFlapIndex: 9)]))
+        try await bench.send(config)
+        try await bench.send(config)
+        var corrupt = ChainlinkFrame.encode(ToSplitflap(nonce: 22, payload: .config([.init(targetFlapIndex: 30)])))
+        corrupt[4] ^= 0x20
+        try await bench.host.write(corrupt)
+        let heard = try await bench.listen(for: .seconds(3))
+        #expect(heard.messages.filter { $0 == .ack(nonce: 21) }.count == 2)
+        #expect(!heard.messages.contains(.ack(nonce: 22)))
+        #expect(heard.messages.contains { if case .log(let text) = $0 { text.contains("bad CRC") } else { false } })
+        #expect(heard.messages.contains(.log("Already handled nonce 21")))
+        #expect(await bench.controller.configs.count == 1)
+        // The module left out of the config goes to flap 0.
+        #expect(await bench.controller.flaps() == [5, 9, 0])
+    }
+
+    @Test func aNewResetNonceReHomesAndANewMovementNonceTurnsOnce() async throws {
+        var bench = Bench(modules: 1)
+        defer { bench.running.cancel() }
+        try await bench.host.write([0])
+        try await waitForHoming(bench)
+        try await bench.send(ToSplitflap(nonce: 1, payload: .config([.init(targetFlapIndex: 4)])))
+        _ = try await bench.listen(for: .seconds(1))
+        let turned = await bench.controller.module(0).mechanism.stepsTurned
+        try await bench.send(ToSplitflap(nonce: 2, payload: .config([.init(targetFlapIndex: 4, movementNonce: 1)])))
+        _ = try await bench.listen(for: .seconds(5))
+        #expect(await bench.controller.module(0).mechanism.stepsTurned - turned == 2048)
+        try await bench.send(ToSplitflap(nonce: 3, payload: .config([.init(targetFlapIndex: 4, movementNonce: 1, resetNonce: 1)])))
+        _ = try await bench.listen(for: .milliseconds(100))
+        #expect(await bench.controller.module(0).logic.state == .lookForHome)
+        try await waitForHoming(bench)
+        #expect(await bench.controller.flaps() == [4])
+    }
+
+    func waitForHoming(_ bench: Bench) async throws {
+        for _ in 0..<2000 {
+            var done = true
+            for i in 0..<(await bench.controller.flaps().count) {
+                let logic = await bench.controller.module(i).logic
+                done = done && logic.state == .normal && !logic.isMoving
+            }
+            if done { return }
+            try await bench.clock.sleep(for: .milliseconds(20), tolerance: nil)
+        }
+        Issue.record("the modules never finished homing")
+    }
+}
