@@ -16,6 +16,7 @@ public final class SimulatedShiftRegisterChain: SPIDevice {
         var mechanisms: [SimulatedMechanism]
         var transfers = 0
         var closed = false
+        var failing = false
     }
 
     /// `modules` modules, rotors at `rotorSteps` (near home by default).
@@ -30,6 +31,7 @@ public final class SimulatedShiftRegisterChain: SPIDevice {
     public func transfer(_ bytes: [UInt8]) throws -> [UInt8] {
         try state.withLock { s in
             guard !s.closed else { throw HardwareError(device: name, problem: "closed") }
+            guard !s.failing else { throw HardwareError(device: name, problem: "transfer failed: Input/output error") }
             guard bytes.count == layout.boards * 4 else {
                 throw HardwareError(device: name, problem: "a transfer of \(bytes.count) bytes; this chain of \(layout.boards) boards takes \(layout.boards * 4)")
             }
@@ -54,6 +56,8 @@ public final class SimulatedShiftRegisterChain: SPIDevice {
     public func mechanism(_ i: Int) -> SimulatedMechanism { state.withLock { $0.mechanisms[i] } }
     public var transfers: Int { state.withLock { $0.transfers } }
     public func setSensorFault(_ fault: SimulatedMechanism.SensorFault, module: Int) { state.withLock { $0.mechanisms[module].sensorFault = fault } }
+    /// Every transfer fails while `true` (a loose ribbon cable, a dead board).
+    public func setFailing(_ failing: Bool) { state.withLock { $0.failing = failing } }
     public func setLostSteps(every n: Int?, module: Int) { state.withLock { $0.mechanisms[module].losesEveryNthStep = n } }
 
     /// A stand-in so the chain can use the layout's arithmetic without a device.

@@ -13,12 +13,15 @@ import Testing
         let panel: DirectDrivePanel<AcceleratedClock>
         let size: BoardSize
         let runner: Task<Void, Never>
+        /// Engine time zero.
+        let origin: AcceleratedClock.Instant
 
         init(rows: Int, columns: Int, rotorSteps: [Int]? = nil) async {
             size = BoardSize(rows: rows, columns: columns)
             chain = SimulatedShiftRegisterChain(modules: size.count, rotorSteps: rotorSteps ?? Array(repeating: 2030, count: size.count))
             engine = SteppingEngine(io: ShiftRegisterChain(spi: chain, modules: size.count), flaps: 52)
             let origin = clock.now
+            self.origin = origin
             panel = DirectDrivePanel(info: PanelInfo(id: "t", size: size, drum: .chainlink52, motion: .forwardOnly, driver: "spi"),
                                      engine: engine, clock: clock, origin: origin)
             runner = Task { [engine, clock] in await ClockSteppingRunner.run(engine, clock: clock, origin: origin) }
@@ -147,5 +150,37 @@ import Testing
         #expect((0..<2).map { engine.profile.flap(atStep: board.mechanism($0).rotorStep) } == [8, 9])
         await panel.shutDown()
         #expect(throws: HardwareError.self) { try board.get() }
+    }
+
+    @Test func aCascadeStartsEachModuleAtItsPlannedTimeInOrder() async throws {
+        let rig = await Rig(rows: 2, columns: 4)
+        defer { Task { await rig.stop() } }
+        try await rig.homed()
+        let plan = try await rig.plan(to: "ABCD\nEFGH")
+        let playStart = rig.origin.duration(to: rig.clock.now)
+        try await rig.panel.play(plan, cutoff: PlayCutoff())
+        let starts = rig.engine.starts()
+        for a in plan.modules.indices {
+            let started = try #require(starts[a]) - playStart
+            #expect(started >= plan.modules[a].start, "module \(a) started \(started), planned \(plan.modules[a].start)")
+            for b in plan.modules.indices where plan.modules[b].start > plan.modules[a].start {
+                #expect(try #require(starts[b]) >= starts[a]!, "module \(b) started before module \(a)")
+            }
+        }
+        #expect(Set(plan.modules.map(\.start)).count == 8, "a cascade: every module its own start")
+        #expect(rig.rotorFlaps == plan.targets)
+    }
+
+    @Test func aFailingBusIsReportedAndTheBoardCarriesOnWhenItWorksAgain() async throws {
+        let rig = await Rig(rows: 1, columns: 3)
+        defer { Task { await rig.stop() } }
+        try await rig.homed()
+        rig.chain.setFailing(true)
+        try await rig.wait(upTo: .seconds(10), "the failure to show") { await !rig.panel.health().connected }
+        rig.chain.setFailing(false)
+        try await rig.wait(upTo: .seconds(10), "the recovery") { await rig.panel.health().connected }
+        let plan = try await rig.plan(to: "BUS")
+        try await rig.panel.play(plan, cutoff: PlayCutoff())
+        #expect(rig.rotorFlaps == plan.targets)
     }
 }

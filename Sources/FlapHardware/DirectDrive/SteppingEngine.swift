@@ -19,6 +19,7 @@ public final class SteppingEngine: Sendable {
         var lateness = LatenessStats()
         var failure: HardwareError?
         var released = false
+        var starts: [Duration?]
     }
 
     /// Engine time advances by at most this while every module rests, so commands are picked up.
@@ -32,7 +33,8 @@ public final class SteppingEngine: Sendable {
         var modules = Array(repeating: StepperModule(profile: profile), count: io.modules)
         for (i, offset) in (offsets ?? []).prefix(io.modules).enumerated() { modules[i].offsetSteps = offset }
         state = Mutex(State(modules: modules, due: Array(repeating: .zero, count: io.modules),
-                            coils: Array(repeating: 0, count: io.modules), sensors: Array(repeating: false, count: io.modules)))
+                            coils: Array(repeating: 0, count: io.modules), sensors: Array(repeating: false, count: io.modules),
+                            starts: Array(repeating: nil, count: io.modules)))
     }
 
     /// One pass at engine time `now`: ticks every module that is due, exchanges coils and
@@ -40,7 +42,10 @@ public final class SteppingEngine: Sendable {
     public func step(at now: Duration) -> Duration {
         state.withLock { s in
             guard !s.released else { return now + Self.idlePoll }
-            for i in s.wake { if s.due[i] == nil { s.due[i] = now } }
+            for i in s.wake where s.due[i] == nil {
+                s.due[i] = now
+                s.starts[i] = now
+            }
             s.wake.removeAll()
             var next = now + Self.idlePoll
             for i in s.modules.indices {
@@ -91,6 +96,9 @@ public final class SteppingEngine: Sendable {
             s.wake.insert(index)
         }
     }
+
+    /// When each module last began to move from rest (engine time), for diagnostics and tests.
+    public func starts() -> [Duration?] { state.withLock { $0.starts } }
 
     /// Every module's logic as it is now.
     public func modules() -> [StepperModule] { state.withLock { $0.modules } }
