@@ -109,6 +109,8 @@ public actor SimulatedChainlinkController<C: Clock> where C.Duration == Duration
 
     private func advance(to now: C.Instant) {
         for i in modules.indices {
+            // The firmware updates every module on every pass; only modules at rest sleep here.
+            if nextTick[i] == nil, modules[i].isMoving { nextTick[i] = now }
             while let due = nextTick[i], due <= now {
                 let (coils, next) = modules[i].tick(sensor: mechanisms[i].sensor)
                 mechanisms[i].drive(coils)
