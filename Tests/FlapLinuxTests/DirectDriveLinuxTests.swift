@@ -47,4 +47,17 @@ import Testing
         #expect(engine.lateness().count > 100)
         await panel.shutDown()
     }
+
+    @Test func whenRealTimePriorityIsRefusedTheThreadStepsAnywayAndSaysWhy() async throws {
+        // No SCHED_FIFO priority 1000 exists anywhere: refused as a Pi without CAP_SYS_NICE refuses.
+        let chain = SimulatedShiftRegisterChain(modules: 1, rotorSteps: [2040])
+        let engine = SteppingEngine(io: ShiftRegisterChain(spi: chain, modules: 1), flaps: 52)
+        let thread = RealtimeSteppingThread(engine: engine, origin: ContinuousClock.now, priority: 1000)
+        let refusal = try #require(thread.start())
+        defer { thread.stop() }
+        #expect(refusal.hasPrefix("real-time priority refused (Invalid argument); stepping at normal priority"))
+        // Homing proves the thread steps all the same.
+        while engine.modules()[0].state != .normal { try await Task.sleep(for: .milliseconds(10)) }
+        #expect(chain.mechanism(0).stepsTurned > 0)
+    }
 }
