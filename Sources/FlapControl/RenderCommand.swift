@@ -1,0 +1,65 @@
+import ArgumentParser
+import FlapCore
+import FlapHardware
+import Foundation
+
+/// `flapctl render`: the exact bytes an LED device would receive for an image, for wiring checks
+/// and tests. A PBM's 1 bits are lit LEDs.
+struct RenderCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "render", abstract: "Write the bytes an LED device would receive for a PBM image.")
+
+    @Option(help: "The device: max7219.")
+    var device: String
+
+    @Option(help: "MAX7219 blocks in a single row (the image is then CASCADE×8 wide, 8 high).")
+    var cascade: Int?
+
+    @Option(help: "Image width in pixels (a multiple of 8 for max7219; default: the PBM's).")
+    var width: Int?
+
+    @Option(help: "Image height in pixels (default: the PBM's).")
+    var height: Int?
+
+    @Option(help: "How each 8×8 block is turned: 0, 90, -90 or 180 (luma.led_matrix's block_orientation; write --orientation=-90).")
+    var orientation = 0
+
+    @Flag(help: "The blocks are wired in reverse order (luma's blocks_arranged_in_reverse_order).")
+    var reverseBlocks = false
+
+    @Option(help: "MAX7219 intensity, 0 to 15.")
+    var intensity = 7
+
+    @Flag(help: "Start with the device's initialisation sequence.")
+    var withInit = false
+
+    @Option(help: "The PBM image (P1 or P4).")
+    var bitmap: String
+
+    @Option(help: "Where to write the bytes (- for standard output).")
+    var out: String
+
+    func run() throws {
+        guard device == "max7219" else { throw InputError("--device: only max7219 is rendered so far, not \(device.debugDescription)") }
+        guard let data = FileManager.default.contents(atPath: bitmap) else { throw InputError("cannot read \(bitmap)") }
+        let image: Bitmap
+        do { image = try Bitmap(pbm: Array(data)) } catch { throw InputError("\(bitmap): \(error)") }
+        let w = cascade.map { $0 * 8 } ?? width ?? image.width
+        let h = cascade != nil ? 8 : height ?? image.height
+        guard image.width == w, image.height == h else {
+            throw InputError("\(bitmap) is \(image.width)×\(image.height); the device is \(w)×\(h)")
+        }
+        let chain: MAX7219Cascade
+        do {
+            chain = try MAX7219Cascade(width: w, height: h, blockOrientation: orientation, reverseBlocks: reverseBlocks, intensity: intensity)
+        } catch {
+            throw InputError("\(error)")
+        }
+        let bytes = ((withInit ? chain.initialisation() : []) + chain.frame(image)).flatMap { $0 }
+        if out == "-" {
+            FileHandle.standardOutput.write(Data(bytes))
+        } else {
+            guard FileManager.default.createFile(atPath: out, contents: Data(bytes)) else { throw InputError("cannot write \(out)") }
+        }
+    }
+}
