@@ -9,7 +9,7 @@ struct RenderCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "render", abstract: "Write the bytes an LED device would receive for a PBM image.")
 
-    @Option(help: "The device: max7219.")
+    @Option(help: "The device: max7219 or ws2812.")
     var device: String
 
     @Option(help: "MAX7219 blocks in a single row (the image is then CASCADE×8 wide, 8 high).")
@@ -30,6 +30,12 @@ struct RenderCommand: ParsableCommand {
     @Option(help: "MAX7219 intensity, 0 to 15.")
     var intensity = 7
 
+    @Option(help: "WS2812 brightness, 0 to 255 (lit pixels are white at this level).")
+    var brightness = 255
+
+    @Option(help: "WS2812 matrix wiring: serpentine or progressive.")
+    var wiring = "serpentine"
+
     @Flag(help: "Start with the device's initialisation sequence.")
     var withInit = false
 
@@ -40,7 +46,9 @@ struct RenderCommand: ParsableCommand {
     var out: String
 
     func run() throws {
-        guard device == "max7219" else { throw InputError("--device: only max7219 is rendered so far, not \(device.debugDescription)") }
+        guard device == "max7219" || device == "ws2812" else {
+            throw InputError("--device must be max7219 or ws2812, not \(device.debugDescription)")
+        }
         guard let data = FileManager.default.contents(atPath: bitmap) else { throw InputError("cannot read \(bitmap)") }
         let image: Bitmap
         do { image = try Bitmap(pbm: Array(data)) } catch { throw InputError("\(bitmap): \(error)") }
@@ -49,13 +57,20 @@ struct RenderCommand: ParsableCommand {
         guard image.width == w, image.height == h else {
             throw InputError("\(bitmap) is \(image.width)×\(image.height); the device is \(w)×\(h)")
         }
-        let chain: MAX7219Cascade
+        let bytes: [UInt8]
         do {
-            chain = try MAX7219Cascade(width: w, height: h, blockOrientation: orientation, reverseBlocks: reverseBlocks, intensity: intensity)
+            if device == "ws2812" {
+                guard let wiring = WS2812Strip.Wiring(rawValue: wiring) else { throw InputError("--wiring must be serpentine or progressive") }
+                bytes = try WS2812Strip(width: w, height: h, wiring: wiring, brightness: brightness).frame(image)
+            } else {
+                let chain = try MAX7219Cascade(width: w, height: h, blockOrientation: orientation, reverseBlocks: reverseBlocks, intensity: intensity)
+                bytes = ((withInit ? chain.initialisation() : []) + chain.frame(image)).flatMap { $0 }
+            }
+        } catch let error as InputError {
+            throw error
         } catch {
             throw InputError("\(error)")
         }
-        let bytes = ((withInit ? chain.initialisation() : []) + chain.frame(image)).flatMap { $0 }
         if out == "-" {
             FileHandle.standardOutput.write(Data(bytes))
         } else {

@@ -90,4 +90,26 @@ import TestSupport
         let reversedRows = try ProcessRunner.run(flapctl, ["render", "--device", "max7219", "--reverse-blocks", "--bitmap", tall.path, "--out", "-"])
         #expect(reversedRows.status != 0 && reversedRows.stderrText.contains("reversed block order is for a single row of blocks"))
     }
+
+    @Test func ws2812FramesCarryEveryPixelAndTheReset() throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("render-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let file = dir.appendingPathComponent("strip.pbm")
+        try Data("P1\n4 2\n1 0 0 0\n0 0 0 1\n".utf8).write(to: file)
+        let result = try ProcessRunner.run(ProcessRunner.builtProduct("flapctl"),
+                                           ["render", "--device", "ws2812", "--brightness", "128", "--bitmap", file.path, "--out", "-"])
+        #expect(result.status == 0, "\(result.stderrText)")
+        // 8 LEDs × 3 colours × 3 SPI bytes, then 24 zero bytes of reset.
+        #expect(result.stdout.count == 8 * 9 + 24)
+        #expect(result.stdout.suffix(24).allSatisfy { $0 == 0 })
+        // LED 0 and LED 4 (row 1 is serpentine: its last pixel is the first LED of the row) lit.
+        // A dark LED is 24 zero bits: 100 100 … = 0x92 0x49 0x24 three times; 128 starts 110 100 100 ….
+        let dark = Data([0x92, 0x49, 0x24, 0x92, 0x49, 0x24, 0x92, 0x49, 0x24])
+        let lit = (0..<8).map { led in
+            let bytes = result.stdout[(led * 9)..<(led * 9 + 9)]
+            return Data(bytes) != dark && bytes.first == 0b1101_0010
+        }
+        #expect(lit == [true, false, false, false, true, false, false, false])
+    }
 }
