@@ -50,3 +50,19 @@ require_build_libraries() {
 require_test_peers() {
     apt_install mosquitto mosquitto-clients openssl
 }
+
+# The Python peers' venv (Tests/Peers/requirements.txt), made before the tests run: pip inside a
+# test would hold a test thread for a minute and starve the timing-sensitive tests beside it.
+# Same place and stamp as Tests/TestSupport/PythonPeer.swift, which then finds it ready.
+prepare_test_venv() {
+    local venv="${VESTAWIDGET_TEST_VENV:-.build/test-venv}"
+    local requirements="Tests/Peers/requirements.txt"
+    if [ -x "$venv/bin/python" ] && cmp -s "$requirements" "$venv/requirements.installed"; then
+        return 0
+    fi
+    say "making the test peers' Python venv ($venv)"
+    mkdir -p "$venv"
+    python3 -m venv "$venv"
+    "$venv/bin/python" -m pip install --quiet --disable-pip-version-check -r "$requirements"
+    cp "$requirements" "$venv/requirements.installed"
+}
