@@ -34,9 +34,6 @@ public actor ChainlinkPanel<C: Clock>: Panel where C.Duration == Duration {
 
     /// How long after its estimated end a plan may run before `play` stops waiting for reports.
     public static var grace: Duration { .seconds(3) }
-    /// The longest `play` waits past its estimate for modules the controller says still move
-    /// (a module homing first takes up to a turn at an eighth of full speed, about 9 s).
-    public static var waitLimit: Duration { .seconds(30) }
 
     /// What a controller said about itself when it first answered.
     public struct Discovery: Sendable, Equatable {
@@ -124,15 +121,14 @@ public actor ChainlinkPanel<C: Clock>: Panel where C.Duration == Duration {
         let start = clock.now
         playing = true
         defer { playing = false }
-        var commands: [Duration: [Int]] = [:]
-        for (i, module) in plan.modules.enumerated() where module.path.count > 1 { commands[module.start, default: []].append(i) }
+        let commands = StepperPlayback.starts(of: plan)
         do {
-            for time in commands.keys.sorted() {
+            for (time, modules) in commands {
                 try await clock.sleep(until: start.advanced(by: time), tolerance: nil)
-                for i in commands[time]! { aim(i, along: plan.modules[i].path) }
+                for i in modules { aim(i, along: plan.modules[i].path) }
                 await link.submit(.config(config))
             }
-            let moved = Set(commands.values.joined())
+            let moved = Set(commands.flatMap(\.modules))
             // Until the estimate runs out, follow the reports: a module clearly behind or ahead of
             // the model moves its remaining landings (and clacks) to match.
             var revised = plan
@@ -153,7 +149,7 @@ public actor ChainlinkPanel<C: Clock>: Panel where C.Duration == Duration {
             }
             // The estimate has run out: wait for the controller to confirm. The grace is counted
             // from the last sign of motion; a module still turning or homing is waited for, up to a limit.
-            let limit = clock.now.advanced(by: Self.waitLimit)
+            let limit = clock.now.advanced(by: StepperPlayback.waitLimit)
             var deadline = clock.now.advanced(by: Self.grace)
             while clock.now < min(deadline, limit), !confirmed(moved, reportedAfter: settled) {
                 if stillMoving(moved) { deadline = clock.now.advanced(by: Self.grace) }

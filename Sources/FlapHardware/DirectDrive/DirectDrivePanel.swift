@@ -43,17 +43,16 @@ public actor DirectDrivePanel<C: Clock>: Panel where C.Duration == Duration {
 
     public func play(_ plan: FlipPlan, cutoff: PlayCutoff) async throws {
         let start = clock.now
-        var starts: [Duration: [Int]] = [:]
-        for (i, module) in plan.modules.enumerated() where module.path.count > 1 { starts[module.start, default: []].append(i) }
+        let starts = StepperPlayback.starts(of: plan)
         do {
-            for time in starts.keys.sorted() {
+            for (time, modules) in starts {
                 try await clock.sleep(until: start.advanced(by: time), tolerance: nil)
                 // The module logic turns a full turn by itself when sent where it already is.
-                for i in starts[time]! { engine.go(i, to: plan.modules[i].path.last!) }
+                for i in modules { engine.go(i, to: plan.modules[i].path.last!) }
             }
             try await clock.sleep(until: start.advanced(by: plan.duration), tolerance: nil)
-            let moved = Array(starts.values.joined())
-            let limit = clock.now.advanced(by: ChainlinkPanel<C>.waitLimit)
+            let moved = starts.flatMap(\.modules)
+            let limit = clock.now.advanced(by: StepperPlayback.waitLimit)
             while clock.now < limit, !atRest(moved) {
                 try await clock.sleep(for: .milliseconds(5), tolerance: nil)
             }
