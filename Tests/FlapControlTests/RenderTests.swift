@@ -48,7 +48,7 @@ import TestSupport
         return data
     }
 
-    @Test(arguments: cases) func theBytesMatchLuma(_ c: Case) throws {
+    @Test(arguments: cases) func theBytesMatchLuma(_ c: Case) async throws {
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent("render-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: dir) }
@@ -60,44 +60,44 @@ import TestSupport
                              "--orientation=\(c.orientation)", "--intensity", "\(c.intensity)", "--bitmap", file.path, "--out", out.path]
             if c.reverse { arguments.append("--reverse-blocks") }
             if c.withInit { arguments.append("--with-init") }
-            let result = try ProcessRunner.run(ProcessRunner.builtProduct("flapctl"), arguments)
+            let result = try await ProcessRunner.run(ProcessRunner.builtProduct("flapctl"), arguments)
             #expect(result.status == 0, "\(result.stderrText)")
             let ours = try Data(contentsOf: out)
-            let luma = try PythonPeer.runScript("luma_max7219.py", arguments: [
+            let luma = try await PythonPeer.runScript("luma_max7219.py", arguments: [
                 file.path, "\(c.width)", "\(c.height)", "\(c.orientation)", c.reverse ? "1" : "0", "\(c.intensity * 16)", c.withInit ? "1" : "0",
             ], input: Data())
             #expect(ours == luma, "\(c), image \(seed): \(ours.count) bytes, luma \(luma.count)")
         }
     }
 
-    @Test func badImagesAndSizesAreExplained() throws {
+    @Test func badImagesAndSizesAreExplained() async throws {
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent("render-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: dir) }
         let flapctl = ProcessRunner.builtProduct("flapctl")
         let bad = dir.appendingPathComponent("bad.pbm")
         try Data("P1\n8 8\n0000000000000000\n00000002".utf8).write(to: bad)
-        let badPixel = try ProcessRunner.run(flapctl, ["render", "--device", "max7219", "--bitmap", bad.path, "--out", "-"])
+        let badPixel = try await ProcessRunner.run(flapctl, ["render", "--device", "max7219", "--bitmap", bad.path, "--out", "-"])
         #expect(badPixel.status != 0 && badPixel.stderrText.contains("row 3, column 8 of the image: \"2\" is not 0 or 1"))
         let small = dir.appendingPathComponent("small.pbm")
         try Data("P1\n12 8\n".utf8 + Data(repeating: UInt8(ascii: "0"), count: 96)).write(to: small)
-        let notBlocks = try ProcessRunner.run(flapctl, ["render", "--device", "max7219", "--bitmap", small.path, "--out", "-"])
+        let notBlocks = try await ProcessRunner.run(flapctl, ["render", "--device", "max7219", "--bitmap", small.path, "--out", "-"])
         #expect(notBlocks.status != 0 && notBlocks.stderrText.contains("a whole number of 8×8 blocks; 12×8 is not"))
-        let cascade = try ProcessRunner.run(flapctl, ["render", "--device", "max7219", "--cascade", "4", "--bitmap", small.path, "--out", "-"])
+        let cascade = try await ProcessRunner.run(flapctl, ["render", "--device", "max7219", "--cascade", "4", "--bitmap", small.path, "--out", "-"])
         #expect(cascade.status != 0 && cascade.stderrText.contains("is 12×8; the device is 32×8"))
         let tall = dir.appendingPathComponent("tall.pbm")
         try Data("P1\n8 16\n".utf8 + Data(repeating: UInt8(ascii: "1"), count: 128)).write(to: tall)
-        let reversedRows = try ProcessRunner.run(flapctl, ["render", "--device", "max7219", "--reverse-blocks", "--bitmap", tall.path, "--out", "-"])
+        let reversedRows = try await ProcessRunner.run(flapctl, ["render", "--device", "max7219", "--reverse-blocks", "--bitmap", tall.path, "--out", "-"])
         #expect(reversedRows.status != 0 && reversedRows.stderrText.contains("reversed block order is for a single row of blocks"))
     }
 
-    @Test func ws2812FramesCarryEveryPixelAndTheReset() throws {
+    @Test func ws2812FramesCarryEveryPixelAndTheReset() async throws {
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent("render-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: dir) }
         let file = dir.appendingPathComponent("strip.pbm")
         try Data("P1\n4 2\n1 0 0 0\n0 0 0 1\n".utf8).write(to: file)
-        let result = try ProcessRunner.run(ProcessRunner.builtProduct("flapctl"),
+        let result = try await ProcessRunner.run(ProcessRunner.builtProduct("flapctl"),
                                            ["render", "--device", "ws2812", "--brightness", "128", "--bitmap", file.path, "--out", "-"])
         #expect(result.status == 0, "\(result.stderrText)")
         // 8 LEDs × 3 colours × 3 SPI bytes, then 24 zero bytes of reset.

@@ -5,14 +5,14 @@ import TestSupport
 
 /// Layout checked against the Python `vesta` library 0.15.0 itself, run as a peer process.
 @Suite struct VestaCompatibilityTests {
-    static func askVesta(_ requests: [VestaRequest]) throws -> [VestaAnswer] {
+    static func askVesta(_ requests: [VestaRequest]) async throws -> [VestaAnswer] {
         let encoder = JSONEncoder()
         var input = Data()
         for request in requests {
             input.append(try encoder.encode(request))
             input.append(0x0A)
         }
-        let output = try PythonPeer.runScript("vesta_oracle.py", input: input)
+        let output = try await PythonPeer.runScript("vesta_oracle.py", input: input)
         let lines = output.split(separator: 0x0A)
         #expect(lines.count == requests.count)
         return try lines.map { try JSONDecoder().decode(VestaAnswer.self, from: Data($0)) }
@@ -57,16 +57,16 @@ import TestSupport
         }
     }
 
-    @Test func namedCasesMatchVesta() throws {
+    @Test func namedCasesMatchVesta() async throws {
         let requests = VestaCorpus.named
-        for (request, answer) in zip(requests, try Self.askVesta(requests)) {
+        for (request, answer) in zip(requests, try await Self.askVesta(requests)) {
             Self.check(request, answer)
         }
     }
 
-    @Test func seededCorpusMatchesVesta() throws {
+    @Test func seededCorpusMatchesVesta() async throws {
         let requests = VestaCorpus.requests(count: 4000, seed: 20261122)
-        let answers = try Self.askVesta(requests)
+        let answers = try await Self.askVesta(requests)
         for (request, answer) in zip(requests, answers) {
             Self.check(request, answer)
         }
@@ -81,9 +81,9 @@ import TestSupport
     }
 
     /// Substitutions only touch what vesta rejects: wherever vesta gives rows, so do we.
-    @Test func substitutionsNeverChangeWhatVestaAccepts() throws {
+    @Test func substitutionsNeverChangeWhatVestaAccepts() async throws {
         let requests = VestaCorpus.requests(count: 1500, seed: 7)
-        for (request, answer) in zip(requests, try Self.askVesta(requests)) {
+        for (request, answer) in zip(requests, try await Self.askVesta(requests)) {
             guard let rows = answer.rows else { continue }
             let ours = try Self.layout(request, substitutions: true).get()
             #expect(ours.rows.map { $0.map { Int($0.rawValue) } } == rows)

@@ -7,7 +7,7 @@ import TestSupport
     @Test func vestasLocalClientEnablesWritesAndReadsBack() async throws {
         let flapd = try await FlapdProcess.start(arguments: ["--local-api-token", "enable-me"])
         defer { Task { await flapd.stop() } }
-        let output = try PythonPeer.runScript("vesta_local_client.py", arguments: [flapd.localAPIBase, "enable-me"], input: Data())
+        let output = try await PythonPeer.runScript("vesta_local_client.py", arguments: [flapd.localAPIBase, "enable-me"], input: Data())
         let result = try #require(try JSONSerialization.jsonObject(with: output) as? [String: Any])
         let storedKey = try String(contentsOfFile: flapd.stateDirectory + "/local-api-key", encoding: .utf8)
             .trimmingCharacters(in: .whitespacesAndNewlines)

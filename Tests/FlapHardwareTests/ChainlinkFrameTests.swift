@@ -6,13 +6,13 @@ import TestSupport
 
 /// The Chainlink wire format against Python's protobuf, cobs and zlib (Tests/Peers/chainlink_peer.py).
 @Suite struct ChainlinkFrameTests {
-    static func ask(_ requests: [[String: Any]]) throws -> [[String: Any]] {
+    static func ask(_ requests: [[String: Any]]) async throws -> [[String: Any]] {
         var input = Data()
         for request in requests {
             input += try JSONSerialization.data(withJSONObject: request)
             input.append(0x0A)
         }
-        let output = try PythonPeer.runScript("chainlink_peer.py", input: input)
+        let output = try await PythonPeer.runScript("chainlink_peer.py", input: input)
         return try output.split(separator: 0x0A).map { try JSONSerialization.jsonObject(with: Data($0)) as! [String: Any] }
     }
 
@@ -21,7 +21,7 @@ import TestSupport
         stride(from: 0, to: hex.count, by: 2).map { UInt8(hex.dropFirst($0).prefix(2), radix: 16)! }
     }
 
-    @Test func framesToTheControllerMatchPythonsByteForByte() throws {
+    @Test func framesToTheControllerMatchPythonsByteForByte() async throws {
         var random = SeededRandom(seed: 52)
         var messages: [ToSplitflap] = [ToSplitflap(nonce: 0, payload: .requestState), ToSplitflap(nonce: 1, payload: .config([]))]
         for count in [1, 6, 12, 108, 132, 255] {
@@ -40,21 +40,21 @@ import TestSupport
                                         "config": modules.map { [Int($0.targetFlapIndex), Int($0.movementNonce), Int($0.resetNonce)] }]
             }
         }
-        for (message, answer) in zip(messages, try Self.ask(requests)) {
+        for (message, answer) in zip(messages, try await Self.ask(requests)) {
             let ours = ChainlinkFrame.encode(message)
             #expect(Self.hex(ours) == answer["frame"] as? String, "\(message.nonce)")
             #expect(ours.last == 0 && !ours.dropLast().contains(0))
         }
     }
 
-    @Test func framesFromTheControllerAreRead() throws {
+    @Test func framesFromTheControllerAreRead() async throws {
         var random = SeededRandom(seed: 7)
         var modules: [[Int]] = []
         for _ in 0..<132 {
             let limits: [UInt64] = [5, 52, 2, 2, 256, 256]
             modules.append(limits.map { Int(random.next() % $0) })
         }
-        let answers = try Self.ask([
+        let answers = try await Self.ask([
             ["op": "from_state", "modules": modules, "loopbacks_ok": true],
             ["op": "from_ack", "nonce": 4_000_000_000 as UInt32],
             ["op": "from_log", "msg": "Starting up (°)"],
@@ -76,8 +76,8 @@ import TestSupport
         #expect(try Drum(string: String(decoding: general.flapCharacterSet, as: UTF8.self)).codes == Drum.chainlink52.codes)
     }
 
-    @Test func damagedFramesAreRefusedWithTheReason() throws {
-        let frame = Self.bytes(try Self.ask([["op": "from_ack", "nonce": 9]])[0]["frame"] as! String).dropLast()
+    @Test func damagedFramesAreRefusedWithTheReason() async throws {
+        let frame = Self.bytes(try await Self.ask([["op": "from_ack", "nonce": 9]])[0]["frame"] as! String).dropLast()
         var flipped = Array(frame)
         flipped[3] ^= 0x40
         #expect(throws: ChainlinkError.self) { try ChainlinkFrame.decode(flipped) }

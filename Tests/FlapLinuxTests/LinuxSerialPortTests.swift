@@ -17,7 +17,7 @@ import TestSupport
     }
 
     @Test func talksThroughAPseudoTerminalAt230400EightNOne() async throws {
-        let peer = try ChildProcess(try PythonPeer.python(), [PythonPeer.peersDirectory.appendingPathComponent("pty_peer.py").path])
+        let peer = try await ChildProcess(try await PythonPeer.python(), [PythonPeer.peersDirectory.appendingPathComponent("pty_peer.py").path])
         defer { Task { await peer.stop() } }
         var path = ""
         for _ in 0..<500 where path.isEmpty {

@@ -49,14 +49,14 @@ import TestSupport
         #expect(panel["rows"] as? Int == 1 && panel["columns"] as? Int == 8)
     }
 
-    @Test func aMissingSerialDeviceIsNamedWithWhatToDo() throws {
+    @Test func aMissingSerialDeviceIsNamedWithWhatToDo() async throws {
         let flapd = ProcessRunner.builtProduct("flapd")
         let state = FileManager.default.temporaryDirectory.appendingPathComponent("flapd-\(UUID().uuidString)").path
-        let result = try ProcessRunner.run(flapd, ["--panel", "chainlink=/dev/no-such-controller", "--state-dir", state,
+        let result = try await ProcessRunner.run(flapd, ["--panel", "chainlink=/dev/no-such-controller", "--state-dir", state,
                                                    "--api-port", "0", "--local-api-port", "0", "--no-sound"])
         #expect(result.status != 0)
         #expect(result.stderrText.contains("/dev/no-such-controller: cannot open: No such file or directory (is the controller plugged in?)"))
-        let bad = try ProcessRunner.run(flapd, ["--panel", "stepper=/dev/x", "--check-config"])
+        let bad = try await ProcessRunner.run(flapd, ["--panel", "stepper=/dev/x", "--check-config"])
         #expect(bad.status != 0 && bad.stderrText.contains("--panel: unknown driver \"stepper\""))
     }
 }
@@ -75,18 +75,18 @@ import TestSupport
 
         let flapctl = ProcessRunner.builtProduct("flapctl")
         let connection = ["--url", "http://127.0.0.1:\(flapd.apiPort)", "--api-key", flapd.apiKey]
-        let nudged = try ProcessRunner.run(flapctl, ["calibrate", "--row", "1", "--column", "2", "--nudge", "5", "--json"] + connection)
+        let nudged = try await ProcessRunner.run(flapctl, ["calibrate", "--row", "1", "--column", "2", "--nudge", "5", "--json"] + connection)
         #expect(nudged.status == 0, "\(nudged.stderrText)")
         let offsets = try #require(try JSONSerialization.jsonObject(with: nudged.stdout) as? [String: Any])["offsets"] as? [Int]
         #expect(offsets == [0, 20, 0, 0, 0, 0])
-        let wrong = try ProcessRunner.run(flapctl, ["calibrate", "--row", "2", "--column", "1", "--steps", "3"] + connection)
+        let wrong = try await ProcessRunner.run(flapctl, ["calibrate", "--row", "2", "--column", "1", "--steps", "3"] + connection)
         #expect(wrong.status != 0 && wrong.stderrText.contains("row must be 1 to 1"))
         await flapd.stop()
 
         // Saved in the state directory: the next start steps with it.
         let again = try await FlapdProcess.start(stateDirectory: state, arguments: arguments)
         defer { Task { await again.stop() } }
-        let shown = try ProcessRunner.run(flapctl, ["calibrate", "--json", "--url", "http://127.0.0.1:\(again.apiPort)", "--api-key", again.apiKey])
+        let shown = try await ProcessRunner.run(flapctl, ["calibrate", "--json", "--url", "http://127.0.0.1:\(again.apiPort)", "--api-key", again.apiKey])
         #expect((try JSONSerialization.jsonObject(with: shown.stdout) as? [String: Any])?["offsets"] as? [Int] == [0, 20, 0, 0, 0, 0])
     }
 }

@@ -124,18 +124,18 @@ import TestSupport
         #expect(problems("[api]\nkey = \"a\"\nkey_file = \"/f\"") == ["line 2, api.key: give key or key_file, not both"])
     }
 
-    @Test func flapdChecksAConfigurationAndSaysWhatIsWrong() throws {
+    @Test func flapdChecksAConfigurationAndSaysWhatIsWrong() async throws {
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent("cfg-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
         let bad = dir.appendingPathComponent("bad.toml").path
         try "[messages]\nrate_limit = -1\n".write(toFile: bad, atomically: true, encoding: .utf8)
         let flapd = ProcessRunner.builtProduct("flapd")
-        let result = try ProcessRunner.run(flapd, ["--check-config", "--config", bad])
+        let result = try await ProcessRunner.run(flapd, ["--check-config", "--config", bad])
         #expect(result.status != 0)
         #expect(result.stderrText.contains("\(bad): line 2, messages.rate_limit: must be 0 (no limit) or more, not -1"))
-        let good = try ProcessRunner.run(flapd, ["--check-config", "--config", PythonPeer.packageRoot.appendingPathComponent("flapd.example.toml").path])
+        let good = try await ProcessRunner.run(flapd, ["--check-config", "--config", PythonPeer.packageRoot.appendingPathComponent("flapd.example.toml").path])
         #expect(good.status == 0)
-        let missing = try ProcessRunner.run(flapd, ["--config", dir.appendingPathComponent("nope.toml").path])
+        let missing = try await ProcessRunner.run(flapd, ["--config", dir.appendingPathComponent("nope.toml").path])
         #expect(missing.status != 0 && missing.stderrText.contains("cannot read the configuration file"))
     }
 }

@@ -4,11 +4,11 @@ import TestSupport
 
 /// scripts/install, staged into a directory: everything lands where the unit expects it.
 @Suite(.timeLimit(.minutes(1))) struct InstallTests {
-    @Test func installStagesBinariesUnitRulesAndConfiguration() throws {
+    @Test func installStagesBinariesUnitRulesAndConfiguration() async throws {
         let root = PythonPeer.packageRoot.path
         let dest = FileManager.default.temporaryDirectory.appendingPathComponent("install-\(UUID().uuidString)").path
         let bin = URL(fileURLWithPath: ProcessRunner.builtProduct("flapd")).deletingLastPathComponent().path
-        let result = try ProcessRunner.run("/bin/bash", ["\(root)/scripts/install", "--destdir", dest, "--bin-dir", bin])
+        let result = try await ProcessRunner.run("/bin/bash", ["\(root)/scripts/install", "--destdir", dest, "--bin-dir", bin])
         #expect(result.status == 0, "\(result.stderrText)")
         for file in ["usr/local/bin/flapd", "usr/local/bin/flapctl"] {
             #expect(FileManager.default.isExecutableFile(atPath: "\(dest)/\(file)"), "\(file)")
@@ -20,11 +20,11 @@ import TestSupport
         // The unit starts the installed binary with the installed configuration, which is valid.
         let unit = try String(contentsOfFile: "\(dest)/etc/systemd/system/flapd.service", encoding: .utf8)
         #expect(unit.contains("ExecStart=/usr/local/bin/flapd --config /etc/flapd/flapd.toml"))
-        let check = try ProcessRunner.run("\(dest)/usr/local/bin/flapd", ["--check-config", "--config", "\(dest)/etc/flapd/flapd.toml"])
+        let check = try await ProcessRunner.run("\(dest)/usr/local/bin/flapd", ["--check-config", "--config", "\(dest)/etc/flapd/flapd.toml"])
         #expect(check.status == 0, "\(check.stderrText)")
         // A configuration someone wrote is never overwritten.
         try "listen = \"0.0.0.0\"\n".write(toFile: "\(dest)/etc/flapd/flapd.toml", atomically: true, encoding: .utf8)
-        _ = try ProcessRunner.run("/bin/bash", ["\(root)/scripts/install", "--destdir", dest, "--bin-dir", bin])
+        _ = try await ProcessRunner.run("/bin/bash", ["\(root)/scripts/install", "--destdir", dest, "--bin-dir", bin])
         #expect(try String(contentsOfFile: "\(dest)/etc/flapd/flapd.toml", encoding: .utf8) == "listen = \"0.0.0.0\"\n")
     }
 }

@@ -6,7 +6,7 @@ import TestSupport
 @Suite(.timeLimit(.minutes(1))) struct MQTTFallbackTests {
     @Test func flapdFallsBackToMQTT311() async throws {
         let port = try MosquittoBroker.freePort()
-        let broker = try ChildProcess(try PythonPeer.python(), [PythonPeer.peersDirectory.appendingPathComponent("mqtt311_only_broker.py").path, "\(port)"])
+        let broker = try await ChildProcess(try await PythonPeer.python(), [PythonPeer.peersDirectory.appendingPathComponent("mqtt311_only_broker.py").path, "\(port)"])
         defer { Task { await broker.stop() } }
         for _ in 0..<300 where !broker.stdout.contains("listening") { try await Task.sleep(for: .milliseconds(10)) }
         let flapd = try await FlapdProcess.start(arguments: ["--no-sound", "--mqtt", "mqtt://127.0.0.1:\(port)", "--device-id", "old"])

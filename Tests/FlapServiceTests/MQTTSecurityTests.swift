@@ -6,20 +6,20 @@ import TestSupport
 @Suite(.timeLimit(.minutes(2))) struct MQTTSecurityTests {
     let directory = FileManager.default.temporaryDirectory.appendingPathComponent("mqtt-sec-\(UUID().uuidString)").path
 
-    func run(_ program: String, _ arguments: [String]) throws {
-        let result = try ProcessRunner.run(program, arguments)
+    func run(_ program: String, _ arguments: [String]) async throws {
+        let result = try await ProcessRunner.run(program, arguments)
         guard result.status == 0 else { throw PeerError("\(program) \(arguments.joined(separator: " ")): \(result.stderrText)") }
     }
 
     /// A CA, and a server certificate for 127.0.0.1 signed by it.
-    func makeCertificates() throws {
+    func makeCertificates() async throws {
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         let d = directory
-        try run("/usr/bin/openssl", ["req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "1", "-subj", "/CN=VestaWidget test CA",
+        try await run("/usr/bin/openssl", ["req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "1", "-subj", "/CN=VestaWidget test CA",
                                      "-keyout", "\(d)/ca.key", "-out", "\(d)/ca.crt"])
-        try run("/usr/bin/openssl", ["req", "-newkey", "rsa:2048", "-nodes", "-subj", "/CN=127.0.0.1", "-keyout", "\(d)/server.key", "-out", "\(d)/server.csr"])
+        try await run("/usr/bin/openssl", ["req", "-newkey", "rsa:2048", "-nodes", "-subj", "/CN=127.0.0.1", "-keyout", "\(d)/server.key", "-out", "\(d)/server.csr"])
         try "subjectAltName=IP:127.0.0.1,DNS:localhost\n".write(toFile: "\(d)/san.ext", atomically: true, encoding: .utf8)
-        try run("/usr/bin/openssl", ["x509", "-req", "-in", "\(d)/server.csr", "-CA", "\(d)/ca.crt", "-CAkey", "\(d)/ca.key", "-CAcreateserial",
+        try await run("/usr/bin/openssl", ["x509", "-req", "-in", "\(d)/server.csr", "-CA", "\(d)/ca.crt", "-CAkey", "\(d)/ca.key", "-CAcreateserial",
                                      "-days", "1", "-extfile", "\(d)/san.ext", "-out", "\(d)/server.crt"])
     }
 
@@ -38,7 +38,7 @@ import TestSupport
     }
 
     @Test func tlsWithTheTestCA() async throws {
-        try makeCertificates()
+        try await makeCertificates()
         let tlsPort = try MosquittoBroker.freePort()
         let broker = try await MosquittoBroker.start(extraConfiguration: """
             listener \(tlsPort) 127.0.0.1
@@ -56,14 +56,14 @@ import TestSupport
         let flapd = try await FlapdProcess.start(arguments: ["--no-sound", "--config", good])
         defer { Task { await flapd.stop() } }
         #expect(try await waitForLog(flapd, "connected to the MQTT broker broker=127.0.0.1:\(tlsPort)"))
-        let published = try ProcessRunner.run("/usr/bin/mosquitto_pub", ["-p", "\(tlsPort)", "--cafile", "\(directory)/ca.crt", "-q", "1",
+        let published = try await ProcessRunner.run("/usr/bin/mosquitto_pub", ["-p", "\(tlsPort)", "--cafile", "\(directory)/ca.crt", "-q", "1",
                                                                           "-t", "vestawidget/secure/message", "-m", #"{"id": "t1", "text": "TLS"}"#])
         #expect(published.status == 0, "\(published.stderrText)")
         for _ in 0..<200 where try await flapd.api.get("/v1/receipts/t1").status != 200 { try await Task.sleep(for: .milliseconds(20)) }
         #expect(try await flapd.api.get("/v1/receipts/t1").status == 200)
 
         // A CA that did not sign the broker's certificate: refused, said, retried; flapd stays up.
-        try run("/usr/bin/openssl", ["req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "1", "-subj", "/CN=other",
+        try await run("/usr/bin/openssl", ["req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "1", "-subj", "/CN=other",
                                      "-keyout", "\(directory)/other.key", "-out", "\(directory)/other.crt"])
         let wrong = try configuration("""
             [mqtt]
@@ -80,7 +80,7 @@ import TestSupport
     @Test func wrongCredentialsAreRefusedAndSaidRightOnesConnect() async throws {
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         let passwords = directory + "/passwords"
-        try run("/usr/bin/mosquitto_passwd", ["-c", "-b", passwords, "flapd", "s3cret"])
+        try await run("/usr/bin/mosquitto_passwd", ["-c", "-b", passwords, "flapd", "s3cret"])
         let lockedBroker = try await MosquittoBroker.startLocked(passwordFile: passwords)
         defer { Task { await lockedBroker.stop() } }
         for (password, device, expected) in [("wrong", "w", "the MQTT broker refused the connection"), ("s3cret", "r", "connected to the MQTT broker")] {

@@ -16,28 +16,28 @@ import TestSupport
         }
         let flapctl = ProcessRunner.builtProduct("flapctl")
 
-        let both = try ProcessRunner.run(flapctl, ["send", "--mqtt", url, "--to", "a,b", "--id", "hello-all", "--sender", "me", "HELLO"])
+        let both = try await ProcessRunner.run(flapctl, ["send", "--mqtt", url, "--to", "a,b", "--id", "hello-all", "--sender", "me", "HELLO"])
         #expect(both.status == 0, "\(both.stderrText)")
         #expect(both.stdoutText == "hello-all\n  a: accepted\n  b: accepted\ndelivered 2/2\n")
 
-        let partly = try ProcessRunner.run(flapctl, ["send", "--mqtt", url, "--to", "a,b,ghost", "--timeout", "2", "--id", "p1", "X"])
+        let partly = try await ProcessRunner.run(flapctl, ["send", "--mqtt", url, "--to", "a,b,ghost", "--timeout", "2", "--id", "p1", "X"])
         #expect(partly.status == 1)
         #expect(partly.stdoutText.contains("  ghost: no answer within 2 s"))
         #expect(partly.stdoutText.hasSuffix("delivered 2/3\n"))
 
-        let group = try ProcessRunner.run(flapctl, ["send", "--mqtt", url, "--group", "floor", "--timeout", "2", "--id", "g1", "FLOOR"])
+        let group = try await ProcessRunner.run(flapctl, ["send", "--mqtt", url, "--group", "floor", "--timeout", "2", "--id", "g1", "FLOOR"])
         #expect(group.status == 0, "\(group.stderrText)")
         #expect(group.stdoutText.hasSuffix("delivered to 2 display(s) of group floor\n"))
 
-        let rejected = try ProcessRunner.run(flapctl, ["send", "--mqtt", url, "--to", "a", "--timeout", "3", "--id", "r1", "a~b"])
+        let rejected = try await ProcessRunner.run(flapctl, ["send", "--mqtt", url, "--to", "a", "--timeout", "3", "--id", "r1", "a~b"])
         #expect(rejected.status == 1)
         #expect(rejected.stdoutText.contains("a: rejected: text: line 1, position 2: unsupported character: ~"))
 
-        let tooMany = try ProcessRunner.run(flapctl, ["send", "--mqtt", url, "--to", (1...11).map { "d\($0)" }.joined(separator: ","), "X"])
+        let tooMany = try await ProcessRunner.run(flapctl, ["send", "--mqtt", url, "--to", (1...11).map { "d\($0)" }.joined(separator: ","), "X"])
         #expect(tooMany.status == 2)
 
         // A retained slot reaches a display that was not there when it was sent.
-        let slot = try ProcessRunner.run(flapctl, ["send", "--mqtt", url, "--to", "later", "--slot", "--sender", "kitchen", "--timeout", "1", "--id", "s1", "SOUP"])
+        let slot = try await ProcessRunner.run(flapctl, ["send", "--mqtt", url, "--to", "later", "--slot", "--sender", "kitchen", "--timeout", "1", "--id", "s1", "SOUP"])
         #expect(slot.status == 1)  // no display "later" yet
         let later = try await FlapdProcess.start(arguments: ["--no-sound", "--mqtt", url, "--device-id", "later"])
         defer { Task { await later.stop() } }

@@ -61,8 +61,8 @@ import Glibc
         var isSet: Bool { lock.withLock { value } }
     }
 
-    func publish(_ broker: MosquittoBroker, _ topic: String, _ payload: String, retain: Bool = false) throws {
-        let result = try ProcessRunner.run("/usr/bin/mosquitto_pub", ["-p", "\(broker.port)", "-q", "1", "-t", topic, "-m", payload] + (retain ? ["-r"] : []))
+    func publish(_ broker: MosquittoBroker, _ topic: String, _ payload: String, retain: Bool = false) async throws {
+        let result = try await ProcessRunner.run("/usr/bin/mosquitto_pub", ["-p", "\(broker.port)", "-q", "1", "-t", topic, "-m", payload] + (retain ? ["-r"] : []))
         #expect(result.status == 0, "\(result.stderrText)")
     }
 
@@ -85,18 +85,18 @@ import Glibc
         defer { Task { await flapd.stop() } }
         try await watcher.until("online") { $0.messages.contains { $0.topic == "vestawidget/wall/availability" && $0.payload == Array("online".utf8) } }
 
-        try publish(broker, "vestawidget/wall/message", #"{"id": "m1", "sender": {"id": "phone"}, "text": "HI"}"#)
+        try await publish(broker, "vestawidget/wall/message", #"{"id": "m1", "sender": {"id": "phone"}, "text": "HI"}"#)
         try await watcher.until("m1 displayed") { self.status($0, "wall", "m1") == ["accepted", "displayed"] }
         let state = try #require(watcher.json(on: "vestawidget/wall/state").last)
         #expect(state["message"] as? String == "m1")
         #expect((state["text"] as? [String])?[2] == "          HI          ")
 
-        try publish(broker, "vestawidget/wall/message", "{not json")
-        try publish(broker, "vestawidget/wall/message", #"{"id": "bad", "text": "a~b"}"#)
-        try publish(broker, "vestawidget/wall/message", #"{"id": "big", "text": ""# + String(repeating: "A", count: 70_000) + #""}"#)
-        try publish(broker, "vestawidget/wall/message", #"{"id": "m1", "sender": {"id": "phone"}, "text": "HI"}"#)
-        for i in 0..<3 { try publish(broker, "vestawidget/wall/message", #"{"id": "r\#(i)", "sender": {"id": "spam"}, "text": "x"}"#) }
-        try publish(broker, "vestawidget/wall/message", #"{"id": "r3", "sender": {"id": "spam"}, "text": "x"}"#)
+        try await publish(broker, "vestawidget/wall/message", "{not json")
+        try await publish(broker, "vestawidget/wall/message", #"{"id": "bad", "text": "a~b"}"#)
+        try await publish(broker, "vestawidget/wall/message", #"{"id": "big", "text": ""# + String(repeating: "A", count: 70_000) + #""}"#)
+        try await publish(broker, "vestawidget/wall/message", #"{"id": "m1", "sender": {"id": "phone"}, "text": "HI"}"#)
+        for i in 0..<3 { try await publish(broker, "vestawidget/wall/message", #"{"id": "r\#(i)", "sender": {"id": "spam"}, "text": "x"}"#) }
+        try await publish(broker, "vestawidget/wall/message", #"{"id": "r3", "sender": {"id": "spam"}, "text": "x"}"#)
         try await watcher.until("every outcome's receipt") { w in
             let all = self.receipts(w, "wall")
             return all.filter { $0["status"] as? String == "rejected" }.count >= 4
@@ -121,10 +121,10 @@ import Glibc
         let c = try await flapd(broker, device: "c", extra: ["--group", "lobby"])
         defer { Task { await a.stop(); await b.stop(); await c.stop() } }
         try await Task.sleep(for: .milliseconds(300))
-        try publish(broker, "vestawidget/group/office/message", #"{"id": "all-hands", "text": "MEETING"}"#)
+        try await publish(broker, "vestawidget/group/office/message", #"{"id": "all-hands", "text": "MEETING"}"#)
         try await watcher.until("a and b accepted") { self.status($0, "a", "all-hands").contains("accepted") && self.status($0, "b", "all-hands").contains("accepted") }
         #expect(status(watcher, "c", "all-hands").isEmpty)
-        try publish(broker, "vestawidget/c/command", "plain text")
+        try await publish(broker, "vestawidget/c/command", "plain text")
         try await watcher.until("command") { self.receipts($0, "c").contains { $0["sender"] as? String == "mqtt-command" } }
         let slots = try await c.api.get("/v1/slots").object["slots"] as? [[String: Any]]
         #expect(slots?.first?["sender"] as? String == "mqtt-command")
@@ -137,7 +137,7 @@ import Glibc
         let watcher = try await Watcher(port: broker.port, topics: ["vestawidget/+/receipt"])
         defer { watcher.stop() }
         // Published while the display is off: the broker keeps it.
-        try publish(broker, "vestawidget/hall/slot/kitchen", #"{"id": "k1", "text": "SOUP"}"#, retain: true)
+        try await publish(broker, "vestawidget/hall/slot/kitchen", #"{"id": "k1", "text": "SOUP"}"#, retain: true)
         let first = try await flapd(broker, device: "hall")
         try await watcher.until("k1") { self.status($0, "hall", "k1").contains("accepted") }
         #expect(try await first.api.get("/v1/slots").object["slots"].map { ($0 as? [[String: Any]])?.first?["sender"] as? String } == "kitchen")
@@ -151,9 +151,9 @@ import Glibc
         }
         #expect(try await second.api.get("/v1/receipts/k1").status == 200)
         // A slot message names the topic's sender, not another.
-        try publish(broker, "vestawidget/hall/slot/kitchen", #"{"id": "k2", "sender": {"id": "garage"}, "text": "X"}"#, retain: true)
+        try await publish(broker, "vestawidget/hall/slot/kitchen", #"{"id": "k2", "sender": {"id": "garage"}, "text": "X"}"#, retain: true)
         try await watcher.until("k2 rejected") { $0.json(on: "vestawidget/hall/receipt").contains { $0["id"] as? String == "k2" && $0["status"] as? String == "rejected" } }
-        try publish(broker, "vestawidget/hall/slot/kitchen", "", retain: true)
+        try await publish(broker, "vestawidget/hall/slot/kitchen", "", retain: true)
         for _ in 0..<200 {
             if (try await second.api.get("/v1/slots").object["slots"] as? [Any])?.isEmpty == true { break }
             try await Task.sleep(for: .milliseconds(20))
@@ -170,7 +170,7 @@ import Glibc
         let created = formatter.string(from: Date().addingTimeInterval(-7200))
         let expired = formatter.string(from: Date().addingTimeInterval(-3600))
         // What a 3.1.1 broker (no message expiry) would still hold for a display that was off.
-        try publish(broker, "vestawidget/x/slot/clock", #"{"id": "old-news", "text": "NOON", "createdAt": "\#(created)", "expiresAt": "\#(expired)"}"#, retain: true)
+        try await publish(broker, "vestawidget/x/slot/clock", #"{"id": "old-news", "text": "NOON", "createdAt": "\#(created)", "expiresAt": "\#(expired)"}"#, retain: true)
         let flapd = try await flapd(broker, device: "x")
         defer { Task { await flapd.stop() } }
         try await watcher.until("expired") { self.status($0, "x", "old-news") == ["expired"] }
@@ -214,7 +214,7 @@ import Glibc
             $0.messages.contains { $0.topic == "homeassistant/text/vestawidget_oldname/message/config" && $0.payload.isEmpty }
         }
         // Home Assistant's text entity sends plain text to ha/set.
-        try publish(broker, "vestawidget/newname/ha/set", "from home assistant")
+        try await publish(broker, "vestawidget/newname/ha/set", "from home assistant")
         for _ in 0..<200 {
             if (try await renamed.api.get("/v1/slots").object["slots"] as? [[String: Any]])?.first?["sender"] as? String == "home-assistant" { break }
             try await Task.sleep(for: .milliseconds(20))
@@ -223,7 +223,7 @@ import Glibc
 
         // A display retired for good: flapctl forget clears what the broker keeps for it.
         await renamed.stop()
-        let forget = try ProcessRunner.run(ProcessRunner.builtProduct("flapctl"), ["forget", "--mqtt", "mqtt://127.0.0.1:\(broker.port)", "--device-id", "newname"])
+        let forget = try await ProcessRunner.run(ProcessRunner.builtProduct("flapctl"), ["forget", "--mqtt", "mqtt://127.0.0.1:\(broker.port)", "--device-id", "newname"])
         #expect(forget.status == 0, "\(forget.stderrText)")
         let late = try await Watcher(port: broker.port, topics: ["homeassistant/#", "vestawidget/newname/#"])
         defer { late.stop() }

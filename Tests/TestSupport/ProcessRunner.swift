@@ -1,7 +1,9 @@
 import Foundation
 
 /// Runs a program to completion, its input and output through temporary files (no pipe can
-/// fill up and stall either side), for tests that drive a binary or a peer.
+/// fill up and stall either side), for tests that drive a binary or a peer. The wait for the exit
+/// holds no thread of the shared pool: on two cores, two tests blocked in `waitUntilExit` stalled
+/// every other test, and the accelerated-clock tests saw their simulated time run out.
 public enum ProcessRunner {
     public struct Result: Sendable {
         public var status: Int32
@@ -13,7 +15,7 @@ public enum ProcessRunner {
 
     public static func run(
         _ program: String, _ arguments: [String], input: Data = Data(), environment: [String: String]? = nil
-    ) throws -> Result {
+    ) async throws -> Result {
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent("vw-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: dir) }
@@ -29,8 +31,11 @@ public enum ProcessRunner {
         process.standardInput = FileHandle(forReadingAtPath: paths[0])
         process.standardOutput = FileHandle(forWritingAtPath: paths[1])
         process.standardError = FileHandle(forWritingAtPath: paths[2])
+        let exited = AsyncStream<Void> { continuation in
+            process.terminationHandler = { _ in continuation.yield(); continuation.finish() }
+        }
         try process.run()
-        process.waitUntilExit()
+        for await _ in exited {}
         return Result(
             status: process.terminationStatus,
             stdout: FileManager.default.contents(atPath: paths[1]) ?? Data(),

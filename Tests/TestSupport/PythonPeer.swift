@@ -16,7 +16,7 @@ public enum PythonPeer {
 
     /// The venv's python, creating or updating the venv when the requirements changed.
     /// `VESTAWIDGET_TEST_VENV` names the venv's folder; the default is .build/test-venv.
-    public static func python() throws -> String {
+    public static func python() async throws -> String {
         let venv = ProcessInfo.processInfo.environment["VESTAWIDGET_TEST_VENV"]
             ?? packageRoot.appendingPathComponent(".build/test-venv").path
         let python = venv + "/bin/python"
@@ -36,21 +36,21 @@ public enum PythonPeer {
            FileManager.default.isExecutableFile(atPath: python) {
             return python
         }
-        try run("/usr/bin/env", ["python3", "-m", "venv", venv])
-        try run(python, ["-m", "pip", "install", "--quiet", "--disable-pip-version-check", "-r", requirements])
+        try await run("/usr/bin/env", ["python3", "-m", "venv", venv])
+        try await run(python, ["-m", "pip", "install", "--quiet", "--disable-pip-version-check", "-r", requirements])
         try wanted.write(toFile: stamp, atomically: true, encoding: .utf8)
         return python
     }
 
     /// Runs `script` (a file in Tests/Peers) in the venv with `input` on stdin; returns stdout.
-    public static func runScript(_ script: String, arguments: [String] = [], input: Data) throws -> Data {
-        try run(try python(), [peersDirectory.appendingPathComponent(script).path] + arguments, input: input)
+    public static func runScript(_ script: String, arguments: [String] = [], input: Data) async throws -> Data {
+        try await run(try await python(), [peersDirectory.appendingPathComponent(script).path] + arguments, input: input)
     }
 
     /// Runs a program to completion with `input` on stdin; returns stdout, throws on failure.
     @discardableResult
-    public static func run(_ program: String, _ arguments: [String], input: Data = Data()) throws -> Data {
-        let result = try ProcessRunner.run(program, arguments, input: input)
+    public static func run(_ program: String, _ arguments: [String], input: Data = Data()) async throws -> Data {
+        let result = try await ProcessRunner.run(program, arguments, input: input)
         guard result.status == 0 else {
             throw PeerError("\(program) \(arguments.joined(separator: " ")) exited \(result.status): \(String(decoding: result.stderr, as: UTF8.self))")
         }
