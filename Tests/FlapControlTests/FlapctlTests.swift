@@ -44,11 +44,11 @@ import TestSupport
         #expect(result.stderrText.contains("line 1, position 4: unsupported character code: 99"))
     }
 
-    @Test func badOptionsExitTwoToo() throws {
-        #expect(try run(["layout", "--align", "diagonal", "x"]).status == 2)
-        #expect(try run(["layout", "--fill", "43", "x"]).status == 2)
-        #expect(try run(["plan", "--to", "x", "--period-ms", "500"]).status == 2)
-        #expect(try run(["plan", "--to", "x", "--drum", "nosuch"]).status == 2)
+    @Test func badOptionsExitTwoToo() async throws {
+        #expect(try await run(["layout", "--align", "diagonal", "x"]).status == 2)
+        #expect(try await run(["layout", "--fill", "43", "x"]).status == 2)
+        #expect(try await run(["plan", "--to", "x", "--period-ms", "500"]).status == 2)
+        #expect(try await run(["plan", "--to", "x", "--drum", "nosuch"]).status == 2)
     }
 
     @Test func substitutionsAreReportedAsWarningsOnStderr() async throws {
