@@ -99,7 +99,9 @@ let package = Package(
             name: "FlapSimulatedTests",
             dependencies: ["FlapSimulated", "FlapHardware", .product(name: "Clocks", package: "swift-clocks")]),
         .testTarget(name: "FlapLinuxTests", dependencies: ["FlapLinux", "FlapHardware", "FlapCore", "FlapSimulated", "TestSupport"]),
-        .testTarget(name: "FlapHardwareTests", dependencies: ["FlapHardware", "FlapCore", "FlapSimulated", "FlapLinux", "TestSupport"]),
+        .testTarget(
+            name: "FlapHardwareTests",
+            dependencies: ["FlapHardware", "FlapCore", "FlapSimulated", "FlapLinux", "TestSupport", .product(name: "Clocks", package: "swift-clocks")]),
         .testTarget(name: "FlapMQTTTests", dependencies: ["FlapMQTT", "TestSupport"]),
         .testTarget(
             name: "FlapMessagingTests",

@@ -31,3 +31,38 @@ static inline int vw_spi_transfer(int fd, const uint8_t *tx, uint8_t *rx, uint32
 static inline int vw_set_timer_slack(unsigned long nanoseconds) {
     return prctl(PR_SET_TIMERSLACK, nanoseconds, 0, 0, 0);
 }
+
+#include <linux/fb.h>
+
+/// A framebuffer's geometry and pixel format from its variable and fixed screen information;
+/// returns 0 or -1 with errno set (ENOTTY for a file that is not a framebuffer).
+static inline int vw_fb_screen_info(int fd, uint32_t *width, uint32_t *height, uint32_t *bits_per_pixel, uint32_t *line_length,
+                                    uint32_t offsets[3], uint32_t lengths[3]) {
+    struct fb_var_screeninfo var;
+    struct fb_fix_screeninfo fix;
+    if (ioctl(fd, FBIOGET_VSCREENINFO, &var) < 0) return -1;
+    if (ioctl(fd, FBIOGET_FSCREENINFO, &fix) < 0) return -1;
+    *width = var.xres; *height = var.yres; *bits_per_pixel = var.bits_per_pixel; *line_length = fix.line_length;
+    offsets[0] = var.red.offset; offsets[1] = var.green.offset; offsets[2] = var.blue.offset;
+    lengths[0] = var.red.length; lengths[1] = var.green.length; lengths[2] = var.blue.length;
+    return 0;
+}
+
+#include <stdbool.h>
+
+/// rpi-rgb-led-matrix's `struct RGBLedMatrixOptions` as its C header (led-matrix-c.h) declares it,
+/// with room after it: the library only reads the fields it knows, and a newer one with more
+/// fields finds them zero, which means "default" there.
+struct vw_rgb_matrix_options {
+    const char *hardware_mapping;
+    int rows, cols, chain_length, parallel;
+    int pwm_bits, pwm_lsb_nanoseconds, pwm_dither_bits, brightness;
+    int scan_mode, row_address_type, multiplexing;
+    bool disable_hardware_pulsing, show_refresh_rate, inverse_colors;
+    const char *led_rgb_sequence;
+    const char *pixel_mapper_config;
+    const char *panel_type;
+    int limit_refresh_rate_hz;
+    bool disable_busy_waiting;
+    char room_for_newer_fields[256];
+};

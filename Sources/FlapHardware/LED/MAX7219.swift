@@ -46,7 +46,7 @@ public struct MAX7219Cascade: Sendable, Equatable {
     }
 
     /// The same register and value for every device: one transfer.
-    func broadcast(_ register: Register, _ value: UInt8) -> [UInt8] {
+    public func broadcast(_ register: Register, _ value: UInt8) -> [UInt8] {
         Array(repeating: [register.rawValue, value], count: devices).flatMap { $0 }
     }
 

@@ -1,0 +1,50 @@
+import FlapCore
+
+/// Where a framebuffer's bytes go: the device's memory, a file laid out like it, or a
+/// simulation. Writes are whole rows or screens at a byte offset.
+public protocol FramebufferMemory: Sendable {
+    var name: String { get }
+    var format: FramebufferFormat { get }
+    func write(_ bytes: [UInt8], at offset: Int) throws
+}
+
+/// Any Linux framebuffer (an HDMI screen, an SPI TFT): each frame converted to the
+/// framebuffer's pixel format and written whole; brightness scales the colours.
+public actor FramebufferDisplay: PixelDisplay {
+    public nonisolated let name: String
+    public nonisolated let width: Int
+    public nonisolated let height: Int
+    public nonisolated let isMonochrome = false
+    private let memory: any FramebufferMemory
+    private let format: FramebufferFormat
+    private var screen: [UInt8]
+
+    public init(memory: any FramebufferMemory) {
+        self.memory = memory
+        format = memory.format
+        name = memory.name
+        width = format.width
+        height = format.height
+        screen = Array(repeating: 0, count: format.size)
+    }
+
+    public func show(_ frame: PixelFrame, brightness: Double) async throws {
+        let scale = UInt32(max(0, min(1, brightness)) * 256)
+        let bytes = format.bytesPerPixel
+        for y in 0..<min(height, frame.height) {
+            var at = y * format.lineLength
+            for x in 0..<min(width, frame.width) {
+                let c = frame[x, y]
+                let value = format.pixel(UInt8(UInt32(c.red) * scale >> 8), UInt8(UInt32(c.green) * scale >> 8), UInt8(UInt32(c.blue) * scale >> 8))
+                for k in 0..<bytes { screen[at + k] = UInt8(truncatingIfNeeded: value >> UInt32(8 * k)) }
+                at += bytes
+            }
+        }
+        try memory.write(screen, at: 0)
+    }
+
+    public func darken() async {
+        for i in screen.indices { screen[i] = 0 }
+        try? memory.write(screen, at: 0)
+    }
+}

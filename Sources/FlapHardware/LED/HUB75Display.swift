@@ -1,0 +1,97 @@
+import FlapCore
+
+/// The options of a HUB75 matrix, as rpi-rgb-led-matrix names them.
+public struct RGBMatrixOptions: Sendable, Equatable {
+    /// Rows of one panel (16, 32, 64).
+    public var rows = 32
+    /// Columns of one panel (32, 64).
+    public var columns = 64
+    /// Panels daisy-chained on one output.
+    public var chain = 1
+    /// Chains driven side by side (1–3, on Pis with 40 pins).
+    public var parallel = 1
+    /// The adapter's wiring: `regular`, `adafruit-hat`, `adafruit-hat-pwm`, …
+    public var hardwareMapping = "regular"
+    /// 1–100 percent.
+    public var brightness = 100
+    /// 1–11: fewer bits, fewer colours, faster refresh.
+    public var pwmBits = 11
+
+    public init() {}
+
+    /// The whole display's size.
+    public var width: Int { columns * chain }
+    public var height: Int { rows * parallel }
+}
+
+/// rpi-rgb-led-matrix's C API, the lowest interface of a HUB75 matrix (the library drives the
+/// pins itself): what ``HUB75Display`` calls. One display owns it; it is not shared.
+public protocol RGBMatrixAPI {
+    /// Opens the matrix; returns its size.
+    func create(_ options: RGBMatrixOptions) throws -> (width: Int, height: Int)
+    /// Draws into the offscreen canvas.
+    func setPixel(x: Int, y: Int, red: UInt8, green: UInt8, blue: UInt8)
+    /// Shows the offscreen canvas at the next refresh; the old one becomes the offscreen canvas.
+    func swapOnVSync()
+    func setBrightness(_ percent: Int)
+    /// Clears the offscreen canvas.
+    func clear()
+    /// Stops the refresh thread and leaves the panel dark.
+    func delete()
+}
+
+/// HUB75 RGB matrices through rpi-rgb-led-matrix: each frame drawn into the offscreen canvas and
+/// swapped in on the refresh; brightness as the library's percent.
+public actor HUB75Display: PixelDisplay {
+    public nonisolated let name: String
+    public nonisolated let width: Int
+    public nonisolated let height: Int
+    public nonisolated let isMonochrome = false
+    private let api: any RGBMatrixAPI
+    private var brightness: Int?
+    private var open = true
+
+    public init(api: sending any RGBMatrixAPI, options: RGBMatrixOptions, name: String = "HUB75 matrix") throws {
+        let size = try api.create(options)
+        self.api = api
+        self.name = name
+        width = size.width
+        height = size.height
+    }
+
+    public func show(_ frame: PixelFrame, brightness level: Double) async throws {
+        guard open else { throw HardwareError(device: name, problem: "the matrix was shut down") }
+        let percent = Int((max(0, min(1, level)) * 100).rounded())
+        guard percent > 0 else {
+            api.clear()
+            api.swapOnVSync()
+            return
+        }
+        if brightness != percent {
+            api.setBrightness(percent)
+            brightness = percent
+        }
+        for y in 0..<min(height, frame.height) {
+            for x in 0..<min(width, frame.width) {
+                let c = frame[x, y]
+                api.setPixel(x: x, y: y, red: c.red, green: c.green, blue: c.blue)
+            }
+        }
+        api.swapOnVSync()
+    }
+
+    public func darken() async {
+        guard open else { return }
+        api.clear()
+        api.swapOnVSync()
+    }
+
+    /// Dark, and the library's refresh thread stopped: for the end.
+    public func close() {
+        guard open else { return }
+        api.clear()
+        api.swapOnVSync()
+        api.delete()
+        open = false
+    }
+}

@@ -1,0 +1,162 @@
+import FlapCore
+
+/// A panel drawn in light: the board and its flip animation rendered into frames (up to 60 a
+/// second, the last exactly the final board) and shown on a ``PixelDisplay``. At rest it
+/// follows the brightness schedule and, if configured, goes dark after a while without a new
+/// board; the next board wakes it.
+public actor PixelPanel<C: Clock<Duration>>: Panel where C: Sendable {
+    public nonisolated let info: PanelInfo
+    private let display: any PixelDisplay
+    private let renderer: BoardRenderer
+    private let clock: C
+    private let framesPerSecond: Int
+    private let schedule: BrightnessSchedule
+    private let blankAfter: Duration?
+    private let minuteOfDay: @Sendable () -> Int
+    private var current: [Int]
+    private var resting: PixelFrame
+    private var restingSince: C.Instant
+    private var shownBrightness: Double?
+    private var blanked = false
+    private var connected = true
+    private var lastFailure: String?
+    private var watcher: Task<Void, Never>?
+    private var notify: AsyncStream<PanelNotice>.Continuation?
+    /// Frames put on the display, for tests and benchmarks.
+    public private(set) var framesShown = 0
+
+    /// How often a resting panel looks at the schedule and the idle time.
+    public static var restCheckInterval: Duration { .seconds(15) }
+
+    public init(info: PanelInfo, display: any PixelDisplay, renderer: BoardRenderer, clock: C, framesPerSecond: Int = 60,
+                schedule: BrightnessSchedule = BrightnessSchedule(level: 1), blankAfter: Duration? = nil,
+                minuteOfDay: @escaping @Sendable () -> Int, positions: [Int]? = nil) {
+        self.info = info
+        self.display = display
+        self.renderer = renderer
+        self.clock = clock
+        self.framesPerSecond = min(FlipAnimation.maximumFramesPerSecond, max(1, framesPerSecond))
+        self.schedule = schedule
+        self.blankAfter = blankAfter
+        self.minuteOfDay = minuteOfDay
+        current = positions ?? Array(repeating: 0, count: info.size.count)
+        resting = PixelFrame(width: renderer.width, height: renderer.height)
+        restingSince = clock.now
+    }
+
+    /// Shows the board it rests on and begins watching the schedule.
+    public func start() async {
+        resting = frame { renderer.draw(board(of: current), into: &$0) }
+        restingSince = clock.now
+        await showResting()
+        watch()
+    }
+
+    public func play(_ plan: FlipPlan, cutoff: PlayCutoff) async throws {
+        watcher?.cancel()
+        watcher = nil
+        blanked = false
+        let start = clock.now
+        let level = schedule.level(atMinute: minuteOfDay())
+        defer {
+            restingSince = clock.now
+            watch()
+        }
+        for time in FlipAnimation.frameTimes(duration: plan.duration, framesPerSecond: framesPerSecond) {
+            // Behind (a loaded machine): skip to the frame due now rather than fall further behind.
+            if time < plan.duration, start.advanced(by: time).advanced(by: .seconds(1) / framesPerSecond) < clock.now { continue }
+            do {
+                try await clock.sleep(until: start.advanced(by: time), tolerance: nil)
+            } catch {
+                let limit = min(cutoff.elapsed ?? start.duration(to: clock.now), plan.duration)
+                current = plan.motion(at: limit).map(\.position)
+                resting = frame { renderer.draw(plan.board(at: limit), into: &$0) }
+                try? await show(resting, brightness: level)
+                throw error
+            }
+            let shown = frame { renderer.draw(plan, at: time, into: &$0) }
+            try await show(shown, brightness: level)
+            if time == plan.duration { resting = shown }
+        }
+        current = plan.modules.map { $0.path.last! }
+    }
+
+    public func positions() -> [Int] { current }
+
+    public func shutDown() async {
+        watcher?.cancel()
+        watcher = nil
+        await display.darken()
+        blanked = true
+        notify?.finish()
+    }
+
+    public func health() -> PanelHealth { PanelHealth(connected: connected) }
+
+    public func notices() -> AsyncStream<PanelNotice> {
+        AsyncStream { notify = $0 }
+    }
+
+    /// Pixels land when planned: nothing to revise.
+    public func revisions() -> AsyncStream<PlanRevision> { AsyncStream { $0.finish() } }
+
+    /// Whether the display is dark now (idle, or shut down).
+    public var isBlank: Bool { blanked }
+
+    /// The brightness the resting board was last shown at.
+    public var brightness: Double? { shownBrightness }
+
+    // MARK: Rest
+
+    private func watch() {
+        watcher = Task { [weak self, clock] in
+            while !Task.isCancelled {
+                guard (try? await clock.sleep(for: Self.restCheckInterval, tolerance: nil)) != nil else { return }
+                await self?.restCheck()
+            }
+        }
+    }
+
+    private func restCheck() async {
+        guard !blanked else { return }
+        if let blankAfter, restingSince.duration(to: clock.now) >= blankAfter {
+            await display.darken()
+            blanked = true
+            shownBrightness = 0
+            notify?.yield(PanelNotice(.info, "\(info.id): dark after \(blankAfter) without a new board"))
+            return
+        }
+        if schedule.level(atMinute: minuteOfDay()) != shownBrightness { await showResting() }
+    }
+
+    private func showResting() async {
+        try? await show(resting, brightness: schedule.level(atMinute: minuteOfDay()))
+    }
+
+    private func show(_ frame: PixelFrame, brightness: Double) async throws {
+        do {
+            try await display.show(frame, brightness: brightness)
+            shownBrightness = brightness
+            framesShown += 1
+            if !connected { notify?.yield(PanelNotice(.info, "\(display.name): working again")) }
+            connected = true
+        } catch {
+            if connected || lastFailure != "\(error)" { notify?.yield(PanelNotice(.error, "\(error)")) }
+            connected = false
+            lastFailure = "\(error)"
+            throw error
+        }
+    }
+
+    private func frame(_ draw: (inout PixelFrame) -> Void) -> PixelFrame {
+        var frame = PixelFrame(width: renderer.width, height: renderer.height)
+        draw(&frame)
+        return frame
+    }
+
+    private func board(of positions: [Int]) -> Board {
+        var board = Board(size: info.size)
+        for (i, p) in positions.enumerated() { board[i / info.size.columns, i % info.size.columns] = info.drum.codes[p] }
+        return board
+    }
+}

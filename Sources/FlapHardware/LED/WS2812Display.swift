@@ -1,0 +1,55 @@
+import FlapCore
+
+/// A WS2812 strip or matrix on a SPI device at 2.4 MHz. Brightness scales every colour; a
+/// current limit lowers it further for a frame that would draw more than the supply gives.
+public actor WS2812Display: PixelDisplay {
+    /// What one LED draws per colour channel at full value, and at rest: the WS2812B's typical
+    /// figures, as the usual current-limiting libraries count them.
+    public static let milliampsPerChannel = 20.0
+    public static let idleMilliamps = 1.0
+
+    public nonisolated let name: String
+    public nonisolated let width: Int
+    public nonisolated let height: Int
+    public nonisolated let isMonochrome = false
+    private let spi: any SPIDevice
+    private let strip: WS2812Strip
+    private let currentLimit: Double?
+    /// The brightness the last frame was actually sent at, after the current limit.
+    public private(set) var lastBrightness: Double = 0
+
+    /// `currentLimit` in milliamps for the whole strip (nil: no limit).
+    public init(spi: any SPIDevice, strip: WS2812Strip, currentLimit: Double? = nil) {
+        self.spi = spi
+        self.strip = strip
+        self.currentLimit = currentLimit
+        name = spi.name
+        width = strip.width
+        height = strip.height
+    }
+
+    /// The brightness `frame` may be sent at: `brightness`, lowered so the estimated current
+    /// stays within `limit` milliamps.
+    public static func limitedBrightness(for frame: PixelFrame, brightness: Double, limit: Double?) -> Double {
+        let wanted = max(0, min(1, brightness))
+        guard let limit else { return wanted }
+        let channels = frame.pixels.reduce(0) { $0 + Int($1.red) + Int($1.green) + Int($1.blue) }
+        let idle = Double(frame.pixels.count) * idleMilliamps
+        let lit = Double(channels) / 255 * milliampsPerChannel * wanted
+        guard lit + idle > limit, lit > 0 else { return wanted }
+        return wanted * max(0, limit - idle) / lit
+    }
+
+    public func show(_ frame: PixelFrame, brightness: Double) async throws {
+        let level = Self.limitedBrightness(for: frame, brightness: brightness * Double(strip.brightness) / 255, limit: currentLimit)
+        var scaled = strip
+        scaled.brightness = Int((level * 255).rounded(.down))
+        lastBrightness = Double(scaled.brightness) / 255
+        _ = try spi.transfer(scaled.frame(frame.pixels.map { ($0.red, $0.green, $0.blue) }))
+    }
+
+    public func darken() async {
+        _ = try? spi.transfer(strip.frame(Array(repeating: (0, 0, 0), count: width * height)))
+        lastBrightness = 0
+    }
+}

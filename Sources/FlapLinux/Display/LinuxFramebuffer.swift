@@ -1,0 +1,97 @@
+import CLinuxDevices
+import FlapHardware
+import Synchronization
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// A Linux framebuffer (`/dev/fb0`, `/dev/fb1` for an SPI TFT), or a file laid out as one.
+/// The pixel format comes from the device's screen information; where there is none (a file,
+/// a driver without the ioctls) from `configured`, and a configured format that disagrees with
+/// the device's is an error rather than a garbled screen.
+public final class LinuxFramebuffer: FramebufferMemory {
+    public let name: String
+    public let format: FramebufferFormat
+    private let descriptor: Mutex<Int32>
+
+    public init(path: String, configured: FramebufferFormat? = nil) throws {
+        name = path
+        let fd = open(path, O_RDWR | O_CLOEXEC)
+        guard fd >= 0 else {
+            let remedy = switch errno {
+            case ENOENT: "is a screen attached and its driver loaded? (ls /dev/fb*)"
+            case EACCES: "add the flapd user to the video group (udev/99-vestawidget.rules)"
+            default: nil as String?
+            }
+            throw HardwareError(device: path, problem: "cannot open: \(String(cString: strerror(errno)))", remedy: remedy)
+        }
+        do {
+            format = try Self.format(of: fd, path: path, configured: configured)
+        } catch {
+            Glibc.close(fd)
+            throw error
+        }
+        descriptor = Mutex(fd)
+    }
+
+    static func format(of fd: Int32, path: String, configured: FramebufferFormat?) throws -> FramebufferFormat {
+        var width: UInt32 = 0, height: UInt32 = 0, bits: UInt32 = 0, line: UInt32 = 0
+        var offsets: (UInt32, UInt32, UInt32) = (0, 0, 0), lengths: (UInt32, UInt32, UInt32) = (0, 0, 0)
+        let asked = withUnsafeMutablePointer(to: &offsets) { o in
+            withUnsafeMutablePointer(to: &lengths) { l in
+                o.withMemoryRebound(to: UInt32.self, capacity: 3) { o in
+                    l.withMemoryRebound(to: UInt32.self, capacity: 3) { l in vw_fb_screen_info(fd, &width, &height, &bits, &line, o, l) }
+                }
+            }
+        }
+        guard asked == 0 else {
+            guard let configured else {
+                throw HardwareError(device: path, problem: "not a framebuffer (\(String(cString: strerror(errno)))), and no format configured",
+                                    remedy: "set width, height and format (rgb565, rgb888, xrgb8888) for it")
+            }
+            var status = stat()
+            if fstat(fd, &status) == 0, Int(status.st_size) < configured.size {
+                throw HardwareError(device: path, problem: "\(status.st_size) bytes cannot hold a \(configured.width)×\(configured.height) screen of \(configured.size) bytes")
+            }
+            return configured
+        }
+        let device: FramebufferFormat
+        do {
+            device = try FramebufferFormat(
+                width: Int(width), height: Int(height), bitsPerPixel: Int(bits), lineLength: Int(line),
+                red: .init(offset: Int(offsets.0), length: Int(lengths.0)), green: .init(offset: Int(offsets.1), length: Int(lengths.1)),
+                blue: .init(offset: Int(offsets.2), length: Int(lengths.2)))
+        } catch {
+            throw HardwareError(device: path, problem: "its pixel format is not one flapd draws: \(error)")
+        }
+        if let configured, configured.width != device.width || configured.height != device.height || configured.bitsPerPixel != device.bitsPerPixel {
+            throw HardwareError(device: path, problem: "configured as \(configured.width)×\(configured.height) at \(configured.bitsPerPixel) bits, "
+                + "but the screen is \(device.width)×\(device.height) at \(device.bitsPerPixel) bits",
+                remedy: "leave width, height and format out: the screen says them itself")
+        }
+        return device
+    }
+
+    public func write(_ bytes: [UInt8], at offset: Int) throws {
+        try descriptor.withLock { fd in
+            guard fd >= 0 else { throw HardwareError(device: name, problem: "closed") }
+            var done = 0
+            while done < bytes.count {
+                let n = bytes[done...].withUnsafeBytes { pwrite(fd, $0.baseAddress, $0.count, off_t(offset + done)) }
+                if n < 0, errno == EINTR { continue }
+                guard n > 0 else { throw HardwareError(device: name, problem: "write failed: \(String(cString: strerror(errno)))") }
+                done += n
+            }
+        }
+    }
+
+    public func close() {
+        descriptor.withLock { fd in
+            if fd >= 0 { Glibc.close(fd) }
+            fd = -1
+        }
+    }
+
+    deinit { close() }
+}
