@@ -1,4 +1,5 @@
 import FlapCore
+import FlapHardware
 import FlapMessaging
 import FlapMQTT
 import Foundation
@@ -133,7 +134,8 @@ public enum ConfigurationParser {
             if key == "rows" { panel.rows = value } else { panel.columns = value }
         }
         if let rows = panel.rows, let columns = panel.columns, rows > 0, columns > 0 { panel.size = BoardSize(rows: rows, columns: columns) }
-        if panel.driver != "simulated" { panel.drum = .chainlink52 }
+        if panel.driver != "simulated" && !panel.isLED { panel.drum = .chainlink52 }
+        if panel.isLED { panel.led = parseLED(&reader, driver: panel.driver) }
         if let pins = reader.intLists("pins", example: "[[17, 18, 27, 22, 23]] (IN1–IN4, then the sensor)") {
             if panel.driver != "gpio" { reader.fail("pins", "only a gpio panel has pins") }
             if let bad = pins.firstIndex(where: { $0.count != 5 }) {
@@ -179,7 +181,71 @@ public enum ConfigurationParser {
         default:
             break
         }
-        reader.finish(["id", "driver", "device", "size", "rows", "columns", "pins", "drum", "drum_string", "period_ms", "transition", "show", "policy", "sender", "rotate_seconds"])
+        reader.finish(["id", "driver", "device", "size", "rows", "columns", "pins", "drum", "drum_string", "period_ms", "transition", "show", "policy", "sender", "rotate_seconds"]
+            + (panel.isLED ? ledKeys : []))
         return panel
+    }
+
+    static let ledKeys = ["width", "height", "orientation", "reverse_blocks", "wiring", "current_limit_ma", "format", "chain", "parallel",
+                          "hardware_mapping", "pwm_bits", "brightness", "brightness_schedule", "blank_after_seconds", "fps"]
+
+    private static func parseLED(_ reader: inout TableReader, driver: String) -> LEDSettings {
+        var led = LEDSettings()
+        for key in ["width", "height"] {
+            guard let value = reader.int(key) else { continue }
+            if value < 1 { reader.fail(key, "must be at least 1 pixel, not \(value)") }
+            if key == "width" { led.width = value } else { led.height = value }
+        }
+        if driver == "max7219", let w = led.width ?? 32 as Int?, let h = led.height ?? 8 as Int?, w % 8 != 0 || h % 8 != 0 {
+            reader.fail(led.width.map { _ in "width" } ?? "height", "a MAX7219 cascade is whole 8×8 blocks: \(w)×\(h) is not")
+        }
+        if let orientation = reader.int("orientation") {
+            if [0, 90, -90, 180].contains(orientation) { led.orientation = orientation } else {
+                reader.fail("orientation", "must be 0, 90, -90 or 180, not \(orientation)")
+            }
+        }
+        led.reverseBlocks = reader.bool("reverse_blocks") ?? false
+        led.wiring = reader.choice("wiring", ["serpentine", "progressive"]) ?? led.wiring
+        if let limit = reader.int("current_limit_ma") {
+            if limit >= 100 { led.currentLimitMilliamps = limit } else { reader.fail("current_limit_ma", "must be at least 100 mA, not \(limit)") }
+        }
+        led.format = reader.choice("format", FramebufferFormat.Layout.allCases.map(\.rawValue))
+        if driver == "hub75" {
+            if let rows = led.height { led.matrix.rows = rows }
+            if let columns = led.width { led.matrix.columns = columns }
+            led.width = nil
+            led.height = nil
+            if let chain = reader.int("chain") { if chain >= 1 { led.matrix.chain = chain } else { reader.fail("chain", "must be at least 1") } }
+            if let parallel = reader.int("parallel") {
+                if (1...3).contains(parallel) { led.matrix.parallel = parallel } else { reader.fail("parallel", "must be 1, 2 or 3, not \(parallel)") }
+            }
+            led.matrix.hardwareMapping = reader.string("hardware_mapping") ?? led.matrix.hardwareMapping
+            if let bits = reader.int("pwm_bits") {
+                if (1...11).contains(bits) { led.matrix.pwmBits = bits } else { reader.fail("pwm_bits", "must be 1 to 11, not \(bits)") }
+            }
+        }
+        if let brightness = reader.int("brightness") {
+            if (0...100).contains(brightness) { led.brightness = brightness } else { reader.fail("brightness", "must be 0 to 100 (percent), not \(brightness)") }
+        }
+        led.matrix.brightness = max(1, led.brightness)
+        if let entries = reader.strings("brightness_schedule") {
+            var changes: [BrightnessSchedule.Change] = []
+            for entry in entries {
+                let parts = entry.split(separator: "=")
+                guard parts.count == 2, let minute = BrightnessSchedule.minute(of: String(parts[0])), let percent = Int(parts[1]), (0...100).contains(percent) else {
+                    reader.fail("brightness_schedule", "\(entry.debugDescription) is not \"HH:MM=PERCENT\" such as \"22:00=10\"")
+                    continue
+                }
+                changes.append(.init(minute: minute, level: Double(percent) / 100))
+            }
+            do { _ = try BrightnessSchedule(changes); led.schedule = changes } catch { reader.fail("brightness_schedule", error.description) }
+        }
+        if let seconds = reader.int("blank_after_seconds") {
+            if seconds >= 1 { led.blankAfterSeconds = seconds } else { reader.fail("blank_after_seconds", "must be at least 1, not \(seconds)") }
+        }
+        if let fps = reader.int("fps") {
+            if (1...60).contains(fps) { led.framesPerSecond = fps } else { reader.fail("fps", "must be 1 to 60 frames a second, not \(fps)") }
+        }
+        return led
     }
 }

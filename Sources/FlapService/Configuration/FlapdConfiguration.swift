@@ -1,3 +1,4 @@
+import FlapHardware
 import FlapCore
 import FlapMessaging
 import FlapMQTT
@@ -53,10 +54,15 @@ public struct PanelConfiguration: Sendable, Equatable {
     /// How a simulated panel is shown: `terminal` (drawn in place when stdout is a terminal,
     /// else logged as text), `log`, or `none`.
     public var show = "terminal"
+    /// LED and screen drivers: how the pixels are laid out and lit.
+    public var led = LEDSettings()
 
     public init() {}
 
-    public static let drivers = ["simulated", "chainlink", "spi", "gpio"]
+    public static let drivers = ["simulated", "chainlink", "spi", "gpio"] + ledDrivers
+    /// Drivers that draw the board in light rather than turn flaps.
+    public static let ledDrivers = ["max7219", "ws2812", "framebuffer", "hub75"]
+    public var isLED: Bool { Self.ledDrivers.contains(driver) }
     public static let defaultChainlinkDevice = "/dev/splitflap0"
 }
 
@@ -71,5 +77,35 @@ public enum Secret: Sendable, Equatable, CustomStringConvertible {
         case .value: "(given directly)"
         case .file(let path): path
         }
+    }
+}
+
+/// The settings of an LED or screen panel (`max7219`, `ws2812`, `framebuffer`, `hub75`).
+public struct LEDSettings: Sendable, Equatable {
+    /// Pixels across and down; nil: the driver's default (32×8 for MAX7219 and WS2812; the
+    /// screen's own for a framebuffer; rows × chain… for HUB75).
+    public var width: Int?
+    public var height: Int?
+    /// MAX7219: luma's block_orientation (0, 90, -90, 180) and blocks_arranged_in_reverse_order.
+    public var orientation = 0
+    public var reverseBlocks = false
+    /// WS2812: `serpentine` or `progressive`, and the supply's limit in milliamps.
+    public var wiring = "serpentine"
+    public var currentLimitMilliamps: Int?
+    /// Framebuffer: `rgb565`, `rgb888` or `xrgb8888`, for a file or a device without screen info.
+    public var format: String?
+    /// HUB75 (rpi-rgb-led-matrix's options).
+    public var matrix = RGBMatrixOptions()
+    /// Percent, all day; or the schedule (`"22:00=10"`: 10 % from 22:00).
+    public var brightness = 100
+    public var schedule: [BrightnessSchedule.Change] = []
+    /// Dark after this long without a new board; nil: never.
+    public var blankAfterSeconds: Int?
+    public var framesPerSecond = 60
+
+    public init() {}
+
+    public var brightnessSchedule: BrightnessSchedule {
+        (try? BrightnessSchedule(schedule)) ?? BrightnessSchedule(level: Double(brightness) / 100)
     }
 }

@@ -203,7 +203,7 @@ struct Housekeeping: Service {
     let logger: Logger
 
     func run() async throws {
-        while !Task.isShuttingDownGracefully {
+        while !Task.isShuttingDownGracefully && !Task.isCancelled {
             do {
                 try await inbox.prune(before: Date().addingTimeInterval(-30 * 86400))
             } catch {

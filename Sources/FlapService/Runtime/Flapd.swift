@@ -69,7 +69,7 @@ public struct Flapd: AsyncParsableCommand {
     @Option(help: "Log level: trace, debug, info, notice, warning, error, critical.")
     var logLevel: String?
 
-    @Option(help: ArgumentHelp("The first panel's driver: simulated, chainlink=DEVICE (a serial port such as /dev/ttyUSB0, or 'simulated'); no configuration file needed.", valueName: "driver[=device]"))
+    @Option(help: ArgumentHelp("The first panel's driver: simulated, chainlink=DEVICE (a serial port such as /dev/ttyUSB0), spi=DEVICE, gpio=CHIP, or an LED one: max7219=DEVICE, ws2812=DEVICE (spidev), framebuffer=/dev/fb0, hub75; DEVICE 'simulated' for simulated hardware; no configuration file needed.", valueName: "driver[=device]"))
     var panel: String?
 
     @Option(help: "Rows of the first panel (with a controller: its modules make the columns).")
@@ -145,7 +145,7 @@ public struct Flapd: AsyncParsableCommand {
             let parts = panel.split(separator: "=", maxSplits: 1).map(String.init)
             configuration.panels[0].driver = parts[0]
             configuration.panels[0].device = parts.count > 1 ? parts[1] : nil
-            if parts[0] != "simulated" { configuration.panels[0].drum = .chainlink52 }
+            if parts[0] != "simulated" && !PanelConfiguration.ledDrivers.contains(parts[0]) { configuration.panels[0].drum = .chainlink52 }
             if simulate, parts[0] == "chainlink" { configuration.panels[0].device = "simulated" }
         }
         if rows != nil || columns != nil {

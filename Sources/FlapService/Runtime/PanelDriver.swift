@@ -30,6 +30,7 @@ struct PanelDriver: Sendable {
         switch configuration.driver {
         case "chainlink": try await chainlink(configuration, saved: saved, logger: logger)
         case "spi", "gpio": try await direct(configuration, calibration: calibration, logger: logger)
+        case let driver where PanelConfiguration.ledDrivers.contains(driver): try await led(configuration, saved: saved, logger: logger)
         default: await simulated(configuration, saved: saved)
         }
     }

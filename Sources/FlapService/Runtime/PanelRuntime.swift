@@ -53,7 +53,7 @@ final class PanelRuntime: Service, Sendable {
             let terminal = configuration.show == "terminal" && drawInTerminal
             renderer = (TerminalRenderer(isTerminal: terminal) { text in FileHandle.standardOutput.write(Data(text.utf8)) }, snapshots)
         }
-        var planner = try FlipPlanner(drum: configuration.drum, motion: .forwardOnly, flapPeriodMs: configuration.flapPeriodMs,
+        var planner = try FlipPlanner(drum: configuration.drum, motion: driver.panel.info.motion, flapPeriodMs: configuration.flapPeriodMs,
                                       transition: try Transition(strategy: configuration.transition))
         planner.stepper = driver.stepper
         planner.commandInterval = driver.commandInterval

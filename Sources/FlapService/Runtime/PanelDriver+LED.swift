@@ -1,0 +1,68 @@
+import FlapCore
+import FlapHardware
+import FlapLinux
+import FlapSimulated
+import Foundation
+import Logging
+
+extension PanelDriver {
+    /// An LED matrix, strip or screen: the display from configuration (its simulated twin for
+    /// `device = "simulated"`), the board the largest that fits unless a size is given.
+    static func led(_ configuration: PanelConfiguration, saved: [CharacterCode]?, logger: Logger) async throws -> PanelDriver {
+        let settings = configuration.led
+        let simulated = configuration.device == "simulated"
+        var stopCompanion: @Sendable () async -> Void = {}
+        let display: any PixelDisplay
+        var style = RenderStyle.led
+        switch configuration.driver {
+        case "max7219":
+            let cascade = try MAX7219Cascade(width: settings.width ?? 32, height: settings.height ?? 8,
+                                             blockOrientation: settings.orientation, reverseBlocks: settings.reverseBlocks)
+            let spi: any SPIDevice = simulated ? SimulatedMAX7219Chain(width: cascade.width, height: cascade.height)
+                : try LinuxSPIDevice(path: configuration.device ?? "/dev/spidev0.0", speedHz: 8_000_000)
+            display = MAX7219Display(spi: spi, cascade: cascade)
+        case "ws2812":
+            let strip = try WS2812Strip(width: settings.width ?? 32, height: settings.height ?? 8,
+                                        wiring: WS2812Strip.Wiring(rawValue: settings.wiring) ?? .serpentine)
+            let spi: any SPIDevice = simulated ? SimulatedWS2812Strip(count: strip.width * strip.height)
+                : try LinuxSPIDevice(path: configuration.device ?? "/dev/spidev0.0", speedHz: WS2812Strip.spiHz)
+            display = WS2812Display(spi: spi, strip: strip, currentLimit: settings.currentLimitMilliamps.map(Double.init))
+        case "framebuffer":
+            style = .screen
+            let layout = settings.format.flatMap(FramebufferFormat.Layout.init(rawValue:))
+            let configured = try layout.map { try FramebufferFormat(width: settings.width ?? 640, height: settings.height ?? 360, layout: $0) }
+            let memory: any FramebufferMemory = simulated
+                ? SimulatedFramebuffer(format: try configured ?? FramebufferFormat(width: settings.width ?? 640, height: settings.height ?? 360, layout: .xrgb8888))
+                : try LinuxFramebuffer(path: configuration.device ?? "/dev/fb0", configured: configured)
+            display = FramebufferDisplay(memory: memory)
+        default:
+            let hub75 = try HUB75Display(api: simulated ? SimulatedRGBMatrix() : try LibRGBMatrix(), options: settings.matrix)
+            stopCompanion = { await hub75.close() }
+            display = hub75
+        }
+        guard let fitting = BoardRenderer.largestBoard(width: display.width, height: display.height) else {
+            throw ServiceError("panel \(configuration.id): \(display.width)×\(display.height) pixels cannot show even one 5×7 module")
+        }
+        let size = configuration.size ?? (style == .screen ? .flagship : fitting)
+        let renderer: BoardRenderer
+        do { renderer = try BoardRenderer(size: size, width: display.width, height: display.height, style: style) } catch {
+            throw ServiceError("panel \(configuration.id): \(error.description)")
+        }
+        var settled = configuration
+        settled.size = size
+        let positions = saved.flatMap { $0.count == size.count ? $0.map { configuration.drum.flap(for: $0).index } : nil }
+        let info = PanelInfo(id: configuration.id, size: size, drum: configuration.drum, motion: .shortestWay, driver: configuration.driver)
+        let panel = PixelPanel(info: info, display: display, renderer: renderer, clock: ContinuousClock(),
+                               framesPerSecond: settings.framesPerSecond, schedule: settings.brightnessSchedule,
+                               blankAfter: settings.blankAfterSeconds.map { .seconds($0) }, minuteOfDay: localMinuteOfDay, positions: positions)
+        await panel.start()
+        logger.info("\(display.name): \(display.width)×\(display.height) pixels, a \(size) board in \(renderer.geometry.fontName) glyphs")
+        return PanelDriver(panel: panel, configuration: settled, snapshots: nil, stepper: nil, commandInterval: nil, stopCompanion: stopCompanion)
+    }
+
+    /// Minutes after local midnight, for the brightness schedule.
+    @Sendable static func localMinuteOfDay() -> Int {
+        let parts = Calendar.current.dateComponents([.hour, .minute], from: Date())
+        return (parts.hour ?? 0) * 60 + (parts.minute ?? 0)
+    }
+}
