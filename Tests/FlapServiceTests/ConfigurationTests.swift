@@ -60,12 +60,53 @@ import TestSupport
     @Test func theHardwareExamplesParse() throws {
         let folder = PythonPeer.packageRoot.appendingPathComponent("hardware/examples")
         let files = try FileManager.default.contentsOfDirectory(atPath: folder.path).filter { $0.hasSuffix(".toml") }
-        #expect(files.count == 4)
+        #expect(files.count == 8)
         for file in files {
             let text = try String(contentsOf: folder.appendingPathComponent(file), encoding: .utf8)
             let panel = try ConfigurationParser.parse(text, file: file).panels[0]
-            #expect(panel.driver != "simulated" && panel.drum == .chainlink52, "\(file)")
+            #expect(panel.driver != "simulated" && panel.drum == (panel.isLED ? .vestaboard : .chainlink52), "\(file)")
         }
+    }
+
+    @Test func ledPanelsReadTheirPixelsBrightnessAndLibraryOptions() throws {
+        let parsed = try ConfigurationParser.parse("""
+            [[panel]]
+            id = "wall"
+            driver = "hub75"
+            width = 64
+            height = 32
+            chain = 2
+            hardware_mapping = "adafruit-hat"
+            pwm_bits = 7
+            brightness = 50
+            brightness_schedule = ["22:00=10", "07:30=80"]
+            blank_after_seconds = 600
+            fps = 30
+            """, file: "flapd.toml").panels[0]
+        #expect(parsed.isLED && parsed.drum == .vestaboard)
+        #expect(parsed.led.matrix.width == 128 && parsed.led.matrix.height == 32 && parsed.led.matrix.hardwareMapping == "adafruit-hat")
+        #expect(parsed.led.matrix.pwmBits == 7 && parsed.led.matrix.brightness == 50)
+        #expect(parsed.led.brightnessSchedule.level(atMinute: 23 * 60) == 0.1 && parsed.led.brightnessSchedule.level(atMinute: 8 * 60) == 0.8)
+        #expect(parsed.led.blankAfterSeconds == 600 && parsed.led.framesPerSecond == 30)
+        #expect(problems("""
+            [[panel]]
+            driver = "max7219"
+            width = 30
+            orientation = 45
+            brightness_schedule = ["22:00=10", "25:00=5"]
+            [[panel]]
+            id = "strip"
+            driver = "ws2812"
+            current_limit_ma = 20
+            pins = [[1, 2, 3, 4, 5]]
+            """) == [
+            "line 3, panel[0].width: a MAX7219 cascade is whole 8×8 blocks: 30×8 is not",
+            "line 4, panel[0].orientation: must be 0, 90, -90 or 180, not 45",
+            "line 5, panel[0].brightness_schedule: \"25:00=5\" is not \"HH:MM=PERCENT\" such as \"22:00=10\"",
+            "line 9, panel[1].current_limit_ma: must be at least 100 mA, not 20",
+            "line 10, panel[1].pins: only a gpio panel has pins",
+        ])
+        #expect(problems("listen = \"127.0.0.1:8080\"") == ["line 1, listen: \"127.0.0.1:8080\" has a port in it; give the address alone and the ports as api port / local API port"])
     }
 
     @Test func chainlinkPanelsNameTheirDeviceAndShape() throws {

@@ -51,4 +51,10 @@ public final class FlapdProcess: Sendable {
     public var localAPIBase: String { "http://127.0.0.1:\(localAPIPort)" }
 
     public func stop() async { await process.stop() }
+
+    /// Asks flapd to stop as systemd does (SIGTERM) and waits for its exit status.
+    public func terminate() async -> Int32? {
+        process.signal(SIGTERM)
+        return await process.wait(timeout: .seconds(20))
+    }
 }

@@ -21,6 +21,7 @@ public enum ConfigurationParser {
         var configuration = FlapdConfiguration()
         configuration.stateDirectory = reader.string("state_dir")
         configuration.listen = reader.string("listen") ?? configuration.listen
+        if let problem = FlapdConfiguration.listenProblem(configuration.listen) { reader.fail("listen", problem) }
         configuration.logLevel = reader.choice("log_level", ["trace", "debug", "info", "notice", "warning", "error", "critical"]) ?? "info"
 
         if var api = reader.table("api") {
@@ -233,7 +234,7 @@ public enum ConfigurationParser {
             for entry in entries {
                 let parts = entry.split(separator: "=")
                 guard parts.count == 2, let minute = BrightnessSchedule.minute(of: String(parts[0])), let percent = Int(parts[1]), (0...100).contains(percent) else {
-                    reader.fail("brightness_schedule", "\(entry.debugDescription) is not \"HH:MM=PERCENT\" such as \"22:00=10\"")
+                    reader.fail("brightness_schedule", "\"\(entry)\" is not \"HH:MM=PERCENT\" such as \"22:00=10\"")
                     continue
                 }
                 changes.append(.init(minute: minute, level: Double(percent) / 100))

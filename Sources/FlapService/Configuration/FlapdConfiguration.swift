@@ -109,3 +109,17 @@ public struct LEDSettings: Sendable, Equatable {
         (try? BrightnessSchedule(schedule)) ?? BrightnessSchedule(level: Double(brightness) / 100)
     }
 }
+
+extension FlapdConfiguration {
+    /// What is wrong with `listen` as an address to listen on, or nil. A port written into it
+    /// would fail only when the server binds, long after the configuration was accepted.
+    public static func listenProblem(_ listen: String) -> String? {
+        if listen.isEmpty { return "an empty address; use 127.0.0.1, 0.0.0.0 or an address of this machine" }
+        let colons = listen.filter { $0 == ":" }.count
+        if colons == 1 { return "\(listen.debugDescription) has a port in it; give the address alone and the ports as api port / local API port" }
+        if colons == 0, !listen.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "." || $0 == "-" }) {
+            return "\(listen.debugDescription) is not an address or host name"
+        }
+        return nil
+    }
+}

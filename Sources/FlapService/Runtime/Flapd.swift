@@ -189,10 +189,11 @@ public struct Flapd: AsyncParsableCommand {
         if mqtt == nil, deviceID != nil || !group.isEmpty, config == nil {
             throw ValidationError("--device-id and --group go with --mqtt (or [mqtt] in the configuration)")
         }
+        if let listen, let problem = FlapdConfiguration.listenProblem(listen) { throw ValidationError("--listen: \(problem)") }
         if let panel {
             let parts = panel.split(separator: "=", maxSplits: 1).map(String.init)
             guard PanelConfiguration.drivers.contains(parts[0]) else {
-                throw ValidationError("--panel: unknown driver \"\(parts[0])\"; use simulated or chainlink=DEVICE")
+                throw ValidationError("--panel: unknown driver \"\(parts[0])\"; use one of \(PanelConfiguration.drivers.joined(separator: ", "))")
             }
             if parts[0] == "simulated", parts.count > 1 { throw ValidationError("--panel simulated takes no device") }
             if parts.count > 1, parts[1].isEmpty { throw ValidationError("--panel \(parts[0])= needs a device, such as /dev/ttyUSB0") }
