@@ -24,6 +24,9 @@ struct BenchCommand: AsyncParsableCommand {
     @Flag(help: "Measure the split-flap drivers instead: Chainlink command → motor start over a pseudo-terminal, and the stepping thread's step-timing jitter.")
     var hardware = false
 
+    @Flag(help: "Measure LED animation instead: CPU time per frame for a 64×32 RGB matrix and a 32×8 MAX7219, and the share of a core at 60 frames a second.")
+    var frames = false
+
     @Flag(help: "Measure flapd instead: exec → READY, POST → plan start, requests/s, memory (starts the flapd beside flapctl).")
     var service = false
 
@@ -57,6 +60,12 @@ struct BenchCommand: AsyncParsableCommand {
             out.write("note: this is a debug build; build with -c release for real figures\n")
             #endif
             return try await HardwareBench(seconds: seconds, output: out).run()
+        }
+        if frames {
+            #if DEBUG
+            out.write("note: this is a debug build; build with -c release for real figures\n")
+            #endif
+            return try await FramesBench(seconds: seconds, output: out).run()
         }
         if service {
             #if DEBUG
