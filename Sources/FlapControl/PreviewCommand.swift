@@ -35,12 +35,20 @@ struct PreviewCommand: AsyncParsableCommand {
     @Option(help: "Loudness of the clacks, 0 to 100 (with --wav).")
     var volume: Int = 100
 
+    @Option(help: "Write a PNG picture of the final board, drawn as on a screen, to this file.")
+    var png: String?
+
+    @Option(help: "Write the transition as an animated GIF (25 frames a second, then the final board held for 3 s, looping) to this file.")
+    var gif: String?
+
     @Argument(help: "The text to show.")
     var text: String
 
     func run() async throws {
         let plan = try planning.plan(from: from, to: text, layout: layout)
         if let wav { try ClackFile.write(plan, to: wav, sample: sample, volume: volume) }
+        if let png { try BoardPicture.writePNG(plan.finalBoard, to: png) }
+        if let gif { try BoardPicture.writeGIF(plan, to: gif) }
         let out = StandardStream.bufferedOutput()
         guard !noAnimation, StandardStream.outputIsTerminal else {
             out.write(BoardText.plain(plan.finalBoard) + "\n")

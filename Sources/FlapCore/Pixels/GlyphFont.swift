@@ -24,9 +24,9 @@ public struct GlyphFont: Sendable {
         glyphs: Font5x7.glyphs.mapValues { rows in rows.flatMap { row in row.map { $0 == "#" } } })
 
     /// The 10×14 font for screens and large matrices: the 5×7 drawn again at twice the size
-    /// with its diagonals smoothed (each pixel becomes four, and a corner takes the colour of
-    /// the two neighbours that meet there: the Scale2x rule), so strokes stay one glyph pixel
-    /// wide and diagonals do not staircase.
+    /// with its diagonals filled in (each pixel becomes four; a dark pixel's corner where two lit
+    /// neighbours meet diagonally is lit, the Scale2x rule applied to the background only), so
+    /// diagonals do not staircase while square corners stay square (D stays unlike O).
     public static let large = small.smoothedDouble(name: "10x14")
 
     func smoothedDouble(name: String) -> GlyphFont {
@@ -37,7 +37,12 @@ public struct GlyphFont: Sendable {
             var out = Array(repeating: false, count: 4 * w * h)
             for y in 0..<h {
                 for x in 0..<w {
-                    let p = at(x, y), up = at(x, y - 1), right = at(x + 1, y), left = at(x - 1, y), down = at(x, y + 1)
+                    let p = at(x, y)
+                    if p {
+                        for k in 0..<4 { out[(2 * y + k / 2) * 2 * w + 2 * x + k % 2] = true }
+                        continue
+                    }
+                    let up = at(x, y - 1), right = at(x + 1, y), left = at(x - 1, y), down = at(x, y + 1)
                     let corners = [
                         left == up && left != down && up != right ? up : p,
                         up == right && up != left && right != down ? right : p,

@@ -52,10 +52,15 @@ public struct CellGeometry: Sendable, Equatable {
     /// The 5×7 glyphs in 6×8 cells: the smallest board drawing there is.
     public static let smallest = CellGeometry(font: .small, scale: 1, padding: 0, gap: 1)
 
+    /// The 10×14 font enlarged `scale` times, with a margin and gap that grow with it.
+    public static func large(scale: Int) -> CellGeometry {
+        CellGeometry(font: .large, scale: scale, padding: scale, gap: scale)
+    }
+
     /// Every geometry from the smallest up: the 5×7 font, then the 10×14 one at 1×, 2×, 3×…
     /// with a margin and gap that grow with it.
     static func candidates(upTo limit: Int) -> [CellGeometry] {
-        [smallest] + (1...max(1, limit)).map { CellGeometry(font: .large, scale: $0, padding: $0, gap: $0) }
+        [smallest] + (1...max(1, limit)).map(large(scale:))
     }
 }
 

@@ -1,14 +1,4 @@
-/// CRC-32 (IEEE 802.3, as zlib's `crc32`): the check the Chainlink firmware appends to every
-/// message. Hand-written (a table and a loop) so the abstraction layer needs no C library.
-public enum CRC32 {
-    static let table: [UInt32] = (0..<256).map { i in
-        (0..<8).reduce(UInt32(i)) { c, _ in c & 1 == 1 ? 0xEDB8_8320 ^ (c >> 1) : c >> 1 }
-    }
-
-    public static func checksum(_ bytes: some Sequence<UInt8>) -> UInt32 {
-        ~bytes.reduce(~UInt32(0)) { crc, byte in table[Int((crc ^ UInt32(byte)) & 0xFF)] ^ (crc >> 8) }
-    }
-}
+import FlapCore
 
 /// Consistent Overhead Byte Stuffing: a frame without zero bytes, so 0x00 can end it.
 public enum COBS {
