@@ -10,6 +10,9 @@ public final class SimulatedWS2812Strip: SPIDevice {
     public let name: String
     public let speedHz = WS2812Strip.spiHz
     public let count: Int
+    /// How the strip is laid out as a matrix, for ``picture``.
+    public let layoutWidth: Int
+    public let layoutWiring: WS2812Strip.Wiring
     private let state: Mutex<State>
 
     struct State {
@@ -18,9 +21,11 @@ public final class SimulatedWS2812Strip: SPIDevice {
         var problems: [String] = []
     }
 
-    public init(count: Int, name: String = "simulated WS2812 strip") {
+    public init(count: Int, width: Int? = nil, wiring: WS2812Strip.Wiring = .serpentine, name: String = "simulated WS2812 strip") {
         self.name = name
         self.count = count
+        layoutWidth = width ?? count
+        layoutWiring = wiring
         state = Mutex(State(leds: Array(repeating: .black, count: count)))
     }
 

@@ -12,31 +12,38 @@ extension PanelDriver {
         let settings = configuration.led
         let simulated = configuration.device == "simulated"
         var stopCompanion: @Sendable () async -> Void = {}
+        var twin: (any SimulatedPixelDevice)?
         let display: any PixelDisplay
         var style = RenderStyle.led
         switch configuration.driver {
         case "max7219":
             let cascade = try MAX7219Cascade(width: settings.width ?? 32, height: settings.height ?? 8,
                                              blockOrientation: settings.orientation, reverseBlocks: settings.reverseBlocks)
-            let spi: any SPIDevice = simulated ? SimulatedMAX7219Chain(width: cascade.width, height: cascade.height)
-                : try LinuxSPIDevice(path: configuration.device ?? "/dev/spidev0.0", speedHz: 8_000_000)
+            let chain = simulated ? SimulatedMAX7219Chain(width: cascade.width, height: cascade.height) : nil
+            twin = chain
+            let spi: any SPIDevice = try chain ?? LinuxSPIDevice(path: configuration.device ?? "/dev/spidev0.0", speedHz: 8_000_000)
             display = MAX7219Display(spi: spi, cascade: cascade)
         case "ws2812":
             let strip = try WS2812Strip(width: settings.width ?? 32, height: settings.height ?? 8,
                                         wiring: WS2812Strip.Wiring(rawValue: settings.wiring) ?? .serpentine)
-            let spi: any SPIDevice = simulated ? SimulatedWS2812Strip(count: strip.width * strip.height)
-                : try LinuxSPIDevice(path: configuration.device ?? "/dev/spidev0.0", speedHz: WS2812Strip.spiHz)
+            let leds = simulated ? SimulatedWS2812Strip(count: strip.width * strip.height, width: strip.width, wiring: strip.wiring) : nil
+            twin = leds
+            let spi: any SPIDevice = try leds ?? LinuxSPIDevice(path: configuration.device ?? "/dev/spidev0.0", speedHz: WS2812Strip.spiHz)
             display = WS2812Display(spi: spi, strip: strip, currentLimit: settings.currentLimitMilliamps.map(Double.init))
         case "framebuffer":
             style = .screen
             let layout = settings.format.flatMap(FramebufferFormat.Layout.init(rawValue:))
             let configured = try layout.map { try FramebufferFormat(width: settings.width ?? 640, height: settings.height ?? 360, layout: $0) }
-            let memory: any FramebufferMemory = simulated
-                ? SimulatedFramebuffer(format: try configured ?? FramebufferFormat(width: settings.width ?? 640, height: settings.height ?? 360, layout: .xrgb8888))
-                : try LinuxFramebuffer(path: configuration.device ?? "/dev/fb0", configured: configured)
+            let screen = simulated
+                ? SimulatedFramebuffer(format: try configured ?? FramebufferFormat(width: settings.width ?? 320, height: settings.height ?? 120, layout: .xrgb8888))
+                : nil
+            twin = screen
+            let memory: any FramebufferMemory = try screen ?? LinuxFramebuffer(path: configuration.device ?? "/dev/fb0", configured: configured)
             display = FramebufferDisplay(memory: memory)
         default:
-            let hub75 = try HUB75Display(api: simulated ? SimulatedRGBMatrix() : try LibRGBMatrix(), options: settings.matrix)
+            let matrix = simulated ? SimulatedRGBMatrix() : nil
+            twin = matrix
+            let hub75 = try HUB75Display(api: try matrix ?? LibRGBMatrix(), options: settings.matrix)
             stopCompanion = { await hub75.close() }
             display = hub75
         }
@@ -57,7 +64,9 @@ extension PanelDriver {
                                blankAfter: settings.blankAfterSeconds.map { .seconds($0) }, minuteOfDay: localMinuteOfDay, positions: positions)
         await panel.start()
         logger.info("\(display.name): \(display.width)×\(display.height) pixels, a \(size) board in \(renderer.geometry.fontName) glyphs")
-        return PanelDriver(panel: panel, configuration: settled, snapshots: nil, stepper: nil, commandInterval: nil, stopCompanion: stopCompanion)
+        var driver = PanelDriver(panel: panel, configuration: settled, snapshots: nil, stepper: nil, commandInterval: nil, stopCompanion: stopCompanion)
+        driver.ledDevice = twin
+        return driver
     }
 
     /// Minutes after local midnight, for the brightness schedule.

@@ -21,6 +21,8 @@ struct PanelDriver: Sendable {
     var resumes = true
     /// The stepping engine of a directly driven board (for calibration).
     var engine: SteppingEngine?
+    /// A simulated LED device, for the terminal to draw.
+    var ledDevice: (any SimulatedPixelDevice)?
 
     /// How long flapd waits for a controller to say how many modules it has at start.
     static let discoveryTimeout = Duration.seconds(10)

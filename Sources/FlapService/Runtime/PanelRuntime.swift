@@ -20,6 +20,8 @@ final class PanelRuntime: Service, Sendable {
     let motion: MotionLoop<ContinuousClock>
     let coordinator: DisplayCoordinator<ContinuousClock>
     private let renderer: (TerminalRenderer, AsyncStream<PanelSnapshot>)?
+    /// A simulated LED panel or screen, drawn in the terminal.
+    private let ledTerminal: (LEDTerminalRenderer, any SimulatedPixelDevice)?
     private let sound: ClackPlayer<ContinuousClock>?
     private let metrics: FlapMetrics
     private let logger: Logger
@@ -46,6 +48,11 @@ final class PanelRuntime: Service, Sendable {
         }
         panel = driver.panel
         engine = driver.engine
+        if configuration.show == "terminal", drawInTerminal, let device = driver.ledDevice {
+            ledTerminal = (LEDTerminalRenderer { text in FileHandle.standardOutput.write(Data(text.utf8)) }, device)
+        } else {
+            ledTerminal = nil
+        }
         switch (configuration.show, driver.snapshots) {
         case ("none", _), (_, nil):
             renderer = nil
@@ -72,8 +79,9 @@ final class PanelRuntime: Service, Sendable {
     }
 
     func run() async throws {
-        let drawing = Task { [renderer] in
+        let drawing = Task { [renderer, ledTerminal] in
             if let (renderer, snapshots) = renderer { await renderer.run(snapshots, clock: ContinuousClock()) }
+            if let (renderer, device) = ledTerminal { await renderer.run(device, clock: ContinuousClock()) }
         }
         let reporting = Task { await self.reportHealth() }
         let following = Task { await self.followRevisions() }
