@@ -30,14 +30,24 @@ public actor FramebufferDisplay: PixelDisplay {
 
     public func show(_ frame: PixelFrame, brightness: Double) async throws {
         let scale = UInt32(max(0, min(1, brightness)) * 256)
-        let bytes = format.bytesPerPixel
-        for y in 0..<min(height, frame.height) {
-            var at = y * format.lineLength
-            for x in 0..<min(width, frame.width) {
-                let c = frame[x, y]
-                let value = format.pixel(UInt8(UInt32(c.red) * scale >> 8), UInt8(UInt32(c.green) * scale >> 8), UInt8(UInt32(c.blue) * scale >> 8))
-                for k in 0..<bytes { screen[at + k] = UInt8(truncatingIfNeeded: value >> UInt32(8 * k)) }
-                at += bytes
+        let bytes = format.bytesPerPixel, lineLength = format.lineLength, format = self.format
+        let rows = min(height, frame.height), columns = min(width, frame.width)
+        frame.pixels.withUnsafeBufferPointer { pixels in
+            screen.withUnsafeMutableBufferPointer { screen in
+                // Boards are flat colour: a pixel like the one before it reuses its value.
+                var last = RGB(0, 0, 0), value = format.pixel(0, 0, 0)
+                for y in 0..<rows {
+                    var at = y * lineLength
+                    for x in 0..<columns {
+                        let c = pixels[y * frame.width + x]
+                        if c != last {
+                            last = c
+                            value = format.pixel(UInt8(UInt32(c.red) * scale >> 8), UInt8(UInt32(c.green) * scale >> 8), UInt8(UInt32(c.blue) * scale >> 8))
+                        }
+                        for k in 0..<bytes { screen[at + k] = UInt8(truncatingIfNeeded: value >> UInt32(8 * k)) }
+                        at += bytes
+                    }
+                }
             }
         }
         try memory.write(screen, at: 0)
