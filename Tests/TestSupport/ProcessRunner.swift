@@ -28,9 +28,13 @@ public enum ProcessRunner {
         process.executableURL = URL(fileURLWithPath: program)
         process.arguments = arguments
         if let environment { process.environment = environment }
-        process.standardInput = FileHandle(forReadingAtPath: paths[0])
-        process.standardOutput = FileHandle(forWritingAtPath: paths[1])
-        process.standardError = FileHandle(forWritingAtPath: paths[2])
+        let handles = [FileHandle(forReadingAtPath: paths[0]), FileHandle(forWritingAtPath: paths[1]), FileHandle(forWritingAtPath: paths[2])]
+        // Closed here: Foundation keeps them open after the child exits, and a run of the suite
+        // leaked hundreds, enough to push URLSession's select() past its 1024 descriptors.
+        defer { for handle in handles { try? handle?.close() } }
+        process.standardInput = handles[0]
+        process.standardOutput = handles[1]
+        process.standardError = handles[2]
         let exited = AsyncStream<Void> { continuation in
             process.terminationHandler = { _ in continuation.yield(); continuation.finish() }
         }

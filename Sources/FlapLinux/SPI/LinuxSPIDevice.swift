@@ -43,7 +43,13 @@ public final class LinuxSPIDevice: SPIDevice {
                     vw_spi_transfer(fd, tx.baseAddress, rx.baseAddress, UInt32(bytes.count), UInt32(speedHz))
                 }
             }
-            guard result == 0 else { throw HardwareError(device: name, problem: "transfer failed: \(String(cString: strerror(errno)))") }
+            guard result == 0 else {
+                let problem = "a transfer of \(bytes.count) bytes failed: \(String(cString: strerror(errno)))"
+                // spidev refuses transfers over its buffer (4096 bytes unless raised): a WS2812
+                // matrix of more than about 450 LEDs needs more.
+                let remedy = errno == EMSGSIZE ? "raise spidev's buffer: add spidev.bufsiz=65536 to /boot/firmware/cmdline.txt and reboot" : nil
+                throw HardwareError(device: name, problem: problem, remedy: remedy)
+            }
             return received
         }
     }
