@@ -101,7 +101,7 @@ let package = Package(
         .testTarget(name: "FlapLinuxTests", dependencies: ["FlapLinux", "FlapHardware", "FlapCore", "FlapSimulated", "TestSupport"]),
         .testTarget(
             name: "FlapHardwareTests",
-            dependencies: ["FlapHardware", "FlapCore", "FlapSimulated", "FlapLinux", "TestSupport", .product(name: "Clocks", package: "swift-clocks")]),
+            dependencies: ["FlapHardware", "FlapCore", "FlapSimulated", "FlapLinux", "TestSupport"]),
         .testTarget(name: "FlapMQTTTests", dependencies: ["FlapMQTT", "TestSupport"]),
         .testTarget(
             name: "FlapMessagingTests",

@@ -1,11 +1,11 @@
-import Clocks
 import FlapCore
 import FlapHardware
 import FlapSimulated
 import Synchronization
 import Testing
+import TestSupport
 
-/// LED panels on their simulated devices, on a test clock.
+/// LED panels on their simulated devices, on a clock the test moves.
 @Suite(.timeLimit(.minutes(1))) struct PixelPanelTests {
     final class TimeOfDay: Sendable {
         let minute = Mutex(12 * 60)
@@ -22,15 +22,33 @@ import Testing
         return try planner.plan(from: motion, to: try board(text, size: panel.info.size))
     }
 
-    /// Plays `plan` while moving the test clock on a frame at a time.
-    static func play(_ plan: FlipPlan, on panel: some Panel, clock: TestClock<Duration>) async throws {
-        let playing = Task { try await panel.play(plan, cutoff: PlayCutoff()) }
-        var elapsed = Duration.zero
-        while elapsed <= plan.duration + .milliseconds(50) {
-            await clock.advance(by: .seconds(1) / 60)
-            elapsed += .seconds(1) / 60
+    /// Plays `plan`, moving the clock on to each frame as the panel waits for it.
+    static func play(_ plan: FlipPlan, on panel: some Panel, clock: ManualClock) async throws {
+        let done = Done()
+        let playing = Task {
+            defer { done.set() }
+            try await panel.play(plan, cutoff: PlayCutoff())
+        }
+        while !done.isSet {
+            // The panel waits at most a frame ahead while playing (the resting watch, longer).
+            let waiting = await clock.settle { deadlines, now in done.isSet || deadlines.contains { now.duration(to: $0) <= .seconds(1) } }
+            #expect(waiting, "the panel neither waited for a frame nor finished")
+            if done.isSet || !waiting { break }
+            if let next = clock.nextDeadline { clock.advance(by: clock.now.duration(to: next)) }
         }
         try await playing.value
+    }
+
+    /// Lets the resting panel's watch run after the clock moved: it sleeps again when done.
+    static func rest(_ clock: ManualClock, by duration: Duration) async {
+        clock.advance(by: duration)
+        await clock.settle { deadlines, now in deadlines.contains { $0 > now } }
+    }
+
+    final class Done: Sendable {
+        private let flag = Mutex(false)
+        func set() { flag.withLock { $0 = true } }
+        var isSet: Bool { flag.withLock { $0 } }
     }
 
     static func info(_ size: BoardSize, driver: String) -> PanelInfo {
@@ -38,7 +56,7 @@ import Testing
     }
 
     @Test func aMAX7219CascadeShowsTheAnimationAndEndsOnTheBoard() async throws {
-        let clock = TestClock()
+        let clock = ManualClock()
         let chain = SimulatedMAX7219Chain(width: 32)
         let display = MAX7219Display(spi: chain, cascade: try MAX7219Cascade(width: 32))
         let size = BoardSize(rows: 1, columns: 5)
@@ -63,7 +81,7 @@ import Testing
     }
 
     @Test func aCutPlanRestsWhereTheMotionWasCut() async throws {
-        let clock = TestClock()
+        let clock = ManualClock()
         let chain = SimulatedMAX7219Chain(width: 32)
         let size = BoardSize(rows: 1, columns: 5)
         let renderer = try BoardRenderer(size: size, width: 32, height: 8)
@@ -76,7 +94,8 @@ import Testing
         let cut = plan.duration / 2
         var elapsed = Duration.zero
         while elapsed < cut {
-            await clock.advance(by: .milliseconds(10))
+            await clock.settle { deadlines, now in deadlines.contains { now.duration(to: $0) <= .seconds(1) } }
+            clock.advance(by: .milliseconds(10))
             elapsed += .milliseconds(10)
         }
         cutoff.cut(at: elapsed)
@@ -89,7 +108,7 @@ import Testing
     }
 
     @Test func aWS2812MatrixShowsColoursWithinItsCurrentLimit() async throws {
-        let clock = TestClock()
+        let clock = ManualClock()
         let strip = SimulatedWS2812Strip(count: 32 * 8)
         let limit = 4_000.0
         let display = WS2812Display(spi: strip, strip: try WS2812Strip(width: 32, height: 8, wiring: .serpentine), currentLimit: limit)
@@ -119,7 +138,7 @@ import Testing
     }
 
     @Test func nightDimmingAndDarkWhenIdleThenANewBoardWakesIt() async throws {
-        let clock = TestClock()
+        let clock = ManualClock()
         let time = TimeOfDay()
         let chain = SimulatedMAX7219Chain(width: 32)
         let size = BoardSize(rows: 1, columns: 5)
@@ -131,11 +150,11 @@ import Testing
         try await Self.play(try await Self.plan(panel, to: "HI"), on: panel, clock: clock)
         #expect(chain.chips.allSatisfy { $0.intensity == 15 })
         time.minute.withLock { $0 = 22 * 60 + 1 }
-        await clock.advance(by: .seconds(20))
+        await Self.rest(clock, by: .seconds(20))
         #expect(await panel.brightness == 0.1)
         #expect(chain.chips.allSatisfy { $0.intensity == 1 && !$0.shutdown })
         #expect(chain.image != Bitmap(width: 32, height: 8))
-        await clock.advance(by: .seconds(3600))
+        await Self.rest(clock, by: .seconds(3600))
         #expect(await panel.isBlank)
         #expect(chain.chips.allSatisfy { $0.shutdown })
         try await Self.play(try await Self.plan(panel, to: "HO"), on: panel, clock: clock)
@@ -148,7 +167,7 @@ import Testing
     }
 
     @Test func aHUB75MatrixGetsEveryFrameThroughTheLibrarysCanvas() async throws {
-        let clock = TestClock()
+        let clock = ManualClock()
         let matrix = SimulatedRGBMatrix()
         var options = RGBMatrixOptions()
         options.rows = 32

@@ -1,0 +1,82 @@
+import Synchronization
+
+/// A clock that moves only when told, and wakes its sleepers at once when it does: no
+/// background-priority yielding (swift-clocks' TestClock yields to detached background tasks,
+/// which a loaded two-core machine may never schedule, and the suite then hangs).
+public final class ManualClock: Clock, Sendable {
+    public struct Instant: InstantProtocol, Sendable {
+        public var offset: Duration
+        public func advanced(by duration: Duration) -> Instant { Instant(offset: offset + duration) }
+        public func duration(to other: Instant) -> Duration { other.offset - offset }
+        public static func < (a: Instant, b: Instant) -> Bool { a.offset < b.offset }
+    }
+
+    private struct Sleeper {
+        var id: Int
+        var deadline: Instant
+        var continuation: CheckedContinuation<Void, any Error>
+    }
+
+    private struct State {
+        var now = Instant(offset: .zero)
+        var nextID = 0
+        var sleepers: [Sleeper] = []
+    }
+
+    private let state = Mutex(State())
+
+    public init() {}
+
+    public var now: Instant { state.withLock { $0.now } }
+    public var minimumResolution: Duration { .zero }
+
+    public func sleep(until deadline: Instant, tolerance: Duration? = nil) async throws {
+        try Task.checkCancellation()
+        let id = state.withLock { s in
+            s.nextID += 1
+            return s.nextID
+        }
+        try await withTaskCancellationHandler {
+            try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
+                let due = state.withLock { s in
+                    guard deadline > s.now else { return true }
+                    s.sleepers.append(Sleeper(id: id, deadline: deadline, continuation: continuation))
+                    return false
+                }
+                if due { continuation.resume() }
+            }
+        } onCancel: {
+            let cancelled = state.withLock { s in
+                s.sleepers.firstIndex { $0.id == id }.map { s.sleepers.remove(at: $0) }
+            }
+            cancelled?.continuation.resume(throwing: CancellationError())
+        }
+    }
+
+    /// Moves time on by `duration`, waking every sleeper due by then.
+    public func advance(by duration: Duration) {
+        let due = state.withLock { s in
+            s.now = s.now.advanced(by: duration)
+            let now = s.now
+            let due = s.sleepers.filter { $0.deadline <= now }.sorted { $0.deadline < $1.deadline }
+            s.sleepers.removeAll { $0.deadline <= now }
+            return due
+        }
+        for sleeper in due { sleeper.continuation.resume() }
+    }
+
+    /// The earliest deadline anyone sleeps until.
+    public var nextDeadline: Instant? { state.withLock { $0.sleepers.map(\.deadline).min() } }
+
+    /// Waits (yielding at this task's priority) until `condition` holds of the sleepers'
+    /// deadlines, or gives up after many yields.
+    @discardableResult
+    public func settle(until condition: @Sendable ([Instant], Instant) -> Bool) async -> Bool {
+        for _ in 0..<200_000 {
+            let (deadlines, now) = state.withLock { s in (s.sleepers.map(\.deadline), s.now) }
+            if condition(deadlines, now) { return true }
+            await Task.yield()
+        }
+        return false
+    }
+}
