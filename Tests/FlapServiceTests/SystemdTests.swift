@@ -70,3 +70,17 @@ import Glibc
         if status == nil { await flapd.stop() }
     }
 }
+
+/// A flapd that cannot listen stops at once and says why, rather than running without an API.
+@Suite(.timeLimit(.minutes(1))) struct ListenFailureTests {
+    @Test func aTakenPortStopsFlapdWithTheReason() async throws {
+        let first = try await FlapdProcess.start(arguments: ["--no-sound"])
+        defer { Task { await first.stop() } }
+        let state = FileManager.default.temporaryDirectory.appendingPathComponent("flapd-\(UUID().uuidString)").path
+        let second = try await ProcessRunner.run(ProcessRunner.builtProduct("flapd"), [
+            "--simulate", "--no-sound", "--state-dir", state, "--api-port", "\(first.apiPort)", "--local-api-port", "0",
+        ])
+        #expect(second.status == 1)
+        #expect(second.stderrText.contains("the native API cannot listen on 127.0.0.1:\(first.apiPort): the port is taken"), "\(second.stderrText)")
+    }
+}

@@ -83,10 +83,12 @@ public final class Appliance: Sendable {
             configuration: .init(address: .hostname(configuration.listen, port: configuration.localAPIPort), serverName: "flapd"),
             onServerRunning: { await ports.bound(.local, port: $0.localAddress?.port) }, logger: quiet)
         let notifier = SystemdNotifier(
-            ready: { await ports.waitUntilBound() },
+            ready: { await ports.waitUntilBound() != nil },
             alive: { _ = await boards.panels() },
             logger: logger)
-        services = panels + [nativeApp, localApp, Housekeeping(inbox: inbox, logger: logger)] + (mqtt.map { [$0] } ?? []) + [notifier]
+        let nativeListener = Listener(name: "native API", address: "\(configuration.listen):\(configuration.apiPort)", key: "--api-port or [api] port", app: nativeApp)
+        let localListener = Listener(name: "Local API", address: "\(configuration.listen):\(configuration.localAPIPort)", key: "--local-api-port or [local_api] port", app: localApp)
+        services = panels + [nativeListener, localListener, Housekeeping(inbox: inbox, logger: logger)] + (mqtt.map { [$0] } ?? []) + [notifier]
     }
 
     /// Runs until SIGTERM or SIGINT, then stops every service and leaves the panels safe.
@@ -100,7 +102,7 @@ public final class Appliance: Sendable {
 
     /// Where the APIs are, for the startup log: addresses and the files holding the secrets.
     public func announce(listen: String) async {
-        let (native, local) = await ports.waitUntilBound()
+        guard let (native, local) = await ports.waitUntilBound() else { return }
         logger.notice("flapd \(Self.version) running", metadata: [
             "api": "http://\(listen):\(native)/v1 (key in \(stateDirectory.file("api-key")) unless configured)",
             "local_api": "http://\(listen):\(local) (enablement token in \(stateDirectory.file("local-api-enablement-token")) unless configured)",
@@ -176,7 +178,8 @@ public actor BoundPorts {
     public enum API: Sendable { case native, local }
     private var native: Int?
     private var local: Int?
-    private var waiters: [CheckedContinuation<(Int, Int), Never>] = []
+    private var waiters: [Int: CheckedContinuation<(native: Int, local: Int)?, Never>] = [:]
+    private var nextWaiter = 0
 
     func bound(_ api: API, port: Int?) {
         switch api {
@@ -184,16 +187,48 @@ public actor BoundPorts {
         case .local: local = port ?? 0
         }
         if let native, let local {
-            for waiter in waiters { waiter.resume(returning: (native, local)) }
+            for waiter in waiters.values { waiter.resume(returning: (native, local)) }
             waiters.removeAll()
         }
     }
 
-    /// Waits until both APIs listen; returns (native, local) ports.
+    /// Waits until both APIs listen; returns (native, local) ports, or nil when cancelled first
+    /// (a port already taken: flapd must then stop, not wait for ever).
     @discardableResult
-    public func waitUntilBound() async -> (native: Int, local: Int) {
+    public func waitUntilBound() async -> (native: Int, local: Int)? {
         if let native, let local { return (native, local) }
-        return await withCheckedContinuation { waiters.append($0) }
+        nextWaiter += 1
+        let id = nextWaiter
+        return await withTaskCancellationHandler {
+            await withCheckedContinuation { continuation in
+                if Task.isCancelled { continuation.resume(returning: nil) } else { waiters[id] = continuation }
+            }
+        } onCancel: {
+            Task { await self.cancel(id) }
+        }
+    }
+
+    private func cancel(_ id: Int) {
+        waiters.removeValue(forKey: id)?.resume(returning: nil)
+    }
+}
+
+/// An API's server, whose failure to listen says which API, where, and what to change.
+struct Listener<App: Service>: Service {
+    let name: String
+    let address: String
+    let key: String
+    let app: App
+
+    func run() async throws {
+        do {
+            try await app.run()
+        } catch {
+            let text = "\(error)"
+            let reason = text.contains("Address already in use") ? "the port is taken (another flapd, or another server); choose another with \(key)"
+                : text.contains("Cannot assign requested address") ? "no interface of this machine has that address" : text
+            throw ServiceError("the \(name) cannot listen on \(address): \(reason)")
+        }
     }
 }
 

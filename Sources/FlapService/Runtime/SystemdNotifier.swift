@@ -8,19 +8,20 @@ import ServiceLifecycle
 /// through the panels' actors, so a wedged flapd stops pinging and systemd restarts it.
 /// Without NOTIFY_SOCKET the notifications go nowhere.
 public struct SystemdNotifier: Service {
-    private let ready: @Sendable () async -> Void
+    private let ready: @Sendable () async -> Bool
     private let alive: @Sendable () async -> Void
     private let logger: Logger
 
-    /// `ready` returns once every listener is up.
-    public init(ready: @escaping @Sendable () async -> Void, alive: @escaping @Sendable () async -> Void, logger: Logger) {
+    /// `ready` returns true once every listener is up, false if flapd stops first.
+    public init(ready: @escaping @Sendable () async -> Bool, alive: @escaping @Sendable () async -> Void, logger: Logger) {
         self.ready = ready
         self.alive = alive
         self.logger = logger
     }
 
     public func run() async throws {
-        await ready()
+        // A listener that cannot start shuts the group down: stop waiting for it then.
+        guard await cancelWhenGracefulShutdown({ await ready() }) else { return }
         Self.notify("READY=1\nSTATUS=showing messages")
         logger.info("ready")
         var usec: UInt64 = 0
