@@ -18,10 +18,11 @@ let package = Package(
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.6.0"),
         .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.5.0"),
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.0.0"),
+        .package(url: "https://github.com/adam-fowler/compress-nio", from: "1.5.0"),
+        .package(url: "https://github.com/apple/swift-nio", from: "2.81.0"),
         .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.0.0"),
         .package(url: "https://github.com/apple/swift-http-types", from: "1.0.0"),
         .package(url: "https://github.com/LebJe/TOMLKit", from: "0.6.0"),
-        .package(url: "https://github.com/pointfreeco/swift-clocks", from: "1.0.0"),
     ],
     targets: [
         // Pure Swift: character codes, text layout, drums, flip planning. No I/O.
@@ -88,6 +89,8 @@ let package = Package(
             name: "FlapControl",
             dependencies: [
                 "FlapCore", "FlapHardware", "FlapSimulated", "FlapLinux", "FlapMQTT",
+                .product(name: "CompressNIO", package: "compress-nio"),
+                .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
         .executableTarget(name: "flapctl", dependencies: ["FlapControl"]),
@@ -97,7 +100,7 @@ let package = Package(
         .testTarget(name: "FlapCoreTests", dependencies: ["FlapCore", "TestSupport"]),
         .testTarget(
             name: "FlapSimulatedTests",
-            dependencies: ["FlapSimulated", "FlapHardware", .product(name: "Clocks", package: "swift-clocks")]),
+            dependencies: ["FlapSimulated", "FlapHardware", "TestSupport"]),
         .testTarget(name: "FlapLinuxTests", dependencies: ["FlapLinux", "FlapHardware", "FlapCore", "FlapSimulated", "TestSupport"]),
         .testTarget(
             name: "FlapHardwareTests",
@@ -105,7 +108,7 @@ let package = Package(
         .testTarget(name: "FlapMQTTTests", dependencies: ["FlapMQTT", "TestSupport"]),
         .testTarget(
             name: "FlapMessagingTests",
-            dependencies: ["FlapMessaging", .product(name: "Clocks", package: "swift-clocks")]),
+            dependencies: ["FlapMessaging"]),
         .testTarget(
             name: "FlapHTTPTests",
             dependencies: [
@@ -113,7 +116,7 @@ let package = Package(
             ]),
         .testTarget(
             name: "FlapServiceTests",
-            dependencies: ["FlapService", "flapd", "TestSupport", .product(name: "Clocks", package: "swift-clocks")]),
+            dependencies: ["FlapService", "flapd", "TestSupport"]),
         .testTarget(name: "FlapControlTests", dependencies: ["FlapControl", "flapctl", "TestSupport"]),
     ],
     swiftLanguageModes: [.v6]

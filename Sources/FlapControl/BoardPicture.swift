@@ -1,5 +1,7 @@
+import CompressNIO
 import FlapCore
 import Foundation
+import NIOCore
 
 /// Pictures of a board for people without the hardware: drawn as on a screen (10×14 glyphs at
 /// twice their size, dark flaps with their split), with a margin.
@@ -15,7 +17,11 @@ enum BoardPicture {
         let renderer = try renderer(for: board.size)
         var frame = PixelFrame(width: renderer.width, height: renderer.height)
         renderer.draw(board, into: &frame)
-        try write(PNGFile.encode(frame), to: path)
+        try write(try PNGFile.encode(frame) { raw in
+            var input = ByteBuffer(bytes: raw)
+            var compressed = try input.compress(with: .zlib())
+            return compressed.readBytes(length: compressed.readableBytes) ?? []
+        }, to: path)
     }
 
     /// GIF viewers slow anything faster than 50 frames a second down to 10; 25 is safe.

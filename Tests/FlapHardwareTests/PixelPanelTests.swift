@@ -34,14 +34,14 @@ import TestSupport
             let waiting = await clock.settle { deadlines, now in done.isSet || deadlines.contains { now.duration(to: $0) <= .seconds(1) } }
             #expect(waiting, "the panel neither waited for a frame nor finished")
             if done.isSet || !waiting { break }
-            if let next = clock.nextDeadline { clock.advance(by: clock.now.duration(to: next)) }
+            if let next = clock.nextDeadline { clock.jump(by: clock.now.duration(to: next)) }
         }
         try await playing.value
     }
 
     /// Lets the resting panel's watch run after the clock moved: it sleeps again when done.
     static func rest(_ clock: ManualClock, by duration: Duration) async {
-        clock.advance(by: duration)
+        clock.jump(by: duration)
         await clock.settle { deadlines, now in deadlines.contains { $0 > now } }
     }
 
@@ -95,7 +95,7 @@ import TestSupport
         var elapsed = Duration.zero
         while elapsed < cut {
             await clock.settle { deadlines, now in deadlines.contains { now.duration(to: $0) <= .seconds(1) } }
-            clock.advance(by: .milliseconds(10))
+            clock.jump(by: .milliseconds(10))
             elapsed += .milliseconds(10)
         }
         cutoff.cut(at: elapsed)

@@ -1,10 +1,10 @@
-import Clocks
 import FlapCore
 import FlapHardware
 import FlapLinux
 import Foundation
 import Logging
 import Testing
+import TestSupport
 @testable import FlapService
 
 /// Clacks played through the real ALSA code path (the `file` plugin over `null`, from a private
@@ -18,7 +18,7 @@ import Testing
     func play(_ plans: [(FlipPlan, Duration)]) async throws -> [Int16] {
         let path = FileManager.default.temporaryDirectory.appendingPathComponent("onsets-\(UUID().uuidString).raw").path
         let configuration = "pcm.clacks { type file slave { pcm { type null } } file \"\(path)\" format \"raw\" }"
-        let clock = TestClock()
+        let clock = ManualClock()
         let opened = OpenFlag()
         let player = ClackPlayer(clock: clock, sample: .impulse(), settings: SoundSettings(), now: { Date() },
                                  logger: Logger(label: "test")) {

@@ -1,21 +1,18 @@
-import Clocks
 import FlapCore
 import FlapHardware
 import FlapSimulated
 import Foundation
 import Logging
 import Testing
+import TestSupport
 @testable import FlapService
 
 /// Advances the virtual clock a step at a time, each time only once the player is asleep on
 /// it, so the player never falls behind: the timing the test sees is the timing it computed.
-func drive(_ clock: TestClock<Duration>, step: Duration = .milliseconds(5), until done: @Sendable () async -> Bool) async throws {
+func drive(_ clock: ManualClock, step: Duration = .milliseconds(5), until done: @Sendable () async -> Bool) async throws {
     for _ in 0..<200_000 {
         if await done() { return }
-        for _ in 0..<20_000 {
-            if (try? await clock.checkSuspension()) == nil { break }  // it threw: someone sleeps on the clock
-            try await Task.sleep(for: .microseconds(50))
-        }
+        await clock.settle { deadlines, _ in !deadlines.isEmpty }
         await clock.advance(by: step)
     }
     Issue.record("the player never finished")
@@ -25,15 +22,15 @@ func drive(_ clock: TestClock<Duration>, step: Duration = .milliseconds(5), unti
     func board(_ text: String) throws -> Board { try Board(rows: TextLayout.encodeText(text).rows) }
 
     func player(
-        _ clock: TestClock<Duration>, output: SimulatedAudioOutput<TestClock<Duration>>, settings: SoundSettings = SoundSettings(),
+        _ clock: ManualClock, output: SimulatedAudioOutput<ManualClock>, settings: SoundSettings = SoundSettings(),
         date: Date = Date(timeIntervalSince1970: 1_800_000_000)
-    ) -> ClackPlayer<TestClock<Duration>> {
+    ) -> ClackPlayer<ManualClock> {
         ClackPlayer(clock: clock, sample: .impulse(), settings: settings, now: { date }, logger: Logger(label: "test")) { output }
     }
 
     /// Instants at which the output plays a non-silent frame.
-    func onsets(_ output: SimulatedAudioOutput<TestClock<Duration>>) async -> [TestClock<Duration>.Instant] {
-        var instants: [TestClock<Duration>.Instant] = []
+    func onsets(_ output: SimulatedAudioOutput<ManualClock>) async -> [ManualClock.Instant] {
+        var instants: [ManualClock.Instant] = []
         for (i, frame) in await output.frames.enumerated() where frame != 0 {
             if let heard = await output.heard(frame: i) { instants.append(heard) }
         }
@@ -41,7 +38,7 @@ func drive(_ clock: TestClock<Duration>, step: Duration = .milliseconds(5), unti
     }
 
     @Test func everyClackIsHeardAtItsLandingDespiteTheOutputLatency() async throws {
-        let clock = TestClock()
+        let clock = ManualClock()
         let output = SimulatedAudioOutput(clock: clock, latency: .milliseconds(30))
         let player = player(clock, output: output)
         let plan = try FlipPlanner().plan(from: Board(size: .flagship), to: try board("HELLO {63}"))
@@ -60,7 +57,7 @@ func drive(_ clock: TestClock<Duration>, step: Duration = .milliseconds(5), unti
     }
 
     @Test func aReplanSplicesTheNewClacksInAndDropsTheOldPlansRest() async throws {
-        let clock = TestClock()
+        let clock = ManualClock()
         let output = SimulatedAudioOutput(clock: clock, latency: .milliseconds(10))
         let player = player(clock, output: output)
         let planner = try FlipPlanner()
@@ -87,7 +84,7 @@ func drive(_ clock: TestClock<Duration>, step: Duration = .milliseconds(5), unti
         var settings = SoundSettings()
         settings.quietHours = QuietHours("22:00-07:00")
         var night = DateComponents(calendar: .current, year: 2026, month: 11, day: 22, hour: 23, minute: 30).date!
-        let clock = TestClock()
+        let clock = ManualClock()
         let output = SimulatedAudioOutput(clock: clock)
         let quiet = player(clock, output: output, settings: settings, date: night)
         await quiet.play(plan, at: clock.now)

@@ -1,4 +1,3 @@
-import Clocks
 import FlapCore
 import FlapHardware
 import FlapMessaging
@@ -6,17 +5,18 @@ import FlapSimulated
 import Foundation
 import Logging
 import Testing
+import TestSupport
 @testable import FlapService
 
 /// Inbox → policy → motion → receipts, on a virtual clock with a date that follows it.
 @Suite(.timeLimit(.minutes(1))) struct DisplayCoordinatorTests {
     final class Rig: Sendable {
-        let clock = TestClock()
-        let time: ServiceTime<TestClock<Duration>>
+        let clock = ManualClock()
+        let time: ServiceTime<ManualClock>
         let inbox: Inbox
-        let panel: SimulatedPanel<TestClock<Duration>>
-        let coordinator: DisplayCoordinator<TestClock<Duration>>
-        let motion: MotionLoop<TestClock<Duration>>
+        let panel: SimulatedPanel<ManualClock>
+        let coordinator: DisplayCoordinator<ManualClock>
+        let motion: MotionLoop<ManualClock>
         let t0 = Date(timeIntervalSince1970: 1_800_000_000)
 
         init(policy: PanelPolicy, showing: (Board, String?)? = nil) throws {

@@ -1,8 +1,8 @@
-import Clocks
 import FlapCore
 import FlapHardware
 import FlapSimulated
 import Testing
+import TestSupport
 @testable import FlapService
 
 /// Waits (real time, bounded) until the panel has begun `count` plays: the plan's time zero is
@@ -15,18 +15,10 @@ func waitUntilPlaying<C: Clock>(_ panel: SimulatedPanel<C>, count: Int) async th
     Issue.record("the panel never began play \(count)")
 }
 
-/// The next motion event. Meanwhile the virtual clock is nudged (advanced by zero): a panel that
-/// registers its last sleep only after the test has advanced to exactly that instant would
-/// otherwise wait forever, since `TestClock` suspends a sleep until the current instant.
-func nextEvent(_ events: inout AsyncStream<MotionEvent>.Iterator, clock: TestClock<Duration>) async -> MotionEvent? {
-    let nudger = Task {
-        while !Task.isCancelled {
-            await clock.advance(by: .zero)
-            try? await Task.sleep(for: .milliseconds(2))
-        }
-    }
-    defer { nudger.cancel() }
-    return await events.next()
+/// The next motion event (the manual clock wakes a sleep until the current instant at once, so
+/// nothing needs nudging meanwhile).
+func nextEvent(_ events: inout AsyncStream<MotionEvent>.Iterator, clock: ManualClock) async -> MotionEvent? {
+    await events.next()
 }
 
 /// The motion loop on a virtual clock, driving a simulated panel.
@@ -36,7 +28,7 @@ func nextEvent(_ events: inout AsyncStream<MotionEvent>.Iterator, clock: TestClo
     func board(_ text: String) throws -> Board { try Board(rows: TextLayout.encodeText(text).rows) }
 
     @Test func aTargetIsPlayedOnTheClockAndReportedWhenTheMotionEnds() async throws {
-        let clock = TestClock()
+        let clock = ManualClock()
         let panel = SimulatedPanel(info: info, clock: clock, recordsHistory: true)
         let loop = MotionLoop(panel: panel, planner: try FlipPlanner(), clock: clock)
         var events = loop.motionEvents.makeAsyncIterator()
@@ -57,7 +49,7 @@ func nextEvent(_ events: inout AsyncStream<MotionEvent>.Iterator, clock: TestClo
     }
 
     @Test func aNewTargetMidMotionIsPlannedFromWhereTheModulesAre() async throws {
-        let clock = TestClock()
+        let clock = ManualClock()
         let panel = SimulatedPanel(info: info, clock: clock, recordsHistory: true)
         let loop = MotionLoop(panel: panel, planner: try FlipPlanner(), clock: clock)
         var events = loop.motionEvents.makeAsyncIterator()
@@ -84,7 +76,7 @@ func nextEvent(_ events: inout AsyncStream<MotionEvent>.Iterator, clock: TestClo
     }
 
     @Test func stoppingLeavesThePanelAtRest() async throws {
-        let clock = TestClock()
+        let clock = ManualClock()
         let panel = SimulatedPanel(info: info, clock: clock)
         let loop = MotionLoop(panel: panel, planner: try FlipPlanner(), clock: clock)
         try await loop.show(try board("ABC"), token: nil)

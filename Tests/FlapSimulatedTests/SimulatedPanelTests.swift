@@ -1,8 +1,8 @@
-import Clocks
 import FlapCore
 import FlapHardware
 import Synchronization
 import Testing
+import TestSupport
 @testable import FlapSimulated
 
 @Suite(.timeLimit(.minutes(1))) struct SimulatedPanelTests {
@@ -15,7 +15,7 @@ import Testing
     }
 
     /// Plays `plan` in a task and waits until the panel has begun it.
-    func start(_ plan: FlipPlan, on panel: SimulatedPanel<TestClock<Duration>>, cutoff: PlayCutoff = PlayCutoff()) async throws -> Task<Void, any Error> {
+    func start(_ plan: FlipPlan, on panel: SimulatedPanel<ManualClock>, cutoff: PlayCutoff = PlayCutoff()) async throws -> Task<Void, any Error> {
         let before = await panel.playsStarted
         let task = Task { try await panel.play(plan, cutoff: cutoff) }
         for _ in 0..<5000 where await panel.playsStarted == before { try await Task.sleep(for: .milliseconds(1)) }
@@ -23,7 +23,7 @@ import Testing
     }
 
     @Test func everyLandingHappensAtItsPlannedInstantAndIsRecorded() async throws {
-        let clock = TestClock()
+        let clock = ManualClock()
         let panel = SimulatedPanel(info: info, clock: clock, recordsHistory: true)
         let plan = try FlipPlanner().plan(from: Board(size: info.size), to: try board("CAB"))
         let origin = clock.now
@@ -44,7 +44,7 @@ import Testing
     }
 
     @Test func aCutPlanLandsExactlyWhatWasDueByTheCutoff() async throws {
-        let clock = TestClock()
+        let clock = ManualClock()
         let panel = SimulatedPanel(info: info, clock: clock)
         let plan = try FlipPlanner().plan(from: Board(size: info.size), to: try board("ZZZ"))
         let cutoff = PlayCutoff()
@@ -59,7 +59,7 @@ import Testing
     }
 
     @Test func shutDownEndsEverySnapshotStream() async throws {
-        let panel = SimulatedPanel(info: info, clock: TestClock())
+        let panel = SimulatedPanel(info: info, clock: ManualClock())
         let snapshots = await panel.snapshots()
         await panel.shutDown()
         var count = 0

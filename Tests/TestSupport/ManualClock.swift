@@ -53,8 +53,8 @@ public final class ManualClock: Clock, Sendable {
         }
     }
 
-    /// Moves time on by `duration`, waking every sleeper due by then.
-    public func advance(by duration: Duration) {
+    /// Moves time on by `duration` at once, waking every sleeper due by then.
+    public func jump(by duration: Duration) {
         let due = state.withLock { s in
             s.now = s.now.advanced(by: duration)
             let now = s.now
@@ -63,6 +63,35 @@ public final class ManualClock: Clock, Sendable {
             return due
         }
         for sleeper in due { sleeper.continuation.resume() }
+    }
+
+    /// Moves time on by `duration` deadline by deadline, as swift-clocks' TestClock does: each
+    /// sleeper wakes at its own instant, and what it does then (sleeping again, within the
+    /// span too) runs before time moves on. Woken tasks get their turn through `Task.yield()`
+    /// at the caller's priority.
+    public func advance(by duration: Duration) async {
+        let end = now.advanced(by: duration)
+        while true {
+            await yieldToOthers()
+            let due: [Sleeper] = state.withLock { s in
+                guard let next = s.sleepers.map(\.deadline).filter({ $0 <= end }).min() else { return [] }
+                s.now = max(s.now, next)
+                let woken = s.sleepers.filter { $0.deadline <= next }
+                s.sleepers.removeAll { $0.deadline <= next }
+                return woken
+            }
+            if due.isEmpty { break }
+            for sleeper in due { sleeper.continuation.resume() }
+        }
+        state.withLock { $0.now = max($0.now, end) }
+        await yieldToOthers()
+    }
+
+    /// Whether anyone sleeps on the clock now.
+    public var hasSleepers: Bool { state.withLock { !$0.sleepers.isEmpty } }
+
+    private func yieldToOthers() async {
+        for _ in 0..<40 { await Task.yield() }
     }
 
     /// The earliest deadline anyone sleeps until.

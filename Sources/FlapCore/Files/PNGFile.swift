@@ -1,6 +1,7 @@
-/// A picture as a PNG file: 8-bit RGB, each row filtered against the one above.
+/// A picture as a PNG file: 8-bit RGB, each row filtered against the one above. The caller
+/// supplies the zlib compressor (FlapCore links no C library).
 public enum PNGFile {
-    public static func encode(_ frame: PixelFrame) -> [UInt8] {
+    public static func encode(_ frame: PixelFrame, zlib: ([UInt8]) throws -> [UInt8]) rethrows -> [UInt8] {
         let rowBytes = frame.width * 3
         var raw: [UInt8] = []
         raw.reserveCapacity((rowBytes + 1) * frame.height)
@@ -22,7 +23,7 @@ public enum PNGFile {
         header += bigEndian(UInt32(frame.width)) + bigEndian(UInt32(frame.height))
         header += [8, 2, 0, 0, 0]
         return [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]
-            + chunk("IHDR", header) + chunk("IDAT", Deflate.zlib(raw)) + chunk("IEND", [])
+            + chunk("IHDR", header) + chunk("IDAT", try zlib(raw)) + chunk("IEND", [])
     }
 
     static func chunk(_ type: String, _ data: [UInt8]) -> [UInt8] {
