@@ -63,7 +63,7 @@ import Testing
         }
         // A library that is there but is not rpi-rgb-led-matrix.
         do { _ = try LibRGBMatrix(path: "libm.so.6") } catch let error as HardwareError {
-            #expect(error.problem.contains("has no led_matrix_create_from_options_const_argv"))
+            #expect(error.problem.contains("has no led_matrix_create_from_options_and_rt_options"))
         } catch { Issue.record("unexpected \(error)") }
     }
 }

@@ -78,6 +78,7 @@ import TestSupport
             chain = 2
             hardware_mapping = "adafruit-hat"
             pwm_bits = 7
+            gpio_slowdown = 3
             brightness = 50
             brightness_schedule = ["22:00=10", "07:30=80"]
             blank_after_seconds = 600
@@ -85,7 +86,7 @@ import TestSupport
             """, file: "flapd.toml").panels[0]
         #expect(parsed.isLED && parsed.drum == .vestaboard)
         #expect(parsed.led.matrix.width == 128 && parsed.led.matrix.height == 32 && parsed.led.matrix.hardwareMapping == "adafruit-hat")
-        #expect(parsed.led.matrix.pwmBits == 7 && parsed.led.matrix.brightness == 50)
+        #expect(parsed.led.matrix.pwmBits == 7 && parsed.led.matrix.brightness == 50 && parsed.led.matrix.gpioSlowdown == 3)
         #expect(parsed.led.brightnessSchedule.level(atMinute: 23 * 60) == 0.1 && parsed.led.brightnessSchedule.level(atMinute: 8 * 60) == 0.8)
         #expect(parsed.led.blankAfterSeconds == 600 && parsed.led.framesPerSecond == 30)
         #expect(problems("""

@@ -66,3 +66,14 @@ struct vw_rgb_matrix_options {
     bool disable_busy_waiting;
     char room_for_newer_fields[256];
 };
+
+/// rpi-rgb-led-matrix's `struct RGBLedRuntimeOptions` (led-matrix-c.h), with room after it.
+struct vw_rgb_matrix_runtime_options {
+    int gpio_slowdown;
+    int daemon;
+    int drop_privileges;
+    bool do_gpio_init;
+    const char *drop_priv_user;
+    const char *drop_priv_group;
+    char room_for_newer_fields[256];
+};

@@ -16,6 +16,8 @@ public struct RGBMatrixOptions: Sendable, Equatable {
     public var brightness = 100
     /// 1–11: fewer bits, fewer colours, faster refresh.
     public var pwmBits = 11
+    /// 0–4: slows the library's GPIO writes for faster Pis (a Pi 4 usually needs 2 or more).
+    public var gpioSlowdown = 1
 
     public init() {}
 

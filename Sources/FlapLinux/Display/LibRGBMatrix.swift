@@ -11,7 +11,7 @@ import Glibc
 public final class LibRGBMatrix: RGBMatrixAPI {
     public static let libraryName = "librgbmatrix.so.1"
 
-    private typealias Create = @convention(c) (UnsafeMutableRawPointer?, Int32, UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?) -> OpaquePointer?
+    private typealias Create = @convention(c) (UnsafeMutableRawPointer?, UnsafeMutableRawPointer?) -> OpaquePointer?
     private typealias Delete = @convention(c) (OpaquePointer?) -> Void
     private typealias Offscreen = @convention(c) (OpaquePointer?) -> OpaquePointer?
     private typealias Swap = @convention(c) (OpaquePointer?, OpaquePointer?) -> OpaquePointer?
@@ -46,7 +46,9 @@ public final class LibRGBMatrix: RGBMatrixAPI {
             }
             return unsafeBitCast(pointer, to: type)
         }
-        createMatrix = try symbol("led_matrix_create_from_options_const_argv", as: Create.self)
+        // The variant with runtime options: without them the library drops its privileges to the
+        // `daemon` user after start-up, and flapd could no longer write its own state.
+        createMatrix = try symbol("led_matrix_create_from_options_and_rt_options", as: Create.self)
         deleteMatrix = try symbol("led_matrix_delete", as: Delete.self)
         offscreenCanvas = try symbol("led_matrix_create_offscreen_canvas", as: Offscreen.self)
         swapCanvas = try symbol("led_matrix_swap_on_vsync", as: Swap.self)
@@ -68,7 +70,16 @@ public final class LibRGBMatrix: RGBMatrixAPI {
         c.parallel = Int32(options.parallel)
         c.brightness = Int32(options.brightness)
         c.pwm_bits = Int32(options.pwmBits)
-        guard let matrix = withUnsafeMutablePointer(to: &c, { createMatrix(UnsafeMutableRawPointer($0), 0, nil) }) else {
+        var runtime = vw_rgb_matrix_runtime_options()
+        memset(&runtime, 0, MemoryLayout<vw_rgb_matrix_runtime_options>.size)
+        runtime.gpio_slowdown = Int32(options.gpioSlowdown)
+        runtime.daemon = 0
+        runtime.drop_privileges = 0
+        runtime.do_gpio_init = true
+        let created = withUnsafeMutablePointer(to: &c) { c in
+            withUnsafeMutablePointer(to: &runtime) { r in createMatrix(UnsafeMutableRawPointer(c), UnsafeMutableRawPointer(r)) }
+        }
+        guard let matrix = created else {
             throw HardwareError(device: "HUB75 matrix", problem: "rpi-rgb-led-matrix refused the options (rows \(options.rows), cols \(options.columns), "
                 + "chain \(options.chain), parallel \(options.parallel), mapping \(options.hardwareMapping))",
                 remedy: "it needs root for the GPIO pins; see its message above")

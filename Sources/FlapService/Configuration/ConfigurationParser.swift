@@ -188,7 +188,7 @@ public enum ConfigurationParser {
     }
 
     static let ledKeys = ["width", "height", "orientation", "reverse_blocks", "wiring", "current_limit_ma", "format", "chain", "parallel",
-                          "hardware_mapping", "pwm_bits", "brightness", "brightness_schedule", "blank_after_seconds", "fps"]
+                          "hardware_mapping", "pwm_bits", "gpio_slowdown", "brightness", "brightness_schedule", "blank_after_seconds", "fps"]
 
     private static func parseLED(_ reader: inout TableReader, driver: String) -> LEDSettings {
         var led = LEDSettings()
@@ -221,6 +221,9 @@ public enum ConfigurationParser {
                 if (1...3).contains(parallel) { led.matrix.parallel = parallel } else { reader.fail("parallel", "must be 1, 2 or 3, not \(parallel)") }
             }
             led.matrix.hardwareMapping = reader.string("hardware_mapping") ?? led.matrix.hardwareMapping
+            if let slowdown = reader.int("gpio_slowdown") {
+                if (0...4).contains(slowdown) { led.matrix.gpioSlowdown = slowdown } else { reader.fail("gpio_slowdown", "must be 0 to 4, not \(slowdown)") }
+            }
             if let bits = reader.int("pwm_bits") {
                 if (1...11).contains(bits) { led.matrix.pwmBits = bits } else { reader.fail("pwm_bits", "must be 1 to 11, not \(bits)") }
             }
