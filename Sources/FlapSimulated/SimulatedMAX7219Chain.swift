@@ -29,7 +29,6 @@ public final class SimulatedMAX7219Chain: SPIDevice {
         var chips: [Chip]
         var transfers = 0
         var problems: [String] = []
-        var frames: AsyncStream<Bitmap>.Continuation?
     }
 
     public init(width: Int, height: Int = 8, name: String = "simulated MAX7219 cascade") {
@@ -41,7 +40,7 @@ public final class SimulatedMAX7219Chain: SPIDevice {
     }
 
     public func transfer(_ bytes: [UInt8]) throws -> [UInt8] {
-        let image: Bitmap? = try state.withLock { s in
+        try state.withLock { s in
             guard bytes.count == s.chips.count * 2 else {
                 throw HardwareError(device: name, problem: "a transfer of \(bytes.count) bytes; a cascade of \(s.chips.count) chips takes \(s.chips.count * 2)")
             }
@@ -63,9 +62,7 @@ public final class SimulatedMAX7219Chain: SPIDevice {
                 default: s.problems.append("chip \(chip): no register \(register)")
                 }
             }
-            return s.frames == nil ? nil : Self.image(of: s.chips, width: width, height: height)
         }
-        if let image { state.withLock { _ = $0.frames?.yield(image) } }
         return Array(repeating: 0, count: bytes.count)
     }
 
@@ -78,11 +75,6 @@ public final class SimulatedMAX7219Chain: SPIDevice {
 
     /// The LEDs lit now.
     public var image: Bitmap { state.withLock { Self.image(of: $0.chips, width: width, height: height) } }
-
-    /// The LEDs after every transfer, for a terminal to draw (one consumer).
-    public func frames() -> AsyncStream<Bitmap> {
-        AsyncStream(bufferingPolicy: .bufferingNewest(2)) { continuation in state.withLock { $0.frames = continuation } }
-    }
 
     static func image(of chips: [Chip], width: Int, height: Int) -> Bitmap {
         var image = Bitmap(width: width, height: height)

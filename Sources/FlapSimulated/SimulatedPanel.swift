@@ -118,9 +118,7 @@ public actor SimulatedPanel<C: Clock>: Panel where C.Duration == Duration {
     }
 
     private func board(of positions: [Int]) -> Board {
-        var board = Board(size: info.size)
-        for (i, p) in positions.enumerated() { board[i / info.size.columns, i % info.size.columns] = info.drum.codes[p] }
-        return board
+        Board(size: info.size, positions: positions, drum: info.drum)
     }
 
     struct Change {

@@ -29,7 +29,7 @@ import Testing
         try await display.show(frame, brightness: 1)
         let written = SimulatedFramebuffer.picture(of: Array(try Data(contentsOf: URL(fileURLWithPath: path))), format: format)
         // What the format can hold of each colour: 5-6-5 loses the low bits.
-        let expected = frame.pixels.map { c in format.colour(of: format.pixel(c.red, c.green, c.blue)) }.map { RGB($0.red, $0.green, $0.blue) }
+        let expected = frame.pixels.map(format.shown)
         #expect(written.pixels == expected)
         #expect(written[0, 0] == .black && written.pixels.contains(RGB(218, 41, 28)) == (layout != .rgb565))
         await display.darken()

@@ -37,7 +37,7 @@ import TestSupport
         var expected = PixelFrame(width: 200, height: 80)
         renderer.draw(try Board(rows: TextLayout.encodeText("HELLO\nSCREEN", options: LayoutOptions(size: size)).rows), into: &expected)
         let shown = SimulatedFramebuffer.picture(of: Array(try Data(contentsOf: URL(fileURLWithPath: screen))), format: format)
-        let quantised = expected.pixels.map { c in format.colour(of: format.pixel(c.red, c.green, c.blue)) }.map { RGB($0.red, $0.green, $0.blue) }
+        let quantised = expected.pixels.map(format.shown)
         #expect(shown.pixels == quantised)
 
         // Stopped, the screen goes black.

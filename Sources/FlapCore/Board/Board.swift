@@ -11,6 +11,12 @@ public struct Board: Hashable, Sendable {
     }
 
     /// A board from rows that must all be `size.columns` long and `size.rows` in number.
+    /// The board a `size` panel shows with its modules on drum `positions` (row-major).
+    public init(size: BoardSize, positions: [Int], drum: Drum) {
+        self.init(size: size)
+        for (i, p) in positions.prefix(size.count).enumerated() { self[i / size.columns, i % size.columns] = drum.codes[p] }
+    }
+
     public init(rows: [[CharacterCode]]) throws(BoardError) {
         guard let width = rows.first?.count, width > 0 else { throw BoardError("a board needs at least one row and column") }
         for (index, row) in rows.enumerated() where row.count != width {

@@ -65,11 +65,7 @@ public struct FlipPlan: Sendable, Equatable {
 
     /// What the board shows at `time`.
     public func board(at time: Duration) -> Board {
-        var board = Board(size: size)
-        for (i, m) in motion(at: time).enumerated() {
-            board[i / size.columns, i % size.columns] = drum.codes[m.position]
-        }
-        return board
+        Board(size: size, positions: motion(at: time).map(\.position), drum: drum)
     }
 
     /// What the board shows when the plan is done.

@@ -1,3 +1,5 @@
+import FlapCore
+
 /// How a framebuffer lays out its pixels: what Linux's fixed and variable screen information
 /// say (or configuration, where there is no device to ask).
 public struct FramebufferFormat: Sendable, Equatable {
@@ -75,6 +77,12 @@ public struct FramebufferFormat: Sendable, Equatable {
     public func pixel(_ red: UInt8, _ green: UInt8, _ blue: UInt8) -> UInt32 {
         func place(_ value: UInt8, _ channel: Channel) -> UInt32 { UInt32(value >> UInt8(8 - channel.length)) << UInt32(channel.offset) }
         return place(red, self.red) | place(green, self.green) | place(blue, self.blue)
+    }
+
+    /// What the screen shows for `colour`: each channel cut to its bits.
+    public func shown(_ colour: RGB) -> RGB {
+        let c = self.colour(of: pixel(colour.red, colour.green, colour.blue))
+        return RGB(c.red, c.green, c.blue)
     }
 
     /// The colour of a pixel value (each channel widened back to 8 bits), for reading back.

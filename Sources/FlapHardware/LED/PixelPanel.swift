@@ -155,8 +155,6 @@ public actor PixelPanel<C: Clock<Duration>>: Panel where C: Sendable {
     }
 
     private func board(of positions: [Int]) -> Board {
-        var board = Board(size: info.size)
-        for (i, p) in positions.enumerated() { board[i / info.size.columns, i % info.size.columns] = info.drum.codes[p] }
-        return board
+        Board(size: info.size, positions: positions, drum: info.drum)
     }
 }

@@ -41,10 +41,7 @@ public actor MotionLoop<C: Clock> where C.Duration == Duration {
 
     /// What the panel shows while at rest (its drum positions as codes).
     public func restingBoard() async -> Board {
-        let info = panel.info
-        var board = Board(size: info.size)
-        for (i, p) in await panel.positions().enumerated() { board[i / info.size.columns, i % info.size.columns] = info.drum.codes[p] }
-        return board
+        Board(size: panel.info.size, positions: await panel.positions(), drum: panel.info.drum)
     }
 
     /// Moves the panel to `target`, starting now. `token` comes back with the completion (the
