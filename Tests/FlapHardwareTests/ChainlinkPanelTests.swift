@@ -92,7 +92,11 @@ import Testing
         #expect(flaps.enumerated().filter { $0.offset != 4 }.map(\.element) == plan.targets.enumerated().filter { $0.offset != 4 }.map(\.element))
         // The sensor is fixed; the driver's next re-home finds it and the module catches up.
         await rig.controller.setSensorFault(.none, module: 4)
-        try await rig.wait(upTo: .seconds(120), "the recovery") {
+        // As for direct drive: the next re-homing comes after the backoff reached so far.
+        let attempts = await rig.panel.health().faults.first?.attempts ?? 0
+        typealias Watch = ModuleFaultWatch<AcceleratedClock.Instant>
+        let backoff = min(Watch.firstRehomeDelay * (1 << min(attempts + 1, 10)), Watch.rehomeBackoffLimit)
+        try await rig.wait(upTo: max(.seconds(120), backoff + .seconds(30)), "the recovery") {
             let flaps = await rig.controller.flaps()
             return await rig.panel.health().faults.isEmpty && flaps == plan.targets
         }

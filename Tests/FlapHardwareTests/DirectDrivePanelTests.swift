@@ -102,7 +102,12 @@ import Testing
         try await rig.panel.play(plan, cutoff: PlayCutoff())
         #expect(rig.rotorFlaps.enumerated().filter { $0.offset != 2 }.map(\.element) == [plan.targets[0], plan.targets[1], plan.targets[3]])
         rig.chain.setSensorFault(.none, module: 2)
-        try await rig.wait(upTo: .seconds(60), "the recovery") {
+        // The next re-homing comes after the backoff the failed attempts so far have reached
+        // (more of them on a loaded machine, where simulated time runs on), then a turn to home.
+        let attempts = await rig.panel.health().faults.first?.attempts ?? 0
+        typealias Watch = ModuleFaultWatch<AcceleratedClock.Instant>
+        let backoff = min(Watch.firstRehomeDelay * (1 << min(attempts + 1, 10)), Watch.rehomeBackoffLimit)
+        try await rig.wait(upTo: backoff + .seconds(30), "the recovery") {
             await rig.panel.health().faults.isEmpty && rig.rotorFlaps == plan.targets
         }
     }
