@@ -13,6 +13,9 @@ public actor DirectDrivePanel<C: Clock>: Panel where C.Duration == Duration {
     private let clock: C
     private let origin: C.Instant
     private var estimated: [Int]
+    /// The flap each module was last sent to: a module re-homed after a fault goes there once
+    /// home is found (the module itself ignored the order while it was in sensor error).
+    private var commanded: [Int]
     private var watch: ModuleFaultWatch<C.Instant>
     private var monitor: Task<Void, Never>?
     private let noticeContinuation: AsyncStream<PanelNotice>.Continuation
@@ -26,6 +29,7 @@ public actor DirectDrivePanel<C: Clock>: Panel where C.Duration == Duration {
         self.clock = clock
         self.origin = origin
         estimated = Array(repeating: 0, count: info.size.count)
+        commanded = Array(repeating: 0, count: info.size.count)
         watch = ModuleFaultWatch(columns: info.size.columns)
         (noticeStream, noticeContinuation) = AsyncStream.makeStream(of: PanelNotice.self, bufferingPolicy: .bufferingNewest(256))
     }
@@ -48,7 +52,10 @@ public actor DirectDrivePanel<C: Clock>: Panel where C.Duration == Duration {
             for (time, modules) in starts {
                 try await clock.sleep(until: start.advanced(by: time), tolerance: nil)
                 // The module logic turns a full turn by itself when sent where it already is.
-                for i in modules { engine.go(i, to: plan.modules[i].path.last!) }
+                for i in modules {
+                    commanded[i] = plan.modules[i].path.last!
+                    engine.go(i, to: commanded[i])
+                }
             }
             try await clock.sleep(until: start.advanced(by: plan.duration), tolerance: nil)
             let moved = starts.flatMap(\.modules)
@@ -106,7 +113,10 @@ public actor DirectDrivePanel<C: Clock>: Panel where C.Duration == Duration {
         }
         let (notices, rehome) = watch.review(Array(reports), now: clock.now)
         for notice in notices { noticeContinuation.yield(notice) }
-        for i in rehome { engine.rehome(i) }
+        for i in rehome {
+            engine.rehome(i)
+            engine.go(i, to: commanded[i])
+        }
     }
 
     private func say(_ level: PanelNotice.Level, _ text: String) { noticeContinuation.yield(PanelNotice(level, text)) }
