@@ -20,6 +20,7 @@ let package = Package(
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.0.0"),
         .package(url: "https://github.com/adam-fowler/compress-nio", from: "1.5.0"),
         .package(url: "https://github.com/apple/swift-nio", from: "2.81.0"),
+        .package(url: "https://github.com/apple/swift-nio-ssl", from: "2.29.0"),
         .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.0.0"),
         .package(url: "https://github.com/apple/swift-http-types", from: "1.0.0"),
         .package(url: "https://github.com/LebJe/TOMLKit", from: "0.6.0"),
@@ -48,6 +49,7 @@ let package = Package(
                 "FlapCore", "FlapMessaging", "FlapHardware", "FlapMetrics",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "Logging", package: "swift-log"),
             ]),
         // libasound, plus the one C function Swift cannot write (a variadic error handler).
@@ -57,14 +59,15 @@ let package = Package(
         .systemLibrary(name: "CGPIOD", path: "Sources/CGPIOD", pkgConfig: "libgpiod", providers: [.apt(["libgpiod-dev"])]),
         // spidev's ioctl wrappers (macros over structures Swift cannot import).
         .target(name: "CLinuxDevices"),
-        .systemLibrary(
-            name: "CMosquitto", path: "Sources/CMosquitto", pkgConfig: "libmosquitto",
-            providers: [.apt(["libmosquitto-dev"])]),
-        // MQTT: an async client over libmosquitto, and the topics flapd serves.
+        // MQTT: a client of our own on swift-nio (acknowledgements after commit), and flapd's topics.
         .target(
             name: "FlapMQTT",
             dependencies: [
-                "CMosquitto", "FlapCore", "FlapMessaging", "FlapMetrics",
+                "FlapCore", "FlapMessaging", "FlapMetrics",
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ]),
@@ -105,7 +108,7 @@ let package = Package(
         .testTarget(
             name: "FlapHardwareTests",
             dependencies: ["FlapHardware", "FlapCore", "FlapSimulated", "FlapLinux", "TestSupport"]),
-        .testTarget(name: "FlapMQTTTests", dependencies: ["FlapMQTT", "TestSupport"]),
+        .testTarget(name: "FlapMQTTTests", dependencies: ["FlapMQTT", "TestSupport", .product(name: "NIOCore", package: "swift-nio")]),
         .testTarget(
             name: "FlapMessagingTests",
             dependencies: ["FlapMessaging"]),

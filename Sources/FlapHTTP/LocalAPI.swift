@@ -46,7 +46,7 @@ public struct LocalAPI: Sendable {
             guard authorized(request) else { return Self.message(.unauthorized, "Invalid API key") }
             guard let body = try await Responses.body(of: request, limit: Responses.maximumBody) else {
                 metrics.rejected(source: "local-api", reason: "too_large")
-                return Self.message(.contentTooLarge, "a message may be at most 64 KiB")
+                return Self.message(.contentTooLarge, Responses.tooLarge(request))
             }
             return try await write(body)
         }

@@ -96,7 +96,7 @@ public struct NativeAPI: Sendable {
         }
         guard let body = try await Responses.body(of: request, limit: Responses.maximumBody) else {
             metrics.rejected(source: "native-api", reason: "too_large")
-            return Responses.error(.contentTooLarge, "a message may be at most 64 KiB")
+            return Responses.error(.contentTooLarge, Responses.tooLarge(request))
         }
         return try await answer(intake.submit(json: body, source: "native-api"), source: "native-api")
     }
@@ -181,7 +181,7 @@ public struct NativeAPI: Sendable {
         }
         let status = Status(
             version: version, uptimeSeconds: Int(started.duration(to: .now).components.seconds), panels: panelList,
-            queue: Queue(slots: try await intake.inbox.slots().count, waiting: counts[.accepted] ?? 0),
+            queue: Queue(slots: try await intake.inbox.slotCount(), waiting: counts[.accepted] ?? 0),
             sound: await { let s = await panels.soundStatus(); return Sound(state: s.state, reason: s.reason) }(),
             receipts: Dictionary(uniqueKeysWithValues: counts.map { ($0.key.rawValue, $0.value) }))
         return Responses.json(.ok, status)

@@ -1,5 +1,6 @@
 import Foundation
 import HTTPTypes
+import NIOCore
 import Hummingbird
 
 /// JSON answers with the shapes the APIs document.
@@ -35,12 +36,19 @@ enum Responses {
 
     /// Reads a request body of at most `limit` bytes; nil when the request is larger.
     static func body(of request: Request, limit: Int) async throws -> [UInt8]? {
+        if let length = request.headers[.contentLength].flatMap(Int.init), length > limit { return nil }
         do {
             let buffer = try await request.body.collect(upTo: limit)
             return Array(buffer.readableBytesView)
-        } catch let error as HTTPError where error.status == .contentTooLarge {
+        } catch is NIOTooManyBytesError {
             return nil
         }
+    }
+
+    /// What to say of a body over `limit`: its size when the request gave it, and the limit.
+    static func tooLarge(_ request: Request, limit: Int = maximumBody) -> String {
+        let sent = request.headers[.contentLength].map { "the body is \($0) bytes" } ?? "the body is over the limit"
+        return "\(sent); a message may be at most 64 KiB (\(limit) bytes)"
     }
 
     /// The largest body either API takes: 64 KiB, as for MQTT payloads.

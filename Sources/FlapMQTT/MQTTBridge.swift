@@ -5,18 +5,19 @@ import Foundation
 import Logging
 import ServiceLifecycle
 
-/// flapd on MQTT (DESIGN §7): takes messages from the device's topics into the same intake as
-/// HTTP, and publishes receipts, the board and availability.
+/// flapd on MQTT: takes messages from the device's topics into the same intake as HTTP, and
+/// publishes receipts, the board and availability.
 ///
-/// Topics under `<base>/<device>/`: `message` (JSON, QoS 1), `command` (plain text; the slot of
-/// sender `mqtt-command`), `slot/<sender>` (retained JSON: the broker keeps each sender's latest
+/// Topics under `<base>/<device>/`: `message` (JSON, QoS 1 or 2), `command` (plain text; the slot
+/// of sender `mqtt-command`), `slot/<sender>` (retained JSON: the broker keeps each sender's latest
 /// message; an empty retained payload clears the slot), `ha/set` (Home Assistant's text entity);
 /// `<base>/group/<group>/message` for each group. Published: `receipt` (every outcome, including
 /// rejections with the reason), `state` (retained board), `availability` (retained, will `offline`).
 ///
-/// libmosquitto 2.0.11 acknowledges a QoS 1 message (PUBACK) before handing it over: a crash
-/// between the two loses it. The time from hand-over to commit is measured as
-/// `flapd_mqtt_ack_window_seconds`; retained slot messages are redelivered after a crash.
+/// A QoS 1 or 2 message is acknowledged (PUBACK, PUBREC) only after it is committed to the inbox,
+/// or refused with a receipt: until then the broker holds it for flapd's persistent session and
+/// delivers it again after a crash. Messages are queued for the inbox in the order they arrive,
+/// and the inbox commits those that arrive together in one transaction.
 public final class MQTTBridge: Service, Sendable {
     public let settings: MQTTSettings
     private let intake: MessageIntake
@@ -26,6 +27,7 @@ public final class MQTTBridge: Service, Sendable {
     private var client: MQTTClient { clients.current }
     private let discovery: HomeAssistantDiscovery
     private let options: MQTTOptions
+    private let queueFull = QueueFullWarning()
 
     public init(settings: MQTTSettings, password: String?, intake: MessageIntake, metrics: FlapMetrics,
                 stateDirectory: String, logger: Logger) throws(MQTTError) {
@@ -39,6 +41,8 @@ public final class MQTTBridge: Service, Sendable {
         options.keepAlive = settings.keepAlive
         options.username = settings.username
         options.password = password
+        options.manualAcknowledgement = true
+        options.onAcknowledged = { [metrics] delay in metrics.mqttAcknowledged(after: delay) }
         if settings.tls {
             options.tls = .init(caFile: settings.caFile ?? "/etc/ssl/certs/ca-certificates.crt",
                                 certificateFile: settings.certificateFile, keyFile: settings.keyFile)
@@ -52,8 +56,9 @@ public final class MQTTBridge: Service, Sendable {
 
     public func run() async throws {
         client.start()
-        let receipts = Task { [intake, self] in
-            for await receipt in intake.inbox.finalReceipts { self.publishReceipt(receipt, source: nil) }
+        let events = await intake.inbox.events()
+        let receipts = Task { [self] in
+            for await event in events { self.announce(event) }
         }
         defer { receipts.cancel() }
         await cancelWhenGracefulShutdown {
@@ -79,8 +84,7 @@ public final class MQTTBridge: Service, Sendable {
         }
         // A clean goodbye: offline now rather than when the broker notices (the will is for crashes).
         try? client.publish(topic("availability"), Array("offline".utf8), qos: 1, retain: true)
-        try? await Task.sleep(for: .milliseconds(100))
-        client.stop()
+        await client.disconnect(within: .seconds(2))
     }
 
     private func handle(_ event: MQTTEvent) async {
@@ -94,8 +98,8 @@ public final class MQTTBridge: Service, Sendable {
             logger.error("the MQTT broker refused the connection", metadata: ["code": "\(code)", "reason": "\(Self.refusal(code))"])
         case .connectFailed(let reason):
             logger.warning("cannot reach the MQTT broker; retrying", metadata: ["broker": "\(settings.host):\(settings.port)", "reason": "\(reason)"])
-        case .disconnected(let code):
-            if code != 0 { logger.warning("lost the MQTT broker; reconnecting", metadata: ["code": "\(code)"]) }
+        case .disconnected(let reason):
+            logger.warning("lost the MQTT broker; reconnecting", metadata: ["reason": "\(reason)"])
         case .message(let message):
             await take(message)
         }
@@ -105,77 +109,118 @@ public final class MQTTBridge: Service, Sendable {
         var filters = [topic("message"), topic("command"), topic("slot/+"), topic("ha/set")]
         filters += settings.groups.map { "\(settings.baseTopic)/group/\($0)/message" }
         for filter in filters {
-            do { try client.subscribe(filter, qos: 1) } catch { logger.error("cannot subscribe", metadata: ["topic": "\(filter)", "error": "\(error)"]) }
+            // QoS 2 allowed: each message arrives with the QoS it was published with.
+            do { try client.subscribe(filter, qos: 2) } catch { logger.error("cannot subscribe", metadata: ["topic": "\(filter)", "error": "\(error)"]) }
         }
     }
 
-    /// Every message goes through the same checks as HTTP; every outcome gets a receipt.
+    /// Every message goes through the same checks as HTTP; every outcome gets a receipt. The
+    /// message is queued for the inbox here, in arrival order; its acknowledgement waits for
+    /// the commit (or the refusal) in a task of its own, so commits can be grouped.
     func take(_ message: MQTTMessage) async {
-        let prefix = "\(settings.baseTopic)/\(settings.deviceID)/"
-        let leaf = message.topic.hasPrefix(prefix) ? String(message.topic.dropFirst(prefix.count)) : "message"
-        guard message.payload.count <= 64 * 1024 else {
-            metrics.rejected(source: "mqtt", reason: "too_large")
-            return publishRejection(id: nil, reason: "the payload is \(message.payload.count) bytes; at most 64 KiB", source: "mqtt")
-        }
+        let client = self.client
+        let ticket: IntakeTicket
         do {
-            let outcome: IntakeOutcome
-            var source = "mqtt"
-            if leaf == "command" || leaf == "ha/set" {
-                source = leaf == "command" ? "mqtt-command" : "home-assistant"
-                guard let text = String(validating: message.payload, as: UTF8.self) else {
-                    return publishRejection(id: nil, reason: "the command is not UTF-8 text", source: source)
-                }
-                outcome = try await intake.submit(fields: ["text": text], source: source)
-            } else if leaf.hasPrefix("slot/") {
-                let sender = String(leaf.dropFirst(5))
-                if message.payload.isEmpty {
-                    // An empty retained payload: the sender cleared its slot.
-                    _ = try await intake.inbox.clearSlot(sender, now: intake.now())
-                    return
-                }
-                outcome = try await submitSlot(message.payload, sender: sender)
-            } else {
-                outcome = try await intake.submit(json: message.payload, source: "mqtt")
-            }
-            metrics.mqttCommitted(after: message.received.duration(to: .now))
-            publish(outcome, payload: message.payload, source: source)
+            guard let queued = try await queue(message) else { return client.acknowledge(message) }
+            ticket = queued
         } catch {
             logger.error("could not take an MQTT message", metadata: ["topic": "\(message.topic)", "error": "\(error)"])
+            return client.acknowledge(message)
+        }
+        Task { [self] in
+            do {
+                if case .invalid(let errors) = try await ticket.outcome {
+                    let source = self.source(of: message)
+                    metrics.rejected(source: source, reason: "invalid")
+                    publishRejection(id: Self.id(in: message.payload), reason: errors.description, source: source)
+                }
+            } catch {
+                // Not stored: refused with a receipt, so it is not redelivered for ever.
+                logger.error("could not store an MQTT message", metadata: ["topic": "\(message.topic)", "error": "\(error)"])
+                publishRejection(id: Self.id(in: message.payload), reason: "flapd could not store it: \(error)", source: source(of: message))
+            }
+            client.acknowledge(message)
         }
     }
 
+    private func leaf(of message: MQTTMessage) -> String {
+        let prefix = "\(settings.baseTopic)/\(settings.deviceID)/"
+        return message.topic.hasPrefix(prefix) ? String(message.topic.dropFirst(prefix.count)) : "message"
+    }
+
+    private func source(of message: MQTTMessage) -> String {
+        switch leaf(of: message) {
+        case "command": "mqtt-command"
+        case "ha/set": "home-assistant"
+        default: "mqtt"
+        }
+    }
+
+    /// Queues `message` for the inbox; nil when it was settled here (refused for its size or
+    /// encoding, or an empty slot cleared).
+    private func queue(_ message: MQTTMessage) async throws -> IntakeTicket? {
+        let leaf = leaf(of: message)
+        let source = source(of: message)
+        guard message.payload.count <= Self.maximumPayload else {
+            metrics.rejected(source: source, reason: "too_large")
+            publishRejection(id: nil, reason: "the payload is \(message.payload.count) bytes; a message may be at most 64 KiB (\(Self.maximumPayload) bytes)", source: source)
+            return nil
+        }
+        if leaf == "command" || leaf == "ha/set" {
+            guard let text = String(validating: message.payload, as: UTF8.self) else {
+                publishRejection(id: nil, reason: "the command is not UTF-8 text", source: source)
+                return nil
+            }
+            return await intake.queue(fields: ["text": text], source: source, announce: true)
+        }
+        if leaf.hasPrefix("slot/") {
+            let sender = String(leaf.dropFirst(5))
+            if message.payload.isEmpty {
+                // An empty retained payload: the sender cleared its slot.
+                _ = try await intake.inbox.clearSlot(sender, now: intake.now())
+                return nil
+            }
+            return await queueSlot(message.payload, sender: sender)
+        }
+        return await intake.queue(json: message.payload, source: "mqtt", announce: true)
+    }
+
+    /// The largest payload taken, as on HTTP.
+    static let maximumPayload = 64 * 1024
+
     /// A slot message is that sender's, whatever its body says about the sender.
-    private func submitSlot(_ payload: [UInt8], sender: String) async throws -> IntakeOutcome {
+    private func queueSlot(_ payload: [UInt8], sender: String) async -> IntakeTicket {
         guard var fields = (try? JSONSerialization.jsonObject(with: Data(payload))) as? [String: Any] else {
-            return .invalid(MessageErrors(field: "", "a message must be a JSON object"))
+            return await intake.queue(json: payload, source: "mqtt", announce: true)  // says what is wrong with it
         }
         if let given = (fields["sender"] as? [String: Any])?["id"] as? String, given != sender {
-            return .invalid(MessageErrors(field: "sender.id", "is \(given) but the slot topic is \(sender)'s"))
+            return IntakeTicket(invalid: MessageErrors(field: "sender.id", "is \(given) but the slot topic is \(sender)'s"))
         }
         var senderFields = fields["sender"] as? [String: Any] ?? [:]
         senderFields["id"] = sender
         fields["sender"] = senderFields
-        return try await intake.submit(fields: fields, source: "mqtt")
+        return await intake.queue(fields: fields, source: "mqtt", announce: true)
     }
 
-    private func publish(_ outcome: IntakeOutcome, payload: [UInt8], source: String) {
-        switch outcome {
-        case .accepted(let receipt, let warnings):
-            metrics.accepted(id: receipt.id, source: source)
-            // Already final (expired on arrival, older than its slot): the inbox announces that
-            // receipt itself, once; publishing it here too would make two.
-            if !receipt.status.isFinal { publishReceipt(receipt, source: source, warnings: warnings) }
-        case .duplicate(let receipt):
-            publishReceipt(receipt, source: source, duplicate: true)
-        case .invalid(let errors):
-            metrics.rejected(source: source, reason: "invalid")
-            publishRejection(id: Self.id(in: payload), reason: errors.description, source: source)
-        case .refused(let reason):
-            metrics.rejected(source: source, reason: "refused")
-            publishRejection(id: Self.id(in: payload), reason: reason, source: source)
-        case .rateLimited(let wait):
-            metrics.rejected(source: source, reason: "rate_limited")
-            publishRejection(id: Self.id(in: payload), reason: "too many messages from this sender; try again in \(Int(wait.rounded(.up))) s", source: source)
+    /// Publishes what the inbox announces: outcomes of messages taken over MQTT, and every
+    /// final receipt, in commit order.
+    private func announce(_ event: InboxEvent) {
+        switch event {
+        case .final(let receipt):
+            publishReceipt(receipt, source: nil)
+        case .outcome(let id, .accepted(let receipt), let note):
+            metrics.accepted(id: receipt.id, source: note.source)
+            // Already final (expired on arrival, older than its slot): that receipt follows.
+            if !receipt.status.isFinal { publishReceipt(receipt, source: note.source, warnings: note.warnings) }
+            _ = id
+        case .outcome(_, .duplicate(let receipt), let note):
+            publishReceipt(receipt, source: note.source, duplicate: true)
+        case .outcome(let id, .refused(let reason), let note):
+            metrics.rejected(source: note.source, reason: "refused")
+            publishRejection(id: id, reason: reason, source: note.source)
+        case .outcome(let id, .rateLimited(let wait), let note):
+            metrics.rejected(source: note.source, reason: "rate_limited")
+            publishRejection(id: id, reason: "too many messages from this sender; try again in \(Int(wait.rounded(.up))) s", source: note.source)
         }
     }
 
@@ -206,8 +251,12 @@ public final class MQTTBridge: Service, Sendable {
 
     private func publishJSON(_ topic: String, _ body: [String: Any], retain: Bool = false) {
         guard let data = try? JSONSerialization.data(withJSONObject: body, options: [.sortedKeys]) else { return }
-        do { try client.publish(topic, Array(data), qos: 1, retain: retain) } catch {
-            logger.warning("could not publish", metadata: ["topic": "\(topic)", "error": "\(error)"])
+        do {
+            try client.publish(topic, Array(data), qos: 1, retain: retain)
+            queueFull.clear()
+        } catch {
+            // Said once while the broker is away and the queue stays full, not once a message.
+            if queueFull.first() { logger.warning("could not publish", metadata: ["topic": "\(topic)", "error": "\(error)"]) }
         }
     }
 
@@ -227,6 +276,14 @@ public final class MQTTBridge: Service, Sendable {
         default: "code \(code)"
         }
     }
+}
+
+/// Whether the "could not publish" warning was already given since the last success.
+final class QueueFullWarning: @unchecked Sendable {
+    private let lock = NSLock()
+    private var said = false
+    func first() -> Bool { lock.withLock { defer { said = true }; return !said } }
+    func clear() { lock.withLock { said = false } }
 }
 
 /// The bridge's current client, replaced once if the broker needs MQTT 3.1.1.

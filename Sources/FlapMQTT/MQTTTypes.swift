@@ -4,21 +4,38 @@ public struct MQTTOptions: Sendable {
     public var port: Int
     public var clientID: String
     public var protocolVersion: ProtocolVersion = .v5
-    /// Keep subscriptions and queued QoS 1 messages across lost connections.
+    /// Keep subscriptions and queued QoS 1 and 2 messages across lost connections.
     public var persistentSession = true
     /// How long the broker keeps a persistent MQTT 5 session after the connection is lost (s).
     public var sessionExpiry: UInt32 = 7 * 86400
-    /// Seconds; at least 5 (libmosquitto refuses less).
+    /// Seconds between packets before the client pings the broker; 0 turns keepalive off.
     public var keepAlive = 30
     public var username: String?
     public var password: String?
     public var tls: TLS?
     public var will: Will?
+    /// When true, a QoS 1 or 2 message is acknowledged (PUBACK, PUBREC) only when the caller
+    /// says so with ``MQTTClient/acknowledge(_:)``: after it is safely stored, say. When false,
+    /// it is acknowledged as soon as it arrives.
+    public var manualAcknowledgement = false
+    /// The flight window: how many QoS 1 and 2 messages the broker may send before this client
+    /// acknowledges them (MQTT 5 Receive Maximum; a 3.1.1 broker uses its own setting).
+    public var receiveMaximum: UInt16 = 256
+    /// The largest packet this client takes (MQTT 5 Maximum Packet Size); a larger one closes
+    /// the connection.
+    public var maximumPacketSize = 256 * 1024
+    /// How many messages may wait for the broker (queued or unacknowledged); publishing more
+    /// is refused until it catches up.
+    public var outgoingLimit = 100_000
+    /// Told, for each message acknowledged, how long after its arrival the acknowledgement left.
+    public var onAcknowledged: (@Sendable (Duration) -> Void)?
 
     public enum ProtocolVersion: String, Sendable { case v5 = "5", v311 = "3.1.1" }
 
     public struct TLS: Sendable {
+        /// PEM file of the certificate authorities that may sign the broker's certificate.
         public var caFile: String
+        /// PEM files of this client's certificate and key, for brokers that ask for one.
         public var certificateFile: String?
         public var keyFile: String?
         public init(caFile: String, certificateFile: String? = nil, keyFile: String? = nil) {
@@ -52,7 +69,8 @@ public struct MQTTOptions: Sendable {
 public enum MQTTEvent: Sendable {
     /// CONNACK: `code` 0 is success; otherwise the broker's reason (bad credentials, …).
     case connected(code: Int, sessionPresent: Bool)
-    case disconnected(code: Int)
+    /// The connection was lost after the broker accepted it; the client reconnects.
+    case disconnected(reason: String)
     /// A connection attempt failed before CONNACK (refused, unreachable, TLS).
     case connectFailed(reason: String)
     case message(MQTTMessage)
@@ -64,8 +82,34 @@ public struct MQTTMessage: Sendable {
     public var payload: [UInt8]
     public var qos: Int
     public var retained: Bool
-    /// When libmosquitto handed it over (it has already sent PUBACK for QoS 1 by then).
+    /// The broker sent it before (MQTT's DUP flag): a redelivery after a lost connection.
+    public var duplicate: Bool
+    /// When it arrived.
     public var received: ContinuousClock.Instant
+    /// What ``MQTTClient/acknowledge(_:)`` needs: nil when nothing is owed (QoS 0, automatic).
+    let acknowledgement: MQTTAcknowledgement?
+
+    public init(topic: String, payload: [UInt8], qos: Int = 0, retained: Bool = false, duplicate: Bool = false,
+                received: ContinuousClock.Instant = .now) {
+        self.init(topic: topic, payload: payload, qos: qos, retained: retained, duplicate: duplicate, received: received, acknowledgement: nil)
+    }
+
+    init(topic: String, payload: [UInt8], qos: Int, retained: Bool, duplicate: Bool,
+         received: ContinuousClock.Instant, acknowledgement: MQTTAcknowledgement?) {
+        self.topic = topic
+        self.payload = payload
+        self.qos = qos
+        self.retained = retained
+        self.duplicate = duplicate
+        self.received = received
+        self.acknowledgement = acknowledgement
+    }
+}
+
+/// Which packet an acknowledgement answers, on which connection.
+struct MQTTAcknowledgement: Sendable, Equatable {
+    var connection: Int
+    var packetID: UInt16
 }
 
 /// An MQTT operation that failed, said plainly.

@@ -16,39 +16,76 @@ public struct MessageIntake: Sendable {
 
     /// Takes a JSON message body from `source`; committed when `.accepted` is returned.
     public func submit(json: [UInt8], source: String, defaultSender: String? = nil) async throws -> IntakeOutcome {
-        try await submit(source: source, defaultSender: defaultSender) { parser, time throws(MessageErrors) in
-            try parser.parse(json, now: time)
-        }
+        try await queue(json: json, source: source, defaultSender: defaultSender).outcome
     }
 
     /// Takes already-decoded fields (the Local API builds them from its own format).
     public func submit(fields: [String: Any], source: String, defaultSender: String? = nil) async throws -> IntakeOutcome {
-        try await submit(source: source, defaultSender: defaultSender) { parser, time throws(MessageErrors) in
+        try await queue(fields: fields, source: source, defaultSender: defaultSender).outcome
+    }
+
+    /// Validates a JSON body and queues it for the inbox behind everything queued before;
+    /// returns at once. With `announce`, the inbox also announces the outcome on its events
+    /// (receipts over MQTT).
+    public func queue(json: [UInt8], source: String, defaultSender: String? = nil, announce: Bool = false) async -> IntakeTicket {
+        await queue(source: source, defaultSender: defaultSender, announce: announce) { parser, time throws(MessageErrors) in
+            try parser.parse(json, now: time)
+        }
+    }
+
+    /// ``queue(json:source:defaultSender:announce:)`` for already-decoded fields.
+    public func queue(fields: [String: Any], source: String, defaultSender: String? = nil, announce: Bool = false) async -> IntakeTicket {
+        await queue(source: source, defaultSender: defaultSender, announce: announce) { parser, time throws(MessageErrors) in
             try parser.parse(fields, now: time)
         }
     }
 
-    private func submit(
-        source: String, defaultSender: String?,
+    private func queue(
+        source: String, defaultSender: String?, announce: Bool,
         parse: (MessageParser, Date) throws(MessageErrors) -> (Message, [String])
-    ) async throws -> IntakeOutcome {
+    ) async -> IntakeTicket {
         let parser = MessageParser(boardSize: boardSize, source: source, defaultSender: defaultSender)
         let time = now()
         let parsed: (Message, [String])
         do {
             parsed = try parse(parser, time)
         } catch {
-            return .invalid(error)
+            return IntakeTicket(invalid: error)
         }
-        return try await commit(parsed.0, warnings: parsed.1, at: time)
+        let note = announce ? SubmissionNote(source: source, warnings: parsed.1) : nil
+        return IntakeTicket(pending: await inbox.queueAccept(parsed.0, now: time, note: note), warnings: parsed.1)
+    }
+}
+
+/// A submission validated and queued; its outcome arrives with its commit.
+public struct IntakeTicket: Sendable {
+    private let invalid: MessageErrors?
+    private let pending: Inbox.PendingAcceptance?
+    private let warnings: [String]
+
+    /// A submission refused before the inbox: `errors` say why.
+    public init(invalid: MessageErrors) {
+        self.invalid = invalid
+        pending = nil
+        warnings = []
     }
 
-    private func commit(_ message: Message, warnings: [String], at time: Date) async throws -> IntakeOutcome {
-        switch try await inbox.accept(message, now: time) {
-        case .accepted(let receipt): return .accepted(receipt, warnings: warnings)
-        case .duplicate(let receipt): return .duplicate(receipt)
-        case .refused(let reason): return .refused(reason)
-        case .rateLimited(let wait): return .rateLimited(retryAfter: wait)
+    init(pending: Inbox.PendingAcceptance, warnings: [String]) {
+        invalid = nil
+        self.pending = pending
+        self.warnings = warnings
+    }
+
+    /// What became of it: at once when it was not valid, else after its commit.
+    public var outcome: IntakeOutcome {
+        get async throws {
+            if let invalid { return .invalid(invalid) }
+            switch try await pending!.value {
+            case .accepted(let receipt): return .accepted(receipt, warnings: warnings)
+            case .duplicate(let receipt): return .duplicate(receipt)
+            case .refused(let reason): return .refused(reason)
+            case .rateLimited(let wait): return .rateLimited(retryAfter: wait)
+            }
         }
     }
 }

@@ -1,7 +1,7 @@
 import Foundation
 
 /// Who may send: an allow list (when not empty, only those senders), a block list, a
-/// per-sender rate limit as a token bucket.
+/// per-sender rate limit as a token bucket (kept in the inbox: ``RateBuckets``).
 public struct SenderRules: Sendable, Equatable {
     /// Sender ids allowed; empty allows everyone not blocked.
     public var allow: Set<String> = []
@@ -21,33 +21,5 @@ public struct SenderRules: Sendable, Equatable {
         if block.contains(sender) { return "sender \(sender) is blocked" }
         if !allow.isEmpty, !allow.contains(sender) { return "sender \(sender) is not on the allow list" }
         return nil
-    }
-}
-
-/// Token buckets, one per sender: `capacity` messages at once, refilled at `capacity` an hour.
-struct RateLimiter {
-    var perHour: Int
-    private var buckets: [String: (tokens: Double, at: Date)] = [:]
-
-    init(perHour: Int) { self.perHour = perHour }
-
-    /// Takes a token for `sender` at `now`; nil if allowed, else how long until the next token.
-    mutating func take(_ sender: String, now: Date) -> TimeInterval? {
-        guard perHour > 0 else { return nil }
-        let capacity = Double(perHour)
-        let rate = capacity / 3600
-        var bucket = buckets[sender] ?? (capacity, now)
-        bucket.tokens = min(capacity, bucket.tokens + max(0, now.timeIntervalSince(bucket.at)) * rate)
-        bucket.at = now
-        defer { buckets[sender] = bucket }
-        guard bucket.tokens >= 1 else { return (1 - bucket.tokens) / rate }
-        bucket.tokens -= 1
-        return nil
-    }
-
-    /// Forgets senders whose buckets are full again, so the table does not grow without bound.
-    mutating func prune(now: Date) {
-        let capacity = Double(perHour)
-        buckets = buckets.filter { $0.value.tokens + now.timeIntervalSince($0.value.at) * capacity / 3600 < capacity }
     }
 }

@@ -11,7 +11,7 @@ import Prometheus
 public final class FlapMetrics: Sendable {
     private let registry = PrometheusCollectorRegistry()
     private let planLatency: DurationHistogram
-    private let mqttAckWindow: DurationHistogram
+    private let mqttAcknowledgement: DurationHistogram
     private let displayLatency: DurationHistogram
     private let pending = PendingLatencies()
 
@@ -20,8 +20,10 @@ public final class FlapMetrics: Sendable {
                                 .milliseconds(50), .milliseconds(100), .milliseconds(250), .milliseconds(500), .seconds(1)]
         planLatency = registry.makeDurationHistogram(
             descriptor: MetricNameDescriptor(namespace: "flapd", metricName: "plan_latency", unitName: "seconds", helpText: "Time from a message being accepted to its plan starting on a panel."), buckets: fast)
-        mqttAckWindow = registry.makeDurationHistogram(
-            descriptor: MetricNameDescriptor(namespace: "flapd", metricName: "mqtt_ack_window", unitName: "seconds", helpText: "Time from libmosquitto handing over a QoS 1 message (its PUBACK already sent) to its commit: a crash within it loses the message."), buckets: fast)
+        mqttAcknowledgement = registry.makeDurationHistogram(
+            descriptor: MetricNameDescriptor(namespace: "flapd", metricName: "mqtt_ack_delay", unitName: "seconds", helpText: "Time from a QoS 1 or 2 message's arrival to its acknowledgement (PUBACK or PUBREC), which leaves only after the message is committed or refused."),
+            buckets: [.milliseconds(1), .milliseconds(2), .milliseconds(5), .milliseconds(10), .milliseconds(20), .milliseconds(30),
+                      .milliseconds(40), .milliseconds(50), .milliseconds(75), .milliseconds(100), .milliseconds(250), .seconds(1)])
         displayLatency = registry.makeDurationHistogram(
             descriptor: MetricNameDescriptor(namespace: "flapd", metricName: "display_latency", unitName: "seconds", helpText: "Time from a message being accepted to a panel resting on it."),
             buckets: [.seconds(1), .seconds(2), .seconds(5), .seconds(10), .seconds(20), .seconds(30), .seconds(60), .seconds(300)])
@@ -40,8 +42,8 @@ public final class FlapMetrics: Sendable {
                              labels: [("source", source), ("reason", reason)]).increment()
     }
 
-    /// An MQTT message was committed this long after libmosquitto acknowledged and handed it over.
-    public func mqttCommitted(after window: Duration) { mqttAckWindow.record(window) }
+    /// An MQTT message was acknowledged this long after it arrived (after its commit).
+    public func mqttAcknowledged(after delay: Duration) { mqttAcknowledgement.record(delay) }
 
     public func planStarted(messageId: String?) {
         if let messageId, let elapsed = pending.elapsed(messageId, remove: false) { planLatency.record(elapsed) }

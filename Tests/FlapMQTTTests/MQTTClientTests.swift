@@ -3,7 +3,7 @@ import Testing
 import TestSupport
 @testable import FlapMQTT
 
-/// The libmosquitto wrapper against a real mosquitto broker.
+/// The MQTT client against a real mosquitto broker.
 @Suite(.timeLimit(.minutes(1))) struct MQTTClientTests {
     /// Waits for the first event that `match` accepts.
     func next<T>(_ events: inout AsyncStream<MQTTEvent>.Iterator, _ match: (MQTTEvent) -> T?) async -> T? {

@@ -147,7 +147,7 @@ import Testing
 extension InboxTests {
     @Test func everyFinalReceiptIsAnnouncedOnceAfterCommit() async throws {
         let inbox = try inbox()
-        var finals = inbox.finalReceipts.makeAsyncIterator()
+        var events = await inbox.events().makeAsyncIterator()
         _ = try await inbox.accept(message("a1"), now: t0)
         _ = try await inbox.accept(message("a2", created: 10), now: t0 + 10)   // a1 superseded
         _ = try await inbox.accept(message("old", created: 5), now: t0 + 11)   // late older: superseded at once
@@ -156,7 +156,7 @@ extension InboxTests {
         _ = try await inbox.accept(message("b", from: "bob", lifetime: 60), now: t0 + 14)
         try await inbox.expire(now: t0 + 100)
         var seen: [String] = []
-        for _ in 0..<4 { if let r = await finals.next() { seen.append("\(r.id) \(r.status.rawValue)") } }
+        for _ in 0..<4 { if case .final(let r) = await events.next() { seen.append("\(r.id) \(r.status.rawValue)") } }
         #expect(seen == ["a1 superseded", "old superseded", "a2 displayed", "b expired"])
     }
 }

@@ -40,9 +40,10 @@ require_python_venv() {
 }
 
 # The C libraries the Swift targets link: libsystemd (sd_notify), SQLite (the inbox), ALSA (sound),
-# libmosquitto (MQTT), libgpiod (GPIO lines), zlib (compress-nio, for PNG pictures).
+# libgpiod (GPIO lines), zlib (compress-nio, for PNG pictures). MQTT needs no C library: its client is
+# flapd's own, on swift-nio.
 require_build_libraries() {
-    apt_install pkg-config libsystemd-dev libsqlite3-dev libasound2-dev libmosquitto-dev libgpiod-dev zlib1g-dev
+    apt_install pkg-config libsystemd-dev libsqlite3-dev libasound2-dev libgpiod-dev zlib1g-dev
 }
 
 # What the tests run against: a real mosquitto broker and its command-line clients, openssl for

@@ -1,0 +1,205 @@
+import FlapCore
+import Foundation
+import GRDB
+
+/// The messages waiting to be shown, in SQLite (WAL, synchronous FULL): one slot per sender,
+/// a receipt for every accepted message.
+///
+/// Every change is committed before its call returns, so a caller that acknowledges after
+/// `accept` never acknowledges what a power cut could lose. Changes are committed in groups
+/// (group commit): one writer takes every operation queued while the previous transaction was
+/// committing and commits them together, in the order they arrived, with one fsync. A lone
+/// operation starts at once; it never waits for company. Each operation runs in a savepoint of
+/// its own, so one that fails does not fail the others in its group.
+public actor Inbox {
+    let database: DatabasePool
+    private var rules: SenderRules
+    private var seq: Int64
+    private var queue: [(InboxOperation, Pending<InboxResult>)] = []
+    private var writing = false
+    private let (changeStream, changeContinuation) = AsyncStream.makeStream(of: Void.self, bufferingPolicy: .bufferingNewest(1))
+    private var eventContinuation: AsyncStream<InboxEvent>.Continuation?
+
+    /// The most operations one transaction commits; more wait for the next.
+    static let largestGroup = 512
+
+    /// Opens (or creates) the inbox at `path`.
+    public init(path: String, rules: SenderRules = SenderRules()) throws {
+        var configuration = Configuration()
+        configuration.prepareDatabase { db in
+            // FULL: a commit survives power loss, not only a crash of flapd.
+            try db.execute(sql: "PRAGMA synchronous = FULL")
+        }
+        database = try DatabasePool(path: path, configuration: configuration)
+        try InboxSchema.migrator.migrate(database)
+        self.rules = rules
+        seq = try database.read { db in try Int64.fetchOne(db, sql: "SELECT MAX(seq) FROM message") ?? 0 }
+    }
+
+    /// Signals after every change to slots (acceptance, expiry, deletion).
+    public nonisolated var changes: AsyncStream<Void> { changeStream }
+
+    /// Outcomes of announced submissions and every receipt as it becomes final, in commit
+    /// order, each after its commit. One reader (the MQTT bridge publishes them); nothing is
+    /// kept for announcement until it asks, and at most the newest 10 000 while it lags.
+    public func events() -> AsyncStream<InboxEvent> {
+        eventContinuation?.finish()
+        let (stream, continuation) = AsyncStream.makeStream(of: InboxEvent.self, bufferingPolicy: .bufferingNewest(10_000))
+        eventContinuation = continuation
+        return stream
+    }
+
+    /// Replaces the sender rules. Buckets keep their tokens (at most the new rate).
+    public func update(rules: SenderRules) {
+        self.rules = rules
+    }
+
+    /// Takes `message` into the inbox at `now`. Committed when this returns. With a `note`, the
+    /// outcome is announced on ``events`` too.
+    public func accept(_ message: Message, now: Date, note: SubmissionNote? = nil) async throws -> Acceptance {
+        try await queueAccept(message, now: now, note: note).value
+    }
+
+    /// Queues `message` behind everything queued before it and returns at once; its
+    /// acceptance arrives with its commit. Lets a transport take messages in order while
+    /// their commits are grouped.
+    public func queueAccept(_ message: Message, now: Date, note: SubmissionNote? = nil) -> PendingAcceptance {
+        PendingAcceptance(result: enqueue(.accept(message, now: now, note: note)))
+    }
+
+    /// Records that `id` finished showing on `panel` as `board` at `now` (final: displayed),
+    /// and what the panel shows, in one transaction.
+    public func markDisplayed(_ id: String?, panel: String, board: Board, now: Date) async throws {
+        _ = try await perform(.markDisplayed(id: id, panel: panel, codes: Data(board.codes.map(\.rawValue)), now: now))
+    }
+
+    /// Gives `id` the final status rejected with `reason` (it cannot be shown).
+    public func reject(_ id: String, reason: String, now: Date) async throws {
+        _ = try await perform(.reject(id: id, reason: reason, now: now))
+    }
+
+    /// Clears slots whose message expired by `now`; returns how many.
+    @discardableResult
+    public func expire(now: Date) async throws -> Int {
+        guard case .count(let cleared) = try await perform(.expire(now: now)) else { preconditionFailure() }
+        return cleared
+    }
+
+    /// Empties `sender`'s slot; its message, if not yet shown, is superseded. False if it was empty.
+    public func clearSlot(_ sender: String, now: Date) async throws -> Bool {
+        guard case .changed(let cleared) = try await perform(.clearSlot(sender: sender, now: now)) else { preconditionFailure() }
+        return cleared
+    }
+
+    /// Deletes final receipts older than `before`, keeping the database from growing forever.
+    public func prune(before: Date) async throws {
+        _ = try await perform(.prune(before: before))
+    }
+
+    /// Queues `operation` and waits for its commit.
+    private func perform(_ operation: InboxOperation) async throws -> InboxResult {
+        try await enqueue(operation).value
+    }
+
+    /// Queues `operation` for the writer, starting the writer if it is idle.
+    private func enqueue(_ operation: InboxOperation) -> Pending<InboxResult> {
+        let pending = Pending<InboxResult>()
+        queue.append((operation, pending))
+        if !writing {
+            writing = true
+            Task { await self.write() }
+        }
+        return pending
+    }
+
+    /// Commits queued operations, a group per transaction, until none are left. Announcements
+    /// go out before the callers are answered, in commit order.
+    private func write() async {
+        while !queue.isEmpty {
+            let group = Array(queue.prefix(Self.largestGroup))
+            queue.removeFirst(group.count)
+            let operations = group.map(\.0)
+            let (rules, firstSeq) = (self.rules, self.seq)
+            do {
+                let written = try await database.write { db in
+                    var writer = InboxWriter(db: db, rules: rules, seq: firstSeq)
+                    let results = operations.map { operation in Result { try writer.run(operation) } }
+                    return WrittenGroup(results: results, events: writer.events, seq: writer.seq, slotsChanged: writer.slotsChanged)
+                }
+                seq = written.seq
+                if let eventContinuation { for event in written.events { eventContinuation.yield(event) } }
+                if written.slotsChanged { changeContinuation.yield() }
+                for ((_, pending), result) in zip(group, written.results) { pending.fulfil(result) }
+            } catch {
+                for (_, pending) in group { pending.fulfil(.failure(error)) }
+            }
+        }
+        writing = false
+    }
+
+    /// An acceptance on its way to the disk.
+    public struct PendingAcceptance: Sendable {
+        let result: Pending<InboxResult>
+        /// The acceptance, once committed.
+        public var value: Acceptance {
+            get async throws {
+                guard case .acceptance(let acceptance) = try await result.value else { preconditionFailure("not an acceptance") }
+                return acceptance
+            }
+        }
+    }
+
+    private struct WrittenGroup: Sendable {
+        var results: [Result<InboxResult, any Error>]
+        var events: [InboxEvent]
+        var seq: Int64
+        var slotsChanged: Bool
+    }
+
+    /// Every live slot's message, oldest slot first (by createdAt, then arrival).
+    public func slots() async throws -> [Message] {
+        try await database.read { db in
+            try Data.fetchAll(db, sql: """
+                SELECT m.body FROM slot s JOIN message m ON m.id = s.messageId ORDER BY m.createdAt, m.seq
+                """).map { try JSONDecoder().decode(Message.self, from: $0) }
+        }
+    }
+
+    /// How many senders have a live slot.
+    public func slotCount() async throws -> Int {
+        try await database.read { db in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM slot") ?? 0 }
+    }
+
+    /// The soonest time a live slot expires.
+    public func nextExpiry() async throws -> Date? {
+        try await database.read { db in
+            try Double.fetchOne(db, sql: "SELECT MIN(m.expiresAt) FROM slot s JOIN message m ON m.id = s.messageId")
+                .map { Date(timeIntervalSince1970: $0) }
+        }
+    }
+
+    /// The receipt of message `id`, or nil if the inbox never accepted it.
+    public func receipt(id: String) async throws -> Receipt? {
+        try await database.read { db in try InboxWriter.fetchReceipt(db, id: id) }
+    }
+
+    /// Counts of receipts by status (kept as they change: no scan of the receipts).
+    public func counts() async throws -> [ReceiptStatus: Int] {
+        try await database.read { db in
+            var counts: [ReceiptStatus: Int] = [:]
+            for row in try Row.fetchAll(db, sql: "SELECT status, n FROM receiptCount WHERE n > 0") {
+                if let status = ReceiptStatus(rawValue: row["status"]) { counts[status] = row["n"] }
+            }
+            return counts
+        }
+    }
+
+    /// What `panel` showed when it last came to rest, and the message it showed.
+    public func panelState(_ panel: String) async throws -> (codes: [CharacterCode], messageId: String?)? {
+        try await database.read { db in
+            guard let row = try Row.fetchOne(db, sql: "SELECT codes, messageId FROM panelState WHERE panel = ?", arguments: [panel]) else { return nil }
+            let bytes: Data = row["codes"]
+            return (bytes.compactMap { CharacterCode(Int($0)) }, row["messageId"])
+        }
+    }
+}

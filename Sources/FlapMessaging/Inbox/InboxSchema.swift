@@ -1,0 +1,61 @@
+import GRDB
+
+/// The inbox's tables, created and upgraded by GRDB migrations.
+enum InboxSchema {
+    static var migrator: DatabaseMigrator {
+        var migrator = DatabaseMigrator()
+        migrator.registerMigration("v1") { db in
+            try db.create(table: "message") { t in
+                t.column("id", .text).primaryKey()
+                t.column("sender", .text).notNull().indexed()
+                t.column("senderName", .text)
+                t.column("source", .text).notNull()
+                t.column("body", .blob).notNull()  // the accepted Message as JSON
+                t.column("createdAt", .double).notNull()
+                t.column("expiresAt", .double).notNull()
+                t.column("receivedAt", .double).notNull()
+                t.column("seq", .integer).notNull()  // arrival order, breaks createdAt ties
+                t.column("status", .text).notNull()
+                t.column("reason", .text)
+                t.column("finalAt", .double).indexed()
+            }
+            try db.create(table: "slot") { t in
+                t.column("sender", .text).primaryKey()
+                t.column("messageId", .text).notNull().references("message", onDelete: .cascade)
+            }
+            // What each panel showed when it last came to rest, so a restart resumes from it.
+            try db.create(table: "panelState") { t in
+                t.column("panel", .text).primaryKey()
+                t.column("codes", .blob).notNull()
+                t.column("messageId", .text)
+                t.column("updatedAt", .double).notNull()
+            }
+        }
+        migrator.registerMigration("v2: counts and rate buckets") { db in
+            // Receipts counted by status as they change, so /v1/status reads five rows instead of
+            // scanning every receipt. The triggers keep the counts in the same transactions.
+            try db.execute(sql: """
+                CREATE TABLE receiptCount (status TEXT PRIMARY KEY, n INTEGER NOT NULL);
+                INSERT INTO receiptCount (status, n) VALUES ('accepted', 0), ('displayed', 0), ('superseded', 0), ('expired', 0), ('rejected', 0);
+                UPDATE receiptCount SET n = (SELECT COUNT(*) FROM message WHERE message.status = receiptCount.status);
+                CREATE TRIGGER messageInserted AFTER INSERT ON message BEGIN
+                    UPDATE receiptCount SET n = n + 1 WHERE status = NEW.status;
+                END;
+                CREATE TRIGGER messageStatusChanged AFTER UPDATE OF status ON message WHEN OLD.status <> NEW.status BEGIN
+                    UPDATE receiptCount SET n = n - 1 WHERE status = OLD.status;
+                    UPDATE receiptCount SET n = n + 1 WHERE status = NEW.status;
+                END;
+                CREATE TRIGGER messageDeleted AFTER DELETE ON message BEGIN
+                    UPDATE receiptCount SET n = n - 1 WHERE status = OLD.status;
+                END;
+                """)
+            // Each sender's rate-limit bucket, so a restart does not refill an allowance.
+            try db.create(table: "rateBucket") { t in
+                t.column("sender", .text).primaryKey()
+                t.column("tokens", .double).notNull()
+                t.column("at", .double).notNull()
+            }
+        }
+        return migrator
+    }
+}

@@ -1,0 +1,166 @@
+import FlapCore
+import Foundation
+import GRDB
+
+/// A change to the inbox, queued for the writer.
+enum InboxOperation: Sendable {
+    case accept(Message, now: Date, note: SubmissionNote?)
+    case markDisplayed(id: String?, panel: String, codes: Data, now: Date)
+    case reject(id: String, reason: String, now: Date)
+    case expire(now: Date)
+    case clearSlot(sender: String, now: Date)
+    case prune(before: Date)
+}
+
+/// What an operation answers.
+enum InboxResult: Sendable {
+    case acceptance(Acceptance)
+    case changed(Bool)
+    case count(Int)
+}
+
+/// Runs operations inside the writer's transaction, each in a savepoint of its own, and
+/// gathers what to announce once the transaction commits.
+struct InboxWriter {
+    let db: Database
+    let rules: SenderRules
+    /// The arrival order of the last message accepted.
+    private(set) var seq: Int64
+    private(set) var events: [InboxEvent] = []
+    private(set) var slotsChanged = false
+
+    init(db: Database, rules: SenderRules, seq: Int64) {
+        self.db = db
+        self.rules = rules
+        self.seq = seq
+    }
+
+    /// Runs `operation`; when it throws, nothing it did stays, and nothing of it is announced.
+    mutating func run(_ operation: InboxOperation) throws -> InboxResult {
+        let (eventsBefore, seqBefore, changedBefore) = (events.count, seq, slotsChanged)
+        var result: InboxResult?
+        do {
+            try db.inSavepoint {
+                result = try perform(operation)
+                return .commit
+            }
+        } catch {
+            events.removeSubrange(eventsBefore...)
+            (seq, slotsChanged) = (seqBefore, changedBefore)
+            throw error
+        }
+        return result!
+    }
+
+    private mutating func perform(_ operation: InboxOperation) throws -> InboxResult {
+        switch operation {
+        case .accept(let message, let now, let note):
+            let acceptance = try accept(message, now: now, note: note)
+            if let note { events.insert(.outcome(id: message.id, acceptance, note: note), at: events.count - finalsOf(acceptance)) }
+            return .acceptance(acceptance)
+        case .markDisplayed(let id, let panel, let codes, let now):
+            if let id { try finish(id, .displayed, reason: nil, at: now) }
+            try db.execute(
+                sql: "INSERT OR REPLACE INTO panelState (panel, codes, messageId, updatedAt) VALUES (?, ?, ?, ?)",
+                arguments: [panel, codes, id, now.timeIntervalSince1970])
+            return .changed(true)
+        case .reject(let id, let reason, let now):
+            try finish(id, .rejected, reason: reason, at: now)
+            try db.execute(sql: "DELETE FROM slot WHERE messageId = ?", arguments: [id])
+            slotsChanged = true
+            return .changed(true)
+        case .expire(let now):
+            let ids = try String.fetchAll(db, sql: """
+                SELECT m.id FROM slot s JOIN message m ON m.id = s.messageId WHERE m.expiresAt <= ?
+                """, arguments: [now.timeIntervalSince1970])
+            for id in ids {
+                try finish(id, .expired, reason: nil, at: now)
+                try db.execute(sql: "DELETE FROM slot WHERE messageId = ?", arguments: [id])
+            }
+            try RateBuckets.prune(db, now: now, perHour: rules.ratePerHour)
+            if !ids.isEmpty { slotsChanged = true }
+            return .count(ids.count)
+        case .clearSlot(let sender, let now):
+            guard let id = try String.fetchOne(db, sql: "SELECT messageId FROM slot WHERE sender = ?", arguments: [sender]) else { return .changed(false) }
+            try finish(id, .superseded, reason: "slot cleared", at: now)
+            try db.execute(sql: "DELETE FROM slot WHERE sender = ?", arguments: [sender])
+            slotsChanged = true
+            return .changed(true)
+        case .prune(let before):
+            try db.execute(sql: """
+                DELETE FROM message WHERE finalAt < ? AND id NOT IN (SELECT messageId FROM slot)
+                """, arguments: [before.timeIntervalSince1970])
+            return .changed(true)
+        }
+    }
+
+    /// The final receipt an acceptance itself announced (a message final on arrival), which
+    /// must follow the outcome.
+    private func finalsOf(_ acceptance: Acceptance) -> Int {
+        if case .accepted(let receipt) = acceptance, receipt.status.isFinal { return 1 }
+        return 0
+    }
+
+    private mutating func accept(_ message: Message, now: Date, note: SubmissionNote?) throws -> Acceptance {
+        // A copy already committed, in this group or before: nothing changes, nothing is counted.
+        if let existing = try Self.fetchReceipt(db, id: message.id) { return .duplicate(existing) }
+        if let refusal = rules.refusal(for: message.sender.id) { return .refused(refusal) }
+        if let wait = try RateBuckets.take(db, sender: message.sender.id, now: now, perHour: rules.ratePerHour) {
+            return .rateLimited(retryAfter: wait)
+        }
+        seq += 1
+        try db.execute(
+            sql: """
+                INSERT INTO message (id, sender, senderName, source, body, createdAt, expiresAt, receivedAt, seq, status)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, 'accepted')
+                """,
+            arguments: [message.id, message.sender.id, message.sender.name, message.source, try JSONEncoder().encode(message),
+                        message.createdAt.timeIntervalSince1970, message.expiresAt.timeIntervalSince1970,
+                        now.timeIntervalSince1970, seq])
+        var receipt = Receipt(id: message.id, sender: message.sender.id, status: .accepted, reason: nil, receivedAt: now,
+                              createdAt: message.createdAt, expiresAt: message.expiresAt, finalAt: nil)
+        if message.expiresAt <= now {
+            receipt = try finish(message.id, .expired, reason: "expired before it arrived", at: now) ?? receipt
+        } else if let current = try Row.fetchOne(db, sql: """
+            SELECT m.id, m.createdAt FROM slot s JOIN message m ON m.id = s.messageId WHERE s.sender = ?
+            """, arguments: [message.sender.id]) {
+            let currentID: String = current["id"]
+            if message.createdAt.timeIntervalSince1970 < current["createdAt"] as Double {
+                // A late older message never takes a slot back from a newer one.
+                receipt = try finish(message.id, .superseded, reason: "older than \(currentID) in the same slot", at: now) ?? receipt
+            } else {
+                try finish(currentID, .superseded, reason: "replaced by \(message.id)", at: now)
+                try db.execute(sql: "UPDATE slot SET messageId = ? WHERE sender = ?", arguments: [message.id, message.sender.id])
+                slotsChanged = true
+            }
+        } else {
+            try db.execute(sql: "INSERT INTO slot (sender, messageId) VALUES (?, ?)", arguments: [message.sender.id, message.id])
+            slotsChanged = true
+        }
+        return .accepted(receipt)
+    }
+
+    /// Gives `id` its final status if it has none yet, and announces it; the receipt, or nil
+    /// when it was already final.
+    @discardableResult
+    private mutating func finish(_ id: String, _ status: ReceiptStatus, reason: String?, at now: Date) throws -> Receipt? {
+        guard let row = try Row.fetchAll(db, sql: """
+            UPDATE message SET status = ?, reason = ?, finalAt = ? WHERE id = ? AND status = 'accepted' RETURNING *
+            """, arguments: [status.rawValue, reason, now.timeIntervalSince1970, id]).first else { return nil }
+        let receipt = Self.receipt(row)
+        events.append(.final(receipt))
+        return receipt
+    }
+
+    static func fetchReceipt(_ db: Database, id: String) throws -> Receipt? {
+        try Row.fetchOne(db, sql: "SELECT * FROM message WHERE id = ?", arguments: [id]).map(receipt)
+    }
+
+    private static func receipt(_ row: Row) -> Receipt {
+        Receipt(
+            id: row["id"], sender: row["sender"], status: ReceiptStatus(rawValue: row["status"]) ?? .accepted,
+            reason: row["reason"], receivedAt: Date(timeIntervalSince1970: row["receivedAt"]),
+            createdAt: Date(timeIntervalSince1970: row["createdAt"]), expiresAt: Date(timeIntervalSince1970: row["expiresAt"]),
+            finalAt: (row["finalAt"] as Double?).map(Date.init(timeIntervalSince1970:)))
+    }
+}
