@@ -1,0 +1,80 @@
+import Foundation
+import Testing
+import TestSupport
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// flapd killed with SIGKILL several times during a burst of MQTT messages from five
+/// independent publishers (paho-mqtt): every message whose acknowledgement reached its
+/// publisher ends with a receipt, each sender's newest message holds its slot, and nothing is
+/// shown twice. The broker holds what flapd has not acknowledged for its persistent session;
+/// flapd acknowledges only what it has committed.
+@Suite(.timeLimit(.minutes(5)), .serialized) struct MQTTCrashSafetyTests {
+    static let publishers = 5
+    static let perPublisher = 400
+    /// flapd is killed when its inbox has committed this many messages (across its restarts).
+    static let kills = [200, 700, 1200]
+
+    @Test(arguments: [1, 2]) func aKilledFlapdLosesNoAcknowledgedMessageAndShowsNoneTwice(qos: Int) async throws {
+        // Enough room at the broker for everything published while flapd is down.
+        let broker = try await MosquittoBroker.start(extraConfiguration: "max_queued_messages 100000\n")
+        defer { Task { await broker.stop() } }
+        let state = FileManager.default.temporaryDirectory.appendingPathComponent("mqtt-crash-\(UUID().uuidString)").path
+        let arguments = ["--no-sound", "--rate-limit", "0", "--mqtt", "mqtt://127.0.0.1:\(broker.port)", "--device-id", "crash"]
+        var flapd = try await Self.start(state: state, arguments: arguments)
+        let ackedFile = state + "-acked"
+        let peer = try ChildProcess(try await PythonPeer.python(), [
+            PythonPeer.peersDirectory.appendingPathComponent("mqtt_publishers.py").path, "\(broker.port)", "vestawidget/crash/message",
+            "\(qos)", "\(Self.publishers)", "\(Self.perPublisher)", ackedFile])
+        defer { Task { await peer.stop() } }
+
+        var logs = ""
+        for threshold in Self.kills {
+            for _ in 0..<1000 where try await Self.committed(flapd) < threshold { try await Task.sleep(for: .milliseconds(10)) }
+            flapd.process.signal(SIGKILL)
+            #expect(await flapd.process.wait() == 128 + SIGKILL)
+            logs += flapd.process.stderr
+            flapd = try await Self.start(state: state, arguments: arguments)
+        }
+        for _ in 0..<1500 where !peer.stdout.contains("done") { try await Task.sleep(for: .milliseconds(100)) }
+        let acknowledged = Set(((try? String(contentsOfFile: ackedFile, encoding: .utf8)) ?? "").split(separator: "\n").map(String.init))
+        let total = Self.publishers * Self.perPublisher
+        #expect(acknowledged.count == total, "the publishers were acknowledged \(acknowledged.count) of \(total): \(peer.stdout)")
+
+        // flapd takes what the broker kept for it, then every acknowledged message has a receipt.
+        for _ in 0..<3000 where try await Self.committed(flapd) < acknowledged.count { try await Task.sleep(for: .milliseconds(20)) }
+        #expect(try await Self.committed(flapd) == acknowledged.count)
+        var lost: [String] = []
+        for id in acknowledged where try await flapd.api.get("/v1/receipts/\(id)").status != 200 { lost.append(id) }
+        #expect(lost.isEmpty, "acknowledged but lost: \(lost.sorted().prefix(20))")
+        let slots = try await flapd.api.get("/v1/slots").object["slots"] as? [[String: Any]] ?? []
+        #expect(Set(slots.compactMap { $0["id"] as? String }) == Set((0..<Self.publishers).map { "s\($0)-\(Self.perPublisher - 1)" }))
+
+        try await Task.sleep(for: .milliseconds(300))
+        await flapd.stop()
+        logs += flapd.process.stderr
+        var shown: [String: Int] = [:]
+        for line in logs.split(separator: "\n") where line.contains("panel rested") {
+            if let range = line.range(of: "message=") {
+                let id = String(line[range.upperBound...].prefix { $0 != " " })
+                if id != "-" { shown[id, default: 0] += 1 }
+            }
+        }
+        #expect(shown.values.allSatisfy { $0 == 1 }, "shown more than once: \(shown.filter { $0.value > 1 })")
+        #expect(logs.components(separatedBy: "session=resumed").count - 1 >= Self.kills.count, "flapd did not resume its session after each kill")
+    }
+
+    static func start(state: String, arguments: [String]) async throws -> FlapdProcess {
+        let flapd = try await FlapdProcess.start(stateDirectory: state, arguments: arguments)
+        for _ in 0..<1000 where !flapd.process.stderr.contains("connected to the MQTT broker") { try await Task.sleep(for: .milliseconds(10)) }
+        return flapd
+    }
+
+    /// Messages the inbox has committed, by its receipts.
+    static func committed(_ flapd: FlapdProcess) async throws -> Int {
+        let receipts = try await flapd.api.get("/v1/status").object["receipts"] as? [String: Int] ?? [:]
+        return receipts.values.reduce(0, +)
+    }
+}
