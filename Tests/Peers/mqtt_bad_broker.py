@@ -61,10 +61,13 @@ def serve(conn, n):
             if packet is None:
                 break
             kind, body = packet
-            if kind >> 4 == 8:  # SUBSCRIBE: SUBACK granting QoS 1 to each filter
-                conn.sendall(bytes([0x90, 3 + 1, body[0], body[1], 0x00, 0x01]))
-            elif kind >> 4 == 12:  # PINGREQ
-                conn.sendall(bytes([0xD0, 0x00]))
+            try:
+                if kind >> 4 == 8:  # SUBSCRIBE: SUBACK granting QoS 1 to each filter
+                    conn.sendall(bytes([0x90, 3 + 1, body[0], body[1], 0x00, 0x01]))
+                elif kind >> 4 == 12:  # PINGREQ
+                    conn.sendall(bytes([0xD0, 0x00]))
+            except OSError:  # the client has closed meanwhile
+                break
         if n < len(BAD):
             print(f"connection {n + 1}: closed by the client", flush=True)
 
