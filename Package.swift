@@ -111,7 +111,7 @@ let package = Package(
         .testTarget(name: "FlapMQTTTests", dependencies: ["FlapMQTT", "TestSupport", .product(name: "NIOCore", package: "swift-nio")]),
         .testTarget(
             name: "FlapMessagingTests",
-            dependencies: ["FlapMessaging"]),
+            dependencies: ["FlapMessaging", "FlapCore"]),
         .testTarget(
             name: "FlapHTTPTests",
             dependencies: [

@@ -17,6 +17,8 @@ public actor Inbox {
     private var seq: Int64
     private var queue: [(InboxOperation, Pending<InboxResult>)] = []
     private var writing = false
+    /// Transactions the writer has committed since the inbox was opened (each one fsync).
+    public private(set) var transactionsCommitted = 0
     private let (changeStream, changeContinuation) = AsyncStream.makeStream(of: Void.self, bufferingPolicy: .bufferingNewest(1))
     private var eventContinuation: AsyncStream<InboxEvent>.Continuation?
 
@@ -127,6 +129,7 @@ public actor Inbox {
                     return WrittenGroup(results: results, events: writer.events, seq: writer.seq, slotsChanged: writer.slotsChanged)
                 }
                 seq = written.seq
+                transactionsCommitted += 1
                 if let eventContinuation { for event in written.events { eventContinuation.yield(event) } }
                 if written.slotsChanged { changeContinuation.yield() }
                 for ((_, pending), result) in zip(group, written.results) { pending.fulfil(result) }

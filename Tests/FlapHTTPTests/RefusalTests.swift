@@ -1,0 +1,53 @@
+import Foundation
+import Testing
+import TestSupport
+
+/// Bodies flapd refuses, sent with curl: each answer says what was wrong, and flapd goes on.
+@Suite(.serialized, .timeLimit(.minutes(2))) struct RefusalTests {
+    let directory = FileManager.default.temporaryDirectory.appendingPathComponent("refusals-\(UUID().uuidString)").path
+
+    /// curl's status and body for `body` POSTed to `url` with `headers`.
+    func post(_ url: String, _ body: String, headers: [String], chunked: Bool = false) async throws -> (status: Int, body: [String: Any]) {
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        let file = directory + "/body-\(UUID().uuidString)"
+        try body.write(toFile: file, atomically: true, encoding: .utf8)
+        var arguments = ["-s", "-o", file + ".out", "-w", "%{http_code}", "--data-binary", "@" + file]
+        for header in headers + (chunked ? ["Transfer-Encoding: chunked"] : []) { arguments += ["-H", header] }
+        let result = try await ProcessRunner.run("/usr/bin/curl", arguments + [url])
+        let answer = (try? Data(contentsOf: URL(fileURLWithPath: file + ".out"))) ?? Data()
+        return (Int(result.stdoutText) ?? 0, (try? JSONSerialization.jsonObject(with: answer) as? [String: Any]) ?? [:])
+    }
+
+    @Test func oversizedBodiesAreRefusedWithTheLimitAndTheSizeOnBothAPIs() async throws {
+        let flapd = try await FlapdProcess.start()
+        defer { Task { await flapd.stop() } }
+        let token = try String(contentsOfFile: flapd.stateDirectory + "/local-api-enablement-token", encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)
+        let enabled = try await post(flapd.localAPIBase + "/local-api/enablement", "", headers: ["X-Vestaboard-Local-Api-Enablement-Token: \(token)"])
+        let localKey = try #require(enabled.body["apiKey"] as? String)
+        let native = ("http://127.0.0.1:\(flapd.apiPort)/v1/messages", ["Authorization: Bearer \(flapd.apiKey)", "Content-Type: application/json"], "error")
+        let local = (flapd.localAPIBase + "/local-api/message", ["X-Vestaboard-Local-Api-Key: \(localKey)"], "message")
+
+        let bodies = [
+            #"{"text": ""# + String(repeating: "A", count: 2_000_000) + #""}"#,
+            String(repeating: "[", count: 100_000) + String(repeating: "]", count: 100_000),
+            #"{"id": ""# + String(repeating: "i", count: 100_000) + #"", "text": "HI"}"#,
+        ]
+        for (url, headers, field) in [native, local] {
+            for body in bodies {
+                let reply = try await post(url, body, headers: headers)
+                #expect(reply.status == 413)
+                #expect(reply.body[field] as? String == "the body is \(body.utf8.count) bytes; a message may be at most 64 KiB (65536 bytes)")
+            }
+            // Sent in chunks, with no length announced: the limit is still said.
+            let chunked = try await post(url, bodies[0], headers: headers, chunked: true)
+            #expect(chunked.status == 413)
+            #expect((chunked.body[field] as? String)?.hasSuffix("a message may be at most 64 KiB (65536 bytes)") == true)
+        }
+        // Within the limit, deep nesting and a long id are explained, not crashed on.
+        let nested = try await post(native.0, String(repeating: "[", count: 30_000) + String(repeating: "]", count: 30_000), headers: native.1)
+        #expect(nested.status == 400 && nested.body["error"] as? String == "the body is not valid JSON")
+        let longID = try await post(native.0, #"{"id": ""# + String(repeating: "i", count: 1000) + #"", "text": "HI"}"#, headers: native.1)
+        #expect(longID.status == 400 && (longID.body["error"] as? String)?.contains("id: must be 1 to 128 characters") == true)
+        #expect(try await flapd.api.get("/healthz").status == 200)
+    }
+}
