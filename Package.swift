@@ -108,7 +108,9 @@ let package = Package(
         .testTarget(
             name: "FlapHardwareTests",
             dependencies: ["FlapHardware", "FlapCore", "FlapSimulated", "FlapLinux", "TestSupport"]),
-        .testTarget(name: "FlapMQTTTests", dependencies: ["FlapMQTT", "TestSupport", .product(name: "NIOCore", package: "swift-nio")]),
+        .testTarget(
+            name: "FlapMQTTTests",
+            dependencies: ["FlapMQTT", "TestSupport", .product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOEmbedded", package: "swift-nio")]),
         .testTarget(
             name: "FlapMessagingTests",
             dependencies: ["FlapMessaging", "FlapCore"]),
