@@ -6,8 +6,9 @@ import FoundationNetworking
 
 /// The MQTT part of `flapctl bench --service --mqtt URL`: publish → plan start (one message at a
 /// time, matched with flapd's debug log of plan starts), messages a second sustained (4
-/// publishers at full speed, until flapd has a receipt for every one), and flapd's own measure
-/// of the window between libmosquitto's PUBACK and the commit.
+/// publishers at full speed, until flapd has a receipt for every one), and how long flapd held
+/// each message before acknowledging it (its PUBACK leaves after the commit), from flapd's own
+/// histogram.
 struct MQTTBench {
     var url: String
     var api: String
@@ -43,9 +44,10 @@ struct MQTTBench {
             write("MQTT publish → plan start, \(latencies.count) messages", "p50 \(ServiceBench.ms(p(0.5))), p99 \(ServiceBench.ms(p(0.99)))")
         }
 
-        // Sustained: 4 publishers, as fast as libmosquitto takes them; they stay connected until
-        // flapd has committed everything (libmosquitto drops what it has not sent when stopped).
+        // Sustained: 4 publishers, as fast as the broker takes them; they stay connected until
+        // flapd has committed everything.
         let before = try await receiptTotal()
+        let delaysBefore = try await acknowledgementDelays()
         let burst = max(messages * 4, 2000)
         var publishers: [MQTTClient] = []
         for p in 0..<4 {
@@ -60,9 +62,7 @@ struct MQTTBench {
         for i in 0..<(burst / 4) {
             for (p, client) in publishers.enumerated() {
                 let body = #"{"id": "burst-\#(p)-\#(i)", "sender": {"id": "burst\#(p)"}, "text": "\#(i)"}"#
-                while (try? client.publish("vestawidget/bench/message", Array(body.utf8), qos: 1)) == nil {
-                    try await Task.sleep(for: .milliseconds(1))
-                }
+                try client.publish("vestawidget/bench/message", Array(body.utf8), qos: 1)
             }
         }
         var total = try await receiptTotal()
@@ -75,12 +75,26 @@ struct MQTTBench {
         let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
         write("MQTT burst, 4 publishers: \(total - before)/\(burst) committed", String(format: "%.0f messages/s", Double(total - before) / seconds))
 
-        let metrics = try await text(api + "/metrics")
-        let sum = metrics.split(separator: "\n").first { $0.hasPrefix("flapd_mqtt_ack_window_seconds_sum") }.flatMap { Double($0.split(separator: " ").last ?? "") } ?? 0
-        let count = metrics.split(separator: "\n").first { $0.hasPrefix("flapd_mqtt_ack_window_seconds_count") }.flatMap { Double($0.split(separator: " ").last ?? "") } ?? 0
-        if count > 0 { write("PUBACK → commit window (flapd's metric), mean", ServiceBench.ms(sum / count)) }
+        // The burst's own acknowledgement delays: the histogram's growth over it.
+        let delaysAfter = try await acknowledgementDelays()
+        let burstDelays = delaysAfter.map { bound, count in (bound, count - (delaysBefore.first { $0.0 == bound }?.1 ?? 0)) }
+        if let total = burstDelays.last?.1, total > 0, let p99 = burstDelays.first(where: { Double($0.1) >= 0.99 * Double(total) }),
+           let p50 = burstDelays.first(where: { Double($0.1) >= 0.5 * Double(total) }) {
+            func bound(_ b: Double) -> String { b.isInfinite ? "over 1 s" : "≤ " + ServiceBench.ms(b) }
+            write("arrival → PUBACK in flapd (after commit), burst", "p50 \(bound(p50.0)), p99 \(bound(p99.0)) (\(total) messages)")
+        }
         output.write("reproduce: mosquitto -p 1883 & swift build -c release && .build/release/flapctl bench --service --mqtt mqtt://127.0.0.1:1883\n")
         output.flush()
+    }
+
+    /// flapd's histogram of arrival → acknowledgement: (upper bound in seconds, cumulative count).
+    private func acknowledgementDelays() async throws -> [(Double, Int)] {
+        try await text(api + "/metrics").split(separator: "\n").compactMap { line in
+            guard line.hasPrefix("flapd_mqtt_ack_delay_seconds_bucket"), let le = line.range(of: "le=\""),
+                  let count = Int(line.split(separator: " ").last ?? "") else { return nil }
+            let bound = line[le.upperBound...].prefix { $0 != "\"" }
+            return (bound == "+Inf" ? .infinity : Double(bound) ?? .infinity, count)
+        }.sorted { $0.0 < $1.0 }
     }
 
     private func receiptTotal() async throws -> Int {

@@ -225,20 +225,19 @@ public final class MQTTBridge: Service, Sendable {
     }
 
     func publishReceipt(_ receipt: Receipt, source: String?, warnings: [String] = [], duplicate: Bool = false) {
-        var body: [String: Any] = ["id": receipt.id, "sender": receipt.sender, "status": receipt.status.rawValue,
-                                   "device": settings.deviceID, "at": ISO8601DateFormatter().string(from: Date())]
-        if let reason = receipt.reason { body["reason"] = reason }
-        if !warnings.isEmpty { body["warnings"] = warnings }
-        if duplicate { body["duplicate"] = true }
-        if let source { body["source"] = source }
-        publishJSON(topic("receipt"), body)
+        publish(ReceiptBody(id: receipt.id, sender: receipt.sender, status: receipt.status.rawValue, reason: receipt.reason,
+                            warnings: warnings.isEmpty ? nil : warnings, duplicate: duplicate ? true : nil, source: source,
+                            device: settings.deviceID, at: Date.now.formatted(.iso8601)))
     }
 
     private func publishRejection(id: String?, reason: String, source: String) {
-        var body: [String: Any] = ["status": "rejected", "reason": reason, "device": settings.deviceID,
-                                   "source": source, "at": ISO8601DateFormatter().string(from: Date())]
-        if let id { body["id"] = id }
-        publishJSON(topic("receipt"), body)
+        publish(ReceiptBody(id: id, sender: nil, status: "rejected", reason: reason, warnings: nil, duplicate: nil, source: source,
+                            device: settings.deviceID, at: Date.now.formatted(.iso8601)))
+    }
+
+    private func publish(_ receipt: ReceiptBody) {
+        guard let data = try? JSONEncoder.sorted.encode(receipt) else { return }
+        publish(topic("receipt"), Array(data))
     }
 
     /// The panel's board, retained: what the display shows now.
@@ -251,8 +250,12 @@ public final class MQTTBridge: Service, Sendable {
 
     private func publishJSON(_ topic: String, _ body: [String: Any], retain: Bool = false) {
         guard let data = try? JSONSerialization.data(withJSONObject: body, options: [.sortedKeys]) else { return }
+        publish(topic, Array(data), retain: retain)
+    }
+
+    private func publish(_ topic: String, _ payload: [UInt8], retain: Bool = false) {
         do {
-            try client.publish(topic, Array(data), qos: 1, retain: retain)
+            try client.publish(topic, payload, qos: 1, retain: retain)
             queueFull.clear()
         } catch {
             // Said once while the broker is away and the queue stays full, not once a message.
@@ -276,6 +279,28 @@ public final class MQTTBridge: Service, Sendable {
         default: "code \(code)"
         }
     }
+}
+
+/// A receipt as published on `<base>/<device>/receipt`; absent fields are left out.
+struct ReceiptBody: Encodable {
+    var id: String?
+    var sender: String?
+    var status: String
+    var reason: String?
+    var warnings: [String]?
+    var duplicate: Bool?
+    var source: String?
+    var device: String
+    var at: String
+}
+
+extension JSONEncoder {
+    /// Keys in order, as receipts have always been written. JSONEncoder is thread-safe.
+    static let sorted: JSONEncoder = {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        return encoder
+    }()
 }
 
 /// Whether the "could not publish" warning was already given since the last success.

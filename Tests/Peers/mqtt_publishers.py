@@ -1,9 +1,10 @@
 """Publishers for the crash tests: an independent MQTT client (paho-mqtt) on the other side of
 the broker from flapd.
 
-Usage: mqtt_publishers.py PORT TOPIC QOS PUBLISHERS PER_PUBLISHER ACKED_FILE
+Usage: mqtt_publishers.py PORT TOPIC QOS PUBLISHERS PER_PUBLISHER ACKED_FILE [ID_PREFIX]
 
-Publisher p sends PER_PUBLISHER messages to TOPIC as sender "sender<p>", ids "s<p>-<i>", each
+Publisher p sends PER_PUBLISHER messages to TOPIC as sender "sender<p>", ids "s<p>-<i>" (ID_PREFIX
+instead of "s" when given), each
 created one second after the one before, as fast as the broker takes them. Each id whose
 acknowledgement reaches its publisher (PUBACK for QoS 1, PUBCOMP for QoS 2) is appended to
 ACKED_FILE when the publishers are done. Prints "done N" when every message is acknowledged
@@ -18,6 +19,7 @@ import paho.mqtt.client as mqtt
 
 port, topic, qos, publishers, per = int(sys.argv[1]), sys.argv[2], int(sys.argv[3]), int(sys.argv[4]), int(sys.argv[5])
 acked_path = sys.argv[6]
+prefix = sys.argv[7] if len(sys.argv) > 7 else "s"
 base = datetime.datetime.now(datetime.timezone.utc)
 results = {}
 
@@ -33,7 +35,7 @@ def publisher(p):
     client.loop_start()
     for i in range(per):
         created = (base + datetime.timedelta(seconds=i)).isoformat().replace("+00:00", "Z")
-        message_id = f"s{p}-{i}"
+        message_id = f"{prefix}{p}-{i}"
         body = f'{{"id": "{message_id}", "sender": {{"id": "sender{p}"}}, "text": "message {i}", "createdAt": "{created}"}}'
         ids[client.publish(topic, body, qos=qos).mid] = message_id
     deadline = time.time() + 120

@@ -28,6 +28,7 @@ struct InboxWriter {
     private(set) var seq: Int64
     private(set) var events: [InboxEvent] = []
     private(set) var slotsChanged = false
+    private let encoder = JSONEncoder()
 
     init(db: Database, rules: SenderRules, seq: Int64) {
         self.db = db
@@ -60,30 +61,30 @@ struct InboxWriter {
             return .acceptance(acceptance)
         case .markDisplayed(let id, let panel, let codes, let now):
             if let id { try finish(id, .displayed, reason: nil, at: now) }
-            try db.execute(
-                sql: "INSERT OR REPLACE INTO panelState (panel, codes, messageId, updatedAt) VALUES (?, ?, ?, ?)",
-                arguments: [panel, codes, id, now.timeIntervalSince1970])
+            try execute(
+                "INSERT OR REPLACE INTO panelState (panel, codes, messageId, updatedAt) VALUES (?, ?, ?, ?)",
+                [panel, codes, id, now.timeIntervalSince1970])
             return .changed(true)
         case .reject(let id, let reason, let now):
             try finish(id, .rejected, reason: reason, at: now)
-            try db.execute(sql: "DELETE FROM slot WHERE messageId = ?", arguments: [id])
+            try execute("DELETE FROM slot WHERE messageId = ?", [id])
             slotsChanged = true
             return .changed(true)
         case .expire(let now):
-            let ids = try String.fetchAll(db, sql: """
+            let ids = try String.fetchAll(db.cachedStatement(sql: """
                 SELECT m.id FROM slot s JOIN message m ON m.id = s.messageId WHERE m.expiresAt <= ?
-                """, arguments: [now.timeIntervalSince1970])
+                """), arguments: [now.timeIntervalSince1970])
             for id in ids {
                 try finish(id, .expired, reason: nil, at: now)
-                try db.execute(sql: "DELETE FROM slot WHERE messageId = ?", arguments: [id])
+                try execute("DELETE FROM slot WHERE messageId = ?", [id])
             }
             try RateBuckets.prune(db, now: now, perHour: rules.ratePerHour)
             if !ids.isEmpty { slotsChanged = true }
             return .count(ids.count)
         case .clearSlot(let sender, let now):
-            guard let id = try String.fetchOne(db, sql: "SELECT messageId FROM slot WHERE sender = ?", arguments: [sender]) else { return .changed(false) }
+            guard let id = try String.fetchOne(db.cachedStatement(sql: "SELECT messageId FROM slot WHERE sender = ?"), arguments: [sender]) else { return .changed(false) }
             try finish(id, .superseded, reason: "slot cleared", at: now)
-            try db.execute(sql: "DELETE FROM slot WHERE sender = ?", arguments: [sender])
+            try execute("DELETE FROM slot WHERE sender = ?", [sender])
             slotsChanged = true
             return .changed(true)
         case .prune(let before):
@@ -109,32 +110,32 @@ struct InboxWriter {
             return .rateLimited(retryAfter: wait)
         }
         seq += 1
-        try db.execute(
-            sql: """
+        try execute(
+            """
                 INSERT INTO message (id, sender, senderName, source, body, createdAt, expiresAt, receivedAt, seq, status)
                 VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, 'accepted')
                 """,
-            arguments: [message.id, message.sender.id, message.sender.name, message.source, try JSONEncoder().encode(message),
+            [message.id, message.sender.id, message.sender.name, message.source, try encoder.encode(message),
                         message.createdAt.timeIntervalSince1970, message.expiresAt.timeIntervalSince1970,
                         now.timeIntervalSince1970, seq])
         var receipt = Receipt(id: message.id, sender: message.sender.id, status: .accepted, reason: nil, receivedAt: now,
                               createdAt: message.createdAt, expiresAt: message.expiresAt, finalAt: nil)
         if message.expiresAt <= now {
             receipt = try finish(message.id, .expired, reason: "expired before it arrived", at: now) ?? receipt
-        } else if let current = try Row.fetchOne(db, sql: """
+        } else if let current = try Row.fetchOne(db.cachedStatement(sql: """
             SELECT m.id, m.createdAt FROM slot s JOIN message m ON m.id = s.messageId WHERE s.sender = ?
-            """, arguments: [message.sender.id]) {
+            """), arguments: [message.sender.id]) {
             let currentID: String = current["id"]
             if message.createdAt.timeIntervalSince1970 < current["createdAt"] as Double {
                 // A late older message never takes a slot back from a newer one.
                 receipt = try finish(message.id, .superseded, reason: "older than \(currentID) in the same slot", at: now) ?? receipt
             } else {
                 try finish(currentID, .superseded, reason: "replaced by \(message.id)", at: now)
-                try db.execute(sql: "UPDATE slot SET messageId = ? WHERE sender = ?", arguments: [message.id, message.sender.id])
+                try execute("UPDATE slot SET messageId = ? WHERE sender = ?", [message.id, message.sender.id])
                 slotsChanged = true
             }
         } else {
-            try db.execute(sql: "INSERT INTO slot (sender, messageId) VALUES (?, ?)", arguments: [message.sender.id, message.id])
+            try execute("INSERT INTO slot (sender, messageId) VALUES (?, ?)", [message.sender.id, message.id])
             slotsChanged = true
         }
         return .accepted(receipt)
@@ -144,16 +145,22 @@ struct InboxWriter {
     /// when it was already final.
     @discardableResult
     private mutating func finish(_ id: String, _ status: ReceiptStatus, reason: String?, at now: Date) throws -> Receipt? {
-        guard let row = try Row.fetchAll(db, sql: """
+        guard let row = try Row.fetchAll(db.cachedStatement(sql: """
             UPDATE message SET status = ?, reason = ?, finalAt = ? WHERE id = ? AND status = 'accepted' RETURNING *
-            """, arguments: [status.rawValue, reason, now.timeIntervalSince1970, id]).first else { return nil }
+            """), arguments: [status.rawValue, reason, now.timeIntervalSince1970, id]).first else { return nil }
         let receipt = Self.receipt(row)
         events.append(.final(receipt))
         return receipt
     }
 
     static func fetchReceipt(_ db: Database, id: String) throws -> Receipt? {
-        try Row.fetchOne(db, sql: "SELECT * FROM message WHERE id = ?", arguments: [id]).map(receipt)
+        try Row.fetchOne(db.cachedStatement(sql: "SELECT * FROM message WHERE id = ?"), arguments: [id]).map(receipt)
+    }
+
+    /// Runs `sql` through SQLite's prepared statement kept for it: compiling each statement
+    /// anew cost more than the rest of an acceptance.
+    private func execute(_ sql: String, _ arguments: StatementArguments) throws {
+        try db.cachedStatement(sql: sql).execute(arguments: arguments)
     }
 
     private static func receipt(_ row: Row) -> Receipt {

@@ -11,15 +11,14 @@ enum RateBuckets {
         let capacity = Double(perHour)
         let rate = capacity / 3600
         var tokens = capacity
-        if let row = try Row.fetchOne(db, sql: "SELECT tokens, at FROM rateBucket WHERE sender = ?", arguments: [sender]) {
+        if let row = try Row.fetchOne(db.cachedStatement(sql: "SELECT tokens, at FROM rateBucket WHERE sender = ?"), arguments: [sender]) {
             let at: Double = row["at"]
             // A clock that went back (a Pi without a battery-backed clock) refills nothing.
             tokens = min(capacity, (row["tokens"] as Double) + max(0, now.timeIntervalSince1970 - at) * rate)
         }
         guard tokens >= 1 else { return (1 - tokens) / rate }
-        try db.execute(
-            sql: "INSERT OR REPLACE INTO rateBucket (sender, tokens, at) VALUES (?, ?, ?)",
-            arguments: [sender, tokens - 1, now.timeIntervalSince1970])
+        try db.cachedStatement(sql: "INSERT OR REPLACE INTO rateBucket (sender, tokens, at) VALUES (?, ?, ?)")
+            .execute(arguments: [sender, tokens - 1, now.timeIntervalSince1970])
         return nil
     }
 
