@@ -70,36 +70,29 @@ struct ServiceBench {
         write("POST /v1/messages → plan start, \(latencies.count) messages",
               "p50 \(Self.ms(percentile(0.5))), p99 \(Self.ms(percentile(0.99))), max \(Self.ms(latencies.last!))")
 
-        // Requests per second with 8 clients: reads of the board, then message posts.
+        // Requests per second with 8 clients on keep-alive connections: reads of the board, then message posts.
         var peak = 0
+        let load = HTTPLoad(port: port, clients: 8, seconds: seconds)
         for (name, method, path) in [("GET /v1/board", "GET", "/v1/board"), ("POST /v1/messages", "POST", "/v1/messages")] {
-            let (count, elapsed) = await load(base, method, path, clients: 8)
-            peak = max(peak, Self.rss(process.processIdentifier))
+            let sampler = Task { [pid = process.processIdentifier] in
+                var highest = 0
+                while !Task.isCancelled {
+                    highest = max(highest, Self.rss(pid))
+                    try? await Task.sleep(for: .milliseconds(100))
+                }
+                return highest
+            }
+            let (count, elapsed) = await Task.detached {
+                load.run { c, n in (method, path, method == "POST" ? #"{"sender": {"id": "load\#(c)"}, "text": "load \#(c) \#(n)"}"# : nil) }
+            }.value
+            sampler.cancel()
+            peak = max(peak, await sampler.value)
             write("\(name), 8 clients", String(format: "%.0f requests/s", Double(count) / elapsed))
         }
         write("resident memory, after load", "\(peak / 1024) MiB")
         if let mqtt { try await MQTTBench(url: mqtt, api: base, log: log, messages: messages, output: output).run() }
         output.write("reproduce: swift build -c release && .build/release/flapctl bench --service\n")
         output.flush()
-    }
-
-    private func load(_ base: String, _ method: String, _ path: String, clients: Int) async -> (Int, Double) {
-        let start = ContinuousClock.now
-        let seconds = self.seconds
-        let count = await withTaskGroup(of: Int.self) { group in
-            for c in 0..<clients {
-                group.addTask {
-                    var n = 0
-                    while start.duration(to: .now) < .seconds(seconds) {
-                        let body = method == "POST" ? #"{"sender": {"id": "load\#(c)"}, "text": "load \#(c) \#(n)"}"# : nil
-                        if (try? await Self.request(base, method, path, body: body)) != nil { n += 1 }
-                    }
-                    return n
-                }
-            }
-            return await group.reduce(0, +)
-        }
-        return (count, Double(start.duration(to: .now).components.seconds) + Double(start.duration(to: .now).components.attoseconds) / 1e18)
     }
 
     static func request(_ base: String, _ method: String, _ path: String, body: String? = nil) async throws -> Int {

@@ -20,7 +20,7 @@ public struct MQTTOptions: Sendable {
     public var manualAcknowledgement = false
     /// The flight window: how many QoS 1 and 2 messages the broker may send before this client
     /// acknowledges them (MQTT 5 Receive Maximum; a 3.1.1 broker uses its own setting).
-    public var receiveMaximum: UInt16 = 256
+    public var receiveMaximum: UInt16 = 128
     /// The largest packet this client takes (MQTT 5 Maximum Packet Size); a larger one closes
     /// the connection.
     public var maximumPacketSize = 256 * 1024

@@ -1,3 +1,4 @@
+import NIOConcurrencyHelpers
 import NIOCore
 
 /// Cuts the byte stream into packets: reads the fixed header, refuses a remaining length that
@@ -46,22 +47,49 @@ final class MQTTFrameDecoder: ByteToMessageDecoder {
 }
 
 /// Hands what the channel brings (packets, the first error, the end) to the session, tagged
-/// with the connection it belongs to.
-final class MQTTSessionHandler: ChannelInboundHandler {
+/// with the connection it belongs to, and stops reading while a window of messages waits for
+/// acknowledgement (``MQTTReadGate``).
+final class MQTTSessionHandler: ChannelDuplexHandler {
     typealias InboundIn = MQTTPacket
+    typealias OutboundIn = ByteBuffer
+    typealias OutboundOut = ByteBuffer
 
     let connection: Int
     let input: AsyncStream<MQTTSessionInput>.Continuation
+    let gate: MQTTReadGate
     private var failure: String?
 
-    init(connection: Int, input: AsyncStream<MQTTSessionInput>.Continuation) {
+    init(connection: Int, input: AsyncStream<MQTTSessionInput>.Continuation, gate: MQTTReadGate) {
         self.connection = connection
         self.input = input
+        self.gate = gate
+    }
+
+    func handlerAdded(context: ChannelHandlerContext) {
+        gate.attach(context.channel)
     }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
-        input.yield(.packet(connection, unwrapInboundIn(data), received: .now))
+        let packet = unwrapInboundIn(data)
+        if case .publish(let publish) = packet, publish.qos > 0 { gate.received() }
+        input.yield(.packet(connection, packet, received: .now))
     }
+
+    func read(context: ChannelHandlerContext) {
+        if gate.mayRead() { context.read() }
+    }
+
+    /// Acknowledges received data at once instead of after the kernel's delayed-ACK timer.
+    /// Brokers send with Nagle's algorithm by default (mosquitto's `set_tcp_nodelay false`): the
+    /// next PUBLISH then waits for our ACK of the last packet, which a delayed ACK holds back for
+    /// up to 40 ms. Linux leaves quick-ACK mode by itself, so it is set after every read.
+    func channelReadComplete(context: ChannelHandlerContext) {
+        try? context.channel.syncOptions?.setOption(ChannelOptions.tcpOption(.init(rawValue: Self.quickAck)), value: 1)
+        context.fireChannelReadComplete()
+    }
+
+    /// Linux's TCP_QUICKACK.
+    static let quickAck: CInt = 12
 
     func errorCaught(context: ChannelHandlerContext, error: any Error) {
         guard failure == nil else { return }
@@ -79,5 +107,44 @@ final class MQTTSessionHandler: ChannelInboundHandler {
         let text = String(describing: error)
         if text.contains("CERTIFICATE_VERIFY_FAILED") { return "TLS: the broker's certificate is not signed by the configured CA (\(text))" }
         return text
+    }
+}
+
+/// The client's own flow control: how many received messages wait for acknowledgement, and
+/// whether reading is held back because a window of them does. A broker may send past the
+/// Receive Maximum (mosquitto 2.0.11 sent thousands at once under a burst); held back, the rest
+/// wait at the broker (or in the socket), not in flapd's memory, and acknowledgements do not
+/// queue behind them.
+final class MQTTReadGate: Sendable {
+    private struct State {
+        var waiting = 0
+        var held = false
+        var channel: (any Channel)?
+    }
+    private let state = NIOLockedValueBox(State())
+    let window: Int
+
+    init(window: Int) { self.window = max(1, window) }
+
+    func attach(_ channel: any Channel) { state.withLockedValue { $0.channel = channel } }
+
+    func received() { state.withLockedValue { $0.waiting += 1 } }
+
+    /// Whether the channel may read now; if not, reading resumes when half the window is acknowledged.
+    func mayRead() -> Bool {
+        state.withLockedValue { s in
+            s.held = s.waiting >= window
+            return !s.held
+        }
+    }
+
+    func acknowledged(_ n: Int) {
+        let resume: (any Channel)? = state.withLockedValue { s in
+            s.waiting = max(0, s.waiting - n)
+            guard s.held, s.waiting <= window / 2 else { return nil }
+            s.held = false
+            return s.channel
+        }
+        resume?.read()
     }
 }

@@ -46,7 +46,7 @@ extension MQTTSession {
                 // Ours already (PUBREC sent): the broker missed the PUBREC.
                 return write(.pubrec(.init(packetID: id)))
             }
-            if unacknowledged.contains(where: { $0.packetID == id }) { return }  // a resend of one not yet acknowledged
+            if unacknowledged.contains(id) { return }  // a resend of one not yet acknowledged
             // Beyond our Receive Maximum is taken all the same: mosquitto 2.0.11 restored from its
             // persistence file sends a resumed session's whole queue at once, and refusing it
             // would only reconnect for ever.
@@ -59,8 +59,7 @@ extension MQTTSession {
 
     func acknowledge(_ token: MQTTAcknowledgement) {
         // From a connection that is gone: the broker will deliver it again.
-        guard token.connection == connection, let index = unacknowledged.firstIndex(where: { $0.packetID == token.packetID }) else { return }
-        unacknowledged[index].acknowledged = true
+        guard token.connection == connection, unacknowledged.acknowledge(token.packetID) else { return }
         sendAcknowledgements()
     }
 
@@ -68,8 +67,10 @@ extension MQTTSession {
     /// (as MQTT requires).
     private func sendAcknowledgements() {
         let now = ContinuousClock.now
-        while let first = unacknowledged.first, first.acknowledged {
-            unacknowledged.removeFirst()
+        var sent = 0
+        defer { if sent > 0 { gate?.acknowledged(sent) } }
+        while let first = unacknowledged.popAcknowledged() {
+            sent += 1
             if first.qos == 1 {
                 write(.puback(.init(packetID: first.packetID)))
             } else {

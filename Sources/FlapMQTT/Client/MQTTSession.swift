@@ -27,6 +27,8 @@ final class MQTTSession {
     var flushScheduled = false
     var lastSent = ContinuousClock.now
     var pingSent: ContinuousClock.Instant?
+    /// Holds reading back while a window of messages waits for acknowledgement.
+    var gate: MQTTReadGate?
     var keepAlive: Duration
     var sendQuota = 65_535
     /// Set once asked to stop: the callers to answer when stopped.
@@ -38,7 +40,7 @@ final class MQTTSession {
     var inflightOrder: [UInt16] = []
     var nextPacketID: UInt16 = 1
     /// Received and owed an acknowledgement, in arrival order (acknowledgements leave in that order).
-    var unacknowledged = CircularBuffer<MQTTIncoming>()
+    var unacknowledged = UnacknowledgedMessages()
     /// QoS 2 messages acknowledged with PUBREC, until the broker releases them.
     var awaitingRelease: Set<UInt16> = []
 
@@ -107,16 +109,22 @@ final class MQTTSession {
         let port = options.port
         // An address is checked against the certificate's IP names; SNI takes names only.
         let serverName = Self.isAddress(host) ? nil : host
+        let gate = MQTTReadGate(window: Int(options.receiveMaximum))
+        self.gate = gate
         Task {
             let bootstrap = ClientBootstrap(group: MultiThreadedEventLoopGroup.singleton)
                 .connectTimeout(.seconds(10))
                 .channelOption(.tcpOption(.tcp_nodelay), value: 1)
+                // Small reads, one per turn: the read gate can only hold back what is not yet read,
+                // and a 64 KiB read is some 400 messages past the window.
+                .channelOption(.recvAllocator, value: AdaptiveRecvByteBufferAllocator(minimum: 1024, initial: 4096, maximum: 32768))
+                .channelOption(.maxMessagesPerRead, value: 1)
                 .channelInitializer { channel in
                     channel.eventLoop.makeCompletedFuture {
                         let handlers = channel.pipeline.syncOperations
                         if let tls { try handlers.addHandler(try NIOSSLClientHandler(context: tls, serverHostname: serverName)) }
                         try handlers.addHandler(ByteToMessageHandler(MQTTFrameDecoder(maximumPacketSize: limit, level: level)))
-                        try handlers.addHandler(MQTTSessionHandler(connection: id, input: input))
+                        try handlers.addHandler(MQTTSessionHandler(connection: id, input: input, gate: gate))
                     }
                 }
             do {
@@ -184,6 +192,7 @@ final class MQTTSession {
     private func closed(_ id: Int, reason: String?) {
         guard id == connection, channel != nil else { return }
         channel = nil
+        gate = nil
         ticker?.cancel()
         out.clear()
         pingSent = nil

@@ -65,8 +65,11 @@ public actor Inbox {
     /// Queues `message` behind everything queued before it and returns at once; its
     /// acceptance arrives with its commit. Lets a transport take messages in order while
     /// their commits are grouped.
-    public func queueAccept(_ message: Message, now: Date, note: SubmissionNote? = nil) -> PendingAcceptance {
-        PendingAcceptance(result: enqueue(.accept(message, now: now, note: note)))
+    /// The message is encoded for storage on the caller's task, beside the writer rather than in it.
+    public nonisolated func queueAccept(_ message: Message, now: Date, note: SubmissionNote? = nil) async -> PendingAcceptance {
+        let body: Data
+        do { body = try JSONEncoder().encode(message) } catch { return PendingAcceptance(result: Pending(.failure(error))) }
+        return PendingAcceptance(result: await enqueue(.accept(message, body: body, now: now, note: note)))
     }
 
     /// Records that `id` finished showing on `panel` as `board` at `now` (final: displayed),

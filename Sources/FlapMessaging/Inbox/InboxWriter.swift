@@ -4,7 +4,8 @@ import GRDB
 
 /// A change to the inbox, queued for the writer.
 enum InboxOperation: Sendable {
-    case accept(Message, now: Date, note: SubmissionNote?)
+    /// `body`: the message as stored (JSON).
+    case accept(Message, body: Data, now: Date, note: SubmissionNote?)
     case markDisplayed(id: String?, panel: String, codes: Data, now: Date)
     case reject(id: String, reason: String, now: Date)
     case expire(now: Date)
@@ -28,7 +29,6 @@ struct InboxWriter {
     private(set) var seq: Int64
     private(set) var events: [InboxEvent] = []
     private(set) var slotsChanged = false
-    private let encoder = JSONEncoder()
 
     init(db: Database, rules: SenderRules, seq: Int64) {
         self.db = db
@@ -55,8 +55,8 @@ struct InboxWriter {
 
     private mutating func perform(_ operation: InboxOperation) throws -> InboxResult {
         switch operation {
-        case .accept(let message, let now, let note):
-            let acceptance = try accept(message, now: now, note: note)
+        case .accept(let message, let body, let now, let note):
+            let acceptance = try accept(message, body: body, now: now)
             if let note { events.insert(.outcome(id: message.id, acceptance, note: note), at: events.count - finalsOf(acceptance)) }
             return .acceptance(acceptance)
         case .markDisplayed(let id, let panel, let codes, let now):
@@ -102,7 +102,7 @@ struct InboxWriter {
         return 0
     }
 
-    private mutating func accept(_ message: Message, now: Date, note: SubmissionNote?) throws -> Acceptance {
+    private mutating func accept(_ message: Message, body: Data, now: Date) throws -> Acceptance {
         // A copy already committed, in this group or before: nothing changes, nothing is counted.
         if let existing = try Self.fetchReceipt(db, id: message.id) { return .duplicate(existing) }
         if let refusal = rules.refusal(for: message.sender.id) { return .refused(refusal) }
@@ -115,7 +115,7 @@ struct InboxWriter {
                 INSERT INTO message (id, sender, senderName, source, body, createdAt, expiresAt, receivedAt, seq, status)
                 VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, 'accepted')
                 """,
-            [message.id, message.sender.id, message.sender.name, message.source, try encoder.encode(message),
+            [message.id, message.sender.id, message.sender.name, message.source, body,
                         message.createdAt.timeIntervalSince1970, message.expiresAt.timeIntervalSince1970,
                         now.timeIntervalSince1970, seq])
         var receipt = Receipt(id: message.id, sender: message.sender.id, status: .accepted, reason: nil, receivedAt: now,

@@ -21,6 +21,8 @@ public actor DisplayCoordinator<C: Clock> where C.Duration == Duration {
     public private(set) var target: String?
     private var targetBoard: Board?
     private var shownSince: C.Instant
+    /// When the soonest live slot expires, as of the last refresh.
+    private var soonestExpiry: Date? = .distantPast  // the first refresh expires what expired while flapd was off
     private var timer: Task<Void, Never>?
     private let (wakeups, wake) = AsyncStream.makeStream(of: Void.self, bufferingPolicy: .bufferingNewest(1))
 
@@ -88,8 +90,11 @@ public actor DisplayCoordinator<C: Clock> where C.Duration == Duration {
     /// Chooses again and moves the panel if the choice changed; arms the next deadline.
     private func refresh(rotationDue: Bool) async {
         do {
-            try await inbox.expire(now: time.now())
+            // Expiring takes a write; it is needed only once the soonest expiry has come (a new
+            // message's expiry is learnt from the slots read below, on the refresh it causes).
+            if let due = soonestExpiry, due <= time.now() { try await inbox.expire(now: time.now()) }
             let slots = try await inbox.slots()
+            soonestExpiry = slots.map(\.expiresAt).min()
             let chosen = policy.choose(from: slots, previous: target, rotationDue: rotationDue)
             var board = Board(size: renderer.size)
             if let chosen {
@@ -111,7 +116,7 @@ public actor DisplayCoordinator<C: Clock> where C.Duration == Duration {
                 }
                 try await motion.show(board, transition: transition, token: chosen?.id)
             }
-            try await armTimer(slots: slots.count)
+            try await armTimer(slots: slots.count, expiry: soonestExpiry)
         } catch {
             logger.error("display refresh failed", metadata: ["panel": "\(panelID)", "error": "\(error)"])
         }
@@ -120,9 +125,9 @@ public actor DisplayCoordinator<C: Clock> where C.Duration == Duration {
     /// Arms the wake-up for the next expiry or rotation. The old timer is cancelled only when
     /// replaced: it may be the task running this very call, and cancelling it earlier would make
     /// the inbox read below throw.
-    private func armTimer(slots: Int) async throws {
+    private func armTimer(slots: Int, expiry: Date?) async throws {
         var deadline: C.Instant?
-        if let expiry = try await inbox.nextExpiry() { deadline = time.instant(at: expiry) }
+        if let expiry { deadline = time.instant(at: expiry) }
         var rotation = false
         if case .rotate(let every) = policy, slots > 1 {
             let turn = shownSince.advanced(by: every)
