@@ -72,31 +72,46 @@ public final class FlapMetrics: Sendable {
 }
 
 /// When each message was accepted, until it is displayed (bounded: the oldest are forgotten).
+/// Constant time per message: a shift of the whole list, or a scan of it by id, cost more than
+/// the rest of the bookkeeping under a burst.
 private final class PendingLatencies: @unchecked Sendable {
     private let lock = NSLock()
-    private var started: [String: ContinuousClock.Instant] = [:]
-    private var order: [String] = []
+    private var started: [String: (at: ContinuousClock.Instant, order: Int)] = [:]
+    /// Ids in acceptance order, each with the order number it had then (a later entry for the
+    /// same id makes an earlier one stale).
+    private var order: [(id: String, order: Int)] = []
+    private var head = 0
+    private var next = 0
     private let limit = 10_000
 
     func start(_ id: String) {
         lock.withLock {
-            if started.count >= limit, let oldest = order.first {
-                started[oldest] = nil
-                order.removeFirst()
+            while started.count >= limit, head < order.count {
+                let oldest = order[head]
+                head += 1
+                if started[oldest.id]?.order == oldest.order { started[oldest.id] = nil }
             }
-            started[id] = .now
-            order.append(id)
+            // Entries already gone (displayed) at the front, then, now and then, the whole list
+            // rebuilt from the live ones: it stays within twice the limit however they leave.
+            while head < order.count, started[order[head].id]?.order != order[head].order { head += 1 }
+            if order.count - head > 2 * limit {
+                order = started.map { ($0.key, $0.value.order) }.sorted { $0.order < $1.order }
+                head = 0
+            } else if head > limit {
+                order.removeFirst(head)
+                head = 0
+            }
+            next += 1
+            started[id] = (.now, next)
+            order.append((id, next))
         }
     }
 
     func elapsed(_ id: String, remove: Bool) -> Duration? {
         lock.withLock {
             guard let start = started[id] else { return nil }
-            if remove {
-                started[id] = nil
-                order.removeAll { $0 == id }
-            }
-            return start.duration(to: .now)
+            if remove { started[id] = nil }
+            return start.at.duration(to: .now)
         }
     }
 }
