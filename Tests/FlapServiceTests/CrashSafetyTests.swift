@@ -76,13 +76,7 @@ import Glibc
         // Nothing was shown twice, across both runs.
         try await Task.sleep(for: .milliseconds(300))
         let logs = first.process.stderr + second.process.stderr
-        var shown: [String: Int] = [:]
-        for line in logs.split(separator: "\n") where line.contains("panel rested") {
-            if let range = line.range(of: "message=") {
-                let id = String(line[range.upperBound...].prefix { $0 != " " })
-                if id != "-" { shown[id, default: 0] += 1 }
-            }
-        }
+        let shown = timesShown(inLog: logs)
         #expect(shown.values.allSatisfy { $0 == 1 }, "shown more than once: \(shown.filter { $0.value > 1 })")
     }
 }

@@ -55,13 +55,7 @@ import Glibc
         try await Task.sleep(for: .milliseconds(300))
         await flapd.stop()
         logs += flapd.process.stderr
-        var shown: [String: Int] = [:]
-        for line in logs.split(separator: "\n") where line.contains("panel rested") {
-            if let range = line.range(of: "message=") {
-                let id = String(line[range.upperBound...].prefix { $0 != " " })
-                if id != "-" { shown[id, default: 0] += 1 }
-            }
-        }
+        let shown = timesShown(inLog: logs)
         #expect(shown.values.allSatisfy { $0 == 1 }, "shown more than once: \(shown.filter { $0.value > 1 })")
         #expect(logs.components(separatedBy: "session=resumed").count - 1 >= Self.kills.count, "flapd did not resume its session after each kill")
     }
