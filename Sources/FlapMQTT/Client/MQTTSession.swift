@@ -23,6 +23,8 @@ final class MQTTSession {
     var ticker: Task<Void, Never>?
     var attempt = 0
     var refused = false
+    /// Why this client is closing the connection, said when it has closed.
+    var pendingReason: String?
     var out = ByteBuffer()
     var flushScheduled = false
     var lastSent = ContinuousClock.now
@@ -142,6 +144,7 @@ final class MQTTSession {
         }
         self.channel = channel
         state = .awaitingConnack(since: .now)
+        keepAlive = .seconds(options.keepAlive)  // until this broker says otherwise
         var properties: [MQTTProperty] = [
             .twoBytes(MQTTProperty.receiveMaximum, options.receiveMaximum),
             .fourBytes(MQTTProperty.maximumPacketSize, UInt32(options.maximumPacketSize)),
@@ -186,8 +189,6 @@ final class MQTTSession {
         pendingReason = reason
         channel.close(promise: nil)
     }
-
-    var pendingReason: String?
 
     private func closed(_ id: Int, reason: String?) {
         guard id == connection, channel != nil else { return }
