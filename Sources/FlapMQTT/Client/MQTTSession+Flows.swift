@@ -42,11 +42,17 @@ extension MQTTSession {
         guard !publish.topic.isEmpty else { throw .violation("PUBLISH with an empty topic and no alias") }
         var token: MQTTAcknowledgement?
         if let id = publish.packetID {
+            // Neither of these will be acknowledged through the queue: the read gate counted
+            // them, and must not keep counting them, or reading would stay held back.
             if publish.qos == 2, awaitingRelease.contains(id) {
                 // Ours already (PUBREC sent): the broker missed the PUBREC.
+                gate?.acknowledged(1)
                 return write(.pubrec(.init(packetID: id)))
             }
-            if unacknowledged.contains(id) { return }  // a resend of one not yet acknowledged
+            if unacknowledged.contains(id) {  // a resend of one not yet acknowledged
+                gate?.acknowledged(1)
+                return
+            }
             // Beyond our Receive Maximum is taken all the same: mosquitto 2.0.11 restored from its
             // persistence file sends a resumed session's whole queue at once, and refusing it
             // would only reconnect for ever.

@@ -143,6 +143,11 @@ final class MQTTSession {
             return
         }
         self.channel = channel
+        // The channel may have closed already: the handler's word of it can overtake this one
+        // (another thread) and was then ignored. Its close future says so in any case, so a
+        // dead channel is never waited on for ever.
+        let closedInput = input
+        channel.closeFuture.whenComplete { _ in closedInput.yield(.closed(id, reason: nil)) }
         state = .awaitingConnack(since: .now)
         keepAlive = .seconds(options.keepAlive)  // until this broker says otherwise
         var properties: [MQTTProperty] = [
