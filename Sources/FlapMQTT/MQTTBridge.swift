@@ -208,11 +208,10 @@ public final class MQTTBridge: Service, Sendable {
         switch event {
         case .final(let receipt):
             publishReceipt(receipt, source: nil)
-        case .outcome(let id, .accepted(let receipt), let note):
+        case .outcome(_, .accepted(let receipt), let note):
             metrics.accepted(id: receipt.id, source: note.source)
             // Already final (expired on arrival, older than its slot): that receipt follows.
             if !receipt.status.isFinal { publishReceipt(receipt, source: note.source, warnings: note.warnings) }
-            _ = id
         case .outcome(_, .duplicate(let receipt), let note):
             publishReceipt(receipt, source: note.source, duplicate: true)
         case .outcome(let id, .refused(let reason), let note):

@@ -57,15 +57,15 @@ public actor Inbox {
     }
 
     /// Takes `message` into the inbox at `now`. Committed when this returns. With a `note`, the
-    /// outcome is announced on ``events`` too.
+    /// outcome is announced on ``events()`` too.
     public func accept(_ message: Message, now: Date, note: SubmissionNote? = nil) async throws -> Acceptance {
         try await queueAccept(message, now: now, note: note).value
     }
 
     /// Queues `message` behind everything queued before it and returns at once; its
     /// acceptance arrives with its commit. Lets a transport take messages in order while
-    /// their commits are grouped.
-    /// The message is encoded for storage on the caller's task, beside the writer rather than in it.
+    /// their commits are grouped. The message is encoded for storage here, on the caller's
+    /// task, so that work runs beside the writer rather than in it.
     public nonisolated func queueAccept(_ message: Message, now: Date, note: SubmissionNote? = nil) async -> PendingAcceptance {
         let body: Data
         do { body = try JSONEncoder().encode(message) } catch { return PendingAcceptance(result: Pending(.failure(error))) }
