@@ -37,7 +37,7 @@ public actor SimulatedPanel<C: Clock>: Panel where C.Duration == Duration {
         let start = clock.now
         playsStarted += 1
         defer { moving = Array(repeating: false, count: moving.count) }
-        let timeline = Self.timeline(of: plan)
+        let timeline = PanelTimeline(plan).groups
         for (index, group) in timeline.enumerated() {
             do {
                 try await clock.sleep(until: start.advanced(by: group.time), tolerance: nil)
@@ -54,7 +54,7 @@ public actor SimulatedPanel<C: Clock>: Panel where C.Duration == Duration {
         playsCompleted += 1
     }
 
-    private func apply(_ group: (time: Duration, changes: [Change]), start: C.Instant) {
+    private func apply(_ group: PanelTimeline.Group, start: C.Instant) {
         let instant = start.advanced(by: group.time)
         for change in group.changes {
             switch change.kind {
@@ -119,29 +119,6 @@ public actor SimulatedPanel<C: Clock>: Panel where C.Duration == Duration {
 
     private func board(of positions: [Int]) -> Board {
         Board(size: info.size, positions: positions, drum: info.drum)
-    }
-
-    struct Change {
-        var module: Int
-        var kind: PanelEventKind
-        var last = false
-    }
-
-    /// The plan's starts and landings grouped by instant, in time order.
-    static func timeline(of plan: FlipPlan) -> [(time: Duration, changes: [Change])] {
-        var changes: [(Duration, Change)] = []
-        for (i, module) in plan.modules.enumerated() where !module.landings.isEmpty {
-            changes.append((module.start, Change(module: i, kind: .started)))
-            for (k, time) in module.landings.enumerated() {
-                changes.append((time, Change(module: i, kind: .landed(position: module.path[k + 1]), last: k == module.landings.count - 1)))
-            }
-        }
-        changes.sort { $0.0 < $1.0 }
-        var groups: [(time: Duration, changes: [Change])] = []
-        for (time, change) in changes {
-            if groups.last?.time == time { groups[groups.count - 1].changes.append(change) } else { groups.append((time, [change])) }
-        }
-        return groups
     }
 }
 

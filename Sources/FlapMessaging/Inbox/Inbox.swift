@@ -17,6 +17,10 @@ public actor Inbox {
     private var seq: Int64
     private var queue: [(InboxOperation, Pending<InboxResult>)] = []
     private var writing = false
+    /// The live slots as of the last commit, once first read.
+    private var slotCache: SlotCache?
+    /// Counts commits that changed the slots, so a read that overlapped one is not cached.
+    private var slotGeneration = 0
     /// Transactions the writer has committed since the inbox was opened (each one fsync).
     public private(set) var transactionsCommitted = 0
     private let (changeStream, changeContinuation) = AsyncStream.makeStream(of: Void.self, bufferingPolicy: .bufferingNewest(1))
@@ -129,12 +133,16 @@ public actor Inbox {
                 let written = try await database.write { db in
                     var writer = InboxWriter(db: db, rules: rules, seq: firstSeq)
                     let results = operations.map { operation in Result { try writer.run(operation) } }
-                    return WrittenGroup(results: results, events: writer.events, seq: writer.seq, slotsChanged: writer.slotsChanged)
+                    return WrittenGroup(results: results, events: writer.events, seq: writer.seq, slotEdits: writer.slotEdits)
                 }
                 seq = written.seq
                 transactionsCommitted += 1
                 if let eventContinuation { for event in written.events { eventContinuation.yield(event) } }
-                if written.slotsChanged { changeContinuation.yield() }
+                if !written.slotEdits.isEmpty {
+                    slotGeneration += 1
+                    slotCache?.apply(written.slotEdits)
+                    changeContinuation.yield()
+                }
                 for ((_, pending), result) in zip(group, written.results) { pending.fulfil(result) }
             } catch {
                 for (_, pending) in group { pending.fulfil(.failure(error)) }
@@ -159,21 +167,32 @@ public actor Inbox {
         var results: [Result<InboxResult, any Error>]
         var events: [InboxEvent]
         var seq: Int64
-        var slotsChanged: Bool
+        var slotEdits: [SlotEdit]
     }
 
     /// Every live slot's message, oldest slot first (by createdAt, then arrival).
     public func slots() async throws -> [Message] {
-        try await database.read { db in
-            try Data.fetchAll(db, sql: """
-                SELECT m.body FROM slot s JOIN message m ON m.id = s.messageId ORDER BY m.createdAt, m.seq
-                """).map { try JSONDecoder().decode(Message.self, from: $0) }
-        }
+        try await loadedSlots().messages
     }
 
     /// How many senders have a live slot.
     public func slotCount() async throws -> Int {
-        try await database.read { db in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM slot") ?? 0 }
+        try await loadedSlots().count
+    }
+
+    /// The slots from the copy kept in step with the commits; read from the database the
+    /// first time, again if a commit changed the slots while that read was under way.
+    private func loadedSlots() async throws -> SlotCache {
+        while slotCache == nil {
+            let generation = slotGeneration
+            let entries = try await database.read { db in
+                try Row.fetchAll(db, sql: "SELECT m.body, m.seq FROM slot s JOIN message m ON m.id = s.messageId").map { row in
+                    SlotEntry(message: try JSONDecoder().decode(Message.self, from: row["body"] as Data), seq: row["seq"])
+                }
+            }
+            if generation == slotGeneration { slotCache = SlotCache(entries) }
+        }
+        return slotCache!
     }
 
     /// The soonest time a live slot expires.

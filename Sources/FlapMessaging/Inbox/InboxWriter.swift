@@ -28,7 +28,9 @@ struct InboxWriter {
     /// The arrival order of the last message accepted.
     private(set) var seq: Int64
     private(set) var events: [InboxEvent] = []
-    private(set) var slotsChanged = false
+    /// The slot changes made, in order, for the inbox's copy of the slots.
+    private(set) var slotEdits: [SlotEdit] = []
+    var slotsChanged: Bool { !slotEdits.isEmpty }
 
     init(db: Database, rules: SenderRules, seq: Int64) {
         self.db = db
@@ -38,7 +40,7 @@ struct InboxWriter {
 
     /// Runs `operation`; when it throws, nothing it did stays, and nothing of it is announced.
     mutating func run(_ operation: InboxOperation) throws -> InboxResult {
-        let (eventsBefore, seqBefore, changedBefore) = (events.count, seq, slotsChanged)
+        let (eventsBefore, seqBefore, editsBefore) = (events.count, seq, slotEdits.count)
         var result: InboxResult?
         do {
             try db.inSavepoint {
@@ -47,7 +49,8 @@ struct InboxWriter {
             }
         } catch {
             events.removeSubrange(eventsBefore...)
-            (seq, slotsChanged) = (seqBefore, changedBefore)
+            seq = seqBefore
+            slotEdits.removeSubrange(editsBefore...)
             throw error
         }
         return result!
@@ -68,7 +71,7 @@ struct InboxWriter {
         case .reject(let id, let reason, let now):
             try finish(id, .rejected, reason: reason, at: now)
             try execute("DELETE FROM slot WHERE messageId = ?", [id])
-            slotsChanged = true
+            slotEdits.append(.remove(messageId: id))
             return .changed(true)
         case .expire(let now):
             let ids = try String.fetchAll(db.cachedStatement(sql: """
@@ -77,15 +80,15 @@ struct InboxWriter {
             for id in ids {
                 try finish(id, .expired, reason: nil, at: now)
                 try execute("DELETE FROM slot WHERE messageId = ?", [id])
+                slotEdits.append(.remove(messageId: id))
             }
             try RateBuckets.prune(db, now: now, perHour: rules.ratePerHour)
-            if !ids.isEmpty { slotsChanged = true }
             return .count(ids.count)
         case .clearSlot(let sender, let now):
             guard let id = try String.fetchOne(db.cachedStatement(sql: "SELECT messageId FROM slot WHERE sender = ?"), arguments: [sender]) else { return .changed(false) }
             try finish(id, .superseded, reason: "slot cleared", at: now)
             try execute("DELETE FROM slot WHERE sender = ?", [sender])
-            slotsChanged = true
+            slotEdits.append(.remove(messageId: id))
             return .changed(true)
         case .prune(let before):
             try db.execute(sql: """
@@ -132,11 +135,11 @@ struct InboxWriter {
             } else {
                 try finish(currentID, .superseded, reason: "replaced by \(message.id)", at: now)
                 try execute("UPDATE slot SET messageId = ? WHERE sender = ?", [message.id, message.sender.id])
-                slotsChanged = true
+                slotEdits.append(.fill(SlotEntry(message: message, seq: seq)))
             }
         } else {
             try execute("INSERT INTO slot (sender, messageId) VALUES (?, ?)", [message.sender.id, message.id])
-            slotsChanged = true
+            slotEdits.append(.fill(SlotEntry(message: message, seq: seq)))
         }
         return .accepted(receipt)
     }

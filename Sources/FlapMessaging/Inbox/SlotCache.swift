@@ -1,0 +1,43 @@
+import Foundation
+
+/// A live slot's message with its arrival order.
+struct SlotEntry: Sendable {
+    var message: Message
+    var seq: Int64
+}
+
+/// One change the writer made to the slots.
+enum SlotEdit: Sendable {
+    /// The sender's slot now holds this message.
+    case fill(SlotEntry)
+    /// The slot holding this message is empty.
+    case remove(messageId: String)
+}
+
+/// The inbox's copy of the live slots, kept in step with the writer's commits, so that
+/// choosing what to show does not read and decode every slot's message after each commit.
+struct SlotCache {
+    private var bySender: [String: SlotEntry]
+
+    init(_ entries: [SlotEntry]) {
+        bySender = Dictionary(entries.map { ($0.message.sender.id, $0) }, uniquingKeysWith: { $1 })
+    }
+
+    mutating func apply(_ edits: [SlotEdit]) {
+        for edit in edits {
+            switch edit {
+            case .fill(let entry):
+                bySender[entry.message.sender.id] = entry
+            case .remove(let id):
+                if let sender = bySender.first(where: { $0.value.message.id == id })?.key { bySender[sender] = nil }
+            }
+        }
+    }
+
+    /// Oldest slot first: by createdAt, then arrival (the order the database query gives).
+    var messages: [Message] {
+        bySender.values.sorted { ($0.message.createdAt, $0.seq) < ($1.message.createdAt, $1.seq) }.map(\.message)
+    }
+
+    var count: Int { bySender.count }
+}
