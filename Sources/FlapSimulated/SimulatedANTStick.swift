@@ -257,6 +257,6 @@ public actor SimulatedANTStick<C: Clock> where C.Duration == Duration {
     /// A time in 1/1024 s, rolling over at 64 s as the strap's counter does.
     static func ticks(_ duration: Duration) -> UInt16 {
         let (seconds, attoseconds) = duration.components
-        return UInt16(truncatingIfNeeded: seconds * 1024 + attoseconds * 1024 / 1_000_000_000_000_000_000)
+        return UInt16(truncatingIfNeeded: seconds * 1024 + attoseconds / 976_562_500_000_000)  // 10¹⁸ / 1024
     }
 }

@@ -72,6 +72,12 @@ public struct ANTHeartRateReceiver: Sendable {
         /// Intervals of the beats new since the last reading, in 1/1024 s.
         public var rrIntervals: [UInt16]
         public var battery: Int?
+
+        public init(bpm: Int, rrIntervals: [UInt16], battery: Int?) {
+            self.bpm = bpm
+            self.rrIntervals = rrIntervals
+            self.battery = battery
+        }
     }
 
     private var firstToggle: Bool?
