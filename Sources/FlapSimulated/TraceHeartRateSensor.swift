@@ -16,6 +16,12 @@ public struct TraceHeartRateSensor<C: Clock>: HeartRateSensor where C.Duration =
         public var column: Int
         public var problem: String
         public var description: String { "trace line \(line), column \(column): \(problem)" }
+
+        public init(line: Int, column: Int, problem: String) {
+            self.line = line
+            self.column = column
+            self.problem = problem
+        }
     }
 
     /// Reads the whole trace `text` now, so a bad file is refused before anything runs.
