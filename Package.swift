@@ -55,7 +55,7 @@ let package = Package(
         // libasound, plus the one C function Swift cannot write (a variadic error handler).
         .target(name: "CALSA", linkerSettings: [.linkedLibrary("asound")]),
         // The real drivers: each kernel or library interface wrapped once.
-        .target(name: "FlapLinux", dependencies: ["FlapHardware", "CALSA", "CGPIOD", "CLinuxDevices"]),
+        .target(name: "FlapLinux", dependencies: ["FlapHardware", "CALSA", "CGPIOD", "CLinuxDevices", "CSystemd"]),
         .systemLibrary(name: "CGPIOD", path: "Sources/CGPIOD", pkgConfig: "libgpiod", providers: [.apt(["libgpiod-dev"])]),
         // spidev's ioctl wrappers (macros over structures Swift cannot import).
         .target(name: "CLinuxDevices"),

@@ -39,7 +39,7 @@ require_python_venv() {
     apt_install python3 python3-venv python3-pip
 }
 
-# The C libraries the Swift targets link: libsystemd (sd_notify), SQLite (the inbox), ALSA (sound),
+# The C libraries the Swift targets link: libsystemd (sd_notify, sd-bus for BlueZ), SQLite (the inbox), ALSA (sound),
 # libgpiod (GPIO lines), zlib (compress-nio, for PNG pictures). MQTT needs no C library: its client is
 # flapd's own, on swift-nio.
 require_build_libraries() {
@@ -47,9 +47,10 @@ require_build_libraries() {
 }
 
 # What the tests run against: a real mosquitto broker and its command-line clients, openssl for
-# the TLS test's CA.
+# the TLS test's CA, a private dbus-daemon with python-dbusmock playing BlueZ (Debian's packages:
+# dbus-python does not build from pip without compilers and headers).
 require_test_peers() {
-    apt_install mosquitto mosquitto-clients openssl
+    apt_install mosquitto mosquitto-clients openssl dbus-daemon python3-dbus python3-dbusmock
 }
 
 # The Python peers' venv (Tests/Peers/requirements.txt), made before the tests run: pip inside a

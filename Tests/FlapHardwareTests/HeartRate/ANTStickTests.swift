@@ -5,7 +5,7 @@ import Testing
 
 /// The ANT driver on one side of a real pseudo-terminal, the simulated stick on the other.
 @Suite(.timeLimit(.minutes(2))) struct ANTStickTests {
-    typealias Events = HeartRateEvents<ContinuousClock.Instant>
+    typealias Events = HeartRateRecorder<ContinuousClock.Instant>
 
     func rig(numbers: [UInt16], straps: [SimulatedANTStick<ContinuousClock>.Strap])
         async throws -> (SimulatedANTStick<ContinuousClock>, Events, Task<Void, Never>, Task<Void, Never>) {

@@ -1,4 +1,5 @@
 import FlapHardware
+import FlapSimulated
 import FlapLinux
 import Testing
 
@@ -9,7 +10,7 @@ import Testing
         let sensor = SerialHeartRateSensor(device: path, format: .automatic, clock: ContinuousClock()) {
             try LinuxSerialPort(path: path, settings: SerialSettings(baudRate: 115_200))
         }
-        let events = HeartRateEvents<ContinuousClock.Instant>()
+        let events = HeartRateRecorder<ContinuousClock.Instant>()
         let task = Task { await sensor.run(events.emit) }
         defer { task.cancel() }
         #expect(try await events.until { $0.statuses.contains(HeartRateStatus(strap: nil, .connected)) })

@@ -1,0 +1,94 @@
+import Foundation
+import Synchronization
+import TestSupport
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// BlueZ on a private system bus (Tests/Peers/bluez_peer.py: dbus-daemon and python-dbusmock's
+/// bluez5 template with heart-rate straps), driven by commands through a FIFO.
+final class BlueZPeer: Sendable {
+    let address: String
+    private let process: ChildProcess
+    private let commands: Int32
+    private let counter = Mutex(0)
+
+    static func start() async throws -> BlueZPeer {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("bluez-\(UUID().uuidString)").path
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        let fifo = directory + "/commands"
+        guard mkfifo(fifo, 0o600) == 0 else { throw PeerError("mkfifo \(fifo): errno \(errno)") }
+        let script = PythonPeer.peersDirectory.appendingPathComponent("bluez_peer.py").path
+        // Debian's python3-dbusmock and python3-dbus live in the system Python, not the venv.
+        let process = try ChildProcess("/usr/bin/python3", [script, fifo])
+        // Read-write, so opening does not wait for the reader.
+        let commands = open(fifo, O_RDWR)
+        guard commands >= 0 else { throw PeerError("open \(fifo): errno \(errno)") }
+        for _ in 0..<1500 {
+            if let line = process.stdout.split(separator: "\n").first(where: { $0.hasPrefix("bus ") }) {
+                return BlueZPeer(address: String(line.dropFirst(4)), process: process, commands: commands)
+            }
+            if let status = process.poll() { throw PeerError("bluez_peer.py exited \(status): \(process.stderr)") }
+            try await Task.sleep(for: .milliseconds(20))
+        }
+        await process.stop()
+        throw PeerError("bluez_peer.py did not start: \(process.stderr)")
+    }
+
+    private init(address: String, process: ChildProcess, commands: Int32) {
+        self.address = address
+        self.process = process
+        self.commands = commands
+    }
+
+    /// Runs a command of the peer; its result.
+    @discardableResult
+    func command(_ text: String) async throws -> String {
+        let number = counter.withLock { $0 += 1; return $0 }
+        let line = Array("\(number) \(text)\n".utf8)
+        guard write(commands, line, line.count) == line.count else { throw PeerError("cannot write to the peer") }
+        for _ in 0..<1500 {
+            for answer in process.stdout.split(separator: "\n") {
+                if answer == "ok \(number)" { return "" }
+                if answer.hasPrefix("ok \(number) ") { return String(answer.dropFirst("ok \(number) ".count)) }
+                if answer.hasPrefix("error \(number) ") { throw PeerError("\(text): \(answer)") }
+            }
+            if let status = process.poll() { throw PeerError("bluez_peer.py exited \(status): \(process.stderr)") }
+            try await Task.sleep(for: .milliseconds(10))
+        }
+        throw PeerError("no answer to \(text)")
+    }
+
+    /// Calls a method of the mock with JSON-encodable arguments.
+    @discardableResult
+    func call(_ method: String, _ arguments: [any Sendable]) async throws -> String {
+        let json = try JSONSerialization.data(withJSONObject: arguments.map { $0 as Any })
+        return try await command("call \(method) \(String(decoding: json, as: UTF8.self))")
+    }
+
+    func addStrap(_ address: String, name: String, battery: Int = 87, adapter: String = "hci0") async throws {
+        try await call("AddHeartRateStrap", [adapter, address, name, battery])
+    }
+
+    func notify(_ address: String, _ value: [UInt8]) async throws {
+        try await call("NotifyHeartRate", [address, value.map(Int.init)])
+    }
+
+    func strapState(_ address: String) async throws -> String { try await call("StrapState", [address]) }
+
+    /// Waits until the strap's state in the mock contains `text` (notifying=True, say).
+    func waitForStrap(_ address: String, _ text: String, seconds: Int = 20) async throws {
+        for _ in 0..<(seconds * 20) {
+            if try await strapState(address).contains(text) { return }
+            try await Task.sleep(for: .milliseconds(50))
+        }
+        throw PeerError("strap \(address) never had \(text): \(try await strapState(address))")
+    }
+
+    func stop() async {
+        _ = try? await command("quit")
+        close(commands)
+        if await process.wait(timeout: .seconds(10)) == nil { await process.stop() }
+    }
+}
