@@ -46,7 +46,7 @@ let package = Package(
         .target(
             name: "FlapHTTP",
             dependencies: [
-                "FlapCore", "FlapMessaging", "FlapHardware", "FlapMetrics",
+                "FlapCore", "FlapMessaging", "FlapHardware", "FlapMetrics", "FlapHeartRate",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "NIOCore", package: "swift-nio"),
@@ -71,6 +71,13 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ]),
+        // Heart-rate sources from configuration, and the hub that runs them and keeps their latest readings.
+        .target(
+            name: "FlapHeartRate",
+            dependencies: [
+                "FlapHardware", "FlapLinux", "FlapSimulated", "FlapMetrics",
+                .product(name: "Logging", package: "swift-log"),
+            ]),
         .systemLibrary(
             name: "CSystemd", path: "Sources/CSystemd", pkgConfig: "libsystemd",
             providers: [.apt(["libsystemd-dev"])]),
@@ -78,7 +85,7 @@ let package = Package(
         .target(
             name: "FlapService",
             dependencies: [
-                "FlapCore", "FlapHardware", "FlapSimulated", "FlapLinux", "FlapMessaging", "FlapHTTP", "FlapMQTT", "FlapMetrics", "CSystemd",
+                "FlapCore", "FlapHardware", "FlapSimulated", "FlapLinux", "FlapMessaging", "FlapHTTP", "FlapMQTT", "FlapMetrics", "FlapHeartRate", "CSystemd",
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "TOMLKit", package: "TOMLKit"),
@@ -91,7 +98,7 @@ let package = Package(
         .target(
             name: "FlapControl",
             dependencies: [
-                "FlapCore", "FlapHardware", "FlapSimulated", "FlapLinux", "FlapMQTT",
+                "FlapCore", "FlapHardware", "FlapSimulated", "FlapLinux", "FlapMQTT", "FlapHeartRate",
                 .product(name: "CompressNIO", package: "compress-nio"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
@@ -111,6 +118,7 @@ let package = Package(
         .testTarget(
             name: "FlapMQTTTests",
             dependencies: ["FlapMQTT", "TestSupport", .product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOEmbedded", package: "swift-nio")]),
+        .testTarget(name: "FlapHeartRateTests", dependencies: ["FlapHeartRate", "FlapHardware", "FlapSimulated", "FlapMetrics", "TestSupport"]),
         .testTarget(
             name: "FlapMessagingTests",
             dependencies: ["FlapMessaging", "FlapCore"]),

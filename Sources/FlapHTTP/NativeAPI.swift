@@ -1,5 +1,6 @@
 import FlapCore
 import FlapMessaging
+import FlapHeartRate
 import FlapMetrics
 import Foundation
 import HTTPTypes
@@ -12,9 +13,13 @@ public struct NativeAPI: Sendable {
     public let metrics: FlapMetrics
     public let apiKey: String
     public let version: String
+    /// The heart-rate sources and their straps.
+    public let sensors: @Sendable () async -> [SensorReport]
     private let started = ContinuousClock.now
 
-    public init(intake: MessageIntake, panels: any BoardQuery, metrics: FlapMetrics, apiKey: String, version: String) {
+    public init(intake: MessageIntake, panels: any BoardQuery, metrics: FlapMetrics, apiKey: String, version: String,
+                sensors: @escaping @Sendable () async -> [SensorReport] = { [] }) {
+        self.sensors = sensors
         self.intake = intake
         self.panels = panels
         self.metrics = metrics
@@ -48,6 +53,7 @@ public struct NativeAPI: Sendable {
             return Responses.json(.ok, receipt)
         }
         v1.get("status") { _, _ in try await status() }
+        v1.get("sensors") { _, _ in Responses.json(.ok, SensorsResponse(sensors: await sensors())) }
         v1.get("panels/:id/calibration") { _, context in
             let id = context.parameters.get("id") ?? ""
             guard let calibrated = await panels.calibration(panel: id) else {
@@ -204,4 +210,9 @@ struct BearerKey: RouterMiddleware {
         }
         return try await next(request, context)
     }
+}
+
+/// `GET /v1/sensors`.
+struct SensorsResponse: Encodable {
+    var sensors: [SensorReport]
 }

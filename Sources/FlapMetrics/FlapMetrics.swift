@@ -8,6 +8,8 @@ import Prometheus
 /// - `flapd_plan_latency_seconds`: message accepted → its plan starts on a panel
 /// - `flapd_display_latency_seconds`: message accepted → the panel rests showing it
 /// - `flapd_panel_connected{panel}` (1 or 0), `flapd_module_faults{panel}`: modules needing attention
+/// - `flapd_heart_rate_samples_total{sensor}`, `flapd_heart_rate_sensor_connected{sensor}`,
+///   `flapd_heart_rate_straps{sensor,state}`: counts only; a heart rate is never a value or a label
 public final class FlapMetrics: Sendable {
     private let registry = PrometheusCollectorRegistry()
     private let planLatency: DurationHistogram
@@ -61,6 +63,26 @@ public final class FlapMetrics: Sendable {
                            labels: [("panel", panel)]).set(Double(connected ? 1 : 0))
         registry.makeGauge(descriptor: MetricNameDescriptor(namespace: "flapd", metricName: "module_faults", unitName: "", helpText: "Modules in sensor error, panic or disabled."),
                            labels: [("panel", panel)]).set(Double(faults))
+    }
+
+    /// A heart-rate reading arrived from `sensor` (`ble hci0`); its value is not recorded.
+    public func heartRateSample(sensor: String) {
+        registry.makeCounter(descriptor: MetricNameDescriptor(namespace: "flapd", metricName: "heart_rate_samples", unitName: "total", helpText: "Heart-rate readings received (counted, never kept)."),
+                             labels: [("sensor", sensor)]).increment()
+    }
+
+    /// A heart-rate source's adapter, stick or port is usable (or not).
+    public func heartRateSensor(sensor: String, connected: Bool) {
+        registry.makeGauge(descriptor: MetricNameDescriptor(namespace: "flapd", metricName: "heart_rate_sensor_connected", unitName: "", helpText: "1 when the heart-rate source's device is usable."),
+                           labels: [("sensor", sensor)]).set(Double(connected ? 1 : 0))
+    }
+
+    /// How many straps of `sensor` are in each state (searching, connected, no-contact, lost).
+    public func heartRateStraps(sensor: String, byState counts: [String: Int]) {
+        for state in ["searching", "connected", "no-contact", "lost"] {
+            registry.makeGauge(descriptor: MetricNameDescriptor(namespace: "flapd", metricName: "heart_rate_straps", unitName: "", helpText: "Straps a heart-rate source follows, by state."),
+                               labels: [("sensor", sensor), ("state", state)]).set(Double(counts[state] ?? 0))
+        }
     }
 
     /// The Prometheus text exposition.

@@ -78,7 +78,13 @@ public enum ConfigurationParser {
             }
             if configuration.panels.isEmpty { reader.fail("panel", "configure at least one [[panel]]") }
         }
-        reader.finish(["state_dir", "listen", "log_level", "api", "local_api", "messages", "sound", "mqtt", "panel"])
+        if let sensors = reader.tables("sensor") {
+            for var sensor in sensors {
+                configuration.sensors.append(parseSensor(&sensor))
+                reader.problems += sensor.problems
+            }
+        }
+        reader.finish(["state_dir", "listen", "log_level", "api", "local_api", "messages", "sound", "mqtt", "panel", "sensor"])
         guard reader.problems.isEmpty else { throw ConfigurationError(file: file, problems: reader.problems) }
         return configuration
     }

@@ -2,6 +2,7 @@ import FlapHardware
 import FlapCore
 import FlapMessaging
 import FlapMQTT
+import FlapHeartRate
 
 /// Everything flapd runs from: `/etc/flapd/flapd.toml`, `--config`, or `--simulate`'s defaults,
 /// with command-line flags applied on top.
@@ -25,6 +26,8 @@ public struct FlapdConfiguration: Sendable, Equatable {
     public var mqtt: MQTTSettings?
     /// trace, debug, info, notice, warning, error, critical.
     public var logLevel = "info"
+    /// Heart-rate sources (`[[sensor]]`); none by default (`--simulate` adds a simulated one).
+    public var sensors: [SensorSettings] = []
 
     public init() {}
 }

@@ -1,6 +1,7 @@
 import FlapCore
 import FlapHardware
 import FlapHTTP
+import FlapHeartRate
 import FlapLinux
 import FlapMessaging
 import FlapMetrics
@@ -21,6 +22,8 @@ public final class Appliance: Sendable {
     let sound: ClackPlayer<ContinuousClock>?
     let metrics = FlapMetrics()
     let calibration: Calibration
+    /// The heart-rate sources, when any are configured.
+    public let heartRate: HeartRateHub?
     let services: [any Service]
     /// The ports the APIs listen on, once they do (useful with port 0).
     public let ports = BoundPorts()
@@ -69,8 +72,11 @@ public final class Appliance: Sendable {
                                     purpose: "Local API enablement token", in: stateDirectory, logger: logger)
         let localKey = try Self.secret(nil, file: "local-api-key", purpose: "Local API key", in: stateDirectory, logger: logger)
 
+        let heartRate = try HeartRateService.hub(configuration.sensors, metrics: metrics, logger: logger)
+        self.heartRate = heartRate
         let boards = ApplianceBoards(panels: panels, sound: sound, calibrationStore: calibration)
-        let native = NativeAPI(intake: intake, panels: boards, metrics: metrics, apiKey: apiKey, version: Self.version)
+        let native = NativeAPI(intake: intake, panels: boards, metrics: metrics, apiKey: apiKey, version: Self.version,
+                               sensors: { await heartRate?.report() ?? [] })
         let local = LocalAPI(intake: intake, panels: boards, metrics: metrics, enablementToken: token, apiKey: localKey)
         let ports = self.ports
         let quiet = Logger(label: "http", factory: { _ in SwiftLogNoOpLogHandler() })
@@ -88,7 +94,8 @@ public final class Appliance: Sendable {
             logger: logger)
         let nativeListener = Listener(name: "native API", address: "\(configuration.listen):\(configuration.apiPort)", key: "--api-port or [api] port", app: nativeApp)
         let localListener = Listener(name: "Local API", address: "\(configuration.listen):\(configuration.localAPIPort)", key: "--local-api-port or [local_api] port", app: localApp)
-        services = panels + [nativeListener, localListener, Housekeeping(inbox: inbox, logger: logger)] + (mqtt.map { [$0] } ?? []) + [notifier]
+        services = panels + [nativeListener, localListener, Housekeeping(inbox: inbox, logger: logger)] + (mqtt.map { [$0] } ?? [])
+            + (heartRate.map { [HeartRateService(hub: $0)] } ?? []) + [notifier]
     }
 
     /// Runs until SIGTERM or SIGINT, then stops every service and leaves the panels safe.

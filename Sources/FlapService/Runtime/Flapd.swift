@@ -2,6 +2,7 @@ import FlapCore
 import ArgumentParser
 import FlapMessaging
 import FlapMQTT
+import FlapHeartRate
 import Foundation
 import Logging
 
@@ -78,6 +79,9 @@ public struct Flapd: AsyncParsableCommand {
     @Option(help: "Columns of the first panel (with a controller: its modules make the rows).")
     var columns: Int?
 
+    @Option(help: ArgumentHelp("A heart-rate source: ble[=ADAPTER], ant[=DEVICE], serial=DEVICE or simulated; repeat for more. --simulate alone reads simulated straps.", valueName: "driver[=device]"))
+    var sensor: [String] = []
+
     @Flag(help: "Check the configuration, print what is wrong, and exit.")
     var checkConfig = false
 
@@ -102,7 +106,7 @@ public struct Flapd: AsyncParsableCommand {
         var configuration = try loadConfiguration()
         apply(to: &configuration)
         if checkConfig {
-            print("configuration OK: \(configuration.panels.count) panel(s)")
+            print("configuration OK: \(configuration.panels.count) panel(s), \(configuration.sensors.count) heart-rate source(s)")
             return
         }
         let level = Logger.Level(rawValue: configuration.logLevel) ?? .info
@@ -180,6 +184,17 @@ public struct Flapd: AsyncParsableCommand {
             configuration.mqtt = settings
         }
         if let soundDevice { configuration.sound.device = soundDevice }
+        configuration.sensors += sensor.compactMap { try? SensorSettings(flag: $0) }
+        if simulate {
+            // Simulated hardware reads simulated straps, as many as the real sources would follow.
+            configuration.sensors = configuration.sensors.map { configured in
+                var simulated = SensorSettings(driver: "simulated")
+                simulated.people = configured.driver == "simulated" ? configured.people : max(1, configured.straps.count)
+                simulated.names = configured.names
+                return simulated
+            }
+            if configuration.sensors.isEmpty { configuration.sensors = [SensorSettings(driver: "simulated")] }
+        }
     }
 
     public func validate() throws {
@@ -205,6 +220,9 @@ public struct Flapd: AsyncParsableCommand {
         if let rateLimit, rateLimit < 0 { throw ValidationError("--rate-limit must be 0 (no limit) or more") }
         for (name, port) in [("--api-port", apiPort), ("--local-api-port", localAPIPort)] {
             if let port, !(0...65535).contains(port) { throw ValidationError("\(name) must be 0 to 65535") }
+        }
+        for flag in sensor {
+            do { _ = try SensorSettings(flag: flag) } catch { throw ValidationError("--sensor \(flag): \(error)") }
         }
         if let logLevel, Logger.Level(rawValue: logLevel) == nil {
             throw ValidationError("--log-level must be trace, debug, info, notice, warning, error or critical")
