@@ -99,6 +99,7 @@ let package = Package(
             name: "FlapControl",
             dependencies: [
                 "FlapCore", "FlapHardware", "FlapSimulated", "FlapLinux", "FlapMQTT", "FlapHeartRate",
+                .product(name: "Logging", package: "swift-log"),
                 .product(name: "CompressNIO", package: "compress-nio"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
