@@ -10,6 +10,9 @@ public final class HeartRateRecorder<Instant: InstantProtocol & Sendable>: Senda
     /// What to hand to ``HeartRateSensor/run(_:)``.
     public var emit: @Sendable (HeartRateEvent<Instant>) -> Void { { event in self.events.withLock { $0.append(event) } } }
 
+    /// Everything, in the order it was emitted.
+    public var all: [HeartRateEvent<Instant>] { events.withLock { $0 } }
+
     public var samples: [HeartRateSample<Instant>] {
         events.withLock { $0.compactMap { if case .sample(let s) = $0 { s } else { nil } } }
     }

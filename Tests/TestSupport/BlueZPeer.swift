@@ -1,6 +1,5 @@
 import Foundation
 import Synchronization
-import TestSupport
 
 #if canImport(Glibc)
 import Glibc
@@ -8,13 +7,14 @@ import Glibc
 
 /// BlueZ on a private system bus (Tests/Peers/bluez_peer.py: dbus-daemon and python-dbusmock's
 /// bluez5 template with heart-rate straps), driven by commands through a FIFO.
-final class BlueZPeer: Sendable {
-    let address: String
+public final class BlueZPeer: Sendable {
+    /// The private system bus, for `DBUS_SYSTEM_BUS_ADDRESS` or a driver's bus address.
+    public let address: String
     private let process: ChildProcess
     private let commands: Int32
     private let counter = Mutex(0)
 
-    static func start() async throws -> BlueZPeer {
+    public static func start() async throws -> BlueZPeer {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("bluez-\(UUID().uuidString)").path
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         let fifo = directory + "/commands"
@@ -44,7 +44,7 @@ final class BlueZPeer: Sendable {
 
     /// Runs a command of the peer; its result.
     @discardableResult
-    func command(_ text: String) async throws -> String {
+    public func command(_ text: String) async throws -> String {
         let number = counter.withLock { $0 += 1; return $0 }
         let line = Array("\(number) \(text)\n".utf8)
         guard write(commands, line, line.count) == line.count else { throw PeerError("cannot write to the peer") }
@@ -62,23 +62,23 @@ final class BlueZPeer: Sendable {
 
     /// Calls a method of the mock with JSON-encodable arguments.
     @discardableResult
-    func call(_ method: String, _ arguments: [any Sendable]) async throws -> String {
+    public func call(_ method: String, _ arguments: [any Sendable]) async throws -> String {
         let json = try JSONSerialization.data(withJSONObject: arguments.map { $0 as Any })
         return try await command("call \(method) \(String(decoding: json, as: UTF8.self))")
     }
 
-    func addStrap(_ address: String, name: String, battery: Int = 87, adapter: String = "hci0") async throws {
+    public func addStrap(_ address: String, name: String, battery: Int = 87, adapter: String = "hci0") async throws {
         try await call("AddHeartRateStrap", [adapter, address, name, battery])
     }
 
-    func notify(_ address: String, _ value: [UInt8]) async throws {
+    public func notify(_ address: String, _ value: [UInt8]) async throws {
         try await call("NotifyHeartRate", [address, value.map(Int.init)])
     }
 
-    func strapState(_ address: String) async throws -> String { try await call("StrapState", [address]) }
+    public func strapState(_ address: String) async throws -> String { try await call("StrapState", [address]) }
 
     /// Waits until the strap's state in the mock contains `text` (notifying=True, say).
-    func waitForStrap(_ address: String, _ text: String, seconds: Int = 20) async throws {
+    public func waitForStrap(_ address: String, _ text: String, seconds: Int = 20) async throws {
         for _ in 0..<(seconds * 20) {
             if try await strapState(address).contains(text) { return }
             try await Task.sleep(for: .milliseconds(50))
@@ -86,7 +86,7 @@ final class BlueZPeer: Sendable {
         throw PeerError("strap \(address) never had \(text): \(try await strapState(address))")
     }
 
-    func stop() async {
+    public func stop() async {
         _ = try? await command("quit")
         close(commands)
         if await process.wait(timeout: .seconds(10)) == nil { await process.stop() }
