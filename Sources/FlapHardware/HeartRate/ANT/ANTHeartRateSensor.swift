@@ -26,34 +26,13 @@ public struct ANTHeartRateSensor<C: Clock>: HeartRateSensor where C.Duration == 
     }
 
     public func run(_ emit: @escaping @Sendable (HeartRateEvent<C.Instant>) -> Void) async {
-        var states = StrapStates<C.Instant>()
-        var backoff = Backoff()
-        emit(.status(HeartRateStatus(strap: nil, .searching)))
-        while !Task.isCancelled {
-            let port: any SerialPort
-            do {
-                port = try await open()
-            } catch {
-                let failure = HardwareError.describing(error, device: device)
-                emit(.status(HeartRateStatus(strap: nil, .lost(reason: failure.problem, remedy: failure.remedy ?? "is the ANT stick plugged in?"))))
-                try? await clock.sleep(for: backoff.delay(), tolerance: nil)
-                continue
-            }
+        await PortReading.run(device: device, clock: clock, missingRemedy: "is the ANT stick plugged in?", failure: "the ANT stick failed",
+                              emit: emit, open: open) { port, states, connected in
             var session = ANTSession(port: port, device: device, clock: clock)
-            do {
-                let mode = try await session.setUp(deviceNumbers: deviceNumbers)
-                backoff.reset()
-                emit(.status(HeartRateStatus(strap: nil, .connected)))
-                emit(.notice("\(name): listening for \(deviceNumbers.isEmpty ? "any ANT+ heart-rate strap" : "straps \(deviceNumbers.map(String.init).joined(separator: ", "))") (\(mode))"))
-                try await session.listen(mode, states: &states, emit: emit)
-            } catch is CancellationError {
-            } catch {
-                let failure = HardwareError.describing(error, device: device)
-                emit(.status(HeartRateStatus(strap: nil, .lost(reason: failure.problem, remedy: failure.remedy))))
-                for status in states.loseAll(reason: "the ANT stick failed", remedy: failure.remedy) { emit(.status(status)) }
-                try? await clock.sleep(for: backoff.delay(), tolerance: nil)
-            }
-            await port.close()
+            let mode = try await session.setUp(deviceNumbers: deviceNumbers)
+            connected()
+            emit(.notice("\(name): listening for \(deviceNumbers.isEmpty ? "any ANT+ heart-rate strap" : "straps \(deviceNumbers.map(String.init).joined(separator: ", "))") (\(mode))"))
+            try await session.listen(mode, states: &states, emit: emit)
         }
     }
 }

@@ -20,30 +20,10 @@ public struct SerialHeartRateSensor<C: Clock>: HeartRateSensor where C.Duration 
     }
 
     public func run(_ emit: @escaping @Sendable (HeartRateEvent<C.Instant>) -> Void) async {
-        var states = StrapStates<C.Instant>()
-        var backoff = Backoff()
-        emit(.status(HeartRateStatus(strap: nil, .searching)))
-        while !Task.isCancelled {
-            let port: any SerialPort
-            do {
-                port = try await open()
-            } catch {
-                let failure = HardwareError.describing(error, device: strap.address)
-                emit(.status(HeartRateStatus(strap: nil, .lost(reason: failure.problem, remedy: failure.remedy))))
-                try? await clock.sleep(for: backoff.delay(), tolerance: nil)
-                continue
-            }
-            backoff.reset()
-            emit(.status(HeartRateStatus(strap: nil, .connected)))
-            do {
-                try await read(port, states: &states, emit: emit)
-            } catch {
-                let failure = HardwareError.describing(error, device: strap.address)
-                emit(.status(HeartRateStatus(strap: nil, .lost(reason: failure.problem, remedy: failure.remedy))))
-                for status in states.loseAll(reason: "its port failed", remedy: failure.remedy) { emit(.status(status)) }
-                try? await clock.sleep(for: backoff.delay(), tolerance: nil)
-            }
-            await port.close()
+        await PortReading.run(device: strap.address, clock: clock, missingRemedy: nil, failure: "its port failed",
+                              emit: emit, open: open) { port, states, connected in
+            connected()
+            try await read(port, states: &states, emit: emit)
         }
     }
 
