@@ -73,5 +73,10 @@ public struct SensorSettingsError: Error, Sendable, Equatable, CustomStringConve
     public var key: String
     public var problem: String
 
+    public init(key: String, problem: String) {
+        self.key = key
+        self.problem = problem
+    }
+
     public var description: String { "\(key): \(problem)" }
 }

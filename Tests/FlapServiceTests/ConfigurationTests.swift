@@ -156,6 +156,60 @@ import TestSupport
         ].map { $0.replacingOccurrences(of: "flapd.toml: ", with: "") })
     }
 
+    @Test func heartRateSourcesAreRead() throws {
+        let parsed = try ConfigurationParser.parse("""
+            [[sensor]]
+            driver = "ble"
+            device = "hci1"
+            straps = ["C4:7C:8D:6A:12:34", "TICKR 4455"]
+            names = { "C4:7C:8D:6A:12:34" = "Ana" }
+            [[sensor]]
+            driver = "ant"
+            straps = [12345, "23456"]
+            [[sensor]]
+            driver = "serial"
+            device = "/dev/ttyACM0"
+            format = "prefix:HR:"
+            baud = 115200
+            [[sensor]]
+            driver = "simulated"
+            people = 12
+            """, file: "flapd.toml")
+        #expect(parsed.sensors.map(\.driver) == ["ble", "ant", "serial", "simulated"])
+        #expect(parsed.sensors[0].device == "hci1" && parsed.sensors[0].straps == ["C4:7C:8D:6A:12:34", "TICKR 4455"])
+        #expect(parsed.sensors[0].names == ["C4:7C:8D:6A:12:34": "Ana"])
+        #expect(parsed.sensors[1].straps == ["12345", "23456"] && parsed.sensors[1].device == nil)
+        #expect(parsed.sensors[2].format == "prefix:HR:" && parsed.sensors[2].baudRate == 115_200)
+        #expect(parsed.sensors[3].people == 12)
+    }
+
+    @Test func heartRateProblemsNameTheirKeyAndLine() {
+        let found = problems("""
+            [[sensor]]
+            driver = "bluetooth"
+            [[sensor]]
+            driver = "serial"
+            [[sensor]]
+            driver = "ant"
+            straps = [0, "strap"]
+            [[sensor]]
+            driver = "serial"
+            device = "/dev/ttyACM0"
+            format = "xml"
+            [[sensor]]
+            driver = "simulated"
+            people = 0
+            colour = "red"
+            """)
+        #expect(found.contains { $0.contains("sensor[0].driver") && $0.contains("line 2") && $0.contains("bluetooth is not one of ble, ant, serial, simulated") })
+        #expect(found.contains { $0.contains("sensor[1].device") && $0.contains("needs its port") })
+        #expect(found.contains { $0.contains("sensor[2].straps") && $0.contains("\"0\" is not an ANT device number") })
+        #expect(found.contains { $0.contains("sensor[2].straps") && $0.contains("\"strap\" is not an ANT device number") })
+        #expect(found.contains { $0.contains("sensor[3].format") && $0.contains("line 11") })
+        #expect(found.contains { $0.contains("sensor[4].people") && $0.contains("1 to 100") })
+        #expect(found.contains { $0.contains("sensor[4].colour") && $0.contains("unknown key") })
+    }
+
     @Test func aSyntaxErrorSaysWhere() {
         let found = problems("listen = \"x\"\n[api\nport = 1")
         #expect(found.count == 1)
