@@ -79,7 +79,7 @@ public struct Flapd: AsyncParsableCommand {
     @Option(help: "Columns of the first panel (with a controller: its modules make the rows).")
     var columns: Int?
 
-    @Option(help: ArgumentHelp("A heart-rate source: ble[=ADAPTER], ant[=DEVICE], serial=DEVICE or simulated; repeat for more. --simulate alone reads simulated straps.", valueName: "driver[=device]"))
+    @Option(help: ArgumentHelp("A heart-rate source: ble[=ADAPTER], ant[=DEVICE], serial=DEVICE or simulated; repeat for more. --simulate reads simulated straps in place of the configured ones.", valueName: "driver[=device]"))
     var sensor: [String] = []
 
     @Flag(help: "Check the configuration, print what is wrong, and exit.")
@@ -184,17 +184,17 @@ public struct Flapd: AsyncParsableCommand {
             configuration.mqtt = settings
         }
         if let soundDevice { configuration.sound.device = soundDevice }
-        configuration.sensors += sensor.compactMap { try? SensorSettings(flag: $0) }
         if simulate {
-            // Simulated hardware reads simulated straps, as many as the real sources would follow.
+            // Simulated hardware reads simulated straps, as many as the configured sources follow.
             configuration.sensors = configuration.sensors.map { configured in
                 var simulated = SensorSettings(driver: "simulated")
                 simulated.people = configured.driver == "simulated" ? configured.people : max(1, configured.straps.count)
-                simulated.names = configured.names
                 return simulated
             }
-            if configuration.sensors.isEmpty { configuration.sensors = [SensorSettings(driver: "simulated")] }
+            if configuration.sensors.isEmpty, sensor.isEmpty { configuration.sensors = [SensorSettings(driver: "simulated")] }
         }
+        // Sources named on the command line are taken as given (a pseudo-terminal is a fine serial sensor).
+        configuration.sensors += sensor.compactMap { try? SensorSettings(flag: $0) }
     }
 
     public func validate() throws {

@@ -1,0 +1,73 @@
+import FlapHardware
+import FlapLinux
+import Foundation
+import Testing
+import TestSupport
+
+/// Heart rates are shown, never kept: a real flapd reads a serial pulse sensor (a
+/// pseudo-terminal written by the test) at a rate nothing else in flapd would produce, and
+/// afterwards that rate is nowhere in its state directory, its database, its log at info level,
+/// or its metrics.
+@Suite(.timeLimit(.minutes(2))) struct HeartRatePrivacyTests {
+    static let rate = 187
+
+    func mentionsTheRate(_ text: String) -> Bool {
+        text.range(of: "(^|[^0-9])\(Self.rate)([^0-9]|$)", options: .regularExpression) != nil
+    }
+
+    @Test func aHeartRateIsShownButNeverStoredLoggedOrLabelled() async throws {
+        let (sensor, path) = try LinuxSerialPort.pseudoTerminal(settings: SerialSettings(baudRate: 9600))
+        let writing = Task {
+            while !Task.isCancelled {
+                try? await sensor.write(Array("{\"bpm\":\(Self.rate),\"rr\":[321]}\n".utf8))
+                try? await Task.sleep(for: .milliseconds(200))
+            }
+        }
+        defer { writing.cancel() }
+        let flapd = try await FlapdProcess.start(arguments: ["--sensor", "serial=\(path)", "--log-level", "info"])
+        var shown = false
+        for _ in 0..<200 where !shown {
+            let sensors = try await flapd.api.get("/v1/sensors")
+            let straps = ((sensors.object["sensors"] as? [[String: Any]])?.first?["straps"] as? [[String: Any]]) ?? []
+            shown = straps.first?["bpm"] as? Int == Self.rate
+            if !shown { try await Task.sleep(for: .milliseconds(50)) }
+        }
+        #expect(shown, "GET /v1/sensors shows the rate")
+        // A message too, so the inbox has rows to look through.
+        _ = try await flapd.api.postJSON("/v1/messages", #"{"text": "HELLO"}"#)
+        let metrics = try await flapd.api.get("/metrics").text
+        #expect(metrics.contains("flapd_heart_rate_samples_total"))
+        for line in metrics.split(separator: "\n") where line.contains("heart_rate") {
+            #expect(!mentionsTheRate(String(line)), "metrics: \(line)")
+        }
+        #expect(await flapd.terminate() == 0)
+        writing.cancel()
+
+        let log = flapd.process.stderr
+        #expect(log.contains("serial \(path)"), "the log speaks of the sensor")
+        for line in log.split(separator: "\n") { #expect(!mentionsTheRate(String(line)) && !line.contains("bpm"), "log: \(line)") }
+
+        let files = try FileManager.default.subpathsOfDirectory(atPath: flapd.stateDirectory)
+        for file in files {
+            let data = FileManager.default.contents(atPath: flapd.stateDirectory + "/" + file) ?? Data()
+            let text = String(decoding: data, as: UTF8.self)
+            #expect(!text.contains("bpm") && !text.lowercased().contains("heart"), "\(file)")
+        }
+        // Every table's rows, blobs read as text (message bodies are JSON in blobs).
+        let script = """
+            import sqlite3, sys
+            db = sqlite3.connect(sys.argv[1])
+            for (table,) in db.execute("SELECT name FROM sqlite_master WHERE type = 'table'"):
+                print("table", table)
+                for row in db.execute(f'SELECT * FROM "{table}"'):
+                    print([v.decode("utf-8", "replace") if isinstance(v, bytes) else v for v in row])
+            """
+        let dump = try await PythonPeer.run("/usr/bin/python3", ["-c", script, flapd.stateDirectory + "/inbox.sqlite"])
+        let sql = String(decoding: dump, as: UTF8.self)
+        #expect(sql.contains("HELLO"), "the dump holds the inbox's rows")
+        for line in sql.split(separator: "\n") {
+            #expect(!mentionsTheRate(String(line)) && !line.contains("bpm") && !line.lowercased().contains("heart"), "inbox: \(line)")
+        }
+        await sensor.close()
+    }
+}
