@@ -180,6 +180,33 @@ import TestSupport
         }
     }
 
+    @Test func theBusPolicyInstalledForFlapdAllowsTheDriverAndNothingMore() async throws {
+        let policy = PythonPeer.packageRoot.appendingPathComponent("dbus/vestawidget-bluez.conf").path
+        let peer = try await BlueZPeer.start(policy: policy)
+        defer { Task { await peer.stop() } }
+        try await peer.call("AddAdapter", ["hci0", "kiosk"])
+        try await peer.addStrap(Self.polar, name: "Polar H10")
+        try await withSensor(peer) { recorder in
+            try await peer.waitForStrap(Self.polar, "notifying=True")
+            try await peer.notify(Self.polar, [0x00, 70])
+            #expect(try await recorder.until { $0.samples.last?.bpm == 70 && $0.samples.last?.bodyLocation == .chest })
+        }
+        let bus = try DBusConnection.system(address: peer.address) { _ in }
+        defer { bus.close() }
+        let device = "/org/bluez/hci0/dev_C4_7C_8D_6A_12_34"
+        for (path, interface, member) in [(device, "org.bluez.Device1", "Pair"), ("/org/bluez/hci0", "org.bluez.Adapter1", "RemoveDevice"),
+                                          ("/org/bluez/hci0", "org.freedesktop.DBus.Properties", "Set")] {
+            await #expect(throws: DBusError.self) {
+                do {
+                    _ = try await bus.call("org.bluez", path, interface, member, member == "RemoveDevice" ? [.objectPath(device)] : [])
+                } catch let error as DBusError {
+                    #expect(error.name == "org.freedesktop.DBus.Error.AccessDenied", "\(member): \(error)")
+                    throw error
+                }
+            }
+        }
+    }
+
     @Test func aSystemBusThatIsNotThereIsAState() async throws {
         let sensor = try BlueZHeartRateSensor(adapter: "hci0", busAddress: "unix:path=/nonexistent/system_bus_socket", clock: ContinuousClock())
         let recorder = Recorder()

@@ -7,6 +7,9 @@ FIFO named by its argument, answering each on stdout with `ok N RESULT` or `erro
   N stop-bluez              bluetoothd goes away (the mock process is killed)
   N start-bluez             bluetoothd comes back, with no adapters
   N quit
+With a second argument, a D-Bus policy file, the bus denies every call to org.bluez (as a system
+bus does) but the mock's own and those the file allows this user, as it does user flapd when
+installed.
 Run with Debian's /usr/bin/python3 (python3-dbusmock, python3-dbus).
 """
 import json
@@ -19,7 +22,45 @@ from dbusmock import DBusTestCase
 
 TEMPLATE = os.path.join(os.path.dirname(os.path.abspath(__file__)), "bluez_heart_rate.py")
 
-DBusTestCase.start_system_bus()
+def start_restricted_bus(policy_file):
+    """A system bus that denies calls to org.bluez but those `policy_file` allows this user."""
+    import getpass
+    import subprocess
+    import tempfile
+    directory = tempfile.mkdtemp(prefix="bluez-policy-")
+    with open(policy_file) as source:
+        policy = source.read().replace('user="flapd"', f'user="{getpass.getuser()}"')
+    with open(os.path.join(directory, "policy.conf"), "w") as target:
+        target.write(policy)
+    with open(os.path.join(directory, "bus.conf"), "w") as config:
+        config.write(f"""<!DOCTYPE busconfig PUBLIC "-//freedesktop//DTD D-Bus Bus Configuration 1.0//EN"
+ "http://www.freedesktop.org/standards/dbus/1.0/busconfig.dtd">
+<busconfig>
+  <type>system</type>
+  <listen>unix:dir={directory}</listen>
+  <policy context="default">
+    <allow user="*"/>
+    <allow own="*"/>
+    <allow send_destination="*"/>
+    <allow receive_sender="*"/>
+    <deny send_destination="org.bluez"/>
+    <allow send_destination="org.bluez" send_interface="org.freedesktop.DBus.Introspectable"/>
+    <allow send_destination="org.bluez" send_interface="org.freedesktop.DBus.Mock"/>
+    <allow send_destination="org.bluez" send_interface="org.bluez.Mock"/>
+  </policy>
+  <include>{os.path.join(directory, "policy.conf")}</include>
+</busconfig>
+""")
+    lines = subprocess.check_output(["dbus-daemon", "--fork", "--print-address=1", "--print-pid=1",
+                                     "--config-file=" + os.path.join(directory, "bus.conf")], text=True).split()
+    os.environ["DBUS_SYSTEM_BUS_ADDRESS"] = lines[0]
+    DBusTestCase.system_bus_pid = int(lines[1])
+
+
+if len(sys.argv) > 2:
+    start_restricted_bus(sys.argv[2])
+else:
+    DBusTestCase.start_system_bus()
 bus = DBusTestCase.get_dbus(system_bus=True)
 mock = None
 server = None

@@ -14,14 +14,16 @@ public final class BlueZPeer: Sendable {
     private let commands: Int32
     private let counter = Mutex(0)
 
-    public static func start() async throws -> BlueZPeer {
+    /// With `policy` (a D-Bus policy file written for user flapd), the bus denies every method
+    /// call that file does not allow, as a system bus does.
+    public static func start(policy: String? = nil) async throws -> BlueZPeer {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("bluez-\(UUID().uuidString)").path
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         let fifo = directory + "/commands"
         guard mkfifo(fifo, 0o600) == 0 else { throw PeerError("mkfifo \(fifo): errno \(errno)") }
         let script = PythonPeer.peersDirectory.appendingPathComponent("bluez_peer.py").path
         // Debian's python3-dbusmock and python3-dbus live in the system Python, not the venv.
-        let process = try ChildProcess("/usr/bin/python3", [script, fifo])
+        let process = try ChildProcess("/usr/bin/python3", [script, fifo] + (policy.map { [$0] } ?? []))
         // Read-write, so opening does not wait for the reader.
         let commands = open(fifo, O_RDWR)
         guard commands >= 0 else { throw PeerError("open \(fifo): errno \(errno)") }
