@@ -30,6 +30,9 @@ struct BenchCommand: AsyncParsableCommand {
     @Flag(help: "Measure flapd instead: exec → READY, POST → plan start, requests/s, memory (starts the flapd beside flapctl).")
     var service = false
 
+    @Flag(help: "Measure heart rate instead: a BLE strap's notification → reading through a real D-Bus (BlueZ played by python3-dbusmock; run from the project folder), readings per CPU second, flapd's memory with 20 simulated straps.")
+    var heartRate = false
+
     @Option(help: "Messages for the POST → plan start measurement (with --service).")
     var messages = 1000
 
@@ -66,6 +69,12 @@ struct BenchCommand: AsyncParsableCommand {
             out.write("note: this is a debug build; build with -c release for real figures\n")
             #endif
             return try await FramesBench(seconds: seconds, output: out).run()
+        }
+        if heartRate {
+            #if DEBUG
+            out.write("note: this is a debug build; build with -c release for real figures\n")
+            #endif
+            return try await HeartRateBench(seconds: seconds, output: out).run()
         }
         if service {
             #if DEBUG

@@ -166,3 +166,38 @@ def AdapterState(self, adapter):
     found = props.get("DiscoveryFilter") or {}
     uuids = ",".join(str(u) for u in found.get("UUIDs", []))
     return f"discovering={bool(props['Discovering'])} filter={uuids}/{found.get('Transport', '')}"
+
+
+_bursts = {"times": []}
+
+
+@dbus.service.method(BLUEZ_MOCK_IFACE, in_signature="suu", out_signature="")
+def StartBurst(self, address, count, interval_ms):
+    """Notifies `count` readings from the main loop, `interval_ms` apart (0: back to back), each
+    carrying its sequence number 1… as its RR interval, and keeps when each left (CLOCK_MONOTONIC
+    nanoseconds) for BurstTimes: for measuring notification → sample latency."""
+    from gi.repository import GLib
+    import time
+    path, _ = _strap(address)
+    characteristic = mockobject.objects[path + "/service000c/char000d"]
+    _bursts["times"] = []
+    state = {"next": 1}
+
+    def send():
+        number = state["next"]
+        value = [0x10, 72, number & 0xFF, number >> 8]
+        _bursts["times"].append(time.monotonic_ns())
+        characteristic.UpdateProperties(GATT_CHARACTERISTIC_IFACE, {"Value": dbus.Array([dbus.Byte(b) for b in value], signature="y")})
+        state["next"] += 1
+        return state["next"] <= count
+
+    if interval_ms:
+        GLib.timeout_add(interval_ms, send)
+    else:
+        GLib.idle_add(send)
+
+
+@dbus.service.method(BLUEZ_MOCK_IFACE, in_signature="", out_signature="at")
+def BurstTimes(self):
+    """When each notification of the last burst left, in order."""
+    return dbus.Array(_bursts["times"], signature="t")

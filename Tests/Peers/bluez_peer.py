@@ -2,7 +2,7 @@
 python-dbusmock bluez5 template extended with heart-rate straps (bluez_heart_rate.py).
 
 Prints `bus ADDRESS` once the mock owns org.bluez, then runs commands read as lines from the
-FIFO named by its argument, answering each on stdout with `ok N RESULT` or `error N MESSAGE`:
+FIFO (or /dev/stdin) named by its argument, answering each on stdout with `ok N RESULT` or `error N MESSAGE`:
   N call METHOD JSON-ARGS   a method of the mock (AddAdapter, AddHeartRateStrap, NotifyHeartRate, …)
   N stop-bluez              bluetoothd goes away (the mock process is killed)
   N start-bluez             bluetoothd comes back, with no adapters
@@ -105,6 +105,8 @@ try:
                     method, _, encoded = arguments.partition(" ")
                     args = [to_dbus(a) for a in json.loads(encoded or "[]")]
                     result = getattr(mock, method)(*args)
+                    if isinstance(result, (list, tuple)):
+                        result = json.dumps([int(v) if isinstance(v, int) else str(v) for v in result])
                 elif verb == "stop-bluez":
                     stop()
                 elif verb == "start-bluez":
