@@ -60,7 +60,7 @@ import TestSupport
     @Test func theHardwareExamplesParse() throws {
         let folder = PythonPeer.packageRoot.appendingPathComponent("hardware/examples")
         let files = try FileManager.default.contentsOfDirectory(atPath: folder.path).filter { $0.hasSuffix(".toml") }
-        #expect(files.count == 8)
+        #expect(files.count == 9)
         for file in files {
             let text = try String(contentsOf: folder.appendingPathComponent(file), encoding: .utf8)
             let panel = try ConfigurationParser.parse(text, file: file).panels[0]
