@@ -1,4 +1,5 @@
 import FlapHeartRate
+import FlapMetrics
 import Foundation
 import Logging
 
@@ -18,13 +19,15 @@ struct HeartRateBench {
     func run() async throws {
         let script = "Tests/Peers/bluez_peer.py"
         guard FileManager.default.fileExists(atPath: script) else { throw InputError("run from the project's folder: \(script) plays BlueZ") }
+        signal(SIGPIPE, SIG_IGN)  // a peer that died is an error to report, not a silent exit
         let peer = try BusPeer(script: script)
         defer { peer.stop() }
         _ = try peer.command("call AddAdapter [\"hci0\",\"bench\"]")
         _ = try peer.command("call AddHeartRateStrap [\"hci0\",\"\(Self.strap)\",\"Bench strap\",90]")
         var settings = SensorSettings(driver: "ble", device: "hci0")
         setenv("DBUS_SYSTEM_BUS_ADDRESS", peer.address, 1)
-        let hub = HeartRateHub(sources: [(settings, try HeartRateSources.make(settings))], metrics: nil, logger: Logger(label: "bench") { _ in SwiftLogNoOpLogHandler() })
+        let metrics = FlapMetrics()
+        let hub = HeartRateHub(sources: [(settings, try HeartRateSources.make(settings))], metrics: metrics, logger: Logger(label: "bench") { _ in SwiftLogNoOpLogHandler() })
         settings.straps = []
         let readings = await hub.readings()
         let running = Task { await hub.run() }
@@ -43,12 +46,16 @@ struct HeartRateBench {
         let latencies = try await burst(peer, arrivals, count: paced, intervalMs: 5).sorted()
         write("BLE notification → reading, \(paced) at 200/s", "p50 \(Self.ms(latencies[latencies.count / 2]))  p99 \(Self.ms(latencies[latencies.count * 99 / 100]))  max \(Self.ms(latencies.last!))")
 
-        // Throughput: back to back; the CPU this process spent per reading.
+        // Throughput: back to back; the CPU this process spent per reading. Counted by the hub
+        // (a listener as slow as this one is handed only the newest readings).
         let flat = max(5000, Int(seconds * 5000))
+        let counted = Self.samples(metrics)
         let cpuBefore = Self.cpuSeconds()
         let started = ContinuousClock.now
-        _ = try await burst(peer, arrivals, count: flat, intervalMs: 0)
+        _ = try peer.command("call StartBurst [\"\(Self.strap)\",\(flat),0]")
+        for _ in 0..<600 where Self.samples(metrics) - counted < flat { try await Task.sleep(for: .milliseconds(50)) }
         let cpu = Self.cpuSeconds() - cpuBefore
+        guard Self.samples(metrics) - counted == flat else { throw InputError("\(Self.samples(metrics) - counted) of \(flat) readings arrived") }
         let wall = started.duration(to: .now)
         write("readings per CPU second (one core)", String(format: "%.0f  (%d readings back to back: %.0f/s wall clock, %.2f s CPU)", Double(flat) / cpu, flat,
                                                            Double(flat) / (Double(wall.components.seconds) + Double(wall.components.attoseconds) / 1e18), cpu))
@@ -87,9 +94,22 @@ struct HeartRateBench {
             try await Task.sleep(for: .seconds(max(5, seconds * 5)))
             let rss = ServiceBench.rss(process.processIdentifier)
             kill(process.processIdentifier, SIGTERM)
-            process.waitUntilExit()
+            await Self.wait(for: process)
             write(label, String(format: "%.1f MiB", Double(rss) / 1024))
         }
+    }
+
+    /// Readings the hub has counted.
+    static func samples(_ metrics: FlapMetrics) -> Int {
+        let line = metrics.exposition().split(separator: "\n").first { $0.hasPrefix("flapd_heart_rate_samples_total{") }
+        return line.flatMap { Int(Double($0.split(separator: " ").last ?? "") ?? 0) } ?? 0
+    }
+
+    /// Waits up to 15 s for `process` to end, then kills it. (Foundation's waitUntilExit spins a
+    /// core on Linux while it waits.)
+    static func wait(for process: Process) async {
+        for _ in 0..<150 where process.isRunning { try? await Task.sleep(for: .milliseconds(100)) }
+        if process.isRunning { kill(process.processIdentifier, SIGKILL) }
     }
 
     private static func cpuSeconds() -> Double {
@@ -170,6 +190,7 @@ private final class BusPeer {
 
     func stop() {
         _ = try? command("quit")
-        process.waitUntilExit()
+        for _ in 0..<150 where process.isRunning { usleep(100_000) }
+        if process.isRunning { process.terminate() }
     }
 }

@@ -153,6 +153,25 @@ import TestSupport
         }
     }
 
+    @Test func anAdapterUnpluggedAndPluggedBackIn() async throws {
+        let peer = try await BlueZPeer.start()
+        defer { Task { await peer.stop() } }
+        try await peer.call("AddAdapter", ["hci0", "kiosk"])
+        try await peer.addStrap(Self.polar, name: "Polar H10")
+        try await withSensor(peer) { recorder in
+            try await peer.waitForStrap(Self.polar, "notifying=True")
+            try await peer.call("RemoveAdapterWithDevices", ["hci0"])
+            #expect(try await recorder.until { $0.state(of: nil) == .lost(reason: "Bluetooth adapter hci0 is not there", remedy: "plug one in; `rfkill list` shows whether one is blocked") })
+            #expect(try await recorder.until { if case .lost = $0.state(of: strap(Self.polar)) { true } else { false } })
+            try await peer.call("AddAdapter", ["hci0", "kiosk"])
+            try await peer.addStrap(Self.polar, name: "Polar H10")
+            try await peer.waitForStrap(Self.polar, "notifying=True")
+            try await peer.notify(Self.polar, [0x00, 62])
+            #expect(try await recorder.until { $0.samples.last?.bpm == 62 })
+            #expect(recorder.state(of: nil) == .connected)
+        }
+    }
+
     @Test func bluetoothdMissingGoneAndBack() async throws {
         let peer = try await BlueZPeer.start()
         defer { Task { await peer.stop() } }

@@ -14,7 +14,12 @@ Run with Debian's /usr/bin/python3 (python3-dbusmock, python3-dbus).
 """
 import json
 import os
+import signal
 import sys
+
+# Started by Foundation's Process from a Swift concurrency thread, this process inherits a blocked
+# SIGTERM, and so would the mock it starts, which then could not be stopped.
+signal.pthread_sigmask(signal.SIG_SETMASK, [])
 
 import dbus
 import dbusmock
@@ -92,9 +97,9 @@ def to_dbus(value):
     return value
 
 
-start()
-print("bus", os.environ["DBUS_SYSTEM_BUS_ADDRESS"], flush=True)
 try:
+    start()
+    print("bus", os.environ["DBUS_SYSTEM_BUS_ADDRESS"], flush=True)
     with open(sys.argv[1], "r") as commands:
         for line in commands:
             number, _, rest = line.strip().partition(" ")
