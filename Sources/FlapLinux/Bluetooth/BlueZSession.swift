@@ -214,10 +214,9 @@ struct BlueZSession<C: Clock> where C.Duration == Duration, C.Instant: Sendable 
             if links[device]?.phase == .connecting { links[device]?.phase = .resolving }
         case (.connect(let device), .failure(let error)):
             retry(device, after: "cannot connect: \(error.message.isEmpty ? error.name : error.message)", now: now)
-        case (.startNotify(let characteristic, let device), .success):
+        case (.startNotify(_, let device), .success):
             guard links[device]?.phase == .subscribing else { return }
             links[device]?.phase = .live
-            measurements[characteristic] = device
         case (.startNotify(_, let device), .failure(let error)):
             retry(device, after: "cannot start its heart-rate notifications: \(error)", now: now)
         case (.readLocation(_, let device), .success(let values)):
@@ -229,6 +228,7 @@ struct BlueZSession<C: Clock> where C.Duration == Duration, C.Instant: Sendable 
 
     private mutating func retry(_ device: String, after problem: String, now: C.Instant) {
         guard var link = links[device] else { return }
+        measurements = measurements.filter { $0.value != device }
         let wait = link.backoff.delay()
         link.phase = .idle
         link.nextAttempt = now.advanced(by: wait)
@@ -237,7 +237,7 @@ struct BlueZSession<C: Clock> where C.Duration == Duration, C.Instant: Sendable 
     }
 
     private mutating func notified(_ value: [UInt8], device: String) {
-        guard var link = links[device], link.phase == .live else { return }
+        guard var link = links[device], link.phase == .live || link.phase == .subscribing else { return }
         let measurement: HeartRateMeasurement
         do { measurement = try HeartRateMeasurement(decoding: value) } catch {
             emit(.notice("\(sensor.name): strap \(link.strap.address): \(error)"))
@@ -328,6 +328,8 @@ struct BlueZSession<C: Clock> where C.Duration == Duration, C.Instant: Sendable 
                 break
             }
             link.phase = .subscribing
+            // Notifications may come before StartNotify's answer does.
+            measurements[measurement.path] = path
             var requests: [BlueZRequest] = [.startNotify(characteristic: measurement.path, device: path)]
             if let location = objects.characteristic(HeartRateService.bodySensorLocation, of: path) {
                 requests.append(.readLocation(characteristic: location.path, device: path))

@@ -136,9 +136,10 @@ public actor LinuxSerialPort: SerialPort {
     }
 
     /// Waits (without blocking a thread for more than a few ms at a time) for the descriptor.
+    /// Waits for the port to be ready without holding a thread of the shared pool: a blocking
+    /// poll there, with several ports open on two cores, starved every other task for seconds.
     private func wait(for events: Int16, timeout: Duration) async throws {
         var request = pollfd(fd: descriptor, events: events, revents: 0)
-        let ms = Int32(max(0, min(10, timeout.components.seconds * 1000 + Int64(timeout.components.attoseconds / 1_000_000_000_000_000))))
-        if poll(&request, 1, ms) == 0 { try await Task.sleep(for: .milliseconds(1)) }
+        if poll(&request, 1, 0) == 0 { try await Task.sleep(for: min(timeout, .milliseconds(1))) }
     }
 }
