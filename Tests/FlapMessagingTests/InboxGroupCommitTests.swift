@@ -56,7 +56,9 @@ import Testing
         let inbox = try inbox()
         let start = ContinuousClock.now
         _ = try await inbox.accept(message("alone"), now: t0)
-        #expect(start.duration(to: .now) < .seconds(5))
+        // Not held back waiting for company: committed as soon as the writer gets to it. (The bound
+        // is loose on purpose: at the start of the whole suite two cores run everything at once.)
+        #expect(start.duration(to: .now) < .seconds(30))
         #expect(await inbox.transactionsCommitted == 1)
     }
 
