@@ -78,6 +78,8 @@ let package = Package(
                 "FlapHardware", "FlapLinux", "FlapSimulated", "FlapMetrics",
                 .product(name: "Logging", package: "swift-log"),
             ]),
+        // Wematch rooms: members, points, who is synced with whom, clusters, chains, stars. Pure, clock-injected.
+        .target(name: "Wematch"),
         .systemLibrary(
             name: "CSystemd", path: "Sources/CSystemd", pkgConfig: "libsystemd",
             providers: [.apt(["libsystemd-dev"])]),
@@ -119,6 +121,7 @@ let package = Package(
         .testTarget(
             name: "FlapMQTTTests",
             dependencies: ["FlapMQTT", "TestSupport", .product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOEmbedded", package: "swift-nio")]),
+        .testTarget(name: "WematchTests", dependencies: ["Wematch", "TestSupport"]),
         .testTarget(name: "FlapHeartRateTests", dependencies: ["FlapHeartRate", "FlapHardware", "FlapSimulated", "FlapMetrics", "TestSupport"]),
         .testTarget(
             name: "FlapMessagingTests",

@@ -1,0 +1,62 @@
+import Foundation
+
+/// A member's id in a room: unique in the room, stable while it stays (`kiosk-a.ble.C47C8D6A1234`).
+public typealias MemberID = String
+
+/// A member's retained join record, `wematch/rooms/<room>/members/<member>`:
+/// `{"name": "cosmic_narwhal0042", "colour": "#ff5fa2", "joinedAt": "2026-11-22T10:00:00Z"}`.
+public struct MemberRecord: Sendable, Equatable, Codable {
+    public var name: String
+    /// `#rrggbb`.
+    public var colour: String
+    public var joinedAt: Date
+
+    public init(name: String, colour: String, joinedAt: Date) {
+        self.name = name
+        self.colour = colour
+        self.joinedAt = joinedAt
+    }
+}
+
+/// One heart-rate sample, `wematch/rooms/<room>/hr/<member>`: `{"previous": 72, "current": 75,
+/// "seq": 17}`. Carrying the previous BPM with the current one makes a member's point the same on
+/// every kiosk, whenever each receives it.
+public struct HeartSample: Sendable, Equatable, Codable {
+    public var previous: Double
+    public var current: Double
+    public var seq: Int
+
+    public init(previous: Double, current: Double, seq: Int) {
+        self.previous = previous
+        self.current = current
+        self.seq = seq
+    }
+
+    /// Rates a heart can have; samples outside are refused.
+    public static let plausible: ClosedRange<Double> = 20...300
+
+    public var isPlausible: Bool {
+        Self.plausible.contains(previous) && Self.plausible.contains(current)
+    }
+}
+
+/// A member's point on the plot: (previous BPM, current BPM). On the diagonal the heart rate is
+/// steady; above it, rising.
+public struct HeartPoint: Sendable, Equatable {
+    public var previous: Double
+    public var current: Double
+
+    public init(previous: Double, current: Double) {
+        self.previous = previous
+        self.current = current
+    }
+
+    public func distance(to other: HeartPoint) -> Double {
+        ((previous - other.previous) * (previous - other.previous) + (current - other.current) * (current - other.current)).squareRoot()
+    }
+
+    /// The point held inside the plot's axes (what a heart outside them is drawn at).
+    public func clamped(to axis: ClosedRange<Double>) -> HeartPoint {
+        HeartPoint(previous: min(max(previous, axis.lowerBound), axis.upperBound), current: min(max(current, axis.lowerBound), axis.upperBound))
+    }
+}

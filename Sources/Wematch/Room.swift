@@ -1,0 +1,105 @@
+import Foundation
+
+/// A Wematch room as one kiosk sees it: members' join records and samples in, the room's shape
+/// out. Pure and on an injected clock; every kiosk fed the same messages computes the same
+/// members, points, syncs, clusters and chains.
+///
+/// - Two members are synced when their points are less than ``syncDistance`` BPM apart.
+/// - 20 members at most (``capacity``), admitted in (joinedAt, id) order among those present; the others are
+///   told the room is full, and come in as places free while they stay.
+/// - A member not heard for ``staleAfter`` is stale (shown, synced with no one); after
+///   ``leaveAfter`` it is gone from the room until it is heard again.
+/// - The plot's axes run 40–200 BPM. A point outside them is drawn at the edge (clamped) but
+///   synced on its true place, so two hearts pinned to the same edge are not synced for it.
+public struct Room<Instant: InstantProtocol & Sendable>: Sendable where Instant.Duration == Duration {
+    /// Members a room admits unless told otherwise.
+    public static var defaultCapacity: Int { 20 }
+    public static var syncDistance: Double { 5 }
+    public static var staleAfter: Duration { .seconds(5) }
+    public static var leaveAfter: Duration { .seconds(10) }
+    public static var axis: ClosedRange<Double> { 40...200 }
+
+    public let name: String
+    public let capacity: Int
+    private var records: [MemberID: MemberRecord] = [:]
+    private var points: [MemberID: HeartPoint] = [:]
+    private var sequence: [MemberID: Int] = [:]
+    private var heard: [MemberID: Instant] = [:]
+    private var synced: Set<SyncGraph.Pair> = []
+    public private(set) var stars: [Star<Instant>] = []
+
+    public init(name: String, capacity: Int = Self.defaultCapacity) {
+        self.name = name
+        self.capacity = capacity
+    }
+
+    /// A join record arrived (or changed); joining counts as being heard.
+    public mutating func join(_ id: MemberID, _ record: MemberRecord, now: Instant) {
+        records[id] = record
+        if heard[id] == nil { heard[id] = now }
+    }
+
+    /// A member left (its record was cleared, by itself or by its kiosk's will).
+    public mutating func leave(_ id: MemberID) {
+        records[id] = nil
+        points[id] = nil
+        sequence[id] = nil
+        heard[id] = nil
+    }
+
+    /// A sample arrived. Samples older than the last (by `seq`) and implausible rates are
+    /// refused; a sample may come before its member's record and is kept for it.
+    @discardableResult
+    public mutating func receive(_ sample: HeartSample, from id: MemberID, now: Instant) -> Bool {
+        guard sample.isPlausible, sample.seq > (sequence[id] ?? Int.min) else { return false }
+        sequence[id] = sample.seq
+        points[id] = HeartPoint(previous: sample.previous, current: sample.current)
+        heard[id] = now
+        return true
+    }
+
+    /// The members present at `now` (a record, heard within ``leaveAfter``), in (joinedAt, id) order.
+    public func present(at now: Instant) -> [MemberID] {
+        records.keys.filter { id in heard[id].map { $0.duration(to: now) < Self.leaveAfter } ?? false }
+            .sorted { (records[$0]!.joinedAt, $0) < (records[$1]!.joinedAt, $1) }
+    }
+
+    /// Whether `id` is present but beyond the room's capacity.
+    public func isWaiting(_ id: MemberID, at now: Instant) -> Bool {
+        present(at: now).dropFirst(capacity).contains(id)
+    }
+
+    /// Brings the room to `now`: who is stale, who is synced, the stars new syncs light and the
+    /// stars gone; and returns its state.
+    public mutating func update(now: Instant) -> RoomState {
+        let present = present(at: now)
+        let admitted = Array(present.prefix(capacity))
+        let stale = Set(admitted.filter { id in heard[id]!.duration(to: now) >= Self.staleAfter })
+        var active: [MemberID: HeartPoint] = [:]
+        for id in admitted where !stale.contains(id) { active[id] = points[id] }
+        let edges = SyncGraph.edges(active, within: Self.syncDistance)
+        for pair in edges.subtracting(synced).sorted() {
+            let seed = SeededRandom.hash("\(pair.a)|\(pair.b)|\(max(sequence[pair.a] ?? 0, sequence[pair.b] ?? 0))")
+            stars.append(Star(pair: pair, between: active[pair.a]!, and: active[pair.b]!, seed: seed, born: now))
+        }
+        synced = edges
+        stars.removeAll { $0.isGone(at: now) }
+        for id in records.keys where !present.contains(id) && heard[id].map({ $0.duration(to: now) >= Self.leaveAfter }) ?? true {
+            points[id] = nil
+        }
+        return RoomState(room: name, admitted: admitted, waiting: Array(present.dropFirst(capacity)),
+                         records: records, points: points, stale: stale, edges: edges, stars: stars.count)
+    }
+
+    /// Stars and where they are at `now`, for drawing.
+    public func starPositions(at now: Instant) -> [(position: HeartPoint, opacity: Double)] {
+        stars.map { ($0.position(at: now), $0.opacity(at: now)) }
+    }
+
+    /// Where each admitted member's heart is drawn: its point held inside the axes.
+    public func plotPoints(_ state: RoomState) -> [MemberID: HeartPoint] {
+        var result: [MemberID: HeartPoint] = [:]
+        for member in state.members { if let point = points[member.id] { result[member.id] = point.clamped(to: Self.axis) } }
+        return result
+    }
+}

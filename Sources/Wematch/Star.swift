@@ -1,0 +1,73 @@
+import Foundation
+
+/// A star lit by a pair that became synced: it appears between the two, drifts for
+/// ``driftTime`` and fades over ``fadeTime``. Its place and drift come from the pair and the
+/// samples that synced them, so every kiosk draws the same star.
+public struct Star<Instant: InstantProtocol & Sendable>: Sendable where Instant.Duration == Duration {
+    public static var driftTime: Duration { .seconds(180) }
+    public static var fadeTime: Duration { .seconds(5) }
+
+    public let pair: SyncGraph.Pair
+    public let born: Instant
+    /// Where it appeared, in BPM on both axes.
+    public let origin: HeartPoint
+    /// Its drift in BPM a second on each axis.
+    public let velocity: HeartPoint
+
+    init(pair: SyncGraph.Pair, between a: HeartPoint, and b: HeartPoint, seed: UInt64, born: Instant) {
+        var random = SeededRandom(seed)
+        self.pair = pair
+        self.born = born
+        origin = HeartPoint(previous: (a.previous + b.previous) / 2 + random.next(in: -3...3),
+                            current: (a.current + b.current) / 2 + random.next(in: -3...3))
+        let angle = random.next(in: 0...(2 * Double.pi))
+        let speed = random.next(in: 0.03...0.12)
+        velocity = HeartPoint(previous: speed * cos(angle), current: speed * sin(angle))
+    }
+
+    /// Where it is at `now`.
+    public func position(at now: Instant) -> HeartPoint {
+        let seconds = age(now) / .seconds(1)
+        return HeartPoint(previous: origin.previous + velocity.previous * seconds, current: origin.current + velocity.current * seconds)
+    }
+
+    /// 1 while it drifts, falling to 0 as it fades.
+    public func opacity(at now: Instant) -> Double {
+        let over = age(now) - Self.driftTime
+        guard over > .zero else { return 1 }
+        return max(0, 1 - over / Self.fadeTime)
+    }
+
+    public func isGone(at now: Instant) -> Bool { age(now) >= Self.driftTime + Self.fadeTime }
+
+    private func age(_ now: Instant) -> Duration { born.duration(to: now) }
+}
+
+/// SplitMix64: a small seeded generator, so stars and names come out the same everywhere.
+struct SeededRandom {
+    private var state: UInt64
+
+    init(_ seed: UInt64) { state = seed }
+
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+
+    mutating func next(in range: ClosedRange<Double>) -> Double {
+        range.lowerBound + (range.upperBound - range.lowerBound) * Double(next() >> 11) / Double(1 << 53)
+    }
+
+    /// FNV-1a of `text`: a seed from a name that is the same in every process.
+    static func hash(_ text: String) -> UInt64 {
+        var hash: UInt64 = 0xCBF2_9CE4_8422_2325
+        for byte in text.utf8 {
+            hash ^= UInt64(byte)
+            hash = hash &* 0x0000_0100_0000_01B3
+        }
+        return hash
+    }
+}
