@@ -33,6 +33,9 @@ struct BenchCommand: AsyncParsableCommand {
     @Flag(help: "Measure heart rate instead: a BLE strap's notification → reading through a real D-Bus (BlueZ played by python3-dbusmock; run from the project folder), readings per CPU second, flapd's memory with 20 simulated straps.")
     var heartRate = false
 
+    @Flag(help: "Measure the Wematch room engine instead: one update for rooms of 20, 200 and 2 000 members.")
+    var rooms = false
+
     @Option(help: "Messages for the POST → plan start measurement (with --service).")
     var messages = 1000
 
@@ -69,6 +72,12 @@ struct BenchCommand: AsyncParsableCommand {
             out.write("note: this is a debug build; build with -c release for real figures\n")
             #endif
             return try await FramesBench(seconds: seconds, output: out).run()
+        }
+        if rooms {
+            #if DEBUG
+            out.write("note: this is a debug build; build with -c release for real figures\n")
+            #endif
+            return WematchBench(seconds: seconds, output: out).run()
         }
         if heartRate {
             #if DEBUG

@@ -9,6 +9,7 @@ import Foundation
 ///   told the room is full, and come in as places free while they stay.
 /// - A member not heard for ``staleAfter`` is stale (shown, synced with no one); after
 ///   ``leaveAfter`` it is gone from the room until it is heard again.
+/// - Each pair that becomes synced lights a star, unless its last star still shines.
 /// - The plot's axes run 40–200 BPM. A point outside them is drawn at the edge (clamped) but
 ///   synced on its true place, so two hearts pinned to the same edge are not synced for it.
 public struct Room<Instant: InstantProtocol & Sendable>: Sendable where Instant.Duration == Duration {
@@ -78,14 +79,19 @@ public struct Room<Instant: InstantProtocol & Sendable>: Sendable where Instant.
         var active: [MemberID: HeartPoint] = [:]
         for id in admitted where !stale.contains(id) { active[id] = points[id] }
         let edges = SyncGraph.edges(active, within: Self.syncDistance)
-        for pair in edges.subtracting(synced).sorted() {
+        // One star a pair at a time: a pair flickering at the edge of 5 BPM does not fill the sky.
+        let lit = Set(stars.map(\.pair))
+        for pair in edges.subtracting(synced).subtracting(lit).sorted() {
             let seed = SeededRandom.hash("\(pair.a)|\(pair.b)|\(max(sequence[pair.a] ?? 0, sequence[pair.b] ?? 0))")
             stars.append(Star(pair: pair, between: active[pair.a]!, and: active[pair.b]!, seed: seed, born: now))
         }
         synced = edges
         stars.removeAll { $0.isGone(at: now) }
-        for id in records.keys where !present.contains(id) && heard[id].map({ $0.duration(to: now) >= Self.leaveAfter }) ?? true {
-            points[id] = nil
+        if points.count > present.count {
+            let here = Set(present)
+            for id in Array(points.keys) where !here.contains(id) && heard[id].map({ $0.duration(to: now) >= Self.leaveAfter }) ?? true {
+                points[id] = nil
+            }
         }
         return RoomState(room: name, admitted: admitted, waiting: Array(present.dropFirst(capacity)),
                          records: records, points: points, stale: stale, edges: edges, stars: stars.count)

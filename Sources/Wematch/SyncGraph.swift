@@ -93,12 +93,23 @@ public enum SyncGraph {
         return Shape(components: components, degree: degree)
     }
 
-    /// The largest eccentricity in `group` (its diameter), by a breadth-first search from each member.
+    /// The largest eccentricity in `group` (its diameter), exactly, by Takes and Kosters'
+    /// bounding algorithm: each breadth-first search bounds every member's eccentricity, and
+    /// members that cannot lengthen the diameter drop out; a handful of searches usually settle
+    /// it where one from every member would cost the square of the component's size.
     private static func eccentricityMax(_ group: [Int], _ neighbours: [[Int]], _ distance: inout [Int]) -> Int {
-        var longest = 0
+        var lower = [Int: Int](), upper = [Int: Int]()
+        for member in group { lower[member] = 0; upper[member] = Int.max }
+        var candidates = group
+        var longest = 0, bound = Int.max
+        var fromHigh = true
         var queue = [Int]()
         queue.reserveCapacity(group.count)
-        for start in group {
+        while !candidates.isEmpty && longest < bound {
+            let start = fromHigh
+                ? candidates.max { (upper[$0]!, neighbours[$0].count, -$0) < (upper[$1]!, neighbours[$1].count, -$1) }!
+                : candidates.min { (lower[$0]!, -neighbours[$0].count, $0) < (lower[$1]!, -neighbours[$1].count, $1) }!
+            fromHigh.toggle()
             for member in group { distance[member] = -1 }
             queue.removeAll(keepingCapacity: true)
             queue.append(start)
@@ -112,7 +123,20 @@ public enum SyncGraph {
                     queue.append(peer)
                 }
             }
-            longest = max(longest, distance[queue[queue.count - 1]])
+            let eccentricity = distance[queue[queue.count - 1]]
+            longest = max(longest, eccentricity)
+            bound = min(bound, 2 * eccentricity)
+            var highest = 0
+            for member in candidates {
+                let d = distance[member]
+                lower[member] = max(lower[member]!, eccentricity - d, d)
+                upper[member] = min(upper[member]!, eccentricity + d)
+                longest = max(longest, lower[member]!)
+                highest = max(highest, upper[member]!)
+            }
+            bound = min(bound, max(longest, highest))
+            // A member whose eccentricity is known, or cannot exceed the longest found, is settled.
+            candidates.removeAll { upper[$0]! <= longest || lower[$0]! == upper[$0]! }
         }
         return longest
     }
