@@ -26,7 +26,9 @@ public struct Room<Instant: InstantProtocol & Sendable>: Sendable where Instant.
     private var points: [MemberID: HeartPoint] = [:]
     private var sequence: [MemberID: Int] = [:]
     private var heard: [MemberID: Instant] = [:]
-    private var synced: Set<SyncGraph.Pair> = []
+    /// A number for each member ever seen, so a synced pair is one integer to hash.
+    private var serials: [MemberID: UInt32] = [:]
+    private var synced: Set<UInt64> = []
     public private(set) var stars: [Star<Instant>] = []
 
     public init(name: String, capacity: Int = Self.defaultCapacity) {
@@ -38,6 +40,7 @@ public struct Room<Instant: InstantProtocol & Sendable>: Sendable where Instant.
     public mutating func join(_ id: MemberID, _ record: MemberRecord, now: Instant) {
         records[id] = record
         if heard[id] == nil { heard[id] = now }
+        number(id)
     }
 
     /// A member left (its record was cleared, by itself or by its kiosk's will).
@@ -56,7 +59,17 @@ public struct Room<Instant: InstantProtocol & Sendable>: Sendable where Instant.
         sequence[id] = sample.seq
         points[id] = HeartPoint(previous: sample.previous, current: sample.current)
         heard[id] = now
+        number(id)
         return true
+    }
+
+    private mutating func number(_ id: MemberID) {
+        if serials[id] == nil { serials[id] = UInt32(truncatingIfNeeded: serials.count) }
+    }
+
+    private func key(_ a: MemberID, _ b: MemberID) -> UInt64 {
+        let x = UInt64(serials[a]!), y = UInt64(serials[b]!)
+        return x < y ? x << 32 | y : y << 32 | x
     }
 
     /// The members present at `now` (a record, heard within ``leaveAfter``), in (joinedAt, id) order.
@@ -76,16 +89,20 @@ public struct Room<Instant: InstantProtocol & Sendable>: Sendable where Instant.
         let present = present(at: now)
         let admitted = Array(present.prefix(capacity))
         let stale = Set(admitted.filter { id in heard[id]!.duration(to: now) >= Self.staleAfter })
-        var active: [MemberID: HeartPoint] = [:]
-        for id in admitted where !stale.contains(id) { active[id] = points[id] }
-        let edges = SyncGraph.edges(active, within: Self.syncDistance)
+        let active = admitted.filter { !stale.contains($0) && points[$0] != nil }
+        let edges = SyncGraph.edges(active.map { points[$0]! }, within: Self.syncDistance)
+        var keys = Set<UInt64>(minimumCapacity: edges.count)
         // One star a pair at a time: a pair flickering at the edge of 5 BPM does not fill the sky.
-        let lit = Set(stars.map(\.pair))
-        for pair in edges.subtracting(synced).subtracting(lit).sorted() {
-            let seed = SeededRandom.hash("\(pair.a)|\(pair.b)|\(max(sequence[pair.a] ?? 0, sequence[pair.b] ?? 0))")
-            stars.append(Star(pair: pair, between: active[pair.a]!, and: active[pair.b]!, seed: seed, born: now))
+        let lit = Set(stars.map(\.key))
+        for edge in edges {
+            let a = active[Int(edge.a)], b = active[Int(edge.b)]
+            let key = key(a, b)
+            keys.insert(key)
+            guard !synced.contains(key), !lit.contains(key) else { continue }
+            let seed = SeededRandom.hash("\(min(a, b))|\(max(a, b))|\(max(sequence[a] ?? 0, sequence[b] ?? 0))")
+            stars.append(Star(pair: SyncGraph.Pair(a, b), key: key, between: points[a]!, and: points[b]!, seed: seed, born: now))
         }
-        synced = edges
+        synced = keys
         stars.removeAll { $0.isGone(at: now) }
         if points.count > present.count {
             let here = Set(present)
@@ -94,7 +111,7 @@ public struct Room<Instant: InstantProtocol & Sendable>: Sendable where Instant.
             }
         }
         return RoomState(room: name, admitted: admitted, waiting: Array(present.dropFirst(capacity)),
-                         records: records, points: points, stale: stale, edges: edges, stars: stars.count)
+                         records: records, stale: stale, active: active, edges: edges, stars: stars.count)
     }
 
     /// Stars and where they are at `now`, for drawing.

@@ -1,6 +1,6 @@
 /// A room's shape at one moment, as `GET /v1/room` answers it: members with their colours and
 /// clusters, sync edges, clusters with their chains, the number of stars. Never anyone's BPM.
-public struct RoomState: Sendable, Equatable, Codable {
+public struct RoomState: Sendable, Equatable {
     public struct Member: Sendable, Equatable, Codable {
         public var id: MemberID
         public var name: String
@@ -16,6 +16,7 @@ public struct RoomState: Sendable, Equatable, Codable {
     public struct Cluster: Sendable, Equatable, Codable {
         /// `hard` (every pair synced) or `soft` (connected).
         public var kind: String
+        /// Ids, sorted.
         public var members: [MemberID]
         public var chain: Int
     }
@@ -25,31 +26,69 @@ public struct RoomState: Sendable, Equatable, Codable {
     public var members: [Member]
     /// Present but beyond the capacity: told the room is full.
     public var waiting: [MemberID]
-    /// Synced pairs, each sorted, in order.
-    public var edges: [[MemberID]]
+    /// Synced pairs as indices into `members`, in order.
+    public var synced: [SyncGraph.Edge]
+    /// Clusters in order of their first member's id.
     public var clusters: [Cluster]
     public var stars: Int
 
-    init(room: String, admitted: [MemberID], waiting: [MemberID], records: [MemberID: MemberRecord], points: [MemberID: HeartPoint],
-         stale: Set<MemberID>, edges: Set<SyncGraph.Pair>, stars: Int) {
-        let shape = SyncGraph.shape(edges)
-        var clusterOf: [MemberID: SyncGraph.Shape.Component] = [:]
-        for component in shape.components { for id in component.members { clusterOf[id] = component } }
+    init(room: String, admitted: [MemberID], waiting: [MemberID], records: [MemberID: MemberRecord],
+         stale: Set<MemberID>, active: [MemberID], edges: [SyncGraph.Edge], stars: Int) {
+        var position: [MemberID: Int] = [:]
+        for (index, id) in admitted.enumerated() { position[id] = index }
+        synced = edges.map { SyncGraph.Edge(position[active[Int($0.a)]]!, position[active[Int($0.b)]]!) }.sorted()
+        let shape = SyncGraph.shape(count: admitted.count, synced)
+        var clusterOf = [Int](repeating: -1, count: admitted.count)
+        for (index, component) in shape.components.enumerated() { for member in component.members { clusterOf[member] = index } }
         self.room = room
-        members = admitted.map { id in
-            let component = clusterOf[id]
+        members = admitted.enumerated().map { index, id in
+            let component = clusterOf[index] >= 0 ? shape.components[clusterOf[index]] : nil
             return Member(id: id, name: records[id]?.name ?? id, colour: records[id]?.colour ?? Palette.colours[0], stale: stale.contains(id),
                           cluster: component.map { $0.complete ? "hard" : "soft" }, chain: component?.chain ?? 1,
-                          syncedPeers: shape.degree[id] ?? 0)
+                          syncedPeers: shape.degree[index])
         }
         self.waiting = waiting
-        self.edges = edges.sorted().map { [$0.a, $0.b] }
-        clusters = shape.components.map { Cluster(kind: $0.complete ? "hard" : "soft", members: $0.members, chain: $0.chain) }
+        clusters = shape.components.map { Cluster(kind: $0.complete ? "hard" : "soft", members: $0.members.map { admitted[$0] }.sorted(), chain: $0.chain) }
+            .sorted { $0.members[0] < $1.members[0] }
         self.stars = stars
+    }
+
+    /// Synced pairs by id, each sorted, in order of members.
+    public var edges: [[MemberID]] {
+        synced.map { [members[Int($0.a)].id, members[Int($0.b)].id].sorted() }
     }
 
     /// Members synced with someone.
     public var syncedCount: Int { members.filter { $0.syncedPeers > 0 }.count }
     /// The longest chain in the room (0 with no cluster).
     public var longestChain: Int { clusters.map(\.chain).max() ?? 0 }
+}
+
+extension RoomState: Codable {
+    enum Keys: String, CodingKey { case room, members, waiting, edges, clusters, stars }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: Keys.self)
+        try container.encode(room, forKey: .room)
+        try container.encode(members, forKey: .members)
+        try container.encode(waiting, forKey: .waiting)
+        try container.encode(edges, forKey: .edges)
+        try container.encode(clusters, forKey: .clusters)
+        try container.encode(stars, forKey: .stars)
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: Keys.self)
+        room = try container.decode(String.self, forKey: .room)
+        members = try container.decode([Member].self, forKey: .members)
+        waiting = try container.decodeIfPresent([MemberID].self, forKey: .waiting) ?? []
+        var position: [MemberID: Int] = [:]
+        for (index, member) in members.enumerated() { position[member.id] = index }
+        synced = try container.decode([[MemberID]].self, forKey: .edges).compactMap { pair in
+            guard pair.count == 2, let a = position[pair[0]], let b = position[pair[1]] else { return nil }
+            return SyncGraph.Edge(a, b)
+        }
+        clusters = try container.decode([Cluster].self, forKey: .clusters)
+        stars = try container.decode(Int.self, forKey: .stars)
+    }
 }

@@ -8,15 +8,18 @@ public struct Star<Instant: InstantProtocol & Sendable>: Sendable where Instant.
     public static var fadeTime: Duration { .seconds(5) }
 
     public let pair: SyncGraph.Pair
+    /// The pair as one number, within the room that lit it.
+    let key: UInt64
     public let born: Instant
     /// Where it appeared, in BPM on both axes.
     public let origin: HeartPoint
     /// Its drift in BPM a second on each axis.
     public let velocity: HeartPoint
 
-    init(pair: SyncGraph.Pair, between a: HeartPoint, and b: HeartPoint, seed: UInt64, born: Instant) {
+    init(pair: SyncGraph.Pair, key: UInt64, between a: HeartPoint, and b: HeartPoint, seed: UInt64, born: Instant) {
         var random = SeededRandom(seed)
         self.pair = pair
+        self.key = key
         self.born = born
         origin = HeartPoint(previous: (a.previous + b.previous) / 2 + random.next(in: -3...3),
                             current: (a.current + b.current) / 2 + random.next(in: -3...3))

@@ -1,6 +1,19 @@
-/// Who is synced with whom, and the shapes that makes: pure functions over points.
+/// Who is synced with whom, and the shapes that makes: pure functions over points, by index
+/// (a room of 2 000 close hearts has some 100 000 synced pairs; ids would be hashed for each).
 public enum SyncGraph {
-    /// An unordered pair of members, smaller id first.
+    /// Two members by their index, smaller first.
+    public struct Edge: Hashable, Sendable, Comparable {
+        public let a: Int32
+        public let b: Int32
+
+        public init(_ x: Int, _ y: Int) {
+            (a, b) = x < y ? (Int32(x), Int32(y)) : (Int32(y), Int32(x))
+        }
+
+        public static func < (l: Edge, r: Edge) -> Bool { (l.a, l.b) < (r.a, r.b) }
+    }
+
+    /// An unordered pair of members by id, smaller id first.
     public struct Pair: Hashable, Sendable, Comparable {
         public let a: MemberID
         public let b: MemberID
@@ -12,33 +25,32 @@ public enum SyncGraph {
         public static func < (l: Pair, r: Pair) -> Bool { (l.a, l.b) < (r.a, r.b) }
     }
 
-    /// Pairs whose points are less than `distance` apart. Points are bucketed in a grid of
-    /// `distance`-wide cells, so each is compared with its neighbours only: linear in members
-    /// for rooms spread over the plot.
-    public static func edges(_ points: [MemberID: HeartPoint], within distance: Double) -> Set<Pair> {
+    /// Pairs of `points` less than `distance` apart, sorted. Points are bucketed in a grid of
+    /// `distance`-wide cells, so each is compared with its neighbours only.
+    public static func edges(_ points: [HeartPoint], within distance: Double) -> [Edge] {
         struct Cell: Hashable { var x: Int; var y: Int }
         func cell(_ p: HeartPoint) -> Cell { Cell(x: Int((p.previous / distance).rounded(.down)), y: Int((p.current / distance).rounded(.down))) }
-        var grid: [Cell: [(MemberID, HeartPoint)]] = [:]
-        for (id, point) in points { grid[cell(point), default: []].append((id, point)) }
-        var found = Set<Pair>()
-        for (id, point) in points {
+        var grid: [Cell: [Int]] = [:]
+        for (index, point) in points.enumerated() { grid[cell(point), default: []].append(index) }
+        var found: [Edge] = []
+        for (index, point) in points.enumerated() {
             let home = cell(point)
             for dx in -1...1 {
                 for dy in -1...1 {
-                    for (other, otherPoint) in grid[Cell(x: home.x + dx, y: home.y + dy)] ?? [] where other > id {
-                        if point.distance(to: otherPoint) < distance { found.insert(Pair(id, other)) }
+                    for other in grid[Cell(x: home.x + dx, y: home.y + dy)] ?? [] where other > index {
+                        if point.distance(to: points[other]) < distance { found.append(Edge(index, other)) }
                     }
                 }
             }
         }
-        return found
+        return found.sorted()
     }
 
     /// A sync graph's components, each with its kind and chain length, and each member's degree.
     public struct Shape: Sendable, Equatable {
         public struct Component: Sendable, Equatable {
-            /// Sorted ids.
-            public var members: [MemberID]
+            /// Member indices, ascending.
+            public var members: [Int]
             /// Every pair synced (a hard cluster), or only connected (soft).
             public var complete: Bool
             /// Members on the longest shortest path: the diameter in edges, plus one.
@@ -47,29 +59,20 @@ public enum SyncGraph {
 
         /// Components of two members or more, in order of their first member.
         public var components: [Component]
-        /// Synced peers of each member that has any.
-        public var degree: [MemberID: Int]
+        /// Synced peers of each member.
+        public var degree: [Int]
     }
 
-    /// The shape of `edges` over the members they name.
-    public static func shape(_ edges: Set<Pair>) -> Shape {
-        var index: [MemberID: Int] = [:]
-        var ids: [MemberID] = []
-        for edge in edges.sorted() {
-            for id in [edge.a, edge.b] where index[id] == nil {
-                index[id] = ids.count
-                ids.append(id)
-            }
-        }
-        var neighbours = [[Int]](repeating: [], count: ids.count)
+    /// The shape of `edges` over `count` members.
+    public static func shape(count: Int, _ edges: [Edge]) -> Shape {
+        var neighbours = [[Int]](repeating: [], count: count)
         for edge in edges {
-            let a = index[edge.a]!, b = index[edge.b]!
-            neighbours[a].append(b)
-            neighbours[b].append(a)
+            neighbours[Int(edge.a)].append(Int(edge.b))
+            neighbours[Int(edge.b)].append(Int(edge.a))
         }
-        var componentOf = [Int](repeating: -1, count: ids.count)
+        var componentOf = [Int](repeating: -1, count: count)
         var groups: [[Int]] = []
-        for start in ids.indices.sorted(by: { ids[$0] < ids[$1] }) where componentOf[start] < 0 {
+        for start in 0..<count where componentOf[start] < 0 && !neighbours[start].isEmpty {
             var group = [start]
             componentOf[start] = groups.count
             var cursor = 0
@@ -82,22 +85,20 @@ public enum SyncGraph {
             }
             groups.append(group)
         }
-        var distance = [Int](repeating: -1, count: ids.count)
+        var distance = [Int](repeating: -1, count: count)
         let components = groups.map { group in
             let complete = group.allSatisfy { neighbours[$0].count == group.count - 1 }
-            let chain = complete ? min(group.count, 2) : eccentricityMax(group, neighbours, &distance) + 1
-            return Shape.Component(members: group.map { ids[$0] }.sorted(), complete: complete, chain: chain)
+            let chain = complete ? 2 : diameter(group, neighbours, &distance) + 1
+            return Shape.Component(members: group.sorted(), complete: complete, chain: chain)
         }
-        var degree: [MemberID: Int] = [:]
-        for (i, id) in ids.enumerated() { degree[id] = neighbours[i].count }
-        return Shape(components: components, degree: degree)
+        return Shape(components: components, degree: neighbours.map(\.count))
     }
 
     /// The largest eccentricity in `group` (its diameter), exactly, by Takes and Kosters'
     /// bounding algorithm: each breadth-first search bounds every member's eccentricity, and
     /// members that cannot lengthen the diameter drop out; a handful of searches usually settle
     /// it where one from every member would cost the square of the component's size.
-    private static func eccentricityMax(_ group: [Int], _ neighbours: [[Int]], _ distance: inout [Int]) -> Int {
+    private static func diameter(_ group: [Int], _ neighbours: [[Int]], _ distance: inout [Int]) -> Int {
         var lower = [Int: Int](), upper = [Int: Int]()
         for member in group { lower[member] = 0; upper[member] = Int.max }
         var candidates = group

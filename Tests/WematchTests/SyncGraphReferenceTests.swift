@@ -52,12 +52,15 @@ import Testing
             points["m\(i)"] = HeartPoint(previous: 60 + random.next(in: 0...spread), current: 60 + random.next(in: 0...spread))
         }
         let reference = Reference(points)
-        let edges = SyncGraph.edges(points, within: 5)
-        #expect(edges == reference.edges)
-        let shape = SyncGraph.shape(edges)
-        #expect(shape.components.map(\.members) == reference.clusters.map(\.members))
-        #expect(shape.components.map(\.complete) == reference.clusters.map(\.hard))
-        #expect(shape.components.map(\.chain) == reference.clusters.map(\.chain))
+        let ids = (0..<count).map { "m\($0)" }
+        let edges = SyncGraph.edges(ids.map { points[$0]! }, within: 5)
+        #expect(Set(edges.map { SyncGraph.Pair(ids[Int($0.a)], ids[Int($0.b)]) }) == reference.edges)
+        #expect(edges == edges.sorted() && Set(edges).count == edges.count)
+        let shape = SyncGraph.shape(count: count, edges)
+        func summary(_ members: [MemberID], _ hard: Bool, _ chain: Int) -> String { "\(members.sorted())/\(hard)/\(chain)" }
+        let found = Set(shape.components.map { summary($0.members.map { ids[$0] }, $0.complete, $0.chain) })
+        #expect(found == Set(reference.clusters.map { summary($0.members, $0.hard, $0.chain) }))
+        #expect(shape.components.count == reference.clusters.count)
     }
 }
 
@@ -69,9 +72,8 @@ extension SyncGraphReferenceTests {
             var random = SeededRandom(UInt64(seed) &* 7919 &+ 1)
             let count = 2 + Int(random.next() % 40)
             let spread = [12.0, 25, 60, 160][seed % 4]
-            var points: [MemberID: HeartPoint] = [:]
-            for i in 0..<count { points["m\(i)"] = HeartPoint(previous: 60 + random.next(in: 0...spread), current: 60 + random.next(in: 0...spread)) }
-            let shape = SyncGraph.shape(SyncGraph.edges(points, within: 5))
+            let points = (0..<count).map { _ in HeartPoint(previous: 60 + random.next(in: 0...spread), current: 60 + random.next(in: 0...spread)) }
+            let shape = SyncGraph.shape(count: count, SyncGraph.edges(points, within: 5))
             chains += shape.components.map(\.chain)
             hard += shape.components.filter(\.complete).count
             soft += shape.components.filter { !$0.complete }.count
