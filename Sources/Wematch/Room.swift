@@ -9,7 +9,8 @@ import Foundation
 ///   told the room is full, and come in as places free while they stay.
 /// - A member not heard for ``staleAfter`` is stale (shown, synced with no one); after
 ///   ``leaveAfter`` it is gone from the room until it is heard again.
-/// - Each pair that becomes synced lights a star, unless its last star still shines.
+/// - Each pair that becomes synced lights a star, unless its last star still shines; at most
+///   ``mostStars`` shine at once (a new one puts out the oldest).
 /// - The plot's axes run 40–200 BPM. A point outside them is drawn at the edge (clamped) but
 ///   synced on its true place, so two hearts pinned to the same edge are not synced for it.
 public struct Room<Instant: InstantProtocol & Sendable>: Sendable where Instant.Duration == Duration {
@@ -19,6 +20,8 @@ public struct Room<Instant: InstantProtocol & Sendable>: Sendable where Instant.
     public static var staleAfter: Duration { .seconds(5) }
     public static var leaveAfter: Duration { .seconds(10) }
     public static var axis: ClosedRange<Double> { 40...200 }
+    /// Stars shining at once at most; a new one puts out the oldest.
+    public static var mostStars: Int { 64 }
 
     public let name: String
     public let capacity: Int
@@ -30,6 +33,8 @@ public struct Room<Instant: InstantProtocol & Sendable>: Sendable where Instant.
     private var serials: [MemberID: UInt32] = [:]
     private var synced: Set<UInt64> = []
     public private(set) var stars: [Star<Instant>] = []
+    /// The pairs whose stars still shine.
+    private var lit: Set<UInt64> = []
 
     public init(name: String, capacity: Int = Self.defaultCapacity) {
         self.name = name
@@ -67,15 +72,11 @@ public struct Room<Instant: InstantProtocol & Sendable>: Sendable where Instant.
         if serials[id] == nil { serials[id] = UInt32(truncatingIfNeeded: serials.count) }
     }
 
-    private func key(_ a: MemberID, _ b: MemberID) -> UInt64 {
-        let x = UInt64(serials[a]!), y = UInt64(serials[b]!)
-        return x < y ? x << 32 | y : y << 32 | x
-    }
 
     /// The members present at `now` (a record, heard within ``leaveAfter``), in (joinedAt, id) order.
     public func present(at now: Instant) -> [MemberID] {
-        records.keys.filter { id in heard[id].map { $0.duration(to: now) < Self.leaveAfter } ?? false }
-            .sorted { (records[$0]!.joinedAt, $0) < (records[$1]!.joinedAt, $1) }
+        records.compactMap { id, record in heard[id].map { $0.duration(to: now) < Self.leaveAfter } == true ? (record.joinedAt, id) : nil }
+            .sorted { $0 < $1 }.map(\.1)
     }
 
     /// Whether `id` is present but beyond the room's capacity.
@@ -93,17 +94,26 @@ public struct Room<Instant: InstantProtocol & Sendable>: Sendable where Instant.
         let edges = SyncGraph.edges(active.map { points[$0]! }, within: Self.syncDistance)
         var keys = Set<UInt64>(minimumCapacity: edges.count)
         // One star a pair at a time: a pair flickering at the edge of 5 BPM does not fill the sky.
-        let lit = Set(stars.map(\.key))
+        let numbers = active.map { UInt64(serials[$0]!) }
         for edge in edges {
-            let a = active[Int(edge.a)], b = active[Int(edge.b)]
-            let key = key(a, b)
+            let x = numbers[Int(edge.a)], y = numbers[Int(edge.b)]
+            let key = x < y ? x << 32 | y : y << 32 | x
             keys.insert(key)
             guard !synced.contains(key), !lit.contains(key) else { continue }
+            let a = active[Int(edge.a)], b = active[Int(edge.b)]
             let seed = SeededRandom.hash("\(min(a, b))|\(max(a, b))|\(max(sequence[a] ?? 0, sequence[b] ?? 0))")
             stars.append(Star(pair: SyncGraph.Pair(a, b), key: key, between: points[a]!, and: points[b]!, seed: seed, born: now))
+            lit.insert(key)
         }
         synced = keys
-        stars.removeAll { $0.isGone(at: now) }
+        if stars.count > Self.mostStars {
+            for star in stars.prefix(stars.count - Self.mostStars) { lit.remove(star.key) }
+            stars.removeFirst(stars.count - Self.mostStars)
+        }
+        while let oldest = stars.first, oldest.isGone(at: now) {
+            lit.remove(oldest.key)
+            stars.removeFirst()
+        }
         if points.count > present.count {
             let here = Set(present)
             for id in Array(points.keys) where !here.contains(id) && heard[id].map({ $0.duration(to: now) >= Self.leaveAfter }) ?? true {

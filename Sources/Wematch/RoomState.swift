@@ -36,7 +36,9 @@ public struct RoomState: Sendable, Equatable {
          stale: Set<MemberID>, active: [MemberID], edges: [SyncGraph.Edge], stars: Int) {
         var position: [MemberID: Int] = [:]
         for (index, id) in admitted.enumerated() { position[id] = index }
-        synced = edges.map { SyncGraph.Edge(position[active[Int($0.a)]]!, position[active[Int($0.b)]]!) }.sorted()
+        // `active` is in the order of `admitted`, so the edges stay in order.
+        let place = active.map { position[$0]! }
+        synced = edges.map { SyncGraph.Edge(place[Int($0.a)], place[Int($0.b)]) }
         let shape = SyncGraph.shape(count: admitted.count, synced)
         var clusterOf = [Int](repeating: -1, count: admitted.count)
         for (index, component) in shape.components.enumerated() { for member in component.members { clusterOf[member] = index } }

@@ -33,17 +33,22 @@ public enum SyncGraph {
         var grid: [Cell: [Int]] = [:]
         for (index, point) in points.enumerated() { grid[cell(point), default: []].append(index) }
         var found: [Edge] = []
+        var near: [Int] = []
         for (index, point) in points.enumerated() {
             let home = cell(point)
+            near.removeAll(keepingCapacity: true)
             for dx in -1...1 {
                 for dy in -1...1 {
                     for other in grid[Cell(x: home.x + dx, y: home.y + dy)] ?? [] where other > index {
-                        if point.distance(to: points[other]) < distance { found.append(Edge(index, other)) }
+                        if point.distance(to: points[other]) < distance { near.append(other) }
                     }
                 }
             }
+            // In order without sorting them all: by member, then each member's few peers.
+            near.sort()
+            for other in near { found.append(Edge(index, other)) }
         }
-        return found.sorted()
+        return found
     }
 
     /// A sync graph's components, each with its kind and chain length, and each member's degree.
@@ -99,8 +104,7 @@ public enum SyncGraph {
     /// members that cannot lengthen the diameter drop out; a handful of searches usually settle
     /// it where one from every member would cost the square of the component's size.
     private static func diameter(_ group: [Int], _ neighbours: [[Int]], _ distance: inout [Int]) -> Int {
-        var lower = [Int: Int](), upper = [Int: Int]()
-        for member in group { lower[member] = 0; upper[member] = Int.max }
+        var lower = [Int](repeating: 0, count: distance.count), upper = [Int](repeating: Int.max, count: distance.count)
         var candidates = group
         var longest = 0, bound = Int.max
         var fromHigh = true
@@ -108,8 +112,8 @@ public enum SyncGraph {
         queue.reserveCapacity(group.count)
         while !candidates.isEmpty && longest < bound {
             let start = fromHigh
-                ? candidates.max { (upper[$0]!, neighbours[$0].count, -$0) < (upper[$1]!, neighbours[$1].count, -$1) }!
-                : candidates.min { (lower[$0]!, -neighbours[$0].count, $0) < (lower[$1]!, -neighbours[$1].count, $1) }!
+                ? candidates.max { (upper[$0], neighbours[$0].count, -$0) < (upper[$1], neighbours[$1].count, -$1) }!
+                : candidates.min { (lower[$0], -neighbours[$0].count, $0) < (lower[$1], -neighbours[$1].count, $1) }!
             fromHigh.toggle()
             for member in group { distance[member] = -1 }
             queue.removeAll(keepingCapacity: true)
@@ -130,14 +134,14 @@ public enum SyncGraph {
             var highest = 0
             for member in candidates {
                 let d = distance[member]
-                lower[member] = max(lower[member]!, eccentricity - d, d)
-                upper[member] = min(upper[member]!, eccentricity + d)
-                longest = max(longest, lower[member]!)
-                highest = max(highest, upper[member]!)
+                lower[member] = max(lower[member], eccentricity - d, d)
+                upper[member] = min(upper[member], eccentricity + d)
+                longest = max(longest, lower[member])
+                highest = max(highest, upper[member])
             }
             bound = min(bound, max(longest, highest))
             // A member whose eccentricity is known, or cannot exceed the longest found, is settled.
-            candidates.removeAll { upper[$0]! <= longest || lower[$0]! == upper[$0]! }
+            candidates.removeAll { upper[$0] <= longest || lower[$0] == upper[$0] }
         }
         return longest
     }
