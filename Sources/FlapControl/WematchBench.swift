@@ -18,7 +18,7 @@ struct WematchBench {
             var times: [Duration] = []
             var seq = 0
             let end = ContinuousClock.now + .milliseconds(Int(seconds * 1000))
-            var clusters = 0, chain = 0
+            var clusters = 0, chain = 0, pairs = 0
             while ContinuousClock.now < end || times.count < 5 {
                 seq += 1
                 let now = ContinuousClock.now
@@ -32,9 +32,10 @@ struct WematchBench {
                 times.append(began.duration(to: .now))
                 clusters = state.clusters.count
                 chain = state.longestChain
+                pairs = state.synced.count
             }
             times.sort()
-            write("update, \(count) members (\(clusters) clusters, chain \(chain))",
+            write("update, \(count) members (\(pairs) synced pairs, \(clusters) clusters, chain \(chain))",
                   "median \(Self.microseconds(times[times.count / 2]))  p99 \(Self.microseconds(times[min(times.count - 1, times.count * 99 / 100)]))  (\(times.count) updates)")
         }
     }
@@ -45,7 +46,7 @@ struct WematchBench {
     }
 
     private func write(_ name: String, _ value: String) {
-        output.write("\(name.padding(toLength: 44, withPad: " ", startingAt: 0)) \(value)\n")
+        output.write("\(name.padding(toLength: 64, withPad: " ", startingAt: 0)) \(value)\n")
         output.flush()
     }
 }

@@ -28,18 +28,31 @@ public enum SyncGraph {
     /// Pairs of `points` less than `distance` apart, sorted. Points are bucketed in a grid of
     /// `distance`-wide cells, so each is compared with its neighbours only.
     public static func edges(_ points: [HeartPoint], within distance: Double) -> [Edge] {
-        struct Cell: Hashable { var x: Int; var y: Int }
-        func cell(_ p: HeartPoint) -> Cell { Cell(x: Int((p.previous / distance).rounded(.down)), y: Int((p.current / distance).rounded(.down))) }
-        var grid: [Cell: [Int]] = [:]
-        for (index, point) in points.enumerated() { grid[cell(point), default: []].append(index) }
+        guard !points.isEmpty else { return [] }
+        let xs = points.map { Int(($0.previous / distance).rounded(.down)) }
+        let ys = points.map { Int(($0.current / distance).rounded(.down)) }
+        let minX = xs.min()!, minY = ys.min()!
+        let width = xs.max()! - minX + 1, height = ys.max()! - minY + 1
+        // Members by cell, in one array: where each cell's run starts, then the runs.
+        var start = [Int](repeating: 0, count: width * height + 1)
+        for i in points.indices { start[(ys[i] - minY) * width + xs[i] - minX + 1] += 1 }
+        for c in 0..<width * height { start[c + 1] += start[c] }
+        var filled = start
+        var members = [Int](repeating: 0, count: points.count)
+        for i in points.indices {
+            let c = (ys[i] - minY) * width + xs[i] - minX
+            members[filled[c]] = i
+            filled[c] += 1
+        }
         var found: [Edge] = []
         var near: [Int] = []
         for (index, point) in points.enumerated() {
-            let home = cell(point)
             near.removeAll(keepingCapacity: true)
-            for dx in -1...1 {
-                for dy in -1...1 {
-                    for other in grid[Cell(x: home.x + dx, y: home.y + dy)] ?? [] where other > index {
+            let x = xs[index] - minX, y = ys[index] - minY
+            for cy in max(0, y - 1)...min(height - 1, y + 1) {
+                for cx in max(0, x - 1)...min(width - 1, x + 1) {
+                    let c = cy * width + cx
+                    for other in members[start[c]..<start[c + 1]] where other > index {
                         if point.distance(to: points[other]) < distance { near.append(other) }
                     }
                 }
