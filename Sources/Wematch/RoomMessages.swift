@@ -1,0 +1,94 @@
+import Foundation
+
+/// The rooms' MQTT topics and payloads, as every kiosk and tool that takes part exchanges them:
+/// - `wematch/rooms/<room>/members/<member>`: the retained join record (QoS 1), cleared on leave;
+/// - `wematch/rooms/<room>/hr/<member>`: samples (QoS 0, about 1 Hz), never retained.
+public enum RoomMessages {
+    public static let prefix = "wematch/rooms"
+
+    public static func memberTopic(room: String, member: MemberID) -> String { "\(prefix)/\(room)/members/\(member)" }
+    public static func sampleTopic(room: String, member: MemberID) -> String { "\(prefix)/\(room)/hr/\(member)" }
+    /// Everything about one room.
+    public static func roomFilter(_ room: String) -> String { "\(prefix)/\(room)/#" }
+
+    /// What a topic of a room is about.
+    public enum Subject: Equatable, Sendable {
+        case member(MemberID)
+        case sample(MemberID)
+    }
+
+    /// The room and subject of `topic`, or nil for a topic that is not a room's.
+    public static func parse(_ topic: String) -> (room: String, subject: Subject)? {
+        let parts = topic.split(separator: "/", omittingEmptySubsequences: false)
+        guard parts.count == 5, parts[0] == "wematch", parts[1] == "rooms", !parts[2].isEmpty, !parts[4].isEmpty else { return nil }
+        switch parts[3] {
+        case "members": return (String(parts[2]), .member(String(parts[4])))
+        case "hr": return (String(parts[2]), .sample(String(parts[4])))
+        default: return nil
+        }
+    }
+
+    /// What is wrong with `name` as a room name or member id in a topic, or nil.
+    public static func nameProblem(_ name: String) -> String? {
+        if name.isEmpty || name.utf8.count > 64 { return "must be 1 to 64 characters" }
+        if let bad = name.first(where: { "/+#".contains($0) || $0.isWhitespace || $0.isNewline }) {
+            return "\(String(bad).debugDescription) cannot be part of a topic level"
+        }
+        return nil
+    }
+
+    // MARK: Payloads
+
+    public static func encode(_ record: MemberRecord) -> [UInt8] {
+        let time = ISO8601DateFormatter().string(from: record.joinedAt)
+        return Array("{\"name\":\(quoted(record.name)),\"colour\":\(quoted(record.colour)),\"joinedAt\":\(quoted(time))}".utf8)
+    }
+
+    public static func encode(_ sample: HeartSample) -> [UInt8] {
+        Array(#"{"previous":\#(number(sample.previous)),"current":\#(number(sample.current)),"seq":\#(sample.seq)}"#.utf8)
+    }
+
+    public static func record(_ payload: [UInt8]) throws(RoomMessageError) -> MemberRecord {
+        let object = try object(payload, "a join record")
+        guard let name = object["name"] as? String, !name.isEmpty else { throw RoomMessageError("name: a member's name is missing") }
+        guard let colour = object["colour"] as? String, Palette.rgb(colour) != nil else { throw RoomMessageError("colour: not a colour as #rrggbb") }
+        guard let text = object["joinedAt"] as? String, let joined = ISO8601DateFormatter().date(from: text) else {
+            throw RoomMessageError("joinedAt: not a time as 2026-11-22T10:00:00Z")
+        }
+        return MemberRecord(name: name, colour: colour, joinedAt: joined)
+    }
+
+    public static func sample(_ payload: [UInt8]) throws(RoomMessageError) -> HeartSample {
+        let object = try object(payload, "a sample")
+        func rate(_ key: String) throws(RoomMessageError) -> Double {
+            guard let value = object[key] as? NSNumber, !(value is Bool), value.doubleValue.isFinite else {
+                throw RoomMessageError("\(key): a number of beats per minute is missing")
+            }
+            return value.doubleValue
+        }
+        guard let seq = object["seq"] as? Int else { throw RoomMessageError("seq: a whole sequence number is missing") }
+        return HeartSample(previous: try rate("previous"), current: try rate("current"), seq: seq)
+    }
+
+    private static func object(_ payload: [UInt8], _ what: String) throws(RoomMessageError) -> [String: Any] {
+        guard let object = (try? JSONSerialization.jsonObject(with: Data(payload))) as? [String: Any] else {
+            throw RoomMessageError("\(what) must be a JSON object")
+        }
+        return object
+    }
+
+    private static func quoted(_ text: String) -> String {
+        String(decoding: (try? JSONSerialization.data(withJSONObject: [text], options: [.withoutEscapingSlashes])) ?? Data("[\"\"]".utf8), as: UTF8.self)
+            .dropFirst().dropLast().description
+    }
+
+    private static func number(_ value: Double) -> String {
+        value == value.rounded() && abs(value) < 1e9 ? String(Int(value)) : String(value)
+    }
+}
+
+/// A room message that cannot be read: which field, and what is wrong with it.
+public struct RoomMessageError: Error, Equatable, Sendable, CustomStringConvertible {
+    public var description: String
+    public init(_ description: String) { self.description = description }
+}
