@@ -80,6 +80,8 @@ let package = Package(
             ]),
         // Wematch rooms: members, points, who is synced with whom, clusters, chains, stars. Pure, clock-injected.
         .target(name: "Wematch"),
+        // Rooms over MQTT: a kiosk's view of a room and the members it hosts.
+        .target(name: "FlapRooms", dependencies: ["Wematch", "FlapMQTT"]),
         .systemLibrary(
             name: "CSystemd", path: "Sources/CSystemd", pkgConfig: "libsystemd",
             providers: [.apt(["libsystemd-dev"])]),
@@ -121,6 +123,7 @@ let package = Package(
         .testTarget(
             name: "FlapMQTTTests",
             dependencies: ["FlapMQTT", "TestSupport", .product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOEmbedded", package: "swift-nio")]),
+        .testTarget(name: "FlapRoomsTests", dependencies: ["FlapRooms", "Wematch", "FlapMQTT", "TestSupport"]),
         .testTarget(name: "WematchTests", dependencies: ["Wematch", "TestSupport"]),
         .testTarget(name: "FlapHeartRateTests", dependencies: ["FlapHeartRate", "FlapHardware", "FlapSimulated", "FlapMetrics", "TestSupport"]),
         .testTarget(

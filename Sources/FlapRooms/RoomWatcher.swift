@@ -1,0 +1,60 @@
+import FlapMQTT
+import Wematch
+
+/// A kiosk's view of one room over MQTT: every join record and sample of the room fed to the
+/// room engine as it arrives; the room's state on request. Reads only: members are hosted by
+/// ``HostedMember``.
+public actor RoomWatcher {
+    public let name: String
+    private var room: Room<ContinuousClock.Instant>
+    private let client: MQTTClient
+    private var problems: [String] = []
+
+    /// Watches room `name` through the broker `options` point at (its client id is used as is).
+    public init(room name: String, options: MQTTOptions) throws(MQTTError) {
+        self.name = name
+        room = Room(name: name)
+        var options = options
+        options.persistentSession = false
+        client = try MQTTClient(options: options)
+    }
+
+    /// Reads the room until cancelled.
+    public func run() async {
+        client.start()
+        await withTaskCancellationHandler {
+            for await event in client.events {
+                switch event {
+                case .connected(0, _):
+                    // A clean session each time: subscribe again, and the retained records come again.
+                    try? client.subscribe(RoomMessages.roomFilter(name), qos: 1)
+                case .message(let message):
+                    guard let (roomName, subject) = RoomMessages.parse(message.topic), roomName == name else { continue }
+                    take(subject, message.payload, at: message.received)
+                default: break
+                }
+            }
+        } onCancel: { [client] in client.stop() }
+    }
+
+    private func take(_ subject: RoomMessages.Subject, _ payload: [UInt8], at now: ContinuousClock.Instant) {
+        do {
+            switch subject {
+            case .member(let id) where payload.isEmpty:
+                room.leave(id)
+            case .member(let id):
+                room.join(id, try RoomMessages.record(payload), now: now)
+            case .sample(let id):
+                room.receive(try RoomMessages.sample(payload), from: id, now: now)
+            }
+        } catch {
+            if problems.count < 100 { problems.append("\(subject): \(error)") }
+        }
+    }
+
+    /// The room as it stands now.
+    public func state(now: ContinuousClock.Instant = .now) -> RoomState { room.update(now: now) }
+
+    /// Messages that could not be read (kept for the log; never their contents).
+    public func unreadable() -> [String] { problems }
+}
