@@ -46,7 +46,7 @@ let package = Package(
         .target(
             name: "FlapHTTP",
             dependencies: [
-                "FlapCore", "FlapMessaging", "FlapHardware", "FlapMetrics", "FlapHeartRate",
+                "FlapCore", "FlapMessaging", "FlapHardware", "FlapMetrics", "FlapHeartRate", "Wematch",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "NIOCore", package: "swift-nio"),
@@ -81,7 +81,7 @@ let package = Package(
         // Wematch rooms: members, points, who is synced with whom, clusters, chains, stars. Pure, clock-injected.
         .target(name: "Wematch"),
         // Rooms over MQTT: a kiosk's view of a room and the members it hosts.
-        .target(name: "FlapRooms", dependencies: ["Wematch", "FlapMQTT"]),
+        .target(name: "FlapRooms", dependencies: ["Wematch", "FlapMQTT", "FlapHeartRate", "FlapHardware", .product(name: "Logging", package: "swift-log")]),
         .systemLibrary(
             name: "CSystemd", path: "Sources/CSystemd", pkgConfig: "libsystemd",
             providers: [.apt(["libsystemd-dev"])]),
@@ -89,7 +89,7 @@ let package = Package(
         .target(
             name: "FlapService",
             dependencies: [
-                "FlapCore", "FlapHardware", "FlapSimulated", "FlapLinux", "FlapMessaging", "FlapHTTP", "FlapMQTT", "FlapMetrics", "FlapHeartRate", "CSystemd",
+                "FlapCore", "FlapHardware", "FlapSimulated", "FlapLinux", "FlapMessaging", "FlapHTTP", "FlapMQTT", "FlapMetrics", "FlapHeartRate", "FlapRooms", "Wematch", "CSystemd",
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "TOMLKit", package: "TOMLKit"),

@@ -2,6 +2,7 @@ import FlapCore
 import FlapMessaging
 import FlapHeartRate
 import FlapMetrics
+import Wematch
 import Foundation
 import HTTPTypes
 import Hummingbird
@@ -15,11 +16,15 @@ public struct NativeAPI: Sendable {
     public let version: String
     /// The heart-rate sources and their straps.
     public let sensors: @Sendable () async -> [SensorReport]
+    /// The Wematch room this kiosk is in, if any.
+    public let room: @Sendable () async -> RoomState?
     private let started = ContinuousClock.now
 
     public init(intake: MessageIntake, panels: any BoardQuery, metrics: FlapMetrics, apiKey: String, version: String,
-                sensors: @escaping @Sendable () async -> [SensorReport] = { [] }) {
+                sensors: @escaping @Sendable () async -> [SensorReport] = { [] },
+                room: @escaping @Sendable () async -> RoomState? = { nil }) {
         self.sensors = sensors
+        self.room = room
         self.intake = intake
         self.panels = panels
         self.metrics = metrics
@@ -54,6 +59,10 @@ public struct NativeAPI: Sendable {
         }
         v1.get("status") { _, _ in try await status() }
         v1.get("sensors") { _, _ in Responses.json(.ok, SensorsResponse(sensors: await sensors())) }
+        v1.get("room") { _, _ in
+            guard let state = await room() else { return Responses.error(.notFound, "not in a room; start flapd with --room NAME (and --mqtt), or configure [room]") }
+            return Responses.json(.ok, state)
+        }
         v1.get("panels/:id/calibration") { _, context in
             let id = context.parameters.get("id") ?? ""
             guard let calibrated = await panels.calibration(panel: id) else {

@@ -36,17 +36,9 @@ public final class MQTTBridge: Service, Sendable {
         self.metrics = metrics
         self.logger = logger
         discovery = HomeAssistantDiscovery(settings: settings, stateDirectory: stateDirectory)
-        var options = MQTTOptions(host: settings.host, port: settings.port, clientID: "flapd-\(settings.deviceID)")
-        options.protocolVersion = settings.protocolVersion
-        options.keepAlive = settings.keepAlive
-        options.username = settings.username
-        options.password = password
+        var options = settings.options(clientID: "flapd-\(settings.deviceID)", password: password)
         options.manualAcknowledgement = true
         options.onAcknowledged = { [metrics] delay in metrics.mqttAcknowledged(after: delay) }
-        if settings.tls {
-            options.tls = .init(caFile: settings.caFile ?? "/etc/ssl/certs/ca-certificates.crt",
-                                certificateFile: settings.certificateFile, keyFile: settings.keyFile)
-        }
         options.will = .init(topic: "\(settings.baseTopic)/\(settings.deviceID)/availability", payload: Array("offline".utf8), qos: 1, retain: true)
         self.options = options
         clients = ClientSlot(try MQTTClient(options: options))

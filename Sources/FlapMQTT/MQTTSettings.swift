@@ -55,3 +55,18 @@ public struct MQTTSettings: Sendable, Equatable {
         return problems
     }
 }
+
+extension MQTTSettings {
+    /// Options for a connection to this broker as `clientID`: protocol, keepalive, credentials, TLS.
+    public func options(clientID: String, password: String?) -> MQTTOptions {
+        var options = MQTTOptions(host: host, port: port, clientID: clientID)
+        options.protocolVersion = protocolVersion
+        options.keepAlive = keepAlive
+        options.username = username
+        options.password = password
+        if tls {
+            options.tls = .init(caFile: caFile ?? "/etc/ssl/certs/ca-certificates.crt", certificateFile: certificateFile, keyFile: keyFile)
+        }
+        return options
+    }
+}

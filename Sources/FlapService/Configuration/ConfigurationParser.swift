@@ -84,7 +84,12 @@ public enum ConfigurationParser {
                 reader.problems += sensor.problems
             }
         }
-        reader.finish(["state_dir", "listen", "log_level", "api", "local_api", "messages", "sound", "mqtt", "panel", "sensor"])
+        if var room = reader.table("room") {
+            configuration.room = parseRoom(&room)
+            reader.problems += room.problems
+            if configuration.mqtt == nil { reader.fail("room", "a room is shared over MQTT: configure [mqtt] too") }
+        }
+        reader.finish(["state_dir", "listen", "log_level", "api", "local_api", "messages", "sound", "mqtt", "panel", "sensor", "room"])
         guard reader.problems.isEmpty else { throw ConfigurationError(file: file, problems: reader.problems) }
         return configuration
     }

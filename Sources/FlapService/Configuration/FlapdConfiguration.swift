@@ -3,6 +3,7 @@ import FlapCore
 import FlapMessaging
 import FlapMQTT
 import FlapHeartRate
+import FlapRooms
 
 /// Everything flapd runs from: `/etc/flapd/flapd.toml`, `--config`, or `--simulate`'s defaults,
 /// with command-line flags applied on top.
@@ -28,6 +29,8 @@ public struct FlapdConfiguration: Sendable, Equatable {
     public var logLevel = "info"
     /// Heart-rate sources (`[[sensor]]`); none by default (`--simulate` adds a simulated one).
     public var sensors: [SensorSettings] = []
+    /// The Wematch room this kiosk joins (`[room]`, `--room`); it needs `mqtt`.
+    public var room: RoomSettings?
 
     public init() {}
 }

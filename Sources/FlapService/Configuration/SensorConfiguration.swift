@@ -1,8 +1,26 @@
 import FlapHeartRate
+import FlapRooms
 import TOMLKit
 
 extension ConfigurationParser {
     static let sensorKeys = ["driver", "device", "straps", "format", "baud", "people", "names"]
+
+    /// `[room]`.
+    static func parseRoom(_ reader: inout TableReader) -> RoomSettings? {
+        defer { reader.finish(["name", "kiosk", "names"]) }
+        guard let name = reader.string("name") else {
+            reader.fail("name", "[room] needs name = \"lobby\" (the room to join)")
+            return nil
+        }
+        var room = RoomSettings(name: name)
+        room.kiosk = reader.string("kiosk")
+        if var names = reader.table("names") {
+            for key in names.table.keys.sorted() { if let name = names.string(key) { room.names[key] = name } }
+            reader.problems += names.problems
+        }
+        if let problem = room.problem() { reader.fail("name", problem) }
+        return room
+    }
 
     /// One `[[sensor]]`.
     static func parseSensor(_ reader: inout TableReader) -> SensorSettings {

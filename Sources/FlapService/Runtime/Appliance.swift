@@ -2,6 +2,7 @@ import FlapCore
 import FlapHardware
 import FlapHTTP
 import FlapHeartRate
+import FlapRooms
 import FlapLinux
 import FlapMessaging
 import FlapMetrics
@@ -49,8 +50,9 @@ public final class Appliance: Sendable {
         }
         let intake = MessageIntake(inbox: inbox, boardSize: drivers[0].configuration.size ?? .flagship, now: { Date() })
         var mqtt: MQTTBridge?
+        let mqttPassword = try configuration.mqtt?.passwordFile.map { try resolve(.file($0), purpose: "MQTT password") }
         if let settings = configuration.mqtt {
-            let password = try settings.passwordFile.map { try resolve(.file($0), purpose: "MQTT password") }
+            let password = mqttPassword
             do {
                 mqtt = try MQTTBridge(settings: settings, password: password, intake: intake, metrics: metrics,
                                       stateDirectory: stateDirectory.path, logger: logger)
@@ -74,9 +76,10 @@ public final class Appliance: Sendable {
 
         let heartRate = try HeartRateService.hub(configuration.sensors, metrics: metrics, logger: logger)
         self.heartRate = heartRate
+        let room = try RoomRunner.room(configuration.room, mqtt: configuration.mqtt, password: mqttPassword, hub: heartRate, logger: logger)
         let boards = ApplianceBoards(panels: panels, sound: sound, calibrationStore: calibration)
         let native = NativeAPI(intake: intake, panels: boards, metrics: metrics, apiKey: apiKey, version: Self.version,
-                               sensors: { await heartRate?.report() ?? [] })
+                               sensors: { await heartRate?.report() ?? [] }, room: { await room?.state() })
         let local = LocalAPI(intake: intake, panels: boards, metrics: metrics, enablementToken: token, apiKey: localKey)
         let ports = self.ports
         let quiet = Logger(label: "http", factory: { _ in SwiftLogNoOpLogHandler() })
@@ -95,7 +98,7 @@ public final class Appliance: Sendable {
         let nativeListener = Listener(name: "native API", address: "\(configuration.listen):\(configuration.apiPort)", key: "--api-port or [api] port", app: nativeApp)
         let localListener = Listener(name: "Local API", address: "\(configuration.listen):\(configuration.localAPIPort)", key: "--local-api-port or [local_api] port", app: localApp)
         services = panels + [nativeListener, localListener, Housekeeping(inbox: inbox, logger: logger)] + (mqtt.map { [$0] } ?? [])
-            + (heartRate.map { [HeartRateService(hub: $0)] } ?? []) + [notifier]
+            + (heartRate.map { [HeartRateService(hub: $0)] } ?? []) + (room.map { [RoomRunner(room: $0)] } ?? []) + [notifier]
     }
 
     /// Runs until SIGTERM or SIGINT, then stops every service and leaves the panels safe.

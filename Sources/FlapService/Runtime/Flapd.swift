@@ -3,6 +3,7 @@ import ArgumentParser
 import FlapMessaging
 import FlapMQTT
 import FlapHeartRate
+import FlapRooms
 import Foundation
 import Logging
 
@@ -81,6 +82,9 @@ public struct Flapd: AsyncParsableCommand {
 
     @Option(help: ArgumentHelp("A heart-rate source: ble[=ADAPTER], ant[=DEVICE], serial=DEVICE or simulated; repeat for more. --simulate reads simulated straps in place of the configured ones.", valueName: "driver[=device]"))
     var sensor: [String] = []
+
+    @Option(help: "Join this Wematch room over MQTT (needs --mqtt or [mqtt]): this kiosk's straps become members; with none, it watches.")
+    var room: String?
 
     @Flag(help: "Check the configuration, print what is wrong, and exit.")
     var checkConfig = false
@@ -193,6 +197,11 @@ public struct Flapd: AsyncParsableCommand {
             }
             if configuration.sensors.isEmpty, sensor.isEmpty { configuration.sensors = [SensorSettings(driver: "simulated")] }
         }
+        if let room {
+            var settings = configuration.room ?? RoomSettings(name: room)
+            settings = RoomSettings(name: room, keeping: settings)
+            configuration.room = settings
+        }
         // Sources named on the command line are taken as given (a pseudo-terminal is a fine serial sensor).
         configuration.sensors += sensor.compactMap { try? SensorSettings(flag: $0) }
     }
@@ -221,6 +230,8 @@ public struct Flapd: AsyncParsableCommand {
         for (name, port) in [("--api-port", apiPort), ("--local-api-port", localAPIPort)] {
             if let port, !(0...65535).contains(port) { throw ValidationError("\(name) must be 0 to 65535") }
         }
+        if let room, let problem = RoomSettings(name: room).problem() { throw ValidationError("--room: \(problem)") }
+        if room != nil, mqtt == nil, config == nil { throw ValidationError("--room needs --mqtt (a room is shared through an MQTT broker)") }
         for flag in sensor {
             do { _ = try SensorSettings(flag: flag) } catch { throw ValidationError("--sensor \(flag): \(error)") }
         }

@@ -1,0 +1,54 @@
+import Foundation
+import Testing
+import TestSupport
+
+/// Three flapd kiosks with simulated straps in one room through a real mosquitto.
+@Suite(.timeLimit(.minutes(2))) struct RoomKioskTests {
+    struct View: Equatable {
+        var members: [String]
+        var clusters: [[String]]
+    }
+
+    func view(_ kiosk: FlapdProcess) async throws -> View? {
+        let reply = try await kiosk.api.get("/v1/room")
+        guard reply.status == 200 else { return nil }
+        let members = (reply.object["members"] as? [[String: Any]] ?? []).compactMap { $0["id"] as? String }
+        let clusters = (reply.object["clusters"] as? [[String: Any]] ?? []).compactMap { $0["members"] as? [String] }
+        return View(members: members, clusters: clusters)
+    }
+
+    @Test func threeKiosksSeeOneRoomAndAKilledKiosksMembersLeave() async throws {
+        let broker = try await MosquittoBroker.start()
+        defer { Task { await broker.stop() } }
+        var kiosks: [FlapdProcess] = []
+        for i in 0..<3 {
+            kiosks.append(try await FlapdProcess.start(arguments: ["--mqtt", "mqtt://127.0.0.1:\(broker.port)", "--device-id", "k\(i)", "--room", "lobby"]))
+        }
+        defer { for kiosk in kiosks { Task { await kiosk.stop() } } }
+
+        // Each kiosk's three simulated straps are members; every kiosk sees all nine the same way.
+        var agreed = false
+        var last: [View?] = []
+        for _ in 0..<150 where !agreed {
+            last = []
+            for kiosk in kiosks { last.append(try await view(kiosk)) }
+            agreed = last.allSatisfy { $0 == last[0] } && last[0]?.members.count == 9
+            if !agreed { try await Task.sleep(for: .milliseconds(100)) }
+        }
+        #expect(agreed, "\(last)")
+        #expect(Set(last[0]?.members.map { String($0.prefix(2)) } ?? []) == ["k0", "k1", "k2"])
+
+        // SIGKILL: no goodbye; the broker publishes each member's will and the others drop them.
+        kiosks[2].process.signal(SIGKILL)
+        var gone = false
+        for _ in 0..<100 where !gone {
+            let views = [try await view(kiosks[0]), try await view(kiosks[1])]
+            gone = views.allSatisfy { $0?.members.count == 6 && $0?.members.allSatisfy { !$0.hasPrefix("k2.") } == true }
+            if !gone { try await Task.sleep(for: .milliseconds(100)) }
+        }
+        #expect(gone)
+        let noRoom = try await FlapdProcess.start()
+        defer { Task { await noRoom.stop() } }
+        #expect(try await noRoom.api.get("/v1/room").status == 404)
+    }
+}
