@@ -33,12 +33,18 @@ import Wematch
         let ben = try HostedMember(room: "lobby", id: "b.ant.31337", record: record("brave_otter0007", 1), options: options(broker, "member-b"))
         let hosting = [ana, ben].map { member in Task { await member.run() } }
         defer { hosting.forEach { $0.cancel() } }
-        try await Task.sleep(for: .milliseconds(300))
-        for seq in 1...3 {
-            try ana.send(HeartSample(previous: 70, current: 71, seq: seq))
-            try ben.send(HeartSample(previous: 72, current: 72, seq: seq))
-            try await Task.sleep(for: .milliseconds(100))
+        // As kiosks do: a sample each, over and over (QoS 0: those sent before a watcher
+        // subscribed are not for it).
+        let sending = Task {
+            var seq = 0
+            while !Task.isCancelled {
+                seq += 1
+                try? ana.send(HeartSample(previous: 70, current: 71, seq: seq))
+                try? ben.send(HeartSample(previous: 72, current: 72, seq: seq))
+                try? await Task.sleep(for: .milliseconds(200))
+            }
         }
+        defer { sending.cancel() }
         for watcher in watchers {
             #expect(try await until { await watcher.state().edges == [["a.ble.C47C", "b.ant.31337"]] })
         }
@@ -55,6 +61,7 @@ import Wematch
         #expect(try await until { await late.state().members.count == 2 })
 
         await ben.leave()
+        hosting[1].cancel()
         for watcher in watchers + [late] {
             #expect(try await until { await watcher.state().members.map(\.id) == ["a.ble.C47C"] })
         }

@@ -210,6 +210,21 @@ import TestSupport
         #expect(found.contains { $0.contains("sensor[4].colour") && $0.contains("unknown key") })
     }
 
+    @Test func aRoomIsReadAndNeedsMQTT() throws {
+        let parsed = try ConfigurationParser.parse("""
+            [mqtt]
+            url = "mqtt://broker:1883"
+            [room]
+            name = "lobby"
+            kiosk = "table-3"
+            names = { "C4:7C:8D:6A:12:34" = "Ana" }
+            """, file: "flapd.toml")
+        #expect(parsed.room?.name == "lobby" && parsed.room?.kiosk == "table-3" && parsed.room?.names == ["C4:7C:8D:6A:12:34": "Ana"])
+        #expect(problems("[room]\nname = \"lobby\"\n").contains { $0.contains("room: a room is shared over MQTT") })
+        #expect(problems("[mqtt]\nurl = \"mqtt://b:1883\"\n[room]\nname = \"a/b\"\n").contains { $0.contains("room.name") && $0.contains("cannot be part of a topic level") })
+        #expect(problems("[mqtt]\nurl = \"mqtt://b:1883\"\n[room]\nkiosk = \"x\"\n").contains { $0.contains("room.name") && $0.contains("needs name") })
+    }
+
     @Test func aSyntaxErrorSaysWhere() {
         let found = problems("listen = \"x\"\n[api\nport = 1")
         #expect(found.count == 1)
