@@ -18,6 +18,8 @@ public actor RoomService {
     private let logger: Logger
     private var latest: [StrapIdentity: (bpm: Int, at: ContinuousClock.Instant)] = [:]
     private var hosted: [StrapIdentity: (member: HostedMember, task: Task<Void, Never>, previous: Int?, seq: Int)] = [:]
+    /// Hosted members told the room is full, until they get a place.
+    private var waiting: Set<MemberID> = []
 
     /// Joins `settings.name` as `kiosk`, with a member for each strap `hub` reads (none: it
     /// watches). `connect` gives the options of a connection for a client id.
@@ -78,6 +80,21 @@ public actor RoomService {
             member.previous = reading.bpm
             hosted[strap] = member
         }
+        await noticeWaiting()
+    }
+
+    /// Says once when one of this kiosk's members finds the room full, and when it gets a place.
+    private func noticeWaiting() async {
+        let state = await watcher.state()
+        let mine = Set(hosted.values.map(\.member.id))
+        let now = Set(state.waiting).intersection(mine)
+        for id in now.subtracting(waiting).sorted() {
+            logger.notice("room \(settings.name) is full (\(Room<ContinuousClock.Instant>.defaultCapacity) members): \(id) waits for a place")
+        }
+        for id in waiting.subtracting(now).intersection(Set(state.members.map(\.id))).sorted() {
+            logger.notice("room \(settings.name): \(id) has a place now")
+        }
+        waiting = now
     }
 
     private func host(_ strap: StrapIdentity) async {

@@ -51,4 +51,34 @@ import TestSupport
         defer { Task { await noRoom.stop() } }
         #expect(try await noRoom.api.get("/v1/room").status == 404)
     }
+
+    @Test func theTwentyFirstMemberIsToldTheRoomIsFull() async throws {
+        let broker = try await MosquittoBroker.start()
+        defer { Task { await broker.stop() } }
+        let config = FileManager.default.temporaryDirectory.appendingPathComponent("crowd-\(UUID().uuidString).toml").path
+        try """
+            [[panel]]
+            driver = "simulated"
+            show = "none"
+            [mqtt]
+            url = "mqtt://127.0.0.1:\(broker.port)"
+            device_id = "crowd"
+            home_assistant = false
+            [room]
+            name = "lobby"
+            [[sensor]]
+            driver = "simulated"
+            people = 21
+            """.write(toFile: config, atomically: true, encoding: .utf8)
+        let kiosk = try await FlapdProcess.start(arguments: ["--config", config])
+        defer { Task { await kiosk.stop() } }
+        var full = false
+        for _ in 0..<150 where !full {
+            let room = try await kiosk.api.get("/v1/room").object
+            full = (room["members"] as? [Any])?.count == 20 && (room["waiting"] as? [String])?.count == 1
+            if !full { try await Task.sleep(for: .milliseconds(100)) }
+        }
+        #expect(full)
+        #expect(try await kiosk.process.waitForLog("is full (20 members)").contains("waits for a place"))
+    }
 }
