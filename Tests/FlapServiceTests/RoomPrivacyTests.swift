@@ -1,0 +1,60 @@
+import FlapHardware
+import FlapLinux
+import Foundation
+import Testing
+import TestSupport
+
+/// In a room, a member's heart rate travels only as its own samples: kiosk A reads a pulse sensor
+/// at a rate nothing else produces; kiosk B, in the same room, never shows it, in any API answer
+/// or log line, and no MQTT publication but A's samples carries it.
+@Suite(.timeLimit(.minutes(2))) struct RoomPrivacyTests {
+    static let rate = 187
+
+    func mentionsTheRate(_ text: String) -> Bool {
+        text.range(of: "(^|[^0-9.])\(Self.rate)([^0-9]|$)", options: .regularExpression) != nil
+    }
+
+    @Test func anotherMembersHeartRateIsNeverShown() async throws {
+        let broker = try await MosquittoBroker.start()
+        defer { Task { await broker.stop() } }
+        let capture = try ChildProcess("/usr/bin/mosquitto_sub", ["-h", "127.0.0.1", "-p", "\(broker.port)", "-t", "#", "-v"])
+        defer { Task { await capture.stop() } }
+        let (sensor, path) = try LinuxSerialPort.pseudoTerminal(settings: SerialSettings(baudRate: 9600))
+        let writing = Task {
+            while !Task.isCancelled {
+                try? await sensor.write(Array("HR:\(Self.rate)\n".utf8))
+                try? await Task.sleep(for: .milliseconds(200))
+            }
+        }
+        defer { writing.cancel() }
+        let mqtt = ["--mqtt", "mqtt://127.0.0.1:\(broker.port)", "--room", "lobby"]
+        let a = try await FlapdProcess.start(arguments: mqtt + ["--device-id", "a", "--sensor", "serial=\(path)"])
+        defer { Task { await a.stop() } }
+        let b = try await FlapdProcess.start(arguments: mqtt + ["--device-id", "b"])
+        defer { Task { await b.stop() } }
+
+        // B sees A's member, synced with no one of its own rates.
+        var seen = false
+        for _ in 0..<150 where !seen {
+            let members = (try await b.api.get("/v1/room").object["members"] as? [[String: Any]]) ?? []
+            seen = members.contains { ($0["id"] as? String)?.hasPrefix("a.serial.") == true }
+            if !seen { try await Task.sleep(for: .milliseconds(100)) }
+        }
+        #expect(seen)
+        var answers: [String] = []
+        for path in ["/v1/room", "/v1/sensors", "/v1/status", "/v1/board", "/metrics"] { answers.append(try await b.api.get(path).text) }
+        answers.append(try await a.api.get("/v1/room").text)
+        for answer in answers { #expect(!mentionsTheRate(answer), "\(answer.prefix(300))") }
+        #expect(await b.terminate() == 0)
+        #expect(await a.terminate() == 0)
+        for line in (a.process.stderr + b.process.stderr).split(separator: "\n") { #expect(!mentionsTheRate(String(line)), "log: \(line)") }
+
+        let published = capture.stdout.split(separator: "\n")
+        let samples = published.filter { $0.hasPrefix("wematch/rooms/lobby/hr/a.serial.") }
+        #expect(samples.contains { mentionsTheRate(String($0)) }, "the samples carry it (so the check below can see it)")
+        for line in published where !line.hasPrefix("wematch/rooms/lobby/hr/") {
+            #expect(!mentionsTheRate(String(line)), "MQTT: \(line)")
+        }
+        await sensor.close()
+    }
+}
