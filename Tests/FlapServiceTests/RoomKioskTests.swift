@@ -36,6 +36,17 @@ import TestSupport
             if !agreed { try await Task.sleep(for: .milliseconds(100)) }
         }
         #expect(agreed, "\(last)")
+        // The answer DESIGN pins for other kiosks and tools, field by field.
+        let answer = try await kiosks[0].api.get("/v1/room").object
+        #expect(answer["room"] as? String == "lobby" && answer["stars"] is Int && answer["edges"] is [[String]])
+        for member in answer["members"] as? [[String: Any]] ?? [] {
+            #expect(member["id"] is String && member["name"] is String && member["stale"] is Bool)
+            #expect((member["colour"] as? String)?.range(of: "^#[0-9a-f]{6}$", options: .regularExpression) != nil)
+            #expect(member["bpm"] == nil && member["current"] == nil && member["previous"] == nil)
+        }
+        for cluster in answer["clusters"] as? [[String: Any]] ?? [] {
+            #expect(["soft", "hard"].contains(cluster["kind"] as? String) && cluster["members"] is [String] && cluster["chain"] is Int)
+        }
         #expect(Set(last[0]?.members.map { String($0.prefix(2)) } ?? []) == ["k0", "k1", "k2"])
 
         // SIGKILL: no goodbye; the broker publishes each member's will and the others drop them.
