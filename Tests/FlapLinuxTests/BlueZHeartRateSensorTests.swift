@@ -34,11 +34,17 @@ import TestSupport
 
     func strap(_ address: String) -> StrapIdentity { StrapIdentity(driver: "ble", address: address) }
 
-    @Test func setsTheFilterConnectsAndTurnsNotificationsIntoSamples() async throws {
-        let peer = try await BlueZPeer.start()
-        defer { Task { await peer.stop() } }
+    /// BlueZ with adapter hci0 and these straps (address, advertised name) in range.
+    func bluez(_ straps: [(String, String)], policy: String? = nil) async throws -> BlueZPeer {
+        let peer = try await BlueZPeer.start(policy: policy)
         try await peer.call("AddAdapter", ["hci0", "kiosk"])
-        try await peer.addStrap(Self.polar, name: "Polar H10 6A1234", battery: 87)
+        for (address, name) in straps { try await peer.addStrap(address, name: name) }
+        return peer
+    }
+
+    @Test func setsTheFilterConnectsAndTurnsNotificationsIntoSamples() async throws {
+        let peer = try await bluez([(Self.polar, "Polar H10 6A1234")])
+        defer { Task { await peer.stop() } }
         try await withSensor(peer) { recorder in
             try await peer.waitForStrap(Self.polar, "notifying=True")
             let adapter = try await peer.call("AdapterState", ["hci0"])
@@ -65,10 +71,8 @@ import TestSupport
     }
 
     @Test func aGarbledNotificationIsReportedAndSkipped() async throws {
-        let peer = try await BlueZPeer.start()
+        let peer = try await bluez([(Self.polar, "Polar H10")])
         defer { Task { await peer.stop() } }
-        try await peer.call("AddAdapter", ["hci0", "kiosk"])
-        try await peer.addStrap(Self.polar, name: "Polar H10")
         try await withSensor(peer) { recorder in
             try await peer.waitForStrap(Self.polar, "notifying=True")
             try await peer.notify(Self.polar, [0x01, 0x48])  // uint16 value flagged, one byte left
@@ -80,10 +84,8 @@ import TestSupport
     }
 
     @Test func aStrapThatWalksAwayIsLostAndFoundAgain() async throws {
-        let peer = try await BlueZPeer.start()
+        let peer = try await bluez([(Self.polar, "Polar H10")])
         defer { Task { await peer.stop() } }
-        try await peer.call("AddAdapter", ["hci0", "kiosk"])
-        try await peer.addStrap(Self.polar, name: "Polar H10")
         try await withSensor(peer) { recorder in
             try await peer.waitForStrap(Self.polar, "notifying=True")
             try await peer.notify(Self.polar, [0x00, 70])
@@ -102,12 +104,8 @@ import TestSupport
     }
 
     @Test func readsSeveralStrapsAtOnceAndIgnoresOtherDevices() async throws {
-        let peer = try await BlueZPeer.start()
+        let peer = try await bluez([(Self.polar, "Polar H10"), (Self.wahoo, "TICKR 4455"), (Self.garmin, "HRM-Dual")])
         defer { Task { await peer.stop() } }
-        try await peer.call("AddAdapter", ["hci0", "kiosk"])
-        for (address, name) in [(Self.polar, "Polar H10"), (Self.wahoo, "TICKR 4455"), (Self.garmin, "HRM-Dual")] {
-            try await peer.addStrap(address, name: name)
-        }
         try await peer.call("AddDevice", ["hci0", "11:22:33:44:55:66", "Someone's headphones"])
         try await withSensor(peer) { recorder in
             for address in [Self.polar, Self.wahoo, Self.garmin] { try await peer.waitForStrap(address, "notifying=True") }
@@ -120,12 +118,8 @@ import TestSupport
     }
 
     @Test func followsOnlyTheStrapsNamed() async throws {
-        let peer = try await BlueZPeer.start()
+        let peer = try await bluez([(Self.polar, "Polar H10"), (Self.wahoo, "TICKR 4455"), (Self.garmin, "HRM-Dual")])
         defer { Task { await peer.stop() } }
-        try await peer.call("AddAdapter", ["hci0", "kiosk"])
-        try await peer.addStrap(Self.polar, name: "Polar H10")
-        try await peer.addStrap(Self.wahoo, name: "TICKR 4455")
-        try await peer.addStrap(Self.garmin, name: "HRM-Dual")
         try await withSensor(peer, straps: ["TICKR 4455", Self.garmin.lowercased()]) { _ in
             try await peer.waitForStrap(Self.wahoo, "notifying=True")
             try await peer.waitForStrap(Self.garmin, "notifying=True")
@@ -135,10 +129,8 @@ import TestSupport
     }
 
     @Test func anAdapterSwitchedOffIsAStateWithItsRemedyAndRecovers() async throws {
-        let peer = try await BlueZPeer.start()
+        let peer = try await bluez([(Self.polar, "Polar H10")])
         defer { Task { await peer.stop() } }
-        try await peer.call("AddAdapter", ["hci0", "kiosk"])
-        try await peer.addStrap(Self.polar, name: "Polar H10")
         try await withSensor(peer) { recorder in
             try await peer.waitForStrap(Self.polar, "notifying=True")
             try await peer.call("SetPowered", ["hci0", false])
@@ -154,10 +146,8 @@ import TestSupport
     }
 
     @Test func anAdapterUnpluggedAndPluggedBackIn() async throws {
-        let peer = try await BlueZPeer.start()
+        let peer = try await bluez([(Self.polar, "Polar H10")])
         defer { Task { await peer.stop() } }
-        try await peer.call("AddAdapter", ["hci0", "kiosk"])
-        try await peer.addStrap(Self.polar, name: "Polar H10")
         try await withSensor(peer) { recorder in
             try await peer.waitForStrap(Self.polar, "notifying=True")
             try await peer.call("RemoveAdapterWithDevices", ["hci0"])
@@ -201,10 +191,8 @@ import TestSupport
 
     @Test func theBusPolicyInstalledForFlapdAllowsTheDriverAndNothingMore() async throws {
         let policy = PythonPeer.packageRoot.appendingPathComponent("dbus/vestawidget-bluez.conf").path
-        let peer = try await BlueZPeer.start(policy: policy)
+        let peer = try await bluez([(Self.polar, "Polar H10")], policy: policy)
         defer { Task { await peer.stop() } }
-        try await peer.call("AddAdapter", ["hci0", "kiosk"])
-        try await peer.addStrap(Self.polar, name: "Polar H10")
         try await withSensor(peer) { recorder in
             try await peer.waitForStrap(Self.polar, "notifying=True")
             try await peer.notify(Self.polar, [0x00, 70])
