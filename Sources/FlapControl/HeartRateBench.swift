@@ -1,16 +1,18 @@
-import FlapHeartRate
-import FlapMetrics
 import Foundation
-import Logging
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
 
 #if canImport(Glibc)
 import Glibc
 #endif
 
 /// `flapctl bench --heart-rate`: a Bluetooth LE strap's notifications through a real
-/// dbus-daemon into the heart-rate hub as flapd composes it (BlueZ played by python-dbusmock,
-/// Tests/Peers/bluez_peer.py, which needs Debian's python3-dbusmock): notification → reading
-/// latency and readings per CPU second; then flapd's memory reading 20 simulated straps.
+/// dbus-daemon into a running flapd (BlueZ played by python-dbusmock, Tests/Peers/bluez_peer.py,
+/// which needs Debian's python3-dbusmock; flapd reads it with `--sensor ble=hci0` and
+/// DBUS_SYSTEM_BUS_ADDRESS): notification → reading latency inside flapd, from its debug line
+/// for each reading; readings per CPU second of flapd; then flapd's memory reading 20 simulated
+/// straps.
 struct HeartRateBench {
     let seconds: Double
     let output: StandardStream
@@ -24,55 +26,60 @@ struct HeartRateBench {
         defer { peer.stop() }
         _ = try peer.command("call AddAdapter [\"hci0\",\"bench\"]")
         _ = try peer.command("call AddHeartRateStrap [\"hci0\",\"\(Self.strap)\",\"Bench strap\",90]")
-        var settings = SensorSettings(driver: "ble", device: "hci0")
-        setenv("DBUS_SYSTEM_BUS_ADDRESS", peer.address, 1)
-        let metrics = FlapMetrics()
-        let hub = HeartRateHub(sources: [(settings, try HeartRateSources.make(settings))], metrics: metrics, logger: Logger(label: "bench") { _ in SwiftLogNoOpLogHandler() })
-        settings.straps = []
-        let readings = await hub.readings()
-        let running = Task { await hub.run() }
-        defer { running.cancel() }
-        let arrivals = Arrivals()
-        let listening = Task {
-            for await sample in readings { arrivals.record(Int(sample.rrIntervals.first ?? 0)) }
-        }
-        defer { listening.cancel() }
-        for _ in 0..<200 where try !peer.command("call StrapState [\"\(Self.strap)\"]").contains("notifying=True") {
-            try await Task.sleep(for: .milliseconds(50))
-        }
 
-        // Latency: 200 readings a second, as a room of straps would send them.
+        // Latency: 200 readings a second, as a room of straps would send them; flapd logs each
+        // reading at debug level with its RR interval, which carries the notification's number.
         let paced = max(200, Int(seconds * 200))
-        let latencies = try await burst(peer, arrivals, count: paced, intervalMs: 5).sorted()
-        write("BLE notification → reading, \(paced) at 200/s", "p50 \(Self.ms(latencies[latencies.count / 2]))  p99 \(Self.ms(latencies[latencies.count * 99 / 100]))  max \(Self.ms(latencies.last!))")
+        do {
+            let flapd = try await RunningFlapd(bus: peer.address, logLevel: "debug")
+            defer { flapd.stop() }
+            try await waitUntilNotifying(peer)
+            let sent = try await burst(peer, count: paced, intervalMs: 5) { flapd.arrivals.count >= paced }
+            let received = flapd.arrivals.times
+            let latencies = (1...paced).compactMap { number in received[number].map { $0 - sent[number - 1] } }.sorted()
+            guard latencies.count == paced else { throw InputError("\(latencies.count) of \(paced) readings reached flapd") }
+            write("BLE notification → reading in flapd, \(paced) at 200/s",
+                  "p50 \(Self.ms(latencies[latencies.count / 2]))  p99 \(Self.ms(latencies[latencies.count * 99 / 100]))  max \(Self.ms(latencies.last!))")
+        }
 
-        // Throughput: back to back; the CPU this process spent per reading. Counted by the hub
-        // (a listener as slow as this one is handed only the newest readings).
+        // Throughput: back to back, flapd at its usual log level; its CPU per reading.
         let flat = max(5000, Int(seconds * 5000))
-        let counted = Self.samples(metrics)
-        let cpuBefore = Self.cpuSeconds()
-        let started = ContinuousClock.now
-        _ = try peer.command("call StartBurst [\"\(Self.strap)\",\(flat),0]")
-        for _ in 0..<600 where Self.samples(metrics) - counted < flat { try await Task.sleep(for: .milliseconds(50)) }
-        let cpu = Self.cpuSeconds() - cpuBefore
-        guard Self.samples(metrics) - counted == flat else { throw InputError("\(Self.samples(metrics) - counted) of \(flat) readings arrived") }
-        let wall = started.duration(to: .now)
-        write("readings per CPU second (one core)", String(format: "%.0f  (%d readings back to back: %.0f/s wall clock, %.2f s CPU)", Double(flat) / cpu, flat,
-                                                           Double(flat) / (Double(wall.components.seconds) + Double(wall.components.attoseconds) / 1e18), cpu))
-        running.cancel()
+        do {
+            let flapd = try await RunningFlapd(bus: peer.address, logLevel: "info")
+            defer { flapd.stop() }
+            try await waitUntilNotifying(peer)
+            let counted = try await flapd.samples()
+            let cpuBefore = flapd.cpuSeconds()
+            let started = ContinuousClock.now
+            var total = counted
+            _ = try await burst(peer, count: flat, intervalMs: 0) {
+                total = (try? await flapd.samples()) ?? total
+                return total - counted >= flat
+            }
+            let cpu = flapd.cpuSeconds() - cpuBefore
+            let wall = started.duration(to: .now)
+            guard total - counted == flat else { throw InputError("\(total - counted) of \(flat) readings reached flapd") }
+            write("readings per CPU second of flapd (one core)",
+                  String(format: "%.0f  (%d back to back: %.0f/s wall clock, %.2f s CPU)", Double(flat) / cpu, flat,
+                         Double(flat) / (Double(wall.components.seconds) + Double(wall.components.attoseconds) / 1e18), cpu))
+        }
         try await memory()
     }
 
-    /// Sends `count` notifications; each one's latency in nanoseconds.
-    private func burst(_ peer: BusPeer, _ arrivals: Arrivals, count: Int, intervalMs: Int) async throws -> [Int] {
-        arrivals.reset()
+    private func waitUntilNotifying(_ peer: BusPeer) async throws {
+        for _ in 0..<400 {
+            if try peer.command("call StrapState [\"\(Self.strap)\"]").contains("notifying=True") { return }
+            try await Task.sleep(for: .milliseconds(50))
+        }
+        throw InputError("flapd did not subscribe to the strap's notifications")
+    }
+
+    /// Sends `count` notifications and waits until `arrived`; when each left (ns, CLOCK_MONOTONIC).
+    private func burst(_ peer: BusPeer, count: Int, intervalMs: Int, arrived: () async -> Bool) async throws -> [Int] {
         _ = try peer.command("call StartBurst [\"\(Self.strap)\",\(count),\(intervalMs)]")
         let deadline = ContinuousClock.now + .seconds(Double(count) * Double(max(intervalMs, 1)) / 1000 + 30)
-        while arrivals.count < count, ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(20)) }
-        let sent = try JSONSerialization.jsonObject(with: Data(try peer.command("call BurstTimes []").utf8)) as? [Int] ?? []
-        let received = arrivals.times
-        guard received.count == count, sent.count == count else { throw InputError("\(received.count) of \(count) readings arrived") }
-        return (1...count).compactMap { number in received[number].map { $0 - sent[number - 1] } }
+        while await !arrived(), ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(50)) }
+        return try JSONSerialization.jsonObject(with: Data(try peer.command("call BurstTimes []").utf8)) as? [Int] ?? []
     }
 
     /// flapd's resident memory with no heart-rate source, then reading 20 simulated straps.
@@ -99,12 +106,6 @@ struct HeartRateBench {
         }
     }
 
-    /// Readings the hub has counted.
-    static func samples(_ metrics: FlapMetrics) -> Int {
-        let line = metrics.exposition().split(separator: "\n").first { $0.hasPrefix("flapd_heart_rate_samples_total{") }
-        return line.flatMap { Int(Double($0.split(separator: " ").last ?? "") ?? 0) } ?? 0
-    }
-
     /// Waits up to 15 s for `process` to end, then kills it. (Foundation's waitUntilExit spins a
     /// core on Linux while it waits.)
     static func wait(for process: Process) async {
@@ -112,34 +113,101 @@ struct HeartRateBench {
         if process.isRunning { kill(process.processIdentifier, SIGKILL) }
     }
 
-    private static func cpuSeconds() -> Double {
-        var usage = rusage()
-        getrusage(RUSAGE_SELF.rawValue, &usage)
-        return Double(usage.ru_utime.tv_sec + usage.ru_stime.tv_sec) + Double(usage.ru_utime.tv_usec + usage.ru_stime.tv_usec) / 1e6
-    }
-
     static func ms(_ nanoseconds: Int) -> String { String(format: "%.2f ms", Double(nanoseconds) / 1e6) }
 
     private func write(_ name: String, _ value: String) {
-        output.write("\(name.padding(toLength: 44, withPad: " ", startingAt: 0)) \(value)\n")
+        output.write("\(name.padding(toLength: 52, withPad: " ", startingAt: 0)) \(value)\n")
         output.flush()
     }
 }
 
 /// When each numbered reading arrived (CLOCK_MONOTONIC nanoseconds, the peer's clock too).
-private final class Arrivals: @unchecked Sendable {
+final class Arrivals: @unchecked Sendable {
     private let lock = NSLock()
     private var arrived: [Int: Int] = [:]
 
     func record(_ number: Int) {
         var now = timespec()
         clock_gettime(CLOCK_MONOTONIC, &now)
-        lock.withLock { arrived[number] = now.tv_sec * 1_000_000_000 + now.tv_nsec }
+        lock.withLock { if arrived[number] == nil { arrived[number] = now.tv_sec * 1_000_000_000 + now.tv_nsec } }
     }
 
-    func reset() { lock.withLock { arrived = [:] } }
     var count: Int { lock.withLock { arrived.count } }
     var times: [Int: Int] { lock.withLock { arrived } }
+}
+
+/// The flapd beside this flapctl reading the strap on the bus at `bus`, its stderr read as it
+/// comes (each `heart rate` debug line timestamped on arrival).
+final class RunningFlapd: @unchecked Sendable {
+    let arrivals = Arrivals()
+    private let process = Process()
+    private let directory: String
+    private var port = 0
+
+    init(bus: String, logLevel: String) async throws {
+        let flapd = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath()
+            .deletingLastPathComponent().appendingPathComponent("flapd").path
+        guard FileManager.default.isExecutableFile(atPath: flapd) else { throw InputError("no flapd beside flapctl at \(flapd)") }
+        directory = FileManager.default.temporaryDirectory.appendingPathComponent("flapd-hr-\(UUID().uuidString)").path
+        process.executableURL = URL(fileURLWithPath: flapd)
+        process.arguments = ["--simulate", "--sensor", "ble=hci0", "--state-dir", directory, "--api-port", "0", "--local-api-port", "0",
+                             "--api-key", "bench", "--no-sound", "--log-level", logLevel]
+        var environment = ProcessInfo.processInfo.environment
+        environment["DBUS_SYSTEM_BUS_ADDRESS"] = bus
+        environment["JOURNAL_STREAM"] = nil
+        environment["NOTIFY_SOCKET"] = nil
+        process.environment = environment
+        process.standardOutput = FileHandle.nullDevice
+        let errors = Pipe()
+        process.standardError = errors
+        try process.run()
+        let ready = NSLock()
+        nonisolated(unsafe) var found = 0
+        let arrivals = arrivals
+        Thread.detachNewThread {
+            var pending = ""
+            while true {
+                let chunk = errors.fileHandleForReading.availableData
+                if chunk.isEmpty { return }
+                pending += String(decoding: chunk, as: UTF8.self)
+                while let end = pending.firstIndex(of: "\n") {
+                    let line = pending[..<end]
+                    if line.contains("heart rate"), let range = line.range(of: "rr=["), let number = Int(line[range.upperBound...].prefix { $0.isNumber }) {
+                        arrivals.record(number)
+                    } else if let range = line.range(of: "api=http://127.0.0.1:"), let port = Int(line[range.upperBound...].prefix { $0.isNumber }) {
+                        ready.withLock { found = port }
+                    }
+                    pending = String(pending[pending.index(after: end)...])
+                }
+            }
+        }
+        for _ in 0..<300 where ready.withLock({ found }) == 0 { try await Task.sleep(for: .milliseconds(50)) }
+        port = ready.withLock { found }
+        guard port > 0 else { stop(); throw InputError("flapd did not start") }
+    }
+
+    /// Readings flapd has counted (`flapd_heart_rate_samples_total`).
+    func samples() async throws -> Int {
+        let (data, _) = try await URLSession.shared.data(from: URL(string: "http://127.0.0.1:\(port)/metrics")!)
+        let line = String(decoding: data, as: UTF8.self).split(separator: "\n").first { $0.hasPrefix("flapd_heart_rate_samples_total{") }
+        return line.flatMap { Int(Double($0.split(separator: " ").last ?? "") ?? 0) } ?? 0
+    }
+
+    /// flapd's CPU time so far (user + system, from /proc).
+    func cpuSeconds() -> Double {
+        guard let stat = try? String(contentsOfFile: "/proc/\(process.processIdentifier)/stat", encoding: .utf8),
+              let close = stat.lastIndex(of: ")") else { return 0 }
+        let fields = stat[stat.index(after: close)...].split(separator: " ")
+        guard fields.count > 13, let user = Double(fields[11]), let system = Double(fields[12]) else { return 0 }
+        return (user + system) / Double(sysconf(Int32(_SC_CLK_TCK)))
+    }
+
+    func stop() {
+        kill(process.processIdentifier, SIGTERM)
+        for _ in 0..<150 where process.isRunning { usleep(100_000) }
+        if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+        try? FileManager.default.removeItem(atPath: directory)
+    }
 }
 
 /// bluez_peer.py, driven through its stdin.

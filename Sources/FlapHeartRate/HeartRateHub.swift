@@ -62,7 +62,7 @@ public actor HeartRateHub {
         case .sample(let sample):
             latest[sample.strap] = sample
             metrics?.heartRateSample(sensor: name)
-            logger.debug("heart rate", metadata: ["strap": "\(label(sample.strap, index))", "bpm": "\(sample.bpm)"])
+            logger.debug("heart rate", metadata: ["strap": "\(label(sample.strap, index))", "bpm": "\(sample.bpm)", "rr": "\(sample.rrIntervals)"])
             for listener in listeners.values { listener.yield(sample) }
         case .status(let status):
             if let strap = status.strap {
