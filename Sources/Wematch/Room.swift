@@ -124,11 +124,6 @@ public struct Room<Instant: InstantProtocol & Sendable>: Sendable where Instant.
                          records: records, stale: stale, active: active, edges: edges, stars: stars.count)
     }
 
-    /// Stars and where they are at `now`, for drawing.
-    public func starPositions(at now: Instant) -> [(position: HeartPoint, opacity: Double)] {
-        stars.map { ($0.position(at: now), $0.opacity(at: now)) }
-    }
-
     /// Where each admitted member's heart is drawn: its point held inside the axes.
     public func plotPoints(_ state: RoomState) -> [MemberID: HeartPoint] {
         var result: [MemberID: HeartPoint] = [:]

@@ -90,20 +90,6 @@ public final class DBusConnection: Sendable {
         }
         return match
     }
-
-    // MARK: Conveniences
-
-    /// `org.freedesktop.DBus.Properties.Get`.
-    public func property(_ destination: String, _ path: String, _ interface: String, _ name: String) async throws -> DBusValue {
-        let reply = try await call(destination, path, "org.freedesktop.DBus.Properties", "Get", [.string(interface), .string(name)])
-        guard let value = reply.first else { throw DBusError(name: "local.Malformed", message: "no value for \(interface).\(name)") }
-        return value.unwrapped
-    }
-
-    /// `org.freedesktop.DBus.Properties.Set`.
-    public func setProperty(_ destination: String, _ path: String, _ interface: String, _ name: String, _ value: DBusValue) async throws {
-        _ = try await call(destination, path, "org.freedesktop.DBus.Properties", "Set", [.string(interface), .string(name), .variant(value)])
-    }
 }
 
 /// A registered signal handler; ``cancel()`` removes it.
