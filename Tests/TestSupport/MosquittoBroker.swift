@@ -18,19 +18,32 @@ public final class MosquittoBroker: Sendable {
     public static func start(extraConfiguration: String = "", port: Int? = nil, directory: String? = nil) async throws -> MosquittoBroker {
         let dir = directory ?? FileManager.default.temporaryDirectory.appendingPathComponent("mosq-\(UUID().uuidString)").path
         try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
-        let port = try port ?? freePort()
-        let broker = MosquittoBroker(port: port, directory: dir, extra: extraConfiguration)
-        try await broker.launch()
-        return broker
+        return try await launchOnAFreePort(port) { MosquittoBroker(port: $0, directory: dir, extra: extraConfiguration) }
+    }
+
+    /// Launches the broker `make` gives for `port`, or for a free port; a free port taken by
+    /// someone else before mosquitto bound it (the suite starts many listeners at once) is
+    /// replaced by another.
+    private static func launchOnAFreePort(_ port: Int?, _ make: (Int) -> MosquittoBroker) async throws -> MosquittoBroker {
+        var attempt = 0
+        while true {
+            let broker = make(try port ?? freePort())
+            do {
+                try await broker.launch()
+                return broker
+            } catch let error as PeerError where port == nil && attempt < 5 && error.description.contains("Address already in use") {
+                attempt += 1
+            }
+        }
     }
 
     /// A broker that admits only the users in `passwordFile` (no anonymous clients).
     public static func startLocked(passwordFile: String) async throws -> MosquittoBroker {
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent("mosq-\(UUID().uuidString)").path
         try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
-        let broker = MosquittoBroker(port: try freePort(), directory: dir, extra: "password_file \(passwordFile)\n", anonymous: false)
-        try await broker.launch()
-        return broker
+        return try await launchOnAFreePort(nil) {
+            MosquittoBroker(port: $0, directory: dir, extra: "password_file \(passwordFile)\n", anonymous: false)
+        }
     }
 
     private let anonymous: Bool
@@ -60,8 +73,9 @@ public final class MosquittoBroker: Sendable {
         let child = try ChildProcess(binary, ["-c", directory + "/mosquitto.conf"])
         process.set(child)
         for _ in 0..<500 {
-            if Self.accepts(port) { return }
+            // Its exit first: whoever took the port would accept the connection too.
             if let status = child.poll() { throw PeerError("mosquitto exited with \(status):\n\(child.stderr)") }
+            if Self.accepts(port), child.stderr.contains("Opening ipv4 listen socket"), !child.stderr.contains("Address already in use") { return }
             try await Task.sleep(for: .milliseconds(10))
         }
         throw PeerError("mosquitto is not accepting connections on \(port):\n\(child.stderr)")
