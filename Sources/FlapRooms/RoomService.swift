@@ -56,6 +56,9 @@ public actor RoomService {
     /// The room as it stands.
     public func state() async -> RoomState { await watcher.state() }
 
+    /// The room as a kiosk draws it.
+    public func plot() async -> RoomPlot { await watcher.plot() }
+
     private func heard(_ strap: StrapIdentity, _ bpm: Int) {
         latest[strap] = (bpm, .now)
     }

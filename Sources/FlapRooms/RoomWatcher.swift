@@ -55,6 +55,9 @@ public actor RoomWatcher {
     /// The room as it stands now.
     public func state(now: ContinuousClock.Instant = .now) -> RoomState { room.update(now: now) }
 
+    /// The room as a kiosk draws it now.
+    public func plot(now: ContinuousClock.Instant = .now) -> RoomPlot { room.plot(now: now) }
+
     /// Messages that could not be read (kept for the log; never their contents).
     public func unreadable() -> [String] { problems }
 }

@@ -35,6 +35,8 @@ public struct Room<Instant: InstantProtocol & Sendable>: Sendable where Instant.
     public private(set) var stars: [Star<Instant>] = []
     /// The pairs whose stars still shine.
     private var lit: Set<UInt64> = []
+    /// Stars lit since the room was made.
+    public private(set) var starsLit = 0
 
     public init(name: String, capacity: Int = Self.defaultCapacity) {
         self.name = name
@@ -68,10 +70,12 @@ public struct Room<Instant: InstantProtocol & Sendable>: Sendable where Instant.
         return true
     }
 
+    /// The sequence number of `id`'s last sample (0 before any).
+    func sequence(of id: MemberID) -> Int { sequence[id] ?? 0 }
+
     private mutating func number(_ id: MemberID) {
         if serials[id] == nil { serials[id] = UInt32(truncatingIfNeeded: serials.count) }
     }
-
 
     /// The members present at `now` (a record, heard within ``leaveAfter``), in (joinedAt, id) order.
     public func present(at now: Instant) -> [MemberID] {
@@ -104,6 +108,7 @@ public struct Room<Instant: InstantProtocol & Sendable>: Sendable where Instant.
             let seed = SeededRandom.hash("\(min(a, b))|\(max(a, b))|\(max(sequence[a] ?? 0, sequence[b] ?? 0))")
             stars.append(Star(pair: SyncGraph.Pair(a, b), key: key, between: points[a]!, and: points[b]!, seed: seed, born: now))
             lit.insert(key)
+            starsLit += 1
         }
         synced = keys
         if stars.count > Self.mostStars {

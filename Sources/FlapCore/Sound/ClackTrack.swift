@@ -11,6 +11,8 @@ public struct ClackTrack: Sendable {
     public let volume: Float
     /// (onset frame, gain), sorted by onset.
     private let onsets: [(frame: Int, gain: Float)]
+    /// Other sounds mixed in (a chime), each from its onset frame.
+    private let sounds: [(frame: Int, samples: [Float])]
 
     /// The track of `events` (times from the track's frame 0).
     public init(events: [ClackEvent], sample: ClackSample, rate: Int = 48_000, volume: Float = 1) {
@@ -18,13 +20,21 @@ public struct ClackTrack: Sendable {
         self.sample = sample.rate == rate ? sample : sample.resampled(to: rate)
         self.volume = volume
         onsets = events.map { (Self.frame(of: $0.time, rate: rate), Float($0.gain)) }.sorted { $0.frame < $1.frame }
+        sounds = []
     }
 
-    private init(rate: Int, sample: ClackSample, volume: Float, onsets: [(frame: Int, gain: Float)]) {
+    private init(rate: Int, sample: ClackSample, volume: Float, onsets: [(frame: Int, gain: Float)], sounds: [(frame: Int, samples: [Float])]) {
         self.rate = rate
         self.sample = sample
         self.volume = volume
         self.onsets = onsets
+        self.sounds = sounds
+    }
+
+    /// This track with `sound` (resampled to the track's rate) mixed in from `frame`.
+    public func adding(_ sound: ClackSample, at frame: Int) -> ClackTrack {
+        let samples = sound.rate == rate ? sound.samples : sound.resampled(to: rate).samples
+        return ClackTrack(rate: rate, sample: sample, volume: volume, onsets: onsets, sounds: sounds + [(frame, samples)])
     }
 
     /// The frame at which `time` falls (rounded to the nearest).
@@ -34,14 +44,19 @@ public struct ClackTrack: Sendable {
     }
 
     /// Frames until the last clack has sounded.
-    public var length: Int { (onsets.last?.frame ?? 0) + (onsets.isEmpty ? 0 : sample.samples.count) }
+    public var length: Int {
+        let clacks = (onsets.last?.frame ?? 0) + (onsets.isEmpty ? 0 : sample.samples.count)
+        return sounds.reduce(clacks) { max($0, $1.frame + $1.samples.count) }
+    }
 
     /// This track up to `frame` (clacks that began before it ring on) followed by `next`
     /// starting at `frame`: what a re-plan at that frame should sound like.
     public func splicing(_ next: ClackTrack, at frame: Int) -> ClackTrack {
         let kept = onsets.filter { $0.frame < frame }
         let added = next.onsets.map { (frame: $0.frame + frame, gain: $0.gain) }
-        return ClackTrack(rate: rate, sample: sample, volume: volume, onsets: (kept + added).sorted { $0.frame < $1.frame })
+        // A chime that began rings on; one still to come stays, as the new plan does not cancel it.
+        let sounds = self.sounds + next.sounds.map { (frame: $0.frame + frame, samples: $0.samples) }
+        return ClackTrack(rate: rate, sample: sample, volume: volume, onsets: (kept + added).sorted { $0.frame < $1.frame }, sounds: sounds)
     }
 
     /// Frames `start..<start+count`, summed and soft-limited, in −1…1.
@@ -67,6 +82,9 @@ public struct ClackTrack: Sendable {
                     i += 1
                 }
             }
+        }
+        for (onset, samples) in sounds where onset < start + count && onset + samples.count > start {
+            for f in max(start, onset)..<min(start + count, onset + samples.count) { mix[f - start] += samples[f - onset] * volume }
         }
         for i in mix.indices { mix[i] = Self.softLimit(mix[i]) }
         return mix

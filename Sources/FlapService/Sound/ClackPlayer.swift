@@ -71,6 +71,21 @@ public actor ClackPlayer<C: Clock> where C.Duration == Duration {
         writer = Task { await self.stream() }
     }
 
+    /// Mixes `sound` (a chime) in with the clacks, heard at `instant`; the same rules as the
+    /// clacks: nothing when sound is off, muted or in quiet hours. Returns at once.
+    public func chime(_ sound: ClackSample, at instant: C.Instant) {
+        guard settings.enabled, !settings.mute, settings.volume > 0 else { return }
+        if let quiet = settings.quietHours, quiet.contains(now()) { return }
+        if writer != nil, let track, let origin {
+            self.track = track.adding(sound, at: ClackTrack.frame(of: origin.duration(to: instant), rate: rate))
+            return
+        }
+        if let retryAfter, clock.now < retryAfter { return }
+        track = ClackTrack(events: [], sample: sample, rate: rate, volume: Float(settings.volume) / 100).adding(sound, at: 0)
+        origin = instant
+        writer = Task { await self.stream() }
+    }
+
     /// Stops at once and releases the device.
     public func stop() async {
         writer?.cancel()
