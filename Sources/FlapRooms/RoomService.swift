@@ -10,7 +10,7 @@ import Wematch
 /// for 10 s leaves the room; it joins again when heard. Heart rates only go to the room's
 /// topic: never logged above debug, never stored.
 public actor RoomService {
-    public let settings: RoomSettings
+    public nonisolated let settings: RoomSettings
     private let kiosk: String
     private let watcher: RoomWatcher
     private let hub: HeartRateHub?

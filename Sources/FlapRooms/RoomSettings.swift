@@ -8,6 +8,11 @@ public struct RoomSettings: Sendable, Equatable {
     /// What to call the person wearing each strap, by the strap's address; others get a
     /// generated name (adjective_animal0042).
     public var names: [String: String] = [:]
+    /// Chime through the sound device on each new synced pair (when a panel shows the room).
+    public var chime = true
+    /// A buzzer or vibration motor pulsed on each new synced pair: `CHIP:LINE` (`gpiochip0:17`),
+    /// or `simulated`.
+    public var buzzer: String?
 
     public init(name: String) {
         self.name = name
@@ -23,6 +28,19 @@ public struct RoomSettings: Sendable, Equatable {
     public func problem() -> String? {
         if let problem = RoomMessages.nameProblem(name) { return "room name \(name.debugDescription): \(problem)" }
         if let kiosk, let problem = RoomMessages.nameProblem(kiosk) { return "kiosk \(kiosk.debugDescription): \(problem)" }
+        if let buzzer, buzzer != "simulated", buzzerLine == nil {
+            return "buzzer \(buzzer.debugDescription): give CHIP:LINE, such as \"gpiochip0:17\", or \"simulated\""
+        }
         return nil
+    }
+}
+
+extension RoomSettings {
+    /// The buzzer's chip and line offset, when it is on real GPIO.
+    public var buzzerLine: (chip: String, line: Int)? {
+        guard let buzzer else { return nil }
+        let parts = buzzer.split(separator: ":")
+        guard parts.count == 2, !parts[0].isEmpty, let line = Int(parts[1]), line >= 0 else { return nil }
+        return (String(parts[0]), line)
     }
 }

@@ -83,6 +83,22 @@ public actor PixelPanel<C: Clock<Duration>>: Panel where C: Sendable {
 
     public func positions() -> [Int] { current }
 
+    /// Shows a frame drawn elsewhere (the room's plot, frame after frame) at the scheduled
+    /// brightness; it becomes what the panel rests on. The rest checks stop meanwhile: they
+    /// would put the resting board back.
+    public func present(_ frame: PixelFrame) async throws {
+        watcher?.cancel()
+        watcher = nil
+        blanked = false
+        resting = frame
+        try await show(frame, brightness: schedule.level(atMinute: minuteOfDay()))
+    }
+
+    /// The display's pixels and colour.
+    public nonisolated var surface: (width: Int, height: Int, monochrome: Bool) {
+        (renderer.width, renderer.height, display.isMonochrome)
+    }
+
     public func shutDown() async {
         watcher?.cancel()
         watcher = nil

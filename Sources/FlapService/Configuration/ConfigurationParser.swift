@@ -89,6 +89,9 @@ public enum ConfigurationParser {
             reader.problems += room.problems
             if configuration.mqtt == nil { reader.fail("room", "a room is shared over MQTT: configure [mqtt] too") }
         }
+        for (index, panel) in configuration.panels.enumerated() where panel.policy == .kiosk && configuration.room == nil {
+            reader.fail("panel[\(index)].policy", "policy = \"kiosk\" shows a Wematch room: configure [room] too")
+        }
         reader.finish(["state_dir", "listen", "log_level", "api", "local_api", "messages", "sound", "mqtt", "panel", "sensor", "room"])
         guard reader.problems.isEmpty else { throw ConfigurationError(file: file, problems: reader.problems) }
         return configuration
@@ -181,7 +184,7 @@ public enum ConfigurationParser {
             panel.transition = TransitionStrategy(rawValue: strategy)!
         }
         panel.show = reader.choice("show", ["terminal", "log", "none"]) ?? panel.show
-        switch reader.choice("policy", ["latest", "sender", "rotate"]) {
+        switch reader.choice("policy", ["latest", "sender", "rotate", "kiosk"]) {
         case "sender":
             if let sender = reader.string("sender") { panel.policy = .sender(sender) } else {
                 reader.fail("policy", "policy = \"sender\" needs sender = \"<sender id>\"")
@@ -190,6 +193,8 @@ public enum ConfigurationParser {
             let seconds = reader.int("rotate_seconds") ?? 30
             if seconds < 1 { reader.fail("rotate_seconds", "must be at least 1, not \(seconds)") }
             panel.policy = .rotate(every: .seconds(max(1, seconds)))
+        case "kiosk":
+            panel.policy = .kiosk
         default:
             break
         }

@@ -7,18 +7,20 @@ extension ConfigurationParser {
 
     /// `[room]`.
     static func parseRoom(_ reader: inout TableReader) -> RoomSettings? {
-        defer { reader.finish(["name", "kiosk", "names"]) }
+        defer { reader.finish(["name", "kiosk", "names", "chime", "buzzer"]) }
         guard let name = reader.string("name") else {
             reader.fail("name", "[room] needs name = \"lobby\" (the room to join)")
             return nil
         }
         var room = RoomSettings(name: name)
         room.kiosk = reader.string("kiosk")
+        room.chime = reader.bool("chime") ?? true
+        room.buzzer = reader.string("buzzer")
         if var names = reader.table("names") {
             for key in names.table.keys.sorted() { if let name = names.string(key) { room.names[key] = name } }
             reader.problems += names.problems
         }
-        if let problem = room.problem() { reader.fail("name", problem) }
+        if let problem = room.problem() { reader.fail(problem.hasPrefix("buzzer") ? "buzzer" : "name", problem) }
         return room
     }
 

@@ -3,6 +3,7 @@ import FlapMessaging
 /// Which message a panel shows (DESIGN §6). When the chosen slot expires or is cleared, the
 /// policy picks again: `latest` falls back to the newest remaining slot, `sender` clears the
 /// board, `rotate` drops it from the rotation. With no message at all the board is blank.
+/// `kiosk` shows no message: the room takes the panel.
 public enum PanelPolicy: Sendable, Equatable {
     /// The newest message of any sender.
     case latest
@@ -10,6 +11,8 @@ public enum PanelPolicy: Sendable, Equatable {
     case sender(String)
     /// Each live slot in turn, for this long each (oldest slot first).
     case rotate(every: Duration)
+    /// The Wematch room instead of messages: its plot on pixels, its summary in flaps.
+    case kiosk
 
     /// The message to show from `slots` (oldest first); `previous` is the id shown before, and
     /// `rotationDue` says the rotation period has passed.
@@ -19,6 +22,8 @@ public enum PanelPolicy: Sendable, Equatable {
             return slots.max { ($0.createdAt) < ($1.createdAt) }
         case .sender(let sender):
             return slots.first { $0.sender.id == sender }
+        case .kiosk:
+            return nil
         case .rotate:
             guard !slots.isEmpty else { return nil }
             guard let previous, let index = slots.firstIndex(where: { $0.id == previous }) else {

@@ -60,23 +60,27 @@ public final class Appliance: Sendable {
                 throw ServiceError("MQTT: \(error)")
             }
         }
+        let heartRate = try HeartRateService.hub(configuration.sensors, metrics: metrics, logger: logger)
+        self.heartRate = heartRate
+        let room = try RoomRunner.room(configuration.room, mqtt: configuration.mqtt, password: mqttPassword, hub: heartRate, logger: logger)
         var panels: [PanelRuntime] = []
         for (index, driver) in drivers.enumerated() {
             // Only one panel can be drawn in place, and one sound device carries one panel's clacks.
             panels.append(try await PanelRuntime(driver: driver, inbox: inbox, metrics: metrics,
                                                  drawInTerminal: drawInTerminal && index == 0,
-                                                 sound: index == 0 ? sound : nil, mqtt: index == 0 ? mqtt : nil, logger: logger))
+                                                 sound: index == 0 ? sound : nil, mqtt: index == 0 ? mqtt : nil, room: room, logger: logger))
         }
         self.panels = panels
+        var bell: KioskBell?
+        if let room, let settings = configuration.room, configuration.panels.contains(where: { $0.policy == .kiosk }) {
+            bell = try KioskBell.make(settings, room: room, sound: sound, logger: logger)
+        }
 
         let apiKey = try Self.secret(configuration.apiKey, file: "api-key", purpose: "API key", in: stateDirectory, logger: logger)
         let token = try Self.secret(configuration.localAPIToken, file: "local-api-enablement-token",
                                     purpose: "Local API enablement token", in: stateDirectory, logger: logger)
         let localKey = try Self.secret(nil, file: "local-api-key", purpose: "Local API key", in: stateDirectory, logger: logger)
 
-        let heartRate = try HeartRateService.hub(configuration.sensors, metrics: metrics, logger: logger)
-        self.heartRate = heartRate
-        let room = try RoomRunner.room(configuration.room, mqtt: configuration.mqtt, password: mqttPassword, hub: heartRate, logger: logger)
         let boards = ApplianceBoards(panels: panels, sound: sound, calibrationStore: calibration)
         let native = NativeAPI(intake: intake, panels: boards, metrics: metrics, apiKey: apiKey, version: Self.version,
                                sensors: { await heartRate?.report() ?? [] }, room: { await room?.state() })
@@ -98,7 +102,7 @@ public final class Appliance: Sendable {
         let nativeListener = Listener(name: "native API", address: "\(configuration.listen):\(configuration.apiPort)", key: "--api-port or [api] port", app: nativeApp)
         let localListener = Listener(name: "Local API", address: "\(configuration.listen):\(configuration.localAPIPort)", key: "--local-api-port or [local_api] port", app: localApp)
         services = panels + [nativeListener, localListener, Housekeeping(inbox: inbox, logger: logger)] + (mqtt.map { [$0] } ?? [])
-            + (heartRate.map { [HeartRateService(hub: $0)] } ?? []) + (room.map { [RoomRunner(room: $0)] } ?? []) + [notifier]
+            + (heartRate.map { [HeartRateService(hub: $0)] } ?? []) + (room.map { [RoomRunner(room: $0)] } ?? []) + (bell.map { [$0] } ?? []) + [notifier]
     }
 
     /// Runs until SIGTERM or SIGINT, then stops every service and leaves the panels safe.

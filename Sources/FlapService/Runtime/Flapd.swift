@@ -201,6 +201,8 @@ public struct Flapd: AsyncParsableCommand {
             var settings = configuration.room ?? RoomSettings(name: room)
             settings = RoomSettings(name: room, keeping: settings)
             configuration.room = settings
+            // With no file to say otherwise, the panels show the room they joined.
+            if config == nil { for index in configuration.panels.indices { configuration.panels[index].policy = .kiosk } }
         }
         // Sources named on the command line are taken as given (a pseudo-terminal is a fine serial sensor).
         configuration.sensors += sensor.compactMap { try? SensorSettings(flag: $0) }

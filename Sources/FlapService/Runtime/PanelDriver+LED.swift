@@ -66,6 +66,9 @@ extension PanelDriver {
         logger.info("\(display.name): \(display.width)×\(display.height) pixels, a \(size) board in \(renderer.geometry.fontName) glyphs")
         var driver = PanelDriver(panel: panel, configuration: settled, snapshots: nil, stepper: nil, commandInterval: nil, stopCompanion: stopCompanion)
         driver.ledDevice = twin
+        let surface = panel.surface
+        driver.pixels = PixelSurface(width: surface.width, height: surface.height, monochrome: surface.monochrome,
+                                     framesPerSecond: settings.framesPerSecond) { try await panel.present($0) }
         return driver
     }
 

@@ -23,6 +23,8 @@ struct PanelDriver: Sendable {
     var engine: SteppingEngine?
     /// A simulated LED device, for the terminal to draw.
     var ledDevice: (any SimulatedPixelDevice)?
+    /// An LED panel or screen as pixels, for pictures drawn elsewhere (the room's plot).
+    var pixels: PixelSurface?
 
     /// How long flapd waits for a controller to say how many modules it has at start.
     static let discoveryTimeout = Duration.seconds(10)
@@ -150,4 +152,13 @@ struct PanelDriver: Sendable {
         }
         return BoardSize(rows: 1, columns: modules)
     }
+}
+
+/// A pixel panel's display as a surface to draw whole frames on.
+struct PixelSurface: Sendable {
+    let width: Int
+    let height: Int
+    let monochrome: Bool
+    let framesPerSecond: Int
+    let present: @Sendable (PixelFrame) async throws -> Void
 }

@@ -1,9 +1,11 @@
 import FlapCore
 import FlapHardware
 import FlapHTTP
+import FlapKiosk
 import FlapMessaging
 import FlapMetrics
 import FlapMQTT
+import FlapRooms
 import FlapSimulated
 import Foundation
 import Logging
@@ -28,9 +30,12 @@ final class PanelRuntime: Service, Sendable {
     private let stopCompanion: @Sendable () async -> Void
     /// The plan playing and when it started, for the clack track to follow its revisions.
     private let lastStarted = PlayingPlan()
+    /// The room, for a panel whose policy is `kiosk`.
+    private let room: RoomService?
+    private let pixels: PixelSurface?
 
     init(driver: PanelDriver, inbox: Inbox, metrics: FlapMetrics, drawInTerminal: Bool,
-         sound: ClackPlayer<ContinuousClock>?, mqtt: MQTTBridge?, logger: Logger) async throws {
+         sound: ClackPlayer<ContinuousClock>?, mqtt: MQTTBridge?, room: RoomService?, logger: Logger) async throws {
         let configuration = driver.configuration
         let size = configuration.size ?? .flagship
         self.configuration = configuration
@@ -38,6 +43,11 @@ final class PanelRuntime: Service, Sendable {
         self.metrics = metrics
         self.logger = logger
         stopCompanion = driver.stopCompanion
+        pixels = driver.pixels
+        if configuration.policy == .kiosk, room == nil {
+            throw ServiceError("panel \(configuration.id): policy kiosk shows a Wematch room; join one with --room or [room]")
+        }
+        self.room = configuration.policy == .kiosk ? room : nil
         // Resume from what the panel showed when it last rested (a split-flap keeps its flaps).
         let saved = try await inbox.panelState(configuration.id)
         var showing: (board: Board, messageId: String?)?
@@ -85,7 +95,7 @@ final class PanelRuntime: Service, Sendable {
         }
         let reporting = Task { await self.reportHealth() }
         let following = Task { await self.followRevisions() }
-        await cancelWhenGracefulShutdown { await self.coordinator.run() }
+        await cancelWhenGracefulShutdown { await self.show() }
         // Shutting down: stop motion where it is, coils off, LEDs dark, sound stopped.
         await motion.stop()
         await panel.shutDown()
@@ -94,6 +104,22 @@ final class PanelRuntime: Service, Sendable {
         drawing.cancel()
         reporting.cancel()
         following.cancel()
+    }
+
+    /// Shows what the policy says until cancelled: messages, or the room (its plot on pixels,
+    /// its summary in flaps).
+    private func show() async {
+        guard let room else { return await coordinator.run() }
+        if let pixels {
+            let player = KioskPlayer(width: pixels.width, height: pixels.height, monochrome: pixels.monochrome,
+                                     framesPerSecond: pixels.framesPerSecond, clock: ContinuousClock(),
+                                     plot: { await room.plot() }, show: pixels.present)
+            await player.run()
+        } else {
+            let summary = RoomSummaryCoordinator(panelID: configuration.id, motion: motion, size: configuration.size ?? .flagship,
+                                                 clock: ContinuousClock(), logger: logger) { await room.state() }
+            await summary.run()
+        }
     }
 
     /// The panel as the APIs report it.

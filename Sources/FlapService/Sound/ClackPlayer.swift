@@ -34,6 +34,8 @@ public actor ClackPlayer<C: Clock> where C.Duration == Duration {
     private var origin: C.Instant?
     private var writer: Task<Void, Never>?
     private var retryAfter: C.Instant?
+    /// The track frame the stream has written up to: a sound added before it starts there.
+    private var trackWritten = 0
 
     public init(
         clock: C, sample: ClackSample, settings: SoundSettings, now: @escaping @Sendable () -> Date,
@@ -77,7 +79,9 @@ public actor ClackPlayer<C: Clock> where C.Duration == Duration {
         guard settings.enabled, !settings.mute, settings.volume > 0 else { return }
         if let quiet = settings.quietHours, quiet.contains(now()) { return }
         if writer != nil, let track, let origin {
-            self.track = track.adding(sound, at: ClackTrack.frame(of: origin.duration(to: instant), rate: rate))
+            // Frames already written cannot take it: it starts, whole, with the first that can.
+            let frame = max(ClackTrack.frame(of: origin.duration(to: instant), rate: rate), trackWritten)
+            self.track = track.adding(sound, at: frame)
             return
         }
         if let retryAfter, clock.now < retryAfter { return }
@@ -100,6 +104,7 @@ public actor ClackPlayer<C: Clock> where C.Duration == Duration {
             track = nil
             origin = nil
             writer = nil
+            trackWritten = 0
         }
         do {
             let device = try await openOutput()
@@ -131,6 +136,7 @@ public actor ClackPlayer<C: Clock> where C.Duration == Duration {
                     // Read the track again: a re-plan may have spliced it while we slept.
                     frames = self.track!.render16(from: next, count: periodFrames)
                     next += periodFrames
+                    trackWritten = next
                 }
                 try await device.write(frames)
                 written += frames.count

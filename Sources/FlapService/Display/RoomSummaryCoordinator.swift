@@ -1,0 +1,54 @@
+import FlapCore
+import FlapKiosk
+import Logging
+import Wematch
+
+/// Keeps a split-flap panel showing the room in words (``KioskSummary``): planned and moved
+/// like any message, changed at most once every ``settle`` so the flaps are not forever
+/// turning, and never written to the inbox (the room is live; there is nothing to resume).
+actor RoomSummaryCoordinator<C: Clock> where C.Duration == Duration {
+    let panelID: String
+    private let motion: MotionLoop<C>
+    private let size: BoardSize
+    private let clock: C
+    private let room: @Sendable () async -> RoomState
+    private let logger: Logger
+    /// The least time between two changes of the board.
+    let settle: Duration
+
+    init(panelID: String, motion: MotionLoop<C>, size: BoardSize, clock: C, settle: Duration = .seconds(5),
+         logger: Logger, room: @escaping @Sendable () async -> RoomState) {
+        self.panelID = panelID
+        self.motion = motion
+        self.size = size
+        self.clock = clock
+        self.settle = settle
+        self.logger = logger
+        self.room = room
+    }
+
+    /// Runs until cancelled.
+    func run() async {
+        let events = Task { [motion, logger, panelID] in
+            for await event in motion.motionEvents {
+                if case .failed(let error, _) = event { logger.error("panel failed while moving", metadata: ["panel": "\(panelID)", "error": "\(error)"]) }
+            }
+        }
+        defer { events.cancel() }
+        var shown: Board?
+        while !Task.isCancelled {
+            let board = KioskSummary.board(await room(), size: size)
+            var wait = Duration.seconds(1)
+            if board != shown {
+                do {
+                    try await motion.show(board, token: nil)
+                    shown = board
+                    wait = settle
+                } catch {
+                    logger.error("could not show the room", metadata: ["panel": "\(panelID)", "error": "\(error)"])
+                }
+            }
+            guard (try? await clock.sleep(for: wait, tolerance: nil)) != nil else { return }
+        }
+    }
+}

@@ -1,0 +1,58 @@
+import FlapCore
+import FlapHardware
+import FlapKiosk
+import FlapLinux
+import FlapRooms
+import FlapSimulated
+import Logging
+import ServiceLifecycle
+
+/// Rings for each new synced pair in the room a panel shows: the chime through the sound
+/// device (mixed with the clacks, silent in quiet hours or when muted) and a pulse of the
+/// buzzer, if there is one.
+struct KioskBell: Service {
+    let room: RoomService
+    let sound: ClackPlayer<ContinuousClock>?
+    let buzzer: Buzzer<ContinuousClock>?
+    let logger: Logger
+    /// How often the room is looked at: a chime within a tenth of a second of the sync.
+    static var interval: Duration { .milliseconds(100) }
+
+    /// The bell for `settings`, or nil when there is nothing to ring.
+    static func make(_ settings: RoomSettings, room: RoomService, sound: ClackPlayer<ContinuousClock>?, logger: Logger) throws -> KioskBell? {
+        var buzzer: Buzzer<ContinuousClock>?
+        if settings.buzzer == "simulated" {
+            buzzer = Buzzer(lines: SimulatedOutputLine(), clock: ContinuousClock())
+        } else if let (chip, line) = settings.buzzerLine {
+            do {
+                buzzer = Buzzer(lines: try LinuxGPIOLines(chip: chip, outputs: [line], inputs: [], consumer: "flapd buzzer"), clock: ContinuousClock())
+            } catch {
+                throw ServiceError("room \(settings.name): the buzzer: \(error)")
+            }
+        }
+        let chime = settings.chime ? sound : nil
+        guard chime != nil || buzzer != nil else { return nil }
+        return KioskBell(room: room, sound: chime, buzzer: buzzer, logger: logger)
+    }
+
+    func run() async throws {
+        let sample = Chime.sample()
+        var bell = SyncBell()
+        let clock = ContinuousClock()
+        while !Task.isShuttingDownGracefully && !Task.isCancelled {
+            let now = clock.now
+            let pairs = bell.newPairs(in: await room.plot())
+            if pairs > 0 {
+                logger.info("room \(room.settings.name): \(pairs == 1 ? "a new synced pair" : "\(pairs) new synced pairs")")
+                await sound?.chime(sample, at: now)
+                if let buzzer {
+                    Task {
+                        do { try await buzzer.pulse() } catch { logger.warning("the buzzer failed", metadata: ["error": "\(error)"]) }
+                    }
+                }
+            }
+            try? await cancelWhenGracefulShutdown { try await clock.sleep(for: Self.interval) }
+        }
+        await buzzer?.release()
+    }
+}

@@ -1,0 +1,28 @@
+import FlapHardware
+import Synchronization
+
+/// One GPIO output line with nothing behind it but a record of its levels: the twin of a
+/// buzzer's line, for tests and `device = "simulated"`.
+public final class SimulatedOutputLine: GPIOLines {
+    public let name = "simulated output line"
+    public let count = 1
+    private let state = Mutex<(levels: [Bool], released: Bool)>(([false], false))
+
+    public init() {}
+
+    public func set(_ levels: [Int: Bool]) throws {
+        try state.withLock { s in
+            guard !s.released else { throw HardwareError(device: name, problem: "released") }
+            if let level = levels[0], level != s.levels.last { s.levels.append(level) }
+        }
+    }
+
+    public func get() throws -> [Bool] { state.withLock { [$0.levels.last!] } }
+
+    public func release() { state.withLock { $0.released = true } }
+
+    /// Every level the line has had, from low at the start.
+    public var levels: [Bool] { state.withLock { $0.levels } }
+    /// Times it went high.
+    public var pulses: Int { state.withLock { s in zip(s.levels, s.levels.dropFirst()).filter { !$0 && $1 }.count } }
+}
