@@ -3,6 +3,7 @@ import FlapMessaging
 import FlapHeartRate
 import FlapMetrics
 import Wematch
+import FlapKiosk
 import Foundation
 import HTTPTypes
 import Hummingbird
@@ -16,15 +17,15 @@ public struct NativeAPI: Sendable {
     public let version: String
     /// The heart-rate sources and their straps.
     public let sensors: @Sendable () async -> [SensorReport]
-    /// The Wematch room this kiosk is in, if any.
-    public let room: @Sendable () async -> RoomState?
+    /// The Wematch rooms, when this kiosk takes part in them.
+    public let rooms: (any RoomAccess)?
     private let started = ContinuousClock.now
 
     public init(intake: MessageIntake, panels: any BoardQuery, metrics: FlapMetrics, apiKey: String, version: String,
                 sensors: @escaping @Sendable () async -> [SensorReport] = { [] },
-                room: @escaping @Sendable () async -> RoomState? = { nil }) {
+                rooms: (any RoomAccess)? = nil) {
         self.sensors = sensors
-        self.room = room
+        self.rooms = rooms
         self.intake = intake
         self.panels = panels
         self.metrics = metrics
@@ -60,8 +61,27 @@ public struct NativeAPI: Sendable {
         v1.get("status") { _, _ in try await status() }
         v1.get("sensors") { _, _ in Responses.json(.ok, SensorsResponse(sensors: await sensors())) }
         v1.get("room") { _, _ in
-            guard let state = await room() else { return Responses.error(.notFound, "not in a room; start flapd with --room NAME (and --mqtt), or configure [room]") }
-            return Responses.json(.ok, state)
+            guard let rooms else { return Responses.error(.notFound, Self.noRooms) }
+            guard let answer = await rooms.current() else { return Responses.error(.notFound, "not in a room; join one with POST /v1/room {\"code\": \"…\"}") }
+            return Responses.json(.ok, answer)
+        }
+        v1.post("room") { request, _ in try await roomRequest(request) }
+        v1.delete("room") { _, _ in
+            guard let rooms else { return Responses.error(.notFound, Self.noRooms) }
+            let (left, now) = await rooms.leave()
+            guard let left else { return Responses.error(.notFound, "not in a room") }
+            return Responses.json(.ok, RoomLeft(left: left, room: now))
+        }
+        v1.get("room/picture") { request, _ in
+            guard let rooms else { return Responses.error(.notFound, Self.noRooms) }
+            let width = request.uri.queryParameters.get("width", as: Int.self) ?? 80
+            let height = request.uri.queryParameters.get("height", as: Int.self) ?? 48
+            guard (16...400).contains(width), (8...240).contains(height) else {
+                return Responses.error(.badRequest, "width must be 16–400 and height 8–240 pixels, not \(width)×\(height)")
+            }
+            guard let plot = await rooms.plot() else { return Responses.error(.notFound, "not in a room") }
+            let text = HalfBlockText.text(KioskPicture(width: width, height: height).draw(plot, positions: [:]), maximumColumns: 400)
+            return Response(status: .ok, headers: [.contentType: "text/plain; charset=utf-8"], body: .init(byteBuffer: ByteBuffer(string: text)))
         }
         v1.get("panels/:id/calibration") { _, context in
             let id = context.parameters.get("id") ?? ""
@@ -74,6 +94,36 @@ public struct NativeAPI: Sendable {
             try await calibrate(request, panel: context.parameters.get("id") ?? "")
         }
         return router
+    }
+
+    static let noRooms = "this kiosk takes part in no rooms; start flapd with --room NAME (and --mqtt), or configure [room] or a [[sensor]] with [mqtt]"
+
+    /// `{"code": "K7Q2MX"}` joins the room of that code; `{"create": "pair"}` opens a room for two.
+    private func roomRequest(_ request: Request) async throws -> Response {
+        guard let rooms else { return Responses.error(.notFound, Self.noRooms) }
+        guard let body = try await Responses.body(of: request, limit: 4096) else { return Responses.error(.contentTooLarge, Responses.tooLarge(request, limit: 4096)) }
+        guard let object = (try? JSONSerialization.jsonObject(with: Data(body))) as? [String: Any] else {
+            return Responses.error(.badRequest, "the body must be a JSON object: {\"code\": \"K7Q2MX\"} or {\"create\": \"pair\"}")
+        }
+        do {
+            if let code = object["code"] {
+                guard let code = code as? String else { return Responses.error(.badRequest, "code: must be a string of six letters and digits") }
+                return Responses.json(.ok, try await rooms.join(code: code))
+            }
+            if let create = object["create"] {
+                guard create as? String == "pair" else { return Responses.error(.badRequest, "create: the only kind of room to create is \"pair\" (a room for two)") }
+                return Responses.json(.created, try await rooms.createPair())
+            }
+            return Responses.error(.badRequest, "give code (to join a room) or create: \"pair\" (to open a room for two)")
+        } catch {
+            let status: HTTPResponse.Status = switch error.kind {
+            case .badRequest: .badRequest
+            case .notFound: .notFound
+            case .conflict: .conflict
+            case .unavailable: .serviceUnavailable
+            }
+            return Responses.error(status, error.description)
+        }
     }
 
     /// `{"row": R, "column": C, "offsetSteps": N}` sets a module's offset; `"nudgeTenths": N`
@@ -224,4 +274,10 @@ struct BearerKey: RouterMiddleware {
 /// `GET /v1/sensors`.
 struct SensorsResponse: Encodable {
     var sensors: [SensorReport]
+}
+
+/// `DELETE /v1/room`'s answer: the room left, and the room the kiosk is in now (its standing room, or none).
+struct RoomLeft: Encodable {
+    let left: String
+    let room: String?
 }

@@ -5,8 +5,10 @@ import Wematch
 /// chain, and a colour chip for each member (clusters together, a gap between them). Never
 /// anyone's BPM.
 public enum KioskSummary {
-    /// The board for `state` on a board of `size`: as many of the lines as fit, centred.
-    public static func board(_ state: RoomState, size: BoardSize) -> Board {
+    /// The board for `state` on a board of `size`: as many of the lines as fit, centred; with
+    /// no room, how to join one.
+    public static func board(_ state: RoomState?, size: BoardSize) -> Board {
+        guard let state else { return layout(size.rows >= 2 ? ["NO ROOM", "JOIN WITH A CODE"] : ["NO ROOM"], size: size) }
         let counts = "\(state.members.count) HERE  \(state.syncedCount) SYNCED"
         let chain = state.longestChain > 1 ? "LONGEST CHAIN \(state.longestChain)" : "NO CHAIN YET"
         let room = state.room.uppercased()
@@ -17,6 +19,10 @@ public enum KioskSummary {
         case 3: lines = [counts, chain, chips(state, columns: size.columns)]
         default: lines = [room, counts, chain, chips(state, columns: size.columns)]
         }
+        return layout(lines, size: size)
+    }
+
+    private static func layout(_ lines: [String], size: BoardSize) -> Board {
         var options = LayoutOptions(size: size)
         options.align = .center
         options.valign = .middle

@@ -5,13 +5,17 @@ import Wematch
 /// when it first looks, so a kiosk that starts in a synced room does not ring for old pairs.
 public struct SyncBell: Sendable {
     private var lit: Int?
+    private var room: String?
 
     public init() {}
 
-    /// New synced pairs since the last look.
+    /// New synced pairs since the last look (none on the first look at a room).
     public mutating func newPairs(in plot: RoomPlot) -> Int {
-        defer { lit = plot.starsLit }
-        guard let lit else { return 0 }
+        defer {
+            lit = plot.starsLit
+            room = plot.state.room
+        }
+        guard let lit, room == plot.state.room else { return 0 }
         return max(0, plot.starsLit - lit)
     }
 }

@@ -5,41 +5,56 @@ import Foundation
 import Logging
 import Wematch
 
-/// A kiosk in a room: watches the room, and hosts a member for each of its straps, sending each
-/// one's sample about once a second (its previous and current BPM, numbered). A strap unheard
-/// for 10 s leaves the room; it joins again when heard. Heart rates only go to the room's
-/// topic: never logged above debug, never stored.
+/// A kiosk taking part in rooms: in at most one room at a time, which it watches, hosting a
+/// member there for each of its straps and sending each one's sample about once a second (its
+/// previous and current BPM, numbered). A strap unheard for 10 s leaves; it joins again when
+/// heard. It starts in its standing room, if it has one; people move it to another room by
+/// code, or to a new room for two, and back. Heart rates only go to the room's topic: never
+/// logged above debug, never stored.
 public actor RoomService {
-    public nonisolated let settings: RoomSettings
+    /// The standing room, if configured.
+    public nonisolated let settings: RoomSettings?
     private let kiosk: String
-    private let watcher: RoomWatcher
     private let hub: HeartRateHub?
     private let connect: @Sendable (String) -> MQTTOptions
     private let logger: Logger
+    private let directory: RoomDirectory
+    private var current: Membership?
     private var latest: [StrapIdentity: (bpm: Int, at: ContinuousClock.Instant)] = [:]
     private var hosted: [StrapIdentity: (member: HostedMember, task: Task<Void, Never>, previous: Int?, seq: Int)] = [:]
     /// Hosted members told the room is full, until they get a place.
     private var waiting: Set<MemberID> = []
+    private var rooms = 0
 
-    /// Joins `settings.name` as `kiosk`, with a member for each strap `hub` reads (none: it
-    /// watches). `connect` gives the options of a connection for a client id.
-    public init(settings: RoomSettings, kiosk: String, hub: HeartRateHub?, logger: Logger,
+    /// The room this kiosk is in.
+    struct Membership {
+        let listing: RoomListing
+        let code: RoomCode
+        let watcher: RoomWatcher
+        let task: Task<Void, Never>
+    }
+
+    /// Takes part as `kiosk` (the first part of its members' ids), in `settings`' standing room
+    /// to begin with (none: in no room until asked), with a member for each strap `hub` reads
+    /// (none: it watches). `connect` gives the options of a connection for a client id.
+    public init(settings: RoomSettings?, kiosk: String, hub: HeartRateHub?, logger: Logger,
                 connect: @escaping @Sendable (String) -> MQTTOptions) throws(MQTTError) {
         self.settings = settings
         self.kiosk = kiosk
         self.hub = hub
         self.connect = connect
         self.logger = logger
-        watcher = try RoomWatcher(room: settings.name, options: connect("wematch-\(kiosk)-watch"))
+        directory = try RoomDirectory(options: connect("wematch-\(kiosk)-codes"))
     }
 
     /// Takes part until cancelled, then leaves.
     public func run() async {
-        let watching = Task { [watcher] in await watcher.run() }
+        let listing = Task { [directory] in await directory.run() }
         let listening = Task { [hub] in
             guard let hub else { return }
             for await sample in await hub.readings() { await self.heard(sample.strap, sample.bpm) }
         }
+        if let settings { try? enter(.standing(settings.name), code: settings.code ?? RoomCode.standing(settings.name)) }
         let clock = ContinuousClock()
         var next = clock.now
         while !Task.isCancelled {
@@ -48,69 +63,178 @@ public actor RoomService {
             await tick(now: clock.now)
         }
         listening.cancel()
-        for (_, member) in hosted { await member.member.leave(); member.task.cancel() }
-        hosted = [:]
-        watching.cancel()
+        await leaveCurrent()
+        listing.cancel()
     }
 
-    /// The room as it stands.
-    public func state() async -> RoomState { await watcher.state() }
+    // MARK: The API's requests
 
-    /// The room as a kiosk draws it.
-    public func plot() async -> RoomPlot { await watcher.plot() }
+    /// Where this kiosk is: the room, its code and kind.
+    public func room() -> (listing: RoomListing, code: RoomCode)? { current.map { ($0.listing, $0.code) } }
+
+    /// The room as it stands (nil: in no room).
+    public func state() async -> RoomState? { await current?.watcher.state() }
+
+    /// The room as a kiosk draws it (nil: in no room).
+    public func plot() async -> RoomPlot? { await current?.watcher.plot() }
+
+    /// Moves to the room `typed` stands for.
+    public func join(code typed: String) async throws(RoomRequestError) -> (listing: RoomListing, code: RoomCode) {
+        guard let code = RoomCode(typed) else { throw RoomRequestError(.badRequest, RoomCode.problem(typed) ?? "not a room code") }
+        if let current, current.code == code { return (current.listing, code) }
+        guard let listing = await directory.listing(for: code) else {
+            throw RoomRequestError(.notFound, "no room has the code \(code); check it on the other kiosk's screen")
+        }
+        if listing.kind == .pair {
+            // A room for two lives while one of them remains; and it has room for two only.
+            let others = try await peek(listing)
+            if others.isEmpty {
+                try? await directory.clear(code)
+                throw RoomRequestError(.conflict, "the room for two with code \(code) has ended: everyone left")
+            }
+            if others.count + max(1, hosted.count) > listing.capacity {
+                throw RoomRequestError(.conflict, "the room for two with code \(code) is full")
+            }
+        }
+        await leaveCurrent()
+        do { try enter(listing, code: code) } catch { throw RoomRequestError(.unavailable, "cannot reach the broker: \(error)") }
+        logger.notice("joined room \(listing.room) by its code")
+        return (listing, code)
+    }
+
+    /// Opens a room for two and moves there; the other person joins with its code.
+    public func createPair() async throws(RoomRequestError) -> (listing: RoomListing, code: RoomCode) {
+        let code = RoomCode.random(seed: UInt64.random(in: .min ... .max))
+        let listing = RoomListing.pair(code)
+        await leaveCurrent()
+        do {
+            try enter(listing, code: code)
+            try await directory.announce(listing, as: code)
+        } catch {
+            throw RoomRequestError(.unavailable, "cannot reach the broker: \(error)")
+        }
+        logger.notice("opened a room for two, code \(code)")
+        return (listing, code)
+    }
+
+    /// Leaves the room this kiosk is in, for its standing room (if it has one and was elsewhere)
+    /// or for none. Returns the room left and the room it is in now.
+    public func leave() async -> (left: String?, now: String?) {
+        let left = current?.listing.room
+        await leaveCurrent()
+        if let settings, left != settings.name {
+            try? enter(.standing(settings.name), code: settings.code ?? RoomCode.standing(settings.name))
+        }
+        return (left, current?.listing.room)
+    }
+
+    // MARK: Rooms
+
+    private func enter(_ listing: RoomListing, code: RoomCode) throws(MQTTError) {
+        rooms += 1
+        let watcher = try RoomWatcher(room: listing.room, capacity: listing.capacity, options: connect("wematch-\(kiosk)-watch\(rooms)"))
+        current = Membership(listing: listing, code: code, watcher: watcher, task: Task { await watcher.run() })
+        // A standing room's code is announced by every kiosk in it, and never cleared.
+        if listing.kind == .standing { Task { [directory] in try? await directory.announce(listing, as: code) } }
+    }
+
+    /// Leaves the current room: members' records cleared; a room for two this kiosk was the
+    /// last in has ended, so its code is cleared too.
+    private func leaveCurrent() async {
+        guard let current else { return }
+        self.current = nil
+        if current.listing.kind == .pair {
+            let mine = Set(hosted.values.map(\.member.id))
+            let others = await current.watcher.state().members.filter { !mine.contains($0.id) }
+            if others.isEmpty { try? await directory.clear(current.code) }
+        }
+        for (_, member) in hosted { await member.member.leave(); member.task.cancel() }
+        hosted = [:]
+        waiting = []
+        current.task.cancel()
+    }
+
+    /// Who is in `listing`'s room, from a short look at its retained records.
+    private func peek(_ listing: RoomListing) async throws(RoomRequestError) -> [MemberID] {
+        rooms += 1
+        let watcher: RoomWatcher
+        do { watcher = try RoomWatcher(room: listing.room, capacity: listing.capacity, options: connect("wematch-\(kiosk)-peek\(rooms)")) } catch {
+            throw RoomRequestError(.unavailable, "cannot reach the broker: \(error)")
+        }
+        let task = Task { await watcher.run() }
+        defer { task.cancel() }
+        let clock = ContinuousClock()
+        let deadline = clock.now.advanced(by: .seconds(2))
+        var members: [MemberID] = []
+        // Retained records come at once after subscribing; a second more lets a slow broker answer.
+        while clock.now < deadline {
+            members = await watcher.state().members.map(\.id)
+            if !members.isEmpty { break }
+            try? await clock.sleep(for: .milliseconds(100))
+        }
+        return members
+    }
+
+    // MARK: Straps
 
     private func heard(_ strap: StrapIdentity, _ bpm: Int) {
         latest[strap] = (bpm, .now)
     }
 
     private func tick(now: ContinuousClock.Instant) async {
+        guard let current else { return }
         for (strap, reading) in latest {
             let age = reading.at.duration(to: now)
             if age >= .seconds(10) {
                 latest[strap] = nil
                 if let member = hosted.removeValue(forKey: strap) {
-                    logger.notice("room \(settings.name): \(member.member.id) left (its strap is not heard)")
+                    logger.notice("room \(current.listing.room): \(member.member.id) left (its strap is not heard)")
                     await member.member.leave()
                     member.task.cancel()
                 }
                 continue
             }
             guard age < .seconds(5) else { continue }
-            if hosted[strap] == nil { await host(strap) }
+            if hosted[strap] == nil { await host(strap, in: current) }
             guard var member = hosted[strap] else { continue }
             member.seq += 1
             try? member.member.send(HeartSample(previous: Double(member.previous ?? reading.bpm), current: Double(reading.bpm), seq: member.seq))
             member.previous = reading.bpm
             hosted[strap] = member
         }
-        await noticeWaiting()
+        // A room for two lives while one of us is in it: keep its code listed (a kiosk that
+        // left thinking it was the last, or a will, may have cleared it).
+        if current.listing.kind == .pair, !hosted.isEmpty, !(await directory.isListed(current.code)) {
+            try? await directory.announce(current.listing, as: current.code)
+        }
+        await noticeWaiting(in: current)
     }
 
     /// Says once when one of this kiosk's members finds the room full, and when it gets a place.
-    private func noticeWaiting() async {
-        let state = await watcher.state()
+    private func noticeWaiting(in current: Membership) async {
+        let state = await current.watcher.state()
         let mine = Set(hosted.values.map(\.member.id))
         let now = Set(state.waiting).intersection(mine)
         for id in now.subtracting(waiting).sorted() {
-            logger.notice("room \(settings.name) is full (\(Room<ContinuousClock.Instant>.defaultCapacity) members): \(id) waits for a place")
+            logger.notice("room \(current.listing.room) is full (\(current.listing.capacity) members): \(id) waits for a place")
         }
         for id in waiting.subtracting(now).intersection(Set(state.members.map(\.id))).sorted() {
-            logger.notice("room \(settings.name): \(id) has a place now")
+            logger.notice("room \(current.listing.room): \(id) has a place now")
         }
         waiting = now
     }
 
-    private func host(_ strap: StrapIdentity) async {
+    private func host(_ strap: StrapIdentity, in current: Membership) async {
         let id = "\(kiosk).\(strap.driver).\(strap.address.filter { $0.isLetter || $0.isNumber })"
-        let state = await watcher.state()
-        let name = settings.names[strap.address] ?? MemberNames.name(for: id, avoiding: Set(state.members.map(\.name)))
+        let state = await current.watcher.state()
+        let name = settings?.names[strap.address] ?? MemberNames.name(for: id, avoiding: Set(state.members.map(\.name)))
         let record = MemberRecord(name: name, colour: Palette.colour(avoiding: state.members.map(\.colour)), joinedAt: Date())
         do {
-            let member = try HostedMember(room: settings.name, id: id, record: record, options: connect("wematch-\(id)"))
+            let member = try HostedMember(room: current.listing.room, id: id, record: record, options: connect("wematch-\(id)"))
             hosted[strap] = (member, Task { await member.run() }, nil, 0)
-            logger.notice("room \(settings.name): \(name) joins", metadata: ["member": "\(id)"])
+            logger.notice("room \(current.listing.room): \(name) joins", metadata: ["member": "\(id)"])
         } catch {
-            logger.error("room \(settings.name): cannot host \(id): \(error)")
+            logger.error("room \(current.listing.room): cannot host \(id): \(error)")
         }
     }
 }

@@ -5,6 +5,8 @@ public struct RoomSettings: Sendable, Equatable {
     public var name: String
     /// This kiosk's part of its members' ids (default: the MQTT device id).
     public var kiosk: String?
+    /// The code people join by (default: one made from the name, the same on every kiosk).
+    public var code: RoomCode?
     /// What to call the person wearing each strap, by the strap's address; others get a
     /// generated name (adjective_animal0042).
     public var names: [String: String] = [:]

@@ -10,10 +10,11 @@ public actor RoomWatcher {
     private let client: MQTTClient
     private var problems: [String] = []
 
-    /// Watches room `name` through the broker `options` point at (its client id is used as is).
-    public init(room name: String, options: MQTTOptions) throws(MQTTError) {
+    /// Watches room `name` (admitting `capacity` members) through the broker `options` point
+    /// at (its client id is used as is).
+    public init(room name: String, capacity: Int = Room<ContinuousClock.Instant>.defaultCapacity, options: MQTTOptions) throws(MQTTError) {
         self.name = name
-        room = Room(name: name)
+        room = Room(name: name, capacity: capacity)
         var options = options
         options.persistentSession = false
         client = try MQTTClient(options: options)

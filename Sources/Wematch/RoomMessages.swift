@@ -2,9 +2,23 @@ import Foundation
 
 /// The rooms' MQTT topics and payloads, as every kiosk and tool that takes part exchanges them:
 /// - `wematch/rooms/<room>/members/<member>`: the retained join record (QoS 1), cleared on leave;
-/// - `wematch/rooms/<room>/hr/<member>`: samples (QoS 0, about 1 Hz), never retained.
+/// - `wematch/rooms/<room>/hr/<member>`: samples (QoS 0, about 1 Hz), never retained;
+/// - `wematch/codes/<CODE>`: the retained listing of the room a code stands for (QoS 1),
+///   cleared when a room for two has ended.
 public enum RoomMessages {
     public static let prefix = "wematch/rooms"
+    public static let codesPrefix = "wematch/codes"
+
+    public static func codeTopic(_ code: RoomCode) -> String { "\(codesPrefix)/\(code.text)" }
+    /// Every code's listing.
+    public static let codesFilter = "wematch/codes/+"
+
+    /// The code of a listing's topic, or nil for another topic.
+    public static func code(of topic: String) -> RoomCode? {
+        guard topic.hasPrefix(codesPrefix + "/") else { return nil }
+        let text = topic.dropFirst(codesPrefix.count + 1)
+        return text.count == RoomCode.length ? RoomCode(String(text)).flatMap { $0.text == text ? $0 : nil } : nil
+    }
 
     public static func memberTopic(room: String, member: MemberID) -> String { "\(prefix)/\(room)/members/\(member)" }
     public static func sampleTopic(room: String, member: MemberID) -> String { "\(prefix)/\(room)/hr/\(member)" }
@@ -42,6 +56,18 @@ public enum RoomMessages {
     public static func encode(_ record: MemberRecord) -> [UInt8] {
         let time = ISO8601DateFormatter().string(from: record.joinedAt)
         return Array("{\"name\":\(quoted(record.name)),\"colour\":\(quoted(record.colour)),\"joinedAt\":\(quoted(time))}".utf8)
+    }
+
+    public static func encode(_ listing: RoomListing) -> [UInt8] {
+        Array("{\"room\":\(quoted(listing.room)),\"kind\":\"\(listing.kind.rawValue)\",\"capacity\":\(listing.capacity)}".utf8)
+    }
+
+    public static func listing(_ payload: [UInt8]) throws(RoomMessageError) -> RoomListing {
+        let object = try object(payload, "a room listing")
+        guard let room = object["room"] as? String, nameProblem(room) == nil else { throw RoomMessageError("room: a room name is missing") }
+        guard let kind = (object["kind"] as? String).flatMap(RoomListing.Kind.init(rawValue:)) else { throw RoomMessageError("kind: standing or pair") }
+        guard let capacity = object["capacity"] as? Int, capacity >= 2 else { throw RoomMessageError("capacity: a whole number of members, 2 or more") }
+        return RoomListing(room: room, kind: kind, capacity: capacity)
     }
 
     public static func encode(_ sample: HeartSample) -> [UInt8] {

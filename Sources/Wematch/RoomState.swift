@@ -55,6 +55,11 @@ public struct RoomState: Sendable, Equatable {
         self.stars = stars
     }
 
+    /// An empty room called `room`.
+    public init(room: String) {
+        self.init(room: room, admitted: [], waiting: [], records: [:], stale: [], active: [], edges: [], stars: 0)
+    }
+
     /// Synced pairs by id, each sorted, in order of members.
     public var edges: [[MemberID]] {
         synced.map { [members[Int($0.a)].id, members[Int($0.b)].id].sorted() }

@@ -1,13 +1,14 @@
 import FlapHeartRate
 import FlapRooms
 import TOMLKit
+import Wematch
 
 extension ConfigurationParser {
     static let sensorKeys = ["driver", "device", "straps", "format", "baud", "people", "names"]
 
     /// `[room]`.
     static func parseRoom(_ reader: inout TableReader) -> RoomSettings? {
-        defer { reader.finish(["name", "kiosk", "names", "chime", "buzzer"]) }
+        defer { reader.finish(["name", "kiosk", "code", "names", "chime", "buzzer"]) }
         guard let name = reader.string("name") else {
             reader.fail("name", "[room] needs name = \"lobby\" (the room to join)")
             return nil
@@ -15,6 +16,9 @@ extension ConfigurationParser {
         var room = RoomSettings(name: name)
         room.kiosk = reader.string("kiosk")
         room.chime = reader.bool("chime") ?? true
+        if let code = reader.string("code") {
+            if let problem = RoomCode.problem(code) { reader.fail("code", problem) } else { room.code = RoomCode(code) }
+        }
         room.buzzer = reader.string("buzzer")
         if var names = reader.table("names") {
             for key in names.table.keys.sorted() { if let name = names.string(key) { room.names[key] = name } }

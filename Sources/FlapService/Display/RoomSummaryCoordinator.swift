@@ -11,13 +11,13 @@ actor RoomSummaryCoordinator<C: Clock> where C.Duration == Duration {
     private let motion: MotionLoop<C>
     private let size: BoardSize
     private let clock: C
-    private let room: @Sendable () async -> RoomState
+    private let room: @Sendable () async -> RoomState?
     private let logger: Logger
     /// The least time between two changes of the board.
     let settle: Duration
 
     init(panelID: String, motion: MotionLoop<C>, size: BoardSize, clock: C, settle: Duration = .seconds(5),
-         logger: Logger, room: @escaping @Sendable () async -> RoomState) {
+         logger: Logger, room: @escaping @Sendable () async -> RoomState?) {
         self.panelID = panelID
         self.motion = motion
         self.size = size

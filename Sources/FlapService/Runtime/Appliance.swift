@@ -72,8 +72,8 @@ public final class Appliance: Sendable {
         }
         self.panels = panels
         var bell: KioskBell?
-        if let room, let settings = configuration.room, configuration.panels.contains(where: { $0.policy == .kiosk }) {
-            bell = try KioskBell.make(settings, room: room, sound: sound, logger: logger)
+        if let room, configuration.panels.contains(where: { $0.policy == .kiosk }) {
+            bell = try KioskBell.make(configuration.room, room: room, sound: sound, logger: logger)
         }
 
         let apiKey = try Self.secret(configuration.apiKey, file: "api-key", purpose: "API key", in: stateDirectory, logger: logger)
@@ -83,7 +83,7 @@ public final class Appliance: Sendable {
 
         let boards = ApplianceBoards(panels: panels, sound: sound, calibrationStore: calibration)
         let native = NativeAPI(intake: intake, panels: boards, metrics: metrics, apiKey: apiKey, version: Self.version,
-                               sensors: { await heartRate?.report() ?? [] }, room: { await room?.state() })
+                               sensors: { await heartRate?.report() ?? [] }, rooms: room.map { RoomAccessAdapter(service: $0) })
         let local = LocalAPI(intake: intake, panels: boards, metrics: metrics, enablementToken: token, apiKey: localKey)
         let ports = self.ports
         let quiet = Logger(label: "http", factory: { _ in SwiftLogNoOpLogHandler() })

@@ -19,8 +19,9 @@ struct KioskBell: Service {
     static var interval: Duration { .milliseconds(100) }
 
     /// The bell for `settings`, or nil when there is nothing to ring.
-    static func make(_ settings: RoomSettings, room: RoomService, sound: ClackPlayer<ContinuousClock>?, logger: Logger) throws -> KioskBell? {
+    static func make(_ settings: RoomSettings?, room: RoomService, sound: ClackPlayer<ContinuousClock>?, logger: Logger) throws -> KioskBell? {
         var buzzer: Buzzer<ContinuousClock>?
+        guard let settings else { return sound.map { KioskBell(room: room, sound: $0, buzzer: nil, logger: logger) } }
         if settings.buzzer == "simulated" {
             buzzer = Buzzer(lines: SimulatedOutputLine(), clock: ContinuousClock())
         } else if let (chip, line) = settings.buzzerLine {
@@ -41,9 +42,10 @@ struct KioskBell: Service {
         let clock = ContinuousClock()
         while !Task.isShuttingDownGracefully && !Task.isCancelled {
             let now = clock.now
-            let pairs = bell.newPairs(in: await room.plot())
-            if pairs > 0 {
-                logger.info("room \(room.settings.name): \(pairs == 1 ? "a new synced pair" : "\(pairs) new synced pairs")")
+            let plot = await room.plot()
+            let pairs = plot.map { bell.newPairs(in: $0) } ?? 0
+            if let plot, pairs > 0 {
+                logger.info("room \(plot.state.room): \(pairs == 1 ? "a new synced pair" : "\(pairs) new synced pairs")")
                 await sound?.chime(sample, at: now)
                 if let buzzer {
                     Task {

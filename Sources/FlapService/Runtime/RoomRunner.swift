@@ -1,27 +1,60 @@
 import FlapHeartRate
+import FlapHTTP
 import FlapMQTT
 import FlapRooms
 import Logging
 import ServiceLifecycle
+import Wematch
 
 /// The Wematch room as one of flapd's services.
 struct RoomRunner: Service {
     let room: RoomService
 
-    /// The room service for `settings`, over the broker `mqtt` names; nil without a room.
+    /// The room service over the broker `mqtt` names: in the standing room `settings` names,
+    /// or (for a kiosk with heart-rate sensors) in none until asked. Nil for a kiosk with
+    /// neither, or without MQTT.
     static func room(_ settings: RoomSettings?, mqtt: MQTTSettings?, password: String?, hub: HeartRateHub?, logger: Logger) throws -> RoomService? {
-        guard let settings else { return nil }
-        guard let mqtt else { throw ServiceError("room \(settings.name): a room is shared over MQTT; give --mqtt or [mqtt]") }
+        guard settings != nil || (hub != nil && mqtt != nil) else { return nil }
+        guard let mqtt else { throw ServiceError("room \(settings?.name ?? ""): a room is shared over MQTT; give --mqtt or [mqtt]") }
         do {
-            return try RoomService(settings: settings, kiosk: settings.kiosk ?? mqtt.deviceID, hub: hub, logger: logger) { clientID in
+            return try RoomService(settings: settings, kiosk: settings?.kiosk ?? mqtt.deviceID, hub: hub, logger: logger) { clientID in
                 mqtt.options(clientID: clientID, password: password)
             }
         } catch {
-            throw ServiceError("room \(settings.name): \(error)")
+            throw ServiceError("rooms: \(error)")
         }
     }
 
     func run() async throws {
         await cancelWhenGracefulShutdown { await room.run() }
+    }
+}
+
+/// The room service as the API reaches it.
+struct RoomAccessAdapter: RoomAccess {
+    let service: RoomService
+
+    func current() async -> RoomAnswer? {
+        guard let (listing, code) = await service.room(), let state = await service.state() else { return nil }
+        return RoomAnswer(state: state, listing: listing, code: code)
+    }
+
+    func plot() async -> RoomPlot? { await service.plot() }
+
+    func join(code: String) async throws(RoomRequestError) -> RoomAnswer {
+        let (listing, code) = try await service.join(code: code)
+        return await answer(listing, code)
+    }
+
+    func createPair() async throws(RoomRequestError) -> RoomAnswer {
+        let (listing, code) = try await service.createPair()
+        return await answer(listing, code)
+    }
+
+    func leave() async -> (left: String?, now: String?) { await service.leave() }
+
+    private func answer(_ listing: RoomListing, _ code: RoomCode) async -> RoomAnswer {
+        let state = await service.state() ?? RoomState(room: listing.room)
+        return RoomAnswer(state: state, listing: listing, code: code)
     }
 }

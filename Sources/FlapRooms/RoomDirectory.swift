@@ -1,0 +1,67 @@
+import FlapMQTT
+import Wematch
+
+/// The codes people join rooms by, as the broker holds them: every retained listing under
+/// `wematch/codes/`, read as they come, and this kiosk's own announced or cleared.
+public actor RoomDirectory {
+    private let client: MQTTClient
+    private var listings: [RoomCode: RoomListing] = [:]
+
+    public init(options: MQTTOptions) throws(MQTTError) {
+        var options = options
+        options.persistentSession = false
+        client = try MQTTClient(options: options)
+    }
+
+    /// Reads the listings until cancelled.
+    public func run() async {
+        client.start()
+        await withTaskCancellationHandler {
+            for await event in client.events {
+                switch event {
+                case .connected(0, _):
+                    try? client.subscribe(RoomMessages.codesFilter, qos: 1)
+                case .message(let message):
+                    guard let code = RoomMessages.code(of: message.topic) else { continue }
+                    take(code, message.payload)
+                default: break
+                }
+            }
+        } onCancel: { [client] in client.stop() }
+    }
+
+    private func take(_ code: RoomCode, _ payload: [UInt8]) {
+        listings[code] = payload.isEmpty ? nil : try? RoomMessages.listing(payload)
+    }
+
+    /// The room `code` stands for, waiting up to `patience` for the broker to tell (its
+    /// retained listings come just after connecting).
+    public func listing(for code: RoomCode, patience: Duration = .seconds(3)) async -> RoomListing? {
+        let clock = ContinuousClock()
+        let deadline = clock.now.advanced(by: patience)
+        while true {
+            if let listing = listings[code] { return listing }
+            guard clock.now < deadline, (try? await clock.sleep(for: .milliseconds(50))) != nil else { return nil }
+        }
+    }
+
+    /// The code listing `room`, if one is known.
+    public func code(of room: String) -> RoomCode? {
+        listings.first { $0.value.room == room }?.key
+    }
+
+    /// Announces `listing` under `code`, retained.
+    public func announce(_ listing: RoomListing, as code: RoomCode) throws(MQTTError) {
+        listings[code] = listing
+        try client.publish(RoomMessages.codeTopic(code), RoomMessages.encode(listing), qos: 1, retain: true)
+    }
+
+    /// Clears `code`: its room has ended.
+    public func clear(_ code: RoomCode) throws(MQTTError) {
+        listings[code] = nil
+        try client.publish(RoomMessages.codeTopic(code), [], qos: 1, retain: true)
+    }
+
+    /// Whether `code` is listed now.
+    public func isListed(_ code: RoomCode) -> Bool { listings[code] != nil }
+}
