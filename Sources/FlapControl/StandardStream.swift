@@ -19,6 +19,13 @@ final class StandardStream {
         stream.flush()
     }
 
+    /// Writes `text` to stdout at once.
+    static func writeOutput(_ text: String) {
+        let stream = StandardStream(descriptor: 1)
+        stream.write(text)
+        stream.flush()
+    }
+
     /// A buffered writer on stdout; call ``flush()`` when done.
     static func bufferedOutput() -> StandardStream { StandardStream(descriptor: 1) }
 

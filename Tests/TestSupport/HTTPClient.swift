@@ -20,6 +20,8 @@ public struct HTTPClient: Sendable {
         public var text: String { String(decoding: body, as: UTF8.self) }
         public var json: Any? { try? JSONSerialization.jsonObject(with: body, options: [.fragmentsAllowed]) }
         public var object: [String: Any] { (json as? [String: Any]) ?? [:] }
+        /// The `error` of a JSON error answer, else the body.
+        public var error: String { object["error"] as? String ?? text }
     }
 
     public func request(_ method: String, _ path: String, body: Data? = nil, headers extra: [String: String] = [:]) async throws -> Reply {
@@ -36,6 +38,12 @@ public struct HTTPClient: Sendable {
     }
 
     public func get(_ path: String) async throws -> Reply { try await request("GET", path) }
+
+    public func post(_ path: String, json object: [String: Any]) async throws -> Reply {
+        try await request("POST", path, body: try JSONSerialization.data(withJSONObject: object), headers: ["Content-Type": "application/json"])
+    }
+
+    public func delete(_ path: String) async throws -> Reply { try await request("DELETE", path) }
 
     public func postJSON(_ path: String, _ json: String) async throws -> Reply {
         try await request("POST", path, body: Data(json.utf8), headers: ["Content-Type": "application/json"])
