@@ -92,4 +92,41 @@ import TestSupport
         #expect(full)
         #expect(try await kiosk.process.waitForLog("is full (20 members)").contains("waits for a place"))
     }
+
+    @Test func aRoomAcrossTwoSitesJoinedByABridge() async throws {
+        // Site A's broker, and site B's bridging the rooms' topics to it both ways (mosquitto's own feature).
+        let siteA = try await MosquittoBroker.start()
+        defer { Task { await siteA.stop() } }
+        let siteB = try await MosquittoBroker.start(extraConfiguration: """
+            connection site-a
+            address 127.0.0.1:\(siteA.port)
+            topic wematch/# both 1
+            cleansession true
+            try_private true
+            restart_timeout 1
+            """)
+        defer { Task { await siteB.stop() } }
+        let a = try await FlapdProcess.start(arguments: ["--mqtt", "mqtt://127.0.0.1:\(siteA.port)", "--device-id", "sa", "--room", "lobby"])
+        let b = try await FlapdProcess.start(arguments: ["--mqtt", "mqtt://127.0.0.1:\(siteB.port)", "--device-id", "sb", "--room", "lobby"])
+        defer { for kiosk in [a, b] { Task { await kiosk.stop() } } }
+
+        var agreed = false
+        var last: [View?] = []
+        for _ in 0..<200 where !agreed {
+            last = [try await view(a), try await view(b)]
+            agreed = last[0] == last[1] && last[0]?.members.count == 6
+            if !agreed { try await Task.sleep(for: .milliseconds(100)) }
+        }
+        #expect(agreed, "\(last)")
+        #expect(Set(last[0]?.members.map { String($0.prefix(2)) } ?? []) == ["sa", "sb"])
+
+        // Site B's kiosk dies: its broker publishes the wills, the bridge carries them to site A.
+        b.process.signal(SIGKILL)
+        var gone = false
+        for _ in 0..<100 where !gone {
+            gone = try await view(a).map { $0.members.count == 3 && $0.members.allSatisfy { $0.hasPrefix("sa.") } } ?? false
+            if !gone { try await Task.sleep(for: .milliseconds(100)) }
+        }
+        #expect(gone)
+    }
 }
