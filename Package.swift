@@ -104,7 +104,7 @@ let package = Package(
         .target(
             name: "FlapControl",
             dependencies: [
-                "FlapCore", "FlapHardware", "FlapSimulated", "FlapLinux", "FlapMQTT", "FlapHeartRate", "FlapMetrics", "Wematch",
+                "FlapCore", "FlapHardware", "FlapSimulated", "FlapLinux", "FlapMQTT", "FlapHeartRate", "FlapMetrics", "Wematch", "FlapKiosk",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "CompressNIO", package: "compress-nio"),
                 .product(name: "NIOCore", package: "swift-nio"),

@@ -33,7 +33,7 @@ struct BenchCommand: AsyncParsableCommand {
     @Flag(help: "Measure heart rate instead: a BLE strap's notification → reading through a real D-Bus (BlueZ played by python3-dbusmock; run from the project folder), readings per CPU second, flapd's memory with 20 simulated straps.")
     var heartRate = false
 
-    @Flag(help: "Measure the Wematch room engine instead: one update for rooms of 20, 200 and 2 000 members.")
+    @Flag(help: "Measure the Wematch room engine instead: one update for rooms of 20, 200 and 2 000 members; a kiosk frame on a 64x32 matrix and a 1280x720 screen; sample → frame shown.")
     var rooms = false
 
     @Option(help: "Messages for the POST → plan start measurement (with --service).")
@@ -77,7 +77,8 @@ struct BenchCommand: AsyncParsableCommand {
             #if DEBUG
             out.write("note: this is a debug build; build with -c release for real figures\n")
             #endif
-            return WematchBench(seconds: seconds, output: out).run()
+            WematchBench(seconds: seconds, output: out).run()
+            return try await KioskBench(seconds: seconds, output: out).run()
         }
         if heartRate {
             #if DEBUG

@@ -26,12 +26,17 @@ public struct Room<Instant: InstantProtocol & Sendable>: Sendable where Instant.
     public let name: String
     public let capacity: Int
     private var records: [MemberID: MemberRecord] = [:]
+    /// Members with a record in (joinedAt, id) order, kept as they join and leave.
+    private var order: [MemberID] = []
     private var points: [MemberID: HeartPoint] = [:]
     private var sequence: [MemberID: Int] = [:]
-    private var heard: [MemberID: Instant] = [:]
+    /// When each member was last heard, as time since ``origin``: a dictionary of the generic
+    /// instant would go through generic metadata on every look-up.
+    private var heard: [MemberID: Duration] = [:]
+    private var origin: Instant?
     /// A number for each member ever seen, so a synced pair is one integer to hash.
     private var serials: [MemberID: UInt32] = [:]
-    private var synced: Set<UInt64> = []
+    private var synced = PairSet()
     public private(set) var stars: [Star<Instant>] = []
     /// The pairs whose stars still shine.
     private var lit: Set<UInt64> = []
@@ -45,13 +50,35 @@ public struct Room<Instant: InstantProtocol & Sendable>: Sendable where Instant.
 
     /// A join record arrived (or changed); joining counts as being heard.
     public mutating func join(_ id: MemberID, _ record: MemberRecord, now: Instant) {
+        if let old = records[id] { order.remove(at: place(of: id, old)) }
         records[id] = record
-        if heard[id] == nil { heard[id] = now }
+        order.insert(id, at: place(of: id, record))
+        if heard[id] == nil { heard[id] = since(now) }
         number(id)
     }
 
+    /// Where `id` with `record` is (or belongs) in ``order``.
+    private func place(of id: MemberID, _ record: MemberRecord) -> Int {
+        var low = 0, high = order.count
+        while low < high {
+            let mid = (low + high) / 2
+            let other = order[mid]
+            if (records[other]?.joinedAt ?? record.joinedAt, other) < (record.joinedAt, id) { low = mid + 1 } else { high = mid }
+        }
+        return low
+    }
+
+    /// `now` as time since the room's first instant.
+    private mutating func since(_ now: Instant) -> Duration {
+        if origin == nil { origin = now }
+        return origin!.duration(to: now)
+    }
+
+    private func age(_ id: MemberID, at now: Duration) -> Duration? { heard[id].map { now - $0 } }
+
     /// A member left (its record was cleared, by itself or by its kiosk's will).
     public mutating func leave(_ id: MemberID) {
+        if let record = records[id] { order.remove(at: place(of: id, record)) }
         records[id] = nil
         points[id] = nil
         sequence[id] = nil
@@ -65,7 +92,7 @@ public struct Room<Instant: InstantProtocol & Sendable>: Sendable where Instant.
         guard sample.isPlausible, sample.seq > (sequence[id] ?? Int.min) else { return false }
         sequence[id] = sample.seq
         points[id] = HeartPoint(previous: sample.previous, current: sample.current)
-        heard[id] = now
+        heard[id] = since(now)
         number(id)
         return true
     }
@@ -79,8 +106,9 @@ public struct Room<Instant: InstantProtocol & Sendable>: Sendable where Instant.
 
     /// The members present at `now` (a record, heard within ``leaveAfter``), in (joinedAt, id) order.
     public func present(at now: Instant) -> [MemberID] {
-        records.compactMap { id, record in heard[id].map { $0.duration(to: now) < Self.leaveAfter } == true ? (record.joinedAt, id) : nil }
-            .sorted { $0 < $1 }.map(\.1)
+        guard let origin else { return [] }
+        let time = origin.duration(to: now)
+        return order.filter { age($0, at: time).map { $0 < Self.leaveAfter } == true }
     }
 
     /// Whether `id` is present but beyond the room's capacity.
@@ -92,11 +120,12 @@ public struct Room<Instant: InstantProtocol & Sendable>: Sendable where Instant.
     /// stars gone; and returns its state.
     public mutating func update(now: Instant) -> RoomState {
         let present = present(at: now)
+        let time = origin.map { $0.duration(to: now) } ?? .zero
         let admitted = Array(present.prefix(capacity))
-        let stale = Set(admitted.filter { id in heard[id]!.duration(to: now) >= Self.staleAfter })
+        let stale = Set(admitted.filter { id in age(id, at: time)! >= Self.staleAfter })
         let active = admitted.filter { !stale.contains($0) && points[$0] != nil }
         let edges = SyncGraph.edges(active.map { points[$0]! }, within: Self.syncDistance)
-        var keys = Set<UInt64>(minimumCapacity: edges.count)
+        var keys = PairSet(minimumCapacity: edges.count)
         // One star a pair at a time: a pair flickering at the edge of 5 BPM does not fill the sky.
         let numbers = active.map { UInt64(serials[$0]!) }
         for edge in edges {
@@ -121,7 +150,7 @@ public struct Room<Instant: InstantProtocol & Sendable>: Sendable where Instant.
         }
         if points.count > present.count {
             let here = Set(present)
-            for id in Array(points.keys) where !here.contains(id) && heard[id].map({ $0.duration(to: now) >= Self.leaveAfter }) ?? true {
+            for id in Array(points.keys) where !here.contains(id) && age(id, at: time).map({ $0 >= Self.leaveAfter }) ?? true {
                 points[id] = nil
             }
         }

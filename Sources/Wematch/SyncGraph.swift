@@ -81,21 +81,48 @@ public enum SyncGraph {
         public var degree: [Int]
     }
 
+    /// Each member's peers in one array (compressed sparse rows): member i's are
+    /// `peers[start[i]..<start[i + 1]]`. One allocation, where an array per member would be two
+    /// thousand of them in a crowded room.
+    struct Adjacency {
+        var start: [Int]
+        var peers: [Int]
+
+        init(count: Int, _ edges: [Edge]) {
+            var start = [Int](repeating: 0, count: count + 1)
+            for edge in edges {
+                start[Int(edge.a) + 1] += 1
+                start[Int(edge.b) + 1] += 1
+            }
+            for i in 0..<count { start[i + 1] += start[i] }
+            var filled = start
+            var peers = [Int](repeating: 0, count: 2 * edges.count)
+            for edge in edges {
+                let a = Int(edge.a), b = Int(edge.b)
+                peers[filled[a]] = b
+                filled[a] += 1
+                peers[filled[b]] = a
+                filled[b] += 1
+            }
+            self.start = start
+            self.peers = peers
+        }
+
+        @inline(__always) func degree(_ member: Int) -> Int { start[member + 1] - start[member] }
+    }
+
     /// The shape of `edges` over `count` members.
     public static func shape(count: Int, _ edges: [Edge]) -> Shape {
-        var neighbours = [[Int]](repeating: [], count: count)
-        for edge in edges {
-            neighbours[Int(edge.a)].append(Int(edge.b))
-            neighbours[Int(edge.b)].append(Int(edge.a))
-        }
+        let graph = Adjacency(count: count, edges)
         var componentOf = [Int](repeating: -1, count: count)
         var groups: [[Int]] = []
-        for start in 0..<count where componentOf[start] < 0 && !neighbours[start].isEmpty {
-            var group = [start]
-            componentOf[start] = groups.count
+        for first in 0..<count where componentOf[first] < 0 && graph.degree(first) > 0 {
+            var group = [first]
+            componentOf[first] = groups.count
             var cursor = 0
             while cursor < group.count {
-                for peer in neighbours[group[cursor]] where componentOf[peer] < 0 {
+                let member = group[cursor]
+                for peer in graph.peers[graph.start[member]..<graph.start[member + 1]] where componentOf[peer] < 0 {
                     componentOf[peer] = groups.count
                     group.append(peer)
                 }
@@ -104,20 +131,24 @@ public enum SyncGraph {
             groups.append(group)
         }
         var distance = [Int](repeating: -1, count: count)
+        var lower = [Int](repeating: 0, count: count), upper = [Int](repeating: Int.max, count: count)
         let components = groups.map { group in
-            let complete = group.allSatisfy { neighbours[$0].count == group.count - 1 }
-            let chain = complete ? 2 : diameter(group, neighbours, &distance) + 1
+            let complete = group.allSatisfy { graph.degree($0) == group.count - 1 }
+            let chain = complete ? 2 : diameter(group, graph, &distance, &lower, &upper) + 1
             return Shape.Component(members: group.sorted(), complete: complete, chain: chain)
         }
-        return Shape(components: components, degree: neighbours.map(\.count))
+        return Shape(components: components, degree: (0..<count).map { graph.degree($0) })
     }
 
     /// The largest eccentricity in `group` (its diameter), exactly, by Takes and Kosters'
     /// bounding algorithm: each breadth-first search bounds every member's eccentricity, and
     /// members that cannot lengthen the diameter drop out; a handful of searches usually settle
     /// it where one from every member would cost the square of the component's size.
-    private static func diameter(_ group: [Int], _ neighbours: [[Int]], _ distance: inout [Int]) -> Int {
-        var lower = [Int](repeating: 0, count: distance.count), upper = [Int](repeating: Int.max, count: distance.count)
+    private static func diameter(_ group: [Int], _ graph: Adjacency, _ distance: inout [Int], _ lower: inout [Int], _ upper: inout [Int]) -> Int {
+        for member in group {
+            lower[member] = 0
+            upper[member] = Int.max
+        }
         var candidates = group
         var longest = 0, bound = Int.max
         var fromHigh = true
@@ -125,8 +156,8 @@ public enum SyncGraph {
         queue.reserveCapacity(group.count)
         while !candidates.isEmpty && longest < bound {
             let start = fromHigh
-                ? candidates.max { (upper[$0], neighbours[$0].count, -$0) < (upper[$1], neighbours[$1].count, -$1) }!
-                : candidates.min { (lower[$0], -neighbours[$0].count, $0) < (lower[$1], -neighbours[$1].count, $1) }!
+                ? candidates.max { (upper[$0], graph.degree($0), -$0) < (upper[$1], graph.degree($1), -$1) }!
+                : candidates.min { (lower[$0], -graph.degree($0), $0) < (lower[$1], -graph.degree($1), $1) }!
             fromHigh.toggle()
             for member in group { distance[member] = -1 }
             queue.removeAll(keepingCapacity: true)
@@ -136,8 +167,9 @@ public enum SyncGraph {
             while cursor < queue.count {
                 let member = queue[cursor]
                 cursor += 1
-                for peer in neighbours[member] where distance[peer] < 0 {
-                    distance[peer] = distance[member] + 1
+                let next = distance[member] + 1
+                for peer in graph.peers[graph.start[member]..<graph.start[member + 1]] where distance[peer] < 0 {
+                    distance[peer] = next
                     queue.append(peer)
                 }
             }
