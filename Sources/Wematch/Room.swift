@@ -25,18 +25,17 @@ public struct Room<Instant: InstantProtocol & Sendable>: Sendable where Instant.
 
     public let name: String
     public let capacity: Int
-    private var records: [MemberID: MemberRecord] = [:]
-    /// Members with a record in (joinedAt, id) order, kept as they join and leave.
-    private var order: [MemberID] = []
-    private var points: [MemberID: HeartPoint] = [:]
-    private var sequence: [MemberID: Int] = [:]
-    /// When each member was last heard, as time since ``origin``: a dictionary of the generic
-    /// instant would go through generic metadata on every look-up.
-    private var heard: [MemberID: Duration] = [:]
+    /// Everything known of each member ever seen, by slot; a slot's index is the member's
+    /// serial number, so a synced pair is one integer to hash. Slots are kept for the room's
+    /// life (a few hundred bytes each; members are straps, and a venue has a bounded number).
+    private var slots: [MemberSlot] = []
+    private var slotOf: [MemberID: Int] = [:]
+    /// Slots with a join record in (joinedAt, id) order, kept as members join and leave.
+    private var order: [Int] = []
+    /// The instant times are counted from: a member's times are stored as durations, since a
+    /// dictionary or array of the generic instant would go through generic metadata each look-up.
     private var origin: Instant?
-    /// A number for each member ever seen, so a synced pair is one integer to hash.
-    private var serials: [MemberID: UInt32] = [:]
-    private var synced = PairSet()
+    private var synced = SyncMemory()
     public private(set) var stars: [Star<Instant>] = []
     /// The pairs whose stars still shine.
     private var lit: Set<UInt64> = []
@@ -50,20 +49,49 @@ public struct Room<Instant: InstantProtocol & Sendable>: Sendable where Instant.
 
     /// A join record arrived (or changed); joining counts as being heard.
     public mutating func join(_ id: MemberID, _ record: MemberRecord, now: Instant) {
-        if let old = records[id] { order.remove(at: place(of: id, old)) }
-        records[id] = record
-        order.insert(id, at: place(of: id, record))
-        if heard[id] == nil { heard[id] = since(now) }
-        number(id)
+        let slot = slot(id)
+        if let old = slots[slot].record { order.remove(at: place(of: id, old)) }
+        order.insert(slot, at: place(of: id, record))
+        slots[slot].record = record
+        if slots[slot].heard == nil { slots[slot].heard = since(now) }
     }
 
-    /// Where `id` with `record` is (or belongs) in ``order``.
+    /// A member left (its record was cleared, by itself or by its kiosk's will).
+    public mutating func leave(_ id: MemberID) {
+        guard let slot = slotOf[id] else { return }
+        if let record = slots[slot].record { order.remove(at: place(of: id, record)) }
+        slots[slot] = MemberSlot(id: id)
+    }
+
+    /// A sample arrived. Samples older than the last (by `seq`) and implausible rates are
+    /// refused; a sample may come before its member's record and is kept for it.
+    @discardableResult
+    public mutating func receive(_ sample: HeartSample, from id: MemberID, now: Instant) -> Bool {
+        let slot = slot(id)
+        guard sample.isPlausible, sample.seq > (slots[slot].sequence ?? Int.min) else { return false }
+        slots[slot].sequence = sample.seq
+        slots[slot].point = HeartPoint(previous: sample.previous, current: sample.current)
+        slots[slot].heard = since(now)
+        return true
+    }
+
+    /// The sequence number of `id`'s last sample (0 before any).
+    func sequence(of id: MemberID) -> Int { slotOf[id].flatMap { slots[$0].sequence } ?? 0 }
+
+    private mutating func slot(_ id: MemberID) -> Int {
+        if let slot = slotOf[id] { return slot }
+        slots.append(MemberSlot(id: id))
+        slotOf[id] = slots.count - 1
+        return slots.count - 1
+    }
+
+    /// Where a member `id` with `record` is (or belongs) in ``order``.
     private func place(of id: MemberID, _ record: MemberRecord) -> Int {
         var low = 0, high = order.count
         while low < high {
             let mid = (low + high) / 2
-            let other = order[mid]
-            if (records[other]?.joinedAt ?? record.joinedAt, other) < (record.joinedAt, id) { low = mid + 1 } else { high = mid }
+            let other = slots[order[mid]]
+            if (other.record?.joinedAt ?? record.joinedAt, other.id) < (record.joinedAt, id) { low = mid + 1 } else { high = mid }
         }
         return low
     }
@@ -74,41 +102,16 @@ public struct Room<Instant: InstantProtocol & Sendable>: Sendable where Instant.
         return origin!.duration(to: now)
     }
 
-    private func age(_ id: MemberID, at now: Duration) -> Duration? { heard[id].map { now - $0 } }
+    private func time(_ now: Instant) -> Duration { origin.map { $0.duration(to: now) } ?? .zero }
 
-    /// A member left (its record was cleared, by itself or by its kiosk's will).
-    public mutating func leave(_ id: MemberID) {
-        if let record = records[id] { order.remove(at: place(of: id, record)) }
-        records[id] = nil
-        points[id] = nil
-        sequence[id] = nil
-        heard[id] = nil
-    }
-
-    /// A sample arrived. Samples older than the last (by `seq`) and implausible rates are
-    /// refused; a sample may come before its member's record and is kept for it.
-    @discardableResult
-    public mutating func receive(_ sample: HeartSample, from id: MemberID, now: Instant) -> Bool {
-        guard sample.isPlausible, sample.seq > (sequence[id] ?? Int.min) else { return false }
-        sequence[id] = sample.seq
-        points[id] = HeartPoint(previous: sample.previous, current: sample.current)
-        heard[id] = since(now)
-        number(id)
-        return true
-    }
-
-    /// The sequence number of `id`'s last sample (0 before any).
-    func sequence(of id: MemberID) -> Int { sequence[id] ?? 0 }
-
-    private mutating func number(_ id: MemberID) {
-        if serials[id] == nil { serials[id] = UInt32(truncatingIfNeeded: serials.count) }
+    /// Slots present at `time` (a record, heard within ``leaveAfter``), in (joinedAt, id) order.
+    private func presentSlots(at time: Duration) -> [Int] {
+        order.filter { slots[$0].heard.map { time - $0 < Self.leaveAfter } == true }
     }
 
     /// The members present at `now` (a record, heard within ``leaveAfter``), in (joinedAt, id) order.
     public func present(at now: Instant) -> [MemberID] {
-        guard let origin else { return [] }
-        let time = origin.duration(to: now)
-        return order.filter { age($0, at: time).map { $0 < Self.leaveAfter } == true }
+        presentSlots(at: time(now)).map { slots[$0].id }
     }
 
     /// Whether `id` is present but beyond the room's capacity.
@@ -119,27 +122,30 @@ public struct Room<Instant: InstantProtocol & Sendable>: Sendable where Instant.
     /// Brings the room to `now`: who is stale, who is synced, the stars new syncs light and the
     /// stars gone; and returns its state.
     public mutating func update(now: Instant) -> RoomState {
-        let present = present(at: now)
-        let time = origin.map { $0.duration(to: now) } ?? .zero
+        let time = time(now)
+        let present = presentSlots(at: time)
         let admitted = Array(present.prefix(capacity))
-        let stale = Set(admitted.filter { id in age(id, at: time)! >= Self.staleAfter })
-        let active = admitted.filter { !stale.contains($0) && points[$0] != nil }
-        let edges = SyncGraph.edges(active.map { points[$0]! }, within: Self.syncDistance)
-        var keys = PairSet(minimumCapacity: edges.count)
+        let stale = admitted.map { time - slots[$0].heard! >= Self.staleAfter }
+        // Places in `admitted` of the members that count for syncing: heard lately, with a point.
+        let active = admitted.indices.filter { !stale[$0] && slots[admitted[$0]].point != nil }
+        let edges = SyncGraph.edges(active.map { slots[admitted[$0]].point! }, within: Self.syncDistance)
         // One star a pair at a time: a pair flickering at the edge of 5 BPM does not fill the sky.
-        let numbers = active.map { UInt64(serials[$0]!) }
-        for edge in edges {
-            let x = numbers[Int(edge.a)], y = numbers[Int(edge.b)]
+        let activeSlots = active.map { admitted[$0] }
+        var lighting: [(key: UInt64, edge: SyncGraph.Edge)] = []
+        for index in synced.advance(active: activeSlots, slotCount: slots.count, edges: edges) {
+            let edge = edges[index]
+            let x = UInt64(activeSlots[Int(edge.a)]), y = UInt64(activeSlots[Int(edge.b)])
             let key = x < y ? x << 32 | y : y << 32 | x
-            keys.insert(key)
-            guard !synced.contains(key), !lit.contains(key) else { continue }
-            let a = active[Int(edge.a)], b = active[Int(edge.b)]
-            let seed = SeededRandom.hash("\(min(a, b))|\(max(a, b))|\(max(sequence[a] ?? 0, sequence[b] ?? 0))")
-            stars.append(Star(pair: SyncGraph.Pair(a, b), key: key, between: points[a]!, and: points[b]!, seed: seed, born: now))
-            lit.insert(key)
-            starsLit += 1
+            if !lit.contains(key) { lighting.append((key, edge)) }
         }
-        synced = keys
+        starsLit += lighting.count
+        // Only the newest ``mostStars`` can shine: the ones before would be put out at once.
+        for (key, edge) in lighting.suffix(Self.mostStars) {
+            let a = slots[admitted[active[Int(edge.a)]]], b = slots[admitted[active[Int(edge.b)]]]
+            let seed = SeededRandom.hash("\(min(a.id, b.id))|\(max(a.id, b.id))|\(max(a.sequence ?? 0, b.sequence ?? 0))")
+            stars.append(Star(pair: SyncGraph.Pair(a.id, b.id), key: key, between: a.point!, and: b.point!, seed: seed, born: now))
+            lit.insert(key)
+        }
         if stars.count > Self.mostStars {
             for star in stars.prefix(stars.count - Self.mostStars) { lit.remove(star.key) }
             stars.removeFirst(stars.count - Self.mostStars)
@@ -148,20 +154,33 @@ public struct Room<Instant: InstantProtocol & Sendable>: Sendable where Instant.
             lit.remove(oldest.key)
             stars.removeFirst()
         }
-        if points.count > present.count {
-            let here = Set(present)
-            for id in Array(points.keys) where !here.contains(id) && age(id, at: time).map({ $0 >= Self.leaveAfter }) ?? true {
-                points[id] = nil
-            }
+        // A member gone (unheard for ``leaveAfter``) keeps no point: back, it waits for a new sample.
+        for slot in slots.indices where slots[slot].point != nil && slots[slot].heard.map({ time - $0 >= Self.leaveAfter }) ?? true {
+            slots[slot].point = nil
         }
-        return RoomState(room: name, admitted: admitted, waiting: Array(present.dropFirst(capacity)),
-                         records: records, stale: stale, active: active, edges: edges, stars: stars.count)
+        let place = active.map { Int32($0) }
+        return RoomState(room: name, admitted: admitted.map { slots[$0].id }, waiting: present.dropFirst(capacity).map { slots[$0].id },
+                         records: admitted.map { slots[$0].record! }, stale: stale,
+                         synced: edges.map { SyncGraph.Edge(Int(place[Int($0.a)]), Int(place[Int($0.b)])) }, stars: stars.count)
     }
 
     /// Where each admitted member's heart is drawn: its point held inside the axes.
     public func plotPoints(_ state: RoomState) -> [MemberID: HeartPoint] {
         var result: [MemberID: HeartPoint] = [:]
-        for member in state.members { if let point = points[member.id] { result[member.id] = point.clamped(to: Self.axis) } }
+        for member in state.members {
+            if let point = slotOf[member.id].flatMap({ slots[$0].point }) { result[member.id] = point.clamped(to: Self.axis) }
+        }
         return result
     }
+}
+
+/// What a room knows of one member. Outside ``Room`` so that it is not generic: an array of a
+/// type nested in a generic one goes through runtime metadata on every access.
+struct MemberSlot {
+    let id: MemberID
+    var record: MemberRecord?
+    var point: HeartPoint?
+    var sequence: Int?
+    /// Since the room's origin.
+    var heard: Duration?
 }

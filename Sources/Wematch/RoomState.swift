@@ -32,20 +32,17 @@ public struct RoomState: Sendable, Equatable {
     public var clusters: [Cluster]
     public var stars: Int
 
-    init(room: String, admitted: [MemberID], waiting: [MemberID], records: [MemberID: MemberRecord],
-         stale: Set<MemberID>, active: [MemberID], edges: [SyncGraph.Edge], stars: Int) {
-        var position: [MemberID: Int] = [:]
-        for (index, id) in admitted.enumerated() { position[id] = index }
-        // `active` is in the order of `admitted`, so the edges stay in order.
-        let place = active.map { position[$0]! }
-        synced = edges.map { SyncGraph.Edge(place[Int($0.a)], place[Int($0.b)]) }
+    /// `records` and `stale` go with `admitted`; `synced` are indices into it, in order.
+    init(room: String, admitted: [MemberID], waiting: [MemberID], records: [MemberRecord], stale: [Bool],
+         synced: [SyncGraph.Edge], stars: Int) {
+        self.synced = synced
         let shape = SyncGraph.shape(count: admitted.count, synced)
         var clusterOf = [Int](repeating: -1, count: admitted.count)
         for (index, component) in shape.components.enumerated() { for member in component.members { clusterOf[member] = index } }
         self.room = room
         members = admitted.enumerated().map { index, id in
             let component = clusterOf[index] >= 0 ? shape.components[clusterOf[index]] : nil
-            return Member(id: id, name: records[id]?.name ?? id, colour: records[id]?.colour ?? Palette.colours[0], stale: stale.contains(id),
+            return Member(id: id, name: records[index].name, colour: records[index].colour, stale: stale[index],
                           cluster: component.map { $0.complete ? "hard" : "soft" }, chain: component?.chain ?? 1,
                           syncedPeers: shape.degree[index])
         }
@@ -57,7 +54,7 @@ public struct RoomState: Sendable, Equatable {
 
     /// An empty room called `room`.
     public init(room: String) {
-        self.init(room: room, admitted: [], waiting: [], records: [:], stale: [], active: [], edges: [], stars: 0)
+        self.init(room: room, admitted: [], waiting: [], records: [], stale: [], synced: [], stars: 0)
     }
 
     /// Synced pairs by id, each sorted, in order of members.
