@@ -121,6 +121,30 @@ import TestSupport
         #expect(room.update(now: at(188)).stars == 2)
     }
 
+    @Test func aPairStaysLitWhenOthersComeAndGoAroundIt() {
+        // a and b synced; members joining before them (and leaving) move them in the room's
+        // order; that is no new sync, and no new star.
+        var room = room(["a": (70, 70), "b": (72, 70)])
+        #expect(room.update(now: t0).stars == 1 && room.starsLit == 1)
+        room.join("early", record("early", -100), now: at(1))
+        room.receive(HeartSample(previous: 150, current: 150, seq: 1), from: "early", now: at(1))
+        for id in ["a", "b"] { room.receive(HeartSample(previous: id == "a" ? 70 : 72, current: 70, seq: 2), from: id, now: at(1)) }
+        #expect(room.update(now: at(1)).members.first?.id == "early")
+        #expect(room.starsLit == 1)
+        room.leave("early")
+        for id in ["a", "b"] { room.receive(HeartSample(previous: id == "a" ? 70 : 72, current: 70, seq: 3), from: id, now: at(2)) }
+        _ = room.update(now: at(2))
+        #expect(room.starsLit == 1)
+        // A crowd of new pairs at once: all counted, at most 64 shine.
+        var big = Room<Instant>(name: "big", capacity: 100)
+        for i in 0..<40 {
+            big.join("m\(i)", record("m\(i)", Double(i)), now: t0)
+            big.receive(HeartSample(previous: 120, current: 120 + Double(i) * 0.01, seq: 1), from: "m\(i)", now: t0)
+        }
+        #expect(big.update(now: t0).stars == Room<Instant>.mostStars)
+        #expect(big.starsLit == 40 * 39 / 2)
+    }
+
     @Test func everyKioskComputesTheSameRoomWhateverTheOrderOfArrival() {
         var random = SeededRandom(42)
         var messages: [(MemberID, HeartSample)] = []
