@@ -225,6 +225,28 @@ import TestSupport
         #expect(problems("[mqtt]\nurl = \"mqtt://b:1883\"\n[room]\nkiosk = \"x\"\n").contains { $0.contains("room.name") && $0.contains("needs name") })
     }
 
+    @Test func theKioskPolicyTheCodeTheChimeAndTheBuzzer() throws {
+        let parsed = try ConfigurationParser.parse("""
+            [mqtt]
+            url = "mqtt://broker:1883"
+            [room]
+            name = "lobby"
+            code = "k7q2-mx"
+            chime = false
+            buzzer = "gpiochip0:17"
+            [[panel]]
+            driver = "simulated"
+            policy = "kiosk"
+            """, file: "flapd.toml")
+        #expect(parsed.panels[0].policy == .kiosk)
+        #expect(parsed.room?.code?.text == "K7Q2MX" && parsed.room?.chime == false)
+        #expect(parsed.room?.buzzerLine.map { "\($0.chip):\($0.line)" } == "gpiochip0:17")
+        let mqtt = "[mqtt]\nurl = \"mqtt://b:1883\"\n"
+        #expect(problems(mqtt + "[[panel]]\ndriver = \"simulated\"\npolicy = \"kiosk\"\n").contains { $0.contains("panel[0].policy") && $0.contains("configure [room]") })
+        #expect(problems(mqtt + "[room]\nname = \"lobby\"\nbuzzer = \"pin 17\"\n").contains { $0.contains("room.buzzer") && $0.contains("CHIP:LINE") })
+        #expect(problems(mqtt + "[room]\nname = \"lobby\"\ncode = \"K7Q2U9\"\n").contains { $0.contains("room.code") && $0.contains("character 5") })
+    }
+
     @Test func aSyntaxErrorSaysWhere() {
         let found = problems("listen = \"x\"\n[api\nport = 1")
         #expect(found.count == 1)

@@ -46,13 +46,28 @@ import TestSupport
             if !seen { try await Task.sleep(for: .milliseconds(100)) }
         }
         #expect(seen)
+        // B's panel shows the room (its policy with --room and no file): wait for the summary to land.
+        var summary = false
+        for _ in 0..<300 where !summary {
+            summary = try await b.api.get("/v1/board").text.contains("HERE")
+            if !summary { try await Task.sleep(for: .milliseconds(100)) }
+        }
+        #expect(summary)
         var answers: [String] = []
         for path in ["/v1/room", "/v1/sensors", "/v1/status", "/v1/board", "/metrics"] { answers.append(try await b.api.get(path).text) }
         answers.append(try await a.api.get("/v1/room").text)
         for answer in answers { #expect(!mentionsTheRate(answer), "\(answer.prefix(300))") }
+        // The plot as a picture: colours and half blocks, not one digit once the colour codes are gone.
+        let picture = try await b.api.get("/v1/room/picture?width=64&height=32").text
+        #expect(picture.contains("▀"))
+        #expect(!picture.replacingOccurrences(of: "\u{1B}\\[[0-9;]*m", with: "", options: .regularExpression).contains { $0.isNumber })
         #expect(await b.terminate() == 0)
         #expect(await a.terminate() == 0)
-        for line in (a.process.stderr + b.process.stderr).split(separator: "\n") { #expect(!mentionsTheRate(String(line)), "log: \(line)") }
+        // Logs, and the panels (the room's summary, drawn on stdout).
+        for line in (a.process.stderr + b.process.stderr + a.process.stdout + b.process.stdout).split(separator: "\n") {
+            #expect(!mentionsTheRate(String(line)), "log: \(line)")
+        }
+        #expect(b.process.stdout.contains("HERE"))
 
         let published = capture.stdout.split(separator: "\n")
         let samples = published.filter { $0.hasPrefix("wematch/rooms/lobby/hr/a.serial.") }

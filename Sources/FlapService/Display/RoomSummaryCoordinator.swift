@@ -4,8 +4,9 @@ import Logging
 import Wematch
 
 /// Keeps a split-flap panel showing the room in words (``KioskSummary``): planned and moved
-/// like any message, changed at most once every ``settle`` so the flaps are not forever
-/// turning, and never written to the inbox (the room is live; there is nothing to resume).
+/// like any message, changed only once the flaps have landed and then rested ``settle`` (so
+/// they are not forever turning and every summary is read), and never written to the inbox
+/// (the room is live; there is nothing to resume).
 actor RoomSummaryCoordinator<C: Clock> where C.Duration == Duration {
     let panelID: String
     private let motion: MotionLoop<C>
@@ -44,6 +45,9 @@ actor RoomSummaryCoordinator<C: Clock> where C.Duration == Duration {
                     try await motion.show(board, token: nil)
                     shown = board
                     wait = settle
+                    while await motion.isMoving {
+                        guard (try? await clock.sleep(for: .milliseconds(250), tolerance: nil)) != nil else { return }
+                    }
                 } catch {
                     logger.error("could not show the room", metadata: ["panel": "\(panelID)", "error": "\(error)"])
                 }
