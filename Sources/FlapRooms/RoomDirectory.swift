@@ -4,30 +4,18 @@ import Wematch
 /// The codes people join rooms by, as the broker holds them: every retained listing under
 /// `wematch/codes/`, read as they come, and this kiosk's own announced or cleared.
 public actor RoomDirectory {
-    private let client: MQTTClient
+    private let reader: TopicReader
     private var listings: [RoomCode: RoomListing] = [:]
 
     public init(options: MQTTOptions) throws(MQTTError) {
-        var options = options
-        options.persistentSession = false
-        client = try MQTTClient(options: options)
+        reader = try TopicReader(options: options)
     }
 
     /// Reads the listings until cancelled.
     public func run() async {
-        client.start()
-        await withTaskCancellationHandler {
-            for await event in client.events {
-                switch event {
-                case .connected(0, _):
-                    try? client.subscribe(RoomMessages.codesFilter, qos: 1)
-                case .message(let message):
-                    guard let code = RoomMessages.code(of: message.topic) else { continue }
-                    take(code, message.payload)
-                default: break
-                }
-            }
-        } onCancel: { [client] in client.stop() }
+        await reader.read(RoomMessages.codesFilter) { message in
+            if let code = RoomMessages.code(of: message.topic) { take(code, message.payload) }
+        }
     }
 
     private func take(_ code: RoomCode, _ payload: [UInt8]) {
@@ -53,13 +41,13 @@ public actor RoomDirectory {
     /// Announces `listing` under `code`, retained.
     public func announce(_ listing: RoomListing, as code: RoomCode) throws(MQTTError) {
         listings[code] = listing
-        try client.publish(RoomMessages.codeTopic(code), RoomMessages.encode(listing), qos: 1, retain: true)
+        try reader.publish(RoomMessages.codeTopic(code), RoomMessages.encode(listing), retain: true)
     }
 
     /// Clears `code`: its room has ended.
     public func clear(_ code: RoomCode) throws(MQTTError) {
         listings[code] = nil
-        try client.publish(RoomMessages.codeTopic(code), [], qos: 1, retain: true)
+        try reader.publish(RoomMessages.codeTopic(code), [], retain: true)
     }
 
     /// Whether `code` is listed now.

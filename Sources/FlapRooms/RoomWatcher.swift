@@ -7,7 +7,7 @@ import Wematch
 public actor RoomWatcher {
     public let name: String
     private var room: Room<ContinuousClock.Instant>
-    private let client: MQTTClient
+    private let reader: TopicReader
     private var problems: [String] = []
 
     /// Watches room `name` (admitting `capacity` members) through the broker `options` point
@@ -15,27 +15,15 @@ public actor RoomWatcher {
     public init(room name: String, capacity: Int = Room<ContinuousClock.Instant>.defaultCapacity, options: MQTTOptions) throws(MQTTError) {
         self.name = name
         room = Room(name: name, capacity: capacity)
-        var options = options
-        options.persistentSession = false
-        client = try MQTTClient(options: options)
+        reader = try TopicReader(options: options)
     }
 
     /// Reads the room until cancelled.
     public func run() async {
-        client.start()
-        await withTaskCancellationHandler {
-            for await event in client.events {
-                switch event {
-                case .connected(0, _):
-                    // A clean session each time: subscribe again, and the retained records come again.
-                    try? client.subscribe(RoomMessages.roomFilter(name), qos: 1)
-                case .message(let message):
-                    guard let (roomName, subject) = RoomMessages.parse(message.topic), roomName == name else { continue }
-                    take(subject, message.payload, at: message.received)
-                default: break
-                }
-            }
-        } onCancel: { [client] in client.stop() }
+        await reader.read(RoomMessages.roomFilter(name)) { message in
+            guard let (roomName, subject) = RoomMessages.parse(message.topic), roomName == name else { return }
+            take(subject, message.payload, at: message.received)
+        }
     }
 
     private func take(_ subject: RoomMessages.Subject, _ payload: [UInt8], at now: ContinuousClock.Instant) {

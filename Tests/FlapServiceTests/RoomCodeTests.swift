@@ -6,25 +6,6 @@ import Wematch
 /// Joining rooms by code through flapd's API, over a real mosquitto: a standing room's code,
 /// and rooms for two that live while one of the two remains.
 @Suite(.timeLimit(.minutes(3))) struct RoomCodeTests {
-    /// A kiosk with `people` simulated wearers on the broker, in no room unless `room` is given.
-    func kiosk(_ id: String, broker: MosquittoBroker, people: Int = 1, room: String? = nil) async throws -> FlapdProcess {
-        let config = FileManager.default.temporaryDirectory.appendingPathComponent("\(id)-\(UUID().uuidString).toml").path
-        try """
-            [[panel]]
-            driver = "simulated"
-            show = "none"
-            [mqtt]
-            url = "mqtt://127.0.0.1:\(broker.port)"
-            device_id = "\(id)"
-            home_assistant = false
-            [[sensor]]
-            driver = "simulated"
-            people = \(people)
-            \(room.map { "[room]\nname = \"\($0)\"" } ?? "")
-            """.write(toFile: config, atomically: true, encoding: .utf8)
-        return try await FlapdProcess.start(arguments: ["--config", config])
-    }
-
     /// The member ids `kiosk` sees, once `condition` holds of them (nil if it never does).
     func members(_ kiosk: FlapdProcess, until condition: ([String]) -> Bool) async throws -> [String]? {
         for _ in 0..<200 {
@@ -39,7 +20,7 @@ import Wematch
     @Test func aRoomForTwoLivesWhileOneOfThemRemains() async throws {
         let broker = try await MosquittoBroker.start()
         defer { Task { await broker.stop() } }
-        let a = try await kiosk("ka", broker: broker), b = try await kiosk("kb", broker: broker), c = try await kiosk("kc", broker: broker)
+        let a = try await FlapdProcess.kiosk("ka", broker: broker), b = try await FlapdProcess.kiosk("kb", broker: broker), c = try await FlapdProcess.kiosk("kc", broker: broker)
         defer { for k in [a, b, c] { Task { await k.stop() } } }
         #expect(try await a.api.get("/v1/room").status == 404)
 
@@ -88,8 +69,8 @@ import Wematch
     @Test func aStandingRoomIsJoinedByItsCode() async throws {
         let broker = try await MosquittoBroker.start()
         defer { Task { await broker.stop() } }
-        let host = try await kiosk("host", broker: broker, people: 2, room: "lobby")
-        let guest = try await kiosk("guest", broker: broker)
+        let host = try await FlapdProcess.kiosk("host", broker: broker, people: 2, room: "lobby")
+        let guest = try await FlapdProcess.kiosk("guest", broker: broker)
         defer { for k in [host, guest] { Task { await k.stop() } } }
         #expect(try await members(host) { $0.count == 2 } != nil)
         let room = try await host.api.get("/v1/room").object

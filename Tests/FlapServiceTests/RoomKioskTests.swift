@@ -66,22 +66,7 @@ import TestSupport
     @Test func theTwentyFirstMemberIsToldTheRoomIsFull() async throws {
         let broker = try await MosquittoBroker.start()
         defer { Task { await broker.stop() } }
-        let config = FileManager.default.temporaryDirectory.appendingPathComponent("crowd-\(UUID().uuidString).toml").path
-        try """
-            [[panel]]
-            driver = "simulated"
-            show = "none"
-            [mqtt]
-            url = "mqtt://127.0.0.1:\(broker.port)"
-            device_id = "crowd"
-            home_assistant = false
-            [room]
-            name = "lobby"
-            [[sensor]]
-            driver = "simulated"
-            people = 21
-            """.write(toFile: config, atomically: true, encoding: .utf8)
-        let kiosk = try await FlapdProcess.start(arguments: ["--config", config])
+        let kiosk = try await FlapdProcess.kiosk("crowd", broker: broker, people: 21, room: "lobby")
         defer { Task { await kiosk.stop() } }
         var full = false
         for _ in 0..<150 where !full {
