@@ -19,6 +19,9 @@ public actor RoomService {
     private let connect: @Sendable (String) -> MQTTOptions
     private let logger: Logger
     private let directory: RoomDirectory
+    /// The directory's connection, opened when first needed: a kiosk that never uses a room
+    /// keeps no connection for it.
+    private var directoryReading: Task<Void, Never>?
     private var current: Membership?
     private var latest: [StrapIdentity: (bpm: Int, at: ContinuousClock.Instant)] = [:]
     private var hosted: [StrapIdentity: (member: HostedMember, task: Task<Void, Never>, previous: Int?, seq: Int)] = [:]
@@ -49,7 +52,6 @@ public actor RoomService {
 
     /// Takes part until cancelled, then leaves.
     public func run() async {
-        let listing = Task { [directory] in await directory.run() }
         let listening = Task { [hub] in
             guard let hub else { return }
             for await sample in await hub.readings() { await self.heard(sample.strap, sample.bpm) }
@@ -64,7 +66,13 @@ public actor RoomService {
         }
         listening.cancel()
         await leaveCurrent()
-        listing.cancel()
+        directoryReading?.cancel()
+    }
+
+    /// The directory, reading the codes' listings.
+    private func codes() -> RoomDirectory {
+        if directoryReading == nil { directoryReading = Task { [directory] in await directory.run() } }
+        return directory
     }
 
     // MARK: The API's requests
@@ -82,14 +90,14 @@ public actor RoomService {
     public func join(code typed: String) async throws(RoomRequestError) -> (listing: RoomListing, code: RoomCode) {
         guard let code = RoomCode(typed) else { throw RoomRequestError(.badRequest, RoomCode.problem(typed) ?? "not a room code") }
         if let current, current.code == code { return (current.listing, code) }
-        guard let listing = await directory.listing(for: code) else {
+        guard let listing = await codes().listing(for: code) else {
             throw RoomRequestError(.notFound, "no room has the code \(code); check it on the other kiosk's screen")
         }
         if listing.kind == .pair {
             // A room for two lives while one of them remains; and it has room for two only.
             let others = try await peek(listing)
             if others.isEmpty {
-                try? await directory.clear(code)
+                try? await codes().clear(code)
                 throw RoomRequestError(.conflict, "the room for two with code \(code) has ended: everyone left")
             }
             if others.count + max(1, hosted.count) > listing.capacity {
@@ -109,7 +117,7 @@ public actor RoomService {
         await leaveCurrent()
         do {
             try enter(listing, code: code)
-            try await directory.announce(listing, as: code)
+            try await codes().announce(listing, as: code)
         } catch {
             throw RoomRequestError(.unavailable, "cannot reach the broker: \(error)")
         }
@@ -135,7 +143,10 @@ public actor RoomService {
         let watcher = try RoomWatcher(room: listing.room, capacity: listing.capacity, options: connect("wematch-\(kiosk)-watch\(rooms)"))
         current = Membership(listing: listing, code: code, watcher: watcher, task: Task { await watcher.run() })
         // A standing room's code is announced by every kiosk in it, and never cleared.
-        if listing.kind == .standing { Task { [directory] in try? await directory.announce(listing, as: code) } }
+        if listing.kind == .standing {
+            let directory = codes()
+            Task { try? await directory.announce(listing, as: code) }
+        }
     }
 
     /// Leaves the current room: members' records cleared; a room for two this kiosk was the
@@ -146,7 +157,7 @@ public actor RoomService {
         if current.listing.kind == .pair {
             let mine = Set(hosted.values.map(\.member.id))
             let others = await current.watcher.state().members.filter { !mine.contains($0.id) }
-            if others.isEmpty { try? await directory.clear(current.code) }
+            if others.isEmpty { try? await codes().clear(current.code) }
         }
         for (_, member) in hosted { await member.member.leave(); member.task.cancel() }
         hosted = [:]
@@ -204,8 +215,8 @@ public actor RoomService {
         }
         // A room for two lives while one of us is in it: keep its code listed (a kiosk that
         // left thinking it was the last, or a will, may have cleared it).
-        if current.listing.kind == .pair, !hosted.isEmpty, !(await directory.isListed(current.code)) {
-            try? await directory.announce(current.listing, as: current.code)
+        if current.listing.kind == .pair, !hosted.isEmpty, !(await codes().isListed(current.code)) {
+            try? await codes().announce(current.listing, as: current.code)
         }
         await noticeWaiting(in: current)
     }
