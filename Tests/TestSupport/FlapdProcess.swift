@@ -21,7 +21,9 @@ public final class FlapdProcess: Sendable {
             environment: environment)
         let log: String
         do {
-            log = try await process.waitForLog("INFO ready")
+            // Both lines follow the ports' binding, in either order.
+            _ = try await process.waitForLog("INFO ready")
+            log = try await process.waitForLog(" running api=")
         } catch {
             await process.stop()
             throw error
