@@ -24,6 +24,7 @@ let package = Package(
         .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.0.0"),
         .package(url: "https://github.com/apple/swift-http-types", from: "1.0.0"),
         .package(url: "https://github.com/LebJe/TOMLKit", from: "0.6.0"),
+        .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
     ],
     targets: [
         // Pure Swift: character codes, text layout, drums, flip planning. No I/O.
@@ -82,6 +83,17 @@ let package = Package(
         .target(name: "Wematch"),
         // Rooms over MQTT: a kiosk's view of a room and the members it hosts.
         .target(name: "FlapRooms", dependencies: ["Wematch", "FlapMQTT", "FlapHeartRate", "FlapHardware", .product(name: "Logging", package: "swift-log")]),
+        // A real Vestaboard through its APIs: the client, the persistent delivery queue.
+        .target(
+            name: "FlapVestaboard",
+            dependencies: [
+                "FlapCore", "FlapHardware",
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOFoundationCompat", package: "swift-nio"),
+                .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "Logging", package: "swift-log"),
+            ]),
         // The room on the panels: the plot on pixels, the summary in flaps, the chime.
         .target(name: "FlapKiosk", dependencies: ["Wematch", "FlapCore"]),
         .systemLibrary(
@@ -127,6 +139,7 @@ let package = Package(
             dependencies: ["FlapMQTT", "TestSupport", .product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOEmbedded", package: "swift-nio")]),
         .testTarget(name: "FlapRoomsTests", dependencies: ["FlapRooms", "Wematch", "FlapMQTT", "TestSupport"]),
         .testTarget(name: "WematchTests", dependencies: ["Wematch", "TestSupport"]),
+        .testTarget(name: "FlapVestaboardTests", dependencies: ["FlapVestaboard", "TestSupport"]),
         .testTarget(name: "FlapKioskTests", dependencies: ["FlapKiosk", "Wematch", "FlapCore", "FlapSimulated", "FlapHardware", "TestSupport"]),
         .testTarget(name: "FlapHeartRateTests", dependencies: ["FlapHeartRate", "FlapHardware", "FlapSimulated", "FlapMetrics", "TestSupport"]),
         .testTarget(

@@ -1,0 +1,190 @@
+import Foundation
+import Logging
+
+/// Writes one panel's boards to its Vestaboard from the delivery queue, one at a time:
+/// - a failed attempt is retried 2, 4, 8, 16 and 32 s later (five retries); 400, 401 and 403
+///   are final; 429 waits as long as Retry-After says; 5xx, timeouts and refused or dropped
+///   connections are retried;
+/// - through the cloud, writes are spaced 15 s apart (its own limit: a write sooner is answered
+///   as shown and dropped), except `immediate` ones, which are forced past it;
+/// - `conflict-aware` reads the board first, `optimistic` reads it back after writing;
+/// - a write found half-done at start (flapd stopped mid-write) is read back before it is sent
+///   again, so a board is never written twice for one delivery when it can be read.
+public actor BoardDelivery<C: Clock<Duration>> where C: Sendable {
+    public nonisolated let panel: String
+    public nonisolated let client: VestaboardClient
+    private let queue: DeliveryQueue
+    private let clock: C
+    private let now: @Sendable () -> Date
+    private let onConflict: ConflictChoice
+    private let logger: Logger
+    /// Someone waiting for a new board, a retry or a cancel; set when one came with no one waiting.
+    private var waiter: CheckedContinuation<Void, Never>?
+    private var woken = false
+    private let (finished, finishing) = AsyncStream.makeStream(of: Delivery.self)
+
+    /// What status pages show of the board.
+    public struct Health: Sendable, Equatable {
+        public var reachable: Bool?
+        public var lastSuccess: Date?
+        public var lastError: String?
+    }
+    public private(set) var health = Health()
+
+    public static var retryDelays: [Duration] { [.seconds(2), .seconds(4), .seconds(8), .seconds(16), .seconds(32)] }
+
+    public init(panel: String, client: VestaboardClient, queue: DeliveryQueue, clock: C, now: @escaping @Sendable () -> Date,
+                onConflict: ConflictChoice = .refuse, logger: Logger) {
+        self.panel = panel
+        self.client = client
+        self.queue = queue
+        self.clock = clock
+        self.now = now
+        self.onConflict = onConflict
+        self.logger = logger
+    }
+
+    /// Each delivery as it becomes final (one reader).
+    public nonisolated var outcomes: AsyncStream<Delivery> { finished }
+
+    /// Queues `rows` for the board; an older write still waiting is superseded.
+    @discardableResult
+    public func send(_ rows: [[Int]], transition: BoardTransition?, strategy: DeliveryStrategy, messageId: String?) throws -> Delivery {
+        let (delivery, superseded) = try queue.enqueue(panel: panel, rows: rows, transition: transition, strategy: strategy,
+                                                       messageId: messageId, now: now())
+        for id in superseded { if let old = try queue.delivery(id) { finishing.yield(old) } }
+        wakeUp()
+        return delivery
+    }
+
+    /// Looks at the queue again (after a retry or cancel from outside).
+    public func poke() { wakeUp() }
+
+    private func wakeUp() {
+        if let waiter {
+            self.waiter = nil
+            waiter.resume()
+        } else {
+            woken = true
+        }
+    }
+
+    /// Delivers until cancelled.
+    public func run() async {
+        var recovering = true
+        while !Task.isCancelled {
+            let next: Delivery?
+            do { next = try queue.next(panel: panel) } catch {
+                logger.error("the delivery queue cannot be read", metadata: ["panel": "\(panel)", "error": "\(error)"])
+                guard await pause(.seconds(5)) else { return }
+                continue
+            }
+            guard let delivery = next else {
+                recovering = false
+                guard await sleepOrWake(until: nil) else { return }
+                continue
+            }
+            let due = max(delivery.notBefore, spacingEnd(for: delivery))
+            if due > now() {
+                // A newer board may arrive meanwhile: it supersedes this one, so look again when woken.
+                guard await sleepOrWake(until: due) else { return }
+                continue
+            }
+            await attempt(delivery, resuming: recovering && delivery.state == .sending)
+        }
+    }
+
+    // MARK: Attempts
+
+    private func attempt(_ delivery: Delivery, resuming: Bool) async {
+        do {
+            try queue.begin(delivery.id)
+            if resuming, try await client.read() == delivery.rows {
+                logger.info("a write interrupted by a restart had reached the board", metadata: ["panel": "\(panel)", "delivery": "\(delivery.id)"])
+                return try finish(delivery.id) { try queue.sent(delivery.id, now: now()) }
+            }
+            if delivery.strategy == .conflictAware, let shown = try await client.read(), shown != delivery.rows,
+               let mine = try queue.lastWrite(panel: panel)?.rows, shown != mine {
+                if onConflict == .refuse {
+                    logger.warning("the board shows a message flapd did not write; left as it is", metadata: ["panel": "\(panel)", "delivery": "\(delivery.id)"])
+                    return try finish(delivery.id) { try queue.conflicted(delivery.id, now: now()) }
+                }
+                logger.notice("the board shows a message flapd did not write; overwriting it", metadata: ["panel": "\(panel)", "delivery": "\(delivery.id)"])
+            }
+            _ = try await client.write(delivery.rows, transition: delivery.transition, forced: delivery.strategy == .immediate)
+            var conflict = false
+            if delivery.strategy == .optimistic, let shown = try await client.read(), shown != delivery.rows {
+                conflict = true
+                logger.warning("the board showed another message when read back", metadata: ["panel": "\(panel)", "delivery": "\(delivery.id)"])
+            }
+            health = Health(reachable: true, lastSuccess: now(), lastError: nil)
+            try finish(delivery.id) { try queue.sent(delivery.id, conflictSeen: conflict, now: now()) }
+        } catch let error as VestaboardError {
+            failed(delivery, error)
+        } catch {
+            logger.error("the delivery queue cannot be written", metadata: ["panel": "\(panel)", "error": "\(error)"])
+            _ = await pause(.seconds(5))
+        }
+    }
+
+    private func failed(_ delivery: Delivery, _ error: VestaboardError) {
+        health.reachable = error.isFinal ? true : false
+        health.lastError = error.description
+        let attempts = delivery.attempts + 1
+        var retryAt: Date?
+        if !error.isFinal, attempts <= Self.retryDelays.count {
+            var wait = Self.retryDelays[attempts - 1]
+            if case .rateLimited(let asked) = error { wait = max(wait, asked) }
+            retryAt = now().addingTimeInterval(wait / .seconds(1))
+        }
+        logger.warning("the board did not take the message\(retryAt == nil ? "; given up" : "; trying again")", metadata: [
+            "panel": "\(panel)", "delivery": "\(delivery.id)", "attempt": "\(attempts)", "error": "\(error)",
+        ])
+        do {
+            try finish(delivery.id, final: retryAt == nil) { try queue.failed(delivery.id, error: error.description, retryAt: retryAt, now: now()) }
+        } catch {
+            logger.error("the delivery queue cannot be written", metadata: ["panel": "\(panel)", "error": "\(error)"])
+        }
+    }
+
+    private func finish(_ id: Int64, final: Bool = true, _ record: () throws -> Void) throws {
+        try record()
+        if final, let done = try queue.delivery(id) { finishing.yield(done) }
+    }
+
+    // MARK: Time
+
+    /// When the cloud's 15 s since the last write end (now, for the Local API and `immediate`).
+    private func spacingEnd(for delivery: Delivery) -> Date {
+        guard let spacing = client.api.minimumSpacing, delivery.strategy != .immediate,
+              let last = try? queue.lastWrite(panel: panel)?.at else { return .distantPast }
+        return last.addingTimeInterval(spacing / .seconds(1))
+    }
+
+    /// Sleeps until `date` (nil: no limit) or a wake-up, whichever is first; false when cancelled.
+    private func sleepOrWake(until date: Date?) async -> Bool {
+        if woken {
+            woken = false
+            return !Task.isCancelled
+        }
+        var timer: Task<Void, Never>?
+        if let date {
+            let milliseconds = Int64((date.timeIntervalSince(now()) * 1000).rounded(.up))
+            timer = Task { [clock] in
+                if (try? await clock.sleep(for: .milliseconds(max(0, milliseconds)), tolerance: nil)) != nil { await self.wakeUp() }
+            }
+        }
+        await withTaskCancellationHandler {
+            await withCheckedContinuation { waiter = $0 }
+        } onCancel: {
+            Task { await self.wakeUp() }
+        }
+        timer?.cancel()
+        woken = false
+        return !Task.isCancelled
+    }
+
+    private func pause(_ duration: Duration) async -> Bool {
+        (try? await clock.sleep(for: duration, tolerance: nil)) != nil
+    }
+}

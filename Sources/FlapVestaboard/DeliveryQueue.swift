@@ -1,0 +1,190 @@
+import Foundation
+import GRDB
+
+/// The writes waiting for (or done with) the boards, in SQLite so they survive restarts and power
+/// cuts (synchronous = FULL). Only the newest board of a panel waits: enqueuing supersedes an
+/// older pending one.
+public final class DeliveryQueue: Sendable {
+    private let database: DatabaseQueue
+
+    public init(path: String) throws {
+        var configuration = Configuration()
+        configuration.prepareDatabase { db in try db.execute(sql: "PRAGMA synchronous = FULL") }
+        database = try DatabaseQueue(path: path, configuration: configuration)
+        var migrator = DatabaseMigrator()
+        migrator.registerMigration("v1") { db in
+            try db.create(table: "delivery") { t in
+                t.autoIncrementedPrimaryKey("id")
+                t.column("panel", .text).notNull()
+                t.column("rows", .text).notNull()
+                t.column("transition", .text)
+                t.column("strategy", .text).notNull()
+                t.column("messageId", .text)
+                t.column("state", .text).notNull()
+                t.column("attempts", .integer).notNull()
+                t.column("createdAt", .double).notNull()
+                t.column("notBefore", .double).notNull()
+                t.column("lastError", .text)
+                t.column("finishedAt", .double)
+                t.column("conflictSeen", .boolean).notNull()
+            }
+            try db.create(index: "delivery_panel_state", on: "delivery", columns: ["panel", "state"])
+            // When each panel's board was last written, for the cloud's spacing across restarts,
+            // and what flapd last wrote there, to tell someone else's message from its own.
+            try db.create(table: "boardWrite") { t in
+                t.column("panel", .text).primaryKey()
+                t.column("rows", .text).notNull()
+                t.column("at", .double).notNull()
+            }
+        }
+        try migrator.migrate(database)
+    }
+
+    /// Adds a write of `rows` to `panel`; a pending write it replaces ends as superseded.
+    /// Returns the new delivery and the ids superseded.
+    @discardableResult
+    public func enqueue(panel: String, rows: [[Int]], transition: BoardTransition?, strategy: DeliveryStrategy,
+                        messageId: String?, now: Date) throws -> (delivery: Delivery, superseded: [Int64]) {
+        try database.write { db in
+            let older = try Int64.fetchAll(db, sql: "SELECT id FROM delivery WHERE panel = ? AND state = 'pending'", arguments: [panel])
+            try db.execute(sql: "UPDATE delivery SET state = 'superseded', finishedAt = ? WHERE panel = ? AND state = 'pending'",
+                           arguments: [now.timeIntervalSince1970, panel])
+            try db.execute(sql: """
+                INSERT INTO delivery (panel, rows, transition, strategy, messageId, state, attempts, createdAt, notBefore, conflictSeen)
+                VALUES (?, ?, ?, ?, ?, 'pending', 0, ?, ?, 0)
+                """, arguments: [panel, Self.json(rows), transition.map(Self.json), strategy.rawValue, messageId,
+                                 now.timeIntervalSince1970, now.timeIntervalSince1970])
+            let delivery = try Self.fetch(db, id: db.lastInsertedRowID)!
+            return (delivery, older)
+        }
+    }
+
+    /// The next write for `panel`: the one being sent (after a restart) or the oldest pending.
+    public func next(panel: String) throws -> Delivery? {
+        try database.read { db in
+            let row = try Row.fetchOne(db, sql: """
+                SELECT * FROM delivery WHERE panel = ? AND state IN ('sending', 'pending')
+                ORDER BY state = 'sending' DESC, id LIMIT 1
+                """, arguments: [panel])
+            return try row.map(Self.delivery)
+        }
+    }
+
+    public func delivery(_ id: Int64) throws -> Delivery? {
+        try database.read { db in try Self.fetch(db, id: id) }
+    }
+
+    /// Writes newest first, at most `limit`; only those of `panel` when given.
+    public func list(panel: String? = nil, limit: Int = 100) throws -> [Delivery] {
+        try database.read { db in
+            let rows = try Row.fetchAll(db, sql: "SELECT * FROM delivery WHERE ? IS NULL OR panel = ? ORDER BY id DESC LIMIT ?",
+                                        arguments: [panel, panel, limit])
+            return try rows.map(Self.delivery)
+        }
+    }
+
+    /// Writes not yet final, by panel.
+    public func depth() throws -> [String: Int] {
+        try database.read { db in
+            var counts: [String: Int] = [:]
+            for row in try Row.fetchAll(db, sql: "SELECT panel, COUNT(*) AS n FROM delivery WHERE state IN ('pending', 'sending') GROUP BY panel") {
+                counts[row["panel"]] = row["n"]
+            }
+            return counts
+        }
+    }
+
+    /// Marks `id` as being sent (an attempt begins); it counts as an attempt.
+    public func begin(_ id: Int64) throws {
+        try database.write { db in
+            try db.execute(sql: "UPDATE delivery SET state = 'sending', attempts = attempts + 1 WHERE id = ?", arguments: [id])
+        }
+    }
+
+    /// The attempt on `id` failed; it waits until `retryAt`, or, with none, fails for good.
+    public func failed(_ id: Int64, error: String, retryAt: Date?, now: Date) throws {
+        try database.write { db in
+            if let retryAt {
+                try db.execute(sql: "UPDATE delivery SET state = 'pending', lastError = ?, notBefore = ? WHERE id = ?",
+                               arguments: [error, retryAt.timeIntervalSince1970, id])
+            } else {
+                try db.execute(sql: "UPDATE delivery SET state = 'failed', lastError = ?, finishedAt = ? WHERE id = ?",
+                               arguments: [error, now.timeIntervalSince1970, id])
+            }
+        }
+    }
+
+    /// `id` reached the board: recorded with the board it wrote, in one transaction.
+    public func sent(_ id: Int64, conflictSeen: Bool = false, now: Date) throws {
+        try database.write { db in
+            guard let delivery = try Self.fetch(db, id: id) else { return }
+            try db.execute(sql: "UPDATE delivery SET state = 'sent', finishedAt = ?, conflictSeen = ?, lastError = ? WHERE id = ?",
+                           arguments: [now.timeIntervalSince1970, conflictSeen,
+                                       conflictSeen ? "the board showed another message when read back" : nil, id])
+            try db.execute(sql: "INSERT OR REPLACE INTO boardWrite (panel, rows, at) VALUES (?, ?, ?)",
+                           arguments: [delivery.panel, Self.json(delivery.rows), now.timeIntervalSince1970])
+        }
+    }
+
+    /// `id` was not written: the board showed someone else's message.
+    public func conflicted(_ id: Int64, now: Date) throws {
+        try database.write { db in
+            try db.execute(sql: "UPDATE delivery SET state = 'conflict', finishedAt = ?, lastError = ? WHERE id = ?",
+                           arguments: [now.timeIntervalSince1970, "the board shows a message flapd did not write; not overwritten", id])
+        }
+    }
+
+    /// Gives a failed or conflicting write another five attempts, now. False if it is not final.
+    public func retry(_ id: Int64, now: Date) throws -> Bool {
+        try database.write { db in
+            try db.execute(sql: """
+                UPDATE delivery SET state = 'pending', attempts = 0, notBefore = ?, finishedAt = NULL
+                WHERE id = ? AND state IN ('failed', 'conflict')
+                """, arguments: [now.timeIntervalSince1970, id])
+            return db.changesCount > 0
+        }
+    }
+
+    /// Cancels a write still waiting. False if it is not pending.
+    public func cancel(_ id: Int64, now: Date) throws -> Bool {
+        try database.write { db in
+            try db.execute(sql: "UPDATE delivery SET state = 'failed', lastError = 'cancelled', finishedAt = ? WHERE id = ? AND state = 'pending'",
+                           arguments: [now.timeIntervalSince1970, id])
+            return db.changesCount > 0
+        }
+    }
+
+    /// What flapd last wrote to `panel`, and when.
+    public func lastWrite(panel: String) throws -> (rows: [[Int]], at: Date)? {
+        try database.read { db in
+            guard let row = try Row.fetchOne(db, sql: "SELECT rows, at FROM boardWrite WHERE panel = ?", arguments: [panel]) else { return nil }
+            return (Self.rows(row["rows"]), Date(timeIntervalSince1970: row["at"]))
+        }
+    }
+
+    // MARK: Rows
+
+    private static func fetch(_ db: Database, id: Int64) throws -> Delivery? {
+        try Row.fetchOne(db, sql: "SELECT * FROM delivery WHERE id = ?", arguments: [id]).map(delivery)
+    }
+
+    private static func delivery(_ row: Row) throws -> Delivery {
+        let transition: String? = row["transition"]
+        return Delivery(
+            id: row["id"], panel: row["panel"], rows: rows(row["rows"]),
+            transition: transition.flatMap { try? JSONDecoder().decode(BoardTransition.self, from: Data($0.utf8)) },
+            strategy: DeliveryStrategy(rawValue: row["strategy"]) ?? .queued, messageId: row["messageId"],
+            state: Delivery.State(rawValue: row["state"]) ?? .failed, attempts: row["attempts"],
+            createdAt: Date(timeIntervalSince1970: row["createdAt"]), notBefore: Date(timeIntervalSince1970: row["notBefore"]),
+            lastError: row["lastError"], finishedAt: (row["finishedAt"] as Double?).map(Date.init(timeIntervalSince1970:)),
+            conflictSeen: row["conflictSeen"])
+    }
+
+    private static func rows(_ text: String) -> [[Int]] {
+        (try? JSONDecoder().decode([[Int]].self, from: Data(text.utf8))) ?? []
+    }
+
+    private static func json(_ value: some Encodable) -> String {
+        String(decoding: (try? JSONEncoder().encode(value)) ?? Data("null".utf8), as: UTF8.self)
+    }
+}

@@ -1,0 +1,109 @@
+import FlapCore
+import FlapHardware
+
+/// A real Vestaboard as a panel: each plan's final board goes to the board through the
+/// delivery queue (retried, spaced, coalesced as the queue does), and the panel counts as moving
+/// until the board took it and then for the plan's own duration, the time a board of this drum
+/// takes to flip there (the APIs do not say when the flaps stop; a real board may take a few
+/// seconds more or less).
+///
+/// A plan cut short cannot stop a remote board: the write already queued is superseded by the
+/// next plan's when that one comes before it was sent; once sent, the board goes on to it.
+public actor VestaboardPanel<C: Clock<Duration>>: Panel where C: Sendable {
+    public nonisolated let info: PanelInfo
+    private let delivery: BoardDelivery<C>
+    private let clock: C
+    private let strategy: DeliveryStrategy
+    private let transition: BoardTransition?
+    private var current: [Int]
+    private var connected = true
+    private var notify: AsyncStream<PanelNotice>.Continuation?
+    private var outcomes: [Int64: Delivery] = [:]
+    private var waiters: [Int64: CheckedContinuation<Delivery, Never>] = [:]
+    private var following: Task<Void, Never>?
+
+    public init(info: PanelInfo, delivery: BoardDelivery<C>, clock: C, strategy: DeliveryStrategy, transition: BoardTransition?, positions: [Int]? = nil) {
+        self.info = info
+        self.delivery = delivery
+        self.clock = clock
+        self.strategy = strategy
+        self.transition = transition
+        current = positions ?? Array(repeating: 0, count: info.size.count)
+    }
+
+    /// Starts following the queue's outcomes.
+    public func start() {
+        following = Task { [delivery] in
+            for await outcome in delivery.outcomes { await self.settled(outcome) }
+        }
+    }
+
+    private func settled(_ outcome: Delivery) {
+        if let waiter = waiters.removeValue(forKey: outcome.id) { waiter.resume(returning: outcome) } else { outcomes[outcome.id] = outcome }
+        switch outcome.state {
+        case .failed:
+            connected = false
+            notify?.yield(PanelNotice(.error, "\(info.id): the Vestaboard did not take the board: \(outcome.lastError ?? "unknown")"))
+        case .conflict:
+            notify?.yield(PanelNotice(.warning, "\(info.id): the Vestaboard shows a message flapd did not write; left as it is"))
+        case .sent:
+            if !connected { notify?.yield(PanelNotice(.info, "\(info.id): the Vestaboard is reachable again")) }
+            connected = true
+            if outcome.conflictSeen { notify?.yield(PanelNotice(.warning, "\(info.id): the Vestaboard showed another message when read back")) }
+        default: break
+        }
+    }
+
+    public func play(_ plan: FlipPlan, cutoff: PlayCutoff) async throws {
+        let target = plan.board(at: plan.duration)
+        let rows = target.codeRows
+        let queued = try await delivery.send(rows, transition: transition, strategy: strategy, messageId: nil)
+        let outcome = await withTaskCancellationHandler {
+            await result(of: queued.id)
+        } onCancel: {
+            Task { await self.abandon(queued.id) }
+        }
+        try Task.checkCancellation()
+        switch outcome.state {
+        case .sent:
+            try await clock.sleep(for: plan.duration, tolerance: nil)
+            current = plan.modules.map { $0.path.last! }
+        case .superseded:
+            throw CancellationError()
+        default:
+            throw HardwareError(device: "Vestaboard \(info.id)", problem: outcome.lastError ?? "the board did not take the message",
+                                remedy: outcome.state == .conflict ? "see flapctl queue; retry to overwrite" : "see flapctl queue")
+        }
+    }
+
+    private func result(of id: Int64) async -> Delivery {
+        if let done = outcomes.removeValue(forKey: id) { return done }
+        return await withCheckedContinuation { waiters[id] = $0 }
+    }
+
+    /// A cancelled play no longer waits for its write (which the queue still delivers unless a newer one supersedes it).
+    private func abandon(_ id: Int64) {
+        waiters.removeValue(forKey: id)?.resume(returning: Delivery.abandoned(id))
+    }
+
+    public func positions() -> [Int] { current }
+
+    public func shutDown() async {
+        following?.cancel()
+        notify?.finish()
+    }
+
+    public func health() async -> PanelHealth { PanelHealth(connected: connected) }
+
+    public func notices() -> AsyncStream<PanelNotice> { AsyncStream { notify = $0 } }
+
+    public func revisions() -> AsyncStream<PlanRevision> { AsyncStream { $0.finish() } }
+}
+
+extension Delivery {
+    /// The stand-in outcome a cancelled play gets.
+    static func abandoned(_ id: Int64) -> Delivery {
+        Delivery(id: id, panel: "", rows: [], transition: nil, strategy: .queued, messageId: nil, state: .superseded, attempts: 0,
+                 createdAt: .distantPast, notBefore: .distantPast, lastError: nil, finishedAt: nil, conflictSeen: false)
+    }
+}
