@@ -149,7 +149,8 @@ public enum ConfigurationParser {
             if key == "rows" { panel.rows = value } else { panel.columns = value }
         }
         if let rows = panel.rows, let columns = panel.columns, rows > 0, columns > 0 { panel.size = BoardSize(rows: rows, columns: columns) }
-        if panel.driver != "simulated" && !panel.isLED { panel.drum = .chainlink52 }
+        if panel.driver != "simulated" && panel.driver != "vestaboard" && !panel.isLED { panel.drum = .chainlink52 }
+        if panel.driver == "vestaboard" { panel.vestaboard = parseVestaboard(&reader) }
         if panel.isLED { panel.led = parseLED(&reader, driver: panel.driver) }
         if let pins = reader.intLists("pins", example: "[[17, 18, 27, 22, 23]] (IN1–IN4, then the sensor)") {
             if panel.driver != "gpio" { reader.fail("pins", "only a gpio panel has pins") }
@@ -199,7 +200,7 @@ public enum ConfigurationParser {
             break
         }
         reader.finish(["id", "driver", "device", "size", "rows", "columns", "pins", "drum", "drum_string", "period_ms", "transition", "show", "policy", "sender", "rotate_seconds"]
-            + (panel.isLED ? ledKeys : []))
+            + (panel.isLED ? ledKeys : []) + (panel.driver == "vestaboard" ? vestaboardKeys : []))
         return panel
     }
 

@@ -62,10 +62,12 @@ public struct PanelConfiguration: Sendable, Equatable {
     public var show = "terminal"
     /// LED and screen drivers: how the pixels are laid out and lit.
     public var led = LEDSettings()
+    /// `vestaboard`: which API, where, with what credential, how writes are delivered.
+    public var vestaboard = VestaboardSettings()
 
     public init() {}
 
-    public static let drivers = ["simulated", "chainlink", "spi", "gpio"] + ledDrivers
+    public static let drivers = ["simulated", "chainlink", "spi", "gpio", "vestaboard"] + ledDrivers
     /// Drivers that draw the board in light rather than turn flaps.
     public static let ledDrivers = ["max7219", "ws2812", "framebuffer", "hub75"]
     public var isLED: Bool { Self.ledDrivers.contains(driver) }
@@ -128,4 +130,22 @@ extension FlapdConfiguration {
         }
         return nil
     }
+}
+
+/// A real Vestaboard as a panel: `[[panel]] driver = "vestaboard"`.
+public struct VestaboardSettings: Sendable, Equatable {
+    /// `local` (the board's Local API), `cloud` (the Cloud API) or `rw` (the older Read/Write API).
+    public var api = "local"
+    /// Where: the board's address for `local` (`http://vestaboard.local:7000`); the service's for the others.
+    public var url: String?
+    /// The file holding the Local API key, the Cloud API token or the Read/Write key.
+    public var credentialFile: String?
+    /// `queued`, `immediate`, `conflict-aware` or `optimistic`.
+    public var strategy = "queued"
+    /// `conflict-aware`: `refuse` or `overwrite` a message flapd did not write.
+    public var onConflict = "refuse"
+
+    public init() {}
+
+    public static let apis = ["local", "cloud", "rw"]
 }

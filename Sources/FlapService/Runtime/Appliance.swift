@@ -42,7 +42,7 @@ public final class Appliance: Sendable {
         for panel in configuration.panels {
             do {
                 drivers.append(try await PanelDriver.make(panel, saved: try await inbox.panelState(panel.id)?.codes,
-                                                          calibration: calibration, logger: logger))
+                                                          calibration: calibration, stateDirectory: stateDirectory.path, logger: logger))
             } catch {
                 for driver in drivers { await driver.panel.shutDown(); await driver.stopCompanion() }
                 throw ServiceError("panel \(panel.id): \(error)")

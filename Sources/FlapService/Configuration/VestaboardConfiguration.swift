@@ -1,0 +1,35 @@
+import FlapVestaboard
+
+extension ConfigurationParser {
+    static let vestaboardKeys = ["api", "url", "key_file", "token_file", "strategy", "on_conflict"]
+
+    /// The keys of a `driver = "vestaboard"` panel.
+    static func parseVestaboard(_ reader: inout TableReader) -> VestaboardSettings {
+        var settings = VestaboardSettings()
+        settings.api = reader.choice("api", VestaboardSettings.apis) ?? settings.api
+        settings.url = reader.string("url")
+        let key = reader.string("key_file"), token = reader.string("token_file")
+        switch settings.api {
+        case "cloud":
+            if key != nil { reader.fail("key_file", "the Cloud API takes a token: token_file = \"/etc/flapd/vestaboard-token\"") }
+            settings.credentialFile = token
+        default:
+            if token != nil { reader.fail("token_file", "the \(settings.api == "local" ? "Local" : "Read/Write") API takes a key: key_file = \"/etc/flapd/vestaboard-key\"") }
+            settings.credentialFile = key
+        }
+        if settings.credentialFile == nil {
+            reader.fail(settings.api == "cloud" ? "token_file" : "key_file", settings.api == "cloud"
+                ? "a Cloud API token is needed (the Vestaboard web app, Developer section), in a file: token_file = \"/etc/flapd/vestaboard-token\""
+                : settings.api == "local"
+                ? "the board's Local API key is needed, in a file: key_file = \"/etc/flapd/vestaboard-key\" (README, \"A real Vestaboard\")"
+                : "the Read/Write key is needed (the Vestaboard app, Settings), in a file: key_file = \"/etc/flapd/vestaboard-key\"")
+        }
+        if settings.api == "local", settings.url == nil { reader.fail("url", "the board's Local API address is needed: url = \"http://vestaboard.local:7000\"") }
+        if let url = settings.url, !(url.hasPrefix("http://") || url.hasPrefix("https://")) {
+            reader.fail("url", "\"\(url)\" is not an http:// or https:// address")
+        }
+        settings.strategy = reader.choice("strategy", DeliveryStrategy.allCases.map(\.rawValue)) ?? settings.strategy
+        settings.onConflict = reader.choice("on_conflict", ConflictChoice.allCases.map(\.rawValue)) ?? settings.onConflict
+        return settings
+    }
+}

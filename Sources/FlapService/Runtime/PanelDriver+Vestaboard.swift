@@ -1,0 +1,49 @@
+import FlapCore
+import FlapHardware
+import FlapVestaboard
+import Foundation
+import Logging
+
+extension PanelDriver {
+    /// A real Vestaboard through one of its APIs: its credential read from its file, its writes
+    /// through a delivery queue of its own in the state directory (`outbox-ID.sqlite`).
+    static func vestaboard(_ configuration: PanelConfiguration, saved: [CharacterCode]?, stateDirectory: String, logger: Logger) async throws -> PanelDriver {
+        let settings = configuration.vestaboard
+        let what = settings.api == "cloud" ? "Vestaboard Cloud API token" : settings.api == "rw" ? "Vestaboard Read/Write key" : "Vestaboard Local API key"
+        guard let file = settings.credentialFile else { throw ServiceError("panel \(configuration.id): the \(what) file is not configured") }
+        let credential = try resolve(.file(file), purpose: what)
+        let api: VestaboardAPI
+        switch settings.api {
+        case "cloud": api = .cloud(settings.url.flatMap(URL.init(string:)) ?? VestaboardAPI.cloudURL, token: credential)
+        case "rw": api = .readWrite(settings.url.flatMap(URL.init(string:)) ?? VestaboardAPI.readWriteURL, key: credential)
+        default:
+            guard let url = settings.url.flatMap(URL.init(string:)) else { throw ServiceError("panel \(configuration.id): the board's url is not an address") }
+            api = .local(url, key: credential)
+        }
+        let queue: DeliveryQueue
+        do {
+            queue = try DeliveryQueue(path: (stateDirectory as NSString).appendingPathComponent("outbox-\(configuration.id).sqlite"))
+        } catch {
+            throw ServiceError("panel \(configuration.id): cannot open its delivery queue in \(stateDirectory): \(error)")
+        }
+        var panelLogger = logger
+        panelLogger[metadataKey: "panel"] = "\(configuration.id)"
+        let delivery = BoardDelivery(panel: configuration.id, client: VestaboardClient(api: api), queue: queue, clock: ContinuousClock(),
+                                     now: { Date() }, onConflict: ConflictChoice(rawValue: settings.onConflict) ?? .refuse, logger: panelLogger)
+        let running = Task { await delivery.run() }
+        var settled = configuration
+        let size = configuration.size ?? .flagship
+        settled.size = size
+        let info = PanelInfo(id: configuration.id, size: size, drum: configuration.drum, motion: .forwardOnly, driver: "vestaboard")
+        // The Local API takes the board's own transitions; the cascade is flapd's, and the board's default stands in for it.
+        let transition = settings.api == "local" && configuration.transition != .cascade ? BoardTransition(strategy: configuration.transition.rawValue) : nil
+        let positions = saved.flatMap { $0.count == size.count ? $0.map { configuration.drum.flap(for: $0).index } : nil }
+        let panel = VestaboardPanel(info: info, delivery: delivery, clock: ContinuousClock(),
+                                    strategy: DeliveryStrategy(rawValue: settings.strategy) ?? .queued, transition: transition, positions: positions)
+        await panel.start()
+        logger.info("\(configuration.id): a Vestaboard through its \(settings.api == "local" ? "Local" : settings.api == "rw" ? "Read/Write" : "Cloud") API at \(api.address), writes \(settings.strategy)")
+        var driver = PanelDriver(panel: panel, configuration: settled, snapshots: nil, stepper: nil, commandInterval: nil) { running.cancel() }
+        driver.delivery = (queue, delivery)
+        return driver
+    }
+}

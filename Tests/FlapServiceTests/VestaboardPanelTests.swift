@@ -1,0 +1,80 @@
+import Foundation
+import Testing
+import TestSupport
+
+/// flapd driving a real Vestaboard as a panel, through its Local API: the fake board, and
+/// another flapd standing in for a board.
+@Suite(.timeLimit(.minutes(2))) struct VestaboardPanelTests {
+    /// A flapd whose one panel is the board at `url` with `key`.
+    func flapd(url: String, key: String, api: String = "local", strategy: String = "queued") async throws -> FlapdProcess {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("vb-\(UUID().uuidString)").path
+        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+        try key.write(toFile: dir + "/key", atomically: true, encoding: .utf8)
+        try """
+            [[panel]]
+            id = "wall"
+            driver = "vestaboard"
+            api = "\(api)"
+            url = "\(url)"
+            \(api == "cloud" ? "token_file" : "key_file") = "\(dir)/key"
+            strategy = "\(strategy)"
+            """.write(toFile: dir + "/flapd.toml", atomically: true, encoding: .utf8)
+        return try await FlapdProcess.start(arguments: ["--config", dir + "/flapd.toml", "--no-sound"])
+    }
+
+    func text(_ rows: [[Int]]) -> String {
+        let letters = Array(" ABCDEFGHIJKLMNOPQRSTUVWXYZ1234567890")
+        return rows.map { String($0.map { $0 < letters.count ? letters[$0] : "#" }) }.joined(separator: "\n")
+    }
+
+    @Test func aMessageGoesToTheBoardThroughItsLocalAPI() async throws {
+        let board = try await FakeVestaboard.start()
+        defer { Task { await board.stop() } }
+        let flapd = try await flapd(url: board.base, key: board.localKey)
+        defer { Task { await flapd.stop() } }
+        let accepted = try await flapd.api.postJSON("/v1/messages", #"{"id": "v1", "text": "HELLO WALL"}"#)
+        #expect(accepted.status == 202)
+        var shown = false
+        for _ in 0..<100 where !shown {
+            shown = text(try await board.log().board).contains("HELLO WALL")
+            if !shown { try await Task.sleep(for: .milliseconds(100)) }
+        }
+        #expect(shown)
+        let writes = try await board.writes()
+        #expect(writes.count == 1 && writes[0].api == "local" && writes[0].status == "201")
+        // The key is in no log line.
+        #expect(!(flapd.process.stderr + flapd.process.stdout).contains(board.localKey))
+    }
+
+    @Test func oneFlapdDrivesAnotherThroughItsLocalAPI() async throws {
+        let target = try await FlapdProcess.start(arguments: ["--no-sound"])
+        defer { Task { await target.stop() } }
+        let key = try String(contentsOfFile: target.stateDirectory + "/local-api-key", encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)
+        let source = try await flapd(url: target.localAPIBase, key: key)
+        defer { Task { await source.stop() } }
+        _ = try await source.api.postJSON("/v1/messages", #"{"id": "v2", "text": "FROM THE OTHER ONE"}"#)
+        var shown = false
+        for _ in 0..<200 where !shown {
+            shown = try await target.api.get("/v1/board").text.contains("FROM THE OTHER ONE")
+            if !shown { try await Task.sleep(for: .milliseconds(100)) }
+        }
+        #expect(shown)
+    }
+
+    @Test func theRealVestaClientFindsTheFakeFaithful() async throws {
+        let board = try await FakeVestaboard.start()
+        defer { Task { await board.stop() } }
+        let result = try await ProcessRunner.run(try await PythonPeer.python(), [
+            PythonPeer.peersDirectory.appendingPathComponent("vesta_fake_check.py").path, board.base,
+        ])
+        #expect(result.status == 0, "\(result.stderrText)")
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(result.stdoutText.utf8)) as? [String: Any])
+        #expect(object["enabledKey"] as? String == board.localKey)
+        #expect(object["localWrite"] as? Bool == true && object["localReadBack"] as? Bool == true)
+        #expect(object["cloudRead"] as? Bool == true && object["cloudWrite"] as? Bool == true)
+        #expect(object["cloudTooSoonShown"] as? Bool == false, "a cloud write within 15 s is answered but not shown")
+        #expect(object["readWriteSame"] as? String == "405")
+        #expect(object["wrongToken"] as? Int == 401)
+        #expect(object["transition"] as? String == "wave")
+    }
+}
