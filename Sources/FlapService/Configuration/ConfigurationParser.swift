@@ -84,6 +84,12 @@ public enum ConfigurationParser {
                 reader.problems += sensor.problems
             }
         }
+        if let mirrors = reader.tables("mirror") {
+            for (index, var mirror) in mirrors.enumerated() {
+                configuration.mirrors.append(parseMirror(&mirror, index: index))
+                reader.problems += mirror.problems
+            }
+        }
         if var room = reader.table("room") {
             configuration.room = parseRoom(&room)
             reader.problems += room.problems
@@ -92,7 +98,7 @@ public enum ConfigurationParser {
         for (index, panel) in configuration.panels.enumerated() where panel.policy == .kiosk && configuration.room == nil {
             reader.fail("panel[\(index)].policy", "policy = \"kiosk\" shows a Wematch room: configure [room] too")
         }
-        reader.finish(["state_dir", "listen", "log_level", "api", "local_api", "messages", "sound", "mqtt", "panel", "sensor", "room"])
+        reader.finish(["state_dir", "listen", "log_level", "api", "local_api", "messages", "sound", "mqtt", "panel", "sensor", "room", "mirror"])
         guard reader.problems.isEmpty else { throw ConfigurationError(file: file, problems: reader.problems) }
         return configuration
     }

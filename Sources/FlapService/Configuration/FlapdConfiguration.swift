@@ -29,6 +29,8 @@ public struct FlapdConfiguration: Sendable, Equatable {
     public var logLevel = "info"
     /// Heart-rate sources (`[[sensor]]`); none by default (`--simulate` adds a simulated one).
     public var sensors: [SensorSettings] = []
+    /// Boards read as message sources (`[[mirror]]`).
+    public var mirrors: [MirrorSettings] = []
     /// The Wematch room this kiosk joins (`[room]`, `--room`); it needs `mqtt`.
     public var room: RoomSettings?
 
@@ -148,4 +150,16 @@ public struct VestaboardSettings: Sendable, Equatable {
     public init() {}
 
     public static let apis = ["local", "cloud", "rw"]
+}
+
+/// A board read as a message source: `[[mirror]]`.
+public struct MirrorSettings: Sendable, Equatable {
+    public var id = "mirror1"
+    public var board: VestaboardSettings
+    /// How often the board is read (at least 15 s for the cloud).
+    public var intervalSeconds = 30
+    /// The sender its message is filed under.
+    public var sender = "vestaboard"
+
+    public init(board: VestaboardSettings) { self.board = board }
 }

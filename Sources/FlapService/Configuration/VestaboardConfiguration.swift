@@ -2,9 +2,37 @@ import FlapVestaboard
 
 extension ConfigurationParser {
     static let vestaboardKeys = ["api", "url", "key_file", "token_file", "strategy", "on_conflict"]
+    static let mirrorKeys = ["id", "api", "url", "key_file", "token_file", "interval_seconds", "sender"]
 
     /// The keys of a `driver = "vestaboard"` panel.
     static func parseVestaboard(_ reader: inout TableReader) -> VestaboardSettings {
+        var settings = parseBoardAccess(&reader)
+        settings.strategy = reader.choice("strategy", DeliveryStrategy.allCases.map(\.rawValue)) ?? settings.strategy
+        settings.onConflict = reader.choice("on_conflict", ConflictChoice.allCases.map(\.rawValue)) ?? settings.onConflict
+        return settings
+    }
+
+    /// One `[[mirror]]`: a board read as a message source.
+    static func parseMirror(_ reader: inout TableReader, index: Int) -> MirrorSettings {
+        defer { reader.finish(mirrorKeys) }
+        var mirror = MirrorSettings(board: parseBoardAccess(&reader))
+        mirror.id = reader.string("id") ?? "mirror\(index + 1)"
+        mirror.sender = reader.string("sender") ?? "vestaboard"
+        if let seconds = reader.int("interval_seconds") {
+            let least = mirror.board.api == "local" ? 1 : 15
+            if seconds < least {
+                reader.fail("interval_seconds", mirror.board.api == "local" ? "must be at least 1, not \(seconds)"
+                    : "must be at least 15 for the cloud (its own limit), not \(seconds)")
+            }
+            mirror.intervalSeconds = max(least, seconds)
+        } else {
+            mirror.intervalSeconds = mirror.board.api == "local" ? 10 : 30
+        }
+        return mirror
+    }
+
+    /// Which API, where, and the file holding its credential.
+    static func parseBoardAccess(_ reader: inout TableReader) -> VestaboardSettings {
         var settings = VestaboardSettings()
         settings.api = reader.choice("api", VestaboardSettings.apis) ?? settings.api
         settings.url = reader.string("url")
@@ -28,8 +56,6 @@ extension ConfigurationParser {
         if let url = settings.url, !(url.hasPrefix("http://") || url.hasPrefix("https://")) {
             reader.fail("url", "\"\(url)\" is not an http:// or https:// address")
         }
-        settings.strategy = reader.choice("strategy", DeliveryStrategy.allCases.map(\.rawValue)) ?? settings.strategy
-        settings.onConflict = reader.choice("on_conflict", ConflictChoice.allCases.map(\.rawValue)) ?? settings.onConflict
         return settings
     }
 }

@@ -60,6 +60,7 @@ public final class Appliance: Sendable {
                 throw ServiceError("MQTT: \(error)")
             }
         }
+        let mirrors = try configuration.mirrors.map { try MirrorRunner($0, intake: intake, logger: logger) }
         let heartRate = try HeartRateService.hub(configuration.sensors, metrics: metrics, logger: logger)
         self.heartRate = heartRate
         let room = try RoomRunner.room(configuration.room, mqtt: configuration.mqtt, password: mqttPassword, hub: heartRate, logger: logger)
@@ -101,8 +102,15 @@ public final class Appliance: Sendable {
             logger: logger)
         let nativeListener = Listener(name: "native API", address: "\(configuration.listen):\(configuration.apiPort)", key: "--api-port or [api] port", app: nativeApp)
         let localListener = Listener(name: "Local API", address: "\(configuration.listen):\(configuration.localAPIPort)", key: "--local-api-port or [local_api] port", app: localApp)
-        services = panels + [nativeListener, localListener, Housekeeping(inbox: inbox, logger: logger)] + (mqtt.map { [$0] } ?? [])
-            + (heartRate.map { [HeartRateService(hub: $0)] } ?? []) + (room.map { [RoomRunner(room: $0)] } ?? []) + (bell.map { [$0] } ?? []) + [notifier]
+        var services: [any Service] = panels
+        services += [nativeListener, localListener, Housekeeping(inbox: inbox, logger: logger)]
+        if let mqtt { services.append(mqtt) }
+        if let heartRate { services.append(HeartRateService(hub: heartRate)) }
+        if let room { services.append(RoomRunner(room: room)) }
+        if let bell { services.append(bell) }
+        services += mirrors
+        services.append(notifier)
+        self.services = services
     }
 
     /// Runs until SIGTERM or SIGINT, then stops every service and leaves the panels safe.

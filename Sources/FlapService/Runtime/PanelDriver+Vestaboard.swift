@@ -9,17 +9,7 @@ extension PanelDriver {
     /// through a delivery queue of its own in the state directory (`outbox-ID.sqlite`).
     static func vestaboard(_ configuration: PanelConfiguration, saved: [CharacterCode]?, stateDirectory: String, logger: Logger) async throws -> PanelDriver {
         let settings = configuration.vestaboard
-        let what = settings.api == "cloud" ? "Vestaboard Cloud API token" : settings.api == "rw" ? "Vestaboard Read/Write key" : "Vestaboard Local API key"
-        guard let file = settings.credentialFile else { throw ServiceError("panel \(configuration.id): the \(what) file is not configured") }
-        let credential = try resolve(.file(file), purpose: what)
-        let api: VestaboardAPI
-        switch settings.api {
-        case "cloud": api = .cloud(settings.url.flatMap(URL.init(string:)) ?? VestaboardAPI.cloudURL, token: credential)
-        case "rw": api = .readWrite(settings.url.flatMap(URL.init(string:)) ?? VestaboardAPI.readWriteURL, key: credential)
-        default:
-            guard let url = settings.url.flatMap(URL.init(string:)) else { throw ServiceError("panel \(configuration.id): the board's url is not an address") }
-            api = .local(url, key: credential)
-        }
+        let api = try settings.boardAPI(for: "panel \(configuration.id)")
         let queue: DeliveryQueue
         do {
             queue = try DeliveryQueue(path: (stateDirectory as NSString).appendingPathComponent("outbox-\(configuration.id).sqlite"))
@@ -45,5 +35,21 @@ extension PanelDriver {
         var driver = PanelDriver(panel: panel, configuration: settled, snapshots: nil, stepper: nil, commandInterval: nil) { running.cancel() }
         driver.delivery = (queue, delivery)
         return driver
+    }
+}
+
+extension VestaboardSettings {
+    /// The API these settings name, with the credential read from its file.
+    func boardAPI(for owner: String) throws -> VestaboardAPI {
+        let what = api == "cloud" ? "Vestaboard Cloud API token" : api == "rw" ? "Vestaboard Read/Write key" : "Vestaboard Local API key"
+        guard let file = credentialFile else { throw ServiceError("\(owner): the \(what) file is not configured") }
+        let credential = try resolve(.file(file), purpose: what)
+        switch api {
+        case "cloud": return .cloud(url.flatMap(URL.init(string:)) ?? VestaboardAPI.cloudURL, token: credential)
+        case "rw": return .readWrite(url.flatMap(URL.init(string:)) ?? VestaboardAPI.readWriteURL, key: credential)
+        default:
+            guard let address = url.flatMap(URL.init(string:)) else { throw ServiceError("\(owner): the board's url is not an address") }
+            return .local(address, key: credential)
+        }
     }
 }
