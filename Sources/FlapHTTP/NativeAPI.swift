@@ -4,6 +4,7 @@ import FlapHeartRate
 import FlapMetrics
 import Wematch
 import FlapKiosk
+import FlapVestaboard
 import Foundation
 import HTTPTypes
 import Hummingbird
@@ -19,13 +20,16 @@ public struct NativeAPI: Sendable {
     public let sensors: @Sendable () async -> [SensorReport]
     /// The Wematch rooms, when this kiosk takes part in them.
     public let rooms: (any RoomAccess)?
+    /// Real Vestaboards' writes, when there are such panels.
+    public let deliveries: (any DeliveryAccess)?
     private let started = ContinuousClock.now
 
     public init(intake: MessageIntake, panels: any BoardQuery, metrics: FlapMetrics, apiKey: String, version: String,
                 sensors: @escaping @Sendable () async -> [SensorReport] = { [] },
-                rooms: (any RoomAccess)? = nil) {
+                rooms: (any RoomAccess)? = nil, deliveries: (any DeliveryAccess)? = nil) {
         self.sensors = sensors
         self.rooms = rooms
+        self.deliveries = deliveries
         self.intake = intake
         self.panels = panels
         self.metrics = metrics
@@ -83,6 +87,17 @@ public struct NativeAPI: Sendable {
             let text = HalfBlockText.text(KioskPicture(width: width, height: height).draw(plot, positions: [:]), maximumColumns: 400)
             return Response(status: .ok, headers: [.contentType: "text/plain; charset=utf-8"], body: .init(byteBuffer: ByteBuffer(string: text)))
         }
+        v1.get("queue") { request, _ in
+            guard let deliveries else { return Responses.json(.ok, ["deliveries": [Delivery]()]) }
+            let limit = max(1, min(1000, request.uri.queryParameters.get("limit", as: Int.self) ?? 50))
+            return Responses.json(.ok, ["deliveries": try await deliveries.deliveries(limit: limit)])
+        }
+        v1.post("queue/:id/retry") { _, context in
+            try await queueAction(context.parameters.get("id"), "retried", "only a failed or conflicting write can be retried") { try await $0.retry($1) }
+        }
+        v1.delete("queue/:id") { _, context in
+            try await queueAction(context.parameters.get("id"), "cancelled", "only a write still waiting can be cancelled") { try await $0.cancel($1) }
+        }
         v1.get("panels/:id/calibration") { _, context in
             let id = context.parameters.get("id") ?? ""
             guard let calibrated = await panels.calibration(panel: id) else {
@@ -94,6 +109,14 @@ public struct NativeAPI: Sendable {
             try await calibrate(request, panel: context.parameters.get("id") ?? "")
         }
         return router
+    }
+
+    private func queueAction(_ text: String?, _ done: String, _ notNow: String,
+                             _ act: (any DeliveryAccess, Int64) async throws -> Bool?) async throws -> Response {
+        guard let text, let id = Int64(text) else { return Responses.error(.badRequest, "a write's id is a number (flapctl queue list shows them)") }
+        guard let deliveries, let changed = try await act(deliveries, id) else { return Responses.error(.notFound, "no write \(id)") }
+        guard changed else { return Responses.error(.conflict, "write \(id): \(notNow)") }
+        return Responses.json(.ok, ["id": "\(id)", "status": done])
     }
 
     static let noRooms = "this kiosk takes part in no rooms; start flapd with --room NAME (and --mqtt), or configure [room] or a [[sensor]] with [mqtt]"
@@ -236,6 +259,7 @@ public struct NativeAPI: Sendable {
         struct Sound: Encodable { var state: String; var reason: String? }
         struct Status: Encodable {
             var version: String; var uptimeSeconds: Int; var panels: [Panel]; var queue: Queue; var sound: Sound; var receipts: [String: Int]
+            var boards: [BoardStatus]
         }
         let counts = try await intake.inbox.counts()
         let panelList = await panels.panels().map {
@@ -248,7 +272,8 @@ public struct NativeAPI: Sendable {
             version: version, uptimeSeconds: Int(started.duration(to: .now).components.seconds), panels: panelList,
             queue: Queue(slots: try await intake.inbox.slotCount(), waiting: counts[.accepted] ?? 0),
             sound: await { let s = await panels.soundStatus(); return Sound(state: s.state, reason: s.reason) }(),
-            receipts: Dictionary(uniqueKeysWithValues: counts.map { ($0.key.rawValue, $0.value) }))
+            receipts: Dictionary(uniqueKeysWithValues: counts.map { ($0.key.rawValue, $0.value) }),
+            boards: await deliveries?.boards() ?? [])
         return Responses.json(.ok, status)
     }
 }

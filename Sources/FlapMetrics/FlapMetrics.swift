@@ -86,6 +86,18 @@ public final class FlapMetrics: Sendable {
     }
 
     /// The Prometheus text exposition.
+    /// A write to a real Vestaboard ended (`sent`, `failed`, `superseded`, `conflict`).
+    public func boardWrite(panel: String, state: String) {
+        registry.makeCounter(descriptor: MetricNameDescriptor(namespace: "flapd", metricName: "vestaboard_writes", unitName: "total", helpText: "Writes to real Vestaboards, by how they ended."),
+                             labels: [("panel", panel), ("state", state)]).increment()
+    }
+
+    /// Writes waiting for a real Vestaboard.
+    public func boardQueue(panel: String, depth: Int) {
+        registry.makeGauge(descriptor: MetricNameDescriptor(namespace: "flapd", metricName: "vestaboard_queue_depth", unitName: "", helpText: "Writes waiting for a real Vestaboard."),
+                           labels: [("panel", panel)]).set(Double(depth))
+    }
+
     public func exposition() -> String {
         var buffer: [UInt8] = []
         registry.emit(into: &buffer)

@@ -30,6 +30,10 @@ public actor BoardDelivery<C: Clock<Duration>> where C: Sendable {
         public var lastError: String?
     }
     public private(set) var health = Health()
+    /// Told of every delivery as it becomes final (for metrics).
+    private var observer: (@Sendable (Delivery) -> Void)?
+
+    public func observe(_ observer: @escaping @Sendable (Delivery) -> Void) { self.observer = observer }
 
     public static var retryDelays: [Duration] { [.seconds(2), .seconds(4), .seconds(8), .seconds(16), .seconds(32)] }
 
@@ -52,7 +56,12 @@ public actor BoardDelivery<C: Clock<Duration>> where C: Sendable {
     public func send(_ rows: [[Int]], transition: BoardTransition?, strategy: DeliveryStrategy, messageId: String?) throws -> Delivery {
         let (delivery, superseded) = try queue.enqueue(panel: panel, rows: rows, transition: transition, strategy: strategy,
                                                        messageId: messageId, now: now())
-        for id in superseded { if let old = try queue.delivery(id) { finishing.yield(old) } }
+        for id in superseded {
+            if let old = try queue.delivery(id) {
+                finishing.yield(old)
+                observer?(old)
+            }
+        }
         wakeUp()
         return delivery
     }
@@ -149,7 +158,10 @@ public actor BoardDelivery<C: Clock<Duration>> where C: Sendable {
 
     private func finish(_ id: Int64, final: Bool = true, _ record: () throws -> Void) throws {
         try record()
-        if final, let done = try queue.delivery(id) { finishing.yield(done) }
+        if final, let done = try queue.delivery(id) {
+            finishing.yield(done)
+            observer?(done)
+        }
     }
 
     // MARK: Time

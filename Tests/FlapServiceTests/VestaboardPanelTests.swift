@@ -77,4 +77,37 @@ import TestSupport
         #expect(object["wrongToken"] as? Int == 401)
         #expect(object["transition"] as? String == "wave")
     }
+
+    @Test func aRefusedWriteIsShownInStatusAndTheQueueAndCanBeRetried() async throws {
+        let board = try await FakeVestaboard.start()
+        defer { Task { await board.stop() } }
+        try await board.fail("401")
+        let flapd = try await flapd(url: board.base, key: board.localKey)
+        defer { Task { await flapd.stop() } }
+        _ = try await flapd.api.postJSON("/v1/messages", #"{"id": "q1", "text": "TRY AGAIN"}"#)
+        var failed: [String: Any]?
+        for _ in 0..<100 where failed == nil {
+            failed = (try await flapd.api.get("/v1/queue").object["deliveries"] as? [[String: Any]])?.first { $0["state"] as? String == "failed" }
+            if failed == nil { try await Task.sleep(for: .milliseconds(100)) }
+        }
+        let write = try #require(failed)
+        #expect(write["attempts"] as? Int == 1 && (write["lastError"] as? String)?.contains("401") == true)
+        let status = try await flapd.api.get("/v1/status").object
+        let boards = try #require(status["boards"] as? [[String: Any]])
+        #expect(boards.count == 1 && boards[0]["panel"] as? String == "wall" && boards[0]["api"] as? String == "local")
+        #expect((boards[0]["lastError"] as? String)?.contains("401") == true && boards[0]["queueDepth"] as? Int == 0)
+        #expect(try await flapd.api.get("/metrics").text.contains(#"flapd_vestaboard_writes_total{panel="wall",state="failed"} 1"#))
+
+        // Retried (the key was fixed on the board's side): it lands.
+        let id = try #require(write["id"] as? Int)
+        #expect(try await flapd.api.request("POST", "/v1/queue/\(id)/retry").status == 200)
+        #expect(try await flapd.api.request("POST", "/v1/queue/\(id)/retry").status == 409)
+        #expect(try await flapd.api.request("DELETE", "/v1/queue/999").status == 404)
+        var shown = false
+        for _ in 0..<100 where !shown {
+            shown = text(try await board.log().board).contains("TRY AGAIN")
+            if !shown { try await Task.sleep(for: .milliseconds(100)) }
+        }
+        #expect(shown)
+    }
 }

@@ -3,6 +3,7 @@ import FlapHardware
 import FlapHTTP
 import FlapHeartRate
 import FlapRooms
+import FlapVestaboard
 import FlapLinux
 import FlapMessaging
 import FlapMetrics
@@ -25,6 +26,8 @@ public final class Appliance: Sendable {
     let calibration: Calibration
     /// The heart-rate sources, when any are configured.
     public let heartRate: HeartRateHub?
+    /// Writes waiting for (or done with) real Vestaboards.
+    let outbox: DeliveryQueue?
     let services: [any Service]
     /// The ports the APIs listen on, once they do (useful with port 0).
     public let ports = BoundPorts()
@@ -38,11 +41,19 @@ public final class Appliance: Sendable {
         self.sound = sound
         let calibration = Calibration(directory: stateDirectory.path)
         self.calibration = calibration
+        // The boards' delivery queue, opened when a Vestaboard panel needs it.
+        let outbox: DeliveryQueue?
+        do {
+            outbox = configuration.panels.contains { $0.driver == "vestaboard" } ? try DeliveryQueue(path: stateDirectory.file("outbox.sqlite")) : nil
+        } catch {
+            throw ServiceError("cannot open the Vestaboard delivery queue \(stateDirectory.file("outbox.sqlite")): \(error)")
+        }
+        self.outbox = outbox
         var drivers: [PanelDriver] = []
         for panel in configuration.panels {
             do {
                 drivers.append(try await PanelDriver.make(panel, saved: try await inbox.panelState(panel.id)?.codes,
-                                                          calibration: calibration, stateDirectory: stateDirectory.path, logger: logger))
+                                                          calibration: calibration, outbox: { outbox! }, logger: logger))
             } catch {
                 for driver in drivers { await driver.panel.shutDown(); await driver.stopCompanion() }
                 throw ServiceError("panel \(panel.id): \(error)")
@@ -83,8 +94,11 @@ public final class Appliance: Sendable {
         let localKey = try Self.secret(nil, file: "local-api-key", purpose: "Local API key", in: stateDirectory, logger: logger)
 
         let boards = ApplianceBoards(panels: panels, sound: sound, calibrationStore: calibration)
+        let metrics = self.metrics
+        let workers = panels.compactMap(\.delivery)
         let native = NativeAPI(intake: intake, panels: boards, metrics: metrics, apiKey: apiKey, version: Self.version,
-                               sensors: { await heartRate?.report() ?? [] }, rooms: room.map { RoomAccessAdapter(service: $0) })
+                               sensors: { await heartRate?.report() ?? [] }, rooms: room.map { RoomAccessAdapter(service: $0) },
+                               deliveries: outbox.map { ApplianceDeliveries(queue: $0, workers: workers, metrics: metrics) })
         let local = LocalAPI(intake: intake, panels: boards, metrics: metrics, enablementToken: token, apiKey: localKey)
         let ports = self.ports
         let quiet = Logger(label: "http", factory: { _ in SwiftLogNoOpLogHandler() })

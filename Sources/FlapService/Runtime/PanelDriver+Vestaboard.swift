@@ -6,16 +6,10 @@ import Logging
 
 extension PanelDriver {
     /// A real Vestaboard through one of its APIs: its credential read from its file, its writes
-    /// through a delivery queue of its own in the state directory (`outbox-ID.sqlite`).
-    static func vestaboard(_ configuration: PanelConfiguration, saved: [CharacterCode]?, stateDirectory: String, logger: Logger) async throws -> PanelDriver {
+    /// through the boards' delivery queue (`outbox.sqlite` in the state directory).
+    static func vestaboard(_ configuration: PanelConfiguration, saved: [CharacterCode]?, outbox queue: DeliveryQueue, logger: Logger) async throws -> PanelDriver {
         let settings = configuration.vestaboard
         let api = try settings.boardAPI(for: "panel \(configuration.id)")
-        let queue: DeliveryQueue
-        do {
-            queue = try DeliveryQueue(path: (stateDirectory as NSString).appendingPathComponent("outbox-\(configuration.id).sqlite"))
-        } catch {
-            throw ServiceError("panel \(configuration.id): cannot open its delivery queue in \(stateDirectory): \(error)")
-        }
         var panelLogger = logger
         panelLogger[metadataKey: "panel"] = "\(configuration.id)"
         let delivery = BoardDelivery(panel: configuration.id, client: VestaboardClient(api: api), queue: queue, clock: ContinuousClock(),
@@ -33,7 +27,7 @@ extension PanelDriver {
         await panel.start()
         logger.info("\(configuration.id): a Vestaboard through its \(settings.api == "local" ? "Local" : settings.api == "rw" ? "Read/Write" : "Cloud") API at \(api.address), writes \(settings.strategy)")
         var driver = PanelDriver(panel: panel, configuration: settled, snapshots: nil, stepper: nil, commandInterval: nil) { running.cancel() }
-        driver.delivery = (queue, delivery)
+        driver.delivery = delivery
         return driver
     }
 }

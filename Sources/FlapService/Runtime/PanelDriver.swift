@@ -26,16 +26,16 @@ struct PanelDriver: Sendable {
     var ledDevice: (any SimulatedPixelDevice)?
     /// An LED panel or screen as pixels, for pictures drawn elsewhere (the room's plot).
     var pixels: PixelSurface?
-    /// A Vestaboard's delivery queue and worker, for status and `flapctl queue`.
-    var delivery: (queue: DeliveryQueue, worker: BoardDelivery<ContinuousClock>)?
+    /// A Vestaboard's delivery worker, for status and `flapctl queue`.
+    var delivery: BoardDelivery<ContinuousClock>?
 
     /// How long flapd waits for a controller to say how many modules it has at start.
     static let discoveryTimeout = Duration.seconds(10)
 
     static func make(_ configuration: PanelConfiguration, saved: [CharacterCode]?, calibration: Calibration,
-                     stateDirectory: String, logger: Logger) async throws -> PanelDriver {
+                     outbox: @Sendable () throws -> DeliveryQueue, logger: Logger) async throws -> PanelDriver {
         switch configuration.driver {
-        case "vestaboard": try await vestaboard(configuration, saved: saved, stateDirectory: stateDirectory, logger: logger)
+        case "vestaboard": try await vestaboard(configuration, saved: saved, outbox: try outbox(), logger: logger)
         case "chainlink": try await chainlink(configuration, saved: saved, logger: logger)
         case "spi", "gpio": try await direct(configuration, calibration: calibration, logger: logger)
         case let driver where PanelConfiguration.ledDrivers.contains(driver): try await led(configuration, saved: saved, logger: logger)

@@ -7,6 +7,7 @@ import FlapMetrics
 import FlapMQTT
 import FlapRooms
 import FlapSimulated
+import FlapVestaboard
 import Foundation
 import Logging
 import ServiceLifecycle
@@ -33,6 +34,8 @@ final class PanelRuntime: Service, Sendable {
     /// The room, for a panel whose policy is `kiosk`.
     private let room: RoomService?
     private let pixels: PixelSurface?
+    /// A real Vestaboard's delivery worker.
+    let delivery: BoardDelivery<ContinuousClock>?
 
     init(driver: PanelDriver, inbox: Inbox, metrics: FlapMetrics, drawInTerminal: Bool,
          sound: ClackPlayer<ContinuousClock>?, mqtt: MQTTBridge?, room: RoomService?, logger: Logger) async throws {
@@ -44,6 +47,11 @@ final class PanelRuntime: Service, Sendable {
         self.logger = logger
         stopCompanion = driver.stopCompanion
         pixels = driver.pixels
+        delivery = driver.delivery
+        if let delivery = driver.delivery {
+            let id = configuration.id
+            await delivery.observe { metrics.boardWrite(panel: id, state: $0.state.rawValue) }
+        }
         if configuration.policy == .kiosk, room == nil {
             throw ServiceError("panel \(configuration.id): policy kiosk shows a Wematch room; join one with --room or [room]")
         }

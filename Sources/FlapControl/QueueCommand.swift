@@ -1,0 +1,66 @@
+import ArgumentParser
+import Foundation
+
+/// `flapctl queue`: the writes waiting for (or done with) real Vestaboards.
+struct QueueCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "queue", abstract: "List, retry or cancel writes to real Vestaboards.",
+        subcommands: [List.self, Retry.self, Cancel.self], defaultSubcommand: List.self)
+
+    struct List: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "The latest writes, newest first, and how each board is doing.")
+        @OptionGroup var connection: ConnectionOptions
+        @Option(help: "How many writes.") var limit = 20
+        @Flag(help: "Print flapd's JSON answer.") var json = false
+
+        func run() async throws {
+            let flapd = try connection.connection()
+            let reply = try await flapd.request("GET", "/v1/queue?limit=\(limit)")
+            guard reply.status == 200 else { throw ConnectionError("flapd answered \(reply.status): \(reply.error)") }
+            if json { return StandardStream.writeOutput(String(decoding: reply.body, as: UTF8.self) + "\n") }
+            let status = try await flapd.request("GET", "/v1/status").object
+            var lines: [String] = []
+            for board in status["boards"] as? [[String: Any]] ?? [] {
+                let reachable = (board["reachable"] as? Bool).map { $0 ? "reachable" : "unreachable" } ?? "not tried yet"
+                var line = "\(board["panel"] as? String ?? "?"): \(board["api"] as? String ?? "?") API, \(reachable), \(board["queueDepth"] as? Int ?? 0) waiting"
+                if let error = board["lastError"] as? String { line += "; last error: \(error)" }
+                lines.append(line)
+            }
+            let deliveries = reply.object["deliveries"] as? [[String: Any]] ?? []
+            if deliveries.isEmpty { lines.append("no writes yet") }
+            for delivery in deliveries {
+                var line = String(format: "%6d  %-10@ %-11@ %-15@ %d attempt%@", delivery["id"] as? Int ?? 0,
+                                  (delivery["panel"] as? String ?? "") as NSString, (delivery["state"] as? String ?? "") as NSString,
+                                  (delivery["strategy"] as? String ?? "") as NSString, delivery["attempts"] as? Int ?? 0,
+                                  (delivery["attempts"] as? Int == 1 ? "" : "s") as NSString)
+                if let error = delivery["lastError"] as? String { line += "  \(error)" }
+                lines.append(line)
+            }
+            StandardStream.writeOutput(lines.joined(separator: "\n") + "\n")
+        }
+    }
+
+    struct Retry: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Try a failed or conflicting write again (five more attempts; a conflict-aware one is checked again).")
+        @OptionGroup var connection: ConnectionOptions
+        @Argument(help: "The write's id (flapctl queue list).") var id: Int
+
+        func run() async throws {
+            let reply = try await connection.connection().request("POST", "/v1/queue/\(id)/retry")
+            guard reply.status == 200 else { throw ConnectionError("flapd answered \(reply.status): \(reply.error)") }
+            StandardStream.writeOutput("write \(id) will be tried again\n")
+        }
+    }
+
+    struct Cancel: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Cancel a write still waiting.")
+        @OptionGroup var connection: ConnectionOptions
+        @Argument(help: "The write's id (flapctl queue list).") var id: Int
+
+        func run() async throws {
+            let reply = try await connection.connection().request("DELETE", "/v1/queue/\(id)")
+            guard reply.status == 200 else { throw ConnectionError("flapd answered \(reply.status): \(reply.error)") }
+            StandardStream.writeOutput("write \(id) cancelled\n")
+        }
+    }
+}

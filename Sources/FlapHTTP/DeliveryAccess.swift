@@ -1,0 +1,38 @@
+import FlapVestaboard
+import Foundation
+
+/// Real Vestaboards' writes as the API reaches them (`/v1/queue`, and the boards in `/v1/status`).
+public protocol DeliveryAccess: Sendable {
+    func boards() async -> [BoardStatus]
+    /// Newest first.
+    func deliveries(limit: Int) async throws -> [Delivery]
+    /// Gives a failed or conflicting write five more attempts: nil when there is no such
+    /// write, false when it is not final.
+    func retry(_ id: Int64) async throws -> Bool?
+    /// Cancels a write still waiting: nil when there is no such write, false when it is not pending.
+    func cancel(_ id: Int64) async throws -> Bool?
+}
+
+/// How a real Vestaboard is doing.
+public struct BoardStatus: Sendable, Encodable {
+    public var panel: String
+    /// `local`, `cloud` or `rw`.
+    public var api: String
+    public var address: String
+    /// Whether the last request reached it (nil: none yet).
+    public var reachable: Bool?
+    public var lastSuccess: Date?
+    public var lastError: String?
+    /// Writes waiting or being sent.
+    public var queueDepth: Int
+
+    public init(panel: String, api: String, address: String, reachable: Bool?, lastSuccess: Date?, lastError: String?, queueDepth: Int) {
+        self.panel = panel
+        self.api = api
+        self.address = address
+        self.reachable = reachable
+        self.lastSuccess = lastSuccess
+        self.lastError = lastError
+        self.queueDepth = queueDepth
+    }
+}

@@ -1,0 +1,38 @@
+import FlapHTTP
+import FlapMetrics
+import FlapVestaboard
+import Foundation
+
+/// The real Vestaboards' writes as the API reaches them.
+struct ApplianceDeliveries: DeliveryAccess {
+    let queue: DeliveryQueue
+    let workers: [BoardDelivery<ContinuousClock>]
+    let metrics: FlapMetrics
+
+    func boards() async -> [BoardStatus] {
+        let depth = (try? queue.depth()) ?? [:]
+        var boards: [BoardStatus] = []
+        for worker in workers {
+            let health = await worker.health
+            metrics.boardQueue(panel: worker.panel, depth: depth[worker.panel] ?? 0)
+            boards.append(BoardStatus(panel: worker.panel, api: worker.client.api.kind, address: worker.client.api.address,
+                                      reachable: health.reachable, lastSuccess: health.lastSuccess, lastError: health.lastError,
+                                      queueDepth: depth[worker.panel] ?? 0))
+        }
+        return boards
+    }
+
+    func deliveries(limit: Int) async throws -> [Delivery] { try queue.list(limit: limit) }
+
+    func retry(_ id: Int64) async throws -> Bool? {
+        guard let delivery = try queue.delivery(id) else { return nil }
+        guard try queue.retry(id, now: Date()) else { return false }
+        await workers.first { $0.panel == delivery.panel }?.poke()
+        return true
+    }
+
+    func cancel(_ id: Int64) async throws -> Bool? {
+        guard try queue.delivery(id) != nil else { return nil }
+        return try queue.cancel(id, now: Date())
+    }
+}
