@@ -87,6 +87,7 @@ public struct NativeAPI: Sendable {
             let text = HalfBlockText.text(KioskPicture(width: width, height: height).draw(plot, positions: [:]), maximumColumns: 400)
             return Response(status: .ok, headers: [.contentType: "text/plain; charset=utf-8"], body: .init(byteBuffer: ByteBuffer(string: text)))
         }
+        addTemplates(to: v1)
         v1.get("queue") { request, _ in
             guard let deliveries else { return Responses.json(.ok, ["deliveries": [Delivery]()]) }
             let limit = max(1, min(1000, request.uri.queryParameters.get("limit", as: Int.self) ?? 50))

@@ -56,6 +56,15 @@ enum InboxSchema {
                 t.column("at", .double).notNull()
             }
         }
+        migrator.registerMigration("v3: quick messages") { db in
+            // Named templates: the fields of a message to send again (text or codes, alignment).
+            try db.create(table: "template") { t in
+                t.column("name", .text).primaryKey()
+                t.column("fields", .blob).notNull()
+                t.column("createdAt", .double).notNull()
+                t.column("updatedAt", .double).notNull()
+            }
+        }
         return migrator
     }
 }

@@ -1,0 +1,108 @@
+import ArgumentParser
+import Foundation
+
+/// `flapctl template`: quick messages kept by flapd.
+struct TemplateCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "template", abstract: "Save, list, send, rename or delete quick messages (up to 20, kept by flapd).",
+        subcommands: [List.self, Save.self, Send.self, Rename.self, Delete.self], defaultSubcommand: List.self)
+
+    struct List: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "The quick messages, by name.")
+        @OptionGroup var connection: ConnectionOptions
+        @Flag(help: "Print flapd's JSON answer.") var json = false
+
+        func run() async throws {
+            let reply = try await connection.connection().request("GET", "/v1/templates")
+            guard reply.status == 200 else { throw ConnectionError("flapd answered \(reply.status): \(reply.error)") }
+            if json { return StandardStream.writeOutput(String(decoding: reply.body, as: UTF8.self) + "\n") }
+            let templates = reply.object["templates"] as? [[String: Any]] ?? []
+            let lines = templates.map { template -> String in
+                let fields = template["fields"] as? [String: Any] ?? [:]
+                let what = (fields["text"] as? String).map { $0.replacingOccurrences(of: "\n", with: " / ") } ?? (fields["codes"] != nil ? "(codes)" : "(pattern)")
+                return "\(template["name"] as? String ?? "?")  \(what)"
+            }
+            StandardStream.writeOutput((lines.isEmpty ? "no quick messages yet" : lines.joined(separator: "\n")) + "\n")
+        }
+    }
+
+    struct Save: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Save TEXT (or --codes) as quick message NAME, replacing one of that name.")
+        @OptionGroup var connection: ConnectionOptions
+        @Argument(help: "Its name.") var name: String
+        @Argument(help: "The text (\\n for a new line, {63} for a colour).") var text: String?
+        @Option(help: "Rows of character codes as JSON instead of text: [[0, 8, 9, …], …].") var codes: String?
+        @Option(help: "left, center, right, justified.") var align: String?
+        @Option(help: "top, middle, bottom.") var valign: String?
+
+        func validate() throws {
+            if (text == nil) == (codes == nil) { throw ValidationError("give the text or --codes") }
+        }
+
+        func run() async throws {
+            var fields: [String: Any] = [:]
+            if let text { fields["text"] = text.replacingOccurrences(of: "\\n", with: "\n") }
+            if let codes {
+                guard let rows = try? JSONSerialization.jsonObject(with: Data(codes.utf8)) else { throw InputError("--codes is not JSON: give rows such as [[0, 8, 9]]") }
+                fields["codes"] = rows
+            }
+            fields["align"] = align
+            fields["valign"] = valign
+            let name = try Self.path(self.name)
+            let reply = try await connection.connection().request("PUT", "/v1/templates/\(name)", json: try JSONSerialization.data(withJSONObject: fields))
+            guard reply.status == 200 || reply.status == 201 else {
+                if reply.status == 400 { throw InputError(reply.error) }
+                throw ConnectionError("flapd answered \(reply.status): \(reply.error)")
+            }
+            StandardStream.writeOutput("\(reply.status == 201 ? "saved" : "replaced") \(self.name)\n")
+        }
+
+        static func path(_ name: String) throws -> String {
+            guard let escaped = name.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed.subtracting(CharacterSet(charactersIn: "/"))) else {
+                throw InputError("\(name.debugDescription) cannot be a name")
+            }
+            return escaped
+        }
+    }
+
+    struct Send: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Send quick message NAME; prints the message's id.")
+        @OptionGroup var connection: ConnectionOptions
+        @Argument(help: "Its name.") var name: String
+        @Option(help: "The sender it is shown as (default quick-messages).") var sender: String?
+
+        func run() async throws {
+            var fields: [String: Any] = [:]
+            if let sender { fields["sender"] = ["id": sender] }
+            let reply = try await connection.connection().request("POST", "/v1/templates/\(try Save.path(name))/send", json: try JSONSerialization.data(withJSONObject: fields))
+            guard reply.status == 202 || reply.status == 200 else { throw ConnectionError("flapd answered \(reply.status): \(reply.error)") }
+            StandardStream.writeOutput("\(reply.object["id"] as? String ?? "")\n")
+        }
+    }
+
+    struct Rename: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Rename quick message NAME to NEW.")
+        @OptionGroup var connection: ConnectionOptions
+        @Argument(help: "Its name.") var name: String
+        @Argument(help: "Its new name.") var new: String
+
+        func run() async throws {
+            let reply = try await connection.connection().request("POST", "/v1/templates/\(try Save.path(name))/rename",
+                                                                  json: try JSONSerialization.data(withJSONObject: ["to": new]))
+            guard reply.status == 200 else { throw ConnectionError("flapd answered \(reply.status): \(reply.error)") }
+            StandardStream.writeOutput("renamed \(name) to \(new)\n")
+        }
+    }
+
+    struct Delete: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Delete quick message NAME.")
+        @OptionGroup var connection: ConnectionOptions
+        @Argument(help: "Its name.") var name: String
+
+        func run() async throws {
+            let reply = try await connection.connection().request("DELETE", "/v1/templates/\(try Save.path(name))")
+            guard reply.status == 204 else { throw ConnectionError("flapd answered \(reply.status): \(reply.error)") }
+            StandardStream.writeOutput("deleted \(name)\n")
+        }
+    }
+}

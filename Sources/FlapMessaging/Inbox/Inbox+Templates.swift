@@ -1,0 +1,126 @@
+import Foundation
+import GRDB
+
+/// A quick message: a message's fields under a name, to send again with one request.
+public struct QuickMessage: Sendable, Equatable, Encodable {
+    public var name: String
+    /// The message fields kept: `text` or `codes`, `align`, `valign`, `transition`.
+    public var fields: [String: JSONValue]
+    public var createdAt: Date
+    public var updatedAt: Date
+
+    /// At most this many are kept.
+    public static let most = 20
+    /// The fields a template keeps; the rest of a message (id, sender, times) is the sending's.
+    public static let keptFields = ["text", "codes", "pattern", "align", "valign", "transition"]
+
+    /// What is wrong with `name` as a template's name, or nil.
+    public static func nameProblem(_ name: String) -> String? {
+        if name.isEmpty || name.count > 40 { return "a name has 1 to 40 characters" }
+        if name.contains("/") || name.contains(where: \.isNewline) { return "a name cannot hold / or a line break" }
+        return nil
+    }
+}
+
+/// Why a template could not be saved, renamed or removed.
+public enum QuickMessageError: Error, Equatable, Sendable {
+    case full
+    case missing
+    case taken
+}
+
+extension Inbox {
+    public func templates() throws -> [QuickMessage] {
+        try database.read { db in
+            try Row.fetchAll(db, sql: "SELECT * FROM template ORDER BY name").map(Self.template)
+        }
+    }
+
+    public func template(_ name: String) throws -> QuickMessage? {
+        try database.read { db in try Row.fetchOne(db, sql: "SELECT * FROM template WHERE name = ?", arguments: [name]).map(Self.template) }
+    }
+
+    /// Saves (or replaces) `name` with `fields` (a JSON object); returns whether it is new. A 21st is refused.
+    @discardableResult
+    public func saveTemplate(_ name: String, fields data: Data, now: Date) throws -> Bool {
+        _ = try JSONDecoder().decode([String: JSONValue].self, from: data)
+        return try database.write { db in
+            let exists = try Bool.fetchOne(db, sql: "SELECT 1 FROM template WHERE name = ?", arguments: [name]) ?? false
+            if exists {
+                try db.execute(sql: "UPDATE template SET fields = ?, updatedAt = ? WHERE name = ?", arguments: [data, now.timeIntervalSince1970, name])
+                return false
+            }
+            let count = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM template") ?? 0
+            guard count < QuickMessage.most else { throw QuickMessageError.full }
+            try db.execute(sql: "INSERT INTO template (name, fields, createdAt, updatedAt) VALUES (?, ?, ?, ?)",
+                           arguments: [name, data, now.timeIntervalSince1970, now.timeIntervalSince1970])
+            return true
+        }
+    }
+
+    public func renameTemplate(_ name: String, to newName: String, now: Date) throws {
+        try database.write { db in
+            guard try Bool.fetchOne(db, sql: "SELECT 1 FROM template WHERE name = ?", arguments: [name]) ?? false else { throw QuickMessageError.missing }
+            let taken = try Bool.fetchOne(db, sql: "SELECT 1 FROM template WHERE name = ?", arguments: [newName]) ?? false
+            if name != newName, taken { throw QuickMessageError.taken }
+            try db.execute(sql: "UPDATE template SET name = ?, updatedAt = ? WHERE name = ?", arguments: [newName, now.timeIntervalSince1970, name])
+        }
+    }
+
+    public func deleteTemplate(_ name: String) throws {
+        try database.write { db in
+            try db.execute(sql: "DELETE FROM template WHERE name = ?", arguments: [name])
+            if db.changesCount == 0 { throw QuickMessageError.missing }
+        }
+    }
+
+    private static func template(_ row: Row) throws -> QuickMessage {
+        let data: Data = row["fields"]
+        return QuickMessage(name: row["name"], fields: try JSONDecoder().decode([String: JSONValue].self, from: data),
+                            createdAt: Date(timeIntervalSince1970: row["createdAt"]), updatedAt: Date(timeIntervalSince1970: row["updatedAt"]))
+    }
+}
+
+/// A JSON value as it came, kept and given back unchanged.
+public enum JSONValue: Sendable, Equatable, Codable {
+    case string(String)
+    case number(Double)
+    case bool(Bool)
+    case array([JSONValue])
+    case object([String: JSONValue])
+    case null
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.singleValueContainer()
+        if container.decodeNil() { self = .null }
+        else if let value = try? container.decode(Bool.self) { self = .bool(value) }
+        else if let value = try? container.decode(Double.self) { self = .number(value) }
+        else if let value = try? container.decode(String.self) { self = .string(value) }
+        else if let value = try? container.decode([JSONValue].self) { self = .array(value) }
+        else { self = .object(try container.decode([String: JSONValue].self)) }
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.singleValueContainer()
+        switch self {
+        case .string(let value): try container.encode(value)
+        case .number(let value): try container.encode(value)
+        case .bool(let value): try container.encode(value)
+        case .array(let value): try container.encode(value)
+        case .object(let value): try container.encode(value)
+        case .null: try container.encodeNil()
+        }
+    }
+
+    /// As JSONSerialization gives and takes it.
+    public var foundation: Any {
+        switch self {
+        case .string(let value): value
+        case .number(let value): value == value.rounded() && abs(value) < 1e15 ? Int(value) as Any : value
+        case .bool(let value): value
+        case .array(let value): value.map(\.foundation)
+        case .object(let value): value.mapValues(\.foundation)
+        case .null: NSNull()
+        }
+    }
+}
