@@ -247,6 +247,36 @@ import TestSupport
         #expect(problems(mqtt + "[room]\nname = \"lobby\"\ncode = \"K7Q2U9\"\n").contains { $0.contains("room.code") && $0.contains("character 5") })
     }
 
+    @Test func aVestaboardPanelAndAMirror() throws {
+        let parsed = try ConfigurationParser.parse("""
+            [[panel]]
+            id = "wall"
+            driver = "vestaboard"
+            api = "cloud"
+            token_file = "/run/credentials/flapd.service/vestaboard-token"
+            strategy = "conflict-aware"
+            on_conflict = "overwrite"
+            [[mirror]]
+            api = "local"
+            url = "http://vestaboard.local:7000"
+            key_file = "/etc/flapd/vestaboard-key"
+            interval_seconds = 5
+            sender = "home"
+            """, file: "flapd.toml")
+        #expect(parsed.panels[0].driver == "vestaboard" && parsed.panels[0].vestaboard.api == "cloud")
+        #expect(parsed.panels[0].vestaboard.credentialFile == "/run/credentials/flapd.service/vestaboard-token")
+        #expect(parsed.panels[0].vestaboard.strategy == "conflict-aware" && parsed.panels[0].vestaboard.onConflict == "overwrite")
+        #expect(parsed.panels[0].drum == .vestaboard)
+        #expect(parsed.mirrors.count == 1 && parsed.mirrors[0].intervalSeconds == 5 && parsed.mirrors[0].sender == "home")
+        let panel = "[[panel]]\ndriver = \"vestaboard\"\n"
+        #expect(problems(panel + "api = \"local\"\nkey_file = \"/k\"\n").contains { $0.contains("panel[0].url") && $0.contains("Local API address") })
+        #expect(problems(panel + "api = \"cloud\"\n").contains { $0.contains("panel[0].token_file") && $0.contains("Developer") })
+        #expect(problems(panel + "api = \"cloud\"\nkey_file = \"/k\"\n").contains { $0.contains("panel[0].key_file") && $0.contains("takes a token") })
+        #expect(problems(panel + "api = \"local\"\nurl = \"vestaboard.local\"\nkey_file = \"/k\"\n").contains { $0.contains("not an http://") })
+        #expect(problems(panel + "api = \"local\"\nurl = \"http://v:7000\"\nkey_file = \"/k\"\nstrategy = \"eventually\"\n").contains { $0.contains("panel[0].strategy") })
+        #expect(problems("[[mirror]]\napi = \"cloud\"\ntoken_file = \"/t\"\ninterval_seconds = 5\n").contains { $0.contains("mirror[0].interval_seconds") && $0.contains("at least 15") })
+    }
+
     @Test func aSyntaxErrorSaysWhere() {
         let found = problems("listen = \"x\"\n[api\nport = 1")
         #expect(found.count == 1)
