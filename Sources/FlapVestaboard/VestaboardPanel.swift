@@ -14,7 +14,8 @@ public actor VestaboardPanel<C: Clock<Duration>>: Panel where C: Sendable {
     private let delivery: BoardDelivery<C>
     private let clock: C
     private let strategy: DeliveryStrategy
-    private let transition: BoardTransition?
+    /// Whether the API takes a transition (the Local API does).
+    private let takesTransitions: Bool
     private var current: [Int]
     private var connected = true
     private var notify: AsyncStream<PanelNotice>.Continuation?
@@ -22,12 +23,12 @@ public actor VestaboardPanel<C: Clock<Duration>>: Panel where C: Sendable {
     private var waiters: [Int64: CheckedContinuation<Delivery, Never>] = [:]
     private var following: Task<Void, Never>?
 
-    public init(info: PanelInfo, delivery: BoardDelivery<C>, clock: C, strategy: DeliveryStrategy, transition: BoardTransition?, positions: [Int]? = nil) {
+    public init(info: PanelInfo, delivery: BoardDelivery<C>, clock: C, strategy: DeliveryStrategy, takesTransitions: Bool, positions: [Int]? = nil) {
         self.info = info
         self.delivery = delivery
         self.clock = clock
         self.strategy = strategy
-        self.transition = transition
+        self.takesTransitions = takesTransitions
         current = positions ?? Array(repeating: 0, count: info.size.count)
     }
 
@@ -57,7 +58,8 @@ public actor VestaboardPanel<C: Clock<Duration>>: Panel where C: Sendable {
     public func play(_ plan: FlipPlan, cutoff: PlayCutoff) async throws {
         let target = plan.board(at: plan.duration)
         let rows = target.codeRows
-        let queued = try await delivery.send(rows, transition: transition, strategy: strategy, messageId: nil)
+        let queued = try await delivery.send(rows, transition: takesTransitions ? Self.boardTransition(plan.transition) : nil,
+                                             strategy: strategy, messageId: nil)
         let outcome = await withTaskCancellationHandler {
             await result(of: queued.id)
         } onCancel: {
@@ -84,6 +86,14 @@ public actor VestaboardPanel<C: Clock<Duration>>: Panel where C: Sendable {
     /// A cancelled play no longer waits for its write (which the queue still delivers unless a newer one supersedes it).
     private func abandon(_ id: Int64) {
         waiters.removeValue(forKey: id)?.resume(returning: Delivery.abandoned(id))
+    }
+
+    /// The plan's transition as the Local API takes it; flapd's cascade has no equal there, and
+    /// the board's own default stands in for it.
+    static func boardTransition(_ transition: Transition?) -> BoardTransition? {
+        guard let transition, transition.strategy != .cascade else { return nil }
+        return BoardTransition(strategy: transition.strategy.rawValue, stepSize: transition.stepSize,
+                               stepIntervalMs: Int(transition.stepInterval / .milliseconds(1)))
     }
 
     public func positions() -> [Int] { current }

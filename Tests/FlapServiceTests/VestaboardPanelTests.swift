@@ -42,6 +42,14 @@ import TestSupport
         #expect(shown)
         let writes = try await board.writes()
         #expect(writes.count == 1 && writes[0].api == "local" && writes[0].status == "201")
+        // A message's own transition goes to the board as the Local API takes it.
+        _ = try await flapd.api.postJSON("/v1/messages", #"{"id": "v1b", "text": "SWEEP", "transition": {"strategy": "column", "stepSize": 2, "stepIntervalMs": 100}}"#)
+        var swept: FakeVestaboard.Request?
+        for _ in 0..<100 where swept == nil {
+            swept = try await board.writes().first { $0.body.contains("\"strategy\":\"column\"") }
+            if swept == nil { try await Task.sleep(for: .milliseconds(100)) }
+        }
+        #expect(swept?.body.contains("\"step_size\":2") == true && swept?.body.contains("\"step_interval_ms\":100") == true, "\(swept?.body ?? "none")")
         // The key is in no log line.
         #expect(!(flapd.process.stderr + flapd.process.stdout).contains(board.localKey))
     }

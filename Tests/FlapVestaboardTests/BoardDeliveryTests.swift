@@ -78,12 +78,14 @@ import TestSupport
         #expect(try rig.queue.delivery(sent.id)?.attempts == 4)
         #expect(waits.values.map { $0.rounded() } == [2, 4, 8], "\(waits.values)")
 
-        // 401 is final at once.
-        try await rig.board.fail("401")
-        let refused = try await rig.delivery.send(rows(2), transition: nil, strategy: .queued, messageId: nil)
-        #expect(try await until(rig.clock) { state(rig.queue, refused.id) == .failed })
-        let failed = try #require(try rig.queue.delivery(refused.id))
-        #expect(failed.attempts == 1 && failed.lastError?.contains("401") == true)
+        // 400, 401 and 403 are final at once.
+        for status in ["400", "401", "403"] {
+            try await rig.board.fail(status)
+            let refused = try await rig.delivery.send(rows(2), transition: nil, strategy: .queued, messageId: nil)
+            #expect(try await until(rig.clock) { state(rig.queue, refused.id) == .failed })
+            let failed = try #require(try rig.queue.delivery(refused.id))
+            #expect(failed.attempts == 1 && failed.lastError?.contains(status) == true, "\(failed.lastError ?? "")")
+        }
 
         // Six 500s: the first attempt and five retries, then it is given up.
         try await rig.board.fail("500", "500", "500", "500", "500", "500")

@@ -49,6 +49,8 @@ public struct FlipPlan: Sendable, Equatable {
     public var clackEvents: [ClackEvent]
     /// Codes the drum lacked and what is shown instead.
     public var warnings: [String]
+    /// The transition the plan was made with (a remote board given the plan makes its own).
+    public var transition: Transition? = nil
 
     /// The last landing of the plan (zero when nothing moves).
     public var duration: Duration { modules.reduce(.zero) { max($0, $1.landings.last ?? .zero) } }

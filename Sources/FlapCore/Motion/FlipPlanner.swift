@@ -87,7 +87,7 @@ public struct FlipPlanner: Sendable {
             modules.append(ModulePlan(row: row, column: column, path: path, start: start, landings: landings))
         }
         clacks.sort { ($0.time, $0.row, $0.column) < ($1.time, $1.row, $1.column) }
-        return FlipPlan(size: size, drum: drum, modules: modules, clackEvents: clacks, warnings: warnings)
+        return FlipPlan(size: size, drum: drum, modules: modules, clackEvents: clacks, warnings: warnings, transition: transition)
     }
 
     /// When each flap of `path` lands: a period apart, or as the stepper's profile moves.

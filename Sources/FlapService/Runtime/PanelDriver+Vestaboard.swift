@@ -19,11 +19,9 @@ extension PanelDriver {
         let size = configuration.size ?? .flagship
         settled.size = size
         let info = PanelInfo(id: configuration.id, size: size, drum: configuration.drum, motion: .forwardOnly, driver: "vestaboard")
-        // The Local API takes the board's own transitions; the cascade is flapd's, and the board's default stands in for it.
-        let transition = settings.api == "local" && configuration.transition != .cascade ? BoardTransition(strategy: configuration.transition.rawValue) : nil
         let positions = saved.flatMap { $0.count == size.count ? $0.map { configuration.drum.flap(for: $0).index } : nil }
         let panel = VestaboardPanel(info: info, delivery: delivery, clock: ContinuousClock(),
-                                    strategy: DeliveryStrategy(rawValue: settings.strategy) ?? .queued, transition: transition, positions: positions)
+                                    strategy: DeliveryStrategy(rawValue: settings.strategy) ?? .queued, takesTransitions: settings.api == "local", positions: positions)
         await panel.start()
         logger.info("\(configuration.id): a Vestaboard through its \(settings.api == "local" ? "Local" : settings.api == "rw" ? "Read/Write" : "Cloud") API at \(api.address), writes \(settings.strategy)")
         var driver = PanelDriver(panel: panel, configuration: settled, snapshots: nil, stepper: nil, commandInterval: nil) { running.cancel() }
