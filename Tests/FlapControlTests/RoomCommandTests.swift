@@ -6,12 +6,6 @@ import TestSupport
 @Suite(.timeLimit(.minutes(2))) struct RoomCommandTests {
     let flapctl = ProcessRunner.builtProduct("flapctl")
 
-    func environment(_ flapd: FlapdProcess) -> [String: String] {
-        var environment = ProcessInfo.processInfo.environment
-        environment["FLAPD_URL"] = "http://127.0.0.1:\(flapd.apiPort)"
-        environment["FLAPD_API_KEY"] = flapd.apiKey
-        return environment
-    }
 
     @Test func createJoinShowWatchAndLeave() async throws {
         let broker = try await MosquittoBroker.start()
@@ -22,29 +16,29 @@ import TestSupport
         let b = try await FlapdProcess.start(arguments: mqtt + ["--device-id", "kb"])
         defer { for kiosk in [a, b] { Task { await kiosk.stop() } } }
 
-        let none = try await ProcessRunner.run(flapctl, ["room"], environment: environment(a))
+        let none = try await ProcessRunner.run(flapctl, ["room"], environment: a.clientEnvironment)
         #expect(none.status == 1 && none.stderrText.contains("not in a room"), "\(none.stderrText)")
 
-        let created = try await ProcessRunner.run(flapctl, ["room", "create"], environment: environment(a))
+        let created = try await ProcessRunner.run(flapctl, ["room", "create"], environment: a.clientEnvironment)
         #expect(created.status == 0, "\(created.stderrText)")
         let code = try #require(created.stdoutText.firstMatch(of: /code ([0-9A-Z]{6})/)?.1).description
         #expect(created.stdoutText.hasPrefix("room pair-\(code.lowercased()) (pair, code \(code)"))
 
         // b has three wearers: a room for two cannot take them with a's.
-        let full = try await ProcessRunner.run(flapctl, ["room", "join", code], environment: environment(b))
+        let full = try await ProcessRunner.run(flapctl, ["room", "join", code], environment: b.clientEnvironment)
         #expect(full.status == 1 && full.stderrText.contains("full"), "\(full.stderrText)")
-        let bad = try await ProcessRunner.run(flapctl, ["room", "join", "ABC"], environment: environment(b))
+        let bad = try await ProcessRunner.run(flapctl, ["room", "join", "ABC"], environment: b.clientEnvironment)
         #expect(bad.status == 1 && bad.stderrText.contains("has 3"), "\(bad.stderrText)")
 
-        let shown = try await ProcessRunner.run(flapctl, ["room", "--json"], environment: environment(a))
+        let shown = try await ProcessRunner.run(flapctl, ["room", "--json"], environment: a.clientEnvironment)
         let object = try #require(try JSONSerialization.jsonObject(with: Data(shown.stdoutText.utf8)) as? [String: Any])
         #expect(object["code"] as? String == code && object["kind"] as? String == "pair")
 
-        let watched = try await ProcessRunner.run(flapctl, ["room", "watch", "--seconds", "1", "--width", "48", "--height", "24"], environment: environment(a))
+        let watched = try await ProcessRunner.run(flapctl, ["room", "watch", "--seconds", "1", "--width", "48", "--height", "24"], environment: a.clientEnvironment)
         #expect(watched.status == 0, "\(watched.stderrText)")
         #expect(watched.stdoutText.contains("▀") && watched.stdoutText.split(separator: "\n").count >= 12)
 
-        let left = try await ProcessRunner.run(flapctl, ["room", "leave"], environment: environment(a))
+        let left = try await ProcessRunner.run(flapctl, ["room", "leave"], environment: a.clientEnvironment)
         #expect(left.status == 0 && left.stdoutText == "left pair-\(code.lowercased()); in no room now\n", "\(left.stdoutText)\(left.stderrText)")
     }
 }

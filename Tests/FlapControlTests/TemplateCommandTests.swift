@@ -7,17 +7,11 @@ import TestSupport
 @Suite(.timeLimit(.minutes(2))) struct TemplateCommandTests {
     let flapctl = ProcessRunner.builtProduct("flapctl")
 
-    func environment(_ flapd: FlapdProcess) -> [String: String] {
-        var environment = ProcessInfo.processInfo.environment
-        environment["FLAPD_URL"] = "http://127.0.0.1:\(flapd.apiPort)"
-        environment["FLAPD_API_KEY"] = flapd.apiKey
-        return environment
-    }
 
     @Test func saveListSendRenameDeleteAndAtMostTwenty() async throws {
         let state = FileManager.default.temporaryDirectory.appendingPathComponent("templates-\(UUID().uuidString)").path
         let first = try await FlapdProcess.start(stateDirectory: state, arguments: ["--no-sound"])
-        var env = environment(first)
+        var env = first.clientEnvironment
         func run(_ arguments: [String]) async throws -> ProcessRunner.Result { try await ProcessRunner.run(flapctl, ["template"] + arguments, environment: env) }
 
         let saved = try await run(["save", "lunch", "LUNCH IS READY"])
@@ -46,7 +40,7 @@ import TestSupport
         await first.stop()
         let second = try await FlapdProcess.start(stateDirectory: state, arguments: ["--no-sound"])
         defer { Task { await second.stop() } }
-        env = environment(second)
+        env = second.clientEnvironment
         #expect(try await run(["list"]).stdoutText.hasPrefix("food  "))
 
         for i in 2...20 { #expect(try await run(["save", "t\(i)", "QUICK \(i)"]).status == 0) }

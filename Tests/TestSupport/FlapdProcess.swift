@@ -52,6 +52,14 @@ public final class FlapdProcess: Sendable {
 
     public var localAPIBase: String { "http://127.0.0.1:\(localAPIPort)" }
 
+    /// The environment that points flapctl at this flapd.
+    public var clientEnvironment: [String: String] {
+        var environment = ProcessInfo.processInfo.environment
+        environment["FLAPD_URL"] = "http://127.0.0.1:\(apiPort)"
+        environment["FLAPD_API_KEY"] = apiKey
+        return environment
+    }
+
     public func stop() async { await process.stop() }
 
     /// Asks flapd to stop as systemd does (SIGTERM) and waits for its exit status.
