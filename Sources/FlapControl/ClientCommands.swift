@@ -114,7 +114,7 @@ struct BoardCommand: AsyncParsableCommand {
         for panel in reply.object["panels"] as? [[String: Any]] ?? [] {
             let moving = panel["moving"] as? Bool == true ? " (moving)" : ""
             print("panel \(panel["id"] as? String ?? "?")\(moving), message \(panel["message"] as? String ?? "none")")
-            if let rows = panel["codes"] as? [[Int]], let board = try? Board(codeRows: rows) { print(BoardText.plain(board)) }
+            if let rows = panel["codes"] as? [[Int]], let board = try? Board(codeRows: rows) { print(BoardText.plain(board, colour: StandardStream.outputHasColour)) }
         }
     }
 }

@@ -43,7 +43,7 @@ struct LayoutCommand: ParsableCommand {
             out.write(bytes: text.bytes)
             out.write("\n")
         } else if let board = try? Board(rows: rows) {
-            out.write(BoardText.plain(board) + "\n")
+            out.write(BoardText.plain(board, colour: StandardStream.outputHasColour) + "\n")
         } else {
             out.write("(no rows: the text is empty and --valign is none)\n")
         }

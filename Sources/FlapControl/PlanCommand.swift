@@ -88,7 +88,7 @@ enum PlanJSON {
         if let longest, !longest.landings.isEmpty {
             lines.append("longest path: \(longest.landings.count) flaps (row \(longest.row + 1), column \(longest.column + 1))")
         }
-        lines.append(BoardText.plain(plan.finalBoard))
+        lines.append(BoardText.plain(plan.finalBoard, colour: StandardStream.outputHasColour))
         return lines.joined(separator: "\n")
     }
 

@@ -51,7 +51,7 @@ struct PreviewCommand: AsyncParsableCommand {
         if let gif { try BoardPicture.writeGIF(plan, to: gif) }
         let out = StandardStream.bufferedOutput()
         guard !noAnimation, StandardStream.outputIsTerminal else {
-            out.write(BoardText.plain(plan.finalBoard) + "\n")
+            out.write(BoardText.plain(plan.finalBoard, colour: StandardStream.outputHasColour) + "\n")
             out.flush()
             return
         }

@@ -1,3 +1,4 @@
+import Foundation
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -31,6 +32,13 @@ final class StandardStream {
 
     /// Whether stdout is a terminal (animations and colour only then).
     static var outputIsTerminal: Bool { isatty(1) == 1 }
+
+    /// Whether stdout is a terminal that shows colour: not `TERM=dumb`, and no `NO_COLOR` (no-color.org).
+    static var outputHasColour: Bool {
+        guard outputIsTerminal else { return false }
+        let environment = ProcessInfo.processInfo.environment
+        return environment["NO_COLOR"].map(\.isEmpty) ?? true && environment["TERM"] != "dumb"
+    }
 
     func write(_ text: String) {
         buffer.append(contentsOf: text.utf8)

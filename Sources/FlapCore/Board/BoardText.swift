@@ -1,12 +1,13 @@
 /// A board as text for people: a framed grid of characters, colour chips as their letters
 /// (r o y g b p w k, f for filled) or, with ANSI, as coloured cells.
 public enum BoardText {
-    /// The board framed with box-drawing lines; colour chips as lowercase letters.
-    public static func plain(_ board: Board) -> String {
+    /// The board framed with box-drawing lines; colour chips as lowercase letters, or, with
+    /// `colour` (a terminal that shows colour), as cells of their colour.
+    public static func plain(_ board: Board, colour: Bool = false) -> String {
         let bar = String(repeating: "─", count: board.size.columns)
         var lines = ["┌" + bar + "┐"]
         for row in board.rows {
-            lines.append("│" + String(row.map(symbol)) + "│")
+            lines.append("│" + row.map { code in colour ? chipCell(code) : String(symbol(code)) }.joined() + "│")
         }
         lines.append("└" + bar + "┘")
         return lines.joined(separator: "\n")
@@ -43,6 +44,13 @@ public enum BoardText {
         }
         let fg = dimmed ? "150;150;150" : "240;240;240"
         return "\u{1B}[48;2;24;24;24;38;2;\(fg)m\(code.character!) "
+    }
+
+    /// A chip as one cell of its colour (the rest as their character).
+    static func chipCell(_ code: CharacterCode) -> String {
+        guard let colour = code.colour else { return String(code.character!) }
+        let (r, g, b) = colour == .black ? (24, 24, 24) : (Int(colour.rgb.red), Int(colour.rgb.green), Int(colour.rgb.blue))
+        return "\u{1B}[48;2;\(r);\(g);\(b)m \u{1B}[0m"
     }
 
     /// The character a code is drawn as in plain text.
