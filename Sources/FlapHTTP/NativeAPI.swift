@@ -22,11 +22,14 @@ public struct NativeAPI: Sendable {
     public let rooms: (any RoomAccess)?
     /// Real Vestaboards' writes, when there are such panels.
     public let deliveries: (any DeliveryAccess)?
+    /// Plans and resting boards as they happen, for pages watching the boards.
+    public let live: LiveBoards?
     private let started = ContinuousClock.now
 
     public init(intake: MessageIntake, panels: any BoardQuery, metrics: FlapMetrics, apiKey: String, version: String,
                 sensors: @escaping @Sendable () async -> [SensorReport] = { [] },
-                rooms: (any RoomAccess)? = nil, deliveries: (any DeliveryAccess)? = nil) {
+                rooms: (any RoomAccess)? = nil, deliveries: (any DeliveryAccess)? = nil, live: LiveBoards? = nil) {
+        self.live = live
         self.sensors = sensors
         self.rooms = rooms
         self.deliveries = deliveries
@@ -88,6 +91,17 @@ public struct NativeAPI: Sendable {
             return Response(status: .ok, headers: [.contentType: "text/plain; charset=utf-8"], body: .init(byteBuffer: ByteBuffer(string: text)))
         }
         addTemplates(to: v1)
+        v1.get("events") { _, _ in
+            guard let live else { return Responses.error(.notFound, "no live boards here") }
+            let events = await live.watch()
+            return Response(status: .ok, headers: [.contentType: "text/event-stream", .cacheControl: "no-cache"],
+                            body: ResponseBody { writer in
+                                // Tells EventSource to come back after 2 s if the connection drops.
+                                try await writer.write(ByteBuffer(string: "retry: 2000\n\n"))
+                                for await event in events { try await writer.write(ByteBuffer(string: event.serverSentEvent)) }
+                                try await writer.finish(nil)
+                            })
+        }
         v1.get("queue") { request, _ in
             guard let deliveries else { return Responses.json(.ok, ["deliveries": [Delivery]()]) }
             let limit = max(1, min(1000, request.uri.queryParameters.get("limit", as: Int.self) ?? 50))

@@ -75,12 +75,13 @@ public final class Appliance: Sendable {
         let heartRate = try HeartRateService.hub(configuration.sensors, metrics: metrics, logger: logger)
         self.heartRate = heartRate
         let room = try RoomRunner.room(configuration.room, mqtt: configuration.mqtt, password: mqttPassword, hub: heartRate, logger: logger)
+        let live = LiveBoards()
         var panels: [PanelRuntime] = []
         for (index, driver) in drivers.enumerated() {
             // Only one panel can be drawn in place, and one sound device carries one panel's clacks.
             panels.append(try await PanelRuntime(driver: driver, inbox: inbox, metrics: metrics,
                                                  drawInTerminal: drawInTerminal && index == 0,
-                                                 sound: index == 0 ? sound : nil, mqtt: index == 0 ? mqtt : nil, room: room, logger: logger))
+                                                 sound: index == 0 ? sound : nil, mqtt: index == 0 ? mqtt : nil, room: room, live: live, logger: logger))
         }
         self.panels = panels
         var bell: KioskBell?
@@ -98,7 +99,7 @@ public final class Appliance: Sendable {
         let workers = panels.compactMap(\.delivery)
         let native = NativeAPI(intake: intake, panels: boards, metrics: metrics, apiKey: apiKey, version: Self.version,
                                sensors: { await heartRate?.report() ?? [] }, rooms: room.map { RoomAccessAdapter(service: $0) },
-                               deliveries: outbox.map { ApplianceDeliveries(queue: $0, workers: workers, metrics: metrics) })
+                               deliveries: outbox.map { ApplianceDeliveries(queue: $0, workers: workers, metrics: metrics) }, live: live)
         let local = LocalAPI(intake: intake, panels: boards, metrics: metrics, enablementToken: token, apiKey: localKey)
         let ports = self.ports
         let quiet = Logger(label: "http", factory: { _ in SwiftLogNoOpLogHandler() })

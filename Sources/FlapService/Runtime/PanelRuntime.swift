@@ -38,7 +38,7 @@ final class PanelRuntime: Service, Sendable {
     let delivery: BoardDelivery<ContinuousClock>?
 
     init(driver: PanelDriver, inbox: Inbox, metrics: FlapMetrics, drawInTerminal: Bool,
-         sound: ClackPlayer<ContinuousClock>?, mqtt: MQTTBridge?, room: RoomService?, logger: Logger) async throws {
+         sound: ClackPlayer<ContinuousClock>?, mqtt: MQTTBridge?, room: RoomService?, live: LiveBoards, logger: Logger) async throws {
         let configuration = driver.configuration
         let size = configuration.size ?? .flagship
         self.configuration = configuration
@@ -82,18 +82,20 @@ final class PanelRuntime: Service, Sendable {
                                       transition: try Transition(strategy: configuration.transition))
         planner.stepper = driver.stepper
         planner.commandInterval = driver.commandInterval
-        var onPlanStart: (@Sendable (FlipPlan, ContinuousClock.Instant) -> Void)?
-        if let sound {
-            let started = lastStarted
-            onPlanStart = { plan, start in
-                started.value.withLock { $0 = (plan, start) }
-                Task { await sound.play(plan, at: start) }
-            }
+        let started = lastStarted
+        let id = configuration.id
+        let onPlanStart: @Sendable (FlipPlan, ContinuousClock.Instant) -> Void = { plan, start in
+            started.value.withLock { $0 = (plan, start) }
+            if let sound { Task { await sound.play(plan, at: start) } }
+            // The plan's time zero on the wall clock, for pages that animate it.
+            let wall = Date().addingTimeInterval(-(start.duration(to: .now) / .seconds(1)))
+            Task { await live.planStarted(panel: id, plan: plan, at: wall) }
         }
         motion = MotionLoop(panel: panel, planner: planner, clock: ContinuousClock(), onPlanStart: onPlanStart)
         coordinator = DisplayCoordinator(
             panelID: configuration.id, inbox: inbox, motion: motion, policy: configuration.policy, size: size,
-            time: .system, logger: logger, observer: ApplianceObserver(metrics: metrics, mqtt: mqtt), showing: showing)
+            time: .system, logger: logger, observer: ApplianceObserver(metrics: metrics, mqtt: mqtt, live: live), showing: showing)
+        await live.resting(panel: id, board: await motion.restingBoard())
     }
 
     func run() async throws {
@@ -170,9 +172,11 @@ final class PanelRuntime: Service, Sendable {
 struct ApplianceObserver: DisplayObserver {
     let metrics: FlapMetrics
     let mqtt: MQTTBridge?
+    let live: LiveBoards
     func planStarted(panel: String, messageId: String?, flaps: Int) async { metrics.planStarted(messageId: messageId) }
     func displayed(panel: String, board: Board, messageId: String?, flaps: Int) async {
         metrics.displayed(messageId: messageId, panel: panel, flaps: flaps)
+        await live.resting(panel: panel, board: board)
         mqtt?.publishState(panel: panel, board: board, messageId: messageId)
     }
 }

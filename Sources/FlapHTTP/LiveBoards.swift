@@ -1,0 +1,82 @@
+import FlapCore
+import Foundation
+
+/// What browsers watching the boards are told, as it happens: each plan as it starts (every
+/// module's path of codes and landing times, and the wall-clock instant of its time zero, so a
+/// page animates the motion the panel makes) and each board a panel comes to rest on. A new
+/// watcher is first told every panel's current state: its resting board, and the plan in flight
+/// if one is, never a replay of what came before.
+public actor LiveBoards {
+    public enum Event: Sendable, Equatable {
+        case plan(panel: String, plan: FlipPlan, startedAt: Date)
+        case board(panel: String, board: Board)
+    }
+
+    private var current: [String: (board: Board, plan: (FlipPlan, Date)?)] = [:]
+    private var order: [String] = []
+    private var watchers: [Int: AsyncStream<Event>.Continuation] = [:]
+    private var next = 0
+
+    public init() {}
+
+    /// A panel's board at start.
+    public func resting(panel: String, board: Board) {
+        if current[panel] == nil { order.append(panel) }
+        current[panel] = (board, nil)
+        broadcast(.board(panel: panel, board: board))
+    }
+
+    public func planStarted(panel: String, plan: FlipPlan, at start: Date) {
+        if current[panel] == nil { order.append(panel) }
+        current[panel] = (current[panel]?.board ?? plan.board(at: .zero), (plan, start))
+        broadcast(.plan(panel: panel, plan: plan, startedAt: start))
+    }
+
+    /// Watches from now: the current state first. At most 64 events wait for a slow watcher
+    /// (the oldest give way; a resting board follows every plan).
+    public func watch() -> AsyncStream<Event> {
+        let (stream, continuation) = AsyncStream.makeStream(of: Event.self, bufferingPolicy: .bufferingNewest(64))
+        for panel in order {
+            guard let state = current[panel] else { continue }
+            continuation.yield(.board(panel: panel, board: state.board))
+            if let (plan, start) = state.plan, start.addingTimeInterval(plan.duration / .seconds(1)) > Date() {
+                continuation.yield(.plan(panel: panel, plan: plan, startedAt: start))
+            }
+        }
+        next += 1
+        let id = next
+        watchers[id] = continuation
+        continuation.onTermination = { _ in Task { await self.stop(id) } }
+        return stream
+    }
+
+    public var watcherCount: Int { watchers.count }
+
+    private func stop(_ id: Int) { watchers[id] = nil }
+
+    private func broadcast(_ event: Event) {
+        for watcher in watchers.values { watcher.yield(event) }
+    }
+}
+
+extension LiveBoards.Event {
+    /// As a Server-Sent Event: `event: plan` or `event: board`, its JSON on one data line.
+    public var serverSentEvent: String {
+        switch self {
+        case .board(let panel, let board):
+            return "event: board\ndata: \(Self.json(["panel": panel, "codes": board.codeRows]))\n\n"
+        case .plan(let panel, let plan, let start):
+            let modules: [[String: Any]] = plan.modules.map { module in
+                ["start": Self.milliseconds(module.start), "landings": module.landings.map(Self.milliseconds),
+                 "path": module.path.map { Int(plan.drum.codes[$0].rawValue) }]
+            }
+            return "event: plan\ndata: \(Self.json(["panel": panel, "startedAt": start.timeIntervalSince1970 * 1000, "rows": plan.size.rows, "columns": plan.size.columns, "duration": Self.milliseconds(plan.duration), "modules": modules]))\n\n"
+        }
+    }
+
+    private static func milliseconds(_ duration: Duration) -> Double { duration / .milliseconds(1) }
+
+    private static func json(_ object: [String: Any]) -> String {
+        String(decoding: (try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys])) ?? Data("{}".utf8), as: UTF8.self)
+    }
+}

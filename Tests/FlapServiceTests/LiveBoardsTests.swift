@@ -1,0 +1,58 @@
+import Foundation
+import Testing
+import TestSupport
+
+/// `GET /v1/events`: plans and resting boards as Server-Sent Events, read by curl.
+@Suite(.timeLimit(.minutes(1))) struct LiveBoardsTests {
+    func watch(_ flapd: FlapdProcess, seconds: Int) throws -> ChildProcess {
+        try ChildProcess("/usr/bin/curl", ["-sN", "--max-time", "\(seconds)", "-H", "Authorization: Bearer \(flapd.apiKey)",
+                                           "http://127.0.0.1:\(flapd.apiPort)/v1/events"])
+    }
+
+    /// The events in `text`: (name, JSON object).
+    func events(_ text: String) -> [(String, [String: Any])] {
+        text.components(separatedBy: "\n\n").compactMap { block in
+            let lines = block.split(separator: "\n")
+            guard let name = lines.first(where: { $0.hasPrefix("event: ") })?.dropFirst(7),
+                  let data = lines.first(where: { $0.hasPrefix("data: ") })?.dropFirst(6),
+                  let object = try? JSONSerialization.jsonObject(with: Data(data.utf8)) as? [String: Any] else { return nil }
+            return (String(name), object)
+        }
+    }
+
+    @Test func aWatcherSeesTheBoardThenEachPlanAndWhereItRests() async throws {
+        let flapd = try await FlapdProcess.start(arguments: ["--no-sound"])
+        defer { Task { await flapd.stop() } }
+        let first = try watch(flapd, seconds: 8)
+        defer { Task { await first.stop() } }
+        try await Task.sleep(for: .milliseconds(500))
+        let before = Date().timeIntervalSince1970 * 1000
+        _ = try await flapd.api.postJSON("/v1/messages", #"{"id": "e1", "text": "LIVE"}"#)
+        var seen: [(String, [String: Any])] = []
+        for _ in 0..<100 {
+            seen = events(first.stdout)
+            if seen.contains(where: { $0.0 == "board" && "\($0.1["codes"] ?? "")".contains("12") }) { break }
+            try await Task.sleep(for: .milliseconds(100))
+        }
+        #expect(first.stdout.hasPrefix("retry: 2000"))
+        #expect(seen.first?.0 == "board" && seen.first?.1["panel"] as? String == "main")
+        let plan = try #require(seen.first { $0.0 == "plan" }?.1)
+        let startedAt = try #require(plan["startedAt"] as? Double)
+        #expect(startedAt >= before - 50 && startedAt <= Date().timeIntervalSince1970 * 1000)
+        let modules = try #require(plan["modules"] as? [[String: Any]])
+        #expect(modules.count == 132 && plan["rows"] as? Int == 6 && plan["columns"] as? Int == 22)
+        // Some module's path ends on L (12), landing by landing.
+        #expect(modules.contains { ($0["path"] as? [Int])?.last == 12 && ($0["landings"] as? [Double])?.count == 12 })
+        let rested = try #require(seen.last { $0.0 == "board" }?.1["codes"] as? [[Int]])
+        #expect(rested.flatMap { $0 }.contains(12))
+
+        // A watcher arriving mid-motion gets the board as it stands and the plan in flight.
+        _ = try await flapd.api.postJSON("/v1/messages", #"{"id": "e2", "text": "ZZZZZZZZZZ"}"#)
+        try await Task.sleep(for: .milliseconds(300))
+        let late = try watch(flapd, seconds: 1)
+        defer { Task { await late.stop() } }
+        try await Task.sleep(for: .milliseconds(1500))
+        let joined = events(late.stdout)
+        #expect(joined.first?.0 == "board" && joined.dropFirst().first?.0 == "plan", "\(joined.map(\.0))")
+    }
+}
