@@ -25,6 +25,8 @@ public struct NativeAPI: Sendable {
     /// Plans and resting boards as they happen, for pages watching the boards.
     public let live: LiveBoards?
     private let started = ContinuousClock.now
+    /// Browsers signed in with the key.
+    public let sessions = Sessions()
 
     public init(intake: MessageIntake, panels: any BoardQuery, metrics: FlapMetrics, apiKey: String, version: String,
                 sensors: @escaping @Sendable () async -> [SensorReport] = { [] },
@@ -47,7 +49,19 @@ public struct NativeAPI: Sendable {
             Response(status: .ok, headers: [.contentType: "text/plain; version=0.0.4; charset=utf-8"],
                      body: .init(byteBuffer: ByteBuffer(string: metrics.exposition())))
         }
-        let v1 = router.group("v1").add(middleware: BearerKey(key: apiKey))
+        // Signing in and out: the key in a body, answered with the session's cookie.
+        router.post("v1/session") { request, _ in try await signIn(request) }
+        router.delete("v1/session") { request, _ in
+            if let id = Sessions.id(in: request) { await sessions.close(id) }
+            return Response(status: .noContent, headers: [.setCookie: Sessions.cookie(nil, expires: nil)])
+        }
+        router.get("v1/session") { request, _ in
+            guard let id = Sessions.id(in: request), let expires = await sessions.expires(id) else {
+                return Responses.error(.unauthorized, "not signed in")
+            }
+            return Responses.json(.ok, ["expiresAt": ISO8601DateFormatter().string(from: expires)])
+        }
+        let v1 = router.group("v1").add(middleware: Authentication(key: apiKey, sessions: sessions))
         v1.post("messages") { request, _ in try await postMessage(request) }
         v1.get("board") { _, _ in await board() }
         v1.get("slots") { _, _ in try await slots() }
@@ -132,6 +146,18 @@ public struct NativeAPI: Sendable {
         guard let deliveries, let changed = try await act(deliveries, id) else { return Responses.error(.notFound, "no write \(id)") }
         guard changed else { return Responses.error(.conflict, "write \(id): \(notNow)") }
         return Responses.json(.ok, ["id": "\(id)", "status": done])
+    }
+
+    /// `{"key": "…"}` opens a session; the key is compared in constant time and never logged.
+    private func signIn(_ request: Request) async throws -> Response {
+        guard let body = try await Responses.body(of: request, limit: 4096),
+              let object = (try? JSONSerialization.jsonObject(with: Data(body))) as? [String: Any], let given = object["key"] as? String else {
+            return Responses.error(.badRequest, "send {\"key\": \"…\"}: the API key (its file's path is in flapd's log)")
+        }
+        guard secretsMatch(given, apiKey) else { return Responses.error(.unauthorized, "the API key is wrong") }
+        let (id, expires) = await sessions.open()
+        return Response(status: .ok, headers: [.setCookie: Sessions.cookie(id, expires: expires), .contentType: "application/json"],
+                        body: .init(byteBuffer: ByteBuffer(string: "{\"expiresAt\":\"\(ISO8601DateFormatter().string(from: expires))\"}")))
     }
 
     static let noRooms = "this kiosk takes part in no rooms; start flapd with --room NAME (and --mqtt), or configure [room] or a [[sensor]] with [mqtt]"
@@ -290,24 +316,6 @@ public struct NativeAPI: Sendable {
             receipts: Dictionary(uniqueKeysWithValues: counts.map { ($0.key.rawValue, $0.value) }),
             boards: await deliveries?.boards() ?? [])
         return Responses.json(.ok, status)
-    }
-}
-
-/// Requires `Authorization: Bearer <key>`; compares in constant time; never logs the key.
-struct BearerKey: RouterMiddleware {
-    typealias Context = BasicRequestContext
-    let key: String
-
-    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
-        guard let header = request.headers[.authorization] else {
-            return Responses.error(.unauthorized, "this API needs Authorization: Bearer <key> (the key file's path is in flapd's log)",
-                                   headers: [.wwwAuthenticate: "Bearer"])
-        }
-        let given = header.hasPrefix("Bearer ") ? String(header.dropFirst(7)) : ""
-        guard secretsMatch(given, key) else {
-            return Responses.error(.unauthorized, "the API key is wrong", headers: [.wwwAuthenticate: "Bearer"])
-        }
-        return try await next(request, context)
     }
 }
 

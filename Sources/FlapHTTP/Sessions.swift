@@ -1,0 +1,98 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+
+/// Signed-in browsers: after `POST /v1/session` with the API key, a random session id in an
+/// HttpOnly, SameSite=Strict cookie stands for the key for a week (or until sign-out). Kept in
+/// memory: a restart signs everyone out, which is the safe side.
+public actor Sessions {
+    public static let cookieName = "flapd_session"
+    public static let lifetime: TimeInterval = 7 * 86400
+    /// At most this many at once; signing in beyond it ends the oldest.
+    static let most = 256
+
+    private var expiry: [String: Date] = [:]
+    private let now: @Sendable () -> Date
+
+    public init(now: @escaping @Sendable () -> Date = { Date() }) { self.now = now }
+
+    /// A new session; returns its id and when it ends.
+    public func open() -> (id: String, expires: Date) {
+        var bytes = [UInt8](repeating: 0, count: 32)
+        var generator = SystemRandomNumberGenerator()
+        for i in bytes.indices { bytes[i] = generator.next() }
+        let id = Data(bytes).base64EncodedString().replacingOccurrences(of: "+", with: "-")
+            .replacingOccurrences(of: "/", with: "_").replacingOccurrences(of: "=", with: "")
+        let expires = now().addingTimeInterval(Self.lifetime)
+        expiry = expiry.filter { $0.value > now() }
+        if expiry.count >= Self.most, let oldest = expiry.min(by: { $0.value < $1.value })?.key { expiry[oldest] = nil }
+        expiry[id] = expires
+        return (id, expires)
+    }
+
+    /// When `id`'s session ends, if it is open.
+    public func expires(_ id: String) -> Date? {
+        // Compared in constant time against each: a session id is as good as the key.
+        guard let match = expiry.first(where: { secretsMatch(id, $0.key) }) else { return nil }
+        guard match.value > now() else {
+            expiry[match.key] = nil
+            return nil
+        }
+        return match.value
+    }
+
+    public func close(_ id: String) { expiry = expiry.filter { !secretsMatch(id, $0.key) } }
+
+    /// The session id in a request's cookies.
+    nonisolated static func id(in request: Request) -> String? {
+        guard let header = request.headers[.cookie] else { return nil }
+        for part in header.split(separator: ";") {
+            let pair = part.trimmingCharacters(in: .whitespaces)
+            if pair.hasPrefix(cookieName + "=") { return String(pair.dropFirst(cookieName.count + 1)) }
+        }
+        return nil
+    }
+
+    /// The cookie that opens a session (or, with no id, ends it).
+    nonisolated static func cookie(_ id: String?, expires: Date?) -> String {
+        guard let id, let expires else { return "\(cookieName)=; Path=/; HttpOnly; SameSite=Strict; Max-Age=0" }
+        return "\(cookieName)=\(id); Path=/; HttpOnly; SameSite=Strict; Max-Age=\(Int(expires.timeIntervalSinceNow.rounded()))"
+    }
+}
+
+/// Lets a request in with the API key (`Authorization: Bearer`) or a session cookie. A request
+/// that changes something with a cookie must come from the page itself: its `Origin` (or, where
+/// a browser sends none, `Sec-Fetch-Site: same-origin`) must be this server's, so another site
+/// cannot make a signed-in browser act.
+struct Authentication: RouterMiddleware {
+    typealias Context = BasicRequestContext
+    let key: String
+    let sessions: Sessions
+
+    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+        if let header = request.headers[.authorization] {
+            let given = header.hasPrefix("Bearer ") ? String(header.dropFirst(7)) : ""
+            guard secretsMatch(given, key) else {
+                return Responses.error(.unauthorized, "the API key is wrong", headers: [.wwwAuthenticate: "Bearer"])
+            }
+            return try await next(request, context)
+        }
+        guard let id = Sessions.id(in: request), await sessions.expires(id) != nil else {
+            return Responses.error(.unauthorized, "this API needs Authorization: Bearer <key> or a signed-in session (the key file's path is in flapd's log)",
+                                   headers: [.wwwAuthenticate: "Bearer"])
+        }
+        if ![.get, .head, .options].contains(request.method), !Self.sameOrigin(request) {
+            return Responses.error(.forbidden, "a request from another site is refused: send it from flapd's own page")
+        }
+        return try await next(request, context)
+    }
+
+    /// Whether the request says it comes from this server's own pages.
+    static func sameOrigin(_ request: Request) -> Bool {
+        if let origin = request.headers[.origin] {
+            guard let host = request.head.authority else { return false }
+            return origin == "http://\(host)" || origin == "https://\(host)"
+        }
+        return request.headers[HTTPField.Name("Sec-Fetch-Site")!] == "same-origin"
+    }
+}
