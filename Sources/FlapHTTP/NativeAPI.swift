@@ -105,6 +105,7 @@ public struct NativeAPI: Sendable {
             return Response(status: .ok, headers: [.contentType: "text/plain; charset=utf-8"], body: .init(byteBuffer: ByteBuffer(string: text)))
         }
         addTemplates(to: v1)
+        addLayoutPreview(to: v1)
         v1.get("events") { _, _ in
             guard let live else { return Responses.error(.notFound, "no live boards here") }
             let events = await live.watch()

@@ -1,0 +1,56 @@
+import FlapCore
+import FlapMessaging
+import Foundation
+import Hummingbird
+
+/// `POST /v1/layout`: a message's text laid out by flapd itself, for a live preview: the rows of
+/// codes with each as the board draws it, the substitutions made, or what is wrong and where.
+/// Nothing is stored or shown.
+extension NativeAPI {
+    func addLayoutPreview(to v1: RouterGroup<BasicRequestContext>) {
+        v1.post("layout") { request, _ in
+            guard let body = try await Responses.body(of: request, limit: Responses.maximumBody),
+                  let object = (try? JSONSerialization.jsonObject(with: Data(body))) as? [String: Any] else {
+                return Responses.error(.badRequest, "send {\"text\": \"…\", \"align\": \"center\", \"valign\": \"middle\"}")
+            }
+            guard let text = object["text"] as? String else { return Responses.error(.badRequest, "text: the text to lay out is missing") }
+            var options = LayoutOptions(size: intake.boardSize)
+            if let align = object["align"] as? String {
+                guard let value = HorizontalAlignment(rawValue: align) else { return Responses.error(.badRequest, "align: \(align.debugDescription) is not left, center, right or justified") }
+                options.align = value
+            } else {
+                options.align = .center
+            }
+            if let valign = object["valign"] as? String {
+                guard let value = VerticalAlignment(rawValue: valign) else { return Responses.error(.badRequest, "valign: \(valign.debugDescription) is not top, middle or bottom") }
+                options.valign = value
+            } else {
+                options.valign = .middle
+            }
+            do {
+                let laid = try TextLayout.encodeText(text, options: options)
+                let board = try Board(rows: laid.rows)
+                return Responses.json(.ok, Preview(codes: board.codeRows, text: board.rows.map { String($0.map(BoardText.symbol)) },
+                                                   warnings: laid.warnings.map(\.description)))
+            } catch let error as LayoutError {
+                return Responses.json(.ok, Preview(error: .init(reason: error.reason, line: error.line, position: error.position)))
+            }
+        }
+    }
+}
+
+/// A layout preview: the board, or where the text cannot be laid out.
+struct Preview: Encodable {
+    struct Problem: Encodable {
+        var reason: String
+        /// 1-based line and code-point position in the text, when the problem is at one.
+        var line: Int?
+        var position: Int?
+    }
+
+    var codes: [[Int]]?
+    /// Each row as characters, colour chips as their letters.
+    var text: [String]?
+    var warnings: [String] = []
+    var error: Problem?
+}

@@ -1,0 +1,26 @@
+import Foundation
+import Testing
+import TestSupport
+
+/// `POST /v1/layout`: the preview a page shows while someone types.
+@Suite(.timeLimit(.minutes(1))) struct LayoutPreviewTests {
+    @Test func textIsLaidOutByFlapdWithWarningsAndErrorsWhereTheyAre() async throws {
+        let flapd = try await FlapdProcess.start(arguments: ["--no-sound"])
+        defer { Task { await flapd.stop() } }
+        let ok = try await flapd.api.post("/v1/layout", json: ["text": "{66} hi there", "align": "left", "valign": "top"])
+        #expect(ok.status == 200)
+        let codes = try #require(ok.object["codes"] as? [[Int]])
+        #expect(codes.count == 6 && codes[0].count == 22 && codes[0].prefix(4) == [66, 0, 8, 9])
+        #expect((ok.object["text"] as? [String])?.first?.hasPrefix("g HI THERE") == true)
+
+        let substituted = try await flapd.api.post("/v1/layout", json: ["text": "Café"])
+        #expect((substituted.object["warnings"] as? [String])?.isEmpty == false, "\(substituted.object)")
+
+        let bad = try await flapd.api.post("/v1/layout", json: ["text": "ok\nnot ~ ok"])
+        let problem = try #require(bad.object["error"] as? [String: Any])
+        #expect(problem["line"] as? Int == 2 && problem["position"] as? Int == 5, "\(problem)")
+        #expect(try await flapd.api.post("/v1/layout", json: ["text": "x", "align": "sideways"]).status == 400)
+        // Nothing was sent.
+        #expect((try await flapd.api.get("/v1/slots").object["slots"] as? [Any])?.isEmpty == true)
+    }
+}
