@@ -4,6 +4,7 @@ import FlapHTTP
 import FlapHeartRate
 import FlapRooms
 import FlapVestaboard
+import FlapWeb
 import FlapLinux
 import FlapMessaging
 import FlapMetrics
@@ -103,8 +104,10 @@ public final class Appliance: Sendable {
         let local = LocalAPI(intake: intake, panels: boards, metrics: metrics, enablementToken: token, apiKey: localKey)
         let ports = self.ports
         let quiet = Logger(label: "http", factory: { _ in SwiftLogNoOpLogHandler() })
+        let nativeRouter = native.router()
+        WebPage.add(to: nativeRouter)
         let nativeApp = Application(
-            router: native.router(),
+            router: nativeRouter,
             configuration: .init(address: .hostname(configuration.listen, port: configuration.apiPort), serverName: "flapd"),
             onServerRunning: { await ports.bound(.native, port: $0.localAddress?.port) }, logger: quiet)
         let localApp = Application(

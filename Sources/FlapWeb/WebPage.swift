@@ -1,0 +1,57 @@
+import FlapCore
+import Foundation
+import HTTPTypes
+import Hummingbird
+
+/// The web page flapd serves on its native API's port: plain HTML, CSS and ES modules built into
+/// flapd (no build step, nothing fetched from elsewhere: the appliance may have no internet).
+/// The page signs in with the API key for a session cookie and uses the API as any client does.
+public enum WebPage {
+    static let files: [String: (type: String, bytes: [UInt8])] = [
+        "/": ("text/html; charset=utf-8", PackageResources.index_html),
+        "/web/style.css": ("text/css; charset=utf-8", PackageResources.style_css),
+        "/web/app.js": ("text/javascript; charset=utf-8", PackageResources.app_js),
+        "/web/board.js": ("text/javascript; charset=utf-8", PackageResources.board_js),
+    ]
+
+    /// Scripts and styles only from flapd itself, no framing by other sites.
+    static let securityHeaders: HTTPFields = [
+        HTTPField.Name("Content-Security-Policy")!: "default-src 'self'; img-src 'self' data:; frame-ancestors 'none'; base-uri 'none'; form-action 'self'",
+        HTTPField.Name("X-Content-Type-Options")!: "nosniff",
+        HTTPField.Name("Referrer-Policy")!: "no-referrer",
+        .cacheControl: "no-cache",
+    ]
+
+    /// Adds the page's routes (no key needed: it holds no secret; the API behind it does).
+    public static func add(to router: Router<BasicRequestContext>) {
+        for (path, file) in files {
+            router.get(RouterPath(path)) { _, _ in
+                var headers = securityHeaders
+                headers[.contentType] = file.type
+                return Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: file.bytes)))
+            }
+        }
+        router.get("web/glyphs.json") { _, _ in
+            var headers = securityHeaders
+            headers[.contentType] = "application/json"
+            return Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: glyphs)))
+        }
+    }
+
+    /// How the page draws each code: its character, or its colour and the colour's name.
+    static let glyphs: [UInt8] = {
+        var characters: [String: String] = [:], colours: [String: String] = [:], names: [String: String] = [:]
+        for value in 0...71 {
+            guard let code = CharacterCode(value) else { continue }
+            if let colour = code.colour {
+                let (r, g, b) = colour == .black ? (0, 0, 0) : (Int(colour.rgb.red), Int(colour.rgb.green), Int(colour.rgb.blue))
+                colours["\(value)"] = String(format: "#%02x%02x%02x", r, g, b)
+                names["\(value)"] = colour.name
+            } else if let character = code.character {
+                characters["\(value)"] = String(character)
+            }
+        }
+        let object: [String: Any] = ["characters": characters, "colours": colours, "names": names]
+        return Array((try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys])) ?? Data("{}".utf8))
+    }()
+}

@@ -1,0 +1,29 @@
+import Foundation
+import Testing
+import TestSupport
+
+/// The page's files as flapd serves them (the page in a real browser is the web issue's next step).
+@Suite(.timeLimit(.minutes(1))) struct WebPageTests {
+    @Test func thePageAndItsModulesAreServedFromFlapdAloneWithNoSecretInThem() async throws {
+        let flapd = try await FlapdProcess.start(arguments: ["--no-sound"])
+        defer { Task { await flapd.stop() } }
+        let browser = HTTPClient(base: "http://127.0.0.1:\(flapd.apiPort)")
+        let page = try await browser.get("/")
+        #expect(page.status == 200 && page.headers["content-type"]?.hasPrefix("text/html") == true)
+        #expect(page.headers["content-security-policy"]?.contains("default-src 'self'") == true)
+        #expect(page.headers["content-security-policy"]?.contains("frame-ancestors 'none'") == true)
+        #expect(page.text.contains(#"<script type="module" src="/web/app.js">"#) && page.text.contains(#"<label for="key">API key</label>"#))
+        var everything = page.text
+        for path in ["/web/app.js", "/web/board.js", "/web/style.css", "/web/glyphs.json"] {
+            let file = try await browser.get(path)
+            #expect(file.status == 200, "\(path)")
+            everything += file.text
+        }
+        // Nothing from elsewhere, and no secret.
+        #expect(!everything.contains("http://") && !everything.contains("https://") && !everything.contains("//cdn"))
+        #expect(!everything.contains(flapd.apiKey))
+        let glyphs = try #require(try await browser.get("/web/glyphs.json").json as? [String: Any])
+        #expect((glyphs["characters"] as? [String: String])?["1"] == "A" && (glyphs["colours"] as? [String: String])?["66"] == "#009a44")
+        #expect((glyphs["names"] as? [String: String])?["63"] == "red")
+    }
+}
