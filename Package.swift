@@ -98,7 +98,7 @@ let package = Package(
         .target(
             name: "FlapWeb",
             dependencies: ["FlapCore", .product(name: "Hummingbird", package: "hummingbird"), .product(name: "HTTPTypes", package: "swift-http-types")],
-            resources: [.embedInCode("Web/index.html"), .embedInCode("Web/style.css"), .embedInCode("Web/app.js"), .embedInCode("Web/board.js")]),
+            resources: [.embedInCode("Web/index.html"), .embedInCode("Web/style.css"), .embedInCode("Web/app.js"), .embedInCode("Web/board.js"), .embedInCode("Web/icon.svg")]),
         // The room on the panels: the plot on pixels, the summary in flaps, the chime.
         .target(name: "FlapKiosk", dependencies: ["Wematch", "FlapCore"]),
         .systemLibrary(

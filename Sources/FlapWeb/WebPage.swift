@@ -12,6 +12,7 @@ public enum WebPage {
         "/web/style.css": ("text/css; charset=utf-8", PackageResources.style_css),
         "/web/app.js": ("text/javascript; charset=utf-8", PackageResources.app_js),
         "/web/board.js": ("text/javascript; charset=utf-8", PackageResources.board_js),
+        "/favicon.ico": ("image/svg+xml", PackageResources.icon_svg),
     ]
 
     /// Scripts and styles only from flapd itself, no framing by other sites.

@@ -50,7 +50,7 @@ require_build_libraries() {
 # the TLS test's CA, a private dbus-daemon with python-dbusmock playing BlueZ (Debian's packages:
 # dbus-python does not build from pip without compilers and headers).
 require_test_peers() {
-    apt_install mosquitto mosquitto-clients openssl dbus-daemon python3-dbus python3-dbusmock
+    apt_install mosquitto mosquitto-clients openssl dbus-daemon python3-dbus python3-dbusmock chromium chromium-driver
 }
 
 # The Python peers' venv (Tests/Peers/requirements.txt), made before the tests run: pip inside a

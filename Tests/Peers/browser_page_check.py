@@ -1,0 +1,83 @@
+"""Drives flapd's web page in a real headless Chromium (selenium) and prints what it saw as JSON.
+
+Usage: browser_page_check.py BASE_URL API_KEY SCREENSHOT_PATH
+Checks: a wrong key is refused; the right one signs in; a message composed on the page is
+previewed by flapd and sent, and the page's board cells reach its text; a second browser sees the
+first one's message flip; no error in either browser's console.
+"""
+import json
+import sys
+import time
+
+from selenium import webdriver
+from selenium.webdriver.chrome.service import Service
+from selenium.webdriver.common.by import By
+
+base, key, screenshot = sys.argv[1], sys.argv[2], sys.argv[3]
+
+
+def browser():
+    options = webdriver.ChromeOptions()
+    options.binary_location = "/usr/bin/chromium"
+    for argument in ("--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--window-size=1200,900"):
+        options.add_argument(argument)
+    options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
+    return webdriver.Chrome(service=Service("/usr/bin/chromedriver"), options=options)
+
+
+def wait(condition, seconds=20):
+    deadline = time.time() + seconds
+    while time.time() < deadline:
+        try:
+            if condition():
+                return True
+        except Exception:
+            pass
+        time.sleep(0.1)
+    return False
+
+
+def board_text(driver, selector="#boards .board"):
+    cells = driver.find_elements(By.CSS_SELECTOR, selector + " .cell")
+    return "".join(cell.text or " " for cell in cells)
+
+
+def sign_in(driver, typed):
+    driver.get(base + "/")
+    wait(lambda: driver.find_element(By.ID, "key").is_displayed())
+    field = driver.find_element(By.ID, "key")
+    field.clear()
+    field.send_keys(typed)
+    driver.find_element(By.CSS_SELECTOR, "#sign-in-form button").click()
+
+
+out = {}
+first, second = browser(), browser()
+try:
+    sign_in(first, "not-the-key")
+    out["wrongKeyRefused"] = wait(lambda: "wrong" in first.find_element(By.ID, "sign-in-error").text)
+    out["keyLabel"] = first.find_element(By.ID, "key").accessible_name
+    sign_in(first, key)
+    out["signedIn"] = wait(lambda: first.find_element(By.ID, "app").is_displayed())
+    out["boardCells"] = len(first.find_elements(By.CSS_SELECTOR, "#boards .cell"))
+    sign_in(second, key)
+    wait(lambda: second.find_element(By.ID, "app").is_displayed())
+
+    text = first.find_element(By.ID, "text")
+    text.send_keys("HELLO FROM CHROMIUM")
+    out["previewShown"] = wait(lambda: "HELLO" in board_text(first, "#preview .board"))
+    first.find_element(By.CSS_SELECTOR, "#compose button[type=submit]").click()
+    out["firstSawIt"] = wait(lambda: "HELLO" in board_text(first) and "CHROMIUM" in board_text(first))
+    out["secondSawIt"] = wait(lambda: "CHROMIUM" in board_text(second))
+    out["receipt"] = first.find_element(By.ID, "receipt").text
+    wait(lambda: "displayed" in first.find_element(By.ID, "receipt").text)
+    out["receiptDisplayed"] = "displayed" in first.find_element(By.ID, "receipt").text
+    out["boardLabel"] = first.find_element(By.CSS_SELECTOR, "#boards .board").get_attribute("aria-label")
+    first.save_screenshot(screenshot)
+    out["pageSource"] = first.page_source
+    out["consoleErrors"] = [entry["message"] for b in (first, second) for entry in b.get_log("browser") if entry["level"] == "SEVERE"
+                            and "401" not in entry["message"]]
+finally:
+    first.quit()
+    second.quit()
+print(json.dumps(out))
