@@ -3,7 +3,8 @@ import Testing
 import TestSupport
 
 /// flapd's page in a real headless Chromium: sign in, a wrong key refused, compose with the
-/// preview, send, the board's cells reach the text in two browsers, no console error.
+/// preview, send, the board's cells reach the text in two browsers, axe-core finds no serious
+/// violation, no console error.
 @Suite(.timeLimit(.minutes(2))) struct WebPageBrowserTests {
     @Test func composeSendAndWatchTheBoardFlipInTwoBrowsers() async throws {
         let flapd = try await FlapdProcess.start(arguments: ["--no-sound"])
@@ -25,6 +26,9 @@ import TestSupport
         #expect(seen["receiptDisplayed"] as? Bool == true, "\(seen["receipt"] ?? "")")
         #expect((seen["boardLabel"] as? String)?.contains("HELLO FROM CHROMIUM") == true, "\(seen["boardLabel"] ?? "")")
         #expect((seen["consoleErrors"] as? [String])?.isEmpty == true, "\(seen["consoleErrors"] ?? "")")
+        // axe-core in the page: no serious or critical accessibility violation, signed out or in.
+        #expect((seen["axeSignIn"] as? [Any])?.isEmpty == true, "\(seen["axeSignIn"] ?? "")")
+        #expect((seen["axeApp"] as? [Any])?.isEmpty == true, "\(seen["axeApp"] ?? "")")
         #expect(!(seen["pageSource"] as? String ?? "").contains(flapd.apiKey))
         #expect(!(flapd.process.stderr + flapd.process.stdout).contains(flapd.apiKey))
         #expect(FileManager.default.fileExists(atPath: screenshot))

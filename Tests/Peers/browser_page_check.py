@@ -3,11 +3,15 @@
 Usage: browser_page_check.py BASE_URL API_KEY SCREENSHOT_PATH
 Checks: a wrong key is refused; the right one signs in; a message composed on the page is
 previewed by flapd and sent, and the page's board cells reach its text; a second browser sees the
-first one's message flip; no error in either browser's console.
+first one's message flip; axe-core's serious and critical violations on the sign-in page and the
+signed-in page; no error in either browser's console.
 """
 import json
+import os
 import sys
 import time
+
+import axe_playwright_python
 
 from selenium import webdriver
 from selenium.webdriver.chrome.service import Service
@@ -42,6 +46,17 @@ def board_text(driver, selector="#boards .board"):
     return "".join(cell.text or " " for cell in cells)
 
 
+AXE = open(os.path.join(os.path.dirname(axe_playwright_python.__file__), "axe.min.js"), encoding="utf-8").read()
+
+
+def accessibility(driver):
+    """axe-core's serious and critical violations on the page as it is: (rule, impact, nodes)."""
+    driver.execute_script(AXE)
+    driver.set_script_timeout(30)
+    result = driver.execute_async_script("const done = arguments[arguments.length - 1]; axe.run(document).then(r => done(r.violations));")
+    return [(v["id"], v["impact"], len(v["nodes"])) for v in result if v["impact"] in ("serious", "critical")]
+
+
 def sign_in(driver, typed):
     driver.get(base + "/")
     wait(lambda: driver.find_element(By.ID, "key").is_displayed())
@@ -56,6 +71,7 @@ first, second = browser(), browser()
 try:
     sign_in(first, "not-the-key")
     out["wrongKeyRefused"] = wait(lambda: "wrong" in first.find_element(By.ID, "sign-in-error").text)
+    out["axeSignIn"] = accessibility(first)
     out["keyLabel"] = first.find_element(By.ID, "key").accessible_name
     sign_in(first, key)
     out["signedIn"] = wait(lambda: first.find_element(By.ID, "app").is_displayed())
@@ -73,6 +89,7 @@ try:
     wait(lambda: "displayed" in first.find_element(By.ID, "receipt").text)
     out["receiptDisplayed"] = "displayed" in first.find_element(By.ID, "receipt").text
     out["boardLabel"] = first.find_element(By.CSS_SELECTOR, "#boards .board").get_attribute("aria-label")
+    out["axeApp"] = accessibility(first)
     first.save_screenshot(screenshot)
     out["pageSource"] = first.page_source
     out["consoleErrors"] = [entry["message"] for b in (first, second) for entry in b.get_log("browser") if entry["level"] == "SEVERE"

@@ -21,7 +21,8 @@ public enum PythonPeer {
             ?? packageRoot.appendingPathComponent(".build/test-venv").path
         let python = venv + "/bin/python"
         let requirements = peersDirectory.appendingPathComponent("requirements.txt").path
-        let wanted = try String(contentsOfFile: requirements, encoding: .utf8)
+        let withoutDependencies = peersDirectory.appendingPathComponent("requirements-nodeps.txt").path
+        let wanted = try String(contentsOfFile: requirements, encoding: .utf8) + String(contentsOfFile: withoutDependencies, encoding: .utf8)
         let stamp = venv + "/requirements.installed"
 
         try FileManager.default.createDirectory(atPath: venv, withIntermediateDirectories: true)
@@ -38,6 +39,7 @@ public enum PythonPeer {
         }
         try await run("/usr/bin/env", ["python3", "-m", "venv", venv])
         try await run(python, ["-m", "pip", "install", "--quiet", "--disable-pip-version-check", "-r", requirements])
+        try await run(python, ["-m", "pip", "install", "--quiet", "--disable-pip-version-check", "--no-deps", "-r", withoutDependencies])
         try wanted.write(toFile: stamp, atomically: true, encoding: .utf8)
         return python
     }

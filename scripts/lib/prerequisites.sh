@@ -58,13 +58,14 @@ require_test_peers() {
 # Same place and stamp as Tests/TestSupport/PythonPeer.swift, which then finds it ready.
 prepare_test_venv() {
     local venv="${VESTAWIDGET_TEST_VENV:-.build/test-venv}"
-    local requirements="Tests/Peers/requirements.txt"
-    if [ -x "$venv/bin/python" ] && cmp -s "$requirements" "$venv/requirements.installed"; then
+    local requirements="Tests/Peers/requirements.txt" nodeps="Tests/Peers/requirements-nodeps.txt"
+    if [ -x "$venv/bin/python" ] && cat "$requirements" "$nodeps" | cmp -s - "$venv/requirements.installed"; then
         return 0
     fi
     say "making the test peers' Python venv ($venv)"
     mkdir -p "$venv"
     python3 -m venv "$venv"
     "$venv/bin/python" -m pip install --quiet --disable-pip-version-check -r "$requirements"
-    cp "$requirements" "$venv/requirements.installed"
+    "$venv/bin/python" -m pip install --quiet --disable-pip-version-check --no-deps -r "$nodeps"
+    cat "$requirements" "$nodeps" > "$venv/requirements.installed"
 }
