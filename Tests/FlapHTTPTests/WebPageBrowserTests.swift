@@ -3,7 +3,8 @@ import Testing
 import TestSupport
 
 /// flapd's page in a real headless Chromium: sign in, a wrong key refused, compose with the
-/// preview, send, the board's cells reach the text in two browsers, axe-core finds no serious
+/// preview, send, the board's cells reach the text in two browsers, a quick message saved and
+/// sent, a slot cleared, axe-core finds no serious
 /// violation, no console error.
 @Suite(.timeLimit(.minutes(2))) struct WebPageBrowserTests {
     @Test func composeSendAndWatchTheBoardFlipInTwoBrowsers() async throws {
@@ -25,6 +26,8 @@ import TestSupport
         #expect(seen["firstSawIt"] as? Bool == true && seen["secondSawIt"] as? Bool == true)
         #expect(seen["receiptDisplayed"] as? Bool == true, "\(seen["receipt"] ?? "")")
         #expect((seen["boardLabel"] as? String)?.contains("HELLO FROM CHROMIUM") == true, "\(seen["boardLabel"] ?? "")")
+        #expect(seen["templateListed"] as? Bool == true && seen["templateShown"] as? Bool == true, "a quick message saved and sent")
+        #expect(seen["slotsListed"] as? Bool == true && seen["slotCleared"] as? Bool == true, "a slot cleared, the board back to the other")
         #expect((seen["consoleErrors"] as? [String])?.isEmpty == true, "\(seen["consoleErrors"] ?? "")")
         // axe-core in the page: no serious or critical accessibility violation, signed out or in.
         #expect((seen["axeSignIn"] as? [Any])?.isEmpty == true, "\(seen["axeSignIn"] ?? "")")

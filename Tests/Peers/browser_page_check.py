@@ -89,6 +89,18 @@ try:
     wait(lambda: "displayed" in first.find_element(By.ID, "receipt").text)
     out["receiptDisplayed"] = "displayed" in first.find_element(By.ID, "receipt").text
     out["boardLabel"] = first.find_element(By.CSS_SELECTOR, "#boards .board").get_attribute("aria-label")
+
+    # A quick message saved from the compose form, sent from its list, then its slot cleared.
+    text.clear()
+    text.send_keys("LUNCH TIME")
+    first.find_element(By.ID, "template-name").send_keys("lunch")
+    first.find_element(By.ID, "save-template").click()
+    out["templateListed"] = wait(lambda: "lunch" in first.find_element(By.ID, "templates").text)
+    first.find_element(By.CSS_SELECTOR, "#templates button[aria-label='Send lunch']").click()
+    out["templateShown"] = wait(lambda: "LUNCH" in board_text(first) and "LUNCH" in board_text(second))
+    out["slotsListed"] = wait(lambda: "quick-messages" in first.find_element(By.ID, "slots").text and "web" in first.find_element(By.ID, "slots").text)
+    first.find_element(By.CSS_SELECTOR, "#slots button[aria-label='Clear quick-messages']").click()
+    out["slotCleared"] = wait(lambda: "CHROMIUM" in board_text(first) and "quick-messages" not in first.find_element(By.ID, "slots").text)
     out["axeApp"] = accessibility(first)
     first.save_screenshot(screenshot)
     out["pageSource"] = first.page_source

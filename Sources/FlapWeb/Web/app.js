@@ -53,6 +53,7 @@ async function open() {
     view.show(panel.codes);
     views.set(panel.id, view);
   }
+  refreshLists();
   events = new EventSource("/v1/events");
   events.addEventListener("board", (event) => { const d = JSON.parse(event.data); views.get(d.panel)?.show(d.codes); });
   events.addEventListener("plan", (event) => { const d = JSON.parse(event.data); views.get(d.panel)?.play(d); });
@@ -88,11 +89,59 @@ $("compose").addEventListener("submit", async (event) => {
   follow(reply.data.id);
 });
 
+$("save-template").addEventListener("click", async () => {
+  const name = $("template-name").value.trim();
+  if (!name) { $("receipt").textContent = "Give the quick message a name first."; $("template-name").focus(); return; }
+  const reply = await api("PUT", `/v1/templates/${encodeURIComponent(name)}`, { text: $("text").value, align: $("align").value, valign: $("valign").value });
+  $("receipt").textContent = reply.status < 300 ? `Saved quick message ${name}` : (reply.data.error || `Refused (${reply.status})`);
+  refreshLists();
+});
+
+function item(label, detail, buttonText, action) {
+  const li = document.createElement("li");
+  const name = document.createElement("span");
+  name.textContent = label;
+  const more = document.createElement("span");
+  more.className = "muted";
+  more.textContent = detail;
+  const button = document.createElement("button");
+  button.type = "button";
+  button.textContent = buttonText;
+  button.setAttribute("aria-label", `${buttonText} ${label}`);
+  button.addEventListener("click", action);
+  li.append(name, more, button);
+  return li;
+}
+
+function until(date) {
+  const seconds = Math.max(0, Math.round((new Date(date) - Date.now()) / 1000));
+  if (seconds < 120) return `${seconds} s left`;
+  if (seconds < 7200) return `${Math.round(seconds / 60)} min left`;
+  return `${Math.round(seconds / 3600)} h left`;
+}
+
+async function refreshLists() {
+  const templates = (await api("GET", "/v1/templates")).data.templates || [];
+  $("templates").replaceChildren(...templates.map((t) => item(t.name, (t.fields.text || "(codes)").replace(/\n/g, " / "), "Send", async () => {
+    const reply = await api("POST", `/v1/templates/${encodeURIComponent(t.name)}/send`, {});
+    if (reply.status < 300) follow(reply.data.id); else $("receipt").textContent = reply.data.error || `Refused (${reply.status})`;
+    setTimeout(refreshLists, 300);
+  })));
+  if (!templates.length) $("templates").replaceChildren(Object.assign(document.createElement("li"), { textContent: "None yet." }));
+  const slots = (await api("GET", "/v1/slots")).data.slots || [];
+  $("slots").replaceChildren(...slots.map((slot) => item(slot.senderName || slot.sender, `${slot.text.join(" / ")} · ${until(slot.expiresAt)}`, "Clear", async () => {
+    await api("DELETE", `/v1/slots/${encodeURIComponent(slot.sender)}`);
+    refreshLists();
+  })));
+  if (!slots.length) $("slots").replaceChildren(Object.assign(document.createElement("li"), { textContent: "No messages." }));
+}
+setInterval(() => { if (!$("app").hidden) refreshLists(); }, 5000);
+
 async function follow(id) {
   for (let i = 0; i < 120; i++) {
     const receipt = (await api("GET", `/v1/receipts/${encodeURIComponent(id)}`)).data;
     $("receipt").textContent = `Message ${id}: ${receipt.status || "sent"}`;
-    if (receipt.status && receipt.status !== "accepted") return;
+    if (receipt.status && receipt.status !== "accepted") { refreshLists(); return; }
     await new Promise((r) => setTimeout(r, 500));
   }
 }
