@@ -41,6 +41,14 @@ def wait(condition, seconds=20):
     return False
 
 
+def click(driver, selector):
+    """Clicks the element, again if the page redrew it in between (the lists refresh themselves)."""
+    def attempt():
+        driver.find_element(By.CSS_SELECTOR, selector).click()
+        return True
+    return wait(attempt, 10)
+
+
 def board_text(driver, selector="#boards .board"):
     cells = driver.find_elements(By.CSS_SELECTOR, selector + " .cell")
     return "".join(cell.text or " " for cell in cells)
@@ -96,10 +104,10 @@ try:
     first.find_element(By.ID, "template-name").send_keys("lunch")
     first.find_element(By.ID, "save-template").click()
     out["templateListed"] = wait(lambda: "lunch" in first.find_element(By.ID, "templates").text)
-    first.find_element(By.CSS_SELECTOR, "#templates button[aria-label='Send lunch']").click()
+    out["templateSent"] = click(first, "#templates button[aria-label='Send lunch']")
     out["templateShown"] = wait(lambda: "LUNCH" in board_text(first) and "LUNCH" in board_text(second))
     out["slotsListed"] = wait(lambda: "quick-messages" in first.find_element(By.ID, "slots").text and "web" in first.find_element(By.ID, "slots").text)
-    first.find_element(By.CSS_SELECTOR, "#slots button[aria-label='Clear quick-messages']").click()
+    out["slotClearClicked"] = click(first, "#slots button[aria-label='Clear quick-messages']")
     out["slotCleared"] = wait(lambda: "CHROMIUM" in board_text(first) and "quick-messages" not in first.find_element(By.ID, "slots").text)
     out["axeApp"] = accessibility(first)
     first.save_screenshot(screenshot)
