@@ -24,7 +24,8 @@ struct ChainlinkRig {
         await prepare(controller)
         let running = Task { await controller.run() }
         let link = ChainlinkLink(clock: clock) { try LinuxSerialPort(path: path, settings: .chainlink) }
-        let discovery = try await ChainlinkPanel.discover(link: link, clock: clock, device: path, timeout: .seconds(60))
+        // Generous: the clock runs faster than real time, and a loaded machine (browsers in the next suite) can stall the link for seconds.
+        let discovery = try await ChainlinkPanel.discover(link: link, clock: clock, device: path, timeout: .seconds(240))
         let size = BoardSize(rows: rows, columns: columns)
         let info = PanelInfo(id: "test", size: size, drum: discovery.drum ?? .chainlink52, motion: .forwardOnly, driver: "chainlink")
         let panel = ChainlinkPanel(info: info, link: link, clock: clock, device: path, positions: discovery.positions)

@@ -48,11 +48,19 @@ import TestSupport
 
         // A watcher arriving mid-motion gets the board as it stands and the plan in flight.
         _ = try await flapd.api.postJSON("/v1/messages", #"{"id": "e2", "text": "ZZZZZZZZZZ"}"#)
-        try await Task.sleep(for: .milliseconds(300))
-        let late = try watch(flapd, seconds: 1)
+        var moving = false
+        for _ in 0..<100 where !moving {
+            moving = (try await flapd.api.get("/v1/board").object["panels"] as? [[String: Any]])?.first?["moving"] as? Bool == true
+            if !moving { try await Task.sleep(for: .milliseconds(20)) }
+        }
+        #expect(moving)
+        let late = try watch(flapd, seconds: 3)
         defer { Task { await late.stop() } }
-        try await Task.sleep(for: .milliseconds(1500))
-        let joined = events(late.stdout)
+        var joined: [(String, [String: Any])] = []
+        for _ in 0..<100 where joined.count < 2 {
+            joined = events(late.stdout)
+            if joined.count < 2 { try await Task.sleep(for: .milliseconds(30)) }
+        }
         #expect(joined.first?.0 == "board" && joined.dropFirst().first?.0 == "plan", "\(joined.map(\.0))")
     }
 }
