@@ -84,6 +84,8 @@ try:
     out["keyLabel"] = first.find_element(By.ID, "key").accessible_name
     sign_in(first, key)
     out["signedIn"] = wait(lambda: first.find_element(By.ID, "app").is_displayed())
+    # The page shows itself, then fetches and draws the boards.
+    wait(lambda: len(first.find_elements(By.CSS_SELECTOR, "#boards .cell")) > 0)
     out["boardCells"] = len(first.find_elements(By.CSS_SELECTOR, "#boards .cell"))
     sign_in(second, key)
     wait(lambda: second.find_element(By.ID, "app").is_displayed())
