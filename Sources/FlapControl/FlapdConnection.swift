@@ -81,6 +81,15 @@ struct FlapdConnection {
     }
 }
 
+extension FlapdConnection {
+    /// A request whose answer must have one of `expected` statuses; any other is an error naming it.
+    func expect(_ method: String, _ path: String, json: Data? = nil, _ expected: Set<Int> = [200]) async throws -> Reply {
+        let reply = try await request(method, path, json: json)
+        guard expected.contains(reply.status) else { throw ConnectionError("flapd answered \(reply.status): \(reply.error)") }
+        return reply
+    }
+}
+
 /// flapd could not be reached or refused flapctl. Exit status 1.
 struct ConnectionError: Error, CustomStringConvertible {
     var description: String

@@ -15,8 +15,7 @@ struct QueueCommand: AsyncParsableCommand {
 
         func run() async throws {
             let flapd = try connection.connection()
-            let reply = try await flapd.request("GET", "/v1/queue?limit=\(limit)")
-            guard reply.status == 200 else { throw ConnectionError("flapd answered \(reply.status): \(reply.error)") }
+            let reply = try await flapd.expect("GET", "/v1/queue?limit=\(limit)")
             if json { return StandardStream.writeOutput(String(decoding: reply.body, as: UTF8.self) + "\n") }
             let status = try await flapd.request("GET", "/v1/status").object
             var lines: [String] = []
@@ -46,8 +45,7 @@ struct QueueCommand: AsyncParsableCommand {
         @Argument(help: "The write's id (flapctl queue list).") var id: Int
 
         func run() async throws {
-            let reply = try await connection.connection().request("POST", "/v1/queue/\(id)/retry")
-            guard reply.status == 200 else { throw ConnectionError("flapd answered \(reply.status): \(reply.error)") }
+            _ = try await connection.connection().expect("POST", "/v1/queue/\(id)/retry")
             StandardStream.writeOutput("write \(id) will be tried again\n")
         }
     }
@@ -58,8 +56,7 @@ struct QueueCommand: AsyncParsableCommand {
         @Argument(help: "The write's id (flapctl queue list).") var id: Int
 
         func run() async throws {
-            let reply = try await connection.connection().request("DELETE", "/v1/queue/\(id)")
-            guard reply.status == 200 else { throw ConnectionError("flapd answered \(reply.status): \(reply.error)") }
+            _ = try await connection.connection().expect("DELETE", "/v1/queue/\(id)")
             StandardStream.writeOutput("write \(id) cancelled\n")
         }
     }

@@ -51,8 +51,7 @@ struct RoomCommand: AsyncParsableCommand {
         @OptionGroup var connection: ConnectionOptions
 
         func run() async throws {
-            let reply = try await connection.connection().request("DELETE", "/v1/room")
-            guard reply.status == 200 else { throw ConnectionError("flapd answered \(reply.status): \(reply.error)") }
+            let reply = try await connection.connection().expect("DELETE", "/v1/room")
             let left = reply.object["left"] as? String ?? "?"
             let now = reply.object["room"] as? String
             StandardStream.writeOutput("left \(left)" + (now.map { "; back in \($0)" } ?? "; in no room now") + "\n")
@@ -75,8 +74,7 @@ struct RoomCommand: AsyncParsableCommand {
             let redraw = StandardStream.outputIsTerminal
             var next = clock.now
             while deadline.map({ clock.now < $0 }) ?? true {
-                let reply = try await flapd.request("GET", "/v1/room/picture?width=\(width)&height=\(height)")
-                guard reply.status == 200 else { throw ConnectionError("flapd answered \(reply.status): \(reply.error)") }
+                let reply = try await flapd.expect("GET", "/v1/room/picture?width=\(width)&height=\(height)")
                 let out = StandardStream.bufferedOutput()
                 out.write((redraw ? "\u{1B}[H\u{1B}[2J" : "") + String(decoding: reply.body, as: UTF8.self))
                 out.flush()

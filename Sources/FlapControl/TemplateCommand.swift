@@ -13,8 +13,7 @@ struct TemplateCommand: AsyncParsableCommand {
         @Flag(help: "Print flapd's JSON answer.") var json = false
 
         func run() async throws {
-            let reply = try await connection.connection().request("GET", "/v1/templates")
-            guard reply.status == 200 else { throw ConnectionError("flapd answered \(reply.status): \(reply.error)") }
+            let reply = try await connection.connection().expect("GET", "/v1/templates")
             if json { return StandardStream.writeOutput(String(decoding: reply.body, as: UTF8.self) + "\n") }
             let templates = reply.object["templates"] as? [[String: Any]] ?? []
             let lines = templates.map { template -> String in
@@ -74,8 +73,8 @@ struct TemplateCommand: AsyncParsableCommand {
         func run() async throws {
             var fields: [String: Any] = [:]
             if let sender { fields["sender"] = ["id": sender] }
-            let reply = try await connection.connection().request("POST", "/v1/templates/\(try Save.path(name))/send", json: try JSONSerialization.data(withJSONObject: fields))
-            guard reply.status == 202 || reply.status == 200 else { throw ConnectionError("flapd answered \(reply.status): \(reply.error)") }
+            let reply = try await connection.connection().expect("POST", "/v1/templates/\(try Save.path(name))/send",
+                                                                 json: try JSONSerialization.data(withJSONObject: fields), [200, 202])
             StandardStream.writeOutput("\(reply.object["id"] as? String ?? "")\n")
         }
     }
@@ -87,9 +86,8 @@ struct TemplateCommand: AsyncParsableCommand {
         @Argument(help: "Its new name.") var new: String
 
         func run() async throws {
-            let reply = try await connection.connection().request("POST", "/v1/templates/\(try Save.path(name))/rename",
-                                                                  json: try JSONSerialization.data(withJSONObject: ["to": new]))
-            guard reply.status == 200 else { throw ConnectionError("flapd answered \(reply.status): \(reply.error)") }
+            _ = try await connection.connection().expect("POST", "/v1/templates/\(try Save.path(name))/rename",
+                                                         json: try JSONSerialization.data(withJSONObject: ["to": new]))
             StandardStream.writeOutput("renamed \(name) to \(new)\n")
         }
     }
@@ -100,8 +98,7 @@ struct TemplateCommand: AsyncParsableCommand {
         @Argument(help: "Its name.") var name: String
 
         func run() async throws {
-            let reply = try await connection.connection().request("DELETE", "/v1/templates/\(try Save.path(name))")
-            guard reply.status == 204 else { throw ConnectionError("flapd answered \(reply.status): \(reply.error)") }
+            let reply = try await connection.connection().expect("DELETE", "/v1/templates/\(try Save.path(name))", [204])
             StandardStream.writeOutput("deleted \(name)\n")
         }
     }
