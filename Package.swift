@@ -47,7 +47,7 @@ let package = Package(
         .target(
             name: "FlapHTTP",
             dependencies: [
-                "FlapCore", "FlapMessaging", "FlapHardware", "FlapMetrics", "FlapHeartRate", "Wematch", "FlapKiosk", "FlapVestaboard",
+                "FlapCore", "FlapMessaging", "FlapHardware", "FlapMetrics", "FlapHeartRate", "Wematch", "FlapKiosk", "FlapVestaboard", "FlapMQTT",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "NIOCore", package: "swift-nio"),

@@ -7,10 +7,38 @@ public protocol BoardQuery: Sendable {
     func panels() async -> [PanelView]
     /// Whether the clacks are playing, and if not, why (`idle`, `muted`, `quiet hours`, `unavailable`, …).
     func soundStatus() async -> (state: String, reason: String?)
+    /// The clacks' settings and state.
+    func sound() async -> SoundView
+    /// Mutes, sets the volume and the quiet hours (nil: none), saved across restarts.
+    func setSound(mute: Bool, volume: Int, quietHours: String?) async throws -> SoundView
     /// The panel's module offsets (steps, row-major), or nil when it has none to calibrate.
     func calibration(panel: String) async -> Calibrated?
     /// Sets one module's offset (1-based row and column) and saves it; the module re-homes.
     func calibrate(panel: String, row: Int, column: Int, offsetSteps: Int) async throws -> Calibrated
+}
+
+/// The clacks as `GET /v1/sound` reports them.
+public struct SoundView: Sendable, Encodable {
+    /// false when `[sound] enabled = false`: nothing can be changed.
+    public var enabled: Bool
+    public var state: String
+    public var reason: String?
+    public var mute: Bool
+    /// 0–100.
+    public var volume: Int
+    /// `HH:MM-HH:MM`, local time, or nil.
+    public var quietHours: String?
+    public var device: String
+
+    public init(enabled: Bool, state: String, reason: String?, mute: Bool, volume: Int, quietHours: String?, device: String) {
+        self.enabled = enabled
+        self.state = state
+        self.reason = reason
+        self.mute = mute
+        self.volume = volume
+        self.quietHours = quietHours
+        self.device = device
+    }
 }
 
 /// A panel's calibration as the API reports it.

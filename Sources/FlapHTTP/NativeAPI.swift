@@ -2,6 +2,7 @@ import FlapCore
 import FlapMessaging
 import FlapHeartRate
 import FlapMetrics
+import FlapMQTT
 import Wematch
 import FlapKiosk
 import FlapVestaboard
@@ -24,14 +25,18 @@ public struct NativeAPI: Sendable {
     public let deliveries: (any DeliveryAccess)?
     /// Plans and resting boards as they happen, for pages watching the boards.
     public let live: LiveBoards?
+    /// The connection to the MQTT broker, when there is one.
+    public let mqtt: (@Sendable () -> MQTTLinkStatus)?
     private let started = ContinuousClock.now
     /// Browsers signed in with the key.
     public let sessions = Sessions()
 
     public init(intake: MessageIntake, panels: any BoardQuery, metrics: FlapMetrics, apiKey: String, version: String,
                 sensors: @escaping @Sendable () async -> [SensorReport] = { [] },
-                rooms: (any RoomAccess)? = nil, deliveries: (any DeliveryAccess)? = nil, live: LiveBoards? = nil) {
+                rooms: (any RoomAccess)? = nil, deliveries: (any DeliveryAccess)? = nil, live: LiveBoards? = nil,
+                mqtt: (@Sendable () -> MQTTLinkStatus)? = nil) {
         self.live = live
+        self.mqtt = mqtt
         self.sensors = sensors
         self.rooms = rooms
         self.deliveries = deliveries
@@ -72,6 +77,10 @@ public struct NativeAPI: Sendable {
             }
             return Response(status: .noContent)
         }
+        v1.get("receipts") { request, _ in
+            let limit = max(1, min(500, request.uri.queryParameters.get("limit", as: Int.self) ?? 20))
+            return Responses.json(.ok, ["receipts": try await intake.inbox.recentReceipts(limit: limit)])
+        }
         v1.get("receipts/:id") { _, context in
             let id = context.parameters.get("id") ?? ""
             guard let receipt = try await intake.inbox.receipt(id: id) else {
@@ -93,6 +102,11 @@ public struct NativeAPI: Sendable {
             guard let left else { return Responses.error(.notFound, "not in a room") }
             return Responses.json(.ok, RoomLeft(left: left, room: now))
         }
+        v1.get("room/plot") { _, _ in
+            guard let rooms else { return Responses.error(.notFound, Self.noRooms) }
+            guard let plot = await rooms.plot() else { return Responses.error(.notFound, "not in a room") }
+            return Responses.json(.ok, RoomPlotView(plot))
+        }
         v1.get("room/picture") { request, _ in
             guard let rooms else { return Responses.error(.notFound, Self.noRooms) }
             let width = request.uri.queryParameters.get("width", as: Int.self) ?? 80
@@ -105,6 +119,7 @@ public struct NativeAPI: Sendable {
             return Response(status: .ok, headers: [.contentType: "text/plain; charset=utf-8"], body: .init(byteBuffer: ByteBuffer(string: text)))
         }
         addTemplates(to: v1)
+        addSound(to: v1)
         addLayoutPreview(to: v1)
         v1.get("events") { _, _ in
             guard let live else { return Responses.error(.notFound, "no live boards here") }
@@ -302,6 +317,7 @@ public struct NativeAPI: Sendable {
         struct Status: Encodable {
             var version: String; var uptimeSeconds: Int; var panels: [Panel]; var queue: Queue; var sound: Sound; var receipts: [String: Int]
             var boards: [BoardStatus]
+            var mqtt: MQTTLinkStatus?
         }
         let counts = try await intake.inbox.counts()
         let panelList = await panels.panels().map {
@@ -315,7 +331,7 @@ public struct NativeAPI: Sendable {
             queue: Queue(slots: try await intake.inbox.slotCount(), waiting: counts[.accepted] ?? 0),
             sound: await { let s = await panels.soundStatus(); return Sound(state: s.state, reason: s.reason) }(),
             receipts: Dictionary(uniqueKeysWithValues: counts.map { ($0.key.rawValue, $0.value) }),
-            boards: await deliveries?.boards() ?? [])
+            boards: await deliveries?.boards() ?? [], mqtt: mqtt?())
         return Responses.json(.ok, status)
     }
 }

@@ -28,6 +28,9 @@ public final class MQTTBridge: Service, Sendable {
     private let discovery: HomeAssistantDiscovery
     private let options: MQTTOptions
     private let queueFull = QueueFullWarning()
+    private let link: MQTTLink
+    /// The connection to the broker as it stands.
+    public var status: MQTTLinkStatus { link.current }
 
     public init(settings: MQTTSettings, password: String?, intake: MessageIntake, metrics: FlapMetrics,
                 stateDirectory: String, logger: Logger) throws(MQTTError) {
@@ -41,6 +44,7 @@ public final class MQTTBridge: Service, Sendable {
         options.onAcknowledged = { [metrics] delay in metrics.mqttAcknowledged(after: delay) }
         options.will = .init(topic: "\(settings.baseTopic)/\(settings.deviceID)/availability", payload: Array("offline".utf8), qos: 1, retain: true)
         self.options = options
+        link = MQTTLink(broker: "\(settings.host):\(settings.port)", protocolVersion: options.protocolVersion == .v5 ? "5" : "3.1.1")
         clients = ClientSlot(try MQTTClient(options: options))
     }
 
@@ -63,6 +67,7 @@ public final class MQTTBridge: Service, Sendable {
                         current.stop()
                         var options = self.options
                         options.protocolVersion = .v311
+                        self.link.set("connecting", reason: "the broker does not speak MQTT 5", protocolVersion: "3.1.1")
                         if let fallback = try? MQTTClient(options: options) {
                             self.clients.replace(with: fallback)
                             fallback.start()
@@ -77,20 +82,25 @@ public final class MQTTBridge: Service, Sendable {
         // A clean goodbye: offline now rather than when the broker notices (the will is for crashes).
         try? client.publish(topic("availability"), Array("offline".utf8), qos: 1, retain: true)
         await client.disconnect(within: .seconds(2))
+        link.set("stopped")
     }
 
     private func handle(_ event: MQTTEvent) async {
         switch event {
         case .connected(0, let sessionPresent):
+            link.set("connected")
             logger.info("connected to the MQTT broker", metadata: ["broker": "\(settings.host):\(settings.port)", "session": "\(sessionPresent ? "resumed" : "new")"])
             subscribe()
             try? client.publish(topic("availability"), Array("online".utf8), qos: 1, retain: true)
             if settings.homeAssistant { discovery.announce(client) }
         case .connected(let code, _):
+            link.set("refused", reason: Self.refusal(code))
             logger.error("the MQTT broker refused the connection", metadata: ["code": "\(code)", "reason": "\(Self.refusal(code))"])
         case .connectFailed(let reason):
+            link.set("connecting", reason: reason)
             logger.warning("cannot reach the MQTT broker; retrying", metadata: ["broker": "\(settings.host):\(settings.port)", "reason": "\(reason)"])
         case .disconnected(let reason):
+            link.set("connecting", reason: "lost the broker: \(reason)")
             logger.warning("lost the MQTT broker; reconnecting", metadata: ["reason": "\(reason)"])
         case .message(let message):
             await take(message)

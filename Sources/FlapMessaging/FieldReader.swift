@@ -1,12 +1,17 @@
 import Foundation
 
 /// Reads typed fields from a decoded JSON object, collecting a problem for each wrong one.
-struct FieldReader {
+public struct FieldReader {
     var fields: [String: Any]
     var prefix = ""
-    var problems: [MessageErrors.Problem] = []
+    public internal(set) var problems: [MessageErrors.Problem] = []
 
-    mutating func fail(_ field: String, _ problem: String) {
+    public init(fields: [String: Any], prefix: String = "") {
+        self.fields = fields
+        self.prefix = prefix
+    }
+
+    public mutating func fail(_ field: String, _ problem: String) {
         problems.append(.init(field: prefix + field, problem: problem))
     }
 
@@ -18,19 +23,25 @@ struct FieldReader {
         return value
     }
 
-    mutating func string(_ field: String, required: Bool = false) -> String? {
+    public mutating func string(_ field: String, required: Bool = false) -> String? {
         guard let value = value(field, required: required) else { return nil }
         guard let string = value as? String else { fail(field, "must be a string"); return nil }
         return string
     }
 
-    mutating func int(_ field: String) -> Int? {
+    public mutating func int(_ field: String) -> Int? {
         guard let value = value(field, required: false) else { return nil }
         guard let number = value as? NSNumber, !Self.isBool(number), let int = Int(exactly: number.doubleValue) else {
             fail(field, "must be a whole number")
             return nil
         }
         return int
+    }
+
+    public mutating func bool(_ field: String) -> Bool? {
+        guard let value = value(field, required: false) else { return nil }
+        guard let number = value as? NSNumber, Self.isBool(number) else { fail(field, "must be true or false"); return nil }
+        return number.boolValue
     }
 
     mutating func object(_ field: String) -> [String: Any]? {

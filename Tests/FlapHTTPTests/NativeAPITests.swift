@@ -21,6 +21,11 @@ import TestSupport
         #expect(list?.first?["sender"] as? String == "kitchen")
         #expect(list?.first?["text"] as? [String] == ["Dinner at 7"])
         #expect(try await flapd.api.get("/v1/receipts/nope").status == 404)
+        // Recent receipts, newest first.
+        #expect(try await flapd.api.postJSON("/v1/messages", #"{"id": "m2", "sender": {"id": "hall"}, "text": "Keys"}"#).status == 202)
+        let recent = try await flapd.api.get("/v1/receipts?limit=5").object["receipts"] as? [[String: Any]] ?? []
+        #expect(recent.compactMap { $0["id"] as? String } == ["m2", "m1"])
+        #expect(recent.first?["sender"] as? String == "hall")
     }
 
     @Test func theKeyIsRequiredAndChecked() async throws {

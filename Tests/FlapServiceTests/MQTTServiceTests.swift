@@ -84,6 +84,8 @@ import Glibc
         let flapd = try await flapd(broker, device: "wall", extra: ["--rate-limit", "3"])
         defer { Task { await flapd.stop() } }
         try await watcher.until("online") { $0.messages.contains { $0.topic == "vestawidget/wall/availability" && $0.payload == Array("online".utf8) } }
+        let link = try await flapd.api.get("/v1/status").object["mqtt"] as? [String: Any] ?? [:]
+        #expect(link["state"] as? String == "connected" && link["broker"] as? String == "127.0.0.1:\(broker.port)", "\(link)")
 
         try await publish(broker, "vestawidget/wall/message", #"{"id": "m1", "sender": {"id": "phone"}, "text": "HI"}"#)
         try await watcher.until("m1 displayed") { self.status($0, "wall", "m1") == ["accepted", "displayed"] }

@@ -35,7 +35,7 @@ import TestSupport
         let changes: [(String, String)] = [
             ("POST", "/v1/messages"), ("DELETE", "/v1/slots/someone"), ("POST", "/v1/panels/main/calibration"),
             ("POST", "/v1/room"), ("DELETE", "/v1/room"), ("POST", "/v1/queue/1/retry"), ("DELETE", "/v1/queue/1"),
-            ("PUT", "/v1/templates/x"), ("POST", "/v1/templates/x/send"), ("POST", "/v1/templates/x/rename"), ("DELETE", "/v1/templates/x"),
+            ("PATCH", "/v1/sound"), ("PUT", "/v1/templates/x"), ("POST", "/v1/templates/x/send"), ("POST", "/v1/templates/x/rename"), ("DELETE", "/v1/templates/x"),
         ]
         for (method, path) in changes {
             for forged in [client(flapd, cookie: cookie), client(flapd, cookie: cookie, origin: "http://evil.example")] {

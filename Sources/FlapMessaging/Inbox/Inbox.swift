@@ -208,6 +208,14 @@ public actor Inbox {
         try await database.read { db in try InboxWriter.fetchReceipt(db, id: id) }
     }
 
+    /// The receipts of the latest `limit` messages accepted, newest first (by rowid: the order of
+    /// insertion, with no index to keep up).
+    public func recentReceipts(limit: Int) async throws -> [Receipt] {
+        try await database.read { db in
+            try Row.fetchAll(db, sql: "SELECT * FROM message ORDER BY rowid DESC LIMIT ?", arguments: [limit]).map(InboxWriter.receipt)
+        }
+    }
+
     /// Counts of receipts by status (kept as they change: no scan of the receipts).
     public func counts() async throws -> [ReceiptStatus: Int] {
         try await database.read { db in

@@ -166,7 +166,7 @@ struct InboxWriter {
         try db.cachedStatement(sql: sql).execute(arguments: arguments)
     }
 
-    private static func receipt(_ row: Row) -> Receipt {
+    static func receipt(_ row: Row) -> Receipt {
         Receipt(
             id: row["id"], sender: row["sender"], status: ReceiptStatus(rawValue: row["status"]) ?? .accepted,
             reason: row["reason"], receivedAt: Date(timeIntervalSince1970: row["receivedAt"]),

@@ -38,7 +38,8 @@ public final class Appliance: Sendable {
         self.logger = logger
         stateDirectory = try StateDirectory(explicit: configuration.stateDirectory)
         inbox = try Inbox(path: stateDirectory.file("inbox.sqlite"), rules: configuration.rules)
-        let sound = try Self.player(configuration.sound, logger: logger)
+        let savedSound = SavedSound(directory: stateDirectory.path)
+        let sound = try Self.player(savedSound.applied(to: configuration.sound), logger: logger)
         self.sound = sound
         let calibration = Calibration(directory: stateDirectory.path)
         self.calibration = calibration
@@ -95,12 +96,16 @@ public final class Appliance: Sendable {
                                     purpose: "Local API enablement token", in: stateDirectory, logger: logger)
         let localKey = try Self.secret(nil, file: "local-api-key", purpose: "Local API key", in: stateDirectory, logger: logger)
 
-        let boards = ApplianceBoards(panels: panels, sound: sound, calibrationStore: calibration)
+        let boards = ApplianceBoards(panels: panels, sound: sound, soundSettings: configuration.sound, savedSound: savedSound,
+                                     calibrationStore: calibration)
         let metrics = self.metrics
+        let bridge = mqtt
+        let mqttStatus: (@Sendable () -> MQTTLinkStatus)? = bridge.map { bridge in { @Sendable in bridge.status } }
         let workers = panels.compactMap(\.delivery)
         let native = NativeAPI(intake: intake, panels: boards, metrics: metrics, apiKey: apiKey, version: Self.version,
                                sensors: { await heartRate?.report() ?? [] }, rooms: room.map { RoomAccessAdapter(service: $0) },
-                               deliveries: outbox.map { ApplianceDeliveries(queue: $0, workers: workers, metrics: metrics) }, live: live)
+                               deliveries: outbox.map { ApplianceDeliveries(queue: $0, workers: workers, metrics: metrics) }, live: live,
+                               mqtt: mqttStatus)
         let local = LocalAPI(intake: intake, panels: boards, metrics: metrics, enablementToken: token, apiKey: localKey)
         let ports = self.ports
         let quiet = Logger(label: "http", factory: { _ in SwiftLogNoOpLogHandler() })
@@ -183,6 +188,8 @@ public final class Appliance: Sendable {
 struct ApplianceBoards: BoardQuery {
     let panels: [PanelRuntime]
     let sound: ClackPlayer<ContinuousClock>?
+    let soundSettings: SoundSettings
+    let savedSound: SavedSound
     let calibrationStore: Calibration
 
     func panels() async -> [PanelView] {
@@ -210,6 +217,22 @@ struct ApplianceBoards: BoardQuery {
         guard let sound else { return ("disabled", nil) }
         let state = await sound.state
         return (state.name, state.reason)
+    }
+
+    func sound() async -> SoundView {
+        guard let sound else {
+            return SoundView(enabled: false, state: "disabled", reason: nil, mute: false, volume: 0, quietHours: nil, device: soundSettings.device)
+        }
+        let (settings, state) = (await sound.currentSettings, await sound.state)
+        return SoundView(enabled: true, state: state.name, reason: state.reason, mute: settings.mute, volume: settings.volume,
+                         quietHours: settings.quietHours?.description, device: settings.device)
+    }
+
+    func setSound(mute: Bool, volume: Int, quietHours: String?) async throws -> SoundView {
+        guard let sound else { throw ServiceError("sound is off ([sound] enabled = false)") }
+        await sound.adjust(mute: mute, volume: volume, quietHours: quietHours.flatMap(QuietHours.init))
+        try savedSound.save(await sound.currentSettings)
+        return await self.sound()
     }
 }
 

@@ -21,14 +21,6 @@ struct Calibration: Sendable {
     /// Saves `offsets` for `panel`.
     func save(_ offsets: [Int], panel: String) throws {
         let data = try JSONEncoder().encode(File(offsets: offsets))
-        let target = path(panel: panel)
-        let temporary = directory + "/.calibration-\(panel).json.new"
-        try data.write(to: URL(fileURLWithPath: temporary))
-        let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: temporary))
-        try handle.synchronize()
-        try handle.close()
-        guard rename(temporary, target) == 0 else {
-            throw ServiceError("cannot save the calibration to \(target): \(String(cString: strerror(errno)))")
-        }
+        try writeWhole(data, to: path(panel: panel), purpose: "calibration")
     }
 }

@@ -65,3 +65,17 @@ public struct ServiceError: Error, CustomStringConvertible {
     public var description: String
     public init(_ description: String) { self.description = description }
 }
+
+/// Writes `data` to `path` so a power cut leaves the old file or the new one: written beside it,
+/// synced, then renamed over it.
+func writeWhole(_ data: Data, to path: String, purpose: String) throws {
+    let url = URL(fileURLWithPath: path)
+    let temporary = url.deletingLastPathComponent().appendingPathComponent("." + url.lastPathComponent + ".new").path
+    try data.write(to: URL(fileURLWithPath: temporary))
+    let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: temporary))
+    try handle.synchronize()
+    try handle.close()
+    guard rename(temporary, path) == 0 else {
+        throw ServiceError("cannot save the \(purpose) to \(path): \(String(cString: strerror(errno)))")
+    }
+}

@@ -51,7 +51,7 @@ public actor ClackPlayer<C: Clock> where C.Duration == Duration {
         self.lead = lead
         self.logger = logger
         self.openOutput = openOutput
-        if !settings.enabled { state = .disabled }
+        if !settings.enabled { state = .disabled } else if settings.mute || settings.volume == 0 { state = .muted }
     }
 
     /// Plays `plan`'s clacks, its time zero being `start`. Returns at once.
@@ -88,6 +88,27 @@ public actor ClackPlayer<C: Clock> where C.Duration == Duration {
         track = ClackTrack(events: [], sample: sample, rate: rate, volume: Float(settings.volume) / 100).adding(sound, at: 0)
         origin = instant
         writer = Task { await self.stream() }
+    }
+
+    /// The settings in force: the configuration's, as changed by ``adjust(mute:volume:quietHours:)``.
+    public var currentSettings: SoundSettings { settings }
+
+    /// Mutes or unmutes, sets the volume (0–100) and the quiet hours. Muting silences a stream
+    /// already playing at once; the next plan is heard with the new volume.
+    public func adjust(mute: Bool, volume: Int, quietHours: QuietHours?) async {
+        settings.mute = mute
+        settings.volume = max(0, min(100, volume))
+        settings.quietHours = quietHours
+        guard settings.enabled else { return }
+        let silent = mute || settings.volume == 0
+        if silent || quietHours?.contains(now()) == true {
+            await stop()
+            state = silent ? .muted : .quietHours(quietHours!)
+        } else if case .unavailable = state {
+            return
+        } else if writer == nil {
+            state = .idle
+        }
     }
 
     /// Stops at once and releases the device.

@@ -1,0 +1,33 @@
+import Foundation
+
+/// A daily span of local time, such as 22:00–07:00 (it may wrap past midnight).
+public struct QuietHours: Sendable, Equatable, CustomStringConvertible {
+    /// Minutes after midnight.
+    public var start: Int
+    public var end: Int
+
+    /// Parses `HH:MM-HH:MM`.
+    public init?(_ text: String) {
+        let parts = text.split(separator: "-").map { $0.trimmingCharacters(in: .whitespaces) }
+        guard parts.count == 2, let start = Self.minutes(parts[0]), let end = Self.minutes(parts[1]), start != end else { return nil }
+        self.start = start
+        self.end = end
+    }
+
+    static func minutes(_ text: String) -> Int? {
+        let hm = text.split(separator: ":")
+        guard hm.count == 2, let h = Int(hm[0]), let m = Int(hm[1]), (0..<24).contains(h), (0..<60).contains(m) else { return nil }
+        return h * 60 + m
+    }
+
+    /// Whether `date` falls in the span, in `calendar`'s time zone (local time by default).
+    public func contains(_ date: Date, calendar: Calendar = .current) -> Bool {
+        let parts = calendar.dateComponents([.hour, .minute], from: date)
+        let minute = (parts.hour ?? 0) * 60 + (parts.minute ?? 0)
+        return start < end ? (start..<end).contains(minute) : (minute >= start || minute < end)
+    }
+
+    public var description: String {
+        String(format: "%02d:%02d-%02d:%02d", start / 60, start % 60, end / 60, end % 60)
+    }
+}

@@ -1,0 +1,46 @@
+import FlapCore
+import FlapMessaging
+import Foundation
+import Hummingbird
+
+/// `/v1/sound`: the clacks' state and the settings a person changes from the page or a script:
+/// mute, volume and the sound's quiet hours (kept across restarts).
+extension NativeAPI {
+    func addSound(to v1: RouterGroup<BasicRequestContext>) {
+        v1.get("sound") { _, _ in Responses.json(.ok, await panels.sound()) }
+        v1.patch("sound") { request, _ in try await changeSound(request) }
+    }
+
+    /// `{"mute": true}`, `{"volume": 40}`, `{"quietHours": "22:00-07:00"}` (null or "" for none),
+    /// any of them together; what is not named stays as it is.
+    private func changeSound(_ request: Request) async throws -> Response {
+        guard let body = try await Responses.body(of: request, limit: 4096) else {
+            return Responses.error(.contentTooLarge, Responses.tooLarge(request, limit: 4096))
+        }
+        guard let object = (try? JSONSerialization.jsonObject(with: Data(body))) as? [String: Any] else {
+            return Responses.error(.badRequest, "send a JSON object such as {\"mute\": true, \"volume\": 40, \"quietHours\": \"22:00-07:00\"}")
+        }
+        let current = await panels.sound()
+        guard current.enabled else { return Responses.error(.conflict, "sound is off in the configuration ([sound] enabled = false)") }
+        var reader = FieldReader(fields: object)
+        var mute = current.mute, volume = current.volume, quiet = current.quietHours
+        if let flag = reader.bool("mute") { mute = flag }
+        if let number = reader.int("volume") {
+            if (0...100).contains(number) { volume = number } else { reader.fail("volume", "must be from 0 to 100, not \(number)") }
+        }
+        if let value = object["quietHours"] {
+            if value is NSNull || (value as? String)?.isEmpty == true { quiet = nil }
+            else if let text = value as? String, let hours = QuietHours(text) { quiet = hours.description }
+            else { reader.fail("quietHours", "must be HH:MM-HH:MM in local time, such as 22:00-07:00 (null for none)") }
+        }
+        guard reader.problems.isEmpty else {
+            return Responses.error(.badRequest, reader.problems.map(\.description).joined(separator: "; "),
+                                   problems: reader.problems.map { .init(field: $0.field, problem: $0.problem) })
+        }
+        do {
+            return Responses.json(.ok, try await panels.setSound(mute: mute, volume: volume, quietHours: quiet))
+        } catch {
+            return Responses.error(.internalServerError, "\(error)")
+        }
+    }
+}

@@ -1,0 +1,34 @@
+import FlapCore
+import Foundation
+
+/// The sound as changed over the API (mute, volume, quiet hours), kept in `sound.json` in the
+/// state directory so a restart keeps what a person chose on the page; the configuration's
+/// `[sound]` is the starting point until then. Written whole, then renamed.
+struct SavedSound: Sendable {
+    let directory: String
+
+    struct File: Codable {
+        var mute: Bool
+        var volume: Int
+        var quietHours: String?
+    }
+
+    var path: String { directory + "/sound.json" }
+
+    /// `settings` with the saved choices over them (an unreadable file changes nothing).
+    func applied(to settings: SoundSettings) -> SoundSettings {
+        guard let data = FileManager.default.contents(atPath: path), let file = try? JSONDecoder().decode(File.self, from: data) else {
+            return settings
+        }
+        var settings = settings
+        settings.mute = file.mute
+        settings.volume = max(0, min(100, file.volume))
+        settings.quietHours = file.quietHours.flatMap(QuietHours.init)
+        return settings
+    }
+
+    func save(_ settings: SoundSettings) throws {
+        let data = try JSONEncoder().encode(File(mute: settings.mute, volume: settings.volume, quietHours: settings.quietHours?.description))
+        try writeWhole(data, to: path, purpose: "sound settings")
+    }
+}

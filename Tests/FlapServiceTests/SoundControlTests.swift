@@ -1,0 +1,47 @@
+import Foundation
+import Testing
+import TestSupport
+
+/// Mute, volume and the sound's quiet hours changed over `/v1/sound`, as the web page does: a
+/// muted flapd writes no clacks to its ALSA device, bad values are refused by field, and the
+/// choices outlive a restart.
+@Suite(.timeLimit(.minutes(1))) struct SoundControlTests {
+    @Test func mutedOverTheAPIStaysMutedAndSilent() async throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("mute-\(UUID().uuidString)").path
+        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+        let raw = dir + "/clacks.raw"
+        try "pcm.clacks { type file slave { pcm { type null } } file \"\(raw)\" format \"raw\" }\n"
+            .write(toFile: dir + "/asound.conf", atomically: true, encoding: .utf8)
+        let alsa = ["ALSA_CONFIG_PATH": dir + "/asound.conf"]
+        let state = dir + "/state"
+        let flapd = try await FlapdProcess.start(stateDirectory: state, arguments: ["--sound-device", "clacks"], environment: alsa)
+        let before = try await flapd.api.get("/v1/sound").object
+        #expect(before["enabled"] as? Bool == true && before["mute"] as? Bool == false && before["device"] as? String == "clacks")
+
+        func patch(_ json: String) async throws -> HTTPClient.Reply {
+            try await flapd.api.request("PATCH", "/v1/sound", body: Data(json.utf8), headers: ["Content-Type": "application/json"])
+        }
+        let refused = try await patch(#"{"mute": "yes", "volume": 150, "quietHours": "25:00-07:00"}"#)
+        #expect(refused.status == 400)
+        let fields = (refused.object["errors"] as? [[String: Any]] ?? []).compactMap { $0["field"] as? String }
+        #expect(fields == ["mute", "volume", "quietHours"], "\(refused.text)")
+        let muted = try await patch(#"{"mute": true, "volume": 35, "quietHours": "22:00-06:30"}"#)
+        #expect(muted.status == 200 && muted.object["state"] as? String == "muted", "\(muted.text)")
+
+        #expect(try await flapd.api.postJSON("/v1/messages", #"{"id": "m1", "text": "QUIET"}"#).status == 202)
+        for _ in 0..<400 where try await flapd.api.get("/v1/receipts/m1").object["status"] as? String != "displayed" {
+            try await Task.sleep(for: .milliseconds(25))
+        }
+        #expect(try await flapd.api.get("/v1/receipts/m1").object["status"] as? String == "displayed")
+        await flapd.stop()
+        #expect(!FileManager.default.fileExists(atPath: raw), "a muted flapd opened the sound device")
+
+        let again = try await FlapdProcess.start(stateDirectory: state, arguments: ["--sound-device", "clacks"], environment: alsa)
+        defer { Task { await again.stop() } }
+        let after = try await again.api.get("/v1/sound").object
+        #expect(after["mute"] as? Bool == true && after["volume"] as? Int == 35 && after["quietHours"] as? String == "22:00-06:30", "\(after)")
+        let cleared = try await again.api.request("PATCH", "/v1/sound", body: Data(#"{"mute": false, "quietHours": null}"#.utf8),
+                                                  headers: ["Content-Type": "application/json"])
+        #expect(cleared.object["mute"] as? Bool == false && cleared.object["quietHours"] == nil && cleared.object["volume"] as? Int == 35)
+    }
+}
