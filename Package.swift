@@ -98,7 +98,8 @@ let package = Package(
         .target(
             name: "FlapWeb",
             dependencies: ["FlapCore", .product(name: "Hummingbird", package: "hummingbird"), .product(name: "HTTPTypes", package: "swift-http-types")],
-            resources: [.embedInCode("Web/index.html"), .embedInCode("Web/style.css"), .embedInCode("Web/app.js"), .embedInCode("Web/board.js"), .embedInCode("Web/icon.svg")]),
+            resources: ["index.html", "style.css", "icon.svg", "app.js", "api.js", "board.js", "compose.js", "paint.js", "lists.js", "status.js", "room.js"]
+                .map { .embedInCode("Web/" + $0) }),
         // The room on the panels: the plot on pixels, the summary in flaps, the chime.
         .target(name: "FlapKiosk", dependencies: ["Wematch", "FlapCore"]),
         .systemLibrary(
@@ -153,7 +154,7 @@ let package = Package(
         .testTarget(
             name: "FlapHTTPTests",
             dependencies: [
-                "FlapHTTP", "FlapService", "TestSupport",
+                "FlapHTTP", "FlapService", "FlapLinux", "FlapHardware", "TestSupport",
             ]),
         .testTarget(
             name: "FlapServiceTests",

@@ -61,10 +61,11 @@ public struct NativeAPI: Sendable {
             return Response(status: .noContent, headers: [.setCookie: Sessions.cookie(nil, expires: nil)])
         }
         router.get("v1/session") { request, _ in
+            // 200 either way: a page asking whether it is signed in is not an error.
             guard let id = Sessions.id(in: request), let expires = await sessions.expires(id) else {
-                return Responses.error(.unauthorized, "not signed in")
+                return Responses.json(.ok, SessionState(signedIn: false, expiresAt: nil))
             }
-            return Responses.json(.ok, ["expiresAt": ISO8601DateFormatter().string(from: expires)])
+            return Responses.json(.ok, SessionState(signedIn: true, expiresAt: expires))
         }
         let v1 = router.group("v1").add(middleware: Authentication(key: apiKey, sessions: sessions))
         v1.post("messages") { request, _ in try await postMessage(request) }
@@ -103,8 +104,8 @@ public struct NativeAPI: Sendable {
             return Responses.json(.ok, RoomLeft(left: left, room: now))
         }
         v1.get("room/plot") { _, _ in
-            guard let rooms else { return Responses.error(.notFound, Self.noRooms) }
-            guard let plot = await rooms.plot() else { return Responses.error(.notFound, "not in a room") }
+            // 204 when there is no room to draw: the page asks every few seconds, and that is no error.
+            guard let plot = await rooms?.plot() else { return Response(status: .noContent) }
             return Responses.json(.ok, RoomPlotView(plot))
         }
         v1.get("room/picture") { request, _ in
@@ -288,19 +289,26 @@ public struct NativeAPI: Sendable {
 
     private func slots() async throws -> Response {
         struct Slot: Encodable {
-            var sender: String; var senderName: String?; var id: String; var text: [String]
+            var sender: String; var senderName: String?; var id: String
+            /// `text`, `codes` or `pattern`: what the sender sent (the text is the board's for the last two).
+            var content: String; var text: [String]
             var createdAt: Date; var expiresAt: Date; var source: String
         }
         let size = intake.boardSize
         let slots = try await intake.inbox.slots().map { message -> Slot in
-            let text: [String]
+            let text: [String], content: String
+            switch message.content {
+            case .text: content = "text"
+            case .codes: content = "codes"
+            case .pattern: content = "pattern"
+            }
             if case .text(let t) = message.content {
                 text = t.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline).map(String.init)
             } else {
                 let board = (try? MessageRenderer(size: size).board(for: message)) ?? Board(size: size)
                 text = board.rows.map { String($0.map(BoardText.symbol)) }
             }
-            return Slot(sender: message.sender.id, senderName: message.sender.name, id: message.id, text: text,
+            return Slot(sender: message.sender.id, senderName: message.sender.name, id: message.id, content: content, text: text,
                         createdAt: message.createdAt, expiresAt: message.expiresAt, source: message.source)
         }
         return Responses.json(.ok, ["slots": slots])
@@ -339,6 +347,12 @@ public struct NativeAPI: Sendable {
 /// `GET /v1/sensors`.
 struct SensorsResponse: Encodable {
     var sensors: [SensorReport]
+}
+
+/// `GET /v1/session`'s answer.
+struct SessionState: Encodable {
+    var signedIn: Bool
+    var expiresAt: Date?
 }
 
 /// `DELETE /v1/room`'s answer: the room left, and the room the kiosk is in now (its standing room, or none).

@@ -12,6 +12,12 @@ public enum WebPage {
         "/web/style.css": ("text/css; charset=utf-8", PackageResources.style_css),
         "/web/app.js": ("text/javascript; charset=utf-8", PackageResources.app_js),
         "/web/board.js": ("text/javascript; charset=utf-8", PackageResources.board_js),
+        "/web/api.js": ("text/javascript; charset=utf-8", PackageResources.api_js),
+        "/web/compose.js": ("text/javascript; charset=utf-8", PackageResources.compose_js),
+        "/web/paint.js": ("text/javascript; charset=utf-8", PackageResources.paint_js),
+        "/web/lists.js": ("text/javascript; charset=utf-8", PackageResources.lists_js),
+        "/web/status.js": ("text/javascript; charset=utf-8", PackageResources.status_js),
+        "/web/room.js": ("text/javascript; charset=utf-8", PackageResources.room_js),
         "/favicon.ico": ("image/svg+xml", PackageResources.icon_svg),
     ]
 

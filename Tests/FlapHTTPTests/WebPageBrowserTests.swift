@@ -1,14 +1,20 @@
+import FlapHardware
+import FlapLinux
 import Foundation
 import Testing
 import TestSupport
 
 /// flapd's page in a real headless Chromium: sign in, a wrong key refused, compose with the
 /// preview, send, the board's cells reach the text in two browsers, a quick message saved and
-/// sent, a slot cleared, axe-core finds no serious
-/// violation, no console error.
-@Suite(.timeLimit(.minutes(2))) struct WebPageBrowserTests {
+/// sent, a slot cleared, a colour chip, the flip and expiry chosen, a painting (fill, keyboard
+/// brush, letters) sent and saved, recent receipts, the sound muted from the page; axe-core
+/// finds no serious violation, no console error.
+@Suite(.serialized, .timeLimit(.minutes(2))) struct WebPageBrowserTests {
     @Test func composeSendAndWatchTheBoardFlipInTwoBrowsers() async throws {
-        let flapd = try await FlapdProcess.start(arguments: ["--no-sound"])
+        // Sound to ALSA's null device, so the page can mute it.
+        let alsa = FileManager.default.temporaryDirectory.appendingPathComponent("web-alsa-\(UUID().uuidString).conf").path
+        try "pcm.nowhere { type null }\n".write(toFile: alsa, atomically: true, encoding: .utf8)
+        let flapd = try await FlapdProcess.start(arguments: ["--sound-device", "nowhere"], environment: ["ALSA_CONFIG_PATH": alsa])
         defer { Task { await flapd.stop() } }
         let artifacts = PythonPeer.packageRoot.appendingPathComponent(".build/test-artifacts")
         try FileManager.default.createDirectory(at: artifacts, withIntermediateDirectories: true)
@@ -28,6 +34,16 @@ import TestSupport
         #expect((seen["boardLabel"] as? String)?.contains("HELLO FROM CHROMIUM") == true, "\(seen["boardLabel"] ?? "")")
         #expect(seen["templateListed"] as? Bool == true && seen["templateShown"] as? Bool == true, "a quick message saved and sent")
         #expect(seen["slotsListed"] as? Bool == true && seen["slotCleared"] as? Bool == true, "a slot cleared, the board back to the other")
+        #expect(seen["chipInText"] as? String == "{66} GO" && seen["chipShown"] as? Bool == true, "\(seen["chipInText"] ?? "")")
+        #expect((seen["slotExpiry"] as? String)?.contains("min left") == true, "an hour's expiry: \(seen["slotExpiry"] ?? "")")
+        #expect(seen["filled"] as? Bool == true && seen["keyboardPainted"] as? Bool == true)
+        #expect((seen["lettersTyped"] as? String)?.hasSuffix(": K") == true, "\(seen["lettersTyped"] ?? "")")
+        #expect(seen["paintingShown"] as? Bool == true && seen["paintingReceipt"] as? Bool == true)
+        #expect(seen["blueCells"] as? Int == 127, "the painting on the other browser's board")
+        #expect(seen["paintingSaved"] as? Bool == true && seen["receiptsListed"] as? Bool == true)
+        #expect(seen["panelsListed"] as? Bool == true)
+        #expect(seen["muted"] as? Bool == true, "\(seen["soundNote"] ?? "")")
+        #expect(try await flapd.api.get("/v1/sound").object["mute"] as? Bool == true)
         #expect((seen["consoleErrors"] as? [String])?.isEmpty == true, "\(seen["consoleErrors"] ?? "")")
         // axe-core in the page: no serious or critical accessibility violation, signed out or in.
         #expect((seen["axeSignIn"] as? [Any])?.isEmpty == true, "\(seen["axeSignIn"] ?? "")")
@@ -35,5 +51,41 @@ import TestSupport
         #expect(!(seen["pageSource"] as? String ?? "").contains(flapd.apiKey))
         #expect(!(flapd.process.stderr + flapd.process.stdout).contains(flapd.apiKey))
         #expect(FileManager.default.fileExists(atPath: screenshot))
+    }
+
+    /// A kiosk in a room, its strap on a serial port: the page draws the room's plot, a heart per
+    /// member, and shows no heart rate anywhere.
+    @Test func theRoomIsDrawnLiveWithoutAnyonesHeartRate() async throws {
+        let broker = try await MosquittoBroker.start()
+        defer { Task { await broker.stop() } }
+        let (sensor, path) = try LinuxSerialPort.pseudoTerminal(settings: SerialSettings(baudRate: 9600))
+        let rate = [187, 193, 211, 227].first { !path.contains(String($0)) }!
+        let writing = Task {
+            while !Task.isCancelled {
+                try? await sensor.write(Array("HR:\(rate)\n".utf8))
+                try? await Task.sleep(for: .milliseconds(200))
+            }
+        }
+        defer { writing.cancel() }
+        let flapd = try await FlapdProcess.start(arguments: [
+            "--no-sound", "--mqtt", "mqtt://127.0.0.1:\(broker.port)", "--room", "lobby", "--device-id", "web", "--sensor", "serial=\(path)",
+        ])
+        defer { Task { await flapd.stop() } }
+        let artifacts = PythonPeer.packageRoot.appendingPathComponent(".build/test-artifacts")
+        try FileManager.default.createDirectory(at: artifacts, withIntermediateDirectories: true)
+        let screenshot = artifacts.appendingPathComponent("web-room.png").path
+        let result = try await ProcessRunner.run(try await PythonPeer.python(), [
+            PythonPeer.peersDirectory.appendingPathComponent("browser_room_check.py").path,
+            "http://127.0.0.1:\(flapd.apiPort)", flapd.apiKey, screenshot, "\(rate)",
+        ])
+        #expect(result.status == 0, "\(result.stderrText)")
+        let seen = try #require(try JSONSerialization.jsonObject(with: Data(result.stdoutText.utf8)) as? [String: Any])
+        #expect(seen["roomShown"] as? Bool == true && seen["hearts"] as? Int == 1, "\(seen)")
+        #expect((seen["label"] as? String)?.contains("Room lobby: 1 here") == true, "\(seen["label"] ?? "")")
+        #expect(!(seen["legend"] as? String ?? "").isEmpty)
+        #expect(seen["rateShown"] as? Bool == false)
+        #expect((seen["axe"] as? [Any])?.isEmpty == true, "\(seen["axe"] ?? "")")
+        #expect((seen["consoleErrors"] as? [String])?.isEmpty == true, "\(seen["consoleErrors"] ?? "")")
+        await sensor.close()
     }
 }

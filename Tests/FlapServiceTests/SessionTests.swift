@@ -26,7 +26,8 @@ import TestSupport
         #expect(!setCookie.contains(flapd.apiKey))
 
         let own = client(flapd, cookie: cookie, origin: "http://127.0.0.1:\(flapd.apiPort)")
-        #expect(try await own.get("/v1/session").status == 200)
+        #expect(try await own.get("/v1/session").object["signedIn"] as? Bool == true)
+        #expect(try await anonymous.get("/v1/session").object["signedIn"] as? Bool == false)
         #expect(try await client(flapd, cookie: cookie).get("/v1/slots").status == 200, "reading needs no origin")
         let sent = try await own.postJSON("/v1/messages", #"{"id": "c1", "text": "FROM THE PAGE"}"#)
         #expect(sent.status == 202)
@@ -48,6 +49,7 @@ import TestSupport
         let out = try await own.request("DELETE", "/v1/session")
         #expect(out.status == 204 && out.headers["set-cookie"]?.contains("Max-Age=0") == true)
         #expect(try await own.get("/v1/slots").status == 401)
+        #expect(try await own.get("/v1/session").object["signedIn"] as? Bool == false)
         #expect(!(flapd.process.stderr + flapd.process.stdout).contains(flapd.apiKey))
     }
 }

@@ -7,87 +7,30 @@ first one's message flip; axe-core's serious and critical violations on the sign
 signed-in page; no error in either browser's console.
 """
 import json
-import os
 import sys
 import time
 
-import axe_playwright_python
-
-from selenium import webdriver
-from selenium.webdriver.chrome.service import Service
 from selenium.webdriver.common.by import By
+from selenium.webdriver.common.keys import Keys
+
+from browser_support import accessibility, board_text, browser, click, sign_in, wait
 
 base, key, screenshot = sys.argv[1], sys.argv[2], sys.argv[3]
-
-
-def browser():
-    options = webdriver.ChromeOptions()
-    options.binary_location = "/usr/bin/chromium"
-    # No GPU to emulate: the tests run beside timing-sensitive ones on two cores.
-    for argument in ("--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--disable-gpu", "--window-size=1200,900"):
-        options.add_argument(argument)
-    options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
-    return webdriver.Chrome(service=Service("/usr/bin/chromedriver"), options=options)
-
-
-def wait(condition, seconds=20):
-    deadline = time.time() + seconds
-    while time.time() < deadline:
-        try:
-            if condition():
-                return True
-        except Exception:
-            pass
-        time.sleep(0.1)
-    return False
-
-
-def click(driver, selector):
-    """Clicks the element, again if the page redrew it in between (the lists refresh themselves)."""
-    def attempt():
-        driver.find_element(By.CSS_SELECTOR, selector).click()
-        return True
-    return wait(attempt, 10)
-
-
-def board_text(driver, selector="#boards .board"):
-    cells = driver.find_elements(By.CSS_SELECTOR, selector + " .cell")
-    return "".join(cell.text or " " for cell in cells)
-
-
-AXE = open(os.path.join(os.path.dirname(axe_playwright_python.__file__), "axe.min.js"), encoding="utf-8").read()
-
-
-def accessibility(driver):
-    """axe-core's serious and critical violations on the page as it is: (rule, impact, nodes)."""
-    driver.execute_script(AXE)
-    driver.set_script_timeout(30)
-    result = driver.execute_async_script("const done = arguments[arguments.length - 1]; axe.run(document).then(r => done(r.violations));")
-    return [(v["id"], v["impact"], len(v["nodes"])) for v in result if v["impact"] in ("serious", "critical")]
-
-
-def sign_in(driver, typed):
-    driver.get(base + "/")
-    wait(lambda: driver.find_element(By.ID, "key").is_displayed())
-    field = driver.find_element(By.ID, "key")
-    field.clear()
-    field.send_keys(typed)
-    driver.find_element(By.CSS_SELECTOR, "#sign-in-form button").click()
 
 
 out = {}
 first, second = browser(), browser()
 try:
-    sign_in(first, "not-the-key")
+    sign_in(first, base, "not-the-key")
     out["wrongKeyRefused"] = wait(lambda: "wrong" in first.find_element(By.ID, "sign-in-error").text)
     out["axeSignIn"] = accessibility(first)
     out["keyLabel"] = first.find_element(By.ID, "key").accessible_name
-    sign_in(first, key)
+    sign_in(first, base, key)
     out["signedIn"] = wait(lambda: first.find_element(By.ID, "app").is_displayed())
     # The page shows itself, then fetches and draws the boards.
     wait(lambda: len(first.find_elements(By.CSS_SELECTOR, "#boards .cell")) > 0)
     out["boardCells"] = len(first.find_elements(By.CSS_SELECTOR, "#boards .cell"))
-    sign_in(second, key)
+    sign_in(second, base, key)
     wait(lambda: second.find_element(By.ID, "app").is_displayed())
 
     text = first.find_element(By.ID, "text")
@@ -112,7 +55,58 @@ try:
     out["slotsListed"] = wait(lambda: "quick-messages" in first.find_element(By.ID, "slots").text and "web" in first.find_element(By.ID, "slots").text)
     out["slotClearClicked"] = click(first, "#slots button[aria-label='Clear quick-messages']")
     out["slotCleared"] = wait(lambda: "CHROMIUM" in board_text(first) and "quick-messages" not in first.find_element(By.ID, "slots").text)
+    # Compose extras: a colour chip inserted from the toolbar, the flip and the expiry chosen.
+    text.clear()
+    click(first, "#chips button[aria-label='Insert a green chip']")
+    text.send_keys(" GO")
+    out["chipPreview"] = wait(lambda: "GO" in board_text(first, "#preview .board"))
+    out["chipInText"] = text.get_attribute("value")
+    first.find_element(By.CSS_SELECTOR, "#transition option[value='row']").click()
+    first.find_element(By.CSS_SELECTOR, "#expiry option[value='3600']").click()
+    first.find_element(By.CSS_SELECTOR, "#compose button[type=submit]").click()
+    out["chipShown"] = wait(lambda: "GO" in board_text(second))
+    wait(lambda: "until" not in first.find_element(By.ID, "slots").text and "min left" in first.find_element(By.ID, "slots").text)
+    out["slotExpiry"] = first.find_element(By.ID, "slots").text
+
+    # Paint: the sky filled blue, a red sun painted by keyboard, letters typed over the paint.
+    click(first, "#palette button[aria-label='blue']")
+    click(first, "input[name=tool][value=fill]")
+    click(first, "#canvas .cell[data-index='0']")
+    out["filled"] = wait(lambda: "blue" in first.find_element(By.CSS_SELECTOR, "#canvas .cell[data-index='131']").get_attribute("aria-label"))
+    click(first, "#palette button[aria-label='red']")
+    click(first, "input[name=tool][value=brush]")
+    first.find_element(By.CSS_SELECTOR, "#canvas .cell[data-index='0']").click()
+    active = first.switch_to.active_element
+    active.send_keys(Keys.ARROW_DOWN, Keys.ARROW_RIGHT, Keys.SPACE)
+    out["keyboardPainted"] = "red" in first.find_element(By.CSS_SELECTOR, "#canvas .cell[data-index='23']").get_attribute("aria-label")
+    click(first, "input[name=tool][value=text]")
+    first.find_element(By.CSS_SELECTOR, "#canvas .cell[data-index='53']").click()
+    first.switch_to.active_element.send_keys("SKY")
+    out["lettersTyped"] = first.find_element(By.CSS_SELECTOR, "#canvas .cell[data-index='54']").get_attribute("aria-label")
+    click(first, "#paint-send")
+    out["paintingShown"] = wait(lambda: "SKY" in board_text(second))
+    out["paintingReceipt"] = wait(lambda: "displayed" in first.find_element(By.ID, "paint-receipt").text)
+    out["blueCells"] = len([c for c in second.find_elements(By.CSS_SELECTOR, "#boards .cell")
+                            if "rgb(0, 133, 202)" in (c.get_attribute("style") or "")])
+    first.find_element(By.ID, "paint-name").send_keys("sky")
+    click(first, "#paint-save")
+    out["paintingSaved"] = wait(lambda: "sky" in first.find_element(By.ID, "templates").text)
+    out["receiptsListed"] = wait(lambda: "displayed" in first.find_element(By.ID, "receipts").text)
+
+    # Status and sound: the panel listed; muted from the page, and flapd says so.
+    out["panelsListed"] = wait(lambda: "simulated" in first.find_element(By.ID, "panels").text or "main" in first.find_element(By.ID, "panels").text)
+    wait(lambda: first.find_element(By.ID, "mute").is_enabled())
+    click(first, "#mute")
+    click(first, "#sound button[type=submit]")
+    out["muted"] = wait(lambda: "muted" in first.find_element(By.ID, "sound-note").text)
+    out["soundNote"] = first.find_element(By.ID, "sound-note").text
+
     out["axeApp"] = accessibility(first)
+    # The screenshot as the README shows it: the top of the page, tall enough for the board,
+    # writing and painting.
+    first.set_window_size(1280, 1500)
+    first.execute_script("window.scrollTo(0, 0)")
+    time.sleep(0.5)
     first.save_screenshot(screenshot)
     out["pageSource"] = first.page_source
     out["consoleErrors"] = [entry["message"] for b in (first, second) for entry in b.get_log("browser") if entry["level"] == "SEVERE"

@@ -19,7 +19,10 @@ export class BoardView {
       this.grid.append(cell);
       this.cells.push(cell);
     }
-    container.append(caption, this.grid);
+    const panel = document.createElement("div");
+    panel.className = "panel";
+    panel.append(caption, this.grid);
+    container.append(panel);
     this.codes = new Array(rows * columns).fill(0);
     this.plan = null;
     this.frame = null;

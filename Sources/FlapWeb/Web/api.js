@@ -1,0 +1,74 @@
+// What every part of the page shares: the element lookup, the API (the session cookie goes
+// with every request), and the glyphs, fetched once.
+export const $ = (id) => document.getElementById(id);
+
+export async function api(method, path, body) {
+  const response = await fetch(path, {
+    method, credentials: "same-origin",
+    headers: body ? { "Content-Type": "application/json" } : {},
+    body: body ? JSON.stringify(body) : undefined,
+  });
+  const text = await response.text();
+  let data = {};
+  try { data = text ? JSON.parse(text) : {}; } catch { data = {}; }
+  return { status: response.status, data };
+}
+
+let glyphs = null;
+export async function loadGlyphs() {
+  if (!glyphs) glyphs = (await api("GET", "/web/glyphs.json")).data;
+  return glyphs;
+}
+
+// A list item: a name, what it holds, and buttons ([label, action] pairs).
+export function item(label, detail, buttons = []) {
+  const li = document.createElement("li");
+  const name = document.createElement("span");
+  name.textContent = label;
+  const more = document.createElement("span");
+  more.className = "muted";
+  more.textContent = detail;
+  li.append(name, more);
+  for (const [text, action] of buttons) {
+    const button = document.createElement("button");
+    button.type = "button";
+    button.textContent = text;
+    button.setAttribute("aria-label", `${text} ${label}`);
+    button.addEventListener("click", action);
+    li.append(button);
+  }
+  return li;
+}
+
+export function fill(list, items, empty) {
+  list.replaceChildren(...(items.length ? items : [Object.assign(document.createElement("li"), { textContent: empty })]));
+}
+
+export function refused(reply) {
+  return reply.data.error || `Refused (${reply.status})`;
+}
+
+// Follows a message's receipt until it is final, writing each status into `where`.
+export async function follow(id, where, done) {
+  for (let i = 0; i < 240; i++) {
+    const receipt = (await api("GET", `/v1/receipts/${encodeURIComponent(id)}`)).data;
+    where.textContent = `Message ${id}: ${receipt.status || "sent"}${receipt.reason ? ` (${receipt.reason})` : ""}`;
+    if (receipt.status && receipt.status !== "accepted") break;
+    await new Promise((resolve) => setTimeout(resolve, 500));
+  }
+  if (done) done();
+}
+
+export function ago(date) {
+  const seconds = Math.round((Date.now() - new Date(date)) / 1000);
+  if (seconds < 90) return `${Math.max(0, seconds)} s ago`;
+  if (seconds < 5400) return `${Math.round(seconds / 60)} min ago`;
+  return `${Math.round(seconds / 3600)} h ago`;
+}
+
+export function until(date) {
+  const seconds = Math.max(0, Math.round((new Date(date) - Date.now()) / 1000));
+  if (seconds < 120) return `${seconds} s left`;
+  if (seconds < 7200) return `${Math.round(seconds / 60)} min left`;
+  return `${Math.round(seconds / 3600)} h left`;
+}

@@ -1,0 +1,91 @@
+// Writing a message: colour chips and emoji, a live preview laid out by flapd itself, the flip
+// and how long it stays, then its receipt followed to the end.
+import { $, api, follow, loadGlyphs, refused } from "/web/api.js";
+import { BoardView } from "/web/board.js";
+
+const EMOJI = [["❤️", "heart"]];
+
+export async function setUpCompose(changed) {
+  const glyphs = await loadGlyphs();
+  const chips = $("chips");
+  for (const [code, name] of Object.entries(glyphs.names)) {
+    chips.append(chip(`{${code}}`, `Insert a ${name} chip`, glyphs.colours[code]));
+  }
+  for (const [emoji, name] of EMOJI) {
+    const button = chip(emoji, `Insert a ${name}`);
+    button.textContent = emoji;
+    chips.append(button);
+  }
+  ["text", "align", "valign"].forEach((id) => $(id).addEventListener("input", preview));
+  $("compose").addEventListener("submit", async (event) => {
+    event.preventDefault();
+    const reply = await api("POST", "/v1/messages", message());
+    if (reply.status >= 300) { $("receipt").textContent = refused(reply); return; }
+    follow(reply.data.id, $("receipt"), changed);
+    changed();
+  });
+  $("save-template").addEventListener("click", async () => {
+    const name = $("template-name").value.trim();
+    if (!name) { $("receipt").textContent = "Give the quick message a name first."; $("template-name").focus(); return; }
+    const { text, align, valign, transition } = message();
+    const reply = await api("PUT", `/v1/templates/${encodeURIComponent(name)}`, { text, align, valign, transition });
+    $("receipt").textContent = reply.status < 300 ? `Saved quick message ${name}` : refused(reply);
+    changed();
+  });
+}
+
+// A chip inserts its text where the cursor is.
+function chip(insert, label, colour) {
+  const button = document.createElement("button");
+  button.type = "button";
+  button.className = "chip";
+  button.setAttribute("aria-label", label);
+  button.title = label;
+  if (colour) button.style.background = colour;
+  button.addEventListener("click", () => {
+    const text = $("text");
+    const start = text.selectionStart ?? text.value.length;
+    text.setRangeText(insert, start, text.selectionEnd ?? start, "end");
+    text.focus();
+    preview();
+  });
+  return button;
+}
+
+function message() {
+  const body = {
+    text: $("text").value, align: $("align").value, valign: $("valign").value,
+    sender: { id: $("sender").value.trim() || "web" }, transition: { strategy: $("transition").value },
+  };
+  const seconds = Number($("expiry").value);
+  if (seconds) body.expiresAt = new Date(Date.now() + seconds * 1000).toISOString();
+  return body;
+}
+
+let timer = null;
+function preview() {
+  clearTimeout(timer);
+  timer = setTimeout(async () => {
+    const text = $("text").value;
+    const note = $("preview-note");
+    if (!text) { note.textContent = ""; $("preview").replaceChildren(); return; }
+    const reply = await api("POST", "/v1/layout", { text, align: $("align").value, valign: $("valign").value });
+    const d = reply.data;
+    if (d.error) { note.replaceChildren(...problem(text, d.error)); return; }
+    note.textContent = (d.warnings || []).join(" ");
+    $("preview").replaceChildren();
+    new BoardView($("preview"), "Preview", d.codes.length, d.codes[0].length, await loadGlyphs()).show(d.codes);
+  }, 200);
+}
+
+// The problem, and its line with the character that cannot be shown marked.
+function problem(text, error) {
+  if (!error.line) return [document.createTextNode(error.reason)];
+  const line = [...(text.split("\n")[error.line - 1] || "")];
+  const at = error.position - 1;
+  const shown = document.createElement("code");
+  const mark = document.createElement("mark");
+  mark.textContent = line[at] ?? "";
+  shown.append(line.slice(0, at).join(""), mark, line.slice(at + 1).join(""));
+  return [document.createTextNode(`Line ${error.line}, character ${error.position}: ${error.reason} `), shown];
+}

@@ -1,0 +1,26 @@
+// The quick messages, each sender's slot with its time left, and the latest receipts.
+import { $, ago, api, fill, follow, item, refused, until } from "/web/api.js";
+
+export async function refreshLists() {
+  const templates = (await api("GET", "/v1/templates")).data.templates || [];
+  fill($("templates"), templates.map((t) => item(t.name, t.fields.text ? t.fields.text.replace(/\n/g, " / ") : "(painting)", [
+    ["Send", async () => {
+      const reply = await api("POST", `/v1/templates/${encodeURIComponent(t.name)}/send`, {});
+      if (reply.status < 300) follow(reply.data.id, $("receipt"), refreshLists); else $("receipt").textContent = refused(reply);
+      setTimeout(refreshLists, 300);
+    }],
+    ["Delete", async () => { await api("DELETE", `/v1/templates/${encodeURIComponent(t.name)}`); refreshLists(); }],
+  ])), "None yet.");
+
+  const slots = (await api("GET", "/v1/slots")).data.slots || [];
+  fill($("slots"), slots.map((slot) => item(slot.senderName || slot.sender, `${slot.content === "text" ? slot.text.join(" / ").trim() : "(painting)"} · ${until(slot.expiresAt)}`, [
+    ["Clear", async () => { await api("DELETE", `/v1/slots/${encodeURIComponent(slot.sender)}`); refreshLists(); }],
+  ])), "No messages.");
+
+  const receipts = (await api("GET", "/v1/receipts?limit=8")).data.receipts || [];
+  fill($("receipts"), receipts.map((r) => {
+    const li = item(`${r.sender}: ${r.status}`, `${r.id} · ${ago(r.receivedAt)}${r.reason ? ` · ${r.reason}` : ""}`);
+    li.classList.add(`status-${r.status}`);
+    return li;
+  }), "Nothing sent yet.");
+}

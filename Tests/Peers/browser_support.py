@@ -1,0 +1,65 @@
+"""What the browser checks share: a headless Chromium under selenium, waiting, clicking a list
+the page redraws, axe-core, signing in."""
+import os
+import time
+
+import axe_playwright_python
+
+from selenium import webdriver
+from selenium.webdriver.chrome.service import Service
+from selenium.webdriver.common.by import By
+
+
+def browser():
+    options = webdriver.ChromeOptions()
+    options.binary_location = "/usr/bin/chromium"
+    # No GPU to emulate: the tests run beside timing-sensitive ones on two cores.
+    for argument in ("--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--disable-gpu", "--window-size=1200,900"):
+        options.add_argument(argument)
+    options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
+    return webdriver.Chrome(service=Service("/usr/bin/chromedriver"), options=options)
+
+
+def wait(condition, seconds=20):
+    deadline = time.time() + seconds
+    while time.time() < deadline:
+        try:
+            if condition():
+                return True
+        except Exception:
+            pass
+        time.sleep(0.1)
+    return False
+
+
+def click(driver, selector):
+    """Clicks the element, again if the page redrew it in between (the lists refresh themselves)."""
+    def attempt():
+        driver.find_element(By.CSS_SELECTOR, selector).click()
+        return True
+    return wait(attempt, 10)
+
+
+def board_text(driver, selector="#boards .board"):
+    cells = driver.find_elements(By.CSS_SELECTOR, selector + " .cell")
+    return "".join(cell.text or " " for cell in cells)
+
+
+AXE = open(os.path.join(os.path.dirname(axe_playwright_python.__file__), "axe.min.js"), encoding="utf-8").read()
+
+
+def accessibility(driver):
+    """axe-core's serious and critical violations on the page as it is: (rule, impact, nodes)."""
+    driver.execute_script(AXE)
+    driver.set_script_timeout(30)
+    result = driver.execute_async_script("const done = arguments[arguments.length - 1]; axe.run(document).then(r => done(r.violations));")
+    return [(v["id"], v["impact"], len(v["nodes"])) for v in result if v["impact"] in ("serious", "critical")]
+
+
+def sign_in(driver, base, typed):
+    driver.get(base + "/")
+    wait(lambda: driver.find_element(By.ID, "key").is_displayed())
+    field = driver.find_element(By.ID, "key")
+    field.clear()
+    field.send_keys(typed)
+    driver.find_element(By.CSS_SELECTOR, "#sign-in-form button").click()
