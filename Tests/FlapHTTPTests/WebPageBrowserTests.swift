@@ -49,6 +49,8 @@ import TestSupport
         #expect((seen["axeSignIn"] as? [Any])?.isEmpty == true, "\(seen["axeSignIn"] ?? "")")
         #expect((seen["axeApp"] as? [Any])?.isEmpty == true, "\(seen["axeApp"] ?? "")")
         #expect(!(seen["pageSource"] as? String ?? "").contains(flapd.apiKey))
+        let urls = seen["urls"] as? [String] ?? []
+        #expect(urls.count > 10 && !urls.contains { $0.contains(flapd.apiKey) }, "the key in no URL the browsers fetched")
         #expect(!(flapd.process.stderr + flapd.process.stdout).contains(flapd.apiKey))
         #expect(FileManager.default.fileExists(atPath: screenshot))
     }

@@ -2,7 +2,7 @@ import Foundation
 import Testing
 import TestSupport
 
-/// The page's files as flapd serves them (the page in a real browser is the web issue's next step).
+/// The page's files as flapd serves them (WebPageBrowserTests drives the page in a real browser).
 @Suite(.timeLimit(.minutes(1))) struct WebPageTests {
     @Test func thePageAndItsModulesAreServedFromFlapdAloneWithNoSecretInThem() async throws {
         let flapd = try await FlapdProcess.start(arguments: ["--no-sound"])
@@ -14,12 +14,18 @@ import TestSupport
         #expect(page.headers["content-security-policy"]?.contains("frame-ancestors 'none'") == true)
         #expect(page.text.contains(#"<script type="module" src="/web/app.js">"#) && page.text.contains(#"<label for="key">API key</label>"#))
         var everything = page.text
-        for path in ["/web/app.js", "/web/board.js", "/web/style.css", "/web/glyphs.json"] {
+        // Every module the page imports, followed from app.js: each is served.
+        var waiting = ["/web/app.js", "/web/style.css", "/web/glyphs.json", "/favicon.ico"], fetched: Set<String> = []
+        while let path = waiting.popLast() {
+            guard fetched.insert(path).inserted else { continue }
             let file = try await browser.get(path)
             #expect(file.status == 200, "\(path)")
             everything += file.text
+            for match in file.text.matches(of: /from "(\/web\/[a-z]+\.js)"/) { waiting.append(String(match.output.1)) }
         }
-        // Nothing from elsewhere, and no secret.
+        #expect(fetched.count >= 10, "\(fetched)")
+        // Nothing from elsewhere (the SVG namespace is a name, not a fetch), and no secret.
+        everything = everything.replacingOccurrences(of: "http://www.w3.org/2000/svg", with: "")
         #expect(!everything.contains("http://") && !everything.contains("https://") && !everything.contains("//cdn"))
         #expect(!everything.contains(flapd.apiKey))
         let glyphs = try #require(try await browser.get("/web/glyphs.json").json as? [String: Any])

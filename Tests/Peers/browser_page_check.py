@@ -109,6 +109,7 @@ try:
     time.sleep(0.5)
     first.save_screenshot(screenshot)
     out["pageSource"] = first.page_source
+    out["urls"] = [url for b in (first, second) for url in b.execute_script("return performance.getEntriesByType('resource').map(e => e.name).concat([location.href])")]
     out["consoleErrors"] = [entry["message"] for b in (first, second) for entry in b.get_log("browser") if entry["level"] == "SEVERE"
                             and "401" not in entry["message"]]
 finally:
