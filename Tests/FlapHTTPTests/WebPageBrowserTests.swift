@@ -90,4 +90,25 @@ import TestSupport
         #expect((seen["consoleErrors"] as? [String])?.isEmpty == true, "\(seen["consoleErrors"] ?? "")")
         await sensor.close()
     }
+
+    /// A panel stepped by flapd itself, on a phone-sized screen: the page fits the width, and its
+    /// calibration form nudges one module by a tenth of a flap.
+    @Test func aDirectlyDrivenPanelIsNudgedFromAPhone() async throws {
+        let flapd = try await FlapdProcess.start(arguments: ["--panel", "spi=simulated", "--rows", "1", "--columns", "6", "--no-sound"])
+        defer { Task { await flapd.stop() } }
+        let before = try await flapd.api.get("/v1/panels/main/calibration").object
+        let result = try await ProcessRunner.run(try await PythonPeer.python(), [
+            PythonPeer.peersDirectory.appendingPathComponent("browser_status_check.py").path, "http://127.0.0.1:\(flapd.apiPort)", flapd.apiKey,
+        ])
+        #expect(result.status == 0, "\(result.stderrText)")
+        let seen = try #require(try JSONSerialization.jsonObject(with: Data(result.stdoutText.utf8)) as? [String: Any])
+        #expect(seen["calibrationShown"] as? Bool == true && seen["nudged"] as? Bool == true, "\(seen)")
+        #expect(seen["sidewaysScroll"] as? Int == 0, "the page is wider than a phone")
+        let after = try await flapd.api.get("/v1/panels/main/calibration").object
+        let (was, now) = (before["offsets"] as? [Int] ?? [], after["offsets"] as? [Int] ?? [])
+        let tenth = Int(((after["stepsPerFlap"] as? Double ?? 0) / 10).rounded())
+        #expect(now.count == 6 && was.count == 6 && now[2] == was[2] + tenth && now[0] == was[0], "\(was) → \(now)")
+        #expect((seen["axe"] as? [Any])?.isEmpty == true, "\(seen["axe"] ?? "")")
+        #expect((seen["consoleErrors"] as? [String])?.isEmpty == true, "\(seen["consoleErrors"] ?? "")")
+    }
 }

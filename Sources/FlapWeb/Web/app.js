@@ -49,6 +49,8 @@ async function open() {
     view.show(panel.codes);
     views.set(panel.id, view);
   }
+  // For measuring: the time from opening the page to the boards drawn (scripts/measure-web).
+  performance.mark("first-board");
   // A reconnect starts with the current board, never a replay.
   events = new EventSource("/v1/events");
   events.addEventListener("board", (event) => { const d = JSON.parse(event.data); views.get(d.panel)?.show(d.codes); });

@@ -1,0 +1,35 @@
+"""A directly driven panel's status on flapd's web page, on a phone-sized screen, in headless
+Chromium; prints what it saw as JSON.
+
+Usage: browser_status_check.py BASE_URL API_KEY
+Checks: the page fits a phone's width with no sideways scrolling; the calibration form of the
+spi panel nudges a module (row 1, column 3) on; axe-core; no console error.
+"""
+import json
+import sys
+
+from selenium.webdriver.common.by import By
+
+from browser_support import accessibility, browser, click, sign_in, wait
+
+base, key = sys.argv[1], sys.argv[2]
+
+out = {}
+driver = browser()
+try:
+    driver.set_window_size(390, 844)
+    sign_in(driver, base, key)
+    wait(lambda: driver.find_element(By.ID, "app").is_displayed())
+    out["calibrationShown"] = wait(lambda: driver.find_element(By.ID, "cal-row").is_displayed())
+    out["sidewaysScroll"] = driver.execute_script("return document.documentElement.scrollWidth - document.documentElement.clientWidth")
+    column = driver.find_element(By.ID, "cal-column")
+    column.clear()
+    column.send_keys("3")
+    click(driver, "#calibration button[data-tenths='1']")
+    out["nudged"] = wait(lambda: "Nudged" in driver.find_element(By.ID, "cal-note").text)
+    out["panels"] = driver.find_element(By.ID, "panels").text
+    out["axe"] = accessibility(driver)
+    out["consoleErrors"] = [entry["message"] for entry in driver.get_log("browser") if entry["level"] == "SEVERE"]
+finally:
+    driver.quit()
+print(json.dumps(out))
