@@ -49,6 +49,7 @@ let package = Package(
             dependencies: [
                 "FlapCore", "FlapMessaging", "FlapHardware", "FlapMetrics", "FlapHeartRate", "Wematch", "FlapKiosk", "FlapVestaboard", "FlapMQTT",
                 .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "Logging", package: "swift-log"),

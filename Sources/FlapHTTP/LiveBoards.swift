@@ -52,6 +52,12 @@ public actor LiveBoards {
 
     public var watcherCount: Int { watchers.count }
 
+    /// Ends every watcher's stream (flapd is stopping).
+    public func finishAll() {
+        for watcher in watchers.values { watcher.finish() }
+        watchers.removeAll()
+    }
+
     private func stop(_ id: Int) { watchers[id] = nil }
 
     private func broadcast(_ event: Event) {

@@ -9,6 +9,7 @@ import FlapVestaboard
 import Foundation
 import HTTPTypes
 import Hummingbird
+import ServiceLifecycle
 
 /// The native API under `/v1` (bearer key), with `/healthz` and `/metrics` beside it.
 public struct NativeAPI: Sendable {
@@ -129,7 +130,12 @@ public struct NativeAPI: Sendable {
                             body: ResponseBody { writer in
                                 // Tells EventSource to come back after 2 s if the connection drops.
                                 try await writer.write(ByteBuffer(string: "retry: 2000\n\n"))
-                                for await event in events { try await writer.write(ByteBuffer(string: event.serverSentEvent)) }
+                                // A watching page must not hold flapd up when it stops: the stream ends with the service.
+                                try await withGracefulShutdownHandler {
+                                    for await event in events { try await writer.write(ByteBuffer(string: event.serverSentEvent)) }
+                                } onGracefulShutdown: {
+                                    Task { await live.finishAll() }
+                                }
                                 try await writer.finish(nil)
                             })
         }

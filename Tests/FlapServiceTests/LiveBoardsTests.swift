@@ -63,4 +63,19 @@ import TestSupport
         }
         #expect(joined.first?.0 == "board" && joined.dropFirst().first?.0 == "plan", "\(joined.map(\.0))")
     }
+
+    /// Pages watching the board do not hold flapd up when it stops: their streams end with it.
+    @Test func watchersDoNotKeepFlapdFromStopping() async throws {
+        let flapd = try await FlapdProcess.start(arguments: ["--no-sound"])
+        defer { Task { await flapd.stop() } }
+        let watchers = try (0..<3).map { _ in try watch(flapd, seconds: 50) }
+        defer { Task { for watcher in watchers { await watcher.stop() } } }
+        for _ in 0..<100 where !watchers.allSatisfy({ $0.stdout.contains("event: board") }) {
+            try await Task.sleep(for: .milliseconds(50))
+        }
+        let asked = ContinuousClock.now
+        #expect(await flapd.terminate() == 0)
+        #expect(asked.duration(to: .now) < .seconds(10), "flapd waited for its watchers")
+        for watcher in watchers { #expect(await watcher.wait(timeout: .seconds(5)) != nil, "a watcher's stream did not end") }
+    }
 }

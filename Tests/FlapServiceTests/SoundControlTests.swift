@@ -8,11 +8,8 @@ import TestSupport
 @Suite(.timeLimit(.minutes(1))) struct SoundControlTests {
     @Test func mutedOverTheAPIStaysMutedAndSilent() async throws {
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent("mute-\(UUID().uuidString)").path
-        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
-        let raw = dir + "/clacks.raw"
-        try "pcm.clacks { type file slave { pcm { type null } } file \"\(raw)\" format \"raw\" }\n"
-            .write(toFile: dir + "/asound.conf", atomically: true, encoding: .utf8)
-        let alsa = ["ALSA_CONFIG_PATH": dir + "/asound.conf"]
+        let device = try ALSAFileDevice(in: dir)
+        let (raw, alsa) = (device.raw, device.environment)
         let state = dir + "/state"
         let flapd = try await FlapdProcess.start(stateDirectory: state, arguments: ["--sound-device", "clacks"], environment: alsa)
         let before = try await flapd.api.get("/v1/sound").object

@@ -10,13 +10,9 @@ import Glibc
 @Suite(.timeLimit(.minutes(1))) struct SoundServiceTests {
     @Test func flapdPlaysItsPanelsClacksThroughALSA() async throws {
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent("snd-\(UUID().uuidString)").path
-        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
-        let raw = dir + "/clacks.raw"
-        // ALSA_CONFIG_PATH replaces the system's ALSA configuration for this flapd only.
-        try "pcm.clacks { type file slave { pcm { type null } } file \"\(raw)\" format \"raw\" }\n"
-            .write(toFile: dir + "/asound.conf", atomically: true, encoding: .utf8)
-        var environment = ProcessInfo.processInfo.environment
-        environment["ALSA_CONFIG_PATH"] = dir + "/asound.conf"
+        let device = try ALSAFileDevice(in: dir)
+        let raw = device.raw
+        let environment = ProcessInfo.processInfo.environment.merging(device.environment) { $1 }
         let flapd = try ChildProcess(
             ProcessRunner.builtProduct("flapd"),
             ["--simulate", "--state-dir", dir + "/state", "--api-port", "0", "--local-api-port", "0", "--api-key", "k", "--sound-device", "clacks"],

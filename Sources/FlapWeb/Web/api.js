@@ -72,3 +72,20 @@ export function until(date) {
   if (seconds < 7200) return `${Math.round(seconds / 60)} min left`;
   return `${Math.round(seconds / 3600)} h left`;
 }
+
+// Sends a message and follows its receipt in `note`.
+export async function send(body, note, changed) {
+  const reply = await api("POST", "/v1/messages", body);
+  if (reply.status >= 300) { note.textContent = refused(reply); return; }
+  follow(reply.data.id, note, changed);
+  changed();
+}
+
+// Saves `fields` as the quick message named in `nameField`.
+export async function saveTemplate(nameField, fields, note, changed) {
+  const name = nameField.value.trim();
+  if (!name) { note.textContent = "Give the quick message a name first."; nameField.focus(); return; }
+  const reply = await api("PUT", `/v1/templates/${encodeURIComponent(name)}`, fields);
+  note.textContent = reply.status < 300 ? `Saved quick message ${name}` : refused(reply);
+  changed();
+}

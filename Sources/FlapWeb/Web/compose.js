@@ -1,6 +1,6 @@
 // Writing a message: colour chips and emoji, a live preview laid out by flapd itself, the flip
 // and how long it stays, then its receipt followed to the end.
-import { $, api, follow, loadGlyphs, refused } from "/web/api.js";
+import { $, api, loadGlyphs, saveTemplate, send } from "/web/api.js";
 import { BoardView } from "/web/board.js";
 
 const EMOJI = [["❤️", "heart"]];
@@ -17,20 +17,13 @@ export async function setUpCompose(changed) {
     chips.append(button);
   }
   ["text", "align", "valign"].forEach((id) => $(id).addEventListener("input", preview));
-  $("compose").addEventListener("submit", async (event) => {
+  $("compose").addEventListener("submit", (event) => {
     event.preventDefault();
-    const reply = await api("POST", "/v1/messages", message());
-    if (reply.status >= 300) { $("receipt").textContent = refused(reply); return; }
-    follow(reply.data.id, $("receipt"), changed);
-    changed();
+    send(message(), $("receipt"), changed);
   });
-  $("save-template").addEventListener("click", async () => {
-    const name = $("template-name").value.trim();
-    if (!name) { $("receipt").textContent = "Give the quick message a name first."; $("template-name").focus(); return; }
+  $("save-template").addEventListener("click", () => {
     const { text, align, valign, transition } = message();
-    const reply = await api("PUT", `/v1/templates/${encodeURIComponent(name)}`, { text, align, valign, transition });
-    $("receipt").textContent = reply.status < 300 ? `Saved quick message ${name}` : refused(reply);
-    changed();
+    saveTemplate($("template-name"), { text, align, valign, transition }, $("receipt"), changed);
   });
 }
 

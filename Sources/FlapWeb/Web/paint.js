@@ -1,6 +1,6 @@
 // Painting a pattern on a grid of the panel's size: the eight colours and blank, a brush, a
 // flood fill and letters over the paint; sent as codes or saved as a quick message.
-import { $, api, follow, loadGlyphs, refused } from "/web/api.js";
+import { $, loadGlyphs, saveTemplate, send } from "/web/api.js";
 
 export async function setUpPaint(rows, columns, changed) {
   const glyphs = await loadGlyphs();
@@ -112,19 +112,8 @@ export async function setUpPaint(rows, columns, changed) {
 
   $("paint-clear").addEventListener("click", () => { cells.forEach((_, i) => set(i, 0)); });
   const rowsOfCodes = () => Array.from({ length: rows }, (_, r) => codes.slice(r * columns, (r + 1) * columns));
-  $("paint-send").addEventListener("click", async () => {
-    const reply = await api("POST", "/v1/messages", {
-      codes: rowsOfCodes(), sender: { id: $("sender").value.trim() || "web" }, transition: { strategy: $("transition").value },
-    });
-    if (reply.status >= 300) { $("paint-receipt").textContent = refused(reply); return; }
-    follow(reply.data.id, $("paint-receipt"), changed);
-    changed();
-  });
-  $("paint-save").addEventListener("click", async () => {
-    const name = $("paint-name").value.trim();
-    if (!name) { $("paint-receipt").textContent = "Give the quick message a name first."; $("paint-name").focus(); return; }
-    const reply = await api("PUT", `/v1/templates/${encodeURIComponent(name)}`, { codes: rowsOfCodes() });
-    $("paint-receipt").textContent = reply.status < 300 ? `Saved quick message ${name}` : refused(reply);
-    changed();
-  });
+  $("paint-send").addEventListener("click", () => send({
+    codes: rowsOfCodes(), sender: { id: $("sender").value.trim() || "web" }, transition: { strategy: $("transition").value },
+  }, $("paint-receipt"), changed));
+  $("paint-save").addEventListener("click", () => saveTemplate($("paint-name"), { codes: rowsOfCodes() }, $("paint-receipt"), changed));
 }
