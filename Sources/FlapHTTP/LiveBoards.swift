@@ -14,7 +14,8 @@ public actor LiveBoards {
 
     private var current: [String: (board: Board, plan: (FlipPlan, Date)?)] = [:]
     private var order: [String] = []
-    private var watchers: [Int: AsyncStream<Event>.Continuation] = [:]
+    /// Each watcher's stream of Server-Sent Events, each event encoded once for them all.
+    private var watchers: [Int: AsyncStream<String>.Continuation] = [:]
     private var next = 0
 
     public init() {}
@@ -32,15 +33,15 @@ public actor LiveBoards {
         broadcast(.plan(panel: panel, plan: plan, startedAt: start))
     }
 
-    /// Watches from now: the current state first. At most 64 events wait for a slow watcher
-    /// (the oldest give way; a resting board follows every plan).
-    public func watch() -> AsyncStream<Event> {
-        let (stream, continuation) = AsyncStream.makeStream(of: Event.self, bufferingPolicy: .bufferingNewest(64))
+    /// Watches from now, as Server-Sent Events: the current state first. At most 64 events wait
+    /// for a slow watcher (the oldest give way; a resting board follows every plan).
+    public func watch() -> AsyncStream<String> {
+        let (stream, continuation) = AsyncStream.makeStream(of: String.self, bufferingPolicy: .bufferingNewest(64))
         for panel in order {
             guard let state = current[panel] else { continue }
-            continuation.yield(.board(panel: panel, board: state.board))
+            continuation.yield(Event.board(panel: panel, board: state.board).serverSentEvent)
             if let (plan, start) = state.plan, start.addingTimeInterval(plan.duration / .seconds(1)) > Date() {
-                continuation.yield(.plan(panel: panel, plan: plan, startedAt: start))
+                continuation.yield(Event.plan(panel: panel, plan: plan, startedAt: start).serverSentEvent)
             }
         }
         next += 1
@@ -61,7 +62,9 @@ public actor LiveBoards {
     private func stop(_ id: Int) { watchers[id] = nil }
 
     private func broadcast(_ event: Event) {
-        for watcher in watchers.values { watcher.yield(event) }
+        guard !watchers.isEmpty else { return }
+        let text = event.serverSentEvent
+        for watcher in watchers.values { watcher.yield(text) }
     }
 }
 

@@ -132,7 +132,7 @@ public struct NativeAPI: Sendable {
                                 try await writer.write(ByteBuffer(string: "retry: 2000\n\n"))
                                 // A watching page must not hold flapd up when it stops: the stream ends with the service.
                                 try await withGracefulShutdownHandler {
-                                    for await event in events { try await writer.write(ByteBuffer(string: event.serverSentEvent)) }
+                                    for await event in events { try await writer.write(ByteBuffer(string: event)) }
                                 } onGracefulShutdown: {
                                     Task { await live.finishAll() }
                                 }
