@@ -28,6 +28,10 @@ import TestSupport
         everything = everything.replacingOccurrences(of: "http://www.w3.org/2000/svg", with: "")
         #expect(!everything.contains("http://") && !everything.contains("https://") && !everything.contains("//cdn"))
         #expect(!everything.contains(flapd.apiKey))
+        // Asked again with its tag, a file the browser has is not sent twice.
+        let tag = try #require(page.headers["etag"])
+        #expect(try await browser.request("GET", "/", headers: ["If-None-Match": tag]).status == 304)
+        #expect(try await browser.request("GET", "/", headers: ["If-None-Match": "\"other\""]).status == 200)
         let glyphs = try #require(try await browser.get("/web/glyphs.json").json as? [String: Any])
         #expect((glyphs["characters"] as? [String: String])?["1"] == "A" && (glyphs["colours"] as? [String: String])?["66"] == "#009a44")
         #expect((glyphs["names"] as? [String: String])?["63"] == "red")
