@@ -130,6 +130,8 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
         .executableTarget(name: "flapctl", dependencies: ["FlapControl"]),
+        // One FlapCore workload per run, for instruction counts under callgrind.
+        .executableTarget(name: "instruction-counts", dependencies: ["FlapCore"], path: "Benchmarks/InstructionCounts"),
 
         // Helpers shared by the test targets: the Python peer (vesta in a venv), the built binaries.
         .target(name: "TestSupport", path: "Tests/TestSupport"),

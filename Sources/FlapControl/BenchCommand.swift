@@ -43,20 +43,7 @@ struct BenchCommand: AsyncParsableCommand {
     var mqtt: String?
 
     /// Messages of the kind people send: short, multi-line, wrapping, with escapes and colours.
-    static let typicalTexts = [
-        "GOOD MORNING",
-        "Hello World",
-        "Meeting at 3:30 in the big room",
-        "{63}{64}{65}{66}{67}{68} WEEKEND {68}{67}{66}{65}{64}{63}",
-        "Weather: 18° and sunny\nHigh 24° Low 12°\nWind 10 km/h",
-        "The only way to do great work is to love what you do. - Steve Jobs",
-        "Train to Zurich\n12:04 Platform 7\nDelayed 5 min",
-        "Happy birthday Alex! {66}{66}{66}",
-        "Doors close in 5 minutes",
-        "Don't forget: recycling goes out tonight, bins by the gate",
-        "A1 B2 C3 D4 E5 F6 G7 H8 I9 J0",
-        "multiple\nlines\nof\ntext",
-    ]
+    static let typicalTexts = BenchmarkTexts.typical
 
     func run() async throws {
         guard seconds > 0 else { throw InputError("--seconds must be more than 0") }

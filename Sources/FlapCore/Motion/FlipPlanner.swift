@@ -68,8 +68,12 @@ public struct FlipPlanner: Sendable {
         var random = SeededRandom(seed: transition.seed ^ 0xC1AC_C1AC)
         var modules: [ModulePlan] = []
         var clacks: [ClackEvent] = []
+        // Each clack's time in nanoseconds, for putting them in order: comparing Durations
+        // (128-bit) cost more than the rest of a plan.
+        var times: [Int64] = []
         modules.reserveCapacity(size.count)
         clacks.reserveCapacity(size.count * 8)
+        times.reserveCapacity(size.count * 8)
         for (i, module) in state.enumerated() {
             let (row, column) = (i / size.columns, i % size.columns)
             let goal = mapped(target.codes[i], warnings: &warnings)
@@ -80,26 +84,37 @@ public struct FlipPlanner: Sendable {
                 start = .zero
                 first = landing
             }
-            let landings = self.landings(path: path, start: start, first: first, inFlight: module.nextLanding != nil)
+            let nanoseconds = landingNanoseconds(path: path, start: start, first: first, inFlight: module.nextLanding != nil)
+            let landings = nanoseconds.map(Duration.init(wholeNanoseconds:))
+            times.append(contentsOf: nanoseconds)
             for time in landings {
                 clacks.append(ClackEvent(time: time, row: row, column: column, gain: 0.9 + 0.2 * random.unit()))
             }
             modules.append(ModulePlan(row: row, column: column, path: path, start: start, landings: landings))
         }
-        clacks.sort { ($0.time, $0.row, $0.column) < ($1.time, $1.row, $1.column) }
-        return FlipPlan(size: size, drum: drum, modules: modules, clackEvents: clacks, warnings: warnings, transition: transition)
+        // By time, then row and column: modules were taken in row-major order, and the order is
+        // stable.
+        let ordered = TimeOrder.indices(times).map { clacks[$0] }
+        return FlipPlan(size: size, drum: drum, modules: modules, clackEvents: ordered, warnings: warnings, transition: transition)
     }
 
-    /// When each flap of `path` lands: a period apart, or as the stepper's profile moves.
-    private func landings(path: [Int], start: Duration, first: Duration, inFlight: Bool) -> [Duration] {
+    /// When each flap of `path` lands, in nanoseconds from the plan's start: a period apart, or
+    /// as the stepper's profile moves. (Whole nanoseconds: Duration's arithmetic is 128-bit and
+    /// cost more than the rest of a plan.)
+    private func landingNanoseconds(path: [Int], start: Duration, first: Duration, inFlight: Bool) -> [Int64] {
         let count = path.count - 1
         guard count > 0 else { return [] }
-        guard let stepper else { return (0..<count).map { first + flapPeriod * $0 } }
+        let origin = first.wholeNanoseconds
+        guard let stepper else {
+            let period = flapPeriod.wholeNanoseconds
+            return (0..<count).map { origin + period * Int64($0) }
+        }
         if motion == .forwardOnly, inFlight {
             // Already turning: the flap in flight keeps its landing, the rest follow at speed.
-            return [first] + stepper.landings(from: path[1], flaps: count - 1, cruising: true).map { first + $0 }
+            return [origin] + stepper.landings(from: path[1], flaps: count - 1, cruising: true).map { origin + $0.wholeNanoseconds }
         }
-        return stepper.landings(from: path[0], flaps: count).map { start + $0 }
+        let startNanoseconds = start.wholeNanoseconds
+        return stepper.landings(from: path[0], flaps: count).map { startNanoseconds + $0.wholeNanoseconds }
     }
 
     /// Start times moved onto the commands that can carry them: each command starts every module

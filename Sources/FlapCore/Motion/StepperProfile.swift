@@ -113,4 +113,15 @@ public struct StepperProfile: Sendable, Equatable {
 
 extension Duration {
     var microseconds: Int64 { components.seconds * 1_000_000 + components.attoseconds / 1_000_000_000_000 }
+
+    /// The duration in nanoseconds, rounded towards zero (plans are in whole nanoseconds).
+    var wholeNanoseconds: Int64 {
+        let (seconds, attoseconds) = components
+        return seconds * 1_000_000_000 + attoseconds / 1_000_000_000
+    }
+
+    /// `nanoseconds` without the generic conversion of `.nanoseconds(_:)`.
+    init(wholeNanoseconds nanoseconds: Int64) {
+        self.init(attoseconds: Int128(nanoseconds) * 1_000_000_000)
+    }
 }

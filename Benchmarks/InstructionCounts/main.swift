@@ -1,0 +1,44 @@
+import FlapCore
+import Foundation
+
+// One workload, run a given number of times, with nothing else in the process: under
+// valgrind's callgrind its instruction count is the same whatever the machine is doing, so a
+// regression shows even on a loaded machine (`scripts/instruction-counts` runs it).
+//
+// Usage: instruction-counts WORKLOAD [TIMES]
+//   plan-6x22    the worst-case 6×22 plan (every module travels 65 flaps)
+//   plan-24x88   the same for a 24×88 wall of 16 boards
+//   layout       encodeText over the benchmarks' typical texts, one each time
+//   nothing      start-up alone, to subtract
+
+/// The work, returning something the optimizer cannot drop.
+func workload(_ name: String) -> ((Int) -> Int)? {
+    switch name {
+    case "plan-6x22": return worstPlan(.flagship)
+    case "plan-24x88": return worstPlan(BoardSize(rows: 24, columns: 88))
+    case "layout":
+        let texts = BenchmarkTexts.typical, options = LayoutOptions()
+        return { i in (try? TextLayout.encodeText(texts[i % texts.count], options: options))?.rows.count ?? 0 }
+    case "nothing": return { $0 }
+    default: return nil
+    }
+}
+
+/// Every module one flap past home: each travels 65 flaps, the longest way.
+func worstPlan(_ size: BoardSize) -> (Int) -> Int {
+    let planner = try! FlipPlanner()
+    let from = Board(size: size, fill: CharacterCode(1)!)
+    let to = Board(size: size)
+    return { _ in (try? planner.plan(from: from, to: to))?.clackEvents.count ?? 0 }
+}
+
+let arguments = CommandLine.arguments
+let name = arguments.count > 1 ? arguments[1] : "nothing"
+let times = arguments.count > 2 ? Int(arguments[2]) ?? 1 : 1
+guard let run = workload(name) else {
+    FileHandle.standardError.write(Data("unknown workload \(name): plan-6x22, plan-24x88, layout or nothing\n".utf8))
+    exit(2)
+}
+var sink = 0
+for i in 0..<times { sink &+= run(i) }
+print("\(name) × \(times): checksum \(sink % 1000)")
