@@ -118,7 +118,7 @@ let package = Package(
             ]),
         .executableTarget(
             name: "flapd",
-            dependencies: ["FlapService"]),
+            dependencies: ["FlapService", "FlapLinux"]),
         // flapctl's commands, kept in a library so tests can drive them.
         .target(
             name: "FlapControl",
@@ -129,7 +129,7 @@ let package = Package(
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
-        .executableTarget(name: "flapctl", dependencies: ["FlapControl"]),
+        .executableTarget(name: "flapctl", dependencies: ["FlapControl", "FlapLinux"]),
         // One FlapCore workload per run, for instruction counts under callgrind.
         .executableTarget(name: "instruction-counts", dependencies: ["FlapCore"], path: "Benchmarks/InstructionCounts"),
 

@@ -120,6 +120,18 @@ struct BenchCommand: AsyncParsableCommand {
 
         try await benchSound(out, sink: &sink)
 
+        if let counts = InstructionCounts.beside() {
+            out.write("instruction counts (callgrind; the same whatever the machine's load):\n")
+            out.flush()
+            for workload in InstructionCounts.workloads {
+                let count = counts.perOperation(workload.name, times: workload.times)
+                out.write(workload.label.padding(toLength: 58, withPad: " ", startingAt: 0) + " " + (count.map { Self.grouped($0) + " instructions" } ?? "not counted") + "\n")
+                out.flush()
+            }
+        } else {
+            out.write("instruction counts skipped: they need valgrind and the instruction-counts executable beside flapctl (swift build -c release --product instruction-counts)\n")
+        }
+
         if let python = vestaPython ?? defaultVestaPython() {
             if let vesta = vestaLayout(python: python, texts: texts) {
                 report(out, "vesta 0.15.0 encode_text, same texts", vesta)
@@ -190,6 +202,16 @@ struct BenchCommand: AsyncParsableCommand {
     func report(_ out: StandardStream, _ name: String, _ t: Timing) {
         out.write("\(name.padding(toLength: 58, withPad: " ", startingAt: 0)) \(Self.format(t.best)) (\(Self.format(t.median)))  \(String(format: "%.0f", 1 / t.best)) op/s\n")
         out.flush()
+    }
+
+    /// 12 380 000: digits in groups of three.
+    static func grouped(_ value: Int) -> String {
+        var digits = String(value), groups: [String] = []
+        while digits.count > 3 {
+            groups.insert(String(digits.suffix(3)), at: 0)
+            digits.removeLast(3)
+        }
+        return ([digits] + groups).joined(separator: " ")
     }
 
     static func format(_ seconds: Double) -> String {

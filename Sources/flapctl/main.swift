@@ -1,3 +1,5 @@
 import FlapControl
+import FlapLinux
 
+ProcessHeap.keepSlack()
 await Flapctl.runMain()

@@ -1,3 +1,5 @@
+import FlapLinux
 import FlapService
 
+ProcessHeap.keepSlack()
 await Flapd.runMain()

@@ -77,3 +77,14 @@ struct vw_rgb_matrix_runtime_options {
     const char *drop_priv_group;
     char room_for_newer_fields[256];
 };
+
+#include <malloc.h>
+
+/// glibc's heap tuning (<malloc.h> is not in Swift's Glibc module): large arrays up to
+/// `mmap_threshold` in the heap, `top_pad` of slack kept when it grows and shrinks, memory
+/// given back beyond `trim_threshold` free at its top.
+static inline void vw_heap_tune(int mmap_threshold, int top_pad, int trim_threshold) {
+    mallopt(M_MMAP_THRESHOLD, mmap_threshold);
+    mallopt(M_TOP_PAD, top_pad);
+    mallopt(M_TRIM_THRESHOLD, trim_threshold);
+}

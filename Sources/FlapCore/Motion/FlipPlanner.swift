@@ -66,18 +66,20 @@ public struct FlipPlanner: Sendable {
         var warnings = warnings
         let offsets = grouped(transition.startOffsets(for: size))
         var random = SeededRandom(seed: transition.seed ^ 0xC1AC_C1AC)
+        let paths = state.indices.map { i in
+            self.path(from: state[i].position, to: mapped(target.codes[i], warnings: &warnings), inFlight: state[i].nextLanding != nil)
+        }
+        // Every clack's time (whole nanoseconds: comparing 128-bit Durations cost more than the
+        // rest of a plan), loudness and module, in module order; each array sized once.
+        let clackCount = paths.reduce(0) { $0 + $1.count - 1 }
+        var times: [Int64] = [], gains: [Double] = [], owners: [Int32] = []
+        times.reserveCapacity(clackCount)
+        gains.reserveCapacity(clackCount)
+        owners.reserveCapacity(clackCount)
         var modules: [ModulePlan] = []
-        var clacks: [ClackEvent] = []
-        // Each clack's time in nanoseconds, for putting them in order: comparing Durations
-        // (128-bit) cost more than the rest of a plan.
-        var times: [Int64] = []
         modules.reserveCapacity(size.count)
-        clacks.reserveCapacity(size.count * 8)
-        times.reserveCapacity(size.count * 8)
         for (i, module) in state.enumerated() {
-            let (row, column) = (i / size.columns, i % size.columns)
-            let goal = mapped(target.codes[i], warnings: &warnings)
-            let path = self.path(from: module.position, to: goal, inFlight: module.nextLanding != nil)
+            let path = paths[i]
             var start = offsets[i]
             var first = start + flapPeriod
             if motion == .forwardOnly, let landing = module.nextLanding {
@@ -85,16 +87,20 @@ public struct FlipPlanner: Sendable {
                 first = landing
             }
             let nanoseconds = landingNanoseconds(path: path, start: start, first: first, inFlight: module.nextLanding != nil)
-            let landings = nanoseconds.map(Duration.init(wholeNanoseconds:))
             times.append(contentsOf: nanoseconds)
-            for time in landings {
-                clacks.append(ClackEvent(time: time, row: row, column: column, gain: 0.9 + 0.2 * random.unit()))
+            for _ in nanoseconds {
+                gains.append(0.9 + 0.2 * random.unit())
+                owners.append(Int32(truncatingIfNeeded: i))
             }
-            modules.append(ModulePlan(row: row, column: column, path: path, start: start, landings: landings))
+            modules.append(ModulePlan(row: i / size.columns, column: i % size.columns, path: path, start: start,
+                                      landings: nanoseconds.map(Duration.init(wholeNanoseconds:))))
         }
         // By time, then row and column: modules were taken in row-major order, and the order is
         // stable.
-        let ordered = TimeOrder.indices(times).map { clacks[$0] }
+        let ordered = TimeOrder.indices(times).map { k in
+            let i = Int(owners[k])
+            return ClackEvent(time: Duration(wholeNanoseconds: times[k]), row: i / size.columns, column: i % size.columns, gain: gains[k])
+        }
         return FlipPlan(size: size, drum: drum, modules: modules, clackEvents: ordered, warnings: warnings, transition: transition)
     }
 
