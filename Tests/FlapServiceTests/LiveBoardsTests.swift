@@ -23,13 +23,14 @@ import TestSupport
     @Test func aWatcherSeesTheBoardThenEachPlanAndWhereItRests() async throws {
         let flapd = try await FlapdProcess.start(arguments: ["--no-sound"])
         defer { Task { await flapd.stop() } }
-        let first = try watch(flapd, seconds: 8)
+        // Time enough for the cascade when the whole suite shares two cores.
+        let first = try watch(flapd, seconds: 25)
         defer { Task { await first.stop() } }
         try await Task.sleep(for: .milliseconds(500))
         let before = Date().timeIntervalSince1970 * 1000
         _ = try await flapd.api.postJSON("/v1/messages", #"{"id": "e1", "text": "LIVE"}"#)
         var seen: [(String, [String: Any])] = []
-        for _ in 0..<100 {
+        for _ in 0..<240 {
             seen = events(first.stdout)
             if seen.contains(where: { $0.0 == "board" && "\($0.1["codes"] ?? "")".contains("12") }) { break }
             try await Task.sleep(for: .milliseconds(100))
