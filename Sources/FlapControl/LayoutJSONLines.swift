@@ -22,10 +22,14 @@ struct LayoutJSONLines {
 
     func answer(_ line: String, number: Int, decoder: JSONDecoder, into json: inout JSONText) {
         let request: LayoutRequest
-        do {
-            request = try decoder.decode(LayoutRequest.self, from: Data(line.utf8))
-        } catch {
-            return writeError(LayoutRequest.describe(error), request: number, into: &json)
+        if let plain = LayoutRequestReader.read(line) {
+            request = plain
+        } else {
+            do {
+                request = try decoder.decode(LayoutRequest.self, from: Data(line.utf8))
+            } catch {
+                return writeError(LayoutRequest.describe(error), request: number, into: &json)
+            }
         }
         let options: LayoutOptions
         do {
@@ -68,7 +72,7 @@ struct LayoutJSONLines {
 
 /// One `--jsonl` request. Every field but `text` is optional; `valign` null or "none" is
 /// vesta's None; `fill` and `breaks` are codes (or colour names).
-struct LayoutRequest: Decodable {
+struct LayoutRequest: Decodable, Equatable {
     var text: String
     var align: String?
     var valign: String??
@@ -80,6 +84,8 @@ struct LayoutRequest: Decodable {
     var substitutions: Bool?
 
     enum CodingKeys: String, CodingKey { case text, align, valign, margin, fill, maxRows, columns, breaks, substitutions }
+
+    init(text: String) { self.text = text }
 
     init(from decoder: any Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
@@ -153,9 +159,12 @@ struct LayoutRequest: Decodable {
 }
 
 /// A code in a request: a number, or a colour name.
-struct CodeValue: Decodable {
+struct CodeValue: Decodable, Equatable {
     var number: Int?
     var name: String?
+
+    init(number: Int) { self.number = number }
+    init(name: String) { self.name = name }
 
     init(from decoder: any Decoder) throws {
         let c = try decoder.singleValueContainer()

@@ -1,0 +1,191 @@
+/// Reads a plain `--jsonl` request straight from its bytes, without JSONDecoder, which spent
+/// three times as long as the layout itself. Only what it fully understands is read here: an
+/// object of the known fields, each once, with values of their usual types. Anything else
+/// (another field, a duplicate, a number with a fraction, a control character, bad JSON) gives
+/// nil, and the caller hands the line to JSONDecoder, which reads it or says what is wrong, so
+/// answers stay exactly as they were.
+struct LayoutRequestReader {
+    private let bytes: [UInt8]
+    private var at = 0
+
+    static func read(_ line: String) -> LayoutRequest? {
+        var reader = LayoutRequestReader(bytes: Array(line.utf8))
+        return reader.request()
+    }
+
+    private init(bytes: [UInt8]) { self.bytes = bytes }
+
+    private mutating func request() -> LayoutRequest? {
+        var request = LayoutRequest(text: "")
+        var seen: Set<String> = []
+        seen.reserveCapacity(4)
+        skipSpace()
+        guard take(UInt8(ascii: "{")) else { return nil }
+        skipSpace()
+        if !take(UInt8(ascii: "}")) {
+            repeat {
+                skipSpace()
+                guard let key = string(), seen.insert(key).inserted else { return nil }
+                skipSpace()
+                guard take(UInt8(ascii: ":")) else { return nil }
+                skipSpace()
+                guard value(for: key, into: &request) else { return nil }
+                skipSpace()
+            } while take(UInt8(ascii: ","))
+            guard take(UInt8(ascii: "}")) else { return nil }
+        }
+        skipSpace()
+        return at == bytes.count && seen.contains("text") ? request : nil
+    }
+
+    private mutating func value(for key: String, into request: inout LayoutRequest) -> Bool {
+        switch key {
+        case "text": guard let text = string() else { return false }; request.text = text
+        case "align": guard let align = string() else { return false }; request.align = align
+        case "valign":
+            if literal("null") { request.valign = .some(nil) } else if let valign = string() { request.valign = valign } else { return false }
+        case "margin": guard let n = integer() else { return false }; request.margin = n
+        case "maxRows": guard let n = integer() else { return false }; request.maxRows = n
+        case "columns": guard let n = integer() else { return false }; request.columns = n
+        case "fill": guard let code = code() else { return false }; request.fill = code
+        case "breaks":
+            guard take(UInt8(ascii: "[")) else { return false }
+            var codes: [CodeValue] = []
+            skipSpace()
+            if !take(UInt8(ascii: "]")) {
+                repeat {
+                    skipSpace()
+                    guard let code = code() else { return false }
+                    codes.append(code)
+                    skipSpace()
+                } while take(UInt8(ascii: ","))
+                guard take(UInt8(ascii: "]")) else { return false }
+            }
+            request.breaks = codes
+        case "substitutions":
+            if literal("true") { request.substitutions = true } else if literal("false") { request.substitutions = false } else { return false }
+        default: return false
+        }
+        return true
+    }
+
+    private mutating func code() -> CodeValue? {
+        if let n = integer() { return CodeValue(number: n) }
+        return string().map { CodeValue(name: $0) }
+    }
+
+    /// A whole number with no fraction or exponent, as JSONDecoder reads into an Int.
+    private mutating func integer() -> Int? {
+        let start = at
+        if peek == UInt8(ascii: "-") { at += 1 }
+        let digits = at
+        while let b = peek, b >= UInt8(ascii: "0"), b <= UInt8(ascii: "9") { at += 1 }
+        // No digits, a leading zero before more digits, or a fraction or exponent: not ours.
+        guard at > digits, !(bytes[digits] == UInt8(ascii: "0") && at - digits > 1),
+              peek != UInt8(ascii: "."), peek != UInt8(ascii: "e"), peek != UInt8(ascii: "E"),
+              let value = Int(String(decoding: bytes[start..<at], as: UTF8.self)) else {
+            at = start
+            return nil
+        }
+        return value
+    }
+
+    /// A JSON string, its escapes decoded; nil for anything JSONDecoder might read differently.
+    private mutating func string() -> String? {
+        let start = at
+        guard take(UInt8(ascii: "\"")) else { return nil }
+        let contentStart = at
+        while let b = peek, b != UInt8(ascii: "\""), b != UInt8(ascii: "\\") {
+            guard b >= 0x20 else { at = start; return nil }
+            at += 1
+        }
+        if peek == UInt8(ascii: "\"") {
+            at += 1
+            return String(decoding: bytes[contentStart..<(at - 1)], as: UTF8.self)
+        }
+        // With escapes: decode them one by one.
+        var scalars = String.UnicodeScalarView()
+        scalars.append(contentsOf: String(decoding: bytes[contentStart..<at], as: UTF8.self).unicodeScalars)
+        var plainStart = at
+        func flush(_ end: Int) { scalars.append(contentsOf: String(decoding: bytes[plainStart..<end], as: UTF8.self).unicodeScalars) }
+        while let b = peek {
+            if b == UInt8(ascii: "\"") {
+                flush(at)
+                at += 1
+                return String(scalars)
+            }
+            guard b >= 0x20 else { break }
+            guard b == UInt8(ascii: "\\") else { at += 1; continue }
+            flush(at)
+            at += 1
+            guard let escaped = peek else { break }
+            at += 1
+            switch escaped {
+            case UInt8(ascii: "\""): scalars.append("\"")
+            case UInt8(ascii: "\\"): scalars.append("\\")
+            case UInt8(ascii: "/"): scalars.append("/")
+            case UInt8(ascii: "b"): scalars.append("\u{08}")
+            case UInt8(ascii: "f"): scalars.append("\u{0C}")
+            case UInt8(ascii: "n"): scalars.append("\n")
+            case UInt8(ascii: "r"): scalars.append("\r")
+            case UInt8(ascii: "t"): scalars.append("\t")
+            case UInt8(ascii: "u"):
+                guard let high = hex4() else { at = start; return nil }
+                if (0xD800...0xDBFF).contains(high) {
+                    // A surrogate pair, or not ours.
+                    guard take(UInt8(ascii: "\\")), take(UInt8(ascii: "u")), let low = hex4(), (0xDC00...0xDFFF).contains(low),
+                          let scalar = Unicode.Scalar(0x10000 + ((high - 0xD800) << 10) + (low - 0xDC00)) else { at = start; return nil }
+                    scalars.append(scalar)
+                } else {
+                    guard let scalar = Unicode.Scalar(high) else { at = start; return nil }
+                    scalars.append(scalar)
+                }
+            default:
+                at = start
+                return nil
+            }
+            plainStart = at
+        }
+        at = start
+        return nil
+    }
+
+    private mutating func hex4() -> UInt32? {
+        guard at + 4 <= bytes.count else { return nil }
+        var value: UInt32 = 0
+        for b in bytes[at..<(at + 4)] {
+            guard let digit = Self.hexValue(b) else { return nil }
+            value = value << 4 | digit
+        }
+        at += 4
+        return value
+    }
+
+    private static func hexValue(_ b: UInt8) -> UInt32? {
+        switch b {
+        case UInt8(ascii: "0")...UInt8(ascii: "9"): UInt32(b - UInt8(ascii: "0"))
+        case UInt8(ascii: "a")...UInt8(ascii: "f"): UInt32(b - UInt8(ascii: "a") + 10)
+        case UInt8(ascii: "A")...UInt8(ascii: "F"): UInt32(b - UInt8(ascii: "A") + 10)
+        default: nil
+        }
+    }
+
+    private mutating func literal(_ word: String) -> Bool {
+        let count = word.utf8.count
+        guard at + count <= bytes.count, bytes[at..<(at + count)].elementsEqual(word.utf8) else { return false }
+        at += count
+        return true
+    }
+
+    private var peek: UInt8? { at < bytes.count ? bytes[at] : nil }
+
+    private mutating func take(_ byte: UInt8) -> Bool {
+        guard peek == byte else { return false }
+        at += 1
+        return true
+    }
+
+    private mutating func skipSpace() {
+        while let b = peek, b == 0x20 || b == 0x09 || b == 0x0A || b == 0x0D { at += 1 }
+    }
+}
