@@ -17,15 +17,14 @@ struct LayoutRequestReader {
 
     private mutating func request() -> LayoutRequest? {
         var request = LayoutRequest(text: "")
-        var seen: Set<String> = []
-        seen.reserveCapacity(4)
+        var seen: Set<Field> = []
         skipSpace()
         guard take(UInt8(ascii: "{")) else { return nil }
         skipSpace()
         if !take(UInt8(ascii: "}")) {
             repeat {
                 skipSpace()
-                guard let key = string(), seen.insert(key).inserted else { return nil }
+                guard let key = field(), seen.insert(key).inserted else { return nil }
                 skipSpace()
                 guard take(UInt8(ascii: ":")) else { return nil }
                 skipSpace()
@@ -35,20 +34,42 @@ struct LayoutRequestReader {
             guard take(UInt8(ascii: "}")) else { return nil }
         }
         skipSpace()
-        return at == bytes.count && seen.contains("text") ? request : nil
+        return at == bytes.count && seen.contains(.text) ? request : nil
     }
 
-    private mutating func value(for key: String, into request: inout LayoutRequest) -> Bool {
+    /// The request's fields, as bits of a set.
+    struct Field: OptionSet, Hashable {
+        let rawValue: Int
+        static let text = Field(rawValue: 1), align = Field(rawValue: 2), valign = Field(rawValue: 4), margin = Field(rawValue: 8)
+        static let maxRows = Field(rawValue: 16), columns = Field(rawValue: 32), fill = Field(rawValue: 64)
+        static let breaks = Field(rawValue: 128), substitutions = Field(rawValue: 256)
+        static let names: [(name: [UInt8], field: Field)] = ([
+            ("text", .text), ("align", .align), ("valign", .valign), ("margin", .margin), ("maxRows", .maxRows),
+            ("columns", .columns), ("fill", .fill), ("breaks", .breaks), ("substitutions", .substitutions),
+        ] as [(String, Field)]).map { (Array($0.0.utf8), $0.1) }
+    }
+
+    /// A key: one of the fields, written plainly (no escapes), else nil.
+    private mutating func field() -> Field? {
+        guard take(UInt8(ascii: "\"")) else { return nil }
+        let start = at
+        while let b = peek, b != UInt8(ascii: "\""), b != UInt8(ascii: "\\") { at += 1 }
+        guard take(UInt8(ascii: "\"")) else { return nil }
+        let key = bytes[start..<(at - 1)]
+        return Field.names.first { $0.name.elementsEqual(key) }?.field
+    }
+
+    private mutating func value(for key: Field, into request: inout LayoutRequest) -> Bool {
         switch key {
-        case "text": guard let text = string() else { return false }; request.text = text
-        case "align": guard let align = string() else { return false }; request.align = align
-        case "valign":
+        case .text: guard let text = string() else { return false }; request.text = text
+        case .align: guard let align = string() else { return false }; request.align = align
+        case .valign:
             if literal("null") { request.valign = .some(nil) } else if let valign = string() { request.valign = valign } else { return false }
-        case "margin": guard let n = integer() else { return false }; request.margin = n
-        case "maxRows": guard let n = integer() else { return false }; request.maxRows = n
-        case "columns": guard let n = integer() else { return false }; request.columns = n
-        case "fill": guard let code = code() else { return false }; request.fill = code
-        case "breaks":
+        case .margin: guard let n = integer() else { return false }; request.margin = n
+        case .maxRows: guard let n = integer() else { return false }; request.maxRows = n
+        case .columns: guard let n = integer() else { return false }; request.columns = n
+        case .fill: guard let code = code() else { return false }; request.fill = code
+        case .breaks:
             guard take(UInt8(ascii: "[")) else { return false }
             var codes: [CodeValue] = []
             skipSpace()
@@ -62,7 +83,7 @@ struct LayoutRequestReader {
                 guard take(UInt8(ascii: "]")) else { return false }
             }
             request.breaks = codes
-        case "substitutions":
+        case .substitutions:
             if literal("true") { request.substitutions = true } else if literal("false") { request.substitutions = false } else { return false }
         default: return false
         }
