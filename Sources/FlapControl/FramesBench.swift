@@ -48,6 +48,8 @@ struct FramesBench {
                 let plan = try planner.plan(from: Self.board(seed: seed, size: workload.size), to: Self.board(seed: seed + 100, size: workload.size))
                 plans.append((plan, FlipAnimation.frameTimes(duration: plan.duration, framesPerSecond: 60)))
             }
+            // As a panel draws: only what changed since the frame before, sent as rectangles.
+            var drawing = BoardFrame(renderer: renderer)
             var rounds: [Double] = []
             for _ in 0..<3 {
                 var frames = 0
@@ -55,9 +57,8 @@ struct FramesBench {
                 while ContinuousClock.now - wall < .seconds(seconds) {
                     let (plan, times) = plans[frames % plans.count]
                     for time in times {
-                        var frame = PixelFrame(width: workload.width, height: workload.height)
-                        renderer.draw(plan, at: time, into: &frame)
-                        try await workload.display.show(frame, brightness: 1)
+                        let changed = drawing.draw(plan, at: time)
+                        try await workload.display.show(drawing.frame, brightness: 1, changed: changed)
                     }
                     frames += times.count
                 }

@@ -12,6 +12,7 @@ struct InstructionCounts {
         ("layout", "layout, typical texts (encodeText), per text", 200),
         ("plan-6x22", "plan, 6×22 board, worst case", 10),
         ("plan-24x88", "plan, 24×88 wall of 16 boards, worst case", 2),
+        ("frame", "frame, 1280×720 screen, 6×22 cascade (drawing)", 60),
     ]
 
     /// The executable beside this flapctl, when valgrind is installed too.

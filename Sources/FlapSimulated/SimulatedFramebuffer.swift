@@ -21,6 +21,21 @@ public final class SimulatedFramebuffer: FramebufferMemory {
         memory.withLock { $0.replaceSubrange(offset..<(offset + bytes.count), with: bytes) }
     }
 
+    public func copy(_ spans: [Range<Int>], of screen: [UInt8]) throws {
+        guard screen.count <= format.size else {
+            throw HardwareError(device: name, problem: "a screen of \(screen.count) bytes is larger than the \(format.size)-byte memory")
+        }
+        memory.withLock { memory in
+            memory.withUnsafeMutableBytes { memory in
+                screen.withUnsafeBytes { screen in
+                    for span in spans.map({ $0.clamped(to: 0..<screen.count) }) where !span.isEmpty {
+                        (memory.baseAddress! + span.lowerBound).copyMemory(from: screen.baseAddress! + span.lowerBound, byteCount: span.count)
+                    }
+                }
+            }
+        }
+    }
+
     public var bytes: [UInt8] { memory.withLock { $0 } }
 
     /// The screen as a picture, read back through the pixel format.

@@ -15,8 +15,9 @@ public struct BoardRenderer: Sendable {
     public let geometry: CellGeometry
     private let originX: Int
     private let originY: Int
-    /// Every code's face, row-major, indexed by raw code value.
-    private let faces: [[RGB]]
+    /// Every code's face, row-major, one after another in raw code order (a code without a
+    /// face, blank).
+    private let faces: [RGB]
 
     /// A renderer for a `size` board on a `width` × `height` canvas; throws when even the 5×7
     /// font does not fit, saying how many pixels the board needs.
@@ -39,8 +40,9 @@ public struct BoardRenderer: Sendable {
         originX = (width - extent.width) / 2
         originY = (height - extent.height) / 2
         let font: GlyphFont = geometry.fontName == GlyphFont.small.name ? .small : .large
-        faces = (0...255).map { raw in
-            CharacterCode(raw).map { Self.face(of: $0, font: font, geometry: geometry, style: style) } ?? []
+        faces = (0...255).flatMap { raw in
+            CharacterCode(raw).map { Self.face(of: $0, font: font, geometry: geometry, style: style) }
+                ?? Array(repeating: style.face, count: geometry.faceWidth * geometry.faceHeight)
         }
     }
 
@@ -55,10 +57,7 @@ public struct BoardRenderer: Sendable {
     public func draw<C: Canvas>(_ board: Board, into canvas: inout C) {
         canvas.fill(style.backdrop)
         for row in 0..<size.rows {
-            for column in 0..<size.columns {
-                let face = faces[Int(board[row, column].rawValue)]
-                for y in 0..<geometry.faceHeight { copyRow(face, row: y, to: y, row: row, column: column, into: &canvas) }
-            }
+            for column in 0..<size.columns { paint(ModulePicture(row: row, column: column, resting: board[row, column]), into: &canvas) }
         }
     }
 
@@ -66,59 +65,107 @@ public struct BoardRenderer: Sendable {
     /// `draw(plan.finalBoard)`.
     public func draw<C: Canvas>(_ plan: FlipPlan, at time: Duration, into canvas: inout C) {
         canvas.fill(style.backdrop)
-        for module in plan.modules {
-            let landed = module.landings.prefix { $0 <= time }.count
-            let current = faces[Int(plan.drum.codes[module.path[landed]].rawValue)]
-            guard landed < module.landings.count, time >= module.start else {
-                for y in 0..<geometry.faceHeight { copyRow(current, row: y, to: y, row: module.row, column: module.column, into: &canvas) }
-                continue
-            }
-            let next = faces[Int(plan.drum.codes[module.path[landed + 1]].rawValue)]
-            let fallStart = landed == 0 ? module.start : module.landings[landed - 1]
-            let fall = module.landings[landed] - fallStart
-            let progress = fall > .zero ? min(1, max(0, (time - fallStart) / fall)) : 1
-            drawFalling(from: current, to: next, progress: progress, row: module.row, column: module.column, into: &canvas)
+        for module in plan.modules { paint(picture(of: module, drum: plan.drum, at: time), into: &canvas) }
+    }
+
+    private func paint<C: Canvas>(_ picture: ModulePicture, into canvas: inout C) {
+        for y in 0..<geometry.faceHeight { paint(source(ofRow: y, in: picture), at: target(of: picture, faceRow: y), into: &canvas) }
+    }
+
+    /// A module as it looks at a moment: at rest on a face, or a flap falling from one to the next.
+    struct ModulePicture {
+        var row: Int
+        var column: Int
+        var current: UInt8
+        var next: UInt8
+        /// Whether the flap is still above the hinge (the current upper half folding down), and
+        /// how many of the half's rows it covers; nil at rest.
+        var flap: (upper: Bool, rows: Int)?
+        /// How bright the flap is: 1 face-on, darker edge-on.
+        var shade = 1.0
+
+        init(row: Int, column: Int, resting code: CharacterCode) {
+            self.row = row
+            self.column = column
+            current = code.rawValue
+            next = code.rawValue
+        }
+
+        init(row: Int, column: Int, falling from: CharacterCode, to: CharacterCode, progress: Double, faceHeight: Int) {
+            self.row = row
+            self.column = column
+            current = from.rawValue
+            next = to.rawValue
+            let fold = cos(progress * .pi), upper = faceHeight / 2, lower = faceHeight - upper
+            flap = fold > 0 ? (true, Int((Double(upper) * fold).rounded())) : (false, Int((Double(lower) * -fold).rounded()))
+            shade = 0.55 + 0.45 * abs(fold)
         }
     }
 
-    private func drawFalling<C: Canvas>(from current: [RGB], to next: [RGB], progress: Double, row: Int, column: Int, into canvas: inout C) {
+    /// One pixel row of a module's face as drawn: which face, which of its rows, how shaded.
+    /// Two equal sources draw the same pixels, which is how ``BoardFrame`` skips unchanged rows.
+    struct RowSource: Equatable {
+        /// The code's raw value, whose face the row comes from.
+        var face: UInt8
+        var row: Int
+        /// 1 unshaded; less while a flap is edge-on.
+        var shade: Double
+    }
+
+    /// Where a pixel row of a module goes on the canvas.
+    struct RowTarget {
+        var x: Int
+        var y: Int
+    }
+
+    func target(of picture: ModulePicture, faceRow: Int) -> RowTarget {
+        RowTarget(x: originX + picture.column * (geometry.faceWidth + geometry.gap),
+                  y: originY + picture.row * (geometry.faceHeight + geometry.gap) + faceRow)
+    }
+
+    /// `module` `time` after its plan's start.
+    func picture(of module: ModulePlan, drum: Drum, at time: Duration) -> ModulePicture {
+        let landed = module.landings.prefix { $0 <= time }.count
+        let current = drum.codes[module.path[landed]]
+        guard landed < module.landings.count, time >= module.start else {
+            return ModulePicture(row: module.row, column: module.column, resting: current)
+        }
+        let fallStart = landed == 0 ? module.start : module.landings[landed - 1]
+        let fall = module.landings[landed] - fallStart
+        let progress = fall > .zero ? min(1, max(0, (time - fallStart) / fall)) : 1
+        return ModulePicture(row: module.row, column: module.column, falling: current, to: drum.codes[module.path[landed + 1]], progress: progress,
+                             faceHeight: geometry.faceHeight)
+    }
+
+    /// What row `y` of the module's face shows.
+    func source(ofRow y: Int, in picture: ModulePicture) -> RowSource {
+        guard let flap = picture.flap else { return RowSource(face: picture.current, row: y, shade: 1) }
         let faceHeight = geometry.faceHeight, upper = faceHeight / 2, lower = faceHeight - upper
-        let fold = cos(progress * .pi)
-        let shade = 0.55 + 0.45 * abs(fold)
-        if fold > 0 {
+        let shown = flap.rows, shade = picture.shade
+        if flap.upper {
             // The current upper half folding down onto the hinge; the next one's upper half behind it.
-            let shown = Int((Double(upper) * fold).rounded())
-            for y in 0..<upper {
-                if y < upper - shown {
-                    copyRow(next, row: y, to: y, row: row, column: column, into: &canvas)
-                } else {
-                    let source = (y - (upper - shown)) * upper / shown
-                    copyRow(current, row: source, to: y, row: row, column: column, shade: shade, into: &canvas)
-                }
-            }
-            for y in upper..<faceHeight { copyRow(current, row: y, to: y, row: row, column: column, into: &canvas) }
+            if y >= upper { return RowSource(face: picture.current, row: y, shade: 1) }
+            if y < upper - shown { return RowSource(face: picture.next, row: y, shade: 1) }
+            return RowSource(face: picture.current, row: (y - (upper - shown)) * upper / shown, shade: shade)
         } else {
             // The next lower half unfolding from the hinge over the current one.
-            let shown = Int((Double(lower) * -fold).rounded())
-            for y in 0..<upper { copyRow(next, row: y, to: y, row: row, column: column, into: &canvas) }
-            for y in upper..<faceHeight {
-                if y < upper + shown {
-                    let source = upper + (y - upper) * lower / shown
-                    copyRow(next, row: source, to: y, row: row, column: column, shade: shade, into: &canvas)
-                } else {
-                    copyRow(current, row: y, to: y, row: row, column: column, into: &canvas)
-                }
-            }
+            if y < upper { return RowSource(face: picture.next, row: y, shade: 1) }
+            if y < upper + shown { return RowSource(face: picture.next, row: upper + (y - upper) * lower / shown, shade: shade) }
+            return RowSource(face: picture.current, row: y, shade: 1)
         }
     }
 
-    private func copyRow<C: Canvas>(_ face: [RGB], row source: Int, to y: Int, row: Int, column: Int, shade: Double = 1, into canvas: inout C) {
+    /// Copies one face row onto the canvas.
+    func paint<C: Canvas>(_ source: RowSource, at target: RowTarget, into canvas: inout C) {
         let faceWidth = geometry.faceWidth
-        let x0 = originX + column * (faceWidth + geometry.gap), y0 = originY + row * (geometry.faceHeight + geometry.gap)
-        let start = source * faceWidth
-        for x in 0..<faceWidth {
-            let colour = face[start + x]
-            canvas.setPixel(x: x0 + x, y: y0 + y, shade < 1 ? colour.scaled(by: shade) : colour)
+        let start = (Int(source.face) * geometry.faceHeight + source.row) * faceWidth
+        faces.withUnsafeBufferPointer { faces in
+            let row = UnsafeBufferPointer(rebasing: faces[start..<(start + faceWidth)])
+            if source.shade < 1 {
+                canvas.setPixels(x: target.x, y: target.y, row, shade: source.shade)
+            } else {
+                canvas.setPixels(x: target.x, y: target.y, row)
+            }
         }
     }
 

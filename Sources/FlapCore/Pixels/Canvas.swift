@@ -10,6 +10,20 @@ public protocol Canvas {
     mutating func clear()
     /// Every pixel `colour`.
     mutating func fill(_ colour: RGB)
+    /// A run of pixels from (`x`, `y`) rightwards; a canvas that can copy a row at once does.
+    mutating func setPixels(x: Int, y: Int, _ row: UnsafeBufferPointer<RGB>)
+    /// The same, each pixel `shade` (0…1) as bright.
+    mutating func setPixels(x: Int, y: Int, _ row: UnsafeBufferPointer<RGB>, shade: Double)
+}
+
+extension Canvas {
+    public mutating func setPixels(x: Int, y: Int, _ row: UnsafeBufferPointer<RGB>) {
+        for (i, colour) in row.enumerated() { setPixel(x: x + i, y: y, colour) }
+    }
+
+    public mutating func setPixels(x: Int, y: Int, _ row: UnsafeBufferPointer<RGB>, shade: Double) {
+        for (i, colour) in row.enumerated() { setPixel(x: x + i, y: y, colour.scaled(by: shade)) }
+    }
 }
 
 /// A canvas in memory: what the renderer draws and the display drivers send.
@@ -36,6 +50,36 @@ public struct PixelFrame: Canvas, Sendable, Equatable {
     }
 
     public mutating func clear() { fill(.black) }
+
+    public mutating func setPixels(x: Int, y: Int, _ row: UnsafeBufferPointer<RGB>) {
+        withRun(x: x, y: y, count: row.count) { target, skipped, count in
+            target.update(from: row.baseAddress! + skipped, count: count)
+        }
+    }
+
+    /// Faces are flat colour, so each run of one colour is scaled once.
+    public mutating func setPixels(x: Int, y: Int, _ row: UnsafeBufferPointer<RGB>, shade: Double) {
+        withRun(x: x, y: y, count: row.count) { target, skipped, count in
+            var last = row[skipped], scaled = last.scaled(by: shade)
+            for i in 0..<count {
+                let colour = row[skipped + i]
+                if colour != last {
+                    last = colour
+                    scaled = colour.scaled(by: shade)
+                }
+                target[i] = scaled
+            }
+        }
+    }
+
+    /// The part of a run of `count` pixels from (`x`, `y`) that lies on the frame: where it
+    /// starts in memory, how many of the run's first pixels are off the left edge, how many remain.
+    private mutating func withRun(x: Int, y: Int, count: Int, _ body: (UnsafeMutablePointer<RGB>, Int, Int) -> Void) {
+        let skipped = max(0, -x), remaining = min(count, width - x) - skipped
+        guard (0..<height).contains(y), remaining > 0 else { return }
+        let width = self.width
+        pixels.withUnsafeMutableBufferPointer { pixels in body(pixels.baseAddress! + y * width + x + skipped, skipped, remaining) }
+    }
 
     public mutating func fill(_ colour: RGB) {
         for i in pixels.indices { pixels[i] = colour }

@@ -1,15 +1,19 @@
 import FlapCore
 
 /// Where a framebuffer's bytes go: the device's memory, a file laid out like it, or a
-/// simulation. Writes are whole rows or screens at a byte offset.
+/// simulation.
 public protocol FramebufferMemory: Sendable {
     var name: String { get }
     var format: FramebufferFormat { get }
+    /// Writes `bytes` at byte `offset`.
     func write(_ bytes: [UInt8], at offset: Int) throws
+    /// Copies the byte ranges `spans` of `screen`, a whole screen laid out as this memory is,
+    /// to the same places in the memory.
+    func copy(_ spans: [Range<Int>], of screen: [UInt8]) throws
 }
 
 /// Any Linux framebuffer (an HDMI screen, an SPI TFT): each frame converted to the
-/// framebuffer's pixel format and written whole; brightness scales the colours.
+/// framebuffer's pixel format and written, only where it changed; brightness scales the colours.
 public actor FramebufferDisplay: PixelDisplay {
     public nonisolated let name: String
     public nonisolated let width: Int
@@ -17,10 +21,12 @@ public actor FramebufferDisplay: PixelDisplay {
     public nonisolated let isMonochrome = false
     private let memory: any FramebufferMemory
     private let format: FramebufferFormat
+    /// The screen as written, in the framebuffer's layout.
     private var screen: [UInt8]
-    /// The last frame written, and at what brightness.
+    /// The brightness the screen holds its frame at; nil when the memory may hold anything.
+    private var shownScale: UInt32?
+    /// The last frame shown without saying where it changed, to compare the next one with.
     private var shown: PixelFrame?
-    private var shownScale: UInt32 = 0
 
     public init(memory: any FramebufferMemory) {
         self.memory = memory
@@ -31,55 +37,78 @@ public actor FramebufferDisplay: PixelDisplay {
         screen = Array(repeating: 0, count: format.size)
     }
 
+    /// A frame whose changes are not known: the rows that differ from the last such frame
+    /// (during a flip most of a screen stays as it was) are written.
     public func show(_ frame: PixelFrame, brightness: Double) async throws {
-        let scale = UInt32(max(0, min(1, brightness)) * 256)
-        let bytes = format.bytesPerPixel, lineLength = format.lineLength, format = self.format
-        let rows = min(height, frame.height), columns = min(width, frame.width)
-        // Only rows that changed since the last frame at the same brightness are converted and
-        // written: during a flip most of a screen stays as it was.
-        let previous = scale == shownScale ? shown : nil
-        var firstChanged = rows, lastChanged = -1
-        frame.pixels.withUnsafeBufferPointer { pixels in
-            previous?.pixels.withUnsafeBufferPointer { before in
-                for y in 0..<rows where !pixels[(y * frame.width)..<(y * frame.width + columns)].elementsEqual(before[(y * frame.width)..<(y * frame.width + columns)]) {
-                    firstChanged = min(firstChanged, y)
-                    lastChanged = y
-                }
+        var changed = [PixelRect.whole(width: frame.width, height: frame.height)]
+        if let shown, shown.width == frame.width, shown.height == frame.height {
+            let rows = (0..<frame.height).filter { y in
+                let line = (y * frame.width)..<((y + 1) * frame.width)
+                return !frame.pixels[line].elementsEqual(shown.pixels[line])
             }
-            if previous == nil { (firstChanged, lastChanged) = (0, rows - 1) }
-            guard lastChanged >= firstChanged else { return }
+            changed = rows.isEmpty ? [] : [PixelRect(x: 0, y: rows.first!, width: frame.width, height: rows.last! - rows.first! + 1)]
+        }
+        try await write(frame, brightness: brightness, changed: changed)
+        shown = frame
+    }
+
+    public func show(_ frame: PixelFrame, brightness: Double, changed: [PixelRect]) async throws {
+        shown = nil  // not kept: the caller goes on drawing into the frame it passed
+        try await write(frame, brightness: brightness, changed: changed)
+    }
+
+    private func write(_ frame: PixelFrame, brightness: Double, changed: [PixelRect]) async throws {
+        let scale = UInt32(max(0, min(1, brightness)) * 256)
+        let rects = (scale == shownScale ? changed : [.whole(width: frame.width, height: frame.height)])
+            .map { $0.clipped(width: min(width, frame.width), height: min(height, frame.height)) }
+            .filter { !$0.isEmpty }
+        shownScale = nil  // until the memory holds the frame
+        guard !rects.isEmpty else {
+            shownScale = scale
+            return
+        }
+        convert(frame, rects, scale: scale)
+        let lineLength = format.lineLength, bytes = format.bytesPerPixel
+        var spans: [Range<Int>] = []
+        for rect in rects {
+            for y in rect.rows {
+                let start = y * lineLength + rect.x * bytes
+                spans.append(start..<(start + rect.width * bytes))
+            }
+        }
+        try memory.copy(spans, of: screen)
+        shownScale = scale
+    }
+
+    /// Converts the rectangles of `frame` into the framebuffer's layout.
+    private func convert(_ frame: PixelFrame, _ rects: [PixelRect], scale: UInt32) {
+        let bytes = format.bytesPerPixel, lineLength = format.lineLength, format = self.format
+        frame.pixels.withUnsafeBufferPointer { pixels in
             screen.withUnsafeMutableBufferPointer { screen in
                 // Boards are flat colour: a pixel like the one before it reuses its value.
                 var last = RGB(0, 0, 0), value = format.pixel(0, 0, 0)
-                for y in firstChanged...lastChanged {
-                    var at = y * lineLength
-                    for x in 0..<columns {
-                        let c = pixels[y * frame.width + x]
-                        if c != last {
-                            last = c
-                            value = format.pixel(UInt8(UInt32(c.red) * scale >> 8), UInt8(UInt32(c.green) * scale >> 8), UInt8(UInt32(c.blue) * scale >> 8))
+                for rect in rects {
+                    for y in rect.rows {
+                        var at = y * lineLength + rect.x * bytes
+                        for x in rect.columns {
+                            let c = pixels[y * frame.width + x]
+                            if c != last {
+                                last = c
+                                // Swift shifts before it multiplies: the brackets matter.
+                                value = format.pixel(UInt8((UInt32(c.red) * scale) >> 8), UInt8((UInt32(c.green) * scale) >> 8), UInt8((UInt32(c.blue) * scale) >> 8))
+                            }
+                            for k in 0..<bytes { screen[at + k] = UInt8(truncatingIfNeeded: value >> UInt32(8 * k)) }
+                            at += bytes
                         }
-                        for k in 0..<bytes { screen[at + k] = UInt8(truncatingIfNeeded: value >> UInt32(8 * k)) }
-                        at += bytes
                     }
                 }
             }
         }
-        if lastChanged >= firstChanged {
-            let start = firstChanged * lineLength, end = (lastChanged + 1) * lineLength
-            do {
-                try memory.write(Array(screen[start..<end]), at: start)
-            } catch {
-                shown = nil  // the next frame writes everything again
-                throw error
-            }
-        }
-        shown = frame
-        shownScale = scale
     }
 
     public func darken() async {
         shown = nil
+        shownScale = nil
         for i in screen.indices { screen[i] = 0 }
         try? memory.write(screen, at: 0)
     }

@@ -44,6 +44,9 @@ public protocol RGBMatrixAPI {
 
 /// HUB75 RGB matrices through rpi-rgb-led-matrix: each frame drawn into the offscreen canvas and
 /// swapped in on the refresh; brightness as the library's percent.
+///
+/// The offscreen canvas holds the frame before last, so a frame whose changes are known
+/// repaints what changed since that one: its own rectangles and the previous frame's.
 public actor HUB75Display: PixelDisplay {
     public nonisolated let name: String
     public nonisolated let width: Int
@@ -52,6 +55,10 @@ public actor HUB75Display: PixelDisplay {
     private let api: any RGBMatrixAPI
     private var brightness: Int?
     private var open = true
+    /// Canvases whose picture is not known (2 at first: both): they are painted whole.
+    private var unknownCanvases = 2
+    /// Where the frame last shown changed from the one before it.
+    private var lastChanges: [PixelRect] = []
 
     public init(api: sending any RGBMatrixAPI, options: RGBMatrixOptions, name: String = "HUB75 matrix") throws {
         let size = try api.create(options)
@@ -62,30 +69,51 @@ public actor HUB75Display: PixelDisplay {
     }
 
     public func show(_ frame: PixelFrame, brightness level: Double) async throws {
+        try await show(frame, brightness: level, changed: nil)
+    }
+
+    public func show(_ frame: PixelFrame, brightness level: Double, changed: [PixelRect]) async throws {
+        try await show(frame, brightness: level, changed: Optional(changed))
+    }
+
+    private func show(_ frame: PixelFrame, brightness level: Double, changed: [PixelRect]?) async throws {
         guard open else { throw HardwareError(device: name, problem: "the matrix was shut down") }
         let percent = Int((max(0, min(1, level)) * 100).rounded())
         guard percent > 0 else {
             api.clear()
             api.swapOnVSync()
+            unknownCanvases = 2
             return
         }
         if brightness != percent {
             api.setBrightness(percent)
             brightness = percent
         }
-        for y in 0..<min(height, frame.height) {
-            for x in 0..<min(width, frame.width) {
-                let c = frame[x, y]
-                api.setPixel(x: x, y: y, red: c.red, green: c.green, blue: c.blue)
+        let whole = PixelRect.whole(width: min(width, frame.width), height: min(height, frame.height))
+        let rects = unknownCanvases > 0 || changed == nil ? [whole] : (lastChanges + changed!).map { $0.clipped(width: whole.width, height: whole.height) }
+        for rect in rects {
+            for y in rect.rows {
+                for x in rect.columns {
+                    let c = frame.pixels[y * frame.width + x]
+                    api.setPixel(x: x, y: y, red: c.red, green: c.green, blue: c.blue)
+                }
             }
         }
         api.swapOnVSync()
+        if let changed {
+            unknownCanvases = max(0, unknownCanvases - 1)
+            lastChanges = changed
+        } else {
+            // The other canvas holds the frame before, whose difference from this one is unknown.
+            unknownCanvases = 1
+        }
     }
 
     public func darken() async {
         guard open else { return }
         api.clear()
         api.swapOnVSync()
+        unknownCanvases = 2
     }
 
     /// Dark, and the library's refresh thread stopped: for the end.

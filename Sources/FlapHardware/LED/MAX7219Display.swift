@@ -40,6 +40,12 @@ public actor MAX7219Display: PixelDisplay {
         for transfer in cascade.frame(frame.bitmap) { _ = try spi.transfer(transfer) }
     }
 
+    /// Nothing changed and the cascade is awake at that intensity: the chips still show it.
+    public func show(_ frame: PixelFrame, brightness: Double, changed: [PixelRect]) async throws {
+        if changed.isEmpty, awake, let level = Self.intensity(for: brightness), level == intensity { return }
+        try await show(frame, brightness: brightness)
+    }
+
     public func darken() async {
         for transfer in cascade.darkness() { _ = try? spi.transfer(transfer) }
         awake = false

@@ -3,7 +3,8 @@ import FlapCore
 /// A panel drawn in light: the board and its flip animation rendered into frames (up to 60 a
 /// second, the last exactly the final board) and shown on a ``PixelDisplay``. At rest it
 /// follows the brightness schedule and, if configured, goes dark after a while without a new
-/// board; the next board wakes it.
+/// board; the next board wakes it. Each frame repaints and sends only what changed (a
+/// ``BoardFrame``); a frame in which nothing moved is not sent at all.
 public actor PixelPanel<C: Clock<Duration>>: Panel where C: Sendable {
     public nonisolated let info: PanelInfo
     private let display: any PixelDisplay
@@ -15,6 +16,8 @@ public actor PixelPanel<C: Clock<Duration>>: Panel where C: Sendable {
     private let minuteOfDay: @Sendable () -> Int
     private var current: [Int]
     private var resting: PixelFrame
+    /// The frame drawn for the display, remembering what each module shows.
+    private var drawing: BoardFrame
     private var restingSince: C.Instant
     private var shownBrightness: Double?
     private var blanked = false
@@ -41,12 +44,14 @@ public actor PixelPanel<C: Clock<Duration>>: Panel where C: Sendable {
         self.minuteOfDay = minuteOfDay
         current = positions ?? Array(repeating: 0, count: info.size.count)
         resting = PixelFrame(width: renderer.width, height: renderer.height)
+        drawing = BoardFrame(renderer: renderer)
         restingSince = clock.now
     }
 
     /// Shows the board it rests on and begins watching the schedule.
     public func start() async {
-        resting = frame { renderer.draw(board(of: current), into: &$0) }
+        _ = drawing.draw(board(of: current))
+        resting = drawing.frame
         restingSince = clock.now
         await showResting()
         watch()
@@ -70,13 +75,15 @@ public actor PixelPanel<C: Clock<Duration>>: Panel where C: Sendable {
             } catch {
                 let limit = min(cutoff.elapsed ?? start.duration(to: clock.now), plan.duration)
                 current = plan.motion(at: limit).map(\.position)
-                resting = frame { renderer.draw(plan.board(at: limit), into: &$0) }
-                try? await show(resting, brightness: level)
+                let changed = drawing.draw(plan.board(at: limit))
+                resting = drawing.frame
+                try? await show(resting, brightness: level, changed: changed)
                 throw error
             }
-            let shown = frame { renderer.draw(plan, at: time, into: &$0) }
-            try await show(shown, brightness: level)
-            if time == plan.duration { resting = shown }
+            let changed = drawing.draw(plan, at: time)
+            if time == plan.duration { resting = drawing.frame }
+            if changed.isEmpty, shownBrightness == level { continue }
+            try await show(drawing.frame, brightness: level, changed: changed)
         }
         current = plan.modules.map { $0.path.last! }
     }
@@ -91,6 +98,7 @@ public actor PixelPanel<C: Clock<Duration>>: Panel where C: Sendable {
         watcher = nil
         blanked = false
         resting = frame
+        drawing.replace(with: frame)
         try await show(frame, brightness: schedule.level(atMinute: minuteOfDay()))
     }
 
@@ -149,25 +157,25 @@ public actor PixelPanel<C: Clock<Duration>>: Panel where C: Sendable {
         try? await show(resting, brightness: schedule.level(atMinute: minuteOfDay()))
     }
 
-    private func show(_ frame: PixelFrame, brightness: Double) async throws {
+    /// Shows `frame`; `changed` says where it differs from the frame shown before (nil: not known).
+    private func show(_ frame: PixelFrame, brightness: Double, changed: [PixelRect]? = nil) async throws {
         do {
-            try await display.show(frame, brightness: brightness)
+            if let changed {
+                try await display.show(frame, brightness: brightness, changed: changed)
+            } else {
+                try await display.show(frame, brightness: brightness)
+            }
             shownBrightness = brightness
             framesShown += 1
             if !connected { notify?.yield(PanelNotice(.info, "\(display.name): working again")) }
             connected = true
         } catch {
+            drawing.replace(with: drawing.frame)  // the display may hold anything now: the next frame is sent whole
             if connected || lastFailure != "\(error)" { notify?.yield(PanelNotice(.error, "\(error)")) }
             connected = false
             lastFailure = "\(error)"
             throw error
         }
-    }
-
-    private func frame(_ draw: (inout PixelFrame) -> Void) -> PixelFrame {
-        var frame = PixelFrame(width: renderer.width, height: renderer.height)
-        draw(&frame)
-        return frame
     }
 
     private func board(of positions: [Int]) -> Board {

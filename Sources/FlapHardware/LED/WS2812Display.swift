@@ -17,6 +17,7 @@ public actor WS2812Display: PixelDisplay {
     private let currentLimit: Double?
     /// The brightness the last frame was actually sent at, after the current limit.
     public private(set) var lastBrightness: Double = 0
+    private var requestedBrightness: Double?
 
     /// `currentLimit` in milliamps for the whole strip (nil: no limit).
     public init(spi: any SPIDevice, strip: WS2812Strip, currentLimit: Double? = nil) {
@@ -41,15 +42,25 @@ public actor WS2812Display: PixelDisplay {
     }
 
     public func show(_ frame: PixelFrame, brightness: Double) async throws {
+        requestedBrightness = nil
         let level = Self.limitedBrightness(for: frame, brightness: brightness * Double(strip.brightness) / 255, limit: currentLimit)
         var scaled = strip
         scaled.brightness = Int((level * 255).rounded(.down))
         lastBrightness = Double(scaled.brightness) / 255
         _ = try spi.transfer(scaled.frame(frame.pixels.map { ($0.red, $0.green, $0.blue) }))
+        requestedBrightness = brightness
+    }
+
+    /// A strip takes its whole length every time; when nothing changed at the same brightness
+    /// it keeps what it shows.
+    public func show(_ frame: PixelFrame, brightness: Double, changed: [PixelRect]) async throws {
+        if changed.isEmpty, brightness == requestedBrightness { return }
+        try await show(frame, brightness: brightness)
     }
 
     public func darken() async {
         _ = try? spi.transfer(strip.frame(Array(repeating: (0, 0, 0), count: width * height)))
         lastBrightness = 0
+        requestedBrightness = nil
     }
 }

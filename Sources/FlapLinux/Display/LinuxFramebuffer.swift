@@ -10,10 +10,19 @@ import Glibc
 /// The pixel format comes from the device's screen information; where there is none (a file,
 /// a driver without the ioctls) from `configured`, and a configured format that disagrees with
 /// the device's is an error rather than a garbled screen.
+///
+/// The memory is mapped, so a frame's changed rectangles are copied in place, row by row, with
+/// no system call each; where it cannot be mapped, each row is written with `pwrite`.
 public final class LinuxFramebuffer: FramebufferMemory {
     public let name: String
     public let format: FramebufferFormat
-    private let descriptor: Mutex<Int32>
+    private let descriptor: Mutex<Device>
+
+    struct Device {
+        var fd: Int32
+        /// The screen's bytes mapped, or nil.
+        var mapped: UnsafeMutableRawPointer?
+    }
 
     public init(path: String, configured: FramebufferFormat? = nil) throws {
         name = path
@@ -32,7 +41,8 @@ public final class LinuxFramebuffer: FramebufferMemory {
             Glibc.close(fd)
             throw error
         }
-        descriptor = Mutex(fd)
+        let mapping = mmap(nil, format.size, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0)
+        descriptor = Mutex(Device(fd: fd, mapped: mapping == MAP_FAILED ? nil : mapping))
     }
 
     static func format(of fd: Int32, path: String, configured: FramebufferFormat?) throws -> FramebufferFormat {
@@ -74,22 +84,48 @@ public final class LinuxFramebuffer: FramebufferMemory {
     }
 
     public func write(_ bytes: [UInt8], at offset: Int) throws {
-        try descriptor.withLock { fd in
-            guard fd >= 0 else { throw HardwareError(device: name, problem: "closed") }
-            var done = 0
-            while done < bytes.count {
-                let n = bytes[done...].withUnsafeBytes { pwrite(fd, $0.baseAddress, $0.count, off_t(offset + done)) }
-                if n < 0, errno == EINTR { continue }
-                guard n > 0 else { throw HardwareError(device: name, problem: "write failed: \(String(cString: strerror(errno)))") }
-                done += n
+        try copy([0..<bytes.count], of: bytes, at: offset)
+    }
+
+    public func copy(_ spans: [Range<Int>], of screen: [UInt8]) throws {
+        try copy(spans, of: screen, at: 0)
+    }
+
+    /// Copies the `spans` of `source` to the memory, `source`'s byte 0 going to byte `base`.
+    private func copy(_ spans: [Range<Int>], of source: [UInt8], at base: Int) throws {
+        guard let last = spans.map(\.upperBound).max(), base >= 0, base + last <= format.size else {
+            if spans.isEmpty { return }
+            throw HardwareError(device: name, problem: "a write past the end of the \(format.size)-byte screen")
+        }
+        try descriptor.withLock { device in
+            guard device.fd >= 0 else { throw HardwareError(device: name, problem: "closed") }
+            try source.withUnsafeBytes { bytes in
+                for span in spans where !span.isEmpty {
+                    if let mapped = device.mapped {
+                        (mapped + base + span.lowerBound).copyMemory(from: bytes.baseAddress! + span.lowerBound, byteCount: span.count)
+                    } else {
+                        try write(UnsafeRawBufferPointer(rebasing: bytes[span]), at: base + span.lowerBound, fd: device.fd)
+                    }
+                }
             }
         }
     }
 
+    private func write(_ bytes: UnsafeRawBufferPointer, at offset: Int, fd: Int32) throws {
+        var done = 0
+        while done < bytes.count {
+            let n = pwrite(fd, bytes.baseAddress! + done, bytes.count - done, off_t(offset + done))
+            if n < 0, errno == EINTR { continue }
+            guard n > 0 else { throw HardwareError(device: name, problem: "write failed: \(String(cString: strerror(errno)))") }
+            done += n
+        }
+    }
+
     public func close() {
-        descriptor.withLock { fd in
-            if fd >= 0 { Glibc.close(fd) }
-            fd = -1
+        descriptor.withLock { device in
+            if let mapped = device.mapped { munmap(mapped, format.size) }
+            if device.fd >= 0 { Glibc.close(device.fd) }
+            device = Device(fd: -1, mapped: nil)
         }
     }
 

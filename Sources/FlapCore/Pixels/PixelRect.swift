@@ -1,0 +1,30 @@
+/// A rectangle of pixels: where a frame differs from the one before it.
+public struct PixelRect: Sendable, Hashable {
+    public var x: Int
+    public var y: Int
+    public var width: Int
+    public var height: Int
+
+    public init(x: Int, y: Int, width: Int, height: Int) {
+        self.x = x
+        self.y = y
+        self.width = width
+        self.height = height
+    }
+
+    /// The whole of a `width` × `height` frame.
+    public static func whole(width: Int, height: Int) -> PixelRect {
+        PixelRect(x: 0, y: 0, width: width, height: height)
+    }
+
+    /// This rectangle's part inside a `width` × `height` frame (possibly empty).
+    public func clipped(width: Int, height: Int) -> PixelRect {
+        let left = max(0, x), top = max(0, y)
+        let right = min(width, x + self.width), bottom = min(height, y + self.height)
+        return PixelRect(x: left, y: top, width: max(0, right - left), height: max(0, bottom - top))
+    }
+
+    public var isEmpty: Bool { width <= 0 || height <= 0 }
+    public var rows: Range<Int> { y..<(y + height) }
+    public var columns: Range<Int> { x..<(x + width) }
+}
