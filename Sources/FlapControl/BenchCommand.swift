@@ -8,12 +8,12 @@ struct BenchCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "bench",
         abstract: "Measure layout and planning speed (build with -c release for real figures).",
-        discussion: """
+        discussion: HelpExamples.discussion("bench", """
             Each workload runs for --seconds, three rounds; the best round is reported (the least \
             disturbed by other load) with the median beside it. With a Python that has vesta \
             installed (--vesta-python, default .build/test-venv/bin/python when present), vesta's \
             encode_text runs the same texts in the same way and the ratio is printed.
-            """)
+            """))
 
     @Option(help: "Seconds each round of each workload runs.")
     var seconds: Double = 1.0

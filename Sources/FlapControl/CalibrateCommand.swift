@@ -6,7 +6,8 @@ import Foundation
 /// blank flap sits square, then it is saved in flapd's state directory.
 struct CalibrateCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "calibrate", abstract: "Show or adjust the offsets of a directly driven panel's modules (spi, gpio).")
+        commandName: "calibrate", abstract: "Show or adjust the offsets of a directly driven panel's modules (spi, gpio).",
+        discussion: HelpExamples.discussion("calibrate"))
 
     @OptionGroup var connection: ConnectionOptions
 
@@ -37,7 +38,7 @@ struct CalibrateCommand: AsyncParsableCommand {
 
     func run() async throws {
         let flapd = try connection.connection()
-        let path = "/v1/panels/\(panel.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed) ?? panel)/calibration"
+        let path = "/v1/panels/\(panel.pathSegment)/calibration"
         let reply: FlapdConnection.Reply
         if let row, let column {
             var body: [String: Int] = ["row": row, "column": column]

@@ -8,7 +8,7 @@ struct ForgetCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "forget",
         abstract: "Remove a retired display from the MQTT broker and Home Assistant.",
-        discussion: "Publishes empty retained messages to the display's discovery configs, availability and state. Senders' retained slots for it (slot/<sender>) are theirs to clear.")
+        discussion: HelpExamples.discussion("forget", "Publishes empty retained messages to the display's discovery configs, availability and state. Senders' retained slots for it (slot/<sender>) are theirs to clear."))
 
     @Option(help: "The broker: mqtt://HOST:PORT.")
     var mqtt: String

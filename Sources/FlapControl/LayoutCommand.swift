@@ -6,13 +6,13 @@ struct LayoutCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "layout",
         abstract: "Lay out text as a board of character codes (compatible with vesta's encode_text).",
-        discussion: """
+        discussion: HelpExamples.discussion("layout", """
             Prints a framed grid by default (colour chips as r o y g b p w k f), the rows of codes \
             with --json. With --jsonl, reads one JSON request per line on stdin \
             ({"text", "align", "valign", "margin", "fill", "maxRows", "columns", "breaks", "substitutions"}) \
             and writes one JSON answer per line: {"rows", "warnings"} or {"error", "line", "position", "request"}. \
             Text that cannot be laid out exits with status 2 and the reason on stderr.
-            """)
+            """))
 
     @OptionGroup var layout: LayoutArguments
 

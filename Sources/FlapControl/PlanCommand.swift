@@ -7,14 +7,14 @@ struct PlanCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "plan",
         abstract: "Plan the flips from one text to another.",
-        discussion: """
+        discussion: HelpExamples.discussion("plan", """
             Defaults (drum vestaboard, cascade, 120 ms a flap, forward only) are the same as \
             flapctl preview's, so both describe the same motion. --json prints {"durationMs", \
             "clacks", "modules": [{"row", "column", "path", "startMs", "landingsMs", "endMs"}], \
             "clackEvents": [{"ms", "row", "column", "gain"}], "warnings"}; rows and columns are \
             0-based, times in ms from the plan's start, paths in drum indices starting where each \
             module is.
-            """)
+            """))
 
     @Option(help: "The text the board shows now (default: blank).")
     var from: String = ""

@@ -11,11 +11,11 @@ struct PreviewCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "preview",
         abstract: "Animate a transition in the terminal as split-flap cells.",
-        discussion: """
+        discussion: HelpExamples.discussion("preview", """
             Plays the plan flapctl plan would print for the same texts and options, in real time, \
             and ends on the final board. With --no-animation, or when stdout is not a terminal, \
             prints the final board only.
-            """)
+            """))
 
     @Option(help: "The text the board shows first (default: blank).")
     var from: String = ""

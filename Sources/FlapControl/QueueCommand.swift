@@ -5,6 +5,7 @@ import Foundation
 struct QueueCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "queue", abstract: "List, retry or cancel writes to real Vestaboards.",
+        discussion: HelpExamples.discussion("queue"),
         subcommands: [List.self, Retry.self, Cancel.self], defaultSubcommand: List.self)
 
     struct List: AsyncParsableCommand {

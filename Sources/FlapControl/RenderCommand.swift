@@ -7,7 +7,8 @@ import Foundation
 /// and tests. A PBM's 1 bits are lit LEDs.
 struct RenderCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "render", abstract: "Write the bytes an LED device would receive for a PBM image.")
+        commandName: "render", abstract: "Write the bytes an LED device would receive for a PBM image.",
+        discussion: HelpExamples.discussion("render"))
 
     @Option(help: "The device: max7219 or ws2812.")
     var device: String

@@ -5,10 +5,10 @@ import Foundation
 struct RoomCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "room", abstract: "Show, join, open or leave the kiosk's Wematch room, or watch its plot live.",
-        discussion: """
+        discussion: HelpExamples.discussion("room", """
             Without a subcommand it shows the room: members (names and colours, never another \
             member's heart rate), who is synced, clusters and chains.
-            """,
+            """),
         subcommands: [Show.self, Create.self, Join.self, Leave.self, Watch.self], defaultSubcommand: Show.self)
 
     struct Show: AsyncParsableCommand {

@@ -5,6 +5,7 @@ import Foundation
 struct TemplateCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "template", abstract: "Save, list, send, rename or delete quick messages (up to 20, kept by flapd).",
+        discussion: HelpExamples.discussion("template"),
         subcommands: [List.self, Save.self, Send.self, Rename.self, Delete.self], defaultSubcommand: List.self)
 
     struct List: AsyncParsableCommand {

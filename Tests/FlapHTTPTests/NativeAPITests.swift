@@ -41,6 +41,15 @@ import TestSupport
         // Health and metrics need no key.
         #expect(try await none.get("/healthz").status == 200)
         #expect(try await none.get("/metrics").status == 200)
+        // The API's description too: the file kept in the repository, byte for byte.
+        let description = try await none.get("/v1/openapi.json")
+        let file = try Data(contentsOf: PythonPeer.packageRoot.appendingPathComponent("Sources/FlapHTTP/OpenAPI/openapi.json"))
+        #expect(description.status == 200 && description.body == file)
+        // A method a path does not take: 405, with the ones it does.
+        let wrongMethod = try await flapd.api.request("PATCH", "/v1/board")
+        #expect(wrongMethod.status == 405 && wrongMethod.headers["allow"] == "GET" && wrongMethod.error.contains("PATCH is not served at /v1/board"))
+        #expect(try await flapd.api.request("PUT", "/v1/receipts/x").headers["allow"] == "GET")
+        #expect(try await flapd.api.get("/v1/nothing-here").status == 404)
         #expect(!flapd.process.stderr.contains("test-key"))
     }
 

@@ -36,7 +36,7 @@ import TestSupport
             if !agreed { try await Task.sleep(for: .milliseconds(100)) }
         }
         #expect(agreed, "\(last)")
-        // The answer DESIGN pins for other kiosks and tools, field by field.
+        // The answer other kiosks and tools rely on (README, "Wematch rooms"), field by field.
         let answer = try await kiosks[0].api.get("/v1/room").object
         #expect(answer["room"] as? String == "lobby" && answer["stars"] is Int && answer["edges"] is [[String]])
         for member in answer["members"] as? [[String: Any]] ?? [] {
@@ -48,6 +48,14 @@ import TestSupport
             #expect(["soft", "hard"].contains(cluster["kind"] as? String) && cluster["members"] is [String] && cluster["chain"] is Int)
         }
         #expect(Set(last[0]?.members.map { String($0.prefix(2)) } ?? []) == ["k0", "k1", "k2"])
+        // And as the API's description says.
+        let description = PythonPeer.packageRoot.appendingPathComponent("Sources/FlapHTTP/OpenAPI/openapi.json").path
+        let checked = try await ProcessRunner.run(try await PythonPeer.python(), [PythonPeer.peersDirectory.appendingPathComponent("openapi_answer_check.py").path, description, "Room"],
+                                                  input: try await kiosks[0].api.get("/v1/room").body)
+        #expect(checked.stdoutText == "valid\n", "\(checked.stdoutText)\(checked.stderrText)")
+        let plot = try await ProcessRunner.run(try await PythonPeer.python(), [PythonPeer.peersDirectory.appendingPathComponent("openapi_answer_check.py").path, description, "RoomPlot"],
+                                               input: try await kiosks[0].api.get("/v1/room/plot").body)
+        #expect(plot.stdoutText == "valid\n", "\(plot.stdoutText)\(plot.stderrText)")
 
         // SIGKILL: no goodbye; the broker publishes each member's will and the others drop them.
         kiosks[2].process.signal(SIGKILL)

@@ -1,0 +1,65 @@
+/// The examples each command's `--help` ends with. The README's "flapctl examples" lists the same
+/// lines, and a test parses every one, so help, README and flapctl cannot drift apart.
+enum HelpExamples {
+    static let byCommand: [(command: String, lines: [String])] = [
+        ("layout", [
+            #"flapctl layout "Hello World""#,
+            #"flapctl layout --align left --valign top "Dinner at 7 {66}""#,
+            #"flapctl layout --json --size note "SEE YOU SOON""#,
+            #"flapctl layout --jsonl < requests.jsonl"#,
+        ]),
+        ("plan", [
+            #"flapctl plan --from "HELLO" --to "WORLD""#,
+            #"flapctl plan --json --strategy diagonal --from "HELLO" --to "WORLD""#,
+        ]),
+        ("preview", [
+            #"flapctl preview --from "HELLO" "WORLD""#,
+            #"flapctl preview --png board.png "GOOD MORNING""#,
+            #"flapctl preview --gif flip.gif --wav flip.wav --from "HELLO" "WORLD""#,
+        ]),
+        ("send", [
+            #"flapctl send "Hello from the wall""#,
+            #"flapctl send --sender kitchen --wait "Dinner at 7 {66}""#,
+            #"flapctl send --at 07:00 --sender kitchen "Good morning""#,
+            #"flapctl send --mqtt mqtt://broker:1883 --to hall,kitchen "Hello""#,
+        ]),
+        ("scheduled", [
+            #"flapctl scheduled"#,
+            #"flapctl scheduled cancel ID"#,
+        ]),
+        ("schedule", [
+            #"flapctl schedule add morning --days weekdays --at 07:00 "GOOD MORNING""#,
+            #"flapctl schedule add bins --cron "30 19 * * tue" --zone Europe/Berlin --hold 180 "BINS OUT TONIGHT""#,
+            #"flapctl schedule list"#,
+            #"flapctl schedule remove bins"#,
+        ]),
+        ("board", [#"flapctl board"#, #"flapctl board --json"#]),
+        ("status", [#"flapctl status"#, #"flapctl status --json"#]),
+        ("slots", [#"flapctl slots"#, #"flapctl slots --clear kitchen"#]),
+        ("hr", [#"flapctl hr"#, #"flapctl hr --ble"#, #"flapctl hr --serial /dev/ttyACM0"#]),
+        ("room", [
+            #"flapctl room"#,
+            #"flapctl room create"#,
+            #"flapctl room join K7Q2MX"#,
+            #"flapctl room leave"#,
+            #"flapctl room watch"#,
+        ]),
+        ("queue", [#"flapctl queue"#, #"flapctl queue retry 12"#, #"flapctl queue cancel 12"#]),
+        ("template", [
+            #"flapctl template save lunch "LUNCH IS READY""#,
+            #"flapctl template send lunch"#,
+            #"flapctl template list"#,
+        ]),
+        ("forget", [#"flapctl forget --mqtt mqtt://broker:1883 --device-id old-hall"#]),
+        ("calibrate", [#"flapctl calibrate"#, #"flapctl calibrate --row 2 --column 5 --nudge 3"#]),
+        ("render", [#"flapctl render --device max7219 --bitmap smile.pbm --out -"#]),
+        ("bench", [#"flapctl bench"#, #"flapctl bench --frames"#, #"flapctl bench --service"#]),
+    ]
+
+    /// `text`, then the command's examples.
+    static func discussion(_ command: String, _ text: String = "") -> String {
+        let lines = byCommand.first { $0.command == command }?.lines ?? []
+        let examples = "Examples:\n" + lines.map { "  " + $0 }.joined(separator: "\n")
+        return text.isEmpty ? examples : text + "\n\n" + examples
+    }
+}

@@ -1,0 +1,59 @@
+import FlapCore
+import FlapHTTP
+import FlapMessaging
+import FlapMetrics
+import Foundation
+import Hummingbird
+import Testing
+import TestSupport
+
+/// The OpenAPI description validates (openapi-spec-validator), and it and flapd's router agree: every endpoint flapd serves under `/v1`,
+/// `/healthz` and `/metrics` is described, and everything described is served.
+@Suite struct OpenAPIRoutesTests {
+    /// Never asked anything: the router is only walked.
+    struct NoPanels: BoardQuery {
+        func panels() async -> [PanelView] { [] }
+        func soundStatus() async -> (state: String, reason: String?) { ("disabled", nil) }
+        func sound() async -> SoundView { SoundView(enabled: false, state: "disabled", reason: nil, mute: false, volume: 0, quietHours: nil, device: "none") }
+        func setSound(mute: Bool, volume: Int, quietHours: String?) async throws -> SoundView { await sound() }
+        func calibration(panel: String) async -> Calibrated? { nil }
+        func calibrate(panel: String, row: Int, column: Int, offsetSteps: Int) async throws -> Calibrated { throw CancellationError() }
+    }
+
+    static func servedRoutes() throws -> Set<String> {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("openapi-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        let inbox = try Inbox(path: dir.appendingPathComponent("inbox.sqlite").path)
+        let api = NativeAPI(intake: MessageIntake(inbox: inbox, boardSize: .flagship, now: { Date() }), panels: NoPanels(),
+                            metrics: FlapMetrics(), apiKey: "k", version: "test")
+        let router = api.router()
+        return Set(router.routes.compactMap { route -> String? in
+            let path = "/" + route.path.description.split(separator: "/").map { $0.hasPrefix(":") ? "{\($0.dropFirst())}" : String($0) }.joined(separator: "/")
+            guard path.hasPrefix("/v1/") || path == "/healthz" || path == "/metrics" else { return nil }
+            return "\(route.method.rawValue) \(path)"
+        })
+    }
+
+    /// "METHOD /path" for every operation the document describes.
+    static func describedRoutes() throws -> Set<String> {
+        let url = PythonPeer.packageRoot.appendingPathComponent("Sources/FlapHTTP/OpenAPI/openapi.json")
+        let document = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: url)) as? [String: Any])
+        let paths = try #require(document["paths"] as? [String: [String: Any]])
+        #expect(document["openapi"] as? String == "3.1.0")
+        let methods: Set<String> = ["get", "put", "post", "delete", "patch", "head", "options"]
+        return Set(paths.flatMap { path, operations in operations.keys.filter(methods.contains).map { "\($0.uppercased()) \(path)" } })
+    }
+
+    @Test func theDescriptionValidates() async throws {
+        let file = PythonPeer.packageRoot.appendingPathComponent("Sources/FlapHTTP/OpenAPI/openapi.json").path
+        let result = try await ProcessRunner.run(try await PythonPeer.python(), [PythonPeer.peersDirectory.appendingPathComponent("openapi_check.py").path, file])
+        #expect(result.status == 0 && result.stdoutText == "valid\n", "\(result.stdoutText)\(result.stderrText)")
+    }
+
+    @Test func theDescriptionNamesExactlyTheEndpointsTheRouterServes() throws {
+        let served = try Self.servedRoutes(), described = try Self.describedRoutes()
+        #expect(served.subtracting(described).sorted() == [], "served by flapd but missing from openapi.json")
+        #expect(described.subtracting(served).sorted() == [], "in openapi.json but not served by flapd")
+        #expect(served.count > 30)
+    }
+}
