@@ -47,13 +47,14 @@ let package = Package(
         .target(
             name: "FlapHTTP",
             dependencies: [
-                "FlapCore", "FlapMessaging", "FlapHardware", "FlapMetrics", "FlapHeartRate", "Wematch", "FlapKiosk", "FlapVestaboard", "FlapMQTT",
+                "FlapCore", "FlapMessaging", "FlapHardware", "FlapMetrics", "FlapHeartRate", "Wematch", "FlapKiosk", "FlapVestaboard", "FlapMQTT", "FlapTime",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "Logging", package: "swift-log"),
-            ]),
+            ],
+            resources: [.embedInCode("OpenAPI/openapi.json")]),
         // libasound, plus the one C function Swift cannot write (a variadic error handler).
         .target(name: "CALSA", linkerSettings: [.linkedLibrary("asound")]),
         // The real drivers: each kernel or library interface wrapped once.
@@ -107,10 +108,14 @@ let package = Package(
             name: "CSystemd", path: "Sources/CSystemd", pkgConfig: "libsystemd",
             providers: [.apt(["libsystemd-dev"])]),
         // Configuration and composition: flapd's services.
+        // Timed events: messages sent for later (schedules, quiet hours and the clock's trust next).
+        .target(
+            name: "FlapTime",
+            dependencies: ["FlapCore", "FlapMessaging", "CLinuxDevices", .product(name: "Logging", package: "swift-log")]),
         .target(
             name: "FlapService",
             dependencies: [
-                "FlapCore", "FlapHardware", "FlapSimulated", "FlapLinux", "FlapMessaging", "FlapHTTP", "FlapMQTT", "FlapMetrics", "FlapHeartRate", "FlapRooms", "FlapKiosk", "FlapVestaboard", "FlapWeb", "Wematch", "CSystemd",
+                "FlapTime", "FlapCore", "FlapHardware", "FlapSimulated", "FlapLinux", "FlapMessaging", "FlapHTTP", "FlapMQTT", "FlapMetrics", "FlapHeartRate", "FlapRooms", "FlapKiosk", "FlapVestaboard", "FlapWeb", "Wematch", "CSystemd",
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "TOMLKit", package: "TOMLKit"),
@@ -154,6 +159,7 @@ let package = Package(
         .testTarget(
             name: "FlapMessagingTests",
             dependencies: ["FlapMessaging", "FlapCore"]),
+        .testTarget(name: "FlapTimeTests", dependencies: ["FlapTime", "FlapMessaging", "TestSupport"]),
         .testTarget(
             name: "FlapHTTPTests",
             dependencies: [
@@ -161,7 +167,8 @@ let package = Package(
             ]),
         .testTarget(
             name: "FlapServiceTests",
-            dependencies: ["FlapService", "flapd", "TestSupport"]),
+            dependencies: [
+                "FlapTime", "FlapService", "flapd", "TestSupport"]),
         .testTarget(name: "FlapControlTests", dependencies: ["FlapControl", "flapctl", "TestSupport"]),
     ],
     swiftLanguageModes: [.v6]

@@ -7,7 +7,7 @@ struct SendCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "send",
         abstract: "Send a message to flapd.",
-        discussion: "Prints the message id; --wait waits until the panel has shown it (or it ended otherwise). Exit status 2 when flapd refuses the message, 1 when flapd cannot be reached.")
+        discussion: HelpExamples.discussion("send", "Prints the message id; --wait waits until the panel has shown it (or it ended otherwise). Exit status 2 when flapd refuses the message, 1 when flapd cannot be reached."))
 
     @OptionGroup var connection: ConnectionOptions
 
@@ -26,8 +26,11 @@ struct SendCommand: AsyncParsableCommand {
     @Option(help: "top, middle or bottom (default middle).")
     var valign: String?
 
-    @Option(help: "Seconds until the message expires (default 48 hours).")
+    @Option(help: "Seconds until the message expires (default 48 hours after it is first shown).")
     var expiresIn: Int?
+
+    @Option(help: "Send later: a time of day (07:00, the next time the clock here shows it) or an instant (2026-12-24T18:00:00+01:00). flapd keeps the message and shows it then.")
+    var at: String?
 
     @Option(help: "Transition: \(TransitionStrategy.allCases.map(\.rawValue).joined(separator: ", ")).")
     var strategy: TransitionStrategy?
@@ -60,10 +63,12 @@ struct SendCommand: AsyncParsableCommand {
         if let align { message["align"] = align.rawValue }
         if let valign { message["valign"] = valign }
         if let strategy { message["transition"] = ["strategy": strategy.rawValue] }
+        let now = Date()
+        let notBefore = try at.map { try SendTime.parse($0, now: now) }
+        if let notBefore { message["notBefore"] = ISO8601DateFormatter().string(from: notBefore) }
         if let expiresIn {
-            let now = Date()
             message["createdAt"] = ISO8601DateFormatter().string(from: now)
-            message["expiresAt"] = ISO8601DateFormatter().string(from: now.addingTimeInterval(TimeInterval(expiresIn)))
+            message["expiresAt"] = ISO8601DateFormatter().string(from: (notBefore ?? now).addingTimeInterval(TimeInterval(expiresIn)))
         }
         if let mqtt {
             let devices = to.map { $0.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) } } ?? []
@@ -77,7 +82,8 @@ struct SendCommand: AsyncParsableCommand {
         switch reply.status {
         case 200, 202:
             let id = object["id"] as? String ?? "?"
-            print(reply.status == 200 ? "\(id) (already sent: \(object["status"] as? String ?? "?"))" : id)
+            let scheduled = notBefore.map { " (scheduled for \($0.formatted(date: .abbreviated, time: .shortened)))" } ?? ""
+            print(reply.status == 200 ? "\(id) (already sent: \(object["status"] as? String ?? "?"))" : id + scheduled)
             if wait { try await waitForFinal(id, flapd) }
         case 429:
             throw InputError("flapd refused the message: \(reply.error)")
@@ -90,7 +96,7 @@ struct SendCommand: AsyncParsableCommand {
         while true {
             let receipt = try await flapd.request("GET", "/v1/receipts/\(id)").object
             let status = receipt["status"] as? String ?? "?"
-            if status != "accepted" {
+            if status != "accepted" && status != "scheduled" {
                 print(status + ((receipt["reason"] as? String).map { ": \($0)" } ?? ""))
                 return
             }
@@ -101,7 +107,8 @@ struct SendCommand: AsyncParsableCommand {
 
 /// `flapctl board`: what each panel shows now.
 struct BoardCommand: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(commandName: "board", abstract: "Show what flapd's panels show now.")
+    static let configuration = CommandConfiguration(commandName: "board", abstract: "Show what flapd's panels show now.",
+        discussion: HelpExamples.discussion("board"))
 
     @OptionGroup var connection: ConnectionOptions
 
@@ -121,7 +128,8 @@ struct BoardCommand: AsyncParsableCommand {
 
 /// `flapctl status`: flapd's panels, queue, uptime and version.
 struct StatusCommand: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(commandName: "status", abstract: "Show flapd's status.")
+    static let configuration = CommandConfiguration(commandName: "status", abstract: "Show flapd's status.",
+        discussion: HelpExamples.discussion("status"))
 
     @OptionGroup var connection: ConnectionOptions
 
@@ -143,7 +151,8 @@ struct StatusCommand: AsyncParsableCommand {
 
 /// `flapctl slots`: each sender's current message; `--clear SENDER` empties one.
 struct SlotsCommand: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(commandName: "slots", abstract: "List each sender's current message, or clear one.")
+    static let configuration = CommandConfiguration(commandName: "slots", abstract: "List each sender's current message, or clear one.",
+        discussion: HelpExamples.discussion("slots"))
 
     @OptionGroup var connection: ConnectionOptions
 
@@ -156,7 +165,7 @@ struct SlotsCommand: AsyncParsableCommand {
     func run() async throws {
         let flapd = try connection.connection()
         if let clear {
-            let reply = try await flapd.request("DELETE", "/v1/slots/\(clear.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed) ?? clear)")
+            let reply = try await flapd.request("DELETE", "/v1/slots/\(clear.pathSegment)")
             guard reply.status == 204 else { throw InputError(reply.error) }
             return print("cleared \(clear)")
         }

@@ -95,3 +95,14 @@ struct ConnectionError: Error, CustomStringConvertible {
     var description: String
     init(_ description: String) { self.description = description }
 }
+
+extension String {
+    /// This text as one segment of a URL path: everything but unreserved characters escaped, so
+    /// a `/`, `?` or space in a name cannot change the path.
+    var pathSegment: String {
+        addingPercentEncoding(withAllowedCharacters: Self.unreserved) ?? self
+    }
+
+    /// RFC 3986's unreserved characters (ASCII only: Foundation's `alphanumerics` has every script's).
+    private static let unreserved = CharacterSet(charactersIn: "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~")
+}

@@ -1,3 +1,4 @@
+import Foundation
 import FlapHardware
 import FlapCore
 
@@ -71,6 +72,8 @@ public struct PanelView: Sendable {
     public var messageId: String?
     /// Whether its device answers, and which modules need attention.
     public var health: PanelHealth
+    /// When the quiet hours it is in end (nil: not in them).
+    public var quietUntil: Date? = nil
 
     public init(id: String, driver: String, drum: String, board: Board, moving: Bool, messageId: String?, health: PanelHealth = PanelHealth()) {
         self.health = health

@@ -5,7 +5,7 @@ import Foundation
 import HTTPTypes
 import Hummingbird
 
-/// The Vestaboard Local API (DESIGN §7), so Vestaboard clients such as Python `vesta`'s
+/// The Vestaboard Local API (README, "Vestaboard Local API"), so Vestaboard clients such as Python `vesta`'s
 /// `LocalClient` work unchanged: enable with the enablement token to get the key, then read and
 /// write the board's rows with `X-Vestaboard-Local-Api-Key`.
 public struct LocalAPI: Sendable {

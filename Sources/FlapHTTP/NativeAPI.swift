@@ -3,6 +3,7 @@ import FlapMessaging
 import FlapHeartRate
 import FlapMetrics
 import FlapMQTT
+import FlapTime
 import Wematch
 import FlapKiosk
 import FlapVestaboard
@@ -28,6 +29,10 @@ public struct NativeAPI: Sendable {
     public let live: LiveBoards?
     /// The connection to the MQTT broker, when there is one.
     public let mqtt: (@Sendable () -> MQTTLinkStatus)?
+    /// Whether timed events may go by the clock, and by which rule.
+    public let clock: (@Sendable () -> ClockVerdict)?
+    /// Recurring messages.
+    public let schedules: (any ScheduleBook)?
     private let started = ContinuousClock.now
     /// Browsers signed in with the key.
     public let sessions = Sessions()
@@ -35,7 +40,10 @@ public struct NativeAPI: Sendable {
     public init(intake: MessageIntake, panels: any BoardQuery, metrics: FlapMetrics, apiKey: String, version: String,
                 sensors: @escaping @Sendable () async -> [SensorReport] = { [] },
                 rooms: (any RoomAccess)? = nil, deliveries: (any DeliveryAccess)? = nil, live: LiveBoards? = nil,
-                mqtt: (@Sendable () -> MQTTLinkStatus)? = nil) {
+                mqtt: (@Sendable () -> MQTTLinkStatus)? = nil, clock: (@Sendable () -> ClockVerdict)? = nil,
+                schedules: (any ScheduleBook)? = nil) {
+        self.clock = clock
+        self.schedules = schedules
         self.live = live
         self.mqtt = mqtt
         self.sensors = sensors
@@ -51,6 +59,11 @@ public struct NativeAPI: Sendable {
     public func router() -> Router<BasicRequestContext> {
         let router = Router()
         router.get("healthz") { _, _ in Responses.json(.ok, ["status": "ok"]) }
+        // The description of this API (OpenAPI 3.1), kept in Sources/FlapHTTP/OpenAPI and held
+        // against this router by a test; public, as tools read it before they have a key.
+        router.get("v1/openapi.json") { _, _ in
+            Response(status: .ok, headers: [.contentType: "application/json"], body: .init(byteBuffer: ByteBuffer(bytes: PackageResources.openapi_json)))
+        }
         router.get("metrics") { _, _ in
             Response(status: .ok, headers: [.contentType: "text/plain; version=0.0.4; charset=utf-8"],
                      body: .init(byteBuffer: ByteBuffer(string: metrics.exposition())))
@@ -78,6 +91,21 @@ public struct NativeAPI: Sendable {
                 return Responses.error(.notFound, "no message from sender \(sender)")
             }
             return Response(status: .noContent)
+        }
+        SchedulesAPI(book: schedules).add(to: v1)
+        v1.get("scheduled") { _, _ in
+            Responses.json(.ok, ScheduledList(scheduled: try await intake.inbox.scheduled().map(ScheduledMessage.init)))
+        }
+        v1.delete("messages/:id") { _, context in
+            let id = context.parameters.get("id") ?? ""
+            switch try await intake.inbox.cancel(id, now: intake.now()) {
+            case nil:
+                return Responses.error(.notFound, "no message with id \(id)")
+            case .cancelled:
+                return Responses.json(.ok, ["id": id, "status": ReceiptStatus.cancelled.rawValue])
+            case let status?:
+                return Responses.error(.conflict, "only a message still waiting for its time can be cancelled; \(id) is \(status.rawValue)")
+            }
         }
         v1.get("receipts") { request, _ in
             let limit = max(1, min(500, request.uri.queryParameters.get("limit", as: Int.self) ?? 20))
@@ -160,6 +188,7 @@ public struct NativeAPI: Sendable {
         v1.post("panels/:id/calibration") { request, context in
             try await calibrate(request, panel: context.parameters.get("id") ?? "")
         }
+        router.add(middleware: MethodNotAllowed(routes: router.routes))
         return router
     }
 
@@ -325,6 +354,7 @@ public struct NativeAPI: Sendable {
         struct Panel: Encodable {
             var id: String; var driver: String; var rows: Int; var columns: Int; var modules: Int
             var drum: String; var moving: Bool; var message: String?; var connected: Bool; var faults: [Fault]
+            var quietUntil: Date?
         }
         struct Queue: Encodable { var slots: Int; var waiting: Int }
         struct Sound: Encodable { var state: String; var reason: String? }
@@ -332,20 +362,32 @@ public struct NativeAPI: Sendable {
             var version: String; var uptimeSeconds: Int; var panels: [Panel]; var queue: Queue; var sound: Sound; var receipts: [String: Int]
             var boards: [BoardStatus]
             var mqtt: MQTTLinkStatus?
+            var time: TimeStatus?
+        }
+        /// The clock's verdict, and what waits on it.
+        struct TimeStatus: Encodable {
+            var rule: ClockVerdict.Rule; var trusted: Bool; var reason: String; var scheduled: Int; var nextScheduled: Date?
         }
         let counts = try await intake.inbox.counts()
         let panelList = await panels.panels().map {
             Panel(id: $0.id, driver: $0.driver, rows: $0.board.size.rows, columns: $0.board.size.columns,
                   modules: $0.board.size.count, drum: $0.drum, moving: $0.moving, message: $0.messageId,
                   connected: $0.health.connected,
-                  faults: $0.health.faults.map { Fault(row: $0.row, column: $0.column, fault: $0.kind.rawValue, rehomeAttempts: $0.attempts) })
+                  faults: $0.health.faults.map { Fault(row: $0.row, column: $0.column, fault: $0.kind.rawValue, rehomeAttempts: $0.attempts) },
+                  quietUntil: $0.quietUntil)
+        }
+        var timeStatus: TimeStatus?
+        if let verdict = clock?() {
+            timeStatus = TimeStatus(rule: verdict.rule, trusted: verdict.trusted, reason: verdict.reason, scheduled: counts[.scheduled] ?? 0,
+                                    nextScheduled: try await intake.inbox.nextRelease())
         }
         let status = Status(
             version: version, uptimeSeconds: Int(started.duration(to: .now).components.seconds), panels: panelList,
             queue: Queue(slots: try await intake.inbox.slotCount(), waiting: counts[.accepted] ?? 0),
             sound: await { let s = await panels.soundStatus(); return Sound(state: s.state, reason: s.reason) }(),
             receipts: Dictionary(uniqueKeysWithValues: counts.map { ($0.key.rawValue, $0.value) }),
-            boards: await deliveries?.boards() ?? [], mqtt: mqtt?())
+            boards: await deliveries?.boards() ?? [], mqtt: mqtt?(),
+            time: timeStatus)
         return Responses.json(.ok, status)
     }
 }

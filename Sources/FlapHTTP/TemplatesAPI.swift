@@ -33,7 +33,7 @@ extension NativeAPI {
             guard let template = try await intake.inbox.template(name) else { return Responses.error(.notFound, "no quick message called \(name)") }
             // The sending may add a sender, an id or an expiry; the content is the template's.
             var fields = try await jsonObject(request) ?? [:]
-            let kept = (try? JSONSerialization.jsonObject(with: JSONEncoder().encode(template.fields))) as? [String: Any] ?? [:]
+            let kept = template.fieldObject
             for key in QuickMessage.keptFields { fields[key] = kept[key] }
             // Each sending is a message of its own (sent again, it shows again).
             if fields["createdAt"] == nil { fields["createdAt"] = ISO8601DateFormatter().string(from: intake.now()) }

@@ -1,7 +1,7 @@
 import FlapCore
 import Foundation
 
-/// A message for the board (DESIGN §6), as accepted: every default filled in.
+/// A message for the board (README, "Messages and receipts"), as accepted: every default filled in.
 public struct Message: Sendable, Equatable, Codable {
     /// Unique; given by the sender, or derived from the content and source (``MessageID``).
     public var id: String
@@ -12,15 +12,19 @@ public struct Message: Sendable, Equatable, Codable {
     public var valign: VerticalAlignment
     /// When the sender made it; a message with no `createdAt` gets the time its id was first seen.
     public var createdAt: Date
-    /// When it stops being shown; default `createdAt` + 48 h.
+    /// When it stops being shown; default 48 h after it is first shown (`notBefore`, else `createdAt`).
     public var expiresAt: Date
+    /// Send later: committed at once, it takes its sender's slot at this instant.
+    public var notBefore: Date?
+    /// Moves a panel in its quiet hours (nil: no).
+    public var bypassQuietHours: Bool?
     public var transition: TransitionRequest?
     /// Where it came from: `local-api`, `native-api`, `mqtt`, …
     public var source: String
 
     public init(
         id: String, sender: Sender, content: Content, align: HorizontalAlignment = .center,
-        valign: VerticalAlignment = .middle, createdAt: Date, expiresAt: Date,
+        valign: VerticalAlignment = .middle, createdAt: Date, expiresAt: Date, notBefore: Date? = nil,
         transition: TransitionRequest? = nil, source: String
     ) {
         self.id = id
@@ -30,12 +34,17 @@ public struct Message: Sendable, Equatable, Codable {
         self.valign = valign
         self.createdAt = createdAt
         self.expiresAt = expiresAt
+        self.notBefore = notBefore
         self.transition = transition
         self.source = source
     }
 
     /// How long a message lives when it does not say.
     public static let defaultLifetime: TimeInterval = 48 * 3600
+
+    /// From when it may be shown: its `notBefore`, else when it was made. Between two messages
+    /// of one sender, the later of these wins the slot.
+    public var showsFrom: Date { max(createdAt, notBefore ?? createdAt) }
 }
 
 /// Who sent a message: one slot per sender id.

@@ -1,7 +1,7 @@
 import FlapCore
 import Foundation
 
-/// Reads a message from JSON (DESIGN §6): unknown fields are ignored, wrong types and bad values
+/// Reads a message from JSON (README, "Messages and receipts"): unknown fields are ignored, wrong types and bad values
 /// are errors naming the field, and every problem is reported at once, not only the first.
 public struct MessageParser: Sendable {
     /// The size messages are checked against: `codes` and `pattern` must match it exactly.
@@ -54,10 +54,16 @@ public struct MessageParser: Sendable {
         let content = readContent(&reader)
         let createdText = reader.string("createdAt")
         let createdAt = createdText.flatMap { reader.date($0, field: "createdAt") } ?? now
-        let expiresAt = reader.string("expiresAt").flatMap { reader.date($0, field: "expiresAt") }
-            ?? createdAt.addingTimeInterval(Message.defaultLifetime)
-        if expiresAt <= createdAt { reader.fail("expiresAt", "must be after createdAt") }
+        let notBefore = reader.string("notBefore").flatMap { reader.date($0, field: "notBefore") }
+        let explicitExpiry = reader.string("expiresAt").flatMap { reader.date($0, field: "expiresAt") }
+        let expiresAt = explicitExpiry ?? max(createdAt, notBefore ?? createdAt).addingTimeInterval(Message.defaultLifetime)
+        if let notBefore, let explicitExpiry, explicitExpiry <= notBefore {
+            reader.fail("expiresAt", "\(Self.stamp(explicitExpiry)) is not after notBefore \(Self.stamp(notBefore)): the message would expire before it is shown")
+        } else if expiresAt <= createdAt {
+            reader.fail("expiresAt", "must be after createdAt")
+        }
         let transition = readTransition(&reader)
+        let bypass = reader.bool("bypassQuietHours")
 
         var warnings: [String] = []
         if let content {
@@ -71,9 +77,13 @@ public struct MessageParser: Sendable {
         let message = Message(
             id: id ?? MessageID.derive(source: source, sender: sender.id, content: content, createdAt: createdText),
             sender: sender, content: content, align: align, valign: valign,
-            createdAt: createdAt, expiresAt: expiresAt, transition: transition, source: source)
-        return (message, warnings)
+            createdAt: createdAt, expiresAt: expiresAt, notBefore: notBefore, transition: transition, source: source)
+        var withBypass = message
+        if bypass == true { withBypass.bypassQuietHours = true }
+        return (withBypass, warnings)
     }
+
+    static func stamp(_ date: Date) -> String { date.formatted(.iso8601) }
 
     private func readContent(_ reader: inout FieldReader) -> Content? {
         let present = ["text", "codes", "pattern"].filter { reader.fields[$0] != nil && !(reader.fields[$0] is NSNull) }

@@ -2,6 +2,8 @@ import Foundation
 
 /// Where a message stands. Every accepted message ends in exactly one final status.
 public enum ReceiptStatus: String, Sendable, Codable, CaseIterable {
+    /// Committed, waiting for its `notBefore` instant to take its sender's slot.
+    case scheduled
     /// In the inbox, not yet shown to the end.
     case accepted
     /// A panel finished moving to it. Final.
@@ -12,8 +14,10 @@ public enum ReceiptStatus: String, Sendable, Codable, CaseIterable {
     case expired
     /// It cannot be shown (the reason says why). Final.
     case rejected
+    /// Cancelled while it waited for its instant. Final.
+    case cancelled
 
-    public var isFinal: Bool { self != .accepted }
+    public var isFinal: Bool { self != .accepted && self != .scheduled }
 }
 
 /// What became of one message.
@@ -25,6 +29,8 @@ public struct Receipt: Sendable, Equatable, Codable {
     public var receivedAt: Date
     public var createdAt: Date
     public var expiresAt: Date
+    /// When a message sent for later takes its slot.
+    public var notBefore: Date? = nil
     /// When the status became final.
     public var finalAt: Date?
 }

@@ -116,7 +116,8 @@ private final class PendingLatencies: @unchecked Sendable {
     private var order: [(id: String, order: Int)] = []
     private var head = 0
     private var next = 0
-    private let limit = 10_000
+    /// A message still waiting behind a thousand newer ones tells nothing about latency.
+    private let limit = 1_000
 
     func start(_ id: String) {
         lock.withLock {

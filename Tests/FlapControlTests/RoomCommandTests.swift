@@ -24,7 +24,13 @@ import TestSupport
         let code = try #require(created.stdoutText.firstMatch(of: /code ([0-9A-Z]{6})/)?.1).description
         #expect(created.stdoutText.hasPrefix("room pair-\(code.lowercased()) (pair, code \(code)"))
 
-        // b has three wearers: a room for two cannot take them with a's.
+        // b has three wearers: a room for two cannot take them with a's. (On a loaded machine its
+        // simulated straps take a moment to be read: wait for all three.)
+        for _ in 0..<300 {
+            let straps = (try await b.api.get("/v1/sensors").object["sensors"] as? [[String: Any]])?.first?["straps"] as? [[String: Any]] ?? []
+            if straps.filter({ $0["state"] as? String == "connected" }).count == 3 { break }
+            try await Task.sleep(for: .milliseconds(100))
+        }
         let full = try await ProcessRunner.run(flapctl, ["room", "join", code], environment: b.clientEnvironment)
         #expect(full.status == 1 && full.stderrText.contains("full"), "\(full.stderrText)")
         let bad = try await ProcessRunner.run(flapctl, ["room", "join", "ABC"], environment: b.clientEnvironment)

@@ -41,6 +41,9 @@ import TestSupport
         #expect(seen["paintingShown"] as? Bool == true && seen["paintingReceipt"] as? Bool == true)
         #expect(seen["blueCells"] as? Int == 127, "the painting on the other browser's board")
         #expect(seen["paintingSaved"] as? Bool == true && seen["receiptsListed"] as? Bool == true)
+        // Sent for later from the composer: waiting in its list, not on the board, cancelled there.
+        #expect(seen["sentForLater"] as? Bool == true && seen["scheduledListed"] as? Bool == true)
+        #expect(seen["laterNotShown"] as? Bool == true && seen["scheduledCancelled"] as? Bool == true)
         #expect(seen["panelsListed"] as? Bool == true)
         #expect(seen["muted"] as? Bool == true, "\(seen["soundNote"] ?? "")")
         #expect(try await flapd.api.get("/v1/sound").object["mute"] as? Bool == true)
@@ -104,6 +107,8 @@ import TestSupport
         let seen = try #require(try JSONSerialization.jsonObject(with: Data(result.stdoutText.utf8)) as? [String: Any])
         #expect(seen["calibrationShown"] as? Bool == true && seen["nudged"] as? Bool == true, "\(seen)")
         #expect(seen["sidewaysScroll"] as? Int == 0, "the page is wider than a phone")
+        // Whether timed events may go by the clock, and why.
+        #expect(seen["clockShown"] as? Bool == true && (seen["links"] as? String)?.contains("trusted") == true, "\(seen["links"] ?? "")")
         let after = try await flapd.api.get("/v1/panels/main/calibration").object
         let (was, now) = (before["offsets"] as? [Int] ?? [], after["offsets"] as? [Int] ?? [])
         let tenth = Int(((after["stepsPerFlap"] as? Double ?? 0) / 10).rounded())

@@ -1,4 +1,5 @@
 import FlapCore
+import FlapTime
 import Foundation
 import Testing
 import TestSupport
@@ -55,6 +56,23 @@ import TestSupport
         #expect(parsed.panels[0].size == .note && parsed.panels[0].drum == .chainlink52 && parsed.panels[0].flapPeriodMs == 80)
         #expect(parsed.panels[0].policy == .rotate(every: .seconds(10)))
         #expect(parsed.panels[1].drum.count == 5 && parsed.panels[1].policy == .sender("phone"))
+    }
+
+    @Test func theClockSettingIsReadAndAWrongOneNamed() throws {
+        #expect(try ConfigurationParser.parse("[time]\nclock = \"trusted\"\n", file: "flapd.toml").clock == .trusted)
+        #expect(try ConfigurationParser.parse("", file: "flapd.toml").clock == .auto)
+        let found = problems("[time]\nclock = \"rtc\"\n")
+        #expect(found.count == 1 && found[0].contains("clock") && found[0].contains("auto, trusted"))
+    }
+
+    @Test func aPanelsQuietHoursAreReadAndMistakesNamed() throws {
+        let parsed = try ConfigurationParser.parse("[[panel]]\nquiet_hours = \"22:00-07:00\"\nquiet = \"message\"\nquiet_message = \"Good night\"\n", file: "flapd.toml")
+        #expect(parsed.panels[0].quiet == BoardQuietHours(hours: QuietHours("22:00-07:00")!, action: .message("Good night")))
+        #expect(try ConfigurationParser.parse("[[panel]]\nquiet_hours = \"22:00-07:00\"\n", file: "flapd.toml").panels[0].quiet?.action == .hold)
+        #expect(problems("[[panel]]\nquiet_hours = \"10pm-7am\"\n").first?.contains("quiet_hours") == true)
+        #expect(problems("[[panel]]\nquiet_hours = \"22:00-07:00\"\nquiet = \"dim\"\n").first?.contains("LED panels and screens") == true)
+        #expect(problems("[[panel]]\nquiet_hours = \"22:00-07:00\"\nquiet = \"message\"\n").first?.contains("quiet_message") == true)
+        #expect(problems("[[panel]]\nquiet = \"blank\"\n").first?.contains("quiet_hours") == true)
     }
 
     @Test func theHardwareExamplesParse() throws {
@@ -149,7 +167,7 @@ import TestSupport
             "flapd.toml: line 1, listen: must be a string (in quotes)",
             "flapd.toml: line 3, api.port: must be a port number, 1 to 65535 (0: any free port), not 70000",
             "flapd.toml: line 7, panel[0].period_ms: must be 50 to 200 ms, not 20",
-            "flapd.toml: line 8, panel[0].polcy: unknown key (did you mean policy?); known keys here: id, driver, device, size, rows, columns, pins, drum, drum_string, period_ms, transition, show, policy, sender, rotate_seconds",
+            "flapd.toml: line 8, panel[0].polcy: unknown key (did you mean policy?); known keys here: id, driver, device, size, rows, columns, pins, drum, drum_string, period_ms, transition, show, policy, sender, rotate_seconds, quiet_hours, quiet, quiet_message",
             "flapd.toml: line 11, panel[1].size: \"big\" is not flagship, note or ROWSxCOLUMNS such as 6x22",
             "flapd.toml: line 12, panel[1].policy: policy = \"sender\" needs sender = \"<sender id>\"",
             "flapd.toml: line 10, panel[1].id: another panel is called a too; give each its own id",

@@ -2,6 +2,7 @@ import FlapCore
 import FlapHardware
 import FlapMessaging
 import FlapSimulated
+import FlapTime
 import Foundation
 import Logging
 import Testing
@@ -19,7 +20,7 @@ import TestSupport
         let motion: MotionLoop<ManualClock>
         let t0 = Date(timeIntervalSince1970: 1_800_000_000)
 
-        init(policy: PanelPolicy, showing: (Board, String?)? = nil) throws {
+        init(policy: PanelPolicy, showing: (Board, String?)? = nil, quiet: BoardQuietHours? = nil) throws {
             let clock = self.clock
             let start = clock.now
             let t0 = self.t0
@@ -34,12 +35,21 @@ import TestSupport
             self.motion = motion
             coordinator = DisplayCoordinator(
                 panelID: "main", inbox: inbox, motion: motion, policy: policy, size: .flagship,
-                time: time, logger: Logger(label: "test"), showing: showing.map { (board: $0.0, messageId: $0.1) })
+                time: time, logger: Logger(label: "test"), showing: showing.map { (board: $0.0, messageId: $0.1) },
+                quiet: quiet, calendar: Self.utc)
         }
 
-        func send(_ id: String, from sender: String, text: String, created: TimeInterval = 0, lifetime: TimeInterval = 3600) async throws {
-            let message = Message(id: id, sender: Sender(id: sender), content: .text(text),
+        static var utc: Calendar {
+            var calendar = Calendar(identifier: .gregorian)
+            calendar.timeZone = TimeZone(identifier: "UTC")!
+            return calendar
+        }
+
+        func send(_ id: String, from sender: String, text: String, created: TimeInterval = 0, lifetime: TimeInterval = 3600,
+                  bypassQuietHours: Bool = false) async throws {
+            var message = Message(id: id, sender: Sender(id: sender), content: .text(text),
                                   createdAt: time.now() + created, expiresAt: time.now() + created + lifetime, source: "test")
+            if bypassQuietHours { message.bypassQuietHours = true }
             _ = try await inbox.accept(message, now: time.now())
         }
 

@@ -48,7 +48,9 @@ import TestSupport
         #expect(rested.flatMap { $0 }.contains(12))
 
         // A watcher arriving mid-motion gets the board as it stands and the plan in flight.
-        _ = try await flapd.api.postJSON("/v1/messages", #"{"id": "e2", "text": "ZZZZZZZZZZ"}"#)
+        // Column by column, a second apart: the motion lasts long enough for a watcher started on
+        // a loaded machine to join while it runs.
+        _ = try await flapd.api.postJSON("/v1/messages", #"{"id": "e2", "text": "ZZZZZZZZZZ", "transition": {"strategy": "column", "stepIntervalMs": 1000}}"#)
         var moving = false
         for _ in 0..<100 where !moving {
             moving = (try await flapd.api.get("/v1/board").object["panels"] as? [[String: Any]])?.first?["moving"] as? Bool == true

@@ -3,15 +3,17 @@ import Testing
 import TestSupport
 
 /// A broker that speaks only MQTT 3.1.1 (a small Python peer on a real socket): flapd falls back.
-@Suite(.timeLimit(.minutes(1))) struct MQTTFallbackTests {
+@Suite(.timeLimit(.minutes(2))) struct MQTTFallbackTests {
     @Test func flapdFallsBackToMQTT311() async throws {
         let port = try MosquittoBroker.freePort()
         let broker = try await ChildProcess(try await PythonPeer.python(), [PythonPeer.peersDirectory.appendingPathComponent("mqtt311_only_broker.py").path, "\(port)"])
         defer { Task { await broker.stop() } }
-        for _ in 0..<300 where !broker.stdout.contains("listening") { try await Task.sleep(for: .milliseconds(10)) }
+        // Generous waits: with the whole suite running, Python and flapd start slowly, and a refused
+        // first connection puts flapd into its reconnect backoff.
+        for _ in 0..<1500 where !broker.stdout.contains("listening") { try await Task.sleep(for: .milliseconds(10)) }
         let flapd = try await FlapdProcess.start(arguments: ["--no-sound", "--mqtt", "mqtt://127.0.0.1:\(port)", "--device-id", "old"])
         defer { Task { await flapd.stop() } }
-        for _ in 0..<500 where !flapd.process.stderr.contains("connected to the MQTT broker") { try await Task.sleep(for: .milliseconds(20)) }
+        for _ in 0..<1500 where !flapd.process.stderr.contains("connected to the MQTT broker") { try await Task.sleep(for: .milliseconds(20)) }
         #expect(flapd.process.stderr.contains("does not speak MQTT 5; falling back to 3.1.1"))
         #expect(flapd.process.stderr.contains("connected to the MQTT broker"))
         #expect(broker.stdout.contains("connect level 5\n") && broker.stdout.contains("connect level 4\n"))

@@ -113,6 +113,22 @@ import Glibc
         #expect(try await flapd.api.get("/v1/receipts/bad").status == 404)
     }
 
+    @Test func aMessageSentForLaterOverMQTTWaitsForItsInstant() async throws {
+        let broker = try await MosquittoBroker.start()
+        defer { Task { await broker.stop() } }
+        let watcher = try await Watcher(port: broker.port, topics: ["vestawidget/#"])
+        defer { watcher.stop() }
+        let flapd = try await flapd(broker, device: "wall")
+        defer { Task { await flapd.stop() } }
+        try await watcher.until("online") { $0.messages.contains { $0.topic == "vestawidget/wall/availability" && $0.payload == Array("online".utf8) } }
+        let instant = Date(timeIntervalSince1970: (Date().timeIntervalSince1970 + 5).rounded(.up))
+        try await publish(broker, "vestawidget/wall/message", #"{"id": "later", "sender": {"id": "phone"}, "text": "LATER", "notBefore": "\#(ISO8601DateFormatter().string(from: instant))"}"#)
+        try await watcher.until("later scheduled") { self.status($0, "wall", "later") == ["scheduled"] }
+        #expect(Date() < instant, "the receipt came after the instant: the test proves nothing")
+        try await watcher.until("later displayed") { self.status($0, "wall", "later") == ["scheduled", "displayed"] }
+        #expect(Date() >= instant)
+    }
+
     @Test func theCommandTopicAndAGroupReachEveryMember() async throws {
         let broker = try await MosquittoBroker.start()
         defer { Task { await broker.stop() } }

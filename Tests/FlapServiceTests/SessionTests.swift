@@ -34,7 +34,7 @@ import TestSupport
 
         // Every state-changing endpoint refuses the cookie without the page's origin, or with another's.
         let changes: [(String, String)] = [
-            ("POST", "/v1/messages"), ("DELETE", "/v1/slots/someone"), ("POST", "/v1/panels/main/calibration"),
+            ("POST", "/v1/messages"), ("DELETE", "/v1/messages/someid"), ("POST", "/v1/schedules"), ("PUT", "/v1/schedules/x"), ("DELETE", "/v1/schedules/x"), ("DELETE", "/v1/slots/someone"), ("POST", "/v1/panels/main/calibration"),
             ("POST", "/v1/room"), ("DELETE", "/v1/room"), ("POST", "/v1/queue/1/retry"), ("DELETE", "/v1/queue/1"),
             ("PATCH", "/v1/sound"), ("PUT", "/v1/templates/x"), ("POST", "/v1/templates/x/send"), ("POST", "/v1/templates/x/rename"), ("DELETE", "/v1/templates/x"),
         ]

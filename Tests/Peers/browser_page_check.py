@@ -67,6 +67,18 @@ try:
     out["chipShown"] = wait(lambda: "GO" in board_text(second))
     wait(lambda: "until" not in first.find_element(By.ID, "slots").text and "min left" in first.find_element(By.ID, "slots").text)
     out["slotExpiry"] = first.find_element(By.ID, "slots").text
+    # Send later: an hour from now, listed as waiting, then cancelled from the list.
+    text.clear()
+    text.send_keys("LATER")
+    first.execute_script("""const d = new Date(Date.now() + 3600e3); d.setSeconds(0, 0);
+        document.getElementById('send-at').value = new Date(d - d.getTimezoneOffset() * 60000).toISOString().slice(0, 16);""")
+    first.find_element(By.CSS_SELECTOR, "#compose button[type=submit]").click()
+    out["sentForLater"] = wait(lambda: "scheduled" in first.find_element(By.ID, "receipt").text)
+    out["scheduledListed"] = wait(lambda: "LATER" in first.find_element(By.ID, "scheduled").text)
+    out["laterNotShown"] = "LATER" not in board_text(second)
+    click(first, "#scheduled button[aria-label='Cancel web']")
+    out["scheduledCancelled"] = wait(lambda: "Nothing waiting" in first.find_element(By.ID, "scheduled").text)
+    first.execute_script("document.getElementById('send-at').value = ''")
 
     # Paint: the sky filled blue, a red sun painted by keyboard, letters typed over the paint.
     click(first, "#palette button[aria-label='blue']")

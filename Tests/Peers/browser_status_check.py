@@ -3,7 +3,8 @@ Chromium; prints what it saw as JSON.
 
 Usage: browser_status_check.py BASE_URL API_KEY
 Checks: the page fits a phone's width with no sideways scrolling; the calibration form of the
-spi panel nudges a module (row 1, column 3) on; axe-core; no console error.
+spi panel nudges a module (row 1, column 3) on; the clock's verdict is shown; axe-core; no
+console error.
 """
 import json
 import sys
@@ -28,6 +29,8 @@ try:
     click(driver, "#calibration button[data-tenths='1']")
     out["nudged"] = wait(lambda: "Nudged" in driver.find_element(By.ID, "cal-note").text)
     out["panels"] = driver.find_element(By.ID, "panels").text
+    out["clockShown"] = wait(lambda: "Clock" in driver.find_element(By.ID, "links").text)
+    out["links"] = driver.find_element(By.ID, "links").text
     out["axe"] = accessibility(driver)
     out["consoleErrors"] = [entry["message"] for entry in driver.get_log("browser") if entry["level"] == "SEVERE"]
 finally:

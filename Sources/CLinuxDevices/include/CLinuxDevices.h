@@ -79,6 +79,7 @@ struct vw_rgb_matrix_runtime_options {
 };
 
 #include <malloc.h>
+#include <sys/timex.h>
 
 /// glibc's heap tuning (<malloc.h> is not in Swift's Glibc module): large arrays up to
 /// `mmap_threshold` in the heap, `top_pad` of slack kept when it grows and shrinks, memory
@@ -88,3 +89,12 @@ static inline void vw_heap_tune(int mmap_threshold, int top_pad, int trim_thresh
     mallopt(M_TOP_PAD, top_pad);
     mallopt(M_TRIM_THRESHOLD, trim_threshold);
 }
+
+/// The kernel's clock state (adjtimex with nothing to set): TIME_OK … TIME_WAIT, or TIME_ERROR
+/// when the clock is not synchronised (or nobody disciplines it), or -1.
+static inline int vw_clock_state(void) {
+    struct timex status = {0};
+    return adjtimex(&status);
+}
+
+static const int vw_time_error = TIME_ERROR;

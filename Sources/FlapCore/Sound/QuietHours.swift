@@ -27,6 +27,15 @@ public struct QuietHours: Sendable, Equatable, CustomStringConvertible {
         return start < end ? (start..<end).contains(minute) : (minute >= start || minute < end)
     }
 
+    /// The first instant after `date` at which the span starts or ends, in `calendar`'s time
+    /// zone. On a night the clocks go forward past a boundary, the first moment after it.
+    public func nextChange(after date: Date, calendar: Calendar = .current) -> Date {
+        [start, end].compactMap { minute in
+            calendar.nextDate(after: date, matching: DateComponents(hour: minute / 60, minute: minute % 60, second: 0),
+                              matchingPolicy: .nextTime, direction: .forward)
+        }.min() ?? date.addingTimeInterval(86400)
+    }
+
     public var description: String {
         String(format: "%02d:%02d-%02d:%02d", start / 60, start % 60, end / 60, end % 60)
     }

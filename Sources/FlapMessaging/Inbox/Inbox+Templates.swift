@@ -14,6 +14,11 @@ public struct QuickMessage: Sendable, Equatable, Encodable {
     /// The fields a template keeps; the rest of a message (id, sender, times) is the sending's.
     public static let keptFields = ["text", "codes", "pattern", "align", "valign", "transition"]
 
+    /// The kept fields as a JSON object, as message intake reads fields.
+    public var fieldObject: [String: Any] {
+        (try? JSONSerialization.jsonObject(with: JSONEncoder().encode(fields))) as? [String: Any] ?? [:]
+    }
+
     /// What is wrong with `name` as a template's name, or nil.
     public static func nameProblem(_ name: String) -> String? {
         if name.isEmpty || name.count > 40 { return "a name has 1 to 40 characters" }

@@ -24,7 +24,11 @@ public actor Inbox {
     /// Transactions the writer has committed since the inbox was opened (each one fsync).
     public private(set) var transactionsCommitted = 0
     private let (changeStream, changeContinuation) = AsyncStream.makeStream(of: Void.self, bufferingPolicy: .bufferingNewest(1))
+    private let (scheduleStream, scheduleContinuation) = AsyncStream.makeStream(of: Void.self, bufferingPolicy: .bufferingNewest(1))
     private var eventContinuation: AsyncStream<InboxEvent>.Continuation?
+
+    /// Each connection's page cache.
+    static let pageCacheKiB = 512
 
     /// The most operations one transaction commits; more wait for the next.
     static let largestGroup = 512
@@ -35,7 +39,13 @@ public actor Inbox {
         configuration.prepareDatabase { db in
             // FULL: a commit survives power loss, not only a crash of flapd.
             try db.execute(sql: "PRAGMA synchronous = FULL")
+            // SQLite's default page cache is 2 MiB a connection, kept full once used; the
+            // working set (slots, the newest receipts, the index pages) fits in far less, and
+            // what falls out is in the kernel's page cache anyway.
+            try db.execute(sql: "PRAGMA cache_size = -\(Self.pageCacheKiB)")
         }
+        // Reads are short (a board, a status, a receipt): two readers beside the writer suffice.
+        configuration.maximumReaderCount = 2
         database = try DatabasePool(path: path, configuration: configuration)
         try InboxSchema.migrator.migrate(database)
         self.rules = rules
@@ -44,6 +54,9 @@ public actor Inbox {
 
     /// Signals after every change to slots (acceptance, expiry, deletion).
     public nonisolated var changes: AsyncStream<Void> { changeStream }
+
+    /// Signals after a message is sent for later, released or cancelled. One reader.
+    public nonisolated var scheduleChanges: AsyncStream<Void> { scheduleStream }
 
     /// Outcomes of announced submissions and every receipt as it becomes final, in commit
     /// order, each after its commit. One reader (the MQTT bridge publishes them); nothing is
@@ -133,7 +146,8 @@ public actor Inbox {
                 let written = try await database.write { db in
                     var writer = InboxWriter(db: db, rules: rules, seq: firstSeq)
                     let results = operations.map { operation in Result { try writer.run(operation) } }
-                    return WrittenGroup(results: results, events: writer.events, seq: writer.seq, slotEdits: writer.slotEdits)
+                    return WrittenGroup(results: results, events: writer.events, seq: writer.seq, slotEdits: writer.slotEdits,
+                                        scheduleChanged: writer.scheduleChanged)
                 }
                 seq = written.seq
                 transactionsCommitted += 1
@@ -143,6 +157,7 @@ public actor Inbox {
                     slotCache?.apply(written.slotEdits)
                     changeContinuation.yield()
                 }
+                if written.scheduleChanged { scheduleContinuation.yield() }
                 for ((_, pending), result) in zip(group, written.results) { pending.fulfil(result) }
             } catch {
                 for (_, pending) in group { pending.fulfil(.failure(error)) }
@@ -168,9 +183,10 @@ public actor Inbox {
         var events: [InboxEvent]
         var seq: Int64
         var slotEdits: [SlotEdit]
+        var scheduleChanged: Bool
     }
 
-    /// Every live slot's message, oldest slot first (by createdAt, then arrival).
+    /// Every live slot's message, oldest slot first (by when each shows from, then arrival).
     public func slots() async throws -> [Message] {
         try await loadedSlots().messages
     }
@@ -193,6 +209,37 @@ public actor Inbox {
             if generation == slotGeneration { slotCache = SlotCache(entries) }
         }
         return slotCache!
+    }
+
+    /// Scheduled messages whose instant has come take their senders' slots; how many did.
+    @discardableResult
+    public func release(now: Date) async throws -> Int {
+        guard case .count(let n) = try await perform(.release(now: now)) else { return 0 }
+        return n
+    }
+
+    /// Cancels a message waiting for its instant: its status afterwards (`cancelled`, or what
+    /// it already was, which cancelling does not change), nil when the inbox never had it.
+    public func cancel(_ id: String, now: Date) async throws -> ReceiptStatus? {
+        guard case .cancellation(let status) = try await perform(.cancel(id: id, now: now)) else { return nil }
+        return status
+    }
+
+    /// The soonest instant a scheduled message is due.
+    public func nextRelease() async throws -> Date? {
+        try await database.read { db in
+            try Double.fetchOne(db, sql: "SELECT MIN(notBefore) FROM message WHERE status = 'scheduled'")
+                .map { Date(timeIntervalSince1970: $0) }
+        }
+    }
+
+    /// The messages waiting for their instant, soonest first, with what each will show.
+    public func scheduled(limit: Int = 1000) async throws -> [(receipt: Receipt, message: Message)] {
+        try await database.read { db in
+            try Row.fetchAll(db, sql: "SELECT * FROM message WHERE status = 'scheduled' ORDER BY notBefore, seq LIMIT ?", arguments: [limit]).map { row in
+                (InboxWriter.receipt(row), try JSONDecoder().decode(Message.self, from: row["body"] as Data))
+            }
+        }
     }
 
     /// The soonest time a live slot expires.

@@ -65,6 +65,30 @@ enum InboxSchema {
                 t.column("updatedAt", .double).notNull()
             }
         }
+        migrator.registerMigration("v4: send later") { db in
+            // A message sent for later waits as 'scheduled' until notBefore; the partial index
+            // finds the next one due without scanning the receipts.
+            try db.execute(sql: """
+                ALTER TABLE message ADD COLUMN notBefore DOUBLE;
+                CREATE INDEX messageScheduled ON message (notBefore) WHERE status = 'scheduled';
+                INSERT INTO receiptCount (status, n) VALUES ('scheduled', 0), ('cancelled', 0);
+                """)
+        }
+        migrator.registerMigration("v5: schedules") { db in
+            // Recurring messages added over the API (the configuration file's are read at start),
+            // and when each schedule last looked at the clock, so a restart neither repeats an
+            // occurrence nor fires every one it missed.
+            try db.create(table: "schedule") { t in
+                t.column("name", .text).primaryKey()
+                t.column("definition", .blob).notNull()
+                t.column("createdAt", .double).notNull()
+                t.column("updatedAt", .double).notNull()
+            }
+            try db.create(table: "scheduleCheck") { t in
+                t.column("name", .text).primaryKey()
+                t.column("checkedAt", .double).notNull()
+            }
+        }
         return migrator
     }
 }

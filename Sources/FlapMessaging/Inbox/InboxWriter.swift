@@ -11,6 +11,10 @@ enum InboxOperation: Sendable {
     case expire(now: Date)
     case clearSlot(sender: String, now: Date)
     case prune(before: Date)
+    /// Scheduled messages whose instant has come take their slots.
+    case release(now: Date)
+    /// A scheduled message is cancelled before its instant.
+    case cancel(id: String, now: Date)
 }
 
 /// What an operation answers.
@@ -18,6 +22,8 @@ enum InboxResult: Sendable {
     case acceptance(Acceptance)
     case changed(Bool)
     case count(Int)
+    /// The message's status after a cancellation (cancelled, or what it already was), nil when unknown.
+    case cancellation(ReceiptStatus?)
 }
 
 /// Runs operations inside the writer's transaction, each in a savepoint of its own, and
@@ -31,6 +37,8 @@ struct InboxWriter {
     /// The slot changes made, in order, for the inbox's copy of the slots.
     private(set) var slotEdits: [SlotEdit] = []
     var slotsChanged: Bool { !slotEdits.isEmpty }
+    /// Whether a message was sent for later, released or cancelled.
+    private(set) var scheduleChanged = false
 
     init(db: Database, rules: SenderRules, seq: Int64) {
         self.db = db
@@ -40,7 +48,7 @@ struct InboxWriter {
 
     /// Runs `operation`; when it throws, nothing it did stays, and nothing of it is announced.
     mutating func run(_ operation: InboxOperation) throws -> InboxResult {
-        let (eventsBefore, seqBefore, editsBefore) = (events.count, seq, slotEdits.count)
+        let (eventsBefore, seqBefore, editsBefore, scheduleBefore) = (events.count, seq, slotEdits.count, scheduleChanged)
         var result: InboxResult?
         do {
             try db.inSavepoint {
@@ -51,6 +59,7 @@ struct InboxWriter {
             events.removeSubrange(eventsBefore...)
             seq = seqBefore
             slotEdits.removeSubrange(editsBefore...)
+            scheduleChanged = scheduleBefore
             throw error
         }
         return result!
@@ -90,6 +99,25 @@ struct InboxWriter {
             try execute("DELETE FROM slot WHERE sender = ?", [sender])
             slotEdits.append(.remove(messageId: id))
             return .changed(true)
+        case .release(let now):
+            let rows = try Row.fetchAll(db.cachedStatement(sql: """
+                SELECT id, body, seq FROM message WHERE status = 'scheduled' AND notBefore <= ? ORDER BY notBefore, seq
+                """), arguments: [now.timeIntervalSince1970])
+            for row in rows {
+                let message = try JSONDecoder().decode(Message.self, from: row["body"] as Data)
+                try execute("UPDATE message SET status = 'accepted' WHERE id = ?", [message.id])
+                try place(message, seq: row["seq"], now: now, released: true)
+            }
+            if !rows.isEmpty { scheduleChanged = true }
+            return .count(rows.count)
+        case .cancel(let id, let now):
+            guard let status = try String.fetchOne(db.cachedStatement(sql: "SELECT status FROM message WHERE id = ?"), arguments: [id]) else {
+                return .cancellation(nil)
+            }
+            guard status == ReceiptStatus.scheduled.rawValue else { return .cancellation(ReceiptStatus(rawValue: status)) }
+            try finish(id, .cancelled, reason: "cancelled before its time", at: now)
+            scheduleChanged = true
+            return .cancellation(.cancelled)
         case .prune(let before):
             try db.execute(sql: """
                 DELETE FROM message WHERE finalAt < ? AND id NOT IN (SELECT messageId FROM slot)
@@ -113,43 +141,57 @@ struct InboxWriter {
             return .rateLimited(retryAfter: wait)
         }
         seq += 1
+        let waits = message.notBefore.map { $0 > now } ?? false
         try execute(
             """
-                INSERT INTO message (id, sender, senderName, source, body, createdAt, expiresAt, receivedAt, seq, status)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, 'accepted')
+                INSERT INTO message (id, sender, senderName, source, body, createdAt, expiresAt, notBefore, receivedAt, seq, status)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                 """,
             [message.id, message.sender.id, message.sender.name, message.source, body,
                         message.createdAt.timeIntervalSince1970, message.expiresAt.timeIntervalSince1970,
-                        now.timeIntervalSince1970, seq])
-        var receipt = Receipt(id: message.id, sender: message.sender.id, status: .accepted, reason: nil, receivedAt: now,
-                              createdAt: message.createdAt, expiresAt: message.expiresAt, finalAt: nil)
+                        message.notBefore?.timeIntervalSince1970, now.timeIntervalSince1970, seq,
+                        (waits ? ReceiptStatus.scheduled : .accepted).rawValue])
+        let receipt = Receipt(id: message.id, sender: message.sender.id, status: waits ? .scheduled : .accepted, reason: nil, receivedAt: now,
+                              createdAt: message.createdAt, expiresAt: message.expiresAt, notBefore: message.notBefore, finalAt: nil)
+        if waits {
+            scheduleChanged = true
+            return .accepted(receipt)
+        }
+        return .accepted(try place(message, seq: seq, now: now, released: false) ?? receipt)
+    }
+
+    /// Puts an accepted message in its sender's slot, unless it has expired or the slot holds a
+    /// message that shows from later; the message's final receipt when it did not get the slot.
+    @discardableResult
+    private mutating func place(_ message: Message, seq: Int64, now: Date, released: Bool) throws -> Receipt? {
         if message.expiresAt <= now {
-            receipt = try finish(message.id, .expired, reason: "expired before it arrived", at: now) ?? receipt
-        } else if let current = try Row.fetchOne(db.cachedStatement(sql: """
-            SELECT m.id, m.createdAt FROM slot s JOIN message m ON m.id = s.messageId WHERE s.sender = ?
+            return try finish(message.id, .expired, reason: released ? "expired before its time came" : "expired before it arrived", at: now)
+        }
+        if let current = try Row.fetchOne(db.cachedStatement(sql: """
+            SELECT m.id, MAX(m.createdAt, COALESCE(m.notBefore, m.createdAt)) AS showsFrom FROM slot s JOIN message m ON m.id = s.messageId WHERE s.sender = ?
             """), arguments: [message.sender.id]) {
             let currentID: String = current["id"]
-            if message.createdAt.timeIntervalSince1970 < current["createdAt"] as Double {
+            if message.showsFrom.timeIntervalSince1970 < current["showsFrom"] as Double {
                 // A late older message never takes a slot back from a newer one.
-                receipt = try finish(message.id, .superseded, reason: "older than \(currentID) in the same slot", at: now) ?? receipt
-            } else {
-                try finish(currentID, .superseded, reason: "replaced by \(message.id)", at: now)
-                try execute("UPDATE slot SET messageId = ? WHERE sender = ?", [message.id, message.sender.id])
-                slotEdits.append(.fill(SlotEntry(message: message, seq: seq)))
+                return try finish(message.id, .superseded, reason: "older than \(currentID) in the same slot", at: now)
             }
+            try finish(currentID, .superseded, reason: "replaced by \(message.id)", at: now)
+            try execute("UPDATE slot SET messageId = ? WHERE sender = ?", [message.id, message.sender.id])
         } else {
             try execute("INSERT INTO slot (sender, messageId) VALUES (?, ?)", [message.sender.id, message.id])
-            slotEdits.append(.fill(SlotEntry(message: message, seq: seq)))
         }
-        return .accepted(receipt)
+        slotEdits.append(.fill(SlotEntry(message: message, seq: seq)))
+        return nil
     }
+
+
 
     /// Gives `id` its final status if it has none yet, and announces it; the receipt, or nil
     /// when it was already final.
     @discardableResult
     private mutating func finish(_ id: String, _ status: ReceiptStatus, reason: String?, at now: Date) throws -> Receipt? {
         guard let row = try Row.fetchAll(db.cachedStatement(sql: """
-            UPDATE message SET status = ?, reason = ?, finalAt = ? WHERE id = ? AND status = 'accepted' RETURNING *
+            UPDATE message SET status = ?, reason = ?, finalAt = ? WHERE id = ? AND status IN ('accepted', 'scheduled') RETURNING *
             """), arguments: [status.rawValue, reason, now.timeIntervalSince1970, id]).first else { return nil }
         let receipt = Self.receipt(row)
         events.append(.final(receipt))
@@ -171,6 +213,7 @@ struct InboxWriter {
             id: row["id"], sender: row["sender"], status: ReceiptStatus(rawValue: row["status"]) ?? .accepted,
             reason: row["reason"], receivedAt: Date(timeIntervalSince1970: row["receivedAt"]),
             createdAt: Date(timeIntervalSince1970: row["createdAt"]), expiresAt: Date(timeIntervalSince1970: row["expiresAt"]),
+            notBefore: (row["notBefore"] as Double?).map(Date.init(timeIntervalSince1970:)),
             finalAt: (row["finalAt"] as Double?).map(Date.init(timeIntervalSince1970:)))
     }
 }

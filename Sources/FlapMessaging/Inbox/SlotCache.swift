@@ -34,9 +34,9 @@ struct SlotCache {
         }
     }
 
-    /// Oldest slot first: by createdAt, then arrival (the order the database query gives).
+    /// Oldest slot first: by when each shows from (createdAt, or a later notBefore), then arrival.
     var messages: [Message] {
-        bySender.values.sorted { ($0.message.createdAt, $0.seq) < ($1.message.createdAt, $1.seq) }.map(\.message)
+        bySender.values.sorted { ($0.message.showsFrom, $0.seq) < ($1.message.showsFrom, $1.seq) }.map(\.message)
     }
 
     var count: Int { bySender.count }

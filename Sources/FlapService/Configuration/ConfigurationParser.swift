@@ -1,3 +1,4 @@
+import FlapTime
 import FlapCore
 import FlapHardware
 import FlapMessaging
@@ -46,6 +47,15 @@ public enum ConfigurationParser {
             messages.finish(["rate_limit", "allow", "block"])
             reader.problems += messages.problems
         }
+        if var time = reader.table("time") {
+            if let clock = time.string("clock") {
+                if let setting = ClockTrust.Setting(rawValue: clock) { configuration.clock = setting } else {
+                    time.fail("clock", "\"\(clock)\" is not one of \(ClockTrust.Setting.allCases.map(\.rawValue).joined(separator: ", "))")
+                }
+            }
+            time.finish(["clock"])
+            reader.problems += time.problems
+        }
         if var sound = reader.table("sound") {
             configuration.sound.enabled = sound.bool("enabled") ?? true
             configuration.sound.device = sound.string("device") ?? configuration.sound.device
@@ -84,6 +94,18 @@ public enum ConfigurationParser {
                 reader.problems += sensor.problems
             }
         }
+        if let schedules = reader.tables("schedule") {
+            for var schedule in schedules {
+                if let definition = parseSchedule(&schedule) {
+                    if configuration.schedules.contains(where: { $0.name == definition.name }) {
+                        schedule.fail("name", "another schedule is called \(definition.name) too; give each its own name")
+                    } else {
+                        configuration.schedules.append(definition)
+                    }
+                }
+                reader.problems += schedule.problems
+            }
+        }
         if let mirrors = reader.tables("mirror") {
             for (index, var mirror) in mirrors.enumerated() {
                 configuration.mirrors.append(parseMirror(&mirror, index: index))
@@ -98,7 +120,7 @@ public enum ConfigurationParser {
         for (index, panel) in configuration.panels.enumerated() where panel.policy == .kiosk && configuration.room == nil {
             reader.fail("panel[\(index)].policy", "policy = \"kiosk\" shows a Wematch room: configure [room] too")
         }
-        reader.finish(["state_dir", "listen", "log_level", "api", "local_api", "messages", "sound", "mqtt", "panel", "sensor", "room", "mirror"])
+        reader.finish(["state_dir", "listen", "log_level", "api", "local_api", "messages", "sound", "mqtt", "panel", "sensor", "room", "mirror", "time", "schedule"])
         guard reader.problems.isEmpty else { throw ConfigurationError(file: file, problems: reader.problems) }
         return configuration
     }
@@ -205,9 +227,70 @@ public enum ConfigurationParser {
         default:
             break
         }
-        reader.finish(["id", "driver", "device", "size", "rows", "columns", "pins", "drum", "drum_string", "period_ms", "transition", "show", "policy", "sender", "rotate_seconds"]
+        panel.quiet = parseQuietHours(&reader, led: panel.isLED)
+        reader.finish(["id", "driver", "device", "size", "rows", "columns", "pins", "drum", "drum_string", "period_ms", "transition", "show", "policy", "sender", "rotate_seconds",
+                       "quiet_hours", "quiet", "quiet_message"]
             + (panel.isLED ? ledKeys : []) + (panel.driver == "vestaboard" ? vestaboardKeys : []))
         return panel
+    }
+
+    /// A `[[schedule]]`: the same fields as `/v1/schedules`, in the file's snake case.
+    private static func parseSchedule(_ reader: inout TableReader) -> ScheduleDefinition? {
+        guard let name = reader.string("name") else {
+            reader.fail("name", "a schedule needs a name, such as name = \"good-morning\"")
+            return nil
+        }
+        var definition = ScheduleDefinition(name: name)
+        definition.days = reader.oneOrMoreStrings("days")
+        definition.times = reader.oneOrMoreStrings("times")
+        definition.cron = reader.string("cron")
+        definition.timeZone = reader.string("time_zone")
+        definition.text = reader.string("text")
+        definition.codes = reader.intLists("codes", example: "[[0, 0, 63, 63, …], …] (one row of character codes per panel row)")
+        definition.quickMessage = reader.string("quick_message")
+        definition.align = reader.string("align")
+        definition.holdMinutes = reader.int("hold_minutes")
+        definition.sender = reader.string("sender")
+        reader.finish(["name", "days", "times", "cron", "time_zone", "text", "codes", "quick_message", "align", "hold_minutes", "sender"])
+        do {
+            _ = try definition.recurrence()
+        } catch {
+            let keys = ["timeZone": "time_zone", "quickMessage": "quick_message", "holdMinutes": "hold_minutes"]
+            for problem in error.problems { reader.fail(keys[problem.field] ?? problem.field, problem.problem) }
+            return nil
+        }
+        return definition
+    }
+
+    /// `quiet_hours = "22:00-07:00"`, `quiet = "hold" | "blank" | "message" | "dim"` (LED panels
+    /// and screens), `quiet_message = "<quick message>"` with `message`.
+    private static func parseQuietHours(_ reader: inout TableReader, led: Bool) -> BoardQuietHours? {
+        let action = reader.choice("quiet", BoardQuietHours.actionNames)
+        let message = reader.string("quiet_message")
+        guard let text = reader.string("quiet_hours") else {
+            if action != nil || message != nil { reader.fail("quiet", "quiet and quiet_message need quiet_hours = \"22:00-07:00\" beside them") }
+            return nil
+        }
+        guard let hours = QuietHours(text) else {
+            reader.fail("quiet_hours", "\"\(text)\" is not a span of local time such as \"22:00-07:00\"")
+            return nil
+        }
+        switch action ?? "hold" {
+        case "blank": return BoardQuietHours(hours: hours, action: .blank)
+        case "message":
+            guard let message else {
+                reader.fail("quiet_message", "quiet = \"message\" needs quiet_message = \"<the name of a quick message>\"")
+                return nil
+            }
+            return BoardQuietHours(hours: hours, action: .message(message))
+        case "dim":
+            guard led else {
+                reader.fail("quiet", "quiet = \"dim\" is for LED panels and screens (their brightness_schedule dims them); a split-flap board can hold or blank")
+                return nil
+            }
+            return BoardQuietHours(hours: hours, action: .dim)
+        default: return BoardQuietHours(hours: hours, action: .hold)
+        }
     }
 
     static let ledKeys = ["width", "height", "orientation", "reverse_blocks", "wiring", "current_limit_ma", "format", "chain", "parallel",

@@ -1,3 +1,4 @@
+import FlapTime
 import FlapHardware
 import FlapCore
 import FlapMessaging
@@ -33,6 +34,11 @@ public struct FlapdConfiguration: Sendable, Equatable {
     public var mirrors: [MirrorSettings] = []
     /// The Wematch room this kiosk joins (`[room]`, `--room`); it needs `mqtt`.
     public var room: RoomSettings?
+    /// `[time] clock`: whether timed events decide by the clock's synchronisation (auto) or
+    /// trust it as it is (a board with a real-time clock).
+    public var clock = ClockTrust.Setting.auto
+    /// `[[schedule]]`: recurring messages, read-only over the API.
+    public var schedules: [ScheduleDefinition] = []
 
     public init() {}
 }
@@ -58,6 +64,8 @@ public struct PanelConfiguration: Sendable, Equatable {
     public var drum = Drum.vestaboard
     public var flapPeriodMs = FlipPlanner.defaultFlapPeriodMs
     public var policy = PanelPolicy.latest
+    /// When the board does not move for messages, and what it does then.
+    public var quiet: BoardQuietHours?
     public var transition = TransitionStrategy.cascade
     /// How a simulated panel is shown: `terminal` (drawn in place when stdout is a terminal,
     /// else logged as text), `log`, or `none`.

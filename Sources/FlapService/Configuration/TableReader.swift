@@ -47,6 +47,12 @@ struct TableReader {
         return value
     }
 
+    /// One string or a list of them: `days = "weekdays"` or `days = ["sat", "sun"]`.
+    mutating func oneOrMoreStrings(_ name: String) -> [String]? {
+        if let single = table[name]?.string { return [single] }
+        return strings(name)
+    }
+
     mutating func strings(_ name: String) -> [String]? {
         guard let value = table[name] else { return nil }
         guard let array = value.array, array.allSatisfy({ $0.string != nil }) else {

@@ -1,6 +1,7 @@
 import FlapCore
 import FlapHardware
 import FlapMessaging
+import FlapTime
 import Foundation
 import Logging
 
@@ -16,6 +17,14 @@ public actor DisplayCoordinator<C: Clock> where C.Duration == Duration {
     private let time: ServiceTime<C>
     private let logger: Logger
     private let observer: DisplayObserver?
+    private let quiet: BoardQuietHours?
+    private let calendar: Calendar
+    /// Whether timed decisions may go by the wall clock (``ClockTrust``).
+    private let clockTrusted: @Sendable () -> Bool
+    /// When the quiet hours the panel is in end (nil: not in them).
+    public private(set) var quietUntil: Date?
+    /// Whether the quiet hours' own board (blank, a quick message) has been shown in this span.
+    private var quietBoardShown = false
 
     /// The message id the panel is showing or moving to (nil: blank board).
     public private(set) var target: String?
@@ -23,13 +32,19 @@ public actor DisplayCoordinator<C: Clock> where C.Duration == Duration {
     private var shownSince: C.Instant
     /// When the soonest live slot expires, as of the last refresh.
     private var soonestExpiry: Date? = .distantPast  // the first refresh expires what expired while flapd was off
-    private var timer: Task<Void, Never>?
+    /// The next expiry, rotation or quiet-hours boundary.
+    private let alarm: Alarm<C>
     private let (wakeups, wake) = AsyncStream.makeStream(of: Void.self, bufferingPolicy: .bufferingNewest(1))
 
     public init(
         panelID: String, inbox: Inbox, motion: MotionLoop<C>, policy: PanelPolicy, size: BoardSize,
-        time: ServiceTime<C>, logger: Logger, observer: DisplayObserver? = nil, showing: (board: Board, messageId: String?)? = nil
+        time: ServiceTime<C>, logger: Logger, observer: DisplayObserver? = nil, showing: (board: Board, messageId: String?)? = nil,
+        quiet: BoardQuietHours? = nil, calendar: Calendar = .current, clockTrusted: @escaping @Sendable () -> Bool = { true }
     ) {
+        self.quiet = quiet
+        alarm = Alarm(clock: time.clock)
+        self.calendar = calendar
+        self.clockTrusted = clockTrusted
         self.panelID = panelID
         self.inbox = inbox
         self.motion = motion
@@ -51,10 +66,8 @@ public actor DisplayCoordinator<C: Clock> where C.Duration == Duration {
         let motionEvents = Task { [motion] in
             for await event in motion.motionEvents { await self.handle(event) }
         }
-        defer {
-            inboxChanges.cancel()
-            motionEvents.cancel()
-            timer?.cancel()
+        let deadlines = Task { [alarm] in
+            for await _ in alarm.wakeups { await self.timerFired() }
         }
         // A panel with nothing to show stays as it is rather than re-planning to blank.
         if targetBoard == nil { targetBoard = await motion.restingBoard() }
@@ -63,6 +76,10 @@ public actor DisplayCoordinator<C: Clock> where C.Duration == Duration {
             if Task.isCancelled { break }
             await refresh(rotationDue: false)
         }
+        inboxChanges.cancel()
+        motionEvents.cancel()
+        deadlines.cancel()
+        await alarm.stop()
     }
 
     private func handle(_ event: MotionEvent) async {
@@ -96,54 +113,103 @@ public actor DisplayCoordinator<C: Clock> where C.Duration == Duration {
             let slots = try await inbox.slots()
             soonestExpiry = slots.map(\.expiresAt).min()
             let chosen = policy.choose(from: slots, previous: target, rotationDue: rotationDue)
-            var board = Board(size: renderer.size)
-            if let chosen {
-                do {
-                    board = try renderer.board(for: chosen)
-                } catch {
-                    // Checked on arrival against the first panel; this panel may be another size.
-                    try await inbox.reject(chosen.id, reason: "cannot be shown on panel \(panelID): \(error)", now: time.now())
-                    return await refresh(rotationDue: rotationDue)
+            // Quiet hours go by the wall clock, so only when it can be trusted.
+            let now = time.now()
+            let holding = quiet.map { clockTrusted() && $0.holds(at: now, calendar: calendar) } ?? false
+            let quietChange = quiet?.nextChange(after: now, calendar: calendar)
+            quietUntil = holding ? quietChange : nil
+            if !holding { quietBoardShown = false }
+            if holding, chosen?.bypassQuietHours != true {
+                if !quietBoardShown {
+                    quietBoardShown = true
+                    if let board = try await quietBoard() {
+                        logger.info("quiet hours", metadata: ["panel": "\(panelID)", "until": "\(quietUntil!.formatted(.iso8601))"])
+                        target = nil
+                        targetBoard = board
+                        shownSince = time.clock.now
+                        try await motion.show(board, transition: nil, token: nil)
+                    }
                 }
+            } else {
+                try await show(chosen)
             }
-            if chosen?.id != target || board != targetBoard {
-                target = chosen?.id
-                targetBoard = board
-                shownSince = time.clock.now
-                let transition = chosen?.transition.flatMap { request in
-                    try? Transition(strategy: request.strategy, stepSize: request.stepSize,
-                                    stepIntervalMs: request.stepIntervalMs, seed: Self.seed(chosen!.id))
-                }
-                try await motion.show(board, transition: transition, token: chosen?.id)
-            }
-            try await armTimer(slots: slots.count, expiry: soonestExpiry)
+            try await armTimer(slots: slots.count, expiry: [soonestExpiry, quietChange].compactMap { $0 }.min())
+        } catch is RefreshAgain {
+            await refresh(rotationDue: rotationDue)
         } catch {
             logger.error("display refresh failed", metadata: ["panel": "\(panelID)", "error": "\(error)"])
         }
     }
 
-    /// Arms the wake-up for the next expiry or rotation. The old timer is cancelled only when
-    /// replaced: it may be the task running this very call, and cancelling it earlier would make
-    /// the inbox read below throw.
+    /// Moves the panel to `chosen` (blank when nil) if that changes what it shows.
+    private func show(_ chosen: Message?) async throws {
+        var board = Board(size: renderer.size)
+        if let chosen {
+            do {
+                board = try renderer.board(for: chosen)
+            } catch {
+                // Checked on arrival against the first panel; this panel may be another size.
+                try await inbox.reject(chosen.id, reason: "cannot be shown on panel \(panelID): \(error)", now: time.now())
+                throw RefreshAgain()
+            }
+        }
+        guard chosen?.id != target || board != targetBoard else { return }
+        target = chosen?.id
+        targetBoard = board
+        shownSince = time.clock.now
+        let transition = chosen?.transition.flatMap { request in
+            try? Transition(strategy: request.strategy, stepSize: request.stepSize,
+                            stepIntervalMs: request.stepIntervalMs, seed: Self.seed(chosen!.id))
+        }
+        try await motion.show(board, transition: transition, token: chosen?.id)
+    }
+
+    /// A message that could not be shown was rejected: choose again.
+    private struct RefreshAgain: Error {}
+
+    /// What the board shows when quiet hours start: nil to hold what it shows.
+    private func quietBoard() async throws -> Board? {
+        switch quiet?.action {
+        case .blank?: return Board(size: renderer.size)
+        case .message(let name)?:
+            guard let template = try await inbox.template(name) else {
+                logger.warning("quiet hours: no quick message of that name; holding instead", metadata: ["panel": "\(panelID)", "message": "\(name)"])
+                return nil
+            }
+            do {
+                let (message, _) = try MessageParser(boardSize: renderer.size, source: "quiet-hours").parse(template.fieldObject, now: time.now())
+                return try renderer.board(for: message)
+            } catch {
+                logger.warning("quiet hours: the quick message cannot be shown; holding instead", metadata: ["panel": "\(panelID)", "message": "\(name)", "error": "\(error)"])
+                return nil
+            }
+        default: return nil
+        }
+    }
+
+    /// Arms the wake-up for the next expiry, rotation or quiet-hours boundary (``Alarm`` keeps
+    /// one armed no later than needed: waking early only means choosing again).
     private func armTimer(slots: Int, expiry: Date?) async throws {
         var deadline: C.Instant?
         if let expiry { deadline = time.instant(at: expiry) }
-        var rotation = false
         if case .rotate(let every) = policy, slots > 1 {
             let turn = shownSince.advanced(by: every)
-            if deadline == nil || turn < deadline! {
-                deadline = turn
-                rotation = true
-            }
+            if deadline == nil || turn < deadline! { deadline = turn }
         }
-        timer?.cancel()
-        timer = nil
+        if quiet != nil {
+            // Quiet hours go by the wall clock, which NTP may set far forward at any time (or
+            // which becomes trusted): look at it at least once a minute.
+            let minute = time.clock.now.advanced(by: .seconds(60))
+            deadline = min(deadline ?? minute, minute)
+        }
         guard let deadline else { return }
-        let clock = time.clock
-        timer = Task {
-            guard (try? await clock.sleep(until: deadline, tolerance: nil)) != nil else { return }
-            await self.refresh(rotationDue: rotation)
-        }
+        await alarm.arm(deadline)
+    }
+
+    private func timerFired() async {
+        var rotationDue = false
+        if case .rotate(let every) = policy { rotationDue = time.clock.now >= shownSince.advanced(by: every) }
+        await refresh(rotationDue: rotationDue)
     }
 
     static func seed(_ id: String) -> UInt64 {

@@ -1,6 +1,6 @@
 import FlapMessaging
 
-/// Which message a panel shows (DESIGN §6). When the chosen slot expires or is cleared, the
+/// Which message a panel shows (README, "Messages and receipts"). When the chosen slot expires or is cleared, the
 /// policy picks again: `latest` falls back to the newest remaining slot, `sender` clears the
 /// board, `rotate` drops it from the rotation. With no message at all the board is blank.
 /// `kiosk` shows no message: the room takes the panel.
@@ -19,7 +19,7 @@ public enum PanelPolicy: Sendable, Equatable {
     func choose(from slots: [Message], previous: String?, rotationDue: Bool) -> Message? {
         switch self {
         case .latest:
-            return slots.max { ($0.createdAt) < ($1.createdAt) }
+            return slots.max { $0.showsFrom < $1.showsFrom }
         case .sender(let sender):
             return slots.first { $0.sender.id == sender }
         case .kiosk:

@@ -9,6 +9,7 @@ import FlapLinux
 import FlapMessaging
 import FlapMetrics
 import FlapMQTT
+import FlapTime
 import Foundation
 import Hummingbird
 import Logging
@@ -38,6 +39,7 @@ public final class Appliance: Sendable {
         self.logger = logger
         stateDirectory = try StateDirectory(explicit: configuration.stateDirectory)
         inbox = try Inbox(path: stateDirectory.file("inbox.sqlite"), rules: configuration.rules)
+        let clockTrust = ClockTrust(setting: configuration.clock, stateDirectory: stateDirectory.path)
         let savedSound = SavedSound(directory: stateDirectory.path)
         let sound = try Self.player(savedSound.applied(to: configuration.sound), logger: logger)
         self.sound = sound
@@ -62,6 +64,8 @@ public final class Appliance: Sendable {
             }
         }
         let intake = MessageIntake(inbox: inbox, boardSize: drivers[0].configuration.size ?? .flagship, now: { Date() })
+        let schedules = ScheduleRunner(inbox: inbox, intake: intake, time: .system, trust: { [clockTrust] in clockTrust.verdict() },
+                                       fromFile: configuration.schedules, logger: logger)
         var mqtt: MQTTBridge?
         let mqttPassword = try configuration.mqtt?.passwordFile.map { try resolve(.file($0), purpose: "MQTT password") }
         if let settings = configuration.mqtt {
@@ -83,7 +87,8 @@ public final class Appliance: Sendable {
             // Only one panel can be drawn in place, and one sound device carries one panel's clacks.
             panels.append(try await PanelRuntime(driver: driver, inbox: inbox, metrics: metrics,
                                                  drawInTerminal: drawInTerminal && index == 0,
-                                                 sound: index == 0 ? sound : nil, mqtt: index == 0 ? mqtt : nil, room: room, live: live, logger: logger))
+                                                 sound: index == 0 ? sound : nil, mqtt: index == 0 ? mqtt : nil, room: room, live: live,
+                                                 clockTrust: clockTrust, logger: logger))
         }
         self.panels = panels
         var bell: KioskBell?
@@ -105,7 +110,7 @@ public final class Appliance: Sendable {
         let native = NativeAPI(intake: intake, panels: boards, metrics: metrics, apiKey: apiKey, version: Self.version,
                                sensors: { await heartRate?.report() ?? [] }, rooms: room.map { RoomAccessAdapter(service: $0) },
                                deliveries: outbox.map { ApplianceDeliveries(queue: $0, workers: workers, metrics: metrics) }, live: live,
-                               mqtt: mqttStatus)
+                               mqtt: mqttStatus, clock: { [clockTrust] in clockTrust.verdict() }, schedules: schedules)
         let local = LocalAPI(intake: intake, panels: boards, metrics: metrics, enablementToken: token, apiKey: localKey)
         let ports = self.ports
         let quiet = Logger(label: "http", factory: { _ in SwiftLogNoOpLogHandler() })
@@ -126,7 +131,9 @@ public final class Appliance: Sendable {
         let nativeListener = Listener(name: "native API", address: "\(configuration.listen):\(configuration.apiPort)", key: "--api-port or [api] port", app: nativeApp)
         let localListener = Listener(name: "Local API", address: "\(configuration.listen):\(configuration.localAPIPort)", key: "--local-api-port or [local_api] port", app: localApp)
         var services: [any Service] = panels
-        services += [nativeListener, localListener, Housekeeping(inbox: inbox, logger: logger)]
+        services += [nativeListener, localListener, Housekeeping(inbox: inbox, logger: logger),
+                     TimedEvents(releases: ReleaseTimer(inbox: inbox, time: .system, trust: { [clockTrust] in clockTrust.verdict() }, logger: logger),
+                                 schedules: schedules, clockTrust: clockTrust)]
         if let mqtt { services.append(mqtt) }
         if let heartRate { services.append(HeartRateService(hub: heartRate)) }
         if let room { services.append(RoomRunner(room: room)) }
@@ -292,6 +299,32 @@ struct Listener<App: Service>: Service {
                 : text.contains("Cannot assign requested address") ? "no interface of this machine has that address" : text
             throw ServiceError("the \(name) cannot listen on \(address): \(reason)")
         }
+    }
+}
+
+/// Messages sent for later, released at their instants, and recurring messages, fired at theirs,
+/// until shutdown; the last time flapd saw
+/// on a trusted clock kept every quarter of an hour and at the end (``ClockTrust``'s last rule).
+struct TimedEvents: Service {
+    let releases: ReleaseTimer<ContinuousClock>
+    let schedules: ScheduleRunner<ContinuousClock>
+    let clockTrust: ClockTrust
+
+    func run() async throws {
+        let keeping = Task {
+            while !Task.isCancelled {
+                clockTrust.recordSeen()
+                try? await Task.sleep(for: .seconds(900))
+            }
+        }
+        try? await cancelWhenGracefulShutdown {
+            await withDiscardingTaskGroup { group in
+                group.addTask { await releases.run() }
+                group.addTask { await schedules.run() }
+            }
+        }
+        keeping.cancel()
+        clockTrust.recordSeen()
     }
 }
 

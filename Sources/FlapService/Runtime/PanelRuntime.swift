@@ -1,3 +1,4 @@
+import FlapTime
 import FlapCore
 import FlapHardware
 import FlapHTTP
@@ -38,7 +39,7 @@ final class PanelRuntime: Service, Sendable {
     let delivery: BoardDelivery<ContinuousClock>?
 
     init(driver: PanelDriver, inbox: Inbox, metrics: FlapMetrics, drawInTerminal: Bool,
-         sound: ClackPlayer<ContinuousClock>?, mqtt: MQTTBridge?, room: RoomService?, live: LiveBoards, logger: Logger) async throws {
+         sound: ClackPlayer<ContinuousClock>?, mqtt: MQTTBridge?, room: RoomService?, live: LiveBoards, clockTrust: ClockTrust, logger: Logger) async throws {
         let configuration = driver.configuration
         let size = configuration.size ?? .flagship
         self.configuration = configuration
@@ -94,7 +95,8 @@ final class PanelRuntime: Service, Sendable {
         motion = MotionLoop(panel: panel, planner: planner, clock: ContinuousClock(), onPlanStart: onPlanStart)
         coordinator = DisplayCoordinator(
             panelID: configuration.id, inbox: inbox, motion: motion, policy: configuration.policy, size: size,
-            time: .system, logger: logger, observer: ApplianceObserver(metrics: metrics, mqtt: mqtt, live: live), showing: showing)
+            time: .system, logger: logger, observer: ApplianceObserver(metrics: metrics, mqtt: mqtt, live: live), showing: showing,
+            quiet: configuration.quiet, clockTrusted: { clockTrust.verdict().trusted })
         await live.resting(panel: id, board: await motion.restingBoard())
     }
 
@@ -135,8 +137,10 @@ final class PanelRuntime: Service, Sendable {
     /// The panel as the APIs report it.
     func view() async -> PanelView {
         let board = await motion.restingBoard()
-        return PanelView(id: configuration.id, driver: configuration.driver, drum: configuration.drum.name, board: board,
-                         moving: await motion.isMoving, messageId: await coordinator.target, health: await panel.health())
+        var view = PanelView(id: configuration.id, driver: configuration.driver, drum: configuration.drum.name, board: board,
+                             moving: await motion.isMoving, messageId: await coordinator.target, health: await panel.health())
+        view.quietUntil = await coordinator.quietUntil
+        return view
     }
 
     /// The clacks move with landings the hardware showed to be early or late.

@@ -50,8 +50,11 @@ function message() {
     text: $("text").value, align: $("align").value, valign: $("valign").value,
     sender: { id: $("sender").value.trim() || "web" }, transition: { strategy: $("transition").value },
   };
+  // Send later: the local time picked, as an instant; the expiry counts from it.
+  const at = $("send-at").value ? new Date($("send-at").value) : null;
+  if (at) body.notBefore = at.toISOString();
   const seconds = Number($("expiry").value);
-  if (seconds) body.expiresAt = new Date(Date.now() + seconds * 1000).toISOString();
+  if (seconds) body.expiresAt = new Date((at ?? new Date()).getTime() + seconds * 1000).toISOString();
   return body;
 }
 

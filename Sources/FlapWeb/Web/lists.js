@@ -1,4 +1,5 @@
-// The quick messages, each sender's slot with its time left, and the latest receipts.
+// The quick messages, each sender's slot with its time left, what was sent for later, and the
+// latest receipts.
 import { $, ago, api, fill, follow, item, refused, until } from "/web/api.js";
 
 export async function refreshLists() {
@@ -16,6 +17,12 @@ export async function refreshLists() {
   fill($("slots"), slots.map((slot) => item(slot.senderName || slot.sender, `${slot.content === "text" ? slot.text.join(" / ").trim() : "(painting)"} · ${until(slot.expiresAt)}`, [
     ["Clear", async () => { await api("DELETE", `/v1/slots/${encodeURIComponent(slot.sender)}`); refreshLists(); }],
   ])), "No messages.");
+
+  const scheduled = (await api("GET", "/v1/scheduled")).data.scheduled || [];
+  fill($("scheduled"), scheduled.map((m) => item(m.senderName || m.sender,
+    `${m.text ? m.text.replace(/\n/g, " / ") : "(painting)"} · at ${new Date(m.notBefore).toLocaleString()}`, [
+      ["Cancel", async () => { await api("DELETE", `/v1/messages/${encodeURIComponent(m.id)}`); refreshLists(); }],
+    ])), "Nothing waiting.");
 
   const receipts = (await api("GET", "/v1/receipts?limit=8")).data.receipts || [];
   fill($("receipts"), receipts.map((r) => {

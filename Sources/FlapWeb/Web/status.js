@@ -1,5 +1,6 @@
-// Health at a glance: each panel and its faulty modules, calibration nudges for directly driven
-// panels, the sound's settings, and the links to the broker, the sensors and real Vestaboards.
+// Health at a glance: each panel (its faulty modules, its quiet hours), calibration nudges for
+// directly driven panels, the sound's settings, the clock and the schedules, and the links to the
+// broker, the sensors and real Vestaboards.
 import { $, ago, api, fill, item, refused } from "/web/api.js";
 
 let soundLoaded = false;
@@ -8,10 +9,13 @@ export async function refreshStatus() {
   const status = (await api("GET", "/v1/status")).data;
   fill($("panels"), (status.panels || []).map((p) => {
     const faults = p.faults.map((f) => `row ${f.row}, column ${f.column}: ${f.fault}`).join("; ");
-    return item(p.id, `${p.driver}, ${p.rows}×${p.columns}, ${p.connected ? (p.moving ? "moving" : "resting") : "not answering"}${faults ? ` · needs attention: ${faults}` : ""}`);
+    const quiet = p.quietUntil ? ` · quiet hours until ${new Date(p.quietUntil).toLocaleTimeString([], { hour: "2-digit", minute: "2-digit" })}` : "";
+    return item(p.id, `${p.driver}, ${p.rows}×${p.columns}, ${p.connected ? (p.moving ? "moving" : "resting") : "not answering"}${quiet}${faults ? ` · needs attention: ${faults}` : ""}`);
   }), "No panels.");
 
   const links = [];
+  // Whether timed events (sent for later, schedules, quiet hours) may go by the clock, and why.
+  if (status.time) links.push(item("Clock", `${status.time.trusted ? "trusted" : "not trusted yet"}: ${status.time.reason}${status.time.scheduled ? ` · ${status.time.scheduled} sent for later` : ""}`));
   if (status.mqtt) links.push(item("MQTT broker", `${status.mqtt.broker}: ${status.mqtt.state} since ${ago(status.mqtt.since)}${status.mqtt.reason ? ` (${status.mqtt.reason})` : ""}`));
   for (const board of status.boards || []) {
     links.push(item(`Vestaboard ${board.panel}`, `${board.api} ${board.address}: ${board.reachable === false ? "unreachable" : board.reachable ? "reachable" : "not tried yet"}, ${board.queueDepth} waiting${board.lastError ? ` · ${board.lastError}` : ""}`));
@@ -26,6 +30,10 @@ export async function refreshStatus() {
         ["Retry", async () => { await api("POST", `/v1/queue/${d.id}/retry`); refreshStatus(); }],
       ]));
     }
+  }
+  for (const s of (await api("GET", "/v1/schedules")).data.schedules || []) {
+    const when = s.cron ? `cron ${s.cron}` : `${(s.days || ["daily"]).join(", ")} at ${(s.times || []).join(", ")}`;
+    links.push(item(`Schedule ${s.name}`, `${when}${s.timeZone ? ` (${s.timeZone})` : ""}${s.next ? ` · next ${new Date(s.next).toLocaleString()}` : ""}${s.fromFile ? " · from the configuration file" : ""}`));
   }
   fill($("links"), links, "No MQTT broker, sensors or Vestaboards configured.");
   if (!soundLoaded) { soundLoaded = true; await loadSound(); }

@@ -13,7 +13,7 @@ public struct ServiceTime<C: Clock>: Sendable where C.Duration == Duration {
     }
 
     /// The clock's instant at which the wall clock will read `date`.
-    func instant(at date: Date) -> C.Instant {
+    public func instant(at date: Date) -> C.Instant {
         let seconds = max(0, date.timeIntervalSince(now()))
         return clock.now.advanced(by: .milliseconds(Int64((seconds * 1000).rounded(.up))))
     }

@@ -1,0 +1,78 @@
+import ArgumentParser
+import Foundation
+
+/// `flapctl schedule`: recurring messages.
+struct ScheduleCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "schedule",
+        abstract: "List, add or remove recurring messages.",
+        discussion: HelpExamples.discussion("schedule"),
+        subcommands: [List.self, Add.self, Remove.self], defaultSubcommand: List.self)
+
+    struct List: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "The schedules, with when each next fires.")
+        @OptionGroup var connection: ConnectionOptions
+        @Flag(help: "Print flapd's JSON answer.") var json = false
+
+        func run() async throws {
+            let reply = try await connection.connection().request("GET", "/v1/schedules")
+            guard reply.status == 200 else { throw InputError("flapd answered \(reply.status): \(reply.error)") }
+            if json { return print(String(decoding: reply.body, as: UTF8.self)) }
+            let schedules = reply.object["schedules"] as? [[String: Any]] ?? []
+            if schedules.isEmpty { return print("no schedules") }
+            for s in schedules {
+                let when = (s["cron"] as? String).map { "cron \($0)" }
+                    ?? "\((s["days"] as? [String])?.joined(separator: ",") ?? "daily") at \((s["times"] as? [String])?.joined(separator: ",") ?? "?")"
+                let next = (s["next"] as? String).flatMap { try? Date($0, strategy: .iso8601) }.map { $0.formatted(date: .abbreviated, time: .shortened) } ?? "never"
+                let shows = s["text"] as? String ?? (s["quickMessage"] as? String).map { "quick message \($0)" } ?? "(codes)"
+                let file = s["fromFile"] as? Bool == true ? "  (configuration file)" : ""
+                print("\(s["name"] as? String ?? "?")  \(when)\((s["timeZone"] as? String).map { " \($0)" } ?? "")  next \(next)  \(shows.debugDescription)\(file)")
+            }
+        }
+    }
+
+    struct Add: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Add a schedule (or change one added before, with --replace).")
+        @OptionGroup var connection: ConnectionOptions
+        @Argument(help: "Its name.") var name: String
+        @Option(help: "Days: mon … sun, weekdays, weekends or daily, comma-separated (default daily).") var days: String?
+        @Option(help: "Times of day, comma-separated: 07:00,19:30.") var at: String?
+        @Option(help: "A five-field cron expression instead of --days and --at.") var cron: String?
+        @Option(help: "An IANA time zone (default flapd's).") var zone: String?
+        @Option(help: "Minutes each message holds its slot (default 60).") var hold: Int?
+        @Option(help: "The sender it speaks as (default schedule-NAME).") var sender: String?
+        @Option(help: "Show this quick message instead of a text.") var quickMessage: String?
+        @Flag(help: "Change the schedule of this name instead of adding one.") var replace = false
+        @Argument(help: "The text to show.") var text: String?
+
+        func run() async throws {
+            var body: [String: Any] = ["name": name]
+            if let days { body["days"] = days.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) } }
+            if let at { body["times"] = at.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) } }
+            if let cron { body["cron"] = cron }
+            if let zone { body["timeZone"] = zone }
+            if let hold { body["holdMinutes"] = hold }
+            if let sender { body["sender"] = sender }
+            if let quickMessage { body["quickMessage"] = quickMessage }
+            if let text { body["text"] = text }
+            let path = replace ? "/v1/schedules/\(name.pathSegment)" : "/v1/schedules"
+            let reply = try await connection.connection().request(replace ? "PUT" : "POST", path, json: try JSONSerialization.data(withJSONObject: body))
+            guard reply.status == 200 || reply.status == 201 else { throw InputError("flapd refused the schedule (\(reply.status)): \(reply.error)") }
+            let next = (reply.object["next"] as? String).flatMap { try? Date($0, strategy: .iso8601) }.map { $0.formatted(date: .abbreviated, time: .shortened) }
+            print("\(name) \(replace ? "changed" : "added")\(next.map { "; next \($0)" } ?? "")")
+        }
+    }
+
+    struct Remove: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Remove a schedule added over the API.")
+        @OptionGroup var connection: ConnectionOptions
+        @Argument(help: "Its name.") var name: String
+
+        func run() async throws {
+            let path = "/v1/schedules/\(name.pathSegment)"
+            let reply = try await connection.connection().request("DELETE", path)
+            guard reply.status == 204 else { throw InputError("flapd did not remove \(name) (\(reply.status)): \(reply.error)") }
+            print("\(name) removed")
+        }
+    }
+}

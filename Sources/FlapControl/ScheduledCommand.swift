@@ -1,0 +1,47 @@
+import ArgumentParser
+import Foundation
+
+/// `flapctl scheduled`: the messages sent for later, and cancelling one.
+struct ScheduledCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "scheduled",
+        abstract: "List the messages sent for later, or cancel one before its time.",
+        discussion: HelpExamples.discussion("scheduled"))
+
+    enum Action: String, ExpressibleByArgument { case list, cancel }
+
+    @OptionGroup var connection: ConnectionOptions
+
+    @Argument(help: "list (default) or cancel.")
+    var action: Action = .list
+
+    @Argument(help: "With cancel: the message id.")
+    var id: String?
+
+    @Flag(help: "Print flapd's JSON answer.")
+    var json = false
+
+    func run() async throws {
+        let flapd = try connection.connection()
+        switch action {
+        case .list:
+            let reply = try await flapd.request("GET", "/v1/scheduled")
+            guard reply.status == 200 else { throw InputError("flapd answered \(reply.status): \(reply.error)") }
+            if json { return print(String(decoding: reply.body, as: UTF8.self)) }
+            let waiting = reply.object["scheduled"] as? [[String: Any]] ?? []
+            if waiting.isEmpty { return print("nothing scheduled") }
+            for entry in waiting {
+                let when = (entry["notBefore"] as? String).flatMap { try? Date($0, strategy: .iso8601) }
+                    .map { $0.formatted(date: .abbreviated, time: .shortened) } ?? "?"
+                let shows = entry["text"] as? String ?? (entry["codes"] != nil ? "(codes)" : "(pattern)")
+                print("\(when)  \(entry["id"] as? String ?? "?")  \(entry["sender"] as? String ?? "?")  \(shows.debugDescription)")
+            }
+        case .cancel:
+            guard let id else { throw ValidationError("cancel needs the message id (flapctl scheduled lists them)") }
+            let path = id.pathSegment
+            let reply = try await flapd.request("DELETE", "/v1/messages/\(path)")
+            guard reply.status == 200 else { throw InputError("flapd did not cancel \(id) (\(reply.status)): \(reply.error)") }
+            print("\(id) cancelled")
+        }
+    }
+}

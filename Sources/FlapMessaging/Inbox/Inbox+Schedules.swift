@@ -1,0 +1,55 @@
+import Foundation
+import GRDB
+
+/// Recurring messages kept in the inbox's database: their definitions (as JSON, read by the
+/// schedules' own module) and when each last looked at the clock.
+extension Inbox {
+    /// Every schedule added over the API: name and definition, by name.
+    public func storedSchedules() throws -> [(name: String, definition: Data)] {
+        try database.read { db in
+            try Row.fetchAll(db, sql: "SELECT name, definition FROM schedule ORDER BY name").map { ($0["name"], $0["definition"]) }
+        }
+    }
+
+    /// Adds or replaces a schedule; returns whether it is new.
+    @discardableResult
+    public func storeSchedule(_ name: String, definition: Data, now: Date) throws -> Bool {
+        try database.write { db in
+            let exists = try Bool.fetchOne(db, sql: "SELECT 1 FROM schedule WHERE name = ?", arguments: [name]) ?? false
+            try db.execute(sql: """
+                INSERT INTO schedule (name, definition, createdAt, updatedAt) VALUES (?, ?, ?, ?)
+                ON CONFLICT(name) DO UPDATE SET definition = excluded.definition, updatedAt = excluded.updatedAt
+                """, arguments: [name, definition, now.timeIntervalSince1970, now.timeIntervalSince1970])
+            return !exists
+        }
+    }
+
+    /// Removes a schedule; false when there was none of that name.
+    public func removeSchedule(_ name: String) throws -> Bool {
+        try database.write { db in
+            try db.execute(sql: "DELETE FROM schedule WHERE name = ?", arguments: [name])
+            let removed = db.changesCount > 0
+            try db.execute(sql: "DELETE FROM scheduleCheck WHERE name = ?", arguments: [name])
+            return removed
+        }
+    }
+
+    /// When each schedule last looked at the clock.
+    public func scheduleChecks() throws -> [String: Date] {
+        try database.read { db in
+            var checks: [String: Date] = [:]
+            for row in try Row.fetchAll(db, sql: "SELECT name, checkedAt FROM scheduleCheck") {
+                checks[row["name"]] = Date(timeIntervalSince1970: row["checkedAt"])
+            }
+            return checks
+        }
+    }
+
+    public func recordScheduleChecks(_ names: [String], at date: Date) throws {
+        try database.write { db in
+            for name in names {
+                try db.execute(sql: "INSERT OR REPLACE INTO scheduleCheck (name, checkedAt) VALUES (?, ?)", arguments: [name, date.timeIntervalSince1970])
+            }
+        }
+    }
+}

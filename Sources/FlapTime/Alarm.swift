@@ -1,0 +1,39 @@
+/// One wake-up at a time on a clock, for a loop that looks again when it wakes: `wakeups` yields
+/// when the armed deadline comes or ``poke()`` asks. A cancelled sleep keeps its memory until
+/// its deadline, so an alarm already armed no later than asked is kept (waking early only
+/// means looking again).
+public actor Alarm<C: Clock> where C.Duration == Duration {
+    private let clock: C
+    private var sleeper: Task<Void, Never>?
+    private var armed: C.Instant?
+    private let (stream, wake) = AsyncStream.makeStream(of: Void.self, bufferingPolicy: .bufferingNewest(1))
+
+    public init(clock: C) { self.clock = clock }
+
+    /// Yields each time the loop should look again. One reader.
+    public nonisolated var wakeups: AsyncStream<Void> { stream }
+
+    public nonisolated func poke() { wake.yield() }
+
+    public func arm(_ deadline: C.Instant) {
+        if sleeper != nil, let armed, armed <= deadline { return }
+        sleeper?.cancel()
+        armed = deadline
+        sleeper = Task { [clock, wake] in
+            guard (try? await clock.sleep(until: deadline, tolerance: nil)) != nil else { return }
+            await self.rang()
+            wake.yield()
+        }
+    }
+
+    public func stop() {
+        sleeper?.cancel()
+        sleeper = nil
+        wake.finish()
+    }
+
+    private func rang() {
+        sleeper = nil
+        armed = nil
+    }
+}

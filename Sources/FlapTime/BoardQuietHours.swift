@@ -1,0 +1,40 @@
+import FlapCore
+import Foundation
+
+/// A panel's quiet hours: a daily span of local time in which the board does not move for
+/// messages (they are accepted and wait), and what it does when the span starts. When it ends
+/// the board moves once, to what its policy shows then. A message with `bypassQuietHours`
+/// moves it anyway.
+public struct BoardQuietHours: Sendable, Equatable {
+    public enum Action: Sendable, Equatable {
+        /// Keep showing what it shows.
+        case hold
+        /// Go blank, then hold.
+        case blank
+        /// Show the quick message of this name, then hold.
+        case message(String)
+        /// LED panels and screens: keep moving, at the brightness their schedule gives the night.
+        case dim
+    }
+
+    public var hours: QuietHours
+    public var action: Action
+
+    public init(hours: QuietHours, action: Action) {
+        self.hours = hours
+        self.action = action
+    }
+
+    /// Whether the board holds at `date`.
+    public func holds(at date: Date, calendar: Calendar = .current) -> Bool {
+        action != .dim && hours.contains(date, calendar: calendar)
+    }
+
+    /// When the span next starts or ends after `date`.
+    public func nextChange(after date: Date, calendar: Calendar = .current) -> Date {
+        hours.nextChange(after: date, calendar: calendar)
+    }
+
+    /// The action as configuration writes it (`quiet = …`).
+    public static let actionNames = ["hold", "blank", "message", "dim"]
+}

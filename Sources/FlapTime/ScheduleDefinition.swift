@@ -1,0 +1,129 @@
+import Foundation
+
+/// A recurring message as written in `[[schedule]]` or sent to `/v1/schedules`: when (days of
+/// the week and times, or a cron expression) in which time zone, what it shows (text, codes, a
+/// pattern, or a quick message by name), how long it holds its slot, and the sender it speaks as.
+public struct ScheduleDefinition: Sendable, Equatable, Codable {
+    public var name: String
+    /// `mon` … `sun`, `weekdays`, `weekends` or `daily`.
+    public var days: [String]?
+    /// Local times of day, `HH:MM`.
+    public var times: [String]?
+    public var cron: String?
+    /// An IANA zone such as Europe/Berlin; the system's when absent.
+    public var timeZone: String?
+    public var text: String?
+    public var codes: [[Int]]?
+    public var pattern: [[String]]?
+    /// A quick message's name.
+    public var quickMessage: String?
+    public var align: String?
+    /// How long each message holds its slot (default 60).
+    public var holdMinutes: Int?
+    /// Default `schedule-<name>`.
+    public var sender: String?
+
+    public init(name: String) { self.name = name }
+
+    public static let defaultHoldMinutes = 60
+
+    /// The sender the messages speak as.
+    public var senderID: String { sender ?? "schedule-\(name)" }
+
+    /// When it fires, or every problem, each naming its field.
+    public func recurrence(systemZone: TimeZone = .current) throws(ScheduleErrors) -> Recurrence {
+        var problems: [ScheduleError] = []
+        if name.isEmpty || name.count > 48 || name.contains(where: { "/+#".contains($0) || $0.isWhitespace }) {
+            problems.append(ScheduleError("name", "\(name.debugDescription) must be 1 to 48 characters without spaces or / + #"))
+        }
+        var zone = systemZone
+        if let timeZone {
+            if let found = TimeZone(identifier: timeZone) { zone = found } else {
+                problems.append(ScheduleError("timeZone", "\(timeZone.debugDescription) is not an IANA time zone such as Europe/Berlin or America/New_York"))
+            }
+        }
+        let contents = [text != nil, codes != nil, pattern != nil, quickMessage != nil].filter { $0 }.count
+        if contents != 1 { problems.append(ScheduleError("text", contents == 0 ? "a schedule needs one of text, codes, pattern or quickMessage" : "give only one of text, codes, pattern or quickMessage")) }
+        if let holdMinutes, !(1...(7 * 24 * 60)).contains(holdMinutes) {
+            problems.append(ScheduleError("holdMinutes", "must be 1 to 10080 (a week), not \(holdMinutes)"))
+        }
+        if let sender, sender.isEmpty || sender.count > 64 || sender.contains(where: { "/+#".contains($0) }) {
+            problems.append(ScheduleError("sender", "\(sender.debugDescription) must be 1 to 64 characters without / + #"))
+        }
+        var rule: Recurrence.Rule?
+        switch (cron, days ?? times) {
+        case (let cron?, nil):
+            do { rule = .cron(try CronExpression(cron)) } catch { problems.append(error) }
+        case (nil, _?):
+            let weekdays = readDays(&problems), minutes = readTimes(&problems)
+            if let weekdays, let minutes { rule = .weekly(days: weekdays, minutes: minutes) }
+        case (_?, _?):
+            problems.append(ScheduleError("cron", "give either cron or days and times, not both"))
+        case (nil, nil):
+            problems.append(ScheduleError("times", "a schedule needs times (with days, default daily) or a cron expression"))
+        }
+        guard problems.isEmpty, let rule else { throw ScheduleErrors(problems) }
+        return Recurrence(rule: rule, timeZone: zone)
+    }
+
+    private static let dayNames = ["sun", "mon", "tue", "wed", "thu", "fri", "sat"]
+
+    private func readDays(_ problems: inout [ScheduleError]) -> Set<Int>? {
+        guard let days, !days.isEmpty else { return Set(0...6) }
+        var result = Set<Int>()
+        for day in days.map({ $0.lowercased() }) {
+            switch day {
+            case "daily": result.formUnion(0...6)
+            case "weekdays": result.formUnion(1...5)
+            case "weekends": result.formUnion([0, 6])
+            default:
+                guard let index = Self.dayNames.firstIndex(where: { day.hasPrefix($0) }) else {
+                    problems.append(ScheduleError("days", "\(day.debugDescription) is not a day: mon … sun, weekdays, weekends or daily"))
+                    return nil
+                }
+                result.insert(index)
+            }
+        }
+        return result
+    }
+
+    private func readTimes(_ problems: inout [ScheduleError]) -> [Int]? {
+        guard let times, !times.isEmpty else {
+            problems.append(ScheduleError("times", "days need times of day, such as [\"07:00\"]"))
+            return nil
+        }
+        var minutes: [Int] = []
+        for time in times {
+            let parts = time.split(separator: ":")
+            guard parts.count == 2, parts[1].count == 2, let h = Int(parts[0]), let m = Int(parts[1]), (0..<24).contains(h), (0..<60).contains(m) else {
+                problems.append(ScheduleError("times", "\(time.debugDescription) is not a time of day such as 07:00"))
+                return nil
+            }
+            minutes.append(h * 60 + m)
+        }
+        return Array(Set(minutes)).sorted()
+    }
+
+    /// The message's fields for one occurrence (the content, alignment and sender; the quick
+    /// message's fields are merged in by the runner).
+    func messageFields(at occurrence: Date) -> [String: Any] {
+        var fields: [String: Any] = [
+            "id": "schedule-\(name)-\(Int(occurrence.timeIntervalSince1970))",
+            "sender": ["id": senderID, "name": name],
+            "createdAt": occurrence.formatted(.iso8601),
+            "expiresAt": occurrence.addingTimeInterval(TimeInterval((holdMinutes ?? Self.defaultHoldMinutes) * 60)).formatted(.iso8601),
+        ]
+        if let text { fields["text"] = text }
+        if let codes { fields["codes"] = codes }
+        if let pattern { fields["pattern"] = pattern }
+        if let align { fields["align"] = align }
+        return fields
+    }
+}
+
+/// Every problem of a schedule.
+public struct ScheduleErrors: Error, Sendable, Equatable, CustomStringConvertible {
+    public var problems: [ScheduleError]
+    public init(_ problems: [ScheduleError]) { self.problems = problems }
+    public var description: String { problems.map(\.description).joined(separator: "; ") }
+}

@@ -1,0 +1,206 @@
+import FlapMessaging
+import Foundation
+import Logging
+
+/// A schedule as the API lists it.
+public struct ScheduleView: Sendable, Encodable {
+    public var definition: ScheduleDefinition
+    /// Declared in the configuration file: read-only over the API.
+    public var fromFile: Bool
+    /// When it next fires.
+    public var next: Date?
+
+    enum CodingKeys: String, CodingKey { case fromFile, next }
+
+    public func encode(to encoder: any Encoder) throws {
+        try definition.encode(to: encoder)
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(fromFile, forKey: .fromFile)
+        try container.encodeIfPresent(next, forKey: .next)
+    }
+}
+
+/// Why a schedule could not be added, changed or removed.
+public enum ScheduleBookError: Error, Sendable {
+    case invalid(ScheduleErrors)
+    /// The configuration file declares it; change it there.
+    case fromFile(String)
+    case missing(String)
+    case exists(String)
+}
+
+/// The schedules as the API sees them.
+public protocol ScheduleBook: Sendable {
+    func list() async -> [ScheduleView]
+    func add(_ definition: ScheduleDefinition) async throws -> ScheduleView
+    func replace(_ name: String, with definition: ScheduleDefinition) async throws -> ScheduleView
+    func remove(_ name: String) async throws
+}
+
+/// Fires recurring messages: each schedule's message enters the inbox at each occurrence (with
+/// an id made of the schedule's name and the instant, so a repeat is a duplicate), created then
+/// and expiring after its hold. Nothing fires on a clock that cannot be trusted. After a jump of
+/// the clock (or a restart) each schedule fires at most once, for its latest missed occurrence,
+/// and only if that was within ``grace``; older ones are skipped.
+public actor ScheduleRunner<C: Clock>: ScheduleBook where C.Duration == Duration {
+    /// How late a missed occurrence may still fire.
+    public static var grace: TimeInterval { 30 * 60 }
+
+    private let inbox: Inbox
+    private let intake: MessageIntake
+    private let time: ServiceTime<C>
+    private let trust: @Sendable () -> ClockVerdict
+    private let logger: Logger
+    private let systemZone: TimeZone
+    private let fromFile: [ScheduleDefinition]
+    private var stored: [ScheduleDefinition] = []
+    private var loaded = false
+    private let alarm: Alarm<C>
+
+    /// `fromFile`: the configuration's schedules, already checked.
+    public init(inbox: Inbox, intake: MessageIntake, time: ServiceTime<C>, trust: @escaping @Sendable () -> ClockVerdict,
+                fromFile: [ScheduleDefinition], systemZone: TimeZone = .current, logger: Logger) {
+        self.inbox = inbox
+        self.intake = intake
+        self.time = time
+        self.trust = trust
+        self.fromFile = fromFile
+        self.systemZone = systemZone
+        self.logger = logger
+        alarm = Alarm(clock: time.clock)
+    }
+
+    /// Runs until cancelled.
+    public func run() async {
+        await check()
+        for await _ in alarm.wakeups {
+            if Task.isCancelled { break }
+            await check()
+        }
+        await alarm.stop()
+    }
+
+    // MARK: The book
+
+    public func list() async -> [ScheduleView] {
+        await load()
+        let now = time.now()
+        return fromFile.map { view($0, fromFile: true, now: now) } + stored.map { view($0, fromFile: false, now: now) }
+    }
+
+    public func add(_ definition: ScheduleDefinition) async throws -> ScheduleView {
+        await load()
+        guard !all.contains(where: { $0.name == definition.name }) else { throw ScheduleBookError.exists(definition.name) }
+        return try await save(definition)
+    }
+
+    public func replace(_ name: String, with definition: ScheduleDefinition) async throws -> ScheduleView {
+        await load()
+        guard !fromFile.contains(where: { $0.name == name }) else { throw ScheduleBookError.fromFile(name) }
+        guard stored.contains(where: { $0.name == name }) else { throw ScheduleBookError.missing(name) }
+        var renamed = definition
+        renamed.name = name
+        return try await save(renamed)
+    }
+
+    public func remove(_ name: String) async throws {
+        await load()
+        guard !fromFile.contains(where: { $0.name == name }) else { throw ScheduleBookError.fromFile(name) }
+        guard (try? await inbox.removeSchedule(name)) == true else { throw ScheduleBookError.missing(name) }
+        stored.removeAll { $0.name == name }
+    }
+
+    private func save(_ definition: ScheduleDefinition) async throws -> ScheduleView {
+        do { _ = try definition.recurrence(systemZone: systemZone) } catch { throw ScheduleBookError.invalid(error) }
+        do {
+            try await inbox.storeSchedule(definition.name, definition: JSONEncoder().encode(definition), now: time.now())
+        } catch {
+            throw ScheduleBookError.invalid(ScheduleErrors([ScheduleError("name", "could not be saved: \(error)")]))
+        }
+        stored.removeAll { $0.name == definition.name }
+        stored.append(definition)
+        stored.sort { $0.name < $1.name }
+        // From now on: a schedule added at 06:59 fires at 07:00, not for 06:30.
+        try? await inbox.recordScheduleChecks([definition.name], at: time.now())
+        alarm.poke()
+        return view(definition, fromFile: false, now: time.now())
+    }
+
+    private var all: [ScheduleDefinition] { fromFile + stored }
+
+    private func view(_ definition: ScheduleDefinition, fromFile: Bool, now: Date) -> ScheduleView {
+        ScheduleView(definition: definition, fromFile: fromFile, next: (try? definition.recurrence(systemZone: systemZone))?.next(after: now))
+    }
+
+    private func load() async {
+        guard !loaded else { return }
+        loaded = true
+        do {
+            stored = try await inbox.storedSchedules().compactMap { entry in
+                do {
+                    return try JSONDecoder().decode(ScheduleDefinition.self, from: entry.definition)
+                } catch {
+                    logger.error("a stored schedule cannot be read; skipped", metadata: ["schedule": "\(entry.name)", "error": "\(error)"])
+                    return nil
+                }
+            }
+        } catch {
+            logger.error("could not read the stored schedules", metadata: ["error": "\(error)"])
+        }
+    }
+
+    // MARK: Firing
+
+    private func check() async {
+        await load()
+        let verdict = trust()
+        guard verdict.trusted else {
+            return await alarm.arm(time.clock.now.advanced(by: ReleaseTimer<C>.trustRecheck))
+        }
+        let now = time.now()
+        do {
+            let checks = try await inbox.scheduleChecks()
+            var soonest: Date?
+            for definition in all {
+                guard let recurrence = try? definition.recurrence(systemZone: systemZone) else { continue }
+                if let since = checks[definition.name],
+                   let occurrence = recurrence.latest(after: since, upTo: now, window: Self.grace) {
+                    await fire(definition, at: occurrence)
+                }
+                if let next = recurrence.next(after: now) { soonest = min(soonest ?? next, next) }
+            }
+            try await inbox.recordScheduleChecks(all.map(\.name), at: now)
+            let wake = soonest.map { time.instant(at: $0) } ?? time.clock.now.advanced(by: ReleaseTimer<C>.longestSleep)
+            await alarm.arm(min(wake, time.clock.now.advanced(by: ReleaseTimer<C>.longestSleep)))
+        } catch {
+            logger.error("could not run the schedules", metadata: ["error": "\(error)"])
+            await alarm.arm(time.clock.now.advanced(by: ReleaseTimer<C>.longestSleep))
+        }
+    }
+
+    private func fire(_ definition: ScheduleDefinition, at occurrence: Date) async {
+        var fields = definition.messageFields(at: occurrence)
+        if let name = definition.quickMessage {
+            guard let kept = (try? await inbox.template(name))??.fieldObject else {
+                return logger.error("a schedule names a quick message that does not exist", metadata: ["schedule": "\(definition.name)", "quickMessage": "\(name)"])
+            }
+            for key in QuickMessage.keptFields where fields[key] == nil { fields[key] = kept[key] }
+        }
+        do {
+            switch try await intake.submit(fields: fields, source: "schedule", defaultSender: definition.senderID) {
+            case .accepted(let receipt, _):
+                logger.info("schedule fired", metadata: ["schedule": "\(definition.name)", "message": "\(receipt.id)"])
+            case .duplicate:
+                break
+            case .invalid(let errors):
+                logger.error("a schedule's message cannot be shown", metadata: ["schedule": "\(definition.name)", "problems": "\(errors)"])
+            case .refused(let reason):
+                logger.warning("a schedule's message was refused", metadata: ["schedule": "\(definition.name)", "reason": "\(reason)"])
+            case .rateLimited:
+                logger.warning("a schedule's message was over its sender's rate", metadata: ["schedule": "\(definition.name)"])
+            }
+        } catch {
+            logger.error("could not commit a schedule's message", metadata: ["schedule": "\(definition.name)", "error": "\(error)"])
+        }
+    }
+}

@@ -1,0 +1,58 @@
+import Foundation
+import Testing
+import TestSupport
+
+/// Recurring messages through the running flapd: the configuration's schedules listed read-only,
+/// schedules added, changed and removed over the API and with flapctl, kept across a restart,
+/// and bad ones refused naming the field.
+@Suite(.timeLimit(.minutes(2))) struct SchedulesServiceTests {
+    @Test func schedulesFromTheFileTheAPIAndFlapctl() async throws {
+        let config = FileManager.default.temporaryDirectory.appendingPathComponent("schedules-\(UUID().uuidString).toml")
+        try """
+            [[schedule]]
+            name = "morning"
+            days = "weekdays"
+            times = ["07:00"]
+            time_zone = "Europe/Berlin"
+            text = "GOOD MORNING"
+            """.write(to: config, atomically: true, encoding: .utf8)
+        let first = try await FlapdProcess.start(arguments: ["--config", config.path, "--no-sound"])
+        let api = first.api
+        var listed = try await api.get("/v1/schedules").object["schedules"] as? [[String: Any]] ?? []
+        #expect(listed.count == 1 && listed[0]["name"] as? String == "morning" && listed[0]["fromFile"] as? Bool == true && listed[0]["next"] is String)
+
+        let added = try await api.post("/v1/schedules", json: ["name": "bins", "cron": "30 19 * * tue", "timeZone": "America/New_York", "text": "BINS OUT"])
+        #expect(added.status == 201 && added.object["next"] is String)
+        #expect(try await api.post("/v1/schedules", json: ["name": "bins", "times": ["08:00"], "text": "X"]).status == 409)
+        #expect(try await api.request("DELETE", "/v1/schedules/morning").status == 409)
+        let changed = try await api.request("PUT", "/v1/schedules/bins", body: try JSONSerialization.data(withJSONObject: ["cron": "0 20 * * tue", "timeZone": "America/New_York", "text": "BINS OUT"]),
+                                            headers: ["Content-Type": "application/json"])
+        #expect(changed.status == 200 && changed.object["cron"] as? String == "0 20 * * tue")
+
+        // Mistakes, each naming its field.
+        let never = try await api.post("/v1/schedules", json: ["name": "never", "cron": "0 0 31 2 *", "text": "X"])
+        #expect(never.status == 400 && (never.object["errors"] as? [[String: Any]])?.first?["field"] as? String == "cron")
+        let zone = try await api.post("/v1/schedules", json: ["name": "mars", "times": ["07:00"], "timeZone": "Mars/Olympus", "text": "X"])
+        #expect(zone.status == 400 && zone.error.contains("timeZone"))
+        let time = try await api.post("/v1/schedules", json: ["name": "late", "times": ["25:00"], "text": "X"])
+        #expect(time.status == 400 && time.error.contains("times"))
+
+        // flapctl.
+        let flapctl = ProcessRunner.builtProduct("flapctl")
+        let connection = ["--url", "http://127.0.0.1:\(first.apiPort)", "--api-key", first.apiKey]
+        let add = try await ProcessRunner.run(flapctl, ["schedule", "add", "tea", "--days", "sat,sun", "--at", "16:00", "TEA"] + connection)
+        #expect(add.status == 0 && add.stdoutText.hasPrefix("tea added; next"))
+        let list = try await ProcessRunner.run(flapctl, ["schedule", "list"] + connection).stdoutText
+        #expect(list.contains("morning") && list.contains("(configuration file)") && list.contains("bins  cron 0 20 * * tue America/New_York") && list.contains("tea"))
+        #expect(try await ProcessRunner.run(flapctl, ["schedule", "remove", "tea"] + connection).stdoutText.contains("tea removed"))
+        let wrong = try await ProcessRunner.run(flapctl, ["schedule", "add", "oops", "--cron", "0 0 31 2 *", "X"] + connection)
+        #expect(wrong.status != 0 && wrong.stderrText.contains("never fire"))
+
+        // Kept across a restart.
+        await first.stop()
+        let second = try await FlapdProcess.start(stateDirectory: first.stateDirectory, arguments: ["--config", config.path, "--no-sound"])
+        defer { Task { await second.stop() } }
+        listed = try await second.api.get("/v1/schedules").object["schedules"] as? [[String: Any]] ?? []
+        #expect(listed.compactMap { $0["name"] as? String } == ["morning", "bins"])
+    }
+}

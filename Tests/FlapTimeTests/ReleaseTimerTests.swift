@@ -1,0 +1,137 @@
+import FlapMessaging
+import FlapTime
+import Foundation
+import Logging
+import Synchronization
+import Testing
+import TestSupport
+
+/// Messages sent for later released at their instants, on a manual clock with a wall clock that
+/// follows it (and can be set apart from it, as NTP does): an hour passes in milliseconds.
+/// A manual clock with a wall clock that follows it (and can be set apart from it, as NTP
+/// does), an inbox on a real SQLite file, and a switch for the clock's trust.
+struct TimeRig {
+    let clock = ManualClock()
+    let start: ManualClock.Instant
+    let t0 = Date(timeIntervalSince1970: 1_800_000_000)  // Friday 2027-01-15 08:00 UTC
+    let inbox: Inbox
+    let time: ServiceTime<ManualClock>
+    /// How far the wall clock has been set from the monotonic one.
+    let wallOffset = Shared<TimeInterval>(0)
+    let trusted = Shared(true)
+
+    init() throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("time-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        inbox = try Inbox(path: dir.appendingPathComponent("inbox.sqlite").path)
+        let (clock, start, t0, wallOffset) = (clock, clock.now, t0, wallOffset)
+        self.start = start
+        time = ServiceTime(clock: clock, now: {
+            let elapsed = start.duration(to: clock.now).components
+            return t0 + Double(elapsed.seconds) + Double(elapsed.attoseconds) / 1e18 + wallOffset.withLock { $0 }
+        })
+    }
+
+    var trust: @Sendable () -> ClockVerdict {
+        { [trusted] in
+            trusted.withLock { $0 } ? ClockVerdict(rule: .configured, trusted: true, reason: "test")
+                : ClockVerdict(rule: .timesyncd, trusted: false, reason: "waiting for systemd-timesyncd to synchronise the clock")
+        }
+    }
+
+    /// Moves the clock to `seconds` after the start, deadline by deadline, each time once the
+    /// timer has gone back to sleep (or, with nothing left to wait for, stays awake).
+    func drive(to seconds: Int64) async {
+        let target = start.advanced(by: .seconds(seconds))
+        while clock.now < target {
+            let now = clock.now
+            await clock.settle { deadlines, _ in deadlines.contains { $0 > now } }
+            let next = min(clock.nextDeadline ?? target, target)
+            clock.jump(by: clock.now.duration(to: next))
+        }
+        await clock.settle { deadlines, now in deadlines.contains { $0 > now } }
+    }
+
+    /// The slots once the inbox is quiet (a release in flight has committed).
+    func slotIDs(expecting expected: Set<String>) async throws -> Set<String> {
+        var ids: Set<String> = []
+        for _ in 0..<200 {
+            ids = Set(try await inbox.slots().map(\.id))
+            if ids == expected { break }
+            try await Task.sleep(for: .milliseconds(2))
+        }
+        return ids
+    }
+}
+
+@Suite(.timeLimit(.minutes(1))) struct ReleaseTimerTests {
+    let rig: TimeRig
+    var clock: ManualClock { rig.clock }
+    var t0: Date { rig.t0 }
+    var inbox: Inbox { rig.inbox }
+    var trusted: Shared<Bool> { rig.trusted }
+    var wallOffset: Shared<TimeInterval> { rig.wallOffset }
+
+    init() throws { rig = try TimeRig() }
+
+    func drive(to seconds: Int64) async { await rig.drive(to: seconds) }
+    func slotIDs(expecting expected: Set<String>) async throws -> Set<String> { try await rig.slotIDs(expecting: expected) }
+
+    func timer() -> ReleaseTimer<ManualClock> {
+        ReleaseTimer(inbox: inbox, time: rig.time, trust: rig.trust, logger: Logger(label: "test"))
+    }
+
+    func message(_ id: String, from sender: String, at seconds: TimeInterval) -> Message {
+        Message(id: id, sender: Sender(id: sender), content: .text(id), createdAt: t0, expiresAt: t0 + seconds + 3600,
+                notBefore: t0 + seconds, source: "test")
+    }
+
+    @Test func eachMessageTakesItsSlotAtItsInstantAndASoonerOneIsNotKeptWaiting() async throws {
+        let running = Task { [timer = timer()] in await timer.run() }
+        defer { running.cancel() }
+        _ = try await inbox.accept(message("breakfast", from: "kitchen", at: 3600), now: t0)
+        await drive(to: 30)
+        // A sooner one arrives while the timer waits for the later.
+        _ = try await inbox.accept(message("tea", from: "hall", at: 600), now: t0 + 30)
+        await drive(to: 599)
+        #expect(try await slotIDs(expecting: []).isEmpty)
+        await drive(to: 600)
+        #expect(try await slotIDs(expecting: ["tea"]) == ["tea"])
+        await drive(to: 3599)
+        #expect(try await slotIDs(expecting: ["tea"]) == ["tea"])
+        await drive(to: 3600)
+        #expect(try await slotIDs(expecting: ["tea", "breakfast"]) == ["tea", "breakfast"])
+    }
+
+    @Test func aMessageWhoseInstantPassedWhileFlapdWasOffIsReleasedAtOnce() async throws {
+        _ = try await inbox.accept(message("missed", from: "kitchen", at: -60), now: t0 - 120)
+        #expect(try await inbox.receipt(id: "missed")?.status == .scheduled)
+        let running = Task { [timer = timer()] in await timer.run() }
+        defer { running.cancel() }
+        #expect(try await slotIDs(expecting: ["missed"]) == ["missed"])
+    }
+
+    @Test func nothingIsReleasedOnAClockThatCannotBeTrustedUntilItCan() async throws {
+        trusted.withLock { $0 = false }
+        _ = try await inbox.accept(message("alarm", from: "bedroom", at: 60), now: t0)
+        let running = Task { [timer = timer()] in await timer.run() }
+        defer { running.cancel() }
+        await drive(to: 600)
+        #expect(try await slotIDs(expecting: []).isEmpty)
+        #expect(try await inbox.receipt(id: "alarm")?.status == .scheduled)
+        trusted.withLock { $0 = true }
+        await drive(to: 606)
+        #expect(try await slotIDs(expecting: ["alarm"]) == ["alarm"])
+    }
+
+    @Test func aWallClockSetForwardReleasesWithinAMinute() async throws {
+        _ = try await inbox.accept(message("later", from: "kitchen", at: 7200), now: t0)
+        let running = Task { [timer = timer()] in await timer.run() }
+        defer { running.cancel() }
+        await drive(to: 10)
+        // NTP sets the wall clock two hours forward; the monotonic clock does not move.
+        wallOffset.withLock { $0 = 7200 }
+        await drive(to: 70)
+        #expect(try await slotIDs(expecting: ["later"]) == ["later"])
+    }
+}
