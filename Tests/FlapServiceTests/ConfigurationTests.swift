@@ -73,6 +73,10 @@ import TestSupport
         #expect(problems("[[panel]]\nquiet_hours = \"22:00-07:00\"\nquiet = \"dim\"\n").first?.contains("LED panels and screens") == true)
         #expect(problems("[[panel]]\nquiet_hours = \"22:00-07:00\"\nquiet = \"message\"\n").first?.contains("quiet_message") == true)
         #expect(problems("[[panel]]\nquiet = \"blank\"\n").first?.contains("quiet_hours") == true)
+        // An LED panel dims by its brightness schedule; without one, "dim" would do nothing.
+        #expect(problems("[[panel]]\ndriver = \"max7219\"\nquiet_hours = \"22:00-07:00\"\nquiet = \"dim\"\n").first?.contains("brightness_schedule") == true)
+        let dimming = try ConfigurationParser.parse("[[panel]]\ndriver = \"max7219\"\nquiet_hours = \"22:00-07:00\"\nquiet = \"dim\"\nbrightness_schedule = [\"22:00=10\", \"07:00=100\"]\n", file: "flapd.toml")
+        #expect(dimming.panels[0].quiet?.action == .dim)
     }
 
     @Test func theHardwareExamplesParse() throws {

@@ -1,7 +1,7 @@
 /// The protobuf wire format, just as much as the Chainlink messages need (varints, length-delimited
 /// fields, proto3's omission of default values). Hand-written instead of generated swift-protobuf
 /// code: the messages are few and small, and building the code generator costs ~10 minutes per
-/// clean build (LINUX-NOTES). Checked against Python's protobuf library in the tests.
+/// clean build (measured on a 2-core machine). Checked against Python's protobuf library in the tests.
 struct ProtobufWriter {
     private(set) var bytes: [UInt8] = []
 

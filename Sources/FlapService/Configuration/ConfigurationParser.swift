@@ -228,6 +228,10 @@ public enum ConfigurationParser {
             break
         }
         panel.quiet = parseQuietHours(&reader, led: panel.isLED)
+        if panel.quiet?.action == .dim, panel.led.schedule.isEmpty {
+            // Dimming is the brightness schedule's work: without one, "dim" would do nothing at night.
+            reader.fail("quiet", "quiet = \"dim\" dims by the panel's brightness_schedule, and this panel has none; add one such as brightness_schedule = [\"22:00=10\", \"07:00=100\"]")
+        }
         reader.finish(["id", "driver", "device", "size", "rows", "columns", "pins", "drum", "drum_string", "period_ms", "transition", "show", "policy", "sender", "rotate_seconds",
                        "quiet_hours", "quiet", "quiet_message"]
             + (panel.isLED ? ledKeys : []) + (panel.driver == "vestaboard" ? vestaboardKeys : []))
