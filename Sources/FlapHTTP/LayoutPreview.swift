@@ -15,17 +15,20 @@ extension NativeAPI {
             }
             guard let text = object["text"] as? String else { return Responses.error(.badRequest, "text: the text to lay out is missing") }
             var options = LayoutOptions(size: intake.boardSize)
-            if let align = object["align"] as? String {
-                guard let value = HorizontalAlignment(rawValue: align) else { return Responses.error(.badRequest, "align: \(align.debugDescription) is not left, center, right or justified") }
+            options.align = .center
+            options.valign = .middle
+            // Present with another type (null too) is a mistake to name, not a default to take.
+            if let given = object["align"] {
+                guard let value = (given as? String).flatMap(HorizontalAlignment.init(rawValue:)) else {
+                    return Responses.error(.badRequest, "align: \(Self.shown(given)) is not left, center, right or justified")
+                }
                 options.align = value
-            } else {
-                options.align = .center
             }
-            if let valign = object["valign"] as? String {
-                guard let value = VerticalAlignment(rawValue: valign) else { return Responses.error(.badRequest, "valign: \(valign.debugDescription) is not top, middle or bottom") }
+            if let given = object["valign"] {
+                guard let value = (given as? String).flatMap(VerticalAlignment.init(rawValue:)) else {
+                    return Responses.error(.badRequest, "valign: \(Self.shown(given)) is not top, middle or bottom")
+                }
                 options.valign = value
-            } else {
-                options.valign = .middle
             }
             do {
                 let laid = try TextLayout.encodeText(text, options: options)
@@ -36,6 +39,15 @@ extension NativeAPI {
                 return Responses.json(.ok, Preview(error: .init(reason: error.reason, line: error.line, position: error.position)))
             }
         }
+    }
+}
+
+extension NativeAPI {
+    /// A JSON value as the sender wrote it, for an error message.
+    static func shown(_ value: Any) -> String {
+        if value is NSNull { return "null" }
+        if let text = value as? String { return text.debugDescription }
+        return (try? JSONSerialization.data(withJSONObject: value, options: [.fragmentsAllowed])).map { String(decoding: $0, as: UTF8.self) } ?? "\(value)"
     }
 }
 

@@ -56,6 +56,17 @@ public struct NativeAPI: Sendable {
         self.version = version
     }
 
+    /// `?limit=N`: `default` when absent, brought within 1…`maximum`; nil when it is not a whole number.
+    static func limit(of request: Request, default: Int, maximum: Int) -> Int? {
+        guard let text = request.uri.queryParameters["limit"] else { return `default` }
+        return Int(text).map { max(1, min(maximum, $0)) }
+    }
+
+    static func badLimit(_ request: Request, maximum: Int) -> Response {
+        let given = request.uri.queryParameters["limit"].map { String($0) } ?? ""
+        return Responses.error(.badRequest, "limit: must be a whole number from 1 to \(maximum), not \(given.debugDescription)")
+    }
+
     public func router() -> Router<BasicRequestContext> {
         let router = Router()
         router.get("healthz") { _, _ in Responses.json(.ok, ["status": "ok"]) }
@@ -108,7 +119,7 @@ public struct NativeAPI: Sendable {
             }
         }
         v1.get("receipts") { request, _ in
-            let limit = max(1, min(500, request.uri.queryParameters.get("limit", as: Int.self) ?? 20))
+            guard let limit = Self.limit(of: request, default: 20, maximum: 500) else { return Self.badLimit(request, maximum: 500) }
             return Responses.json(.ok, ["receipts": try await intake.inbox.recentReceipts(limit: limit)])
         }
         v1.get("receipts/:id") { _, context in
@@ -168,8 +179,8 @@ public struct NativeAPI: Sendable {
                             })
         }
         v1.get("queue") { request, _ in
+            guard let limit = Self.limit(of: request, default: 50, maximum: 1000) else { return Self.badLimit(request, maximum: 1000) }
             guard let deliveries else { return Responses.json(.ok, ["deliveries": [Delivery]()]) }
-            let limit = max(1, min(1000, request.uri.queryParameters.get("limit", as: Int.self) ?? 50))
             return Responses.json(.ok, ["deliveries": try await deliveries.deliveries(limit: limit)])
         }
         v1.post("queue/:id/retry") { _, context in

@@ -32,20 +32,18 @@ struct SchedulesAPI {
         guard let body = try await Responses.body(of: request, limit: Responses.maximumBody) else {
             return Responses.error(.contentTooLarge, Responses.tooLarge(request))
         }
-        var object = (try? JSONSerialization.jsonObject(with: Data(body))) as? [String: Any]
-        if let name, object != nil, object?["name"] == nil { object?["name"] = name }
-        guard let object, let data = try? JSONSerialization.data(withJSONObject: object) else {
+        guard (try? JSONSerialization.jsonObject(with: Data(body))) is [String: Any] else {
             return Responses.error(.badRequest, "a schedule is a JSON object such as {\"name\": \"morning\", \"days\": [\"weekdays\"], \"times\": [\"07:00\"], \"text\": \"GOOD MORNING\"}")
         }
+        // Decoded from the body itself: a round trip through JSONSerialization would turn a
+        // number too large for its field into one JSONDecoder calls invalid JSON.
+        let decoder = JSONDecoder()
+        if let name { decoder.userInfo[ScheduleDefinition.nameFromPath] = name }
         let definition: ScheduleDefinition
         do {
-            definition = try JSONDecoder().decode(ScheduleDefinition.self, from: data)
-        } catch DecodingError.keyNotFound(let key, _) {
-            return Responses.error(.badRequest, "\(key.stringValue): is missing")
-        } catch DecodingError.typeMismatch(_, let context) {
-            return Responses.error(.badRequest, "\(context.codingPath.map(\.stringValue).joined(separator: ".")): has the wrong type")
-        } catch {
-            return Responses.error(.badRequest, "not a schedule: \(error)")
+            definition = try decoder.decode(ScheduleDefinition.self, from: Data(body))
+        } catch let error as DecodingError {
+            return Responses.error(.badRequest, Self.problem(error))
         }
         guard let book else { return Responses.error(.serviceUnavailable, "schedules are not running") }
         do {
@@ -54,6 +52,29 @@ struct SchedulesAPI {
         } catch let error as ScheduleBookError {
             return Self.answer(error)
         }
+    }
+
+    /// What is wrong with a body that is JSON but not a schedule, naming the field.
+    static func problem(_ error: DecodingError) -> String {
+        func field(_ path: [any CodingKey]) -> String {
+            path.map { $0.intValue.map { "[\($0)]" } ?? ".\($0.stringValue)" }.joined().trimmingPrefix(".").description
+        }
+        switch error {
+        case .keyNotFound(let key, let context): return "\(field(context.codingPath + [key])): is missing"
+        case .typeMismatch(let type, let context): return "\(field(context.codingPath)): must be \(Self.describe(type))"
+        case .valueNotFound(let type, let context): return "\(field(context.codingPath)): must be \(Self.describe(type)), not null"
+        case .dataCorrupted(let context) where context.codingPath.isEmpty:
+            // The body parsed as JSON, so what the decoder refuses is a number out of its range.
+            return "a number does not fit its field (codes and holdMinutes are whole numbers of at most 64 bits)"
+        case .dataCorrupted(let context): return "\(field(context.codingPath)): \(context.debugDescription)"
+        @unknown default: return "not a schedule"
+        }
+    }
+
+    private static func describe(_ type: Any.Type) -> String {
+        if type == Int.self { return "a whole number" }
+        if type == String.self { return "a string" }
+        return String(describing: type).hasPrefix("Array") ? "a list" : "of another type"
     }
 
     static func answer(_ error: ScheduleBookError) -> Response {

@@ -25,6 +25,35 @@ public struct ScheduleDefinition: Sendable, Equatable, Codable {
 
     public init(name: String) { self.name = name }
 
+    /// Decoder `userInfo`: the name a body without one takes (`PUT /v1/schedules/{name}`).
+    public static let nameFromPath = CodingUserInfoKey(rawValue: "scheduleNameFromPath")!
+
+    private enum CodingKeys: String, CodingKey {
+        case name, days, times, cron, timeZone, text, codes, pattern, quickMessage, align, holdMinutes, sender
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        if let named = try container.decodeIfPresent(String.self, forKey: .name) {
+            name = named
+        } else if let fromPath = decoder.userInfo[Self.nameFromPath] as? String {
+            name = fromPath
+        } else {
+            throw DecodingError.keyNotFound(CodingKeys.name, .init(codingPath: [], debugDescription: "a schedule needs a name"))
+        }
+        days = try container.decodeIfPresent([String].self, forKey: .days)
+        times = try container.decodeIfPresent([String].self, forKey: .times)
+        cron = try container.decodeIfPresent(String.self, forKey: .cron)
+        timeZone = try container.decodeIfPresent(String.self, forKey: .timeZone)
+        text = try container.decodeIfPresent(String.self, forKey: .text)
+        codes = try container.decodeIfPresent([[Int]].self, forKey: .codes)
+        pattern = try container.decodeIfPresent([[String]].self, forKey: .pattern)
+        quickMessage = try container.decodeIfPresent(String.self, forKey: .quickMessage)
+        align = try container.decodeIfPresent(String.self, forKey: .align)
+        holdMinutes = try container.decodeIfPresent(Int.self, forKey: .holdMinutes)
+        sender = try container.decodeIfPresent(String.self, forKey: .sender)
+    }
+
     public static let defaultHoldMinutes = 60
 
     /// The sender the messages speak as.

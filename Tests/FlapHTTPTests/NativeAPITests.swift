@@ -69,6 +69,14 @@ import TestSupport
         let problems = invalid.object["errors"] as? [[String: String]]
         #expect(problems?.map { $0["field"] ?? "" } == ["sender.id", "align", "text"])
         #expect(problems?.last?["problem"] == "line 1, position 3: unsupported character: ~")
+        // A limit that is not a number is refused, not taken for the default.
+        let limit = try await api.get("/v1/receipts?limit=null")
+        #expect(limit.status == 400 && limit.error == #"limit: must be a whole number from 1 to 500, not "null""#)
+        #expect(try await api.get("/v1/queue?limit=ten").status == 400)
+        #expect(try await api.get("/v1/receipts?limit=9999").status == 200)
+        // An alignment of the wrong type is named, not replaced by the default.
+        let preview = try await api.postJSON("/v1/layout", #"{"text": "HI", "valign": null}"#)
+        #expect(preview.status == 400 && preview.error == "valign: null is not top, middle or bottom")
     }
 
     @Test func aSenderOverItsRateGetsTooManyRequests() async throws {

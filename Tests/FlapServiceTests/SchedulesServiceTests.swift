@@ -36,6 +36,15 @@ import TestSupport
         #expect(zone.status == 400 && zone.error.contains("timeZone"))
         let time = try await api.post("/v1/schedules", json: ["name": "late", "times": ["25:00"], "text": "X"])
         #expect(time.status == 400 && time.error.contains("times"))
+        // JSON of the wrong shape: the field named, whatever the decoder met.
+        let bodies = [#"{"name": "a", "times": "07:00", "text": "X"}"#: "times: must be a list",
+                      #"{"name": "a", "times": ["07:00"], "holdMinutes": "long", "text": "X"}"#: "holdMinutes: must be a whole number",
+                      #"{"name": "a", "times": ["07:00"], "codes": [[1, "a"]]}"#: "codes[0][1]: must be a whole number",
+                      #"{"name": "a", "times": ["07:00"], "codes": [[1, -26090108850789109760]]}"#: "a number does not fit its field"]
+        for (body, problem) in bodies {
+            let answer = try await api.request("PUT", "/v1/schedules/bins", body: Data(body.utf8), headers: ["Content-Type": "application/json"])
+            #expect(answer.status == 400 && answer.error.hasPrefix(problem), "\(body): \(answer.error)")
+        }
 
         // flapctl.
         let flapctl = ProcessRunner.builtProduct("flapctl")
