@@ -97,9 +97,11 @@ public struct FlipPlanner: Sendable {
         }
         // By time, then row and column: modules were taken in row-major order, and the order is
         // stable.
+        // Rows and columns looked up, not divided out for every clack.
+        let rows = (0..<size.count).map { $0 / size.columns }, columns = (0..<size.count).map { $0 % size.columns }
         let ordered = TimeOrder.indices(times).map { k in
             let i = Int(owners[k])
-            return ClackEvent(time: Duration(wholeNanoseconds: times[k]), row: i / size.columns, column: i % size.columns, gain: gains[k])
+            return ClackEvent(time: Duration(wholeNanoseconds: times[k]), row: rows[i], column: columns[i], gain: gains[k])
         }
         return FlipPlan(size: size, drum: drum, modules: modules, clackEvents: ordered, warnings: warnings, transition: transition)
     }
@@ -145,14 +147,29 @@ public struct FlipPlanner: Sendable {
         let n = drum.count
         let forward = (to - from + n) % n
         if motion == .forwardOnly {
-            let steps = forward == 0 && inFlight ? n : forward
-            return (0...steps).map { (from + $0) % n }
+            return Self.walk(from: from, steps: forward == 0 && inFlight ? n : forward, backwards: false, drumCount: n)
         }
         let backward = (from - to + n) % n
-        if backward < forward {
-            return (0...backward).map { (from - $0 + n) % n }
+        return backward < forward
+            ? Self.walk(from: from, steps: backward, backwards: true, drumCount: n)
+            : Self.walk(from: from, steps: forward, backwards: false, drumCount: n)
+    }
+
+    /// `steps` + 1 drum indices from `from`, one flap apart, wrapping round the drum. (Wrapping by
+    /// comparison: a division per flap was a large part of a plan's time.)
+    private static func walk(from: Int, steps: Int, backwards: Bool, drumCount n: Int) -> [Int] {
+        [Int](unsafeUninitializedCapacity: steps + 1) { indices, count in
+            var index = from
+            for k in 0...steps {
+                indices[k] = index
+                if backwards {
+                    index = index == 0 ? n - 1 : index - 1
+                } else {
+                    index = index == n - 1 ? 0 : index + 1
+                }
+            }
+            count = steps + 1
         }
-        return (0...forward).map { (from + $0) % n }
     }
 
     private func mapped(_ code: CharacterCode, warnings: inout [String]) -> Int {
