@@ -72,10 +72,11 @@ public struct FlipPlanner: Sendable {
         // Every clack's time (whole nanoseconds: comparing 128-bit Durations cost more than the
         // rest of a plan), loudness and module, in module order; each array sized once.
         let clackCount = paths.reduce(0) { $0 + $1.count - 1 }
-        var times: [Int64] = [], gains: [Double] = [], owners: [Int32] = []
+        var times: [Int64] = [], owners: [Int32] = []
         times.reserveCapacity(clackCount)
-        gains.reserveCapacity(clackCount)
         owners.reserveCapacity(clackCount)
+        // Drawn in module order, clack by clack, as the modules are planned.
+        let gains = (0..<clackCount).map { _ in 0.9 + 0.2 * random.unit() }
         var modules: [ModulePlan] = []
         modules.reserveCapacity(size.count)
         for (i, module) in state.enumerated() {
@@ -88,10 +89,7 @@ public struct FlipPlanner: Sendable {
             }
             let nanoseconds = landingNanoseconds(path: path, start: start, first: first, inFlight: module.nextLanding != nil)
             times.append(contentsOf: nanoseconds)
-            for _ in nanoseconds {
-                gains.append(0.9 + 0.2 * random.unit())
-                owners.append(Int32(truncatingIfNeeded: i))
-            }
+            owners.append(contentsOf: repeatElement(Int32(truncatingIfNeeded: i), count: nanoseconds.count))
             modules.append(ModulePlan(row: i / size.columns, column: i % size.columns, path: path, start: start,
                                       landings: nanoseconds.map(Duration.init(wholeNanoseconds:))))
         }

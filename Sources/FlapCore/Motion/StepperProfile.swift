@@ -122,6 +122,8 @@ extension Duration {
 
     /// `nanoseconds` without the generic conversion of `.nanoseconds(_:)`.
     init(wholeNanoseconds nanoseconds: Int64) {
-        self.init(attoseconds: Int128(nanoseconds) * 1_000_000_000)
+        // Wrapping: an Int64 of nanoseconds times 10⁹ always fits 128 bits, and the checked
+        // 128-bit multiply was an eighth of a plan's time.
+        self.init(attoseconds: Int128(nanoseconds) &* 1_000_000_000)
     }
 }
