@@ -67,5 +67,11 @@ import TestSupport
         try await rig.finishMotion()
         try await rig.until("fire displayed") { try await rig.status("fire") == .displayed }
         #expect(try await rig.status("b") == .accepted)
+        // The alarm's slot cleared: the board goes blank again, not back to what waits.
+        _ = try await rig.inbox.clearSlot("alarm", now: rig.time.now())
+        try await rig.until("blank again") { await rig.coordinator.target == nil }
+        try await rig.finishMotion()
+        try await rig.until("the board blank again") { await rig.panel.board == Board(size: .flagship) }
+        #expect(try await rig.status("b") == .accepted)
     }
 }

@@ -131,6 +131,9 @@ public actor DisplayCoordinator<C: Clock> where C.Duration == Duration {
                     }
                 }
             } else {
+                // A message that bypasses quiet hours shows; when it has gone, the quiet board
+                // (blank, a quick message) comes back rather than the bypass staying up all night.
+                if holding { quietBoardShown = false }
                 try await show(chosen)
             }
             try await armTimer(slots: slots.count, expiry: [soonestExpiry, quietChange].compactMap { $0 }.min())
