@@ -43,25 +43,38 @@ public enum TextLayout {
         let width = options.columns - 2 * options.margin
         let shape = RowShape(columns: options.columns, margin: options.margin, align: options.align, fill: options.fill)
         let encoder = TextEncoder(substitutions: options.substitutions)
+        let breaks = CodeMask(options.breaks)
         var rows: [[CharacterCode]] = []
         var warnings: [LayoutWarning] = []
-        var codes: [CharacterCode] = []
 
-        for (index, line) in PythonText.splitLines(Array(text.unicodeScalars)).enumerated() {
-            let lineNumber = index + 1
-            codes.removeAll(keepingCapacity: true)
-            try encoder.encode(line, lineNumber: lineNumber, into: &codes, warnings: &warnings)
+        /// Breaks one line's codes into rows of the width and shapes them.
+        func place(_ codes: ArraySlice<CharacterCode>, lineNumber: Int) throws(LayoutError) {
             // vesta loops forever (width 0) or fails an assertion (width < 0) here.
             guard width > 0 || (width == 0 && codes.isEmpty) else {
                 throw shape.noRoomError(lineNumber: lineNumber)
             }
-            var rest = codes[...]
+            var rest = codes
             while rest.count > width {
-                let (end, resume) = breakPoint(in: rest, width: width, breaks: options.breaks)
+                let (end, resume) = breakPoint(in: rest, width: width, breaks: breaks)
                 rows.append(try shape.format(rest.prefix(end), endsParagraph: false, lineNumber: lineNumber))
                 rest = rest.dropFirst(resume)
             }
             rows.append(try shape.format(rest, endsParagraph: true, lineNumber: lineNumber))
+        }
+
+        if let ascii = ASCIIText.codes(of: text) {
+            var start = 0
+            for (index, end) in ascii.lineEnds.enumerated() {
+                try place(ascii.codes[start..<end], lineNumber: index + 1)
+                start = end
+            }
+        } else {
+            var codes: [CharacterCode] = []
+            for (index, line) in PythonText.splitLines(Array(text.unicodeScalars)).enumerated() {
+                codes.removeAll(keepingCapacity: true)
+                try encoder.encode(line, lineNumber: index + 1, into: &codes, warnings: &warnings)
+                try place(codes[...], lineNumber: index + 1)
+            }
         }
         return LaidOutText(rows: fitRows(rows, options: options, warnings: &warnings), warnings: warnings)
     }
@@ -69,7 +82,7 @@ public enum TextLayout {
     /// Where to end a row that is too long, and where the rest resumes: the last break code
     /// that keeps the row within `width` (dropped), else a hard break at `width`.
     static func breakPoint(
-        in line: ArraySlice<CharacterCode>, width: Int, breaks: Set<CharacterCode>
+        in line: ArraySlice<CharacterCode>, width: Int, breaks: CodeMask
     ) -> (end: Int, resume: Int) {
         let base = line.startIndex
         var position = min(line.count, width)
@@ -95,7 +108,12 @@ public enum TextLayout {
             case .bottom: missing
             case .middle: missing / 2
             }
-            return Array(repeating: empty, count: above) + rows + Array(repeating: empty, count: missing - above)
+            var padded: [[CharacterCode]] = []
+            padded.reserveCapacity(maxRows)
+            padded.append(contentsOf: repeatElement(empty, count: above))
+            padded.append(contentsOf: rows)
+            padded.append(contentsOf: repeatElement(empty, count: missing - above))
+            return padded
         }
         if rows.count > maxRows {
             let cut = maxRows + 1 == rows.count ? "row \(rows.count) was" : "rows \(maxRows + 1)–\(rows.count) were"
@@ -107,5 +125,32 @@ public enum TextLayout {
 
     static func requireColumns(_ columns: Int) throws(LayoutError) {
         guard columns >= 1 else { throw LayoutError(reason: "columns must be at least 1, not \(columns)") }
+    }
+}
+
+/// A set of codes as a bit mask: looking a code up costs a shift, not a hash.
+struct CodeMask {
+    private var words: (UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0)
+
+    init(_ codes: Set<CharacterCode>) {
+        for code in codes {
+            let bit = UInt64(1) << UInt64(code.rawValue & 63)
+            switch code.rawValue >> 6 {
+            case 0: words.0 |= bit
+            case 1: words.1 |= bit
+            case 2: words.2 |= bit
+            default: words.3 |= bit
+            }
+        }
+    }
+
+    func contains(_ code: CharacterCode) -> Bool {
+        let word = switch code.rawValue >> 6 {
+        case 0: words.0
+        case 1: words.1
+        case 2: words.2
+        default: words.3
+        }
+        return word & (UInt64(1) << UInt64(code.rawValue & 63)) != 0
     }
 }

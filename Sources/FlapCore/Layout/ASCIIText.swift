@@ -1,0 +1,79 @@
+/// The codes of plain ASCII text, read straight from its UTF-8 bytes: most messages are ASCII,
+/// and the general path (Unicode scalars copied into arrays, uppercased line by line, Python's
+/// rules for escapes) cost several times the layout itself. It takes only what it is sure of;
+/// anything else (a byte over 127, a character the board lacks, an escape other than one or two
+/// digits naming a code) makes it give up, and the general path lays the text out with its
+/// substitutions, warnings and errors, so the result is the same either way.
+enum ASCIIText {
+    /// Every line's codes one after another, and where each line ends; nil to take the general path.
+    static func codes(of text: String) -> (codes: [CharacterCode], lineEnds: [Int])? {
+        var text = text
+        return text.withUTF8 { bytes in codes(of: bytes) }
+    }
+
+    private static func codes(of bytes: UnsafeBufferPointer<UInt8>) -> (codes: [CharacterCode], lineEnds: [Int])? {
+        var codes: [CharacterCode] = []
+        codes.reserveCapacity(bytes.count)
+        var lineEnds: [Int] = []
+        let count = bytes.count
+        // Where the current line ends, found at its first escape (escapes look no further).
+        var lineEnd = -1
+        var i = 0
+        while i < count {
+            let byte = bytes[i]
+            if byte >= 128 { return nil }
+            if isLineBoundary(byte) {
+                // As Python's splitlines: \r\n is one break, and a break at the end starts no line.
+                if byte == 0x0D, i + 1 < count, bytes[i + 1] == 0x0A { i += 1 }
+                lineEnds.append(codes.count)
+            } else if byte == UInt8(ascii: "{") {
+                if lineEnd < i { lineEnd = Self.lineEnd(bytes, from: i) }
+                guard let (code, length) = escape(bytes, at: i, lineEnd: lineEnd) else { return nil }
+                codes.append(code)
+                i += length
+                continue
+            } else {
+                let upper = byte >= 0x61 && byte <= 0x7A ? byte - 32 : byte
+                let raw = CharacterCode.asciiCodes[Int(upper)]
+                guard raw >= 0 else { return nil }
+                codes.append(CharacterCode(unchecked: UInt8(raw)))
+            }
+            i += 1
+        }
+        if count > 0, !isLineBoundary(bytes[count - 1]) { lineEnds.append(codes.count) }
+        return (codes, lineEnds)
+    }
+
+    /// `{n}` or `{nn}` of ASCII digits naming a valid code, read as vesta reads escapes (the
+    /// closing brace looked for after one digit first); nil for anything else.
+    private static func escape(_ bytes: UnsafeBufferPointer<UInt8>, at index: Int, lineEnd: Int) -> (CharacterCode, Int)? {
+        func digit(_ i: Int) -> Int? {
+            let byte = bytes[i]
+            return byte >= 0x30 && byte <= 0x39 ? Int(byte - 0x30) : nil
+        }
+        let closing = UInt8(ascii: "}")
+        let value: Int, length: Int
+        if lineEnd > index + 2, bytes[index + 2] == closing {
+            guard let d = digit(index + 1) else { return nil }
+            (value, length) = (d, 3)
+        } else if lineEnd > index + 3, bytes[index + 3] == closing {
+            guard let tens = digit(index + 1), let ones = digit(index + 2) else { return nil }
+            (value, length) = (tens * 10 + ones, 4)
+        } else {
+            return nil
+        }
+        return CharacterCode(value).map { ($0, length) }
+    }
+
+    /// Where the line holding `start` ends.
+    private static func lineEnd(_ bytes: UnsafeBufferPointer<UInt8>, from start: Int) -> Int {
+        var end = start
+        while end < bytes.count, !isLineBoundary(bytes[end]) { end += 1 }
+        return end
+    }
+
+    /// Python's line boundaries among ASCII: \n \v \f \r and \x1c–\x1e.
+    private static func isLineBoundary(_ byte: UInt8) -> Bool {
+        (0x0A...0x0D).contains(byte) || (0x1C...0x1E).contains(byte)
+    }
+}
