@@ -97,9 +97,21 @@ public struct FlipPlanner: Sendable {
         // stable.
         // Rows and columns looked up, not divided out for every clack.
         let rows = (0..<size.count).map { $0 / size.columns }, columns = (0..<size.count).map { $0 % size.columns }
-        let ordered = TimeOrder.indices(times).map { k in
-            let i = Int(owners[k])
-            return ClackEvent(time: Duration(wholeNanoseconds: times[k]), row: rows[i], column: columns[i], gain: gains[k])
+        let order = TimeOrder.indices(times)
+        let ordered = [ClackEvent](unsafeUninitializedCapacity: order.count) { events, initialized in
+            // Unchecked reads: every index comes from the sort of these very arrays.
+            times.withUnsafeBufferPointer { times in
+                owners.withUnsafeBufferPointer { owners in
+                    gains.withUnsafeBufferPointer { gains in
+                        for (n, k) in order.enumerated() {
+                            let i = Int(owners[k])
+                            (events.baseAddress! + n).initialize(
+                                to: ClackEvent(time: Duration(wholeNanoseconds: times[k]), row: rows[i], column: columns[i], gain: gains[k]))
+                        }
+                    }
+                }
+            }
+            initialized = order.count
         }
         return FlipPlan(size: size, drum: drum, modules: modules, clackEvents: ordered, warnings: warnings, transition: transition)
     }

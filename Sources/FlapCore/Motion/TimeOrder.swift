@@ -10,12 +10,13 @@ enum TimeOrder {
     static func indices(_ times: [Int64]) -> [Int] {
         let count = times.count
         guard count > 1 else { return Array(0..<count) }
-        var low = times[0], high = times[0], wholeMilliseconds = true
+        var low = times[0], high = times[0], remainders: Int64 = 0
         for time in times {
             low = min(low, time)
             high = max(high, time)
-            wholeMilliseconds = wholeMilliseconds && time % 1_000_000 == 0
+            remainders |= time % 1_000_000  // no branch, so the loop vectorises
         }
+        let wholeMilliseconds = remainders == 0
         let (span, overflow) = high.subtractingReportingOverflow(low)
         guard !overflow else {
             return (0..<count).sorted { times[$0] != times[$1] ? times[$0] < times[$1] : $0 < $1 }
