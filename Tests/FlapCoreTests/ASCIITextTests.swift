@@ -7,7 +7,7 @@ import Testing
 /// warning the general path would have given; and it answers for plain text.
 @Suite struct ASCIITextTests {
     static let pieces = ["{", "}", "{6}", "{06}", "{66}", "{7", "{ 6}", "{1_0}", "{99}", "{63}{64}", "a", "Z", "7", "0", " ", "-", ".",
-                         "\n", "\r", "\r\n", "\u{0B}", "\u{0C}", "\u{1C}", "\u{1E}", "\t", "~", "`", "[", "q", "?", "!", "%"]
+                         "\n", "\r", "\r\n", "\u{0B}", "\u{0C}", "\u{1C}", "\u{1E}", "\t", "~", "`", "[", "q", "?", "!", "%", "°", "é", "\u{C2}"]
 
     /// The general path: Python's line split, then the scalar encoder, line by line.
     static func general(_ text: String) -> (codes: [CharacterCode], lineEnds: [Int])? {
@@ -37,6 +37,7 @@ import Testing
         #expect(ASCIIText.codes(of: "Hello World\nGOOD {66}")?.lineEnds == [11, 17])
         #expect(ASCIIText.codes(of: "")?.lineEnds == [])
         #expect(ASCIIText.codes(of: "a\r\n\r\nb\n")?.lineEnds == [1, 1, 2])
-        for other in ["café", "{ 6}", "{99}", "{7", "tab\there", "18°"] { #expect(ASCIIText.codes(of: other) == nil, "\(other)") }
+        #expect(ASCIIText.codes(of: "18° and sunny")?.codes.prefix(3).map(\.rawValue) == [27, 34, 62])
+        for other in ["café", "{ 6}", "{99}", "{7", "tab\there", "Â"] { #expect(ASCIIText.codes(of: other) == nil, "\(other)") }
     }
 }

@@ -1,7 +1,7 @@
-/// The codes of plain ASCII text, read straight from its UTF-8 bytes: most messages are ASCII,
+/// The codes of plain ASCII text (and °), read straight from its UTF-8 bytes: most messages are ASCII,
 /// and the general path (Unicode scalars copied into arrays, uppercased line by line, Python's
 /// rules for escapes) cost several times the layout itself. It takes only what it is sure of;
-/// anything else (a byte over 127, a character the board lacks, an escape other than one or two
+/// anything else (another byte over 127, a character the board lacks, an escape other than one or two
 /// digits naming a code) makes it give up, and the general path lays the text out with its
 /// substitutions, warnings and errors, so the result is the same either way.
 enum ASCIIText {
@@ -12,36 +12,51 @@ enum ASCIIText {
     }
 
     private static func codes(of bytes: UnsafeBufferPointer<UInt8>) -> (codes: [CharacterCode], lineEnds: [Int])? {
-        var codes: [CharacterCode] = []
-        codes.reserveCapacity(bytes.count)
         var lineEnds: [Int] = []
-        let count = bytes.count
-        // Where the current line ends, found at its first escape (escapes look no further).
-        var lineEnd = -1
-        var i = 0
-        while i < count {
-            let byte = bytes[i]
-            if byte >= 128 { return nil }
-            if isLineBoundary(byte) {
-                // As Python's splitlines: \r\n is one break, and a break at the end starts no line.
-                if byte == 0x0D, i + 1 < count, bytes[i + 1] == 0x0A { i += 1 }
-                lineEnds.append(codes.count)
-            } else if byte == UInt8(ascii: "{") {
-                if lineEnd < i { lineEnd = Self.lineEnd(bytes, from: i) }
-                guard let (code, length) = escape(bytes, at: i, lineEnd: lineEnd) else { return nil }
-                codes.append(code)
-                i += length
-                continue
-            } else {
-                let upper = byte >= 0x61 && byte <= 0x7A ? byte - 32 : byte
-                let raw = CharacterCode.asciiCodes[Int(upper)]
-                guard raw >= 0 else { return nil }
-                codes.append(CharacterCode(unchecked: UInt8(raw)))
+        var readable = true
+        // Written in place (no byte gives more than one code), the table taken once: per byte,
+        // an append's checks and a global's look-up cost more than the rest.
+        let codes = [CharacterCode](unsafeUninitializedCapacity: bytes.count) { out, written in
+            written = CharacterCode.asciiCodes.withUnsafeBufferPointer { table in
+                var n = 0
+                let count = bytes.count
+                // Where the current line ends, found at its first escape (escapes look no further).
+                var lineEnd = -1
+                var i = 0
+                while i < count {
+                    let byte = bytes[i]
+                    if isLineBoundary(byte) {
+                        // As Python's splitlines: \r\n is one break, and a break at the end starts no line.
+                        if byte == 0x0D, i + 1 < count, bytes[i + 1] == 0x0A { i += 1 }
+                        lineEnds.append(n)
+                    } else if byte < 128, byte != UInt8(ascii: "{") {
+                        let raw = table[Int(byte >= 0x61 && byte <= 0x7A ? byte - 32 : byte)]
+                        guard raw >= 0 else { readable = false; return n }
+                        out[n] = CharacterCode(unchecked: UInt8(raw))
+                        n += 1
+                    } else if byte == UInt8(ascii: "{") {
+                        if lineEnd < i { lineEnd = Self.lineEnd(bytes, from: i) }
+                        guard let (code, length) = escape(bytes, at: i, lineEnd: lineEnd) else { readable = false; return n }
+                        out[n] = code
+                        n += 1
+                        i += length
+                        continue
+                    } else if byte == 0xC2, i + 1 < count, bytes[i + 1] == 0xB0 {
+                        // °, the one board character beyond ASCII, common in weather.
+                        out[n] = CharacterCode(unchecked: 62)
+                        n += 1
+                        i += 1
+                    } else {
+                        readable = false
+                        return n
+                    }
+                    i += 1
+                }
+                if count > 0, !isLineBoundary(bytes[count - 1]) { lineEnds.append(n) }
+                return n
             }
-            i += 1
         }
-        if count > 0, !isLineBoundary(bytes[count - 1]) { lineEnds.append(codes.count) }
-        return (codes, lineEnds)
+        return readable ? (codes, lineEnds) : nil
     }
 
     /// `{n}` or `{nn}` of ASCII digits naming a valid code, read as vesta reads escapes (the
