@@ -17,7 +17,7 @@ struct LayoutRequestReader {
 
     private mutating func request() -> LayoutRequest? {
         var request = LayoutRequest(text: "")
-        var seen: Set<Field> = []
+        var seen: Field = []  // the option set itself: a Set of them allocated on every request
         skipSpace()
         guard take(UInt8(ascii: "{")) else { return nil }
         skipSpace()

@@ -96,7 +96,7 @@ public enum TextLayout {
 
     /// Pads to `maxRows` as `valign` says, or cuts the rows beyond it with a warning.
     static func fitRows(
-        _ rows: [[CharacterCode]], options: LayoutOptions, warnings: inout [LayoutWarning]
+        _ rows: consuming [[CharacterCode]], options: LayoutOptions, warnings: inout [LayoutWarning]
     ) -> [[CharacterCode]] {
         let maxRows = options.maxRows
         guard maxRows >= 1 else { return rows }
@@ -108,12 +108,11 @@ public enum TextLayout {
             case .bottom: missing
             case .middle: missing / 2
             }
-            var padded: [[CharacterCode]] = []
-            padded.reserveCapacity(maxRows)
-            padded.append(contentsOf: repeatElement(empty, count: above))
-            padded.append(contentsOf: rows)
-            padded.append(contentsOf: repeatElement(empty, count: missing - above))
-            return padded
+            // In place: the rows are moved along, not copied (and retained) into a new array.
+            rows.reserveCapacity(maxRows)
+            rows.insert(contentsOf: repeatElement(empty, count: above), at: 0)
+            rows.append(contentsOf: repeatElement(empty, count: missing - above))
+            return rows
         }
         if rows.count > maxRows {
             let cut = maxRows + 1 == rows.count ? "row \(rows.count) was" : "rows \(maxRows + 1)–\(rows.count) were"
