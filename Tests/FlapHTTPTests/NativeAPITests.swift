@@ -47,7 +47,8 @@ import TestSupport
         #expect(description.status == 200 && description.body == file)
         // A method a path does not take: 405, with the ones it does.
         let wrongMethod = try await flapd.api.request("PATCH", "/v1/board")
-        #expect(wrongMethod.status == 405 && wrongMethod.headers["allow"] == "GET" && wrongMethod.error.contains("PATCH is not served at /v1/board"))
+        #expect(wrongMethod.status == 405, "\(wrongMethod.status) \(wrongMethod.headers) \(String(decoding: wrongMethod.body, as: UTF8.self))")
+        #expect(wrongMethod.headers["allow"] == "GET" && wrongMethod.error.contains("PATCH is not served at /v1/board"), "\(wrongMethod.headers)")
         #expect(try await flapd.api.request("PUT", "/v1/receipts/x").headers["allow"] == "GET")
         #expect(try await flapd.api.get("/v1/nothing-here").status == 404)
         #expect(!flapd.process.stderr.contains("test-key"))
