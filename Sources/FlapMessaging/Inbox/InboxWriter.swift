@@ -184,8 +184,6 @@ struct InboxWriter {
         return nil
     }
 
-
-
     /// Gives `id` its final status if it has none yet, and announces it; the receipt, or nil
     /// when it was already final.
     @discardableResult

@@ -115,7 +115,7 @@ public actor DisplayCoordinator<C: Clock> where C.Duration == Duration {
             let chosen = policy.choose(from: slots, previous: target, rotationDue: rotationDue)
             // Quiet hours go by the wall clock, so only when it can be trusted.
             let now = time.now()
-            let holding = quiet.map { clockTrusted() && $0.holds(at: now, calendar: calendar) } ?? false
+            let holding = quiet.map { $0.holds(at: now, calendar: calendar) && clockTrusted() } ?? false  // the clock's trust (files, a system call) asked only inside the span
             let quietChange = quiet?.nextChange(after: now, calendar: calendar)
             quietUntil = holding ? quietChange : nil
             if !holding { quietBoardShown = false }
