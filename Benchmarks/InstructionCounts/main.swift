@@ -21,7 +21,7 @@ func workload(_ name: String) -> ((Int) -> Int)? {
     case "plan-24x88": return worstPlan(BoardSize(rows: 24, columns: 88))
     case "layout":
         let texts = BenchmarkTexts.typical, options = LayoutOptions()
-        return { i in (try? TextLayout.encodeText(texts[i % texts.count], options: options))?.rows.count ?? 0 }
+        return { i in (try? TextLayout.encodeText(texts[i % texts.count], options: options))?.rowCount ?? 0 }
     case "frame": return cascadeFrames(whole: false)
     case "frame-whole": return cascadeFrames(whole: true)
     case "nothing": return { $0 }

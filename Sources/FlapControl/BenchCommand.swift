@@ -89,7 +89,7 @@ struct BenchCommand: AsyncParsableCommand {
         let options = LayoutOptions()
 
         let layout = measure(seconds: seconds) { i in
-            sink &+= (try? TextLayout.encodeText(texts[i % texts.count], options: options))?.rows.count ?? 0
+            sink &+= (try? TextLayout.encodeText(texts[i % texts.count], options: options))?.rowCount ?? 0
         }
         report(out, "layout, typical texts (encodeText)", layout)
 

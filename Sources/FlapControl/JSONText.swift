@@ -60,31 +60,34 @@ struct JSONText {
     /// Rows of codes: a board's worth of small numbers, written digit by digit straight into
     /// the buffer (through `String(Int)` they were half of a `--jsonl` answer's time, and an
     /// append per byte, with its checks, most of the rest).
-    mutating func rows(_ rows: [[CharacterCode]]) {
+    mutating func rows(_ layout: LaidOutText) {
+        let columns = layout.columns
         // A code is at most two digits and a comma; each row adds its brackets.
-        let room = rows.reduce(2) { $0 + $1.count * 3 + 2 }
+        let room = 2 + layout.rowCount * (columns * 3 + 2)
         let start = bytes.count
         bytes.append(contentsOf: repeatElement(0, count: room))
         let end = bytes.withUnsafeMutableBufferPointer { out in
-            var n = start
-            func put(_ byte: UInt8) {
-                out[n] = byte
-                n += 1
-            }
-            put(UInt8(ascii: "["))
-            for (r, row) in rows.enumerated() {
-                if r > 0 { put(UInt8(ascii: ",")) }
+            layout.codes.withUnsafeBufferPointer { codes in
+                var n = start
+                func put(_ byte: UInt8) {
+                    out[n] = byte
+                    n += 1
+                }
                 put(UInt8(ascii: "["))
-                for (c, code) in row.enumerated() {
-                    if c > 0 { put(UInt8(ascii: ",")) }
-                    let value = code.rawValue
-                    if value >= 10 { put(UInt8(ascii: "0") + value / 10) }
-                    put(UInt8(ascii: "0") + value % 10)
+                for r in 0..<layout.rowCount {
+                    if r > 0 { put(UInt8(ascii: ",")) }
+                    put(UInt8(ascii: "["))
+                    for c in 0..<columns {
+                        if c > 0 { put(UInt8(ascii: ",")) }
+                        let value = codes[r * columns + c].rawValue
+                        if value >= 10 { put(UInt8(ascii: "0") + value / 10) }
+                        put(UInt8(ascii: "0") + value % 10)
+                    }
+                    put(UInt8(ascii: "]"))
                 }
                 put(UInt8(ascii: "]"))
+                return n
             }
-            put(UInt8(ascii: "]"))
-            return n
         }
         bytes.removeLast(bytes.count - end)
     }

@@ -35,14 +35,14 @@ struct LayoutCommand: ParsableCommand {
             LayoutJSONLines(defaults: try layout.options()).run()
             return
         }
-        let rows = try layout.layOut(text!).rows
+        let laid = try layout.layOut(text!)
         let out = StandardStream.bufferedOutput()
         if json {
             var text = JSONText()
-            text.rows(rows)
+            text.rows(laid)
             out.write(bytes: text.bytes)
             out.write("\n")
-        } else if let board = try? Board(rows: rows) {
+        } else if let board = laid.board {
             out.write(BoardText.plain(board, colour: StandardStream.outputHasColour) + "\n")
         } else {
             out.write("(no rows: the text is empty and --valign is none)\n")

@@ -41,7 +41,7 @@ struct LayoutJSONLines {
             let result = try TextLayout.encodeText(request.text, options: options)
             json.raw("{")
             json.key("rows", first: true)
-            json.rows(result.rows)
+            json.rows(result)
             json.key("warnings")
             json.array(result.warnings) { $0.string($1.description) }
             json.raw("}")

@@ -32,7 +32,7 @@ extension NativeAPI {
             }
             do {
                 let laid = try TextLayout.encodeText(text, options: options)
-                let board = try Board(rows: laid.rows)
+                let board = try Board(size: BoardSize(rows: laid.rowCount, columns: laid.columns), codes: laid.codes)
                 return Responses.json(.ok, Preview(codes: board.codeRows, text: board.rows.map { String($0.map(BoardText.symbol)) },
                                                    warnings: laid.warnings.map(\.description)))
             } catch let error as LayoutError {

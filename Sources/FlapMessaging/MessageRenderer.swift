@@ -24,7 +24,7 @@ public struct MessageRenderer: Sendable {
             options.valign = valign
             do {
                 let laid = try TextLayout.encodeText(text, options: options)
-                return (try! Board(rows: laid.rows), laid.warnings.map(\.description))
+                return (laid.board!, laid.warnings.map(\.description))
             } catch {
                 throw MessageErrors(field: "text", error.description)
             }

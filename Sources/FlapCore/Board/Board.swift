@@ -17,6 +17,16 @@ public struct Board: Hashable, Sendable {
         for (i, p) in positions.prefix(size.count).enumerated() { self[i / size.columns, i % size.columns] = drum.codes[p] }
     }
 
+    /// A board of `size` from its codes in row-major order, exactly `size.count` of them.
+    public init(size: BoardSize, codes: [CharacterCode]) throws(BoardError) {
+        guard size.rows > 0, size.columns > 0 else { throw BoardError("a board needs at least one row and column") }
+        guard codes.count == size.count else {
+            throw BoardError("a \(size.rows)×\(size.columns) board has \(size.count) codes, not \(codes.count)")
+        }
+        self.size = size
+        self.codes = codes
+    }
+
     public init(rows: [[CharacterCode]]) throws(BoardError) {
         guard let width = rows.first?.count, width > 0 else { throw BoardError("a board needs at least one row and column") }
         for (index, row) in rows.enumerated() where row.count != width {

@@ -5,58 +5,73 @@
 /// digits naming a code) makes it give up, and the general path lays the text out with its
 /// substitutions, warnings and errors, so the result is the same either way.
 enum ASCIIText {
-    /// Every line's codes one after another, and where each line ends; nil to take the general path.
-    static func codes(of text: String) -> (codes: [CharacterCode], lineEnds: [Int])? {
+    /// Gives each line's codes to `body` in turn (the buffer is valid only during the call, and
+    /// `body` returns false to stop); false when the text needs the general path or `body` stopped.
+    static func readLines(of text: String, _ body: (UnsafeBufferPointer<CharacterCode>) -> Bool) -> Bool {
         var text = text
-        return text.withUTF8 { bytes in codes(of: bytes) }
-    }
-
-    private static func codes(of bytes: UnsafeBufferPointer<UInt8>) -> (codes: [CharacterCode], lineEnds: [Int])? {
-        var lineEnds: [Int] = []
-        var readable = true
-        // Written in place (no byte gives more than one code), the table taken once: per byte,
-        // an append's checks and a global's look-up cost more than the rest.
-        let codes = [CharacterCode](unsafeUninitializedCapacity: bytes.count) { out, written in
-            written = CharacterCode.asciiCodes.withUnsafeBufferPointer { table in
-                var n = 0
-                let count = bytes.count
-                // Where the current line ends, found at its first escape (escapes look no further).
-                var lineEnd = -1
-                var i = 0
-                while i < count {
-                    let byte = bytes[i]
-                    if isLineBoundary(byte) {
-                        // As Python's splitlines: \r\n is one break, and a break at the end starts no line.
-                        if byte == 0x0D, i + 1 < count, bytes[i + 1] == 0x0A { i += 1 }
-                        lineEnds.append(n)
-                    } else if byte < 128, byte != UInt8(ascii: "{") {
-                        let raw = table[Int(byte >= 0x61 && byte <= 0x7A ? byte - 32 : byte)]
-                        guard raw >= 0 else { readable = false; return n }
-                        out[n] = CharacterCode(unchecked: UInt8(raw))
-                        n += 1
-                    } else if byte == UInt8(ascii: "{") {
-                        if lineEnd < i { lineEnd = Self.lineEnd(bytes, from: i) }
-                        guard let (code, length) = escape(bytes, at: i, lineEnd: lineEnd) else { readable = false; return n }
-                        out[n] = code
-                        n += 1
-                        i += length
-                        continue
-                    } else if byte == 0xC2, i + 1 < count, bytes[i + 1] == 0xB0 {
-                        // °, the one board character beyond ASCII, common in weather.
-                        out[n] = CharacterCode(unchecked: 62)
-                        n += 1
-                        i += 1
-                    } else {
-                        readable = false
-                        return n
-                    }
-                    i += 1
+        return text.withUTF8 { bytes in
+            // No byte gives more than one code, so a line fits in as many codes as the text has bytes.
+            withUnsafeTemporaryAllocation(of: CharacterCode.self, capacity: max(bytes.count, 1)) { line in
+                CharacterCode.asciiCodes.withUnsafeBufferPointer { table in
+                    readLines(bytes, table: table, line: line, body)
                 }
-                if count > 0, !isLineBoundary(bytes[count - 1]) { lineEnds.append(n) }
-                return n
             }
         }
+    }
+
+    /// Every line's codes one after another, and where each line ends; nil to take the general path.
+    static func codes(of text: String) -> (codes: [CharacterCode], lineEnds: [Int])? {
+        var codes: [CharacterCode] = [], lineEnds: [Int] = []
+        let readable = readLines(of: text) { line in
+            codes += line
+            lineEnds.append(codes.count)
+            return true
+        }
         return readable ? (codes, lineEnds) : nil
+    }
+
+    // Written in place, the table taken once: per byte, an append's checks and a global's
+    // look-up cost more than the rest.
+    private static func readLines(
+        _ bytes: UnsafeBufferPointer<UInt8>, table: UnsafeBufferPointer<Int16>,
+        line out: UnsafeMutableBufferPointer<CharacterCode>, _ body: (UnsafeBufferPointer<CharacterCode>) -> Bool
+    ) -> Bool {
+        let count = bytes.count
+        var n = 0
+        // Where the current line ends, found at its first escape (escapes look no further).
+        var lineEnd = -1
+        var i = 0
+        while i < count {
+            let byte = bytes[i]
+            if isLineBoundary(byte) {
+                // As Python's splitlines: \r\n is one break, and a break at the end starts no line.
+                if byte == 0x0D, i + 1 < count, bytes[i + 1] == 0x0A { i += 1 }
+                guard body(UnsafeBufferPointer(rebasing: out[..<n])) else { return false }
+                n = 0
+            } else if byte < 128, byte != UInt8(ascii: "{") {
+                let raw = table[Int(byte >= 0x61 && byte <= 0x7A ? byte - 32 : byte)]
+                guard raw >= 0 else { return false }
+                out[n] = CharacterCode(unchecked: UInt8(raw))
+                n += 1
+            } else if byte == UInt8(ascii: "{") {
+                if lineEnd < i { lineEnd = Self.lineEnd(bytes, from: i) }
+                guard let (code, length) = escape(bytes, at: i, lineEnd: lineEnd) else { return false }
+                out[n] = code
+                n += 1
+                i += length
+                continue
+            } else if byte == 0xC2, i + 1 < count, bytes[i + 1] == 0xB0 {
+                // °, the one board character beyond ASCII, common in weather.
+                out[n] = CharacterCode(unchecked: 62)
+                n += 1
+                i += 1
+            } else {
+                return false
+            }
+            i += 1
+        }
+        if count > 0, !isLineBoundary(bytes[count - 1]) { return body(UnsafeBufferPointer(rebasing: out[..<n])) }
+        return true
     }
 
     /// `{n}` or `{nn}` of ASCII digits naming a valid code, read as vesta reads escapes (the
