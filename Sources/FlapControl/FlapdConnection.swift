@@ -1,8 +1,5 @@
 import ArgumentParser
 import Foundation
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
 
 /// How flapctl finds flapd: `--url`/`FLAPD_URL` (default http://127.0.0.1:8080) and
 /// `--api-key`/`FLAPD_API_KEY`, else the key file flapd keeps in its state directory.
@@ -56,24 +53,16 @@ struct FlapdConnection {
     }
 
     func request(_ method: String, _ path: String, json: Data? = nil) async throws -> Reply {
-        var request = URLRequest(url: URL(string: base + path)!)
-        request.httpMethod = method
-        request.timeoutInterval = 10
-        if let key { request.setValue("Bearer \(key)", forHTTPHeaderField: "Authorization") }
-        if let json {
-            request.httpBody = json
-            request.setValue("application/json", forHTTPHeaderField: "Content-Type")
-        }
-        let data: Data, response: URLResponse
+        var headers: [(String, String)] = []
+        if let key { headers.append(("Authorization", "Bearer \(key)")) }
+        if json != nil { headers.append(("Content-Type", "application/json")) }
+        let answer: HTTPExchange.Answer
         do {
-            (data, response) = try await URLSession.shared.data(for: request)
+            answer = try await HTTPExchange.send(method, base + path, headers: headers, body: json)
         } catch {
             throw ConnectionError("flapd is not answering at \(base) (is it running? start it with `flapd --simulate` or `systemctl start flapd`, or give --url)")
         }
-        let http = response as! HTTPURLResponse
-        var headers: [String: String] = [:]
-        for (k, v) in http.allHeaderFields { headers[String(describing: k).lowercased()] = String(describing: v) }
-        let reply = Reply(status: http.statusCode, body: data, headers: headers)
+        let reply = Reply(status: answer.status, body: answer.body, headers: answer.headers)
         if reply.status == 401 {
             throw ConnectionError("flapd refused the API key from \(keySource): \(reply.error). Give the right one with --api-key or FLAPD_API_KEY")
         }

@@ -1,7 +1,4 @@
 import Foundation
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
 
 #if canImport(Glibc)
 import Glibc
@@ -188,7 +185,7 @@ final class RunningFlapd: @unchecked Sendable {
 
     /// Readings flapd has counted (`flapd_heart_rate_samples_total`).
     func samples() async throws -> Int {
-        let (data, _) = try await URLSession.shared.data(from: URL(string: "http://127.0.0.1:\(port)/metrics")!)
+        let data = try await HTTPExchange.send("GET", "http://127.0.0.1:\(port)/metrics").body
         let line = String(decoding: data, as: UTF8.self).split(separator: "\n").first { $0.hasPrefix("flapd_heart_rate_samples_total{") }
         return line.flatMap { Int(Double($0.split(separator: " ").last ?? "") ?? 0) } ?? 0
     }

@@ -10,23 +10,34 @@ struct LayoutJSONLines {
         let out = StandardStream.bufferedOutput()
         let decoder = JSONDecoder()
         var number = 0
-        while let line = readLine(strippingNewline: true) {
+        var json = JSONText()
+        InputLines.forEach { line in
             number += 1
-            var json = JSONText()
-            answer(line, number: number, decoder: decoder, into: &json)
+            if line.contains(where: { $0 >= 0x80 }) {
+                // Bytes beyond ASCII are read as readLine reads them (invalid UTF-8 repaired).
+                var text = String(decoding: line, as: UTF8.self)
+                text.withUTF8 { answer($0, number: number, decoder: decoder, into: &json) }
+            } else {
+                answer(line, number: number, decoder: decoder, into: &json)
+            }
             json.raw("\n")
-            out.write(bytes: json.bytes)
+            if json.bytes.count >= 1 << 16 {
+                out.write(bytes: json.bytes)
+                json.clear()
+            }
         }
+        out.write(bytes: json.bytes)
         out.flush()
     }
 
-    func answer(_ line: String, number: Int, decoder: JSONDecoder, into json: inout JSONText) {
+    /// The answer to one request, `line` being valid UTF-8.
+    func answer(_ line: UnsafeBufferPointer<UInt8>, number: Int, decoder: JSONDecoder, into json: inout JSONText) {
         let request: LayoutRequest
         if let plain = LayoutRequestReader.read(line) {
             request = plain
         } else {
             do {
-                request = try decoder.decode(LayoutRequest.self, from: Data(line.utf8))
+                request = try decoder.decode(LayoutRequest.self, from: Data(line))
             } catch {
                 return writeError(LayoutRequest.describe(error), request: number, into: &json)
             }
@@ -39,10 +50,9 @@ struct LayoutJSONLines {
         }
         do {
             let result = try TextLayout.encodeText(request.text, options: options)
-            json.raw("{")
-            json.key("rows", first: true)
+            json.raw(#"{"rows":"#)
             json.rows(result)
-            json.key("warnings")
+            json.raw(#","warnings":"#)
             json.array(result.warnings) { $0.string($1.description) }
             json.raw("}")
         } catch {

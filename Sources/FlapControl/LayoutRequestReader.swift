@@ -5,15 +5,21 @@
 /// nil, and the caller hands the line to JSONDecoder, which reads it or says what is wrong, so
 /// answers stay exactly as they were.
 struct LayoutRequestReader {
-    private let bytes: [UInt8]
+    private let bytes: UnsafeBufferPointer<UInt8>
     private var at = 0
 
     static func read(_ line: String) -> LayoutRequest? {
-        var reader = LayoutRequestReader(bytes: Array(line.utf8))
+        var line = line
+        return line.withUTF8 { read($0) }
+    }
+
+    /// A request from a line's bytes, which must be valid UTF-8.
+    static func read(_ line: UnsafeBufferPointer<UInt8>) -> LayoutRequest? {
+        var reader = LayoutRequestReader(bytes: line)
         return reader.request()
     }
 
-    private init(bytes: [UInt8]) { self.bytes = bytes }
+    private init(bytes: UnsafeBufferPointer<UInt8>) { self.bytes = bytes }
 
     private mutating func request() -> LayoutRequest? {
         var request = LayoutRequest(text: "")
@@ -104,9 +110,22 @@ struct LayoutRequestReader {
         // No digits, a leading zero before more digits, or a fraction or exponent: not ours.
         guard at > digits, !(bytes[digits] == UInt8(ascii: "0") && at - digits > 1),
               peek != UInt8(ascii: "."), peek != UInt8(ascii: "e"), peek != UInt8(ascii: "E"),
-              let value = Int(String(decoding: bytes[start..<at], as: UTF8.self)) else {
+              let value = Self.decimal(bytes[digits..<at], negative: digits > start) else {
             at = start
             return nil
+        }
+        return value
+    }
+
+    /// ASCII digits as an Int, nil if it does not fit (JSONDecoder then says so).
+    private static func decimal(_ digits: Slice<UnsafeBufferPointer<UInt8>>, negative: Bool) -> Int? {
+        var value = 0
+        for digit in digits {
+            let (times10, o1) = value.multipliedReportingOverflow(by: 10)
+            let (next, o2) = negative ? times10.subtractingReportingOverflow(Int(digit - UInt8(ascii: "0")))
+                : times10.addingReportingOverflow(Int(digit - UInt8(ascii: "0")))
+            guard !o1, !o2 else { return nil }
+            value = next
         }
         return value
     }
@@ -124,48 +143,44 @@ struct LayoutRequestReader {
             at += 1
             return String(decoding: bytes[contentStart..<(at - 1)], as: UTF8.self)
         }
-        // With escapes: decode them one by one.
-        var scalars = String.UnicodeScalarView()
-        scalars.append(contentsOf: String(decoding: bytes[contentStart..<at], as: UTF8.self).unicodeScalars)
-        var plainStart = at
-        func flush(_ end: Int) { scalars.append(contentsOf: String(decoding: bytes[plainStart..<end], as: UTF8.self).unicodeScalars) }
+        // With escapes: the text decoded into UTF-8 bytes, made a String once at the end.
+        var text = Array(bytes[contentStart..<at])
         while let b = peek {
             if b == UInt8(ascii: "\"") {
-                flush(at)
                 at += 1
-                return String(scalars)
+                return String(decoding: text, as: UTF8.self)
             }
             guard b >= 0x20 else { break }
-            guard b == UInt8(ascii: "\\") else { at += 1; continue }
-            flush(at)
             at += 1
+            guard b == UInt8(ascii: "\\") else { text.append(b); continue }
             guard let escaped = peek else { break }
             at += 1
             switch escaped {
-            case UInt8(ascii: "\""): scalars.append("\"")
-            case UInt8(ascii: "\\"): scalars.append("\\")
-            case UInt8(ascii: "/"): scalars.append("/")
-            case UInt8(ascii: "b"): scalars.append("\u{08}")
-            case UInt8(ascii: "f"): scalars.append("\u{0C}")
-            case UInt8(ascii: "n"): scalars.append("\n")
-            case UInt8(ascii: "r"): scalars.append("\r")
-            case UInt8(ascii: "t"): scalars.append("\t")
+            case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "/"): text.append(escaped)
+            case UInt8(ascii: "b"): text.append(0x08)
+            case UInt8(ascii: "f"): text.append(0x0C)
+            case UInt8(ascii: "n"): text.append(0x0A)
+            case UInt8(ascii: "r"): text.append(0x0D)
+            case UInt8(ascii: "t"): text.append(0x09)
             case UInt8(ascii: "u"):
                 guard let high = hex4() else { at = start; return nil }
+                let value: UInt32
                 if (0xD800...0xDBFF).contains(high) {
                     // A surrogate pair, or not ours.
-                    guard take(UInt8(ascii: "\\")), take(UInt8(ascii: "u")), let low = hex4(), (0xDC00...0xDFFF).contains(low),
-                          let scalar = Unicode.Scalar(0x10000 + ((high - 0xD800) << 10) + (low - 0xDC00)) else { at = start; return nil }
-                    scalars.append(scalar)
+                    guard take(UInt8(ascii: "\\")), take(UInt8(ascii: "u")), let low = hex4(), (0xDC00...0xDFFF).contains(low) else {
+                        at = start
+                        return nil
+                    }
+                    value = 0x10000 + ((high - 0xD800) << 10) + (low - 0xDC00)
                 } else {
-                    guard let scalar = Unicode.Scalar(high) else { at = start; return nil }
-                    scalars.append(scalar)
+                    value = high
                 }
+                guard let scalar = Unicode.Scalar(value) else { at = start; return nil }
+                text.append(contentsOf: scalar.utf8)
             default:
                 at = start
                 return nil
             }
-            plainStart = at
         }
         at = start
         return nil

@@ -1,8 +1,5 @@
 import FlapMQTT
 import Foundation
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
 
 /// The MQTT part of `flapctl bench --service --mqtt URL`: publish → plan start (one message at a
 /// time, matched with flapd's debug log of plan starts), messages a second sustained (4
@@ -104,9 +101,7 @@ struct MQTTBench {
     }
 
     private func text(_ url: String) async throws -> String {
-        var request = URLRequest(url: URL(string: url)!)
-        request.setValue("Bearer bench", forHTTPHeaderField: "Authorization")
-        return String(decoding: try await URLSession.shared.data(for: request).0, as: UTF8.self)
+        String(decoding: try await HTTPExchange.send("GET", url, headers: [("Authorization", "Bearer bench")]).body, as: UTF8.self)
     }
 
     private func write(_ name: String, _ value: String) {

@@ -1,7 +1,4 @@
 import Foundation
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -117,15 +114,9 @@ struct ServiceBench {
     }
 
     static func request(_ base: String, _ method: String, _ path: String, body: String? = nil) async throws -> Int {
-        var request = URLRequest(url: URL(string: base + path)!)
-        request.httpMethod = method
-        request.setValue("Bearer bench", forHTTPHeaderField: "Authorization")
-        if let body {
-            request.httpBody = Data(body.utf8)
-            request.setValue("application/json", forHTTPHeaderField: "Content-Type")
-        }
-        let (_, response) = try await URLSession.shared.data(for: request)
-        return (response as! HTTPURLResponse).statusCode
+        var headers = [("Authorization", "Bearer bench")]
+        if body != nil { headers.append(("Content-Type", "application/json")) }
+        return try await HTTPExchange.send(method, base + path, headers: headers, body: body.map { Data($0.utf8) }).status
     }
 
     static func field(_ name: String, in line: Substring) -> String? {

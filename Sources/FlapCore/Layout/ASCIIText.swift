@@ -5,15 +5,15 @@
 /// digits naming a code) makes it give up, and the general path lays the text out with its
 /// substitutions, warnings and errors, so the result is the same either way.
 enum ASCIIText {
-    /// Gives each line's codes to `body` in turn (the buffer is valid only during the call, and
-    /// `body` returns false to stop); false when the text needs the general path or `body` stopped.
-    static func readLines(of text: String, _ body: (UnsafeBufferPointer<CharacterCode>) -> Bool) -> Bool {
+    /// Gives each line's codes to `sink` in turn; false when the text needs the general path or
+    /// the sink refused a line.
+    static func readLines<Sink: LineSink>(of text: String, into sink: inout Sink) -> Bool {
         var text = text
         return text.withUTF8 { bytes in
             // No byte gives more than one code, so a line fits in as many codes as the text has bytes.
             withUnsafeTemporaryAllocation(of: CharacterCode.self, capacity: max(bytes.count, 1)) { line in
                 CharacterCode.asciiCodes.withUnsafeBufferPointer { table in
-                    readLines(bytes, table: table, line: line, body)
+                    readLines(bytes, table: table, line: line, into: &sink)
                 }
             }
         }
@@ -21,20 +21,23 @@ enum ASCIIText {
 
     /// Every line's codes one after another, and where each line ends; nil to take the general path.
     static func codes(of text: String) -> (codes: [CharacterCode], lineEnds: [Int])? {
-        var codes: [CharacterCode] = [], lineEnds: [Int] = []
-        let readable = readLines(of: text) { line in
-            codes += line
-            lineEnds.append(codes.count)
-            return true
+        struct Collector: LineSink {
+            var codes: [CharacterCode] = [], lineEnds: [Int] = []
+            mutating func take(_ line: UnsafeBufferPointer<CharacterCode>) -> Bool {
+                codes += line
+                lineEnds.append(codes.count)
+                return true
+            }
         }
-        return readable ? (codes, lineEnds) : nil
+        var collector = Collector()
+        return readLines(of: text, into: &collector) ? (collector.codes, collector.lineEnds) : nil
     }
 
     // Written in place, the table taken once: per byte, an append's checks and a global's
     // look-up cost more than the rest.
     private static func readLines(
         _ bytes: UnsafeBufferPointer<UInt8>, table: UnsafeBufferPointer<Int16>,
-        line out: UnsafeMutableBufferPointer<CharacterCode>, _ body: (UnsafeBufferPointer<CharacterCode>) -> Bool
+        line out: UnsafeMutableBufferPointer<CharacterCode>, into sink: inout some LineSink
     ) -> Bool {
         let count = bytes.count
         var n = 0
@@ -46,7 +49,7 @@ enum ASCIIText {
             if isLineBoundary(byte) {
                 // As Python's splitlines: \r\n is one break, and a break at the end starts no line.
                 if byte == 0x0D, i + 1 < count, bytes[i + 1] == 0x0A { i += 1 }
-                guard body(UnsafeBufferPointer(rebasing: out[..<n])) else { return false }
+                guard sink.take(UnsafeBufferPointer(rebasing: out[..<n])) else { return false }
                 n = 0
             } else if byte < 128, byte != UInt8(ascii: "{") {
                 let raw = table[Int(byte >= 0x61 && byte <= 0x7A ? byte - 32 : byte)]
@@ -70,7 +73,7 @@ enum ASCIIText {
             }
             i += 1
         }
-        if count > 0, !isLineBoundary(bytes[count - 1]) { return body(UnsafeBufferPointer(rebasing: out[..<n])) }
+        if count > 0, !isLineBoundary(bytes[count - 1]) { return sink.take(UnsafeBufferPointer(rebasing: out[..<n])) }
         return true
     }
 
@@ -106,4 +109,10 @@ enum ASCIIText {
     private static func isLineBoundary(_ byte: UInt8) -> Bool {
         (0x0A...0x0D).contains(byte) || (0x1C...0x1E).contains(byte)
     }
+}
+
+/// Takes a text's lines of codes, one at a time.
+protocol LineSink {
+    /// False to stop reading.
+    mutating func take(_ line: UnsafeBufferPointer<CharacterCode>) -> Bool
 }

@@ -21,7 +21,12 @@ public struct LayoutOptions: Sendable, Equatable {
     /// The code for space that text does not cover. Default blank.
     public var fill: CharacterCode = .blank
     /// Codes at which a long line may be broken (the breaking code is dropped). Default blank.
-    public var breaks: Set<CharacterCode> = [.blank]
+    public var breaks: Set<CharacterCode> {
+        get { breakMask.codes }
+        set { breakMask = CodeMask(newValue) }
+    }
+    /// `breaks` as it is kept: options are copied for every layout, and a set would be counted.
+    var breakMask = CodeMask([.blank])
     /// Rows on the board; text beyond is cut with a warning. Below 1: as many rows as the text needs.
     public var maxRows = BoardSize.flagship.rows
     /// Columns of each row. Default 22.

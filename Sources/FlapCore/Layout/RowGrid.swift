@@ -4,7 +4,7 @@
 ///
 /// The buffer starts as `maxRows` rows of fill, so a row costs only the copy of its text; rows
 /// beyond `maxRows` are checked and counted but not kept (vesta cuts them, and says how many).
-struct RowGrid {
+struct RowGrid: LineSink {
     private let shape: RowShape
     private let width: Int
     private let breaks: CodeMask
@@ -13,11 +13,13 @@ struct RowGrid {
     private(set) var codes: [CharacterCode]
     private(set) var rowCount = 0
     var warnings: [LayoutWarning] = []
+    /// Lines placed so far.
+    private var lineNumber = 0
 
     init(options: LayoutOptions) {
         shape = RowShape(columns: options.columns, margin: options.margin, align: options.align, fill: options.fill)
         width = options.columns - 2 * options.margin
-        breaks = CodeMask(options.breaks)
+        breaks = options.breakMask
         maxRows = options.maxRows
         valign = options.valign
         codes = maxRows >= 1 ? Array(repeating: options.fill, count: maxRows * options.columns) : []
@@ -45,6 +47,13 @@ struct RowGrid {
             start = resume
         }
         try write(UnsafeBufferPointer(rebasing: line[start...]), endsParagraph: true, lineNumber: lineNumber)
+    }
+
+    /// The next line, placed; false if it cannot be (the general path then says why).
+    mutating func take(_ line: UnsafeBufferPointer<CharacterCode>) -> Bool {
+        lineNumber += 1
+        do { try place(line, lineNumber: lineNumber) } catch { return false }
+        return true
     }
 
     /// One row, placed as its shape says.

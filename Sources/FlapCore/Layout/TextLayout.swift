@@ -35,13 +35,7 @@ public enum TextLayout {
         var grid = RowGrid(options: options)
         // Plain ASCII first; where it gives up (or finds a mistake, which the general path then
         // words), the general path lays the whole text out again.
-        var lineNumber = 0
-        let ascii = ASCIIText.readLines(of: text) { line in
-            lineNumber += 1
-            do { try grid.place(line, lineNumber: lineNumber) } catch { return false }
-            return true
-        }
-        if !ascii {
+        if !ASCIIText.readLines(of: text, into: &grid) {
             grid = RowGrid(options: options)
             let encoder = TextEncoder(substitutions: options.substitutions)
             var codes: [CharacterCode] = []

@@ -1,0 +1,31 @@
+import AsyncHTTPClient
+import Foundation
+import NIOCore
+import NIOHTTP1
+
+/// One HTTP request and its whole answer, through AsyncHTTPClient. (URLSession would load
+/// FoundationNetworking, and with it libcurl and some thirty libraries whose set-up was a third of
+/// every flapctl start, `--jsonl` included.)
+enum HTTPExchange {
+    struct Answer {
+        var status: Int
+        /// Header names lowercased.
+        var headers: [String: String]
+        var body: Data
+    }
+
+    static func send(
+        _ method: String, _ url: String, headers: [(String, String)] = [], body: Data? = nil,
+        timeout: Duration = .seconds(10)
+    ) async throws -> Answer {
+        var request = HTTPClientRequest(url: url)
+        request.method = HTTPMethod(rawValue: method)
+        for (name, value) in headers { request.headers.add(name: name, value: value) }
+        if let body { request.body = .bytes(ByteBuffer(bytes: body)) }
+        let response = try await HTTPClient.shared.execute(request, timeout: .nanoseconds(Int64(timeout / .nanoseconds(1))))
+        let bytes = try await response.body.collect(upTo: 64 << 20)
+        var fields: [String: String] = [:]
+        for (name, value) in response.headers { fields[name.lowercased()] = value }
+        return Answer(status: Int(response.status.code), headers: fields, body: Data(bytes.readableBytesView))
+    }
+}
