@@ -147,6 +147,7 @@ struct BenchCommand: AsyncParsableCommand {
         } else {
             out.write("vesta comparison skipped: give --vesta-python (a Python with vesta==0.15.0)\n")
         }
+        try JSONLinesBench(python: vestaPython ?? defaultVestaPython(), output: out).run()
         out.write("checksum \(sink % 1000)\nreproduce: swift run -c release flapctl bench\n")
         out.flush()
     }

@@ -32,10 +32,8 @@ struct LayoutJSONLines {
 
     /// The answer to one request, `line` being valid UTF-8.
     func answer(_ line: UnsafeBufferPointer<UInt8>, number: Int, decoder: JSONDecoder, into json: inout JSONText) {
-        let request: LayoutRequest
-        if let plain = LayoutRequestReader.read(line) {
-            request = plain
-        } else {
+        var request = LayoutRequest(text: "")
+        if !LayoutRequestReader.read(line, into: &request) {
             do {
                 request = try decoder.decode(LayoutRequest.self, from: Data(line))
             } catch {

@@ -9,38 +9,39 @@ struct LayoutRequestReader {
     private var at = 0
 
     static func read(_ line: String) -> LayoutRequest? {
-        var line = line
-        return line.withUTF8 { read($0) }
+        var line = line, request = LayoutRequest(text: "")
+        return line.withUTF8 { read($0, into: &request) } ? request : nil
     }
 
-    /// A request from a line's bytes, which must be valid UTF-8.
-    static func read(_ line: UnsafeBufferPointer<UInt8>) -> LayoutRequest? {
+    /// Reads a request from a line's bytes, which must be valid UTF-8, into `request` (a fresh
+    /// one); false if it is not ours to read. (Filled in place: returned as an optional, the
+    /// request's fields were copied about three times.)
+    static func read(_ line: UnsafeBufferPointer<UInt8>, into request: inout LayoutRequest) -> Bool {
         var reader = LayoutRequestReader(bytes: line)
-        return reader.request()
+        return reader.request(into: &request)
     }
 
     private init(bytes: UnsafeBufferPointer<UInt8>) { self.bytes = bytes }
 
-    private mutating func request() -> LayoutRequest? {
-        var request = LayoutRequest(text: "")
+    private mutating func request(into request: inout LayoutRequest) -> Bool {
         var seen: Field = []  // the option set itself: a Set of them allocated on every request
         skipSpace()
-        guard take(UInt8(ascii: "{")) else { return nil }
+        guard take(UInt8(ascii: "{")) else { return false }
         skipSpace()
         if !take(UInt8(ascii: "}")) {
             repeat {
                 skipSpace()
-                guard let key = field(), seen.insert(key).inserted else { return nil }
+                guard let key = field(), seen.insert(key).inserted else { return false }
                 skipSpace()
-                guard take(UInt8(ascii: ":")) else { return nil }
+                guard take(UInt8(ascii: ":")) else { return false }
                 skipSpace()
-                guard value(for: key, into: &request) else { return nil }
+                guard value(for: key, into: &request) else { return false }
                 skipSpace()
             } while take(UInt8(ascii: ","))
-            guard take(UInt8(ascii: "}")) else { return nil }
+            guard take(UInt8(ascii: "}")) else { return false }
         }
         skipSpace()
-        return at == bytes.count && seen.contains(.text) ? request : nil
+        return at == bytes.count && seen.contains(.text)
     }
 
     /// The request's fields, as bits of a set.

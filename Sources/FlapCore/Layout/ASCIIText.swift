@@ -12,7 +12,7 @@ enum ASCIIText {
         return text.withUTF8 { bytes in
             // No byte gives more than one code, so a line fits in as many codes as the text has bytes.
             withUnsafeTemporaryAllocation(of: CharacterCode.self, capacity: max(bytes.count, 1)) { line in
-                CharacterCode.asciiCodes.withUnsafeBufferPointer { table in
+                byteMeanings.withUnsafeBufferPointer { table in
                     readLines(bytes, table: table, line: line, into: &sink)
                 }
             }
@@ -33,10 +33,10 @@ enum ASCIIText {
         return readLines(of: text, into: &collector) ? (collector.codes, collector.lineEnds) : nil
     }
 
-    // Written in place, the table taken once: per byte, an append's checks and a global's
-    // look-up cost more than the rest.
+    // Written in place, one table look-up a byte, the table taken once: per byte, an append's
+    // checks and a global's look-up cost more than the rest.
     private static func readLines(
-        _ bytes: UnsafeBufferPointer<UInt8>, table: UnsafeBufferPointer<Int16>,
+        _ bytes: UnsafeBufferPointer<UInt8>, table: UnsafeBufferPointer<Int8>,
         line out: UnsafeMutableBufferPointer<CharacterCode>, into sink: inout some LineSink
     ) -> Bool {
         let count = bytes.count
@@ -45,37 +45,52 @@ enum ASCIIText {
         var lineEnd = -1
         var i = 0
         while i < count {
-            let byte = bytes[i]
-            if isLineBoundary(byte) {
+            let meaning = table[Int(bytes[i])]
+            if meaning >= 0 {
+                out[n] = CharacterCode(unchecked: UInt8(meaning))
+                n += 1
+                i += 1
+                continue
+            }
+            switch meaning {
+            case lineBoundary:
                 // As Python's splitlines: \r\n is one break, and a break at the end starts no line.
-                if byte == 0x0D, i + 1 < count, bytes[i + 1] == 0x0A { i += 1 }
+                if bytes[i] == 0x0D, i + 1 < count, bytes[i + 1] == 0x0A { i += 1 }
                 guard sink.take(UnsafeBufferPointer(rebasing: out[..<n])) else { return false }
                 n = 0
-            } else if byte < 128, byte != UInt8(ascii: "{") {
-                let raw = table[Int(byte >= 0x61 && byte <= 0x7A ? byte - 32 : byte)]
-                guard raw >= 0 else { return false }
-                out[n] = CharacterCode(unchecked: UInt8(raw))
-                n += 1
-            } else if byte == UInt8(ascii: "{") {
+                i += 1
+            case openingBrace:
                 if lineEnd < i { lineEnd = Self.lineEnd(bytes, from: i) }
                 guard let (code, length) = escape(bytes, at: i, lineEnd: lineEnd) else { return false }
                 out[n] = code
                 n += 1
                 i += length
-                continue
-            } else if byte == 0xC2, i + 1 < count, bytes[i + 1] == 0xB0 {
+            case degreeLead where i + 1 < count && bytes[i + 1] == 0xB0:
                 // °, the one board character beyond ASCII, common in weather.
                 out[n] = CharacterCode(unchecked: 62)
                 n += 1
-                i += 1
-            } else {
+                i += 2
+            default:
                 return false
             }
-            i += 1
         }
         if count > 0, !isLineBoundary(bytes[count - 1]) { return sink.take(UnsafeBufferPointer(rebasing: out[..<n])) }
         return true
     }
+
+    /// What each byte is to the fast path: its code (uppercased: a → A), or one of the markers.
+    private static let byteMeanings: [Int8] = (0...255).map { (byte: Int) -> Int8 in
+        if byte < 128, isLineBoundary(UInt8(byte)) { return lineBoundary }
+        if byte == Int(UInt8(ascii: "{")) { return openingBrace }
+        if byte == 0xC2 { return degreeLead }
+        guard byte < 128 else { return unreadable }
+        let upper = byte >= 0x61 && byte <= 0x7A ? byte - 32 : byte
+        let code = CharacterCode.asciiCodes[upper]
+        return code >= 0 ? Int8(code) : unreadable
+    }
+    private static let unreadable: Int8 = -1, lineBoundary: Int8 = -2, openingBrace: Int8 = -3
+    /// The first byte of ° in UTF-8 (and of other characters, which are unreadable).
+    private static let degreeLead: Int8 = -4
 
     /// `{n}` or `{nn}` of ASCII digits naming a valid code, read as vesta reads escapes (the
     /// closing brace looked for after one digit first); nil for anything else.

@@ -22,7 +22,11 @@ struct RowGrid: LineSink {
         breaks = options.breakMask
         maxRows = options.maxRows
         valign = options.valign
-        codes = maxRows >= 1 ? Array(repeating: options.fill, count: maxRows * options.columns) : []
+        let count = maxRows >= 1 ? maxRows * options.columns : 0, fill = options.fill
+        codes = [CharacterCode](unsafeUninitializedCapacity: count) { buffer, initialized in
+            buffer.initialize(repeating: fill)
+            initialized = count
+        }
     }
 
     /// Breaks one line's codes into rows of the width and writes them.
