@@ -80,7 +80,7 @@ struct BenchCommand: AsyncParsableCommand {
             return try await ServiceBench(messages: messages, seconds: seconds, output: out, mqtt: mqtt).run()
         }
         #if DEBUG
-        out.write("note: this is a debug build; run `swift run -c release flapctl bench` for real figures\n")
+        out.write("note: this is a debug build; run `swift run -c release --static-swift-stdlib flapctl bench` for real figures\n")
         #endif
         out.write("flapctl bench: best (median) of 3 rounds of \(seconds) s each\n")
         out.flush()
@@ -134,7 +134,7 @@ struct BenchCommand: AsyncParsableCommand {
                 out.flush()
             }
         } else {
-            out.write("instruction counts skipped: they need valgrind and the instruction-counts executable beside flapctl (swift build -c release --product instruction-counts)\n")
+            out.write("instruction counts skipped: they need valgrind and the instruction-counts executable beside flapctl (swift build -c release --static-swift-stdlib --product instruction-counts)\n")
         }
 
         if let python = vestaPython ?? defaultVestaPython() {
@@ -148,7 +148,7 @@ struct BenchCommand: AsyncParsableCommand {
             out.write("vesta comparison skipped: give --vesta-python (a Python with vesta==0.15.0)\n")
         }
         try JSONLinesBench(python: vestaPython ?? defaultVestaPython(), output: out).run()
-        out.write("checksum \(sink % 1000)\nreproduce: swift run -c release flapctl bench\n")
+        out.write("checksum \(sink % 1000)\nreproduce: swift run -c release --static-swift-stdlib flapctl bench\n")
         out.flush()
     }
 

@@ -80,7 +80,7 @@ struct MQTTBench {
             func bound(_ b: Double) -> String { b.isInfinite ? "over 1 s" : "≤ " + ServiceBench.ms(b) }
             write("arrival → PUBACK in flapd (after commit), burst", "p50 \(bound(p50.0)), p99 \(bound(p99.0)) (\(total) messages)")
         }
-        output.write("reproduce: mosquitto -p 1883 & swift build -c release && .build/release/flapctl bench --service --mqtt mqtt://127.0.0.1:1883\n")
+        output.write("reproduce: mosquitto -p 1883 & swift build -c release --static-swift-stdlib && .build/release/flapctl bench --service --mqtt mqtt://127.0.0.1:1883\n")
         output.flush()
     }
 

@@ -109,7 +109,7 @@ struct ServiceBench {
         }
         write("resident memory, after load", "\(peak / 1024) MiB")
         if let mqtt { try await MQTTBench(url: mqtt, api: base, log: log, messages: messages, output: output).run() }
-        output.write("reproduce: swift build -c release && .build/release/flapctl bench --service\n")
+        output.write("reproduce: swift build -c release --static-swift-stdlib && .build/release/flapctl bench --service\n")
         output.flush()
     }
 
