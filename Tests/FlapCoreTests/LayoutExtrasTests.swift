@@ -106,4 +106,27 @@ import Testing
         #expect(int("a") == nil)
         #expect(int(" ") == nil)
     }
+
+    @Test func absurdSizesAreRefusedNotAttemptedAndUnpaddedRowsComeOnlyAsNeeded() throws {
+        var options = LayoutOptions()
+        options.maxRows = 1_000_000_000_000
+        #expect(throws: LayoutError.self) { try TextLayout.encodeText("hi", options: options) }
+        options.maxRows = Int.max
+        do {
+            _ = try TextLayout.encodeText("hi", options: options)
+            Issue.record("Int.max rows were laid out")
+        } catch {
+            #expect(error.reason.contains("more than the 1000000 codes"))
+        }
+        // vesta's valign None: no padding, so only the rows the text needs, however many are allowed.
+        options.valign = nil
+        let laid = try TextLayout.encodeText("one\ntwo", options: options)
+        #expect(laid.rowCount == 2 && laid.codes.count == 44)
+        options.maxRows = 1
+        let cut = try TextLayout.encodeText("one\ntwo\nthree", options: options)
+        #expect(cut.rows.count == 1 && cut.codes.count == 22 && cut.warnings.count == 1)
+        options.columns = 10_000_000
+        #expect(throws: LayoutError.self) { try TextLayout.encodeText("hi", options: options) }
+        #expect(throws: LayoutError.self) { try TextLayout.encodeRow("hi", columns: 10_000_000) }
+    }
 }

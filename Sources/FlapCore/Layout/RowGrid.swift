@@ -2,8 +2,9 @@
 /// at break codes to fit the width, each row placed by its ``RowShape``, then the rows padded or
 /// cut to `maxRows`.
 ///
-/// The buffer starts as `maxRows` rows of fill, so a row costs only the copy of its text; rows
-/// beyond `maxRows` are checked and counted but not kept (vesta cuts them, and says how many).
+/// When rows are padded to `maxRows`, the buffer starts as `maxRows` rows of fill, so a row costs
+/// only the copy of its text; otherwise it grows a row of fill at a time. Rows beyond `maxRows`
+/// are checked and counted but not kept (vesta cuts them, and says how many).
 struct RowGrid: LineSink {
     private let shape: RowShape
     private let width: Int
@@ -22,7 +23,8 @@ struct RowGrid: LineSink {
         breaks = options.breakMask
         maxRows = options.maxRows
         valign = options.valign
-        let count = maxRows >= 1 ? maxRows * options.columns : 0, fill = options.fill
+        // `TextLayout.requireSize` has checked that this is small enough.
+        let count = maxRows >= 1 && valign != nil ? maxRows * options.columns : 0, fill = options.fill
         codes = [CharacterCode](unsafeUninitializedCapacity: count) { buffer, initialized in
             buffer.initialize(repeating: fill)
             initialized = count
@@ -84,13 +86,9 @@ struct RowGrid: LineSink {
     /// (given as a buffer of `columns` codes, already holding the fill code).
     private mutating func keep(_ fill: (UnsafeMutableBufferPointer<CharacterCode>) -> Void) {
         defer { rowCount += 1 }
-        let columns = shape.columns
-        if maxRows < 1 {
-            codes.append(contentsOf: repeatElement(shape.fill, count: columns))
-        } else if rowCount >= maxRows {
-            return
-        }
-        let start = rowCount * columns
+        guard maxRows < 1 || rowCount < maxRows else { return }
+        let columns = shape.columns, start = rowCount * columns
+        if codes.count < start + columns { codes.append(contentsOf: repeatElement(shape.fill, count: columns)) }
         codes.withUnsafeMutableBufferPointer { all in fill(UnsafeMutableBufferPointer(rebasing: all[start..<(start + columns)])) }
     }
 
@@ -114,8 +112,6 @@ struct RowGrid: LineSink {
                     }
                 }
                 rowCount = maxRows
-            } else {
-                codes.removeLast((maxRows - rowCount) * columns)
             }
         } else if maxRows >= 1, rowCount > maxRows {
             let cut = maxRows + 1 == rowCount ? "row \(rowCount) was" : "rows \(maxRows + 1)–\(rowCount) were"

@@ -31,7 +31,7 @@ public enum TextLayout {
 
     /// vesta's `encode_text`: lines broken at `breaks` to fit, aligned, padded or cut to `maxRows`.
     public static func encodeText(_ text: String, options: LayoutOptions = LayoutOptions()) throws(LayoutError) -> LaidOutText {
-        try requireColumns(options.columns)
+        try requireSize(options)
         var grid = RowGrid(options: options)
         // Plain ASCII first; where it gives up (or finds a mistake, which the general path then
         // words), the general path lays the whole text out again.
@@ -48,7 +48,22 @@ public enum TextLayout {
         return grid.finish()
     }
 
+    /// The most codes one layout may make (a wall of a million modules): more is a mistake, and
+    /// asked for, it would exhaust memory before saying so.
+    public static let maxCodes = 1_000_000
+
     static func requireColumns(_ columns: Int) throws(LayoutError) {
         guard columns >= 1 else { throw LayoutError(reason: "columns must be at least 1, not \(columns)") }
+        guard columns <= maxCodes else { throw LayoutError(reason: "columns must be at most \(maxCodes), not \(columns)") }
+    }
+
+    /// Columns in range, and, where rows are padded to `maxRows`, a board of at most ``maxCodes``.
+    static func requireSize(_ options: LayoutOptions) throws(LayoutError) {
+        try requireColumns(options.columns)
+        guard options.maxRows >= 1, options.valign != nil else { return }
+        let (codes, overflow) = options.maxRows.multipliedReportingOverflow(by: options.columns)
+        guard !overflow, codes <= maxCodes else {
+            throw LayoutError(reason: "\(options.maxRows) rows of \(options.columns) columns are more than the \(maxCodes) codes a layout may have")
+        }
     }
 }
