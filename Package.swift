@@ -33,11 +33,15 @@ let package = Package(
         .target(name: "FlapHardware", dependencies: ["FlapCore"]),
         // Public simulated twins of every device, used by tests and by `flapd --simulate`.
         .target(name: "FlapSimulated", dependencies: ["FlapHardware", "FlapCore"]),
+        // The storage's faults (a full, read-only or failing disk, a damaged file), told once and shown.
+        .target(
+            name: "FlapStorage",
+            dependencies: [.product(name: "GRDB", package: "GRDB.swift"), .product(name: "Logging", package: "swift-log")]),
         // Messages, the SQLite inbox, receipts, rate limits, panel policies.
         .target(
             name: "FlapMessaging",
             dependencies: [
-                "FlapCore",
+                "FlapCore", "FlapStorage",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Logging", package: "swift-log"),
             ]),
@@ -47,7 +51,7 @@ let package = Package(
         .target(
             name: "FlapHTTP",
             dependencies: [
-                "FlapCore", "FlapMessaging", "FlapHardware", "FlapMetrics", "FlapHeartRate", "Wematch", "FlapKiosk", "FlapVestaboard", "FlapMQTT", "FlapTime",
+                "FlapCore", "FlapMessaging", "FlapStorage", "FlapHardware", "FlapMetrics", "FlapHeartRate", "Wematch", "FlapKiosk", "FlapVestaboard", "FlapMQTT", "FlapTime",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
@@ -66,7 +70,7 @@ let package = Package(
         .target(
             name: "FlapMQTT",
             dependencies: [
-                "FlapCore", "FlapMessaging", "FlapMetrics",
+                "FlapCore", "FlapMessaging", "FlapStorage", "FlapMetrics",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
@@ -89,7 +93,7 @@ let package = Package(
         .target(
             name: "FlapVestaboard",
             dependencies: [
-                "FlapCore", "FlapHardware",
+                "FlapCore", "FlapHardware", "FlapStorage",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOFoundationCompat", package: "swift-nio"),
@@ -115,7 +119,7 @@ let package = Package(
         .target(
             name: "FlapService",
             dependencies: [
-                "FlapTime", "FlapCore", "FlapHardware", "FlapSimulated", "FlapLinux", "FlapMessaging", "FlapHTTP", "FlapMQTT", "FlapMetrics", "FlapHeartRate", "FlapRooms", "FlapKiosk", "FlapVestaboard", "FlapWeb", "Wematch", "CSystemd",
+                "FlapTime", "FlapCore", "FlapHardware", "FlapSimulated", "FlapLinux", "FlapMessaging", "FlapStorage", "FlapHTTP", "FlapMQTT", "FlapMetrics", "FlapHeartRate", "FlapRooms", "FlapKiosk", "FlapVestaboard", "FlapWeb", "Wematch", "CSystemd",
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "TOMLKit", package: "TOMLKit"),
@@ -155,12 +159,12 @@ let package = Package(
             dependencies: ["FlapMQTT", "TestSupport", .product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOEmbedded", package: "swift-nio")]),
         .testTarget(name: "FlapRoomsTests", dependencies: ["FlapRooms", "Wematch", "FlapMQTT", "TestSupport"]),
         .testTarget(name: "WematchTests", dependencies: ["Wematch", "TestSupport"]),
-        .testTarget(name: "FlapVestaboardTests", dependencies: ["FlapVestaboard", "TestSupport"]),
+        .testTarget(name: "FlapVestaboardTests", dependencies: ["FlapVestaboard", "FlapStorage", "TestSupport"]),
         .testTarget(name: "FlapKioskTests", dependencies: ["FlapKiosk", "Wematch", "FlapCore", "FlapSimulated", "FlapHardware", "TestSupport"]),
         .testTarget(name: "FlapHeartRateTests", dependencies: ["FlapHeartRate", "FlapHardware", "FlapSimulated", "FlapMetrics", "TestSupport"]),
         .testTarget(
             name: "FlapMessagingTests",
-            dependencies: ["FlapMessaging", "FlapCore"]),
+            dependencies: ["FlapMessaging", "FlapStorage", "FlapCore"]),
         .testTarget(name: "FlapTimeTests", dependencies: ["FlapTime", "FlapMessaging", "TestSupport"]),
         .testTarget(
             name: "FlapHTTPTests",

@@ -4,6 +4,7 @@ import FlapMetrics
 import Foundation
 import HTTPTypes
 import Hummingbird
+import Logging
 
 /// The Vestaboard Local API (README, "Vestaboard Local API"), so Vestaboard clients such as Python `vesta`'s
 /// `LocalClient` work unchanged: enable with the enablement token to get the key, then read and
@@ -30,6 +31,7 @@ public struct LocalAPI: Sendable {
 
     public func router() -> Router<BasicRequestContext> {
         let router = Router()
+        router.add(middleware: FailureAnswers(answer: { Self.message($0, $1) }, logger: Logger(label: "flapd.http")))
         router.post("local-api/enablement") { request, _ in
             guard let token = request.headers[Self.enablementHeader], secretsMatch(token, enablementToken) else {
                 return Self.message(.unauthorized, "Invalid enablement token")

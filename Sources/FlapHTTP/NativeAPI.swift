@@ -2,6 +2,7 @@ import FlapCore
 import FlapMessaging
 import FlapHeartRate
 import FlapMetrics
+import FlapStorage
 import FlapMQTT
 import FlapTime
 import Wematch
@@ -10,6 +11,7 @@ import FlapVestaboard
 import Foundation
 import HTTPTypes
 import Hummingbird
+import Logging
 import ServiceLifecycle
 
 /// The native API under `/v1` (bearer key), with `/healthz` and `/metrics` beside it.
@@ -69,6 +71,7 @@ public struct NativeAPI: Sendable {
 
     public func router() -> Router<BasicRequestContext> {
         let router = Router()
+        router.add(middleware: FailureAnswers(answer: { Responses.error($0, $1) }, logger: Logger(label: "flapd.http")))
         router.get("healthz") { _, _ in Responses.json(.ok, ["status": "ok"]) }
         // The description of this API (OpenAPI 3.1), kept in Sources/FlapHTTP/OpenAPI and held
         // against this router by a test; public, as tools read it before they have a key.
@@ -374,6 +377,7 @@ public struct NativeAPI: Sendable {
             var boards: [BoardStatus]
             var mqtt: MQTTLinkStatus?
             var time: TimeStatus?
+            var storage: StorageStatus
         }
         /// The clock's verdict, and what waits on it.
         struct TimeStatus: Encodable {
@@ -398,7 +402,7 @@ public struct NativeAPI: Sendable {
             sound: await { let s = await panels.soundStatus(); return Sound(state: s.state, reason: s.reason) }(),
             receipts: Dictionary(uniqueKeysWithValues: counts.map { ($0.key.rawValue, $0.value) }),
             boards: await deliveries?.boards() ?? [], mqtt: mqtt?(),
-            time: timeStatus)
+            time: timeStatus, storage: StorageStatus(inbox: intake.inbox.path, health: intake.inbox.health))
         return Responses.json(.ok, status)
     }
 }

@@ -1,9 +1,11 @@
 import FlapCore
 import FlapMessaging
 import FlapMetrics
+import FlapStorage
 import Foundation
 import Logging
 import ServiceLifecycle
+import Synchronization
 
 /// flapd on MQTT: takes messages from the device's topics into the same intake as HTTP, and
 /// publishes receipts, the board and availability.
@@ -29,6 +31,9 @@ public final class MQTTBridge: Service, Sendable {
     private let options: MQTTOptions
     private let queueFull = QueueFullWarning()
     private let link: MQTTLink
+    /// Counts connections made and lost: a message held back by a storage fault stops being
+    /// offered again once its connection is gone (the broker delivers it again on the next).
+    private let connectionEpoch = Mutex(0)
     /// The connection to the broker as it stands.
     public var status: MQTTLinkStatus { link.current }
 
@@ -88,6 +93,7 @@ public final class MQTTBridge: Service, Sendable {
     private func handle(_ event: MQTTEvent) async {
         switch event {
         case .connected(0, let sessionPresent):
+            connectionEpoch.withLock { $0 += 1 }
             link.set("connected")
             logger.info("connected to the MQTT broker", metadata: ["broker": "\(settings.host):\(settings.port)", "session": "\(sessionPresent ? "resumed" : "new")"])
             subscribe()
@@ -100,6 +106,7 @@ public final class MQTTBridge: Service, Sendable {
             link.set("connecting", reason: reason)
             logger.warning("cannot reach the MQTT broker; retrying", metadata: ["broker": "\(settings.host):\(settings.port)", "reason": "\(reason)"])
         case .disconnected(let reason):
+            connectionEpoch.withLock { $0 += 1 }
             link.set("connecting", reason: "lost the broker: \(reason)")
             logger.warning("lost the MQTT broker; reconnecting", metadata: ["reason": "\(reason)"])
         case .message(let message):
@@ -121,6 +128,7 @@ public final class MQTTBridge: Service, Sendable {
     /// the commit (or the refusal) in a task of its own, so commits can be grouped.
     func take(_ message: MQTTMessage) async {
         let client = self.client
+        let epoch = connectionEpoch.withLock { $0 }
         let ticket: IntakeTicket
         do {
             guard let queued = try await queue(message) else { return client.acknowledge(message) }
@@ -130,19 +138,40 @@ public final class MQTTBridge: Service, Sendable {
             return client.acknowledge(message)
         }
         Task { [self] in
-            do {
-                if case .invalid(let errors) = try await ticket.outcome {
-                    let source = self.source(of: message)
-                    metrics.rejected(source: source, reason: "invalid")
-                    publishRejection(id: Self.id(in: message.payload), reason: errors.description, source: source)
+            var ticket = ticket
+            while true {
+                do {
+                    if case .invalid(let errors) = try await ticket.outcome {
+                        let source = self.source(of: message)
+                        metrics.rejected(source: source, reason: "invalid")
+                        publishRejection(id: Self.id(in: message.payload), reason: errors.description, source: source)
+                    }
+                } catch is StorageFault {
+                    // The disk cannot take it now (full, read-only): not acknowledged, so the
+                    // broker keeps it, and it is offered to the inbox again until the disk
+                    // takes it. The client's receive window bounds how many wait like this.
+                    guard let again = await retryAfterStorageFault(message, epoch: epoch) else { return }
+                    ticket = again
+                    continue
+                } catch {
+                    // Not stored: refused with a receipt, so it is not redelivered for ever.
+                    logger.error("could not store an MQTT message", metadata: ["topic": "\(message.topic)", "error": "\(error)"])
+                    publishRejection(id: Self.id(in: message.payload), reason: "flapd could not store it: \(error)", source: source(of: message))
                 }
-            } catch {
-                // Not stored: refused with a receipt, so it is not redelivered for ever.
-                logger.error("could not store an MQTT message", metadata: ["topic": "\(message.topic)", "error": "\(error)"])
-                publishRejection(id: Self.id(in: message.payload), reason: "flapd could not store it: \(error)", source: source(of: message))
+                break
             }
             client.acknowledge(message)
         }
+    }
+
+    /// How long a message the disk refused waits before it is offered again.
+    static let storageRetry = Duration.seconds(2)
+
+    /// Offers `message` to the inbox again after a pause; nil when flapd is stopping or the
+    /// connection it came on was lost (it stays unacknowledged, and the broker delivers it again).
+    private func retryAfterStorageFault(_ message: MQTTMessage, epoch: Int) async -> IntakeTicket? {
+        guard (try? await Task.sleep(for: Self.storageRetry)) != nil, connectionEpoch.withLock({ $0 }) == epoch else { return nil }
+        return try? await queue(message)
     }
 
     private func leaf(of message: MQTTMessage) -> String {

@@ -1,3 +1,4 @@
+import FlapStorage
 import Foundation
 import Logging
 
@@ -9,7 +10,10 @@ import Logging
 ///   as shown and dropped), except `immediate` ones, which are forced past it;
 /// - `conflict-aware` reads the board first, `optimistic` reads it back after writing;
 /// - a write found half-done at start (flapd stopped mid-write) is read back before it is sent
-///   again, so a board is never written twice for one delivery when it can be read.
+///   again, so a board is never written twice for one delivery when it can be read;
+/// - only a panel's newest board is written: a newer one supersedes an older one waiting for its
+///   first attempt or for a retry, and a board the panel already shows (flapd's last write,
+///   read back to check nobody changed it since) is not written again.
 public actor BoardDelivery<C: Clock<Duration>> where C: Sendable {
     public nonisolated let panel: String
     public nonisolated let client: VestaboardClient
@@ -56,14 +60,18 @@ public actor BoardDelivery<C: Clock<Duration>> where C: Sendable {
     public func send(_ rows: [[Int]], transition: BoardTransition?, strategy: DeliveryStrategy, messageId: String?) throws -> Delivery {
         let (delivery, superseded) = try queue.enqueue(panel: panel, rows: rows, transition: transition, strategy: strategy,
                                                        messageId: messageId, now: now())
+        try announce(superseded)
+        wakeUp()
+        return delivery
+    }
+
+    private func announce(_ superseded: [Int64]) throws {
         for id in superseded {
             if let old = try queue.delivery(id) {
                 finishing.yield(old)
                 observer?(old)
             }
         }
-        wakeUp()
-        return delivery
     }
 
     /// Looks at the queue again (after a retry or cancel from outside).
@@ -83,8 +91,12 @@ public actor BoardDelivery<C: Clock<Duration>> where C: Sendable {
         var recovering = true
         while !Task.isCancelled {
             let next: Delivery?
-            do { next = try queue.next(panel: panel) } catch {
-                logger.error("the delivery queue cannot be read", metadata: ["panel": "\(panel)", "error": "\(error)"])
+            do {
+                let found = try queue.next(panel: panel, now: now())
+                next = found.next
+                try announce(found.superseded)
+            } catch {
+                storageTrouble(error)
                 guard await pause(.seconds(5)) else { return }
                 continue
             }
@@ -108,12 +120,19 @@ public actor BoardDelivery<C: Clock<Duration>> where C: Sendable {
     private func attempt(_ delivery: Delivery, resuming: Bool) async {
         do {
             try queue.begin(delivery.id)
-            if resuming, try await client.read() == delivery.rows {
-                logger.info("a write interrupted by a restart had reached the board", metadata: ["panel": "\(panel)", "delivery": "\(delivery.id)"])
-                return try finish(delivery.id) { try queue.sent(delivery.id, now: now()) }
+            let mine = try queue.lastWrite(panel: panel)?.rows
+            // Read first when the board may already show this one: a write cut short by a
+            // restart, flapd's own last write queued again, or a conflict-aware write.
+            var shown: [[Int]]?
+            if resuming || mine == delivery.rows || delivery.strategy == .conflictAware {
+                shown = try await client.read()
             }
-            if delivery.strategy == .conflictAware, let shown = try await client.read(), shown != delivery.rows,
-               let mine = try queue.lastWrite(panel: panel)?.rows, shown != mine {
+            if shown == delivery.rows {
+                logger.info(resuming ? "a write interrupted by a restart had reached the board" : "the board already shows it; not written again",
+                            metadata: ["panel": "\(panel)", "delivery": "\(delivery.id)"])
+                return try finish(delivery.id) { try queue.sent(delivery.id, written: resuming, now: now()) }
+            }
+            if delivery.strategy == .conflictAware, let shown, let mine, shown != mine {
                 if onConflict == .refuse {
                     logger.warning("the board shows a message flapd did not write; left as it is", metadata: ["panel": "\(panel)", "delivery": "\(delivery.id)"])
                     return try finish(delivery.id) { try queue.conflicted(delivery.id, now: now()) }
@@ -131,7 +150,7 @@ public actor BoardDelivery<C: Clock<Duration>> where C: Sendable {
         } catch let error as VestaboardError {
             failed(delivery, error)
         } catch {
-            logger.error("the delivery queue cannot be written", metadata: ["panel": "\(panel)", "error": "\(error)"])
+            storageTrouble(error)
             _ = await pause(.seconds(5))
         }
     }
@@ -150,18 +169,27 @@ public actor BoardDelivery<C: Clock<Duration>> where C: Sendable {
             "panel": "\(panel)", "delivery": "\(delivery.id)", "attempt": "\(attempts)", "error": "\(error)",
         ])
         do {
-            try finish(delivery.id, final: retryAt == nil) { try queue.failed(delivery.id, error: error.description, retryAt: retryAt, now: now()) }
+            try finish(delivery.id) { try queue.failed(delivery.id, error: error.description, retryAt: retryAt, now: now()) }
         } catch {
-            logger.error("the delivery queue cannot be written", metadata: ["panel": "\(panel)", "error": "\(error)"])
+            storageTrouble(error)
         }
     }
 
-    private func finish(_ id: Int64, final: Bool = true, _ record: () throws -> Void) throws {
+    /// Records an outcome of `id`, and tells of it when that ended the delivery (a failed attempt
+    /// with a retry ahead did not, unless a newer board superseded it).
+    private func finish(_ id: Int64, _ record: () throws -> Void) throws {
         try record()
-        if final, let done = try queue.delivery(id) {
+        if let done = try queue.delivery(id), done.state.isFinal {
             finishing.yield(done)
             observer?(done)
         }
+    }
+
+    /// The queue's storage failed: a storage fault was logged once by its health, anything
+    /// else is logged here. The worker pauses and tries again.
+    private func storageTrouble(_ error: any Error) {
+        guard !(error is StorageFault) else { return }
+        logger.error("the delivery queue cannot be used", metadata: ["panel": "\(panel)", "error": "\(error)"])
     }
 
     // MARK: Time

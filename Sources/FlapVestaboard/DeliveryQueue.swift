@@ -1,3 +1,4 @@
+import FlapStorage
 import Foundation
 import GRDB
 
@@ -6,11 +7,26 @@ import GRDB
 /// older pending one.
 public final class DeliveryQueue: Sendable {
     private let database: DatabaseQueue
+    /// The database file, as storage faults name it.
+    public let path: String
+    /// Told of every write that failed for the storage's sake, and of every one that succeeded.
+    public let health: StorageHealth
 
-    public init(path: String) throws {
+    /// Storage faults are told to `health` and thrown as ``StorageFault``s.
+    public init(path: String, health: StorageHealth = StorageHealth()) throws {
+        self.path = path
+        self.health = health
+        do {
+            database = try Self.open(path)
+        } catch {
+            throw StorageFault(error, path: path) ?? error
+        }
+    }
+
+    private static func open(_ path: String) throws -> DatabaseQueue {
         var configuration = Configuration()
         configuration.prepareDatabase { db in try db.execute(sql: "PRAGMA synchronous = FULL") }
-        database = try DatabaseQueue(path: path, configuration: configuration)
+        let database = try DatabaseQueue(path: path, configuration: configuration)
         var migrator = DatabaseMigrator()
         migrator.registerMigration("v1") { db in
             try db.create(table: "delivery") { t in
@@ -38,6 +54,18 @@ public final class DeliveryQueue: Sendable {
             }
         }
         try migrator.migrate(database)
+        return database
+    }
+
+    /// Runs a write, telling `health` how it went; a storage fault is thrown as a ``StorageFault``.
+    private func write<T>(_ updates: (Database) throws -> T) throws -> T {
+        do {
+            let value = try database.write(updates)
+            health.succeeded(path: path)
+            return value
+        } catch {
+            throw health.failed(error, path: path) ?? error
+        }
     }
 
     /// Adds a write of `rows` to `panel`; a pending write it replaces ends as superseded.
@@ -45,7 +73,7 @@ public final class DeliveryQueue: Sendable {
     @discardableResult
     public func enqueue(panel: String, rows: [[Int]], transition: BoardTransition?, strategy: DeliveryStrategy,
                         messageId: String?, now: Date) throws -> (delivery: Delivery, superseded: [Int64]) {
-        try database.write { db in
+        try write { db in
             let older = try Int64.fetchAll(db, sql: "SELECT id FROM delivery WHERE panel = ? AND state = 'pending'", arguments: [panel])
             try db.execute(sql: "UPDATE delivery SET state = 'superseded', finishedAt = ? WHERE panel = ? AND state = 'pending'",
                            arguments: [now.timeIntervalSince1970, panel])
@@ -59,15 +87,30 @@ public final class DeliveryQueue: Sendable {
         }
     }
 
-    /// The next write for `panel`: the one being sent (after a restart) or the oldest pending.
-    public func next(panel: String) throws -> Delivery? {
-        try database.read { db in
-            let row = try Row.fetchOne(db, sql: """
-                SELECT * FROM delivery WHERE panel = ? AND state IN ('sending', 'pending')
-                ORDER BY state = 'sending' DESC, id LIMIT 1
-                """, arguments: [panel])
-            return try row.map(Self.delivery)
+    /// The next write for `panel`: the newest board not yet final. One found half-sent at start
+    /// comes first unless a newer board waits (then it ends superseded, as does any older one
+    /// still waiting): only a panel's newest board is ever written.
+    public func next(panel: String, now: Date) throws -> (next: Delivery?, superseded: [Int64]) {
+        try write { db in
+            let open = try Row.fetchAll(db, sql: """
+                SELECT * FROM delivery WHERE panel = ? AND state IN ('sending', 'pending') ORDER BY id DESC
+                """, arguments: [panel]).map(Self.delivery)
+            guard let newest = open.first else { return (nil, []) }
+            let stale = open.dropFirst().map(\.id)
+            for id in stale {
+                try db.execute(sql: "UPDATE delivery SET state = 'superseded', finishedAt = ? WHERE id = ?",
+                               arguments: [now.timeIntervalSince1970, id])
+            }
+            return (newest, stale)
         }
+    }
+
+    /// Whether a board newer than `id` waits for the same panel.
+    private static func hasNewer(_ db: Database, than id: Int64) throws -> Bool {
+        try Bool.fetchOne(db, sql: """
+            SELECT EXISTS (SELECT 1 FROM delivery AS newer JOIN delivery AS this ON newer.panel = this.panel
+                           WHERE this.id = ? AND newer.id > this.id AND newer.state IN ('pending', 'sending'))
+            """, arguments: [id]) ?? false
     }
 
     public func delivery(_ id: Int64) throws -> Delivery? {
@@ -96,15 +139,20 @@ public final class DeliveryQueue: Sendable {
 
     /// Marks `id` as being sent (an attempt begins); it counts as an attempt.
     public func begin(_ id: Int64) throws {
-        try database.write { db in
+        try write { db in
             try db.execute(sql: "UPDATE delivery SET state = 'sending', attempts = attempts + 1 WHERE id = ?", arguments: [id])
         }
     }
 
-    /// The attempt on `id` failed; it waits until `retryAt`, or, with none, fails for good.
+    /// The attempt on `id` failed; it waits until `retryAt`, or, with none, fails for good. A
+    /// newer board for its panel that arrived during the attempt takes its place: the failed one
+    /// ends superseded instead of waiting, so a retry never writes a stale board.
     public func failed(_ id: Int64, error: String, retryAt: Date?, now: Date) throws {
-        try database.write { db in
-            if let retryAt {
+        try write { db in
+            if retryAt != nil, try Self.hasNewer(db, than: id) {
+                try db.execute(sql: "UPDATE delivery SET state = 'superseded', lastError = ?, finishedAt = ? WHERE id = ?",
+                               arguments: [error, now.timeIntervalSince1970, id])
+            } else if let retryAt {
                 try db.execute(sql: "UPDATE delivery SET state = 'pending', lastError = ?, notBefore = ? WHERE id = ?",
                                arguments: [error, retryAt.timeIntervalSince1970, id])
             } else {
@@ -114,13 +162,17 @@ public final class DeliveryQueue: Sendable {
         }
     }
 
-    /// `id` reached the board: recorded with the board it wrote, in one transaction.
-    public func sent(_ id: Int64, conflictSeen: Bool = false, now: Date) throws {
-        try database.write { db in
+    /// `id` reached the board: recorded with the board it wrote, in one transaction. With
+    /// `written` false the board already showed it and nothing was sent: the record of the last
+    /// write (and the cloud's spacing, which counts from it) stays as it was.
+    public func sent(_ id: Int64, conflictSeen: Bool = false, written: Bool = true, now: Date) throws {
+        try write { db in
             guard let delivery = try Self.fetch(db, id: id) else { return }
+            let note: String? = conflictSeen ? "the board showed another message when read back"
+                : written ? nil : "the board already showed it; not written again"
             try db.execute(sql: "UPDATE delivery SET state = 'sent', finishedAt = ?, conflictSeen = ?, lastError = ? WHERE id = ?",
-                           arguments: [now.timeIntervalSince1970, conflictSeen,
-                                       conflictSeen ? "the board showed another message when read back" : nil, id])
+                           arguments: [now.timeIntervalSince1970, conflictSeen, note, id])
+            guard written else { return }
             try db.execute(sql: "INSERT OR REPLACE INTO boardWrite (panel, rows, at) VALUES (?, ?, ?)",
                            arguments: [delivery.panel, Self.json(delivery.rows), now.timeIntervalSince1970])
         }
@@ -128,7 +180,7 @@ public final class DeliveryQueue: Sendable {
 
     /// `id` was not written: the board showed someone else's message.
     public func conflicted(_ id: Int64, now: Date) throws {
-        try database.write { db in
+        try write { db in
             try db.execute(sql: "UPDATE delivery SET state = 'conflict', finishedAt = ?, lastError = ? WHERE id = ?",
                            arguments: [now.timeIntervalSince1970, "the board shows a message flapd did not write; not overwritten", id])
         }
@@ -136,7 +188,7 @@ public final class DeliveryQueue: Sendable {
 
     /// Gives a failed or conflicting write another five attempts, now. False if it is not final.
     public func retry(_ id: Int64, now: Date) throws -> Bool {
-        try database.write { db in
+        try write { db in
             try db.execute(sql: """
                 UPDATE delivery SET state = 'pending', attempts = 0, notBefore = ?, finishedAt = NULL
                 WHERE id = ? AND state IN ('failed', 'conflict')
@@ -147,7 +199,7 @@ public final class DeliveryQueue: Sendable {
 
     /// Cancels a write still waiting. False if it is not pending.
     public func cancel(_ id: Int64, now: Date) throws -> Bool {
-        try database.write { db in
+        try write { db in
             try db.execute(sql: "UPDATE delivery SET state = 'failed', lastError = 'cancelled', finishedAt = ? WHERE id = ? AND state = 'pending'",
                            arguments: [now.timeIntervalSince1970, id])
             return db.changesCount > 0

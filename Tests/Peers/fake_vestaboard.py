@@ -18,7 +18,8 @@ The board (6 x 22 codes) is shared by every API:
 
 Control, for the tests (no key): POST /_control/faults {"faults": [...]} queues faults, each
 used by one request to a board API, in order: "401", "400", "403", "500", "429:SECONDS" (with
-Retry-After), "slow:SECONDS" (answers after that long), "drop" (closes the connection unanswered).
+Retry-After), "slow:SECONDS" (answers after that long), "drop" (closes the connection unanswered),
+"hang:SECONDS" (closes it unanswered after that long: a board that went away mid-write).
 POST /_control/board {"rows": rows} writes the board as someone else would. GET /_control/log
 lists the requests the board APIs got (api, method, body, status, shown). POST /_control/reset.
 """
@@ -98,6 +99,9 @@ class Handler(BaseHTTPRequestHandler):
         if kind == "slow":
             time.sleep(float(arg))
             return False
+        if kind == "hang":
+            time.sleep(float(arg))
+            kind = "drop"
         if kind == "drop":
             self.record(api, body, "dropped", False)
             self.close_connection = True

@@ -14,7 +14,7 @@ extension Inbox {
     /// Adds or replaces a schedule; returns whether it is new.
     @discardableResult
     public func storeSchedule(_ name: String, definition: Data, now: Date) throws -> Bool {
-        try database.write { db in
+        try storedWrite { db in
             let exists = try Bool.fetchOne(db, sql: "SELECT 1 FROM schedule WHERE name = ?", arguments: [name]) ?? false
             try db.execute(sql: """
                 INSERT INTO schedule (name, definition, createdAt, updatedAt) VALUES (?, ?, ?, ?)
@@ -26,7 +26,7 @@ extension Inbox {
 
     /// Removes a schedule; false when there was none of that name.
     public func removeSchedule(_ name: String) throws -> Bool {
-        try database.write { db in
+        try storedWrite { db in
             try db.execute(sql: "DELETE FROM schedule WHERE name = ?", arguments: [name])
             let removed = db.changesCount > 0
             try db.execute(sql: "DELETE FROM scheduleCheck WHERE name = ?", arguments: [name])
@@ -46,7 +46,7 @@ extension Inbox {
     }
 
     public func recordScheduleChecks(_ names: [String], at date: Date) throws {
-        try database.write { db in
+        try storedWrite { db in
             for name in names {
                 try db.execute(sql: "INSERT OR REPLACE INTO scheduleCheck (name, checkedAt) VALUES (?, ?)", arguments: [name, date.timeIntervalSince1970])
             }

@@ -49,7 +49,7 @@ extension Inbox {
     @discardableResult
     public func saveTemplate(_ name: String, fields data: Data, now: Date) throws -> Bool {
         _ = try JSONDecoder().decode([String: JSONValue].self, from: data)
-        return try database.write { db in
+        return try storedWrite { db in
             let exists = try Bool.fetchOne(db, sql: "SELECT 1 FROM template WHERE name = ?", arguments: [name]) ?? false
             if exists {
                 try db.execute(sql: "UPDATE template SET fields = ?, updatedAt = ? WHERE name = ?", arguments: [data, now.timeIntervalSince1970, name])
@@ -64,7 +64,7 @@ extension Inbox {
     }
 
     public func renameTemplate(_ name: String, to newName: String, now: Date) throws {
-        try database.write { db in
+        try storedWrite { db in
             guard try Bool.fetchOne(db, sql: "SELECT 1 FROM template WHERE name = ?", arguments: [name]) ?? false else { throw QuickMessageError.missing }
             let taken = try Bool.fetchOne(db, sql: "SELECT 1 FROM template WHERE name = ?", arguments: [newName]) ?? false
             if name != newName, taken { throw QuickMessageError.taken }
@@ -73,7 +73,7 @@ extension Inbox {
     }
 
     public func deleteTemplate(_ name: String) throws {
-        try database.write { db in
+        try storedWrite { db in
             try db.execute(sql: "DELETE FROM template WHERE name = ?", arguments: [name])
             if db.changesCount == 0 { throw QuickMessageError.missing }
         }

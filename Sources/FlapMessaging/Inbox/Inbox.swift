@@ -1,4 +1,5 @@
 import FlapCore
+import FlapStorage
 import Foundation
 import GRDB
 
@@ -13,6 +14,10 @@ import GRDB
 /// its own, so one that fails does not fail the others in its group.
 public actor Inbox {
     let database: DatabasePool
+    /// The database file, as storage faults name it.
+    public nonisolated let path: String
+    /// Told of every write that failed for the storage's sake, and of every one that succeeded.
+    public nonisolated let health: StorageHealth
     private var rules: SenderRules
     private var seq: Int64
     private var queue: [(InboxOperation, Pending<InboxResult>)] = []
@@ -34,7 +39,10 @@ public actor Inbox {
     static let largestGroup = 512
 
     /// Opens (or creates) the inbox at `path`.
-    public init(path: String, rules: SenderRules = SenderRules()) throws {
+    /// Storage faults are told to `health` and thrown as ``StorageFault``s.
+    public init(path: String, rules: SenderRules = SenderRules(), health: StorageHealth = StorageHealth()) throws {
+        self.path = path
+        self.health = health
         var configuration = Configuration()
         configuration.prepareDatabase { db in
             // FULL: a commit survives power loss, not only a crash of flapd.
@@ -46,8 +54,12 @@ public actor Inbox {
         }
         // Reads are short (a board, a status, a receipt): two readers beside the writer suffice.
         configuration.maximumReaderCount = 2
-        database = try DatabasePool(path: path, configuration: configuration)
-        try InboxSchema.migrator.migrate(database)
+        do {
+            database = try DatabasePool(path: path, configuration: configuration)
+            try InboxSchema.migrator.migrate(database)
+        } catch {
+            throw StorageFault(error, path: path) ?? error
+        }
         self.rules = rules
         seq = try database.read { db in try Int64.fetchOne(db, sql: "SELECT MAX(seq) FROM message") ?? 0 }
     }
@@ -143,11 +155,13 @@ public actor Inbox {
             let operations = group.map(\.0)
             let (rules, firstSeq) = (self.rules, self.seq)
             do {
-                let written = try await database.write { db in
-                    var writer = InboxWriter(db: db, rules: rules, seq: firstSeq)
-                    let results = operations.map { operation in Result { try writer.run(operation) } }
-                    return WrittenGroup(results: results, events: writer.events, seq: writer.seq, slotEdits: writer.slotEdits,
-                                        scheduleChanged: writer.scheduleChanged)
+                let written = try await stored {
+                    try await database.write { db in
+                        var writer = InboxWriter(db: db, rules: rules, seq: firstSeq)
+                        let results = operations.map { operation in Result { try writer.run(operation) } }
+                        return WrittenGroup(results: results, events: writer.events, seq: writer.seq, slotEdits: writer.slotEdits,
+                                            scheduleChanged: writer.scheduleChanged)
+                    }
                 }
                 seq = written.seq
                 transactionsCommitted += 1
@@ -164,6 +178,28 @@ public actor Inbox {
             }
         }
         writing = false
+    }
+
+    /// Runs a write, telling `health` how it went; a storage fault is thrown as a ``StorageFault``.
+    func stored<T>(_ write: () async throws -> T) async throws -> T {
+        do {
+            let value = try await write()
+            health.succeeded(path: path)
+            return value
+        } catch {
+            throw health.failed(error, path: path) ?? error
+        }
+    }
+
+    /// ``stored(_:)`` for a write made at once, outside the group commit.
+    func storedWrite<T>(_ updates: (Database) throws -> T) throws -> T {
+        do {
+            let value = try database.write(updates)
+            health.succeeded(path: path)
+            return value
+        } catch {
+            throw health.failed(error, path: path) ?? error
+        }
     }
 
     /// An acceptance on its way to the disk.

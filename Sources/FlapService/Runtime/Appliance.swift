@@ -9,6 +9,7 @@ import FlapLinux
 import FlapMessaging
 import FlapMetrics
 import FlapMQTT
+import FlapStorage
 import FlapTime
 import Foundation
 import Hummingbird
@@ -38,7 +39,10 @@ public final class Appliance: Sendable {
     public init(configuration: FlapdConfiguration, drawInTerminal: Bool, logger: Logger) async throws {
         self.logger = logger
         stateDirectory = try StateDirectory(explicit: configuration.stateDirectory)
-        inbox = try Inbox(path: stateDirectory.file("inbox.sqlite"), rules: configuration.rules)
+        let storage = StorageHealth(logger: logger)
+        inbox = try Self.database(stateDirectory.file("inbox.sqlite"), purpose: "inbox", health: storage) {
+            try Inbox(path: $0, rules: configuration.rules, health: storage)
+        }
         let clockTrust = ClockTrust(setting: configuration.clock, stateDirectory: stateDirectory.path)
         let savedSound = SavedSound(directory: stateDirectory.path)
         let sound = try Self.player(savedSound.applied(to: configuration.sound), logger: logger)
@@ -46,12 +50,11 @@ public final class Appliance: Sendable {
         let calibration = Calibration(directory: stateDirectory.path)
         self.calibration = calibration
         // The boards' delivery queue, opened when a Vestaboard panel needs it.
-        let outbox: DeliveryQueue?
-        do {
-            outbox = configuration.panels.contains { $0.driver == "vestaboard" } ? try DeliveryQueue(path: stateDirectory.file("outbox.sqlite")) : nil
-        } catch {
-            throw ServiceError("cannot open the Vestaboard delivery queue \(stateDirectory.file("outbox.sqlite")): \(error)")
-        }
+        let outbox: DeliveryQueue? = configuration.panels.contains { $0.driver == "vestaboard" }
+            ? try Self.database(stateDirectory.file("outbox.sqlite"), purpose: "Vestaboard delivery queue", health: storage) {
+                try DeliveryQueue(path: $0, health: storage)
+            }
+            : nil
         self.outbox = outbox
         var drivers: [PanelDriver] = []
         for panel in configuration.panels {
@@ -180,6 +183,20 @@ public final class Appliance: Sendable {
         let device = settings.device
         return ClackPlayer(clock: ContinuousClock(), sample: sample, settings: settings, now: { Date() }, logger: logger) {
             try ALSAAudioOutput(device: device)
+        }
+    }
+
+    /// Opens the database at `path` with `open`, after moving it aside if it is damaged (flapd
+    /// then starts with an empty one and says so). A disk that cannot be written stops the start
+    /// with what to do.
+    private static func database<T>(_ path: String, purpose: String, health: StorageHealth, _ open: (String) throws -> T) throws -> T {
+        do {
+            try DatabaseFile.setAsideIfDamaged(path, health: health)
+            return try open(path)
+        } catch let fault as StorageFault {
+            throw ServiceError("cannot open the \(purpose): \(fault.description)")
+        } catch {
+            throw ServiceError("cannot open the \(purpose) \(path): \(error)")
         }
     }
 

@@ -1,0 +1,34 @@
+import FlapStorage
+import Foundation
+
+/// `/v1/status`'s `storage`: whether flapd can keep what it is given, and what to do if not.
+struct StorageStatus: Encodable {
+    /// `ok`, or the kind of the worst fault in force: `full`, `read-only`, `damaged`, `failing`.
+    var state: String
+    /// The directory the inbox is in (the state directory).
+    var directory: String
+    /// Bytes free there, and the filesystem's size.
+    var freeBytes: Int64?
+    var totalBytes: Int64?
+    var faults: [Fault]
+    /// Damaged files moved aside since flapd started.
+    var movedAside: [StorageHealth.MovedAside]
+
+    struct Fault: Encodable {
+        var path: String
+        var kind: String
+        var message: String
+    }
+
+    init(inbox: String, health: StorageHealth) {
+        directory = (inbox as NSString).deletingLastPathComponent
+        let space = FilesystemSpace(path: directory)
+        freeBytes = space?.freeBytes
+        totalBytes = space?.totalBytes
+        let faults = health.faults
+        self.faults = faults.map { Fault(path: $0.path, kind: $0.kind.rawValue, message: $0.description) }
+        let order: [StorageFault.Kind] = [.readOnly, .damaged, .failing, .full]
+        state = order.first { kind in faults.contains { $0.kind == kind } }?.rawValue ?? (space?.readOnly == true ? "read-only" : "ok")
+        movedAside = health.filesMovedAside
+    }
+}

@@ -1,0 +1,69 @@
+import Foundation
+import Logging
+import Synchronization
+
+/// What flapd knows of its storage now: the faults in force (one per file), and the damaged
+/// files it moved aside at start. Each fault is logged once when it begins and once when it
+/// ends, not once per failed write, so a full disk does not fill the journal too.
+public final class StorageHealth: Sendable {
+    private struct State {
+        var faults: [String: StorageFault] = [:]
+        var movedAside: [MovedAside] = []
+    }
+
+    /// A damaged file flapd moved aside at start, to start afresh without deleting anything.
+    public struct MovedAside: Sendable, Equatable, Codable {
+        /// Where the file was.
+        public var path: String
+        /// Where it is now.
+        public var movedTo: String
+        /// What was wrong with it.
+        public var reason: String
+        public var at: Date
+    }
+
+    private let state = Mutex(State())
+    private let logger: Logger
+
+    public init(logger: Logger = Logger(label: "flapd.storage")) {
+        self.logger = logger
+    }
+
+    /// Records that an operation on `path` failed with `error`. Returns the storage fault behind
+    /// it, or nil when it was not one (the caller handles it as before).
+    @discardableResult
+    public func failed(_ error: any Error, path: String) -> StorageFault? {
+        guard let fault = StorageFault(error, path: path) else { return nil }
+        let isNew = state.withLock { state -> Bool in
+            let previous = state.faults[path]
+            state.faults[path] = fault
+            return previous?.kind != fault.kind
+        }
+        if isNew {
+            var metadata: Logger.Metadata = ["path": "\(path)", "fault": "\(fault.kind.rawValue)"]
+            if let free = fault.freeBytes { metadata["free"] = "\(StorageFault.bytes(free))" }
+            logger.error("\(fault.description)", metadata: metadata)
+        }
+        return fault
+    }
+
+    /// Records that an operation on `path` succeeded: a fault in force there has ended.
+    public func succeeded(path: String) {
+        // The common case (no fault anywhere) takes the lock once and changes nothing.
+        guard let ended = state.withLock({ $0.faults.removeValue(forKey: path) }) else { return }
+        logger.notice("\(path) can be written again; carrying on", metadata: ["path": "\(path)", "fault": "\(ended.kind.rawValue)"])
+    }
+
+    /// Records that the damaged file at `path` was moved to `movedTo`.
+    public func movedAside(_ path: String, to movedTo: String, reason: String, at: Date = Date()) {
+        state.withLock { $0.movedAside.append(MovedAside(path: path, movedTo: movedTo, reason: reason, at: at)) }
+        logger.error("\(path) was damaged (\(reason)); moved aside to \(movedTo), kept for inspection; starting with an empty one",
+                     metadata: ["path": "\(path)", "movedTo": "\(movedTo)"])
+    }
+
+    /// The faults in force, by path.
+    public var faults: [StorageFault] { state.withLock { $0.faults.values.sorted { $0.path < $1.path } } }
+
+    /// The damaged files moved aside since flapd started.
+    public var filesMovedAside: [MovedAside] { state.withLock { $0.movedAside } }
+}
