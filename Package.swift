@@ -115,7 +115,7 @@ let package = Package(
         // Timed events: messages sent for later (schedules, quiet hours and the clock's trust next).
         .target(
             name: "FlapTime",
-            dependencies: ["FlapCore", "FlapMessaging", "CLinuxDevices", .product(name: "Logging", package: "swift-log")]),
+            dependencies: ["FlapCore", "FlapMessaging", "FlapStorage", "CLinuxDevices", .product(name: "Logging", package: "swift-log")]),
         .target(
             name: "FlapService",
             dependencies: [
@@ -159,6 +159,9 @@ let package = Package(
             dependencies: ["FlapMQTT", "TestSupport", .product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOEmbedded", package: "swift-nio")]),
         .testTarget(name: "FlapRoomsTests", dependencies: ["FlapRooms", "Wematch", "FlapMQTT", "TestSupport"]),
         .testTarget(name: "WematchTests", dependencies: ["Wematch", "TestSupport"]),
+        .testTarget(
+            name: "FlapStorageTests",
+            dependencies: ["FlapStorage", .product(name: "GRDB", package: "GRDB.swift"), .product(name: "Logging", package: "swift-log")]),
         .testTarget(name: "FlapVestaboardTests", dependencies: ["FlapVestaboard", "FlapStorage", "TestSupport"]),
         .testTarget(name: "FlapKioskTests", dependencies: ["FlapKiosk", "Wematch", "FlapCore", "FlapSimulated", "FlapHardware", "TestSupport"]),
         .testTarget(name: "FlapHeartRateTests", dependencies: ["FlapHeartRate", "FlapHardware", "FlapSimulated", "FlapMetrics", "TestSupport"]),

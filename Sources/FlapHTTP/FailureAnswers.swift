@@ -12,6 +12,11 @@ struct FailureAnswers: RouterMiddleware {
     let answer: @Sendable (HTTPResponse.Status, String) -> Response
     let logger: Logger
 
+    /// 507 Insufficient Storage for a full disk, 503 for one that is read-only, damaged or failing.
+    static func status(of fault: StorageFault) -> HTTPResponse.Status {
+        fault.kind == .full ? HTTPResponse.Status(code: 507, reasonPhrase: "Insufficient Storage") : .serviceUnavailable
+    }
+
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         do {
             return try await next(request, context)
@@ -19,8 +24,7 @@ struct FailureAnswers: RouterMiddleware {
             throw error
         } catch let fault as StorageFault {
             // Logged once by the storage's health, not once a request.
-            let status: HTTPResponse.Status = fault.kind == .full ? HTTPResponse.Status(code: 507, reasonPhrase: "Insufficient Storage") : .serviceUnavailable
-            return answer(status, "not saved: \(fault.description)")
+            return answer(Self.status(of: fault), "not saved: \(fault.description)")
         } catch {
             logger.error("a request failed", metadata: ["method": "\(request.method)", "path": "\(request.uri.path)", "error": "\(error)"])
             return answer(.internalServerError, "flapd could not do that: \(error)")

@@ -279,6 +279,8 @@ public struct NativeAPI: Sendable {
         }
         do {
             return Responses.json(.ok, try await panels.calibrate(panel: panel, row: row, column: column, offsetSteps: offset))
+        } catch let fault as StorageFault {
+            return Responses.error(FailureAnswers.status(of: fault), "the offset is set but could not be saved: \(fault.description)")
         } catch {
             return Responses.error(.internalServerError, "the offset is set but could not be saved: \(error)")
         }

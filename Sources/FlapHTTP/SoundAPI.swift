@@ -1,5 +1,6 @@
 import FlapCore
 import FlapMessaging
+import FlapStorage
 import Foundation
 import Hummingbird
 
@@ -39,6 +40,8 @@ extension NativeAPI {
         }
         do {
             return Responses.json(.ok, try await panels.setSound(mute: mute, volume: volume, quietHours: quiet))
+        } catch let fault as StorageFault {
+            return Responses.error(FailureAnswers.status(of: fault), "set, but not saved for a restart: \(fault.description)")
         } catch {
             return Responses.error(.internalServerError, "\(error)")
         }

@@ -16,8 +16,6 @@ public enum DatabaseFile {
         let problem: String?
         do {
             problem = try integrityProblem(path)
-        } catch let error where StorageFault(error, path: path)?.kind == .damaged {
-            problem = "\(error)"
         } catch {
             throw StorageFault(error, path: path) ?? error
         }
@@ -35,13 +33,18 @@ public enum DatabaseFile {
         return target
     }
 
-    /// What `PRAGMA integrity_check` finds wrong in the database at `path`, or nil when it is sound.
+    /// What `PRAGMA integrity_check` finds wrong in the database at `path` (or SQLite says when
+    /// it cannot even be read as one), or nil when it is sound. Throws what is not damage.
     public static func integrityProblem(_ path: String) throws -> String? {
-        let database = try DatabaseQueue(path: path)
-        defer { try? database.close() }
-        let findings = try database.read { db in try String.fetchAll(db, sql: "PRAGMA integrity_check") }
-        guard findings != ["ok"] else { return nil }
-        return "integrity check: " + findings.prefix(3).joined(separator: "; ")
+        do {
+            let database = try DatabaseQueue(path: path)
+            defer { try? database.close() }
+            let findings = try database.read { db in try String.fetchAll(db, sql: "PRAGMA integrity_check") }
+            guard findings != ["ok"] else { return nil }
+            return "integrity check: " + findings.prefix(3).joined(separator: "; ")
+        } catch let error where StorageFault(error, path: path)?.kind == .damaged {
+            return "\((error as? DatabaseError)?.message ?? "\(error)")"
+        }
     }
 }
 

@@ -41,7 +41,7 @@ public struct StorageFault: Error, Sendable, Equatable, CustomStringConvertible 
             return
         }
         let space = FilesystemSpace(path: path)
-        guard let kind = Self.kind(of: error, space: space) else { return nil }
+        guard let kind = Self.kind(of: error, path: path, space: space) else { return nil }
         self.init(kind: kind, path: path, freeBytes: space?.freeBytes, detail: "\(error)")
     }
 
@@ -73,15 +73,22 @@ public struct StorageFault: Error, Sendable, Equatable, CustomStringConvertible 
         return value >= 100 ? "\(Int(value)) \(units[unit])" : "\((value * 10).rounded() / 10) \(units[unit])"
     }
 
-    private static func kind(of error: any Error, space: FilesystemSpace?) -> Kind? {
+    private static func kind(of error: any Error, path: String, space: FilesystemSpace?) -> Kind? {
         if let database = error as? DatabaseError {
             switch database.resultCode {
             case .SQLITE_FULL: return .full
             case .SQLITE_READONLY: return .readOnly
             case .SQLITE_CORRUPT, .SQLITE_NOTADB: return .damaged
             case .SQLITE_IOERR, .SQLITE_CANTOPEN, .SQLITE_PROTOCOL:
-                // SQLite reports a failed write or fsync as an I/O error: the filesystem says why.
+                // SQLite reports a failed write or fsync as an I/O error without its errno: a
+                // write beside the file tells why (ext4's emergency read-only after errors does
+                // not show in statvfs's flags, only in what a write answers).
                 if space?.readOnly == true { return .readOnly }
+                switch WriteProbe.errno(beside: path) {
+                case EROFS: return .readOnly
+                case ENOSPC, EDQUOT: return .full
+                default: break
+                }
                 if let free = space?.freeBytes, free < FilesystemSpace.nearlyFull { return .full }
                 return .failing
             default: return nil
@@ -134,5 +141,22 @@ public struct FilesystemSpace: Sendable, Equatable {
         freeBytes = Int64(info.f_bavail) * Int64(info.f_frsize)
         totalBytes = Int64(info.f_blocks) * Int64(info.f_frsize)
         readOnly = info.f_flag & UInt(ST_RDONLY) != 0
+    }
+}
+
+/// A one-byte write, synced, beside a file: what the filesystem answers a writer now.
+enum WriteProbe {
+    /// The errno of the failed step, or nil when the write went through.
+    static func errno(beside path: String) -> Int32? {
+        let probe = (path as NSString).deletingLastPathComponent + "/.flapd-write-probe"
+        let descriptor = open(probe, O_CREAT | O_WRONLY | O_TRUNC, 0o600)
+        guard descriptor >= 0 else { return Glibc.errno }
+        defer {
+            close(descriptor)
+            unlink(probe)
+        }
+        var byte: UInt8 = 0
+        guard write(descriptor, &byte, 1) == 1, fsync(descriptor) == 0 else { return Glibc.errno }
+        return nil
     }
 }

@@ -1,4 +1,5 @@
 import FlapMessaging
+import FlapStorage
 import Foundation
 import Logging
 
@@ -106,7 +107,7 @@ public actor ScheduleRunner<C: Clock>: ScheduleBook where C.Duration == Duration
     public func remove(_ name: String) async throws {
         await load()
         guard !fromFile.contains(where: { $0.name == name }) else { throw ScheduleBookError.fromFile(name) }
-        guard (try? await inbox.removeSchedule(name)) == true else { throw ScheduleBookError.missing(name) }
+        guard try await inbox.removeSchedule(name) else { throw ScheduleBookError.missing(name) }
         stored.removeAll { $0.name == name }
     }
 
@@ -114,6 +115,8 @@ public actor ScheduleRunner<C: Clock>: ScheduleBook where C.Duration == Duration
         do { _ = try definition.recurrence(systemZone: systemZone) } catch { throw ScheduleBookError.invalid(error) }
         do {
             try await inbox.storeSchedule(definition.name, definition: JSONEncoder().encode(definition), now: time.now())
+        } catch let fault as StorageFault {
+            throw fault  // the disk's trouble, answered as such (507, 503), not the schedule's
         } catch {
             throw ScheduleBookError.invalid(ScheduleErrors([ScheduleError("name", "could not be saved: \(error)")]))
         }

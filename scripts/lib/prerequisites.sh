@@ -48,9 +48,10 @@ require_build_libraries() {
 
 # What the tests run against: a real mosquitto broker and its command-line clients, openssl for
 # the TLS test's CA, a private dbus-daemon with python-dbusmock playing BlueZ (Debian's packages:
-# dbus-python does not build from pip without compilers and headers).
+# dbus-python does not build from pip without compilers and headers); e2fsprogs and mount for the
+# small ext4 filesystems the storage tests fill up and turn read-only.
 require_test_peers() {
-    apt_install mosquitto mosquitto-clients openssl dbus-daemon python3-dbus python3-dbusmock chromium chromium-driver
+    apt_install mosquitto mosquitto-clients openssl dbus-daemon python3-dbus python3-dbusmock chromium chromium-driver e2fsprogs mount
 }
 
 # The Python peers' venv (Tests/Peers/requirements.txt), made before the tests run: pip inside a

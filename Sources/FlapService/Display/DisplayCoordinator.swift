@@ -1,6 +1,7 @@
 import FlapCore
 import FlapHardware
 import FlapMessaging
+import FlapStorage
 import FlapTime
 import Foundation
 import Logging
@@ -35,6 +36,12 @@ public actor DisplayCoordinator<C: Clock> where C.Duration == Duration {
     /// The next expiry, rotation or quiet-hours boundary.
     private let alarm: Alarm<C>
     private let (wakeups, wake) = AsyncStream.makeStream(of: Void.self, bufferingPolicy: .bufferingNewest(1))
+    /// Boards the panel came to rest on whose record the disk refused (full, read-only), oldest
+    /// first: recorded, in order, once it takes them, so each message still ends `displayed`.
+    private var unrecorded: [(token: String?, board: Board, flaps: Int)] = []
+    private let (recordRetries, retryRecord) = AsyncStream.makeStream(of: Void.self, bufferingPolicy: .bufferingNewest(1))
+    /// How long a refused record waits before it is tried again.
+    static var recordRetryDelay: Duration { .seconds(2) }
 
     public init(
         panelID: String, inbox: Inbox, motion: MotionLoop<C>, policy: PanelPolicy, size: BoardSize,
@@ -69,6 +76,12 @@ public actor DisplayCoordinator<C: Clock> where C.Duration == Duration {
         let deadlines = Task { [alarm] in
             for await _ in alarm.wakeups { await self.timerFired() }
         }
+        let records = Task { [recordRetries, time] in
+            for await _ in recordRetries {
+                guard (try? await time.clock.sleep(for: Self.recordRetryDelay)) != nil else { break }
+                await self.recordRested()
+            }
+        }
         // A panel with nothing to show stays as it is rather than re-planning to blank.
         if targetBoard == nil { targetBoard = await motion.restingBoard() }
         await refresh(rotationDue: false)
@@ -79,6 +92,7 @@ public actor DisplayCoordinator<C: Clock> where C.Duration == Duration {
         inboxChanges.cancel()
         motionEvents.cancel()
         deadlines.cancel()
+        records.cancel()
         await alarm.stop()
     }
 
@@ -92,15 +106,29 @@ public actor DisplayCoordinator<C: Clock> where C.Duration == Duration {
             ])
             await observer?.planStarted(panel: panelID, messageId: token, flaps: plan.clackEvents.count)
         case .rested(let board, let token, let flaps):
+            unrecorded.append((token, board, flaps))
+            await recordRested()
+        case .failed(let error, let token):
+            logger.error("panel failed while moving", metadata: ["panel": "\(panelID)", "message": "\(token ?? "-")", "error": "\(error)"])
+        }
+    }
+
+    /// Records the boards the panel rested on (`displayed`, and the board for a restart), in
+    /// order. One the disk refuses waits, with those after it, and is tried again shortly; its
+    /// fault was logged once by the inbox's storage health.
+    private func recordRested() async {
+        while let (token, board, flaps) = unrecorded.first {
             do {
                 try await inbox.markDisplayed(token, panel: panelID, board: board, now: time.now())
-                logger.info("panel rested", metadata: ["panel": "\(panelID)", "message": "\(token ?? "-")", "flaps": "\(flaps)"])
-                await observer?.displayed(panel: panelID, board: board, messageId: token, flaps: flaps)
+            } catch is StorageFault {
+                retryRecord.yield()
+                return
             } catch {
                 logger.error("could not record display", metadata: ["panel": "\(panelID)", "error": "\(error)"])
             }
-        case .failed(let error, let token):
-            logger.error("panel failed while moving", metadata: ["panel": "\(panelID)", "message": "\(token ?? "-")", "error": "\(error)"])
+            unrecorded.removeFirst()
+            logger.info("panel rested", metadata: ["panel": "\(panelID)", "message": "\(token ?? "-")", "flaps": "\(flaps)"])
+            await observer?.displayed(panel: panelID, board: board, messageId: token, flaps: flaps)
         }
     }
 

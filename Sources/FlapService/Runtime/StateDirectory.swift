@@ -1,3 +1,4 @@
+import FlapStorage
 import Foundation
 
 /// flapd's state directory: the inbox database, keys, panel state. Made with mode 0700.
@@ -68,14 +69,22 @@ public struct ServiceError: Error, CustomStringConvertible {
 
 /// Writes `data` to `path` so a power cut leaves the old file or the new one: written beside it,
 /// synced, then renamed over it.
+/// A full, read-only or failing disk is thrown as a ``StorageFault`` naming `path`.
 func writeWhole(_ data: Data, to path: String, purpose: String) throws {
     let url = URL(fileURLWithPath: path)
     let temporary = url.deletingLastPathComponent().appendingPathComponent("." + url.lastPathComponent + ".new").path
-    try data.write(to: URL(fileURLWithPath: temporary))
-    let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: temporary))
-    try handle.synchronize()
-    try handle.close()
+    do {
+        try data.write(to: URL(fileURLWithPath: temporary))
+        let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: temporary))
+        try handle.synchronize()
+        try handle.close()
+    } catch {
+        try? FileManager.default.removeItem(atPath: temporary)
+        throw StorageFault(error, path: path) ?? error
+    }
     guard rename(temporary, path) == 0 else {
-        throw ServiceError("cannot save the \(purpose) to \(path): \(String(cString: strerror(errno)))")
+        let code = errno
+        throw StorageFault(POSIXError(POSIXErrorCode(rawValue: code) ?? .EIO), path: path)
+            ?? ServiceError("cannot save the \(purpose) to \(path): \(String(cString: strerror(code)))")
     }
 }

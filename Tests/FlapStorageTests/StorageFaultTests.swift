@@ -1,0 +1,117 @@
+import FlapStorage
+import Foundation
+import GRDB
+import Logging
+import Synchronization
+import Testing
+
+/// Storage faults told apart, said once, and damaged files moved aside.
+@Suite struct StorageFaultClassificationTests {
+    let path = FileManager.default.temporaryDirectory.appendingPathComponent("storage-\(UUID().uuidString).sqlite").path
+
+    @Test func sqliteAndPOSIXErrorsAreToldApart() {
+        #expect(StorageFault(DatabaseError(resultCode: .SQLITE_FULL), path: path)?.kind == .full)
+        #expect(StorageFault(DatabaseError(resultCode: .SQLITE_READONLY), path: path)?.kind == .readOnly)
+        #expect(StorageFault(DatabaseError(resultCode: .SQLITE_CORRUPT), path: path)?.kind == .damaged)
+        #expect(StorageFault(DatabaseError(resultCode: .SQLITE_NOTADB), path: path)?.kind == .damaged)
+        #expect(StorageFault(POSIXError(.ENOSPC), path: path)?.kind == .full)
+        #expect(StorageFault(POSIXError(.EROFS), path: path)?.kind == .readOnly)
+        #expect(StorageFault(CocoaError(.fileWriteOutOfSpace), path: path)?.kind == .full)
+        // Not the storage's fault: a constraint, a busy database, anything else.
+        #expect(StorageFault(DatabaseError(resultCode: .SQLITE_CONSTRAINT), path: path) == nil)
+        #expect(StorageFault(DatabaseError(resultCode: .SQLITE_BUSY), path: path) == nil)
+        #expect(StorageFault(CancellationError(), path: path) == nil)
+    }
+
+    @Test func aFaultSaysWhatIsWrongWhereAndWhatToDo() {
+        let full = StorageFault(kind: .full, path: "/var/lib/flapd/inbox.sqlite", freeBytes: 3 * 1024, detail: "SQLITE_FULL")
+        #expect(full.description == "the disk is full: /var/lib/flapd/inbox.sqlite cannot be written (3.0 KiB free); free some space on it and flapd carries on by itself")
+        let readOnly = StorageFault(kind: .readOnly, path: "/var/lib/flapd/inbox.sqlite", detail: "")
+        #expect(readOnly.description.contains("read-only") && readOnly.description.contains("remount"))
+        #expect(StorageFault.bytes(512) == "512 B" && StorageFault.bytes(1536) == "1.5 KiB" && StorageFault.bytes(300 << 20) == "300 MiB")
+    }
+
+    @Test func aFaultIsLoggedOnceWhenItBeginsAndOnceWhenItEnds() {
+        let lines = LogLines()
+        let health = StorageHealth(logger: Logger(label: "test") { _ in lines })
+        for _ in 0..<50 { health.failed(DatabaseError(resultCode: .SQLITE_FULL), path: path) }
+        #expect(health.faults.map(\.kind) == [.full])
+        // A success elsewhere ends nothing here.
+        health.succeeded(path: path + "-other")
+        #expect(health.faults.count == 1)
+        for _ in 0..<50 { health.succeeded(path: path) }
+        #expect(health.faults.isEmpty)
+        #expect(lines.messages.count == 2, "\(lines.messages)")
+        #expect(lines.messages.first?.contains("the disk is full") == true && lines.messages.last?.contains("can be written again") == true)
+        // Not a storage fault: not recorded, not logged.
+        #expect(health.failed(DatabaseError(resultCode: .SQLITE_CONSTRAINT), path: path) == nil)
+        #expect(lines.messages.count == 2)
+    }
+
+    @Test func soundAndAbsentDatabasesAreLeftAlone() throws {
+        let health = StorageHealth()
+        #expect(try DatabaseFile.setAsideIfDamaged(path, health: health) == nil)
+        let database = try DatabaseQueue(path: path)
+        try database.write { db in try db.execute(sql: "CREATE TABLE t (x); INSERT INTO t VALUES (1)") }
+        try database.close()
+        #expect(try DatabaseFile.setAsideIfDamaged(path, health: health) == nil)
+        #expect(FileManager.default.fileExists(atPath: path) && health.filesMovedAside.isEmpty)
+    }
+
+    @Test func aFileThatIsNotADatabaseIsMovedAsideNotDeleted() throws {
+        let garbage = Data((0..<10_000).map { UInt8(truncatingIfNeeded: $0 &* 7) })
+        try garbage.write(to: URL(fileURLWithPath: path))
+        let health = StorageHealth()
+        let now = Date(timeIntervalSince1970: 1_800_000_000)
+        let moved = try #require(try DatabaseFile.setAsideIfDamaged(path, health: health, now: now))
+        #expect(moved == path + ".damaged-20270115T080000Z")
+        #expect(!FileManager.default.fileExists(atPath: path))
+        #expect(FileManager.default.contents(atPath: moved) == garbage)
+        #expect(health.filesMovedAside.first?.path == path && health.filesMovedAside.first?.movedTo == moved)
+    }
+
+    @Test func aDatabaseThatFailsItsIntegrityCheckIsMovedAsideWithItsWAL() throws {
+        var configuration = Configuration()
+        configuration.prepareDatabase { db in try db.execute(sql: "PRAGMA journal_mode = WAL") }
+        let database = try DatabaseQueue(path: path, configuration: configuration)
+        try database.write { db in
+            try db.execute(sql: "CREATE TABLE message (id TEXT PRIMARY KEY, body TEXT)")
+            for i in 0..<2000 { try db.execute(sql: "INSERT INTO message VALUES (?, ?)", arguments: ["id\(i)", String(repeating: "x", count: 100)]) }
+        }
+        try database.writeWithoutTransaction { db in try db.execute(sql: "PRAGMA wal_checkpoint(TRUNCATE)") }
+        try database.close()
+        // Scribble over pages in the middle of the file, as a card that lost power mid-write might.
+        let handle = try #require(FileHandle(forUpdatingAtPath: path))
+        try handle.seek(toOffset: 4096 * 20)
+        try handle.write(contentsOf: Data(repeating: 0xA5, count: 4096 * 4))
+        try handle.close()
+        #expect(try DatabaseFile.integrityProblem(path) != nil)
+        FileManager.default.createFile(atPath: path + "-wal", contents: Data())
+        let health = StorageHealth()
+        let moved = try #require(try DatabaseFile.setAsideIfDamaged(path, health: health))
+        #expect(FileManager.default.fileExists(atPath: moved) && !FileManager.default.fileExists(atPath: path))
+        #expect(!FileManager.default.fileExists(atPath: path + "-wal"))
+        #expect(health.filesMovedAside.first?.reason.isEmpty == false)
+    }
+}
+
+/// Log lines kept in memory.
+final class LogLines: LogHandler, Sendable {
+    private let lines = Mutex<[String]>([])
+    var messages: [String] { lines.withLock { $0 } }
+    var metadata: Logger.Metadata {
+        get { [:] }
+        set {}
+    }
+    var logLevel: Logger.Level {
+        get { .trace }
+        set {}
+    }
+    subscript(metadataKey key: String) -> Logger.Metadata.Value? {
+        get { nil }
+        set {}
+    }
+    func log(level: Logger.Level, message: Logger.Message, metadata: Logger.Metadata?, source: String, file: String, function: String, line: UInt) {
+        lines.withLock { $0.append("\(message)") }
+    }
+}
