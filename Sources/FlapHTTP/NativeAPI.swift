@@ -59,9 +59,10 @@ public struct NativeAPI: Sendable {
     }
 
     /// `?limit=N`: `default` when absent, brought within 1…`maximum`; nil when it is not a whole number.
+    /// The `limit` asked for, the default when none; nil (refused) unless a whole number from 1 to `maximum`.
     static func limit(of request: Request, default: Int, maximum: Int) -> Int? {
         guard let text = request.uri.queryParameters["limit"] else { return `default` }
-        return Int(text).map { max(1, min(maximum, $0)) }
+        return Int(text).flatMap { (1...maximum).contains($0) ? $0 : nil }
     }
 
     static func badLimit(_ request: Request, maximum: Int) -> Response {

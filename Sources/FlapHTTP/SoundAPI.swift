@@ -24,6 +24,9 @@ extension NativeAPI {
         let current = await panels.sound()
         guard current.enabled else { return Responses.error(.conflict, "sound is off in the configuration ([sound] enabled = false)") }
         var reader = FieldReader(fields: object)
+        // null is no mute setting and no volume: refused, as the description says, not taken for "unchanged".
+        if object["mute"] is NSNull { reader.fail("mute", "must be true or false, not null") }
+        if object["volume"] is NSNull { reader.fail("volume", "must be a whole number from 0 to 100, not null") }
         var mute = current.mute, volume = current.volume, quiet = current.quietHours
         if let flag = reader.bool("mute") { mute = flag }
         if let number = reader.int("volume") {

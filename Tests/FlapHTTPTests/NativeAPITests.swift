@@ -74,7 +74,12 @@ import TestSupport
         let limit = try await api.get("/v1/receipts?limit=null")
         #expect(limit.status == 400 && limit.error == #"limit: must be a whole number from 1 to 500, not "null""#)
         #expect(try await api.get("/v1/queue?limit=ten").status == 400)
-        #expect(try await api.get("/v1/receipts?limit=9999").status == 200)
+        #expect(try await api.get("/v1/receipts?limit=500").status == 200)
+        // Out of the range the description gives: refused, not quietly brought within it.
+        for bad in ["0", "501", "-3", "99999999999999999999999"] {
+            let reply = try await api.get("/v1/receipts?limit=\(bad)")
+            #expect(reply.status == 400 && reply.error.contains("from 1 to 500"), "\(bad): \(reply.status) \(reply.text)")
+        }
         // An alignment of the wrong type is named, not replaced by the default.
         let preview = try await api.postJSON("/v1/layout", #"{"text": "HI", "valign": null}"#)
         #expect(preview.status == 400 && preview.error == "valign: null is not top, middle or bottom")

@@ -46,6 +46,15 @@ import TestSupport
         #expect(modules.contains { ($0["path"] as? [Int])?.last == 12 && ($0["landings"] as? [Double])?.count == 12 })
         let rested = try #require(seen.last { $0.0 == "board" }?.1["codes"] as? [[Int]])
         #expect(rested.flatMap { $0 }.contains(12))
+        // Each event's object is what the OpenAPI description says it is.
+        let description = PythonPeer.packageRoot.appendingPathComponent("Sources/FlapHTTP/OpenAPI/openapi.json").path
+        for (name, schema) in [("board", "LiveBoardEvent"), ("plan", "LivePlanEvent")] {
+            let object = try #require(seen.first { $0.0 == name }?.1)
+            let checked = try await ProcessRunner.run(try await PythonPeer.python(), [
+                PythonPeer.peersDirectory.appendingPathComponent("openapi_answer_check.py").path, description, schema,
+            ], input: try JSONSerialization.data(withJSONObject: object))
+            #expect(checked.stdoutText.hasPrefix("valid"), "\(name): \(checked.stdoutText)\(checked.stderrText)")
+        }
 
         // A watcher arriving mid-motion gets the board as it stands and the plan in flight.
         // Column by column, a second apart: the motion lasts long enough for a watcher started on

@@ -22,6 +22,10 @@ import TestSupport
         #expect(refused.status == 400)
         let fields = (refused.object["errors"] as? [[String: Any]] ?? []).compactMap { $0["field"] as? String }
         #expect(fields == ["mute", "volume", "quietHours"], "\(refused.text)")
+        // null is neither a mute setting nor a volume (the description says boolean and integer); quiet hours may be null.
+        let nulls = try await patch(#"{"mute": null, "volume": null, "quietHours": null}"#)
+        #expect(nulls.status == 400 && nulls.error.contains("volume: must be a whole number from 0 to 100, not null"), "\(nulls.text)")
+        #expect((nulls.object["errors"] as? [[String: Any]] ?? []).compactMap { $0["field"] as? String } == ["mute", "volume"])
         let muted = try await patch(#"{"mute": true, "volume": 35, "quietHours": "22:00-06:30"}"#)
         #expect(muted.status == 200 && muted.object["state"] as? String == "muted", "\(muted.text)")
 
