@@ -167,7 +167,7 @@ let package = Package(
         .testTarget(name: "FlapHeartRateTests", dependencies: ["FlapHeartRate", "FlapHardware", "FlapSimulated", "FlapMetrics", "TestSupport"]),
         .testTarget(
             name: "FlapMessagingTests",
-            dependencies: ["FlapMessaging", "FlapStorage", "FlapCore"]),
+            dependencies: ["FlapMessaging", "FlapStorage", "FlapCore", .product(name: "GRDB", package: "GRDB.swift")]),
         .testTarget(name: "FlapTimeTests", dependencies: ["FlapTime", "FlapMessaging", "TestSupport"]),
         .testTarget(
             name: "FlapHTTPTests",

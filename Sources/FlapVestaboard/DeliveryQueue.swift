@@ -206,6 +206,28 @@ public final class DeliveryQueue: Sendable {
         }
     }
 
+    /// The most finished writes kept, however recent.
+    public static let mostFinished = 1_000
+
+    /// Forgets finished writes (sent, failed, superseded, conflicting) older than `before` and
+    /// all but the newest `keep`, then checkpoints the WAL: the queue stays the size of its
+    /// retention however many boards go through it.
+    public func prune(before: Date, keep: Int = DeliveryQueue.mostFinished) throws {
+        try write { db in
+            try db.execute(sql: "DELETE FROM delivery WHERE finishedAt < ? AND state NOT IN ('pending', 'sending')",
+                           arguments: [before.timeIntervalSince1970])
+            try db.execute(sql: """
+                DELETE FROM delivery WHERE state NOT IN ('pending', 'sending')
+                AND id <= (SELECT id FROM delivery WHERE state NOT IN ('pending', 'sending') ORDER BY id DESC LIMIT 1 OFFSET ?)
+                """, arguments: [keep])
+        }
+        do {
+            try database.writeWithoutTransaction { db in _ = try db.checkpoint(.truncate) }
+        } catch {
+            throw health.failed(error, path: path) ?? error
+        }
+    }
+
     /// What flapd last wrote to `panel`, and when.
     public func lastWrite(panel: String) throws -> (rows: [[Int]], at: Date)? {
         try database.read { db in

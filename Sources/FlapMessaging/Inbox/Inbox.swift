@@ -26,6 +26,8 @@ public actor Inbox {
     private var slotCache: SlotCache?
     /// Counts commits that changed the slots, so a read that overlapped one is not cached.
     private var slotGeneration = 0
+    /// Acceptances since the inbox last pruned itself.
+    private var acceptedSincePrune: Int64 = 0
     /// Transactions the writer has committed since the inbox was opened (each one fsync).
     public private(set) var transactionsCommitted = 0
     private let (changeStream, changeContinuation) = AsyncStream.makeStream(of: Void.self, bufferingPolicy: .bufferingNewest(1))
@@ -51,6 +53,8 @@ public actor Inbox {
             // working set (slots, the newest receipts, the index pages) fits in far less, and
             // what falls out is in the kernel's page cache anyway.
             try db.execute(sql: "PRAGMA cache_size = -\(Self.pageCacheKiB)")
+            // After a checkpoint the WAL is cut back to 4 MiB rather than keeping its largest size.
+            try db.execute(sql: "PRAGMA journal_size_limit = \(4 << 20)")
         }
         // Reads are short (a board, a status, a receipt): two readers beside the writer suffice.
         configuration.maximumReaderCount = 2
@@ -125,9 +129,25 @@ public actor Inbox {
         return cleared
     }
 
-    /// Deletes final receipts older than `before`, keeping the database from growing forever.
-    public func prune(before: Date) async throws {
-        _ = try await perform(.prune(before: before))
+    /// How long final receipts are kept.
+    public static let receiptRetention: TimeInterval = 30 * 86400
+    /// The most final receipts kept, however recent.
+    public static let mostFinalReceipts = 50_000
+    /// Every how many acceptances the inbox prunes itself, between its hourly housekeeping.
+    static let pruneEvery = 5_000
+
+    /// Forgets final receipts older than `before` and all but the newest `keep`, and the bodies
+    /// of final messages no slot holds, so the database stays the size its retention makes it;
+    /// then checkpoints the WAL and truncates it.
+    public func prune(before: Date, keep: Int = Inbox.mostFinalReceipts) async throws {
+        _ = try await perform(.prune(before: before, keep: keep))
+        try checkpoint()
+    }
+
+    /// Copies the WAL into the database and empties it (readers permitting): the WAL otherwise
+    /// keeps the size of the largest burst it ever took.
+    public func checkpoint() throws {
+        try stored { try database.writeWithoutTransaction { db in _ = try db.checkpoint(.truncate) } }
     }
 
     /// Queues `operation` and waits for its commit.
@@ -163,6 +183,7 @@ public actor Inbox {
                                             scheduleChanged: writer.scheduleChanged)
                     }
                 }
+                acceptedSincePrune += written.seq - seq
                 seq = written.seq
                 transactionsCommitted += 1
                 if let eventContinuation { for event in written.events { eventContinuation.yield(event) } }
@@ -176,6 +197,10 @@ public actor Inbox {
             } catch {
                 for (_, pending) in group { pending.fulfil(.failure(error)) }
             }
+            if acceptedSincePrune >= Self.pruneEvery, queue.isEmpty {
+                acceptedSincePrune = 0
+                queue.append((.prune(before: Date().addingTimeInterval(-Self.receiptRetention), keep: Self.mostFinalReceipts), Pending()))
+            }
         }
         writing = false
     }
@@ -184,6 +209,17 @@ public actor Inbox {
     func stored<T>(_ write: () async throws -> T) async throws -> T {
         do {
             let value = try await write()
+            health.succeeded(path: path)
+            return value
+        } catch {
+            throw health.failed(error, path: path) ?? error
+        }
+    }
+
+    /// ``stored(_:)`` for work done at once, outside the group commit.
+    func stored<T>(_ work: () throws -> T) throws -> T {
+        do {
+            let value = try work()
             health.succeeded(path: path)
             return value
         } catch {

@@ -10,7 +10,7 @@ enum InboxOperation: Sendable {
     case reject(id: String, reason: String, now: Date)
     case expire(now: Date)
     case clearSlot(sender: String, now: Date)
-    case prune(before: Date)
+    case prune(before: Date, keep: Int)
     /// Scheduled messages whose instant has come take their slots.
     case release(now: Date)
     /// A scheduled message is cancelled before its instant.
@@ -118,10 +118,21 @@ struct InboxWriter {
             try finish(id, .cancelled, reason: "cancelled before its time", at: now)
             scheduleChanged = true
             return .cancellation(.cancelled)
-        case .prune(let before):
+        case .prune(let before, let keep):
+            // A message in a slot is kept whatever its age: it may be on a panel now.
             try db.execute(sql: """
                 DELETE FROM message WHERE finalAt < ? AND id NOT IN (SELECT messageId FROM slot)
                 """, arguments: [before.timeIntervalSince1970])
+            // At most `keep` final receipts, the newest: a burst of a million messages in an
+            // hour must not need a month to be forgotten.
+            try db.execute(sql: """
+                DELETE FROM message WHERE finalAt IS NOT NULL AND id NOT IN (SELECT messageId FROM slot)
+                AND finalAt <= (SELECT finalAt FROM message WHERE finalAt IS NOT NULL ORDER BY finalAt DESC LIMIT 1 OFFSET ?)
+                """, arguments: [keep])
+            // A final message out of every slot is never shown again: its receipt stays, its body goes.
+            try db.execute(sql: """
+                UPDATE message SET body = x'' WHERE finalAt IS NOT NULL AND length(body) > 0 AND id NOT IN (SELECT messageId FROM slot)
+                """)
             return .changed(true)
         }
     }

@@ -134,7 +134,7 @@ public final class Appliance: Sendable {
         let nativeListener = Listener(name: "native API", address: "\(configuration.listen):\(configuration.apiPort)", key: "--api-port or [api] port", app: nativeApp)
         let localListener = Listener(name: "Local API", address: "\(configuration.listen):\(configuration.localAPIPort)", key: "--local-api-port or [local_api] port", app: localApp)
         var services: [any Service] = panels
-        services += [nativeListener, localListener, Housekeeping(inbox: inbox, logger: logger),
+        services += [nativeListener, localListener, Housekeeping(inbox: inbox, outbox: outbox, logger: logger),
                      TimedEvents(releases: ReleaseTimer(inbox: inbox, time: .system, trust: { [clockTrust] in clockTrust.verdict() }, logger: logger),
                                  schedules: schedules, clockTrust: clockTrust)]
         if let mqtt { services.append(mqtt) }
@@ -345,15 +345,22 @@ struct TimedEvents: Service {
     }
 }
 
-/// Forgets final receipts after 30 days, once an hour.
+/// Once an hour: forgets final receipts after 30 days (and beyond the newest 50 000) and
+/// finished Vestaboard writes after 30 days (beyond the newest 1 000), and checkpoints both
+/// databases' WAL files.
 struct Housekeeping: Service {
     let inbox: Inbox
+    let outbox: DeliveryQueue?
     let logger: Logger
 
     func run() async throws {
         while !Task.isShuttingDownGracefully && !Task.isCancelled {
+            let monthAgo = Date().addingTimeInterval(-Inbox.receiptRetention)
             do {
-                try await inbox.prune(before: Date().addingTimeInterval(-30 * 86400))
+                try await inbox.prune(before: monthAgo)
+                try outbox?.prune(before: monthAgo)
+            } catch is StorageFault {
+                // Said once by the storage's health; tried again in an hour.
             } catch {
                 logger.warning("could not prune old receipts", metadata: ["error": "\(error)"])
             }
