@@ -244,8 +244,10 @@ def main():
     parser.add_argument("--token", default="cloud-token")
     parser.add_argument("--rw-key", default="rw-key")
     parser.add_argument("--enablement", default="enablement-token")
+    parser.add_argument("--port", type=int, default=0, help="0: a free one (the soak benchmark restarts it on the same port)")
     args = parser.parse_args()
-    server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+    ThreadingHTTPServer.allow_reuse_address = True
+    server = ThreadingHTTPServer(("127.0.0.1", args.port), Handler)
     server.daemon_threads = True
     server.keys = {"local": args.local_key, "token": args.token, "rw": args.rw_key, "enablement": args.enablement}
     print(f"listening {server.server_address[1]}", flush=True)
