@@ -162,7 +162,7 @@ let package = Package(
         .testTarget(
             name: "FlapStorageTests",
             dependencies: ["FlapStorage", .product(name: "GRDB", package: "GRDB.swift"), .product(name: "Logging", package: "swift-log")]),
-        .testTarget(name: "FlapVestaboardTests", dependencies: ["FlapVestaboard", "FlapStorage", "TestSupport"]),
+        .testTarget(name: "FlapVestaboardTests", dependencies: ["FlapVestaboard", "FlapStorage", "FlapCore", "FlapHardware", "TestSupport"]),
         .testTarget(name: "FlapKioskTests", dependencies: ["FlapKiosk", "Wematch", "FlapCore", "FlapSimulated", "FlapHardware", "TestSupport"]),
         .testTarget(name: "FlapHeartRateTests", dependencies: ["FlapHeartRate", "FlapHardware", "FlapSimulated", "FlapMetrics", "TestSupport"]),
         .testTarget(

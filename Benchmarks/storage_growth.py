@@ -52,7 +52,7 @@ class Flapd:
     def __init__(self, state, broker_port):
         self.state = state
         self.api_port = free_port()
-        self.log_path = os.path.join(state, "..", os.path.basename(state) + ".log")
+        self.log_path = state + ".log"
         self.started = time.monotonic()
         self.log = open(self.log_path, "w")
         self.process = subprocess.Popen(
@@ -118,6 +118,7 @@ def main():
         conf.write(f"listener {broker_port} 127.0.0.1\nallow_anonymous true\npersistence false\nmax_queued_messages 0\nmax_inflight_messages 0\n")
     broker = subprocess.Popen(["mosquitto", "-c", os.path.join(broker_dir, "mosquitto.conf")], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     state = os.path.join(work, "state")
+    os.makedirs(state)
     try:
         first = Flapd(state, broker_port)
         first.ready_seconds()

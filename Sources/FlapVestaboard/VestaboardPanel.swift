@@ -1,5 +1,6 @@
 import FlapCore
 import FlapHardware
+import FlapStorage
 
 /// A real Vestaboard as a panel: each plan's final board goes to the board through the
 /// delivery queue (retried, spaced, coalesced as the queue does), and the panel counts as moving
@@ -58,8 +59,7 @@ public actor VestaboardPanel<C: Clock<Duration>>: Panel where C: Sendable {
     public func play(_ plan: FlipPlan, cutoff: PlayCutoff) async throws {
         let target = plan.board(at: plan.duration)
         let rows = target.codeRows
-        let queued = try await delivery.send(rows, transition: takesTransitions ? Self.boardTransition(plan.transition) : nil,
-                                             strategy: strategy, messageId: nil)
+        let queued = try await queue(rows, transition: takesTransitions ? Self.boardTransition(plan.transition) : nil)
         let outcome = await withTaskCancellationHandler {
             await result(of: queued.id)
         } onCancel: {
@@ -75,6 +75,22 @@ public actor VestaboardPanel<C: Clock<Duration>>: Panel where C: Sendable {
         default:
             throw HardwareError(device: "Vestaboard \(info.id)", problem: outcome.lastError ?? "the board did not take the message",
                                 remedy: outcome.state == .conflict ? "see flapctl queue; retry to overwrite" : "see flapctl queue")
+        }
+    }
+
+    /// How long a board the disk could not queue waits before it is tried again.
+    static var storageRetry: Duration { .seconds(2) }
+
+    /// Queues `rows`; while the disk cannot take it (full, read-only) tries again every 2 s,
+    /// until it can or a newer plan cancels this one, so the board catches up by itself. The
+    /// fault itself is logged once by the queue's storage health.
+    private func queue(_ rows: [[Int]], transition: BoardTransition?) async throws -> Delivery {
+        while true {
+            do {
+                return try await delivery.send(rows, transition: transition, strategy: strategy, messageId: nil)
+            } catch is StorageFault {
+                try await clock.sleep(for: Self.storageRetry, tolerance: nil)
+            }
         }
     }
 

@@ -89,6 +89,11 @@ enum InboxSchema {
                 t.column("checkedAt", .double).notNull()
             }
         }
+        migrator.registerMigration("v6: arrival order index") { db in
+            // The newest arrival is read at every start: with an index that is one page, not a
+            // scan of every receipt kept.
+            try db.execute(sql: "CREATE INDEX messageSeq ON message (seq)")
+        }
         return migrator
     }
 }

@@ -366,5 +366,7 @@ struct Housekeeping: Service {
             }
             try? await cancelWhenGracefulShutdown { try await Task.sleep(for: .seconds(3600)) }
         }
+        // On the way out, the WAL copied into the database and emptied: the next start has nothing to recover.
+        try? await inbox.checkpoint()
     }
 }
