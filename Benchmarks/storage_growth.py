@@ -109,6 +109,7 @@ def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--messages", type=int, default=1_000_000)
     parser.add_argument("--senders", type=int, default=1000)
+    parser.add_argument("--keep", action="store_true", help="keep the state directory (its path is printed)")
     arguments = parser.parse_args()
     work = tempfile.mkdtemp(prefix="flapd-growth-")
     broker_port = free_port()
@@ -174,7 +175,10 @@ def main():
         print(f"restart to ready: {full_start * 1000:.0f} ms with this inbox, {empty_start * 1000:.0f} ms with an empty one")
     finally:
         broker.terminate()
-        shutil.rmtree(work, ignore_errors=True)
+        if arguments.keep:
+            print(f"state directory kept: {state}")
+        else:
+            shutil.rmtree(work, ignore_errors=True)
 
 
 if __name__ == "__main__":

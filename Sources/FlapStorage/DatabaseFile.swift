@@ -1,35 +1,54 @@
 import Foundation
 import GRDB
 
-/// A SQLite file flapd keeps, checked before it is opened for good.
+/// A SQLite file flapd keeps, checked as it is opened.
 public enum DatabaseFile {
-    /// Checks the database at `path` (it must be a database and pass `PRAGMA integrity_check`).
-    /// A damaged one is moved aside, with its `-wal` and `-shm` files, to
-    /// `NAME.damaged-YYYYMMDDTHHMMSSZ` beside it (never deleted: someone may want what is in
-    /// it), and recorded in `health`, so the caller opens an empty one in its place. Returns
-    /// where it was moved, or nil when the file is sound or absent.
+    /// Opens the database at `path` with `open`. A damaged one is moved aside, with its `-wal`
+    /// and `-shm` files, to `NAME.damaged-YYYYMMDDTHHMMSSZ` beside it (never deleted: someone may
+    /// want what is in it), recorded in `health`, and an empty one opened in its place.
     ///
-    /// A read-only or failing disk is not damage: its fault is thrown, with the path and what to do.
-    @discardableResult
-    public static func setAsideIfDamaged(_ path: String, health: StorageHealth, now: Date = Date()) throws -> String? {
-        guard FileManager.default.fileExists(atPath: path) else { return nil }
-        let problem: String?
-        do {
-            problem = try integrityProblem(path)
-        } catch {
-            throw StorageFault(error, path: path) ?? error
+    /// Damaged means: not a database, or found damaged by SQLite as it opens it, or, after a stop
+    /// that was not clean (a power cut, a kill: its `-wal` or `-journal` file is still there; a
+    /// clean stop leaves none), failing `PRAGMA integrity_check`. After a clean stop the file was
+    /// whole when it was closed, and the check is left out, so a restart takes no longer with a
+    /// full inbox than with an empty one. A read-only or failing disk is not damage: its fault is
+    /// thrown, with the path and what to do.
+    public static func opening<T>(_ path: String, health: StorageHealth, now: Date = Date(), _ open: (String) throws -> T) throws -> T {
+        if wasNotStoppedCleanly(path) {
+            let problem: String?
+            do {
+                problem = try integrityProblem(path)
+            } catch {
+                throw StorageFault(error, path: path) ?? error
+            }
+            if let problem { try setAside(path, reason: problem, health: health, now: now) }
         }
-        guard let problem else { return nil }
-        let stamp = ISO8601DateFormatter.compactUTC.string(from: now)
-        let target = "\(path).damaged-\(stamp)"
-        for suffix in ["", "-wal", "-shm"] where FileManager.default.fileExists(atPath: path + suffix) {
+        do {
+            return try open(path)
+        } catch let error where StorageFault(error, path: path)?.kind == .damaged {
+            try setAside(path, reason: (error as? DatabaseError)?.message ?? "\(error)", health: health, now: now)
+            return try open(path)
+        }
+    }
+
+    /// Whether the database at `path` was left with its write-ahead log or rollback journal.
+    public static func wasNotStoppedCleanly(_ path: String) -> Bool {
+        ["-wal", "-journal"].contains { FileManager.default.fileExists(atPath: path + $0) }
+    }
+
+    /// Moves the database at `path` (and its `-wal`, `-shm` and `-journal`) aside; returns where.
+    @discardableResult
+    public static func setAside(_ path: String, reason: String, health: StorageHealth, now: Date = Date()) throws -> String {
+        let target = "\(path).damaged-\(ISO8601DateFormatter.compactUTC.string(from: now))"
+        for suffix in ["", "-wal", "-shm", "-journal"] where FileManager.default.fileExists(atPath: path + suffix) {
             do {
                 try FileManager.default.moveItem(atPath: path + suffix, toPath: target + suffix)
             } catch {
-                throw StorageFault(error, path: path) ?? StorageFault(kind: .failing, path: path, detail: "it is damaged (\(problem)) and cannot be moved aside: \(error)")
+                throw StorageFault(error, path: path)
+                    ?? StorageFault(kind: .failing, path: path, detail: "it is damaged (\(reason)) and cannot be moved aside: \(error)")
             }
         }
-        health.movedAside(path, to: target, reason: problem, at: now)
+        health.movedAside(path, to: target, reason: reason, at: now)
         return target
     }
 

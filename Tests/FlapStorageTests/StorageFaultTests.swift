@@ -48,29 +48,36 @@ import Testing
         #expect(lines.messages.count == 2)
     }
 
-    @Test func soundAndAbsentDatabasesAreLeftAlone() throws {
-        let health = StorageHealth()
-        #expect(try DatabaseFile.setAsideIfDamaged(path, health: health) == nil)
+    /// Opens a GRDB queue and reads its schema, as the inbox and the outbox do.
+    func open(_ path: String) throws -> DatabaseQueue {
         let database = try DatabaseQueue(path: path)
-        try database.write { db in try db.execute(sql: "CREATE TABLE t (x); INSERT INTO t VALUES (1)") }
-        try database.close()
-        #expect(try DatabaseFile.setAsideIfDamaged(path, health: health) == nil)
-        #expect(FileManager.default.fileExists(atPath: path) && health.filesMovedAside.isEmpty)
+        _ = try database.read { db in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM sqlite_master") }
+        return database
     }
 
-    @Test func aFileThatIsNotADatabaseIsMovedAsideNotDeleted() throws {
+    @Test func soundAndAbsentDatabasesAreOpenedAsTheyAre() throws {
+        let health = StorageHealth()
+        let database = try DatabaseFile.opening(path, health: health, open)
+        try database.write { db in try db.execute(sql: "CREATE TABLE t (x); INSERT INTO t VALUES (1)") }
+        try database.close()
+        let again = try DatabaseFile.opening(path, health: health, open)
+        #expect(try again.read { db in try Int.fetchOne(db, sql: "SELECT x FROM t") } == 1)
+        #expect(health.filesMovedAside.isEmpty)
+    }
+
+    @Test func aFileThatIsNotADatabaseIsMovedAsideNotDeletedAndAnEmptyOneOpened() throws {
         let garbage = Data((0..<10_000).map { UInt8(truncatingIfNeeded: $0 &* 7) })
         try garbage.write(to: URL(fileURLWithPath: path))
         let health = StorageHealth()
         let now = Date(timeIntervalSince1970: 1_800_000_000)
-        let moved = try #require(try DatabaseFile.setAsideIfDamaged(path, health: health, now: now))
-        #expect(moved == path + ".damaged-20270115T080000Z")
-        #expect(!FileManager.default.fileExists(atPath: path))
-        #expect(FileManager.default.contents(atPath: moved) == garbage)
+        let database = try DatabaseFile.opening(path, health: health, now: now, open)
+        let moved = path + ".damaged-20270115T080000Z"
         #expect(health.filesMovedAside.first?.path == path && health.filesMovedAside.first?.movedTo == moved)
+        #expect(FileManager.default.contents(atPath: moved) == garbage)
+        #expect(try database.read { db in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM sqlite_master") } == 0)
     }
 
-    @Test func aDatabaseThatFailsItsIntegrityCheckIsMovedAsideWithItsWAL() throws {
+    @Test func afterAStopThatWasNotCleanADatabaseFailingItsIntegrityCheckIsMovedAside() throws {
         var configuration = Configuration()
         configuration.prepareDatabase { db in try db.execute(sql: "PRAGMA journal_mode = WAL") }
         let database = try DatabaseQueue(path: path, configuration: configuration)
@@ -80,18 +87,21 @@ import Testing
         }
         try database.writeWithoutTransaction { db in try db.execute(sql: "PRAGMA wal_checkpoint(TRUNCATE)") }
         try database.close()
-        // Scribble over pages in the middle of the file, as a card that lost power mid-write might.
+        // Scribble over pages in the middle of the file, as a card that lost power mid-write
+        // might, and leave a WAL as a power cut does.
         let handle = try #require(FileHandle(forUpdatingAtPath: path))
         try handle.seek(toOffset: 4096 * 20)
         try handle.write(contentsOf: Data(repeating: 0xA5, count: 4096 * 4))
         try handle.close()
         #expect(try DatabaseFile.integrityProblem(path) != nil)
         FileManager.default.createFile(atPath: path + "-wal", contents: Data())
+        #expect(DatabaseFile.wasNotStoppedCleanly(path))
         let health = StorageHealth()
-        let moved = try #require(try DatabaseFile.setAsideIfDamaged(path, health: health))
-        #expect(FileManager.default.fileExists(atPath: moved) && !FileManager.default.fileExists(atPath: path))
-        #expect(!FileManager.default.fileExists(atPath: path + "-wal"))
+        let fresh = try DatabaseFile.opening(path, health: health, open)
+        let moved = try #require(health.filesMovedAside.first?.movedTo)
+        #expect(FileManager.default.fileExists(atPath: moved) && !FileManager.default.fileExists(atPath: path + "-wal"))
         #expect(health.filesMovedAside.first?.reason.isEmpty == false)
+        #expect(try fresh.read { db in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM sqlite_master") } == 0)
     }
 }
 

@@ -186,13 +186,12 @@ public final class Appliance: Sendable {
         }
     }
 
-    /// Opens the database at `path` with `open`, after moving it aside if it is damaged (flapd
-    /// then starts with an empty one and says so). A disk that cannot be written stops the start
-    /// with what to do.
+    /// Opens the database at `path` with `open`, moving it aside if it is damaged (flapd then
+    /// starts with an empty one and says so). A disk that cannot be written stops the start with
+    /// what to do.
     private static func database<T>(_ path: String, purpose: String, health: StorageHealth, _ open: (String) throws -> T) throws -> T {
         do {
-            try DatabaseFile.setAsideIfDamaged(path, health: health)
-            return try open(path)
+            return try DatabaseFile.opening(path, health: health, open)
         } catch let fault as StorageFault {
             throw ServiceError("cannot open the \(purpose): \(fault.description)")
         } catch {
