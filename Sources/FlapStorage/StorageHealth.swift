@@ -54,6 +54,29 @@ public final class StorageHealth: Sendable {
         logger.notice("\(path) can be written again; carrying on", metadata: ["path": "\(path)", "fault": "\(ended.kind.rawValue)"])
     }
 
+    /// Runs `work` on the file at `path` and records how it went: a success ends a fault there,
+    /// a storage fault is recorded and thrown as a ``StorageFault``; any other error is thrown as it is.
+    public func recording<T>(path: String, _ work: () throws -> T) throws -> T {
+        do {
+            let value = try work()
+            succeeded(path: path)
+            return value
+        } catch {
+            throw failed(error, path: path) ?? error
+        }
+    }
+
+    /// ``recording(path:_:)`` for asynchronous work.
+    public func recording<T>(path: String, isolation: isolated (any Actor)? = #isolation, _ work: () async throws -> T) async throws -> T {
+        do {
+            let value = try await work()
+            succeeded(path: path)
+            return value
+        } catch {
+            throw failed(error, path: path) ?? error
+        }
+    }
+
     /// Records that the damaged file at `path` was moved to `movedTo`.
     public func movedAside(_ path: String, to movedTo: String, reason: String, at: Date = Date()) {
         state.withLock { $0.movedAside.append(MovedAside(path: path, movedTo: movedTo, reason: reason, at: at)) }

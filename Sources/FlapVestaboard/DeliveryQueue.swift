@@ -59,13 +59,7 @@ public final class DeliveryQueue: Sendable {
 
     /// Runs a write, telling `health` how it went; a storage fault is thrown as a ``StorageFault``.
     private func write<T>(_ updates: (Database) throws -> T) throws -> T {
-        do {
-            let value = try database.write(updates)
-            health.succeeded(path: path)
-            return value
-        } catch {
-            throw health.failed(error, path: path) ?? error
-        }
+        try health.recording(path: path) { try database.write(updates) }
     }
 
     /// Adds a write of `rows` to `panel`; a pending write it replaces ends as superseded.
@@ -221,11 +215,7 @@ public final class DeliveryQueue: Sendable {
                 AND id <= (SELECT id FROM delivery WHERE state NOT IN ('pending', 'sending') ORDER BY id DESC LIMIT 1 OFFSET ?)
                 """, arguments: [keep])
         }
-        do {
-            try database.writeWithoutTransaction { db in _ = try db.checkpoint(.truncate) }
-        } catch {
-            throw health.failed(error, path: path) ?? error
-        }
+        try health.recording(path: path) { try database.writeWithoutTransaction { db in _ = try db.checkpoint(.truncate) } }
     }
 
     /// What flapd last wrote to `panel`, and when.

@@ -207,35 +207,17 @@ public actor Inbox {
 
     /// Runs a write, telling `health` how it went; a storage fault is thrown as a ``StorageFault``.
     func stored<T>(_ write: () async throws -> T) async throws -> T {
-        do {
-            let value = try await write()
-            health.succeeded(path: path)
-            return value
-        } catch {
-            throw health.failed(error, path: path) ?? error
-        }
+        try await health.recording(path: path, write)
     }
 
     /// ``stored(_:)`` for work done at once, outside the group commit.
     func stored<T>(_ work: () throws -> T) throws -> T {
-        do {
-            let value = try work()
-            health.succeeded(path: path)
-            return value
-        } catch {
-            throw health.failed(error, path: path) ?? error
-        }
+        try health.recording(path: path, work)
     }
 
     /// ``stored(_:)`` for a write made at once, outside the group commit.
     func storedWrite<T>(_ updates: (Database) throws -> T) throws -> T {
-        do {
-            let value = try database.write(updates)
-            health.succeeded(path: path)
-            return value
-        } catch {
-            throw health.failed(error, path: path) ?? error
-        }
+        try health.recording(path: path) { try database.write(updates) }
     }
 
     /// An acceptance on its way to the disk.
