@@ -94,7 +94,7 @@ struct SendCommand: AsyncParsableCommand {
 
     private func waitForFinal(_ id: String, _ flapd: FlapdConnection) async throws {
         while true {
-            let receipt = try await flapd.request("GET", "/v1/receipts/\(id)").object
+            let receipt = try await flapd.request("GET", "/v1/receipts/\(id.pathSegment)").object
             let status = receipt["status"] as? String ?? "?"
             if status != "accepted" && status != "scheduled" {
                 print(status + ((receipt["reason"] as? String).map { ": \($0)" } ?? ""))

@@ -57,12 +57,8 @@ struct TemplateCommand: AsyncParsableCommand {
             StandardStream.writeOutput("\(reply.status == 201 ? "saved" : "replaced") \(self.name)\n")
         }
 
-        static func path(_ name: String) throws -> String {
-            guard let escaped = name.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed.subtracting(CharacterSet(charactersIn: "/"))) else {
-                throw InputError("\(name.debugDescription) cannot be a name")
-            }
-            return escaped
-        }
+        /// The name as one path segment, percent-encoded as the web page encodes it.
+        static func path(_ name: String) throws -> String { name.pathSegment }
     }
 
     struct Send: AsyncParsableCommand {

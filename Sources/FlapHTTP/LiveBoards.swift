@@ -53,6 +53,17 @@ public actor LiveBoards {
 
     public var watcherCount: Int { watchers.count }
 
+    /// How often ``heartbeat()`` should be called: often enough that a page that has gone is
+    /// found (its second write fails) within half a minute while the boards are still.
+    public static let heartbeatPeriod = Duration.seconds(10)
+
+    /// Sends every watcher an SSE comment. A page that has gone is only found when something is
+    /// written to it (the first write after its FIN is answered with a reset, the next fails),
+    /// so without this a still board would keep every closed page's connection open.
+    public func heartbeat() {
+        for watcher in watchers.values { watcher.yield(": keepalive\n\n") }
+    }
+
     /// Ends every watcher's stream (flapd is stopping).
     public func finishAll() {
         for watcher in watchers.values { watcher.finish() }

@@ -86,6 +86,10 @@ public struct NativeAPI: Sendable {
         // Signing in and out: the key in a body, answered with the session's cookie.
         router.post("v1/session") { request, _ in try await signIn(request) }
         router.delete("v1/session") { request, _ in
+            // Signing out changes something too: another site must not sign a browser out.
+            if Sessions.id(in: request) != nil, !Authentication.sameOrigin(request) {
+                return Responses.error(.forbidden, "a request from another site is refused: send it from flapd's own page")
+            }
             if let id = Sessions.id(in: request) { await sessions.close(id) }
             return Response(status: .noContent, headers: [.setCookie: Sessions.cookie(nil, expires: nil)])
         }
@@ -101,7 +105,7 @@ public struct NativeAPI: Sendable {
         v1.get("board") { _, _ in await board() }
         v1.get("slots") { _, _ in try await slots() }
         v1.delete("slots/:sender") { _, context in
-            let sender = context.parameters.get("sender") ?? ""
+            let sender = context.parameter("sender")
             guard try await intake.inbox.clearSlot(sender, now: intake.now()) else {
                 return Responses.error(.notFound, "no message from sender \(sender)")
             }
@@ -112,7 +116,7 @@ public struct NativeAPI: Sendable {
             Responses.json(.ok, ScheduledList(scheduled: try await intake.inbox.scheduled().map(ScheduledMessage.init)))
         }
         v1.delete("messages/:id") { _, context in
-            let id = context.parameters.get("id") ?? ""
+            let id = context.parameter("id")
             switch try await intake.inbox.cancel(id, now: intake.now()) {
             case nil:
                 return Responses.error(.notFound, "no message with id \(id)")
@@ -127,7 +131,7 @@ public struct NativeAPI: Sendable {
             return Responses.json(.ok, ["receipts": try await intake.inbox.recentReceipts(limit: limit)])
         }
         v1.get("receipts/:id") { _, context in
-            let id = context.parameters.get("id") ?? ""
+            let id = context.parameter("id")
             guard let receipt = try await intake.inbox.receipt(id: id) else {
                 return Responses.error(.notFound, "no message with id \(id)")
             }
@@ -188,20 +192,20 @@ public struct NativeAPI: Sendable {
             return Responses.json(.ok, ["deliveries": try await deliveries.deliveries(limit: limit)])
         }
         v1.post("queue/:id/retry") { _, context in
-            try await queueAction(context.parameters.get("id"), "retried", "only a failed or conflicting write can be retried") { try await $0.retry($1) }
+            try await queueAction(context.parameter("id"), "retried", "only a failed or conflicting write can be retried") { try await $0.retry($1) }
         }
         v1.delete("queue/:id") { _, context in
-            try await queueAction(context.parameters.get("id"), "cancelled", "only a write still waiting can be cancelled") { try await $0.cancel($1) }
+            try await queueAction(context.parameter("id"), "cancelled", "only a write still waiting can be cancelled") { try await $0.cancel($1) }
         }
         v1.get("panels/:id/calibration") { _, context in
-            let id = context.parameters.get("id") ?? ""
+            let id = context.parameter("id")
             guard let calibrated = await panels.calibration(panel: id) else {
                 return Responses.error(.notFound, "no panel \(id) with modules to calibrate (only spi and gpio panels have offsets here)")
             }
             return Responses.json(.ok, calibrated)
         }
         v1.post("panels/:id/calibration") { request, context in
-            try await calibrate(request, panel: context.parameters.get("id") ?? "")
+            try await calibrate(request, panel: context.parameter("id"))
         }
         router.add(middleware: MethodNotAllowed(routes: router.routes))
         return router

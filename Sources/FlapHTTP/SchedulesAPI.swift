@@ -16,11 +16,11 @@ struct SchedulesAPI {
             try await change(request) { book, definition in try await book.add(definition) }
         }
         v1.put("schedules/:name") { request, context in
-            let name = context.parameters.get("name") ?? ""
+            let name = context.parameter("name")
             return try await change(request, name: name) { book, definition in try await book.replace(name, with: definition) }
         }
         v1.delete("schedules/:name") { _, context in
-            let name = context.parameters.get("name") ?? ""
+            let name = context.parameter("name")
             guard let book else { return Self.answer(.missing(name)) }
             do { try await book.remove(name) } catch let error as ScheduleBookError { return Self.answer(error) }
             return Response(status: .noContent)

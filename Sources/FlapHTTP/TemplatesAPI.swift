@@ -7,16 +7,16 @@ import Hummingbird
 extension NativeAPI {
     func addTemplates(to v1: RouterGroup<BasicRequestContext>) {
         v1.get("templates") { _, _ in Responses.json(.ok, ["templates": try await intake.inbox.templates()]) }
-        v1.put("templates/:name") { request, context in try await saveTemplate(request, name: context.parameters.get("name") ?? "") }
+        v1.put("templates/:name") { request, context in try await saveTemplate(request, name: context.parameter("name")) }
         v1.delete("templates/:name") { _, context in
-            let name = context.parameters.get("name") ?? ""
+            let name = context.parameter("name")
             do { try await intake.inbox.deleteTemplate(name) } catch QuickMessageError.missing {
                 return Responses.error(.notFound, "no quick message called \(name)")
             }
             return Response(status: .noContent)
         }
         v1.post("templates/:name/rename") { request, context in
-            let name = context.parameters.get("name") ?? ""
+            let name = context.parameter("name")
             guard let object = try await jsonObject(request), let to = object["to"] as? String else {
                 return Responses.error(.badRequest, "send {\"to\": \"NEW NAME\"}")
             }
@@ -29,7 +29,7 @@ extension NativeAPI {
             return Responses.json(.ok, ["name": to])
         }
         v1.post("templates/:name/send") { request, context in
-            let name = context.parameters.get("name") ?? ""
+            let name = context.parameter("name")
             guard let template = try await intake.inbox.template(name) else { return Responses.error(.notFound, "no quick message called \(name)") }
             // The sending may add a sender, an id or an expiry; the content is the template's.
             var fields = try await jsonObject(request) ?? [:]

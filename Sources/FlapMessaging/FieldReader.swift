@@ -59,11 +59,17 @@ public struct FieldReader {
         return value
     }
 
+    /// An RFC 3339 time from 1970 to 9999 (what every reader of a receipt can parse back).
     mutating func date(_ text: String, field: String) -> Date? {
-        if let date = try? Date(text, strategy: .iso8601) { return date }
-        if let date = try? Date(text, strategy: Date.ISO8601FormatStyle(includingFractionalSeconds: true)) { return date }
-        fail(field, "\(text.debugDescription) is not an ISO 8601 time such as 2026-11-22T08:30:00Z")
-        return nil
+        guard let date = (try? Date(text, strategy: .iso8601)) ?? (try? Date(text, strategy: Date.ISO8601FormatStyle(includingFractionalSeconds: true))) else {
+            fail(field, "\(text.debugDescription) is not an ISO 8601 time such as 2026-11-22T08:30:00Z")
+            return nil
+        }
+        guard date.timeIntervalSince1970 >= 0, date <= MessageParser.latestDate else {
+            fail(field, "\(text.debugDescription) is outside 1970-01-01T00:00:00Z to 9999-12-31T23:59:59Z")
+            return nil
+        }
+        return date
     }
 
     /// Rows of `T`: every wrong cell named by its row and column (0-based, as JSON indexes).

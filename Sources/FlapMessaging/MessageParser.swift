@@ -34,6 +34,7 @@ public struct MessageParser: Sendable {
         var reader = FieldReader(fields: fields)
         let id = reader.string("id")
         if let id, id.isEmpty || id.count > 128 { reader.fail("id", "must be 1 to 128 characters") }
+        if let id, let problem = Self.controlCharacterProblem(id) { reader.fail("id", problem) }
 
         var sender = Sender(id: defaultSender)
         if let senderFields = reader.object("sender") {
@@ -41,11 +42,14 @@ public struct MessageParser: Sendable {
             if let senderID = inner.string("id", required: true) {
                 if senderID.isEmpty || senderID.count > 64 || senderID.contains("/") || senderID.contains("+") || senderID.contains("#") {
                     inner.fail("id", "must be 1 to 64 characters without / + #")
+                } else if let problem = Self.controlCharacterProblem(senderID) {
+                    inner.fail("id", problem)
                 } else {
                     sender.id = senderID
                 }
             }
             sender.name = inner.string("name")
+            if let name = sender.name, let problem = Self.controlCharacterProblem(name) { inner.fail("name", problem) }
             reader.problems += inner.problems
         }
 
@@ -53,10 +57,22 @@ public struct MessageParser: Sendable {
         let valign = reader.enumeration("valign", VerticalAlignment.self) ?? .middle
         let content = readContent(&reader)
         let createdText = reader.string("createdAt")
-        let createdAt = createdText.flatMap { reader.date($0, field: "createdAt") } ?? now
+        var createdAt = createdText.flatMap { reader.date($0, field: "createdAt") } ?? now
+        var clockWarnings: [String] = []
+        // A sender's clock may be wrong (a phone, a microcontroller without NTP): a createdAt
+        // far in the future would keep its message the newest for ever and freeze the board. It
+        // is taken as at most 5 minutes ahead of flapd's clock, so such a message is the newest
+        // for 5 minutes at most, and a sender whose clock runs a little fast keeps its order.
+        let latestCreation = now.addingTimeInterval(Self.createdAtTolerance)
+        if createdAt > latestCreation {
+            clockWarnings.append("createdAt \(Self.stamp(createdAt)) is more than 5 minutes ahead of flapd's clock (\(Self.stamp(now))): "
+                + "taken as \(Self.stamp(latestCreation)); check the sender's clock")
+            createdAt = latestCreation
+        }
         let notBefore = reader.string("notBefore").flatMap { reader.date($0, field: "notBefore") }
         let explicitExpiry = reader.string("expiresAt").flatMap { reader.date($0, field: "expiresAt") }
-        let expiresAt = explicitExpiry ?? max(createdAt, notBefore ?? createdAt).addingTimeInterval(Message.defaultLifetime)
+        let expiresAt = explicitExpiry
+            ?? min(max(createdAt, notBefore ?? createdAt).addingTimeInterval(Message.defaultLifetime), Self.latestDate)
         if let notBefore, let explicitExpiry, explicitExpiry <= notBefore {
             reader.fail("expiresAt", "\(Self.stamp(explicitExpiry)) is not after notBefore \(Self.stamp(notBefore)): the message would expire before it is shown")
         } else if expiresAt <= createdAt {
@@ -65,10 +81,10 @@ public struct MessageParser: Sendable {
         let transition = readTransition(&reader)
         let bypass = reader.bool("bypassQuietHours")
 
-        var warnings: [String] = []
+        var warnings = clockWarnings
         if let content {
             do {
-                warnings = try MessageRenderer(size: boardSize).validate(content, align: align, valign: valign)
+                warnings += try MessageRenderer(size: boardSize).validate(content, align: align, valign: valign)
             } catch {
                 reader.problems += error.problems
             }
@@ -84,6 +100,20 @@ public struct MessageParser: Sendable {
     }
 
     static func stamp(_ date: Date) -> String { date.formatted(.iso8601) }
+
+    /// What is wrong with a name holding a control character (a NUL cuts it short in C, a line
+    /// break forges a log line, an escape sequence rewrites a terminal), or nil.
+    static func controlCharacterProblem(_ text: String) -> String? {
+        guard let bad = text.unicodeScalars.enumerated().first(where: { $0.element.properties.generalCategory == .control }) else { return nil }
+        let code = String(bad.element.value, radix: 16, uppercase: true)
+        return "must not hold control characters: U+\(String(repeating: "0", count: max(0, 4 - code.count)) + code) at position \(bad.offset + 1)"
+    }
+
+    /// How far ahead of flapd's clock a createdAt may be (clocks drift; NTP corrects them in steps).
+    public static let createdAtTolerance: TimeInterval = 5 * 60
+
+    /// The latest time a message may name or be given: 9999-12-31T23:59:59Z, the last RFC 3339 can write.
+    public static let latestDate = Date(timeIntervalSince1970: 253_402_300_799)
 
     private func readContent(_ reader: inout FieldReader) -> Content? {
         let present = ["text", "codes", "pattern"].filter { reader.fields[$0] != nil && !(reader.fields[$0] is NSNull) }

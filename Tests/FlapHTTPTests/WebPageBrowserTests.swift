@@ -95,9 +95,13 @@ import TestSupport
     }
 
     /// A panel stepped by flapd itself, on a phone-sized screen: the page fits the width, and its
-    /// calibration form nudges one module by a tenth of a flap.
+    /// calibration form nudges one module by a tenth of a flap. The inbox it found was damaged:
+    /// the status says where it was set aside.
     @Test func aDirectlyDrivenPanelIsNudgedFromAPhone() async throws {
-        let flapd = try await FlapdProcess.start(arguments: ["--panel", "spi=simulated", "--rows", "1", "--columns", "6", "--no-sound"])
+        let state = FileManager.default.temporaryDirectory.appendingPathComponent("status-\(UUID().uuidString)").path
+        try FileManager.default.createDirectory(atPath: state, withIntermediateDirectories: true)
+        try Data(repeating: 0x5A, count: 8192).write(to: URL(fileURLWithPath: state + "/inbox.sqlite"))
+        let flapd = try await FlapdProcess.start(stateDirectory: state, arguments: ["--panel", "spi=simulated", "--rows", "1", "--columns", "6", "--no-sound"])
         defer { Task { await flapd.stop() } }
         let before = try await flapd.api.get("/v1/panels/main/calibration").object
         let result = try await ProcessRunner.run(try await PythonPeer.python(), [
@@ -109,6 +113,7 @@ import TestSupport
         #expect(seen["sidewaysScroll"] as? Int == 0, "the page is wider than a phone")
         // Whether timed events may go by the clock, and why.
         #expect(seen["clockShown"] as? Bool == true && (seen["links"] as? String)?.contains("trusted") == true, "\(seen["links"] ?? "")")
+        #expect((seen["links"] as? String)?.contains("Damaged file set aside") == true, "\(seen["links"] ?? "")")
         let after = try await flapd.api.get("/v1/panels/main/calibration").object
         let (was, now) = (before["offsets"] as? [Int] ?? [], after["offsets"] as? [Int] ?? [])
         let tenth = Int(((after["stepsPerFlap"] as? Double ?? 0) / 10).rounded())

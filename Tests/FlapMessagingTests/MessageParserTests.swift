@@ -78,3 +78,40 @@ import Testing
         #expect(problems("{nope") == ["the body is not valid JSON"])
     }
 }
+
+/// A sender's wrong clock: no createdAt from the future can keep a message the newest for ever,
+/// and no date past 9999 is produced.
+@Suite struct SenderClockTests {
+    let suite = MessageParserTests()
+
+    @Test func aCreatedAtFarAheadIsTakenAsFiveMinutesAheadWithAWarning() throws {
+        let (message, warnings) = try suite.parser.parse(Array(#"{"text": "HI5", "createdAt": "9999-12-31T23:59:59Z", "sender": {"id": "future"}}"#.utf8), now: suite.now)
+        #expect(message.createdAt == suite.now + 300)
+        #expect(message.expiresAt == suite.now + 300 + 48 * 3600)
+        #expect(warnings.first?.contains("createdAt 9999-12-31T23:59:59Z is more than 5 minutes ahead of flapd's clock") == true, "\(warnings)")
+        // A clock a little fast is left as it is, so its messages keep their order.
+        let (close, none) = try suite.parser.parse(Array(#"{"text": "HI", "createdAt": "2027-01-15T08:04:00Z"}"#.utf8), now: suite.now)
+        #expect(close.createdAt == suite.now + 240 && none.isEmpty)
+    }
+
+    @Test func noDatePastTheYear9999IsTakenOrMade() throws {
+        #expect(suite.problems(#"{"text": "HI", "expiresAt": "+10000-01-01T00:00:00Z"}"#).first?.hasPrefix("expiresAt:") == true)
+        // Sent for the last second RFC 3339 can write: its default expiry is that second too, not 10000-01-02.
+        let (waiting, _) = try suite.parser.parse(Array(#"{"text": "HI", "notBefore": "9999-12-31T23:59:59Z"}"#.utf8), now: suite.now)
+        #expect(waiting.expiresAt == MessageParser.latestDate)
+        #expect(suite.problems(#"{"text": "HI", "createdAt": "1969-12-31T23:59:59Z"}"#).first?.contains("outside 1970-01-01T00:00:00Z to 9999-12-31T23:59:59Z") == true)
+    }
+}
+
+/// Names that would cut a receipt short, forge a log line or rewrite a terminal are refused.
+@Suite struct ControlCharacterTests {
+    let suite = MessageParserTests()
+
+    @Test func controlCharactersInIdsAndNamesAreRefusedNamingTheField() {
+        #expect(suite.problems(#"{"text": "HI", "sender": {"id": "pho\u0000ne"}}"#) == ["sender.id: must not hold control characters: U+0000 at position 4"])
+        #expect(suite.problems(#"{"text": "HI", "sender": {"id": "a", "name": "Ana\nINFO fake line"}}"#) == ["sender.name: must not hold control characters: U+000A at position 4"])
+        #expect(suite.problems(#"{"text": "HI", "id": "\u001b[2Jx"}"#) == ["id: must not hold control characters: U+001B at position 1"])
+        // Letters of every script, spaces and emoji are names like any other.
+        #expect(suite.problems(#"{"text": "HI", "sender": {"id": "my phone ☃", "name": "Zoë 🙂"}}"#).isEmpty)
+    }
+}

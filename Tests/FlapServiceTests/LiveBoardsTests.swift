@@ -90,4 +90,27 @@ import TestSupport
         #expect(asked.duration(to: .now) < .seconds(10), "flapd waited for its watchers")
         for watcher in watchers { #expect(await watcher.wait(timeout: .seconds(5)) != nil, "a watcher's stream did not end") }
     }
+
+    /// Pages that leave while the board is still: their connections are let go within 30 s
+    /// (the stream's heartbeat finds them), so closed pages cannot pile up descriptors.
+    @Test func closedStreamsAreLetGoWhileTheBoardIsStill() async throws {
+        let flapd = try await FlapdProcess.start(arguments: ["--no-sound"])
+        defer { Task { await flapd.stop() } }
+        let pid = flapd.process.pid
+        func descriptors() -> Int { (try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/fd").count) ?? -1 }
+        _ = try await flapd.api.get("/v1/board")
+        let baseline = descriptors()
+        let churn = try await ProcessRunner.run(try await PythonPeer.python(), [
+            PythonPeer.peersDirectory.appendingPathComponent("event_stream_churn.py").path, "\(flapd.apiPort)", flapd.apiKey, "200", "2",
+        ])
+        #expect(churn.stdoutText.hasPrefix("closed 400"), "\(churn.stdoutText)\(churn.stderrText)")
+        let afterClose = descriptors()
+        let started = ContinuousClock.now
+        var now = afterClose
+        while now > baseline + 4, started.duration(to: .now) < .seconds(30) {
+            try await Task.sleep(for: .milliseconds(500))
+            now = descriptors()
+        }
+        #expect(now <= baseline + 4, "descriptors \(baseline) → \(afterClose) after closing 400 streams → \(now) after 30 s")
+    }
 }

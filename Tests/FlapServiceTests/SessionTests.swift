@@ -45,6 +45,12 @@ import TestSupport
             }
         }
 
+        // Another site cannot sign the browser out either.
+        for forged in [client(flapd, cookie: cookie), client(flapd, cookie: cookie, origin: "http://evil.example")] {
+            #expect(try await forged.request("DELETE", "/v1/session").status == 403)
+        }
+        #expect(try await own.get("/v1/session").object["signedIn"] as? Bool == true)
+
         // Signed out: the cookie is worth nothing.
         let out = try await own.request("DELETE", "/v1/session")
         #expect(out.status == 204 && out.headers["set-cookie"]?.contains("Max-Age=0") == true)

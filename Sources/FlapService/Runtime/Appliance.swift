@@ -134,7 +134,7 @@ public final class Appliance: Sendable {
         let nativeListener = Listener(name: "native API", address: "\(configuration.listen):\(configuration.apiPort)", key: "--api-port or [api] port", app: nativeApp)
         let localListener = Listener(name: "Local API", address: "\(configuration.listen):\(configuration.localAPIPort)", key: "--local-api-port or [local_api] port", app: localApp)
         var services: [any Service] = panels
-        services += [nativeListener, localListener, Housekeeping(inbox: inbox, outbox: outbox, logger: logger),
+        services += [nativeListener, localListener, Housekeeping(inbox: inbox, outbox: outbox, logger: logger), LiveBoardsHeartbeat(live: live),
                      TimedEvents(releases: ReleaseTimer(inbox: inbox, time: .system, trust: { [clockTrust] in clockTrust.verdict() }, logger: logger),
                                  schedules: schedules, clockTrust: clockTrust)]
         if let mqtt { services.append(mqtt) }
@@ -341,6 +341,19 @@ struct TimedEvents: Service {
         }
         keeping.cancel()
         clockTrust.recordSeen()
+    }
+}
+
+/// Beats every watching page's event stream, so a page that has gone is let go even while the
+/// boards are still (``LiveBoards/heartbeat()``).
+struct LiveBoardsHeartbeat: Service {
+    let live: LiveBoards
+
+    func run() async throws {
+        while !Task.isShuttingDownGracefully && !Task.isCancelled {
+            guard (try? await cancelWhenGracefulShutdown({ try await Task.sleep(for: LiveBoards.heartbeatPeriod) })) != nil else { return }
+            await live.heartbeat()
+        }
     }
 }
 

@@ -1,6 +1,6 @@
 // Health at a glance: each panel (its faulty modules, its quiet hours), calibration nudges for
-// directly driven panels, the sound's settings, the clock and the schedules, and the links to the
-// broker, the sensors and real Vestaboards.
+// directly driven panels, the sound's settings, the storage when it is in trouble, the clock and
+// the schedules, and the links to the broker, the sensors and real Vestaboards.
 import { $, ago, api, fill, item, refused } from "/web/api.js";
 
 let soundLoaded = false;
@@ -14,6 +14,10 @@ export async function refreshStatus() {
   }), "No panels.");
 
   const links = [];
+  // The disk holding flapd's state, only when it needs someone: full, read-only, a damaged file set aside.
+  const storage = status.storage || {};
+  if (storage.state && storage.state !== "ok") links.push(item("Storage", (storage.faults || []).map((f) => f.message).join(" · ") || storage.state));
+  for (const moved of storage.movedAside || []) links.push(item("Damaged file set aside", `${moved.path} → ${moved.movedTo} (${moved.reason})`));
   // Whether timed events (sent for later, schedules, quiet hours) may go by the clock, and why.
   if (status.time) links.push(item("Clock", `${status.time.trusted ? "trusted" : "not trusted yet"}: ${status.time.reason}${status.time.scheduled ? ` · ${status.time.scheduled} sent for later` : ""}`));
   if (status.mqtt) links.push(item("MQTT broker", `${status.mqtt.broker}: ${status.mqtt.state} since ${ago(status.mqtt.since)}${status.mqtt.reason ? ` (${status.mqtt.reason})` : ""}`));
