@@ -60,14 +60,12 @@ public struct MessageParser: Sendable {
         var createdAt = createdText.flatMap { reader.date($0, field: "createdAt") } ?? now
         var clockWarnings: [String] = []
         // A sender's clock may be wrong (a phone, a microcontroller without NTP): a createdAt
-        // far in the future would keep its message the newest for ever and freeze the board. It
-        // is taken as at most 5 minutes ahead of flapd's clock, so such a message is the newest
-        // for 5 minutes at most, and a sender whose clock runs a little fast keeps its order.
-        let latestCreation = now.addingTimeInterval(Self.createdAtTolerance)
-        if createdAt > latestCreation {
+        // far in the future would keep its message the newest for ever and freeze the board. One
+        // more than 5 minutes ahead of flapd's clock is taken as the time the message arrived.
+        if createdAt > now.addingTimeInterval(Self.createdAtTolerance) {
             clockWarnings.append("createdAt \(Self.stamp(createdAt)) is more than 5 minutes ahead of flapd's clock (\(Self.stamp(now))): "
-                + "taken as \(Self.stamp(latestCreation)); check the sender's clock")
-            createdAt = latestCreation
+                + "taken as the time it arrived; check the sender's clock")
+            createdAt = now
         }
         let notBefore = reader.string("notBefore").flatMap { reader.date($0, field: "notBefore") }
         let explicitExpiry = reader.string("expiresAt").flatMap { reader.date($0, field: "expiresAt") }

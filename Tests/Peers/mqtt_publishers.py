@@ -20,7 +20,8 @@ import paho.mqtt.client as mqtt
 port, topic, qos, publishers, per = int(sys.argv[1]), sys.argv[2], int(sys.argv[3]), int(sys.argv[4]), int(sys.argv[5])
 acked_path = sys.argv[6]
 prefix = sys.argv[7] if len(sys.argv) > 7 else "s"
-base = datetime.datetime.now(datetime.timezone.utc)
+# In the past, so the newest is now: flapd takes a createdAt far ahead of its clock as the arrival time.
+base = datetime.datetime.now(datetime.timezone.utc) - datetime.timedelta(seconds=per)
 results = {}
 
 
