@@ -192,9 +192,10 @@ public final class MQTTBridge: Service, Sendable {
     private func queue(_ message: MQTTMessage) async throws -> IntakeTicket? {
         let leaf = leaf(of: message)
         let source = source(of: message)
-        guard message.payload.count <= Self.maximumPayload else {
+        let size = message.oversizedPayload ?? message.payload.count
+        guard size <= Self.maximumPayload else {
             metrics.rejected(source: source, reason: "too_large")
-            publishRejection(id: nil, reason: "the payload is \(message.payload.count) bytes; a message may be at most 64 KiB (\(Self.maximumPayload) bytes)", source: source)
+            publishRejection(id: nil, reason: "the payload is \(size) bytes; a message may be at most 64 KiB (\(Self.maximumPayload) bytes)", source: source)
             return nil
         }
         if leaf == "command" || leaf == "ha/set" {

@@ -21,8 +21,10 @@ public struct MQTTOptions: Sendable {
     /// The flight window: how many QoS 1 and 2 messages the broker may send before this client
     /// acknowledges them (MQTT 5 Receive Maximum; a 3.1.1 broker uses its own setting).
     public var receiveMaximum: UInt16 = 128
-    /// The largest packet this client takes (MQTT 5 Maximum Packet Size); a larger one closes
-    /// the connection.
+    /// The largest packet this client keeps whole. A larger PUBLISH arrives with its payload
+    /// skipped (``MQTTMessage/oversizedPayload``); any other larger packet closes the connection.
+    /// The broker is told no limit (MQTT 5 Maximum Packet Size), or it would drop such a
+    /// message without a word and its sender would never hear why.
     public var maximumPacketSize = 256 * 1024
     /// How many messages may wait for the broker (queued or unacknowledged); publishing more
     /// is refused until it catches up.
@@ -86,6 +88,9 @@ public struct MQTTMessage: Sendable {
     public var duplicate: Bool
     /// When it arrived.
     public var received: ContinuousClock.Instant
+    /// The size in bytes of a payload over ``MQTTOptions/maximumPacketSize``, which was not kept
+    /// (`payload` is then empty): the message can still be refused by name and acknowledged.
+    public var oversizedPayload: Int?
     /// What ``MQTTClient/acknowledge(_:)`` needs: nil when nothing is owed (QoS 0, automatic).
     let acknowledgement: MQTTAcknowledgement?
 

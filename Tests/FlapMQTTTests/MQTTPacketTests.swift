@@ -80,7 +80,25 @@ import Testing
         #expect(try frame([0xD0, 0, 0x40, 2, 0, 5]) == [.pingresp, .puback(.init(packetID: 5))])
         #expect(throws: MQTTProtocolError.self) { try frame([0x30, 0xFF, 0xFF, 0xFF, 0xFF, 0x01]) }
         #expect(throws: MQTTProtocolError.tooLarge("a packet of 2003 bytes is over this client's maximum of 1024")) {
-            try frame([0x30, 0xD0, 0x0F])  // announces 2000 bytes; nothing more needs to arrive
+            try frame([0x90, 0xD0, 0x0F])  // a SUBACK announcing 2000 bytes; nothing more needs to arrive
         }
+    }
+
+    @Test func anOversizedPublishComesOutWithItsHeadAndSizeAndItsPayloadIsSkipped() throws {
+        let channel = EmbeddedChannel(handler: ByteToMessageHandler(MQTTFrameDecoder(maximumPacketSize: 1024, level: .v5)))
+        // QoS 1, topic "t/m", packet 7, no properties, 300 000 bytes of payload, then a PINGRESP.
+        var packet = ByteBuffer()
+        MQTTPacket.publish(.init(topic: "t/m", payload: Array(repeating: 0x41, count: 300_000), qos: 1, retain: false, packetID: 7))
+            .encode(into: &packet, level: .v5)
+        packet.writeBytes([0xD0, 0])
+        // Arriving in 4 KiB reads, as flapd reads: never more than one read is held.
+        while packet.readableBytes > 0 {
+            try channel.writeInbound(packet.readSlice(length: min(4096, packet.readableBytes))!)
+        }
+        let first = try #require(try channel.readInbound(as: MQTTPacket.self))
+        guard case .publish(let publish) = first else { Issue.record("\(first)"); return }
+        #expect(publish.topic == "t/m" && publish.packetID == 7 && publish.payload.isEmpty && publish.oversized == 300_000)
+        #expect(try channel.readInbound(as: MQTTPacket.self) == .pingresp)
+        #expect(try channel.readInbound(as: MQTTPacket.self) == nil)
     }
 }

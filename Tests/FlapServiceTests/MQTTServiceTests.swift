@@ -72,6 +72,29 @@ import Glibc
 
     func receipts(_ watcher: Watcher, _ device: String) -> [[String: Any]] { watcher.json(on: "vestawidget/\(device)/receipt") }
 
+    @Test func payloadsFarOverTheLimitAreRefusedWithAReceiptNotDropped() async throws {
+        let broker = try await MosquittoBroker.start()
+        defer { Task { await broker.stop() } }
+        let watcher = try await Watcher(port: broker.port, topics: ["vestawidget/huge/receipt"])
+        defer { watcher.stop() }
+        let flapd = try await flapd(broker, device: "huge")
+        defer { Task { await flapd.stop() } }
+        for _ in 0..<500 where !flapd.process.stderr.contains("connected to the MQTT broker") { try await Task.sleep(for: .milliseconds(10)) }
+        for size in [300_000, 2_000_000] {
+            let file = FileManager.default.temporaryDirectory.appendingPathComponent("payload-\(UUID().uuidString)").path
+            defer { try? FileManager.default.removeItem(atPath: file) }
+            try Data((#"{"text": ""# + String(repeating: "A", count: size - 12) + #""}"#).utf8).write(to: URL(fileURLWithPath: file))
+            let sent = try await ProcessRunner.run("/usr/bin/mosquitto_pub", ["-p", "\(broker.port)", "-q", "1", "-t", "vestawidget/huge/message", "-f", file])
+            #expect(sent.status == 0, "\(sent.stderrText)")
+            try await watcher.until("the receipt for \(size) bytes") { w in
+                self.receipts(w, "huge").contains { ($0["reason"] as? String)?.hasPrefix("the payload is \(size) bytes; a message may be at most 64 KiB") == true }
+            }
+        }
+        // Taken and acknowledged once, not dropped and redelivered on a new connection for ever.
+        #expect(!flapd.process.stderr.contains("lost the MQTT broker"), "\(flapd.process.stderr)")
+        #expect(try await flapd.api.postJSON("/v1/messages", #"{"text": "STILL HERE"}"#).status == 202)
+    }
+
     func status(_ watcher: Watcher, _ device: String, _ id: String) -> [String] {
         receipts(watcher, device).filter { $0["id"] as? String == id }.compactMap { $0["status"] as? String }
     }

@@ -2,13 +2,19 @@ import NIOConcurrencyHelpers
 import NIOCore
 
 /// Cuts the byte stream into packets: reads the fixed header, refuses a remaining length that
-/// is not a valid variable byte integer or a packet over `maximumPacketSize` as soon as the
-/// header says so (before buffering it), and decodes each whole packet.
+/// is not a valid variable byte integer as soon as the header says so, and decodes each whole
+/// packet. A PUBLISH over `maximumPacketSize` is not buffered: its head (topic, packet id,
+/// properties) is read and passed on with an empty payload and the payload's size
+/// (``MQTTPacket/Publish/oversized``), and the payload's bytes are skipped as they arrive, so
+/// its sender can be told why it was refused and the broker gets its acknowledgement instead of
+/// delivering it again for ever. Any other packet over the limit closes the connection.
 final class MQTTFrameDecoder: ByteToMessageDecoder {
     typealias InboundOut = MQTTPacket
 
     let maximumPacketSize: Int
     let level: MQTTProtocolLevel
+    /// Bytes of an oversized PUBLISH's payload still to skip.
+    private var skipping = 0
 
     init(maximumPacketSize: Int, level: MQTTProtocolLevel) {
         self.maximumPacketSize = maximumPacketSize
@@ -16,6 +22,12 @@ final class MQTTFrameDecoder: ByteToMessageDecoder {
     }
 
     func decode(context: ChannelHandlerContext, buffer: inout ByteBuffer) throws -> DecodingState {
+        if skipping > 0 {
+            let skipped = min(skipping, buffer.readableBytes)
+            buffer.moveReaderIndex(forwardBy: skipped)
+            skipping -= skipped
+            return skipping == 0 ? .continue : .needMoreData
+        }
         let start = buffer.readerIndex
         guard let first = buffer.getInteger(at: start, as: UInt8.self) else { return .needMoreData }
         var length = 0
@@ -31,12 +43,52 @@ final class MQTTFrameDecoder: ByteToMessageDecoder {
         }
         let total = headerBytes + length
         guard total <= maximumPacketSize else {
-            throw MQTTProtocolError.tooLarge("a packet of \(total) bytes is over this client's maximum of \(maximumPacketSize)")
+            guard first >> 4 == 3 else {
+                throw MQTTProtocolError.tooLarge("a packet of \(total) bytes is over this client's maximum of \(maximumPacketSize)")
+            }
+            return try oversizedPublish(context: context, buffer: &buffer, first: first, headerBytes: headerBytes, length: length)
         }
         guard buffer.readableBytes >= total else { return .needMoreData }
         buffer.moveReaderIndex(forwardBy: headerBytes)
         let body = buffer.readSlice(length: length)!
         context.fireChannelRead(wrapInboundOut(try MQTTPacket.decode(first: first, body: body, level: level)))
+        return .continue
+    }
+
+    /// Passes on an oversized PUBLISH's head once it is here, and skips its payload from then on.
+    private func oversizedPublish(context: ChannelHandlerContext, buffer: inout ByteBuffer, first: UInt8,
+                                  headerBytes: Int, length: Int) throws -> DecodingState {
+        let bodyStart = buffer.readerIndex + headerBytes
+        var head = 0
+        func need(_ count: Int) throws -> Bool {
+            guard head + count <= length else { throw MQTTProtocolError.malformed("PUBLISH whose head runs past its end") }
+            guard head + count <= maximumPacketSize else {
+                throw MQTTProtocolError.tooLarge("a PUBLISH whose topic and properties alone are over this client's maximum of \(maximumPacketSize)")
+            }
+            return buffer.readableBytes >= headerBytes + head + count
+        }
+        guard try need(2), let topicLength = buffer.getInteger(at: bodyStart, as: UInt16.self) else { return .needMoreData }
+        head += 2 + Int(topicLength)
+        if (first >> 1) & 3 > 0 { head += 2 }
+        if level == .v5 {
+            var propertiesLength = 0
+            var lengthBytes = 0
+            repeat {
+                guard lengthBytes < 4 else { throw MQTTProtocolError.malformed("PUBLISH whose properties' length runs past four bytes") }
+                guard try need(lengthBytes + 1), let byte = buffer.getInteger(at: bodyStart + head + lengthBytes, as: UInt8.self) else { return .needMoreData }
+                propertiesLength |= Int(byte & 0x7F) << (7 * lengthBytes)
+                lengthBytes += 1
+                if byte & 0x80 == 0 { break }
+            } while true
+            head += lengthBytes + propertiesLength
+        }
+        guard try need(0) else { return .needMoreData }
+        buffer.moveReaderIndex(forwardBy: headerBytes)
+        let headBytes = buffer.readSlice(length: head)!
+        guard case .publish(var publish) = try MQTTPacket.decode(first: first, body: headBytes, level: level) else { return .continue }
+        publish.oversized = length - head
+        skipping = length - head
+        context.fireChannelRead(wrapInboundOut(.publish(publish)))
         return .continue
     }
 

@@ -59,8 +59,10 @@ extension MQTTSession {
             unacknowledged.append(MQTTIncoming(packetID: id, qos: publish.qos, received: received, acknowledged: !options.manualAcknowledgement))
             if options.manualAcknowledgement { token = MQTTAcknowledgement(connection: connection, packetID: id) } else { sendAcknowledgements() }
         }
-        events.yield(.message(MQTTMessage(topic: publish.topic, payload: publish.payload, qos: Int(publish.qos), retained: publish.retain,
-                                          duplicate: publish.duplicate, received: received, acknowledgement: token)))
+        var message = MQTTMessage(topic: publish.topic, payload: publish.payload, qos: Int(publish.qos), retained: publish.retain,
+                                  duplicate: publish.duplicate, received: received, acknowledgement: token)
+        message.oversizedPayload = publish.oversized
+        events.yield(.message(message))
     }
 
     func acknowledge(_ token: MQTTAcknowledgement) {

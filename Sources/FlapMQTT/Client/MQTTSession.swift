@@ -153,7 +153,6 @@ final class MQTTSession {
         keepAlive = .seconds(options.keepAlive)  // until this broker says otherwise
         var properties: [MQTTProperty] = [
             .twoBytes(MQTTProperty.receiveMaximum, options.receiveMaximum),
-            .fourBytes(MQTTProperty.maximumPacketSize, UInt32(options.maximumPacketSize)),
         ]
         if options.persistentSession { properties.append(.fourBytes(MQTTProperty.sessionExpiry, options.sessionExpiry)) }
         let will = options.will.map {

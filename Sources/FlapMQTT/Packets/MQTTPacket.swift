@@ -42,6 +42,8 @@ enum MQTTPacket: Equatable, Sendable {
         /// Present when `qos` is 1 or 2.
         var packetID: UInt16?
         var properties: [MQTTProperty] = []
+        /// Received only: the size of a payload too large to keep, which was skipped (`payload` is empty).
+        var oversized: Int?
     }
 
     /// PUBACK, PUBREC, PUBREL and PUBCOMP.
