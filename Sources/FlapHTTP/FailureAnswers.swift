@@ -22,6 +22,10 @@ struct FailureAnswers: RouterMiddleware {
             return try await next(request, context)
         } catch let error as HTTPResponseError {
             throw error
+        } catch let timeout as Responses.BodyTimeout {
+            var response = answer(.requestTimeout, "\(timeout)")
+            response.headers[.connection] = "close"
+            return response
         } catch let fault as StorageFault {
             // Logged once by the storage's health, not once a request.
             return answer(Self.status(of: fault), "not saved: \(fault.description)")

@@ -34,15 +34,32 @@ enum Responses {
         var problem: String
     }
 
-    /// Reads a request body of at most `limit` bytes; nil when the request is larger.
+    /// Reads a request body of at most `limit` bytes; nil when the request is larger. A body
+    /// still arriving after ``bodyTimeout`` is given up (``BodyTimeout``, answered 408): a client
+    /// sending a byte now and then must not hold a connection for hours.
     static func body(of request: Request, limit: Int) async throws -> [UInt8]? {
         if let length = request.headers[.contentLength].flatMap(Int.init), length > limit { return nil }
         do {
-            let buffer = try await request.body.collect(upTo: limit)
-            return Array(buffer.readableBytesView)
+            return try await withThrowingTaskGroup(of: [UInt8]?.self) { group in
+                group.addTask { Array(try await request.body.collect(upTo: limit).readableBytesView) }
+                group.addTask {
+                    try await Task.sleep(for: bodyTimeout)
+                    throw BodyTimeout()
+                }
+                defer { group.cancelAll() }
+                return try await group.next()!
+            }
         } catch is NIOTooManyBytesError {
             return nil
         }
+    }
+
+    /// How long a request body may take to arrive.
+    static let bodyTimeout = ConnectionLimits().bodyTimeout
+
+    /// A request body that did not arrive in time.
+    struct BodyTimeout: Error, CustomStringConvertible {
+        var description: String { "the request body did not arrive within \(bodyTimeout.components.seconds) s" }
     }
 
     /// What to say of a body over `limit`: its size when the request gave it, and the limit.

@@ -119,12 +119,13 @@ public final class Appliance: Sendable {
         let quiet = Logger(label: "http", factory: { _ in SwiftLogNoOpLogHandler() })
         let nativeRouter = native.router()
         WebPage.add(to: nativeRouter)
+        let limits = ConnectionLimits()
         let nativeApp = Application(
-            router: nativeRouter,
+            router: nativeRouter, server: limits.server(),
             configuration: .init(address: .hostname(configuration.listen, port: configuration.apiPort), serverName: "flapd"),
             onServerRunning: { await ports.bound(.native, port: $0.localAddress?.port) }, logger: quiet)
         let localApp = Application(
-            router: local.router(),
+            router: local.router(), server: limits.server(),
             configuration: .init(address: .hostname(configuration.listen, port: configuration.localAPIPort), serverName: "flapd"),
             onServerRunning: { await ports.bound(.local, port: $0.localAddress?.port) }, logger: quiet)
         let notifier = SystemdNotifier(

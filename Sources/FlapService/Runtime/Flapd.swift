@@ -116,6 +116,7 @@ public struct Flapd: AsyncParsableCommand {
         let level = Logger.Level(rawValue: configuration.logLevel) ?? .info
         LoggingSystem.bootstrap { JournalLogHandler(label: $0, level: level) }
         let logger = Logger(label: "flapd")
+        DescriptorLimit.raise(logger: logger)
         let appliance: Appliance
         do {
             appliance = try await Appliance(configuration: configuration, drawInTerminal: isatty(1) == 1, logger: logger)

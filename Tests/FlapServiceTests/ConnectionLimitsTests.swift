@@ -1,0 +1,49 @@
+import Foundation
+import Testing
+import TestSupport
+
+/// Slow, idle, vanished and too many connections, on both ports of a running flapd: each is
+/// closed in time, one too many is answered 503 while `/healthz` still answers, a body that never
+/// ends is answered 408, and the descriptors come back.
+@Suite(.timeLimit(.minutes(3)), .serialized) struct ConnectionLimitsTests {
+    func abuse(port: Int, key: String, held: Int) async throws -> [String: Any] {
+        let result = try await ProcessRunner.run(try await PythonPeer.python(), [
+            PythonPeer.peersDirectory.appendingPathComponent("connection_abuse.py").path, "\(port)", key, "\(held)",
+        ])
+        return try #require(try JSONSerialization.jsonObject(with: Data(result.stdoutText.utf8)) as? [String: Any], "\(result.stdoutText)\(result.stderrText)")
+    }
+
+    @Test func heldConnectionsAreClosedInTimeAndTheHealthCheckStillAnswers() async throws {
+        let flapd = try await FlapdProcess.start(arguments: ["--no-sound"])
+        defer { Task { await flapd.stop() } }
+        let pid = flapd.process.pid
+        func descriptors() -> Int { (try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/fd").count) ?? -1 }
+        _ = try await flapd.api.get("/healthz")
+        let baseline = descriptors()
+
+        // 300 held on the native API's port: 44 more than it serves at once.
+        let native = try await abuse(port: flapd.apiPort, key: flapd.apiKey, held: 300)
+        #expect(native["healthzWhileHeld"] as? Int == 200, "\(native)")
+        #expect(native["boardWhileHeld"] as? Int == 503, "\(native)")
+        #expect(native["heldStillOpen"] as? Int == 0, "\(native)")
+        #expect((native["heldClosedWithin"] as? Double ?? 99) <= 20, "\(native)")
+        #expect((native["slowHeaderClosedAfter"] as? Double ?? 99) <= 20, "a header sent a byte a second: \(native)")
+        let idle = native["idleKeepAliveClosedAfter"] as? Double ?? 99
+        #expect(idle >= 10 && idle <= 20, "an idle keep-alive connection: \(native)")
+        #expect(native["endlessBodyStatus"] as? Int == 408, "\(native)")
+        #expect((native["endlessBodyAnsweredAfter"] as? Double ?? 99) <= 15, "\(native)")
+
+        // The Local API's port, the same way (it serves no /healthz of its own).
+        let local = try await abuse(port: flapd.localAPIPort, key: flapd.apiKey, held: 300)
+        #expect(local["boardWhileHeld"] as? Int == 503, "\(local)")
+        #expect(local["heldStillOpen"] as? Int == 0 && (local["heldClosedWithin"] as? Double ?? 99) <= 20, "\(local)")
+
+        var now = descriptors()
+        for _ in 0..<50 where now > baseline + 4 {
+            try await Task.sleep(for: .milliseconds(100))
+            now = descriptors()
+        }
+        #expect(now <= baseline + 4, "descriptors \(baseline) before, \(now) after")
+        #expect(try await flapd.api.get("/v1/board").status == 200)
+    }
+}
