@@ -16,6 +16,9 @@ import TestSupport
         try "pcm.nowhere { type null }\n".write(toFile: alsa, atomically: true, encoding: .utf8)
         let flapd = try await FlapdProcess.start(arguments: ["--sound-device", "nowhere"], environment: ["ALSA_CONFIG_PATH": alsa])
         defer { Task { await flapd.stop() } }
+        // A sender whose name has a space, for the page to clear.
+        let past = ISO8601DateFormatter().string(from: Date().addingTimeInterval(-60))
+        #expect(try await flapd.api.postJSON("/v1/messages", #"{"text": "FROM MY PHONE", "sender": {"id": "my phone"}, "createdAt": "\#(past)"}"#).status == 202)
         let artifacts = PythonPeer.packageRoot.appendingPathComponent(".build/test-artifacts")
         try FileManager.default.createDirectory(at: artifacts, withIntermediateDirectories: true)
         let screenshot = artifacts.appendingPathComponent("web-page.png").path
@@ -34,6 +37,7 @@ import TestSupport
         #expect((seen["boardLabel"] as? String)?.contains("HELLO FROM CHROMIUM") == true, "\(seen["boardLabel"] ?? "")")
         #expect(seen["templateListed"] as? Bool == true && seen["templateShown"] as? Bool == true, "a quick message saved and sent")
         #expect(seen["slotsListed"] as? Bool == true && seen["slotCleared"] as? Bool == true, "a slot cleared, the board back to the other")
+        #expect(seen["spacedSlotCleared"] as? Bool == true && seen["templateDeleted"] as? Bool == true, "names with a space cleared and deleted")
         #expect(seen["chipInText"] as? String == "{66} GO" && seen["chipShown"] as? Bool == true, "\(seen["chipInText"] ?? "")")
         #expect((seen["slotExpiry"] as? String)?.contains("min left") == true, "an hour's expiry: \(seen["slotExpiry"] ?? "")")
         #expect(seen["filled"] as? Bool == true && seen["keyboardPainted"] as? Bool == true)
@@ -76,6 +80,9 @@ import TestSupport
             "--no-sound", "--mqtt", "mqtt://127.0.0.1:\(broker.port)", "--room", "lobby", "--device-id", "web", "--sensor", "serial=\(path)",
         ])
         defer { Task { await flapd.stop() } }
+        // A sender whose name has a space, for the page to clear.
+        let past = ISO8601DateFormatter().string(from: Date().addingTimeInterval(-60))
+        #expect(try await flapd.api.postJSON("/v1/messages", #"{"text": "FROM MY PHONE", "sender": {"id": "my phone"}, "createdAt": "\#(past)"}"#).status == 202)
         let artifacts = PythonPeer.packageRoot.appendingPathComponent(".build/test-artifacts")
         try FileManager.default.createDirectory(at: artifacts, withIntermediateDirectories: true)
         let screenshot = artifacts.appendingPathComponent("web-room.png").path

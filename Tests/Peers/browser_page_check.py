@@ -47,14 +47,20 @@ try:
     # A quick message saved from the compose form, sent from its list, then its slot cleared.
     text.clear()
     text.send_keys("LUNCH TIME")
-    first.find_element(By.ID, "template-name").send_keys("lunch")
+    # A name with a space, an accent and a snowman: encoded in the URL by the page, decoded by flapd.
+    first.find_element(By.ID, "template-name").send_keys("café lunch ☃")
     first.find_element(By.ID, "save-template").click()
-    out["templateListed"] = wait(lambda: "lunch" in first.find_element(By.ID, "templates").text)
-    out["templateSent"] = click(first, "#templates button[aria-label='Send lunch']")
+    out["templateListed"] = wait(lambda: "café lunch ☃" in first.find_element(By.ID, "templates").text)
+    out["templateSent"] = click(first, "#templates button[aria-label='Send café lunch ☃']")
     out["templateShown"] = wait(lambda: "LUNCH" in board_text(first) and "LUNCH" in board_text(second))
     out["slotsListed"] = wait(lambda: "quick-messages" in first.find_element(By.ID, "slots").text and "web" in first.find_element(By.ID, "slots").text)
     out["slotClearClicked"] = click(first, "#slots button[aria-label='Clear quick-messages']")
     out["slotCleared"] = wait(lambda: "CHROMIUM" in board_text(first) and "quick-messages" not in first.find_element(By.ID, "slots").text)
+    # The sender "my phone" (sent before the page opened) cleared, and the quick message deleted.
+    out["spacedSlotCleared"] = click(first, "#slots button[aria-label='Clear my phone']") and \
+        wait(lambda: "my phone" not in first.find_element(By.ID, "slots").text)
+    out["templateDeleted"] = click(first, "#templates button[aria-label='Delete café lunch ☃']") and \
+        wait(lambda: "café lunch" not in first.find_element(By.ID, "templates").text)
     # Compose extras: a colour chip inserted from the toolbar, the flip and the expiry chosen.
     text.clear()
     click(first, "#chips button[aria-label='Insert a green chip']")
