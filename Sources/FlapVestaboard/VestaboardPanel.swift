@@ -20,8 +20,16 @@ public actor VestaboardPanel<C: Clock<Duration>>: Panel where C: Sendable {
     private var current: [Int]
     private var connected = true
     private var notify: AsyncStream<PanelNotice>.Continuation?
+    /// Outcomes that came before their play asked for them (the write finished while `send`
+    /// returned). Only the newest write's is ever asked for: older ones (superseded, or their
+    /// play cancelled) are not kept, or they pile up (a soak saw 5 MiB an hour).
     private var outcomes: [Int64: Delivery] = [:]
     private var waiters: [Int64: CheckedContinuation<Delivery, Never>] = [:]
+    /// The newest write a play queued.
+    private var newest: Int64 = 0
+
+    /// Outcomes held now, for tests: at most the newest write's.
+    var heldOutcomes: Int { outcomes.count }
     private var following: Task<Void, Never>?
 
     public init(info: PanelInfo, delivery: BoardDelivery<C>, clock: C, strategy: DeliveryStrategy, takesTransitions: Bool, positions: [Int]? = nil) {
@@ -41,7 +49,11 @@ public actor VestaboardPanel<C: Clock<Duration>>: Panel where C: Sendable {
     }
 
     private func settled(_ outcome: Delivery) {
-        if let waiter = waiters.removeValue(forKey: outcome.id) { waiter.resume(returning: outcome) } else { outcomes[outcome.id] = outcome }
+        if let waiter = waiters.removeValue(forKey: outcome.id) {
+            waiter.resume(returning: outcome)
+        } else if outcome.id >= newest {
+            outcomes[outcome.id] = outcome
+        }
         switch outcome.state {
         case .failed:
             connected = false
@@ -60,6 +72,8 @@ public actor VestaboardPanel<C: Clock<Duration>>: Panel where C: Sendable {
         let target = plan.board(at: plan.duration)
         let rows = target.codeRows
         let queued = try await queue(rows, transition: takesTransitions ? Self.boardTransition(plan.transition) : nil)
+        newest = max(newest, queued.id)
+        outcomes = outcomes.filter { $0.key >= newest }
         let outcome = await withTaskCancellationHandler {
             await result(of: queued.id)
         } onCancel: {
@@ -102,6 +116,7 @@ public actor VestaboardPanel<C: Clock<Duration>>: Panel where C: Sendable {
     /// A cancelled play no longer waits for its write (which the queue still delivers unless a newer one supersedes it).
     private func abandon(_ id: Int64) {
         waiters.removeValue(forKey: id)?.resume(returning: Delivery.abandoned(id))
+        outcomes.removeValue(forKey: id)
     }
 
     /// The plan's transition as the Local API takes it; flapd's cascade has no equal there, and
