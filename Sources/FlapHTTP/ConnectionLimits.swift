@@ -13,27 +13,32 @@ import Synchronization
 /// - a request body must have arrived within `bodyTimeout`, or the answer is 408;
 /// - at most `maximumConnections` are served at once; one more is read only as far as its
 ///   request head, within `lateHeadTimeout`, and answered 503 (or, for `/healthz`, served) and
-///   closed, so a flood costs a descriptor for two seconds, not for as long as it likes.
+///   closed; at most `maximumLate` such wait at once, and one more closes the one that has
+///   waited longest. A flood then holds a few hundred connections, not thousands, and their
+///   memory with them (each is a few tens of KiB), while a health check, which sends its
+///   request as soon as it connects, is still answered.
 public struct ConnectionLimits: Sendable {
     public var idleTimeout: Duration
     public var bodyTimeout: Duration
     public var maximumConnections: Int
     public var lateHeadTimeout: Duration
+    public var maximumLate: Int
 
-    /// The defaults: 15 s idle, 10 s for a body, 256 connections a port, 2 s for the head of one
-    /// over the limit. A page holds one or two connections and its event stream another; 256 is
-    /// a household's worth many times over, and at a few tens of KiB each stays within tens of MiB.
+    /// The defaults: 15 s idle, 10 s for a body, 256 connections a port, 1 s for the head of one
+    /// over the limit and 64 of those at once. A page holds one or two connections and its event
+    /// stream another; 256 is a household's worth many times over.
     public init(idleTimeout: Duration = .seconds(15), bodyTimeout: Duration = .seconds(10), maximumConnections: Int = 256,
-                lateHeadTimeout: Duration = .seconds(2)) {
+                lateHeadTimeout: Duration = .seconds(1), maximumLate: Int = 64) {
         self.idleTimeout = idleTimeout
         self.bodyTimeout = bodyTimeout
         self.maximumConnections = maximumConnections
         self.lateHeadTimeout = lateHeadTimeout
+        self.maximumLate = maximumLate
     }
 
     /// The HTTP/1.1 server of one port with these limits (each port counts its own connections).
     public func server() -> HTTPServerBuilder {
-        let count = ConnectionCount(limit: maximumConnections)
+        let count = ConnectionCount(limit: maximumConnections, lateLimit: maximumLate)
         let lateHeadTimeout = TimeAmount.nanoseconds(Int64(lateHeadTimeout / .nanoseconds(1)))
         return .http1(configuration: .init(
             additionalChannelHandlers: [ConnectionGate(count: count, lateHeadTimeout: lateHeadTimeout)],
@@ -41,23 +46,52 @@ public struct ConnectionLimits: Sendable {
     }
 }
 
-/// The connections a port serves now.
+/// The connections a port serves now, and those over the limit waiting to be answered 503.
 final class ConnectionCount: Sendable {
-    private let open = Mutex(0)
+    private struct State {
+        var served = 0
+        /// Waiting for their request head, oldest first.
+        var late: [(id: ObjectIdentifier, channel: any Channel)] = []
+    }
+    private let open = Mutex(State())
     let limit: Int
+    let lateLimit: Int
 
-    init(limit: Int) { self.limit = limit }
+    init(limit: Int, lateLimit: Int) {
+        self.limit = limit
+        self.lateLimit = lateLimit
+    }
 
-    /// Counts one more, unless the limit is reached; whether it was counted.
-    func enter() -> Bool {
+    enum Admission { case served, late }
+
+    /// Counts `channel` in: served while there is room, else late; a late one past `lateLimit`
+    /// closes the one that has waited longest.
+    func enter(_ channel: any Channel) -> Admission {
+        let (admission, evicted) = open.withLock { open -> (Admission, (any Channel)?) in
+            if open.served < limit {
+                open.served += 1
+                return (.served, nil)
+            }
+            open.late.append((ObjectIdentifier(channel), channel))
+            return (.late, open.late.count > lateLimit ? open.late.removeFirst().channel : nil)
+        }
+        evicted?.close(promise: nil)
+        return admission
+    }
+
+    func leave(_ channel: any Channel, _ admission: Admission) {
         open.withLock { open in
-            guard open < limit else { return false }
-            open += 1
-            return true
+            switch admission {
+            case .served: open.served -= 1
+            case .late: open.late.removeAll { $0.id == ObjectIdentifier(channel) }
+            }
         }
     }
 
-    func leave() { open.withLock { $0 -= 1 } }
+    /// A late connection sent its head in time: it no longer waits (it is answered and closed).
+    func answered(_ channel: any Channel) {
+        open.withLock { $0.late.removeAll { $0.id == ObjectIdentifier(channel) } }
+    }
 }
 
 /// Lets a connection through when its port has room; otherwise answers its request 503 (serving
@@ -70,7 +104,8 @@ final class ConnectionGate: ChannelDuplexHandler, RemovableChannelHandler {
 
     private let count: ConnectionCount
     private let lateHeadTimeout: TimeAmount
-    private var counted = false
+    private var admission: ConnectionCount.Admission?
+    private var counted: Bool { admission == .served }
     /// Over the limit: the request being let through is /healthz (closed once answered).
     private var passingHealth = false
     private var refusing = false
@@ -82,18 +117,17 @@ final class ConnectionGate: ChannelDuplexHandler, RemovableChannelHandler {
     }
 
     func handlerAdded(context: ChannelHandlerContext) {
-        counted = count.enter()
-        guard !counted else { return }
         let channel = context.channel
-        deadline = context.eventLoop.scheduleTask(in: lateHeadTimeout) { channel.close(promise: nil) }
+        admission = count.enter(channel)
+        if admission == .late {
+            deadline = context.eventLoop.scheduleTask(in: lateHeadTimeout) { channel.close(promise: nil) }
+        }
     }
 
     func handlerRemoved(context: ChannelHandlerContext) {
         deadline?.cancel()
-        if counted {
-            counted = false
-            count.leave()
-        }
+        if let admission { count.leave(context.channel, admission) }
+        admission = nil
     }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
@@ -101,6 +135,7 @@ final class ConnectionGate: ChannelDuplexHandler, RemovableChannelHandler {
         let part = unwrapInboundIn(data)
         if case .head(let head) = part {
             deadline?.cancel()
+            count.answered(context.channel)
             if head.path == "/healthz" {
                 passingHealth = true
             } else {
