@@ -14,8 +14,9 @@ BAD = [
     ("truncated properties", bytes([0x30, 0x06, 0x00, 0x01]) + b"t" + bytes([50, 0x01, 0x01])),
     # PUBLISH, QoS 0, a topic of two bytes that are not UTF-8, no properties, payload "x".
     ("topic not UTF-8", bytes([0x30, 0x06, 0x00, 0x02, 0xC3, 0x28, 0x00]) + b"x"),
-    # PUBLISH announcing 300 000 bytes: over the client's maximum packet size.
-    ("packet over the maximum size", bytes([0x30, 0xE0, 0xA7, 0x12]) + b"\0" * 1000),
+    # A SUBACK announcing 300 000 bytes: over the client's maximum packet size. (A PUBLISH that
+    # large is not an error: flapd reads its head, skips its payload and refuses it with a receipt.)
+    ("packet over the maximum size", bytes([0x90, 0xE0, 0xA7, 0x12]) + b"\0" * 1000),
 ]
 
 
