@@ -50,7 +50,9 @@ public struct Room<Instant: InstantProtocol & Sendable>: Sendable where Instant.
     /// A join record arrived (or changed); joining counts as being heard.
     public mutating func join(_ id: MemberID, _ record: MemberRecord, now: Instant) {
         let slot = slot(id)
-        if let old = slots[slot].record { order.remove(at: place(of: id, old)) }
+        // Taken out by identity, not by where a search says it is: a search that lands on a
+        // neighbour would leave this slot in the order without its record (a soak crashed so).
+        if slots[slot].record != nil { order.removeAll { $0 == slot } }
         order.insert(slot, at: place(of: id, record))
         slots[slot].record = record
         if slots[slot].heard == nil { slots[slot].heard = since(now) }
@@ -59,7 +61,7 @@ public struct Room<Instant: InstantProtocol & Sendable>: Sendable where Instant.
     /// A member left (its record was cleared, by itself or by its kiosk's will).
     public mutating func leave(_ id: MemberID) {
         guard let slot = slotOf[id] else { return }
-        if let record = slots[slot].record { order.remove(at: place(of: id, record)) }
+        order.removeAll { $0 == slot }
         slots[slot] = MemberSlot(id: id)
     }
 
@@ -106,7 +108,7 @@ public struct Room<Instant: InstantProtocol & Sendable>: Sendable where Instant.
 
     /// Slots present at `time` (a record, heard within ``leaveAfter``), in (joinedAt, id) order.
     private func presentSlots(at time: Duration) -> [Int] {
-        order.filter { slots[$0].heard.map { time - $0 < Self.leaveAfter } == true }
+        order.filter { slots[$0].record != nil && slots[$0].heard.map { time - $0 < Self.leaveAfter } == true }
     }
 
     /// The members present at `now` (a record, heard within ``leaveAfter``), in (joinedAt, id) order.

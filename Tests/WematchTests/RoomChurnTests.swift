@@ -1,0 +1,50 @@
+import Foundation
+import Testing
+import TestSupport
+@testable import Wematch
+
+/// Members joining, leaving, rejoining with new records and falling silent in any order: the
+/// room's order never keeps a member without its record (a soak of flapd crashed on one).
+@Suite struct RoomChurnTests {
+    let suite = RoomTests()
+
+    @Test func anyMixOfJoinsLeavesAndSilenceKeepsTheRoomWhole() {
+        var generator = SeededGenerator(seed: 20261124)
+        var room = Room<RoomTests.Instant>(name: "churn", capacity: 4)
+        let ids = (0..<8).map { "kiosk.serial.m\($0)" }
+        var sequence = 0
+        for step in 0..<20_000 {
+            let now = suite.at(Double(step) * 0.25)
+            let id = ids[Int(generator.next() % UInt64(ids.count))]
+            switch generator.next() % 6 {
+            case 0:
+                // Rejoining with a new joinedAt, some sharing an instant with others.
+                room.join(id, suite.record(id, Double(generator.next() % 4)), now: now)
+            case 1: room.leave(id)
+            case 2, 3:
+                sequence += 1
+                room.receive(HeartSample(previous: 70 + Double(generator.next() % 10), current: 70 + Double(generator.next() % 10), seq: sequence),
+                             from: id, now: now)
+            default: break  // silence: members go stale, then leave by themselves
+            }
+            let state = room.update(now: now)
+            if state.members.count > 4 || Set(state.members.map(\.id)).count != state.members.count {
+                Issue.record("step \(step): \(state.members.map(\.id))")
+                return
+            }
+        }
+    }
+}
+
+/// A small deterministic generator (SplitMix64) for tests that must replay.
+struct SeededGenerator: RandomNumberGenerator {
+    var state: UInt64
+    init(seed: UInt64) { state = seed }
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE5_E9B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+}
