@@ -9,7 +9,7 @@ import TestSupport
     let suite = RoomTests()
 
     @Test func anyMixOfJoinsLeavesAndSilenceKeepsTheRoomWhole() {
-        var generator = SeededGenerator(seed: 20261124)
+        var generator = SeededRandom(20261124)
         var room = Room<RoomTests.Instant>(name: "churn", capacity: 4)
         let ids = (0..<8).map { "kiosk.serial.m\($0)" }
         var sequence = 0
@@ -33,18 +33,5 @@ import TestSupport
                 return
             }
         }
-    }
-}
-
-/// A small deterministic generator (SplitMix64) for tests that must replay.
-struct SeededGenerator: RandomNumberGenerator {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE5_E9B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }
