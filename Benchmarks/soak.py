@@ -134,6 +134,23 @@ def sample(pid, state):
             "threads": status("Threads"), "files_kib": sum(files.values()) // 1024}
 
 
+def flapd_pid(started):
+    """The pid of flapd itself: `started`, or its descendant when a profiler wraps it."""
+    for _ in range(100):
+        pending = [started]
+        while pending:
+            pid = pending.pop()
+            try:
+                if os.path.basename(os.readlink(f"/proc/{pid}/exe")) == "flapd":
+                    return pid
+                with open(f"/proc/{pid}/task/{pid}/children") as f:
+                    pending += [int(child) for child in f.read().split()]
+            except OSError:
+                pass
+        time.sleep(0.1)
+    raise SystemExit("flapd did not start")
+
+
 def slope_per_hour(points):
     """Least-squares slope of (minute, value) points, per hour."""
     n = len(points)
@@ -148,6 +165,9 @@ def slope_per_hour(points):
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--minutes", type=float, default=30)
+    parser.add_argument("--heaptrack", metavar="FILE",
+                        help="run flapd under heaptrack, writing FILE (.zst); read the growth with "
+                             "heaptrack_print --print-massif")
     arguments = parser.parse_args()
     work = tempfile.mkdtemp(prefix="flapd-soak-")
     state = os.path.join(work, "state")
@@ -191,7 +211,11 @@ format = "prefix:HR:"
 """ for strap in straps))
     api_port = int(open(config).read().split("port = ")[1].split("\n")[0])
     log = open(os.path.join(work, "flapd.log"), "w")
-    flapd = subprocess.Popen([FLAPD, "--config", config], stdout=subprocess.DEVNULL, stderr=log)
+    command = [FLAPD, "--config", config]
+    if arguments.heaptrack:
+        command = ["heaptrack", "-o", arguments.heaptrack] + command
+    flapd = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=log)
+    pid = flapd_pid(flapd.pid)
     samples = []
     try:
         base = f"http://127.0.0.1:{api_port}"
@@ -250,15 +274,15 @@ format = "prefix:HR:"
         while time.monotonic() - started < arguments.minutes * 60:
             if flapd.poll() is not None:
                 raise SystemExit(f"flapd exited with {flapd.returncode}")
-            samples.append((minute, sample(flapd.pid, state)))
+            samples.append((minute, sample(pid, state)))
             print(f"minute {minute:3}: " + ", ".join(f"{k} {v}" for k, v in samples[-1][1].items()), flush=True)
             minute += 1
             time.sleep(max(0, started + minute * 60 - time.monotonic()))
-        samples.append((minute, sample(flapd.pid, state)))
+        samples.append((minute, sample(pid, state)))
     finally:
         stopping.set()
-        flapd.terminate()
-        flapd.wait(30)
+        os.kill(pid, 15)
+        flapd.wait(60)
         broker.stop()
         board.stop()
     warm = [(m, s) for m, s in samples if m >= 5]

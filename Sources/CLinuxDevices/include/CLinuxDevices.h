@@ -83,11 +83,17 @@ struct vw_rgb_matrix_runtime_options {
 
 /// glibc's heap tuning (<malloc.h> is not in Swift's Glibc module): large arrays up to
 /// `mmap_threshold` in the heap, `top_pad` of slack kept when it grows and shrinks, memory
-/// given back beyond `trim_threshold` free at its top.
-static inline void vw_heap_tune(int mmap_threshold, int top_pad, int trim_threshold) {
+/// given back beyond `trim_threshold` free at its top, at most `arena_max` heaps.
+static inline void vw_heap_tune(int mmap_threshold, int top_pad, int trim_threshold, int arena_max) {
     mallopt(M_MMAP_THRESHOLD, mmap_threshold);
     mallopt(M_TOP_PAD, top_pad);
     mallopt(M_TRIM_THRESHOLD, trim_threshold);
+    mallopt(M_ARENA_MAX, arena_max);
+}
+
+/// Every free page of every heap given back to the kernel (malloc_trim), not only the top's.
+static inline void vw_heap_give_back(void) {
+    malloc_trim(0);
 }
 
 /// The kernel's clock state (adjtimex with nothing to set): TIME_OK … TIME_WAIT, or TIME_ERROR

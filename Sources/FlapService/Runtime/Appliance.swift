@@ -135,7 +135,7 @@ public final class Appliance: Sendable {
         let nativeListener = Listener(name: "native API", address: "\(configuration.listen):\(configuration.apiPort)", key: "--api-port or [api] port", app: nativeApp)
         let localListener = Listener(name: "Local API", address: "\(configuration.listen):\(configuration.localAPIPort)", key: "--local-api-port or [local_api] port", app: localApp)
         var services: [any Service] = panels
-        services += [nativeListener, localListener, Housekeeping(inbox: inbox, outbox: outbox, logger: logger), LiveBoardsHeartbeat(live: live),
+        services += [nativeListener, localListener, Housekeeping(inbox: inbox, outbox: outbox, logger: logger), HeapGiveBack(), LiveBoardsHeartbeat(live: live),
                      TimedEvents(releases: ReleaseTimer(inbox: inbox, time: .system, trust: { [clockTrust] in clockTrust.verdict() }, logger: logger),
                                  schedules: schedules, clockTrust: clockTrust)]
         if let mqtt { services.append(mqtt) }
@@ -354,6 +354,17 @@ struct LiveBoardsHeartbeat: Service {
         while !Task.isShuttingDownGracefully && !Task.isCancelled {
             guard (try? await cancelWhenGracefulShutdown({ try await Task.sleep(for: LiveBoards.heartbeatPeriod) })) != nil else { return }
             await live.heartbeat()
+        }
+    }
+}
+
+/// Every few minutes, the heap's free pages given back to the kernel (``ProcessHeap``): without
+/// it, months of messages and connections leave flapd's private memory a little larger each hour.
+struct HeapGiveBack: Service {
+    func run() async throws {
+        while !Task.isShuttingDownGracefully && !Task.isCancelled {
+            guard (try? await cancelWhenGracefulShutdown({ try await Task.sleep(for: ProcessHeap.giveBackPeriod) })) != nil else { return }
+            ProcessHeap.giveBack()
         }
     }
 }
