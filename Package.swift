@@ -11,6 +11,7 @@ let package = Package(
         .library(name: "FlapLinux", targets: ["FlapLinux"]),
         .executable(name: "flapctl", targets: ["flapctl"]),
         .executable(name: "flapd", targets: ["flapd"]),
+        .executable(name: "flapbench", targets: ["flapbench"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
@@ -76,7 +77,6 @@ let package = Package(
                 "FlapCore", "FlapMessaging", "FlapStorage", "FlapMetrics",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
-                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
@@ -135,7 +135,7 @@ let package = Package(
         .target(
             name: "FlapControl",
             dependencies: [
-                "FlapCore", "FlapHardware", "FlapSimulated", "FlapLinux", "FlapMQTT", "FlapHeartRate", "FlapMetrics", "Wematch", "FlapKiosk",
+                "FlapCore", "FlapHardware", "FlapMQTT", "FlapHeartRate",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "CompressNIO", package: "compress-nio"),
                 .product(name: "NIOCore", package: "swift-nio"),
@@ -144,6 +144,14 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
         .executableTarget(name: "flapctl", dependencies: ["FlapControl", "FlapLinux"]),
+        // The benchmarks: layout against vesta, plans, drivers, frames, flapd, heart rate, rooms.
+        .executableTarget(
+            name: "flapbench",
+            dependencies: [
+                "FlapControl", "FlapCore", "FlapHardware", "FlapSimulated", "FlapLinux", "FlapMQTT", "FlapHeartRate", "FlapMetrics", "Wematch", "FlapKiosk",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ],
+            path: "Benchmarks/flapbench"),
         // One FlapCore workload per run, for instruction counts under callgrind.
         .executableTarget(name: "instruction-counts", dependencies: ["FlapCore"], path: "Benchmarks/InstructionCounts"),
 

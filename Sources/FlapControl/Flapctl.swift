@@ -7,7 +7,7 @@ public struct Flapctl: AsyncParsableCommand {
         commandName: "flapctl",
         abstract: "Lay out, plan and preview boards, and talk to a running flapd.",
         subcommands: [LayoutCommand.self, PlanCommand.self, PreviewCommand.self, SendCommand.self, ScheduledCommand.self, ScheduleCommand.self, BoardCommand.self,
-                      StatusCommand.self, SlotsCommand.self, HeartRateCommand.self, RoomCommand.self, QueueCommand.self, TemplateCommand.self, ForgetCommand.self, CalibrateCommand.self, RenderCommand.self, BenchCommand.self])
+                      StatusCommand.self, SlotsCommand.self, HeartRateCommand.self, RoomCommand.self, QueueCommand.self, TemplateCommand.self, ForgetCommand.self, CalibrateCommand.self, RenderCommand.self])
 
     public init() {}
 
@@ -38,7 +38,7 @@ public struct Flapctl: AsyncParsableCommand {
 }
 
 /// Input that flapctl cannot use: the message says what and where. Exit status 2.
-struct InputError: Error, CustomStringConvertible {
-    var description: String
-    init(_ description: String) { self.description = description }
+package struct InputError: Error, CustomStringConvertible {
+    package var description: String
+    package init(_ description: String) { self.description = description }
 }

@@ -6,15 +6,15 @@ import NIOHTTP1
 /// One HTTP request and its whole answer, through AsyncHTTPClient. (URLSession would load
 /// FoundationNetworking, and with it libcurl and some thirty libraries whose set-up was a third of
 /// every flapctl start, `--jsonl` included.)
-enum HTTPExchange {
-    struct Answer {
-        var status: Int
+package enum HTTPExchange {
+    package struct Answer {
+        package var status: Int
         /// Header names lowercased.
-        var headers: [String: String]
-        var body: Data
+        package var headers: [String: String]
+        package var body: Data
     }
 
-    static func send(
+    package static func send(
         _ method: String, _ url: String, headers: [(String, String)] = [], body: Data? = nil,
         timeout: Duration = .seconds(10)
     ) async throws -> Answer {

@@ -53,7 +53,6 @@ enum HelpExamples {
         ("forget", [#"flapctl forget --mqtt mqtt://broker:1883 --device-id old-hall"#]),
         ("calibrate", [#"flapctl calibrate"#, #"flapctl calibrate --row 2 --column 5 --nudge 3"#]),
         ("render", [#"flapctl render --device max7219 --bitmap smile.pbm --out -"#]),
-        ("bench", [#"flapctl bench"#, #"flapctl bench --frames"#, #"flapctl bench --service"#]),
     ]
 
     /// `text`, then the command's examples.

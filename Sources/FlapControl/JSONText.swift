@@ -2,15 +2,17 @@ import FlapCore
 
 /// Writes the little JSON flapctl prints by hand: faster than an encoder for a hundred thousand
 /// small answers, and with the key order people read.
-struct JSONText {
-    private(set) var bytes: [UInt8] = []
+package struct JSONText {
+    package private(set) var bytes: [UInt8] = []
 
-    mutating func raw(_ text: String) { bytes.append(contentsOf: text.utf8) }
+    package init() {}
+
+    package mutating func raw(_ text: String) { bytes.append(contentsOf: text.utf8) }
 
     /// Empties the text, keeping its buffer for the next.
-    mutating func clear() { bytes.removeAll(keepingCapacity: true) }
+    package mutating func clear() { bytes.removeAll(keepingCapacity: true) }
 
-    mutating func string(_ text: String) {
+    package mutating func string(_ text: String) {
         bytes.append(UInt8(ascii: "\""))
         // Most strings need no escape: then they go in at once.
         if !text.utf8.contains(where: { $0 < 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") }) {
@@ -33,7 +35,7 @@ struct JSONText {
         bytes.append(UInt8(ascii: "\""))
     }
 
-    mutating func int(_ value: Int) {
+    package mutating func int(_ value: Int) {
         guard value >= 0 else { return raw(String(value)) }
         if value < 10 { return bytes.append(UInt8(ascii: "0") + UInt8(value)) }
         if value < 100 {
@@ -44,7 +46,7 @@ struct JSONText {
     }
 
     /// Milliseconds: whole numbers as integers, fractions to the microsecond.
-    mutating func milliseconds(_ duration: Duration) {
+    package mutating func milliseconds(_ duration: Duration) {
         let (seconds, attoseconds) = duration.components
         let micros = seconds * 1_000_000 + attoseconds / 1_000_000_000_000
         if micros % 1000 == 0 {
@@ -54,7 +56,7 @@ struct JSONText {
         }
     }
 
-    mutating func array<T>(_ items: some Collection<T>, _ element: (inout JSONText, T) -> Void) {
+    package mutating func array<T>(_ items: some Collection<T>, _ element: (inout JSONText, T) -> Void) {
         bytes.append(UInt8(ascii: "["))
         var first = true
         for item in items {
@@ -68,7 +70,7 @@ struct JSONText {
     /// Rows of codes: a board's worth of small numbers. Each code's digits and comma are one
     /// 4-byte store from a table, written straight into the buffer: digit by digit they were a
     /// fifth of a `--jsonl` run (and through `String(Int)`, half of it).
-    mutating func rows(_ layout: LaidOutText) {
+    package mutating func rows(_ layout: LaidOutText) {
         let columns = layout.columns
         // A code is at most two digits and a comma, each row adds its brackets, and the last
         // store may reach 1 byte further.
@@ -114,7 +116,7 @@ struct JSONText {
     }
 
     /// `"key":` — the caller writes the value.
-    mutating func key(_ name: String, first: Bool = false) {
+    package mutating func key(_ name: String, first: Bool = false) {
         if !first { bytes.append(UInt8(ascii: ",")) }
         string(name)
         bytes.append(UInt8(ascii: ":"))

@@ -3,8 +3,10 @@ import Foundation
 
 /// The `--jsonl` mode of `flapctl layout`: one request per stdin line, one answer per stdout
 /// line, in order, for any number of requests; a bad request gets an error answer, never an exit.
-struct LayoutJSONLines {
-    var defaults: LayoutOptions
+package struct LayoutJSONLines {
+    package var defaults: LayoutOptions
+
+    package init(defaults: LayoutOptions) { self.defaults = defaults }
 
     func run() {
         let out = StandardStream.bufferedOutput()
@@ -31,7 +33,7 @@ struct LayoutJSONLines {
     }
 
     /// The answer to one request, `line` being valid UTF-8.
-    func answer(_ line: UnsafeBufferPointer<UInt8>, number: Int, decoder: JSONDecoder, into json: inout JSONText) {
+    package func answer(_ line: UnsafeBufferPointer<UInt8>, number: Int, decoder: JSONDecoder, into json: inout JSONText) {
         var request = LayoutRequest(text: "")
         if !LayoutRequestReader.read(line, into: &request) {
             do {

@@ -7,28 +7,28 @@ import Darwin
 
 /// stdout as a buffered writer (the JSON-lines mode writes hundreds of thousands of lines), and
 /// stderr written at once. A writer belongs to the one command that made it.
-final class StandardStream {
+package final class StandardStream {
     private let descriptor: Int32
     private var buffer: [UInt8] = []
 
     private init(descriptor: Int32) { self.descriptor = descriptor }
 
     /// Writes `text` to stderr at once, unbuffered.
-    static func writeError(_ text: String) {
+    package static func writeError(_ text: String) {
         let stream = StandardStream(descriptor: 2)
         stream.write(text)
         stream.flush()
     }
 
     /// Writes `text` to stdout at once.
-    static func writeOutput(_ text: String) {
+    package static func writeOutput(_ text: String) {
         let stream = StandardStream(descriptor: 1)
         stream.write(text)
         stream.flush()
     }
 
     /// A buffered writer on stdout; call ``flush()`` when done.
-    static func bufferedOutput() -> StandardStream { StandardStream(descriptor: 1) }
+    package static func bufferedOutput() -> StandardStream { StandardStream(descriptor: 1) }
 
     /// Whether stdout is a terminal (animations and colour only then).
     static var outputIsTerminal: Bool { isatty(1) == 1 }
@@ -40,17 +40,17 @@ final class StandardStream {
         return environment["NO_COLOR"].map(\.isEmpty) ?? true && environment["TERM"] != "dumb"
     }
 
-    func write(_ text: String) {
+    package func write(_ text: String) {
         buffer.append(contentsOf: text.utf8)
         if buffer.count >= 1 << 16 { flush() }
     }
 
-    func write(bytes: [UInt8]) {
+    package func write(bytes: [UInt8]) {
         buffer.append(contentsOf: bytes)
         if buffer.count >= 1 << 16 { flush() }
     }
 
-    func flush() {
+    package func flush() {
         var offset = 0
         while offset < buffer.count {
             let written = buffer[offset...].withUnsafeBytes { Glibc.write(descriptor, $0.baseAddress, $0.count) }

@@ -25,7 +25,7 @@ public final class MQTTBridge: Service, Sendable {
     private let intake: MessageIntake
     private let metrics: FlapMetrics
     private let logger: Logger
-    private let clients: ClientSlot
+    private let clients: CurrentClient
     private var client: MQTTClient { clients.current }
     private let discovery: HomeAssistantDiscovery
     private let options: MQTTOptions
@@ -50,7 +50,7 @@ public final class MQTTBridge: Service, Sendable {
         options.will = .init(topic: "\(settings.baseTopic)/\(settings.deviceID)/availability", payload: Array("offline".utf8), qos: 1, retain: true)
         self.options = options
         link = MQTTLink(broker: "\(settings.host):\(settings.port)", protocolVersion: options.protocolVersion == .v5 ? "5" : "3.1.1")
-        clients = ClientSlot(try MQTTClient(options: options))
+        clients = CurrentClient(try MQTTClient(options: options))
     }
 
     func topic(_ leaf: String) -> String { "\(settings.baseTopic)/\(settings.deviceID)/\(leaf)" }
@@ -335,18 +335,16 @@ extension JSONEncoder {
 }
 
 /// Whether the "could not publish" warning was already given since the last success.
-final class QueueFullWarning: @unchecked Sendable {
-    private let lock = NSLock()
-    private var said = false
-    func first() -> Bool { lock.withLock { defer { said = true }; return !said } }
-    func clear() { lock.withLock { said = false } }
+final class QueueFullWarning: Sendable {
+    private let said = Mutex(false)
+    func first() -> Bool { said.withLock { said in defer { said = true }; return !said } }
+    func clear() { said.withLock { $0 = false } }
 }
 
 /// The bridge's current client, replaced once if the broker needs MQTT 3.1.1.
-final class ClientSlot: @unchecked Sendable {
-    private let lock = NSLock()
-    private var client: MQTTClient
-    init(_ client: MQTTClient) { self.client = client }
-    var current: MQTTClient { lock.withLock { client } }
-    func replace(with client: MQTTClient) { lock.withLock { self.client = client } }
+final class CurrentClient: Sendable {
+    private let client: Mutex<MQTTClient>
+    init(_ client: MQTTClient) { self.client = Mutex(client) }
+    var current: MQTTClient { client.withLock { $0 } }
+    func replace(with client: MQTTClient) { self.client.withLock { $0 = client } }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import Prometheus
 
 /// What flapd counts and times, exposed at `/metrics` in Prometheus text format.
@@ -108,19 +109,16 @@ public final class FlapMetrics: Sendable {
 /// When each message was accepted, until it is displayed (bounded: the oldest are forgotten).
 /// Constant time per message: a shift of the whole list, or a scan of it by id, cost more than
 /// the rest of the bookkeeping under a burst.
-private final class PendingLatencies: @unchecked Sendable {
-    private let lock = NSLock()
-    private var started: [String: (at: ContinuousClock.Instant, order: Int)] = [:]
-    /// Ids in acceptance order, each with the order number it had then (a later entry for the
-    /// same id makes an earlier one stale).
-    private var order: [(id: String, order: Int)] = []
-    private var head = 0
-    private var next = 0
-    /// A message still waiting behind a thousand newer ones tells nothing about latency.
-    private let limit = 1_000
+private final class PendingLatencies: Sendable {
+    private struct State {
+        var started: [String: (at: ContinuousClock.Instant, order: Int)] = [:]
+        /// Ids in acceptance order, each with the order number it had then (a later entry for the
+        /// same id makes an earlier one stale).
+        var order: [(id: String, order: Int)] = []
+        var head = 0
+        var next = 0
 
-    func start(_ id: String) {
-        lock.withLock {
+        mutating func start(_ id: String, limit: Int) {
             while started.count >= limit, head < order.count {
                 let oldest = order[head]
                 head += 1
@@ -142,10 +140,18 @@ private final class PendingLatencies: @unchecked Sendable {
         }
     }
 
+    private let state = Mutex(State())
+    /// A message still waiting behind a thousand newer ones tells nothing about latency.
+    private let limit = 1_000
+
+    func start(_ id: String) {
+        state.withLock { $0.start(id, limit: limit) }
+    }
+
     func elapsed(_ id: String, remove: Bool) -> Duration? {
-        lock.withLock {
-            guard let start = started[id] else { return nil }
-            if remove { started[id] = nil }
+        state.withLock {
+            guard let start = $0.started[id] else { return nil }
+            if remove { $0.started[id] = nil }
             return start.at.duration(to: .now)
         }
     }

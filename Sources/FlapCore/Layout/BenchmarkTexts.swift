@@ -1,4 +1,4 @@
-/// Typical messages, laid out by the benchmarks (`flapctl bench`, the instruction counts) and
+/// Typical messages, laid out by the benchmarks (`flapbench`, the instruction counts) and
 /// compared with vesta on the same texts.
 public enum BenchmarkTexts {
     public static let typical = [

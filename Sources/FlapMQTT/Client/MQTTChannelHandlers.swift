@@ -1,4 +1,4 @@
-import NIOConcurrencyHelpers
+import Synchronization
 import NIOCore
 
 /// Cuts the byte stream into packets: reads the fixed header, refuses a remaining length that
@@ -173,25 +173,25 @@ final class MQTTReadGate: Sendable {
         var held = false
         var channel: (any Channel)?
     }
-    private let state = NIOLockedValueBox(State())
+    private let state = Mutex(State())
     let window: Int
 
     init(window: Int) { self.window = max(1, window) }
 
-    func attach(_ channel: any Channel) { state.withLockedValue { $0.channel = channel } }
+    func attach(_ channel: any Channel) { state.withLock { $0.channel = channel } }
 
-    func received() { state.withLockedValue { $0.waiting += 1 } }
+    func received() { state.withLock { $0.waiting += 1 } }
 
     /// Whether the channel may read now; if not, reading resumes when half the window is acknowledged.
     func mayRead() -> Bool {
-        state.withLockedValue { s in
+        state.withLock { s in
             s.held = s.waiting >= window
             return !s.held
         }
     }
 
     func acknowledged(_ n: Int) {
-        let resume: (any Channel)? = state.withLockedValue { s in
+        let resume: (any Channel)? = state.withLock { s in
             s.waiting = max(0, s.waiting - n)
             guard s.held, s.waiting <= window / 2 else { return nil }
             s.held = false

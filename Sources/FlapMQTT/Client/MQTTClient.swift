@@ -1,4 +1,4 @@
-import NIOConcurrencyHelpers
+import Synchronization
 import NIOCore
 import NIOSSL
 
@@ -21,7 +21,7 @@ public final class MQTTClient: Sendable {
     private let inputs: AsyncStream<MQTTSessionInput>
     private let input: AsyncStream<MQTTSessionInput>.Continuation
     private let tls: NIOSSLContext?
-    private let started = NIOLockedValueBox(false)
+    private let started = Mutex(false)
     private let queued: QueuedCount
 
     public init(options: MQTTOptions) throws(MQTTError) {
@@ -40,14 +40,14 @@ public final class MQTTClient: Sendable {
 
     /// Starts connecting (and reconnecting).
     public func start() {
-        guard started.withLockedValue({ let was = $0; $0 = true; return !was }) else { return }
+        guard started.withLock({ let was = $0; $0 = true; return !was }) else { return }
         let session = SessionBox(MQTTSession(options: options, tls: tls, input: input, events: eventContinuation, queued: queued))
         Task { [inputs] in await session.session.run(inputs) }
     }
 
     /// Disconnects cleanly (no will) at once and ends ``events``; unsent messages are dropped.
     public func stop() {
-        if started.withLockedValue({ $0 }) {
+        if started.withLock({ $0 }) {
             input.yield(.stop(flushWithin: nil, done: nil))
         } else {
             eventContinuation.finish()
@@ -58,7 +58,7 @@ public final class MQTTClient: Sendable {
     /// Waits (at most `within`) until the broker has every queued message, then disconnects
     /// cleanly and ends ``events``.
     public func disconnect(within: Duration) async {
-        guard started.withLockedValue({ $0 }) else { return stop() }
+        guard started.withLock({ $0 }) else { return stop() }
         await withCheckedContinuation { done in
             if case .terminated = input.yield(.stop(flushWithin: within, done: done)) { done.resume() }
         }
@@ -141,12 +141,12 @@ public final class MQTTClient: Sendable {
 
 /// Counts messages waiting for the broker, across the caller's threads and the session.
 final class QueuedCount: Sendable {
-    private let count = NIOLockedValueBox(0)
+    private let count = Mutex(0)
     let limit: Int
     init(limit: Int) { self.limit = limit }
 
-    func take() -> Bool { count.withLockedValue { if $0 >= limit { return false }; $0 += 1; return true } }
-    func release(_ n: Int) { count.withLockedValue { $0 = max(0, $0 - n) } }
+    func take() -> Bool { count.withLock { if $0 >= limit { return false }; $0 += 1; return true } }
+    func release(_ n: Int) { count.withLock { $0 = max(0, $0 - n) } }
 }
 
 /// Hands the session to the task that runs it (it is used there alone).

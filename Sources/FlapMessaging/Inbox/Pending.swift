@@ -1,21 +1,24 @@
-import Foundation
+import Synchronization
 
 /// A result that arrives later (an operation's commit), awaited by whoever holds it. Lets a
 /// caller queue work in order and wait for each result elsewhere.
-public final class Pending<Value: Sendable>: @unchecked Sendable {
-    private let lock = NSLock()
-    private var result: Result<Value, any Error>?
-    private var waiters: [CheckedContinuation<Value, any Error>] = []
+public final class Pending<Value: Sendable>: Sendable {
+    private struct State {
+        var result: Result<Value, any Error>?
+        var waiters: [CheckedContinuation<Value, any Error>] = []
+    }
 
-    init() {}
+    private let state: Mutex<State>
 
-    init(_ result: Result<Value, any Error>) { self.result = result }
+    init() { state = Mutex(State()) }
+
+    init(_ result: Result<Value, any Error>) { state = Mutex(State(result: result)) }
 
     func fulfil(_ result: Result<Value, any Error>) {
-        let waiting = lock.withLock {
-            self.result = result
-            defer { waiters = [] }
-            return waiters
+        let waiting = state.withLock { state in
+            state.result = result
+            defer { state.waiters = [] }
+            return state.waiters
         }
         for waiter in waiting { waiter.resume(with: result) }
     }
@@ -24,9 +27,9 @@ public final class Pending<Value: Sendable>: @unchecked Sendable {
     public var value: Value {
         get async throws {
             try await withCheckedThrowingContinuation { waiter in
-                let ready: Result<Value, any Error>? = lock.withLock {
-                    if result == nil { waiters.append(waiter) }
-                    return result
+                let ready: Result<Value, any Error>? = state.withLock {
+                    if $0.result == nil { $0.waiters.append(waiter) }
+                    return $0.result
                 }
                 if let ready { waiter.resume(with: ready) }
             }

@@ -1,3 +1,4 @@
+import FlapControl
 import FlapCore
 import Foundation
 
@@ -13,7 +14,11 @@ struct JSONLinesBench {
         let file = FileManager.default.temporaryDirectory.appendingPathComponent("flapctl-bench-\(getpid()).jsonl")
         defer { try? FileManager.default.removeItem(at: file) }
         try Self.requestLines().write(to: file)
-        let flapctl = try FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")
+        let flapctl = URL(fileURLWithPath: try FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe"))
+            .deletingLastPathComponent().appendingPathComponent("flapctl").path
+        guard FileManager.default.isExecutableFile(atPath: flapctl) else {
+            return write("layout --jsonl skipped", "no flapctl beside flapbench (swift build -c release --static-swift-stdlib --product flapctl)")
+        }
         let ours = try best(of: 3) { try Self.time(flapctl, ["layout", "--jsonl"], input: file) }
         write("layout --jsonl, \(Self.requests) requests, whole process", String(format: "%.3f s", ours))
         guard let python else {

@@ -1,4 +1,6 @@
+import FlapControl
 import Foundation
+import Synchronization
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -13,39 +15,36 @@ struct HTTPLoad {
 
     /// Requests answered with 2xx in `seconds`, and the time taken. `request(client, n)` gives the
     /// method, path and JSON body (or nil) of a client's n-th request.
-    func run(_ request: @escaping @Sendable (Int, Int) -> (String, String, String?)) -> (Int, Double) {
+    func run(_ request: @escaping @Sendable (Int, Int) -> (String, String, String?)) async -> (Int, Double) {
         let start = ContinuousClock.now
         let deadline = start + .seconds(seconds)
-        let answered = AnsweredCount()
-        let group = DispatchGroup()
-        for c in 0..<clients {
-            let thread = Thread { [port] in
-                defer { group.leave() }
-                guard let connection = KeepAliveConnection(port: port) else { return }
-                var n = 0
-                var ok = 0
-                while ContinuousClock.now < deadline {
-                    let (method, path, body) = request(c, n)
-                    guard let status = connection.send(method, path, body: body) else { break }
-                    if (200..<300).contains(status) { ok += 1 }
-                    n += 1
+        let answered = await withCheckedContinuation { (finished: CheckedContinuation<Int, Never>) in
+            // Blocking sockets, so each client has a thread of its own, never one of the pool's.
+            let tally = Mutex((answered: 0, running: clients))
+            for c in 0..<clients {
+                Thread.detachNewThread { [port] in
+                    var ok = 0
+                    if let connection = KeepAliveConnection(port: port) {
+                        var n = 0
+                        while ContinuousClock.now < deadline {
+                            let (method, path, body) = request(c, n)
+                            guard let status = connection.send(method, path, body: body) else { break }
+                            if (200..<300).contains(status) { ok += 1 }
+                            n += 1
+                        }
+                    }
+                    let total: Int? = tally.withLock {
+                        $0.answered += ok
+                        $0.running -= 1
+                        return $0.running == 0 ? $0.answered : nil
+                    }
+                    if let total { finished.resume(returning: total) }
                 }
-                answered.add(ok)
             }
-            group.enter()
-            thread.start()
         }
-        group.wait()
         let elapsed = start.duration(to: .now)
-        return (answered.total, Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18)
+        return (answered, Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18)
     }
-}
-
-final class AnsweredCount: @unchecked Sendable {
-    private let lock = NSLock()
-    private var value = 0
-    func add(_ n: Int) { lock.withLock { value += n } }
-    var total: Int { lock.withLock { value } }
 }
 
 /// One HTTP/1.1 keep-alive connection to 127.0.0.1, reading answers by their Content-Length.

@@ -1,9 +1,10 @@
+import FlapControl
 import Foundation
 #if canImport(Glibc)
 import Glibc
 #endif
 
-/// `flapctl bench --service`: starts the flapd beside this flapctl on free ports and measures
+/// `flapbench --service`: starts the flapd beside this flapbench on free ports and measures
 /// exec → READY, POST → plan start, requests per second and resident memory.
 struct ServiceBench {
     var messages: Int
@@ -15,7 +16,7 @@ struct ServiceBench {
     func run() async throws {
         let flapd = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath()
             .deletingLastPathComponent().appendingPathComponent("flapd").path
-        guard FileManager.default.isExecutableFile(atPath: flapd) else { throw InputError("no flapd beside flapctl at \(flapd)") }
+        guard FileManager.default.isExecutableFile(atPath: flapd) else { throw InputError("no flapd beside flapbench at \(flapd)") }
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent("flapd-bench-\(UUID().uuidString)").path
         try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: dir) }
@@ -92,24 +93,28 @@ struct ServiceBench {
         var peak = 0
         let load = HTTPLoad(port: port, clients: 8, seconds: seconds)
         for (name, method, path) in [("GET /v1/board", "GET", "/v1/board"), ("POST /v1/messages", "POST", "/v1/messages")] {
-            let sampler = Task { [pid = process.processIdentifier] in
-                var highest = 0
-                while !Task.isCancelled {
-                    highest = max(highest, Self.rss(pid))
-                    try? await Task.sleep(for: .milliseconds(100))
+            let pid = process.processIdentifier
+            let (count, elapsed, highest) = await withTaskGroup(of: Int.self) { group in
+                group.addTask {
+                    var highest = 0
+                    while !Task.isCancelled {
+                        highest = max(highest, Self.rss(pid))
+                        try? await Task.sleep(for: .milliseconds(100))
+                    }
+                    return highest
                 }
-                return highest
+                let (count, elapsed) = await load.run { c, n in
+                    (method, path, method == "POST" ? #"{"sender": {"id": "load\#(c)"}, "text": "load \#(c) \#(n)"}"# : nil)
+                }
+                group.cancelAll()
+                return (count, elapsed, await group.next() ?? 0)
             }
-            let (count, elapsed) = await Task.detached {
-                load.run { c, n in (method, path, method == "POST" ? #"{"sender": {"id": "load\#(c)"}, "text": "load \#(c) \#(n)"}"# : nil) }
-            }.value
-            sampler.cancel()
-            peak = max(peak, await sampler.value)
+            peak = max(peak, highest)
             write("\(name), 8 clients", String(format: "%.0f requests/s", Double(count) / elapsed))
         }
         write("resident memory, after load", "\(peak / 1024) MiB")
         if let mqtt { try await MQTTBench(url: mqtt, api: base, log: log, messages: messages, output: output).run() }
-        output.write("reproduce: swift build -c release --static-swift-stdlib && .build/release/flapctl bench --service\n")
+        output.write("reproduce: swift build -c release --static-swift-stdlib && .build/release/flapbench --service\n")
         output.flush()
     }
 

@@ -1,3 +1,4 @@
+import FlapControl
 import FlapCore
 import FlapHardware
 import FlapKiosk
@@ -6,7 +7,7 @@ import Foundation
 import Synchronization
 import Wematch
 
-/// `flapctl bench --rooms`, the kiosk's part: the cost of one frame of the room's plot (drawn and
+/// `flapbench --rooms`, the kiosk's part: the cost of one frame of the room's plot (drawn and
 /// put on the device through its real driver, onto the simulated twin) on a 64×32 HUB75 matrix
 /// and a 1280×720 framebuffer, and the latency from a sample entering the room to the first
 /// frame shown that is drawn from it (its heart's glide begins), the frame loop running at 60

@@ -1,9 +1,10 @@
+import FlapControl
 import Foundation
 
 /// Instruction counts of FlapCore's workloads under valgrind's callgrind: the same for the same
 /// build whatever else the machine is doing, so they show a regression that timings on a
 /// shared machine hide. Each workload runs in the `instruction-counts` executable beside
-/// flapctl, once with no repetitions (start-up) and once with `times`; the difference over
+/// flapbench, once with no repetitions (start-up) and once with `times`; the difference over
 /// `times` is one operation's count.
 struct InstructionCounts {
     let executable: String
@@ -15,7 +16,7 @@ struct InstructionCounts {
         ("frame", "frame, 1280×720 screen, 6×22 cascade (drawing)", 60),
     ]
 
-    /// The executable beside this flapctl, when valgrind is installed too.
+    /// The executable beside this flapbench, when valgrind is installed too.
     static func beside() -> InstructionCounts? {
         let directory = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath().deletingLastPathComponent()
         let executable = directory.appendingPathComponent("instruction-counts").path

@@ -1,7 +1,8 @@
+import FlapControl
 import FlapMQTT
 import Foundation
 
-/// The MQTT part of `flapctl bench --service --mqtt URL`: publish → plan start (one message at a
+/// The MQTT part of `flapbench --service --mqtt URL`: publish → plan start (one message at a
 /// time, matched with flapd's debug log of plan starts), messages a second sustained (4
 /// publishers at full speed, until flapd has a receipt for every one), and how long flapd held
 /// each message before acknowledging it (its PUBACK leaves after the commit), from flapd's own
@@ -80,7 +81,7 @@ struct MQTTBench {
             func bound(_ b: Double) -> String { b.isInfinite ? "over 1 s" : "≤ " + ServiceBench.ms(b) }
             write("arrival → PUBACK in flapd (after commit), burst", "p50 \(bound(p50.0)), p99 \(bound(p99.0)) (\(total) messages)")
         }
-        output.write("reproduce: mosquitto -p 1883 & swift build -c release --static-swift-stdlib && .build/release/flapctl bench --service --mqtt mqtt://127.0.0.1:1883\n")
+        output.write("reproduce: mosquitto -p 1883 & swift build -c release --static-swift-stdlib && .build/release/flapbench --service --mqtt mqtt://127.0.0.1:1883\n")
         output.flush()
     }
 

@@ -1,19 +1,26 @@
+import FlapControl
 import ArgumentParser
 import FlapCore
 import FlapLinux
 import Foundation
 
-/// `flapctl bench`: how fast layout and planning are on this machine, and layout against vesta.
-struct BenchCommand: AsyncParsableCommand {
+/// `flapbench`: how fast layout and planning are on this machine, and layout against vesta;
+/// with a flag, another part instead (the drivers, LED frames, flapd, heart rate, rooms).
+struct Flapbench: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "bench",
+        commandName: "flapbench",
         abstract: "Measure layout and planning speed (build with -c release for real figures).",
-        discussion: HelpExamples.discussion("bench", """
+        discussion: """
             Each workload runs for --seconds, three rounds; the best round is reported (the least \
             disturbed by other load) with the median beside it. With a Python that has vesta \
             installed (--vesta-python, default .build/test-venv/bin/python when present), vesta's \
             encode_text runs the same texts in the same way and the ratio is printed.
-            """))
+
+            Examples:
+              flapbench
+              flapbench --frames
+              flapbench --service
+            """)
 
     @Option(help: "Seconds each round of each workload runs.")
     var seconds: Double = 1.0
@@ -27,7 +34,7 @@ struct BenchCommand: AsyncParsableCommand {
     @Flag(help: "Measure LED animation instead: CPU time per frame for a 64×32 RGB matrix and a 32×8 MAX7219, and the share of a core at 60 frames a second.")
     var frames = false
 
-    @Flag(help: "Measure flapd instead: exec → READY, POST → plan start, requests/s, memory (starts the flapd beside flapctl).")
+    @Flag(help: "Measure flapd instead: exec → READY, POST → plan start, requests/s, memory (starts the flapd beside flapbench).")
     var service = false
 
     @Flag(help: "Measure heart rate instead: a BLE strap's notification → reading through a real D-Bus (BlueZ played by python3-dbusmock; run from the project folder), readings per CPU second, flapd's memory with 20 simulated straps.")
@@ -41,6 +48,17 @@ struct BenchCommand: AsyncParsableCommand {
 
     @Option(help: "With --service: also measure MQTT through this running broker (mqtt://HOST:PORT).")
     var mqtt: String?
+
+    /// Runs the benchmarks the arguments ask for. (Called from an async function, so that the
+    /// async `run()` is the one chosen, not ParsableCommand's synchronous default.)
+    static func runMain() async {
+        do {
+            var command = try parseAsRoot()
+            if var benchmark = command as? Flapbench { try await benchmark.run() } else { try command.run() }
+        } catch {
+            exit(withError: error)
+        }
+    }
 
     /// Messages of the kind people send: short, multi-line, wrapping, with escapes and colours.
     static let typicalTexts = BenchmarkTexts.typical
@@ -80,9 +98,9 @@ struct BenchCommand: AsyncParsableCommand {
             return try await ServiceBench(messages: messages, seconds: seconds, output: out, mqtt: mqtt).run()
         }
         #if DEBUG
-        out.write("note: this is a debug build; run `swift run -c release --static-swift-stdlib flapctl bench` for real figures\n")
+        out.write("note: this is a debug build; build with `swift build -c release --static-swift-stdlib` for real figures\n")
         #endif
-        out.write("flapctl bench: best (median) of 3 rounds of \(seconds) s each\n")
+        out.write("flapbench: best (median) of 3 rounds of \(seconds) s each\n")
         out.flush()
         var sink = 0
         let texts = Self.typicalTexts
@@ -134,7 +152,7 @@ struct BenchCommand: AsyncParsableCommand {
                 out.flush()
             }
         } else {
-            out.write("instruction counts skipped: they need valgrind and the instruction-counts executable beside flapctl (swift build -c release --static-swift-stdlib --product instruction-counts)\n")
+            out.write("instruction counts skipped: they need valgrind and the instruction-counts executable beside flapbench (swift build -c release --static-swift-stdlib --product instruction-counts)\n")
         }
 
         if let python = vestaPython ?? defaultVestaPython() {
@@ -148,7 +166,7 @@ struct BenchCommand: AsyncParsableCommand {
             out.write("vesta comparison skipped: give --vesta-python (a Python with vesta==0.15.0)\n")
         }
         try JSONLinesBench(python: vestaPython ?? defaultVestaPython(), output: out).run()
-        out.write("checksum \(sink % 1000)\nreproduce: swift run -c release --static-swift-stdlib flapctl bench\n")
+        out.write("checksum \(sink % 1000)\nreproduce: swift build -c release --static-swift-stdlib && .build/release/flapbench\n")
         out.flush()
     }
 

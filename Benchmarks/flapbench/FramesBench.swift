@@ -1,9 +1,10 @@
+import FlapControl
 import FlapCore
 import FlapHardware
 import FlapSimulated
 import Foundation
 
-/// `flapctl bench --frames`: the CPU time one animation frame costs, from the plan to the bytes
+/// `flapbench --frames`: the CPU time one animation frame costs, from the plan to the bytes
 /// or library calls the device gets, and what 60 frames a second take of one core.
 struct FramesBench {
     let seconds: Double
@@ -27,7 +28,7 @@ struct FramesBench {
     }
 
     func run() async throws {
-        output.write("flapctl bench --frames: CPU time (user + system) per frame, best (median) of 3 rounds of \(seconds) s each\n")
+        output.write("flapbench --frames: CPU time (user + system) per frame, best (median) of 3 rounds of \(seconds) s each\n")
         var hub75Options = RGBMatrixOptions()
         hub75Options.rows = 32
         hub75Options.columns = 64

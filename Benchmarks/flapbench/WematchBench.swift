@@ -1,7 +1,8 @@
+import FlapControl
 import Foundation
 import Wematch
 
-/// `flapctl bench --rooms`: the Wematch engine's update (who is synced, clusters, chains, stars)
+/// `flapbench --rooms`: the Wematch engine's update (who is synced, clusters, chains, stars)
 /// for rooms of 20, 200 and 2 000 members, each member's heart rate wandering between updates.
 struct WematchBench {
     let seconds: Double

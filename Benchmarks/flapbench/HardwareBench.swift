@@ -1,10 +1,11 @@
+import FlapControl
 import FlapCore
 import FlapHardware
 import FlapLinux
 import FlapSimulated
 import Foundation
 
-/// `flapctl bench --hardware`: the split-flap drivers against their simulated hardware, in real
+/// `flapbench --hardware`: the split-flap drivers against their simulated hardware, in real
 /// time. The Chainlink figure includes the real serial driver, a real pseudo-terminal and the
 /// simulated controller's loop (it polls every 2 ms, as the firmware's serial task yields every
 /// 1 ms); the jitter figure is the stepping thread's lateness on this machine, only indicative
@@ -15,7 +16,7 @@ struct HardwareBench {
 
     func run() async throws {
         try await commandToMotion()
-        stepJitter()
+        try await stepJitter()
         output.flush()
     }
 
@@ -59,20 +60,20 @@ struct HardwareBench {
     }
 
     /// The stepping thread moving 24 modules non-stop: how late each step came.
-    func stepJitter() {
+    func stepJitter() async throws {
         let chain = SimulatedShiftRegisterChain(modules: 24, rotorSteps: Array(repeating: 2040, count: 24))
         let engine = SteppingEngine(io: ShiftRegisterChain(spi: chain, modules: 24), flaps: 52)
         let origin = ContinuousClock.now
         let thread = RealtimeSteppingThread(engine: engine, origin: origin)
         let refusal = thread.start()
-        Thread.sleep(forTimeInterval: 1.5)  // homing from just short of the magnet
+        try await Task.sleep(for: .seconds(1.5))  // homing from just short of the magnet
         _ = engine.lateness(reset: true)
         let end = ContinuousClock.now + .seconds(seconds * 3)
         var flap = 0
         while ContinuousClock.now < end {
             flap = (flap + 26) % 52
             for m in 0..<24 { engine.go(m, to: (flap + m) % 52) }
-            Thread.sleep(forTimeInterval: 0.8)
+            try await Task.sleep(for: .seconds(0.8))
         }
         let stats = engine.lateness()
         thread.stop()

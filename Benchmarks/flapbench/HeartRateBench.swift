@@ -1,10 +1,12 @@
+import FlapControl
 import Foundation
+import Synchronization
 
 #if canImport(Glibc)
 import Glibc
 #endif
 
-/// `flapctl bench --heart-rate`: a Bluetooth LE strap's notifications through a real
+/// `flapbench --heart-rate`: a Bluetooth LE strap's notifications through a real
 /// dbus-daemon into a running flapd (BlueZ played by python-dbusmock, Tests/Peers/bluez_peer.py,
 /// which needs Debian's python3-dbusmock; flapd reads it with `--sensor ble=hci0` and
 /// DBUS_SYSTEM_BUS_ADDRESS): notification → reading latency inside flapd, from its debug line
@@ -20,16 +22,20 @@ struct HeartRateBench {
         guard FileManager.default.fileExists(atPath: script) else { throw InputError("run from the project's folder: \(script) plays BlueZ") }
         signal(SIGPIPE, SIG_IGN)  // a peer that died is an error to report, not a silent exit
         let peer = try BusPeer(script: script)
-        defer { peer.stop() }
+        try await stopping(peer.stop) { try await measure(peer) }
+        try await memory()
+    }
+
+    private func measure(_ peer: BusPeer) async throws {
         _ = try peer.command("call AddAdapter [\"hci0\",\"bench\"]")
         _ = try peer.command("call AddHeartRateStrap [\"hci0\",\"\(Self.strap)\",\"Bench strap\",90]")
 
         // Latency: 200 readings a second, as a room of straps would send them; flapd logs each
         // reading at debug level with its RR interval, which carries the notification's number.
         let paced = max(200, Int(seconds * 200))
-        do {
-            let flapd = try await RunningFlapd(bus: peer.address, logLevel: "debug")
-            defer { flapd.stop() }
+        let traced = try await RunningFlapd(bus: peer.address, logLevel: "debug")
+        try await stopping(traced.stop) { [self] in
+            let flapd = traced
             try await waitUntilNotifying(peer)
             let sent = try await burst(peer, count: paced, intervalMs: 5) { flapd.arrivals.count >= paced }
             let received = flapd.arrivals.times
@@ -41,9 +47,9 @@ struct HeartRateBench {
 
         // Throughput: back to back, flapd at its usual log level; its CPU per reading.
         let flat = max(5000, Int(seconds * 5000))
-        do {
-            let flapd = try await RunningFlapd(bus: peer.address, logLevel: "info")
-            defer { flapd.stop() }
+        let quiet = try await RunningFlapd(bus: peer.address, logLevel: "info")
+        try await stopping(quiet.stop) { [self] in
+            let flapd = quiet
             try await waitUntilNotifying(peer)
             let counted = try await flapd.samples()
             let cpuBefore = flapd.cpuSeconds()
@@ -60,7 +66,6 @@ struct HeartRateBench {
                   String(format: "%.0f  (%d back to back: %.0f/s wall clock, %.2f s CPU)", Double(flat) / cpu, flat,
                          Double(flat) / (Double(wall.components.seconds) + Double(wall.components.attoseconds) / 1e18), cpu))
         }
-        try await memory()
     }
 
     private func waitUntilNotifying(_ peer: BusPeer) async throws {
@@ -83,7 +88,7 @@ struct HeartRateBench {
     private func memory() async throws {
         let flapd = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath()
             .deletingLastPathComponent().appendingPathComponent("flapd").path
-        guard FileManager.default.isExecutableFile(atPath: flapd) else { throw InputError("no flapd beside flapctl at \(flapd)") }
+        guard FileManager.default.isExecutableFile(atPath: flapd) else { throw InputError("no flapd beside flapbench at \(flapd)") }
         for (label, sensors) in [("flapd RSS, no heart-rate source", ""), ("flapd RSS, 20 simulated straps", "[[sensor]]\ndriver = \"simulated\"\npeople = 20\n")] {
             let dir = FileManager.default.temporaryDirectory.appendingPathComponent("flapd-hr-bench-\(UUID().uuidString)").path
             try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
@@ -119,21 +124,32 @@ struct HeartRateBench {
 }
 
 /// When each numbered reading arrived (CLOCK_MONOTONIC nanoseconds, the peer's clock too).
-final class Arrivals: @unchecked Sendable {
-    private let lock = NSLock()
-    private var arrived: [Int: Int] = [:]
+final class Arrivals: Sendable {
+    private let arrived = Mutex<[Int: Int]>([:])
 
     func record(_ number: Int) {
         var now = timespec()
         clock_gettime(CLOCK_MONOTONIC, &now)
-        lock.withLock { if arrived[number] == nil { arrived[number] = now.tv_sec * 1_000_000_000 + now.tv_nsec } }
+        arrived.withLock { if $0[number] == nil { $0[number] = now.tv_sec * 1_000_000_000 + now.tv_nsec } }
     }
 
-    var count: Int { lock.withLock { arrived.count } }
-    var times: [Int: Int] { lock.withLock { arrived } }
+    var count: Int { arrived.withLock { $0.count } }
+    var times: [Int: Int] { arrived.withLock { $0 } }
 }
 
-/// The flapd beside this flapctl reading the strap on the bus at `bus`, its stderr read as it
+/// Runs `body`, then `stop`, whether `body` threw or not: a `defer` that may await.
+func stopping<T>(_ stop: () async -> Void, _ body: () async throws -> T) async throws -> T {
+    do {
+        let result = try await body()
+        await stop()
+        return result
+    } catch {
+        await stop()
+        throw error
+    }
+}
+
+/// The flapd beside this flapbench reading the strap on the bus at `bus`, its stderr read as it
 /// comes (each `heart rate` debug line timestamped on arrival).
 final class RunningFlapd: @unchecked Sendable {
     let arrivals = Arrivals()
@@ -144,7 +160,7 @@ final class RunningFlapd: @unchecked Sendable {
     init(bus: String, logLevel: String) async throws {
         let flapd = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath()
             .deletingLastPathComponent().appendingPathComponent("flapd").path
-        guard FileManager.default.isExecutableFile(atPath: flapd) else { throw InputError("no flapd beside flapctl at \(flapd)") }
+        guard FileManager.default.isExecutableFile(atPath: flapd) else { throw InputError("no flapd beside flapbench at \(flapd)") }
         directory = FileManager.default.temporaryDirectory.appendingPathComponent("flapd-hr-\(UUID().uuidString)").path
         process.executableURL = URL(fileURLWithPath: flapd)
         process.arguments = ["--simulate", "--sensor", "ble=hci0", "--state-dir", directory, "--api-port", "0", "--local-api-port", "0",
@@ -158,8 +174,7 @@ final class RunningFlapd: @unchecked Sendable {
         let errors = Pipe()
         process.standardError = errors
         try process.run()
-        let ready = NSLock()
-        nonisolated(unsafe) var found = 0
+        let found = Mutex(0)
         let arrivals = arrivals
         Thread.detachNewThread {
             var pending = ""
@@ -172,15 +187,15 @@ final class RunningFlapd: @unchecked Sendable {
                     if line.contains("heart rate"), let range = line.range(of: "rr=["), let number = Int(line[range.upperBound...].prefix { $0.isNumber }) {
                         arrivals.record(number)
                     } else if let range = line.range(of: "api=http://127.0.0.1:"), let port = Int(line[range.upperBound...].prefix { $0.isNumber }) {
-                        ready.withLock { found = port }
+                        found.withLock { $0 = port }
                     }
                     pending = String(pending[pending.index(after: end)...])
                 }
             }
         }
-        for _ in 0..<300 where ready.withLock({ found }) == 0 { try await Task.sleep(for: .milliseconds(50)) }
-        port = ready.withLock { found }
-        guard port > 0 else { stop(); throw InputError("flapd did not start") }
+        for _ in 0..<300 where found.withLock({ $0 }) == 0 { try await Task.sleep(for: .milliseconds(50)) }
+        port = found.withLock { $0 }
+        guard port > 0 else { await stop(); throw InputError("flapd did not start") }
     }
 
     /// Readings flapd has counted (`flapd_heart_rate_samples_total`).
@@ -199,10 +214,9 @@ final class RunningFlapd: @unchecked Sendable {
         return (user + system) / Double(sysconf(Int32(_SC_CLK_TCK)))
     }
 
-    func stop() {
+    func stop() async {
         kill(process.processIdentifier, SIGTERM)
-        for _ in 0..<150 where process.isRunning { usleep(100_000) }
-        if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+        await HeartRateBench.wait(for: process)
         try? FileManager.default.removeItem(atPath: directory)
     }
 }
@@ -253,9 +267,8 @@ private final class BusPeer {
         return String(buffered[..<end])
     }
 
-    func stop() {
+    func stop() async {
         _ = try? command("quit")
-        for _ in 0..<150 where process.isRunning { usleep(100_000) }
-        if process.isRunning { process.terminate() }
+        await HeartRateBench.wait(for: process)
     }
 }
