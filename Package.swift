@@ -148,7 +148,7 @@ let package = Package(
         .executableTarget(
             name: "flapbench",
             dependencies: [
-                "FlapControl", "FlapCore", "FlapHardware", "FlapSimulated", "FlapLinux", "FlapMQTT", "FlapHeartRate", "FlapMetrics", "Wematch", "FlapKiosk",
+                "FlapControl", "FlapCore", "FlapHardware", "FlapSimulated", "FlapLinux", "FlapMQTT", "Wematch", "FlapKiosk",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             path: "Benchmarks/flapbench"),
@@ -190,6 +190,8 @@ let package = Package(
             dependencies: [
                 "FlapTime", "FlapService", "flapd", "TestSupport"]),
         .testTarget(name: "FlapControlTests", dependencies: ["FlapControl", "flapctl", "TestSupport"]),
+        // The layers: docs/architecture.md's import table against Package.swift and every import.
+        .testTarget(name: "ArchitectureTests"),
     ],
     swiftLanguageModes: [.v6]
 )
