@@ -49,11 +49,12 @@ let package = Package(
             ]),
         // Counters and histograms of what flapd does, in Prometheus text format.
         .target(name: "FlapMetrics", dependencies: [.product(name: "Prometheus", package: "swift-prometheus")]),
-        // The Vestaboard-compatible Local API and the native /v1 API.
+        // The Vestaboard-compatible Local API and the native /v1 API: the messaging layer and
+        // protocols for the rest, which FlapService fills in.
         .target(
             name: "FlapHTTP",
             dependencies: [
-                "FlapCore", "FlapMessaging", "FlapStorage", "FlapHardware", "FlapMetrics", "FlapHeartRate", "Wematch", "FlapKiosk", "FlapVestaboard", "FlapMQTT", "FlapTime",
+                "FlapCore", "FlapMessaging", "FlapStorage", "FlapMetrics", "FlapTime",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdCore", package: "hummingbird"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),

@@ -1,6 +1,5 @@
-import Foundation
-import FlapHardware
 import FlapCore
+import Foundation
 
 /// What the APIs can ask the running appliance about its panels.
 public protocol BoardQuery: Sendable {
@@ -70,13 +69,17 @@ public struct PanelView: Sendable {
     public var moving: Bool
     /// The message the panel shows or moves to, nil for a blank board.
     public var messageId: String?
-    /// Whether its device answers, and which modules need attention.
-    public var health: PanelHealth
+    /// Whether its device answers.
+    public var connected: Bool
+    /// The modules that need attention, in row-major order.
+    public var faults: [PanelFault]
     /// When the quiet hours it is in end (nil: not in them).
     public var quietUntil: Date? = nil
 
-    public init(id: String, driver: String, drum: String, board: Board, moving: Bool, messageId: String?, health: PanelHealth = PanelHealth()) {
-        self.health = health
+    public init(id: String, driver: String, drum: String, board: Board, moving: Bool, messageId: String?,
+                connected: Bool = true, faults: [PanelFault] = []) {
+        self.connected = connected
+        self.faults = faults
         self.id = id
         self.driver = driver
         self.drum = drum
@@ -87,4 +90,20 @@ public struct PanelView: Sendable {
 
     /// The board as lines of text, colour chips as their letters.
     var lines: [String] { board.rows.map { String($0.map(BoardText.symbol)) } }
+}
+
+/// A module that needs attention, as `/v1/status` reports it.
+public struct PanelFault: Sendable, Encodable {
+    public var row: Int
+    public var column: Int
+    /// `sensor-error`, `panic`, `disabled`, `missed-home` or `unexpected-home`.
+    public var fault: String
+    public var rehomeAttempts: Int
+
+    public init(row: Int, column: Int, fault: String, rehomeAttempts: Int) {
+        self.row = row
+        self.column = column
+        self.fault = fault
+        self.rehomeAttempts = rehomeAttempts
+    }
 }

@@ -1,11 +1,10 @@
-import FlapVestaboard
 import Foundation
 
 /// Real Vestaboards' writes as the API reaches them (`/v1/queue`, and the boards in `/v1/status`).
 public protocol DeliveryAccess: Sendable {
     func boards() async -> [BoardStatus]
-    /// Newest first.
-    func deliveries(limit: Int) async throws -> [Delivery]
+    /// Newest first, each as the queue's own JSON.
+    func deliveries(limit: Int) async throws -> [any Encodable & Sendable]
     /// Gives a failed or conflicting write five more attempts: nil when there is no such
     /// write, false when it is not final.
     func retry(_ id: Int64) async throws -> Bool?

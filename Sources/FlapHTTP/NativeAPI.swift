@@ -1,13 +1,8 @@
 import FlapCore
 import FlapMessaging
-import FlapHeartRate
 import FlapMetrics
 import FlapStorage
-import FlapMQTT
 import FlapTime
-import Wematch
-import FlapKiosk
-import FlapVestaboard
 import Foundation
 import HTTPTypes
 import Hummingbird
@@ -21,16 +16,16 @@ public struct NativeAPI: Sendable {
     public let metrics: FlapMetrics
     public let apiKey: String
     public let version: String
-    /// The heart-rate sources and their straps.
-    public let sensors: @Sendable () async -> [SensorReport]
+    /// The heart-rate sources and their straps, each as its own JSON.
+    public let sensors: @Sendable () async -> [any Encodable & Sendable]
     /// The Wematch rooms, when this kiosk takes part in them.
     public let rooms: (any RoomAccess)?
     /// Real Vestaboards' writes, when there are such panels.
     public let deliveries: (any DeliveryAccess)?
     /// Plans and resting boards as they happen, for pages watching the boards.
     public let live: LiveBoards?
-    /// The connection to the MQTT broker, when there is one.
-    public let mqtt: (@Sendable () -> MQTTLinkStatus)?
+    /// The connection to the MQTT broker, when there is one, as its own JSON.
+    public let mqtt: (@Sendable () -> any Encodable & Sendable)?
     /// Whether timed events may go by the clock, and by which rule.
     public let clock: (@Sendable () -> ClockVerdict)?
     /// Recurring messages.
@@ -40,9 +35,9 @@ public struct NativeAPI: Sendable {
     public let sessions = Sessions()
 
     public init(intake: MessageIntake, panels: any BoardQuery, metrics: FlapMetrics, apiKey: String, version: String,
-                sensors: @escaping @Sendable () async -> [SensorReport] = { [] },
+                sensors: @escaping @Sendable () async -> [any Encodable & Sendable] = { [] },
                 rooms: (any RoomAccess)? = nil, deliveries: (any DeliveryAccess)? = nil, live: LiveBoards? = nil,
-                mqtt: (@Sendable () -> MQTTLinkStatus)? = nil, clock: (@Sendable () -> ClockVerdict)? = nil,
+                mqtt: (@Sendable () -> any Encodable & Sendable)? = nil, clock: (@Sendable () -> ClockVerdict)? = nil,
                 schedules: (any ScheduleBook)? = nil) {
         self.clock = clock
         self.schedules = schedules
@@ -138,11 +133,11 @@ public struct NativeAPI: Sendable {
             return Responses.json(.ok, receipt)
         }
         v1.get("status") { _, _ in try await status() }
-        v1.get("sensors") { _, _ in Responses.json(.ok, SensorsResponse(sensors: await sensors())) }
+        v1.get("sensors") { _, _ in Responses.json(.ok, SensorsResponse(sensors: await sensors().map(Encoded.init))) }
         v1.get("room") { _, _ in
             guard let rooms else { return Responses.error(.notFound, Self.noRooms) }
             guard let answer = await rooms.current() else { return Responses.error(.notFound, "not in a room; join one with POST /v1/room {\"code\": \"…\"}") }
-            return Responses.json(.ok, answer)
+            return Responses.json(.ok, Encoded(answer))
         }
         v1.post("room") { request, _ in try await roomRequest(request) }
         v1.delete("room") { _, _ in
@@ -154,7 +149,7 @@ public struct NativeAPI: Sendable {
         v1.get("room/plot") { _, _ in
             // 204 when there is no room to draw: the page asks every few seconds, and that is no error.
             guard let plot = await rooms?.plot() else { return Response(status: .noContent) }
-            return Responses.json(.ok, RoomPlotView(plot))
+            return Responses.json(.ok, Encoded(plot))
         }
         v1.get("room/picture") { request, _ in
             guard let rooms else { return Responses.error(.notFound, Self.noRooms) }
@@ -163,8 +158,7 @@ public struct NativeAPI: Sendable {
             guard (16...400).contains(width), (8...240).contains(height) else {
                 return Responses.error(.badRequest, "width must be 16–400 and height 8–240 pixels, not \(width)×\(height)")
             }
-            guard let plot = await rooms.plot() else { return Responses.error(.notFound, "not in a room") }
-            let text = HalfBlockText.text(KioskPicture(width: width, height: height).draw(plot, positions: [:]), maximumColumns: 400)
+            guard let text = await rooms.picture(width: width, height: height) else { return Responses.error(.notFound, "not in a room") }
             return Response(status: .ok, headers: [.contentType: "text/plain; charset=utf-8"], body: .init(byteBuffer: ByteBuffer(string: text)))
         }
         addTemplates(to: v1)
@@ -188,8 +182,8 @@ public struct NativeAPI: Sendable {
         }
         v1.get("queue") { request, _ in
             guard let limit = Self.limit(of: request, default: 50, maximum: 1000) else { return Self.badLimit(request, maximum: 1000) }
-            guard let deliveries else { return Responses.json(.ok, ["deliveries": [Delivery]()]) }
-            return Responses.json(.ok, ["deliveries": try await deliveries.deliveries(limit: limit)])
+            guard let deliveries else { return Responses.json(.ok, ["deliveries": [Encoded]()]) }
+            return Responses.json(.ok, ["deliveries": try await deliveries.deliveries(limit: limit).map(Encoded.init)])
         }
         v1.post("queue/:id/retry") { _, context in
             try await queueAction(context.parameter("id"), "retried", "only a failed or conflicting write can be retried") { try await $0.retry($1) }
@@ -243,11 +237,11 @@ public struct NativeAPI: Sendable {
         do {
             if let code = object["code"] {
                 guard let code = code as? String else { return Responses.error(.badRequest, "code: must be a string of six letters and digits") }
-                return Responses.json(.ok, try await rooms.join(code: code))
+                return Responses.json(.ok, Encoded(try await rooms.join(code: code)))
             }
             if let create = object["create"] {
                 guard create as? String == "pair" else { return Responses.error(.badRequest, "create: the only kind of room to create is \"pair\" (a room for two)") }
-                return Responses.json(.created, try await rooms.createPair())
+                return Responses.json(.created, Encoded(try await rooms.createPair()))
             }
             return Responses.error(.badRequest, "give code (to join a room) or create: \"pair\" (to open a room for two)")
         } catch {
@@ -371,10 +365,9 @@ public struct NativeAPI: Sendable {
     }
 
     private func status() async throws -> Response {
-        struct Fault: Encodable { var row: Int; var column: Int; var fault: String; var rehomeAttempts: Int }
         struct Panel: Encodable {
             var id: String; var driver: String; var rows: Int; var columns: Int; var modules: Int
-            var drum: String; var moving: Bool; var message: String?; var connected: Bool; var faults: [Fault]
+            var drum: String; var moving: Bool; var message: String?; var connected: Bool; var faults: [PanelFault]
             var quietUntil: Date?
         }
         struct Queue: Encodable { var slots: Int; var waiting: Int }
@@ -382,7 +375,7 @@ public struct NativeAPI: Sendable {
         struct Status: Encodable {
             var version: String; var uptimeSeconds: Int; var panels: [Panel]; var queue: Queue; var sound: Sound; var receipts: [String: Int]
             var boards: [BoardStatus]
-            var mqtt: MQTTLinkStatus?
+            var mqtt: Encoded?
             var time: TimeStatus?
             var storage: StorageStatus
         }
@@ -394,8 +387,7 @@ public struct NativeAPI: Sendable {
         let panelList = await panels.panels().map {
             Panel(id: $0.id, driver: $0.driver, rows: $0.board.size.rows, columns: $0.board.size.columns,
                   modules: $0.board.size.count, drum: $0.drum, moving: $0.moving, message: $0.messageId,
-                  connected: $0.health.connected,
-                  faults: $0.health.faults.map { Fault(row: $0.row, column: $0.column, fault: $0.kind.rawValue, rehomeAttempts: $0.attempts) },
+                  connected: $0.connected, faults: $0.faults,
                   quietUntil: $0.quietUntil)
         }
         var timeStatus: TimeStatus?
@@ -408,7 +400,7 @@ public struct NativeAPI: Sendable {
             queue: Queue(slots: try await intake.inbox.slotCount(), waiting: counts[.accepted] ?? 0),
             sound: await { let s = await panels.soundStatus(); return Sound(state: s.state, reason: s.reason) }(),
             receipts: Dictionary(uniqueKeysWithValues: counts.map { ($0.key.rawValue, $0.value) }),
-            boards: await deliveries?.boards() ?? [], mqtt: mqtt?(),
+            boards: await deliveries?.boards() ?? [], mqtt: mqtt.map { Encoded($0()) },
             time: timeStatus, storage: StorageStatus(inbox: intake.inbox.path, health: intake.inbox.health))
         return Responses.json(.ok, status)
     }
@@ -416,7 +408,7 @@ public struct NativeAPI: Sendable {
 
 /// `GET /v1/sensors`.
 struct SensorsResponse: Encodable {
-    var sensors: [SensorReport]
+    var sensors: [Encoded]
 }
 
 /// `GET /v1/session`'s answer.

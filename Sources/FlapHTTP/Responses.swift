@@ -81,3 +81,13 @@ public func secretsMatch(_ given: String, _ expected: String) -> Bool {
     }
     return difference == 0
 }
+
+/// A value whose JSON belongs to another module (a sensor's report, a write to a real Vestaboard,
+/// a room), encoded as itself: this layer passes it on without knowing its type.
+public struct Encoded: Encodable, Sendable {
+    let value: any Encodable & Sendable
+
+    public init(_ value: any Encodable & Sendable) { self.value = value }
+
+    public func encode(to encoder: any Encoder) throws { try value.encode(to: encoder) }
+}

@@ -108,7 +108,7 @@ public final class Appliance: Sendable {
                                      calibrationStore: calibration)
         let metrics = self.metrics
         let bridge = mqtt
-        let mqttStatus: (@Sendable () -> MQTTLinkStatus)? = bridge.map { bridge in { @Sendable in bridge.status } }
+        let mqttStatus: (@Sendable () -> any Encodable & Sendable)? = bridge.map { bridge in { @Sendable in bridge.status } }
         let workers = panels.compactMap(\.delivery)
         let native = NativeAPI(intake: intake, panels: boards, metrics: metrics, apiKey: apiKey, version: Self.version,
                                sensors: { await heartRate?.report() ?? [] }, rooms: room.map { RoomAccessAdapter(service: $0) },

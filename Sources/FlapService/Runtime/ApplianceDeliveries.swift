@@ -22,7 +22,7 @@ struct ApplianceDeliveries: DeliveryAccess {
         return boards
     }
 
-    func deliveries(limit: Int) async throws -> [Delivery] { try queue.list(limit: limit) }
+    func deliveries(limit: Int) async throws -> [any Encodable & Sendable] { try queue.list(limit: limit) }
 
     func retry(_ id: Int64) async throws -> Bool? {
         guard let delivery = try queue.delivery(id) else { return nil }
