@@ -6,15 +6,17 @@ import Hummingbird
 /// `POST /v1/layout`: a message's text laid out by flapd itself, for a live preview: the rows of
 /// codes with each as the board draws it, the substitutions made, or what is wrong and where.
 /// Nothing is stored or shown.
-extension NativeAPI {
-    func addLayoutPreview(to v1: RouterGroup<BasicRequestContext>) {
+struct LayoutPreviewAPI {
+    let boardSize: BoardSize
+
+    func add(to v1: RouterGroup<BasicRequestContext>) {
         v1.post("layout") { request, _ in
             guard let body = try await Responses.body(of: request, limit: Responses.maximumBody),
                   let object = (try? JSONSerialization.jsonObject(with: Data(body))) as? [String: Any] else {
                 return Responses.error(.badRequest, "send {\"text\": \"…\", \"align\": \"center\", \"valign\": \"middle\"}")
             }
             guard let text = object["text"] as? String else { return Responses.error(.badRequest, "text: the text to lay out is missing") }
-            var options = LayoutOptions(size: intake.boardSize)
+            var options = LayoutOptions(size: boardSize)
             options.align = .center
             options.valign = .middle
             // Present with another type (null too) is a mistake to name, not a default to take.
@@ -40,9 +42,7 @@ extension NativeAPI {
             }
         }
     }
-}
 
-extension NativeAPI {
     /// A JSON value as the sender wrote it, for an error message.
     static func shown(_ value: Any) -> String {
         if value is NSNull { return "null" }

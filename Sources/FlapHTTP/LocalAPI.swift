@@ -11,14 +11,14 @@ import Logging
 /// write the board's rows with `X-Vestaboard-Local-Api-Key`.
 public struct LocalAPI: Sendable {
     public let intake: MessageIntake
-    public let panels: any BoardQuery
+    public let panels: any PanelsQuery
     public let metrics: FlapMetrics
     /// The token that `POST /local-api/enablement` must present.
     public let enablementToken: String
     /// The key it hands out, and every other request must present.
     public let apiKey: String
 
-    public init(intake: MessageIntake, panels: any BoardQuery, metrics: FlapMetrics, enablementToken: String, apiKey: String) {
+    public init(intake: MessageIntake, panels: any PanelsQuery, metrics: FlapMetrics, enablementToken: String, apiKey: String) {
         self.intake = intake
         self.panels = panels
         self.metrics = metrics

@@ -4,11 +4,47 @@ import FlapStorage
 import Foundation
 import Hummingbird
 
+/// The clacks as the APIs reach them.
+public protocol SoundControl: Sendable {
+    /// Whether the clacks are playing, and if not, why (`idle`, `muted`, `quiet hours`, `unavailable`, …).
+    func soundStatus() async -> (state: String, reason: String?)
+    /// The clacks' settings and state.
+    func sound() async -> SoundView
+    /// Mutes, sets the volume and the quiet hours (nil: none), saved across restarts.
+    func setSound(mute: Bool, volume: Int, quietHours: String?) async throws -> SoundView
+}
+
+/// The clacks as `GET /v1/sound` reports them.
+public struct SoundView: Sendable, Encodable {
+    /// false when `[sound] enabled = false`: nothing can be changed.
+    public var enabled: Bool
+    public var state: String
+    public var reason: String?
+    public var mute: Bool
+    /// 0–100.
+    public var volume: Int
+    /// `HH:MM-HH:MM`, local time, or nil.
+    public var quietHours: String?
+    public var device: String
+
+    public init(enabled: Bool, state: String, reason: String?, mute: Bool, volume: Int, quietHours: String?, device: String) {
+        self.enabled = enabled
+        self.state = state
+        self.reason = reason
+        self.mute = mute
+        self.volume = volume
+        self.quietHours = quietHours
+        self.device = device
+    }
+}
+
 /// `/v1/sound`: the clacks' state and the settings a person changes from the page or a script:
 /// mute, volume and the sound's quiet hours (kept across restarts).
-extension NativeAPI {
-    func addSound(to v1: RouterGroup<BasicRequestContext>) {
-        v1.get("sound") { _, _ in Responses.json(.ok, await panels.sound()) }
+struct SoundAPI {
+    let sound: any SoundControl
+
+    func add(to v1: RouterGroup<BasicRequestContext>) {
+        v1.get("sound") { _, _ in Responses.json(.ok, await sound.sound()) }
         v1.patch("sound") { request, _ in try await changeSound(request) }
     }
 
@@ -21,7 +57,7 @@ extension NativeAPI {
         guard let object = (try? JSONSerialization.jsonObject(with: Data(body))) as? [String: Any] else {
             return Responses.error(.badRequest, "send a JSON object such as {\"mute\": true, \"volume\": 40, \"quietHours\": \"22:00-07:00\"}")
         }
-        let current = await panels.sound()
+        let current = await sound.sound()
         guard current.enabled else { return Responses.error(.conflict, "sound is off in the configuration ([sound] enabled = false)") }
         var reader = FieldReader(fields: object)
         // null is no mute setting and no volume: refused, as the description says, not taken for "unchanged".
@@ -42,7 +78,7 @@ extension NativeAPI {
                                    problems: reader.problems.map { .init(field: $0.field, problem: $0.problem) })
         }
         do {
-            return Responses.json(.ok, try await panels.setSound(mute: mute, volume: volume, quietHours: quiet))
+            return Responses.json(.ok, try await sound.setSound(mute: mute, volume: volume, quietHours: quiet))
         } catch let fault as StorageFault {
             return Responses.error(FailureAnswers.status(of: fault), "set, but not saved for a restart: \(fault.description)")
         } catch {

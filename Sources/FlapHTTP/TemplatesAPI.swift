@@ -4,8 +4,11 @@ import Hummingbird
 
 /// Quick messages under `/v1/templates`: up to 20 named messages (text or codes, with their
 /// alignment and transition) to list, save, rename, delete and send.
-extension NativeAPI {
-    func addTemplates(to v1: RouterGroup<BasicRequestContext>) {
+struct TemplatesAPI {
+    let intake: MessageIntake
+    let answers: IntakeAnswers
+
+    func add(to v1: RouterGroup<BasicRequestContext>) {
         v1.get("templates") { _, _ in Responses.json(.ok, ["templates": try await intake.inbox.templates()]) }
         v1.put("templates/:name") { request, context in try await saveTemplate(request, name: context.parameter("name")) }
         v1.delete("templates/:name") { _, context in
@@ -37,7 +40,7 @@ extension NativeAPI {
             for key in QuickMessage.keptFields { fields[key] = kept[key] }
             // Each sending is a message of its own (sent again, it shows again).
             if fields["createdAt"] == nil { fields["createdAt"] = ISO8601DateFormatter().string(from: intake.now()) }
-            return try await answer(intake.submit(fields: fields, source: "template", defaultSender: "quick-messages"), source: "template")
+            return try await answers.answer(intake.submit(fields: fields, source: "template", defaultSender: "quick-messages"), source: "template")
         }
     }
 

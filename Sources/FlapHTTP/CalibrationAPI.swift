@@ -1,0 +1,78 @@
+import FlapStorage
+import Foundation
+import Hummingbird
+
+/// Module offsets of the panels that have them (spi and gpio split-flaps), as the API reaches them.
+public protocol CalibrationControl: Sendable {
+    /// The panel's module offsets (steps, row-major), or nil when it has none to calibrate.
+    func calibration(panel: String) async -> Calibrated?
+    /// Sets one module's offset (1-based row and column) and saves it; the module re-homes.
+    func calibrate(panel: String, row: Int, column: Int, offsetSteps: Int) async throws -> Calibrated
+}
+
+/// A panel's calibration as the API reports it.
+public struct Calibrated: Sendable, Encodable {
+    public var panel: String
+    public var rows: Int
+    public var columns: Int
+    /// Steps from each module's home edge to flap 0, row-major.
+    public var offsets: [Int]
+    /// Steps that turn the drum by one flap (for nudging by tenths).
+    public var stepsPerFlap: Double
+
+    public init(panel: String, rows: Int, columns: Int, offsets: [Int], stepsPerFlap: Double) {
+        self.panel = panel
+        self.rows = rows
+        self.columns = columns
+        self.offsets = offsets
+        self.stepsPerFlap = stepsPerFlap
+    }
+}
+
+/// `/v1/panels/{id}/calibration`: a panel's module offsets, read and set one module at a time.
+struct CalibrationAPI {
+    let panels: any CalibrationControl
+
+    func add(to v1: RouterGroup<BasicRequestContext>) {
+        v1.get("panels/:id/calibration") { _, context in
+            let id = context.parameter("id")
+            guard let calibrated = await panels.calibration(panel: id) else { return Self.noModules(id) }
+            return Responses.json(.ok, calibrated)
+        }
+        v1.post("panels/:id/calibration") { request, context in
+            try await calibrate(request, panel: context.parameter("id"))
+        }
+    }
+
+    static func noModules(_ panel: String) -> Response {
+        Responses.error(.notFound, "no panel \(panel) with modules to calibrate (only spi and gpio panels have offsets here)")
+    }
+
+    /// `{"row": R, "column": C, "offsetSteps": N}` sets a module's offset; `"nudgeTenths": N`
+    /// instead moves it by tenths of a flap from where it is.
+    private func calibrate(_ request: Request, panel: String) async throws -> Response {
+        guard let current = await panels.calibration(panel: panel) else { return Self.noModules(panel) }
+        guard let body = try await Responses.body(of: request, limit: 4096),
+              let object = try? JSONSerialization.jsonObject(with: Data(body)) as? [String: Any] else {
+            return Responses.error(.badRequest, "send {\"row\": R, \"column\": C, \"offsetSteps\": N} or {…, \"nudgeTenths\": N} as JSON")
+        }
+        guard let row = object["row"] as? Int, let column = object["column"] as? Int,
+              (1...current.rows).contains(row), (1...current.columns).contains(column) else {
+            return Responses.error(.badRequest, "row must be 1 to \(current.rows) and column 1 to \(current.columns)")
+        }
+        let index = (row - 1) * current.columns + column - 1
+        let offset: Int
+        switch (object["offsetSteps"] as? Int, object["nudgeTenths"] as? Int) {
+        case (let steps?, nil): offset = steps
+        case (nil, let tenths?): offset = current.offsets[index] + Int((Double(tenths) * current.stepsPerFlap / 10).rounded())
+        default: return Responses.error(.badRequest, "give offsetSteps or nudgeTenths (one of them)")
+        }
+        do {
+            return Responses.json(.ok, try await panels.calibrate(panel: panel, row: row, column: column, offsetSteps: offset))
+        } catch let fault as StorageFault {
+            return Responses.error(FailureAnswers.status(of: fault), "the offset is set but could not be saved: \(fault.description)")
+        } catch {
+            return Responses.error(.internalServerError, "the offset is set but could not be saved: \(error)")
+        }
+    }
+}

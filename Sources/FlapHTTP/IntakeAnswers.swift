@@ -1,0 +1,38 @@
+import FlapMessaging
+import FlapMetrics
+import Hummingbird
+
+/// The intake's verdict on a message as an HTTP answer (202, 200 for a duplicate, 400, 403,
+/// 429), counted in the metrics: the same for every route that submits messages.
+struct IntakeAnswers: Sendable {
+    let metrics: FlapMetrics
+
+    func answer(_ outcome: IntakeOutcome, source: String) -> Response {
+        switch outcome {
+        case .accepted(let receipt, let warnings):
+            metrics.accepted(id: receipt.id, source: source)
+            return Responses.json(.accepted, Accepted(id: receipt.id, status: receipt.status, warnings: warnings))
+        case .duplicate(let receipt):
+            return Responses.json(.ok, Accepted(id: receipt.id, status: receipt.status, warnings: [], duplicate: true))
+        case .invalid(let errors):
+            metrics.rejected(source: source, reason: "invalid")
+            return Responses.error(.badRequest, errors.description,
+                                   problems: errors.problems.map { .init(field: $0.field, problem: $0.problem) })
+        case .refused(let reason):
+            metrics.rejected(source: source, reason: "refused")
+            return Responses.error(.forbidden, reason)
+        case .rateLimited(let wait):
+            metrics.rejected(source: source, reason: "rate_limited")
+            let seconds = Int(wait.rounded(.up))
+            return Responses.error(.tooManyRequests, "too many messages from this sender; try again in \(seconds) s",
+                                   headers: [.retryAfter: String(seconds)])
+        }
+    }
+
+    struct Accepted: Encodable {
+        var id: String
+        var status: ReceiptStatus
+        var warnings: [String]
+        var duplicate: Bool?
+    }
+}

@@ -1,0 +1,60 @@
+import FlapCore
+import Foundation
+
+/// What the APIs ask of the running panels: each one's board and state.
+public protocol PanelsQuery: Sendable {
+    /// Every panel, the first being the one the Local API shows.
+    func panels() async -> [PanelView]
+}
+
+/// Everything the native API asks of the appliance's panels: their boards, the clacks that go
+/// with them, and the offsets of modules that have them.
+public typealias BoardQuery = PanelsQuery & SoundControl & CalibrationControl
+
+/// One panel as the APIs report it.
+public struct PanelView: Sendable {
+    public var id: String
+    public var driver: String
+    public var drum: String
+    public var board: Board
+    public var moving: Bool
+    /// The message the panel shows or moves to, nil for a blank board.
+    public var messageId: String?
+    /// Whether its device answers.
+    public var connected: Bool
+    /// The modules that need attention, in row-major order.
+    public var faults: [PanelFault]
+    /// When the quiet hours it is in end (nil: not in them).
+    public var quietUntil: Date? = nil
+
+    public init(id: String, driver: String, drum: String, board: Board, moving: Bool, messageId: String?,
+                connected: Bool = true, faults: [PanelFault] = []) {
+        self.connected = connected
+        self.faults = faults
+        self.id = id
+        self.driver = driver
+        self.drum = drum
+        self.board = board
+        self.moving = moving
+        self.messageId = messageId
+    }
+
+    /// The board as lines of text, colour chips as their letters.
+    var lines: [String] { board.rows.map { String($0.map(BoardText.symbol)) } }
+}
+
+/// A module that needs attention, as `/v1/status` reports it.
+public struct PanelFault: Sendable, Encodable {
+    public var row: Int
+    public var column: Int
+    /// `sensor-error`, `panic`, `disabled`, `missed-home` or `unexpected-home`.
+    public var fault: String
+    public var rehomeAttempts: Int
+
+    public init(row: Int, column: Int, fault: String, rehomeAttempts: Int) {
+        self.row = row
+        self.column = column
+        self.fault = fault
+        self.rehomeAttempts = rehomeAttempts
+    }
+}

@@ -1,0 +1,28 @@
+import Hummingbird
+
+/// `/v1/queue`: writes to real Vestaboards, newest first; one retried or cancelled.
+struct QueueAPI {
+    let deliveries: (any DeliveryAccess)?
+
+    func add(to v1: RouterGroup<BasicRequestContext>) {
+        v1.get("queue") { request, _ in
+            guard let limit = ListLimit.of(request, default: 50, maximum: 1000) else { return ListLimit.refusal(request, maximum: 1000) }
+            guard let deliveries else { return Responses.json(.ok, ["deliveries": [Encoded]()]) }
+            return Responses.json(.ok, ["deliveries": try await deliveries.deliveries(limit: limit).map(Encoded.init)])
+        }
+        v1.post("queue/:id/retry") { _, context in
+            try await act(on: context.parameter("id"), "retried", "only a failed or conflicting write can be retried") { try await $0.retry($1) }
+        }
+        v1.delete("queue/:id") { _, context in
+            try await act(on: context.parameter("id"), "cancelled", "only a write still waiting can be cancelled") { try await $0.cancel($1) }
+        }
+    }
+
+    private func act(on text: String?, _ done: String, _ notNow: String,
+                     _ act: (any DeliveryAccess, Int64) async throws -> Bool?) async throws -> Response {
+        guard let text, let id = Int64(text) else { return Responses.error(.badRequest, "a write's id is a number (flapctl queue list shows them)") }
+        guard let deliveries, let changed = try await act(deliveries, id) else { return Responses.error(.notFound, "no write \(id)") }
+        guard changed else { return Responses.error(.conflict, "write \(id): \(notNow)") }
+        return Responses.json(.ok, ["id": "\(id)", "status": done])
+    }
+}

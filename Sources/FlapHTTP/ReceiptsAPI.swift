@@ -1,0 +1,21 @@
+import FlapMessaging
+import Hummingbird
+
+/// `/v1/receipts`: what became of each message, newest first, or of one by its id.
+struct ReceiptsAPI {
+    let inbox: Inbox
+
+    func add(to v1: RouterGroup<BasicRequestContext>) {
+        v1.get("receipts") { request, _ in
+            guard let limit = ListLimit.of(request, default: 20, maximum: 500) else { return ListLimit.refusal(request, maximum: 500) }
+            return Responses.json(.ok, ["receipts": try await inbox.recentReceipts(limit: limit)])
+        }
+        v1.get("receipts/:id") { _, context in
+            let id = context.parameter("id")
+            guard let receipt = try await inbox.receipt(id: id) else {
+                return Responses.error(.notFound, "no message with id \(id)")
+            }
+            return Responses.json(.ok, receipt)
+        }
+    }
+}

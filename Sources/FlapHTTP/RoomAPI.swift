@@ -1,0 +1,75 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+
+/// `/v1/room`: the Wematch room this kiosk is in (never anyone's heart rate), joined by code,
+/// opened for two, left; its plot for the page and as a picture in text.
+struct RoomAPI {
+    let rooms: (any RoomAccess)?
+
+    static let noRooms = "this kiosk takes part in no rooms; start flapd with --room NAME (and --mqtt), or configure [room] or a [[sensor]] with [mqtt]"
+
+    func add(to v1: RouterGroup<BasicRequestContext>) {
+        v1.get("room") { _, _ in
+            guard let rooms else { return Responses.error(.notFound, Self.noRooms) }
+            guard let answer = await rooms.current() else { return Responses.error(.notFound, "not in a room; join one with POST /v1/room {\"code\": \"…\"}") }
+            return Responses.json(.ok, Encoded(answer))
+        }
+        v1.post("room") { request, _ in try await roomRequest(request) }
+        v1.delete("room") { _, _ in
+            guard let rooms else { return Responses.error(.notFound, Self.noRooms) }
+            let (left, now) = await rooms.leave()
+            guard let left else { return Responses.error(.notFound, "not in a room") }
+            return Responses.json(.ok, RoomLeft(left: left, room: now))
+        }
+        v1.get("room/plot") { _, _ in
+            // 204 when there is no room to draw: the page asks every few seconds, and that is no error.
+            guard let plot = await rooms?.plot() else { return Response(status: .noContent) }
+            return Responses.json(.ok, Encoded(plot))
+        }
+        v1.get("room/picture") { request, _ in
+            guard let rooms else { return Responses.error(.notFound, Self.noRooms) }
+            let width = request.uri.queryParameters.get("width", as: Int.self) ?? 80
+            let height = request.uri.queryParameters.get("height", as: Int.self) ?? 48
+            guard (16...400).contains(width), (8...240).contains(height) else {
+                return Responses.error(.badRequest, "width must be 16–400 and height 8–240 pixels, not \(width)×\(height)")
+            }
+            guard let text = await rooms.picture(width: width, height: height) else { return Responses.error(.notFound, "not in a room") }
+            return Response(status: .ok, headers: [.contentType: "text/plain; charset=utf-8"], body: .init(byteBuffer: ByteBuffer(string: text)))
+        }
+    }
+
+    /// `{"code": "K7Q2MX"}` joins the room of that code; `{"create": "pair"}` opens a room for two.
+    private func roomRequest(_ request: Request) async throws -> Response {
+        guard let rooms else { return Responses.error(.notFound, Self.noRooms) }
+        guard let body = try await Responses.body(of: request, limit: 4096) else { return Responses.error(.contentTooLarge, Responses.tooLarge(request, limit: 4096)) }
+        guard let object = (try? JSONSerialization.jsonObject(with: Data(body))) as? [String: Any] else {
+            return Responses.error(.badRequest, "the body must be a JSON object: {\"code\": \"K7Q2MX\"} or {\"create\": \"pair\"}")
+        }
+        do {
+            if let code = object["code"] {
+                guard let code = code as? String else { return Responses.error(.badRequest, "code: must be a string of six letters and digits") }
+                return Responses.json(.ok, Encoded(try await rooms.join(code: code)))
+            }
+            if let create = object["create"] {
+                guard create as? String == "pair" else { return Responses.error(.badRequest, "create: the only kind of room to create is \"pair\" (a room for two)") }
+                return Responses.json(.created, Encoded(try await rooms.createPair()))
+            }
+            return Responses.error(.badRequest, "give code (to join a room) or create: \"pair\" (to open a room for two)")
+        } catch {
+            let status: HTTPResponse.Status = switch error.kind {
+            case .badRequest: .badRequest
+            case .notFound: .notFound
+            case .conflict: .conflict
+            case .unavailable: .serviceUnavailable
+            }
+            return Responses.error(status, error.description)
+        }
+    }
+
+    /// `DELETE /v1/room`'s answer: the room left, and the room the kiosk is in now (its standing room, or none).
+    struct RoomLeft: Encodable {
+        let left: String
+        let room: String?
+    }
+}

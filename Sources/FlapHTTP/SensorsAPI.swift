@@ -1,0 +1,14 @@
+import Hummingbird
+
+/// `GET /v1/sensors`: the heart-rate sources and their straps, as the sources report themselves.
+struct SensorsAPI {
+    let sensors: @Sendable () async -> [any Encodable & Sendable]
+
+    func add(to v1: RouterGroup<BasicRequestContext>) {
+        v1.get("sensors") { _, _ in Responses.json(.ok, SensorsResponse(sensors: await sensors().map(Encoded.init))) }
+    }
+
+    struct SensorsResponse: Encodable {
+        var sensors: [Encoded]
+    }
+}

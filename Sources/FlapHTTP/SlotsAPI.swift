@@ -1,0 +1,48 @@
+import FlapCore
+import FlapMessaging
+import Foundation
+import Hummingbird
+
+/// `/v1/slots`: each sender's latest message (what the board chooses from), and a sender's
+/// slot cleared.
+struct SlotsAPI {
+    let intake: MessageIntake
+
+    func add(to v1: RouterGroup<BasicRequestContext>) {
+        v1.get("slots") { _, _ in try await slots() }
+        v1.delete("slots/:sender") { _, context in
+            let sender = context.parameter("sender")
+            guard try await intake.inbox.clearSlot(sender, now: intake.now()) else {
+                return Responses.error(.notFound, "no message from sender \(sender)")
+            }
+            return Response(status: .noContent)
+        }
+    }
+
+    private func slots() async throws -> Response {
+        struct Slot: Encodable {
+            var sender: String; var senderName: String?; var id: String
+            /// `text`, `codes` or `pattern`: what the sender sent (the text is the board's for the last two).
+            var content: String; var text: [String]
+            var createdAt: Date; var expiresAt: Date; var source: String
+        }
+        let size = intake.boardSize
+        let slots = try await intake.inbox.slots().map { message -> Slot in
+            let text: [String], content: String
+            switch message.content {
+            case .text: content = "text"
+            case .codes: content = "codes"
+            case .pattern: content = "pattern"
+            }
+            if case .text(let t) = message.content {
+                text = t.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline).map(String.init)
+            } else {
+                let board = (try? MessageRenderer(size: size).board(for: message)) ?? Board(size: size)
+                text = board.rows.map { String($0.map(BoardText.symbol)) }
+            }
+            return Slot(sender: message.sender.id, senderName: message.sender.name, id: message.id, content: content, text: text,
+                        createdAt: message.createdAt, expiresAt: message.expiresAt, source: message.source)
+        }
+        return Responses.json(.ok, ["slots": slots])
+    }
+}

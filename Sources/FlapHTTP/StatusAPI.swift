@@ -1,0 +1,63 @@
+import FlapMessaging
+import FlapTime
+import Foundation
+import Hummingbird
+
+/// `GET /v1/status`: the version, the panels and their faulty modules, the inbox's queue and
+/// receipts, sound, real Vestaboards, MQTT, the clock's trust and the storage, in one answer.
+struct StatusAPI {
+    let version: String
+    let started: ContinuousClock.Instant
+    let intake: MessageIntake
+    let panels: any PanelsQuery
+    let sound: any SoundControl
+    let deliveries: (any DeliveryAccess)?
+    let mqtt: (@Sendable () -> any Encodable & Sendable)?
+    let clock: (@Sendable () -> ClockVerdict)?
+
+    func add(to v1: RouterGroup<BasicRequestContext>) {
+        v1.get("status") { _, _ in try await status() }
+    }
+
+    struct Panel: Encodable {
+        var id: String; var driver: String; var rows: Int; var columns: Int; var modules: Int
+        var drum: String; var moving: Bool; var message: String?; var connected: Bool; var faults: [PanelFault]
+        var quietUntil: Date?
+    }
+    struct Queue: Encodable { var slots: Int; var waiting: Int }
+    struct Sound: Encodable { var state: String; var reason: String? }
+    struct Status: Encodable {
+        var version: String; var uptimeSeconds: Int; var panels: [Panel]; var queue: Queue; var sound: Sound; var receipts: [String: Int]
+        var boards: [BoardStatus]
+        var mqtt: Encoded?
+        var time: TimeStatus?
+        var storage: StorageStatus
+    }
+    /// The clock's verdict, and what waits on it.
+    struct TimeStatus: Encodable {
+        var rule: ClockVerdict.Rule; var trusted: Bool; var reason: String; var scheduled: Int; var nextScheduled: Date?
+    }
+
+    private func status() async throws -> Response {
+        let counts = try await intake.inbox.counts()
+        let panelList = await panels.panels().map {
+            Panel(id: $0.id, driver: $0.driver, rows: $0.board.size.rows, columns: $0.board.size.columns,
+                  modules: $0.board.size.count, drum: $0.drum, moving: $0.moving, message: $0.messageId,
+                  connected: $0.connected, faults: $0.faults, quietUntil: $0.quietUntil)
+        }
+        var timeStatus: TimeStatus?
+        if let verdict = clock?() {
+            timeStatus = TimeStatus(rule: verdict.rule, trusted: verdict.trusted, reason: verdict.reason, scheduled: counts[.scheduled] ?? 0,
+                                    nextScheduled: try await intake.inbox.nextRelease())
+        }
+        let soundState = await sound.soundStatus()
+        let status = Status(
+            version: version, uptimeSeconds: Int(started.duration(to: .now).components.seconds), panels: panelList,
+            queue: Queue(slots: try await intake.inbox.slotCount(), waiting: counts[.accepted] ?? 0),
+            sound: Sound(state: soundState.state, reason: soundState.reason),
+            receipts: Dictionary(uniqueKeysWithValues: counts.map { ($0.key.rawValue, $0.value) }),
+            boards: await deliveries?.boards() ?? [], mqtt: mqtt.map { Encoded($0()) },
+            time: timeStatus, storage: StorageStatus(inbox: intake.inbox.path, health: intake.inbox.health))
+        return Responses.json(.ok, status)
+    }
+}
