@@ -82,13 +82,16 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ]),
-        // Heart-rate sources from configuration, and the hub that runs them and keeps their latest readings.
+        // Heart-rate sources' settings, and the hub that runs them and keeps their latest readings.
         .target(
             name: "FlapHeartRate",
             dependencies: [
-                "FlapHardware", "FlapLinux", "FlapSimulated", "FlapMetrics",
+                "FlapHardware", "FlapMetrics",
                 .product(name: "Logging", package: "swift-log"),
             ]),
+        // Drivers chosen from settings: the real ones (FlapLinux) or their simulated twins, for
+        // flapd's composition and flapctl's direct sensor reading.
+        .target(name: "FlapDrivers", dependencies: ["FlapHeartRate", "FlapHardware", "FlapLinux", "FlapSimulated"]),
         // Wematch rooms: members, points, who is synced with whom, clusters, chains, stars. Pure, clock-injected.
         .target(name: "Wematch"),
         // Rooms over MQTT: a kiosk's view of a room and the members it hosts.
@@ -123,7 +126,7 @@ let package = Package(
         .target(
             name: "FlapService",
             dependencies: [
-                "FlapTime", "FlapCore", "FlapHardware", "FlapSimulated", "FlapLinux", "FlapMessaging", "FlapStorage", "FlapHTTP", "FlapMQTT", "FlapMetrics", "FlapHeartRate", "FlapRooms", "FlapKiosk", "FlapVestaboard", "FlapWeb", "Wematch", "CSystemd",
+                "FlapTime", "FlapCore", "FlapHardware", "FlapSimulated", "FlapLinux", "FlapDrivers", "FlapMessaging", "FlapStorage", "FlapHTTP", "FlapMQTT", "FlapMetrics", "FlapHeartRate", "FlapRooms", "FlapKiosk", "FlapVestaboard", "FlapWeb", "Wematch", "CSystemd",
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "TOMLKit", package: "TOMLKit"),
@@ -136,7 +139,7 @@ let package = Package(
         .target(
             name: "FlapControl",
             dependencies: [
-                "FlapCore", "FlapHardware", "FlapMQTT", "FlapHeartRate",
+                "FlapCore", "FlapHardware", "FlapMQTT", "FlapHeartRate", "FlapDrivers",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "CompressNIO", package: "compress-nio"),
                 .product(name: "NIOCore", package: "swift-nio"),
@@ -176,6 +179,7 @@ let package = Package(
             dependencies: ["FlapStorage", .product(name: "GRDB", package: "GRDB.swift"), .product(name: "Logging", package: "swift-log")]),
         .testTarget(name: "FlapVestaboardTests", dependencies: ["FlapVestaboard", "FlapStorage", "FlapCore", "FlapHardware", "TestSupport"]),
         .testTarget(name: "FlapKioskTests", dependencies: ["FlapKiosk", "Wematch", "FlapCore", "FlapSimulated", "FlapHardware", "TestSupport"]),
+        .testTarget(name: "FlapDriversTests", dependencies: ["FlapDrivers", "FlapHeartRate"]),
         .testTarget(name: "FlapHeartRateTests", dependencies: ["FlapHeartRate", "FlapHardware", "FlapSimulated", "FlapMetrics", "TestSupport"]),
         .testTarget(
             name: "FlapMessagingTests",

@@ -1,4 +1,5 @@
 import ArgumentParser
+import FlapDrivers
 import FlapHeartRate
 import Foundation
 import Logging

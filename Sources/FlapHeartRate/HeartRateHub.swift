@@ -8,23 +8,25 @@ import Logging
 /// their values.
 public actor HeartRateHub {
     public typealias Sample = HeartRateSample<ContinuousClock.Instant>
+    /// A source of readings, made from its settings where the drivers are chosen (FlapDrivers).
+    public typealias Source = any HeartRateSensor<ContinuousClock.Instant>
 
-    private struct Source {
-        let sensor: HeartRateSources.Source
+    private struct RunningSource {
+        let sensor: HeartRateHub.Source
         let settings: SensorSettings
         var state: HeartRateSensorState = .searching
         var straps: [StrapIdentity: HeartRateSensorState] = [:]
     }
 
-    private var sources: [Source]
+    private var sources: [RunningSource]
     private var latest: [StrapIdentity: Sample] = [:]
     private var listeners: [Int: AsyncStream<Sample>.Continuation] = [:]
     private var nextListener = 0
     private let metrics: FlapMetrics?
     private let logger: Logger
 
-    public init(sources: [(settings: SensorSettings, sensor: HeartRateSources.Source)], metrics: FlapMetrics?, logger: Logger) {
-        self.sources = sources.map { Source(sensor: $0.sensor, settings: $0.settings) }
+    public init(sources: [(settings: SensorSettings, sensor: Source)], metrics: FlapMetrics?, logger: Logger) {
+        self.sources = sources.map { RunningSource(sensor: $0.sensor, settings: $0.settings) }
         self.metrics = metrics
         self.logger = logger
     }

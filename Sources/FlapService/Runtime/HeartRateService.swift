@@ -1,3 +1,4 @@
+import FlapDrivers
 import FlapHeartRate
 import FlapMetrics
 import Logging
@@ -11,7 +12,7 @@ struct HeartRateService: Service {
     /// settings) stops flapd with the reason; one that cannot be reached is a state, reported.
     static func hub(_ sensors: [SensorSettings], metrics: FlapMetrics, logger: Logger) throws -> HeartRateHub? {
         guard !sensors.isEmpty else { return nil }
-        var sources: [(settings: SensorSettings, sensor: HeartRateSources.Source)] = []
+        var sources: [(settings: SensorSettings, sensor: HeartRateHub.Source)] = []
         for (index, settings) in sensors.enumerated() {
             do {
                 sources.append((settings, try HeartRateSources.make(settings, seed: UInt64(index + 1))))

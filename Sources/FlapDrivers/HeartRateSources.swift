@@ -1,13 +1,12 @@
 import FlapHardware
+import FlapHeartRate
 import FlapLinux
 import FlapSimulated
 
 /// Makes the heart-rate source that settings describe, on the real drivers (or the synthetic
 /// one for `simulated`).
 public enum HeartRateSources {
-    public typealias Source = any HeartRateSensor<ContinuousClock.Instant>
-
-    public static func make(_ settings: SensorSettings, seed: UInt64 = 1) throws -> Source {
+    public static func make(_ settings: SensorSettings, seed: UInt64 = 1) throws -> HeartRateHub.Source {
         if let problem = settings.problems().first { throw problem }
         let clock = ContinuousClock()
         switch settings.driver {
