@@ -86,7 +86,7 @@ import TestSupport
         for file in files {
             let text = try String(contentsOf: folder.appendingPathComponent(file), encoding: .utf8)
             let panel = try ConfigurationParser.parse(text, file: file).panels[0]
-            #expect(panel.driver != "simulated" && panel.drum == (panel.isLED ? .vestaboard : .chainlink52), "\(file)")
+            #expect(panel.driver != .simulated && panel.drum == (panel.isLED ? .vestaboard : .chainlink52), "\(file)")
         }
     }
 
@@ -285,7 +285,7 @@ import TestSupport
             interval_seconds = 5
             sender = "home"
             """, file: "flapd.toml")
-        #expect(parsed.panels[0].driver == "vestaboard" && parsed.panels[0].vestaboard.api == "cloud")
+        #expect(parsed.panels[0].driver == .vestaboard && parsed.panels[0].vestaboard.api == "cloud")
         #expect(parsed.panels[0].vestaboard.credentialFile == "/run/credentials/flapd.service/vestaboard-token")
         #expect(parsed.panels[0].vestaboard.strategy == "conflict-aware" && parsed.panels[0].vestaboard.onConflict == "overwrite")
         #expect(parsed.panels[0].drum == .vestaboard)

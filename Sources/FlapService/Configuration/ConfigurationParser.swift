@@ -160,9 +160,9 @@ public enum ConfigurationParser {
     private static func parsePanel(_ reader: inout TableReader) -> PanelConfiguration {
         var panel = PanelConfiguration()
         panel.id = reader.string("id") ?? panel.id
-        panel.driver = reader.choice("driver", PanelConfiguration.drivers) ?? panel.driver
+        panel.driver = reader.choice("driver", PanelDriverKind.names).flatMap(PanelDriverKind.init(rawValue:)) ?? panel.driver
         panel.device = reader.string("device")
-        if panel.device != nil, panel.driver == "simulated" {
+        if panel.device != nil, panel.driver == .simulated {
             reader.fail("device", "a simulated panel has no device; set driver = \"chainlink\" to use one")
         }
         if let size = reader.string("size") {
@@ -177,24 +177,24 @@ public enum ConfigurationParser {
             if key == "rows" { panel.rows = value } else { panel.columns = value }
         }
         if let rows = panel.rows, let columns = panel.columns, rows > 0, columns > 0 { panel.size = BoardSize(rows: rows, columns: columns) }
-        if panel.driver != "simulated" && panel.driver != "vestaboard" && !panel.isLED { panel.drum = .chainlink52 }
-        if panel.driver == "vestaboard" { panel.vestaboard = parseVestaboard(&reader) }
+        if panel.driver.turnsChainlinkDrums { panel.drum = .chainlink52 }
+        if panel.driver == .vestaboard { panel.vestaboard = parseVestaboard(&reader) }
         if panel.isLED { panel.led = parseLED(&reader, driver: panel.driver) }
         if let pins = reader.intLists("pins", example: "[[17, 18, 27, 22, 23]] (IN1–IN4, then the sensor)") {
-            if panel.driver != "gpio" { reader.fail("pins", "only a gpio panel has pins") }
+            if panel.driver != .gpio { reader.fail("pins", "only a gpio panel has pins") }
             if let bad = pins.firstIndex(where: { $0.count != 5 }) {
                 reader.fail("pins", "module \(bad + 1) has \(pins[bad].count) pins; each needs five: IN1–IN4 of its ULN2003, then its hall sensor")
             }
             panel.pins = pins
         }
         switch panel.driver {
-        case "spi" where panel.size == nil:
+        case .spi where panel.size == nil:
             reader.fail("size", "an spi panel needs its size (size, or rows and columns): a shift-register chain cannot count its modules")
-        case "gpio" where panel.pins.isEmpty && panel.device != "simulated":
+        case .gpio where panel.pins.isEmpty && panel.device != "simulated":
             reader.fail("pins", "a gpio panel needs pins: [[IN1, IN2, IN3, IN4, sensor], …] for each module")
-        case "gpio" where panel.size == nil && panel.pins.isEmpty:
+        case .gpio where panel.size == nil && panel.pins.isEmpty:
             reader.fail("size", "a simulated gpio panel needs its size")
-        case "gpio" where panel.size != nil && !panel.pins.isEmpty && panel.size!.count != panel.pins.count:
+        case .gpio where panel.size != nil && !panel.pins.isEmpty && panel.size!.count != panel.pins.count:
             reader.fail("pins", "\(panel.pins.count) modules' pins for a board of \(panel.size!.count) modules")
         default:
             break
@@ -212,7 +212,7 @@ public enum ConfigurationParser {
         if let strategy = reader.choice("transition", TransitionStrategy.allCases.map(\.rawValue)) {
             panel.transition = TransitionStrategy(rawValue: strategy)!
         }
-        panel.show = reader.choice("show", ["terminal", "log", "none"]) ?? panel.show
+        panel.show = reader.choice("show", PanelShow.names).flatMap(PanelShow.init(rawValue:)) ?? panel.show
         switch reader.choice("policy", ["latest", "sender", "rotate", "kiosk"]) {
         case "sender":
             if let sender = reader.string("sender") { panel.policy = .sender(sender) } else {
@@ -234,7 +234,7 @@ public enum ConfigurationParser {
         }
         reader.finish(["id", "driver", "device", "size", "rows", "columns", "pins", "drum", "drum_string", "period_ms", "transition", "show", "policy", "sender", "rotate_seconds",
                        "quiet_hours", "quiet", "quiet_message"]
-            + (panel.isLED ? ledKeys : []) + (panel.driver == "vestaboard" ? vestaboardKeys : []))
+            + (panel.isLED ? ledKeys : []) + (panel.driver == .vestaboard ? vestaboardKeys : []))
         return panel
     }
 
@@ -300,14 +300,14 @@ public enum ConfigurationParser {
     static let ledKeys = ["width", "height", "orientation", "reverse_blocks", "wiring", "current_limit_ma", "format", "chain", "parallel",
                           "hardware_mapping", "pwm_bits", "gpio_slowdown", "brightness", "brightness_schedule", "blank_after_seconds", "fps"]
 
-    private static func parseLED(_ reader: inout TableReader, driver: String) -> LEDSettings {
+    private static func parseLED(_ reader: inout TableReader, driver: PanelDriverKind) -> LEDSettings {
         var led = LEDSettings()
         for key in ["width", "height"] {
             guard let value = reader.int(key) else { continue }
             if value < 1 { reader.fail(key, "must be at least 1 pixel, not \(value)") }
             if key == "width" { led.width = value } else { led.height = value }
         }
-        if driver == "max7219", let w = led.width ?? 32 as Int?, let h = led.height ?? 8 as Int?, w % 8 != 0 || h % 8 != 0 {
+        if driver == .max7219, let w = led.width ?? 32 as Int?, let h = led.height ?? 8 as Int?, w % 8 != 0 || h % 8 != 0 {
             reader.fail(led.width.map { _ in "width" } ?? "height", "a MAX7219 cascade is whole 8×8 blocks: \(w)×\(h) is not")
         }
         if let orientation = reader.int("orientation") {
@@ -321,7 +321,7 @@ public enum ConfigurationParser {
             if limit >= 100 { led.currentLimitMilliamps = limit } else { reader.fail("current_limit_ma", "must be at least 100 mA, not \(limit)") }
         }
         led.format = reader.choice("format", FramebufferFormat.Layout.allCases.map(\.rawValue))
-        if driver == "hub75" {
+        if driver == .hub75 {
             if let rows = led.height { led.matrix.rows = rows }
             if let columns = led.width { led.matrix.columns = columns }
             led.width = nil

@@ -46,9 +46,8 @@ public struct FlapdConfiguration: Sendable, Equatable {
 /// One panel.
 public struct PanelConfiguration: Sendable, Equatable {
     public var id = "main"
-    /// `simulated`, `chainlink` (a Chainlink controller on a serial port), `spi` (Chainlink Driver
-    /// boards on the Pi's SPI bus) or `gpio` (modules on ULN2003 boards on GPIO lines).
-    public var driver = "simulated"
+    /// What drives the panel (`driver` in the configuration).
+    public var driver = PanelDriverKind.simulated
     /// The driver's device: a serial port for `chainlink` (default `/dev/splitflap0`), a spidev
     /// device for `spi` (default `/dev/spidev0.0`), a GPIO chip for `gpio` (default `gpiochip0`);
     /// or `simulated` for simulated hardware at that interface.
@@ -67,9 +66,8 @@ public struct PanelConfiguration: Sendable, Equatable {
     /// When the board does not move for messages, and what it does then.
     public var quiet: BoardQuietHours?
     public var transition = TransitionStrategy.cascade
-    /// How a simulated panel is shown: `terminal` (drawn in place when stdout is a terminal,
-    /// else logged as text), `log`, or `none`.
-    public var show = "terminal"
+    /// How a simulated panel is shown.
+    public var show = PanelShow.terminal
     /// LED and screen drivers: how the pixels are laid out and lit.
     public var led = LEDSettings()
     /// `vestaboard`: which API, where, with what credential, how writes are delivered.
@@ -77,10 +75,7 @@ public struct PanelConfiguration: Sendable, Equatable {
 
     public init() {}
 
-    public static let drivers = ["simulated", "chainlink", "spi", "gpio", "vestaboard"] + ledDrivers
-    /// Drivers that draw the board in light rather than turn flaps.
-    public static let ledDrivers = ["max7219", "ws2812", "framebuffer", "hub75"]
-    public var isLED: Bool { Self.ledDrivers.contains(driver) }
+    public var isLED: Bool { driver.isLED }
     public static let defaultChainlinkDevice = "/dev/splitflap0"
 }
 

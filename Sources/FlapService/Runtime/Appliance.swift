@@ -50,7 +50,7 @@ public final class Appliance: Sendable {
         let calibration = Calibration(directory: stateDirectory.path)
         self.calibration = calibration
         // The boards' delivery queue, opened when a Vestaboard panel needs it.
-        let outbox: DeliveryQueue? = configuration.panels.contains { $0.driver == "vestaboard" }
+        let outbox: DeliveryQueue? = configuration.panels.contains { $0.driver == .vestaboard }
             ? try Self.database(stateDirectory.file("outbox.sqlite"), purpose: "Vestaboard delivery queue", health: storage) {
                 try DeliveryQueue(path: $0, health: storage)
             }

@@ -141,7 +141,7 @@ public struct Flapd: AsyncParsableCommand {
             var configuration = try ConfigurationParser.parse(text, file: path)
             // Simulated hardware: the real Chainlink driver talks to a simulated controller.
             if simulate {
-                for i in configuration.panels.indices where configuration.panels[i].driver == "chainlink" { configuration.panels[i].device = "simulated" }
+                for i in configuration.panels.indices where configuration.panels[i].driver == .chainlink { configuration.panels[i].device = "simulated" }
             }
             return configuration
         } catch {
@@ -152,9 +152,11 @@ public struct Flapd: AsyncParsableCommand {
     func apply(to configuration: inout FlapdConfiguration) {
         if let panel {
             let parts = panel.split(separator: "=", maxSplits: 1).map(String.init)
-            configuration.panels[0].driver = parts[0]
+            // Checked in validate(): a driver's name.
+            let driver = PanelDriverKind(rawValue: parts[0]) ?? .simulated
+            configuration.panels[0].driver = driver
             configuration.panels[0].device = parts.count > 1 ? parts[1] : nil
-            if parts[0] != "simulated" && !PanelConfiguration.ledDrivers.contains(parts[0]) { configuration.panels[0].drum = .chainlink52 }
+            if driver != .simulated && !driver.isLED { configuration.panels[0].drum = .chainlink52 }
             if simulate, parts[0] == "chainlink" { configuration.panels[0].device = "simulated" }
         }
         if rows != nil || columns != nil {
@@ -219,8 +221,8 @@ public struct Flapd: AsyncParsableCommand {
         if let listen, let problem = FlapdConfiguration.listenProblem(listen) { throw ValidationError("--listen: \(problem)") }
         if let panel {
             let parts = panel.split(separator: "=", maxSplits: 1).map(String.init)
-            guard PanelConfiguration.drivers.contains(parts[0]) else {
-                throw ValidationError("--panel: unknown driver \"\(parts[0])\"; use one of \(PanelConfiguration.drivers.joined(separator: ", "))")
+            guard PanelDriverKind(rawValue: parts[0]) != nil else {
+                throw ValidationError("--panel: unknown driver \"\(parts[0])\"; use one of \(PanelDriverKind.names.joined(separator: ", "))")
             }
             if parts[0] == "simulated", parts.count > 1 { throw ValidationError("--panel simulated takes no device") }
             if parts.count > 1, parts[1].isEmpty { throw ValidationError("--panel \(parts[0])= needs a device, such as /dev/ttyUSB0") }

@@ -16,21 +16,21 @@ extension PanelDriver {
         let display: any PixelDisplay
         var style = RenderStyle.led
         switch configuration.driver {
-        case "max7219":
+        case .max7219:
             let cascade = try MAX7219Cascade(width: settings.width ?? 32, height: settings.height ?? 8,
                                              blockOrientation: settings.orientation, reverseBlocks: settings.reverseBlocks)
             let chain = simulated ? SimulatedMAX7219Chain(width: cascade.width, height: cascade.height) : nil
             twin = chain
             let spi: any SPIDevice = try chain ?? LinuxSPIDevice(path: configuration.device ?? "/dev/spidev0.0", speedHz: 8_000_000)
             display = MAX7219Display(spi: spi, cascade: cascade)
-        case "ws2812":
+        case .ws2812:
             let strip = try WS2812Strip(width: settings.width ?? 32, height: settings.height ?? 8,
                                         wiring: WS2812Strip.Wiring(rawValue: settings.wiring) ?? .serpentine)
             let leds = simulated ? SimulatedWS2812Strip(count: strip.width * strip.height, width: strip.width, wiring: strip.wiring) : nil
             twin = leds
             let spi: any SPIDevice = try leds ?? LinuxSPIDevice(path: configuration.device ?? "/dev/spidev0.0", speedHz: WS2812Strip.spiHz)
             display = WS2812Display(spi: spi, strip: strip, currentLimit: settings.currentLimitMilliamps.map(Double.init))
-        case "framebuffer":
+        case .framebuffer:
             style = .screen
             let layout = settings.format.flatMap(FramebufferFormat.Layout.init(rawValue:))
             let configured = try layout.map { try FramebufferFormat(width: settings.width ?? 640, height: settings.height ?? 360, layout: $0) }
@@ -58,7 +58,7 @@ extension PanelDriver {
         var settled = configuration
         settled.size = size
         let positions = saved.flatMap { $0.count == size.count ? $0.map { configuration.drum.flap(for: $0).index } : nil }
-        let info = PanelInfo(id: configuration.id, size: size, drum: configuration.drum, motion: .shortestWay, driver: configuration.driver)
+        let info = PanelInfo(id: configuration.id, size: size, drum: configuration.drum, motion: .shortestWay, driver: configuration.driver.rawValue)
         let panel = PixelPanel(info: info, display: display, renderer: renderer, clock: ContinuousClock(),
                                framesPerSecond: settings.framesPerSecond, schedule: settings.brightnessSchedule,
                                blankAfter: settings.blankAfterSeconds.map { .seconds($0) }, minuteOfDay: localMinuteOfDay, positions: positions)

@@ -18,7 +18,7 @@ extension PanelDriver {
         var settled = configuration
         let size = configuration.size ?? .flagship
         settled.size = size
-        let info = PanelInfo(id: configuration.id, size: size, drum: configuration.drum, motion: .forwardOnly, driver: "vestaboard")
+        let info = PanelInfo(id: configuration.id, size: size, drum: configuration.drum, motion: .forwardOnly, driver: PanelDriverKind.vestaboard.rawValue)
         let positions = saved.flatMap { $0.count == size.count ? $0.map { configuration.drum.flap(for: $0).index } : nil }
         let panel = VestaboardPanel(info: info, delivery: delivery, clock: ContinuousClock(),
                                     strategy: DeliveryStrategy(rawValue: settings.strategy) ?? .queued, takesTransitions: settings.api == "local", positions: positions)

@@ -35,11 +35,11 @@ struct PanelDriver: Sendable {
     static func make(_ configuration: PanelConfiguration, saved: [CharacterCode]?, calibration: Calibration,
                      outbox: @Sendable () throws -> DeliveryQueue, logger: Logger) async throws -> PanelDriver {
         switch configuration.driver {
-        case "vestaboard": try await vestaboard(configuration, saved: saved, outbox: try outbox(), logger: logger)
-        case "chainlink": try await chainlink(configuration, saved: saved, logger: logger)
-        case "spi", "gpio": try await direct(configuration, calibration: calibration, logger: logger)
-        case let driver where PanelConfiguration.ledDrivers.contains(driver): try await led(configuration, saved: saved, logger: logger)
-        default: await simulated(configuration, saved: saved)
+        case .vestaboard: try await vestaboard(configuration, saved: saved, outbox: try outbox(), logger: logger)
+        case .chainlink: try await chainlink(configuration, saved: saved, logger: logger)
+        case .spi, .gpio: try await direct(configuration, calibration: calibration, logger: logger)
+        case .max7219, .ws2812, .framebuffer, .hub75: try await led(configuration, saved: saved, logger: logger)
+        case .simulated: await simulated(configuration, saved: saved)
         }
     }
 
@@ -48,7 +48,7 @@ struct PanelDriver: Sendable {
         let size = configuration.size ?? .flagship
         settled.size = size
         let positions = saved.flatMap { $0.count == size.count ? $0.map { configuration.drum.flap(for: $0).index } : nil }
-        let info = PanelInfo(id: configuration.id, size: size, drum: configuration.drum, motion: .forwardOnly, driver: "simulated")
+        let info = PanelInfo(id: configuration.id, size: size, drum: configuration.drum, motion: .forwardOnly, driver: PanelDriverKind.simulated.rawValue)
         let panel = SimulatedPanel(info: info, clock: ContinuousClock(), positions: positions)
         return PanelDriver(panel: panel, configuration: settled, snapshots: await panel.snapshots(), stepper: nil,
                            commandInterval: nil, stopCompanion: {})
@@ -94,7 +94,7 @@ struct PanelDriver: Sendable {
             throw error
         }
         let size = settled.size!
-        let info = PanelInfo(id: configuration.id, size: size, drum: settled.drum, motion: .forwardOnly, driver: "chainlink")
+        let info = PanelInfo(id: configuration.id, size: size, drum: settled.drum, motion: .forwardOnly, driver: PanelDriverKind.chainlink.rawValue)
         let panel = ChainlinkPanel(info: info, link: link, clock: clock, device: path, positions: positions)
         await panel.start()
         let companion = stopCompanion
@@ -107,7 +107,7 @@ struct PanelDriver: Sendable {
         var settled = configuration
         let size = configuration.size ?? BoardSize(rows: 1, columns: configuration.pins.count)
         settled.size = size
-        let spi = configuration.driver == "spi"
+        let spi = configuration.driver == .spi
         let device = configuration.device ?? (spi ? "/dev/spidev0.0" : "gpiochip0")
         let io: any StepperIO
         switch (spi, device) {
@@ -127,7 +127,7 @@ struct PanelDriver: Sendable {
         let thread = RealtimeSteppingThread(engine: engine, origin: origin)
         if let refusal = thread.start() { logger.warning("\(device): \(refusal)") }
         logger.info("\(device): stepping \(size.count) modules (\(spi ? "Chainlink Driver boards on SPI" : "ULN2003 boards on GPIO"))")
-        let info = PanelInfo(id: configuration.id, size: size, drum: configuration.drum, motion: .forwardOnly, driver: configuration.driver)
+        let info = PanelInfo(id: configuration.id, size: size, drum: configuration.drum, motion: .forwardOnly, driver: configuration.driver.rawValue)
         let panel = DirectDrivePanel(info: info, engine: engine, clock: ContinuousClock(), origin: origin)
         await panel.start()
         var driver = PanelDriver(panel: panel, configuration: settled, snapshots: nil, stepper: engine.profile,

@@ -67,16 +67,16 @@ final class PanelRuntime: Service, Sendable {
         }
         panel = driver.panel
         engine = driver.engine
-        if configuration.show == "terminal", drawInTerminal, let device = driver.ledDevice {
+        if configuration.show == .terminal, drawInTerminal, let device = driver.ledDevice {
             ledTerminal = (LEDTerminalRenderer { text in FileHandle.standardOutput.write(Data(text.utf8)) }, device)
         } else {
             ledTerminal = nil
         }
         switch (configuration.show, driver.snapshots) {
-        case ("none", _), (_, nil):
+        case (.none, _), (_, nil):
             renderer = nil
         case (_, let snapshots?):
-            let terminal = configuration.show == "terminal" && drawInTerminal
+            let terminal = configuration.show == .terminal && drawInTerminal
             renderer = (TerminalRenderer(isTerminal: terminal) { text in FileHandle.standardOutput.write(Data(text.utf8)) }, snapshots)
         }
         var planner = try FlipPlanner(drum: configuration.drum, motion: driver.panel.info.motion, flapPeriodMs: configuration.flapPeriodMs,
@@ -138,7 +138,7 @@ final class PanelRuntime: Service, Sendable {
     func view() async -> PanelView {
         let board = await motion.restingBoard()
         let health = await panel.health()
-        var view = PanelView(id: configuration.id, driver: configuration.driver, drum: configuration.drum.name, board: board,
+        var view = PanelView(id: configuration.id, driver: configuration.driver.rawValue, drum: configuration.drum.name, board: board,
                              moving: await motion.isMoving, messageId: await coordinator.target, connected: health.connected,
                              faults: health.faults.map { PanelFault(row: $0.row, column: $0.column, fault: $0.kind.rawValue, rehomeAttempts: $0.attempts) })
         view.quietUntil = await coordinator.quietUntil
