@@ -72,7 +72,7 @@ public final class MQTTBridge: Service, Sendable {
                         current.stop()
                         var options = self.options
                         options.protocolVersion = .v311
-                        self.link.set("connecting", reason: "the broker does not speak MQTT 5", protocolVersion: "3.1.1")
+                        self.link.set(.connecting, reason: "the broker does not speak MQTT 5", protocolVersion: "3.1.1")
                         if let fallback = try? MQTTClient(options: options) {
                             self.clients.replace(with: fallback)
                             fallback.start()
@@ -87,27 +87,27 @@ public final class MQTTBridge: Service, Sendable {
         // A clean goodbye: offline now rather than when the broker notices (the will is for crashes).
         try? client.publish(topic("availability"), Array("offline".utf8), qos: 1, retain: true)
         await client.disconnect(within: .seconds(2))
-        link.set("stopped")
+        link.set(.stopped)
     }
 
     private func handle(_ event: MQTTEvent) async {
         switch event {
         case .connected(0, let sessionPresent):
             connectionEpoch.withLock { $0 += 1 }
-            link.set("connected")
+            link.set(.connected)
             logger.info("connected to the MQTT broker", metadata: ["broker": "\(settings.host):\(settings.port)", "session": "\(sessionPresent ? "resumed" : "new")"])
             subscribe()
             try? client.publish(topic("availability"), Array("online".utf8), qos: 1, retain: true)
             if settings.homeAssistant { discovery.announce(client) }
         case .connected(let code, _):
-            link.set("refused", reason: Self.refusal(code))
+            link.set(.refused, reason: Self.refusal(code))
             logger.error("the MQTT broker refused the connection", metadata: ["code": "\(code)", "reason": "\(Self.refusal(code))"])
         case .connectFailed(let reason):
-            link.set("connecting", reason: reason)
+            link.set(.connecting, reason: reason)
             logger.warning("cannot reach the MQTT broker; retrying", metadata: ["broker": "\(settings.host):\(settings.port)", "reason": "\(reason)"])
         case .disconnected(let reason):
             connectionEpoch.withLock { $0 += 1 }
-            link.set("connecting", reason: "lost the broker: \(reason)")
+            link.set(.connecting, reason: "lost the broker: \(reason)")
             logger.warning("lost the MQTT broker; reconnecting", metadata: ["reason": "\(reason)"])
         case .message(let message):
             await take(message)

@@ -5,8 +5,7 @@ import Synchronization
 /// connecting (with the reason the last attempt failed), since when, and the broker.
 public struct MQTTLinkStatus: Sendable, Encodable, Equatable {
     public var broker: String
-    /// `connecting`, `connected`, `refused` or `stopped`.
-    public var state: String
+    public var state: MQTTLinkState
     public var since: Date
     /// Why the last attempt failed or the connection was lost (never a password).
     public var reason: String?
@@ -14,17 +13,28 @@ public struct MQTTLinkStatus: Sendable, Encodable, Equatable {
     public var protocolVersion: String
 }
 
+/// Where the connection to the broker stands.
+public enum MQTTLinkState: String, Sendable, Encodable {
+    /// Trying to connect (at start, after a loss, or again in MQTT 3.1.1).
+    case connecting
+    case connected
+    /// The broker said no (a bad password, a client id it does not take): the reason says which.
+    case refused
+    /// flapd is stopping.
+    case stopped
+}
+
 /// The status as the bridge's events change it.
 final class MQTTLink: Sendable {
     private let status: Mutex<MQTTLinkStatus>
 
     init(broker: String, protocolVersion: String) {
-        status = Mutex(MQTTLinkStatus(broker: broker, state: "connecting", since: Date(), reason: nil, protocolVersion: protocolVersion))
+        status = Mutex(MQTTLinkStatus(broker: broker, state: .connecting, since: Date(), reason: nil, protocolVersion: protocolVersion))
     }
 
     var current: MQTTLinkStatus { status.withLock { $0 } }
 
-    func set(_ state: String, reason: String? = nil, protocolVersion: String? = nil) {
+    func set(_ state: MQTTLinkState, reason: String? = nil, protocolVersion: String? = nil) {
         status.withLock { status in
             if status.state != state { status.since = Date() }
             status.state = state
