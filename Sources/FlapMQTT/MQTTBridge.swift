@@ -58,31 +58,19 @@ public final class MQTTBridge: Service, Sendable {
     public func run() async throws {
         client.start()
         let events = await intake.inbox.events()
-        let receipts = Task { [self] in
-            for await event in events { self.announce(event) }
-        }
-        defer { receipts.cancel() }
-        await cancelWhenGracefulShutdown {
-            // One client at a time; a broker that does not speak MQTT 5 gets a 3.1.1 one.
-            while !Task.isCancelled {
-                let current = self.client
-                for await event in current.events {
-                    if case .connected(let code, _) = event, Self.isUnsupportedVersion(code), current.options.protocolVersion == .v5 {
-                        self.logger.notice("the MQTT broker does not speak MQTT 5; falling back to 3.1.1")
-                        current.stop()
-                        var options = self.options
-                        options.protocolVersion = .v311
-                        self.link.set(.connecting, reason: "the broker does not speak MQTT 5", protocolVersion: "3.1.1")
-                        if let fallback = try? MQTTClient(options: options) {
-                            self.clients.replace(with: fallback)
-                            fallback.start()
-                        }
-                        break
-                    }
-                    await self.handle(event)
+        await withDiscardingTaskGroup { group in
+            // Receipts, published as the inbox decides them, until the bridge stops.
+            group.addTask { for await event in events { self.announce(event) } }
+            await cancelWhenGracefulShutdown {
+                // Each message's acknowledgement waits for its commit in a task of this group, so
+                // commits can be grouped; the bridge says goodbye only once each is given (or,
+                // for a message the disk refused, left to the broker, as cancelling its wait does).
+                await withDiscardingTaskGroup { acknowledgements in
+                    await self.follow(acknowledgements: &acknowledgements)
+                    acknowledgements.cancelAll()
                 }
-                if self.client === current { break }
             }
+            group.cancelAll()
         }
         // A clean goodbye: offline now rather than when the broker notices (the will is for crashes).
         try? client.publish(topic("availability"), Array("offline".utf8), qos: 1, retain: true)
@@ -90,7 +78,30 @@ public final class MQTTBridge: Service, Sendable {
         link.set(.stopped)
     }
 
-    private func handle(_ event: MQTTEvent) async {
+    /// The client's events, one client at a time: a broker that does not speak MQTT 5 gets a 3.1.1 one.
+    private func follow(acknowledgements: inout DiscardingTaskGroup) async {
+        while !Task.isCancelled {
+            let current = client
+            for await event in current.events {
+                if case .connected(let code, _) = event, Self.isUnsupportedVersion(code), current.options.protocolVersion == .v5 {
+                    logger.notice("the MQTT broker does not speak MQTT 5; falling back to 3.1.1")
+                    current.stop()
+                    var options = self.options
+                    options.protocolVersion = .v311
+                    link.set(.connecting, reason: "the broker does not speak MQTT 5", protocolVersion: "3.1.1")
+                    if let fallback = try? MQTTClient(options: options) {
+                        clients.replace(with: fallback)
+                        fallback.start()
+                    }
+                    break
+                }
+                await handle(event, acknowledgements: &acknowledgements)
+            }
+            if client === current { break }
+        }
+    }
+
+    private func handle(_ event: MQTTEvent, acknowledgements: inout DiscardingTaskGroup) async {
         switch event {
         case .connected(0, let sessionPresent):
             connectionEpoch.withLock { $0 += 1 }
@@ -110,7 +121,7 @@ public final class MQTTBridge: Service, Sendable {
             link.set(.connecting, reason: "lost the broker: \(reason)")
             logger.warning("lost the MQTT broker; reconnecting", metadata: ["reason": "\(reason)"])
         case .message(let message):
-            await take(message)
+            await take(message, acknowledgements: &acknowledgements)
         }
     }
 
@@ -125,8 +136,8 @@ public final class MQTTBridge: Service, Sendable {
 
     /// Every message goes through the same checks as HTTP; every outcome gets a receipt. The
     /// message is queued for the inbox here, in arrival order; its acknowledgement waits for
-    /// the commit (or the refusal) in a task of its own, so commits can be grouped.
-    func take(_ message: MQTTMessage) async {
+    /// the commit (or the refusal) in a task of `acknowledgements`, so commits can be grouped.
+    func take(_ message: MQTTMessage, acknowledgements: inout DiscardingTaskGroup) async {
         let client = self.client
         let epoch = connectionEpoch.withLock { $0 }
         let ticket: IntakeTicket
@@ -137,7 +148,7 @@ public final class MQTTBridge: Service, Sendable {
             logger.error("could not take an MQTT message", metadata: ["topic": "\(message.topic)", "error": "\(error)"])
             return client.acknowledge(message)
         }
-        Task { [self] in
+        acknowledgements.addTask { [self] in
             var ticket = ticket
             while true {
                 do {
