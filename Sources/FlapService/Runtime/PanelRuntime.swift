@@ -37,6 +37,11 @@ final class PanelRuntime: Service, Sendable {
     private let pixels: PixelSurface?
     /// A real Vestaboard's delivery worker.
     let delivery: BoardDelivery<ContinuousClock>?
+    /// Each plan as it starts, for the clacks and for the pages watching (one stream each, so
+    /// neither waits for the other).
+    private let soundStarts: AsyncStream<(plan: FlipPlan, start: ContinuousClock.Instant)>
+    private let pageStarts: AsyncStream<(plan: FlipPlan, wall: Date)>
+    private let live: LiveBoards
 
     init(driver: PanelDriver, inbox: Inbox, metrics: FlapMetrics, drawInTerminal: Bool,
          sound: ClackPlayer<ContinuousClock>?, mqtt: MQTTBridge?, room: RoomService?, live: LiveBoards, clockTrust: ClockTrust, logger: Logger) async throws {
@@ -85,12 +90,15 @@ final class PanelRuntime: Service, Sendable {
         planner.commandInterval = driver.commandInterval
         let started = lastStarted
         let id = configuration.id
+        self.live = live
+        let (soundStarts, toSound) = AsyncStream.makeStream(of: (plan: FlipPlan, start: ContinuousClock.Instant).self)
+        let (pageStarts, toPages) = AsyncStream.makeStream(of: (plan: FlipPlan, wall: Date).self)
+        (self.soundStarts, self.pageStarts) = (soundStarts, pageStarts)
         let onPlanStart: @Sendable (FlipPlan, ContinuousClock.Instant) -> Void = { plan, start in
             started.value.withLock { $0 = (plan, start) }
-            if let sound { Task { await sound.play(plan, at: start) } }
+            if sound != nil { toSound.yield((plan, start)) }
             // The plan's time zero on the wall clock, for pages that animate it.
-            let wall = Date().addingTimeInterval(-(start.duration(to: .now) / .seconds(1)))
-            Task { await live.planStarted(panel: id, plan: plan, at: wall) }
+            toPages.yield((plan, Date().addingTimeInterval(-(start.duration(to: .now) / .seconds(1)))))
         }
         motion = MotionLoop(panel: panel, planner: planner, clock: ContinuousClock(), onPlanStart: onPlanStart)
         coordinator = DisplayCoordinator(
@@ -101,21 +109,28 @@ final class PanelRuntime: Service, Sendable {
     }
 
     func run() async throws {
-        let drawing = Task { [renderer, ledTerminal] in
-            if let (renderer, snapshots) = renderer { await renderer.run(snapshots, clock: ContinuousClock()) }
-            if let (renderer, device) = ledTerminal { await renderer.run(device, clock: ContinuousClock()) }
+        await withDiscardingTaskGroup { group in
+            group.addTask { [renderer, ledTerminal] in
+                if let (renderer, snapshots) = renderer { await renderer.run(snapshots, clock: ContinuousClock()) }
+                if let (renderer, device) = ledTerminal { await renderer.run(device, clock: ContinuousClock()) }
+            }
+            group.addTask { await self.reportHealth() }
+            group.addTask { await self.followRevisions() }
+            group.addTask { [sound, soundStarts] in
+                guard let sound else { return }
+                for await (plan, start) in soundStarts { await sound.play(plan, at: start) }
+            }
+            group.addTask { [live, pageStarts, id = configuration.id] in
+                for await (plan, wall) in pageStarts { await live.planStarted(panel: id, plan: plan, at: wall) }
+            }
+            await cancelWhenGracefulShutdown { await self.show() }
+            // Shutting down: stop motion where it is, coils off, LEDs dark, sound stopped.
+            await motion.stop()
+            await panel.shutDown()
+            await stopCompanion()
+            await sound?.stop()
+            group.cancelAll()
         }
-        let reporting = Task { await self.reportHealth() }
-        let following = Task { await self.followRevisions() }
-        await cancelWhenGracefulShutdown { await self.show() }
-        // Shutting down: stop motion where it is, coils off, LEDs dark, sound stopped.
-        await motion.stop()
-        await panel.shutDown()
-        await stopCompanion()
-        await sound?.stop()
-        drawing.cancel()
-        reporting.cancel()
-        following.cancel()
     }
 
     /// Shows what the policy says until cancelled: messages, or the room (its plot on pixels,
