@@ -67,32 +67,31 @@ public actor DisplayCoordinator<C: Clock> where C.Duration == Duration {
 
     /// Runs until cancelled.
     public func run() async {
-        let inboxChanges = Task { [inbox, wake] in
-            for await _ in inbox.changes { wake.yield() }
-        }
-        let motionEvents = Task { [motion] in
-            for await event in motion.motionEvents { await self.handle(event) }
-        }
-        let deadlines = Task { [alarm] in
-            for await _ in alarm.wakeups { await self.timerFired() }
-        }
-        let records = Task { [recordRetries, time] in
-            for await _ in recordRetries {
-                guard (try? await time.clock.sleep(for: Self.recordRetryDelay)) != nil else { break }
-                await self.recordRested()
+        await withDiscardingTaskGroup { group in
+            group.addTask { [inbox, wake] in
+                for await _ in inbox.changes { wake.yield() }
             }
-        }
-        // A panel with nothing to show stays as it is rather than re-planning to blank.
-        if targetBoard == nil { targetBoard = await motion.restingBoard() }
-        await refresh(rotationDue: false)
-        for await _ in wakeups {
-            if Task.isCancelled { break }
+            group.addTask { [motion] in
+                for await event in motion.motionEvents { await self.handle(event) }
+            }
+            group.addTask { [alarm] in
+                for await _ in alarm.wakeups { await self.timerFired() }
+            }
+            group.addTask { [recordRetries, time] in
+                for await _ in recordRetries {
+                    guard (try? await time.clock.sleep(for: Self.recordRetryDelay)) != nil else { break }
+                    await self.recordRested()
+                }
+            }
+            // A panel with nothing to show stays as it is rather than re-planning to blank.
+            if targetBoard == nil { targetBoard = await motion.restingBoard() }
             await refresh(rotationDue: false)
+            for await _ in wakeups {
+                if Task.isCancelled { break }
+                await refresh(rotationDue: false)
+            }
+            group.cancelAll()
         }
-        inboxChanges.cancel()
-        motionEvents.cancel()
-        deadlines.cancel()
-        records.cancel()
         await alarm.stop()
     }
 
