@@ -32,15 +32,17 @@ public actor ReleaseTimer<C: Clock> where C.Duration == Duration {
 
     /// Runs until cancelled.
     public func run() async {
-        let changes = Task { [inbox, alarm] in
-            for await _ in inbox.scheduleChanges { alarm.poke() }
-        }
-        await check()
-        for await _ in alarm.wakeups {
-            if Task.isCancelled { break }
+        await withDiscardingTaskGroup { group in
+            group.addTask { [inbox, alarm] in
+                for await _ in inbox.scheduleChanges { alarm.poke() }
+            }
             await check()
+            for await _ in alarm.wakeups {
+                if Task.isCancelled { break }
+                await check()
+            }
+            group.cancelAll()
         }
-        changes.cancel()
         await alarm.stop()
     }
 

@@ -30,12 +30,19 @@ actor RoomSummaryCoordinator<C: Clock> where C.Duration == Duration {
 
     /// Runs until cancelled.
     func run() async {
-        let events = Task { [motion, logger, panelID] in
-            for await event in motion.motionEvents {
-                if case .failed(let error, _) = event { logger.error("panel failed while moving", metadata: ["panel": "\(panelID)", "error": "\(error)"]) }
+        await withDiscardingTaskGroup { group in
+            group.addTask { [motion, logger, panelID] in
+                for await event in motion.motionEvents {
+                    if case .failed(let error, _) = event { logger.error("panel failed while moving", metadata: ["panel": "\(panelID)", "error": "\(error)"]) }
+                }
             }
+            await showSummaries()
+            group.cancelAll()
         }
-        defer { events.cancel() }
+    }
+
+    /// The room's summary, shown again whenever it changes, until cancelled.
+    private func showSummaries() async {
         var shown: Board?
         while !Task.isCancelled {
             let board = KioskSummary.board(await room(), size: size)

@@ -328,19 +328,18 @@ struct TimedEvents: Service {
     let clockTrust: ClockTrust
 
     func run() async throws {
-        let keeping = Task {
-            while !Task.isCancelled {
-                clockTrust.recordSeen()
-                try? await Task.sleep(for: .seconds(900))
-            }
-        }
-        try? await cancelWhenGracefulShutdown {
+        try? await cancelWhenGracefulShutdown { [clockTrust] in
             await withDiscardingTaskGroup { group in
                 group.addTask { await releases.run() }
                 group.addTask { await schedules.run() }
+                group.addTask {
+                    while !Task.isCancelled {
+                        clockTrust.recordSeen()
+                        try? await Task.sleep(for: .seconds(900))
+                    }
+                }
             }
         }
-        keeping.cancel()
         clockTrust.recordSeen()
     }
 }

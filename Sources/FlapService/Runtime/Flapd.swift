@@ -123,9 +123,11 @@ public struct Flapd: AsyncParsableCommand {
         } catch let error as ServiceError {
             throw ValidationError(error.description)
         }
-        let announcement = Task { await appliance.announce(listen: configuration.listen) }
-        defer { announcement.cancel() }
-        try await appliance.run()
+        try await withThrowingDiscardingTaskGroup { group in
+            group.addTask { [listen = configuration.listen] in await appliance.announce(listen: listen) }
+            try await appliance.run()
+            group.cancelAll()
+        }
     }
 
     func loadConfiguration() throws -> FlapdConfiguration {
