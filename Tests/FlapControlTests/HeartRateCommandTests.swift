@@ -29,9 +29,9 @@ import TestSupport
         let peer = try ChildProcess(try await PythonPeer.python(), [PythonPeer.peersDirectory.appendingPathComponent("pulse_sensor.py").path])
         defer { Task { await peer.stop() } }
         var path = ""
-        for _ in 0..<500 where path.isEmpty {
+        _ = try await eventually(within: .seconds(5), every: .milliseconds(10)) {
             path = peer.stdout.split(separator: "\n").first.map(String.init) ?? ""
-            try await Task.sleep(for: .milliseconds(10))
+            return !path.isEmpty
         }
         let result = try await ProcessRunner.run(flapctl, ["hr", "--serial", path, "--format", "prefix:HR:", "--seconds", "2.5"])
         #expect(result.status == 0, "\(result.stderrText)")

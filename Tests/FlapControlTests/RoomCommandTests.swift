@@ -26,10 +26,9 @@ import TestSupport
 
         // b has three wearers: a room for two cannot take them with a's. (On a loaded machine its
         // simulated straps take a moment to be read: wait for all three.)
-        for _ in 0..<300 {
+        _ = try await eventually(within: .seconds(30), every: .milliseconds(100)) {
             let straps = (try await b.api.get("/v1/sensors").object["sensors"] as? [[String: Any]])?.first?["straps"] as? [[String: Any]] ?? []
-            if straps.filter({ $0["state"] as? String == "connected" }).count == 3 { break }
-            try await Task.sleep(for: .milliseconds(100))
+            return straps.filter({ $0["state"] as? String == "connected" }).count == 3
         }
         let full = try await ProcessRunner.run(flapctl, ["room", "join", code], environment: b.clientEnvironment)
         #expect(full.status == 1 && full.stderrText.contains("full"), "\(full.stderrText)")

@@ -16,11 +16,7 @@ import Wematch
     }
 
     func until(_ condition: () async -> Bool) async throws -> Bool {
-        for _ in 0..<500 {
-            if await condition() { return true }
-            try await Task.sleep(for: .milliseconds(20))
-        }
-        return await condition()
+        try await eventually(within: .seconds(10), condition)
     }
 
     @Test func twoKiosksSeeTheSameRoom() async throws {

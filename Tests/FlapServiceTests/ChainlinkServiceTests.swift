@@ -7,12 +7,14 @@ import TestSupport
 @Suite(.timeLimit(.minutes(2))) struct ChainlinkServiceTests {
     /// Polls /v1/status until `condition` holds for the first panel.
     func panel(of flapd: FlapdProcess, until condition: ([String: Any]) -> Bool) async throws -> [String: Any] {
-        for _ in 0..<300 {
+        var found: [String: Any]?
+        _ = try await eventually(within: .seconds(30), every: .milliseconds(100)) {
             let status = try await flapd.api.get("/v1/status").object
-            if let panel = (status["panels"] as? [[String: Any]])?.first, condition(panel) { return panel }
-            try await Task.sleep(for: .milliseconds(100))
+            found = (status["panels"] as? [[String: Any]])?.first.flatMap { condition($0) ? $0 : nil }
+            return found != nil
         }
-        throw PeerError("the panel never got there")
+        guard let found else { throw PeerError("the panel never got there") }
+        return found
     }
 
     @Test func theBoardsSizeComesFromTheControllersModuleCount() async throws {

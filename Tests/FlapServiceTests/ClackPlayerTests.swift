@@ -103,7 +103,7 @@ func drive(_ clock: ManualClock, step: Duration = .milliseconds(5), until done: 
             throw HardwareError(device: "hw:9", problem: "no such card")
         }
         await broken.play(plan, at: clock.now)
-        for _ in 0..<1000 where await broken.state == .idle { try await Task.sleep(for: .milliseconds(1)) }
+        _ = try await eventually(within: .seconds(1), every: .milliseconds(1)) { await broken.state != .idle }
         #expect(await broken.state == .unavailable("hw:9: no such card"))
     }
 

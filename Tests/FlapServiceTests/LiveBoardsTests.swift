@@ -60,11 +60,7 @@ import TestSupport
         // Column by column, a second apart: the motion lasts long enough for a watcher started on
         // a loaded machine to join while it runs.
         _ = try await flapd.api.postJSON("/v1/messages", #"{"id": "e2", "text": "ZZZZZZZZZZ", "transition": {"strategy": "column", "stepIntervalMs": 1000}}"#)
-        var moving = false
-        for _ in 0..<100 where !moving {
-            moving = (try await flapd.api.get("/v1/board").object["panels"] as? [[String: Any]])?.first?["moving"] as? Bool == true
-            if !moving { try await Task.sleep(for: .milliseconds(20)) }
-        }
+        let moving = try await eventually(within: .seconds(2), every: .milliseconds(20)) { (try await flapd.api.get("/v1/board").object["panels"] as? [[String: Any]])?.first?["moving"] as? Bool == true }
         #expect(moving)
         let late = try watch(flapd, seconds: 3)
         defer { Task { await late.stop() } }

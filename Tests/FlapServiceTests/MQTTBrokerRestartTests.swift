@@ -14,7 +14,7 @@ import TestSupport
         defer { Task { await broker.stop() } }
         let flapd = try await FlapdProcess.start(arguments: ["--no-sound", "--rate-limit", "0", "--mqtt", "mqtt://127.0.0.1:\(broker.port)", "--device-id", "stream"])
         defer { Task { await flapd.stop() } }
-        for _ in 0..<200 where !flapd.process.stderr.contains("connected to the MQTT broker") { try await Task.sleep(for: .milliseconds(10)) }
+        _ = try await eventually(within: .seconds(2), every: .milliseconds(10)) { flapd.process.stderr.contains("connected to the MQTT broker") }
 
         let base = Date()
         let published = Counter()

@@ -32,19 +32,19 @@ import Glibc
 
         var logs = ""
         for threshold in Self.kills {
-            for _ in 0..<1000 where try await Self.committed(flapd) < threshold { try await Task.sleep(for: .milliseconds(10)) }
+            _ = try await eventually(within: .seconds(10), every: .milliseconds(10)) { try await Self.committed(flapd) >= threshold }
             flapd.process.signal(SIGKILL)
             #expect(await flapd.process.wait() == 128 + SIGKILL)
             logs += flapd.process.stderr
             flapd = try await Self.start(state: state, arguments: arguments)
         }
-        for _ in 0..<1500 where !peer.stdout.contains("done") { try await Task.sleep(for: .milliseconds(100)) }
+        _ = try await eventually(within: .seconds(150), every: .milliseconds(100)) { peer.stdout.contains("done") }
         let acknowledged = Set(((try? String(contentsOfFile: ackedFile, encoding: .utf8)) ?? "").split(separator: "\n").map(String.init))
         let total = Self.publishers * Self.perPublisher
         #expect(acknowledged.count == total, "the publishers were acknowledged \(acknowledged.count) of \(total): \(peer.stdout)")
 
         // flapd takes what the broker kept for it, then every acknowledged message has a receipt.
-        for _ in 0..<3000 where try await Self.committed(flapd) < acknowledged.count { try await Task.sleep(for: .milliseconds(20)) }
+        _ = try await eventually(within: .seconds(60), every: .milliseconds(20)) { try await Self.committed(flapd) >= acknowledged.count }
         #expect(try await Self.committed(flapd) == acknowledged.count)
         var lost: [String] = []
         for id in acknowledged where try await flapd.api.get("/v1/receipts/\(id)").status != 200 { lost.append(id) }
@@ -62,7 +62,7 @@ import Glibc
 
     static func start(state: String, arguments: [String]) async throws -> FlapdProcess {
         let flapd = try await FlapdProcess.start(stateDirectory: state, arguments: arguments)
-        for _ in 0..<1000 where !flapd.process.stderr.contains("connected to the MQTT broker") { try await Task.sleep(for: .milliseconds(10)) }
+        _ = try await eventually(within: .seconds(10), every: .milliseconds(10)) { flapd.process.stderr.contains("connected to the MQTT broker") }
         return flapd
     }
 

@@ -10,10 +10,10 @@ import TestSupport
         defer { Task { await broker.stop() } }
         // Generous waits: with the whole suite running, Python and flapd start slowly, and a refused
         // first connection puts flapd into its reconnect backoff.
-        for _ in 0..<1500 where !broker.stdout.contains("listening") { try await Task.sleep(for: .milliseconds(10)) }
+        _ = try await eventually(within: .seconds(15), every: .milliseconds(10)) { broker.stdout.contains("listening") }
         let flapd = try await FlapdProcess.start(arguments: ["--no-sound", "--mqtt", "mqtt://127.0.0.1:\(port)", "--device-id", "old"])
         defer { Task { await flapd.stop() } }
-        for _ in 0..<1500 where !flapd.process.stderr.contains("connected to the MQTT broker") { try await Task.sleep(for: .milliseconds(20)) }
+        _ = try await eventually(within: .seconds(30), every: .milliseconds(20)) { flapd.process.stderr.contains("connected to the MQTT broker") }
         #expect(flapd.process.stderr.contains("does not speak MQTT 5; falling back to 3.1.1"))
         #expect(flapd.process.stderr.contains("connected to the MQTT broker"))
         #expect(broker.stdout.contains("connect level 5\n") && broker.stdout.contains("connect level 4\n"))

@@ -17,22 +17,29 @@ import Glibc
         private var task: Task<Void, Never>?
 
         init(port: Int, topics: [String]) async throws {
-            client = try MQTTClient(options: MQTTOptions(host: "127.0.0.1", port: port, clientID: "watch-\(UUID().uuidString.prefix(6))"))
-            let connected = ConnectFlag()
+            let id = "watch-\(UUID().uuidString.prefix(6))"
+            client = try MQTTClient(options: MQTTOptions(host: "127.0.0.1", port: port, clientID: id))
+            // The watcher's own message on a topic of its own, subscribed last and published
+            // after: the broker handles a connection's packets in order, so once it is back every
+            // subscription is in place and every retained message of those topics has arrived.
+            let marker = "\(id)/ready"
+            let ready = ConnectFlag()
             task = Task { [client, lock] in
                 for await event in client.events {
                     switch event {
                     case .connected(0, _):
-                        for topic in topics { try? client.subscribe(topic, qos: 1) }
-                        connected.set()
+                        for topic in topics + [marker] { try? client.subscribe(topic, qos: 1) }
+                        try? client.publish(marker, Array("ready".utf8), qos: 1)
+                    case .message(let m) where m.topic == marker: ready.set()
                     case .message(let m): lock.withLock { self.received.append(m) }
                     default: break
                     }
                 }
             }
             client.start()
-            for _ in 0..<500 where !connected.isSet { try await Task.sleep(for: .milliseconds(10)) }
-            try await Task.sleep(for: .milliseconds(100))  // the subscriptions are acknowledged
+            guard try await eventually(within: .seconds(10), every: .milliseconds(10), { ready.isSet }) else {
+                throw PeerError("the watcher's subscriptions were not in place within 10 s")
+            }
         }
 
         func stop() { client.stop(); task?.cancel() }
@@ -46,10 +53,7 @@ import Glibc
         /// Waits until `condition` holds for what has arrived (up to 40 s: several flapd processes
         /// may be starting on two busy cores).
         func until(_ what: String, _ condition: @Sendable (Watcher) -> Bool) async throws {
-            for _ in 0..<4000 {
-                if condition(self) { return }
-                try await Task.sleep(for: .milliseconds(10))
-            }
+            if try await eventually(within: .seconds(40), every: .milliseconds(10), { condition(self) }) { return }
             Issue.record("timed out waiting for \(what); got \(messages.map { "\($0.topic) \(String(decoding: $0.payload, as: UTF8.self))" })")
         }
     }
@@ -79,7 +83,7 @@ import Glibc
         defer { watcher.stop() }
         let flapd = try await flapd(broker, device: "huge")
         defer { Task { await flapd.stop() } }
-        for _ in 0..<500 where !flapd.process.stderr.contains("connected to the MQTT broker") { try await Task.sleep(for: .milliseconds(10)) }
+        _ = try await eventually(within: .seconds(5), every: .milliseconds(10)) { flapd.process.stderr.contains("connected to the MQTT broker") }
         for size in [300_000, 2_000_000] {
             let file = FileManager.default.temporaryDirectory.appendingPathComponent("payload-\(UUID().uuidString)").path
             defer { try? FileManager.default.removeItem(atPath: file) }
@@ -155,13 +159,16 @@ import Glibc
     @Test func theCommandTopicAndAGroupReachEveryMember() async throws {
         let broker = try await MosquittoBroker.start()
         defer { Task { await broker.stop() } }
-        let watcher = try await Watcher(port: broker.port, topics: ["vestawidget/+/receipt"])
+        let watcher = try await Watcher(port: broker.port, topics: ["vestawidget/+/receipt", "vestawidget/+/availability"])
         defer { watcher.stop() }
         let a = try await flapd(broker, device: "a", extra: ["--group", "office"])
         let b = try await flapd(broker, device: "b", extra: ["--group", "office", "--group", "lobby"])
         let c = try await flapd(broker, device: "c", extra: ["--group", "lobby"])
         defer { Task { await a.stop(); await b.stop(); await c.stop() } }
-        try await Task.sleep(for: .milliseconds(300))
+        // Each flapd says it is online after it subscribes: then the group's message reaches it.
+        try await watcher.until("a, b and c online") { watcher in
+            ["a", "b", "c"].allSatisfy { device in watcher.messages.contains { $0.topic == "vestawidget/\(device)/availability" && $0.payload == Array("online".utf8) } }
+        }
         try await publish(broker, "vestawidget/group/office/message", #"{"id": "all-hands", "text": "MEETING"}"#)
         try await watcher.until("a and b accepted") { self.status($0, "a", "all-hands").contains("accepted") && self.status($0, "b", "all-hands").contains("accepted") }
         #expect(status(watcher, "c", "all-hands").isEmpty)
@@ -186,19 +193,13 @@ import Glibc
         await first.stop()
         let second = try await flapd(broker, device: "hall")
         defer { Task { await second.stop() } }
-        for _ in 0..<200 {
-            if try await second.api.get("/v1/receipts/k1").status == 200 { break }
-            try await Task.sleep(for: .milliseconds(20))
-        }
+        _ = try await eventually(within: .seconds(4), every: .milliseconds(20)) { try await second.api.get("/v1/receipts/k1").status == 200 }
         #expect(try await second.api.get("/v1/receipts/k1").status == 200)
         // A slot message names the topic's sender, not another.
         try await publish(broker, "vestawidget/hall/slot/kitchen", #"{"id": "k2", "sender": {"id": "garage"}, "text": "X"}"#, retain: true)
         try await watcher.until("k2 rejected") { $0.json(on: "vestawidget/hall/receipt").contains { $0["id"] as? String == "k2" && $0["status"] as? String == "rejected" } }
         try await publish(broker, "vestawidget/hall/slot/kitchen", "", retain: true)
-        for _ in 0..<200 {
-            if (try await second.api.get("/v1/slots").object["slots"] as? [Any])?.isEmpty == true { break }
-            try await Task.sleep(for: .milliseconds(20))
-        }
+        _ = try await eventually(within: .seconds(4), every: .milliseconds(20)) { (try await second.api.get("/v1/slots").object["slots"] as? [Any])?.isEmpty == true }
         #expect((try await second.api.get("/v1/slots").object["slots"] as? [Any])?.isEmpty == true)
     }
 
@@ -256,20 +257,17 @@ import Glibc
         }
         // Home Assistant's text entity sends plain text to ha/set.
         try await publish(broker, "vestawidget/newname/ha/set", "from home assistant")
-        for _ in 0..<200 {
-            if (try await renamed.api.get("/v1/slots").object["slots"] as? [[String: Any]])?.first?["sender"] as? String == "home-assistant" { break }
-            try await Task.sleep(for: .milliseconds(20))
-        }
+        _ = try await eventually(within: .seconds(4), every: .milliseconds(20)) { (try await renamed.api.get("/v1/slots").object["slots"] as? [[String: Any]])?.first?["sender"] as? String == "home-assistant" }
         #expect((try await renamed.api.get("/v1/slots").object["slots"] as? [[String: Any]])?.first?["sender"] as? String == "home-assistant")
 
         // A display retired for good: flapctl forget clears what the broker keeps for it.
         await renamed.stop()
         let forget = try await ProcessRunner.run(ProcessRunner.builtProduct("flapctl"), ["forget", "--mqtt", "mqtt://127.0.0.1:\(broker.port)", "--device-id", "newname"])
         #expect(forget.status == 0, "\(forget.stderrText)")
+        // A new subscriber gets no retained config for it any more (the watcher is ready once
+        // every retained message of its topics has reached it).
         let late = try await Watcher(port: broker.port, topics: ["homeassistant/#", "vestawidget/newname/#"])
         defer { late.stop() }
-        try await Task.sleep(for: .milliseconds(300))
-        // A new subscriber gets no retained config for it any more.
         #expect(!late.messages.contains { $0.topic.contains("vestawidget_newname") && !$0.payload.isEmpty })
         #expect(!late.messages.contains { $0.topic == "vestawidget/newname/availability" && !$0.payload.isEmpty })
     }

@@ -8,13 +8,14 @@ import Wematch
 @Suite(.timeLimit(.minutes(3))) struct RoomCodeTests {
     /// The member ids `kiosk` sees, once `condition` holds of them (nil if it never does).
     func members(_ kiosk: FlapdProcess, until condition: ([String]) -> Bool) async throws -> [String]? {
-        for _ in 0..<200 {
+        var found: [String]?
+        _ = try await eventually(within: .seconds(20), every: .milliseconds(100)) {
             let reply = try await kiosk.api.get("/v1/room")
             let ids = (reply.object["members"] as? [[String: Any]] ?? []).compactMap { $0["id"] as? String }
-            if reply.status == 200, condition(ids) { return ids }
-            try await Task.sleep(for: .milliseconds(100))
+            found = reply.status == 200 && condition(ids) ? ids : nil
+            return found != nil
         }
-        return nil
+        return found
     }
 
     @Test func aRoomForTwoLivesWhileOneOfThemRemains() async throws {

@@ -115,11 +115,7 @@ import TestSupport
 
         // Site B's kiosk dies: its broker publishes the wills, the bridge carries them to site A.
         b.process.signal(SIGKILL)
-        var gone = false
-        for _ in 0..<100 where !gone {
-            gone = try await view(a).map { $0.members.count == 3 && $0.members.allSatisfy { $0.hasPrefix("sa.") } } ?? false
-            if !gone { try await Task.sleep(for: .milliseconds(100)) }
-        }
+        let gone = try await eventually(within: .seconds(10), every: .milliseconds(100)) { try await view(a).map { $0.members.count == 3 && $0.members.allSatisfy { $0.hasPrefix("sa.") } } ?? false }
         #expect(gone)
     }
 }

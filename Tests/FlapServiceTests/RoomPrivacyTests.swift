@@ -47,11 +47,7 @@ import TestSupport
         }
         #expect(seen)
         // B's panel shows the room (its policy with --room and no file): wait for the summary to land.
-        var summary = false
-        for _ in 0..<300 where !summary {
-            summary = try await b.api.get("/v1/board").text.contains("HERE")
-            if !summary { try await Task.sleep(for: .milliseconds(100)) }
-        }
+        let summary = try await eventually(within: .seconds(30), every: .milliseconds(100)) { try await b.api.get("/v1/board").text.contains("HERE") }
         #expect(summary)
         var answers: [String] = []
         // The web page's plot: places as fractions of the axes, for drawing only.

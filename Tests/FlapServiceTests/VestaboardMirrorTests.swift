@@ -31,11 +31,7 @@ import TestSupport
     }
 
     func waitFor(_ flapd: FlapdProcess, _ text: String) async throws -> Bool {
-        for _ in 0..<100 {
-            if try await flapd.api.get("/v1/board").text.contains(text) { return true }
-            try await Task.sleep(for: .milliseconds(100))
-        }
-        return false
+        try await eventually(within: .seconds(10), every: .milliseconds(100)) { try await flapd.api.get("/v1/board").text.contains(text) }
     }
 
     @Test func theBoardsMessageIsMirroredAndKeptThroughAnOutage() async throws {

@@ -34,20 +34,16 @@ import TestSupport
         defer { Task { await flapd.stop() } }
         let accepted = try await flapd.api.postJSON("/v1/messages", #"{"id": "v1", "text": "HELLO WALL"}"#)
         #expect(accepted.status == 202)
-        var shown = false
-        for _ in 0..<100 where !shown {
-            shown = text(try await board.log().board).contains("HELLO WALL")
-            if !shown { try await Task.sleep(for: .milliseconds(100)) }
-        }
+        let shown = try await eventually(within: .seconds(10), every: .milliseconds(100)) { text(try await board.log().board).contains("HELLO WALL") }
         #expect(shown)
         let writes = try await board.writes()
         #expect(writes.count == 1 && writes[0].api == "local" && writes[0].status == "201")
         // A message's own transition goes to the board as the Local API takes it.
         _ = try await flapd.api.postJSON("/v1/messages", #"{"id": "v1b", "text": "SWEEP", "transition": {"strategy": "column", "stepSize": 2, "stepIntervalMs": 100}}"#)
         var swept: FakeVestaboard.Request?
-        for _ in 0..<100 where swept == nil {
+        _ = try await eventually(within: .seconds(10), every: .milliseconds(100)) {
             swept = try await board.writes().first { $0.body.contains("\"strategy\":\"column\"") }
-            if swept == nil { try await Task.sleep(for: .milliseconds(100)) }
+            return swept != nil
         }
         #expect(swept?.body.contains("\"step_size\":2") == true && swept?.body.contains("\"step_interval_ms\":100") == true, "\(swept?.body ?? "none")")
         // The key is in no log line.
@@ -61,11 +57,7 @@ import TestSupport
         let source = try await flapd(url: target.localAPIBase, key: key)
         defer { Task { await source.stop() } }
         _ = try await source.api.postJSON("/v1/messages", #"{"id": "v2", "text": "FROM THE OTHER ONE"}"#)
-        var shown = false
-        for _ in 0..<200 where !shown {
-            shown = try await target.api.get("/v1/board").text.contains("FROM THE OTHER ONE")
-            if !shown { try await Task.sleep(for: .milliseconds(100)) }
-        }
+        let shown = try await eventually(within: .seconds(20), every: .milliseconds(100)) { try await target.api.get("/v1/board").text.contains("FROM THE OTHER ONE") }
         #expect(shown)
     }
 
@@ -94,9 +86,9 @@ import TestSupport
         defer { Task { await flapd.stop() } }
         _ = try await flapd.api.postJSON("/v1/messages", #"{"id": "q1", "text": "TRY AGAIN"}"#)
         var failed: [String: Any]?
-        for _ in 0..<100 where failed == nil {
+        _ = try await eventually(within: .seconds(10), every: .milliseconds(100)) {
             failed = (try await flapd.api.get("/v1/queue").object["deliveries"] as? [[String: Any]])?.first { $0["state"] as? String == "failed" }
-            if failed == nil { try await Task.sleep(for: .milliseconds(100)) }
+            return failed != nil
         }
         let write = try #require(failed)
         #expect(write["attempts"] as? Int == 1 && (write["lastError"] as? String)?.contains("401") == true)
@@ -111,11 +103,7 @@ import TestSupport
         #expect(try await flapd.api.request("POST", "/v1/queue/\(id)/retry").status == 200)
         #expect(try await flapd.api.request("POST", "/v1/queue/\(id)/retry").status == 409)
         #expect(try await flapd.api.request("DELETE", "/v1/queue/999").status == 404)
-        var shown = false
-        for _ in 0..<100 where !shown {
-            shown = text(try await board.log().board).contains("TRY AGAIN")
-            if !shown { try await Task.sleep(for: .milliseconds(100)) }
-        }
+        let shown = try await eventually(within: .seconds(10), every: .milliseconds(100)) { text(try await board.log().board).contains("TRY AGAIN") }
         #expect(shown)
     }
 }

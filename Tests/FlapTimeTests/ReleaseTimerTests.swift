@@ -55,10 +55,9 @@ struct TimeRig {
     /// The slots once the inbox is quiet (a release in flight has committed).
     func slotIDs(expecting expected: Set<String>) async throws -> Set<String> {
         var ids: Set<String> = []
-        for _ in 0..<200 {
+        _ = try await eventually(within: .milliseconds(400), every: .milliseconds(2)) {
             ids = Set(try await inbox.slots().map(\.id))
-            if ids == expected { break }
-            try await Task.sleep(for: .milliseconds(2))
+            return ids == expected
         }
         return ids
     }

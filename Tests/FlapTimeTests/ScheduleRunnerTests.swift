@@ -57,10 +57,9 @@ import TestSupport
         rig.wallOffset.withLock { $0 = 5 * 3600 + 600 - 60 }
         await rig.drive(to: 120)
         var fired: [String] = []
-        for _ in 0..<200 {
+        _ = try await eventually(within: .milliseconds(400), every: .milliseconds(2)) {
             fired = try await receipts(from: "schedule-hourly")
-            if !fired.isEmpty { break }
-            try await Task.sleep(for: .milliseconds(2))
+            return !fired.isEmpty
         }
         #expect(fired == ["schedule-hourly-\(Int(rig.t0.timeIntervalSince1970) + 5 * 3600)"])
         // 08:30 was hours ago: past the grace, skipped.
