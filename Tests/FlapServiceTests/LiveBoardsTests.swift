@@ -26,7 +26,8 @@ import TestSupport
         // Time enough for the cascade when the whole suite shares two cores.
         let first = try watch(flapd, seconds: 25)
         defer { Task { await first.stop() } }
-        try await Task.sleep(for: .milliseconds(500))
+        // Watching once the board as it is has come.
+        _ = try await eventually(within: .seconds(10)) { first.stdout.contains("event: board") }
         let before = Date().timeIntervalSince1970 * 1000
         _ = try await flapd.api.postJSON("/v1/messages", #"{"id": "e1", "text": "LIVE"}"#)
         var seen: [(String, [String: Any])] = []
@@ -78,9 +79,7 @@ import TestSupport
         defer { Task { await flapd.stop() } }
         let watchers = try (0..<3).map { _ in try watch(flapd, seconds: 50) }
         defer { Task { for watcher in watchers { await watcher.stop() } } }
-        for _ in 0..<100 where !watchers.allSatisfy({ $0.stdout.contains("event: board") }) {
-            try await Task.sleep(for: .milliseconds(50))
-        }
+        _ = try await eventually(within: .seconds(5), every: .milliseconds(50)) { watchers.allSatisfy { $0.stdout.contains("event: board") } }
         let asked = ContinuousClock.now
         #expect(await flapd.terminate() == 0)
         #expect(asked.duration(to: .now) < .seconds(10), "flapd waited for its watchers")
@@ -101,11 +100,10 @@ import TestSupport
         ])
         #expect(churn.stdoutText.hasPrefix("closed 400"), "\(churn.stdoutText)\(churn.stderrText)")
         let afterClose = descriptors()
-        let started = ContinuousClock.now
         var now = afterClose
-        while now > baseline + 4, started.duration(to: .now) < .seconds(30) {
-            try await Task.sleep(for: .milliseconds(500))
+        _ = try await eventually(within: .seconds(30), every: .milliseconds(500)) {
             now = descriptors()
+            return now <= baseline + 4
         }
         #expect(now <= baseline + 4, "descriptors \(baseline) → \(afterClose) after closing 400 streams → \(now) after 30 s")
     }
