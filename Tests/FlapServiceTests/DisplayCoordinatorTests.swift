@@ -153,7 +153,8 @@ import TestSupport
         _ = try await rig.inbox.accept(message, now: rig.time.now())
         let run = Task { await rig.coordinator.run() }
         defer { run.cancel() }
-        try await Task.sleep(for: .milliseconds(100))
+        // The coordinator has chosen (and waits for the message's expiry) before time moves.
+        await rig.clock.sleepers()
         await rig.clock.advance(by: .seconds(20))
         #expect(await rig.motion.plansStarted == 0)
         #expect(await rig.panel.playsCompleted == 0)

@@ -8,11 +8,9 @@ import TestSupport
 /// Waits (real time, bounded) until the panel has begun `count` plays: the plan's time zero is
 /// the clock's reading then, so advancing the virtual clock before it would skip nothing.
 func waitUntilPlaying<C: Clock>(_ panel: SimulatedPanel<C>, count: Int) async throws where C.Duration == Duration {
-    for _ in 0..<5000 {
-        if await panel.playsStarted >= count { return }
-        try await Task.sleep(for: .milliseconds(1))
+    if try await !eventually(within: .seconds(5), every: .milliseconds(1), { await panel.playsStarted >= count }) {
+        Issue.record("the panel never began play \(count)")
     }
-    Issue.record("the panel never began play \(count)")
 }
 
 /// The next motion event (the manual clock wakes a sleep until the current instant at once, so

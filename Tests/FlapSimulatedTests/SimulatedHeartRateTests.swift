@@ -15,7 +15,7 @@ import TestSupport
     func run(_ sensor: some HeartRateSensor<ManualClock.Instant>, clock: ManualClock, for seconds: Int) async -> Collected {
         let collected = Collected()
         let task = Task { await sensor.run { event in collected.events.withLock { $0.append(event) } } }
-        try? await Task.sleep(for: .milliseconds(50))  // the sensor starts at time zero
+        await clock.sleepers()  // the sensor starts at time zero, and waits for its first beat
         // Half a second at a time: each step lets the sensor's task take its turn.
         for _ in 0..<seconds * 2 { await clock.advance(by: .milliseconds(500)) }
         task.cancel()

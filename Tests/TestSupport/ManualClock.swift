@@ -21,6 +21,15 @@ public final class ManualClock: Clock, Sendable {
         var now = Instant(offset: .zero)
         var nextID = 0
         var sleepers: [Sleeper] = []
+        /// Tasks waiting until this many sleep on the clock.
+        var waiting: [(count: Int, continuation: CheckedContinuation<Void, Never>)] = []
+
+        /// The waiters whose count of sleepers is reached, taken out.
+        mutating func satisfied() -> [CheckedContinuation<Void, Never>] {
+            let ready = waiting.filter { sleepers.count >= $0.count }.map(\.continuation)
+            waiting.removeAll { sleepers.count >= $0.count }
+            return ready
+        }
     }
 
     private let state = Mutex(State())
@@ -38,12 +47,13 @@ public final class ManualClock: Clock, Sendable {
         }
         try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
-                let due = state.withLock { s in
-                    guard deadline > s.now else { return true }
+                let (due, satisfied) = state.withLock { s in
+                    guard deadline > s.now else { return (true, [CheckedContinuation<Void, Never>]()) }
                     s.sleepers.append(Sleeper(id: id, deadline: deadline, continuation: continuation))
-                    return false
+                    return (false, s.satisfied())
                 }
                 if due { continuation.resume() }
+                for waiter in satisfied { waiter.resume() }
             }
         } onCancel: {
             let cancelled = state.withLock { s in
@@ -85,6 +95,18 @@ public final class ManualClock: Clock, Sendable {
         }
         state.withLock { $0.now = max($0.now, end) }
         await yieldToOthers()
+    }
+
+    /// Returns once at least `count` tasks sleep on the clock: then advancing it moves them.
+    public func sleepers(atLeast count: Int = 1) async {
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            let ready = state.withLock { s in
+                guard s.sleepers.count < count else { return true }
+                s.waiting.append((count, continuation))
+                return false
+            }
+            if ready { continuation.resume() }
+        }
     }
 
     /// Whether anyone sleeps on the clock now.
