@@ -112,10 +112,9 @@ import TestSupport
         let status = try await flapd.api.get("/v1/status").object
         #expect((status["panels"] as? [[String: Any]])?.first?["modules"] as? Int == 132)
         var board: [String: Any] = [:]
-        for _ in 0..<200 {
+        _ = try await eventually(within: .seconds(20), every: .milliseconds(100)) {
             board = (try await flapd.api.get("/v1/board").object["panels"] as? [[String: Any]])?.first ?? [:]
-            if board["moving"] as? Bool == false, board["message"] as? String == "b1" { break }
-            try await Task.sleep(for: .milliseconds(100))
+            return board["moving"] as? Bool == false && board["message"] as? String == "b1"
         }
         #expect((board["codes"] as? [[Int]])?[2][10] == 63)
         #expect((board["text"] as? [String])?[2] == "          r           ")

@@ -29,11 +29,11 @@ import TestSupport
         defer { writing.cancel() }
         let flapd = try await FlapdProcess.start(arguments: ["--sensor", "serial=\(path)", "--log-level", "info"])
         var shown = false
-        for _ in 0..<200 where !shown {
+        _ = try await eventually(within: .seconds(10), every: .milliseconds(50)) {
             let sensors = try await flapd.api.get("/v1/sensors")
             let straps = ((sensors.object["sensors"] as? [[String: Any]])?.first?["straps"] as? [[String: Any]]) ?? []
             shown = straps.first?["bpm"] as? Int == rate
-            if !shown { try await Task.sleep(for: .milliseconds(50)) }
+            return shown
         }
         #expect(shown, "GET /v1/sensors shows the rate")
         // A message too, so the inbox has rows to look through.

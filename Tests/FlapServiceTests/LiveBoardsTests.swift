@@ -31,10 +31,9 @@ import TestSupport
         let before = Date().timeIntervalSince1970 * 1000
         _ = try await flapd.api.postJSON("/v1/messages", #"{"id": "e1", "text": "LIVE"}"#)
         var seen: [(String, [String: Any])] = []
-        for _ in 0..<240 {
+        _ = try await eventually(within: .seconds(24), every: .milliseconds(100)) {
             seen = events(first.stdout)
-            if seen.contains(where: { $0.0 == "board" && "\($0.1["codes"] ?? "")".contains("12") }) { break }
-            try await Task.sleep(for: .milliseconds(100))
+            return seen.contains(where: { $0.0 == "board" && "\($0.1["codes"] ?? "")".contains("12") })
         }
         #expect(first.stdout.hasPrefix("retry: 2000"))
         #expect(seen.first?.0 == "board" && seen.first?.1["panel"] as? String == "main")
@@ -66,9 +65,9 @@ import TestSupport
         let late = try watch(flapd, seconds: 3)
         defer { Task { await late.stop() } }
         var joined: [(String, [String: Any])] = []
-        for _ in 0..<100 where joined.count < 2 {
+        _ = try await eventually(within: .seconds(3), every: .milliseconds(30)) {
             joined = events(late.stdout)
-            if joined.count < 2 { try await Task.sleep(for: .milliseconds(30)) }
+            return joined.count >= 2
         }
         #expect(joined.first?.0 == "board" && joined.dropFirst().first?.0 == "plan", "\(joined.map(\.0))")
     }

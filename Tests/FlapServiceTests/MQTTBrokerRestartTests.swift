@@ -54,11 +54,10 @@ import TestSupport
 
         // Every message reaches flapd's inbox: 1 000 receipts.
         var total = 0
-        for _ in 0..<600 {
+        _ = try await eventually(within: .seconds(30), every: .milliseconds(50)) {
             let receipts = try await flapd.api.get("/v1/status").object["receipts"] as? [String: Int] ?? [:]
             total = receipts.values.reduce(0, +)
-            if total >= Self.senders * Self.perSender { break }
-            try await Task.sleep(for: .milliseconds(50))
+            return total >= Self.senders * Self.perSender
         }
         #expect(total == Self.senders * Self.perSender)
         // flapd lived through each restart and had come back to the same session, with what the

@@ -55,10 +55,10 @@ import Wematch
         _ = try await b.api.delete("/v1/room")
         _ = try await c.api.delete("/v1/room")
         var ended = false
-        for _ in 0..<50 where !ended {
+        _ = try await eventually(within: .seconds(5), every: .milliseconds(100)) {
             let again = try await a.api.post("/v1/room", json: ["code": code])
             ended = [404, 409].contains(again.status)
-            if !ended { try await Task.sleep(for: .milliseconds(100)) }
+            return ended
         }
         #expect(ended)
 

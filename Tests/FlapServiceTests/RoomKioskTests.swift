@@ -29,11 +29,11 @@ import TestSupport
         // Each kiosk's three simulated straps are members; every kiosk sees all nine the same way.
         var agreed = false
         var last: [View?] = []
-        for _ in 0..<150 where !agreed {
+        _ = try await eventually(within: .seconds(15), every: .milliseconds(100)) {
             last = []
             for kiosk in kiosks { last.append(try await view(kiosk)) }
             agreed = last.allSatisfy { $0 == last[0] } && last[0]?.members.count == 9
-            if !agreed { try await Task.sleep(for: .milliseconds(100)) }
+            return agreed
         }
         #expect(agreed, "\(last)")
         // The answer other kiosks and tools rely on (README, "Wematch rooms"), field by field.
@@ -60,10 +60,10 @@ import TestSupport
         // SIGKILL: no goodbye; the broker publishes each member's will and the others drop them.
         kiosks[2].process.signal(SIGKILL)
         var gone = false
-        for _ in 0..<100 where !gone {
+        _ = try await eventually(within: .seconds(10), every: .milliseconds(100)) {
             let views = [try await view(kiosks[0]), try await view(kiosks[1])]
             gone = views.allSatisfy { $0?.members.count == 6 && $0?.members.allSatisfy { !$0.hasPrefix("k2.") } == true }
-            if !gone { try await Task.sleep(for: .milliseconds(100)) }
+            return gone
         }
         #expect(gone)
         let noRoom = try await FlapdProcess.start()
@@ -77,10 +77,10 @@ import TestSupport
         let kiosk = try await FlapdProcess.kiosk("crowd", broker: broker, people: 21, room: "lobby")
         defer { Task { await kiosk.stop() } }
         var full = false
-        for _ in 0..<150 where !full {
+        _ = try await eventually(within: .seconds(15), every: .milliseconds(100)) {
             let room = try await kiosk.api.get("/v1/room").object
             full = (room["members"] as? [Any])?.count == 20 && (room["waiting"] as? [String])?.count == 1
-            if !full { try await Task.sleep(for: .milliseconds(100)) }
+            return full
         }
         #expect(full)
         #expect(try await kiosk.process.waitForLog("is full (20 members)").contains("waits for a place"))
@@ -105,10 +105,10 @@ import TestSupport
 
         var agreed = false
         var last: [View?] = []
-        for _ in 0..<200 where !agreed {
+        _ = try await eventually(within: .seconds(20), every: .milliseconds(100)) {
             last = [try await view(a), try await view(b)]
             agreed = last[0] == last[1] && last[0]?.members.count == 6
-            if !agreed { try await Task.sleep(for: .milliseconds(100)) }
+            return agreed
         }
         #expect(agreed, "\(last)")
         #expect(Set(last[0]?.members.map { String($0.prefix(2)) } ?? []) == ["sa", "sb"])

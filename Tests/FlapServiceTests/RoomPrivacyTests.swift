@@ -40,10 +40,10 @@ import TestSupport
 
         // B sees A's member, synced with no one of its own rates.
         var seen = false
-        for _ in 0..<150 where !seen {
+        _ = try await eventually(within: .seconds(15), every: .milliseconds(100)) {
             let members = (try await b.api.get("/v1/room").object["members"] as? [[String: Any]]) ?? []
             seen = members.contains { ($0["id"] as? String)?.hasPrefix("a.serial.") == true }
-            if !seen { try await Task.sleep(for: .milliseconds(100)) }
+            return seen
         }
         #expect(seen)
         // B's panel shows the room (its policy with --room and no file): wait for the summary to land.

@@ -26,11 +26,10 @@ import Glibc
         #expect(try await api.postJSON("/v1/messages", #"{"id": "s1", "text": "ZZ"}"#).status == 202)
         // The sound state while the board moves: never unavailable (the device works).
         var states: Set<String> = []
-        for _ in 0..<600 {
+        _ = try await eventually(within: .seconds(12), every: .milliseconds(20)) {
             let sound = try await api.get("/v1/status").object["sound"] as? [String: Any] ?? [:]
             states.insert(sound["state"] as? String ?? "?")
-            if try await api.get("/v1/receipts/s1").object["status"] as? String == "displayed" { break }
-            try await Task.sleep(for: .milliseconds(20))
+            return try await api.get("/v1/receipts/s1").object["status"] as? String == "displayed"
         }
         #expect(states.isSubset(of: ["idle", "playing"]), "\(states)")
         // The stream is released after half a second of silence; the file plugin writes on close.

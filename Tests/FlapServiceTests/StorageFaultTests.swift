@@ -73,10 +73,10 @@ struct StorageFaultTests {
         #expect(flapd.process.stderr.contains("path=\(disk.path)/inbox.sqlite") && flapd.process.stderr.contains("free="))
         // The board goes on: it comes to rest on the message it was moving to, whose record waits.
         var moving = true
-        for _ in 0..<400 where moving {
+        _ = try await eventually(within: .seconds(20), every: .milliseconds(50)) {
             let panels = try await api.get("/v1/status").object["panels"] as? [[String: Any]] ?? []
             moving = panels.first?["moving"] as? Bool ?? true
-            if moving { try await Task.sleep(for: .milliseconds(50)) }
+            return !moving
         }
         #expect(!moving)
         #expect(try await api.get("/v1/receipts/rests-while-full").object["status"] as? String == "accepted")
@@ -84,9 +84,9 @@ struct StorageFaultTests {
         // Space comes back: everything resumes by itself, the waiting record first.
         try disk.free()
         var recorded: String?
-        for _ in 0..<400 where recorded != "displayed" {
+        _ = try await eventually(within: .seconds(20), every: .milliseconds(50)) {
             recorded = try await api.get("/v1/receipts/rests-while-full").object["status"] as? String
-            if recorded != "displayed" { try await Task.sleep(for: .milliseconds(50)) }
+            return recorded == "displayed"
         }
         #expect(recorded == "displayed")
         let resumed = try await api.postJSON("/v1/messages", Self.message(1000))
