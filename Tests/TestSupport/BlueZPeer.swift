@@ -27,13 +27,13 @@ public final class BlueZPeer: Sendable {
         // Read-write, so opening does not wait for the reader.
         let commands = open(fifo, O_RDWR)
         guard commands >= 0 else { throw PeerError("open \(fifo): errno \(errno)") }
-        for _ in 0..<1500 {
-            if let line = process.stdout.split(separator: "\n").first(where: { $0.hasPrefix("bus ") }) {
-                return BlueZPeer(address: String(line.dropFirst(4)), process: process, commands: commands)
-            }
-            if let status = process.poll() { throw PeerError("bluez_peer.py exited \(status): \(process.stderr)") }
-            try await Task.sleep(for: .milliseconds(20))
+        var address: String?
+        _ = try await eventually(within: .seconds(30)) {
+            address = process.stdout.split(separator: "\n").first(where: { $0.hasPrefix("bus ") }).map { String($0.dropFirst(4)) }
+            if address == nil, let status = process.poll() { throw PeerError("bluez_peer.py exited \(status): \(process.stderr)") }
+            return address != nil
         }
+        if let address { return BlueZPeer(address: address, process: process, commands: commands) }
         await process.stop()
         throw PeerError("bluez_peer.py did not start: \(process.stderr)")
     }
@@ -81,10 +81,7 @@ public final class BlueZPeer: Sendable {
 
     /// Waits until the strap's state in the mock contains `text` (notifying=True, say).
     public func waitForStrap(_ address: String, _ text: String, seconds: Int = 20) async throws {
-        for _ in 0..<(seconds * 20) {
-            if try await strapState(address).contains(text) { return }
-            try await Task.sleep(for: .milliseconds(50))
-        }
+        if try await eventually(within: .seconds(seconds), every: .milliseconds(50), { try await strapState(address).contains(text) }) { return }
         throw PeerError("strap \(address) never had \(text): \(try await strapState(address))")
     }
 

@@ -58,12 +58,12 @@ public final class ChildProcess: @unchecked Sendable {
     /// Waits up to `timeout` for the process to exit; its exit status, or nil if it is still running.
     @discardableResult
     public func wait(timeout: Duration = .seconds(10)) async -> Int32? {
-        let deadline = ContinuousClock.now + timeout
-        while ContinuousClock.now < deadline {
-            if let status = poll() { return status }
-            try? await Task.sleep(for: .milliseconds(10))
+        var status: Int32?
+        _ = try? await eventually(within: timeout, every: .milliseconds(10)) {
+            status = poll()
+            return status != nil
         }
-        return nil
+        return status
     }
 
     /// The exit status if the process has exited (128 + signal when killed).
@@ -88,13 +88,13 @@ public final class ChildProcess: @unchecked Sendable {
 
     /// Waits until `text` appears in stderr (up to `timeout`); returns stderr.
     public func waitForLog(_ text: String, timeout: Duration = .seconds(20)) async throws -> String {
-        let deadline = ContinuousClock.now + timeout
-        while ContinuousClock.now < deadline {
-            let log = stderr
-            if log.contains(text) { return log }
-            if let status = poll() { throw PeerError("exited with \(status) before logging \(text.debugDescription):\n\(log)") }
-            try await Task.sleep(for: .milliseconds(20))
+        var log = ""
+        let logged = try await eventually(within: timeout) {
+            log = stderr
+            if !log.contains(text), let status = poll() { throw PeerError("exited with \(status) before logging \(text.debugDescription):\n\(log)") }
+            return log.contains(text)
         }
+        if logged { return log }
         throw PeerError("no \(text.debugDescription) in the log after \(timeout):\n\(stderr)")
     }
 }

@@ -17,13 +17,13 @@ public final class FakeVestaboard: Sendable {
 
     public static func start() async throws -> FakeVestaboard {
         let process = try ChildProcess(try await PythonPeer.python(), [PythonPeer.peersDirectory.appendingPathComponent("fake_vestaboard.py").path])
-        for _ in 0..<500 {
-            if let line = process.stdout.split(separator: "\n").first, line.hasPrefix("listening "), let port = Int(line.dropFirst(10)) {
-                return FakeVestaboard(port: port, process: process)
-            }
-            if let status = process.poll() { throw PeerError("the fake Vestaboard exited with \(status):\n\(process.stderr)") }
-            try await Task.sleep(for: .milliseconds(10))
+        var port: Int?
+        _ = try await eventually(within: .seconds(5), every: .milliseconds(10)) {
+            if let line = process.stdout.split(separator: "\n").first, line.hasPrefix("listening ") { port = Int(line.dropFirst(10)) }
+            if port == nil, let status = process.poll() { throw PeerError("the fake Vestaboard exited with \(status):\n\(process.stderr)") }
+            return port != nil
         }
+        if let port { return FakeVestaboard(port: port, process: process) }
         await process.stop()
         throw PeerError("the fake Vestaboard did not start:\n\(process.stderr)")
     }

@@ -72,12 +72,12 @@ public final class MosquittoBroker: Sendable {
         guard let binary else { throw PeerError("mosquitto is not installed (apt-get install mosquitto)") }
         let child = try ChildProcess(binary, ["-c", directory + "/mosquitto.conf"])
         process.set(child)
-        for _ in 0..<500 {
+        let listening = try await eventually(within: .seconds(5), every: .milliseconds(10)) {
             // Its exit first: whoever took the port would accept the connection too.
             if let status = child.poll() { throw PeerError("mosquitto exited with \(status):\n\(child.stderr)") }
-            if Self.accepts(port), child.stderr.contains("Opening ipv4 listen socket"), !child.stderr.contains("Address already in use") { return }
-            try await Task.sleep(for: .milliseconds(10))
+            return Self.accepts(port) && child.stderr.contains("Opening ipv4 listen socket") && !child.stderr.contains("Address already in use")
         }
+        if listening { return }
         throw PeerError("mosquitto is not accepting connections on \(port):\n\(child.stderr)")
     }
 
