@@ -16,7 +16,7 @@ import Wematch
     }
 
     func until(_ condition: () async -> Bool) async throws -> Bool {
-        try await eventually(within: .seconds(10), condition)
+        try await eventually(within: .seconds(30), condition)
     }
 
     @Test func twoKiosksSeeTheSameRoom() async throws {

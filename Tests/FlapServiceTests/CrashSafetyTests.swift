@@ -73,19 +73,19 @@ import Glibc
         // Each sender's slot holds its newest message: per-sender order survived.
         let slots = try await second.api.get("/v1/slots").object["slots"] as? [[String: Any]] ?? []
         #expect(Set(slots.compactMap { $0["id"] as? String }) == Set((0..<Self.senders).map { "s\($0)-\(Self.perSender - 1)" }))
-        // Nothing was shown twice, across both runs: checked once the panel is still with
-        // nothing left to show, when a second showing would have begun.
+        // Nothing was shown twice, across both runs: checked once the panel rests on what it
+        // chose, when a second showing would have begun.
         #expect(try await eventually(within: .seconds(30), every: .milliseconds(50)) { try await Self.idle(second) }, "the panel never came to rest")
         let logs = first.process.stderr + second.process.stderr
         let shown = timesShown(inLog: logs)
         #expect(shown.values.allSatisfy { $0 == 1 }, "shown more than once: \(shown.filter { $0.value > 1 })")
     }
 
-    /// The first panel is still and no accepted message waits for it.
+    /// The first panel is still, showing a message whose receipt says it was displayed: what it
+    /// chose to show, it has shown.
     static func idle(_ flapd: FlapdProcess) async throws -> Bool {
-        let status = try await flapd.api.get("/v1/status").object
-        let moving = (status["panels"] as? [[String: Any]])?.first?["moving"] as? Bool
-        let waiting = (status["queue"] as? [String: Any])?["waiting"] as? Int
-        return moving == false && waiting == 0
+        let panel = (try await flapd.api.get("/v1/status").object["panels"] as? [[String: Any]])?.first
+        guard panel?["moving"] as? Bool == false, let message = panel?["message"] as? String else { return false }
+        return try await flapd.api.get("/v1/receipts/\(message)").object["status"] as? String == "displayed"
     }
 }

@@ -52,7 +52,7 @@ import Glibc
         let slots = try await flapd.api.get("/v1/slots").object["slots"] as? [[String: Any]] ?? []
         #expect(Set(slots.compactMap { $0["id"] as? String }) == Set((0..<Self.publishers).map { "s\($0)-\(Self.perPublisher - 1)" }))
 
-        // Once the panel is still with nothing left to show, a second showing would have begun.
+        // Once the panel rests on what it chose, a second showing would have begun.
         #expect(try await eventually(within: .seconds(30), every: .milliseconds(50)) { try await CrashSafetyTests.idle(flapd) }, "the panel never came to rest")
         await flapd.stop()
         logs += flapd.process.stderr
