@@ -15,6 +15,11 @@ squares.
 
     swift build -c release --static-swift-stdlib --product flapd
     .build/test-venv/bin/python Benchmarks/soak.py --minutes 30
+
+With --heaptrack FILE, flapd runs under heaptrack (its own LD_PRELOAD, no debugger attached):
+`heaptrack_print -f FILE.zst -l 1` lists what was allocated and not freed, by call stack; two
+runs of different lengths, each killed (kill -9) rather than stopped, compared with
+`heaptrack_print -f LONGER.zst -d SHORTER.zst`, show what grows.
 """
 import argparse
 import http.client
