@@ -4,6 +4,7 @@ import FlapMetrics
 import FlapSimulated
 import Logging
 import Synchronization
+import TestSupport
 import Testing
 
 /// The hub: each source's state and each strap's latest reading, listeners, and where heart
@@ -46,9 +47,9 @@ import Testing
         }
         #expect(heard == [137, 143])
         var report = await hub.report()
-        for _ in 0..<200 where report.first?.straps.last?.state != "lost" {
-            try await Task.sleep(for: .milliseconds(10))
+        _ = try await eventually(within: .seconds(2), every: .milliseconds(10)) {
             report = await hub.report()
+            return report.first?.straps.last?.state == "lost"
         }
         let source = try #require(report.first)
         #expect(source.name == "ble hci0" && source.driver == "ble" && source.state == "connected")
@@ -65,9 +66,7 @@ import Testing
         let metrics = FlapMetrics()
         let hub = hub(records, metrics: metrics)
         let running = Task { await hub.run() }
-        for _ in 0..<200 where !records.all.contains(where: { $0.message.contains("strap found") }) {
-            try await Task.sleep(for: .milliseconds(10))
-        }
+        _ = try await eventually(within: .seconds(2), every: .milliseconds(10)) { records.all.contains { $0.message.contains("strap found") } }
         running.cancel()
         await running.value
         let lines = records.all

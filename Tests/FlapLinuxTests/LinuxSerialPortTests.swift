@@ -20,9 +20,9 @@ import TestSupport
         let peer = try await ChildProcess(try await PythonPeer.python(), [PythonPeer.peersDirectory.appendingPathComponent("pty_peer.py").path])
         defer { Task { await peer.stop() } }
         var path = ""
-        for _ in 0..<500 where path.isEmpty {
+        _ = try await eventually(within: .seconds(5), every: .milliseconds(10)) {
             path = peer.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
-            try await Task.sleep(for: .milliseconds(10))
+            return !path.isEmpty
         }
         let port = try LinuxSerialPort(path: path, settings: .chainlink)
         try await port.write(Array("hello\n".utf8))

@@ -39,9 +39,9 @@ import TestSupport
         #expect(local["heldStillOpen"] as? Int == 0 && (local["heldClosedWithin"] as? Double ?? 99) <= 20, "\(local)")
 
         var now = descriptors()
-        for _ in 0..<50 where now > baseline + 4 {
-            try await Task.sleep(for: .milliseconds(100))
+        _ = try await eventually(within: .seconds(5), every: .milliseconds(100)) {
             now = descriptors()
+            return now <= baseline + 4
         }
         #expect(now <= baseline + 4, "descriptors \(baseline) before, \(now) after")
         #expect(try await flapd.api.get("/v1/board").status == 200)

@@ -140,11 +140,7 @@ struct StorageFaultTests {
 
     /// Waits (up to 20 s) for `id`'s receipt.
     static func receipt(_ id: String, from flapd: FlapdProcess) async throws -> Bool {
-        for _ in 0..<400 {
-            if try await flapd.api.get("/v1/receipts/\(id)").status == 200 { return true }
-            try await Task.sleep(for: .milliseconds(50))
-        }
-        return false
+        try await eventually(within: .seconds(20), every: .milliseconds(50)) { try await flapd.api.get("/v1/receipts/\(id)").status == 200 }
     }
 
     @Test func aDiskThatFailsIntoReadOnlyIsNamedAndTheBoardKeepsShowing() async throws {

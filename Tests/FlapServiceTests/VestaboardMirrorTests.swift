@@ -47,10 +47,7 @@ import TestSupport
         // The board fails for a while: said once, and its last message stays.
         try await fake.fail("500", "drop", "500", "401", "500")
         // Five failures at the mirror's backoff take some seconds; longer on a loaded machine.
-        let recovery = ContinuousClock.now
-        while !flapd.process.stderr.contains("the mirrored board can be read again"), ContinuousClock.now - recovery < .seconds(30) {
-            try await Task.sleep(for: .milliseconds(200))
-        }
+        _ = try await eventually(within: .seconds(30), every: .milliseconds(200)) { flapd.process.stderr.contains("the mirrored board can be read again") }
         #expect(try await flapd.api.get("/v1/board").text.contains("GOOD MORNING"))
         let log = flapd.process.stderr
         #expect(log.components(separatedBy: "the mirrored board cannot be read").count - 1 == 1, "said once")
