@@ -14,7 +14,7 @@ import TestSupport
         defer { Task { await broker.stop() } }
         let flapd = try await FlapdProcess.start(arguments: ["--no-sound", "--rate-limit", "0", "--mqtt", "mqtt://127.0.0.1:\(broker.port)", "--device-id", "stream"])
         defer { Task { await flapd.stop() } }
-        _ = try await eventually(within: .seconds(2), every: .milliseconds(10)) { flapd.process.stderr.contains("connected to the MQTT broker") }
+        _ = try await eventually(within: .seconds(20), every: .milliseconds(10)) { flapd.process.stderr.contains("connected to the MQTT broker") }
 
         let base = Date()
         let published = Counter()

@@ -55,7 +55,7 @@ import TestSupport
         let published = try await ProcessRunner.run("/usr/bin/mosquitto_pub", ["-p", "\(tlsPort)", "--cafile", "\(directory)/ca.crt", "-q", "1",
                                                                           "-t", "vestawidget/secure/message", "-m", #"{"id": "t1", "text": "TLS"}"#])
         #expect(published.status == 0, "\(published.stderrText)")
-        _ = try await eventually(within: .seconds(4), every: .milliseconds(20)) { try await flapd.api.get("/v1/receipts/t1").status == 200 }
+        _ = try await eventually(within: .seconds(20), every: .milliseconds(20)) { try await flapd.api.get("/v1/receipts/t1").status == 200 }
         #expect(try await flapd.api.get("/v1/receipts/t1").status == 200)
 
         // A CA that did not sign the broker's certificate: refused, said, retried; flapd stays up.

@@ -83,7 +83,7 @@ import Glibc
         defer { watcher.stop() }
         let flapd = try await flapd(broker, device: "huge")
         defer { Task { await flapd.stop() } }
-        _ = try await eventually(within: .seconds(5), every: .milliseconds(10)) { flapd.process.stderr.contains("connected to the MQTT broker") }
+        _ = try await eventually(within: .seconds(20), every: .milliseconds(10)) { flapd.process.stderr.contains("connected to the MQTT broker") }
         for size in [300_000, 2_000_000] {
             let file = FileManager.default.temporaryDirectory.appendingPathComponent("payload-\(UUID().uuidString)").path
             defer { try? FileManager.default.removeItem(atPath: file) }
@@ -193,13 +193,13 @@ import Glibc
         await first.stop()
         let second = try await flapd(broker, device: "hall")
         defer { Task { await second.stop() } }
-        _ = try await eventually(within: .seconds(4), every: .milliseconds(20)) { try await second.api.get("/v1/receipts/k1").status == 200 }
+        _ = try await eventually(within: .seconds(20), every: .milliseconds(20)) { try await second.api.get("/v1/receipts/k1").status == 200 }
         #expect(try await second.api.get("/v1/receipts/k1").status == 200)
         // A slot message names the topic's sender, not another.
         try await publish(broker, "vestawidget/hall/slot/kitchen", #"{"id": "k2", "sender": {"id": "garage"}, "text": "X"}"#, retain: true)
         try await watcher.until("k2 rejected") { $0.json(on: "vestawidget/hall/receipt").contains { $0["id"] as? String == "k2" && $0["status"] as? String == "rejected" } }
         try await publish(broker, "vestawidget/hall/slot/kitchen", "", retain: true)
-        _ = try await eventually(within: .seconds(4), every: .milliseconds(20)) { (try await second.api.get("/v1/slots").object["slots"] as? [Any])?.isEmpty == true }
+        _ = try await eventually(within: .seconds(20), every: .milliseconds(20)) { (try await second.api.get("/v1/slots").object["slots"] as? [Any])?.isEmpty == true }
         #expect((try await second.api.get("/v1/slots").object["slots"] as? [Any])?.isEmpty == true)
     }
 
@@ -257,7 +257,7 @@ import Glibc
         }
         // Home Assistant's text entity sends plain text to ha/set.
         try await publish(broker, "vestawidget/newname/ha/set", "from home assistant")
-        _ = try await eventually(within: .seconds(4), every: .milliseconds(20)) { (try await renamed.api.get("/v1/slots").object["slots"] as? [[String: Any]])?.first?["sender"] as? String == "home-assistant" }
+        _ = try await eventually(within: .seconds(20), every: .milliseconds(20)) { (try await renamed.api.get("/v1/slots").object["slots"] as? [[String: Any]])?.first?["sender"] as? String == "home-assistant" }
         #expect((try await renamed.api.get("/v1/slots").object["slots"] as? [[String: Any]])?.first?["sender"] as? String == "home-assistant")
 
         // A display retired for good: flapctl forget clears what the broker keeps for it.

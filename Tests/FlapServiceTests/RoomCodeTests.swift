@@ -55,7 +55,7 @@ import Wematch
         _ = try await b.api.delete("/v1/room")
         _ = try await c.api.delete("/v1/room")
         var ended = false
-        _ = try await eventually(within: .seconds(5), every: .milliseconds(100)) {
+        _ = try await eventually(within: .seconds(20), every: .milliseconds(100)) {
             let again = try await a.api.post("/v1/room", json: ["code": code])
             ended = [404, 409].contains(again.status)
             return ended

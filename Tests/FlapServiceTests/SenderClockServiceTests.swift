@@ -46,7 +46,7 @@ import TestSupport
         // Over MQTT: a far-future message is answered with the warning in its receipt, and the next is shown.
         let receipts = try ChildProcess("/usr/bin/stdbuf", ["-oL", "/usr/bin/mosquitto_sub", "-d", "-p", "\(broker.port)", "-t", "vestawidget/clock/receipt", "-W", "20"])
         defer { Task { await receipts.stop() } }
-        _ = try await eventually(within: .seconds(4), every: .milliseconds(20)) { receipts.stdout.contains("SUBACK") }
+        _ = try await eventually(within: .seconds(20), every: .milliseconds(20)) { receipts.stdout.contains("SUBACK") }
         #expect(receipts.stdout.contains("SUBACK"))
         let publish = ["-p", "\(broker.port)", "-q", "1", "-t", "vestawidget/clock/message", "-m"]
         _ = try await ProcessRunner.run("/usr/bin/mosquitto_pub", publish + [#"{"id": "f2", "text": "LATER", "createdAt": "9999-12-31T23:59:59Z", "sender": {"id": "far"}}"#])

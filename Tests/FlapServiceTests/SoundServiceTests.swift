@@ -33,7 +33,7 @@ import Glibc
         }
         #expect(states.isSubset(of: ["idle", "playing"]), "\(states)")
         // The stream is released after half a second of silence; the file plugin writes on close.
-        _ = try await eventually(within: .seconds(4), every: .milliseconds(20)) { (try await api.get("/v1/status").object["sound"] as? [String: Any])?["state"] as? String == "idle" }
+        _ = try await eventually(within: .seconds(20), every: .milliseconds(20)) { (try await api.get("/v1/status").object["sound"] as? [String: Any])?["state"] as? String == "idle" }
         flapd.signal(SIGTERM)
         #expect(await flapd.wait() == 0)
         let bytes = try Data(contentsOf: URL(fileURLWithPath: raw))
