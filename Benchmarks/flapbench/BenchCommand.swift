@@ -66,40 +66,25 @@ struct Flapbench: AsyncParsableCommand {
     func run() async throws {
         guard seconds > 0 else { throw InputError("--seconds must be more than 0") }
         let out = StandardStream.bufferedOutput()
+        #if DEBUG
+        out.write("note: this is a debug build; build with `swift build -c release --static-swift-stdlib` for real figures\n")
+        #endif
         if hardware {
-            #if DEBUG
-            out.write("note: this is a debug build; build with -c release for real figures\n")
-            #endif
             return try await HardwareBench(seconds: seconds, output: out).run()
         }
         if frames {
-            #if DEBUG
-            out.write("note: this is a debug build; build with -c release for real figures\n")
-            #endif
             return try await FramesBench(seconds: seconds, output: out).run()
         }
         if rooms {
-            #if DEBUG
-            out.write("note: this is a debug build; build with -c release for real figures\n")
-            #endif
             WematchBench(seconds: seconds, output: out).run()
             return try await KioskBench(seconds: seconds, output: out).run()
         }
         if heartRate {
-            #if DEBUG
-            out.write("note: this is a debug build; build with -c release for real figures\n")
-            #endif
             return try await HeartRateBench(seconds: seconds, output: out).run()
         }
         if service {
-            #if DEBUG
-            out.write("note: this is a debug build; build with -c release for real figures\n")
-            #endif
             return try await ServiceBench(messages: messages, seconds: seconds, output: out, mqtt: mqtt).run()
         }
-        #if DEBUG
-        out.write("note: this is a debug build; build with `swift build -c release --static-swift-stdlib` for real figures\n")
-        #endif
         out.write("flapbench: best (median) of 3 rounds of \(seconds) s each\n")
         out.flush()
         var sink = 0
