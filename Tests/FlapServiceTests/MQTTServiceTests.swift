@@ -37,8 +37,10 @@ import Glibc
                 }
             }
             client.start()
-            guard try await eventually(within: .seconds(10), every: .milliseconds(10), { ready.isSet }) else {
-                throw PeerError("the watcher's subscriptions were not in place within 10 s")
+            // 40 s, as `until`: at the start of the suite a dozen brokers and flapd processes start
+            // on two cores at once (one CI run took more than 10 s here).
+            guard try await eventually(within: .seconds(40), every: .milliseconds(10), { ready.isSet }) else {
+                throw PeerError("the watcher's subscriptions were not in place within 40 s")
             }
         }
 
