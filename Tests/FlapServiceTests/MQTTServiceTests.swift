@@ -118,6 +118,8 @@ import Glibc
 
         try await publish(broker, "vestawidget/wall/message", #"{"id": "m1", "sender": {"id": "phone"}, "text": "HI"}"#)
         try await watcher.until("m1 displayed") { self.status($0, "wall", "m1") == ["accepted", "displayed"] }
+        // The receipt and the retained state are two messages, in no promised order.
+        try await watcher.until("m1's state") { $0.json(on: "vestawidget/wall/state").last?["message"] as? String == "m1" }
         let state = try #require(watcher.json(on: "vestawidget/wall/state").last)
         #expect(state["message"] as? String == "m1")
         #expect((state["text"] as? [String])?[2] == "          HI          ")

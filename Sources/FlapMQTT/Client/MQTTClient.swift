@@ -20,11 +20,19 @@ public final class MQTTClient: Sendable {
     private let eventContinuation: AsyncStream<MQTTEvent>.Continuation
     private let inputs: AsyncStream<MQTTSessionInput>
     private let input: AsyncStream<MQTTSessionInput>.Continuation
-    private let tls: NIOSSLContext?
+    private let session: SessionBox
     private let started = Mutex(false)
     private let queued: QueuedCount
 
-    public init(options: MQTTOptions) throws(MQTTError) {
+    /// A client of the broker at `options.host`:`options.port`, over TCP (TLS when configured).
+    public convenience init(options: MQTTOptions) throws(MQTTError) {
+        let tls = try options.tls.map { tls throws(MQTTError) in try Self.context(tls) }
+        try self.init(options: options, transport: SocketTransport(host: options.host, port: options.port, tls: tls), clock: ContinuousClock())
+    }
+
+    /// A client whose connections come from `transport` and whose timers (keepalive, backoff,
+    /// the CONNACK deadline) run on `clock`.
+    init<C: Clock<Duration>>(options: MQTTOptions, transport: any MQTTTransport, clock: C) throws(MQTTError) where C: Sendable {
         guard !options.host.isEmpty, (1...65535).contains(options.port) else { throw MQTTError("no broker address (host and port)") }
         guard (0...65535).contains(options.keepAlive) else { throw MQTTError("keepalive must be 0 to 65535 s") }
         guard options.clientID.utf8.count <= 65535 else { throw MQTTError("the client id is too long") }
@@ -32,8 +40,9 @@ public final class MQTTClient: Sendable {
         self.options = options
         (events, eventContinuation) = AsyncStream.makeStream(of: MQTTEvent.self)
         (inputs, input) = AsyncStream.makeStream(of: MQTTSessionInput.self)
-        queued = QueuedCount(limit: options.outgoingLimit)
-        tls = try options.tls.map { tls throws(MQTTError) in try Self.context(tls) }
+        let queued = QueuedCount(limit: options.outgoingLimit)
+        self.queued = queued
+        session = SessionBox(MQTTSession(options: options, transport: transport, clock: clock, input: input, events: eventContinuation, queued: queued))
     }
 
     deinit { stop() }
@@ -41,8 +50,7 @@ public final class MQTTClient: Sendable {
     /// Starts connecting (and reconnecting).
     public func start() {
         guard started.withLock({ let was = $0; $0 = true; return !was }) else { return }
-        let session = SessionBox(MQTTSession(options: options, tls: tls, input: input, events: eventContinuation, queued: queued))
-        Task { [inputs] in await session.session.run(inputs) }
+        Task { [inputs, session] in await session.run(inputs) }
     }
 
     /// Disconnects cleanly (no will) at once and ends ``events``; unsent messages are dropped.
@@ -149,8 +157,8 @@ final class QueuedCount: Sendable {
     func release(_ n: Int) { count.withLock { $0 = max(0, $0 - n) } }
 }
 
-/// Hands the session to the task that runs it (it is used there alone).
+/// Hands the session to the task that runs it (it is used there alone, once).
 private struct SessionBox: @unchecked Sendable {
-    let session: MQTTSession
-    init(_ session: MQTTSession) { self.session = session }
+    let run: (AsyncStream<MQTTSessionInput>) async -> Void
+    init<C>(_ session: MQTTSession<C>) { run = { await session.run($0) } }
 }

@@ -186,7 +186,7 @@ extension MQTTSession {
         guard let channel, out.readableBytes > 0 else { return }
         channel.writeAndFlush(out, promise: nil)
         out = channel.allocator.buffer(capacity: 1024)
-        lastSent = .now
+        lastSent = clock.now
     }
 
     // MARK: Stopping
@@ -196,8 +196,8 @@ extension MQTTSession {
         if let within, !(outbox.isEmpty && inflight.isEmpty) {
             // Keep (re)connecting until the broker has everything or the time is up.
             let input = input
-            Task {
-                try? await Task.sleep(for: within)
+            stopDeadline = stopDeadline ?? Task { [clock] in
+                guard (try? await clock.sleep(for: within)) != nil else { return }
                 input.yield(.stop(flushWithin: nil, done: nil))
             }
             return

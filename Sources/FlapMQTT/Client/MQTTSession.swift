@@ -1,18 +1,19 @@
 import Foundation
 import NIOCore
-import NIOPosix
-import NIOSSL
 
 /// One client's MQTT session, run by one task over one input stream: connecting and
 /// reconnecting with backoff, the handshake, keepalive, the flight window in both directions,
 /// and acknowledgements left to the caller. Nothing here is shared: every change comes through
-/// ``MQTTSessionInput`` in order, so the state needs no locks.
-final class MQTTSession {
-    enum State { case connecting, awaitingConnack(since: ContinuousClock.Instant), connected, waiting, stopped }
+/// ``MQTTSessionInput`` in order, so the state needs no locks. The connection comes from a
+/// ``MQTTTransport`` and every timer runs on `clock`, so the tests drive it packet by packet on
+/// an in-memory channel and a clock of their own.
+final class MQTTSession<C: Clock<Duration>> where C: Sendable {
+    enum State { case connecting, awaitingConnack(since: C.Instant), connected, waiting, stopped }
 
     let options: MQTTOptions
     let level: MQTTProtocolLevel
-    let tls: NIOSSLContext?
+    let transport: any MQTTTransport
+    let clock: C
     let input: AsyncStream<MQTTSessionInput>.Continuation
     let events: AsyncStream<MQTTEvent>.Continuation
     let queued: QueuedCount
@@ -20,15 +21,19 @@ final class MQTTSession {
     var state = State.connecting
     var connection = 0
     var channel: (any Channel)?
+    /// The session's own tasks, one of each at most; cancelled and awaited when it ends.
+    var connecting: Task<Void, Never>?
     var ticker: Task<Void, Never>?
+    var retry: Task<Void, Never>?
+    var stopDeadline: Task<Void, Never>?
     var attempt = 0
     var refused = false
     /// Why this client is closing the connection, said when it has closed.
     var pendingReason: String?
     var out = ByteBuffer()
     var flushScheduled = false
-    var lastSent = ContinuousClock.now
-    var pingSent: ContinuousClock.Instant?
+    var lastSent: C.Instant
+    var pingSent: C.Instant?
     /// Holds reading back while a window of messages waits for acknowledgement.
     var gate: MQTTReadGate?
     var keepAlive: Duration
@@ -46,15 +51,17 @@ final class MQTTSession {
     /// QoS 2 messages acknowledged with PUBREC, until the broker releases them.
     var awaitingRelease: Set<UInt16> = []
 
-    init(options: MQTTOptions, tls: NIOSSLContext?, input: AsyncStream<MQTTSessionInput>.Continuation,
+    init(options: MQTTOptions, transport: any MQTTTransport, clock: C, input: AsyncStream<MQTTSessionInput>.Continuation,
          events: AsyncStream<MQTTEvent>.Continuation, queued: QueuedCount) {
         self.options = options
         level = options.protocolVersion == .v5 ? .v5 : .v311
-        self.tls = tls
+        self.transport = transport
+        self.clock = clock
         self.input = input
         self.events = events
         self.queued = queued
         keepAlive = .seconds(options.keepAlive)
+        lastSent = clock.now
     }
 
     func run(_ inputs: AsyncStream<MQTTSessionInput>) async {
@@ -63,9 +70,12 @@ final class MQTTSession {
             handle(item)
             if case .stopped = state { break }
         }
-        ticker?.cancel()
         input.finish()
         events.finish()
+        for task in [connecting, ticker, retry, stopDeadline].compactMap({ $0 }) {
+            task.cancel()
+            await task.value
+        }
     }
 
     private func handle(_ item: MQTTSessionInput) {
@@ -103,35 +113,19 @@ final class MQTTSession {
         let id = connection
         state = .connecting
         refused = false
-        let tls = tls
         let input = input
         let level = level
         let limit = options.maximumPacketSize
-        let host = options.host
-        let port = options.port
-        // An address is checked against the certificate's IP names; SNI takes names only.
-        let serverName = Self.isAddress(host) ? nil : host
         let gate = MQTTReadGate(window: Int(options.receiveMaximum))
         self.gate = gate
-        Task {
-            let bootstrap = ClientBootstrap(group: MultiThreadedEventLoopGroup.singleton)
-                .connectTimeout(.seconds(10))
-                .channelOption(.tcpOption(.tcp_nodelay), value: 1)
-                // Small reads, one per turn: the read gate can only hold back what is not yet read.
-                // A 32 KiB read carried some 250 messages past the window (PUBACK p99 75 ms under
-                // a burst); 4 KiB carries about 30 (p99 30–40 ms) at the same throughput.
-                .channelOption(.recvAllocator, value: FixedSizeRecvByteBufferAllocator(capacity: 4096))
-                .channelOption(.maxMessagesPerRead, value: 1)
-                .channelInitializer { channel in
-                    channel.eventLoop.makeCompletedFuture {
-                        let handlers = channel.pipeline.syncOperations
-                        if let tls { try handlers.addHandler(try NIOSSLClientHandler(context: tls, serverHostname: serverName)) }
-                        try handlers.addHandler(ByteToMessageHandler(MQTTFrameDecoder(maximumPacketSize: limit, level: level)))
-                        try handlers.addHandler(MQTTSessionHandler(connection: id, input: input, gate: gate))
-                    }
-                }
+        connecting = Task { [transport] in
             do {
-                input.yield(.connected(id, try await bootstrap.connect(host: host, port: port).get()))
+                let channel = try await transport.connect { handlers in
+                    try handlers.addHandler(ByteToMessageHandler(MQTTFrameDecoder(maximumPacketSize: limit, level: level)))
+                    try handlers.addHandler(MQTTSessionHandler(connection: id, input: input, gate: gate))
+                }
+                // Stopped meanwhile: nothing will take the connection, so it is closed here.
+                if case .terminated = input.yield(.connected(id, channel)) { try? await channel.close() }
             } catch {
                 input.yield(.connectFailed(id, reason: MQTTSessionHandler.describe(error)))
             }
@@ -149,7 +143,7 @@ final class MQTTSession {
         // dead channel is never waited on for ever.
         let closedInput = input
         channel.closeFuture.whenComplete { _ in closedInput.yield(.closed(id, reason: nil)) }
-        state = .awaitingConnack(since: .now)
+        state = .awaitingConnack(since: clock.now)
         keepAlive = .seconds(options.keepAlive)  // until this broker says otherwise
         var properties: [MQTTProperty] = [
             .twoBytes(MQTTProperty.receiveMaximum, options.receiveMaximum),
@@ -163,9 +157,9 @@ final class MQTTSession {
                              password: options.password.map { Array($0.utf8) }, will: will, properties: properties)))
         let input = input
         let period = Duration.milliseconds(max(250, min(options.keepAlive * 250, 5000)))
-        ticker = Task {
-            while !Task.isCancelled {
-                try? await Task.sleep(for: period)
+        ticker?.cancel()
+        ticker = Task { [clock] in
+            while (try? await clock.sleep(for: period)) != nil {
                 input.yield(.tick(id))
             }
         }
@@ -225,14 +219,14 @@ final class MQTTSession {
         attempt += 1
         let id = connection
         let input = input
-        Task {
-            try? await Task.sleep(for: .seconds(delay))
+        retry = Task { [clock] in
+            guard (try? await clock.sleep(for: .seconds(delay))) != nil else { return }
             input.yield(.reconnect(id))
         }
     }
 
     private func tick() {
-        let now = ContinuousClock.now
+        let now = clock.now
         switch state {
         case .awaitingConnack(let since) where since.duration(to: now) > .seconds(10):
             fail("the broker did not answer CONNECT within 10 s", code: nil)
@@ -246,9 +240,5 @@ final class MQTTSession {
         default:
             break
         }
-    }
-
-    static func isAddress(_ host: String) -> Bool {
-        (try? SocketAddress(ipAddress: host, port: 0)) != nil
     }
 }
