@@ -16,6 +16,7 @@ struct HardwareBench {
 
     func run() async throws {
         try await commandToMotion()
+        try await idleRead()
         try await stepJitter()
         output.flush()
     }
@@ -59,6 +60,22 @@ struct HardwareBench {
         output.write("  (a 132-module frame: \(ms(ChainlinkPanel<ContinuousClock>.commandInterval(modules: 132))) between commands on the wire at 230400 baud)\n")
     }
 
+    /// A read waiting on a silent serial port: what the wait itself costs the process (it
+    /// sleeps in the port's own thread's poll, so nearly nothing; polling every millisecond
+    /// cost a wake-up each).
+    func idleRead() async throws {
+        let (device, path) = try LinuxSerialPort.pseudoTerminal()
+        let port = try LinuxSerialPort(path: path, settings: .chainlink)
+        let wait = Duration.seconds(max(2, seconds * 3))
+        let before = ProcessUsage.now()
+        let bytes = try await port.read(maximum: 64, timeout: wait)
+        let after = ProcessUsage.now()
+        await port.close()
+        await device.close()
+        let perSecond = Double(after.wakeUps - before.wakeUps) / (Double(wait.components.seconds) + Double(wait.components.attoseconds) / 1e18)
+        output.write("an idle serial read waiting \(wait) (\(bytes.count) bytes came): \(ms(after.cpu - before.cpu)) of CPU, \(String(format: "%.1f", perSecond)) context switches a second in the whole process\n")
+    }
+
     /// The stepping thread moving 24 modules non-stop: how late each step came.
     func stepJitter() async throws {
         let chain = SimulatedShiftRegisterChain(modules: 24, rotorSteps: Array(repeating: 2040, count: 24))
@@ -89,5 +106,18 @@ struct HardwareBench {
             if logic.state != .normal || logic.isMoving { return false }
         }
         return true
+    }
+}
+
+/// The process's CPU time and voluntary context switches (a thread going to sleep), from getrusage.
+struct ProcessUsage {
+    var cpu: Duration
+    var wakeUps: Int
+
+    static func now() -> ProcessUsage {
+        var usage = rusage()
+        getrusage(RUSAGE_SELF.rawValue, &usage)
+        func duration(_ t: timeval) -> Duration { .seconds(t.tv_sec) + .microseconds(t.tv_usec) }
+        return ProcessUsage(cpu: duration(usage.ru_utime) + duration(usage.ru_stime), wakeUps: usage.ru_nvcsw)
     }
 }

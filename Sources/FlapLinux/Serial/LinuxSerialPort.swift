@@ -6,11 +6,13 @@ import Glibc
 #endif
 
 /// A serial device through termios (`/dev/splitflap0`, `/dev/ttyUSB0`, a pseudo-terminal), raw
-/// mode at the given line settings. Opened non-blocking: reads wait in `poll` for at most their
-/// timeout, so no call ever blocks a thread for long.
+/// mode at the given line settings. Opened non-blocking; a read or write that must wait for
+/// the device waits on the port's own thread (``DescriptorWaiter``), never in the shared pool.
 public actor LinuxSerialPort: SerialPort {
     public nonisolated let name: String
+    /// -1 once closed (the waiter closes the descriptor itself, after its last poll).
     private var descriptor: Int32
+    private let waiter: DescriptorWaiter
 
     /// Opens `path` with `settings`; errors name the device and say what to do.
     public init(path: String, settings: SerialSettings) throws {
@@ -23,12 +25,15 @@ public actor LinuxSerialPort: SerialPort {
         }
         do {
             try Self.configure(fd, path: path, settings: settings)
+            waiter = try DescriptorWaiter(descriptor: fd, name: path)
         } catch {
             Glibc.close(fd)
             throw error
         }
         descriptor = fd
     }
+
+    deinit { if descriptor >= 0 { waiter.stop() } }
 
     /// A new pseudo-terminal: the port on its controlling side, and the path of the terminal
     /// side, which a driver opens as it would a USB serial adapter. Simulated devices sit here.
@@ -50,18 +55,20 @@ public actor LinuxSerialPort: SerialPort {
             throw HardwareError(device: "/dev/ptmx", problem: "cannot set up a pseudo-terminal: \(problem)")
         }
         let path = "/dev/pts/\(number)"
+        let name = "\(path) (device side)"
         do {
             try configure(controller, path: path, settings: settings)
+            return (LinuxSerialPort(descriptor: controller, name: name, waiter: try DescriptorWaiter(descriptor: controller, name: name)), path)
         } catch {
             Glibc.close(controller)
             throw error
         }
-        return (LinuxSerialPort(descriptor: controller, name: "\(path) (device side)"), path)
     }
 
-    private init(descriptor: Int32, name: String) {
+    private init(descriptor: Int32, name: String, waiter: DescriptorWaiter) {
         self.descriptor = descriptor
         self.name = name
+        self.waiter = waiter
     }
 
     static func configure(_ fd: Int32, path: String, settings: SerialSettings) throws {
@@ -107,7 +114,7 @@ public actor LinuxSerialPort: SerialPort {
             if written > 0 {
                 offset += written
             } else if written < 0, errno == EAGAIN || errno == EINTR {
-                try await wait(for: Int16(POLLOUT), timeout: .milliseconds(100))
+                try await waiter.wait(for: Int16(POLLOUT), until: .now + .milliseconds(100))
             } else {
                 throw HardwareError(device: name, problem: "write failed: \(String(cString: strerror(errno)))", remedy: "was the controller unplugged?")
             }
@@ -124,22 +131,13 @@ public actor LinuxSerialPort: SerialPort {
                 throw HardwareError(device: name, problem: count == 0 ? "the device went away" : "read failed: \(String(cString: strerror(errno)))",
                                     remedy: "was the controller unplugged?")
             }
-            let left = ContinuousClock.now.duration(to: deadline)
-            guard left > .zero else { return [] }
-            try await wait(for: Int16(POLLIN), timeout: min(left, .milliseconds(50)))
+            guard ContinuousClock.now < deadline else { return [] }
+            try await waiter.wait(for: Int16(POLLIN), until: deadline)
         }
     }
 
     public func close() async {
-        if descriptor >= 0 { Glibc.close(descriptor) }
+        if descriptor >= 0 { waiter.stop() }
         descriptor = -1
-    }
-
-    /// Waits (without blocking a thread for more than a few ms at a time) for the descriptor.
-    /// Waits for the port to be ready without holding a thread of the shared pool: a blocking
-    /// poll there, with several ports open on two cores, starved every other task for seconds.
-    private func wait(for events: Int16, timeout: Duration) async throws {
-        var request = pollfd(fd: descriptor, events: events, revents: 0)
-        if poll(&request, 1, 0) == 0 { try await Task.sleep(for: min(timeout, .milliseconds(1))) }
     }
 }
