@@ -65,8 +65,10 @@ public actor RoomService {
             await tick(now: clock.now)
         }
         listening.cancel()
+        await listening.value
         await leaveCurrent()
         directoryReading?.cancel()
+        await directoryReading?.value
     }
 
     /// The directory, reading the codes' listings.
@@ -141,12 +143,15 @@ public actor RoomService {
     private func enter(_ listing: RoomListing, code: RoomCode) throws(MQTTError) {
         rooms += 1
         let watcher = try RoomWatcher(room: listing.room, capacity: listing.capacity, options: connect("wematch-\(kiosk)-watch\(rooms)"))
-        current = Membership(listing: listing, code: code, watcher: watcher, task: Task { await watcher.run() })
-        // A standing room's code is announced by every kiosk in it, and never cleared.
-        if listing.kind == .standing {
-            let directory = codes()
-            Task { try? await directory.announce(listing, as: code) }
-        }
+        // A standing room's code is announced by every kiosk in it, and never cleared; the
+        // announcement belongs to the membership's task, beside the watcher.
+        let directory = listing.kind == .standing ? codes() : nil
+        current = Membership(listing: listing, code: code, watcher: watcher, task: Task {
+            await withDiscardingTaskGroup { group in
+                if let directory { group.addTask { try? await directory.announce(listing, as: code) } }
+                await watcher.run()
+            }
+        })
     }
 
     /// Leaves the current room: members' records cleared; a room for two this kiosk was the
@@ -159,10 +164,15 @@ public actor RoomService {
             let others = await current.watcher.state().members.filter { !mine.contains($0.id) }
             if others.isEmpty { try? await codes().clear(current.code) }
         }
-        for (_, member) in hosted { await member.member.leave(); member.task.cancel() }
+        for (_, member) in hosted {
+            await member.member.leave()
+            member.task.cancel()
+            await member.task.value
+        }
         hosted = [:]
         waiting = []
         current.task.cancel()
+        await current.task.value
     }
 
     /// Who is in `listing`'s room, from a short look at its retained records.
@@ -173,7 +183,6 @@ public actor RoomService {
             throw RoomRequestError(.unavailable, "cannot reach the broker: \(error)")
         }
         let task = Task { await watcher.run() }
-        defer { task.cancel() }
         let clock = ContinuousClock()
         let deadline = clock.now.advanced(by: .seconds(2))
         var members: [MemberID] = []
@@ -183,6 +192,8 @@ public actor RoomService {
             if !members.isEmpty { break }
             try? await clock.sleep(for: .milliseconds(100))
         }
+        task.cancel()
+        await task.value
         return members
     }
 
@@ -202,6 +213,7 @@ public actor RoomService {
                     logger.notice("room \(current.listing.room): \(member.member.id) left (its strap is not heard)")
                     await member.member.leave()
                     member.task.cancel()
+                    await member.task.value
                 }
                 continue
             }

@@ -21,7 +21,8 @@ public final class MQTTClient: Sendable {
     private let inputs: AsyncStream<MQTTSessionInput>
     private let input: AsyncStream<MQTTSessionInput>.Continuation
     private let session: SessionBox
-    private let started = Mutex(false)
+    /// The task running the session, once started; `disconnect` waits for it to end.
+    private let running = Mutex<Task<Void, Never>?>(nil)
     private let queued: QueuedCount
 
     /// A client of the broker at `options.host`:`options.port`, over TCP (TLS when configured).
@@ -49,13 +50,15 @@ public final class MQTTClient: Sendable {
 
     /// Starts connecting (and reconnecting).
     public func start() {
-        guard started.withLock({ let was = $0; $0 = true; return !was }) else { return }
-        Task { [inputs, session] in await session.run(inputs) }
+        running.withLock { running in
+            guard running == nil else { return }
+            running = Task { [inputs, session] in await session.run(inputs) }
+        }
     }
 
     /// Disconnects cleanly (no will) at once and ends ``events``; unsent messages are dropped.
     public func stop() {
-        if started.withLock({ $0 }) {
+        if running.withLock({ $0 != nil }) {
             input.yield(.stop(flushWithin: nil, done: nil))
         } else {
             eventContinuation.finish()
@@ -64,12 +67,13 @@ public final class MQTTClient: Sendable {
     }
 
     /// Waits (at most `within`) until the broker has every queued message, then disconnects
-    /// cleanly and ends ``events``.
+    /// cleanly, ends ``events`` and returns once the session's work is over.
     public func disconnect(within: Duration) async {
-        guard started.withLock({ $0 }) else { return stop() }
+        guard let task = running.withLock({ $0 }) else { return stop() }
         await withCheckedContinuation { done in
             if case .terminated = input.yield(.stop(flushWithin: within, done: done)) { done.resume() }
         }
+        await task.value
     }
 
     /// Subscribes to `filter` if connected. Subscriptions are made again by the caller on every

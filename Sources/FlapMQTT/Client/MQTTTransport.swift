@@ -1,6 +1,7 @@
 import NIOCore
 import NIOPosix
 import NIOSSL
+import Synchronization
 
 /// How a session reaches its broker: it opens one connection and puts the session's handlers
 /// (`install`) last in its pipeline. A TCP socket, with TLS when configured, in flapd; an
@@ -34,7 +35,24 @@ struct SocketTransport: MQTTTransport {
                     try install(handlers)
                 }
             }
-        return try await bootstrap.connect(host: host, port: port).get()
+        return try await Self.cancellable(bootstrap.connect(host: host, port: port))
+    }
+
+    /// Waits for `connecting`, or ends at once with CancellationError when the task is cancelled
+    /// (a session stopped while the broker is unreachable must not wait out the 10 s); a
+    /// connection that opens after that is closed.
+    private static func cancellable(_ connecting: EventLoopFuture<any Channel>) async throws -> any Channel {
+        let waiter = Mutex<CheckedContinuation<any Channel, any Error>?>(nil)
+        return try await withTaskCancellationHandler {
+            try await withCheckedThrowingContinuation { continuation in
+                waiter.withLock { $0 = continuation }
+                connecting.whenComplete { result in waiter.withLock { $0.take() }?.resume(with: result) }
+                if Task.isCancelled { waiter.withLock { $0.take() }?.resume(throwing: CancellationError()) }
+            }
+        } onCancel: {
+            waiter.withLock { $0.take() }?.resume(throwing: CancellationError())
+            connecting.whenSuccess { $0.close(promise: nil) }
+        }
     }
 
     static func isAddress(_ host: String) -> Bool {

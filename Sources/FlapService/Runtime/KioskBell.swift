@@ -40,20 +40,24 @@ struct KioskBell: Service {
         let sample = Chime.sample()
         var bell = SyncBell()
         let clock = ContinuousClock()
-        while !Task.isShuttingDownGracefully && !Task.isCancelled {
-            let now = clock.now
-            let plot = await room.plot()
-            let pairs = plot.map { bell.newPairs(in: $0) } ?? 0
-            if let plot, pairs > 0 {
-                logger.info("room \(plot.state.room): \(pairs == 1 ? "a new synced pair" : "\(pairs) new synced pairs")")
-                await sound?.chime(sample, at: now)
-                if let buzzer {
-                    Task {
-                        do { try await buzzer.pulse() } catch { logger.warning("the buzzer failed", metadata: ["error": "\(error)"]) }
+        // The buzzer's pulses run beside the loop (a pulse lasts longer than a chime takes to
+        // start), in a group that waits for the last one before the buzzer is released.
+        await withDiscardingTaskGroup { pulses in
+            while !Task.isShuttingDownGracefully && !Task.isCancelled {
+                let now = clock.now
+                let plot = await room.plot()
+                let pairs = plot.map { bell.newPairs(in: $0) } ?? 0
+                if let plot, pairs > 0 {
+                    logger.info("room \(plot.state.room): \(pairs == 1 ? "a new synced pair" : "\(pairs) new synced pairs")")
+                    await sound?.chime(sample, at: now)
+                    if let buzzer {
+                        pulses.addTask { [logger] in
+                            do { try await buzzer.pulse() } catch { logger.warning("the buzzer failed", metadata: ["error": "\(error)"]) }
+                        }
                     }
                 }
+                try? await cancelWhenGracefulShutdown { try await clock.sleep(for: Self.interval) }
             }
-            try? await cancelWhenGracefulShutdown { try await clock.sleep(for: Self.interval) }
         }
         await buzzer?.release()
     }
