@@ -86,7 +86,7 @@ let package = Package(
         .target(
             name: "FlapHeartRate",
             dependencies: [
-                "FlapHardware", "FlapMetrics",
+                "FlapCore", "FlapHardware", "FlapMetrics",
                 .product(name: "Logging", package: "swift-log"),
             ]),
         // Drivers chosen from settings: the real ones (FlapLinux) or their simulated twins, for

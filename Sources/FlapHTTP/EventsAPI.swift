@@ -18,7 +18,7 @@ struct EventsAPI {
                                 try await withGracefulShutdownHandler {
                                     for await event in events { try await writer.write(ByteBuffer(string: event)) }
                                 } onGracefulShutdown: {
-                                    Task { await live.finishAll() }
+                                    live.finishAll()
                                 }
                                 try await writer.finish(nil)
                             })

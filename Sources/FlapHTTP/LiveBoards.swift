@@ -15,8 +15,7 @@ public actor LiveBoards {
     private var current: [String: (board: Board, plan: (FlipPlan, Date)?)] = [:]
     private var order: [String] = []
     /// Each watcher's stream of Server-Sent Events, each event encoded once for them all.
-    private var watchers: [Int: AsyncStream<String>.Continuation] = [:]
-    private var next = 0
+    private let watchers = Watchers<String>()
 
     public init() {}
 
@@ -36,19 +35,15 @@ public actor LiveBoards {
     /// Watches from now, as Server-Sent Events: the current state first. At most 64 events wait
     /// for a slow watcher (the oldest give way; a resting board follows every plan).
     public func watch() -> AsyncStream<String> {
-        let (stream, continuation) = AsyncStream.makeStream(of: String.self, bufferingPolicy: .bufferingNewest(64))
+        var first: [String] = []
         for panel in order {
             guard let state = current[panel] else { continue }
-            continuation.yield(Event.board(panel: panel, board: state.board).serverSentEvent)
+            first.append(Event.board(panel: panel, board: state.board).serverSentEvent)
             if let (plan, start) = state.plan, start.addingTimeInterval(plan.duration / .seconds(1)) > Date() {
-                continuation.yield(Event.plan(panel: panel, plan: plan, startedAt: start).serverSentEvent)
+                first.append(Event.plan(panel: panel, plan: plan, startedAt: start).serverSentEvent)
             }
         }
-        next += 1
-        let id = next
-        watchers[id] = continuation
-        continuation.onTermination = { _ in Task { await self.stop(id) } }
-        return stream
+        return watchers.watch(bufferingPolicy: .bufferingNewest(64), first: first)
     }
 
     public var watcherCount: Int { watchers.count }
@@ -61,21 +56,17 @@ public actor LiveBoards {
     /// written to it (the first write after its FIN is answered with a reset, the next fails),
     /// so without this a still board would keep every closed page's connection open.
     public func heartbeat() {
-        for watcher in watchers.values { watcher.yield(": keepalive\n\n") }
+        watchers.yield(": keepalive\n\n")
     }
 
-    /// Ends every watcher's stream (flapd is stopping).
-    public func finishAll() {
-        for watcher in watchers.values { watcher.finish() }
-        watchers.removeAll()
+    /// Ends every watcher's stream (flapd is stopping); from any thread, at once.
+    public nonisolated func finishAll() {
+        watchers.finishAll()
     }
-
-    private func stop(_ id: Int) { watchers[id] = nil }
 
     private func broadcast(_ event: Event) {
         guard !watchers.isEmpty else { return }
-        let text = event.serverSentEvent
-        for watcher in watchers.values { watcher.yield(text) }
+        watchers.yield(event.serverSentEvent)
     }
 }
 

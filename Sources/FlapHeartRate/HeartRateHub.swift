@@ -1,3 +1,4 @@
+import FlapCore
 import FlapHardware
 import FlapMetrics
 import Logging
@@ -20,8 +21,7 @@ public actor HeartRateHub {
 
     private var sources: [RunningSource]
     private var latest: [StrapIdentity: Sample] = [:]
-    private var listeners: [Int: AsyncStream<Sample>.Continuation] = [:]
-    private var nextListener = 0
+    private let listeners = Watchers<Sample>()
     private let metrics: FlapMetrics?
     private let logger: Logger
 
@@ -43,20 +43,13 @@ public actor HeartRateHub {
             for await (index, event) in events { receive(event, from: index) }
             group.cancelAll()
         }
-        for listener in listeners.values { listener.finish() }
+        listeners.finishAll()
     }
 
     /// Every reading from now on, until the stream is dropped.
     public func readings() -> AsyncStream<Sample> {
-        let (stream, continuation) = AsyncStream<Sample>.makeStream(bufferingPolicy: .bufferingNewest(256))
-        let id = nextListener
-        nextListener += 1
-        listeners[id] = continuation
-        continuation.onTermination = { _ in Task { await self.drop(id) } }
-        return stream
+        listeners.watch(bufferingPolicy: .bufferingNewest(256))
     }
-
-    private func drop(_ id: Int) { listeners[id] = nil }
 
     private func receive(_ event: HeartRateEvent<ContinuousClock.Instant>, from index: Int) {
         let name = sources[index].sensor.name
@@ -65,7 +58,7 @@ public actor HeartRateHub {
             latest[sample.strap] = sample
             metrics?.heartRateSample(sensor: name)
             logger.debug("heart rate", metadata: ["strap": "\(label(sample.strap, index))", "bpm": "\(sample.bpm)", "rr": "\(sample.rrIntervals)"])
-            for listener in listeners.values { listener.yield(sample) }
+            listeners.yield(sample)
         case .status(let status):
             if let strap = status.strap {
                 sources[index].straps[strap] = status.state

@@ -13,8 +13,7 @@ public actor SimulatedPanel<C: Clock>: Panel where C.Duration == Duration {
     private let recordsHistory: Bool
     /// Every module start and landing, in order, when the panel records its history.
     public private(set) var history: [PanelEvent<C.Instant>] = []
-    private var watchers: [Int: AsyncStream<PanelSnapshot>.Continuation] = [:]
-    private var nextWatcher = 0
+    private let watchers = Watchers<PanelSnapshot>()
     /// Plans begun: a test on a virtual clock waits for this before advancing time, since the
     /// plan's time zero is the clock's reading when play began.
     public private(set) var playsStarted = 0
@@ -82,8 +81,7 @@ public actor SimulatedPanel<C: Clock>: Panel where C.Duration == Duration {
     public func shutDown() {
         moving = Array(repeating: false, count: moving.count)
         publish()
-        for watcher in watchers.values { watcher.finish() }
-        watchers.removeAll()
+        watchers.finishAll()
     }
 
     /// The board shown now.
@@ -100,21 +98,12 @@ public actor SimulatedPanel<C: Clock>: Panel where C.Duration == Duration {
 
     /// Snapshots after every change, starting with the board as it is now.
     public func snapshots() -> AsyncStream<PanelSnapshot> {
-        let (stream, continuation) = AsyncStream.makeStream(of: PanelSnapshot.self, bufferingPolicy: .bufferingNewest(1))
-        let id = nextWatcher
-        nextWatcher += 1
-        watchers[id] = continuation
-        continuation.yield(PanelSnapshot(board: board, moving: moving))
-        continuation.onTermination = { [weak self] _ in Task { await self?.unwatch(id) } }
-        return stream
+        watchers.watch(bufferingPolicy: .bufferingNewest(1), first: [PanelSnapshot(board: board, moving: moving)])
     }
-
-    private func unwatch(_ id: Int) { watchers[id] = nil }
 
     private func publish() {
         guard !watchers.isEmpty else { return }
-        let snapshot = PanelSnapshot(board: board, moving: moving)
-        for watcher in watchers.values { watcher.yield(snapshot) }
+        watchers.yield(PanelSnapshot(board: board, moving: moving))
     }
 
     private func board(of positions: [Int]) -> Board {

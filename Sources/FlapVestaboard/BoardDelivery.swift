@@ -1,3 +1,4 @@
+import FlapCore
 import FlapStorage
 import Foundation
 import Logging
@@ -23,8 +24,8 @@ public actor BoardDelivery<C: Clock<Duration>> where C: Sendable {
     private let onConflict: ConflictChoice
     private let logger: Logger
     /// Someone waiting for a new board, a retry or a cancel; set when one came with no one waiting.
-    private var waiter: CheckedContinuation<Void, Never>?
-    private var woken = false
+    /// Wakes the worker when a board arrives, when asked, or when its time is up.
+    private let signal = WakeSignal()
     private let (finished, finishing) = AsyncStream.makeStream(of: Delivery.self)
 
     /// What status pages show of the board.
@@ -77,14 +78,7 @@ public actor BoardDelivery<C: Clock<Duration>> where C: Sendable {
     /// Looks at the queue again (after a retry or cancel from outside).
     public func poke() { wakeUp() }
 
-    private func wakeUp() {
-        if let waiter {
-            self.waiter = nil
-            waiter.resume()
-        } else {
-            woken = true
-        }
-    }
+    private func wakeUp() { signal.wake() }
 
     /// Delivers until cancelled.
     public func run() async {
@@ -203,24 +197,16 @@ public actor BoardDelivery<C: Clock<Duration>> where C: Sendable {
 
     /// Sleeps until `date` (nil: no limit) or a wake-up, whichever is first; false when cancelled.
     private func sleepOrWake(until date: Date?) async -> Bool {
-        if woken {
-            woken = false
-            return !Task.isCancelled
-        }
-        var timer: Task<Void, Never>?
-        if let date {
-            let milliseconds = Int64((date.timeIntervalSince(now()) * 1000).rounded(.up))
-            timer = Task { [clock] in
-                if (try? await clock.sleep(for: .milliseconds(max(0, milliseconds)), tolerance: nil)) != nil { await self.wakeUp() }
+        await withTaskGroup(of: Void.self) { timer in
+            if let date {
+                let milliseconds = Int64((date.timeIntervalSince(now()) * 1000).rounded(.up))
+                timer.addTask { [clock, signal] in
+                    if (try? await clock.sleep(for: .milliseconds(max(0, milliseconds)), tolerance: nil)) != nil { signal.wake() }
+                }
             }
+            await signal.wait()
+            timer.cancelAll()
         }
-        await withTaskCancellationHandler {
-            await withCheckedContinuation { waiter = $0 }
-        } onCancel: {
-            Task { await self.wakeUp() }
-        }
-        timer?.cancel()
-        woken = false
         return !Task.isCancelled
     }
 

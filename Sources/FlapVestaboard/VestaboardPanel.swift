@@ -1,6 +1,7 @@
 import FlapCore
 import FlapHardware
 import FlapStorage
+import Synchronization
 
 /// A real Vestaboard as a panel: each plan's final board goes to the board through the
 /// delivery queue (retried, spaced, coalesced as the queue does), and the panel counts as moving
@@ -24,7 +25,9 @@ public actor VestaboardPanel<C: Clock<Duration>>: Panel where C: Sendable {
     /// returned). Only the newest write's is ever asked for: older ones (superseded, or their
     /// play cancelled) are not kept, or they pile up (a soak saw 5 MiB an hour).
     private var outcomes: [Int64: Delivery] = [:]
-    private var waiters: [Int64: CheckedContinuation<Delivery, Never>] = [:]
+    /// Plays waiting for their write's outcome, under a lock of their own so a cancelled play
+    /// stops waiting at once, from its cancellation handler.
+    private let waiters = Mutex<[Int64: CheckedContinuation<Delivery, Never>]>([:])
     /// The newest write a play queued.
     private var newest: Int64 = 0
 
@@ -49,7 +52,7 @@ public actor VestaboardPanel<C: Clock<Duration>>: Panel where C: Sendable {
     }
 
     private func settled(_ outcome: Delivery) {
-        if let waiter = waiters.removeValue(forKey: outcome.id) {
+        if let waiter = waiters.withLock({ $0.removeValue(forKey: outcome.id) }) {
             waiter.resume(returning: outcome)
         } else if outcome.id >= newest {
             outcomes[outcome.id] = outcome
@@ -74,11 +77,7 @@ public actor VestaboardPanel<C: Clock<Duration>>: Panel where C: Sendable {
         let queued = try await queue(rows, transition: takesTransitions ? Self.boardTransition(plan.transition) : nil)
         newest = max(newest, queued.id)
         outcomes = outcomes.filter { $0.key >= newest }
-        let outcome = await withTaskCancellationHandler {
-            await result(of: queued.id)
-        } onCancel: {
-            Task { await self.abandon(queued.id) }
-        }
+        let outcome = await result(of: queued.id)
         try Task.checkCancellation()
         switch outcome.state {
         case .sent:
@@ -108,15 +107,22 @@ public actor VestaboardPanel<C: Clock<Duration>>: Panel where C: Sendable {
         }
     }
 
+    /// The write's outcome; a cancelled play no longer waits for it (the queue still delivers
+    /// the write unless a newer one supersedes it) and gets ``Delivery/abandoned(_:)``.
     private func result(of id: Int64) async -> Delivery {
         if let done = outcomes.removeValue(forKey: id) { return done }
-        return await withCheckedContinuation { waiters[id] = $0 }
-    }
-
-    /// A cancelled play no longer waits for its write (which the queue still delivers unless a newer one supersedes it).
-    private func abandon(_ id: Int64) {
-        waiters.removeValue(forKey: id)?.resume(returning: Delivery.abandoned(id))
-        outcomes.removeValue(forKey: id)
+        return await withTaskCancellationHandler {
+            await withCheckedContinuation { continuation in
+                let waiting = waiters.withLock { waiters in
+                    guard !Task.isCancelled else { return false }
+                    waiters[id] = continuation
+                    return true
+                }
+                if !waiting { continuation.resume(returning: .abandoned(id)) }
+            }
+        } onCancel: {
+            waiters.withLock { $0.removeValue(forKey: id) }?.resume(returning: .abandoned(id))
+        }
     }
 
     /// The plan's transition as the Local API takes it; flapd's cascade has no equal there, and

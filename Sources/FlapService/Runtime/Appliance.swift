@@ -15,6 +15,7 @@ import Foundation
 import Hummingbird
 import Logging
 import ServiceLifecycle
+import Synchronization
 
 /// flapd put together from its configuration: the inbox, each panel, both APIs, systemd
 /// notification, housekeeping; run as one service group that SIGTERM shuts down gracefully.
@@ -265,7 +266,9 @@ public actor BoundPorts {
     public enum API: Sendable { case native, local }
     private var native: Int?
     private var local: Int?
-    private var waiters: [Int: CheckedContinuation<(native: Int, local: Int)?, Never>] = [:]
+    /// Callers of ``waitUntilBound()``, under a lock of their own so a cancelled one is answered
+    /// at once, from its cancellation handler.
+    private let waiters = Mutex<[Int: CheckedContinuation<(native: Int, local: Int)?, Never>]>([:])
     private var nextWaiter = 0
 
     func bound(_ api: API, port: Int?) {
@@ -274,8 +277,11 @@ public actor BoundPorts {
         case .local: local = port ?? 0
         }
         if let native, let local {
-            for waiter in waiters.values { waiter.resume(returning: (native, local)) }
-            waiters.removeAll()
+            let all = waiters.withLock { waiters in
+                defer { waiters = [:] }
+                return Array(waiters.values)
+            }
+            for waiter in all { waiter.resume(returning: (native, local)) }
         }
     }
 
@@ -288,15 +294,16 @@ public actor BoundPorts {
         let id = nextWaiter
         return await withTaskCancellationHandler {
             await withCheckedContinuation { continuation in
-                if Task.isCancelled { continuation.resume(returning: nil) } else { waiters[id] = continuation }
+                let waiting = waiters.withLock { waiters in
+                    guard !Task.isCancelled else { return false }
+                    waiters[id] = continuation
+                    return true
+                }
+                if !waiting { continuation.resume(returning: nil) }
             }
         } onCancel: {
-            Task { await self.cancel(id) }
+            waiters.withLock { $0.removeValue(forKey: id) }?.resume(returning: nil)
         }
-    }
-
-    private func cancel(_ id: Int) {
-        waiters.removeValue(forKey: id)?.resume(returning: nil)
     }
 }
 

@@ -1,0 +1,52 @@
+import Synchronization
+
+/// The streams of everyone watching something: each gets every element yielded from when it
+/// began to watch, and leaves by itself when its consumer stops. The set is under a lock of its
+/// own, so a stream that ends takes itself out at once, from whatever thread ends it, with no
+/// task sent back into an actor to do it.
+public final class Watchers<Element: Sendable>: Sendable {
+    private struct State {
+        var next = 0
+        var streams: [Int: AsyncStream<Element>.Continuation] = [:]
+    }
+
+    private let state = Mutex(State())
+
+    public init() {}
+
+    /// A new watcher's stream, `first` already in it.
+    public func watch(bufferingPolicy: AsyncStream<Element>.Continuation.BufferingPolicy = .unbounded, first: [Element] = []) -> AsyncStream<Element> {
+        let (stream, continuation) = AsyncStream.makeStream(of: Element.self, bufferingPolicy: bufferingPolicy)
+        for element in first { continuation.yield(element) }
+        let id = state.withLock { state in
+            state.next += 1
+            state.streams[state.next] = continuation
+            return state.next
+        }
+        continuation.onTermination = { [weak self] _ in self?.remove(id) }
+        return stream
+    }
+
+    public var count: Int { state.withLock { $0.streams.count } }
+
+    public var isEmpty: Bool { count == 0 }
+
+    /// Gives `element` to every watcher.
+    public func yield(_ element: Element) {
+        for stream in state.withLock({ Array($0.streams.values) }) { stream.yield(element) }
+    }
+
+    /// Ends every watcher's stream.
+    public func finishAll() {
+        // Taken out first: finishing a stream calls its termination handler, which takes the lock.
+        let streams = state.withLock { state in
+            defer { state.streams = [:] }
+            return Array(state.streams.values)
+        }
+        for stream in streams { stream.finish() }
+    }
+
+    private func remove(_ id: Int) {
+        _ = state.withLock { $0.streams.removeValue(forKey: id) }
+    }
+}
