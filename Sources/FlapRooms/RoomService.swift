@@ -54,7 +54,7 @@ public actor RoomService {
     public func run() async {
         let listening = Task { [hub] in
             guard let hub else { return }
-            for await sample in await hub.readings() { await self.heard(sample.strap, sample.bpm) }
+            for await sample in await hub.readings() { heard(sample.strap, sample.bpm) }
         }
         if let settings { try? enter(.standing(settings.name), code: settings.code ?? RoomCode.standing(settings.name)) }
         let clock = ContinuousClock()

@@ -47,7 +47,7 @@ public actor VestaboardPanel<C: Clock<Duration>>: Panel where C: Sendable {
     /// Starts following the queue's outcomes.
     public func start() {
         following = Task { [delivery] in
-            for await outcome in delivery.outcomes { await self.settled(outcome) }
+            for await outcome in delivery.outcomes { settled(outcome) }
         }
     }
 
@@ -137,6 +137,7 @@ public actor VestaboardPanel<C: Clock<Duration>>: Panel where C: Sendable {
 
     public func shutDown() async {
         following?.cancel()
+        await following?.value
         notify?.finish()
     }
 

@@ -219,6 +219,7 @@ public actor ChainlinkPanel<C: Clock>: Panel where C.Duration == Duration {
 
     public func shutDown() async {
         for task in tasks { task.cancel() }
+        for task in tasks { await task.value }
         tasks = []
         await link.stop()
         noticeContinuation.finish()

@@ -82,8 +82,9 @@ public actor DirectDrivePanel<C: Clock>: Panel where C.Duration == Duration {
 
     public func positions() -> [Int] { estimated }
 
-    public func shutDown() {
+    public func shutDown() async {
         monitor?.cancel()
+        await monitor?.value
         monitor = nil
         engine.release()
         noticeContinuation.finish()

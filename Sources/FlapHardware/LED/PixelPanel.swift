@@ -109,6 +109,7 @@ public actor PixelPanel<C: Clock<Duration>>: Panel where C: Sendable {
 
     public func shutDown() async {
         watcher?.cancel()
+        await watcher?.value
         watcher = nil
         await display.darken()
         blanked = true
