@@ -29,7 +29,8 @@ let package = Package(
         .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
     ],
     targets: [
-        // Pure Swift: character codes, text layout, drums, flip planning. No I/O.
+        // Pure Swift: character codes, text layout, drums, flip planning, pixels, sound and image
+        // file formats in memory, and the small stream helpers the actors share. No I/O.
         .target(name: "FlapCore"),
         // The hardware abstraction layer: small device protocols, no Glibc.
         .target(name: "FlapHardware", dependencies: ["FlapCore"]),
@@ -68,10 +69,12 @@ let package = Package(
         .target(name: "CALSA", linkerSettings: [.linkedLibrary("asound")]),
         // The real drivers: each kernel or library interface wrapped once.
         .target(name: "FlapLinux", dependencies: ["FlapHardware", "CALSA", "CGPIOD", "CLinuxDevices", "CSystemd"]),
+        // libgpiod: GPIO lines by chip and offset.
         .systemLibrary(name: "CGPIOD", path: "Sources/CGPIOD", pkgConfig: "libgpiod", providers: [.apt(["libgpiod-dev"])]),
         // spidev's ioctl wrappers (macros over structures Swift cannot import).
         .target(name: "CLinuxDevices"),
-        // MQTT: a client of our own on swift-nio (acknowledgements after commit), and flapd's topics.
+        // MQTT: a client of our own on swift-nio (acknowledgements after commit), its session on
+        // an injected transport and clock, and flapd's topics.
         .target(
             name: "FlapMQTT",
             dependencies: [
@@ -115,14 +118,15 @@ let package = Package(
                 .map { .embedInCode("Web/" + $0) }),
         // The room on the panels: the plot on pixels, the summary in flaps, the chime.
         .target(name: "FlapKiosk", dependencies: ["Wematch", "FlapCore"]),
+        // libsystemd: sd_notify (READY, WATCHDOG) and sd-bus for BlueZ.
         .systemLibrary(
             name: "CSystemd", path: "Sources/CSystemd", pkgConfig: "libsystemd",
             providers: [.apt(["libsystemd-dev"])]),
-        // Configuration and composition: flapd's services.
-        // Timed events: messages sent for later (schedules, quiet hours and the clock's trust next).
+        // Timed events: messages sent for later, schedules, quiet hours, and how far the system clock is trusted.
         .target(
             name: "FlapTime",
             dependencies: ["FlapCore", "FlapMessaging", "FlapStorage", "CLinuxDevices", .product(name: "Logging", package: "swift-log")]),
+        // Configuration and composition: flapd's services, each driver chosen here from settings.
         .target(
             name: "FlapService",
             dependencies: [

@@ -30,7 +30,7 @@ struct ForgetCommand: AsyncParsableCommand {
             "\(baseTopic)/\(deviceId)/state",
         ]
         // Subscribed to the same topics, each comes back (empty) once the broker has cleared it;
-        // disconnecting earlier could drop what libmosquitto has not sent yet.
+        // disconnecting earlier could drop what the client has not sent yet.
         for topic in topics { try client.subscribe(topic, qos: 1) }
         try await Task.sleep(for: .milliseconds(100))
         var pending = Set(topics)
