@@ -75,19 +75,48 @@ extension LiveBoards.Event {
     public var serverSentEvent: String {
         switch self {
         case .board(let panel, let board):
-            return "event: board\ndata: \(Self.json(["panel": panel, "codes": board.codeRows]))\n\n"
+            return "event: board\ndata: \(Self.json(BoardBody(panel: panel, codes: board.codeRows)))\n\n"
         case .plan(let panel, let plan, let start):
-            let modules: [[String: Any]] = plan.modules.map { module in
-                ["start": Self.milliseconds(module.start), "landings": module.landings.map(Self.milliseconds),
-                 "path": module.path.map { Int(plan.drum.codes[$0].rawValue) }]
+            let modules = plan.modules.map { module in
+                PlanBody.Module(start: Self.milliseconds(module.start), landings: module.landings.map(Self.milliseconds),
+                                path: module.path.map { Int(plan.drum.codes[$0].rawValue) })
             }
-            return "event: plan\ndata: \(Self.json(["panel": panel, "startedAt": start.timeIntervalSince1970 * 1000, "rows": plan.size.rows, "columns": plan.size.columns, "duration": Self.milliseconds(plan.duration), "modules": modules]))\n\n"
+            let body = PlanBody(panel: panel, startedAt: start.timeIntervalSince1970 * 1000, rows: plan.size.rows, columns: plan.size.columns,
+                                duration: Self.milliseconds(plan.duration), modules: modules)
+            return "event: plan\ndata: \(Self.json(body))\n\n"
         }
+    }
+
+    /// `board`'s data: the codes a panel rests on.
+    struct BoardBody: Encodable {
+        var panel: String
+        var codes: [[Int]]
+    }
+
+    /// `plan`'s data: times in milliseconds, `startedAt` since 1970, each module's path of codes.
+    struct PlanBody: Encodable {
+        struct Module: Encodable {
+            var start: Double
+            var landings: [Double]
+            var path: [Int]
+        }
+        var panel: String
+        var startedAt: Double
+        var rows: Int
+        var columns: Int
+        var duration: Double
+        var modules: [Module]
     }
 
     private static func milliseconds(_ duration: Duration) -> Double { duration / .milliseconds(1) }
 
-    private static func json(_ object: [String: Any]) -> String {
-        String(decoding: (try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys])) ?? Data("{}".utf8), as: UTF8.self)
+    private static let encoder: JSONEncoder = {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        return encoder
+    }()
+
+    private static func json(_ body: some Encodable) -> String {
+        String(decoding: (try? encoder.encode(body)) ?? Data("{}".utf8), as: UTF8.self)
     }
 }

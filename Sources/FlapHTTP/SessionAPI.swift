@@ -30,7 +30,7 @@ struct SessionAPI {
     /// `{"key": "…"}` opens a session; the key is compared in constant time and never logged.
     private func signIn(_ request: Request) async throws -> Response {
         guard let body = try await Responses.body(of: request, limit: 4096),
-              let object = (try? JSONSerialization.jsonObject(with: Data(body))) as? [String: Any], let given = object["key"] as? String else {
+              let given = (try? JSONDecoder().decode(SignIn.self, from: Data(body)))?.key else {
             return Responses.error(.badRequest, "send {\"key\": \"…\"}: the API key (its file's path is in flapd's log)")
         }
         guard secretsMatch(given, apiKey) else { return Responses.error(.unauthorized, "the API key is wrong") }
@@ -44,4 +44,9 @@ struct SessionAPI {
         var signedIn: Bool
         var expiresAt: Date?
     }
+}
+
+/// The sign-in request's body.
+struct SignIn: Decodable {
+    var key: String
 }

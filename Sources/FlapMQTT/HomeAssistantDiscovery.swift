@@ -10,6 +10,34 @@ struct HomeAssistantDiscovery: Sendable {
 
     private var announcedFile: String { stateDirectory + "/mqtt-announced-devices" }
 
+    /// A discovery config, in Home Assistant's snake_case keys; what an entity lacks is left out.
+    struct Entity: Encodable {
+        var name: String
+        var uniqueId: String
+        var commandTopic: String?
+        var stateTopic: String?
+        var valueTemplate: String?
+        var jsonAttributesTopic: String?
+        var availabilityTopic: String
+        var max: Int?
+        var mode: String?
+        var device: Device
+    }
+
+    struct Device: Encodable {
+        var identifiers: [String]
+        var name: String
+        var manufacturer: String
+        var model: String
+    }
+
+    static let encoder: JSONEncoder = {
+        let encoder = JSONEncoder()
+        encoder.keyEncodingStrategy = .convertToSnakeCase
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        return encoder
+    }()
+
     func configTopics(for device: String) -> [String] {
         ["homeassistant/text/vestawidget_\(device)/message/config", "homeassistant/sensor/vestawidget_\(device)/board/config"]
     }
@@ -17,18 +45,15 @@ struct HomeAssistantDiscovery: Sendable {
     func announce(_ client: MQTTClient) {
         let device = settings.deviceID
         let base = "\(settings.baseTopic)/\(device)"
-        let identity: [String: Any] = ["identifiers": ["vestawidget_\(device)"], "name": "VestaWidget \(device)",
-                                       "manufacturer": "VestaWidget", "model": "flapd"]
-        let text: [String: Any] = ["name": "Message", "unique_id": "vestawidget_\(device)_message", "command_topic": "\(base)/ha/set",
-                                   "availability_topic": "\(base)/availability", "max": 255, "mode": "text", "device": identity]
-        let sensor: [String: Any] = ["name": "Board", "unique_id": "vestawidget_\(device)_board", "state_topic": "\(base)/state",
-                                     "value_template": "{{ value_json.text | join(' ') | trim }}",
-                                     "json_attributes_topic": "\(base)/state", "availability_topic": "\(base)/availability", "device": identity]
+        let identity = Device(identifiers: ["vestawidget_\(device)"], name: "VestaWidget \(device)", manufacturer: "VestaWidget", model: "flapd")
+        let text = Entity(name: "Message", uniqueId: "vestawidget_\(device)_message", commandTopic: "\(base)/ha/set",
+                          availabilityTopic: "\(base)/availability", max: 255, mode: "text", device: identity)
+        let sensor = Entity(name: "Board", uniqueId: "vestawidget_\(device)_board", stateTopic: "\(base)/state",
+                            valueTemplate: "{{ value_json.text | join(' ') | trim }}", jsonAttributesTopic: "\(base)/state",
+                            availabilityTopic: "\(base)/availability", device: identity)
         let topics = configTopics(for: device)
         for (topic, body) in zip(topics, [text, sensor]) {
-            if let data = try? JSONSerialization.data(withJSONObject: body, options: [.sortedKeys]) {
-                try? client.publish(topic, Array(data), qos: 1, retain: true)
-            }
+            if let data = try? Self.encoder.encode(body) { try? client.publish(topic, Array(data), qos: 1, retain: true) }
         }
         // Forget devices announced earlier from this state directory under another id.
         let earlier = ((try? String(contentsOfFile: announcedFile, encoding: .utf8)) ?? "").split(separator: "\n").map(String.init)

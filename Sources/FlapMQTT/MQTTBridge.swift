@@ -284,15 +284,9 @@ public final class MQTTBridge: Service, Sendable {
 
     /// The panel's board, retained: what the display shows now.
     public func publishState(panel: String, board: Board, messageId: String?) {
-        var body: [String: Any] = ["panel": panel, "codes": board.codeRows,
-                                   "text": board.rows.map { String($0.map(BoardText.symbol)) }]
-        if let messageId { body["message"] = messageId }
-        publishJSON(topic("state"), body, retain: true)
-    }
-
-    private func publishJSON(_ topic: String, _ body: [String: Any], retain: Bool = false) {
-        guard let data = try? JSONSerialization.data(withJSONObject: body, options: [.sortedKeys]) else { return }
-        publish(topic, Array(data), retain: retain)
+        let body = StateBody(panel: panel, codes: board.codeRows, text: board.rows.map { String($0.map(BoardText.symbol)) }, message: messageId)
+        guard let data = try? JSONEncoder.sorted.encode(body) else { return }
+        publish(topic("state"), Array(data), retain: true)
     }
 
     private func publish(_ topic: String, _ payload: [UInt8], retain: Bool = false) {
@@ -334,6 +328,14 @@ struct ReceiptBody: Encodable {
     var source: String?
     var device: String
     var at: String
+}
+
+/// The retained state topic's payload: the board a panel rests on, and the message it shows.
+struct StateBody: Encodable {
+    var panel: String
+    var codes: [[Int]]
+    var text: [String]
+    var message: String?
 }
 
 extension JSONEncoder {

@@ -68,7 +68,8 @@ public enum WebPage {
                 characters["\(value)"] = String(character)
             }
         }
-        let object: [String: Any] = ["characters": characters, "colours": colours, "names": names]
-        return Array((try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys])) ?? Data("{}".utf8))
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        return Array((try? encoder.encode(["characters": characters, "colours": colours, "names": names])) ?? Data("{}".utf8))
     }()
 }
