@@ -18,7 +18,7 @@ public enum ConfigurationParser {
         } catch {
             throw ConfigurationError(file: file, problems: [.init(key: "", line: nil, problem: "not valid TOML: \(error)")])
         }
-        var reader = TableReader(table: table, path: "", index: TOMLLineIndex(text))
+        var reader = TableReader(table: table, path: "", index: TOMLLineIndex(text), keys: ConfigurationKeys.file)
         var configuration = FlapdConfiguration()
         configuration.stateDirectory = reader.string("state_dir")
         configuration.listen = reader.string("listen") ?? configuration.listen
@@ -28,13 +28,13 @@ public enum ConfigurationParser {
         if var api = reader.table("api") {
             configuration.apiPort = api.port("port") ?? configuration.apiPort
             configuration.apiKey = api.secret("key", file: "key_file")
-            api.finish(["port", "key", "key_file"])
+            api.finish()
             reader.problems += api.problems
         }
         if var local = reader.table("local_api") {
             configuration.localAPIPort = local.port("port") ?? configuration.localAPIPort
             configuration.localAPIToken = local.secret("enablement_token", file: "enablement_token_file")
-            local.finish(["port", "enablement_token", "enablement_token_file"])
+            local.finish()
             reader.problems += local.problems
         }
         if var messages = reader.table("messages") {
@@ -44,7 +44,7 @@ public enum ConfigurationParser {
             }
             configuration.rules.allow = Set(messages.strings("allow") ?? [])
             configuration.rules.block = Set(messages.strings("block") ?? [])
-            messages.finish(["rate_limit", "allow", "block"])
+            messages.finish()
             reader.problems += messages.problems
         }
         if var time = reader.table("time") {
@@ -53,7 +53,7 @@ public enum ConfigurationParser {
                     time.fail("clock", "\"\(clock)\" is not one of \(ClockTrust.Setting.allCases.map(\.rawValue).joined(separator: ", "))")
                 }
             }
-            time.finish(["clock"])
+            time.finish()
             reader.problems += time.problems
         }
         if var sound = reader.table("sound") {
@@ -69,7 +69,7 @@ public enum ConfigurationParser {
                 }
             }
             configuration.sound.samplePath = sound.string("sample")
-            sound.finish(["enabled", "device", "volume", "mute", "quiet_hours", "sample"])
+            sound.finish()
             reader.problems += sound.problems
         }
         if var mqtt = reader.table("mqtt") {
@@ -120,15 +120,13 @@ public enum ConfigurationParser {
         for (index, panel) in configuration.panels.enumerated() where panel.policy == .kiosk && configuration.room == nil {
             reader.fail("panel[\(index)].policy", "policy = \"kiosk\" shows a Wematch room: configure [room] too")
         }
-        reader.finish(["state_dir", "listen", "log_level", "api", "local_api", "messages", "sound", "mqtt", "panel", "sensor", "room", "mirror", "time", "schedule"])
+        reader.finish()
         guard reader.problems.isEmpty else { throw ConfigurationError(file: file, problems: reader.problems) }
         return configuration
     }
 
     private static func parseMQTT(_ reader: inout TableReader) -> MQTTSettings? {
-        let known = ["url", "device_id", "groups", "username", "password_file", "ca_file", "cert_file", "key_file",
-                     "protocol", "home_assistant", "base_topic", "keepalive"]
-        defer { reader.finish(known) }
+        defer { reader.finish() }
         guard let url = reader.string("url") else {
             reader.fail("url", "[mqtt] needs url = \"mqtt://broker:1883\"")
             return nil
@@ -232,9 +230,7 @@ public enum ConfigurationParser {
             // Dimming is the brightness schedule's work: without one, "dim" would do nothing at night.
             reader.fail("quiet", "quiet = \"dim\" dims by the panel's brightness_schedule, and this panel has none; add one such as brightness_schedule = [\"22:00=10\", \"07:00=100\"]")
         }
-        reader.finish(["id", "driver", "device", "size", "rows", "columns", "pins", "drum", "drum_string", "period_ms", "transition", "show", "policy", "sender", "rotate_seconds",
-                       "quiet_hours", "quiet", "quiet_message"]
-            + (panel.isLED ? ledKeys : []) + (panel.driver == .vestaboard ? vestaboardKeys : []))
+        reader.finish(adding: (panel.isLED ? ConfigurationKeys.panelLED : []) + (panel.driver == .vestaboard ? ConfigurationKeys.panelVestaboard : []))
         return panel
     }
 
@@ -255,7 +251,7 @@ public enum ConfigurationParser {
         definition.align = reader.string("align")
         definition.holdMinutes = reader.int("hold_minutes")
         definition.sender = reader.string("sender")
-        reader.finish(["name", "days", "times", "cron", "time_zone", "text", "codes", "quick_message", "align", "hold_minutes", "sender"])
+        reader.finish()
         do {
             _ = try definition.recurrence()
         } catch {
@@ -296,9 +292,6 @@ public enum ConfigurationParser {
         default: return BoardQuietHours(hours: hours, action: .hold)
         }
     }
-
-    static let ledKeys = ["width", "height", "orientation", "reverse_blocks", "wiring", "current_limit_ma", "format", "chain", "parallel",
-                          "hardware_mapping", "pwm_bits", "gpio_slowdown", "brightness", "brightness_schedule", "blank_after_seconds", "fps"]
 
     private static func parseLED(_ reader: inout TableReader, driver: PanelDriverKind) -> LEDSettings {
         var led = LEDSettings()

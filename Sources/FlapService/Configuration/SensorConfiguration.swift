@@ -4,11 +4,9 @@ import TOMLKit
 import Wematch
 
 extension ConfigurationParser {
-    static let sensorKeys = ["driver", "device", "straps", "format", "baud", "people", "names"]
-
     /// `[room]`.
     static func parseRoom(_ reader: inout TableReader) -> RoomSettings? {
-        defer { reader.finish(["name", "kiosk", "code", "names", "chime", "buzzer"]) }
+        defer { reader.finish() }
         guard let name = reader.string("name") else {
             reader.fail("name", "[room] needs name = \"lobby\" (the room to join)")
             return nil
@@ -30,15 +28,15 @@ extension ConfigurationParser {
 
     /// One `[[sensor]]`.
     static func parseSensor(_ reader: inout TableReader) -> SensorSettings {
-        defer { reader.finish(sensorKeys) }
+        defer { reader.finish() }
         var sensor = SensorSettings()
         guard let driver = reader.choice("driver", SensorSettings.drivers) else {
-            if reader.table["driver"] == nil { reader.fail("driver", "each [[sensor]] needs driver = one of \(SensorSettings.drivers.joined(separator: ", "))") }
+            if reader["driver"] == nil { reader.fail("driver", "each [[sensor]] needs driver = one of \(SensorSettings.drivers.joined(separator: ", "))") }
             return sensor
         }
         sensor.driver = driver
         sensor.device = reader.string("device")
-        if let value = reader.table["straps"] {
+        if let value = reader["straps"] {
             // ANT device numbers may be written as numbers.
             let items = value.array?.map { $0.string ?? $0.int.map(String.init) }
             if let items, items.allSatisfy({ $0 != nil }) { sensor.straps = items.compactMap { $0 } } else {

@@ -6,6 +6,8 @@ struct TableReader {
     let table: TOMLTable
     let path: String
     let index: TOMLLineIndex
+    /// What this table may hold (``ConfigurationKeys``); nil when its keys are the person's names.
+    let keys: ConfigurationKeys.Table?
     var problems: [ConfigurationError.Problem] = []
 
     func key(_ name: String) -> String { path.isEmpty ? name : "\(path).\(name)" }
@@ -15,19 +17,19 @@ struct TableReader {
     }
 
     mutating func string(_ name: String) -> String? {
-        guard let value = table[name] else { return nil }
+        guard let value = self[name] else { return nil }
         guard let string = value.string else { fail(name, "must be a string (in quotes)"); return nil }
         return string
     }
 
     mutating func int(_ name: String) -> Int? {
-        guard let value = table[name] else { return nil }
+        guard let value = self[name] else { return nil }
         guard let int = value.int else { fail(name, "must be a whole number"); return nil }
         return int
     }
 
     mutating func bool(_ name: String) -> Bool? {
-        guard let value = table[name] else { return nil }
+        guard let value = self[name] else { return nil }
         guard let bool = value.bool else { fail(name, "must be true or false"); return nil }
         return bool
     }
@@ -49,12 +51,12 @@ struct TableReader {
 
     /// One string or a list of them: `days = "weekdays"` or `days = ["sat", "sun"]`.
     mutating func oneOrMoreStrings(_ name: String) -> [String]? {
-        if let single = table[name]?.string { return [single] }
+        if let single = self[name]?.string { return [single] }
         return strings(name)
     }
 
     mutating func strings(_ name: String) -> [String]? {
-        guard let value = table[name] else { return nil }
+        guard let value = self[name] else { return nil }
         guard let array = value.array, array.allSatisfy({ $0.string != nil }) else {
             fail(name, "must be a list of strings, such as [\"kitchen\", \"phone\"]")
             return nil
@@ -64,7 +66,7 @@ struct TableReader {
 
     /// A list of lists of whole numbers, such as `[[17, 18, 27, 22], [5, 6, 13, 19]]`.
     mutating func intLists(_ name: String, example: String) -> [[Int]]? {
-        guard let value = table[name] else { return nil }
+        guard let value = self[name] else { return nil }
         guard let outer = value.array, outer.allSatisfy({ $0.array?.allSatisfy { $0.int != nil } == true }) else {
             fail(name, "must be a list of lists of whole numbers, such as \(example)")
             return nil
@@ -81,24 +83,33 @@ struct TableReader {
     }
 
     mutating func table(_ name: String) -> TableReader? {
-        guard let value = table[name] else { return nil }
+        guard let value = self[name] else { return nil }
         guard let sub = value.table else { fail(name, "must be a table ([\(name)])"); return nil }
-        return TableReader(table: sub, path: key(name), index: index)
+        return TableReader(table: sub, path: key(name), index: index, keys: ConfigurationKeys.table(name))
     }
 
     mutating func tables(_ name: String) -> [TableReader]? {
-        guard let value = table[name] else { return nil }
+        guard let value = self[name] else { return nil }
         guard let array = value.array else { fail(name, "must be written as [[\(name)]] tables"); return nil }
         var readers: [TableReader] = []
         for (i, element) in array.enumerated() {
             guard let sub = element.table else { fail("\(name)[\(i)]", "must be a table"); continue }
-            readers.append(TableReader(table: sub, path: key("\(name)[\(i)]"), index: index))
+            readers.append(TableReader(table: sub, path: key("\(name)[\(i)]"), index: index, keys: ConfigurationKeys.table(name)))
         }
         return readers
     }
 
-    /// Records every key not in `known`, suggesting the nearest known one.
-    mutating func finish(_ known: [String]) {
+    /// The value of key `name`, which this table's list must name.
+    subscript(name: String) -> TOMLValueConvertible? {
+        assert(keys?.allows(name) ?? true, "\(key(name)) is read but not listed in ConfigurationKeys")
+        return table[name]
+    }
+
+    /// Records every key not in the table's list (with those of `conditional` that apply),
+    /// suggesting the nearest known one.
+    mutating func finish(adding conditional: [String] = []) {
+        guard let keys else { return }
+        let known = keys.always + conditional
         for name in table.keys where !known.contains(name) {
             let guess = known.min { distance(name, $0) < distance(name, $1) }
             let hint = guess.map { distance(name, $0) <= 3 ? " (did you mean \($0)?)" : "" } ?? ""

@@ -1,9 +1,6 @@
 import FlapVestaboard
 
 extension ConfigurationParser {
-    static let vestaboardKeys = ["api", "url", "key_file", "token_file", "strategy", "on_conflict"]
-    static let mirrorKeys = ["id", "api", "url", "key_file", "token_file", "interval_seconds", "sender"]
-
     /// The keys of a `driver = "vestaboard"` panel.
     static func parseVestaboard(_ reader: inout TableReader) -> VestaboardSettings {
         var settings = parseBoardAccess(&reader)
@@ -14,7 +11,7 @@ extension ConfigurationParser {
 
     /// One `[[mirror]]`: a board read as a message source.
     static func parseMirror(_ reader: inout TableReader, index: Int) -> MirrorSettings {
-        defer { reader.finish(mirrorKeys) }
+        defer { reader.finish() }
         var mirror = MirrorSettings(board: parseBoardAccess(&reader))
         mirror.id = reader.string("id") ?? "mirror\(index + 1)"
         mirror.sender = reader.string("sender") ?? "vestaboard"
