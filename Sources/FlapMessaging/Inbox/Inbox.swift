@@ -21,7 +21,8 @@ public actor Inbox {
     private var rules: SenderRules
     private var seq: Int64
     private var queue: [(InboxOperation, Pending<InboxResult>)] = []
-    private var writing = false
+    /// The task committing the queue, while there is one; it ends when the queue is empty.
+    private var writer: Task<Void, Never>?
     /// The live slots as of the last commit, once first read.
     private var slotCache: SlotCache?
     /// Counts commits that changed the slots, so a read that overlapped one is not cached.
@@ -159,10 +160,7 @@ public actor Inbox {
     private func enqueue(_ operation: InboxOperation) -> Pending<InboxResult> {
         let pending = Pending<InboxResult>()
         queue.append((operation, pending))
-        if !writing {
-            writing = true
-            Task { await self.write() }
-        }
+        if writer == nil { writer = Task { await self.write() } }
         return pending
     }
 
@@ -202,7 +200,12 @@ public actor Inbox {
                 queue.append((.prune(before: Date().addingTimeInterval(-Self.receiptRetention), keep: Self.mostFinalReceipts), Pending()))
             }
         }
-        writing = false
+        writer = nil
+    }
+
+    /// Returns once every queued operation is committed (flapd stopping).
+    public func finishWriting() async {
+        await writer?.value
     }
 
     /// Runs a write, telling `health` how it went; a storage fault is thrown as a ``StorageFault``.

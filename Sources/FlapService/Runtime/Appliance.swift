@@ -396,7 +396,9 @@ struct Housekeeping: Service {
             }
             try? await cancelWhenGracefulShutdown { try await Task.sleep(for: .seconds(3600)) }
         }
-        // On the way out, the WAL copied into the database and emptied: the next start has nothing to recover.
+        // On the way out, what is queued committed, then the WAL copied into the database and
+        // emptied: the next start has nothing to recover.
+        await inbox.finishWriting()
         try? await inbox.checkpoint()
     }
 }
