@@ -41,10 +41,8 @@ struct CalibrateCommand: AsyncParsableCommand {
         let path = "/v1/panels/\(panel.pathSegment)/calibration"
         let reply: FlapdConnection.Reply
         if let row, let column {
-            var body: [String: Int] = ["row": row, "column": column]
-            if let steps { body["offsetSteps"] = steps }
-            if let nudge { body["nudgeTenths"] = nudge }
-            reply = try await flapd.request("POST", path, json: try JSONSerialization.data(withJSONObject: body))
+            let body = CalibrationRequest(row: row, column: column, offsetSteps: steps, nudgeTenths: nudge)
+            reply = try await flapd.request("POST", path, json: try JSONEncoder().encode(body))
         } else {
             reply = try await flapd.request("GET", path)
         }
@@ -59,4 +57,12 @@ struct CalibrateCommand: AsyncParsableCommand {
         }
         if let row, let column { print("module at row \(row), column \(column) re-homes with its new offset") }
     }
+}
+
+/// `POST /v1/panels/{panel}/calibration`'s body: an offset to set, or a nudge from where it is.
+struct CalibrationRequest: Encodable {
+    var row: Int
+    var column: Int
+    var offsetSteps: Int?
+    var nudgeTenths: Int?
 }

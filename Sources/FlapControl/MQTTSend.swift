@@ -45,12 +45,12 @@ struct MQTTSend {
         while group != nil || answers.count < devices.count {
             guard let event = await connection.events.next() else { break }
             guard case .message(let m) = event,
-                  let receipt = try? JSONSerialization.jsonObject(with: Data(m.payload)) as? [String: Any],
-                  receipt["id"] as? String == id, let device = receipt["device"] as? String else { continue }
-            let status = receipt["status"] as? String ?? "?"
+                  let receipt = try? JSONDecoder().decode(ReceiptAnswer.self, from: Data(m.payload)),
+                  receipt.id == id, let device = receipt.device else { continue }
+            let status = receipt.status ?? "?"
             // The first answer per display: accepted (or duplicate) means delivered.
             if answers[device] == nil || status == "rejected" {
-                answers[device] = status + ((receipt["reason"] as? String).map { ": \($0)" } ?? "")
+                answers[device] = status + (receipt.reason.map { ": \($0)" } ?? "")
             }
         }
         let targets = group == nil ? devices : answers.keys.sorted()
@@ -62,4 +62,12 @@ struct MQTTSend {
             throw ConnectionError(targets.isEmpty ? "no display of group \(group!) answered" : "not every display took the message")
         }
     }
+}
+
+/// What flapctl reads of a receipt on `…/receipt`.
+struct ReceiptAnswer: Decodable {
+    var id: String?
+    var device: String?
+    var status: String?
+    var reason: String?
 }

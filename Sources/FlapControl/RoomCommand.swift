@@ -40,7 +40,7 @@ struct RoomCommand: AsyncParsableCommand {
         @Flag(help: "Print flapd's JSON answer.") var json = false
 
         func run() async throws {
-            let body = try JSONSerialization.data(withJSONObject: ["code": code])
+            let body = try JSONEncoder().encode(["code": code])
             let reply = try await connection.connection().request("POST", "/v1/room", json: body)
             try RoomCommand.print(reply, json: json)
         }

@@ -68,10 +68,9 @@ struct TemplateCommand: AsyncParsableCommand {
         @Option(help: "The sender it is shown as (default quick-messages).") var sender: String?
 
         func run() async throws {
-            var fields: [String: Any] = [:]
-            if let sender { fields["sender"] = ["id": sender] }
+            let fields = ["sender": sender.map { ["id": $0] }].compactMapValues { $0 }
             let reply = try await connection.connection().expect("POST", "/v1/templates/\(try Save.path(name))/send",
-                                                                 json: try JSONSerialization.data(withJSONObject: fields), [200, 202])
+                                                                 json: try JSONEncoder().encode(fields), [200, 202])
             StandardStream.writeOutput("\(reply.object["id"] as? String ?? "")\n")
         }
     }
@@ -84,7 +83,7 @@ struct TemplateCommand: AsyncParsableCommand {
 
         func run() async throws {
             _ = try await connection.connection().expect("POST", "/v1/templates/\(try Save.path(name))/rename",
-                                                         json: try JSONSerialization.data(withJSONObject: ["to": new]))
+                                                         json: try JSONEncoder().encode(["to": new]))
             StandardStream.writeOutput("renamed \(name) to \(new)\n")
         }
     }
