@@ -1,7 +1,6 @@
 import FlapCore
 import FlapHardware
 import FlapStorage
-import Synchronization
 
 /// A real Vestaboard as a panel: each plan's final board goes to the board through the
 /// delivery queue (retried, spaced, coalesced as the queue does), and the panel counts as moving
@@ -25,9 +24,8 @@ public actor VestaboardPanel<C: Clock<Duration>>: Panel where C: Sendable {
     /// returned). Only the newest write's is ever asked for: older ones (superseded, or their
     /// play cancelled) are not kept, or they pile up (a soak saw 5 MiB an hour).
     private var outcomes: [Int64: Delivery] = [:]
-    /// Plays waiting for their write's outcome, under a lock of their own so a cancelled play
-    /// stops waiting at once, from its cancellation handler.
-    private let waiters = Mutex<[Int64: CheckedContinuation<Delivery, Never>]>([:])
+    /// Plays waiting for their write's outcome, by delivery id.
+    private let waiters = Waiters<Int64, Delivery>()
     /// The newest write a play queued.
     private var newest: Int64 = 0
 
@@ -52,9 +50,7 @@ public actor VestaboardPanel<C: Clock<Duration>>: Panel where C: Sendable {
     }
 
     private func settled(_ outcome: Delivery) {
-        if let waiter = waiters.withLock({ $0.removeValue(forKey: outcome.id) }) {
-            waiter.resume(returning: outcome)
-        } else if outcome.id >= newest {
+        if !waiters.answer(outcome.id, with: outcome), outcome.id >= newest {
             outcomes[outcome.id] = outcome
         }
         switch outcome.state {
@@ -111,18 +107,7 @@ public actor VestaboardPanel<C: Clock<Duration>>: Panel where C: Sendable {
     /// the write unless a newer one supersedes it) and gets ``Delivery/abandoned(_:)``.
     private func result(of id: Int64) async -> Delivery {
         if let done = outcomes.removeValue(forKey: id) { return done }
-        return await withTaskCancellationHandler {
-            await withCheckedContinuation { continuation in
-                let waiting = waiters.withLock { waiters in
-                    guard !Task.isCancelled else { return false }
-                    waiters[id] = continuation
-                    return true
-                }
-                if !waiting { continuation.resume(returning: .abandoned(id)) }
-            }
-        } onCancel: {
-            waiters.withLock { $0.removeValue(forKey: id) }?.resume(returning: .abandoned(id))
-        }
+        return await waiters.wait(for: id, cancelled: .abandoned(id))
     }
 
     /// The plan's transition as the Local API takes it; flapd's cascade has no equal there, and

@@ -46,4 +46,15 @@ import Testing
         cancelled.cancel()
         await cancelled.value
     }
+
+    @Test func aWaiterIsAnsweredByItsKeyOrWithItsFallbackWhenCancelled() async {
+        let waiters = Waiters<Int, String>()
+        #expect(!waiters.answer(1, with: "nobody waits"))
+        let answered = Task { await waiters.wait(for: 1, cancelled: "cancelled") }
+        while !waiters.answer(1, with: "one") { await Task.yield() }
+        #expect(await answered.value == "one")
+        let cancelled = Task { await waiters.wait(for: 2, cancelled: "cancelled") }
+        cancelled.cancel()
+        #expect(await cancelled.value == "cancelled")
+    }
 }

@@ -15,7 +15,6 @@ import Foundation
 import Hummingbird
 import Logging
 import ServiceLifecycle
-import Synchronization
 
 /// flapd put together from its configuration: the inbox, each panel, both APIs, systemd
 /// notification, housekeeping; run as one service group that SIGTERM shuts down gracefully.
@@ -266,9 +265,8 @@ public actor BoundPorts {
     public enum API: Sendable { case native, local }
     private var native: Int?
     private var local: Int?
-    /// Callers of ``waitUntilBound()``, under a lock of their own so a cancelled one is answered
-    /// at once, from its cancellation handler.
-    private let waiters = Mutex<[Int: CheckedContinuation<(native: Int, local: Int)?, Never>]>([:])
+    /// Callers of ``waitUntilBound()``, by number.
+    private let waiters = Waiters<Int, (native: Int, local: Int)?>()
     private var nextWaiter = 0
 
     func bound(_ api: API, port: Int?) {
@@ -277,11 +275,7 @@ public actor BoundPorts {
         case .local: local = port ?? 0
         }
         if let native, let local {
-            let all = waiters.withLock { waiters in
-                defer { waiters = [:] }
-                return Array(waiters.values)
-            }
-            for waiter in all { waiter.resume(returning: (native, local)) }
+            waiters.answerAll(with: (native, local))
         }
     }
 
@@ -292,18 +286,7 @@ public actor BoundPorts {
         if let native, let local { return (native, local) }
         nextWaiter += 1
         let id = nextWaiter
-        return await withTaskCancellationHandler {
-            await withCheckedContinuation { continuation in
-                let waiting = waiters.withLock { waiters in
-                    guard !Task.isCancelled else { return false }
-                    waiters[id] = continuation
-                    return true
-                }
-                if !waiting { continuation.resume(returning: nil) }
-            }
-        } onCancel: {
-            waiters.withLock { $0.removeValue(forKey: id) }?.resume(returning: nil)
-        }
+        return await waiters.wait(for: id, cancelled: nil)
     }
 }
 
