@@ -56,7 +56,7 @@ import Testing
         defer { thread.stop() }
         #expect(refusal.hasPrefix("real-time priority refused (Invalid argument); stepping at normal priority"))
         // Homing proves the thread steps all the same.
-        while engine.modules()[0].state != .normal { try await Task.sleep(for: .milliseconds(10)) }
+        #expect(try await eventually(every: .milliseconds(10)) { engine.modules()[0].state == .normal })
         #expect(chain.mechanism(0).stepsTurned > 0)
     }
 }

@@ -50,7 +50,7 @@ import Glibc
                 }
             }
             group.addTask {
-                while await ledger.count < 400 { try? await Task.sleep(for: .milliseconds(1)) }
+                _ = try? await eventually(within: .seconds(90), every: .milliseconds(1)) { await ledger.count >= 400 }
                 first.process.signal(SIGKILL)
             }
         }

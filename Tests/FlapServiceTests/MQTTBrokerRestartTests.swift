@@ -39,11 +39,11 @@ import TestSupport
             }
             group.addTask {
                 for (n, threshold) in [200, 450, 700].enumerated() {
-                    while published.value < threshold { try await Task.sleep(for: .milliseconds(5)) }
+                    _ = try await eventually(within: .seconds(60), every: .milliseconds(5)) { published.value >= threshold }
                     try await broker.restart()
                     // Each restart with flapd connected: wait for it to come back first.
-                    for _ in 0..<1000 where flapd.process.stderr.components(separatedBy: "connected to the MQTT broker").count - 1 < n + 2 {
-                        try await Task.sleep(for: .milliseconds(10))
+                    _ = try await eventually(within: .seconds(10), every: .milliseconds(10)) {
+                        flapd.process.stderr.components(separatedBy: "connected to the MQTT broker").count - 1 >= n + 2
                     }
                 }
             }
