@@ -21,15 +21,17 @@ public actor Alarm<C: Clock> where C.Duration == Duration {
         armed = deadline
         sleeper = Task { [clock, wake] in
             guard (try? await clock.sleep(until: deadline, tolerance: nil)) != nil else { return }
-            await self.rang()
+            self.rang()
             wake.yield()
         }
     }
 
-    public func stop() {
-        sleeper?.cancel()
+    public func stop() async {
+        let last = sleeper
+        last?.cancel()
         sleeper = nil
         wake.finish()
+        await last?.value
     }
 
     private func rang() {
