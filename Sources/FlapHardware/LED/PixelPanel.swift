@@ -58,8 +58,7 @@ public actor PixelPanel<C: Clock<Duration>>: Panel where C: Sendable {
     }
 
     public func play(_ plan: FlipPlan, cutoff: PlayCutoff) async throws {
-        watcher?.cancel()
-        watcher = nil
+        await stopWatching()
         blanked = false
         let start = clock.now
         let level = schedule.level(atMinute: minuteOfDay())
@@ -94,8 +93,7 @@ public actor PixelPanel<C: Clock<Duration>>: Panel where C: Sendable {
     /// brightness; it becomes what the panel rests on. The rest checks stop meanwhile: they
     /// would put the resting board back.
     public func present(_ frame: PixelFrame) async throws {
-        watcher?.cancel()
-        watcher = nil
+        await stopWatching()
         blanked = false
         resting = frame
         drawing.replace(with: frame)
@@ -107,10 +105,16 @@ public actor PixelPanel<C: Clock<Duration>>: Panel where C: Sendable {
         (renderer.width, renderer.height, display.isMonochrome)
     }
 
-    public func shutDown() async {
-        watcher?.cancel()
-        await watcher?.value
+    /// Ends the rest checks, once the one running (it may be drawing) is over.
+    private func stopWatching() async {
+        let last = watcher
         watcher = nil
+        last?.cancel()
+        await last?.value
+    }
+
+    public func shutDown() async {
+        await stopWatching()
         await display.darken()
         blanked = true
         notify?.finish()
