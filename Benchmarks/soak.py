@@ -14,7 +14,7 @@ prints the samples and, after the first 5 minutes (warm-up), each one's slope pe
 squares.
 
     swift build -c release --static-swift-stdlib --product flapd
-    .build/test-venv/bin/python Benchmarks/soak.py --minutes 30
+    .build/test-venv/bin/python Benchmarks/soak.py --minutes 60
 
 With --heaptrack FILE, flapd runs under heaptrack (its own LD_PRELOAD, no debugger attached):
 `heaptrack_print -f FILE.zst -l 1` lists what was allocated and not freed, by call stack; two
