@@ -65,10 +65,10 @@ struct SendCommand: AsyncParsableCommand {
         if let strategy { message["transition"] = ["strategy": strategy.rawValue] }
         let now = Date()
         let notBefore = try at.map { try SendTime.parse($0, now: now) }
-        if let notBefore { message["notBefore"] = ISO8601DateFormatter().string(from: notBefore) }
+        if let notBefore { message["notBefore"] = notBefore.formatted(.iso8601) }
         if let expiresIn {
-            message["createdAt"] = ISO8601DateFormatter().string(from: now)
-            message["expiresAt"] = ISO8601DateFormatter().string(from: (notBefore ?? now).addingTimeInterval(TimeInterval(expiresIn)))
+            message["createdAt"] = now.formatted(.iso8601)
+            message["expiresAt"] = (notBefore ?? now).addingTimeInterval(TimeInterval(expiresIn)).formatted(.iso8601)
         }
         if let mqtt {
             let devices = to.map { $0.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) } } ?? []

@@ -35,8 +35,7 @@ struct SessionAPI {
         }
         guard secretsMatch(given, apiKey) else { return Responses.error(.unauthorized, "the API key is wrong") }
         let (id, expires) = await sessions.open()
-        return Response(status: .ok, headers: [.setCookie: Sessions.cookie(id, expires: expires), .contentType: "application/json"],
-                        body: .init(byteBuffer: ByteBuffer(string: "{\"expiresAt\":\"\(ISO8601DateFormatter().string(from: expires))\"}")))
+        return Responses.json(.ok, SignedIn(expiresAt: expires), headers: [.setCookie: Sessions.cookie(id, expires: expires)])
     }
 
     /// `GET /v1/session`'s answer.
@@ -44,6 +43,11 @@ struct SessionAPI {
         var signedIn: Bool
         var expiresAt: Date?
     }
+}
+
+/// The sign-in's answer: when the session ends.
+struct SignedIn: Encodable {
+    var expiresAt: Date
 }
 
 /// The sign-in request's body.

@@ -39,7 +39,7 @@ struct TemplatesAPI {
             let kept = template.fieldObject
             for key in QuickMessage.keptFields { fields[key] = kept[key] }
             // Each sending is a message of its own (sent again, it shows again).
-            if fields["createdAt"] == nil { fields["createdAt"] = ISO8601DateFormatter().string(from: intake.now()) }
+            if fields["createdAt"] == nil { fields["createdAt"] = intake.now().formatted(.iso8601) }
             return try await answers.answer(intake.submit(fields: fields, source: "template", defaultSender: "quick-messages"), source: "template")
         }
     }

@@ -54,7 +54,7 @@ public enum RoomMessages {
     // MARK: Payloads
 
     public static func encode(_ record: MemberRecord) -> [UInt8] {
-        let time = ISO8601DateFormatter().string(from: record.joinedAt)
+        let time = record.joinedAt.formatted(.iso8601)
         return Array("{\"name\":\(quoted(record.name)),\"colour\":\(quoted(record.colour)),\"joinedAt\":\(quoted(time))}".utf8)
     }
 
@@ -78,7 +78,7 @@ public enum RoomMessages {
         let object = try object(payload, "a join record")
         guard let name = object["name"] as? String, !name.isEmpty else { throw RoomMessageError("name: a member's name is missing") }
         guard let colour = object["colour"] as? String, Palette.rgb(colour) != nil else { throw RoomMessageError("colour: not a colour as #rrggbb") }
-        guard let text = object["joinedAt"] as? String, let joined = ISO8601DateFormatter().date(from: text) else {
+        guard let text = object["joinedAt"] as? String, let joined = try? Date(text, strategy: .iso8601) else {
             throw RoomMessageError("joinedAt: not a time as 2026-11-22T10:00:00Z")
         }
         return MemberRecord(name: name, colour: colour, joinedAt: joined)

@@ -19,7 +19,7 @@ struct MirrorRunner: Service {
         let logger = tagged
         let sender = settings.sender
         mirror = BoardMirror(client: client, interval: .seconds(settings.intervalSeconds), clock: ContinuousClock(), logger: logger) { rows in
-            let expires = ISO8601DateFormatter().string(from: Date().addingTimeInterval(30 * 86400))
+            let expires = Date().addingTimeInterval(30 * 86400).formatted(.iso8601)
             let fields: [String: Any] = ["codes": rows, "sender": ["id": sender, "name": "Vestaboard"], "expiresAt": expires]
             do {
                 let outcome = try await intake.submit(fields: fields, source: "mirror")
