@@ -57,18 +57,14 @@ struct SendCommand: AsyncParsableCommand {
     var text: String
 
     func run() async throws {
-        var message: [String: Any] = ["text": text]
-        if let id { message["id"] = id }
-        if let sender { message["sender"] = ["id": sender, "name": name as Any].compactMapValues { $0 is NSNull ? nil : $0 } }
-        if let align { message["align"] = align.rawValue }
-        if let valign { message["valign"] = valign }
-        if let strategy { message["transition"] = ["strategy": strategy.rawValue] }
+        var message = OutgoingMessage(id: id, text: text, sender: sender.map { .init(id: $0, name: name) }, align: align?.rawValue,
+                                      valign: valign, transition: strategy.map { .init(strategy: $0.rawValue) })
         let now = Date()
         let notBefore = try at.map { try SendTime.parse($0, now: now) }
-        if let notBefore { message["notBefore"] = notBefore.formatted(.iso8601) }
+        message.notBefore = notBefore?.formatted(.iso8601)
         if let expiresIn {
-            message["createdAt"] = now.formatted(.iso8601)
-            message["expiresAt"] = (notBefore ?? now).addingTimeInterval(TimeInterval(expiresIn)).formatted(.iso8601)
+            message.createdAt = now.formatted(.iso8601)
+            message.expiresAt = (notBefore ?? now).addingTimeInterval(TimeInterval(expiresIn)).formatted(.iso8601)
         }
         if let mqtt {
             let devices = to.map { $0.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) } } ?? []
@@ -76,7 +72,7 @@ struct SendCommand: AsyncParsableCommand {
                                       expiresIn: expiresIn, timeout: timeout).run()
         }
         let flapd = try connection.connection()
-        let reply = try await flapd.request("POST", "/v1/messages", json: try JSONSerialization.data(withJSONObject: message))
+        let reply = try await flapd.request("POST", "/v1/messages", json: try JSONEncoder().encode(message))
         let object = reply.object
         for warning in object["warnings"] as? [String] ?? [] { StandardStream.writeError("warning: \(warning)\n") }
         switch reply.status {
@@ -178,4 +174,25 @@ struct SlotsCommand: AsyncParsableCommand {
             print("\(slot["sender"] as? String ?? "?")\t\(slot["id"] as? String ?? "?")\texpires \(slot["expiresAt"] as? String ?? "?")\t\(text)")
         }
     }
+}
+
+/// A message as flapctl sends it, to `POST /v1/messages` or an MQTT topic; what is not given is
+/// left out.
+struct OutgoingMessage: Encodable {
+    struct Sender: Encodable {
+        var id: String
+        var name: String?
+    }
+    struct Transition: Encodable {
+        var strategy: String
+    }
+    var id: String?
+    var text: String
+    var sender: Sender?
+    var align: String?
+    var valign: String?
+    var transition: Transition?
+    var notBefore: String?
+    var createdAt: String?
+    var expiresAt: String?
 }

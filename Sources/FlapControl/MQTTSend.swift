@@ -7,7 +7,7 @@ struct MQTTSend {
     var url: String
     var devices: [String]
     var group: String?
-    var message: [String: Any]
+    var message: OutgoingMessage
     var slot: Bool
     var expiresIn: Int?
     var timeout: Double
@@ -17,10 +17,10 @@ struct MQTTSend {
         guard !devices.isEmpty || group != nil else { throw InputError("--mqtt needs --to DEVICE[,DEVICE…] or --group NAME") }
         guard devices.count <= 10 else { throw InputError("--to takes at most 10 devices (\(devices.count) given); use a group for more") }
         var message = self.message
-        let id = message["id"] as? String ?? "flapctl-\(UUID().uuidString.lowercased())"
-        message["id"] = id
-        if slot, message["sender"] == nil { throw InputError("--slot needs --sender: a slot belongs to a sender") }
-        let body = try JSONSerialization.data(withJSONObject: message)
+        let id = message.id ?? "flapctl-\(UUID().uuidString.lowercased())"
+        message.id = id
+        if slot, message.sender == nil { throw InputError("--slot needs --sender: a slot belongs to a sender") }
+        let body = try JSONEncoder().encode(message)
 
         // Connected and listening for receipts before anything is published.
         let connection = try await CommandConnection.open(url: url, timeout: timeout)
@@ -35,7 +35,7 @@ struct MQTTSend {
             try client.publish("\(base)/group/\(group)/message", Array(body), qos: 1)
         } else {
             for device in devices {
-                let sender = (message["sender"] as? [String: Any])?["id"] as? String ?? ""
+                let sender = message.sender?.id ?? ""
                 let topic = slot ? "\(base)/\(device)/slot/\(sender)" : "\(base)/\(device)/message"
                 try client.publish(topic, Array(body), qos: 1, retain: slot, expiry: slot ? UInt32(expiresIn ?? 48 * 3600) : nil)
             }
