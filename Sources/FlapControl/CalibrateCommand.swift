@@ -48,10 +48,10 @@ struct CalibrateCommand: AsyncParsableCommand {
         }
         guard reply.status == 200 else { throw InputError(reply.error) }
         if json { return print(String(decoding: reply.body, as: UTF8.self)) }
-        let answer = reply.object
-        let columns = answer["columns"] as? Int ?? 1
-        let offsets = answer["offsets"] as? [Int] ?? []
-        print("panel \(panel): offsets in steps (\(answer["stepsPerFlap"] as? Double ?? 0) steps a flap)")
+        let answer = reply.decoded(CalibrationAnswer.self)
+        let columns = answer?.columns ?? 1
+        let offsets = answer?.offsets ?? []
+        print("panel \(panel): offsets in steps (\(answer?.stepsPerFlap ?? 0) steps a flap)")
         for start in stride(from: 0, to: offsets.count, by: max(1, columns)) {
             print(offsets[start..<min(offsets.count, start + columns)].map { String(format: "%5d", $0) }.joined(separator: " "))
         }

@@ -73,13 +73,13 @@ struct SendCommand: AsyncParsableCommand {
         }
         let flapd = try connection.connection()
         let reply = try await flapd.request("POST", "/v1/messages", json: try JSONEncoder().encode(message))
-        let object = reply.object
-        for warning in object["warnings"] as? [String] ?? [] { StandardStream.writeError("warning: \(warning)\n") }
+        let answer = reply.decoded(MessageAnswer.self)
+        for warning in answer?.warnings ?? [] { StandardStream.writeError("warning: \(warning)\n") }
         switch reply.status {
         case 200, 202:
-            let id = object["id"] as? String ?? "?"
+            let id = answer?.id ?? "?"
             let scheduled = notBefore.map { " (scheduled for \($0.formatted(date: .abbreviated, time: .shortened)))" } ?? ""
-            print(reply.status == 200 ? "\(id) (already sent: \(object["status"] as? String ?? "?"))" : id + scheduled)
+            print(reply.status == 200 ? "\(id) (already sent: \(answer?.status ?? "?"))" : id + scheduled)
             if wait { try await waitForFinal(id, flapd) }
         case 429:
             throw InputError("flapd refused the message: \(reply.error)")
@@ -90,10 +90,10 @@ struct SendCommand: AsyncParsableCommand {
 
     private func waitForFinal(_ id: String, _ flapd: FlapdConnection) async throws {
         while true {
-            let receipt = try await flapd.request("GET", "/v1/receipts/\(id.pathSegment)").object
-            let status = receipt["status"] as? String ?? "?"
+            let receipt = try await flapd.request("GET", "/v1/receipts/\(id.pathSegment)").decoded(MessageAnswer.self)
+            let status = receipt?.status ?? "?"
             if status != "accepted" && status != "scheduled" {
-                print(status + ((receipt["reason"] as? String).map { ": \($0)" } ?? ""))
+                print(status + (receipt?.reason.map { ": \($0)" } ?? ""))
                 return
             }
             try await Task.sleep(for: .milliseconds(250))
@@ -114,10 +114,10 @@ struct BoardCommand: AsyncParsableCommand {
     func run() async throws {
         let reply = try await connection.connection().request("GET", "/v1/board")
         if json { return print(String(decoding: reply.body, as: UTF8.self)) }
-        for panel in reply.object["panels"] as? [[String: Any]] ?? [] {
-            let moving = panel["moving"] as? Bool == true ? " (moving)" : ""
-            print("panel \(panel["id"] as? String ?? "?")\(moving), message \(panel["message"] as? String ?? "none")")
-            if let rows = panel["codes"] as? [[Int]], let board = try? Board(codeRows: rows) { print(BoardText.plain(board, colour: StandardStream.outputHasColour)) }
+        for panel in reply.decoded(BoardAnswer.self)?.panels ?? [] {
+            let moving = panel.moving == true ? " (moving)" : ""
+            print("panel \(panel.id ?? "?")\(moving), message \(panel.message ?? "none")")
+            if let rows = panel.codes, let board = try? Board(codeRows: rows) { print(BoardText.plain(board, colour: StandardStream.outputHasColour)) }
         }
     }
 }
@@ -135,13 +135,12 @@ struct StatusCommand: AsyncParsableCommand {
     func run() async throws {
         let reply = try await connection.connection().request("GET", "/v1/status")
         if json { return print(String(decoding: reply.body, as: UTF8.self)) }
-        let status = reply.object
-        print("flapd \(status["version"] as? String ?? "?"), up \(status["uptimeSeconds"] as? Int ?? 0) s")
-        for panel in status["panels"] as? [[String: Any]] ?? [] {
-            print("panel \(panel["id"] as? String ?? "?"): \(panel["driver"] as? String ?? "?"), \(panel["rows"] as? Int ?? 0)×\(panel["columns"] as? Int ?? 0), drum \(panel["drum"] as? String ?? "?"), \(panel["moving"] as? Bool == true ? "moving" : "at rest"), message \(panel["message"] as? String ?? "none")")
+        let status = reply.decoded(StatusAnswer.self)
+        print("flapd \(status?.version ?? "?"), up \(status?.uptimeSeconds ?? 0) s")
+        for panel in status?.panels ?? [] {
+            print("panel \(panel.id ?? "?"): \(panel.driver ?? "?"), \(panel.rows ?? 0)×\(panel.columns ?? 0), drum \(panel.drum ?? "?"), \(panel.moving == true ? "moving" : "at rest"), message \(panel.message ?? "none")")
         }
-        let queue = status["queue"] as? [String: Any] ?? [:]
-        print("slots \(queue["slots"] as? Int ?? 0), waiting to be shown \(queue["waiting"] as? Int ?? 0)")
+        print("slots \(status?.queue?.slots ?? 0), waiting to be shown \(status?.queue?.waiting ?? 0)")
     }
 }
 
@@ -167,11 +166,11 @@ struct SlotsCommand: AsyncParsableCommand {
         }
         let reply = try await flapd.request("GET", "/v1/slots")
         if json { return print(String(decoding: reply.body, as: UTF8.self)) }
-        let slots = reply.object["slots"] as? [[String: Any]] ?? []
+        let slots = reply.decoded(SlotsAnswer.self)?.slots ?? []
         if slots.isEmpty { print("no messages") }
         for slot in slots {
-            let text = (slot["text"] as? [String] ?? []).joined(separator: " / ")
-            print("\(slot["sender"] as? String ?? "?")\t\(slot["id"] as? String ?? "?")\texpires \(slot["expiresAt"] as? String ?? "?")\t\(text)")
+            let text = (slot.text ?? []).joined(separator: " / ")
+            print("\(slot.sender ?? "?")\t\(slot.id ?? "?")\texpires \(slot.expiresAt ?? "?")\t\(text)")
         }
     }
 }

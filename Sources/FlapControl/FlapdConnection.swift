@@ -48,8 +48,7 @@ struct FlapdConnection {
         var status: Int
         var body: Data
         var headers: [String: String]
-        var object: [String: Any] { (try? JSONSerialization.jsonObject(with: body)) as? [String: Any] ?? [:] }
-        var error: String { object["error"] as? String ?? String(decoding: body, as: UTF8.self) }
+        var error: String { decoded(ErrorAnswer.self)?.error ?? String(decoding: body, as: UTF8.self) }
     }
 
     func request(_ method: String, _ path: String, json: Data? = nil) async throws -> Reply {

@@ -18,22 +18,22 @@ struct QueueCommand: AsyncParsableCommand {
             let flapd = try connection.connection()
             let reply = try await flapd.expect("GET", "/v1/queue?limit=\(limit)")
             if json { return StandardStream.writeOutput(String(decoding: reply.body, as: UTF8.self) + "\n") }
-            let status = try await flapd.request("GET", "/v1/status").object
+            let status = try await flapd.request("GET", "/v1/status").decoded(StatusAnswer.self)
             var lines: [String] = []
-            for board in status["boards"] as? [[String: Any]] ?? [] {
-                let reachable = (board["reachable"] as? Bool).map { $0 ? "reachable" : "unreachable" } ?? "not tried yet"
-                var line = "\(board["panel"] as? String ?? "?"): \(board["api"] as? String ?? "?") API, \(reachable), \(board["queueDepth"] as? Int ?? 0) waiting"
-                if let error = board["lastError"] as? String { line += "; last error: \(error)" }
+            for board in status?.boards ?? [] {
+                let reachable = board.reachable.map { $0 ? "reachable" : "unreachable" } ?? "not tried yet"
+                var line = "\(board.panel ?? "?"): \(board.api ?? "?") API, \(reachable), \(board.queueDepth ?? 0) waiting"
+                if let error = board.lastError { line += "; last error: \(error)" }
                 lines.append(line)
             }
-            let deliveries = reply.object["deliveries"] as? [[String: Any]] ?? []
+            let deliveries = reply.decoded(QueueAnswer.self)?.deliveries ?? []
             if deliveries.isEmpty { lines.append("no writes yet") }
             for delivery in deliveries {
-                var line = String(format: "%6d  %-10@ %-11@ %-15@ %d attempt%@", delivery["id"] as? Int ?? 0,
-                                  (delivery["panel"] as? String ?? "") as NSString, (delivery["state"] as? String ?? "") as NSString,
-                                  (delivery["strategy"] as? String ?? "") as NSString, delivery["attempts"] as? Int ?? 0,
-                                  (delivery["attempts"] as? Int == 1 ? "" : "s") as NSString)
-                if let error = delivery["lastError"] as? String { line += "  \(error)" }
+                var line = String(format: "%6d  %-10@ %-11@ %-15@ %d attempt%@", delivery.id ?? 0,
+                                  (delivery.panel ?? "") as NSString, (delivery.state ?? "") as NSString,
+                                  (delivery.strategy ?? "") as NSString, delivery.attempts ?? 0,
+                                  (delivery.attempts == 1 ? "" : "s") as NSString)
+                if let error = delivery.lastError { line += "  \(error)" }
                 lines.append(line)
             }
             StandardStream.writeOutput(lines.joined(separator: "\n") + "\n")

@@ -52,8 +52,9 @@ struct RoomCommand: AsyncParsableCommand {
 
         func run() async throws {
             let reply = try await connection.connection().expect("DELETE", "/v1/room")
-            let left = reply.object["left"] as? String ?? "?"
-            let now = reply.object["room"] as? String
+            let answer = reply.decoded(RoomLeftAnswer.self)
+            let left = answer?.left ?? "?"
+            let now = answer?.room
             StandardStream.writeOutput("left \(left)" + (now.map { "; back in \($0)" } ?? "; in no room now") + "\n")
         }
     }
@@ -91,16 +92,16 @@ struct RoomCommand: AsyncParsableCommand {
             StandardStream.writeOutput(String(decoding: reply.body, as: UTF8.self) + "\n")
             return
         }
-        let room = reply.object
-        let members = room["members"] as? [[String: Any]] ?? []
-        let clusters = room["clusters"] as? [[String: Any]] ?? []
-        var lines = ["room \(room["room"] as? String ?? "?") (\(room["kind"] as? String ?? "?"), code \(room["code"] as? String ?? "?"), \(members.count) of \(room["capacity"] as? Int ?? 0))"]
+        let room = reply.decoded(RoomStateAnswer.self)
+        let members = room?.members ?? []
+        let clusters = room?.clusters ?? []
+        var lines = ["room \(room?.room ?? "?") (\(room?.kind ?? "?"), code \(room?.code ?? "?"), \(members.count) of \(room?.capacity ?? 0))"]
         for member in members {
-            let state = (member["stale"] as? Bool ?? false) ? "stale" : (member["cluster"] as? String).map { "\($0) cluster, chain \(member["chain"] as? Int ?? 1)" } ?? "synced with no one"
-            lines.append("  \(member["colour"] as? String ?? "") \(member["name"] as? String ?? "?"): \(state)")
+            let state = (member.stale ?? false) ? "stale" : member.cluster.map { "\($0) cluster, chain \(member.chain ?? 1)" } ?? "synced with no one"
+            lines.append("  \(member.colour ?? "") \(member.name ?? "?"): \(state)")
         }
-        if let waiting = room["waiting"] as? [String], !waiting.isEmpty { lines.append("  waiting for a place: \(waiting.joined(separator: ", "))") }
-        lines.append("\(clusters.count) cluster\(clusters.count == 1 ? "" : "s"), \(room["stars"] as? Int ?? 0) star\(room["stars"] as? Int == 1 ? "" : "s")")
+        if let waiting = room?.waiting, !waiting.isEmpty { lines.append("  waiting for a place: \(waiting.joined(separator: ", "))") }
+        lines.append("\(clusters.count) cluster\(clusters.count == 1 ? "" : "s"), \(room?.stars ?? 0) star\(room?.stars == 1 ? "" : "s")")
         StandardStream.writeOutput(lines.joined(separator: "\n") + "\n")
     }
 }

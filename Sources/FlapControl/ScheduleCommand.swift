@@ -18,15 +18,15 @@ struct ScheduleCommand: AsyncParsableCommand {
             let reply = try await connection.connection().request("GET", "/v1/schedules")
             guard reply.status == 200 else { throw InputError("flapd answered \(reply.status): \(reply.error)") }
             if json { return print(String(decoding: reply.body, as: UTF8.self)) }
-            let schedules = reply.object["schedules"] as? [[String: Any]] ?? []
+            let schedules = reply.decoded(SchedulesAnswer.self)?.schedules ?? []
             if schedules.isEmpty { return print("no schedules") }
             for s in schedules {
-                let when = (s["cron"] as? String).map { "cron \($0)" }
-                    ?? "\((s["days"] as? [String])?.joined(separator: ",") ?? "daily") at \((s["times"] as? [String])?.joined(separator: ",") ?? "?")"
-                let next = (s["next"] as? String).flatMap { try? Date($0, strategy: .iso8601) }.map { $0.formatted(date: .abbreviated, time: .shortened) } ?? "never"
-                let shows = s["text"] as? String ?? (s["quickMessage"] as? String).map { "quick message \($0)" } ?? "(codes)"
-                let file = s["fromFile"] as? Bool == true ? "  (configuration file)" : ""
-                print("\(s["name"] as? String ?? "?")  \(when)\((s["timeZone"] as? String).map { " \($0)" } ?? "")  next \(next)  \(shows.debugDescription)\(file)")
+                let when = s.cron.map { "cron \($0)" }
+                    ?? "\(s.days?.joined(separator: ",") ?? "daily") at \(s.times?.joined(separator: ",") ?? "?")"
+                let next = s.next.flatMap { try? Date($0, strategy: .iso8601) }.map { $0.formatted(date: .abbreviated, time: .shortened) } ?? "never"
+                let shows = s.text ?? s.quickMessage.map { "quick message \($0)" } ?? "(codes)"
+                let file = s.fromFile == true ? "  (configuration file)" : ""
+                print("\(s.name ?? "?")  \(when)\(s.timeZone.map { " \($0)" } ?? "")  next \(next)  \(shows.debugDescription)\(file)")
             }
         }
     }
@@ -52,7 +52,7 @@ struct ScheduleCommand: AsyncParsableCommand {
             let path = replace ? "/v1/schedules/\(name.pathSegment)" : "/v1/schedules"
             let reply = try await connection.connection().request(replace ? "PUT" : "POST", path, json: try JSONEncoder().encode(body))
             guard reply.status == 200 || reply.status == 201 else { throw InputError("flapd refused the schedule (\(reply.status)): \(reply.error)") }
-            let next = (reply.object["next"] as? String).flatMap { try? Date($0, strategy: .iso8601) }.map { $0.formatted(date: .abbreviated, time: .shortened) }
+            let next = reply.decoded(SchedulesAnswer.Schedule.self)?.next.flatMap { try? Date($0, strategy: .iso8601) }.map { $0.formatted(date: .abbreviated, time: .shortened) }
             print("\(name) \(replace ? "changed" : "added")\(next.map { "; next \($0)" } ?? "")")
         }
     }

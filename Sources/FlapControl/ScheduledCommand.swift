@@ -28,13 +28,13 @@ struct ScheduledCommand: AsyncParsableCommand {
             let reply = try await flapd.request("GET", "/v1/scheduled")
             guard reply.status == 200 else { throw InputError("flapd answered \(reply.status): \(reply.error)") }
             if json { return print(String(decoding: reply.body, as: UTF8.self)) }
-            let waiting = reply.object["scheduled"] as? [[String: Any]] ?? []
+            let waiting = reply.decoded(ScheduledAnswer.self)?.scheduled ?? []
             if waiting.isEmpty { return print("nothing scheduled") }
             for entry in waiting {
-                let when = (entry["notBefore"] as? String).flatMap { try? Date($0, strategy: .iso8601) }
+                let when = entry.notBefore.flatMap { try? Date($0, strategy: .iso8601) }
                     .map { $0.formatted(date: .abbreviated, time: .shortened) } ?? "?"
-                let shows = entry["text"] as? String ?? (entry["codes"] != nil ? "(codes)" : "(pattern)")
-                print("\(when)  \(entry["id"] as? String ?? "?")  \(entry["sender"] as? String ?? "?")  \(shows.debugDescription)")
+                let shows = entry.text ?? (entry.codes != nil ? "(codes)" : "(pattern)")
+                print("\(when)  \(entry.id ?? "?")  \(entry.sender ?? "?")  \(shows.debugDescription)")
             }
         case .cancel:
             guard let id else { throw ValidationError("cancel needs the message id (flapctl scheduled lists them)") }

@@ -16,11 +16,10 @@ struct TemplateCommand: AsyncParsableCommand {
         func run() async throws {
             let reply = try await connection.connection().expect("GET", "/v1/templates")
             if json { return StandardStream.writeOutput(String(decoding: reply.body, as: UTF8.self) + "\n") }
-            let templates = reply.object["templates"] as? [[String: Any]] ?? []
+            let templates = reply.decoded(TemplatesAnswer.self)?.templates ?? []
             let lines = templates.map { template -> String in
-                let fields = template["fields"] as? [String: Any] ?? [:]
-                let what = (fields["text"] as? String).map { $0.replacingOccurrences(of: "\n", with: " / ") } ?? (fields["codes"] != nil ? "(codes)" : "(pattern)")
-                return "\(template["name"] as? String ?? "?")  \(what)"
+                let what = template.fields?.text.map { $0.replacingOccurrences(of: "\n", with: " / ") } ?? (template.fields?.codes != nil ? "(codes)" : "(pattern)")
+                return "\(template.name ?? "?")  \(what)"
             }
             StandardStream.writeOutput((lines.isEmpty ? "no quick messages yet" : lines.joined(separator: "\n")) + "\n")
         }
@@ -71,7 +70,7 @@ struct TemplateCommand: AsyncParsableCommand {
             let fields = ["sender": sender.map { ["id": $0] }].compactMapValues { $0 }
             let reply = try await connection.connection().expect("POST", "/v1/templates/\(try Save.path(name))/send",
                                                                  json: try JSONEncoder().encode(fields), [200, 202])
-            StandardStream.writeOutput("\(reply.object["id"] as? String ?? "")\n")
+            StandardStream.writeOutput("\(reply.decoded(MessageAnswer.self)?.id ?? "")\n")
         }
     }
 
