@@ -93,7 +93,7 @@ struct TemplateCommand: AsyncParsableCommand {
         @Argument(help: "Its name.") var name: String
 
         func run() async throws {
-            let reply = try await connection.connection().expect("DELETE", "/v1/templates/\(try Save.path(name))", [204])
+            _ = try await connection.connection().expect("DELETE", "/v1/templates/\(try Save.path(name))", [204])
             StandardStream.writeOutput("deleted \(name)\n")
         }
     }
