@@ -124,20 +124,25 @@ struct RoomLeftAnswer: Decodable {
     var room: String?
 }
 
-/// `GET /v1/schedules`; a schedule added answers with one ``Schedule``.
+/// A schedule, as flapctl sends it (what is not given is left out) and as flapd answers with it
+/// (`next` and `fromFile` added).
+struct ScheduleFields: Codable {
+    var name: String?
+    var days: [String]?
+    var times: [String]?
+    var cron: String?
+    var timeZone: String?
+    var holdMinutes: Int?
+    var sender: String?
+    var quickMessage: String?
+    var text: String?
+    var next: String?
+    var fromFile: Bool?
+}
+
+/// `GET /v1/schedules`.
 struct SchedulesAnswer: Decodable {
-    struct Schedule: Decodable {
-        var name: String?
-        var cron: String?
-        var days: [String]?
-        var times: [String]?
-        var timeZone: String?
-        var next: String?
-        var text: String?
-        var quickMessage: String?
-        var fromFile: Bool?
-    }
-    var schedules: [Schedule]?
+    var schedules: [ScheduleFields]?
 }
 
 /// `GET /v1/scheduled`.

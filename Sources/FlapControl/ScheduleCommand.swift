@@ -47,12 +47,12 @@ struct ScheduleCommand: AsyncParsableCommand {
 
         func run() async throws {
             func list(_ text: String?) -> [String]? { text?.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) } }
-            let body = ScheduleRequest(name: name, days: list(days), times: list(at), cron: cron, timeZone: zone, holdMinutes: hold,
-                                       sender: sender, quickMessage: quickMessage, text: text)
+            let body = ScheduleFields(name: name, days: list(days), times: list(at), cron: cron, timeZone: zone, holdMinutes: hold,
+                                      sender: sender, quickMessage: quickMessage, text: text)
             let path = replace ? "/v1/schedules/\(name.pathSegment)" : "/v1/schedules"
             let reply = try await connection.connection().request(replace ? "PUT" : "POST", path, json: try JSONEncoder().encode(body))
             guard reply.status == 200 || reply.status == 201 else { throw InputError("flapd refused the schedule (\(reply.status)): \(reply.error)") }
-            let next = reply.decoded(SchedulesAnswer.Schedule.self)?.next.flatMap { try? Date($0, strategy: .iso8601) }.map { $0.formatted(date: .abbreviated, time: .shortened) }
+            let next = reply.decoded(ScheduleFields.self)?.next.flatMap { try? Date($0, strategy: .iso8601) }.map { $0.formatted(date: .abbreviated, time: .shortened) }
             print("\(name) \(replace ? "changed" : "added")\(next.map { "; next \($0)" } ?? "")")
         }
     }
@@ -69,17 +69,4 @@ struct ScheduleCommand: AsyncParsableCommand {
             print("\(name) removed")
         }
     }
-}
-
-/// A schedule as `POST /v1/schedules` takes it; what is not given is left out.
-struct ScheduleRequest: Encodable {
-    var name: String
-    var days: [String]?
-    var times: [String]?
-    var cron: String?
-    var timeZone: String?
-    var holdMinutes: Int?
-    var sender: String?
-    var quickMessage: String?
-    var text: String?
 }
