@@ -18,7 +18,6 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-log", from: "1.6.0"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.6.0"),
         .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.5.0"),
-        .package(url: "https://github.com/groue/GRDB.swift", from: "7.0.0"),
         .package(url: "https://github.com/adam-fowler/compress-nio", from: "1.5.0"),
         .package(url: "https://github.com/apple/swift-nio", from: "2.81.0"),
         .package(url: "https://github.com/apple/swift-nio-ssl", from: "2.29.0"),
@@ -36,16 +35,16 @@ let package = Package(
         .target(name: "FlapHardware", dependencies: ["FlapCore"]),
         // Public simulated twins of every device, used by tests and by `flapd --simulate`.
         .target(name: "FlapSimulated", dependencies: ["FlapHardware", "FlapCore"]),
-        // The storage's faults (a full, read-only or failing disk, a damaged file), told once and shown.
-        .target(
-            name: "FlapStorage",
-            dependencies: [.product(name: "GRDB", package: "GRDB.swift"), .product(name: "Logging", package: "swift-log")]),
+        // SQLite files (statements, transactions, migrations) and the storage's faults (a full,
+        // read-only or failing disk, a damaged file), told once and shown.
+        .target(name: "FlapStorage", dependencies: ["CSQLite", .product(name: "Logging", package: "swift-log")]),
+        // The system's libsqlite3.
+        .systemLibrary(name: "CSQLite", path: "Sources/CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
         // Messages, the SQLite inbox, receipts, rate limits, panel policies.
         .target(
             name: "FlapMessaging",
             dependencies: [
                 "FlapCore", "FlapStorage",
-                .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Logging", package: "swift-log"),
             ]),
         // Counters and histograms of what flapd does, in Prometheus text format.
@@ -107,7 +106,6 @@ let package = Package(
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOFoundationCompat", package: "swift-nio"),
-                .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Logging", package: "swift-log"),
             ]),
         // The web page flapd serves: HTML, CSS and ES modules built into the binary.
@@ -180,14 +178,14 @@ let package = Package(
         .testTarget(name: "WematchTests", dependencies: ["Wematch", "TestSupport"]),
         .testTarget(
             name: "FlapStorageTests",
-            dependencies: ["FlapStorage", .product(name: "GRDB", package: "GRDB.swift"), .product(name: "Logging", package: "swift-log")]),
+            dependencies: ["FlapStorage", .product(name: "Logging", package: "swift-log")]),
         .testTarget(name: "FlapVestaboardTests", dependencies: ["FlapVestaboard", "FlapStorage", "FlapCore", "FlapHardware", "TestSupport"]),
         .testTarget(name: "FlapKioskTests", dependencies: ["FlapKiosk", "Wematch", "FlapCore", "FlapSimulated", "FlapHardware", "TestSupport"]),
         .testTarget(name: "FlapDriversTests", dependencies: ["FlapDrivers", "FlapHeartRate"]),
         .testTarget(name: "FlapHeartRateTests", dependencies: ["FlapHeartRate", "FlapHardware", "FlapSimulated", "FlapMetrics", "TestSupport"]),
         .testTarget(
             name: "FlapMessagingTests",
-            dependencies: ["FlapMessaging", "FlapStorage", "FlapCore", .product(name: "GRDB", package: "GRDB.swift")]),
+            dependencies: ["FlapMessaging", "FlapStorage", "FlapCore"]),
         .testTarget(name: "FlapTimeTests", dependencies: ["FlapTime", "FlapMessaging", "TestSupport"]),
         .testTarget(
             name: "FlapHTTPTests",

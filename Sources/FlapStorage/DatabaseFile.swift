@@ -1,5 +1,4 @@
 import Foundation
-import GRDB
 
 /// A SQLite file flapd keeps, checked as it is opened.
 public enum DatabaseFile {
@@ -26,7 +25,7 @@ public enum DatabaseFile {
         do {
             return try open(path)
         } catch let error where StorageFault(error, path: path)?.kind == .damaged {
-            try setAside(path, reason: (error as? DatabaseError)?.message ?? "\(error)", health: health, now: now)
+            try setAside(path, reason: (error as? SQLiteError)?.message ?? "\(error)", health: health, now: now)
             return try open(path)
         }
     }
@@ -56,13 +55,13 @@ public enum DatabaseFile {
     /// it cannot even be read as one), or nil when it is sound. Throws what is not damage.
     public static func integrityProblem(_ path: String) throws -> String? {
         do {
-            let database = try DatabaseQueue(path: path)
-            defer { try? database.close() }
+            let database = try SQLiteDatabase(path: path)
+            defer { database.close() }
             let findings = try database.read { db in try String.fetchAll(db, sql: "PRAGMA integrity_check") }
             guard findings != ["ok"] else { return nil }
             return "integrity check: " + findings.prefix(3).joined(separator: "; ")
         } catch let error where StorageFault(error, path: path)?.kind == .damaged {
-            return "\((error as? DatabaseError)?.message ?? "\(error)")"
+            return "\((error as? SQLiteError)?.message ?? "\(error)")"
         }
     }
 }

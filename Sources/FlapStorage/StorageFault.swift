@@ -1,5 +1,4 @@
 import Foundation
-import GRDB
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -74,12 +73,12 @@ public struct StorageFault: Error, Sendable, Equatable, CustomStringConvertible 
     }
 
     private static func kind(of error: any Error, path: String, space: FilesystemSpace?) -> Kind? {
-        if let database = error as? DatabaseError {
-            switch database.resultCode {
-            case .SQLITE_FULL: return .full
-            case .SQLITE_READONLY: return .readOnly
-            case .SQLITE_CORRUPT, .SQLITE_NOTADB: return .damaged
-            case .SQLITE_IOERR, .SQLITE_CANTOPEN, .SQLITE_PROTOCOL:
+        if let database = error as? SQLiteError {
+            switch database.code {
+            case .full: return .full
+            case .readOnly: return .readOnly
+            case .corrupt, .notADatabase: return .damaged
+            case .ioError, .cantOpen, .protocol:
                 // SQLite reports a failed write or fsync as an I/O error without its errno: a
                 // write beside the file tells why (ext4's emergency read-only after errors does
                 // not show in statvfs's flags, only in what a write answers).

@@ -1,12 +1,11 @@
 import FlapStorage
 import Foundation
-import GRDB
 
 /// The writes waiting for (or done with) the boards, in SQLite so they survive restarts and power
 /// cuts (synchronous = FULL). Only the newest board of a panel waits: enqueuing supersedes an
 /// older pending one.
 public final class DeliveryQueue: Sendable {
-    private let database: DatabaseQueue
+    private let database: SQLiteDatabase
     /// The database file, as storage faults name it.
     public let path: String
     /// Told of every write that failed for the storage's sake, and of every one that succeeded.
@@ -26,47 +25,35 @@ public final class DeliveryQueue: Sendable {
     /// The connection's page cache.
     static let pageCacheKiB = 256
 
-    private static func open(_ path: String) throws -> DatabaseQueue {
-        var configuration = Configuration()
-        configuration.prepareDatabase { db in
+    private static func open(_ path: String) throws -> SQLiteDatabase {
+        let database = try SQLiteDatabase(path: path) { db in
             try db.execute(sql: "PRAGMA synchronous = FULL")
             // SQLite's default page cache, 2 MiB kept full once used, is more than the queue
             // ever reads: each panel's newest writes. What falls out is in the kernel's cache.
             try db.execute(sql: "PRAGMA cache_size = -\(Self.pageCacheKiB)")
         }
-        let database = try DatabaseQueue(path: path, configuration: configuration)
-        var migrator = DatabaseMigrator()
+        var migrator = SQLiteMigrator()
         migrator.registerMigration("v1") { db in
-            try db.create(table: "delivery") { t in
-                t.autoIncrementedPrimaryKey("id")
-                t.column("panel", .text).notNull()
-                t.column("rows", .text).notNull()
-                t.column("transition", .text)
-                t.column("strategy", .text).notNull()
-                t.column("messageId", .text)
-                t.column("state", .text).notNull()
-                t.column("attempts", .integer).notNull()
-                t.column("createdAt", .double).notNull()
-                t.column("notBefore", .double).notNull()
-                t.column("lastError", .text)
-                t.column("finishedAt", .double)
-                t.column("conflictSeen", .boolean).notNull()
-            }
-            try db.create(index: "delivery_panel_state", on: "delivery", columns: ["panel", "state"])
+            // The tables as GRDB's table builder made them for earlier versions.
+            try db.execute(sql: """
+                CREATE TABLE "delivery" ("id" INTEGER PRIMARY KEY AUTOINCREMENT, "panel" TEXT NOT NULL, "rows" TEXT NOT NULL, \
+                "transition" TEXT, "strategy" TEXT NOT NULL, "messageId" TEXT, "state" TEXT NOT NULL, "attempts" INTEGER NOT NULL, \
+                "createdAt" DOUBLE NOT NULL, "notBefore" DOUBLE NOT NULL, "lastError" TEXT, "finishedAt" DOUBLE, \
+                "conflictSeen" BOOLEAN NOT NULL);
+                CREATE INDEX "delivery_panel_state" ON "delivery"("panel", "state");
+                """)
             // When each panel's board was last written, for the cloud's spacing across restarts,
             // and what flapd last wrote there, to tell someone else's message from its own.
-            try db.create(table: "boardWrite") { t in
-                t.column("panel", .text).primaryKey()
-                t.column("rows", .text).notNull()
-                t.column("at", .double).notNull()
-            }
+            try db.execute(sql: """
+                CREATE TABLE "boardWrite" ("panel" TEXT PRIMARY KEY, "rows" TEXT NOT NULL, "at" DOUBLE NOT NULL)
+                """)
         }
         try migrator.migrate(database)
         return database
     }
 
     /// Runs a write, telling `health` how it went; a storage fault is thrown as a ``StorageFault``.
-    private func write<T>(_ updates: (Database) throws -> T) throws -> T {
+    private func write<T: Sendable>(_ updates: (SQLiteConnection) throws -> T) throws -> T {
         try health.recording(path: path) { try database.write(updates) }
     }
 
@@ -94,7 +81,7 @@ public final class DeliveryQueue: Sendable {
     /// still waiting): only a panel's newest board is ever written.
     public func next(panel: String, now: Date) throws -> (next: Delivery?, superseded: [Int64]) {
         try write { db in
-            let open = try Row.fetchAll(db, sql: """
+            let open = try SQLiteRow.fetchAll(db, sql: """
                 SELECT * FROM delivery WHERE panel = ? AND state IN ('sending', 'pending') ORDER BY id DESC
                 """, arguments: [panel]).map(Self.delivery)
             guard let newest = open.first else { return (nil, []) }
@@ -108,7 +95,7 @@ public final class DeliveryQueue: Sendable {
     }
 
     /// Whether a board newer than `id` waits for the same panel.
-    private static func hasNewer(_ db: Database, than id: Int64) throws -> Bool {
+    private static func hasNewer(_ db: SQLiteConnection, than id: Int64) throws -> Bool {
         try Bool.fetchOne(db, sql: """
             SELECT EXISTS (SELECT 1 FROM delivery AS newer JOIN delivery AS this ON newer.panel = this.panel
                            WHERE this.id = ? AND newer.id > this.id AND newer.state IN ('pending', 'sending'))
@@ -122,7 +109,7 @@ public final class DeliveryQueue: Sendable {
     /// Writes newest first, at most `limit`; only those of `panel` when given.
     public func list(panel: String? = nil, limit: Int = 100) throws -> [Delivery] {
         try database.read { db in
-            let rows = try Row.fetchAll(db, sql: "SELECT * FROM delivery WHERE ? IS NULL OR panel = ? ORDER BY id DESC LIMIT ?",
+            let rows = try SQLiteRow.fetchAll(db, sql: "SELECT * FROM delivery WHERE ? IS NULL OR panel = ? ORDER BY id DESC LIMIT ?",
                                         arguments: [panel, panel, limit])
             return try rows.map(Self.delivery)
         }
@@ -132,7 +119,7 @@ public final class DeliveryQueue: Sendable {
     public func depth() throws -> [String: Int] {
         try database.read { db in
             var counts: [String: Int] = [:]
-            for row in try Row.fetchAll(db, sql: "SELECT panel, COUNT(*) AS n FROM delivery WHERE state IN ('pending', 'sending') GROUP BY panel") {
+            for row in try SQLiteRow.fetchAll(db, sql: "SELECT panel, COUNT(*) AS n FROM delivery WHERE state IN ('pending', 'sending') GROUP BY panel") {
                 counts[row["panel"]] = row["n"]
             }
             return counts
@@ -229,18 +216,18 @@ public final class DeliveryQueue: Sendable {
     /// What flapd last wrote to `panel`, and when.
     public func lastWrite(panel: String) throws -> (rows: [[Int]], at: Date)? {
         try database.read { db in
-            guard let row = try Row.fetchOne(db, sql: "SELECT rows, at FROM boardWrite WHERE panel = ?", arguments: [panel]) else { return nil }
+            guard let row = try SQLiteRow.fetchOne(db, sql: "SELECT rows, at FROM boardWrite WHERE panel = ?", arguments: [panel]) else { return nil }
             return (Self.rows(row["rows"]), Date(timeIntervalSince1970: row["at"]))
         }
     }
 
     // MARK: Rows
 
-    private static func fetch(_ db: Database, id: Int64) throws -> Delivery? {
-        try Row.fetchOne(db, sql: "SELECT * FROM delivery WHERE id = ?", arguments: [id]).map(delivery)
+    private static func fetch(_ db: SQLiteConnection, id: Int64) throws -> Delivery? {
+        try SQLiteRow.fetchOne(db, sql: "SELECT * FROM delivery WHERE id = ?", arguments: [id]).map(delivery)
     }
 
-    private static func delivery(_ row: Row) throws -> Delivery {
+    private static func delivery(_ row: SQLiteRow) throws -> Delivery {
         let transition: String? = row["transition"]
         return Delivery(
             id: row["id"], panel: row["panel"], rows: rows(row["rows"]),

@@ -1,6 +1,5 @@
 import FlapStorage
 import Foundation
-import GRDB
 import Logging
 import Synchronization
 import Testing
@@ -10,16 +9,16 @@ import Testing
     let path = FileManager.default.temporaryDirectory.appendingPathComponent("storage-\(UUID().uuidString).sqlite").path
 
     @Test func sqliteAndPOSIXErrorsAreToldApart() {
-        #expect(StorageFault(DatabaseError(resultCode: .SQLITE_FULL), path: path)?.kind == .full)
-        #expect(StorageFault(DatabaseError(resultCode: .SQLITE_READONLY), path: path)?.kind == .readOnly)
-        #expect(StorageFault(DatabaseError(resultCode: .SQLITE_CORRUPT), path: path)?.kind == .damaged)
-        #expect(StorageFault(DatabaseError(resultCode: .SQLITE_NOTADB), path: path)?.kind == .damaged)
+        #expect(StorageFault(SQLiteError(code: .full), path: path)?.kind == .full)
+        #expect(StorageFault(SQLiteError(code: .readOnly), path: path)?.kind == .readOnly)
+        #expect(StorageFault(SQLiteError(code: .corrupt), path: path)?.kind == .damaged)
+        #expect(StorageFault(SQLiteError(code: .notADatabase), path: path)?.kind == .damaged)
         #expect(StorageFault(POSIXError(.ENOSPC), path: path)?.kind == .full)
         #expect(StorageFault(POSIXError(.EROFS), path: path)?.kind == .readOnly)
         #expect(StorageFault(CocoaError(.fileWriteOutOfSpace), path: path)?.kind == .full)
         // Not the storage's fault: a constraint, a busy database, anything else.
-        #expect(StorageFault(DatabaseError(resultCode: .SQLITE_CONSTRAINT), path: path) == nil)
-        #expect(StorageFault(DatabaseError(resultCode: .SQLITE_BUSY), path: path) == nil)
+        #expect(StorageFault(SQLiteError(code: .constraint), path: path) == nil)
+        #expect(StorageFault(SQLiteError(code: .busy), path: path) == nil)
         #expect(StorageFault(CancellationError(), path: path) == nil)
     }
 
@@ -34,7 +33,7 @@ import Testing
     @Test func aFaultIsLoggedOnceWhenItBeginsAndOnceWhenItEnds() {
         let lines = LogLines()
         let health = StorageHealth(logger: Logger(label: "test") { _ in lines })
-        for _ in 0..<50 { health.failed(DatabaseError(resultCode: .SQLITE_FULL), path: path) }
+        for _ in 0..<50 { health.failed(SQLiteError(code: .full), path: path) }
         #expect(health.faults.map(\.kind) == [.full])
         // A success elsewhere ends nothing here.
         health.succeeded(path: path + "-other")
@@ -44,13 +43,13 @@ import Testing
         #expect(lines.messages.count == 2, "\(lines.messages)")
         #expect(lines.messages.first?.contains("the disk is full") == true && lines.messages.last?.contains("can be written again") == true)
         // Not a storage fault: not recorded, not logged.
-        #expect(health.failed(DatabaseError(resultCode: .SQLITE_CONSTRAINT), path: path) == nil)
+        #expect(health.failed(SQLiteError(code: .constraint), path: path) == nil)
         #expect(lines.messages.count == 2)
     }
 
-    /// Opens a GRDB queue and reads its schema, as the inbox and the outbox do.
-    func open(_ path: String) throws -> DatabaseQueue {
-        let database = try DatabaseQueue(path: path)
+    /// Opens a database and reads its schema, as the inbox and the outbox do.
+    func open(_ path: String) throws -> SQLiteDatabase {
+        let database = try SQLiteDatabase(path: path)
         _ = try database.read { db in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM sqlite_master") }
         return database
     }
@@ -59,7 +58,7 @@ import Testing
         let health = StorageHealth()
         let database = try DatabaseFile.opening(path, health: health, open)
         try database.write { db in try db.execute(sql: "CREATE TABLE t (x); INSERT INTO t VALUES (1)") }
-        try database.close()
+        database.close()
         let again = try DatabaseFile.opening(path, health: health, open)
         #expect(try again.read { db in try Int.fetchOne(db, sql: "SELECT x FROM t") } == 1)
         #expect(health.filesMovedAside.isEmpty)
@@ -78,15 +77,13 @@ import Testing
     }
 
     @Test func afterAStopThatWasNotCleanADatabaseFailingItsIntegrityCheckIsMovedAside() throws {
-        var configuration = Configuration()
-        configuration.prepareDatabase { db in try db.execute(sql: "PRAGMA journal_mode = WAL") }
-        let database = try DatabaseQueue(path: path, configuration: configuration)
+        let database = try SQLiteDatabase(path: path) { db in try db.execute(sql: "PRAGMA journal_mode = WAL") }
         try database.write { db in
             try db.execute(sql: "CREATE TABLE message (id TEXT PRIMARY KEY, body TEXT)")
             for i in 0..<2000 { try db.execute(sql: "INSERT INTO message VALUES (?, ?)", arguments: ["id\(i)", String(repeating: "x", count: 100)]) }
         }
         try database.writeWithoutTransaction { db in try db.execute(sql: "PRAGMA wal_checkpoint(TRUNCATE)") }
-        try database.close()
+        database.close()
         // Scribble over pages in the middle of the file, as a card that lost power mid-write
         // might, and leave a WAL as a power cut does.
         let handle = try #require(FileHandle(forUpdatingAtPath: path))

@@ -1,5 +1,5 @@
+import FlapStorage
 import Foundation
-import GRDB
 
 /// Recurring messages kept in the inbox's database: their definitions (as JSON, read by the
 /// schedules' own module) and when each last looked at the clock.
@@ -7,7 +7,7 @@ extension Inbox {
     /// Every schedule added over the API: name and definition, by name.
     public func storedSchedules() throws -> [(name: String, definition: Data)] {
         try database.read { db in
-            try Row.fetchAll(db, sql: "SELECT name, definition FROM schedule ORDER BY name").map { ($0["name"], $0["definition"]) }
+            try SQLiteRow.fetchAll(db, sql: "SELECT name, definition FROM schedule ORDER BY name").map { ($0["name"], $0["definition"]) }
         }
     }
 
@@ -38,7 +38,7 @@ extension Inbox {
     public func scheduleChecks() throws -> [String: Date] {
         try database.read { db in
             var checks: [String: Date] = [:]
-            for row in try Row.fetchAll(db, sql: "SELECT name, checkedAt FROM scheduleCheck") {
+            for row in try SQLiteRow.fetchAll(db, sql: "SELECT name, checkedAt FROM scheduleCheck") {
                 checks[row["name"]] = Date(timeIntervalSince1970: row["checkedAt"])
             }
             return checks

@@ -1,5 +1,5 @@
+import FlapStorage
 import Foundation
-import GRDB
 
 /// A quick message: a message's fields under a name, to send again with one request.
 public struct QuickMessage: Sendable, Equatable, Encodable {
@@ -37,12 +37,12 @@ public enum QuickMessageError: Error, Equatable, Sendable {
 extension Inbox {
     public func templates() throws -> [QuickMessage] {
         try database.read { db in
-            try Row.fetchAll(db, sql: "SELECT * FROM template ORDER BY name").map(Self.template)
+            try SQLiteRow.fetchAll(db, sql: "SELECT * FROM template ORDER BY name").map(Self.template)
         }
     }
 
     public func template(_ name: String) throws -> QuickMessage? {
-        try database.read { db in try Row.fetchOne(db, sql: "SELECT * FROM template WHERE name = ?", arguments: [name]).map(Self.template) }
+        try database.read { db in try SQLiteRow.fetchOne(db, sql: "SELECT * FROM template WHERE name = ?", arguments: [name]).map(Self.template) }
     }
 
     /// Saves (or replaces) `name` with `fields` (a JSON object); returns whether it is new. A 21st is refused.
@@ -79,7 +79,7 @@ extension Inbox {
         }
     }
 
-    private static func template(_ row: Row) throws -> QuickMessage {
+    private static func template(_ row: SQLiteRow) throws -> QuickMessage {
         let data: Data = row["fields"]
         return QuickMessage(name: row["name"], fields: try JSONDecoder().decode([String: JSONValue].self, from: data),
                             createdAt: Date(timeIntervalSince1970: row["createdAt"]), updatedAt: Date(timeIntervalSince1970: row["updatedAt"]))

@@ -1,7 +1,6 @@
 import FlapCore
 import FlapStorage
 import Foundation
-import GRDB
 
 /// The messages waiting to be shown, in SQLite (WAL, synchronous FULL): one slot per sender,
 /// a receipt for every accepted message.
@@ -13,7 +12,7 @@ import GRDB
 /// operation starts at once; it never waits for company. Each operation runs in a savepoint of
 /// its own, so one that fails does not fail the others in its group.
 public actor Inbox {
-    let database: DatabasePool
+    let database: SQLiteDatabase
     /// The database file, as storage faults name it.
     public nonisolated let path: String
     /// Told of every write that failed for the storage's sake, and of every one that succeeded.
@@ -46,21 +45,18 @@ public actor Inbox {
     public init(path: String, rules: SenderRules = SenderRules(), health: StorageHealth = StorageHealth()) throws {
         self.path = path
         self.health = health
-        var configuration = Configuration()
-        configuration.prepareDatabase { db in
-            // FULL: a commit survives power loss, not only a crash of flapd.
-            try db.execute(sql: "PRAGMA synchronous = FULL")
-            // SQLite's default page cache is 2 MiB a connection, kept full once used; the
-            // working set (slots, the newest receipts, the index pages) fits in far less, and
-            // what falls out is in the kernel's page cache anyway.
-            try db.execute(sql: "PRAGMA cache_size = -\(Self.pageCacheKiB)")
-            // After a checkpoint the WAL is cut back to 4 MiB rather than keeping its largest size.
-            try db.execute(sql: "PRAGMA journal_size_limit = \(4 << 20)")
-        }
-        // Reads are short (a board, a status, a receipt): two readers beside the writer suffice.
-        configuration.maximumReaderCount = 2
         do {
-            database = try DatabasePool(path: path, configuration: configuration)
+            // Reads are short (a board, a status, a receipt): two readers beside the writer suffice.
+            database = try SQLiteDatabase(path: path, readers: 2) { db in
+                // FULL: a commit survives power loss, not only a crash of flapd.
+                try db.execute(sql: "PRAGMA synchronous = FULL")
+                // SQLite's default page cache is 2 MiB a connection, kept full once used; the
+                // working set (slots, the newest receipts, the index pages) fits in far less, and
+                // what falls out is in the kernel's page cache anyway.
+                try db.execute(sql: "PRAGMA cache_size = -\(Self.pageCacheKiB)")
+                // After a checkpoint the WAL is cut back to 4 MiB rather than keeping its largest size.
+                try db.execute(sql: "PRAGMA journal_size_limit = \(4 << 20)")
+            }
             try InboxSchema.migrator.migrate(database)
         } catch {
             throw StorageFault(error, path: path) ?? error
@@ -219,7 +215,7 @@ public actor Inbox {
     }
 
     /// ``stored(_:)`` for a write made at once, outside the group commit.
-    func storedWrite<T>(_ updates: (Database) throws -> T) throws -> T {
+    func storedWrite<T: Sendable>(_ updates: (SQLiteConnection) throws -> T) throws -> T {
         try health.recording(path: path) { try database.write(updates) }
     }
 
@@ -259,7 +255,7 @@ public actor Inbox {
         while slotCache == nil {
             let generation = slotGeneration
             let entries = try await database.read { db in
-                try Row.fetchAll(db, sql: "SELECT m.body, m.seq FROM slot s JOIN message m ON m.id = s.messageId").map { row in
+                try SQLiteRow.fetchAll(db, sql: "SELECT m.body, m.seq FROM slot s JOIN message m ON m.id = s.messageId").map { row in
                     SlotEntry(message: try JSONDecoder().decode(Message.self, from: row["body"] as Data), seq: row["seq"])
                 }
             }
@@ -293,7 +289,7 @@ public actor Inbox {
     /// The messages waiting for their instant, soonest first, with what each will show.
     public func scheduled(limit: Int = 1000) async throws -> [(receipt: Receipt, message: Message)] {
         try await database.read { db in
-            try Row.fetchAll(db, sql: "SELECT * FROM message WHERE status = 'scheduled' ORDER BY notBefore, seq LIMIT ?", arguments: [limit]).map { row in
+            try SQLiteRow.fetchAll(db, sql: "SELECT * FROM message WHERE status = 'scheduled' ORDER BY notBefore, seq LIMIT ?", arguments: [limit]).map { row in
                 (InboxWriter.receipt(row), try JSONDecoder().decode(Message.self, from: row["body"] as Data))
             }
         }
@@ -316,7 +312,7 @@ public actor Inbox {
     /// insertion, with no index to keep up).
     public func recentReceipts(limit: Int) async throws -> [Receipt] {
         try await database.read { db in
-            try Row.fetchAll(db, sql: "SELECT * FROM message ORDER BY rowid DESC LIMIT ?", arguments: [limit]).map(InboxWriter.receipt)
+            try SQLiteRow.fetchAll(db, sql: "SELECT * FROM message ORDER BY rowid DESC LIMIT ?", arguments: [limit]).map(InboxWriter.receipt)
         }
     }
 
@@ -324,7 +320,7 @@ public actor Inbox {
     public func counts() async throws -> [ReceiptStatus: Int] {
         try await database.read { db in
             var counts: [ReceiptStatus: Int] = [:]
-            for row in try Row.fetchAll(db, sql: "SELECT status, n FROM receiptCount WHERE n > 0") {
+            for row in try SQLiteRow.fetchAll(db, sql: "SELECT status, n FROM receiptCount WHERE n > 0") {
                 if let status = ReceiptStatus(rawValue: row["status"]) { counts[status] = row["n"] }
             }
             return counts
@@ -334,7 +330,7 @@ public actor Inbox {
     /// What `panel` showed when it last came to rest, and the message it showed.
     public func panelState(_ panel: String) async throws -> (codes: [CharacterCode], messageId: String?)? {
         try await database.read { db in
-            guard let row = try Row.fetchOne(db, sql: "SELECT codes, messageId FROM panelState WHERE panel = ?", arguments: [panel]) else { return nil }
+            guard let row = try SQLiteRow.fetchOne(db, sql: "SELECT codes, messageId FROM panelState WHERE panel = ?", arguments: [panel]) else { return nil }
             let bytes: Data = row["codes"]
             return (bytes.compactMap { CharacterCode(Int($0)) }, row["messageId"])
         }

@@ -1,35 +1,25 @@
-import GRDB
+import FlapStorage
 
-/// The inbox's tables, created and upgraded by GRDB migrations.
+/// The inbox's tables, created and upgraded by migrations.
 enum InboxSchema {
-    static var migrator: DatabaseMigrator {
-        var migrator = DatabaseMigrator()
+    static var migrator: SQLiteMigrator {
+        var migrator = SQLiteMigrator()
         migrator.registerMigration("v1") { db in
-            try db.create(table: "message") { t in
-                t.column("id", .text).primaryKey()
-                t.column("sender", .text).notNull().indexed()
-                t.column("senderName", .text)
-                t.column("source", .text).notNull()
-                t.column("body", .blob).notNull()  // the accepted Message as JSON
-                t.column("createdAt", .double).notNull()
-                t.column("expiresAt", .double).notNull()
-                t.column("receivedAt", .double).notNull()
-                t.column("seq", .integer).notNull()  // arrival order, breaks createdAt ties
-                t.column("status", .text).notNull()
-                t.column("reason", .text)
-                t.column("finalAt", .double).indexed()
-            }
-            try db.create(table: "slot") { t in
-                t.column("sender", .text).primaryKey()
-                t.column("messageId", .text).notNull().references("message", onDelete: .cascade)
-            }
+            // The tables as GRDB's table builder made them for earlier versions. A message's body
+            // is the accepted Message as JSON; seq is the arrival order, which breaks createdAt ties.
+            try db.execute(sql: """
+                CREATE TABLE "message" ("id" TEXT PRIMARY KEY, "sender" TEXT NOT NULL, "senderName" TEXT, \
+                "source" TEXT NOT NULL, "body" BLOB NOT NULL, "createdAt" DOUBLE NOT NULL, "expiresAt" DOUBLE NOT NULL, \
+                "receivedAt" DOUBLE NOT NULL, "seq" INTEGER NOT NULL, "status" TEXT NOT NULL, "reason" TEXT, "finalAt" DOUBLE);
+                CREATE INDEX "message_on_sender" ON "message"("sender");
+                CREATE INDEX "message_on_finalAt" ON "message"("finalAt");
+                CREATE TABLE "slot" ("sender" TEXT PRIMARY KEY, \
+                "messageId" TEXT NOT NULL REFERENCES "message"("id") ON DELETE CASCADE);
+                """)
             // What each panel showed when it last came to rest, so a restart resumes from it.
-            try db.create(table: "panelState") { t in
-                t.column("panel", .text).primaryKey()
-                t.column("codes", .blob).notNull()
-                t.column("messageId", .text)
-                t.column("updatedAt", .double).notNull()
-            }
+            try db.execute(sql: """
+                CREATE TABLE "panelState" ("panel" TEXT PRIMARY KEY, "codes" BLOB NOT NULL, "messageId" TEXT, "updatedAt" DOUBLE NOT NULL)
+                """)
         }
         migrator.registerMigration("v2: counts and rate buckets") { db in
             // Receipts counted by status as they change, so /v1/status reads five rows instead of
@@ -50,20 +40,15 @@ enum InboxSchema {
                 END;
                 """)
             // Each sender's rate-limit bucket, so a restart does not refill an allowance.
-            try db.create(table: "rateBucket") { t in
-                t.column("sender", .text).primaryKey()
-                t.column("tokens", .double).notNull()
-                t.column("at", .double).notNull()
-            }
+            try db.execute(sql: """
+                CREATE TABLE "rateBucket" ("sender" TEXT PRIMARY KEY, "tokens" DOUBLE NOT NULL, "at" DOUBLE NOT NULL)
+                """)
         }
         migrator.registerMigration("v3: quick messages") { db in
             // Named templates: the fields of a message to send again (text or codes, alignment).
-            try db.create(table: "template") { t in
-                t.column("name", .text).primaryKey()
-                t.column("fields", .blob).notNull()
-                t.column("createdAt", .double).notNull()
-                t.column("updatedAt", .double).notNull()
-            }
+            try db.execute(sql: """
+                CREATE TABLE "template" ("name" TEXT PRIMARY KEY, "fields" BLOB NOT NULL, "createdAt" DOUBLE NOT NULL, "updatedAt" DOUBLE NOT NULL)
+                """)
         }
         migrator.registerMigration("v4: send later") { db in
             // A message sent for later waits as 'scheduled' until notBefore; the partial index
@@ -78,16 +63,12 @@ enum InboxSchema {
             // Recurring messages added over the API (the configuration file's are read at start),
             // and when each schedule last looked at the clock, so a restart neither repeats an
             // occurrence nor fires every one it missed.
-            try db.create(table: "schedule") { t in
-                t.column("name", .text).primaryKey()
-                t.column("definition", .blob).notNull()
-                t.column("createdAt", .double).notNull()
-                t.column("updatedAt", .double).notNull()
-            }
-            try db.create(table: "scheduleCheck") { t in
-                t.column("name", .text).primaryKey()
-                t.column("checkedAt", .double).notNull()
-            }
+            try db.execute(sql: """
+                CREATE TABLE "schedule" ("name" TEXT PRIMARY KEY, "definition" BLOB NOT NULL, "createdAt" DOUBLE NOT NULL, "updatedAt" DOUBLE NOT NULL)
+                """)
+            try db.execute(sql: """
+                CREATE TABLE "scheduleCheck" ("name" TEXT PRIMARY KEY, "checkedAt" DOUBLE NOT NULL)
+                """)
         }
         migrator.registerMigration("v6: arrival order index") { db in
             // The newest arrival is read at every start: with an index that is one page, not a

@@ -1,6 +1,6 @@
+import FlapStorage
 import FlapCore
 import Foundation
-import GRDB
 
 /// A change to the inbox, queued for the writer.
 enum InboxOperation: Sendable {
@@ -29,7 +29,7 @@ enum InboxResult: Sendable {
 /// Runs operations inside the writer's transaction, each in a savepoint of its own, and
 /// gathers what to announce once the transaction commits.
 struct InboxWriter {
-    let db: Database
+    let db: SQLiteConnection
     let rules: SenderRules
     /// The arrival order of the last message accepted.
     private(set) var seq: Int64
@@ -40,7 +40,7 @@ struct InboxWriter {
     /// Whether a message was sent for later, released or cancelled.
     private(set) var scheduleChanged = false
 
-    init(db: Database, rules: SenderRules, seq: Int64) {
+    init(db: SQLiteConnection, rules: SenderRules, seq: Int64) {
         self.db = db
         self.rules = rules
         self.seq = seq
@@ -51,10 +51,7 @@ struct InboxWriter {
         let (eventsBefore, seqBefore, editsBefore, scheduleBefore) = (events.count, seq, slotEdits.count, scheduleChanged)
         var result: InboxResult?
         do {
-            try db.inSavepoint {
-                result = try perform(operation)
-                return .commit
-            }
+            result = try db.inSavepoint { try perform(operation) }
         } catch {
             events.removeSubrange(eventsBefore...)
             seq = seqBefore
@@ -100,7 +97,7 @@ struct InboxWriter {
             slotEdits.append(.remove(messageId: id))
             return .changed(true)
         case .release(let now):
-            let rows = try Row.fetchAll(db.cachedStatement(sql: """
+            let rows = try SQLiteRow.fetchAll(db.cachedStatement(sql: """
                 SELECT id, body, seq FROM message WHERE status = 'scheduled' AND notBefore <= ? ORDER BY notBefore, seq
                 """), arguments: [now.timeIntervalSince1970])
             for row in rows {
@@ -178,7 +175,7 @@ struct InboxWriter {
         if message.expiresAt <= now {
             return try finish(message.id, .expired, reason: released ? "expired before its time came" : "expired before it arrived", at: now)
         }
-        if let current = try Row.fetchOne(db.cachedStatement(sql: """
+        if let current = try SQLiteRow.fetchOne(db.cachedStatement(sql: """
             SELECT m.id, MAX(m.createdAt, COALESCE(m.notBefore, m.createdAt)) AS showsFrom FROM slot s JOIN message m ON m.id = s.messageId WHERE s.sender = ?
             """), arguments: [message.sender.id]) {
             let currentID: String = current["id"]
@@ -199,7 +196,7 @@ struct InboxWriter {
     /// when it was already final.
     @discardableResult
     private mutating func finish(_ id: String, _ status: ReceiptStatus, reason: String?, at now: Date) throws -> Receipt? {
-        guard let row = try Row.fetchAll(db.cachedStatement(sql: """
+        guard let row = try SQLiteRow.fetchAll(db.cachedStatement(sql: """
             UPDATE message SET status = ?, reason = ?, finalAt = ? WHERE id = ? AND status IN ('accepted', 'scheduled') RETURNING *
             """), arguments: [status.rawValue, reason, now.timeIntervalSince1970, id]).first else { return nil }
         let receipt = Self.receipt(row)
@@ -207,17 +204,17 @@ struct InboxWriter {
         return receipt
     }
 
-    static func fetchReceipt(_ db: Database, id: String) throws -> Receipt? {
-        try Row.fetchOne(db.cachedStatement(sql: "SELECT * FROM message WHERE id = ?"), arguments: [id]).map(receipt)
+    static func fetchReceipt(_ db: SQLiteConnection, id: String) throws -> Receipt? {
+        try SQLiteRow.fetchOne(db.cachedStatement(sql: "SELECT * FROM message WHERE id = ?"), arguments: [id]).map(receipt)
     }
 
     /// Runs `sql` through SQLite's prepared statement kept for it: compiling each statement
     /// anew cost more than the rest of an acceptance.
-    private func execute(_ sql: String, _ arguments: StatementArguments) throws {
+    private func execute(_ sql: String, _ arguments: SQLiteArguments) throws {
         try db.cachedStatement(sql: sql).execute(arguments: arguments)
     }
 
-    static func receipt(_ row: Row) -> Receipt {
+    static func receipt(_ row: SQLiteRow) -> Receipt {
         Receipt(
             id: row["id"], sender: row["sender"], status: ReceiptStatus(rawValue: row["status"]) ?? .accepted,
             reason: row["reason"], receivedAt: Date(timeIntervalSince1970: row["receivedAt"]),

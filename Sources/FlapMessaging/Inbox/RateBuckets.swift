@@ -1,17 +1,17 @@
+import FlapStorage
 import Foundation
-import GRDB
 
 /// Token buckets, one per sender, kept in the inbox's database so a restart does not refill
 /// anyone's allowance: `perHour` messages at once, refilled at `perHour` an hour. A bucket is
 /// taken from in the same transaction as the message it admits.
 enum RateBuckets {
     /// Takes a token for `sender` at `now`; nil if allowed, else the seconds until the next token.
-    static func take(_ db: Database, sender: String, now: Date, perHour: Int) throws -> TimeInterval? {
+    static func take(_ db: SQLiteConnection, sender: String, now: Date, perHour: Int) throws -> TimeInterval? {
         guard perHour > 0 else { return nil }
         let capacity = Double(perHour)
         let rate = capacity / 3600
         var tokens = capacity
-        if let row = try Row.fetchOne(db.cachedStatement(sql: "SELECT tokens, at FROM rateBucket WHERE sender = ?"), arguments: [sender]) {
+        if let row = try SQLiteRow.fetchOne(db.cachedStatement(sql: "SELECT tokens, at FROM rateBucket WHERE sender = ?"), arguments: [sender]) {
             let at: Double = row["at"]
             // A clock that went back (a Pi without a battery-backed clock) refills nothing.
             tokens = min(capacity, (row["tokens"] as Double) + max(0, now.timeIntervalSince1970 - at) * rate)
@@ -23,7 +23,7 @@ enum RateBuckets {
     }
 
     /// Forgets buckets that are full again by `now`, so the table does not grow without bound.
-    static func prune(_ db: Database, now: Date, perHour: Int) throws {
+    static func prune(_ db: SQLiteConnection, now: Date, perHour: Int) throws {
         let capacity = Double(max(perHour, 1))
         try db.execute(
             sql: "DELETE FROM rateBucket WHERE tokens + (? - at) * ? >= ?",

@@ -1,0 +1,110 @@
+import CSQLite
+import Dispatch
+import Synchronization
+
+/// A SQLite file with one writing connection and, in WAL mode, reading connections beside it,
+/// so a read never waits for a commit. Safe to use from any task; each call holds a connection
+/// for as long as its closure runs (keep them short: they block the calling thread).
+public final class SQLiteDatabase: Sendable {
+    public let path: String
+    private let writer: Mutex<SQLiteConnection>
+    private let readers: [Reader]
+    private let nextReader = Atomic<Int>(0)
+    /// Where awaited writes and reads run, so a commit's fsync holds neither the caller's actor
+    /// nor a thread of Swift's cooperative pool (two, on a two-core board).
+    private let writing = DispatchQueue(label: "flapd.sqlite.write")
+    private let reading = DispatchQueue(label: "flapd.sqlite.read", attributes: .concurrent)
+
+    /// Opens (or creates) the database at `path`. With `readers` above 0 it is put in WAL mode
+    /// and reads get connections of their own; with 0 everything goes through the one
+    /// connection. `prepare` runs on every connection as it opens (pragmas).
+    public init(path: String, readers: Int = 0, prepare: (SQLiteConnection) throws -> Void = { _ in }) throws {
+        self.path = path
+        let writing = try SQLiteConnection(path: path)
+        try prepare(writing)
+        if readers > 0 {
+            // WAL: readers see the last commit while the writer writes the next.
+            _ = try String.fetchOne(writing, sql: "PRAGMA journal_mode = WAL")
+        }
+        var reading: [Reader] = []
+        for _ in 0..<readers {
+            let connection = try SQLiteConnection(path: path)
+            try prepare(connection)
+            try connection.execute(sql: "PRAGMA query_only = 1")
+            reading.append(Reader(connection: Mutex(connection)))
+        }
+        writer = Mutex(writing)
+        self.readers = reading
+    }
+
+    /// Runs `body` in a read transaction: every statement in it sees the same commit.
+    public func read<T: Sendable>(_ body: (SQLiteConnection) throws -> T) throws -> T {
+        guard !readers.isEmpty else { return try writer.withLock { try $0.inTransaction("BEGIN DEFERRED", body) } }
+        let index = nextReader.wrappingAdd(1, ordering: .relaxed).oldValue % readers.count
+        return try readers[index].connection.withLock { try $0.inTransaction("BEGIN DEFERRED", body) }
+    }
+
+    /// Runs `body` in a write transaction, committed when it returns, rolled back when it throws.
+    public func write<T: Sendable>(_ body: (SQLiteConnection) throws -> T) throws -> T {
+        try writer.withLock { try $0.inTransaction("BEGIN IMMEDIATE", body) }
+    }
+
+    /// Runs `body` on the writing connection outside any transaction (checkpoints, VACUUM, or
+    /// transactions `body` manages itself).
+    public func writeWithoutTransaction<T: Sendable>(_ body: (SQLiteConnection) throws -> T) throws -> T {
+        try writer.withLock { try body($0) }
+    }
+
+    /// ``read(_:)`` on a thread of the database's own; the caller suspends meanwhile.
+    public func read<T: Sendable>(_ body: @escaping @Sendable (SQLiteConnection) throws -> T) async throws -> T {
+        try await withCheckedThrowingContinuation { continuation in
+            reading.async { continuation.resume(with: Result { try self.read(body) }) }
+        }
+    }
+
+    /// ``write(_:)`` on a thread of the database's own; the caller suspends meanwhile, so an
+    /// actor keeps taking work (the next group to commit) while this one is committed.
+    public func write<T: Sendable>(_ body: @escaping @Sendable (SQLiteConnection) throws -> T) async throws -> T {
+        try await withCheckedThrowingContinuation { continuation in
+            writing.async { continuation.resume(with: Result { try self.write(body) }) }
+        }
+    }
+
+    /// Closes every connection; calls after this fail.
+    public func close() {
+        writer.withLock { $0.close() }
+        for reader in readers { reader.connection.withLock { $0.close() } }
+    }
+
+    /// A reading connection (an array cannot hold a `Mutex` itself: it is not copyable).
+    private final class Reader: Sendable {
+        let connection: Mutex<SQLiteConnection>
+        init(connection: consuming Mutex<SQLiteConnection>) { self.connection = connection }
+    }
+}
+
+/// Applies a database's schema changes once each, in the order they were registered, each in
+/// a transaction of its own. Applied ones are listed in the table `grdb_migrations`, the name
+/// GRDB gave it when it made flapd's files, so databases made by earlier versions carry on.
+public struct SQLiteMigrator: Sendable {
+    private var migrations: [(identifier: String, apply: @Sendable (SQLiteConnection) throws -> Void)] = []
+
+    public init() {}
+
+    public mutating func registerMigration(_ identifier: String, _ apply: @escaping @Sendable (SQLiteConnection) throws -> Void) {
+        migrations.append((identifier, apply))
+    }
+
+    public func migrate(_ database: SQLiteDatabase) throws {
+        try database.write { db in
+            try db.execute(sql: "CREATE TABLE IF NOT EXISTS grdb_migrations (identifier TEXT NOT NULL PRIMARY KEY)")
+        }
+        let applied = Set(try database.read { db in try String.fetchAll(db, sql: "SELECT identifier FROM grdb_migrations") })
+        for migration in migrations where !applied.contains(migration.identifier) {
+            try database.write { db in
+                try migration.apply(db)
+                try db.execute(sql: "INSERT INTO grdb_migrations (identifier) VALUES (?)", arguments: [migration.identifier])
+            }
+        }
+    }
+}
