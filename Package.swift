@@ -1,4 +1,4 @@
-// swift-tools-version: 6.0
+// swift-tools-version: 6.1
 import PackageDescription
 
 let package = Package(
@@ -17,7 +17,9 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
         .package(url: "https://github.com/apple/swift-log", from: "1.6.0"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.6.0"),
-        .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.5.0"),
+        // No default traits: FullFoundation links all of Foundation (and ICU) for a date format
+        // of URL-encoded forms flapd does not read; ConfigurationSupport brings swift-configuration.
+        .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.5.0", traits: []),
         .package(url: "https://github.com/adam-fowler/compress-nio", from: "1.5.0"),
         .package(url: "https://github.com/apple/swift-nio", from: "2.81.0"),
         .package(url: "https://github.com/apple/swift-nio-ssl", from: "2.29.0"),
@@ -44,6 +46,7 @@ let package = Package(
         .target(
             name: "FlapMessaging",
             dependencies: [
+                "FlapJSON",
                 "FlapCore", "FlapStorage",
                 .product(name: "Logging", package: "swift-log"),
             ]),
@@ -54,6 +57,7 @@ let package = Package(
         .target(
             name: "FlapHTTP",
             dependencies: [
+                "FlapJSON",
                 "FlapCore", "FlapMessaging", "FlapStorage", "FlapMetrics", "FlapTime",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdCore", package: "hummingbird"),
@@ -77,6 +81,7 @@ let package = Package(
         .target(
             name: "FlapMQTT",
             dependencies: [
+                "FlapJSON",
                 "FlapCore", "FlapMessaging", "FlapStorage", "FlapMetrics",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
@@ -95,17 +100,19 @@ let package = Package(
         // flapd's composition and flapctl's direct sensor reading.
         .target(name: "FlapDrivers", dependencies: ["FlapHeartRate", "FlapHardware", "FlapLinux", "FlapSimulated"]),
         // Wematch rooms: members, points, who is synced with whom, clusters, chains, stars. Pure, clock-injected.
-        .target(name: "Wematch"),
+        .target(name: "Wematch", dependencies: ["FlapJSON"]),
+        // JSON values read field by field (errors name the field) and passed on unchanged.
+        .target(name: "FlapJSON"),
         // Rooms over MQTT: a kiosk's view of a room and the members it hosts.
         .target(name: "FlapRooms", dependencies: ["Wematch", "FlapMQTT", "FlapHeartRate", "FlapHardware", .product(name: "Logging", package: "swift-log")]),
         // A real Vestaboard through its APIs: the client, the persistent delivery queue.
         .target(
             name: "FlapVestaboard",
             dependencies: [
+                "FlapJSON",
                 "FlapCore", "FlapHardware", "FlapStorage",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOCore", package: "swift-nio"),
-                .product(name: "NIOFoundationCompat", package: "swift-nio"),
                 .product(name: "Logging", package: "swift-log"),
             ]),
         // The web page flapd serves: HTML, CSS and ES modules built into the binary.
@@ -123,11 +130,12 @@ let package = Package(
         // Timed events: messages sent for later, schedules, quiet hours, and how far the system clock is trusted.
         .target(
             name: "FlapTime",
-            dependencies: ["FlapCore", "FlapMessaging", "FlapStorage", "CLinuxDevices", .product(name: "Logging", package: "swift-log")]),
+            dependencies: ["FlapJSON", "FlapCore", "FlapMessaging", "FlapStorage", "CLinuxDevices", .product(name: "Logging", package: "swift-log")]),
         // Configuration and composition: flapd's services, each driver chosen here from settings.
         .target(
             name: "FlapService",
             dependencies: [
+                "FlapJSON",
                 "FlapTime", "FlapCore", "FlapHardware", "FlapSimulated", "FlapLinux", "FlapDrivers", "FlapMessaging", "FlapStorage", "FlapHTTP", "FlapMQTT", "FlapMetrics", "FlapHeartRate", "FlapRooms", "FlapKiosk", "FlapVestaboard", "FlapWeb", "Wematch", "CSystemd",
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "Logging", package: "swift-log"),
@@ -141,6 +149,7 @@ let package = Package(
         .target(
             name: "FlapControl",
             dependencies: [
+                "FlapJSON",
                 "FlapCore", "FlapHardware", "FlapMQTT", "FlapHeartRate", "FlapDrivers",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "CompressNIO", package: "compress-nio"),

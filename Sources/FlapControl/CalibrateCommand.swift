@@ -53,7 +53,7 @@ struct CalibrateCommand: AsyncParsableCommand {
         let offsets = answer?.offsets ?? []
         print("panel \(panel): offsets in steps (\(answer?.stepsPerFlap ?? 0) steps a flap)")
         for start in stride(from: 0, to: offsets.count, by: max(1, columns)) {
-            print(offsets[start..<min(offsets.count, start + columns)].map { String(format: "%5d", $0) }.joined(separator: " "))
+            print(offsets[start..<min(offsets.count, start + columns)].map { String(cFormat: "%5ld", $0) }.joined(separator: " "))
         }
         if let row, let column { print("module at row \(row), column \(column) re-homes with its new offset") }
     }

@@ -67,7 +67,7 @@ struct SendCommand: AsyncParsableCommand {
             message.expiresAt = (notBefore ?? now).addingTimeInterval(TimeInterval(expiresIn)).formatted(.iso8601)
         }
         if let mqtt {
-            let devices = to.map { $0.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) } } ?? []
+            let devices = to.map { $0.split(separator: ",").map { $0.trimmed } } ?? []
             return try await MQTTSend(url: mqtt, devices: devices, group: group, message: message, slot: slot,
                                       expiresIn: expiresIn, timeout: timeout).run()
         }

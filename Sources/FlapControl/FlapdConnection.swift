@@ -21,7 +21,7 @@ struct ConnectionOptions: ParsableArguments {
         }
         if let key = apiKey ?? environment["FLAPD_API_KEY"] { return FlapdConnection(base: base, key: key, keySource: "the given key") }
         for path in keyFiles(environment) {
-            if let key = try? String(contentsOfFile: path, encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines), !key.isEmpty {
+            if let key = try? String(contentsOfFile: path, encoding: .utf8).trimmed, !key.isEmpty {
                 return FlapdConnection(base: base, key: key, keySource: path)
             }
         }

@@ -93,7 +93,7 @@ struct LayoutArguments: ParsableArguments {
 
     /// A code given as a number or a colour name.
     static func code(_ text: String, option: String) throws -> CharacterCode {
-        let trimmed = text.trimmingCharacters(in: .whitespaces)
+        let trimmed = text.trimmed
         if let colour = Colour.allCases.first(where: { $0.name == trimmed.lowercased() }) { return colour.code }
         if trimmed == "blank" { return .blank }
         guard let value = Int(trimmed), let code = CharacterCode(value) else {

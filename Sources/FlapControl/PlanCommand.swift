@@ -94,6 +94,6 @@ enum PlanJSON {
 
     static func seconds(_ d: Duration) -> String {
         let ms = Double(d.components.seconds) * 1000 + Double(d.components.attoseconds) / 1e15
-        return ms < 1000 ? "\(Int(ms)) ms" : String(format: "%.2f s", ms / 1000)
+        return ms < 1000 ? "\(Int(ms)) ms" : String(cFormat: "%.2f s", ms / 1000)
     }
 }

@@ -29,10 +29,13 @@ struct QueueCommand: AsyncParsableCommand {
             let deliveries = reply.decoded(QueueAnswer.self)?.deliveries ?? []
             if deliveries.isEmpty { lines.append("no writes yet") }
             for delivery in deliveries {
-                var line = String(format: "%6d  %-10@ %-11@ %-15@ %d attempt%@", delivery.id ?? 0,
-                                  (delivery.panel ?? "") as NSString, (delivery.state ?? "") as NSString,
-                                  (delivery.strategy ?? "") as NSString, delivery.attempts ?? 0,
-                                  (delivery.attempts == 1 ? "" : "s") as NSString)
+                func padded(_ text: String?, _ width: Int) -> String {
+                    let text = text ?? ""
+                    return text + String(repeating: " ", count: max(0, width - text.count))
+                }
+                let attempts = delivery.attempts ?? 0
+                var line = String(cFormat: "%6ld  ", delivery.id ?? 0) + padded(delivery.panel, 10) + " " + padded(delivery.state, 11) + " "
+                    + padded(delivery.strategy, 15) + " \(attempts) attempt" + (attempts == 1 ? "" : "s")
                 if let error = delivery.lastError { line += "  \(error)" }
                 lines.append(line)
             }

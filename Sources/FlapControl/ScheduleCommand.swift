@@ -46,7 +46,7 @@ struct ScheduleCommand: AsyncParsableCommand {
         @Argument(help: "The text to show.") var text: String?
 
         func run() async throws {
-            func list(_ text: String?) -> [String]? { text?.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) } }
+            func list(_ text: String?) -> [String]? { text?.split(separator: ",").map { $0.trimmed } }
             let body = ScheduleFields(name: name, days: list(days), times: list(at), cron: cron, timeZone: zone, holdMinutes: hold,
                                       sender: sender, quickMessage: quickMessage, text: text)
             let path = replace ? "/v1/schedules/\(name.pathSegment)" : "/v1/schedules"

@@ -18,7 +18,7 @@ struct TemplateCommand: AsyncParsableCommand {
             if json { return StandardStream.writeOutput(String(decoding: reply.body, as: UTF8.self) + "\n") }
             let templates = reply.decoded(TemplatesAnswer.self)?.templates ?? []
             let lines = templates.map { template -> String in
-                let what = template.fields?.text.map { $0.replacingOccurrences(of: "\n", with: " / ") } ?? (template.fields?.codes != nil ? "(codes)" : "(pattern)")
+                let what = template.fields?.text.map { $0.replacing("\n", with: " / ") } ?? (template.fields?.codes != nil ? "(codes)" : "(pattern)")
                 return "\(template.name ?? "?")  \(what)"
             }
             StandardStream.writeOutput((lines.isEmpty ? "no quick messages yet" : lines.joined(separator: "\n")) + "\n")
@@ -40,7 +40,7 @@ struct TemplateCommand: AsyncParsableCommand {
 
         func run() async throws {
             var fields: [String: Any] = [:]
-            if let text { fields["text"] = text.replacingOccurrences(of: "\\n", with: "\n") }
+            if let text { fields["text"] = text.replacing("\\n", with: "\n") }
             if let codes {
                 guard let rows = try? JSONSerialization.jsonObject(with: Data(codes.utf8)) else { throw InputError("--codes is not JSON: give rows such as [[0, 8, 9]]") }
                 fields["codes"] = rows

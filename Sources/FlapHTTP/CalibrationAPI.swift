@@ -1,5 +1,6 @@
 import FlapStorage
-import Foundation
+import FlapJSON
+import FoundationEssentials
 import Hummingbird
 
 /// Module offsets of the panels that have them (spi and gpio split-flaps), as the API reaches them.
@@ -53,16 +54,16 @@ struct CalibrationAPI {
     private func calibrate(_ request: Request, panel: String) async throws -> Response {
         guard let current = await panels.calibration(panel: panel) else { return Self.noModules(panel) }
         guard let body = try await Responses.body(of: request, limit: 4096),
-              let object = try? JSONSerialization.jsonObject(with: Data(body)) as? [String: Any] else {
+              let object = (try? JSONValue(parsing: body))?.object else {
             return Responses.error(.badRequest, "send {\"row\": R, \"column\": C, \"offsetSteps\": N} or {…, \"nudgeTenths\": N} as JSON")
         }
-        guard let row = object["row"] as? Int, let column = object["column"] as? Int,
+        guard let row = object["row"]?.int, let column = object["column"]?.int,
               (1...current.rows).contains(row), (1...current.columns).contains(column) else {
             return Responses.error(.badRequest, "row must be 1 to \(current.rows) and column 1 to \(current.columns)")
         }
         let index = (row - 1) * current.columns + column - 1
         let offset: Int
-        switch (object["offsetSteps"] as? Int, object["nudgeTenths"] as? Int) {
+        switch (object["offsetSteps"]?.int, object["nudgeTenths"]?.int) {
         case (let steps?, nil): offset = steps
         case (nil, let tenths?): offset = current.offsets[index] + Int((Double(tenths) * current.stepsPerFlap / 10).rounded())
         default: return Responses.error(.badRequest, "give offsetSteps or nudgeTenths (one of them)")

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// Real Vestaboards' writes as the API reaches them (`/v1/queue`, and the boards in `/v1/status`).
 public protocol DeliveryAccess: Sendable {

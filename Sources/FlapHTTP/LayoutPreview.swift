@@ -1,6 +1,7 @@
 import FlapCore
 import FlapMessaging
-import Foundation
+import FlapJSON
+import FoundationEssentials
 import Hummingbird
 
 /// `POST /v1/layout`: a message's text laid out by flapd itself, for a live preview: the rows of
@@ -12,22 +13,22 @@ struct LayoutPreviewAPI {
     func add(to v1: RouterGroup<BasicRequestContext>) {
         v1.post("layout") { request, _ in
             guard let body = try await Responses.body(of: request, limit: Responses.maximumBody),
-                  let object = (try? JSONSerialization.jsonObject(with: Data(body))) as? [String: Any] else {
+                  let object = (try? JSONValue(parsing: body))?.object else {
                 return Responses.error(.badRequest, "send {\"text\": \"…\", \"align\": \"center\", \"valign\": \"middle\"}")
             }
-            guard let text = object["text"] as? String else { return Responses.error(.badRequest, "text: the text to lay out is missing") }
+            guard let text = object["text"]?.string else { return Responses.error(.badRequest, "text: the text to lay out is missing") }
             var options = LayoutOptions(size: boardSize)
             options.align = .center
             options.valign = .middle
             // Present with another type (null too) is a mistake to name, not a default to take.
             if let given = object["align"] {
-                guard let value = (given as? String).flatMap(HorizontalAlignment.init(rawValue:)) else {
+                guard let value = given.string.flatMap(HorizontalAlignment.init(rawValue:)) else {
                     return Responses.error(.badRequest, "align: \(Self.shown(given)) is not left, center, right or justified")
                 }
                 options.align = value
             }
             if let given = object["valign"] {
-                guard let value = (given as? String).flatMap(VerticalAlignment.init(rawValue:)) else {
+                guard let value = given.string.flatMap(VerticalAlignment.init(rawValue:)) else {
                     return Responses.error(.badRequest, "valign: \(Self.shown(given)) is not top, middle or bottom")
                 }
                 options.valign = value
@@ -44,10 +45,8 @@ struct LayoutPreviewAPI {
     }
 
     /// A JSON value as the sender wrote it, for an error message.
-    static func shown(_ value: Any) -> String {
-        if value is NSNull { return "null" }
-        if let text = value as? String { return text.debugDescription }
-        return (try? JSONSerialization.data(withJSONObject: value, options: [.fragmentsAllowed])).map { String(decoding: $0, as: UTF8.self) } ?? "\(value)"
+    static func shown(_ value: JSONValue) -> String {
+        value.string?.debugDescription ?? value.text
     }
 }
 

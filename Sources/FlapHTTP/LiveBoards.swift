@@ -1,5 +1,5 @@
 import FlapCore
-import Foundation
+import FoundationEssentials
 
 /// What browsers watching the boards are told, as it happens: each plan as it starts (every
 /// module's path of codes and landing times, and the wall-clock instant of its time zero, so a

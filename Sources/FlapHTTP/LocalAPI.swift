@@ -1,7 +1,8 @@
 import FlapCore
 import FlapMessaging
 import FlapMetrics
-import Foundation
+import FlapJSON
+import FoundationEssentials
 import HTTPTypes
 import Hummingbird
 import Logging
@@ -62,20 +63,20 @@ public struct LocalAPI: Sendable {
 
     /// A bare array of rows, or `{"characters": rows, "strategy", "step_size", "step_interval_ms"}`.
     private func write(_ body: [UInt8]) async throws -> Response {
-        guard let json = try? JSONSerialization.jsonObject(with: Data(body), options: [.fragmentsAllowed]) else {
+        guard let json = try? JSONValue(parsing: body) else {
             metrics.rejected(source: "local-api", reason: "invalid")
             return Self.message(.badRequest, "the body is not valid JSON")
         }
-        var fields: [String: Any] = [:]
-        if let rows = json as? [Any] {
-            fields["codes"] = rows
-        } else if let object = json as? [String: Any], let rows = object["characters"] {
+        var fields: [String: JSONValue] = [:]
+        if json.array != nil {
+            fields["codes"] = json
+        } else if let object = json.object, let rows = object["characters"] {
             fields["codes"] = rows
             if let strategy = object["strategy"] {
-                var transition: [String: Any] = ["strategy": strategy]
+                var transition: [String: JSONValue] = ["strategy": strategy]
                 transition["stepSize"] = object["step_size"]
                 transition["stepIntervalMs"] = object["step_interval_ms"]
-                fields["transition"] = transition
+                fields["transition"] = .object(transition)
             }
         } else {
             metrics.rejected(source: "local-api", reason: "invalid")
@@ -90,7 +91,7 @@ public struct LocalAPI: Sendable {
             return Responses.json(.created, ["message": "Message sent", "id": receipt.id])
         case .invalid(let errors):
             metrics.rejected(source: "local-api", reason: "invalid")
-            return Self.message(.badRequest, errors.description.replacingOccurrences(of: "codes", with: "characters"))
+            return Self.message(.badRequest, errors.description.replacing("codes", with: "characters"))
         case .refused(let reason):
             metrics.rejected(source: "local-api", reason: "refused")
             return Self.message(.forbidden, reason)

@@ -3,7 +3,7 @@ import FlapMessaging
 import FlapMetrics
 import FlapStorage
 import FlapTime
-import Foundation
+import FoundationEssentials
 import HTTPTypes
 import Hummingbird
 import Logging

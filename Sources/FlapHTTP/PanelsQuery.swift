@@ -1,5 +1,5 @@
 import FlapCore
-import Foundation
+import FoundationEssentials
 
 /// What the APIs ask of the running panels: each one's board and state.
 public protocol PanelsQuery: Sendable {

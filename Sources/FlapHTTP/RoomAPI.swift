@@ -1,4 +1,5 @@
-import Foundation
+import FlapJSON
+import FoundationEssentials
 import HTTPTypes
 import Hummingbird
 
@@ -43,16 +44,16 @@ struct RoomAPI {
     private func roomRequest(_ request: Request) async throws -> Response {
         guard let rooms else { return Responses.error(.notFound, Self.noRooms) }
         guard let body = try await Responses.body(of: request, limit: 4096) else { return Responses.error(.contentTooLarge, Responses.tooLarge(request, limit: 4096)) }
-        guard let object = (try? JSONSerialization.jsonObject(with: Data(body))) as? [String: Any] else {
+        guard let object = (try? JSONValue(parsing: body))?.object else {
             return Responses.error(.badRequest, "the body must be a JSON object: {\"code\": \"K7Q2MX\"} or {\"create\": \"pair\"}")
         }
         do {
             if let code = object["code"] {
-                guard let code = code as? String else { return Responses.error(.badRequest, "code: must be a string of six letters and digits") }
+                guard let code = code.string else { return Responses.error(.badRequest, "code: must be a string of six letters and digits") }
                 return Responses.json(.ok, Encoded(try await rooms.join(code: code)))
             }
             if let create = object["create"] {
-                guard create as? String == "pair" else { return Responses.error(.badRequest, "create: the only kind of room to create is \"pair\" (a room for two)") }
+                guard create.string == "pair" else { return Responses.error(.badRequest, "create: the only kind of room to create is \"pair\" (a room for two)") }
                 return Responses.json(.created, Encoded(try await rooms.createPair()))
             }
             return Responses.error(.badRequest, "give code (to join a room) or create: \"pair\" (to open a room for two)")

@@ -1,5 +1,5 @@
 import FlapMessaging
-import Foundation
+import FoundationEssentials
 
 /// `GET /v1/scheduled`: the messages sent for later, soonest first.
 struct ScheduledList: Encodable {

@@ -1,5 +1,6 @@
 import FlapTime
-import Foundation
+import FlapJSON
+import FoundationEssentials
 import Hummingbird
 
 /// Recurring messages under `/v1/schedules`: list, add, change, remove. The configuration
@@ -32,11 +33,11 @@ struct SchedulesAPI {
         guard let body = try await Responses.body(of: request, limit: Responses.maximumBody) else {
             return Responses.error(.contentTooLarge, Responses.tooLarge(request))
         }
-        guard (try? JSONSerialization.jsonObject(with: Data(body))) is [String: Any] else {
+        guard (try? JSONValue(parsing: body))?.object != nil else {
             return Responses.error(.badRequest, "a schedule is a JSON object such as {\"name\": \"morning\", \"days\": [\"weekdays\"], \"times\": [\"07:00\"], \"text\": \"GOOD MORNING\"}")
         }
-        // Decoded from the body itself: a round trip through JSONSerialization would turn a
-        // number too large for its field into one JSONDecoder calls invalid JSON.
+        // Decoded from the body itself: a round trip through a JSON value would turn a number
+        // too large for its field into one JSONDecoder calls invalid JSON.
         let decoder = JSONDecoder()
         if let name { decoder.userInfo[ScheduleDefinition.nameFromPath] = name }
         let definition: ScheduleDefinition

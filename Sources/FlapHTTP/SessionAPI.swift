@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import Hummingbird
 
 /// `/v1/session`: a browser signs in with the API key (answered with the session's cookie),

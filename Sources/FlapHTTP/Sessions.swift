@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import HTTPTypes
 import Hummingbird
 
@@ -21,8 +21,8 @@ public actor Sessions {
         var bytes = [UInt8](repeating: 0, count: 32)
         var generator = SystemRandomNumberGenerator()
         for i in bytes.indices { bytes[i] = generator.next() }
-        let id = Data(bytes).base64EncodedString().replacingOccurrences(of: "+", with: "-")
-            .replacingOccurrences(of: "/", with: "_").replacingOccurrences(of: "=", with: "")
+        let id = Data(bytes).base64EncodedString().replacing("+", with: "-")
+            .replacing("/", with: "_").replacing("=", with: "")
         let expires = now().addingTimeInterval(Self.lifetime)
         expiry = expiry.filter { $0.value > now() }
         if expiry.count >= Self.most, let oldest = expiry.min(by: { $0.value < $1.value })?.key { expiry[oldest] = nil }
@@ -47,7 +47,7 @@ public actor Sessions {
     nonisolated static func id(in request: Request) -> String? {
         guard let header = request.headers[.cookie] else { return nil }
         for part in header.split(separator: ";") {
-            let pair = part.trimmingCharacters(in: .whitespaces)
+            let pair = part.trimmed
             if pair.hasPrefix(cookieName + "=") { return String(pair.dropFirst(cookieName.count + 1)) }
         }
         return nil

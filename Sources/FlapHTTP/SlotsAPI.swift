@@ -1,6 +1,6 @@
 import FlapCore
 import FlapMessaging
-import Foundation
+import FoundationEssentials
 import Hummingbird
 
 /// `/v1/slots`: each sender's latest message (what the board chooses from), and a sender's

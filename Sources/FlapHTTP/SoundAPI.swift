@@ -1,7 +1,8 @@
 import FlapCore
 import FlapMessaging
 import FlapStorage
-import Foundation
+import FlapJSON
+import FoundationEssentials
 import Hummingbird
 
 /// The clacks as the APIs reach them.
@@ -54,23 +55,23 @@ struct SoundAPI {
         guard let body = try await Responses.body(of: request, limit: 4096) else {
             return Responses.error(.contentTooLarge, Responses.tooLarge(request, limit: 4096))
         }
-        guard let object = (try? JSONSerialization.jsonObject(with: Data(body))) as? [String: Any] else {
+        guard let object = (try? JSONValue(parsing: body))?.object else {
             return Responses.error(.badRequest, "send a JSON object such as {\"mute\": true, \"volume\": 40, \"quietHours\": \"22:00-07:00\"}")
         }
         let current = await sound.sound()
         guard current.enabled else { return Responses.error(.conflict, "sound is off in the configuration ([sound] enabled = false)") }
         var reader = FieldReader(fields: object)
         // null is no mute setting and no volume: refused, as the description says, not taken for "unchanged".
-        if object["mute"] is NSNull { reader.fail("mute", "must be true or false, not null") }
-        if object["volume"] is NSNull { reader.fail("volume", "must be a whole number from 0 to 100, not null") }
+        if object["mute"]?.isNull == true { reader.fail("mute", "must be true or false, not null") }
+        if object["volume"]?.isNull == true { reader.fail("volume", "must be a whole number from 0 to 100, not null") }
         var mute = current.mute, volume = current.volume, quiet = current.quietHours
         if let flag = reader.bool("mute") { mute = flag }
         if let number = reader.int("volume") {
             if (0...100).contains(number) { volume = number } else { reader.fail("volume", "must be from 0 to 100, not \(number)") }
         }
         if let value = object["quietHours"] {
-            if value is NSNull || (value as? String)?.isEmpty == true { quiet = nil }
-            else if let text = value as? String, let hours = QuietHours(text) { quiet = hours.description }
+            if value.isNull || value.string?.isEmpty == true { quiet = nil }
+            else if let text = value.string, let hours = QuietHours(text) { quiet = hours.description }
             else { reader.fail("quietHours", "must be HH:MM-HH:MM in local time, such as 22:00-07:00 (null for none)") }
         }
         guard reader.problems.isEmpty else {

@@ -1,6 +1,6 @@
 import FlapMessaging
 import FlapTime
-import Foundation
+import FoundationEssentials
 import Hummingbird
 
 /// `GET /v1/status`: the version, the panels and their faulty modules, the inbox's queue and

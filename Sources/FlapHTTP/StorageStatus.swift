@@ -1,5 +1,5 @@
 import FlapStorage
-import Foundation
+import FoundationEssentials
 
 /// `/v1/status`'s `storage`: whether flapd can keep what it is given, and what to do if not.
 struct StorageStatus: Encodable {
@@ -21,7 +21,7 @@ struct StorageStatus: Encodable {
     }
 
     init(inbox: String, health: StorageHealth) {
-        directory = (inbox as NSString).deletingLastPathComponent
+        directory = inbox.deletingLastPathComponent
         let space = FilesystemSpace(path: directory)
         freeBytes = space?.freeBytes
         totalBytes = space?.totalBytes

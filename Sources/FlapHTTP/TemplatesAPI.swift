@@ -1,5 +1,6 @@
 import FlapMessaging
-import Foundation
+import FlapJSON
+import FoundationEssentials
 import Hummingbird
 
 /// Quick messages under `/v1/templates`: up to 20 named messages (text or codes, with their
@@ -20,7 +21,7 @@ struct TemplatesAPI {
         }
         v1.post("templates/:name/rename") { request, context in
             let name = context.parameter("name")
-            guard let object = try await jsonObject(request), let to = object["to"] as? String else {
+            guard let object = try await jsonObject(request), let to = object["to"]?.string else {
                 return Responses.error(.badRequest, "send {\"to\": \"NEW NAME\"}")
             }
             if let problem = QuickMessage.nameProblem(to) { return Responses.error(.badRequest, "to: \(problem)") }
@@ -36,10 +37,10 @@ struct TemplatesAPI {
             guard let template = try await intake.inbox.template(name) else { return Responses.error(.notFound, "no quick message called \(name)") }
             // The sending may add a sender, an id or an expiry; the content is the template's.
             var fields = try await jsonObject(request) ?? [:]
-            let kept = template.fieldObject
+            let kept = template.fields
             for key in QuickMessage.keptFields { fields[key] = kept[key] }
             // Each sending is a message of its own (sent again, it shows again).
-            if fields["createdAt"] == nil { fields["createdAt"] = intake.now().formatted(.iso8601) }
+            if fields["createdAt"] == nil { fields["createdAt"] = .string(intake.now().formatted(.iso8601)) }
             return try await answers.answer(intake.submit(fields: fields, source: "template", defaultSender: "quick-messages"), source: "template")
         }
     }
@@ -57,7 +58,7 @@ struct TemplatesAPI {
             return Responses.error(.badRequest, error.description, problems: error.problems.map { .init(field: $0.field, problem: $0.problem) })
         }
         let kept = object.filter { QuickMessage.keptFields.contains($0.key) }
-        let data = try JSONSerialization.data(withJSONObject: kept)
+        let data = try JSONEncoder().encode(kept)
         do {
             let created = try await intake.inbox.saveTemplate(name, fields: data, now: intake.now())
             return Responses.json(created ? .created : .ok, try await intake.inbox.template(name))
@@ -66,8 +67,8 @@ struct TemplatesAPI {
         }
     }
 
-    private func jsonObject(_ request: Request) async throws -> [String: Any]? {
+    private func jsonObject(_ request: Request) async throws -> [String: JSONValue]? {
         guard let body = try await Responses.body(of: request, limit: Responses.maximumBody), !body.isEmpty else { return nil }
-        return (try? JSONSerialization.jsonObject(with: Data(body))) as? [String: Any]
+        return (try? JSONValue(parsing: body))?.object
     }
 }

@@ -1,5 +1,6 @@
 import FlapCore
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// The chime a kiosk sounds when two members become synced: two bell strikes a major sixth
 /// apart (E6, then C♯7 90 ms later), each with the inharmonic partials of a small bell and a

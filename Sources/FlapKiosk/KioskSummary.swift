@@ -74,6 +74,6 @@ public enum KioskSummary {
 
     private static func fit(_ line: String, columns: Int) -> String {
         guard !line.contains("{"), line.count > columns else { return line }
-        return String(line.replacingOccurrences(of: "  ", with: " ").prefix(columns))
+        return String(line.replacing("  ", with: " ").prefix(columns))
     }
 }

@@ -1,5 +1,6 @@
 import FlapCore
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// Drawing on a ``PixelFrame`` with coverage: lines, rings solid or dashed, hearts, sparkles
 /// and 5×7 letters, each pixel blended with what is under it.

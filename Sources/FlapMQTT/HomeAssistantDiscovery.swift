@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// Home Assistant MQTT discovery: the display as a `text` entity (send it a message) and a
 /// `sensor` with the board's text, both following the availability topic. Devices announced

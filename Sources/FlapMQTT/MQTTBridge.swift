@@ -2,7 +2,8 @@ import FlapCore
 import FlapMessaging
 import FlapMetrics
 import FlapStorage
-import Foundation
+import FlapJSON
+import FoundationEssentials
 import Logging
 import ServiceLifecycle
 import Synchronization
@@ -214,7 +215,7 @@ public final class MQTTBridge: Service, Sendable {
                 publishRejection(id: nil, reason: "the command is not UTF-8 text", source: source)
                 return nil
             }
-            return await intake.queue(fields: ["text": text], source: source, announce: true)
+            return await intake.queue(fields: ["text": .string(text)], source: source, announce: true)
         }
         if leaf.hasPrefix("slot/") {
             let sender = String(leaf.dropFirst(5))
@@ -233,15 +234,15 @@ public final class MQTTBridge: Service, Sendable {
 
     /// A slot message is that sender's, whatever its body says about the sender.
     private func queueSlot(_ payload: [UInt8], sender: String) async -> IntakeTicket {
-        guard var fields = (try? JSONSerialization.jsonObject(with: Data(payload))) as? [String: Any] else {
+        guard var fields = (try? JSONValue(parsing: payload))?.object else {
             return await intake.queue(json: payload, source: "mqtt", announce: true)  // says what is wrong with it
         }
-        if let given = (fields["sender"] as? [String: Any])?["id"] as? String, given != sender {
+        if let given = fields["sender"]?["id"]?.string, given != sender {
             return IntakeTicket(invalid: MessageErrors(field: "sender.id", "is \(given) but the slot topic is \(sender)'s"))
         }
-        var senderFields = fields["sender"] as? [String: Any] ?? [:]
-        senderFields["id"] = sender
-        fields["sender"] = senderFields
+        var senderFields = fields["sender"]?.object ?? [:]
+        senderFields["id"] = .string(sender)
+        fields["sender"] = .object(senderFields)
         return await intake.queue(fields: fields, source: "mqtt", announce: true)
     }
 
@@ -300,7 +301,7 @@ public final class MQTTBridge: Service, Sendable {
     }
 
     static func id(in payload: [UInt8]) -> String? {
-        ((try? JSONSerialization.jsonObject(with: Data(payload))) as? [String: Any])?["id"] as? String
+        (try? JSONValue(parsing: payload))?["id"]?.string
     }
 
     /// CONNACK codes for "unsupported protocol version": 132 (MQTT 5 reason), 1 (3.1.1 return code).

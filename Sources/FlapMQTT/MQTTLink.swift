@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import Synchronization
 
 /// How flapd's connection to the broker stands, for `/v1/status` and the web page: connected,

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// flapd's MQTT connection and identity: `[mqtt]` in flapd.toml, or `--mqtt URL --device-id ID --group NAME`.
 public struct MQTTSettings: Sendable, Equatable {

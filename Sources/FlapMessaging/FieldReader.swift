@@ -1,12 +1,13 @@
-import Foundation
+import FlapJSON
+import FoundationEssentials
 
 /// Reads typed fields from a decoded JSON object, collecting a problem for each wrong one.
 public struct FieldReader {
-    var fields: [String: Any]
+    var fields: [String: JSONValue]
     var prefix = ""
     public internal(set) var problems: [MessageErrors.Problem] = []
 
-    public init(fields: [String: Any], prefix: String = "") {
+    public init(fields: [String: JSONValue], prefix: String = "") {
         self.fields = fields
         self.prefix = prefix
     }
@@ -15,8 +16,13 @@ public struct FieldReader {
         problems.append(.init(field: prefix + field, problem: problem))
     }
 
-    private mutating func value(_ field: String, required: Bool) -> Any? {
-        guard let value = fields[field], !(value is NSNull) else {
+    /// Whether `field` is there and not null.
+    func has(_ field: String) -> Bool {
+        fields[field].map { !$0.isNull } ?? false
+    }
+
+    private mutating func value(_ field: String, required: Bool) -> JSONValue? {
+        guard let value = fields[field], !value.isNull else {
             if required { fail(field, "is missing") }
             return nil
         }
@@ -25,13 +31,13 @@ public struct FieldReader {
 
     public mutating func string(_ field: String, required: Bool = false) -> String? {
         guard let value = value(field, required: required) else { return nil }
-        guard let string = value as? String else { fail(field, "must be a string"); return nil }
+        guard let string = value.string else { fail(field, "must be a string"); return nil }
         return string
     }
 
     public mutating func int(_ field: String) -> Int? {
         guard let value = value(field, required: false) else { return nil }
-        guard let number = value as? NSNumber, !Self.isBool(number), let int = Int(exactly: number.doubleValue) else {
+        guard let int = value.int else {
             fail(field, "must be a whole number")
             return nil
         }
@@ -40,13 +46,13 @@ public struct FieldReader {
 
     public mutating func bool(_ field: String) -> Bool? {
         guard let value = value(field, required: false) else { return nil }
-        guard let number = value as? NSNumber, Self.isBool(number) else { fail(field, "must be true or false"); return nil }
-        return number.boolValue
+        guard let bool = value.bool else { fail(field, "must be true or false"); return nil }
+        return bool
     }
 
-    mutating func object(_ field: String) -> [String: Any]? {
+    mutating func object(_ field: String) -> [String: JSONValue]? {
         guard let value = value(field, required: false) else { return nil }
-        guard let object = value as? [String: Any] else { fail(field, "must be an object"); return nil }
+        guard let object = value.object else { fail(field, "must be an object"); return nil }
         return object
     }
 
@@ -73,20 +79,17 @@ public struct FieldReader {
     }
 
     /// Rows of `T`: every wrong cell named by its row and column (0-based, as JSON indexes).
-    mutating func grid<T>(_ field: String, as: T.Type, typeName: String) -> [[T]]? {
+    mutating func grid<T>(_ field: String, typeName: String, cell read: (JSONValue) -> T?) -> [[T]]? {
         guard let value = value(field, required: false) else { return nil }
-        guard let rows = value as? [Any] else { fail(field, "must be an array of rows"); return nil }
+        guard let rows = value.array else { fail(field, "must be an array of rows"); return nil }
         var grid: [[T]] = []
         var ok = true
         for (r, row) in rows.enumerated() {
-            guard let cells = row as? [Any] else { fail("\(field)[\(r)]", "must be an array"); ok = false; continue }
+            guard let cells = row.array else { fail("\(field)[\(r)]", "must be an array"); ok = false; continue }
             var out: [T] = []
+            out.reserveCapacity(cells.count)
             for (c, cell) in cells.enumerated() {
-                if let number = cell as? NSNumber, Self.isBool(number) {
-                    fail("\(field)[\(r)][\(c)]", "must be \(typeName)"); ok = false
-                } else if T.self == Int.self, let number = cell as? NSNumber, let int = Int(exactly: number.doubleValue) {
-                    out.append(int as! T)
-                } else if let typed = cell as? T, T.self != Int.self {
+                if let typed = read(cell) {
                     out.append(typed)
                 } else {
                     fail("\(field)[\(r)][\(c)]", "must be \(typeName)"); ok = false
@@ -95,10 +98,5 @@ public struct FieldReader {
             grid.append(out)
         }
         return ok ? grid : nil
-    }
-
-    static func isBool(_ number: NSNumber) -> Bool {
-        // JSONSerialization gives booleans as NSNumber; tell them apart from 0 and 1.
-        String(cString: number.objCType) == "c" || type(of: number) != type(of: NSNumber(value: 1))
     }
 }

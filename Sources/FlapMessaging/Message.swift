@@ -1,5 +1,5 @@
 import FlapCore
-import Foundation
+import FoundationEssentials
 
 /// A message for the board (README, "Messages and receipts"), as accepted: every default filled in.
 public struct Message: Sendable, Equatable, Codable {

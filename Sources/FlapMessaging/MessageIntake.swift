@@ -1,5 +1,6 @@
 import FlapCore
-import Foundation
+import FlapJSON
+import FoundationEssentials
 
 /// The one way into the inbox for every transport: validate, commit, and say what happened.
 public struct MessageIntake: Sendable {
@@ -20,7 +21,7 @@ public struct MessageIntake: Sendable {
     }
 
     /// Takes already-decoded fields (the Local API builds them from its own format).
-    public func submit(fields: [String: Any], source: String, defaultSender: String? = nil) async throws -> IntakeOutcome {
+    public func submit(fields: [String: JSONValue], source: String, defaultSender: String? = nil) async throws -> IntakeOutcome {
         try await queue(fields: fields, source: source, defaultSender: defaultSender).outcome
     }
 
@@ -34,7 +35,7 @@ public struct MessageIntake: Sendable {
     }
 
     /// ``queue(json:source:defaultSender:announce:)`` for already-decoded fields.
-    public func queue(fields: [String: Any], source: String, defaultSender: String? = nil, announce: Bool = false) async -> IntakeTicket {
+    public func queue(fields: [String: JSONValue], source: String, defaultSender: String? = nil, announce: Bool = false) async -> IntakeTicket {
         await queue(source: source, defaultSender: defaultSender, announce: announce) { parser, time throws(MessageErrors) in
             try parser.parse(fields, now: time)
         }

@@ -1,5 +1,6 @@
 import FlapCore
-import Foundation
+import FlapJSON
+import FoundationEssentials
 
 /// Reads a message from JSON (README, "Messages and receipts"): unknown fields are ignored, wrong types and bad values
 /// are errors naming the field, and every problem is reported at once, not only the first.
@@ -19,18 +20,18 @@ public struct MessageParser: Sendable {
 
     /// The message in `json`, with defaults filled in at `now`, and the layout's warnings.
     public func parse(_ json: [UInt8], now: Date) throws(MessageErrors) -> (Message, [String]) {
-        let object: Any
+        let value: JSONValue
         do {
-            object = try JSONSerialization.jsonObject(with: Data(json), options: [.fragmentsAllowed])
+            value = try JSONValue(parsing: json)
         } catch {
             throw MessageErrors(field: "", "the body is not valid JSON")
         }
-        guard let fields = object as? [String: Any] else { throw MessageErrors(field: "", "a message must be a JSON object") }
+        guard let fields = value.object else { throw MessageErrors(field: "", "a message must be a JSON object") }
         return try parse(fields, now: now)
     }
 
     /// The message in an already-decoded JSON object.
-    public func parse(_ fields: [String: Any], now: Date) throws(MessageErrors) -> (Message, [String]) {
+    public func parse(_ fields: [String: JSONValue], now: Date) throws(MessageErrors) -> (Message, [String]) {
         var reader = FieldReader(fields: fields)
         let id = reader.string("id")
         if let id, id.isEmpty || id.count > 128 { reader.fail("id", "must be 1 to 128 characters") }
@@ -114,7 +115,7 @@ public struct MessageParser: Sendable {
     public static let latestDate = Date(timeIntervalSince1970: 253_402_300_799)
 
     private func readContent(_ reader: inout FieldReader) -> Content? {
-        let present = ["text", "codes", "pattern"].filter { reader.fields[$0] != nil && !(reader.fields[$0] is NSNull) }
+        let present = ["text", "codes", "pattern"].filter(reader.has)
         guard present.count == 1 else {
             reader.fail(present.isEmpty ? "text" : present.joined(separator: ", "),
                         present.isEmpty ? "a message needs one of text, codes or pattern" : "give only one of text, codes or pattern")
@@ -124,9 +125,9 @@ public struct MessageParser: Sendable {
         case "text":
             return reader.string("text").map(Content.text)
         case "codes":
-            return reader.grid("codes", as: Int.self, typeName: "a whole number").map(Content.codes)
+            return reader.grid("codes", typeName: "a whole number", cell: \.int).map(Content.codes)
         default:
-            return reader.grid("pattern", as: String.self, typeName: "a colour name").map(Content.pattern)
+            return reader.grid("pattern", typeName: "a colour name", cell: \.string).map(Content.pattern)
         }
     }
 

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// Where a message stands. Every accepted message ends in exactly one final status.
 public enum ReceiptStatus: String, Sendable, Codable, CaseIterable {

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// Who may send: an allow list (when not empty, only those senders), a block list, a
 /// per-sender rate limit as a token bucket (kept in the inbox: ``RateBuckets``).

@@ -1,5 +1,5 @@
 import FlapMQTT
-import Foundation
+import FoundationEssentials
 import Wematch
 
 /// A member this kiosk hosts (one strap, one person): its retained join record, its samples,

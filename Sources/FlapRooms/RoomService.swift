@@ -1,7 +1,7 @@
 import FlapHardware
 import FlapHeartRate
 import FlapMQTT
-import Foundation
+import FoundationEssentials
 import Logging
 import Wematch
 

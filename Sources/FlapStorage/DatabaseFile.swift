@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// A SQLite file flapd keeps, checked as it is opened.
 public enum DatabaseFile {
@@ -30,6 +30,9 @@ public enum DatabaseFile {
         }
     }
 
+    /// 20261124T061500Z: sortable, and safe in a file name.
+    static let compactUTC = Date.ISO8601FormatStyle(dateSeparator: .omitted, dateTimeSeparator: .standard, timeSeparator: .omitted, timeZone: .gmt)
+
     /// Whether the database at `path` was left with its write-ahead log or rollback journal.
     public static func wasNotStoppedCleanly(_ path: String) -> Bool {
         ["-wal", "-journal"].contains { FileManager.default.fileExists(atPath: path + $0) }
@@ -38,7 +41,7 @@ public enum DatabaseFile {
     /// Moves the database at `path` (and its `-wal`, `-shm` and `-journal`) aside; returns where.
     @discardableResult
     public static func setAside(_ path: String, reason: String, health: StorageHealth, now: Date = Date()) throws -> String {
-        let target = "\(path).damaged-\(ISO8601DateFormatter.compactUTC.string(from: now))"
+        let target = "\(path).damaged-\(now.formatted(Self.compactUTC))"
         for suffix in ["", "-wal", "-shm", "-journal"] where FileManager.default.fileExists(atPath: path + suffix) {
             do {
                 try FileManager.default.moveItem(atPath: path + suffix, toPath: target + suffix)
@@ -63,15 +66,5 @@ public enum DatabaseFile {
         } catch let error where StorageFault(error, path: path)?.kind == .damaged {
             return "\((error as? SQLiteError)?.message ?? "\(error)")"
         }
-    }
-}
-
-extension ISO8601DateFormatter {
-    /// 20261124T061500Z: sortable, and safe in a file name.
-    static var compactUTC: ISO8601DateFormatter {
-        let formatter = ISO8601DateFormatter()
-        formatter.formatOptions = [.withYear, .withMonth, .withDay, .withTime, .withTimeZone]
-        formatter.timeZone = TimeZone(identifier: "UTC")
-        return formatter
     }
 }

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -96,10 +96,9 @@ public struct StorageFault: Error, Sendable, Equatable, CustomStringConvertible 
         let code: Int32?
         if let posix = error as? POSIXError {
             code = posix.code.rawValue
-        } else if let underlying = (error as NSError).userInfo[NSUnderlyingErrorKey] as? NSError, underlying.domain == NSPOSIXErrorDomain {
-            code = Int32(underlying.code)
-        } else if (error as NSError).domain == NSPOSIXErrorDomain {
-            code = Int32((error as NSError).code)
+        } else if let cocoa = error as? CocoaError, let underlying = cocoa.userInfo["NSUnderlyingError"] as? POSIXError {
+            // What FileManager throws carries the errno it met underneath.
+            code = underlying.code.rawValue
         } else if let cocoa = error as? CocoaError {
             switch cocoa.code {
             case .fileWriteOutOfSpace: return .full
@@ -124,6 +123,12 @@ public struct FilesystemSpace: Sendable, Equatable {
     public var totalBytes: Int64
     public var readOnly: Bool
 
+    /// The directory `path` is in ("." for a bare name, "/" for the root).
+    static func parent(of path: String) -> String {
+        guard let slash = path.lastIndex(of: "/") else { return "." }
+        return slash == path.startIndex ? "/" : String(path[..<slash])
+    }
+
     /// Below this, an I/O error on a write is taken for a full disk (SQLite needs a few pages).
     static let nearlyFull: Int64 = 64 * 1024
 
@@ -132,7 +137,7 @@ public struct FilesystemSpace: Sendable, Equatable {
         var candidate = path
         var info = statvfs()
         while statvfs(candidate, &info) != 0 {
-            let parent = (candidate as NSString).deletingLastPathComponent
+            let parent = Self.parent(of: candidate)
             guard !parent.isEmpty, parent != candidate else { return nil }
             candidate = parent
         }
@@ -147,7 +152,7 @@ public struct FilesystemSpace: Sendable, Equatable {
 enum WriteProbe {
     /// The errno of the failed step, or nil when the write went through.
     static func errno(beside path: String) -> Int32? {
-        let probe = (path as NSString).deletingLastPathComponent + "/.flapd-write-probe"
+        let probe = FilesystemSpace.parent(of: path) + "/.flapd-write-probe"
         let descriptor = open(probe, O_CREAT | O_WRONLY | O_TRUNC, 0o600)
         guard descriptor >= 0 else { return Glibc.errno }
         defer {

@@ -1,5 +1,5 @@
 import FlapCore
-import Foundation
+import FoundationEssentials
 
 /// A panel's quiet hours: a daily span of local time in which the board does not move for
 /// messages (they are accepted and wait), and what it does when the span starts. When it ends

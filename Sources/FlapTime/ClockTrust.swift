@@ -1,5 +1,5 @@
 import CLinuxDevices
-import Foundation
+import FoundationEssentials
 
 #if canImport(Glibc)
 import Glibc
@@ -42,7 +42,7 @@ public struct ClockTrust: Sendable {
                 now: @escaping @Sendable () -> Date = { Date() }) {
         self.setting = setting
         self.timesyncDirectory = timesyncDirectory
-        lastSeenFile = (stateDirectory as NSString).appendingPathComponent("clock")
+        lastSeenFile = stateDirectory.appendingPathComponent("clock")
         self.kernelSynchronised = kernelSynchronised
         self.now = now
     }
@@ -52,8 +52,8 @@ public struct ClockTrust: Sendable {
         if setting == .trusted {
             return ClockVerdict(rule: .configured, trusted: true, reason: "the configuration says the clock is right ([time] clock = \"trusted\")")
         }
-        var isDirectory: ObjCBool = false
-        if FileManager.default.fileExists(atPath: timesyncDirectory, isDirectory: &isDirectory), isDirectory.boolValue {
+        var isDirectory = false
+        if FileManager.default.fileExists(atPath: timesyncDirectory, isDirectory: &isDirectory), isDirectory {
             return FileManager.default.fileExists(atPath: timesyncDirectory + "/synchronized")
                 ? ClockVerdict(rule: .timesyncd, trusted: true, reason: "systemd-timesyncd has synchronised the clock")
                 : ClockVerdict(rule: .timesyncd, trusted: false, reason: "waiting for systemd-timesyncd to synchronise the clock")
@@ -79,13 +79,13 @@ public struct ClockTrust: Sendable {
         let now = now()
         guard verdict.trusted, lastSeen().map({ now > $0 }) ?? true else { return }
         let temporary = lastSeenFile + ".new"
-        guard FileManager.default.createFile(atPath: temporary, contents: Data(String(format: "%.3f\n", now.timeIntervalSince1970).utf8)) else { return }
+        guard FileManager.default.createFile(atPath: temporary, contents: Data(String(cFormat: "%.3f\n", now.timeIntervalSince1970).utf8)) else { return }
         _ = rename(temporary, lastSeenFile)
     }
 
     func lastSeen() -> Date? {
         guard let data = FileManager.default.contents(atPath: lastSeenFile),
-              let seconds = Double(String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)) else { return nil }
+              let seconds = Double(String(decoding: data, as: UTF8.self).trimmed) else { return nil }
         return Date(timeIntervalSince1970: seconds)
     }
 

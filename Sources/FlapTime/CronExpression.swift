@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// A five-field cron expression (minute hour day-of-month month day-of-week), as crontab(5)
 /// reads it: `*`, numbers, ranges `a-b`, steps `*/n` and `a-b/n`, lists `a,b`, month and day

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// When a recurring message fires: days of the week at times of day, or a cron expression, in
 /// an IANA time zone. Each local time fires once, as a person expects across daylight-saving

@@ -1,5 +1,5 @@
 import FlapMessaging
-import Foundation
+import FoundationEssentials
 import Logging
 
 /// Gives messages sent for later their slots when their instant comes: wakes at the soonest

@@ -1,4 +1,5 @@
-import Foundation
+import FlapJSON
+import FoundationEssentials
 
 /// A recurring message as written in `[[schedule]]` or sent to `/v1/schedules`: when (days of
 /// the week and times, or a cron expression) in which time zone, what it shows (text, codes, a
@@ -135,17 +136,17 @@ public struct ScheduleDefinition: Sendable, Equatable, Codable {
 
     /// The message's fields for one occurrence (the content, alignment and sender; the quick
     /// message's fields are merged in by the runner).
-    func messageFields(at occurrence: Date) -> [String: Any] {
-        var fields: [String: Any] = [
-            "id": "schedule-\(name)-\(Int(occurrence.timeIntervalSince1970))",
-            "sender": ["id": senderID, "name": name],
-            "createdAt": occurrence.formatted(.iso8601),
-            "expiresAt": occurrence.addingTimeInterval(TimeInterval((holdMinutes ?? Self.defaultHoldMinutes) * 60)).formatted(.iso8601),
+    func messageFields(at occurrence: Date) -> [String: JSONValue] {
+        var fields: [String: JSONValue] = [
+            "id": .string("schedule-\(name)-\(Int(occurrence.timeIntervalSince1970))"),
+            "sender": ["id": .string(senderID), "name": .string(name)],
+            "createdAt": .string(occurrence.formatted(.iso8601)),
+            "expiresAt": .string(occurrence.addingTimeInterval(TimeInterval((holdMinutes ?? Self.defaultHoldMinutes) * 60)).formatted(.iso8601)),
         ]
-        if let text { fields["text"] = text }
-        if let codes { fields["codes"] = codes }
-        if let pattern { fields["pattern"] = pattern }
-        if let align { fields["align"] = align }
+        if let text { fields["text"] = .string(text) }
+        if let codes { fields["codes"] = JSONValue(rows: codes) }
+        if let pattern { fields["pattern"] = .array(pattern.map { .array($0.map(JSONValue.string)) }) }
+        if let align { fields["align"] = .string(align) }
         return fields
     }
 }

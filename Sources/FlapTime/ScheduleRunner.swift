@@ -1,6 +1,7 @@
 import FlapMessaging
 import FlapStorage
-import Foundation
+import FlapJSON
+import FoundationEssentials
 import Logging
 
 /// A schedule as the API lists it.
@@ -184,7 +185,7 @@ public actor ScheduleRunner<C: Clock>: ScheduleBook where C.Duration == Duration
     private func fire(_ definition: ScheduleDefinition, at occurrence: Date) async {
         var fields = definition.messageFields(at: occurrence)
         if let name = definition.quickMessage {
-            guard let kept = (try? await inbox.template(name))??.fieldObject else {
+            guard let kept = (try? await inbox.template(name))??.fields else {
                 return logger.error("a schedule names a quick message that does not exist", metadata: ["schedule": "\(definition.name)", "quickMessage": "\(name)"])
             }
             for key in QuickMessage.keptFields where fields[key] == nil { fields[key] = kept[key] }

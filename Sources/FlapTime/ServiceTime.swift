@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// The two times the service needs: a `Clock` for sleeping and measuring (monotonic), and the
 /// wall-clock date messages are stamped and expire by. Tests pass a virtual clock and a date

@@ -1,6 +1,6 @@
 import FlapCore
 import FlapStorage
-import Foundation
+import FoundationEssentials
 import Logging
 
 /// Writes one panel's boards to its Vestaboard from the delivery queue, one at a time:

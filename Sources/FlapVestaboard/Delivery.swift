@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// One write of a board to a Vestaboard, as the delivery queue keeps it.
 public struct Delivery: Sendable, Equatable, Codable {

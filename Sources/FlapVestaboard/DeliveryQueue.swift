@@ -1,5 +1,5 @@
 import FlapStorage
-import Foundation
+import FoundationEssentials
 
 /// The writes waiting for (or done with) the boards, in SQLite so they survive restarts and power
 /// cuts (synchronous = FULL). Only the newest board of a panel waits: enqueuing supersedes an

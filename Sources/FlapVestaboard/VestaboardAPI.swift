@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// Which of a Vestaboard's APIs flapd talks to, and with what credential.
 public enum VestaboardAPI: Sendable, Equatable {

@@ -1,7 +1,7 @@
 import AsyncHTTPClient
-import Foundation
+import FlapJSON
+import FoundationEssentials
 import NIOCore
-import NIOFoundationCompat
 
 /// Reads and writes a board through one of its APIs. Timeouts as others use them: 3 s to
 /// connect and 10 s to answer on the home network, 5 s to connect to the cloud.
@@ -27,38 +27,39 @@ public struct VestaboardClient: Sendable {
     public func read() async throws(VestaboardError) -> [[Int]]? {
         let (status, body, headers) = try await send("GET", body: nil)
         guard status == 200 else { throw Self.error(status, body, headers) }
-        guard let object = (try? JSONSerialization.jsonObject(with: Data(body))) as? [String: Any] else {
+        guard let object = (try? JSONValue(parsing: body))?.object else {
             throw .transient("the board answered something that is not JSON")
         }
         switch api {
         case .local:
-            return object["message"] as? [[Int]]
+            return object["message"].flatMap(Self.rows)
         case .cloud, .readWrite:
-            guard let current = object["currentMessage"] as? [String: Any], let layout = current["layout"] as? String else { return nil }
-            return (try? JSONSerialization.jsonObject(with: Data(layout.utf8))) as? [[Int]]
+            // The cloud gives the rows as JSON inside a string.
+            guard let layout = object["currentMessage"]?["layout"]?.string else { return nil }
+            return (try? JSONValue(parsing: Array(layout.utf8))).flatMap(Self.rows)
         }
     }
 
     /// Writes `rows`; the Local API takes the `transition`, the cloud can be `forced` past its
     /// 15 s limit.
     public func write(_ rows: [[Int]], transition: BoardTransition? = nil, forced: Bool = false) async throws(VestaboardError) -> Written {
-        var object: Any
+        let object: JSONValue
         switch api {
         case .local:
             if let transition {
-                var fields: [String: Any] = ["characters": rows, "strategy": transition.strategy]
-                fields["step_size"] = transition.stepSize
-                fields["step_interval_ms"] = transition.stepIntervalMs
-                object = fields
+                var fields: [String: JSONValue] = ["characters": JSONValue(rows: rows), "strategy": .string(transition.strategy)]
+                if let stepSize = transition.stepSize { fields["step_size"] = JSONValue(stepSize) }
+                if let interval = transition.stepIntervalMs { fields["step_interval_ms"] = JSONValue(interval) }
+                object = .object(fields)
             } else {
-                object = rows
+                object = JSONValue(rows: rows)
             }
         case .cloud, .readWrite:
-            var fields: [String: Any] = ["characters": rows]
+            var fields: [String: JSONValue] = ["characters": JSONValue(rows: rows)]
             if forced { fields["forced"] = true }
-            object = fields
+            object = .object(fields)
         }
-        let data = (try? JSONSerialization.data(withJSONObject: object)) ?? Data()
+        let data = Data(object.text.utf8)
         let (status, body, headers) = try await send("POST", body: data)
         if case .readWrite = api, status == 405, String(decoding: body, as: UTF8.self).contains("fingerprint") { return .alreadyShown }
         guard (200..<300).contains(status) else { throw Self.error(status, body, headers) }
@@ -71,7 +72,7 @@ public struct VestaboardClient: Sendable {
         request.headers.add(name: api.credential.name, value: api.credential.value)
         if let body {
             request.headers.add(name: "Content-Type", value: "application/json")
-            request.body = .bytes(ByteBuffer(data: body))
+            request.body = .bytes(ByteBuffer(bytes: body))
         }
         do {
             let response = try await http.execute(request, timeout: timeout)
@@ -84,12 +85,28 @@ public struct VestaboardClient: Sendable {
         }
     }
 
+    /// Rows of whole numbers, or nil when `value` is anything else.
+    static func rows(_ value: JSONValue) -> [[Int]]? {
+        guard let rows = value.array else { return nil }
+        var result: [[Int]] = []
+        for row in rows {
+            guard let cells = row.array else { return nil }
+            var codes: [Int] = []
+            for cell in cells {
+                guard let code = cell.int else { return nil }
+                codes.append(code)
+            }
+            result.append(codes)
+        }
+        return result
+    }
+
     static func error(_ status: Int, _ body: [UInt8], _ headers: [(String, String)]) -> VestaboardError {
-        let message = ((try? JSONSerialization.jsonObject(with: Data(body))) as? [String: Any])?["message"] as? String ?? ""
+        let message = (try? JSONValue(parsing: body))?["message"]?.string ?? ""
         switch status {
         case 400, 401, 403, 404, 405: return .refused(status: status, message: message)
         case 429:
-            let seconds = headers.first { $0.0.lowercased() == "retry-after" }.flatMap { Int($0.1.trimmingCharacters(in: .whitespaces)) } ?? 15
+            let seconds = headers.first { $0.0.lowercased() == "retry-after" }.flatMap { Int($0.1.trimmed) } ?? 15
             return .rateLimited(retryAfter: .seconds(max(1, seconds)))
         default: return .transient("the board answered \(status)\(message.isEmpty ? "" : ": \(message)")")
         }

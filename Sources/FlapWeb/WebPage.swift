@@ -1,5 +1,5 @@
 import FlapCore
-import Foundation
+import FoundationEssentials
 import HTTPTypes
 import Hummingbird
 
@@ -62,7 +62,7 @@ public enum WebPage {
             guard let code = CharacterCode(value) else { continue }
             if let colour = code.colour {
                 let (r, g, b) = colour == .black ? (0, 0, 0) : (Int(colour.rgb.red), Int(colour.rgb.green), Int(colour.rgb.blue))
-                colours["\(value)"] = String(format: "#%02x%02x%02x", r, g, b)
+                colours["\(value)"] = String(cFormat: "#%02lx%02lx%02lx", r, g, b)
                 names["\(value)"] = colour.name
             } else if let character = code.character {
                 characters["\(value)"] = String(character)

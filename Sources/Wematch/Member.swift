@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// A member's id in a room: unique in the room, stable while it stays (`kiosk-a.ble.C47C8D6A1234`).
 public typealias MemberID = String

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// A Wematch room as one kiosk sees it: members' join records and samples in, the room's shape
 /// out. Pure and on an injected clock; every kiosk fed the same messages computes the same

@@ -1,4 +1,5 @@
-import Foundation
+import FlapJSON
+import FoundationEssentials
 
 /// The rooms' MQTT topics and payloads, as every kiosk and tool that takes part exchanges them:
 /// - `wematch/rooms/<room>/members/<member>`: the retained join record (QoS 1), cleared on leave;
@@ -64,9 +65,9 @@ public enum RoomMessages {
 
     public static func listing(_ payload: [UInt8]) throws(RoomMessageError) -> RoomListing {
         let object = try object(payload, "a room listing")
-        guard let room = object["room"] as? String, nameProblem(room) == nil else { throw RoomMessageError("room: a room name is missing") }
-        guard let kind = (object["kind"] as? String).flatMap(RoomListing.Kind.init(rawValue:)) else { throw RoomMessageError("kind: standing or pair") }
-        guard let capacity = object["capacity"] as? Int, capacity >= 2 else { throw RoomMessageError("capacity: a whole number of members, 2 or more") }
+        guard let room = object["room"]?.string, nameProblem(room) == nil else { throw RoomMessageError("room: a room name is missing") }
+        guard let kind = object["kind"]?.string.flatMap(RoomListing.Kind.init(rawValue:)) else { throw RoomMessageError("kind: standing or pair") }
+        guard let capacity = object["capacity"]?.int, capacity >= 2 else { throw RoomMessageError("capacity: a whole number of members, 2 or more") }
         return RoomListing(room: room, kind: kind, capacity: capacity)
     }
 
@@ -76,9 +77,9 @@ public enum RoomMessages {
 
     public static func record(_ payload: [UInt8]) throws(RoomMessageError) -> MemberRecord {
         let object = try object(payload, "a join record")
-        guard let name = object["name"] as? String, !name.isEmpty else { throw RoomMessageError("name: a member's name is missing") }
-        guard let colour = object["colour"] as? String, Palette.rgb(colour) != nil else { throw RoomMessageError("colour: not a colour as #rrggbb") }
-        guard let text = object["joinedAt"] as? String, let joined = try? Date(text, strategy: .iso8601) else {
+        guard let name = object["name"]?.string, !name.isEmpty else { throw RoomMessageError("name: a member's name is missing") }
+        guard let colour = object["colour"]?.string, Palette.rgb(colour) != nil else { throw RoomMessageError("colour: not a colour as #rrggbb") }
+        guard let text = object["joinedAt"]?.string, let joined = try? Date(text, strategy: .iso8601) else {
             throw RoomMessageError("joinedAt: not a time as 2026-11-22T10:00:00Z")
         }
         return MemberRecord(name: name, colour: colour, joinedAt: joined)
@@ -87,25 +88,24 @@ public enum RoomMessages {
     public static func sample(_ payload: [UInt8]) throws(RoomMessageError) -> HeartSample {
         let object = try object(payload, "a sample")
         func rate(_ key: String) throws(RoomMessageError) -> Double {
-            guard let value = object[key] as? NSNumber, !(value is Bool), value.doubleValue.isFinite else {
+            guard let value = object[key]?.number, value.isFinite else {
                 throw RoomMessageError("\(key): a number of beats per minute is missing")
             }
-            return value.doubleValue
+            return value
         }
-        guard let seq = object["seq"] as? Int else { throw RoomMessageError("seq: a whole sequence number is missing") }
+        guard let seq = object["seq"]?.int else { throw RoomMessageError("seq: a whole sequence number is missing") }
         return HeartSample(previous: try rate("previous"), current: try rate("current"), seq: seq)
     }
 
-    private static func object(_ payload: [UInt8], _ what: String) throws(RoomMessageError) -> [String: Any] {
-        guard let object = (try? JSONSerialization.jsonObject(with: Data(payload))) as? [String: Any] else {
+    private static func object(_ payload: [UInt8], _ what: String) throws(RoomMessageError) -> [String: JSONValue] {
+        guard let object = (try? JSONValue(parsing: payload))?.object else {
             throw RoomMessageError("\(what) must be a JSON object")
         }
         return object
     }
 
     private static func quoted(_ text: String) -> String {
-        String(decoding: (try? JSONSerialization.data(withJSONObject: [text], options: [.withoutEscapingSlashes])) ?? Data("[\"\"]".utf8), as: UTF8.self)
-            .dropFirst().dropLast().description
+        JSONValue.string(text).text
     }
 
     private static func number(_ value: Double) -> String {

@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// A star lit by a pair that became synced: it appears between the two, drifts for
 /// ``driftTime`` and fades over ``fadeTime``. Its place and drift come from the pair and the

@@ -35,7 +35,7 @@ import Testing
     @Test func theRulesParserReadsWhatItShould() throws {
         let package = try Self.packageDependencies()
         #expect(package["FlapCore"] == [])
-        #expect(package["FlapMessaging"] == ["FlapCore", "FlapStorage"])
+        #expect(package["FlapMessaging"] == ["FlapJSON", "FlapCore", "FlapStorage"])
         #expect(package["FlapStorage"] == ["CSQLite"], "a product (swift-log) is not a project module")
     }
 

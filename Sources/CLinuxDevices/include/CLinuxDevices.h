@@ -32,6 +32,14 @@ static inline int vw_set_timer_slack(unsigned long nanoseconds) {
     return prctl(PR_SET_TIMERSLACK, nanoseconds, 0, 0, 0);
 }
 
+/// Names the calling thread (at most 15 bytes; longer is cut) for top -H and debuggers.
+static inline int vw_set_thread_name(const char *name) {
+    char shortened[16];
+    strncpy(shortened, name, sizeof shortened - 1);
+    shortened[sizeof shortened - 1] = 0;
+    return prctl(PR_SET_NAME, (unsigned long)shortened, 0, 0, 0);
+}
+
 #include <linux/fb.h>
 
 /// A framebuffer's geometry and pixel format from its variable and fixed screen information;

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// What layout shows for characters a board cannot: accents folded (É → E), typographic
 /// marks made plain (“ ” → ", ‘ ’ → ', … → ...), colour emoji as chips (🟥 → red, ❤️ → 62).
@@ -51,15 +51,19 @@ enum Substitutions {
 
     /// Compatibility decomposition with the marks dropped: É → E, Ｆ → F, ² → 2, ﬀ → FF.
     static func fold(_ s: Unicode.Scalar) -> [CharacterCode]? {
-        let decomposed = String(Character(s)).decomposedStringWithCompatibilityMapping.uppercased()
-        var codes: [CharacterCode] = []
-        for part in decomposed.unicodeScalars {
-            if isInvisible(part) { continue }
-            guard let code = CharacterCode(character: part) else { return nil }
-            codes.append(code)
-        }
-        return codes.isEmpty ? nil : codes
+        foldTable[s.value]
     }
+
+    /// `foldTableText` (FoldTable.swift, made with Foundation's decomposition) read once.
+    static let foldTable: [UInt32: [CharacterCode]] = {
+        var table: [UInt32: [CharacterCode]] = [:]
+        for line in foldTableText.split(separator: "\n") {
+            let fields = line.split(separator: "\t")
+            guard fields.count == 2, let value = UInt32(fields[0], radix: 16) else { continue }
+            table[value] = fields[1].unicodeScalars.compactMap { CharacterCode(character: $0 == "_" ? " " : $0) }
+        }
+        return table
+    }()
 
     private static func codes(_ text: String) -> [CharacterCode] {
         text.unicodeScalars.map { CharacterCode(character: $0)! }

@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// Draws boards, and the flip animation of a plan, into a canvas: each module a face with its
 /// glyph (colour chips fill the face), the largest that fits, centred.

@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// The sound of one flap landing: mono samples in −1…1 at `rate` frames a second.
 public struct ClackSample: Sendable, Equatable {

@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// The clacks of a plan as one PCM track: each clack at its landing time, scaled by its gain,
 /// overlapping clacks summed and soft-limited. Any span of frames can be rendered on its own,

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// A daily span of local time, such as 22:00–07:00 (it may wrap past midnight).
 public struct QuietHours: Sendable, Equatable, CustomStringConvertible {
@@ -8,7 +8,7 @@ public struct QuietHours: Sendable, Equatable, CustomStringConvertible {
 
     /// Parses `HH:MM-HH:MM`.
     public init?(_ text: String) {
-        let parts = text.split(separator: "-").map { $0.trimmingCharacters(in: .whitespaces) }
+        let parts = text.split(separator: "-").map { $0.trimmed }
         guard parts.count == 2, let start = Self.minutes(parts[0]), let end = Self.minutes(parts[1]), start != end else { return nil }
         self.start = start
         self.end = end
@@ -37,6 +37,10 @@ public struct QuietHours: Sendable, Equatable, CustomStringConvertible {
     }
 
     public var description: String {
-        String(format: "%02d:%02d-%02d:%02d", start / 60, start % 60, end / 60, end % 60)
+        func clock(_ minutes: Int) -> String {
+            let (hours, minute) = (minutes / 60, minutes % 60)
+            return (hours < 10 ? "0" : "") + "\(hours):" + (minute < 10 ? "0" : "") + "\(minute)"
+        }
+        return clock(start) + "-" + clock(end)
     }
 }

@@ -1,6 +1,6 @@
 import CALSA
 import FlapHardware
-import Foundation
+import FoundationEssentials
 
 /// Sound through ALSA (libasound): a PCM device such as `default`, `hw:1,0`, or any PCM of an
 /// ALSA configuration given as text (the tests use the `null` and `file` plugins that way).

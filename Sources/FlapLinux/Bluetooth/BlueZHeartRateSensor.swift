@@ -1,5 +1,5 @@
 import FlapHardware
-import Foundation
+import FoundationEssentials
 
 /// Heart-rate straps over Bluetooth LE, through bluetoothd's D-Bus API: a discovery filter for
 /// the Heart Rate service on LE, `Device1.Connect`, and notifications of the Heart Rate
@@ -22,7 +22,7 @@ public struct BlueZHeartRateSensor<C: Clock>: HeartRateSensor where C.Duration =
         if let adapter, adapter.isEmpty || !adapter.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber) }) {
             throw HardwareError(device: "ble \(adapter)", problem: "\(adapter.debugDescription) is not an adapter name", remedy: "name it as `bluetoothctl list` or `hciconfig` does, e.g. hci0")
         }
-        for strap in straps where strap.trimmingCharacters(in: .whitespaces).isEmpty {
+        for strap in straps where strap.trimmed.isEmpty {
             throw HardwareError(device: "ble \(adapter ?? "")", problem: "a strap to follow has an empty name", remedy: "give its address (C4:7C:8D:6A:12:34) or the name it advertises")
         }
         name = "ble \(adapter ?? "(first adapter)")"

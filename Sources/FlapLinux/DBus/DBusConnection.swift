@@ -1,5 +1,5 @@
 import CSystemd
-import Foundation
+import FoundationEssentials
 import Synchronization
 
 #if canImport(Glibc)
@@ -192,9 +192,7 @@ private final class BusThread: @unchecked Sendable {
             _ = fcntl(end, F_SETFD, FD_CLOEXEC)
         }
         wake = (ends[0], ends[1])
-        let thread = Thread { [self] in loop() }
-        thread.name = "d-bus"
-        thread.start()
+        DetachedThread.start(name: "d-bus") { [self] in loop() }
     }
 
     func submit(failing: @escaping @Sendable (DBusError) -> Void, _ job: @escaping @Sendable (BusThread, OpaquePointer) -> Void) {

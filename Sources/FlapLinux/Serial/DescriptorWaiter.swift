@@ -1,5 +1,5 @@
 import FlapHardware
-import Foundation
+import FoundationEssentials
 import Synchronization
 
 #if canImport(Glibc)
@@ -43,9 +43,7 @@ final class DescriptorWaiter: Sendable {
         }
         self.descriptor = descriptor
         wake = (ends[0], ends[1])
-        let thread = Thread { [self] in loop() }
-        thread.name = "serial \(name)"
-        thread.start()
+        DetachedThread.start(name: "serial \(name)") { [self] in loop() }
     }
 
     /// Returns once the descriptor has one of `events`, hangs up or fails, or at `deadline`,

@@ -1,5 +1,5 @@
 import FlapHardware
-import Foundation
+import FoundationEssentials
 
 #if canImport(Glibc)
 import Glibc

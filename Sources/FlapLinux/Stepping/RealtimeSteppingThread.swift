@@ -1,6 +1,7 @@
 import CLinuxDevices
 import FlapHardware
-import Foundation
+import Dispatch
+import FoundationEssentials
 import Synchronization
 
 #if canImport(Glibc)
@@ -30,7 +31,7 @@ public final class RealtimeSteppingThread: Sendable {
     public func start() -> String? {
         let ready = DispatchSemaphore(value: 0)
         running.store(true, ordering: .releasing)
-        let thread = Thread { [self] in
+        DetachedThread.start(name: "flapd-stepping") { [self] in
             outcome.withLock { $0 = raisePriority() }
             // Wake-ups as exact as the kernel allows (the default slack is 50 µs).
             _ = vw_set_timer_slack(1)
@@ -38,8 +39,6 @@ public final class RealtimeSteppingThread: Sendable {
             loop()
             finished.signal()
         }
-        thread.name = "flapd-stepping"
-        thread.start()
         ready.wait()
         return outcome.withLock { $0 }
     }

@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 import NIOCore
 
 /// One client's MQTT session, run by one task over one input stream: connecting and

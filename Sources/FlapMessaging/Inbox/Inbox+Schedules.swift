@@ -1,5 +1,5 @@
 import FlapStorage
-import Foundation
+import FoundationEssentials
 
 /// Recurring messages kept in the inbox's database: their definitions (as JSON, read by the
 /// schedules' own module) and when each last looked at the clock.

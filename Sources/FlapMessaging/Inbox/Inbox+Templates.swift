@@ -1,5 +1,6 @@
+import FlapJSON
 import FlapStorage
-import Foundation
+import FoundationEssentials
 
 /// A quick message: a message's fields under a name, to send again with one request.
 public struct QuickMessage: Sendable, Equatable, Encodable {
@@ -14,10 +15,6 @@ public struct QuickMessage: Sendable, Equatable, Encodable {
     /// The fields a template keeps; the rest of a message (id, sender, times) is the sending's.
     public static let keptFields = ["text", "codes", "pattern", "align", "valign", "transition"]
 
-    /// The kept fields as a JSON object, as message intake reads fields.
-    public var fieldObject: [String: Any] {
-        (try? JSONSerialization.jsonObject(with: JSONEncoder().encode(fields))) as? [String: Any] ?? [:]
-    }
 
     /// What is wrong with `name` as a template's name, or nil.
     public static func nameProblem(_ name: String) -> String? {
@@ -83,49 +80,5 @@ extension Inbox {
         let data: Data = row["fields"]
         return QuickMessage(name: row["name"], fields: try JSONDecoder().decode([String: JSONValue].self, from: data),
                             createdAt: Date(timeIntervalSince1970: row["createdAt"]), updatedAt: Date(timeIntervalSince1970: row["updatedAt"]))
-    }
-}
-
-/// A JSON value as it came, kept and given back unchanged.
-public enum JSONValue: Sendable, Equatable, Codable {
-    case string(String)
-    case number(Double)
-    case bool(Bool)
-    case array([JSONValue])
-    case object([String: JSONValue])
-    case null
-
-    public init(from decoder: any Decoder) throws {
-        let container = try decoder.singleValueContainer()
-        if container.decodeNil() { self = .null }
-        else if let value = try? container.decode(Bool.self) { self = .bool(value) }
-        else if let value = try? container.decode(Double.self) { self = .number(value) }
-        else if let value = try? container.decode(String.self) { self = .string(value) }
-        else if let value = try? container.decode([JSONValue].self) { self = .array(value) }
-        else { self = .object(try container.decode([String: JSONValue].self)) }
-    }
-
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.singleValueContainer()
-        switch self {
-        case .string(let value): try container.encode(value)
-        case .number(let value): try container.encode(value)
-        case .bool(let value): try container.encode(value)
-        case .array(let value): try container.encode(value)
-        case .object(let value): try container.encode(value)
-        case .null: try container.encodeNil()
-        }
-    }
-
-    /// As JSONSerialization gives and takes it.
-    public var foundation: Any {
-        switch self {
-        case .string(let value): value
-        case .number(let value): value == value.rounded() && abs(value) < 1e15 ? Int(value) as Any : value
-        case .bool(let value): value
-        case .array(let value): value.map(\.foundation)
-        case .object(let value): value.mapValues(\.foundation)
-        case .null: NSNull()
-        }
     }
 }

@@ -1,6 +1,6 @@
 import FlapCore
 import FlapStorage
-import Foundation
+import FoundationEssentials
 
 /// The messages waiting to be shown, in SQLite (WAL, synchronous FULL): one slot per sender,
 /// a receipt for every accepted message.

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// What the inbox announces, in commit order, to its one listener (the MQTT bridge publishes
 /// these as receipts). A message's outcome always comes before its final receipt.

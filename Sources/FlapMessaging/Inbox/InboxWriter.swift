@@ -1,6 +1,6 @@
 import FlapStorage
 import FlapCore
-import Foundation
+import FoundationEssentials
 
 /// A change to the inbox, queued for the writer.
 enum InboxOperation: Sendable {

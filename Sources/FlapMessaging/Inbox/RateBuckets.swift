@@ -1,5 +1,5 @@
 import FlapStorage
-import Foundation
+import FoundationEssentials
 
 /// Token buckets, one per sender, kept in the inbox's database so a restart does not refill
 /// anyone's allowance: `perHour` messages at once, refilled at `perHour` an hour. A bucket is

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// A live slot's message with its arrival order.
 struct SlotEntry: Sendable {

@@ -3,7 +3,7 @@ import FlapCore
 import FlapHardware
 import FlapMessaging
 import FlapMQTT
-import Foundation
+import FoundationEssentials
 import TOMLKit
 
 /// Reads flapd.toml. Every problem is reported, each with its key and line; unknown keys are

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// Where each key of a TOML file is written, so configuration errors can name the line.
 /// (The TOML parser reports positions only for syntax errors.) It reads table headers
@@ -11,18 +11,18 @@ struct TOMLLineIndex {
         var table = ""
         var arrayCounts: [String: Int] = [:]
         for (number, raw) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
-            let line = raw.trimmingCharacters(in: .whitespaces)
+            let line = raw.trimmed
             if line.hasPrefix("[[") , let end = line.range(of: "]]") {
-                let name = line[line.index(line.startIndex, offsetBy: 2)..<end.lowerBound].trimmingCharacters(in: .whitespaces)
+                let name = line[line.index(line.startIndex, offsetBy: 2)..<end.lowerBound].trimmed
                 let index = arrayCounts[name, default: 0]
                 arrayCounts[name] = index + 1
                 table = "\(name)[\(index)]"
                 lines[table] = number + 1
             } else if line.hasPrefix("["), let end = line.firstIndex(of: "]") {
-                table = line[line.index(after: line.startIndex)..<end].trimmingCharacters(in: .whitespaces)
+                table = line[line.index(after: line.startIndex)..<end].trimmed
                 lines[table] = number + 1
             } else if let equals = line.firstIndex(of: "="), !line.hasPrefix("#") {
-                let key = line[..<equals].trimmingCharacters(in: .whitespaces).trimmingCharacters(in: CharacterSet(charactersIn: "\"'"))
+                let key = String(line[..<equals].trimmed.trimmingPrefix(while: { $0 == "\"" || $0 == "'" }).reversed().drop(while: { $0 == "\"" || $0 == "'" }).reversed())
                 lines[table.isEmpty ? key : "\(table).\(key)"] = number + 1
             }
         }

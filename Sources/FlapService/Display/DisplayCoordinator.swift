@@ -3,7 +3,7 @@ import FlapHardware
 import FlapMessaging
 import FlapStorage
 import FlapTime
-import Foundation
+import FoundationEssentials
 import Logging
 
 /// Keeps one panel showing what its policy chooses from the inbox: re-chooses when the inbox
@@ -101,7 +101,7 @@ public actor DisplayCoordinator<C: Clock> where C.Duration == Duration {
             // The wall-clock stamp lets a benchmark match plan starts with the requests that caused them.
             logger.debug("plan started", metadata: [
                 "panel": "\(panelID)", "message": "\(token ?? "-")", "flaps": "\(plan.clackEvents.count)",
-                "at": "\(String(format: "%.6f", time.now().timeIntervalSince1970))",
+                "at": "\(String(cFormat: "%.6f", time.now().timeIntervalSince1970))",
             ])
             await observer?.planStarted(panel: panelID, messageId: token, flaps: plan.clackEvents.count)
         case .rested(let board, let token, let flaps):
@@ -207,7 +207,7 @@ public actor DisplayCoordinator<C: Clock> where C.Duration == Duration {
                 return nil
             }
             do {
-                let (message, _) = try MessageParser(boardSize: renderer.size, source: "quiet-hours").parse(template.fieldObject, now: time.now())
+                let (message, _) = try MessageParser(boardSize: renderer.size, source: "quiet-hours").parse(template.fields, now: time.now())
                 return try renderer.board(for: message)
             } catch {
                 logger.warning("quiet hours: the quick message cannot be shown; holding instead", metadata: ["panel": "\(panelID)", "message": "\(name)", "error": "\(error)"])

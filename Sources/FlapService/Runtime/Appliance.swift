@@ -11,7 +11,7 @@ import FlapMetrics
 import FlapMQTT
 import FlapStorage
 import FlapTime
-import Foundation
+import FoundationEssentials
 import Hummingbird
 import Logging
 import ServiceLifecycle

@@ -1,7 +1,7 @@
 import FlapHTTP
 import FlapMetrics
 import FlapVestaboard
-import Foundation
+import FoundationEssentials
 
 /// The real Vestaboards' writes as the API reaches them.
 struct ApplianceDeliveries: DeliveryAccess {

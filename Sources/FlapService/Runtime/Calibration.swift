@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// Each directly driven module's offset: the steps from its home sensor's edge to the middle of
 /// flap 0, kept per panel in `calibration-<panel>.json` in the state directory (written whole,

@@ -4,7 +4,7 @@ import FlapMessaging
 import FlapMQTT
 import FlapHeartRate
 import FlapRooms
-import Foundation
+import FoundationEssentials
 import Logging
 
 #if canImport(Glibc)

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import Logging
 
 /// Logs one line per event on stderr: `<priority>message key=value …`. The `<N>` prefix (sd-daemon
@@ -27,7 +27,7 @@ public struct JournalLogHandler: LogHandler {
         let merged = metadata.merging(event.metadata ?? [:]) { $1 }
         for (key, value) in merged.sorted(by: { $0.key < $1.key }) { line += " \(key)=\(value)" }
         line += "\n"
-        FileHandle.standardError.write(Data(line.utf8))
+        StandardStreams.error(line)
     }
 
     /// syslog priorities: 7 debug … 2 critical.

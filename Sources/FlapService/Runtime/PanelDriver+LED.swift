@@ -2,7 +2,7 @@ import FlapCore
 import FlapHardware
 import FlapLinux
 import FlapSimulated
-import Foundation
+import FoundationEssentials
 import Logging
 
 extension PanelDriver {

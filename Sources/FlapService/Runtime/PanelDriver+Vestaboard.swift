@@ -1,7 +1,7 @@
 import FlapCore
 import FlapHardware
 import FlapVestaboard
-import Foundation
+import FoundationEssentials
 import Logging
 
 extension PanelDriver {

@@ -9,7 +9,7 @@ import FlapMQTT
 import FlapRooms
 import FlapSimulated
 import FlapVestaboard
-import Foundation
+import FoundationEssentials
 import Logging
 import ServiceLifecycle
 import Synchronization
@@ -73,7 +73,7 @@ final class PanelRuntime: Service, Sendable {
         panel = driver.panel
         engine = driver.engine
         if configuration.show == .terminal, drawInTerminal, let device = driver.ledDevice {
-            ledTerminal = (LEDTerminalRenderer { text in FileHandle.standardOutput.write(Data(text.utf8)) }, device)
+            ledTerminal = (LEDTerminalRenderer { text in StandardStreams.output(text) }, device)
         } else {
             ledTerminal = nil
         }
@@ -82,7 +82,7 @@ final class PanelRuntime: Service, Sendable {
             renderer = nil
         case (_, let snapshots?):
             let terminal = configuration.show == .terminal && drawInTerminal
-            renderer = (TerminalRenderer(isTerminal: terminal) { text in FileHandle.standardOutput.write(Data(text.utf8)) }, snapshots)
+            renderer = (TerminalRenderer(isTerminal: terminal) { text in StandardStreams.output(text) }, snapshots)
         }
         var planner = try FlipPlanner(drum: configuration.drum, motion: driver.panel.info.motion, flapPeriodMs: configuration.flapPeriodMs,
                                       transition: try Transition(strategy: configuration.transition))

@@ -1,5 +1,6 @@
 import FlapStorage
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// flapd's state directory: the inbox database, keys, panel state. Made with mode 0700.
 public struct StateDirectory: Sendable {
@@ -16,7 +17,7 @@ public struct StateDirectory: Sendable {
         } else if let xdg = environment["XDG_STATE_HOME"], !xdg.isEmpty {
             chosen = xdg + "/flapd"
         } else {
-            chosen = (environment["HOME"] ?? NSHomeDirectory()) + "/.local/state/flapd"
+            chosen = (environment["HOME"] ?? Self.homeDirectory()) + "/.local/state/flapd"
         }
         do {
             try FileManager.default.createDirectory(atPath: chosen, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
@@ -33,16 +34,22 @@ public struct StateDirectory: Sendable {
     /// `created` says whether it was just made, so the caller can say where it is.
     public func secret(_ name: String) throws -> (value: String, created: Bool) {
         let path = file(name)
-        if let existing = try? String(contentsOfFile: path, encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines), !existing.isEmpty {
+        if let existing = try? String(contentsOfFile: path, encoding: .utf8).trimmed, !existing.isEmpty {
             return (existing, false)
         }
         var generator = SystemRandomNumberGenerator()
         let bytes = (0..<32).map { _ in UInt8.random(in: 0...255, using: &generator) }
-        let value = Data(bytes).base64EncodedString().replacingOccurrences(of: "+", with: "-")
-            .replacingOccurrences(of: "/", with: "_").replacingOccurrences(of: "=", with: "")
+        let value = Data(bytes).base64EncodedString().replacing("+", with: "-")
+            .replacing("/", with: "_").replacing("=", with: "")
         let created = FileManager.default.createFile(atPath: path, contents: Data((value + "\n").utf8), attributes: [.posixPermissions: 0o600])
         guard created else { throw ServiceError("cannot write \(path): check the state directory's permissions") }
         return (value, true)
+    }
+
+    /// The user's home directory from the password database (for a service without HOME).
+    static func homeDirectory() -> String {
+        guard let entry = getpwuid(getuid()), let directory = entry.pointee.pw_dir else { return "/" }
+        return String(cString: directory)
     }
 }
 
@@ -55,7 +62,7 @@ func resolve(_ secret: Secret, purpose: String) throws -> String {
         guard let text = try? String(contentsOfFile: path, encoding: .utf8) else {
             throw ServiceError("cannot read the \(purpose) file \(path): check that it exists and that flapd may read it")
         }
-        let value = text.trimmingCharacters(in: .whitespacesAndNewlines)
+        let value = text.trimmed
         guard !value.isEmpty else { throw ServiceError("the \(purpose) file \(path) is empty") }
         return value
     }
@@ -75,9 +82,7 @@ func writeWhole(_ data: Data, to path: String, purpose: String) throws {
     let temporary = url.deletingLastPathComponent().appendingPathComponent("." + url.lastPathComponent + ".new").path
     do {
         try data.write(to: URL(fileURLWithPath: temporary))
-        let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: temporary))
-        try handle.synchronize()
-        try handle.close()
+        try syncFile(temporary)
     } catch {
         try? FileManager.default.removeItem(atPath: temporary)
         throw StorageFault(error, path: path) ?? error
@@ -87,4 +92,12 @@ func writeWhole(_ data: Data, to path: String, purpose: String) throws {
         throw StorageFault(POSIXError(POSIXErrorCode(rawValue: code) ?? .EIO), path: path)
             ?? ServiceError("cannot save the \(purpose) to \(path): \(String(cString: strerror(code)))")
     }
+}
+
+/// Flushes `path`'s data to the storage (fsync), so a rename over the old file is safe.
+private func syncFile(_ path: String) throws {
+    let descriptor = open(path, O_WRONLY | O_CLOEXEC)
+    guard descriptor >= 0 else { throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO) }
+    defer { close(descriptor) }
+    guard fsync(descriptor) == 0 else { throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO) }
 }

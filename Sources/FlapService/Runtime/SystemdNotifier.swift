@@ -1,5 +1,5 @@
 import CSystemd
-import Foundation
+import FoundationEssentials
 import Logging
 import ServiceLifecycle
 

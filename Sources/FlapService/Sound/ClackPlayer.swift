@@ -1,6 +1,6 @@
 import FlapCore
 import FlapHardware
-import Foundation
+import FoundationEssentials
 import Logging
 
 /// Plays the clacks of each plan so every clack is heard when its flap lands.

@@ -1,5 +1,5 @@
 import FlapCore
-import Foundation
+import FoundationEssentials
 
 /// The sound as changed over the API (mute, volume, quiet hours), kept in `sound.json` in the
 /// state directory so a restart keeps what a person chose on the page; the configuration's

@@ -1,5 +1,5 @@
 import FlapCore
-import Foundation
+import FoundationEssentials
 
 /// How the clacks sound: from `[sound]` in flapd.toml.
 public struct SoundSettings: Sendable, Equatable {

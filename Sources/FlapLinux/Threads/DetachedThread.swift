@@ -1,0 +1,35 @@
+import CLinuxDevices
+import Glibc
+
+/// An operating-system thread of its own, for work that blocks in a system call (poll(2), the
+/// stepping loop) and must not hold one of Swift's cooperative threads. What Foundation's
+/// `Thread` did, on pthreads directly, so flapd does not link Foundation (and ICU) for it.
+enum DetachedThread {
+    /// Starts `body` on a new detached thread, named `name` (cut to the kernel's 15 bytes) for
+    /// `top -H` and debuggers.
+    static func start(name: String, _ body: @escaping @Sendable () -> Void) {
+        let context = Unmanaged.passRetained(Body(name: name, run: body)).toOpaque()
+        var attributes = pthread_attr_t()
+        pthread_attr_init(&attributes)
+        defer { pthread_attr_destroy(&attributes) }
+        pthread_attr_setdetachstate(&attributes, Int32(PTHREAD_CREATE_DETACHED))
+        var thread = pthread_t()
+        let result = pthread_create(&thread, &attributes, { context in
+            let body = Unmanaged<Body>.fromOpaque(context!).takeRetainedValue()
+            _ = vw_set_thread_name(body.name)
+            body.run()
+            return nil
+        }, context)
+        // Only a system out of threads or memory refuses; flapd cannot carry on without it.
+        precondition(result == 0, "cannot start the thread \(name): \(String(cString: strerror(result)))")
+    }
+
+    private final class Body {
+        let name: String
+        let run: @Sendable () -> Void
+        init(name: String, run: @escaping @Sendable () -> Void) {
+            self.name = name
+            self.run = run
+        }
+    }
+}
