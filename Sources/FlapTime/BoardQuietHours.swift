@@ -26,13 +26,13 @@ public struct BoardQuietHours: Sendable, Equatable {
     }
 
     /// Whether the board holds at `date`.
-    public func holds(at date: Date, calendar: Calendar = .current) -> Bool {
-        action != .dim && hours.contains(date, calendar: calendar)
+    public func holds(at date: Date, zone: ZoneRules) -> Bool {
+        action != .dim && hours.contains(date, zone: zone)
     }
 
     /// When the span next starts or ends after `date`.
-    public func nextChange(after date: Date, calendar: Calendar = .current) -> Date {
-        hours.nextChange(after: date, calendar: calendar)
+    public func nextChange(after date: Date, zone: ZoneRules) -> Date {
+        hours.nextChange(after: date, zone: zone)
     }
 
     /// The action as configuration writes it (`quiet = …`).

@@ -1,3 +1,4 @@
+import FlapCore
 import FoundationEssentials
 
 /// When a recurring message fires: days of the week at times of day, or a cron expression, in
@@ -13,17 +14,16 @@ public struct Recurrence: Sendable, Equatable {
     }
 
     public let rule: Rule
-    public let timeZone: TimeZone
+    public let timeZone: ZoneRules
 
-    public init(rule: Rule, timeZone: TimeZone) {
+    public init(rule: Rule, timeZone: ZoneRules) {
         self.rule = rule
         self.timeZone = timeZone
     }
 
     /// The first occurrence after `date`, or nil when there is none within eight years.
     public func next(after date: Date) -> Date? {
-        let wallNow = date.timeIntervalSince1970 + Double(timeZone.secondsFromGMT(for: date))
-        let firstDay = Int((wallNow / 86400).rounded(.down))
+        let firstDay = Int(timeZone.wall(at: date).floorDivided(by: 86400))
         // A day after the skipped or repeated hour may hold the answer; a cron day may be years off.
         let days = if case .weekly = rule { 9 } else { 366 * 8 + 2 }
         for day in firstDay..<(firstDay + days) {
@@ -38,7 +38,7 @@ public struct Recurrence: Sendable, Equatable {
                 minutes = cron.hours.sorted().flatMap { h in cron.minutes.sorted().map { h * 60 + $0 } }
             }
             for minute in minutes {
-                let instant = self.instant(wall: Double(day) * 86400 + Double(minute) * 60)
+                let instant = timeZone.instant(wall: Int64(day) * 86400 + Int64(minute) * 60)
                 if instant > date { return instant }
             }
         }
@@ -56,29 +56,9 @@ public struct Recurrence: Sendable, Equatable {
         return found
     }
 
-    /// The instant the wall clock of this zone reads `wall` (seconds since 1970 as if UTC): the
-    /// earlier of two when the hour repeats, the end of the gap when it is skipped.
-    func instant(wall: TimeInterval) -> Date {
-        let before = TimeInterval(timeZone.secondsFromGMT(for: Date(timeIntervalSince1970: wall - 14 * 3600)))
-        let after = TimeInterval(timeZone.secondsFromGMT(for: Date(timeIntervalSince1970: wall + 14 * 3600)))
-        let candidates = [wall - before, wall - after].map(Date.init(timeIntervalSince1970:)).filter {
-            $0.timeIntervalSince1970 + TimeInterval(timeZone.secondsFromGMT(for: $0)) == wall
-        }
-        if let first = candidates.min() { return first }
-        return timeZone.nextDaylightSavingTimeTransition(after: Date(timeIntervalSince1970: wall - before - 86400))
-            ?? Date(timeIntervalSince1970: wall - before)
-    }
-
     /// Month (1–12), day of the month and weekday (0 Sunday) of day number `day` since 1970-01-01.
     static func civil(day: Int) -> (month: Int, day: Int, weekday: Int) {
-        let parts = utc.dateComponents([.month, .day, .weekday], from: Date(timeIntervalSince1970: Double(day) * 86400))
-        return (parts.month!, parts.day!, parts.weekday! - 1)
+        let date = CivilDate(day: Int64(day))
+        return (date.month, date.day, CivilDate.weekday(day: Int64(day)))
     }
-
-    /// Wall-clock arithmetic: a calendar without daylight saving.
-    private static let utc: Calendar = {
-        var calendar = Calendar(identifier: .gregorian)
-        calendar.timeZone = TimeZone(identifier: "UTC")!
-        return calendar
-    }()
 }

@@ -1,3 +1,4 @@
+import FlapCore
 import FlapJSON
 import FoundationEssentials
 
@@ -61,14 +62,14 @@ public struct ScheduleDefinition: Sendable, Equatable, Codable {
     public var senderID: String { sender ?? "schedule-\(name)" }
 
     /// When it fires, or every problem, each naming its field.
-    public func recurrence(systemZone: TimeZone = .current) throws(ScheduleErrors) -> Recurrence {
+    public func recurrence(systemZone: ZoneRules = .current()) throws(ScheduleErrors) -> Recurrence {
         var problems: [ScheduleError] = []
         if name.isEmpty || name.count > 48 || name.contains(where: { "/+#".contains($0) || $0.isWhitespace }) {
             problems.append(ScheduleError("name", "\(name.debugDescription) must be 1 to 48 characters without spaces or / + #"))
         }
         var zone = systemZone
         if let timeZone {
-            if let found = TimeZone(identifier: timeZone) { zone = found } else {
+            if let found = ZoneRules.named(timeZone) { zone = found } else {
                 problems.append(ScheduleError("timeZone", "\(timeZone.debugDescription) is not an IANA time zone such as Europe/Berlin or America/New_York"))
             }
         }

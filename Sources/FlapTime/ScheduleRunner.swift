@@ -1,3 +1,4 @@
+import FlapCore
 import FlapMessaging
 import FlapStorage
 import FlapJSON
@@ -53,7 +54,7 @@ public actor ScheduleRunner<C: Clock>: ScheduleBook where C.Duration == Duration
     private let time: ServiceTime<C>
     private let trust: @Sendable () -> ClockVerdict
     private let logger: Logger
-    private let systemZone: TimeZone
+    private let systemZone: ZoneRules
     private let fromFile: [ScheduleDefinition]
     private var stored: [ScheduleDefinition] = []
     private var loaded = false
@@ -61,7 +62,7 @@ public actor ScheduleRunner<C: Clock>: ScheduleBook where C.Duration == Duration
 
     /// `fromFile`: the configuration's schedules, already checked.
     public init(inbox: Inbox, intake: MessageIntake, time: ServiceTime<C>, trust: @escaping @Sendable () -> ClockVerdict,
-                fromFile: [ScheduleDefinition], systemZone: TimeZone = .current, logger: Logger) {
+                fromFile: [ScheduleDefinition], systemZone: ZoneRules = .current(), logger: Logger) {
         self.inbox = inbox
         self.intake = intake
         self.time = time

@@ -1,6 +1,7 @@
 import FlapCore
 import FlapHardware
 import FlapSimulated
+import FlapTime
 import Foundation
 import Logging
 import Testing
@@ -91,7 +92,7 @@ func drive(_ clock: ManualClock, step: Duration = .milliseconds(5), until done: 
         #expect(await quiet.state == .quietHours(QuietHours("22:00-07:00")!))
         #expect(await output.writes.isEmpty)
         night = DateComponents(calendar: .current, year: 2026, month: 11, day: 22, hour: 12).date!
-        #expect(QuietHours("22:00-07:00")!.contains(night) == false)
+        #expect(QuietHours("22:00-07:00")!.contains(night, zone: .current()) == false)
 
         settings = SoundSettings()
         settings.mute = true
@@ -109,13 +110,13 @@ func drive(_ clock: ManualClock, step: Duration = .milliseconds(5), until done: 
 
     @Test func quietHoursWrapPastMidnight() {
         let hours = QuietHours("22:00-07:00")!
-        var calendar = Calendar(identifier: .gregorian)
-        calendar.timeZone = TimeZone(identifier: "Europe/Zurich")!
-        func at(_ h: Int, _ m: Int) -> Date { calendar.date(from: DateComponents(year: 2026, month: 6, day: 1, hour: h, minute: m))! }
-        #expect(hours.contains(at(22, 0), calendar: calendar))
-        #expect(hours.contains(at(3, 15), calendar: calendar))
-        #expect(!hours.contains(at(7, 0), calendar: calendar))
-        #expect(!hours.contains(at(12, 0), calendar: calendar))
+        let zurich = ZoneRules.named("Europe/Zurich")!
+        // 2026-06-01 in summer time, two hours east of UTC.
+        func at(_ h: Int, _ m: Int) -> Date { Date(timeIntervalSince1970: TimeInterval(CivilDate.days(year: 2026, month: 6, day: 1) * 86400 + Int64(h * 3600 + m * 60 - 7200))) }
+        #expect(hours.contains(at(22, 0), zone: zurich))
+        #expect(hours.contains(at(3, 15), zone: zurich))
+        #expect(!hours.contains(at(7, 0), zone: zurich))
+        #expect(!hours.contains(at(12, 0), zone: zurich))
         #expect(QuietHours("25:00-07:00") == nil && QuietHours("07:00-07:00") == nil)
         #expect(hours.description == "22:00-07:00")
     }

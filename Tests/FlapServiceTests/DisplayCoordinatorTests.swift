@@ -36,14 +36,9 @@ import TestSupport
             coordinator = DisplayCoordinator(
                 panelID: "main", inbox: inbox, motion: motion, policy: policy, size: .flagship,
                 time: time, logger: Logger(label: "test"), showing: showing.map { (board: $0.0, messageId: $0.1) },
-                quiet: quiet, calendar: Self.utc)
+                quiet: quiet, zone: .utc)
         }
 
-        static var utc: Calendar {
-            var calendar = Calendar(identifier: .gregorian)
-            calendar.timeZone = TimeZone(identifier: "UTC")!
-            return calendar
-        }
 
         func send(_ id: String, from sender: String, text: String, created: TimeInterval = 0, lifetime: TimeInterval = 3600,
                   bypassQuietHours: Bool = false) async throws {

@@ -1,3 +1,4 @@
+import FlapCore
 import FlapTime
 import Foundation
 import Testing
@@ -8,7 +9,7 @@ import Testing
     static func instant(_ text: String) -> Date { try! Date(text, strategy: .iso8601) }
 
     static func daily(_ hhmm: Int, _ zone: String) -> Recurrence {
-        Recurrence(rule: .weekly(days: Set(0...6), minutes: [hhmm / 100 * 60 + hhmm % 100]), timeZone: TimeZone(identifier: zone)!)
+        Recurrence(rule: .weekly(days: Set(0...6), minutes: [hhmm / 100 * 60 + hhmm % 100]), timeZone: ZoneRules.named(zone)!)
     }
 
     /// Every occurrence from `start` for `count` fires.
@@ -45,22 +46,22 @@ import Testing
     }
 
     @Test func weekdaysAndCronAgree() throws {
-        let weekdays = Recurrence(rule: .weekly(days: Set(1...5), minutes: [7 * 60]), timeZone: TimeZone(identifier: "Europe/Berlin")!)
-        let cron = Recurrence(rule: .cron(try CronExpression("0 7 * * mon-fri")), timeZone: TimeZone(identifier: "Europe/Berlin")!)
+        let weekdays = Recurrence(rule: .weekly(days: Set(1...5), minutes: [7 * 60]), timeZone: ZoneRules.named("Europe/Berlin")!)
+        let cron = Recurrence(rule: .cron(try CronExpression("0 7 * * mon-fri")), timeZone: ZoneRules.named("Europe/Berlin")!)
         // Friday 2027-01-15 08:00 UTC onwards: Monday, Tuesday … (not the weekend).
         let a = Self.occurrences(weekdays, from: "2027-01-15T08:00:00Z", count: 5), b = Self.occurrences(cron, from: "2027-01-15T08:00:00Z", count: 5)
         #expect(a == b && a.first == Self.instant("2027-01-18T06:00:00Z") && a.count == 5)
         // Bin day: Tuesday evenings.
-        let bins = Recurrence(rule: .cron(try CronExpression("30 19 * * 2")), timeZone: TimeZone(identifier: "UTC")!)
+        let bins = Recurrence(rule: .cron(try CronExpression("30 19 * * 2")), timeZone: ZoneRules.named("UTC")!)
         #expect(bins.next(after: Self.instant("2027-01-15T08:00:00Z")) == Self.instant("2027-01-19T19:30:00Z"))
         // Both day fields restricted: either matches, as in cron.
-        let either = Recurrence(rule: .cron(try CronExpression("0 12 1 * sun")), timeZone: TimeZone(identifier: "UTC")!)
+        let either = Recurrence(rule: .cron(try CronExpression("0 12 1 * sun")), timeZone: ZoneRules.named("UTC")!)
         #expect(Self.occurrences(either, from: "2027-01-29T00:00:00Z", count: 3) == ["2027-01-31T12:00:00Z", "2027-02-01T12:00:00Z", "2027-02-07T12:00:00Z"].map(Self.instant))
         // Steps and lists.
         let steps = try CronExpression("*/15 9-17/4 * jan,jul *")
         #expect(steps.minutes == [0, 15, 30, 45] && steps.hours == [9, 13, 17] && steps.months == [1, 7])
         // 29 February fires only in leap years.
-        let leap = Recurrence(rule: .cron(try CronExpression("0 0 29 2 *")), timeZone: TimeZone(identifier: "UTC")!)
+        let leap = Recurrence(rule: .cron(try CronExpression("0 0 29 2 *")), timeZone: ZoneRules.named("UTC")!)
         #expect(leap.next(after: Self.instant("2027-01-01T00:00:00Z")) == Self.instant("2028-02-29T00:00:00Z"))
     }
 
@@ -77,7 +78,7 @@ import Testing
     }
 
     @Test func theLatestMissedOccurrenceWithinTheWindow() {
-        let hourly = Recurrence(rule: .cron(try! CronExpression("0 * * * *")), timeZone: TimeZone(identifier: "UTC")!)
+        let hourly = Recurrence(rule: .cron(try! CronExpression("0 * * * *")), timeZone: ZoneRules.named("UTC")!)
         // The clock jumps from 01:10 to 09:20: only 09:00 is within a 30-minute window.
         #expect(hourly.latest(after: Self.instant("2027-01-01T01:10:00Z"), upTo: Self.instant("2027-01-01T09:20:00Z"), window: 1800) == Self.instant("2027-01-01T09:00:00Z"))
         #expect(hourly.latest(after: Self.instant("2027-01-01T01:10:00Z"), upTo: Self.instant("2027-01-01T09:40:00Z"), window: 1800) == nil)

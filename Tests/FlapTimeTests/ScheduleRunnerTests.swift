@@ -16,7 +16,7 @@ import TestSupport
     func runner(_ fromFile: [ScheduleDefinition] = []) -> ScheduleRunner<ManualClock> {
         let intake = MessageIntake(inbox: rig.inbox, boardSize: .flagship, now: rig.time.now)
         return ScheduleRunner(inbox: rig.inbox, intake: intake, time: rig.time, trust: rig.trust, fromFile: fromFile,
-                              systemZone: TimeZone(identifier: "UTC")!, logger: Logger(label: "test"))
+                              systemZone: ZoneRules.named("UTC")!, logger: Logger(label: "test"))
     }
 
     static func schedule(_ name: String, days: [String]? = nil, times: [String]? = nil, cron: String? = nil, text: String = "HELLO", hold: Int? = nil) -> ScheduleDefinition {

@@ -20,20 +20,20 @@ public struct QuietHours: Sendable, Equatable, CustomStringConvertible {
         return h * 60 + m
     }
 
-    /// Whether `date` falls in the span, in `calendar`'s time zone (local time by default).
-    public func contains(_ date: Date, calendar: Calendar = .current) -> Bool {
-        let parts = calendar.dateComponents([.hour, .minute], from: date)
-        let minute = (parts.hour ?? 0) * 60 + (parts.minute ?? 0)
+    /// Whether `date` falls in the span, in `zone`'s local time.
+    public func contains(_ date: Date, zone: ZoneRules) -> Bool {
+        let minute = zone.minuteOfDay(at: date)
         return start < end ? (start..<end).contains(minute) : (minute >= start || minute < end)
     }
 
-    /// The first instant after `date` at which the span starts or ends, in `calendar`'s time
-    /// zone. On a night the clocks go forward past a boundary, the first moment after it.
-    public func nextChange(after date: Date, calendar: Calendar = .current) -> Date {
-        [start, end].compactMap { minute in
-            calendar.nextDate(after: date, matching: DateComponents(hour: minute / 60, minute: minute % 60, second: 0),
-                              matchingPolicy: .nextTime, direction: .forward)
-        }.min() ?? date.addingTimeInterval(86400)
+    /// The first instant after `date` at which the span starts or ends, in `zone`'s local
+    /// time. On a night the clocks go forward past a boundary, the first moment after it.
+    public func nextChange(after date: Date, zone: ZoneRules) -> Date {
+        let today = zone.wall(at: date).floorDivided(by: 86400)
+        let candidates = (today...today + 2).flatMap { day in
+            [start, end].map { zone.instant(wall: day * 86400 + Int64($0) * 60) }
+        }
+        return candidates.filter { $0 > date }.min() ?? date.addingTimeInterval(86400)
     }
 
     public var description: String {

@@ -19,7 +19,8 @@ public actor DisplayCoordinator<C: Clock> where C.Duration == Duration {
     private let logger: Logger
     private let observer: DisplayObserver?
     private let quiet: BoardQuietHours?
-    private let calendar: Calendar
+    /// The local time zone quiet hours are read in.
+    private let zone: ZoneRules
     /// Whether timed decisions may go by the wall clock (``ClockTrust``).
     private let clockTrusted: @Sendable () -> Bool
     /// When the quiet hours the panel is in end (nil: not in them).
@@ -46,11 +47,11 @@ public actor DisplayCoordinator<C: Clock> where C.Duration == Duration {
     public init(
         panelID: String, inbox: Inbox, motion: MotionLoop<C>, policy: PanelPolicy, size: BoardSize,
         time: ServiceTime<C>, logger: Logger, observer: DisplayObserver? = nil, showing: (board: Board, messageId: String?)? = nil,
-        quiet: BoardQuietHours? = nil, calendar: Calendar = .current, clockTrusted: @escaping @Sendable () -> Bool = { true }
+        quiet: BoardQuietHours? = nil, zone: ZoneRules = .current(), clockTrusted: @escaping @Sendable () -> Bool = { true }
     ) {
         self.quiet = quiet
         alarm = Alarm(clock: time.clock)
-        self.calendar = calendar
+        self.zone = zone
         self.clockTrusted = clockTrusted
         self.panelID = panelID
         self.inbox = inbox
@@ -142,8 +143,8 @@ public actor DisplayCoordinator<C: Clock> where C.Duration == Duration {
             let chosen = policy.choose(from: slots, previous: target, rotationDue: rotationDue)
             // Quiet hours go by the wall clock, so only when it can be trusted.
             let now = time.now()
-            let holding = quiet.map { $0.holds(at: now, calendar: calendar) && clockTrusted() } ?? false  // the clock's trust (files, a system call) asked only inside the span
-            let quietChange = quiet?.nextChange(after: now, calendar: calendar)
+            let holding = quiet.map { $0.holds(at: now, zone: zone) && clockTrusted() } ?? false  // the clock's trust (files, a system call) asked only inside the span
+            let quietChange = quiet?.nextChange(after: now, zone: zone)
             quietUntil = holding ? quietChange : nil
             if !holding { quietBoardShown = false }
             if holding, chosen?.bypassQuietHours != true {

@@ -2,6 +2,7 @@ import FlapCore
 import FlapHardware
 import FlapLinux
 import FlapSimulated
+import FlapTime
 import FoundationEssentials
 import Logging
 
@@ -74,7 +75,7 @@ extension PanelDriver {
 
     /// Minutes after local midnight, for the brightness schedule.
     @Sendable static func localMinuteOfDay() -> Int {
-        let parts = Calendar.current.dateComponents([.hour, .minute], from: Date())
-        return (parts.hour ?? 0) * 60 + (parts.minute ?? 0)
+        // Read each time, so a time zone changed while flapd runs is followed.
+        ZoneRules.current().minuteOfDay(at: Date())
     }
 }

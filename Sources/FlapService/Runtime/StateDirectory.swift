@@ -22,7 +22,7 @@ public struct StateDirectory: Sendable {
         do {
             try FileManager.default.createDirectory(atPath: chosen, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
         } catch {
-            throw ServiceError("cannot create the state directory \(chosen): \(error.localizedDescription) (give another with --state-dir)")
+            throw ServiceError("cannot create the state directory \(chosen): \(Self.reason(error)) (give another with --state-dir)")
         }
         path = chosen
     }
@@ -44,6 +44,12 @@ public struct StateDirectory: Sendable {
         let created = FileManager.default.createFile(atPath: path, contents: Data((value + "\n").utf8), attributes: [.posixPermissions: 0o600])
         guard created else { throw ServiceError("cannot write \(path): check the state directory's permissions") }
         return (value, true)
+    }
+
+    /// What went wrong, as the system says it ("Permission denied"), not as a Swift value.
+    static func reason(_ error: any Error) -> String {
+        let posix = (error as? POSIXError) ?? ((error as? CocoaError)?.userInfo["NSUnderlyingError"] as? POSIXError)
+        return posix.map { String(cString: strerror($0.code.rawValue)) } ?? "\(error)"
     }
 
     /// The user's home directory from the password database (for a service without HOME).

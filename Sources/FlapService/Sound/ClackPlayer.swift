@@ -1,5 +1,6 @@
 import FlapCore
 import FlapHardware
+import FlapTime
 import FoundationEssentials
 import Logging
 
@@ -20,6 +21,8 @@ public actor ClackPlayer<C: Clock> where C.Duration == Duration {
     private let sample: ClackSample
     private var settings: SoundSettings
     private let now: @Sendable () -> Date
+    /// The local time zone quiet hours are read in, read once (at start, like the rest of the settings).
+    private let zone: ZoneRules
     private let rate: Int
     private let periodFrames: Int
     /// How far ahead of hearing frames are written; under the shortest flap period (50 ms), so
@@ -38,7 +41,7 @@ public actor ClackPlayer<C: Clock> where C.Duration == Duration {
     private var trackWritten = 0
 
     public init(
-        clock: C, sample: ClackSample, settings: SoundSettings, now: @escaping @Sendable () -> Date,
+        clock: C, sample: ClackSample, settings: SoundSettings, now: @escaping @Sendable () -> Date, zone: ZoneRules = .current(),
         rate: Int = 48_000, periodFrames: Int = 480, lead: Duration = .milliseconds(20), logger: Logger,
         openOutput: @escaping @Sendable () async throws -> any AudioOutput
     ) {
@@ -46,6 +49,7 @@ public actor ClackPlayer<C: Clock> where C.Duration == Duration {
         self.sample = sample.rate == rate ? sample : sample.resampled(to: rate)
         self.settings = settings
         self.now = now
+        self.zone = zone
         self.rate = rate
         self.periodFrames = periodFrames
         self.lead = lead
@@ -58,7 +62,7 @@ public actor ClackPlayer<C: Clock> where C.Duration == Duration {
     public func play(_ plan: FlipPlan, at start: C.Instant) {
         guard settings.enabled else { state = .disabled; return }
         guard !settings.mute, settings.volume > 0 else { state = .muted; return }
-        if let quiet = settings.quietHours, quiet.contains(now()) {
+        if let quiet = settings.quietHours, quiet.contains(now(), zone: zone) {
             if writer == nil { state = .quietHours(quiet) }
             return
         }
@@ -77,7 +81,7 @@ public actor ClackPlayer<C: Clock> where C.Duration == Duration {
     /// clacks: nothing when sound is off, muted or in quiet hours. Returns at once.
     public func chime(_ sound: ClackSample, at instant: C.Instant) {
         guard settings.enabled, !settings.mute, settings.volume > 0 else { return }
-        if let quiet = settings.quietHours, quiet.contains(now()) { return }
+        if let quiet = settings.quietHours, quiet.contains(now(), zone: zone) { return }
         if writer != nil, let track, let origin {
             // Frames already written cannot take it: it starts, whole, with the first that can.
             let frame = max(ClackTrack.frame(of: origin.duration(to: instant), rate: rate), trackWritten)
@@ -101,7 +105,7 @@ public actor ClackPlayer<C: Clock> where C.Duration == Duration {
         settings.quietHours = quietHours
         guard settings.enabled else { return }
         let silent = mute || settings.volume == 0
-        if silent || quietHours?.contains(now()) == true {
+        if silent || quietHours?.contains(now(), zone: zone) == true {
             await stop()
             state = silent ? .muted : .quietHours(quietHours!)
         } else if case .unavailable = state {
