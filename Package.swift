@@ -138,6 +138,7 @@ let package = Package(
                 "FlapJSON",
                 "FlapTime", "FlapCore", "FlapHardware", "FlapSimulated", "FlapLinux", "FlapDrivers", "FlapMessaging", "FlapStorage", "FlapHTTP", "FlapMQTT", "FlapMetrics", "FlapHeartRate", "FlapRooms", "FlapKiosk", "FlapVestaboard", "FlapWeb", "Wematch", "CSystemd",
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "UnixSignals", package: "swift-service-lifecycle"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "TOMLKit", package: "TOMLKit"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
@@ -211,3 +212,11 @@ let package = Package(
     ],
     swiftLanguageModes: [.v6]
 )
+
+// A module sees the extensions of the modules it imports itself, not of every module linked
+// beside it: flapd's code imports FoundationEssentials, and without this Foundation's own
+// `String.contains` or `range(of:)`, visible through a dependency, would link all of Foundation
+// and ICU's 34 MB back in.
+for target in package.targets where target.type != .system && target.type != .binary {
+    target.swiftSettings = (target.swiftSettings ?? []) + [.enableUpcomingFeature("MemberImportVisibility")]
+}

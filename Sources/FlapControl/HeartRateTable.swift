@@ -1,3 +1,4 @@
+import Foundation
 import FlapHeartRate
 
 /// What `flapctl hr` prints each second: a line for one strap, a table for several.

@@ -1,3 +1,4 @@
+import FlapCore
 import ArgumentParser
 import Foundation
 

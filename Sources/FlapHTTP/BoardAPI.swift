@@ -1,3 +1,4 @@
+import FlapCore
 import Hummingbird
 
 /// `GET /v1/board`: what each panel shows (codes and text), and whether it is moving.

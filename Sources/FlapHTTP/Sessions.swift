@@ -1,3 +1,4 @@
+import FlapCore
 import FoundationEssentials
 import HTTPTypes
 import Hummingbird

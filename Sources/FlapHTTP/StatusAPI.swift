@@ -1,3 +1,4 @@
+import FlapCore
 import FlapMessaging
 import FlapTime
 import FoundationEssentials

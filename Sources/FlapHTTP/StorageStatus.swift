@@ -1,3 +1,4 @@
+import FlapCore
 import FlapStorage
 import FoundationEssentials
 

@@ -1,3 +1,5 @@
+import NIOHTTP1
+import FlapCore
 import AsyncHTTPClient
 import FlapJSON
 import FoundationEssentials

@@ -1,3 +1,4 @@
+import FoundationEssentials
 import FlapCore
 import FlapHardware
 import FlapStorage

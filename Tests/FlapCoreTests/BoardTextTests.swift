@@ -1,3 +1,5 @@
+import Foundation
+import FoundationEssentials
 import Testing
 @testable import FlapCore
 

@@ -1,3 +1,4 @@
+import FlapHardware
 import FlapDrivers
 import FlapHeartRate
 import Testing

@@ -1,3 +1,4 @@
+import FlapStorage
 import FlapCore
 import Foundation
 import Testing

@@ -1,3 +1,8 @@
+import Wematch
+import FlapRooms
+import FlapMessaging
+import FlapHeartRate
+import FlapHardware
 import FlapCore
 import FlapTime
 import Foundation

@@ -1,3 +1,4 @@
+import FlapSimulated
 import FlapCore
 import FlapMessaging
 import FlapTime

@@ -1,3 +1,5 @@
+import Foundation
+
 /// How often each message was shown, from flapd logs: one "panel rested … message=ID" line per
 /// time a panel came to rest on it.
 public func timesShown(inLog log: String) -> [String: Int] {

@@ -22,7 +22,7 @@ public struct BlueZHeartRateSensor<C: Clock>: HeartRateSensor where C.Duration =
         if let adapter, adapter.isEmpty || !adapter.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber) }) {
             throw HardwareError(device: "ble \(adapter)", problem: "\(adapter.debugDescription) is not an adapter name", remedy: "name it as `bluetoothctl list` or `hciconfig` does, e.g. hci0")
         }
-        for strap in straps where strap.trimmed.isEmpty {
+        for strap in straps where strap.allSatisfy(\.isWhitespace) {
             throw HardwareError(device: "ble \(adapter ?? "")", problem: "a strap to follow has an empty name", remedy: "give its address (C4:7C:8D:6A:12:34) or the name it advertises")
         }
         name = "ble \(adapter ?? "(first adapter)")"

@@ -9,12 +9,8 @@ enum DetachedThread {
     /// `top -H` and debuggers.
     static func start(name: String, _ body: @escaping @Sendable () -> Void) {
         let context = Unmanaged.passRetained(Body(name: name, run: body)).toOpaque()
-        var attributes = pthread_attr_t()
-        pthread_attr_init(&attributes)
-        defer { pthread_attr_destroy(&attributes) }
-        pthread_attr_setdetachstate(&attributes, Int32(PTHREAD_CREATE_DETACHED))
         var thread = pthread_t()
-        let result = pthread_create(&thread, &attributes, { context in
+        let result = pthread_create(&thread, nil, { context in
             let body = Unmanaged<Body>.fromOpaque(context!).takeRetainedValue()
             _ = vw_set_thread_name(body.name)
             body.run()
@@ -22,6 +18,8 @@ enum DetachedThread {
         }, context)
         // Only a system out of threads or memory refuses; flapd cannot carry on without it.
         precondition(result == 0, "cannot start the thread \(name): \(String(cString: strerror(result)))")
+        // Nobody joins it: its resources go back to the system when it ends.
+        pthread_detach(thread)
     }
 
     private final class Body {

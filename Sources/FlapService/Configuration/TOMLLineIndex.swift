@@ -1,3 +1,4 @@
+import FlapCore
 import FoundationEssentials
 
 /// Where each key of a TOML file is written, so configuration errors can name the line.
@@ -12,7 +13,7 @@ struct TOMLLineIndex {
         var arrayCounts: [String: Int] = [:]
         for (number, raw) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
             let line = raw.trimmed
-            if line.hasPrefix("[[") , let end = line.range(of: "]]") {
+            if line.hasPrefix("[[") , let end = line.firstRange(of: "]]") {
                 let name = line[line.index(line.startIndex, offsetBy: 2)..<end.lowerBound].trimmed
                 let index = arrayCounts[name, default: 0]
                 arrayCounts[name] = index + 1

@@ -15,6 +15,7 @@ import FoundationEssentials
 import Hummingbird
 import Logging
 import ServiceLifecycle
+import UnixSignals
 
 /// flapd put together from its configuration: the inbox, each panel, both APIs, systemd
 /// notification, housekeeping; run as one service group that SIGTERM shuts down gracefully.

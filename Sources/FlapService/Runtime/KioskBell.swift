@@ -1,3 +1,4 @@
+import Wematch
 import FlapCore
 import FlapHardware
 import FlapKiosk
