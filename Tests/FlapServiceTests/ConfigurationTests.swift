@@ -228,7 +228,7 @@ import TestSupport
             people = 0
             colour = "red"
             """)
-        #expect(found.contains { $0.contains("sensor[0].driver") && $0.contains("line 2") && $0.contains("bluetooth is not one of ble, ant, serial, simulated") })
+        #expect(found.contains { $0.contains("sensor[0].driver") && $0.contains("line 2") && $0.contains("\"bluetooth\" is not one of ble, ant, serial, simulated") })
         #expect(found.contains { $0.contains("sensor[1].device") && $0.contains("needs its port") })
         #expect(found.contains { $0.contains("sensor[2].straps") && $0.contains("\"0\" is not an ANT device number") })
         #expect(found.contains { $0.contains("sensor[2].straps") && $0.contains("\"strap\" is not an ANT device number") })

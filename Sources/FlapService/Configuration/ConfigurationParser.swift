@@ -4,7 +4,6 @@ import FlapHardware
 import FlapMessaging
 import FlapMQTT
 import FoundationEssentials
-import TOMLKit
 
 /// Reads flapd.toml. Every problem is reported, each with its key and line; unknown keys are
 /// problems too (a misspelt key that is silently ignored is a setting that silently does nothing).
@@ -12,11 +11,9 @@ public enum ConfigurationParser {
     public static func parse(_ text: String, file: String) throws(ConfigurationError) -> FlapdConfiguration {
         let table: TOMLTable
         do {
-            table = try TOMLTable(string: text)
-        } catch let error as TOMLParseError {
-            throw ConfigurationError(file: file, problems: [.init(key: "", line: error.source.begin.line, problem: error.description)])
+            table = try TOMLParser.parse(text)
         } catch {
-            throw ConfigurationError(file: file, problems: [.init(key: "", line: nil, problem: "not valid TOML: \(error)")])
+            throw ConfigurationError(file: file, problems: [.init(key: "", line: error.line, problem: "not valid TOML: column \(error.column): \(error.message)")])
         }
         var reader = TableReader(table: table, path: "", index: TOMLLineIndex(text), keys: ConfigurationKeys.file)
         var configuration = FlapdConfiguration()

@@ -1,6 +1,5 @@
 import FlapHeartRate
 import FlapRooms
-import TOMLKit
 import Wematch
 
 extension ConfigurationParser {

@@ -1,5 +1,3 @@
-import TOMLKit
-
 /// Reads typed keys from one TOML table, recording a problem (with key and line) for each
 /// missing, mistyped or unknown one.
 struct TableReader {
@@ -100,7 +98,7 @@ struct TableReader {
     }
 
     /// The value of key `name`, which this table's list must name.
-    subscript(name: String) -> TOMLValueConvertible? {
+    subscript(name: String) -> TOMLValue? {
         assert(keys?.allows(name) ?? true, "\(key(name)) is read but not listed in ConfigurationKeys")
         return table[name]
     }
