@@ -1,6 +1,10 @@
 // swift-tools-version: 6.1
 import PackageDescription
 
+// Release binaries export no symbols: SwiftPM exports every one for backtraces, 4 MB of flapd's
+// symbol tables; the package's -dbgsym has the names for a crash.
+let releaseLinking: [LinkerSetting] = [.unsafeFlags(["-Xlinker", "--no-export-dynamic"], .when(configuration: .release))]
+
 let package = Package(
     name: "VestaWidget",
     platforms: [.macOS(.v14)],
@@ -143,7 +147,8 @@ let package = Package(
             ]),
         .executableTarget(
             name: "flapd",
-            dependencies: ["FlapService", "FlapLinux"]),
+            dependencies: ["FlapService", "FlapLinux"],
+            linkerSettings: releaseLinking),
         // flapctl's commands, kept in a library so tests can drive them.
         .target(
             name: "FlapControl",
@@ -157,7 +162,7 @@ let package = Package(
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
-        .executableTarget(name: "flapctl", dependencies: ["FlapControl", "FlapLinux"]),
+        .executableTarget(name: "flapctl", dependencies: ["FlapControl", "FlapLinux"], linkerSettings: releaseLinking),
         // The benchmarks: layout against vesta, plans, drivers, frames, flapd, heart rate, rooms.
         .executableTarget(
             name: "flapbench",
