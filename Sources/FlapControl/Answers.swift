@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 // flapd's answers as flapctl reads them: every field optional, so an answer from a newer or
 // older flapd still prints what both know.

@@ -1,6 +1,6 @@
 import CompressNIO
 import FlapCore
-import Foundation
+import FoundationEssentials
 import NIOCore
 
 /// Pictures of a board for people without the hardware: drawn as on a screen (10×14 glyphs at
@@ -43,7 +43,7 @@ enum BoardPicture {
         do {
             try Data(bytes).write(to: URL(fileURLWithPath: path), options: .atomic)
         } catch {
-            throw InputError("cannot write \(path): \(error.localizedDescription)")
+            throw InputError("cannot write \(path): \(error)")
         }
     }
 }

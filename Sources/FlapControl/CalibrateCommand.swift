@@ -1,6 +1,6 @@
 import FlapCore
 import ArgumentParser
-import Foundation
+import FoundationEssentials
 
 /// `flapctl calibrate`: shows a directly driven panel's module offsets, or sets one. An offset is
 /// the steps from a module's home-sensor edge to flap 0; nudge by tenths of a flap until the

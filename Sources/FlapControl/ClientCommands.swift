@@ -1,6 +1,6 @@
 import ArgumentParser
 import FlapCore
-import Foundation
+import FoundationEssentials
 
 /// `flapctl send`: a message to a running flapd.
 struct SendCommand: AsyncParsableCommand {
@@ -78,7 +78,7 @@ struct SendCommand: AsyncParsableCommand {
         switch reply.status {
         case 200, 202:
             let id = answer?.id ?? "?"
-            let scheduled = notBefore.map { " (scheduled for \($0.formatted(date: .abbreviated, time: .shortened)))" } ?? ""
+            let scheduled = notBefore.map { " (scheduled for \(ZoneRules.current().text($0)))" } ?? ""
             print(reply.status == 200 ? "\(id) (already sent: \(answer?.status ?? "?"))" : id + scheduled)
             if wait { try await waitForFinal(id, flapd) }
         case 429:

@@ -1,5 +1,5 @@
 import FlapMQTT
-import Foundation
+import FoundationEssentials
 
 /// A short-lived MQTT connection for one flapctl command: TLS for `mqtts://`, no persistent
 /// session, connected before it is returned, and stopped at its deadline (which ends its

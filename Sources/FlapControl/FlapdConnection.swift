@@ -1,6 +1,6 @@
 import FlapCore
 import ArgumentParser
-import Foundation
+import FoundationEssentials
 
 /// How flapctl finds flapd: `--url`/`FLAPD_URL` (default http://127.0.0.1:8080) and
 /// `--api-key`/`FLAPD_API_KEY`, else the key file flapd keeps in its state directory.
@@ -33,7 +33,7 @@ struct ConnectionOptions: ParsableArguments {
         if let stateDir { return [stateDir + "/api-key"] }
         var dirs: [String] = []
         if let xdg = environment["XDG_STATE_HOME"], !xdg.isEmpty { dirs.append(xdg + "/flapd") }
-        dirs.append((environment["HOME"] ?? NSHomeDirectory()) + "/.local/state/flapd")
+        dirs.append((environment["HOME"] ?? "/root") + "/.local/state/flapd")
         dirs.append("/var/lib/flapd")
         return dirs.map { $0 + "/api-key" }
     }
@@ -89,9 +89,17 @@ extension String {
     /// This text as one segment of a URL path: everything but unreserved characters escaped, so
     /// a `/`, `?` or space in a name cannot change the path.
     var pathSegment: String {
-        addingPercentEncoding(withAllowedCharacters: Self.unreserved) ?? self
+        var escaped = ""
+        for byte in utf8 {
+            if Self.unreserved.contains(byte) {
+                escaped.unicodeScalars.append(Unicode.Scalar(byte))
+            } else {
+                escaped += "%" + (byte < 16 ? "0" : "") + String(byte, radix: 16, uppercase: true)
+            }
+        }
+        return escaped
     }
 
-    /// RFC 3986's unreserved characters (ASCII only: Foundation's `alphanumerics` has every script's).
-    private static let unreserved = CharacterSet(charactersIn: "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~")
+    /// RFC 3986's unreserved characters (ASCII only).
+    private static let unreserved = Set("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~".utf8)
 }

@@ -1,6 +1,6 @@
 import ArgumentParser
 import FlapMQTT
-import Foundation
+import FoundationEssentials
 
 /// `flapctl forget`: removes a display that is gone for good from MQTT: its Home Assistant
 /// entities and its retained availability and board, so nothing lingers as "unavailable".

@@ -1,7 +1,8 @@
+import FlapCore
 import ArgumentParser
 import FlapDrivers
 import FlapHeartRate
-import Foundation
+import FoundationEssentials
 import Logging
 
 /// `flapctl hr`: live heart rates, from a running flapd or straight from a sensor.
@@ -123,9 +124,7 @@ struct HeartRateCommand: AsyncParsableCommand {
     }
 
     private static func time() -> String {
-        let formatter = DateFormatter()
-        formatter.dateFormat = "HH:mm:ss"
-        return formatter.string(from: Date())
+        ZoneRules.current().text(Date(), seconds: true, withDate: false)
     }
 }
 

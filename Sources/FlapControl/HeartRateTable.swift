@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import FlapHeartRate
 
 /// What `flapctl hr` prints each second: a line for one strap, a table for several.
@@ -14,7 +14,7 @@ enum HeartRateTable {
         let widths = (0..<rows[0].count).map { column in rows.map { $0[column].count }.max() ?? 0 }
         var text = "\(time)  \(straps.count) straps\n"
         for row in rows {
-            text += zip(row, widths).map { $0.padding(toLength: $1, withPad: " ", startingAt: 0) }.joined(separator: "  ")
+            text += zip(row, widths).map { $0 + String(repeating: " ", count: max(0, $1 - $0.count)) }.joined(separator: "  ")
                 .trimmingTrailingSpaces() + "\n"
         }
         return text

@@ -1,6 +1,6 @@
 import ArgumentParser
 import FlapCore
-import Foundation
+import FoundationEssentials
 
 extension HorizontalAlignment: ExpressibleByArgument {}
 extension TransitionStrategy: ExpressibleByArgument {}

@@ -1,5 +1,5 @@
 import FlapCore
-import Foundation
+import FoundationEssentials
 
 /// The `--jsonl` mode of `flapctl layout`: one request per stdin line, one answer per stdout
 /// line, in order, for any number of requests; a bad request gets an error answer, never an exit.

@@ -1,5 +1,5 @@
 import FlapMQTT
-import Foundation
+import FoundationEssentials
 
 /// `flapctl send --mqtt`: one message to several displays (or a group) over MQTT, with each
 /// display's receipt gathered and shown.

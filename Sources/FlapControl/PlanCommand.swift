@@ -1,6 +1,6 @@
 import ArgumentParser
 import FlapCore
-import Foundation
+import FoundationEssentials
 
 /// `flapctl plan`: every module's path and timing between two texts.
 struct PlanCommand: ParsableCommand {

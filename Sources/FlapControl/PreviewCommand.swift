@@ -1,6 +1,6 @@
 import ArgumentParser
 import FlapCore
-import Foundation
+import FoundationEssentials
 
 #if canImport(Glibc)
 import Glibc

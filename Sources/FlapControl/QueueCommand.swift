@@ -1,6 +1,6 @@
 import FlapCore
 import ArgumentParser
-import Foundation
+import FoundationEssentials
 
 /// `flapctl queue`: the writes waiting for (or done with) real Vestaboards.
 struct QueueCommand: AsyncParsableCommand {

@@ -1,7 +1,7 @@
 import ArgumentParser
 import FlapCore
 import FlapHardware
-import Foundation
+import FoundationEssentials
 
 /// `flapctl render`: the exact bytes an LED device would receive for an image, for wiring checks
 /// and tests. A PBM's 1 bits are lit LEDs.
@@ -73,7 +73,7 @@ struct RenderCommand: ParsableCommand {
             throw InputError("\(error)")
         }
         if out == "-" {
-            FileHandle.standardOutput.write(Data(bytes))
+            StandardStream.writeOutput(bytes: bytes)
         } else {
             guard FileManager.default.createFile(atPath: out, contents: Data(bytes)) else { throw InputError("cannot write \(out)") }
         }

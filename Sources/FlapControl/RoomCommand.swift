@@ -1,5 +1,5 @@
 import ArgumentParser
-import Foundation
+import FoundationEssentials
 
 /// `flapctl room`: the Wematch room of a running flapd kiosk.
 struct RoomCommand: AsyncParsableCommand {

@@ -1,6 +1,6 @@
 import FlapCore
 import ArgumentParser
-import Foundation
+import FoundationEssentials
 
 /// `flapctl schedule`: recurring messages.
 struct ScheduleCommand: AsyncParsableCommand {
@@ -24,7 +24,7 @@ struct ScheduleCommand: AsyncParsableCommand {
             for s in schedules {
                 let when = s.cron.map { "cron \($0)" }
                     ?? "\(s.days?.joined(separator: ",") ?? "daily") at \(s.times?.joined(separator: ",") ?? "?")"
-                let next = s.next.flatMap { try? Date($0, strategy: .iso8601) }.map { $0.formatted(date: .abbreviated, time: .shortened) } ?? "never"
+                let next = s.next.flatMap { try? Date($0, strategy: .iso8601) }.map { ZoneRules.current().text($0) } ?? "never"
                 let shows = s.text ?? s.quickMessage.map { "quick message \($0)" } ?? "(codes)"
                 let file = s.fromFile == true ? "  (configuration file)" : ""
                 print("\(s.name ?? "?")  \(when)\(s.timeZone.map { " \($0)" } ?? "")  next \(next)  \(shows.debugDescription)\(file)")
@@ -53,7 +53,7 @@ struct ScheduleCommand: AsyncParsableCommand {
             let path = replace ? "/v1/schedules/\(name.pathSegment)" : "/v1/schedules"
             let reply = try await connection.connection().request(replace ? "PUT" : "POST", path, json: try JSONEncoder().encode(body))
             guard reply.status == 200 || reply.status == 201 else { throw InputError("flapd refused the schedule (\(reply.status)): \(reply.error)") }
-            let next = reply.decoded(ScheduleFields.self)?.next.flatMap { try? Date($0, strategy: .iso8601) }.map { $0.formatted(date: .abbreviated, time: .shortened) }
+            let next = reply.decoded(ScheduleFields.self)?.next.flatMap { try? Date($0, strategy: .iso8601) }.map { ZoneRules.current().text($0) }
             print("\(name) \(replace ? "changed" : "added")\(next.map { "; next \($0)" } ?? "")")
         }
     }

@@ -1,5 +1,6 @@
+import FlapCore
 import ArgumentParser
-import Foundation
+import FoundationEssentials
 
 /// `flapctl scheduled`: the messages sent for later, and cancelling one.
 struct ScheduledCommand: AsyncParsableCommand {
@@ -32,7 +33,7 @@ struct ScheduledCommand: AsyncParsableCommand {
             if waiting.isEmpty { return print("nothing scheduled") }
             for entry in waiting {
                 let when = entry.notBefore.flatMap { try? Date($0, strategy: .iso8601) }
-                    .map { $0.formatted(date: .abbreviated, time: .shortened) } ?? "?"
+                    .map { ZoneRules.current().text($0) } ?? "?"
                 let shows = entry.text ?? (entry.codes != nil ? "(codes)" : "(pattern)")
                 print("\(when)  \(entry.id ?? "?")  \(entry.sender ?? "?")  \(shows.debugDescription)")
             }

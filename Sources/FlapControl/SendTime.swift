@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// `flapctl send --at`: "07:00" (the next time the clock here shows it: today, or tomorrow if
 /// that has passed) or an RFC 3339 instant such as 2026-12-24T18:00:00+01:00.

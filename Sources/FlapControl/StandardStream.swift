@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -38,6 +38,13 @@ package final class StandardStream {
         guard outputIsTerminal else { return false }
         let environment = ProcessInfo.processInfo.environment
         return environment["NO_COLOR"].map(\.isEmpty) ?? true && environment["TERM"] != "dumb"
+    }
+
+    /// Writes `bytes` to stdout at once (binary output such as a picture or device frames).
+    package static func writeOutput(bytes: [UInt8]) {
+        let stream = StandardStream(descriptor: 1)
+        stream.write(bytes: bytes)
+        stream.flush()
     }
 
     package func write(_ text: String) {

@@ -1,5 +1,6 @@
+import FlapJSON
 import ArgumentParser
-import Foundation
+import FoundationEssentials
 
 /// `flapctl template`: quick messages kept by flapd.
 struct TemplateCommand: AsyncParsableCommand {
@@ -39,16 +40,16 @@ struct TemplateCommand: AsyncParsableCommand {
         }
 
         func run() async throws {
-            var fields: [String: Any] = [:]
-            if let text { fields["text"] = text.replacing("\\n", with: "\n") }
+            var fields: [String: JSONValue] = [:]
+            if let text { fields["text"] = .string(text.replacing("\\n", with: "\n")) }
             if let codes {
-                guard let rows = try? JSONSerialization.jsonObject(with: Data(codes.utf8)) else { throw InputError("--codes is not JSON: give rows such as [[0, 8, 9]]") }
+                guard let rows = try? JSONValue(parsing: Array(codes.utf8)) else { throw InputError("--codes is not JSON: give rows such as [[0, 8, 9]]") }
                 fields["codes"] = rows
             }
-            fields["align"] = align
-            fields["valign"] = valign
+            fields["align"] = JSONValue(align)
+            fields["valign"] = JSONValue(valign)
             let name = try Self.path(self.name)
-            let reply = try await connection.connection().request("PUT", "/v1/templates/\(name)", json: try JSONSerialization.data(withJSONObject: fields))
+            let reply = try await connection.connection().request("PUT", "/v1/templates/\(name)", json: try JSONEncoder().encode(fields))
             guard reply.status == 200 || reply.status == 201 else {
                 if reply.status == 400 { throw InputError(reply.error) }
                 throw ConnectionError("flapd answered \(reply.status): \(reply.error)")

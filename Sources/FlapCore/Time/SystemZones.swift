@@ -1,4 +1,3 @@
-import FlapCore
 import FoundationEssentials
 
 extension ZoneRules {
