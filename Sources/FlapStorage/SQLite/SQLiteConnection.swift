@@ -32,6 +32,11 @@ public final class SQLiteConnection: @unchecked Sendable {
         do {
             try execute(sql: "PRAGMA foreign_keys = ON")
             _ = try rows(sql: "SELECT * FROM sqlite_master LIMIT 1")
+            // SQLite opens a file it cannot write read-only without a word (a card remounted
+            // read-only after errors): say so now, not at the first write.
+            if !readOnly, sqlite3_db_readonly(handle, "main") == 1 {
+                throw SQLiteError(code: .readOnly, message: "attempt to write a readonly database", sql: nil)
+            }
         } catch {
             close()
             throw error
