@@ -14,6 +14,12 @@ public struct Flapctl: AsyncParsableCommand {
     /// Runs flapctl with the process's arguments. Input that cannot be used (bad text, bad
     /// options) exits with status 2 and the reason on stderr, as usage errors do in Unix tools.
     public static func runMain() async {
+        // `layout --jsonl` as programs call it goes straight to the layout: the argument parser's
+        // first run (its reflection and conformance look-ups) cost more than 400 requests do.
+        if Array(CommandLine.arguments.dropFirst()) == ["layout", "--jsonl"] {
+            LayoutJSONLines(defaults: LayoutArguments.defaultOptions).run()
+            return
+        }
         do {
             var command = try parseAsRoot()
             if var async = command as? any AsyncParsableCommand {

@@ -35,6 +35,18 @@ struct LayoutArguments: ParsableArguments {
     var noSubstitutions = false
 
     /// The board size these options describe.
+    /// What `options()` gives when no option is named (a test holds the two together).
+    static let defaultOptions: LayoutOptions = {
+        var options = LayoutOptions(size: .flagship)
+        options.align = .left
+        options.valign = .top
+        options.margin = 0
+        options.fill = .blank
+        options.breaks = [.blank]
+        options.substitutions = true
+        return options
+    }()
+
     func boardSize() throws -> BoardSize {
         var size = BoardSize.flagship
         if let name = self.size {

@@ -1,3 +1,4 @@
+import ArgumentParser
 import Foundation
 import Testing
 @testable import FlapControl
@@ -41,5 +42,13 @@ import Testing
     ])
     func leavesTheRestToJSONDecoder(_ line: String) {
         #expect(LayoutRequestReader.read(line) == nil, "\(line)")
+    }
+}
+
+/// `flapctl layout --jsonl` with no other argument skips the argument parser; its defaults must
+/// be the parser's own.
+@Suite struct LayoutDefaultsTests {
+    @Test func theDirectJSONLinesEntryUsesTheParsersDefaults() throws {
+        #expect(try LayoutArguments.parse([]).options() == LayoutArguments.defaultOptions)
     }
 }
