@@ -123,8 +123,11 @@ struct HeartRateCommand: AsyncParsableCommand {
         await direct?.value
     }
 
+    /// Read once: the line is drawn every second.
+    private static let zone = ZoneRules.current()
+
     private static func time() -> String {
-        ZoneRules.current().text(Date(), seconds: true, withDate: false)
+        zone.text(Date(), seconds: true, withDate: false)
     }
 }
 

@@ -21,10 +21,11 @@ struct ScheduleCommand: AsyncParsableCommand {
             if json { return print(String(decoding: reply.body, as: UTF8.self)) }
             let schedules = reply.decoded(SchedulesAnswer.self)?.schedules ?? []
             if schedules.isEmpty { return print("no schedules") }
+            let zone = ZoneRules.current()
             for s in schedules {
                 let when = s.cron.map { "cron \($0)" }
                     ?? "\(s.days?.joined(separator: ",") ?? "daily") at \(s.times?.joined(separator: ",") ?? "?")"
-                let next = s.next.flatMap { try? Date($0, strategy: .iso8601) }.map { ZoneRules.current().text($0) } ?? "never"
+                let next = s.next.flatMap { try? Date($0, strategy: .iso8601) }.map { zone.text($0) } ?? "never"
                 let shows = s.text ?? s.quickMessage.map { "quick message \($0)" } ?? "(codes)"
                 let file = s.fromFile == true ? "  (configuration file)" : ""
                 print("\(s.name ?? "?")  \(when)\(s.timeZone.map { " \($0)" } ?? "")  next \(next)  \(shows.debugDescription)\(file)")

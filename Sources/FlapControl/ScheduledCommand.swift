@@ -31,9 +31,10 @@ struct ScheduledCommand: AsyncParsableCommand {
             if json { return print(String(decoding: reply.body, as: UTF8.self)) }
             let waiting = reply.decoded(ScheduledAnswer.self)?.scheduled ?? []
             if waiting.isEmpty { return print("nothing scheduled") }
+            let zone = ZoneRules.current()
             for entry in waiting {
                 let when = entry.notBefore.flatMap { try? Date($0, strategy: .iso8601) }
-                    .map { ZoneRules.current().text($0) } ?? "?"
+                    .map { zone.text($0) } ?? "?"
                 let shows = entry.text ?? (entry.codes != nil ? "(codes)" : "(pattern)")
                 print("\(when)  \(entry.id ?? "?")  \(entry.sender ?? "?")  \(shows.debugDescription)")
             }
