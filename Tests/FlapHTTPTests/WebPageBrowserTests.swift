@@ -46,7 +46,8 @@ import TestSupport
         #expect(seen["blueCells"] as? Int == 127, "the painting on the other browser's board")
         #expect(seen["paintingSaved"] as? Bool == true && seen["receiptsListed"] as? Bool == true)
         // Sent for later from the composer: waiting in its list, not on the board, cancelled there.
-        #expect(seen["sentForLater"] as? Bool == true && seen["scheduledListed"] as? Bool == true)
+        #expect(seen["sentForLater"] as? Bool == true && seen["scheduledListed"] as? Bool == true,
+                "sent for \(seen["laterAt"] ?? ""): \(seen["laterReceipt"] ?? "")")
         #expect(seen["laterNotShown"] as? Bool == true && seen["scheduledCancelled"] as? Bool == true)
         #expect(seen["panelsListed"] as? Bool == true)
         #expect(seen["muted"] as? Bool == true, "\(seen["soundNote"] ?? "")")

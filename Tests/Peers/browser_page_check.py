@@ -80,6 +80,8 @@ try:
         document.getElementById('send-at').value = new Date(d - d.getTimezoneOffset() * 60000).toISOString().slice(0, 16);""")
     first.find_element(By.CSS_SELECTOR, "#compose button[type=submit]").click()
     out["sentForLater"] = wait(lambda: "scheduled" in first.find_element(By.ID, "receipt").text)
+    out["laterReceipt"] = first.find_element(By.ID, "receipt").text
+    out["laterAt"] = first.find_element(By.ID, "send-at").get_attribute("value")
     out["scheduledListed"] = wait(lambda: "LATER" in first.find_element(By.ID, "scheduled").text)
     out["laterNotShown"] = "LATER" not in board_text(second)
     click(first, "#scheduled button[aria-label='Cancel web']")

@@ -48,10 +48,14 @@ export function refused(reply) {
   return reply.data.error || `Refused (${reply.status})`;
 }
 
-// Follows a message's receipt until it is final, writing each status into `where`.
+// Follows a message's receipt until it is final, writing each status into `where`. A newer
+// message followed into the same place takes it over: the older one, still polling, stops
+// rather than writing its status over the newer one's.
 export async function follow(id, where, done) {
+  where.dataset.following = id;
   for (let i = 0; i < 240; i++) {
     const receipt = (await api("GET", `/v1/receipts/${encodeURIComponent(id)}`)).data;
+    if (where.dataset.following !== id) return;
     where.textContent = `Message ${id}: ${receipt.status || "sent"}${receipt.reason ? ` (${receipt.reason})` : ""}`;
     if (receipt.status && receipt.status !== "accepted") break;
     await new Promise((resolve) => setTimeout(resolve, 500));
@@ -73,10 +77,16 @@ export function until(date) {
   return `${Math.round(seconds / 3600)} h left`;
 }
 
+// Writes a note where a receipt was being followed, which stops following it.
+export function tell(where, text) {
+  delete where.dataset.following;
+  where.textContent = text;
+}
+
 // Sends a message and follows its receipt in `note`.
 export async function send(body, note, changed) {
   const reply = await api("POST", "/v1/messages", body);
-  if (reply.status >= 300) { note.textContent = refused(reply); return; }
+  if (reply.status >= 300) { tell(note, refused(reply)); return; }
   follow(reply.data.id, note, changed);
   changed();
 }
@@ -84,8 +94,8 @@ export async function send(body, note, changed) {
 // Saves `fields` as the quick message named in `nameField`.
 export async function saveTemplate(nameField, fields, note, changed) {
   const name = nameField.value.trim();
-  if (!name) { note.textContent = "Give the quick message a name first."; nameField.focus(); return; }
+  if (!name) { tell(note, "Give the quick message a name first."); nameField.focus(); return; }
   const reply = await api("PUT", `/v1/templates/${encodeURIComponent(name)}`, fields);
-  note.textContent = reply.status < 300 ? `Saved quick message ${name}` : refused(reply);
+  tell(note, reply.status < 300 ? `Saved quick message ${name}` : refused(reply));
   changed();
 }

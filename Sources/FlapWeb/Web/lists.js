@@ -1,13 +1,13 @@
 // The quick messages, each sender's slot with its time left, what was sent for later, and the
 // latest receipts.
-import { $, ago, api, fill, follow, item, refused, until } from "/web/api.js";
+import { $, ago, api, fill, follow, item, refused, tell, until } from "/web/api.js";
 
 export async function refreshLists() {
   const templates = (await api("GET", "/v1/templates")).data.templates || [];
   fill($("templates"), templates.map((t) => item(t.name, t.fields.text ? t.fields.text.replace(/\n/g, " / ") : "(painting)", [
     ["Send", async () => {
       const reply = await api("POST", `/v1/templates/${encodeURIComponent(t.name)}/send`, {});
-      if (reply.status < 300) follow(reply.data.id, $("receipt"), refreshLists); else $("receipt").textContent = refused(reply);
+      if (reply.status < 300) follow(reply.data.id, $("receipt"), refreshLists); else tell($("receipt"), refused(reply));
       setTimeout(refreshLists, 300);
     }],
     ["Delete", async () => { await api("DELETE", `/v1/templates/${encodeURIComponent(t.name)}`); refreshLists(); }],
