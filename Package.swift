@@ -2,8 +2,13 @@
 import PackageDescription
 
 // Release binaries export no symbols: SwiftPM exports every one for backtraces, 4 MB of flapd's
-// symbol tables; the package's -dbgsym has the names for a crash.
-let releaseLinking: [LinkerSetting] = [.unsafeFlags(["-Xlinker", "--no-export-dynamic"], .when(configuration: .release))]
+// symbol tables; the package's -dbgsym has the names for a crash. They are linked by the
+// toolchain's lld, which packs the 83 000 relative relocations of a position-independent Swift
+// binary into a bitmap (DT_RELR, read by Debian 12's glibc 2.36): 2.4 MB less to install and load.
+let releaseLinking: [LinkerSetting] = [
+    .unsafeFlags(["-use-ld=lld", "-Xlinker", "--no-export-dynamic", "-Xlinker", "-z", "-Xlinker", "pack-relative-relocs"],
+                 .when(configuration: .release)),
+]
 
 let package = Package(
     name: "VestaWidget",
@@ -147,7 +152,9 @@ let package = Package(
             ]),
         .executableTarget(
             name: "flapd",
-            dependencies: ["FlapService", "FlapLinux"],
+            // FlapControl too: run through a link named flapctl, flapd is flapctl (the package
+            // installs one binary for both).
+            dependencies: ["FlapService", "FlapControl", "FlapLinux"],
             linkerSettings: releaseLinking),
         // flapctl's commands, kept in a library so tests can drive them.
         .target(

@@ -97,7 +97,9 @@ struct LayoutArguments: ParsableArguments {
 
     static func verticalAlignment(_ text: String?) throws -> VerticalAlignment? {
         guard let text, text != "none" else { return nil }
-        guard let valign = VerticalAlignment(rawValue: text) else {
+        // Compared with each name rather than through init(rawValue:): the --jsonl requests'
+        // fast path reads one of these per request.
+        guard let valign = VerticalAlignment.allCases.first(where: { $0.rawValue == text }) else {
             throw InputError("valign \(text): give top, middle, bottom or none")
         }
         return valign
@@ -106,7 +108,8 @@ struct LayoutArguments: ParsableArguments {
     /// A code given as a number or a colour name.
     static func code(_ text: String, option: String) throws -> CharacterCode {
         let trimmed = text.trimmed
-        if let colour = Colour.allCases.first(where: { $0.name == trimmed.lowercased() }) { return colour.code }
+        let lowercased = trimmed.lowercased()
+        if let colour = Colour.allCases.first(where: { $0.name == lowercased }) { return colour.code }
         if trimmed == "blank" { return .blank }
         guard let value = Int(trimmed), let code = CharacterCode(value) else {
             throw InputError("\(option) \(text): not a Vestaboard character code (0–71 less 43, 45, 51, 57, 58, 61) or colour name")

@@ -115,7 +115,7 @@ struct LayoutRequest: Decodable, Equatable {
     func options(defaults: LayoutOptions) throws(InputError) -> LayoutOptions {
         var o = defaults
         if let align {
-            guard let a = HorizontalAlignment(rawValue: align) else {
+            guard let a = HorizontalAlignment.allCases.first(where: { $0.rawValue == align }) else {
                 throw InputError("align \"\(align)\": give left, center, right or justified")
             }
             o.align = a
@@ -178,10 +178,18 @@ struct CodeValue: Decodable, Equatable {
 
     init(from decoder: any Decoder) throws {
         let c = try decoder.singleValueContainer()
-        if let n = try? c.decode(Int.self) { number = n } else { name = try c.decode(String.self) }
+        if let n = try? c.decode(Int.self) { number = n } else { self = CodeValue(text: try c.decode(String.self)) }
+    }
+
+    /// A code written as text: a colour's own name is its code at once (as the requests' fast
+    /// reader makes it too); anything else (capitals, spaces, a number in quotes) is read later.
+    init(text: String) {
+        if let colour = Colour.allCases.first(where: { $0.name == text }) { number = Int(colour.rawValue) } else { name = text }
     }
 
     func code(field: String) throws(InputError) -> CharacterCode {
+        // A number is a code or nothing: no need to make it text and read it back.
+        if let number, let code = CharacterCode(number) { return code }
         do {
             return try LayoutArguments.code(number.map(String.init) ?? name ?? "", option: field)
         } catch {

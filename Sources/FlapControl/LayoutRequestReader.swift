@@ -50,10 +50,6 @@ struct LayoutRequestReader {
         static let text = Field(rawValue: 1), align = Field(rawValue: 2), valign = Field(rawValue: 4), margin = Field(rawValue: 8)
         static let maxRows = Field(rawValue: 16), columns = Field(rawValue: 32), fill = Field(rawValue: 64)
         static let breaks = Field(rawValue: 128), substitutions = Field(rawValue: 256)
-        static let names: [(name: [UInt8], field: Field)] = ([
-            ("text", .text), ("align", .align), ("valign", .valign), ("margin", .margin), ("maxRows", .maxRows),
-            ("columns", .columns), ("fill", .fill), ("breaks", .breaks), ("substitutions", .substitutions),
-        ] as [(String, Field)]).map { (Array($0.0.utf8), $0.1) }
     }
 
     /// A key: one of the fields, written plainly (no escapes), else nil.
@@ -62,8 +58,22 @@ struct LayoutRequestReader {
         let start = at
         while let b = peek, b != UInt8(ascii: "\""), b != UInt8(ascii: "\\") { at += 1 }
         guard take(UInt8(ascii: "\"")) else { return nil }
-        let key = bytes[start..<(at - 1)]
-        return Field.names.first { $0.name.elementsEqual(key) }?.field
+        let key = UnsafeBufferPointer(rebasing: bytes[start..<(at - 1)])
+        // By first letter, then the name's bytes: looked up once per field of every request.
+        func named(_ name: StaticString, _ field: Field) -> Field? {
+            UnsafeBufferPointer(start: name.utf8Start, count: name.utf8CodeUnitCount).elementsEqual(key) ? field : nil
+        }
+        switch key.first {
+        case UInt8(ascii: "t"): return named("text", .text)
+        case UInt8(ascii: "a"): return named("align", .align)
+        case UInt8(ascii: "v"): return named("valign", .valign)
+        case UInt8(ascii: "m"): return named("margin", .margin) ?? named("maxRows", .maxRows)
+        case UInt8(ascii: "c"): return named("columns", .columns)
+        case UInt8(ascii: "f"): return named("fill", .fill)
+        case UInt8(ascii: "b"): return named("breaks", .breaks)
+        case UInt8(ascii: "s"): return named("substitutions", .substitutions)
+        default: return nil
+        }
     }
 
     private mutating func value(for key: Field, into request: inout LayoutRequest) -> Bool {
@@ -99,7 +109,7 @@ struct LayoutRequestReader {
 
     private mutating func code() -> CodeValue? {
         if let n = integer() { return CodeValue(number: n) }
-        return string().map { CodeValue(name: $0) }
+        return string().map(CodeValue.init(text:))
     }
 
     /// A whole number with no fraction or exponent, as JSONDecoder reads into an Int.
