@@ -47,9 +47,12 @@ let package = Package(
         .target(name: "FlapSimulated", dependencies: ["FlapHardware", "FlapCore"]),
         // SQLite files (statements, transactions, migrations) and the storage's faults (a full,
         // read-only or failing disk, a damaged file), told once and shown.
-        .target(name: "FlapStorage", dependencies: ["CSQLite", .product(name: "Logging", package: "swift-log")]),
-        // The system's libsqlite3.
-        .systemLibrary(name: "CSQLite", path: "Sources/CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
+        .target(name: "FlapStorage", dependencies: ["CSQLite", "COnDemand", .product(name: "Logging", package: "swift-log")]),
+        // The system's libsqlite3 (its header; COnDemand opens the library when first used).
+        .systemLibrary(name: "CSQLite", path: "Sources/CSQLite", providers: [.apt(["libsqlite3-dev"])]),
+        // The functions of libsqlite3, libasound, libgpiod and libsystemd that flapd calls, each
+        // opening its library on first use instead of at every start (Sources/COnDemand/loader.c).
+        .target(name: "COnDemand"),
         // Messages, the SQLite inbox, receipts, rate limits, panel policies.
         .target(
             name: "FlapMessaging",
@@ -76,12 +79,13 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ],
             resources: [.embedInCode("OpenAPI/openapi.json")]),
-        // libasound, plus the one C function Swift cannot write (a variadic error handler).
-        .target(name: "CALSA", linkerSettings: [.linkedLibrary("asound")]),
+        // libasound's header (COnDemand opens the library), plus the one C function Swift cannot
+        // write (a variadic error handler).
+        .target(name: "CALSA", dependencies: ["COnDemand"]),
         // The real drivers: each kernel or library interface wrapped once.
-        .target(name: "FlapLinux", dependencies: ["FlapHardware", "CALSA", "CGPIOD", "CLinuxDevices", "CSystemd"]),
+        .target(name: "FlapLinux", dependencies: ["FlapHardware", "CALSA", "CGPIOD", "CLinuxDevices", "CSystemd", "COnDemand"]),
         // libgpiod: GPIO lines by chip and offset.
-        .systemLibrary(name: "CGPIOD", path: "Sources/CGPIOD", pkgConfig: "libgpiod", providers: [.apt(["libgpiod-dev"])]),
+        .systemLibrary(name: "CGPIOD", path: "Sources/CGPIOD", providers: [.apt(["libgpiod-dev"])]),
         // spidev's ioctl wrappers (macros over structures Swift cannot import).
         .target(name: "CLinuxDevices"),
         // MQTT: a client of our own on swift-nio (acknowledgements after commit), its session on
@@ -133,7 +137,7 @@ let package = Package(
         .target(name: "FlapKiosk", dependencies: ["Wematch", "FlapCore"]),
         // libsystemd: sd_notify (READY, WATCHDOG) and sd-bus for BlueZ.
         .systemLibrary(
-            name: "CSystemd", path: "Sources/CSystemd", pkgConfig: "libsystemd",
+            name: "CSystemd", path: "Sources/CSystemd",
             providers: [.apt(["libsystemd-dev"])]),
         // Timed events: messages sent for later, schedules, quiet hours, and how far the system clock is trusted.
         .target(

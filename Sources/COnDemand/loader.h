@@ -1,0 +1,28 @@
+#ifndef VW_ON_DEMAND_LOADER_H
+#define VW_ON_DEMAND_LOADER_H
+#include <stdatomic.h>
+#include <sqlite3.h>
+#include <alsa/asoundlib.h>
+#include <gpiod.h>
+#include <systemd/sd-daemon.h>
+#include <systemd/sd-bus.h>
+
+/// A shared library opened the first time one of its functions is called.
+struct vw_library {
+    const char *soname;
+    /// The Debian package that installs it, for the message when it cannot be opened.
+    const char *package;
+    void *_Atomic handle;
+};
+
+extern struct vw_library vw_sqlite3, vw_asound, vw_gpiod, vw_systemd;
+
+/// The library's function `name`, opening the library if it is not open yet; `cache` keeps the
+/// address for the next call. Exits with a message naming the package if either is missing.
+void *vw_on_demand(struct vw_library *library, const char *name, void *_Atomic *cache);
+
+/// The real function behind one of ours, of the same type.
+#define VW_CALL(library, name) \
+    ((__typeof__(&name))({ static void *_Atomic cached; vw_on_demand(&library, #name, &cached); }))
+
+#endif
