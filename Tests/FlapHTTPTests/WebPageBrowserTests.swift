@@ -63,6 +63,24 @@ import TestSupport
         #expect(FileManager.default.fileExists(atPath: screenshot))
     }
 
+    /// Two messages followed into the one receipt line: the older one's answer, arriving after the
+    /// newer one was sent for later, does not write over "scheduled" (it did: CI saw "displayed").
+    @Test func anOlderReceiptDoesNotWriteOverANewerOne() async throws {
+        let flapd = try await FlapdProcess.start(arguments: ["--no-sound"])
+        defer { Task { await flapd.stop() } }
+        let result = try await ProcessRunner.run(try await PythonPeer.python(), [
+            PythonPeer.peersDirectory.appendingPathComponent("browser_receipt_check.py").path,
+            "http://127.0.0.1:\(flapd.apiPort)", flapd.apiKey,
+        ])
+        #expect(result.status == 0, "\(result.stderrText)")
+        let seen = try #require(try JSONSerialization.jsonObject(with: Data(result.stdoutText.utf8)) as? [String: Any])
+        #expect(seen["firstHeld"] as? Bool == true && seen["secondScheduled"] as? Bool == true, "\(seen)")
+        let firstId = try #require(seen["firstId"] as? String)
+        let after = seen["after"] as? String ?? ""
+        #expect(after.contains("scheduled") && !after.contains(firstId), "before: \(seen["before"] ?? ""), after: \(after)")
+        #expect((seen["consoleErrors"] as? [String])?.isEmpty == true, "\(seen["consoleErrors"] ?? "")")
+    }
+
     /// A kiosk in a room, its strap on a serial port: the page draws the room's plot, a heart per
     /// member, and shows no heart rate anywhere.
     @Test func theRoomIsDrawnLiveWithoutAnyonesHeartRate() async throws {
