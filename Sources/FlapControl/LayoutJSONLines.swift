@@ -174,7 +174,6 @@ struct CodeValue: Decodable, Equatable {
     var name: String?
 
     init(number: Int) { self.number = number }
-    init(name: String) { self.name = name }
 
     init(from decoder: any Decoder) throws {
         let c = try decoder.singleValueContainer()
