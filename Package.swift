@@ -69,7 +69,7 @@ let package = Package(
             name: "FlapHTTP",
             dependencies: [
                 "FlapJSON",
-                "FlapCore", "FlapMessaging", "FlapStorage", "FlapMetrics", "FlapTime",
+                "FlapCore", "FlapMessaging", "FlapStorage", "FlapMetrics", "FlapTime", "FlapMCP",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdCore", package: "hummingbird"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
@@ -127,6 +127,15 @@ let package = Package(
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "Logging", package: "swift-log"),
             ]),
+        // The MCP server for assistants: JSON-RPC 2.0, the board's tools and resources, each done
+        // through the native API however it is reached (flapd's own router, or HTTP from flapctl).
+        .target(
+            name: "FlapMCP",
+            dependencies: [
+                "FlapJSON", "FlapCore",
+                .product(name: "CompressNIO", package: "compress-nio"),
+                .product(name: "NIOCore", package: "swift-nio"),
+            ]),
         // The web page flapd serves: HTML, CSS and ES modules built into the binary.
         .target(
             name: "FlapWeb",
@@ -165,10 +174,11 @@ let package = Package(
             name: "FlapControl",
             dependencies: [
                 "FlapJSON",
-                "FlapCore", "FlapHardware", "FlapMQTT", "FlapHeartRate", "FlapDrivers",
+                "FlapCore", "FlapHardware", "FlapMQTT", "FlapHeartRate", "FlapDrivers", "FlapMCP",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "CompressNIO", package: "compress-nio"),
                 .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
@@ -220,6 +230,7 @@ let package = Package(
             name: "FlapServiceTests",
             dependencies: [
                 "FlapTime", "FlapService", "flapd", "TestSupport"]),
+        .testTarget(name: "FlapMCPTests", dependencies: ["FlapMCP", "FlapJSON", "TestSupport"]),
         .testTarget(name: "FlapControlTests", dependencies: ["FlapControl", "flapctl", "TestSupport", .product(name: "ArgumentParser", package: "swift-argument-parser")]),
         // The layers: docs/architecture.md's import table against Package.swift and every import.
         .testTarget(name: "ArchitectureTests"),

@@ -1,27 +1,14 @@
-import CompressNIO
 import FlapCore
+import FlapMCP
 import FoundationEssentials
-import NIOCore
 
-/// Pictures of a board for people without the hardware: drawn as on a screen (10×14 glyphs at
-/// twice their size, dark flaps with their split), with a margin.
+/// Pictures of a board for people without the hardware, as the board resource of the MCP server
+/// draws it (`BoardPNG`), and its flip plans as moving pictures.
 enum BoardPicture {
-    static let margin = 12
-
-    static func renderer(for size: BoardSize) throws -> BoardRenderer {
-        let extent = CellGeometry.large(scale: 2).extent(of: size)
-        return try BoardRenderer(size: size, width: extent.width + 2 * margin, height: extent.height + 2 * margin, style: .screen)
-    }
+    static func renderer(for size: BoardSize) throws -> BoardRenderer { try BoardPNG.renderer(for: size) }
 
     static func writePNG(_ board: Board, to path: String) throws {
-        let renderer = try renderer(for: board.size)
-        var frame = PixelFrame(width: renderer.width, height: renderer.height)
-        renderer.draw(board, into: &frame)
-        try write(try PNGFile.encode(frame) { raw in
-            var input = ByteBuffer(bytes: raw)
-            var compressed = try input.compress(with: .zlib())
-            return compressed.readBytes(length: compressed.readableBytes) ?? []
-        }, to: path)
+        try write(try BoardPNG.encode(board), to: path)
     }
 
     /// GIF viewers slow anything faster than 50 frames a second down to 10; 25 is safe.

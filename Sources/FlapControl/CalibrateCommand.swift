@@ -1,4 +1,5 @@
 import FlapCore
+import FlapMCP
 import ArgumentParser
 import FoundationEssentials
 

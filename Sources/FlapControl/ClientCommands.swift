@@ -1,5 +1,6 @@
 import ArgumentParser
 import FlapCore
+import FlapMCP
 import FoundationEssentials
 
 /// `flapctl send`: a message to a running flapd.

@@ -14,6 +14,15 @@ package enum HTTPExchange {
         package var body: Data
     }
 
+    /// One client for the process, as `HTTPClient.shared` is, but one that fails at once when
+    /// nothing listens: the shared one retries connecting until the request's deadline, so a
+    /// stopped flapd took 10 s to be reported (and an assistant's every tool call with it).
+    private static let client: HTTPClient = {
+        var configuration = HTTPClient.Configuration(timeout: .init(connect: .seconds(5)))
+        configuration.connectionPool.retryConnectionEstablishment = false
+        return HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup, configuration: configuration)
+    }()
+
     package static func send(
         _ method: String, _ url: String, headers: [(String, String)] = [], body: Data? = nil,
         timeout: Duration = .seconds(10)
@@ -22,7 +31,7 @@ package enum HTTPExchange {
         request.method = HTTPMethod(rawValue: method)
         for (name, value) in headers { request.headers.add(name: name, value: value) }
         if let body { request.body = .bytes(ByteBuffer(bytes: body)) }
-        let response = try await HTTPClient.shared.execute(request, timeout: .nanoseconds(Int64(timeout / .nanoseconds(1))))
+        let response = try await client.execute(request, timeout: .nanoseconds(Int64(timeout / .nanoseconds(1))))
         let bytes = try await response.body.collect(upTo: 64 << 20)
         var fields: [String: String] = [:]
         for (name, value) in response.headers { fields[name.lowercased()] = value }

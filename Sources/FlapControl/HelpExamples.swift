@@ -53,6 +53,7 @@ enum HelpExamples {
         ("forget", [#"flapctl forget --mqtt mqtt://broker:1883 --device-id old-hall"#]),
         ("calibrate", [#"flapctl calibrate"#, #"flapctl calibrate --row 2 --column 5 --nudge 3"#]),
         ("render", [#"flapctl render --device max7219 --bitmap smile.pbm --out -"#]),
+        ("mcp", [#"flapctl mcp"#, #"flapctl mcp --url http://flapd.local:8080 --api-key KEY"#]),
     ]
 
     /// `text`, then the command's examples.

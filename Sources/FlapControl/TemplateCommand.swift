@@ -1,3 +1,4 @@
+import FlapMCP
 import FlapJSON
 import ArgumentParser
 import FoundationEssentials

@@ -1,4 +1,5 @@
 import FlapCore
+import FlapMCP
 import FlapMessaging
 import FlapMetrics
 import FlapStorage
@@ -33,12 +34,17 @@ public struct NativeAPI: Sendable {
     private let started = ContinuousClock.now
     /// Browsers signed in with the key.
     public let sessions = Sessions()
+    /// The names a request to `/mcp` may give as its Host.
+    public let mcpHosts: MCPHosts
+    /// Assistants connected to `/mcp`.
+    public let mcpSessions = MCPSessions(clock: ContinuousClock())
 
     public init(intake: MessageIntake, panels: any BoardQuery, metrics: FlapMetrics, apiKey: String, version: String,
                 sensors: @escaping @Sendable () async -> [any Encodable & Sendable] = { [] },
                 rooms: (any RoomAccess)? = nil, deliveries: (any DeliveryAccess)? = nil, live: LiveBoards? = nil,
                 mqtt: (@Sendable () -> any Encodable & Sendable)? = nil, clock: (@Sendable () -> ClockVerdict)? = nil,
-                schedules: (any ScheduleBook)? = nil) {
+                schedules: (any ScheduleBook)? = nil, mcpHosts: MCPHosts = MCPHosts(listen: "127.0.0.1", machineName: nil, allowed: [])) {
+        self.mcpHosts = mcpHosts
         self.clock = clock
         self.schedules = schedules
         self.live = live
@@ -55,6 +61,17 @@ public struct NativeAPI: Sendable {
 
     public func router() -> Router<BasicRequestContext> {
         let router = Router()
+        addRoutes(to: router)
+        // The MCP server's tools go through the API's own routes (a router of their own, without /mcp).
+        let api = Router()
+        addRoutes(to: api)
+        MCPEndpoint(server: MCPServer(version: version), key: apiKey, hosts: mcpHosts, sessions: mcpSessions,
+                    api: api.buildResponder()).add(to: router)
+        router.add(middleware: MethodNotAllowed(routes: router.routes))
+        return router
+    }
+
+    private func addRoutes(to router: Router<BasicRequestContext>) {
         router.add(middleware: FailureAnswers(answer: { Responses.error($0, $1) }, logger: Logger(label: "flapd.http")))
         router.get("healthz") { _, _ in Responses.json(.ok, ["status": "ok"]) }
         // The description of this API (OpenAPI 3.1), kept in Sources/FlapHTTP/OpenAPI and held
@@ -84,7 +101,5 @@ public struct NativeAPI: Sendable {
         EventsAPI(live: live).add(to: v1)
         QueueAPI(deliveries: deliveries).add(to: v1)
         CalibrationAPI(panels: panels).add(to: v1)
-        router.add(middleware: MethodNotAllowed(routes: router.routes))
-        return router
     }
 }

@@ -7,7 +7,7 @@ import Hummingbird
 import Testing
 import TestSupport
 
-/// The OpenAPI description validates (openapi-spec-validator), and it and flapd's router agree: every endpoint flapd serves under `/v1`,
+/// The OpenAPI description validates (openapi-spec-validator), and it and flapd's router agree: every endpoint flapd serves under `/v1`, `/mcp`,
 /// `/healthz` and `/metrics` is described, and everything described is served.
 @Suite struct OpenAPIRoutesTests {
     /// Never asked anything: the router is only walked.
@@ -29,7 +29,7 @@ import TestSupport
         let router = api.router()
         return Set(router.routes.compactMap { route -> String? in
             let path = "/" + route.path.description.split(separator: "/").map { $0.hasPrefix(":") ? "{\($0.dropFirst())}" : String($0) }.joined(separator: "/")
-            guard path.hasPrefix("/v1/") || path == "/healthz" || path == "/metrics" else { return nil }
+            guard path.hasPrefix("/v1/") || ["/healthz", "/metrics", "/mcp"].contains(path) else { return nil }
             return "\(route.method.rawValue) \(path)"
         })
     }

@@ -25,6 +25,9 @@ public enum ConfigurationParser {
         if var api = reader.table("api") {
             configuration.apiPort = api.port("port") ?? configuration.apiPort
             configuration.apiKey = api.secret("key", file: "key_file")
+            for host in api.strings("allowed_hosts") ?? [] {
+                if let problem = Self.hostProblem(host) { api.fail("allowed_hosts", problem) } else { configuration.allowedHosts.append(host) }
+            }
             api.finish()
             reader.problems += api.problems
         }
@@ -351,5 +354,18 @@ public enum ConfigurationParser {
             if (1...60).contains(fps) { led.framesPerSecond = fps } else { reader.fail("fps", "must be 1 to 60 frames a second, not \(fps)") }
         }
         return led
+    }
+
+    /// What is wrong with an `allowed_hosts` entry, or nil: a name or address as a Host header
+    /// gives it, without a scheme, a port or a path.
+    static func hostProblem(_ host: String) -> String? {
+        if host.isEmpty { return "an empty name" }
+        if host.contains("://") || host.contains("/") { return "\(host.debugDescription): give the name alone, without http:// or a path" }
+        let bare = host.hasPrefix("[") && host.hasSuffix("]") ? String(host.dropFirst().dropLast()) : host
+        if !bare.contains(":"), !bare.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "." || $0 == "-" }) {
+            return "\(host.debugDescription) is not a host name or address"
+        }
+        if bare.filter({ $0 == ":" }).count == 1 { return "\(host.debugDescription) has a port in it; give the name alone (any port is allowed)" }
+        return nil
     }
 }

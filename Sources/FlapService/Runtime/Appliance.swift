@@ -20,7 +20,7 @@ import UnixSignals
 /// flapd put together from its configuration: the inbox, each panel, both APIs, systemd
 /// notification, housekeeping; run as one service group that SIGTERM shuts down gracefully.
 public final class Appliance: Sendable {
-    public static let version = "0.1.0"
+    public static let version = Release.version
 
     public let stateDirectory: StateDirectory
     public let inbox: Inbox
@@ -114,7 +114,9 @@ public final class Appliance: Sendable {
         let native = NativeAPI(intake: intake, panels: boards, metrics: metrics, apiKey: apiKey, version: Self.version,
                                sensors: { await heartRate?.report() ?? [] }, rooms: room.map { RoomAccessAdapter(service: $0) },
                                deliveries: outbox.map { ApplianceDeliveries(queue: $0, workers: workers, metrics: metrics) }, live: live,
-                               mqtt: mqttStatus, clock: { [clockTrust] in clockTrust.verdict() }, schedules: schedules)
+                               mqtt: mqttStatus, clock: { [clockTrust] in clockTrust.verdict() }, schedules: schedules,
+                               mcpHosts: MCPHosts(listen: configuration.listen, machineName: ProcessInfo.processInfo.hostName,
+                                                  allowed: configuration.allowedHosts))
         let local = LocalAPI(intake: intake, panels: boards, metrics: metrics, enablementToken: token, apiKey: localKey)
         let ports = self.ports
         let quiet = Logger(label: "http", factory: { _ in SwiftLogNoOpLogHandler() })

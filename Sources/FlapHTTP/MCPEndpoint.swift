@@ -1,0 +1,106 @@
+import FlapJSON
+import FlapMCP
+import HTTPTypes
+import Hummingbird
+import NIOCore
+
+/// `/mcp`: the MCP server over Streamable HTTP. A client POSTs one JSON-RPC message at a time
+/// and gets its answer as JSON; `initialize` opens a session (`Mcp-Session-Id`), DELETE ends it.
+/// flapd sends nothing unasked, so there is no event stream to GET (405, as the protocol allows).
+/// The same key as `/v1`, given as a bearer token; the Host must be one of flapd's names and a
+/// browser's Origin flapd's own.
+struct MCPEndpoint {
+    let server: MCPServer
+    let key: String
+    let hosts: MCPHosts
+    let sessions: MCPSessions<ContinuousClock>
+    /// The native API's routes, which the tools go through.
+    let api: RouterResponder<BasicRequestContext>
+
+    static let sessionHeader = HTTPField.Name("Mcp-Session-Id")!
+    static let versionHeader = HTTPField.Name("MCP-Protocol-Version")!
+
+    func add(to router: Router<BasicRequestContext>) {
+        router.post("mcp") { request, context in
+            if let refusal = await refusal(request) { return refusal }
+            return try await post(request, context: context)
+        }
+        router.delete("mcp") { request, _ in
+            if let refusal = await refusal(request) { return refusal }
+            guard let id = request.headers[Self.sessionHeader] else {
+                return Responses.error(.badRequest, "give the session to end in Mcp-Session-Id")
+            }
+            guard await sessions.close(id) else { return Responses.error(.notFound, "no open MCP session \(id)") }
+            return Response(status: .noContent)
+        }
+    }
+
+    /// The answer to a request that may not go further: a Host that is not flapd's, a page of
+    /// another site, no key or a wrong one.
+    private func refusal(_ request: Request) async -> Response? {
+        let authority = request.head.authority ?? ""
+        guard hosts.allows(authority) else {
+            return Responses.error(.misdirectedRequest, "flapd does not answer to the host \(authority.debugDescription) here; "
+                                   + "add it to [api] allowed_hosts if it is one of this machine's names")
+        }
+        if let origin = request.headers[.origin], origin != "http://\(authority)", origin != "https://\(authority)" {
+            return Responses.error(.forbidden, "a request from the page \(origin) is refused: MCP clients are programs, and flapd's own page is \(authority)")
+        }
+        let header = request.headers[.authorization] ?? ""
+        guard header.hasPrefix("Bearer "), secretsMatch(String(header.dropFirst(7)), key) else {
+            let problem = header.isEmpty ? "MCP needs Authorization: Bearer <key>, flapd's API key (its file's path is in flapd's log)" : "the API key is wrong"
+            return Responses.error(.unauthorized, problem, headers: [.wwwAuthenticate: "Bearer"])
+        }
+        return nil
+    }
+
+    private func post(_ request: Request, context: BasicRequestContext) async throws -> Response {
+        guard request.headers[.contentType]?.lowercased().hasPrefix("application/json") == true else {
+            return Responses.error(.unsupportedMediaType, "send JSON-RPC messages as JSON, with Content-Type: application/json")
+        }
+        if let accept = request.headers[.accept]?.lowercased(), !["application/json", "*/*", "application/*"].contains(where: accept.contains) {
+            return Responses.error(.notAcceptable, "flapd answers MCP requests as application/json; the request's Accept does not take it")
+        }
+        guard let body = try await Responses.body(of: request, limit: Responses.maximumBody) else {
+            return Responses.error(.contentTooLarge, Responses.tooLarge(request))
+        }
+        guard let json = try? JSONValue(parsing: body) else {
+            return rpc(.badRequest, RPCReply.error(.null, .parseError, "the body is not JSON"))
+        }
+        if json.array != nil {
+            return rpc(.badRequest, RPCReply.error(.null, .invalidRequest, "send one message per request; batches are not taken since protocol revision 2025-06-18"))
+        }
+        let message = RPCMessage(json)
+        var headers = HTTPFields()
+        if case .request(let id, "initialize", let params) = message {
+            let version = MCPServer.negotiate(params["protocolVersion"]?.string)
+            headers[Self.sessionHeader] = await sessions.open(version: version)
+            let reply = await server.answer(message, api: RouterAPI(responder: api, context: context, key: key))
+            return rpc(.ok, reply ?? RPCReply.error(id, .internalError, "no answer"), headers: headers)
+        }
+        guard let id = request.headers[Self.sessionHeader] else {
+            return Responses.error(.badRequest, "give the session's Mcp-Session-Id (initialize opens one)")
+        }
+        guard let version = await sessions.use(id) else {
+            return Responses.error(.notFound, "no open MCP session \(id): it ended or was idle too long; initialize again")
+        }
+        if let asked = request.headers[Self.versionHeader], asked != version, !MCPServer.protocolVersions.contains(asked) {
+            return Responses.error(.badRequest, "MCP-Protocol-Version \(asked) is not spoken here; this session speaks \(version)")
+        }
+        let api = RouterAPI(responder: api, context: context, key: key)
+        switch message {
+        case .notification, .response:
+            return Response(status: .accepted)
+        case .invalid:
+            return rpc(.badRequest, await server.answer(message, api: api) ?? [:])
+        case .request:
+            return rpc(.ok, await server.answer(message, api: api) ?? [:])
+        }
+    }
+
+    private func rpc(_ status: HTTPResponse.Status, _ reply: JSONValue, headers: HTTPFields = [:]) -> Response {
+        var fields = headers
+        fields[.contentType] = "application/json"
+        return Response(status: status, headers: fields, body: .init(byteBuffer: ByteBuffer(string: reply.text)))
+    }
+}

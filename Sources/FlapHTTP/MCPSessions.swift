@@ -1,0 +1,55 @@
+import FoundationEssentials
+
+/// The MCP clients connected over HTTP, each a session named by the `Mcp-Session-Id` flapd gave
+/// it at `initialize`, with the protocol revision agreed. A session unused for ``idle`` is
+/// closed (its next request gets 404, and the client starts a new one); when ``most`` are open
+/// the longest unused makes room.
+public actor MCPSessions<C: Clock> where C.Duration == Duration {
+    struct Session {
+        var version: String
+        var lastUsed: C.Instant
+    }
+
+    private var sessions: [String: Session] = [:]
+    private let clock: C
+    public let idle: Duration
+    public let most: Int
+
+    public init(clock: C, idle: Duration = .seconds(30 * 60), most: Int = 64) {
+        self.clock = clock
+        self.idle = idle
+        self.most = most
+    }
+
+    /// Opens a session speaking `version`; its id.
+    public func open(version: String) -> String {
+        closeIdle()
+        if sessions.count >= most, let oldest = sessions.min(by: { $0.value.lastUsed < $1.value.lastUsed })?.key {
+            sessions[oldest] = nil
+        }
+        let id = UUID().uuidString.lowercased()
+        sessions[id] = Session(version: version, lastUsed: clock.now)
+        return id
+    }
+
+    /// The revision a session speaks, marking it used; nil when there is no such open session.
+    public func use(_ id: String) -> String? {
+        closeIdle()
+        guard var session = sessions[id] else { return nil }
+        session.lastUsed = clock.now
+        sessions[id] = session
+        return session.version
+    }
+
+    /// Ends a session; false when there was none.
+    public func close(_ id: String) -> Bool {
+        sessions.removeValue(forKey: id) != nil
+    }
+
+    public var count: Int { sessions.count }
+
+    private func closeIdle() {
+        let now = clock.now
+        sessions = sessions.filter { $0.value.lastUsed.duration(to: now) < idle }
+    }
+}

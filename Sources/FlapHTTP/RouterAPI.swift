@@ -1,0 +1,42 @@
+import FlapJSON
+import FlapMCP
+import HTTPTypes
+import Hummingbird
+import NIOCore
+
+/// The native API reached from inside flapd: a tool's request goes through the same router, and
+/// so the same checks, as one from the network, without leaving the process.
+struct RouterAPI: FlapdAPI {
+    let responder: RouterResponder<BasicRequestContext>
+    /// The context of the MCP request the tool call came in (its connection and logger).
+    let context: BasicRequestContext
+    let key: String
+
+    func send(_ method: String, _ path: String, body: JSONValue?) async throws -> APIAnswer {
+        var head = HTTPRequest(method: HTTPRequest.Method(method) ?? .get, scheme: "http", authority: "localhost", path: path)
+        head.headerFields[.authorization] = "Bearer \(key)"
+        var bytes = ByteBuffer()
+        if let body {
+            head.headerFields[.contentType] = "application/json"
+            bytes = ByteBuffer(string: body.text)
+        }
+        let response = try await responder.respond(to: Request(head: head, body: .init(buffer: bytes)), context: context)
+        let collector = BodyCollector()
+        try await response.body.write(collector)
+        return APIAnswer(status: response.status.code, body: collector.bytes.bytes)
+    }
+}
+
+/// A response body gathered in memory.
+private final class BodyCollector: ResponseBodyWriter {
+    var bytes = ByteBuffer()
+    func write(_ buffer: ByteBuffer) async throws {
+        var buffer = buffer
+        bytes.writeBuffer(&buffer)
+    }
+    func finish(_ trailingHeaders: HTTPFields?) async throws {}
+}
+
+extension ByteBuffer {
+    var bytes: [UInt8] { Array(readableBytesView) }
+}

@@ -1,0 +1,20 @@
+import FlapJSON
+
+extension FlapdAPI {
+    /// A request whose answer becomes the tool's: a refusal (4xx, 5xx) as an error result with the
+    /// API's own words, anything else as its JSON with `summary`'s line before it.
+    func call(_ method: String, _ path: String, body: JSONValue? = nil,
+              summary: (JSONValue?) -> String? = { _ in nil }) async throws -> ToolResult {
+        let answer = try await send(method, path, body: body)
+        guard answer.status < 400 else { return .refused(answer.refusal, structured: answer.json) }
+        let json = answer.json
+        return .answer(summary(json), json)
+    }
+}
+
+extension JSONValue {
+    /// A board's rows as lines between bars, so blank flaps at either end can be seen.
+    static func boardLines(_ rows: JSONValue?) -> String {
+        (rows?.array ?? []).compactMap(\.string).map { "|\($0)|" }.joined(separator: "\n")
+    }
+}

@@ -1,0 +1,67 @@
+import FlapCore
+import FlapJSON
+import FoundationEssentials
+
+/// The board as resources an assistant can read or attach: every panel as text, and each as a
+/// PNG picture.
+enum BoardResources {
+    static let text = "flapd://board.txt"
+    static let picture = "flapd://board.png"
+
+    /// `resources/list`: the text, the first panel's picture, and each panel's when there are several.
+    static func list(api: any FlapdAPI) async throws -> JSONValue {
+        var resources: [JSONValue] = [
+            ["uri": .string(text), "name": "board.txt", "title": "The board as text", "mimeType": "text/plain",
+             "description": "What every panel shows now, a row per line between bars; colour chips as letters."],
+            ["uri": .string(picture), "name": "board.png", "title": "The board as a picture", "mimeType": "image/png",
+             "description": "The first panel drawn as on a screen."],
+        ]
+        let panels = try await self.panels(api)
+        if panels.count > 1 {
+            resources += panels.map { panel in
+                ["uri": .string("flapd://board/\(panel.id.pathSegment).png"), "name": .string("\(panel.id).png"),
+                 "title": .string("Panel \(panel.id) as a picture"), "mimeType": "image/png"]
+            }
+        }
+        return ["resources": .array(resources)]
+    }
+
+    /// `resources/read`; nil for a URI that names nothing.
+    static func read(_ uri: String, api: any FlapdAPI) async throws -> JSONValue? {
+        let panels = try await self.panels(api)
+        if uri == text {
+            let lines = panels.map { "panel \($0.id)\($0.moving ? " (moving)" : ""):\n" + $0.board.rows.map { "|" + String($0.map(BoardText.symbol)) + "|" }.joined(separator: "\n") }
+            return ["contents": [["uri": .string(uri), "mimeType": "text/plain", "text": .string(lines.joined(separator: "\n"))]]]
+        }
+        let chosen: Panel?
+        if uri == picture {
+            chosen = panels.first
+        } else {
+            chosen = panels.first { uri == "flapd://board/\($0.id.pathSegment).png" }
+        }
+        guard let chosen else { return nil }
+        let png = try BoardPNG.encode(chosen.board)
+        return ["contents": [["uri": .string(uri), "mimeType": "image/png", "blob": .string(Data(png).base64EncodedString())]]]
+    }
+
+    struct Panel {
+        var id: String
+        var moving: Bool
+        var board: Board
+    }
+
+    private static func panels(_ api: any FlapdAPI) async throws -> [Panel] {
+        let answer = try await api.send("GET", "/v1/board", body: nil)
+        guard answer.status == 200, let panels = answer.json?["panels"]?.array else { throw ResourceError(answer.refusal) }
+        return try panels.map { panel in
+            let rows = (panel["codes"]?.array ?? []).map { ($0.array ?? []).compactMap(\.int) }
+            return Panel(id: panel["id"]?.string ?? "?", moving: panel["moving"]?.bool ?? false, board: try Board(codeRows: rows))
+        }
+    }
+}
+
+/// The board could not be read for a resource.
+struct ResourceError: Error, CustomStringConvertible {
+    var description: String
+    init(_ description: String) { self.description = description }
+}
