@@ -5,8 +5,9 @@ import Hummingbird
 import NIOCore
 
 /// `/mcp`: the MCP server over Streamable HTTP. A client POSTs one JSON-RPC message at a time
-/// and gets its answer as JSON; `initialize` opens a session (`Mcp-Session-Id`), DELETE ends it.
-/// flapd sends nothing unasked, so there is no event stream to GET (405, as the protocol allows).
+/// and gets its answer as JSON (or as a one-event stream, to a client that takes only
+/// `text/event-stream`); `initialize` opens a session (`Mcp-Session-Id`), DELETE ends it. flapd
+/// sends nothing unasked, so there is no event stream to GET (405, as the protocol allows).
 /// The same key as `/v1`, given as a bearer token; the Host must be one of flapd's names and a
 /// browser's Origin flapd's own.
 struct MCPEndpoint {
@@ -58,8 +59,10 @@ struct MCPEndpoint {
         guard request.headers[.contentType]?.lowercased().hasPrefix("application/json") == true else {
             return Responses.error(.unsupportedMediaType, "send JSON-RPC messages as JSON, with Content-Type: application/json")
         }
-        if let accept = request.headers[.accept]?.lowercased(), !["application/json", "*/*", "application/*"].contains(where: accept.contains) {
-            return Responses.error(.notAcceptable, "flapd answers MCP requests as application/json; the request's Accept does not take it")
+        let accept = request.headers[.accept]?.lowercased() ?? "*/*"
+        let asJSON = ["application/json", "*/*", "application/*"].contains(where: accept.contains)
+        guard asJSON || accept.contains("text/event-stream") else {
+            return Responses.error(.notAcceptable, "flapd answers MCP requests as application/json or text/event-stream; the request's Accept takes neither")
         }
         guard let body = try await Responses.body(of: request, limit: Responses.maximumBody) else {
             return Responses.error(.contentTooLarge, Responses.tooLarge(request))
@@ -76,7 +79,7 @@ struct MCPEndpoint {
             let version = MCPServer.negotiate(params["protocolVersion"]?.string)
             headers[Self.sessionHeader] = await sessions.open(version: version)
             let reply = await server.answer(message, api: RouterAPI(responder: api, context: context, key: key))
-            return rpc(.ok, reply ?? RPCReply.error(id, .internalError, "no answer"), headers: headers)
+            return rpc(.ok, reply ?? RPCReply.error(id, .internalError, "no answer"), headers: headers, stream: !asJSON)
         }
         guard let id = request.headers[Self.sessionHeader] else {
             return Responses.error(.badRequest, "give the session's Mcp-Session-Id (initialize opens one)")
@@ -94,13 +97,16 @@ struct MCPEndpoint {
         case .invalid:
             return rpc(.badRequest, await server.answer(message, api: api) ?? [:])
         case .request:
-            return rpc(.ok, await server.answer(message, api: api) ?? [:])
+            return rpc(.ok, await server.answer(message, api: api) ?? [:], stream: !asJSON)
         }
     }
 
-    private func rpc(_ status: HTTPResponse.Status, _ reply: JSONValue, headers: HTTPFields = [:]) -> Response {
+    /// A JSON-RPC answer as JSON, or as the one `message` event of a stream that then ends.
+    private func rpc(_ status: HTTPResponse.Status, _ reply: JSONValue, headers: HTTPFields = [:], stream: Bool = false) -> Response {
         var fields = headers
-        fields[.contentType] = "application/json"
-        return Response(status: status, headers: fields, body: .init(byteBuffer: ByteBuffer(string: reply.text)))
+        fields[.contentType] = stream ? "text/event-stream" : "application/json"
+        // JSON text has no raw line breaks, so it is one `data:` line.
+        let body = stream ? "event: message\ndata: \(reply.text)\n\n" : reply.text
+        return Response(status: status, headers: fields, body: .init(byteBuffer: ByteBuffer(string: body)))
     }
 }

@@ -12,8 +12,8 @@ public actor MCPSessions<C: Clock> where C.Duration == Duration {
 
     private var sessions: [String: Session] = [:]
     private let clock: C
-    public let idle: Duration
-    public let most: Int
+    public nonisolated let idle: Duration
+    public nonisolated let most: Int
 
     public init(clock: C, idle: Duration = .seconds(30 * 60), most: Int = 64) {
         self.clock = clock

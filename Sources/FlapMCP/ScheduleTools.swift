@@ -18,16 +18,13 @@ enum ScheduleTools {
         description: "Adds a message shown again and again: on days (mon…sun, weekdays, weekends, daily) at times (HH:MM), or by a cron expression; "
             + "showing text, codes, a pattern or a quick message.",
         parameters: [
-            .init(name: "name", kind: .string, description: "The schedule's name (letters, digits, - and _).", required: true),
+            .init(name: "name", kind: .string, description: "The schedule's name: 1 to 48 characters without spaces or / + #.", required: true),
             .init(name: "days", kind: .strings, description: "mon, tue, … sun, weekdays, weekends or daily."),
             .init(name: "times", kind: .strings, description: "Local times of day, HH:MM."),
             .init(name: "cron", kind: .string, description: "A five-field cron expression, instead of days and times."),
             .init(name: "timeZone", kind: .string, description: "An IANA zone such as Europe/Berlin (default the system's)."),
-            .init(name: "text", kind: .string, description: "The text to show."),
-            .init(name: "codes", kind: .codeRows, description: "The board's rows as character codes."),
-            .init(name: "pattern", kind: .stringRows, description: "Rows of colour names."),
             .init(name: "quickMessage", kind: .string, description: "A quick message's name, to show it."),
-            .init(name: "align", kind: .oneOf(["left", "center", "right", "justified"]), description: "How text lines sit in their row."),
+        ] + MessageTools.content.filter { ["text", "codes", "pattern", "align"].contains($0.name) } + [
             .init(name: "holdMinutes", kind: .integer(1...10080), description: "How long each showing holds its slot (default 60)."),
             .init(name: "sender", kind: .string, description: "The sender it speaks as (default schedule-NAME)."),
         ],

@@ -35,6 +35,7 @@ import TestSupport
             [api]
             port = 9000
             key_file = "/run/credentials/flapd.service/api-key"
+            allowed_hosts = ["board.example.org", "10.0.0.7", "[fe80::1]"]
             [local_api]
             enablement_token = "tok"
             [messages]
@@ -55,12 +56,21 @@ import TestSupport
             """, file: "f")
         #expect(parsed.stateDirectory == "/srv/flapd" && parsed.listen == "0.0.0.0" && parsed.apiPort == 9000)
         #expect(parsed.apiKey == .file("/run/credentials/flapd.service/api-key"))
+        #expect(parsed.allowedHosts == ["board.example.org", "10.0.0.7", "[fe80::1]"])
         #expect(parsed.localAPIToken == .value("tok"))
         #expect(parsed.rules.ratePerHour == 0 && parsed.rules.allow == ["kitchen", "phone"])
         #expect(parsed.panels.map(\.id) == ["hall", "desk"])
         #expect(parsed.panels[0].size == .note && parsed.panels[0].drum == .chainlink52 && parsed.panels[0].flapPeriodMs == 80)
         #expect(parsed.panels[0].policy == .rotate(every: .seconds(10)))
         #expect(parsed.panels[1].drum.count == 5 && parsed.panels[1].policy == .sender("phone"))
+    }
+
+    @Test func allowedHostsAreNamesWithoutSchemesOrPorts() throws {
+        for (entry, problem) in [("\"http://board.example.org\"", "without http://"), ("\"board.example.org:8080\"", "has a port in it"),
+                                 ("\"\"", "an empty name"), ("\"my board\"", "is not a host name")] {
+            let found = problems("[api]\nallowed_hosts = [\(entry)]\n")
+            #expect(found.count == 1 && found[0].contains("allowed_hosts") && found[0].contains(problem), "\(entry): \(found)")
+        }
     }
 
     @Test func theClockSettingIsReadAndAWrongOneNamed() throws {

@@ -102,26 +102,24 @@ async def reading_scenario(session):
 SCENARIOS = {"board": board_scenario, "reading": reading_scenario}
 
 
-async def over_http(url, key, scenario):
-    async with httpx2.AsyncClient(headers={"Authorization": f"Bearer {key}"}) as client:
-        async with streamable_http_client(url, http_client=client) as (read, write):
-            async with ClientSession(read, write) as session:
-                info = await session.initialize()
-                seen = await SCENARIOS[scenario](session)
-                seen["server"] = {"name": info.server_info.name, "protocolVersion": info.protocol_version}
-                return seen
-
-
-async def over_stdio(flapctl, scenario):
-    # The SDK starts the server with a small default environment: flapd's address and key are given.
-    environment = {name: os.environ[name] for name in ("FLAPD_URL", "FLAPD_API_KEY") if name in os.environ}
-    parameters = StdioServerParameters(command=flapctl, args=["mcp"], env=environment)
-    async with stdio_client(parameters) as (read, write):
+async def in_session(transport, scenario):
+    async with transport as (read, write):
         async with ClientSession(read, write) as session:
             info = await session.initialize()
             seen = await SCENARIOS[scenario](session)
             seen["server"] = {"name": info.server_info.name, "protocolVersion": info.protocol_version}
             return seen
+
+
+async def over_http(url, key, scenario):
+    async with httpx2.AsyncClient(headers={"Authorization": f"Bearer {key}"}) as client:
+        return await in_session(streamable_http_client(url, http_client=client), scenario)
+
+
+async def over_stdio(flapctl, scenario):
+    # The SDK starts the server with a small default environment: flapd's address and key are given.
+    environment = {name: os.environ[name] for name in ("FLAPD_URL", "FLAPD_API_KEY") if name in os.environ}
+    return await in_session(stdio_client(StdioServerParameters(command=flapctl, args=["mcp"], env=environment)), scenario)
 
 
 async def refusals(url, key):
@@ -141,6 +139,8 @@ async def refusals(url, key):
         answer = await client.post(url, json={"jsonrpc": "2.0", "id": 2, "method": "tools/list"},
                                    headers={**base, "Authorization": f"Bearer {key}", "Mcp-Session-Id": "no-such-session"})
         seen["unknownSession"] = {"status": answer.status_code, "body": answer.text[:300]}
+        answer = await client.post(url, json=body, headers={**base, "Authorization": f"Bearer {key}", "Accept": "text/event-stream"})
+        seen["streamOnly"] = {"status": answer.status_code, "contentType": answer.headers.get("content-type"), "body": answer.text[:120]}
         answer = await client.get(url, headers={"Authorization": f"Bearer {key}", "Accept": "text/event-stream"})
         seen["eventStream"] = {"status": answer.status_code}
     # The SDK's own client with a wrong key: it must fail, not hang or start OAuth.
@@ -163,9 +163,9 @@ async def timing(url, key, count):
                 times = []
                 for k in range(count):
                     start = time.perf_counter()
-                    result = await session.call_tool("send_message", {"text": f"ROUND {k}", "sender": "timing"})
+                    result = await session.call_tool("send_message", {"text": f"ROUND {k}", "sender": f"timing-{k}"})
                     times.append((time.perf_counter() - start) * 1000)
-                    assert not result.is_error, text_of(result)
+                    assert not result.is_error, text_of(result)  # each round its own sender: 50 an hour each
                 return {"count": count, "medianMs": statistics.median(times), "minMs": min(times), "maxMs": max(times)}
 
 

@@ -16,7 +16,14 @@ public enum PythonPeer {
 
     /// The venv's python, creating or updating the venv when the requirements changed.
     /// `VESTAWIDGET_TEST_VENV` names the venv's folder; the default is .build/test-venv.
-    public static func python() async throws -> String {
+    public static func python() async throws -> String { try await venv.value }
+
+    /// The venv, made once per test process: every caller awaits this one task. Only it takes
+    /// the file lock, a blocking call; several tests blocked in it at once held every thread
+    /// Swift's tasks share, and the one making the venv could never resume.
+    private static let venv = Task { try await makeVenv() }
+
+    private static func makeVenv() async throws -> String {
         let venv = ProcessInfo.processInfo.environment["VESTAWIDGET_TEST_VENV"]
             ?? packageRoot.appendingPathComponent(".build/test-venv").path
         let python = venv + "/bin/python"

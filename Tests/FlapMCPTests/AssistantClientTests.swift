@@ -1,0 +1,160 @@
+import FlapHardware
+import FlapLinux
+import Foundation
+import Testing
+import TestSupport
+
+/// PyPI's `mcp` (the reference Python SDK) as the assistant's side, against a real flapd over
+/// Streamable HTTP and against `flapctl mcp` over stdio: the same scenario through both.
+@Suite(.timeLimit(.minutes(3))) struct AssistantClientTests {
+    static let tools = [
+        "add_schedule", "cancel_scheduled", "clear_slot", "delete_quick_message", "get_sound", "list_quick_messages", "list_scheduled",
+        "list_schedules", "list_slots", "preview_layout", "read_board", "read_receipts", "remove_schedule", "room", "save_quick_message",
+        "send_message", "send_quick_message", "set_sound", "status",
+    ]
+
+    /// What the client saw, as the script printed it.
+    static func check(_ arguments: [String], environment: [String: String]? = nil) async throws -> [String: Any] {
+        let script = PythonPeer.peersDirectory.appendingPathComponent("mcp_client_check.py").path
+        let result = try await ProcessRunner.run(try await PythonPeer.python(), [script] + arguments, environment: environment)
+        #expect(result.status == 0, "\(result.stderrText.suffix(2000))")
+        return try #require(try JSONSerialization.jsonObject(with: result.stdout) as? [String: Any], "\(result.stdoutText.prefix(500))")
+    }
+
+    static func result(_ seen: [String: Any], _ key: String) -> (isError: Bool, text: String, structured: [String: Any]) {
+        let call = seen[key] as? [String: Any] ?? [:]
+        return (call["isError"] as? Bool ?? false, call["text"] as? String ?? "", call["structured"] as? [String: Any] ?? [:])
+    }
+
+    /// The board scenario's findings, the same whichever way the client came.
+    static func expectTheBoardScenario(_ seen: [String: Any]) {
+        #expect(seen["tools"] as? [String] == tools)
+        let schemas = seen["schemas"] as? [String: [String: Any]] ?? [:]
+        #expect(schemas.count == tools.count && schemas.values.allSatisfy { $0["type"] as? String == "object" })
+        #expect((schemas["preview_layout"]?["required"] as? [String]) == ["text"])
+
+        let sent = result(seen, "sent")
+        #expect(!sent.isError && sent.text.hasPrefix("message mcp-"), "\(sent.text)")
+        #expect(seen["boardReached"] as? Bool == true, "the board showed HELLO FROM MCP and came to rest")
+        #expect(result(seen, "board").text.contains("|    HELLO FROM MCP    |"))
+
+        // The euro sign is the 8th character of line 1, and the board has none.
+        let preview = result(seen, "preview")
+        #expect(preview.isError && preview.text.hasPrefix("line 1, position 8: ") && preview.text.contains("€"), "\(preview.text)")
+        let fits = result(seen, "previewFits")
+        #expect(!fits.isError && fits.text.contains("|SEE YOU SOON          |"), "\(fits.text)")
+
+        #expect(seen["resources"] as? [String] == ["flapd://board.png", "flapd://board.txt"])
+        #expect((seen["resourceText"] as? String)?.contains("|    HELLO FROM MCP    |") == true)
+        let picture = seen["picture"] as? [String: Any] ?? [:]
+        #expect(picture["mimeType"] as? String == "image/png" && picture["signature"] as? String == "89504e470d0a1a0a")
+        #expect((picture["width"] as? Int ?? 0) > 22 * 20 && (picture["height"] as? Int ?? 0) > 6 * 28, "\(picture)")
+
+        let scheduled = result(seen, "scheduled")
+        let id = scheduled.structured["id"] as? String ?? "?"
+        #expect(scheduled.structured["status"] as? String == "scheduled", "\(scheduled.text)")
+        #expect((seen["waitingBefore"] as? [String])?.contains(id) == true)
+        #expect(!result(seen, "cancel").isError)
+        #expect((seen["waitingAfter"] as? [String])?.contains(id) == false)
+        #expect(result(seen, "cancelledReceipt").structured["status"] as? String == "cancelled")
+
+        let unknown = result(seen, "unknownArgument")
+        #expect(unknown.isError && unknown.text.hasPrefix("colour: send_message takes no such argument"), "\(unknown.text)")
+        let wrongType = result(seen, "wrongType")
+        #expect(wrongType.isError && wrongType.text == "volume: must be a whole number", "\(wrongType.text)")
+        // The API's own words, each field named.
+        let badCodes = result(seen, "badCodes")
+        #expect(badCodes.isError && badCodes.text.contains("codes: has 1 rows; the board has 6") && badCodes.text.contains("codes[0]: has 3 columns"),
+                "\(badCodes.text)")
+        #expect(result(seen, "missing").text == "sender: is missing")
+        #expect((seen["server"] as? [String: Any])?["protocolVersion"] as? String == "2025-11-25")
+    }
+
+    @Test func anAssistantUsesTheBoardOverStreamableHTTP() async throws {
+        let flapd = try await FlapdProcess.start()
+        defer { Task { await flapd.stop() } }
+        let seen = try await Self.check(["http", "http://127.0.0.1:\(flapd.apiPort)/mcp", flapd.apiKey, "board"])
+        Self.expectTheBoardScenario(seen)
+        #expect((seen["server"] as? [String: Any])?["name"] as? String == "flapd")
+        #expect(await flapd.terminate() == 0)
+    }
+
+    @Test func anAssistantUsesTheBoardThroughFlapctlMCP() async throws {
+        let flapd = try await FlapdProcess.start()
+        defer { Task { await flapd.stop() } }
+        let seen = try await Self.check(["stdio", ProcessRunner.builtProduct("flapctl"), "board"], environment: flapd.clientEnvironment)
+        Self.expectTheBoardScenario(seen)
+        #expect(await flapd.terminate() == 0)
+    }
+
+    @Test func theEndpointRefusesStrangersAndAnswersItsOwnNames() async throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("mcp-hosts-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        let file = directory.appendingPathComponent("flapd.toml").path
+        try "[api]\nallowed_hosts = [\"flapd.example\"]\n".write(toFile: file, atomically: true, encoding: .utf8)
+        let flapd = try await FlapdProcess.start(arguments: ["--config", file])
+        defer { Task { await flapd.stop() } }
+        let seen = try await Self.check(["refusals", "http://127.0.0.1:\(flapd.apiPort)/mcp", flapd.apiKey])
+        func answer(_ key: String) -> [String: Any] { seen[key] as? [String: Any] ?? [:] }
+        for key in ["noKey", "wrongKey"] {
+            #expect(answer(key)["status"] as? Int == 401, "\(key): \(answer(key))")
+            #expect(answer(key)["wwwAuthenticate"] as? String == "Bearer", "\(key): no OAuth dance")
+        }
+        #expect((answer("wrongKey")["body"] as? String)?.contains("the API key is wrong") == true)
+        #expect(answer("foreignOrigin")["status"] as? Int == 403, "\(answer("foreignOrigin"))")
+        #expect(answer("foreignHost")["status"] as? Int == 421, "\(answer("foreignHost"))")
+        #expect((answer("foreignHost")["body"] as? String)?.contains("allowed_hosts") == true)
+        #expect(answer("allowedHost")["status"] as? Int == 200, "[api] allowed_hosts: \(answer("allowedHost"))")
+        #expect(answer("ownOrigin")["status"] as? Int == 200, "flapd's own page: \(answer("ownOrigin"))")
+        #expect(answer("unknownSession")["status"] as? Int == 404)
+        #expect(answer("eventStream")["status"] as? Int == 405)
+        // A client that takes only event streams gets the answer as one event.
+        #expect(answer("streamOnly")["contentType"] as? String == "text/event-stream")
+        #expect((answer("streamOnly")["body"] as? String)?.hasPrefix("event: message\ndata: {") == true, "\(answer("streamOnly"))")
+        #expect((seen["sdkWrongKey"] as? String)?.hasPrefix("refused") == true, "\(seen["sdkWrongKey"] ?? "")")
+        #expect(await flapd.terminate() == 0)
+    }
+
+    /// A rate nothing else in flapd produces, nor the pseudo-terminal's number (the log names it).
+    static func rate(avoiding path: String) -> Int { [187, 193, 211, 227].first { !path.contains(String($0)) }! }
+
+    @Test func noToolEverGivesAHeartRate() async throws {
+        let broker = try await MosquittoBroker.start()
+        defer { Task { await broker.stop() } }
+        let (sensor, path) = try LinuxSerialPort.pseudoTerminal(settings: SerialSettings(baudRate: 9600))
+        let rate = Self.rate(avoiding: path)
+        let writing = Task {
+            while !Task.isCancelled {
+                try? await sensor.write(Array("HR:\(rate)\n".utf8))
+                try? await Task.sleep(for: .milliseconds(200))
+            }
+        }
+        defer { writing.cancel() }
+        let flapd = try await FlapdProcess.start(arguments: ["--mqtt", "mqtt://127.0.0.1:\(broker.port)", "--room", "lobby", "--device-id", "k",
+                                                             "--sensor", "serial=\(path)"])
+        defer { Task { await flapd.stop() } }
+        // The strap is read and in the room before the assistant asks.
+        let inRoom = try await eventually(within: .seconds(15), every: .milliseconds(100)) {
+            let members = (try await flapd.api.get("/v1/room").object["members"] as? [[String: Any]]) ?? []
+            return members.contains { ($0["id"] as? String)?.hasPrefix("k.serial.") == true }
+        }
+        #expect(inRoom)
+        let sensors = try await flapd.api.get("/v1/sensors").text
+        #expect(sensors.contains("\"bpm\":\(rate)"), "the rate is being read: \(sensors.prefix(300))")
+
+        for seen in [try await Self.check(["http", "http://127.0.0.1:\(flapd.apiPort)/mcp", flapd.apiKey, "reading"]),
+                     try await Self.check(["stdio", ProcessRunner.builtProduct("flapctl"), "reading"], environment: flapd.clientEnvironment)] {
+            let answers = seen["answers"] as? [String: [String: Any]] ?? [:]
+            #expect(answers.count == 10)
+            let room = answers["room"]?["text"] as? String ?? ""
+            #expect(room.hasPrefix("room ") && room.contains("\"members\""), "the room tool names who is in it: \(room.prefix(300))")
+            for (tool, answer) in answers {
+                let text = "\(answer)"
+                #expect(text.range(of: "(^|[^0-9A-Za-z.])\(rate)([^0-9A-Za-z]|$)", options: .regularExpression) == nil, "\(tool): \(text.prefix(400))")
+                #expect(!text.lowercased().contains("bpm") && !text.contains("heartRate"), "\(tool): \(text.prefix(400))")
+            }
+        }
+        #expect(await flapd.terminate() == 0)
+        await sensor.close()
+    }
+}
