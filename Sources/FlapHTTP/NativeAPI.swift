@@ -16,6 +16,8 @@ public struct NativeAPI: Sendable {
     public let panels: any BoardQuery
     public let metrics: FlapMetrics
     public let apiKey: String
+    /// The key that may only read the board, its picture and its events (dashboards, widgets).
+    public let viewerKey: String?
     public let version: String
     /// The heart-rate sources and their straps, each as its own JSON.
     public let sensors: @Sendable () async -> [any Encodable & Sendable]
@@ -39,7 +41,7 @@ public struct NativeAPI: Sendable {
     /// Assistants connected to `/mcp`.
     public let mcpSessions = MCPSessions(clock: ContinuousClock())
 
-    public init(intake: MessageIntake, panels: any BoardQuery, metrics: FlapMetrics, apiKey: String, version: String,
+    public init(intake: MessageIntake, panels: any BoardQuery, metrics: FlapMetrics, apiKey: String, viewerKey: String? = nil, version: String,
                 sensors: @escaping @Sendable () async -> [any Encodable & Sendable] = { [] },
                 rooms: (any RoomAccess)? = nil, deliveries: (any DeliveryAccess)? = nil, live: LiveBoards? = nil,
                 mqtt: (@Sendable () -> any Encodable & Sendable)? = nil, clock: (@Sendable () -> ClockVerdict)? = nil,
@@ -56,6 +58,7 @@ public struct NativeAPI: Sendable {
         self.panels = panels
         self.metrics = metrics
         self.apiKey = apiKey
+        self.viewerKey = viewerKey
         self.version = version
     }
 
@@ -84,10 +87,11 @@ public struct NativeAPI: Sendable {
                      body: .init(byteBuffer: ByteBuffer(string: metrics.exposition())))
         }
         SessionAPI(apiKey: apiKey, sessions: sessions).add(to: router)
-        let v1 = router.group("v1").add(middleware: Authentication(key: apiKey, sessions: sessions))
+        let v1 = router.group("v1").add(middleware: Authentication(key: apiKey, viewerKey: viewerKey, sessions: sessions))
         let answers = IntakeAnswers(metrics: metrics)
         MessagesAPI(intake: intake, metrics: metrics, answers: answers).add(to: v1)
         BoardAPI(panels: panels).add(to: v1)
+        BoardPictureAPI(panels: panels).add(to: v1)
         SlotsAPI(intake: intake).add(to: v1)
         SchedulesAPI(book: schedules).add(to: v1)
         ReceiptsAPI(inbox: intake.inbox).add(to: v1)

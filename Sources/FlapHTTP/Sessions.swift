@@ -61,20 +61,29 @@ public actor Sessions {
     }
 }
 
-/// Lets a request in with the API key (`Authorization: Bearer`) or a session cookie. A request
-/// that changes something with a cookie must come from the page itself: its `Origin` (or, where
-/// a browser sends none, `Sec-Fetch-Site: same-origin`) must be this server's, so another site
-/// cannot make a signed-in browser act.
+/// Lets a request in with the API key (`Authorization: Bearer`, or as HTTP Basic's password) or a
+/// session cookie; with the viewer key, only requests that read the board (``viewerReads``). A
+/// request that changes something with a cookie must come from the page itself: its `Origin`
+/// (or, where a browser sends none, `Sec-Fetch-Site: same-origin`) must be this server's, so
+/// another site cannot make a signed-in browser act.
 struct Authentication: RouterMiddleware {
     typealias Context = BasicRequestContext
     let key: String
+    let viewerKey: String?
     let sessions: Sessions
+
+    /// What the viewer key may read: the board, its pictures and its events.
+    static let viewerReads: Set<String> = ["/v1/board", "/v1/board.png", "/v1/board.svg", "/v1/events"]
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         if let header = request.headers[.authorization] {
-            let given = header.hasPrefix("Bearer ") ? String(header.dropFirst(7)) : ""
-            guard secretsMatch(given, key) else {
+            let given = Self.secret(in: header) ?? ""
+            if secretsMatch(given, key) { return try await next(request, context) }
+            guard let viewerKey, secretsMatch(given, viewerKey) else {
                 return Responses.error(.unauthorized, "the API key is wrong", headers: [.wwwAuthenticate: "Bearer"])
+            }
+            guard [.get, .head].contains(request.method), Self.viewerReads.contains(request.uri.path) else {
+                return Responses.error(.forbidden, "the viewer key reads the board (GET /v1/board, /v1/board.png, /v1/board.svg, /v1/events) and nothing else; use the API key")
             }
             return try await next(request, context)
         }
@@ -86,6 +95,15 @@ struct Authentication: RouterMiddleware {
             return Responses.error(.forbidden, "a request from another site is refused: send it from flapd's own page")
         }
         return try await next(request, context)
+    }
+
+    /// The key in `Bearer KEY`, or the password of `Basic base64(user:password)` (dashboards
+    /// that can only send Basic put the key there, under any user name).
+    static func secret(in header: String) -> String? {
+        if header.hasPrefix("Bearer ") { return String(header.dropFirst(7)) }
+        guard header.hasPrefix("Basic "), let decoded = Data(base64Encoded: String(header.dropFirst(6))),
+              let pair = String(data: decoded, encoding: .utf8), let colon = pair.firstIndex(of: ":") else { return nil }
+        return String(pair[pair.index(after: colon)...])
     }
 
     /// Whether the request says it comes from this server's own pages.

@@ -12,8 +12,14 @@ public enum BoardPNG {
         return try BoardRenderer(size: size, width: extent.width + 2 * margin, height: extent.height + 2 * margin, style: .screen)
     }
 
-    public static func encode(_ board: Board) throws -> [UInt8] {
-        let renderer = try renderer(for: board.size)
+    /// The picture, `width` pixels wide when given (the board drawn as large as fits, centred;
+    /// the height in proportion), else at twice the glyphs' size.
+    public static func encode(_ board: Board, width: Int? = nil) throws -> [UInt8] {
+        var renderer = try renderer(for: board.size)
+        if let width {
+            let height = max(1, (width * renderer.height + renderer.width / 2) / renderer.width)
+            renderer = try BoardRenderer(size: board.size, width: width, height: height, style: .screen)
+        }
         var frame = PixelFrame(width: renderer.width, height: renderer.height)
         renderer.draw(board, into: &frame)
         return try PNGFile.encode(frame) { raw in

@@ -103,7 +103,7 @@ public struct MCPServer: Sendable {
 
     static let instructions = """
         This is a split-flap message board (VestaWidget). send_message puts text on it (upper-case letters, digits and \
-        some punctuation; {red} and the like are colour chips); preview_layout shows how a text would fit and which \
+        some punctuation; {63} to {70} are colour chips, red to black); preview_layout shows how a text would fit and which \
         character cannot be shown. read_board says what it shows now. Each sender has one slot and the board shows the \
         latest message; a message with notBefore waits until then (list_scheduled, cancel_scheduled).
         """

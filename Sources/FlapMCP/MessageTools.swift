@@ -4,7 +4,7 @@ import FoundationEssentials
 /// Sending: a message, a preview of its layout, and messages sent for later.
 enum MessageTools {
     static let content: [BoardTool.Parameter] = [
-        .init(name: "text", kind: .string, description: "The text; a line break starts a new row. {63} and the like are character codes; {red} is a colour chip."),
+        .init(name: "text", kind: .string, description: "The text, in capitals, digits and common punctuation; a line break starts a new row. {N} is character code N: {63}–{70} are colour chips (red, orange, yellow, green, blue, violet, white, black); 🟥 and the other coloured squares work too."),
         .init(name: "codes", kind: .codeRows, description: "The board's rows as character codes (0 blank, 1–26 A–Z, 63–70 colours), one list per row."),
         .init(name: "pattern", kind: .stringRows, description: "The board as rows of colour names (red, orange, yellow, green, blue, violet, white, black or blank), one list per row."),
         .init(name: "align", kind: .oneOf(["left", "center", "right", "justified"]), description: "How text lines sit in their row (default center)."),

@@ -25,6 +25,7 @@ public enum ConfigurationParser {
         if var api = reader.table("api") {
             configuration.apiPort = api.port("port") ?? configuration.apiPort
             configuration.apiKey = api.secret("key", file: "key_file")
+            configuration.viewerKey = api.secret("viewer_key", file: "viewer_key_file")
             for host in api.strings("allowed_hosts") ?? [] {
                 if let problem = Self.hostProblem(host) { api.fail("allowed_hosts", problem) } else { configuration.allowedHosts.append(host) }
             }

@@ -18,6 +18,9 @@ public struct FlapdConfiguration: Sendable, Equatable {
     public var localAPIPort = 7000
     /// The native API's bearer key; nil: made on first start and kept in the state directory.
     public var apiKey: Secret?
+    /// The read-only viewer key (board, its picture and its events only); nil: made on first start
+    /// and kept in the state directory.
+    public var viewerKey: Secret?
     /// Host names the MCP endpoint answers to besides localhost's, the listen address and this
     /// machine's name (`[api] allowed_hosts`): a name of a reverse proxy, a DNS alias.
     public var allowedHosts: [String] = []

@@ -101,6 +101,8 @@ public final class Appliance: Sendable {
         }
 
         let apiKey = try Self.secret(configuration.apiKey, file: "api-key", purpose: "API key", in: stateDirectory, logger: logger)
+        let viewerKey = try Self.secret(configuration.viewerKey, file: "viewer-key", purpose: "viewer key (reads the board only)",
+                                        in: stateDirectory, logger: logger)
         let token = try Self.secret(configuration.localAPIToken, file: "local-api-enablement-token",
                                     purpose: "Local API enablement token", in: stateDirectory, logger: logger)
         let localKey = try Self.secret(nil, file: "local-api-key", purpose: "Local API key", in: stateDirectory, logger: logger)
@@ -111,7 +113,7 @@ public final class Appliance: Sendable {
         let bridge = mqtt
         let mqttStatus: (@Sendable () -> any Encodable & Sendable)? = bridge.map { bridge in { @Sendable in bridge.status } }
         let workers = panels.compactMap(\.delivery)
-        let native = NativeAPI(intake: intake, panels: boards, metrics: metrics, apiKey: apiKey, version: Self.version,
+        let native = NativeAPI(intake: intake, panels: boards, metrics: metrics, apiKey: apiKey, viewerKey: viewerKey, version: Self.version,
                                sensors: { await heartRate?.report() ?? [] }, rooms: room.map { RoomAccessAdapter(service: $0) },
                                deliveries: outbox.map { ApplianceDeliveries(queue: $0, workers: workers, metrics: metrics) }, live: live,
                                mqtt: mqttStatus, clock: { [clockTrust] in clockTrust.verdict() }, schedules: schedules,
@@ -164,6 +166,7 @@ public final class Appliance: Sendable {
         guard let (native, local) = await ports.waitUntilBound() else { return }
         logger.notice("flapd \(Self.version) running", metadata: [
             "api": "http://\(listen):\(native)/v1 (key in \(stateDirectory.file("api-key")) unless configured)",
+            "viewer": "key in \(stateDirectory.file("viewer-key")) unless configured: reads the board, its picture and its events only",
             "local_api": "http://\(listen):\(local) (enablement token in \(stateDirectory.file("local-api-enablement-token")) unless configured)",
             "state": "\(stateDirectory.path)",
         ])

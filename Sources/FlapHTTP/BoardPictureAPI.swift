@@ -1,0 +1,60 @@
+import FlapCore
+import FlapMCP
+import Hummingbird
+import HTTPTypes
+
+/// `GET /v1/board.png` and `/v1/board.svg`: a panel as a picture for dashboards (Home Assistant
+/// picture cards, Homepage, widget apps), drawn as `flapctl preview --png` draws it. Each answer
+/// has an `ETag` made from the board and the size asked for, so a dashboard polling every few
+/// seconds gets 304 and no picture while nothing changed.
+struct BoardPictureAPI {
+    let panels: any PanelsQuery
+
+    func add(to v1: RouterGroup<BasicRequestContext>) {
+        v1.get("board.png") { request, _ in try await picture(request, svg: false) }
+        v1.get("board.svg") { request, _ in try await picture(request, svg: true) }
+    }
+
+    private func picture(_ request: Request, svg: Bool) async throws -> Response {
+        let all = await panels.panels()
+        let asked = request.uri.queryParameters.get("panel")
+        guard let panel = asked.map({ id in all.first { $0.id == id } }) ?? all.first else {
+            let names = all.map(\.id).joined(separator: ", ")
+            return Responses.error(.notFound, "no panel \(asked ?? "") here" + (names.isEmpty ? "" : "; the panels are \(names)"))
+        }
+        var width: Int?
+        if let given = request.uri.queryParameters.get("width") {
+            guard !svg else { return Responses.error(.badRequest, "width: an SVG picture has no pixel width; it scales to any size") }
+            guard let number = Int(given), (16...4096).contains(number) else {
+                return Responses.error(.badRequest, "width: must be a whole number of pixels from 16 to 4096, not \(given.debugDescription)")
+            }
+            width = number
+        }
+        let tag = "\"" + Self.tag(panel: panel.id, codes: panel.board.codeRows, variant: svg ? "svg" : "png\(width ?? 0)") + "\""
+        var headers: HTTPFields = [.eTag: tag, .cacheControl: "no-cache"]
+        if let match = request.headers[.ifNoneMatch], match.split(separator: ",").contains(where: { $0.filter { $0 != " " } == tag || $0 == "*" }) {
+            return Response(status: .notModified, headers: headers)
+        }
+        if svg {
+            headers[.contentType] = "image/svg+xml"
+            return Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(string: BoardSVG.document(panel.board))))
+        }
+        let png: [UInt8]
+        do { png = try BoardPNG.encode(panel.board, width: width) } catch let error as RenderError {
+            return Responses.error(.badRequest, "width: \(error.description)")
+        }
+        headers[.contentType] = "image/png"
+        return Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: png)))
+    }
+
+    /// FNV-1a over what the picture shows: the same board at the same size has the same tag.
+    static func tag(panel: String, codes: [[Int]], variant: String) -> String {
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        func mix(_ byte: UInt8) { hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3 }
+        for byte in panel.utf8 { mix(byte) }
+        mix(0)
+        for row in codes { for code in row { mix(UInt8(truncatingIfNeeded: code)) }; mix(0xFF) }
+        for byte in variant.utf8 { mix(byte) }
+        return String(hash, radix: 16)
+    }
+}
