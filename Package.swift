@@ -71,6 +71,7 @@ let package = Package(
                 "FlapJSON",
                 "FlapCore", "FlapMessaging", "FlapStorage", "FlapMetrics", "FlapTime", "FlapMCP",
                 .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "CompressNIO", package: "compress-nio"),
                 .product(name: "HummingbirdCore", package: "hummingbird"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),

@@ -64,6 +64,7 @@ public struct NativeAPI: Sendable {
 
     public func router() -> Router<BasicRequestContext> {
         let router = Router()
+        router.add(middleware: ResponseCompression())
         addRoutes(to: router)
         // The MCP server's tools go through the API's own routes (a router of their own, without /mcp).
         let api = Router()

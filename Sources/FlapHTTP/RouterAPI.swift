@@ -21,22 +21,6 @@ struct RouterAPI: FlapdAPI {
             bytes = ByteBuffer(string: body.text)
         }
         let response = try await responder.respond(to: Request(head: head, body: .init(buffer: bytes)), context: context)
-        let collector = BodyCollector()
-        try await response.body.write(collector)
-        return APIAnswer(status: response.status.code, body: collector.bytes.bytes)
+        return APIAnswer(status: response.status.code, body: Array(try await response.body.collected().readableBytesView))
     }
-}
-
-/// A response body gathered in memory.
-private final class BodyCollector: ResponseBodyWriter {
-    var bytes = ByteBuffer()
-    func write(_ buffer: ByteBuffer) async throws {
-        var buffer = buffer
-        bytes.writeBuffer(&buffer)
-    }
-    func finish(_ trailingHeaders: HTTPFields?) async throws {}
-}
-
-extension ByteBuffer {
-    var bytes: [UInt8] { Array(readableBytesView) }
 }
