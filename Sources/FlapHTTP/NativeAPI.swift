@@ -35,7 +35,7 @@ public struct NativeAPI: Sendable {
     public let schedules: (any ScheduleBook)?
     private let started = ContinuousClock.now
     /// Browsers signed in with the key.
-    public let sessions = Sessions()
+    public let sessions: Sessions
     /// The names a request to `/mcp` may give as its Host.
     public let mcpHosts: MCPHosts
     /// Assistants connected to `/mcp`.
@@ -45,8 +45,9 @@ public struct NativeAPI: Sendable {
                 sensors: @escaping @Sendable () async -> [any Encodable & Sendable] = { [] },
                 rooms: (any RoomAccess)? = nil, deliveries: (any DeliveryAccess)? = nil, live: LiveBoards? = nil,
                 mqtt: (@Sendable () -> any Encodable & Sendable)? = nil, clock: (@Sendable () -> ClockVerdict)? = nil,
-                schedules: (any ScheduleBook)? = nil, mcpHosts: MCPHosts = MCPHosts(listen: "127.0.0.1", machineName: nil, allowed: [])) {
+                schedules: (any ScheduleBook)? = nil, sessionsFile: String? = nil, mcpHosts: MCPHosts = MCPHosts(listen: "127.0.0.1", machineName: nil, allowed: [])) {
         self.mcpHosts = mcpHosts
+        sessions = Sessions(file: sessionsFile)
         self.clock = clock
         self.schedules = schedules
         self.live = live

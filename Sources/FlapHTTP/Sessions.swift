@@ -1,11 +1,15 @@
 import FlapCore
 import FoundationEssentials
+#if canImport(Glibc)
+import Glibc
+#endif
 import HTTPTypes
 import Hummingbird
 
 /// Signed-in browsers: after `POST /v1/session` with the API key, a random session id in an
-/// HttpOnly, SameSite=Strict cookie stands for the key for a week (or until sign-out). Kept in
-/// memory: a restart signs everyone out, which is the safe side.
+/// HttpOnly, SameSite=Strict cookie stands for the key for a week (or until sign-out). Kept in a
+/// file beside the key (`sessions.json`, mode 0600) when flapd gives one, so a restart or a power
+/// cut does not sign out the phones the app is installed on; otherwise in memory only.
 public actor Sessions {
     public static let cookieName = "flapd_session"
     public static let lifetime: TimeInterval = 7 * 86400
@@ -14,8 +18,29 @@ public actor Sessions {
 
     private var expiry: [String: Date] = [:]
     private let now: @Sendable () -> Date
+    private let file: String?
 
-    public init(now: @escaping @Sendable () -> Date = { Date() }) { self.now = now }
+    public init(file: String? = nil, now: @escaping @Sendable () -> Date = { Date() }) {
+        self.now = now
+        self.file = file
+        // A damaged or missing file signs everyone out, nothing worse.
+        if let file, let data = FileManager.default.contents(atPath: file),
+           let stored = try? JSONDecoder().decode([String: Double].self, from: data) {
+            let current = now()
+            expiry = stored.mapValues(Date.init(timeIntervalSince1970:)).filter { $0.value > current }
+        }
+    }
+
+    /// Writes the open sessions to the file: a new file, then renamed over the old, so a power
+    /// cut leaves one or the other whole. A disk that cannot take it leaves them in memory only.
+    private func save() {
+        guard let file else { return }
+        let stored = expiry.mapValues(\.timeIntervalSince1970)
+        guard let data = try? JSONEncoder().encode(stored) else { return }
+        let partial = file + ".new"
+        guard FileManager.default.createFile(atPath: partial, contents: data, attributes: [.posixPermissions: 0o600]) else { return }
+        if rename(partial, file) != 0 { unlink(partial) }
+    }
 
     /// A new session; returns its id and when it ends.
     public func open() -> (id: String, expires: Date) {
@@ -28,6 +53,7 @@ public actor Sessions {
         expiry = expiry.filter { $0.value > now() }
         if expiry.count >= Self.most, let oldest = expiry.min(by: { $0.value < $1.value })?.key { expiry[oldest] = nil }
         expiry[id] = expires
+        save()
         return (id, expires)
     }
 
@@ -42,7 +68,10 @@ public actor Sessions {
         return match.value
     }
 
-    public func close(_ id: String) { expiry = expiry.filter { !secretsMatch(id, $0.key) } }
+    public func close(_ id: String) {
+        expiry = expiry.filter { !secretsMatch(id, $0.key) }
+        save()
+    }
 
     /// The session id in a request's cookies.
     nonisolated static func id(in request: Request) -> String? {

@@ -19,6 +19,16 @@ public enum WebPage {
         "/web/status.js": ("text/javascript; charset=utf-8", PackageResources.status_js),
         "/web/room.js": ("text/javascript; charset=utf-8", PackageResources.room_js),
         "/favicon.ico": ("image/svg+xml", PackageResources.icon_svg),
+        "/web/offline.js": ("text/javascript; charset=utf-8", PackageResources.offline_js),
+        "/web/widget.js": ("text/javascript; charset=utf-8", PackageResources.widget_js),
+        "/web/widget.css": ("text/css; charset=utf-8", PackageResources.widget_css),
+        "/widget": ("text/html; charset=utf-8", PackageResources.widget_html),
+        // At the root: a service worker controls only the paths below its own.
+        "/sw.js": ("text/javascript; charset=utf-8", PackageResources.sw_js),
+        "/manifest.webmanifest": ("application/manifest+json", PackageResources.manifest_webmanifest),
+        "/web/icon-192.png": ("image/png", AppIcons.any192),
+        "/web/icon-512.png": ("image/png", AppIcons.any512),
+        "/web/icon-maskable-512.png": ("image/png", AppIcons.maskable512),
     ]
 
     /// Scripts and styles only from flapd itself, no framing by other sites.

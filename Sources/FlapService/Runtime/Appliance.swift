@@ -117,6 +117,7 @@ public final class Appliance: Sendable {
                                sensors: { await heartRate?.report() ?? [] }, rooms: room.map { RoomAccessAdapter(service: $0) },
                                deliveries: outbox.map { ApplianceDeliveries(queue: $0, workers: workers, metrics: metrics) }, live: live,
                                mqtt: mqttStatus, clock: { [clockTrust] in clockTrust.verdict() }, schedules: schedules,
+                               sessionsFile: stateDirectory.file("sessions.json"),
                                mcpHosts: MCPHosts(listen: configuration.listen, machineName: ProcessInfo.processInfo.hostName,
                                                   allowed: configuration.allowedHosts))
         let local = LocalAPI(intake: intake, panels: boards, metrics: metrics, enablementToken: token, apiKey: localKey)

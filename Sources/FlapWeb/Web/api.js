@@ -2,16 +2,24 @@
 // with every request), and the glyphs, fetched once.
 export const $ = (id) => document.getElementById(id);
 
+// Status 0 when flapd cannot be reached; `offline` when the answer is the one the app's
+// service worker kept, `seenAt` when it was fetched.
 export async function api(method, path, body) {
-  const response = await fetch(path, {
-    method, credentials: "same-origin",
-    headers: body ? { "Content-Type": "application/json" } : {},
-    body: body ? JSON.stringify(body) : undefined,
-  });
+  let response;
+  try {
+    response = await fetch(path, {
+      method, credentials: "same-origin",
+      headers: body ? { "Content-Type": "application/json" } : {},
+      body: body ? JSON.stringify(body) : undefined,
+    });
+  } catch {
+    return { status: 0, data: {}, offline: true };
+  }
   const text = await response.text();
   let data = {};
   try { data = text ? JSON.parse(text) : {}; } catch { data = {}; }
-  return { status: response.status, data };
+  const seen = response.headers.get("X-Seen-At");
+  return { status: response.status, data, offline: response.headers.get("X-Offline") === "1", seenAt: seen ? new Date(seen) : null };
 }
 
 let glyphs = null;

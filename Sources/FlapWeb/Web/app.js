@@ -6,12 +6,16 @@ import { refreshLists } from "/web/lists.js";
 import { setUpPaint } from "/web/paint.js";
 import { watchRoom } from "/web/room.js";
 import { refreshStatus, setUpSound } from "/web/status.js";
+import { registerWorker, showOffline } from "/web/offline.js";
 
 let events = null, started = false;
 const views = new Map();
 
 async function start() {
+  registerWorker();
   const session = await api("GET", "/v1/session");
+  // flapd unreachable and nothing kept from an earlier visit: say so, and wait for it.
+  if (session.status === 0) { showOffline(true); setTimeout(start, 3000); return; }
   if (session.data.signedIn) open(); else signInPage();
 }
 
@@ -41,7 +45,10 @@ async function open() {
   $("app").hidden = false;
   $("sign-out").hidden = false;
   const glyphs = await loadGlyphs();
-  const boards = (await api("GET", "/v1/board")).data.panels || [];
+  const board = await api("GET", "/v1/board");
+  const boards = board.data.panels || [];
+  let seenAt = board.offline ? board.seenAt : new Date();
+  showOffline(board.offline, seenAt);
   $("boards").replaceChildren();
   views.clear();
   for (const panel of boards) {
@@ -53,7 +60,13 @@ async function open() {
   performance.mark("first-board");
   // A reconnect starts with the current board, never a replay.
   events = new EventSource("/v1/events");
-  events.addEventListener("board", (event) => { const d = JSON.parse(event.data); views.get(d.panel)?.show(d.codes); });
+  events.addEventListener("board", (event) => { const d = JSON.parse(event.data); views.get(d.panel)?.show(d.codes); seenAt = new Date(); });
+  events.addEventListener("open", () => showOffline(false));
+  events.addEventListener("error", () => {
+    showOffline(true, seenAt);
+    // flapd refused the stream (a closed one is not retried): signed out, or a new flapd.
+    if (events.readyState === EventSource.CLOSED) setTimeout(start, 3000);
+  });
   events.addEventListener("plan", (event) => { const d = JSON.parse(event.data); views.get(d.panel)?.play(d); });
   if (!started) {
     started = true;

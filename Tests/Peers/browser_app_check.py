@@ -1,0 +1,119 @@
+"""flapd's page as an installed app, in a real headless Chromium: installable (asked through the
+DevTools protocol), the widget views at phone size (live, axe-clean), and offline: flapd stopped,
+the app reloaded shows the last board with the offline badge, flapd started again, the new board.
+
+Usage: browser_app_check.py FLAPD STATE_DIR API_KEY SCREENSHOT_DIR
+Starts and stops flapd itself (FLAPD --simulate with STATE_DIR on a free port) so it can stop and
+restart it under the page; prints what it saw as JSON.
+"""
+import json
+import os
+import signal
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+
+from selenium.webdriver.common.by import By
+
+from browser_support import accessibility, board_text, browser, sign_in, wait
+
+flapd, state, key, shots = sys.argv[1], sys.argv[2], sys.argv[3], sys.argv[4]
+with socket.socket() as probe:
+    probe.bind(("127.0.0.1", 0))
+    port = probe.getsockname()[1]
+base = f"http://127.0.0.1:{port}"
+
+
+def start_flapd():
+    process = subprocess.Popen([flapd, "--simulate", "--no-sound", "--state-dir", state, "--api-port", str(port), "--local-api-port", "0",
+                                "--api-key", key], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    wait(lambda: urllib.request.urlopen(base + "/healthz", timeout=1).status == 200, 20)
+    return process
+
+
+def send(text, sender):
+    body = json.dumps({"text": text, "sender": {"id": sender}}).encode()
+    request = urllib.request.Request(base + "/v1/messages", data=body, method="POST",
+                                     headers={"Authorization": f"Bearer {key}", "Content-Type": "application/json"})
+    urllib.request.urlopen(request, timeout=5).read()
+
+
+out = {}
+server = start_flapd()
+page = browser()
+try:
+    send("GOOD MORNING", "kitchen")
+    sign_in(page, base, key)
+    wait(lambda: page.find_element(By.ID, "app").is_displayed())
+    out["signedIn"] = wait(lambda: "GOOD MORNING" in board_text(page), 20)
+
+    # Installable: the service worker controls the page, and Chromium names no installability error.
+    out["workerReady"] = wait(lambda: page.execute_script("return !!navigator.serviceWorker.controller"), 20) or \
+        (page.refresh() or wait(lambda: page.execute_script("return !!navigator.serviceWorker.controller"), 20))
+    def installable():
+        out["installabilityErrors"] = page.execute_cdp_cmd("Page.getInstallabilityErrors", {}).get("installabilityErrors", [])
+        return not out["installabilityErrors"]
+    out["installable"] = wait(installable, 20)
+    manifest = page.execute_cdp_cmd("Page.getAppManifest", {})
+    out["manifestErrors"] = manifest.get("errors", [])
+    out["manifestName"] = json.loads(manifest.get("data") or "{}").get("name")
+
+    # The widget views at phone size, each live.
+    page.set_window_size(360, 800)
+    out["widgets"] = {}
+    for size, word in (("small", "HELLO SMALL"), ("medium", "HELLO MEDIUM"), ("large", "HELLO LARGE")):
+        page.get(f"{base}/widget?size={size}")
+        seen = {}
+        if size == "small":
+            seen["drawn"] = wait(lambda: "GOOD MORNING" in page.find_element(By.ID, "text").text or "HELLO" in page.find_element(By.ID, "text").text)
+        else:
+            seen["drawn"] = wait(lambda: len(page.find_elements(By.CSS_SELECTOR, "#boards .board .cell")) == 132)
+        if size == "large":
+            seen["recent"] = wait(lambda: len(page.find_elements(By.CSS_SELECTOR, "#recent li")) >= 1)
+            seen["recentText"] = page.find_element(By.ID, "recent").text
+        send(word, f"widget-{size}")
+        if size == "small":
+            seen["live"] = wait(lambda: word in page.find_element(By.ID, "text").text, 20)
+        else:
+            seen["live"] = wait(lambda: word in board_text(page), 20)
+        seen["opensApp"] = page.find_element(By.ID, "open").get_attribute("href") == base + "/"
+        seen["width"] = page.execute_script("return document.documentElement.scrollWidth")
+        seen["axe"] = accessibility(page)
+        page.save_screenshot(os.path.join(shots, f"widget-{size}.png"))
+        out["widgets"][size] = seen
+    page.set_window_size(1200, 900)
+
+    # Offline: flapd stopped, the app reloaded from what the service worker kept.
+    page.get(base + "/")
+    wait(lambda: "HELLO LARGE" in board_text(page), 20)
+    server.send_signal(signal.SIGTERM)
+    server.wait(20)
+    started = time.perf_counter()
+    page.refresh()
+    out["offlineBoard"] = wait(lambda: "HELLO LARGE" in board_text(page), 20)
+    out["offlineShownMs"] = round((time.perf_counter() - started) * 1000)
+    # The page's own mark: from the start of the reload to the boards drawn.
+    out["offlineFirstBoardMs"] = page.execute_script("return performance.getEntriesByName('first-board')[0]?.startTime")
+    out["offlineBadge"] = wait(lambda: page.find_element(By.ID, "offline").is_displayed(), 10)
+    out["offlineText"] = page.find_element(By.ID, "offline").text
+    # The widget too, offline.
+    page.get(f"{base}/widget?size=medium")
+    out["widgetOffline"] = wait(lambda: "Offline since" in page.find_element(By.ID, "state").text, 15)
+    page.get(base + "/")
+    wait(lambda: "HELLO LARGE" in board_text(page), 20)
+
+    # flapd again: the page catches up by itself.
+    server = start_flapd()
+    send("BACK AGAIN", "kitchen")
+    out["caughtUp"] = wait(lambda: "BACK AGAIN" in board_text(page), 30)
+    out["badgeGone"] = wait(lambda: not page.find_element(By.ID, "offline").is_displayed(), 10)
+    out["consoleErrors"] = [entry["message"] for entry in page.get_log("browser")
+                            if entry["level"] == "SEVERE" and "Failed to load resource" not in entry["message"]
+                            and "net::ERR_CONNECTION_REFUSED" not in entry["message"] and "/v1/events" not in entry["message"]]
+finally:
+    page.quit()
+    server.send_signal(signal.SIGTERM)
+    server.wait(20)
+print(json.dumps(out))
