@@ -19,7 +19,8 @@ def fetch(path, gzip):
 
 
 page, _ = fetch("/", False)
-seen = {"/"} | {path.decode() for path in re.findall(rb'(?:href|src)="(/[^"]+)"', page)}
+# What the page's head loads (styles, scripts, the icon and the manifest), not where its links go.
+seen = {"/"} | {path.decode() for path in re.findall(rb'<(?:link|script)[^>]+(?:href|src)="(/[^"]+)"', page)}
 # Modules import each other and fetch the glyph table: follow them too.
 queue = [path for path in seen if path.endswith(".js")]
 while queue:

@@ -17,6 +17,7 @@ import TestSupport
         ])
         #expect(result.status == 0, "\(result.stderrText.suffix(3000))")
         let seen = try #require(try JSONSerialization.jsonObject(with: Data(result.stdoutText.utf8)) as? [String: Any])
+        #expect(seen["placeholder"] as? Bool == true && seen["placeholderLink"] as? String == "Sign in", "a widget before signing in")
         #expect(seen["signedIn"] as? Bool == true && seen["workerReady"] as? Bool == true)
         #expect(seen["installable"] as? Bool == true, "\(seen["installabilityErrors"] ?? "")")
         #expect((seen["manifestErrors"] as? [Any])?.isEmpty == true && seen["manifestName"] as? String == "VestaWidget")
@@ -30,7 +31,7 @@ import TestSupport
         }
         let recent = widgets["large"]?["recentText"] as? String ?? ""
         #expect(recent.contains("kitchen") && recent.contains("GOOD MORNING") && recent.contains("h left"), "\(recent)")
-        #expect(seen["offlineBoard"] as? Bool == true && seen["offlineBadge"] as? Bool == true)
+        #expect(seen["offlineBoard"] as? Bool == true && seen["offlineBadge"] as? Bool == true, "in \(seen["offlineFirstBoardMs"] ?? "?") ms")
         #expect((seen["offlineText"] as? String)?.hasPrefix("Offline: the board as seen at ") == true, "\(seen["offlineText"] ?? "")")
         #expect(seen["widgetOffline"] as? Bool == true)
         #expect(seen["caughtUp"] as? Bool == true && seen["badgeGone"] as? Bool == true, "flapd back: the new board, no badge")

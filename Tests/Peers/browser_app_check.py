@@ -45,6 +45,10 @@ server = start_flapd()
 page = browser()
 try:
     send("GOOD MORNING", "kitchen")
+    # Before signing in, a widget is a placeholder whose link signs in.
+    page.get(f"{base}/widget?size=small")
+    out["placeholder"] = wait(lambda: page.find_element(By.ID, "placeholder").is_displayed(), 10)
+    out["placeholderLink"] = page.find_element(By.ID, "open").text
     sign_in(page, base, key)
     wait(lambda: page.find_element(By.ID, "app").is_displayed())
     out["signedIn"] = wait(lambda: "GOOD MORNING" in board_text(page), 20)
