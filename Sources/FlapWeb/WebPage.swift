@@ -26,9 +26,14 @@ public enum WebPage {
         // At the root: a service worker controls only the paths below its own.
         "/sw.js": ("text/javascript; charset=utf-8", PackageResources.sw_js),
         "/manifest.webmanifest": ("application/manifest+json", PackageResources.manifest_webmanifest),
-        "/web/icon-192.png": ("image/png", AppIcons.any192),
-        "/web/icon-512.png": ("image/png", AppIcons.any512),
-        "/web/icon-maskable-512.png": ("image/png", AppIcons.maskable512),
+    ]
+
+    /// The app's icons, drawn when first asked for (not at every start: drawing them takes longer
+    /// than flapd takes to be ready).
+    static let icons: [(path: String, bytes: @Sendable () -> [UInt8])] = [
+        ("/web/icon-192.png", { AppIcons.any192 }),
+        ("/web/icon-512.png", { AppIcons.any512 }),
+        ("/web/icon-maskable-512.png", { AppIcons.maskable512 }),
     ]
 
     /// Scripts and styles only from flapd itself, no framing by other sites.
@@ -44,6 +49,12 @@ public enum WebPage {
         for (path, file) in files {
             let tag = entityTag(file.bytes)
             router.get(RouterPath(path)) { request, _ in serve(file.bytes, type: file.type, tag: tag, to: request) }
+        }
+        for (path, bytes) in icons {
+            router.get(RouterPath(path)) { request, _ in
+                let png = bytes()
+                return serve(png, type: "image/png", tag: entityTag(png), to: request)
+            }
         }
         let glyphsTag = entityTag(glyphs)
         router.get("web/glyphs.json") { request, _ in serve(glyphs, type: "application/json", tag: glyphsTag, to: request) }
