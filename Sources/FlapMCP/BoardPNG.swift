@@ -13,19 +13,56 @@ public enum BoardPNG {
     }
 
     /// The picture, `width` pixels wide when given (the board drawn as large as fits, centred;
-    /// the height in proportion), else at twice the glyphs' size.
+    /// the height in proportion), else at twice the glyphs' size. Narrower than the smallest
+    /// drawing of the board (5×7 glyphs), the smallest drawing is shrunk to fit, each pixel the
+    /// average of those it covers: a thumbnail, not an error.
     public static func encode(_ board: Board, width: Int? = nil) throws -> [UInt8] {
         var renderer = try renderer(for: board.size)
+        var frame: PixelFrame
         if let width {
             let height = max(1, (width * renderer.height + renderer.width / 2) / renderer.width)
-            renderer = try BoardRenderer(size: board.size, width: width, height: height, style: .screen)
+            if let fitting = try? BoardRenderer(size: board.size, width: width, height: height, style: .screen) {
+                renderer = fitting
+                frame = PixelFrame(width: renderer.width, height: renderer.height)
+                renderer.draw(board, into: &frame)
+            } else {
+                let smallest = CellGeometry.smallest.extent(of: board.size)
+                renderer = try BoardRenderer(size: board.size, width: smallest.width, height: smallest.height, style: .screen)
+                var full = PixelFrame(width: renderer.width, height: renderer.height)
+                renderer.draw(board, into: &full)
+                frame = shrunk(full, width: width, height: max(1, smallest.height * width / smallest.width))
+            }
+        } else {
+            frame = PixelFrame(width: renderer.width, height: renderer.height)
+            renderer.draw(board, into: &frame)
         }
-        var frame = PixelFrame(width: renderer.width, height: renderer.height)
-        renderer.draw(board, into: &frame)
         return try PNGFile.encode(frame) { raw in
             var input = ByteBuffer(bytes: raw)
             var compressed = try input.compress(with: .zlib())
             return compressed.readBytes(length: compressed.readableBytes) ?? []
         }
+    }
+
+    /// `frame` made smaller: each new pixel the average of the old ones under it.
+    static func shrunk(_ frame: PixelFrame, width: Int, height: Int) -> PixelFrame {
+        var small = PixelFrame(width: width, height: height)
+        for y in 0..<height {
+            let top = y * frame.height / height, bottom = max(top + 1, (y + 1) * frame.height / height)
+            for x in 0..<width {
+                let left = x * frame.width / width, right = max(left + 1, (x + 1) * frame.width / width)
+                var red = 0, green = 0, blue = 0
+                for sy in top..<bottom {
+                    for sx in left..<right {
+                        let pixel = frame[sx, sy]
+                        red += Int(pixel.red)
+                        green += Int(pixel.green)
+                        blue += Int(pixel.blue)
+                    }
+                }
+                let count = (bottom - top) * (right - left)
+                small.setPixel(x: x, y: y, RGB(UInt8(red / count), UInt8(green / count), UInt8(blue / count)))
+            }
+        }
+        return small
     }
 }

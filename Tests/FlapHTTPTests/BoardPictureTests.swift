@@ -71,6 +71,9 @@ import TestSupport
         }
         #expect(changed)
         #expect(try await viewer.get("/v1/board.png?width=8").status == 400)
+        // Narrower than the smallest drawing of a 6×22 board (131 pixels): a thumbnail, shrunk.
+        let thumbnail = try await viewer.get("/v1/board.png?width=16")
+        #expect(thumbnail.status == 200 && thumbnail.body.subdata(in: 16..<20).reduce(0) { $0 << 8 | Int($1) } == 16)
         #expect(try await viewer.get("/v1/board.png?panel=attic").text.contains("the panels are main"))
         #expect(await flapd.terminate() == 0)
     }
