@@ -30,7 +30,7 @@ struct BoardPictureAPI {
             }
             width = number
         }
-        let tag = "\"" + Self.tag(panel: panel.id, codes: panel.board.codeRows, variant: svg ? "svg" : "png\(width ?? 0)") + "\""
+        let tag = Self.tag(panel: panel.id, codes: panel.board.codeRows, variant: svg ? "svg" : "png\(width ?? 0)")
         var headers: HTTPFields = [.eTag: tag, .cacheControl: "no-cache"]
         if let match = request.headers[.ifNoneMatch], match.split(separator: ",").contains(where: { $0.filter { $0 != " " } == tag || $0 == "*" }) {
             return Response(status: .notModified, headers: headers)
@@ -47,14 +47,13 @@ struct BoardPictureAPI {
         return Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: png)))
     }
 
-    /// FNV-1a over what the picture shows: the same board at the same size has the same tag.
+    /// A hash of what the picture shows: the same board at the same size has the same tag.
     static func tag(panel: String, codes: [[Int]], variant: String) -> String {
-        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-        func mix(_ byte: UInt8) { hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3 }
-        for byte in panel.utf8 { mix(byte) }
-        mix(0)
-        for row in codes { for code in row { mix(UInt8(truncatingIfNeeded: code)) }; mix(0xFF) }
-        for byte in variant.utf8 { mix(byte) }
-        return String(hash, radix: 16)
+        var hash = FNV1a()
+        hash.add(panel.utf8)
+        hash.add(0)
+        for row in codes { hash.add(row.map { UInt8(truncatingIfNeeded: $0) }); hash.add(0xFF) }
+        hash.add(variant.utf8)
+        return hash.entityTag
     }
 }

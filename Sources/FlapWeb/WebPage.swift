@@ -71,9 +71,9 @@ public enum WebPage {
 
     /// A strong validator for the file's bytes (FNV-1a, 64 bits: the same for the same build).
     static func entityTag(_ bytes: [UInt8]) -> String {
-        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-        for byte in bytes { hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3 }
-        return "\"" + String(hash, radix: 16) + "\""
+        var hash = FNV1a()
+        hash.add(bytes)
+        return hash.entityTag
     }
 
     /// How the page draws each code: its character, or its colour and the colour's name.
