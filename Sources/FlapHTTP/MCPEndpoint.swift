@@ -3,11 +3,13 @@ import FlapMCP
 import HTTPTypes
 import Hummingbird
 import NIOCore
+import ServiceLifecycle
 
 /// `/mcp`: the MCP server over Streamable HTTP. A client POSTs one JSON-RPC message at a time
 /// and gets its answer as JSON (or as a one-event stream, to a client that takes only
-/// `text/event-stream`); `initialize` opens a session (`Mcp-Session-Id`), DELETE ends it. flapd
-/// sends nothing unasked, so there is no event stream to GET (405, as the protocol allows).
+/// `text/event-stream`); `initialize` opens a session (`Mcp-Session-Id`), DELETE ends it. A GET
+/// opens the session's event stream, which tells it when a resource it subscribed to changed
+/// (the board came to rest on something new).
 /// The same key as `/v1`, given as a bearer token; the Host must be one of flapd's names and a
 /// browser's Origin flapd's own.
 struct MCPEndpoint {
@@ -17,6 +19,8 @@ struct MCPEndpoint {
     let sessions: MCPSessions<ContinuousClock>
     /// The native API's routes, which the tools go through.
     let api: RouterResponder<BasicRequestContext>
+    /// The boards as they change, for the sessions' event streams; none, no GET.
+    let live: LiveBoards?
 
     static let sessionHeader = HTTPField.Name("Mcp-Session-Id")!
     static let versionHeader = HTTPField.Name("MCP-Protocol-Version")!
@@ -25,6 +29,10 @@ struct MCPEndpoint {
         router.post("mcp") { request, context in
             if let refusal = await refusal(request) { return refusal }
             return try await post(request, context: context)
+        }
+        router.get("mcp") { request, _ in
+            if let refusal = await refusal(request) { return refusal }
+            return await stream(request)
         }
         router.delete("mcp") { request, _ in
             if let refusal = await refusal(request) { return refusal }
@@ -91,14 +99,52 @@ struct MCPEndpoint {
             return Responses.error(.badRequest, "MCP-Protocol-Version \(asked) is not spoken here; this session speaks \(version)")
         }
         let api = RouterAPI(responder: api, context: context, key: key)
+        let book = SessionSubscriptions(sessions: sessions, id: id)
         switch message {
         case .notification, .response:
             return Response(status: .accepted)
         case .invalid:
             return rpc(.badRequest, await server.answer(message, api: api) ?? [:])
         case .request:
-            return rpc(.ok, await server.answer(message, api: api) ?? [:], stream: !asJSON)
+            return rpc(.ok, await server.answer(message, api: api, session: book) ?? [:], stream: !asJSON)
         }
+    }
+
+    /// The session's event stream: `notifications/resources/updated` for each subscribed resource
+    /// when a panel comes to rest, a comment every 10 s (proxies keep the stream, and a stream
+    /// whose client has gone fails to write and ends); it ends when the session does.
+    private func stream(_ request: Request) async -> Response {
+        guard let live else {
+            return Responses.error(.methodNotAllowed, "flapd has no event stream here; POST messages to /mcp", headers: [.allow: "POST, DELETE"])
+        }
+        guard let id = request.headers[Self.sessionHeader] else {
+            return Responses.error(.badRequest, "give the session's Mcp-Session-Id (initialize opens one)")
+        }
+        guard await sessions.use(id) != nil else {
+            return Responses.error(.notFound, "no open MCP session \(id): it ended or was idle too long; initialize again")
+        }
+        let events = await live.watch()
+        let sessions = self.sessions
+        return Response(status: .ok, headers: [.contentType: "text/event-stream", .cacheControl: "no-cache"],
+                        body: ResponseBody { writer in
+                            try await withGracefulShutdownHandler {
+                                for await event in events {
+                                    // Each event also marks the session used: a client listening is not idle.
+                                    guard await sessions.use(id) != nil else { break }
+                                    if event.hasPrefix(":") {
+                                        try await writer.write(ByteBuffer(string: ": keepalive\n\n"))
+                                    } else if event.hasPrefix("event: board") {
+                                        for uri in await sessions.subscriptions(id).sorted() {
+                                            let note: JSONValue = ["jsonrpc": "2.0", "method": "notifications/resources/updated", "params": ["uri": .string(uri)]]
+                                            try await writer.write(ByteBuffer(string: "event: message\ndata: \(note.text)\n\n"))
+                                        }
+                                    }
+                                }
+                            } onGracefulShutdown: {
+                                live.finishAll()
+                            }
+                            try await writer.finish(nil)
+                        })
     }
 
     /// A JSON-RPC answer as JSON, or as the one `message` event of a stream that then ends.

@@ -1,3 +1,4 @@
+import FlapMCP
 import FoundationEssentials
 
 /// The MCP clients connected over HTTP, each a session named by the `Mcp-Session-Id` flapd gave
@@ -8,6 +9,8 @@ public actor MCPSessions<C: Clock> where C.Duration == Duration {
     struct Session {
         var version: String
         var lastUsed: C.Instant
+        /// Resources the client asked to hear about when they change.
+        var subscribed: Set<String> = []
     }
 
     private var sessions: [String: Session] = [:]
@@ -41,6 +44,13 @@ public actor MCPSessions<C: Clock> where C.Duration == Duration {
         return session.version
     }
 
+    /// The resources a session subscribed to (none when it is closed).
+    public func subscriptions(_ id: String) -> Set<String> { sessions[id]?.subscribed ?? [] }
+
+    public func subscribe(_ id: String, to uri: String) { sessions[id]?.subscribed.insert(uri) }
+
+    public func unsubscribe(_ id: String, from uri: String) { sessions[id]?.subscribed.remove(uri) }
+
     /// Ends a session; false when there was none.
     public func close(_ id: String) -> Bool {
         sessions.removeValue(forKey: id) != nil
@@ -52,4 +62,13 @@ public actor MCPSessions<C: Clock> where C.Duration == Duration {
         let now = clock.now
         sessions = sessions.filter { $0.value.lastUsed.duration(to: now) < idle }
     }
+}
+
+/// One session's subscriptions, as the MCP server asks for them.
+struct SessionSubscriptions<C: Clock>: MCPSubscriptionBook where C.Duration == Duration {
+    let sessions: MCPSessions<C>
+    let id: String
+
+    func subscribe(_ uri: String) async { await sessions.subscribe(id, to: uri) }
+    func unsubscribe(_ uri: String) async { await sessions.unsubscribe(id, from: uri) }
 }

@@ -70,8 +70,8 @@ public struct NativeAPI: Sendable {
         // The MCP server's tools go through the API's own routes (a router of their own, without /mcp).
         let api = Router()
         addRoutes(to: api)
-        MCPEndpoint(server: MCPServer(version: version), key: apiKey, hosts: mcpHosts, sessions: mcpSessions,
-                    api: api.buildResponder()).add(to: router)
+        MCPEndpoint(server: MCPServer(version: version, subscriptions: live != nil), key: apiKey, hosts: mcpHosts, sessions: mcpSessions,
+                    api: api.buildResponder(), live: live).add(to: router)
         router.add(middleware: MethodNotAllowed(routes: router.routes))
         return router
     }

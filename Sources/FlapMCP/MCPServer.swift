@@ -12,8 +12,14 @@ public struct MCPServer: Sendable {
     /// The protocol revisions spoken, newest first.
     public static let protocolVersions = ["2025-11-25", "2025-06-18", "2025-03-26", "2024-11-05"]
     public let version: String
+    /// Whether a client may subscribe to the board's resources: where the transport can tell it
+    /// they changed (Streamable HTTP's event stream), not on stdio.
+    public let subscriptions: Bool
 
-    public init(version: String) { self.version = version }
+    public init(version: String, subscriptions: Bool = false) {
+        self.version = version
+        self.subscriptions = subscriptions
+    }
 
     static let tools: [BoardTool] = [
         MessageTools.send, MessageTools.preview, BoardReadingTools.readBoard, BoardReadingTools.listSlots, BoardReadingTools.clearSlot,
@@ -31,7 +37,7 @@ public struct MCPServer: Sendable {
     }
 
     /// The answer to one message; nil for notifications and responses, which are not answered.
-    public func answer(_ message: RPCMessage, api: any FlapdAPI) async -> JSONValue? {
+    public func answer(_ message: RPCMessage, api: any FlapdAPI, session: (any MCPSubscriptionBook)? = nil) async -> JSONValue? {
         switch message {
         case .notification, .response:
             return nil
@@ -39,7 +45,7 @@ public struct MCPServer: Sendable {
             return RPCReply.error(id, .invalidRequest, reason)
         case .request(let id, let method, let params):
             do {
-                return RPCReply.result(id, try await result(method, params, api: api))
+                return RPCReply.result(id, try await result(method, params, api: api, session: session))
             } catch let error as MethodError {
                 return RPCReply.error(id, error.code, error.message)
             } catch {
@@ -48,12 +54,13 @@ public struct MCPServer: Sendable {
         }
     }
 
-    private func result(_ method: String, _ params: [String: JSONValue], api: any FlapdAPI) async throws -> JSONValue {
+    private func result(_ method: String, _ params: [String: JSONValue], api: any FlapdAPI,
+                        session: (any MCPSubscriptionBook)?) async throws -> JSONValue {
         switch method {
         case "initialize":
             return [
                 "protocolVersion": .string(Self.negotiate(params["protocolVersion"]?.string)),
-                "capabilities": ["tools": ["listChanged": false], "resources": ["subscribe": false, "listChanged": false]],
+                "capabilities": ["tools": ["listChanged": false], "resources": ["subscribe": .bool(subscriptions), "listChanged": false]],
                 "serverInfo": ["name": "flapd", "title": "VestaWidget", "version": .string(version)],
                 "instructions": .string(Self.instructions),
             ]
@@ -73,6 +80,14 @@ public struct MCPServer: Sendable {
                 throw MethodError(.resourceNotFound, "no resource \(uri); there are \(BoardResources.text) and \(BoardResources.picture)")
             }
             return contents
+        case "resources/subscribe", "resources/unsubscribe":
+            guard subscriptions, let session else { throw MethodError(.methodNotFound, "subscriptions are offered over Streamable HTTP (/mcp), not here") }
+            guard let uri = params["uri"]?.string else { throw MethodError(.invalidParams, "uri: the resource is missing") }
+            guard uri == BoardResources.text || uri == BoardResources.picture || uri.hasPrefix("flapd://board/") else {
+                throw MethodError(.resourceNotFound, "no resource \(uri); there are \(BoardResources.text) and \(BoardResources.picture)")
+            }
+            if method == "resources/subscribe" { await session.subscribe(uri) } else { await session.unsubscribe(uri) }
+            return [:]
         default:
             throw MethodError(.methodNotFound, "flapd has no method \(method)")
         }
@@ -128,4 +143,10 @@ extension MCPServer {
         }
         return await answer(RPCMessage(json), api: api)?.text
     }
+}
+
+/// A client's subscriptions to resources, kept by its session.
+public protocol MCPSubscriptionBook: Sendable {
+    func subscribe(_ uri: String) async
+    func unsubscribe(_ uri: String) async
 }

@@ -27,7 +27,10 @@ import TestSupport
     }
 
     /// The board scenario's findings, the same whichever way the client came.
-    static func expectTheBoardScenario(_ seen: [String: Any]) {
+    static func expectTheBoardScenario(_ seen: [String: Any], subscriptions: Bool) {
+        // Over HTTP the session's event stream tells a subscriber the board changed; stdio has none.
+        #expect(seen["subscribeOffered"] as? Bool == subscriptions)
+        if subscriptions { #expect(seen["boardUpdatedNotice"] as? Bool == true, "notifications/resources/updated for flapd://board.txt") }
         #expect(seen["tools"] as? [String] == tools)
         let schemas = seen["schemas"] as? [String: [String: Any]] ?? [:]
         #expect(schemas.count == tools.count && schemas.values.allSatisfy { $0["type"] as? String == "object" })
@@ -74,7 +77,7 @@ import TestSupport
         let flapd = try await FlapdProcess.start()
         defer { Task { await flapd.stop() } }
         let seen = try await Self.check(["http", "http://127.0.0.1:\(flapd.apiPort)/mcp", flapd.apiKey, "board"])
-        Self.expectTheBoardScenario(seen)
+        Self.expectTheBoardScenario(seen, subscriptions: true)
         #expect((seen["server"] as? [String: Any])?["name"] as? String == "flapd")
         #expect(await flapd.terminate() == 0)
     }
@@ -83,7 +86,7 @@ import TestSupport
         let flapd = try await FlapdProcess.start()
         defer { Task { await flapd.stop() } }
         let seen = try await Self.check(["stdio", ProcessRunner.builtProduct("flapctl"), "board"], environment: flapd.clientEnvironment)
-        Self.expectTheBoardScenario(seen)
+        Self.expectTheBoardScenario(seen, subscriptions: false)
         #expect(await flapd.terminate() == 0)
     }
 
@@ -107,7 +110,7 @@ import TestSupport
         #expect(answer("allowedHost")["status"] as? Int == 200, "[api] allowed_hosts: \(answer("allowedHost"))")
         #expect(answer("ownOrigin")["status"] as? Int == 200, "flapd's own page: \(answer("ownOrigin"))")
         #expect(answer("unknownSession")["status"] as? Int == 404)
-        #expect(answer("eventStream")["status"] as? Int == 405)
+        #expect(answer("eventStream")["status"] as? Int == 400, "an event stream needs its session")
         // A client that takes only event streams gets the answer as one event.
         #expect(answer("streamOnly")["contentType"] as? String == "text/event-stream")
         #expect((answer("streamOnly")["body"] as? String)?.hasPrefix("event: message\ndata: {") == true, "\(answer("streamOnly"))")

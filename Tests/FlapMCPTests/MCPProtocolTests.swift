@@ -69,6 +69,8 @@ import Testing
         let broken = try await ask("{not json")
         #expect(broken["error"]?["code"] == -32700 && broken["id"] == .null)
         #expect(try await ask(#"{"jsonrpc":"2.0","id":8,"method":"ping"}"#)["result"] == [:])
+        // Subscriptions need a transport that can tell of changes: not this server's (stdio's).
+        #expect(try await ask(#"{"jsonrpc":"2.0","id":9,"method":"resources/subscribe","params":{"uri":"flapd://board.txt"}}"#)["error"]?["code"] == -32601)
     }
 
     @Test func notificationsAndBlankLinesAreNotAnswered() async {

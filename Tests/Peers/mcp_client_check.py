@@ -23,6 +23,7 @@ import sys
 import time
 
 import httpx2
+import mcp.types as types
 from mcp import ClientSession
 from mcp.client.stdio import StdioServerParameters, stdio_client
 from mcp.client.streamable_http import streamable_http_client
@@ -39,6 +40,10 @@ async def call(session, name, arguments=None):
 
 async def board_scenario(session):
     seen = {}
+    capabilities = session.initialize_result.capabilities
+    seen["subscribeOffered"] = bool(capabilities.resources and capabilities.resources.subscribe)
+    if seen["subscribeOffered"]:
+        await session.subscribe_resource("flapd://board.txt")
     tools = await session.list_tools()
     seen["tools"] = sorted(tool.name for tool in tools.tools)
     seen["schemas"] = {tool.name: tool.input_schema for tool in tools.tools}
@@ -56,6 +61,13 @@ async def board_scenario(session):
             break
         await asyncio.sleep(0.1)
 
+    if seen["subscribeOffered"]:
+        # The board came to rest on the message: the session's event stream said so.
+        seen["boardUpdatedNotice"] = False
+        deadline = time.monotonic() + 15
+        while time.monotonic() < deadline and not seen["boardUpdatedNotice"]:
+            seen["boardUpdatedNotice"] = "flapd://board.txt" in UPDATED
+            await asyncio.sleep(0.1)
     seen["preview"] = await call(session, "preview_layout", {"text": "PRICE 5€"})
     seen["previewFits"] = await call(session, "preview_layout", {"text": "SEE YOU SOON", "align": "left"})
 
@@ -102,9 +114,18 @@ async def reading_scenario(session):
 SCENARIOS = {"board": board_scenario, "reading": reading_scenario}
 
 
+UPDATED = []
+
+
+async def heard(message):
+    """Notifications from the server: the resources it says changed."""
+    if isinstance(message, types.ResourceUpdatedNotification):
+        UPDATED.append(str(message.params.uri))
+
+
 async def in_session(transport, scenario):
     async with transport as (read, write):
-        async with ClientSession(read, write) as session:
+        async with ClientSession(read, write, message_handler=heard) as session:
             info = await session.initialize()
             seen = await SCENARIOS[scenario](session)
             seen["server"] = {"name": info.server_info.name, "protocolVersion": info.protocol_version}
