@@ -52,7 +52,8 @@ struct MCPEndpoint {
             return Responses.error(.misdirectedRequest, "flapd does not answer to the host \(authority.debugDescription) here; "
                                    + "add it to [api] allowed_hosts if it is one of this machine's names")
         }
-        if let origin = request.headers[.origin], origin != "http://\(authority)", origin != "https://\(authority)" {
+        // A browser says where the page is; MCP clients are programs and send no Origin.
+        if let origin = request.headers[.origin], !Authentication.sameOrigin(request) {
             return Responses.error(.forbidden, "a request from the page \(origin) is refused: MCP clients are programs, and flapd's own page is \(authority)")
         }
         let header = request.headers[.authorization] ?? ""

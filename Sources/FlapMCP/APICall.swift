@@ -17,4 +17,10 @@ extension JSONValue {
     static func boardLines(_ rows: JSONValue?) -> String {
         (rows?.array ?? []).compactMap(\.string).map { "|\($0)|" }.joined(separator: "\n")
     }
+
+    /// A panel of `GET /v1/board` as text: its name, whether it moves, its rows.
+    static func panelText(_ panel: JSONValue) -> String {
+        let state = panel["moving"]?.bool == true ? "moving" : "at rest"
+        return "panel \(panel["id"]?.string ?? "?") (\(state)):\n" + boardLines(panel["text"])
+    }
 }

@@ -8,10 +8,7 @@ enum BoardReadingTools {
         readOnly: true,
         run: { _, api in
             try await api.call("GET", "/v1/board") { answer in
-                (answer?["panels"]?.array ?? []).map { panel in
-                    let state = panel["moving"]?.bool == true ? "moving" : "at rest"
-                    return "panel \(panel["id"]?.string ?? "?") (\(state)):\n" + JSONValue.boardLines(panel["text"])
-                }.joined(separator: "\n")
+                (answer?["panels"]?.array ?? []).map(JSONValue.panelText).joined(separator: "\n")
             }
         })
 

@@ -30,8 +30,8 @@ enum BoardResources {
     static func read(_ uri: String, api: any FlapdAPI) async throws -> JSONValue? {
         let panels = try await self.panels(api)
         if uri == text {
-            let lines = panels.map { "panel \($0.id)\($0.moving ? " (moving)" : ""):\n" + $0.board.rows.map { "|" + String($0.map(BoardText.symbol)) + "|" }.joined(separator: "\n") }
-            return ["contents": [["uri": .string(uri), "mimeType": "text/plain", "text": .string(lines.joined(separator: "\n"))]]]
+            let lines = panels.map { JSONValue.panelText($0.json) }.joined(separator: "\n")
+            return ["contents": [["uri": .string(uri), "mimeType": "text/plain", "text": .string(lines)]]]
         }
         let chosen: Panel?
         if uri == picture {
@@ -44,9 +44,10 @@ enum BoardResources {
         return ["contents": [["uri": .string(uri), "mimeType": "image/png", "blob": .string(Data(png).base64EncodedString())]]]
     }
 
+    /// A panel as the API answered it, and its board.
     struct Panel {
+        var json: JSONValue
         var id: String
-        var moving: Bool
         var board: Board
     }
 
@@ -55,7 +56,7 @@ enum BoardResources {
         guard answer.status == 200, let panels = answer.json?["panels"]?.array else { throw ResourceError(answer.refusal) }
         return try panels.map { panel in
             let rows = (panel["codes"]?.array ?? []).map { ($0.array ?? []).compactMap(\.int) }
-            return Panel(id: panel["id"]?.string ?? "?", moving: panel["moving"]?.bool ?? false, board: try Board(codeRows: rows))
+            return Panel(json: panel, id: panel["id"]?.string ?? "?", board: try Board(codeRows: rows))
         }
     }
 }

@@ -13,7 +13,7 @@ import time
 from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
 
-from browser_support import accessibility, board_text, browser, click, sign_in, wait
+from browser_support import accessibility, board_text, browser, click, send_for_later, sign_in, wait
 
 base, key, screenshot = sys.argv[1], sys.argv[2], sys.argv[3]
 
@@ -74,11 +74,7 @@ try:
     wait(lambda: "until" not in first.find_element(By.ID, "slots").text and "min left" in first.find_element(By.ID, "slots").text)
     out["slotExpiry"] = first.find_element(By.ID, "slots").text
     # Send later: an hour from now, listed as waiting, then cancelled from the list.
-    text.clear()
-    text.send_keys("LATER")
-    first.execute_script("""const d = new Date(Date.now() + 3600e3); d.setSeconds(0, 0);
-        document.getElementById('send-at').value = new Date(d - d.getTimezoneOffset() * 60000).toISOString().slice(0, 16);""")
-    first.find_element(By.CSS_SELECTOR, "#compose button[type=submit]").click()
+    send_for_later(first, "LATER")
     out["sentForLater"] = wait(lambda: "scheduled" in first.find_element(By.ID, "receipt").text)
     out["laterReceipt"] = first.find_element(By.ID, "receipt").text
     out["laterAt"] = first.find_element(By.ID, "send-at").get_attribute("value")

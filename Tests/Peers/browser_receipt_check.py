@@ -10,7 +10,7 @@ import sys
 
 from selenium.webdriver.common.by import By
 
-from browser_support import browser, sign_in, wait
+from browser_support import browser, send_for_later, sign_in, wait
 
 base, key = sys.argv[1], sys.argv[2]
 
@@ -43,11 +43,7 @@ try:
     page.find_element(By.CSS_SELECTOR, "#compose button[type=submit]").click()
     out["firstHeld"] = wait(lambda: page.execute_script("return window.heldId") is not None)
     out["firstId"] = page.execute_script("return window.heldId")
-    text.clear()
-    text.send_keys("LATER")
-    page.execute_script("""const d = new Date(Date.now() + 3600e3); d.setSeconds(0, 0);
-        document.getElementById('send-at').value = new Date(d - d.getTimezoneOffset() * 60000).toISOString().slice(0, 16);""")
-    page.find_element(By.CSS_SELECTOR, "#compose button[type=submit]").click()
+    send_for_later(page, "LATER")
     out["secondScheduled"] = wait(lambda: "scheduled" in page.find_element(By.ID, "receipt").text)
     out["before"] = page.find_element(By.ID, "receipt").text
     # Let the first message's answer through, wait until the page has read it, then one task more:

@@ -63,3 +63,13 @@ def sign_in(driver, base, typed):
     field.clear()
     field.send_keys(typed)
     driver.find_element(By.CSS_SELECTOR, "#sign-in-form button").click()
+
+
+def send_for_later(driver, words):
+    """Writes `words` in the composer, chooses an hour from now (to the minute) and sends it."""
+    text = driver.find_element(By.ID, "text")
+    text.clear()
+    text.send_keys(words)
+    driver.execute_script("""const d = new Date(Date.now() + 3600e3); d.setSeconds(0, 0);
+        document.getElementById('send-at').value = new Date(d - d.getTimezoneOffset() * 60000).toISOString().slice(0, 16);""")
+    driver.find_element(By.CSS_SELECTOR, "#compose button[type=submit]").click()
