@@ -1,21 +1,22 @@
 import FlapCore
 import Hummingbird
 
-/// `GET /v1/board`: what each panel shows (codes and text), and whether it is moving.
+/// `GET /v1/board`: what each panel shows (codes and text), whether it is moving, and the
+/// message it shows (left out for the viewer key, which sees the board, not who wrote it).
 struct BoardAPI {
     let panels: any PanelsQuery
 
     func add(to v1: RouterGroup<BasicRequestContext>) {
-        v1.get("board") { _, _ in await board() }
+        v1.get("board") { request, _ in await board(withMessages: !Authentication.isViewer(request)) }
     }
 
-    private func board() async -> Response {
+    private func board(withMessages: Bool) async -> Response {
         struct View: Encodable {
             var id: String; var rows: Int; var columns: Int; var codes: [[Int]]; var text: [String]; var moving: Bool; var message: String?
         }
         let views = await panels.panels().map {
             View(id: $0.id, rows: $0.board.size.rows, columns: $0.board.size.columns, codes: $0.board.codeRows,
-                 text: $0.lines, moving: $0.moving, message: $0.messageId)
+                 text: $0.lines, moving: $0.moving, message: withMessages ? $0.messageId : nil)
         }
         return Responses.json(.ok, ["panels": views])
     }

@@ -26,6 +26,13 @@ struct IntakeAnswers: Sendable {
             let seconds = Int(wait.rounded(.up))
             return Responses.error(.tooManyRequests, "too many messages from this sender; try again in \(seconds) s",
                                    headers: [.retryAfter: String(seconds)])
+        case .replayed(let first):
+            return Responses.json(first.duplicate ? .ok : .accepted,
+                                  Accepted(id: first.id, status: first.status, warnings: first.warnings, duplicate: first.duplicate ? true : nil))
+        case .keyReused:
+            metrics.rejected(source: source, reason: "idempotency_key_reused")
+            return Responses.error(.unprocessableContent, "Idempotency-Key: this key was used for a different request in the last 24 hours; use a new key for a new message",
+                                   problems: [.init(field: "Idempotency-Key", problem: "used for a different request")])
         }
     }
 

@@ -41,12 +41,12 @@ public struct LocalAPI: Sendable {
             return Responses.json(.ok, Enabled(message: "Local API enabled", apiKey: apiKey))
         }
         router.get("local-api/message") { request, _ in
-            guard authorized(request) else { return Self.message(.unauthorized, "Invalid API key") }
+            guard authorized(request) else { return Self.invalidKey }
             let board = await panels.panels().first?.board ?? Board(size: intake.boardSize)
             return Responses.json(.ok, ["message": board.codeRows])
         }
         router.post("local-api/message") { request, _ in
-            guard authorized(request) else { return Self.message(.unauthorized, "Invalid API key") }
+            guard authorized(request) else { return Self.invalidKey }
             guard let body = try await Responses.body(of: request, limit: Responses.maximumBody) else {
                 metrics.rejected(source: "local-api", reason: "too_large")
                 return Self.message(.contentTooLarge, Responses.tooLarge(request))
@@ -82,13 +82,18 @@ public struct LocalAPI: Sendable {
             metrics.rejected(source: "local-api", reason: "invalid")
             return Self.message(.badRequest, "send the rows of character codes, or {\"characters\": rows}")
         }
-        let outcome = try await intake.submit(fields: fields, source: "local-api")
+        // A Vestaboard shows every write: none is taken as a copy of an earlier one.
+        let outcome = try await intake.submit(fields: fields, source: "local-api", repetition: .alwaysNew)
         switch outcome {
         case .accepted(let receipt, _):
             metrics.accepted(id: receipt.id, source: "local-api")
             return Responses.json(.created, ["message": "Message sent", "id": receipt.id])
         case .duplicate(let receipt):
             return Responses.json(.created, ["message": "Message sent", "id": receipt.id])
+        case .replayed(let first):
+            return Responses.json(.created, ["message": "Message sent", "id": first.id])
+        case .keyReused:
+            preconditionFailure("the Local API sends no idempotency keys")
         case .invalid(let errors):
             metrics.rejected(source: "local-api", reason: "invalid")
             return Self.message(.badRequest, errors.description.replacing("codes", with: "characters"))
@@ -106,4 +111,10 @@ public struct LocalAPI: Sendable {
     static func message(_ status: HTTPResponse.Status, _ text: String) -> Response {
         Responses.json(status, ["message": text])
     }
+
+    /// A wrong key, answered as a Vestaboard answers it: the plain text `Invalid API key`, by
+    /// which Home Assistant's Vestaboard integration tells a wrong key from something that is
+    /// not a Vestaboard at all.
+    static let invalidKey = Response(status: .unauthorized, headers: [.contentType: "text/plain; charset=utf-8"],
+                                     body: ResponseBody(byteBuffer: ByteBuffer(string: "Invalid API key")))
 }

@@ -1,5 +1,6 @@
 import FlapMessaging
 import FlapMetrics
+import HTTPTypes
 import Hummingbird
 
 /// `/v1/messages`: a message posted (checked, stored, answered with its receipt), and a message
@@ -36,6 +37,21 @@ struct MessagesAPI {
             metrics.rejected(source: "native-api", reason: "too_large")
             return Responses.error(.contentTooLarge, Responses.tooLarge(request))
         }
-        return try await answers.answer(intake.submit(json: body, source: "native-api"), source: "native-api")
+        var claim: IdempotencyClaim?
+        if let key = request.headers[Self.idempotencyKey] {
+            guard (1...255).contains(key.utf8.count), key.unicodeScalars.allSatisfy({ (0x21...0x7E).contains($0.value) }) else {
+                metrics.rejected(source: "native-api", reason: "invalid")
+                return Responses.error(.badRequest, "Idempotency-Key must be 1 to 255 visible ASCII characters (a UUID, say)",
+                                       problems: [.init(field: "Idempotency-Key", problem: "must be 1 to 255 visible ASCII characters")])
+            }
+            claim = IdempotencyClaim(client: Self.client(of: request), key: key, request: body)
+        }
+        return try await answers.answer(intake.submit(json: body, source: "native-api", claim: claim), source: "native-api")
     }
+
+    static let idempotencyKey = HTTPField.Name("Idempotency-Key")!
+
+    /// Whose idempotency keys a request's key is among: today every client of /v1 holds the
+    /// owner's key (or a session made from it).
+    static func client(of request: Request) -> String { "owner" }
 }

@@ -104,6 +104,13 @@ struct Authentication: RouterMiddleware {
     /// What the viewer key may read: the board, its pictures and its events.
     static let viewerReads: Set<String> = ["/v1/board", "/v1/board.png", "/v1/board.svg", "/v1/events"]
 
+    /// Set on a request made with the viewer key, so what it reads leaves out who sent what (a
+    /// client that sets it itself only reads less).
+    static let viewerMark = HTTPField.Name("Flapd-Viewer")!
+
+    /// Whether `request` was made with the viewer key.
+    static func isViewer(_ request: Request) -> Bool { request.headers[viewerMark] != nil }
+
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         if let header = request.headers[.authorization] {
             let given = Self.secret(in: header) ?? ""
@@ -114,7 +121,9 @@ struct Authentication: RouterMiddleware {
             guard [.get, .head].contains(request.method), Self.viewerReads.contains(request.uri.path) else {
                 return Responses.error(.forbidden, "the viewer key reads the board (GET /v1/board, /v1/board.png, /v1/board.svg, /v1/events) and nothing else; use the API key")
             }
-            return try await next(request, context)
+            var head = request.head
+            head.headerFields[Self.viewerMark] = "1"
+            return try await next(Request(head: head, body: request.body), context)
         }
         guard let id = Sessions.id(in: request), await sessions.expires(id) != nil else {
             return Responses.error(.unauthorized, "this API needs Authorization: Bearer <key> or a signed-in session (the key file's path is in flapd's log)",

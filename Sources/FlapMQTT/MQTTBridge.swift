@@ -215,7 +215,7 @@ public final class MQTTBridge: Service, Sendable {
                 publishRejection(id: nil, reason: "the command is not UTF-8 text", source: source)
                 return nil
             }
-            return await intake.queue(fields: ["text": .string(text)], source: source, announce: true)
+            return await intake.queue(fields: ["text": .string(text)], source: source, announce: true, repetition: Self.repetition(message))
         }
         if leaf.hasPrefix("slot/") {
             let sender = String(leaf.dropFirst(5))
@@ -224,16 +224,16 @@ public final class MQTTBridge: Service, Sendable {
                 _ = try await intake.inbox.clearSlot(sender, now: intake.now())
                 return nil
             }
-            return await queueSlot(message.payload, sender: sender)
+            return await queueSlot(message.payload, sender: sender, repetition: Self.repetition(message))
         }
-        return await intake.queue(json: message.payload, source: "mqtt", announce: true)
+        return await intake.queue(json: message.payload, source: "mqtt", announce: true, repetition: Self.repetition(message))
     }
 
     /// The largest payload taken, as on HTTP.
     static let maximumPayload = 64 * 1024
 
     /// A slot message is that sender's, whatever its body says about the sender.
-    private func queueSlot(_ payload: [UInt8], sender: String) async -> IntakeTicket {
+    private func queueSlot(_ payload: [UInt8], sender: String, repetition: Repetition) async -> IntakeTicket {
         guard var fields = (try? JSONValue(parsing: payload))?.object else {
             return await intake.queue(json: payload, source: "mqtt", announce: true)  // says what is wrong with it
         }
@@ -243,7 +243,13 @@ public final class MQTTBridge: Service, Sendable {
         var senderFields = fields["sender"]?.object ?? [:]
         senderFields["id"] = .string(sender)
         fields["sender"] = .object(senderFields)
-        return await intake.queue(fields: fields, source: "mqtt", announce: true)
+        return await intake.queue(fields: fields, source: "mqtt", announce: true, repetition: repetition)
+    }
+
+    /// A message the broker says it sent before (DUP) or kept (retained) is a copy of whichever
+    /// earlier message it repeats; any other is new unless it repeats its sender's current one.
+    static func repetition(_ message: MQTTMessage) -> Repetition {
+        message.duplicate || message.retained ? .copyOfAnyEarlier : .newUnlessCurrent
     }
 
     /// Publishes what the inbox announces: outcomes of messages taken over MQTT, and every
@@ -264,6 +270,8 @@ public final class MQTTBridge: Service, Sendable {
         case .outcome(let id, .rateLimited(let wait), let note):
             metrics.rejected(source: note.source, reason: "rate_limited")
             publishRejection(id: id, reason: "too many messages from this sender; try again in \(Int(wait.rounded(.up))) s", source: note.source)
+        case .outcome(_, .replayed, _), .outcome(_, .keyReused, _):
+            break  // idempotency keys come over HTTP only
         }
     }
 

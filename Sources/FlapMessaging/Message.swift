@@ -3,7 +3,7 @@ import FoundationEssentials
 
 /// A message for the board (README, "Messages and receipts"), as accepted: every default filled in.
 public struct Message: Sendable, Equatable, Codable {
-    /// Unique; given by the sender, or derived from the content and source (``MessageID``).
+    /// Unique; given by the sender, or random (``MessageID/random()``).
     public var id: String
     public var sender: Sender
     public var content: Content
@@ -21,6 +21,9 @@ public struct Message: Sendable, Equatable, Codable {
     public var transition: TransitionRequest?
     /// Where it came from: `local-api`, `native-api`, `mqtt`, …
     public var source: String
+    /// For a message that came without an id, what a copy of it would repeat
+    /// (``MessageID/repeatKey(source:sender:content:createdAt:)``); nil when the sender gave the id.
+    public var repeatKey: String?
 
     public init(
         id: String, sender: Sender, content: Content, align: HorizontalAlignment = .center,
@@ -45,6 +48,25 @@ public struct Message: Sendable, Equatable, Codable {
     /// From when it may be shown: its `notBefore`, else when it was made. Between two messages
     /// of one sender, the later of these wins the slot.
     public var showsFrom: Date { max(createdAt, notBefore ?? createdAt) }
+
+    /// An empty text (or only spaces): its sender clearing their slot, as Home Assistant's text
+    /// entity does when a person empties it.
+    public var clearsSlot: Bool {
+        if case .text(let text) = content { return text.allSatisfy(\.isWhitespace) }
+        return false
+    }
+}
+
+/// How the inbox tells a copy of a message that came without an id from a new one.
+public enum Repetition: Sendable, Equatable {
+    /// New, unless it repeats its sender's current message from the same source (a client's
+    /// retry, a redelivery before anything newer arrived).
+    case newUnlessCurrent
+    /// The transport says it was delivered before (MQTT's DUP flag, a retained copy): a copy of
+    /// any earlier message of its sender with the same content and source.
+    case copyOfAnyEarlier
+    /// Always new: the Local API, where a Vestaboard shows every write.
+    case alwaysNew
 }
 
 /// Who sent a message: one slot per sender id.

@@ -1,10 +1,23 @@
-/// Ids for messages that come without one: a hash of what they say and where they came from,
-/// so a redelivered or retained copy is the same message (and a duplicate), not a new one.
+/// Ids for messages that come without one, and what tells a copy of such a message from a new one.
 ///
-/// FNV-1a over two 64-bit lanes: stable across processes and versions, unlike `Hasher`, which
-/// is seeded per process. Collisions need the same sender to craft them, which gains nothing.
+/// An id is random (128 bits): it says nothing about who sent what, so a reader of the board who
+/// sees a message's id cannot confirm a guess at its sender and text by hashing it.
+///
+/// A message without an id also carries a *repeat key*: a hash of its source, sender, content and
+/// the `createdAt` it gave, kept in the inbox and never shown. The inbox takes a message whose
+/// key equals its sender's current message as a copy of that message (an MQTT redelivery, a
+/// client retrying), and any other as new (README, "Messages and receipts").
 public enum MessageID {
-    public static func derive(source: String, sender: String, content: Content, createdAt: String?) -> String {
+    /// A new id: `m-` and 32 hexadecimal digits from the system's random source.
+    public static func random() -> String {
+        var generator = SystemRandomNumberGenerator()
+        return "m-" + hex(generator.next()) + hex(generator.next())
+    }
+
+    /// FNV-1a over two 64-bit lanes: stable across processes and versions, unlike `Hasher`, which
+    /// is seeded per process (the keys are stored). It is the function earlier versions made ids
+    /// with, so a stored message's old `h-` id is its repeat key.
+    public static func repeatKey(source: String, sender: String, content: Content, createdAt: String?) -> String {
         var a: UInt64 = 0xcbf2_9ce4_8422_2325
         var b: UInt64 = 0x84222325_cbf29ce4
         func mix(_ text: String) {

@@ -16,33 +16,36 @@ public struct MessageIntake: Sendable {
     }
 
     /// Takes a JSON message body from `source`; committed when `.accepted` is returned.
-    public func submit(json: [UInt8], source: String, defaultSender: String? = nil) async throws -> IntakeOutcome {
-        try await queue(json: json, source: source, defaultSender: defaultSender).outcome
+    public func submit(json: [UInt8], source: String, defaultSender: String? = nil, claim: IdempotencyClaim? = nil) async throws -> IntakeOutcome {
+        try await queue(json: json, source: source, defaultSender: defaultSender, claim: claim).outcome
     }
 
     /// Takes already-decoded fields (the Local API builds them from its own format).
-    public func submit(fields: [String: JSONValue], source: String, defaultSender: String? = nil) async throws -> IntakeOutcome {
-        try await queue(fields: fields, source: source, defaultSender: defaultSender).outcome
+    public func submit(fields: [String: JSONValue], source: String, defaultSender: String? = nil,
+                       repetition: Repetition = .newUnlessCurrent) async throws -> IntakeOutcome {
+        try await queue(fields: fields, source: source, defaultSender: defaultSender, repetition: repetition).outcome
     }
 
     /// Validates a JSON body and queues it for the inbox behind everything queued before;
     /// returns at once. With `announce`, the inbox also announces the outcome on its events
-    /// (receipts over MQTT).
-    public func queue(json: [UInt8], source: String, defaultSender: String? = nil, announce: Bool = false) async -> IntakeTicket {
-        await queue(source: source, defaultSender: defaultSender, announce: announce) { parser, time throws(MessageErrors) in
+    /// (receipts over MQTT). `repetition` says how a message without an id is told from a copy.
+    public func queue(json: [UInt8], source: String, defaultSender: String? = nil, announce: Bool = false,
+                      repetition: Repetition = .newUnlessCurrent, claim: IdempotencyClaim? = nil) async -> IntakeTicket {
+        await queue(source: source, defaultSender: defaultSender, announce: announce, repetition: repetition, claim: claim) { parser, time throws(MessageErrors) in
             try parser.parse(json, now: time)
         }
     }
 
     /// ``queue(json:source:defaultSender:announce:)`` for already-decoded fields.
-    public func queue(fields: [String: JSONValue], source: String, defaultSender: String? = nil, announce: Bool = false) async -> IntakeTicket {
-        await queue(source: source, defaultSender: defaultSender, announce: announce) { parser, time throws(MessageErrors) in
+    public func queue(fields: [String: JSONValue], source: String, defaultSender: String? = nil, announce: Bool = false,
+                      repetition: Repetition = .newUnlessCurrent) async -> IntakeTicket {
+        await queue(source: source, defaultSender: defaultSender, announce: announce, repetition: repetition, claim: nil) { parser, time throws(MessageErrors) in
             try parser.parse(fields, now: time)
         }
     }
 
     private func queue(
-        source: String, defaultSender: String?, announce: Bool,
+        source: String, defaultSender: String?, announce: Bool, repetition: Repetition, claim: IdempotencyClaim?,
         parse: (MessageParser, Date) throws(MessageErrors) -> (Message, [String])
     ) async -> IntakeTicket {
         let parser = MessageParser(boardSize: boardSize, source: source, defaultSender: defaultSender)
@@ -54,7 +57,9 @@ public struct MessageIntake: Sendable {
             return IntakeTicket(invalid: error)
         }
         let note = announce ? SubmissionNote(source: source, warnings: parsed.1) : nil
-        return IntakeTicket(pending: await inbox.queueAccept(parsed.0, now: time, note: note), warnings: parsed.1)
+        var claim = claim
+        claim?.warnings = parsed.1
+        return IntakeTicket(pending: await inbox.queueAccept(parsed.0, now: time, note: note, repetition: repetition, claim: claim), warnings: parsed.1)
     }
 }
 
@@ -86,6 +91,8 @@ public struct IntakeTicket: Sendable {
             case .duplicate(let receipt): return .duplicate(receipt)
             case .refused(let reason): return .refused(reason)
             case .rateLimited(let wait): return .rateLimited(retryAfter: wait)
+            case .replayed(let answer): return .replayed(answer)
+            case .keyReused: return .keyReused
             }
         }
     }
@@ -103,4 +110,8 @@ public enum IntakeOutcome: Sendable {
     case refused(String)
     /// Over the sender's rate; seconds until the next message is allowed.
     case rateLimited(retryAfter: TimeInterval)
+    /// The request's idempotency key was used for the same request: its first answer.
+    case replayed(IdempotentAnswer)
+    /// The request's idempotency key was used for a different request.
+    case keyReused
 }

@@ -89,10 +89,10 @@ public struct MessageParser: Sendable {
             }
         }
         guard reader.problems.isEmpty, let content else { throw MessageErrors(reader.problems) }
-        let message = Message(
-            id: id ?? MessageID.derive(source: source, sender: sender.id, content: content, createdAt: createdText),
-            sender: sender, content: content, align: align, valign: valign,
+        var message = Message(
+            id: id ?? MessageID.random(), sender: sender, content: content, align: align, valign: valign,
             createdAt: createdAt, expiresAt: expiresAt, notBefore: notBefore, transition: transition, source: source)
+        if id == nil { message.repeatKey = MessageID.repeatKey(source: source, sender: sender.id, content: content, createdAt: createdText) }
         var withBypass = message
         if bypass == true { withBypass.bypassQuietHours = true }
         return (withBypass, warnings)

@@ -16,6 +16,8 @@ public enum ReceiptStatus: String, Sendable, Codable, CaseIterable {
     case rejected
     /// Cancelled while it waited for its instant. Final.
     case cancelled
+    /// An empty text that cleared its sender's slot. Final.
+    case cleared
 
     public var isFinal: Bool { self != .accepted && self != .scheduled }
 }

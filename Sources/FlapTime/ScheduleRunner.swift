@@ -195,7 +195,7 @@ public actor ScheduleRunner<C: Clock>: ScheduleBook where C.Duration == Duration
             switch try await intake.submit(fields: fields, source: "schedule", defaultSender: definition.senderID) {
             case .accepted(let receipt, _):
                 logger.info("schedule fired", metadata: ["schedule": "\(definition.name)", "message": "\(receipt.id)"])
-            case .duplicate:
+            case .duplicate, .replayed, .keyReused:
                 break
             case .invalid(let errors):
                 logger.error("a schedule's message cannot be shown", metadata: ["schedule": "\(definition.name)", "problems": "\(errors)"])

@@ -43,17 +43,53 @@ import Testing
     ]
     static let migrationsOf010 = ["v1", "v2: counts and rate buckets", "v3: quick messages", "v4: send later", "v5: schedules", "v6: arrival order index"]
 
-    @Test func aNewInboxHasTheTablesOf010() async throws {
-        let inbox = try suite.inbox()
-        let schema = try await inbox.database.read { db in
-            try String.fetchAll(db, sql: "SELECT sql FROM sqlite_master WHERE sql IS NOT NULL AND name NOT IN ('grdb_migrations', 'sqlite_sequence') ORDER BY rowid")
+    /// The migrations since 0.1.0.
+    static let laterMigrations = ["v7: repeats and clears"]
+
+    static func schema(_ inbox: Inbox) async throws -> [String] {
+        try await inbox.database.read { db in
+            try String.fetchAll(db, sql: "SELECT sql FROM sqlite_master WHERE sql IS NOT NULL AND name NOT IN ('grdb_migrations', 'sqlite_sequence') ORDER BY name")
         }
-        #expect(schema == Self.schemaOf010)
-        #expect(try await inbox.database.read { db in try String.fetchAll(db, sql: "SELECT identifier FROM grdb_migrations ORDER BY rowid") }
-            == Self.migrationsOf010)
+    }
+
+    static func migrations(_ inbox: Inbox) async throws -> [String] {
+        try await inbox.database.read { db in try String.fetchAll(db, sql: "SELECT identifier FROM grdb_migrations ORDER BY rowid") }
+    }
+
+    @Test func aNewInboxHasTheTablesOf010UpgradedByTheLaterMigrations() async throws {
+        let upgraded = try await oldInbox()
+        let new = try Inbox(path: suite.directory.appendingPathComponent("new.sqlite").path)
+        #expect(try await Self.schema(new) == (try await Self.schema(upgraded)))
+        #expect(try await Self.migrations(new) == Self.migrationsOf010 + Self.laterMigrations)
+        #expect(try await Self.migrations(upgraded) == Self.migrationsOf010 + Self.laterMigrations)
     }
 
     @Test func anInboxOf010OpensWithItsMessagesAndIsNotMigratedAgain() async throws {
+        let inbox = try await oldInbox()
+        #expect(try await inbox.slots().map(\.id) == ["kept"])
+        #expect(try await inbox.receipt(id: "kept")?.status == .accepted)
+        #expect(try await inbox.counts() == [.accepted: 1, .displayed: 1])
+        // The next message continues the arrival order rather than starting it again.
+        _ = try await inbox.accept(suite.message("next", from: "bob", created: 1), now: suite.t0 + 1)
+        #expect(try await inbox.database.read { db in try Int.fetchOne(db, sql: "SELECT seq FROM message WHERE id = 'next'") } == 8)
+    }
+
+    @Test func aMessageOf010WithoutAnIdIsStillRecognisedWhenItsCopyArrives() async throws {
+        let inbox = try await oldInbox()
+        // 0.1.0 named such a message by the hash that is now its repeat key.
+        let copy = try MessageParser(boardSize: .flagship, source: "mqtt").parse(Array(#"{"text": "HI", "sender": {"id": "carol"}}"#.utf8), now: suite.t0).0
+        #expect(copy.repeatKey == Self.oldHashID)
+        guard case .duplicate(let original) = try await inbox.accept(copy, now: suite.t0 + 2, repetition: .copyOfAnyEarlier) else {
+            Issue.record("the copy was taken as new"); return
+        }
+        #expect(original.id == Self.oldHashID)
+    }
+
+    /// The id 0.1.0 gave `{"text": "HI", "sender": {"id": "carol"}}` from MQTT.
+    static let oldHashID = MessageID.repeatKey(source: "mqtt", sender: "carol", content: .text("HI"), createdAt: nil)
+
+    /// An inbox file as 0.1.0 left it, opened (and so upgraded) by this version.
+    func oldInbox() async throws -> Inbox {
         try FileManager.default.createDirectory(at: suite.directory, withIntermediateDirectories: true)
         let path = suite.directory.appendingPathComponent("inbox.sqlite").path
         // The file as 0.1.0 left it: its tables, its migrations, a sender's message in its slot.
@@ -69,15 +105,14 @@ import Testing
                 VALUES ('kept', 'alice', 'test', ?, ?, ?, ?, 7, 'accepted')
                 """, arguments: [body, suite.t0.timeIntervalSince1970, suite.t0.timeIntervalSince1970 + 3600, suite.t0.timeIntervalSince1970])
             try db.execute(sql: "INSERT INTO slot (sender, messageId) VALUES ('alice', 'kept')")
+            try db.execute(sql: """
+                INSERT INTO message (id, sender, source, body, createdAt, expiresAt, receivedAt, seq, status, finalAt)
+                VALUES (?, 'carol', 'mqtt', x'', ?, ?, ?, 6, 'displayed', ?)
+                """, arguments: [Self.oldHashID, suite.t0.timeIntervalSince1970 - 10, suite.t0.timeIntervalSince1970 + 3600,
+                                 suite.t0.timeIntervalSince1970 - 10, suite.t0.timeIntervalSince1970 - 5])
+            try db.execute(sql: "UPDATE receiptCount SET n = 1 WHERE status = 'displayed'")
         }
         old.close()
-
-        let inbox = try Inbox(path: path)
-        #expect(try await inbox.slots().map(\.id) == ["kept"])
-        #expect(try await inbox.receipt(id: "kept")?.status == .accepted)
-        #expect(try await inbox.counts() == [.accepted: 1])
-        // The next message continues the arrival order rather than starting it again.
-        _ = try await inbox.accept(suite.message("next", from: "bob", created: 1), now: suite.t0 + 1)
-        #expect(try await inbox.database.read { db in try Int.fetchOne(db, sql: "SELECT seq FROM message WHERE id = 'next'") } == 8)
+        return try Inbox(path: path)
     }
 }

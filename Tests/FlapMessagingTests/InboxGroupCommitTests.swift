@@ -34,6 +34,7 @@ import Testing
             case .duplicate(let r): outcomes.append("duplicate \(r.id)")
             case .refused: outcomes.append("refused")
             case .rateLimited: outcomes.append("rate limited")
+            case .replayed, .keyReused: outcomes.append("idempotency")
             }
         }
         // The refusal, the rate limit and the duplicate inside the group fail nothing else.

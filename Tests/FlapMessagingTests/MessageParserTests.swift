@@ -21,9 +21,10 @@ import Testing
         #expect(m.createdAt == now)
         #expect(m.expiresAt == now + 48 * 3600)
         #expect(m.align == .center && m.valign == .middle)
-        #expect(m.id.hasPrefix("h-"))
-        #expect(m.id == (try parse(#"{"text": "hello"}"#)).id)
-        #expect(m.id != (try parse(#"{"text": "hello!"}"#)).id)
+        #expect(m.id.hasPrefix("m-"))
+        #expect(m.id != (try parse(#"{"text": "hello"}"#)).id)
+        #expect(m.repeatKey == (try parse(#"{"text": "hello"}"#)).repeatKey)
+        #expect(m.repeatKey != (try parse(#"{"text": "hello!"}"#)).repeatKey)
     }
 
     @Test func allFieldsAreRead() throws {

@@ -88,18 +88,22 @@ public actor Inbox {
 
     /// Takes `message` into the inbox at `now`. Committed when this returns. With a `note`, the
     /// outcome is announced on ``events()`` too.
-    public func accept(_ message: Message, now: Date, note: SubmissionNote? = nil) async throws -> Acceptance {
-        try await queueAccept(message, now: now, note: note).value
+    public func accept(_ message: Message, now: Date, note: SubmissionNote? = nil,
+                       repetition: Repetition = .newUnlessCurrent, claim: IdempotencyClaim? = nil) async throws -> Acceptance {
+        try await queueAccept(message, now: now, note: note, repetition: repetition, claim: claim).value
     }
 
     /// Queues `message` behind everything queued before it and returns at once; its
     /// acceptance arrives with its commit. Lets a transport take messages in order while
     /// their commits are grouped. The message is encoded for storage here, on the caller's
     /// task, so that work runs beside the writer rather than in it.
-    public nonisolated func queueAccept(_ message: Message, now: Date, note: SubmissionNote? = nil) async -> PendingAcceptance {
+    /// `repetition` says how a message without an id is told from a copy of an earlier one; a
+    /// `claim` (an idempotency key) answers a request made again with its first answer.
+    public nonisolated func queueAccept(_ message: Message, now: Date, note: SubmissionNote? = nil,
+                                        repetition: Repetition = .newUnlessCurrent, claim: IdempotencyClaim? = nil) async -> PendingAcceptance {
         let body: Data
         do { body = try JSONEncoder().encode(message) } catch { return PendingAcceptance(result: Pending(.failure(error))) }
-        return PendingAcceptance(result: await enqueue(.accept(message, body: body, now: now, note: note)))
+        return PendingAcceptance(result: await enqueue(.accept(message, body: body, now: now, note: note, repetition: repetition, claim: claim)))
     }
 
     /// Records that `id` finished showing on `panel` as `board` at `now` (final: displayed),

@@ -32,4 +32,8 @@ public enum Acceptance: Sendable, Equatable {
     case refused(String)
     /// Over the sender's rate; retry after that many seconds. Nothing stored.
     case rateLimited(retryAfter: TimeInterval)
+    /// Its idempotency key was used for this same request before: that answer, again. Nothing stored.
+    case replayed(IdempotentAnswer)
+    /// Its idempotency key was used for another request. Nothing stored.
+    case keyReused
 }

@@ -75,6 +75,25 @@ enum InboxSchema {
             // scan of every receipt kept.
             try db.execute(sql: "CREATE INDEX messageSeq ON message (seq)")
         }
+        migrator.registerMigration("v7: repeats and clears") { db in
+            // A message that came without an id keeps what a copy of it would repeat (its old
+            // `h-` id was exactly that), so a redelivery is recognised while a repeat after
+            // something newer is a new message. The sender's newest message is found by
+            // (sender, seq), which also serves every look-up by sender.
+            try db.execute(sql: """
+                ALTER TABLE message ADD COLUMN repeatKey TEXT;
+                UPDATE message SET repeatKey = id WHERE id GLOB 'h-[0-9a-f]*' AND length(id) = 34;
+                CREATE INDEX messageRepeatKey ON message (repeatKey) WHERE repeatKey IS NOT NULL;
+                CREATE INDEX messageSenderSeq ON message (sender, seq);
+                DROP INDEX message_on_sender;
+                INSERT INTO receiptCount (status, n) VALUES ('cleared', 0);
+                """)
+            // Idempotency keys, each with the first answer to its request, kept a day.
+            try db.execute(sql: """
+                CREATE TABLE idempotency (client TEXT NOT NULL, key TEXT NOT NULL, requestHash TEXT NOT NULL, \
+                answer BLOB NOT NULL, at DOUBLE NOT NULL, PRIMARY KEY (client, key)) WITHOUT ROWID
+                """)
+        }
         return migrator
     }
 }

@@ -5,7 +5,7 @@ import FoundationEssentials
 /// A change to the inbox, queued for the writer.
 enum InboxOperation: Sendable {
     /// `body`: the message as stored (JSON).
-    case accept(Message, body: Data, now: Date, note: SubmissionNote?)
+    case accept(Message, body: Data, now: Date, note: SubmissionNote?, repetition: Repetition, claim: IdempotencyClaim?)
     case markDisplayed(id: String?, panel: String, codes: Data, now: Date)
     case reject(id: String, reason: String, now: Date)
     case expire(now: Date)
@@ -64,8 +64,8 @@ struct InboxWriter {
 
     private mutating func perform(_ operation: InboxOperation) throws -> InboxResult {
         switch operation {
-        case .accept(let message, let body, let now, let note):
-            let acceptance = try accept(message, body: body, now: now)
+        case .accept(let message, let body, let now, let note, let repetition, let claim):
+            let acceptance = try accept(message, body: body, now: now, repetition: repetition, claim: claim)
             if let note { events.insert(.outcome(id: message.id, acceptance, note: note), at: events.count - finalsOf(acceptance)) }
             return .acceptance(acceptance)
         case .markDisplayed(let id, let panel, let codes, let now):
@@ -89,6 +89,7 @@ struct InboxWriter {
                 slotEdits.append(.remove(messageId: id))
             }
             try RateBuckets.prune(db, now: now, perHour: rules.ratePerHour)
+            try IdempotencyRecords.prune(db, now: now)
             return .count(ids.count)
         case .clearSlot(let sender, let now):
             guard let id = try String.fetchOne(db.cachedStatement(sql: "SELECT messageId FROM slot WHERE sender = ?"), arguments: [sender]) else { return .changed(false) }
@@ -141,9 +142,27 @@ struct InboxWriter {
         return 0
     }
 
-    private mutating func accept(_ message: Message, body: Data, now: Date) throws -> Acceptance {
+    private mutating func accept(_ message: Message, body: Data, now: Date, repetition: Repetition, claim: IdempotencyClaim?) throws -> Acceptance {
+        guard let claim else { return try accept(message, body: body, now: now, repetition: repetition) }
+        if let prior = try IdempotencyRecords.prior(db, claim, now: now) {
+            return prior.requestHash == claim.requestHash ? .replayed(prior.answer) : .keyReused
+        }
+        let acceptance = try accept(message, body: body, now: now, repetition: repetition)
+        switch acceptance {
+        case .accepted(let receipt):
+            try IdempotencyRecords.remember(db, claim, answer: IdempotentAnswer(id: receipt.id, status: receipt.status, warnings: claim.warnings, duplicate: false), now: now)
+        case .duplicate(let receipt):
+            try IdempotencyRecords.remember(db, claim, answer: IdempotentAnswer(id: receipt.id, status: receipt.status, warnings: [], duplicate: true), now: now)
+        default:
+            break  // a refusal is not remembered: the same request may succeed later
+        }
+        return acceptance
+    }
+
+    private mutating func accept(_ message: Message, body: Data, now: Date, repetition: Repetition) throws -> Acceptance {
         // A copy already committed, in this group or before: nothing changes, nothing is counted.
         if let existing = try Self.fetchReceipt(db, id: message.id) { return .duplicate(existing) }
+        if let original = try original(of: message, repetition) { return .duplicate(original) }
         if let refusal = rules.refusal(for: message.sender.id) { return .refused(refusal) }
         if let wait = try RateBuckets.take(db, sender: message.sender.id, now: now, perHour: rules.ratePerHour) {
             return .rateLimited(retryAfter: wait)
@@ -152,13 +171,13 @@ struct InboxWriter {
         let waits = message.notBefore.map { $0 > now } ?? false
         try execute(
             """
-                INSERT INTO message (id, sender, senderName, source, body, createdAt, expiresAt, notBefore, receivedAt, seq, status)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                INSERT INTO message (id, sender, senderName, source, body, createdAt, expiresAt, notBefore, receivedAt, seq, status, repeatKey)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                 """,
             [message.id, message.sender.id, message.sender.name, message.source, body,
                         message.createdAt.timeIntervalSince1970, message.expiresAt.timeIntervalSince1970,
                         message.notBefore?.timeIntervalSince1970, now.timeIntervalSince1970, seq,
-                        (waits ? ReceiptStatus.scheduled : .accepted).rawValue])
+                        (waits ? ReceiptStatus.scheduled : .accepted).rawValue, repetition == .alwaysNew ? nil : message.repeatKey])
         let receipt = Receipt(id: message.id, sender: message.sender.id, status: waits ? .scheduled : .accepted, reason: nil, receivedAt: now,
                               createdAt: message.createdAt, expiresAt: message.expiresAt, notBefore: message.notBefore, finalAt: nil)
         if waits {
@@ -175,6 +194,14 @@ struct InboxWriter {
         if message.expiresAt <= now {
             return try finish(message.id, .expired, reason: released ? "expired before its time came" : "expired before it arrived", at: now)
         }
+        if message.clearsSlot {
+            if let currentID = try String.fetchOne(db.cachedStatement(sql: "SELECT messageId FROM slot WHERE sender = ?"), arguments: [message.sender.id]) {
+                try finish(currentID, .superseded, reason: "slot cleared by \(message.id)", at: now)
+                try execute("DELETE FROM slot WHERE sender = ?", [message.sender.id])
+                slotEdits.append(.remove(messageId: currentID))
+            }
+            return try finish(message.id, .cleared, reason: "an empty text clears its sender's slot", at: now)
+        }
         if let current = try SQLiteRow.fetchOne(db.cachedStatement(sql: """
             SELECT m.id, MAX(m.createdAt, COALESCE(m.notBefore, m.createdAt)) AS showsFrom FROM slot s JOIN message m ON m.id = s.messageId WHERE s.sender = ?
             """), arguments: [message.sender.id]) {
@@ -190,6 +217,25 @@ struct InboxWriter {
         }
         slotEdits.append(.fill(SlotEntry(message: message, seq: seq)))
         return nil
+    }
+
+    /// The earlier message `message` is a copy of, when it came without an id and is not new:
+    /// the sender's newest message, still current (in its slot or waiting for its time), with the
+    /// same repeat key; or, when the transport says it delivered it before, any kept message with
+    /// that key. Anything newer from the sender in between makes the same content a new message.
+    private func original(of message: Message, _ repetition: Repetition) throws -> Receipt? {
+        guard let key = message.repeatKey, repetition != .alwaysNew else { return nil }
+        if repetition == .copyOfAnyEarlier {
+            return try SQLiteRow.fetchOne(db.cachedStatement(sql: "SELECT * FROM message WHERE repeatKey = ? ORDER BY seq DESC LIMIT 1"),
+                                          arguments: [key]).map(Self.receipt)
+        }
+        guard let newest = try SQLiteRow.fetchOne(db.cachedStatement(sql: """
+            SELECT m.*, s.sender IS NOT NULL AS inSlot FROM message m LEFT JOIN slot s ON s.messageId = m.id
+            WHERE m.sender = ? ORDER BY m.seq DESC LIMIT 1
+            """), arguments: [message.sender.id]) else { return nil }
+        let current = (newest["inSlot"] as Bool) || (newest["status"] as String) == ReceiptStatus.scheduled.rawValue
+        guard current, (newest["repeatKey"] as String?) == key else { return nil }
+        return Self.receipt(newest)
     }
 
     /// Gives `id` its final status if it has none yet, and announces it; the receipt, or nil
