@@ -2,8 +2,9 @@ import FoundationEssentials
 
 /// A five-field cron expression (minute hour day-of-month month day-of-week), as crontab(5)
 /// reads it: `*`, numbers, ranges `a-b`, steps `*/n` and `a-b/n`, lists `a,b`, month and day
-/// names (`jan`, `mon`); day of week 0 or 7 is Sunday. When both day fields are restricted, a
-/// day matching either is a match, as in cron.
+/// names (`jan`, `mon`); day of week 0 or 7 is Sunday. The two day fields combine as Vixie/ISC
+/// cron (and crontab.guru) combine them: when either starts with `*` (`*`, `*/2`), a day must
+/// match both; when neither does, a day matching either is a match.
 public struct CronExpression: Sendable, Equatable, CustomStringConvertible {
     public let minutes: Set<Int>
     public let hours: Set<Int>
@@ -11,8 +12,8 @@ public struct CronExpression: Sendable, Equatable, CustomStringConvertible {
     public let months: Set<Int>
     /// 0 Sunday … 6 Saturday.
     public let daysOfWeek: Set<Int>
-    let dayOfMonthRestricted: Bool
-    let dayOfWeekRestricted: Bool
+    /// Whether a day must match both day fields (one of them starts with `*`) rather than either.
+    let daysMatchBoth: Bool
     public let description: String
 
     public init(_ text: String) throws(ScheduleError) {
@@ -26,11 +27,11 @@ public struct CronExpression: Sendable, Equatable, CustomStringConvertible {
         daysOfMonth = try Self.field(fields[2], name: "day of month", range: 1...31)
         months = try Self.field(fields[3], name: "month", range: 1...12, names: ["jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec"], firstName: 1)
         daysOfWeek = Set(try Self.field(fields[4], name: "day of week", range: 0...7, names: ["sun", "mon", "tue", "wed", "thu", "fri", "sat"], firstName: 0).map { $0 % 7 })
-        dayOfMonthRestricted = fields[2] != "*"
-        dayOfWeekRestricted = fields[4] != "*"
+        // cron's DOM_STAR and DOW_STAR: a field beginning with `*`, even `*/2`, counts as unrestricted.
+        daysMatchBoth = fields[2].hasPrefix("*") || fields[4].hasPrefix("*")
         // A day of the month that no chosen month has (31 February) can never fire.
         let longest = [31, 29, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31]
-        if dayOfMonthRestricted && !dayOfWeekRestricted && !months.contains(where: { month in daysOfMonth.contains { $0 <= longest[month - 1] } }) {
+        if daysMatchBoth && !months.contains(where: { month in daysOfMonth.contains { $0 <= longest[month - 1] } }) {
             throw ScheduleError("cron", "\(description.debugDescription) can never fire: no chosen month has day \(daysOfMonth.sorted().map(String.init).joined(separator: ", "))")
         }
     }
@@ -38,12 +39,8 @@ public struct CronExpression: Sendable, Equatable, CustomStringConvertible {
     /// Whether a day (month 1–12, day 1–31, weekday 0 Sunday … 6) is one the expression fires on.
     func matches(month: Int, day: Int, weekday: Int) -> Bool {
         guard months.contains(month) else { return false }
-        switch (dayOfMonthRestricted, dayOfWeekRestricted) {
-        case (true, true): return daysOfMonth.contains(day) || daysOfWeek.contains(weekday)
-        case (true, false): return daysOfMonth.contains(day)
-        case (false, true): return daysOfWeek.contains(weekday)
-        case (false, false): return true
-        }
+        return daysMatchBoth ? daysOfMonth.contains(day) && daysOfWeek.contains(weekday)
+                             : daysOfMonth.contains(day) || daysOfWeek.contains(weekday)
     }
 
     private static func field(_ text: String, name: String, range: ClosedRange<Int>, names: [String] = [], firstName: Int = 0) throws(ScheduleError) -> Set<Int> {

@@ -57,6 +57,13 @@ import Testing
         // Both day fields restricted: either matches, as in cron.
         let either = Recurrence(rule: .cron(try CronExpression("0 12 1 * sun")), timeZone: ZoneRules.named("UTC")!)
         #expect(Self.occurrences(either, from: "2027-01-29T00:00:00Z", count: 3) == ["2027-01-31T12:00:00Z", "2027-02-01T12:00:00Z", "2027-02-07T12:00:00Z"].map(Self.instant))
+        // A day field starting with `*` (here `*/2`) leaves the other deciding with it, as Vixie
+        // cron's DOM_STAR does: odd days that are Mondays, not odd days or Mondays.
+        let oddMondays = Recurrence(rule: .cron(try CronExpression("0 0 */2 * mon")), timeZone: ZoneRules.named("UTC")!)
+        #expect(Self.occurrences(oddMondays, from: "2027-01-19T00:00:00Z", count: 3) == ["2027-01-25T00:00:00Z", "2027-02-01T00:00:00Z", "2027-02-15T00:00:00Z"].map(Self.instant))
+        // And the other way round: the 1st of a month that falls on Sunday, Tuesday, Thursday or Saturday.
+        let firsts = Recurrence(rule: .cron(try CronExpression("0 0 1 * */2")), timeZone: ZoneRules.named("UTC")!)
+        #expect(Self.occurrences(firsts, from: "2027-01-02T00:00:00Z", count: 3) == ["2027-04-01T00:00:00Z", "2027-05-01T00:00:00Z", "2027-06-01T00:00:00Z"].map(Self.instant))
         // Steps and lists.
         let steps = try CronExpression("*/15 9-17/4 * jan,jul *")
         #expect(steps.minutes == [0, 15, 30, 45] && steps.hours == [9, 13, 17] && steps.months == [1, 7])
