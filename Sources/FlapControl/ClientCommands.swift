@@ -18,7 +18,7 @@ struct SendCommand: AsyncParsableCommand {
     @Option(help: "Your name, shown in slots.")
     var name: String?
 
-    @Option(help: "A message id (default: derived from the content, so a resend is a duplicate).")
+    @Option(help: "A message id (default: flapd gives one; sending the same text again shows it again).")
     var id: String?
 
     @Option(help: "left, center, right or justified (default center).")
@@ -73,20 +73,29 @@ struct SendCommand: AsyncParsableCommand {
                                       expiresIn: expiresIn, timeout: timeout).run()
         }
         let flapd = try connection.connection()
-        let reply = try await flapd.request("POST", "/v1/messages", json: try JSONEncoder().encode(message))
+        // One key for this invocation: if flapd took the message but its answer was lost, the
+        // retry gets that answer back instead of a second message.
+        let reply = try await flapd.request("POST", "/v1/messages", json: try JSONEncoder().encode(message),
+                                            headers: [("Idempotency-Key", Self.idempotencyKey())], retries: 2)
         let answer = reply.decoded(MessageAnswer.self)
         for warning in answer?.warnings ?? [] { StandardStream.writeError("warning: \(warning)\n") }
         switch reply.status {
         case 200, 202:
             let id = answer?.id ?? "?"
             let scheduled = notBefore.map { " (scheduled for \(ZoneRules.current().text($0)))" } ?? ""
-            print(reply.status == 200 ? "\(id) (already sent: \(answer?.status ?? "?"))" : id + scheduled)
+            print(reply.status == 200 ? "\(id) (the same as the message flapd already has, \(answer?.status ?? "?"))" : id + scheduled)
             if wait { try await waitForFinal(id, flapd) }
         case 429:
             throw InputError("flapd refused the message: \(reply.error)")
         default:
             throw InputError("flapd refused the message (\(reply.status)): \(reply.error)")
         }
+    }
+
+    /// A new idempotency key: 128 random bits in hexadecimal.
+    static func idempotencyKey() -> String {
+        var generator = SystemRandomNumberGenerator()
+        return (0..<2).map { _ in String(generator.next() as UInt64, radix: 16) }.joined(separator: "-")
     }
 
     private func waitForFinal(_ id: String, _ flapd: FlapdConnection) async throws {

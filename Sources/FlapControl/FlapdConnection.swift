@@ -52,14 +52,20 @@ struct FlapdConnection {
         var error: String { decoded(ErrorAnswer.self)?.error ?? String(decoding: body, as: UTF8.self) }
     }
 
-    func request(_ method: String, _ path: String, json: Data? = nil) async throws -> Reply {
+    /// Sends a request; with `retries`, a request that got no answer is sent again that many
+    /// times (half a second, then a second apart): only for requests safe to repeat, such as a
+    /// message carrying an idempotency key.
+    func request(_ method: String, _ path: String, json: Data? = nil, headers extra: [(String, String)] = [], retries: Int = 0) async throws -> Reply {
         var headers: [(String, String)] = []
         if let key { headers.append(("Authorization", "Bearer \(key)")) }
         if json != nil { headers.append(("Content-Type", "application/json")) }
-        let answer: HTTPExchange.Answer
-        do {
-            answer = try await HTTPExchange.send(method, base + path, headers: headers, body: json)
-        } catch {
+        headers += extra
+        var answer: HTTPExchange.Answer?
+        for attempt in 0...retries where answer == nil {
+            if attempt > 0 { try await Task.sleep(for: .milliseconds(500 * attempt)) }
+            answer = try? await HTTPExchange.send(method, base + path, headers: headers, body: json)
+        }
+        guard let answer else {
             throw ConnectionError("flapd is not answering at \(base) (is it running? start it with `flapd --simulate` or `systemctl start flapd`, or give --url)")
         }
         let reply = Reply(status: answer.status, body: answer.body, headers: answer.headers)

@@ -48,6 +48,10 @@ import TestSupport
         }
         #expect(settled)
         let viewer = HTTPClient(base: "http://127.0.0.1:\(flapd.apiPort)", headers: ["Authorization": "Bearer view-key"])
+        // The viewer sees the board, not which message (and so whose) it is; the key sees both.
+        let seenByViewer = (try await viewer.get("/v1/board").object["panels"] as? [[String: Any]])?.first
+        #expect(seenByViewer?["text"] != nil && seenByViewer?["message"] == nil, "\(String(describing: seenByViewer))")
+        #expect((try await flapd.api.get("/v1/board").object["panels"] as? [[String: Any]])?.first?["message"] as? String != nil)
         let png = try await viewer.get("/v1/board.png?width=600")
         #expect(png.status == 200 && png.headers["content-type"] == "image/png")
         #expect(png.body.prefix(8) == Data([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]))

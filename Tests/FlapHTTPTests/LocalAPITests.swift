@@ -18,7 +18,10 @@ import TestSupport
         #expect(result["write"] as? Bool == true)
         #expect(result["after"] as? [[Int]] == result["written"] as? [[Int]])
         #expect((result["readWrongKey"] as? [Any])?.first as? Int == 401)
-        #expect(((result["readWrongKey"] as? [Any])?.last as? [String: String])?["message"] == "Invalid API key")
+        // As a Vestaboard answers: the plain text, which Home Assistant's Vestaboard integration
+        // compares to tell a wrong key from a host that is not a Vestaboard.
+        #expect((result["readWrongKey"] as? [Any])?[1] as? String == "Invalid API key")
+        #expect(((result["readWrongKey"] as? [Any])?[2] as? String)?.hasPrefix("text/plain") == true)
         #expect((result["writeWrongKey"] as? [Any])?.first as? Int == 401)
         // The key was handed out, never logged.
         #expect(!flapd.process.stderr.contains(storedKey))

@@ -44,6 +44,7 @@ for name, call in [("readWrongKey", stranger.read_message), ("writeWrongKey", la
     try:
         call()
     except urllib.error.HTTPError as error:
-        out[name] = [error.code, json.loads(error.read())]
+        # A Vestaboard answers a wrong key in plain text, not JSON.
+        out[name] = [error.code, error.read().decode(), error.headers.get("Content-Type")]
 
 print(json.dumps(out))
