@@ -33,8 +33,8 @@ struct MCPCommand: AsyncParsableCommand {
 struct ConnectionAPI: FlapdAPI {
     let connection: FlapdConnection
 
-    func send(_ method: String, _ path: String, body: JSONValue?) async throws -> APIAnswer {
-        let reply = try await connection.request(method, path, json: body.map { Data($0.text.utf8) })
+    func send(_ method: String, _ path: String, body: JSONValue?, headers: [(String, String)]) async throws -> APIAnswer {
+        let reply = try await connection.request(method, path, json: body.map { Data($0.text.utf8) }, headers: headers)
         return APIAnswer(status: reply.status, body: [UInt8](reply.body))
     }
 }

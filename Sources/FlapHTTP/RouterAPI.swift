@@ -12,8 +12,9 @@ struct RouterAPI: FlapdAPI {
     let context: BasicRequestContext
     let key: String
 
-    func send(_ method: String, _ path: String, body: JSONValue?) async throws -> APIAnswer {
+    func send(_ method: String, _ path: String, body: JSONValue?, headers: [(String, String)]) async throws -> APIAnswer {
         var head = HTTPRequest(method: HTTPRequest.Method(method) ?? .get, scheme: "http", authority: "localhost", path: path)
+        for (name, value) in headers { if let field = HTTPField.Name(name) { head.headerFields[field] = value } }
         head.headerFields[.authorization] = "Bearer \(key)"
         var bytes = ByteBuffer()
         if let body {

@@ -4,8 +4,16 @@ import FlapJSON
 /// process); in `flapctl mcp`, a running flapd over HTTP. Either way the API's own checks,
 /// messages and privacy apply, because the tools go through it.
 public protocol FlapdAPI: Sendable {
-    /// One request under `/v1` (the path starts with `/v1/`), with a JSON body or none.
-    func send(_ method: String, _ path: String, body: JSONValue?) async throws -> APIAnswer
+    /// One request under `/v1` (the path starts with `/v1/`), with a JSON body or none, and
+    /// `headers` beside the key's (such as `Idempotency-Key`).
+    func send(_ method: String, _ path: String, body: JSONValue?, headers: [(String, String)]) async throws -> APIAnswer
+}
+
+extension FlapdAPI {
+    /// ``send(_:_:body:headers:)`` with no headers of its own.
+    public func send(_ method: String, _ path: String, body: JSONValue?) async throws -> APIAnswer {
+        try await send(method, path, body: body, headers: [])
+    }
 }
 
 /// An answer of the native API.

@@ -20,7 +20,8 @@ enum MessageTools {
         parameters: content + [
             .init(name: "sender", kind: .string, description: "Who sends it; each sender has one slot (default assistant)."),
             .init(name: "senderName", kind: .string, description: "A name to show for the sender."),
-            .init(name: "id", kind: .string, description: "The message's id (default: a new one for each call); sending the same id again changes nothing, so a retry cannot show it twice."),
+            .init(name: "id", kind: .string, description: "The message's id (default: a new one for each call); sending the same id again changes nothing."),
+            .init(name: "idempotencyKey", kind: .string, description: "Makes a retry safe: a call again with the same key within 24 hours answers the first answer and sends nothing new (1 to 255 visible ASCII characters, such as a UUID)."),
             .init(name: "notBefore", kind: .string, description: "ISO 8601 date and time before which it is not shown (sent for later)."),
             .init(name: "expiresAt", kind: .string, description: "ISO 8601 date and time after which it is no longer shown (default 48 hours after it is first due)."),
             .init(name: "bypassQuietHours", kind: .boolean, description: "Show it even during the board's quiet hours."),
@@ -30,10 +31,8 @@ enum MessageTools {
             var sender: [String: JSONValue] = ["id": arguments["sender"] ?? "assistant"]
             if let name = arguments["senderName"] { sender["name"] = name }
             body["sender"] = .object(sender)
-            // Each call is a message of its own: left to the API, the id would come from the content,
-            // and asking for the same text again after another sender's would change nothing.
-            if body["id"] == nil { body["id"] = .string("mcp-" + UUID().uuidString.lowercased()) }
-            return try await api.call("POST", "/v1/messages", body: .object(body)) { receipt in
+            let key = arguments.string("idempotencyKey").map { [("Idempotency-Key", $0)] } ?? []
+            return try await api.call("POST", "/v1/messages", body: .object(body), headers: key) { receipt in
                 guard let id = receipt?["id"]?.string, let status = receipt?["status"]?.string else { return nil }
                 return "message \(id): \(status)"
             }

@@ -37,7 +37,7 @@ import TestSupport
         #expect((schemas["preview_layout"]?["required"] as? [String]) == ["text"])
 
         let sent = result(seen, "sent")
-        #expect(!sent.isError && sent.text.hasPrefix("message mcp-"), "\(sent.text)")
+        #expect(!sent.isError && sent.text.hasPrefix("message m-"), "\(sent.text)")
         #expect(seen["boardReached"] as? Bool == true, "the board showed HELLO FROM MCP and came to rest")
         #expect(result(seen, "board").text.contains("|    HELLO FROM MCP    |"))
 
@@ -60,6 +60,13 @@ import TestSupport
         #expect(!result(seen, "cancel").isError)
         #expect((seen["waitingAfter"] as? [String])?.contains(id) == false)
         #expect(result(seen, "cancelledReceipt").structured["status"] as? String == "cancelled")
+
+        let keyed = result(seen, "keyed"), keyedAgain = result(seen, "keyedAgain")
+        #expect(!keyed.isError && keyed.structured["id"] as? String != nil && keyedAgain.structured["id"] as? String == keyed.structured["id"] as? String,
+                "\(keyed.text) / \(keyedAgain.text)")
+        #expect(result(seen, "between").structured["id"] as? String != keyed.structured["id"] as? String)
+        let reused = result(seen, "keyReused")
+        #expect(reused.isError && reused.text.contains("Idempotency-Key"), "\(reused.text)")
 
         let unknown = result(seen, "unknownArgument")
         #expect(unknown.isError && unknown.text.hasPrefix("colour: send_message takes no such argument"), "\(unknown.text)")

@@ -8,7 +8,7 @@ import Testing
 @Suite struct MCPProtocolTests {
     /// Answers every request it is asked with the same refusal; here it must never be asked.
     struct Unreachable: FlapdAPI {
-        func send(_ method: String, _ path: String, body: JSONValue?) async throws -> APIAnswer {
+        func send(_ method: String, _ path: String, body: JSONValue?, headers: [(String, String)]) async throws -> APIAnswer {
             Issue.record("the API was asked \(method) \(path)")
             return APIAnswer(status: 500, body: [])
         }

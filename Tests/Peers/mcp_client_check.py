@@ -90,6 +90,13 @@ async def board_scenario(session):
     seen["cancelledReceipt"] = await call(session, "read_receipts", {"id": message_id})
     seen["cancelAgain"] = await call(session, "cancel_scheduled", {"id": message_id})
 
+    # A retry with the same idempotency key, after something newer: the first answer, nothing sent.
+    key = f"mcp-{time.time_ns()}"
+    seen["keyed"] = await call(session, "send_message", {"text": "KEYED", "sender": "mcp-keyed", "idempotencyKey": key})
+    seen["between"] = await call(session, "send_message", {"text": "BETWEEN", "sender": "mcp-keyed"})
+    seen["keyedAgain"] = await call(session, "send_message", {"text": "KEYED", "sender": "mcp-keyed", "idempotencyKey": key})
+    seen["keyReused"] = await call(session, "send_message", {"text": "OTHER", "sender": "mcp-keyed", "idempotencyKey": key})
+
     seen["unknownArgument"] = await call(session, "send_message", {"text": "HI", "colour": "red"})
     seen["wrongType"] = await call(session, "set_sound", {"volume": "loud"})
     seen["badCodes"] = await call(session, "send_message", {"codes": [[1, 2, 999]]})
