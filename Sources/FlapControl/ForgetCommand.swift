@@ -26,8 +26,10 @@ struct ForgetCommand: AsyncParsableCommand {
         let topics = [
             "homeassistant/text/vestawidget_\(deviceId)/message/config",
             "homeassistant/sensor/vestawidget_\(deviceId)/board/config",
+            "homeassistant/sensor/vestawidget_\(deviceId)/outcome/config",
             "\(baseTopic)/\(deviceId)/availability",
             "\(baseTopic)/\(deviceId)/state",
+            "\(baseTopic)/\(deviceId)/ha/outcome",
         ]
         // Subscribed to the same topics, each comes back (empty) once the broker has cleared it;
         // disconnecting earlier could drop what the client has not sent yet.

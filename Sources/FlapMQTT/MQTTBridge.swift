@@ -32,6 +32,9 @@ public final class MQTTBridge: Service, Sendable {
     private let options: MQTTOptions
     private let queueFull = QueueFullWarning()
     private let link: MQTTLink
+    /// The board last published on `state`, published again on every connection: a broker that
+    /// lost its retained messages, or a new device id, still gets what the board shows.
+    private let lastState = Mutex<[UInt8]?>(nil)
     /// Counts connections made and lost: a message held back by a storage fault stops being
     /// offered again once its connection is gone (the broker delivers it again on the next).
     private let connectionEpoch = Mutex(0)
@@ -111,6 +114,7 @@ public final class MQTTBridge: Service, Sendable {
             subscribe()
             try? client.publish(topic("availability"), Array("online".utf8), qos: 1, retain: true)
             if settings.homeAssistant { discovery.announce(client) }
+            if let state = lastState.withLock({ $0 }) { publish(topic("state"), state, retain: true) }
         case .connected(let code, _):
             link.set(.refused, reason: Self.refusal(code))
             logger.error("the MQTT broker refused the connection", metadata: ["code": "\(code)", "reason": "\(Self.refusal(code))"])
@@ -194,7 +198,7 @@ public final class MQTTBridge: Service, Sendable {
     private func source(of message: MQTTMessage) -> String {
         switch leaf(of: message) {
         case "command": "mqtt-command"
-        case "ha/set": "home-assistant"
+        case "ha/set": Self.homeAssistant
         default: "mqtt"
         }
     }
@@ -289,12 +293,21 @@ public final class MQTTBridge: Service, Sendable {
     private func publish(_ receipt: ReceiptBody) {
         guard let data = try? JSONEncoder.sorted.encode(receipt) else { return }
         publish(topic("receipt"), Array(data))
+        // What became of Home Assistant's text, where Home Assistant looks: its outcome sensor.
+        if receipt.source == Self.homeAssistant || receipt.sender == Self.homeAssistant {
+            publish(topic("ha/outcome"), Array(data), retain: true)
+        }
     }
 
-    /// The panel's board, retained: what the display shows now.
+    /// The source and sender of what Home Assistant's text entity sends.
+    static let homeAssistant = "home-assistant"
+
+    /// The panel's board, retained: what the display shows now. Published again on every
+    /// connection to the broker.
     public func publishState(panel: String, board: Board, messageId: String?) {
         let body = StateBody(panel: panel, codes: board.codeRows, text: board.rows.map { String($0.map(BoardText.symbol)) }, message: messageId)
         guard let data = try? JSONEncoder.sorted.encode(body) else { return }
+        lastState.withLock { $0 = Array(data) }
         publish(topic("state"), Array(data), retain: true)
     }
 

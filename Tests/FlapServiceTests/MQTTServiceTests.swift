@@ -276,3 +276,48 @@ import Glibc
         #expect(!late.messages.contains { $0.topic == "vestawidget/newname/availability" && !$0.payload.isEmpty })
     }
 }
+
+/// What Home Assistant shows of the board: the state from the start, and each text's outcome.
+@Suite(.timeLimit(.minutes(2))) struct HomeAssistantOutcomeTests {
+    let suite = MQTTServiceTests()
+
+    @Test func theBoardIsPublishedOnConnectingEvenToABrokerThatLostItsRetainedMessages() async throws {
+        let first = try await FlapdProcess.start(arguments: ["--no-sound"])
+        #expect(try await first.api.postJSON("/v1/messages", #"{"text": "SHOWN BEFORE"}"#).status == 202)
+        #expect(try await RepeatedMessagesTests.shows(first, "SHOWN BEFORE"))
+        await first.stop()
+        // A broker that never heard of this display (or lost its retained messages).
+        let broker = try await MosquittoBroker.start()
+        defer { Task { await broker.stop() } }
+        let watcher = try await MQTTServiceTests.Watcher(port: broker.port, topics: ["vestawidget/#"])
+        defer { watcher.stop() }
+        let second = try await suite.flapd(broker, device: "fresh", state: first.stateDirectory)
+        defer { Task { await second.stop() } }
+        try await watcher.until("the state on connecting") {
+            ($0.json(on: "vestawidget/fresh/state").last?["text"] as? [String])?.joined().contains("SHOWN BEFORE") == true
+        }
+    }
+
+    @Test func aRefusedTextIsVisibleInHomeAssistantsOutcomeSensor() async throws {
+        let broker = try await MosquittoBroker.start()
+        defer { Task { await broker.stop() } }
+        let watcher = try await MQTTServiceTests.Watcher(port: broker.port, topics: ["vestawidget/#", "homeassistant/#"])
+        defer { watcher.stop() }
+        let flapd = try await suite.flapd(broker, device: "hall", extra: ["--rate-limit", "1"])
+        defer { Task { await flapd.stop() } }
+        try await watcher.until("discovery of the outcome sensor") { $0.messages.contains { $0.topic == "homeassistant/sensor/vestawidget_hall/outcome/config" } }
+        let config = try #require(watcher.json(on: "homeassistant/sensor/vestawidget_hall/outcome/config").first)
+        #expect(config["state_topic"] as? String == "vestawidget/hall/ha/outcome" && config["json_attributes_topic"] as? String == "vestawidget/hall/ha/outcome")
+        try await suite.publish(broker, "vestawidget/hall/ha/set", "HELLO")
+        try await watcher.until("displayed on ha/outcome") { $0.json(on: "vestawidget/hall/ha/outcome").last?["status"] as? String == "displayed" }
+        // Over the sender's rate: refused, and Home Assistant is told why.
+        try await suite.publish(broker, "vestawidget/hall/ha/set", "AGAIN")
+        try await watcher.until("the refusal on ha/outcome") { $0.json(on: "vestawidget/hall/ha/outcome").last?["status"] as? String == "rejected" }
+        let refusal = try #require(watcher.json(on: "vestawidget/hall/ha/outcome").last)
+        #expect((refusal["reason"] as? String)?.hasPrefix("too many messages") == true, "\(refusal)")
+        // A late subscriber (Home Assistant restarting) gets the last outcome: it is retained.
+        let late = try await MQTTServiceTests.Watcher(port: broker.port, topics: ["vestawidget/hall/ha/outcome"])
+        defer { late.stop() }
+        #expect(late.json(on: "vestawidget/hall/ha/outcome").last?["status"] as? String == "rejected")
+    }
+}

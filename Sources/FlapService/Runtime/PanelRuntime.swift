@@ -105,7 +105,10 @@ final class PanelRuntime: Service, Sendable {
             panelID: configuration.id, inbox: inbox, motion: motion, policy: configuration.policy, size: size,
             time: .system, logger: logger, observer: ApplianceObserver(metrics: metrics, mqtt: mqtt, live: live), showing: showing,
             quiet: configuration.quiet, clockTrusted: { clockTrust.verdict().trusted })
-        await live.resting(panel: id, board: await motion.restingBoard())
+        let resting = await motion.restingBoard()
+        await live.resting(panel: id, board: resting)
+        // What the board shows from the start, for MQTT's state topic once connected.
+        mqtt?.publishState(panel: id, board: resting, messageId: try? await inbox.panelState(id)?.messageId)
     }
 
     func run() async throws {
