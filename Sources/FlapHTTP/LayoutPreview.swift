@@ -20,6 +20,9 @@ struct LayoutPreviewAPI {
             var options = LayoutOptions(size: boardSize)
             options.align = .center
             options.valign = .middle
+            // As a message is laid out: what cannot be shown is replaced, with a warning.
+            options.unsupported = .replace
+            options.noteHeart = boardSize == .note
             // Present with another type (null too) is a mistake to name, not a default to take.
             if let given = object["align"] {
                 guard let value = given.string.flatMap(HorizontalAlignment.init(rawValue:)) else {
@@ -32,6 +35,12 @@ struct LayoutPreviewAPI {
                     return Responses.error(.badRequest, "valign: \(Self.shown(given)) is not top, middle or bottom")
                 }
                 options.valign = value
+            }
+            if let given = object["unsupported"] {
+                guard let value = given.string.flatMap(UnsupportedCharacters.init(rawValue:)) else {
+                    return Responses.error(.badRequest, "unsupported: \(Self.shown(given)) is not replace or refuse")
+                }
+                options.unsupported = value
             }
             do {
                 let laid = try TextLayout.encodeText(text, options: options)

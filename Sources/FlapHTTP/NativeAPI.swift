@@ -104,6 +104,7 @@ public struct NativeAPI: Sendable {
         TemplatesAPI(intake: intake, answers: answers).add(to: v1)
         SoundAPI(sound: panels).add(to: v1)
         LayoutPreviewAPI(boardSize: intake.boardSize).add(to: v1)
+        EmojiAPI().add(to: v1)
         EventsAPI(live: live).add(to: v1)
         QueueAPI(deliveries: deliveries).add(to: v1)
         CalibrationAPI(panels: panels).add(to: v1)

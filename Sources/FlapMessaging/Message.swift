@@ -24,6 +24,9 @@ public struct Message: Sendable, Equatable, Codable {
     /// For a message that came without an id, what a copy of it would repeat
     /// (``MessageID/repeatKey(source:sender:content:createdAt:)``); nil when the sender gave the id.
     public var repeatKey: String?
+    /// What a character the board cannot show does: nil is replace (a blank, or `?` inside a
+    /// word, with a warning); `refuse` refuses the message, as earlier versions did.
+    public var unsupported: UnsupportedCharacters?
 
     public init(
         id: String, sender: Sender, content: Content, align: HorizontalAlignment = .center,

@@ -79,11 +79,12 @@ public struct MessageParser: Sendable {
         }
         let transition = readTransition(&reader)
         let bypass = reader.bool("bypassQuietHours")
+        let unsupported = reader.enumeration("unsupported", UnsupportedCharacters.self)
 
         var warnings = clockWarnings
         if let content {
             do {
-                warnings += try MessageRenderer(size: boardSize).validate(content, align: align, valign: valign)
+                warnings += try MessageRenderer(size: boardSize).validate(content, align: align, valign: valign, unsupported: unsupported ?? .replace)
             } catch {
                 reader.problems += error.problems
             }
@@ -92,6 +93,7 @@ public struct MessageParser: Sendable {
         var message = Message(
             id: id ?? MessageID.random(), sender: sender, content: content, align: align, valign: valign,
             createdAt: createdAt, expiresAt: expiresAt, notBefore: notBefore, transition: transition, source: source)
+        message.unsupported = unsupported
         if id == nil { message.repeatKey = MessageID.repeatKey(source: source, sender: sender.id, content: content, createdAt: createdText) }
         var withBypass = message
         if bypass == true { withBypass.bypassQuietHours = true }

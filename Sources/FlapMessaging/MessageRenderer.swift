@@ -7,21 +7,26 @@ public struct MessageRenderer: Sendable {
     public init(size: BoardSize) { self.size = size }
 
     /// Checks that `content` can be shown on boards of ``size``; returns layout warnings.
-    public func validate(_ content: Content, align: HorizontalAlignment, valign: VerticalAlignment) throws(MessageErrors) -> [String] {
-        try render(content, align: align, valign: valign).1
+    public func validate(_ content: Content, align: HorizontalAlignment, valign: VerticalAlignment,
+                         unsupported: UnsupportedCharacters = .replace) throws(MessageErrors) -> [String] {
+        try render(content, align: align, valign: valign, unsupported: unsupported).1
     }
 
     /// The board a message shows.
     public func board(for message: Message) throws(MessageErrors) -> Board {
-        try render(message.content, align: message.align, valign: message.valign).0
+        try render(message.content, align: message.align, valign: message.valign, unsupported: message.unsupported ?? .replace).0
     }
 
-    private func render(_ content: Content, align: HorizontalAlignment, valign: VerticalAlignment) throws(MessageErrors) -> (Board, [String]) {
+    private func render(_ content: Content, align: HorizontalAlignment, valign: VerticalAlignment,
+                        unsupported: UnsupportedCharacters) throws(MessageErrors) -> (Board, [String]) {
         switch content {
         case .text(let text):
             var options = LayoutOptions(size: size)
             options.align = align
             options.valign = valign
+            options.unsupported = unsupported
+            // A Note's code 62 is a heart, so the red heart is that flap there.
+            options.noteHeart = size == .note
             do {
                 let laid = try TextLayout.encodeText(text, options: options)
                 return (laid.board!, laid.warnings.map(\.description))

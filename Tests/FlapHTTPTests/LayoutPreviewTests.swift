@@ -16,7 +16,10 @@ import TestSupport
         let substituted = try await flapd.api.post("/v1/layout", json: ["text": "Café"])
         #expect((substituted.object["warnings"] as? [String])?.isEmpty == false, "\(substituted.object)")
 
-        let bad = try await flapd.api.post("/v1/layout", json: ["text": "ok\nnot ~ ok"])
+        // A character the board lacks is replaced, as in a message, and the warning says where.
+        let replaced = try await flapd.api.post("/v1/layout", json: ["text": "ok\nnot ~ ok"])
+        #expect(replaced.object["warnings"] as? [String] == ["line 2, position 5: '~' is not on the board: shown as ' '"], "\(replaced.object)")
+        let bad = try await flapd.api.post("/v1/layout", json: ["text": "ok\nnot ~ ok", "unsupported": "refuse"])
         let problem = try #require(bad.object["error"] as? [String: Any])
         #expect(problem["line"] as? Int == 2 && problem["position"] as? Int == 5, "\(problem)")
         #expect(try await flapd.api.post("/v1/layout", json: ["text": "x", "align": "sideways"]).status == 400)

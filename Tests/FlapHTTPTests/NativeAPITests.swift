@@ -65,11 +65,16 @@ import TestSupport
         let malformed = try await api.postJSON("/v1/messages", "{not json")
         #expect(malformed.status == 400)
         #expect(malformed.object["error"] as? String == "the body is not valid JSON")
-        let invalid = try await api.postJSON("/v1/messages", #"{"sender": {"id": 3}, "text": "ab~", "align": "up"}"#)
+        let invalid = try await api.postJSON("/v1/messages", #"{"sender": {"id": 3}, "text": "ab~", "align": "up", "unsupported": "refuse"}"#)
         #expect(invalid.status == 400)
         let problems = invalid.object["errors"] as? [[String: String]]
         #expect(problems?.map { $0["field"] ?? "" } == ["sender.id", "align", "text"])
         #expect(problems?.last?["problem"] == "line 1, position 3: unsupported character: ~")
+        // Without "unsupported": "refuse", what the board lacks is replaced and named.
+        let replaced = try await api.postJSON("/v1/messages", #"{"text": "ab~ 🦄"}"#)
+        #expect(replaced.status == 202 && replaced.object["warnings"] as? [String] == [
+            "line 1, position 3: '~' is not on the board: shown as ' '", "line 1, position 5: '🦄' is not on the board: shown as ' '"], "\(replaced.text)")
+        #expect(try await api.postJSON("/v1/messages", #"{"text": "x", "unsupported": "sometimes"}"#).error.contains("unsupported"))
         // A limit that is not a number is refused, not taken for the default.
         let limit = try await api.get("/v1/receipts?limit=null")
         #expect(limit.status == 400 && limit.error == #"limit: must be a whole number from 1 to 500, not "null""#)

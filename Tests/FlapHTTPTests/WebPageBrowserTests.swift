@@ -39,6 +39,11 @@ import TestSupport
         #expect(seen["slotsListed"] as? Bool == true && seen["slotCleared"] as? Bool == true, "a slot cleared, the board back to the other")
         #expect(seen["spacedSlotCleared"] as? Bool == true && seen["templateDeleted"] as? Bool == true, "names with a space cleared and deleted")
         #expect(seen["chipInText"] as? String == "{66} GO" && seen["chipShown"] as? Bool == true, "\(seen["chipInText"] ?? "")")
+        #expect((seen["emojiOffered"] as? Int ?? 0) >= 40)
+        #expect(seen["emojiPreview"] as? Bool == true && (seen["emojiNote"] as? String)?.contains("shown as 'OK'") == true, "\(seen["emojiNote"] ?? "")")
+        let repeats = seen["repeats"] as? [[String: Any]] ?? []
+        #expect(repeats.count == 3 && repeats.allSatisfy { $0["shown"] as? Bool == true && $0["displayed"] as? Bool == true }, "\(repeats)")
+        #expect(Set(repeats.compactMap { $0["receipt"] as? String }).count == 3, "each send its own receipt: \(repeats)")
         #expect((seen["slotExpiry"] as? String)?.contains("min left") == true, "an hour's expiry: \(seen["slotExpiry"] ?? "")")
         #expect(seen["filled"] as? Bool == true && seen["keyboardPainted"] as? Bool == true)
         #expect((seen["lettersTyped"] as? String)?.hasSuffix(": K") == true, "\(seen["lettersTyped"] ?? "")")

@@ -71,6 +71,24 @@ try:
     first.find_element(By.CSS_SELECTOR, "#expiry option[value='3600']").click()
     first.find_element(By.CSS_SELECTOR, "#compose button[type=submit]").click()
     out["chipShown"] = wait(lambda: "GO" in board_text(second))
+    # An emoji from the picker: drawn as flapd's table says, the substitution named under the preview.
+    text.clear()
+    first.find_element(By.CSS_SELECTOR, "#emoji-picker summary").click()
+    wait(lambda: len(first.find_elements(By.CSS_SELECTOR, "#emoji-grid button")) >= 40)
+    out["emojiOffered"] = len(first.find_elements(By.CSS_SELECTOR, "#emoji-grid button"))
+    click(first, "#emoji-grid button[aria-label^='Insert thumbs up']")
+    text.send_keys(" SEE YOU")
+    out["emojiPreview"] = wait(lambda: "OK SEE YOU" in board_text(first, "#preview .board"))
+    out["emojiNote"] = first.find_element(By.ID, "preview-note").text
+    # Saying the same thing again shows it again: A, B, A from the page, each with its own receipt.
+    out["repeats"] = []
+    for word, other in [("DINNER READY", "GO"), ("OUT", "DINNER"), ("DINNER READY", "OUT")]:
+        text.clear()
+        text.send_keys(word)
+        first.find_element(By.CSS_SELECTOR, "#compose button[type=submit]").click()
+        shown = wait(lambda: word in board_text(second) and other not in board_text(second))
+        displayed = wait(lambda: "displayed" in first.find_element(By.ID, "receipt").text)
+        out["repeats"].append({"shown": shown, "displayed": displayed, "receipt": first.find_element(By.ID, "receipt").text})
     wait(lambda: "until" not in first.find_element(By.ID, "slots").text and "min left" in first.find_element(By.ID, "slots").text)
     out["slotExpiry"] = first.find_element(By.ID, "slots").text
     # Send later: an hour from now, listed as waiting, then cancelled from the list.

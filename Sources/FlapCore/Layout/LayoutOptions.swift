@@ -5,6 +5,15 @@ public enum HorizontalAlignment: String, CaseIterable, Sendable, Codable {
     case justified
 }
 
+/// What layout does with a character the board cannot show and nothing stands in for.
+public enum UnsupportedCharacters: String, CaseIterable, Sendable, Codable {
+    /// The text is refused, naming the character and where it is.
+    case refuse
+    /// The character is shown as a blank, or as `?` where a blank would split a word, and a
+    /// warning says so.
+    case replace
+}
+
 /// Where the rows sit on the board when there are fewer than it has.
 public enum VerticalAlignment: String, CaseIterable, Sendable, Codable {
     case top, middle, bottom
@@ -33,6 +42,11 @@ public struct LayoutOptions: Sendable, Equatable {
     public var columns = BoardSize.flagship.columns
     /// Replace characters the board lacks (é → E, “ → ", 🟥 → red) instead of rejecting them.
     public var substitutions = true
+    /// What a character with no substitution does: refuse the text (vesta's behaviour), or
+    /// stand as a blank, or `?` inside a word, with a warning.
+    public var unsupported = UnsupportedCharacters.refuse
+    /// The board is a Vestaboard Note, whose code 62 is a heart: ❤️ becomes 62 instead of a red tile.
+    public var noteHeart = false
 
     public init() {}
 

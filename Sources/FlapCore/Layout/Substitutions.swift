@@ -1,7 +1,8 @@
 import FoundationEssentials
 
 /// What layout shows for characters a board cannot: accents folded (É → E), typographic
-/// marks made plain (“ ” → ", ‘ ’ → ', … → ...), colour emoji as chips (🟥 → red, ❤️ → 62).
+/// marks made plain (“ ” → ", ‘ ’ → ', … → ...), emoji as their nearest rendition (🟥 and ❤️ →
+/// a red tile, 👍 → OK; ``EmojiTable``), the red heart as code 62 on a Note, whose 62 is a heart.
 ///
 /// Substitution only ever applies to a character the plain encoding rejects, so any text the
 /// Python `vesta` library accepts is laid out exactly as vesta lays it out.
@@ -14,10 +15,12 @@ enum Substitutions {
     }
 
     /// The replacement for the uppercased scalar at `index`, or nil when none makes sense.
-    static func replacement(in upper: [Unicode.Scalar], at index: Int) -> Replacement? {
+    static func replacement(in upper: [Unicode.Scalar], at index: Int, noteHeart: Bool = false) -> Replacement? {
         let scalar = upper[index]
         var codes: [CharacterCode]
-        if let table = table[scalar] {
+        if noteHeart, scalar == EmojiTable.redHeart {
+            codes = [EmojiTable.noteHeart]
+        } else if let table = table[scalar] {
             codes = table
         } else if isInvisible(scalar) {
             codes = []
@@ -26,11 +29,18 @@ enum Substitutions {
         } else {
             return nil
         }
-        var consumed = 1
-        // An emoji's presentation selector belongs to the emoji it follows.
-        while index + consumed < upper.count, isVariationSelector(upper[index + consumed]) { consumed += 1 }
-        return Replacement(codes: codes, consumed: consumed)
+        return Replacement(codes: codes, consumed: 1 + modifiers(in: upper, after: index))
     }
+
+    /// How many scalars after `index` belong to the character there: an emoji's presentation
+    /// selector and skin tone.
+    static func modifiers(in upper: [Unicode.Scalar], after index: Int) -> Int {
+        var count = 0
+        while index + 1 + count < upper.count, isVariationSelector(upper[index + 1 + count]) || isSkinTone(upper[index + 1 + count]) { count += 1 }
+        return count
+    }
+
+    static func isSkinTone(_ s: Unicode.Scalar) -> Bool { (0x1F3FB...0x1F3FF).contains(s.value) }
 
     /// Characters the board shows nothing for: combining accents left over from decomposed
     /// text, zero-width joiners and spaces, a byte-order mark, variation selectors.
@@ -41,7 +51,7 @@ enum Substitutions {
         }
         switch s.value {
         case 0x200B, 0x200C, 0x200D, 0x2060, 0xFEFF: return true
-        default: return isVariationSelector(s)
+        default: return isVariationSelector(s) || isSkinTone(s)
         }
     }
 
@@ -90,13 +100,7 @@ enum Substitutions {
         add("\u{00DE}", codes("TH"))
         add("\u{1E9E}", codes("SS"))
         add("\u{0131}", codes("I"))
-        // Colour squares as VBML reads them, and the heart as code 62.
-        let squares: [(String, Colour)] = [
-            ("\u{1F7E5}", .red), ("\u{1F7E7}", .orange), ("\u{1F7E8}", .yellow), ("\u{1F7E9}", .green),
-            ("\u{1F7E6}", .blue), ("\u{1F7EA}", .violet), ("\u{2B1C}", .white), ("\u{2B1B}", .black),
-        ]
-        for (key, colour) in squares { add(key, [colour.code]) }
-        add("\u{2764}", [.degree])
+        for (key, entry) in EmojiTable.byKey { table[key] = entry.codes }
         return table
     }()
 }

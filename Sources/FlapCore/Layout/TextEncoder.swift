@@ -4,6 +4,18 @@
 /// (see ``Substitutions``), each replacement reported.
 struct TextEncoder {
     var substitutions: Bool
+    var unsupported = UnsupportedCharacters.refuse
+    var noteHeart = false
+
+    init(substitutions: Bool) {
+        self.substitutions = substitutions
+    }
+
+    init(options: LayoutOptions) {
+        substitutions = options.substitutions
+        unsupported = options.unsupported
+        noteHeart = options.noteHeart
+    }
 
     /// Appends the codes of `line` to `codes`; `lineNumber` goes into errors and warnings.
     ///
@@ -25,7 +37,7 @@ struct TextEncoder {
             } else if let code = CharacterCode(character: c) {
                 codes.append(code)
                 i += 1
-            } else if substitutions, let replacement = Substitutions.replacement(in: upper, at: i) {
+            } else if substitutions, let replacement = Substitutions.replacement(in: upper, at: i, noteHeart: noteHeart) {
                 codes.append(contentsOf: replacement.codes)
                 let shownAs = original.count == upper.count
                     ? original[i..<min(original.count, i + replacement.consumed)] : upper[i..<i + replacement.consumed]
@@ -33,6 +45,15 @@ struct TextEncoder {
                     line: lineNumber, position: i + 1,
                     text: Self.substitutionText(String(String.UnicodeScalarView(shownAs)), replacement.codes)))
                 i += replacement.consumed
+            } else if unsupported == .replace {
+                let consumed = 1 + Substitutions.modifiers(in: upper, after: i)
+                let stand = Self.standIn(in: upper, from: i, to: i + consumed)
+                codes.append(stand)
+                let shown = String(String.UnicodeScalarView(upper[i..<i + consumed]))
+                warnings.append(LayoutWarning(
+                    line: lineNumber, position: i + 1,
+                    text: "\(PythonText.repr(Array(shown.unicodeScalars))) is not on the board: shown as \(stand == .blank ? "' '" : "'?'")"))
+                i += consumed
             } else {
                 throw LayoutError(line: lineNumber, position: i + 1, reason: "unsupported character: \(Character(c))")
             }
@@ -67,6 +88,14 @@ struct TextEncoder {
             throw LayoutError(line: lineNumber, position: index + 2, reason: "unsupported character code: \(value)")
         }
         return (code, length)
+    }
+
+    /// What stands for an unsupported character between `start` and `end`: a blank, unless
+    /// letters or digits stand on both sides of it, where a blank would split one word into two.
+    static func standIn(in upper: [Unicode.Scalar], from start: Int, to end: Int) -> CharacterCode {
+        func wordy(_ s: Unicode.Scalar) -> Bool { s.properties.isAlphabetic || ("0"..."9").contains(s) }
+        guard start > 0, end < upper.count, wordy(upper[start - 1]), wordy(upper[end]) else { return .blank }
+        return CharacterCode(character: "?")!
     }
 
     static func substitutionText(_ original: String, _ codes: [CharacterCode]) -> String {

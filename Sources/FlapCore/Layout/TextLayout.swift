@@ -37,7 +37,7 @@ public enum TextLayout {
         // words), the general path lays the whole text out again.
         if !ASCIIText.readLines(of: text, into: &grid) {
             grid = RowGrid(options: options)
-            let encoder = TextEncoder(substitutions: options.substitutions)
+            let encoder = TextEncoder(options: options)
             var codes: [CharacterCode] = []
             for (index, line) in PythonText.splitLines(Array(text.unicodeScalars)).enumerated() {
                 codes.removeAll(keepingCapacity: true)

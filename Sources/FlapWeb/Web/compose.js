@@ -3,19 +3,14 @@
 import { $, api, loadGlyphs, saveTemplate, send } from "/web/api.js";
 import { BoardView } from "/web/board.js";
 
-const EMOJI = [["❤️", "heart"]];
-
 export async function setUpCompose(changed) {
   const glyphs = await loadGlyphs();
   const chips = $("chips");
   for (const [code, name] of Object.entries(glyphs.names)) {
     chips.append(chip(`{${code}}`, `Insert a ${name} chip`, glyphs.colours[code]));
   }
-  for (const [emoji, name] of EMOJI) {
-    const button = chip(emoji, `Insert a ${name}`);
-    button.textContent = emoji;
-    chips.append(button);
-  }
+  // The emoji flapd draws, each as it will be shown (its table: GET /v1/emoji).
+  $("emoji-picker").addEventListener("toggle", fillEmoji, { once: true });
   ["text", "align", "valign"].forEach((id) => $(id).addEventListener("input", preview));
   $("compose").addEventListener("submit", (event) => {
     event.preventDefault();
@@ -25,6 +20,17 @@ export async function setUpCompose(changed) {
     const { text, align, valign, transition } = message();
     saveTemplate($("template-name"), { text, align, valign, transition }, $("receipt"), changed);
   });
+}
+
+async function fillEmoji() {
+  const reply = await api("GET", "/v1/emoji");
+  const grid = $("emoji-grid");
+  for (const entry of reply.data?.emoji || []) {
+    const button = chip(entry.emoji, `Insert ${entry.name}, shown as ${entry.shownAs}`);
+    button.className = "emoji";
+    button.textContent = entry.emoji;
+    grid.append(button);
+  }
 }
 
 // A chip inserts its text where the cursor is.
