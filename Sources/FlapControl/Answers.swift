@@ -72,11 +72,25 @@ struct StatusAnswer: Decodable {
 struct SlotsAnswer: Decodable {
     struct Slot: Decodable {
         var sender: String?
+        var senderName: String?
         var id: String?
         var expiresAt: String?
         var text: [String]?
     }
     var slots: [Slot]?
+}
+
+/// `GET /v1/receipts`.
+struct ReceiptsAnswer: Decodable {
+    struct Receipt: Decodable {
+        var id: String?
+        var sender: String?
+        var status: String?
+        var reason: String?
+        var receivedAt: String?
+        var text: String?
+    }
+    var receipts: [Receipt]?
 }
 
 /// `GET /v1/queue`.

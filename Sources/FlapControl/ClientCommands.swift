@@ -154,37 +154,6 @@ struct StatusCommand: AsyncParsableCommand {
     }
 }
 
-/// `flapctl slots`: each sender's current message; `--clear SENDER` empties one.
-struct SlotsCommand: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(commandName: "slots", abstract: "List each sender's current message, or clear one.",
-        discussion: HelpExamples.discussion("slots"))
-
-    @OptionGroup var connection: ConnectionOptions
-
-    @Option(help: "Empty this sender's slot.")
-    var clear: String?
-
-    @Flag(help: "Print flapd's JSON answer.")
-    var json = false
-
-    func run() async throws {
-        let flapd = try connection.connection()
-        if let clear {
-            let reply = try await flapd.request("DELETE", "/v1/slots/\(clear.pathSegment)")
-            guard reply.status == 204 else { throw InputError(reply.error) }
-            return print("cleared \(clear)")
-        }
-        let reply = try await flapd.request("GET", "/v1/slots")
-        if json { return print(String(decoding: reply.body, as: UTF8.self)) }
-        let slots = reply.decoded(SlotsAnswer.self)?.slots ?? []
-        if slots.isEmpty { print("no messages") }
-        for slot in slots {
-            let text = (slot.text ?? []).joined(separator: " / ")
-            print("\(slot.sender ?? "?")\t\(slot.id ?? "?")\texpires \(slot.expiresAt ?? "?")\t\(text)")
-        }
-    }
-}
-
 /// A message as flapctl sends it, to `POST /v1/messages` or an MQTT topic; what is not given is
 /// left out.
 struct OutgoingMessage: Encodable {

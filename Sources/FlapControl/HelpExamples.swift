@@ -36,6 +36,7 @@ enum HelpExamples {
         ("board", [#"flapctl board"#, #"flapctl board --json"#]),
         ("status", [#"flapctl status"#, #"flapctl status --json"#]),
         ("slots", [#"flapctl slots"#, #"flapctl slots --clear kitchen"#]),
+        ("receipts", [#"flapctl receipts"#, #"flapctl receipts --sender kitchen --limit 50"#]),
         ("hr", [#"flapctl hr"#, #"flapctl hr --ble"#, #"flapctl hr --serial /dev/ttyACM0"#]),
         ("room", [
             #"flapctl room"#,

@@ -1,14 +1,15 @@
 import FlapMessaging
 import Hummingbird
 
-/// `/v1/receipts`: what became of each message, newest first, or of one by its id.
+/// `/v1/receipts`: what became of each message, newest first (all, or one sender's), or of one by its id.
 struct ReceiptsAPI {
     let inbox: Inbox
 
     func add(to v1: RouterGroup<BasicRequestContext>) {
         v1.get("receipts") { request, _ in
             guard let limit = ListLimit.of(request, default: 20, maximum: 500) else { return ListLimit.refusal(request, maximum: 500) }
-            return Responses.json(.ok, ["receipts": try await inbox.recentReceipts(limit: limit)])
+            let sender = request.uri.queryParameters.get("sender")
+            return Responses.json(.ok, ["receipts": try await inbox.recentReceipts(limit: limit, sender: sender)])
         }
         v1.get("receipts/:id") { _, context in
             let id = context.parameter("id")

@@ -22,6 +22,17 @@ public enum ReceiptStatus: String, Sendable, Codable, CaseIterable {
     public var isFinal: Bool { self != .accepted && self != .scheduled }
 }
 
+extension Message {
+    /// What the message says, short, for lists of receipts.
+    public var summary: String {
+        guard case .text(let text) = content else { return "(painting)" }
+        let joined = text.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline).joined(separator: " / ")
+        return joined.count > Self.summaryLength ? String(joined.prefix(Self.summaryLength - 1)) + "…" : joined
+    }
+
+    static let summaryLength = 80
+}
+
 /// What became of one message.
 public struct Receipt: Sendable, Equatable, Codable {
     public var id: String
@@ -35,4 +46,7 @@ public struct Receipt: Sendable, Equatable, Codable {
     public var notBefore: Date? = nil
     /// When the status became final.
     public var finalAt: Date?
+    /// What the message said, for people: its text (lines joined by ` / `, at most 80
+    /// characters), or `(painting)` for codes and patterns. Kept as long as the receipt.
+    public var text: String? = nil
 }

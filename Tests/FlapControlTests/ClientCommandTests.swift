@@ -25,7 +25,7 @@ import TestSupport
         let status = try await run(["status"], flapd: flapd)
         #expect(status.stdoutText.contains("panel main: simulated, 6×22, drum vestaboard, at rest, message hello-1"))
         let slots = try await run(["slots"], flapd: flapd)
-        #expect(slots.stdoutText.hasPrefix("desk\thello-1\t"))
+        #expect(slots.stdoutText.hasPrefix("desk\tHi\tuntil "), "\(slots.stdoutText)")
         #expect(try await run(["slots", "--clear", "desk"], flapd: flapd).stdoutText == "cleared desk\n")
         #expect(try await run(["slots"], flapd: flapd).stdoutText == "no messages\n")
     }

@@ -17,7 +17,7 @@ import TestSupport
         let saved = try await run(["save", "lunch", "LUNCH IS READY"])
         #expect(saved.status == 0 && saved.stdoutText == "saved lunch\n", "\(saved.stderrText)")
         #expect(try await run(["save", "lunch", "LUNCH IS\\nREADY", "--align", "left"]).stdoutText == "replaced lunch\n")
-        let bad = try await run(["save", "oops", "PRICE ~ 5"])
+        let bad = try await run(["save", "oops", "PRICE {99} 5"])
         #expect(bad.status == 2 && bad.stderrText.contains("text"), "\(bad.stderrText)")
         #expect(try await run(["list"]).stdoutText == "lunch  LUNCH IS / READY\n")
 

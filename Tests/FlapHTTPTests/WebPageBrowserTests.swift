@@ -43,7 +43,10 @@ import TestSupport
         #expect(seen["emojiPreview"] as? Bool == true && (seen["emojiNote"] as? String)?.contains("shown as 'OK'") == true, "\(seen["emojiNote"] ?? "")")
         let repeats = seen["repeats"] as? [[String: Any]] ?? []
         #expect(repeats.count == 3 && repeats.allSatisfy { $0["shown"] as? Bool == true && $0["displayed"] as? Bool == true }, "\(repeats)")
-        #expect(Set(repeats.compactMap { $0["receipt"] as? String }).count == 3, "each send its own receipt: \(repeats)")
+        #expect(repeats.allSatisfy { ($0["receipt"] as? String)?.hasPrefix("“") == true }, "the receipt names the message by its text: \(repeats)")
+        let recent = seen["recentMessages"] as? [String] ?? []
+        #expect(recent.filter { $0.contains("DINNER READY") && $0.contains("displayed") }.count >= 2, "each send its own receipt: \(recent)")
+        #expect(!recent.contains { $0.hasPrefix("m-") }, "named by text, not by id: \(recent)")
         #expect((seen["slotExpiry"] as? String)?.contains("min left") == true, "an hour's expiry: \(seen["slotExpiry"] ?? "")")
         #expect(seen["filled"] as? Bool == true && seen["keyboardPainted"] as? Bool == true)
         #expect((seen["lettersTyped"] as? String)?.hasSuffix(": K") == true, "\(seen["lettersTyped"] ?? "")")

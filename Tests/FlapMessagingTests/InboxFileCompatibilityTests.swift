@@ -68,6 +68,8 @@ import Testing
         let inbox = try await oldInbox()
         #expect(try await inbox.slots().map(\.id) == ["kept"])
         #expect(try await inbox.receipt(id: "kept")?.status == .accepted)
+        // Its text, read from its kept body by the upgrade, names it in lists of receipts.
+        #expect(try await inbox.receipt(id: "kept")?.text == "HI")
         #expect(try await inbox.counts() == [.accepted: 1, .displayed: 1])
         // The next message continues the arrival order rather than starting it again.
         _ = try await inbox.accept(suite.message("next", from: "bob", created: 1), now: suite.t0 + 1)

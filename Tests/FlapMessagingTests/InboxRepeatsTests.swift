@@ -50,6 +50,8 @@ import Testing
         #expect(try await inbox.receipt(id: first.id)?.status == .superseded)
         #expect(try await inbox.receipt(id: second.id)?.status == .superseded)
         #expect(try await inbox.receipt(id: third.id)?.status == .accepted)
+        // Receipts name their messages by what they said.
+        #expect(try await inbox.recentReceipts(limit: 3).map(\.text) == ["DINNER READY", "OUT", "DINNER READY"])
     }
 
     @Test func aCopyOfTheCurrentMessageIsTheSameMessage() async throws {
@@ -131,5 +133,16 @@ import Testing
         // A day later the key is forgotten: the request is taken as any other (here a copy of the current message).
         guard case .duplicate(let current) = try await inbox.accept(parsed(body, at: 90_000), now: t0 + 90_000, claim: claim) else { Issue.record("still remembered"); return }
         #expect(current.id == theirs.id)
+    }
+}
+
+@Suite struct ReceiptTextTests {
+    @Test func aSummaryJoinsLinesAndIsShort() {
+        let t0 = Date(timeIntervalSince1970: 1_800_000_000)
+        func message(_ content: Content) -> Message { Message(id: "x", sender: Sender(id: "s"), content: content, createdAt: t0, expiresAt: t0 + 60, source: "test") }
+        #expect(message(.text("DINNER\nAT 7")).summary == "DINNER / AT 7")
+        #expect(message(.codes([[63]])).summary == "(painting)")
+        let long = message(.text(String(repeating: "A", count: 200))).summary
+        #expect(long.count == 80 && long.hasSuffix("…"))
     }
 }

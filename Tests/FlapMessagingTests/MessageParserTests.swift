@@ -49,8 +49,11 @@ import Testing
         ])
     }
 
-    @Test func textErrorsSayTheLineAndPositionOfTheCharacter() {
-        #expect(problems(#"{"text": "ok\nab~"}"#) == ["text: line 2, position 3: unsupported character: ~"])
+    @Test func textErrorsSayTheLineAndPositionOfTheCharacter() throws {
+        #expect(problems(#"{"text": "ok\nab~", "unsupported": "refuse"}"#) == ["text: line 2, position 3: unsupported character: ~"])
+        // Without the refusal asked for, the character is replaced and the warning says where.
+        #expect(try parser.parse(Array(#"{"text": "ok\nab~"}"#.utf8), now: now).1 == ["line 2, position 3: '~' is not on the board: shown as ' '"])
+        #expect(problems(#"{"text": "x", "unsupported": "never"}"#) == [#"unsupported: "never" is not one of refuse, replace"#])
     }
 
     @Test func codesMustBeTheBoardsSizeAndValid() {

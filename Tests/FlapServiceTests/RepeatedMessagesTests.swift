@@ -82,7 +82,7 @@ import TestSupport
         defer { Task { await flapd.stop() } }
         var ids: [String] = []
         for text in ["DINNER READY", "OUT", "DINNER READY"] {
-            let sent = try await ProcessRunner.run(flapctl, ["send", "--sender", "kitchen", "--wait", text], environment: flapd.clientEnvironment)
+            let sent = try await ProcessRunner.run(flapctl, ["send", "--sender", "kitchen", "--name", "Kitchen", "--wait", text], environment: flapd.clientEnvironment)
             #expect(sent.status == 0 && !sent.stdoutText.contains("already sent"), "\(sent.stdoutText) \(sent.stderrText)")
             let lines = sent.stdoutText.split(separator: "\n").map(String.init)
             #expect(lines.last == "displayed", "\(lines)")
@@ -90,6 +90,14 @@ import TestSupport
         }
         #expect(Set(ids).count == 3, "\(ids)")
         #expect(try await Self.shows(flapd, "DINNER READY"))
+        // Each send has its receipt, named by what it said; the slot by its sender's name.
+        _ = try await flapd.api.postJSON("/v1/messages", #"{"text": "SOMEONE ELSE", "sender": {"id": "hall"}}"#)
+        let receipts = try await ProcessRunner.run(flapctl, ["receipts", "--sender", "kitchen"], environment: flapd.clientEnvironment)
+        let lines = receipts.stdoutText.split(separator: "\n").map { $0.split(separator: "\t").map(String.init) }
+        #expect(lines.map { $0.dropFirst().prefix(3).joined(separator: " ") } == ["kitchen displayed DINNER READY", "kitchen displayed OUT", "kitchen displayed DINNER READY"],
+                "\(receipts.stdoutText) \(receipts.stderrText)")
+        let slots = try await ProcessRunner.run(flapctl, ["slots"], environment: flapd.clientEnvironment)
+        #expect(slots.stdoutText.contains("Kitchen (kitchen)\tDINNER READY\tuntil "), "\(slots.stdoutText)")
     }
 
     @Test func mqttCommandAndHomeAssistantShowARepeatAgainAndAnEmptyTextClears() async throws {

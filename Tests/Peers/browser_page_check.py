@@ -89,6 +89,12 @@ try:
         shown = wait(lambda: word in board_text(second) and other not in board_text(second))
         displayed = wait(lambda: "displayed" in first.find_element(By.ID, "receipt").text)
         out["repeats"].append({"shown": shown, "displayed": displayed, "receipt": first.find_element(By.ID, "receipt").text})
+    # The recent messages name each by its text: DINNER READY twice, each displayed.
+    def recent():
+        items = first.find_elements(By.CSS_SELECTOR, "#receipts li")
+        return [item.text for item in items]
+    wait(lambda: sum("DINNER READY" in t and "displayed" in t for t in recent()) >= 2)
+    out["recentMessages"] = recent()
     wait(lambda: "until" not in first.find_element(By.ID, "slots").text and "min left" in first.find_element(By.ID, "slots").text)
     out["slotExpiry"] = first.find_element(By.ID, "slots").text
     # Send later: an hour from now, listed as waiting, then cancelled from the list.

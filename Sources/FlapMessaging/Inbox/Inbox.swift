@@ -313,10 +313,15 @@ public actor Inbox {
     }
 
     /// The receipts of the latest `limit` messages accepted, newest first (by rowid: the order of
-    /// insertion, with no index to keep up).
-    public func recentReceipts(limit: Int) async throws -> [Receipt] {
+    /// insertion, with no index to keep up); with `sender`, that sender's only (by its arrival
+    /// order, through the (sender, seq) index).
+    public func recentReceipts(limit: Int, sender: String? = nil) async throws -> [Receipt] {
         try await database.read { db in
-            try SQLiteRow.fetchAll(db, sql: "SELECT * FROM message ORDER BY rowid DESC LIMIT ?", arguments: [limit]).map(InboxWriter.receipt)
+            if let sender {
+                return try SQLiteRow.fetchAll(db, sql: "SELECT * FROM message WHERE sender = ? ORDER BY seq DESC LIMIT ?",
+                                              arguments: [sender, limit]).map(InboxWriter.receipt)
+            }
+            return try SQLiteRow.fetchAll(db, sql: "SELECT * FROM message ORDER BY rowid DESC LIMIT ?", arguments: [limit]).map(InboxWriter.receipt)
         }
     }
 

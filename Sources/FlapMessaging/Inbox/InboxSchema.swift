@@ -88,6 +88,14 @@ enum InboxSchema {
                 DROP INDEX message_on_sender;
                 INSERT INTO receiptCount (status, n) VALUES ('cleared', 0);
                 """)
+            // What each message said, short, kept with its receipt after its body is pruned, so
+            // a list of receipts names messages by their text. Earlier messages whose body is
+            // still kept get theirs.
+            try db.execute(sql: """
+                ALTER TABLE message ADD COLUMN summary TEXT;
+                UPDATE message SET summary = substr(replace(json_extract(CAST(body AS TEXT), '$.content.text._0'), char(10), ' / '), 1, 80)
+                    WHERE length(body) > 0 AND json_valid(CAST(body AS TEXT));
+                """)
             // Idempotency keys, each with the first answer to its request, kept a day.
             try db.execute(sql: """
                 CREATE TABLE idempotency (client TEXT NOT NULL, key TEXT NOT NULL, requestHash TEXT NOT NULL, \

@@ -171,15 +171,16 @@ struct InboxWriter {
         let waits = message.notBefore.map { $0 > now } ?? false
         try execute(
             """
-                INSERT INTO message (id, sender, senderName, source, body, createdAt, expiresAt, notBefore, receivedAt, seq, status, repeatKey)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                INSERT INTO message (id, sender, senderName, source, body, createdAt, expiresAt, notBefore, receivedAt, seq, status, repeatKey, summary)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                 """,
             [message.id, message.sender.id, message.sender.name, message.source, body,
                         message.createdAt.timeIntervalSince1970, message.expiresAt.timeIntervalSince1970,
                         message.notBefore?.timeIntervalSince1970, now.timeIntervalSince1970, seq,
-                        (waits ? ReceiptStatus.scheduled : .accepted).rawValue, repetition == .alwaysNew ? nil : message.repeatKey])
+                        (waits ? ReceiptStatus.scheduled : .accepted).rawValue, repetition == .alwaysNew ? nil : message.repeatKey, message.summary])
         let receipt = Receipt(id: message.id, sender: message.sender.id, status: waits ? .scheduled : .accepted, reason: nil, receivedAt: now,
-                              createdAt: message.createdAt, expiresAt: message.expiresAt, notBefore: message.notBefore, finalAt: nil)
+                              createdAt: message.createdAt, expiresAt: message.expiresAt, notBefore: message.notBefore, finalAt: nil,
+                              text: message.summary)
         if waits {
             scheduleChanged = true
             return .accepted(receipt)
@@ -266,6 +267,6 @@ struct InboxWriter {
             reason: row["reason"], receivedAt: Date(timeIntervalSince1970: row["receivedAt"]),
             createdAt: Date(timeIntervalSince1970: row["createdAt"]), expiresAt: Date(timeIntervalSince1970: row["expiresAt"]),
             notBefore: (row["notBefore"] as Double?).map(Date.init(timeIntervalSince1970:)),
-            finalAt: (row["finalAt"] as Double?).map(Date.init(timeIntervalSince1970:)))
+            finalAt: (row["finalAt"] as Double?).map(Date.init(timeIntervalSince1970:)), text: row["summary"])
     }
 }

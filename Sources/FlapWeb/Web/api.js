@@ -64,7 +64,8 @@ export async function follow(id, where, done) {
   for (let i = 0; i < 240; i++) {
     const receipt = (await api("GET", `/v1/receipts/${encodeURIComponent(id)}`)).data;
     if (where.dataset.following !== id) return;
-    where.textContent = `Message ${id}: ${receipt.status || "sent"}${receipt.reason ? ` (${receipt.reason})` : ""}`;
+    const named = receipt.text ? `“${receipt.text}”` : "Message";
+    where.textContent = `${named}: ${receipt.status || "sent"}${receipt.reason ? ` (${receipt.reason})` : ""}`;
     if (receipt.status && receipt.status !== "accepted") break;
     await new Promise((resolve) => setTimeout(resolve, 500));
   }

@@ -26,7 +26,7 @@ export async function refreshLists() {
 
   const receipts = (await api("GET", "/v1/receipts?limit=8")).data.receipts || [];
   fill($("receipts"), receipts.map((r) => {
-    const li = item(`${r.sender}: ${r.status}`, `${r.id} · ${ago(r.receivedAt)}${r.reason ? ` · ${r.reason}` : ""}`);
+    const li = item(r.text || r.id, `${r.sender}: ${r.status} · ${ago(r.receivedAt)}${r.reason ? ` · ${r.reason}` : ""}`);
     li.classList.add(`status-${r.status}`);
     return li;
   }), "Nothing sent yet.");

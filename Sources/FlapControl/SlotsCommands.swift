@@ -1,0 +1,72 @@
+import ArgumentParser
+import FlapCore
+import FlapMCP
+import FoundationEssentials
+
+/// `flapctl slots`: each sender's current message, by name; `--clear SENDER` empties one.
+struct SlotsCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "slots", abstract: "List each sender's current message, or clear one.",
+        discussion: HelpExamples.discussion("slots"))
+
+    @OptionGroup var connection: ConnectionOptions
+
+    @Option(help: "Empty this sender's slot.")
+    var clear: String?
+
+    @Flag(help: "Print flapd's JSON answer.")
+    var json = false
+
+    func run() async throws {
+        let flapd = try connection.connection()
+        if let clear {
+            let reply = try await flapd.request("DELETE", "/v1/slots/\(clear.pathSegment)")
+            guard reply.status == 204 else { throw InputError(reply.error) }
+            return print("cleared \(clear)")
+        }
+        let reply = try await flapd.request("GET", "/v1/slots")
+        if json { return print(String(decoding: reply.body, as: UTF8.self)) }
+        let slots = reply.decoded(SlotsAnswer.self)?.slots ?? []
+        if slots.isEmpty { print("no messages") }
+        let zone = ZoneRules.current()
+        for slot in slots {
+            let who = slot.senderName.map { "\($0) (\(slot.sender ?? "?"))" } ?? slot.sender ?? "?"
+            let until = slot.expiresAt.flatMap(Self.date).map { "until \(zone.text($0))" } ?? ""
+            print("\(who)\t\((slot.text ?? []).map { $0.trimmed }.filter { !$0.isEmpty }.joined(separator: " / "))\t\(until)")
+        }
+    }
+
+    static func date(_ text: String) -> Date? { try? Date(text, strategy: .iso8601) }
+}
+
+/// `flapctl receipts`: what became of the latest messages, newest first, each named by its text.
+struct ReceiptsCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "receipts", abstract: "List what became of the latest messages, newest first.",
+        discussion: HelpExamples.discussion("receipts", "Each line: when it arrived, the sender, its status (accepted, displayed, superseded, expired, rejected, cancelled, cleared, scheduled), what it said, and the reason where there is one."))
+
+    @OptionGroup var connection: ConnectionOptions
+
+    @Option(help: "Only this sender's messages.")
+    var sender: String?
+
+    @Option(help: "How many (1 to 500; default 20).")
+    var limit: Int = 20
+
+    @Flag(help: "Print flapd's JSON answer.")
+    var json = false
+
+    func run() async throws {
+        guard (1...500).contains(limit) else { throw InputError("--limit must be 1 to 500, not \(limit)") }
+        var path = "/v1/receipts?limit=\(limit)"
+        if let sender { path += "&sender=\(sender.pathSegment)" }
+        let reply = try await connection.connection().expect("GET", path)
+        if json { return print(String(decoding: reply.body, as: UTF8.self)) }
+        let receipts = reply.decoded(ReceiptsAnswer.self)?.receipts ?? []
+        if receipts.isEmpty { print(sender.map { "no messages from \($0)" } ?? "no messages") }
+        let zone = ZoneRules.current()
+        for receipt in receipts {
+            let at = receipt.receivedAt.flatMap(SlotsCommand.date).map { zone.text($0) } ?? "?"
+            let reason = receipt.reason.map { "\t(\($0))" } ?? ""
+            print("\(at)\t\(receipt.sender ?? "?")\t\(receipt.status ?? "?")\t\(receipt.text ?? receipt.id ?? "?")\(reason)")
+        }
+    }
+}
