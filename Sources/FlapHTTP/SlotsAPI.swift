@@ -24,6 +24,8 @@ struct SlotsAPI {
             var sender: String; var senderName: String?; var id: String
             /// `text`, `codes` or `pattern`: what the sender sent (the text is the board's for the last two).
             var content: String; var text: [String]
+            /// The board as the first panel would show it, so a view can draw it as the flaps do.
+            var codes: [[Int]]
             var createdAt: Date; var expiresAt: Date; var source: String
         }
         let size = intake.boardSize
@@ -34,13 +36,13 @@ struct SlotsAPI {
             case .codes: content = "codes"
             case .pattern: content = "pattern"
             }
+            let board = (try? MessageRenderer(size: size).board(for: message)) ?? Board(size: size)
             if case .text(let t) = message.content {
                 text = t.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline).map(String.init)
             } else {
-                let board = (try? MessageRenderer(size: size).board(for: message)) ?? Board(size: size)
                 text = board.rows.map { String($0.map(BoardText.symbol)) }
             }
-            return Slot(sender: message.sender.id, senderName: message.sender.name, id: message.id, content: content, text: text,
+            return Slot(sender: message.sender.id, senderName: message.sender.name, id: message.id, content: content, text: text, codes: board.codeRows,
                         createdAt: message.createdAt, expiresAt: message.expiresAt, source: message.source)
         }
         return Responses.json(.ok, ["slots": slots])

@@ -30,7 +30,10 @@ import TestSupport
             #expect(FileManager.default.fileExists(atPath: shots + "/widget-\(size).png"))
         }
         let recent = widgets["large"]?["recentText"] as? String ?? ""
-        #expect(recent.contains("kitchen") && recent.contains("GOOD MORNING") && recent.contains("h left"), "\(recent)")
+        // "Good morning" as the board shows it, not with its small letters as blocks.
+        #expect(recent.contains("kitchen") && recent.contains("GOOD MORNING") && recent.contains("h left") && !recent.contains("■"), "\(recent)")
+        let small = widgets["small"] ?? [:]
+        #expect(small["paintingTiles"] as? Bool == true && small["paintingWidth"] as? Int == 360, "a painting in the small widget: \(small)")
         #expect(seen["offlineBoard"] as? Bool == true && seen["offlineBadge"] as? Bool == true, "in \(seen["offlineFirstBoardMs"] ?? "?") ms")
         #expect((seen["offlineText"] as? String)?.hasPrefix("Offline: the board as seen at ") == true, "\(seen["offlineText"] ?? "")")
         #expect(seen["widgetOffline"] as? Bool == true)

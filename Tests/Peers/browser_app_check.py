@@ -33,8 +33,8 @@ def start_flapd():
     return process
 
 
-def send(text, sender):
-    body = json.dumps({"text": text, "sender": {"id": sender}}).encode()
+def send(text, sender, codes=None):
+    body = json.dumps({"codes": codes, "sender": {"id": sender}} if codes else {"text": text, "sender": {"id": sender}}).encode()
     request = urllib.request.Request(base + "/v1/messages", data=body, method="POST",
                                      headers={"Authorization": f"Bearer {key}", "Content-Type": "application/json"})
     urllib.request.urlopen(request, timeout=5).read()
@@ -44,7 +44,8 @@ out = {}
 server = start_flapd()
 page = browser()
 try:
-    send("GOOD MORNING", "kitchen")
+    # Written as people write: the widgets show it as the board does, in capitals.
+    send("Good morning", "kitchen")
     # Before signing in, a widget is a placeholder whose link signs in.
     page.get(f"{base}/widget?size=small")
     out["placeholder"] = wait(lambda: page.find_element(By.ID, "placeholder").is_displayed(), 10)
@@ -80,6 +81,14 @@ try:
         send(word, f"widget-{size}")
         if size == "small":
             seen["live"] = wait(lambda: word in page.find_element(By.ID, "text").text, 20)
+            # A painting edge to edge: its tiles, and still no sideways scrolling.
+            colours = [63, 64, 65, 66, 67, 68, 69, 70]
+            send(None, "widget-small", codes=[[colours[(r + c) % 8] for c in range(22)] for r in range(6)])
+            seen["paintingTiles"] = wait(lambda: len(page.find_elements(By.CSS_SELECTOR, "#text .tile")) == 132, 20)
+            seen["paintingWidth"] = page.execute_script("return document.documentElement.scrollWidth")
+            page.save_screenshot(os.path.join(shots, "widget-small-painting.png"))
+            send("HELLO SMALL AGAIN", "widget-small")
+            wait(lambda: "AGAIN" in page.find_element(By.ID, "text").text, 20)
         else:
             seen["live"] = wait(lambda: word in board_text(page), 20)
         seen["opensApp"] = page.find_element(By.ID, "open").get_attribute("href") == base + "/"

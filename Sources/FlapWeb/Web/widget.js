@@ -14,16 +14,45 @@ let view = null, offlineSince = null;
 
 function say(text) { $("state").textContent = text; }
 
-// Colour chips come as lower-case letters; big, a square reads better.
-function readable(rows) {
-  return rows.map((row) => row.replace(/[a-z]/g, "■").trim()).filter((row) => row).join("\n");
+// The board's content as the flaps show it: capitals, colour codes as tiles of their colour
+// (named for screen readers), cut to the box the content fills, so a painting keeps its shape.
+function boardNodes(codes, glyphs, { oneLine = false } = {}) {
+  const filled = (c) => c !== 0;
+  const rows = codes.filter((row) => row.some(filled));
+  if (!rows.length) return [document.createTextNode("(blank)")];
+  const first = Math.min(...rows.map((row) => row.findIndex(filled)));
+  const last = Math.max(...rows.map((row) => row.length - 1 - [...row].reverse().findIndex(filled)));
+  const nodes = [];
+  rows.forEach((row, index) => {
+    const cut = oneLine ? row.slice(row.findIndex(filled), row.length - [...row].reverse().findIndex(filled)) : row.slice(first, last + 1);
+    if (index > 0) nodes.push(document.createTextNode(oneLine ? " " : "\n"));
+    let run = "";
+    for (const code of cut) {
+      if (glyphs.names[code]) {
+        if (run) { nodes.push(document.createTextNode(run)); run = ""; }
+        const tile = document.createElement("span");
+        tile.className = "tile";
+        tile.style.background = glyphs.colours[code];
+        tile.setAttribute("role", "img");
+        tile.setAttribute("aria-label", glyphs.names[code]);
+        nodes.push(tile);
+      } else {
+        run += glyphs.characters[code] ?? " ";
+      }
+    }
+    if (run) nodes.push(document.createTextNode(run));
+  });
+  return nodes;
 }
 
 async function draw(panel, glyphs) {
   if (size === "small") {
     const text = $("text");
     text.hidden = false;
-    text.textContent = readable(panel.text || []) || "(blank)";
+    // As large as fits: the widest row decides, so a painting never scrolls sideways.
+    const widest = Math.max(1, ...panel.codes.map((row) => row.filter((c) => c !== 0).length ? row.length - row.findIndex((c) => c !== 0) - [...row].reverse().findIndex((c) => c !== 0) : 0));
+    text.style.setProperty("--columns", widest);
+    text.replaceChildren(...boardNodes(panel.codes, glyphs));
     return;
   }
   if (!view) {
@@ -33,7 +62,7 @@ async function draw(panel, glyphs) {
   view.show(panel.codes);
 }
 
-async function recent() {
+async function recent(glyphs) {
   if (size !== "large") return;
   const reply = await api("GET", "/v1/slots");
   if (reply.status !== 200) return;
@@ -43,7 +72,8 @@ async function recent() {
   $("recent").replaceChildren(...newest.map((slot) => {
     const li = document.createElement("li");
     const who = Object.assign(document.createElement("span"), { className: "who", textContent: slot.senderName || slot.sender });
-    const what = Object.assign(document.createElement("span"), { textContent: readable(slot.text || []).replace(/\n/g, " ") });
+    const what = Object.assign(document.createElement("span"), { className: "what" });
+    what.append(...boardNodes(slot.codes || [], glyphs, { oneLine: true }));
     const minutes = Math.max(0, Math.round((Date.parse(slot.expiresAt) - Date.now()) / 60000));
     const left = Object.assign(document.createElement("span"), {
       className: "left", textContent: minutes >= 120 ? `${Math.round(minutes / 60)} h left` : `${minutes} min left` });
@@ -69,7 +99,7 @@ async function start() {
     offlineSince = board.seenAt || new Date();
     say(`Offline since ${clock(offlineSince)}`);
   }
-  await recent();
+  await recent(glyphs);
   watch(glyphs, panel);
 }
 
@@ -80,8 +110,8 @@ function watch(glyphs, first) {
   events.addEventListener("board", async (event) => {
     const data = JSON.parse(event.data);
     if (first && data.panel !== first.id) return;
-    await draw({ ...first, id: data.panel, codes: data.codes, text: data.codes.map((row) => row.map((c) => glyphs.characters[c] ?? (glyphs.names[c] ? "■" : " ")).join("")) }, glyphs);
-    recent();
+    await draw({ ...first, id: data.panel, codes: data.codes }, glyphs);
+    recent(glyphs);
   });
   events.addEventListener("plan", (event) => { if (view) view.play(JSON.parse(event.data)); });
   events.addEventListener("error", () => {
