@@ -9,6 +9,8 @@ import Hummingbird
 /// Nothing is stored or shown.
 struct LayoutPreviewAPI {
     let boardSize: BoardSize
+    /// The panels, asked how long the flip to the preview would take.
+    let panels: any PanelsQuery
 
     func add(to v1: RouterGroup<BasicRequestContext>) {
         v1.post("layout") { request, _ in
@@ -42,11 +44,14 @@ struct LayoutPreviewAPI {
                 }
                 options.unsupported = value
             }
+            let strategy = object["transition"]?["strategy"]?.string.flatMap(TransitionStrategy.init(rawValue:))
             do {
                 let laid = try TextLayout.encodeText(text, options: options)
                 let board = try Board(size: BoardSize(rows: laid.rowCount, columns: laid.columns), codes: laid.codes)
+                let flip = await panels.flipDuration(to: board, strategy: strategy)
                 return Responses.json(.ok, Preview(codes: board.codeRows, text: board.rows.map { String($0.map(BoardText.symbol)) },
-                                                   warnings: laid.warnings.map(\.description)))
+                                                   warnings: laid.warnings.map(\.description),
+                                                   flipSeconds: flip.map { ($0 / .seconds(1) * 10).rounded() / 10 }))
             } catch let error as LayoutError {
                 return Responses.json(.ok, Preview(error: .init(reason: error.reason, line: error.line, position: error.position)))
             }
@@ -72,5 +77,7 @@ struct Preview: Encodable {
     /// Each row as characters, colour chips as their letters.
     var text: [String]?
     var warnings: [String] = []
+    /// About how long the first panel would take to flip to it from what it shows now.
+    var flipSeconds: Double?
     var error: Problem?
 }

@@ -5,6 +5,13 @@ import FoundationEssentials
 public protocol PanelsQuery: Sendable {
     /// Every panel, the first being the one the Local API shows.
     func panels() async -> [PanelView]
+    /// How long the first panel would take to flip to `board` from where it is now, with
+    /// `strategy` (or its own); nil when it cannot tell.
+    func flipDuration(to board: Board, strategy: TransitionStrategy?) async -> Duration?
+}
+
+extension PanelsQuery {
+    public func flipDuration(to board: Board, strategy: TransitionStrategy?) async -> Duration? { nil }
 }
 
 /// Everything the native API asks of the appliance's panels: their boards, the clacks that go

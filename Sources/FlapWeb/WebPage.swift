@@ -20,6 +20,7 @@ public enum WebPage {
         "/web/room.js": ("text/javascript; charset=utf-8", PackageResources.room_js),
         "/favicon.ico": ("image/svg+xml", PackageResources.icon_svg),
         "/web/offline.js": ("text/javascript; charset=utf-8", PackageResources.offline_js),
+        "/web/outbox.js": ("text/javascript; charset=utf-8", PackageResources.outbox_js),
         "/web/widget.js": ("text/javascript; charset=utf-8", PackageResources.widget_js),
         "/web/widget.css": ("text/css; charset=utf-8", PackageResources.widget_css),
         "/widget": ("text/html; charset=utf-8", PackageResources.widget_html),

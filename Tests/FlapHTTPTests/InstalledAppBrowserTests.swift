@@ -41,3 +41,39 @@ import TestSupport
         #expect((seen["consoleErrors"] as? [String])?.isEmpty == true, "\(seen["consoleErrors"] ?? "")")
     }
 }
+
+/// The page on a phone, as a household uses it: sizes for fingers, plain words, undo, and a
+/// message written offline sent once when flapd is back. Screenshots in .build/test-artifacts.
+@Suite(.serialized, .timeLimit(.minutes(3))) struct PhonePageBrowserTests {
+    @Test func thePageFitsAPhoneAndKeepsWhatIsWrittenOffline() async throws {
+        let state = FileManager.default.temporaryDirectory.appendingPathComponent("phone-\(UUID().uuidString)").path
+        let shots = PythonPeer.packageRoot.appendingPathComponent(".build/test-artifacts").path
+        try FileManager.default.createDirectory(atPath: shots, withIntermediateDirectories: true)
+        let result = try await ProcessRunner.run(try await PythonPeer.python(), [
+            PythonPeer.peersDirectory.appendingPathComponent("browser_phone_check.py").path,
+            ProcessRunner.builtProduct("flapd"), state, "phone-test-key", shots,
+        ])
+        #expect(result.status == 0, "\(result.stderrText.suffix(3000))")
+        let seen = try #require(try JSONSerialization.jsonObject(with: Data(result.stdoutText.utf8)) as? [String: Any])
+        #expect(seen["boardShown"] as? Bool == true)
+        #expect(seen["pageWidth"] as? Int == 390 && seen["pageWidthAfter"] as? Int == 390, "nothing scrolls sideways at 390 px")
+        for target in ["paintCell", "paletteChip", "colourChip"] {
+            #expect((seen[target] as? Double ?? 0) >= 44, "\(target): \(seen[target] ?? "?") px")
+        }
+        let swatches = seen["swatches"] as? [String: String] ?? [:]
+        #expect(Set(swatches.values).count == 4, "white, filled, black and blank look different: \(swatches)")
+        #expect((seen["count"] as? String)?.hasPrefix("11/132 · about ") == true, "\(seen["count"] ?? "")")
+        #expect(seen["undoOffered"] as? Bool == true && seen["hallClearedLater"] as? Bool == true && seen["mumKept"] as? Bool == true)
+        let status = seen["status"] as? String ?? ""
+        #expect(status.contains("The clock is right") || status.contains("Waiting for the correct time"), "\(status)")
+        #expect(!status.contains("trusted:") && !status.contains("aplay"), "jargon before Details: \(status)")
+        #expect((seen["axe"] as? [Any])?.isEmpty == true, "\(seen["axe"] ?? "")")
+        #expect((seen["waitingNote"] as? String)?.contains("WRITTEN OFFLINE") == true && seen["waitingListed"] as? Bool == true, "\(seen["waitingNote"] ?? "")")
+        #expect(seen["sentWhenBack"] as? Bool == true && seen["outboxEmptied"] as? Bool == true)
+        #expect((seen["offlineSends"] as? [String])?.count == 1, "sent once: \(seen["offlineSends"] ?? "")")
+        #expect((seen["consoleErrors"] as? [String])?.isEmpty == true, "\(seen["consoleErrors"] ?? "")")
+        for part in ["board", "paint", "compose", "undo", "status", "waiting"] {
+            #expect(FileManager.default.fileExists(atPath: shots + "/phone-\(part).png"), "\(part)")
+        }
+    }
+}

@@ -12,6 +12,9 @@ import TestSupport
         let codes = try #require(ok.object["codes"] as? [[Int]])
         #expect(codes.count == 6 && codes[0].count == 22 && codes[0].prefix(4) == [66, 0, 8, 9])
         #expect((ok.object["text"] as? [String])?.first?.hasPrefix("g HI THERE") == true)
+        // How long the flip would take from the blank board: some seconds on a split-flap panel.
+        let seconds = ok.object["flipSeconds"] as? Double ?? 0
+        #expect(seconds > 0.5 && seconds < 30, "\(ok.object)")
 
         let substituted = try await flapd.api.post("/v1/layout", json: ["text": "Café"])
         #expect((substituted.object["warnings"] as? [String])?.isEmpty == false, "\(substituted.object)")

@@ -8,40 +8,24 @@ restart it under the page; prints what it saw as JSON.
 """
 import json
 import os
-import signal
-import socket
-import subprocess
 import sys
 import time
-import urllib.request
 
 from selenium.webdriver.common.by import By
 
-from browser_support import accessibility, board_text, browser, sign_in, wait
+from browser_support import Flapd, accessibility, board_text, browser, console_errors, sign_in, wait
 
-flapd, state, key, shots = sys.argv[1], sys.argv[2], sys.argv[3], sys.argv[4]
-with socket.socket() as probe:
-    probe.bind(("127.0.0.1", 0))
-    port = probe.getsockname()[1]
-base = f"http://127.0.0.1:{port}"
-
-
-def start_flapd():
-    process = subprocess.Popen([flapd, "--simulate", "--no-sound", "--state-dir", state, "--api-port", str(port), "--local-api-port", "0",
-                                "--api-key", key], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    wait(lambda: urllib.request.urlopen(base + "/healthz", timeout=1).status == 200, 20)
-    return process
+flapd_path, state, key, shots = sys.argv[1], sys.argv[2], sys.argv[3], sys.argv[4]
+flapd = Flapd(flapd_path, state, key)
+base = flapd.base
 
 
 def send(text, sender, codes=None):
-    body = json.dumps({"codes": codes, "sender": {"id": sender}} if codes else {"text": text, "sender": {"id": sender}}).encode()
-    request = urllib.request.Request(base + "/v1/messages", data=body, method="POST",
-                                     headers={"Authorization": f"Bearer {key}", "Content-Type": "application/json"})
-    urllib.request.urlopen(request, timeout=5).read()
+    flapd.post({"codes": codes, "sender": {"id": sender}} if codes else {"text": text, "sender": {"id": sender}})
 
 
 out = {}
-server = start_flapd()
+flapd.start()
 page = browser()
 try:
     # Written as people write: the widgets show it as the board does, in capitals.
@@ -101,8 +85,7 @@ try:
     # Offline: flapd stopped, the app reloaded from what the service worker kept.
     page.get(base + "/")
     wait(lambda: "HELLO LARGE" in board_text(page), 20)
-    server.send_signal(signal.SIGTERM)
-    server.wait(20)
+    flapd.stop()
     started = time.perf_counter()
     page.refresh()
     out["offlineBoard"] = wait(lambda: "HELLO LARGE" in board_text(page), 20)
@@ -118,15 +101,12 @@ try:
     wait(lambda: "HELLO LARGE" in board_text(page), 20)
 
     # flapd again: the page catches up by itself.
-    server = start_flapd()
+    flapd.start()
     send("BACK AGAIN", "kitchen")
     out["caughtUp"] = wait(lambda: "BACK AGAIN" in board_text(page), 30)
     out["badgeGone"] = wait(lambda: not page.find_element(By.ID, "offline").is_displayed(), 10)
-    out["consoleErrors"] = [entry["message"] for entry in page.get_log("browser")
-                            if entry["level"] == "SEVERE" and "Failed to load resource" not in entry["message"]
-                            and "net::ERR_CONNECTION_REFUSED" not in entry["message"] and "/v1/events" not in entry["message"]]
+    out["consoleErrors"] = console_errors(page)
 finally:
     page.quit()
-    server.send_signal(signal.SIGTERM)
-    server.wait(20)
+    flapd.stop()
 print(json.dumps(out))

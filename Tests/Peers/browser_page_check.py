@@ -134,7 +134,7 @@ try:
     out["receiptsListed"] = wait(lambda: "displayed" in first.find_element(By.ID, "receipts").text)
 
     # Status and sound: the panel listed; muted from the page, and flapd says so.
-    out["panelsListed"] = wait(lambda: "simulated" in first.find_element(By.ID, "panels").text or "main" in first.find_element(By.ID, "panels").text)
+    out["panelsListed"] = wait(lambda: "The board" in first.find_element(By.ID, "panels").text)
     wait(lambda: first.find_element(By.ID, "mute").is_enabled())
     click(first, "#mute")
     click(first, "#sound button[type=submit]")

@@ -73,3 +73,49 @@ def send_for_later(driver, words):
     driver.execute_script("""const d = new Date(Date.now() + 3600e3); d.setSeconds(0, 0);
         document.getElementById('send-at').value = new Date(d - d.getTimezoneOffset() * 60000).toISOString().slice(0, 16);""")
     driver.find_element(By.CSS_SELECTOR, "#compose button[type=submit]").click()
+
+
+class Flapd:
+    """flapd --simulate on a free port with STATE, started and stopped by a check, so the check
+    can see the page without it; `post` sends a message with the key, as another device would."""
+
+    def __init__(self, path, state, key):
+        import socket
+        self.path, self.state, self.key, self.process = path, state, key, None
+        with socket.socket() as probe:
+            probe.bind(("127.0.0.1", 0))
+            self.port = probe.getsockname()[1]
+        self.base = f"http://127.0.0.1:{self.port}"
+
+    def start(self):
+        import subprocess
+        import urllib.request
+        self.process = subprocess.Popen([self.path, "--simulate", "--no-sound", "--state-dir", self.state, "--api-port", str(self.port),
+                                         "--local-api-port", "0", "--api-key", self.key], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        wait(lambda: urllib.request.urlopen(self.base + "/healthz", timeout=1).status == 200, 20)
+        return self
+
+    def stop(self):
+        import signal
+        if self.process and self.process.poll() is None:
+            self.process.send_signal(signal.SIGTERM)
+            self.process.wait(20)
+
+    def request(self, method, path, body=None):
+        import json
+        import urllib.request
+        request = urllib.request.Request(self.base + path, data=json.dumps(body).encode() if body is not None else None, method=method,
+                                         headers={"Authorization": f"Bearer {self.key}", "Content-Type": "application/json"})
+        with urllib.request.urlopen(request, timeout=5) as answer:
+            text = answer.read()
+            return json.loads(text) if text else {}
+
+    def post(self, body):
+        return self.request("POST", "/v1/messages", body)
+
+
+def console_errors(driver):
+    """The page's console errors, less the failed requests of a page whose flapd was stopped on purpose."""
+    return [entry["message"] for entry in driver.get_log("browser")
+            if entry["level"] == "SEVERE" and "Failed to load resource" not in entry["message"]
+            and "net::ERR_CONNECTION_REFUSED" not in entry["message"] and "/v1/events" not in entry["message"]]

@@ -44,6 +44,20 @@ public actor MotionLoop<C: Clock> where C.Duration == Duration {
         Board(size: panel.info.size, positions: await panel.positions(), drum: panel.info.drum)
     }
 
+    /// How long moving to `target` would take if it began now, from where the modules are
+    /// (mid-flip too); nothing moves. Nil when no plan reaches it.
+    public func duration(to target: Board, transition: Transition? = nil) async -> Duration? {
+        let state: [ModuleMotion]
+        if let running {
+            state = running.plan.motion(at: running.start.duration(to: clock.now))
+        } else {
+            state = await panel.positions().map { ModuleMotion(position: $0) }
+        }
+        var planner = self.planner
+        if let transition { planner.transition = transition }
+        return try? planner.plan(from: state, to: target).duration
+    }
+
     /// Moves the panel to `target`, starting now. `token` comes back with the completion (the
     /// message id shown). Returns once the plan has started.
     public func show(_ target: Board, transition: Transition? = nil, token: String?) async throws {

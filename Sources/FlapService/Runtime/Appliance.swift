@@ -229,6 +229,11 @@ struct ApplianceBoards: BoardQuery {
         return views
     }
 
+    func flipDuration(to board: Board, strategy: TransitionStrategy?) async -> Duration? {
+        guard let first = panels.first, board.size == first.configuration.size else { return nil }
+        return await first.motion.duration(to: board, transition: strategy.flatMap { try? Transition(strategy: $0) })
+    }
+
     func calibration(panel id: String) async -> Calibrated? {
         guard let panel = panels.first(where: { $0.configuration.id == id }), let engine = panel.engine,
               let size = panel.configuration.size else { return nil }

@@ -2,14 +2,16 @@
 // with every request), and the glyphs, fetched once.
 export const $ = (id) => document.getElementById(id);
 
+import { keep, newKey } from "/web/outbox.js";
+
 // Status 0 when flapd cannot be reached; `offline` when the answer is the one the app's
 // service worker kept, `seenAt` when it was fetched.
-export async function api(method, path, body) {
+export async function api(method, path, body, headers = {}) {
   let response;
   try {
     response = await fetch(path, {
       method, credentials: "same-origin",
-      headers: body ? { "Content-Type": "application/json" } : {},
+      headers: body ? { "Content-Type": "application/json", ...headers } : headers,
       body: body ? JSON.stringify(body) : undefined,
     });
   } catch {
@@ -92,9 +94,22 @@ export function tell(where, text) {
   where.textContent = text;
 }
 
-// Sends a message and follows its receipt in `note`.
+// What a message says, short, for the page's notes.
+export function summary(body) {
+  return body.text ? `“${body.text.replace(/\n/g, " / ").slice(0, 60)}”` : "The painting";
+}
+
+// Sends a message and follows its receipt in `note`. Written while flapd cannot be reached, it
+// is kept on this device and sent when flapd answers (outbox.js), with the same key.
 export async function send(body, note, changed) {
-  const reply = await api("POST", "/v1/messages", body);
+  const key = newKey();
+  const reply = await api("POST", "/v1/messages", body, { "Idempotency-Key": key });
+  if (reply.status === 0) {
+    await keep({ key, body, at: Date.now() });
+    tell(note, `${summary(body)} is waiting: the board cannot be reached, so this device keeps it and sends it when it can.`);
+    changed();
+    return;
+  }
   if (reply.status >= 300) { tell(note, refused(reply)); return; }
   follow(reply.data.id, note, changed);
   changed();

@@ -1,5 +1,5 @@
 // The page's frame: signing in and out, then the live boards and every part of the page.
-import { $, api, loadGlyphs } from "/web/api.js";
+import { $, api, follow, loadGlyphs, refused, summary, tell } from "/web/api.js";
 import { BoardView } from "/web/board.js";
 import { setUpCompose } from "/web/compose.js";
 import { refreshLists } from "/web/lists.js";
@@ -7,6 +7,17 @@ import { setUpPaint } from "/web/paint.js";
 import { watchRoom } from "/web/room.js";
 import { refreshStatus, setUpSound } from "/web/status.js";
 import { registerWorker, showOffline } from "/web/offline.js";
+import { flush } from "/web/outbox.js";
+
+// What waited on this device goes out when flapd answers again; its receipt is followed.
+function sendWaiting() {
+  flush((entry, reply) => {
+    if (reply.status < 300) follow(reply.data.id, $("receipt"), refreshLists);
+    else tell($("receipt"), `${summary(entry.body)} was refused: ${refused(reply)}`);
+    refreshLists();
+  });
+}
+window.addEventListener("online", sendWaiting);
 
 let events = null, started = false;
 const views = new Map();
@@ -61,7 +72,7 @@ async function open() {
   // A reconnect starts with the current board, never a replay.
   events = new EventSource("/v1/events");
   events.addEventListener("board", (event) => { const d = JSON.parse(event.data); views.get(d.panel)?.show(d.codes); seenAt = new Date(); });
-  events.addEventListener("open", () => showOffline(false));
+  events.addEventListener("open", () => { showOffline(false); sendWaiting(); });
   events.addEventListener("error", () => {
     showOffline(true, seenAt);
     // flapd refused the stream (a closed one is not retried): signed out, or a new flapd.
@@ -75,7 +86,7 @@ async function open() {
     if (boards.length) await setUpPaint(boards[0].rows, boards[0].columns, changed);
     setUpSound();
     watchRoom();
-    setInterval(() => { if (!$("app").hidden) { refreshLists(); refreshStatus(); } }, 5000);
+    setInterval(() => { if (!$("app").hidden) { refreshLists(); refreshStatus(); sendWaiting(); } }, 5000);
   }
   refreshLists();
   refreshStatus();

@@ -60,7 +60,8 @@ export class BoardView {
     this.codes[i] = code;
     const cell = this.cells[i];
     const colour = this.glyphs.colours[code];
-    cell.style.background = colour || "";
+    cell.style.backgroundColor = colour || "";
+    cell.dataset.code = code;
     cell.textContent = colour ? "" : (this.glyphs.characters[code] || "");
     cell.classList.toggle("moving", moving);
   }

@@ -7,11 +7,14 @@ export async function setUpCompose(changed) {
   const glyphs = await loadGlyphs();
   const chips = $("chips");
   for (const [code, name] of Object.entries(glyphs.names)) {
-    chips.append(chip(`{${code}}`, `Insert a ${name} chip`, glyphs.colours[code]));
+    const button = chip(`{${code}}`, `Insert a ${name} chip`, glyphs.colours[code]);
+    button.dataset.code = code;
+    chips.append(button);
   }
   // The emoji flapd draws, each as it will be shown (its table: GET /v1/emoji).
   $("emoji-picker").addEventListener("toggle", fillEmoji, { once: true });
-  ["text", "align", "valign"].forEach((id) => $(id).addEventListener("input", preview));
+  ["text", "align", "valign", "transition"].forEach((id) => $(id).addEventListener("input", preview));
+  $("text").addEventListener("input", count);
   $("compose").addEventListener("submit", (event) => {
     event.preventDefault();
     send(message(), $("receipt"), changed);
@@ -40,7 +43,7 @@ function chip(insert, label, colour) {
   button.className = "chip";
   button.setAttribute("aria-label", label);
   button.title = label;
-  if (colour) button.style.background = colour;
+  if (colour) button.style.backgroundColor = colour;
   button.addEventListener("click", () => {
     const text = $("text");
     const start = text.selectionStart ?? text.value.length;
@@ -64,16 +67,29 @@ function message() {
   return body;
 }
 
+// The characters the text puts on the board, against the flaps there are ({nn} is one flap).
+let flaps = 132, flipSeconds = null;
+function count() {
+  const text = $("text").value;
+  const used = [...text.replace(/\{\d{1,2}\}/g, "#").replace(/\n/g, "")].length;
+  const flip = text && flipSeconds != null ? ` · about ${Math.max(1, Math.round(flipSeconds))} s to flip` : "";
+  $("compose-count").textContent = text ? `${used}/${flaps}${flip}` : "";
+}
+
 let timer = null;
 function preview() {
   clearTimeout(timer);
   timer = setTimeout(async () => {
     const text = $("text").value;
     const note = $("preview-note");
-    if (!text) { note.textContent = ""; $("preview").replaceChildren(); return; }
-    const reply = await api("POST", "/v1/layout", { text, align: $("align").value, valign: $("valign").value });
+    if (!text) { note.textContent = ""; $("preview").replaceChildren(); count(); return; }
+    const reply = await api("POST", "/v1/layout", { text, align: $("align").value, valign: $("valign").value, transition: { strategy: $("transition").value } });
     const d = reply.data;
+    if (reply.status === 0) { note.textContent = "The board cannot be reached: no preview now, but Send keeps the message and sends it later."; return; }
     if (d.error) { note.replaceChildren(...problem(text, d.error)); return; }
+    flaps = d.codes.length * d.codes[0].length;
+    flipSeconds = d.flipSeconds ?? null;
+    count();
     note.textContent = (d.warnings || []).join(" ");
     $("preview").replaceChildren();
     new BoardView($("preview"), "Preview", d.codes.length, d.codes[0].length, await loadGlyphs()).show(d.codes);

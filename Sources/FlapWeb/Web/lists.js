@@ -1,6 +1,37 @@
-// The quick messages, each sender's slot with its time left, what was sent for later, and the
-// latest receipts.
-import { $, ago, api, fill, follow, item, refused, tell, until } from "/web/api.js";
+// The quick messages, each sender's slot with its time left (cleared only after a few seconds
+// in which Undo takes it back), what was sent for later, what waits on this device to be sent,
+// and the latest receipts.
+import { $, ago, api, fill, follow, item, refused, summary, tell, until } from "/web/api.js";
+import { discard, waiting } from "/web/outbox.js";
+
+// How long a cleared message can still be taken back.
+const UNDO_SECONDS = 8;
+const clearing = new Map();
+
+function clearSoon(sender) {
+  clearing.set(sender, setTimeout(() => clearNow(sender), UNDO_SECONDS * 1000));
+  refreshLists();
+}
+
+async function clearNow(sender) {
+  clearTimeout(clearing.get(sender));
+  clearing.delete(sender);
+  await api("DELETE", `/v1/slots/${encodeURIComponent(sender)}`);
+  refreshLists();
+}
+
+function undoClear(sender) {
+  clearTimeout(clearing.get(sender));
+  clearing.delete(sender);
+  refreshLists();
+}
+
+// A page closed within the few seconds still clears what was cleared.
+window.addEventListener("pagehide", () => {
+  for (const sender of clearing.keys()) {
+    fetch(`/v1/slots/${encodeURIComponent(sender)}`, { method: "DELETE", credentials: "same-origin", keepalive: true });
+  }
+});
 
 export async function refreshLists() {
   const templates = (await api("GET", "/v1/templates")).data.templates || [];
@@ -14,9 +45,22 @@ export async function refreshLists() {
   ])), "None yet.");
 
   const slots = (await api("GET", "/v1/slots")).data.slots || [];
-  fill($("slots"), slots.map((slot) => item(slot.senderName || slot.sender, `${slot.content === "text" ? slot.text.join(" / ").trim() : "(painting)"} · ${until(slot.expiresAt)}`, [
-    ["Clear", async () => { await api("DELETE", `/v1/slots/${encodeURIComponent(slot.sender)}`); refreshLists(); }],
-  ])), "No messages.");
+  fill($("slots"), slots.map((slot) => {
+    const name = slot.senderName || slot.sender;
+    const said = slot.content === "text" ? slot.text.join(" / ").trim() : "(painting)";
+    if (clearing.has(slot.sender)) {
+      const li = item(name, `${said} · cleared in a few seconds`, [["Undo", () => undoClear(slot.sender)]]);
+      li.querySelector("button").setAttribute("aria-label", `Undo clearing ${name}`);
+      return li;
+    }
+    return item(name, `${said} · ${until(slot.expiresAt)}`, [["Clear", () => clearSoon(slot.sender)]]);
+  }), "No messages.");
+
+  const kept = await waiting();
+  $("outbox-title").hidden = $("outbox").hidden = !kept.length;
+  fill($("outbox"), kept.map((entry) => item(summary(entry.body), `waiting since ${new Date(entry.at).toLocaleTimeString([], { hour: "2-digit", minute: "2-digit" })}: sent when the board can be reached`, [
+    ["Discard", async () => { await discard(entry.key); refreshLists(); }],
+  ])), "");
 
   const scheduled = (await api("GET", "/v1/scheduled")).data.scheduled || [];
   fill($("scheduled"), scheduled.map((m) => item(m.senderName || m.sender,

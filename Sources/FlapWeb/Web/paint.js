@@ -13,7 +13,8 @@ export async function setUpPaint(rows, columns, changed) {
     const button = document.createElement("button");
     button.type = "button";
     button.className = "chip";
-    button.style.background = glyphs.colours[code] || "#1c1c1c";
+    button.style.backgroundColor = glyphs.colours[code] || "#1c1c1c";
+    button.dataset.code = code;
     const name = glyphs.names[code] || "blank";
     button.setAttribute("aria-label", name);
     button.title = name;
@@ -31,7 +32,9 @@ export async function setUpPaint(rows, columns, changed) {
   grid.className = "board paint";
   grid.setAttribute("role", "grid");
   grid.setAttribute("aria-label", `Painting, ${rows} rows of ${columns}`);
-  grid.style.gridTemplateColumns = `repeat(${columns}, 1fr)`;
+  // Every cell at least 44 px, a finger's width: on a phone the grid is wider than the screen,
+  // and the Move tool slides it.
+  grid.style.gridTemplateColumns = `repeat(${columns}, minmax(44px, 1fr))`;
   const cells = [];
   for (let r = 0; r < rows; r++) {
     const row = document.createElement("div");
@@ -53,7 +56,8 @@ export async function setUpPaint(rows, columns, changed) {
 
   function draw(i) {
     const code = codes[i], cell = cells[i];
-    cell.style.background = glyphs.colours[code] || "";
+    cell.style.backgroundColor = glyphs.colours[code] || "";
+    cell.dataset.code = code;
     cell.textContent = glyphs.colours[code] ? "" : (glyphs.characters[code] || "");
     const what = glyphs.names[code] || (code === 0 ? "blank" : glyphs.characters[code]);
     cell.setAttribute("aria-label", `row ${Math.floor(i / columns) + 1}, column ${(i % columns) + 1}: ${what}`);
@@ -86,8 +90,11 @@ export async function setUpPaint(rows, columns, changed) {
   }
   const cellAt = (event) => document.elementFromPoint(event.clientX, event.clientY)?.closest?.(".paint .cell");
 
+  for (const choice of document.querySelectorAll("input[name=tool]")) {
+    choice.addEventListener("change", () => grid.classList.toggle("moving-tool", tool() === "move"));
+  }
   grid.addEventListener("pointerdown", (event) => {
-    const cell = cellAt(event);
+    const cell = tool() !== "move" && cellAt(event);
     if (!cell) return;
     event.preventDefault();
     move(Number(cell.dataset.index));

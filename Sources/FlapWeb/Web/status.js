@@ -5,41 +5,81 @@ import { $, ago, api, fill, item, refused } from "/web/api.js";
 
 let soundLoaded = false;
 
+// A line of status in a household's words, with the technical detail one tap away.
+function plain(label, words, detail, buttons = []) {
+  const li = item(label, words, buttons);
+  if (detail) {
+    const more = document.createElement("details");
+    const summary = document.createElement("summary");
+    summary.textContent = "Details";
+    const text = document.createElement("p");
+    text.className = "muted";
+    text.textContent = detail;
+    more.append(summary, text);
+    li.append(more);
+  }
+  return li;
+}
+
+const time = (date) => new Date(date).toLocaleTimeString([], { hour: "2-digit", minute: "2-digit" });
+
 export async function refreshStatus() {
   const status = (await api("GET", "/v1/status")).data;
   fill($("panels"), (status.panels || []).map((p) => {
     const faults = p.faults.map((f) => `row ${f.row}, column ${f.column}: ${f.fault}`).join("; ");
-    const quiet = p.quietUntil ? ` · quiet hours until ${new Date(p.quietUntil).toLocaleTimeString([], { hour: "2-digit", minute: "2-digit" })}` : "";
-    return item(p.id, `${p.driver}, ${p.rows}×${p.columns}, ${p.connected ? (p.moving ? "moving" : "resting") : "not answering"}${quiet}${faults ? ` · needs attention: ${faults}` : ""}`);
+    const state = !p.connected ? "Not answering: check its cable and power."
+      : faults ? `Working, but ${p.faults.length === 1 ? "one flap needs" : `${p.faults.length} flaps need`} attention.`
+      : p.moving ? "Flipping to a new message." : "Showing its message.";
+    const quiet = p.quietUntil ? ` Quiet until ${time(p.quietUntil)}.` : "";
+    return plain(p.id === "main" ? "The board" : `Board ${p.id}`, state + quiet,
+      `${p.driver}, ${p.rows}×${p.columns}, ${p.connected ? (p.moving ? "moving" : "resting") : "not answering"}${faults ? ` · ${faults}` : ""}`);
   }), "No panels.");
 
   const links = [];
   // The disk holding flapd's state, only when it needs someone: full, read-only, a damaged file set aside.
   const storage = status.storage || {};
-  if (storage.state && storage.state !== "ok") links.push(item("Storage", (storage.faults || []).map((f) => f.message).join(" · ") || storage.state));
-  for (const moved of storage.movedAside || []) links.push(item("Damaged file set aside", `${moved.path} → ${moved.movedTo} (${moved.reason})`));
+  if (storage.state && storage.state !== "ok") {
+    links.push(plain("Storage", storage.state === "full" ? "The memory card is full: new messages cannot be kept until there is room."
+      : "The memory card cannot be written to: new messages cannot be kept.", (storage.faults || []).map((f) => f.message).join(" · ") || storage.state));
+  }
+  for (const moved of storage.movedAside || []) {
+    links.push(plain("Damaged file set aside", "A damaged file was put aside and flapd started afresh; nothing else is needed.", `${moved.path} → ${moved.movedTo} (${moved.reason})`));
+  }
   // Whether timed events (sent for later, schedules, quiet hours) may go by the clock, and why.
-  if (status.time) links.push(item("Clock", `${status.time.trusted ? "trusted" : "not trusted yet"}: ${status.time.reason}${status.time.scheduled ? ` · ${status.time.scheduled} sent for later` : ""}`));
-  if (status.mqtt) links.push(item("MQTT broker", `${status.mqtt.broker}: ${status.mqtt.state} since ${ago(status.mqtt.since)}${status.mqtt.reason ? ` (${status.mqtt.reason})` : ""}`));
+  if (status.time) {
+    const later = status.time.scheduled ? ` ${status.time.scheduled} sent for later.` : "";
+    links.push(plain("Clock", (status.time.trusted ? "The clock is right; timed messages go out on time." : "Waiting for the correct time; timed messages wait until then.") + later,
+      `${status.time.trusted ? "trusted" : "not trusted yet"}: ${status.time.reason}`));
+  }
+  if (status.mqtt) {
+    const words = status.mqtt.state === "connected" ? "Connected: home automations can write to the board."
+      : status.mqtt.state === "refused" ? "The home automation link refused flapd's login: check its user name and password."
+      : "Trying to reach the home automation link.";
+    links.push(plain("Home automation (MQTT)", words, `${status.mqtt.broker}: ${status.mqtt.state} since ${ago(status.mqtt.since)}${status.mqtt.reason ? ` (${status.mqtt.reason})` : ""}`));
+  }
   for (const board of status.boards || []) {
-    links.push(item(`Vestaboard ${board.panel}`, `${board.api} ${board.address}: ${board.reachable === false ? "unreachable" : board.reachable ? "reachable" : "not tried yet"}, ${board.queueDepth} waiting${board.lastError ? ` · ${board.lastError}` : ""}`));
+    const words = board.reachable === false ? "Cannot reach this Vestaboard; writes wait and are tried again." : `${board.queueDepth ? `${board.queueDepth} waiting to be written.` : "Up to date."}`;
+    links.push(plain(`Vestaboard ${board.panel}`, words, `${board.api} ${board.address}: ${board.reachable === false ? "unreachable" : board.reachable ? "reachable" : "not tried yet"}, ${board.queueDepth} waiting${board.lastError ? ` · ${board.lastError}` : ""}`));
   }
   for (const sensor of (await api("GET", "/v1/sensors")).data.sensors || []) {
     const straps = sensor.straps.map((s) => `${s.name} ${s.state}${s.battery != null ? ` (battery ${s.battery} %)` : ""}`).join(", ");
-    links.push(item(`Sensor ${sensor.name}`, `${sensor.state}${sensor.reason ? ` (${sensor.reason})` : ""}${straps ? ` · ${straps}` : ""}${sensor.remedy ? ` · ${sensor.remedy}` : ""}`));
+    const low = sensor.straps.filter((s) => s.battery != null && s.battery < 20).map((s) => s.name);
+    const words = `${{ connected: "Reading heart rates.", searching: "Looking for straps.", "no-contact": "A strap is not touching skin." }[sensor.state] ?? "Not working right now."}${low.length ? ` Battery low: ${low.join(", ")}.` : ""}`;
+    links.push(plain(`Heart-rate sensor ${sensor.name}`, words, `${sensor.state}${sensor.reason ? ` (${sensor.reason})` : ""}${straps ? ` · ${straps}` : ""}${sensor.remedy ? ` · ${sensor.remedy}` : ""}`));
   }
   if ((status.boards || []).length) {
     for (const d of ((await api("GET", "/v1/queue?limit=5")).data.deliveries || []).filter((d) => d.state === "failed" || d.state === "conflict")) {
-      links.push(item(`Write ${d.id} to ${d.panel}`, `${d.state}${d.lastError ? `: ${d.lastError}` : ""}`, [
+      links.push(plain(`A write to ${d.panel}`, d.state === "failed" ? "Could not be written." : "The board was changed by someone else meanwhile.", `${d.id}: ${d.state}${d.lastError ? `: ${d.lastError}` : ""}`, [
         ["Retry", async () => { await api("POST", `/v1/queue/${d.id}/retry`); refreshStatus(); }],
       ]));
     }
   }
   for (const s of (await api("GET", "/v1/schedules")).data.schedules || []) {
     const when = s.cron ? `cron ${s.cron}` : `${(s.days || ["daily"]).join(", ")} at ${(s.times || []).join(", ")}`;
-    links.push(item(`Schedule ${s.name}`, `${when}${s.timeZone ? ` (${s.timeZone})` : ""}${s.next ? ` · next ${new Date(s.next).toLocaleString()}` : ""}${s.fromFile ? " · from the configuration file" : ""}`));
+    links.push(plain(`Every ${s.name}`, s.next ? `Next: ${new Date(s.next).toLocaleString([], { weekday: "long", hour: "2-digit", minute: "2-digit" })}.` : "Not due again.",
+      `${when}${s.timeZone ? ` (${s.timeZone})` : ""}${s.fromFile ? " · from the configuration file" : ""}`));
   }
-  fill($("links"), links, "No MQTT broker, sensors or Vestaboards configured.");
+  fill($("links"), links, "Nothing else is set up: no home automation, sensors or Vestaboards.");
   if (!soundLoaded) { soundLoaded = true; await loadSound(); }
   await loadCalibration(status.panels || []);
 }
@@ -49,16 +89,31 @@ async function loadSound() {
   $("mute").checked = sound.mute;
   $("volume").value = sound.volume;
   $("quiet").value = sound.quietHours || "";
-  $("sound-note").textContent = sound.enabled ? `Sound: ${sound.state}${sound.reason ? ` (${sound.reason})` : ""}` : "Sound is off in the configuration.";
+  soundNote(sound.enabled, sound.state, sound.reason);
   for (const id of ["mute", "volume", "quiet"]) $(id).disabled = !sound.enabled;
   document.querySelector("#sound button").disabled = !sound.enabled;
+}
+
+// The sound's state in words; why it cannot play one tap away.
+function soundNote(enabled, state, reason, prefix = "") {
+  const note = $("sound-note");
+  const words = !enabled ? "Sound is off in the configuration."
+    : { idle: "The clack plays with each flap.", playing: "The clack plays with each flap.", muted: "The clack is muted.",
+        "quiet hours": "Quiet hours: the clack is silent until they end.", disabled: "Sound is off." }[state] ?? "The clack cannot play right now.";
+  note.replaceChildren(document.createTextNode(prefix + words));
+  if (reason && state === "unavailable") {
+    const more = document.createElement("details");
+    more.append(Object.assign(document.createElement("summary"), { textContent: "Details" }),
+      Object.assign(document.createElement("span"), { className: "muted", textContent: reason }));
+    note.append(" ", more);
+  }
 }
 
 export function setUpSound() {
   $("sound").addEventListener("submit", async (event) => {
     event.preventDefault();
     const reply = await api("PATCH", "/v1/sound", { mute: $("mute").checked, volume: Number($("volume").value), quietHours: $("quiet").value.trim() || null });
-    $("sound-note").textContent = reply.status < 300 ? `Saved. Sound: ${reply.data.state}` : refused(reply);
+    if (reply.status < 300) soundNote(true, reply.data.state, reply.data.reason, "Saved. "); else $("sound-note").textContent = refused(reply);
   });
 }
 

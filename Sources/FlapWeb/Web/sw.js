@@ -6,7 +6,7 @@ const SHELL = "vestawidget-shell-1";
 const SEEN = "vestawidget-seen-1";
 const FILES = ["/", "/widget", "/web/style.css", "/web/widget.css", "/web/app.js", "/web/api.js", "/web/board.js",
   "/web/compose.js", "/web/paint.js", "/web/lists.js", "/web/status.js", "/web/room.js", "/web/widget.js",
-  "/web/offline.js", "/web/glyphs.json", "/favicon.ico", "/manifest.webmanifest", "/web/icon-192.png"];
+  "/web/offline.js", "/web/outbox.js", "/web/glyphs.json", "/favicon.ico", "/manifest.webmanifest", "/web/icon-192.png"];
 // Answers kept as last seen, with the time they were seen.
 const KEPT = ["/v1/board", "/v1/session", "/v1/slots"];
 

@@ -32,7 +32,7 @@ function boardNodes(codes, glyphs, { oneLine = false } = {}) {
         if (run) { nodes.push(document.createTextNode(run)); run = ""; }
         const tile = document.createElement("span");
         tile.className = "tile";
-        tile.style.background = glyphs.colours[code];
+        tile.style.backgroundColor = glyphs.colours[code];
         tile.setAttribute("role", "img");
         tile.setAttribute("aria-label", glyphs.names[code]);
         nodes.push(tile);
