@@ -207,6 +207,29 @@ import Glibc
         #expect((try await second.api.get("/v1/slots").object["slots"] as? [Any])?.isEmpty == true)
     }
 
+    @Test func aRetainedCopyWithoutAnIdIsRecognisedAfterARestartEvenBehindANewerMessage() async throws {
+        let broker = try await MosquittoBroker.start()
+        defer { Task { await broker.stop() } }
+        let watcher = try await Watcher(port: broker.port, topics: ["vestawidget/+/receipt"])
+        defer { watcher.stop() }
+        try await publish(broker, "vestawidget/hall/slot/kitchen", #"{"text": "SOUP"}"#, retain: true)
+        let state = FileManager.default.temporaryDirectory.appendingPathComponent("retained-\(UUID().uuidString)").path
+        let first = try await flapd(broker, device: "hall", state: state)
+        try await watcher.until("SOUP accepted") { w in w.json(on: "vestawidget/hall/receipt").contains { $0["status"] as? String == "accepted" } }
+        let original = try #require(watcher.json(on: "vestawidget/hall/receipt").first { $0["status"] as? String == "accepted" }?["id"] as? String)
+        // The kitchen says something newer over HTTP; then flapd restarts and the broker hands it
+        // the retained SOUP again: a copy of what it already took, not a new message over the newer one.
+        #expect(try await first.api.postJSON("/v1/messages", #"{"text": "BREAD", "sender": {"id": "kitchen"}}"#).status == 202)
+        await first.stop()
+        let second = try await flapd(broker, device: "hall", state: state)
+        defer { Task { await second.stop() } }
+        try await watcher.until("the copy recognised") { w in
+            w.json(on: "vestawidget/hall/receipt").contains { $0["id"] as? String == original && $0["duplicate"] as? Bool == true }
+        }
+        let slots = try await second.api.get("/v1/slots").object["slots"] as? [[String: Any]] ?? []
+        #expect(slots.compactMap { $0["text"] as? [String] } == [["BREAD"]], "\(slots)")
+    }
+
     @Test func aRetainedCopyPastItsExpiryIsExpiredNotShown() async throws {
         let broker = try await MosquittoBroker.start()
         defer { Task { await broker.stop() } }

@@ -4,7 +4,8 @@ the broker from flapd.
 Usage: mqtt_publishers.py PORT TOPIC QOS PUBLISHERS PER_PUBLISHER ACKED_FILE [ID_PREFIX]
 
 Publisher p sends PER_PUBLISHER messages to TOPIC as sender "sender<p>", ids "s<p>-<i>" (ID_PREFIX
-instead of "s" when given), each
+instead of "s" when given; with ID_PREFIX "-", no ids at all, and "sender<p>/message <i>" stands
+for each message in ACKED_FILE), each
 created one second after the one before, as fast as the broker takes them. Each id whose
 acknowledgement reaches its publisher (PUBACK for QoS 1, PUBCOMP for QoS 2) is appended to
 ACKED_FILE when the publishers are done. Prints "done N" when every message is acknowledged
@@ -36,8 +37,12 @@ def publisher(p):
     client.loop_start()
     for i in range(per):
         created = (base + datetime.timedelta(seconds=i)).isoformat().replace("+00:00", "Z")
-        message_id = f"{prefix}{p}-{i}"
-        body = f'{{"id": "{message_id}", "sender": {{"id": "sender{p}"}}, "text": "message {i}", "createdAt": "{created}"}}'
+        if prefix == "-":
+            message_id = f"sender{p}/message {i}"
+            body = f'{{"sender": {{"id": "sender{p}"}}, "text": "message {i}", "createdAt": "{created}"}}'
+        else:
+            message_id = f"{prefix}{p}-{i}"
+            body = f'{{"id": "{message_id}", "sender": {{"id": "sender{p}"}}, "text": "message {i}", "createdAt": "{created}"}}'
         ids[client.publish(topic, body, qos=qos).mid] = message_id
     deadline = time.time() + 120
     while len(acked) < per and time.time() < deadline:
