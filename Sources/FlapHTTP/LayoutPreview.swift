@@ -44,7 +44,16 @@ struct LayoutPreviewAPI {
                 }
                 options.unsupported = value
             }
-            let strategy = object["transition"]?["strategy"]?.string.flatMap(TransitionStrategy.init(rawValue:))
+            var strategy: TransitionStrategy?
+            if let given = object["transition"] {
+                guard let fields = given.object else { return Responses.error(.badRequest, "transition: must be an object such as {\"strategy\": \"cascade\"}") }
+                if let name = fields["strategy"] {
+                    guard let value = name.string.flatMap(TransitionStrategy.init(rawValue:)) else {
+                        return Responses.error(.badRequest, "transition.strategy: \(Self.shown(name)) is not one of \(TransitionStrategy.allCases.map(\.rawValue).joined(separator: ", "))")
+                    }
+                    strategy = value
+                }
+            }
             do {
                 let laid = try TextLayout.encodeText(text, options: options)
                 let board = try Board(size: BoardSize(rows: laid.rowCount, columns: laid.columns), codes: laid.codes)

@@ -9,6 +9,9 @@ struct ReceiptsAPI {
         v1.get("receipts") { request, _ in
             guard let limit = ListLimit.of(request, default: 20, maximum: 500) else { return ListLimit.refusal(request, maximum: 500) }
             let sender = request.uri.queryParameters.get("sender")
+            if let sender, !(1...64).contains(sender.count) {
+                return Responses.error(.badRequest, "sender: a sender id is 1 to 64 characters")
+            }
             return Responses.json(.ok, ["receipts": try await inbox.recentReceipts(limit: limit, sender: sender)])
         }
         v1.get("receipts/:id") { _, context in
