@@ -126,3 +126,20 @@ import TestSupport
         #expect(slots.compactMap { $0["sender"] as? String } == ["mqtt-command"])
     }
 }
+
+/// flapctl's own retry: its first answer lost, it sends the message again with the same
+/// Idempotency-Key, so flapd would answer the first answer instead of taking it twice.
+@Suite(.timeLimit(.minutes(1))) struct FlapctlRetryTests {
+    @Test func aLostAnswerIsAskedAgainWithTheSameIdempotencyKey() async throws {
+        let peer = try ChildProcess(try await PythonPeer.python(), [PythonPeer.peersDirectory.appendingPathComponent("lossy_flapd.py").path])
+        defer { Task { await peer.stop() } }
+        #expect(try await eventually(within: .seconds(10), every: .milliseconds(20)) { peer.stdout.contains("\n") })
+        let port = try #require(peer.stdout.split(separator: "\n").first.map(String.init))
+        let sent = try await ProcessRunner.run(ProcessRunner.builtProduct("flapctl"), ["send", "--sender", "kitchen", "DINNER READY"],
+                                               environment: ["FLAPD_URL": "http://127.0.0.1:\(port)", "FLAPD_API_KEY": "k", "PATH": "/usr/bin:/bin"])
+        #expect(sent.status == 0 && sent.stdoutText == "m-0123456789abcdef0123456789abcdef\n", "\(sent.stdoutText) \(sent.stderrText)")
+        #expect(try await eventually(within: .seconds(10), every: .milliseconds(20)) { peer.stdout.split(separator: "\n").count >= 2 })
+        let keys = try #require(try JSONSerialization.jsonObject(with: Data(peer.stdout.split(separator: "\n")[1].utf8)) as? [String])
+        #expect(keys.count == 2 && keys[0] == keys[1] && keys[0].count >= 16, "\(keys)")
+    }
+}
