@@ -161,7 +161,8 @@ struct InboxWriter {
 
     private mutating func accept(_ message: Message, body: Data, now: Date, repetition: Repetition) throws -> Acceptance {
         // A copy already committed, in this group or before: nothing changes, nothing is counted.
-        if let existing = try Self.fetchReceipt(db, id: message.id) { return .duplicate(existing) }
+        // An id flapd made (the message has a repeat key) is random and new: only the key can match.
+        if message.repeatKey == nil, let existing = try Self.fetchReceipt(db, id: message.id) { return .duplicate(existing) }
         if let original = try original(of: message, repetition) { return .duplicate(original) }
         if let refusal = rules.refusal(for: message.sender.id) { return .refused(refusal) }
         if let wait = try RateBuckets.take(db, sender: message.sender.id, now: now, perHour: rules.ratePerHour) {
