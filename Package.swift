@@ -229,7 +229,7 @@ let package = Package(
         .testTarget(
             name: "FlapHTTPTests",
             dependencies: [
-                "FlapHTTP", "FlapService", "FlapLinux", "FlapHardware", "TestSupport",
+                "FlapHTTP", "FlapService", "FlapLinux", "FlapHardware", "TestSupport", .product(name: "Logging", package: "swift-log"),
             ]),
         .testTarget(
             name: "FlapServiceTests",

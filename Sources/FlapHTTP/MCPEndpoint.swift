@@ -57,7 +57,7 @@ struct MCPEndpoint {
             return Responses.error(.forbidden, "a request from the page \(origin) is refused: MCP clients are programs, and flapd's own page is \(authority)")
         }
         let header = request.headers[.authorization] ?? ""
-        guard header.hasPrefix("Bearer "), secretsMatch(String(header.dropFirst(7)), key) else {
+        guard let token = Authentication.bearer(in: header), secretsMatch(token, key) else {
             let problem = header.isEmpty ? "MCP needs Authorization: Bearer <key>, flapd's API key (its file's path is in flapd's log)" : "the API key is wrong"
             return Responses.error(.unauthorized, problem, headers: [.wwwAuthenticate: "Bearer"])
         }

@@ -5,6 +5,7 @@ import Glibc
 #endif
 import HTTPTypes
 import Hummingbird
+import Logging
 
 /// Signed-in browsers: after `POST /v1/session` with the API key, a random session id in an
 /// HttpOnly, SameSite=Strict cookie stands for the key for a week (or until sign-out). Kept in a
@@ -16,18 +17,42 @@ public actor Sessions {
     /// At most this many at once; signing in beyond it ends the oldest.
     static let most = 256
 
+    /// By session id (a dictionary: looked up by its hash, never compared with every session).
     private var expiry: [String: Date] = [:]
     private let now: @Sendable () -> Date
     private let file: String?
 
-    public init(file: String? = nil, now: @escaping @Sendable () -> Date = { Date() }) {
+    /// The largest sessions file read: 256 sessions take about 17 KB.
+    static let largestFile = 64 * 1024
+
+    public init(file: String? = nil, now: @escaping @Sendable () -> Date = { Date() }, logger: Logger = Logger(label: "flapd.sessions")) {
         self.now = now
         self.file = file
-        // A damaged or missing file signs everyone out, nothing worse.
-        if let file, let data = FileManager.default.contents(atPath: file),
-           let stored = try? JSONDecoder().decode([String: Double].self, from: data) {
-            let current = now()
-            expiry = stored.mapValues(Date.init(timeIntervalSince1970:)).filter { $0.value > current }
+        guard let file, FileManager.default.fileExists(atPath: file) else { return }
+        // A damaged file signs everyone out, nothing worse; said once, so it can be looked into.
+        let size = (try? FileManager.default.attributesOfItem(atPath: file)[.size] as? Int) ?? 0
+        guard size <= Self.largestFile, let data = FileManager.default.contents(atPath: file),
+              let stored = try? JSONDecoder().decode([String: Double].self, from: data) else {
+            logger.warning("the sessions file is damaged or too large: browsers must sign in again", metadata: ["file": "\(file)", "bytes": "\(size)"])
+            return
+        }
+        let current = now().timeIntervalSince1970
+        let sessions = stored.filter { Self.wellFormed($0.key) }
+        if sessions.count < stored.count {
+            logger.warning("the sessions file held entries that are not sessions; they are ignored", metadata: ["file": "\(file)", "ignored": "\(stored.count - sessions.count)"])
+        }
+        let usable = sessions.filter { $0.value > current }
+        // At most the newest `most`, as signing in keeps.
+        expiry = Dictionary(uniqueKeysWithValues: usable.sorted { $0.value > $1.value }.prefix(Self.most)
+            .map { ($0.key, Date(timeIntervalSince1970: $0.value)) })
+    }
+
+    /// Whether `id` has the form of the ids ``open()`` makes (43 characters of base64url), so
+    /// anything else is refused before it is looked up or compared.
+    public static func wellFormed(_ id: String) -> Bool {
+        id.utf8.count == 43 && id.utf8.allSatisfy { byte in
+            (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(byte) || (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(byte)
+                || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) || byte == UInt8(ascii: "-") || byte == UInt8(ascii: "_")
         }
     }
 
@@ -59,17 +84,18 @@ public actor Sessions {
 
     /// When `id`'s session ends, if it is open.
     public func expires(_ id: String) -> Date? {
-        // Compared in constant time against each: a session id is as good as the key.
-        guard let match = expiry.first(where: { secretsMatch(id, $0.key) }) else { return nil }
-        guard match.value > now() else {
-            expiry[match.key] = nil
+        // A cookie of another form costs nothing more; a well-formed one is found by its hash and
+        // then compared in constant time (a session id is as good as the key).
+        guard Self.wellFormed(id), let (key, ends) = expiry.first(matching: id), secretsMatch(id, key) else { return nil }
+        guard ends > now() else {
+            expiry[key] = nil
             return nil
         }
-        return match.value
+        return ends
     }
 
     public func close(_ id: String) {
-        expiry = expiry.filter { !secretsMatch(id, $0.key) }
+        guard Self.wellFormed(id), expiry.removeValue(forKey: id) != nil else { return }
         save()
     }
 
@@ -136,12 +162,21 @@ struct Authentication: RouterMiddleware {
     }
 
     /// The key in `Bearer KEY`, or the password of `Basic base64(user:password)` (dashboards
-    /// that can only send Basic put the key there, under any user name).
+    /// that can only send Basic put the key there, under any user name). The scheme's name is
+    /// case-insensitive (RFC 9110: `bearer` is `Bearer`).
     static func secret(in header: String) -> String? {
-        if header.hasPrefix("Bearer ") { return String(header.dropFirst(7)) }
-        guard header.hasPrefix("Basic "), let decoded = Data(base64Encoded: String(header.dropFirst(6))),
+        if let token = bearer(in: header) { return token }
+        guard let credentials = credentials(in: header, scheme: "basic"), let decoded = Data(base64Encoded: credentials),
               let pair = String(data: decoded, encoding: .utf8), let colon = pair.firstIndex(of: ":") else { return nil }
         return String(pair[pair.index(after: colon)...])
+    }
+
+    /// The token of an `Authorization: Bearer TOKEN` header, whatever the scheme's case.
+    static func bearer(in header: String) -> String? { credentials(in: header, scheme: "bearer") }
+
+    private static func credentials(in header: String, scheme: String) -> String? {
+        guard let space = header.firstIndex(of: " "), header[..<space].lowercased() == scheme else { return nil }
+        return String(header[header.index(after: space)...]).trimmed
     }
 
     /// Whether the request says it comes from this server's own pages.
@@ -151,5 +186,13 @@ struct Authentication: RouterMiddleware {
             return origin == "http://\(host)" || origin == "https://\(host)"
         }
         return request.headers[HTTPField.Name("Sec-Fetch-Site")!] == "same-origin"
+    }
+}
+
+extension Dictionary where Key == String {
+    /// The entry whose key equals `key`, found through the dictionary's hash.
+    func first(matching key: String) -> (String, Value)? {
+        guard let index = index(forKey: key) else { return nil }
+        return (self[index].key, self[index].value)
     }
 }

@@ -38,6 +38,10 @@ import TestSupport
         let wrong = HTTPClient(base: none.base, headers: ["Authorization": "Bearer test-kez"])
         #expect(try await wrong.get("/v1/board").status == 401)
         #expect(try await wrong.get("/v1/board").object["error"] as? String == "the API key is wrong")
+        // The scheme's name is case-insensitive (RFC 9110).
+        for scheme in ["bearer", "BEARER"] {
+            #expect(try await HTTPClient(base: none.base, headers: ["Authorization": "\(scheme) test-key"]).get("/v1/board").status == 200, "\(scheme)")
+        }
         // Health and metrics need no key.
         #expect(try await none.get("/healthz").status == 200)
         #expect(try await none.get("/metrics").status == 200)

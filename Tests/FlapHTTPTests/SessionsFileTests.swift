@@ -1,4 +1,5 @@
 import FlapHTTP
+import Logging
 import Foundation
 import Testing
 
@@ -36,5 +37,60 @@ import Testing
         #expect(await sessions.expires("anything") == nil)
         let opened = await sessions.open()
         #expect(await Sessions(file: path).expires(opened.id) != nil, "the file is written whole again")
+    }
+}
+
+/// Found by an adversarial run: cookies and session files that cost flapd more than they should.
+@Suite struct SessionsHardeningTests {
+    func file(_ contents: String) throws -> String {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("sessions-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        let path = directory.appendingPathComponent("sessions.json").path
+        try contents.write(toFile: path, atomically: true, encoding: .utf8)
+        return path
+    }
+
+    @Test func aCookieOfAnotherFormIsRefusedWithoutComparingIt() async throws {
+        let sessions = Sessions()
+        let real = await sessions.open()
+        #expect(Sessions.wellFormed(real.id))
+        #expect(await sessions.expires(real.id) != nil)
+        for forged in [String(repeating: "A", count: 60_000), "", String(real.id.dropLast()), real.id + "A", String(real.id.dropLast()) + "!"] {
+            #expect(!Sessions.wellFormed(forged))
+            #expect(await sessions.expires(forged) == nil)
+        }
+    }
+
+    @Test func aSessionsFileIsCappedAndOnlyWellFormedIdsAreTaken() async throws {
+        let later = Date().addingTimeInterval(3600).timeIntervalSince1970
+        let good = (0..<300).map { i in String(repeating: "a", count: 40) + String(format: "%03d", i) }
+        var entries = Dictionary(uniqueKeysWithValues: good.enumerated().map { ($1, later + Double($0)) })
+        entries["any string"] = later
+        let path = try file(String(decoding: try JSONEncoder().encode(entries), as: UTF8.self))
+        let sessions = Sessions(file: path)
+        #expect(await sessions.expires("any string") == nil, "an entry that is no session id does not sign anyone in")
+        // The newest 256 are kept, the oldest 44 not.
+        #expect(await sessions.expires(good[299]) != nil)
+        #expect(await sessions.expires(good[0]) == nil)
+    }
+
+    @Test func aDamagedOrHugeFileSignsEveryoneOutAndIsSaidOnce() async throws {
+        final class Lines: @unchecked Sendable { let lock = NSLock(); var lines: [String] = [] }
+        let said = Lines()
+        let logger = Logger(label: "test") { _ in CollectingHandler { message in said.lock.withLock { said.lines.append(message) } } }
+        _ = Sessions(file: try file("not json at all"), logger: logger)
+        _ = Sessions(file: try file("{\"" + String(repeating: "x", count: 70_000) + "\": 1}"), logger: logger)
+        #expect(said.lines.count == 2 && said.lines.allSatisfy { $0.contains("damaged or too large") }, "\(said.lines)")
+    }
+}
+
+/// Collects log messages for a test.
+struct CollectingHandler: LogHandler {
+    let collect: @Sendable (String) -> Void
+    var metadata: Logger.Metadata = [:]
+    var logLevel: Logger.Level = .trace
+    subscript(metadataKey key: String) -> Logger.Metadata.Value? { get { metadata[key] } set { metadata[key] = newValue } }
+    func log(level: Logger.Level, message: Logger.Message, metadata: Logger.Metadata?, source: String, file: String, function: String, line: UInt) {
+        collect(message.description)
     }
 }

@@ -117,6 +117,9 @@ public struct Flapd: AsyncParsableCommand {
         LoggingSystem.bootstrap { JournalLogHandler(label: $0, level: level) }
         let logger = Logger(label: "flapd")
         DescriptorLimit.raise(logger: logger)
+        // Everything flapd writes (the inbox with its messages and sender names, keys, sessions)
+        // is the owner's alone: files 0600, folders 0700, whatever umask flapd was started with.
+        umask(0o077)
         let appliance: Appliance
         do {
             appliance = try await Appliance(configuration: configuration, drawInTerminal: isatty(1) == 1, logger: logger)

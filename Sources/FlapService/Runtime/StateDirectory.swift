@@ -26,6 +26,29 @@ public struct StateDirectory: Sendable {
             throw ServiceError("cannot create the state directory \(chosen): \(Self.reason(error)) (give another with --state-dir)")
         }
         path = chosen
+        Self.keepPrivate(chosen)
+    }
+
+    /// Makes the folder 0700 and the files directly in it 0600: an inbox written by an earlier
+    /// version was 0644 (its messages and sender names readable by every user), its keys 0600.
+    static func keepPrivate(_ folder: String) {
+        chmod(folder, 0o700)
+        for name in (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? [] {
+            var info = stat()
+            let path = folder + "/" + name
+            guard lstat(path, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG, info.st_mode & 0o077 != 0 else { continue }
+            chmod(path, 0o600)
+        }
+    }
+
+    /// The largest key file read: a key is a line of text, and reading a file of megabytes at
+    /// every start (or a wrong key's every check) is a mistake to name, not a key to take.
+    static let largestKeyFile = 4096
+
+    /// The size of the file at `path`, or nil when there is none.
+    static func size(of path: String) -> Int? {
+        var info = stat()
+        return stat(path, &info) == 0 ? Int(info.st_size) : nil
     }
 
     /// The path of `name` inside it.
@@ -35,6 +58,9 @@ public struct StateDirectory: Sendable {
     /// `created` says whether it was just made, so the caller can say where it is.
     public func secret(_ name: String) throws -> (value: String, created: Bool) {
         let path = file(name)
+        if let size = Self.size(of: path), size > Self.largestKeyFile {
+            throw ServiceError("\(path) is \(size) bytes; a key file holds one line of at most \(Self.largestKeyFile) bytes: move it aside and flapd makes a new key")
+        }
         if let existing = try? String(contentsOfFile: path, encoding: .utf8).trimmed, !existing.isEmpty {
             return (existing, false)
         }
@@ -66,6 +92,9 @@ func resolve(_ secret: Secret, purpose: String) throws -> String {
     case .value(let value):
         return value
     case .file(let path):
+        if let size = StateDirectory.size(of: path), size > StateDirectory.largestKeyFile {
+            throw ServiceError("the \(purpose) file \(path) is \(size) bytes; it should hold the key on one line (at most \(StateDirectory.largestKeyFile) bytes)")
+        }
         guard let text = try? String(contentsOfFile: path, encoding: .utf8) else {
             throw ServiceError("cannot read the \(purpose) file \(path): check that it exists and that flapd may read it")
         }
