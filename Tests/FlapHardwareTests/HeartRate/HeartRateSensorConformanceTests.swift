@@ -67,11 +67,12 @@ import TestSupport
         let arrived = try await recorder.until(20) { $0.samples.count >= 3 }
         stimulating.cancel()
 
-        // It stops promptly when cancelled, and says nothing afterwards.
+        // It stops when cancelled rather than finishing a wait (BlueZ's Connect waits 25 s), and says
+        // nothing afterwards. The bound is loose: on two busy cores a task can wait seconds for a thread.
         let cancelled = ContinuousClock.now
         running.cancel()
         await running.value
-        #expect(cancelled.duration(to: .now) < .seconds(3), "\(kind) took \(cancelled.duration(to: .now)) to stop")
+        #expect(cancelled.duration(to: .now) < .seconds(12), "\(kind) took \(cancelled.duration(to: .now)) to stop")
         let count = recorder.samples.count
         try await Task.sleep(for: .milliseconds(300))
         #expect(recorder.samples.count == count)
