@@ -36,6 +36,9 @@ let package = Package(
         .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.0.0"),
         .package(url: "https://github.com/apple/swift-http-types", from: "1.0.0"),
         .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
+        .package(url: "https://github.com/apple/swift-certificates", from: "1.10.0"),
+        .package(url: "https://github.com/apple/swift-crypto", "3.12.3"..<"5.0.0"),
+        .package(url: "https://github.com/apple/swift-asn1", from: "1.1.0"),
     ],
     targets: [
         // Pure Swift: character codes, text layout, drums, flip planning, pixels, sound and image
@@ -157,12 +160,29 @@ let package = Package(
         .target(
             name: "FlapTime",
             dependencies: ["FlapJSON", "FlapCore", "FlapMessaging", "FlapStorage", "CLinuxDevices", .product(name: "Logging", package: "swift-log")]),
+        // HTTPS with nothing to buy: flapd's own certificate authority and the server certificate
+        // it issues (names and addresses kept current), or the user's certificate files, reloaded
+        // when they change; both handed to swift-nio-ssl per handshake.
+        .target(
+            name: "FlapTLS",
+            dependencies: [
+                "FlapStorage",
+                .product(name: "X509", package: "swift-certificates"),
+                .product(name: "SwiftASN1", package: "swift-asn1"),
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ]),
         // Configuration and composition: flapd's services, each driver chosen here from settings.
         .target(
             name: "FlapService",
             dependencies: [
                 "FlapJSON",
-                "FlapTime", "FlapCore", "FlapHardware", "FlapSimulated", "FlapLinux", "FlapDrivers", "FlapMessaging", "FlapStorage", "FlapHTTP", "FlapMQTT", "FlapMetrics", "FlapHeartRate", "FlapRooms", "FlapKiosk", "FlapVestaboard", "FlapWeb", "Wematch", "CSystemd",
+                "FlapTime", "FlapCore", "FlapHardware", "FlapSimulated", "FlapLinux", "FlapDrivers", "FlapMessaging", "FlapStorage", "FlapHTTP", "FlapMQTT", "FlapMetrics", "FlapHeartRate", "FlapRooms", "FlapKiosk", "FlapVestaboard", "FlapWeb", "FlapTLS", "Wematch", "CSystemd",
+                .product(name: "HummingbirdTLS", package: "hummingbird"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "UnixSignals", package: "swift-service-lifecycle"),
                 .product(name: "Logging", package: "swift-log"),
@@ -201,7 +221,7 @@ let package = Package(
         .executableTarget(name: "instruction-counts", dependencies: ["FlapCore"], path: "Benchmarks/InstructionCounts"),
 
         // Helpers shared by the test targets: the Python peer (vesta in a venv), the built binaries.
-        .target(name: "TestSupport", path: "Tests/TestSupport"),
+        .target(name: "TestSupport", dependencies: [.product(name: "Logging", package: "swift-log")], path: "Tests/TestSupport"),
         .testTarget(name: "FlapCoreTests", dependencies: ["FlapCore", "TestSupport"]),
         .testTarget(
             name: "FlapSimulatedTests",
@@ -220,6 +240,12 @@ let package = Package(
             dependencies: ["FlapStorage", .product(name: "Logging", package: "swift-log")]),
         .testTarget(name: "FlapVestaboardTests", dependencies: ["FlapVestaboard", "FlapStorage", "FlapCore", "FlapHardware", "TestSupport"]),
         .testTarget(name: "FlapKioskTests", dependencies: ["FlapKiosk", "Wematch", "FlapCore", "FlapSimulated", "FlapHardware", "TestSupport"]),
+        .testTarget(
+            name: "FlapTLSTests",
+            dependencies: [
+                "FlapTLS", "TestSupport", .product(name: "X509", package: "swift-certificates"), .product(name: "Logging", package: "swift-log"),
+                .product(name: "SwiftASN1", package: "swift-asn1"), .product(name: "Crypto", package: "swift-crypto"),
+            ]),
         .testTarget(name: "FlapDriversTests", dependencies: ["FlapDrivers", "FlapHeartRate"]),
         .testTarget(name: "FlapHeartRateTests", dependencies: ["FlapHeartRate", "FlapHardware", "FlapSimulated", "FlapMetrics", "TestSupport"]),
         .testTarget(

@@ -2,6 +2,7 @@ import FlapHTTP
 import Logging
 import Foundation
 import Testing
+import TestSupport
 
 /// Signed-in browsers survive a restart: sessions are kept in a file of the state directory, only
 /// the owner may read it, ended and expired ones are not brought back, and a damaged file signs
@@ -75,22 +76,9 @@ import Testing
     }
 
     @Test func aDamagedOrHugeFileSignsEveryoneOutAndIsSaidOnce() async throws {
-        final class Lines: @unchecked Sendable { let lock = NSLock(); var lines: [String] = [] }
-        let said = Lines()
-        let logger = Logger(label: "test") { _ in CollectingHandler { message in said.lock.withLock { said.lines.append(message) } } }
-        _ = Sessions(file: try file("not json at all"), logger: logger)
-        _ = Sessions(file: try file("{\"" + String(repeating: "x", count: 70_000) + "\": 1}"), logger: logger)
-        #expect(said.lines.count == 2 && said.lines.allSatisfy { $0.contains("damaged or too large") }, "\(said.lines)")
-    }
-}
-
-/// Collects log messages for a test.
-struct CollectingHandler: LogHandler {
-    let collect: @Sendable (String) -> Void
-    var metadata: Logger.Metadata = [:]
-    var logLevel: Logger.Level = .trace
-    subscript(metadataKey key: String) -> Logger.Metadata.Value? { get { metadata[key] } set { metadata[key] = newValue } }
-    func log(level: Logger.Level, message: Logger.Message, metadata: Logger.Metadata?, source: String, file: String, function: String, line: UInt) {
-        collect(message.description)
+        let said = LogLines()
+        _ = Sessions(file: try file("not json at all"), logger: said.logger)
+        _ = Sessions(file: try file("{\"" + String(repeating: "x", count: 70_000) + "\": 1}"), logger: said.logger)
+        #expect(said.all.count == 2 && said.all.allSatisfy { $0.contains("damaged or too large") }, "\(said.all)")
     }
 }

@@ -1,3 +1,4 @@
+import FlapStorage
 import FoundationEssentials
 
 /// Each directly driven module's offset: the steps from its home sensor's edge to the middle of
@@ -21,6 +22,6 @@ struct Calibration: Sendable {
     /// Saves `offsets` for `panel`.
     func save(_ offsets: [Int], panel: String) throws {
         let data = try JSONEncoder().encode(File(offsets: offsets))
-        try writeWhole(data, to: path(panel: panel), purpose: "calibration")
+        try DurableFile.write(data, to: path(panel: panel))
     }
 }

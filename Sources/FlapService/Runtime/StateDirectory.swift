@@ -109,31 +109,3 @@ public struct ServiceError: Error, CustomStringConvertible {
     public var description: String
     public init(_ description: String) { self.description = description }
 }
-
-/// Writes `data` to `path` so a power cut leaves the old file or the new one: written beside it,
-/// synced, then renamed over it.
-/// A full, read-only or failing disk is thrown as a ``StorageFault`` naming `path`.
-func writeWhole(_ data: Data, to path: String, purpose: String) throws {
-    let url = URL(fileURLWithPath: path)
-    let temporary = url.deletingLastPathComponent().appendingPathComponent("." + url.lastPathComponent + ".new").path
-    do {
-        try data.write(to: URL(fileURLWithPath: temporary))
-        try syncFile(temporary)
-    } catch {
-        try? FileManager.default.removeItem(atPath: temporary)
-        throw StorageFault(error, path: path) ?? error
-    }
-    guard rename(temporary, path) == 0 else {
-        let code = errno
-        throw StorageFault(POSIXError(POSIXErrorCode(rawValue: code) ?? .EIO), path: path)
-            ?? ServiceError("cannot save the \(purpose) to \(path): \(String(cString: strerror(code)))")
-    }
-}
-
-/// Flushes `path`'s data to the storage (fsync), so a rename over the old file is safe.
-private func syncFile(_ path: String) throws {
-    let descriptor = open(path, O_WRONLY | O_CLOEXEC)
-    guard descriptor >= 0 else { throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO) }
-    defer { close(descriptor) }
-    guard fsync(descriptor) == 0 else { throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO) }
-}

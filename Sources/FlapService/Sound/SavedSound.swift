@@ -1,3 +1,4 @@
+import FlapStorage
 import FlapCore
 import FoundationEssentials
 
@@ -29,6 +30,6 @@ struct SavedSound: Sendable {
 
     func save(_ settings: SoundSettings) throws {
         let data = try JSONEncoder().encode(File(mute: settings.mute, volume: settings.volume, quietHours: settings.quietHours?.description))
-        try writeWhole(data, to: path, purpose: "sound settings")
+        try DurableFile.write(data, to: path)
     }
 }
