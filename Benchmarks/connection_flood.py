@@ -66,7 +66,7 @@ def main():
     state = tempfile.mkdtemp(prefix="flapd-flood-")
     port = free_port()
     flapd = subprocess.Popen([FLAPD, "--simulate", "--no-sound", "--state-dir", state, "--api-port", str(port),
-                              "--local-api-port", "0", "--api-key", "flood"], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+                              "--https-port", "0", "--local-api-port", "0", "--api-key", "flood"], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     try:
         for _ in range(200):
             try:

@@ -57,7 +57,7 @@ class Flapd:
         self.log = open(self.log_path, "w")
         self.process = subprocess.Popen(
             [FLAPD, "--simulate", "--no-sound", "--rate-limit", "0", "--state-dir", state, "--api-port", str(self.api_port),
-             "--local-api-port", "0", "--api-key", "bench", "--mqtt", f"mqtt://127.0.0.1:{broker_port}", "--device-id", "bench"],
+             "--https-port", "0", "--local-api-port", "0", "--api-key", "bench", "--mqtt", f"mqtt://127.0.0.1:{broker_port}", "--device-id", "bench"],
             stdout=subprocess.DEVNULL, stderr=self.log)
 
     def text(self):

@@ -96,7 +96,7 @@ struct HeartRateBench {
             try "[[panel]]\ndriver = \"simulated\"\nshow = \"none\"\n[sound]\nenabled = false\n\(sensors)".write(toFile: dir + "/flapd.toml", atomically: true, encoding: .utf8)
             let process = Process()
             process.executableURL = URL(fileURLWithPath: flapd)
-            process.arguments = ["--config", dir + "/flapd.toml", "--state-dir", dir + "/state", "--api-port", "0", "--local-api-port", "0", "--api-key", "bench"]
+            process.arguments = ["--config", dir + "/flapd.toml", "--state-dir", dir + "/state", "--api-port", "0", "--https-port", "0", "--local-api-port", "0", "--api-key", "bench"]
             process.standardOutput = FileHandle.nullDevice
             process.standardError = FileHandle.nullDevice
             try process.run()
@@ -163,7 +163,7 @@ final class RunningFlapd: @unchecked Sendable {
         guard FileManager.default.isExecutableFile(atPath: flapd) else { throw InputError("no flapd beside flapbench at \(flapd)") }
         directory = FileManager.default.temporaryDirectory.appendingPathComponent("flapd-hr-\(UUID().uuidString)").path
         process.executableURL = URL(fileURLWithPath: flapd)
-        process.arguments = ["--simulate", "--sensor", "ble=hci0", "--state-dir", directory, "--api-port", "0", "--local-api-port", "0",
+        process.arguments = ["--simulate", "--sensor", "ble=hci0", "--state-dir", directory, "--api-port", "0", "--https-port", "0", "--local-api-port", "0",
                              "--api-key", "bench", "--no-sound", "--log-level", logLevel]
         var environment = ProcessInfo.processInfo.environment
         environment["DBUS_SYSTEM_BUS_ADDRESS"] = bus

@@ -26,7 +26,7 @@ struct ServiceBench {
 
         let process = Process()
         process.executableURL = URL(fileURLWithPath: flapd)
-        process.arguments = ["--simulate", "--state-dir", dir + "/state", "--api-port", "0", "--local-api-port", "0",
+        process.arguments = ["--simulate", "--state-dir", dir + "/state", "--api-port", "0", "--https-port", "0", "--local-api-port", "0",
                              "--api-key", "bench", "--rate-limit", "0", "--log-level", "debug", "--no-sound"]
             + (mqtt.map { ["--mqtt", $0, "--device-id", "bench"] } ?? [])
         var environment = ProcessInfo.processInfo.environment

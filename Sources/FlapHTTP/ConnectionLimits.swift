@@ -36,13 +36,30 @@ public struct ConnectionLimits: Sendable {
         self.maximumLate = maximumLate
     }
 
+    /// How a port's requests arrive.
+    public enum Transport: Sendable {
+        /// Plain HTTP; with `redirectingPagesTo`, pages asked for by other machines are sent to
+        /// that HTTPS port (nil until it is bound).
+        case plain(redirectingPagesTo: (@Sendable () -> Int?)? = nil)
+        /// Inside TLS: answers may set cookies for HTTPS only.
+        case tls
+    }
+
     /// The HTTP/1.1 server of one port with these limits (each port counts its own connections).
-    public func server() -> HTTPServerBuilder {
+    public func server(_ transport: Transport = .plain()) -> HTTPServerBuilder {
         let count = ConnectionCount(limit: maximumConnections, lateLimit: maximumLate)
         let lateHeadTimeout = TimeAmount.nanoseconds(Int64(lateHeadTimeout / .nanoseconds(1)))
         return .http1(configuration: .init(
-            additionalChannelHandlers: [ConnectionGate(count: count, lateHeadTimeout: lateHeadTimeout)],
+            additionalChannelHandlers: [ConnectionGate(count: count, lateHeadTimeout: lateHeadTimeout)] + Self.handlers(transport),
             idleTimeout: .nanoseconds(Int64(idleTimeout / .nanoseconds(1)))))
+    }
+
+    private static func handlers(_ transport: Transport) -> [any RemovableChannelHandler] {
+        switch transport {
+        case .plain(let redirect?): [TransportMark(secure: false), PlainHTTPRedirect(httpsPort: redirect)]
+        case .plain(nil): [TransportMark(secure: false)]
+        case .tls: [TransportMark(secure: true)]
+        }
     }
 }
 

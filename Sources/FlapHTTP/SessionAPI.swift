@@ -16,7 +16,7 @@ struct SessionAPI {
                 return Responses.error(.forbidden, "a request from another site is refused: send it from flapd's own page")
             }
             if let id = Sessions.id(in: request) { await sessions.close(id) }
-            return Response(status: .noContent, headers: [.setCookie: Sessions.cookie(nil, expires: nil)])
+            return Response(status: .noContent, headers: [.setCookie: Sessions.cookie(nil, expires: nil, for: request)])
         }
         router.get("v1/session") { request, _ in
             // 200 either way: a page asking whether it is signed in is not an error.
@@ -35,7 +35,7 @@ struct SessionAPI {
         }
         guard secretsMatch(given, apiKey) else { return Responses.error(.unauthorized, "the API key is wrong") }
         let (id, expires) = await sessions.open()
-        return Responses.json(.ok, SignedIn(expiresAt: expires), headers: [.setCookie: Sessions.cookie(id, expires: expires)])
+        return Responses.json(.ok, SignedIn(expiresAt: expires), headers: [.setCookie: Sessions.cookie(id, expires: expires, for: request)])
     }
 
     /// `GET /v1/session`'s answer.

@@ -110,9 +110,11 @@ public actor Sessions {
     }
 
     /// The cookie that opens a session (or, with no id, ends it).
-    nonisolated static func cookie(_ id: String?, expires: Date?) -> String {
-        guard let id, let expires else { return "\(cookieName)=; Path=/; HttpOnly; SameSite=Strict; Max-Age=0" }
-        return "\(cookieName)=\(id); Path=/; HttpOnly; SameSite=Strict; Max-Age=\(Int(expires.timeIntervalSinceNow.rounded()))"
+    /// Asked for over HTTPS, it is `Secure`: the browser never sends it over plain HTTP.
+    nonisolated static func cookie(_ id: String?, expires: Date?, for request: Request) -> String {
+        let secure = request.headers[TransportMark.name] == "tls" ? "; Secure" : ""
+        guard let id, let expires else { return "\(cookieName)=; Path=/; HttpOnly; SameSite=Strict; Max-Age=0\(secure)" }
+        return "\(cookieName)=\(id); Path=/; HttpOnly; SameSite=Strict; Max-Age=\(Int(expires.timeIntervalSinceNow.rounded()))\(secure)"
     }
 }
 

@@ -74,6 +74,11 @@ public struct CertificateAuthority: Sendable {
         return try ServerIdentity(chain: [certificate, self.certificate], key: key, names: names)
     }
 
+    /// The authority's common name, as phones list it.
+    public var name: String {
+        certificate.subject.flatMap { $0 }.first { $0.type == .RDNAttributeType.commonName }.map { "\($0.value)" } ?? "VestaWidget"
+    }
+
     /// The CA certificate as PEM, what `/ca.crt` serves and phones install.
     public func certificatePEM() throws -> String { try certificate.serializeAsPEM().pemString }
 }

@@ -46,7 +46,9 @@ public enum WebPage {
     ]
 
     /// Adds the page's routes (no key needed: it holds no secret; the API behind it does).
-    public static func add(to router: Router<BasicRequestContext>) {
+    /// With `authority`, also `/ca.crt` and `/install` (``AuthorityDownload``).
+    public static func add(to router: Router<BasicRequestContext>, authority: AuthorityDownload? = nil) {
+        authority?.add(to: router)
         for (path, file) in files {
             let tag = entityTag(file.bytes)
             router.get(RouterPath(path)) { request, _ in serve(file.bytes, type: file.type, tag: tag, to: request) }

@@ -55,7 +55,7 @@ import TestSupport
         let flapd = ProcessRunner.builtProduct("flapd")
         let state = FileManager.default.temporaryDirectory.appendingPathComponent("flapd-\(UUID().uuidString)").path
         let result = try await ProcessRunner.run(flapd, ["--panel", "chainlink=/dev/no-such-controller", "--state-dir", state,
-                                                   "--api-port", "0", "--local-api-port", "0", "--no-sound"])
+                                                   "--api-port", "0", "--https-port", "0", "--local-api-port", "0", "--no-sound"])
         #expect(result.status != 0)
         #expect(result.stderrText.contains("/dev/no-such-controller: cannot open: No such file or directory (is the controller plugged in?)"))
         let bad = try await ProcessRunner.run(flapd, ["--panel", "stepper=/dev/x", "--check-config"])

@@ -15,7 +15,7 @@ import Glibc
         let environment = ProcessInfo.processInfo.environment.merging(device.environment) { $1 }
         let flapd = try ChildProcess(
             ProcessRunner.builtProduct("flapd"),
-            ["--simulate", "--state-dir", dir + "/state", "--api-port", "0", "--local-api-port", "0", "--api-key", "k", "--sound-device", "clacks"],
+            ["--simulate", "--state-dir", dir + "/state", "--api-port", "0", "--https-port", "0", "--local-api-port", "0", "--api-key", "k", "--sound-device", "clacks"],
             environment: environment)
         defer { Task { await flapd.stop() } }
         let log = try await flapd.waitForLog("INFO ready")

@@ -22,10 +22,15 @@ import TestSupport
         let files = try FileManager.default.contentsOfDirectory(atPath: second.stateDirectory)
         #expect(files.contains("inbox.sqlite") && files.contains("inbox.sqlite-wal") && files.contains("viewer-key"), "\(files)")
         for name in files {
-            var info = stat()
-            guard lstat(second.stateDirectory + "/" + name, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else { continue }
-            #expect(info.st_mode & 0o077 == 0, "\(name) is \(String(info.st_mode & 0o777, radix: 8))")
+            let attributes = try FileManager.default.attributesOfItem(atPath: second.stateDirectory + "/" + name)
+            let mode = (attributes[.posixPermissions] as? Int) ?? -1
+            if attributes[.type] as? FileAttributeType == .typeDirectory {
+                #expect(mode & 0o077 == 0, "the folder \(name) is \(String(mode, radix: 8))")
+            } else if attributes[.type] as? FileAttributeType == .typeRegular {
+                #expect(mode & 0o077 == 0, "\(name) is \(String(mode, radix: 8))")
+            }
         }
+        #expect(try Self.mode(second.stateDirectory + "/tls/ca.key") == 0o600)
         await second.stop()
     }
 
@@ -38,7 +43,7 @@ import TestSupport
         try "[api]\nviewer_key_file = \"\(key)\"\n".write(toFile: config, atomically: true, encoding: .utf8)
         let result = try await ProcessRunner.run(ProcessRunner.builtProduct("flapd"), [
             "--simulate", "--no-sound", "--config", config, "--state-dir", directory.appendingPathComponent("state").path,
-            "--api-port", "0", "--local-api-port", "0"])
+            "--api-port", "0", "--https-port", "0", "--local-api-port", "0"])
         #expect(result.status != 0)
         #expect(result.stderrText.contains("viewer.key is 1048576 bytes; it should hold the key on one line"), "\(result.stderrText)")
     }

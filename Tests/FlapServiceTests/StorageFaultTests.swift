@@ -168,7 +168,7 @@ struct StorageFaultTests {
         #expect(await first.terminate() == 0)
         try await disk.remount(readOnly: true)
         let second = try ChildProcess(ProcessRunner.builtProduct("flapd"),
-                                      ["--simulate", "--state-dir", disk.path, "--api-port", "0", "--local-api-port", "0", "--api-key", "k", "--no-sound"])
+                                      ["--simulate", "--state-dir", disk.path, "--api-port", "0", "--https-port", "0", "--local-api-port", "0", "--api-key", "k", "--no-sound"])
         let status = await second.wait(timeout: .seconds(20))
         #expect(status != nil && status != 0)
         #expect(second.stderr.contains("read-only") && second.stderr.contains(disk.path), "\(second.stderr)")

@@ -56,7 +56,7 @@ import Glibc
         let state = FileManager.default.temporaryDirectory.appendingPathComponent("sd-\(UUID().uuidString)").path
         let flapd = try ChildProcess(
             ProcessRunner.builtProduct("flapd"),
-            ["--simulate", "--state-dir", state, "--api-port", "0", "--local-api-port", "0"], environment: environment)
+            ["--simulate", "--state-dir", state, "--api-port", "0", "--https-port", "0", "--local-api-port", "0"], environment: environment)
         let messages = socket.receive(for: .seconds(2)).joined(separator: "\n")
         #expect(messages.contains("READY=1"))
         #expect(messages.components(separatedBy: "WATCHDOG=1").count - 1 >= 5)  // every 100 ms
@@ -78,7 +78,7 @@ import Glibc
         defer { Task { await first.stop() } }
         let state = FileManager.default.temporaryDirectory.appendingPathComponent("flapd-\(UUID().uuidString)").path
         let second = try await ProcessRunner.run(ProcessRunner.builtProduct("flapd"), [
-            "--simulate", "--no-sound", "--state-dir", state, "--api-port", "\(first.apiPort)", "--local-api-port", "0",
+            "--simulate", "--no-sound", "--state-dir", state, "--api-port", "\(first.apiPort)", "--https-port", "0", "--local-api-port", "0",
         ])
         #expect(second.status == 1)
         #expect(second.stderrText.contains("the native API cannot listen on 127.0.0.1:\(first.apiPort): the port is taken"), "\(second.stderrText)")

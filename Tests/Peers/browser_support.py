@@ -91,7 +91,7 @@ class Flapd:
         import subprocess
         import urllib.request
         self.process = subprocess.Popen([self.path, "--simulate", "--no-sound", "--state-dir", self.state, "--api-port", str(self.port),
-                                         "--local-api-port", "0", "--api-key", self.key], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+                                         "--https-port", "0", "--local-api-port", "0", "--api-key", self.key], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         wait(lambda: urllib.request.urlopen(self.base + "/healthz", timeout=1).status == 200, 20)
         return self
 

@@ -6,6 +6,7 @@ public final class FlapdProcess: Sendable {
     public let process: ChildProcess
     public let stateDirectory: String
     public let apiPort: Int
+    public let httpsPort: Int
     public let localAPIPort: Int
     public let apiKey: String
 
@@ -18,7 +19,7 @@ public final class FlapdProcess: Sendable {
         environment["JOURNAL_STREAM"] = nil
         let process = try ChildProcess(
             ProcessRunner.builtProduct("flapd"),
-            ["--simulate", "--state-dir", state, "--api-port", "0", "--local-api-port", "0", "--api-key", apiKey] + arguments,
+            ["--simulate", "--state-dir", state, "--api-port", "0", "--https-port", "0", "--local-api-port", "0", "--api-key", apiKey] + arguments,
             environment: environment)
         let log: String
         do {
@@ -33,17 +34,19 @@ public final class FlapdProcess: Sendable {
             guard let range = log.range(of: marker) else { return nil }
             return Int(log[range.upperBound...].prefix { $0.isNumber })
         }
-        guard let api = port(after: "api=http://127.0.0.1:"), let local = port(after: "local_api=http://127.0.0.1:") else {
+        guard let api = port(after: "api=http://127.0.0.1:"), let https = port(after: "https=https://127.0.0.1:"),
+              let local = port(after: "local_api=http://127.0.0.1:") else {
             await process.stop()
             throw PeerError("flapd did not say its ports:\n\(log)")
         }
-        return FlapdProcess(process: process, stateDirectory: state, apiPort: api, localAPIPort: local, apiKey: apiKey)
+        return FlapdProcess(process: process, stateDirectory: state, apiPort: api, httpsPort: https, localAPIPort: local, apiKey: apiKey)
     }
 
-    private init(process: ChildProcess, stateDirectory: String, apiPort: Int, localAPIPort: Int, apiKey: String) {
+    private init(process: ChildProcess, stateDirectory: String, apiPort: Int, httpsPort: Int, localAPIPort: Int, apiKey: String) {
         self.process = process
         self.stateDirectory = stateDirectory
         self.apiPort = apiPort
+        self.httpsPort = httpsPort
         self.localAPIPort = localAPIPort
         self.apiKey = apiKey
     }

@@ -24,7 +24,8 @@ enum ConfigurationKeys {
     /// whose keys are names the person chooses (`names`: a strap's name for each address).
     static func table(_ name: String) -> Table? {
         switch name {
-        case "api": Table(always: ["port", "key", "key_file", "viewer_key", "viewer_key_file", "allowed_hosts"])
+        case "api": Table(always: ["port", "key", "key_file", "viewer_key", "viewer_key_file", "allowed_hosts", "https_port", "tls_names",
+                                   "tls_certificate_file", "tls_key_file"])
         case "local_api": Table(always: ["port", "enablement_token", "enablement_token_file"])
         case "messages": Table(always: ["rate_limit", "allow", "block"])
         case "time": Table(always: ["clock"])

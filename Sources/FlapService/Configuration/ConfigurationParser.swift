@@ -29,6 +29,16 @@ public enum ConfigurationParser {
             for host in api.strings("allowed_hosts") ?? [] {
                 if let problem = Self.hostProblem(host) { api.fail("allowed_hosts", problem) } else { configuration.allowedHosts.append(host) }
             }
+            configuration.httpsPort = api.port("https_port") ?? configuration.httpsPort
+            for name in api.strings("tls_names") ?? [] {
+                if let problem = Self.hostProblem(name) { api.fail("tls_names", problem) } else { configuration.tlsNames.append(name) }
+            }
+            switch (api.string("tls_certificate_file"), api.string("tls_key_file")) {
+            case (let certificate?, let key?): configuration.tlsFiles = TLSFiles(certificate: certificate, key: key)
+            case (.some, nil): api.fail("tls_certificate_file", "give tls_key_file too: the certificate's private key")
+            case (nil, .some): api.fail("tls_key_file", "give tls_certificate_file too: the certificate the key belongs to")
+            case (nil, nil): break
+            }
             api.finish()
             reader.problems += api.problems
         }

@@ -15,6 +15,14 @@ public struct FlapdConfiguration: Sendable, Equatable {
     /// The address both APIs listen on. Default loopback; `0.0.0.0` for the whole network.
     public var listen = "127.0.0.1"
     public var apiPort = 8080
+    /// The HTTPS port of the page, the native API and `/mcp` (`[api] https_port`, `--https-port`).
+    public var httpsPort = 8443
+    /// Names (or addresses) the certificate flapd issues carries besides the machine's own
+    /// (`[api] tls_names`): a DNS alias, a VPN's name.
+    public var tlsNames: [String] = []
+    /// The user's own certificate and key (`[api] tls_certificate_file`, `tls_key_file`); nil:
+    /// flapd's own certificate authority issues one.
+    public var tlsFiles: TLSFiles?
     public var localAPIPort = 7000
     /// The native API's bearer key; nil: made on first start and kept in the state directory.
     public var apiKey: Secret?
@@ -47,6 +55,16 @@ public struct FlapdConfiguration: Sendable, Equatable {
     public var schedules: [ScheduleDefinition] = []
 
     public init() {}
+}
+
+/// A certificate chain and its key in PEM files, reloaded when they change.
+public struct TLSFiles: Sendable, Equatable {
+    public var certificate: String
+    public var key: String
+    public init(certificate: String, key: String) {
+        self.certificate = certificate
+        self.key = key
+    }
 }
 
 /// One panel.

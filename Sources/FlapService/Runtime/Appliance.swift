@@ -10,9 +10,11 @@ import FlapMessaging
 import FlapMetrics
 import FlapMQTT
 import FlapStorage
+import FlapTLS
 import FlapTime
 import FoundationEssentials
 import Hummingbird
+import HummingbirdTLS
 import Logging
 import ServiceLifecycle
 import UnixSignals
@@ -123,13 +125,20 @@ public final class Appliance: Sendable {
         let local = LocalAPI(intake: intake, panels: boards, metrics: metrics, enablementToken: token, apiKey: localKey)
         let ports = self.ports
         let quiet = Logger(label: "http", factory: { _ in SwiftLogNoOpLogHandler() })
+        let certificates = try Self.certificates(configuration, in: stateDirectory, logger: logger)
         let nativeRouter = native.router()
-        WebPage.add(to: nativeRouter)
+        WebPage.add(to: nativeRouter, authority: AuthorityDownload(
+            certificatePEM: try certificates.authority?.certificatePEM(), name: certificates.authority?.name ?? "",
+            httpsPort: { [httpsNow = ports.httpsNow] in httpsNow.value }, qrCode: { _ in nil }))
         let limits = ConnectionLimits()
         let nativeApp = Application(
-            router: nativeRouter, server: limits.server(),
+            router: nativeRouter, server: limits.server(.plain(redirectingPagesTo: { [httpsNow = ports.httpsNow] in httpsNow.value })),
             configuration: .init(address: .hostname(configuration.listen, port: configuration.apiPort), serverName: "flapd"),
             onServerRunning: { await ports.bound(.native, port: $0.localAddress?.port) }, logger: quiet)
+        let httpsApp = Application(
+            router: nativeRouter, server: try .tls(limits.server(.tls), tlsConfiguration: certificates.certificate.tlsConfiguration()),
+            configuration: .init(address: .hostname(configuration.listen, port: configuration.httpsPort), serverName: "flapd"),
+            onServerRunning: { await ports.bound(.https, port: $0.localAddress?.port) }, logger: quiet)
         let localApp = Application(
             router: local.router(), server: limits.server(),
             configuration: .init(address: .hostname(configuration.listen, port: configuration.localAPIPort), serverName: "flapd"),
@@ -139,9 +148,10 @@ public final class Appliance: Sendable {
             alive: { _ = await boards.panels() },
             logger: logger)
         let nativeListener = Listener(name: "native API", address: "\(configuration.listen):\(configuration.apiPort)", key: "--api-port or [api] port", app: nativeApp)
+        let httpsListener = Listener(name: "HTTPS API", address: "\(configuration.listen):\(configuration.httpsPort)", key: "--https-port or [api] https_port", app: httpsApp)
         let localListener = Listener(name: "Local API", address: "\(configuration.listen):\(configuration.localAPIPort)", key: "--local-api-port or [local_api] port", app: localApp)
         var services: [any Service] = panels
-        services += [nativeListener, localListener, Housekeeping(inbox: inbox, outbox: outbox, logger: logger), HeapGiveBack(), LiveBoardsHeartbeat(live: live),
+        services += [nativeListener, httpsListener, certificates, localListener, Housekeeping(inbox: inbox, outbox: outbox, logger: logger), HeapGiveBack(), LiveBoardsHeartbeat(live: live),
                      TimedEvents(releases: ReleaseTimer(inbox: inbox, time: .system, trust: { [clockTrust] in clockTrust.verdict() }, logger: logger),
                                  schedules: schedules, clockTrust: clockTrust)]
         if let mqtt { services.append(mqtt) }
@@ -164,9 +174,11 @@ public final class Appliance: Sendable {
 
     /// Where the APIs are, for the startup log: addresses and the files holding the secrets.
     public func announce(listen: String) async {
-        guard let (native, local) = await ports.waitUntilBound() else { return }
+        guard let bound = await ports.waitUntilBound() else { return }
+        let (native, local) = (bound.native, bound.local)
         logger.notice("flapd \(Self.version) running", metadata: [
             "api": "http://\(listen):\(native)/v1 (key in \(stateDirectory.file("api-key")) unless configured)",
+            "https": "https://\(listen):\(bound.https)/ (phones: install the authority from http://THIS-MACHINE:\(native)/install first)",
             "viewer": "key in \(stateDirectory.file("viewer-key")) unless configured: reads the board, its picture and its events only",
             "local_api": "http://\(listen):\(local) (enablement token in \(stateDirectory.file("local-api-enablement-token")) unless configured)",
             "state": "\(stateDirectory.path)",
@@ -269,55 +281,6 @@ struct ApplianceBoards: BoardQuery {
         await sound.adjust(mute: mute, volume: volume, quietHours: quietHours.flatMap(QuietHours.init))
         try savedSound.save(await sound.currentSettings)
         return await self.sound()
-    }
-}
-
-/// The ports the two APIs are bound to.
-public actor BoundPorts {
-    public enum API: Sendable { case native, local }
-    private var native: Int?
-    private var local: Int?
-    /// Callers of ``waitUntilBound()``, by number.
-    private let waiters = Waiters<Int, (native: Int, local: Int)?>()
-    private var nextWaiter = 0
-
-    func bound(_ api: API, port: Int?) {
-        switch api {
-        case .native: native = port ?? 0
-        case .local: local = port ?? 0
-        }
-        if let native, let local {
-            waiters.answerAll(with: (native, local))
-        }
-    }
-
-    /// Waits until both APIs listen; returns (native, local) ports, or nil when cancelled first
-    /// (a port already taken: flapd must then stop, not wait for ever).
-    @discardableResult
-    public func waitUntilBound() async -> (native: Int, local: Int)? {
-        if let native, let local { return (native, local) }
-        nextWaiter += 1
-        let id = nextWaiter
-        return await waiters.wait(for: id, cancelled: nil)
-    }
-}
-
-/// An API's server, whose failure to listen says which API, where, and what to change.
-struct Listener<App: Service>: Service {
-    let name: String
-    let address: String
-    let key: String
-    let app: App
-
-    func run() async throws {
-        do {
-            try await app.run()
-        } catch {
-            let text = "\(error)"
-            let reason = text.contains("Address already in use") ? "the port is taken (another flapd, or another server); choose another with \(key)"
-                : text.contains("Cannot assign requested address") ? "no interface of this machine has that address" : text
-            throw ServiceError("the \(name) cannot listen on \(address): \(reason)")
-        }
     }
 }
 

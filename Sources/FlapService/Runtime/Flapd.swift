@@ -38,6 +38,9 @@ public struct Flapd: AsyncParsableCommand {
     @Option(help: "Port of the native API (default 8080; 0 picks a free one).")
     var apiPort: Int?
 
+    @Option(help: "HTTPS port of the page, the native API and /mcp (default 8443; 0 picks a free one).")
+    var httpsPort: Int?
+
     @Option(help: "Port of the Vestaboard-compatible Local API (default 7000; 0 picks a free one).")
     var localAPIPort: Int?
 
@@ -172,6 +175,7 @@ public struct Flapd: AsyncParsableCommand {
         if let stateDir { configuration.stateDirectory = stateDir }
         if let listen { configuration.listen = listen }
         if let apiPort { configuration.apiPort = apiPort }
+        if let httpsPort { configuration.httpsPort = httpsPort }
         if let localAPIPort { configuration.localAPIPort = localAPIPort }
         if let apiKey { configuration.apiKey = .value(apiKey) }
         if let apiKeyFile { configuration.apiKey = .file(apiKeyFile) }
@@ -237,7 +241,7 @@ public struct Flapd: AsyncParsableCommand {
         }
         if apiKey != nil, apiKeyFile != nil { throw ValidationError("give --api-key or --api-key-file, not both") }
         if let rateLimit, rateLimit < 0 { throw ValidationError("--rate-limit must be 0 (no limit) or more") }
-        for (name, port) in [("--api-port", apiPort), ("--local-api-port", localAPIPort)] {
+        for (name, port) in [("--api-port", apiPort), ("--https-port", httpsPort), ("--local-api-port", localAPIPort)] {
             if let port, !(0...65535).contains(port) { throw ValidationError("\(name) must be 0 to 65535") }
         }
         if let room, let problem = RoomSettings(name: room).problem() { throw ValidationError("--room: \(problem)") }

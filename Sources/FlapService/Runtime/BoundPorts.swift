@@ -1,0 +1,72 @@
+import FlapCore
+import ServiceLifecycle
+import Synchronization
+
+/// The ports flapd's servers are bound to, once they are (useful with port 0).
+public actor BoundPorts {
+    public enum API: Sendable { case native, https, local }
+
+    public struct Ports: Sendable, Equatable {
+        public var native: Int
+        public var https: Int
+        public var local: Int
+    }
+
+    private var native: Int?
+    private var https: Int?
+    private var local: Int?
+    /// Callers of ``waitUntilBound()``, by number.
+    private let waiters = Waiters<Int, Ports?>()
+    private var nextWaiter = 0
+    /// The HTTPS port, readable without awaiting (the plain port's redirect asks at each page).
+    nonisolated let httpsNow = CurrentPort()
+
+    func bound(_ api: API, port: Int?) {
+        switch api {
+        case .native: native = port ?? 0
+        case .https:
+            https = port ?? 0
+            httpsNow.set(port)
+        case .local: local = port ?? 0
+        }
+        if let native, let https, let local {
+            waiters.answerAll(with: Ports(native: native, https: https, local: local))
+        }
+    }
+
+    /// Waits until every server listens; nil when cancelled first (a port already taken: flapd
+    /// must then stop, not wait for ever).
+    @discardableResult
+    public func waitUntilBound() async -> Ports? {
+        if let native, let https, let local { return Ports(native: native, https: https, local: local) }
+        nextWaiter += 1
+        let id = nextWaiter
+        return await waiters.wait(for: id, cancelled: nil)
+    }
+}
+
+/// A port number set once it is known.
+final class CurrentPort: Sendable {
+    private let port = Mutex<Int?>(nil)
+    var value: Int? { port.withLock { $0 } }
+    func set(_ value: Int?) { port.withLock { $0 = value } }
+}
+
+/// An API's server, whose failure to listen says which API, where, and what to change.
+struct Listener<App: Service>: Service {
+    let name: String
+    let address: String
+    let key: String
+    let app: App
+
+    func run() async throws {
+        do {
+            try await app.run()
+        } catch {
+            let text = "\(error)"
+            let reason = text.contains("Address already in use") ? "the port is taken (another flapd, or another server); choose another with \(key)"
+                : text.contains("Cannot assign requested address") ? "no interface of this machine has that address" : text
+            throw ServiceError("the \(name) cannot listen on \(address): \(reason)")
+        }
+    }
+}
