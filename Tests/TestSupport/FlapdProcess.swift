@@ -30,12 +30,13 @@ public final class FlapdProcess: Sendable {
             await process.stop()
             throw error
         }
+        /// The port of the address after `marker` (`api=http://ADDRESS:PORT`).
         func port(after marker: String) -> Int? {
             guard let range = log.range(of: marker) else { return nil }
-            return Int(log[range.upperBound...].prefix { $0.isNumber })
+            let address = log[range.upperBound...].prefix { $0 != "/" && $0 != " " }
+            return address.split(separator: ":").last.flatMap { Int($0) }
         }
-        guard let api = port(after: "api=http://127.0.0.1:"), let https = port(after: "https=https://127.0.0.1:"),
-              let local = port(after: "local_api=http://127.0.0.1:") else {
+        guard let api = port(after: " api=http://"), let https = port(after: "https=https://"), let local = port(after: "local_api=http://") else {
             await process.stop()
             throw PeerError("flapd did not say its ports:\n\(log)")
         }
