@@ -10,14 +10,29 @@ from selenium.webdriver.chrome.service import Service
 from selenium.webdriver.common.by import By
 
 
-def browser():
+def browser(home=None, arguments=()):
+    """Headless Chromium; with `home`, a HOME of its own, so it trusts the CAs of the NSS database
+    in HOME/.pki/nssdb (see `trusting`) and no others."""
     options = webdriver.ChromeOptions()
     options.binary_location = "/usr/bin/chromium"
     # No GPU to emulate: the tests run beside timing-sensitive ones on two cores.
-    for argument in ("--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--disable-gpu", "--window-size=1200,900"):
+    for argument in ("--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--disable-gpu", "--window-size=1200,900") + tuple(arguments):
         options.add_argument(argument)
     options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
-    return webdriver.Chrome(service=Service("/usr/bin/chromedriver"), options=options)
+    environment = dict(os.environ, HOME=home) if home else None
+    return webdriver.Chrome(service=Service("/usr/bin/chromedriver", env=environment), options=options)
+
+
+def trusting(home, authority=None):
+    """Makes HOME/.pki/nssdb, an NSS database that trusts `authority` (a PEM file) to name servers,
+    or nothing when it is None; returns `home`."""
+    import subprocess
+    database = os.path.join(home, ".pki", "nssdb")
+    os.makedirs(database, exist_ok=True)
+    subprocess.run(["certutil", "-d", "sql:" + database, "-N", "--empty-password"], check=True, capture_output=True)
+    if authority:
+        subprocess.run(["certutil", "-d", "sql:" + database, "-A", "-t", "C,,", "-n", "flapd", "-i", authority], check=True, capture_output=True)
+    return home
 
 
 def wait(condition, seconds=20):
@@ -75,23 +90,28 @@ def send_for_later(driver, words):
     driver.find_element(By.CSS_SELECTOR, "#compose button[type=submit]").click()
 
 
+def free_port():
+    import socket
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
 class Flapd:
     """flapd --simulate on a free port with STATE, started and stopped by a check, so the check
     can see the page without it; `post` sends a message with the key, as another device would."""
 
-    def __init__(self, path, state, key):
-        import socket
-        self.path, self.state, self.key, self.process = path, state, key, None
-        with socket.socket() as probe:
-            probe.bind(("127.0.0.1", 0))
-            self.port = probe.getsockname()[1]
+    def __init__(self, path, state, key, arguments=()):
+        self.path, self.state, self.key, self.arguments, self.process = path, state, key, list(arguments), None
+        self.port, self.https_port = free_port(), free_port()
         self.base = f"http://127.0.0.1:{self.port}"
 
     def start(self):
         import subprocess
         import urllib.request
         self.process = subprocess.Popen([self.path, "--simulate", "--no-sound", "--state-dir", self.state, "--api-port", str(self.port),
-                                         "--https-port", "0", "--local-api-port", "0", "--api-key", self.key], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+                                         "--https-port", str(self.https_port), "--local-api-port", "0", "--api-key", self.key] + self.arguments,
+                                        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         wait(lambda: urllib.request.urlopen(self.base + "/healthz", timeout=1).status == 200, 20)
         return self
 

@@ -40,18 +40,21 @@ require_python_venv() {
 }
 
 # The C libraries the Swift targets link: libsystemd (sd_notify, sd-bus for BlueZ), SQLite (the inbox), ALSA (sound),
-# libgpiod (GPIO lines), zlib (compress-nio, for PNG pictures). MQTT needs no C library: its client is
-# flapd's own, on swift-nio.
+# libgpiod (GPIO lines), zlib (compress-nio, for PNG pictures), libqrencode (QR codes for pairing).
+# MQTT needs no C library: its client is flapd's own, on swift-nio.
 require_build_libraries() {
-    apt_install pkg-config libsystemd-dev libsqlite3-dev libasound2-dev libgpiod-dev zlib1g-dev
+    apt_install pkg-config libsystemd-dev libsqlite3-dev libasound2-dev libgpiod-dev zlib1g-dev libqrencode-dev
 }
 
 # What the tests run against: a real mosquitto broker and its command-line clients, openssl for
 # the TLS test's CA, a private dbus-daemon with python-dbusmock playing BlueZ (Debian's packages:
 # dbus-python does not build from pip without compilers and headers); e2fsprogs and mount for the
-# small ext4 filesystems the storage tests fill up and turn read-only.
+# small ext4 filesystems the storage tests fill up and turn read-only; certutil (libnss3-tools) for
+# a throwaway NSS database that makes Chromium trust flapd's authority; zbarimg (zbar-tools) to read
+# the QR codes flapctl prints.
 require_test_peers() {
-    apt_install mosquitto mosquitto-clients openssl dbus-daemon python3-dbus python3-dbusmock chromium chromium-driver e2fsprogs mount
+    apt_install mosquitto mosquitto-clients openssl dbus-daemon python3-dbus python3-dbusmock chromium chromium-driver e2fsprogs mount \
+        libnss3-tools zbar-tools
 }
 
 # The Python peers' venv (Tests/Peers/requirements.txt), made before the tests run: pip inside a

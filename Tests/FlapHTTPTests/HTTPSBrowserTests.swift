@@ -1,0 +1,31 @@
+import Foundation
+import Testing
+import TestSupport
+
+/// The page as a phone on the home network reaches it: by a name that is not localhost, over
+/// HTTPS, in Debian's Chromium. Without flapd's authority the certificate is refused; with it (a
+/// throwaway NSS database, nothing ignored) the page is a secure context, installable, and keeps
+/// the last board when flapd stops.
+@Suite(.serialized, .timeLimit(.minutes(3))) struct HTTPSBrowserTests {
+    @Test func aPhoneThatTrustsTheAuthorityGetsTheAppOverHTTPS() async throws {
+        let work = FileManager.default.temporaryDirectory.appendingPathComponent("https-\(UUID().uuidString)").path
+        try FileManager.default.createDirectory(atPath: work, withIntermediateDirectories: true)
+        let shots = PythonPeer.packageRoot.appendingPathComponent(".build/test-artifacts").path
+        try FileManager.default.createDirectory(atPath: shots, withIntermediateDirectories: true)
+        let result = try await ProcessRunner.run(try await PythonPeer.python(), [
+            PythonPeer.peersDirectory.appendingPathComponent("browser_https_check.py").path,
+            ProcessRunner.builtProduct("flapd"), work, "https-test-key", shots,
+        ])
+        #expect(result.status == 0, "\(result.stderrText.suffix(3000))")
+        let seen = try #require(try JSONSerialization.jsonObject(with: Data(result.stdoutText.utf8)) as? [String: Any])
+        #expect(seen["refusedWithoutAuthority"] as? Bool == true, "without the authority: \(seen["refusedTitle"] ?? "")")
+        #expect(seen["plainSecureContext"] as? Bool == false, "plain HTTP by name is not a secure context")
+        #expect(seen["secureContext"] as? Bool == true, "at \(seen["location"] ?? "")")
+        #expect(seen["signedIn"] as? Bool == true && seen["board"] as? Bool == true)
+        #expect(seen["workerInControl"] as? Bool == true)
+        #expect(seen["installable"] as? Bool == true, "\(seen["installabilityErrors"] ?? "")")
+        #expect(seen["cookieSecure"] as? [Bool] == [true])
+        #expect(seen["offlineBoard"] as? Bool == true && seen["offlineBadge"] as? Bool == true)
+        #expect((seen["consoleErrors"] as? [String])?.isEmpty == true, "\(seen["consoleErrors"] ?? "")")
+    }
+}
