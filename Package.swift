@@ -160,6 +160,11 @@ let package = Package(
         .target(
             name: "FlapTime",
             dependencies: ["FlapJSON", "FlapCore", "FlapMessaging", "FlapStorage", "CLinuxDevices", .product(name: "Logging", package: "swift-log")]),
+        // QR codes of links (pairing, invitations, the authority's download) by Debian's
+        // libqrencode, drawn in the terminal or as SVG.
+        .target(name: "FlapQR", dependencies: ["CQRencode", "COnDemand"]),
+        // libqrencode's header (COnDemand opens the library).
+        .systemLibrary(name: "CQRencode", path: "Sources/CQRencode", providers: [.apt(["libqrencode-dev"])]),
         // HTTPS with nothing to buy: flapd's own certificate authority and the server certificate
         // it issues (names and addresses kept current), or the user's certificate files, reloaded
         // when they change; both handed to swift-nio-ssl per handshake.
@@ -181,7 +186,7 @@ let package = Package(
             name: "FlapService",
             dependencies: [
                 "FlapJSON",
-                "FlapTime", "FlapCore", "FlapHardware", "FlapSimulated", "FlapLinux", "FlapDrivers", "FlapMessaging", "FlapStorage", "FlapHTTP", "FlapMQTT", "FlapMetrics", "FlapHeartRate", "FlapRooms", "FlapKiosk", "FlapVestaboard", "FlapWeb", "FlapTLS", "Wematch", "CSystemd",
+                "FlapTime", "FlapCore", "FlapHardware", "FlapSimulated", "FlapLinux", "FlapDrivers", "FlapMessaging", "FlapStorage", "FlapHTTP", "FlapMQTT", "FlapMetrics", "FlapHeartRate", "FlapRooms", "FlapKiosk", "FlapVestaboard", "FlapWeb", "FlapTLS", "FlapQR", "Wematch", "CSystemd",
                 .product(name: "HummingbirdTLS", package: "hummingbird"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "UnixSignals", package: "swift-service-lifecycle"),
@@ -246,6 +251,7 @@ let package = Package(
                 "FlapTLS", "TestSupport", .product(name: "X509", package: "swift-certificates"), .product(name: "Logging", package: "swift-log"),
                 .product(name: "SwiftASN1", package: "swift-asn1"), .product(name: "Crypto", package: "swift-crypto"),
             ]),
+        .testTarget(name: "FlapQRTests", dependencies: ["FlapQR", "TestSupport"]),
         .testTarget(name: "FlapDriversTests", dependencies: ["FlapDrivers", "FlapHeartRate"]),
         .testTarget(name: "FlapHeartRateTests", dependencies: ["FlapHeartRate", "FlapHardware", "FlapSimulated", "FlapMetrics", "TestSupport"]),
         .testTarget(

@@ -105,3 +105,7 @@ int sd_bus_start(sd_bus * a0) { return VW_CALL(vw_systemd, sd_bus_start)(a0); }
 sd_bus * sd_bus_unref(sd_bus * a0) { return VW_CALL(vw_systemd, sd_bus_unref)(a0); }
 int sd_notify(int a0, const char * a1) { return VW_CALL(vw_systemd, sd_notify)(a0, a1); }
 int sd_watchdog_enabled(int a0, uint64_t * a1) { return VW_CALL(vw_systemd, sd_watchdog_enabled)(a0, a1); }
+
+// qrencode.h
+QRcode * QRcode_encodeString8bit(const char * a0, int a1, QRecLevel a2) { return VW_CALL(vw_qrencode, QRcode_encodeString8bit)(a0, a1, a2); }
+void QRcode_free(QRcode * a0) { VW_CALL(vw_qrencode, QRcode_free)(a0); }

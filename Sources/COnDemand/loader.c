@@ -17,6 +17,7 @@ struct vw_library vw_sqlite3 = { "libsqlite3.so.0", "libsqlite3-0", NULL };
 struct vw_library vw_asound = { "libasound.so.2", "libasound2", NULL };
 struct vw_library vw_gpiod = { "libgpiod.so.2", "libgpiod2", NULL };
 struct vw_library vw_systemd = { "libsystemd.so.0", "libsystemd0", NULL };
+struct vw_library vw_qrencode = { "libqrencode.so.4", "libqrencode4", NULL };
 
 static _Noreturn void vw_missing(const struct vw_library *library, const char *what) {
     // A package installed without its dependencies: say which, then stop, as the dynamic loader would.

@@ -6,6 +6,7 @@
 #include <gpiod.h>
 #include <systemd/sd-daemon.h>
 #include <systemd/sd-bus.h>
+#include <qrencode.h>
 
 /// A shared library opened the first time one of its functions is called.
 struct vw_library {
@@ -15,7 +16,7 @@ struct vw_library {
     void *_Atomic handle;
 };
 
-extern struct vw_library vw_sqlite3, vw_asound, vw_gpiod, vw_systemd;
+extern struct vw_library vw_sqlite3, vw_asound, vw_gpiod, vw_systemd, vw_qrencode;
 
 /// The library's function `name`, opening the library if it is not open yet; `cache` keeps the
 /// address for the next call. Exits with a message naming the package if either is missing.

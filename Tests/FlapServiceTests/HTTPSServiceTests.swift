@@ -41,6 +41,7 @@ import TestSupport
         #expect(page.status == 200)
         #expect(page.body.contains("https://127.0.0.1:\(flapd.httpsPort)/"), "the page links to the HTTPS port by the name used")
         #expect(page.body.contains("Certificate Trust Settings") && page.body.contains("CA certificate"), "iOS's and Android's steps")
+        #expect(page.body.contains("<svg") && page.body.contains("QR code"), "a QR code of the download")
 
         let signIn = ["-H", "Content-Type: application/json", "--data-binary", #"{"key": "\#(flapd.apiKey)"}"#]
         let overTLS = try await curl(["--cacert", authority] + signIn, https + "/v1/session")

@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """Writes Sources/COnDemand/functions.c: a definition of every function flapd calls in libsqlite3,
-libasound, libgpiod and libsystemd, each passing its call on to the library, which is opened the
+libasound, libgpiod, libsystemd and libqrencode, each passing its call on to the library, which is opened the
 first time one of its functions is called (see Sources/COnDemand/loader.c for why).
 
 Run from the project's root after using a new function of these libraries (the build fails with
@@ -18,13 +18,14 @@ LIBRARIES = [
     ("snd_", "vw_asound", ["alsa/asoundlib.h"]),
     ("gpiod_", "vw_gpiod", ["gpiod.h"]),
     ("sd_", "vw_systemd", ["systemd/sd-daemon.h", "systemd/sd-bus.h"]),
+    ("QRcode_", "vw_qrencode", ["qrencode.h"]),
 ]
 ROOT = pathlib.Path(__file__).resolve().parents[2]
 
 
 def used_functions(prefix):
     """Every function of the library named in Swift sources or the project's C files."""
-    pattern = re.compile(r"\b(" + re.escape(prefix) + r"[a-z0-9_]+)\s*\(")
+    pattern = re.compile(r"\b(" + re.escape(prefix) + r"[A-Za-z0-9_]+)\s*\(")
     names = set()
     for path in list(ROOT.glob("Sources/**/*.swift")) + list(ROOT.glob("Sources/C*/**/*.c")):
         if path.name == "functions.c":

@@ -11,6 +11,7 @@ import FlapMetrics
 import FlapMQTT
 import FlapStorage
 import FlapTLS
+import FlapQR
 import FlapTime
 import FoundationEssentials
 import Hummingbird
@@ -129,7 +130,7 @@ public final class Appliance: Sendable {
         let nativeRouter = native.router()
         WebPage.add(to: nativeRouter, authority: AuthorityDownload(
             certificatePEM: try certificates.authority?.certificatePEM(), name: certificates.authority?.name ?? "",
-            httpsPort: { [httpsNow = ports.httpsNow] in httpsNow.value }, qrCode: { _ in nil }))
+            httpsPort: { [httpsNow = ports.httpsNow] in httpsNow.value }, qrCode: { try? QRCode($0).svg(title: "the certificate's download") }))
         let limits = ConnectionLimits()
         let nativeApp = Application(
             router: nativeRouter, server: limits.server(.plain(redirectingPagesTo: { [httpsNow = ports.httpsNow] in httpsNow.value })),
