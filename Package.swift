@@ -160,6 +160,11 @@ let package = Package(
         .target(
             name: "FlapTime",
             dependencies: ["FlapJSON", "FlapCore", "FlapMessaging", "FlapStorage", "CLinuxDevices", .product(name: "Logging", package: "swift-log")]),
+        // Members: one identity per person (their sender, sessions, keys, invitations), the
+        // owner's sessions and pairing links; secrets kept only as digests.
+        .target(
+            name: "FlapMembers",
+            dependencies: ["FlapStorage", .product(name: "Crypto", package: "swift-crypto"), .product(name: "Logging", package: "swift-log")]),
         // QR codes of links (pairing, invitations, the authority's download) by Debian's
         // libqrencode, drawn in the terminal or as SVG.
         .target(name: "FlapQR", dependencies: ["CQRencode", "COnDemand"]),
@@ -251,6 +256,7 @@ let package = Package(
                 "FlapTLS", "TestSupport", .product(name: "X509", package: "swift-certificates"), .product(name: "Logging", package: "swift-log"),
                 .product(name: "SwiftASN1", package: "swift-asn1"), .product(name: "Crypto", package: "swift-crypto"),
             ]),
+        .testTarget(name: "FlapMembersTests", dependencies: ["FlapMembers", "TestSupport"]),
         .testTarget(name: "FlapQRTests", dependencies: ["FlapQR", "TestSupport"]),
         .testTarget(name: "FlapDriversTests", dependencies: ["FlapDrivers", "FlapHeartRate"]),
         .testTarget(name: "FlapHeartRateTests", dependencies: ["FlapHeartRate", "FlapHardware", "FlapSimulated", "FlapMetrics", "TestSupport"]),

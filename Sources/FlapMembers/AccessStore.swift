@@ -1,0 +1,251 @@
+import FoundationEssentials
+import Logging
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Who may use the board and how they prove it: the owner's and members' sessions, invitation and
+/// pairing links, members' keys. Kept in `access.json` (digests only, written whole after every
+/// change that matters), so a restart or a power cut signs no one out and lets no one new in.
+public actor AccessStore {
+    /// A session lasts while it is used: this long after its last use.
+    public static let sessionLifetime: TimeInterval = 90 * 86_400
+    /// An invitation link works once, within a day.
+    public static let invitationLifetime: TimeInterval = 86_400
+    /// A pairing link (the owner's phone) works once, within ten minutes.
+    public static let pairingLifetime: TimeInterval = 600
+    static let mostMembers = 100
+    static let mostSessions = 512
+    static let mostKeysEach = 8
+
+    private var file: AccessFile
+    /// Entries by digest, for lookups (rebuilt from `file` after each change).
+    private var found: Digests
+    private let path: String?
+    private let now: @Sendable () -> Date
+    private let logger: Logger
+    private var guesses = RedeemLimit()
+    /// When the file was last written (sessions' last uses are written at most once a day).
+    private var savedAt = Date.distantPast
+
+    /// With `path`, kept in that file; `legacySessions`, the owner's sessions of an earlier flapd
+    /// (`sessions.json`: ids and their ends), taken over as digests and the old file removed.
+    public init(path: String?, legacySessions: String? = nil, now: @escaping @Sendable () -> Date = { Date() },
+                logger: Logger = Logger(label: "flapd.access")) {
+        self.path = path
+        self.now = now
+        self.logger = logger
+        var file = path.map { AccessFile.load($0, logger: logger) } ?? AccessFile()
+        let tookOver = legacySessions.map { file.takeOver($0, now: now()) } ?? false
+        self.file = file
+        found = Digests(file)
+        if tookOver, let path, let legacySessions {
+            do {
+                try file.save(to: path)
+                unlink(legacySessions)
+            } catch {
+                logger.error("cannot save the members file", metadata: ["file": "\(path)", "error": "\(error)"])
+            }
+        }
+    }
+
+    // MARK: Sessions
+
+    /// A new session for `principal`; its token (the cookie) and when it ends unless used.
+    public func openSession(for principal: Principal) -> (token: String, expires: Date) {
+        let token = AccessToken.random()
+        let at = now()
+        file.sessions.removeAll { at.timeIntervalSince($0.at) > Self.sessionLifetime }
+        file.sessions.append(.init(digest: AccessToken.digest(token), member: principal.memberID, at: at))
+        if file.sessions.count > Self.mostSessions {
+            file.sessions.sort { $0.at > $1.at }
+            file.sessions.removeLast(file.sessions.count - Self.mostSessions)
+        }
+        changed()
+        return (token, at.addingTimeInterval(Self.sessionLifetime))
+    }
+
+    /// Who the session `token` is, and when it now ends; using it moves its end on. nil for an
+    /// unknown, expired or revoked one, or a token of another form (not even looked up).
+    public func session(_ token: String) -> (principal: Principal, expires: Date)? {
+        guard AccessToken.wellFormed(token), let index = found.sessions[AccessToken.digest(token)] else { return nil }
+        let entry = file.sessions[index], at = now()
+        guard at.timeIntervalSince(entry.at) <= Self.sessionLifetime, let principal = principal(entry.member) else {
+            file.sessions.remove(at: index)
+            changed()
+            return nil
+        }
+        file.sessions[index].at = at
+        // Last uses are written at most once a day: a page's every request is not a disk write.
+        if at.timeIntervalSince(savedAt) > 86_400 { changed() }
+        return (principal, at.addingTimeInterval(Self.sessionLifetime))
+    }
+
+    public func closeSession(_ token: String) {
+        guard AccessToken.wellFormed(token), let index = found.sessions[AccessToken.digest(token)] else { return }
+        file.sessions.remove(at: index)
+        changed()
+    }
+
+    // MARK: Members
+
+    public func members() -> [Member] { file.members }
+
+    /// A new member and their first invitation.
+    public func addMember(name: String, sender: String) throws(MemberProblem) -> (Member, Invitation) {
+        let name = name.trimmingSpaces
+        if let problem = Self.nameProblem(name) { throw MemberProblem(field: "name", problem: problem) }
+        if let problem = Self.senderProblem(sender) { throw MemberProblem(field: "sender", problem: problem) }
+        if let other = file.members.first(where: { $0.sender == sender }) {
+            throw MemberProblem(field: "sender", problem: "\(sender) is already \(other.name)'s; each member has a sender of their own")
+        }
+        guard file.members.count < Self.mostMembers else {
+            throw MemberProblem(field: "name", problem: "the board has \(Self.mostMembers) members, as many as it takes; remove one first")
+        }
+        let member = Member(id: "m-" + AccessToken.random().prefix(10).lowercased(), name: name, sender: sender, createdAt: now())
+        file.members.append(member)
+        let invitation = invite(member.id, lifetime: Self.invitationLifetime)
+        return (member, invitation)
+    }
+
+    /// Removes a member: their sessions, keys and invitations stop at once. false: no such member.
+    public func removeMember(_ id: String) -> Bool {
+        guard file.members.contains(where: { $0.id == id }) else { return false }
+        file.members.removeAll { $0.id == id }
+        file.sessions.removeAll { $0.member == id }
+        file.keys.removeAll { $0.member == id }
+        file.invitations.removeAll { $0.member == id }
+        changed()
+        return true
+    }
+
+    /// A new invitation for member `id` (their earlier unused ones stop working); nil: no such member.
+    public func newInvitation(for id: String) -> Invitation? {
+        guard file.members.contains(where: { $0.id == id }) else { return nil }
+        file.invitations.removeAll { $0.member == id }
+        return invite(id, lifetime: Self.invitationLifetime)
+    }
+
+    /// A link that signs the owner's phone in: once, within ten minutes.
+    public func pairing() -> Invitation { invite(nil, lifetime: Self.pairingLifetime) }
+
+    /// A key for member `id`'s scripts, shown once; nil: no such member. Beyond 8 keys, the oldest stops.
+    public func newKey(for id: String) -> String? {
+        guard file.members.contains(where: { $0.id == id }) else { return nil }
+        let token = AccessToken.random()
+        file.keys.append(.init(digest: AccessToken.digest(token), member: id, at: now()))
+        let theirs = file.keys.filter { $0.member == id }
+        if theirs.count > Self.mostKeysEach, let oldest = theirs.min(by: { $0.at < $1.at }) {
+            file.keys.removeAll { $0.digest == oldest.digest }
+        }
+        changed()
+        return token
+    }
+
+    /// The member whose key `token` is, if it is one.
+    public func member(withKey token: String) -> Member? {
+        guard AccessToken.wellFormed(token), let index = found.keys[AccessToken.digest(token)], let id = file.keys[index].member else { return nil }
+        return file.members.first { $0.id == id }
+    }
+
+    /// What redeeming a link gives.
+    public enum Redemption: Sendable, Equatable {
+        case signedIn(principal: Principal, token: String, expires: Date)
+        /// Unknown, used or expired.
+        case refused
+        /// Too many wrong links lately: try again after this many seconds.
+        case tooManyGuesses(retryAfter: Int)
+    }
+
+    /// Turns an invitation or pairing link into a session, once.
+    public func redeem(_ token: String) -> Redemption {
+        let at = now()
+        if let wait = guesses.wait(at: at) { return .tooManyGuesses(retryAfter: wait) }
+        guard AccessToken.wellFormed(token), let index = found.invitations[AccessToken.digest(token)] else {
+            guesses.failed(at: at)
+            return .refused
+        }
+        let entry = file.invitations.remove(at: index)
+        guard entry.at > at, let principal = principal(entry.member) else {
+            changed()
+            guesses.failed(at: at)
+            return .refused
+        }
+        let (session, expires) = openSession(for: principal)
+        return .signedIn(principal: principal, token: session, expires: expires)
+    }
+
+    // MARK: Inside
+
+    private func invite(_ member: String?, lifetime: TimeInterval) -> Invitation {
+        let token = AccessToken.random(), at = now()
+        file.invitations.removeAll { $0.at <= at }
+        file.invitations.append(.init(digest: AccessToken.digest(token), member: member, at: at.addingTimeInterval(lifetime)))
+        changed()
+        return Invitation(token: token, expiresAt: at.addingTimeInterval(lifetime), memberID: member)
+    }
+
+    private func principal(_ member: String?) -> Principal? {
+        guard let member else { return .owner }
+        return file.members.first { $0.id == member }.map(Principal.member)
+    }
+
+    private func changed() {
+        found = Digests(file)
+        guard let path else { return }
+        do {
+            try file.save(to: path)
+            savedAt = now()
+        } catch {
+            // Kept in memory; said, since a restart would lose what changed.
+            logger.error("cannot save the members file; changes last until flapd stops", metadata: ["file": "\(path)", "error": "\(error)"])
+        }
+    }
+
+    static func nameProblem(_ name: String) -> String? {
+        if name.isEmpty { return "give the member's name (\"Mum\")" }
+        if name.count > 40 { return "at most 40 characters, not \(name.count)" }
+        if name.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) { return "a control character in the name" }
+        return nil
+    }
+
+    /// The rules of a message's sender id.
+    static func senderProblem(_ sender: String) -> String? {
+        if sender.isEmpty || sender.count > 64 { return "1 to 64 characters, not \(sender.count)" }
+        if let bad = sender.first(where: { "/+#".contains($0) }) { return "\"\(bad)\" cannot be in a sender id" }
+        if sender.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) { return "a control character in the sender id" }
+        return nil
+    }
+}
+
+/// Where each entry of the file is, by its digest.
+struct Digests {
+    var sessions: [String: Int]
+    var keys: [String: Int]
+    var invitations: [String: Int]
+
+    init(_ file: AccessFile) {
+        func positions(_ entries: [AccessFile.Stored]) -> [String: Int] {
+            Dictionary(entries.enumerated().map { ($1.digest, $0) }, uniquingKeysWith: { $1 })
+        }
+        sessions = positions(file.sessions)
+        keys = positions(file.keys)
+        invitations = positions(file.invitations)
+    }
+}
+
+extension Principal {
+    var memberID: String? {
+        if case .member(let member) = self { return member.id }
+        return nil
+    }
+}
+
+extension String {
+    var trimmingSpaces: String {
+        var text = Substring(self)
+        while text.first?.isWhitespace == true { text.removeFirst() }
+        while text.last?.isWhitespace == true { text.removeLast() }
+        return String(text)
+    }
+}

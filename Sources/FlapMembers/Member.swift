@@ -1,0 +1,39 @@
+import FoundationEssentials
+
+/// A person the owner invited: their own sender (slot, rate limit, block list), their own
+/// sessions and keys, revoked together.
+public struct Member: Sendable, Equatable, Codable {
+    public var id: String
+    public var name: String
+    /// The sender id every message of theirs carries.
+    public var sender: String
+    public var createdAt: Date
+}
+
+/// Who a request comes from.
+public enum Principal: Sendable, Equatable {
+    /// The API key, or a session made from it or from a pairing link.
+    case owner
+    case member(Member)
+}
+
+/// A link that signs a phone in once.
+public struct Invitation: Sendable, Equatable {
+    /// The secret, for the link's fragment (`/join#TOKEN`); shown once, stored as its digest.
+    public var token: String
+    public var expiresAt: Date
+    /// nil: the owner's (flapctl pair).
+    public var memberID: String?
+}
+
+/// Why the owner's change to the members was refused, naming the field.
+public struct MemberProblem: Error, Equatable, Sendable, CustomStringConvertible {
+    public var field: String
+    public var problem: String
+    public var description: String { "\(field): \(problem)" }
+
+    public init(field: String, problem: String) {
+        self.field = field
+        self.problem = problem
+    }
+}
