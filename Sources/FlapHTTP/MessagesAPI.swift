@@ -1,3 +1,4 @@
+import FlapJSON
 import FlapMessaging
 import FlapMetrics
 import HTTPTypes
@@ -12,8 +13,11 @@ struct MessagesAPI {
 
     func add(to v1: RouterGroup<BasicRequestContext>) {
         v1.post("messages") { request, _ in try await post(request) }
-        v1.delete("messages/:id") { _, context in
+        v1.delete("messages/:id") { request, context in
             let id = context.parameter("id")
+            if let member = MemberAccess.member(of: request), try await intake.inbox.receipt(id: id)?.sender != member.sender {
+                return Responses.error(.forbidden, "a member cancels only their own messages (sender \(member.sender))")
+            }
             switch try await intake.inbox.cancel(id, now: intake.now()) {
             case nil:
                 return Responses.error(.notFound, "no message with id \(id)")
@@ -46,12 +50,27 @@ struct MessagesAPI {
             }
             claim = IdempotencyClaim(client: Self.client(of: request), key: key, request: body)
         }
-        return try await answers.answer(intake.submit(json: body, source: "native-api", claim: claim), source: "native-api")
+        var defaultSender: String?
+        if let member = MemberAccess.member(of: request) {
+            if let named = Self.senderID(in: body), named != member.sender {
+                metrics.rejected(source: "native-api", reason: "forbidden")
+                return Responses.error(.forbidden, "sender.id: a member sends as their own sender (\(member.sender)), not as \(named); leave sender out",
+                                       problems: [.init(field: "sender.id", problem: "must be \(member.sender) or left out")])
+            }
+            defaultSender = member.sender
+        }
+        return try await answers.answer(intake.submit(json: body, source: "native-api", defaultSender: defaultSender, claim: claim), source: "native-api")
+    }
+
+    /// The `sender.id` a body names, if it names one (the parser says what else is wrong with it).
+    static func senderID(in body: [UInt8]) -> String? {
+        guard case .object(let fields)? = try? JSONValue(parsing: body), case .object(let sender)? = fields["sender"],
+              case .string(let id)? = sender["id"] else { return nil }
+        return id
     }
 
     static let idempotencyKey = HTTPField.Name("Idempotency-Key")!
 
-    /// Whose idempotency keys a request's key is among: today every client of /v1 holds the
-    /// owner's key (or a session made from it).
-    static func client(of request: Request) -> String { "owner" }
+    /// Whose idempotency keys a request's key is among: the owner's, or one member's.
+    static func client(of request: Request) -> String { MemberAccess.member(of: request)?.id ?? "owner" }
 }

@@ -1,5 +1,6 @@
 import FlapCore
 import FlapMCP
+import FlapMembers
 import FlapMessaging
 import FlapMetrics
 import FlapStorage
@@ -34,8 +35,10 @@ public struct NativeAPI: Sendable {
     /// Recurring messages.
     public let schedules: (any ScheduleBook)?
     private let started = ContinuousClock.now
-    /// Browsers signed in with the key.
-    public let sessions: Sessions
+    /// Who may use the board: the owner's and members' sessions, members, their links and keys.
+    public let access: AccessStore
+    /// Where invitation and pairing links point, with their QR codes.
+    public let links: InvitationLinks
     /// The names a request to `/mcp` may give as its Host.
     public let mcpHosts: MCPHosts
     /// Assistants connected to `/mcp`.
@@ -45,9 +48,12 @@ public struct NativeAPI: Sendable {
                 sensors: @escaping @Sendable () async -> [any Encodable & Sendable] = { [] },
                 rooms: (any RoomAccess)? = nil, deliveries: (any DeliveryAccess)? = nil, live: LiveBoards? = nil,
                 mqtt: (@Sendable () -> any Encodable & Sendable)? = nil, clock: (@Sendable () -> ClockVerdict)? = nil,
-                schedules: (any ScheduleBook)? = nil, sessionsFile: String? = nil, mcpHosts: MCPHosts = MCPHosts(listen: "127.0.0.1", machineName: nil, allowed: [])) {
+                schedules: (any ScheduleBook)? = nil, access: AccessStore = AccessStore(path: nil),
+                links: InvitationLinks = InvitationLinks(machineName: "localhost", httpsPort: { nil }, qrCode: { _ in nil }),
+                mcpHosts: MCPHosts = MCPHosts(listen: "127.0.0.1", machineName: nil, allowed: [])) {
         self.mcpHosts = mcpHosts
-        sessions = Sessions(file: sessionsFile)
+        self.access = access
+        self.links = links
         self.clock = clock
         self.schedules = schedules
         self.live = live
@@ -88,8 +94,8 @@ public struct NativeAPI: Sendable {
             Response(status: .ok, headers: [.contentType: "text/plain; version=0.0.4; charset=utf-8"],
                      body: .init(byteBuffer: ByteBuffer(string: metrics.exposition())))
         }
-        SessionAPI(apiKey: apiKey, sessions: sessions).add(to: router)
-        let v1 = router.group("v1").add(middleware: Authentication(key: apiKey, viewerKey: viewerKey, sessions: sessions))
+        SessionAPI(apiKey: apiKey, access: access).add(to: router)
+        let v1 = router.group("v1").add(middleware: Authentication(key: apiKey, viewerKey: viewerKey, access: access))
         let answers = IntakeAnswers(metrics: metrics)
         MessagesAPI(intake: intake, metrics: metrics, answers: answers).add(to: v1)
         BoardAPI(panels: panels).add(to: v1)
@@ -108,5 +114,6 @@ public struct NativeAPI: Sendable {
         EventsAPI(live: live).add(to: v1)
         QueueAPI(deliveries: deliveries).add(to: v1)
         CalibrationAPI(panels: panels).add(to: v1)
+        MembersAPI(access: access, links: links).add(to: v1)
     }
 }

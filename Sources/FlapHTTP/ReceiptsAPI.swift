@@ -8,15 +8,23 @@ struct ReceiptsAPI {
     func add(to v1: RouterGroup<BasicRequestContext>) {
         v1.get("receipts") { request, _ in
             guard let limit = ListLimit.of(request, default: 20, maximum: 500) else { return ListLimit.refusal(request, maximum: 500) }
-            let sender = request.uri.queryParameters.get("sender")
+            var sender: String? = request.uri.queryParameters.get("sender").map { String($0) }
             if let sender, !(1...64).contains(sender.count) {
                 return Responses.error(.badRequest, "sender: a sender id is 1 to 64 characters")
             }
+            if let member = MemberAccess.member(of: request) {
+                if let sender, sender != member.sender {
+                    return Responses.error(.forbidden, "a member reads only their own receipts (sender \(member.sender))")
+                }
+                sender = member.sender
+            }
             return Responses.json(.ok, ["receipts": try await inbox.recentReceipts(limit: limit, sender: sender)])
         }
-        v1.get("receipts/:id") { _, context in
+        v1.get("receipts/:id") { request, context in
             let id = context.parameter("id")
-            guard let receipt = try await inbox.receipt(id: id) else {
+            let member = MemberAccess.member(of: request)
+            // Another sender's message is, to a member, no message at all.
+            guard let receipt = try await inbox.receipt(id: id), member == nil || receipt.sender == member?.sender else {
                 return Responses.error(.notFound, "no message with id \(id)")
             }
             return Responses.json(.ok, receipt)

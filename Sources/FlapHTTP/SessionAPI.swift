@@ -1,56 +1,83 @@
+import FlapMembers
 import FoundationEssentials
 import Hummingbird
 
-/// `/v1/session`: a browser signs in with the API key (answered with the session's cookie),
-/// asks whether it is signed in, and signs out. Outside the key's check: signing in is how a
-/// browser gets past it.
+/// `/v1/session`: a browser signs in with the API key, a pairing link or a member's invitation
+/// (answered with the session's cookie), asks whether and as whom it is signed in, and signs out.
+/// Outside the key's check: signing in is how a browser gets past it.
 struct SessionAPI {
     let apiKey: String
-    let sessions: Sessions
+    let access: AccessStore
 
     func add(to router: Router<BasicRequestContext>) {
         router.post("v1/session") { request, _ in try await signIn(request) }
         router.delete("v1/session") { request, _ in
             // Signing out changes something too: another site must not sign a browser out.
-            if Sessions.id(in: request) != nil, !Authentication.sameOrigin(request) {
+            if SessionCookie.id(in: request) != nil, !Authentication.sameOrigin(request) {
                 return Responses.error(.forbidden, "a request from another site is refused: send it from flapd's own page")
             }
-            if let id = Sessions.id(in: request) { await sessions.close(id) }
-            return Response(status: .noContent, headers: [.setCookie: Sessions.cookie(nil, expires: nil, for: request)])
+            if let id = SessionCookie.id(in: request) { await access.closeSession(id) }
+            return Response(status: .noContent, headers: [.setCookie: SessionCookie.cookie(nil, expires: nil, for: request)])
         }
         router.get("v1/session") { request, _ in
             // 200 either way: a page asking whether it is signed in is not an error.
-            guard let id = Sessions.id(in: request), let expires = await sessions.expires(id) else {
-                return Responses.json(.ok, SessionState(signedIn: false, expiresAt: nil))
+            guard let id = SessionCookie.id(in: request), let (principal, expires) = await access.session(id) else {
+                return Responses.json(.ok, SessionState(signedIn: false))
             }
-            return Responses.json(.ok, SessionState(signedIn: true, expiresAt: expires))
+            // The cookie's end moves on with the session's: used, it stays.
+            return Responses.json(.ok, SessionState(principal, expires: expires),
+                                  headers: [.setCookie: SessionCookie.cookie(id, expires: expires, for: request)])
         }
     }
 
-    /// `{"key": "…"}` opens a session; the key is compared in constant time and never logged.
+    /// `{"key": "…"}` (compared in constant time, never logged) or `{"invitation": "…"}` (a pairing
+    /// or invitation link's token, used once) opens a session.
     private func signIn(_ request: Request) async throws -> Response {
         guard let body = try await Responses.body(of: request, limit: 4096),
-              let given = (try? JSONDecoder().decode(SignIn.self, from: Data(body)))?.key else {
-            return Responses.error(.badRequest, "send {\"key\": \"…\"}: the API key (its file's path is in flapd's log)")
+              let given = try? JSONDecoder().decode(SignIn.self, from: Data(body)), (given.key == nil) != (given.invitation == nil) else {
+            return Responses.error(.badRequest, "send {\"key\": \"…\"} (the API key; its file's path is in flapd's log) or {\"invitation\": \"…\"} (from a link)")
         }
-        guard secretsMatch(given, apiKey) else { return Responses.error(.unauthorized, "the API key is wrong") }
-        let (id, expires) = await sessions.open()
-        return Responses.json(.ok, SignedIn(expiresAt: expires), headers: [.setCookie: Sessions.cookie(id, expires: expires, for: request)])
+        if let key = given.key {
+            guard secretsMatch(key, apiKey) else { return Responses.error(.unauthorized, "the API key is wrong") }
+            let (id, expires) = await access.openSession(for: .owner)
+            return Responses.json(.ok, SessionState(.owner, expires: expires), headers: [.setCookie: SessionCookie.cookie(id, expires: expires, for: request)])
+        }
+        switch await access.redeem(given.invitation ?? "") {
+        case .signedIn(let principal, let id, let expires):
+            return Responses.json(.ok, SessionState(principal, expires: expires), headers: [.setCookie: SessionCookie.cookie(id, expires: expires, for: request)])
+        case .refused:
+            return Responses.error(.unauthorized, "this link has been used, has expired or was revoked: ask the board's owner for a new one")
+        case .tooManyGuesses(let wait):
+            return Responses.error(.tooManyRequests, "too many wrong links lately; try again in \(wait) s", headers: [.retryAfter: "\(wait)"])
+        }
     }
 
-    /// `GET /v1/session`'s answer.
+    /// `GET /v1/session`'s answer, and a sign-in's: as whom, until when.
     struct SessionState: Encodable {
         var signedIn: Bool
         var expiresAt: Date?
+        /// `owner` or `member`.
+        var role: String?
+        /// The member's name and sender, for a member.
+        var member: MemberView?
+
+        init(signedIn: Bool) { self.signedIn = signedIn }
+
+        init(_ principal: Principal, expires: Date) {
+            signedIn = true
+            expiresAt = expires
+            switch principal {
+            case .owner: role = "owner"
+            case .member(let member):
+                role = "member"
+                self.member = MemberView(member)
+            }
+        }
     }
 }
 
-/// The sign-in's answer: when the session ends.
-struct SignedIn: Encodable {
-    var expiresAt: Date
-}
-
-/// The sign-in request's body.
+/// The sign-in request's body: one of the two.
 struct SignIn: Decodable {
-    var key: String
+    var key: String?
+    var invitation: String?
 }

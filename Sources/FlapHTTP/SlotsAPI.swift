@@ -10,8 +10,11 @@ struct SlotsAPI {
 
     func add(to v1: RouterGroup<BasicRequestContext>) {
         v1.get("slots") { _, _ in try await slots() }
-        v1.delete("slots/:sender") { _, context in
+        v1.delete("slots/:sender") { request, context in
             let sender = context.parameter("sender")
+            if let member = MemberAccess.member(of: request), member.sender != sender {
+                return Responses.error(.forbidden, "a member clears only their own slot (\(member.sender)), not \(sender)'s")
+            }
             guard try await intake.inbox.clearSlot(sender, now: intake.now()) else {
                 return Responses.error(.notFound, "no message from sender \(sender)")
             }

@@ -22,7 +22,7 @@ import TestSupport
         let signedIn = try await anonymous.post("/v1/session", json: ["key": flapd.apiKey])
         #expect(signedIn.status == 200)
         let setCookie = try #require(signedIn.headers["set-cookie"])
-        #expect(setCookie.contains("HttpOnly") && setCookie.contains("SameSite=Strict") && setCookie.contains("Max-Age=60480"))
+        #expect(setCookie.contains("HttpOnly") && setCookie.contains("SameSite=Strict") && setCookie.contains("Max-Age=7776000"), "90 days: a session lasts while it is used")
         let cookie = try #require(setCookie.split(separator: ";").first.map(String.init))
         #expect(!setCookie.contains(flapd.apiKey))
 

@@ -6,6 +6,7 @@ import FlapRooms
 import FlapVestaboard
 import FlapWeb
 import FlapLinux
+import FlapMembers
 import FlapMessaging
 import FlapMetrics
 import FlapMQTT
@@ -120,7 +121,9 @@ public final class Appliance: Sendable {
                                sensors: { await heartRate?.report() ?? [] }, rooms: room.map { RoomAccessAdapter(service: $0) },
                                deliveries: outbox.map { ApplianceDeliveries(queue: $0, workers: workers, metrics: metrics) }, live: live,
                                mqtt: mqttStatus, clock: { [clockTrust] in clockTrust.verdict() }, schedules: schedules,
-                               sessionsFile: stateDirectory.file("sessions.json"),
+                               access: AccessStore(path: stateDirectory.file("access.json"), legacySessions: stateDirectory.file("sessions.json"), logger: logger),
+                               links: InvitationLinks(machineName: ProcessInfo.processInfo.hostName, httpsPort: { [httpsNow = ports.httpsNow] in httpsNow.value },
+                                                      qrCode: { try? QRCode($0).svg(title: "the link") }),
                                mcpHosts: MCPHosts(listen: configuration.listen, machineName: ProcessInfo.processInfo.hostName,
                                                   allowed: configuration.allowedHosts))
         let local = LocalAPI(intake: intake, panels: boards, metrics: metrics, enablementToken: token, apiKey: localKey)

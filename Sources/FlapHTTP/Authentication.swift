@@ -1,0 +1,125 @@
+import FlapCore
+import FoundationEssentials
+#if canImport(Glibc)
+import Glibc
+#endif
+import FlapMembers
+import HTTPTypes
+import Hummingbird
+import Logging
+
+/// The session cookie: after `POST /v1/session` with the API key, a pairing link or an
+/// invitation, a random token in an HttpOnly, SameSite=Strict cookie stands for the owner or the
+/// member it was made for, while it is used (``AccessStore``).
+public enum SessionCookie {
+    public static let cookieName = "flapd_session"
+
+    /// The session token in a request's cookies.
+    static func id(in request: Request) -> String? {
+        guard let header = request.headers[.cookie] else { return nil }
+        for part in header.split(separator: ";") {
+            let pair = part.trimmed
+            if pair.hasPrefix(cookieName + "=") { return String(pair.dropFirst(cookieName.count + 1)) }
+        }
+        return nil
+    }
+
+    /// The cookie that opens a session (or, with no id, ends it).
+    /// Asked for over HTTPS, it is `Secure`: the browser never sends it over plain HTTP.
+    static func cookie(_ id: String?, expires: Date?, for request: Request) -> String {
+        let secure = request.headers[TransportMark.name] == "tls" ? "; Secure" : ""
+        guard let id, let expires else { return "\(cookieName)=; Path=/; HttpOnly; SameSite=Strict; Max-Age=0\(secure)" }
+        return "\(cookieName)=\(id); Path=/; HttpOnly; SameSite=Strict; Max-Age=\(Int(expires.timeIntervalSinceNow.rounded()))\(secure)"
+    }
+}
+
+/// Lets a request in with the API key (`Authorization: Bearer`, or as HTTP Basic's password), a
+/// member's key, or a session cookie; with the viewer key, only requests that read the board
+/// (``viewerReads``). A member's request is marked as theirs and held to ``MemberAccess``. A
+/// request that changes something with a cookie must come from the page itself: its `Origin`
+/// (or, where a browser sends none, `Sec-Fetch-Site: same-origin`) must be this server's, so
+/// another site cannot make a signed-in browser act.
+struct Authentication: RouterMiddleware {
+    typealias Context = BasicRequestContext
+    let key: String
+    let viewerKey: String?
+    let access: AccessStore
+
+    /// What the viewer key may read: the board, its pictures and its events.
+    static let viewerReads: Set<String> = ["/v1/board", "/v1/board.png", "/v1/board.svg", "/v1/events"]
+
+    /// Set on a request made with the viewer key, so what it reads leaves out who sent what (a
+    /// client that sets it itself only reads less).
+    static let viewerMark = HTTPField.Name("Flapd-Viewer")!
+
+    /// Whether `request` was made with the viewer key.
+    static func isViewer(_ request: Request) -> Bool { request.headers[viewerMark] != nil }
+
+    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+        if let header = request.headers[.authorization] {
+            let given = Self.secret(in: header) ?? ""
+            if secretsMatch(given, key) { return try await next(MemberAccess.marked(request, as: .owner), context) }
+            if let member = await access.member(withKey: given) { return try await admit(request, as: .member(member), context, next) }
+            guard let viewerKey, secretsMatch(given, viewerKey) else {
+                return Responses.error(.unauthorized, "the API key is wrong", headers: [.wwwAuthenticate: "Bearer"])
+            }
+            guard [.get, .head].contains(request.method), Self.viewerReads.contains(request.uri.path) else {
+                return Responses.error(.forbidden, "the viewer key reads the board (GET /v1/board, /v1/board.png, /v1/board.svg, /v1/events) and nothing else; use the API key")
+            }
+            var head = MemberAccess.marked(request, as: .owner).head
+            head.headerFields[Self.viewerMark] = "1"
+            return try await next(Request(head: head, body: request.body), context)
+        }
+        guard let id = SessionCookie.id(in: request), let (principal, _) = await access.session(id) else {
+            return Responses.error(.unauthorized, "this API needs Authorization: Bearer <key> or a signed-in session (the key file's path is in flapd's log)",
+                                   headers: [.wwwAuthenticate: "Bearer"])
+        }
+        if ![.get, .head, .options].contains(request.method), !Self.sameOrigin(request) {
+            return Responses.error(.forbidden, "a request from another site is refused: send it from flapd's own page")
+        }
+        return try await admit(request, as: principal, context, next)
+    }
+
+    private func admit(_ request: Request, as principal: Principal, _ context: Context,
+                       _ next: (Request, Context) async throws -> Response) async throws -> Response {
+        if case .member = principal, !MemberAccess.allows(request.method, request.uri.path) {
+            return Responses.error(.forbidden, MemberAccess.refusal)
+        }
+        return try await next(MemberAccess.marked(request, as: principal), context)
+    }
+
+    /// The key in `Bearer KEY`, or the password of `Basic base64(user:password)` (dashboards
+    /// that can only send Basic put the key there, under any user name). The scheme's name is
+    /// case-insensitive (RFC 9110: `bearer` is `Bearer`).
+    static func secret(in header: String) -> String? {
+        if let token = bearer(in: header) { return token }
+        guard let credentials = credentials(in: header, scheme: "basic"), let decoded = Data(base64Encoded: credentials),
+              let pair = String(data: decoded, encoding: .utf8), let colon = pair.firstIndex(of: ":") else { return nil }
+        return String(pair[pair.index(after: colon)...])
+    }
+
+    /// The token of an `Authorization: Bearer TOKEN` header, whatever the scheme's case.
+    static func bearer(in header: String) -> String? { credentials(in: header, scheme: "bearer") }
+
+    private static func credentials(in header: String, scheme: String) -> String? {
+        guard let space = header.firstIndex(of: " "), header[..<space].lowercased() == scheme else { return nil }
+        return String(header[header.index(after: space)...]).trimmed
+    }
+
+    /// Whether the request says it comes from this server's own pages.
+    static func sameOrigin(_ request: Request) -> Bool {
+        if let origin = request.headers[.origin] {
+            guard let host = request.head.authority else { return false }
+            return origin == "http://\(host)" || origin == "https://\(host)"
+        }
+        return request.headers[HTTPField.Name("Sec-Fetch-Site")!] == "same-origin"
+    }
+}
+
+extension Dictionary where Key == String {
+    /// The entry whose key equals `key`, found through the dictionary's hash.
+    func first(matching key: String) -> (String, Value)? {
+        guard let index = index(forKey: key) else { return nil }
+        return (self[index].key, self[index].value)
+    }
+}

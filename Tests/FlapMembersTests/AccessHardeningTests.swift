@@ -1,0 +1,44 @@
+import FlapMembers
+import Foundation
+import Testing
+import TestSupport
+
+/// Found by an adversarial run: cookies and files that cost flapd more than they should.
+@Suite struct AccessHardeningTests {
+    func file(_ contents: String) throws -> String {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("access-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        let path = directory.appendingPathComponent("access.json").path
+        try contents.write(toFile: path, atomically: true, encoding: .utf8)
+        return path
+    }
+
+    @Test func aCookieOfAnotherFormIsRefusedUnread() async throws {
+        let store = AccessStore(path: nil)
+        let (real, _) = await store.openSession(for: .owner)
+        #expect(AccessToken.wellFormed(real))
+        #expect(await store.session(real)?.principal == .owner)
+        for forged in [String(repeating: "A", count: 60_000), "", String(real.dropLast()), real + "A", String(real.dropLast()) + "!"] {
+            #expect(!AccessToken.wellFormed(forged))
+            #expect(await store.session(forged) == nil)
+        }
+    }
+
+    @Test func entriesThatAreNotDigestsAreIgnoredAndSaid() async throws {
+        let token = AccessToken.random()
+        let now = Date().timeIntervalSince1970
+        let path = try file(#"{"members":[],"invitations":[],"keys":[],"sessions":[{"digest":"\#(token)","at":\#(now)},{"digest":"\#(AccessToken.digest(token))","at":\#(now)}]}"#)
+        let log = LogLines()
+        let store = AccessStore(path: path, logger: log.logger)
+        #expect(await store.session(token)?.principal == .owner, "the digest's entry works")
+        #expect(await store.session(AccessToken.digest(token)) == nil, "a digest is no cookie")
+        #expect(log.all.filter { $0.contains("not digests") }.count == 1)
+    }
+
+    @Test func aDamagedOrHugeFileSignsEveryoneOutAndIsSaidOnceEach() async throws {
+        let log = LogLines()
+        _ = AccessStore(path: try file("not json at all"), logger: log.logger)
+        _ = AccessStore(path: try file("{\"members\": \"" + String(repeating: "x", count: 1_100_000) + "\"}"), logger: log.logger)
+        #expect(log.all.count == 2 && log.all.allSatisfy { $0.contains("damaged or too large") }, "\(log.all)")
+    }
+}
