@@ -1,0 +1,92 @@
+import Foundation
+import Testing
+import TestSupport
+
+/// One identity per person, over HTTP against a real flapd: the owner invites, the member's link
+/// signs them in once, they post as themselves only, clear only their own slot, read only their
+/// own receipts, touch no setting; a key for their scripts; revoked, they are out at once.
+@Suite(.timeLimit(.minutes(2))) struct MembersServiceTests {
+    func signedIn(_ flapd: FlapdProcess, with body: [String: Any]) async throws -> (HTTPClient, [String: Any]) {
+        let base = "http://127.0.0.1:\(flapd.apiPort)"
+        let reply = try await HTTPClient(base: base).post("/v1/session", json: body)
+        #expect(reply.status == 200, "\(reply.text)")
+        let cookie = try #require(reply.headers["set-cookie"]?.split(separator: ";").first.map(String.init))
+        return (HTTPClient(base: base, headers: ["Cookie": cookie, "Origin": base]), reply.object)
+    }
+
+    static func token(of url: String) -> String { String(url.split(separator: "#").last ?? "") }
+
+    @Test func aMemberIsTheirOwnSenderAndNothingMore() async throws {
+        let flapd = try await FlapdProcess.start(arguments: ["--no-sound", "--rate-limit", "0"])
+        defer { Task { await flapd.stop() } }
+        let owner = flapd.api
+        #expect(try await owner.postJSON("/v1/messages", #"{"text": "OWNER HERE", "sender": {"id": "owner"}}"#).status == 202)
+
+        let invited = try await owner.postJSON("/v1/members", #"{"name": "Mum"}"#)
+        #expect(invited.status == 201, "\(invited.text)")
+        let member = try #require(invited.object["member"] as? [String: Any])
+        let invitation = try #require(invited.object["invitation"] as? [String: Any])
+        #expect(member["sender"] as? String == "mum" && member["name"] as? String == "Mum")
+        let url = try #require(invitation["url"] as? String)
+        #expect(url.hasPrefix("https://") && url.contains(".local:\(flapd.httpsPort)/join#"), "asked from this machine: its .local name, \(url)")
+        #expect((invitation["qrCode"] as? String)?.hasPrefix("<svg") == true)
+        #expect(try await owner.postJSON("/v1/members", #"{"name": "Mum again", "sender": "mum"}"#).status == 400)
+
+        let (mum, session) = try await signedIn(flapd, with: ["invitation": Self.token(of: url)])
+        #expect(session["role"] as? String == "member")
+        #expect(try await HTTPClient(base: "http://127.0.0.1:\(flapd.apiPort)").post("/v1/session", json: ["invitation": Self.token(of: url)]).status == 401,
+                "a link works once")
+
+        // Posts as herself; not as the owner.
+        let sent = try await mum.postJSON("/v1/messages", #"{"text": "HELLO FROM MUM"}"#)
+        #expect(sent.status == 202, "\(sent.text)")
+        let asOwner = try await mum.postJSON("/v1/messages", #"{"text": "FAKE", "sender": {"id": "owner"}}"#)
+        #expect(asOwner.status == 403 && asOwner.text.contains("sender.id"), "\(asOwner.text)")
+        let slots = try await mum.get("/v1/slots").text
+        #expect(slots.contains(#""sender":"mum""#) && slots.contains("HELLO FROM MUM"))
+        // Clears only her own slot.
+        #expect(try await mum.delete("/v1/slots/owner").status == 403)
+        #expect(try await owner.get("/v1/slots").text.contains("OWNER HERE"))
+        // Reads only her own receipts.
+        let receipts = try #require(try await mum.get("/v1/receipts").object["receipts"] as? [[String: Any]])
+        #expect(!receipts.isEmpty && receipts.allSatisfy { $0["sender"] as? String == "mum" }, "\(receipts)")
+        #expect(try await mum.get("/v1/receipts?sender=owner").status == 403)
+        // Nothing that is the owner's.
+        for (method, path) in [("GET", "/v1/members"), ("POST", "/v1/members"), ("PATCH", "/v1/sound"), ("POST", "/v1/schedules"), ("GET", "/v1/sensors"),
+                               ("POST", "/v1/pairing"), ("GET", "/v1/queue")] {
+            let reply = try await mum.request(method, path, body: method == "GET" ? nil : Data("{}".utf8), headers: ["Content-Type": "application/json"])
+            #expect(reply.status == 403 && reply.error.contains("a member may send messages as their own sender"), "\(method) \(path): \(reply.status)")
+        }
+
+        // A key for her scripts, shown once.
+        let memberID = try #require(member["id"] as? String)
+        let key = try #require(try await owner.post("/v1/members/\(memberID)/keys", json: [:]).object["key"] as? String)
+        let script = HTTPClient(base: "http://127.0.0.1:\(flapd.apiPort)", headers: ["Authorization": "Bearer \(key)"])
+        #expect(try await script.postJSON("/v1/messages", #"{"text": "FROM MUMS SCRIPT"}"#).status == 202)
+        #expect(try await script.get("/v1/members").status == 403)
+        let access = try String(contentsOfFile: flapd.stateDirectory + "/access.json", encoding: .utf8)
+        #expect(!access.contains(key) && !access.contains(Self.token(of: url)), "only digests are kept")
+
+        // Revoked: out at once, by cookie and by key.
+        #expect(try await owner.delete("/v1/members/\(memberID)").status == 204)
+        #expect(try await mum.get("/v1/board").status == 401)
+        #expect(try await script.get("/v1/board").status == 401)
+        #expect(try await owner.get("/v1/members").object["members"] as? [Any] != nil)
+    }
+
+    @Test func aPairingLinkSignsTheOwnersPhoneInOnce() async throws {
+        let flapd = try await FlapdProcess.start(arguments: ["--no-sound"])
+        defer { Task { await flapd.stop() } }
+        let pairing = try await flapd.api.post("/v1/pairing", json: [:])
+        #expect(pairing.status == 201)
+        let url = try #require(pairing.object["url"] as? String)
+        let (phone, session) = try await signedIn(flapd, with: ["invitation": Self.token(of: url)])
+        #expect(session["role"] as? String == "owner")
+        #expect(try await phone.get("/v1/members").status == 200)
+        // Guessing links is refused unread after 20 wrong ones.
+        let stranger = HTTPClient(base: "http://127.0.0.1:\(flapd.apiPort)")
+        for _ in 0..<20 { _ = try await stranger.post("/v1/session", json: ["invitation": String(repeating: "x", count: 43)]) }
+        let refused = try await stranger.post("/v1/session", json: ["invitation": String(repeating: "y", count: 43)])
+        #expect(refused.status == 429 && refused.headers["retry-after"] != nil)
+    }
+}
