@@ -1,4 +1,5 @@
 import FlapJSON
+import FlapMembers
 import FlapMessaging
 import FlapMetrics
 import HTTPTypes
@@ -8,6 +9,7 @@ import Hummingbird
 /// sent for later cancelled before its time; `/v1/scheduled` lists those still waiting.
 struct MessagesAPI {
     let intake: MessageIntake
+    let access: AccessStore
     let metrics: FlapMetrics
     let answers: IntakeAnswers
 
@@ -50,16 +52,17 @@ struct MessagesAPI {
             }
             claim = IdempotencyClaim(client: Self.client(of: request), key: key, request: body)
         }
-        var defaultSender: String?
+        var message = body
         if let member = MemberAccess.member(of: request) {
             if let named = Self.senderID(in: body), named != member.sender {
                 metrics.rejected(source: "native-api", reason: "forbidden")
                 return Responses.error(.forbidden, "sender.id: a member sends as their own sender (\(member.sender)), not as \(named); leave sender out",
                                        problems: [.init(field: "sender.id", problem: "must be \(member.sender) or left out")])
             }
-            defaultSender = member.sender
+            let name = await access.members().first { $0.id == member.id }?.name
+            message = Self.signed(body, sender: member.sender, name: name)
         }
-        return try await answers.answer(intake.submit(json: body, source: "native-api", defaultSender: defaultSender, claim: claim), source: "native-api")
+        return try await answers.answer(intake.submit(json: message, source: "native-api", claim: claim), source: "native-api")
     }
 
     /// The `sender.id` a body names, if it names one (the parser says what else is wrong with it).
@@ -67,6 +70,19 @@ struct MessagesAPI {
         guard case .object(let fields)? = try? JSONValue(parsing: body), case .object(let sender)? = fields["sender"],
               case .string(let id)? = sender["id"] else { return nil }
         return id
+    }
+
+    /// A member's message with their sender in it, named as the owner named them unless the
+    /// message names them itself; a body that is not a JSON object is passed on for the parser
+    /// to say what is wrong.
+    static func signed(_ body: [UInt8], sender: String, name: String?) -> [UInt8] {
+        guard case .object(var fields)? = try? JSONValue(parsing: body) else { return body }
+        var given: [String: JSONValue] = [:]
+        if case .object(let existing)? = fields["sender"] { given = existing }
+        given["id"] = .string(sender)
+        if given["name"] == nil, let name { given["name"] = .string(name) }
+        fields["sender"] = .object(given)
+        return Array(JSONValue.object(fields).text.utf8)
     }
 
     static let idempotencyKey = HTTPField.Name("Idempotency-Key")!

@@ -97,7 +97,7 @@ public struct NativeAPI: Sendable {
         SessionAPI(apiKey: apiKey, access: access).add(to: router)
         let v1 = router.group("v1").add(middleware: Authentication(key: apiKey, viewerKey: viewerKey, access: access))
         let answers = IntakeAnswers(metrics: metrics)
-        MessagesAPI(intake: intake, metrics: metrics, answers: answers).add(to: v1)
+        MessagesAPI(intake: intake, access: access, metrics: metrics, answers: answers).add(to: v1)
         BoardAPI(panels: panels).add(to: v1)
         BoardPictureAPI(panels: panels).add(to: v1)
         SlotsAPI(intake: intake).add(to: v1)

@@ -23,6 +23,9 @@ public enum WebPage {
         "/web/outbox.js": ("text/javascript; charset=utf-8", PackageResources.outbox_js),
         "/web/widget.js": ("text/javascript; charset=utf-8", PackageResources.widget_js),
         "/web/widget.css": ("text/css; charset=utf-8", PackageResources.widget_css),
+        "/web/members.js": ("text/javascript; charset=utf-8", PackageResources.members_js),
+        "/web/join.js": ("text/javascript; charset=utf-8", PackageResources.join_js),
+        "/join": ("text/html; charset=utf-8", PackageResources.join_html),
         "/widget": ("text/html; charset=utf-8", PackageResources.widget_html),
         // At the root: a service worker controls only the paths below its own.
         "/sw.js": ("text/javascript; charset=utf-8", PackageResources.sw_js),

@@ -29,3 +29,34 @@ import TestSupport
         #expect((seen["consoleErrors"] as? [String])?.isEmpty == true, "\(seen["consoleErrors"] ?? "")")
     }
 }
+
+/// Two profiles over HTTPS: the owner invites Mum from the page, Mum's browser redeems the link
+/// and is held to her own sender; the owner removes her and her next request is 401.
+@Suite(.serialized, .timeLimit(.minutes(3))) struct MembersBrowserTests {
+    @Test func theOwnerInvitesAMemberWhoIsHeldToHerOwnSender() async throws {
+        let work = FileManager.default.temporaryDirectory.appendingPathComponent("members-\(UUID().uuidString)").path
+        try FileManager.default.createDirectory(atPath: work, withIntermediateDirectories: true)
+        let shots = PythonPeer.packageRoot.appendingPathComponent(".build/test-artifacts").path
+        try FileManager.default.createDirectory(atPath: shots, withIntermediateDirectories: true)
+        let result = try await ProcessRunner.run(try await PythonPeer.python(), [
+            PythonPeer.peersDirectory.appendingPathComponent("browser_members_check.py").path,
+            ProcessRunner.builtProduct("flapd"), work, "members-test-key", shots,
+        ])
+        #expect(result.status == 0, "\(result.stderrText.suffix(3000))")
+        let seen = try #require(try JSONSerialization.jsonObject(with: Data(result.stdoutText.utf8)) as? [String: Any])
+        #expect(seen["ownerSeesMembers"] as? Bool == true && seen["qrShown"] as? Bool == true && seen["linkForm"] as? Bool == true)
+        #expect(seen["mumSignedIn"] as? Bool == true && seen["mumRole"] as? String == "member")
+        let sender = seen["mumSender"] as? [Any] ?? []
+        #expect(sender.first as? String == "mum" && sender.last as? Bool == true, "her sender, read-only: \(sender)")
+        #expect(seen["ownerPartsHidden"] as? Bool == true)
+        #expect(seen["mumShown"] as? Bool == true)
+        #expect((seen["shownBy"] as? String)?.contains("Mum's message") == true, "\(seen["shownBy"] ?? "")")
+        #expect(seen["asOwnerRefused"] as? Int == 403 && seen["clearOwnerRefused"] as? Int == 403)
+        #expect(seen["clearButtons"] as? [String] == ["Mum"], "only her own slot offers Clear: \(seen["clearButtons"] ?? "")")
+        let receipts = seen["receipts"] as? [String] ?? []
+        #expect(!receipts.isEmpty && receipts.allSatisfy { $0.contains("mum:") }, "\(receipts)")
+        #expect(seen["senderWidget"] as? Bool == true)
+        #expect(seen["removed"] as? Bool == true && seen["afterRemoval"] as? Int == 401)
+        #expect((seen["consoleErrors"] as? [String])?.isEmpty == true, "\(seen["consoleErrors"] ?? "")")
+    }
+}

@@ -2,6 +2,10 @@
 // with every request), and the glyphs, fetched once.
 export const $ = (id) => document.getElementById(id);
 
+// Who this page is signed in as: the owner, or a member (who sends as their own sender only).
+export const session = { role: "owner", member: null };
+export const isMember = () => session.role === "member";
+
 import { keep, newKey } from "/web/outbox.js";
 
 // Status 0 when flapd cannot be reached; `offline` when the answer is the one the app's

@@ -1,5 +1,6 @@
 // The page's frame: signing in and out, then the live boards and every part of the page.
-import { $, api, follow, loadGlyphs, refused, summary, tell } from "/web/api.js";
+import { $, api, follow, loadGlyphs, refused, session, summary, tell } from "/web/api.js";
+import { setUpMembers } from "/web/members.js";
 import { BoardView } from "/web/board.js";
 import { setUpCompose } from "/web/compose.js";
 import { refreshLists } from "/web/lists.js";
@@ -24,10 +25,21 @@ const views = new Map();
 
 async function start() {
   registerWorker();
-  const session = await api("GET", "/v1/session");
+  const signedIn = await api("GET", "/v1/session");
   // flapd unreachable and nothing kept from an earlier visit: say so, and wait for it.
-  if (session.status === 0) { showOffline(true); setTimeout(start, 3000); return; }
-  if (session.data.signedIn) open(); else signInPage();
+  if (signedIn.status === 0) { showOffline(true); setTimeout(start, 3000); return; }
+  if (signedIn.data.signedIn) { signedInAs(signedIn.data); open(); } else signInPage();
+}
+
+// A member's page sends as their sender and offers only what a member may do.
+function signedInAs(state) {
+  session.role = state.role || "owner";
+  session.member = state.member || null;
+  document.body.dataset.role = session.role;
+  if (session.member) {
+    $("sender").value = session.member.sender;
+    $("sender").readOnly = true;
+  }
 }
 
 function signInPage() {
@@ -41,7 +53,7 @@ $("sign-in-form").addEventListener("submit", async (event) => {
   event.preventDefault();
   const reply = await api("POST", "/v1/session", { key: $("key").value });
   $("key").value = "";
-  if (reply.status === 200) { $("sign-in-error").textContent = ""; open(); }
+  if (reply.status === 200) { $("sign-in-error").textContent = ""; signedInAs(reply.data); open(); }
   else $("sign-in-error").textContent = reply.data.error || "The key was refused.";
 });
 
@@ -85,6 +97,7 @@ async function open() {
     await setUpCompose(changed);
     if (boards.length) await setUpPaint(boards[0].rows, boards[0].columns, changed);
     setUpSound();
+    if (session.role === "owner") setUpMembers();
     watchRoom();
     setInterval(() => { if (!$("app").hidden) { refreshLists(); refreshStatus(); sendWaiting(); } }, 5000);
   }

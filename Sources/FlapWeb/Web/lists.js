@@ -1,7 +1,7 @@
 // The quick messages, each sender's slot with its time left (cleared only after a few seconds
 // in which Undo takes it back), what was sent for later, what waits on this device to be sent,
 // and the latest receipts.
-import { $, ago, api, fill, follow, item, refused, summary, tell, until } from "/web/api.js";
+import { $, ago, api, fill, follow, isMember, item, refused, session, summary, tell, until } from "/web/api.js";
 import { discard, waiting } from "/web/outbox.js";
 
 // How long a cleared message can still be taken back.
@@ -34,7 +34,8 @@ window.addEventListener("pagehide", () => {
 });
 
 export async function refreshLists() {
-  const templates = (await api("GET", "/v1/templates")).data.templates || [];
+  const member = isMember();
+  const templates = member ? [] : (await api("GET", "/v1/templates")).data.templates || [];
   fill($("templates"), templates.map((t) => item(t.name, t.fields.text ? t.fields.text.replace(/\n/g, " / ") : "(painting)", [
     ["Send", async () => {
       const reply = await api("POST", `/v1/templates/${encodeURIComponent(t.name)}/send`, {});
@@ -53,8 +54,11 @@ export async function refreshLists() {
       li.querySelector("button").setAttribute("aria-label", `Undo clearing ${name}`);
       return li;
     }
-    return item(name, `${said} · ${until(slot.expiresAt)}`, [["Clear", () => clearSoon(slot.sender)]]);
+    // A member clears only their own message.
+    const mine = !member || slot.sender === session.member.sender;
+    return item(name, `${said} · ${until(slot.expiresAt)}`, mine ? [["Clear", () => clearSoon(slot.sender)]] : []);
   }), "No messages.");
+  showShownBy(slots);
 
   const kept = await waiting();
   $("outbox-title").hidden = $("outbox").hidden = !kept.length;
@@ -62,7 +66,7 @@ export async function refreshLists() {
     ["Discard", async () => { await discard(entry.key); refreshLists(); }],
   ])), "");
 
-  const scheduled = (await api("GET", "/v1/scheduled")).data.scheduled || [];
+  const scheduled = member ? [] : (await api("GET", "/v1/scheduled")).data.scheduled || [];
   fill($("scheduled"), scheduled.map((m) => item(m.senderName || m.sender,
     `${m.text ? m.text.replace(/\n/g, " / ") : "(painting)"} · at ${new Date(m.notBefore).toLocaleString()}`, [
       ["Cancel", async () => { await api("DELETE", `/v1/messages/${encodeURIComponent(m.id)}`); refreshLists(); }],
@@ -74,4 +78,16 @@ export async function refreshLists() {
     li.classList.add(`status-${r.status}`);
     return li;
   }), "Nothing sent yet.");
+}
+
+// Under the board: whose message each panel shows, by the slots' names.
+async function showShownBy(slots) {
+  const board = await api("GET", "/v1/board");
+  const names = new Map(slots.map((slot) => [slot.id, slot.senderName || slot.sender]));
+  const shown = (board.data.panels || []).map((panel) => {
+    const who = names.get(panel.message);
+    const prefix = board.data.panels.length > 1 ? `${panel.id}: ` : "";
+    return prefix + (who ? `${who}'s message` : panel.message ? "a message no longer in a slot" : "nothing sent");
+  });
+  $("shown-by").textContent = shown.length ? `Showing ${shown.join("; ")}.` : "";
 }

@@ -1,7 +1,7 @@
 // The Wematch room as the kiosk draws it: previous beat across, current beat up, hearts gliding
 // to each new sample, rings round synced clusters, stars for new pairs. Places only: no one's
 // heart rate is written anywhere on the page.
-import { $, api } from "/web/api.js";
+import { $, api, isMember } from "/web/api.js";
 
 const SVG = "http://www.w3.org/2000/svg";
 const SIZE = 100, MARGIN = 8, SPAN = SIZE - MARGIN - 4;
@@ -89,7 +89,7 @@ function draw(plot) {
 export function watchRoom() {
   let timer = null;
   async function tick() {
-    if ($("app").hidden) { timer = setTimeout(tick, 2000); return; }
+    if ($("app").hidden || isMember()) { timer = setTimeout(tick, 2000); return; }
     const reply = await api("GET", "/v1/room/plot");
     $("room").hidden = reply.status !== 200;
     if (reply.status === 200) draw(reply.data);

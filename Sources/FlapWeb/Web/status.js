@@ -1,7 +1,7 @@
 // Health at a glance: each panel (its faulty modules, its quiet hours), calibration nudges for
 // directly driven panels, the sound's settings, the storage when it is in trouble, the clock and
 // the schedules, and the links to the broker, the sensors and real Vestaboards.
-import { $, ago, api, fill, item, refused } from "/web/api.js";
+import { $, ago, api, fill, item, refused, isMember } from "/web/api.js";
 
 let soundLoaded = false;
 
@@ -61,25 +61,28 @@ export async function refreshStatus() {
     const words = board.reachable === false ? "Cannot reach this Vestaboard; writes wait and are tried again." : `${board.queueDepth ? `${board.queueDepth} waiting to be written.` : "Up to date."}`;
     links.push(plain(`Vestaboard ${board.panel}`, words, `${board.api} ${board.address}: ${board.reachable === false ? "unreachable" : board.reachable ? "reachable" : "not tried yet"}, ${board.queueDepth} waiting${board.lastError ? ` · ${board.lastError}` : ""}`));
   }
-  for (const sensor of (await api("GET", "/v1/sensors")).data.sensors || []) {
+  // A member sees the board's health, not the owner's settings and sensors.
+  const owner = !isMember();
+  for (const sensor of owner ? (await api("GET", "/v1/sensors")).data.sensors || [] : []) {
     const straps = sensor.straps.map((s) => `${s.name} ${s.state}${s.battery != null ? ` (battery ${s.battery} %)` : ""}`).join(", ");
     const low = sensor.straps.filter((s) => s.battery != null && s.battery < 20).map((s) => s.name);
     const words = `${{ connected: "Reading heart rates.", searching: "Looking for straps.", "no-contact": "A strap is not touching skin." }[sensor.state] ?? "Not working right now."}${low.length ? ` Battery low: ${low.join(", ")}.` : ""}`;
     links.push(plain(`Heart-rate sensor ${sensor.name}`, words, `${sensor.state}${sensor.reason ? ` (${sensor.reason})` : ""}${straps ? ` · ${straps}` : ""}${sensor.remedy ? ` · ${sensor.remedy}` : ""}`));
   }
-  if ((status.boards || []).length) {
+  if (owner && (status.boards || []).length) {
     for (const d of ((await api("GET", "/v1/queue?limit=5")).data.deliveries || []).filter((d) => d.state === "failed" || d.state === "conflict")) {
       links.push(plain(`A write to ${d.panel}`, d.state === "failed" ? "Could not be written." : "The board was changed by someone else meanwhile.", `${d.id}: ${d.state}${d.lastError ? `: ${d.lastError}` : ""}`, [
         ["Retry", async () => { await api("POST", `/v1/queue/${d.id}/retry`); refreshStatus(); }],
       ]));
     }
   }
-  for (const s of (await api("GET", "/v1/schedules")).data.schedules || []) {
+  for (const s of owner ? (await api("GET", "/v1/schedules")).data.schedules || [] : []) {
     const when = s.cron ? `cron ${s.cron}` : `${(s.days || ["daily"]).join(", ")} at ${(s.times || []).join(", ")}`;
     links.push(plain(`Every ${s.name}`, s.next ? `Next: ${new Date(s.next).toLocaleString([], { weekday: "long", hour: "2-digit", minute: "2-digit" })}.` : "Not due again.",
       `${when}${s.timeZone ? ` (${s.timeZone})` : ""}${s.fromFile ? " · from the configuration file" : ""}`));
   }
   fill($("links"), links, "Nothing else is set up: no home automation, sensors or Vestaboards.");
+  if (!owner) return;
   if (!soundLoaded) { soundLoaded = true; await loadSound(); }
   await loadCalibration(status.panels || []);
 }

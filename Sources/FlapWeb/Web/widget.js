@@ -6,7 +6,10 @@ import { BoardView } from "/web/board.js";
 import { registerWorker } from "/web/offline.js";
 
 const $ = (id) => document.getElementById(id);
-const asked = new URLSearchParams(location.search).get("size");
+const params = new URLSearchParams(location.search);
+const asked = params.get("size");
+// With ?sender=ID, the widget shows that sender's message rather than the board.
+const only = params.get("sender");
 const size = ["small", "medium", "large"].includes(asked) ? asked : "medium";
 document.body.dataset.size = size;
 const clock = (date) => date.toLocaleTimeString([], { hour: "2-digit", minute: "2-digit" });
@@ -62,6 +65,15 @@ async function draw(panel, glyphs) {
   view.show(panel.codes);
 }
 
+// The panel as `only`'s message would show on it, and whose it is said above it.
+async function senderPanel(panel) {
+  const reply = await api("GET", "/v1/slots");
+  const slot = (reply.data.slots || []).find((s) => s.sender === only);
+  $("who").hidden = false;
+  $("who").textContent = slot ? (slot.senderName || slot.sender) : `Nothing from ${only} now`;
+  return { ...panel, codes: slot ? slot.codes : panel.codes.map((row) => row.map(() => 0)) };
+}
+
 async function recent(glyphs) {
   if (size !== "large") return;
   const reply = await api("GET", "/v1/slots");
@@ -94,7 +106,7 @@ async function start() {
   const glyphs = await loadGlyphs();
   const board = await api("GET", "/v1/board");
   const panel = (board.data.panels || [])[0];
-  if (panel) await draw(panel, glyphs);
+  if (panel) await draw(only ? await senderPanel(panel) : panel, glyphs);
   if (board.offline) {
     offlineSince = board.seenAt || new Date();
     say(`Offline since ${clock(offlineSince)}`);
@@ -110,10 +122,11 @@ function watch(glyphs, first) {
   events.addEventListener("board", async (event) => {
     const data = JSON.parse(event.data);
     if (first && data.panel !== first.id) return;
-    await draw({ ...first, id: data.panel, codes: data.codes }, glyphs);
+    await draw(only ? await senderPanel(first) : { ...first, id: data.panel, codes: data.codes }, glyphs);
     recent(glyphs);
   });
-  events.addEventListener("plan", (event) => { if (view) view.play(JSON.parse(event.data)); });
+  // A sender's widget shows their message at rest, not the board's flips.
+  events.addEventListener("plan", (event) => { if (view && !only) view.play(JSON.parse(event.data)); });
   events.addEventListener("error", () => {
     failures += 1;
     if (failures === 1 && !offlineSince) say("Updating…");

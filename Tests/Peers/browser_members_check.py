@@ -1,0 +1,91 @@
+"""Two people on the household's phones, two Chromium profiles over HTTPS: the owner invites Mum
+from the page's Members section; Mum's browser opens the link, is signed in as herself, sends as
+her own sender only, cannot clear the owner's message, sees only her own receipts; a widget of
+one sender; the owner removes her and her next request is refused.
+
+Usage: browser_members_check.py FLAPD WORK_DIR API_KEY SCREENSHOT_DIR
+Prints what it saw as JSON.
+"""
+import json
+import os
+import sys
+
+from selenium.webdriver.common.by import By
+
+from browser_support import Flapd, board_text, browser, click, console_errors, sign_in, trusting, wait
+
+flapd_path, work, key, shots = sys.argv[1], sys.argv[2], sys.argv[3], sys.argv[4]
+config = os.path.join(work, "flapd.toml")
+with open(config, "w") as file:
+    file.write('[api]\ntls_names = ["flapd.test"]\n[messages]\nrate_limit = 0\n')
+flapd = Flapd(flapd_path, os.path.join(work, "state"), key, ["--config", config])
+resolve = ["--host-resolver-rules=MAP flapd.test 127.0.0.1"]
+secure = f"https://flapd.test:{flapd.https_port}"
+authority = os.path.join(work, "state", "tls", "ca.crt")
+
+
+def status_of(page, method, path, body=None):
+    """The status of a request the page itself makes, with its cookie and origin."""
+    return page.execute_async_script("""const [method, path, body, done] = arguments;
+        fetch(path, { method, headers: body ? { "Content-Type": "application/json" } : {}, body: body ? JSON.stringify(body) : undefined })
+          .then((r) => done(r.status), () => done(0));""", method, path, body)
+
+
+out = {}
+flapd.start()
+owner = mum = None
+try:
+    flapd.post({"text": "OWNER HERE", "sender": {"id": "owner"}})
+    owner = browser(trusting(os.path.join(work, "owner"), authority), resolve)
+    sign_in(owner, secure, key)
+    wait(lambda: owner.find_element(By.ID, "app").is_displayed())
+    out["ownerSeesMembers"] = wait(lambda: owner.find_element(By.ID, "members-section").is_displayed(), 10)
+    owner.find_element(By.ID, "member-name").send_keys("Mum")
+    owner.find_element(By.CSS_SELECTOR, "#invite button[type=submit]").click()
+    out["qrShown"] = wait(lambda: owner.find_element(By.CSS_SELECTOR, "#member-link svg").is_displayed(), 10)
+    link = owner.find_element(By.CSS_SELECTOR, "#member-link a").get_attribute("href")
+    out["linkForm"] = link.startswith("https://flapd.test:") and "/join#" in link
+    owner.save_screenshot(os.path.join(shots, "members-invite.png"))
+
+    mum = browser(trusting(os.path.join(work, "mum"), authority), resolve)
+    mum.get(link)
+    out["mumSignedIn"] = wait(lambda: mum.current_url.rstrip("/") == secure and mum.find_element(By.ID, "app").is_displayed(), 20)
+    out["mumRole"] = mum.execute_script("return document.body.dataset.role")
+    out["linkLeftHistory"] = "#" not in mum.execute_script("return document.referrer || ''")
+    sender = mum.find_element(By.ID, "sender")
+    out["mumSender"] = (sender.get_attribute("value"), sender.get_attribute("readonly") is not None)
+    out["ownerPartsHidden"] = not mum.find_element(By.ID, "members-section").is_displayed() and \
+        not mum.find_element(By.ID, "save-template").is_displayed()
+
+    text = mum.find_element(By.ID, "text")
+    text.send_keys("Hello from Mum")
+    mum.find_element(By.CSS_SELECTOR, "#compose button[type=submit]").click()
+    out["mumShown"] = wait(lambda: "HELLO FROM MUM" in board_text(mum), 30)
+    out["shownBy"] = wait(lambda: "Mum's message" in mum.find_element(By.ID, "shown-by").text, 15) and mum.find_element(By.ID, "shown-by").text
+    out["asOwnerRefused"] = status_of(mum, "POST", "/v1/messages", {"text": "FAKE", "sender": {"id": "owner"}})
+    out["clearOwnerRefused"] = status_of(mum, "DELETE", "/v1/slots/owner")
+    out["clearButtons"] = wait(lambda: len(mum.find_elements(By.CSS_SELECTOR, "#slots li")) >= 2, 15) and \
+        [li.text.split("\n")[0] for li in mum.find_elements(By.CSS_SELECTOR, "#slots li") if li.find_elements(By.TAG_NAME, "button")]
+    wait(lambda: len(mum.find_elements(By.CSS_SELECTOR, "#receipts li")) >= 1, 15)
+    out["receipts"] = [li.text for li in mum.find_elements(By.CSS_SELECTOR, "#receipts li")]
+    mum.save_screenshot(os.path.join(shots, "members-mum.png"))
+
+    mum.get(f"{secure}/widget?size=medium&sender=owner")
+    out["senderWidget"] = wait(lambda: mum.find_element(By.ID, "who").text == "owner", 15) and \
+        wait(lambda: "OWNER HERE" in board_text(mum), 15)
+    mum.get(secure + "/")
+    wait(lambda: mum.find_element(By.ID, "app").is_displayed(), 15)
+
+    # The owner removes Mum: her next request is refused.
+    owner.refresh()
+    wait(lambda: owner.find_element(By.CSS_SELECTOR, "#members li button[aria-label='Remove Mum']").is_displayed(), 15)
+    click(owner, "#members li button[aria-label='Remove Mum']")
+    out["removed"] = wait(lambda: "removed" in owner.find_element(By.ID, "member-note").text, 10)
+    out["afterRemoval"] = status_of(mum, "GET", "/v1/board")
+    out["consoleErrors"] = console_errors(owner) + [e for e in console_errors(mum) if "401" not in e and "403" not in e]
+finally:
+    for page in (owner, mum):
+        if page:
+            page.quit()
+    flapd.stop()
+print(json.dumps(out))
