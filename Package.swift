@@ -209,7 +209,7 @@ let package = Package(
             name: "FlapControl",
             dependencies: [
                 "FlapJSON",
-                "FlapCore", "FlapHardware", "FlapMQTT", "FlapHeartRate", "FlapDrivers", "FlapMCP",
+                "FlapCore", "FlapHardware", "FlapMQTT", "FlapHeartRate", "FlapDrivers", "FlapMCP", "FlapQR",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "CompressNIO", package: "compress-nio"),
                 .product(name: "NIOCore", package: "swift-nio"),

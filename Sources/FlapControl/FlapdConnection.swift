@@ -45,6 +45,9 @@ struct FlapdConnection {
     var key: String?
     var keySource: String
 
+    /// The port flapctl reaches flapd on (the plain HTTP port).
+    var port: Int? { base.split(separator: ":").last.flatMap { Int($0.prefix { $0.isNumber }) } }
+
     struct Reply {
         var status: Int
         var body: Data
