@@ -165,6 +165,11 @@ let package = Package(
         .target(
             name: "FlapMembers",
             dependencies: ["FlapStorage", .product(name: "Crypto", package: "swift-crypto"), .product(name: "Logging", package: "swift-log")]),
+        // flapd found on the home network: announced through avahi-daemon's D-Bus API.
+        .target(
+            name: "FlapDiscovery",
+            dependencies: ["FlapLinux", .product(name: "Logging", package: "swift-log"),
+                           .product(name: "ServiceLifecycle", package: "swift-service-lifecycle")]),
         // QR codes of links (pairing, invitations, the authority's download) by Debian's
         // libqrencode, drawn in the terminal or as SVG.
         .target(name: "FlapQR", dependencies: ["CQRencode", "COnDemand"]),
@@ -191,7 +196,7 @@ let package = Package(
             name: "FlapService",
             dependencies: [
                 "FlapJSON",
-                "FlapTime", "FlapCore", "FlapHardware", "FlapSimulated", "FlapLinux", "FlapDrivers", "FlapMessaging", "FlapStorage", "FlapHTTP", "FlapMQTT", "FlapMetrics", "FlapHeartRate", "FlapRooms", "FlapKiosk", "FlapVestaboard", "FlapWeb", "FlapTLS", "FlapQR", "FlapMembers", "Wematch", "CSystemd",
+                "FlapTime", "FlapCore", "FlapHardware", "FlapSimulated", "FlapLinux", "FlapDrivers", "FlapMessaging", "FlapStorage", "FlapHTTP", "FlapMQTT", "FlapMetrics", "FlapHeartRate", "FlapRooms", "FlapKiosk", "FlapVestaboard", "FlapWeb", "FlapTLS", "FlapQR", "FlapMembers", "FlapDiscovery", "Wematch", "CSystemd",
                 .product(name: "HummingbirdTLS", package: "hummingbird"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "UnixSignals", package: "swift-service-lifecycle"),
@@ -257,6 +262,10 @@ let package = Package(
                 .product(name: "SwiftASN1", package: "swift-asn1"), .product(name: "Crypto", package: "swift-crypto"),
             ]),
         .testTarget(name: "FlapMembersTests", dependencies: ["FlapMembers", "TestSupport"]),
+        .testTarget(
+            name: "FlapDiscoveryTests",
+            dependencies: ["FlapDiscovery", "TestSupport", .product(name: "ServiceLifecycleTestKit", package: "swift-service-lifecycle"),
+                           .product(name: "Logging", package: "swift-log")]),
         .testTarget(name: "FlapQRTests", dependencies: ["FlapQR", "TestSupport"]),
         .testTarget(name: "FlapDriversTests", dependencies: ["FlapDrivers", "FlapHeartRate"]),
         .testTarget(name: "FlapHeartRateTests", dependencies: ["FlapHeartRate", "FlapHardware", "FlapSimulated", "FlapMetrics", "TestSupport"]),

@@ -1,4 +1,5 @@
 import FlapCore
+import FlapDiscovery
 import FlapHardware
 import FlapHTTP
 import FlapHeartRate
@@ -158,6 +159,11 @@ public final class Appliance: Sendable {
         services += [nativeListener, httpsListener, certificates, localListener, Housekeeping(inbox: inbox, outbox: outbox, logger: logger), HeapGiveBack(), LiveBoardsHeartbeat(live: live),
                      TimedEvents(releases: ReleaseTimer(inbox: inbox, time: .system, trust: { [clockTrust] in clockTrust.verdict() }, logger: logger),
                                  schedules: schedules, clockTrust: clockTrust)]
+        if !["127.0.0.1", "localhost", "::1"].contains(configuration.listen) {
+            let host = ProcessInfo.processInfo.hostName.split(separator: ".").first.map(String.init) ?? "flapd"
+            services.append(AvahiAnnouncement(name: "VestaWidget on \(host)", ports: { await ports.waitUntilBound().map { ($0.native, $0.https) } },
+                                              logger: logger))
+        }
         if let mqtt { services.append(mqtt) }
         if let heartRate { services.append(HeartRateService(hub: heartRate)) }
         if let room { services.append(RoomRunner(room: room)) }

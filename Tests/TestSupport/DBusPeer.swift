@@ -6,8 +6,12 @@ import Glibc
 #endif
 
 /// BlueZ on a private system bus (Tests/Peers/bluez_peer.py: dbus-daemon and python-dbusmock's
-/// bluez5 template with heart-rate straps), driven by commands through a FIFO.
-public final class BlueZPeer: Sendable {
+/// bluez5 template with heart-rate straps).
+public typealias BlueZPeer = DBusPeer
+
+/// A D-Bus service played by python-dbusmock on a private system bus (a script of Tests/Peers:
+/// bluez_peer.py, avahi_peer.py), driven by commands through a FIFO.
+public final class DBusPeer: Sendable {
     /// The private system bus, for `DBUS_SYSTEM_BUS_ADDRESS` or a driver's bus address.
     public let address: String
     private let process: ChildProcess
@@ -16,12 +20,12 @@ public final class BlueZPeer: Sendable {
 
     /// With `policy` (a D-Bus policy file written for user flapd), the bus denies every method
     /// call that file does not allow, as a system bus does.
-    public static func start(policy: String? = nil) async throws -> BlueZPeer {
+    public static func start(script name: String = "bluez_peer.py", policy: String? = nil) async throws -> DBusPeer {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("bluez-\(UUID().uuidString)").path
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         let fifo = directory + "/commands"
         guard mkfifo(fifo, 0o600) == 0 else { throw PeerError("mkfifo \(fifo): errno \(errno)") }
-        let script = PythonPeer.peersDirectory.appendingPathComponent("bluez_peer.py").path
+        let script = PythonPeer.peersDirectory.appendingPathComponent(name).path
         // Debian's python3-dbusmock and python3-dbus live in the system Python, not the venv.
         let process = try ChildProcess("/usr/bin/python3", [script, fifo] + (policy.map { [$0] } ?? []))
         // Read-write, so opening does not wait for the reader.
@@ -30,12 +34,12 @@ public final class BlueZPeer: Sendable {
         var address: String?
         _ = try await eventually(within: .seconds(30)) {
             address = process.stdout.split(separator: "\n").first(where: { $0.hasPrefix("bus ") }).map { String($0.dropFirst(4)) }
-            if address == nil, let status = process.poll() { throw PeerError("bluez_peer.py exited \(status): \(process.stderr)") }
+            if address == nil, let status = process.poll() { throw PeerError("\(name) exited \(status): \(process.stderr)") }
             return address != nil
         }
-        if let address { return BlueZPeer(address: address, process: process, commands: commands) }
+        if let address { return DBusPeer(address: address, process: process, commands: commands) }
         await process.stop()
-        throw PeerError("bluez_peer.py did not start: \(process.stderr)")
+        throw PeerError("\(name) did not start: \(process.stderr)")
     }
 
     private init(address: String, process: ChildProcess, commands: Int32) {
@@ -56,7 +60,7 @@ public final class BlueZPeer: Sendable {
                 if answer.hasPrefix("ok \(number) ") { return String(answer.dropFirst("ok \(number) ".count)) }
                 if answer.hasPrefix("error \(number) ") { throw PeerError("\(text): \(answer)") }
             }
-            if let status = process.poll() { throw PeerError("bluez_peer.py exited \(status): \(process.stderr)") }
+            if let status = process.poll() { throw PeerError("the D-Bus peer exited \(status): \(process.stderr)") }
             try await Task.sleep(for: .milliseconds(10))
         }
         throw PeerError("no answer to \(text)")
