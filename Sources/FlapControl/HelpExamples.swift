@@ -55,6 +55,8 @@ enum HelpExamples {
         ("calibrate", [#"flapctl calibrate"#, #"flapctl calibrate --row 2 --column 5 --nudge 3"#]),
         ("render", [#"flapctl render --device max7219 --bitmap smile.pbm --out -"#]),
         ("mcp", [#"flapctl mcp"#, #"flapctl mcp --url http://flapd.local:8080 --api-key KEY"#]),
+        ("pair", [#"flapctl pair"#]),
+        ("invite", [#"flapctl invite Mum"#, #"flapctl invite "Grand Pa" --sender gramps"#]),
     ]
 
     /// `text`, then the command's examples.

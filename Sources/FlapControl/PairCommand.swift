@@ -6,7 +6,8 @@ import FoundationEssentials
 struct PairCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "pair",
-        abstract: "Sign your phone in as the board's owner: a QR code to scan and a link, good once for 10 minutes.")
+        abstract: "Sign your phone in as the board's owner: a QR code to scan and a link, good once for 10 minutes.",
+        discussion: HelpExamples.discussion("pair"))
     @OptionGroup var connection: ConnectionOptions
     @Flag(help: "Print flapd's JSON answer instead.") var json = false
 
@@ -24,7 +25,8 @@ struct PairCommand: AsyncParsableCommand {
 struct InviteCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "invite",
-        abstract: "Invite a person: their own sender on the board, and a QR code and link for their phone, good once for a day.")
+        abstract: "Invite a person: their own sender on the board, and a QR code and link for their phone, good once for a day.",
+        discussion: HelpExamples.discussion("invite"))
     @OptionGroup var connection: ConnectionOptions
     @Argument(help: "Their name, as the board's lists show it (\"Mum\").") var name: String
     @Option(help: "The sender id their messages carry (default: the name in lower case).") var sender: String?

@@ -13,6 +13,15 @@ public struct HTTPClient: Sendable {
         self.headers = headers
     }
 
+    /// A session that keeps no cookies: the test sends its own. URLSession's shared store would
+    /// add those another test's flapd set (cookies are per host, not per port) over these.
+    private static let session: URLSession = {
+        let configuration = URLSessionConfiguration.ephemeral
+        configuration.httpCookieStorage = nil
+        configuration.httpCookieAcceptPolicy = .never
+        return URLSession(configuration: configuration)
+    }()
+
     public struct Reply: Sendable {
         public var status: Int
         public var headers: [String: String]
@@ -30,7 +39,7 @@ public struct HTTPClient: Sendable {
         request.httpBody = body
         request.timeoutInterval = 30
         for (k, v) in headers.merging(extra, uniquingKeysWith: { $1 }) { request.setValue(v, forHTTPHeaderField: k) }
-        let (data, response) = try await URLSession.shared.data(for: request)
+        let (data, response) = try await Self.session.data(for: request)
         let http = response as! HTTPURLResponse
         var fields: [String: String] = [:]
         for (k, v) in http.allHeaderFields { fields[String(describing: k).lowercased()] = String(describing: v) }
