@@ -66,6 +66,11 @@ import TestSupport
         #expect(try await script.get("/v1/members").status == 403)
         let access = try String(contentsOfFile: flapd.stateDirectory + "/access.json", encoding: .utf8)
         #expect(!access.contains(key) && !access.contains(Self.token(of: url)), "only digests are kept")
+        let said = flapd.process.stderr + flapd.process.stdout
+        let status = try await owner.get("/v1/status").text + (try await owner.get("/metrics").text)
+        for secret in [key, Self.token(of: url)] {
+            #expect(!said.contains(secret) && !status.contains(secret), "no secret in the log, the status or the metrics")
+        }
 
         // Revoked: out at once, by cookie and by key.
         #expect(try await owner.delete("/v1/members/\(memberID)").status == 204)
