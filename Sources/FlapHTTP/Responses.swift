@@ -65,7 +65,8 @@ enum Responses {
     /// What to say of a body over `limit`: its size when the request gave it, and the limit.
     static func tooLarge(_ request: Request, limit: Int = maximumBody) -> String {
         let sent = request.headers[.contentLength].map { "the body is \($0) bytes" } ?? "the body is over the limit"
-        return "\(sent); a message may be at most 64 KiB (\(limit) bytes)"
+        let most = limit == maximumBody ? "a message may be at most 64 KiB (\(limit) bytes)" : "this request's body may be at most \(limit) bytes"
+        return "\(sent); \(most)"
     }
 
     /// The largest body either API takes: 64 KiB, as for MQTT payloads.

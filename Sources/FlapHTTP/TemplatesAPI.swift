@@ -21,7 +21,9 @@ struct TemplatesAPI {
         }
         v1.post("templates/:name/rename") { request, context in
             let name = context.parameter("name")
-            guard let object = try await jsonObject(request), let to = object["to"]?.string else {
+            let given = try await body(of: request)
+            if case .tooLarge = given { return Responses.error(.contentTooLarge, Responses.tooLarge(request)) }
+            guard case .object(let object) = given, let to = object["to"]?.string else {
                 return Responses.error(.badRequest, "send {\"to\": \"NEW NAME\"}")
             }
             if let problem = QuickMessage.nameProblem(to) { return Responses.error(.badRequest, "to: \(problem)") }
@@ -36,7 +38,13 @@ struct TemplatesAPI {
             let name = context.parameter("name")
             guard let template = try await intake.inbox.template(name) else { return Responses.error(.notFound, "no quick message called \(name)") }
             // The sending may add a sender, an id or an expiry; the content is the template's.
-            var fields = try await jsonObject(request) ?? [:]
+            var fields: [String: JSONValue] = [:]
+            switch try await body(of: request) {
+            case .empty: break
+            case .object(let given): fields = given
+            case .tooLarge: return Responses.error(.contentTooLarge, Responses.tooLarge(request))
+            case .notAnObject: return Responses.error(.badRequest, "send nothing, or a JSON object of what to add to the quick message: {\"sender\": {\"id\": \"kitchen\"}}")
+            }
             let kept = template.fields
             for key in QuickMessage.keptFields { fields[key] = kept[key] }
             // Each sending is a message of its own (sent again, it shows again).
@@ -47,7 +55,11 @@ struct TemplatesAPI {
 
     private func saveTemplate(_ request: Request, name: String) async throws -> Response {
         if let problem = QuickMessage.nameProblem(name) { return Responses.error(.badRequest, "name: \(problem)") }
-        guard let object = try await jsonObject(request) else {
+        let object: [String: JSONValue]
+        switch try await body(of: request) {
+        case .object(let given): object = given
+        case .tooLarge: return Responses.error(.contentTooLarge, Responses.tooLarge(request))
+        case .empty, .notAnObject:
             return Responses.error(.badRequest, "send the message to keep as a JSON object: {\"text\": \"…\"} or {\"codes\": [[…]]}")
         }
         // Checked as a message would be, so a quick message can always be sent.
@@ -67,8 +79,12 @@ struct TemplatesAPI {
         }
     }
 
-    private func jsonObject(_ request: Request) async throws -> [String: JSONValue]? {
-        guard let body = try await Responses.body(of: request, limit: Responses.maximumBody), !body.isEmpty else { return nil }
-        return (try? JSONValue(parsing: body))?.object
+    /// What a request's body holds, told apart so none of it is silently ignored.
+    enum Body { case empty, object([String: JSONValue]), tooLarge, notAnObject }
+
+    private func body(of request: Request) async throws -> Body {
+        guard let body = try await Responses.body(of: request, limit: Responses.maximumBody) else { return .tooLarge }
+        if body.allSatisfy({ $0 == 0x20 || $0 == 0x0A || $0 == 0x0D || $0 == 0x09 }) { return .empty }
+        return (try? JSONValue(parsing: body))?.object.map(Body.object) ?? .notAnObject
     }
 }

@@ -7,15 +7,33 @@ import TestSupport
     let directory = FileManager.default.temporaryDirectory.appendingPathComponent("refusals-\(UUID().uuidString)").path
 
     /// curl's status and body for `body` POSTed to `url` with `headers`.
-    func post(_ url: String, _ body: String, headers: [String], chunked: Bool = false) async throws -> (status: Int, body: [String: Any]) {
+    func post(_ url: String, _ body: String, headers: [String], chunked: Bool = false, method: String = "POST") async throws -> (status: Int, body: [String: Any]) {
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         let file = directory + "/body-\(UUID().uuidString)"
         try body.write(toFile: file, atomically: true, encoding: .utf8)
-        var arguments = ["-s", "-o", file + ".out", "-w", "%{http_code}", "--data-binary", "@" + file]
+        var arguments = ["-s", "-X", method, "-o", file + ".out", "-w", "%{http_code}", "--data-binary", "@" + file]
         for header in headers + (chunked ? ["Transfer-Encoding: chunked"] : []) { arguments += ["-H", header] }
         let result = try await ProcessRunner.run("/usr/bin/curl", arguments + [url])
         let answer = (try? Data(contentsOf: URL(fileURLWithPath: file + ".out"))) ?? Data()
         return (Int(result.stdoutText) ?? 0, (try? JSONSerialization.jsonObject(with: answer) as? [String: Any]) ?? [:])
+    }
+
+    @Test func sendingAQuickMessageTakesNothingOrAnObjectWithinTheLimit() async throws {
+        let flapd = try await FlapdProcess.start(arguments: ["--no-sound"])
+        defer { Task { await flapd.stop() } }
+        let base = "http://127.0.0.1:\(flapd.apiPort)"
+        let headers = ["Authorization: Bearer \(flapd.apiKey)", "Content-Type: application/json"]
+        let saved = try await flapd.api.request("PUT", "/v1/templates/lunch", body: Data(#"{"text": "LUNCH"}"#.utf8), headers: ["Content-Type": "application/json"])
+        #expect(saved.status == 201)
+        let huge = #"{"sender": {"id": ""# + String(repeating: "x", count: 2_000_000) + #""}}"#
+        let tooLarge = try await post(base + "/v1/templates/lunch/send", huge, headers: headers)
+        #expect(tooLarge.status == 413 && tooLarge.body["error"] as? String == "the body is \(huge.utf8.count) bytes; a message may be at most 64 KiB (65536 bytes)")
+        let garbage = try await post(base + "/v1/templates/lunch/send", "not json", headers: headers)
+        #expect(garbage.status == 400, "an invalid body is refused, not ignored")
+        #expect(try await post(base + "/v1/templates/lunch/send", "", headers: headers).status == 202, "nothing to add is fine")
+        // A smaller limit is said as itself.
+        let sound = try await post(base + "/v1/sound", #"{"quietHours": ""# + String(repeating: "1", count: 5000) + #""}"#, headers: headers, method: "PATCH")
+        #expect(sound.status == 413 && (sound.body["error"] as? String)?.hasSuffix("this request's body may be at most 4096 bytes") == true, "\(sound)")
     }
 
     @Test func oversizedBodiesAreRefusedWithTheLimitAndTheSizeOnBothAPIs() async throws {
