@@ -337,6 +337,13 @@ import TestSupport
         #expect(good.status == 0)
         let missing = try await ProcessRunner.run(flapd, ["--config", dir.appendingPathComponent("nope.toml").path])
         #expect(missing.status != 0 && missing.stderrText.contains("cannot read the configuration file"))
+        // A device id or group is a topic level: empty or with a / it would publish to vestawidget//….
+        for id in ["", "a/b", "x+"] {
+            let refused = try await ProcessRunner.run(flapd, ["--simulate", "--check-config", "--mqtt", "mqtt://127.0.0.1:1883", "--device-id", id])
+            #expect(refused.status != 0 && refused.stderrText.contains("must be a non-empty topic level without / + #"), "\(id.debugDescription): \(refused.stderrText)")
+        }
+        let group = try await ProcessRunner.run(flapd, ["--simulate", "--check-config", "--mqtt", "mqtt://127.0.0.1:1883", "--group", "up/stairs"])
+        #expect(group.status != 0 && group.stderrText.contains("group \"up/stairs\""))
     }
 }
 

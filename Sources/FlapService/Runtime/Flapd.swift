@@ -224,6 +224,10 @@ public struct Flapd: AsyncParsableCommand {
         if let mqtt {
             do { _ = try MQTTSettings(url: mqtt, deviceID: deviceID ?? "x") } catch { throw ValidationError("--mqtt: \(error)") }
         }
+        // A device id or group becomes a topic level: "" or "a/b" would publish to vestawidget//…
+        var levels = MQTTSettings(host: "", port: 0, deviceID: deviceID ?? "x")
+        levels.groups = group
+        if let problem = levels.validate().first { throw ValidationError("--device-id or --group: \(problem)") }
         if mqtt == nil, deviceID != nil || !group.isEmpty, config == nil {
             throw ValidationError("--device-id and --group go with --mqtt (or [mqtt] in the configuration)")
         }
