@@ -114,6 +114,15 @@ import TestSupport
         #expect(answer("foreignOrigin")["status"] as? Int == 403, "\(answer("foreignOrigin"))")
         #expect(answer("foreignHost")["status"] as? Int == 421, "\(answer("foreignHost"))")
         #expect((answer("foreignHost")["body"] as? String)?.contains("allowed_hosts") == true)
+        // Two Host headers (the first allowed, the second not) are refused, not read as the first.
+        let script = """
+            import socket, sys
+            s = socket.create_connection(("127.0.0.1", int(sys.argv[1])))
+            s.sendall(b"POST /mcp HTTP/1.1\\r\\nHost: 127.0.0.1\\r\\nHost: evil.example\\r\\nContent-Length: 0\\r\\n\\r\\n")
+            print(s.recv(200).split(b"\\r\\n")[0].decode())
+            """
+        let twoHosts = try await ProcessRunner.run("/usr/bin/python3", ["-c", script, "\(flapd.apiPort)"])
+        #expect(twoHosts.stdoutText.hasPrefix("HTTP/1.1 400"), "\(twoHosts.stdoutText) \(twoHosts.stderrText)")
         #expect(answer("allowedHost")["status"] as? Int == 200, "[api] allowed_hosts: \(answer("allowedHost"))")
         #expect(answer("ownOrigin")["status"] as? Int == 200, "flapd's own page: \(answer("ownOrigin"))")
         #expect(answer("unknownSession")["status"] as? Int == 404)
