@@ -26,6 +26,14 @@ enum BoardResources {
         return ["resources": .array(resources)]
     }
 
+    /// Whether `uri` names a resource there is now (the text, the picture, or a panel's picture):
+    /// a subscription to anything else is refused, so a session holds a few, not any number.
+    static func exists(_ uri: String, api: any FlapdAPI) async throws -> Bool {
+        if uri == text || uri == picture { return true }
+        guard uri.hasPrefix("flapd://board/") else { return false }
+        return try await panels(api).contains { uri == "flapd://board/\($0.id.pathSegment).png" }
+    }
+
     /// `resources/read`; nil for a URI that names nothing.
     static func read(_ uri: String, api: any FlapdAPI) async throws -> JSONValue? {
         let panels = try await self.panels(api)

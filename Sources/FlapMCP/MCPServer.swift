@@ -83,10 +83,14 @@ public struct MCPServer: Sendable {
         case "resources/subscribe", "resources/unsubscribe":
             guard subscriptions, let session else { throw MethodError(.methodNotFound, "subscriptions are offered over Streamable HTTP (/mcp), not here") }
             guard let uri = params["uri"]?.string else { throw MethodError(.invalidParams, "uri: the resource is missing") }
-            guard uri == BoardResources.text || uri == BoardResources.picture || uri.hasPrefix("flapd://board/") else {
-                throw MethodError(.resourceNotFound, "no resource \(uri); there are \(BoardResources.text) and \(BoardResources.picture)")
+            if method == "resources/unsubscribe" {
+                await session.unsubscribe(uri)
+                return [:]
             }
-            if method == "resources/subscribe" { await session.subscribe(uri) } else { await session.unsubscribe(uri) }
+            guard try await readingBoard({ try await BoardResources.exists(uri, api: api) }) else {
+                throw MethodError(.resourceNotFound, "no resource \(uri.prefix(200)); there are \(BoardResources.text), \(BoardResources.picture) and each panel's picture")
+            }
+            await session.subscribe(uri)
             return [:]
         default:
             throw MethodError(.methodNotFound, "flapd has no method \(method)")

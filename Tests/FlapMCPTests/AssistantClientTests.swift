@@ -30,6 +30,7 @@ import TestSupport
     static func expectTheBoardScenario(_ seen: [String: Any], subscriptions: Bool) {
         // Over HTTP the session's event stream tells a subscriber the board changed; stdio has none.
         #expect(seen["subscribeOffered"] as? Bool == subscriptions)
+        if subscriptions { #expect(seen["madeUpSubscriptionRefused"] as? Bool == true, "\(seen["madeUpSubscriptionRefused"] ?? "")") }
         if subscriptions { #expect(seen["boardUpdatedNotice"] as? Bool == true, "notifications/resources/updated for flapd://board.txt") }
         #expect(seen["tools"] as? [String] == tools)
         let schemas = seen["schemas"] as? [String: [String: Any]] ?? [:]

@@ -44,6 +44,13 @@ async def board_scenario(session):
     seen["subscribeOffered"] = bool(capabilities.resources and capabilities.resources.subscribe)
     if seen["subscribeOffered"]:
         await session.subscribe_resource("flapd://board.txt")
+        # Only resources there are: a made-up one under flapd://board/ is refused, so a session
+        # cannot pile up subscriptions.
+        try:
+            await session.subscribe_resource("flapd://board/" + "x" * 60000 + ".png")
+            seen["madeUpSubscriptionRefused"] = False
+        except Exception as error:  # the SDK raises McpError with flapd's message
+            seen["madeUpSubscriptionRefused"] = "no resource" in str(error) and len(str(error)) < 1000
     tools = await session.list_tools()
     seen["tools"] = sorted(tool.name for tool in tools.tools)
     seen["schemas"] = {tool.name: tool.input_schema for tool in tools.tools}
