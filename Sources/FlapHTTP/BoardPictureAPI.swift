@@ -9,6 +9,7 @@ import HTTPTypes
 /// seconds gets 304 and no picture while nothing changed.
 struct BoardPictureAPI {
     let panels: any PanelsQuery
+    let renders: PictureRenders
 
     func add(to v1: RouterGroup<BasicRequestContext>) {
         v1.get("board.png") { request, _ in try await picture(request, svg: false) }
@@ -40,7 +41,8 @@ struct BoardPictureAPI {
             return Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(string: BoardSVG.document(panel.board))))
         }
         let png: [UInt8]
-        do { png = try BoardPNG.encode(panel.board, width: width) } catch let error as RenderError {
+        let board = panel.board
+        do { png = try await renders.picture(tag: tag) { [width] in try BoardPNG.encode(board, width: width) } } catch let error as RenderError {
             return Responses.error(.badRequest, "width: \(error.description)")
         }
         headers[.contentType] = "image/png"

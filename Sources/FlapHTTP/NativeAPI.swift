@@ -41,6 +41,8 @@ public struct NativeAPI: Sendable {
     public let links: InvitationLinks
     /// The names a request to `/mcp` may give as its Host.
     public let mcpHosts: MCPHosts
+    /// Board pictures drawn and kept (`/v1/board.png`).
+    let pictures = PictureRenders()
     /// Assistants connected to `/mcp`.
     public let mcpSessions = MCPSessions(clock: ContinuousClock())
 
@@ -99,7 +101,7 @@ public struct NativeAPI: Sendable {
         let answers = IntakeAnswers(metrics: metrics)
         MessagesAPI(intake: intake, access: access, metrics: metrics, answers: answers).add(to: v1)
         BoardAPI(panels: panels).add(to: v1)
-        BoardPictureAPI(panels: panels).add(to: v1)
+        BoardPictureAPI(panels: panels, renders: pictures).add(to: v1)
         SlotsAPI(intake: intake).add(to: v1)
         SchedulesAPI(book: schedules).add(to: v1)
         ReceiptsAPI(inbox: intake.inbox).add(to: v1)
