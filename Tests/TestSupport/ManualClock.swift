@@ -21,6 +21,8 @@ public final class ManualClock: Clock, Sendable {
         var now = Instant(offset: .zero)
         var nextID = 0
         var sleepers: [Sleeper] = []
+        /// Sleepers cancelled before they were added (their cancellation handler ran first).
+        var cancelledEarly: Set<Int> = []
         /// Tasks waiting until this many sleep on the clock.
         var waiting: [(count: Int, continuation: CheckedContinuation<Void, Never>)] = []
 
@@ -47,17 +49,29 @@ public final class ManualClock: Clock, Sendable {
         }
         try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
-                let (due, satisfied) = state.withLock { s in
-                    guard deadline > s.now else { return (true, [CheckedContinuation<Void, Never>]()) }
+                // Cancellation is checked again under the lock, as Waiters does: a handler that ran
+                // between checkCancellation and here found no sleeper to wake.
+                enum Outcome { case sleeping, due, cancelled }
+                let (outcome, satisfied) = state.withLock { s in
+                    if s.cancelledEarly.remove(id) != nil || Task.isCancelled { return (Outcome.cancelled, [CheckedContinuation<Void, Never>]()) }
+                    guard deadline > s.now else { return (.due, []) }
                     s.sleepers.append(Sleeper(id: id, deadline: deadline, continuation: continuation))
-                    return (false, s.satisfied())
+                    return (.sleeping, s.satisfied())
                 }
-                if due { continuation.resume() }
+                switch outcome {
+                case .due: continuation.resume()
+                case .cancelled: continuation.resume(throwing: CancellationError())
+                case .sleeping: break
+                }
                 for waiter in satisfied { waiter.resume() }
             }
         } onCancel: {
             let cancelled = state.withLock { s in
-                s.sleepers.firstIndex { $0.id == id }.map { s.sleepers.remove(at: $0) }
+                guard let index = s.sleepers.firstIndex(where: { $0.id == id }) else {
+                    s.cancelledEarly.insert(id)
+                    return Sleeper?.none
+                }
+                return s.sleepers.remove(at: index)
             }
             cancelled?.continuation.resume(throwing: CancellationError())
         }

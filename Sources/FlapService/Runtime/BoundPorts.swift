@@ -1,4 +1,6 @@
 import FlapCore
+import Glibc
+import NIOCore
 import ServiceLifecycle
 import Synchronization
 
@@ -62,11 +64,12 @@ struct Listener<App: Service>: Service {
     func run() async throws {
         do {
             try await app.run()
+        } catch let error as IOError where error.errnoCode == EADDRINUSE {
+            throw ServiceError("the \(name) cannot listen on \(address): the port is taken (another flapd, or another server); choose another with \(key)")
+        } catch let error as IOError where error.errnoCode == EADDRNOTAVAIL {
+            throw ServiceError("the \(name) cannot listen on \(address): no interface of this machine has that address")
         } catch {
-            let text = "\(error)"
-            let reason = text.contains("Address already in use") ? "the port is taken (another flapd, or another server); choose another with \(key)"
-                : text.contains("Cannot assign requested address") ? "no interface of this machine has that address" : text
-            throw ServiceError("the \(name) cannot listen on \(address): \(reason)")
+            throw ServiceError("the \(name) cannot listen on \(address): \(error)")
         }
     }
 }
