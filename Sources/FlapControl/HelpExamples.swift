@@ -1,5 +1,5 @@
-/// The examples each command's `--help` ends with. The README's "flapctl examples" lists the same
-/// lines, and a test parses every one, so help, README and flapctl cannot drift apart.
+/// The examples each command's `--help` ends with. docs/flapctl.md's "flapctl examples" lists the same
+/// lines, and a test parses every one, so help, docs and flapctl cannot drift apart.
 enum HelpExamples {
     static let byCommand: [(command: String, lines: [String])] = [
         ("layout", [

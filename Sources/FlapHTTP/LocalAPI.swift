@@ -7,7 +7,7 @@ import HTTPTypes
 import Hummingbird
 import Logging
 
-/// The Vestaboard Local API (README, "Vestaboard Local API"), so Vestaboard clients such as Python `vesta`'s
+/// The Vestaboard Local API (docs/local-api.md), so Vestaboard clients such as Python `vesta`'s
 /// `LocalClient` work unchanged: enable with the enablement token to get the key, then read and
 /// write the board's rows with `X-Vestaboard-Local-Api-Key`.
 public struct LocalAPI: Sendable {

@@ -1,7 +1,7 @@
 import FlapCore
 import FoundationEssentials
 
-/// A message for the board (README, "Messages and receipts"), as accepted: every default filled in.
+/// A message for the board (docs/messages.md), as accepted: every default filled in.
 public struct Message: Sendable, Equatable, Codable {
     /// Unique; given by the sender, or random (``MessageID/random()``).
     public var id: String

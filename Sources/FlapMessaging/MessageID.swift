@@ -6,7 +6,7 @@
 /// A message without an id also carries a *repeat key*: a hash of its source, sender, content and
 /// the `createdAt` it gave, kept in the inbox and never shown. The inbox takes a message whose
 /// key equals its sender's current message as a copy of that message (an MQTT redelivery, a
-/// client retrying), and any other as new (README, "Messages and receipts").
+/// client retrying), and any other as new (docs/messages.md).
 public enum MessageID {
     /// A new id: `m-` and 32 hexadecimal digits from the system's random source.
     public static func random() -> String {

@@ -2,7 +2,7 @@ import FlapCore
 import FlapJSON
 import FoundationEssentials
 
-/// Reads a message from JSON (README, "Messages and receipts"): unknown fields are ignored, wrong types and bad values
+/// Reads a message from JSON (docs/messages.md): unknown fields are ignored, wrong types and bad values
 /// are errors naming the field, and every problem is reported at once, not only the first.
 public struct MessageParser: Sendable {
     /// The size messages are checked against: `codes` and `pattern` must match it exactly.

@@ -5,7 +5,7 @@ import TestSupport
 @testable import FlapControl
 
 /// Every command's `--help` ends with examples; each example parses as flapctl reads it, and
-/// the README lists the very same lines.
+/// docs/flapctl.md lists the very same lines.
 @Suite struct HelpExamplesTests {
     /// A shell line's words, as a POSIX shell splits them (quotes, no expansion); stops at a redirection.
     static func words(_ line: String) -> [String] {
@@ -52,10 +52,10 @@ import TestSupport
         }
     }
 
-    @Test func theREADMEListsTheSameExamples() throws {
-        let readme = try String(contentsOf: PythonPeer.packageRoot.appendingPathComponent("README.md"), encoding: .utf8)
+    @Test func theFlapctlPageListsTheSameExamples() throws {
+        let page = try String(contentsOf: PythonPeer.packageRoot.appendingPathComponent("docs/flapctl.md"), encoding: .utf8)
         for line in HelpExamples.byCommand.flatMap(\.lines) {
-            #expect(readme.contains("\n" + line + "\n"), "the README lacks: \(line)")
+            #expect(page.contains("\n" + line + "\n"), "docs/flapctl.md lacks: \(line)")
         }
     }
 }

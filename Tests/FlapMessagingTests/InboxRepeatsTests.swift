@@ -4,7 +4,7 @@ import Foundation
 import Testing
 @testable import FlapMessaging
 
-/// Saying the same thing again (README, "Messages and receipts"): a message without an id is new
+/// Saying the same thing again (docs/messages.md): a message without an id is new
 /// unless it is a copy of its sender's current message; an empty text clears; idempotency keys.
 @Suite struct InboxRepeatsTests {
     let directory = FileManager.default.temporaryDirectory.appendingPathComponent("repeats-\(UUID().uuidString)")

@@ -3,7 +3,7 @@ import Foundation
 import Testing
 @testable import FlapMessaging
 
-/// The inbox rules of the README's "Messages and receipts", one by one, on a real SQLite file.
+/// The inbox rules of docs/messages.md, one by one, on a real SQLite file.
 @Suite struct InboxTests {
     let directory = FileManager.default.temporaryDirectory.appendingPathComponent("inbox-\(UUID().uuidString)")
     let t0 = Date(timeIntervalSince1970: 1_800_000_000)

@@ -36,7 +36,7 @@ import TestSupport
             return agreed
         }
         #expect(agreed, "\(last)")
-        // The answer other kiosks and tools rely on (README, "Wematch rooms"), field by field.
+        // The answer other kiosks and tools rely on (docs/heart-rate-and-rooms.md), field by field.
         let answer = try await kiosks[0].api.get("/v1/room").object
         #expect(answer["room"] as? String == "lobby" && answer["stars"] is Int && answer["edges"] is [[String]])
         for member in answer["members"] as? [[String: Any]] ?? [] {

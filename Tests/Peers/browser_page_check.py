@@ -142,7 +142,7 @@ try:
     out["soundNote"] = first.find_element(By.ID, "sound-note").text
 
     out["axeApp"] = accessibility(first)
-    # The screenshot as the README shows it: the top of the page, tall enough for the board,
+    # The screenshot as docs/web-page.md shows it: the top of the page, tall enough for the board,
     # writing and painting.
     first.set_window_size(1280, 1500)
     first.execute_script("window.scrollTo(0, 0)")

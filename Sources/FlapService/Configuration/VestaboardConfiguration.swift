@@ -46,7 +46,7 @@ extension ConfigurationParser {
             reader.fail(settings.api == "cloud" ? "token_file" : "key_file", settings.api == "cloud"
                 ? "a Cloud API token is needed (the Vestaboard web app, Developer section), in a file: token_file = \"/etc/flapd/vestaboard-token\""
                 : settings.api == "local"
-                ? "the board's Local API key is needed, in a file: key_file = \"/etc/flapd/vestaboard-key\" (README, \"A real Vestaboard\")"
+                ? "the board's Local API key is needed, in a file: key_file = \"/etc/flapd/vestaboard-key\" (docs/vestaboard.md)"
                 : "the Read/Write key is needed (the Vestaboard app, Settings), in a file: key_file = \"/etc/flapd/vestaboard-key\"")
         }
         if settings.api == "local", settings.url == nil { reader.fail("url", "the board's Local API address is needed: url = \"http://vestaboard.local:7000\"") }

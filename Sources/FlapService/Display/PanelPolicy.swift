@@ -1,6 +1,6 @@
 import FlapMessaging
 
-/// Which message a panel shows (README, "Messages and receipts"). When the chosen slot expires or is cleared, the
+/// Which message a panel shows (docs/messages.md). When the chosen slot expires or is cleared, the
 /// policy picks again: `latest` falls back to the newest remaining slot, `sender` clears the
 /// board, `rotate` drops it from the rotation. With no message at all the board is blank.
 /// `kiosk` shows no message: the room takes the panel.
