@@ -254,7 +254,7 @@ let package = Package(
         .testTarget(name: "WematchTests", dependencies: ["Wematch", "TestSupport"]),
         .testTarget(
             name: "FlapStorageTests",
-            dependencies: ["FlapStorage", .product(name: "Logging", package: "swift-log")]),
+            dependencies: ["FlapStorage", "TestSupport", .product(name: "Logging", package: "swift-log")]),
         .testTarget(name: "FlapVestaboardTests", dependencies: ["FlapVestaboard", "FlapStorage", "FlapCore", "FlapHardware", "TestSupport"]),
         .testTarget(name: "FlapKioskTests", dependencies: ["FlapKiosk", "Wematch", "FlapCore", "FlapSimulated", "FlapHardware", "TestSupport"]),
         .testTarget(

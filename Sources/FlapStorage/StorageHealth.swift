@@ -9,6 +9,8 @@ public final class StorageHealth: Sendable {
     private struct State {
         var faults: [String: StorageFault] = [:]
         var movedAside: [MovedAside] = []
+        /// Tables and columns with a row that could not be read, each said once.
+        var unreadable: Set<String> = []
     }
 
     /// A damaged file flapd moved aside at start, to start afresh without deleting anything.
@@ -45,6 +47,28 @@ public final class StorageHealth: Sendable {
             logger.error("\(fault.description)", metadata: metadata)
         }
         return fault
+    }
+
+    /// `decode` of one row of `table` in `path`, or nil when the row cannot be read (a value that
+    /// is not what flapd wrote: the file damaged or edited by hand). Such a row is skipped and
+    /// said once per table and column, with the file, so one bad row never stops flapd.
+    public func readable<T>(_ table: String, in path: String, _ decode: () throws -> T) rethrows -> T? {
+        do {
+            return try decode()
+        } catch let error as SQLiteRowError {
+            report(table, in: path, column: error.column, problem: "\(error)")
+            return nil
+        } catch let error as DecodingError {
+            report(table, in: path, column: "body", problem: "what it holds is not JSON flapd wrote (\(error))")
+            return nil
+        }
+    }
+
+    private func report(_ table: String, in path: String, column: String, problem: String) {
+        let isNew = state.withLock { $0.unreadable.insert("\(path)|\(table)|\(column)").inserted }
+        if isNew {
+            logger.error("a row of \(table) in \(path) cannot be read and is skipped: \(problem)", metadata: ["path": "\(path)", "table": "\(table)"])
+        }
     }
 
     /// Records that an operation on `path` succeeded: a fault in force there has ended.

@@ -83,7 +83,7 @@ public final class DeliveryQueue: Sendable {
         try write { db in
             let open = try SQLiteRow.fetchAll(db, sql: """
                 SELECT * FROM delivery WHERE panel = ? AND state IN ('sending', 'pending') ORDER BY id DESC
-                """, arguments: [panel]).map(Self.delivery)
+                """, arguments: [panel]).compactMap { row in try health.readable("delivery", in: path) { try Self.delivery(row) } }
             guard let newest = open.first else { return (nil, []) }
             let stale = open.dropFirst().map(\.id)
             for id in stale {
@@ -111,7 +111,7 @@ public final class DeliveryQueue: Sendable {
         try database.read { db in
             let rows = try SQLiteRow.fetchAll(db, sql: "SELECT * FROM delivery WHERE ? IS NULL OR panel = ? ORDER BY id DESC LIMIT ?",
                                         arguments: [panel, panel, limit])
-            return try rows.map(Self.delivery)
+            return try rows.compactMap { row in try health.readable("delivery", in: path) { try Self.delivery(row) } }
         }
     }
 
@@ -120,7 +120,7 @@ public final class DeliveryQueue: Sendable {
         try database.read { db in
             var counts: [String: Int] = [:]
             for row in try SQLiteRow.fetchAll(db, sql: "SELECT panel, COUNT(*) AS n FROM delivery WHERE state IN ('pending', 'sending') GROUP BY panel") {
-                counts[row["panel"]] = row["n"]
+                try health.readable("delivery", in: path) { counts[try row["panel"]] = try row["n"] }
             }
             return counts
         }
@@ -217,7 +217,7 @@ public final class DeliveryQueue: Sendable {
     public func lastWrite(panel: String) throws -> (rows: [[Int]], at: Date)? {
         try database.read { db in
             guard let row = try SQLiteRow.fetchOne(db, sql: "SELECT rows, at FROM boardWrite WHERE panel = ?", arguments: [panel]) else { return nil }
-            return (Self.rows(row["rows"]), Date(timeIntervalSince1970: row["at"]))
+            return try health.readable("boardWrite", in: path) { (Self.rows(try row["rows"]), Date(timeIntervalSince1970: try row["at"])) }
         }
     }
 
@@ -228,15 +228,15 @@ public final class DeliveryQueue: Sendable {
     }
 
     private static func delivery(_ row: SQLiteRow) throws -> Delivery {
-        let transition: String? = row["transition"]
+        let transition: String? = try row["transition"]
         return Delivery(
-            id: row["id"], panel: row["panel"], rows: rows(row["rows"]),
+            id: try row["id"], panel: try row["panel"], rows: rows(try row["rows"]),
             transition: transition.flatMap { try? JSONDecoder().decode(BoardTransition.self, from: Data($0.utf8)) },
-            strategy: DeliveryStrategy(rawValue: row["strategy"]) ?? .queued, messageId: row["messageId"],
-            state: Delivery.State(rawValue: row["state"]) ?? .failed, attempts: row["attempts"],
-            createdAt: Date(timeIntervalSince1970: row["createdAt"]), notBefore: Date(timeIntervalSince1970: row["notBefore"]),
-            lastError: row["lastError"], finishedAt: (row["finishedAt"] as Double?).map(Date.init(timeIntervalSince1970:)),
-            conflictSeen: row["conflictSeen"])
+            strategy: DeliveryStrategy(rawValue: try row["strategy"]) ?? .queued, messageId: try row["messageId"],
+            state: Delivery.State(rawValue: try row["state"]) ?? .failed, attempts: try row["attempts"],
+            createdAt: Date(timeIntervalSince1970: try row["createdAt"]), notBefore: Date(timeIntervalSince1970: try row["notBefore"]),
+            lastError: try row["lastError"], finishedAt: (try row["finishedAt"] as Double?).map(Date.init(timeIntervalSince1970:)),
+            conflictSeen: try row["conflictSeen"])
     }
 
     private static func rows(_ text: String) -> [[Int]] {

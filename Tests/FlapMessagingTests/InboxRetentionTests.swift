@@ -35,7 +35,7 @@ import Testing
         _ = try await inbox.accept(suite.message("new", created: 1), now: t0 + 1)
         try await inbox.prune(before: t0 - 1)
         let sizes = try await inbox.database.read { db in
-            try Dictionary(uniqueKeysWithValues: SQLiteRow.fetchAll(db, sql: "SELECT id, length(body) AS n FROM message").map { ($0["id"] as String, $0["n"] as Int) })
+            try Dictionary(uniqueKeysWithValues: SQLiteRow.fetchAll(db, sql: "SELECT id, length(body) AS n FROM message").map { (try $0["id"] as String, try $0["n"] as Int) })
         }
         #expect(sizes["old"] == 0 && (sizes["new"] ?? 0) > 0, "\(sizes)")
         #expect(try await inbox.receipt(id: "old")?.status == .superseded)

@@ -3,6 +3,7 @@ import Foundation
 import Logging
 import Synchronization
 import Testing
+import TestSupport
 
 /// Storage faults told apart, said once, and damaged files moved aside.
 @Suite struct StorageFaultClassificationTests {
@@ -32,7 +33,7 @@ import Testing
 
     @Test func aFaultIsLoggedOnceWhenItBeginsAndOnceWhenItEnds() {
         let lines = LogLines()
-        let health = StorageHealth(logger: Logger(label: "test") { _ in lines })
+        let health = StorageHealth(logger: lines.logger)
         for _ in 0..<50 { health.failed(SQLiteError(code: .full), path: path) }
         #expect(health.faults.map(\.kind) == [.full])
         // A success elsewhere ends nothing here.
@@ -40,11 +41,11 @@ import Testing
         #expect(health.faults.count == 1)
         for _ in 0..<50 { health.succeeded(path: path) }
         #expect(health.faults.isEmpty)
-        #expect(lines.messages.count == 2, "\(lines.messages)")
-        #expect(lines.messages.first?.contains("the disk is full") == true && lines.messages.last?.contains("can be written again") == true)
+        #expect(lines.all.count == 2, "\(lines.all)")
+        #expect(lines.all.first?.contains("the disk is full") == true && lines.all.last?.contains("can be written again") == true)
         // Not a storage fault: not recorded, not logged.
         #expect(health.failed(SQLiteError(code: .constraint), path: path) == nil)
-        #expect(lines.messages.count == 2)
+        #expect(lines.all.count == 2)
     }
 
     /// Opens a database and reads its schema, as the inbox and the outbox do.
@@ -99,26 +100,5 @@ import Testing
         #expect(FileManager.default.fileExists(atPath: moved) && !FileManager.default.fileExists(atPath: path + "-wal"))
         #expect(health.filesMovedAside.first?.reason.isEmpty == false)
         #expect(try fresh.read { db in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM sqlite_master") } == 0)
-    }
-}
-
-/// Log lines kept in memory.
-final class LogLines: LogHandler, Sendable {
-    private let lines = Mutex<[String]>([])
-    var messages: [String] { lines.withLock { $0 } }
-    var metadata: Logger.Metadata {
-        get { [:] }
-        set {}
-    }
-    var logLevel: Logger.Level {
-        get { .trace }
-        set {}
-    }
-    subscript(metadataKey key: String) -> Logger.Metadata.Value? {
-        get { nil }
-        set {}
-    }
-    func log(level: Logger.Level, message: Logger.Message, metadata: Logger.Metadata?, source: String, file: String, function: String, line: UInt) {
-        lines.withLock { $0.append("\(message)") }
     }
 }

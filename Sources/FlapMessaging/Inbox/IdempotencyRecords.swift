@@ -43,7 +43,7 @@ enum IdempotencyRecords {
         guard let row = try SQLiteRow.fetchOne(db.cachedStatement(sql: """
             SELECT requestHash, answer FROM idempotency WHERE client = ? AND key = ? AND at > ?
             """), arguments: [claim.client, claim.key, now.timeIntervalSince1970 - IdempotencyClaim.lifetime]) else { return nil }
-        return (row["requestHash"], try JSONDecoder().decode(IdempotentAnswer.self, from: row["answer"] as Data))
+        return (try row["requestHash"], try JSONDecoder().decode(IdempotentAnswer.self, from: row["answer"] as Data))
     }
 
     static func remember(_ db: SQLiteConnection, _ claim: IdempotencyClaim, answer: IdempotentAnswer, now: Date) throws {

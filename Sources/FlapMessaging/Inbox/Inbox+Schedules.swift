@@ -7,7 +7,9 @@ extension Inbox {
     /// Every schedule added over the API: name and definition, by name.
     public func storedSchedules() throws -> [(name: String, definition: Data)] {
         try database.read { db in
-            try SQLiteRow.fetchAll(db, sql: "SELECT name, definition FROM schedule ORDER BY name").map { ($0["name"], $0["definition"]) }
+            try SQLiteRow.fetchAll(db, sql: "SELECT name, definition FROM schedule ORDER BY name").compactMap { row in
+                try health.readable("schedule", in: path) { (try row["name"], try row["definition"]) }
+            }
         }
     }
 
@@ -39,7 +41,7 @@ extension Inbox {
         try database.read { db in
             var checks: [String: Date] = [:]
             for row in try SQLiteRow.fetchAll(db, sql: "SELECT name, checkedAt FROM scheduleCheck") {
-                checks[row["name"]] = Date(timeIntervalSince1970: row["checkedAt"])
+                try health.readable("scheduleCheck", in: path) { checks[try row["name"]] = Date(timeIntervalSince1970: try row["checkedAt"]) }
             }
             return checks
         }

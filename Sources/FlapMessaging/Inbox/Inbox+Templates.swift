@@ -34,7 +34,9 @@ public enum QuickMessageError: Error, Equatable, Sendable {
 extension Inbox {
     public func templates() throws -> [QuickMessage] {
         try database.read { db in
-            try SQLiteRow.fetchAll(db, sql: "SELECT * FROM template ORDER BY name").map(Self.template)
+            try SQLiteRow.fetchAll(db, sql: "SELECT * FROM template ORDER BY name").compactMap { row in
+                try health.readable("template", in: path) { try Self.template(row) }
+            }
         }
     }
 
@@ -77,8 +79,8 @@ extension Inbox {
     }
 
     private static func template(_ row: SQLiteRow) throws -> QuickMessage {
-        let data: Data = row["fields"]
-        return QuickMessage(name: row["name"], fields: try JSONDecoder().decode([String: JSONValue].self, from: data),
-                            createdAt: Date(timeIntervalSince1970: row["createdAt"]), updatedAt: Date(timeIntervalSince1970: row["updatedAt"]))
+        let data: Data = try row["fields"]
+        return QuickMessage(name: try row["name"], fields: try JSONDecoder().decode([String: JSONValue].self, from: data),
+                            createdAt: Date(timeIntervalSince1970: try row["createdAt"]), updatedAt: Date(timeIntervalSince1970: try row["updatedAt"]))
     }
 }

@@ -258,9 +258,12 @@ public actor Inbox {
     private func loadedSlots() async throws -> SlotCache {
         while slotCache == nil {
             let generation = slotGeneration
+            let (health, path) = (self.health, self.path)
             let entries = try await database.read { db in
-                try SQLiteRow.fetchAll(db, sql: "SELECT m.body, m.seq FROM slot s JOIN message m ON m.id = s.messageId").map { row in
-                    SlotEntry(message: try JSONDecoder().decode(Message.self, from: row["body"] as Data), seq: row["seq"])
+                try SQLiteRow.fetchAll(db, sql: "SELECT m.body, m.seq FROM slot s JOIN message m ON m.id = s.messageId").compactMap { row in
+                    try health.readable("message", in: path) {
+                        SlotEntry(message: try JSONDecoder().decode(Message.self, from: row["body"] as Data), seq: try row["seq"])
+                    }
                 }
             }
             if generation == slotGeneration { slotCache = SlotCache(entries) }
@@ -292,9 +295,12 @@ public actor Inbox {
 
     /// The messages waiting for their instant, soonest first, with what each will show.
     public func scheduled(limit: Int = 1000) async throws -> [(receipt: Receipt, message: Message)] {
-        try await database.read { db in
-            try SQLiteRow.fetchAll(db, sql: "SELECT * FROM message WHERE status = 'scheduled' ORDER BY notBefore, seq LIMIT ?", arguments: [limit]).map { row in
-                (InboxWriter.receipt(row), try JSONDecoder().decode(Message.self, from: row["body"] as Data))
+        let (health, path) = (self.health, self.path)
+        return try await database.read { db in
+            try SQLiteRow.fetchAll(db, sql: "SELECT * FROM message WHERE status = 'scheduled' ORDER BY notBefore, seq LIMIT ?", arguments: [limit]).compactMap { row in
+                try health.readable("message", in: path) {
+                    (try InboxWriter.receipt(row), try JSONDecoder().decode(Message.self, from: row["body"] as Data))
+                }
             }
         }
     }
@@ -316,21 +322,26 @@ public actor Inbox {
     /// insertion, with no index to keep up); with `sender`, that sender's only (by its arrival
     /// order, through the (sender, seq) index).
     public func recentReceipts(limit: Int, sender: String? = nil) async throws -> [Receipt] {
-        try await database.read { db in
-            if let sender {
-                return try SQLiteRow.fetchAll(db, sql: "SELECT * FROM message WHERE sender = ? ORDER BY seq DESC LIMIT ?",
-                                              arguments: [sender, limit]).map(InboxWriter.receipt)
+        let (health, path) = (self.health, self.path)
+        return try await database.read { db in
+            let rows = if let sender {
+                try SQLiteRow.fetchAll(db, sql: "SELECT * FROM message WHERE sender = ? ORDER BY seq DESC LIMIT ?", arguments: [sender, limit])
+            } else {
+                try SQLiteRow.fetchAll(db, sql: "SELECT * FROM message ORDER BY rowid DESC LIMIT ?", arguments: [limit])
             }
-            return try SQLiteRow.fetchAll(db, sql: "SELECT * FROM message ORDER BY rowid DESC LIMIT ?", arguments: [limit]).map(InboxWriter.receipt)
+            return try rows.compactMap { row in try health.readable("message", in: path) { try InboxWriter.receipt(row) } }
         }
     }
 
     /// Counts of receipts by status (kept as they change: no scan of the receipts).
     public func counts() async throws -> [ReceiptStatus: Int] {
-        try await database.read { db in
+        let (health, path) = (self.health, self.path)
+        return try await database.read { db in
             var counts: [ReceiptStatus: Int] = [:]
             for row in try SQLiteRow.fetchAll(db, sql: "SELECT status, n FROM receiptCount WHERE n > 0") {
-                if let status = ReceiptStatus(rawValue: row["status"]) { counts[status] = row["n"] }
+                try health.readable("receiptCount", in: path) {
+                    if let status = ReceiptStatus(rawValue: try row["status"]) { counts[status] = try row["n"] }
+                }
             }
             return counts
         }
@@ -338,10 +349,14 @@ public actor Inbox {
 
     /// What `panel` showed when it last came to rest, and the message it showed.
     public func panelState(_ panel: String) async throws -> (codes: [CharacterCode], messageId: String?)? {
-        try await database.read { db in
+        let (health, path) = (self.health, self.path)
+        return try await database.read { db in
             guard let row = try SQLiteRow.fetchOne(db, sql: "SELECT codes, messageId FROM panelState WHERE panel = ?", arguments: [panel]) else { return nil }
-            let bytes: Data = row["codes"]
-            return (bytes.compactMap { CharacterCode(Int($0)) }, row["messageId"])
+            // A state that cannot be read is no state: the panel starts from blank.
+            return try health.readable("panelState", in: path) {
+                let bytes: Data = try row["codes"]
+                return (bytes.compactMap { CharacterCode(Int($0)) }, try row["messageId"])
+            }
         }
     }
 }

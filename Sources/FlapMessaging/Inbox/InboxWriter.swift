@@ -104,7 +104,7 @@ struct InboxWriter {
             for row in rows {
                 let message = try JSONDecoder().decode(Message.self, from: row["body"] as Data)
                 try execute("UPDATE message SET status = 'accepted' WHERE id = ?", [message.id])
-                try place(message, seq: row["seq"], now: now, released: true)
+                try place(message, seq: try row["seq"], now: now, released: true)
             }
             if !rows.isEmpty { scheduleChanged = true }
             return .count(rows.count)
@@ -207,8 +207,8 @@ struct InboxWriter {
         if let current = try SQLiteRow.fetchOne(db.cachedStatement(sql: """
             SELECT m.id, MAX(m.createdAt, COALESCE(m.notBefore, m.createdAt)) AS showsFrom FROM slot s JOIN message m ON m.id = s.messageId WHERE s.sender = ?
             """), arguments: [message.sender.id]) {
-            let currentID: String = current["id"]
-            if message.showsFrom.timeIntervalSince1970 < current["showsFrom"] as Double {
+            let currentID: String = try current["id"]
+            if message.showsFrom.timeIntervalSince1970 < (try current["showsFrom"] as Double) {
                 // A late older message never takes a slot back from a newer one.
                 return try finish(message.id, .superseded, reason: "older than \(currentID) in the same slot", at: now)
             }
@@ -235,9 +235,11 @@ struct InboxWriter {
             SELECT m.*, s.sender IS NOT NULL AS inSlot FROM message m LEFT JOIN slot s ON s.messageId = m.id
             WHERE m.sender = ? ORDER BY m.seq DESC LIMIT 1
             """), arguments: [message.sender.id]) else { return nil }
-        let current = (newest["inSlot"] as Bool) || (newest["status"] as String) == ReceiptStatus.scheduled.rawValue
-        guard current, (newest["repeatKey"] as String?) == key else { return nil }
-        return Self.receipt(newest)
+        let inSlot: Bool = try newest["inSlot"]
+        let status: String = try newest["status"]
+        let current = inSlot || status == ReceiptStatus.scheduled.rawValue
+        guard current, (try newest["repeatKey"] as String?) == key else { return nil }
+        return try Self.receipt(newest)
     }
 
     /// Gives `id` its final status if it has none yet, and announces it; the receipt, or nil
@@ -247,7 +249,7 @@ struct InboxWriter {
         guard let row = try SQLiteRow.fetchAll(db.cachedStatement(sql: """
             UPDATE message SET status = ?, reason = ?, finalAt = ? WHERE id = ? AND status IN ('accepted', 'scheduled') RETURNING *
             """), arguments: [status.rawValue, reason, now.timeIntervalSince1970, id]).first else { return nil }
-        let receipt = Self.receipt(row)
+        let receipt = try Self.receipt(row)
         events.append(.final(receipt))
         return receipt
     }
@@ -262,12 +264,12 @@ struct InboxWriter {
         try db.cachedStatement(sql: sql).execute(arguments: arguments)
     }
 
-    static func receipt(_ row: SQLiteRow) -> Receipt {
+    static func receipt(_ row: SQLiteRow) throws(SQLiteRowError) -> Receipt {
         Receipt(
-            id: row["id"], sender: row["sender"], status: ReceiptStatus(rawValue: row["status"]) ?? .accepted,
-            reason: row["reason"], receivedAt: Date(timeIntervalSince1970: row["receivedAt"]),
-            createdAt: Date(timeIntervalSince1970: row["createdAt"]), expiresAt: Date(timeIntervalSince1970: row["expiresAt"]),
-            notBefore: (row["notBefore"] as Double?).map(Date.init(timeIntervalSince1970:)),
-            finalAt: (row["finalAt"] as Double?).map(Date.init(timeIntervalSince1970:)), text: row["summary"])
+            id: try row["id"], sender: try row["sender"], status: ReceiptStatus(rawValue: try row["status"]) ?? .accepted,
+            reason: try row["reason"], receivedAt: Date(timeIntervalSince1970: try row["receivedAt"]),
+            createdAt: Date(timeIntervalSince1970: try row["createdAt"]), expiresAt: Date(timeIntervalSince1970: try row["expiresAt"]),
+            notBefore: (try row["notBefore"] as Double?).map(Date.init(timeIntervalSince1970:)),
+            finalAt: (try row["finalAt"] as Double?).map(Date.init(timeIntervalSince1970:)), text: try row["summary"])
     }
 }

@@ -12,9 +12,9 @@ enum RateBuckets {
         let rate = capacity / 3600
         var tokens = capacity
         if let row = try SQLiteRow.fetchOne(db.cachedStatement(sql: "SELECT tokens, at FROM rateBucket WHERE sender = ?"), arguments: [sender]) {
-            let at: Double = row["at"]
+            let at: Double = try row["at"]
             // A clock that went back (a Pi without a battery-backed clock) refills nothing.
-            tokens = min(capacity, (row["tokens"] as Double) + max(0, now.timeIntervalSince1970 - at) * rate)
+            tokens = min(capacity, (try row["tokens"] as Double) + max(0, now.timeIntervalSince1970 - at) * rate)
         }
         guard tokens >= 1 else { return (1 - tokens) / rate }
         try db.cachedStatement(sql: "INSERT OR REPLACE INTO rateBucket (sender, tokens, at) VALUES (?, ?, ?)")

@@ -103,19 +103,32 @@ public struct SQLiteRow: Sendable {
     public let values: [SQLiteValue]
 
     /// The value of `column` as `T`. A column the query does not have, or a value that is not a
-    /// `T` (NULL for a non-optional type), is a mistake in flapd's own SQL, not bad input.
+    /// `T` (NULL for a non-optional type, text where a number belongs: a file damaged or edited
+    /// by hand), is thrown, so one bad row is reported and skipped, never a crash at every start.
     public subscript<T: SQLiteValueConvertible>(_ column: String) -> T {
-        guard let index = columns.firstIndex(of: column) else {
-            preconditionFailure("no column \(column) in \(columns)")
+        get throws(SQLiteRowError) {
+            guard let index = columns.firstIndex(of: column) else { throw SQLiteRowError(column: column, problem: "is not in the result") }
+            guard let value = T(sqliteValue: values[index]) else {
+                throw SQLiteRowError(column: column, problem: "holds \(values[index].described), not \(T.self)")
+            }
+            return value
         }
-        guard let value = T(sqliteValue: values[index]) else {
-            preconditionFailure("column \(column) holds \(values[index]), not a \(T.self)")
-        }
-        return value
     }
 
     /// The value of the column at `index` as `T`, or nil when it is not one.
     public func value<T: SQLiteValueConvertible>(at index: Int, as: T.Type = T.self) -> T? {
         index < values.count ? T(sqliteValue: values[index]) : nil
+    }
+}
+
+/// A row whose column does not hold what flapd wrote there.
+public struct SQLiteRowError: Error, Equatable, CustomStringConvertible {
+    public var column: String
+    public var problem: String
+    public var description: String { "column \(column) \(problem)" }
+
+    public init(column: String, problem: String) {
+        self.column = column
+        self.problem = problem
     }
 }

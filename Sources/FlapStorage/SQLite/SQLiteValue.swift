@@ -7,6 +7,17 @@ public enum SQLiteValue: Sendable, Equatable {
     case real(Double)
     case text(String)
     case blob(Data)
+
+    /// The value in words, short: what a damaged row's report shows (never a whole text or blob).
+    public var described: String {
+        switch self {
+        case .null: "NULL"
+        case .integer(let value): "the integer \(value)"
+        case .real(let value): "the number \(value)"
+        case .text(let value): "text of \(value.utf8.count) bytes"
+        case .blob(let value): "a blob of \(value.count) bytes"
+        }
+    }
 }
 
 /// A Swift type that goes into and comes out of a column.
