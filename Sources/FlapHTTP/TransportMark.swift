@@ -1,0 +1,42 @@
+import HTTPTypes
+import NIOCore
+import NIOHTTPTypes
+
+/// Every request head on every port: a client's own transport mark removed and, on the HTTPS
+/// port, the mark set, so answers set cookies a browser sends over HTTPS only; and a request with
+/// more than one Host header answered 400 and closed (RFC 9112 §3.2: the first would name the
+/// host for one check and another could be read elsewhere).
+final class TransportMark: ChannelInboundHandler, RemovableChannelHandler {
+    typealias InboundIn = HTTPRequestPart
+    typealias InboundOut = HTTPRequestPart
+    typealias OutboundOut = HTTPResponsePart
+
+    static let name = HTTPField.Name("Flapd-Transport")!
+    private let secure: Bool
+    private var refusing = false
+
+    init(secure: Bool) { self.secure = secure }
+
+    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        guard case .head(var head) = unwrapInboundIn(data) else {
+            if !refusing { context.fireChannelRead(data) }
+            return
+        }
+        // The first Host is the request's authority; any left among the fields is a second one.
+        if head.headerFields[HTTPField.Name("Host")!] != nil {
+            refusing = true
+            let body = #"{"error":"more than one Host header: a request names one host"}"#
+            var fields = HTTPFields()
+            fields[.contentType] = "application/json; charset=utf-8"
+            fields[.contentLength] = "\(body.utf8.count)"
+            fields[.connection] = "close"
+            context.write(wrapOutboundOut(.head(HTTPResponse(status: .badRequest, headerFields: fields))), promise: nil)
+            context.write(wrapOutboundOut(.body(context.channel.allocator.buffer(string: body))), promise: nil)
+            let channel = context.channel
+            context.writeAndFlush(wrapOutboundOut(.end(nil))).whenComplete { _ in channel.close(promise: nil) }
+            return
+        }
+        head.headerFields[Self.name] = secure ? "tls" : nil
+        context.fireChannelRead(wrapInboundOut(.head(head)))
+    }
+}
