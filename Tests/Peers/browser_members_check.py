@@ -12,7 +12,7 @@ import sys
 
 from selenium.webdriver.common.by import By
 
-from browser_support import Flapd, board_text, browser, click, console_errors, sign_in, trusting, wait
+from browser_support import Flapd, board_text, browser, click, console_errors, sign_in, submit, trusting, wait
 
 flapd_path, work, key, shots = sys.argv[1], sys.argv[2], sys.argv[3], sys.argv[4]
 config = os.path.join(work, "flapd.toml")
@@ -41,7 +41,7 @@ try:
     wait(lambda: owner.find_element(By.ID, "app").is_displayed())
     out["ownerSeesMembers"] = wait(lambda: owner.find_element(By.ID, "members-section").is_displayed(), 10)
     owner.find_element(By.ID, "member-name").send_keys("Mum")
-    owner.find_element(By.CSS_SELECTOR, "#invite button[type=submit]").click()
+    submit(owner, "invite")
     out["qrShown"] = wait(lambda: owner.find_element(By.CSS_SELECTOR, "#member-link svg").is_displayed(), 10)
     link = owner.find_element(By.CSS_SELECTOR, "#member-link a").get_attribute("href")
     out["linkForm"] = link.startswith("https://flapd.test:") and "/join#" in link
@@ -59,7 +59,7 @@ try:
 
     text = mum.find_element(By.ID, "text")
     text.send_keys("Hello from Mum")
-    mum.find_element(By.CSS_SELECTOR, "#compose button[type=submit]").click()
+    submit(mum, "compose")
     out["mumShown"] = wait(lambda: "HELLO FROM MUM" in board_text(mum), 30)
     out["shownBy"] = wait(lambda: "Mum's message" in mum.find_element(By.ID, "shown-by").text, 15) and mum.find_element(By.ID, "shown-by").text
     out["asOwnerRefused"] = status_of(mum, "POST", "/v1/messages", {"text": "FAKE", "sender": {"id": "owner"}})

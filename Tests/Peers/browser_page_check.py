@@ -13,7 +13,7 @@ import time
 from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
 
-from browser_support import accessibility, board_text, browser, click, send_for_later, sign_in, wait
+from browser_support import accessibility, board_text, browser, click, send_for_later, sign_in, submit, wait
 
 base, key, screenshot = sys.argv[1], sys.argv[2], sys.argv[3]
 
@@ -36,7 +36,7 @@ try:
     text = first.find_element(By.ID, "text")
     text.send_keys("HELLO FROM CHROMIUM")
     out["previewShown"] = wait(lambda: "HELLO" in board_text(first, "#preview .board"))
-    first.find_element(By.CSS_SELECTOR, "#compose button[type=submit]").click()
+    submit(first, "compose")
     out["firstSawIt"] = wait(lambda: "HELLO" in board_text(first) and "CHROMIUM" in board_text(first))
     out["secondSawIt"] = wait(lambda: "CHROMIUM" in board_text(second))
     out["receipt"] = first.find_element(By.ID, "receipt").text
@@ -69,7 +69,7 @@ try:
     out["chipInText"] = text.get_attribute("value")
     first.find_element(By.CSS_SELECTOR, "#transition option[value='row']").click()
     first.find_element(By.CSS_SELECTOR, "#expiry option[value='3600']").click()
-    first.find_element(By.CSS_SELECTOR, "#compose button[type=submit]").click()
+    submit(first, "compose")
     out["chipShown"] = wait(lambda: "GO" in board_text(second))
     # An emoji from the picker: drawn as flapd's table says, the substitution named under the preview.
     text.clear()
@@ -85,7 +85,7 @@ try:
     for word, other in [("DINNER READY", "GO"), ("OUT", "DINNER"), ("DINNER READY", "OUT")]:
         text.clear()
         text.send_keys(word)
-        first.find_element(By.CSS_SELECTOR, "#compose button[type=submit]").click()
+        submit(first, "compose")
         shown = wait(lambda: word in board_text(second) and other not in board_text(second))
         displayed = wait(lambda: "displayed" in first.find_element(By.ID, "receipt").text)
         out["repeats"].append({"shown": shown, "displayed": displayed, "receipt": first.find_element(By.ID, "receipt").text})
@@ -137,7 +137,7 @@ try:
     out["panelsListed"] = wait(lambda: "The board" in first.find_element(By.ID, "panels").text)
     wait(lambda: first.find_element(By.ID, "mute").is_enabled())
     click(first, "#mute")
-    click(first, "#sound button[type=submit]")
+    submit(first, "sound")
     out["muted"] = wait(lambda: "muted" in first.find_element(By.ID, "sound-note").text)
     out["soundNote"] = first.find_element(By.ID, "sound-note").text
 

@@ -13,7 +13,7 @@ import sys
 
 from selenium.webdriver.common.by import By
 
-from browser_support import Flapd, accessibility, board_text, browser, click, console_errors, sign_in, wait
+from browser_support import Flapd, accessibility, board_text, browser, click, console_errors, sign_in, submit, wait
 
 flapd_path, state, key, shots = sys.argv[1], sys.argv[2], sys.argv[3], sys.argv[4]
 flapd = Flapd(flapd_path, state, key).start()
@@ -86,7 +86,7 @@ try:
     page.execute_script("window.scrollTo(0, 0)")
     text.clear()
     text.send_keys("WRITTEN OFFLINE")
-    page.find_element(By.CSS_SELECTOR, "#compose button[type=submit]").click()
+    submit(page, "compose")
     out["waitingNote"] = wait(lambda: "waiting" in page.find_element(By.ID, "receipt").text, 10) and page.find_element(By.ID, "receipt").text
     out["waitingListed"] = wait(lambda: "WRITTEN OFFLINE" in page.find_element(By.ID, "outbox").text, 10)
     shot("waiting", "compose-title")

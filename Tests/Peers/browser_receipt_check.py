@@ -10,7 +10,7 @@ import sys
 
 from selenium.webdriver.common.by import By
 
-from browser_support import browser, send_for_later, sign_in, wait
+from browser_support import browser, send_for_later, sign_in, submit, wait
 
 base, key = sys.argv[1], sys.argv[2]
 
@@ -40,7 +40,7 @@ try:
     page.execute_script(HOLD)
     text = page.find_element(By.ID, "text")
     text.send_keys("FIRST")
-    page.find_element(By.CSS_SELECTOR, "#compose button[type=submit]").click()
+    submit(page, "compose")
     out["firstHeld"] = wait(lambda: page.execute_script("return window.heldId") is not None)
     out["firstId"] = page.execute_script("return window.heldId")
     send_for_later(page, "LATER")

@@ -55,6 +55,13 @@ def click(driver, selector):
     return wait(attempt, 10)
 
 
+def submit(driver, form):
+    """Presses the form's submit button once the page has enabled it (its handler is in place)."""
+    selector = f"#{form} button[type=submit]"
+    wait(lambda: driver.find_element(By.CSS_SELECTOR, selector).is_enabled(), 30)
+    return click(driver, selector)
+
+
 def board_text(driver, selector="#boards .board"):
     cells = driver.find_elements(By.CSS_SELECTOR, selector + " .cell")
     return "".join(cell.text or " " for cell in cells)
@@ -87,7 +94,7 @@ def send_for_later(driver, words):
     text.send_keys(words)
     driver.execute_script("""const d = new Date(Date.now() + 3600e3); d.setSeconds(0, 0);
         document.getElementById('send-at').value = new Date(d - d.getTimezoneOffset() * 60000).toISOString().slice(0, 16);""")
-    driver.find_element(By.CSS_SELECTOR, "#compose button[type=submit]").click()
+    submit(driver, "compose")
 
 
 def free_port():

@@ -28,6 +28,13 @@ export async function api(method, path, body, headers = {}) {
   return { status: response.status, data, offline: response.headers.get("X-Offline") === "1", seenAt: seen ? new Date(seen) : null };
 }
 
+// A form's button stays disabled in the page until its handler is in place: clicked earlier, the
+// browser would submit the form itself and reload the page with the message in its address.
+export function onSubmit(form, handler) {
+  form.addEventListener("submit", (event) => { event.preventDefault(); handler(event); });
+  form.querySelectorAll("button[type=submit]").forEach((button) => { button.disabled = false; });
+}
+
 let glyphs = null;
 export async function loadGlyphs() {
   if (!glyphs) glyphs = (await api("GET", "/web/glyphs.json")).data;

@@ -1,6 +1,6 @@
 // Writing a message: colour chips and emoji, a live preview laid out by flapd itself, the flip
 // and how long it stays, then its receipt followed to the end.
-import { $, api, loadGlyphs, saveTemplate, send } from "/web/api.js";
+import { $, api, loadGlyphs, onSubmit, saveTemplate, send } from "/web/api.js";
 import { BoardView } from "/web/board.js";
 
 export async function setUpCompose(changed) {
@@ -15,10 +15,7 @@ export async function setUpCompose(changed) {
   $("emoji-picker").addEventListener("toggle", fillEmoji, { once: true });
   ["text", "align", "valign", "transition"].forEach((id) => $(id).addEventListener("input", preview));
   $("text").addEventListener("input", count);
-  $("compose").addEventListener("submit", (event) => {
-    event.preventDefault();
-    send(message(), $("receipt"), changed);
-  });
+  onSubmit($("compose"), () => send(message(), $("receipt"), changed));
   $("save-template").addEventListener("click", () => {
     const { text, align, valign, transition } = message();
     saveTemplate($("template-name"), { text, align, valign, transition }, $("receipt"), changed);

@@ -1,6 +1,6 @@
 // The owner's Members section: who is invited, a link (and its QR code) to sign each person's
 // phone in, removing someone, and pairing the owner's own phone.
-import { $, api, fill, item, refused, tell } from "/web/api.js";
+import { $, api, fill, item, onSubmit, refused, tell } from "/web/api.js";
 
 // Shows a link with its QR code (an SVG flapd drew) and when it stops working.
 function showLink(where, link, phone) {
@@ -42,8 +42,7 @@ export async function refreshMembers() {
 }
 
 export function setUpMembers() {
-  $("invite").addEventListener("submit", async (event) => {
-    event.preventDefault();
+  onSubmit($("invite"), async () => {
     const name = $("member-name").value.trim();
     const sender = $("member-sender").value.trim();
     const reply = await api("POST", "/v1/members", sender ? { name, sender } : { name });

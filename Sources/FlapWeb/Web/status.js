@@ -1,7 +1,7 @@
 // Health at a glance: each panel (its faulty modules, its quiet hours), calibration nudges for
 // directly driven panels, the sound's settings, the storage when it is in trouble, the clock and
 // the schedules, and the links to the broker, the sensors and real Vestaboards.
-import { $, ago, api, fill, item, refused, isMember } from "/web/api.js";
+import { $, ago, api, fill, isMember, item, onSubmit, refused } from "/web/api.js";
 
 let soundLoaded = false;
 
@@ -113,8 +113,7 @@ function soundNote(enabled, state, reason, prefix = "") {
 }
 
 export function setUpSound() {
-  $("sound").addEventListener("submit", async (event) => {
-    event.preventDefault();
+  onSubmit($("sound"), async () => {
     const reply = await api("PATCH", "/v1/sound", { mute: $("mute").checked, volume: Number($("volume").value), quietHours: $("quiet").value.trim() || null });
     if (reply.status < 300) soundNote(true, reply.data.state, reply.data.reason, "Saved. "); else $("sound-note").textContent = refused(reply);
   });
