@@ -192,12 +192,23 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ]),
+        // What each panel shows and how it gets there: the display policies and coordinators, the
+        // motion loop that plans from where the flaps are, the clack player. Below composition, so
+        // their tests link none of the network or the drivers.
+        .target(
+            name: "FlapDisplay",
+            dependencies: [
+                "FlapCore", "FlapHardware", "FlapKiosk", "FlapMessaging", "FlapStorage", "FlapTime", "Wematch",
+                .product(name: "Logging", package: "swift-log"),
+            ]),
+        // TOML 1.0 read into values, and where each key was written (for errors naming the line).
+        .target(name: "FlapTOML"),
         // Configuration and composition: flapd's services, each driver chosen here from settings.
         .target(
             name: "FlapService",
             dependencies: [
                 "FlapJSON",
-                "FlapTime", "FlapCore", "FlapHardware", "FlapSimulated", "FlapLinux", "FlapDrivers", "FlapMessaging", "FlapStorage", "FlapHTTP", "FlapMQTT", "FlapMetrics", "FlapHeartRate", "FlapRooms", "FlapKiosk", "FlapVestaboard", "FlapWeb", "FlapTLS", "FlapQR", "FlapMembers", "FlapDiscovery", "Wematch", "CSystemd",
+                "FlapTime", "FlapCore", "FlapHardware", "FlapSimulated", "FlapLinux", "FlapDrivers", "FlapDisplay", "FlapTOML", "FlapMessaging", "FlapStorage", "FlapHTTP", "FlapMQTT", "FlapMetrics", "FlapHeartRate", "FlapRooms", "FlapKiosk", "FlapVestaboard", "FlapWeb", "FlapTLS", "FlapQR", "FlapMembers", "FlapDiscovery", "Wematch", "CSystemd",
                 .product(name: "HummingbirdTLS", package: "hummingbird"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
@@ -274,6 +285,11 @@ let package = Package(
         .testTarget(
             name: "FlapMessagingTests",
             dependencies: ["FlapMessaging", "FlapStorage", "FlapCore"]),
+        .testTarget(
+            name: "FlapDisplayTests",
+            dependencies: ["FlapDisplay", "FlapCore", "FlapHardware", "FlapSimulated", "FlapLinux", "FlapMessaging", "FlapTime", "FlapKiosk", "Wematch", "TestSupport",
+                           .product(name: "Logging", package: "swift-log")]),
+        .testTarget(name: "FlapTOMLTests", dependencies: ["FlapTOML", "TestSupport"]),
         .testTarget(name: "FlapTimeTests", dependencies: ["FlapTime", "FlapMessaging", "TestSupport"]),
         .testTarget(
             name: "FlapHTTPTests",
@@ -283,7 +299,7 @@ let package = Package(
         .testTarget(
             name: "FlapServiceTests",
             dependencies: [
-                "FlapTime", "FlapService", "FlapTLS", "flapd", "TestSupport"]),
+                "FlapTime", "FlapService", "FlapDisplay", "FlapTLS", "flapd", "TestSupport"]),
         .testTarget(name: "FlapMCPTests", dependencies: ["FlapMCP", "FlapJSON", "FlapHardware", "FlapLinux", "flapd", "flapctl", "TestSupport"]),
         .testTarget(name: "FlapControlTests", dependencies: ["FlapControl", "flapctl", "TestSupport", .product(name: "ArgumentParser", package: "swift-argument-parser")]),
         // The layers: docs/architecture.md's import table against Package.swift and every import.

@@ -1,3 +1,4 @@
+import FlapDisplay
 import Foundation
 import Testing
 import TestSupport

@@ -1,3 +1,5 @@
+import FlapDisplay
+import FlapTOML
 import FlapTime
 import FlapCore
 import FlapHardware

@@ -1,3 +1,4 @@
+import FlapDisplay
 import FlapTime
 import FlapHardware
 import FlapCore

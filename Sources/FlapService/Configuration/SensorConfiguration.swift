@@ -1,3 +1,4 @@
+import FlapTOML
 import FlapHeartRate
 import FlapRooms
 import Wematch

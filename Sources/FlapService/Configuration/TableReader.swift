@@ -1,3 +1,5 @@
+import FlapTOML
+
 /// Reads typed keys from one TOML table, recording a problem (with key and line) for each
 /// missing, mistyped or unknown one.
 struct TableReader {

@@ -1,3 +1,4 @@
+import FlapDisplay
 import FlapCore
 import ArgumentParser
 import FlapMessaging

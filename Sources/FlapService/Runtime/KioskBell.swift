@@ -1,3 +1,4 @@
+import FlapDisplay
 import Wematch
 import FlapCore
 import FlapHardware

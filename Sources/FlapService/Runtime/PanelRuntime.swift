@@ -1,3 +1,4 @@
+import FlapDisplay
 import FlapTime
 import FlapCore
 import FlapHardware

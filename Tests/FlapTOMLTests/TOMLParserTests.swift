@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 import TestSupport
-@testable import FlapService
+@testable import FlapTOML
 
 /// flapd's TOML reader against Python's tomllib (the standard library's, an independent reader):
 /// the same values for valid documents, a refusal with a line for invalid ones.

@@ -6,7 +6,7 @@ import Foundation
 import Logging
 import Testing
 import TestSupport
-@testable import FlapService
+@testable import FlapDisplay
 
 /// Advances the virtual clock a step at a time, each time only once the player is asleep on
 /// it, so the player never falls behind: the timing the test sees is the timing it computed.

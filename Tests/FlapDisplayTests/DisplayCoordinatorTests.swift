@@ -7,7 +7,7 @@ import Foundation
 import Logging
 import Testing
 import TestSupport
-@testable import FlapService
+@testable import FlapDisplay
 
 /// Inbox → policy → motion → receipts, on a virtual clock with a date that follows it.
 @Suite(.timeLimit(.minutes(1))) struct DisplayCoordinatorTests {

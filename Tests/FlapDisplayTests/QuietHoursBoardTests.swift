@@ -5,7 +5,7 @@ import FlapTime
 import Foundation
 import Testing
 import TestSupport
-@testable import FlapService
+@testable import FlapDisplay
 
 /// A panel's quiet hours on a virtual clock (UTC, starting 08:00): the board holds or blanks,
 /// messages wait, it moves once when they end, and a bypass moves it anyway.

@@ -7,17 +7,17 @@ import Wematch
 /// like any message, changed only once the flaps have landed and then rested ``settle`` (so
 /// they are not forever turning and every summary is read), and never written to the inbox
 /// (the room is live; there is nothing to resume).
-actor RoomSummaryCoordinator<C: Clock> where C.Duration == Duration {
-    let panelID: String
+public actor RoomSummaryCoordinator<C: Clock> where C.Duration == Duration {
+    public let panelID: String
     private let motion: MotionLoop<C>
     private let size: BoardSize
     private let clock: C
     private let room: @Sendable () async -> RoomState?
     private let logger: Logger
     /// The least time between two changes of the board.
-    let settle: Duration
+    public let settle: Duration
 
-    init(panelID: String, motion: MotionLoop<C>, size: BoardSize, clock: C, settle: Duration = .seconds(5),
+    public init(panelID: String, motion: MotionLoop<C>, size: BoardSize, clock: C, settle: Duration = .seconds(5),
          logger: Logger, room: @escaping @Sendable () async -> RoomState?) {
         self.panelID = panelID
         self.motion = motion
@@ -29,7 +29,7 @@ actor RoomSummaryCoordinator<C: Clock> where C.Duration == Duration {
     }
 
     /// Runs until cancelled.
-    func run() async {
+    public func run() async {
         await withDiscardingTaskGroup { group in
             group.addTask { [motion, logger, panelID] in
                 for await event in motion.motionEvents {

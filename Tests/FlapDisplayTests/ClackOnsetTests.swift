@@ -5,7 +5,7 @@ import Foundation
 import Logging
 import Testing
 import TestSupport
-@testable import FlapService
+@testable import FlapDisplay
 
 /// Clacks played through the real ALSA code path (the `file` plugin over `null`, from a private
 /// configuration), read back from the file: every onset within 5 ms of its flap's landing.

@@ -5,8 +5,10 @@ import FoundationEssentials
 /// The sound as changed over the API (mute, volume, quiet hours), kept in `sound.json` in the
 /// state directory so a restart keeps what a person chose on the page; the configuration's
 /// `[sound]` is the starting point until then. Written whole, then renamed.
-struct SavedSound: Sendable {
-    let directory: String
+public struct SavedSound: Sendable {
+    public let directory: String
+
+    public init(directory: String) { self.directory = directory }
 
     struct File: Codable {
         var mute: Bool
@@ -17,7 +19,7 @@ struct SavedSound: Sendable {
     var path: String { directory + "/sound.json" }
 
     /// `settings` with the saved choices over them (an unreadable file changes nothing).
-    func applied(to settings: SoundSettings) -> SoundSettings {
+    public func applied(to settings: SoundSettings) -> SoundSettings {
         guard let data = FileManager.default.contents(atPath: path), let file = try? JSONDecoder().decode(File.self, from: data) else {
             return settings
         }
@@ -28,7 +30,7 @@ struct SavedSound: Sendable {
         return settings
     }
 
-    func save(_ settings: SoundSettings) throws {
+    public func save(_ settings: SoundSettings) throws {
         let data = try JSONEncoder().encode(File(mute: settings.mute, volume: settings.volume, quietHours: settings.quietHours?.description))
         try DurableFile.write(data, to: path)
     }

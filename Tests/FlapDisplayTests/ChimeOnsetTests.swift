@@ -6,7 +6,7 @@ import Logging
 import Testing
 import TestSupport
 import Wematch
-@testable import FlapService
+@testable import FlapDisplay
 
 /// The chime of a new synced pair through the real ALSA code path (the `file` plugin over
 /// `null`), mixed with the clacks of a plan, read back from the file.

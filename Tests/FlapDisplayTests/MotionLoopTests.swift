@@ -3,7 +3,7 @@ import FlapHardware
 import FlapSimulated
 import Testing
 import TestSupport
-@testable import FlapService
+@testable import FlapDisplay
 
 /// Waits (real time, bounded) until the panel has begun `count` plays: the plan's time zero is
 /// the clock's reading then, so advancing the virtual clock before it would skip nothing.

@@ -1,7 +1,7 @@
 /// Reads a TOML 1.0 document. flapd's own (some 300 lines) because the TOML package it used
 /// (TOMLKit, over toml++) imports Foundation, which brought all of Foundation and ICU's 34 MB of
 /// data into flapd; what flapd needs is this reader and an error that says the line and column.
-struct TOMLParser {
+public struct TOMLParser {
     private let text: [Unicode.Scalar]
     private var index = 0
     private var root = TOMLTable()
@@ -12,7 +12,7 @@ struct TOMLParser {
     private var defined: Set<[String]> = []
     private var closed: Set<[String]> = []
 
-    static func parse(_ text: String) throws(TOMLSyntaxError) -> TOMLTable {
+    public static func parse(_ text: String) throws(TOMLSyntaxError) -> TOMLTable {
         var parser = TOMLParser(text: Array(text.unicodeScalars))
         try parser.document()
         return parser.root

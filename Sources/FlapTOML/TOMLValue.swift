@@ -1,0 +1,42 @@
+/// A value of a TOML document (toml.io, version 1.0).
+public enum TOMLValue: Equatable, Sendable {
+    case string(String)
+    case integer(Int)
+    case float(Double)
+    case bool(Bool)
+    /// A date, time or date-time, kept as written (flapd's settings have none).
+    case dateTime(String)
+    case array([TOMLValue])
+    case table(TOMLTable)
+
+    public var string: String? { if case .string(let value) = self { value } else { nil } }
+    public var int: Int? { if case .integer(let value) = self { value } else { nil } }
+    public var bool: Bool? { if case .bool(let value) = self { value } else { nil } }
+    public var array: [TOMLValue]? { if case .array(let value) = self { value } else { nil } }
+    public var table: TOMLTable? { if case .table(let value) = self { value } else { nil } }
+}
+
+/// A table: its keys in the order they were written, and their values.
+public struct TOMLTable: Equatable, Sendable {
+    public private(set) var keys: [String] = []
+    private var values: [String: TOMLValue] = [:]
+
+    public init() {}
+
+    public subscript(key: String) -> TOMLValue? {
+        get { values[key] }
+        set {
+            if values[key] == nil, newValue != nil { keys.append(key) }
+            if newValue == nil { keys.removeAll { $0 == key } }
+            values[key] = newValue
+        }
+    }
+}
+
+/// Where and why a document is not valid TOML.
+public struct TOMLSyntaxError: Error, Equatable, CustomStringConvertible {
+    public var line: Int
+    public var column: Int
+    public var message: String
+    public var description: String { "line \(line), column \(column): \(message)" }
+}
