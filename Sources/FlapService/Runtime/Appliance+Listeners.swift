@@ -1,0 +1,85 @@
+import FlapDisplay
+import FlapHeartRate
+import FlapHTTP
+import FlapMembers
+import FlapMessaging
+import FlapMetrics
+import FlapMQTT
+import FlapQR
+import FlapRooms
+import FlapTime
+import FlapTLS
+import FlapVestaboard
+import FlapWeb
+import FoundationEssentials
+import Hummingbird
+import HummingbirdTLS
+import Logging
+import ServiceLifecycle
+
+/// What the APIs are made over.
+struct ApplianceParts {
+    let intake: MessageIntake
+    let boards: ApplianceBoards
+    let metrics: FlapMetrics
+    let heartRate: HeartRateHub?
+    let room: RoomService?
+    let outbox: DeliveryQueue?
+    let deliveryWorkers: [BoardDelivery<ContinuousClock>]
+    let live: LiveBoards
+    let mqtt: MQTTBridge?
+    let clockTrust: ClockTrust
+    let schedules: ScheduleRunner<ContinuousClock>
+}
+
+extension Appliance {
+    /// The three listeners (the native API and the page on plain HTTP and on HTTPS, the Local
+    /// API) and the keeper of the HTTPS certificate.
+    static func listeners(_ configuration: FlapdConfiguration, parts: ApplianceParts, secrets: ApplianceSecrets, state: StateDirectory,
+                          ports: BoundPorts, logger: Logger) throws -> [any Service] {
+        let certificates = try certificates(configuration, in: state, logger: logger)
+        let nativeRouter = nativeAPI(configuration, parts: parts, secrets: secrets, state: state, ports: ports, logger: logger).router()
+        WebPage.add(to: nativeRouter, authority: AuthorityDownload(
+            certificatePEM: try certificates.authority?.certificatePEM(), name: certificates.authority?.name ?? "",
+            httpsPort: { [httpsNow = ports.httpsNow] in httpsNow.value }, qrCode: { try? QRCode($0).svg(title: "the certificate's download") }))
+        let local = LocalAPI(intake: parts.intake, panels: parts.boards, metrics: parts.metrics, enablementToken: secrets.localAPIToken,
+                             apiKey: secrets.localAPIKey)
+        let limits = ConnectionLimits()
+        let quiet = Logger(label: "http", factory: { _ in SwiftLogNoOpLogHandler() })
+        let listen = configuration.listen
+        let nativeApp = Application(
+            router: nativeRouter, server: limits.server(.plain(redirectingPagesTo: { [httpsNow = ports.httpsNow] in httpsNow.value })),
+            configuration: .init(address: .hostname(listen, port: configuration.apiPort), serverName: "flapd"),
+            onServerRunning: { await ports.bound(.native, port: $0.localAddress?.port) }, logger: quiet)
+        let httpsApp = Application(
+            router: nativeRouter, server: try .tls(limits.server(.tls), tlsConfiguration: certificates.certificate.tlsConfiguration()),
+            configuration: .init(address: .hostname(listen, port: configuration.httpsPort), serverName: "flapd"),
+            onServerRunning: { await ports.bound(.https, port: $0.localAddress?.port) }, logger: quiet)
+        let localApp = Application(
+            router: local.router(), server: limits.server(),
+            configuration: .init(address: .hostname(listen, port: configuration.localAPIPort), serverName: "flapd"),
+            onServerRunning: { await ports.bound(.local, port: $0.localAddress?.port) }, logger: quiet)
+        return [
+            Listener(name: "native API", address: "\(listen):\(configuration.apiPort)", key: "--api-port or [api] port", app: nativeApp),
+            Listener(name: "HTTPS API", address: "\(listen):\(configuration.httpsPort)", key: "--https-port or [api] https_port", app: httpsApp),
+            certificates,
+            Listener(name: "Local API", address: "\(listen):\(configuration.localAPIPort)", key: "--local-api-port or [local_api] port", app: localApp),
+        ]
+    }
+
+    private static func nativeAPI(_ configuration: FlapdConfiguration, parts: ApplianceParts, secrets: ApplianceSecrets, state: StateDirectory,
+                                  ports: BoundPorts, logger: Logger) -> NativeAPI {
+        let machineName = ProcessInfo.processInfo.hostName
+        let (heartRate, metrics, clockTrust) = (parts.heartRate, parts.metrics, parts.clockTrust)
+        let mqttStatus: (@Sendable () -> any Encodable & Sendable)? = parts.mqtt.map { bridge in { @Sendable in bridge.status } }
+        return NativeAPI(
+            intake: parts.intake, panels: parts.boards, metrics: metrics, apiKey: secrets.apiKey, viewerKey: secrets.viewerKey, version: version,
+            sensors: { await heartRate?.report() ?? [] }, rooms: parts.room.map { RoomAccessAdapter(service: $0) },
+            deliveries: parts.outbox.map { ApplianceDeliveries(queue: $0, workers: parts.deliveryWorkers, metrics: metrics) }, live: parts.live,
+            mqtt: mqttStatus, clock: { clockTrust.verdict() }, schedules: parts.schedules,
+            access: AccessStore(path: state.file("access.json"), legacySessions: state.file("sessions.json"), logger: logger),
+            links: InvitationLinks(machineName: machineName, httpsPort: { [httpsNow = ports.httpsNow] in httpsNow.value },
+                                   qrCode: { try? QRCode($0).svg(title: "the link") }),
+            mcpHosts: MCPHosts(listen: configuration.listen, machineName: machineName, allowed: configuration.allowedHosts))
+    }
+}

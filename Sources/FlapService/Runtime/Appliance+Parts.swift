@@ -1,0 +1,112 @@
+import FlapCore
+import FlapDiscovery
+import FlapHardware
+import FlapDisplay
+import FlapHTTP
+import FlapLinux
+import FlapMessaging
+import FlapMetrics
+import FlapMQTT
+import FlapRooms
+import FlapStorage
+import FlapTime
+import FlapVestaboard
+import FoundationEssentials
+import Logging
+import ServiceLifecycle
+
+/// How each of the appliance's parts is made from its settings, one step of ``Appliance/init`` each.
+extension Appliance {
+    /// The boards' delivery queue, opened only when a Vestaboard panel needs it.
+    static func outbox(for panels: [PanelConfiguration], in state: StateDirectory, health: StorageHealth) throws -> DeliveryQueue? {
+        guard panels.contains(where: { $0.driver == .vestaboard }) else { return nil }
+        return try database(state.file("outbox.sqlite"), purpose: "Vestaboard delivery queue", health: health) {
+            try DeliveryQueue(path: $0, health: health)
+        }
+    }
+
+    /// Every panel's driver, from where it was left; when one cannot be made, those made are shut
+    /// down (their devices left safe) and flapd stops naming the panel.
+    static func drivers(_ panels: [PanelConfiguration], inbox: Inbox, calibration: Calibration, outbox: DeliveryQueue?,
+                        logger: Logger) async throws -> [PanelDriver] {
+        var drivers: [PanelDriver] = []
+        for panel in panels {
+            do {
+                drivers.append(try await PanelDriver.make(panel, saved: try await inbox.panelState(panel.id)?.codes,
+                                                          calibration: calibration, outbox: { outbox! }, logger: logger))
+            } catch {
+                for driver in drivers { await driver.panel.shutDown(); await driver.stopCompanion() }
+                throw ServiceError("panel \(panel.id): \(error)")
+            }
+        }
+        return drivers
+    }
+
+    static func bridge(_ settings: MQTTSettings?, password: String?, intake: MessageIntake, metrics: FlapMetrics,
+                       stateDirectory: StateDirectory, logger: Logger) throws -> MQTTBridge? {
+        guard let settings else { return nil }
+        do {
+            return try MQTTBridge(settings: settings, password: password, intake: intake, metrics: metrics,
+                                  stateDirectory: stateDirectory.path, logger: logger)
+        } catch {
+            throw ServiceError("MQTT: \(error)")
+        }
+    }
+
+    /// Each panel's runtime. Only the first is drawn in the terminal, and one sound device and
+    /// one MQTT state topic carry the first panel's.
+    static func runtimes(_ drivers: [PanelDriver], inbox: Inbox, metrics: FlapMetrics, drawInTerminal: Bool,
+                         sound: ClackPlayer<ContinuousClock>?, mqtt: MQTTBridge?, room: RoomService?,
+                         live: LiveBoards, clockTrust: ClockTrust, logger: Logger) async throws -> [PanelRuntime] {
+        var panels: [PanelRuntime] = []
+        for (index, driver) in drivers.enumerated() {
+            panels.append(try await PanelRuntime(driver: driver, inbox: inbox, metrics: metrics,
+                                                 drawInTerminal: drawInTerminal && index == 0,
+                                                 sound: index == 0 ? sound : nil, mqtt: index == 0 ? mqtt : nil, room: room, live: live,
+                                                 clockTrust: clockTrust, logger: logger))
+        }
+        return panels
+    }
+
+    /// flapd announced on the home network, unless it listens only on this machine.
+    static func announcement(listen: String, ports: BoundPorts, logger: Logger) -> AvahiAnnouncement? {
+        guard !["127.0.0.1", "localhost", "::1"].contains(listen) else { return nil }
+        let host = ProcessInfo.processInfo.hostName.split(separator: ".").first.map(String.init) ?? "flapd"
+        return AvahiAnnouncement(name: "VestaWidget on \(host)", ports: { await ports.waitUntilBound().map { ($0.native, $0.https) } },
+                                 logger: logger)
+    }
+
+    /// The clack player, with its sample (a configured WAV file, else the synthesized clack);
+    /// nil when sound is off. A sample that cannot be used stops flapd with the reason.
+    static func player(_ settings: SoundSettings, logger: Logger) throws -> ClackPlayer<ContinuousClock>? {
+        guard settings.enabled else { return nil }
+        var sample = ClackSample.synthesized()
+        if let path = settings.samplePath {
+            guard let data = FileManager.default.contents(atPath: path) else {
+                throw ServiceError("cannot read the clack sample \(path) ([sound] sample)")
+            }
+            do {
+                sample = try WAVFile.decode(Array(data), name: path)
+            } catch {
+                throw ServiceError("the clack sample cannot be used: \(error) ([sound] sample)")
+            }
+        }
+        let device = settings.device
+        return ClackPlayer(clock: ContinuousClock(), sample: sample, settings: settings, now: { Date() }, logger: logger) {
+            try ALSAAudioOutput(device: device)
+        }
+    }
+
+    /// Opens the database at `path` with `open`, moving it aside if it is damaged (flapd then
+    /// starts with an empty one and says so). A disk that cannot be written stops the start with
+    /// what to do.
+    static func database<T>(_ path: String, purpose: String, health: StorageHealth, _ open: (String) throws -> T) throws -> T {
+        do {
+            return try DatabaseFile.opening(path, health: health, open)
+        } catch let fault as StorageFault {
+            throw ServiceError("cannot open the \(purpose): \(fault.description)")
+        } catch {
+            throw ServiceError("cannot open the \(purpose) \(path): \(error)")
+        }
+    }
+}

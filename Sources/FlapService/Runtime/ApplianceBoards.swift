@@ -1,0 +1,61 @@
+import FlapCore
+import FlapDisplay
+import FlapHTTP
+import FlapHardware
+
+/// The panels as the APIs see them.
+struct ApplianceBoards: BoardQuery {
+    let panels: [PanelRuntime]
+    let sound: ClackPlayer<ContinuousClock>?
+    let soundSettings: SoundSettings
+    let savedSound: SavedSound
+    let calibrationStore: Calibration
+
+    func panels() async -> [PanelView] {
+        var views: [PanelView] = []
+        for panel in panels { views.append(await panel.view()) }
+        return views
+    }
+
+    func flipDuration(to board: Board, strategy: TransitionStrategy?) async -> Duration? {
+        guard let first = panels.first, board.size == first.configuration.size else { return nil }
+        return await first.motion.duration(to: board, transition: strategy.flatMap { try? Transition(strategy: $0) })
+    }
+
+    func calibration(panel id: String) async -> Calibrated? {
+        guard let panel = panels.first(where: { $0.configuration.id == id }), let engine = panel.engine,
+              let size = panel.configuration.size else { return nil }
+        return Calibrated(panel: id, rows: size.rows, columns: size.columns, offsets: engine.modules().map(\.offsetSteps),
+                          stepsPerFlap: Double(engine.profile.stepsPerTurn) / Double(engine.profile.flaps))
+    }
+
+    func calibrate(panel id: String, row: Int, column: Int, offsetSteps: Int) async throws -> Calibrated {
+        guard let panel = panels.first(where: { $0.configuration.id == id }), let engine = panel.engine,
+              let size = panel.configuration.size else { throw ServiceError("no panel \(id) to calibrate") }
+        engine.calibrate((row - 1) * size.columns + column - 1, offsetSteps: offsetSteps)
+        try calibrationStore.save(engine.modules().map(\.offsetSteps), panel: id)
+        return await calibration(panel: id)!
+    }
+
+    func soundStatus() async -> (state: String, reason: String?) {
+        guard let sound else { return ("disabled", nil) }
+        let state = await sound.state
+        return (state.name, state.reason)
+    }
+
+    func sound() async -> SoundView {
+        guard let sound else {
+            return SoundView(enabled: false, state: "disabled", reason: nil, mute: false, volume: 0, quietHours: nil, device: soundSettings.device)
+        }
+        let (settings, state) = (await sound.currentSettings, await sound.state)
+        return SoundView(enabled: true, state: state.name, reason: state.reason, mute: settings.mute, volume: settings.volume,
+                         quietHours: settings.quietHours?.description, device: settings.device)
+    }
+
+    func setSound(mute: Bool, volume: Int, quietHours: String?) async throws -> SoundView {
+        guard let sound else { throw ServiceError("sound is off ([sound] enabled = false)") }
+        await sound.adjust(mute: mute, volume: volume, quietHours: quietHours.flatMap(QuietHours.init))
+        try savedSound.save(await sound.currentSettings)
+        return await self.sound()
+    }
+}
