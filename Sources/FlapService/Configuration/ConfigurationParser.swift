@@ -19,123 +19,50 @@ public enum ConfigurationParser {
         }
         var reader = TableReader(table: table, path: "", index: TOMLLineIndex(text), keys: ConfigurationKeys.file)
         var configuration = FlapdConfiguration()
-        configuration.stateDirectory = reader.string("state_dir")
-        configuration.listen = reader.string("listen") ?? configuration.listen
-        if let problem = FlapdConfiguration.listenProblem(configuration.listen) { reader.fail("listen", problem) }
-        configuration.logLevel = reader.choice("log_level", ["trace", "debug", "info", "notice", "warning", "error", "critical"]) ?? "info"
-
-        if var api = reader.table("api") {
-            configuration.apiPort = api.port("port") ?? configuration.apiPort
-            configuration.apiKey = api.secret("key", file: "key_file")
-            configuration.viewerKey = api.secret("viewer_key", file: "viewer_key_file")
-            for host in api.strings("allowed_hosts") ?? [] {
-                if let problem = Self.hostProblem(host) { api.fail("allowed_hosts", problem) } else { configuration.allowedHosts.append(host) }
-            }
-            configuration.httpsPort = api.port("https_port") ?? configuration.httpsPort
-            for name in api.strings("tls_names") ?? [] {
-                if let problem = Self.hostProblem(name) { api.fail("tls_names", problem) } else { configuration.tlsNames.append(name) }
-            }
-            switch (api.string("tls_certificate_file"), api.string("tls_key_file")) {
-            case (let certificate?, let key?): configuration.tlsFiles = TLSFiles(certificate: certificate, key: key)
-            case (.some, nil): api.fail("tls_certificate_file", "give tls_key_file too: the certificate's private key")
-            case (nil, .some): api.fail("tls_key_file", "give tls_certificate_file too: the certificate the key belongs to")
-            case (nil, nil): break
-            }
-            api.finish()
-            reader.problems += api.problems
-        }
-        if var local = reader.table("local_api") {
-            configuration.localAPIPort = local.port("port") ?? configuration.localAPIPort
-            configuration.localAPIToken = local.secret("enablement_token", file: "enablement_token_file")
-            local.finish()
-            reader.problems += local.problems
-        }
-        if var messages = reader.table("messages") {
-            if let rate = messages.int("rate_limit") {
-                if rate < 0 { messages.fail("rate_limit", "must be 0 (no limit) or more, not \(rate)") }
-                configuration.rules.ratePerHour = rate
-            }
-            configuration.rules.allow = Set(messages.strings("allow") ?? [])
-            configuration.rules.block = Set(messages.strings("block") ?? [])
-            messages.finish()
-            reader.problems += messages.problems
-        }
-        if var time = reader.table("time") {
-            if let clock = time.string("clock") {
-                if let setting = ClockTrust.Setting(rawValue: clock) { configuration.clock = setting } else {
-                    time.fail("clock", "\"\(clock)\" is not one of \(ClockTrust.Setting.allCases.map(\.rawValue).joined(separator: ", "))")
-                }
-            }
-            time.finish()
-            reader.problems += time.problems
-        }
-        if var sound = reader.table("sound") {
-            configuration.sound.enabled = sound.bool("enabled") ?? true
-            configuration.sound.device = sound.string("device") ?? configuration.sound.device
-            if let volume = sound.int("volume") {
-                if (0...100).contains(volume) { configuration.sound.volume = volume } else { sound.fail("volume", "must be 0 to 100 (%), not \(volume)") }
-            }
-            configuration.sound.mute = sound.bool("mute") ?? false
-            if let hours = sound.string("quiet_hours") {
-                if let parsed = QuietHours(hours) { configuration.sound.quietHours = parsed } else {
-                    sound.fail("quiet_hours", "\"\(hours)\" is not a span of local time such as \"22:00-07:00\"")
-                }
-            }
-            configuration.sound.samplePath = sound.string("sample")
-            sound.finish()
-            reader.problems += sound.problems
-        }
-        if var mqtt = reader.table("mqtt") {
-            configuration.mqtt = parseMQTT(&mqtt)
-            reader.problems += mqtt.problems
-        }
-        if let panels = reader.tables("panel") {
-            configuration.panels = []
-            for var panel in panels {
-                configuration.panels.append(parsePanel(&panel))
-                reader.problems += panel.problems
-            }
-            let ids = configuration.panels.map(\.id)
-            for (i, id) in ids.enumerated() where ids[..<i].contains(id) {
-                reader.fail("panel[\(i)].id", "another panel is called \(id) too; give each its own id")
-            }
-            if configuration.panels.isEmpty { reader.fail("panel", "configure at least one [[panel]]") }
-        }
-        if let sensors = reader.tables("sensor") {
-            for var sensor in sensors {
-                configuration.sensors.append(parseSensor(&sensor))
-                reader.problems += sensor.problems
-            }
-        }
-        if let schedules = reader.tables("schedule") {
-            for var schedule in schedules {
-                if let definition = parseSchedule(&schedule) {
-                    if configuration.schedules.contains(where: { $0.name == definition.name }) {
-                        schedule.fail("name", "another schedule is called \(definition.name) too; give each its own name")
-                    } else {
-                        configuration.schedules.append(definition)
-                    }
-                }
-                reader.problems += schedule.problems
-            }
-        }
-        if let mirrors = reader.tables("mirror") {
-            for (index, var mirror) in mirrors.enumerated() {
-                configuration.mirrors.append(parseMirror(&mirror, index: index))
-                reader.problems += mirror.problems
-            }
-        }
-        if var room = reader.table("room") {
-            configuration.room = parseRoom(&room)
-            reader.problems += room.problems
-            if configuration.mqtt == nil { reader.fail("room", "a room is shared over MQTT: configure [mqtt] too") }
-        }
-        for (index, panel) in configuration.panels.enumerated() where panel.policy == .kiosk && configuration.room == nil {
-            reader.fail("panel[\(index)].policy", "policy = \"kiosk\" shows a Wematch room: configure [room] too")
-        }
+        readTopLevel(&reader, into: &configuration)
+        reader.section("api") { readAPI(&$0, into: &configuration) }
+        reader.section("local_api") { readLocalAPI(&$0, into: &configuration) }
+        reader.section("messages") { readMessages(&$0, into: &configuration) }
+        reader.section("time") { readTime(&$0, into: &configuration) }
+        reader.section("sound") { readSound(&$0, into: &configuration) }
+        reader.section("mqtt") { configuration.mqtt = parseMQTT(&$0) }
+        readPanels(&reader, into: &configuration)
+        reader.sections("sensor") { _, sensor in configuration.sensors.append(parseSensor(&sensor)) }
+        reader.sections("schedule") { _, schedule in addSchedule(&schedule, to: &configuration) }
+        reader.sections("mirror") { index, mirror in configuration.mirrors.append(parseMirror(&mirror, index: index)) }
+        reader.section("room") { configuration.room = parseRoom(&$0) }
+        checkAcrossTables(&reader, configuration)
         reader.finish()
         guard reader.problems.isEmpty else { throw ConfigurationError(file: file, problems: reader.problems) }
         return configuration
+    }
+
+    /// What one table's settings need of another's.
+    private static func checkAcrossTables(_ reader: inout TableReader, _ configuration: FlapdConfiguration) {
+        if configuration.room != nil && configuration.mqtt == nil { reader.fail("room", "a room is shared over MQTT: configure [mqtt] too") }
+        for (index, panel) in configuration.panels.enumerated() where panel.policy == .kiosk && configuration.room == nil {
+            reader.fail("panel[\(index)].policy", "policy = \"kiosk\" shows a Wematch room: configure [room] too")
+        }
+    }
+
+    private static func readPanels(_ reader: inout TableReader, into configuration: inout FlapdConfiguration) {
+        guard reader["panel"] != nil else { return }
+        configuration.panels = []
+        reader.sections("panel") { _, panel in configuration.panels.append(parsePanel(&panel)) }
+        let ids = configuration.panels.map(\.id)
+        for (i, id) in ids.enumerated() where ids[..<i].contains(id) {
+            reader.fail("panel[\(i)].id", "another panel is called \(id) too; give each its own id")
+        }
+        if configuration.panels.isEmpty { reader.fail("panel", "configure at least one [[panel]]") }
+    }
+
+    private static func addSchedule(_ reader: inout TableReader, to configuration: inout FlapdConfiguration) {
+        guard let definition = parseSchedule(&reader) else { return }
+        if configuration.schedules.contains(where: { $0.name == definition.name }) {
+            reader.fail("name", "another schedule is called \(definition.name) too; give each its own name")
+        } else {
+            configuration.schedules.append(definition)
+        }
     }
 
     private static func parseMQTT(_ reader: inout TableReader) -> MQTTSettings? {

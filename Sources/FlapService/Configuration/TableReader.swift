@@ -88,6 +88,21 @@ struct TableReader {
         return TableReader(table: sub, path: key(name), index: index, keys: ConfigurationKeys.table(name))
     }
 
+    /// Reads the table `name`, when it is there, with `read`, keeping its problems.
+    mutating func section(_ name: String, _ read: (inout TableReader) -> Void) {
+        guard var table = table(name) else { return }
+        read(&table)
+        problems += table.problems
+    }
+
+    /// Reads each table of the array `name` (`[[name]]`), with its index, keeping their problems.
+    mutating func sections(_ name: String, _ read: (Int, inout TableReader) -> Void) {
+        for (index, var table) in (tables(name) ?? []).enumerated() {
+            read(index, &table)
+            problems += table.problems
+        }
+    }
+
     mutating func tables(_ name: String) -> [TableReader]? {
         guard let value = self[name] else { return nil }
         guard let array = value.array else { fail(name, "must be written as [[\(name)]] tables"); return nil }
