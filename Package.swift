@@ -93,16 +93,22 @@ let package = Package(
         .systemLibrary(name: "CGPIOD", path: "Sources/CGPIOD", providers: [.apt(["libgpiod-dev"])]),
         // spidev's ioctl wrappers (macros over structures Swift cannot import).
         .target(name: "CLinuxDevices"),
-        // MQTT: a client of our own on swift-nio (acknowledgements after commit), its session on
-        // an injected transport and clock, and flapd's topics.
+        // MQTT's protocol: a client of our own on swift-nio (acknowledgements left to the caller),
+        // its session on an injected transport and clock, the packets' codec. Nothing of flapd's.
+        .target(
+            name: "FlapMQTTClient",
+            dependencies: [
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
+            ]),
+        // flapd over MQTT: its topics bridged to the inbox (acknowledged after commit), Home
+        // Assistant discovery, the link's status.
         .target(
             name: "FlapMQTT",
             dependencies: [
                 "FlapJSON",
-                "FlapCore", "FlapMessaging", "FlapStorage", "FlapMetrics",
-                .product(name: "NIOCore", package: "swift-nio"),
-                .product(name: "NIOPosix", package: "swift-nio"),
-                .product(name: "NIOSSL", package: "swift-nio-ssl"),
+                "FlapCore", "FlapMessaging", "FlapStorage", "FlapMetrics", "FlapMQTTClient",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ]),
@@ -121,7 +127,7 @@ let package = Package(
         // JSON values read field by field (errors name the field) and passed on unchanged.
         .target(name: "FlapJSON"),
         // Rooms over MQTT: a kiosk's view of a room and the members it hosts.
-        .target(name: "FlapRooms", dependencies: ["Wematch", "FlapMQTT", "FlapHeartRate", "FlapHardware", .product(name: "Logging", package: "swift-log")]),
+        .target(name: "FlapRooms", dependencies: ["Wematch", "FlapMQTTClient", "FlapHeartRate", "FlapHardware", .product(name: "Logging", package: "swift-log")]),
         // A real Vestaboard through its APIs: the client, the persistent delivery queue.
         .target(
             name: "FlapVestaboard",
@@ -130,6 +136,7 @@ let package = Package(
                 "FlapCore", "FlapHardware", "FlapStorage",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
                 .product(name: "Logging", package: "swift-log"),
             ]),
         // The MCP server for assistants: JSON-RPC 2.0, the board's tools and resources, each done
@@ -208,7 +215,8 @@ let package = Package(
             name: "FlapService",
             dependencies: [
                 "FlapJSON",
-                "FlapTime", "FlapCore", "FlapHardware", "FlapSimulated", "FlapLinux", "FlapDrivers", "FlapDisplay", "FlapTOML", "FlapMessaging", "FlapStorage", "FlapHTTP", "FlapMQTT", "FlapMetrics", "FlapHeartRate", "FlapRooms", "FlapKiosk", "FlapVestaboard", "FlapWeb", "FlapTLS", "FlapQR", "FlapMembers", "FlapDiscovery", "Wematch", "CSystemd",
+                "FlapTime", "FlapCore", "FlapHardware", "FlapSimulated", "FlapLinux", "FlapDrivers", "FlapDisplay", "FlapTOML", "FlapMessaging", "FlapStorage", "FlapHTTP", "FlapMQTT", "FlapMQTTClient", "FlapMetrics", "FlapHeartRate", "FlapRooms", "FlapKiosk", "FlapVestaboard", "FlapWeb", "FlapTLS", "FlapQR", "FlapMembers", "FlapDiscovery", "Wematch", "CSystemd",
+                .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdTLS", package: "hummingbird"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
@@ -227,7 +235,7 @@ let package = Package(
             name: "FlapControl",
             dependencies: [
                 "FlapJSON",
-                "FlapCore", "FlapHardware", "FlapMQTT", "FlapHeartRate", "FlapDrivers", "FlapMCP", "FlapQR",
+                "FlapCore", "FlapHardware", "FlapMQTTClient", "FlapHeartRate", "FlapDrivers", "FlapMCP", "FlapQR",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "CompressNIO", package: "compress-nio"),
                 .product(name: "NIOCore", package: "swift-nio"),
@@ -241,7 +249,7 @@ let package = Package(
         .executableTarget(
             name: "flapbench",
             dependencies: [
-                "FlapControl", "FlapCore", "FlapHardware", "FlapSimulated", "FlapLinux", "FlapMQTT", "Wematch", "FlapKiosk",
+                "FlapControl", "FlapCore", "FlapHardware", "FlapSimulated", "FlapLinux", "FlapMQTTClient", "Wematch", "FlapKiosk",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             path: "Benchmarks/flapbench"),
@@ -259,9 +267,9 @@ let package = Package(
             name: "FlapHardwareTests",
             dependencies: ["FlapHardware", "FlapCore", "FlapSimulated", "FlapLinux", "TestSupport"]),
         .testTarget(
-            name: "FlapMQTTTests",
-            dependencies: ["FlapMQTT", "TestSupport", .product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOEmbedded", package: "swift-nio")]),
-        .testTarget(name: "FlapRoomsTests", dependencies: ["FlapRooms", "Wematch", "FlapMQTT", "TestSupport"]),
+            name: "FlapMQTTClientTests",
+            dependencies: ["FlapMQTTClient", "TestSupport", .product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOEmbedded", package: "swift-nio")]),
+        .testTarget(name: "FlapRoomsTests", dependencies: ["FlapRooms", "Wematch", "FlapMQTTClient", "TestSupport"]),
         .testTarget(name: "WematchTests", dependencies: ["Wematch", "TestSupport"]),
         .testTarget(
             name: "FlapStorageTests",
@@ -299,7 +307,7 @@ let package = Package(
         .testTarget(
             name: "FlapServiceTests",
             dependencies: [
-                "FlapTime", "FlapService", "FlapDisplay", "FlapTLS", "flapd", "TestSupport"]),
+                "FlapTime", "FlapService", "FlapDisplay", "FlapMQTTClient", "FlapTLS", "flapd", "TestSupport"]),
         .testTarget(name: "FlapMCPTests", dependencies: ["FlapMCP", "FlapJSON", "FlapHardware", "FlapLinux", "flapd", "flapctl", "TestSupport"]),
         .testTarget(name: "FlapControlTests", dependencies: ["FlapControl", "flapctl", "TestSupport", .product(name: "ArgumentParser", package: "swift-argument-parser")]),
         // The layers: docs/architecture.md's import table against Package.swift and every import.

@@ -1,5 +1,5 @@
 import FlapControl
-import FlapMQTT
+import FlapMQTTClient
 import Foundation
 
 /// The MQTT part of `flapbench --service --mqtt URL`: publish → plan start (one message at a
@@ -15,8 +15,8 @@ struct MQTTBench {
     var output: StandardStream
 
     func run() async throws {
-        let settings = try MQTTSettings(url: url, deviceID: "bench")
-        let publisher = try MQTTClient(options: MQTTOptions(host: settings.host, port: settings.port, clientID: "bench-pub"))
+        let broker = try MQTTAddress(url: url)
+        let publisher = try MQTTClient(options: MQTTOptions(host: broker.host, port: broker.port, clientID: "bench-pub"))
         var events = publisher.events.makeAsyncIterator()
         publisher.start()
         defer { publisher.stop() }
@@ -49,7 +49,7 @@ struct MQTTBench {
         let burst = max(messages * 4, 2000)
         var publishers: [MQTTClient] = []
         for p in 0..<4 {
-            let client = try MQTTClient(options: MQTTOptions(host: settings.host, port: settings.port, clientID: "bench-burst-\(p)"))
+            let client = try MQTTClient(options: MQTTOptions(host: broker.host, port: broker.port, clientID: "bench-burst-\(p)"))
             var events = client.events.makeAsyncIterator()
             client.start()
             while let event = await events.next() { if case .connected(0, _) = event { break } }

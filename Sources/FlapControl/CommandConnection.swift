@@ -1,4 +1,4 @@
-import FlapMQTT
+import FlapMQTTClient
 import FoundationEssentials
 
 /// A short-lived MQTT connection for one flapctl command: TLS for `mqtts://`, no persistent
@@ -6,23 +6,21 @@ import FoundationEssentials
 /// events, so every wait on them ends then too).
 final class CommandConnection {
     let client: MQTTClient
-    let settings: MQTTSettings
     var events: AsyncStream<MQTTEvent>.Iterator
     private let watchdog: Task<Void, Never>
 
-    private init(client: MQTTClient, settings: MQTTSettings, events: AsyncStream<MQTTEvent>.Iterator, watchdog: Task<Void, Never>) {
+    private init(client: MQTTClient, events: AsyncStream<MQTTEvent>.Iterator, watchdog: Task<Void, Never>) {
         self.client = client
-        self.settings = settings
         self.events = events
         self.watchdog = watchdog
     }
 
     static func open(url: String, timeout: Double) async throws -> CommandConnection {
-        let settings: MQTTSettings
-        do { settings = try MQTTSettings(url: url, deviceID: "flapctl") } catch { throw InputError(error.description) }
-        var options = MQTTOptions(host: settings.host, port: settings.port, clientID: "flapctl-\(UUID().uuidString.prefix(8))")
+        let address: MQTTAddress
+        do { address = try MQTTAddress(url: url) } catch { throw InputError(error.description) }
+        var options = MQTTOptions(host: address.host, port: address.port, clientID: "flapctl-\(UUID().uuidString.prefix(8))")
         options.persistentSession = false
-        if settings.tls { options.tls = .init(caFile: "/etc/ssl/certs/ca-certificates.crt") }
+        if address.tls { options.tls = .init(caFile: "/etc/ssl/certs/ca-certificates.crt") }
         let client: MQTTClient
         do { client = try MQTTClient(options: options) } catch { throw ConnectionError(error.description) }
         var events = client.events.makeAsyncIterator()
@@ -32,7 +30,7 @@ final class CommandConnection {
             try? await Task.sleep(until: deadline)
             client.stop()
         }
-        let connection = CommandConnection(client: client, settings: settings, events: events, watchdog: watchdog)
+        let connection = CommandConnection(client: client, events: events, watchdog: watchdog)
         while true {
             guard let event = await events.next() else {
                 connection.close()

@@ -1,5 +1,5 @@
 import ArgumentParser
-import FlapMQTT
+import FlapMQTTClient
 import FoundationEssentials
 
 /// `flapctl forget`: removes a display that is gone for good from MQTT: its Home Assistant

@@ -1,4 +1,4 @@
-import FlapMQTT
+import FlapMQTTClient
 import FoundationEssentials
 
 /// `flapctl send --mqtt`: one message to several displays (or a group) over MQTT, with each
@@ -26,8 +26,8 @@ struct MQTTSend {
         let connection = try await CommandConnection.open(url: url, timeout: timeout)
         defer { connection.close() }
         let client = connection.client
-        let settings = connection.settings
-        let base = settings.baseTopic
+        // flapd's topics are under vestawidget/ unless its [mqtt] base_topic says otherwise.
+        let base = "vestawidget"
         try client.subscribe("\(base)/+/receipt", qos: 1)
         try await Task.sleep(for: .milliseconds(100))
 

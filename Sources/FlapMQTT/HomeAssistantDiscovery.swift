@@ -1,3 +1,4 @@
+import FlapMQTTClient
 import FoundationEssentials
 
 /// Home Assistant MQTT discovery: the display as a `text` entity (send it a message), a `sensor`

@@ -1,3 +1,4 @@
+import FlapMQTTClient
 import FlapCore
 import FlapMessaging
 import FlapMetrics

@@ -1,3 +1,4 @@
+import FlapMQTTClient
 import FoundationEssentials
 import Synchronization
 

@@ -1,3 +1,4 @@
+import FlapMQTTClient
 import FoundationEssentials
 
 /// flapd's MQTT connection and identity: `[mqtt]` in flapd.toml, or `--mqtt URL --device-id ID --group NAME`.
@@ -30,13 +31,10 @@ public struct MQTTSettings: Sendable, Equatable {
 
     /// Settings from `mqtt://host[:port]` or `mqtts://host[:port]`.
     public init(url: String, deviceID: String) throws(MQTTError) {
-        guard let parsed = URLComponents(string: url), let scheme = parsed.scheme, ["mqtt", "mqtts"].contains(scheme),
-              let host = parsed.host, !host.isEmpty else {
-            throw MQTTError("\(url) is not an MQTT address such as mqtt://broker.local:1883 or mqtts://broker.local:8883")
-        }
-        self.init(host: host, port: parsed.port ?? (scheme == "mqtts" ? 8883 : 1883), deviceID: deviceID)
-        tls = scheme == "mqtts"
-        username = parsed.user
+        let address = try MQTTAddress(url: url)
+        self.init(host: address.host, port: address.port, deviceID: deviceID)
+        tls = address.tls
+        username = address.username
     }
 
     /// The host name, the default device id.

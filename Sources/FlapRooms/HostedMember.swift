@@ -1,4 +1,4 @@
-import FlapMQTT
+import FlapMQTTClient
 import FoundationEssentials
 import Wematch
 

@@ -1,4 +1,4 @@
-import FlapMQTT
+import FlapMQTTClient
 import Wematch
 
 /// The codes people join rooms by, as the broker holds them: every retained listing under

@@ -1,6 +1,6 @@
 import FlapHardware
 import FlapHeartRate
-import FlapMQTT
+import FlapMQTTClient
 import FoundationEssentials
 import Logging
 import Wematch

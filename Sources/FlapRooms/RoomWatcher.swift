@@ -1,4 +1,4 @@
-import FlapMQTT
+import FlapMQTTClient
 import Wematch
 
 /// A kiosk's view of one room over MQTT: every join record and sample of the room fed to the

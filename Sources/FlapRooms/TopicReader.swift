@@ -1,4 +1,4 @@
-import FlapMQTT
+import FlapMQTTClient
 
 /// A read-only MQTT connection for a kiosk's view of the rooms: a clean session, subscribed
 /// again on every connection (the retained messages then come again), each message handed on.

@@ -32,11 +32,31 @@ import Testing
         }
     }
 
+    /// A module imported from another package must be a product the target names in
+    /// Package.swift: otherwise it comes in only because another dependency happens to bring it,
+    /// and leaves (or breaks the build) when that one changes.
+    @Test func everyPackageImportIsADeclaredProduct() throws {
+        let table = try Self.table()
+        let products = try Self.packageProducts()
+        for (module, folder) in Self.folders(of: table.keys) {
+            let declared = products[module] ?? []
+            for (file, imported) in try Self.imports(in: folder) {
+                for name in imported where table[name] == nil && !Self.platformModules.contains(name) {
+                    #expect(declared.contains(name), "\(file) imports \(name), which \(module) does not name as a product in Package.swift")
+                }
+            }
+        }
+    }
+
+    /// What the toolchain and the system give every module.
+    static let platformModules: Set<String> = ["Foundation", "FoundationEssentials", "Glibc", "Darwin", "Synchronization", "Dispatch", "_Concurrency"]
+
     @Test func theRulesParserReadsWhatItShould() throws {
         let package = try Self.packageDependencies()
         #expect(package["FlapCore"] == [])
         #expect(package["FlapMessaging"] == ["FlapJSON", "FlapCore", "FlapStorage"])
         #expect(package["FlapStorage"] == ["CSQLite", "COnDemand"], "a product (swift-log) is not a project module")
+        #expect(try Self.packageProducts()["FlapStorage"] == ["Logging"])
     }
 
     /// Module → the project modules it may import, from the table's rows.
@@ -59,11 +79,40 @@ import Testing
         cell.split(separator: "`", omittingEmptySubsequences: false).enumerated().filter { $0.offset % 2 == 1 }.map { String($0.element) }
     }
 
+    /// Each non-test target of Package.swift → the products of other packages it depends on.
+    static func packageProducts() throws -> [String: Set<String>] {
+        try targets().mapValues { body in
+            var names = Set<String>()
+            var rest = body[...]
+            while let product = rest.range(of: ".product(") {
+                let inside = balanced(rest[product.upperBound...])
+                if let name = firstString(after: "name:", in: inside) { names.insert(name) }
+                rest = rest[product.upperBound...]
+            }
+            return names
+        }
+    }
+
     /// Each non-test target of Package.swift → the targets (not products) it depends on.
     static func packageDependencies() throws -> [String: Set<String>] {
+        try targets().mapValues { body in
+            guard let list = body.range(of: "dependencies:") else { return [] }
+            let inside = balanced(body[list.upperBound...].drop { $0 != "[" }.dropFirst(), open: "[", close: "]")
+            var withoutProducts = inside
+            while let product = withoutProducts.range(of: ".product(") {
+                let skipped = balanced(withoutProducts[product.upperBound...])
+                withoutProducts.removeSubrange(product.lowerBound..<withoutProducts.index(product.upperBound, offsetBy: skipped.count + 1))
+            }
+            return Set(withoutProducts.split(separator: "\"", omittingEmptySubsequences: false).enumerated()
+                .filter { $0.offset % 2 == 1 }.map { String($0.element) })
+        }
+    }
+
+    /// Each non-test target of Package.swift → the text of its declaration.
+    static func targets() throws -> [String: String] {
         var text = try String(contentsOf: root.appendingPathComponent("Package.swift"), encoding: .utf8)
         text = text.split(separator: "\n").map { $0.components(separatedBy: "//")[0] }.joined(separator: "\n")
-        var result: [String: Set<String>] = [:]
+        var result: [String: String] = [:]
         for kind in [".target(", ".executableTarget(", ".systemLibrary("] {
             var rest = text[...]
             while let start = rest.range(of: kind) {
@@ -71,18 +120,7 @@ import Testing
                 rest = rest[start.upperBound...]
                 // Helpers for the tests (Tests/TestSupport) are not layers of the product.
                 guard let name = firstString(after: "name:", in: body), !body.contains("path: \"Tests/") else { continue }
-                var dependencies = Set<String>()
-                if let list = body.range(of: "dependencies:") {
-                    let inside = balanced(body[list.upperBound...].drop { $0 != "[" }.dropFirst(), open: "[", close: "]")
-                    var withoutProducts = inside
-                    while let product = withoutProducts.range(of: ".product(") {
-                        let skipped = balanced(withoutProducts[product.upperBound...])
-                        withoutProducts.removeSubrange(product.lowerBound..<withoutProducts.index(product.upperBound, offsetBy: skipped.count + 1))
-                    }
-                    dependencies = Set(withoutProducts.split(separator: "\"", omittingEmptySubsequences: false).enumerated()
-                        .filter { $0.offset % 2 == 1 }.map { String($0.element) })
-                }
-                result[name] = dependencies
+                result[name] = body
             }
         }
         return result
@@ -121,7 +159,12 @@ import Testing
         let files = FileManager.default.enumerator(at: folder, includingPropertiesForKeys: nil)?.compactMap { $0 as? URL }
             .filter { $0.pathExtension == "swift" } ?? []
         return try files.map { file in
-            let lines = try String(contentsOf: file, encoding: .utf8).split(separator: "\n")
+            // The imports are at the top: a line like `import time` further down is in a string.
+            let lines = try String(contentsOf: file, encoding: .utf8).split(separator: "\n", omittingEmptySubsequences: false)
+                .prefix { line in
+                    let text = line.trimmingCharacters(in: .whitespaces)
+                    return text.isEmpty || text.hasPrefix("//") || text.hasPrefix("#") || text.hasPrefix("@") || text.contains("import ")
+                }
             let imported = lines.compactMap { line -> String? in
                 let words = line.split(separator: " ").filter { !$0.hasPrefix("@") }
                 guard words.first == "import" || (words.first.map { ["public", "package", "internal"].contains($0) } == true && words.dropFirst().first == "import"),

@@ -1,4 +1,4 @@
-import FlapMQTT
+import FlapMQTTClient
 import FlapRooms
 import Foundation
 import Testing

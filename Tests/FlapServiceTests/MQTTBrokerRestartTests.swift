@@ -1,3 +1,4 @@
+import FlapMQTTClient
 import FlapMQTT
 import Foundation
 import Testing

@@ -1,3 +1,4 @@
+import FlapMQTTClient
 import FlapDisplay
 import FlapTOML
 import FlapTime

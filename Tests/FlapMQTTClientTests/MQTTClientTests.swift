@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 import TestSupport
-@testable import FlapMQTT
+@testable import FlapMQTTClient
 
 /// The MQTT client against a real mosquitto broker.
 @Suite(.timeLimit(.minutes(1))) struct MQTTClientTests {

@@ -1,7 +1,7 @@
 import NIOCore
 import Testing
 import TestSupport
-@testable import FlapMQTT
+@testable import FlapMQTTClient
 
 /// The session's acknowledgements of what it receives, packet by packet on an in-memory
 /// channel: held until the caller says the message is safe, released in arrival order, and

@@ -3,7 +3,7 @@ import NIOEmbedded
 import Synchronization
 import Testing
 import TestSupport
-@testable import FlapMQTT
+@testable import FlapMQTTClient
 
 /// A broker the test plays by hand: every connection the session opens is an in-memory channel
 /// (NIOAsyncTestingChannel) with the session's real handlers, handed to the test as a

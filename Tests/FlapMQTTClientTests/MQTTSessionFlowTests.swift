@@ -1,7 +1,7 @@
 import NIOCore
 import Testing
 import TestSupport
-@testable import FlapMQTT
+@testable import FlapMQTTClient
 
 /// The session's own side, packet by packet on an in-memory channel and a manual clock: what
 /// it sends and sends again after a reconnection, keepalive, a broker that does not answer or
