@@ -80,6 +80,40 @@ func drive(_ clock: ManualClock, step: Duration = .milliseconds(5), until done: 
         }
     }
 
+    /// A plan that arrives while the stream waits for its last frames to be heard is heard too:
+    /// it was spliced into a track the stream no longer read, and its clacks were lost.
+    @Test func aPlanArrivingAsTheStreamDrainsIsHeard() async throws {
+        let clock = ManualClock()
+        let output = SimulatedAudioOutput(clock: clock, latency: .milliseconds(10))
+        let player = player(clock, output: output)
+        let planner = try FlipPlanner()
+        let first = try planner.plan(from: Board(size: .flagship), to: try board("AB"))
+        let start = clock.now
+        await player.play(first, at: start)
+        // Every frame written, the stream now sleeps until the last is heard (its deadline is
+        // that instant; a sleep between writes wakes earlier, to keep the queue ahead).
+        try await drive(clock) {
+            let written = await output.frames.count
+            guard written > 0, let last = await output.heard(frame: written - 1) else { return false }
+            let drained = last.advanced(by: .nanoseconds(1_000_000_000 / 48_000))
+            guard let deadline = clock.nextDeadline else { return false }
+            let gap = drained.duration(to: deadline)
+            return gap < .microseconds(1) && gap > .microseconds(-1)
+        }
+        #expect(await output.closed == false)
+        let late = clock.now
+        let second = try planner.plan(from: try board("AB"), to: try board("CD"))
+        await player.play(second, at: late)
+        try await drive(clock) { await output.closed }
+        let heard = await onsets(output).filter { $0 >= late }
+        let expected = second.clackEvents.map { late.advanced(by: $0.time) }.filter { start.duration(to: $0) >= .zero }
+        #expect(heard.count == expected.count, "the late plan's \(expected.count) clacks, heard: \(heard.count)")
+        for (instant, landing) in zip(heard, expected.sorted()) {
+            let error = landing.duration(to: instant)
+            #expect(error < .microseconds(100) && error > .microseconds(-100), "clack off by \(error)")
+        }
+    }
+
     @Test func quietHoursMuteAndAMissingDeviceLeaveTheBoardSilentAndSaySo() async throws {
         let plan = try FlipPlanner().plan(from: Board(size: .flagship), to: try board("A"))
         var settings = SoundSettings()

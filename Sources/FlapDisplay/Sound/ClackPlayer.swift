@@ -143,39 +143,43 @@ public actor ClackPlayer<C: Clock> where C.Duration == Duration {
             let idleFrames = rate / 2
             // Frames that would be heard before the stream can play them are skipped, never played late.
             var next = max(0, ClackTrack.frame(of: origin!.duration(to: streamOrigin), rate: rate))
-            while let track, let origin, next < track.length + idleFrames {
-                let position = ClackTrack.frame(of: streamOrigin.duration(to: origin), rate: rate) + next
-                if position < written {
-                    next += written - position
-                    continue
-                }
-                // The first write starts the device (it plays as soon as it has frames); later
-                // ones keep the queue `lead` ahead of what is playing.
-                if written > 0 {
-                    try await clock.sleep(until: streamOrigin.advanced(by: duration(written) - latency - lead), tolerance: nil)
-                }
-                let frames: [Int16]
-                if position > written {
-                    frames = [Int16](repeating: 0, count: min(position - written, periodFrames))
-                } else {
-                    // Read the track again: a re-plan may have spliced it while we slept.
-                    frames = self.track!.render16(from: next, count: periodFrames)
-                    next += periodFrames
-                    trackWritten = next
-                }
-                try await device.write(frames)
-                written += frames.count
-                let delay = try await device.delay()
-                if delay > .zero {
-                    let heardEnd = clock.now.advanced(by: delay)
-                    let expected = streamOrigin.advanced(by: duration(written))
-                    let drift = expected.duration(to: heardEnd)
-                    if drift > .milliseconds(2) || drift < .milliseconds(-2) {
-                        streamOrigin = heardEnd.advanced(by: .zero - duration(written))
+            // A plan may arrive while the last frames are being heard: it is spliced into the
+            // track, so the stream looks again before it lets the device go.
+            repeat {
+                while let track, let origin, next < track.length + idleFrames {
+                    let position = ClackTrack.frame(of: streamOrigin.duration(to: origin), rate: rate) + next
+                    if position < written {
+                        next += written - position
+                        continue
+                    }
+                    // The first write starts the device (it plays as soon as it has frames); later
+                    // ones keep the queue `lead` ahead of what is playing.
+                    if written > 0 {
+                        try await clock.sleep(until: streamOrigin.advanced(by: duration(written) - latency - lead), tolerance: nil)
+                    }
+                    let frames: [Int16]
+                    if position > written {
+                        frames = [Int16](repeating: 0, count: min(position - written, periodFrames))
+                    } else {
+                        // Read the track again: a re-plan may have spliced it while we slept.
+                        frames = self.track!.render16(from: next, count: periodFrames)
+                        next += periodFrames
+                        trackWritten = next
+                    }
+                    try await device.write(frames)
+                    written += frames.count
+                    let delay = try await device.delay()
+                    if delay > .zero {
+                        let heardEnd = clock.now.advanced(by: delay)
+                        let expected = streamOrigin.advanced(by: duration(written))
+                        let drift = expected.duration(to: heardEnd)
+                        if drift > .milliseconds(2) || drift < .milliseconds(-2) {
+                            streamOrigin = heardEnd.advanced(by: .zero - duration(written))
+                        }
                     }
                 }
-            }
-            try await clock.sleep(until: streamOrigin.advanced(by: duration(written)), tolerance: nil)
+                try await clock.sleep(until: streamOrigin.advanced(by: duration(written)), tolerance: nil)
+            } while track.map { next < $0.length + idleFrames } == true
             await device.close()
             state = .idle
             streamsFinished += 1
