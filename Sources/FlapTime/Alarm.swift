@@ -6,6 +6,8 @@ public actor Alarm<C: Clock> where C.Duration == Duration {
     private let clock: C
     private var sleeper: Task<Void, Never>?
     private var armed: C.Instant?
+    /// Which sleeper is the current one: one replaced may still report that it rang.
+    private var generation = 0
     private let (stream, wake) = AsyncStream.makeStream(of: Void.self, bufferingPolicy: .bufferingNewest(1))
 
     public init(clock: C) { self.clock = clock }
@@ -19,9 +21,10 @@ public actor Alarm<C: Clock> where C.Duration == Duration {
         if sleeper != nil, let armed, armed <= deadline { return }
         sleeper?.cancel()
         armed = deadline
-        sleeper = Task { [clock, wake] in
+        generation += 1
+        sleeper = Task { [clock, wake, generation] in
             guard (try? await clock.sleep(until: deadline, tolerance: nil)) != nil else { return }
-            self.rang()
+            self.rang(generation)
             wake.yield()
         }
     }
@@ -34,8 +37,12 @@ public actor Alarm<C: Clock> where C.Duration == Duration {
         await last?.value
     }
 
-    private func rang() {
+    private func rang(_ ringing: Int) {
+        guard ringing == generation else { return }
         sleeper = nil
         armed = nil
     }
+
+    /// The deadline a sleeper waits for, if one does.
+    var armedDeadline: C.Instant? { armed }
 }
