@@ -3,12 +3,14 @@ import Wematch
 
 /// The codes people join rooms by, as the broker holds them: every retained listing under
 /// `wematch/codes/`, read as they come, and this kiosk's own announced or cleared.
-public actor RoomDirectory {
+public actor RoomDirectory<C: Clock<Duration>> {
     private let reader: TopicReader
+    private let clock: C
     private var listings: [RoomCode: RoomListing] = [:]
 
-    public init(options: MQTTOptions) throws(MQTTError) {
+    public init(options: MQTTOptions, clock: C) throws(MQTTError) {
         reader = try TopicReader(options: options)
+        self.clock = clock
     }
 
     /// Reads the listings until cancelled.
@@ -25,7 +27,6 @@ public actor RoomDirectory {
     /// The room `code` stands for, waiting up to `patience` for the broker to tell (its
     /// retained listings come just after connecting).
     public func listing(for code: RoomCode, patience: Duration = .seconds(3)) async -> RoomListing? {
-        let clock = ContinuousClock()
         let deadline = clock.now.advanced(by: patience)
         while true {
             if let listing = listings[code] { return listing }

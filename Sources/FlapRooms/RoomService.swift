@@ -11,68 +11,117 @@ import Wematch
 /// heard. It starts in its standing room, if it has one; people move it to another room by
 /// code, or to a new room for two, and back. Heart rates only go to the room's topic: never
 /// logged above debug, never stored.
-public actor RoomService {
+///
+/// Every change (a move asked for, a second's samples) is carried out by ``run()``, one at a
+/// time and to its end: a change awaits the broker and the room, and two changes interleaved at
+/// those awaits once left a room's watcher running beside the next, or hosted a member in a room
+/// the kiosk had just left.
+public actor RoomService<C: Clock<Duration>> where C.Instant: Sendable {
     /// The standing room, if configured.
     public nonisolated let settings: RoomSettings?
     private let kiosk: String
     private let hub: HeartRateHub?
     private let connect: @Sendable (String) -> MQTTOptions
+    private let clock: C
+    private let today: @Sendable () -> Date
     private let logger: Logger
-    private let directory: RoomDirectory
+    private let directory: RoomDirectory<C>
+    private let (changes, change) = AsyncStream.makeStream(of: Change.self)
     /// The directory's connection, opened when first needed: a kiosk that never uses a room
     /// keeps no connection for it.
     private var directoryReading: Task<Void, Never>?
     private var current: Membership?
-    private var latest: [StrapIdentity: (bpm: Int, at: ContinuousClock.Instant)] = [:]
+    private var latest: [StrapIdentity: (bpm: Int, at: C.Instant)] = [:]
     private var hosted: [StrapIdentity: (member: HostedMember, task: Task<Void, Never>, previous: Int?, seq: Int)] = [:]
     /// Hosted members told the room is full, until they get a place.
     private var waiting: Set<MemberID> = []
     private var rooms = 0
+    private var lastTick: C.Instant?
+    /// Rooms watched now (a membership's watcher running): one at most.
+    private(set) var watching = 0
 
     /// The room this kiosk is in.
     struct Membership {
         let listing: RoomListing
         let code: RoomCode
-        let watcher: RoomWatcher
+        let watcher: RoomWatcher<C>
         let task: Task<Void, Never>
+    }
+
+    /// What ``run()`` carries out, one at a time.
+    enum Change: Sendable {
+        case tick
+        case request(@Sendable (isolated RoomService) async -> Void)
     }
 
     /// Takes part as `kiosk` (the first part of its members' ids), in `settings`' standing room
     /// to begin with (none: in no room until asked), with a member for each strap `hub` reads
-    /// (none: it watches). `connect` gives the options of a connection for a client id.
-    public init(settings: RoomSettings?, kiosk: String, hub: HeartRateHub?, logger: Logger,
-                connect: @escaping @Sendable (String) -> MQTTOptions) throws(MQTTError) {
+    /// (none: it watches). `connect` gives the options of a connection for a client id; `clock`
+    /// times the samples and the rooms' rules, `today` dates a member's joining.
+    public init(settings: RoomSettings?, kiosk: String, hub: HeartRateHub?, clock: C, today: @escaping @Sendable () -> Date = { Date() },
+                logger: Logger, connect: @escaping @Sendable (String) -> MQTTOptions) throws(MQTTError) {
         self.settings = settings
         self.kiosk = kiosk
         self.hub = hub
         self.connect = connect
+        self.clock = clock
+        self.today = today
         self.logger = logger
-        directory = try RoomDirectory(options: connect("wematch-\(kiosk)-codes"))
+        directory = try RoomDirectory(options: connect("wematch-\(kiosk)-codes"), clock: clock)
     }
 
-    /// Takes part until cancelled, then leaves.
+    /// Takes part until cancelled, then leaves. Requests made before it runs wait for it; those
+    /// made after it has stopped are refused.
     public func run() async {
-        let listening = Task { [hub] in
-            guard let hub else { return }
-            for await sample in await hub.readings() { heard(sample.strap, sample.bpm) }
-        }
         if let settings { try? enter(.standing(settings.name), code: settings.code ?? RoomCode.standing(settings.name)) }
-        let clock = ContinuousClock()
-        var next = clock.now
-        while !Task.isCancelled {
-            next += .seconds(1)
-            try? await clock.sleep(until: next)
-            await tick(now: clock.now)
+        await withDiscardingTaskGroup { group in
+            group.addTask { [hub] in
+                guard let hub else { return }
+                for await sample in await hub.readings() { await self.heard(sample.strap, sample.bpm) }
+            }
+            group.addTask { [clock, change] in
+                var next = clock.now
+                while !Task.isCancelled {
+                    next = next.advanced(by: .seconds(1))
+                    guard (try? await clock.sleep(until: next, tolerance: nil)) != nil else { return }
+                    change.yield(.tick)
+                }
+            }
+            for await next in changes {
+                switch next {
+                case .tick: await tick()
+                case .request(let carryOut): await carryOut(self)
+                }
+            }
+            group.cancelAll()
         }
-        listening.cancel()
-        await listening.value
+        change.finish()
+        // Requests that came as it stopped are answered (refused) by their own closures.
+        for await case .request(let carryOut) in changes { await carryOut(self) }
         await leaveCurrent()
         directoryReading?.cancel()
         await directoryReading?.value
     }
 
+    /// `work` carried out by ``run()`` after every change before it, its answer returned.
+    private func serially<T: Sendable>(
+        _ work: @escaping @Sendable (isolated RoomService) async throws(RoomRequestError) -> T
+    ) async throws(RoomRequestError) -> T {
+        let stopped = RoomRequestError(.unavailable, "the rooms are stopping")
+        let result: Result<T, RoomRequestError> = await withCheckedContinuation { answer in
+            let request = Change.request { service in
+                guard !Task.isCancelled else { return answer.resume(returning: .failure(stopped)) }
+                do throws(RoomRequestError) { answer.resume(returning: .success(try await work(service))) } catch {
+                    answer.resume(returning: .failure(error))
+                }
+            }
+            if case .terminated = change.yield(request) { answer.resume(returning: .failure(stopped)) }
+        }
+        return try result.get()
+    }
+
     /// The directory, reading the codes' listings.
-    private func codes() -> RoomDirectory {
+    private func codes() -> RoomDirectory<C> {
         if directoryReading == nil { directoryReading = Task { [directory] in await directory.run() } }
         return directory
     }
@@ -90,6 +139,21 @@ public actor RoomService {
 
     /// Moves to the room `typed` stands for.
     public func join(code typed: String) async throws(RoomRequestError) -> (listing: RoomListing, code: RoomCode) {
+        try await serially { service throws(RoomRequestError) in try await service.move(to: typed) }
+    }
+
+    /// Opens a room for two and moves there; the other person joins with its code.
+    public func createPair() async throws(RoomRequestError) -> (listing: RoomListing, code: RoomCode) {
+        try await serially { service throws(RoomRequestError) in try await service.openPair() }
+    }
+
+    /// Leaves the room this kiosk is in, for its standing room (if it has one and was elsewhere)
+    /// or for none. Returns the room left and the room it is in now.
+    public func leave() async -> (left: String?, now: String?) {
+        (try? await serially { service in await service.leaveForStanding() }) ?? (current?.listing.room, current?.listing.room)
+    }
+
+    private func move(to typed: String) async throws(RoomRequestError) -> (listing: RoomListing, code: RoomCode) {
         guard let code = RoomCode(typed) else { throw RoomRequestError(.badRequest, RoomCode.problem(typed) ?? "not a room code") }
         if let current, current.code == code { return (current.listing, code) }
         guard let listing = await codes().listing(for: code) else {
@@ -112,8 +176,7 @@ public actor RoomService {
         return (listing, code)
     }
 
-    /// Opens a room for two and moves there; the other person joins with its code.
-    public func createPair() async throws(RoomRequestError) -> (listing: RoomListing, code: RoomCode) {
+    private func openPair() async throws(RoomRequestError) -> (listing: RoomListing, code: RoomCode) {
         let code = RoomCode.random(seed: UInt64.random(in: .min ... .max))
         let listing = RoomListing.pair(code)
         await leaveCurrent()
@@ -127,9 +190,7 @@ public actor RoomService {
         return (listing, code)
     }
 
-    /// Leaves the room this kiosk is in, for its standing room (if it has one and was elsewhere)
-    /// or for none. Returns the room left and the room it is in now.
-    public func leave() async -> (left: String?, now: String?) {
+    private func leaveForStanding() async -> (left: String?, now: String?) {
         let left = current?.listing.room
         await leaveCurrent()
         if let settings, left != settings.name {
@@ -141,11 +202,13 @@ public actor RoomService {
     // MARK: Rooms
 
     private func enter(_ listing: RoomListing, code: RoomCode) throws(MQTTError) {
+        precondition(current == nil, "a room is entered only once the last one is left")
         rooms += 1
-        let watcher = try RoomWatcher(room: listing.room, capacity: listing.capacity, options: connect("wematch-\(kiosk)-watch\(rooms)"))
+        let watcher = try RoomWatcher(room: listing.room, capacity: listing.capacity, options: connect("wematch-\(kiosk)-watch\(rooms)"), clock: clock)
         // A standing room's code is announced by every kiosk in it, and never cleared; the
         // announcement belongs to the membership's task, beside the watcher.
         let directory = listing.kind == .standing ? codes() : nil
+        watching += 1
         current = Membership(listing: listing, code: code, watcher: watcher, task: Task {
             await withDiscardingTaskGroup { group in
                 if let directory { group.addTask { try? await directory.announce(listing, as: code) } }
@@ -173,17 +236,19 @@ public actor RoomService {
         waiting = []
         current.task.cancel()
         await current.task.value
+        watching -= 1
     }
 
     /// Who is in `listing`'s room, from a short look at its retained records.
     private func peek(_ listing: RoomListing) async throws(RoomRequestError) -> [MemberID] {
         rooms += 1
-        let watcher: RoomWatcher
-        do { watcher = try RoomWatcher(room: listing.room, capacity: listing.capacity, options: connect("wematch-\(kiosk)-peek\(rooms)")) } catch {
+        let watcher: RoomWatcher<C>
+        do {
+            watcher = try RoomWatcher(room: listing.room, capacity: listing.capacity, options: connect("wematch-\(kiosk)-peek\(rooms)"), clock: clock)
+        } catch {
             throw RoomRequestError(.unavailable, "cannot reach the broker: \(error)")
         }
         let task = Task { await watcher.run() }
-        let clock = ContinuousClock()
         let deadline = clock.now.advanced(by: .seconds(2))
         var members: [MemberID] = []
         // Retained records come at once after subscribing; a second more lets a slow broker answer.
@@ -199,11 +264,16 @@ public actor RoomService {
 
     // MARK: Straps
 
-    private func heard(_ strap: StrapIdentity, _ bpm: Int) {
-        latest[strap] = (bpm, .now)
+    func heard(_ strap: StrapIdentity, _ bpm: Int) {
+        latest[strap] = (bpm, clock.now)
     }
 
-    private func tick(now: ContinuousClock.Instant) async {
+    /// A second's work: straps unheard for 10 s leave, the others send their sample.
+    private func tick() async {
+        let now = clock.now
+        // Seconds that passed while a request was carried out are one tick, not a burst.
+        if let lastTick, lastTick.duration(to: now) < .milliseconds(500) { return }
+        lastTick = now
         guard let current else { return }
         for (strap, reading) in latest {
             let age = reading.at.duration(to: now)
@@ -251,7 +321,7 @@ public actor RoomService {
         let id = "\(kiosk).\(strap.driver).\(strap.address.filter { $0.isLetter || $0.isNumber })"
         let state = await current.watcher.state()
         let name = settings?.names[strap.address] ?? MemberNames.name(for: id, avoiding: Set(state.members.map(\.name)))
-        let record = MemberRecord(name: name, colour: Palette.colour(avoiding: state.members.map(\.colour)), joinedAt: Date())
+        let record = MemberRecord(name: name, colour: Palette.colour(avoiding: state.members.map(\.colour)), joinedAt: today())
         do {
             let member = try HostedMember(room: current.listing.room, id: id, record: record, options: connect("wematch-\(id)"))
             hosted[strap] = (member, Task { await member.run() }, nil, 0)
@@ -259,5 +329,12 @@ public actor RoomService {
         } catch {
             logger.error("room \(current.listing.room): cannot host \(id): \(error)")
         }
+    }
+}
+
+extension RoomService where C == ContinuousClock {
+    public init(settings: RoomSettings?, kiosk: String, hub: HeartRateHub?, logger: Logger,
+                connect: @escaping @Sendable (String) -> MQTTOptions) throws(MQTTError) {
+        try self.init(settings: settings, kiosk: kiosk, hub: hub, clock: ContinuousClock(), logger: logger, connect: connect)
     }
 }

@@ -4,16 +4,18 @@ import Wematch
 /// A kiosk's view of one room over MQTT: every join record and sample of the room fed to the
 /// room engine as it arrives; the room's state on request. Reads only: members are hosted by
 /// ``HostedMember``.
-public actor RoomWatcher {
+public actor RoomWatcher<C: Clock<Duration>> where C.Instant: Sendable {
     public let name: String
-    private var room: Room<ContinuousClock.Instant>
+    private let clock: C
+    private var room: Room<C.Instant>
     private let reader: TopicReader
     private var problems: [String] = []
 
     /// Watches room `name` (admitting `capacity` members) through the broker `options` point
-    /// at (its client id is used as is).
-    public init(room name: String, capacity: Int = Room<ContinuousClock.Instant>.defaultCapacity, options: MQTTOptions) throws(MQTTError) {
+    /// at (its client id is used as is); a message's age is told by `clock`.
+    public init(room name: String, capacity: Int = Room<C.Instant>.defaultCapacity, options: MQTTOptions, clock: C) throws(MQTTError) {
         self.name = name
+        self.clock = clock
         room = Room(name: name, capacity: capacity)
         reader = try TopicReader(options: options)
     }
@@ -22,11 +24,11 @@ public actor RoomWatcher {
     public func run() async {
         await reader.read(RoomMessages.roomFilter(name)) { message in
             guard let (roomName, subject) = RoomMessages.parse(message.topic), roomName == name else { return }
-            take(subject, message.payload, at: message.received)
+            take(subject, message.payload, at: clock.now)
         }
     }
 
-    private func take(_ subject: RoomMessages.Subject, _ payload: [UInt8], at now: ContinuousClock.Instant) {
+    private func take(_ subject: RoomMessages.Subject, _ payload: [UInt8], at now: C.Instant) {
         do {
             switch subject {
             case .member(let id) where payload.isEmpty:
@@ -42,11 +44,17 @@ public actor RoomWatcher {
     }
 
     /// The room as it stands now.
-    public func state(now: ContinuousClock.Instant = .now) -> RoomState { room.update(now: now) }
+    public func state() -> RoomState { room.update(now: clock.now) }
 
     /// The room as a kiosk draws it now.
-    public func plot(now: ContinuousClock.Instant = .now) -> RoomPlot { room.plot(now: now) }
+    public func plot() -> RoomPlot { room.plot(now: clock.now) }
 
     /// Messages that could not be read (kept for the log; never their contents).
     public func unreadable() -> [String] { problems }
+}
+
+extension RoomWatcher where C == ContinuousClock {
+    public init(room name: String, capacity: Int = Room<ContinuousClock.Instant>.defaultCapacity, options: MQTTOptions) throws(MQTTError) {
+        try self.init(room: name, capacity: capacity, options: options, clock: ContinuousClock())
+    }
 }

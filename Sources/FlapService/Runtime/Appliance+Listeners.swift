@@ -23,7 +23,7 @@ struct ApplianceParts {
     let boards: ApplianceBoards
     let metrics: FlapMetrics
     let heartRate: HeartRateHub?
-    let room: RoomService?
+    let room: RoomService<ContinuousClock>?
     let outbox: DeliveryQueue?
     let deliveryWorkers: [BoardDelivery<ContinuousClock>]
     let live: LiveBoards

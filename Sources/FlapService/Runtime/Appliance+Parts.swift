@@ -56,7 +56,7 @@ extension Appliance {
     /// Each panel's runtime. Only the first is drawn in the terminal, and one sound device and
     /// one MQTT state topic carry the first panel's.
     static func runtimes(_ drivers: [PanelDriver], inbox: Inbox, metrics: FlapMetrics, drawInTerminal: Bool,
-                         sound: ClackPlayer<ContinuousClock>?, mqtt: MQTTBridge?, room: RoomService?,
+                         sound: ClackPlayer<ContinuousClock>?, mqtt: MQTTBridge?, room: RoomService<ContinuousClock>?,
                          live: LiveBoards, clockTrust: ClockTrust, logger: Logger) async throws -> [PanelRuntime] {
         var panels: [PanelRuntime] = []
         for (index, driver) in drivers.enumerated() {

@@ -13,7 +13,7 @@ import ServiceLifecycle
 /// device (mixed with the clacks, silent in quiet hours or when muted) and a pulse of the
 /// buzzer, if there is one.
 struct KioskBell: Service {
-    let room: RoomService
+    let room: RoomService<ContinuousClock>
     let sound: ClackPlayer<ContinuousClock>?
     let buzzer: Buzzer<ContinuousClock>?
     let logger: Logger
@@ -21,7 +21,7 @@ struct KioskBell: Service {
     static var interval: Duration { .milliseconds(100) }
 
     /// The bell for `settings`, or nil when there is nothing to ring.
-    static func make(_ settings: RoomSettings?, room: RoomService, sound: ClackPlayer<ContinuousClock>?, logger: Logger) throws -> KioskBell? {
+    static func make(_ settings: RoomSettings?, room: RoomService<ContinuousClock>, sound: ClackPlayer<ContinuousClock>?, logger: Logger) throws -> KioskBell? {
         var buzzer: Buzzer<ContinuousClock>?
         guard let settings else { return sound.map { KioskBell(room: room, sound: $0, buzzer: nil, logger: logger) } }
         if settings.buzzer == "simulated" {

@@ -34,7 +34,7 @@ final class PanelRuntime: Service, Sendable {
     /// The plan playing and when it started, for the clack track to follow its revisions.
     private let lastStarted = PlayingPlan()
     /// The room, for a panel whose policy is `kiosk`.
-    private let room: RoomService?
+    private let room: RoomService<ContinuousClock>?
     private let pixels: PixelSurface?
     /// A real Vestaboard's delivery worker.
     let delivery: BoardDelivery<ContinuousClock>?
@@ -45,7 +45,7 @@ final class PanelRuntime: Service, Sendable {
     private let live: LiveBoards
 
     init(driver: PanelDriver, inbox: Inbox, metrics: FlapMetrics, drawInTerminal: Bool,
-         sound: ClackPlayer<ContinuousClock>?, mqtt: MQTTBridge?, room: RoomService?, live: LiveBoards, clockTrust: ClockTrust, logger: Logger) async throws {
+         sound: ClackPlayer<ContinuousClock>?, mqtt: MQTTBridge?, room: RoomService<ContinuousClock>?, live: LiveBoards, clockTrust: ClockTrust, logger: Logger) async throws {
         let configuration = driver.configuration
         let size = configuration.size ?? .flagship
         self.configuration = configuration

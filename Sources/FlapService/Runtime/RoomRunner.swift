@@ -10,12 +10,12 @@ import Wematch
 
 /// The Wematch room as one of flapd's services.
 struct RoomRunner: Service {
-    let room: RoomService
+    let room: RoomService<ContinuousClock>
 
     /// The room service over the broker `mqtt` names: in the standing room `settings` names,
     /// or (for a kiosk with heart-rate sensors) in none until asked. Nil for a kiosk with
     /// neither, or without MQTT.
-    static func room(_ settings: RoomSettings?, mqtt: MQTTSettings?, password: String?, hub: HeartRateHub?, logger: Logger) throws -> RoomService? {
+    static func room(_ settings: RoomSettings?, mqtt: MQTTSettings?, password: String?, hub: HeartRateHub?, logger: Logger) throws -> RoomService<ContinuousClock>? {
         guard settings != nil || (hub != nil && mqtt != nil) else { return nil }
         guard let mqtt else { throw ServiceError("room \(settings?.name ?? ""): a room is shared over MQTT; give --mqtt or [mqtt]") }
         do {
@@ -34,7 +34,7 @@ struct RoomRunner: Service {
 
 /// The room service as the API reaches it.
 struct RoomAccessAdapter: RoomAccess {
-    let service: RoomService
+    let service: RoomService<ContinuousClock>
 
     func current() async -> (any Encodable & Sendable)? {
         guard let (listing, code) = await service.room(), let state = await service.state() else { return nil }
