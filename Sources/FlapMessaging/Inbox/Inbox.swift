@@ -19,7 +19,7 @@ public actor Inbox {
     public nonisolated let health: StorageHealth
     private var rules: SenderRules
     private var seq: Int64
-    private var queue: [(InboxOperation, Pending<InboxResult>)] = []
+    private var queue: [QueuedOperation] = []
     /// The task committing the queue, while there is one; it ends when the queue is empty.
     private var writer: Task<Void, Never>?
     /// The live slots as of the last commit, once first read.
@@ -103,31 +103,30 @@ public actor Inbox {
                                         repetition: Repetition = .newUnlessCurrent, claim: IdempotencyClaim? = nil) async -> PendingAcceptance {
         let body: Data
         do { body = try JSONEncoder().encode(message) } catch { return PendingAcceptance(result: Pending(.failure(error))) }
-        return PendingAcceptance(result: await enqueue(.accept(message, body: body, now: now, note: note, repetition: repetition, claim: claim)))
+        return PendingAcceptance(result: await enqueue { try $0.accept(message, body: body, now: now, note: note, repetition: repetition, claim: claim) })
     }
 
     /// Records that `id` finished showing on `panel` as `board` at `now` (final: displayed),
     /// and what the panel shows, in one transaction.
     public func markDisplayed(_ id: String?, panel: String, board: Board, now: Date) async throws {
-        _ = try await perform(.markDisplayed(id: id, panel: panel, codes: Data(board.codes.map(\.rawValue)), now: now))
+        let codes = Data(board.codes.map(\.rawValue))
+        try await perform { try $0.markDisplayed(id, panel: panel, codes: codes, now: now) }
     }
 
     /// Gives `id` the final status rejected with `reason` (it cannot be shown).
     public func reject(_ id: String, reason: String, now: Date) async throws {
-        _ = try await perform(.reject(id: id, reason: reason, now: now))
+        try await perform { try $0.reject(id, reason: reason, now: now) }
     }
 
     /// Clears slots whose message expired by `now`; returns how many.
     @discardableResult
     public func expire(now: Date) async throws -> Int {
-        guard case .count(let cleared) = try await perform(.expire(now: now)) else { preconditionFailure() }
-        return cleared
+        try await perform { try $0.expire(now: now) }
     }
 
     /// Empties `sender`'s slot; its message, if not yet shown, is superseded. False if it was empty.
     public func clearSlot(_ sender: String, now: Date) async throws -> Bool {
-        guard case .changed(let cleared) = try await perform(.clearSlot(sender: sender, now: now)) else { preconditionFailure() }
-        return cleared
+        try await perform { try $0.clearSlot(sender, now: now) }
     }
 
     /// How long final receipts are kept.
@@ -141,7 +140,7 @@ public actor Inbox {
     /// of final messages no slot holds, so the database stays the size its retention makes it;
     /// then checkpoints the WAL and truncates it.
     public func prune(before: Date, keep: Int = Inbox.mostFinalReceipts) async throws {
-        _ = try await perform(.prune(before: before, keep: keep))
+        try await perform { try $0.prune(before: before, keep: keep) }
         try checkpoint()
     }
 
@@ -152,16 +151,29 @@ public actor Inbox {
     }
 
     /// Queues `operation` and waits for its commit.
-    private func perform(_ operation: InboxOperation) async throws -> InboxResult {
+    private func perform<T: Sendable>(_ operation: @escaping @Sendable (inout InboxWriter) throws -> T) async throws -> T {
         try await enqueue(operation).value
     }
 
-    /// Queues `operation` for the writer, starting the writer if it is idle.
-    private func enqueue(_ operation: InboxOperation) -> Pending<InboxResult> {
-        let pending = Pending<InboxResult>()
-        queue.append((operation, pending))
+    /// Queues `operation` for the writer, starting the writer if it is idle; its answer comes
+    /// once the group it is written in commits.
+    private func enqueue<T: Sendable>(_ operation: @escaping @Sendable (inout InboxWriter) throws -> T) -> Pending<T> {
+        let pending = Pending<T>()
+        queue.append(QueuedOperation(
+            run: { writer in
+                let result = Result { try writer.run(operation) }
+                return { pending.fulfil(result) }
+            },
+            fail: { pending.fulfil(.failure($0)) }))
         if writer == nil { writer = Task { await self.write() } }
         return pending
+    }
+
+    /// An operation waiting for the writer: run inside the group's transaction, it gives what
+    /// answers its caller once the transaction commits; `fail` answers when it does not.
+    private struct QueuedOperation: Sendable {
+        let run: @Sendable (inout InboxWriter) -> @Sendable () -> Void
+        let fail: @Sendable (any Error) -> Void
     }
 
     /// Commits queued operations, a group per transaction, until none are left. Announcements
@@ -170,14 +182,13 @@ public actor Inbox {
         while !queue.isEmpty {
             let group = Array(queue.prefix(Self.largestGroup))
             queue.removeFirst(group.count)
-            let operations = group.map(\.0)
             let (rules, firstSeq) = (self.rules, self.seq)
             do {
                 let written = try await stored {
                     try await database.write { db in
                         var writer = InboxWriter(db: db, rules: rules, seq: firstSeq)
-                        let results = operations.map { operation in Result { try writer.run(operation) } }
-                        return WrittenGroup(results: results, events: writer.events, seq: writer.seq, slotEdits: writer.slotEdits,
+                        let answers = group.map { $0.run(&writer) }
+                        return WrittenGroup(answers: answers, events: writer.events, seq: writer.seq, slotEdits: writer.slotEdits,
                                             scheduleChanged: writer.scheduleChanged)
                     }
                 }
@@ -191,13 +202,14 @@ public actor Inbox {
                     changeContinuation.yield()
                 }
                 if written.scheduleChanged { scheduleContinuation.yield() }
-                for ((_, pending), result) in zip(group, written.results) { pending.fulfil(result) }
+                for answer in written.answers { answer() }
             } catch {
-                for (_, pending) in group { pending.fulfil(.failure(error)) }
+                for operation in group { operation.fail(error) }
             }
             if acceptedSincePrune >= Self.pruneEvery, queue.isEmpty {
                 acceptedSincePrune = 0
-                queue.append((.prune(before: Date().addingTimeInterval(-Self.receiptRetention), keep: Self.mostFinalReceipts), Pending()))
+                let before = Date().addingTimeInterval(-Self.receiptRetention)
+                _ = enqueue { try $0.prune(before: before, keep: Self.mostFinalReceipts) }
             }
         }
         writer = nil
@@ -225,18 +237,15 @@ public actor Inbox {
 
     /// An acceptance on its way to the disk.
     public struct PendingAcceptance: Sendable {
-        let result: Pending<InboxResult>
+        let result: Pending<Acceptance>
         /// The acceptance, once committed.
         public var value: Acceptance {
-            get async throws {
-                guard case .acceptance(let acceptance) = try await result.value else { preconditionFailure("not an acceptance") }
-                return acceptance
-            }
+            get async throws { try await result.value }
         }
     }
 
     private struct WrittenGroup: Sendable {
-        var results: [Result<InboxResult, any Error>]
+        var answers: [@Sendable () -> Void]
         var events: [InboxEvent]
         var seq: Int64
         var slotEdits: [SlotEdit]
@@ -274,15 +283,13 @@ public actor Inbox {
     /// Scheduled messages whose instant has come take their senders' slots; how many did.
     @discardableResult
     public func release(now: Date) async throws -> Int {
-        guard case .count(let n) = try await perform(.release(now: now)) else { return 0 }
-        return n
+        try await perform { try $0.release(now: now) }
     }
 
     /// Cancels a message waiting for its instant: its status afterwards (`cancelled`, or what
     /// it already was, which cancelling does not change), nil when the inbox never had it.
     public func cancel(_ id: String, now: Date) async throws -> ReceiptStatus? {
-        guard case .cancellation(let status) = try await perform(.cancel(id: id, now: now)) else { return nil }
-        return status
+        try await perform { try $0.cancel(id, now: now) }
     }
 
     /// The soonest instant a scheduled message is due.

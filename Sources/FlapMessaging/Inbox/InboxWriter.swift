@@ -2,30 +2,6 @@ import FlapStorage
 import FlapCore
 import FoundationEssentials
 
-/// A change to the inbox, queued for the writer.
-enum InboxOperation: Sendable {
-    /// `body`: the message as stored (JSON).
-    case accept(Message, body: Data, now: Date, note: SubmissionNote?, repetition: Repetition, claim: IdempotencyClaim?)
-    case markDisplayed(id: String?, panel: String, codes: Data, now: Date)
-    case reject(id: String, reason: String, now: Date)
-    case expire(now: Date)
-    case clearSlot(sender: String, now: Date)
-    case prune(before: Date, keep: Int)
-    /// Scheduled messages whose instant has come take their slots.
-    case release(now: Date)
-    /// A scheduled message is cancelled before its instant.
-    case cancel(id: String, now: Date)
-}
-
-/// What an operation answers.
-enum InboxResult: Sendable {
-    case acceptance(Acceptance)
-    case changed(Bool)
-    case count(Int)
-    /// The message's status after a cancellation (cancelled, or what it already was), nil when unknown.
-    case cancellation(ReceiptStatus?)
-}
-
 /// Runs operations inside the writer's transaction, each in a savepoint of its own, and
 /// gathers what to announce once the transaction commits.
 struct InboxWriter {
@@ -46,12 +22,13 @@ struct InboxWriter {
         self.seq = seq
     }
 
-    /// Runs `operation`; when it throws, nothing it did stays, and nothing of it is announced.
-    mutating func run(_ operation: InboxOperation) throws -> InboxResult {
+    /// Runs `operation` (one of the methods below); when it throws, nothing it did stays, and
+    /// nothing of it is announced.
+    mutating func run<T>(_ operation: (inout InboxWriter) throws -> T) throws -> T {
         let (eventsBefore, seqBefore, editsBefore, scheduleBefore) = (events.count, seq, slotEdits.count, scheduleChanged)
-        var result: InboxResult?
+        var result: T?
         do {
-            result = try db.inSavepoint { try perform(operation) }
+            try db.inSavepoint { result = try operation(&self) }
         } catch {
             events.removeSubrange(eventsBefore...)
             seq = seqBefore
@@ -62,77 +39,94 @@ struct InboxWriter {
         return result!
     }
 
-    private mutating func perform(_ operation: InboxOperation) throws -> InboxResult {
-        switch operation {
-        case .accept(let message, let body, let now, let note, let repetition, let claim):
-            let acceptance = try accept(message, body: body, now: now, repetition: repetition, claim: claim)
-            if let note { events.insert(.outcome(id: message.id, acceptance, note: note), at: events.count - finalsOf(acceptance)) }
-            return .acceptance(acceptance)
-        case .markDisplayed(let id, let panel, let codes, let now):
-            if let id { try finish(id, .displayed, reason: nil, at: now) }
-            try execute(
-                "INSERT OR REPLACE INTO panelState (panel, codes, messageId, updatedAt) VALUES (?, ?, ?, ?)",
-                [panel, codes, id, now.timeIntervalSince1970])
-            return .changed(true)
-        case .reject(let id, let reason, let now):
-            try finish(id, .rejected, reason: reason, at: now)
+    // MARK: The operations
+
+    /// `body`: the message as stored (JSON). With a `note`, the outcome is announced too.
+    mutating func accept(_ message: Message, body: Data, now: Date, note: SubmissionNote?, repetition: Repetition,
+                         claim: IdempotencyClaim?) throws -> Acceptance {
+        let acceptance = try accept(message, body: body, now: now, repetition: repetition, claim: claim)
+        if let note { events.insert(.outcome(id: message.id, acceptance, note: note), at: events.count - finalsOf(acceptance)) }
+        return acceptance
+    }
+
+    mutating func markDisplayed(_ id: String?, panel: String, codes: Data, now: Date) throws {
+        if let id { try finish(id, .displayed, reason: nil, at: now) }
+        try execute(
+            "INSERT OR REPLACE INTO panelState (panel, codes, messageId, updatedAt) VALUES (?, ?, ?, ?)",
+            [panel, codes, id, now.timeIntervalSince1970])
+    }
+
+    mutating func reject(_ id: String, reason: String, now: Date) throws {
+        try finish(id, .rejected, reason: reason, at: now)
+        try execute("DELETE FROM slot WHERE messageId = ?", [id])
+        slotEdits.append(.remove(messageId: id))
+    }
+
+    /// How many slots expired.
+    mutating func expire(now: Date) throws -> Int {
+        let ids = try String.fetchAll(db.cachedStatement(sql: """
+            SELECT m.id FROM slot s JOIN message m ON m.id = s.messageId WHERE m.expiresAt <= ?
+            """), arguments: [now.timeIntervalSince1970])
+        for id in ids {
+            try finish(id, .expired, reason: nil, at: now)
             try execute("DELETE FROM slot WHERE messageId = ?", [id])
             slotEdits.append(.remove(messageId: id))
-            return .changed(true)
-        case .expire(let now):
-            let ids = try String.fetchAll(db.cachedStatement(sql: """
-                SELECT m.id FROM slot s JOIN message m ON m.id = s.messageId WHERE m.expiresAt <= ?
-                """), arguments: [now.timeIntervalSince1970])
-            for id in ids {
-                try finish(id, .expired, reason: nil, at: now)
-                try execute("DELETE FROM slot WHERE messageId = ?", [id])
-                slotEdits.append(.remove(messageId: id))
-            }
-            try RateBuckets.prune(db, now: now, perHour: rules.ratePerHour)
-            try IdempotencyRecords.prune(db, now: now)
-            return .count(ids.count)
-        case .clearSlot(let sender, let now):
-            guard let id = try String.fetchOne(db.cachedStatement(sql: "SELECT messageId FROM slot WHERE sender = ?"), arguments: [sender]) else { return .changed(false) }
-            try finish(id, .superseded, reason: "slot cleared", at: now)
-            try execute("DELETE FROM slot WHERE sender = ?", [sender])
-            slotEdits.append(.remove(messageId: id))
-            return .changed(true)
-        case .release(let now):
-            let rows = try SQLiteRow.fetchAll(db.cachedStatement(sql: """
-                SELECT id, body, seq FROM message WHERE status = 'scheduled' AND notBefore <= ? ORDER BY notBefore, seq
-                """), arguments: [now.timeIntervalSince1970])
-            for row in rows {
-                let message = try JSONDecoder().decode(Message.self, from: row["body"] as Data)
-                try execute("UPDATE message SET status = 'accepted' WHERE id = ?", [message.id])
-                try place(message, seq: try row["seq"], now: now, released: true)
-            }
-            if !rows.isEmpty { scheduleChanged = true }
-            return .count(rows.count)
-        case .cancel(let id, let now):
-            guard let status = try String.fetchOne(db.cachedStatement(sql: "SELECT status FROM message WHERE id = ?"), arguments: [id]) else {
-                return .cancellation(nil)
-            }
-            guard status == ReceiptStatus.scheduled.rawValue else { return .cancellation(ReceiptStatus(rawValue: status)) }
-            try finish(id, .cancelled, reason: "cancelled before its time", at: now)
-            scheduleChanged = true
-            return .cancellation(.cancelled)
-        case .prune(let before, let keep):
-            // A message in a slot is kept whatever its age: it may be on a panel now.
-            try db.execute(sql: """
-                DELETE FROM message WHERE finalAt < ? AND id NOT IN (SELECT messageId FROM slot)
-                """, arguments: [before.timeIntervalSince1970])
-            // At most `keep` final receipts, the newest: a burst of a million messages in an
-            // hour must not need a month to be forgotten.
-            try db.execute(sql: """
-                DELETE FROM message WHERE finalAt IS NOT NULL AND id NOT IN (SELECT messageId FROM slot)
-                AND finalAt <= (SELECT finalAt FROM message WHERE finalAt IS NOT NULL ORDER BY finalAt DESC LIMIT 1 OFFSET ?)
-                """, arguments: [keep])
-            // A final message out of every slot is never shown again: its receipt stays, its body goes.
-            try db.execute(sql: """
-                UPDATE message SET body = x'' WHERE finalAt IS NOT NULL AND length(body) > 0 AND id NOT IN (SELECT messageId FROM slot)
-                """)
-            return .changed(true)
         }
+        try RateBuckets.prune(db, now: now, perHour: rules.ratePerHour)
+        try IdempotencyRecords.prune(db, now: now)
+        return ids.count
+    }
+
+    /// Whether the slot held a message.
+    mutating func clearSlot(_ sender: String, now: Date) throws -> Bool {
+        guard let id = try String.fetchOne(db.cachedStatement(sql: "SELECT messageId FROM slot WHERE sender = ?"), arguments: [sender]) else { return false }
+        try finish(id, .superseded, reason: "slot cleared", at: now)
+        try execute("DELETE FROM slot WHERE sender = ?", [sender])
+        slotEdits.append(.remove(messageId: id))
+        return true
+    }
+
+    /// Scheduled messages whose instant has come take their slots; how many did.
+    mutating func release(now: Date) throws -> Int {
+        let rows = try SQLiteRow.fetchAll(db.cachedStatement(sql: """
+            SELECT id, body, seq FROM message WHERE status = 'scheduled' AND notBefore <= ? ORDER BY notBefore, seq
+            """), arguments: [now.timeIntervalSince1970])
+        for row in rows {
+            let message = try JSONDecoder().decode(Message.self, from: row["body"] as Data)
+            try execute("UPDATE message SET status = 'accepted' WHERE id = ?", [message.id])
+            try place(message, seq: try row["seq"], now: now, released: true)
+        }
+        if !rows.isEmpty { scheduleChanged = true }
+        return rows.count
+    }
+
+    /// A scheduled message cancelled before its instant: its status after (cancelled, or what
+    /// it already was), nil when unknown.
+    mutating func cancel(_ id: String, now: Date) throws -> ReceiptStatus? {
+        guard let status = try String.fetchOne(db.cachedStatement(sql: "SELECT status FROM message WHERE id = ?"), arguments: [id]) else {
+            return nil
+        }
+        guard status == ReceiptStatus.scheduled.rawValue else { return ReceiptStatus(rawValue: status) }
+        try finish(id, .cancelled, reason: "cancelled before its time", at: now)
+        scheduleChanged = true
+        return .cancelled
+    }
+
+    mutating func prune(before: Date, keep: Int) throws {
+        // A message in a slot is kept whatever its age: it may be on a panel now.
+        try db.execute(sql: """
+            DELETE FROM message WHERE finalAt < ? AND id NOT IN (SELECT messageId FROM slot)
+            """, arguments: [before.timeIntervalSince1970])
+        // At most `keep` final receipts, the newest: a burst of a million messages in an
+        // hour must not need a month to be forgotten.
+        try db.execute(sql: """
+            DELETE FROM message WHERE finalAt IS NOT NULL AND id NOT IN (SELECT messageId FROM slot)
+            AND finalAt <= (SELECT finalAt FROM message WHERE finalAt IS NOT NULL ORDER BY finalAt DESC LIMIT 1 OFFSET ?)
+            """, arguments: [keep])
+        // A final message out of every slot is never shown again: its receipt stays, its body goes.
+        try db.execute(sql: """
+            UPDATE message SET body = x'' WHERE finalAt IS NOT NULL AND length(body) > 0 AND id NOT IN (SELECT messageId FROM slot)
+            """)
     }
 
     /// The final receipt an acceptance itself announced (a message final on arrival), which
