@@ -58,7 +58,7 @@ public final class SimulatedFramebuffer: FramebufferMemory {
 
 /// rpi-rgb-led-matrix's C API as a HUB75 matrix would take it: two canvases swapped on the
 /// refresh, brightness, pixels out of range ignored, as the library does.
-public final class SimulatedRGBMatrix: RGBMatrixAPI, @unchecked Sendable {
+public final class SimulatedRGBMatrix: RGBMatrixAPI, Sendable {
     // Called only from the HUB75Display actor that owns it; the lock is for tests reading it.
     private let state = Mutex(State())
 

@@ -14,7 +14,7 @@ public final class LinuxGPIOLines: GPIOLines {
     private let outputs: [Int]
     private let state: Mutex<Handles>
 
-    struct Handles: @unchecked Sendable {
+    struct Handles {
         var chip: OpaquePointer?
         var out = gpiod_line_bulk()
         var input = gpiod_line_bulk()
