@@ -1,3 +1,4 @@
+import FlapHardware
 import FlapCore
 import ArgumentParser
 import FlapDrivers
@@ -64,14 +65,14 @@ struct HeartRateCommand: AsyncParsableCommand {
     func sensorSettings() throws -> SensorSettings? {
         var settings: SensorSettings
         if ble {
-            settings = SensorSettings(driver: "ble", device: adapter)
+            settings = SensorSettings(driver: .ble, device: adapter)
         } else if let ant {
-            settings = SensorSettings(driver: "ant", device: ant)
+            settings = SensorSettings(driver: .ant, device: ant)
         } else if let serial {
-            settings = SensorSettings(driver: "serial", device: serial)
-            settings.format = format
+            settings = SensorSettings(driver: .serial, device: serial)
+            settings.format = try HeartRateLineFormat.named(format)
         } else if simulate {
-            settings = SensorSettings(driver: "simulated")
+            settings = SensorSettings(driver: .simulated)
             settings.people = people
         } else {
             return nil

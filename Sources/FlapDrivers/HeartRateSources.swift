@@ -10,21 +10,21 @@ public enum HeartRateSources {
         if let problem = settings.problems().first { throw problem }
         let clock = ContinuousClock()
         switch settings.driver {
-        case "ble":
+        case .ble:
             return try BlueZHeartRateSensor(adapter: settings.device, straps: settings.straps, clock: clock)
-        case "ant":
+        case .ant:
             let device = settings.device ?? SensorSettings.defaultANTDevice
             let serial = SerialSettings(baudRate: settings.baudRate ?? 115_200)
             return ANTHeartRateSensor(device: device, deviceNumbers: settings.straps.compactMap { UInt16($0) }, clock: clock) {
                 try LinuxSerialPort(path: device, settings: serial)
             }
-        case "serial":
-            let device = settings.device!
+        case .serial:
+            guard let device = settings.device else { throw SensorSettingsError(key: "device", problem: "a serial sensor needs its port") }
             let serial = SerialSettings(baudRate: settings.baudRate ?? 9600)
-            return SerialHeartRateSensor(device: device, format: HeartRateLineFormat(configuration: settings.format)!, clock: clock) {
+            return SerialHeartRateSensor(device: device, format: settings.format, clock: clock) {
                 try LinuxSerialPort(path: device, settings: serial)
             }
-        default:
+        case .simulated:
             return SyntheticHeartRateSensor(count: settings.people, seed: seed, clock: clock)
         }
     }

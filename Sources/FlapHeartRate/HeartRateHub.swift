@@ -92,7 +92,7 @@ public actor HeartRateHub {
     public func report(now: ContinuousClock.Instant = .now) -> [SensorReport] {
         sources.map { source in
             SensorReport(
-                name: source.sensor.name, driver: source.settings.driver, state: source.state.name,
+                name: source.sensor.name, driver: source.settings.driver.rawValue, state: source.state.name,
                 reason: source.state.reason, remedy: source.state.remedy,
                 straps: source.straps.keys.sorted().map { strap in
                     let state = source.straps[strap]!

@@ -32,7 +32,7 @@ public struct MQTTOptions: Sendable {
     /// Told, for each message acknowledged, how long after its arrival the acknowledgement left.
     public var onAcknowledged: (@Sendable (Duration) -> Void)?
 
-    public enum ProtocolVersion: String, Sendable { case v5 = "5", v311 = "3.1.1" }
+    public enum ProtocolVersion: String, Sendable, CaseIterable { case v5 = "5", v311 = "3.1.1" }
 
     public struct TLS: Sendable {
         /// PEM file of the certificate authorities that may sign the broker's certificate.

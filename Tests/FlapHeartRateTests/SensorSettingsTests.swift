@@ -3,11 +3,11 @@ import Testing
 
 @Suite struct SensorSettingsTests {
     @Test func theFlagNamesADriverAndItsDevice() throws {
-        #expect(try SensorSettings(flag: "ble") == SensorSettings(driver: "ble"))
+        #expect(try SensorSettings(flag: "ble") == SensorSettings(driver: .ble))
         #expect(try SensorSettings(flag: "ble=hci1").device == "hci1")
         #expect(try SensorSettings(flag: "ant=/dev/ant0").device == "/dev/ant0")
         #expect(try SensorSettings(flag: "serial=/dev/ttyACM0").device == "/dev/ttyACM0")
-        #expect(try SensorSettings(flag: "simulated").driver == "simulated")
+        #expect(try SensorSettings(flag: "simulated").driver == .simulated)
     }
 
     @Test func aFlagThatCannotWorkSaysWhy() {

@@ -1,3 +1,4 @@
+import FlapVestaboard
 import FlapDisplay
 import Wematch
 import FlapRooms
@@ -213,11 +214,11 @@ import TestSupport
             driver = "simulated"
             people = 12
             """, file: "flapd.toml")
-        #expect(parsed.sensors.map(\.driver) == ["ble", "ant", "serial", "simulated"])
+        #expect(parsed.sensors.map(\.driver) == [.ble, .ant, .serial, .simulated])
         #expect(parsed.sensors[0].device == "hci1" && parsed.sensors[0].straps == ["C4:7C:8D:6A:12:34", "TICKR 4455"])
         #expect(parsed.sensors[0].names == ["C4:7C:8D:6A:12:34": "Ana"])
         #expect(parsed.sensors[1].straps == ["12345", "23456"] && parsed.sensors[1].device == nil)
-        #expect(parsed.sensors[2].format == "prefix:HR:" && parsed.sensors[2].baudRate == 115_200)
+        #expect(parsed.sensors[2].format == .prefixed("HR:") && parsed.sensors[2].baudRate == 115_200)
         #expect(parsed.sensors[3].people == 12)
     }
 
@@ -301,9 +302,9 @@ import TestSupport
             interval_seconds = 5
             sender = "home"
             """, file: "flapd.toml")
-        #expect(parsed.panels[0].driver == .vestaboard && parsed.panels[0].vestaboard.api == "cloud")
+        #expect(parsed.panels[0].driver == .vestaboard && parsed.panels[0].vestaboard.api == .cloud)
         #expect(parsed.panels[0].vestaboard.credentialFile == "/run/credentials/flapd.service/vestaboard-token")
-        #expect(parsed.panels[0].vestaboard.strategy == "conflict-aware" && parsed.panels[0].vestaboard.onConflict == "overwrite")
+        #expect(parsed.panels[0].vestaboard.strategy == .conflictAware && parsed.panels[0].vestaboard.onConflict == .overwrite)
         #expect(parsed.panels[0].drum == .vestaboard)
         #expect(parsed.mirrors.count == 1 && parsed.mirrors[0].intervalSeconds == 5 && parsed.mirrors[0].sender == "home")
         let panel = "[[panel]]\ndriver = \"vestaboard\"\n"

@@ -9,7 +9,7 @@ public struct WS2812Strip: Sendable, Equatable {
     /// Zero bytes after the data: 24 × 8 bits at 2.4 MHz = 80 µs, over the 50 µs the LEDs need.
     public static let resetBytes = 24
 
-    public enum Wiring: String, Sendable { case progressive, serpentine }
+    public enum Wiring: String, Sendable, CaseIterable { case progressive, serpentine }
 
     public let width: Int
     public let height: Int

@@ -86,7 +86,7 @@ public enum ConfigurationParser {
         settings.certificateFile = reader.string("cert_file")
         settings.keyFile = reader.string("key_file")
         if settings.certificateFile != nil || settings.caFile != nil { settings.tls = true }
-        if let version = reader.choice("protocol", ["5", "3.1.1"]) { settings.protocolVersion = MQTTOptions.ProtocolVersion(rawValue: version)! }
+        settings.protocolVersion = reader.choice("protocol") ?? settings.protocolVersion
         settings.homeAssistant = reader.bool("home_assistant") ?? true
         settings.baseTopic = reader.string("base_topic") ?? settings.baseTopic
         if let keepAlive = reader.int("keepalive") {
@@ -250,11 +250,11 @@ public enum ConfigurationParser {
             }
         }
         led.reverseBlocks = reader.bool("reverse_blocks") ?? false
-        led.wiring = reader.choice("wiring", ["serpentine", "progressive"]) ?? led.wiring
+        led.wiring = reader.choice("wiring") ?? led.wiring
         if let limit = reader.int("current_limit_ma") {
             if limit >= 100 { led.currentLimitMilliamps = limit } else { reader.fail("current_limit_ma", "must be at least 100 mA, not \(limit)") }
         }
-        led.format = reader.choice("format", FramebufferFormat.Layout.allCases.map(\.rawValue))
+        led.format = reader.choice("format")
         if driver == .hub75 {
             if let rows = led.height { led.matrix.rows = rows }
             if let columns = led.width { led.matrix.columns = columns }

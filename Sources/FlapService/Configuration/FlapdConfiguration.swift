@@ -1,5 +1,6 @@
 import FlapDisplay
 import FlapTime
+import FlapVestaboard
 import FlapHardware
 import FlapCore
 import FlapMessaging
@@ -127,11 +128,11 @@ public struct LEDSettings: Sendable, Equatable {
     /// MAX7219: luma's block_orientation (0, 90, -90, 180) and blocks_arranged_in_reverse_order.
     public var orientation = 0
     public var reverseBlocks = false
-    /// WS2812: `serpentine` or `progressive`, and the supply's limit in milliamps.
-    public var wiring = "serpentine"
+    /// WS2812: how the strip runs along the rows, and the supply's limit in milliamps.
+    public var wiring = WS2812Strip.Wiring.serpentine
     public var currentLimitMilliamps: Int?
     /// Framebuffer: `rgb565`, `rgb888` or `xrgb8888`, for a file or a device without screen info.
-    public var format: String?
+    public var format: FramebufferFormat.Layout?
     /// HUB75 (rpi-rgb-led-matrix's options).
     public var matrix = RGBMatrixOptions()
     /// Percent, all day; or the schedule (`"22:00=10"`: 10 % from 22:00).
@@ -164,20 +165,34 @@ extension FlapdConfiguration {
 
 /// A real Vestaboard as a panel: `[[panel]] driver = "vestaboard"`.
 public struct VestaboardSettings: Sendable, Equatable {
-    /// `local` (the board's Local API), `cloud` (the Cloud API) or `rw` (the older Read/Write API).
-    public var api = "local"
+    /// The board's Local API, the Cloud API or the older Read/Write API.
+    public var api = API.local
     /// Where: the board's address for `local` (`http://vestaboard.local:7000`); the service's for the others.
     public var url: String?
     /// The file holding the Local API key, the Cloud API token or the Read/Write key.
     public var credentialFile: String?
-    /// `queued`, `immediate`, `conflict-aware` or `optimistic`.
-    public var strategy = "queued"
-    /// `conflict-aware`: `refuse` or `overwrite` a message flapd did not write.
-    public var onConflict = "refuse"
+    public var strategy = DeliveryStrategy.queued
+    /// `conflict-aware`: refuse or overwrite a message flapd did not write.
+    public var onConflict = ConflictChoice.refuse
 
     public init() {}
 
-    public static let apis = ["local", "cloud", "rw"]
+    /// A Vestaboard's APIs, by their names in flapd.toml.
+    public enum API: String, Sendable, CaseIterable {
+        case local, cloud, rw
+
+        /// As people call it: "Local", "Cloud", "Read/Write".
+        public var title: String {
+            switch self {
+            case .local: "Local"
+            case .cloud: "Cloud"
+            case .rw: "Read/Write"
+            }
+        }
+
+        /// What its credential is called.
+        public var credential: String { self == .cloud ? "Vestaboard Cloud API token" : "Vestaboard \(title)\(self == .rw ? "" : " API") key" }
+    }
 }
 
 /// A board read as a message source: `[[mirror]]`.

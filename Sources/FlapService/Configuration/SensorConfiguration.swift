@@ -1,3 +1,4 @@
+import FlapHardware
 import FlapTOML
 import FlapHeartRate
 import FlapRooms
@@ -30,8 +31,10 @@ extension ConfigurationParser {
     static func parseSensor(_ reader: inout TableReader) -> SensorSettings {
         defer { reader.finish() }
         var sensor = SensorSettings()
-        guard let driver = reader.choice("driver", SensorSettings.drivers) else {
-            if reader["driver"] == nil { reader.fail("driver", "each [[sensor]] needs driver = one of \(SensorSettings.drivers.joined(separator: ", "))") }
+        guard let driver: SensorDriver = reader.choice("driver") else {
+            if reader["driver"] == nil {
+                reader.fail("driver", "each [[sensor]] needs driver = one of \(SensorDriver.allCases.map(\.rawValue).joined(separator: ", "))")
+            }
             return sensor
         }
         sensor.driver = driver
@@ -43,7 +46,9 @@ extension ConfigurationParser {
                 reader.fail("straps", "must be a list, such as [\"C4:7C:8D:6A:12:34\", \"Polar H10 6A1234\"] or [12345, 23456] for ANT")
             }
         }
-        sensor.format = reader.string("format") ?? sensor.format
+        if let format = reader.string("format") {
+            do { sensor.format = try HeartRateLineFormat.named(format) } catch { reader.fail(error.key, error.problem) }
+        }
         sensor.baudRate = reader.int("baud")
         sensor.people = reader.int("people") ?? sensor.people
         if var names = reader.table("names") {

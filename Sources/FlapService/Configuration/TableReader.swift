@@ -40,6 +40,12 @@ struct TableReader {
         return port
     }
 
+    /// The value of `name` as one of `E`'s cases, named by their raw values; anything else is a
+    /// problem naming the key, the value and the choices.
+    mutating func choice<E: RawRepresentable & CaseIterable>(_ name: String, of type: E.Type = E.self) -> E? where E.RawValue == String {
+        choice(name, E.allCases.map(\.rawValue)).flatMap(E.init(rawValue:))
+    }
+
     mutating func choice(_ name: String, _ allowed: [String]) -> String? {
         guard let value = string(name) else { return nil }
         guard allowed.contains(value) else {

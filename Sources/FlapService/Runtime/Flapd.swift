@@ -204,11 +204,11 @@ public struct Flapd: AsyncParsableCommand {
         if simulate {
             // Simulated hardware reads simulated straps, as many as the configured sources follow.
             configuration.sensors = configuration.sensors.map { configured in
-                var simulated = SensorSettings(driver: "simulated")
-                simulated.people = configured.driver == "simulated" ? configured.people : max(1, configured.straps.count)
+                var simulated = SensorSettings(driver: .simulated)
+                simulated.people = configured.driver == .simulated ? configured.people : max(1, configured.straps.count)
                 return simulated
             }
-            if configuration.sensors.isEmpty, sensor.isEmpty { configuration.sensors = [SensorSettings(driver: "simulated")] }
+            if configuration.sensors.isEmpty, sensor.isEmpty { configuration.sensors = [SensorSettings(driver: .simulated)] }
         }
         if let room {
             var settings = configuration.room ?? RoomSettings(name: room)

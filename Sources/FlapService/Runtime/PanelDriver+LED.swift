@@ -26,14 +26,14 @@ extension PanelDriver {
             display = MAX7219Display(spi: spi, cascade: cascade)
         case .ws2812:
             let strip = try WS2812Strip(width: settings.width ?? 32, height: settings.height ?? 8,
-                                        wiring: WS2812Strip.Wiring(rawValue: settings.wiring) ?? .serpentine)
+                                        wiring: settings.wiring)
             let leds = simulated ? SimulatedWS2812Strip(count: strip.width * strip.height, width: strip.width, wiring: strip.wiring) : nil
             twin = leds
             let spi: any SPIDevice = try leds ?? LinuxSPIDevice(path: configuration.device ?? "/dev/spidev0.0", speedHz: WS2812Strip.spiHz)
             display = WS2812Display(spi: spi, strip: strip, currentLimit: settings.currentLimitMilliamps.map(Double.init))
         case .framebuffer:
             style = .screen
-            let layout = settings.format.flatMap(FramebufferFormat.Layout.init(rawValue:))
+            let layout = settings.format
             let configured = try layout.map { try FramebufferFormat(width: settings.width ?? 640, height: settings.height ?? 360, layout: $0) }
             let screen = simulated
                 ? SimulatedFramebuffer(format: try configured ?? FramebufferFormat(width: settings.width ?? 320, height: settings.height ?? 120, layout: .xrgb8888))
