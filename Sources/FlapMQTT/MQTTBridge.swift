@@ -313,12 +313,16 @@ public final class MQTTBridge: Service, Sendable {
     }
 
     private func publish(_ topic: String, _ payload: [UInt8], retain: Bool = false) {
-        do {
+        do throws(MQTTError) {
             try client.publish(topic, payload, qos: 1, retain: retain)
             queueFull.clear()
-        } catch {
+        } catch where error.code == .queueFull {
             // Said once while the broker is away and the queue stays full, not once a message.
-            if queueFull.first() { logger.warning("could not publish", metadata: ["topic": "\(topic)", "error": "\(error)"]) }
+            if queueFull.first() { logger.warning("the broker is away and the queue is full: not published", metadata: ["topic": "\(topic)"]) }
+        } catch where error.code == .stopped {
+            // flapd is stopping: what is left is published on the next start.
+        } catch {
+            logger.warning("could not publish", metadata: ["topic": "\(topic)", "error": "\(error)"])
         }
     }
 

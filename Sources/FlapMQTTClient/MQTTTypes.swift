@@ -117,8 +117,27 @@ struct MQTTAcknowledgement: Sendable, Equatable {
     var packetID: UInt16
 }
 
-/// An MQTT operation that failed, said plainly.
+/// An MQTT operation that failed: what kind of failure, for code to act on, and what happened,
+/// said plainly for people.
 public struct MQTTError: Error, Equatable, Sendable, CustomStringConvertible {
+    public enum Code: Sendable, Equatable {
+        /// What was asked cannot be done at all: a topic, QoS, address or id that is not valid.
+        case invalid
+        /// The outgoing queue is at its limit while the broker is away; later may work.
+        case queueFull
+        /// The client is stopping or stopped.
+        case stopped
+        /// The broker refused it (a reason code in the description).
+        case refused
+        /// The TLS files cannot be used.
+        case tls
+    }
+
+    public var code: Code
     public var description: String
-    public init(_ description: String) { self.description = description }
+
+    public init(_ description: String, code: Code = .invalid) {
+        self.code = code
+        self.description = description
+    }
 }

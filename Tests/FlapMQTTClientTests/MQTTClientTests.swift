@@ -14,6 +14,23 @@ import TestSupport
     func connected(_ event: MQTTEvent) -> Bool? { if case .connected(0, _) = event { return true }; return nil }
     func message(_ event: MQTTEvent) -> MQTTMessage? { if case .message(let m) = event { return m }; return nil }
 
+    /// A failure says what kind it is, so a caller acts on the kind (say once that the queue is
+    /// full while the broker is away) and not on the words.
+    @Test func aFailedPublishSaysWhatKindOfFailureItIs() async throws {
+        var options = MQTTOptions(host: "127.0.0.1", port: 1, clientID: "nobody-home")
+        options.outgoingLimit = 2
+        let client = try MQTTClient(options: options)
+        try client.publish("t/a", [1], qos: 1)
+        try client.publish("t/b", [2], qos: 1)
+        #expect(throws: MQTTError.self) { try client.publish("t/c", [3], qos: 1) }
+        do { try client.publish("t/c", [3], qos: 1) } catch { #expect(error.code == .queueFull) }
+        do { try client.publish("t/+", [4], qos: 0) } catch { #expect(error.code == .invalid) }
+        client.stop()
+        let other = try MQTTClient(options: MQTTOptions(host: "127.0.0.1", port: 1, clientID: "stopped"))
+        other.stop()
+        do { try other.publish("t/d", [5], qos: 0); Issue.record("a stopped client took a message") } catch { #expect(error.code == .stopped) }
+    }
+
     @Test func publishesSubscribesAndReceivesRetainedMessages() async throws {
         let broker = try await MosquittoBroker.start()
         defer { Task { await broker.stop() } }

@@ -117,11 +117,11 @@ public final class MQTTClient: Sendable {
 
     private func send(_ publish: MQTTPacket.Publish, waiter: CheckedContinuation<Void, any Error>?) throws(MQTTError) {
         guard queued.take() else {
-            throw MQTTError("publish \(publish.topic): \(options.outgoingLimit) messages are already waiting for the broker")
+            throw MQTTError("publish \(publish.topic): \(options.outgoingLimit) messages are already waiting for the broker", code: .queueFull)
         }
         if case .terminated = input.yield(.publish(MQTTOutgoing(publish: publish, waiter: waiter))) {
             queued.release(1)
-            throw MQTTError("publish \(publish.topic): the client is stopped")
+            throw MQTTError("publish \(publish.topic): the client is stopped", code: .stopped)
         }
     }
 
@@ -146,7 +146,7 @@ public final class MQTTClient: Sendable {
             }
             return try NIOSSLContext(configuration: configuration)
         } catch {
-            throw MQTTError("TLS files (ca \(tls.caFile), certificate \(tls.certificateFile ?? "none"), key \(tls.keyFile ?? "none")): \(error)")
+            throw MQTTError("TLS files (ca \(tls.caFile), certificate \(tls.certificateFile ?? "none"), key \(tls.keyFile ?? "none")): \(error)", code: .tls)
         }
     }
 }

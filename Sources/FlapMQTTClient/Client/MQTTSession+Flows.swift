@@ -94,7 +94,7 @@ extension MQTTSession {
     func enqueue(_ outgoing: MQTTOutgoing) {
         guard stopping == nil else {
             queued.release(1)
-            outgoing.waiter?.resume(throwing: MQTTError("the MQTT client is stopping"))
+            outgoing.waiter?.resume(throwing: MQTTError("the MQTT client is stopping", code: .stopped))
             return
         }
         outbox.append(outgoing)
@@ -156,7 +156,7 @@ extension MQTTSession {
         if inflightOrder.count > 2 * inflight.count + 64 { inflightOrder = inflightOrder.filter { inflight[$0] != nil } }
         queued.release(1)
         if code >= 0x80 {
-            outgoing.waiter?.resume(throwing: MQTTError("the broker refused the message to \(outgoing.publish.topic) (reason 0x\(String(code, radix: 16)))"))
+            outgoing.waiter?.resume(throwing: MQTTError("the broker refused the message to \(outgoing.publish.topic) (reason 0x\(String(code, radix: 16)))", code: .refused))
         } else {
             outgoing.waiter?.resume()
         }
@@ -218,7 +218,7 @@ extension MQTTSession {
 
     func finishStopping() {
         state = .stopped
-        let failed = MQTTError("the MQTT client stopped before the broker acknowledged the message")
+        let failed = MQTTError("the MQTT client stopped before the broker acknowledged the message", code: .stopped)
         for outgoing in outbox { outgoing.waiter?.resume(throwing: failed) }
         for outgoing in inflight.values { outgoing.waiter?.resume(throwing: failed) }
         queued.release(outbox.count + inflight.count)
