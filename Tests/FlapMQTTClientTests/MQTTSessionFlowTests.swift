@@ -105,7 +105,7 @@ import TestSupport
         let confirmed = Task { try await client.publishConfirmed("t/denied", [0], qos: 1) }
         guard case .other(.publish(let publish)) = try await session.wire.next(), let id = publish.packetID else { throw PeerError("expected a PUBLISH") }
         try await session.wire.send(.puback(.init(packetID: id, code: 0x87)))
-        #expect(await Self.failure(of: { try await confirmed.value }) == MQTTError("the broker refused the message to t/denied (reason 0x87)"))
+        #expect(await Self.failure(of: { try await confirmed.value }) == MQTTError("the broker refused the message to t/denied (reason 0x87)", code: .refused))
     }
 
     @Test func keepaliveSendsPingsAndLeavesABrokerThatStopsAnswering() async throws {
@@ -195,6 +195,6 @@ import TestSupport
         await session.clock.advance(by: .seconds(5))
         try await session.wire.expect(.other(.disconnect(.init())))
         await stopped
-        #expect(await Self.failure(of: { try await confirmed.value }) == MQTTError("the MQTT client stopped before the broker acknowledged the message"))
+        #expect(await Self.failure(of: { try await confirmed.value }) == MQTTError("the MQTT client stopped before the broker acknowledged the message", code: .stopped))
     }
 }
