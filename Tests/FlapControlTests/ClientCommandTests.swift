@@ -3,7 +3,7 @@ import Testing
 import TestSupport
 
 /// flapctl send, board, status and slots against a running flapd.
-@Suite(.timeLimit(.minutes(1))) struct ClientCommandTests {
+@Suite(.cleansUp, .timeLimit(.minutes(1))) struct ClientCommandTests {
     let flapctl = ProcessRunner.builtProduct("flapctl")
 
     func run(_ arguments: [String], flapd: FlapdProcess?, key: String? = nil) async throws -> ProcessRunner.Result {
@@ -15,7 +15,7 @@ import TestSupport
 
     @Test func sendWaitsUntilTheMessageIsShownAndBoardShowsIt() async throws {
         let flapd = try await FlapdProcess.start()
-        defer { Task { await flapd.stop() } }
+        teardown { await flapd.stop() }
         let sent = try await run(["send", "--sender", "desk", "--id", "hello-1", "--wait", "Hi"], flapd: flapd)
         #expect(sent.status == 0, "\(sent.stderrText)")
         #expect(sent.stdoutText == "hello-1\ndisplayed\n")
@@ -32,7 +32,7 @@ import TestSupport
 
     @Test func refusedMessagesExitTwoWithFlapdsReason() async throws {
         let flapd = try await FlapdProcess.start()
-        defer { Task { await flapd.stop() } }
+        teardown { await flapd.stop() }
         let result = try await run(["send", "--sender", "a/b", "x"], flapd: flapd)
         #expect(result.status == 2)
         #expect(result.stderrText.contains("sender.id: must be 1 to 64 characters without / + #"))
@@ -40,7 +40,7 @@ import TestSupport
 
     @Test func aWrongKeyAndAMissingFlapdAreSaidPlainly() async throws {
         let flapd = try await FlapdProcess.start()
-        defer { Task { await flapd.stop() } }
+        teardown { await flapd.stop() }
         let wrong = try await run(["status"], flapd: flapd, key: "nope")
         #expect(wrong.status == 1)
         #expect(wrong.stderrText.contains("flapd refused the API key from the given key: the API key is wrong"))
@@ -51,7 +51,7 @@ import TestSupport
 
     @Test func theKeyIsFoundInFlapdsStateDirectory() async throws {
         let flapd = try await FlapdProcess.start(apiKey: "from-file")
-        defer { Task { await flapd.stop() } }
+        teardown { await flapd.stop() }
         try "from-file\n".write(toFile: flapd.stateDirectory + "/api-key", atomically: true, encoding: .utf8)
         var environment = ProcessInfo.processInfo.environment
         environment["FLAPD_API_KEY"] = nil

@@ -3,12 +3,12 @@ import Testing
 import TestSupport
 
 /// `flapctl hr`: from a running flapd, straight from a serial sensor, and from simulated straps.
-@Suite(.timeLimit(.minutes(1))) struct HeartRateCommandTests {
+@Suite(.cleansUp, .timeLimit(.minutes(1))) struct HeartRateCommandTests {
     let flapctl = ProcessRunner.builtProduct("flapctl")
 
     @Test func showsATableOfAFlapdsSimulatedStraps() async throws {
         let flapd = try await FlapdProcess.start()
-        defer { Task { await flapd.stop() } }
+        teardown { await flapd.stop() }
         var environment = ProcessInfo.processInfo.environment
         environment["FLAPD_URL"] = "http://127.0.0.1:\(flapd.apiPort)"
         environment["FLAPD_API_KEY"] = flapd.apiKey
@@ -27,7 +27,7 @@ import TestSupport
 
     @Test func readsASerialSensorItselfALineASecond() async throws {
         let peer = try ChildProcess(try await PythonPeer.python(), [PythonPeer.peersDirectory.appendingPathComponent("pulse_sensor.py").path])
-        defer { Task { await peer.stop() } }
+        teardown { await peer.stop() }
         var path = ""
         _ = try await eventually(within: .seconds(20), every: .milliseconds(10)) {
             path = peer.stdout.split(separator: "\n").first.map(String.init) ?? ""

@@ -3,13 +3,13 @@ import Testing
 import TestSupport
 
 /// `flapctl room` against two flapd kiosks sharing a real mosquitto.
-@Suite(.timeLimit(.minutes(2))) struct RoomCommandTests {
+@Suite(.cleansUp, .timeLimit(.minutes(2))) struct RoomCommandTests {
     let flapctl = ProcessRunner.builtProduct("flapctl")
 
 
     @Test func createJoinShowWatchAndLeave() async throws {
         let broker = try await MosquittoBroker.start()
-        defer { Task { await broker.stop() } }
+        teardown { await broker.stop() }
         let mqtt = ["--mqtt", "mqtt://127.0.0.1:\(broker.port)"]
         // Kiosks with simulated straps and no standing room.
         let a = try await FlapdProcess.start(arguments: mqtt + ["--device-id", "ka"])

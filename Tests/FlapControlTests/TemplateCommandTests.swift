@@ -4,7 +4,7 @@ import TestSupport
 
 /// `flapctl template` against a running flapd: quick messages saved, listed, sent, renamed,
 /// deleted, kept across a restart, at most 20.
-@Suite(.timeLimit(.minutes(2))) struct TemplateCommandTests {
+@Suite(.cleansUp, .timeLimit(.minutes(2))) struct TemplateCommandTests {
     let flapctl = ProcessRunner.builtProduct("flapctl")
 
 
@@ -35,7 +35,7 @@ import TestSupport
         // Kept across a restart.
         await first.stop()
         let second = try await FlapdProcess.start(stateDirectory: state, arguments: ["--no-sound"])
-        defer { Task { await second.stop() } }
+        teardown { await second.stop() }
         env = second.clientEnvironment
         #expect(try await run(["list"]).stdoutText.hasPrefix("food  "))
 

@@ -3,7 +3,7 @@ import Testing
 import TestSupport
 
 /// The board as a picture for dashboards, and the viewer key that may read it and nothing else.
-@Suite(.timeLimit(.minutes(2))) struct BoardPictureTests {
+@Suite(.cleansUp, .timeLimit(.minutes(2))) struct BoardPictureTests {
     static func flapd() async throws -> FlapdProcess {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("viewer-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
@@ -14,7 +14,7 @@ import TestSupport
 
     @Test func theViewerKeyReadsTheBoardAndIsRefusedEverywhereElse() async throws {
         let flapd = try await Self.flapd()
-        defer { Task { await flapd.stop() } }
+        teardown { await flapd.stop() }
         let output = try await PythonPeer.runScript("viewer_key_walk.py", arguments: ["\(flapd.apiPort)", "view-key", flapd.apiKey], input: Data())
         let seen = try #require(try JSONSerialization.jsonObject(with: output) as? [String: Int])
         let reads: Set = ["GET /v1/board", "GET /v1/board.png", "GET /v1/board.svg", "GET /v1/events"]
@@ -40,7 +40,7 @@ import TestSupport
 
     @Test func aPictureIsAPNGOrSVGOfThePanelAndUnchangedCosts304() async throws {
         let flapd = try await Self.flapd()
-        defer { Task { await flapd.stop() } }
+        teardown { await flapd.stop() }
         _ = try await flapd.api.postJSON("/v1/messages", #"{"text": "PICTURE {63} OK"}"#)
         let settled = try await eventually(within: .seconds(15), every: .milliseconds(100)) {
             let panel = (try await flapd.api.get("/v1/board").object["panels"] as? [[String: Any]])?.first

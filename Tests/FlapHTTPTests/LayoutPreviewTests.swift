@@ -3,10 +3,10 @@ import Testing
 import TestSupport
 
 /// `POST /v1/layout`: the preview a page shows while someone types.
-@Suite(.timeLimit(.minutes(1))) struct LayoutPreviewTests {
+@Suite(.cleansUp, .timeLimit(.minutes(1))) struct LayoutPreviewTests {
     @Test func textIsLaidOutByFlapdWithWarningsAndErrorsWhereTheyAre() async throws {
         let flapd = try await FlapdProcess.start(arguments: ["--no-sound"])
-        defer { Task { await flapd.stop() } }
+        teardown { await flapd.stop() }
         let ok = try await flapd.api.post("/v1/layout", json: ["text": "{66} hi there", "align": "left", "valign": "top"])
         #expect(ok.status == 200)
         let codes = try #require(ok.object["codes"] as? [[Int]])

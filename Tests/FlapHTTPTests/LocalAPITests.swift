@@ -3,10 +3,10 @@ import Testing
 import TestSupport
 
 /// The Vestaboard Local API, driven by the real Python `vesta` client, unchanged.
-@Suite(.timeLimit(.minutes(2))) struct LocalAPITests {
+@Suite(.cleansUp, .timeLimit(.minutes(2))) struct LocalAPITests {
     @Test func vestasLocalClientEnablesWritesAndReadsBack() async throws {
         let flapd = try await FlapdProcess.start(arguments: ["--local-api-token", "enable-me"])
-        defer { Task { await flapd.stop() } }
+        teardown { await flapd.stop() }
         let output = try await PythonPeer.runScript("vesta_local_client.py", arguments: [flapd.localAPIBase, "enable-me"], input: Data())
         let result = try #require(try JSONSerialization.jsonObject(with: output) as? [String: Any])
         let storedKey = try String(contentsOfFile: flapd.stateDirectory + "/local-api-key", encoding: .utf8)
@@ -32,7 +32,7 @@ import TestSupport
         let key = try String(contentsOfFile: first.stateDirectory + "/local-api-key", encoding: .utf8)
         await first.stop()
         let second = try await FlapdProcess.start(stateDirectory: first.stateDirectory, arguments: ["--local-api-token", "t"])
-        defer { Task { await second.stop() } }
+        teardown { await second.stop() }
         let reply = try await HTTPClient(base: second.localAPIBase).request(
             "POST", "/local-api/enablement", headers: ["X-Vestaboard-Local-Api-Enablement-Token": "t"])
         #expect(reply.object["apiKey"] as? String == key.trimmingCharacters(in: .whitespacesAndNewlines))
@@ -41,7 +41,7 @@ import TestSupport
 
     @Test func writesInTheObjectFormWithATransitionAreAccepted() async throws {
         let flapd = try await FlapdProcess.start(arguments: ["--local-api-token", "t"])
-        defer { Task { await flapd.stop() } }
+        teardown { await flapd.stop() }
         let key = try String(contentsOfFile: flapd.stateDirectory + "/local-api-key", encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)
         let client = HTTPClient(base: flapd.localAPIBase, headers: ["X-Vestaboard-Local-Api-Key": key])
         let rows = Array(repeating: Array(repeating: 5, count: 22), count: 6)

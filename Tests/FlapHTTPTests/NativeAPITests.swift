@@ -3,10 +3,10 @@ import Testing
 import TestSupport
 
 /// The native API of a running flapd, through a real HTTP client.
-@Suite(.serialized, .timeLimit(.minutes(2))) struct NativeAPITests {
+@Suite(.cleansUp, .serialized, .timeLimit(.minutes(2))) struct NativeAPITests {
     @Test func aMessageIsAcceptedCommittedAndReceipted() async throws {
         let flapd = try await FlapdProcess.start()
-        defer { Task { await flapd.stop() } }
+        teardown { await flapd.stop() }
         let reply = try await flapd.api.postJSON("/v1/messages", #"{"id": "m1", "sender": {"id": "kitchen"}, "text": "Dinner at 7"}"#)
         #expect(reply.status == 202)
         #expect(reply.object["id"] as? String == "m1")
@@ -30,7 +30,7 @@ import TestSupport
 
     @Test func theKeyIsRequiredAndChecked() async throws {
         let flapd = try await FlapdProcess.start()
-        defer { Task { await flapd.stop() } }
+        teardown { await flapd.stop() }
         let none = HTTPClient(base: "http://127.0.0.1:\(flapd.apiPort)")
         let missing = try await none.get("/v1/status")
         #expect(missing.status == 401)
@@ -60,7 +60,7 @@ import TestSupport
 
     @Test func badRequestsGetClearAnswers() async throws {
         let flapd = try await FlapdProcess.start()
-        defer { Task { await flapd.stop() } }
+        teardown { await flapd.stop() }
         let api = flapd.api
         let plain = try await api.request("POST", "/v1/messages", body: Data("hello".utf8), headers: ["Content-Type": "text/plain"])
         #expect(plain.status == 415)
@@ -96,7 +96,7 @@ import TestSupport
 
     @Test func aSenderOverItsRateGetsTooManyRequests() async throws {
         let flapd = try await FlapdProcess.start(arguments: ["--rate-limit", "2"])
-        defer { Task { await flapd.stop() } }
+        teardown { await flapd.stop() }
         for i in 0..<2 {
             #expect(try await flapd.api.postJSON("/v1/messages", #"{"id": "r\#(i)", "sender": {"id": "a"}, "text": "x"}"#).status == 202)
         }
@@ -116,7 +116,7 @@ import TestSupport
 
     @Test func theBoardShowsTheMessageWhenTheMotionEnds() async throws {
         let flapd = try await FlapdProcess.start()
-        defer { Task { await flapd.stop() } }
+        teardown { await flapd.stop() }
         #expect(try await flapd.api.postJSON("/v1/messages", #"{"id": "b1", "text": "{63}"}"#).status == 202)
         let status = try await flapd.api.get("/v1/status").object
         #expect((status["panels"] as? [[String: Any]])?.first?["modules"] as? Int == 132)
@@ -132,7 +132,7 @@ import TestSupport
 
     @Test func deletingASlotClearsIt() async throws {
         let flapd = try await FlapdProcess.start()
-        defer { Task { await flapd.stop() } }
+        teardown { await flapd.stop() }
         _ = try await flapd.api.postJSON("/v1/messages", #"{"id": "d1", "sender": {"id": "s"}, "text": "bye"}"#)
         #expect(try await flapd.api.request("DELETE", "/v1/slots/s").status == 204)
         #expect(try await flapd.api.request("DELETE", "/v1/slots/s").status == 404)

@@ -9,7 +9,7 @@ import TestSupport
 /// Tests/Peers/schemathesis.toml, where that one check is left out for those operations).
 /// Bounded (25 examples an operation, a fixed seed); the event stream is left out (it never
 /// ends, by design; `LiveBoardsTests` checks its events against the description).
-@Suite(.serialized, .timeLimit(.minutes(5))) struct OpenAPIFuzzTests {
+@Suite(.cleansUp, .serialized, .timeLimit(.minutes(5))) struct OpenAPIFuzzTests {
     func fuzz(_ flapd: FlapdProcess, key: String?) async throws -> ProcessRunner.Result {
         let python = try await PythonPeer.python()
         let schemathesis = URL(fileURLWithPath: python).deletingLastPathComponent().appendingPathComponent("schemathesis").path
@@ -23,7 +23,7 @@ import TestSupport
 
     @Test func withTheKeyAndWithoutEveryAnswerIsOneTheDescriptionDeclares() async throws {
         let flapd = try await FlapdProcess.start(arguments: ["--no-sound", "--rate-limit", "0"])
-        defer { Task { await flapd.stop() } }
+        teardown { await flapd.stop() }
         for key in [flapd.apiKey, nil] {
             let result = try await fuzz(flapd, key: key)
             let summary = result.stdoutText.split(separator: "\n").filter { $0.contains("ST") || $0.contains("generated") || $0.contains("___") }

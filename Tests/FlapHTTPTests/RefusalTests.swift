@@ -3,7 +3,7 @@ import Testing
 import TestSupport
 
 /// Bodies flapd refuses, sent with curl: each answer says what was wrong, and flapd goes on.
-@Suite(.serialized, .timeLimit(.minutes(2))) struct RefusalTests {
+@Suite(.cleansUp, .serialized, .timeLimit(.minutes(2))) struct RefusalTests {
     let directory = FileManager.default.temporaryDirectory.appendingPathComponent("refusals-\(UUID().uuidString)").path
 
     /// curl's status and body for `body` POSTed to `url` with `headers`.
@@ -20,7 +20,7 @@ import TestSupport
 
     @Test func sendingAQuickMessageTakesNothingOrAnObjectWithinTheLimit() async throws {
         let flapd = try await FlapdProcess.start(arguments: ["--no-sound"])
-        defer { Task { await flapd.stop() } }
+        teardown { await flapd.stop() }
         let base = "http://127.0.0.1:\(flapd.apiPort)"
         let headers = ["Authorization: Bearer \(flapd.apiKey)", "Content-Type: application/json"]
         let saved = try await flapd.api.request("PUT", "/v1/templates/lunch", body: Data(#"{"text": "LUNCH"}"#.utf8), headers: ["Content-Type": "application/json"])
@@ -38,7 +38,7 @@ import TestSupport
 
     @Test func oversizedBodiesAreRefusedWithTheLimitAndTheSizeOnBothAPIs() async throws {
         let flapd = try await FlapdProcess.start()
-        defer { Task { await flapd.stop() } }
+        teardown { await flapd.stop() }
         let token = try String(contentsOfFile: flapd.stateDirectory + "/local-api-enablement-token", encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)
         let enabled = try await post(flapd.localAPIBase + "/local-api/enablement", "", headers: ["X-Vestaboard-Local-Api-Enablement-Token: \(token)"])
         let localKey = try #require(enabled.body["apiKey"] as? String)

@@ -4,7 +4,7 @@ import TestSupport
 
 /// The page and large JSON answers go gzip-compressed to a client that takes it (curl here), and
 /// the compressed files still answer 304 to the tag they were given.
-@Suite(.timeLimit(.minutes(2))) struct ResponseCompressionTests {
+@Suite(.cleansUp, .timeLimit(.minutes(2))) struct ResponseCompressionTests {
     struct Answer {
         var headers: [String: String]
         var body: Data
@@ -29,7 +29,7 @@ import TestSupport
 
     @Test func thePageScriptsAndLargeAnswersAreCompressedWhenAccepted() async throws {
         let flapd = try await FlapdProcess.start()
-        defer { Task { await flapd.stop() } }
+        teardown { await flapd.stop() }
         let base = "http://127.0.0.1:\(flapd.apiPort)"
         let key = "Authorization: Bearer \(flapd.apiKey)"
 

@@ -9,13 +9,13 @@ import TestSupport
 /// sent, a slot cleared, a colour chip, the flip and expiry chosen, a painting (fill, keyboard
 /// brush, letters) sent and saved, recent receipts, the sound muted from the page; axe-core
 /// finds no serious violation, no console error.
-@Suite(.serialized, .timeLimit(.minutes(3))) struct WebPageBrowserTests {
+@Suite(.cleansUp, .serialized, .timeLimit(.minutes(3))) struct WebPageBrowserTests {
     @Test func composeSendAndWatchTheBoardFlipInTwoBrowsers() async throws {
         // Sound to ALSA's null device, so the page can mute it.
         let alsa = FileManager.default.temporaryDirectory.appendingPathComponent("web-alsa-\(UUID().uuidString).conf").path
         try "pcm.nowhere { type null }\n".write(toFile: alsa, atomically: true, encoding: .utf8)
         let flapd = try await FlapdProcess.start(arguments: ["--sound-device", "nowhere"], environment: ["ALSA_CONFIG_PATH": alsa])
-        defer { Task { await flapd.stop() } }
+        teardown { await flapd.stop() }
         // A sender whose name has a space, for the page to clear.
         let past = ISO8601DateFormatter().string(from: Date().addingTimeInterval(-60))
         #expect(try await flapd.api.postJSON("/v1/messages", #"{"text": "FROM MY PHONE", "sender": {"id": "my phone"}, "createdAt": "\#(past)"}"#).status == 202)
@@ -75,7 +75,7 @@ import TestSupport
     /// newer one was sent for later, does not write over "scheduled" (it did: CI saw "displayed").
     @Test func anOlderReceiptDoesNotWriteOverANewerOne() async throws {
         let flapd = try await FlapdProcess.start(arguments: ["--no-sound"])
-        defer { Task { await flapd.stop() } }
+        teardown { await flapd.stop() }
         let result = try await ProcessRunner.run(try await PythonPeer.python(), [
             PythonPeer.peersDirectory.appendingPathComponent("browser_receipt_check.py").path,
             "http://127.0.0.1:\(flapd.apiPort)", flapd.apiKey,
@@ -93,7 +93,7 @@ import TestSupport
     /// member, and shows no heart rate anywhere.
     @Test func theRoomIsDrawnLiveWithoutAnyonesHeartRate() async throws {
         let broker = try await MosquittoBroker.start()
-        defer { Task { await broker.stop() } }
+        teardown { await broker.stop() }
         let (sensor, path) = try LinuxSerialPort.pseudoTerminal(settings: SerialSettings(baudRate: 9600))
         let rate = [187, 193, 211, 227].first { !path.contains(String($0)) }!
         let writing = Task {
@@ -106,7 +106,7 @@ import TestSupport
         let flapd = try await FlapdProcess.start(arguments: [
             "--no-sound", "--mqtt", "mqtt://127.0.0.1:\(broker.port)", "--room", "lobby", "--device-id", "web", "--sensor", "serial=\(path)",
         ])
-        defer { Task { await flapd.stop() } }
+        teardown { await flapd.stop() }
         // A sender whose name has a space, for the page to clear.
         let past = ISO8601DateFormatter().string(from: Date().addingTimeInterval(-60))
         #expect(try await flapd.api.postJSON("/v1/messages", #"{"text": "FROM MY PHONE", "sender": {"id": "my phone"}, "createdAt": "\#(past)"}"#).status == 202)
@@ -136,7 +136,7 @@ import TestSupport
         try FileManager.default.createDirectory(atPath: state, withIntermediateDirectories: true)
         try Data(repeating: 0x5A, count: 8192).write(to: URL(fileURLWithPath: state + "/inbox.sqlite"))
         let flapd = try await FlapdProcess.start(stateDirectory: state, arguments: ["--panel", "spi=simulated", "--rows", "1", "--columns", "6", "--no-sound"])
-        defer { Task { await flapd.stop() } }
+        teardown { await flapd.stop() }
         let before = try await flapd.api.get("/v1/panels/main/calibration").object
         let result = try await ProcessRunner.run(try await PythonPeer.python(), [
             PythonPeer.peersDirectory.appendingPathComponent("browser_status_check.py").path, "http://127.0.0.1:\(flapd.apiPort)", flapd.apiKey,

@@ -3,10 +3,10 @@ import Testing
 import TestSupport
 
 /// The page's files as flapd serves them (WebPageBrowserTests drives the page in a real browser).
-@Suite(.timeLimit(.minutes(1))) struct WebPageTests {
+@Suite(.cleansUp, .timeLimit(.minutes(1))) struct WebPageTests {
     @Test func thePageAndItsModulesAreServedFromFlapdAloneWithNoSecretInThem() async throws {
         let flapd = try await FlapdProcess.start(arguments: ["--no-sound"])
-        defer { Task { await flapd.stop() } }
+        teardown { await flapd.stop() }
         let browser = HTTPClient(base: "http://127.0.0.1:\(flapd.apiPort)")
         let page = try await browser.get("/")
         #expect(page.status == 200 && page.headers["content-type"]?.hasPrefix("text/html") == true)

@@ -3,15 +3,16 @@ import FlapHardware
 import FlapLinux
 import FlapSimulated
 import Testing
+import TestSupport
 
 /// The Chainlink driver through a real pseudo-terminal against the simulated controller. Times are
 /// simulated (the clock runs several times faster than real time); timing is asserted only as
 /// order and bounds, since the machine may be loaded.
-@Suite(.serialized, .timeLimit(.minutes(2))) struct ChainlinkPanelTests {
+@Suite(.cleansUp, .serialized, .timeLimit(.minutes(2))) struct ChainlinkPanelTests {
     @Test func discoversTheControllerAndChangesTheWholeBoard() async throws {
         // Rotors anywhere on the turn: each module homes first.
         let rig = try await ChainlinkRig.make(rows: 2, columns: 6, rotorSteps: (0..<12).map { $0 * 170 })
-        defer { Task { await rig.stop() } }
+        teardown { await rig.stop() }
         #expect(rig.panel.info.drum.codes == Drum.chainlink52.codes)
         try await rig.homed()
         let plan = try await rig.plan(to: "HELLO\nWORLD!")
@@ -31,7 +32,7 @@ import Testing
 
     @Test func aCascadeIsSentAsTimedCommandsTheLinkCanCarry() async throws {
         let rig = try await ChainlinkRig.make(rows: 3, columns: 8, speed: 2)
-        defer { Task { await rig.stop() } }
+        teardown { await rig.stop() }
         try await rig.homed()
         let before = await rig.controller.configs.count
         let plan = try await rig.plan(to: "ABCDEFGH\nIJKLMNOP\nQRSTUVWX")
@@ -61,7 +62,7 @@ import Testing
 
     @Test func aForcedFullTurnChangesTheMovementNonce() async throws {
         let rig = try await ChainlinkRig.make(rows: 1, columns: 4)
-        defer { Task { await rig.stop() } }
+        teardown { await rig.stop() }
         try await rig.homed()
         let first = try await rig.plan(to: "ABCD")
         try await rig.panel.play(first, cutoff: PlayCutoff())
@@ -81,7 +82,7 @@ import Testing
         let rig = try await ChainlinkRig.make(rows: 2, columns: 3) { controller in
             await controller.setSensorFault(.neverFires, module: 4)
         }
-        defer { Task { await rig.stop() } }
+        teardown { await rig.stop() }
         // Homing gives up after a turn and two flaps: sensor error at row 2, column 2.
         try await rig.wait(upTo: .seconds(90), "the sensor error") { await !rig.panel.health().faults.isEmpty }
         #expect(await rig.panel.health().faults == [ModuleFault(row: 2, column: 2, kind: .sensorError)])
@@ -107,7 +108,7 @@ import Testing
         // At real speed: a loaded machine's stalls, four times faster in simulated time, could let
         // the plan's estimate run out before the controller answers again, leaving nothing to revise.
         let rig = try await ChainlinkRig.make(rows: 1, columns: 6, speed: 1)
-        defer { Task { await rig.stop() } }
+        teardown { await rig.stop() }
         try await rig.homed()
         await rig.controller.setSilent(true)
         let plan = try await rig.plan(to: "SILENT")
@@ -139,7 +140,7 @@ import Testing
 
     @Test func aControllerThatRestartsGetsTheBoardAgain() async throws {
         let rig = try await ChainlinkRig.make(rows: 1, columns: 4)
-        defer { Task { await rig.stop() } }
+        teardown { await rig.stop() }
         try await rig.homed()
         let plan = try await rig.plan(to: "BOOT")
         try await rig.panel.play(plan, cutoff: PlayCutoff())
@@ -153,7 +154,7 @@ import Testing
 
     @Test func garbageOnTheLineIsSkippedBothWays() async throws {
         let rig = try await ChainlinkRig.make(rows: 1, columns: 5)
-        defer { Task { await rig.stop() } }
+        teardown { await rig.stop() }
         try await rig.homed()
         let plan = try await rig.plan(to: "NOISE")
         let playing = Task { try await rig.panel.play(plan, cutoff: PlayCutoff()) }

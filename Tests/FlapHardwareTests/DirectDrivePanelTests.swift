@@ -2,10 +2,11 @@ import FlapCore
 import FlapHardware
 import FlapSimulated
 import Testing
+import TestSupport
 
 /// The direct-drive panel and stepping engine against simulated Chainlink Driver boards behind a
 /// simulated SPI device, on an accelerated clock.
-@Suite(.serialized, .timeLimit(.minutes(2))) struct DirectDrivePanelTests {
+@Suite(.cleansUp, .serialized, .timeLimit(.minutes(2))) struct DirectDrivePanelTests {
     struct Rig {
         let clock = AcceleratedClock(factor: 4)
         let chain: SimulatedShiftRegisterChain
@@ -62,7 +63,7 @@ import Testing
 
     @Test func aBoardChangeLandsEveryRotorOnItsFlapAndReleasesTheCoils() async throws {
         let rig = await Rig(rows: 2, columns: 6, rotorSteps: (0..<12).map { $0 * 170 })
-        defer { Task { await rig.stop() } }
+        teardown { await rig.stop() }
         try await rig.homed()
         let plan = try await rig.plan(to: "DIRECT\nDRIVE!")
         let started = rig.clock.now
@@ -78,7 +79,7 @@ import Testing
 
     @Test func aForcedFullTurnAndAModuleLeftAloneAtOnce() async throws {
         let rig = await Rig(rows: 1, columns: 3)
-        defer { Task { await rig.stop() } }
+        teardown { await rig.stop() }
         try await rig.homed()
         let first = try await rig.plan(to: "ABC")
         try await rig.panel.play(first, cutoff: PlayCutoff())
@@ -94,7 +95,7 @@ import Testing
 
     @Test func aSensorThatNeverFiresIsAFaultThatReHomingClears() async throws {
         let rig = await Rig(rows: 1, columns: 4)
-        defer { Task { await rig.stop() } }
+        teardown { await rig.stop() }
         rig.chain.setSensorFault(.neverFires, module: 2)
         try await rig.wait(upTo: .seconds(30), "the sensor error") { await !rig.panel.health().faults.isEmpty }
         #expect(await rig.panel.health().faults == [ModuleFault(row: 1, column: 3, kind: .sensorError)])
@@ -114,7 +115,7 @@ import Testing
 
     @Test func lostStepsAreCaughtAtHomeAndTheModuleStillArrives() async throws {
         let rig = await Rig(rows: 1, columns: 2)
-        defer { Task { await rig.stop() } }
+        teardown { await rig.stop() }
         try await rig.homed()
         let notices = await rig.panel.notices()
         rig.chain.setLostSteps(every: 15, module: 0)
@@ -159,7 +160,7 @@ import Testing
 
     @Test func aCascadeStartsEachModuleAtItsPlannedTimeInOrder() async throws {
         let rig = await Rig(rows: 2, columns: 4)
-        defer { Task { await rig.stop() } }
+        teardown { await rig.stop() }
         try await rig.homed()
         let plan = try await rig.plan(to: "ABCD\nEFGH")
         let playStart = rig.origin.duration(to: rig.clock.now)
@@ -178,7 +179,7 @@ import Testing
 
     @Test func aFailingBusIsReportedAndTheBoardCarriesOnWhenItWorksAgain() async throws {
         let rig = await Rig(rows: 1, columns: 3)
-        defer { Task { await rig.stop() } }
+        teardown { await rig.stop() }
         try await rig.homed()
         rig.chain.setFailing(true)
         try await rig.wait(upTo: .seconds(10), "the failure to show") { await !rig.panel.health().connected }

@@ -8,7 +8,7 @@ import TestSupport
 /// The BLE driver against BlueZ as python-dbusmock plays it on a private dbus-daemon: the
 /// filter it sets, the straps it connects, notifications turned into samples, and every way
 /// the radio side goes wrong.
-@Suite(.timeLimit(.minutes(2)), .serialized) struct BlueZHeartRateSensorTests {
+@Suite(.cleansUp, .timeLimit(.minutes(2)), .serialized) struct BlueZHeartRateSensorTests {
     static let polar = "C4:7C:8D:6A:12:34"
     static let wahoo = "E8:11:22:33:44:55"
     static let garmin = "F0:99:88:77:66:55"
@@ -44,7 +44,7 @@ import TestSupport
 
     @Test func setsTheFilterConnectsAndTurnsNotificationsIntoSamples() async throws {
         let peer = try await bluez([(Self.polar, "Polar H10 6A1234")])
-        defer { Task { await peer.stop() } }
+        teardown { await peer.stop() }
         try await withSensor(peer) { recorder in
             try await peer.waitForStrap(Self.polar, "notifying=True")
             let adapter = try await peer.call("AdapterState", ["hci0"])
@@ -72,7 +72,7 @@ import TestSupport
 
     @Test func aGarbledNotificationIsReportedAndSkipped() async throws {
         let peer = try await bluez([(Self.polar, "Polar H10")])
-        defer { Task { await peer.stop() } }
+        teardown { await peer.stop() }
         try await withSensor(peer) { recorder in
             try await peer.waitForStrap(Self.polar, "notifying=True")
             try await peer.notify(Self.polar, [0x01, 0x48])  // uint16 value flagged, one byte left
@@ -85,7 +85,7 @@ import TestSupport
 
     @Test func aStrapThatWalksAwayIsLostAndFoundAgain() async throws {
         let peer = try await bluez([(Self.polar, "Polar H10")])
-        defer { Task { await peer.stop() } }
+        teardown { await peer.stop() }
         try await withSensor(peer) { recorder in
             try await peer.waitForStrap(Self.polar, "notifying=True")
             try await peer.notify(Self.polar, [0x00, 70])
@@ -105,7 +105,7 @@ import TestSupport
 
     @Test func readsSeveralStrapsAtOnceAndIgnoresOtherDevices() async throws {
         let peer = try await bluez([(Self.polar, "Polar H10"), (Self.wahoo, "TICKR 4455"), (Self.garmin, "HRM-Dual")])
-        defer { Task { await peer.stop() } }
+        teardown { await peer.stop() }
         try await peer.call("AddDevice", ["hci0", "11:22:33:44:55:66", "Someone's headphones"])
         try await withSensor(peer) { recorder in
             for address in [Self.polar, Self.wahoo, Self.garmin] { try await peer.waitForStrap(address, "notifying=True") }
@@ -119,7 +119,7 @@ import TestSupport
 
     @Test func followsOnlyTheStrapsNamed() async throws {
         let peer = try await bluez([(Self.polar, "Polar H10"), (Self.wahoo, "TICKR 4455"), (Self.garmin, "HRM-Dual")])
-        defer { Task { await peer.stop() } }
+        teardown { await peer.stop() }
         try await withSensor(peer, straps: ["TICKR 4455", Self.garmin.lowercased()]) { _ in
             try await peer.waitForStrap(Self.wahoo, "notifying=True")
             try await peer.waitForStrap(Self.garmin, "notifying=True")
@@ -130,7 +130,7 @@ import TestSupport
 
     @Test func anAdapterSwitchedOffIsAStateWithItsRemedyAndRecovers() async throws {
         let peer = try await bluez([(Self.polar, "Polar H10")])
-        defer { Task { await peer.stop() } }
+        teardown { await peer.stop() }
         try await withSensor(peer) { recorder in
             try await peer.waitForStrap(Self.polar, "notifying=True")
             try await peer.call("SetPowered", ["hci0", false])
@@ -147,7 +147,7 @@ import TestSupport
 
     @Test func anAdapterUnpluggedAndPluggedBackIn() async throws {
         let peer = try await bluez([(Self.polar, "Polar H10")])
-        defer { Task { await peer.stop() } }
+        teardown { await peer.stop() }
         try await withSensor(peer) { recorder in
             try await peer.waitForStrap(Self.polar, "notifying=True")
             try await peer.call("RemoveAdapterWithDevices", ["hci0"])
@@ -164,7 +164,7 @@ import TestSupport
 
     @Test func bluetoothdMissingGoneAndBack() async throws {
         let peer = try await BlueZPeer.start()
-        defer { Task { await peer.stop() } }
+        teardown { await peer.stop() }
         try await peer.command("stop-bluez")
         try await withSensor(peer, adapter: nil) { recorder in
             #expect(try await recorder.until { $0.state(of: nil) == .lost(reason: "bluetoothd is not running", remedy: "`sudo apt install bluez`, then `sudo systemctl enable --now bluetooth`") })
@@ -192,7 +192,7 @@ import TestSupport
     @Test func theBusPolicyInstalledForFlapdAllowsTheDriverAndNothingMore() async throws {
         let policy = PythonPeer.packageRoot.appendingPathComponent("dbus/vestawidget-bluez.conf").path
         let peer = try await bluez([(Self.polar, "Polar H10")], policy: policy)
-        defer { Task { await peer.stop() } }
+        teardown { await peer.stop() }
         try await withSensor(peer) { recorder in
             try await peer.waitForStrap(Self.polar, "notifying=True")
             try await peer.notify(Self.polar, [0x00, 70])

@@ -5,7 +5,7 @@ import TestSupport
 @testable import FlapLinux
 
 /// termios on a real pseudo-terminal, with a Python peer on the other end.
-@Suite(.timeLimit(.minutes(1))) struct LinuxSerialPortTests {
+@Suite(.cleansUp, .timeLimit(.minutes(1))) struct LinuxSerialPortTests {
     func readLine(_ port: LinuxSerialPort) async throws -> String {
         var bytes: [UInt8] = []
         while !bytes.contains(0x0A) {
@@ -18,7 +18,7 @@ import TestSupport
 
     @Test func talksThroughAPseudoTerminalAt230400EightNOne() async throws {
         let peer = try await ChildProcess(try await PythonPeer.python(), [PythonPeer.peersDirectory.appendingPathComponent("pty_peer.py").path])
-        defer { Task { await peer.stop() } }
+        teardown { await peer.stop() }
         var path = ""
         _ = try await eventually(within: .seconds(20), every: .milliseconds(10)) {
             path = peer.stdout.trimmingCharacters(in: .whitespacesAndNewlines)

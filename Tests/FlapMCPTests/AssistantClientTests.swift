@@ -6,7 +6,7 @@ import TestSupport
 
 /// PyPI's `mcp` (the reference Python SDK) as the assistant's side, against a real flapd over
 /// Streamable HTTP and against `flapctl mcp` over stdio: the same scenario through both.
-@Suite(.timeLimit(.minutes(3))) struct AssistantClientTests {
+@Suite(.cleansUp, .timeLimit(.minutes(3))) struct AssistantClientTests {
     static let tools = [
         "add_schedule", "cancel_scheduled", "clear_slot", "delete_quick_message", "get_sound", "list_quick_messages", "list_scheduled",
         "list_schedules", "list_slots", "preview_layout", "read_board", "read_receipts", "remove_schedule", "room", "save_quick_message",
@@ -83,7 +83,7 @@ import TestSupport
 
     @Test func anAssistantUsesTheBoardOverStreamableHTTP() async throws {
         let flapd = try await FlapdProcess.start()
-        defer { Task { await flapd.stop() } }
+        teardown { await flapd.stop() }
         let seen = try await Self.check(["http", "http://127.0.0.1:\(flapd.apiPort)/mcp", flapd.apiKey, "board"])
         Self.expectTheBoardScenario(seen, subscriptions: true)
         #expect((seen["server"] as? [String: Any])?["name"] as? String == "flapd")
@@ -92,7 +92,7 @@ import TestSupport
 
     @Test func anAssistantUsesTheBoardThroughFlapctlMCP() async throws {
         let flapd = try await FlapdProcess.start()
-        defer { Task { await flapd.stop() } }
+        teardown { await flapd.stop() }
         let seen = try await Self.check(["stdio", ProcessRunner.builtProduct("flapctl"), "board"], environment: flapd.clientEnvironment)
         Self.expectTheBoardScenario(seen, subscriptions: false)
         #expect(await flapd.terminate() == 0)
@@ -104,7 +104,7 @@ import TestSupport
         let file = directory.appendingPathComponent("flapd.toml").path
         try "[api]\nallowed_hosts = [\"flapd.example\"]\n".write(toFile: file, atomically: true, encoding: .utf8)
         let flapd = try await FlapdProcess.start(arguments: ["--config", file])
-        defer { Task { await flapd.stop() } }
+        teardown { await flapd.stop() }
         let seen = try await Self.check(["refusals", "http://127.0.0.1:\(flapd.apiPort)/mcp", flapd.apiKey])
         func answer(_ key: String) -> [String: Any] { seen[key] as? [String: Any] ?? [:] }
         for key in ["noKey", "wrongKey"] {
@@ -140,7 +140,7 @@ import TestSupport
 
     @Test func noToolEverGivesAHeartRate() async throws {
         let broker = try await MosquittoBroker.start()
-        defer { Task { await broker.stop() } }
+        teardown { await broker.stop() }
         let (sensor, path) = try LinuxSerialPort.pseudoTerminal(settings: SerialSettings(baudRate: 9600))
         let rate = Self.rate(avoiding: path)
         let writing = Task {
@@ -152,7 +152,7 @@ import TestSupport
         defer { writing.cancel() }
         let flapd = try await FlapdProcess.start(arguments: ["--mqtt", "mqtt://127.0.0.1:\(broker.port)", "--room", "lobby", "--device-id", "k",
                                                              "--sensor", "serial=\(path)"])
-        defer { Task { await flapd.stop() } }
+        teardown { await flapd.stop() }
         // The strap is read and in the room before the assistant asks.
         let inRoom = try await eventually(within: .seconds(15), every: .milliseconds(100)) {
             let members = (try await flapd.api.get("/v1/room").object["members"] as? [[String: Any]]) ?? []

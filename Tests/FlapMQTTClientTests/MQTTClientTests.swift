@@ -4,7 +4,7 @@ import TestSupport
 @testable import FlapMQTTClient
 
 /// The MQTT client against a real mosquitto broker.
-@Suite(.timeLimit(.minutes(1))) struct MQTTClientTests {
+@Suite(.cleansUp, .timeLimit(.minutes(1))) struct MQTTClientTests {
     /// Waits for the first event that `match` accepts.
     func next<T>(_ events: inout AsyncStream<MQTTEvent>.Iterator, _ match: (MQTTEvent) -> T?) async -> T? {
         while let event = await events.next() { if let value = match(event) { return value } }
@@ -33,7 +33,7 @@ import TestSupport
 
     @Test func publishesSubscribesAndReceivesRetainedMessages() async throws {
         let broker = try await MosquittoBroker.start()
-        defer { Task { await broker.stop() } }
+        teardown { await broker.stop() }
         let a = try MQTTClient(options: MQTTOptions(host: "127.0.0.1", port: broker.port, clientID: "a"))
         var aEvents = a.events.makeAsyncIterator()
         a.start()
@@ -60,7 +60,7 @@ import TestSupport
 
     @Test func itReconnectsAfterTheBrokerComesBack() async throws {
         let broker = try await MosquittoBroker.start()
-        defer { Task { await broker.stop() } }
+        teardown { await broker.stop() }
         let client = try MQTTClient(options: MQTTOptions(host: "127.0.0.1", port: broker.port, clientID: "again"))
         var events = client.events.makeAsyncIterator()
         client.start()

@@ -6,7 +6,7 @@ import TestSupport
 import Wematch
 
 /// Two kiosks in one room through a real mosquitto: each hosts a member, both see the same room.
-@Suite(.timeLimit(.minutes(1))) struct RoomOverMQTTTests {
+@Suite(.cleansUp, .timeLimit(.minutes(1))) struct RoomOverMQTTTests {
     func options(_ broker: MosquittoBroker, _ id: String) -> MQTTOptions {
         MQTTOptions(host: "127.0.0.1", port: broker.port, clientID: id)
     }
@@ -21,7 +21,7 @@ import Wematch
 
     @Test func twoKiosksSeeTheSameRoom() async throws {
         let broker = try await MosquittoBroker.start()
-        defer { Task { await broker.stop() } }
+        teardown { await broker.stop() }
         let watchers = try ["a", "b"].map { try RoomWatcher(room: "lobby", options: options(broker, "watch-\($0)")) }
         let reading = watchers.map { watcher in Task { await watcher.run() } }
         defer { reading.forEach { $0.cancel() } }

@@ -10,7 +10,7 @@ import Wematch
 /// A kiosk's rooms on a manual clock through a real mosquitto: the rules that go by time (a
 /// strap unheard for 10 s leaves) without waiting for them, and changes that arrive together
 /// carried out one after the other.
-@Suite(.timeLimit(.minutes(2))) struct RoomServiceTests {
+@Suite(.cleansUp, .timeLimit(.minutes(2))) struct RoomServiceTests {
     let strap = StrapIdentity(driver: "ble", address: "C4:7C:8D:6A:12:34")
 
     func options(_ broker: MosquittoBroker, _ id: String) -> MQTTOptions {
@@ -52,7 +52,7 @@ import Wematch
 
     @Test func twoMovesAtOnceLeaveOneRoomWatched() async throws {
         let broker = try await MosquittoBroker.start()
-        defer { Task { await broker.stop() } }
+        teardown { await broker.stop() }
         let watchers = try await rooms(["attic", "cellar", "garden"], on: broker)
         let clock = ManualClock()
         let kiosk = try service(broker, clock)
@@ -76,7 +76,7 @@ import Wematch
 
     @Test func aStrapUnheardForTenSecondsLeavesTheRoom() async throws {
         let broker = try await MosquittoBroker.start()
-        defer { Task { await broker.stop() } }
+        teardown { await broker.stop() }
         let watchers = try await rooms(["attic"], on: broker)
         let attic = try #require(watchers["attic"])
         let watching = Task { await attic.run() }
@@ -104,7 +104,7 @@ import Wematch
 
     @Test func aMoveAsTheSecondTicksHostsTheStrapOnlyInTheNewRoom() async throws {
         let broker = try await MosquittoBroker.start()
-        defer { Task { await broker.stop() } }
+        teardown { await broker.stop() }
         let watchers = try await rooms(["attic", "cellar"], on: broker)
         let (attic, cellar) = (try #require(watchers["attic"]), try #require(watchers["cellar"]))
         let watching = [attic, cellar].map { watcher in Task { await watcher.run() } }

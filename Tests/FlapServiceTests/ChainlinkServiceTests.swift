@@ -4,7 +4,7 @@ import TestSupport
 
 /// flapd as a process with a Chainlink panel: the real driver on a pseudo-terminal, the
 /// simulated controller on its far side, both inside flapd.
-@Suite(.timeLimit(.minutes(2))) struct ChainlinkServiceTests {
+@Suite(.cleansUp, .timeLimit(.minutes(2))) struct ChainlinkServiceTests {
     /// Polls /v1/status until `condition` holds for the first panel.
     func panel(of flapd: FlapdProcess, until condition: ([String: Any]) -> Bool) async throws -> [String: Any] {
         var found: [String: Any]?
@@ -19,7 +19,7 @@ import TestSupport
 
     @Test func theBoardsSizeComesFromTheControllersModuleCount() async throws {
         let flapd = try await FlapdProcess.start(arguments: ["--panel", "chainlink=simulated", "--rows", "2", "--no-sound"])
-        defer { Task { await flapd.stop() } }
+        teardown { await flapd.stop() }
         let accepted = try await flapd.api.postJSON("/v1/messages", #"{"id": "m1", "text": "HELLO\nCHAIN"}"#)
         #expect(accepted.status == 202)
         let panel = try await panel(of: flapd) { $0["message"] as? String == "m1" && $0["moving"] as? Bool == false }
@@ -44,7 +44,7 @@ import TestSupport
         size = "1x8"
         """.write(to: file, atomically: true, encoding: .utf8)
         let flapd = try await FlapdProcess.start(arguments: ["--config", file.path, "--no-sound"])
-        defer { Task { await flapd.stop() } }
+        teardown { await flapd.stop() }
         _ = try await flapd.api.postJSON("/v1/messages", #"{"id": "m2", "text": "ROOM 8"}"#)
         let panel = try await panel(of: flapd) { $0["message"] as? String == "m2" && $0["moving"] as? Bool == false }
         #expect(panel["id"] as? String == "hall")
@@ -64,7 +64,7 @@ import TestSupport
 }
 
 /// flapd driving simulated Chainlink Driver boards on SPI itself, and calibrating them.
-@Suite(.timeLimit(.minutes(2))) struct DirectDriveServiceTests {
+@Suite(.cleansUp, .timeLimit(.minutes(2))) struct DirectDriveServiceTests {
     @Test func anSPIPanelShowsMessagesAndKeepsItsCalibration() async throws {
         let state = FileManager.default.temporaryDirectory.appendingPathComponent("flapd-\(UUID().uuidString)").path
         let arguments = ["--panel", "spi=simulated", "--rows", "1", "--columns", "6", "--no-sound"]
@@ -87,7 +87,7 @@ import TestSupport
 
         // Saved in the state directory: the next start steps with it.
         let again = try await FlapdProcess.start(stateDirectory: state, arguments: arguments)
-        defer { Task { await again.stop() } }
+        teardown { await again.stop() }
         let shown = try await ProcessRunner.run(flapctl, ["calibrate", "--json", "--url", "http://127.0.0.1:\(again.apiPort)", "--api-key", again.apiKey])
         #expect((try JSONSerialization.jsonObject(with: shown.stdout) as? [String: Any])?["offsets"] as? [Int] == [0, 20, 0, 0, 0, 0])
     }

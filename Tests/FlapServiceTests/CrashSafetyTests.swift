@@ -8,7 +8,7 @@ import Glibc
 
 /// flapd killed with SIGKILL in the middle of a burst: nothing acknowledged is lost, nothing
 /// is shown twice, each sender's newest message holds its slot.
-@Suite(.timeLimit(.minutes(2))) struct CrashSafetyTests {
+@Suite(.cleansUp, .timeLimit(.minutes(2))) struct CrashSafetyTests {
     actor Ledger {
         var acknowledged: Set<String> = []
         var unacknowledged: [String: String] = [:]  // id → body
@@ -60,7 +60,7 @@ import Glibc
         #expect(acknowledgedBeforeKill.count < Self.senders * Self.perSender, "the kill came too late to test anything")
 
         let second = try await FlapdProcess.start(stateDirectory: first.stateDirectory, arguments: ["--rate-limit", "0"])
-        defer { Task { await second.stop() } }
+        teardown { await second.stop() }
         // Every acknowledged message is there.
         for id in acknowledgedBeforeKill {
             #expect(try await second.api.get("/v1/receipts/\(id)").status == 200, "lost \(id)")

@@ -5,14 +5,14 @@ import TestSupport
 
 /// What phones send, through the native API and MQTT: every emoji of the table is drawn as its
 /// rendition and named in the answer or receipt; anything else stands as a blank, said so.
-@Suite(.timeLimit(.minutes(3))) struct EmojiMessagesTests {
+@Suite(.cleansUp, .timeLimit(.minutes(3))) struct EmojiMessagesTests {
     @Test func everyEmojiOfTheTableArrivesOverHTTPAndMQTTAsItsRendition() async throws {
         let broker = try await MosquittoBroker.start()
-        defer { Task { await broker.stop() } }
+        teardown { await broker.stop() }
         let watcher = try await MQTTServiceTests.Watcher(port: broker.port, topics: ["vestawidget/phone/receipt"])
         defer { watcher.stop() }
         let flapd = try await FlapdProcess.start(arguments: ["--no-sound", "--rate-limit", "0", "--mqtt", "mqtt://127.0.0.1:\(broker.port)", "--device-id", "phone"])
-        defer { Task { await flapd.stop() } }
+        teardown { await flapd.stop() }
         let table = try #require(try await flapd.api.get("/v1/emoji").object["emoji"] as? [[String: Any]])
         #expect(table.count >= 40)
         for (index, entry) in table.enumerated() {

@@ -6,7 +6,7 @@ import TestSupport
 /// flapd over HTTPS, reached by curl: its own authority (trusted only when given), the authority's
 /// download and install page on both ports, cookies for HTTPS only, pages asked for over plain
 /// HTTP from another machine sent to HTTPS, and the user's own certificate instead.
-@Suite(.timeLimit(.minutes(2))) struct HTTPSServiceTests {
+@Suite(.cleansUp, .timeLimit(.minutes(2))) struct HTTPSServiceTests {
     /// curl's exit status, HTTP status, headers and body for `url`, with `options` first.
     func curl(_ options: [String], _ url: String) async throws -> (exit: Int32, status: Int, headers: String, body: String) {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("curl-\(UUID().uuidString)")
@@ -20,7 +20,7 @@ import TestSupport
 
     @Test func itsOwnAuthorityIsTrustedWhereInstalledAndDownloadedFromEitherPort() async throws {
         let flapd = try await FlapdProcess.start(arguments: ["--no-sound"])
-        defer { Task { await flapd.stop() } }
+        teardown { await flapd.stop() }
         let authority = flapd.stateDirectory + "/tls/ca.crt"
         let https = "https://localhost:\(flapd.httpsPort)"
 
@@ -54,7 +54,7 @@ import TestSupport
         let address = try #require(NetworkAddresses.current().first { !$0.hasPrefix("127.") && !$0.contains(":") },
                                    "the test needs an IPv4 address besides loopback to come from")
         let flapd = try await FlapdProcess.start(arguments: ["--no-sound", "--listen", "0.0.0.0"])
-        defer { Task { await flapd.stop() } }
+        teardown { await flapd.stop() }
         let remote = "http://\(address):\(flapd.apiPort)"
         let page = try await curl([], remote + "/widget?size=small")
         #expect(page.status == 308)
@@ -81,7 +81,7 @@ import TestSupport
         tls_key_file = "\(folder)/board.key"
         """.write(toFile: folder + "/flapd.toml", atomically: true, encoding: .utf8)
         let flapd = try await FlapdProcess.start(arguments: ["--no-sound", "--config", folder + "/flapd.toml"])
-        defer { Task { await flapd.stop() } }
+        teardown { await flapd.stop() }
         let served = try await curl(["--cacert", folder + "/board.crt", "--resolve", "board.example.net:\(flapd.httpsPort):127.0.0.1"],
                                     "https://board.example.net:\(flapd.httpsPort)/healthz")
         #expect(served.exit == 0 && served.status == 200, "\(served)")

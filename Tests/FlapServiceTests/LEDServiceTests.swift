@@ -7,7 +7,7 @@ import TestSupport
 
 /// flapd as a process drawing on a framebuffer: a file laid out as one, read back as a screen
 /// would scan it out.
-@Suite(.timeLimit(.minutes(2))) struct LEDServiceTests {
+@Suite(.cleansUp, .timeLimit(.minutes(2))) struct LEDServiceTests {
     @Test func aFramebufferPanelShowsTheMessageDrawnAsSplitFlaps() async throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("fb-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
@@ -27,7 +27,7 @@ import TestSupport
         size = "2x6"
         """.write(to: config, atomically: true, encoding: .utf8)
         let flapd = try await FlapdProcess.start(arguments: ["--config", config.path, "--no-sound"])
-        defer { Task { await flapd.stop() } }
+        teardown { await flapd.stop() }
         _ = try await flapd.api.postJSON("/v1/messages", #"{"id": "s1", "text": "HELLO\nSCREEN"}"#)
         let panel = try await ChainlinkServiceTests().panel(of: flapd) { $0["message"] as? String == "s1" && $0["moving"] as? Bool == false }
         #expect(panel["driver"] as? String == "framebuffer" && panel["drum"] as? String == "vestaboard")

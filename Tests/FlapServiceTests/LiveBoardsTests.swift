@@ -3,7 +3,7 @@ import Testing
 import TestSupport
 
 /// `GET /v1/events`: plans and resting boards as Server-Sent Events, read by curl.
-@Suite(.timeLimit(.minutes(1))) struct LiveBoardsTests {
+@Suite(.cleansUp, .timeLimit(.minutes(1))) struct LiveBoardsTests {
     func watch(_ flapd: FlapdProcess, seconds: Int) throws -> ChildProcess {
         try ChildProcess("/usr/bin/curl", ["-sN", "--max-time", "\(seconds)", "-H", "Authorization: Bearer \(flapd.apiKey)",
                                            "http://127.0.0.1:\(flapd.apiPort)/v1/events"])
@@ -22,10 +22,10 @@ import TestSupport
 
     @Test func aWatcherSeesTheBoardThenEachPlanAndWhereItRests() async throws {
         let flapd = try await FlapdProcess.start(arguments: ["--no-sound"])
-        defer { Task { await flapd.stop() } }
+        teardown { await flapd.stop() }
         // Time enough for the cascade when the whole suite shares two cores.
         let first = try watch(flapd, seconds: 25)
-        defer { Task { await first.stop() } }
+        teardown { await first.stop() }
         // Watching once the board as it is has come.
         _ = try await eventually(within: .seconds(10)) { first.stdout.contains("event: board") }
         let before = Date().timeIntervalSince1970 * 1000
@@ -63,7 +63,7 @@ import TestSupport
         let moving = try await eventually(within: .seconds(2), every: .milliseconds(20)) { (try await flapd.api.get("/v1/board").object["panels"] as? [[String: Any]])?.first?["moving"] as? Bool == true }
         #expect(moving)
         let late = try watch(flapd, seconds: 3)
-        defer { Task { await late.stop() } }
+        teardown { await late.stop() }
         var joined: [(String, [String: Any])] = []
         _ = try await eventually(within: .seconds(3), every: .milliseconds(30)) {
             joined = events(late.stdout)
@@ -75,9 +75,9 @@ import TestSupport
     /// Pages watching the board do not hold flapd up when it stops: their streams end with it.
     @Test func watchersDoNotKeepFlapdFromStopping() async throws {
         let flapd = try await FlapdProcess.start(arguments: ["--no-sound"])
-        defer { Task { await flapd.stop() } }
+        teardown { await flapd.stop() }
         let watchers = try (0..<3).map { _ in try watch(flapd, seconds: 50) }
-        defer { Task { for watcher in watchers { await watcher.stop() } } }
+        teardown { for watcher in watchers { await watcher.stop() } }
         _ = try await eventually(within: .seconds(5), every: .milliseconds(50)) { watchers.allSatisfy { $0.stdout.contains("event: board") } }
         let asked = ContinuousClock.now
         #expect(await flapd.terminate() == 0)
@@ -89,7 +89,7 @@ import TestSupport
     /// (the stream's heartbeat finds them), so closed pages cannot pile up descriptors.
     @Test func closedStreamsAreLetGoWhileTheBoardIsStill() async throws {
         let flapd = try await FlapdProcess.start(arguments: ["--no-sound"])
-        defer { Task { await flapd.stop() } }
+        teardown { await flapd.stop() }
         let pid = flapd.process.pid
         func descriptors() -> Int { (try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/fd").count) ?? -1 }
         _ = try await flapd.api.get("/v1/board")

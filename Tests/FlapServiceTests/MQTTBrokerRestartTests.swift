@@ -6,15 +6,15 @@ import TestSupport
 
 /// A stream of QoS 1 messages from several senders while the broker restarts, gracefully,
 /// several times: broker persistence on, persistent sessions on both sides.
-@Suite(.timeLimit(.minutes(3))) struct MQTTBrokerRestartTests {
+@Suite(.cleansUp, .timeLimit(.minutes(3))) struct MQTTBrokerRestartTests {
     static let senders = 4
     static let perSender = 250
 
     @Test func nothingIsLostAndEachSendersOrderIsKept() async throws {
         let broker = try await MosquittoBroker.start()
-        defer { Task { await broker.stop() } }
+        teardown { await broker.stop() }
         let flapd = try await FlapdProcess.start(arguments: ["--no-sound", "--rate-limit", "0", "--mqtt", "mqtt://127.0.0.1:\(broker.port)", "--device-id", "stream"])
-        defer { Task { await flapd.stop() } }
+        teardown { await flapd.stop() }
         _ = try await eventually(within: .seconds(20), every: .milliseconds(10)) { flapd.process.stderr.contains("connected to the MQTT broker") }
 
         let base = Date()

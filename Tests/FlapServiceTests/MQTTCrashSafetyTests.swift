@@ -11,7 +11,7 @@ import Glibc
 /// publisher ends with a receipt, each sender's newest message holds its slot, and nothing is
 /// shown twice. The broker holds what flapd has not acknowledged for its persistent session;
 /// flapd acknowledges only what it has committed.
-@Suite(.timeLimit(.minutes(5)), .serialized) struct MQTTCrashSafetyTests {
+@Suite(.cleansUp, .timeLimit(.minutes(5)), .serialized) struct MQTTCrashSafetyTests {
     static let publishers = 5
     static let perPublisher = 400
     /// flapd is killed when its inbox has committed this many messages (across its restarts).
@@ -58,7 +58,7 @@ import Glibc
                                check: (FlapdProcess, Set<String>) async throws -> Void) async throws -> String {
         // Enough room at the broker for everything published while flapd is down.
         let broker = try await MosquittoBroker.start(extraConfiguration: "max_queued_messages 100000\n")
-        defer { Task { await broker.stop() } }
+        teardown { await broker.stop() }
         let state = FileManager.default.temporaryDirectory.appendingPathComponent("mqtt-crash-\(UUID().uuidString)").path
         let arguments = ["--no-sound", "--rate-limit", "0", "--mqtt", "mqtt://127.0.0.1:\(broker.port)", "--device-id", "crash"]
         var flapd = try await Self.start(state: state, arguments: arguments)
@@ -66,7 +66,7 @@ import Glibc
         let peer = try ChildProcess(try await PythonPeer.python(), [
             PythonPeer.peersDirectory.appendingPathComponent("mqtt_publishers.py").path, "\(broker.port)", "vestawidget/crash/message",
             "\(qos)", "\(Self.publishers)", "\(Self.perPublisher)", ackedFile] + (idPrefix.map { [$0] } ?? []))
-        defer { Task { await peer.stop() } }
+        teardown { await peer.stop() }
 
         var logs = ""
         for threshold in Self.kills {

@@ -3,16 +3,16 @@ import Testing
 import TestSupport
 
 /// A broker that speaks only MQTT 3.1.1 (a small Python peer on a real socket): flapd falls back.
-@Suite(.timeLimit(.minutes(2))) struct MQTTFallbackTests {
+@Suite(.cleansUp, .timeLimit(.minutes(2))) struct MQTTFallbackTests {
     @Test func flapdFallsBackToMQTT311() async throws {
         let port = try MosquittoBroker.freePort()
         let broker = try await ChildProcess(try await PythonPeer.python(), [PythonPeer.peersDirectory.appendingPathComponent("mqtt311_only_broker.py").path, "\(port)"])
-        defer { Task { await broker.stop() } }
+        teardown { await broker.stop() }
         // Generous waits: with the whole suite running, Python and flapd start slowly, and a refused
         // first connection puts flapd into its reconnect backoff.
         _ = try await eventually(within: .seconds(15), every: .milliseconds(10)) { broker.stdout.contains("listening") }
         let flapd = try await FlapdProcess.start(arguments: ["--no-sound", "--mqtt", "mqtt://127.0.0.1:\(port)", "--device-id", "old"])
-        defer { Task { await flapd.stop() } }
+        teardown { await flapd.stop() }
         _ = try await eventually(within: .seconds(30), every: .milliseconds(20)) { flapd.process.stderr.contains("connected to the MQTT broker") }
         #expect(flapd.process.stderr.contains("does not speak MQTT 5; falling back to 3.1.1"))
         #expect(flapd.process.stderr.contains("connected to the MQTT broker"))

@@ -4,14 +4,14 @@ import TestSupport
 
 /// A broker that sends malformed packets (a peer of the test's own, on a real socket): flapd
 /// closes each such connection with the reason in its log, reconnects, and never crashes.
-@Suite(.timeLimit(.minutes(2))) struct MQTTMalformedPacketTests {
+@Suite(.cleansUp, .timeLimit(.minutes(2))) struct MQTTMalformedPacketTests {
     @Test func malformedPacketsCloseTheConnectionWithAReasonAndFlapdReconnects() async throws {
         let port = try MosquittoBroker.freePort()
         let broker = try ChildProcess(try await PythonPeer.python(), [PythonPeer.peersDirectory.appendingPathComponent("mqtt_bad_broker.py").path, "\(port)"])
-        defer { Task { await broker.stop() } }
+        teardown { await broker.stop() }
         _ = try await eventually(within: .seconds(20), every: .milliseconds(10)) { broker.stdout.contains("listening") }
         let flapd = try await FlapdProcess.start(arguments: ["--no-sound", "--mqtt", "mqtt://127.0.0.1:\(port)", "--device-id", "victim"])
-        defer { Task { await flapd.stop() } }
+        teardown { await flapd.stop() }
         _ = try await eventually(within: .seconds(30), every: .milliseconds(10)) { broker.stdout.contains("connection 5: well behaved") }
         #expect(broker.stdout.contains("connection 5: well behaved"), "\(broker.stdout)")
         for n in 1...4 {

@@ -3,7 +3,7 @@ import Testing
 import TestSupport
 
 /// flapd and a broker that wants TLS (with a CA the test makes) or a password.
-@Suite(.timeLimit(.minutes(2))) struct MQTTSecurityTests {
+@Suite(.cleansUp, .timeLimit(.minutes(2))) struct MQTTSecurityTests {
     let directory = FileManager.default.temporaryDirectory.appendingPathComponent("mqtt-sec-\(UUID().uuidString)").path
 
     func run(_ program: String, _ arguments: [String]) async throws {
@@ -42,7 +42,7 @@ import TestSupport
             certfile \(directory)/server.crt
             keyfile \(directory)/server.key
             """)
-        defer { Task { await broker.stop() } }
+        teardown { await broker.stop() }
         let good = try configuration("""
             [mqtt]
             url = "mqtts://127.0.0.1:\(tlsPort)"
@@ -50,7 +50,7 @@ import TestSupport
             device_id = "secure"
             """)
         let flapd = try await FlapdProcess.start(arguments: ["--no-sound", "--config", good])
-        defer { Task { await flapd.stop() } }
+        teardown { await flapd.stop() }
         #expect(try await waitForLog(flapd, "connected to the MQTT broker broker=127.0.0.1:\(tlsPort)"))
         let published = try await ProcessRunner.run("/usr/bin/mosquitto_pub", ["-p", "\(tlsPort)", "--cafile", "\(directory)/ca.crt", "-q", "1",
                                                                           "-t", "vestawidget/secure/message", "-m", #"{"id": "t1", "text": "TLS"}"#])
@@ -68,7 +68,7 @@ import TestSupport
             device_id = "untrusting"
             """)
         let refused = try await FlapdProcess.start(arguments: ["--no-sound", "--config", wrong])
-        defer { Task { await refused.stop() } }
+        teardown { await refused.stop() }
         #expect(try await waitForLog(refused, "cannot reach the MQTT broker; retrying"))
         #expect(try await refused.api.get("/v1/status").status == 200)
     }
@@ -78,7 +78,7 @@ import TestSupport
         let passwords = directory + "/passwords"
         try await run("/usr/bin/mosquitto_passwd", ["-c", "-b", passwords, "flapd", "s3cret"])
         let lockedBroker = try await MosquittoBroker.startLocked(passwordFile: passwords)
-        defer { Task { await lockedBroker.stop() } }
+        teardown { await lockedBroker.stop() }
         for (password, device, expected) in [("wrong", "w", "the MQTT broker refused the connection"), ("s3cret", "r", "connected to the MQTT broker")] {
             try "\(password)\n".write(toFile: directory + "/pw-\(device)", atomically: true, encoding: .utf8)
             let config = try configuration("""

@@ -3,14 +3,14 @@ import Testing
 import TestSupport
 
 /// `flapctl send --mqtt`: one message to several displays, each display's receipt gathered.
-@Suite(.timeLimit(.minutes(2))) struct MQTTSendTests {
+@Suite(.cleansUp, .timeLimit(.minutes(2))) struct MQTTSendTests {
     @Test func sendToSeveralDisplaysAndAGroupGatheringReceipts() async throws {
         let broker = try await MosquittoBroker.start()
-        defer { Task { await broker.stop() } }
+        teardown { await broker.stop() }
         let url = "mqtt://127.0.0.1:\(broker.port)"
         let a = try await FlapdProcess.start(arguments: ["--no-sound", "--mqtt", url, "--device-id", "a", "--group", "floor"])
         let b = try await FlapdProcess.start(arguments: ["--no-sound", "--mqtt", url, "--device-id", "b", "--group", "floor"])
-        defer { Task { await a.stop(); await b.stop() } }
+        teardown { await a.stop(); await b.stop() }
         for flapd in [a, b] {
             _ = try await eventually(within: .seconds(20), every: .milliseconds(10)) { flapd.process.stderr.contains("connected to the MQTT broker") }
         }
@@ -40,7 +40,7 @@ import TestSupport
         let slot = try await ProcessRunner.run(flapctl, ["send", "--mqtt", url, "--to", "later", "--slot", "--sender", "kitchen", "--timeout", "1", "--id", "s1", "SOUP"])
         #expect(slot.status == 1)  // no display "later" yet
         let later = try await FlapdProcess.start(arguments: ["--no-sound", "--mqtt", url, "--device-id", "later"])
-        defer { Task { await later.stop() } }
+        teardown { await later.stop() }
         _ = try await eventually(within: .seconds(20), every: .milliseconds(10)) { try await later.api.get("/v1/receipts/s1").status == 200 }
         #expect(try await later.api.get("/v1/receipts/s1").status == 200)
     }

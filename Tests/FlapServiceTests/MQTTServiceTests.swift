@@ -9,7 +9,7 @@ import Glibc
 #endif
 
 /// flapd on a real mosquitto broker: messages in through its topics, receipts and state out.
-@Suite(.timeLimit(.minutes(2))) struct MQTTServiceTests {
+@Suite(.cleansUp, .timeLimit(.minutes(2))) struct MQTTServiceTests {
     /// Watches topics with a client of its own and collects what arrives.
     final class Watcher: @unchecked Sendable {
         let client: MQTTClient
@@ -81,11 +81,11 @@ import Glibc
 
     @Test func payloadsFarOverTheLimitAreRefusedWithAReceiptNotDropped() async throws {
         let broker = try await MosquittoBroker.start()
-        defer { Task { await broker.stop() } }
+        teardown { await broker.stop() }
         let watcher = try await Watcher(port: broker.port, topics: ["vestawidget/huge/receipt"])
         defer { watcher.stop() }
         let flapd = try await flapd(broker, device: "huge")
-        defer { Task { await flapd.stop() } }
+        teardown { await flapd.stop() }
         _ = try await eventually(within: .seconds(20), every: .milliseconds(10)) { flapd.process.stderr.contains("connected to the MQTT broker") }
         for size in [300_000, 2_000_000] {
             let file = FileManager.default.temporaryDirectory.appendingPathComponent("payload-\(UUID().uuidString)").path
@@ -108,11 +108,11 @@ import Glibc
 
     @Test func messagesAreDeliveredAndEveryOutcomeGetsAReceipt() async throws {
         let broker = try await MosquittoBroker.start()
-        defer { Task { await broker.stop() } }
+        teardown { await broker.stop() }
         let watcher = try await Watcher(port: broker.port, topics: ["vestawidget/#"])
         defer { watcher.stop() }
         let flapd = try await flapd(broker, device: "wall", extra: ["--rate-limit", "3"])
-        defer { Task { await flapd.stop() } }
+        teardown { await flapd.stop() }
         try await watcher.until("online") { $0.messages.contains { $0.topic == "vestawidget/wall/availability" && $0.payload == Array("online".utf8) } }
         let link = try await flapd.api.get("/v1/status").object["mqtt"] as? [String: Any] ?? [:]
         #expect(link["state"] as? String == "connected" && link["broker"] as? String == "127.0.0.1:\(broker.port)", "\(link)")
@@ -147,11 +147,11 @@ import Glibc
 
     @Test func aMessageSentForLaterOverMQTTWaitsForItsInstant() async throws {
         let broker = try await MosquittoBroker.start()
-        defer { Task { await broker.stop() } }
+        teardown { await broker.stop() }
         let watcher = try await Watcher(port: broker.port, topics: ["vestawidget/#"])
         defer { watcher.stop() }
         let flapd = try await flapd(broker, device: "wall")
-        defer { Task { await flapd.stop() } }
+        teardown { await flapd.stop() }
         try await watcher.until("online") { $0.messages.contains { $0.topic == "vestawidget/wall/availability" && $0.payload == Array("online".utf8) } }
         let instant = Date(timeIntervalSince1970: (Date().timeIntervalSince1970 + 5).rounded(.up))
         try await publish(broker, "vestawidget/wall/message", #"{"id": "later", "sender": {"id": "phone"}, "text": "LATER", "notBefore": "\#(ISO8601DateFormatter().string(from: instant))"}"#)
@@ -163,13 +163,13 @@ import Glibc
 
     @Test func theCommandTopicAndAGroupReachEveryMember() async throws {
         let broker = try await MosquittoBroker.start()
-        defer { Task { await broker.stop() } }
+        teardown { await broker.stop() }
         let watcher = try await Watcher(port: broker.port, topics: ["vestawidget/+/receipt", "vestawidget/+/availability"])
         defer { watcher.stop() }
         let a = try await flapd(broker, device: "a", extra: ["--group", "office"])
         let b = try await flapd(broker, device: "b", extra: ["--group", "office", "--group", "lobby"])
         let c = try await flapd(broker, device: "c", extra: ["--group", "lobby"])
-        defer { Task { await a.stop(); await b.stop(); await c.stop() } }
+        teardown { await a.stop(); await b.stop(); await c.stop() }
         // Each flapd says it is online after it subscribes: then the group's message reaches it.
         try await watcher.until("a, b and c online") { watcher in
             ["a", "b", "c"].allSatisfy { device in watcher.messages.contains { $0.topic == "vestawidget/\(device)/availability" && $0.payload == Array("online".utf8) } }
@@ -186,7 +186,7 @@ import Glibc
 
     @Test func retainedSlotsComeBackAfterARestartAndAnEmptyOneClearsTheSlot() async throws {
         let broker = try await MosquittoBroker.start()
-        defer { Task { await broker.stop() } }
+        teardown { await broker.stop() }
         let watcher = try await Watcher(port: broker.port, topics: ["vestawidget/+/receipt"])
         defer { watcher.stop() }
         // Published while the display is off: the broker keeps it.
@@ -197,7 +197,7 @@ import Glibc
         // A new display (empty state) gets the slot from the broker on its first connection.
         await first.stop()
         let second = try await flapd(broker, device: "hall")
-        defer { Task { await second.stop() } }
+        teardown { await second.stop() }
         _ = try await eventually(within: .seconds(20), every: .milliseconds(20)) { try await second.api.get("/v1/receipts/k1").status == 200 }
         #expect(try await second.api.get("/v1/receipts/k1").status == 200)
         // A slot message names the topic's sender, not another.
@@ -210,7 +210,7 @@ import Glibc
 
     @Test func aRetainedCopyWithoutAnIdIsRecognisedAfterARestartEvenBehindANewerMessage() async throws {
         let broker = try await MosquittoBroker.start()
-        defer { Task { await broker.stop() } }
+        teardown { await broker.stop() }
         let watcher = try await Watcher(port: broker.port, topics: ["vestawidget/+/receipt"])
         defer { watcher.stop() }
         try await publish(broker, "vestawidget/hall/slot/kitchen", #"{"text": "SOUP"}"#, retain: true)
@@ -223,7 +223,7 @@ import Glibc
         #expect(try await first.api.postJSON("/v1/messages", #"{"text": "BREAD", "sender": {"id": "kitchen"}}"#).status == 202)
         await first.stop()
         let second = try await flapd(broker, device: "hall", state: state)
-        defer { Task { await second.stop() } }
+        teardown { await second.stop() }
         try await watcher.until("the copy recognised") { w in
             w.json(on: "vestawidget/hall/receipt").contains { $0["id"] as? String == original && $0["duplicate"] as? Bool == true }
         }
@@ -233,7 +233,7 @@ import Glibc
 
     @Test func aRetainedCopyPastItsExpiryIsExpiredNotShown() async throws {
         let broker = try await MosquittoBroker.start()
-        defer { Task { await broker.stop() } }
+        teardown { await broker.stop() }
         let watcher = try await Watcher(port: broker.port, topics: ["vestawidget/+/receipt"])
         defer { watcher.stop() }
         let formatter = ISO8601DateFormatter()
@@ -242,14 +242,14 @@ import Glibc
         // What a 3.1.1 broker (no message expiry) would still hold for a display that was off.
         try await publish(broker, "vestawidget/x/slot/clock", #"{"id": "old-news", "text": "NOON", "createdAt": "\#(created)", "expiresAt": "\#(expired)"}"#, retain: true)
         let flapd = try await flapd(broker, device: "x")
-        defer { Task { await flapd.stop() } }
+        teardown { await flapd.stop() }
         try await watcher.until("expired") { self.status($0, "x", "old-news") == ["expired"] }
         #expect((try await flapd.api.get("/v1/slots").object["slots"] as? [Any])?.isEmpty == true)
     }
 
     @Test func aKilledDisplayGoesOfflineThroughItsWillAndAStoppedOneSaysSo() async throws {
         let broker = try await MosquittoBroker.start()
-        defer { Task { await broker.stop() } }
+        teardown { await broker.stop() }
         let watcher = try await Watcher(port: broker.port, topics: ["vestawidget/+/availability"])
         defer { watcher.stop() }
         let killed = try await flapd(broker, device: "k")
@@ -265,7 +265,7 @@ import Glibc
 
     @Test func homeAssistantSeesTheDisplayAndLosesItWhenItsIdChanges() async throws {
         let broker = try await MosquittoBroker.start()
-        defer { Task { await broker.stop() } }
+        teardown { await broker.stop() }
         let watcher = try await Watcher(port: broker.port, topics: ["homeassistant/#"])
         defer { watcher.stop() }
         let state = FileManager.default.temporaryDirectory.appendingPathComponent("ha-\(UUID().uuidString)").path
@@ -276,7 +276,7 @@ import Glibc
         #expect(text["availability_topic"] as? String == "vestawidget/oldname/availability")
         await old.stop()
         let renamed = try await flapd(broker, device: "newname", state: state)
-        defer { Task { await renamed.stop() } }
+        teardown { await renamed.stop() }
         try await watcher.until("the new name announced") {
             $0.messages.contains { $0.topic == "homeassistant/sensor/vestawidget_newname/board/config" }
         }
@@ -302,7 +302,7 @@ import Glibc
 }
 
 /// What Home Assistant shows of the board: the state from the start, and each text's outcome.
-@Suite(.timeLimit(.minutes(2))) struct HomeAssistantOutcomeTests {
+@Suite(.cleansUp, .timeLimit(.minutes(2))) struct HomeAssistantOutcomeTests {
     let suite = MQTTServiceTests()
 
     @Test func theBoardIsPublishedOnConnectingEvenToABrokerThatLostItsRetainedMessages() async throws {
@@ -312,11 +312,11 @@ import Glibc
         await first.stop()
         // A broker that never heard of this display (or lost its retained messages).
         let broker = try await MosquittoBroker.start()
-        defer { Task { await broker.stop() } }
+        teardown { await broker.stop() }
         let watcher = try await MQTTServiceTests.Watcher(port: broker.port, topics: ["vestawidget/#"])
         defer { watcher.stop() }
         let second = try await suite.flapd(broker, device: "fresh", state: first.stateDirectory)
-        defer { Task { await second.stop() } }
+        teardown { await second.stop() }
         try await watcher.until("the state on connecting") {
             ($0.json(on: "vestawidget/fresh/state").last?["text"] as? [String])?.joined().contains("SHOWN BEFORE") == true
         }
@@ -324,11 +324,11 @@ import Glibc
 
     @Test func aRefusedTextIsVisibleInHomeAssistantsOutcomeSensor() async throws {
         let broker = try await MosquittoBroker.start()
-        defer { Task { await broker.stop() } }
+        teardown { await broker.stop() }
         let watcher = try await MQTTServiceTests.Watcher(port: broker.port, topics: ["vestawidget/#", "homeassistant/#"])
         defer { watcher.stop() }
         let flapd = try await suite.flapd(broker, device: "hall", extra: ["--rate-limit", "1"])
-        defer { Task { await flapd.stop() } }
+        teardown { await flapd.stop() }
         try await watcher.until("discovery of the outcome sensor") { $0.messages.contains { $0.topic == "homeassistant/sensor/vestawidget_hall/outcome/config" } }
         let config = try #require(watcher.json(on: "homeassistant/sensor/vestawidget_hall/outcome/config").first)
         #expect(config["state_topic"] as? String == "vestawidget/hall/ha/outcome" && config["json_attributes_topic"] as? String == "vestawidget/hall/ha/outcome")

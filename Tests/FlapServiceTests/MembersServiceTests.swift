@@ -5,7 +5,7 @@ import TestSupport
 /// One identity per person, over HTTP against a real flapd: the owner invites, the member's link
 /// signs them in once, they post as themselves only, clear only their own slot, read only their
 /// own receipts, touch no setting; a key for their scripts; revoked, they are out at once.
-@Suite(.timeLimit(.minutes(2))) struct MembersServiceTests {
+@Suite(.cleansUp, .timeLimit(.minutes(2))) struct MembersServiceTests {
     func signedIn(_ flapd: FlapdProcess, with body: [String: Any]) async throws -> (HTTPClient, [String: Any]) {
         let base = "http://127.0.0.1:\(flapd.apiPort)"
         let reply = try await HTTPClient(base: base).post("/v1/session", json: body)
@@ -18,7 +18,7 @@ import TestSupport
 
     @Test func aMemberIsTheirOwnSenderAndNothingMore() async throws {
         let flapd = try await FlapdProcess.start(arguments: ["--no-sound", "--rate-limit", "0"])
-        defer { Task { await flapd.stop() } }
+        teardown { await flapd.stop() }
         let owner = flapd.api
         #expect(try await owner.postJSON("/v1/messages", #"{"text": "OWNER HERE", "sender": {"id": "owner"}}"#).status == 202)
 
@@ -81,7 +81,7 @@ import TestSupport
 
     @Test func aPairingLinkSignsTheOwnersPhoneInOnce() async throws {
         let flapd = try await FlapdProcess.start(arguments: ["--no-sound"])
-        defer { Task { await flapd.stop() } }
+        teardown { await flapd.stop() }
         let pairing = try await flapd.api.post("/v1/pairing", json: [:])
         #expect(pairing.status == 201)
         let url = try #require(pairing.object["url"] as? String)

@@ -5,7 +5,7 @@ import TestSupport
 /// Names with a space, an accent, a snowman or an encoded `/` in URL paths: decoded once, so the
 /// sender `my phone` is cleared at `/v1/slots/my%20phone` and the quick message `Good morning`
 /// is saved, sent and deleted at `/v1/templates/Good%20morning`, by curl and by flapctl.
-@Suite(.timeLimit(.minutes(2))) struct NamesInPathsTests {
+@Suite(.cleansUp, .timeLimit(.minutes(2))) struct NamesInPathsTests {
     /// curl's status and body for `method` on `path`.
     func curl(_ flapd: FlapdProcess, _ method: String, _ path: String, json: String? = nil) async throws -> (status: Int, body: String) {
         let out = FileManager.default.temporaryDirectory.appendingPathComponent("curl-\(UUID().uuidString)").path
@@ -20,7 +20,7 @@ import TestSupport
 
     @Test func slotsAndQuickMessagesAreFoundByTheirEncodedNames() async throws {
         let flapd = try await FlapdProcess.start(arguments: ["--no-sound", "--rate-limit", "0"])
-        defer { Task { await flapd.stop() } }
+        teardown { await flapd.stop() }
         for (index, (name, encoded)) in Self.names.enumerated() {
             #expect(try await curl(flapd, "POST", "/v1/messages", json: #"{"text": "HI \#(index)", "sender": {"id": "\#(name)"}}"#).status == 202)
             let cleared = try await curl(flapd, "DELETE", "/v1/slots/\(encoded)")
@@ -41,7 +41,7 @@ import TestSupport
 
     @Test func flapctlSavesSendsAndDeletesAQuickMessageWhoseNameHasASpace() async throws {
         let flapd = try await FlapdProcess.start(arguments: ["--no-sound", "--rate-limit", "0"])
-        defer { Task { await flapd.stop() } }
+        teardown { await flapd.stop() }
         let flapctl = ProcessRunner.builtProduct("flapctl")
         for (name, _) in Self.names {
             let saved = try await ProcessRunner.run(flapctl, ["template", "save", name, "GOOD MORNING"], environment: flapd.clientEnvironment)

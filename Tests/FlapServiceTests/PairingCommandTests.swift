@@ -5,7 +5,7 @@ import TestSupport
 /// `flapctl pair` and `flapctl invite` against a real flapd: the QR code they print, read back by
 /// Debian's zbarimg, is the link they print, and that link signs a browser in once, as the owner
 /// or as the member.
-@Suite(.timeLimit(.minutes(2))) struct PairingCommandTests {
+@Suite(.cleansUp, .timeLimit(.minutes(2))) struct PairingCommandTests {
     /// The link a command printed after "Or open ", and what zbarimg reads in its QR code.
     static func linkAndCode(_ output: String) async throws -> (printed: String, scanned: String) {
         let printed = try #require(output.split(separator: "\n").first { $0.hasPrefix("Or open ") }.map { String($0.dropFirst(8)) })
@@ -24,7 +24,7 @@ import TestSupport
 
     @Test func pairPrintsAScannableLinkThatSignsTheOwnerInOnce() async throws {
         let flapd = try await FlapdProcess.start(arguments: ["--no-sound"])
-        defer { Task { await flapd.stop() } }
+        teardown { await flapd.stop() }
         let paired = try await ProcessRunner.run(ProcessRunner.builtProduct("flapctl"), ["pair"], environment: flapd.clientEnvironment)
         #expect(paired.status == 0, "\(paired.stderrText)")
         let (printed, scanned) = try await Self.linkAndCode(paired.stdoutText)
@@ -37,7 +37,7 @@ import TestSupport
 
     @Test func invitePrintsTheMembersLinkAndRefusesASenderTaken() async throws {
         let flapd = try await FlapdProcess.start(arguments: ["--no-sound"])
-        defer { Task { await flapd.stop() } }
+        teardown { await flapd.stop() }
         let flapctl = ProcessRunner.builtProduct("flapctl")
         let invited = try await ProcessRunner.run(flapctl, ["invite", "Grand Ma"], environment: flapd.clientEnvironment)
         #expect(invited.status == 0, "\(invited.stderrText)")

@@ -6,7 +6,7 @@ import TestSupport
 
 /// Saying the same thing again, on every path a household uses: "DINNER READY", then "OUT", then
 /// "DINNER READY" from one sender shows DINNER READY again, each send with its own receipt.
-@Suite(.timeLimit(.minutes(3))) struct RepeatedMessagesTests {
+@Suite(.cleansUp, .timeLimit(.minutes(3))) struct RepeatedMessagesTests {
     let flapctl = ProcessRunner.builtProduct("flapctl")
 
     /// Waits until the first panel rests on a board whose text holds `text`.
@@ -19,7 +19,7 @@ import TestSupport
 
     @Test func theNativeAPIShowsARepeatAgainAndARetryIsTheSameMessage() async throws {
         let flapd = try await FlapdProcess.start(arguments: ["--no-sound"])
-        defer { Task { await flapd.stop() } }
+        teardown { await flapd.stop() }
         var ids: [String] = []
         for text in ["DINNER READY", "OUT", "DINNER READY"] {
             let reply = try await flapd.api.postJSON("/v1/messages", #"{"text": "\#(text)", "sender": {"id": "mom"}}"#)
@@ -39,7 +39,7 @@ import TestSupport
 
     @Test func anIdempotencyKeyAnswersTheFirstAnswerAgain() async throws {
         let flapd = try await FlapdProcess.start(arguments: ["--no-sound"])
-        defer { Task { await flapd.stop() } }
+        teardown { await flapd.stop() }
         let body = #"{"text": "KEYS ON HOOK", "sender": {"id": "dad"}}"#
         let first = try await flapd.api.request("POST", "/v1/messages", body: Data(body.utf8),
                                                 headers: ["Content-Type": "application/json", "Idempotency-Key": "retry-1"])
@@ -61,7 +61,7 @@ import TestSupport
 
     @Test func theLocalAPIShowsEveryWriteAndAnswersAWrongKeyAsAVestaboardDoes() async throws {
         let flapd = try await FlapdProcess.start(arguments: ["--no-sound", "--local-api-token", "t"])
-        defer { Task { await flapd.stop() } }
+        teardown { await flapd.stop() }
         let key = try String(contentsOfFile: flapd.stateDirectory + "/local-api-key", encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)
         let local = HTTPClient(base: flapd.localAPIBase, headers: ["X-Vestaboard-Local-Api-Key": key])
         func rows(_ code: Int) -> [[Int]] { Array(repeating: Array(repeating: code, count: 22), count: 6) }
@@ -80,7 +80,7 @@ import TestSupport
 
     @Test func flapctlSendShowsARepeatAgain() async throws {
         let flapd = try await FlapdProcess.start(arguments: ["--no-sound"])
-        defer { Task { await flapd.stop() } }
+        teardown { await flapd.stop() }
         var ids: [String] = []
         for text in ["DINNER READY", "OUT", "DINNER READY"] {
             let sent = try await ProcessRunner.run(flapctl, ["send", "--sender", "kitchen", "--name", "Kitchen", "--wait", text], environment: flapd.clientEnvironment)
@@ -103,11 +103,11 @@ import TestSupport
 
     @Test func mqttCommandAndHomeAssistantShowARepeatAgainAndAnEmptyTextClears() async throws {
         let broker = try await MosquittoBroker.start()
-        defer { Task { await broker.stop() } }
+        teardown { await broker.stop() }
         let watcher = try await MQTTServiceTests.Watcher(port: broker.port, topics: ["vestawidget/#"])
         defer { watcher.stop() }
         let flapd = try await FlapdProcess.start(arguments: ["--no-sound", "--mqtt", "mqtt://127.0.0.1:\(broker.port)", "--device-id", "wall"])
-        defer { Task { await flapd.stop() } }
+        teardown { await flapd.stop() }
         try await watcher.until("online") { $0.messages.contains { $0.topic == "vestawidget/wall/availability" && $0.payload == Array("online".utf8) } }
         for leaf in ["command", "ha/set"] {
             for text in ["DOOR OPEN", "DOOR CLOSED", "DOOR OPEN"] {
@@ -130,10 +130,10 @@ import TestSupport
 
 /// flapctl's own retry: its first answer lost, it sends the message again with the same
 /// Idempotency-Key, so flapd would answer the first answer instead of taking it twice.
-@Suite(.timeLimit(.minutes(1))) struct FlapctlRetryTests {
+@Suite(.cleansUp, .timeLimit(.minutes(1))) struct FlapctlRetryTests {
     @Test func aLostAnswerIsAskedAgainWithTheSameIdempotencyKey() async throws {
         let peer = try ChildProcess(try await PythonPeer.python(), [PythonPeer.peersDirectory.appendingPathComponent("lossy_flapd.py").path])
-        defer { Task { await peer.stop() } }
+        teardown { await peer.stop() }
         #expect(try await eventually(within: .seconds(10), every: .milliseconds(20)) { peer.stdout.contains("\n") })
         let port = try #require(peer.stdout.split(separator: "\n").first.map(String.init))
         let sent = try await ProcessRunner.run(ProcessRunner.builtProduct("flapctl"), ["send", "--sender", "kitchen", "DINNER READY"],

@@ -6,7 +6,7 @@ import Wematch
 
 /// Joining rooms by code through flapd's API, over a real mosquitto: a standing room's code,
 /// and rooms for two that live while one of the two remains.
-@Suite(.timeLimit(.minutes(3))) struct RoomCodeTests {
+@Suite(.cleansUp, .timeLimit(.minutes(3))) struct RoomCodeTests {
     /// The member ids `kiosk` sees, once `condition` holds of them (nil if it never does).
     func members(_ kiosk: FlapdProcess, until condition: ([String]) -> Bool) async throws -> [String]? {
         var found: [String]?
@@ -21,7 +21,7 @@ import Wematch
 
     @Test func aRoomForTwoLivesWhileOneOfThemRemains() async throws {
         let broker = try await MosquittoBroker.start()
-        defer { Task { await broker.stop() } }
+        teardown { await broker.stop() }
         let a = try await FlapdProcess.kiosk("ka", broker: broker), b = try await FlapdProcess.kiosk("kb", broker: broker), c = try await FlapdProcess.kiosk("kc", broker: broker)
         defer { for k in [a, b, c] { Task { await k.stop() } } }
         #expect(try await a.api.get("/v1/room").status == 404)
@@ -70,7 +70,7 @@ import Wematch
 
     @Test func aStandingRoomIsJoinedByItsCode() async throws {
         let broker = try await MosquittoBroker.start()
-        defer { Task { await broker.stop() } }
+        teardown { await broker.stop() }
         let host = try await FlapdProcess.kiosk("host", broker: broker, people: 2, room: "lobby")
         let guest = try await FlapdProcess.kiosk("guest", broker: broker)
         defer { for k in [host, guest] { Task { await k.stop() } } }

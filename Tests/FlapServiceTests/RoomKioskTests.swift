@@ -4,7 +4,7 @@ import Testing
 import TestSupport
 
 /// Three flapd kiosks with simulated straps in one room through a real mosquitto.
-@Suite(.timeLimit(.minutes(2))) struct RoomKioskTests {
+@Suite(.cleansUp, .timeLimit(.minutes(2))) struct RoomKioskTests {
     struct View: Equatable {
         var members: [String]
         var clusters: [[String]]
@@ -20,7 +20,7 @@ import TestSupport
 
     @Test func threeKiosksSeeOneRoomAndAKilledKiosksMembersLeave() async throws {
         let broker = try await MosquittoBroker.start()
-        defer { Task { await broker.stop() } }
+        teardown { await broker.stop() }
         var kiosks: [FlapdProcess] = []
         for i in 0..<3 {
             kiosks.append(try await FlapdProcess.start(arguments: ["--mqtt", "mqtt://127.0.0.1:\(broker.port)", "--device-id", "k\(i)", "--room", "lobby"]))
@@ -68,15 +68,15 @@ import TestSupport
         }
         #expect(gone)
         let noRoom = try await FlapdProcess.start()
-        defer { Task { await noRoom.stop() } }
+        teardown { await noRoom.stop() }
         #expect(try await noRoom.api.get("/v1/room").status == 404)
     }
 
     @Test func theTwentyFirstMemberIsToldTheRoomIsFull() async throws {
         let broker = try await MosquittoBroker.start()
-        defer { Task { await broker.stop() } }
+        teardown { await broker.stop() }
         let kiosk = try await FlapdProcess.kiosk("crowd", broker: broker, people: 21, room: "lobby")
-        defer { Task { await kiosk.stop() } }
+        teardown { await kiosk.stop() }
         var full = false
         _ = try await eventually(within: .seconds(15), every: .milliseconds(100)) {
             let room = try await kiosk.api.get("/v1/room").object
@@ -90,7 +90,7 @@ import TestSupport
     @Test func aRoomAcrossTwoSitesJoinedByABridge() async throws {
         // Site A's broker, and site B's bridging the rooms' topics to it both ways (mosquitto's own feature).
         let siteA = try await MosquittoBroker.start()
-        defer { Task { await siteA.stop() } }
+        teardown { await siteA.stop() }
         let siteB = try await MosquittoBroker.start(extraConfiguration: """
             connection site-a
             address 127.0.0.1:\(siteA.port)
@@ -99,7 +99,7 @@ import TestSupport
             try_private true
             restart_timeout 1
             """)
-        defer { Task { await siteB.stop() } }
+        teardown { await siteB.stop() }
         let a = try await FlapdProcess.start(arguments: ["--mqtt", "mqtt://127.0.0.1:\(siteA.port)", "--device-id", "sa", "--room", "lobby"])
         let b = try await FlapdProcess.start(arguments: ["--mqtt", "mqtt://127.0.0.1:\(siteB.port)", "--device-id", "sb", "--room", "lobby"])
         defer { for kiosk in [a, b] { Task { await kiosk.stop() } } }

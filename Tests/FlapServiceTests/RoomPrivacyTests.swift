@@ -7,7 +7,7 @@ import TestSupport
 /// In a room, a member's heart rate travels only as its own samples: kiosk A reads a pulse sensor
 /// at a rate nothing else produces; kiosk B, in the same room, never shows it, in any API answer
 /// or log line, and no MQTT publication but A's samples carries it.
-@Suite(.timeLimit(.minutes(2))) struct RoomPrivacyTests {
+@Suite(.cleansUp, .timeLimit(.minutes(2))) struct RoomPrivacyTests {
     /// A rate nothing else produces: not the number of the test's pseudo-terminal either (it
     /// is part of the member's id).
     static func rate(avoiding path: String) -> Int { [187, 193, 211, 227].first { !path.contains(String($0)) }! }
@@ -19,9 +19,9 @@ import TestSupport
 
     @Test func anotherMembersHeartRateIsNeverShown() async throws {
         let broker = try await MosquittoBroker.start()
-        defer { Task { await broker.stop() } }
+        teardown { await broker.stop() }
         let capture = try ChildProcess("/usr/bin/mosquitto_sub", ["-h", "127.0.0.1", "-p", "\(broker.port)", "-t", "#", "-v"])
-        defer { Task { await capture.stop() } }
+        teardown { await capture.stop() }
         let (sensor, path) = try LinuxSerialPort.pseudoTerminal(settings: SerialSettings(baudRate: 9600))
         let rate = Self.rate(avoiding: path)
         func mentionsTheRate(_ text: String) -> Bool { mentions(rate, text) }
@@ -34,9 +34,9 @@ import TestSupport
         defer { writing.cancel() }
         let mqtt = ["--mqtt", "mqtt://127.0.0.1:\(broker.port)", "--room", "lobby"]
         let a = try await FlapdProcess.start(arguments: mqtt + ["--device-id", "a", "--sensor", "serial=\(path)"])
-        defer { Task { await a.stop() } }
+        teardown { await a.stop() }
         let b = try await FlapdProcess.start(arguments: mqtt + ["--device-id", "b"])
-        defer { Task { await b.stop() } }
+        teardown { await b.stop() }
 
         // B sees A's member, synced with no one of its own rates.
         var seen = false

@@ -5,7 +5,7 @@ import TestSupport
 /// Recurring messages through the running flapd: the configuration's schedules listed read-only,
 /// schedules added, changed and removed over the API and with flapctl, kept across a restart,
 /// and bad ones refused naming the field.
-@Suite(.timeLimit(.minutes(2))) struct SchedulesServiceTests {
+@Suite(.cleansUp, .timeLimit(.minutes(2))) struct SchedulesServiceTests {
     @Test func schedulesFromTheFileTheAPIAndFlapctl() async throws {
         let config = FileManager.default.temporaryDirectory.appendingPathComponent("schedules-\(UUID().uuidString).toml")
         try """
@@ -60,7 +60,7 @@ import TestSupport
         // Kept across a restart.
         await first.stop()
         let second = try await FlapdProcess.start(stateDirectory: first.stateDirectory, arguments: ["--config", config.path, "--no-sound"])
-        defer { Task { await second.stop() } }
+        teardown { await second.stop() }
         listed = try await second.api.get("/v1/schedules").object["schedules"] as? [[String: Any]] ?? []
         #expect(listed.compactMap { $0["name"] as? String } == ["morning", "bins"])
     }

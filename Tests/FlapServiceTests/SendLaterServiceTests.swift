@@ -8,7 +8,7 @@ import Glibc
 
 /// Send later through the running flapd: committed at once, kept through a SIGKILL, shown once
 /// at its instant; listed and cancelled over the API and with flapctl.
-@Suite(.timeLimit(.minutes(2))) struct SendLaterServiceTests {
+@Suite(.cleansUp, .timeLimit(.minutes(2))) struct SendLaterServiceTests {
     static func stamp(_ date: Date) -> String { ISO8601DateFormatter().string(from: date) }
 
     static func receiptStatus(_ flapd: FlapdProcess, _ id: String) async throws -> String? {
@@ -28,7 +28,7 @@ import Glibc
         _ = await first.process.wait()
 
         let second = try await FlapdProcess.start(stateDirectory: first.stateDirectory)
-        defer { Task { await second.stop() } }
+        teardown { await second.stop() }
         let afterRestart = try await Self.receiptStatus(second, "at-four")
         #expect(afterRestart == "scheduled" || Date() >= instant, "\(afterRestart ?? "no receipt") before its instant")
         var status: String?
@@ -47,7 +47,7 @@ import Glibc
 
     @Test func aWaitingMessageIsCancelledFromFlapctlAndNeverShown() async throws {
         let flapd = try await FlapdProcess.start()
-        defer { Task { await flapd.stop() } }
+        teardown { await flapd.stop() }
         let flapctl = ProcessRunner.builtProduct("flapctl")
         let connection = ["--url", "http://127.0.0.1:\(flapd.apiPort)", "--api-key", flapd.apiKey]
         let sent = try await ProcessRunner.run(flapctl, ["send", "--at", Self.stamp(Date().addingTimeInterval(3600)), "--sender", "kitchen", "--id", "tea", "Tea at four"] + connection)

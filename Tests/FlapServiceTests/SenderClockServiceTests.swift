@@ -4,7 +4,7 @@ import TestSupport
 
 /// A sender whose clock says 9999: its message is taken, with a warning, as arriving now, and
 /// every later message, over HTTP, the Local API and MQTT, still reaches the board.
-@Suite(.timeLimit(.minutes(2))) struct SenderClockServiceTests {
+@Suite(.cleansUp, .timeLimit(.minutes(2))) struct SenderClockServiceTests {
     /// Waits (up to 20 s) until the board's text holds `text`.
     func board(_ flapd: FlapdProcess, shows text: String) async throws -> Bool {
         try await eventually(within: .seconds(20), every: .milliseconds(50)) { try await flapd.api.get("/v1/board").text.contains(text) }
@@ -20,11 +20,11 @@ import TestSupport
 
     @Test func aMessageFromTheYear9999DoesNotHoldTheBoard() async throws {
         let broker = try await MosquittoBroker.start()
-        defer { Task { await broker.stop() } }
+        teardown { await broker.stop() }
         let flapd = try await MQTTCrashSafetyTests.start(
             state: FileManager.default.temporaryDirectory.appendingPathComponent("clock-\(UUID().uuidString)").path,
             arguments: ["--no-sound", "--rate-limit", "0", "--mqtt", "mqtt://127.0.0.1:\(broker.port)", "--device-id", "clock"])
-        defer { Task { await flapd.stop() } }
+        teardown { await flapd.stop() }
 
         // Over HTTP: taken, with a warning, and no date past 9999 in its receipt.
         let future = try await flapd.api.postJSON("/v1/messages", #"{"id": "f1", "text": "HI5", "createdAt": "9999-12-31T23:59:59Z", "sender": {"id": "future"}}"#)
@@ -45,7 +45,7 @@ import TestSupport
 
         // Over MQTT: a far-future message is answered with the warning in its receipt, and the next is shown.
         let receipts = try ChildProcess("/usr/bin/stdbuf", ["-oL", "/usr/bin/mosquitto_sub", "-d", "-p", "\(broker.port)", "-t", "vestawidget/clock/receipt", "-W", "20"])
-        defer { Task { await receipts.stop() } }
+        teardown { await receipts.stop() }
         _ = try await eventually(within: .seconds(20), every: .milliseconds(20)) { receipts.stdout.contains("SUBACK") }
         #expect(receipts.stdout.contains("SUBACK"))
         let publish = ["-p", "\(broker.port)", "-q", "1", "-t", "vestawidget/clock/message", "-m"]

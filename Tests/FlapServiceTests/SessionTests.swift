@@ -4,7 +4,7 @@ import TestSupport
 
 /// Signing in with the API key for a session cookie, and what a cookie may not do: change
 /// anything from another site. Every state-changing endpoint is tried.
-@Suite(.timeLimit(.minutes(1))) struct SessionTests {
+@Suite(.cleansUp, .timeLimit(.minutes(1))) struct SessionTests {
     func client(_ flapd: FlapdProcess, cookie: String? = nil, origin: String? = nil) -> HTTPClient {
         var headers: [String: String] = [:]
         if let cookie { headers["Cookie"] = cookie }
@@ -14,7 +14,7 @@ import TestSupport
 
     @Test func aSessionCookieStandsForTheKeyButNotForAnotherSite() async throws {
         let flapd = try await FlapdProcess.start(arguments: ["--no-sound"])
-        defer { Task { await flapd.stop() } }
+        teardown { await flapd.stop() }
         let anonymous = client(flapd)
         #expect(try await anonymous.post("/v1/session", json: ["key": "not-the-key"]).status == 401)
         #expect(try await anonymous.get("/v1/slots").status == 401)

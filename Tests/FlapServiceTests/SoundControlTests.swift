@@ -5,7 +5,7 @@ import TestSupport
 /// Mute, volume and the sound's quiet hours changed over `/v1/sound`, as the web page does: a
 /// muted flapd writes no clacks to its ALSA device, bad values are refused by field, and the
 /// choices outlive a restart.
-@Suite(.timeLimit(.minutes(1))) struct SoundControlTests {
+@Suite(.cleansUp, .timeLimit(.minutes(1))) struct SoundControlTests {
     @Test func mutedOverTheAPIStaysMutedAndSilent() async throws {
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent("mute-\(UUID().uuidString)").path
         let device = try ALSAFileDevice(in: dir)
@@ -36,7 +36,7 @@ import TestSupport
         #expect(!FileManager.default.fileExists(atPath: raw), "a muted flapd opened the sound device")
 
         let again = try await FlapdProcess.start(stateDirectory: state, arguments: ["--sound-device", "clacks"], environment: alsa)
-        defer { Task { await again.stop() } }
+        teardown { await again.stop() }
         let after = try await again.api.get("/v1/sound").object
         #expect(after["mute"] as? Bool == true && after["volume"] as? Int == 35 && after["quietHours"] as? String == "22:00-06:30", "\(after)")
         let cleared = try await again.api.request("PATCH", "/v1/sound", body: Data(#"{"mute": false, "quietHours": null}"#.utf8),

@@ -7,7 +7,7 @@ import Glibc
 #endif
 
 /// flapd plays the clacks of its panel through the ALSA device it is given.
-@Suite(.timeLimit(.minutes(1))) struct SoundServiceTests {
+@Suite(.cleansUp, .timeLimit(.minutes(1))) struct SoundServiceTests {
     @Test func flapdPlaysItsPanelsClacksThroughALSA() async throws {
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent("snd-\(UUID().uuidString)").path
         let device = try ALSAFileDevice(in: dir)
@@ -17,7 +17,7 @@ import Glibc
             ProcessRunner.builtProduct("flapd"),
             ["--simulate", "--state-dir", dir + "/state", "--api-port", "0", "--https-port", "0", "--local-api-port", "0", "--api-key", "k", "--sound-device", "clacks"],
             environment: environment)
-        defer { Task { await flapd.stop() } }
+        teardown { await flapd.stop() }
         let log = try await flapd.waitForLog("INFO ready")
         guard let range = log.range(of: "api=http://127.0.0.1:"), let port = Int(log[range.upperBound...].prefix { $0.isNumber }) else {
             Issue.record("no port in \(log)"); return

@@ -9,7 +9,7 @@ import Glibc
 /// flapd's state directory on a real filesystem of a few MiB that fills up or turns read-only,
 /// as an SD card does: nothing acknowledged is lost, nothing is acknowledged that was not
 /// kept, every refusal says why, and flapd carries on by itself when the disk does.
-@Suite(.timeLimit(.minutes(3)), .serialized, .enabled(if: SmallFilesystem.canMount, "mounting a small filesystem needs root"))
+@Suite(.cleansUp, .timeLimit(.minutes(3)), .serialized, .enabled(if: SmallFilesystem.canMount, "mounting a small filesystem needs root"))
 struct StorageFaultTests {
     static func message(_ index: Int) -> String {
         #"{"id": "m\#(index)", "sender": {"id": "s\#(index % 7)"}, "text": "MESSAGE \#(index) \#(String(repeating: "X", count: 60))"}"#
@@ -25,7 +25,7 @@ struct StorageFaultTests {
 
     @Test func aFullDiskIsRefusedWith507AndFlapdCarriesOnWhenSpaceComesBack() async throws {
         let disk = try await SmallFilesystem.mount(mebibytes: 6)
-        defer { Task { await disk.unmount() } }
+        teardown { await disk.unmount() }
         let flapd = try await FlapdProcess.start(stateDirectory: disk.path, arguments: ["--rate-limit", "0", "--no-sound"])
         let api = flapd.api
         let localKey = try await Self.localKey(flapd)
@@ -99,7 +99,7 @@ struct StorageFaultTests {
         #expect(await flapd.terminate() == 0)
         #expect(try await sqliteIntegrity(disk.path + "/inbox.sqlite") == "ok")
         let again = try await FlapdProcess.start(stateDirectory: disk.path, arguments: ["--rate-limit", "0", "--no-sound"])
-        defer { Task { await again.stop() } }
+        teardown { await again.stop() }
         for id in acknowledged {
             #expect(try await again.api.get("/v1/receipts/\(id)").status == 200, "lost \(id)")
         }
@@ -107,9 +107,9 @@ struct StorageFaultTests {
 
     @Test func mqttMessagesTheDiskCannotTakeAreNotAcknowledged() async throws {
         let broker = try await MosquittoBroker.start()
-        defer { Task { await broker.stop() } }
+        teardown { await broker.stop() }
         let disk = try await SmallFilesystem.mount(mebibytes: 6)
-        defer { Task { await disk.unmount() } }
+        teardown { await disk.unmount() }
         let arguments = ["--no-sound", "--rate-limit", "0", "--mqtt", "mqtt://127.0.0.1:\(broker.port)", "--device-id", "sd"]
         var flapd = try await MQTTCrashSafetyTests.start(state: disk.path, arguments: arguments)
         func publish(_ index: Int) async throws {
@@ -145,9 +145,9 @@ struct StorageFaultTests {
 
     @Test func aDiskThatFailsIntoReadOnlyIsNamedAndTheBoardKeepsShowing() async throws {
         let disk = try await SmallFilesystem.mount(mebibytes: 6)
-        defer { Task { await disk.unmount() } }
+        teardown { await disk.unmount() }
         let flapd = try await FlapdProcess.start(stateDirectory: disk.path, arguments: ["--no-sound"])
-        defer { Task { await flapd.stop() } }
+        teardown { await flapd.stop() }
         #expect(try await flapd.api.postJSON("/v1/messages", Self.message(1)).status == 202)
         try await disk.failIntoReadOnly()
         let refused = try await flapd.api.postJSON("/v1/messages", Self.message(2))
@@ -162,7 +162,7 @@ struct StorageFaultTests {
 
     @Test func aReadOnlyStateDirectoryAtStartIsNamedWithWhatToDo() async throws {
         let disk = try await SmallFilesystem.mount(mebibytes: 6)
-        defer { Task { await disk.unmount() } }
+        teardown { await disk.unmount() }
         // A first start makes the inbox and keys; the card then comes back read-only.
         let first = try await FlapdProcess.start(stateDirectory: disk.path, arguments: ["--no-sound"])
         #expect(await first.terminate() == 0)
@@ -181,7 +181,7 @@ struct StorageFaultTests {
         let garbage = Data((0..<20_000).map { UInt8(truncatingIfNeeded: $0 &* 31) })
         try garbage.write(to: URL(fileURLWithPath: state + "/inbox.sqlite"))
         let flapd = try await FlapdProcess.start(stateDirectory: state, arguments: ["--no-sound"])
-        defer { Task { await flapd.stop() } }
+        teardown { await flapd.stop() }
         let aside = try FileManager.default.contentsOfDirectory(atPath: state).filter { $0.hasPrefix("inbox.sqlite.damaged-") }
         #expect(aside.count == 1, "\(aside)")
         // Kept as it was, never deleted.

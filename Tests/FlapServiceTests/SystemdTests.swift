@@ -7,7 +7,7 @@ import Glibc
 #endif
 
 /// flapd as systemd runs it: READY and watchdog pings on NOTIFY_SOCKET, a clean stop on SIGTERM.
-@Suite(.timeLimit(.minutes(1))) struct SystemdTests {
+@Suite(.cleansUp, .timeLimit(.minutes(1))) struct SystemdTests {
     /// A unix datagram socket standing in for systemd's notify socket.
     final class NotifySocket: @unchecked Sendable {
         let path: String
@@ -72,10 +72,10 @@ import Glibc
 }
 
 /// A flapd that cannot listen stops at once and says why, rather than running without an API.
-@Suite(.timeLimit(.minutes(1))) struct ListenFailureTests {
+@Suite(.cleansUp, .timeLimit(.minutes(1))) struct ListenFailureTests {
     @Test func aTakenPortStopsFlapdWithTheReason() async throws {
         let first = try await FlapdProcess.start(arguments: ["--no-sound"])
-        defer { Task { await first.stop() } }
+        teardown { await first.stop() }
         let state = FileManager.default.temporaryDirectory.appendingPathComponent("flapd-\(UUID().uuidString)").path
         let second = try await ProcessRunner.run(ProcessRunner.builtProduct("flapd"), [
             "--simulate", "--no-sound", "--state-dir", state, "--api-port", "\(first.apiPort)", "--https-port", "0", "--local-api-port", "0",

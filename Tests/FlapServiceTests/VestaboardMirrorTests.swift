@@ -4,7 +4,7 @@ import TestSupport
 
 /// A board read as a message source (`[[mirror]]`): the fake board through outages, and one
 /// flapd mirroring another.
-@Suite(.timeLimit(.minutes(2))) struct VestaboardMirrorTests {
+@Suite(.cleansUp, .timeLimit(.minutes(2))) struct VestaboardMirrorTests {
     func flapd(mirroring url: String, key: String, seconds: Int = 1) async throws -> FlapdProcess {
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent("mirror-\(UUID().uuidString)").path
         try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
@@ -36,10 +36,10 @@ import TestSupport
 
     @Test func theBoardsMessageIsMirroredAndKeptThroughAnOutage() async throws {
         let fake = try await FakeVestaboard.start()
-        defer { Task { await fake.stop() } }
+        teardown { await fake.stop() }
         try await fake.write(board("GOOD MORNING"))
         let flapd = try await flapd(mirroring: fake.base, key: fake.localKey)
-        defer { Task { await flapd.stop() } }
+        teardown { await flapd.stop() }
         #expect(try await waitFor(flapd, "GOOD MORNING"))
         let slots = try await flapd.api.get("/v1/slots").text
         #expect(slots.contains("home-board"))
@@ -61,10 +61,10 @@ import TestSupport
 
     @Test func oneFlapdMirrorsAnother() async throws {
         let source = try await FlapdProcess.start(arguments: ["--no-sound"])
-        defer { Task { await source.stop() } }
+        teardown { await source.stop() }
         let key = try String(contentsOfFile: source.stateDirectory + "/local-api-key", encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)
         let mirror = try await flapd(mirroring: source.localAPIBase, key: key)
-        defer { Task { await mirror.stop() } }
+        teardown { await mirror.stop() }
         _ = try await source.api.postJSON("/v1/messages", #"{"id": "s1", "text": "SHARED NEWS"}"#)
         #expect(try await waitFor(source, "SHARED NEWS"))
         #expect(try await waitFor(mirror, "SHARED NEWS"))

@@ -4,7 +4,7 @@ import TestSupport
 
 /// flapd driving a real Vestaboard as a panel, through its Local API: the fake board, and
 /// another flapd standing in for a board.
-@Suite(.timeLimit(.minutes(2))) struct VestaboardPanelTests {
+@Suite(.cleansUp, .timeLimit(.minutes(2))) struct VestaboardPanelTests {
     /// A flapd whose one panel is the board at `url` with `key`.
     func flapd(url: String, key: String, api: String = "local", strategy: String = "queued") async throws -> FlapdProcess {
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent("vb-\(UUID().uuidString)").path
@@ -29,9 +29,9 @@ import TestSupport
 
     @Test func aMessageGoesToTheBoardThroughItsLocalAPI() async throws {
         let board = try await FakeVestaboard.start()
-        defer { Task { await board.stop() } }
+        teardown { await board.stop() }
         let flapd = try await flapd(url: board.base, key: board.localKey)
-        defer { Task { await flapd.stop() } }
+        teardown { await flapd.stop() }
         let accepted = try await flapd.api.postJSON("/v1/messages", #"{"id": "v1", "text": "HELLO WALL"}"#)
         #expect(accepted.status == 202)
         let shown = try await eventually(within: .seconds(10), every: .milliseconds(100)) { text(try await board.log().board).contains("HELLO WALL") }
@@ -52,10 +52,10 @@ import TestSupport
 
     @Test func oneFlapdDrivesAnotherThroughItsLocalAPI() async throws {
         let target = try await FlapdProcess.start(arguments: ["--no-sound"])
-        defer { Task { await target.stop() } }
+        teardown { await target.stop() }
         let key = try String(contentsOfFile: target.stateDirectory + "/local-api-key", encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)
         let source = try await flapd(url: target.localAPIBase, key: key)
-        defer { Task { await source.stop() } }
+        teardown { await source.stop() }
         _ = try await source.api.postJSON("/v1/messages", #"{"id": "v2", "text": "FROM THE OTHER ONE"}"#)
         let shown = try await eventually(within: .seconds(20), every: .milliseconds(100)) { try await target.api.get("/v1/board").text.contains("FROM THE OTHER ONE") }
         #expect(shown)
@@ -63,7 +63,7 @@ import TestSupport
 
     @Test func theRealVestaClientFindsTheFakeFaithful() async throws {
         let board = try await FakeVestaboard.start()
-        defer { Task { await board.stop() } }
+        teardown { await board.stop() }
         let result = try await ProcessRunner.run(try await PythonPeer.python(), [
             PythonPeer.peersDirectory.appendingPathComponent("vesta_fake_check.py").path, board.base,
         ])
@@ -80,10 +80,10 @@ import TestSupport
 
     @Test func aRefusedWriteIsShownInStatusAndTheQueueAndCanBeRetried() async throws {
         let board = try await FakeVestaboard.start()
-        defer { Task { await board.stop() } }
+        teardown { await board.stop() }
         try await board.fail("401")
         let flapd = try await flapd(url: board.base, key: board.localKey)
-        defer { Task { await flapd.stop() } }
+        teardown { await flapd.stop() }
         _ = try await flapd.api.postJSON("/v1/messages", #"{"id": "q1", "text": "TRY AGAIN"}"#)
         var failed: [String: Any]?
         _ = try await eventually(within: .seconds(10), every: .milliseconds(100)) {

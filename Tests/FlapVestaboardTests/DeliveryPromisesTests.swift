@@ -5,7 +5,7 @@ import TestSupport
 
 /// The queue's two promises under an outage and a restart: only the newest board of a panel is
 /// ever written, and a board the panel already shows is not written again.
-@Suite(.timeLimit(.minutes(2))) struct DeliveryPromisesTests {
+@Suite(.cleansUp, .timeLimit(.minutes(2))) struct DeliveryPromisesTests {
     let suite = BoardDeliveryTests()
 
     func rows(_ code: Int) -> [[Int]] { suite.rows(code) }
@@ -35,7 +35,7 @@ import TestSupport
     @Test func aBoardTheRestartedQueueAlreadyWroteIsNotWrittenAgain() async throws {
         for strategy in [DeliveryStrategy.conflictAware, .queued, .optimistic] {
             let board = try await FakeVestaboard.start()
-            defer { Task { await board.stop() } }
+            teardown { await board.stop() }
             let path = FileManager.default.temporaryDirectory.appendingPathComponent("outbox-\(UUID().uuidString).sqlite").path
             // Before the kill: the board was offline, a write waited for its retry.
             do {

@@ -5,7 +5,7 @@ import TestSupport
 @testable import FlapVestaboard
 
 /// The cloud's 15 s spacing, coalescing, each strategy, and a restart with writes waiting.
-@Suite(.timeLimit(.minutes(2))) struct DeliveryStrategyTests {
+@Suite(.cleansUp, .timeLimit(.minutes(2))) struct DeliveryStrategyTests {
     let suite = BoardDeliveryTests()
 
     func rows(_ code: Int) -> [[Int]] { suite.rows(code) }
@@ -81,7 +81,7 @@ import TestSupport
 
     @Test func aRestartLosesNothingAndSendsNothingTwice() async throws {
         let board = try await FakeVestaboard.start()
-        defer { Task { await board.stop() } }
+        teardown { await board.stop() }
         let path = FileManager.default.temporaryDirectory.appendingPathComponent("outbox-\(UUID().uuidString).sqlite").path
         // Before the "crash": one write reached the board but was not recorded as sent (flapd
         // stopped between the answer and the commit), and a newer one for another panel waits.

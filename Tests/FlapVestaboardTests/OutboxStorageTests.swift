@@ -8,13 +8,13 @@ import TestSupport
 
 /// The outbox on a disk that fills up: the board it could not queue is queued, and written, by
 /// itself once there is room, and the file stays sound.
-@Suite(.timeLimit(.minutes(2)), .enabled(if: SmallFilesystem.canMount, "mounting a small filesystem needs root"))
+@Suite(.cleansUp, .timeLimit(.minutes(2)), .enabled(if: SmallFilesystem.canMount, "mounting a small filesystem needs root"))
 struct OutboxStorageTests {
     let suite = BoardDeliveryTests()
 
     @Test func aBoardTheFullDiskCouldNotQueueIsWrittenOnceThereIsRoom() async throws {
         let disk = try await SmallFilesystem.mount(mebibytes: 6)
-        defer { Task { await disk.unmount() } }
+        teardown { await disk.unmount() }
         let path = disk.path + "/outbox.sqlite"
         let rig = try await suite.rig({ .local($0.url, key: $0.localKey) }, path: path)
         defer { rig.running.cancel(); Task { await rig.board.stop() } }
