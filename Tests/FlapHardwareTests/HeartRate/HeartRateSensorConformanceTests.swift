@@ -73,10 +73,13 @@ import TestSupport
         running.cancel()
         await running.value
         #expect(cancelled.duration(to: .now) < .seconds(12), "\(kind) took \(cancelled.duration(to: .now)) to stop")
-        let count = recorder.samples.count
-        try await Task.sleep(for: .milliseconds(300))
-        #expect(recorder.samples.count == count)
+        // Nothing after it returned, even when the strap speaks again: the stimulus and the rig's
+        // teardown (which awaits its peer) mark a point by which a source still running would
+        // have said something.
+        let count = recorder.all.count
+        await rig.stimulate()
         await rig.tearDown()
+        #expect(recorder.all.count == count, "\(kind) spoke after it stopped")
 
         #expect(arrived, "\(kind): no samples; statuses \(recorder.statuses), notices \(recorder.notices)")
         // Its first word is the source searching.
