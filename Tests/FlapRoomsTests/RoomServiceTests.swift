@@ -127,4 +127,29 @@ import Wematch
         running.cancel()
         await running.value
     }
+
+    /// A request waiting its turn as the kiosk stops is answered (refused), never left waiting.
+    @Test func aRequestWaitingAsTheRoomsStopIsAnswered() async throws {
+        let broker = try await MosquittoBroker.start()
+        teardown { await broker.stop() }
+        let clock = ManualClock()
+        let kiosk = try service(broker, clock)
+        let running = Task { await kiosk.run() }
+        // The first looks for a code no kiosk lists (it waits out its patience on the manual
+        // clock); the second waits behind it.
+        let first = Task { try await kiosk.join(code: RoomCode.standing("nowhere").text) }
+        let second = Task { try await kiosk.join(code: RoomCode.standing("elsewhere").text) }
+        await clock.sleepers()
+        running.cancel()
+        let answers = try await driving(clock) {
+            [await first.result, await second.result].map { result -> String in
+                if case .failure(let error as RoomRequestError) = result { return error.description }
+                return "\(result)"
+            }
+        }
+        #expect(answers.contains { $0.contains("stopping") }, "\(answers)")
+        await running.value
+        // After it has stopped, at once.
+        await #expect(throws: RoomRequestError.self) { try await kiosk.join(code: RoomCode.standing("nowhere").text) }
+    }
 }
