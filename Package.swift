@@ -43,11 +43,13 @@ let package = Package(
     targets: [
         // Pure Swift: character codes, text layout, drums, flip planning, pixels, sound and image
         // file formats in memory, and the small stream helpers the actors share. No I/O.
-        .target(name: "FlapCore"),
+        // Hashing, seeded randomness and stream helpers: no dependencies, used across the tree.
+        .target(name: "FlapPrimitives"),
+        .target(name: "FlapCore", dependencies: ["FlapPrimitives"]),
         // The hardware abstraction layer: small device protocols, no Glibc.
         .target(name: "FlapHardware", dependencies: ["FlapCore"]),
         // Public simulated twins of every device, used by tests and by `flapd --simulate`.
-        .target(name: "FlapSimulated", dependencies: ["FlapHardware", "FlapCore"]),
+        .target(name: "FlapSimulated", dependencies: ["FlapHardware", "FlapCore", "FlapPrimitives"]),
         // SQLite files (statements, transactions, migrations) and the storage's faults (a full,
         // read-only or failing disk, a damaged file), told once and shown.
         .target(name: "FlapStorage", dependencies: ["CSQLite", "COnDemand", .product(name: "Logging", package: "swift-log")]),
@@ -61,7 +63,7 @@ let package = Package(
             name: "FlapMessaging",
             dependencies: [
                 "FlapJSON",
-                "FlapCore", "FlapStorage",
+                "FlapCore", "FlapPrimitives", "FlapStorage",
                 .product(name: "Logging", package: "swift-log"),
             ]),
         // Counters and histograms of what flapd does, in Prometheus text format.
@@ -72,7 +74,7 @@ let package = Package(
             name: "FlapHTTP",
             dependencies: [
                 "FlapJSON",
-                "FlapCore", "FlapMessaging", "FlapStorage", "FlapMetrics", "FlapTime", "FlapMCP", "FlapMembers",
+                "FlapCore", "FlapPictures", "FlapPrimitives", "FlapMessaging", "FlapStorage", "FlapMetrics", "FlapTime", "FlapMCP", "FlapMembers",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "CompressNIO", package: "compress-nio"),
                 .product(name: "HummingbirdCore", package: "hummingbird"),
@@ -116,16 +118,20 @@ let package = Package(
         .target(
             name: "FlapHeartRate",
             dependencies: [
-                "FlapCore", "FlapHardware", "FlapMetrics",
+                "FlapCore", "FlapPrimitives", "FlapHardware", "FlapMetrics",
                 .product(name: "Logging", package: "swift-log"),
             ]),
         // Drivers chosen from settings: the real ones (FlapLinux) or their simulated twins, for
         // flapd's composition and flapctl's direct sensor reading.
         .target(name: "FlapDrivers", dependencies: ["FlapHeartRate", "FlapHardware", "FlapLinux", "FlapSimulated"]),
         // Wematch rooms: members, points, who is synced with whom, clusters, chains, stars. Pure, clock-injected.
-        .target(name: "Wematch", dependencies: ["FlapJSON"]),
+        .target(name: "Wematch", dependencies: ["FlapJSON", "FlapPrimitives"]),
         // JSON values read field by field (errors name the field) and passed on unchanged.
         .target(name: "FlapJSON"),
+        // Boards as PNG pictures (the board resource, /v1/board.png, flapctl preview, the app's icons).
+        .target(
+            name: "FlapPictures",
+            dependencies: ["FlapCore", .product(name: "CompressNIO", package: "compress-nio"), .product(name: "NIOCore", package: "swift-nio")]),
         // Rooms over MQTT: a kiosk's view of a room and the members it hosts.
         .target(name: "FlapRooms", dependencies: ["Wematch", "FlapMQTTClient", "FlapHeartRate", "FlapHardware", .product(name: "Logging", package: "swift-log")]),
         // A real Vestaboard through its APIs: the client, the persistent delivery queue.
@@ -133,7 +139,7 @@ let package = Package(
             name: "FlapVestaboard",
             dependencies: [
                 "FlapJSON",
-                "FlapCore", "FlapHardware", "FlapStorage",
+                "FlapCore", "FlapPrimitives", "FlapHardware", "FlapStorage",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
@@ -144,16 +150,13 @@ let package = Package(
         .target(
             name: "FlapMCP",
             dependencies: [
-                "FlapJSON", "FlapCore",
-                .product(name: "CompressNIO", package: "compress-nio"),
-                .product(name: "NIOCore", package: "swift-nio"),
+                "FlapJSON", "FlapCore", "FlapPictures",
             ]),
         // The web page flapd serves: HTML, CSS and ES modules built into the binary.
         .target(
             name: "FlapWeb",
             dependencies: [
-                "FlapCore", .product(name: "Hummingbird", package: "hummingbird"), .product(name: "HTTPTypes", package: "swift-http-types"),
-                .product(name: "CompressNIO", package: "compress-nio"), .product(name: "NIOCore", package: "swift-nio"),
+                "FlapCore", "FlapPictures", "FlapPrimitives", .product(name: "Hummingbird", package: "hummingbird"), .product(name: "HTTPTypes", package: "swift-http-types"),
             ],
             resources: ["index.html", "style.css", "icon.svg", "app.js", "api.js", "board.js", "compose.js", "paint.js", "lists.js", "status.js", "room.js",
                         "manifest.webmanifest", "sw.js", "offline.js", "outbox.js", "widget.html", "widget.css", "widget.js", "install.html", "join.html", "join.js", "members.js"]
@@ -205,7 +208,7 @@ let package = Package(
         .target(
             name: "FlapDisplay",
             dependencies: [
-                "FlapCore", "FlapHardware", "FlapKiosk", "FlapMessaging", "FlapStorage", "FlapTime", "Wematch",
+                "FlapCore", "FlapPrimitives", "FlapHardware", "FlapKiosk", "FlapMessaging", "FlapStorage", "FlapTime", "Wematch",
                 .product(name: "Logging", package: "swift-log"),
             ]),
         // TOML 1.0 read into values, and where each key was written (for errors naming the line).
@@ -215,7 +218,7 @@ let package = Package(
             name: "FlapService",
             dependencies: [
                 "FlapJSON",
-                "FlapTime", "FlapCore", "FlapHardware", "FlapSimulated", "FlapLinux", "FlapDrivers", "FlapDisplay", "FlapTOML", "FlapMessaging", "FlapStorage", "FlapHTTP", "FlapMQTT", "FlapMQTTClient", "FlapMetrics", "FlapHeartRate", "FlapRooms", "FlapKiosk", "FlapVestaboard", "FlapWeb", "FlapTLS", "FlapQR", "FlapMembers", "FlapDiscovery", "Wematch", "CSystemd",
+                "FlapTime", "FlapCore", "FlapPrimitives", "FlapHardware", "FlapSimulated", "FlapLinux", "FlapDrivers", "FlapDisplay", "FlapTOML", "FlapMessaging", "FlapStorage", "FlapHTTP", "FlapMQTT", "FlapMQTTClient", "FlapMetrics", "FlapHeartRate", "FlapRooms", "FlapKiosk", "FlapVestaboard", "FlapWeb", "FlapTLS", "FlapQR", "FlapMembers", "FlapDiscovery", "Wematch", "CSystemd",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdTLS", package: "hummingbird"),
                 .product(name: "NIOCore", package: "swift-nio"),
@@ -235,7 +238,7 @@ let package = Package(
             name: "FlapControl",
             dependencies: [
                 "FlapJSON",
-                "FlapCore", "FlapHardware", "FlapMQTTClient", "FlapHeartRate", "FlapDrivers", "FlapMCP", "FlapQR",
+                "FlapCore", "FlapHardware", "FlapMQTTClient", "FlapHeartRate", "FlapDrivers", "FlapMCP", "FlapPictures", "FlapQR",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "CompressNIO", package: "compress-nio"),
                 .product(name: "NIOCore", package: "swift-nio"),
@@ -249,28 +252,32 @@ let package = Package(
         .executableTarget(
             name: "flapbench",
             dependencies: [
-                "FlapControl", "FlapCore", "FlapHardware", "FlapSimulated", "FlapLinux", "FlapMQTTClient", "Wematch", "FlapKiosk",
+                "FlapControl", "FlapCore", "FlapPrimitives", "FlapHardware", "FlapSimulated", "FlapLinux", "FlapMQTTClient", "Wematch", "FlapKiosk", "BenchmarkCorpus",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             path: "Benchmarks/flapbench"),
         // One FlapCore workload per run, for instruction counts under callgrind.
-        .executableTarget(name: "instruction-counts", dependencies: ["FlapCore"], path: "Benchmarks/InstructionCounts"),
+        .executableTarget(name: "instruction-counts", dependencies: ["FlapCore", "BenchmarkCorpus"], path: "Benchmarks/InstructionCounts"),
+        // The texts the benchmarks lay out: measured, never shipped.
+        .target(name: "BenchmarkCorpus", path: "Benchmarks/Corpus"),
 
         // Helpers shared by the test targets: the Python peer (vesta in a venv), the built binaries.
         .target(name: "TestSupport", dependencies: [.product(name: "Logging", package: "swift-log")], path: "Tests/TestSupport"),
-        .testTarget(name: "FlapCoreTests", dependencies: ["FlapCore", "TestSupport"]),
+        .testTarget(name: "FlapCoreTests", dependencies: ["FlapCore", "FlapPrimitives", "TestSupport"]),
+        .testTarget(name: "FlapPrimitivesTests", dependencies: ["FlapPrimitives", "TestSupport"]),
+        .testTarget(name: "FlapPicturesTests", dependencies: ["FlapPictures", "FlapCore", .product(name: "CompressNIO", package: "compress-nio"), .product(name: "NIOCore", package: "swift-nio")]),
         .testTarget(
             name: "FlapSimulatedTests",
             dependencies: ["FlapSimulated", "FlapHardware", "TestSupport"]),
         .testTarget(name: "FlapLinuxTests", dependencies: ["FlapLinux", "FlapHardware", "FlapCore", "FlapSimulated", "TestSupport"]),
         .testTarget(
             name: "FlapHardwareTests",
-            dependencies: ["FlapHardware", "FlapCore", "FlapSimulated", "FlapLinux", "TestSupport"]),
+            dependencies: ["FlapHardware", "FlapCore", "FlapPrimitives", "FlapSimulated", "FlapLinux", "TestSupport"]),
         .testTarget(
             name: "FlapMQTTClientTests",
             dependencies: ["FlapMQTTClient", "TestSupport", .product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOEmbedded", package: "swift-nio")]),
         .testTarget(name: "FlapRoomsTests", dependencies: ["FlapRooms", "Wematch", "FlapMQTTClient", "TestSupport"]),
-        .testTarget(name: "WematchTests", dependencies: ["Wematch", "TestSupport"]),
+        .testTarget(name: "WematchTests", dependencies: ["Wematch", "FlapPrimitives", "TestSupport"]),
         .testTarget(
             name: "FlapStorageTests",
             dependencies: ["FlapStorage", "TestSupport", .product(name: "Logging", package: "swift-log")]),

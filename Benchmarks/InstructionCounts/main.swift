@@ -1,3 +1,4 @@
+import BenchmarkCorpus
 import FlapCore
 import Foundation
 

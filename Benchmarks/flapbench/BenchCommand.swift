@@ -1,5 +1,6 @@
-import FlapControl
 import ArgumentParser
+import BenchmarkCorpus
+import FlapControl
 import FlapCore
 import FlapLinux
 import Foundation

@@ -1,6 +1,7 @@
 import FlapControl
 import FlapCore
 import FlapHardware
+import FlapPrimitives
 import FlapSimulated
 import Foundation
 

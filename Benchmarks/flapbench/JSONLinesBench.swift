@@ -1,3 +1,4 @@
+import BenchmarkCorpus
 import FlapControl
 import FlapCore
 import Foundation

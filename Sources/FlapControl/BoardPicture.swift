@@ -1,5 +1,6 @@
 import FlapCore
 import FlapMCP
+import FlapPictures
 import FoundationEssentials
 
 /// Pictures of a board for people without the hardware, as the board resource of the MCP server

@@ -1,7 +1,9 @@
 import FlapCore
 import FlapMCP
-import Hummingbird
+import FlapPictures
+import FlapPrimitives
 import HTTPTypes
+import Hummingbird
 
 /// `GET /v1/board.png` and `/v1/board.svg`: a panel as a picture for dashboards (Home Assistant
 /// picture cards, Homepage, widget apps), drawn as `flapctl preview --png` draws it. Each answer

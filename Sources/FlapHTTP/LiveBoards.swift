@@ -1,4 +1,5 @@
 import FlapCore
+import FlapPrimitives
 import FoundationEssentials
 
 /// What browsers watching the boards are told, as it happens: each plan as it starts (every

@@ -1,6 +1,7 @@
 import FlapCore
 import FlapHardware
 import FlapMetrics
+import FlapPrimitives
 import Logging
 
 /// Runs every heart-rate source, keeps each source's state and each strap's latest reading in

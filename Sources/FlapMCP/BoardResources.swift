@@ -1,5 +1,6 @@
 import FlapCore
 import FlapJSON
+import FlapPictures
 import FoundationEssentials
 
 /// The board as resources an assistant can read or attach: every panel as text, and each as a

@@ -1,5 +1,6 @@
 import FlapCore
 import FlapHardware
+import FlapPrimitives
 
 /// A split-flap panel simulated at its modules: it plays plans on the clock it is given, moving
 /// each module flap by flap at the planned instants, and records every start and landing so a

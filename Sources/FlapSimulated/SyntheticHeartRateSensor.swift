@@ -1,4 +1,5 @@
 import FlapHardware
+import FlapPrimitives
 
 /// Heart-rate straps worn by simulated people with believable physiology, on any clock: a
 /// resting rate of 55–85 BPM, bouts of effort that ramp up and recover, beat-to-beat variation
@@ -48,7 +49,7 @@ struct SimulatedPerson {
     let strap: StrapIdentity
     let resting: Double
     let battery: Int
-    private var random: SplitMix64
+    private var random: SeededRandom
     private var rate: Double
     private var target: Double
     /// Seconds left of the current bout of effort, or of rest before the next one.
@@ -60,7 +61,7 @@ struct SimulatedPerson {
 
     init(strap: StrapIdentity, seed: UInt64) {
         self.strap = strap
-        random = SplitMix64(seed: seed)
+        random = SeededRandom(seed: seed)
         resting = 55 + random.unit() * 30
         battery = 40 + Int(random.unit() * 60)
         rate = resting
@@ -111,19 +112,4 @@ struct SimulatedPerson {
         let bpm = Int((60 * 1024 * Double(intervals.count) / Double(intervals.reduce(0) { $0 + Int($1) })).rounded())
         return Reading(bpm: bpm, contact: .detected, rrIntervals: intervals)
     }
-}
-
-/// A small seeded generator (SplitMix64): reproducible simulations need no better.
-struct SplitMix64 {
-    private var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-    /// In [0, 1).
-    mutating func unit() -> Double { Double(next() >> 11) / Double(1 << 53) }
 }

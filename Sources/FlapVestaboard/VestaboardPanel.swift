@@ -1,7 +1,8 @@
-import FoundationEssentials
 import FlapCore
 import FlapHardware
+import FlapPrimitives
 import FlapStorage
+import FoundationEssentials
 
 /// A real Vestaboard as a panel: each plan's final board goes to the board through the
 /// delivery queue (retried, spaced, coalesced as the queue does), and the panel counts as moving

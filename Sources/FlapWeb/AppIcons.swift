@@ -1,6 +1,5 @@
-import CompressNIO
 import FlapCore
-import NIOCore
+import FlapPictures
 
 /// The installed app's icons, drawn as the board draws itself: dark flaps with their split,
 /// "VW" over a green and a yellow chip. The maskable icon has a ring of blank flaps around
@@ -19,10 +18,6 @@ enum AppIcons {
         let renderer = try! BoardRenderer(size: board.size, width: side, height: side, style: .screen)
         var frame = PixelFrame(width: side, height: side, colour: RenderStyle.screen.backdrop)
         renderer.draw(board, into: &frame)
-        return try! PNGFile.encode(frame) { raw in
-            var input = ByteBuffer(bytes: raw)
-            var compressed = try input.compress(with: .zlib())
-            return compressed.readBytes(length: compressed.readableBytes) ?? []
-        }
+        return try! BoardPNG.png(frame)
     }
 }

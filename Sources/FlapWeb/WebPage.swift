@@ -1,4 +1,5 @@
 import FlapCore
+import FlapPrimitives
 import FoundationEssentials
 import HTTPTypes
 import Hummingbird

@@ -1,3 +1,4 @@
+import FlapPrimitives
 /// Names for members who did not choose one: `cosmic_narwhal0042`, from 100 adjectives, 100
 /// animals and four digits, seeded by the member's id and unique in the room.
 public enum MemberNames {
@@ -25,7 +26,7 @@ public enum MemberNames {
 
     /// A name for `id` that no one in `taken` has.
     public static func name(for id: MemberID, avoiding taken: Set<String>) -> String {
-        var random = SeededRandom(SeededRandom.hash(id))
+        var random = SeededRandom(seed: FNV1a.hash(id))
         while true {
             let adjective = adjectives[Int(random.next() % UInt64(adjectives.count))]
             let animal = animals[Int(random.next() % UInt64(animals.count))]

@@ -1,3 +1,4 @@
+import FlapPrimitives
 import FoundationEssentials
 
 /// A Wematch room as one kiosk sees it: members' join records and samples in, the room's shape
@@ -144,7 +145,7 @@ public struct Room<Instant: InstantProtocol & Sendable>: Sendable where Instant.
         // Only the newest ``mostStars`` can shine: the ones before would be put out at once.
         for (key, edge) in lighting.suffix(Self.mostStars) {
             let a = slots[admitted[active[Int(edge.a)]]], b = slots[admitted[active[Int(edge.b)]]]
-            let seed = SeededRandom.hash("\(min(a.id, b.id))|\(max(a.id, b.id))|\(max(a.sequence ?? 0, b.sequence ?? 0))")
+            let seed = FNV1a.hash("\(min(a.id, b.id))|\(max(a.id, b.id))|\(max(a.sequence ?? 0, b.sequence ?? 0))")
             stars.append(Star(pair: SyncGraph.Pair(a.id, b.id), key: key, between: a.point!, and: b.point!, seed: seed, born: now))
             lit.insert(key)
         }

@@ -1,3 +1,4 @@
+import FlapPrimitives
 /// The six characters people type to join a room: Crockford's base-32 letters and digits (no
 /// I, L, O or U to misread), upper case. A standing room's code comes from its name, so every
 /// kiosk of the room announces the same one; a room for two gets a random one.
@@ -17,13 +18,13 @@ public struct RoomCode: Sendable, Hashable, CustomStringConvertible {
 
     /// A standing room's code: from its name, the same everywhere.
     public static func standing(_ room: String) -> RoomCode {
-        var random = SeededRandom(SeededRandom.hash("wematch room " + room))
+        var random = SeededRandom(seed: FNV1a.hash("wematch room " + room))
         return generate(&random)
     }
 
     /// A fresh code from `seed` (a room for two).
     public static func random(seed: UInt64) -> RoomCode {
-        var random = SeededRandom(seed)
+        var random = SeededRandom(seed: seed)
         return generate(&random)
     }
 

@@ -1,3 +1,4 @@
+import FlapPrimitives
 import FoundationEssentials
 import Glibc
 
@@ -18,7 +19,7 @@ public struct Star<Instant: InstantProtocol & Sendable>: Sendable where Instant.
     public let velocity: HeartPoint
 
     init(pair: SyncGraph.Pair, key: UInt64, between a: HeartPoint, and b: HeartPoint, seed: UInt64, born: Instant) {
-        var random = SeededRandom(seed)
+        var random = SeededRandom(seed: seed)
         self.pair = pair
         self.key = key
         self.born = born
@@ -46,33 +47,4 @@ public struct Star<Instant: InstantProtocol & Sendable>: Sendable where Instant.
     public func isGone(at now: Instant) -> Bool { age(now) >= Self.driftTime + Self.fadeTime }
 
     private func age(_ now: Instant) -> Duration { born.duration(to: now) }
-}
-
-/// SplitMix64: a small seeded generator, so stars and names come out the same everywhere.
-struct SeededRandom {
-    private var state: UInt64
-
-    init(_ seed: UInt64) { state = seed }
-
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-
-    mutating func next(in range: ClosedRange<Double>) -> Double {
-        range.lowerBound + (range.upperBound - range.lowerBound) * Double(next() >> 11) / Double(1 << 53)
-    }
-
-    /// FNV-1a of `text`: a seed from a name that is the same in every process.
-    static func hash(_ text: String) -> UInt64 {
-        var hash: UInt64 = 0xCBF2_9CE4_8422_2325
-        for byte in text.utf8 {
-            hash ^= UInt64(byte)
-            hash = hash &* 0x0000_0100_0000_01B3
-        }
-        return hash
-    }
 }

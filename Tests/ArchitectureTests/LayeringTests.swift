@@ -53,8 +53,8 @@ import Testing
 
     @Test func theRulesParserReadsWhatItShould() throws {
         let package = try Self.packageDependencies()
-        #expect(package["FlapCore"] == [])
-        #expect(package["FlapMessaging"] == ["FlapJSON", "FlapCore", "FlapStorage"])
+        #expect(package["FlapPrimitives"] == [])
+        #expect(package["FlapMessaging"] == ["FlapJSON", "FlapCore", "FlapPrimitives", "FlapStorage"])
         #expect(package["FlapStorage"] == ["CSQLite", "COnDemand"], "a product (swift-log) is not a project module")
         #expect(try Self.packageProducts()["FlapStorage"] == ["Logging"])
     }

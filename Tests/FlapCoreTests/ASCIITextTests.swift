@@ -1,5 +1,6 @@
-import Testing
 @testable import FlapCore
+import FlapPrimitives
+import Testing
 
 /// The ASCII fast path against the general path it stands in for: on seeded random texts made
 /// of what trips layouts up (escapes, braces, digits, every kind of line break, characters the

@@ -1,5 +1,6 @@
-import Testing
 @testable import FlapCore
+import FlapPrimitives
+import Testing
 
 @Suite struct FlipPlannerTests {
     func board(_ text: String, size: BoardSize = .flagship) throws -> Board {

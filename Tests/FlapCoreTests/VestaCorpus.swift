@@ -1,4 +1,5 @@
 import FlapCore
+import FlapPrimitives
 
 /// One layout request, as the vesta oracle (Tests/Peers/vesta_oracle.py) takes it.
 struct VestaRequest: Codable, Sendable {

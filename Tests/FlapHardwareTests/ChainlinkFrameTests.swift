@@ -1,8 +1,9 @@
 import FlapCore
+@testable import FlapHardware
+import FlapPrimitives
 import Foundation
 import Testing
 import TestSupport
-@testable import FlapHardware
 
 /// The Chainlink wire format against Python's protobuf, cobs and zlib (Tests/Peers/chainlink_peer.py).
 @Suite struct ChainlinkFrameTests {

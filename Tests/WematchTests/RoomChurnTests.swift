@@ -1,3 +1,4 @@
+import FlapPrimitives
 import Foundation
 import Testing
 import TestSupport
@@ -9,7 +10,7 @@ import TestSupport
     let suite = RoomTests()
 
     @Test func anyMixOfJoinsLeavesAndSilenceKeepsTheRoomWhole() {
-        var generator = SeededRandom(20261124)
+        var generator = SeededRandom(seed: 20261124)
         var room = Room<RoomTests.Instant>(name: "churn", capacity: 4)
         let ids = (0..<8).map { "kiosk.serial.m\($0)" }
         var sequence = 0

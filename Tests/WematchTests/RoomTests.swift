@@ -1,3 +1,4 @@
+import FlapPrimitives
 import Foundation
 import Testing
 import TestSupport
@@ -146,7 +147,7 @@ import TestSupport
     }
 
     @Test func everyKioskComputesTheSameRoomWhateverTheOrderOfArrival() {
-        var random = SeededRandom(42)
+        var random = SeededRandom(seed: 42)
         var messages: [(MemberID, HeartSample)] = []
         for id in (0..<12).map({ "k\($0)" }) {
             var previous = random.next(in: 60...90)

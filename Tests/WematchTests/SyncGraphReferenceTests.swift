@@ -1,3 +1,4 @@
+import FlapPrimitives
 import Testing
 @testable import Wematch
 
@@ -43,7 +44,7 @@ import Testing
     }
 
     @Test(arguments: 0..<40) func randomRoomsMatchTheReference(_ seed: Int) {
-        var random = SeededRandom(UInt64(seed) &* 7919 &+ 1)
+        var random = SeededRandom(seed: UInt64(seed) &* 7919 &+ 1)
         let count = 2 + Int(random.next() % 40)
         // Crowded rooms (a small range) make long chains and big clusters; spread ones make few.
         let spread = [12.0, 25, 60, 160][seed % 4]
@@ -69,7 +70,7 @@ extension SyncGraphReferenceTests {
     @Test func theRandomRoomsHaveLongChainsAndBothKinds() {
         var chains: [Int] = [], hard = 0, soft = 0
         for seed in 0..<40 {
-            var random = SeededRandom(UInt64(seed) &* 7919 &+ 1)
+            var random = SeededRandom(seed: UInt64(seed) &* 7919 &+ 1)
             let count = 2 + Int(random.next() % 40)
             let spread = [12.0, 25, 60, 160][seed % 4]
             let points = (0..<count).map { _ in HeartPoint(previous: 60 + random.next(in: 0...spread), current: 60 + random.next(in: 0...spread)) }

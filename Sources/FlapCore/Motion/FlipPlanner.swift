@@ -1,3 +1,4 @@
+import FlapPrimitives
 /// Whether a panel's modules may turn backwards.
 public enum PanelMotion: String, Sendable, CaseIterable {
     /// Split-flap hardware and its simulations: drums turn forward only.

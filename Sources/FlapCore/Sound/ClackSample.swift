@@ -1,3 +1,4 @@
+import FlapPrimitives
 import FoundationEssentials
 import Glibc
 

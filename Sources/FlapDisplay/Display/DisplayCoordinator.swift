@@ -1,6 +1,7 @@
 import FlapCore
 import FlapHardware
 import FlapMessaging
+import FlapPrimitives
 import FlapStorage
 import FlapTime
 import FoundationEssentials
@@ -244,7 +245,7 @@ public actor DisplayCoordinator<C: Clock> where C.Duration == Duration {
     }
 
     static func seed(_ id: String) -> UInt64 {
-        id.utf8.reduce(0xcbf2_9ce4_8422_2325) { ($0 ^ UInt64($1)) &* 0x100_0000_01B3 }
+        FNV1a.hash(id)
     }
 }
 

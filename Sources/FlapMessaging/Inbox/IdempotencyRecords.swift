@@ -1,4 +1,5 @@
 import FlapCore
+import FlapPrimitives
 import FlapStorage
 import FoundationEssentials
 

@@ -36,7 +36,13 @@ public enum BoardPNG {
             frame = PixelFrame(width: renderer.width, height: renderer.height)
             renderer.draw(board, into: &frame)
         }
-        return try PNGFile.encode(frame) { raw in
+        return try png(frame)
+    }
+
+    /// `frame` as a PNG file, its pixels compressed by zlib (compress-nio's, so FlapCore, which
+    /// writes the file's chunks, links no C library).
+    public static func png(_ frame: PixelFrame) throws -> [UInt8] {
+        try PNGFile.encode(frame) { raw in
             var input = ByteBuffer(bytes: raw)
             var compressed = try input.compress(with: .zlib())
             return compressed.readBytes(length: compressed.readableBytes) ?? []

@@ -1,4 +1,4 @@
-import FlapCore
+import FlapPrimitives
 import Testing
 
 /// Watchers and WakeSignal: what they promise callers on other threads and in cancellation handlers.
