@@ -45,7 +45,7 @@ struct MembersAPI {
             struct Invited: Encodable { var member: MemberView; var invitation: InvitationView }
             return Responses.json(.created, Invited(member: MemberView(member), invitation: links.view(invitation, for: request)))
         } catch {
-            return Responses.error(.badRequest, "\(error)", problems: [.init(field: error.field, problem: error.problem)])
+            return Responses.error(error.isConflict ? .conflict : .badRequest, "\(error)", problems: [.init(field: error.field, problem: error.problem)])
         }
     }
 }
@@ -65,9 +65,10 @@ struct MemberView: Encodable {
     }
 
     /// A sender id from a name when none is given: lower case, spaces as dashes, what a sender id
-    /// may not hold left out ("Grand Ma" → "grand-ma").
+    /// may not hold left out ("Grand Ma" → "grand-ma"); `member` for a name of nothing else.
     static func senderID(for name: String) -> String {
-        String(name.lowercased().split(whereSeparator: \.isWhitespace).joined(separator: "-").filter { !"/+#".contains($0) }.prefix(64))
+        let id = String(name.lowercased().split(whereSeparator: \.isWhitespace).joined(separator: "-").filter { !"/+#".contains($0) }.prefix(64))
+        return id.isEmpty ? "member" : id
     }
 }
 

@@ -97,10 +97,10 @@ public actor AccessStore {
         if let problem = Self.nameProblem(name) { throw MemberProblem(field: "name", problem: problem) }
         if let problem = Self.senderProblem(sender) { throw MemberProblem(field: "sender", problem: problem) }
         if let other = file.members.first(where: { $0.sender == sender }) {
-            throw MemberProblem(field: "sender", problem: "\(sender) is already \(other.name)'s; each member has a sender of their own")
+            throw MemberProblem(field: "sender", problem: "\(sender) is already \(other.name)'s; each member has a sender of their own", isConflict: true)
         }
         guard file.members.count < Self.mostMembers else {
-            throw MemberProblem(field: "name", problem: "the board has \(Self.mostMembers) members, as many as it takes; remove one first")
+            throw MemberProblem(field: "name", problem: "the board has \(Self.mostMembers) members, as many as it takes; remove one first", isConflict: true)
         }
         let member = Member(id: "m-" + AccessToken.random().prefix(10).lowercased(), name: name, sender: sender, createdAt: now())
         file.members.append(member)

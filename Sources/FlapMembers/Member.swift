@@ -30,10 +30,14 @@ public struct Invitation: Sendable, Equatable {
 public struct MemberProblem: Error, Equatable, Sendable, CustomStringConvertible {
     public var field: String
     public var problem: String
+    /// The request was well formed but clashes with the members there are (a sender already
+    /// someone's, a board with as many members as it takes): 409, not 400.
+    public var isConflict: Bool
     public var description: String { "\(field): \(problem)" }
 
-    public init(field: String, problem: String) {
+    public init(field: String, problem: String, isConflict: Bool = false) {
         self.field = field
         self.problem = problem
+        self.isConflict = isConflict
     }
 }

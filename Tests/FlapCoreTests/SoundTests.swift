@@ -3,6 +3,18 @@ import Testing
 @testable import FlapCore
 
 @Suite struct SoundTests {
+    /// What the API description's `quietHours` pattern allows, and nothing else.
+    @Test func quietHoursAreHoursAndMinutesThatDiffer() {
+        for text in ["22:00-07:00", "7:30-22:00", " 22:00 - 07:00 ", "0:00-00:01", "23:59-00:00"] {
+            #expect(QuietHours(text) != nil, "\(text)")
+        }
+        for text in ["22:00-22:00", "7:00-07:00", "24:00-01:00", "22:60-07:00", "+7:00-08:00", "007:00-08:00", "7:0-08:00",
+                     "\t22:00-07:00", "22:00-07:00\n", "22:00--07:00", "22:00", "", "٢٢:00-07:00"] {
+            #expect(QuietHours(text) == nil, "\(text)")
+        }
+        #expect(QuietHours(" 7:05 - 22:00")?.description == "07:05-22:00")
+    }
+
     @Test func theSynthesizedClackIsAShortDecayingBurstNotNoise() {
         let clack = ClackSample.synthesized()
         #expect(clack.rate == 48_000)

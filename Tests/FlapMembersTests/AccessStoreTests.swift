@@ -105,7 +105,7 @@ import TestSupport
     @Test func membersNeedANameAndASenderOfTheirOwn() async throws {
         let store = store(Clock())
         _ = try await store.addMember(name: "Mum", sender: "mum")
-        await #expect(throws: MemberProblem(field: "sender", problem: "mum is already Mum's; each member has a sender of their own")) {
+        await #expect(throws: MemberProblem(field: "sender", problem: "mum is already Mum's; each member has a sender of their own", isConflict: true)) {
             try await store.addMember(name: "Other", sender: "mum")
         }
         await #expect(throws: MemberProblem.self) { try await store.addMember(name: "", sender: "x") }

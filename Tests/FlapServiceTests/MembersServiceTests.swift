@@ -30,7 +30,11 @@ import TestSupport
         let url = try #require(invitation["url"] as? String)
         #expect(url.hasPrefix("https://") && url.contains(".local:\(flapd.httpsPort)/join#"), "asked from this machine: its .local name, \(url)")
         #expect((invitation["qrCode"] as? String)?.hasPrefix("<svg") == true)
-        #expect(try await owner.postJSON("/v1/members", #"{"name": "Mum again", "sender": "mum"}"#).status == 400)
+        // A sender already someone's is a conflict with the members there are, not a malformed request.
+        #expect(try await owner.postJSON("/v1/members", #"{"name": "Mum again", "sender": "mum"}"#).status == 409)
+        #expect(try await owner.postJSON("/v1/members", #"{"name": "  "}"#).status == 400)
+        let unnamed = try await owner.postJSON("/v1/members", ##"{"name": "#/+"}"##)
+        #expect(unnamed.status == 201 && (unnamed.object["member"] as? [String: Any])?["sender"] as? String == "member", "a name that gives no sender id")
 
         let (mum, session) = try await signedIn(flapd, with: ["invitation": Self.token(of: url)])
         #expect(session["role"] as? String == "member")

@@ -6,17 +6,26 @@ public struct QuietHours: Sendable, Equatable, CustomStringConvertible {
     public var start: Int
     public var end: Int
 
-    /// Parses `HH:MM-HH:MM`.
+    /// Parses `HH:MM-HH:MM` (the hour may have one digit; spaces around either time), start and
+    /// end differing. Exactly what the API description's pattern for `quietHours` allows: a sign,
+    /// a third digit or a tab taken here would be a value the description calls invalid.
     public init?(_ text: String) {
-        let parts = text.split(separator: "-").map { $0.trimmed }
+        let parts = text.split(separator: "-", omittingEmptySubsequences: false).map(Self.withoutSpaces)
         guard parts.count == 2, let start = Self.minutes(parts[0]), let end = Self.minutes(parts[1]), start != end else { return nil }
         self.start = start
         self.end = end
     }
 
-    static func minutes(_ text: String) -> Int? {
-        let hm = text.split(separator: ":")
-        guard hm.count == 2, let h = Int(hm[0]), let m = Int(hm[1]), (0..<24).contains(h), (0..<60).contains(m) else { return nil }
+    static func withoutSpaces(_ text: Substring) -> Substring {
+        guard let first = text.firstIndex(where: { $0 != " " }), let last = text.lastIndex(where: { $0 != " " }) else { return "" }
+        return text[first...last]
+    }
+
+    static func minutes(_ text: Substring) -> Int? {
+        let hm = text.split(separator: ":", omittingEmptySubsequences: false)
+        guard hm.count == 2, (1...2).contains(hm[0].utf8.count), hm[1].utf8.count == 2,
+              hm[0].utf8.allSatisfy({ (0x30...0x39).contains($0) }), hm[1].utf8.allSatisfy({ (0x30...0x39).contains($0) }),
+              let h = Int(hm[0]), let m = Int(hm[1]), (0..<24).contains(h), (0..<60).contains(m) else { return nil }
         return h * 60 + m
     }
 
