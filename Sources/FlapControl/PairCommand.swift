@@ -38,7 +38,8 @@ struct InviteCommand: AsyncParsableCommand {
         let flapd = try connection.connection()
         let reply = try await flapd.request("POST", "/v1/members", json: try JSONEncoder().encode(body))
         guard reply.status == 201 else {
-            if reply.status == 400 { throw ValidationError(reply.error) }
+            // A bad name or sender, or one already taken: what the person typed, said as such.
+            if reply.status == 400 || reply.status == 409 { throw ValidationError(reply.error) }
             throw ConnectionError("flapd answered \(reply.status): \(reply.error)")
         }
         if json { return StandardStream.writeOutput(String(decoding: reply.body, as: UTF8.self) + "\n") }
