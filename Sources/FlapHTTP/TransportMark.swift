@@ -17,6 +17,10 @@ final class TransportMark: ChannelInboundHandler, RemovableChannelHandler {
 
     init(secure: Bool) { self.secure = secure }
 
+    func handlerAdded(context: ChannelHandlerContext) {
+        AbsoluteFormTarget.install(in: context)
+    }
+
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
         guard case .head(var head) = unwrapInboundIn(data) else {
             if !refusing { context.fireChannelRead(data) }

@@ -119,11 +119,22 @@ import TestSupport
         let script = """
             import socket, sys
             s = socket.create_connection(("127.0.0.1", int(sys.argv[1])))
-            s.sendall(b"POST /mcp HTTP/1.1\\r\\nHost: 127.0.0.1\\r\\nHost: evil.example\\r\\nContent-Length: 0\\r\\n\\r\\n")
+            s.sendall(sys.argv[2].encode())
             print(s.recv(200).split(b"\\r\\n")[0].decode())
             """
-        let twoHosts = try await ProcessRunner.run("/usr/bin/python3", ["-c", script, "\(flapd.apiPort)"])
-        #expect(twoHosts.stdoutText.hasPrefix("HTTP/1.1 400"), "\(twoHosts.stdoutText) \(twoHosts.stderrText)")
+        func firstLine(_ request: String) async throws -> String {
+            try await ProcessRunner.run("/usr/bin/python3", ["-c", script, "\(flapd.apiPort)", request]).stdoutText
+        }
+        let twoHosts = try await firstLine("POST /mcp HTTP/1.1\r\nHost: 127.0.0.1\r\nHost: evil.example\r\nContent-Length: 0\r\n\r\n")
+        #expect(twoHosts.hasPrefix("HTTP/1.1 400"), "\(twoHosts)")
+        // A target in absolute form is for the host it names, whatever Host says (RFC 9112 §3.2.2).
+        let bearer = "Authorization: Bearer \(flapd.apiKey)\r\n"
+        let absolute = try await firstLine("POST http://evil.example/mcp HTTP/1.1\r\nHost: 127.0.0.1\r\n\(bearer)Content-Length: 0\r\n\r\n")
+        #expect(absolute.hasPrefix("HTTP/1.1 421"), "\(absolute)")
+        let own = try await firstLine("GET http://127.0.0.1:\(flapd.apiPort)/healthz HTTP/1.1\r\nHost: evil.example\r\n\r\n")
+        #expect(own.hasPrefix("HTTP/1.1 200"), "a target naming flapd itself is served: \(own)")
+        let unreadable = try await firstLine("GET ftp://127.0.0.1/healthz HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
+        #expect(unreadable.hasPrefix("HTTP/1.1 400"), "\(unreadable)")
         #expect(answer("allowedHost")["status"] as? Int == 200, "[api] allowed_hosts: \(answer("allowedHost"))")
         #expect(answer("ownOrigin")["status"] as? Int == 200, "flapd's own page: \(answer("ownOrigin"))")
         #expect(answer("unknownSession")["status"] as? Int == 404)
