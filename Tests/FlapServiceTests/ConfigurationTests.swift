@@ -333,12 +333,13 @@ import TestSupport
         try "[messages]\nrate_limit = -1\n".write(toFile: bad, atomically: true, encoding: .utf8)
         let flapd = ProcessRunner.builtProduct("flapd")
         let result = try await ProcessRunner.run(flapd, ["--check-config", "--config", bad])
-        #expect(result.status != 0)
+        #expect(result.status == 78, "EX_CONFIG: the unit does not start it again until the file is fixed")
+        #expect(!result.stderrText.contains("Usage:"), "nothing was wrong with the command line")
         #expect(result.stderrText.contains("\(bad): line 2, messages.rate_limit: must be 0 (no limit) or more, not -1"))
         let good = try await ProcessRunner.run(flapd, ["--check-config", "--config", PythonPeer.packageRoot.appendingPathComponent("flapd.example.toml").path])
         #expect(good.status == 0)
         let missing = try await ProcessRunner.run(flapd, ["--config", dir.appendingPathComponent("nope.toml").path])
-        #expect(missing.status != 0 && missing.stderrText.contains("cannot read the configuration file"))
+        #expect(missing.status == 78 && missing.stderrText.contains("cannot read the configuration file"))
         // A device id or group is a topic level: empty or with a / it would publish to vestawidget//….
         for id in ["", "a/b", "x+"] {
             let refused = try await ProcessRunner.run(flapd, ["--simulate", "--check-config", "--mqtt", "mqtt://127.0.0.1:1883", "--device-id", id])

@@ -36,7 +36,7 @@ extension Appliance {
                                                           calibration: calibration, outbox: { outbox! }, logger: logger))
             } catch {
                 for driver in drivers { await driver.panel.shutDown(); await driver.stopCompanion() }
-                throw ServiceError("panel \(panel.id): \(error)")
+                throw ServiceError(.unavailable, "panel \(panel.id): \(error)")
             }
         }
         return drivers
@@ -49,7 +49,7 @@ extension Appliance {
             return try MQTTBridge(settings: settings, password: password, intake: intake, metrics: metrics,
                                   stateDirectory: stateDirectory.path, logger: logger)
         } catch {
-            throw ServiceError("MQTT: \(error)")
+            throw ServiceError(.configuration, "MQTT: \(error)")
         }
     }
 
@@ -83,12 +83,12 @@ extension Appliance {
         var sample = ClackSample.synthesized()
         if let path = settings.samplePath {
             guard let data = FileManager.default.contents(atPath: path) else {
-                throw ServiceError("cannot read the clack sample \(path) ([sound] sample)")
+                throw ServiceError(.configuration, "cannot read the clack sample \(path) ([sound] sample)")
             }
             do {
                 sample = try WAVFile.decode(Array(data), name: path)
             } catch {
-                throw ServiceError("the clack sample cannot be used: \(error) ([sound] sample)")
+                throw ServiceError(.configuration, "the clack sample cannot be used: \(error) ([sound] sample)")
             }
         }
         let device = settings.device
@@ -104,9 +104,9 @@ extension Appliance {
         do {
             return try DatabaseFile.opening(path, health: health, open)
         } catch let fault as StorageFault {
-            throw ServiceError("cannot open the \(purpose): \(fault.description)")
+            throw ServiceError(.files, "cannot open the \(purpose): \(fault.description)")
         } catch {
-            throw ServiceError("cannot open the \(purpose) \(path): \(error)")
+            throw ServiceError(.files, "cannot open the \(purpose) \(path): \(error)")
         }
     }
 }

@@ -31,7 +31,7 @@ struct ApplianceBoards: BoardQuery {
 
     func calibrate(panel id: String, row: Int, column: Int, offsetSteps: Int) async throws -> Calibrated {
         guard let panel = panels.first(where: { $0.configuration.id == id }), let engine = panel.engine,
-              let size = panel.configuration.size else { throw ServiceError("no panel \(id) to calibrate") }
+              let size = panel.configuration.size else { throw ServiceError(.configuration, "no panel \(id) to calibrate") }
         engine.calibrate((row - 1) * size.columns + column - 1, offsetSteps: offsetSteps)
         try calibrationStore.save(engine.modules().map(\.offsetSteps), panel: id)
         return await calibration(panel: id)!
@@ -53,7 +53,7 @@ struct ApplianceBoards: BoardQuery {
     }
 
     func setSound(mute: Bool, volume: Int, quietHours: String?) async throws -> SoundView {
-        guard let sound else { throw ServiceError("sound is off ([sound] enabled = false)") }
+        guard let sound else { throw ServiceError(.configuration, "sound is off ([sound] enabled = false)") }
         await sound.adjust(mute: mute, volume: volume, quietHours: quietHours.flatMap(QuietHours.init))
         try savedSound.save(await sound.currentSettings)
         return await self.sound()

@@ -66,11 +66,11 @@ struct Listener<App: Service>: Service {
         do {
             try await app.run()
         } catch let error as IOError where error.errnoCode == EADDRINUSE {
-            throw ServiceError("the \(name) cannot listen on \(address): the port is taken (another flapd, or another server); choose another with \(key)")
+            throw ServiceError(.unavailable, "the \(name) cannot listen on \(address): the port is taken (another flapd, or another server); choose another with \(key)")
         } catch let error as IOError where error.errnoCode == EADDRNOTAVAIL {
-            throw ServiceError("the \(name) cannot listen on \(address): no interface of this machine has that address")
+            throw ServiceError(.unavailable, "the \(name) cannot listen on \(address): no interface of this machine has that address")
         } catch {
-            throw ServiceError("the \(name) cannot listen on \(address): \(error)")
+            throw ServiceError(.unavailable, "the \(name) cannot listen on \(address): \(error)")
         }
     }
 }

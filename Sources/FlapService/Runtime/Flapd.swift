@@ -105,6 +105,12 @@ public struct Flapd: AsyncParsableCommand {
             } else {
                 try command.run()
             }
+        } catch let error as ServiceError {
+            // Said without the usage text (nothing was wrong with the command line), and ended
+            // with a status that tells systemd whether a restart can help.
+            let line = Array("Error: \(error.description)\n".utf8)
+            _ = line.withUnsafeBytes { Glibc.write(2, $0.baseAddress, $0.count) }
+            Glibc.exit(error.exitStatus)
         } catch {
             exit(withError: error)
         }
@@ -124,12 +130,7 @@ public struct Flapd: AsyncParsableCommand {
         // Everything flapd writes (the inbox with its messages and sender names, keys, sessions)
         // is the owner's alone: files 0600, folders 0700, whatever umask flapd was started with.
         umask(0o077)
-        let appliance: Appliance
-        do {
-            appliance = try await Appliance(configuration: configuration, drawInTerminal: isatty(1) == 1, logger: logger)
-        } catch let error as ServiceError {
-            throw ValidationError(error.description)
-        }
+        let appliance = try await Appliance(configuration: configuration, drawInTerminal: isatty(1) == 1, logger: logger)
         try await withThrowingDiscardingTaskGroup { group in
             group.addTask { [listen = configuration.listen] in await appliance.announce(listen: listen) }
             try await appliance.run()
@@ -142,9 +143,9 @@ public struct Flapd: AsyncParsableCommand {
         guard let path else { return FlapdConfiguration() }
         guard let text = try? String(contentsOfFile: path, encoding: .utf8) else {
             if config == nil {
-                throw ValidationError("no configuration at \(path); write one (see flapd.example.toml) or try flapd --simulate")
+                throw ServiceError(.configuration, "no configuration at \(path); write one (see flapd.example.toml) or try flapd --simulate")
             }
-            throw ValidationError("cannot read the configuration file \(path)")
+            throw ServiceError(.configuration, "cannot read the configuration file \(path)")
         }
         do {
             var configuration = try ConfigurationParser.parse(text, file: path)
@@ -154,7 +155,7 @@ public struct Flapd: AsyncParsableCommand {
             }
             return configuration
         } catch {
-            throw ValidationError(error.description)
+            throw ServiceError(.configuration, error.description)
         }
     }
 

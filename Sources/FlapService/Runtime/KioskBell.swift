@@ -30,7 +30,7 @@ struct KioskBell: Service {
             do {
                 buzzer = Buzzer(lines: try LinuxGPIOLines(chip: chip, outputs: [line], inputs: [], consumer: "flapd buzzer"), clock: ContinuousClock())
             } catch {
-                throw ServiceError("room \(settings.name): the buzzer: \(error)")
+                throw ServiceError(.unavailable, "room \(settings.name): the buzzer: \(error)")
             }
         }
         let chime = settings.chime ? sound : nil

@@ -49,12 +49,12 @@ extension PanelDriver {
             display = hub75
         }
         guard let fitting = BoardRenderer.largestBoard(width: display.width, height: display.height) else {
-            throw ServiceError("panel \(configuration.id): \(display.width)×\(display.height) pixels cannot show even one 5×7 module")
+            throw ServiceError(.configuration, "panel \(configuration.id): \(display.width)×\(display.height) pixels cannot show even one 5×7 module")
         }
         let size = configuration.size ?? (style == .screen ? .flagship : fitting)
         let renderer: BoardRenderer
         do { renderer = try BoardRenderer(size: size, width: display.width, height: display.height, style: style) } catch {
-            throw ServiceError("panel \(configuration.id): \(error.description)")
+            throw ServiceError(.unavailable, "panel \(configuration.id): \(error.description)")
         }
         var settled = configuration
         settled.size = size

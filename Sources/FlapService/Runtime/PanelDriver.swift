@@ -142,16 +142,16 @@ struct PanelDriver: Sendable {
     static func size(for modules: Int, _ configuration: PanelConfiguration) throws -> BoardSize {
         if let size = configuration.size {
             guard modules >= size.count else {
-                throw ServiceError("panel \(configuration.id): the controller has \(modules) modules, too few for a \(size) board")
+                throw ServiceError(.configuration, "panel \(configuration.id): the controller has \(modules) modules, too few for a \(size) board")
             }
             return size
         }
         if let rows = configuration.rows {
-            guard modules % rows == 0 else { throw ServiceError("panel \(configuration.id): \(modules) modules do not make \(rows) equal rows") }
+            guard modules % rows == 0 else { throw ServiceError(.configuration, "panel \(configuration.id): \(modules) modules do not make \(rows) equal rows") }
             return BoardSize(rows: rows, columns: modules / rows)
         }
         if let columns = configuration.columns {
-            guard modules % columns == 0 else { throw ServiceError("panel \(configuration.id): \(modules) modules do not make rows of \(columns)") }
+            guard modules % columns == 0 else { throw ServiceError(.configuration, "panel \(configuration.id): \(modules) modules do not make rows of \(columns)") }
             return BoardSize(rows: modules / columns, columns: columns)
         }
         return BoardSize(rows: 1, columns: modules)

@@ -60,7 +60,7 @@ final class PanelRuntime: Service, Sendable {
             await delivery.observe { metrics.boardWrite(panel: id, state: $0.state.rawValue) }
         }
         if configuration.policy == .kiosk, room == nil {
-            throw ServiceError("panel \(configuration.id): policy kiosk shows a Wematch room; join one with --room or [room]")
+            throw ServiceError(.configuration, "panel \(configuration.id): policy kiosk shows a Wematch room; join one with --room or [room]")
         }
         self.room = configuration.policy == .kiosk ? room : nil
         // Resume from what the panel showed when it last rested (a split-flap keeps its flaps).

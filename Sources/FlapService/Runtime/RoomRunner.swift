@@ -17,13 +17,13 @@ struct RoomRunner: Service {
     /// neither, or without MQTT.
     static func room(_ settings: RoomSettings?, mqtt: MQTTSettings?, password: String?, hub: HeartRateHub?, logger: Logger) throws -> RoomService<ContinuousClock>? {
         guard settings != nil || (hub != nil && mqtt != nil) else { return nil }
-        guard let mqtt else { throw ServiceError("room \(settings?.name ?? ""): a room is shared over MQTT; give --mqtt or [mqtt]") }
+        guard let mqtt else { throw ServiceError(.configuration, "room \(settings?.name ?? ""): a room is shared over MQTT; give --mqtt or [mqtt]") }
         do {
             return try RoomService(settings: settings, kiosk: settings?.kiosk ?? mqtt.deviceID, hub: hub, logger: logger) { clientID in
                 mqtt.options(clientID: clientID, password: password)
             }
         } catch {
-            throw ServiceError("rooms: \(error)")
+            throw ServiceError(.unavailable, "rooms: \(error)")
         }
     }
 

@@ -16,7 +16,7 @@ extension Appliance {
         do {
             return try CertificateKeeper(source: source, logger: logger)
         } catch {
-            throw ServiceError("HTTPS: \(error)")
+            throw ServiceError(.unavailable, "HTTPS: \(error)")
         }
     }
 }

@@ -23,7 +23,7 @@ public struct StateDirectory: Sendable {
         do {
             try FileManager.default.createDirectory(atPath: chosen, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
         } catch {
-            throw ServiceError("cannot create the state directory \(chosen): \(Self.reason(error)) (give another with --state-dir)")
+            throw ServiceError(.files, "cannot create the state directory \(chosen): \(Self.reason(error)) (give another with --state-dir)")
         }
         path = chosen
         Self.keepPrivate(chosen)
@@ -59,7 +59,7 @@ public struct StateDirectory: Sendable {
     public func secret(_ name: String) throws -> (value: String, created: Bool) {
         let path = file(name)
         if let size = Self.size(of: path), size > Self.largestKeyFile {
-            throw ServiceError("\(path) is \(size) bytes; a key file holds one line of at most \(Self.largestKeyFile) bytes: move it aside and flapd makes a new key")
+            throw ServiceError(.files, "\(path) is \(size) bytes; a key file holds one line of at most \(Self.largestKeyFile) bytes: move it aside and flapd makes a new key")
         }
         if let existing = try? String(contentsOfFile: path, encoding: .utf8).trimmed, !existing.isEmpty {
             return (existing, false)
@@ -69,7 +69,7 @@ public struct StateDirectory: Sendable {
         let value = Data(bytes).base64EncodedString().replacing("+", with: "-")
             .replacing("/", with: "_").replacing("=", with: "")
         let created = FileManager.default.createFile(atPath: path, contents: Data((value + "\n").utf8), attributes: [.posixPermissions: 0o600])
-        guard created else { throw ServiceError("cannot write \(path): check the state directory's permissions") }
+        guard created else { throw ServiceError(.files, "cannot write \(path): check the state directory's permissions") }
         return (value, true)
     }
 
@@ -93,19 +93,47 @@ func resolve(_ secret: Secret, purpose: String) throws -> String {
         return value
     case .file(let path):
         if let size = StateDirectory.size(of: path), size > StateDirectory.largestKeyFile {
-            throw ServiceError("the \(purpose) file \(path) is \(size) bytes; it should hold the key on one line (at most \(StateDirectory.largestKeyFile) bytes)")
+            throw ServiceError(.files, "the \(purpose) file \(path) is \(size) bytes; it should hold the key on one line (at most \(StateDirectory.largestKeyFile) bytes)")
         }
         guard let text = try? String(contentsOfFile: path, encoding: .utf8) else {
-            throw ServiceError("cannot read the \(purpose) file \(path): check that it exists and that flapd may read it")
+            throw ServiceError(.files, "cannot read the \(purpose) file \(path): check that it exists and that flapd may read it")
         }
         let value = text.trimmed
-        guard !value.isEmpty else { throw ServiceError("the \(purpose) file \(path) is empty") }
+        guard !value.isEmpty else { throw ServiceError(.files, "the \(purpose) file \(path) is empty") }
         return value
     }
 }
 
-/// A problem that stops flapd from starting, said so the person can fix it.
+/// A problem that stops flapd from starting, said so the person can fix it, and of a kind that
+/// tells systemd (through the exit status) whether starting again can help.
 public struct ServiceError: Error, CustomStringConvertible {
+    public enum Code: Sendable, Equatable {
+        /// A setting is wrong or missing; only changing the configuration helps. Exit status 78
+        /// (`EX_CONFIG`), which the unit does not restart (`RestartPreventExitStatus=78`).
+        case configuration
+        /// A port, an address, a device or a peer flapd needs is taken or not there yet (a USB
+        /// sensor not plugged in, an address DHCP has not given): it may come good by itself.
+        /// Exit status 69 (`EX_UNAVAILABLE`): restarted.
+        case unavailable
+        /// The state directory or a file in it cannot be created, read or written. Exit status
+        /// 73 (`EX_CANTCREAT`): restarted (a disk mounted late).
+        case files
+    }
+
+    public var code: Code
     public var description: String
-    public init(_ description: String) { self.description = description }
+
+    public init(_ code: Code, _ description: String) {
+        self.code = code
+        self.description = description
+    }
+
+    /// The sysexits.h status flapd ends with.
+    public var exitStatus: Int32 {
+        switch code {
+        case .configuration: 78
+        case .unavailable: 69
+        case .files: 73
+        }
+    }
 }
