@@ -11,6 +11,8 @@ public struct TOMLParser {
     /// key, which no later line may add to or define again.
     private var defined: Set<[String]> = []
     private var closed: Set<[String]> = []
+    /// Inline tables and arrays given whole with `=`: nothing may be added inside them later.
+    private var frozen: Set<[String]> = []
 
     public static func parse(_ text: String) throws(TOMLSyntaxError) -> TOMLTable {
         var parser = TOMLParser(text: Array(text.unicodeScalars))
@@ -27,7 +29,7 @@ public struct TOMLParser {
             skipBlanks()
             guard let scalar = peek else { return }
             switch scalar {
-            case "#": skipComment()
+            case "#": try skipComment()
             case "\n": index += 1
             case "\r": try newline()
             case "[": try header()
@@ -46,6 +48,7 @@ public struct TOMLParser {
         try expect("]")
         if isArray { try expect("]") }
         try endOfLine()
+        try refuseAddingToWholeValues(path, upTo: path.count)
         if isArray {
             try appendTable(at: path)
         } else {
@@ -112,10 +115,10 @@ public struct TOMLParser {
         index += 1
         var elements: [TOMLValue] = []
         while true {
-            skipWhitespaceAndComments()
+            try skipWhitespaceAndComments()
             if consume("]") { return .array(elements) }
             elements.append(try value())
-            skipWhitespaceAndComments()
+            try skipWhitespaceAndComments()
             if consume(",") { continue }
             try expect("]")
             return .array(elements)
@@ -156,7 +159,12 @@ public struct TOMLParser {
                 index += 1
                 while let scalar = peek, scalar.properties.isASCIIHexDigit || ":.Zz+-".unicodeScalars.contains(scalar) { index += 1 }
             }
-            return .dateTime(String(String.UnicodeScalarView(text[start..<index])))
+            let written = text[start..<index]
+            guard TOMLDateTime.isValid(written) else {
+                index = start
+                throw error("\(String(String.UnicodeScalarView(written))) is not a date or time TOML knows (1979-05-27, 07:32:00, 1979-05-27T07:32:00Z, each field in range)")
+            }
+            return .dateTime(String(String.UnicodeScalarView(written)))
         }
         while let scalar = peek, !" \t\r\n,]}#".unicodeScalars.contains(scalar) { index += 1 }
         let word = String(String.UnicodeScalarView(text[start..<index]))
@@ -191,7 +199,7 @@ public struct TOMLParser {
         case "nan", "+nan", "-nan": return .nan
         default: break
         }
-        guard word.contains(where: { ".eE".contains($0) }), !word.contains("__"), !word.hasSuffix("_"), !word.hasSuffix(".") else { return nil }
+        guard TOMLNumber.isDecimalFloat(word) else { return nil }
         return Double(word.filter { $0 != "_" })
     }
 
@@ -202,6 +210,7 @@ public struct TOMLParser {
         var result = String.UnicodeScalarView()
         while true {
             guard let scalar = peek, scalar != "\n" else { throw error("a string is not closed on its line (a \" is missing)") }
+            try refuseControl(scalar)
             index += 1
             if scalar == "\"" { return String(result) }
             if scalar == "\\" { result.append(try escape()) } else { result.append(scalar) }
@@ -216,10 +225,11 @@ public struct TOMLParser {
             if starts(with: "\"\"\"") {
                 index += 3
                 // Up to two quotes right before the closing three belong to the string.
-                while peek == "\"", result.count < Int.max { result.append("\""); index += 1 }
+                for _ in 0..<2 where peek == "\"" { result.append("\""); index += 1 }
                 return String(result)
             }
             guard let scalar = peek else { throw error("a \"\"\" string is not closed") }
+            try refuseControl(scalar, multiline: true)
             index += 1
             if scalar == "\\" {
                 // A backslash at the end of a line joins it to the next, without the blanks.
@@ -242,6 +252,7 @@ public struct TOMLParser {
         let start = index
         while let scalar = peek, scalar != "'" {
             guard scalar != "\n" else { throw error("a string is not closed on its line (a ' is missing)") }
+            try refuseControl(scalar)
             index += 1
         }
         guard peek == "'" else { throw error("a string is not closed (a ' is missing)") }
@@ -254,12 +265,13 @@ public struct TOMLParser {
         skipFirstNewline()
         let start = index
         while !starts(with: "'''") {
-            guard peek != nil else { throw error("a ''' string is not closed") }
+            guard let scalar = peek else { throw error("a ''' string is not closed") }
+            try refuseControl(scalar, multiline: true)
             index += 1
         }
         var end = index
         index += 3
-        while peek == "'" { index += 1; end += 1 }
+        for _ in 0..<2 where peek == "'" { index += 1; end += 1 }
         return String(String.UnicodeScalarView(text[start..<end]))
     }
 
@@ -294,9 +306,11 @@ public struct TOMLParser {
     /// tables are made by it and closed to later headers.
     private mutating func set(_ value: TOMLValue, at path: [String], dottedFrom: Int) throws(TOMLSyntaxError) {
         let parent = Array(path.dropLast())
+        try refuseAddingToWholeValues(path, upTo: parent.count)
         for depth in dottedFrom..<parent.count {
             let prefix = Array(parent.prefix(depth + 1))
             if defined.contains(prefix) { throw error("the table [\(dotted(prefix))] is already defined; a dotted key cannot add to it") }
+            if isListOfTables(prefix) { throw error("\(dotted(prefix)) is a list of tables ([[\(dotted(prefix))]]); a dotted key cannot add to it") }
         }
         let name = path[path.count - 1], shown = dotted(path)
         try withTable(at: parent) { (table: inout TOMLTable) throws(TOMLSyntaxError) in
@@ -305,6 +319,34 @@ public struct TOMLParser {
         }
         for depth in dottedFrom..<parent.count { closed.insert(Array(parent.prefix(depth + 1))) }
         if case .table = value { closed.insert(path) }
+        switch value {
+        case .table, .array: frozen.insert(path)
+        default: break
+        }
+    }
+
+    /// Refuses a header or key that would add to an inline table or an array given whole with
+    /// `=` (the first `depth` keys of `path` are where it would go).
+    private func refuseAddingToWholeValues(_ path: [String], upTo depth: Int) throws(TOMLSyntaxError) {
+        for length in stride(from: 1, through: min(depth, path.count), by: 1) where frozen.contains(Array(path.prefix(length))) {
+            let whole = dotted(Array(path.prefix(length)))
+            throw error("\(whole) was given whole as an inline table or array; nothing can be added to it later")
+        }
+    }
+
+    /// Refuses a control character written as itself in a string (tabs, and in a multi-line
+    /// string its line breaks, are the exceptions).
+    private func refuseControl(_ scalar: Unicode.Scalar, multiline: Bool = false) throws(TOMLSyntaxError) {
+        if multiline, scalar == "\n" || (scalar == "\r" && peek(at: 1) == "\n") { return }
+        guard Self.isControl(scalar) else { return }
+        throw error("a control character (U+\(Self.hex(scalar))) in a string: write it as \\u\(Self.hex(scalar))")
+    }
+
+    static func isControl(_ scalar: Unicode.Scalar) -> Bool { (scalar.value < 0x20 && scalar != "\t") || scalar.value == 0x7F }
+
+    static func hex(_ scalar: Unicode.Scalar) -> String {
+        let digits = String(scalar.value, radix: 16, uppercase: true)
+        return String(repeating: "0", count: max(0, 4 - digits.count)) + digits
     }
 
     private mutating func appendTable(at path: [String]) throws(TOMLSyntaxError) {
@@ -322,6 +364,7 @@ public struct TOMLParser {
         // A new element: the tables defined under the previous one may be defined again.
         defined = defined.filter { !$0.starts(with: path) || $0.count <= path.count }
         closed = closed.filter { !$0.starts(with: path) || $0.count <= path.count }
+        frozen = frozen.filter { !$0.starts(with: path) || $0.count <= path.count }
     }
 
     /// Whether `path` holds a list of tables ([[path]]).
@@ -387,17 +430,23 @@ public struct TOMLParser {
     }
 
     private mutating func skipBlanks() { while peek == " " || peek == "\t" { index += 1 } }
-    private mutating func skipComment() { while let scalar = peek, scalar != "\n" { index += 1 } }
+    private mutating func skipComment() throws(TOMLSyntaxError) {
+        while let scalar = peek, scalar != "\n" {
+            if scalar == "\r", peek(at: 1) == "\n" { return }
+            if Self.isControl(scalar) { throw error("a control character (U+\(Self.hex(scalar))) in a comment") }
+            index += 1
+        }
+    }
 
     private mutating func skipWhitespaceAndNewlines() {
         while let scalar = peek, scalar == " " || scalar == "\t" || scalar == "\n" || scalar == "\r" { index += 1 }
     }
 
-    private mutating func skipWhitespaceAndComments() {
+    private mutating func skipWhitespaceAndComments() throws(TOMLSyntaxError) {
         while true {
             skipWhitespaceAndNewlines()
             guard peek == "#" else { return }
-            skipComment()
+            try skipComment()
         }
     }
 
@@ -413,7 +462,7 @@ public struct TOMLParser {
     /// After a value or header: blanks, perhaps a comment, then the end of the line.
     private mutating func endOfLine() throws(TOMLSyntaxError) {
         skipBlanks()
-        if peek == "#" { skipComment() }
+        if peek == "#" { try skipComment() }
         guard let scalar = peek else { return }
         if scalar == "\n" || scalar == "\r" { return try newline() }
         throw error("the line goes on after its value: \(scalar.escaped(asASCII: false)) (one key = value a line)")

@@ -152,13 +152,38 @@ import TestSupport
         switch value {
         case .string(let text): return quoted(text)
         case .integer(let number): return String(number)
+        case .float(let number) where number.isNaN: return quoted("nan")
+        case .float(let number) where number.isInfinite: return quoted(number > 0 ? "inf" : "-inf")
         case .float(let number): return "{\"float\":\(quoted(Self.pythonRepr(number)))}"
         case .bool(let flag): return flag ? "true" : "false"
-        case .dateTime(let text): return "{\"date\":\(quoted(text))}"
+        case .dateTime(let text): return "{\"date\":\(quoted(Self.pythonISO(text)))}"
         case .array(let elements): return "[" + elements.map(canonical).joined(separator: ",") + "]"
         case .table(let table):
             return "{" + table.keys.sorted().map { quoted($0) + ":" + canonical(table[$0]!) }.joined(separator: ",") + "}"
         }
+    }
+
+    /// A date or time as Python's isoformat writes what tomllib read: `T` between date and time,
+    /// microseconds (six digits, the rest cut; none when zero), `+00:00` for `Z` and `-00:00`.
+    static func pythonISO(_ written: String) -> String {
+        var text = Array(written)
+        if text.count > 10, text[4] == "-" { text[10] = "T" }
+        var result = String(text)
+        var offset = ""
+        if let last = result.last, last == "Z" || last == "z" {
+            result.removeLast()
+            offset = "+00:00"
+        } else if result.count > 6, result.contains(":"), let sign = result.dropLast(5).last, sign == "+" || sign == "-", result.count > 19 {
+            offset = String(result.suffix(6))
+            result.removeLast(6)
+            if offset == "-00:00" { offset = "+00:00" }
+        }
+        if let dot = result.firstIndex(of: ".") {
+            let digits = String(result[result.index(after: dot)...].prefix(6))
+            let micros = digits.padding(toLength: 6, withPad: "0", startingAt: 0)
+            result = String(result[..<dot]) + (Int(micros) == 0 ? "" : "." + micros)
+        }
+        return result + offset
     }
 
     /// A float as Python's repr writes it (1.0, 5e+22, 6.626e-34).
