@@ -311,7 +311,10 @@ let package = Package(
         .testTarget(
             name: "FlapHTTPTests",
             dependencies: [
-                "FlapHTTP", "FlapService", "FlapLinux", "FlapHardware", "TestSupport", .product(name: "Logging", package: "swift-log"),
+                "FlapHTTP", "FlapService", "FlapLinux", "FlapHardware", "FlapCore", "FlapMessaging", "FlapMetrics", "TestSupport",
+                .product(name: "Logging", package: "swift-log"), .product(name: "HummingbirdTesting", package: "hummingbird"),
+                .product(name: "Hummingbird", package: "hummingbird"), .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "NIOCore", package: "swift-nio"),
             ]),
         .testTarget(
             name: "FlapServiceTests",
