@@ -37,28 +37,6 @@ import TestSupport
         #expect(retry.status == 200 && retry.object["duplicate"] as? Bool == true && retry.object["id"] as? String == ids[2])
     }
 
-    @Test func anIdempotencyKeyAnswersTheFirstAnswerAgain() async throws {
-        let flapd = try await FlapdProcess.start(arguments: ["--no-sound"])
-        teardown { await flapd.stop() }
-        let body = #"{"text": "KEYS ON HOOK", "sender": {"id": "dad"}}"#
-        let first = try await flapd.api.request("POST", "/v1/messages", body: Data(body.utf8),
-                                                headers: ["Content-Type": "application/json", "Idempotency-Key": "retry-1"])
-        #expect(first.status == 202)
-        // Something newer in between: without the key the same text would be a new message.
-        #expect(try await flapd.api.postJSON("/v1/messages", #"{"text": "OTHER", "sender": {"id": "dad"}}"#).status == 202)
-        let again = try await flapd.api.request("POST", "/v1/messages", body: Data(body.utf8),
-                                                headers: ["Content-Type": "application/json", "Idempotency-Key": "retry-1"])
-        #expect(again.status == 202 && again.body == first.body, "\(again.text) vs \(first.text)")
-        let receipts = try await flapd.api.get("/v1/receipts?limit=10").object["receipts"] as? [[String: Any]] ?? []
-        #expect(receipts.count == 2, "\(receipts)")
-        let other = try await flapd.api.request("POST", "/v1/messages", body: Data(#"{"text": "SOMETHING ELSE"}"#.utf8),
-                                                headers: ["Content-Type": "application/json", "Idempotency-Key": "retry-1"])
-        #expect(other.status == 422 && other.error.contains("Idempotency-Key"), "\(other.status) \(other.text)")
-        let bad = try await flapd.api.request("POST", "/v1/messages", body: Data(body.utf8),
-                                              headers: ["Content-Type": "application/json", "Idempotency-Key": "has space"])
-        #expect(bad.status == 400 && bad.error.contains("Idempotency-Key"))
-    }
-
     @Test func theLocalAPIShowsEveryWriteAndAnswersAWrongKeyAsAVestaboardDoes() async throws {
         let flapd = try await FlapdProcess.start(arguments: ["--no-sound", "--local-api-token", "t"])
         teardown { await flapd.stop() }
