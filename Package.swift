@@ -215,6 +215,8 @@ let package = Package(
             ]),
         // TOML 1.0 read into values, and where each key was written (for errors naming the line).
         .target(name: "FlapTOML"),
+        // VBML, Vestaboard's markup: documents read and drawn as Vestaboard's renderer draws them.
+        .target(name: "FlapVBML", dependencies: ["FlapJSON", "FlapPrimitives"]),
         // Configuration and composition: flapd's services, each driver chosen here from settings.
         .target(
             name: "FlapService",
@@ -267,6 +269,7 @@ let package = Package(
         .target(name: "TestSupport", dependencies: [.product(name: "Logging", package: "swift-log")], path: "Tests/TestSupport"),
         .testTarget(name: "FlapCoreTests", dependencies: ["FlapCore", "FlapPrimitives", "TestSupport"]),
         .testTarget(name: "FlapPrimitivesTests", dependencies: ["FlapPrimitives", "TestSupport"]),
+        .testTarget(name: "FlapVBMLTests", dependencies: ["FlapVBML", "FlapJSON", "TestSupport"]),
         .testTarget(name: "FlapPicturesTests", dependencies: ["FlapPictures", "FlapCore", .product(name: "CompressNIO", package: "compress-nio"), .product(name: "NIOCore", package: "swift-nio")]),
         .testTarget(
             name: "FlapSimulatedTests",

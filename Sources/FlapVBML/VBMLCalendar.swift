@@ -1,0 +1,95 @@
+/// A month as Vestaboard's renderer draws it on the left of a board: `M/YY` and the days' initials
+/// on top, then a row a week, each starting with its first and last date (`1-4`, `12-18`) and a
+/// cell a day in the day colour, any day given its own colour.
+public struct VBMLCalendar: Sendable, Equatable {
+    var month: Int
+    var year: Int
+    var days: [(day: Int, colour: Int)] = []
+    var dayColour = 65
+    var hideDaysOfWeek = false
+    var hideDates = false
+    var hideMonthYear = false
+
+    public static func == (a: Self, b: Self) -> Bool {
+        a.month == b.month && a.year == b.year && a.days.elementsEqual(b.days, by: { $0 == $1 }) && a.dayColour == b.dayColour
+            && a.hideDaysOfWeek == b.hideDaysOfWeek && a.hideDates == b.hideDates && a.hideMonthYear == b.hideMonthYear
+    }
+
+    /// Six rows of 22.
+    func rows() -> [[Int]] {
+        let count = Self.daysIn(month: month, year: year)
+        let offset = Self.weekday(year: year, month: month, day: 1)  // 0 = Sunday
+        func digit(_ character: Character) -> Int { hideDates ? 0 : (character == "0" ? 36 : Int(String(character))! + 26) }
+        func digits(_ number: Int) -> [Character] { Array(String(number)) }
+        let dash = hideDates ? 0 : 44
+        let blanks = { (n: Int) in [Int](repeating: 0, count: max(n, 0)) }
+        let colours = { (n: Int) in [Int](repeating: dayColour, count: max(n, 0)) }
+
+        let firstEnd = 7 - offset
+        var first: [Int] = firstEnd == 1 ? [0, 0, 0, digit("1"), 0] : [0, digit("1"), dash, digit(digits(firstEnd)[0]), 0]
+        first += blanks(offset) + colours(7 - offset) + blanks(10)
+
+        func week(from start: Int, to end: Int) -> [Int] {
+            let s = digits(start), e = digits(end)
+            var row = s.count > 1 ? [digit(s[0]), digit(s[1])] : [0, digit(s[0])]
+            row.append(dash)
+            row += e.count > 1 ? [digit(e[0]), digit(e[1])] : [digit(e[0]), 0]
+            return row + colours(7) + blanks(10)
+        }
+        let second = week(from: firstEnd + 1, to: firstEnd + 7)
+        let third = week(from: firstEnd + 8, to: firstEnd + 14)
+        let fourth = week(from: firstEnd + 15, to: firstEnd + 21)
+
+        let fifthStart = firstEnd + 22
+        let fifthEnd = min(firstEnd + count, count)
+        var fifth: [Int]
+        if fifthStart > count {
+            fifth = blanks(22)
+        } else {
+            let s = digits(fifthStart), e = digits(fifthEnd), single = fifthStart == fifthEnd
+            let inRow = fifthEnd - fifthStart + 1
+            fifth = [digit(s[0]), digit(s[1]), single ? 0 : dash, single || hideDates ? 0 : digit(e[0]), single || hideDates ? 0 : digit(e[1])]
+            fifth += colours(inRow) + blanks(22 - (5 + inRow))
+        }
+
+        let monthYear: [Int] = hideMonthYear
+            ? blanks(5)
+            : Array(String(month)).map { $0 == "0" ? 36 : Int(String($0))! + 26 } + [59]
+                + Array(String(year)).dropFirst(2).prefix(2).map { $0 == "0" ? 36 : Int(String($0))! + 26 }
+        let initials = hideDaysOfWeek ? blanks(7) : [19, 13, 20, 23, 20, 6, 19]
+        let header = monthYear + blanks(5 - monthYear.count) + initials + blanks(10)
+
+        var calendar = [header, first, second, third, fourth, fifth]
+        for (day, colour) in days where day <= count {
+            let row = Self.floorDivide(day + offset - 1, 7) + 1
+            let column = (day + offset - 1) % 7  // JavaScript's remainder: the dividend's sign
+            let place = row > 5 ? (5, column == 0 ? 12 : 13) : (row, column + 5)
+            guard calendar.indices.contains(place.0) else { continue }
+            while calendar[place.0].count <= place.1 { calendar[place.0].append(0) }
+            if place.1 >= 0 { calendar[place.0][place.1] = colour }
+        }
+        return calendar
+    }
+
+    static func floorDivide(_ a: Int, _ b: Int) -> Int { Int((Double(a) / Double(b)).rounded(.down)) }
+
+    static func daysIn(month: Int, year: Int) -> Int {
+        switch month {
+        case 2: return year % 4 == 0 && (year % 100 != 0 || year % 400 == 0) ? 29 : 28
+        case 4, 6, 9, 11: return 30
+        default: return 31
+        }
+    }
+
+    /// The day of the week of a date in the Gregorian calendar, 0 for Sunday.
+    static func weekday(year: Int, month: Int, day: Int) -> Int {
+        // Days since 1970-01-01 (a Thursday), by Howard Hinnant's days_from_civil.
+        let y = month <= 2 ? year - 1 : year
+        let era = (y >= 0 ? y : y - 399) / 400
+        let yearOfEra = y - era * 400
+        let dayOfYear = (153 * (month + (month > 2 ? -3 : 9)) + 2) / 5 + day - 1
+        let dayOfEra = yearOfEra * 365 + yearOfEra / 4 - yearOfEra / 100 + dayOfYear
+        let days = era * 146_097 + dayOfEra - 719_468
+        return ((days % 7) + 7 + 4) % 7
+    }
+}
