@@ -242,7 +242,7 @@ let package = Package(
             name: "FlapControl",
             dependencies: [
                 "FlapJSON",
-                "FlapCore", "FlapHardware", "FlapMQTTClient", "FlapHeartRate", "FlapDrivers", "FlapMCP", "FlapPictures", "FlapQR",
+                "FlapCore", "FlapHardware", "FlapMQTTClient", "FlapHeartRate", "FlapDrivers", "FlapMCP", "FlapPictures", "FlapQR", "FlapVBML",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "CompressNIO", package: "compress-nio"),
                 .product(name: "NIOCore", package: "swift-nio"),

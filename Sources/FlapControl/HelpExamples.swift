@@ -54,6 +54,11 @@ enum HelpExamples {
         ("forget", [#"flapctl forget --mqtt mqtt://broker:1883 --device-id old-hall"#]),
         ("calibrate", [#"flapctl calibrate"#, #"flapctl calibrate --row 2 --column 5 --nudge 3"#]),
         ("render", [#"flapctl render --device max7219 --bitmap smile.pbm --out -"#]),
+        ("vbml", [
+            #"flapctl vbml < board.json"#,
+            #"flapctl vbml --size note < note.json"#,
+            #"flapctl vbml --jsonl < documents.jsonl"#,
+        ]),
         ("mcp", [#"flapctl mcp"#, #"flapctl mcp --url http://flapd.local:8080 --api-key KEY"#]),
         ("pair", [#"flapctl pair"#]),
         ("invite", [#"flapctl invite Mum"#, #"flapctl invite "Grand Pa" --sender gramps"#]),
