@@ -63,7 +63,7 @@ let package = Package(
             name: "FlapMessaging",
             dependencies: [
                 "FlapJSON",
-                "FlapCore", "FlapPrimitives", "FlapStorage",
+                "FlapCore", "FlapPrimitives", "FlapStorage", "FlapVBML",
                 .product(name: "Logging", package: "swift-log"),
             ]),
         // Counters and histograms of what flapd does, in Prometheus text format.

@@ -18,7 +18,11 @@ struct LayoutPreviewAPI {
                   let object = (try? JSONValue(parsing: body))?.object else {
                 return Responses.error(.badRequest, "send {\"text\": \"…\", \"align\": \"center\", \"valign\": \"middle\"}")
             }
-            guard let text = object["text"]?.string else { return Responses.error(.badRequest, "text: the text to lay out is missing") }
+            if let document = object["vbml"] {
+                guard object["text"] == nil else { return Responses.error(.badRequest, "give text or vbml, not both") }
+                return await vbmlPreview(document)
+            }
+            guard let text = object["text"]?.string else { return Responses.error(.badRequest, "text: the text to lay out is missing (or give vbml)") }
             var options = LayoutOptions(size: boardSize)
             options.align = .center
             options.valign = .middle
@@ -64,6 +68,19 @@ struct LayoutPreviewAPI {
             } catch let error as LayoutError {
                 return Responses.json(.ok, Preview(error: .init(reason: error.reason, line: error.line, position: error.position)))
             }
+        }
+    }
+
+    /// A VBML document drawn at the board's size, as a message with it would be.
+    func vbmlPreview(_ document: JSONValue) async -> Response {
+        guard document.object != nil else { return Responses.error(.badRequest, "vbml: must be a VBML document, an object with \"components\"") }
+        do throws(MessageErrors) {
+            let board = try MessageRenderer(size: boardSize).board(vbml: document)
+            let flip = await panels.flipDuration(to: board, strategy: nil)
+            return Responses.json(.ok, Preview(codes: board.codeRows, text: board.rows.map { String($0.map(BoardText.symbol)) },
+                                               warnings: [], flipSeconds: flip.map { ($0 / .seconds(1) * 10).rounded() / 10 }))
+        } catch {
+            return Responses.error(.badRequest, error.description, problems: error.problems.map { .init(field: $0.field, problem: $0.problem) })
         }
     }
 

@@ -1,3 +1,4 @@
+import FlapJSON
 import FlapMessaging
 import FoundationEssentials
 
@@ -17,6 +18,7 @@ struct ScheduledMessage: Encodable {
     var text: String?
     var codes: [[Int]]?
     var pattern: [[String]]?
+    var vbml: JSONValue?
 
     init(_ entry: (receipt: Receipt, message: Message)) {
         id = entry.receipt.id
@@ -29,6 +31,7 @@ struct ScheduledMessage: Encodable {
         case .text(let value): text = value
         case .codes(let value): codes = value
         case .pattern(let value): pattern = value
+        case .vbml(let value): vbml = value
         }
     }
 }

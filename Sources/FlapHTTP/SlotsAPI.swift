@@ -38,6 +38,7 @@ struct SlotsAPI {
             case .text: content = "text"
             case .codes: content = "codes"
             case .pattern: content = "pattern"
+            case .vbml: content = "vbml"
             }
             let board = (try? MessageRenderer(size: size).board(for: message)) ?? Board(size: size)
             if case .text(let t) = message.content {

@@ -1,3 +1,4 @@
+import FlapJSON
 import FlapCore
 import FoundationEssentials
 
@@ -91,6 +92,8 @@ public enum Content: Sendable, Equatable, Codable {
     case codes([[Int]])
     /// Rows of colour names (red … filled, blank), exactly the panel's size.
     case pattern([[String]])
+    /// A VBML document (Vestaboard's markup), drawn at the panel's size as Vestaboard draws it.
+    case vbml(JSONValue)
 }
 
 /// The transition a message asks for (Vestaboard's strategy names).

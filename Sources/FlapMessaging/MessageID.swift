@@ -1,3 +1,5 @@
+import FlapVBML
+
 /// Ids for messages that come without one, and what tells a copy of such a message from a new one.
 ///
 /// An id is random (128 bits): it says nothing about who sent what, so a reader of the board who
@@ -34,6 +36,7 @@ public enum MessageID {
         case .text(let text): mix("text"); mix(text)
         case .codes(let rows): mix("codes"); mix(rows.map { $0.map(String.init).joined(separator: ",") }.joined(separator: ";"))
         case .pattern(let rows): mix("pattern"); mix(rows.map { $0.joined(separator: ",") }.joined(separator: ";"))
+        case .vbml(let document): mix("vbml"); mix(VBMLDocument.canonical(document))
         }
         mix(createdAt ?? "")
         return "h-" + hex(a) + hex(b)

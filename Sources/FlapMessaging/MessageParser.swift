@@ -117,15 +117,17 @@ public struct MessageParser: Sendable {
     public static let latestDate = Date(timeIntervalSince1970: 253_402_300_799)
 
     private func readContent(_ reader: inout FieldReader) -> Content? {
-        let present = ["text", "codes", "pattern"].filter(reader.has)
+        let present = ["text", "codes", "pattern", "vbml"].filter(reader.has)
         guard present.count == 1 else {
             reader.fail(present.isEmpty ? "text" : present.joined(separator: ", "),
-                        present.isEmpty ? "a message needs one of text, codes or pattern" : "give only one of text, codes or pattern")
+                        present.isEmpty ? "a message needs one of text, codes, pattern or vbml" : "give only one of text, codes, pattern or vbml")
             return nil
         }
         switch present[0] {
         case "text":
             return reader.string("text").map(Content.text)
+        case "vbml":
+            return reader.object("vbml").map { Content.vbml(.object($0)) }
         case "codes":
             return reader.grid("codes", typeName: "a whole number", cell: \.int).map(Content.codes)
         default:

@@ -1,4 +1,7 @@
 import FlapCore
+import FlapJSON
+import FlapPrimitives
+import FlapVBML
 
 /// A message's content as a board of a given size.
 public struct MessageRenderer: Sendable {
@@ -37,6 +40,24 @@ public struct MessageRenderer: Sendable {
             return (try grid(rows, field: "codes") { CharacterCode($0) }, [])
         case .pattern(let rows):
             return (try grid(rows, field: "pattern") { Self.colour(named: $0) }, [])
+        case .vbml(let json):
+            return (try vbml(json), [])
+        }
+    }
+
+    /// A VBML document as the board shows it (a preview).
+    public func board(vbml json: JSONValue) throws(MessageErrors) -> Board { try vbml(json) }
+
+    /// A VBML document drawn at the board's size; its random colours seeded by the document
+    /// itself, so the same message draws the same chips each time it is drawn.
+    private func vbml(_ json: JSONValue) throws(MessageErrors) -> Board {
+        do throws(VBMLProblem) {
+            let document = try VBMLDocument(json: json)
+            let rows = try VBMLRenderer.render(document, rows: size.rows, columns: size.columns, seed: FNV1a.hash(VBMLDocument.canonical(json)))
+            guard let board = try? Board(codeRows: rows) else { throw VBMLProblem(path: "", message: "draws a code this board has no flap for") }
+            return board
+        } catch {
+            throw MessageErrors(field: error.path.isEmpty ? "vbml" : "vbml." + error.path, error.message)
         }
     }
 

@@ -1,4 +1,5 @@
 import FlapJSON
+import FoundationEssentials
 
 /// What is wrong with a VBML document, and where: `components[1].style.width: 30 is wider than
 /// the board (22)`.
@@ -60,6 +61,14 @@ public struct VBMLDocument: Sendable {
     public var height: Int?
     public var width: Int?
     public var components: [VBMLComponent]
+
+    /// `json` as text with its keys in order: the same document, the same text (for repeat keys
+    /// and random colours' seeds).
+    public static func canonical(_ json: JSONValue) -> String {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys]
+        return (try? encoder.encode(json)).map { String(decoding: $0, as: UTF8.self) } ?? ""
+    }
 
     /// Reads `json`, naming the field of anything it cannot take.
     public init(json: JSONValue) throws(VBMLProblem) {

@@ -54,7 +54,7 @@ import Testing
     @Test func theRulesParserReadsWhatItShould() throws {
         let package = try Self.packageDependencies()
         #expect(package["FlapPrimitives"] == [])
-        #expect(package["FlapMessaging"] == ["FlapJSON", "FlapCore", "FlapPrimitives", "FlapStorage"])
+        #expect(package["FlapMessaging"] == ["FlapJSON", "FlapCore", "FlapPrimitives", "FlapStorage", "FlapVBML"])
         #expect(package["FlapStorage"] == ["CSQLite", "COnDemand"], "a product (swift-log) is not a project module")
         #expect(try Self.packageProducts()["FlapStorage"] == ["Logging"])
     }

@@ -76,8 +76,8 @@ import Testing
     }
 
     @Test func exactlyOneKindOfContent() {
-        #expect(problems(#"{"sender": {"id": "a"}}"#) == ["text: a message needs one of text, codes or pattern"])
-        #expect(problems(#"{"text": "a", "codes": []}"#) == ["text, codes: give only one of text, codes or pattern"])
+        #expect(problems(#"{"sender": {"id": "a"}}"#) == ["text: a message needs one of text, codes, pattern or vbml"])
+        #expect(problems(#"{"text": "a", "codes": []}"#) == ["text, codes: give only one of text, codes, pattern or vbml"])
         #expect(problems("[1]") == ["a message must be a JSON object"])
         #expect(problems("{nope") == ["the body is not valid JSON"])
     }
