@@ -7,6 +7,8 @@ enum MessageTools {
         .init(name: "text", kind: .string, description: "The text, in capitals, digits and common punctuation; a line break starts a new row. {N} is character code N: {63}–{70} are colour chips (red, orange, yellow, green, blue, violet, white, black); 🟥 and the other coloured squares work too."),
         .init(name: "codes", kind: .codeRows, description: "The board's rows as character codes (0 blank, 1–26 A–Z, 63–70 colours), one list per row."),
         .init(name: "pattern", kind: .stringRows, description: "The board as rows of colour names (red, orange, yellow, green, blue, violet, white, black or blank), one list per row."),
+        .init(name: "vbml", kind: .object(["props": ["type": "object"], "style": ["type": "object"], "components": ["type": "array", "items": ["type": "object"]]]),
+              description: "A VBML document (Vestaboard's markup): {\"props\": {…}, \"components\": [{\"template\": \"HELLO {{name}}\", \"style\": {\"justify\": \"center\"}}]}, drawn at the board's size as Vestaboard draws it."),
         .init(name: "align", kind: .oneOf(["left", "center", "right", "justified"]), description: "How text lines sit in their row (default center)."),
         .init(name: "valign", kind: .oneOf(["top", "middle", "bottom"]), description: "Where the text sits on the board (default middle)."),
         .init(name: "transition", kind: .object(["strategy": ["type": "string"], "stepSize": ["type": "integer"], "stepIntervalMs": ["type": "integer"]]),
@@ -15,7 +17,7 @@ enum MessageTools {
 
     static let send = BoardTool(
         name: "send_message", title: "Send a message to the board",
-        description: "Puts a message on the board: text, codes or a pattern, as a sender (one slot per sender; the board shows the latest). "
+        description: "Puts a message on the board: text, codes, a pattern or a VBML document, as a sender (one slot per sender; the board shows the latest). "
             + "Answers with the message's receipt: accepted, displayed, or scheduled when notBefore is later. Refusals name the field.",
         parameters: content + [
             .init(name: "sender", kind: .string, description: "Who sends it; each sender has one slot (default assistant)."),
@@ -27,7 +29,7 @@ enum MessageTools {
             .init(name: "bypassQuietHours", kind: .boolean, description: "Show it even during the board's quiet hours."),
         ],
         run: { arguments, api in
-            var body = arguments.body(["text", "codes", "pattern", "align", "valign", "transition", "id", "notBefore", "expiresAt", "bypassQuietHours"]).object ?? [:]
+            var body = arguments.body(["text", "codes", "pattern", "vbml", "align", "valign", "transition", "id", "notBefore", "expiresAt", "bypassQuietHours"]).object ?? [:]
             var sender: [String: JSONValue] = ["id": arguments["sender"] ?? "assistant"]
             if let name = arguments["senderName"] { sender["name"] = name }
             body["sender"] = .object(sender)

@@ -77,6 +77,11 @@ import TestSupport
         let badCodes = result(seen, "badCodes")
         #expect(badCodes.isError && badCodes.text.contains("codes: has 1 rows; the board has 6") && badCodes.text.contains("codes[0]: has 3 columns"),
                 "\(badCodes.text)")
+        // A VBML document, and one wider than the board, its field named.
+        let vbml = result(seen, "vbml")
+        #expect(!vbml.isError && vbml.text.hasPrefix("message "), "\(vbml.text)")
+        let badVBML = result(seen, "badVBML")
+        #expect(badVBML.isError && badVBML.text.contains("vbml.components[0].style.width: 30 is wider than the board (22)"), "\(badVBML.text)")
         #expect(result(seen, "missing").text == "sender: is missing")
         #expect((seen["server"] as? [String: Any])?["protocolVersion"] as? String == "2025-11-25")
     }

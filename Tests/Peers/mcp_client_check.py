@@ -107,6 +107,8 @@ async def board_scenario(session):
     seen["unknownArgument"] = await call(session, "send_message", {"text": "HI", "colour": "red"})
     seen["wrongType"] = await call(session, "set_sound", {"volume": "loud"})
     seen["badCodes"] = await call(session, "send_message", {"codes": [[1, 2, 999]]})
+    seen["vbml"] = await call(session, "send_message", {"sender": "vbml", "vbml": {"props": {"who": "MCP"}, "components": [{"template": "HI {{who}}"}]}})
+    seen["badVBML"] = await call(session, "send_message", {"vbml": {"components": [{"template": "X", "style": {"width": 30}}]}})
     seen["missing"] = await call(session, "clear_slot", {})
     return seen
 
