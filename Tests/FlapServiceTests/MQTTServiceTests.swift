@@ -125,6 +125,17 @@ import Glibc
         #expect(state["message"] as? String == "m1")
         #expect((state["text"] as? [String])?[2] == "          HI          ")
 
+        // A VBML document is a message over MQTT too, read as on the native API.
+        try await publish(broker, "vestawidget/wall/message", #"{"id": "v1", "sender": {"id": "vb"}, "vbml": {"components": [{"template": "{{a}}"}], "props": {"a": "HI"}}}"#)
+        try await publish(broker, "vestawidget/wall/message", #"{"id": "vbad", "sender": {"id": "vb"}, "vbml": {"components": [{"template": "X", "style": {"width": 30}}]}}"#)
+        try await watcher.until("the documents' receipts") { w in
+            let all = self.receipts(w, "wall")
+            return all.contains { $0["id"] as? String == "v1" } && all.contains { $0["id"] as? String == "vbad" }
+        }
+        #expect(receipts(watcher, "wall").contains { $0["id"] as? String == "v1" && $0["status"] as? String == "accepted" })
+        #expect(receipts(watcher, "wall").contains {
+            $0["id"] as? String == "vbad" && ($0["reason"] as? String)?.contains("vbml.components[0].style.width: 30 is wider than the board (22)") == true
+        })
         try await publish(broker, "vestawidget/wall/message", "{not json")
         try await publish(broker, "vestawidget/wall/message", #"{"id": "bad", "text": "a{99}b"}"#)
         try await publish(broker, "vestawidget/wall/message", #"{"id": "big", "text": ""# + String(repeating: "A", count: 70_000) + #""}"#)
