@@ -1,4 +1,5 @@
 import FlapJSON
+import FlapPrimitives
 
 /// Mustache as mustache.js renders it, which is how Vestaboard's renderer fills a VBML
 /// template's props: `{{name}}` (HTML-escaped, as mustache.js does), `{{{name}}}` and
@@ -260,23 +261,11 @@ public enum Mustache {
     }
 
     /// mustache.js's escaping: `& < > " ' / \` =`.
-    static func escapeHTML(_ text: String) -> String {
-        var result = ""
-        for character in text {
-            switch character {
-            case "&": result += "&amp;"
-            case "<": result += "&lt;"
-            case ">": result += "&gt;"
-            case "\"": result += "&quot;"
-            case "'": result += "&#39;"
-            case "/": result += "&#x2F;"
-            case "`": result += "&#x60;"
-            case "=": result += "&#x3D;"
-            default: result.append(character)
-            }
-        }
-        return result
-    }
+    static func escapeHTML(_ text: String) -> String { text.escaping(htmlEscapes) }
+
+    static let htmlEscapes: [Character: String] = [
+        "&": "&amp;", "<": "&lt;", ">": "&gt;", "\"": "&quot;", "'": "&#39;", "/": "&#x2F;", "`": "&#x60;", "=": "&#x3D;",
+    ]
 }
 
 extension String {

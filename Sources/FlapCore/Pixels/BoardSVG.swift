@@ -1,3 +1,5 @@
+import FlapPrimitives
+
 /// A board as an SVG picture: the same flaps, colours and split as `BoardRenderer` draws on
 /// pixels, with each character as text, so it stays sharp at any size on a dashboard.
 public enum BoardSVG {
@@ -37,17 +39,6 @@ public enum BoardSVG {
 
     /// Text for XML: the five characters that would end or open markup, escaped.
     static func escaped(_ text: String) -> String {
-        var result = ""
-        for character in text {
-            switch character {
-            case "&": result += "&amp;"
-            case "<": result += "&lt;"
-            case ">": result += "&gt;"
-            case "\"": result += "&quot;"
-            case "'": result += "&apos;"
-            default: result.append(character)
-            }
-        }
-        return result
+        text.escaping(["&": "&amp;", "<": "&lt;", ">": "&gt;", "\"": "&quot;", "'": "&apos;"])
     }
 }
