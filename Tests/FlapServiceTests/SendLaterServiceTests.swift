@@ -23,7 +23,9 @@ import Glibc
         #expect(reply.status == 202 && reply.object["status"] as? String == "scheduled")
         let listed = try await first.api.get("/v1/scheduled").object["scheduled"] as? [[String: Any]] ?? []
         #expect(listed.map { $0["id"] as? String } == ["at-four"] && listed.first?["text"] as? String == "LATER")
-        #expect(try await first.api.get("/v1/slots").text.contains("at-four") == false)
+        // Not in a slot before its instant (a machine loaded enough may already have passed it).
+        let inSlot = try await first.api.get("/v1/slots").text.contains("at-four")
+        #expect(!inSlot || Date() >= instant, "in a slot before its instant")
         first.process.signal(SIGKILL)
         _ = await first.process.wait()
 
