@@ -304,7 +304,7 @@ let package = Package(
         .testTarget(name: "FlapHeartRateTests", dependencies: ["FlapHeartRate", "FlapHardware", "FlapSimulated", "FlapMetrics", "TestSupport"]),
         .testTarget(
             name: "FlapMessagingTests",
-            dependencies: ["FlapMessaging", "FlapStorage", "FlapCore"]),
+            dependencies: ["FlapMessaging", "FlapStorage", "FlapCore", "FlapJSON"]),
         .testTarget(
             name: "FlapDisplayTests",
             dependencies: ["FlapDisplay", "FlapCore", "FlapHardware", "FlapSimulated", "FlapLinux", "FlapMessaging", "FlapTime", "FlapKiosk", "Wematch", "TestSupport",
@@ -314,7 +314,7 @@ let package = Package(
         .testTarget(
             name: "FlapHTTPTests",
             dependencies: [
-                "FlapHTTP", "FlapService", "FlapLinux", "FlapHardware", "FlapCore", "FlapMessaging", "FlapMetrics", "TestSupport",
+                "FlapHTTP", "FlapService", "FlapLinux", "FlapHardware", "FlapCore", "FlapJSON", "FlapMessaging", "FlapMetrics", "TestSupport",
                 .product(name: "Logging", package: "swift-log"), .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "Hummingbird", package: "hummingbird"), .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "NIOCore", package: "swift-nio"),

@@ -46,7 +46,16 @@ struct TemplatesAPI {
             case .notAnObject: return Responses.error(.badRequest, "send nothing, or a JSON object of what to add to the quick message: {\"sender\": {\"id\": \"kitchen\"}}")
             }
             let kept = template.fields
+            let props = fields.removeValue(forKey: "props")
             for key in QuickMessage.keptFields { fields[key] = kept[key] }
+            // A VBML quick message takes props from its sending, over its own.
+            if let props, props.object == nil { return Responses.error(.badRequest, "props: must be an object of names and values") }
+            if let given = props?.object, case .object(var document)? = fields["vbml"] {
+                var merged = document["props"]?.object ?? [:]
+                for (name, value) in given { merged[name] = value }
+                document["props"] = .object(merged)
+                fields["vbml"] = .object(document)
+            }
             // Each sending is a message of its own (sent again, it shows again).
             if fields["createdAt"] == nil { fields["createdAt"] = .string(intake.now().formatted(.iso8601)) }
             return try await answers.answer(intake.submit(fields: fields, source: "template", defaultSender: "quick-messages"), source: "template")

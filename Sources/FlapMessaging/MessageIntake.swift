@@ -8,6 +8,8 @@ public struct MessageIntake: Sendable {
     /// The size messages are checked against (the first panel's).
     public let boardSize: BoardSize
     public let now: @Sendable () -> Date
+    /// The board's time zone for the date and time VBML templates may name (none when nil).
+    public var localProps: LocalProps?
 
     public init(inbox: Inbox, boardSize: BoardSize, now: @escaping @Sendable () -> Date) {
         self.inbox = inbox
@@ -48,8 +50,9 @@ public struct MessageIntake: Sendable {
         source: String, defaultSender: String?, announce: Bool, repetition: Repetition, claim: IdempotencyClaim?,
         parse: (MessageParser, Date) throws(MessageErrors) -> (Message, [String])
     ) async -> IntakeTicket {
-        let parser = MessageParser(boardSize: boardSize, source: source, defaultSender: defaultSender)
+        var parser = MessageParser(boardSize: boardSize, source: source, defaultSender: defaultSender)
         let time = now()
+        parser.localProps = localProps?.values(at: time) ?? [:]
         let parsed: (Message, [String])
         do {
             parsed = try parse(parser, time)

@@ -12,6 +12,9 @@ public struct MessageParser: Sendable {
     /// Where messages come from, stored with each.
     public var source: String
 
+    /// The date and time a VBML document's templates may name, filled into its props.
+    public var localProps: [String: JSONValue] = [:]
+
     public init(boardSize: BoardSize, source: String, defaultSender: String? = nil) {
         self.boardSize = boardSize
         self.source = source
@@ -127,7 +130,7 @@ public struct MessageParser: Sendable {
         case "text":
             return reader.string("text").map(Content.text)
         case "vbml":
-            return reader.object("vbml").map { Content.vbml(.object($0)) }
+            return reader.object("vbml").map { Content.vbml(.object(LocalProps.filling($0, with: localProps))) }
         case "codes":
             return reader.grid("codes", typeName: "a whole number", cell: \.int).map(Content.codes)
         default:

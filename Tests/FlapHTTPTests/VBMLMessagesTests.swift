@@ -1,3 +1,8 @@
+import FlapCore
+import FlapJSON
+import FlapMessaging
+import Foundation
+import HTTPTypes
 import Testing
 
 /// A VBML document as a message and as a preview, through the native API's routes.
@@ -14,6 +19,19 @@ import Testing
             #expect(codes[0][8...10] == [8, 9, 0] && codes[1].prefix(3) == [63, 64, 65], "\(codes)")
             let preview = try await api.post("/v1/layout", #"{"vbml": \#(Self.document)}"#)
             #expect(preview.status == 200 && preview.object["codes"] as? [[Int]] == codes)
+        }
+    }
+
+    @Test func aQuickMessageTakesPropsFromItsSendingAndTheDayFromTheBoard() async throws {
+        try await RoutedAPI(zone: .utc).run { api in
+            let template = #"{"vbml": {"props": {"who": "YOU"}, "components": [{"template": "HI {{who}}\n{{weekday}}"}]}}"#
+            #expect(try await api.request(.put, "/v1/templates/hello", json: template).status == 201)
+            let weekday = (LocalProps(zone: .utc).values(at: Date())["weekday"]?.string ?? "").uppercased()
+            #expect(try await api.post("/v1/templates/hello/send", #"{"props": {"who": "SAM"}}"#).status == 202)
+            let slot = try #require((try await api.get("/v1/slots").object["slots"] as? [[String: Any]])?.first)
+            let shown = (slot["text"] as? [String] ?? []).joined(separator: "/")
+            #expect(shown.contains("HI SAM") && shown.contains(weekday), "\(shown)")
+            #expect(try await api.post("/v1/templates/hello/send", #"{"props": 3}"#).status == 400)
         }
     }
 

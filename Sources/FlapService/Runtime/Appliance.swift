@@ -48,7 +48,8 @@ public final class Appliance: Sendable {
         let drivers = try await Self.drivers(configuration.panels, inbox: inbox, calibration: calibration, outbox: outbox, logger: logger)
 
         // The sources: everything that turns into messages goes through one intake.
-        let intake = MessageIntake(inbox: inbox, boardSize: drivers[0].configuration.size ?? .flagship, now: { Date() })
+        var intake = MessageIntake(inbox: inbox, boardSize: drivers[0].configuration.size ?? .flagship, now: { Date() })
+        intake.localProps = LocalProps(zone: .current())
         let schedules = ScheduleRunner(inbox: inbox, intake: intake, time: .system, trust: { [clockTrust] in clockTrust.verdict() },
                                        fromFile: configuration.schedules, logger: logger)
         let mqttPassword = try configuration.mqtt?.passwordFile.map { try resolve(.file($0), purpose: "MQTT password") }

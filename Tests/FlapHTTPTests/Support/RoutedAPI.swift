@@ -18,11 +18,13 @@ struct RoutedAPI {
     static let key = "test-key"
     let api: NativeAPI
 
-    init(rules: SenderRules = SenderRules()) throws {
+    init(rules: SenderRules = SenderRules(), zone: ZoneRules? = nil) throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("routed-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         let inbox = try Inbox(path: folder.appendingPathComponent("inbox.sqlite").path, rules: rules)
-        api = NativeAPI(intake: MessageIntake(inbox: inbox, boardSize: .flagship, now: { Date() }), panels: RestingPanel(),
+        var intake = MessageIntake(inbox: inbox, boardSize: .flagship, now: { Date() })
+        intake.localProps = zone.map(LocalProps.init)
+        api = NativeAPI(intake: intake, panels: RestingPanel(),
                         metrics: FlapMetrics(), apiKey: Self.key, version: "test")
     }
 
