@@ -216,7 +216,7 @@ let package = Package(
         // TOML 1.0 read into values, and where each key was written (for errors naming the line).
         .target(name: "FlapTOML"),
         // VBML, Vestaboard's markup: documents read and drawn as Vestaboard's renderer draws them.
-        .target(name: "FlapVBML", dependencies: ["FlapJSON", "FlapPrimitives"]),
+        .target(name: "FlapVBML", dependencies: ["FlapCore", "FlapJSON", "FlapPrimitives"]),
         // Configuration and composition: flapd's services, each driver chosen here from settings.
         .target(
             name: "FlapService",

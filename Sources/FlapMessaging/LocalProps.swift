@@ -17,31 +17,19 @@ public struct LocalProps: Sendable {
 
     public func values(at date: Date) -> [String: JSONValue] {
         let wall = zone.wall(at: date)
-        let days = Int((Double(wall) / 86_400).rounded(.down))
-        let seconds = Int(wall) - days * 86_400
-        let (year, month, day) = Self.civil(days: days)
+        let days = wall.floorDivided(by: 86_400)
+        let seconds = Int(wall - days * 86_400)
+        let civil = CivilDate(day: days)
+        let (year, month, day) = (civil.year, civil.month, civil.day)
         func two(_ n: Int) -> String { n < 10 ? "0\(n)" : "\(n)" }
         let hour = two(seconds / 3600), minute = two(seconds % 3600 / 60)
         return [
-            "weekday": .string(Self.weekdays[((days % 7) + 7 + 4) % 7]),
+            "weekday": .string(Self.weekdays[CivilDate.weekday(day: days)]),
             "date": .string("\(year)-\(two(month))-\(two(day))"),
             "time": .string("\(hour):\(minute)"),
             "day": .string(String(day)), "month": .string(Self.months[month - 1]), "year": .string(String(year)),
             "hour": .string(hour), "minute": .string(minute),
         ]
-    }
-
-    /// The Gregorian date `days` after 1970-01-01 (Howard Hinnant's civil_from_days).
-    static func civil(days: Int) -> (year: Int, month: Int, day: Int) {
-        let z = days + 719_468
-        let era = (z >= 0 ? z : z - 146_096) / 146_097
-        let dayOfEra = z - era * 146_097
-        let yearOfEra = (dayOfEra - dayOfEra / 1460 + dayOfEra / 36_524 - dayOfEra / 146_096) / 365
-        let dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100)
-        let mp = (5 * dayOfYear + 2) / 153
-        let day = dayOfYear - (153 * mp + 2) / 5 + 1
-        let month = mp < 10 ? mp + 3 : mp - 9
-        return (yearOfEra + era * 400 + (month <= 2 ? 1 : 0), month, day)
     }
 
     /// `document` with these values among its props (its own props of the same names win).

@@ -1,3 +1,5 @@
+import FlapCore
+
 /// A month as Vestaboard's renderer draws it on the left of a board: `M/YY` and the days' initials
 /// on top, then a row a week, each starting with its first and last date (`1-4`, `12-18`) and a
 /// cell a day in the day colour, any day given its own colour.
@@ -17,8 +19,8 @@ public struct VBMLCalendar: Sendable, Equatable {
 
     /// Six rows of 22.
     func rows() -> [[Int]] {
-        let count = Self.daysIn(month: month, year: year)
-        let offset = Self.weekday(year: year, month: month, day: 1)  // 0 = Sunday
+        let count = CivilDate.daysIn(month: month, year: year)
+        let offset = CivilDate.weekday(day: CivilDate.days(year: year, month: month, day: 1))  // 0 = Sunday
         func digit(_ character: Character) -> Int { hideDates ? 0 : (character == "0" ? 36 : Int(String(character))! + 26) }
         func digits(_ number: Int) -> [Character] { Array(String(number)) }
         let dash = hideDates ? 0 : 44
@@ -61,35 +63,13 @@ public struct VBMLCalendar: Sendable, Equatable {
 
         var calendar = [header, first, second, third, fourth, fifth]
         for (day, colour) in days where day <= count {
-            let row = Self.floorDivide(day + offset - 1, 7) + 1
-            let column = (day + offset - 1) % 7  // JavaScript's remainder: the dividend's sign
+            // Days are 1 or more (the reader refuses others), so these are whole, never negative.
+            let row = (day + offset - 1) / 7 + 1
+            let column = (day + offset - 1) % 7
             let place = row > 5 ? (5, column == 0 ? 12 : 13) : (row, column + 5)
-            guard calendar.indices.contains(place.0) else { continue }
-            while calendar[place.0].count <= place.1 { calendar[place.0].append(0) }
-            if place.1 >= 0 { calendar[place.0][place.1] = colour }
+            calendar[place.0][place.1] = colour
         }
         return calendar
     }
 
-    static func floorDivide(_ a: Int, _ b: Int) -> Int { Int((Double(a) / Double(b)).rounded(.down)) }
-
-    static func daysIn(month: Int, year: Int) -> Int {
-        switch month {
-        case 2: return year % 4 == 0 && (year % 100 != 0 || year % 400 == 0) ? 29 : 28
-        case 4, 6, 9, 11: return 30
-        default: return 31
-        }
-    }
-
-    /// The day of the week of a date in the Gregorian calendar, 0 for Sunday.
-    static func weekday(year: Int, month: Int, day: Int) -> Int {
-        // Days since 1970-01-01 (a Thursday), by Howard Hinnant's days_from_civil.
-        let y = month <= 2 ? year - 1 : year
-        let era = (y >= 0 ? y : y - 399) / 400
-        let yearOfEra = y - era * 400
-        let dayOfYear = (153 * (month + (month > 2 ? -3 : 9)) + 2) / 5 + day - 1
-        let dayOfEra = yearOfEra * 365 + yearOfEra / 4 - yearOfEra / 100 + dayOfYear
-        let days = era * 146_097 + dayOfEra - 719_468
-        return ((days % 7) + 7 + 4) % 7
-    }
 }

@@ -1,3 +1,4 @@
+import FlapCore
 import FlapJSON
 import FoundationEssentials
 
@@ -181,7 +182,7 @@ public struct VBMLDocument: Sendable {
         func whole(_ name: String) throws(VBMLProblem) -> Int {
             let given = fields[name]
             if let number = given?.int { return number }
-            if let text = given?.string, let number = Int(text.trimmingJavaScriptSpace) { return number }
+            if let text = given?.string, let number = Int(text.trimmed) { return number }
             throw VBMLProblem(path: "calendar.\(name)", message: "required: a whole number" + (given.map { ", not \($0.text)" } ?? ""))
         }
         var calendar = VBMLCalendar(month: try whole("month"), year: try whole("year"))
@@ -194,7 +195,7 @@ public struct VBMLDocument: Sendable {
         if let days = fields["days"], !days.isNull {
             guard let entries = days.object else { throw VBMLProblem(path: "calendar.days", message: "must be an object of days and colours, such as {\"25\": 63}") }
             for (key, colour) in entries.sorted(by: { $0.key < $1.key }) {
-                guard let day = Int(key.trimmingJavaScriptSpace), day >= 1 else {
+                guard let day = Int(key.trimmed), day >= 1 else {
                     throw VBMLProblem(path: "calendar.days.\(key)", message: "\(key) is not a day of the month")
                 }
                 calendar.days.append((day, try Self.code(colour, path: "calendar.days.\(key)")))

@@ -1,3 +1,5 @@
+import FlapCore
+
 /// A template's text on a component's lines, as Vestaboard's renderer breaks it: spaces become
 /// `{0}` codes, `{…}` codes count as one cell, words longer than the line are cut into pieces,
 /// a line break ends a line and two in a row leave an empty one. Text is UTF-16, as there.
@@ -101,21 +103,12 @@ enum VBMLText {
     /// JavaScript's `+text` for one or two units, as a code the board has.
     static func validCode(_ units: Units, complete: Bool) throws(VBMLProblem) -> Int {
         let text = String(decoding: units, as: UTF16.self)
-        var number = text.trimmingJavaScriptSpace
+        var number = text.trimmed
         if number.isEmpty { number = "0" }
         if number.count == 2, number.hasSuffix("."), number.first?.isASCII == true { number.removeLast() }  // "1." is 1
         guard complete, let value = Int(number), VBMLCharacters.valid.contains(value) else {
             throw VBMLProblem(path: "", message: "{\(text.prefix(2))…} is not a character code the board has (0 to 71)")
         }
         return value
-    }
-}
-
-extension String {
-    var trimmingJavaScriptSpace: String {
-        var text = Substring(self)
-        while text.first?.isWhitespace == true { text.removeFirst() }
-        while text.last?.isWhitespace == true { text.removeLast() }
-        return String(text)
     }
 }

@@ -183,7 +183,8 @@ public struct CivilDate: Sendable, Equatable {
 
     static func isLeap(_ year: Int) -> Bool { year % 4 == 0 && (year % 100 != 0 || year % 400 == 0) }
 
-    static func daysIn(month: Int, year: Int) -> Int {
+    /// The days in `month` (1–12) of `year`.
+    public static func daysIn(month: Int, year: Int) -> Int {
         switch month {
         case 2: isLeap(year) ? 29 : 28
         case 4, 6, 9, 11: 30
