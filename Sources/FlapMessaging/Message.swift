@@ -28,6 +28,9 @@ public struct Message: Sendable, Equatable, Codable {
     /// What a character the board cannot show does: nil is replace (a blank, or `?` inside a
     /// word, with a warning); `refuse` refuses the message, as earlier versions did.
     public var unsupported: UnsupportedCharacters?
+    /// A temporary message (an alert): shown for this many seconds from when it shows from, over
+    /// whatever the board would show otherwise, which comes back when it ends (nil: persistent).
+    public var duration: Int?
 
     public init(
         id: String, sender: Sender, content: Content, align: HorizontalAlignment = .center,
@@ -52,6 +55,16 @@ public struct Message: Sendable, Equatable, Codable {
     /// From when it may be shown: its `notBefore`, else when it was made. Between two messages
     /// of one sender, the later of these wins the slot.
     public var showsFrom: Date { max(createdAt, notBefore ?? createdAt) }
+
+    /// How long a temporary message may last, in seconds: 10 s to 12 h, as ha-vestaboard allows.
+    public static let durations = 10...(12 * 3600)
+
+    /// The one slot every temporary message shares, so a newer one replaces the older; `#` is
+    /// never in a sender id, so it is no sender's slot.
+    public static let temporarySlot = "#temporary"
+
+    /// The slot this message takes: its sender's, or the temporary one.
+    public var slotKey: String { duration == nil ? sender.id : Self.temporarySlot }
 
     /// An empty text (or only spaces): its sender clearing their slot, as Home Assistant's text
     /// entity does when a person empties it.

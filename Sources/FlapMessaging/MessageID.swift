@@ -19,7 +19,7 @@ public enum MessageID {
     /// FNV-1a over two 64-bit lanes: stable across processes and versions, unlike `Hasher`, which
     /// is seeded per process (the keys are stored). It is the function earlier versions made ids
     /// with, so a stored message's old `h-` id is its repeat key.
-    public static func repeatKey(source: String, sender: String, content: Content, createdAt: String?) -> String {
+    public static func repeatKey(source: String, sender: String, content: Content, createdAt: String?, duration: Int? = nil) -> String {
         var a: UInt64 = 0xcbf2_9ce4_8422_2325
         var b: UInt64 = 0x84222325_cbf29ce4
         func mix(_ text: String) {
@@ -39,6 +39,8 @@ public enum MessageID {
         case .vbml(let document): mix("vbml"); mix(VBMLDocument.canonical(document))
         }
         mix(createdAt ?? "")
+        // Only a temporary message mixes its duration in: persistent messages keep the keys stored before.
+        if let duration { mix("duration \(duration)") }
         return "h-" + hex(a) + hex(b)
     }
 

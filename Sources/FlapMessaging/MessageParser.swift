@@ -73,8 +73,10 @@ public struct MessageParser: Sendable {
         }
         let notBefore = reader.string("notBefore").flatMap { reader.date($0, field: "notBefore") }
         let explicitExpiry = reader.string("expiresAt").flatMap { reader.date($0, field: "expiresAt") }
+        let duration = readDuration(&reader, expiresAt: explicitExpiry)
+        let lifetime = duration.map(TimeInterval.init) ?? Message.defaultLifetime
         let expiresAt = explicitExpiry
-            ?? min(max(createdAt, notBefore ?? createdAt).addingTimeInterval(Message.defaultLifetime), Self.latestDate)
+            ?? min(max(createdAt, notBefore ?? createdAt).addingTimeInterval(lifetime), Self.latestDate)
         if let notBefore, let explicitExpiry, explicitExpiry <= notBefore {
             reader.fail("expiresAt", "\(Self.stamp(explicitExpiry)) is not after notBefore \(Self.stamp(notBefore)): the message would expire before it is shown")
         } else if expiresAt <= createdAt {
@@ -97,7 +99,13 @@ public struct MessageParser: Sendable {
             id: id ?? MessageID.random(), sender: sender, content: content, align: align, valign: valign,
             createdAt: createdAt, expiresAt: expiresAt, notBefore: notBefore, transition: transition, source: source)
         message.unsupported = unsupported
-        if id == nil { message.repeatKey = MessageID.repeatKey(source: source, sender: sender.id, content: content, createdAt: createdText) }
+        message.duration = duration
+        if message.clearsSlot, duration != nil {
+            throw MessageErrors(field: "duration", "an empty text clears its sender's slot; it cannot be temporary")
+        }
+        if id == nil {
+            message.repeatKey = MessageID.repeatKey(source: source, sender: sender.id, content: content, createdAt: createdText, duration: duration)
+        }
         var withBypass = message
         if bypass == true { withBypass.bypassQuietHours = true }
         return (withBypass, warnings)
@@ -136,6 +144,18 @@ public struct MessageParser: Sendable {
         default:
             return reader.grid("pattern", typeName: "a colour name", cell: \.string).map(Content.pattern)
         }
+    }
+
+    /// A temporary message's seconds (``Message/durations``); it sets when the message ends, so
+    /// it and `expiresAt` are not both given.
+    private func readDuration(_ reader: inout FieldReader, expiresAt: Date?) -> Int? {
+        guard let seconds = reader.int("duration") else { return nil }
+        if !Message.durations.contains(seconds) {
+            reader.fail("duration", "must be 10 to 43200 seconds (12 hours), not \(seconds)")
+            return nil
+        }
+        if expiresAt != nil { reader.fail("duration", "give duration or expiresAt, not both: a temporary message ends after its duration") }
+        return seconds
     }
 
     private func readTransition(_ reader: inout FieldReader) -> TransitionRequest? {

@@ -18,14 +18,19 @@ import TestSupport
         let panel: SimulatedPanel<ManualClock>
         let coordinator: DisplayCoordinator<ManualClock>
         let motion: MotionLoop<ManualClock>
-        let t0 = Date(timeIntervalSince1970: 1_800_000_000)
+        let t0: Date
+        /// Where the inbox is, so a second rig can open it as flapd does after a restart.
+        let directory: URL
 
-        init(policy: PanelPolicy, showing: (Board, String?)? = nil, quiet: BoardQuietHours? = nil) throws {
+        /// `directory`: an earlier rig's, to start again from its inbox; `t0`: the date the clock starts at.
+        init(policy: PanelPolicy, showing: (Board, String?)? = nil, quiet: BoardQuietHours? = nil,
+             directory: URL? = nil, t0: Date = Date(timeIntervalSince1970: 1_800_000_000)) throws {
             let clock = self.clock
             let start = clock.now
-            let t0 = self.t0
+            self.t0 = t0
             time = ServiceTime(clock: clock, now: { t0 + Double(start.duration(to: clock.now).components.seconds) })
-            let dir = FileManager.default.temporaryDirectory.appendingPathComponent("coord-\(UUID().uuidString)")
+            let dir = directory ?? FileManager.default.temporaryDirectory.appendingPathComponent("coord-\(UUID().uuidString)")
+            self.directory = dir
             try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
             inbox = try Inbox(path: dir.appendingPathComponent("inbox.sqlite").path)
             let info = PanelInfo(id: "main", size: .flagship, drum: .vestaboard, motion: .forwardOnly, driver: "simulated")
@@ -41,10 +46,11 @@ import TestSupport
 
 
         func send(_ id: String, from sender: String, text: String, created: TimeInterval = 0, lifetime: TimeInterval = 3600,
-                  bypassQuietHours: Bool = false) async throws {
-            var message = Message(id: id, sender: Sender(id: sender), content: .text(text),
-                                  createdAt: time.now() + created, expiresAt: time.now() + created + lifetime, source: "test")
+                  bypassQuietHours: Bool = false, duration: Int? = nil) async throws {
+            var message = Message(id: id, sender: Sender(id: sender), content: .text(text), createdAt: time.now() + created,
+                                  expiresAt: time.now() + created + (duration.map(TimeInterval.init) ?? lifetime), source: "test")
             if bypassQuietHours { message.bypassQuietHours = true }
+            message.duration = duration
             _ = try await inbox.accept(message, now: time.now())
         }
 

@@ -119,3 +119,28 @@ import Testing
         #expect(suite.problems(#"{"text": "HI", "sender": {"id": "my phone ☃", "name": "Zoë 🙂"}}"#).isEmpty)
     }
 }
+
+/// Temporary messages: `duration` read, checked and turned into when the message ends.
+extension MessageParserTests {
+    @Test func aDurationMakesATemporaryMessageThatEndsAfterIt() throws {
+        let m = try parse(#"{"text": "DOOR OPEN", "duration": 60}"#)
+        #expect(m.duration == 60)
+        #expect(m.expiresAt == now + 60)
+        #expect(m.slotKey == Message.temporarySlot)
+        let later = try parse(#"{"text": "DOOR OPEN", "duration": 600, "notBefore": "2027-01-15T09:00:00Z"}"#)
+        #expect(later.expiresAt == later.notBefore! + 600)
+        // Another duration is another request, not a retry of the first.
+        #expect(m.repeatKey != later.repeatKey)
+        #expect(m.repeatKey != (try parse(#"{"text": "DOOR OPEN"}"#)).repeatKey)
+        #expect(try parse(#"{"text": "DOOR OPEN"}"#).slotKey == "native-api")
+    }
+
+    @Test func aDurationOutsideTenSecondsToTwelveHoursOrBesideExpiresAtIsRefused() {
+        #expect(problems(#"{"text": "A", "duration": 9}"#) == ["duration: must be 10 to 43200 seconds (12 hours), not 9"])
+        #expect(problems(#"{"text": "A", "duration": 43201}"#) == ["duration: must be 10 to 43200 seconds (12 hours), not 43201"])
+        #expect(problems(#"{"text": "A", "duration": 1.5}"#).first?.hasPrefix("duration") == true)
+        #expect(problems(#"{"text": "A", "duration": 60, "expiresAt": "2027-01-15T09:00:00Z"}"#)
+            == ["duration: give duration or expiresAt, not both: a temporary message ends after its duration"])
+        #expect(problems(#"{"text": " ", "duration": 60}"#) == ["duration: an empty text clears its sender's slot; it cannot be temporary"])
+    }
+}

@@ -13,7 +13,7 @@ public struct QuickMessage: Sendable, Equatable, Encodable {
     /// At most this many are kept.
     public static let most = 20
     /// The fields a template keeps; the rest of a message (id, sender, times) is the sending's.
-    public static let keptFields = ["text", "codes", "pattern", "vbml", "align", "valign", "transition"]
+    public static let keptFields = ["text", "codes", "pattern", "vbml", "align", "valign", "transition", "duration"]
 
 
     /// What is wrong with `name` as a template's name, or nil.

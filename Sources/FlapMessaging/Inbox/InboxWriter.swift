@@ -183,7 +183,7 @@ struct InboxWriter {
         return .accepted(try place(message, seq: seq, now: now, released: false) ?? receipt)
     }
 
-    /// Puts an accepted message in its sender's slot, unless it has expired or the slot holds a
+    /// Puts an accepted message in its slot (its sender's, or the temporary one), unless it has expired or the slot holds a
     /// message that shows from later; the message's final receipt when it did not get the slot.
     @discardableResult
     private mutating func place(_ message: Message, seq: Int64, now: Date, released: Bool) throws -> Receipt? {
@@ -200,16 +200,16 @@ struct InboxWriter {
         }
         if let current = try SQLiteRow.fetchOne(db.cachedStatement(sql: """
             SELECT m.id, MAX(m.createdAt, COALESCE(m.notBefore, m.createdAt)) AS showsFrom FROM slot s JOIN message m ON m.id = s.messageId WHERE s.sender = ?
-            """), arguments: [message.sender.id]) {
+            """), arguments: [message.slotKey]) {
             let currentID: String = try current["id"]
             if message.showsFrom.timeIntervalSince1970 < (try current["showsFrom"] as Double) {
                 // A late older message never takes a slot back from a newer one.
                 return try finish(message.id, .superseded, reason: "older than \(currentID) in the same slot", at: now)
             }
             try finish(currentID, .superseded, reason: "replaced by \(message.id)", at: now)
-            try execute("UPDATE slot SET messageId = ? WHERE sender = ?", [message.id, message.sender.id])
+            try execute("UPDATE slot SET messageId = ? WHERE sender = ?", [message.id, message.slotKey])
         } else {
-            try execute("INSERT INTO slot (sender, messageId) VALUES (?, ?)", [message.sender.id, message.id])
+            try execute("INSERT INTO slot (sender, messageId) VALUES (?, ?)", [message.slotKey, message.id])
         }
         slotEdits.append(.fill(SlotEntry(message: message, seq: seq)))
         return nil

@@ -17,17 +17,18 @@ enum SlotEdit: Sendable {
 /// The inbox's copy of the live slots, kept in step with the writer's commits, so that
 /// choosing what to show does not read and decode every slot's message after each commit.
 struct SlotCache {
+    /// By slot: a sender's id, or the temporary messages' slot.
     private var bySender: [String: SlotEntry]
 
     init(_ entries: [SlotEntry]) {
-        bySender = Dictionary(entries.map { ($0.message.sender.id, $0) }, uniquingKeysWith: { $1 })
+        bySender = Dictionary(entries.map { ($0.message.slotKey, $0) }, uniquingKeysWith: { $1 })
     }
 
     mutating func apply(_ edits: [SlotEdit]) {
         for edit in edits {
             switch edit {
             case .fill(let entry):
-                bySender[entry.message.sender.id] = entry
+                bySender[entry.message.slotKey] = entry
             case .remove(let id):
                 if let sender = bySender.first(where: { $0.value.message.id == id })?.key { bySender[sender] = nil }
             }
