@@ -30,6 +30,11 @@ struct SendCommand: AsyncParsableCommand {
     @Option(help: "Seconds until the message expires (default 48 hours after it is first shown).")
     var expiresIn: Int?
 
+    @Option(name: .customLong("for"), help: ArgumentHelp(
+        "Show it for this long, then give the board back to what it showed: seconds, or minutes and hours as 5m, 2h (10 s to 12 h).",
+        valueName: "duration"))
+    var showFor: TemporaryDuration?
+
     @Option(help: "Send later: a time of day (07:00, the next time the clock here shows it) or an instant (2026-12-24T18:00:00+01:00). flapd keeps the message and shows it then.")
     var at: String?
 
@@ -63,6 +68,10 @@ struct SendCommand: AsyncParsableCommand {
         let now = Date()
         let notBefore = try at.map { try SendTime.parse($0, now: now) }
         message.notBefore = notBefore?.formatted(.iso8601)
+        if showFor != nil, expiresIn != nil {
+            throw ValidationError("give --for or --expires-in, not both: a message shown for a while ends after it")
+        }
+        message.duration = showFor?.seconds
         if let expiresIn {
             message.createdAt = now.formatted(.iso8601)
             message.expiresAt = (notBefore ?? now).addingTimeInterval(TimeInterval(expiresIn)).formatted(.iso8601)
@@ -173,4 +182,5 @@ struct OutgoingMessage: Encodable {
     var notBefore: String?
     var createdAt: String?
     var expiresAt: String?
+    var duration: Int?
 }

@@ -21,6 +21,7 @@ enum HelpExamples {
             #"flapctl send "Hello from the wall""#,
             #"flapctl send --sender kitchen --wait "Dinner at 7 {66}""#,
             #"flapctl send --at 07:00 --sender kitchen "Good morning""#,
+            #"flapctl send --for 60 --sender door "DOOR OPEN""#,
             #"flapctl send --mqtt mqtt://broker:1883 --to hall,kitchen "Hello""#,
         ]),
         ("scheduled", [

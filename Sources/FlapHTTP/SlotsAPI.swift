@@ -3,8 +3,8 @@ import FlapMessaging
 import FoundationEssentials
 import Hummingbird
 
-/// `/v1/slots`: each sender's latest message (what the board chooses from), and a sender's
-/// slot cleared.
+/// `/v1/slots`: each sender's latest message and the temporary message (what the board chooses
+/// from); a sender's slot cleared; the temporary message ended early.
 struct SlotsAPI {
     let intake: MessageIntake
 
@@ -20,6 +20,17 @@ struct SlotsAPI {
             }
             return Response(status: .noContent)
         }
+        // The temporary message ended early (the door closed): the board goes back at once.
+        v1.delete("temporary") { request, _ in
+            guard let temporary = try await intake.inbox.slots().first(where: { $0.duration != nil }) else {
+                return Responses.error(.notFound, "no temporary message is showing")
+            }
+            if let member = MemberAccess.member(of: request), member.sender != temporary.sender.id {
+                return Responses.error(.forbidden, "a member ends only their own temporary message, not \(temporary.sender.id)'s")
+            }
+            _ = try await intake.inbox.clearSlot(Message.temporarySlot, now: intake.now())
+            return Response(status: .noContent)
+        }
     }
 
     private func slots() async throws -> Response {
@@ -30,6 +41,8 @@ struct SlotsAPI {
             /// The board as the first panel would show it, so a view can draw it as the flaps do.
             var codes: [[Int]]
             var createdAt: Date; var expiresAt: Date; var source: String
+            /// A temporary message's seconds: it covers the others until `expiresAt`.
+            var duration: Int?
         }
         let size = intake.boardSize
         let slots = try await intake.inbox.slots().map { message -> Slot in
@@ -47,7 +60,7 @@ struct SlotsAPI {
                 text = board.rows.map { String($0.map(BoardText.symbol)) }
             }
             return Slot(sender: message.sender.id, senderName: message.sender.name, id: message.id, content: content, text: text, codes: board.codeRows,
-                        createdAt: message.createdAt, expiresAt: message.expiresAt, source: message.source)
+                        createdAt: message.createdAt, expiresAt: message.expiresAt, source: message.source, duration: message.duration)
         }
         return Responses.json(.ok, ["slots": slots])
     }

@@ -27,9 +27,10 @@ enum MessageTools {
             .init(name: "notBefore", kind: .string, description: "ISO 8601 date and time before which it is not shown (sent for later)."),
             .init(name: "expiresAt", kind: .string, description: "ISO 8601 date and time after which it is no longer shown (default 48 hours after it is first due)."),
             .init(name: "bypassQuietHours", kind: .boolean, description: "Show it even during the board's quiet hours."),
+            .init(name: "duration", kind: .integer(10...43200), description: "Seconds (10 to 43200) to show it over whatever the board shows, which then comes back: an alert such as DOOR OPEN. Not with expiresAt."),
         ],
         run: { arguments, api in
-            var body = arguments.body(["text", "codes", "pattern", "vbml", "align", "valign", "transition", "id", "notBefore", "expiresAt", "bypassQuietHours"]).object ?? [:]
+            var body = arguments.body(["text", "codes", "pattern", "vbml", "align", "valign", "transition", "id", "notBefore", "expiresAt", "bypassQuietHours", "duration"]).object ?? [:]
             var sender: [String: JSONValue] = ["id": arguments["sender"] ?? "assistant"]
             if let name = arguments["senderName"] { sender["name"] = name }
             body["sender"] = .object(sender)

@@ -41,6 +41,8 @@ import TestSupport
         #expect(seen["chipInText"] as? String == "{66} GO" && seen["chipShown"] as? Bool == true, "\(seen["chipInText"] ?? "")")
         #expect((seen["emojiOffered"] as? Int ?? 0) >= 40)
         #expect(seen["emojiPreview"] as? Bool == true && (seen["emojiNote"] as? String)?.contains("shown as 'OK'") == true, "\(seen["emojiNote"] ?? "")")
+        #expect(seen["temporaryShown"] as? Bool == true && seen["temporaryListed"] as? Bool == true && seen["temporaryEnded"] as? Bool == true,
+                "a temporary message shown, listed and ended early: \(seen["temporaryShown"] ?? "-"), \(seen["temporaryListed"] ?? "-"), \(seen["temporaryEnded"] ?? "-")")
         let repeats = seen["repeats"] as? [[String: Any]] ?? []
         #expect(repeats.count == 3 && repeats.allSatisfy { $0["shown"] as? Bool == true && $0["displayed"] as? Bool == true }, "\(repeats)")
         #expect(repeats.allSatisfy { ($0["receipt"] as? String)?.hasPrefix("“") == true }, "the receipt names the message by its text: \(repeats)")

@@ -82,6 +82,11 @@ import TestSupport
         #expect(!vbml.isError && vbml.text.hasPrefix("message "), "\(vbml.text)")
         let badVBML = result(seen, "badVBML")
         #expect(badVBML.isError && badVBML.text.contains("vbml.components[0].style.width: 30 is wider than the board (22)"), "\(badVBML.text)")
+        // A temporary message: in the slots with its duration; twelve hours at most, said before flapd is asked.
+        #expect(!result(seen, "alert").isError)
+        #expect((seen["alertSlots"] as? [[Any]])?.contains { $0.first as? String == "door" && $0.last as? Int == 60 } == true, "\(seen["alertSlots"] ?? "-")")
+        let tooLong = result(seen, "alertTooLong")
+        #expect(tooLong.isError && tooLong.text.contains("duration"), "\(tooLong.text)")
         #expect(result(seen, "missing").text == "sender: is missing")
         #expect((seen["server"] as? [String: Any])?["protocolVersion"] as? String == "2025-11-25")
     }

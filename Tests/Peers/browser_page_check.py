@@ -97,6 +97,16 @@ try:
     out["recentMessages"] = recent()
     wait(lambda: "until" not in first.find_element(By.ID, "slots").text and "min left" in first.find_element(By.ID, "slots").text)
     out["slotExpiry"] = first.find_element(By.ID, "slots").text
+    # For a while, then back: shown over DINNER READY, listed as for now, ended early from the list.
+    first.find_element(By.CSS_SELECTOR, "#expiry option[value='for-300']").click()
+    text.clear()
+    text.send_keys("DOOR OPEN")
+    submit(first, "compose")
+    out["temporaryShown"] = wait(lambda: "DOOR OPEN" in board_text(second))
+    out["temporaryListed"] = wait(lambda: "then the board goes back" in first.find_element(By.ID, "slots").text)
+    click(first, "#slots button[aria-label^='End now']")
+    out["temporaryEnded"] = wait(lambda: "DINNER READY" in board_text(second) and "DOOR OPEN" not in board_text(second))
+    first.find_element(By.CSS_SELECTOR, "#expiry option[value='3600']").click()
     # Send later: an hour from now, listed as waiting, then cancelled from the list.
     send_for_later(first, "LATER")
     out["sentForLater"] = wait(lambda: "scheduled" in first.find_element(By.ID, "receipt").text)

@@ -109,6 +109,9 @@ async def board_scenario(session):
     seen["badCodes"] = await call(session, "send_message", {"codes": [[1, 2, 999]]})
     seen["vbml"] = await call(session, "send_message", {"sender": "vbml", "vbml": {"props": {"who": "MCP"}, "components": [{"template": "HI {{who}}"}]}})
     seen["badVBML"] = await call(session, "send_message", {"vbml": {"components": [{"template": "X", "style": {"width": 30}}]}})
+    seen["alert"] = await call(session, "send_message", {"text": "DOOR OPEN", "sender": "door", "duration": 60})
+    seen["alertSlots"] = [(slot["sender"], slot.get("duration")) for slot in (await call(session, "list_slots"))["structured"]["slots"]]
+    seen["alertTooLong"] = await call(session, "send_message", {"text": "DOOR OPEN", "duration": 86400})
     seen["missing"] = await call(session, "clear_slot", {})
     return seen
 

@@ -59,7 +59,10 @@ function message() {
   // Send later: the local time picked, as an instant; the expiry counts from it.
   const at = $("send-at").value ? new Date($("send-at").value) : null;
   if (at) body.notBefore = at.toISOString();
-  const seconds = Number($("expiry").value);
+  // "Then back to what was there": a temporary message, which ends after its duration.
+  const shown = $("expiry").value;
+  if (shown.startsWith("for-")) { body.duration = Number(shown.slice(4)); return body; }
+  const seconds = Number(shown);
   if (seconds) body.expiresAt = new Date((at ?? new Date()).getTime() + seconds * 1000).toISOString();
   return body;
 }

@@ -56,6 +56,11 @@ export async function refreshLists() {
     }
     // A member clears only their own message.
     const mine = !member || slot.sender === session.member.sender;
+    // A temporary message covers the others: ending it gives the board back at once.
+    if (slot.duration) {
+      return item(`${name} (for now)`, `${said} · then the board goes back · ${until(slot.expiresAt)}`,
+        mine ? [["End now", async () => { await api("DELETE", "/v1/temporary"); refreshLists(); }]] : []);
+    }
     return item(name, `${said} · ${until(slot.expiresAt)}`, mine ? [["Clear", () => clearSoon(slot.sender)]] : []);
   }), "No messages.");
   showShownBy(slots);

@@ -1,0 +1,61 @@
+import Foundation
+import Testing
+import TestSupport
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Temporary messages through the running flapd: `flapctl send --for`, kept through a SIGKILL
+/// and ended on time after it, and ended early over the API.
+@Suite(.cleansUp, .timeLimit(.minutes(2))) struct TemporaryMessagesServiceTests {
+    static func shownMessage(_ flapd: FlapdProcess) async throws -> String? {
+        let panels = try await flapd.api.get("/v1/board").object["panels"] as? [[String: Any]]
+        guard let panel = panels?.first, panel["moving"] as? Bool == false else { return nil }
+        return panel["message"] as? String
+    }
+
+    @Test func aTemporaryMessageOutlivesASIGKILLAndGivesTheBoardBackOnTime() async throws {
+        let first = try await FlapdProcess.start()
+        #expect(try await first.api.post("/v1/messages", json: ["id": "home", "sender": ["id": "kitchen"], "text": "WELCOME HOME"]).status == 202)
+        _ = try await eventually(within: .seconds(30), every: .milliseconds(100)) { try await Self.shownMessage(first) == "home" }
+
+        let flapctl = ProcessRunner.builtProduct("flapctl")
+        let connection = ["--url", "http://127.0.0.1:\(first.apiPort)", "--api-key", first.apiKey]
+        let sent = try await ProcessRunner.run(flapctl, ["send", "--for", "12s", "--sender", "door", "--id", "door-open", "DOOR OPEN"] + connection)
+        #expect(sent.status == 0 && sent.stdoutText.hasPrefix("door-open"), "\(sent.stderrText)")
+        let sentAt = Date()
+        _ = try await eventually(within: .seconds(10), every: .milliseconds(50)) { try await Self.shownMessage(first) == "door-open" }
+        let slots = try await first.api.get("/v1/slots").object["slots"] as? [[String: Any]] ?? []
+        #expect(slots.first { $0["id"] as? String == "door-open" }?["duration"] as? Int == 12)
+        #expect(slots.contains { $0["id"] as? String == "home" }, "the message it covers keeps its slot")
+        first.process.signal(SIGKILL)
+        _ = await first.process.wait()
+
+        let second = try await FlapdProcess.start(stateDirectory: first.stateDirectory)
+        teardown { await second.stop() }
+        var backAt: Date?
+        _ = try await eventually(within: .seconds(40), every: .milliseconds(100)) {
+            let shown = try await Self.shownMessage(second)
+            if shown == "home" { backAt = Date() }
+            return backAt != nil
+        }
+        // Back after its twelve seconds (a little later on a loaded machine), not at the restart.
+        let after = backAt.map { $0.timeIntervalSince(sentAt) } ?? 0
+        #expect(after >= 11, "the board went back \(after) s after the temporary message was sent")
+    }
+
+    @Test func aTemporaryMessageIsEndedEarlyOverTheAPI() async throws {
+        let flapd = try await FlapdProcess.start()
+        teardown { await flapd.stop() }
+        #expect(try await flapd.api.delete("/v1/temporary").status == 404)
+        #expect(try await flapd.api.post("/v1/messages", json: ["id": "home", "text": "WELCOME HOME"]).status == 202)
+        let refused = try await flapd.api.post("/v1/messages", json: ["text": "DOOR OPEN", "duration": 5])
+        #expect(refused.status == 400 && refused.text.contains("must be 10 to 43200 seconds"), "\(refused.text)")
+        #expect(try await flapd.api.post("/v1/messages", json: ["id": "alert", "text": "DOOR OPEN", "duration": 3600]).status == 202)
+        _ = try await eventually(within: .seconds(30), every: .milliseconds(100)) { try await Self.shownMessage(flapd) == "alert" }
+        #expect(try await flapd.api.delete("/v1/temporary").status == 204)
+        let back = try await eventually(within: .seconds(30), every: .milliseconds(100)) { try await Self.shownMessage(flapd) == "home" }
+        #expect(back)
+    }
+}
