@@ -62,7 +62,7 @@ struct LayoutPreviewAPI {
                 let laid = try TextLayout.encodeText(text, options: options)
                 let board = try Board(size: BoardSize(rows: laid.rowCount, columns: laid.columns), codes: laid.codes)
                 let flip = await panels.flipDuration(to: board, strategy: strategy)
-                return Responses.json(.ok, Preview(codes: board.codeRows, text: board.rows.map { String($0.map(BoardText.symbol)) },
+                return Responses.json(.ok, Preview(codes: board.codeRows, text: board.lines,
                                                    warnings: laid.warnings.map(\.description),
                                                    flipSeconds: flip.map { ($0 / .seconds(1) * 10).rounded() / 10 }))
             } catch let error as LayoutError {
@@ -77,7 +77,7 @@ struct LayoutPreviewAPI {
         do throws(MessageErrors) {
             let board = try MessageRenderer(size: boardSize).board(vbml: document)
             let flip = await panels.flipDuration(to: board, strategy: nil)
-            return Responses.json(.ok, Preview(codes: board.codeRows, text: board.rows.map { String($0.map(BoardText.symbol)) },
+            return Responses.json(.ok, Preview(codes: board.codeRows, text: board.lines,
                                                warnings: [], flipSeconds: flip.map { ($0 / .seconds(1) * 10).rounded() / 10 }))
         } catch {
             return Responses.error(.badRequest, error.description, problems: error.problems.map { .init(field: $0.field, problem: $0.problem) })

@@ -47,7 +47,7 @@ public struct PanelView: Sendable {
     }
 
     /// The board as lines of text, colour chips as their letters.
-    var lines: [String] { board.rows.map { String($0.map(BoardText.symbol)) } }
+    var lines: [String] { board.lines }
 }
 
 /// A module that needs attention, as `/v1/status` reports it.

@@ -57,7 +57,7 @@ struct SlotsAPI {
             if case .text(let t) = message.content {
                 text = t.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline).map(String.init)
             } else {
-                text = board.rows.map { String($0.map(BoardText.symbol)) }
+                text = board.lines
             }
             return Slot(sender: message.sender.id, senderName: message.sender.name, id: message.id, content: content, text: text, codes: board.codeRows,
                         createdAt: message.createdAt, expiresAt: message.expiresAt, source: message.source, duration: message.duration)

@@ -306,7 +306,7 @@ public final class MQTTBridge: Service, Sendable {
     /// The panel's board, retained: what the display shows now. Published again on every
     /// connection to the broker.
     public func publishState(panel: String, board: Board, messageId: String?) {
-        let body = StateBody(panel: panel, codes: board.codeRows, text: board.rows.map { String($0.map(BoardText.symbol)) }, message: messageId)
+        let body = StateBody(panel: panel, codes: board.codeRows, text: board.lines, message: messageId)
         guard let data = try? JSONEncoder.sorted.encode(body) else { return }
         lastState.withLock { $0 = Array(data) }
         publish(topic("state"), Array(data), retain: true)

@@ -98,6 +98,20 @@ public enum WebPage {
         }
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        return Array((try? encoder.encode(["characters": characters, "colours": colours, "names": names])) ?? Data("{}".utf8))
+        // A Note (its size) draws some codes otherwise: 62 is its heart.
+        let note = BoardModel.note, noteSize = note.size
+        var noteCharacters: [String: String] = [:]
+        for value in 0...71 {
+            guard let code = CharacterCode(value), let character = note.character(code), character != code.character else { continue }
+            noteCharacters["\(value)"] = String(character)
+        }
+        struct Glyphs: Encodable {
+            var characters, colours, names: [String: String]
+            var note: Model
+            struct Model: Encodable { var rows, columns: Int; var characters: [String: String] }
+        }
+        let table = Glyphs(characters: characters, colours: colours, names: names,
+                           note: .init(rows: noteSize.rows, columns: noteSize.columns, characters: noteCharacters))
+        return Array((try? encoder.encode(table)) ?? Data("{}".utf8))
     }()
 }

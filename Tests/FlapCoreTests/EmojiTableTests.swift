@@ -41,6 +41,9 @@ import Testing
         #expect(try laidOut("❤️").codes.first == Colour.red.code)
         let note = try laidOut("I ❤️ U", size: .note)
         #expect(note.codes.prefix(5).map(\.rawValue) == [9, 0, 62, 0, 21])
+        // Its colour variants and the card suit too, as VBML makes them there; on a Flagship, tiles of their colour.
+        #expect(try laidOut("🧡💛💚💙💜🖤🤍🤎♥", size: .note).codes.prefix(9).map(\.rawValue) == Array(repeating: 62, count: 9))
+        #expect(try laidOut("🧡💙").codes.prefix(2).map(\.rawValue) == [64, 67])
     }
 
     @Test func aCharacterNothingStandsInForIsABlankOrAQuestionMarkInsideAWord() throws {
@@ -63,7 +66,7 @@ import Testing
     }
 
     static func row(_ entry: EmojiTable.Entry) -> String {
-        let note = entry.emoji == "❤️" ? " (on a Note, its heart flap)" : ""
+        let note = EmojiTable.noteHearts.contains(entry.key) ? " (on a Note, its heart flap)" : ""
         return "| \(entry.emoji) | \(entry.name) | `\(entry.inWords)`\(note) |"
     }
 }

@@ -91,6 +91,21 @@ import TestSupport
         #expect((seen["consoleErrors"] as? [String])?.isEmpty == true, "\(seen["consoleErrors"] ?? "")")
     }
 
+    /// A 3×15 panel is a Note: the page, its preview and the widget draw its flap 62 as a heart.
+    @Test func aNotesHeartsAreDrawnAsItsHeartFlap() async throws {
+        let flapd = try await FlapdProcess.start(arguments: ["--model", "note", "--no-sound"])
+        teardown { await flapd.stop() }
+        let result = try await ProcessRunner.run(try await PythonPeer.python(), [
+            PythonPeer.peersDirectory.appendingPathComponent("browser_note_check.py").path,
+            "http://127.0.0.1:\(flapd.apiPort)", flapd.apiKey,
+        ])
+        #expect(result.status == 0, "\(result.stderrText)")
+        let seen = try #require(try JSONSerialization.jsonObject(with: Data(result.stdoutText.utf8)) as? [String: Any])
+        #expect(seen["cells"] as? Bool == true && seen["preview"] as? Bool == true, "\(seen)")
+        #expect(seen["shown"] as? Bool == true && seen["widget"] as? Bool == true, "\(seen)")
+        #expect((seen["consoleErrors"] as? [String])?.isEmpty == true, "\(seen["consoleErrors"] ?? "")")
+    }
+
     /// A kiosk in a room, its strap on a serial port: the page draws the room's plot, a heart per
     /// member, and shows no heart rate anywhere.
     @Test func theRoomIsDrawnLiveWithoutAnyonesHeartRate() async throws {

@@ -96,6 +96,14 @@ import TestSupport
         #expect(dimming.panels[0].quiet?.action == .dim)
     }
 
+    @Test func aPanelsModelIsItsSizeByName() throws {
+        #expect(try ConfigurationParser.parse("[[panel]]\nmodel = \"note\"\n", file: "flapd.toml").panels[0].size == .note)
+        #expect(try ConfigurationParser.parse("[[panel]]\nmodel = \"flagship\"\nsize = \"6x22\"\n", file: "flapd.toml").panels[0].size == .flagship)
+        #expect(problems("[[panel]]\nmodel = \"note\"\nsize = \"flagship\"\n")
+            == ["line 2, panel[0].model: a note is 3×15, not 6×22: give model or size, not both"])
+        #expect(problems("[[panel]]\nmodel = \"mini\"\n") == ["line 2, panel[0].model: \"mini\" is not one of flagship, note"])
+    }
+
     @Test func theHardwareExamplesParse() throws {
         let folder = PythonPeer.packageRoot.appendingPathComponent("hardware/examples")
         let files = try FileManager.default.contentsOfDirectory(atPath: folder.path).filter { $0.hasSuffix(".toml") }
@@ -188,7 +196,7 @@ import TestSupport
             "flapd.toml: line 1, listen: must be a string (in quotes)",
             "flapd.toml: line 3, api.port: must be a port number, 1 to 65535 (0: any free port), not 70000",
             "flapd.toml: line 7, panel[0].period_ms: must be 50 to 200 ms, not 20",
-            "flapd.toml: line 8, panel[0].polcy: unknown key (did you mean policy?); known keys here: id, driver, device, size, rows, columns, pins, drum, drum_string, period_ms, transition, show, policy, sender, rotate_seconds, quiet_hours, quiet, quiet_message",
+            "flapd.toml: line 8, panel[0].polcy: unknown key (did you mean policy?); known keys here: id, driver, device, model, size, rows, columns, pins, drum, drum_string, period_ms, transition, show, policy, sender, rotate_seconds, quiet_hours, quiet, quiet_message",
             "flapd.toml: line 11, panel[1].size: \"big\" is not flagship, note or ROWSxCOLUMNS such as 6x22",
             "flapd.toml: line 12, panel[1].policy: policy = \"sender\" needs sender = \"<sender id>\"",
             "flapd.toml: line 10, panel[1].id: another panel is called a too; give each its own id",

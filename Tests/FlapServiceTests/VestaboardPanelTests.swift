@@ -50,6 +50,32 @@ import TestSupport
         #expect(!(flapd.process.stderr + flapd.process.stdout).contains(board.localKey))
     }
 
+    @Test func aVestaboardNoteIsSizedFromItsAnswerAndShowsHeartsAsItsOwnFlap() async throws {
+        let board = try await FakeVestaboard.start(model: "note")
+        teardown { await board.stop() }
+        let flapd = try await flapd(url: board.base, key: board.localKey)
+        teardown { await flapd.stop() }
+        #expect(flapd.process.stderr.contains("the board is a Note, 3×15"), "\(flapd.process.stderr)")
+        // Laid out at 3×15; the hearts are flap 62, the Note's heart, whatever their colour.
+        #expect(try await flapd.api.postJSON("/v1/messages", #"{"id": "n1", "text": "I ❤️ YOU 💙"}"#).status == 202)
+        var rows: [[Int]] = []
+        _ = try await eventually(within: .seconds(10), every: .milliseconds(100)) {
+            rows = try await board.log().board
+            return rows.joined().contains(62)
+        }
+        #expect(rows.count == 3 && rows.allSatisfy { $0.count == 15 } && rows.joined().filter { $0 == 62 }.count == 2, "\(rows)")
+        var panel: [String: Any] = [:]
+        _ = try await eventually(within: .seconds(20), every: .milliseconds(100)) {
+            panel = (try await flapd.api.get("/v1/board").object["panels"] as? [[String: Any]])?.first ?? [:]
+            return panel["moving"] as? Bool == false
+        }
+        #expect(panel["rows"] as? Int == 3 && panel["columns"] as? Int == 15)
+        #expect((panel["text"] as? [String])?.joined().contains("I ♥ YOU ♥") == true, "\(panel)")
+        // A Flagship-sized document is too large for it, and says so.
+        let wide = try await flapd.api.postJSON("/v1/messages", #"{"codes": [[1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1]]}"#)
+        #expect(wide.status == 400 && wide.text.contains("the board has 3"), "\(wide.text)")
+    }
+
     @Test func oneFlapdDrivesAnotherThroughItsLocalAPI() async throws {
         let target = try await FlapdProcess.start(arguments: ["--no-sound"])
         teardown { await target.stop() }
@@ -81,9 +107,10 @@ import TestSupport
     @Test func aRefusedWriteIsShownInStatusAndTheQueueAndCanBeRetried() async throws {
         let board = try await FakeVestaboard.start()
         teardown { await board.stop() }
-        try await board.fail("401")
         let flapd = try await flapd(url: board.base, key: board.localKey)
         teardown { await flapd.stop() }
+        // After the start, where flapd asks the board its size: the write is what is refused.
+        try await board.fail("401")
         _ = try await flapd.api.postJSON("/v1/messages", #"{"id": "q1", "text": "TRY AGAIN"}"#)
         var failed: [String: Any]?
         _ = try await eventually(within: .seconds(10), every: .milliseconds(100)) {

@@ -15,8 +15,9 @@ public final class FakeVestaboard: Sendable {
         self.process = process
     }
 
-    public static func start() async throws -> FakeVestaboard {
-        let process = try ChildProcess(try await PythonPeer.python(), [PythonPeer.peersDirectory.appendingPathComponent("fake_vestaboard.py").path])
+    /// `model`: `flagship` (6×22) or `note` (3×15).
+    public static func start(model: String = "flagship") async throws -> FakeVestaboard {
+        let process = try ChildProcess(try await PythonPeer.python(), [PythonPeer.peersDirectory.appendingPathComponent("fake_vestaboard.py").path, "--model", model])
         var port: Int?
         _ = try await eventually(within: .seconds(20), every: .milliseconds(10)) {
             if let line = process.stdout.split(separator: "\n").first, line.hasPrefix("listening ") { port = Int(line.dropFirst(10)) }

@@ -32,6 +32,12 @@ public enum EmojiTable {
     /// The red heart, which a Note shows as its own heart flap.
     public static let redHeart: Unicode.Scalar = "\u{2764}"
 
+    /// The hearts a Note shows as its heart flap, as VBML does there: the red one and its colour
+    /// variants (🧡 💛 💚 💙 💜 🖤 🤍 🤎), and the card suit's ♥.
+    public static let noteHearts: Set<Unicode.Scalar> = [
+        redHeart, "\u{1F9E1}", "\u{1F49B}", "\u{1F49A}", "\u{1F499}", "\u{1F49C}", "\u{1F5A4}", "\u{1F90D}", "\u{1F90E}", "\u{2665}",
+    ]
+
     private static func entry(_ emoji: String, _ name: String, _ shownAs: String) -> Entry {
         Entry(emoji: emoji, name: name, shownAs: shownAs)
     }

@@ -2,7 +2,7 @@ import FoundationEssentials
 
 /// What layout shows for characters a board cannot: accents folded (É → E), typographic
 /// marks made plain (“ ” → ", ‘ ’ → ', … → ...), emoji as their nearest rendition (🟥 and ❤️ →
-/// a red tile, 👍 → OK; ``EmojiTable``), the red heart as code 62 on a Note, whose 62 is a heart.
+/// a red tile, 👍 → OK; ``EmojiTable``), the hearts as code 62 on a Note, whose 62 is a heart.
 ///
 /// Substitution only ever applies to a character the plain encoding rejects, so any text the
 /// Python `vesta` library accepts is laid out exactly as vesta lays it out.
@@ -18,7 +18,7 @@ enum Substitutions {
     static func replacement(in upper: [Unicode.Scalar], at index: Int, noteHeart: Bool = false) -> Replacement? {
         let scalar = upper[index]
         var codes: [CharacterCode]
-        if noteHeart, scalar == EmojiTable.redHeart {
+        if noteHeart, EmojiTable.noteHearts.contains(scalar) {
             codes = [EmojiTable.noteHeart]
         } else if let table = table[scalar] {
             codes = table

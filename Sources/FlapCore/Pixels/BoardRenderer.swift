@@ -42,7 +42,7 @@ public struct BoardRenderer: Sendable {
         originY = (height - extent.height) / 2
         let font: GlyphFont = geometry.fontName == GlyphFont.small.name ? .small : .large
         faces = (0...255).flatMap { raw in
-            CharacterCode(raw).map { Self.face(of: $0, font: font, geometry: geometry, style: style) }
+            CharacterCode(raw).map { Self.face(of: $0, model: size.model, font: font, geometry: geometry, style: style) }
                 ?? Array(repeating: style.face, count: geometry.faceWidth * geometry.faceHeight)
         }
     }
@@ -172,7 +172,7 @@ public struct BoardRenderer: Sendable {
 
     /// The face of `code`: its glyph in ink on the face colour, a colour chip solid, a black
     /// chip as dark as the backdrop; on faces large enough, the hinge across the middle.
-    static func face(of code: CharacterCode, font: GlyphFont, geometry: CellGeometry, style: RenderStyle) -> [RGB] {
+    static func face(of code: CharacterCode, model: BoardModel, font: GlyphFont, geometry: CellGeometry, style: RenderStyle) -> [RGB] {
         let width = geometry.faceWidth, height = geometry.faceHeight
         var pixels: [RGB]
         if let colour = code.colour {
@@ -180,7 +180,7 @@ public struct BoardRenderer: Sendable {
                            count: width * height)
         } else {
             pixels = Array(repeating: style.face, count: width * height)
-            if let glyph = code.character.flatMap(font.glyph) {
+            if let glyph = model.character(code).flatMap(font.glyph) {
                 for y in 0..<(font.height * geometry.scale) {
                     for x in 0..<(font.width * geometry.scale) where glyph[(y / geometry.scale) * font.width + x / geometry.scale] {
                         pixels[(y + geometry.padding) * width + x + geometry.padding] = style.ink

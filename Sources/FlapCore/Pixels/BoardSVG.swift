@@ -11,7 +11,7 @@ public enum BoardSVG {
         let height = board.size.rows * (faceHeight + gap) - gap + 2 * margin
         var svg = """
             <svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 \(width) \(height)" width="\(width)" height="\(height)" \
-            role="img" aria-label="\(escaped(board.rows.map { String($0.map(BoardText.symbol)) }.joined(separator: " / ")))">
+            role="img" aria-label="\(escaped(board.lines.joined(separator: " / ")))">
             <rect width="\(width)" height="\(height)" fill="\(hex(style.backdrop))"/>
             <g font-family="DejaVu Sans Mono, Menlo, Consolas, monospace" font-size="24" font-weight="bold" text-anchor="middle" fill="\(hex(style.ink))">
 
@@ -21,7 +21,7 @@ public enum BoardSVG {
                 let x = margin + column * (faceWidth + gap), y = margin + row * (faceHeight + gap)
                 let fill: RGB = code.colour.map { $0 == .black ? style.backdrop : ($0 == .white || $0 == .filled ? style.ink : RGB($0)) } ?? style.face
                 svg += "<rect x=\"\(x)\" y=\"\(y)\" width=\"\(faceWidth)\" height=\"\(faceHeight)\" rx=\"2\" fill=\"\(hex(fill))\"/>"
-                if code.colour == nil, let character = code.character, character != " " {
+                if code.colour == nil, let character = board.size.model.character(code), character != " " {
                     svg += "<text x=\"\(x + faceWidth / 2)\" y=\"\(y + faceHeight - 8)\">\(escaped(String(character)))</text>"
                 }
                 if let hinge = style.hinge {

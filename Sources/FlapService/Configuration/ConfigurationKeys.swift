@@ -32,7 +32,7 @@ enum ConfigurationKeys {
         case "sound": Table(always: ["enabled", "device", "volume", "mute", "quiet_hours", "sample"])
         case "mqtt": Table(always: ["url", "device_id", "groups", "username", "password_file", "ca_file", "cert_file", "key_file",
                                     "protocol", "home_assistant", "base_topic", "keepalive"])
-        case "panel": Table(always: ["id", "driver", "device", "size", "rows", "columns", "pins", "drum", "drum_string", "period_ms",
+        case "panel": Table(always: ["id", "driver", "device", "model", "size", "rows", "columns", "pins", "drum", "drum_string", "period_ms",
                                      "transition", "show", "policy", "sender", "rotate_seconds", "quiet_hours", "quiet", "quiet_message"],
                             conditional: panelLED + panelVestaboard)
         case "schedule": Table(always: ["name", "days", "times", "cron", "time_zone", "text", "codes", "quick_message", "align",

@@ -116,6 +116,13 @@ public enum ConfigurationParser {
             if key == "rows" { panel.rows = value } else { panel.columns = value }
         }
         if let rows = panel.rows, let columns = panel.columns, rows > 0, columns > 0 { panel.size = BoardSize(rows: rows, columns: columns) }
+        // The model is a size by its Vestaboard name; its flaps follow from the size (``BoardModel``).
+        if let model = reader.choice("model", of: BoardModel.self) {
+            if let size = panel.size, size != model.size {
+                reader.fail("model", "a \(model.rawValue) is \(model.size.rows)×\(model.size.columns), not \(size.rows)×\(size.columns): give model or size, not both")
+            }
+            panel.size = model.size
+        }
         if panel.driver.turnsChainlinkDrums { panel.drum = .chainlink52 }
         if panel.driver == .vestaboard { panel.vestaboard = parseVestaboard(&reader) }
         if panel.isLED { panel.led = parseLED(&reader, driver: panel.driver) }

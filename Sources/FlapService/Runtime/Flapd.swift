@@ -78,6 +78,9 @@ public struct Flapd: AsyncParsableCommand {
     @Option(help: ArgumentHelp("The first panel's driver: simulated, chainlink=DEVICE (a serial port such as /dev/ttyUSB0), spi=DEVICE, gpio=CHIP, or an LED one: max7219=DEVICE, ws2812=DEVICE (spidev), framebuffer=/dev/fb0, hub75; DEVICE 'simulated' for simulated hardware; no configuration file needed.", valueName: "driver[=device]"))
     var panel: String?
 
+    @Option(help: "The first panel's Vestaboard model: flagship (6×22, flap 62 is °) or note (3×15, flap 62 is a heart).")
+    var model: BoardModel?
+
     @Option(help: "Rows of the first panel (with a controller: its modules make the columns).")
     var rows: Int?
 
@@ -174,6 +177,7 @@ public struct Flapd: AsyncParsableCommand {
             configuration.panels[0].columns = columns
             configuration.panels[0].size = rows.flatMap { r in columns.map { BoardSize(rows: r, columns: $0) } }
         }
+        if let model { configuration.panels[0].size = model.size }
         if let stateDir { configuration.stateDirectory = stateDir }
         if let listen { configuration.listen = listen }
         if let apiPort { configuration.apiPort = apiPort }
@@ -223,6 +227,7 @@ public struct Flapd: AsyncParsableCommand {
     }
 
     public func validate() throws {
+        if model != nil, rows != nil || columns != nil { throw ValidationError("give --model or --rows and --columns, not both") }
         if let mqtt {
             do { _ = try MQTTSettings(url: mqtt, deviceID: deviceID ?? "x") } catch { throw ValidationError("--mqtt: \(error)") }
         }
@@ -260,3 +265,5 @@ public struct Flapd: AsyncParsableCommand {
         }
     }
 }
+
+extension BoardModel: ExpressibleByArgument {}

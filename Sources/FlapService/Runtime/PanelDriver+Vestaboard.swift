@@ -16,7 +16,7 @@ extension PanelDriver {
                                      now: { Date() }, onConflict: settings.onConflict, logger: panelLogger)
         let running = Task { await delivery.run() }
         var settled = configuration
-        let size = configuration.size ?? .flagship
+        let size = await boardSize(configuration, api: api, saved: saved, logger: panelLogger)
         settled.size = size
         let info = PanelInfo(id: configuration.id, size: size, drum: configuration.drum, motion: .forwardOnly, driver: PanelDriverKind.vestaboard.rawValue)
         let positions = saved.flatMap { $0.count == size.count ? $0.map { configuration.drum.flap(for: $0).index } : nil }
@@ -27,6 +27,23 @@ extension PanelDriver {
         var driver = PanelDriver(panel: panel, configuration: settled, snapshots: nil, stepper: nil, commandInterval: nil) { running.cancel() }
         driver.delivery = delivery
         return driver
+    }
+
+    /// The board's size: as configured (`model`, `size`), else as the board answers (a Note's
+    /// layout has 3 rows of 15), else as it was when flapd last stopped, else a Flagship.
+    private static func boardSize(_ configuration: PanelConfiguration, api: VestaboardAPI, saved: [CharacterCode]?, logger: Logger) async -> BoardSize {
+        if let size = configuration.size { return size }
+        let asked = VestaboardClient(api: api, timeout: .seconds(3))
+        do {
+            if let rows = try await asked.read(), let columns = rows.first?.count, columns > 0, rows.allSatisfy({ $0.count == columns }) {
+                let size = BoardSize(rows: rows.count, columns: columns)
+                logger.info("the board is \(size.model == .note ? "a Note" : "a Flagship"), \(size): its size as it answered")
+                return size
+            }
+        } catch {
+            logger.warning("could not ask the board its size (\(error)); set model = \"note\" or \"flagship\" to say it")
+        }
+        return [BoardSize.note, .flagship].first { $0.count == saved?.count } ?? .flagship
     }
 }
 

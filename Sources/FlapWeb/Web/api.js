@@ -41,6 +41,13 @@ export async function loadGlyphs() {
   return glyphs;
 }
 
+// The glyphs of a board of this size: a Note's (3×15) draws code 62 as its heart.
+export function glyphsFor(table, rows, columns) {
+  const note = table.note;
+  if (!note || rows !== note.rows || columns !== note.columns) return table;
+  return { ...table, characters: { ...table.characters, ...note.characters } };
+}
+
 // A list item: a name, what it holds, and buttons ([label, action] pairs).
 export function item(label, detail, buttons = []) {
   const li = document.createElement("li");

@@ -1,7 +1,9 @@
 // A panel drawn as split-flap cells, flipping in step with the plans flapd sends.
+import { glyphsFor } from "/web/api.js";
+
 export class BoardView {
   constructor(container, name, rows, columns, glyphs) {
-    this.glyphs = glyphs;
+    this.glyphs = glyphsFor(glyphs, rows, columns);
     this.rows = rows;
     this.columns = columns;
     const caption = document.createElement("p");

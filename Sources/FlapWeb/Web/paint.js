@@ -1,9 +1,9 @@
 // Painting a pattern on a grid of the panel's size: the eight colours and blank, a brush, a
 // flood fill and letters over the paint; sent as codes or saved as a quick message.
-import { $, loadGlyphs, saveTemplate, send } from "/web/api.js";
+import { $, glyphsFor, loadGlyphs, saveTemplate, send } from "/web/api.js";
 
 export async function setUpPaint(rows, columns, changed) {
-  const glyphs = await loadGlyphs();
+  const glyphs = glyphsFor(await loadGlyphs(), rows, columns);
   const codeOf = Object.fromEntries(Object.entries(glyphs.characters).map(([code, ch]) => [ch, Number(code)]));
   const codes = new Array(rows * columns).fill(0);
   let colour = 63, focus = 0, painting = false;

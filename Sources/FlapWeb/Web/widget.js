@@ -1,7 +1,7 @@
 // The widget views: the board at a glance (small), its cells (medium), or its cells and the
 // three most recent messages (large); live, saying when it is reconnecting or offline, and a
 // way into the app wherever it is tapped.
-import { api, loadGlyphs } from "/web/api.js";
+import { api, glyphsFor, loadGlyphs } from "/web/api.js";
 import { BoardView } from "/web/board.js";
 import { registerWorker } from "/web/offline.js";
 
@@ -19,7 +19,8 @@ function say(text) { $("state").textContent = text; }
 
 // The board's content as the flaps show it: capitals, colour codes as tiles of their colour
 // (named for screen readers), cut to the box the content fills, so a painting keeps its shape.
-function boardNodes(codes, glyphs, { oneLine = false } = {}) {
+function boardNodes(codes, table, { oneLine = false } = {}) {
+  const glyphs = glyphsFor(table, codes.length, codes[0]?.length ?? 0);
   const filled = (c) => c !== 0;
   const rows = codes.filter((row) => row.some(filled));
   if (!rows.length) return [document.createTextNode("(blank)")];
