@@ -47,7 +47,8 @@ struct TemplatesAPI {
             }
             let kept = template.fields
             let props = fields.removeValue(forKey: "props")
-            for key in QuickMessage.keptFields { fields[key] = kept[key] }
+            // A quick message kept without a duration may be sent for a while.
+            for key in QuickMessage.keptFields where key != "duration" || kept[key] != nil { fields[key] = kept[key] }
             // A VBML quick message takes props from its sending, over its own.
             if let props, props.object == nil { return Responses.error(.badRequest, "props: must be an object of names and values") }
             if let given = props?.object, case .object(var document)? = fields["vbml"] {
@@ -58,7 +59,9 @@ struct TemplatesAPI {
             }
             // Each sending is a message of its own (sent again, it shows again).
             if fields["createdAt"] == nil { fields["createdAt"] = .string(intake.now().formatted(.iso8601)) }
-            return try await answers.answer(intake.submit(fields: fields, source: "template", defaultSender: "quick-messages"), source: "template")
+            // Its text's {{name}} take the board's date and time and the props sent.
+            return try await answers.answer(intake.submit(fields: fields, source: "template", defaultSender: "quick-messages",
+                                                          placeholders: props?.object ?? [:]), source: "template")
         }
     }
 
@@ -71,8 +74,12 @@ struct TemplatesAPI {
         case .empty, .notAnObject:
             return Responses.error(.badRequest, "send the message to keep as a JSON object: {\"text\": \"…\"} or {\"codes\": [[…]]}")
         }
-        // Checked as a message would be, so a quick message can always be sent.
-        let parser = MessageParser(boardSize: intake.boardSize, source: "template", defaultSender: "template")
+        // Checked as a message would be, so a quick message can always be sent; a {{name}} its
+        // sending's props will fill stands as its name meanwhile.
+        var parser = MessageParser(boardSize: intake.boardSize, source: "template", defaultSender: "template")
+        parser.localProps = intake.localProps?.values(at: intake.now()) ?? [:]
+        parser.textPlaceholders = [:]
+        parser.lenientPlaceholders = true
         do {
             _ = try parser.parse(object, now: intake.now())
         } catch {

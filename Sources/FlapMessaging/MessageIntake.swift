@@ -23,9 +23,11 @@ public struct MessageIntake: Sendable {
     }
 
     /// Takes already-decoded fields (the Local API builds them from its own format).
+    /// `placeholders`: a quick message's or a schedule's, whose text's `{{name}}` take the board's
+    /// local date and time and these values (nil: text is as given).
     public func submit(fields: [String: JSONValue], source: String, defaultSender: String? = nil,
-                       repetition: Repetition = .newUnlessCurrent) async throws -> IntakeOutcome {
-        try await queue(fields: fields, source: source, defaultSender: defaultSender, repetition: repetition).outcome
+                       repetition: Repetition = .newUnlessCurrent, placeholders: [String: JSONValue]? = nil) async throws -> IntakeOutcome {
+        try await queue(fields: fields, source: source, defaultSender: defaultSender, repetition: repetition, placeholders: placeholders).outcome
     }
 
     /// Validates a JSON body and queues it for the inbox behind everything queued before;
@@ -40,9 +42,11 @@ public struct MessageIntake: Sendable {
 
     /// ``queue(json:source:defaultSender:announce:)`` for already-decoded fields.
     public func queue(fields: [String: JSONValue], source: String, defaultSender: String? = nil, announce: Bool = false,
-                      repetition: Repetition = .newUnlessCurrent) async -> IntakeTicket {
+                      repetition: Repetition = .newUnlessCurrent, placeholders: [String: JSONValue]? = nil) async -> IntakeTicket {
         await queue(source: source, defaultSender: defaultSender, announce: announce, repetition: repetition, claim: nil) { parser, time throws(MessageErrors) in
-            try parser.parse(fields, now: time)
+            var parser = parser
+            parser.textPlaceholders = placeholders
+            return try parser.parse(fields, now: time)
         }
     }
 

@@ -14,6 +14,11 @@ public struct MessageParser: Sendable {
 
     /// The date and time a VBML document's templates may name, filled into its props.
     public var localProps: [String: JSONValue] = [:]
+    /// For a quick message or a schedule: the values its text's `{{name}}` placeholders take
+    /// (``TextPlaceholders``), over ``localProps``; nil leaves text as it is.
+    public var textPlaceholders: [String: JSONValue]?
+    /// Checking a quick message before it is sent: a placeholder nothing fills yet is not an error.
+    public var lenientPlaceholders = false
 
     public init(boardSize: BoardSize, source: String, defaultSender: String? = nil) {
         self.boardSize = boardSize
@@ -136,7 +141,14 @@ public struct MessageParser: Sendable {
         }
         switch present[0] {
         case "text":
-            return reader.string("text").map(Content.text)
+            guard let text = reader.string("text") else { return nil }
+            guard let given = textPlaceholders, TextPlaceholders.named(in: text) else { return .text(text) }
+            do {
+                return .text(try TextPlaceholders.fill(text, values: localProps.merging(given) { $1 }, lenient: lenientPlaceholders))
+            } catch {
+                reader.problems += error.problems
+                return nil
+            }
         case "vbml":
             return reader.object("vbml").map { Content.vbml(.object(LocalProps.filling($0, with: localProps))) }
         case "codes":

@@ -17,6 +17,8 @@ public struct ScheduleDefinition: Sendable, Equatable, Codable {
     public var text: String?
     public var codes: [[Int]]?
     public var pattern: [[String]]?
+    /// A VBML document; its templates may name the board's local date and time ({{weekday}}).
+    public var vbml: JSONValue?
     /// A quick message's name.
     public var quickMessage: String?
     public var align: String?
@@ -31,7 +33,7 @@ public struct ScheduleDefinition: Sendable, Equatable, Codable {
     public static let nameFromPath = CodingUserInfoKey(rawValue: "scheduleNameFromPath")!
 
     private enum CodingKeys: String, CodingKey {
-        case name, days, times, cron, timeZone, text, codes, pattern, quickMessage, align, holdMinutes, sender
+        case name, days, times, cron, timeZone, text, codes, pattern, vbml, quickMessage, align, holdMinutes, sender
     }
 
     public init(from decoder: any Decoder) throws {
@@ -50,6 +52,7 @@ public struct ScheduleDefinition: Sendable, Equatable, Codable {
         text = try container.decodeIfPresent(String.self, forKey: .text)
         codes = try container.decodeIfPresent([[Int]].self, forKey: .codes)
         pattern = try container.decodeIfPresent([[String]].self, forKey: .pattern)
+        vbml = try container.decodeIfPresent(JSONValue.self, forKey: .vbml)
         quickMessage = try container.decodeIfPresent(String.self, forKey: .quickMessage)
         align = try container.decodeIfPresent(String.self, forKey: .align)
         holdMinutes = try container.decodeIfPresent(Int.self, forKey: .holdMinutes)
@@ -73,8 +76,11 @@ public struct ScheduleDefinition: Sendable, Equatable, Codable {
                 problems.append(ScheduleError("timeZone", "\(timeZone.debugDescription) is not an IANA time zone such as Europe/Berlin or America/New_York"))
             }
         }
-        let contents = [text != nil, codes != nil, pattern != nil, quickMessage != nil].filter { $0 }.count
-        if contents != 1 { problems.append(ScheduleError("text", contents == 0 ? "a schedule needs one of text, codes, pattern or quickMessage" : "give only one of text, codes, pattern or quickMessage")) }
+        let contents = [text != nil, codes != nil, pattern != nil, vbml != nil, quickMessage != nil].filter { $0 }.count
+        if contents != 1 {
+            problems.append(ScheduleError("text", contents == 0 ? "a schedule needs one of text, codes, pattern, vbml or quickMessage"
+                                                                : "give only one of text, codes, pattern, vbml or quickMessage"))
+        }
         if let holdMinutes, !(1...(7 * 24 * 60)).contains(holdMinutes) {
             problems.append(ScheduleError("holdMinutes", "must be 1 to 10080 (a week), not \(holdMinutes)"))
         }
@@ -147,6 +153,7 @@ public struct ScheduleDefinition: Sendable, Equatable, Codable {
         if let text { fields["text"] = .string(text) }
         if let codes { fields["codes"] = JSONValue(rows: codes) }
         if let pattern { fields["pattern"] = .array(pattern.map { .array($0.map(JSONValue.string)) }) }
+        if let vbml { fields["vbml"] = vbml }
         if let align { fields["align"] = .string(align) }
         return fields
     }

@@ -115,6 +115,8 @@ public actor ScheduleRunner<C: Clock>: ScheduleBook where C.Duration == Duration
 
     private func save(_ definition: ScheduleDefinition) async throws -> ScheduleView {
         do { _ = try definition.recurrence(systemZone: systemZone) } catch { throw ScheduleBookError.invalid(error) }
+        let contentProblems = definition.contentProblems(boardSize: intake.boardSize, now: time.now(), zone: intake.localProps?.zone ?? systemZone)
+        guard contentProblems.isEmpty else { throw ScheduleBookError.invalid(ScheduleErrors(contentProblems)) }
         do {
             try await inbox.storeSchedule(definition.name, definition: JSONEncoder().encode(definition), now: time.now())
         } catch let fault as StorageFault {
@@ -192,7 +194,8 @@ public actor ScheduleRunner<C: Clock>: ScheduleBook where C.Duration == Duration
             for key in QuickMessage.keptFields where fields[key] == nil { fields[key] = kept[key] }
         }
         do {
-            switch try await intake.submit(fields: fields, source: "schedule", defaultSender: definition.senderID) {
+            // Its text's {{weekday}} and the like are the board's date and time as it fires.
+            switch try await intake.submit(fields: fields, source: "schedule", defaultSender: definition.senderID, placeholders: [:]) {
             case .accepted(let receipt, _):
                 logger.info("schedule fired", metadata: ["schedule": "\(definition.name)", "message": "\(receipt.id)"])
             case .duplicate, .replayed, .keyReused:

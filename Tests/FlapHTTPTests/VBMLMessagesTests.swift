@@ -35,6 +35,21 @@ import Testing
         }
     }
 
+    @Test func aTextQuickMessagesPlaceholdersAreFilledAtSending() async throws {
+        try await RoutedAPI(zone: .utc).run { api in
+            // Saved with a name its sending fills; a name no sending could fill is refused at sending.
+            #expect(try await api.request(.put, "/v1/templates/dinner", json: #"{"text": "DINNER AT {{time}}\nFOR {{who}}", "duration": 60}"#).status == 201)
+            let sent = try await api.post("/v1/templates/dinner/send", #"{"props": {"who": "SAM"}}"#)
+            #expect(sent.status == 202, "\(sent.object)")
+            let slot = try #require((try await api.get("/v1/slots").object["slots"] as? [[String: Any]])?.first)
+            let text = slot["text"] as? [String] ?? []
+            #expect(text.count == 2 && text[0].hasPrefix("DINNER AT ") && text[0].contains(":") && text[1] == "FOR SAM", "\(text)")
+            #expect(slot["duration"] as? Int == 60, "a quick message's duration is kept")
+            let unfilled = try await api.post("/v1/templates/dinner/send", "{}")
+            #expect(unfilled.status == 400 && unfilled.error.contains("{{who}} is not a placeholder"), "\(unfilled.error)")
+        }
+    }
+
     @Test func aDocumentTheBoardCannotShowIsRefusedNamingTheField() async throws {
         try await RoutedAPI().run { api in
             let wide = try await api.post("/v1/messages", #"{"vbml": {"components": [{"template": "X", "style": {"width": 30}}]}}"#)

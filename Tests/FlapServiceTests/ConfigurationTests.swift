@@ -6,6 +6,7 @@ import FlapMessaging
 import FlapHeartRate
 import FlapHardware
 import FlapCore
+import FlapJSON
 import FlapTime
 import Foundation
 import Testing
@@ -94,6 +95,17 @@ import TestSupport
         #expect(problems("[[panel]]\ndriver = \"max7219\"\nquiet_hours = \"22:00-07:00\"\nquiet = \"dim\"\n").first?.contains("brightness_schedule") == true)
         let dimming = try ConfigurationParser.parse("[[panel]]\ndriver = \"max7219\"\nquiet_hours = \"22:00-07:00\"\nquiet = \"dim\"\nbrightness_schedule = [\"22:00=10\", \"07:00=100\"]\n", file: "flapd.toml")
         #expect(dimming.panels[0].quiet?.action == .dim)
+    }
+
+    @Test func aSchedulesVBMLIsItsDocumentAsJSONText() throws {
+        let parsed = try ConfigurationParser.parse("""
+            [[schedule]]
+            name = "morning"
+            times = ["07:00"]
+            vbml = '{"components": [{"template": "GOOD MORNING {{weekday}}"}]}'
+            """, file: "flapd.toml")
+        #expect(parsed.schedules[0].vbml?["components"]?.array?.first?["template"] == "GOOD MORNING {{weekday}}")
+        #expect(problems("[[schedule]]\nname = \"m\"\ntimes = [\"07:00\"]\nvbml = '{not json'\n").first?.hasPrefix("line 4, schedule[0].vbml: must be a VBML document") == true)
     }
 
     @Test func aPanelsModelIsItsSizeByName() throws {

@@ -35,7 +35,7 @@ enum ConfigurationKeys {
         case "panel": Table(always: ["id", "driver", "device", "model", "size", "rows", "columns", "pins", "drum", "drum_string", "period_ms",
                                      "transition", "show", "policy", "sender", "rotate_seconds", "quiet_hours", "quiet", "quiet_message"],
                             conditional: panelLED + panelVestaboard)
-        case "schedule": Table(always: ["name", "days", "times", "cron", "time_zone", "text", "codes", "quick_message", "align",
+        case "schedule": Table(always: ["name", "days", "times", "cron", "time_zone", "text", "codes", "vbml", "quick_message", "align",
                                         "hold_minutes", "sender"])
         case "sensor": Table(always: ["driver", "device", "straps", "format", "baud", "people", "names"])
         case "room": Table(always: ["name", "kiosk", "code", "names", "chime", "buzzer"])

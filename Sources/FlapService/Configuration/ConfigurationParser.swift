@@ -4,6 +4,7 @@ import FlapTOML
 import FlapTime
 import FlapCore
 import FlapHardware
+import FlapJSON
 import FlapMessaging
 import FlapMQTT
 import FoundationEssentials
@@ -195,6 +196,14 @@ public enum ConfigurationParser {
         definition.timeZone = reader.string("time_zone")
         definition.text = reader.string("text")
         definition.codes = reader.intLists("codes", example: "[[0, 0, 63, 63, …], …] (one row of character codes per panel row)")
+        // A VBML document as its JSON text, as Vestaboard's tools write it: vbml = '{"components": […]}'
+        if let text = reader.string("vbml") {
+            if let document = try? JSONValue(parsing: Array(text.utf8)), document.object != nil {
+                definition.vbml = document
+            } else {
+                reader.fail("vbml", #"must be a VBML document as JSON text, such as '{"components": [{"template": "GOOD MORNING {{weekday}}"}]}'"#)
+            }
+        }
         definition.quickMessage = reader.string("quick_message")
         definition.align = reader.string("align")
         definition.holdMinutes = reader.int("hold_minutes")
