@@ -76,6 +76,8 @@ struct SlotsAnswer: Decodable {
         var id: String?
         var expiresAt: String?
         var text: [String]?
+        /// A temporary message's seconds.
+        var duration: Int?
     }
     var slots: [Slot]?
 }

@@ -36,7 +36,7 @@ enum HelpExamples {
         ]),
         ("board", [#"flapctl board"#, #"flapctl board --json"#]),
         ("status", [#"flapctl status"#, #"flapctl status --json"#]),
-        ("slots", [#"flapctl slots"#, #"flapctl slots --clear kitchen"#]),
+        ("slots", [#"flapctl slots"#, #"flapctl slots --clear kitchen"#, #"flapctl slots --end-temporary"#]),
         ("receipts", [#"flapctl receipts"#, #"flapctl receipts --sender kitchen --limit 50"#]),
         ("hr", [#"flapctl hr"#, #"flapctl hr --ble"#, #"flapctl hr --serial /dev/ttyACM0"#]),
         ("room", [

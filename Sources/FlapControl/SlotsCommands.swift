@@ -3,7 +3,8 @@ import FlapCore
 import FlapMCP
 import FoundationEssentials
 
-/// `flapctl slots`: each sender's current message, by name; `--clear SENDER` empties one.
+/// `flapctl slots`: each sender's current message, by name, and the temporary message over them;
+/// `--clear SENDER` empties one, `--end-temporary` ends the temporary message now.
 struct SlotsCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(commandName: "slots", abstract: "List each sender's current message, or clear one.",
         discussion: HelpExamples.discussion("slots"))
@@ -13,11 +14,19 @@ struct SlotsCommand: AsyncParsableCommand {
     @Option(help: "Empty this sender's slot.")
     var clear: String?
 
+    @Flag(help: "End the temporary message now: the board goes back to what it covered.")
+    var endTemporary = false
+
     @Flag(help: "Print flapd's JSON answer.")
     var json = false
 
     func run() async throws {
         let flapd = try connection.connection()
+        if endTemporary {
+            let reply = try await flapd.request("DELETE", "/v1/temporary")
+            guard reply.status == 204 else { throw InputError(reply.error) }
+            return print("ended the temporary message")
+        }
         if let clear {
             let reply = try await flapd.request("DELETE", "/v1/slots/\(clear.pathSegment)")
             guard reply.status == 204 else { throw InputError(reply.error) }
@@ -30,7 +39,7 @@ struct SlotsCommand: AsyncParsableCommand {
         let zone = ZoneRules.current()
         for slot in slots {
             let who = slot.senderName.map { "\($0) (\(slot.sender ?? "?"))" } ?? slot.sender ?? "?"
-            let until = slot.expiresAt.flatMap(Self.date).map { "until \(zone.text($0))" } ?? ""
+            let until = slot.expiresAt.flatMap(Self.date).map { "\(slot.duration == nil ? "" : "for now, then back; ")until \(zone.text($0))" } ?? ""
             print("\(who)\t\((slot.text ?? []).map { $0.trimmed }.filter { !$0.isEmpty }.joined(separator: " / "))\t\(until)")
         }
     }

@@ -54,7 +54,13 @@ import Glibc
         #expect(refused.status == 400 && refused.text.contains("must be 10 to 43200 seconds"), "\(refused.text)")
         #expect(try await flapd.api.post("/v1/messages", json: ["id": "alert", "text": "DOOR OPEN", "duration": 3600]).status == 202)
         _ = try await eventually(within: .seconds(30), every: .milliseconds(100)) { try await Self.shownMessage(flapd) == "alert" }
-        #expect(try await flapd.api.delete("/v1/temporary").status == 204)
+        let flapctl = ProcessRunner.builtProduct("flapctl")
+        let connection = ["--url", "http://127.0.0.1:\(flapd.apiPort)", "--api-key", flapd.apiKey]
+        let listed = try await ProcessRunner.run(flapctl, ["slots"] + connection)
+        #expect(listed.stdoutText.contains("DOOR OPEN\tfor now, then back; until"), "\(listed.stdoutText)")
+        let ended = try await ProcessRunner.run(flapctl, ["slots", "--end-temporary"] + connection)
+        #expect(ended.status == 0 && ended.stdoutText == "ended the temporary message\n", "\(ended.stderrText)")
+        #expect(try await flapd.api.delete("/v1/temporary").status == 404)
         let back = try await eventually(within: .seconds(30), every: .milliseconds(100)) { try await Self.shownMessage(flapd) == "home" }
         #expect(back)
     }
