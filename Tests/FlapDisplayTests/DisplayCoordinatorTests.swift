@@ -24,7 +24,7 @@ import TestSupport
 
         /// `directory`: an earlier rig's, to start again from its inbox; `t0`: the date the clock starts at.
         init(policy: PanelPolicy, showing: (Board, String?)? = nil, quiet: BoardQuietHours? = nil,
-             directory: URL? = nil, t0: Date = Date(timeIntervalSince1970: 1_800_000_000)) throws {
+             directory: URL? = nil, t0: Date = Date(timeIntervalSince1970: 1_800_000_000), pause: BoardPause? = nil) throws {
             let clock = self.clock
             let start = clock.now
             self.t0 = t0
@@ -41,7 +41,7 @@ import TestSupport
             coordinator = DisplayCoordinator(
                 panelID: "main", inbox: inbox, motion: motion, policy: policy, size: .flagship,
                 time: time, logger: Logger(label: "test"), showing: showing.map { (board: $0.0, messageId: $0.1) },
-                quiet: quiet, zone: .utc)
+                quiet: quiet, zone: .utc, pause: pause)
         }
 
 

@@ -75,4 +75,28 @@ import TestSupport
         try await rig.until("the board blank again") { await rig.panel.board == Board(size: .flagship) }
         #expect(try await rig.status("b") == .accepted)
     }
+
+    @Test func quietNowHoldsTheBoardUntilSwitchedOffAndABypassStillShows() async throws {
+        let pause = BoardPause()
+        let rig = try Rig(policy: .latest, pause: pause)
+        let run = Task { await rig.coordinator.run() }
+        defer { run.cancel() }
+        try await rig.send("a", from: "alice", text: "EVENING")
+        try await rig.finishMotion()
+        try await rig.until("a displayed") { try await rig.status("a") == .displayed }
+        pause.set(true)
+        let plansBefore = await rig.motion.plansStarted
+        try await rig.send("b", from: "bob", text: "WAITS")
+        await rig.clock.advance(by: .seconds(60))
+        #expect(await rig.coordinator.target == "a")
+        #expect(try await rig.status("b") == .accepted)
+        #expect(await rig.motion.plansStarted == plansBefore)
+        try await rig.send("fire", from: "alarm", text: "SMOKE ALARM", created: 1, bypassQuietHours: true)
+        try await rig.until("the bypass shown") { await rig.coordinator.target == "fire" }
+        try await rig.finishMotion()
+        _ = try await rig.inbox.clearSlot("alarm", now: rig.time.now())
+        await rig.clock.advance(by: .seconds(30))
+        pause.set(false)
+        try await rig.until("b once switched off") { await rig.coordinator.target == "b" }
+    }
 }

@@ -20,6 +20,8 @@ public actor DisplayCoordinator<C: Clock> where C.Duration == Duration {
     private let logger: Logger
     private let observer: DisplayObserver?
     private let quiet: BoardQuietHours?
+    /// "Quiet now", switched from Home Assistant or the API: the board holds still meanwhile.
+    private let pause: BoardPause?
     /// The local time zone quiet hours are read in.
     private let zone: ZoneRules
     /// Whether timed decisions may go by the wall clock (``ClockTrust``).
@@ -48,9 +50,11 @@ public actor DisplayCoordinator<C: Clock> where C.Duration == Duration {
     public init(
         panelID: String, inbox: Inbox, motion: MotionLoop<C>, policy: PanelPolicy, size: BoardSize,
         time: ServiceTime<C>, logger: Logger, observer: DisplayObserver? = nil, showing: (board: Board, messageId: String?)? = nil,
-        quiet: BoardQuietHours? = nil, zone: ZoneRules = .current(), clockTrusted: @escaping @Sendable () -> Bool = { true }
+        quiet: BoardQuietHours? = nil, zone: ZoneRules = .current(), clockTrusted: @escaping @Sendable () -> Bool = { true },
+        pause: BoardPause? = nil
     ) {
         self.quiet = quiet
+        self.pause = pause
         alarm = Alarm(clock: time.clock)
         self.zone = zone
         self.clockTrusted = clockTrusted
@@ -69,9 +73,16 @@ public actor DisplayCoordinator<C: Clock> where C.Duration == Duration {
 
     /// Runs until cancelled.
     public func run() async {
+        // Watched from before the first choice, so a switch in between is not missed.
+        let pauseChanges = pause?.changes()
         await withDiscardingTaskGroup { group in
             group.addTask { [inbox, wake] in
                 for await _ in inbox.changes { wake.yield() }
+            }
+            if let pauseChanges {
+                group.addTask { [wake] in
+                    for await _ in pauseChanges { wake.yield() }
+                }
             }
             group.addTask { [motion] in
                 for await event in motion.motionEvents { await self.handle(event) }
@@ -148,7 +159,9 @@ public actor DisplayCoordinator<C: Clock> where C.Duration == Duration {
             let quietChange = quiet?.nextChange(after: now, zone: zone)
             quietUntil = holding ? quietChange : nil
             if !holding { quietBoardShown = false }
-            if holding, chosen?.bypassQuietHours != true {
+            if pause?.isPaused == true, chosen?.bypassQuietHours != true {
+                // Paused: nothing moves; what waits shows once it is switched off.
+            } else if holding, chosen?.bypassQuietHours != true {
                 if !quietBoardShown {
                     quietBoardShown = true
                     if let board = try await quietBoard() {
