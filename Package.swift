@@ -112,7 +112,7 @@ let package = Package(
             name: "FlapMQTT",
             dependencies: [
                 "FlapJSON",
-                "FlapCore", "FlapMessaging", "FlapStorage", "FlapMetrics", "FlapMQTTClient",
+                "FlapCore", "FlapMessaging", "FlapPictures", "FlapStorage", "FlapMetrics", "FlapMQTTClient",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ]),

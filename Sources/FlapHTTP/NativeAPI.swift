@@ -111,6 +111,7 @@ public struct NativeAPI: Sendable {
         RoomAPI(rooms: rooms).add(to: v1)
         TemplatesAPI(intake: intake, answers: answers).add(to: v1)
         SoundAPI(sound: panels).add(to: v1)
+        ControlsAPI(switches: panels).add(to: v1)
         LayoutPreviewAPI(boardSize: intake.boardSize, panels: panels).add(to: v1)
         EmojiAPI().add(to: v1)
         EventsAPI(live: live).add(to: v1)

@@ -16,7 +16,7 @@ extension PanelsQuery {
 
 /// Everything the native API asks of the appliance's panels: their boards, the clacks that go
 /// with them, and the offsets of modules that have them.
-public typealias BoardQuery = PanelsQuery & SoundControl & CalibrationControl
+public typealias BoardQuery = PanelsQuery & SoundControl & CalibrationControl & BoardSwitches
 
 /// One panel as the APIs report it.
 public struct PanelView: Sendable {

@@ -2,6 +2,7 @@ import FlapMQTTClient
 import FlapCore
 import FlapMessaging
 import FlapMetrics
+import FlapPictures
 import FlapStorage
 import FlapJSON
 import FoundationEssentials
@@ -36,11 +37,15 @@ public final class MQTTBridge: Service, Sendable {
     /// The board last published on `state`, published again on every connection: a broker that
     /// lost its retained messages, or a new device id, still gets what the board shows.
     private let lastState = Mutex<[UInt8]?>(nil)
+    /// The board's picture last published on `board.png`.
+    private let lastPicture = Mutex<[UInt8]?>(nil)
     /// Counts connections made and lost: a message held back by a storage fault stops being
     /// offered again once its connection is gone (the broker delivers it again on the next).
     private let connectionEpoch = Mutex(0)
     /// The connection to the broker as it stands.
     public var status: MQTTLinkStatus { link.current }
+    /// What Home Assistant's controls change, once the service has composed it.
+    private let controls = Mutex<(any BoardControls)?>(nil)
 
     public init(settings: MQTTSettings, password: String?, intake: MessageIntake, metrics: FlapMetrics,
                 stateDirectory: String, logger: Logger) throws(MQTTError) {
@@ -59,6 +64,11 @@ public final class MQTTBridge: Service, Sendable {
     }
 
     func topic(_ leaf: String) -> String { "\(settings.baseTopic)/\(settings.deviceID)/\(leaf)" }
+
+    /// Gives the bridge the controls Home Assistant's entities change.
+    public func attach(_ controls: any BoardControls) {
+        self.controls.withLock { $0 = controls }
+    }
 
     public func run() async throws {
         client.start()
@@ -116,6 +126,8 @@ public final class MQTTBridge: Service, Sendable {
             try? client.publish(topic("availability"), Array("online".utf8), qos: 1, retain: true)
             if settings.homeAssistant { discovery.announce(client) }
             if let state = lastState.withLock({ $0 }) { publish(topic("state"), state, retain: true) }
+            if let picture = lastPicture.withLock({ $0 }) { publish(topic("board.png"), picture, retain: true) }
+            await publishControls()
         case .connected(let code, _):
             link.set(.refused, reason: Self.refusal(code))
             logger.error("the MQTT broker refused the connection", metadata: ["code": "\(code)", "reason": "\(Self.refusal(code))"])
@@ -132,7 +144,7 @@ public final class MQTTBridge: Service, Sendable {
     }
 
     private func subscribe() {
-        var filters = [topic("message"), topic("command"), topic("slot/+"), topic("ha/set")]
+        var filters = [topic("message"), topic("command"), topic("slot/+"), topic("ha/set")] + Self.controlLeaves.map(topic)
         filters += settings.groups.map { "\(settings.baseTopic)/group/\($0)/message" }
         for filter in filters {
             // QoS 2 allowed: each message arrives with the QoS it was published with.
@@ -215,10 +227,18 @@ public final class MQTTBridge: Service, Sendable {
             publishRejection(id: nil, reason: "the payload is \(size) bytes; a message may be at most 64 KiB (\(Self.maximumPayload) bytes)", source: source)
             return nil
         }
+        if Self.controlLeaves.contains(leaf) {
+            await control(leaf, message.payload)
+            return nil
+        }
         if leaf == "command" || leaf == "ha/set" {
             guard let text = String(validating: message.payload, as: UTF8.self) else {
                 publishRejection(id: nil, reason: "the command is not UTF-8 text", source: source)
                 return nil
+            }
+            // An automation's JSON on ha/set: a message with its fields ({"text": "DOOR OPEN", "duration": 60}).
+            if leaf == "ha/set", text.hasPrefix("{"), let fields = (try? JSONValue(parsing: message.payload))?.object {
+                return await intake.queue(fields: fields, source: source, announce: true, repetition: Self.repetition(message))
             }
             return await intake.queue(fields: ["text": .string(text)], source: source, announce: true, repetition: Self.repetition(message))
         }
@@ -236,6 +256,44 @@ public final class MQTTBridge: Service, Sendable {
 
     /// The largest payload taken, as on HTTP.
     static let maximumPayload = 64 * 1024
+
+    /// The topics of Home Assistant's button, switches, number and select.
+    static let controlLeaves = ["ha/clear", "ha/pause/set", "ha/mute/set", "ha/volume/set", "ha/transition/set"]
+
+    /// A control's command: done, then the controls' state published (also when it was refused,
+    /// so Home Assistant's entity goes back to what flapd has).
+    private func control(_ leaf: String, _ payload: [UInt8]) async {
+        guard let controls = controls.withLock({ $0 }) else { return }
+        let value = String(decoding: payload, as: UTF8.self).trimmed
+        do {
+            switch leaf {
+            case "ha/clear": try await controls.clearBoard()
+            case "ha/pause/set": try await controls.setPaused(value.uppercased() == "ON")
+            case "ha/mute/set": try await controls.setMuted(value.uppercased() == "ON")
+            case "ha/volume/set":
+                guard let volume = Double(value), (0...100).contains(volume) else {
+                    return logger.warning("Home Assistant's volume is not 0 to 100", metadata: ["value": "\(value)"])
+                }
+                try await controls.setVolume(Int(volume.rounded()))
+            default:
+                guard let strategy = TransitionStrategy(rawValue: value) else {
+                    return logger.warning("Home Assistant's transition is not one flapd knows", metadata: ["value": "\(value)"])
+                }
+                try await controls.setTransition(strategy)
+            }
+        } catch {
+            logger.warning("Home Assistant's control was not done", metadata: ["topic": "\(leaf)", "error": "\(error)"])
+        }
+        await publishControls()
+    }
+
+    /// The controls' state, retained for Home Assistant's switches, number and select; the
+    /// service calls this too when the API changes one.
+    public func publishControls() async {
+        guard settings.homeAssistant, let controls = controls.withLock({ $0 }) else { return }
+        guard let data = try? JSONEncoder.sorted.encode(await controls.controlState()) else { return }
+        publish(topic("ha/controls"), Array(data), retain: true)
+    }
 
     /// A slot message is that sender's, whatever its body says about the sender.
     private func queueSlot(_ payload: [UInt8], sender: String, repetition: Repetition) async -> IntakeTicket {
@@ -303,13 +361,28 @@ public final class MQTTBridge: Service, Sendable {
     /// The source and sender of what Home Assistant's text entity sends.
     static let homeAssistant = "home-assistant"
 
-    /// The panel's board, retained: what the display shows now. Published again on every
-    /// connection to the broker.
+    /// The panel's board, retained: what the display shows now, as JSON on `state` and as the
+    /// picture of `/v1/board.png` on `board.png` (Home Assistant's image entity). Published again
+    /// on every connection to the broker.
     public func publishState(panel: String, board: Board, messageId: String?) {
         let body = StateBody(panel: panel, codes: board.codeRows, text: board.lines, message: messageId)
         guard let data = try? JSONEncoder.sorted.encode(body) else { return }
         lastState.withLock { $0 = Array(data) }
         publish(topic("state"), Array(data), retain: true)
+        guard settings.homeAssistant, let picture = try? BoardPNG.encode(board) else { return }
+        lastPicture.withLock { $0 = picture }
+        publish(topic("board.png"), picture, retain: true)
+    }
+
+    /// A message came to rest on a panel: Home Assistant's event entity fires with its sender
+    /// and text, so an automation can follow ("when Mum's message shows, flash the hall light").
+    public func announceDisplayed(panel: String, board: Board, messageId: String) async {
+        guard settings.homeAssistant else { return }
+        let receipt = try? await intake.inbox.receipt(id: messageId)
+        let event = DisplayedEvent(eventType: "displayed", message: messageId, sender: receipt?.sender, panel: panel,
+                                   text: board.lines.map { $0.trimmed }.filter { !$0.isEmpty }.joined(separator: " "))
+        guard let data = try? JSONEncoder.snakeCaseSorted.encode(event) else { return }
+        publish(topic("ha/displayed"), Array(data))
     }
 
     private func publish(_ topic: String, _ payload: [UInt8], retain: Bool = false) {
@@ -357,6 +430,15 @@ struct ReceiptBody: Encodable {
     var at: String
 }
 
+/// Home Assistant's event for a message shown (`event_type` is what its event entity reads).
+struct DisplayedEvent: Encodable {
+    var eventType: String
+    var message: String
+    var sender: String?
+    var panel: String
+    var text: String
+}
+
 /// The retained state topic's payload: the board a panel rests on, and the message it shows.
 struct StateBody: Encodable {
     var panel: String
@@ -369,6 +451,14 @@ extension JSONEncoder {
     /// Keys in order, as receipts have always been written. JSONEncoder is thread-safe.
     static let sorted: JSONEncoder = {
         let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        return encoder
+    }()
+
+    /// Home Assistant's snake_case keys, in order.
+    static let snakeCaseSorted: JSONEncoder = {
+        let encoder = JSONEncoder()
+        encoder.keyEncodingStrategy = .convertToSnakeCase
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         return encoder
     }()

@@ -18,6 +18,9 @@ import TestSupport
         func setSound(mute: Bool, volume: Int, quietHours: String?) async throws -> SoundView { await sound() }
         func calibration(panel: String) async -> Calibrated? { nil }
         func calibrate(panel: String, row: Int, column: Int, offsetSteps: Int) async throws -> Calibrated { throw CancellationError() }
+        func switches() async -> SwitchesView { SwitchesView(paused: false, transition: "cascade") }
+        func setSwitches(paused: Bool?, transition: TransitionStrategy?) async throws -> SwitchesView { await switches() }
+        func clearEverySlot() async throws -> Int { 0 }
     }
 
     static func servedRoutes() throws -> Set<String> {

@@ -6,7 +6,7 @@ import FlapHardware
 public actor MotionLoop<C: Clock> where C.Duration == Duration {
     public nonisolated let panel: any Panel
     private let clock: C
-    private let planner: FlipPlanner
+    private var planner: FlipPlanner
     private var running: Running?
     private var generation = 0
     private let (events, eventsContinuation) = AsyncStream.makeStream(of: MotionEvent.self)
@@ -56,6 +56,11 @@ public actor MotionLoop<C: Clock> where C.Duration == Duration {
         var planner = self.planner
         if let transition { planner.transition = transition }
         return try? planner.plan(from: state, to: target).duration
+    }
+
+    /// The transition of the plans that are not given one (Home Assistant's select, `/v1/controls`).
+    public func setDefaultTransition(_ transition: Transition) {
+        planner.transition = transition
     }
 
     /// Moves the panel to `target`, starting now. `token` comes back with the completion (the

@@ -129,6 +129,11 @@ public actor Inbox {
         try await perform { try $0.clearSlot(sender, now: now) }
     }
 
+    /// Empties every slot, the temporary message's too (the board goes blank); how many held a message.
+    public func clearAllSlots(now: Date) async throws -> Int {
+        try await perform { try $0.clearAllSlots(now: now) }
+    }
+
     /// How long final receipts are kept.
     public static let receiptRetention: TimeInterval = 30 * 86400
     /// The most final receipts kept, however recent.

@@ -86,6 +86,13 @@ struct InboxWriter {
         return true
     }
 
+    /// How many slots held a message.
+    mutating func clearAllSlots(now: Date) throws -> Int {
+        let slots = try String.fetchAll(db.cachedStatement(sql: "SELECT sender FROM slot"), arguments: [])
+        for slot in slots { _ = try clearSlot(slot, now: now) }
+        return slots.count
+    }
+
     /// Scheduled messages whose instant has come take their slots; how many did.
     mutating func release(now: Date) throws -> Int {
         let rows = try SQLiteRow.fetchAll(db.cachedStatement(sql: """

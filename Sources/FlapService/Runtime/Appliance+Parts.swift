@@ -57,13 +57,13 @@ extension Appliance {
     /// one MQTT state topic carry the first panel's.
     static func runtimes(_ drivers: [PanelDriver], inbox: Inbox, metrics: FlapMetrics, drawInTerminal: Bool,
                          sound: ClackPlayer<ContinuousClock>?, mqtt: MQTTBridge?, room: RoomService<ContinuousClock>?,
-                         live: LiveBoards, clockTrust: ClockTrust, logger: Logger) async throws -> [PanelRuntime] {
+                         live: LiveBoards, clockTrust: ClockTrust, pause: BoardPause, logger: Logger) async throws -> [PanelRuntime] {
         var panels: [PanelRuntime] = []
         for (index, driver) in drivers.enumerated() {
             panels.append(try await PanelRuntime(driver: driver, inbox: inbox, metrics: metrics,
                                                  drawInTerminal: drawInTerminal && index == 0,
                                                  sound: index == 0 ? sound : nil, mqtt: index == 0 ? mqtt : nil, room: room, live: live,
-                                                 clockTrust: clockTrust, logger: logger))
+                                                 clockTrust: clockTrust, pause: pause, logger: logger))
         }
         return panels
     }

@@ -59,10 +59,13 @@ public final class Appliance: Sendable {
         heartRate = try HeartRateService.hub(configuration.sensors, metrics: metrics, logger: logger)
         let room = try RoomRunner.room(configuration.room, mqtt: configuration.mqtt, password: mqttPassword, hub: heartRate, logger: logger)
 
-        // The outputs: each panel's runtime, and the room's chime.
+        // The outputs: each panel's runtime, and the room's chime; the controls over them.
         let live = LiveBoards()
+        let controls = ApplianceControls(inbox: inbox, sound: sound, savedSound: savedSound, directory: stateDirectory.path,
+                                         fallback: configuration.panels[0].transition, mqtt: mqtt)
         panels = try await Self.runtimes(drivers, inbox: inbox, metrics: metrics, drawInTerminal: drawInTerminal, sound: sound,
-                                         mqtt: mqtt, room: room, live: live, clockTrust: clockTrust, logger: logger)
+                                         mqtt: mqtt, room: room, live: live, clockTrust: clockTrust, pause: controls.pause, logger: logger)
+        await controls.attach(panels)
         var bell: KioskBell?
         if let room, configuration.panels.contains(where: { $0.policy == .kiosk }) {
             bell = try KioskBell.make(configuration.room, room: room, sound: sound, logger: logger)
@@ -70,7 +73,7 @@ public final class Appliance: Sendable {
 
         // The APIs, over what is above.
         let boards = ApplianceBoards(panels: panels, sound: sound, soundSettings: configuration.sound, savedSound: savedSound,
-                                     calibrationStore: calibration)
+                                     calibrationStore: calibration, controls: controls)
         let parts = ApplianceParts(intake: intake, boards: boards, metrics: metrics, heartRate: heartRate, room: room, outbox: outbox,
                                    deliveryWorkers: panels.compactMap(\.delivery), live: live, mqtt: mqtt, clockTrust: clockTrust,
                                    schedules: schedules)

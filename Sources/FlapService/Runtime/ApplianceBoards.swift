@@ -10,6 +10,7 @@ struct ApplianceBoards: BoardQuery {
     let soundSettings: SoundSettings
     let savedSound: SavedSound
     let calibrationStore: Calibration
+    let controls: ApplianceControls
 
     func panels() async -> [PanelView] {
         var views: [PanelView] = []
@@ -53,9 +54,15 @@ struct ApplianceBoards: BoardQuery {
     }
 
     func setSound(mute: Bool, volume: Int, quietHours: String?) async throws -> SoundView {
-        guard let sound else { throw ServiceError(.configuration, "sound is off ([sound] enabled = false)") }
-        await sound.adjust(mute: mute, volume: volume, quietHours: quietHours.flatMap(QuietHours.init))
-        try savedSound.save(await sound.currentSettings)
+        _ = try await controls.setSound(mute: mute, volume: volume, quietHours: quietHours)
         return await self.sound()
     }
+
+    func switches() async -> SwitchesView { await controls.switches() }
+
+    func setSwitches(paused: Bool?, transition: TransitionStrategy?) async throws -> SwitchesView {
+        try await controls.setSwitches(paused: paused, transition: transition)
+    }
+
+    func clearEverySlot() async throws -> Int { try await controls.clearEverySlot() }
 }

@@ -45,7 +45,8 @@ final class PanelRuntime: Service, Sendable {
     private let live: LiveBoards
 
     init(driver: PanelDriver, inbox: Inbox, metrics: FlapMetrics, drawInTerminal: Bool,
-         sound: ClackPlayer<ContinuousClock>?, mqtt: MQTTBridge?, room: RoomService<ContinuousClock>?, live: LiveBoards, clockTrust: ClockTrust, logger: Logger) async throws {
+         sound: ClackPlayer<ContinuousClock>?, mqtt: MQTTBridge?, room: RoomService<ContinuousClock>?, live: LiveBoards, clockTrust: ClockTrust,
+         pause: BoardPause, logger: Logger) async throws {
         let configuration = driver.configuration
         let size = configuration.size ?? .flagship
         self.configuration = configuration
@@ -105,7 +106,7 @@ final class PanelRuntime: Service, Sendable {
         coordinator = DisplayCoordinator(
             panelID: configuration.id, inbox: inbox, motion: motion, policy: configuration.policy, size: size,
             time: .system, logger: logger, observer: ApplianceObserver(metrics: metrics, mqtt: mqtt, live: live), showing: showing,
-            quiet: configuration.quiet, clockTrusted: { clockTrust.verdict().trusted })
+            quiet: configuration.quiet, clockTrusted: { clockTrust.verdict().trusted }, pause: pause)
         let resting = await motion.restingBoard()
         await live.resting(panel: id, board: resting)
         // What the board shows from the start, for MQTT's state topic once connected.
@@ -203,6 +204,7 @@ struct ApplianceObserver: DisplayObserver {
         metrics.displayed(messageId: messageId, panel: panel, flaps: flaps)
         await live.resting(panel: panel, board: board)
         mqtt?.publishState(panel: panel, board: board, messageId: messageId)
+        if let messageId { await mqtt?.announceDisplayed(panel: panel, board: board, messageId: messageId) }
     }
 }
 

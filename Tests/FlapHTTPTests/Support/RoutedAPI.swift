@@ -72,6 +72,9 @@ struct RestingPanel: BoardQuery {
     func soundStatus() async -> (state: String, reason: String?) { ("disabled", "no sound in these tests") }
     func sound() async -> SoundView { SoundView(enabled: false, state: "disabled", reason: nil, mute: false, volume: 0, quietHours: nil, device: "none") }
     func setSound(mute: Bool, volume: Int, quietHours: String?) async throws -> SoundView { await sound() }
+    func switches() async -> SwitchesView { SwitchesView(paused: false, transition: "cascade") }
+    func setSwitches(paused: Bool?, transition: TransitionStrategy?) async throws -> SwitchesView { await switches() }
+    func clearEverySlot() async throws -> Int { 0 }
     func calibration(panel: String) async -> Calibrated? { nil }
     func calibrate(panel: String, row: Int, column: Int, offsetSteps: Int) async throws -> Calibrated { throw CancellationError() }
 }

@@ -1,0 +1,76 @@
+import FlapCore
+import FlapJSON
+import FlapMessaging
+import FlapStorage
+import Hummingbird
+
+/// "Quiet now" and the transition of messages that ask for none, as the API reaches them
+/// (FlapService fills it in, and tells Home Assistant of each change).
+public protocol BoardSwitches: Sendable {
+    func switches() async -> SwitchesView
+    /// Changes what is given (nil: as it is), kept across restarts.
+    func setSwitches(paused: Bool?, transition: TransitionStrategy?) async throws -> SwitchesView
+    /// Empties every slot, the temporary message's too: how many held a message.
+    func clearEverySlot() async throws -> Int
+}
+
+/// `GET /v1/controls`.
+public struct SwitchesView: Sendable, Encodable, Equatable {
+    /// The board holds still and messages wait until this is false again.
+    public var paused: Bool
+    public var transition: String
+
+    public init(paused: Bool, transition: String) {
+        self.paused = paused
+        self.transition = transition
+    }
+}
+
+/// `/v1/controls` (pause, transition) and `DELETE /v1/slots` (the whole board cleared): the
+/// owner's, as Home Assistant's switch, select and button are.
+struct ControlsAPI {
+    let switches: any BoardSwitches
+
+    func add(to v1: RouterGroup<BasicRequestContext>) {
+        v1.get("controls") { _, _ in Responses.json(.ok, await switches.switches()) }
+        v1.patch("controls") { request, _ in
+            if MemberAccess.member(of: request) != nil { return Responses.error(.forbidden, "only the board's owner pauses it or sets its transition") }
+            return try await change(request)
+        }
+        v1.delete("slots") { request, _ in
+            if MemberAccess.member(of: request) != nil { return Responses.error(.forbidden, "a member clears only their own slot; clearing the board is the owner's") }
+            do {
+                return Responses.json(.ok, ["cleared": try await switches.clearEverySlot()])
+            } catch let fault as StorageFault {
+                return Responses.error(FailureAnswers.status(of: fault), fault.description)
+            }
+        }
+    }
+
+    /// `{"paused": true}`, `{"transition": "diagonal"}`, or both.
+    private func change(_ request: Request) async throws -> Response {
+        guard let body = try await Responses.body(of: request, limit: 4096) else {
+            return Responses.error(.contentTooLarge, Responses.tooLarge(request, limit: 4096))
+        }
+        guard let object = (try? JSONValue(parsing: body))?.object else {
+            return Responses.error(.badRequest, "send a JSON object such as {\"paused\": true, \"transition\": \"diagonal\"}")
+        }
+        var reader = FieldReader(fields: object)
+        if object["paused"]?.isNull == true { reader.fail("paused", "must be true or false, not null") }
+        let paused = reader.bool("paused")
+        var transition: TransitionStrategy?
+        if let name = reader.string("transition") {
+            transition = TransitionStrategy(rawValue: name)
+            if transition == nil { reader.fail("transition", "\(name.debugDescription) is not one of \(TransitionStrategy.allCases.map(\.rawValue).joined(separator: ", "))") }
+        }
+        guard reader.problems.isEmpty else {
+            return Responses.error(.badRequest, reader.problems.map(\.description).joined(separator: "; "),
+                                   problems: reader.problems.map { .init(field: $0.field, problem: $0.problem) })
+        }
+        do {
+            return Responses.json(.ok, try await switches.setSwitches(paused: paused, transition: transition))
+        } catch let fault as StorageFault {
+            return Responses.error(FailureAnswers.status(of: fault), "set, but not saved for a restart: \(fault.description)")
+        }
+    }
+}
