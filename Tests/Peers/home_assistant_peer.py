@@ -7,6 +7,9 @@ Usage:
       adds the MQTT integration through the config-flow API pointed at 127.0.0.1:MQTT_PORT, and
       prints {"pid", "token"} (an access token, 30 minutes) once Home Assistant answers. Home
       Assistant keeps running (its log in CONFIG_DIR/home-assistant.log) until killed.
+  home_assistant_peer.py registry BASE_URL TOKEN
+      Prints {"entities": [...], "devices": [...]}: Home Assistant's entity and device registries
+      (unique ids, platforms, devices' identifiers), which only the WebSocket API lists.
   home_assistant_peer.py events BASE_URL TOKEN ENTITY_ID COUNT
       Subscribes over the WebSocket API to state changes of ENTITY_ID (an event entity), prints
       "subscribed", then prints each new state as a JSON line, COUNT of them, and exits.
@@ -91,30 +94,49 @@ def start(config_dir, port, mqtt_port):
     print(json.dumps({"pid": process.pid, "token": token}), flush=True)
 
 
+async def authenticated(session, base, token):
+    socket = await session.ws_connect(base.replace("http", "ws", 1) + "/api/websocket")
+    await socket.receive_json()  # auth_required
+    await socket.send_json({"type": "auth", "access_token": token})
+    if (await socket.receive_json())["type"] != "auth_ok":
+        raise SystemExit("the WebSocket refused the token")
+    return socket
+
+
+async def registry(base, token):
+    async with aiohttp.ClientSession() as session:
+        socket = await authenticated(session, base, token)
+        answers = {}
+        for number, kind, plural in [(1, "entity", "entities"), (2, "device", "devices")]:
+            await socket.send_json({"id": number, "type": f"config/{kind}_registry/list"})
+            answers[plural] = (await socket.receive_json())["result"]
+        await socket.close()
+        print(json.dumps(answers))
+
+
 async def events(base, token, entity, count):
     async with aiohttp.ClientSession() as session:
-        async with session.ws_connect(base.replace("http", "ws", 1) + "/api/websocket") as socket:
-            await socket.receive_json()  # auth_required
-            await socket.send_json({"type": "auth", "access_token": token})
-            if (await socket.receive_json())["type"] != "auth_ok":
-                raise SystemExit("the WebSocket refused the token")
-            await socket.send_json({"id": 1, "type": "subscribe_events", "event_type": "state_changed"})
-            await socket.receive_json()  # the subscription's result
-            print("subscribed", flush=True)
-            seen = 0
-            while seen < count:
-                message = await socket.receive_json()
-                data = message.get("event", {}).get("data", {})
-                if data.get("entity_id") != entity or not data.get("new_state"):
-                    continue
-                print(json.dumps(data["new_state"]), flush=True)
-                seen += 1
+        socket = await authenticated(session, base, token)
+        await socket.send_json({"id": 1, "type": "subscribe_events", "event_type": "state_changed"})
+        await socket.receive_json()  # the subscription's result
+        print("subscribed", flush=True)
+        seen = 0
+        while seen < count:
+            message = await socket.receive_json()
+            data = message.get("event", {}).get("data", {})
+            if data.get("entity_id") != entity or not data.get("new_state"):
+                continue
+            print(json.dumps(data["new_state"]), flush=True)
+            seen += 1
+        await socket.close()
 
 
 def main():
     command = sys.argv[1]
     if command == "start":
         start(sys.argv[2], int(sys.argv[3]), int(sys.argv[4]))
+    elif command == "registry":
+        asyncio.run(registry(sys.argv[2], sys.argv[3]))
     elif command == "events":
         asyncio.run(events(sys.argv[2], sys.argv[3], sys.argv[4], int(sys.argv[5])))
     else:

@@ -60,6 +60,20 @@ require_test_peers() {
 # The Python peers' venv (Tests/Peers/requirements.txt), made before the tests run: pip inside a
 # test would hold a test thread for a minute and starve the timing-sensitive tests beside it.
 # Same place and stamp as Tests/TestSupport/PythonPeer.swift, which then finds it ready.
+# Home Assistant core in a venv of its own (its pins clash with the other peers'), made once and
+# kept in .build/ha-venv until Tests/Peers/requirements-ha.txt changes: a few minutes the first time.
+prepare_home_assistant_venv() {
+    local venv="${VESTAWIDGET_HA_VENV:-.build/ha-venv}" requirements="Tests/Peers/requirements-ha.txt"
+    if [ -x "$venv/bin/hass" ] && cmp -s "$requirements" "$venv/requirements.installed"; then
+        return 0
+    fi
+    say "making Home Assistant's venv ($venv; a few minutes the first time)"
+    rm -rf "$venv"
+    python3 -m venv "$venv"
+    "$venv/bin/python" -m pip install --quiet --disable-pip-version-check -r "$requirements"
+    cp "$requirements" "$venv/requirements.installed"
+}
+
 prepare_test_venv() {
     local venv="${VESTAWIDGET_TEST_VENV:-.build/test-venv}"
     local requirements="Tests/Peers/requirements.txt" nodeps="Tests/Peers/requirements-nodeps.txt"

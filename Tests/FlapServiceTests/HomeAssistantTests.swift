@@ -1,0 +1,163 @@
+import Foundation
+import Testing
+import TestSupport
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// flapd as a device in a real Home Assistant (2024.3.3, its MQTT integration on the suite's
+/// mosquitto): what a person sees in Home Assistant and what each entity does to flapd, checked
+/// through Home Assistant's REST and WebSocket APIs and through flapd's own.
+@Suite(.cleansUp, .timeLimit(.minutes(10))) struct HomeAssistantTests {
+    /// Every entity's unique id, as discovery announces them.
+    static let objects = ["message", "board", "outcome", "clear", "pause", "mute", "volume", "transition", "board_picture", "displayed"]
+
+    /// flapd on the broker as `device`, its clacks on ALSA's null device so they can be muted.
+    func flapd(_ broker: MosquittoBroker, device: String, state: String? = nil) async throws -> FlapdProcess {
+        let alsa = FileManager.default.temporaryDirectory.appendingPathComponent("ha-alsa-\(UUID().uuidString).conf").path
+        try "pcm.nowhere { type null }\n".write(toFile: alsa, atomically: true, encoding: .utf8)
+        return try await FlapdProcess.start(stateDirectory: state, arguments: ["--sound-device", "nowhere", "--mqtt", "mqtt://127.0.0.1:\(broker.port)",
+                                                                              "--device-id", device], environment: ["ALSA_CONFIG_PATH": alsa])
+    }
+
+    /// The entity ids of `device`'s entities, by their unique id's last part, once all are registered.
+    func entities(_ home: HomeAssistant, device: String) async throws -> [String: String] {
+        var found: [String: String] = [:]
+        _ = try await eventually(within: .seconds(60), every: .milliseconds(500)) {
+            let registries = try await home.registries()
+            guard let deviceID = registries.devices.first(where: { $0.identifiers.contains("mqtt:vestawidget_\(device)") })?.id else { return false }
+            found = [:]
+            for entity in registries.entities where entity["device_id"] == deviceID && entity["platform"] == "mqtt" {
+                guard let unique = entity["unique_id"], unique.hasPrefix("vestawidget_\(device)_") else { continue }
+                found[String(unique.dropFirst("vestawidget_\(device)_".count))] = entity["entity_id"]
+            }
+            return Set(found.keys) == Set(Self.objects)
+        }
+        // Registered is not yet available (its availability topic read): Home Assistant skips a
+        // service call to an entity that is unavailable.
+        for object in Self.objects { try await until(home, found[object]) { $0["state"] as? String != "unavailable" } }
+        return found
+    }
+
+    func stateOf(_ home: HomeAssistant, _ entity: String?) async throws -> String? {
+        guard let entity else { return nil }
+        return try await home.state(entity)?["state"] as? String
+    }
+
+    /// Waits until `entity`'s state satisfies `condition`; returns the last state seen.
+    @discardableResult
+    func until(_ home: HomeAssistant, _ entity: String?, within seconds: Int = 30, _ condition: @escaping @Sendable ([String: Any]) -> Bool) async throws -> [String: Any] {
+        nonisolated(unsafe) var last: [String: Any] = [:]
+        _ = try await eventually(within: .seconds(seconds), every: .milliseconds(200)) {
+            guard let entity, let state = try await home.state(entity) else { return false }
+            last = state
+            return condition(state)
+        }
+        return last
+    }
+
+    func boardText(_ flapd: FlapdProcess) async throws -> String {
+        let panels = try await flapd.api.get("/v1/board").object["panels"] as? [[String: Any]]
+        return (panels?.first?["text"] as? [String] ?? []).joined(separator: " ")
+    }
+
+    @Test func theBoardIsADeviceAPersonAutomates() async throws {
+        let broker = try await MosquittoBroker.start()
+        teardown { await broker.stop() }
+        let home = try await HomeAssistant.start(mqttPort: broker.port)
+        teardown { await home.stop() }
+        let flapd = try await flapd(broker, device: "wall")
+        let state = flapd.stateDirectory
+        teardown { await flapd.stop() }
+
+        // Discovery: every entity, on one device, with its unique id.
+        let ids = try await entities(home, device: "wall")
+        #expect(ids["message"] == "text.vestawidget_wall_message", "\(ids)")
+        let board = try await until(home, ids["board"]) { _ in true }
+        #expect((board["attributes"] as? [String: Any])?["text"] != nil, "the board sensor has the board as soon as flapd connects: \(board)")
+
+        // A: B: A from Home Assistant's text: A shows again, each with its receipt.
+        for word in ["HELLO HOME", "DINNER", "HELLO HOME"] {
+            try await home.call("text", "set_value", ["entity_id": ids["message"]!, "value": word])
+            _ = try await eventually(within: .seconds(30), every: .milliseconds(100)) { try await boardText(flapd).contains(word) }
+        }
+        let receipts = try await flapd.api.get("/v1/receipts?sender=home-assistant").object["receipts"] as? [[String: Any]] ?? []
+        #expect(receipts.count == 3, "\(receipts)")
+        try await until(home, ids["board"]) { $0["state"] as? String == "HELLO HOME" }
+
+        // The message shown is an event Home Assistant sees, with its sender and text.
+        let follower = try await home.follow(ids["displayed"]!, count: 1)
+        teardown { await follower.stop() }
+        try await home.call("text", "set_value", ["entity_id": ids["message"]!, "value": "MUM IS HOME"])
+        _ = try await eventually(within: .seconds(30), every: .milliseconds(100)) { follower.stdout.split(separator: "\n").count >= 2 }
+        let event = try JSONSerialization.jsonObject(with: Data(follower.stdout.split(separator: "\n")[1].utf8)) as? [String: Any]
+        let attributes = event?["attributes"] as? [String: Any] ?? [:]
+        #expect(attributes["event_type"] as? String == "displayed" && attributes["sender"] as? String == "home-assistant"
+                && attributes["text"] as? String == "MUM IS HOME", "\(attributes)")
+
+        // The picture is /v1/board.png's.
+        let png = try await flapd.api.get("/v1/board.png").body
+        var picture = Data()
+        _ = try await eventually(within: .seconds(30), every: .milliseconds(200)) {
+            picture = try await home.api.get("/api/image_proxy/\(ids["board_picture"]!)").body
+            return picture == png
+        }
+        #expect(picture == png, "Home Assistant's picture (\(picture.count) bytes) is not /v1/board.png (\(png.count) bytes)")
+
+        // A refused text is visible, with its reason.
+        try await home.call("text", "set_value", ["entity_id": ids["message"]!, "value": "BAD {99}"])
+        let refused = try await until(home, ids["outcome"]) { $0["state"] as? String == "rejected" }
+        #expect(((refused["attributes"] as? [String: Any])?["reason"] as? String)?.contains("99") == true, "\(refused)")
+
+        // Quiet now, mute, volume and transition: each changes flapd and comes back in Home Assistant.
+        try await home.call("switch", "turn_on", ["entity_id": ids["pause"]!])
+        try await until(home, ids["pause"]) { $0["state"] as? String == "on" }
+        #expect(try await flapd.api.get("/v1/controls").object["paused"] as? Bool == true)
+        try await home.call("switch", "turn_on", ["entity_id": ids["mute"]!])
+        try await until(home, ids["mute"]) { $0["state"] as? String == "on" }
+        try await home.call("number", "set_value", ["entity_id": ids["volume"]!, "value": 40])
+        try await until(home, ids["volume"]) { ($0["state"] as? String).flatMap(Double.init) == 40 }
+        let sound = try await flapd.api.get("/v1/sound").object
+        #expect(sound["mute"] as? Bool == true && sound["volume"] as? Int == 40, "\(sound)")
+        try await home.call("select", "select_option", ["entity_id": ids["transition"]!, "option": "diagonal"])
+        try await until(home, ids["transition"]) { $0["state"] as? String == "diagonal" }
+        #expect(try await flapd.api.get("/v1/controls").object["transition"] as? String == "diagonal")
+        // Changed through flapd's API, Home Assistant follows.
+        _ = try await flapd.api.request("PATCH", "/v1/controls", body: Data(#"{"paused": false}"#.utf8), headers: ["Content-Type": "application/json"])
+        try await until(home, ids["pause"]) { $0["state"] as? String == "off" }
+
+        // For a while, then back: an automation's JSON on the text.
+        try await home.call("text", "set_value", ["entity_id": ids["message"]!, "value": #"{"text": "DOOR OPEN", "duration": 30}"#])
+        _ = try await eventually(within: .seconds(30), every: .milliseconds(100)) { try await boardText(flapd).contains("DOOR OPEN") }
+        let slots = try await flapd.api.get("/v1/slots").object["slots"] as? [[String: Any]] ?? []
+        #expect(slots.contains { $0["duration"] as? Int == 30 && $0["sender"] as? String == "home-assistant" }, "\(slots)")
+
+        // Clear: every slot emptied, the board blank.
+        try await home.call("button", "press", ["entity_id": ids["clear"]!])
+        _ = try await eventually(within: .seconds(30), every: .milliseconds(100)) {
+            (try await flapd.api.get("/v1/slots").object["slots"] as? [Any])?.isEmpty == true
+        }
+
+        // flapd stopped: every entity unavailable; started again: back.
+        try await home.call("text", "set_value", ["entity_id": ids["message"]!, "value": "STILL HERE"])
+        _ = try await eventually(within: .seconds(30), every: .milliseconds(100)) { try await boardText(flapd).contains("STILL HERE") }
+        await flapd.stop()
+        for object in Self.objects {
+            try await until(home, ids[object]) { $0["state"] as? String == "unavailable" }
+        }
+        let again = try await self.flapd(broker, device: "wall", state: state)
+        teardown { await again.stop() }
+        try await until(home, ids["pause"]) { $0["state"] as? String == "off" }
+
+        // A new device id: the old device is gone, and the new one's board sensor has the board at once.
+        await again.stop()
+        let renamed = try await self.flapd(broker, device: "hall", state: state)
+        teardown { await renamed.stop() }
+        let hall = try await entities(home, device: "hall")
+        try await until(home, hall["board"]) { $0["state"] as? String == "STILL HERE" }
+        _ = try await eventually(within: .seconds(30), every: .milliseconds(500)) {
+            !(try await home.registries().devices.contains { $0.identifiers.contains("mqtt:vestawidget_wall") })
+        }
+    }
+}
