@@ -12,6 +12,9 @@ import FoundationEssentials
 struct HomeAssistantDiscovery: Sendable {
     let settings: MQTTSettings
     let stateDirectory: String
+    /// The panels' ids, the first the one the device's own entities show. With several, each is
+    /// a device of its own too (its board and its picture), linked to the display's.
+    let panels: [String]
 
     private var announcedFile: String { stateDirectory + "/mqtt-announced-devices" }
 
@@ -43,6 +46,7 @@ struct HomeAssistantDiscovery: Sendable {
         var name: String
         var manufacturer: String
         var model: String
+        var viaDevice: String?
     }
 
     static let encoder: JSONEncoder = {
@@ -60,6 +64,26 @@ struct HomeAssistantDiscovery: Sendable {
 
     func configTopics(for device: String) -> [String] {
         Self.entities.map { "homeassistant/\($0.component)/vestawidget_\(device)/\($0.object)/config" }
+    }
+
+    /// A panel's own device's configs, when there are several panels.
+    func panelConfigTopics(for device: String, panel: String) -> [String] {
+        ["homeassistant/sensor/vestawidget_\(device)_\(panel)/board/config", "homeassistant/image/vestawidget_\(device)_\(panel)/board_picture/config"]
+    }
+
+    func panelConfigs(for device: String, panel: String) -> [Entity] {
+        let base = "\(settings.baseTopic)/\(device)"
+        let identity = Device(identifiers: ["vestawidget_\(device)_\(panel)"], name: "VestaWidget \(device) \(panel)", manufacturer: "VestaWidget",
+                              model: "flapd panel", viaDevice: "vestawidget_\(device)")
+        var board = Entity(name: "Board", uniqueId: "vestawidget_\(device)_\(panel)_board", availabilityTopic: "\(base)/availability", device: identity)
+        board.stateTopic = "\(base)/state/\(panel)"
+        board.valueTemplate = "{{ value_json.text | join(' ') | trim }}"
+        board.jsonAttributesTopic = "\(base)/state/\(panel)"
+        var picture = Entity(name: "Board picture", uniqueId: "vestawidget_\(device)_\(panel)_board_picture", availabilityTopic: "\(base)/availability",
+                             device: identity)
+        picture.imageTopic = "\(base)/board/\(panel).png"
+        picture.contentType = "image/png"
+        return [board, picture]
     }
 
     func configs(for device: String) -> [Entity] {
@@ -117,17 +141,30 @@ struct HomeAssistantDiscovery: Sendable {
 
     func announce(_ client: MQTTClient) {
         let device = settings.deviceID
-        for (topic, body) in zip(configTopics(for: device), configs(for: device)) {
+        let ownPanels = panels.count > 1 ? panels : []
+        var configs = Array(zip(configTopics(for: device), configs(for: device)))
+        for panel in ownPanels { configs += zip(panelConfigTopics(for: device, panel: panel), panelConfigs(for: device, panel: panel)) }
+        for (topic, body) in configs {
             if let data = try? Self.encoder.encode(body) { try? client.publish(topic, Array(data), qos: 1, retain: true) }
         }
-        // Forget devices announced earlier from this state directory under another id.
-        let earlier = ((try? String(contentsOfFile: announcedFile, encoding: .utf8)) ?? "").split(separator: "\n").map(String.init)
-        for old in earlier where old != device {
-            for topic in configTopics(for: old) { try? client.publish(topic, [], qos: 1, retain: true) }
+        // Forget what was announced earlier from this state directory and is not now: another
+        // device id, or a panel taken out. Each line: the device id, a tab, its panels.
+        let earlier = ((try? String(contentsOfFile: announcedFile, encoding: .utf8)) ?? "").split(separator: "\n").map { line in
+            let parts = line.split(separator: "\t", omittingEmptySubsequences: false)
+            return (device: String(parts[0]), panels: parts.count > 1 ? parts[1].split(separator: ",").map(String.init) : [])
+        }
+        for old in earlier {
+            let gone = old.device == device ? old.panels.filter { !ownPanels.contains($0) } : old.panels
+            for panel in gone {
+                for topic in panelConfigTopics(for: old.device, panel: panel) { try? client.publish(topic, [], qos: 1, retain: true) }
+                for leaf in ["state/\(panel)", "board/\(panel).png"] { try? client.publish("\(settings.baseTopic)/\(old.device)/\(leaf)", [], qos: 1, retain: true) }
+            }
+            guard old.device != device else { continue }
+            for topic in configTopics(for: old.device) { try? client.publish(topic, [], qos: 1, retain: true) }
             for leaf in ["availability", "ha/outcome", "ha/controls", "board.png"] {
-                try? client.publish("\(settings.baseTopic)/\(old)/\(leaf)", [], qos: 1, retain: true)
+                try? client.publish("\(settings.baseTopic)/\(old.device)/\(leaf)", [], qos: 1, retain: true)
             }
         }
-        try? (device + "\n").write(toFile: announcedFile, atomically: true, encoding: .utf8)
+        try? (device + "\t" + ownPanels.joined(separator: ",") + "\n").write(toFile: announcedFile, atomically: true, encoding: .utf8)
     }
 }

@@ -39,6 +39,9 @@ public final class MQTTBridge: Service, Sendable {
     private let lastState = Mutex<[UInt8]?>(nil)
     /// The board's picture last published on `board.png`.
     private let lastPicture = Mutex<[UInt8]?>(nil)
+    /// The panels' ids; with several, each panel's board and picture, published again on connecting.
+    private let panels: [String]
+    private let lastPanels = Mutex<[String: (state: [UInt8], picture: [UInt8]?)]>([:])
     /// Counts connections made and lost: a message held back by a storage fault stops being
     /// offered again once its connection is gone (the broker delivers it again on the next).
     private let connectionEpoch = Mutex(0)
@@ -47,13 +50,16 @@ public final class MQTTBridge: Service, Sendable {
     /// What Home Assistant's controls change, once the service has composed it.
     private let controls = Mutex<(any BoardControls)?>(nil)
 
+    /// `panels`: the panels' ids, the first the one `state` shows; with several, each is also
+    /// published on `state/<panel>` and is a Home Assistant device of its own.
     public init(settings: MQTTSettings, password: String?, intake: MessageIntake, metrics: FlapMetrics,
-                stateDirectory: String, logger: Logger) throws(MQTTError) {
+                stateDirectory: String, panels: [String] = [], logger: Logger) throws(MQTTError) {
         self.settings = settings
         self.intake = intake
         self.metrics = metrics
         self.logger = logger
-        discovery = HomeAssistantDiscovery(settings: settings, stateDirectory: stateDirectory)
+        self.panels = panels
+        discovery = HomeAssistantDiscovery(settings: settings, stateDirectory: stateDirectory, panels: panels)
         var options = settings.options(clientID: "flapd-\(settings.deviceID)", password: password)
         options.manualAcknowledgement = true
         options.onAcknowledged = { [metrics] delay in metrics.mqttAcknowledged(after: delay) }
@@ -127,6 +133,10 @@ public final class MQTTBridge: Service, Sendable {
             if settings.homeAssistant { discovery.announce(client) }
             if let state = lastState.withLock({ $0 }) { publish(topic("state"), state, retain: true) }
             if let picture = lastPicture.withLock({ $0 }) { publish(topic("board.png"), picture, retain: true) }
+            for (panel, last) in lastPanels.withLock({ $0 }) {
+                publish(topic("state/\(panel)"), last.state, retain: true)
+                if let picture = last.picture { publish(topic("board/\(panel).png"), picture, retain: true) }
+            }
             await publishControls()
         case .connected(let code, _):
             link.set(.refused, reason: Self.refusal(code))
@@ -367,9 +377,16 @@ public final class MQTTBridge: Service, Sendable {
     public func publishState(panel: String, board: Board, messageId: String?) {
         let body = StateBody(panel: panel, codes: board.codeRows, text: board.lines, message: messageId)
         guard let data = try? JSONEncoder.sorted.encode(body) else { return }
+        let picture = settings.homeAssistant ? try? BoardPNG.encode(board) : nil
+        if panels.count > 1 {
+            lastPanels.withLock { $0[panel] = (Array(data), picture) }
+            publish(topic("state/\(panel)"), Array(data), retain: true)
+            if let picture { publish(topic("board/\(panel).png"), picture, retain: true) }
+        }
+        guard panel == panels.first || panels.isEmpty else { return }
         lastState.withLock { $0 = Array(data) }
         publish(topic("state"), Array(data), retain: true)
-        guard settings.homeAssistant, let picture = try? BoardPNG.encode(board) else { return }
+        guard let picture else { return }
         lastPicture.withLock { $0 = picture }
         publish(topic("board.png"), picture, retain: true)
     }

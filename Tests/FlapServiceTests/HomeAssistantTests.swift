@@ -156,8 +156,32 @@ import Glibc
         teardown { await renamed.stop() }
         let hall = try await entities(home, device: "hall")
         try await until(home, hall["board"]) { $0["state"] as? String == "STILL HERE" }
-        _ = try await eventually(within: .seconds(30), every: .milliseconds(500)) {
+        let gone = try await eventually(within: .seconds(30), every: .milliseconds(500)) {
             !(try await home.registries().devices.contains { $0.identifiers.contains("mqtt:vestawidget_wall") })
+        }
+        #expect(gone, "the old device id's device is still in Home Assistant")
+
+        // Two panels: each its own device, with its board and picture, beside the display's.
+        let config = FileManager.default.temporaryDirectory.appendingPathComponent("duo-\(UUID().uuidString).toml").path
+        try "[[panel]]\nid = \"left\"\n\n[[panel]]\nid = \"right\"\nsize = \"note\"\n".write(toFile: config, atomically: true, encoding: .utf8)
+        let duo = try await FlapdProcess.start(arguments: ["--config", config, "--no-sound", "--mqtt", "mqtt://127.0.0.1:\(broker.port)", "--device-id", "duo"])
+        teardown { await duo.stop() }
+        _ = try await duo.api.postJSON("/v1/messages", #"{"text": "TWO BOARDS"}"#)
+        var panelBoards: [String: String] = [:]
+        let devices = try await eventually(within: .seconds(60), every: .milliseconds(500)) {
+            let registries = try await home.registries()
+            panelBoards = [:]
+            for panel in ["left", "right"] {
+                guard let device = registries.devices.first(where: { $0.identifiers.contains("mqtt:vestawidget_duo_\(panel)") }) else { return false }
+                let entities = registries.entities.filter { $0["device_id"] == device.id }
+                guard entities.count == 2 else { return false }
+                panelBoards[panel] = entities.first { $0["unique_id"] == "vestawidget_duo_\(panel)_board" }?["entity_id"]
+            }
+            return registries.devices.contains { $0.identifiers.contains("mqtt:vestawidget_duo") }
+        }
+        #expect(devices, "\(panelBoards)")
+        for panel in ["left", "right"] {
+            try await until(home, panelBoards[panel], within: 60) { ($0["state"] as? String)?.contains("TWO BOARDS") == true }
         }
     }
 }

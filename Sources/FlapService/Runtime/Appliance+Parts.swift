@@ -43,18 +43,18 @@ extension Appliance {
     }
 
     static func bridge(_ settings: MQTTSettings?, password: String?, intake: MessageIntake, metrics: FlapMetrics,
-                       stateDirectory: StateDirectory, logger: Logger) throws -> MQTTBridge? {
+                       stateDirectory: StateDirectory, panels: [String], logger: Logger) throws -> MQTTBridge? {
         guard let settings else { return nil }
         do {
             return try MQTTBridge(settings: settings, password: password, intake: intake, metrics: metrics,
-                                  stateDirectory: stateDirectory.path, logger: logger)
+                                  stateDirectory: stateDirectory.path, panels: panels, logger: logger)
         } catch {
             throw ServiceError(.configuration, "MQTT: \(error)")
         }
     }
 
     /// Each panel's runtime. Only the first is drawn in the terminal, and one sound device and
-    /// one MQTT state topic carry the first panel's.
+    /// MQTT's `state` topic carry the first panel's (each has its own `state/<panel>` when there are several).
     static func runtimes(_ drivers: [PanelDriver], inbox: Inbox, metrics: FlapMetrics, drawInTerminal: Bool,
                          sound: ClackPlayer<ContinuousClock>?, mqtt: MQTTBridge?, room: RoomService<ContinuousClock>?,
                          live: LiveBoards, clockTrust: ClockTrust, pause: BoardPause, logger: Logger) async throws -> [PanelRuntime] {
@@ -62,7 +62,7 @@ extension Appliance {
         for (index, driver) in drivers.enumerated() {
             panels.append(try await PanelRuntime(driver: driver, inbox: inbox, metrics: metrics,
                                                  drawInTerminal: drawInTerminal && index == 0,
-                                                 sound: index == 0 ? sound : nil, mqtt: index == 0 ? mqtt : nil, room: room, live: live,
+                                                 sound: index == 0 ? sound : nil, mqtt: mqtt, room: room, live: live,
                                                  clockTrust: clockTrust, pause: pause, logger: logger))
         }
         return panels

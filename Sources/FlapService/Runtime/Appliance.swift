@@ -54,7 +54,7 @@ public final class Appliance: Sendable {
                                        fromFile: configuration.schedules, logger: logger)
         let mqttPassword = try configuration.mqtt?.passwordFile.map { try resolve(.file($0), purpose: "MQTT password") }
         let mqtt = try Self.bridge(configuration.mqtt, password: mqttPassword, intake: intake, metrics: metrics,
-                                   stateDirectory: stateDirectory, logger: logger)
+                                   stateDirectory: stateDirectory, panels: drivers.map(\.configuration.id), logger: logger)
         let mirrors = try configuration.mirrors.map { try MirrorRunner($0, intake: intake, logger: logger) }
         heartRate = try HeartRateService.hub(configuration.sensors, metrics: metrics, logger: logger)
         let room = try RoomRunner.room(configuration.room, mqtt: configuration.mqtt, password: mqttPassword, hub: heartRate, logger: logger)
