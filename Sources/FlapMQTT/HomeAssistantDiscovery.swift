@@ -15,6 +15,8 @@ struct HomeAssistantDiscovery: Sendable {
     /// The panels' ids, the first the one the device's own entities show. With several, each is
     /// a device of its own too (its board and its picture), linked to the display's.
     let panels: [String]
+    /// A Wematch kiosk: its room's member count and synced pairs as sensors (never a heart rate).
+    let room: Bool
 
     private var announcedFile: String { stateDirectory + "/mqtt-announced-devices" }
 
@@ -64,6 +66,26 @@ struct HomeAssistantDiscovery: Sendable {
 
     func configTopics(for device: String) -> [String] {
         Self.entities.map { "homeassistant/\($0.component)/vestawidget_\(device)/\($0.object)/config" }
+    }
+
+    /// The room's sensors, on a kiosk.
+    func roomConfigTopics(for device: String) -> [String] {
+        ["homeassistant/sensor/vestawidget_\(device)/room_members/config", "homeassistant/sensor/vestawidget_\(device)/room_synced/config"]
+    }
+
+    func roomConfigs(for device: String) -> [Entity] {
+        let base = "\(settings.baseTopic)/\(device)"
+        let identity = Device(identifiers: ["vestawidget_\(device)"], name: "VestaWidget \(device)", manufacturer: "VestaWidget", model: "flapd")
+        var members = Entity(name: "Room members", uniqueId: "vestawidget_\(device)_room_members", availabilityTopic: "\(base)/availability", device: identity)
+        members.stateTopic = "\(base)/ha/room"
+        members.valueTemplate = "{{ value_json.members }}"
+        members.jsonAttributesTopic = "\(base)/ha/room"
+        members.icon = "mdi:account-group"
+        var synced = Entity(name: "Synced pairs", uniqueId: "vestawidget_\(device)_room_synced", availabilityTopic: "\(base)/availability", device: identity)
+        synced.stateTopic = "\(base)/ha/room"
+        synced.valueTemplate = "{{ value_json.synced_pairs }}"
+        synced.icon = "mdi:heart-multiple"
+        return [members, synced]
     }
 
     /// A panel's own device's configs, when there are several panels.
@@ -144,6 +166,7 @@ struct HomeAssistantDiscovery: Sendable {
         let ownPanels = panels.count > 1 ? panels : []
         var configs = Array(zip(configTopics(for: device), configs(for: device)))
         for panel in ownPanels { configs += zip(panelConfigTopics(for: device, panel: panel), panelConfigs(for: device, panel: panel)) }
+        if room { configs += zip(roomConfigTopics(for: device), roomConfigs(for: device)) }
         for (topic, body) in configs {
             if let data = try? Self.encoder.encode(body) { try? client.publish(topic, Array(data), qos: 1, retain: true) }
         }
@@ -159,9 +182,12 @@ struct HomeAssistantDiscovery: Sendable {
                 for topic in panelConfigTopics(for: old.device, panel: panel) { try? client.publish(topic, [], qos: 1, retain: true) }
                 for leaf in ["state/\(panel)", "board/\(panel).png"] { try? client.publish("\(settings.baseTopic)/\(old.device)/\(leaf)", [], qos: 1, retain: true) }
             }
+            if old.device == device, !room {
+                for topic in roomConfigTopics(for: device) { try? client.publish(topic, [], qos: 1, retain: true) }
+            }
             guard old.device != device else { continue }
-            for topic in configTopics(for: old.device) { try? client.publish(topic, [], qos: 1, retain: true) }
-            for leaf in ["availability", "ha/outcome", "ha/controls", "board.png"] {
+            for topic in configTopics(for: old.device) + roomConfigTopics(for: old.device) { try? client.publish(topic, [], qos: 1, retain: true) }
+            for leaf in ["availability", "ha/outcome", "ha/controls", "ha/room", "board.png"] {
                 try? client.publish("\(settings.baseTopic)/\(old.device)/\(leaf)", [], qos: 1, retain: true)
             }
         }

@@ -42,6 +42,8 @@ public final class MQTTBridge: Service, Sendable {
     /// The panels' ids; with several, each panel's board and picture, published again on connecting.
     private let panels: [String]
     private let lastPanels = Mutex<[String: (state: [UInt8], picture: [UInt8]?)]>([:])
+    /// The room's summary last published on `ha/room`.
+    private let lastRoom = Mutex<[UInt8]?>(nil)
     /// Counts connections made and lost: a message held back by a storage fault stops being
     /// offered again once its connection is gone (the broker delivers it again on the next).
     private let connectionEpoch = Mutex(0)
@@ -53,13 +55,13 @@ public final class MQTTBridge: Service, Sendable {
     /// `panels`: the panels' ids, the first the one `state` shows; with several, each is also
     /// published on `state/<panel>` and is a Home Assistant device of its own.
     public init(settings: MQTTSettings, password: String?, intake: MessageIntake, metrics: FlapMetrics,
-                stateDirectory: String, panels: [String] = [], logger: Logger) throws(MQTTError) {
+                stateDirectory: String, panels: [String] = [], room: Bool = false, logger: Logger) throws(MQTTError) {
         self.settings = settings
         self.intake = intake
         self.metrics = metrics
         self.logger = logger
         self.panels = panels
-        discovery = HomeAssistantDiscovery(settings: settings, stateDirectory: stateDirectory, panels: panels)
+        discovery = HomeAssistantDiscovery(settings: settings, stateDirectory: stateDirectory, panels: panels, room: room)
         var options = settings.options(clientID: "flapd-\(settings.deviceID)", password: password)
         options.manualAcknowledgement = true
         options.onAcknowledged = { [metrics] delay in metrics.mqttAcknowledged(after: delay) }
@@ -133,6 +135,7 @@ public final class MQTTBridge: Service, Sendable {
             if settings.homeAssistant { discovery.announce(client) }
             if let state = lastState.withLock({ $0 }) { publish(topic("state"), state, retain: true) }
             if let picture = lastPicture.withLock({ $0 }) { publish(topic("board.png"), picture, retain: true) }
+            if let room = lastRoom.withLock({ $0 }) { publish(topic("ha/room"), room, retain: true) }
             for (panel, last) in lastPanels.withLock({ $0 }) {
                 publish(topic("state/\(panel)"), last.state, retain: true)
                 if let picture = last.picture { publish(topic("board/\(panel).png"), picture, retain: true) }
@@ -391,6 +394,16 @@ public final class MQTTBridge: Service, Sendable {
         publish(topic("board.png"), picture, retain: true)
     }
 
+    /// The kiosk's room as Home Assistant's sensors show it: its name, how many members, how many
+    /// pairs are synced. Retained; never anyone's heart rate.
+    public func publishRoom(name: String?, members: Int, syncedPairs: Int) {
+        guard settings.homeAssistant else { return }
+        let body = RoomSummaryBody(room: name, members: members, syncedPairs: syncedPairs)
+        guard let data = try? JSONEncoder.snakeCaseSorted.encode(body) else { return }
+        lastRoom.withLock { $0 = Array(data) }
+        publish(topic("ha/room"), Array(data), retain: true)
+    }
+
     /// A message came to rest on a panel: Home Assistant's event entity fires with its sender
     /// and text, so an automation can follow ("when Mum's message shows, flash the hall light").
     public func announceDisplayed(panel: String, board: Board, messageId: String) async {
@@ -445,6 +458,13 @@ struct ReceiptBody: Encodable {
     var source: String?
     var device: String
     var at: String
+}
+
+/// `ha/room`: the kiosk's room for Home Assistant's sensors.
+struct RoomSummaryBody: Encodable {
+    var room: String?
+    var members: Int
+    var syncedPairs: Int
 }
 
 /// Home Assistant's event for a message shown (`event_type` is what its event entity reads).

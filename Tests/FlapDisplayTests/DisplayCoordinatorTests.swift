@@ -112,6 +112,25 @@ import TestSupport
         #expect(await rig.panel.board == (try rig.board("OLDER")))
     }
 
+    /// Every panel hears of each new message: one coordinator waking must not take the wake-up
+    /// from another (with one shared stream, only the first of two panels ever moved).
+    @Test func everyPanelOnOneInboxShowsTheNewMessage() async throws {
+        let rig = try Rig(policy: .latest)
+        let info = PanelInfo(id: "second", size: .flagship, drum: .vestaboard, motion: .forwardOnly, driver: "simulated")
+        let motion = MotionLoop(panel: SimulatedPanel(info: info, clock: rig.clock), planner: try FlipPlanner(), clock: rig.clock)
+        let second = DisplayCoordinator(panelID: "second", inbox: rig.inbox, motion: motion, policy: .latest, size: .flagship,
+                                        time: rig.time, logger: Logger(label: "test"), zone: .utc)
+        let runs = [Task { await rig.coordinator.run() }, Task { await second.run() }]
+        defer { for run in runs { run.cancel() } }
+        for id in ["a", "b"] {
+            try await rig.send(id, from: "alice", text: "HELLO \(id.uppercased())", created: id == "a" ? 0 : 1)
+            try await rig.until("both panels on \(id)") {
+                let targets = (await rig.coordinator.target, await second.target)
+                return targets == (id, id)
+            }
+        }
+    }
+
     @Test func aSenderPanelShowsOnlyThatSenderAndClearsWhenItExpires() async throws {
         let rig = try Rig(policy: .sender("bob"))
         let run = Task { await rig.coordinator.run() }

@@ -75,9 +75,10 @@ public actor DisplayCoordinator<C: Clock> where C.Duration == Duration {
     public func run() async {
         // Watched from before the first choice, so a switch in between is not missed.
         let pauseChanges = pause?.changes()
+        let inboxChanges = inbox.changes()
         await withDiscardingTaskGroup { group in
-            group.addTask { [inbox, wake] in
-                for await _ in inbox.changes { wake.yield() }
+            group.addTask { [wake] in
+                for await _ in inboxChanges { wake.yield() }
             }
             if let pauseChanges {
                 group.addTask { [wake] in

@@ -1,4 +1,5 @@
 import FlapCore
+import FlapPrimitives
 import FlapStorage
 import FoundationEssentials
 
@@ -30,7 +31,9 @@ public actor Inbox {
     private var acceptedSincePrune: Int64 = 0
     /// Transactions the writer has committed since the inbox was opened (each one fsync).
     public private(set) var transactionsCommitted = 0
-    private let (changeStream, changeContinuation) = AsyncStream.makeStream(of: Void.self, bufferingPolicy: .bufferingNewest(1))
+    /// Everyone watching the slots change (each panel's coordinator): each its own stream, so
+    /// one panel waking does not take the wake-up from another.
+    private let changeWatchers = Watchers<Void>()
     private let (scheduleStream, scheduleContinuation) = AsyncStream.makeStream(of: Void.self, bufferingPolicy: .bufferingNewest(1))
     private var eventContinuation: AsyncStream<InboxEvent>.Continuation?
 
@@ -66,7 +69,7 @@ public actor Inbox {
     }
 
     /// Signals after every change to slots (acceptance, expiry, deletion).
-    public nonisolated var changes: AsyncStream<Void> { changeStream }
+    public nonisolated func changes() -> AsyncStream<Void> { changeWatchers.watch(bufferingPolicy: .bufferingNewest(1)) }
 
     /// Signals after a message is sent for later, released or cancelled. One reader.
     public nonisolated var scheduleChanges: AsyncStream<Void> { scheduleStream }
@@ -204,7 +207,7 @@ public actor Inbox {
                 if !written.slotEdits.isEmpty {
                     slotGeneration += 1
                     slotCache?.apply(written.slotEdits)
-                    changeContinuation.yield()
+                    changeWatchers.yield(())
                 }
                 if written.scheduleChanged { scheduleContinuation.yield() }
                 for answer in written.answers { answer() }

@@ -43,11 +43,11 @@ extension Appliance {
     }
 
     static func bridge(_ settings: MQTTSettings?, password: String?, intake: MessageIntake, metrics: FlapMetrics,
-                       stateDirectory: StateDirectory, panels: [String], logger: Logger) throws -> MQTTBridge? {
+                       stateDirectory: StateDirectory, panels: [String], room: Bool, logger: Logger) throws -> MQTTBridge? {
         guard let settings else { return nil }
         do {
             return try MQTTBridge(settings: settings, password: password, intake: intake, metrics: metrics,
-                                  stateDirectory: stateDirectory.path, panels: panels, logger: logger)
+                                  stateDirectory: stateDirectory.path, panels: panels, room: room, logger: logger)
         } catch {
             throw ServiceError(.configuration, "MQTT: \(error)")
         }

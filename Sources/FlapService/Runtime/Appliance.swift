@@ -53,11 +53,11 @@ public final class Appliance: Sendable {
         let schedules = ScheduleRunner(inbox: inbox, intake: intake, time: .system, trust: { [clockTrust] in clockTrust.verdict() },
                                        fromFile: configuration.schedules, logger: logger)
         let mqttPassword = try configuration.mqtt?.passwordFile.map { try resolve(.file($0), purpose: "MQTT password") }
-        let mqtt = try Self.bridge(configuration.mqtt, password: mqttPassword, intake: intake, metrics: metrics,
-                                   stateDirectory: stateDirectory, panels: drivers.map(\.configuration.id), logger: logger)
         let mirrors = try configuration.mirrors.map { try MirrorRunner($0, intake: intake, logger: logger) }
         heartRate = try HeartRateService.hub(configuration.sensors, metrics: metrics, logger: logger)
         let room = try RoomRunner.room(configuration.room, mqtt: configuration.mqtt, password: mqttPassword, hub: heartRate, logger: logger)
+        let mqtt = try Self.bridge(configuration.mqtt, password: mqttPassword, intake: intake, metrics: metrics,
+                                   stateDirectory: stateDirectory, panels: drivers.map(\.configuration.id), room: room != nil, logger: logger)
 
         // The outputs: each panel's runtime, and the room's chime; the controls over them.
         let live = LiveBoards()
@@ -88,7 +88,7 @@ public final class Appliance: Sendable {
         if let announcement = Self.announcement(listen: configuration.listen, ports: ports, logger: logger) { services.append(announcement) }
         if let mqtt { services.append(mqtt) }
         if let heartRate { services.append(HeartRateService(hub: heartRate)) }
-        if let room { services.append(RoomRunner(room: room)) }
+        if let room { services.append(RoomRunner(room: room, mqtt: mqtt)) }
         if let bell { services.append(bell) }
         services += mirrors
         let panelsNow = boards
