@@ -1,4 +1,5 @@
 import ArgumentParser
+import FlapJSON
 import FlapMQTTClient
 import FoundationEssentials
 
@@ -23,20 +24,37 @@ struct ForgetCommand: AsyncParsableCommand {
         let connection = try await CommandConnection.open(url: mqtt, timeout: 10)
         defer { connection.close() }
         let client = connection.client
-        let topics = [
-            "homeassistant/text/vestawidget_\(deviceId)/message/config",
-            "homeassistant/sensor/vestawidget_\(deviceId)/board/config",
-            "homeassistant/sensor/vestawidget_\(deviceId)/outcome/config",
-            "\(baseTopic)/\(deviceId)/availability",
-            "\(baseTopic)/\(deviceId)/state",
-            "\(baseTopic)/\(deviceId)/ha/outcome",
-        ]
+        // What flapd retains for it: found by asking the broker for everything under its discovery
+        // prefix and its base topic (each panel of several, the controls, the picture…), and the
+        // fixed ones in any case.
+        let device = "vestawidget_\(deviceId)"
+        var topics = Set(["homeassistant/text/\(device)/message/config", "homeassistant/sensor/\(device)/board/config",
+                          "homeassistant/sensor/\(device)/outcome/config", "\(baseTopic)/\(deviceId)/availability",
+                          "\(baseTopic)/\(deviceId)/state", "\(baseTopic)/\(deviceId)/ha/outcome"])
+        // The broker sends what a filter retains as it takes the subscription, before it takes a
+        // probe sent after it on the same connection: once the probe is back, all have come.
+        for (filter, probe) in [("homeassistant/#", "homeassistant/\(device)_forget/probe"), ("\(baseTopic)/\(deviceId)/#", "\(baseTopic)/\(deviceId)/forget-probe")] {
+            try client.subscribe(filter, qos: 1)
+            try client.publish(probe, Array("probe".utf8), qos: 1, retain: false)
+            while let event = await connection.events.next() {
+                guard case .message(let m) = event else { continue }
+                if m.topic == probe { break }
+                guard m.retained, !m.payload.isEmpty else { continue }
+                let parts = m.topic.split(separator: "/")
+                // Its own configs, and its panels' (whose device names it as the one they go through:
+                // another display's id may begin with this one's).
+                let isDiscovery = parts.count == 5 && parts[0] == "homeassistant" && parts[4] == "config"
+                    && (parts[2] == device || (parts[2].hasPrefix(device + "_") && (try? JSONValue(parsing: m.payload))?["device"]?["via_device"]?.string == device))
+                // A sender's retained slot is theirs to clear.
+                let isOwn = m.topic.hasPrefix("\(baseTopic)/\(deviceId)/") && !m.topic.hasPrefix("\(baseTopic)/\(deviceId)/slot/")
+                if isDiscovery || isOwn { topics.insert(m.topic) }
+            }
+        }
+        let ordered = topics.sorted()
         // Subscribed to the same topics, each comes back (empty) once the broker has cleared it;
         // disconnecting earlier could drop what the client has not sent yet.
-        for topic in topics { try client.subscribe(topic, qos: 1) }
-        try await Task.sleep(for: .milliseconds(100))
-        var pending = Set(topics)
-        for topic in topics { try client.publish(topic, [], qos: 1, retain: true) }
+        var pending = topics
+        for topic in ordered { try client.publish(topic, [], qos: 1, retain: true) }
         while !pending.isEmpty, let event = await connection.events.next() {
             if case .message(let m) = event, m.payload.isEmpty, pending.remove(m.topic) != nil { print("cleared \(m.topic)") }
         }

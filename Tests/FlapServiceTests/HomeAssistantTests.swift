@@ -87,7 +87,9 @@ import Glibc
         phase("Discovery")
         // Discovery: every entity, on one device, with its unique id.
         let ids = try await entities(home, device: "wall")
-        #expect(ids["message"] == "text.vestawidget_wall_message", "\(ids)")
+        // The names docs/home-assistant.md uses in its examples.
+        #expect(ids["message"] == "text.vestawidget_wall_message" && ids["board_picture"] == "image.vestawidget_wall_board_picture"
+                && ids["displayed"] == "event.vestawidget_wall_message_shown", "\(ids)")
         let board = try await until(home, ids["board"]) { _ in true }
         #expect((board["attributes"] as? [String: Any])?["text"] != nil, "the board sensor has the board as soon as flapd connects: \(board)")
 

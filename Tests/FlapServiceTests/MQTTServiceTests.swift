@@ -315,7 +315,8 @@ import Glibc
         // every retained message of its topics has reached it).
         let late = try await Watcher(port: broker.port, topics: ["homeassistant/#", "vestawidget/newname/#"])
         defer { late.stop() }
-        #expect(!late.messages.contains { $0.topic.contains("vestawidget_newname") && !$0.payload.isEmpty })
+        #expect(!late.messages.contains { $0.topic.contains("vestawidget_newname") && !$0.payload.isEmpty },
+                "\(late.messages.filter { !$0.payload.isEmpty }.map(\.topic))")
         #expect(!late.messages.contains { $0.topic == "vestawidget/newname/availability" && !$0.payload.isEmpty })
     }
 }

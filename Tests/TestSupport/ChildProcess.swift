@@ -50,8 +50,9 @@ public final class ChildProcess: @unchecked Sendable {
         self.pid = pid
     }
 
-    public var stdout: String { (try? String(contentsOfFile: stdoutPath, encoding: .utf8)) ?? "" }
-    public var stderr: String { (try? String(contentsOfFile: stderrPath, encoding: .utf8)) ?? "" }
+    /// The output so far, as text: bytes that are not UTF-8 (a PNG a subscriber prints) as U+FFFD, not the whole output lost.
+    public var stdout: String { FileManager.default.contents(atPath: stdoutPath).map { String(decoding: $0, as: UTF8.self) } ?? "" }
+    public var stderr: String { FileManager.default.contents(atPath: stderrPath).map { String(decoding: $0, as: UTF8.self) } ?? "" }
 
     public func signal(_ signal: Int32) { kill(pid, signal) }
 
