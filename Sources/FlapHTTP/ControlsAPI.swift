@@ -56,7 +56,9 @@ struct ControlsAPI {
             return Responses.error(.badRequest, "send a JSON object such as {\"paused\": true, \"transition\": \"diagonal\"}")
         }
         var reader = FieldReader(fields: object)
+        // null is no setting: refused, as the description says, not taken for "unchanged".
         if object["paused"]?.isNull == true { reader.fail("paused", "must be true or false, not null") }
+        if object["transition"]?.isNull == true { reader.fail("transition", "must be a transition's name, not null") }
         let paused = reader.bool("paused")
         var transition: TransitionStrategy?
         if let name = reader.string("transition") {
