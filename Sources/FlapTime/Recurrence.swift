@@ -11,6 +11,20 @@ public struct Recurrence: Sendable, Equatable {
         /// Weekdays 0 Sunday … 6 Saturday; minutes after midnight, ascending.
         case weekly(days: Set<Int>, minutes: [Int])
         case cron(CronExpression)
+        /// Weekdays, times of day, and times that follow the sun at `location` (a day without
+        /// that sunrise or sunset, in polar night or midnight sun, has none).
+        case sun(days: Set<Int>, minutes: [Int], events: [SunTime], location: GeoLocation)
+    }
+
+    /// Sunrise or sunset, some minutes before or after: `sunset+30m`.
+    public struct SunTime: Sendable, Equatable {
+        public var event: SunTimes.Event
+        public var offsetMinutes: Int
+
+        public init(_ event: SunTimes.Event, offsetMinutes: Int = 0) {
+            self.event = event
+            self.offsetMinutes = offsetMinutes
+        }
     }
 
     public let rule: Rule
@@ -25,10 +39,17 @@ public struct Recurrence: Sendable, Equatable {
     public func next(after date: Date) -> Date? {
         let firstDay = Int(timeZone.wall(at: date).floorDivided(by: 86400))
         // A day after the skipped or repeated hour may hold the answer; a cron day may be years off.
-        let days = if case .weekly = rule { 9 } else { 366 * 8 + 2 }
-        for day in firstDay..<(firstDay + days) {
+        // A day after the skipped or repeated hour may hold the answer; a cron day may be years
+        // off; the sun may stay down (or up) for months.
+        let days = switch rule {
+        case .weekly: 9
+        case .sun: 190
+        case .cron: 366 * 8 + 2
+        }
+        for day in (firstDay - 1)..<(firstDay + days) {
             let (month, dayOfMonth, weekday) = Self.civil(day: day)
             let minutes: [Int]
+            var sun: [Date] = []
             switch rule {
             case .weekly(let weekdays, let times):
                 guard weekdays.contains(weekday) else { continue }
@@ -36,11 +57,15 @@ public struct Recurrence: Sendable, Equatable {
             case .cron(let cron):
                 guard cron.matches(month: month, day: dayOfMonth, weekday: weekday) else { continue }
                 minutes = cron.hours.sorted().flatMap { h in cron.minutes.sorted().map { h * 60 + $0 } }
+            case .sun(let weekdays, let times, let events, let location):
+                guard weekdays.contains(weekday) else { continue }
+                minutes = times
+                sun = events.compactMap { time in
+                    SunTimes.instant(of: time.event, day: Int64(day), at: location)?.addingTimeInterval(TimeInterval(time.offsetMinutes * 60))
+                }
             }
-            for minute in minutes {
-                let instant = timeZone.instant(wall: Int64(day) * 86400 + Int64(minute) * 60)
-                if instant > date { return instant }
-            }
+            let instants = minutes.map { timeZone.instant(wall: Int64(day) * 86400 + Int64($0) * 60) } + sun
+            if let first = instants.filter({ $0 > date }).min() { return first }
         }
         return nil
     }

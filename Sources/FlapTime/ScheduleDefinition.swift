@@ -64,8 +64,9 @@ public struct ScheduleDefinition: Sendable, Equatable, Codable {
     /// The sender the messages speak as.
     public var senderID: String { sender ?? "schedule-\(name)" }
 
-    /// When it fires, or every problem, each naming its field.
-    public func recurrence(systemZone: ZoneRules = .current()) throws(ScheduleErrors) -> Recurrence {
+    /// When it fires, or every problem, each naming its field. `location`: the board's, for
+    /// times that follow the sun (`sunrise`, `sunset+30m`).
+    public func recurrence(systemZone: ZoneRules = .current(), location: GeoLocation? = nil) throws(ScheduleErrors) -> Recurrence {
         var problems: [ScheduleError] = []
         if name.isEmpty || name.count > 48 || name.contains(where: { "/+#".contains($0) || $0.isWhitespace }) {
             problems.append(ScheduleError("name", "\(name.debugDescription) must be 1 to 48 characters without spaces or / + #"))
@@ -92,8 +93,16 @@ public struct ScheduleDefinition: Sendable, Equatable, Codable {
         case (let cron?, nil):
             do { rule = .cron(try CronExpression(cron)) } catch { problems.append(error) }
         case (nil, _?):
-            let weekdays = readDays(&problems), minutes = readTimes(&problems)
-            if let weekdays, let minutes { rule = .weekly(days: weekdays, minutes: minutes) }
+            let weekdays = readDays(&problems), times = readTimes(&problems)
+            if let weekdays, let (minutes, sun) = times {
+                if sun.isEmpty {
+                    rule = .weekly(days: weekdays, minutes: minutes)
+                } else if let location {
+                    rule = .sun(days: weekdays, minutes: minutes, events: sun, location: location)
+                } else {
+                    problems.append(ScheduleError("times", "sunrise and sunset need the board's location: [location] latitude and longitude in flapd.toml"))
+                }
+            }
         case (_?, _?):
             problems.append(ScheduleError("cron", "give either cron or days and times, not both"))
         case (nil, nil):
@@ -124,13 +133,22 @@ public struct ScheduleDefinition: Sendable, Equatable, Codable {
         return result
     }
 
-    private func readTimes(_ problems: inout [ScheduleError]) -> [Int]? {
+    private func readTimes(_ problems: inout [ScheduleError]) -> (minutes: [Int], sun: [Recurrence.SunTime])? {
         guard let times, !times.isEmpty else {
             problems.append(ScheduleError("times", "days need times of day, such as [\"07:00\"]"))
             return nil
         }
         var minutes: [Int] = []
+        var sun: [Recurrence.SunTime] = []
         for time in times {
+            if let event = [SunTimes.Event.sunrise, .sunset].first(where: { time.lowercased().hasPrefix($0.rawValue) }) {
+                guard let offset = Self.offsetMinutes(time.dropFirst(event.rawValue.count)) else {
+                    problems.append(ScheduleError("times", "\(time.debugDescription) is not \(event.rawValue), \(event.rawValue)+30m or \(event.rawValue)-1h (at most 12 hours before or after)"))
+                    return nil
+                }
+                sun.append(Recurrence.SunTime(event, offsetMinutes: offset))
+                continue
+            }
             let parts = time.split(separator: ":")
             guard parts.count == 2, parts[1].count == 2, let h = Int(parts[0]), let m = Int(parts[1]), (0..<24).contains(h), (0..<60).contains(m) else {
                 problems.append(ScheduleError("times", "\(time.debugDescription) is not a time of day such as 07:00"))
@@ -138,7 +156,17 @@ public struct ScheduleDefinition: Sendable, Equatable, Codable {
             }
             minutes.append(h * 60 + m)
         }
-        return Array(Set(minutes)).sorted()
+        return (Array(Set(minutes)).sorted(), sun)
+    }
+
+    /// `""`, `+30m`, `-1h`, `+90m`: minutes, at most 12 hours either way; nil for anything else.
+    static func offsetMinutes(_ text: Substring) -> Int? {
+        guard let sign = text.first else { return 0 }
+        guard sign == "+" || sign == "-", let unit = text.last, unit == "m" || unit == "h",
+              let count = Int(text.dropFirst().dropLast()), count >= 0 else { return nil }
+        let minutes = count * (unit == "h" ? 60 : 1)
+        guard minutes <= 12 * 60 else { return nil }
+        return sign == "-" ? -minutes : minutes
     }
 
     /// The message's fields for one occurrence (the content, alignment and sender; the quick

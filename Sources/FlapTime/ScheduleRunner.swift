@@ -55,6 +55,8 @@ public actor ScheduleRunner<C: Clock>: ScheduleBook where C.Duration == Duration
     private let trust: @Sendable () -> ClockVerdict
     private let logger: Logger
     private let systemZone: ZoneRules
+    /// The board's location, for schedules that follow the sun.
+    private let location: GeoLocation?
     private let fromFile: [ScheduleDefinition]
     private var stored: [ScheduleDefinition] = []
     private var loaded = false
@@ -62,7 +64,8 @@ public actor ScheduleRunner<C: Clock>: ScheduleBook where C.Duration == Duration
 
     /// `fromFile`: the configuration's schedules, already checked.
     public init(inbox: Inbox, intake: MessageIntake, time: ServiceTime<C>, trust: @escaping @Sendable () -> ClockVerdict,
-                fromFile: [ScheduleDefinition], systemZone: ZoneRules = .current(), logger: Logger) {
+                fromFile: [ScheduleDefinition], systemZone: ZoneRules = .current(), location: GeoLocation? = nil, logger: Logger) {
+        self.location = location
         self.inbox = inbox
         self.intake = intake
         self.time = time
@@ -114,7 +117,7 @@ public actor ScheduleRunner<C: Clock>: ScheduleBook where C.Duration == Duration
     }
 
     private func save(_ definition: ScheduleDefinition) async throws -> ScheduleView {
-        do { _ = try definition.recurrence(systemZone: systemZone) } catch { throw ScheduleBookError.invalid(error) }
+        do { _ = try definition.recurrence(systemZone: systemZone, location: location) } catch { throw ScheduleBookError.invalid(error) }
         let contentProblems = definition.contentProblems(boardSize: intake.boardSize, now: time.now(), zone: intake.localProps?.zone ?? systemZone)
         guard contentProblems.isEmpty else { throw ScheduleBookError.invalid(ScheduleErrors(contentProblems)) }
         do {
@@ -136,7 +139,7 @@ public actor ScheduleRunner<C: Clock>: ScheduleBook where C.Duration == Duration
     private var all: [ScheduleDefinition] { fromFile + stored }
 
     private func view(_ definition: ScheduleDefinition, fromFile: Bool, now: Date) -> ScheduleView {
-        ScheduleView(definition: definition, fromFile: fromFile, next: (try? definition.recurrence(systemZone: systemZone))?.next(after: now))
+        ScheduleView(definition: definition, fromFile: fromFile, next: (try? definition.recurrence(systemZone: systemZone, location: location))?.next(after: now))
     }
 
     private func load() async {
@@ -169,7 +172,7 @@ public actor ScheduleRunner<C: Clock>: ScheduleBook where C.Duration == Duration
             let checks = try await inbox.scheduleChecks()
             var soonest: Date?
             for definition in all {
-                guard let recurrence = try? definition.recurrence(systemZone: systemZone) else { continue }
+                guard let recurrence = try? definition.recurrence(systemZone: systemZone, location: location) else { continue }
                 if let since = checks[definition.name],
                    let occurrence = recurrence.latest(after: since, upTo: now, window: Self.grace) {
                     await fire(definition, at: occurrence)

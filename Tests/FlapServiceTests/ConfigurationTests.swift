@@ -108,6 +108,23 @@ import TestSupport
         #expect(problems("[[schedule]]\nname = \"m\"\ntimes = [\"07:00\"]\nvbml = '{not json'\n").first?.hasPrefix("line 4, schedule[0].vbml: must be a VBML document") == true)
     }
 
+    @Test func theLocationLetsSchedulesFollowTheSun() throws {
+        let parsed = try ConfigurationParser.parse("""
+            [[schedule]]
+            name = "lights"
+            times = ["sunset+30m"]
+            text = "LIGHTS ON"
+
+            [location]
+            latitude = 52.52
+            longitude = 13
+            """, file: "flapd.toml")
+        #expect(parsed.location == GeoLocation(latitude: 52.52, longitude: 13))
+        #expect(problems("[[schedule]]\nname = \"l\"\ntimes = [\"sunrise\"]\ntext = \"X\"\n")
+            == ["line 3, schedule[0].times: sunrise and sunset need the board's location: [location] latitude and longitude in flapd.toml"])
+        #expect(problems("[location]\nlatitude = 95\nlongitude = 0\n") == ["line 2, location.latitude: must be -90 to 90 (degrees, north positive), not 95.0"])
+    }
+
     @Test func aPanelsModelIsItsSizeByName() throws {
         #expect(try ConfigurationParser.parse("[[panel]]\nmodel = \"note\"\n", file: "flapd.toml").panels[0].size == .note)
         #expect(try ConfigurationParser.parse("[[panel]]\nmodel = \"flagship\"\nsize = \"6x22\"\n", file: "flapd.toml").panels[0].size == .flagship)

@@ -14,7 +14,7 @@ enum ConfigurationKeys {
 
     /// The file's top level.
     static let file = Table(always: ["state_dir", "listen", "log_level", "api", "local_api", "messages", "sound", "mqtt", "panel",
-                                     "sensor", "room", "mirror", "time", "schedule"])
+                                     "sensor", "room", "mirror", "time", "schedule", "location"])
 
     static let panelLED = ["width", "height", "orientation", "reverse_blocks", "wiring", "current_limit_ma", "format", "chain", "parallel",
                            "hardware_mapping", "pwm_bits", "gpio_slowdown", "brightness", "brightness_schedule", "blank_after_seconds", "fps"]
@@ -29,6 +29,7 @@ enum ConfigurationKeys {
         case "local_api": Table(always: ["port", "enablement_token", "enablement_token_file"])
         case "messages": Table(always: ["rate_limit", "allow", "block"])
         case "time": Table(always: ["clock"])
+        case "location": Table(always: ["latitude", "longitude"])
         case "sound": Table(always: ["enabled", "device", "volume", "mute", "quiet_hours", "sample"])
         case "mqtt": Table(always: ["url", "device_id", "groups", "username", "password_file", "ca_file", "cert_file", "key_file",
                                     "protocol", "home_assistant", "base_topic", "keepalive"])

@@ -30,6 +30,7 @@ public enum ConfigurationParser {
         reader.section("mqtt") { configuration.mqtt = parseMQTT(&$0) }
         readPanels(&reader, into: &configuration)
         reader.sections("sensor") { _, sensor in configuration.sensors.append(parseSensor(&sensor)) }
+        reader.section("location") { configuration.location = parseLocation(&$0) }
         reader.sections("schedule") { _, schedule in addSchedule(&schedule, to: &configuration) }
         reader.sections("mirror") { index, mirror in configuration.mirrors.append(parseMirror(&mirror, index: index)) }
         reader.section("room") { configuration.room = parseRoom(&$0) }
@@ -58,8 +59,21 @@ public enum ConfigurationParser {
         if configuration.panels.isEmpty { reader.fail("panel", "configure at least one [[panel]]") }
     }
 
+    /// `[location] latitude = 52.52, longitude = 13.40`: degrees, north and east positive.
+    private static func parseLocation(_ reader: inout TableReader) -> GeoLocation? {
+        defer { reader.finish() }
+        let latitude = reader.number("latitude"), longitude = reader.number("longitude")
+        guard let latitude, let longitude else {
+            reader.fail("latitude", "[location] needs latitude and longitude in degrees, such as latitude = 52.52 and longitude = 13.40")
+            return nil
+        }
+        if !(-90...90).contains(latitude) { reader.fail("latitude", "must be -90 to 90 (degrees, north positive), not \(latitude)") }
+        if !(-180...180).contains(longitude) { reader.fail("longitude", "must be -180 to 180 (degrees, east positive), not \(longitude)") }
+        return GeoLocation(latitude: latitude, longitude: longitude)
+    }
+
     private static func addSchedule(_ reader: inout TableReader, to configuration: inout FlapdConfiguration) {
-        guard let definition = parseSchedule(&reader) else { return }
+        guard let definition = parseSchedule(&reader, location: configuration.location) else { return }
         if configuration.schedules.contains(where: { $0.name == definition.name }) {
             reader.fail("name", "another schedule is called \(definition.name) too; give each its own name")
         } else {
@@ -184,7 +198,7 @@ public enum ConfigurationParser {
     }
 
     /// A `[[schedule]]`: the same fields as `/v1/schedules`, in the file's snake case.
-    private static func parseSchedule(_ reader: inout TableReader) -> ScheduleDefinition? {
+    private static func parseSchedule(_ reader: inout TableReader, location: GeoLocation?) -> ScheduleDefinition? {
         guard let name = reader.string("name") else {
             reader.fail("name", "a schedule needs a name, such as name = \"good-morning\"")
             return nil
@@ -210,7 +224,7 @@ public enum ConfigurationParser {
         definition.sender = reader.string("sender")
         reader.finish()
         do {
-            _ = try definition.recurrence()
+            _ = try definition.recurrence(location: location)
         } catch {
             let keys = ["timeZone": "time_zone", "quickMessage": "quick_message", "holdMinutes": "hold_minutes"]
             for problem in error.problems { reader.fail(keys[problem.field] ?? problem.field, problem.problem) }

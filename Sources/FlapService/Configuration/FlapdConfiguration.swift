@@ -55,6 +55,8 @@ public struct FlapdConfiguration: Sendable, Equatable {
     public var clock = ClockTrust.Setting.auto
     /// `[[schedule]]`: recurring messages, read-only over the API.
     public var schedules: [ScheduleDefinition] = []
+    /// Where the board is (`[location]`), for schedules that follow the sun.
+    public var location: GeoLocation?
 
     public init() {}
 }

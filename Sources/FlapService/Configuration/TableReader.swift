@@ -28,6 +28,16 @@ struct TableReader {
         return int
     }
 
+    /// A number, whole or not: `52.52`, `13`.
+    mutating func number(_ name: String) -> Double? {
+        guard let value = self[name] else { return nil }
+        switch value {
+        case .float(let number): return number
+        case .integer(let whole): return Double(whole)
+        default: fail(name, "must be a number"); return nil
+        }
+    }
+
     mutating func bool(_ name: String) -> Bool? {
         guard let value = self[name] else { return nil }
         guard let bool = value.bool else { fail(name, "must be true or false"); return nil }

@@ -51,7 +51,7 @@ public final class Appliance: Sendable {
         var intake = MessageIntake(inbox: inbox, boardSize: drivers[0].configuration.size ?? .flagship, now: { Date() })
         intake.localProps = LocalProps(zone: .current())
         let schedules = ScheduleRunner(inbox: inbox, intake: intake, time: .system, trust: { [clockTrust] in clockTrust.verdict() },
-                                       fromFile: configuration.schedules, logger: logger)
+                                       fromFile: configuration.schedules, location: configuration.location, logger: logger)
         let mqttPassword = try configuration.mqtt?.passwordFile.map { try resolve(.file($0), purpose: "MQTT password") }
         let mirrors = try configuration.mirrors.map { try MirrorRunner($0, intake: intake, logger: logger) }
         heartRate = try HeartRateService.hub(configuration.sensors, metrics: metrics, logger: logger)
