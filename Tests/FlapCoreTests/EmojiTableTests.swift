@@ -41,6 +41,8 @@ import Testing
         #expect(try laidOut("❤️").codes.first == Colour.red.code)
         let note = try laidOut("I ❤️ U", size: .note)
         #expect(note.codes.prefix(5).map(\.rawValue) == [9, 0, 62, 0, 21])
+        // Its warning says what the Note shows: its heart, not a degree sign.
+        #expect(note.warnings.contains { $0.text.hasSuffix("shown as '♥'") }, "\(note.warnings)")
         // Its colour variants and the card suit too, as VBML makes them there; on a Flagship, tiles of their colour.
         #expect(try laidOut("🧡💛💚💙💜🖤🤍🤎♥", size: .note).codes.prefix(9).map(\.rawValue) == Array(repeating: 62, count: 9))
         #expect(try laidOut("🧡💙").codes.prefix(2).map(\.rawValue) == [64, 67])

@@ -43,7 +43,7 @@ struct TextEncoder {
                     ? original[i..<min(original.count, i + replacement.consumed)] : upper[i..<i + replacement.consumed]
                 warnings.append(LayoutWarning(
                     line: lineNumber, position: i + 1,
-                    text: Self.substitutionText(String(String.UnicodeScalarView(shownAs)), replacement.codes)))
+                    text: Self.substitutionText(String(String.UnicodeScalarView(shownAs)), replacement.codes, model: noteHeart ? .note : .flagship)))
                 i += replacement.consumed
             } else if unsupported == .replace {
                 let consumed = 1 + Substitutions.modifiers(in: upper, after: i)
@@ -98,9 +98,10 @@ struct TextEncoder {
         return CharacterCode(character: "?")!
     }
 
-    static func substitutionText(_ original: String, _ codes: [CharacterCode]) -> String {
+    /// The warning for a substitution, the codes as `model` shows them (a Note's 62 is ♥).
+    static func substitutionText(_ original: String, _ codes: [CharacterCode], model: BoardModel = .flagship) -> String {
         if codes.isEmpty { return "\(PythonText.repr(Array(original.unicodeScalars))) is not shown" }
-        let shown = codes.map { code in code.colour.map { "{\($0.name)}" } ?? String(code.character!) }.joined()
+        let shown = codes.map { code in code.colour.map { "{\($0.name)}" } ?? String(model.character(code)!) }.joined()
         return "\(PythonText.repr(Array(original.unicodeScalars))) shown as \(PythonText.repr(Array(shown.unicodeScalars)))"
     }
 }
