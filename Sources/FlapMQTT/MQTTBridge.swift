@@ -284,15 +284,17 @@ public final class MQTTBridge: Service, Sendable {
             case "ha/pause/set": try await controls.setPaused(value.uppercased() == "ON")
             case "ha/mute/set": try await controls.setMuted(value.uppercased() == "ON")
             case "ha/volume/set":
-                guard let volume = Double(value), (0...100).contains(volume) else {
-                    return logger.warning("Home Assistant's volume is not 0 to 100", metadata: ["value": "\(value)"])
+                if let volume = Double(value), (0...100).contains(volume) {
+                    try await controls.setVolume(Int(volume.rounded()))
+                } else {
+                    logger.warning("Home Assistant's volume is not 0 to 100", metadata: ["value": "\(value)"])
                 }
-                try await controls.setVolume(Int(volume.rounded()))
             default:
-                guard let strategy = TransitionStrategy(rawValue: value) else {
-                    return logger.warning("Home Assistant's transition is not one flapd knows", metadata: ["value": "\(value)"])
+                if let strategy = TransitionStrategy(rawValue: value) {
+                    try await controls.setTransition(strategy)
+                } else {
+                    logger.warning("Home Assistant's transition is not one flapd knows", metadata: ["value": "\(value)"])
                 }
-                try await controls.setTransition(strategy)
             }
         } catch {
             logger.warning("Home Assistant's control was not done", metadata: ["topic": "\(leaf)", "error": "\(error)"])
