@@ -147,6 +147,17 @@ let package = Package(
                 .product(name: "NIOHTTP1", package: "swift-nio"),
                 .product(name: "Logging", package: "swift-log"),
             ]),
+        // Content that fills boards by itself: calendars, feeds, JSON documents and webhooks, each
+        // polled (conditionally, with backoff), kept across restarts, and read as template props.
+        .target(
+            name: "FlapSources",
+            dependencies: [
+                "FlapCore", "FlapJSON", "FlapPrimitives", "FlapStorage", "FlapMetrics",
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "Logging", package: "swift-log"),
+            ]),
         // The MCP server for assistants: JSON-RPC 2.0, the board's tools and resources, each done
         // through the native API however it is reached (flapd's own router, or HTTP from flapctl).
         .target(
@@ -309,6 +320,7 @@ let package = Package(
             name: "FlapDisplayTests",
             dependencies: ["FlapDisplay", "FlapCore", "FlapHardware", "FlapSimulated", "FlapLinux", "FlapMessaging", "FlapTime", "FlapKiosk", "Wematch", "TestSupport",
                            .product(name: "Logging", package: "swift-log")]),
+        .testTarget(name: "FlapSourcesTests", dependencies: ["FlapSources", "FlapCore", "FlapJSON", "TestSupport", .product(name: "Logging", package: "swift-log")]),
         .testTarget(name: "FlapTOMLTests", dependencies: ["FlapTOML", "TestSupport"]),
         .testTarget(name: "FlapTimeTests", dependencies: ["FlapTime", "FlapMessaging", "TestSupport"]),
         .testTarget(

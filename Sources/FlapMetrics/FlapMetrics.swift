@@ -9,6 +9,8 @@ import Prometheus
 /// - `flapd_plan_latency_seconds`: message accepted → its plan starts on a panel
 /// - `flapd_display_latency_seconds`: message accepted → the panel rests showing it
 /// - `flapd_panel_connected{panel}` (1 or 0), `flapd_module_faults{panel}`: modules needing attention
+/// - `flapd_source_looks_total{source,outcome}`, `flapd_source_failing{source}`,
+///   `flapd_source_updated_timestamp_seconds{source}` (its age is `time() - ` that)
 /// - `flapd_heart_rate_samples_total{sensor}`, `flapd_heart_rate_sensor_connected{sensor}`,
 ///   `flapd_heart_rate_straps{sensor,state}`: counts only; a heart rate is never a value or a label
 public final class FlapMetrics: Sendable {
@@ -64,6 +66,20 @@ public final class FlapMetrics: Sendable {
                            labels: [("panel", panel)]).set(Double(connected ? 1 : 0))
         registry.makeGauge(descriptor: MetricNameDescriptor(namespace: "flapd", metricName: "module_faults", unitName: "", helpText: "Modules in sensor error, panic or disabled."),
                            labels: [("panel", panel)]).set(Double(faults))
+    }
+
+    /// A source was looked at: `outcome` is changed, unchanged (a 304, or a file as it was),
+    /// failed or pushed; `updated` is when its content last arrived, if it did now.
+    public func sourceLooked(source: String, outcome: String, updated: Date?) {
+        registry.makeCounter(descriptor: MetricNameDescriptor(namespace: "flapd", metricName: "source_looks", unitName: "total", helpText: "Looks at each content source, by outcome."),
+                             labels: [("source", source), ("outcome", outcome)]).increment()
+        let failing = registry.makeGauge(descriptor: MetricNameDescriptor(namespace: "flapd", metricName: "source_failing", unitName: "", helpText: "1 while a content source's last look failed."),
+                                         labels: [("source", source)])
+        failing.set(outcome == "failed" ? 1.0 : 0.0)
+        if let updated {
+            registry.makeGauge(descriptor: MetricNameDescriptor(namespace: "flapd", metricName: "source_updated", unitName: "timestamp_seconds", helpText: "When a content source's content last arrived or was confirmed (Unix time)."),
+                               labels: [("source", source)]).set(updated.timeIntervalSince1970)
+        }
     }
 
     /// A heart-rate reading arrived from `sensor` (`ble hci0`); its value is not recorded.

@@ -1,0 +1,138 @@
+import FoundationEssentials
+
+/// One `[[source]]`: where a source's content comes from, how often it is looked at, and which
+/// values it gives templates (`{{weather.temperature}}` is the value `temperature` of the
+/// source `weather`).
+public struct SourceDefinition: Sendable, Equatable {
+    public enum Kind: String, Sendable, CaseIterable {
+        /// Any JSON document; values picked by JSON Pointer.
+        case json
+        /// An iCalendar file or URL: the next events, today's, a countdown.
+        case calendar
+        /// An RSS or Atom feed's headlines.
+        case feed
+        /// Values pushed in with `POST /v1/sources/{name}`.
+        case webhook
+    }
+
+    /// Its name in templates: lowercase letters, digits and `_`, starting with a letter.
+    public var name: String
+    public var kind: Kind
+    /// `http://`, `https://` or `file://` (or a path), for every kind but webhooks.
+    public var url: String?
+    /// How often it is fetched.
+    public var every: Duration
+    /// How old its last good value may be before it is shown as missing.
+    public var staleAfter: Duration
+    /// How long one fetch may take.
+    public var timeout: Duration
+    /// Request headers written as they are (no secrets: those come from files).
+    public var headers: [String: String]
+    /// Request headers whose values are read from files (an API key, `Bearer <token>`), read at
+    /// each fetch and never logged or listed.
+    public var headerFiles: [String: String]
+    /// A JSON source's values: name to JSON Pointer (`"/current/temperature_2m"`).
+    public var pointers: [String: String]
+    /// A webhook's value names, which is all a push may set.
+    public var fields: [String]
+    /// How many events or headlines a calendar or feed gives.
+    public var limit: Int
+    /// A calendar's event to count down to, by title (the next one whose title contains it).
+    public var countdown: String?
+    /// What a template shows for a value that is missing or stale.
+    public var placeholder: String
+    /// A webhook's own key (its digest is what is kept), besides any member's.
+    public var keyFile: String?
+
+    public static let defaultPlaceholder = "--"
+
+    public init(name: String, kind: Kind, url: String? = nil, every: Duration? = nil, staleAfter: Duration? = nil,
+                timeout: Duration = .seconds(20), headers: [String: String] = [:], headerFiles: [String: String] = [:],
+                pointers: [String: String] = [:], fields: [String] = [], limit: Int = 5, countdown: String? = nil,
+                placeholder: String = Self.defaultPlaceholder, keyFile: String? = nil) {
+        self.name = name
+        self.kind = kind
+        self.url = url
+        let every = every ?? Self.defaultInterval(kind)
+        self.every = every
+        self.staleAfter = staleAfter ?? max(every * 3, .seconds(3600))
+        self.timeout = timeout
+        self.headers = headers
+        self.headerFiles = headerFiles
+        self.pointers = pointers
+        self.fields = fields
+        self.limit = limit
+        self.countdown = countdown
+        self.placeholder = placeholder
+        self.keyFile = keyFile
+    }
+
+    /// Every 10 minutes for JSON, 30 for calendars and feeds; a webhook is never fetched.
+    public static func defaultInterval(_ kind: Kind) -> Duration {
+        switch kind {
+        case .json: .seconds(600)
+        case .calendar, .feed: .seconds(1800)
+        case .webhook: .seconds(86_400)
+        }
+    }
+
+    /// The shortest interval: a source is somebody's server.
+    public static let shortestInterval = Duration.seconds(30)
+
+    /// What is wrong with it, each problem naming its key.
+    public var problems: [(key: String, problem: String)] {
+        var found: [(String, String)] = []
+        if !Self.isName(name) {
+            found.append(("name", "\(name.debugDescription) must be lowercase letters, digits and _, starting with a letter (it is how templates name it: {{\(name).value}})"))
+        }
+        switch kind {
+        case .webhook:
+            if url != nil { found.append(("url", "a webhook is not fetched; it is pushed to with POST /v1/sources/\(name)")) }
+            if fields.isEmpty { found.append(("fields", "a webhook names the values a push may set, such as fields = [\"state\", \"who\"]")) }
+            for field in fields where !Self.isName(field) { found.append(("fields", "\(field.debugDescription) must be lowercase letters, digits and _, starting with a letter")) }
+        case .json, .calendar, .feed:
+            if let url {
+                if SourceLocation(url) == nil { found.append(("url", "\(url.debugDescription) must start with http://, https:// or file://, or be a path starting with /")) }
+            } else {
+                found.append(("url", "a \(kind.rawValue) source needs a url (http://, https:// or file://)"))
+            }
+            if every < Self.shortestInterval { found.append(("every", "must be at least 30 seconds")) }
+        }
+        if kind == .json {
+            if pointers.isEmpty { found.append(("values", "a json source names its values, such as values = { temperature = \"/current/temperature_2m\" }")) }
+            for (value, pointer) in pointers.sorted(by: { $0.key < $1.key }) {
+                if !Self.isName(value) { found.append(("values.\(value)", "the name must be lowercase letters, digits and _, starting with a letter")) }
+                if case .failure(let problem) = Result(catching: { () throws(JSONPointer.Problem) in try JSONPointer(pointer) }) {
+                    found.append(("values.\(value)", problem.description))
+                }
+            }
+        } else if !pointers.isEmpty {
+            found.append(("values", "only a json source picks values by JSON Pointer"))
+        }
+        if !(1...50).contains(limit) { found.append(("limit", "must be 1 to 50, not \(limit)")) }
+        if staleAfter < every { found.append(("stale_after", "must be at least its interval (every)")) }
+        if timeout < .seconds(1) || timeout > .seconds(120) { found.append(("timeout", "must be 1 to 120 seconds")) }
+        for (name, value) in headers where value.contains(where: \.isNewline) || name.contains(where: { $0 == ":" || $0.isWhitespace }) {
+            found.append(("headers.\(name)", "is not a header a request can carry"))
+        }
+        return found.map { (key: $0.0, problem: $0.1) }
+    }
+
+    static func isName(_ text: String) -> Bool {
+        guard let first = text.unicodeScalars.first, ("a"..."z").contains(first), text.count <= 40 else { return false }
+        return text.unicodeScalars.allSatisfy { ("a"..."z").contains($0) || ("0"..."9").contains($0) || $0 == "_" }
+    }
+}
+
+/// Where a fetched source is: a URL flapd asks, or a file it reads.
+public enum SourceLocation: Sendable, Equatable {
+    case http(String)
+    case file(String)
+
+    public init?(_ text: String) {
+        if text.hasPrefix("http://") || text.hasPrefix("https://") { self = .http(text) }
+        else if text.hasPrefix("file://") { self = .file(String(text.dropFirst(7))) }
+        else if text.hasPrefix("/") { self = .file(text) }
+        else { return nil }
+    }
+}

@@ -1,0 +1,59 @@
+import FlapJSON
+import FlapStorage
+import FoundationEssentials
+import Glibc
+
+/// Why a push to a webhook source was refused.
+public enum SourcePushError: Error, Sendable {
+    case unknownSource(String)
+    /// It is fetched, not pushed to.
+    case notWebhook(String)
+    /// What was wrong, each naming its field.
+    case invalid([(field: String, problem: String)])
+}
+
+extension SourceHub {
+    /// Sets a webhook source's values from a pushed JSON object (`{"state": "open"}`; `null`
+    /// clears one); the others keep theirs. Kept on disk before it returns, so an answered push
+    /// survives a power cut. A disk's trouble is thrown as its ``StorageFault``.
+    public func push(_ name: String, body: JSONValue) throws -> SourceHealth {
+        guard let definition = shelf.definition(name) else { throw SourcePushError.unknownSource(name) }
+        guard definition.kind == .webhook else { throw SourcePushError.notWebhook(name) }
+        guard let object = body.object else { throw SourcePushError.invalid([("", "must be a JSON object of values, such as {\"\(definition.fields[0])\": \"on\"}")]) }
+        var problems: [(field: String, problem: String)] = []
+        for (field, value) in object.sorted(by: { $0.key < $1.key }) {
+            if !definition.fields.contains(field) {
+                problems.append((field, "is not one of this source's fields (\(definition.fields.joined(separator: ", ")))"))
+            }
+            switch value {
+            case .string(let text) where text.count > 500: problems.append((field, "is longer than 500 characters"))
+            case .string, .number, .bool, .null: break
+            default: problems.append((field, "must be a string, a number, true, false or null"))
+            }
+        }
+        guard !problems.isEmpty || !object.isEmpty else { throw SourcePushError.invalid([("", "names no field (\(definition.fields.joined(separator: ", ")))")]) }
+        guard problems.isEmpty else { throw SourcePushError.invalid(problems) }
+        var record = shelf.entry(name)?.record ?? SourceRecord()
+        var values = record.pushed ?? [:]
+        for (field, value) in object { values[field] = value.isNull ? nil : value }
+        record.pushed = values
+        record.updated = currentDate()
+        try storeRecord(name, record)
+        shelf.update(name) { entry in
+            entry.record = record
+            entry.content = .pushed(values)
+            entry.lastAttempt = record.updated
+        }
+        metricsLooked(name, updated: record.updated)
+        return shelf.health(at: currentDate()).first { $0.name == name }!
+    }
+
+    /// Whether `key` is the webhook's own key (its `key_file`), compared in constant time.
+    public func isKey(_ key: String, of name: String) -> Bool {
+        guard let path = shelf.definition(name)?.keyFile, let data = try? Data(contentsOf: URL(fileURLWithPath: path)) else { return false }
+        let expected = Array((String(decoding: data, as: UTF8.self).split(whereSeparator: \.isNewline).first.map(String.init) ?? "").trimmingSpaces.utf8)
+        let given = Array(key.utf8)
+        guard !expected.isEmpty, expected.count == given.count else { return false }
+        return zip(expected, given).reduce(UInt8(0)) { $0 | ($1.0 ^ $1.1) } == 0
+    }
+}

@@ -1,0 +1,82 @@
+import FlapCore
+import FlapJSON
+import FoundationEssentials
+import Synchronization
+
+/// Every source's last good content and health, read at once by whoever lays out a message
+/// (the props of its template) and changed by the pollers and webhooks.
+public final class SourceShelf: Sendable {
+    struct Entry: Sendable {
+        var definition: SourceDefinition
+        var content: SourceContent?
+        var record = SourceRecord()
+        var lastAttempt: Date?
+        var nextAttempt: Date?
+        var failures = 0
+        var error: String?
+        var warnings: [String] = []
+
+        func fresh(at now: Date) -> Bool {
+            guard content != nil, let updated = record.updated else { return false }
+            return now.timeIntervalSince(updated) <= TimeInterval(definition.staleAfter.components.seconds)
+        }
+    }
+
+    public let definitions: [SourceDefinition]
+    let zone: ZoneRules
+    private let entries: Mutex<[String: Entry]>
+
+    init(definitions: [SourceDefinition], zone: ZoneRules, entries: [String: Entry]) {
+        self.definitions = definitions
+        self.zone = zone
+        self.entries = Mutex(entries)
+    }
+
+    public func definition(_ name: String) -> SourceDefinition? { definitions.first { $0.name == name } }
+
+    /// Each source's values by its name, for templates: `{{weather.temperature}}`.
+    public func props(at now: Date) -> [String: JSONValue] {
+        let snapshot = entries.withLock { $0 }
+        var props: [String: JSONValue] = [:]
+        for definition in definitions {
+            let entry = snapshot[definition.name]
+            props[definition.name] = SourceValues.values(of: definition, content: entry?.content, fresh: entry?.fresh(at: now) ?? false,
+                                                         updated: entry?.record.updated, now: now, zone: zone)
+        }
+        return props
+    }
+
+    public func health(at now: Date) -> [SourceHealth] {
+        let snapshot = entries.withLock { $0 }
+        return definitions.compactMap { definition in
+            guard let entry = snapshot[definition.name] else { return nil }
+            let state: SourceHealth.State = entry.content == nil ? .missing : !entry.fresh(at: now) ? .stale : entry.failures > 0 ? .failing : .ok
+            return SourceHealth(name: definition.name, kind: definition.kind.rawValue, state: state, from: Self.from(definition),
+                                updated: entry.record.updated, lastAttempt: entry.lastAttempt, nextAttempt: entry.nextAttempt,
+                                failures: entry.failures, error: entry.error, warnings: entry.warnings)
+        }
+    }
+
+    /// The host, or `file`, or `webhook`: enough to tell sources apart without showing a key.
+    static func from(_ definition: SourceDefinition) -> String {
+        switch definition.url.flatMap(SourceLocation.init) {
+        case .http(let url)?:
+            let afterScheme = url.split(separator: "/", omittingEmptySubsequences: true).dropFirst().first.map(String.init) ?? url
+            return String(afterScheme.split(separator: "@").last ?? Substring(afterScheme))
+        case .file?: return "file"
+        case nil: return "webhook"
+        }
+    }
+
+    func entry(_ name: String) -> Entry? { entries.withLock { $0[name] } }
+
+    @discardableResult
+    func update<T>(_ name: String, _ change: (inout Entry) -> T) -> T? {
+        entries.withLock { entries in
+            guard var entry = entries[name] else { return nil }
+            let result = change(&entry)
+            entries[name] = entry
+            return result
+        }
+    }
+}
