@@ -35,7 +35,10 @@ extension SourceHub {
         guard problems.isEmpty else { throw SourcePushError.invalid(problems) }
         var record = shelf.entry(name)?.record ?? SourceRecord()
         var values = record.pushed ?? [:]
-        for (field, value) in object { values[field] = value.isNull ? nil : value }
+        // Not `value.isNull ? nil : value`: that nil would be JSONValue's own null.
+        for (field, value) in object {
+            if value.isNull { values.removeValue(forKey: field) } else { values[field] = value }
+        }
         record.pushed = values
         record.updated = currentDate()
         try storeRecord(name, record)

@@ -96,15 +96,15 @@ struct XMLTreeReader {
 
     // MARK: Reading
 
-    private var place: String {
+    private func place(_ at: Int) -> String {
         var line = 1, column = 1
-        for scalar in scalars[..<min(position, scalars.count)] {
+        for scalar in scalars[..<min(at, scalars.count)] {
             if scalar == "\n" { line += 1; column = 1 } else { column += 1 }
         }
         return "line \(line), column \(column)"
     }
 
-    private func fail(_ what: String) -> XMLProblem { XMLProblem(description: "\(place): \(what)") }
+    private func fail(_ what: String, at: Int? = nil) -> XMLProblem { XMLProblem(description: "\(place(at ?? position)): \(what)") }
 
     private func starts(with text: String) -> Bool {
         var index = position
@@ -204,9 +204,10 @@ struct XMLTreeReader {
         while position < scalars.count {
             if starts(with: "</") {
                 try flush()
+                let tag = position
                 position += 2
                 let closing = try name()
-                guard closing == qualified else { throw fail("</\(closing)> closes <\(qualified)>") }
+                guard closing == qualified else { throw fail("</\(closing)> closes <\(qualified)>", at: tag) }
                 skipSpace()
                 guard position < scalars.count, scalars[position] == ">" else { throw fail("</\(closing) is not closed with >") }
                 position += 1

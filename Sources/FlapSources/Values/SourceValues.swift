@@ -10,7 +10,7 @@ import FoundationEssentials
 /// - json and webhook: each named value.
 /// - feed: `title`, `headline` (the first), `headlines` (a list of `title`), `count`.
 /// - calendar: `next` (`title`, `location`, `start` as 14:30 or "all day", `day` as today,
-///   tomorrow or a weekday, `date`, `in` as "12 min", "2 h 5 min" or "3 days", `minutes`),
+///   tomorrow or a weekday, `date`, `in` as "12 min", "2 h 5 min", "1 day" or "3 days", `minutes`),
 ///   `events` (the next ones, each the same), `today` (today's, each the same), `today_count`,
 ///   and with `countdown`, `countdown` (`title`, `days`, `date`).
 public enum SourceValues {
@@ -94,9 +94,9 @@ public enum SourceValues {
 
     static let weekdays = ["Sunday", "Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday"]
 
-    /// "12 min", "1 h 40 min", "tomorrow", "3 days": how far off, as people say it.
+    /// "12 min", "1 h 40 min", "1 day", "3 days": how far off, as a board says it after "IN".
     static func span(minutes: Int, days: Int, allDay: Bool) -> String {
-        if allDay || minutes >= 24 * 60 { return days <= 0 ? "today" : days == 1 ? "tomorrow" : "\(days) days" }
+        if allDay || minutes >= 24 * 60 { return days <= 0 ? "today" : days == 1 ? "1 day" : "\(days) days" }
         if minutes < 60 { return "\(minutes) min" }
         return minutes % 60 == 0 ? "\(minutes / 60) h" : "\(minutes / 60) h \(minutes % 60) min"
     }
