@@ -233,7 +233,7 @@ let package = Package(
             name: "FlapService",
             dependencies: [
                 "FlapJSON",
-                "FlapTime", "FlapCore", "FlapPrimitives", "FlapHardware", "FlapSimulated", "FlapLinux", "FlapDrivers", "FlapDisplay", "FlapTOML", "FlapMessaging", "FlapStorage", "FlapHTTP", "FlapMQTT", "FlapMQTTClient", "FlapMetrics", "FlapHeartRate", "FlapRooms", "FlapKiosk", "FlapVestaboard", "FlapWeb", "FlapTLS", "FlapQR", "FlapMembers", "FlapDiscovery", "Wematch", "CSystemd",
+                "FlapTime", "FlapCore", "FlapPrimitives", "FlapHardware", "FlapSimulated", "FlapLinux", "FlapDrivers", "FlapDisplay", "FlapTOML", "FlapMessaging", "FlapStorage", "FlapHTTP", "FlapMQTT", "FlapMQTTClient", "FlapMetrics", "FlapHeartRate", "FlapRooms", "FlapKiosk", "FlapVestaboard", "FlapWeb", "FlapTLS", "FlapQR", "FlapMembers", "FlapDiscovery", "FlapSources", "Wematch", "CSystemd",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdTLS", package: "hummingbird"),
                 .product(name: "NIOCore", package: "swift-nio"),

@@ -35,7 +35,7 @@ public enum SessionCookie {
 
 /// Lets a request in with the API key (`Authorization: Bearer`, or as HTTP Basic's password), a
 /// member's key, or a session cookie; with the viewer key, only requests that read the board
-/// (``viewerReads``). A member's request is marked as theirs and held to ``MemberAccess``. A
+/// (``viewerReads``); with a webhook source's own key, only pushes to that source. A member's request is marked as theirs and held to ``MemberAccess``. A
 /// request that changes something with a cookie must come from the page itself: its `Origin`
 /// (or, where a browser sends none, `Sec-Fetch-Site: same-origin`) must be this server's, so
 /// another site cannot make a signed-in browser act.
@@ -44,6 +44,8 @@ struct Authentication: RouterMiddleware {
     let key: String
     let viewerKey: String?
     let access: AccessStore
+    /// Whether a key is a webhook source's own (key, source name): it may push to that source only.
+    var webhookKey: @Sendable (String, String) -> Bool = { _, _ in false }
 
     /// What the viewer key may read: the board, its pictures and its events.
     static let viewerReads: Set<String> = ["/v1/board", "/v1/board.png", "/v1/board.svg", "/v1/events"]
@@ -60,6 +62,9 @@ struct Authentication: RouterMiddleware {
             let given = Self.secret(in: header) ?? ""
             if secretsMatch(given, key) { return try await next(MemberAccess.marked(request, as: .owner), context) }
             if let member = await access.member(withKey: given) { return try await admit(request, as: .member(member), context, next) }
+            if request.method == .post, let source = SourcesAPI.webhookName(request.uri.path), webhookKey(given, source) {
+                return try await next(MemberAccess.marked(request, as: .owner), context)
+            }
             guard let viewerKey, secretsMatch(given, viewerKey) else {
                 return Responses.error(.unauthorized, "the API key is wrong", headers: [.wwwAuthenticate: "Bearer"])
             }

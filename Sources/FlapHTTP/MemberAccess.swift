@@ -3,8 +3,8 @@ import HTTPTypes
 import Hummingbird
 
 /// What a member may do, and how a request says it is a member's. Members post and clear as
-/// their own sender, read their own receipts, and see the board, the slots' names and the
-/// widgets; everything else is the owner's.
+/// their own sender, read their own receipts, see the board, the slots' names, the widgets and
+/// the content sources, and push to webhook sources; everything else is the owner's.
 enum MemberAccess {
     /// Set by ``Authentication`` on a member's request (any a client sets itself is removed).
     static let idMark = HTTPField.Name("Flapd-Member")!
@@ -34,9 +34,9 @@ enum MemberAccess {
         switch method {
         case .get, .head:
             return ["/v1/board", "/v1/board.png", "/v1/board.svg", "/v1/events", "/v1/slots", "/v1/emoji", "/v1/status", "/v1/receipts"].contains(path)
-                || path.hasPrefix("/v1/receipts/")
+                || path.hasPrefix("/v1/receipts/") || path == "/v1/sources" || path.hasPrefix("/v1/sources/")
         case .post:
-            return path == "/v1/messages" || path == "/v1/layout"
+            return path == "/v1/messages" || path == "/v1/layout" || SourcesAPI.webhookName(path) != nil
         case .delete:
             return path.hasPrefix("/v1/slots/") || path.hasPrefix("/v1/messages/")
         default:
@@ -45,5 +45,6 @@ enum MemberAccess {
     }
 
     static let refusal = "a member may send messages as their own sender, clear their own slot, cancel their own messages sent for later, "
-        + "read their own receipts and see the board, the slots and the widgets; the rest is the owner's (the API key, or the owner's session)"
+        + "read their own receipts, see the board, the slots, the widgets and the sources, and push to webhook sources; "
+        + "the rest is the owner's (the API key, or the owner's session)"
 }

@@ -34,6 +34,8 @@ public struct NativeAPI: Sendable {
     public let clock: (@Sendable () -> ClockVerdict)?
     /// Recurring messages.
     public let schedules: (any ScheduleBook)?
+    /// Content sources: calendars, feeds, JSON documents, webhooks.
+    public let sources: (any SourceDesk)?
     private let started = ContinuousClock.now
     /// Who may use the board: the owner's and members' sessions, members, their links and keys.
     public let access: AccessStore
@@ -50,7 +52,7 @@ public struct NativeAPI: Sendable {
                 sensors: @escaping @Sendable () async -> [any Encodable & Sendable] = { [] },
                 rooms: (any RoomAccess)? = nil, deliveries: (any DeliveryAccess)? = nil, live: LiveBoards? = nil,
                 mqtt: (@Sendable () -> any Encodable & Sendable)? = nil, clock: (@Sendable () -> ClockVerdict)? = nil,
-                schedules: (any ScheduleBook)? = nil, access: AccessStore = AccessStore(path: nil),
+                schedules: (any ScheduleBook)? = nil, sources: (any SourceDesk)? = nil, access: AccessStore = AccessStore(path: nil),
                 links: InvitationLinks = InvitationLinks(machineName: "localhost", httpsPort: { nil }, qrCode: { _ in nil }),
                 mcpHosts: MCPHosts = MCPHosts(listen: "127.0.0.1", machineName: nil, allowed: [])) {
         self.mcpHosts = mcpHosts
@@ -58,6 +60,7 @@ public struct NativeAPI: Sendable {
         self.links = links
         self.clock = clock
         self.schedules = schedules
+        self.sources = sources
         self.live = live
         self.mqtt = mqtt
         self.sensors = sensors
@@ -97,7 +100,8 @@ public struct NativeAPI: Sendable {
                      body: .init(byteBuffer: ByteBuffer(string: metrics.exposition())))
         }
         SessionAPI(apiKey: apiKey, access: access).add(to: router)
-        let v1 = router.group("v1").add(middleware: Authentication(key: apiKey, viewerKey: viewerKey, access: access))
+        let v1 = router.group("v1").add(middleware: Authentication(key: apiKey, viewerKey: viewerKey, access: access,
+                                                                          webhookKey: { [sources] key, name in sources?.isKey(key, of: name) ?? false }))
         let answers = IntakeAnswers(metrics: metrics)
         MessagesAPI(intake: intake, access: access, metrics: metrics, answers: answers).add(to: v1)
         BoardAPI(panels: panels).add(to: v1)
@@ -106,7 +110,8 @@ public struct NativeAPI: Sendable {
         SchedulesAPI(book: schedules).add(to: v1)
         ReceiptsAPI(inbox: intake.inbox).add(to: v1)
         StatusAPI(version: version, started: started, intake: intake, panels: panels, sound: panels, deliveries: deliveries,
-                  mqtt: mqtt, clock: clock).add(to: v1)
+                  mqtt: mqtt, clock: clock, sources: sources).add(to: v1)
+        SourcesAPI(desk: sources).add(to: v1)
         SensorsAPI(sensors: sensors).add(to: v1)
         RoomAPI(rooms: rooms).add(to: v1)
         TemplatesAPI(intake: intake, answers: answers).add(to: v1)

@@ -5,7 +5,8 @@ import FoundationEssentials
 import Hummingbird
 
 /// `GET /v1/status`: the version, the panels and their faulty modules, the inbox's queue and
-/// receipts, sound, real Vestaboards, MQTT, the clock's trust and the storage, in one answer.
+/// receipts, sound, real Vestaboards, MQTT, the clock's trust, the storage and the content
+/// sources' health, in one answer.
 struct StatusAPI {
     let version: String
     let started: ContinuousClock.Instant
@@ -15,6 +16,7 @@ struct StatusAPI {
     let deliveries: (any DeliveryAccess)?
     let mqtt: (@Sendable () -> any Encodable & Sendable)?
     let clock: (@Sendable () -> ClockVerdict)?
+    let sources: (any SourceDesk)?
 
     func add(to v1: RouterGroup<BasicRequestContext>) {
         v1.get("status") { _, _ in try await status() }
@@ -33,6 +35,8 @@ struct StatusAPI {
         var mqtt: Encoded?
         var time: TimeStatus?
         var storage: StorageStatus
+        /// Each content source's health (`/v1/sources` has their values too).
+        var sources: [Encoded]
     }
     /// The clock's verdict, and what waits on it.
     struct TimeStatus: Encodable {
@@ -58,7 +62,8 @@ struct StatusAPI {
             sound: Sound(state: soundState.state, reason: soundState.reason),
             receipts: Dictionary(uniqueKeysWithValues: counts.map { ($0.key.rawValue, $0.value) }),
             boards: await deliveries?.boards() ?? [], mqtt: mqtt.map { Encoded($0()) },
-            time: timeStatus, storage: StorageStatus(inbox: intake.inbox.path, health: intake.inbox.health))
+            time: timeStatus, storage: StorageStatus(inbox: intake.inbox.path, health: intake.inbox.health),
+            sources: (sources?.health() ?? []).map(Encoded.init))
         return Responses.json(.ok, status)
     }
 }

@@ -77,7 +77,7 @@ struct TemplatesAPI {
         // Checked as a message would be, so a quick message can always be sent; a {{name}} its
         // sending's props will fill stands as its name meanwhile.
         var parser = MessageParser(boardSize: intake.boardSize, source: "template", defaultSender: "template")
-        parser.localProps = intake.localProps?.values(at: intake.now()) ?? [:]
+        parser.localProps = intake.props(at: intake.now())
         parser.textPlaceholders = [:]
         parser.lenientPlaceholders = true
         do {

@@ -10,11 +10,19 @@ public struct MessageIntake: Sendable {
     public let now: @Sendable () -> Date
     /// The board's time zone for the date and time VBML templates may name (none when nil).
     public var localProps: LocalProps?
+    /// The content sources' values by source name (`weather` → its values), read as a message
+    /// is laid out.
+    public var sourceProps: (@Sendable (Date) -> [String: JSONValue])?
 
     public init(inbox: Inbox, boardSize: BoardSize, now: @escaping @Sendable () -> Date) {
         self.inbox = inbox
         self.boardSize = boardSize
         self.now = now
+    }
+
+    /// What templates may name at `time`: the board's date and time, and the sources' values.
+    public func props(at time: Date) -> [String: JSONValue] {
+        (localProps?.values(at: time) ?? [:]).merging(sourceProps?(time) ?? [:]) { own, _ in own }
     }
 
     /// Takes a JSON message body from `source`; committed when `.accepted` is returned.
@@ -56,7 +64,7 @@ public struct MessageIntake: Sendable {
     ) async -> IntakeTicket {
         var parser = MessageParser(boardSize: boardSize, source: source, defaultSender: defaultSender)
         let time = now()
-        parser.localProps = localProps?.values(at: time) ?? [:]
+        parser.localProps = props(at: time)
         let parsed: (Message, [String])
         do {
             parsed = try parse(parser, time)

@@ -1,8 +1,8 @@
 import FlapJSON
 
 /// `{{name}}` in the text of a quick message or a schedule, filled when it is sent: the board's
-/// local date and time (``LocalProps``) and the sending's `props`, so a schedule saying
-/// `GOOD MORNING {{weekday}}` shows the day. Only names, no sections: VBML is there for more. A
+/// local date and time (``LocalProps``), the sources' values (`{{weather.temperature}}`) and the
+/// sending's `props`, so a schedule saying `GOOD MORNING {{weekday}}` shows the day. Only names, no sections: VBML is there for more. A
 /// name nothing fills is an error naming it and where it is, never an empty gap on the wall.
 public enum TextPlaceholders {
     /// Whether `text` names any placeholder.
@@ -24,17 +24,44 @@ public enum TextPlaceholders {
                 throw MessageErrors(field: "text", "\(place(open.lowerBound)): {{ is not closed with }}")
             }
             let name = rest[open.upperBound..<close.lowerBound].trimmingSpaces
-            if let value = values[name].flatMap(Self.text) {
+            switch Self.lookup(name, in: values) {
+            case .found(let value):
                 output += value
-            } else if lenient {
+            case .missing where lenient:
                 output += name
-            } else {
-                let known = values.keys.sorted().joined(separator: ", ")
-                throw MessageErrors(field: "text", "\(place(open.lowerBound)): {{\(name)}} is not a placeholder; there are \(known)")
+            case .missing(let within, let known):
+                let what = within.map { "\($0) has" } ?? "there are"
+                throw MessageErrors(field: "text", "\(place(open.lowerBound)): {{\(name)}} is not a placeholder; \(what) \(known.joined(separator: ", "))")
             }
             rest = rest[close.upperBound...]
         }
         return output + rest
+    }
+
+    enum Lookup {
+        case found(String)
+        /// Not there: the deepest part that was, and the names it has.
+        case missing(within: String?, known: [String])
+    }
+
+    /// `name`, or a dotted path into sources' values: `weather.temperature`, `calendar.events.1.title`
+    /// (a list's items counted from 0).
+    static func lookup(_ name: String, in values: [String: JSONValue]) -> Lookup {
+        if let value = values[name].flatMap(text) { return .found(value) }
+        let parts = name.split(separator: ".", omittingEmptySubsequences: false).map(String.init)
+        guard parts.count > 1, var current = values[parts[0]] else { return .missing(within: nil, known: values.keys.sorted()) }
+        var path = parts[0]
+        for part in parts.dropFirst() {
+            switch current {
+            case .object(let members) where members[part] != nil: current = members[part]!
+            case .array(let items) where Int(part).map(items.indices.contains) == true: current = items[Int(part)!]
+            case .object(let members): return .missing(within: path, known: members.keys.sorted())
+            case .array(let items): return .missing(within: path, known: items.indices.map(String.init))
+            default: return .missing(within: path, known: [])
+            }
+            path += "." + part
+        }
+        return text(current).map(Lookup.found) ?? .missing(within: path, known: current.object?.keys.sorted() ?? [])
     }
 
     /// A value as text: strings as they are, whole numbers without a point, true and false.

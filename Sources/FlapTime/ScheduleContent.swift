@@ -1,16 +1,17 @@
 import FlapCore
+import FlapJSON
 import FlapMessaging
 import FoundationEssentials
 
 extension ScheduleDefinition {
     /// What is wrong with what the schedule shows, checked as its message would be at `now` on a
-    /// board of `boardSize` whose local time is in `zone`: its text's `{{name}}` placeholders
-    /// (only the board's date and time fill a schedule's), its layout, its codes, its VBML. A
-    /// quick message's content was checked when it was saved.
-    public func contentProblems(boardSize: BoardSize, now: Date, zone: ZoneRules) -> [ScheduleError] {
+    /// board of `boardSize`: its text's `{{name}}` placeholders (a schedule's are the board's
+    /// date and time and the sources' values, `props`), its layout, its codes, its VBML. A quick
+    /// message's content was checked when it was saved.
+    public func contentProblems(boardSize: BoardSize, now: Date, props: [String: JSONValue]) -> [ScheduleError] {
         guard quickMessage == nil else { return [] }
         var parser = MessageParser(boardSize: boardSize, source: "schedule", defaultSender: senderID)
-        parser.localProps = LocalProps(zone: zone).values(at: now)
+        parser.localProps = props
         parser.textPlaceholders = [:]
         do {
             _ = try parser.parse(messageFields(at: now), now: now)

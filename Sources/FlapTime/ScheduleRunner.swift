@@ -118,7 +118,7 @@ public actor ScheduleRunner<C: Clock>: ScheduleBook where C.Duration == Duration
 
     private func save(_ definition: ScheduleDefinition) async throws -> ScheduleView {
         do { _ = try definition.recurrence(systemZone: systemZone, location: location) } catch { throw ScheduleBookError.invalid(error) }
-        let contentProblems = definition.contentProblems(boardSize: intake.boardSize, now: time.now(), zone: intake.localProps?.zone ?? systemZone)
+        let contentProblems = definition.contentProblems(boardSize: intake.boardSize, now: time.now(), props: intake.props(at: time.now()))
         guard contentProblems.isEmpty else { throw ScheduleBookError.invalid(ScheduleErrors(contentProblems)) }
         do {
             try await inbox.storeSchedule(definition.name, definition: JSONEncoder().encode(definition), now: time.now())

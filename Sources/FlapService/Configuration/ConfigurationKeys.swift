@@ -14,7 +14,7 @@ enum ConfigurationKeys {
 
     /// The file's top level.
     static let file = Table(always: ["state_dir", "listen", "log_level", "api", "local_api", "messages", "sound", "mqtt", "panel",
-                                     "sensor", "room", "mirror", "time", "schedule", "location"])
+                                     "sensor", "room", "mirror", "time", "schedule", "location", "source"])
 
     static let panelLED = ["width", "height", "orientation", "reverse_blocks", "wiring", "current_limit_ma", "format", "chain", "parallel",
                            "hardware_mapping", "pwm_bits", "gpio_slowdown", "brightness", "brightness_schedule", "blank_after_seconds", "fps"]
@@ -38,6 +38,8 @@ enum ConfigurationKeys {
                             conditional: panelLED + panelVestaboard)
         case "schedule": Table(always: ["name", "days", "times", "cron", "time_zone", "text", "codes", "vbml", "quick_message", "align",
                                         "hold_minutes", "sender"])
+        case "source": Table(always: ["name", "kind", "url", "every", "stale_after", "timeout", "headers", "header_files", "values", "fields",
+                                      "limit", "countdown", "placeholder", "key_file"])
         case "sensor": Table(always: ["driver", "device", "straps", "format", "baud", "people", "names"])
         case "room": Table(always: ["name", "kiosk", "code", "names", "chime", "buzzer"])
         case "mirror": Table(always: ["id", "api", "url", "key_file", "token_file", "interval_seconds", "sender"])

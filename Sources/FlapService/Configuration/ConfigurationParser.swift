@@ -7,6 +7,7 @@ import FlapHardware
 import FlapJSON
 import FlapMessaging
 import FlapMQTT
+import FlapSources
 import FoundationEssentials
 
 /// Reads flapd.toml. Every problem is reported, each with its key and line; unknown keys are
@@ -31,6 +32,7 @@ public enum ConfigurationParser {
         readPanels(&reader, into: &configuration)
         reader.sections("sensor") { _, sensor in configuration.sensors.append(parseSensor(&sensor)) }
         reader.section("location") { configuration.location = parseLocation(&$0) }
+        reader.sections("source") { _, source in addSource(&source, to: &configuration) }
         reader.sections("schedule") { _, schedule in addSchedule(&schedule, to: &configuration) }
         reader.sections("mirror") { index, mirror in configuration.mirrors.append(parseMirror(&mirror, index: index)) }
         reader.section("room") { configuration.room = parseRoom(&$0) }

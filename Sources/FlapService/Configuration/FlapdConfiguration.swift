@@ -1,5 +1,6 @@
 import FlapDisplay
 import FlapTime
+import FlapSources
 import FlapVestaboard
 import FlapHardware
 import FlapCore
@@ -55,6 +56,8 @@ public struct FlapdConfiguration: Sendable, Equatable {
     public var clock = ClockTrust.Setting.auto
     /// `[[schedule]]`: recurring messages, read-only over the API.
     public var schedules: [ScheduleDefinition] = []
+    /// Content that fills boards by itself (`[[source]]`).
+    public var sources: [SourceDefinition] = []
     /// Where the board is (`[location]`), for schedules that follow the sun.
     public var location: GeoLocation?
 

@@ -30,6 +30,7 @@ struct ApplianceParts {
     let mqtt: MQTTBridge?
     let clockTrust: ClockTrust
     let schedules: ScheduleRunner<ContinuousClock>
+    let sources: ApplianceSources?
 }
 
 extension Appliance {
@@ -77,7 +78,7 @@ extension Appliance {
             sensors: { await heartRate?.report() ?? [] }, rooms: parts.room.map { RoomAccessAdapter(service: $0) },
             deliveries: parts.outbox.map { ApplianceDeliveries(queue: $0, workers: parts.deliveryWorkers, metrics: metrics) }, live: parts.live,
             mqtt: mqttStatus, clock: { clockTrust.verdict() }, schedules: parts.schedules,
-            access: AccessStore(path: state.file("access.json"), legacySessions: state.file("sessions.json"), logger: logger),
+            sources: parts.sources, access: AccessStore(path: state.file("access.json"), legacySessions: state.file("sessions.json"), logger: logger),
             links: InvitationLinks(machineName: machineName, httpsPort: { [httpsNow = ports.httpsNow] in httpsNow.value },
                                    qrCode: { try? QRCode($0).svg(title: "the link") }),
             mcpHosts: MCPHosts(listen: configuration.listen, machineName: machineName, allowed: configuration.allowedHosts))

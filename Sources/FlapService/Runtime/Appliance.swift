@@ -6,6 +6,7 @@ import FlapVestaboard
 import FlapMessaging
 import FlapMetrics
 import FlapMQTT
+import FlapSources
 import FlapStorage
 import FlapTime
 import FoundationEssentials
@@ -49,7 +50,12 @@ public final class Appliance: Sendable {
 
         // The sources: everything that turns into messages goes through one intake.
         var intake = MessageIntake(inbox: inbox, boardSize: drivers[0].configuration.size ?? .flagship, now: { Date() })
-        intake.localProps = LocalProps(zone: .current())
+        let zone = ZoneRules.current()
+        intake.localProps = LocalProps(zone: zone)
+        let sources = configuration.sources.isEmpty ? nil
+            : SourceHub(definitions: configuration.sources, zone: zone, stateDirectory: stateDirectory.path, clock: ContinuousClock(),
+                        now: { Date() }, metrics: metrics, logger: logger)
+        if let sources { intake.sourceProps = { sources.shelf.props(at: $0) } }
         let schedules = ScheduleRunner(inbox: inbox, intake: intake, time: .system, trust: { [clockTrust] in clockTrust.verdict() },
                                        fromFile: configuration.schedules, location: configuration.location, logger: logger)
         let mqttPassword = try configuration.mqtt?.passwordFile.map { try resolve(.file($0), purpose: "MQTT password") }
@@ -76,7 +82,7 @@ public final class Appliance: Sendable {
                                      calibrationStore: calibration, controls: controls)
         let parts = ApplianceParts(intake: intake, boards: boards, metrics: metrics, heartRate: heartRate, room: room, outbox: outbox,
                                    deliveryWorkers: panels.compactMap(\.delivery), live: live, mqtt: mqtt, clockTrust: clockTrust,
-                                   schedules: schedules)
+                                   schedules: schedules, sources: sources.map(ApplianceSources.init))
         let listeners = try Self.listeners(configuration, parts: parts, secrets: try ApplianceSecrets(configuration, in: stateDirectory, logger: logger),
                                            state: stateDirectory, ports: ports, logger: logger)
 
@@ -91,6 +97,7 @@ public final class Appliance: Sendable {
         if let room { services.append(RoomRunner(room: room, mqtt: mqtt)) }
         if let bell { services.append(bell) }
         services += mirrors
+        if let sources { services.append(SourcesService(hub: sources)) }
         let panelsNow = boards
         services.append(SystemdNotifier(ready: { [ports] in await ports.waitUntilBound() != nil }, alive: { _ = await panelsNow.panels() },
                                         logger: logger))

@@ -1,0 +1,82 @@
+import FlapJSON
+import Hummingbird
+
+/// The content sources as the API sees them, filled in by FlapService over its source hub.
+public protocol SourceDesk: Sendable {
+    /// Every source as its own JSON: its settings (no URL's query, no header), health and values now.
+    func sources() -> [any Encodable & Sendable]
+    func source(_ name: String) -> (any Encodable & Sendable)?
+    /// Each source's health, for `/v1/status`.
+    func health() -> [any Encodable & Sendable]
+    /// Fetches a source now; false when there is no such fetched source.
+    func refresh(_ name: String) -> Bool
+    /// Pushes values to a webhook source; its view after. Throws ``SourceDeskRefusal``, or a
+    /// storage fault when the values could not be kept.
+    func push(_ name: String, body: JSONValue) throws -> any Encodable & Sendable
+    /// Whether `key` is the webhook `name`'s own key.
+    func isKey(_ key: String, of name: String) -> Bool
+}
+
+public enum SourceDeskRefusal: Error, Sendable {
+    case missing(String)
+    case notWebhook(String)
+    case invalid([(field: String, problem: String)])
+}
+
+/// `/v1/sources`: the sources, one source, a fetch now, and webhooks (`POST /v1/sources/{name}`
+/// with the source's own key, a member's or the API key).
+struct SourcesAPI {
+    let desk: (any SourceDesk)?
+
+    /// `/v1/sources/NAME` (one segment): the path a webhook's own key may be used on.
+    static func webhookName(_ path: String) -> String? {
+        guard path.hasPrefix("/v1/sources/") else { return nil }
+        let name = path.dropFirst("/v1/sources/".count)
+        return name.isEmpty || name.contains("/") ? nil : String(name)
+    }
+
+    func add(to v1: RouterGroup<BasicRequestContext>) {
+        v1.get("sources") { _, _ in
+            Responses.json(.ok, ["sources": (desk?.sources() ?? []).map(Encoded.init)])
+        }
+        v1.get("sources/:name") { _, context in
+            let name = context.parameter("name")
+            guard let view = desk?.source(name) else { return Self.missing(name) }
+            return Responses.json(.ok, Encoded(view))
+        }
+        v1.post("sources/:name/refresh") { _, context in
+            let name = context.parameter("name")
+            guard let desk, desk.source(name) != nil else { return Self.missing(name) }
+            guard desk.refresh(name) else {
+                return Responses.error(.conflict, "\(name) is a webhook: it is pushed to with POST /v1/sources/\(name), not fetched")
+            }
+            return Responses.json(.accepted, ["refreshing": name])
+        }
+        v1.post("sources/:name") { request, context in
+            let name = context.parameter("name")
+            guard let desk else { return Self.missing(name) }
+            guard let body = try await Responses.body(of: request, limit: 16 * 1024) else {
+                return Responses.error(.contentTooLarge, "a webhook's values are at most 16 KB of JSON")
+            }
+            guard let value = try? JSONValue(parsing: body) else {
+                return Responses.error(.badRequest, "send the values as a JSON object, such as {\"state\": \"open\"}")
+            }
+            do {
+                return Responses.json(.ok, Encoded(try desk.push(name, body: value)))
+            } catch let refusal as SourceDeskRefusal {
+                switch refusal {
+                case .missing(let name): return Self.missing(name)
+                case .notWebhook(let name):
+                    return Responses.error(.conflict, "\(name) is fetched, not pushed to; POST /v1/sources/\(name)/refresh fetches it now")
+                case .invalid(let problems):
+                    let message = problems.map { $0.field.isEmpty ? $0.problem : "\($0.field): \($0.problem)" }.joined(separator: "; ")
+                    return Responses.error(.badRequest, message, problems: problems.map { .init(field: $0.field, problem: $0.problem) })
+                }
+            }
+        }
+    }
+
+    static func missing(_ name: String) -> Response {
+        Responses.error(.notFound, "there is no source called \(name) (GET /v1/sources lists them; they are [[source]] tables in flapd.toml)")
+    }
+}

@@ -1,0 +1,57 @@
+import FlapSources
+import FlapTOML
+
+extension ConfigurationParser {
+    /// One `[[source]]`: its kind's keys, then what ``SourceDefinition/problems`` finds.
+    static func parseSource(_ reader: inout TableReader) -> SourceDefinition? {
+        defer { reader.finish() }
+        let name = reader.string("name")
+        let kind: SourceDefinition.Kind? = reader.choice("kind")
+        guard let name, let kind else {
+            if reader["name"] == nil { reader.fail("name", "each [[source]] needs a name, such as name = \"weather\" (templates say {{weather.temperature}})") }
+            if reader["kind"] == nil { reader.fail("kind", "each [[source]] needs kind = one of \(SourceDefinition.Kind.allCases.map(\.rawValue).joined(separator: ", "))") }
+            return nil
+        }
+        func interval(_ key: String) -> Duration? {
+            guard let value = reader[key] else { return nil }
+            if let seconds = value.int, seconds > 0 { return .seconds(seconds) }
+            if let text = value.string, let duration = SourceInterval.parse(text) { return duration }
+            reader.fail(key, "must be seconds (600) or a time with its unit (\"30s\", \"10m\", \"2h\", \"1d\")")
+            return nil
+        }
+        func strings(_ key: String) -> [String: String] {
+            guard var table = reader.table(key) else { return [:] }
+            var found: [String: String] = [:]
+            for entry in table.table.keys.sorted() { if let value = table.string(entry) { found[entry] = value } }
+            reader.problems += table.problems
+            return found
+        }
+        var definition = SourceDefinition(
+            name: name, kind: kind, url: reader.string("url"), every: interval("every"), staleAfter: interval("stale_after"),
+            timeout: interval("timeout") ?? .seconds(20), headers: strings("headers"), headerFiles: strings("header_files"),
+            pointers: strings("values"), fields: reader.strings("fields") ?? [], limit: reader.int("limit") ?? 5,
+            countdown: reader.string("countdown"), placeholder: reader.string("placeholder") ?? SourceDefinition.defaultPlaceholder,
+            keyFile: reader.string("key_file"))
+        if definition.kind != .webhook, definition.keyFile != nil { reader.fail("key_file", "only a webhook has a key of its own") }
+        if definition.kind != .calendar, definition.countdown != nil { reader.fail("countdown", "only a calendar counts down to an event") }
+        for problem in definition.problems { reader.fail(problem.key, problem.problem) }
+        definition.placeholder = String(definition.placeholder.prefix(22))
+        return definition
+    }
+
+    static func addSource(_ reader: inout TableReader, to configuration: inout FlapdConfiguration) {
+        guard let definition = parseSource(&reader) else { return }
+        if configuration.sources.contains(where: { $0.name == definition.name }) {
+            reader.fail("name", "another source is called \(definition.name) too; give each its own name")
+        } else if LocalPropsNames.reserved.contains(definition.name) {
+            reader.fail("name", "\(definition.name) is the board's own {{\(definition.name)}}; call the source something else")
+        } else {
+            configuration.sources.append(definition)
+        }
+    }
+}
+
+/// The names templates already have (the board's date and time), which no source may take.
+enum LocalPropsNames {
+    static let reserved: Set<String> = ["weekday", "date", "time", "day", "month", "year", "hour", "minute"]
+}

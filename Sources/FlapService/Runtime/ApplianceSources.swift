@@ -1,0 +1,42 @@
+import FlapHTTP
+import FlapJSON
+import FlapSources
+import FoundationEssentials
+import ServiceLifecycle
+
+/// The content sources for the API, over the hub that runs them.
+struct ApplianceSources: SourceDesk {
+    let hub: SourceHub<ContinuousClock>
+
+    func sources() -> [any Encodable & Sendable] { hub.shelf.views(at: Date()) }
+
+    func source(_ name: String) -> (any Encodable & Sendable)? { hub.shelf.views(at: Date()).first { $0.health.name == name } }
+
+    func health() -> [any Encodable & Sendable] { hub.shelf.health(at: Date()) }
+
+    func refresh(_ name: String) -> Bool { hub.refresh(name) }
+
+    func push(_ name: String, body: JSONValue) throws -> any Encodable & Sendable {
+        do {
+            _ = try hub.push(name, body: body)
+        } catch let error as SourcePushError {
+            switch error {
+            case .unknownSource(let name): throw SourceDeskRefusal.missing(name)
+            case .notWebhook(let name): throw SourceDeskRefusal.notWebhook(name)
+            case .invalid(let problems): throw SourceDeskRefusal.invalid(problems)
+            }
+        }
+        return source(name)!
+    }
+
+    func isKey(_ key: String, of name: String) -> Bool { hub.isKey(key, of: name) }
+}
+
+/// The sources fetched until shutdown.
+struct SourcesService: Service {
+    let hub: SourceHub<ContinuousClock>
+
+    func run() async throws {
+        try? await cancelWhenGracefulShutdown { await hub.run() }
+    }
+}

@@ -1,0 +1,32 @@
+import FlapJSON
+import FoundationEssentials
+
+/// A source as `/v1/sources` shows it: its health, how often it is looked at, and the values a
+/// template would get now (`{{NAME.VALUE}}`).
+public struct SourceView: Sendable, Encodable {
+    public var health: SourceHealth
+    public var every: String?
+    public var staleAfter: String
+    public var values: JSONValue
+
+    enum CodingKeys: String, CodingKey { case every, staleAfter, values }
+
+    public func encode(to encoder: any Encoder) throws {
+        try health.encode(to: encoder)
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encodeIfPresent(every, forKey: .every)
+        try container.encode(staleAfter, forKey: .staleAfter)
+        try container.encode(values, forKey: .values)
+    }
+}
+
+extension SourceShelf {
+    public func views(at now: Date) -> [SourceView] {
+        let props = props(at: now)
+        return health(at: now).compactMap { health in
+            guard let definition = definition(health.name) else { return nil }
+            return SourceView(health: health, every: definition.kind == .webhook ? nil : SourceInterval.text(definition.every),
+                              staleAfter: SourceInterval.text(definition.staleAfter), values: props[health.name] ?? .null)
+        }
+    }
+}

@@ -1,0 +1,105 @@
+import Foundation
+import Testing
+import TestSupport
+
+/// Content sources through the running flapd: a JSON source, a feed and a webhook from
+/// flapd.toml, fetched from a web server on 127.0.0.1; their values in a quick message's text
+/// and in VBML, the webhook pushed to with its own key, their health in /v1/status and metrics.
+@Suite(.cleansUp, .timeLimit(.minutes(2))) struct SourcesServiceTests {
+    static func fixture(_ name: String) throws -> Data {
+        try Data(contentsOf: URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("FlapSourcesTests/Fixtures/\(name)"))
+    }
+
+    @Test func sourcesFillBoardsAndTakePushes() async throws {
+        let server = try await ContentServer.start()
+        teardown { await server.stop() }
+        try await server.route("/v1/forecast", body: try Self.fixture("open-meteo.json"), contentType: "application/json", etag: "\"a\"")
+        try await server.route("/news.rss", body: try Self.fixture("news.rss"), contentType: "application/rss+xml")
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("sources-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        teardown { try? FileManager.default.removeItem(at: folder) }
+        try "door-key-0123456789\n".write(to: folder.appendingPathComponent("door.key"), atomically: true, encoding: .utf8)
+        let config = folder.appendingPathComponent("flapd.toml")
+        try """
+            [[source]]
+            name = "weather"
+            kind = "json"
+            url = "\(server.base)/v1/forecast"
+            every = "10m"
+            values = { temperature = "/current/temperature_2m", high = "/daily/temperature_2m_max/0" }
+
+            [[source]]
+            name = "news"
+            kind = "feed"
+            url = "\(server.base)/news.rss"
+
+            [[source]]
+            name = "door"
+            kind = "webhook"
+            fields = ["state"]
+            key_file = "\(folder.path)/door.key"
+            """.write(to: config, atomically: true, encoding: .utf8)
+        let flapd = try await FlapdProcess.start(arguments: ["--config", config.path, "--no-sound"])
+        teardown { await flapd.stop() }
+        let api = flapd.api
+
+        #expect(try await eventually {
+            let sources = try await api.get("/v1/sources").object["sources"] as? [[String: Any]] ?? []
+            return sources.filter { $0["state"] as? String == "ok" }.count == 2
+        })
+        let weather = try await api.get("/v1/sources/weather").object
+        #expect((weather["values"] as? [String: Any])?["temperature"] as? Double == 3.4)
+        #expect(weather["every"] as? String == "10m" && weather["from"] as? String == "127.0.0.1:\(server.port)")
+        #expect(try await api.get("/v1/sources/door").object["state"] as? String == "missing")
+        #expect(try await api.get("/v1/sources/nothing").status == 404)
+
+        // A quick message's text names the sources' values.
+        let saved = try await api.request("PUT", "/v1/templates/outside", body: Data(#"{"text": "{{weather.temperature}} C, HIGH {{weather.high}}\n{{door.state}}"}"#.utf8),
+                                          headers: ["Content-Type": "application/json"])
+        #expect(saved.status == 200 || saved.status == 201, "\(saved.text)")
+        #expect(try await api.post("/v1/templates/outside/send", json: [:]).status == 202)
+        #expect(try await eventually { try await Self.boardText(api).contains("3.4 C, HIGH 5.1") })
+        #expect(try await Self.boardText(api).contains("--"))
+        // A name no source gives is refused when saved, naming what there is.
+        let typo = try await api.request("PUT", "/v1/templates/typo", body: Data(#"{"text": "{{weather.temprature}}"}"#.utf8), headers: ["Content-Type": "application/json"])
+        #expect(typo.status == 200 || typo.status == 201)
+        let sentTypo = try await api.post("/v1/templates/typo/send", json: [:])
+        #expect(sentTypo.status == 400 && sentTypo.error.contains("weather has high, stale, temperature, updated"), "\(sentTypo.error)")
+
+        // The webhook, with its own key: that key does nothing else.
+        let door = HTTPClient(base: "http://127.0.0.1:\(flapd.apiPort)", headers: ["Authorization": "Bearer door-key-0123456789"])
+        let pushed = try await door.post("/v1/sources/door", json: ["state": "OPEN"])
+        #expect(pushed.status == 200 && (pushed.object["values"] as? [String: Any])?["state"] as? String == "OPEN", "\(pushed.text)")
+        #expect(try await door.post("/v1/messages", json: ["text": "HI"]).status == 401)
+        #expect(try await door.post("/v1/sources/weather", json: ["state": "x"]).status == 401)
+        let wrong = try await door.post("/v1/sources/door", json: ["colour": "red"])
+        #expect(wrong.status == 400 && wrong.error.contains("colour: is not one of this source's fields (state)"))
+        #expect(try await api.post("/v1/sources/weather", json: ["temperature": 20]).status == 409)
+        #expect(try await api.post("/v1/sources/door/refresh", json: [:]).status == 409)
+        #expect(try await api.post("/v1/sources/weather/refresh", json: [:]).status == 202)
+
+        // VBML's props are the sources' values too.
+        let vbml = try await api.post("/v1/messages", json: ["vbml": ["components": [["template": "DOOR {{door.state}}\n{{news.headline}}"]]]])
+        #expect(vbml.status == 202, "\(vbml.text)")
+        #expect(try await eventually { try await Self.boardText(api).contains("LIBRARY OPENS LATE") })
+        let shown = try await Self.boardText(api)
+        #expect(shown.hasPrefix("DOOR OPEN\nLIBRARY OPENS LATE ON"), "\(shown)")
+
+        let status = try await api.get("/v1/status").object["sources"] as? [[String: Any]] ?? []
+        #expect(status.compactMap { $0["name"] as? String } == ["weather", "news", "door"])
+        let metrics = try await HTTPClient(base: "http://127.0.0.1:\(flapd.apiPort)").get("/metrics").text
+        #expect(metrics.contains(#"flapd_source_looks_total{source="weather",outcome="changed"} 1"#) || metrics.contains(#"flapd_source_looks_total{outcome="changed",source="weather"}"#), "\(metrics.split(separator: "\n").filter { $0.contains("source") })")
+        #expect(metrics.contains("flapd_source_updated_timestamp_seconds"))
+        // Kept: pushed values are there after a restart.
+        await flapd.stop()
+        let again = try await FlapdProcess.start(stateDirectory: flapd.stateDirectory, arguments: ["--config", config.path, "--no-sound"])
+        teardown { await again.stop() }
+        #expect((try await again.api.get("/v1/sources/door").object["values"] as? [String: Any])?["state"] as? String == "OPEN")
+    }
+
+    static func boardText(_ api: HTTPClient) async throws -> String {
+        let panels = try await api.get("/v1/board").object["panels"] as? [[String: Any]] ?? []
+        return (panels.first?["text"] as? [String])?.map { $0.split(separator: " ").joined(separator: " ") }.joined(separator: "\n") ?? ""
+    }
+}
