@@ -22,13 +22,15 @@ struct SlotsAPI {
         }
         // The temporary message ended early (the door closed): the board goes back at once.
         v1.delete("temporary") { request, _ in
-            guard let temporary = try await intake.inbox.slots().first(where: { $0.duration != nil }) else {
+            // A person's covers a trigger's, so it is the one showing.
+            let temporaries = try await intake.inbox.slots().filter { $0.duration != nil }
+            guard let temporary = temporaries.first(where: { $0.priority == .person }) ?? temporaries.first else {
                 return Responses.error(.notFound, "no temporary message is showing")
             }
             if let member = MemberAccess.member(of: request), member.sender != temporary.sender.id {
                 return Responses.error(.forbidden, "a member ends only their own temporary message, not \(temporary.sender.id)'s")
             }
-            _ = try await intake.inbox.clearSlot(Message.temporarySlot, now: intake.now())
+            _ = try await intake.inbox.clearSlot(temporary.slotKey, now: intake.now())
             return Response(status: .noContent)
         }
     }

@@ -63,8 +63,32 @@ public struct Message: Sendable, Equatable, Codable {
     /// never in a sender id, so it is no sender's slot.
     public static let temporarySlot = "#temporary"
 
-    /// The slot this message takes: its sender's, or the temporary one.
-    public var slotKey: String { duration == nil ? sender.id : Self.temporarySlot }
+    /// The slot a trigger's temporary message takes: its own, so a trigger never replaces a
+    /// person's temporary message (a person's message wins over a trigger's).
+    public static let triggerSlot = "#trigger"
+
+    /// The slot this message takes: its sender's, or the temporary one (a trigger's own).
+    public var slotKey: String { duration == nil ? sender.id : priority == .trigger ? Self.triggerSlot : Self.temporarySlot }
+
+    /// Who a message is from, for which covers which: a person's message (from any API, MQTT,
+    /// Home Assistant, an assistant) wins over a trigger's and a schedule's, a trigger's over a
+    /// schedule's.
+    public enum Priority: Int, Sendable, Comparable {
+        case schedule = 1, trigger = 2, person = 3
+
+        public static func < (a: Priority, b: Priority) -> Bool { a.rawValue < b.rawValue }
+    }
+
+    /// The sources flapd's own automation sends from; everything else is a person's.
+    public static let scheduleSource = "schedule", triggerSource = "trigger"
+
+    public var priority: Priority {
+        switch source {
+        case Self.scheduleSource: .schedule
+        case Self.triggerSource: .trigger
+        default: .person
+        }
+    }
 
     /// An empty text (or only spaces): its sender clearing their slot, as Home Assistant's text
     /// entity does when a person empties it.

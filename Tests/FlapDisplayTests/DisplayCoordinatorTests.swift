@@ -46,9 +46,9 @@ import TestSupport
 
 
         func send(_ id: String, from sender: String, text: String, created: TimeInterval = 0, lifetime: TimeInterval = 3600,
-                  bypassQuietHours: Bool = false, duration: Int? = nil) async throws {
+                  bypassQuietHours: Bool = false, duration: Int? = nil, source: String = "test") async throws {
             var message = Message(id: id, sender: Sender(id: sender), content: .text(text), createdAt: time.now() + created,
-                                  expiresAt: time.now() + created + (duration.map(TimeInterval.init) ?? lifetime), source: "test")
+                                  expiresAt: time.now() + created + (duration.map(TimeInterval.init) ?? lifetime), source: source)
             if bypassQuietHours { message.bypassQuietHours = true }
             message.duration = duration
             _ = try await inbox.accept(message, now: time.now())

@@ -4,7 +4,7 @@ import FlapMessaging
 /// policy picks again: `latest` falls back to the newest remaining slot, `sender` clears the
 /// board, `rotate` drops it from the rotation. With no message at all the board is blank.
 /// `kiosk` shows no message: the room takes the panel. A temporary message covers the choice
-/// while it lasts.
+/// while it lasts; a person's message wins over a trigger's and a schedule's.
 public enum PanelPolicy: Sendable, Equatable {
     /// The newest message of any sender.
     case latest
@@ -16,13 +16,34 @@ public enum PanelPolicy: Sendable, Equatable {
     case kiosk
 
     /// The message to show from `slots` (oldest first); `previous` is the id shown before, and
-    /// `rotationDue` says the rotation period has passed. A temporary message shows over the
-    /// rest while it lasts (on a `sender` panel, only that sender's), and what it covered comes
-    /// back when it ends.
+    /// `rotationDue` says the rotation period has passed. A person's message wins over a
+    /// trigger's and a schedule's, a trigger's over a schedule's (docs/triggers.md):
+    ///
+    /// 1. a person's temporary message, while it lasts;
+    /// 2. a person's persistent message: `latest` shows the newest person's message even when a
+    ///    schedule's is newer; `rotate` takes every persistent message in turn, and a trigger
+    ///    does not cover a rotation with a person's message in it;
+    /// 3. a trigger's temporary message, while it lasts;
+    /// 4. a schedule's message.
+    ///
+    /// What a temporary message covered comes back when it ends. On a `sender` panel only that
+    /// sender's messages count.
     func choose(from slots: [Message], previous: String?, rotationDue: Bool) -> Message? {
         let persistent = slots.filter { $0.duration == nil }
-        if let temporary = slots.last(where: { $0.duration != nil }), shows(temporary) { return temporary }
+        func temporary(_ priority: Message.Priority) -> Message? {
+            slots.last { $0.duration != nil && $0.priority == priority }.flatMap { shows($0) ? $0 : nil }
+        }
+        if let personal = temporary(.person) { return personal }
+        let people = persistent.filter { $0.priority == .person && counts($0) }
+        if let trigger = temporary(.trigger), people.isEmpty { return trigger }
+        if case .latest = self, !people.isEmpty { return choosePersistent(from: people, previous: previous, rotationDue: rotationDue) }
         return choosePersistent(from: persistent, previous: previous, rotationDue: rotationDue)
+    }
+
+    /// Whether this panel would show `message` at all.
+    private func counts(_ message: Message) -> Bool {
+        if case .sender(let sender) = self { return message.sender.id == sender }
+        return self != .kiosk
     }
 
     private func shows(_ temporary: Message) -> Bool {
