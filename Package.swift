@@ -152,7 +152,7 @@ let package = Package(
         .target(
             name: "FlapSources",
             dependencies: [
-                "FlapCore", "FlapJSON", "FlapPrimitives", "FlapStorage", "FlapMetrics",
+                "FlapCore", "FlapJSON", "FlapMessaging", "FlapPrimitives", "FlapStorage", "FlapMetrics",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
@@ -320,7 +320,7 @@ let package = Package(
             name: "FlapDisplayTests",
             dependencies: ["FlapDisplay", "FlapCore", "FlapHardware", "FlapSimulated", "FlapLinux", "FlapMessaging", "FlapTime", "FlapKiosk", "Wematch", "TestSupport",
                            .product(name: "Logging", package: "swift-log")]),
-        .testTarget(name: "FlapSourcesTests", dependencies: ["FlapSources", "FlapCore", "FlapJSON", "TestSupport", .product(name: "Logging", package: "swift-log")]),
+        .testTarget(name: "FlapSourcesTests", dependencies: ["FlapSources", "FlapCore", "FlapJSON", "FlapMessaging", "FlapStorage", "TestSupport", .product(name: "Logging", package: "swift-log")]),
         .testTarget(name: "FlapTOMLTests", dependencies: ["FlapTOML", "TestSupport"]),
         .testTarget(name: "FlapTimeTests", dependencies: ["FlapTime", "FlapMessaging", "TestSupport"]),
         .testTarget(

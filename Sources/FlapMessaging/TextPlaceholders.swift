@@ -65,7 +65,7 @@ public enum TextPlaceholders {
     }
 
     /// A value as text: strings as they are, whole numbers without a point, true and false.
-    static func text(_ value: JSONValue) -> String? {
+    public static func text(_ value: JSONValue) -> String? {
         switch value {
         case .string(let text): text
         case .bool(let flag): flag ? "true" : "false"

@@ -1,4 +1,5 @@
 import FlapJSON
+import FlapPrimitives
 import FlapStorage
 import FoundationEssentials
 import Glibc
@@ -48,6 +49,7 @@ extension SourceHub {
             entry.lastAttempt = record.updated
         }
         metricsLooked(name, updated: record.updated)
+        shelf.changes.yield(SourceChange(source: name, pushed: true))
         return shelf.health(at: currentDate()).first { $0.name == name }!
     }
 

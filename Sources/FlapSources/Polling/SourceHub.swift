@@ -127,6 +127,7 @@ public final class SourceHub<C: Clock>: Sendable where C.Duration == Duration {
                     $0.warnings = warnings
                 }
                 metrics?.sourceLooked(source: name, outcome: "changed", updated: record.updated)
+                shelf.changes.yield(SourceChange(source: name, pushed: false))
             }
         } catch {
             let failures = shelf.update(name) { entry in

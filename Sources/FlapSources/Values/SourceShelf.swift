@@ -1,5 +1,6 @@
 import FlapCore
 import FlapJSON
+import FlapPrimitives
 import FoundationEssentials
 import Synchronization
 
@@ -24,6 +25,8 @@ public final class SourceShelf: Sendable {
 
     public let definitions: [SourceDefinition]
     let zone: ZoneRules
+    /// Each new content: a fetch that brought something new, or a push.
+    public let changes = Watchers<SourceChange>()
     private let entries: Mutex<[String: Entry]>
 
     init(definitions: [SourceDefinition], zone: ZoneRules, entries: [String: Entry]) {
@@ -79,4 +82,11 @@ public final class SourceShelf: Sendable {
             return result
         }
     }
+}
+
+/// A source's content changed.
+public struct SourceChange: Sendable, Equatable {
+    public var source: String
+    /// By a push to a webhook (each push is an event), rather than a fetch.
+    public var pushed: Bool
 }

@@ -10,7 +10,8 @@ import FoundationEssentials
 /// - json and webhook: each named value.
 /// - feed: `title`, `headline` (the first), `headlines` (a list of `title`), `count`.
 /// - calendar: `next` (`title`, `location`, `start` as 14:30 or "all day", `day` as today,
-///   tomorrow or a weekday, `date`, `in` as "12 min", "2 h 5 min", "1 day" or "3 days", `minutes`),
+///   tomorrow or a weekday, `date`, `in` as "12 min", "2 h 5 min", "1 day" or "3 days", `minutes`, `at` as an
+///   RFC 3339 instant),
 ///   `events` (the next ones, each the same), `today` (today's, each the same), `today_count`,
 ///   and with `countdown`, `countdown` (`title`, `days`, `date`).
 public enum SourceValues {
@@ -54,7 +55,7 @@ public enum SourceValues {
     static func calendarValues(_ calendar: Calendar?, definition: SourceDefinition, now: Date, zone: ZoneRules) -> [String: JSONValue] {
         let placeholder = JSONValue.string(definition.placeholder)
         let emptyEvent: JSONValue = .object(["title": placeholder, "location": placeholder, "start": placeholder, "day": placeholder,
-                                             "date": placeholder, "in": placeholder, "minutes": placeholder])
+                                             "date": placeholder, "in": placeholder, "minutes": placeholder, "at": placeholder])
         var values: [String: JSONValue] = ["next": emptyEvent, "events": .array([]), "today": .array([]), "today_count": placeholder]
         if definition.countdown != nil { values["countdown"] = .object(["title": placeholder, "days": placeholder, "date": placeholder]) }
         guard let calendar else { return values }
@@ -75,6 +76,7 @@ public enum SourceValues {
                 "date": .string("\(date.year)-\(two(date.month))-\(two(date.day))"),
                 "in": .string(occurrence.start <= now ? "now" : span(minutes: minutes, days: Int(day - today), allDay: occurrence.allDay)),
                 "minutes": .number(Double(minutes)),
+                "at": .string(occurrence.start.formatted(.iso8601)),
             ])
         }
         if let next = upcoming.first { values["next"] = describe(next) }
