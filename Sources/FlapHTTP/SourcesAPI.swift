@@ -5,6 +5,8 @@ import Hummingbird
 public protocol SourceDesk: Sendable {
     /// Every source as its own JSON: its settings (no URL's query, no header), health and values now.
     func sources() -> [any Encodable & Sendable]
+    /// Every trigger: its source, its condition in words, when it last fired, until when it cools down.
+    func triggerViews() async -> [any Encodable & Sendable]
     func source(_ name: String) -> (any Encodable & Sendable)?
     /// Each source's health, for `/v1/status`.
     func health() -> [any Encodable & Sendable]
@@ -37,7 +39,7 @@ struct SourcesAPI {
 
     func add(to v1: RouterGroup<BasicRequestContext>) {
         v1.get("sources") { _, _ in
-            Responses.json(.ok, ["sources": (desk?.sources() ?? []).map(Encoded.init)])
+            Responses.json(.ok, ["sources": (desk?.sources() ?? []).map(Encoded.init), "triggers": (await desk?.triggerViews() ?? []).map(Encoded.init)])
         }
         v1.get("sources/:name") { _, context in
             let name = context.parameter("name")

@@ -10,6 +10,7 @@ import FlapJSON
 import FlapTime
 import Foundation
 import Testing
+@testable import FlapSources
 import TestSupport
 @testable import FlapService
 
@@ -123,6 +124,62 @@ import TestSupport
         #expect(problems("[[schedule]]\nname = \"l\"\ntimes = [\"sunrise\"]\ntext = \"X\"\n")
             == ["line 3, schedule[0].times: sunrise and sunset need the board's location: [location] latitude and longitude in flapd.toml"])
         #expect(problems("[location]\nlatitude = 95\nlongitude = 0\n") == ["line 2, location.latitude: must be -90 to 90 (degrees, north positive), not 95.0"])
+    }
+
+    @Test func sourcesAndTriggersAreRead() throws {
+        let parsed = try ConfigurationParser.parse("""
+            [[source]]
+            name = "weather"
+            kind = "json"
+            url = "https://api.open-meteo.com/v1/forecast?latitude=52.52&longitude=13.41&current=temperature_2m"
+            every = "15m"
+            stale_after = "3h"
+            values = { temperature = "/current/temperature_2m" }
+
+            [[source]]
+            name = "outside"
+            kind = "json"
+            url = "http://homeassistant.local:8123/api/states/sensor.outdoor_temperature"
+            header_files = { Authorization = "/etc/flapd/home-assistant-token" }
+            values = { temperature = "/state" }
+
+            [[source]]
+            name = "door"
+            kind = "webhook"
+            fields = ["state"]
+
+            [[trigger]]
+            name = "frost"
+            source = "weather"
+            value = "temperature"
+            below = 0
+            text = "FROST {{weather.temperature}}"
+            duration = "10m"
+            cooldown = "6h"
+
+            [[trigger]]
+            name = "door"
+            source = "door"
+            equals = "open"
+            value = "state"
+            text = "DOOR OPEN"
+            cooldown = 0
+            """, file: "flapd.toml")
+        #expect(parsed.sources.map(\.name) == ["weather", "outside", "door"])
+        #expect(parsed.sources[0].every == .seconds(900) && parsed.sources[0].staleAfter == .seconds(10_800))
+        #expect(parsed.sources[1].headerFiles == ["Authorization": "/etc/flapd/home-assistant-token"])
+        #expect(parsed.triggers.map(\.condition) == [.below(value: "temperature", 0), .equals(value: "state", "open")])
+        #expect(parsed.triggers[0].duration == 600 && parsed.triggers[0].cooldown == .seconds(21_600) && parsed.triggers[1].cooldown == .zero)
+        #expect(problems("[[source]]\nname = \"Weather\"\nkind = \"json\"\nurl = \"ftp://x\"\nvalues = { t = \"current\" }\n") == [
+            "line 2, source[0].name: \"Weather\" must be lowercase letters, digits and _, starting with a letter (it is how templates name it: {{Weather.value}})",
+            "line 4, source[0].url: \"ftp://x\" must start with http://, https:// or file://, or be a path starting with /",
+            "line 5, source[0].values.t: \"current\" is not a JSON Pointer: it starts with / (such as /current/temperature_2m)",
+        ])
+        #expect(problems("[[source]]\nname = \"time\"\nkind = \"webhook\"\nfields = [\"x\"]\n") == ["line 2, source[0].name: time is the board's own {{time}}; call the source something else"])
+        #expect(problems("[[source]]\nname = \"a\"\nkind = \"feed\"\nurl = \"/x\"\nevery = 5\n") == ["line 5, source[0].every: must be at least 30 seconds"])
+        #expect(problems("[[trigger]]\nname = \"t\"\nsource = \"moon\"\ntext = \"X\"\n") == ["line 3, trigger[0].source: there is no [[source]] called moon"])
+        #expect(problems("[[source]]\nname = \"a\"\nkind = \"webhook\"\nfields = [\"x\"]\n[[trigger]]\nname = \"t\"\nsource = \"a\"\nabove = 3\ntext = \"X\"\n")
+            == ["line 5, trigger[0].value: above, below and equals compare a value of the source: value = \"temperature\""])
     }
 
     @Test func aPanelsModelIsItsSizeByName() throws {

@@ -39,6 +39,15 @@ import TestSupport
             kind = "webhook"
             fields = ["state"]
             key_file = "\(folder.path)/door.key"
+
+            [[trigger]]
+            name = "visitor"
+            source = "door"
+            value = "state"
+            equals = "open"
+            text = "SOMEONE AT THE DOOR"
+            duration = "5m"
+            cooldown = 0
             """.write(to: config, atomically: true, encoding: .utf8)
         let flapd = try await FlapdProcess.start(arguments: ["--config", config.path, "--no-sound"])
         teardown { await flapd.stop() }
@@ -79,7 +88,18 @@ import TestSupport
         #expect(try await api.post("/v1/sources/door/refresh", json: [:]).status == 409)
         #expect(try await api.post("/v1/sources/weather/refresh", json: [:]).status == 202)
 
-        // VBML's props are the sources' values too.
+        // The push fired the trigger, whose board waits under the person's quick message.
+        let triggers = try await api.get("/v1/sources").object["triggers"] as? [[String: Any]] ?? []
+        #expect(triggers.first?["name"] as? String == "visitor" && triggers.first?["when"] as? String == "state is open" && triggers.first?["lastFired"] is String)
+        let slots = try await api.get("/v1/slots").object["slots"] as? [[String: Any]] ?? []
+        #expect(slots.contains { $0["source"] as? String == "trigger" && $0["duration"] as? Int == 300 })
+        #expect(try await Self.boardText(api).contains("3.4 C"))
+        for slot in slots where slot["source"] as? String != "trigger" {
+            #expect(try await api.request("DELETE", "/v1/slots/\(slot["sender"] as! String)").status == 204)
+        }
+        #expect(try await eventually { try await Self.boardText(api).contains("SOMEONE AT THE DOOR") })
+
+        // VBML's props are the sources' values too; a person's message covers the trigger's.
         let vbml = try await api.post("/v1/messages", json: ["vbml": ["components": [["template": "DOOR {{door.state}}\n{{news.headline}}"]]]])
         #expect(vbml.status == 202, "\(vbml.text)")
         #expect(try await eventually { try await Self.boardText(api).contains("LIBRARY OPENS LATE") })

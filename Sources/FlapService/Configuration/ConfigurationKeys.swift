@@ -14,7 +14,7 @@ enum ConfigurationKeys {
 
     /// The file's top level.
     static let file = Table(always: ["state_dir", "listen", "log_level", "api", "local_api", "messages", "sound", "mqtt", "panel",
-                                     "sensor", "room", "mirror", "time", "schedule", "location", "source"])
+                                     "sensor", "room", "mirror", "time", "schedule", "location", "source", "trigger"])
 
     static let panelLED = ["width", "height", "orientation", "reverse_blocks", "wiring", "current_limit_ma", "format", "chain", "parallel",
                            "hardware_mapping", "pwm_bits", "gpio_slowdown", "brightness", "brightness_schedule", "blank_after_seconds", "fps"]
@@ -40,6 +40,8 @@ enum ConfigurationKeys {
                                         "hold_minutes", "sender"])
         case "source": Table(always: ["name", "kind", "url", "every", "stale_after", "timeout", "headers", "header_files", "values", "fields",
                                       "limit", "countdown", "placeholder", "key_file"])
+        case "trigger": Table(always: ["name", "source", "starts_within", "value", "above", "below", "equals", "text", "vbml", "quick_message",
+                                       "duration", "cooldown", "sender"])
         case "sensor": Table(always: ["driver", "device", "straps", "format", "baud", "people", "names"])
         case "room": Table(always: ["name", "kiosk", "code", "names", "chime", "buzzer"])
         case "mirror": Table(always: ["id", "api", "url", "key_file", "token_file", "interval_seconds", "sender"])

@@ -33,6 +33,7 @@ public enum ConfigurationParser {
         reader.sections("sensor") { _, sensor in configuration.sensors.append(parseSensor(&sensor)) }
         reader.section("location") { configuration.location = parseLocation(&$0) }
         reader.sections("source") { _, source in addSource(&source, to: &configuration) }
+        reader.sections("trigger") { _, trigger in addTrigger(&trigger, to: &configuration) }
         reader.sections("schedule") { _, schedule in addSchedule(&schedule, to: &configuration) }
         reader.sections("mirror") { index, mirror in configuration.mirrors.append(parseMirror(&mirror, index: index)) }
         reader.section("room") { configuration.room = parseRoom(&$0) }

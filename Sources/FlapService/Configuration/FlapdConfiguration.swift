@@ -58,6 +58,8 @@ public struct FlapdConfiguration: Sendable, Equatable {
     public var schedules: [ScheduleDefinition] = []
     /// Content that fills boards by itself (`[[source]]`).
     public var sources: [SourceDefinition] = []
+    /// Boards shown when a source's condition holds (`[[trigger]]`).
+    public var triggers: [TriggerDefinition] = []
     /// Where the board is (`[location]`), for schedules that follow the sun.
     public var location: GeoLocation?
 

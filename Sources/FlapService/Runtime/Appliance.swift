@@ -56,6 +56,11 @@ public final class Appliance: Sendable {
             : SourceHub(definitions: configuration.sources, zone: zone, stateDirectory: stateDirectory.path, clock: ContinuousClock(),
                         now: { Date() }, metrics: metrics, logger: logger)
         if let sources { intake.sourceProps = { sources.shelf.props(at: $0) } }
+        let statePath = stateDirectory.path
+        let triggers = sources.map {
+            TriggerRunner(definitions: configuration.triggers, shelf: $0.shelf, intake: intake, clock: ContinuousClock(), now: { Date() },
+                          stateDirectory: statePath, logger: logger)
+        }
         let schedules = ScheduleRunner(inbox: inbox, intake: intake, time: .system, trust: { [clockTrust] in clockTrust.verdict() },
                                        fromFile: configuration.schedules, location: configuration.location, logger: logger)
         let mqttPassword = try configuration.mqtt?.passwordFile.map { try resolve(.file($0), purpose: "MQTT password") }
@@ -82,7 +87,7 @@ public final class Appliance: Sendable {
                                      calibrationStore: calibration, controls: controls)
         let parts = ApplianceParts(intake: intake, boards: boards, metrics: metrics, heartRate: heartRate, room: room, outbox: outbox,
                                    deliveryWorkers: panels.compactMap(\.delivery), live: live, mqtt: mqtt, clockTrust: clockTrust,
-                                   schedules: schedules, sources: sources.map(ApplianceSources.init))
+                                   schedules: schedules, sources: sources.map { ApplianceSources(hub: $0, triggers: triggers) })
         let listeners = try Self.listeners(configuration, parts: parts, secrets: try ApplianceSecrets(configuration, in: stateDirectory, logger: logger),
                                            state: stateDirectory, ports: ports, logger: logger)
 
@@ -97,7 +102,7 @@ public final class Appliance: Sendable {
         if let room { services.append(RoomRunner(room: room, mqtt: mqtt)) }
         if let bell { services.append(bell) }
         services += mirrors
-        if let sources { services.append(SourcesService(hub: sources)) }
+        if let sources { services.append(SourcesService(hub: sources, triggers: triggers)) }
         let panelsNow = boards
         services.append(SystemdNotifier(ready: { [ports] in await ports.waitUntilBound() != nil }, alive: { _ = await panelsNow.panels() },
                                         logger: logger))

@@ -7,6 +7,9 @@ import ServiceLifecycle
 /// The content sources for the API, over the hub that runs them.
 struct ApplianceSources: SourceDesk {
     let hub: SourceHub<ContinuousClock>
+    let triggers: TriggerRunner<ContinuousClock>?
+
+    func triggerViews() async -> [any Encodable & Sendable] { await triggers?.views() ?? [] }
 
     func sources() -> [any Encodable & Sendable] { hub.shelf.views(at: Date()) }
 
@@ -32,11 +35,17 @@ struct ApplianceSources: SourceDesk {
     func isKey(_ key: String, of name: String) -> Bool { hub.isKey(key, of: name) }
 }
 
-/// The sources fetched until shutdown.
+/// The sources fetched, and the triggers looking at them, until shutdown.
 struct SourcesService: Service {
     let hub: SourceHub<ContinuousClock>
+    let triggers: TriggerRunner<ContinuousClock>?
 
     func run() async throws {
-        try? await cancelWhenGracefulShutdown { await hub.run() }
+        try? await cancelWhenGracefulShutdown {
+            await withDiscardingTaskGroup { group in
+                group.addTask { await hub.run() }
+                if let triggers { group.addTask { await triggers.run() } }
+            }
+        }
     }
 }

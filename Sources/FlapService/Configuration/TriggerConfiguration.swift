@@ -1,0 +1,72 @@
+import FlapJSON
+import FlapSources
+import FlapTOML
+
+extension ConfigurationParser {
+    /// One `[[trigger]]`: its source, one condition (`starts_within`, `above`, `below`,
+    /// `equals`; none for any push to a webhook), what it shows (`text`, `vbml` as JSON text, or
+    /// `quick_message`), for how long (`duration`) and how often at most (`cooldown`).
+    static func parseTrigger(_ reader: inout TableReader, sources: [SourceDefinition]) -> TriggerDefinition? {
+        defer { reader.finish() }
+        let name = reader.string("name"), source = reader.string("source")
+        guard let name, let source else {
+            if reader["name"] == nil { reader.fail("name", "each [[trigger]] needs a name, such as name = \"frost\"") }
+            if reader["source"] == nil { reader.fail("source", "each [[trigger]] names its [[source]], such as source = \"weather\"") }
+            return nil
+        }
+        func interval(_ key: String) -> Duration? {
+            guard let value = reader[key] else { return nil }
+            if let seconds = value.int, seconds >= 0 { return .seconds(seconds) }
+            if let text = value.string, let duration = text == "0" || text == "0s" ? .zero : SourceInterval.parse(text) { return duration }
+            reader.fail(key, "must be seconds (600) or a time with its unit (\"30s\", \"10m\", \"2h\")")
+            return nil
+        }
+        var conditions: [TriggerDefinition.Condition] = []
+        if let within = interval("starts_within") { conditions.append(.eventStarts(within: within)) }
+        let value = reader.string("value")
+        if let above = reader.number("above") { conditions.append(.above(value: value ?? "", above)) }
+        if let below = reader.number("below") { conditions.append(.below(value: value ?? "", below)) }
+        if let equals = reader["equals"] {
+            if let text = equals.string { conditions.append(.equals(value: value ?? "", text)) }
+            else if let number = equals.int { conditions.append(.equals(value: value ?? "", String(number))) }
+            else { reader.fail("equals", "must be a text or a whole number") }
+        }
+        if conditions.count > 1 { reader.fail("starts_within", "give one condition: starts_within, above, below or equals") }
+        let condition = conditions.first ?? .pushed
+        switch condition {
+        case .above, .below, .equals:
+            if value == nil {
+                reader.fail("value", "above, below and equals compare a value of the source: value = \"temperature\"")
+                return nil
+            }
+        case .eventStarts, .pushed:
+            if value != nil { reader.fail("value", "value names what above, below or equals compares") }
+        }
+        var content: [String: JSONValue] = [:]
+        if let text = reader.string("text") { content["text"] = .string(text) }
+        if let text = reader.string("vbml") {
+            if let document = try? JSONValue(parsing: Array(text.utf8)), document.object != nil {
+                content["vbml"] = document
+            } else {
+                reader.fail("vbml", #"must be a VBML document as JSON text, such as '{"components": [{"template": "FROST {{weather.temperature}}"}]}'"#)
+            }
+        }
+        if let quick = reader.string("quick_message") { content["quickMessage"] = .string(quick) }
+        if content.count > 1 { reader.fail("text", "give one of text, vbml and quick_message") }
+        let duration = interval("duration") ?? .seconds(300)
+        let definition = TriggerDefinition(name: name, source: source, condition: condition, content: content,
+                                           duration: Int(duration.components.seconds), cooldown: interval("cooldown") ?? .seconds(1800),
+                                           sender: reader.string("sender") ?? "trigger")
+        for problem in definition.problems(sources: sources) { reader.fail(problem.key, problem.problem) }
+        return definition
+    }
+
+    static func addTrigger(_ reader: inout TableReader, to configuration: inout FlapdConfiguration) {
+        guard let definition = parseTrigger(&reader, sources: configuration.sources) else { return }
+        if configuration.triggers.contains(where: { $0.name == definition.name }) {
+            reader.fail("name", "another trigger is called \(definition.name) too; give each its own name")
+        } else {
+            configuration.triggers.append(definition)
+        }
+    }
+}
