@@ -9,8 +9,8 @@ import TestSupport
 @Suite(.cleansUp, .timeLimit(.minutes(3))) struct AssistantClientTests {
     static let tools = [
         "add_schedule", "cancel_scheduled", "clear_slot", "delete_quick_message", "get_sound", "list_quick_messages", "list_scheduled",
-        "list_schedules", "list_slots", "preview_layout", "read_board", "read_receipts", "remove_schedule", "room", "save_quick_message",
-        "send_message", "send_quick_message", "set_sound", "status",
+        "list_schedules", "list_slots", "list_sources", "preview_layout", "push_to_source", "read_board", "read_receipts", "refresh_source",
+        "remove_schedule", "room", "save_quick_message", "send_message", "send_quick_message", "set_sound", "status",
     ]
 
     /// What the client saw, as the script printed it.

@@ -33,7 +33,7 @@ import Testing
 
     @Test func everyToolHasAnObjectSchemaAndItsRequiredArgumentsAreItsOwn() async throws {
         let tools = try #require(try await ask(#"{"jsonrpc":"2.0","id":2,"method":"tools/list"}"#)["result"]?["tools"]?.array)
-        #expect(tools.count == MCPServer.toolNames.count && tools.count == 19)
+        #expect(tools.count == MCPServer.toolNames.count && tools.count == 22)
         for tool in tools {
             let schema = try #require(tool["inputSchema"]?.object)
             #expect(schema["type"] == "object" && schema["additionalProperties"] == false)
@@ -42,7 +42,7 @@ import Testing
             #expect(tool["annotations"]?["readOnlyHint"]?.bool != nil, "\(tool["name"]?.string ?? "")")
         }
         let readOnly = tools.filter { $0["annotations"]?["readOnlyHint"] == true }.compactMap { $0["name"]?.string }
-        #expect(readOnly.sorted() == ["get_sound", "list_quick_messages", "list_scheduled", "list_schedules", "list_slots", "preview_layout",
+        #expect(readOnly.sorted() == ["get_sound", "list_quick_messages", "list_scheduled", "list_schedules", "list_slots", "list_sources", "preview_layout",
                                       "read_board", "read_receipts", "room", "status"])
     }
 

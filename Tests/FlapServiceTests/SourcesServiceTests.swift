@@ -106,6 +106,24 @@ import TestSupport
         let shown = try await Self.boardText(api)
         #expect(shown.hasPrefix("DOOR OPEN\nLIBRARY OPENS LATE ON"), "\(shown)")
 
+        // An assistant through flapctl's MCP server: the sources' values, a push.
+        let lines = [
+            #"{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{}}}"#,
+            #"{"jsonrpc":"2.0","method":"notifications/initialized"}"#,
+            #"{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"push_to_source","arguments":{"name":"door","values":{"state":"shut"}}}}"#,
+            #"{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"list_sources","arguments":{}}}"#,
+        ]
+        let mcp = try await ProcessRunner.run(ProcessRunner.builtProduct("flapctl"), ["mcp", "--url", "http://127.0.0.1:\(flapd.apiPort)", "--api-key", flapd.apiKey],
+                                              input: Data((lines.joined(separator: "\n") + "\n").utf8))
+        let answers = mcp.stdoutText.split(separator: "\n").compactMap { try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] }
+        func text(_ id: Int) -> String {
+            let result = answers.first { $0["id"] as? Int == id }?["result"] as? [String: Any]
+            return ((result?["content"] as? [[String: Any]])?.first?["text"] as? String) ?? ""
+        }
+        #expect(text(2).hasPrefix("door is now state = shut\n"), "\(mcp.stdoutText.suffix(1000))")
+        #expect(text(3).contains("weather (json, ok): weather.high = 5.1, weather.temperature = 3.4"), "\(text(3))")
+        #expect(text(3).contains("news (feed, ok): news.count = 3, news.headline = Library opens late on Thursdays & Fridays, news.headlines = 3 items"), "\(text(3))")
+
         let status = try await api.get("/v1/status").object["sources"] as? [[String: Any]] ?? []
         #expect(status.compactMap { $0["name"] as? String } == ["weather", "news", "door"])
         let metrics = try await HTTPClient(base: "http://127.0.0.1:\(flapd.apiPort)").get("/metrics").text
@@ -115,7 +133,7 @@ import TestSupport
         await flapd.stop()
         let again = try await FlapdProcess.start(stateDirectory: flapd.stateDirectory, arguments: ["--config", config.path, "--no-sound"])
         teardown { await again.stop() }
-        #expect((try await again.api.get("/v1/sources/door").object["values"] as? [String: Any])?["state"] as? String == "OPEN")
+        #expect((try await again.api.get("/v1/sources/door").object["values"] as? [String: Any])?["state"] as? String == "shut")
     }
 
     static func boardText(_ api: HTTPClient) async throws -> String {
