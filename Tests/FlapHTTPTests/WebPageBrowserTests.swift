@@ -148,6 +148,49 @@ import TestSupport
     /// A panel stepped by flapd itself, on a phone-sized screen: the page fits the width, and its
     /// calibration form nudges one module by a tenth of a flap. The inbox it found was damaged:
     /// the status says where it was set aside.
+    @Test func theSourcesAreListedInAHouseholdsWords() async throws {
+        let server = try await ContentServer.start()
+        teardown { await server.stop() }
+        let weather = Data(#"{"current": {"temperature_2m": 3.4}}"#.utf8)
+        try await server.route("/forecast", body: weather, contentType: "application/json")
+        let config = FileManager.default.temporaryDirectory.appendingPathComponent("sources-page-\(UUID().uuidString).toml")
+        try """
+            [[source]]
+            name = "weather"
+            kind = "json"
+            url = "\(server.base)/forecast"
+            values = { temperature = "/current/temperature_2m" }
+
+            [[source]]
+            name = "door"
+            kind = "webhook"
+            fields = ["state"]
+
+            [[trigger]]
+            name = "visitor"
+            source = "door"
+            text = "SOMEONE AT THE DOOR"
+            """.write(to: config, atomically: true, encoding: .utf8)
+        let flapd = try await FlapdProcess.start(arguments: ["--config", config.path, "--no-sound"])
+        teardown { await flapd.stop() }
+        #expect(try await flapd.api.post("/v1/sources/door", json: ["state": "open"]).status == 200)
+        let result = try await ProcessRunner.run(try await PythonPeer.python(), [
+            PythonPeer.peersDirectory.appendingPathComponent("browser_sources_check.py").path, "http://127.0.0.1:\(flapd.apiPort)", flapd.apiKey,
+        ])
+        #expect(result.status == 0, "\(result.stderrText)")
+        let seen = try #require(try JSONSerialization.jsonObject(with: Data(result.stdoutText.utf8)) as? [String: Any])
+        let links = seen["links"] as? String ?? "", opened = seen["opened"] as? String ?? ""
+        #expect(seen["listed"] as? Bool == true, "\(links)")
+        #expect(links.contains("When door: a push") && links.contains("Last shown"), "\(links)")
+        // The values a template gets, one tap away.
+        #expect(opened.contains("{{weather.temperature}} 3.4") && opened.contains("{{door.state}} open"), "\(opened)")
+        #expect(!links.contains("{{weather.temperature}}"), "the values are shown before Details is opened: \(links)")
+        #expect(try await eventually { try await server.requests("/forecast").count >= 2 }, "Fetch now did not fetch")
+        #expect(seen["sidewaysScroll"] as? Int == 0, "the page is wider than a phone")
+        #expect((seen["axe"] as? [Any])?.isEmpty == true, "\(seen["axe"] ?? "")")
+        #expect((seen["consoleErrors"] as? [Any])?.isEmpty == true, "\(seen["consoleErrors"] ?? "")")
+    }
+
     @Test func aDirectlyDrivenPanelIsNudgedFromAPhone() async throws {
         let state = FileManager.default.temporaryDirectory.appendingPathComponent("status-\(UUID().uuidString)").path
         try FileManager.default.createDirectory(atPath: state, withIntermediateDirectories: true)

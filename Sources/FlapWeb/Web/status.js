@@ -1,6 +1,7 @@
 // Health at a glance: each panel (its faulty modules, its quiet hours), calibration nudges for
 // directly driven panels, the sound's settings, the storage when it is in trouble, the clock and
-// the schedules, and the links to the broker, the sensors and real Vestaboards.
+// the schedules, the links to the broker, the sensors and real Vestaboards, and the content
+// sources with what they give the board now and the triggers on them.
 import { $, ago, api, fill, isMember, item, onSubmit, refused } from "/web/api.js";
 
 let soundLoaded = false;
@@ -81,7 +82,8 @@ export async function refreshStatus() {
     links.push(plain(`Every ${s.name}`, s.next ? `Next: ${new Date(s.next).toLocaleString([], { weekday: "long", hour: "2-digit", minute: "2-digit" })}.` : "Not due again.",
       `${when}${s.timeZone ? ` (${s.timeZone})` : ""}${s.fromFile ? " · from the configuration file" : ""}`));
   }
-  fill($("links"), links, "Nothing else is set up: no home automation, sensors or Vestaboards.");
+  links.push(...await sourceLines(owner));
+  fill($("links"), links, "Nothing else is set up: no home automation, sensors, Vestaboards or sources.");
   if (!owner) return;
   if (!soundLoaded) { soundLoaded = true; await loadSound(); }
   await loadCalibration(status.panels || []);
@@ -138,4 +140,38 @@ async function loadCalibration(panels) {
     $("cal-note").textContent = reply.status < 300 ? "Nudged; the module homes again." : refused(reply);
   });
   $("calibration").replaceChildren(form);
+}
+
+// The content sources: whether each is up to date, what a template gets from it now, and when
+// its triggers last went off; the owner may fetch one now.
+async function sourceLines(owner) {
+  const reply = await api("GET", "/v1/sources");
+  if (reply.status >= 300) return [];
+  const lines = [];
+  for (const source of reply.data.sources || []) {
+    const values = Object.entries(source.values || {}).filter(([name]) => name !== "stale" && name !== "updated")
+      .map(([name, value]) => `{{${source.name}.${name}}} ${shortValue(value)}`).join(", ");
+    const words = {
+      ok: `Up to date${source.updated ? ` (${time(source.updated)})` : ""}.`,
+      failing: `Could not be fetched just now; the board uses what came at ${source.updated ? time(source.updated) : "the last good fetch"}.`,
+      stale: "Out of date: the board shows -- for its values until it answers again.",
+      missing: source.kind === "webhook" ? "Nothing has been pushed to it yet." : "Nothing has arrived yet.",
+    }[source.state] ?? source.state;
+    const detail = [`${source.kind} from ${source.from}${source.every ? `, every ${source.every}` : ""}, stale after ${source.staleAfter}`,
+      source.error, ...(source.warnings || []), values].filter(Boolean).join(" · ");
+    const buttons = owner && source.kind !== "webhook"
+      ? [["Fetch now", async () => { await api("POST", `/v1/sources/${encodeURIComponent(source.name)}/refresh`); setTimeout(refreshStatus, 1500); }]] : [];
+    lines.push(plain(`Source ${source.name}`, words, detail, buttons));
+  }
+  for (const trigger of reply.data.triggers || []) {
+    lines.push(plain(`When ${trigger.source}: ${trigger.when}`, trigger.lastFired ? `Last shown ${ago(trigger.lastFired)}.` : "Not shown yet.",
+      `trigger ${trigger.name}${trigger.coolingUntil ? ` · waits until ${time(trigger.coolingUntil)} before it may show again` : ""}`));
+  }
+  return lines;
+}
+
+function shortValue(value) {
+  if (Array.isArray(value)) return `(${value.length})`;
+  if (value && typeof value === "object") return value.title ?? "…";
+  return String(value);
 }
