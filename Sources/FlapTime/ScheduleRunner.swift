@@ -189,29 +189,8 @@ public actor ScheduleRunner<C: Clock>: ScheduleBook where C.Duration == Duration
     }
 
     private func fire(_ definition: ScheduleDefinition, at occurrence: Date) async {
-        var fields = definition.messageFields(at: occurrence)
-        if let name = definition.quickMessage {
-            guard let kept = (try? await inbox.template(name))??.fields else {
-                return logger.error("a schedule names a quick message that does not exist", metadata: ["schedule": "\(definition.name)", "quickMessage": "\(name)"])
-            }
-            for key in QuickMessage.keptFields where fields[key] == nil { fields[key] = kept[key] }
-        }
-        do {
-            // Its text's {{weekday}} and the like are the board's date and time as it fires.
-            switch try await intake.submit(fields: fields, source: "schedule", defaultSender: definition.senderID, placeholders: [:]) {
-            case .accepted(let receipt, _):
-                logger.info("schedule fired", metadata: ["schedule": "\(definition.name)", "message": "\(receipt.id)"])
-            case .duplicate, .replayed, .keyReused:
-                break
-            case .invalid(let errors):
-                logger.error("a schedule's message cannot be shown", metadata: ["schedule": "\(definition.name)", "problems": "\(errors)"])
-            case .refused(let reason):
-                logger.warning("a schedule's message was refused", metadata: ["schedule": "\(definition.name)", "reason": "\(reason)"])
-            case .rateLimited:
-                logger.warning("a schedule's message was over its sender's rate", metadata: ["schedule": "\(definition.name)"])
-            }
-        } catch {
-            logger.error("could not commit a schedule's message", metadata: ["schedule": "\(definition.name)", "error": "\(error)"])
-        }
+        // Its text's {{weekday}} and the like are the board's date and time as it fires.
+        _ = await intake.sendAutomated(definition.messageFields(at: occurrence), quickMessage: definition.quickMessage, source: Message.scheduleSource,
+                                       sender: definition.senderID, kind: "schedule", name: definition.name, logger: logger)
     }
 }

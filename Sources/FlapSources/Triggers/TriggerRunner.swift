@@ -137,33 +137,11 @@ public actor TriggerRunner<C: Clock> where C.Duration == Duration {
     /// Sends the trigger's board; whether it was taken.
     private func show(_ definition: TriggerDefinition, at now: Date) async -> Bool {
         var fields = definition.content
-        if let name = fields.removeValue(forKey: "quickMessage")?.string {
-            guard let kept = (try? await intake.inbox.template(name))??.fields else {
-                logger.error("a trigger names a quick message that does not exist", metadata: ["trigger": "\(definition.name)", "quickMessage": "\(name)"])
-                return false
-            }
-            for key in QuickMessage.keptFields where fields[key] == nil { fields[key] = kept[key] }
-        }
+        let quickMessage = fields.removeValue(forKey: "quickMessage")?.string
         fields["duration"] = .number(Double(definition.duration))
         fields["id"] = .string("trigger-\(definition.name)-\(Int64(now.timeIntervalSince1970))")
-        do {
-            switch try await intake.submit(fields: fields, source: Message.triggerSource, defaultSender: definition.sender, placeholders: [:]) {
-            case .accepted(let receipt, _):
-                logger.info("trigger fired", metadata: ["trigger": "\(definition.name)", "message": "\(receipt.id)"])
-                return true
-            case .duplicate, .replayed, .keyReused:
-                return true
-            case .invalid(let errors):
-                logger.error("a trigger's message cannot be shown", metadata: ["trigger": "\(definition.name)", "problems": "\(errors)"])
-            case .refused(let reason):
-                logger.warning("a trigger's message was refused", metadata: ["trigger": "\(definition.name)", "reason": "\(reason)"])
-            case .rateLimited:
-                logger.warning("a trigger's message was over its sender's rate", metadata: ["trigger": "\(definition.name)"])
-            }
-        } catch {
-            logger.error("could not commit a trigger's message", metadata: ["trigger": "\(definition.name)", "error": "\(error)"])
-        }
-        return false
+        return await intake.sendAutomated(fields, quickMessage: quickMessage, source: Message.triggerSource, sender: definition.sender,
+                                          kind: "trigger", name: definition.name, logger: logger)
     }
 
     private func save() {
