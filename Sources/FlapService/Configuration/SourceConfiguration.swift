@@ -6,6 +6,9 @@ extension ConfigurationParser {
     static func parseSource(_ reader: inout TableReader) -> SourceDefinition? {
         defer { reader.finish() }
         let name = reader.string("name")
+        if let name, !SourceDefinition.isName(name) {
+            reader.fail("name", "\(name.debugDescription) must be lowercase letters, digits and _, starting with a letter (it is how templates name it: {{\(name).value}})")
+        }
         let kind: SourceDefinition.Kind? = reader.choice("kind")
         guard let name, let kind else {
             if reader["name"] == nil { reader.fail("name", "each [[source]] needs a name, such as name = \"weather\" (templates say {{weather.temperature}})") }
@@ -34,7 +37,7 @@ extension ConfigurationParser {
             keyFile: reader.string("key_file"))
         if definition.kind != .webhook, definition.keyFile != nil { reader.fail("key_file", "only a webhook has a key of its own") }
         if definition.kind != .calendar, definition.countdown != nil { reader.fail("countdown", "only a calendar counts down to an event") }
-        for problem in definition.problems { reader.fail(problem.key, problem.problem) }
+        for problem in definition.problems where problem.key != "name" { reader.fail(problem.key, problem.problem) }
         definition.placeholder = String(definition.placeholder.prefix(22))
         return definition
     }

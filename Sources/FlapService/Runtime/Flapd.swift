@@ -123,7 +123,8 @@ public struct Flapd: AsyncParsableCommand {
         var configuration = try loadConfiguration()
         apply(to: &configuration)
         if checkConfig {
-            print("configuration OK: \(configuration.panels.count) panel(s), \(configuration.sensors.count) heart-rate source(s)")
+            print("configuration OK: \(configuration.panels.count) panel(s), \(configuration.sensors.count) heart-rate source(s), "
+                  + "\(configuration.sources.count) content source(s), \(configuration.triggers.count) trigger(s), \(configuration.schedules.count) schedule(s)")
             return
         }
         let level = Logger.Level(rawValue: configuration.logLevel) ?? .info

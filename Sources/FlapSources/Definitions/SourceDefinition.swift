@@ -118,7 +118,7 @@ public struct SourceDefinition: Sendable, Equatable {
         return found.map { (key: $0.0, problem: $0.1) }
     }
 
-    static func isName(_ text: String) -> Bool {
+    public static func isName(_ text: String) -> Bool {
         guard let first = text.unicodeScalars.first, ("a"..."z").contains(first), text.count <= 40 else { return false }
         return text.unicodeScalars.allSatisfy { ("a"..."z").contains($0) || ("0"..."9").contains($0) || $0 == "_" }
     }

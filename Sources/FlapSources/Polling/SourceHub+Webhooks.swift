@@ -23,8 +23,9 @@ extension SourceHub {
         guard let object = body.object else { throw SourcePushError.invalid([("", "must be a JSON object of values, such as {\"\(definition.fields[0])\": \"on\"}")]) }
         var problems: [(field: String, problem: String)] = []
         for (field, value) in object.sorted(by: { $0.key < $1.key }) {
-            if !definition.fields.contains(field) {
+            guard definition.fields.contains(field) else {
                 problems.append((field, "is not one of this source's fields (\(definition.fields.joined(separator: ", ")))"))
+                continue
             }
             switch value {
             case .string(let text) where text.count > 500: problems.append((field, "is longer than 500 characters"))

@@ -138,8 +138,11 @@ public final class SourceHub<C: Clock>: Sendable where C.Duration == Duration {
             } ?? 1
             metrics?.sourceLooked(source: name, outcome: "failed", updated: nil)
             if failures == 1 {
-                logger.warning("a source could not be fetched; its last good value is used until it is stale",
-                               metadata: ["source": "\(name)", "error": "\(error.problem)", "staleAfter": "\(definition.staleAfter)"])
+                let hasValue = shelf.entry(name)?.content != nil
+                logger.warning(hasValue ? "a source could not be fetched; its last good values are used until they are stale"
+                                        : "a source could not be fetched; templates show its placeholder until it answers",
+                               metadata: ["source": "\(name)", "error": "\(error.problem)", "staleAfter": "\(SourceInterval.text(definition.staleAfter))",
+                                          "retryIn": "\(SourceInterval.text(Self.backoff(failures: 1, every: definition.every, retryAfter: error.retryAfter)))"])
             }
             return Self.backoff(failures: failures, every: definition.every, retryAfter: error.retryAfter)
         }
