@@ -178,6 +178,12 @@ import TestSupport
         #expect(problems("[[source]]\nname = \"time\"\nkind = \"webhook\"\nfields = [\"x\"]\n") == ["line 2, source[0].name: time is the board's own {{time}}; call the source something else"])
         #expect(problems("[[source]]\nname = \"a\"\nkind = \"feed\"\nurl = \"/x\"\nevery = 5\n") == ["line 5, source[0].every: must be at least 30 seconds"])
         #expect(problems("[[trigger]]\nname = \"t\"\nsource = \"moon\"\ntext = \"X\"\n") == ["line 3, trigger[0].source: there is no [[source]] called moon"])
+        // What schedules and triggers show is checked against the sources' names at start.
+        let webhook = "[[source]]\nname = \"door\"\nkind = \"webhook\"\nfields = [\"state\"]\n"
+        #expect(problems(webhook + "[[schedule]]\nname = \"s\"\ntimes = [\"07:00\"]\ntext = \"DOOR {{door.stat}}\"\n")
+            == ["line 8, schedule[0].text: line 1, position 6: {{door.stat}} is not a placeholder; door has stale, state, updated"])
+        #expect(problems(webhook + "[[trigger]]\nname = \"t\"\nsource = \"door\"\nvbml = '{\"components\": 3}'\n").first?.hasPrefix("line 8, trigger[0].vbml") == true)
+        #expect(problems(webhook + "[[schedule]]\nname = \"s\"\ntimes = [\"07:00\"]\ntext = \"{{weekday}}: DOOR {{door.state}}\"\n").isEmpty)
         #expect(problems("[[source]]\nname = \"a\"\nkind = \"webhook\"\nfields = [\"x\"]\n[[trigger]]\nname = \"t\"\nsource = \"a\"\nabove = 3\ntext = \"X\"\n")
             == ["line 5, trigger[0].value: above, below and equals compare a value of the source: value = \"temperature\""])
     }

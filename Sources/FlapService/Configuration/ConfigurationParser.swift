@@ -38,6 +38,8 @@ public enum ConfigurationParser {
         reader.sections("mirror") { index, mirror in configuration.mirrors.append(parseMirror(&mirror, index: index)) }
         reader.section("room") { configuration.room = parseRoom(&$0) }
         checkAcrossTables(&reader, configuration)
+        // Only a file otherwise right: a table left out by its problems would shift the numbers.
+        if reader.problems.isEmpty { checkTemplates(&reader, configuration) }
         reader.finish()
         guard reader.problems.isEmpty else { throw ConfigurationError(file: file, problems: reader.problems) }
         return configuration
