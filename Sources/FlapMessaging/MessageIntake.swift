@@ -64,7 +64,8 @@ public struct MessageIntake: Sendable {
     ) async -> IntakeTicket {
         var parser = MessageParser(boardSize: boardSize, source: source, defaultSender: defaultSender)
         let time = now()
-        parser.localProps = props(at: time)
+        parser.localProps = localProps?.values(at: time) ?? [:]
+        if let sourceProps { parser.sourceProps = { sourceProps(time) } }
         let parsed: (Message, [String])
         do {
             parsed = try parse(parser, time)

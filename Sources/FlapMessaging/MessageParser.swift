@@ -14,6 +14,15 @@ public struct MessageParser: Sendable {
 
     /// The date and time a VBML document's templates may name, filled into its props.
     public var localProps: [String: JSONValue] = [:]
+    /// The content sources' values, beside ``localProps``: read only for a message that has a
+    /// template (VBML, or a text with placeholders), as a calendar's take a moment to work out.
+    public var sourceProps: (@Sendable () -> [String: JSONValue])?
+
+    /// Every value a template may name.
+    private var allProps: [String: JSONValue] {
+        guard let sourceProps else { return localProps }
+        return localProps.merging(sourceProps()) { own, _ in own }
+    }
     /// For a quick message or a schedule: the values its text's `{{name}}` placeholders take
     /// (``TextPlaceholders``), over ``localProps``; nil leaves text as it is.
     public var textPlaceholders: [String: JSONValue]?
@@ -144,13 +153,13 @@ public struct MessageParser: Sendable {
             guard let text = reader.string("text") else { return nil }
             guard let given = textPlaceholders, TextPlaceholders.named(in: text) else { return .text(text) }
             do {
-                return .text(try TextPlaceholders.fill(text, values: localProps.merging(given) { $1 }, lenient: lenientPlaceholders))
+                return .text(try TextPlaceholders.fill(text, values: allProps.merging(given) { $1 }, lenient: lenientPlaceholders))
             } catch {
                 reader.problems += error.problems
                 return nil
             }
         case "vbml":
-            return reader.object("vbml").map { Content.vbml(.object(LocalProps.filling($0, with: localProps))) }
+            return reader.object("vbml").map { Content.vbml(.object(LocalProps.filling($0, with: allProps))) }
         case "codes":
             return reader.grid("codes", typeName: "a whole number", cell: \.int).map(Content.codes)
         default:
