@@ -47,6 +47,7 @@ enum HelpExamples {
             #"flapctl room watch"#,
         ]),
         ("queue", [#"flapctl queue"#, #"flapctl queue retry 12"#, #"flapctl queue cancel 12"#]),
+        ("sources", [#"flapctl sources"#, #"flapctl sources refresh weather"#, #"flapctl sources push door state=open"#]),
         ("template", [
             #"flapctl template save lunch "LUNCH IS READY""#,
             #"flapctl template send lunch"#,

@@ -132,6 +132,19 @@ import TestSupport
         #expect(text(3).contains("weather (json, ok): weather.high = 5.1, weather.temperature = 3.4"), "\(text(3))")
         #expect(text(3).contains("news (feed, ok): news.count = 3, news.headline = Library opens late on Thursdays & Fridays, news.headlines = 3 items"), "\(text(3))")
 
+        // flapctl.
+        let flapctl = ProcessRunner.builtProduct("flapctl")
+        let connection = ["--url", "http://127.0.0.1:\(flapd.apiPort)", "--api-key", flapd.apiKey]
+        let push = try await ProcessRunner.run(flapctl, ["sources", "push", "door", "state=ajar"] + connection)
+        #expect(push.status == 0 && push.stdoutText == "door: state=ajar\n", "\(push.stdoutText)\(push.stderrText)")
+        let refused = try await ProcessRunner.run(flapctl, ["sources", "push", "door", "colour=red"] + connection)
+        #expect(refused.status != 0 && refused.stderrText.contains("colour: is not one of this source's fields (state)"), "\(refused.stderrText)")
+        let listed = try await ProcessRunner.run(flapctl, ["sources"] + connection).stdoutText
+        #expect(listed.contains("weather  json  ok, updated") && listed.contains("  {{weather.temperature}} 3.4") && listed.contains("  {{news.headlines}} (3 items)")
+                && listed.contains("trigger visitor: when door state is open, last fired"), "\(listed)")
+        #expect(try await ProcessRunner.run(flapctl, ["sources", "refresh", "weather"] + connection).stdoutText.hasPrefix("fetching weather"))
+        #expect(try await ProcessRunner.run(flapctl, ["sources", "push", "door", "state=shut"] + connection).status == 0)
+
         let status = try await api.get("/v1/status").object["sources"] as? [[String: Any]] ?? []
         #expect(status.compactMap { $0["name"] as? String } == ["weather", "news", "door"])
         let metrics = try await HTTPClient(base: "http://127.0.0.1:\(flapd.apiPort)").get("/metrics").text
