@@ -112,7 +112,9 @@ public struct Calendar: Sendable {
                 // Walls a day beyond the window: a zone's offset moves a wall time by hours at most.
                 let endWall = zone.wall(at: to) + 2 * 86_400
                 let untilInstant = rule.until.map { $0.instant(floating: zone) }
-                let walls = rule.walls(from: event.start, through: endWall) { wall in
+                // Back far enough for an occurrence that began before the window and lasts into it.
+                let notBefore = zone.wall(at: from) - event.length - 2 * 86_400
+                let walls = rule.walls(from: event.start, notBefore: notBefore, through: endWall) { wall in
                     guard let until = rule.until, let untilInstant else { return false }
                     if until.isDate || event.start.isDate { return wall.floorDivided(by: 86_400) > until.day }
                     return event.start.with(wall: wall).instant(floating: zone) > untilInstant

@@ -88,9 +88,10 @@ struct RecurrenceRule: Sendable, Equatable {
     }
 
     /// The wall-clock starts of its occurrences from `start` (the event's DTSTART) up to
-    /// `endWall`, ascending, stopping at COUNT and UNTIL; `instant` turns a wall time into an
-    /// instant (for an UNTIL in UTC).
-    func walls(from start: CalendarTime, through endWall: Int64, until untilReached: (Int64) -> Bool) -> [Int64] {
+    /// `endWall`, ascending, stopping at COUNT and UNTIL (`untilReached` says when a wall time
+    /// is past it). Without COUNT, the periods wholly before `notBefore` are skipped rather than
+    /// walked: a weekly event since 2012 is not walked week by week to find next week's.
+    func walls(from start: CalendarTime, notBefore: Int64 = .min, through endWall: Int64, until untilReached: (Int64) -> Bool) -> [Int64] {
         let startDay = start.day
         let startDate = CivilDate(day: startDay)
         var byDay = byDay, byMonthDay = byMonthDay, byMonth = byMonth
@@ -106,8 +107,9 @@ struct RecurrenceRule: Sendable, Equatable {
         }
         var result: [Int64] = []
         var emitted = 0
+        let first = count == nil ? firstPeriod(reaching: notBefore.floorDivided(by: 86_400), from: startDate, startDay: startDay) : 0
         // A rule no day ever matches (BYMONTHDAY=31 with BYMONTH=2) must still end.
-        for period in 0..<200_000 {
+        for period in first..<(first + 200_000) {
             let days = periodDays(period, from: startDate, startDay: startDay)
             guard let first = days.first, first * 86_400 <= endWall else { break }
             var chosen = days.filter { matches($0, byDay: byDay, byMonthDay: byMonthDay, byMonth: byMonth) }
@@ -129,6 +131,20 @@ struct RecurrenceRule: Sendable, Equatable {
             }
         }
         return result
+    }
+
+    /// The index of a period no later than the one holding `day` (one before it, for safety).
+    private func firstPeriod(reaching day: Int64, from start: CivilDate, startDay: Int64) -> Int {
+        guard day > startDay else { return 0 }
+        let target = CivilDate(day: day)
+        let periods: Int64
+        switch frequency {
+        case .daily: periods = day - startDay
+        case .weekly: periods = (day - startDay) / 7
+        case .monthly: periods = Int64((target.year - start.year) * 12 + target.month - start.month)
+        case .yearly: periods = Int64(target.year - start.year)
+        }
+        return max(0, Int(periods / Int64(interval)) - 1)
     }
 
     /// The days (numbers since 1970) of the `index`-th period of the rule, counted in INTERVALs.

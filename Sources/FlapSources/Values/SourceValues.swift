@@ -62,8 +62,10 @@ public enum SourceValues {
         let today = zone.wall(at: now).floorDivided(by: 86_400)
         let tomorrow = zone.instant(wall: (today + 1) * 86_400)
         let horizon = now.addingTimeInterval(400 * 86_400)
-        let upcoming = calendar.occurrences(from: now, to: horizon, zone: zone).filter { $0.start >= now }
-        let todays = calendar.occurrences(from: zone.instant(wall: today * 86_400), to: tomorrow, zone: zone)
+        // Worked out once, from the start of today: today's, the upcoming and the countdown's are all in it.
+        let all = calendar.occurrences(from: zone.instant(wall: today * 86_400), to: horizon, zone: zone)
+        let upcoming = all.filter { $0.start >= now }
+        let todays = all.filter { $0.start < tomorrow }
         func describe(_ occurrence: Calendar.Occurrence) -> JSONValue {
             let wall = zone.wall(at: occurrence.start)
             let day = wall.floorDivided(by: 86_400)
@@ -84,8 +86,7 @@ public enum SourceValues {
         values["today"] = .array(todays.prefix(definition.limit).map(describe))
         values["today_count"] = .number(Double(todays.count))
         if let wanted = definition.countdown?.lowercased(),
-           let target = calendar.occurrences(from: zone.instant(wall: today * 86_400), to: horizon, zone: zone)
-               .first(where: { $0.title.lowercased().contains(wanted) && $0.end > now }) {
+           let target = all.first(where: { $0.title.lowercased().contains(wanted) && $0.end > now }) {
             let day = zone.wall(at: target.start).floorDivided(by: 86_400)
             let date = CivilDate(day: day)
             values["countdown"] = .object(["title": .string(target.title), "days": .number(Double(max(0, day - today))),
