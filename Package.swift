@@ -267,7 +267,7 @@ let package = Package(
         .executableTarget(
             name: "flapbench",
             dependencies: [
-                "FlapControl", "FlapCore", "FlapPrimitives", "FlapHardware", "FlapSimulated", "FlapLinux", "FlapMQTTClient", "Wematch", "FlapKiosk", "BenchmarkCorpus",
+                "FlapControl", "FlapCore", "FlapPrimitives", "FlapHardware", "FlapSimulated", "FlapLinux", "FlapMQTTClient", "Wematch", "FlapKiosk", "FlapSources", "BenchmarkCorpus",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             path: "Benchmarks/flapbench"),

@@ -21,6 +21,7 @@ struct Flapbench: AsyncParsableCommand {
               flapbench
               flapbench --frames
               flapbench --service
+              flapbench --sources
             """)
 
     @Option(help: "Seconds each round of each workload runs.")
@@ -43,6 +44,9 @@ struct Flapbench: AsyncParsableCommand {
 
     @Flag(help: "Measure the Wematch room engine instead: one update for rooms of 20, 200 and 2 000 members; a kiosk frame on a 64x32 matrix and a 1280x720 screen; sample → frame shown.")
     var rooms = false
+
+    @Flag(help: "Measure content sources instead: a calendar's values for a household's calendar and a large one, and reading each (run from the project folder).")
+    var sources = false
 
     @Option(help: "Messages for the POST → plan start measurement (with --service).")
     var messages = 1000
@@ -79,6 +83,9 @@ struct Flapbench: AsyncParsableCommand {
         if rooms {
             WematchBench(seconds: seconds, output: out).run()
             return try await KioskBench(seconds: seconds, output: out).run()
+        }
+        if sources {
+            return try SourcesBench(seconds: seconds, output: out).run()
         }
         if heartRate {
             return try await HeartRateBench(seconds: seconds, output: out).run()
