@@ -52,6 +52,7 @@ public struct Calendar: Sendable {
         }
         if kind != nil { throw SourceProblem("the calendar ends inside a \(kind!) (its END line is missing)") }
         // Events after every zone is known: a VTIMEZONE may come after the events using it.
+        zones.load(Set(eventBlocks.joined().compactMap { $0.parameters["TZID"] }))
         for block in eventBlocks {
             do { events.append(try Self.event(block, zones: zones)) } catch { warnings.append(error.description) }
         }
@@ -98,15 +99,16 @@ public struct Calendar: Sendable {
     }
 
     /// The occurrences that overlap `from..<to` (one starting at `from` with no length too),
-    /// by start; floating times and all-day dates are in `zone`, the board's.
-    public func occurrences(from: Date, to: Date, zone: ZoneRules) -> [Occurrence] {
+    /// by start; floating times and all-day dates are in `zone`, the board's. `titled` keeps only
+    /// the events whose title it accepts (a countdown's), before any is worked out.
+    public func occurrences(from: Date, to: Date, zone: ZoneRules, titled: ((String) -> Bool)? = nil) -> [Occurrence] {
         // An occurrence moved by RECURRENCE-ID replaces the one it names.
         var replaced: [String: Set<Date>] = [:]
         for event in events {
             if let id = event.recurrenceID { replaced[event.uid, default: []].insert(id.instant(floating: zone)) }
         }
         var found: [Occurrence] = []
-        for event in events {
+        for event in events where titled?(event.title) ?? true {
             let starts: [CalendarTime]
             if let rule = event.rule, event.recurrenceID == nil {
                 // Walls a day beyond the window: a zone's offset moves a wall time by hours at most.

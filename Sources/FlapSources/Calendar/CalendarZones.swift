@@ -10,13 +10,26 @@ struct CalendarZones: Sendable {
 
     init(directory: String = ZoneRules.zoneinfo) { self.directory = directory }
 
+    /// The system's zones already read, by TZID (nil: the system has none of that name).
+    private var system: [String: ZoneRules?] = [:]
+
+    /// Reads the system's zone of each TZID once, before the events that name them are read.
+    mutating func load(_ tzids: Set<String>) {
+        for tzid in tzids where system[tzid] == nil { system[tzid] = .some(Self.systemZone(tzid, directory: directory)) }
+    }
+
     func zone(_ tzid: String?) -> ZoneRules? {
         guard let tzid else { return nil }
+        if let known = system[tzid] { return known ?? defined[tzid] }
+        return Self.systemZone(tzid, directory: directory) ?? defined[tzid]
+    }
+
+    private static func systemZone(_ tzid: String, directory: String) -> ZoneRules? {
         if let system = ZoneRules.named(tzid, directory: directory) { return system }
         // Mozilla's old exports: /mozilla.org/20050126_1/Europe/Berlin.
         let parts = tzid.split(separator: "/")
         if parts.count > 2, let system = ZoneRules.named(parts.suffix(2).joined(separator: "/"), directory: directory) { return system }
-        return defined[tzid]
+        return nil
     }
 
     func knows(_ tzid: String) -> Bool { zone(tzid) != nil }

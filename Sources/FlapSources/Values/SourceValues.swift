@@ -62,8 +62,11 @@ public enum SourceValues {
         let today = zone.wall(at: now).floorDivided(by: 86_400)
         let tomorrow = zone.instant(wall: (today + 1) * 86_400)
         let horizon = now.addingTimeInterval(400 * 86_400)
-        // Worked out once, from the start of today: today's, the upcoming and the countdown's are all in it.
-        let all = calendar.occurrences(from: zone.instant(wall: today * 86_400), to: horizon, zone: zone)
+        // Today's and the next ones from the next five weeks (further only when they hold too
+        // few); the countdown's event alone over the whole horizon.
+        let dayStart = zone.instant(wall: today * 86_400)
+        var all = calendar.occurrences(from: dayStart, to: dayStart.addingTimeInterval(35 * 86_400), zone: zone)
+        if all.filter({ $0.start >= now }).count < definition.limit { all = calendar.occurrences(from: dayStart, to: horizon, zone: zone) }
         let upcoming = all.filter { $0.start >= now }
         let todays = all.filter { $0.start < tomorrow }
         func describe(_ occurrence: Calendar.Occurrence) -> JSONValue {
@@ -86,7 +89,8 @@ public enum SourceValues {
         values["today"] = .array(todays.prefix(definition.limit).map(describe))
         values["today_count"] = .number(Double(todays.count))
         if let wanted = definition.countdown?.lowercased(),
-           let target = all.first(where: { $0.title.lowercased().contains(wanted) && $0.end > now }) {
+           let target = calendar.occurrences(from: dayStart, to: horizon, zone: zone, titled: { $0.lowercased().contains(wanted) })
+               .first(where: { $0.end > now }) {
             let day = zone.wall(at: target.start).floorDivided(by: 86_400)
             let date = CivilDate(day: day)
             values["countdown"] = .object(["title": .string(target.title), "days": .number(Double(max(0, day - today))),
