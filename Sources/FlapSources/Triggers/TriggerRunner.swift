@@ -85,7 +85,7 @@ public actor TriggerRunner<C: Clock> where C.Duration == Duration {
 
     private func look(_ definition: TriggerDefinition, pushed: Bool) async {
         let now = now()
-        guard let values = shelf.props(at: now)[definition.source]?.object, values["stale"] != true else { return }
+        guard let values = shelf.values(of: definition.source, at: now)?.object, values["stale"] != true else { return }
         var state = states[definition.name] ?? State()
         let cooled = state.lastFired.map { now.timeIntervalSince($0) >= TimeInterval(definition.cooldown.components.seconds) } ?? true
         let webhook = shelf.definition(definition.source)?.kind == .webhook

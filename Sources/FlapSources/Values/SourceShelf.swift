@@ -49,6 +49,14 @@ public final class SourceShelf: Sendable {
         return props
     }
 
+    /// One source's values (a trigger's look needs no other's).
+    public func values(of name: String, at now: Date) -> JSONValue? {
+        guard let definition = definition(name) else { return nil }
+        let entry = entries.withLock { $0[name] }
+        return SourceValues.values(of: definition, content: entry?.content, fresh: entry?.fresh(at: now) ?? false,
+                                   updated: entry?.record.updated, now: now, zone: zone)
+    }
+
     public func health(at now: Date) -> [SourceHealth] {
         let snapshot = entries.withLock { $0 }
         return definitions.compactMap { definition in
