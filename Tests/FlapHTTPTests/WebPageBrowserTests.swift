@@ -211,6 +211,10 @@ import TestSupport
         #expect(seen["clockShown"] as? Bool == true && (links.contains("The clock is right") || links.contains("Waiting for the correct time")), "\(links)")
         #expect(!links.contains("nothing says whether"), "jargon shown before Details is opened: \(links)")
         #expect((seen["links"] as? String)?.contains("Damaged file set aside") == true, "\(seen["links"] ?? "")")
+        // Quiet now and the default flip, from the page.
+        #expect(seen["controlsSaved"] as? Bool == true && seen["controlsNote"] as? String == "Saved. The board holds still; messages wait.", "\(seen["controlsNote"] ?? "")")
+        let controls = try await flapd.api.get("/v1/controls").object
+        #expect(controls["paused"] as? Bool == true && controls["transition"] as? String == "diagonal", "\(controls)")
         let after = try await flapd.api.get("/v1/panels/main/calibration").object
         let (was, now) = (before["offsets"] as? [Int] ?? [], after["offsets"] as? [Int] ?? [])
         let tenth = Int(((after["stepsPerFlap"] as? Double ?? 0) / 10).rounded())

@@ -29,6 +29,13 @@ try:
     click(driver, "#calibration button[data-tenths='1']")
     out["nudged"] = wait(lambda: "Nudged" in driver.find_element(By.ID, "cal-note").text)
     out["panels"] = driver.find_element(By.ID, "panels").text
+    # Quiet now and the default flip, saved from the phone.
+    wait(lambda: driver.find_element(By.CSS_SELECTOR, "#controls button").is_enabled())
+    driver.find_element(By.ID, "paused").click()
+    driver.execute_script("document.getElementById('default-transition').value = 'diagonal'")
+    click(driver, "#controls button")
+    out["controlsSaved"] = wait(lambda: "Saved." in driver.find_element(By.ID, "controls-note").text)
+    out["controlsNote"] = driver.find_element(By.ID, "controls-note").text
     out["clockShown"] = wait(lambda: "Clock" in driver.find_element(By.ID, "links").text)
     out["links"] = driver.find_element(By.ID, "links").text
     out["axe"] = accessibility(driver)

@@ -6,7 +6,7 @@ import { setUpCompose } from "/web/compose.js";
 import { refreshLists } from "/web/lists.js";
 import { setUpPaint } from "/web/paint.js";
 import { watchRoom } from "/web/room.js";
-import { refreshStatus, setUpSound } from "/web/status.js";
+import { refreshStatus, setUpControls, setUpSound } from "/web/status.js";
 import { registerWorker, showOffline } from "/web/offline.js";
 import { flush } from "/web/outbox.js";
 
@@ -97,6 +97,7 @@ async function open() {
     await setUpCompose(changed);
     if (boards.length) await setUpPaint(boards[0].rows, boards[0].columns, changed);
     setUpSound();
+    setUpControls();
     if (session.role === "owner") setUpMembers();
     watchRoom();
     setInterval(() => { if (!$("app").hidden) { refreshLists(); refreshStatus(); sendWaiting(); } }, 5000);

@@ -85,7 +85,7 @@ export async function refreshStatus() {
   links.push(...await sourceLines(owner));
   fill($("links"), links, "Nothing else is set up: no home automation, sensors, Vestaboards or sources.");
   if (!owner) return;
-  if (!soundLoaded) { soundLoaded = true; await loadSound(); }
+  if (!soundLoaded) { soundLoaded = true; await loadSound(); await loadControls(); }
   await loadCalibration(status.panels || []);
 }
 
@@ -112,6 +112,25 @@ function soundNote(enabled, state, reason, prefix = "") {
       Object.assign(document.createElement("span"), { className: "muted", textContent: reason }));
     note.append(" ", more);
   }
+}
+
+// Quiet now and the default flip, as Home Assistant's switch and select set them.
+async function loadControls() {
+  const controls = (await api("GET", "/v1/controls")).data;
+  $("paused").checked = controls.paused;
+  $("default-transition").value = controls.transition;
+  document.querySelector("#controls button").disabled = false;
+}
+
+function controlsNote(controls, prefix = "") {
+  $("controls-note").textContent = prefix + (controls.paused ? "The board holds still; messages wait." : "The board shows messages as they come.");
+}
+
+export function setUpControls() {
+  onSubmit($("controls"), async () => {
+    const reply = await api("PATCH", "/v1/controls", { paused: $("paused").checked, transition: $("default-transition").value });
+    if (reply.status < 300) controlsNote(reply.data, "Saved. "); else $("controls-note").textContent = refused(reply);
+  });
 }
 
 export function setUpSound() {
