@@ -174,7 +174,8 @@ async function sourceLines(owner) {
       ok: `Up to date${source.updated ? ` (${time(source.updated)})` : ""}.`,
       failing: `Could not be fetched just now; the board uses what came at ${source.updated ? time(source.updated) : "the last good fetch"}.`,
       stale: "Out of date: the board shows -- for its values until it answers again.",
-      missing: source.kind === "webhook" ? "Nothing has been pushed to it yet." : "Nothing has arrived yet.",
+      missing: source.kind === "webhook" ? "Nothing has been pushed to it yet."
+        : source.failures ? "Could not be fetched yet; flapd keeps trying (the reason is under Details)." : "Nothing has arrived yet.",
     }[source.state] ?? source.state;
     const detail = [`${source.kind} from ${source.from}${source.every ? `, every ${source.every}` : ""}, stale after ${source.staleAfter}`,
       source.error, ...(source.warnings || []), values].filter(Boolean).join(" · ");
