@@ -15,13 +15,6 @@ extension ConfigurationParser {
             if reader["kind"] == nil { reader.fail("kind", "each [[source]] needs kind = one of \(SourceDefinition.Kind.allCases.map(\.rawValue).joined(separator: ", "))") }
             return nil
         }
-        func interval(_ key: String) -> Duration? {
-            guard let value = reader[key] else { return nil }
-            if let seconds = value.int, seconds > 0 { return .seconds(seconds) }
-            if let text = value.string, let duration = SourceInterval.parse(text) { return duration }
-            reader.fail(key, "must be seconds (600) or a time with its unit (\"30s\", \"10m\", \"2h\", \"1d\")")
-            return nil
-        }
         func strings(_ key: String) -> [String: String] {
             guard var table = reader.table(key) else { return [:] }
             var found: [String: String] = [:]
@@ -30,8 +23,8 @@ extension ConfigurationParser {
             return found
         }
         var definition = SourceDefinition(
-            name: name, kind: kind, url: reader.string("url"), every: interval("every"), staleAfter: interval("stale_after"),
-            timeout: interval("timeout") ?? .seconds(20), headers: strings("headers"), headerFiles: strings("header_files"),
+            name: name, kind: kind, url: reader.string("url"), every: reader.interval("every"), staleAfter: reader.interval("stale_after"),
+            timeout: reader.interval("timeout") ?? .seconds(20), headers: strings("headers"), headerFiles: strings("header_files"),
             pointers: strings("values"), fields: reader.strings("fields") ?? [], limit: reader.int("limit") ?? 5,
             countdown: reader.string("countdown"), placeholder: reader.string("placeholder") ?? SourceDefinition.defaultPlaceholder,
             keyFile: reader.string("key_file"))
@@ -57,4 +50,19 @@ extension ConfigurationParser {
 /// The names templates already have (the board's date and time), which no source may take.
 enum LocalPropsNames {
     static let reserved: Set<String> = ["weekday", "date", "time", "day", "month", "year", "hour", "minute"]
+}
+
+extension TableReader {
+    /// A length of time: seconds (`600`) or with a unit (`"30s"`, `"10m"`, `"2h"`, `"1d"`); zero
+    /// only where `zero` allows it (a trigger's cooldown).
+    mutating func interval(_ name: String, zero: Bool = false) -> Duration? {
+        guard let value = self[name] else { return nil }
+        if let seconds = value.int, seconds > 0 || (zero && seconds == 0) { return .seconds(seconds) }
+        if let text = value.string {
+            if zero && (text == "0" || text == "0s") { return .zero }
+            if let duration = SourceInterval.parse(text) { return duration }
+        }
+        fail(name, "must be seconds (600) or a time with its unit (\"30s\", \"10m\", \"2h\", \"1d\")")
+        return nil
+    }
 }

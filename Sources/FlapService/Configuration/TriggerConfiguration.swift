@@ -14,15 +14,8 @@ extension ConfigurationParser {
             if reader["source"] == nil { reader.fail("source", "each [[trigger]] names its [[source]], such as source = \"weather\"") }
             return nil
         }
-        func interval(_ key: String) -> Duration? {
-            guard let value = reader[key] else { return nil }
-            if let seconds = value.int, seconds >= 0 { return .seconds(seconds) }
-            if let text = value.string, let duration = text == "0" || text == "0s" ? .zero : SourceInterval.parse(text) { return duration }
-            reader.fail(key, "must be seconds (600) or a time with its unit (\"30s\", \"10m\", \"2h\")")
-            return nil
-        }
         var conditions: [TriggerDefinition.Condition] = []
-        if let within = interval("starts_within") { conditions.append(.eventStarts(within: within)) }
+        if let within = reader.interval("starts_within") { conditions.append(.eventStarts(within: within)) }
         let value = reader.string("value")
         if let above = reader.number("above") { conditions.append(.above(value: value ?? "", above)) }
         if let below = reader.number("below") { conditions.append(.below(value: value ?? "", below)) }
@@ -53,9 +46,9 @@ extension ConfigurationParser {
         }
         if let quick = reader.string("quick_message") { content["quickMessage"] = .string(quick) }
         if content.count > 1 { reader.fail("text", "give one of text, vbml and quick_message") }
-        let duration = interval("duration") ?? .seconds(300)
+        let duration = reader.interval("duration") ?? .seconds(300)
         let definition = TriggerDefinition(name: name, source: source, condition: condition, content: content,
-                                           duration: Int(duration.components.seconds), cooldown: interval("cooldown") ?? .seconds(1800),
+                                           duration: Int(duration.components.seconds), cooldown: reader.interval("cooldown", zero: true) ?? .seconds(1800),
                                            sender: reader.string("sender") ?? "trigger")
         for problem in definition.problems(sources: sources) { reader.fail(problem.key, problem.problem) }
         return definition
