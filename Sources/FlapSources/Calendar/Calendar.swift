@@ -5,6 +5,10 @@ import FoundationEssentials
 /// or renamed occurrence by RECURRENCE-ID), all-day or timed, in the zones they name. Cancelled
 /// events and occurrences are left out. An event this reader cannot read is left out and named
 /// in ``warnings``; a file that is not a calendar is a problem.
+///
+/// Anyone who can add an invitation to a shared calendar writes into this file, so the work it
+/// can cause has a budget (``Budget``): a recurring event whose series would take more than
+/// what is left of it to work out, or beyond ``Budget/recurringEvents``, is left out and named.
 public struct Calendar: Sendable {
     struct Event: Sendable {
         var uid: String
@@ -14,6 +18,8 @@ public struct Calendar: Sendable {
         /// Seconds for a timed event, whole days (times 86 400) for an all-day one.
         var length: Int64
         var rule: RecurrenceRule?
+        /// A COUNT rule's last occurrence (``RecurrenceRule/seriesEnd(from:budget:)``).
+        var lastWall: Int64?
         var extraStarts: [CalendarTime] = []
         var excluded: [CalendarTime] = []
         var recurrenceID: CalendarTime?
@@ -31,13 +37,29 @@ public struct Calendar: Sendable {
     var events: [Event] = []
     public private(set) var warnings: [String] = []
 
+    /// What one calendar may cost.
+    public enum Budget {
+        /// Days looked at while finding where the COUNT rules of one calendar end, when it is
+        /// read (a series from the year 1 with a billion occurrences costs some 300 000).
+        public static let countedDays = 3_000_000
+        /// Recurring events read from one calendar (a household's has tens).
+        public static let recurringEvents = 2_000
+        /// Days looked at by one look at the occurrences of a window (each recurring event
+        /// costs the days of the periods in the window, a few hundred at most).
+        public static let daysPerLook = 2_000_000
+        /// How far before a window an occurrence is looked for that lasts into it: a longer
+        /// event that began earlier is not shown.
+        public static let longestEvent: Int64 = 400 * 86_400
+    }
+
     public init(bytes: [UInt8]) throws(SourceProblem) {
-        let lines = try ContentLine.lines(String(decoding: bytes, as: UTF8.self))
+        let lines = try ContentLine.lines(bytes)
         guard lines.first?.name == "BEGIN", lines.first?.value.uppercased() == "VCALENDAR" else {
             throw SourceProblem("the answer is not an iCalendar file (it does not begin with BEGIN:VCALENDAR; \(SourceContent.preview(bytes)))")
         }
         var zones = CalendarZones()
         var component: [ContentLine] = [], kind: String?
+        var calendarTZID: String?
         var eventBlocks: [[ContentLine]] = []
         for line in lines.dropFirst() {
             if line.name == "BEGIN", kind == nil, ["VEVENT", "VTIMEZONE"].contains(line.value.uppercased()) {
@@ -48,21 +70,56 @@ public struct Calendar: Sendable {
                 kind = nil
             } else if kind != nil {
                 component.append(line)
+            } else if line.name == "X-WR-TIMEZONE" {
+                calendarTZID = line.value
             }
         }
         if kind != nil { throw SourceProblem("the calendar ends inside a \(kind!) (its END line is missing)") }
         // Events after every zone is known: a VTIMEZONE may come after the events using it.
-        zones.load(Set(eventBlocks.joined().compactMap { $0.parameters["TZID"] }))
+        zones.load(Set(eventBlocks.joined().compactMap { $0.parameters["TZID"] } + [calendarTZID].compactMap { $0 }))
+        // Google's exports name the calendar's zone once (X-WR-TIMEZONE) and write times in UTC:
+        // a weekly event at 09:00 there stays at 09:00 across a daylight-saving change.
+        let calendarZone = zones.zone(calendarTZID)
+        var countedDays = Budget.countedDays, recurring = 0, overBudget: [String] = []
         for block in eventBlocks {
-            do { events.append(try Self.event(block, zones: zones)) } catch { warnings.append(error.description) }
+            do {
+                var event = try Self.event(block, zones: zones, calendarZone: calendarZone)
+                if event.rule != nil {
+                    recurring += 1
+                    guard recurring <= Budget.recurringEvents else { overBudget.append(event.title); continue }
+                }
+                if let rule = event.rule, rule.count != nil {
+                    switch rule.seriesEnd(from: event.start, budget: &countedDays) {
+                    case .at(let wall): event.lastWall = wall
+                    case .never: break
+                    case .overBudget:
+                        overBudget.append(event.title)
+                        countedDays = max(countedDays, 0)
+                        continue
+                    }
+                }
+                events.append(event)
+            } catch {
+                warnings.append(error.description)
+            }
+        }
+        if !overBudget.isEmpty {
+            let named = overBudget.prefix(5).map(\.debugDescription).joined(separator: ", ")
+            warnings.append("\(overBudget.count) recurring event\(overBudget.count == 1 ? " is" : "s are") left out: the calendar has more repeats "
+                            + "than flapd works out for one calendar (\(Budget.recurringEvents) recurring events, \(Budget.countedDays) days counted through): "
+                            + named + (overBudget.count > 5 ? ", …" : ""))
         }
     }
 
-    private static func event(_ lines: [ContentLine], zones: CalendarZones) throws(SourceProblem) -> Event {
+    private static func event(_ lines: [ContentLine], zones: CalendarZones, calendarZone: ZoneRules?) throws(SourceProblem) -> Event {
         func time(_ line: ContentLine) throws(SourceProblem) -> CalendarTime {
             let tzid = line.parameters["TZID"]
             if let tzid, !zones.knows(tzid) { throw SourceProblem("line \(line.line): \(line.name) names the time zone \(tzid.debugDescription), which neither the system nor the file defines; the event is left out") }
-            return try CalendarTime.parse(line.value, zone: zones.zone(tzid), line: line.line, property: line.name)
+            let parsed = try CalendarTime.parse(line.value, zone: zones.zone(tzid), line: line.line, property: line.name)
+            // A UTC time in a calendar that names its zone is that zone's wall clock (floating
+            // times stay the board's), as the x-wr-timezone package reads Google's exports.
+            guard let calendarZone, tzid == nil, !parsed.isDate, line.value.hasSuffix("Z") else { return parsed }
+            return CalendarTime(wall: calendarZone.wall(at: parsed.instant(floating: .utc)), zone: calendarZone, isDate: false)
         }
         func times(_ line: ContentLine) throws(SourceProblem) -> [CalendarTime] {
             var found: [CalendarTime] = []
@@ -108,6 +165,7 @@ public struct Calendar: Sendable {
             if let id = event.recurrenceID { replaced[event.uid, default: []].insert(id.instant(floating: zone)) }
         }
         var found: [Occurrence] = []
+        var budget = Budget.daysPerLook
         for event in events where titled?(event.title) ?? true {
             let starts: [CalendarTime]
             if let rule = event.rule, event.recurrenceID == nil {
@@ -115,8 +173,8 @@ public struct Calendar: Sendable {
                 let endWall = zone.wall(at: to) + 2 * 86_400
                 let untilInstant = rule.until.map { $0.instant(floating: zone) }
                 // Back far enough for an occurrence that began before the window and lasts into it.
-                let notBefore = zone.wall(at: from) - event.length - 2 * 86_400
-                let walls = rule.walls(from: event.start, notBefore: notBefore, through: endWall) { wall in
+                let notBefore = zone.wall(at: from) - min(event.length, Budget.longestEvent) - 2 * 86_400
+                let walls = rule.walls(from: event.start, notBefore: notBefore, through: endWall, lastWall: event.lastWall, budget: &budget) { wall in
                     guard let until = rule.until, let untilInstant else { return false }
                     if until.isDate || event.start.isDate { return wall.floorDivided(by: 86_400) > until.day }
                     return event.start.with(wall: wall).instant(floating: zone) > untilInstant

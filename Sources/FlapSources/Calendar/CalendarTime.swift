@@ -51,15 +51,20 @@ enum CalendarDuration {
         for character in rest {
             if character.isNumber { number.append(character); continue }
             if character == "T" { inTime = true; continue }
-            guard let value = Int64(number) else { throw SourceProblem("line \(line): DURATION \(text.debugDescription) is not a duration (P1D, PT1H30M)") }
+            // Up to some 30 years a part: enough for any event, and no sum can overflow.
+            guard number.count <= 9, let value = Int64(number) else {
+                throw SourceProblem("line \(line): DURATION \(text.debugDescription) is not a duration (P1D, PT1H30M) of at most 9 digits a part")
+            }
+            let unit: Int64
             switch (character, inTime) {
-            case ("W", false): total += value * 7 * 86_400
-            case ("D", false): total += value * 86_400
-            case ("H", true): total += value * 3600
-            case ("M", true): total += value * 60
-            case ("S", true): total += value
+            case ("W", false): unit = 7 * 86_400
+            case ("D", false): unit = 86_400
+            case ("H", true): unit = 3600
+            case ("M", true): unit = 60
+            case ("S", true): unit = 1
             default: throw SourceProblem("line \(line): DURATION \(text.debugDescription) is not a duration (P1D, PT1H30M)")
             }
+            total = min(total + value * unit, 1 << 50)
             number = ""
         }
         return sign * total

@@ -1,3 +1,5 @@
+import FlapPrimitives
+
 /// One iCalendar content line (RFC 5545 §3.1): `DTSTART;TZID=Europe/Berlin:20261126T090000`,
 /// unfolded, its name upper-cased, its parameters read (quoted values too), its value as written.
 struct ContentLine: Sendable, Equatable {
@@ -8,19 +10,24 @@ struct ContentLine: Sendable, Equatable {
     var line: Int
 
     /// The file's lines, unfolded: a line starting with a space or tab continues the one before.
-    static func lines(_ text: String) throws(SourceProblem) -> [ContentLine] {
-        var physical: [(Int, String)] = []
-        for (index, raw) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
-            let line = raw.hasSuffix("\r") ? String(raw.dropLast()) : String(raw)
-            if let first = line.first, first == " " || first == "\t", !physical.isEmpty {
+    /// Lines end with CRLF (RFC 5545 §3.1, as Google, iCloud and Outlook serve them), LF or CR.
+    /// Unfolded as bytes before they are read as UTF-8, since a long line may be folded inside a
+    /// character's bytes; a byte-order mark is skipped.
+    static func lines(_ bytes: [UInt8]) throws(SourceProblem) -> [ContentLine] {
+        var body = bytes[...]
+        if body.starts(with: [0xEF, 0xBB, 0xBF]) { body = body.dropFirst(3) }
+        var physical: [(Int, [UInt8])] = []
+        for (index, line) in LineBreaks.lines(of: body).enumerated() {
+            if let first = line.first, first == 0x20 || first == 0x09, !physical.isEmpty {
                 physical[physical.count - 1].1 += line.dropFirst()
             } else if !line.isEmpty {
-                physical.append((index + 1, line))
+                physical.append((index + 1, Array(line)))
             }
         }
         var lines: [ContentLine] = []
+        lines.reserveCapacity(physical.count)
         for (number, text) in physical {
-            lines.append(try ContentLine(text, line: number))
+            lines.append(try ContentLine(String(decoding: text, as: UTF8.self), line: number))
         }
         return lines
     }

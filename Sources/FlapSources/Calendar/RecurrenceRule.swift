@@ -3,7 +3,8 @@ import FlapCore
 /// An RRULE (RFC 5545 §3.3.10) with FREQ DAILY, WEEKLY, MONTHLY or YEARLY and INTERVAL, COUNT,
 /// UNTIL, BYDAY (with ordinals: `-1FR`), BYMONTHDAY, BYMONTH, BYSETPOS and WKST: what calendars
 /// write for events. Each period (day, week, month, year) is walked day by day and its days kept
-/// by the BY parts, as python-dateutil does; a rule part it does not read (BYHOUR, BYWEEKNO,
+/// by the BY parts, as python-dateutil does (never from the year 1 to today: see
+/// ``seriesEnd(from:budget:)``); a rule part it does not read (BYHOUR, BYWEEKNO,
 /// HOURLY, ...) is a problem, and its event is left out and named rather than shown wrong.
 struct RecurrenceRule: Sendable, Equatable {
     enum Frequency: String, Sendable { case daily = "DAILY", weekly = "WEEKLY", monthly = "MONTHLY", yearly = "YEARLY" }
@@ -25,6 +26,9 @@ struct RecurrenceRule: Sendable, Equatable {
     var bySetPos: [Int] = []
     /// 0 Sunday … 6 Saturday; Monday unless WKST says.
     var weekStart = 1
+
+    /// The longest INTERVAL read: every 10 000 periods is already past anything a board shows.
+    static let longestInterval = 10_000
 
     static let weekdays = ["SU", "MO", "TU", "WE", "TH", "FR", "SA"]
 
@@ -51,7 +55,9 @@ struct RecurrenceRule: Sendable, Equatable {
             return numbers
         }
         if let value = parts.removeValue(forKey: "INTERVAL") {
-            guard let number = Int(value), number >= 1 else { throw fail("INTERVAL=\(value) is not a whole number from 1") }
+            guard let number = Int(value), (1...Self.longestInterval).contains(number) else {
+                throw fail("INTERVAL=\(value) is not a whole number from 1 to \(Self.longestInterval)")
+            }
             interval = number
         }
         if let value = parts.removeValue(forKey: "COUNT") {
@@ -88,49 +94,129 @@ struct RecurrenceRule: Sendable, Equatable {
     }
 
     /// The wall-clock starts of its occurrences from `start` (the event's DTSTART) up to
-    /// `endWall`, ascending, stopping at COUNT and UNTIL (`untilReached` says when a wall time
-    /// is past it). Without COUNT, the periods wholly before `notBefore` are skipped rather than
-    /// walked: a weekly event since 2012 is not walked week by week to find next week's.
-    func walls(from start: CalendarTime, notBefore: Int64 = .min, through endWall: Int64, until untilReached: (Int64) -> Bool) -> [Int64] {
-        let startDay = start.day
-        let startDate = CivilDate(day: startDay)
-        var byDay = byDay, byMonthDay = byMonthDay, byMonth = byMonth
+    /// `endWall`, ascending, stopping at `lastWall` (a COUNT rule's last occurrence, from
+    /// ``seriesEnd(from:budget:)``) and UNTIL (`untilReached` says when a wall time is past it).
+    /// The periods wholly before `notBefore` are skipped rather than walked: a weekly event since
+    /// 2012 is not walked week by week to find next week's. Each day looked at costs one from
+    /// `budget`; at nil the walk stops where it is.
+    func walls(from start: CalendarTime, notBefore: Int64 = .min, through endWall: Int64, lastWall: Int64? = nil, budget: inout Int,
+               until untilReached: (Int64) -> Bool) -> [Int64] {
+        let startDate = CivilDate(day: start.day)
+        let parts = filled(from: startDate, startDay: start.day)
+        var result: [Int64] = []
+        var period = firstPeriod(reaching: notBefore.floorDivided(by: 86_400), from: startDate, startDay: start.day)
+        while true {
+            let days = periodDays(period, from: startDate, startDay: start.day)
+            guard let first = days.first, first < Self.lastDay, first * 86_400 <= endWall else { return result }
+            budget -= days.count
+            if budget < 0 { return result }
+            for day in chosen(days, parts) {
+                let wall = day * 86_400 + start.secondOfDay
+                guard wall >= start.wall else { continue }
+                if let lastWall, wall > lastWall { return result }
+                if untilReached(wall) || wall > endWall { return result }
+                result.append(wall)
+            }
+            period += 1
+        }
+    }
+
+    /// Where a COUNT rule's series ends.
+    enum SeriesEnd: Equatable {
+        /// The wall time of its last occurrence (before `start` when it has none).
+        case at(Int64)
+        /// Past the year 9999, or no COUNT: as good as never.
+        case never
+        /// Finding it would take more than the budget.
+        case overBudget
+    }
+
+    /// Where the series of a rule with COUNT ends, found once when the calendar is read so that
+    /// every later look skips ahead as it does for UNTIL instead of counting from DTSTART. The
+    /// Gregorian calendar repeats every 400 years (146 097 days, a whole number of weeks), so
+    /// once one such cycle of periods has been walked and its occurrences counted, whole cycles
+    /// are skipped arithmetically: a daily COUNT=1000000000 from the year 1 costs two cycles'
+    /// walk, not a million years'. Each day looked at costs one from `budget`.
+    func seriesEnd(from start: CalendarTime, budget: inout Int) -> SeriesEnd {
+        guard let count else { return .never }
+        let startDate = CivilDate(day: start.day)
+        let parts = filled(from: startDate, startDay: start.day)
+        let cycle = cyclePeriods
+        var emitted = 0, last: Int64?
+        var cycleStart: (period: Int, emitted: Int)?
+        var period = 0
+        while true {
+            let days = periodDays(period, from: startDate, startDay: start.day)
+            guard let first = days.first, first < Self.lastDay else { return .never }
+            budget -= days.count
+            if budget < 0 { return .overBudget }
+            for day in chosen(days, parts) {
+                let wall = day * 86_400 + start.secondOfDay
+                guard wall >= start.wall else { continue }
+                emitted += 1
+                last = wall
+                if emitted >= count { return .at(wall) }
+            }
+            period += 1
+            // Period 0 is cut short by DTSTART; the cycle is counted from period 1.
+            if period == 1 {
+                cycleStart = (1, emitted)
+            } else if let counted = cycleStart, period == counted.period + cycle {
+                cycleStart = nil
+                let perCycle = emitted - counted.emitted
+                // A cycle without an occurrence: none will ever come (BYMONTHDAY=31;BYMONTH=2).
+                guard perCycle > 0 else { return .at(last ?? start.wall - 1) }
+                let skipped = (count - emitted - 1) / perCycle
+                // Each cycle is 400 years: 25 of them pass the year 9999 from any start.
+                guard skipped <= 25 else { return .never }
+                period += skipped * cycle
+                emitted += skipped * perCycle
+            }
+        }
+    }
+
+    /// The first day of the year 10 000: no walk goes past it.
+    static let lastDay = CivilDate.days(year: 10_000, month: 1, day: 1)
+
+    /// How many periods make 400 years, after which every period's days repeat.
+    private var cyclePeriods: Int {
+        func gcd(_ a: Int, _ b: Int) -> Int { b == 0 ? a : gcd(b, a % b) }
+        let length: Int
+        switch frequency {
+        case .daily: length = 146_097
+        case .weekly: length = 20_871
+        case .monthly: length = 4_800
+        case .yearly: length = 400
+        }
+        return length / gcd(interval, length)
+    }
+
+    private struct Parts { var byDay: [WeekdayRule], byMonthDay: [Int], byMonth: [Int] }
+
+    /// The BY parts, with DTSTART's day, weekday or month where the rule names none.
+    private func filled(from startDate: CivilDate, startDay: Int64) -> Parts {
+        var parts = Parts(byDay: byDay, byMonthDay: byMonthDay, byMonth: byMonth)
         if byDay.isEmpty && byMonthDay.isEmpty {
             switch frequency {
             case .yearly:
-                if byMonth.isEmpty { byMonth = [startDate.month] }
-                byMonthDay = [startDate.day]
-            case .monthly: byMonthDay = [startDate.day]
-            case .weekly: byDay = [WeekdayRule(weekday: CivilDate.weekday(day: startDay), ordinal: nil)]
+                if byMonth.isEmpty { parts.byMonth = [startDate.month] }
+                parts.byMonthDay = [startDate.day]
+            case .monthly: parts.byMonthDay = [startDate.day]
+            case .weekly: parts.byDay = [WeekdayRule(weekday: CivilDate.weekday(day: startDay), ordinal: nil)]
             case .daily: break
             }
         }
-        var result: [Int64] = []
-        var emitted = 0
-        let first = count == nil ? firstPeriod(reaching: notBefore.floorDivided(by: 86_400), from: startDate, startDay: startDay) : 0
-        // A rule no day ever matches (BYMONTHDAY=31 with BYMONTH=2) must still end.
-        for period in first..<(first + 200_000) {
-            let days = periodDays(period, from: startDate, startDay: startDay)
-            guard let first = days.first, first * 86_400 <= endWall else { break }
-            var chosen = days.filter { matches($0, byDay: byDay, byMonthDay: byMonthDay, byMonth: byMonth) }
-            if !bySetPos.isEmpty {
-                let all = chosen
-                chosen = bySetPos.compactMap { position in
-                    let index = position > 0 ? position - 1 : all.count + position
-                    return all.indices.contains(index) ? all[index] : nil
-                }.sorted()
-            }
-            for day in chosen {
-                let wall = day * 86_400 + start.secondOfDay
-                guard wall >= start.wall else { continue }
-                if untilReached(wall) { return result }
-                if wall > endWall { return result }
-                result.append(wall)
-                emitted += 1
-                if let count, emitted >= count { return result }
-            }
-        }
-        return result
+        return parts
+    }
+
+    /// A period's days that the BY parts and BYSETPOS keep, ascending.
+    private func chosen(_ days: [Int64], _ parts: Parts) -> [Int64] {
+        let matching = days.filter { matches($0, byDay: parts.byDay, byMonthDay: parts.byMonthDay, byMonth: parts.byMonth) }
+        guard !bySetPos.isEmpty else { return matching }
+        return bySetPos.compactMap { position in
+            let index = position > 0 ? position - 1 : matching.count + position
+            return matching.indices.contains(index) ? matching[index] : nil
+        }.sorted()
     }
 
     /// The index of a period no later than the one holding `day` (one before it, for safety).
