@@ -38,6 +38,21 @@ import Testing
         #expect(problem("").contains("there is no element"))
         #expect(problem("<?xml version=\"1.0\" encoding=\"Shift_JIS\"?><rss/>").contains("\"shift_jis\" is not read"))
     }
+
+    /// An item with <a> nested 3 000 deep (21 KB) overflowed the stack, and flapd crashed again
+    /// after every restart: past 64 levels the feed is refused, saying where.
+    @Test func aFeedNestedDeeperThanAnyFeedIsRefusedNotACrash() throws {
+        let deep = "<rss><channel><title>T</title><item><title>" + String(repeating: "<a>", count: 3_000) + "x"
+            + String(repeating: "</a>", count: 3_000) + "</title></item></channel></rss>"
+        #expect(throws: SourceProblem.self) { try Feed(bytes: Array(deep.utf8)) }
+        do { _ = try Feed(bytes: Array(deep.utf8)) } catch {
+            #expect(error.description.contains("line 1, column 224: elements are nested more than 64 deep"), "\(error)")
+        }
+        // 60 deep is still a feed.
+        let fine = "<rss><channel><title>T</title><item><title>" + String(repeating: "<b>", count: 58) + "Deep"
+            + String(repeating: "</b>", count: 58) + "</title></item></channel></rss>"
+        #expect(try Feed(bytes: Array(fine.utf8)).items.first?.title == "Deep")
+    }
 }
 
 @Suite struct JSONPointerTests {

@@ -39,6 +39,7 @@ struct SourceFetcher: Sendable {
     private func get(_ url: String, definition: SourceDefinition, previous: SourceRecord) async throws(Failure) -> Answer {
         var request = HTTPClientRequest(url: url)
         request.headers.add(name: "User-Agent", value: "flapd (VestaWidget)")
+        request.headers.add(name: "Accept-Encoding", value: "identity")
         for (name, value) in definition.headers.sorted(by: { $0.key < $1.key }) { request.headers.replaceOrAdd(name: name, value: value) }
         for (name, path) in definition.headerFiles.sorted(by: { $0.key < $1.key }) {
             guard let data = try? Data(contentsOf: URL(fileURLWithPath: path)) else {
@@ -59,6 +60,11 @@ struct SourceFetcher: Sendable {
         }
         let status = Int(response.status.code)
         if status == 304 { return .unchanged }
+        // flapd asks for no compression; a server that compresses anyway (a gzip bomb is a few KB
+        // that unpack to gigabytes) is not unpacked.
+        if let encoding = response.headers.first(name: "Content-Encoding"), encoding.lowercased() != "identity", (200..<300).contains(status) {
+            throw Failure(problem: SourceProblem("the server sent it compressed (Content-Encoding: \(encoding)) although flapd asked for it as it is; it is not unpacked"))
+        }
         let body: ByteBuffer
         do {
             body = try await response.body.collect(upTo: Self.largestBody)

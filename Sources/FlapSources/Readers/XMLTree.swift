@@ -39,6 +39,10 @@ struct XMLProblem: Error, Sendable, CustomStringConvertible {
 }
 
 struct XMLTreeReader {
+    /// How deep elements may nest: RSS and Atom need five or six. A feed nested deeper is
+    /// refused, so neither reading it nor the tree it makes can run out of stack.
+    static let deepestNesting = 64
+
     private let scalars: [Unicode.Scalar]
     private var position = 0
 
@@ -137,7 +141,7 @@ struct XMLTreeReader {
             else if starts(with: "<") { break }
             else { throw fail(position >= scalars.count ? "there is no element in it" : "this is not XML (it does not start with an element)") }
         }
-        let root = try element()
+        let root = try element(depth: 1)
         return root
     }
 
@@ -171,7 +175,10 @@ struct XMLTreeReader {
         return (String(qualified[..<colon]), String(qualified[qualified.index(after: colon)...]))
     }
 
-    private mutating func element() throws(XMLProblem) -> XMLElement {
+    private mutating func element(depth: Int) throws(XMLProblem) -> XMLElement {
+        guard depth <= Self.deepestNesting else {
+            throw fail("elements are nested more than \(Self.deepestNesting) deep (a feed needs a few); the document is not read")
+        }
         position += 1  // <
         let qualified = try name()
         let (prefix, local) = Self.split(qualified)
@@ -224,7 +231,7 @@ struct XMLTreeReader {
                 try skip(past: "?>", what: "a processing instruction")
             } else if scalars[position] == "<" {
                 try flush()
-                element.children.append(.element(try self.element()))
+                element.children.append(.element(try self.element(depth: depth + 1)))
             } else {
                 text.append(scalars[position])
                 position += 1
