@@ -13,13 +13,25 @@ public enum Mustache {
         public var description: String
     }
 
+    /// What rendering one template may cost. Templates and props come from members, MQTT
+    /// clients and fetched sources: `{{#l}}{{#l}}{{#l}}x{{/l}}{{/l}}{{/l}}` over a 280-item list
+    /// is 22 million passes. A template past a budget is refused, saying which.
+    public enum Budget {
+        /// Characters of output (UTF-8 bytes): a board holds a few hundred.
+        public static let outputBytes = 65_536
+        /// Times section bodies are rendered, all sections together.
+        public static let sectionPasses = 10_000
+        /// Sections inside sections.
+        public static let nesting = 32
+    }
+
     /// `template` with `props` filled in.
     public static func render(_ template: String, props: JSONValue) throws(Problem) -> String {
         var parser = Parser(template)
         let tokens = try parser.parse()
-        var output = ""
-        render(tokens, context: [props], into: &output)
-        return output
+        var output = Output()
+        try render(tokens, context: [props], into: &output)
+        return output.text
     }
 
     // MARK: Tokens
@@ -86,7 +98,10 @@ public enum Mustache {
         }
 
         /// The flat tokens from `index` as a tree, up to the tag closing `closing`.
-        static func nest(_ flat: [Flat], from index: inout Int, closing: String?) throws(Problem) -> [Token] {
+        static func nest(_ flat: [Flat], from index: inout Int, closing: String?, depth: Int = 0) throws(Problem) -> [Token] {
+            guard depth <= Budget.nesting else {
+                throw Problem(description: "sections are nested more than \(Budget.nesting) deep ({{#\(closing ?? "")}} inside them)")
+            }
             var tokens: [Token] = []
             var text = String.UnicodeScalarView()
             func flush() {
@@ -105,7 +120,7 @@ public enum Mustache {
                     case "&": flush(); tokens.append(.variable(name, escaped: false))
                     case "#", "^":
                         flush()
-                        let body = try nest(flat, from: &index, closing: name)
+                        let body = try nest(flat, from: &index, closing: name, depth: depth + 1)
                         tokens.append(.section(name, body, inverted: kind == "^"))
                     default:  // "/"
                         guard let closing else { throw Problem(description: "{{/\(name)}} closes a section that was not opened") }
@@ -148,25 +163,53 @@ public enum Mustache {
 
     // MARK: Rendering
 
-    static func render(_ tokens: [Token], context: [JSONValue], into output: inout String) {
+    /// The text rendered so far, and what it has cost.
+    struct Output {
+        var text = ""
+        var passes = 0
+
+        mutating func append(_ more: String) throws(Problem) {
+            text += more
+            guard text.utf8.count <= Budget.outputBytes else {
+                throw Problem(description: "the template renders to more than \(Budget.outputBytes / 1024) KiB (a board shows a few hundred characters)")
+            }
+        }
+
+        mutating func pass() throws(Problem) {
+            passes += 1
+            guard passes <= Budget.sectionPasses else {
+                throw Problem(description: "the template's sections repeat more than \(Budget.sectionPasses) times (sections over long lists inside each other)")
+            }
+        }
+    }
+
+    static func render(_ tokens: [Token], context: [JSONValue], into output: inout Output) throws(Problem) {
         for token in tokens {
             switch token {
-            case .text(let text): output += text
+            case .text(let text): try output.append(text)
             case .variable(let name, let escaped):
                 guard let value = lookup(name, in: context), !value.isNull else { continue }
                 let text = javaScriptString(value)
-                output += escaped ? escapeHTML(text) : text
+                try output.append(escaped ? escapeHTML(text) : text)
             case .section(let name, let body, let inverted):
                 let value = lookup(name, in: context)
                 if inverted {
-                    if !isTruthy(value) || value?.array?.isEmpty == true { render(body, context: context, into: &output) }
+                    if !isTruthy(value) || value?.array?.isEmpty == true {
+                        try output.pass()
+                        try render(body, context: context, into: &output)
+                    }
                     continue
                 }
                 guard let value, isTruthy(value) else { continue }
                 switch value {
-                case .array(let items): for item in items { render(body, context: context + [item], into: &output) }
-                case .bool: render(body, context: context, into: &output)
-                default: render(body, context: context + [value], into: &output)
+                case .array(let items):
+                    for item in items {
+                        try output.pass()
+                        try render(body, context: context + [item], into: &output)
+                    }
+                default:
+                    try output.pass()
+                    try render(body, context: value.bool != nil ? context : context + [value], into: &output)
                 }
             }
         }

@@ -31,6 +31,32 @@ import Testing
         #expect(throws: Mustache.Problem.self) { try Mustache.render("{{/a}}", props: [:]) }
     }
 
+    /// Three sections over a 280-item prop (1 390 bytes) took 32 s and 340 MB: a template past
+    /// its budget is refused, saying which budget, for every way VBML arrives.
+    @Test func templatesPastTheirBudgetAreRefusedWithTheReason() throws {
+        let list = JSONValue.array((0..<280).map { .number(Double($0)) })
+        let loops = "{{#l}}{{#l}}{{#l}}x{{/l}}{{/l}}{{/l}}"
+        #expect(throws: Mustache.Problem(description: "the template's sections repeat more than 10000 times (sections over long lists inside each other)")) {
+            try Mustache.render(loops, props: ["l": list])
+        }
+        do {
+            _ = try Self.render(["props": ["l": list], "components": [["template": .string(loops)]]])
+            Issue.record("rendered")
+        } catch let problem as VBMLProblem {
+            #expect(problem.description.contains("template") && problem.description.contains("repeat more than 10000 times"), "\(problem)")
+        }
+        // Output: a 1 KB prop repeated by a short list within the passes.
+        let wide = JSONValue.string(String(repeating: "W", count: 1_000))
+        #expect(throws: Mustache.Problem(description: "the template renders to more than 64 KiB (a board shows a few hundred characters)")) {
+            try Mustache.render("{{#l}}{{w}}{{/l}}", props: ["l": list, "w": wide])
+        }
+        // Nesting: sections 40 deep.
+        let nested = String(repeating: "{{#a}}", count: 40) + String(repeating: "{{/a}}", count: 40)
+        #expect(throws: Mustache.Problem.self) { try Mustache.render(nested, props: ["a": true]) }
+        // Within the budget, as before: a few events' titles.
+        #expect(try Mustache.render("{{#e}}{{t}} {{/e}}", props: ["e": [["t": "A"], ["t": "B"]]]) == "A B ")
+    }
+
     @Test func heartsTypographicQuotesAndEmojiAreReadAsVestaboardReadsThem() throws {
         // Every heart is the code 62 (a heart on the Note, ° on the Flagship).
         #expect(try Self.row(["components": [["template": "❤️ 💙 ❤"]]]).prefix(5) == [62, 0, 62, 0, 62])
