@@ -11,6 +11,35 @@ import TestSupport
             .appendingPathComponent("FlapSourcesTests/Fixtures/\(name)"))
     }
 
+    /// docs/sources.md's doorbell on its own: flapd exited 1 right after it was ready ("A service
+    /// has finished unexpectedly … SourcesService"), and systemd restarted it into the same exit.
+    @Test func aBoardWhoseOnlySourceIsAWebhookKeepsRunning() async throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("webhook-only-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        teardown { try? FileManager.default.removeItem(at: folder) }
+        let config = folder.appendingPathComponent("flapd.toml")
+        try """
+            [[source]]
+            name = "doorbell"
+            kind = "webhook"
+            fields = ["rang"]
+
+            [[trigger]]
+            name = "ring"
+            source = "doorbell"
+            text = "SOMEONE AT THE DOOR"
+            duration = "2m"
+            """.write(to: config, atomically: true, encoding: .utf8)
+        let flapd = try await FlapdProcess.start(arguments: ["--config", config.path, "--no-sound"])
+        teardown { await flapd.stop() }
+        let pushed = try await flapd.api.post("/v1/sources/doorbell", json: ["rang": true])
+        #expect(pushed.status == 200, "\(pushed.text)")
+        #expect(try await eventually { try await Self.boardText(flapd.api).contains("SOMEONE AT THE DOOR") })
+        #expect(try await flapd.api.get("/healthz").status == 200)
+        #expect(flapd.process.poll() == nil, "flapd exited: \(flapd.process.stderr.suffix(2000))")
+        #expect(!flapd.process.stderr.contains("finished unexpectedly"), "\(flapd.process.stderr.suffix(2000))")
+    }
+
     @Test func sourcesFillBoardsAndTakePushes() async throws {
         let server = try await ContentServer.start()
         teardown { await server.stop() }

@@ -271,6 +271,30 @@ import TestSupport
         #expect(Self.value(bench.hub([door]), bench, "door", "state") == "open")
     }
 
+    /// A board whose only source is a webhook has nothing to fetch: its hub returned at once,
+    /// and flapd's service group took that as a failure and stopped flapd, again after every
+    /// restart. It runs until it is cancelled, taking pushes.
+    @Test func aHubWithOnlyWebhooksRunsUntilCancelled() async throws {
+        let bench = try await Bench()
+        defer { Task { await bench.stop() } }
+        let hub = bench.hub([SourceDefinition(name: "door", kind: .webhook, fields: ["state"])])
+        let first = await withTaskGroup(of: String.self) { group in
+            group.addTask { await hub.run(); return "the hub returned" }
+            group.addTask {
+                _ = try? hub.push("door", body: ["state": "open"])
+                for _ in 0..<200 { await Task.yield() }
+                return "pushed"
+            }
+            let first = await group.next()
+            group.cancelAll()
+            // Cancelled, it returns.
+            #expect(await group.next() == "the hub returned")
+            return first
+        }
+        #expect(first == "pushed")
+        #expect(Self.value(hub, bench, "door", "state") == "open")
+    }
+
     @Test func backoffDoublesFromThirtySecondsToAnHourOrTheInterval() {
         let backoff = { (failures: Int, every: Int) in SourceHub<ManualClock>.backoff(failures: failures, every: .seconds(every), retryAfter: nil) }
         #expect((1...9).map { backoff($0, 600) } == [30, 60, 120, 240, 480, 960, 1920, 3600, 3600].map { Duration.seconds($0) })

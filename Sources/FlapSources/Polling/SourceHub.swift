@@ -5,6 +5,7 @@ import FlapMetrics
 import FlapPrimitives
 import FoundationEssentials
 import Logging
+import Synchronization
 
 /// Runs the sources: each fetched one on its own interval (conditional requests; after a
 /// failure again in 30 s, then twice as long each time, up to an hour or its interval), its
@@ -19,6 +20,8 @@ public final class SourceHub<C: Clock>: Sendable where C.Duration == Duration {
     private let metrics: FlapMetrics?
     private let logger: Logger
     private let wakes: [String: WakeSignal]
+    /// Pushes to each webhook source, held to their rate.
+    let pushRate = Mutex(TokenBuckets<String>(burst: WebhookRate.burst, perSecond: WebhookRate.perSecond))
 
     /// `stateDirectory`: where each source's last good content is kept (`sources/` in it); nil keeps nothing.
     public init(definitions: [SourceDefinition], zone: ZoneRules, stateDirectory: String?, clock: C, now: @escaping @Sendable () -> Date,
@@ -53,12 +56,14 @@ public final class SourceHub<C: Clock>: Sendable where C.Duration == Duration {
         wakes = Dictionary(uniqueKeysWithValues: definitions.map { ($0.name, WakeSignal()) })
     }
 
-    /// Fetches every source on its interval until cancelled.
+    /// Fetches every source on its interval until cancelled; with only webhooks it has nothing
+    /// to fetch and still returns only when cancelled, as a service must.
     public func run() async {
         await withTaskGroup(of: Void.self) { group in
             for definition in shelf.definitions where definition.kind != .webhook {
                 group.addTask { await self.poll(definition) }
             }
+            group.addTask { await WakeSignal().wait() }
         }
     }
 

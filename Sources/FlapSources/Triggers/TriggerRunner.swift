@@ -45,9 +45,9 @@ public actor TriggerRunner<C: Clock> where C.Duration == Duration {
             .flatMap { try? JSONDecoder().decode([String: State].self, from: $0) } ?? [:]
     }
 
-    /// Looks until cancelled.
+    /// Looks until cancelled (without triggers, waits until cancelled).
     public func run() async {
-        guard !definitions.isEmpty else { return }
+        guard !definitions.isEmpty else { return await WakeSignal().wait() }
         let changes = shelf.changes.watch()
         await withTaskGroup(of: Void.self) { group in
             group.addTask {
