@@ -45,6 +45,8 @@ public struct NativeAPI: Sendable {
     public let mcpHosts: MCPHosts
     /// Board pictures drawn and kept (`/v1/board.png`).
     let pictures = PictureRenders()
+    /// Webhook pushes by key, held to their rate.
+    let pushes = PushesByKey()
     /// Assistants connected to `/mcp`.
     public let mcpSessions = MCPSessions(clock: ContinuousClock())
 
@@ -111,7 +113,7 @@ public struct NativeAPI: Sendable {
         ReceiptsAPI(inbox: intake.inbox).add(to: v1)
         StatusAPI(version: version, started: started, intake: intake, panels: panels, sound: panels, deliveries: deliveries,
                   mqtt: mqtt, clock: clock, sources: sources).add(to: v1)
-        SourcesAPI(desk: sources).add(to: v1)
+        SourcesAPI(desk: sources, pushes: pushes).add(to: v1)
         SensorsAPI(sensors: sensors).add(to: v1)
         RoomAPI(rooms: rooms).add(to: v1)
         TemplatesAPI(intake: intake, answers: answers).add(to: v1)

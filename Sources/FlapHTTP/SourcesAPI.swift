@@ -1,5 +1,7 @@
 import FlapJSON
+import FlapPrimitives
 import Hummingbird
+import Synchronization
 
 /// The content sources as the API sees them, filled in by FlapService over its source hub.
 public protocol SourceDesk: Sendable {
@@ -23,12 +25,32 @@ public enum SourceDeskRefusal: Error, Sendable {
     case missing(String)
     case notWebhook(String)
     case invalid([(field: String, problem: String)])
+    /// Pushed to faster than it takes (`rate` in words): try again in this many seconds.
+    case tooFast(retryAfter: Int, rate: String)
+}
+
+/// Pushes made with one key (a webhook's own, a member's, the API key), all sources together:
+/// a leaked key floods no more than its rate.
+final class PushesByKey: Sendable {
+    /// Pushes taken at once with one key, and a second after those.
+    static let burst = 20, perSecond = 2.0
+    private let buckets = Mutex(TokenBuckets<UInt64>(burst: burst, perSecond: perSecond))
+    private let started = ContinuousClock.now
+
+    /// Seconds to wait, or nil to go ahead; the key is known by its hash, never kept.
+    func take(_ request: Request) -> Int? {
+        let credential = request.headers[.authorization] ?? request.headers[.cookie] ?? ""
+        let elapsed = ContinuousClock.now - started
+        let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+        return buckets.withLock { $0.take(FNV1a.hash(credential), at: seconds) }
+    }
 }
 
 /// `/v1/sources`: the sources, one source, a fetch now, and webhooks (`POST /v1/sources/{name}`
 /// with the source's own key, a member's or the API key).
 struct SourcesAPI {
     let desk: (any SourceDesk)?
+    let pushes: PushesByKey
 
     /// `/v1/sources/NAME` (one segment): the path a webhook's own key may be used on.
     static func webhookName(_ path: String) -> String? {
@@ -57,6 +79,13 @@ struct SourcesAPI {
         v1.post("sources/:name") { request, context in
             let name = context.parameter("name")
             guard let desk else { return Self.missing(name) }
+            if let wait = pushes.take(request) {
+                return Responses.error(.tooManyRequests, "too many pushes with this key (\(PushesByKey.burst) at once, then \(Int(PushesByKey.perSecond)) a second); try again in \(wait) s",
+                                       headers: [.retryAfter: "\(wait)"])
+            }
+            if let encoding = request.headers[.contentEncoding], encoding.lowercased() != "identity" {
+                return Responses.error(.unsupportedMediaType, "a webhook's values are read as they are sent: send them without Content-Encoding (not \(encoding))")
+            }
             guard let body = try await Responses.body(of: request, limit: 16 * 1024) else {
                 return Responses.error(.contentTooLarge, "a webhook's values are at most 16 KB of JSON")
             }
@@ -73,6 +102,8 @@ struct SourcesAPI {
                 case .invalid(let problems):
                     let message = problems.map { $0.field.isEmpty ? $0.problem : "\($0.field): \($0.problem)" }.joined(separator: "; ")
                     return Responses.error(.badRequest, message, problems: problems.map { .init(field: $0.field, problem: $0.problem) })
+                case .tooFast(let wait, let rate):
+                    return Responses.error(.tooManyRequests, "\(name) takes \(rate); try again in \(wait) s", headers: [.retryAfter: "\(wait)"])
                 }
             }
         }

@@ -3,6 +3,16 @@ import FlapPrimitives
 import FlapStorage
 import FoundationEssentials
 import Glibc
+import Synchronization
+
+/// How fast a webhook source takes pushes: each is written to disk, so a flood is held to a
+/// rate a doorbell or a sensor never reaches.
+public enum WebhookRate {
+    /// Pushes taken at once.
+    public static let burst = 10
+    /// Pushes a second after those.
+    public static let perSecond = 1.0
+}
 
 /// Why a push to a webhook source was refused.
 public enum SourcePushError: Error, Sendable {
@@ -11,12 +21,15 @@ public enum SourcePushError: Error, Sendable {
     case notWebhook(String)
     /// What was wrong, each naming its field.
     case invalid([(field: String, problem: String)])
+    /// Pushed to faster than ``WebhookRate`` allows: wait this many seconds.
+    case tooFast(retryAfter: Int)
 }
 
 extension SourceHub {
     /// Sets a webhook source's values from a pushed JSON object (`{"state": "open"}`; `null`
     /// clears one); the others keep theirs. Kept on disk before it returns, so an answered push
-    /// survives a power cut. A disk's trouble is thrown as its ``StorageFault``.
+    /// survives a power cut. A disk's trouble is thrown as its ``StorageFault``. Each source
+    /// is held to ``WebhookRate`` (``SourcePushError/tooFast(retryAfter:)``).
     public func push(_ name: String, body: JSONValue) throws -> SourceHealth {
         guard let definition = shelf.definition(name) else { throw SourcePushError.unknownSource(name) }
         guard definition.kind == .webhook else { throw SourcePushError.notWebhook(name) }
@@ -35,6 +48,9 @@ extension SourceHub {
         }
         guard !problems.isEmpty || !object.isEmpty else { throw SourcePushError.invalid([("", "names no field (\(definition.fields.joined(separator: ", ")))")]) }
         guard problems.isEmpty else { throw SourcePushError.invalid(problems) }
+        // Each push is written to disk: a flood of them is held to the rate.
+        let at = currentDate().timeIntervalSince1970
+        if let wait = pushRate.withLock({ $0.take(name, at: at) }) { throw SourcePushError.tooFast(retryAfter: wait) }
         var record = shelf.entry(name)?.record ?? SourceRecord()
         var values = record.pushed ?? [:]
         // Not `value.isNull ? nil : value`: that nil would be JSONValue's own null.
