@@ -188,7 +188,7 @@ let package = Package(
         // owner's sessions and pairing links; secrets kept only as digests.
         .target(
             name: "FlapMembers",
-            dependencies: ["FlapStorage", .product(name: "Crypto", package: "swift-crypto"), .product(name: "Logging", package: "swift-log")]),
+            dependencies: ["FlapStorage", "FlapPrimitives", .product(name: "Crypto", package: "swift-crypto"), .product(name: "Logging", package: "swift-log")]),
         // flapd found on the home network: announced through avahi-daemon's D-Bus API.
         .target(
             name: "FlapDiscovery",

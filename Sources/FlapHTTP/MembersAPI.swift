@@ -34,8 +34,11 @@ struct MembersAPI {
 
     private func invite(_ request: Request) async throws -> Response {
         struct NewMember: Decodable { var name: String; var sender: String? }
-        guard let body = try await Responses.body(of: request, limit: 4096),
-              let given = try? JSONDecoder().decode(NewMember.self, from: Data(body)) else {
+        guard let body = try await Responses.body(of: request, limit: 4096) else {
+            return Responses.error(.contentTooLarge, "the request is larger than 4 KiB; a member's name is at most 40 characters and a sender id 64",
+                                   problems: [.init(field: "name", problem: "too long")])
+        }
+        guard let given = try? JSONDecoder().decode(NewMember.self, from: Data(body)) else {
             return Responses.error(.badRequest, "send {\"name\": \"Mum\", \"sender\": \"mum\"} (sender: the id their messages carry; their name in lower case if left out)",
                                    problems: [.init(field: "name", problem: "required, a string")])
         }

@@ -42,13 +42,13 @@ struct SessionAPI {
             let (id, expires) = await access.openSession(for: .owner)
             return Responses.json(.ok, SessionState(.owner, expires: expires), headers: [.setCookie: SessionCookie.cookie(id, expires: expires, for: request)])
         }
-        switch await access.redeem(given.invitation ?? "") {
+        switch await access.redeem(given.invitation ?? "", from: request.headers[TransportMark.peer] ?? "local") {
         case .signedIn(let principal, let id, let expires):
             return Responses.json(.ok, SessionState(principal, expires: expires), headers: [.setCookie: SessionCookie.cookie(id, expires: expires, for: request)])
         case .refused:
             return Responses.error(.unauthorized, "this link has been used, has expired or was revoked: ask the board's owner for a new one")
         case .tooManyGuesses(let wait):
-            return Responses.error(.tooManyRequests, "too many wrong links lately; try again in \(wait) s", headers: [.retryAfter: "\(wait)"])
+            return Responses.error(.tooManyRequests, "too many wrong links from this address lately; try again in \(wait) s", headers: [.retryAfter: "\(wait)"])
         }
     }
 

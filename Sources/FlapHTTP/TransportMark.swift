@@ -12,6 +12,9 @@ final class TransportMark: ChannelInboundHandler, RemovableChannelHandler {
     typealias OutboundOut = HTTPResponsePart
 
     static let name = HTTPField.Name("Flapd-Transport")!
+    /// The client's address, as the connection says (never as the client says: one it sent is
+    /// replaced), for limits counted per client.
+    static let peer = HTTPField.Name("Flapd-Peer")!
     private let secure: Bool
     private var refusing = false
 
@@ -41,6 +44,7 @@ final class TransportMark: ChannelInboundHandler, RemovableChannelHandler {
             return
         }
         head.headerFields[Self.name] = secure ? "tls" : nil
+        head.headerFields[Self.peer] = context.channel.remoteAddress?.ipAddress ?? "local"
         context.fireChannelRead(wrapInboundOut(.head(head)))
     }
 }

@@ -1,3 +1,4 @@
+import FlapPrimitives
 import FoundationEssentials
 import Logging
 #if canImport(Glibc)
@@ -157,18 +158,19 @@ public actor AccessStore {
         case tooManyGuesses(retryAfter: Int)
     }
 
-    /// Turns an invitation or pairing link into a session, once.
-    public func redeem(_ token: String) -> Redemption {
+    /// Turns an invitation or pairing link into a session, once. `client`: the address it came
+    /// from, whose wrong guesses are counted (``RedeemLimit``).
+    public func redeem(_ token: String, from client: String) -> Redemption {
         let at = now()
-        if let wait = guesses.wait(at: at) { return .tooManyGuesses(retryAfter: wait) }
+        if let wait = guesses.wait(for: client, at: at) { return .tooManyGuesses(retryAfter: wait) }
         guard AccessToken.wellFormed(token), let index = found.invitations[AccessToken.digest(token)] else {
-            guesses.failed(at: at)
+            guesses.failed(for: client, at: at)
             return .refused
         }
         let entry = file.invitations.remove(at: index)
         guard entry.at > at, let principal = principal(entry.member) else {
             changed()
-            guesses.failed(at: at)
+            guesses.failed(for: client, at: at)
             return .refused
         }
         let (session, expires) = openSession(for: principal)
@@ -205,7 +207,7 @@ public actor AccessStore {
     static func nameProblem(_ name: String) -> String? {
         if name.isEmpty { return "give the member's name (\"Mum\")" }
         if name.count > 40 { return "at most 40 characters, not \(name.count)" }
-        if name.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) { return "a control character in the name" }
+        if let problem = InvisibleCharacters.problem(in: name) { return problem }
         return nil
     }
 
@@ -213,7 +215,7 @@ public actor AccessStore {
     static func senderProblem(_ sender: String) -> String? {
         if sender.isEmpty || sender.count > 64 { return "1 to 64 characters, not \(sender.count)" }
         if let bad = sender.first(where: { "/+#".contains($0) }) { return "\"\(bad)\" cannot be in a sender id" }
-        if sender.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) { return "a control character in the sender id" }
+        if let problem = InvisibleCharacters.problem(in: sender) { return problem }
         return nil
     }
 }

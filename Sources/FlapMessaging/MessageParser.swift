@@ -1,3 +1,4 @@
+import FlapPrimitives
 import FlapCore
 import FlapJSON
 import FoundationEssentials
@@ -129,11 +130,7 @@ public struct MessageParser: Sendable {
 
     /// What is wrong with a name holding a control character (a NUL cuts it short in C, a line
     /// break forges a log line, an escape sequence rewrites a terminal), or nil.
-    static func controlCharacterProblem(_ text: String) -> String? {
-        guard let bad = text.unicodeScalars.enumerated().first(where: { $0.element.properties.generalCategory == .control }) else { return nil }
-        let code = String(bad.element.value, radix: 16, uppercase: true)
-        return "must not hold control characters: U+\(String(repeating: "0", count: max(0, 4 - code.count)) + code) at position \(bad.offset + 1)"
-    }
+    static func controlCharacterProblem(_ text: String) -> String? { InvisibleCharacters.problem(in: text) }
 
     /// How far ahead of flapd's clock a createdAt may be (clocks drift; NTP corrects them in steps).
     public static let createdAtTolerance: TimeInterval = 5 * 60

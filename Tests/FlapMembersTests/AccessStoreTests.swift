@@ -1,4 +1,4 @@
-import FlapMembers
+@testable import FlapMembers
 import Foundation
 import Synchronization
 import Testing
@@ -29,16 +29,16 @@ import TestSupport
         let (mum, invitation) = try await store.addMember(name: " Mum ", sender: "mum")
         #expect(mum.name == "Mum" && mum.sender == "mum" && invitation.memberID == mum.id)
         #expect(invitation.expiresAt == clock.now.addingTimeInterval(86_400))
-        guard case .signedIn(.member(let member), let session, _) = await store.redeem(invitation.token) else {
+        guard case .signedIn(.member(let member), let session, _) = await store.redeem(invitation.token, from: "192.168.1.23") else {
             Issue.record("the invitation did not sign Mum in"); return
         }
         #expect(member == mum)
-        #expect(await store.redeem(invitation.token) == .refused, "used once")
+        #expect(await store.redeem(invitation.token, from: "192.168.1.23") == .refused, "used once")
         #expect(await store.session(session)?.principal == .member(mum))
 
         let late = try #require(await store.newInvitation(for: mum.id))
         clock.advance(86_401)
-        #expect(await store.redeem(late.token) == .refused, "a day and a second later")
+        #expect(await store.redeem(late.token, from: "192.168.1.23") == .refused, "a day and a second later")
     }
 
     @Test func aPairingLinkSignsTheOwnerInWithinTenMinutes() async throws {
@@ -46,10 +46,10 @@ import TestSupport
         let store = store(clock)
         let pairing = await store.pairing()
         #expect(pairing.memberID == nil && pairing.expiresAt == clock.now.addingTimeInterval(600))
-        guard case .signedIn(.owner, _, _) = await store.redeem(pairing.token) else { Issue.record("not the owner"); return }
+        guard case .signedIn(.owner, _, _) = await store.redeem(pairing.token, from: "192.168.1.23") else { Issue.record("not the owner"); return }
         let late = await store.pairing()
         clock.advance(601)
-        #expect(await store.redeem(late.token) == .refused)
+        #expect(await store.redeem(late.token, from: "192.168.1.23") == .refused)
     }
 
     @Test func sessionsLastNinetyDaysSinceTheirLastUseAndSurviveARestart() async throws {
@@ -67,14 +67,14 @@ import TestSupport
         let clock = Clock()
         let store = store(clock)
         let (kid, invitation) = try await store.addMember(name: "Sam", sender: "sam")
-        guard case .signedIn(_, let session, _) = await store.redeem(invitation.token) else { Issue.record("not signed in"); return }
+        guard case .signedIn(_, let session, _) = await store.redeem(invitation.token, from: "192.168.1.23") else { Issue.record("not signed in"); return }
         let key = try #require(await store.newKey(for: kid.id))
         let pending = try #require(await store.newInvitation(for: kid.id))
         #expect(await store.member(withKey: key) == kid)
         #expect(await store.removeMember(kid.id))
         #expect(await store.session(session) == nil)
         #expect(await store.member(withKey: key) == nil)
-        #expect(await store.redeem(pending.token) == .refused)
+        #expect(await store.redeem(pending.token, from: "192.168.1.23") == .refused)
         #expect(await !store.removeMember(kid.id))
     }
 
@@ -95,11 +95,23 @@ import TestSupport
         let clock = Clock()
         let store = store(clock)
         let (_, invitation) = try await store.addMember(name: "Mum", sender: "mum")
-        for _ in 0..<20 { #expect(await store.redeem(AccessToken.random()) == .refused) }
-        guard case .tooManyGuesses(let wait) = await store.redeem(invitation.token) else { Issue.record("the 21st was read"); return }
+        for _ in 0..<20 { #expect(await store.redeem(AccessToken.random(), from: "203.0.113.9") == .refused) }
+        guard case .tooManyGuesses(let wait) = await store.redeem(invitation.token, from: "203.0.113.9") else { Issue.record("the 21st was read"); return }
         #expect(wait == 600)
         clock.advance(600)
-        guard case .signedIn = await store.redeem(invitation.token) else { Issue.record("still refused after 10 minutes"); return }
+        guard case .signedIn = await store.redeem(invitation.token, from: "203.0.113.9") else { Issue.record("still refused after 10 minutes"); return }
+    }
+
+    /// 20 wrong guesses from anyone stopped every pairing for ten minutes: they are counted per
+    /// client, so Mum's phone redeems her link while the stranger waits.
+    @Test func aStrangersGuessesSlowOnlyTheStranger() async throws {
+        let store = store(Clock())
+        let (_, invitation) = try await store.addMember(name: "Mum", sender: "mum")
+        for _ in 0..<20 { #expect(await store.redeem(AccessToken.random(), from: "2001:db8:1:2::17") == .refused) }
+        // The same /64 is the same client, whichever address it takes.
+        guard case .tooManyGuesses = await store.redeem(AccessToken.random(), from: "2001:db8:1:2:aaaa::99") else { Issue.record("a new address in the /64 was read"); return }
+        guard case .signedIn = await store.redeem(invitation.token, from: "192.168.1.23") else { Issue.record("Mum was refused"); return }
+        #expect(RedeemLimit.key("::ffff:192.168.1.23") == "192.168.1.23")
     }
 
     @Test func membersNeedANameAndASenderOfTheirOwn() async throws {

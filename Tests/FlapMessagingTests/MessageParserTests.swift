@@ -115,6 +115,13 @@ import Testing
         #expect(suite.problems(#"{"text": "HI", "sender": {"id": "pho\u0000ne"}}"#) == ["sender.id: must not hold control characters: U+0000 at position 4"])
         #expect(suite.problems(#"{"text": "HI", "sender": {"id": "a", "name": "Ana\nINFO fake line"}}"#) == ["sender.name: must not hold control characters: U+000A at position 4"])
         #expect(suite.problems(#"{"text": "HI", "id": "\u001b[2Jx"}"#) == ["id: must not hold control characters: U+001B at position 1"])
+        // Invisible format characters too: a right-to-left override, a zero-width space.
+        #expect(suite.problems(#"{"text": "HI", "sender": {"id": "mum\u202etxt"}}"#)
+                == ["sender.id: must not hold invisible characters: U+202E at position 4 is a direction control, which changes how the text around it reads"])
+        #expect(suite.problems(#"{"text": "HI", "sender": {"id": "a", "name": "Mu\u200bm"}}"#)
+                == ["sender.name: must not hold invisible characters: U+200B at position 3 is an invisible formatting character"])
+        // The joiner inside an emoji family is part of the name.
+        #expect(suite.problems(#"{"text": "HI", "sender": {"id": "a", "name": "Mum \ud83d\udc69\u200d\ud83d\udc67"}}"#) == [])
         // Letters of every script, spaces and emoji are names like any other.
         #expect(suite.problems(#"{"text": "HI", "sender": {"id": "my phone ☃", "name": "Zoë 🙂"}}"#).isEmpty)
     }

@@ -50,4 +50,23 @@ import TestSupport
         let taken = try await ProcessRunner.run(flapctl, ["invite", "Nan", "--sender", "grand-ma"], environment: flapd.clientEnvironment)
         #expect(taken.status == 2 && taken.stderrText.contains("grand-ma is already Grand Ma's"), "\(taken.stderrText)")
     }
+
+    /// Twenty wrong invitations from anyone made every real one answer 429 for ten minutes: a
+    /// stranger's guesses (from 127.0.0.2) now slow only the stranger, and Mum's phone (from
+    /// 127.0.0.1) still signs in with her link.
+    @Test func aStrangersWrongLinksDoNotStopTheHouseholdsInvitations() async throws {
+        let flapd = try await FlapdProcess.start(arguments: ["--no-sound"])
+        teardown { await flapd.stop() }
+        let invited = try await ProcessRunner.run(ProcessRunner.builtProduct("flapctl"), ["invite", "Mum"], environment: flapd.clientEnvironment)
+        #expect(invited.status == 0, "\(invited.stderrText)")
+        let (printed, _) = try await Self.linkAndCode(invited.stdoutText)
+        func guess(_ token: String) async throws -> String {
+            try await ProcessRunner.run("/usr/bin/curl", ["-s", "-o", "/dev/null", "-w", "%{http_code}", "--interface", "127.0.0.2",
+                                                         "-H", "Content-Type: application/json", "--data-binary", #"{"invitation": "\#(token)"}"#,
+                                                         "http://127.0.0.1:\(flapd.apiPort)/v1/session"]).stdoutText
+        }
+        for _ in 0..<20 { #expect(try await guess(String(repeating: "A", count: 43)) == "401") }
+        #expect(try await guess(String(repeating: "B", count: 43)) == "429")
+        #expect(try await redeem(printed, at: flapd)["role"] as? String == "member")
+    }
 }
