@@ -51,6 +51,9 @@ public final class MQTTBridge: Service, Sendable {
     public var status: MQTTLinkStatus { link.current }
     /// What Home Assistant's controls change, once the service has composed it.
     private let controls = Mutex<(any BoardControls)?>(nil)
+    /// The warnings of Home Assistant's latest message, by its id: its later receipts replace
+    /// the retained `ha/outcome` and carry them too.
+    private let homeAssistantWarnings = Mutex<(id: String, warnings: [String])?>(nil)
 
     /// `panels`: the panels' ids, the first the one `state` shows; with several, each is also
     /// published on `state/<panel>` and is a Home Assistant device of its own.
@@ -250,7 +253,14 @@ public final class MQTTBridge: Service, Sendable {
                 return nil
             }
             // An automation's JSON on ha/set: a message with its fields ({"text": "DOOR OPEN", "duration": 60}).
+            // It is always Home Assistant's: a sender in it would let an automation post as a member.
             if leaf == "ha/set", text.hasPrefix("{"), let fields = (try? JSONValue(parsing: message.payload))?.object {
+                if fields["sender"] != nil {
+                    metrics.rejected(source: source, reason: "invalid")
+                    publishRejection(id: fields["id"]?.string, reason: "sender: a message on ha/set is always from home-assistant; leave sender out "
+                                     + "(to send as someone else, publish to \(settings.baseTopic)/\(settings.deviceID)/message)", source: source)
+                    return nil
+                }
                 return await intake.queue(fields: fields, source: source, announce: true, repetition: Self.repetition(message))
             }
             return await intake.queue(fields: ["text": .string(text)], source: source, announce: true, repetition: Self.repetition(message))
@@ -335,9 +345,11 @@ public final class MQTTBridge: Service, Sendable {
     private func announce(_ event: InboxEvent) {
         switch event {
         case .final(let receipt):
-            publishReceipt(receipt, source: nil)
+            let warnings = homeAssistantWarnings.withLock { $0?.id == receipt.id ? $0?.warnings : nil }
+            publishReceipt(receipt, source: nil, warnings: warnings ?? [])
         case .outcome(_, .accepted(let receipt), let note):
             metrics.accepted(id: receipt.id, source: note.source)
+            if note.source == Self.homeAssistant { homeAssistantWarnings.withLock { $0 = (receipt.id, note.warnings) } }
             // Already final (expired on arrival, older than its slot): that receipt follows.
             if !receipt.status.isFinal { publishReceipt(receipt, source: note.source, warnings: note.warnings) }
         case .outcome(_, .duplicate(let receipt), let note):

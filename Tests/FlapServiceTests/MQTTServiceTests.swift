@@ -364,4 +364,26 @@ import Glibc
         defer { late.stop() }
         #expect(late.json(on: "vestawidget/hall/ha/outcome").last?["status"] as? String == "rejected")
     }
+
+    /// Home Assistant posts as home-assistant only (an automation's JSON naming a member's
+    /// sender is refused, saying so), and its outcome keeps the warnings of a text that had
+    /// characters replaced once it is displayed.
+    @Test func homeAssistantPostsAsItselfAndItsOutcomeKeepsTheWarnings() async throws {
+        let broker = try await MosquittoBroker.start()
+        teardown { await broker.stop() }
+        let watcher = try await MQTTServiceTests.Watcher(port: broker.port, topics: ["vestawidget/#"])
+        defer { watcher.stop() }
+        let flapd = try await suite.flapd(broker, device: "hall")
+        teardown { await flapd.stop() }
+        try await suite.publish(broker, "vestawidget/hall/ha/set", #"{"text": "FROM MUM", "sender": {"id": "mum"}}"#)
+        try await watcher.until("the refusal on ha/outcome") { $0.json(on: "vestawidget/hall/ha/outcome").last?["status"] as? String == "rejected" }
+        let refusal = try #require(watcher.json(on: "vestawidget/hall/ha/outcome").last)
+        #expect((refusal["reason"] as? String)?.hasPrefix("sender: a message on ha/set is always from home-assistant") == true, "\(refusal)")
+        #expect(try await flapd.api.get("/v1/slots").text.contains("FROM MUM") == false)
+        try await suite.publish(broker, "vestawidget/hall/ha/set", "HI 🦄")
+        try await watcher.until("displayed on ha/outcome") { $0.json(on: "vestawidget/hall/ha/outcome").last?["status"] as? String == "displayed" }
+        let displayed = try #require(watcher.json(on: "vestawidget/hall/ha/outcome").last)
+        let warnings = displayed["warnings"] as? [String] ?? []
+        #expect(warnings.count == 1 && warnings[0].contains("🦄"), "\(displayed)")
+    }
 }
