@@ -39,8 +39,8 @@ public struct ConnectionLimits: Sendable {
     /// How a port's requests arrive.
     public enum Transport: Sendable {
         /// Plain HTTP; with `redirectingPagesTo`, pages asked for by other machines are sent to
-        /// that HTTPS port (nil until it is bound).
-        case plain(redirectingPagesTo: (@Sendable () -> Int?)? = nil)
+        /// that HTTPS port by one of its names (nil until it is bound).
+        case plain(redirectingPagesTo: (@Sendable () -> HTTPSRedirectTarget?)? = nil)
         /// Inside TLS: answers may set cookies for HTTPS only.
         case tls
     }
@@ -56,7 +56,7 @@ public struct ConnectionLimits: Sendable {
 
     private static func handlers(_ transport: Transport) -> [any RemovableChannelHandler] {
         switch transport {
-        case .plain(let redirect?): [TransportMark(secure: false), PlainHTTPRedirect(httpsPort: redirect)]
+        case .plain(let redirect?): [TransportMark(secure: false), PlainHTTPRedirect(target: redirect)]
         case .plain(nil): [TransportMark(secure: false)]
         case .tls: [TransportMark(secure: true)]
         }

@@ -9,25 +9,29 @@ import NIOHTTPTypes
 /// they are, and so is the API (`/v1`, `/mcp`, `/metrics`, `/healthz`) from anywhere, for scripts
 /// and Home Assistant; `/ca.crt` and `/install` stay on plain HTTP, as a phone must fetch the
 /// authority before it can trust the HTTPS port.
+///
+/// The redirect names the board only by a name it has (its certificate's names), else by the
+/// address the client reached: a Host header is the client's to write, and a Location built
+/// from it would send a phone wherever a forged request said.
 final class PlainHTTPRedirect: ChannelInboundHandler, RemovableChannelHandler {
     typealias InboundIn = HTTPRequestPart
     typealias InboundOut = HTTPRequestPart
     typealias OutboundOut = HTTPResponsePart
 
-    private let httpsPort: @Sendable () -> Int?
+    private let target: @Sendable () -> HTTPSRedirectTarget?
     /// The request being answered here, whose body and end are dropped.
     private var swallowing = false
 
     static let servedPlain = ["/v1", "/mcp", "/metrics", "/healthz", "/ca.crt", "/install"]
 
-    init(httpsPort: @escaping @Sendable () -> Int?) {
-        self.httpsPort = httpsPort
+    init(target: @escaping @Sendable () -> HTTPSRedirectTarget?) {
+        self.target = target
     }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
         switch unwrapInboundIn(data) {
         case .head(let head):
-            if let location = Self.location(for: head, from: context.channel.remoteAddress, httpsPort: httpsPort()) {
+            if let location = Self.location(for: head, from: context.channel.remoteAddress, to: context.channel.localAddress, target: target()) {
                 swallowing = true
                 redirect(context: context, to: location)
             } else {
@@ -39,13 +43,22 @@ final class PlainHTTPRedirect: ChannelInboundHandler, RemovableChannelHandler {
         }
     }
 
-    /// Where `head` should go instead, or nil to serve it here.
-    static func location(for head: HTTPRequest, from remote: SocketAddress?, httpsPort: Int?) -> String? {
-        guard let httpsPort, [.get, .head].contains(head.method), let path = head.path, !isLoopback(remote) else { return nil }
+    /// Where `head` should go instead, or nil to serve it here: the HTTPS port, by the name the
+    /// client used when the certificate has it, else by the address it reached (`local`).
+    static func location(for head: HTTPRequest, from remote: SocketAddress?, to local: SocketAddress?, target: HTTPSRedirectTarget?) -> String? {
+        guard let target, [.get, .head].contains(head.method), let path = head.path, !isLoopback(remote) else { return nil }
         let bare = path.split(separator: "?", maxSplits: 1).first.map(String.init) ?? path
         guard !servedPlain.contains(where: { bare == $0 || bare.hasPrefix($0 + "/") }) else { return nil }
-        guard let host = head.authority.flatMap(HostHeader.host(of:)) else { return nil }
-        return "https://\(host):\(httpsPort)\(path)"
+        let asked = head.authority.flatMap(HostHeader.host(of:))
+        let host: String
+        if let asked, target.names.contains(where: { $0.caseInsensitiveCompare(asked) }) {
+            host = asked
+        } else if let address = local?.ipAddress {
+            host = address.contains(":") ? "[\(address)]" : address
+        } else {
+            return nil
+        }
+        return "https://\(host):\(target.port)\(path)"
     }
 
     static func isLoopback(_ address: SocketAddress?) -> Bool {
@@ -61,4 +74,20 @@ final class PlainHTTPRedirect: ChannelInboundHandler, RemovableChannelHandler {
         context.write(wrapOutboundOut(.head(HTTPResponse(status: .permanentRedirect, headerFields: fields))), promise: nil)
         context.writeAndFlush(wrapOutboundOut(.end(nil)), promise: nil)
     }
+}
+
+/// Where pages on the plain-HTTP port are sent: the HTTPS port and the names its certificate has.
+public struct HTTPSRedirectTarget: Sendable {
+    public var port: Int
+    /// Names and addresses the certificate was issued for (`board.home`, `pi.local`, `192.168.1.20`).
+    public var names: [String]
+
+    public init(port: Int, names: [String]) {
+        self.port = port
+        self.names = names
+    }
+}
+
+extension String {
+    fileprivate func caseInsensitiveCompare(_ other: String) -> Bool { lowercased() == other.lowercased() }
 }

@@ -66,6 +66,15 @@ import TestSupport
         #expect(try await curl([], "http://127.0.0.1:\(flapd.apiPort)/").status == 200, "this machine keeps the page")
         let followed = try await curl(["-L", "--cacert", flapd.stateDirectory + "/tls/ca.crt"], remote + "/")
         #expect(followed.status == 200 && followed.body.contains("<html"), "the certificate names the machine's address")
+        // A Host the board does not have is not echoed into the Location: the address reached is.
+        let forged = try await curl(["-H", "Host: evil.example:\(flapd.apiPort)"], remote + "/")
+        #expect(forged.status == 308)
+        #expect(forged.headers.contains("Location: https://\(address):\(flapd.httpsPort)/"), "\(forged.headers)")
+        #expect(!forged.headers.contains("evil.example"))
+        // A name on the certificate is kept.
+        let short = ProcessInfo.processInfo.hostName.split(separator: ".").first.map(String.init) ?? ""
+        let named = try await curl(["-H", "Host: \(short).local:\(flapd.apiPort)"], remote + "/widget")
+        #expect(named.headers.contains("Location: https://\(short).local:\(flapd.httpsPort)/widget"), "\(named.headers)")
     }
 
     @Test func theUsersOwnCertificateIsServedInstead() async throws {

@@ -49,7 +49,9 @@ extension Appliance {
         let quiet = Logger(label: "http", factory: { _ in SwiftLogNoOpLogHandler() })
         let listen = configuration.listen
         let nativeApp = Application(
-            router: nativeRouter, server: limits.server(.plain(redirectingPagesTo: { [httpsNow = ports.httpsNow] in httpsNow.value })),
+            router: nativeRouter, server: limits.server(.plain(redirectingPagesTo: { [httpsNow = ports.httpsNow, certificate = certificates.certificate] in
+                httpsNow.value.map { HTTPSRedirectTarget(port: $0, names: certificate.identity.alternativeNames) }
+            })),
             configuration: .init(address: .hostname(listen, port: configuration.apiPort), serverName: "flapd"),
             onServerRunning: { await ports.bound(.native, port: $0.localAddress?.port) }, logger: quiet)
         let httpsApp = Application(
