@@ -46,6 +46,8 @@ struct Authentication: RouterMiddleware {
     let access: AccessStore
     /// Whether a key is a webhook source's own (key, source name): it may push to that source only.
     var webhookKey: @Sendable (String, String) -> Bool = { _, _ in false }
+    /// The ports' connections, shared by role: told whose each request is.
+    var shares: ConnectionShares?
 
     /// What the viewer key may read: the board, its pictures and its events.
     static let viewerReads: Set<String> = ["/v1/board", "/v1/board.png", "/v1/board.svg", "/v1/events"]
@@ -60,9 +62,10 @@ struct Authentication: RouterMiddleware {
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         if let header = request.headers[.authorization] {
             let given = Self.secret(in: header) ?? ""
-            if secretsMatch(given, key) { return try await next(MemberAccess.marked(request, as: .owner), context) }
+            if secretsMatch(given, key) { return try await admit(request, as: .owner, context, next) }
             if let member = await access.member(withKey: given) { return try await admit(request, as: .member(member), context, next) }
             if request.method == .post, let source = SourcesAPI.webhookName(request.uri.path), webhookKey(given, source) {
+                if let refusal = shares?.admit(request, household: false) { return refusal }
                 return try await next(MemberAccess.marked(request, as: .owner), context)
             }
             guard let viewerKey, secretsMatch(given, viewerKey) else {
@@ -71,6 +74,7 @@ struct Authentication: RouterMiddleware {
             guard [.get, .head].contains(request.method), Self.viewerReads.contains(request.uri.path) else {
                 return Responses.error(.forbidden, "the viewer key reads the board (GET /v1/board, /v1/board.png, /v1/board.svg, /v1/events) and nothing else; use the API key")
             }
+            if let refusal = shares?.admit(request, household: false) ?? stream(request, key: "viewer") { return refusal }
             var head = MemberAccess.marked(request, as: .owner).head
             head.headerFields[Self.viewerMark] = "1"
             return try await next(Request(head: head, body: request.body), context)
@@ -90,7 +94,19 @@ struct Authentication: RouterMiddleware {
         if case .member = principal, !MemberAccess.allows(request.method, request.uri.path) {
             return Responses.error(.forbidden, MemberAccess.refusal)
         }
+        let whose: String
+        switch principal {
+        case .owner: whose = "owner"
+        case .member(let member): whose = "member \(member.id)"
+        }
+        if let refusal = shares?.admit(request, household: true) ?? stream(request, key: whose) { return refusal }
         return try await next(MemberAccess.marked(request, as: principal), context)
+    }
+
+    /// For a request that opens the event stream: the refusal when `key` holds its share already.
+    private func stream(_ request: Request, key: String) -> Response? {
+        guard request.method == .get, request.uri.path == "/v1/events" else { return nil }
+        return shares?.openStream(request, key: key)
     }
 
     /// The key in `Bearer KEY`, or the password of `Basic base64(user:password)` (dashboards

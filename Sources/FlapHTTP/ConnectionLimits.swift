@@ -16,7 +16,11 @@ import Synchronization
 ///   closed; at most `maximumLate` such wait at once, and one more closes the one that has
 ///   waited longest. A flood then holds a few hundred connections, not thousands, and their
 ///   memory with them (each is a few tens of KiB), while a health check, which sends its
-///   request as soon as it connects, is still answered.
+///   request as soon as it connects, is still answered;
+/// - on the native API's ports the household always gets through (``ConnectionShares``): one
+///   more connection from the owner or a member takes the place of a dashboard's, a viewer's
+///   or an unknown client's, and each key holds at most ``ConnectionShares/streamsPerKey``
+///   event streams.
 public struct ConnectionLimits: Sendable {
     public var idleTimeout: Duration
     public var bodyTimeout: Duration
@@ -46,12 +50,14 @@ public struct ConnectionLimits: Sendable {
     }
 
     /// The HTTP/1.1 server of one port with these limits (each port counts its own connections).
-    public func server(_ transport: Transport = .plain()) -> HTTPServerBuilder {
+    /// With `shares`, the port's connections are shared by role (``ConnectionShares``): the
+    /// router's ``Authentication`` says whose each request is.
+    public func server(_ transport: Transport = .plain(), shares: ConnectionShares? = nil) -> HTTPServerBuilder {
         let count = ConnectionCount(limit: maximumConnections, lateLimit: maximumLate)
-        let lateHeadTimeout = TimeAmount.nanoseconds(Int64(lateHeadTimeout / .nanoseconds(1)))
+        let lateHeadTimeout = TimeAmount(lateHeadTimeout)
         return .http1(configuration: .init(
-            additionalChannelHandlers: [ConnectionGate(count: count, lateHeadTimeout: lateHeadTimeout)] + Self.handlers(transport),
-            idleTimeout: .nanoseconds(Int64(idleTimeout / .nanoseconds(1)))))
+            additionalChannelHandlers: [ConnectionGate(count: count, shares: shares, lateHeadTimeout: lateHeadTimeout)] + Self.handlers(transport),
+            idleTimeout: TimeAmount(idleTimeout)))
     }
 
     private static func handlers(_ transport: Transport) -> [any RemovableChannelHandler] {
@@ -63,124 +69,3 @@ public struct ConnectionLimits: Sendable {
     }
 }
 
-/// The connections a port serves now, and those over the limit waiting to be answered 503.
-final class ConnectionCount: Sendable {
-    private struct State {
-        var served = 0
-        /// Waiting for their request head, oldest first.
-        var late: [(id: ObjectIdentifier, channel: any Channel)] = []
-    }
-    private let open = Mutex(State())
-    let limit: Int
-    let lateLimit: Int
-
-    init(limit: Int, lateLimit: Int) {
-        self.limit = limit
-        self.lateLimit = lateLimit
-    }
-
-    enum Admission { case served, late }
-
-    /// Counts `channel` in: served while there is room, else late; a late one past `lateLimit`
-    /// closes the one that has waited longest.
-    func enter(_ channel: any Channel) -> Admission {
-        let (admission, evicted) = open.withLock { open -> (Admission, (any Channel)?) in
-            if open.served < limit {
-                open.served += 1
-                return (.served, nil)
-            }
-            open.late.append((ObjectIdentifier(channel), channel))
-            return (.late, open.late.count > lateLimit ? open.late.removeFirst().channel : nil)
-        }
-        evicted?.close(promise: nil)
-        return admission
-    }
-
-    func leave(_ channel: any Channel, _ admission: Admission) {
-        open.withLock { open in
-            switch admission {
-            case .served: open.served -= 1
-            case .late: open.late.removeAll { $0.id == ObjectIdentifier(channel) }
-            }
-        }
-    }
-
-    /// A late connection sent its head in time: it no longer waits (it is answered and closed).
-    func answered(_ channel: any Channel) {
-        open.withLock { $0.late.removeAll { $0.id == ObjectIdentifier(channel) } }
-    }
-}
-
-/// Lets a connection through when its port has room; otherwise answers its request 503 (serving
-/// `/healthz` all the same) and closes it.
-final class ConnectionGate: ChannelDuplexHandler, RemovableChannelHandler {
-    typealias InboundIn = HTTPRequestPart
-    typealias InboundOut = HTTPRequestPart
-    typealias OutboundIn = HTTPResponsePart
-    typealias OutboundOut = HTTPResponsePart
-
-    private let count: ConnectionCount
-    private let lateHeadTimeout: TimeAmount
-    private var admission: ConnectionCount.Admission?
-    private var counted: Bool { admission == .served }
-    /// Over the limit: the request being let through is /healthz (closed once answered).
-    private var passingHealth = false
-    private var refusing = false
-    private var deadline: Scheduled<Void>?
-
-    init(count: ConnectionCount, lateHeadTimeout: TimeAmount) {
-        self.count = count
-        self.lateHeadTimeout = lateHeadTimeout
-    }
-
-    func handlerAdded(context: ChannelHandlerContext) {
-        let channel = context.channel
-        admission = count.enter(channel)
-        if admission == .late {
-            deadline = context.eventLoop.scheduleTask(in: lateHeadTimeout) { channel.close(promise: nil) }
-        }
-    }
-
-    func handlerRemoved(context: ChannelHandlerContext) {
-        deadline?.cancel()
-        if let admission { count.leave(context.channel, admission) }
-        admission = nil
-    }
-
-    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
-        guard !counted else { return context.fireChannelRead(data) }
-        let part = unwrapInboundIn(data)
-        if case .head(let head) = part {
-            deadline?.cancel()
-            count.answered(context.channel)
-            if head.path == "/healthz" {
-                passingHealth = true
-            } else {
-                refusing = true
-                refuse(context: context)
-            }
-        }
-        if passingHealth { context.fireChannelRead(data) }
-    }
-
-    func write(context: ChannelHandlerContext, data: NIOAny, promise: EventLoopPromise<Void>?) {
-        let part = unwrapOutboundIn(data)
-        guard passingHealth, case .end = part else { return context.write(data, promise: promise) }
-        let channel = context.channel
-        context.writeAndFlush(data).whenComplete { _ in channel.close(promise: nil) }
-        promise?.succeed()
-    }
-
-    private func refuse(context: ChannelHandlerContext) {
-        let body = #"{"error":"flapd is serving as many connections as it takes (\#(count.limit)); try again shortly"}"#
-        var fields = HTTPFields()
-        fields[.contentType] = "application/json; charset=utf-8"
-        fields[.contentLength] = "\(body.utf8.count)"
-        fields[.connection] = "close"
-        fields[.retryAfter] = "2"
-        context.write(wrapOutboundOut(.head(HTTPResponse(status: .serviceUnavailable, headerFields: fields))), promise: nil)
-        context.write(wrapOutboundOut(.body(context.channel.allocator.buffer(string: body))), promise: nil)
-        let channel = context.channel
-        context.writeAndFlush(wrapOutboundOut(.end(nil))).whenComplete { _ in channel.close(promise: nil) }
-    }
-}

@@ -49,6 +49,9 @@ public struct NativeAPI: Sendable {
     let pushes = PushesByKey()
     /// Assistants connected to `/mcp`.
     public let mcpSessions = MCPSessions(clock: ContinuousClock())
+    /// The connections of the ports this API is served on, shared by role: give the same to
+    /// their ``ConnectionLimits/server(_:shares:)``.
+    public let connections = ConnectionShares()
 
     public init(intake: MessageIntake, panels: any BoardQuery, metrics: FlapMetrics, apiKey: String, viewerKey: String? = nil, version: String,
                 sensors: @escaping @Sendable () async -> [any Encodable & Sendable] = { [] },
@@ -103,7 +106,8 @@ public struct NativeAPI: Sendable {
         }
         SessionAPI(apiKey: apiKey, access: access).add(to: router)
         let v1 = router.group("v1").add(middleware: Authentication(key: apiKey, viewerKey: viewerKey, access: access,
-                                                                          webhookKey: { [sources] key, name in sources?.isKey(key, of: name) ?? false }))
+                                                                          webhookKey: { [sources] key, name in sources?.isKey(key, of: name) ?? false },
+                                                                          shares: connections))
         let answers = IntakeAnswers(metrics: metrics)
         MessagesAPI(intake: intake, access: access, metrics: metrics, answers: answers).add(to: v1)
         BoardAPI(panels: panels).add(to: v1)

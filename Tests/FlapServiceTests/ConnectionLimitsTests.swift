@@ -24,7 +24,10 @@ import TestSupport
         // 300 held on the native API's port: 44 more than it serves at once.
         let native = try await abuse(port: flapd.apiPort, key: flapd.apiKey, held: 300)
         #expect(native["healthzWhileHeld"] as? Int == 200, "\(native)")
-        #expect(native["boardWhileHeld"] as? Int == 503, "\(native)")
+        // The owner's request takes the place of one held by a client that said nothing; the
+        // page and a wrong key are answered 503.
+        #expect(native["boardWhileHeld"] as? Int == 200, "\(native)")
+        #expect(native["pageWhileHeld"] as? Int == 503 && native["wrongKeyWhileHeld"] as? Int == 401, "\(native)")
         #expect(native["heldStillOpen"] as? Int == 0, "\(native)")
         #expect((native["heldClosedWithin"] as? Double ?? 99) <= 20, "\(native)")
         #expect((native["slowHeaderClosedAfter"] as? Double ?? 99) <= 20, "a header sent a byte a second: \(native)")
@@ -35,7 +38,7 @@ import TestSupport
 
         // The Local API's port, the same way (it serves no /healthz of its own).
         let local = try await abuse(port: flapd.localAPIPort, key: flapd.apiKey, held: 300)
-        #expect(local["boardWhileHeld"] as? Int == 503, "\(local)")
+        #expect(local["boardWhileHeld"] as? Int == 503 && local["pageWhileHeld"] as? Int == 503, "\(local)")
         #expect(local["heldStillOpen"] as? Int == 0 && (local["heldClosedWithin"] as? Double ?? 99) <= 20, "\(local)")
 
         var now = descriptors()
@@ -45,5 +48,29 @@ import TestSupport
         }
         #expect(now <= baseline + 4, "descriptors \(baseline) before, \(now) after")
         #expect(try await flapd.api.get("/v1/board").status == 200)
+    }
+
+    /// 330 event streams with the viewer key took every connection, and the owner's /v1/board
+    /// and /v1/status were answered 503 while they stayed open. Streams are counted per key, and
+    /// the household's requests take the place of a viewer's connection when the port is full.
+    @Test func theViewerKeyCannotLockTheHouseholdOut() async throws {
+        let flapd = try await FlapdProcess.start(arguments: ["--no-sound"])
+        teardown { await flapd.stop() }
+        let viewer = try String(contentsOfFile: flapd.stateDirectory + "/viewer-key", encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)
+        let invited = try await flapd.api.postJSON("/v1/members", #"{"name": "Mum"}"#)
+        let memberID = try #require((invited.object["member"] as? [String: Any])?["id"] as? String)
+        let memberKey = try #require(try await flapd.api.post("/v1/members/\(memberID)/keys", json: [:]).object["key"] as? String)
+        let result = try await ProcessRunner.run(try await PythonPeer.python(), [
+            PythonPeer.peersDirectory.appendingPathComponent("stream_flood.py").path, "\(flapd.apiPort)", viewer, flapd.apiKey, memberKey, "330", "260",
+        ])
+        let seen = try #require(try JSONSerialization.jsonObject(with: Data(result.stdoutText.utf8)) as? [String: Any], "\(result.stdoutText)\(result.stderrText)")
+        let streams = seen["streams"] as? [String: Int] ?? [:]
+        #expect(streams["200"] == 16 && streams["429"] == 314, "16 streams for the viewer key, the rest refused: \(seen)")
+        let held = seen["held"] as? [String: Int] ?? [:]
+        // Every connection the port serves is the viewer's (the test's own client may hold one).
+        #expect(held["200", default: 0] + held["503", default: 0] == 260 && held["503", default: 0] >= 4 && held["200", default: 0] >= 256 - 16 - 2,
+                "the port full of the viewer's connections: \(seen)")
+        #expect(seen["ownerBoard"] as? Int == 200 && seen["ownerStatus"] as? Int == 200, "\(seen)")
+        #expect(seen["memberBoard"] as? Int == 200, "\(seen)")
     }
 }

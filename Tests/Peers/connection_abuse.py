@@ -4,8 +4,9 @@ what flapd did as JSON.
 Usage: connection_abuse.py PORT KEY HELD
 - holds HELD connections that send nothing but, on one of them, a header byte a second
   (a slow-header client), and notes how long flapd takes to close each;
-- while they are held, asks GET /healthz and GET /v1/board on new connections (the port may be
-  full: /healthz must still answer);
+- while they are held, asks GET /healthz, GET /v1/board with the key, the page and GET /v1/board
+  with a wrong key on new connections (the port may be full: /healthz must still answer, and on
+  the native API's port the owner's request takes the place of a held one);
 - one keep-alive connection answered once and then left idle: how long until flapd closes it;
 - one POST whose chunked body never ends (a chunk a second): its answer's status and how long
   it took.
@@ -119,6 +120,9 @@ held = [connect() for _ in range(held_count)]
 held[0].sendall(b"GET /v1/board HTTP/1.1\r\nHost: 127.0.0.1\r\n")  # and a byte a second from here on
 time.sleep(0.3)
 out["healthzWhileHeld"] = status_of(b"GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
+out["pageWhileHeld"] = status_of(b"GET / HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
+out["wrongKeyWhileHeld"] = status_of(b"GET /v1/board HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer wrong\r\n\r\n")
+# Last: the owner's connection, once closed, leaves a place free.
 out["boardWhileHeld"] = status_of(f"GET /v1/board HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer {key}\r\n\r\n".encode())
 times = wait_closed(held, 40, drip=0)
 for thread in threads:

@@ -39,7 +39,8 @@ extension Appliance {
     static func listeners(_ configuration: FlapdConfiguration, parts: ApplianceParts, secrets: ApplianceSecrets, state: StateDirectory,
                           ports: BoundPorts, logger: Logger) throws -> [any Service] {
         let certificates = try certificates(configuration, in: state, logger: logger)
-        let nativeRouter = nativeAPI(configuration, parts: parts, secrets: secrets, state: state, ports: ports, logger: logger).router()
+        let api = nativeAPI(configuration, parts: parts, secrets: secrets, state: state, ports: ports, logger: logger)
+        let nativeRouter = api.router()
         WebPage.add(to: nativeRouter, authority: AuthorityDownload(
             certificatePEM: try certificates.authority?.certificatePEM(), name: certificates.authority?.name ?? "",
             httpsPort: { [httpsNow = ports.httpsNow] in httpsNow.value }, qrCode: { try? QRCode($0).svg(title: "the certificate's download") }))
@@ -51,11 +52,11 @@ extension Appliance {
         let nativeApp = Application(
             router: nativeRouter, server: limits.server(.plain(redirectingPagesTo: { [httpsNow = ports.httpsNow, certificate = certificates.certificate] in
                 httpsNow.value.map { HTTPSRedirectTarget(port: $0, names: certificate.identity.alternativeNames) }
-            })),
+            }), shares: api.connections),
             configuration: .init(address: .hostname(listen, port: configuration.apiPort), serverName: "flapd"),
             onServerRunning: { await ports.bound(.native, port: $0.localAddress?.port) }, logger: quiet)
         let httpsApp = Application(
-            router: nativeRouter, server: try .tls(limits.server(.tls), tlsConfiguration: certificates.certificate.tlsConfiguration()),
+            router: nativeRouter, server: try .tls(limits.server(.tls, shares: api.connections), tlsConfiguration: certificates.certificate.tlsConfiguration()),
             configuration: .init(address: .hostname(listen, port: configuration.httpsPort), serverName: "flapd"),
             onServerRunning: { await ports.bound(.https, port: $0.localAddress?.port) }, logger: quiet)
         let localApp = Application(

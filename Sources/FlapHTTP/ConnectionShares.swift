@@ -1,0 +1,58 @@
+import HTTPTypes
+import Hummingbird
+import NIOCore
+import Synchronization
+
+/// A port's capacity shared by role, so that the household always gets through. A viewer key
+/// handed to dashboards, or clients that never sign in, can hold every connection a port serves
+/// (330 event streams did, and the owner's requests were answered 503). Here:
+/// - each request's ``Authentication`` says whose its connection is: the household's (the
+///   owner, a member) or someone else's (the viewer key, a webhook's key, a wrong key);
+/// - a connection over the port's limit that carries a credential is read as far as that: the
+///   household's is let in in the place of the oldest connection that says nothing or is held
+///   by someone else (closed); anyone else's is answered 503 as before;
+/// - event streams are counted apart, per key: at most ``streamsPerKey`` for each (the viewer
+///   key, the API key, each member), answered 429 past it.
+public final class ConnectionShares: Sendable {
+    /// Event streams one key holds at once.
+    public static let streamsPerKey = 16
+
+    static let connectionField = HTTPField.Name("Flapd-Connection")!
+
+    private let counts = Mutex<[UInt64: ConnectionCount]>([:])
+
+    public init() {}
+
+    func register(_ id: UInt64, _ count: ConnectionCount) { counts.withLock { $0[id] = count } }
+
+    func unregister(_ id: UInt64) { _ = counts.withLock { $0.removeValue(forKey: id) } }
+
+    /// Whether a late request may be the household's: it carries a credential.
+    static func mayBeHousehold(_ head: HTTPRequest) -> Bool {
+        head.headerFields[.authorization] != nil || head.headerFields[.cookie]?.contains(SessionCookie.cookieName + "=") == true
+    }
+
+    /// Says whose `request`'s connection is; the answer to give instead when it may not go on
+    /// (a late connection that is not the household's, or nobody it could replace).
+    func admit(_ request: Request, household: Bool) -> Response? {
+        guard let (id, count) = connection(of: request) else { return nil }
+        guard count.held(id, by: household ? .household : .other) else {
+            return Responses.error(.serviceUnavailable, "flapd is serving as many connections as it takes (\(count.limit)); try again shortly",
+                                   headers: [.retryAfter: "2", .connection: "close"])
+        }
+        return nil
+    }
+
+    /// Opens the event stream `request` asks for with `key` (its kind and whose, never the key
+    /// itself); the answer to give instead when that key holds ``streamsPerKey`` already.
+    func openStream(_ request: Request, key: String) -> Response? {
+        guard let (id, count) = connection(of: request), !count.openStream(id, key: key, most: Self.streamsPerKey) else { return nil }
+        return Responses.error(.tooManyRequests, "\(Self.streamsPerKey) event streams are open with this key already (pages, dashboards); close one",
+                               headers: [.retryAfter: "10"])
+    }
+
+    private func connection(of request: Request) -> (UInt64, ConnectionCount)? {
+        guard let text = request.headers[Self.connectionField], let id = UInt64(text), let count = counts.withLock({ $0[id] }) else { return nil }
+        return (id, count)
+    }
+}
