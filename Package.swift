@@ -226,6 +226,18 @@ let package = Package(
             ]),
         // TOML 1.0 read into values, and where each key was written (for errors naming the line).
         .target(name: "FlapTOML"),
+        // Every reader of outside bytes as a fuzz target: run under libFuzzer by scripts/fuzz
+        // (flapfuzz), and every input kept in Fuzz/ read again by the tests.
+        .target(
+            name: "FlapFuzzing",
+            dependencies: [
+                "FlapCore", "FlapHardware", "FlapJSON", "FlapMessaging", "FlapMQTTClient", "FlapPrimitives", "FlapSimulated", "FlapSources",
+                "FlapTOML", "FlapVBML",
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOEmbedded", package: "swift-nio"),
+            ]),
+        .executableTarget(name: "flapfuzz", dependencies: ["FlapFuzzing", "CFuzzerDriver"]),
+        .systemLibrary(name: "CFuzzerDriver", path: "Sources/CFuzzerDriver"),
         // VBML, Vestaboard's markup: documents read and drawn as Vestaboard's renderer draws them.
         .target(name: "FlapVBML", dependencies: ["FlapCore", "FlapJSON", "FlapPrimitives"]),
         // Configuration and composition: flapd's services, each driver chosen here from settings.
@@ -281,6 +293,7 @@ let package = Package(
         .testTarget(name: "FlapCoreTests", dependencies: ["FlapCore", "FlapPrimitives", "TestSupport"]),
         .testTarget(name: "FlapPrimitivesTests", dependencies: ["FlapPrimitives", "TestSupport"]),
         .testTarget(name: "FlapVBMLTests", dependencies: ["FlapVBML", "FlapJSON", "TestSupport"]),
+        .testTarget(name: "FlapFuzzingTests", dependencies: ["FlapFuzzing"]),
         .testTarget(name: "FlapPicturesTests", dependencies: ["FlapPictures", "FlapCore", .product(name: "CompressNIO", package: "compress-nio"), .product(name: "NIOCore", package: "swift-nio")]),
         .testTarget(
             name: "FlapSimulatedTests",

@@ -94,12 +94,10 @@ struct Authentication: RouterMiddleware {
         if case .member = principal, !MemberAccess.allows(request.method, request.uri.path) {
             return Responses.error(.forbidden, MemberAccess.refusal)
         }
-        let whose: String
-        switch principal {
-        case .owner: whose = "owner"
-        case .member(let member): whose = "member \(member.id)"
-        }
-        if let refusal = shares?.admit(request, household: true) ?? stream(request, key: whose) { return refusal }
+        // The owner's streams are not counted: the port's own limit bounds them.
+        var whose: String?
+        if case .member(let member) = principal { whose = "member \(member.id)" }
+        if let refusal = shares?.admit(request, household: true) ?? whose.flatMap({ stream(request, key: $0) }) { return refusal }
         return try await next(MemberAccess.marked(request, as: principal), context)
     }
 

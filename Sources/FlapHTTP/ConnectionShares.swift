@@ -11,8 +11,8 @@ import Synchronization
 /// - a connection over the port's limit that carries a credential is read as far as that: the
 ///   household's is let in in the place of the oldest connection that says nothing or is held
 ///   by someone else (closed); anyone else's is answered 503 as before;
-/// - event streams are counted apart, per key: at most ``streamsPerKey`` for each (the viewer
-///   key, the API key, each member), answered 429 past it.
+/// - event streams are counted apart, per key: at most ``streamsPerKey`` for the viewer key and
+///   for each member, answered 429 past it (the owner's are bounded by the port alone).
 public final class ConnectionShares: Sendable {
     /// Event streams one key holds at once.
     public static let streamsPerKey = 16

@@ -67,18 +67,7 @@ public struct LocalAPI: Sendable {
             metrics.rejected(source: "local-api", reason: "invalid")
             return Self.message(.badRequest, "the body is not valid JSON")
         }
-        var fields: [String: JSONValue] = [:]
-        if json.array != nil {
-            fields["codes"] = json
-        } else if let object = json.object, let rows = object["characters"] {
-            fields["codes"] = rows
-            if let strategy = object["strategy"] {
-                var transition: [String: JSONValue] = ["strategy": strategy]
-                transition["stepSize"] = object["step_size"]
-                transition["stepIntervalMs"] = object["step_interval_ms"]
-                fields["transition"] = .object(transition)
-            }
-        } else {
+        guard let fields = LocalAPIBody.fields(json) else {
             metrics.rejected(source: "local-api", reason: "invalid")
             return Self.message(.badRequest, "send the rows of character codes, or {\"characters\": rows}")
         }
@@ -93,7 +82,8 @@ public struct LocalAPI: Sendable {
         case .replayed(let first):
             return Responses.json(.created, ["message": "Message sent", "id": first.id])
         case .keyReused:
-            preconditionFailure("the Local API sends no idempotency keys")
+            // The Local API sends no idempotency keys, so this cannot happen; answered, not trapped.
+            return Self.message(.conflict, "this idempotency key was used for another message")
         case .invalid(let errors):
             metrics.rejected(source: "local-api", reason: "invalid")
             return Self.message(.badRequest, errors.description.replacing("codes", with: "characters"))

@@ -1,3 +1,4 @@
+import FlapPrimitives
 import FlapHardware
 
 /// A recorded heart-rate trace played back as one strap: CSV lines `seconds,bpm[,rr…]` (RR in
@@ -31,8 +32,7 @@ public struct TraceHeartRateSensor<C: Clock>: HeartRateSensor where C.Duration =
         self.loops = loops
         self.clock = clock
         var readings: [(at: Duration, bpm: Int, rr: [UInt16])] = []
-        for (index, raw) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
-            let line = raw.hasSuffix("\r") ? raw.dropLast() : raw
+        for (index, line) in LineBreaks.lines(of: text).enumerated() {
             if line.allSatisfy({ $0 == " " }) || line.first == "#" { continue }
             var column = 1
             var fields: [(Double, Int)] = []

@@ -10,7 +10,8 @@ public struct TOMLLineIndex {
     public init(_ text: String) {
         var table = ""
         var arrayCounts: [String: Int] = [:]
-        for (number, raw) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+        // CRLF lines too: in Swift "\r\n" is one Character, which split(separator: "\n") never finds.
+        for (number, raw) in text.unicodeScalars.split(omittingEmptySubsequences: false, whereSeparator: { $0 == "\n" }).map({ Substring($0) }).enumerated() {
             let line = raw.withoutBlankEnds
             if line.hasPrefix("[[") , let end = line.firstRange(of: "]]") {
                 let name = line[line.index(line.startIndex, offsetBy: 2)..<end.lowerBound].withoutBlankEnds

@@ -1,4 +1,4 @@
-/// Reads a TOML 1.0 document. flapd's own (some 300 lines) because the TOML package it used
+/// Reads a TOML 1.0 document. flapd's own (some 500 lines) because the TOML package it used
 /// (TOMLKit, over toml++) imports Foundation, which brought all of Foundation and ICU's 34 MB of
 /// data into flapd; what flapd needs is this reader and an error that says the line and column.
 public struct TOMLParser {
@@ -13,6 +13,12 @@ public struct TOMLParser {
     private var closed: Set<[String]> = []
     /// Inline tables and arrays given whole with `=`: nothing may be added inside them later.
     private var frozen: Set<[String]> = []
+    /// Arrays and inline tables open around the value being read.
+    private var depth = 0
+
+    /// How deep arrays and inline tables may nest (flapd's settings need three): reading one
+    /// nested deeper would recurse toward the end of the stack, so it is refused.
+    public static let deepestNesting = 64
 
     public static func parse(_ text: String) throws(TOMLSyntaxError) -> TOMLTable {
         var parser = TOMLParser(text: Array(text.unicodeScalars))
@@ -98,11 +104,15 @@ public struct TOMLParser {
 
     private mutating func value() throws(TOMLSyntaxError) -> TOMLValue {
         guard let scalar = peek else { throw error("a value is missing") }
+        if scalar == "[" || scalar == "{" {
+            guard depth < Self.deepestNesting else { throw error("arrays and inline tables nest more than \(Self.deepestNesting) deep") }
+            depth += 1
+            defer { depth -= 1 }
+            return try scalar == "[" ? array() : inlineTable()
+        }
         switch scalar {
         case "\"": return .string(try starts(with: "\"\"\"") ? multilineBasicString() : basicString())
         case "'": return .string(try starts(with: "'''") ? multilineLiteralString() : literalString())
-        case "[": return try array()
-        case "{": return try inlineTable()
         case "t", "f":
             if starts(with: "true") { index += 4; return .bool(true) }
             if starts(with: "false") { index += 5; return .bool(false) }

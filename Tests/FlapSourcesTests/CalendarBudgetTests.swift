@@ -20,30 +20,40 @@ import Testing
     /// Ten events from the year 1 with a billion occurrences each (1.5 KB) froze flapd for a
     /// minute: their series are worked out by whole 400-year cycles, and they are every day.
     @Test func aBillionOccurrencesFromTheYearOneAreWorkedOutByCycles() throws {
-        let calendar = try Calendar(bytes: Self.calendar((0..<10).map(Self.bomb)))
+        let calendar = try Calendar(bytes: Self.calendar((0..<2).map(Self.bomb)))
         #expect(calendar.warnings.isEmpty, "\(calendar.warnings)")
         let week = calendar.occurrences(from: Self.week.from, to: Self.week.to, zone: CalendarTests.berlin)
-        #expect(week.count == 70)
+        #expect(week.count == 14)
     }
 
-    /// 4 000 of them ran for 7 minutes: past the budget they are left out, and named.
+    /// 4 000 of them ran for 7 minutes: past the budget they are left out, and named (a budget
+    /// of a tenth of flapd's here, and a tenth of the events, to keep the test quick).
     @Test func overTheBudgetEventsAreLeftOutAndNamed() throws {
-        let calendar = try Calendar(bytes: Self.calendar((0..<4_000).map(Self.bomb)))
+        var budget = Calendar.Budget()
+        budget.countedDays /= 10
+        let calendar = try Calendar(bytes: Self.calendar((0..<400).map(Self.bomb)), budget: budget)
         let kept = calendar.events.count
-        #expect(kept > 0 && kept < 100, "\(kept) kept")
+        #expect(kept > 0 && kept < 10, "\(kept) kept")
         #expect(calendar.warnings.count == 1)
-        #expect(calendar.warnings.first?.hasPrefix("\(4_000 - kept) recurring events are left out: the calendar has more repeats than flapd works out") == true,
+        #expect(calendar.warnings.first?.hasPrefix("\(400 - kept) recurring events are left out: the calendar has more repeats than flapd works out") == true,
                 "\(calendar.warnings)")
         #expect(calendar.warnings.first?.contains("\"Bomb \(kept)\"") == true)
         let week = calendar.occurrences(from: Self.week.from, to: Self.week.to, zone: CalendarTests.berlin)
         #expect(week.count == kept * 7)
+        // Past the recurring events a calendar may hold: left out too.
+        budget = Calendar.Budget()
+        budget.recurringEvents = 3
+        let daily = (0..<5).map { ["BEGIN:VEVENT", "SUMMARY:Daily \($0)", "DTSTART:20261101T090000", "RRULE:FREQ=DAILY", "END:VEVENT"].joined(separator: "\r\n") }
+        let capped = try Calendar(bytes: Self.calendar(daily), budget: budget)
+        #expect(capped.events.map(\.title) == ["Daily 0", "Daily 1", "Daily 2"])
+        #expect(capped.warnings.first?.hasPrefix("2 recurring events are left out") == true, "\(capped.warnings)")
     }
 
     /// COUNT counts from DTSTART: the arithmetic skip gives the series the same end as walking it.
     @Test func skippingWholeCyclesEndsTheSeriesWhereWalkingDoes() throws {
         let rules = [
-            "FREQ=DAILY;COUNT=200000", "FREQ=WEEKLY;INTERVAL=3;BYDAY=MO,FR;COUNT=30001", "FREQ=MONTHLY;BYDAY=-1FR;COUNT=6000",
-            "FREQ=YEARLY;BYMONTH=2;BYMONTHDAY=29;COUNT=150", "FREQ=MONTHLY;BYDAY=MO,TU,WE,TH,FR;BYSETPOS=-1;COUNT=5000",
+            // Each past one 400-year cycle, so that whole cycles are skipped.
+            "FREQ=DAILY;COUNT=150001", "FREQ=WEEKLY;INTERVAL=3;BYDAY=MO,FR;COUNT=30001", "FREQ=YEARLY;BYMONTH=2;BYMONTHDAY=29;COUNT=150",
         ]
         for text in rules {
             let rule = try RecurrenceRule(text, line: 1, zone: nil)
@@ -62,9 +72,9 @@ import Testing
     /// reach is refused rather than overflowing.
     @Test func impossibleRulesAndHugeNumbersEndOrAreRefused() throws {
         let never = try RecurrenceRule("FREQ=YEARLY;BYMONTH=2;BYMONTHDAY=31;COUNT=5", line: 3, zone: nil)
-        var budget = Calendar.Budget.countedDays
+        var budget = Calendar.Budget().countedDays
         #expect(never.seriesEnd(from: try CalendarTime.parse("00010101", zone: nil, line: 2, property: "DTSTART"), budget: &budget) == .at(-62_135_596_800 - 1))
-        #expect(budget > Calendar.Budget.countedDays - 200_000)
+        #expect(budget > Calendar.Budget().countedDays - 200_000)
         #expect(throws: SourceProblem.self) { try RecurrenceRule("FREQ=DAILY;INTERVAL=9223372036854775807", line: 4, zone: nil) }
         let huge = Self.calendar(["BEGIN:VEVENT", "SUMMARY:Long", "DTSTART:20261126T090000", "DURATION:P999999999W999999999D", "END:VEVENT",
                                   "BEGIN:VEVENT", "SUMMARY:Longer", "DTSTART:20261126T090000", "DURATION:P9999999999999999999W", "END:VEVENT"])

@@ -112,6 +112,24 @@ import TestSupport
         }
     }
 
+    /// Arrays nested 100 000 deep (200 KB) recursed off the end of the stack: past 64 they are
+    /// refused where they go too deep.
+    @Test func nestingPastSixtyFourIsRefusedNotACrash() throws {
+        let deep = "x = " + String(repeating: "[", count: 100_000) + String(repeating: "]", count: 100_000)
+        #expect(throws: TOMLSyntaxError.self) { try TOMLParser.parse(deep) }
+        do { _ = try TOMLParser.parse(deep) } catch {
+            #expect(error.line == 1 && error.column == 69 && error.message.contains("nest more than 64 deep"), "\(error)")
+        }
+        let fine = "x = " + String(repeating: "[", count: 64) + "1" + String(repeating: "]", count: 64)
+        #expect(throws: Never.self) { try TOMLParser.parse(fine) }
+    }
+
+    /// A configuration written on Windows (CRLF) names its keys' lines as one written on Linux.
+    @Test func crlfFilesHaveTheirLinesToo() {
+        let index = TOMLLineIndex("listen = \"0.0.0.0\"\r\n\r\n[api]\r\nport = 8080\r\n")
+        #expect(index.line(of: "api.port") == 4 && index.line(of: "listen") == 1)
+    }
+
     @Test func theExampleConfigurationReadsAsTomllibReadsIt() async throws {
         let text = try String(contentsOf: PythonPeer.packageRoot.appendingPathComponent("flapd.example.toml"), encoding: .utf8)
         #expect(Self.canonical(.table(try TOMLParser.parse(text))) == (try await Self.tomllib(text)))

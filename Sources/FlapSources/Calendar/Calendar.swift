@@ -38,21 +38,27 @@ public struct Calendar: Sendable {
     public private(set) var warnings: [String] = []
 
     /// What one calendar may cost.
-    public enum Budget {
+    public struct Budget: Sendable {
         /// Days looked at while finding where the COUNT rules of one calendar end, when it is
-        /// read (a series from the year 1 with a billion occurrences costs some 300 000).
-        public static let countedDays = 3_000_000
+        /// read (a series from the year 1 with a billion occurrences costs some 150 000).
+        public var countedDays = 3_000_000
         /// Recurring events read from one calendar (a household's has tens).
-        public static let recurringEvents = 2_000
+        public var recurringEvents = 2_000
         /// Days looked at by one look at the occurrences of a window (each recurring event
         /// costs the days of the periods in the window, a few hundred at most).
-        public static let daysPerLook = 2_000_000
+        public var daysPerLook = 2_000_000
         /// How far before a window an occurrence is looked for that lasts into it: a longer
         /// event that began earlier is not shown.
         public static let longestEvent: Int64 = 400 * 86_400
+
+        public init() {}
     }
 
-    public init(bytes: [UInt8]) throws(SourceProblem) {
+    /// What this calendar may cost to work out.
+    let budget: Budget
+
+    public init(bytes: [UInt8], budget: Budget = Budget()) throws(SourceProblem) {
+        self.budget = budget
         let lines = try ContentLine.lines(bytes)
         guard lines.first?.name == "BEGIN", lines.first?.value.uppercased() == "VCALENDAR" else {
             throw SourceProblem("the answer is not an iCalendar file (it does not begin with BEGIN:VCALENDAR; \(SourceContent.preview(bytes)))")
@@ -80,13 +86,13 @@ public struct Calendar: Sendable {
         // Google's exports name the calendar's zone once (X-WR-TIMEZONE) and write times in UTC:
         // a weekly event at 09:00 there stays at 09:00 across a daylight-saving change.
         let calendarZone = zones.zone(calendarTZID)
-        var countedDays = Budget.countedDays, recurring = 0, overBudget: [String] = []
+        var countedDays = budget.countedDays, recurring = 0, overBudget: [String] = []
         for block in eventBlocks {
             do {
                 var event = try Self.event(block, zones: zones, calendarZone: calendarZone)
                 if event.rule != nil {
                     recurring += 1
-                    guard recurring <= Budget.recurringEvents else { overBudget.append(event.title); continue }
+                    guard recurring <= budget.recurringEvents else { overBudget.append(event.title); continue }
                 }
                 if let rule = event.rule, rule.count != nil {
                     switch rule.seriesEnd(from: event.start, budget: &countedDays) {
@@ -106,7 +112,7 @@ public struct Calendar: Sendable {
         if !overBudget.isEmpty {
             let named = overBudget.prefix(5).map(\.debugDescription).joined(separator: ", ")
             warnings.append("\(overBudget.count) recurring event\(overBudget.count == 1 ? " is" : "s are") left out: the calendar has more repeats "
-                            + "than flapd works out for one calendar (\(Budget.recurringEvents) recurring events, \(Budget.countedDays) days counted through): "
+                            + "than flapd works out for one calendar (\(budget.recurringEvents) recurring events, \(budget.countedDays) days counted through): "
                             + named + (overBudget.count > 5 ? ", …" : ""))
         }
     }
@@ -165,7 +171,7 @@ public struct Calendar: Sendable {
             if let id = event.recurrenceID { replaced[event.uid, default: []].insert(id.instant(floating: zone)) }
         }
         var found: [Occurrence] = []
-        var budget = Budget.daysPerLook
+        var budget = self.budget.daysPerLook
         for event in events where titled?(event.title) ?? true {
             let starts: [CalendarTime]
             if let rule = event.rule, event.recurrenceID == nil {
