@@ -25,6 +25,9 @@ public struct TraceHeartRateSensor<C: Clock>: HeartRateSensor where C.Duration =
         }
     }
 
+    /// The latest time a trace's reading may have, in seconds.
+    public static var longestTrace: Double { 86_400 }
+
     /// Reads the whole trace `text` now, so a bad file is refused before anything runs.
     public init(named strapName: String, text: String, loops: Bool = false, clock: C) throws(TraceError) {
         name = "trace \(strapName)"
@@ -46,6 +49,10 @@ public struct TraceHeartRateSensor<C: Clock>: HeartRateSensor where C.Duration =
             }
             guard fields.count >= 2 else { throw TraceError(line: index + 1, column: column - 1, problem: "expected seconds,bpm[,rr…]") }
             let (seconds, secondsColumn) = fields[0]
+            // A day is longer than any session a trace replays; past it, milliseconds would not fit.
+            guard seconds <= Self.longestTrace else {
+                throw TraceError(line: index + 1, column: secondsColumn, problem: "the time \(seconds) s is past a day (\(Int(Self.longestTrace)) s)")
+            }
             guard seconds >= 0, seconds >= (readings.last.map { Double($0.at.components.seconds) + Double($0.at.components.attoseconds) / 1e18 } ?? 0) else {
                 throw TraceError(line: index + 1, column: secondsColumn, problem: "the time \(seconds) s goes back (times must rise from 0)")
             }
