@@ -19,6 +19,7 @@ final class ConnectionCount: Sendable {
         let channel: any Channel
         /// When it came, in order of arrival.
         let order: UInt64
+        let since: ContinuousClock.Instant
         /// Served (counted against the limit), or late: over the limit, not yet let in.
         var served: Bool
         var holder = ConnectionHolder.unknown
@@ -38,10 +39,13 @@ final class ConnectionCount: Sendable {
     private let open = Mutex(State())
     let limit: Int
     let lateLimit: Int
+    /// How long a new connection has to send its first request before it may be replaced.
+    let grace: Duration
 
-    init(limit: Int, lateLimit: Int) {
+    init(limit: Int, lateLimit: Int, grace: Duration = .seconds(1)) {
         self.limit = limit
         self.lateLimit = lateLimit
+        self.grace = grace
     }
 
     /// Counts connection `id` in: served while there is room, else late (false); a late one past
@@ -50,7 +54,7 @@ final class ConnectionCount: Sendable {
         let (served, evicted) = open.withLock { open -> (Bool, (any Channel)?) in
             let served = open.served < limit
             open.arrivals += 1
-            open.entries[id] = Entry(channel: channel, order: open.arrivals, served: served)
+            open.entries[id] = Entry(channel: channel, order: open.arrivals, since: .now, served: served)
             if served {
                 open.served += 1
                 return (true, nil)
@@ -80,8 +84,9 @@ final class ConnectionCount: Sendable {
     }
 
     /// Says whose connection `id` is. A late one of the household's is let in in the place of
-    /// the oldest connection held by someone else (an unknown client's first, then a viewer's),
-    /// which is closed; false when it stays late (not the household's, or nobody to replace).
+    /// the oldest connection held by someone else (an unknown client's that has said nothing
+    /// for `grace`, else a viewer's), which is closed; false when it stays late (not the
+    /// household's, or nobody to replace).
     func held(_ id: UInt64, by holder: ConnectionHolder) -> Bool {
         let (admitted, replaced) = open.withLock { open -> (Bool, (any Channel)?) in
             guard var entry = open.entries[id] else { return (false, nil) }
@@ -89,7 +94,11 @@ final class ConnectionCount: Sendable {
             defer { open.entries[id] = entry }
             if entry.served { return (true, nil) }
             guard holder == .household else { return (false, nil) }
-            let candidates = open.entries.filter { $0.value.served && $0.value.holder != .household }
+            // Not one that has only just connected: its request may be on its way.
+            let now = ContinuousClock.now
+            let candidates = open.entries.filter { entry in
+                entry.value.served && (entry.value.holder == .other || (entry.value.holder == .unknown && entry.value.since.duration(to: now) > grace))
+            }
             guard let victim = candidates.min(by: { (Self.rank($0.value.holder), $0.value.order) < (Self.rank($1.value.holder), $1.value.order) }) else {
                 return (false, nil)
             }
