@@ -53,7 +53,9 @@ final class PlainHTTPRedirect: ChannelInboundHandler, RemovableChannelHandler {
         let host: String
         if let asked, target.names.contains(where: { $0.caseInsensitiveCompare(asked) }) {
             host = asked
-        } else if let address = local?.ipAddress {
+        } else if var address = local?.ipAddress {
+            // An IPv4 client of a dual-stack socket reached an IPv4 address.
+            if address.hasPrefix("::ffff:"), address.contains(".") { address.removeFirst(7) }
             host = address.contains(":") ? "[\(address)]" : address
         } else {
             return nil
