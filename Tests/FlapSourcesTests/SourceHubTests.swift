@@ -295,6 +295,25 @@ import TestSupport
         #expect(Self.value(hub, bench, "door", "state") == "open")
     }
 
+    /// 3 390 pushes in 20 s were each written to disk: a source takes 10 at once, then one a
+    /// second, and says how long to wait.
+    @Test func aWebhookFloodIsHeldToItsRate() async throws {
+        let bench = try await Bench()
+        defer { Task { await bench.stop() } }
+        let hub = bench.hub([SourceDefinition(name: "door", kind: .webhook, fields: ["state"])])
+        for index in 0..<WebhookRate.burst { _ = try hub.push("door", body: ["state": .number(Double(index))]) }
+        do {
+            _ = try hub.push("door", body: ["state": "flood"])
+            Issue.record("the 11th push at once was taken")
+        } catch SourcePushError.tooFast(let wait) {
+            #expect(wait == 1)
+        }
+        #expect(Self.value(hub, bench, "door", "state") == 9)
+        await bench.clock.advance(by: .seconds(1))
+        _ = try hub.push("door", body: ["state": "a second later"])
+        #expect(Self.value(hub, bench, "door", "state") == "a second later")
+    }
+
     @Test func backoffDoublesFromThirtySecondsToAnHourOrTheInterval() {
         let backoff = { (failures: Int, every: Int) in SourceHub<ManualClock>.backoff(failures: failures, every: .seconds(every), retryAfter: nil) }
         #expect((1...9).map { backoff($0, 600) } == [30, 60, 120, 240, 480, 960, 1920, 3600, 3600].map { Duration.seconds($0) })
