@@ -33,6 +33,11 @@ import TestSupport
         // A sender already someone's is a conflict with the members there are, not a malformed request.
         #expect(try await owner.postJSON("/v1/members", #"{"name": "Mum again", "sender": "mum"}"#).status == 409)
         #expect(try await owner.postJSON("/v1/members", #"{"name": "  "}"#).status == 400)
+        // A name with a right-to-left override, or 10 KB of name, is refused saying why.
+        let bidi = try await owner.postJSON("/v1/members", #"{"name": "Mum\u202etxt.exe"}"#)
+        #expect(bidi.status == 400 && bidi.error.contains("U+202E at position 4 is a direction control"), "\(bidi.text)")
+        let long = try await owner.postJSON("/v1/members", #"{"name": "\#(String(repeating: "M", count: 10_000))"}"#)
+        #expect(long.status == 413 && long.error.contains("a member's name is at most 40 characters"), "\(long.text)")
         let unnamed = try await owner.postJSON("/v1/members", ##"{"name": "#/+"}"##)
         #expect(unnamed.status == 201 && (unnamed.object["member"] as? [String: Any])?["sender"] as? String == "member", "a name that gives no sender id")
 

@@ -111,6 +111,10 @@ import TestSupport
         #expect(pushed.status == 200 && (pushed.object["values"] as? [String: Any])?["state"] as? String == "OPEN", "\(pushed.text)")
         #expect(try await door.post("/v1/messages", json: ["text": "HI"]).status == 401)
         #expect(try await door.post("/v1/sources/weather", json: ["state": "x"]).status == 401)
+        // A compressed push is refused saying so (a few KB could unpack to gigabytes).
+        let gzipped = try await door.request("POST", "/v1/sources/door", body: Data([0x1F, 0x8B, 0x08, 0x00]),
+                                             headers: ["Content-Type": "application/json", "Content-Encoding": "gzip"])
+        #expect(gzipped.status == 415 && gzipped.error.contains("without Content-Encoding (not gzip)"), "\(gzipped.text)")
         let wrong = try await door.post("/v1/sources/door", json: ["colour": "red"])
         #expect(wrong.status == 400 && wrong.error.contains("colour: is not one of this source's fields (state)"))
         // A member's key pushes too, and reads the sources; fetching is the owner's.

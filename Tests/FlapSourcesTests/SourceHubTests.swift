@@ -295,6 +295,21 @@ import TestSupport
         #expect(Self.value(hub, bench, "door", "state") == "open")
     }
 
+    /// A server that compresses what flapd asked for as it is (a gzip bomb is a few KB that
+    /// unpack to gigabytes) is not unpacked: the fetch fails saying why, and nothing is read.
+    @Test func aCompressedAnswerIsRefusedUnread() async throws {
+        let bench = try await Bench()
+        defer { Task { await bench.stop() } }
+        let path = "/v1/forecast?latitude=52.52&longitude=13.41"
+        try await bench.server.route(path, body: Data([0x1F, 0x8B, 0x08, 0x00, 0, 0, 0, 0]), contentType: "application/json", contentEncoding: "gzip")
+        let hub = bench.hub([Self.weather(bench)])
+        try await Self.running(hub) { () async throws in
+            #expect(try await eventually { Self.health(hub, bench, "weather")?.error != nil })
+            #expect(Self.health(hub, bench, "weather")?.error?.hasPrefix("the server sent it compressed (Content-Encoding: gzip)") == true)
+            #expect(try await bench.server.requests(path).first?.header("Accept-Encoding") == "identity")
+        }
+    }
+
     /// 3 390 pushes in 20 s were each written to disk: a source takes 10 at once, then one a
     /// second, and says how long to wait.
     @Test func aWebhookFloodIsHeldToItsRate() async throws {

@@ -88,6 +88,8 @@ class Handler(BaseHTTPRequestHandler):
         extra = [("Content-Type", route.get("contentType", "application/octet-stream"))] + validators
         if route.get("retryAfter"):
             extra.append(("Retry-After", str(route["retryAfter"])))
+        if route.get("contentEncoding"):
+            extra.append(("Content-Encoding", route["contentEncoding"]))
         with lock:
             log.append({"path": self.path, "status": status, "headers": headers})
         self.send(status, body, extra)
