@@ -7,6 +7,8 @@ import Synchronization
 enum ConnectionHolder: Sendable, Equatable {
     /// Nothing said yet: no request, or only requests anyone may make (the page, /healthz).
     case unknown
+    /// A request is being answered that has not said whose it is (yet).
+    case asking
     /// The owner or a member: always served.
     case household
     /// The viewer key (dashboards), a webhook's own key, a wrong key.
@@ -19,7 +21,8 @@ final class ConnectionCount: Sendable {
         let channel: any Channel
         /// When it came, in order of arrival.
         let order: UInt64
-        let since: ContinuousClock.Instant
+        /// Since when it has said nothing: when it came, or when its last answer ended.
+        var since: ContinuousClock.Instant
         /// Served (counted against the limit), or late: over the limit, not yet let in.
         var served: Bool
         var holder = ConnectionHolder.unknown
@@ -42,7 +45,7 @@ final class ConnectionCount: Sendable {
     /// How long a new connection has to send its first request before it may be replaced.
     let grace: Duration
 
-    init(limit: Int, lateLimit: Int, grace: Duration = .seconds(1)) {
+    init(limit: Int, lateLimit: Int, grace: Duration = .seconds(2)) {
         self.limit = limit
         self.lateLimit = lateLimit
         self.grace = grace
@@ -78,6 +81,23 @@ final class ConnectionCount: Sendable {
 
     func isServed(_ id: UInt64) -> Bool { open.withLock { $0.entries[id]?.served ?? false } }
 
+    /// A served connection's request head came: while it is answered it is not replaced.
+    func asking(_ id: UInt64) {
+        open.withLock { open in
+            if open.entries[id]?.holder == .unknown { open.entries[id]?.holder = .asking }
+        }
+    }
+
+    /// A served connection's answer ended: if its request said nothing of whose it is, it is an
+    /// unknown client's again, silent from now.
+    func answered(served id: UInt64) {
+        open.withLock { open in
+            guard open.entries[id] != nil else { return }
+            if open.entries[id]?.holder == .asking { open.entries[id]?.holder = .unknown }
+            open.entries[id]?.since = .now
+        }
+    }
+
     /// A late connection sent its head in time: it no longer waits for one.
     func answered(_ id: UInt64) {
         open.withLock { $0.waiting.removeAll { $0 == id } }
@@ -111,7 +131,7 @@ final class ConnectionCount: Sendable {
         return admitted
     }
 
-    /// Unknown clients are replaced before viewers: a slow or idle client has said nothing.
+    /// Silent unknown clients are replaced before viewers: a slow or idle client has said nothing.
     private static func rank(_ holder: ConnectionHolder) -> Int { holder == .unknown ? 0 : 1 }
 
     /// Opens an event stream on connection `id` with `key`: false when the key holds `most` already.
@@ -179,7 +199,10 @@ final class ConnectionGate: ChannelDuplexHandler, RemovableChannelHandler {
         // The connection's id, for Authentication to say whose it is (one a client sent is replaced).
         head.headerFields[ConnectionShares.connectionField] = shares == nil ? nil : String(id)
         part = .head(head)
-        if count.isServed(id) { return context.fireChannelRead(wrapInboundOut(part)) }
+        if count.isServed(id) {
+            count.asking(id)
+            return context.fireChannelRead(wrapInboundOut(part))
+        }
         deadline?.cancel()
         count.answered(id)
         if head.path == "/healthz" || (shares != nil && ConnectionShares.mayBeHousehold(head)) {
@@ -191,7 +214,11 @@ final class ConnectionGate: ChannelDuplexHandler, RemovableChannelHandler {
     }
 
     func write(context: ChannelHandlerContext, data: NIOAny, promise: EventLoopPromise<Void>?) {
-        guard passing, case .end = unwrapOutboundIn(data), !count.isServed(id) else { return context.write(data, promise: promise) }
+        guard case .end = unwrapOutboundIn(data) else { return context.write(data, promise: promise) }
+        guard passing, !count.isServed(id) else {
+            count.answered(served: id)
+            return context.write(data, promise: promise)
+        }
         let channel = context.channel
         context.writeAndFlush(data).whenComplete { _ in channel.close(promise: nil) }
         promise?.succeed()

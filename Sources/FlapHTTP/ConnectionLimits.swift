@@ -53,7 +53,7 @@ public struct ConnectionLimits: Sendable {
     /// With `shares`, the port's connections are shared by role (``ConnectionShares``): the
     /// router's ``Authentication`` says whose each request is.
     public func server(_ transport: Transport = .plain(), shares: ConnectionShares? = nil) -> HTTPServerBuilder {
-        let count = ConnectionCount(limit: maximumConnections, lateLimit: maximumLate, grace: lateHeadTimeout)
+        let count = ConnectionCount(limit: maximumConnections, lateLimit: maximumLate, grace: max(.seconds(2), lateHeadTimeout * 2))
         let lateHeadTimeout = TimeAmount(lateHeadTimeout)
         return .http1(configuration: .init(
             additionalChannelHandlers: [ConnectionGate(count: count, shares: shares, lateHeadTimeout: lateHeadTimeout)] + Self.handlers(transport),

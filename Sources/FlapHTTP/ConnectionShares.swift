@@ -9,8 +9,9 @@ import Synchronization
 /// - each request's ``Authentication`` says whose its connection is: the household's (the
 ///   owner, a member) or someone else's (the viewer key, a webhook's key, a wrong key);
 /// - a connection over the port's limit that carries a credential is read as far as that: the
-///   household's is let in in the place of the oldest connection that says nothing or is held
-///   by someone else (closed); anyone else's is answered 503 as before;
+///   household's is let in in the place of the oldest connection that has said nothing for two
+///   seconds (not one whose request is being answered) or is held by someone else (closed);
+///   anyone else's is answered 503 as before;
 /// - event streams are counted apart, per key: at most ``streamsPerKey`` for the viewer key and
 ///   for each member, answered 429 past it (the owner's are bounded by the port alone).
 public final class ConnectionShares: Sendable {

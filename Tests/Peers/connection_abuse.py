@@ -123,8 +123,8 @@ out["healthzWhileHeld"] = status_of(b"GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r
 out["pageWhileHeld"] = status_of(b"GET / HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
 out["wrongKeyWhileHeld"] = status_of(b"GET /v1/board HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer wrong\r\n\r\n")
 # Last: the owner's connection, once closed, leaves a place free. It takes the place of a held
-# connection that has said nothing for over a second (one newer may have its request on its way).
-time.sleep(1.2)
+# connection that has said nothing for over two seconds (one newer may have its request on its way).
+time.sleep(2.5)
 out["boardWhileHeld"] = status_of(f"GET /v1/board HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer {key}\r\n\r\n".encode())
 times = wait_closed(held, 40, drip=0)
 for thread in threads:
