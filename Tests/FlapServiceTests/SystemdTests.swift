@@ -34,16 +34,21 @@ import Glibc
             unlink(path)
         }
 
-        /// Messages received within `timeout`.
-        func receive(for timeout: Duration) -> [String] {
-            var messages: [String] = []
-            let end = ContinuousClock.now + timeout
-            var buffer = [UInt8](repeating: 0, count: 4096)
-            while ContinuousClock.now < end {
-                let n = recv(fd, &buffer, buffer.count, 0)
-                if n > 0 { messages.append(String(decoding: buffer[0..<n], as: UTF8.self)) }
+        /// Messages received until `enough` says so of all received, or `timeout` passes; read on
+        /// a thread of its own, so the blocking receive holds none of the test process's tasks.
+        func receive(within timeout: Duration, until enough: @escaping @Sendable ([String]) -> Bool) async -> [String] {
+            await withCheckedContinuation { (continuation: CheckedContinuation<[String], Never>) in
+                Thread { [self] in
+                    var messages: [String] = []
+                    let end = ContinuousClock.now + timeout
+                    var buffer = [UInt8](repeating: 0, count: 4096)
+                    while ContinuousClock.now < end, !enough(messages) {
+                        let n = recv(fd, &buffer, buffer.count, 0)
+                        if n > 0 { messages.append(String(decoding: buffer[0..<n], as: UTF8.self)) }
+                    }
+                    continuation.resume(returning: messages)
+                }.start()
             }
-            return messages
         }
     }
 
@@ -57,16 +62,19 @@ import Glibc
         let flapd = try ChildProcess(
             ProcessRunner.builtProduct("flapd"),
             ["--simulate", "--state-dir", state, "--api-port", "0", "--https-port", "0", "--local-api-port", "0"], environment: environment)
-        let messages = socket.receive(for: .seconds(2)).joined(separator: "\n")
+        // READY, then the watchdog pinged (every 100 ms) over and over: waited for, not timed.
+        let messages = await socket.receive(within: .seconds(40)) { received in
+            let all = received.joined(separator: "\n")
+            return all.contains("READY=1") && all.components(separatedBy: "WATCHDOG=1").count - 1 >= 5
+        }.joined(separator: "\n")
         #expect(messages.contains("READY=1"))
-        #expect(messages.components(separatedBy: "WATCHDOG=1").count - 1 >= 5)  // every 100 ms
+        #expect(messages.components(separatedBy: "WATCHDOG=1").count - 1 >= 5)
         // Under the journal, each line carries its priority.
-        #expect(flapd.stderr.contains("<5>flapd 0.1.0 running"))
-        #expect(flapd.stderr.contains("<6>ready"))
+        #expect(try await eventually { flapd.stderr.contains("<5>flapd 0.1.0 running") && flapd.stderr.contains("<6>ready") }, "\(flapd.stderr)")
         flapd.signal(SIGTERM)
-        let status = await flapd.wait(timeout: .seconds(10))
+        let status = await flapd.wait(timeout: .seconds(30))
         #expect(status == 0)
-        #expect(socket.receive(for: .milliseconds(300)).joined().contains("STOPPING=1"))
+        #expect(await socket.receive(within: .seconds(10)) { $0.joined().contains("STOPPING=1") }.joined().contains("STOPPING=1"))
         if status == nil { await flapd.stop() }
     }
 }
