@@ -125,6 +125,7 @@ final class ConnectionCount: Sendable {
             // The replaced one no longer counts; closing it will not count it out again.
             open.entries[victim.key]?.served = false
             entry.served = true
+            open.waiting.removeAll { $0 == id }
             return (true, victim.value.channel)
         }
         replaced?.close(promise: nil)
@@ -204,8 +205,14 @@ final class ConnectionGate: ChannelDuplexHandler, RemovableChannelHandler {
             return context.fireChannelRead(wrapInboundOut(part))
         }
         deadline?.cancel()
+        if shares != nil, ConnectionShares.mayBeHousehold(head) {
+            // Still counted among the late (at most `lateLimit`) until Authentication lets it in.
+            passing = true
+            context.fireChannelRead(wrapInboundOut(part))
+            return
+        }
         count.answered(id)
-        if head.path == "/healthz" || (shares != nil && ConnectionShares.mayBeHousehold(head)) {
+        if head.path == "/healthz" {
             passing = true
             context.fireChannelRead(wrapInboundOut(part))
         } else {
