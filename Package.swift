@@ -55,7 +55,7 @@ let package = Package(
         .target(name: "FlapStorage", dependencies: ["CSQLite", "COnDemand", .product(name: "Logging", package: "swift-log")]),
         // The system's libsqlite3 (its header; COnDemand opens the library when first used).
         .systemLibrary(name: "CSQLite", path: "Sources/CSQLite", providers: [.apt(["libsqlite3-dev"])]),
-        // The functions of libsqlite3, libasound, libgpiod and libsystemd that flapd calls, each
+        // The functions of libsqlite3, libasound, libgpiod (1 or 2) and libsystemd that flapd calls, each
         // opening its library on first use instead of at every start (Sources/COnDemand/loader.c).
         .target(name: "COnDemand"),
         // Messages, the SQLite inbox, receipts, rate limits, panel policies.
@@ -93,8 +93,9 @@ let package = Package(
         .target(name: "CALSA", dependencies: ["COnDemand"]),
         // The real drivers: each kernel or library interface wrapped once.
         .target(name: "FlapLinux", dependencies: ["FlapHardware", "CALSA", "CGPIOD", "CLinuxDevices", "CSystemd", "COnDemand"]),
-        // libgpiod: GPIO lines by chip and offset.
-        .systemLibrary(name: "CGPIOD", path: "Sources/CGPIOD", providers: [.apt(["libgpiod-dev"])]),
+        // libgpiod 1 and 2 (GPIO lines by chip and offset), declared by us under names of our own
+        // so that flapd builds without either's header and uses the one the board has.
+        .systemLibrary(name: "CGPIOD", path: "Sources/CGPIOD"),
         // spidev's ioctl wrappers (macros over structures Swift cannot import).
         .target(name: "CLinuxDevices"),
         // MQTT's protocol: a client of our own on swift-nio (acknowledgements left to the caller),

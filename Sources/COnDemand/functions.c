@@ -62,14 +62,38 @@ int snd_pcm_recover(snd_pcm_t * a0, int a1, int a2) { return VW_CALL(vw_asound, 
 snd_pcm_sframes_t snd_pcm_writei(snd_pcm_t * a0, const void * a1, snd_pcm_uframes_t a2) { return VW_CALL(vw_asound, snd_pcm_writei)(a0, a1, a2); }
 const char * snd_strerror(int a0) { return VW_CALL(vw_asound, snd_strerror)(a0); }
 
-// gpiod.h
-void gpiod_chip_close(struct gpiod_chip * a0) { VW_CALL(vw_gpiod, gpiod_chip_close)(a0); }
-int gpiod_chip_get_lines(struct gpiod_chip * a0, unsigned int * a1, unsigned int a2, struct gpiod_line_bulk * a3) { return VW_CALL(vw_gpiod, gpiod_chip_get_lines)(a0, a1, a2, a3); }
-struct gpiod_chip * gpiod_chip_open_lookup(const char * a0) { return VW_CALL(vw_gpiod, gpiod_chip_open_lookup)(a0); }
-int gpiod_line_get_value_bulk(struct gpiod_line_bulk * a0, int * a1) { return VW_CALL(vw_gpiod, gpiod_line_get_value_bulk)(a0, a1); }
-int gpiod_line_request_bulk_input(struct gpiod_line_bulk * a0, const char * a1) { return VW_CALL(vw_gpiod, gpiod_line_request_bulk_input)(a0, a1); }
-int gpiod_line_request_bulk_output(struct gpiod_line_bulk * a0, const char * a1, const int * a2) { return VW_CALL(vw_gpiod, gpiod_line_request_bulk_output)(a0, a1, a2); }
-int gpiod_line_set_value_bulk(struct gpiod_line_bulk * a0, const int * a1) { return VW_CALL(vw_gpiod, gpiod_line_set_value_bulk)(a0, a1); }
+// gpiod_versions.h
+void vw_gpiod1_chip_close(struct gpiod1_chip * a0) { VW_CALL_AS(vw_gpiod1, vw_gpiod1_chip_close, "gpiod_chip_close")(a0); }
+int vw_gpiod1_chip_get_lines(struct gpiod1_chip * a0, unsigned int * a1, unsigned int a2, struct gpiod1_line_bulk * a3) { return VW_CALL_AS(vw_gpiod1, vw_gpiod1_chip_get_lines, "gpiod_chip_get_lines")(a0, a1, a2, a3); }
+struct gpiod1_chip * vw_gpiod1_chip_open_lookup(const char * a0) { return VW_CALL_AS(vw_gpiod1, vw_gpiod1_chip_open_lookup, "gpiod_chip_open_lookup")(a0); }
+int vw_gpiod1_line_get_value_bulk(struct gpiod1_line_bulk * a0, int * a1) { return VW_CALL_AS(vw_gpiod1, vw_gpiod1_line_get_value_bulk, "gpiod_line_get_value_bulk")(a0, a1); }
+int vw_gpiod1_line_request_bulk_input(struct gpiod1_line_bulk * a0, const char * a1) { return VW_CALL_AS(vw_gpiod1, vw_gpiod1_line_request_bulk_input, "gpiod_line_request_bulk_input")(a0, a1); }
+int vw_gpiod1_line_request_bulk_output(struct gpiod1_line_bulk * a0, const char * a1, const int * a2) { return VW_CALL_AS(vw_gpiod1, vw_gpiod1_line_request_bulk_output, "gpiod_line_request_bulk_output")(a0, a1, a2); }
+int vw_gpiod1_line_set_value_bulk(struct gpiod1_line_bulk * a0, const int * a1) { return VW_CALL_AS(vw_gpiod1, vw_gpiod1_line_set_value_bulk, "gpiod_line_set_value_bulk")(a0, a1); }
+const char * vw_gpiod1_version_string(void) { return VW_CALL_AS(vw_gpiod1, vw_gpiod1_version_string, "gpiod_version_string")(); }
+
+// gpiod_versions.h
+const char * vw_gpiod2_api_version(void) { return VW_CALL_AS(vw_gpiod2, vw_gpiod2_api_version, "gpiod_api_version")(); }
+void vw_gpiod2_chip_close(struct gpiod2_chip * a0) { VW_CALL_AS(vw_gpiod2, vw_gpiod2_chip_close, "gpiod_chip_close")(a0); }
+struct gpiod2_chip_info * vw_gpiod2_chip_get_info(struct gpiod2_chip * a0) { return VW_CALL_AS(vw_gpiod2, vw_gpiod2_chip_get_info, "gpiod_chip_get_info")(a0); }
+void vw_gpiod2_chip_info_free(struct gpiod2_chip_info * a0) { VW_CALL_AS(vw_gpiod2, vw_gpiod2_chip_info_free, "gpiod_chip_info_free")(a0); }
+const char * vw_gpiod2_chip_info_get_label(struct gpiod2_chip_info * a0) { return VW_CALL_AS(vw_gpiod2, vw_gpiod2_chip_info_get_label, "gpiod_chip_info_get_label")(a0); }
+struct gpiod2_chip * vw_gpiod2_chip_open(const char * a0) { return VW_CALL_AS(vw_gpiod2, vw_gpiod2_chip_open, "gpiod_chip_open")(a0); }
+struct gpiod2_line_request * vw_gpiod2_chip_request_lines(struct gpiod2_chip * a0, struct gpiod2_request_config * a1, struct gpiod2_line_config * a2) { return VW_CALL_AS(vw_gpiod2, vw_gpiod2_chip_request_lines, "gpiod_chip_request_lines")(a0, a1, a2); }
+_Bool vw_gpiod2_is_gpiochip_device(const char * a0) { return VW_CALL_AS(vw_gpiod2, vw_gpiod2_is_gpiochip_device, "gpiod_is_gpiochip_device")(a0); }
+int vw_gpiod2_line_config_add_line_settings(struct gpiod2_line_config * a0, const unsigned int * a1, size_t a2, struct gpiod2_line_settings * a3) { return VW_CALL_AS(vw_gpiod2, vw_gpiod2_line_config_add_line_settings, "gpiod_line_config_add_line_settings")(a0, a1, a2, a3); }
+void vw_gpiod2_line_config_free(struct gpiod2_line_config * a0) { VW_CALL_AS(vw_gpiod2, vw_gpiod2_line_config_free, "gpiod_line_config_free")(a0); }
+struct gpiod2_line_config * vw_gpiod2_line_config_new(void) { return VW_CALL_AS(vw_gpiod2, vw_gpiod2_line_config_new, "gpiod_line_config_new")(); }
+int vw_gpiod2_line_request_get_values(struct gpiod2_line_request * a0, int * a1) { return VW_CALL_AS(vw_gpiod2, vw_gpiod2_line_request_get_values, "gpiod_line_request_get_values")(a0, a1); }
+void vw_gpiod2_line_request_release(struct gpiod2_line_request * a0) { VW_CALL_AS(vw_gpiod2, vw_gpiod2_line_request_release, "gpiod_line_request_release")(a0); }
+int vw_gpiod2_line_request_set_values_subset(struct gpiod2_line_request * a0, size_t a1, const unsigned int * a2, const int * a3) { return VW_CALL_AS(vw_gpiod2, vw_gpiod2_line_request_set_values_subset, "gpiod_line_request_set_values_subset")(a0, a1, a2, a3); }
+void vw_gpiod2_line_settings_free(struct gpiod2_line_settings * a0) { VW_CALL_AS(vw_gpiod2, vw_gpiod2_line_settings_free, "gpiod_line_settings_free")(a0); }
+struct gpiod2_line_settings * vw_gpiod2_line_settings_new(void) { return VW_CALL_AS(vw_gpiod2, vw_gpiod2_line_settings_new, "gpiod_line_settings_new")(); }
+int vw_gpiod2_line_settings_set_direction(struct gpiod2_line_settings * a0, int a1) { return VW_CALL_AS(vw_gpiod2, vw_gpiod2_line_settings_set_direction, "gpiod_line_settings_set_direction")(a0, a1); }
+int vw_gpiod2_line_settings_set_output_value(struct gpiod2_line_settings * a0, int a1) { return VW_CALL_AS(vw_gpiod2, vw_gpiod2_line_settings_set_output_value, "gpiod_line_settings_set_output_value")(a0, a1); }
+void vw_gpiod2_request_config_free(struct gpiod2_request_config * a0) { VW_CALL_AS(vw_gpiod2, vw_gpiod2_request_config_free, "gpiod_request_config_free")(a0); }
+struct gpiod2_request_config * vw_gpiod2_request_config_new(void) { return VW_CALL_AS(vw_gpiod2, vw_gpiod2_request_config_new, "gpiod_request_config_new")(); }
+void vw_gpiod2_request_config_set_consumer(struct gpiod2_request_config * a0, const char * a1) { VW_CALL_AS(vw_gpiod2, vw_gpiod2_request_config_set_consumer, "gpiod_request_config_set_consumer")(a0, a1); }
 
 // systemd/sd-daemon.h, systemd/sd-bus.h
 int sd_bus_add_match(sd_bus * a0, sd_bus_slot ** a1, const char * a2, sd_bus_message_handler_t a3, void * a4) { return VW_CALL(vw_systemd, sd_bus_add_match)(a0, a1, a2, a3, a4); }

@@ -15,7 +15,8 @@
 
 struct vw_library vw_sqlite3 = { "libsqlite3.so.0", "libsqlite3-0", NULL };
 struct vw_library vw_asound = { "libasound.so.2", "libasound2", NULL };
-struct vw_library vw_gpiod = { "libgpiod.so.2", "libgpiod2", NULL };
+struct vw_library vw_gpiod1 = { "libgpiod.so.2", "libgpiod2", NULL };
+struct vw_library vw_gpiod2 = { "libgpiod.so.3", "libgpiod3", NULL };
 struct vw_library vw_systemd = { "libsystemd.so.0", "libsystemd0", NULL };
 struct vw_library vw_qrencode = { "libqrencode.so.4", "libqrencode4", NULL };
 
@@ -27,16 +28,33 @@ static _Noreturn void vw_missing(const struct vw_library *library, const char *w
     _exit(127);
 }
 
-void *vw_on_demand(struct vw_library *library, const char *name, void *_Atomic *cache) {
-    void *function = atomic_load_explicit(cache, memory_order_acquire);
-    if (function) return function;
+static void *vw_open(struct vw_library *library) {
     void *handle = atomic_load_explicit(&library->handle, memory_order_acquire);
     if (!handle) {
         // Two threads may both open it: dlopen counts references and gives both the same handle.
         handle = dlopen(library->soname, RTLD_NOW | RTLD_LOCAL);
-        if (!handle) vw_missing(library, dlerror());
-        atomic_store_explicit(&library->handle, handle, memory_order_release);
+        if (handle) atomic_store_explicit(&library->handle, handle, memory_order_release);
     }
+    return handle;
+}
+
+int vw_open_if_present(struct vw_library *library) {
+    return vw_open(library) != NULL;
+}
+
+// libgpiod 2 first: a system with both (Debian 12 with a backport) is better served by the newer.
+int vw_gpiod_api(void) {
+    return vw_open_if_present(&vw_gpiod2) ? 2 : vw_open_if_present(&vw_gpiod1) ? 1 : 0;
+}
+
+int vw_has_gpiod1(void) { return vw_open_if_present(&vw_gpiod1); }
+int vw_has_gpiod2(void) { return vw_open_if_present(&vw_gpiod2); }
+
+void *vw_on_demand(struct vw_library *library, const char *name, void *_Atomic *cache) {
+    void *function = atomic_load_explicit(cache, memory_order_acquire);
+    if (function) return function;
+    void *handle = vw_open(library);
+    if (!handle) vw_missing(library, dlerror());
     function = dlsym(handle, name);
     if (!function) vw_missing(library, name);
     atomic_store_explicit(cache, function, memory_order_release);

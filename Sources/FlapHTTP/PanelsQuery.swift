@@ -33,6 +33,9 @@ public struct PanelView: Sendable {
     public var faults: [PanelFault]
     /// When the quiet hours it is in end (nil: not in them).
     public var quietUntil: Date? = nil
+    /// The system library its hardware is reached through, where that depends on the system
+    /// (GPIO: `libgpiod 2.2.1 (libgpiod.so.3)` or `libgpiod 1.6.3 (libgpiod.so.2)`).
+    public var library: String? = nil
 
     public init(id: String, driver: String, drum: String, board: Board, moving: Bool, messageId: String?,
                 connected: Bool = true, faults: [PanelFault] = []) {

@@ -26,6 +26,7 @@ struct StatusAPI {
         var id: String; var driver: String; var rows: Int; var columns: Int; var modules: Int
         var drum: String; var moving: Bool; var message: String?; var connected: Bool; var faults: [PanelFault]
         var quietUntil: Date?
+        var library: String?
     }
     struct Queue: Encodable { var slots: Int; var waiting: Int }
     struct Sound: Encodable { var state: String; var reason: String? }
@@ -48,7 +49,7 @@ struct StatusAPI {
         let panelList = await panels.panels().map {
             Panel(id: $0.id, driver: $0.driver, rows: $0.board.size.rows, columns: $0.board.size.columns,
                   modules: $0.board.size.count, drum: $0.drum, moving: $0.moving, message: $0.messageId,
-                  connected: $0.connected, faults: $0.faults, quietUntil: $0.quietUntil)
+                  connected: $0.connected, faults: $0.faults, quietUntil: $0.quietUntil, library: $0.library)
         }
         var timeStatus: TimeStatus?
         if let verdict = clock?() {

@@ -13,12 +13,15 @@ import re
 import subprocess
 
 LIBRARIES = [
-    # (prefix of its functions, the C variable naming it in loader.c, its headers)
-    ("sqlite3_", "vw_sqlite3", ["sqlite3.h"]),
-    ("snd_", "vw_asound", ["alsa/asoundlib.h"]),
-    ("gpiod_", "vw_gpiod", ["gpiod.h"]),
-    ("sd_", "vw_systemd", ["systemd/sd-daemon.h", "systemd/sd-bus.h"]),
-    ("QRcode_", "vw_qrencode", ["qrencode.h"]),
+    # (prefix of its functions, the C variable naming it in loader.c, its headers, and for functions
+    # we declare under names of our own, the prefix that the library's names have instead)
+    ("sqlite3_", "vw_sqlite3", ["sqlite3.h"], None),
+    ("snd_", "vw_asound", ["alsa/asoundlib.h"], None),
+    # libgpiod 1 and 2 use the same names for different APIs: Sources/CGPIOD declares both.
+    ("vw_gpiod1_", "vw_gpiod1", ["gpiod_versions.h"], "gpiod_"),
+    ("vw_gpiod2_", "vw_gpiod2", ["gpiod_versions.h"], "gpiod_"),
+    ("sd_", "vw_systemd", ["systemd/sd-daemon.h", "systemd/sd-bus.h"], None),
+    ("QRcode_", "vw_qrencode", ["qrencode.h"], None),
 ]
 ROOT = pathlib.Path(__file__).resolve().parents[2]
 
@@ -36,7 +39,7 @@ def used_functions(prefix):
 
 def declarations(headers):
     source = "".join(f"#include <{h}>\n" for h in headers)
-    out = subprocess.run(["clang", "-x", "c", "-fsyntax-only", "-Xclang", "-ast-dump=json", "-"],
+    out = subprocess.run(["clang", "-x", "c", "-I", str(ROOT / "Sources/CGPIOD"), "-fsyntax-only", "-Xclang", "-ast-dump=json", "-"],
                          input=source.encode(), capture_output=True, check=True).stdout
     found = {}
     for node in json.loads(out)["inner"]:
@@ -45,7 +48,7 @@ def declarations(headers):
     return found
 
 
-def definition(node, library):
+def definition(node, library, prefix, symbol_prefix):
     name = node["name"]
     result = node["type"]["qualType"].split("(", 1)[0].strip()
     parameters = [p for p in node.get("inner", []) if p.get("kind") == "ParmVarDecl"]
@@ -63,7 +66,10 @@ def definition(node, library):
         else:
             typed.append(f"{kind} {argument}")
         names.append(argument)
-    call = f"VW_CALL({library}, {name})({', '.join(names)})"
+    if symbol_prefix:
+        call = f'VW_CALL_AS({library}, {name}, "{symbol_prefix + name[len(prefix):]}")({", ".join(names)})'
+    else:
+        call = f"VW_CALL({library}, {name})({', '.join(names)})"
     body = f"{call};" if result == "void" else f"return {call};"
     return f"{result} {name}({', '.join(typed) or 'void'}) {{ {body} }}\n"
 
@@ -71,13 +77,13 @@ def definition(node, library):
 def main():
     lines = ["// Written by scripts/generate/on-demand-libraries.py; run it again rather than editing.\n",
              '#include "loader.h"\n']
-    for prefix, library, headers in LIBRARIES:
+    for prefix, library, headers, symbol_prefix in LIBRARIES:
         found = declarations(headers)
         lines.append(f"\n// {', '.join(headers)}\n")
         for name in sorted(used_functions(prefix)):
             if name not in found:
                 continue  # a macro or a Swift name that merely starts the same way
-            lines.append(definition(found[name], library))
+            lines.append(definition(found[name], library, prefix, symbol_prefix))
     (ROOT / "Sources/COnDemand/functions.c").write_text("".join(lines))
 
 

@@ -40,10 +40,48 @@ require_python_venv() {
 }
 
 # The C libraries the Swift targets link: libsystemd (sd_notify, sd-bus for BlueZ), SQLite (the inbox), ALSA (sound),
-# libgpiod (GPIO lines), zlib (compress-nio, for PNG pictures), libqrencode (QR codes for pairing).
+# zlib (compress-nio, for PNG pictures), libqrencode (QR codes for pairing). libgpiod needs no
+# header (Sources/CGPIOD declares both of its APIs), only its library where GPIO is used.
 # MQTT needs no C library: its client is flapd's own, on swift-nio.
 require_build_libraries() {
-    apt_install pkg-config libsystemd-dev libsqlite3-dev libasound2-dev libgpiod-dev zlib1g-dev libqrencode-dev
+    apt_install pkg-config libsystemd-dev libsqlite3-dev libasound2-dev zlib1g-dev libqrencode-dev
+}
+
+# The GPIO tests use both libgpiod APIs through the real libraries: the system's own (libgpiod 1
+# on Debian 12, 2 on Debian 13), and on Debian 12 Debian 13's libgpiod3 as well, unpacked into
+# .build/libgpiod3 (it needs nothing newer than Debian 12's glibc); scripts/test puts that folder
+# on LD_LIBRARY_PATH. Nothing is installed into the system from Debian 13.
+require_gpio_libraries() {
+    if grep -q '^VERSION_ID="12"' /etc/os-release 2>/dev/null; then
+        apt_install libgpiod2
+        provide_libgpiod3_for_tests
+    else
+        apt_install libgpiod3
+    fi
+}
+
+provide_libgpiod3_for_tests() {
+    local folder=.build/libgpiod3
+    [ -e "$folder/libgpiod.so.3" ] && return 0
+    say "fetching Debian 13's libgpiod3 into $folder, for the libgpiod 2 tests"
+    local lists
+    lists=$(mktemp -d)
+    mkdir -p "$lists/lists/partial" "$lists/archives/partial" "$folder"
+    echo "deb [signed-by=/usr/share/keyrings/debian-archive-keyring.gpg] http://deb.debian.org/debian trixie main" > "$lists/sources.list"
+    local options=(-o "Dir::Etc::SourceList=$lists/sources.list" -o Dir::Etc::SourceParts=/dev/null -o "Dir::State::Lists=$lists/lists"
+                   -o "Dir::Cache::Archives=$lists/archives" -o "APT::Architecture=$(dpkg --print-architecture)" -o Debug::NoLocking=1 -o APT::Sandbox::User=root)
+    apt-get "${options[@]}" update -q >/dev/null
+    (cd "$lists" && apt-get "${options[@]}" download libgpiod3 >/dev/null)
+    dpkg-deb -x "$lists"/libgpiod3_*.deb "$lists/root"
+    cp -a "$lists"/root/usr/lib/*/libgpiod.so.3* "$folder/"
+    rm -rf "$lists"
+}
+
+# The tests' own libraries (.build/libgpiod3) before the system's.
+use_test_libraries() {
+    if [ -d .build/libgpiod3 ]; then
+        export LD_LIBRARY_PATH="$PWD/.build/libgpiod3${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
+    fi
 }
 
 # What the tests run against: a real mosquitto broker and its command-line clients, openssl for
@@ -57,20 +95,39 @@ require_test_peers() {
         libnss3-tools zbar-tools
 }
 
+# Installs into a venv with uv (from PyPI, kept in .build/uv), which downloads and unpacks in
+# parallel: Home Assistant's venv takes seconds with it where pip took some fifteen minutes on a
+# fresh machine. pip does it when uv cannot be had.
+UV_VERSION=0.13.9
+venv_install() {
+    local venv="$1" uv=".build/uv/bin/uv"
+    shift
+    if [ ! -x "$uv" ]; then
+        rm -rf .build/uv
+        python3 -m venv .build/uv && .build/uv/bin/python -m pip install --quiet --disable-pip-version-check "uv==$UV_VERSION" \
+            || rm -rf .build/uv
+    fi
+    if [ -x "$uv" ]; then
+        "$uv" pip install --quiet --python "$venv/bin/python" "$@"
+    else
+        "$venv/bin/python" -m pip install --quiet --disable-pip-version-check "$@"
+    fi
+}
+
 # The Python peers' venv (Tests/Peers/requirements.txt), made before the tests run: pip inside a
 # test would hold a test thread for a minute and starve the timing-sensitive tests beside it.
 # Same place and stamp as Tests/TestSupport/PythonPeer.swift, which then finds it ready.
 # Home Assistant core in a venv of its own (its pins clash with the other peers'), made once and
-# kept in .build/ha-venv until Tests/Peers/requirements-ha.txt changes: a few minutes the first time.
+# kept in .build/ha-venv until Tests/Peers/requirements-ha.txt changes: seconds with uv, some fifteen minutes with pip.
 prepare_home_assistant_venv() {
     local venv="${VESTAWIDGET_HA_VENV:-.build/ha-venv}" requirements="Tests/Peers/requirements-ha.txt"
     if [ -x "$venv/bin/hass" ] && cmp -s "$requirements" "$venv/requirements.installed"; then
         return 0
     fi
-    say "making Home Assistant's venv ($venv; a few minutes the first time)"
+    say "making Home Assistant's venv ($venv; seconds with uv)"
     rm -rf "$venv"
     python3 -m venv "$venv"
-    "$venv/bin/python" -m pip install --quiet --disable-pip-version-check -r "$requirements"
+    venv_install "$venv" -r "$requirements"
     cp "$requirements" "$venv/requirements.installed"
 }
 
@@ -83,7 +140,7 @@ prepare_test_venv() {
     say "making the test peers' Python venv ($venv)"
     mkdir -p "$venv"
     python3 -m venv "$venv"
-    "$venv/bin/python" -m pip install --quiet --disable-pip-version-check -r "$requirements"
-    "$venv/bin/python" -m pip install --quiet --disable-pip-version-check --no-deps -r "$nodeps"
+    venv_install "$venv" -r "$requirements"
+    venv_install "$venv" --no-deps -r "$nodeps"
     cat "$requirements" "$nodeps" > "$venv/requirements.installed"
 }

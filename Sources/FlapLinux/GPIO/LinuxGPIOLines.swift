@@ -1,93 +1,31 @@
-import CGPIOD
 import FlapHardware
-import Synchronization
 
-#if canImport(Glibc)
-import Glibc
-#endif
-
-/// GPIO lines through libgpiod v1: outputs (coils) requested low, inputs (sensors) with the
-/// bias the board needs; all set or read in one bulk call.
+/// GPIO lines through the libgpiod this system has (``GPIODLibrary``): libgpiod 2 on Debian 13
+/// and Raspberry Pi OS trixie, libgpiod 1 on Debian 12 and bookworm.
 public final class LinuxGPIOLines: GPIOLines {
-    public let name: String
-    public let count: Int
-    private let outputs: [Int]
-    private let state: Mutex<Handles>
+    /// The library the lines go through, for the log and `/v1/status`.
+    public let library: GPIODLibrary
+    private let lines: any GPIOLines
 
-    struct Handles {
-        var chip: OpaquePointer?
-        var out = gpiod_line_bulk()
-        var input = gpiod_line_bulk()
-    }
+    public var name: String { lines.name }
+    public var count: Int { lines.count }
 
-    /// Requests `outputs` and `inputs` (offsets on `chip`, such as `gpiochip0`) for `consumer`.
+    /// Requests `outputs` and `inputs` (offsets on `chip`: a name such as `gpiochip0`, a number,
+    /// a path or a chip's label) for `consumer`, through `library` (by default the one present).
     /// Line indices for ``set(_:)`` and ``get()`` are outputs first, then inputs.
-    public init(chip: String, outputs: [Int], inputs: [Int], consumer: String = "flapd") throws {
-        name = chip
-        count = outputs.count + inputs.count
-        self.outputs = outputs
-        guard let handle = gpiod_chip_open_lookup(chip) else {
-            let remedy = errno == ENOENT ? "check the chip name (gpiodetect lists them); this machine may have no GPIO"
-                : errno == EACCES ? "add the flapd user to the gpio group (udev/99-vestawidget.rules)" : nil
-            throw HardwareError(device: chip, problem: "cannot open: \(String(cString: strerror(errno)))", remedy: remedy)
+    public init(chip: String, outputs: [Int], inputs: [Int], consumer: String = "flapd", library: GPIODLibrary? = GPIODLibrary.present) throws {
+        guard let library else { throw HardwareError(device: chip, problem: "no GPIO library: \(GPIODLibrary.missing)") }
+        guard library.isPresent else {
+            throw HardwareError(device: chip, problem: "\(library.soname) is not installed", remedy: "install the package \(library.package)")
         }
-        var handles = Handles(chip: handle)
-        func bulk(_ offsets: [Int]) throws -> gpiod_line_bulk {
-            var bulk = gpiod_line_bulk()
-            var raw = offsets.map { UInt32($0) }
-            guard gpiod_chip_get_lines(handle, &raw, UInt32(raw.count), &bulk) == 0 else {
-                throw HardwareError(device: chip, problem: "lines \(offsets) do not exist: \(String(cString: strerror(errno)))")
-            }
-            return bulk
-        }
-        do {
-            handles.out = try bulk(outputs)
-            handles.input = try bulk(inputs)
-            var low = [Int32](repeating: 0, count: outputs.count)
-            guard outputs.isEmpty || gpiod_line_request_bulk_output(&handles.out, consumer, &low) == 0 else {
-                throw HardwareError(device: chip, problem: "cannot take lines \(outputs) as outputs: \(String(cString: strerror(errno)))", remedy: "is another program using them?")
-            }
-            guard inputs.isEmpty || gpiod_line_request_bulk_input(&handles.input, consumer) == 0 else {
-                throw HardwareError(device: chip, problem: "cannot take lines \(inputs) as inputs: \(String(cString: strerror(errno)))", remedy: "is another program using them?")
-            }
-        } catch {
-            gpiod_chip_close(handle)
-            throw error
-        }
-        state = Mutex(handles)
-    }
-
-    public func set(_ levels: [Int: Bool]) throws {
-        try state.withLock { h in
-            guard h.chip != nil else { throw HardwareError(device: name, problem: "released") }
-            var values = [Int32](repeating: 0, count: outputs.count)
-            guard gpiod_line_get_value_bulk(&h.out, &values) == 0 else { throw failure("read back outputs") }
-            for (index, level) in levels where index < outputs.count { values[index] = level ? 1 : 0 }
-            guard gpiod_line_set_value_bulk(&h.out, &values) == 0 else { throw failure("set outputs") }
+        self.library = library
+        switch library {
+        case .v1: lines = try GPIOD1Lines(chip: chip, outputs: outputs, inputs: inputs, consumer: consumer)
+        case .v2: lines = try GPIOD2Lines(chip: chip, outputs: outputs, inputs: inputs, consumer: consumer)
         }
     }
 
-    public func get() throws -> [Bool] {
-        try state.withLock { h in
-            guard h.chip != nil else { throw HardwareError(device: name, problem: "released") }
-            var out = [Int32](repeating: 0, count: outputs.count)
-            var input = [Int32](repeating: 0, count: count - outputs.count)
-            guard outputs.isEmpty || gpiod_line_get_value_bulk(&h.out, &out) == 0,
-                  input.isEmpty || gpiod_line_get_value_bulk(&h.input, &input) == 0 else { throw failure("read lines") }
-            return (out + input).map { $0 != 0 }
-        }
-    }
-
-    public func release() {
-        state.withLock { h in
-            guard let chip = h.chip else { return }
-            // Closing the chip releases every line: outputs go back to inputs, the coils off.
-            gpiod_chip_close(chip)
-            h.chip = nil
-        }
-    }
-
-    private func failure(_ what: String) -> HardwareError {
-        HardwareError(device: name, problem: "cannot \(what): \(String(cString: strerror(errno)))")
-    }
+    public func set(_ levels: [Int: Bool]) throws { try lines.set(levels) }
+    public func get() throws -> [Bool] { try lines.get() }
+    public func release() { lines.release() }
 }

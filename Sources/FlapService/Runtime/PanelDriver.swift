@@ -28,6 +28,9 @@ struct PanelDriver: Sendable {
     var pixels: PixelSurface?
     /// A Vestaboard's delivery worker, for status and `flapctl queue`.
     var delivery: BoardDelivery<ContinuousClock>?
+    /// The system library the hardware is reached through, when that depends on the system
+    /// (`libgpiod 2.2.1 (libgpiod.so.3)`), for the log and `/v1/status`.
+    var library: String?
 
     /// How long flapd waits for a controller to say how many modules it has at start.
     static let discoveryTimeout = Duration.seconds(10)
@@ -110,6 +113,7 @@ struct PanelDriver: Sendable {
         let spi = configuration.driver == .spi
         let device = configuration.device ?? (spi ? "/dev/spidev0.0" : "gpiochip0")
         let io: any StepperIO
+        var library: String?
         switch (spi, device) {
         case (true, "simulated"):
             io = ShiftRegisterChain(spi: SimulatedShiftRegisterChain(modules: size.count), modules: size.count)
@@ -121,12 +125,13 @@ struct PanelDriver: Sendable {
             let lines = try LinuxGPIOLines(chip: device, outputs: configuration.pins.flatMap { $0.prefix(4) },
                                            inputs: configuration.pins.map { $0[4] })
             io = CoilLines(lines: lines, modules: size.count)
+            library = lines.library.description
         }
         let engine = SteppingEngine(io: io, flaps: configuration.drum.count, offsets: calibration.offsets(panel: configuration.id))
         let origin = ContinuousClock.now
         let thread = RealtimeSteppingThread(engine: engine, origin: origin)
         if let refusal = thread.start() { logger.warning("\(device): \(refusal)") }
-        logger.info("\(device): stepping \(size.count) modules (\(spi ? "Chainlink Driver boards on SPI" : "ULN2003 boards on GPIO"))")
+        logger.info("\(device): stepping \(size.count) modules (\(spi ? "Chainlink Driver boards on SPI" : "ULN2003 boards on GPIO")\(library.map { " through \($0)" } ?? ""))")
         let info = PanelInfo(id: configuration.id, size: size, drum: configuration.drum, motion: .forwardOnly, driver: configuration.driver.rawValue)
         let panel = DirectDrivePanel(info: info, engine: engine, clock: ContinuousClock(), origin: origin)
         await panel.start()
@@ -134,6 +139,7 @@ struct PanelDriver: Sendable {
                                  commandInterval: nil, stopCompanion: { thread.stop() })
         driver.resumes = false
         driver.engine = engine
+        driver.library = library
         return driver
     }
 

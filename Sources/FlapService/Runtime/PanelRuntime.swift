@@ -36,6 +36,8 @@ final class PanelRuntime: Service, Sendable {
     /// The room, for a panel whose policy is `kiosk`.
     private let room: RoomService<ContinuousClock>?
     private let pixels: PixelSurface?
+    /// The system library the hardware is reached through (GPIO's libgpiod), for status.
+    private let library: String?
     /// A real Vestaboard's delivery worker.
     let delivery: BoardDelivery<ContinuousClock>?
     /// Each plan as it starts, for the clacks and for the pages watching (one stream each, so
@@ -55,6 +57,7 @@ final class PanelRuntime: Service, Sendable {
         self.logger = logger
         stopCompanion = driver.stopCompanion
         pixels = driver.pixels
+        library = driver.library
         delivery = driver.delivery
         if let delivery = driver.delivery {
             let id = configuration.id
@@ -162,6 +165,7 @@ final class PanelRuntime: Service, Sendable {
                              moving: await motion.isMoving, messageId: await coordinator.target, connected: health.connected,
                              faults: health.faults.map { PanelFault(row: $0.row, column: $0.column, fault: $0.kind.rawValue, rehomeAttempts: $0.attempts) })
         view.quietUntil = await coordinator.quietUntil
+        view.library = library
         return view
     }
 
