@@ -186,7 +186,7 @@ def main():
     parser.add_argument("--limit", type=float, default=60, help="seconds a case may take before flapd is stopped")
     parser.add_argument("cases", nargs="*", default=list(CASES))
     arguments = parser.parse_args()
-    print(f"{"case":<18} {'outcome':<60} {'exit':<10} {'CPU s':>7} {'peak MB':>8}")
+    print(f"{'case':<18} {'outcome':<60} {'exit':<10} {'CPU s':>7} {'peak MB':>8}")
     for name in ["baseline-" + k for k in BASELINES] + arguments.cases:
         run = BASELINES[name[9:]] if name.startswith("baseline-") else CASES[name]
         outcome, (exit, cpu, peak) = run(arguments.flapd, arguments.limit)
