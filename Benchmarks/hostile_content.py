@@ -7,9 +7,11 @@ system) and the largest resident set from time's report. The same run with an or
 the baseline beside each.
 
 Cases (their inputs are the kept fuzz findings in Fuzz/regressions):
-  calendar-10    ten events counted a billion times from the year 1 (count-bomb.ics)
+  calendar-10    ten events counted a billion times from the year 1 (count-bomb.ics; calendars are
+                 sent with LF line ends, which builds before CRLF support read too)
   calendar-4000  4 000 such events
   feed-nested    an RSS item with elements nested 3 000 deep (nested-3000.rss)
+  feed-nested-100k  the same 100 000 deep (700 KB: a release build's smaller frames outlast 3 000)
   vbml-loops     three nested sections over a 280-item prop, through POST /v1/layout
 
 Run from the repository, after a release build (or pass --flapd another one, such as an older
@@ -56,8 +58,19 @@ def many_bombs(count):
     return ("BEGIN:VCALENDAR\r\nVERSION:2.0\r\n" + "".join(event.format(n=n) for n in range(count)) + "END:VCALENDAR\r\n").encode()
 
 
+def deep_feed(depth):
+    return ("<rss><channel><title>T</title><item><title>" + "<a>" * depth + "x" + "</a>" * depth +
+            "</title></item></channel></rss>").encode()
+
+
+def lf(body):
+    """LF line ends: what flapd read before it read CRLF calendars, so both builds read the same file."""
+    return body.replace(b"\r\n", b"\n")
+
+
 def loops_document():
-    template, props = read("mustache/loops").decode().split(" ", 1)
+    template, props = read("mustache/loops").split(b"\x00", 1)
+    template, props = template.decode(), props.decode()
     return {"vbml": {"props": json.loads(props), "components": [{"template": template}]}}
 
 
@@ -168,13 +181,14 @@ def layout_case(binary, document, limit):
 
 
 CASES = {
-    "calendar-10": lambda b, l: source_case(b, "calendar", read("calendar/count-bomb.ics"), l),
-    "calendar-4000": lambda b, l: source_case(b, "calendar", many_bombs(4000), l),
+    "calendar-10": lambda b, l: source_case(b, "calendar", lf(read("calendar/count-bomb.ics")), l),
+    "calendar-4000": lambda b, l: source_case(b, "calendar", lf(many_bombs(4000)), l),
     "feed-nested": lambda b, l: source_case(b, "feed", read("feed/nested-3000.rss"), l),
+    "feed-nested-100k": lambda b, l: source_case(b, "feed", deep_feed(100_000), l),
     "vbml-loops": lambda b, l: layout_case(b, loops_document(), l),
 }
 BASELINES = {
-    "calendar": lambda b, l: source_case(b, "calendar", ORDINARY_CALENDAR.encode(), l),
+    "calendar": lambda b, l: source_case(b, "calendar", lf(ORDINARY_CALENDAR.encode()), l),
     "feed": lambda b, l: source_case(b, "feed", ORDINARY_FEED.encode(), l),
     "vbml": lambda b, l: layout_case(b, {"vbml": {"components": [{"template": "HELLO {{who}}"}], "props": {"who": "SAM"}}}, l),
 }
