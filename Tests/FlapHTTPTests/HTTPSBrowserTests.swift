@@ -6,7 +6,7 @@ import TestSupport
 /// HTTPS, in Debian's Chromium. Without flapd's authority the certificate is refused; with it (a
 /// throwaway NSS database, nothing ignored) the page is a secure context, installable, and keeps
 /// the last board when flapd stops.
-@Suite(.serialized, .timeLimit(.minutes(3))) struct HTTPSBrowserTests {
+@Suite(.serialized, .timeLimit(.minutes(10))) struct HTTPSBrowserTests {
     @Test func aPhoneThatTrustsTheAuthorityGetsTheAppOverHTTPS() async throws {
         let work = FileManager.default.temporaryDirectory.appendingPathComponent("https-\(UUID().uuidString)").path
         try FileManager.default.createDirectory(atPath: work, withIntermediateDirectories: true)
@@ -32,7 +32,7 @@ import TestSupport
 
 /// Two profiles over HTTPS: the owner invites Mum from the page, Mum's browser redeems the link
 /// and is held to her own sender; the owner removes her and her next request is 401.
-@Suite(.serialized, .timeLimit(.minutes(3))) struct MembersBrowserTests {
+@Suite(.serialized, .timeLimit(.minutes(10))) struct MembersBrowserTests {
     @Test func theOwnerInvitesAMemberWhoIsHeldToHerOwnSender() async throws {
         let work = FileManager.default.temporaryDirectory.appendingPathComponent("members-\(UUID().uuidString)").path
         try FileManager.default.createDirectory(atPath: work, withIntermediateDirectories: true)

@@ -6,7 +6,7 @@ import TestSupport
 /// widget views at 360×800 (live, axe-core clean, a tap opens the app), and offline: flapd
 /// stopped, the app reloaded shows the last board and the offline badge; flapd started again, the
 /// page shows the new board by itself.
-@Suite(.serialized, .timeLimit(.minutes(3))) struct InstalledAppBrowserTests {
+@Suite(.serialized, .timeLimit(.minutes(10))) struct InstalledAppBrowserTests {
     @Test func theAppInstallsShowsWidgetsAndKeepsTheLastBoardOffline() async throws {
         let state = FileManager.default.temporaryDirectory.appendingPathComponent("app-\(UUID().uuidString)").path
         let shots = PythonPeer.packageRoot.appendingPathComponent(".build/test-artifacts").path
@@ -44,7 +44,7 @@ import TestSupport
 
 /// The page on a phone, as a household uses it: sizes for fingers, plain words, undo, and a
 /// message written offline sent once when flapd is back. Screenshots in .build/test-artifacts.
-@Suite(.serialized, .timeLimit(.minutes(3))) struct PhonePageBrowserTests {
+@Suite(.serialized, .timeLimit(.minutes(10))) struct PhonePageBrowserTests {
     @Test func thePageFitsAPhoneAndKeepsWhatIsWrittenOffline() async throws {
         let state = FileManager.default.temporaryDirectory.appendingPathComponent("phone-\(UUID().uuidString)").path
         let shots = PythonPeer.packageRoot.appendingPathComponent(".build/test-artifacts").path

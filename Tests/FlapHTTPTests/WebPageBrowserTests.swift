@@ -9,7 +9,7 @@ import TestSupport
 /// sent, a slot cleared, a colour chip, the flip and expiry chosen, a painting (fill, keyboard
 /// brush, letters) sent and saved, recent receipts, the sound muted from the page; axe-core
 /// finds no serious violation, no console error.
-@Suite(.cleansUp, .serialized, .timeLimit(.minutes(3))) struct WebPageBrowserTests {
+@Suite(.cleansUp, .serialized, .timeLimit(.minutes(10))) struct WebPageBrowserTests {
     @Test func composeSendAndWatchTheBoardFlipInTwoBrowsers() async throws {
         // Sound to ALSA's null device, so the page can mute it.
         let alsa = FileManager.default.temporaryDirectory.appendingPathComponent("web-alsa-\(UUID().uuidString).conf").path
