@@ -86,7 +86,9 @@ import TestSupport
     }
 
     /// Pages that leave while the board is still: their connections are let go within 30 s
-    /// (the stream's heartbeat finds them), so closed pages cannot pile up descriptors.
+    /// (the stream's heartbeat finds them), so closed pages cannot pile up descriptors. Two rounds
+    /// of 120, so that both fit under the port's 256 connections even before flapd has noticed
+    /// the first round close (on a busy machine it may not have: the limit is another test's).
     @Test func closedStreamsAreLetGoWhileTheBoardIsStill() async throws {
         let flapd = try await FlapdProcess.start(arguments: ["--no-sound"])
         teardown { await flapd.stop() }
@@ -95,15 +97,15 @@ import TestSupport
         _ = try await flapd.api.get("/v1/board")
         let baseline = descriptors()
         let churn = try await ProcessRunner.run(try await PythonPeer.python(), [
-            PythonPeer.peersDirectory.appendingPathComponent("event_stream_churn.py").path, "\(flapd.apiPort)", flapd.apiKey, "200", "2",
+            PythonPeer.peersDirectory.appendingPathComponent("event_stream_churn.py").path, "\(flapd.apiPort)", flapd.apiKey, "120", "2",
         ])
-        #expect(churn.stdoutText.hasPrefix("closed 400"), "\(churn.stdoutText)\(churn.stderrText)")
+        #expect(churn.stdoutText.hasPrefix("closed 240"), "\(churn.stdoutText)\(churn.stderrText)")
         let afterClose = descriptors()
         var now = afterClose
         _ = try await eventually(within: .seconds(30), every: .milliseconds(500)) {
             now = descriptors()
             return now <= baseline + 4
         }
-        #expect(now <= baseline + 4, "descriptors \(baseline) → \(afterClose) after closing 400 streams → \(now) after 30 s")
+        #expect(now <= baseline + 4, "descriptors \(baseline) → \(afterClose) after closing 240 streams → \(now) after 30 s")
     }
 }
