@@ -91,8 +91,9 @@ try:
         out["repeats"].append({"shown": shown, "displayed": displayed, "receipt": first.find_element(By.ID, "receipt").text})
     # The recent messages name each by its text: DINNER READY twice, each displayed.
     def recent():
-        items = first.find_elements(By.CSS_SELECTOR, "#receipts li")
-        return [item.text for item in items]
+        # Read in one step in the page: the list is drawn anew as receipts change, and an element
+        # found a moment before may be gone (selenium's stale element).
+        return first.execute_script("return [...document.querySelectorAll('#receipts li')].map((item) => item.innerText)")
     wait(lambda: sum("DINNER READY" in t and "displayed" in t for t in recent()) >= 2)
     out["recentMessages"] = recent()
     wait(lambda: "until" not in first.find_element(By.ID, "slots").text and "min left" in first.find_element(By.ID, "slots").text)
