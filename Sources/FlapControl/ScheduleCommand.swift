@@ -38,7 +38,7 @@ struct ScheduleCommand: AsyncParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Add a schedule (or change one added before, with --replace).")
         @OptionGroup var connection: ConnectionOptions
         @Argument(help: "Its name.") var name: String
-        @Option(help: "Days: mon … sun, weekdays, weekends or daily, comma-separated (default daily).") var days: String?
+        @Option(help: "Days: mon … sun (or whole names), ranges such as mon-fri or fri-mon, lists such as sat,sun, or weekdays, weekends, daily (default daily).") var days: String?
         @Option(help: "Times of day, comma-separated: 07:00,19:30.") var at: String?
         @Option(help: "A five-field cron expression instead of --days and --at.") var cron: String?
         @Option(help: "An IANA time zone (default flapd's).") var zone: String?

@@ -15,11 +15,11 @@ enum ScheduleTools {
 
     static let add = BoardTool(
         name: "add_schedule", title: "Add a recurring message",
-        description: "Adds a message shown again and again: on days (mon…sun, weekdays, weekends, daily) at times (HH:MM), or by a cron expression; "
+        description: "Adds a message shown again and again: on days (mon…sun, ranges such as mon-fri, weekdays, weekends, daily) at times (HH:MM), or by a cron expression; "
             + "showing text, codes, a pattern or a quick message.",
         parameters: [
             .init(name: "name", kind: .string, description: "The schedule's name: 1 to 48 characters without spaces or / + #.", required: true),
-            .init(name: "days", kind: .strings, description: "mon, tue, … sun, weekdays, weekends or daily."),
+            .init(name: "days", kind: .strings, description: "mon, tue, … sun (or whole names), ranges such as mon-fri or fri-mon, weekdays, weekends or daily."),
             .init(name: "times", kind: .strings, description: "Local times of day, HH:MM."),
             .init(name: "cron", kind: .string, description: "A five-field cron expression, instead of days and times."),
             .init(name: "timeZone", kind: .string, description: "An IANA zone such as Europe/Berlin (default the system's)."),

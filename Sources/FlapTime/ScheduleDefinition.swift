@@ -7,7 +7,8 @@ import FoundationEssentials
 /// pattern, or a quick message by name), how long it holds its slot, and the sender it speaks as.
 public struct ScheduleDefinition: Sendable, Equatable, Codable {
     public var name: String
-    /// `mon` … `sun`, `weekdays`, `weekends` or `daily`.
+    /// Day names (`mon`, `monday`), ranges (`mon-fri`), lists (`sat,sun`), `weekdays`, `weekends` or
+    /// `daily`: read by `ScheduleDays`.
     public var days: [String]?
     /// Local times of day, `HH:MM`.
     public var times: [String]?
@@ -112,25 +113,11 @@ public struct ScheduleDefinition: Sendable, Equatable, Codable {
         return Recurrence(rule: rule, timeZone: zone)
     }
 
-    private static let dayNames = ["sun", "mon", "tue", "wed", "thu", "fri", "sat"]
-
     private func readDays(_ problems: inout [ScheduleError]) -> Set<Int>? {
-        guard let days, !days.isEmpty else { return Set(0...6) }
-        var result = Set<Int>()
-        for day in days.map({ $0.lowercased() }) {
-            switch day {
-            case "daily": result.formUnion(0...6)
-            case "weekdays": result.formUnion(1...5)
-            case "weekends": result.formUnion([0, 6])
-            default:
-                guard let index = Self.dayNames.firstIndex(where: { day.hasPrefix($0) }) else {
-                    problems.append(ScheduleError("days", "\(day.debugDescription) is not a day: mon … sun, weekdays, weekends or daily"))
-                    return nil
-                }
-                result.insert(index)
-            }
+        do { return try ScheduleDays.read(days).weekdays } catch {
+            problems.append(error)
+            return nil
         }
-        return result
     }
 
     private func readTimes(_ problems: inout [ScheduleError]) -> (minutes: [Int], sun: [Recurrence.SunTime])? {

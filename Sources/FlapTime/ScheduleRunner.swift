@@ -13,13 +13,17 @@ public struct ScheduleView: Sendable, Encodable {
     /// When it next fires.
     public var next: Date?
 
-    enum CodingKeys: String, CodingKey { case fromFile, next }
+    enum CodingKeys: String, CodingKey { case fromFile, next, weekdays }
 
     public func encode(to encoder: any Encoder) throws {
         try definition.encode(to: encoder)
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(fromFile, forKey: .fromFile)
         try container.encodeIfPresent(next, forKey: .next)
+        // The days as read (0 is Sunday), so a view names them without reading `days` again.
+        if definition.cron == nil, let days = try? ScheduleDays.read(definition.days) {
+            try container.encode(days.weekdays.sorted(), forKey: .weekdays)
+        }
     }
 }
 

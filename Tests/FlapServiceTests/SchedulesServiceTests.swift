@@ -11,7 +11,7 @@ import TestSupport
         try """
             [[schedule]]
             name = "morning"
-            days = "weekdays"
+            days = "mon-fri"
             times = ["07:00"]
             time_zone = "Europe/Berlin"
             text = "GOOD MORNING"
@@ -20,6 +20,7 @@ import TestSupport
         let api = first.api
         var listed = try await api.get("/v1/schedules").object["schedules"] as? [[String: Any]] ?? []
         #expect(listed.count == 1 && listed[0]["name"] as? String == "morning" && listed[0]["fromFile"] as? Bool == true && listed[0]["next"] is String)
+        #expect(listed.first?["weekdays"] as? [Int] == [1, 2, 3, 4, 5], "mon-fri is Monday to Friday, not Monday")
 
         let added = try await api.post("/v1/schedules", json: ["name": "bins", "cron": "30 19 * * tue", "timeZone": "America/New_York", "text": "BINS OUT"])
         #expect(added.status == 201 && added.object["next"] is String)
@@ -54,6 +55,13 @@ import TestSupport
         let list = try await ProcessRunner.run(flapctl, ["schedule", "list"] + connection).stdoutText
         #expect(list.contains("morning") && list.contains("(configuration file)") && list.contains("bins  cron 0 20 * * tue America/New_York") && list.contains("tea"))
         #expect(try await ProcessRunner.run(flapctl, ["schedule", "remove", "tea"] + connection).stdoutText.contains("tea removed"))
+        let school = try await ProcessRunner.run(flapctl, ["schedule", "add", "school", "--days", "fri-mon", "--at", "07:00", "SCHOOL"] + connection)
+        #expect(school.status == 0, "\(school.stderrText)")
+        let days = try await api.get("/v1/schedules").object["schedules"] as? [[String: Any]] ?? []
+        #expect(days.first { $0["name"] as? String == "school" }?["weekdays"] as? [Int] == [0, 1, 5, 6])
+        #expect(try await api.request("DELETE", "/v1/schedules/school").status == 204)
+        let monkey = try await ProcessRunner.run(flapctl, ["schedule", "add", "zoo", "--days", "monkey", "--at", "07:00", "X"] + connection)
+        #expect(monkey.status != 0 && monkey.stderrText.contains("days: \"monkey\" is not a day"), "\(monkey.stderrText)")
         let wrong = try await ProcessRunner.run(flapctl, ["schedule", "add", "oops", "--cron", "0 0 31 2 *", "X"] + connection)
         #expect(wrong.status != 0 && wrong.stderrText.contains("never fire"))
 

@@ -13,14 +13,16 @@ import TestSupport
 struct TimeRig {
     let clock = ManualClock()
     let start: ManualClock.Instant
-    let t0 = Date(timeIntervalSince1970: 1_800_000_000)  // Friday 2027-01-15 08:00 UTC
+    /// Friday 2027-01-15 08:00 UTC unless a test starts elsewhere.
+    let t0: Date
     let inbox: Inbox
     let time: ServiceTime<ManualClock>
     /// How far the wall clock has been set from the monotonic one.
     let wallOffset = Shared<TimeInterval>(0)
     let trusted = Shared(true)
 
-    init() throws {
+    init(t0: Date = Date(timeIntervalSince1970: 1_800_000_000)) throws {
+        self.t0 = t0
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent("time-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
         inbox = try Inbox(path: dir.appendingPathComponent("inbox.sqlite").path)

@@ -67,7 +67,7 @@ export async function refreshLists() {
 
   const kept = await waiting();
   $("outbox-title").hidden = $("outbox").hidden = !kept.length;
-  fill($("outbox"), kept.map((entry) => item(summary(entry.body), `waiting since ${new Date(entry.at).toLocaleTimeString([], { hour: "2-digit", minute: "2-digit" })}: sent when the board can be reached`, [
+  fill($("outbox"), kept.map((entry) => item(summary(entry.body), `waiting since ${new Date(entry.at).toLocaleTimeString([], { hour: "numeric", minute: "2-digit" })}: sent when the board can be reached`, [
     ["Discard", async () => { await discard(entry.key); refreshLists(); }],
   ])), "");
 

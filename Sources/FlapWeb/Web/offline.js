@@ -6,7 +6,7 @@ export function registerWorker() {
   if ("serviceWorker" in navigator) navigator.serviceWorker.register("/sw.js", { scope: "/" }).catch(() => {});
 }
 
-const clock = (date) => date.toLocaleTimeString([], { hour: "2-digit", minute: "2-digit" });
+const clock = (date) => date.toLocaleTimeString([], { hour: "numeric", minute: "2-digit" });
 
 // Shows or hides the badge. `seenAt`: when the board shown was fetched (a Date), if known.
 export function showOffline(offline, seenAt) {

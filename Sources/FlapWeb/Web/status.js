@@ -22,7 +22,32 @@ function plain(label, words, detail, buttons = []) {
   return li;
 }
 
-const time = (date) => new Date(date).toLocaleTimeString([], { hour: "2-digit", minute: "2-digit" });
+const time = (date) => new Date(date).toLocaleTimeString([], { hour: "numeric", minute: "2-digit" });
+const dayAndTime = (date) => new Date(date).toLocaleString([], { weekday: "long", hour: "numeric", minute: "2-digit" });
+const dayNames = ["Sunday", "Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday"];
+const and = (words) => words.length < 2 ? words.join("") : `${words.slice(0, -1).join(", ")} and ${words.at(-1)}`;
+
+// When a schedule runs, as a household says it: "Weekdays at 7:00 AM", "Friday to Monday at 9:30 AM",
+// "Tuesdays and Thursdays at 30 min after sunset" (times in the phone's own way of writing them).
+function scheduleTitle(s) {
+  if (s.cron) return `${s.name[0].toUpperCase()}${s.name.slice(1)} (by a cron rule)`;
+  const days = s.weekdays || [0, 1, 2, 3, 4, 5, 6];
+  const key = days.join();
+  let on = { "0,1,2,3,4,5,6": "Every day", "1,2,3,4,5": "Weekdays", "0,6": "Weekends" }[key];
+  // A run of three or more days in a row, across the week's end too: "Friday to Monday".
+  const first = days.find((d) => !days.includes((d + 6) % 7));
+  if (!on && days.length >= 3 && first !== undefined && days.every((_, i) => days.includes((first + i) % 7))) {
+    on = `${dayNames[first]} to ${dayNames[(first + days.length - 1) % 7]}`;
+  }
+  on ??= and(days.map((d) => `${dayNames[d]}s`));
+  const times = (s.times || []).map((t) => {
+    const sun = /^(sunrise|sunset)(?:([+-])(\d+)([mh]))?$/i.exec(t);
+    if (sun) return sun[2] ? `${sun[3]} ${sun[4] === "h" ? "h" : "min"} ${sun[2] === "+" ? "after" : "before"} ${sun[1].toLowerCase()}` : sun[1].toLowerCase();
+    const [h, m] = t.split(":").map(Number);
+    return new Date(2000, 0, 1, h, m).toLocaleTimeString([], { hour: "numeric", minute: "2-digit" });
+  });
+  return `${on} at ${and(times)}`;
+}
 
 export async function refreshStatus() {
   const status = (await api("GET", "/v1/status")).data;
@@ -79,7 +104,7 @@ export async function refreshStatus() {
   }
   for (const s of owner ? (await api("GET", "/v1/schedules")).data.schedules || [] : []) {
     const when = s.cron ? `cron ${s.cron}` : `${(s.days || ["daily"]).join(", ")} at ${(s.times || []).join(", ")}`;
-    links.push(plain(`Every ${s.name}`, s.next ? `Next: ${new Date(s.next).toLocaleString([], { weekday: "long", hour: "2-digit", minute: "2-digit" })}.` : "Not due again.",
+    links.push(plain(scheduleTitle(s), `“${s.name}”: ${s.next ? `next ${dayAndTime(s.next)}.` : "not due again."}`,
       `${when}${s.timeZone ? ` (${s.timeZone})` : ""}${s.fromFile ? " · from the configuration file" : ""}`));
   }
   links.push(...await sourceLines(owner));

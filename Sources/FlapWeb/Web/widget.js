@@ -12,7 +12,7 @@ const asked = params.get("size");
 const only = params.get("sender");
 const size = ["small", "medium", "large"].includes(asked) ? asked : "medium";
 document.body.dataset.size = size;
-const clock = (date) => date.toLocaleTimeString([], { hour: "2-digit", minute: "2-digit" });
+const clock = (date) => date.toLocaleTimeString([], { hour: "numeric", minute: "2-digit" });
 let view = null, offlineSince = null;
 
 function say(text) { $("state").textContent = text; }
