@@ -9,11 +9,16 @@ struct PairCommand: AsyncParsableCommand {
         abstract: "Sign your phone in as the board's owner: a QR code to scan and a link, good once for 10 minutes.",
         discussion: HelpExamples.discussion("pair"))
     @OptionGroup var connection: ConnectionOptions
+    @Option(help: LinkAnswer.hostHelp) var host: String?
     @Flag(help: "Print flapd's JSON answer instead.") var json = false
 
     func run() async throws {
         let flapd = try connection.connection()
-        let reply = try await flapd.expect("POST", "/v1/pairing", json: Data("{}".utf8), [201])
+        let reply = try await flapd.request("POST", "/v1/pairing", json: try JSONEncoder().encode(["host": host].compactMapValues { $0 }))
+        guard reply.status == 201 else {
+            if reply.status == 400 { throw InputError(reply.error) }
+            throw ConnectionError("flapd answered \(reply.status): \(reply.error)")
+        }
         if json { return StandardStream.writeOutput(String(decoding: reply.body, as: UTF8.self) + "\n") }
         let link = try LinkAnswer.from(reply)
         StandardStream.writeOutput(try LinkAnswer.scanText(link, for: "your phone", plainPort: flapd.port))
@@ -30,16 +35,18 @@ struct InviteCommand: AsyncParsableCommand {
     @OptionGroup var connection: ConnectionOptions
     @Argument(help: "Their name, as the board's lists show it (\"Mum\").") var name: String
     @Option(help: "The sender id their messages carry (default: the name in lower case).") var sender: String?
+    @Option(help: LinkAnswer.hostHelp) var host: String?
     @Flag(help: "Print flapd's JSON answer instead.") var json = false
 
     func run() async throws {
         var body: [String: String] = ["name": name]
         if let sender { body["sender"] = sender }
+        if let host { body["host"] = host }
         let flapd = try connection.connection()
         let reply = try await flapd.request("POST", "/v1/members", json: try JSONEncoder().encode(body))
         guard reply.status == 201 else {
             // A bad name or sender, or one already taken: what the person typed, said as such.
-            if reply.status == 400 || reply.status == 409 { throw ValidationError(reply.error) }
+            if reply.status == 400 || reply.status == 409 { throw InputError(reply.error) }
             throw ConnectionError("flapd answered \(reply.status): \(reply.error)")
         }
         if json { return StandardStream.writeOutput(String(decoding: reply.body, as: UTF8.self) + "\n") }
@@ -54,6 +61,10 @@ struct InviteCommand: AsyncParsableCommand {
 struct LinkAnswer: Decodable {
     var url: String
     var expiresAt: String
+    /// The name in the link first, then the others the board's certificate has.
+    var worksUnder: [String]?
+
+    static let hostHelp: ArgumentHelp = "The name the link uses, one on the board's certificate (default: the first of [api] tls_names, else THIS-MACHINE.local)."
 
     static func from(_ reply: FlapdConnection.Reply) throws -> LinkAnswer {
         guard let link = reply.decoded(LinkAnswer.self) else { throw ConnectionError("flapd's answer could not be read: \(reply.error)") }
@@ -64,7 +75,9 @@ struct LinkAnswer: Decodable {
     /// board's certificate.
     static func scanText(_ link: LinkAnswer, for phone: String, plainPort: Int?) throws -> String {
         let code = try QRCode(link.url)
-        let host = link.url.split(separator: "/").dropFirst(1).first.map { String($0.split(separator: ":").first ?? $0) } ?? "this-machine"
+        let host = link.worksUnder?.first ?? "this-machine"
+        let others = (link.worksUnder ?? []).dropFirst()
+        let alsoUnder = others.isEmpty ? "" : "\nIf \(host) does not open on the phone, the board also answers to \(others.joined(separator: ", ")) (--host NAME makes the link with one of them)."
         let ends = (try? Date(link.expiresAt, strategy: .iso8601)) ?? Date()
         let minutes = max(1, Int((ends.timeIntervalSinceNow / 60).rounded()))
         let lasts = minutes >= 120 ? "\(minutes / 60) hours" : "\(minutes) minutes"
@@ -73,9 +86,9 @@ struct LinkAnswer: Decodable {
 
             \(code.terminalText())
 
-            Or open \(link.url)
+            Or open \(link.url)\(alsoUnder)
             It works once, for the next \(lasts). The phone must be on this network and trust the board's
-            certificate first: http://\(host):\(plainPort ?? 8080)/install says how.
+            certificate first: http://\(host.contains(":") ? "[\(host)]" : host):\(plainPort ?? 8080)/install says how.
 
             """
     }

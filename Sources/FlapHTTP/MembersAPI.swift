@@ -21,19 +21,58 @@ struct MembersAPI {
         }
         v1.post("members/:id/invitation") { request, context in
             let id = context.parameter("id")
+            let (host, refusal) = try await chosenHost(request)
+            if let refusal { return refusal }
             guard let invitation = await access.newInvitation(for: id) else { return Responses.error(.notFound, "no member \(id)") }
-            return Responses.json(.created, links.view(invitation, for: request))
+            return try link(invitation, for: request, host: host)
         }
         v1.post("members/:id/keys") { _, context in
             let id = context.parameter("id")
             guard let key = await access.newKey(for: id) else { return Responses.error(.notFound, "no member \(id)") }
             return Responses.json(.created, ["key": key, "note": "shown once: flapd keeps only its digest"])
         }
-        v1.post("pairing") { request, _ in Responses.json(.created, links.view(await access.pairing(), for: request)) }
+        v1.post("pairing") { request, _ in
+            let (host, refusal) = try await chosenHost(request)
+            if let refusal { return refusal }
+            return try link(await access.pairing(), for: request, host: host)
+        }
+    }
+
+    /// `{"host": "board.home"}`, or nothing: the name a link should use when the request chooses one.
+    private func chosenHost(_ request: Request) async throws -> (String?, Response?) {
+        struct Chosen: Decodable { var host: String? }
+        guard let body = try await Responses.body(of: request, limit: 4096) else {
+            return (nil, Responses.error(.contentTooLarge, "the request is larger than 4 KiB: send {\"host\": \"board.home\"} or nothing"))
+        }
+        if body.isEmpty { return (nil, nil) }
+        guard let chosen = try? JSONDecoder().decode(Chosen.self, from: Data(body)) else {
+            return (nil, Responses.error(.badRequest, "send {\"host\": \"board.home\"} (the name the link should use) or nothing",
+                                         problems: [.init(field: "host", problem: "a string")]))
+        }
+        if let host = chosen.host, let refusal = refusal(of: host, for: request) { return (nil, refusal) }
+        return (chosen.host, nil)
+    }
+
+    /// Checked before anything is made, so a refused name leaves no link behind.
+    private func refusal(of host: String, for request: Request) -> Response? {
+        do {
+            _ = try links.host(for: request, asking: host)
+            return nil
+        } catch {
+            return Responses.error(.badRequest, error.description, problems: [.init(field: "host", problem: "not on the certificate")])
+        }
+    }
+
+    private func link(_ invitation: Invitation, for request: Request, host: String?) throws -> Response {
+        do {
+            return Responses.json(.created, try links.view(invitation, for: request, host: host))
+        } catch {
+            return Responses.error(.badRequest, error.description, problems: [.init(field: "host", problem: "not on the certificate")])
+        }
     }
 
     private func invite(_ request: Request) async throws -> Response {
-        struct NewMember: Decodable { var name: String; var sender: String? }
+        struct NewMember: Decodable { var name: String; var sender: String?; var host: String? }
         guard let body = try await Responses.body(of: request, limit: 4096) else {
             return Responses.error(.contentTooLarge, "the request is larger than 4 KiB; a member's name is at most 40 characters and a sender id 64",
                                    problems: [.init(field: "name", problem: "too long")])
@@ -43,10 +82,14 @@ struct MembersAPI {
                                    problems: [.init(field: "name", problem: "required, a string")])
         }
         let sender = given.sender ?? MemberView.senderID(for: given.name)
+        if let host = given.host, let refusal = refusal(of: host, for: request) { return refusal }
         do {
             let (member, invitation) = try await access.addMember(name: given.name, sender: sender)
             struct Invited: Encodable { var member: MemberView; var invitation: InvitationView }
-            return Responses.json(.created, Invited(member: MemberView(member), invitation: links.view(invitation, for: request)))
+            guard let view = try? links.view(invitation, for: request, host: given.host) else {
+                return Responses.error(.badRequest, "the certificate changed meanwhile; make a new link for \(member.name)")
+            }
+            return Responses.json(.created, Invited(member: MemberView(member), invitation: view))
         } catch {
             return Responses.error(error.isConflict ? .conflict : .badRequest, "\(error)", problems: [.init(field: error.field, problem: error.problem)])
         }
@@ -72,40 +115,5 @@ struct MemberView: Encodable {
     static func senderID(for name: String) -> String {
         let id = String(name.lowercased().split(whereSeparator: \.isWhitespace).joined(separator: "-").filter { !"/+#".contains($0) }.prefix(64))
         return id.isEmpty ? "member" : id
-    }
-}
-
-/// A link as the API shows it: its URL (the token in its fragment), when it stops working, and
-/// its QR code.
-struct InvitationView: Encodable {
-    var url: String
-    var expiresAt: Date
-    var qrCode: String?
-}
-
-/// Where links point: the HTTPS address by the name the owner's browser used, or, asked from this
-/// machine (flapctl), by the machine's `.local` name, which phones on the network resolve.
-public struct InvitationLinks: Sendable {
-    public var machineName: String
-    public var httpsPort: @Sendable () -> Int?
-    public var qrCode: @Sendable (String) -> String?
-
-    public init(machineName: String, httpsPort: @escaping @Sendable () -> Int?, qrCode: @escaping @Sendable (String) -> String?) {
-        self.machineName = machineName
-        self.httpsPort = httpsPort
-        self.qrCode = qrCode
-    }
-
-    func base(for request: Request) -> String {
-        let asked = request.head.authority.flatMap(HostHeader.host(of:))
-        let loopback = asked == nil || asked == "localhost" || asked!.hasPrefix("127.") || asked == "[::1]"
-        let short = machineName.split(separator: ".").first.map(String.init) ?? machineName
-        let host = loopback ? short + ".local" : asked!
-        return "https://\(host):\(httpsPort() ?? 8443)"
-    }
-
-    func view(_ invitation: Invitation, for request: Request) -> InvitationView {
-        let url = base(for: request) + "/join#" + invitation.token
-        return InvitationView(url: url, expiresAt: invitation.expiresAt, qrCode: qrCode(url))
     }
 }

@@ -35,6 +35,46 @@ import TestSupport
         #expect(again.status == 401)
     }
 
+    /// Links name the board as the household reaches it, the same from flapctl and from the page:
+    /// the first of `[api] tls_names`, else the name the browser used, else HOSTNAME.local; a
+    /// name the certificate lacks is refused; each link lists the other names that work.
+    @Test func linksUseTheHouseholdsNameFromFlapctlAndThePageAlike() async throws {
+        let config = FileManager.default.temporaryDirectory.appendingPathComponent("names-\(UUID().uuidString).toml")
+        try "[api]\ntls_names = [\"board.home\"]\n".write(to: config, atomically: true, encoding: .utf8)
+        let named = try await FlapdProcess.start(arguments: ["--no-sound", "--config", config.path])
+        teardown { await named.stop() }
+        let flapctl = ProcessRunner.builtProduct("flapctl")
+        var quiet = named.clientEnvironment
+        quiet["DBUS_SYSTEM_BUS_ADDRESS"] = "unix:path=/nonexistent/system_bus_socket"  // no system bus: nothing about it printed
+        let paired = try await ProcessRunner.run(flapctl, ["pair"], environment: quiet)
+        #expect(paired.status == 0 && paired.stderrText.isEmpty, "\(paired.stderrText)")
+        let (printed, scanned) = try await Self.linkAndCode(paired.stdoutText)
+        #expect(scanned == printed && printed.hasPrefix("https://board.home:\(named.httpsPort)/join#"), "\(paired.stdoutText)")
+        let host = ProcessInfo.processInfo.hostName.split(separator: ".").first.map(String.init) ?? ""
+        #expect(paired.stdoutText.contains("If board.home does not open on the phone, the board also answers to") && paired.stdoutText.contains("\(host).local"))
+        #expect(paired.stdoutText.hasSuffix("certificate first: http://board.home:\(named.apiPort)/install says how.\n"), "\(paired.stdoutText)")
+        // The page, opened under another name, gets the same origin.
+        let fromPage = try await named.api.request("POST", "/v1/pairing", headers: ["Host": "192.0.2.80:\(named.apiPort)"])
+        #expect((fromPage.object["url"] as? String)?.hasPrefix("https://board.home:") == true, "\(fromPage.text)")
+        #expect((fromPage.object["worksUnder"] as? [String])?.first == "board.home")
+        // Chosen: a name on the certificate, or refused saying which are.
+        let chosen = try await ProcessRunner.run(flapctl, ["invite", "Mum", "--host", "\(host).local"], environment: quiet)
+        #expect(chosen.status == 0 && chosen.stdoutText.contains("Or open https://\(host).local:\(named.httpsPort)/join#"), "\(chosen.stdoutText)\(chosen.stderrText)")
+        let wrong = try await ProcessRunner.run(flapctl, ["pair", "--host", "nowhere.example"], environment: quiet)
+        #expect(wrong.status == 2 && wrong.stderrText.contains("nowhere.example is not a name the board's certificate has")
+                && wrong.stderrText.contains("[api] tls_names") && !wrong.stderrText.contains("Usage"), "\(wrong.stderrText)")
+        let members = try await named.api.get("/v1/members").object["members"] as? [[String: Any]] ?? []
+        #expect(members.map { $0["name"] as? String } == ["Mum"], "the refused pairing made nothing; Mum was invited once")
+
+        // No tls_names: the browser's name, and from this machine its .local name.
+        let plain = try await FlapdProcess.start(arguments: ["--no-sound"])
+        teardown { await plain.stop() }
+        let browser = try await plain.api.request("POST", "/v1/pairing", headers: ["Host": "pi.lan:\(plain.apiPort)"])
+        #expect((browser.object["url"] as? String)?.hasPrefix("https://pi.lan:\(plain.httpsPort)/join#") == true, "\(browser.text)")
+        let local = try await plain.api.request("POST", "/v1/pairing")
+        #expect((local.object["url"] as? String)?.hasPrefix("https://\(host).local:") == true, "\(local.text)")
+    }
+
     @Test func invitePrintsTheMembersLinkAndRefusesASenderTaken() async throws {
         let flapd = try await FlapdProcess.start(arguments: ["--no-sound"])
         teardown { await flapd.stop() }

@@ -39,7 +39,8 @@ extension Appliance {
     static func listeners(_ configuration: FlapdConfiguration, parts: ApplianceParts, secrets: ApplianceSecrets, state: StateDirectory,
                           ports: BoundPorts, logger: Logger) throws -> [any Service] {
         let certificates = try certificates(configuration, in: state, logger: logger)
-        let api = nativeAPI(configuration, parts: parts, secrets: secrets, state: state, ports: ports, logger: logger)
+        let api = nativeAPI(configuration, parts: parts, secrets: secrets, state: state, ports: ports,
+                            certificateNames: { [certificate = certificates.certificate] in certificate.identity.alternativeNames }, logger: logger)
         let nativeRouter = api.router()
         WebPage.add(to: nativeRouter, authority: AuthorityDownload(
             certificatePEM: try certificates.authority?.certificatePEM(), name: certificates.authority?.name ?? "",
@@ -72,7 +73,7 @@ extension Appliance {
     }
 
     private static func nativeAPI(_ configuration: FlapdConfiguration, parts: ApplianceParts, secrets: ApplianceSecrets, state: StateDirectory,
-                                  ports: BoundPorts, logger: Logger) -> NativeAPI {
+                                  ports: BoundPorts, certificateNames: @escaping @Sendable () -> [String], logger: Logger) -> NativeAPI {
         let machineName = ProcessInfo.processInfo.hostName
         let (heartRate, metrics, clockTrust) = (parts.heartRate, parts.metrics, parts.clockTrust)
         let mqttStatus: (@Sendable () -> any Encodable & Sendable)? = parts.mqtt.map { bridge in { @Sendable in bridge.status } }
@@ -82,7 +83,7 @@ extension Appliance {
             deliveries: parts.outbox.map { ApplianceDeliveries(queue: $0, workers: parts.deliveryWorkers, metrics: metrics) }, live: parts.live,
             mqtt: mqttStatus, clock: { clockTrust.verdict() }, schedules: parts.schedules,
             sources: parts.sources, access: AccessStore(path: state.file("access.json"), legacySessions: state.file("sessions.json"), logger: logger),
-            links: InvitationLinks(machineName: machineName, httpsPort: { [httpsNow = ports.httpsNow] in httpsNow.value },
+            links: InvitationLinks(machineName: machineName, householdNames: configuration.tlsNames, certificateNames: certificateNames, httpsPort: { [httpsNow = ports.httpsNow] in httpsNow.value },
                                    qrCode: { try? QRCode($0).svg(title: "the link") }),
             mcpHosts: MCPHosts(listen: configuration.listen, machineName: machineName, allowed: configuration.allowedHosts))
     }
