@@ -80,6 +80,10 @@ struct Authentication: RouterMiddleware {
             return try await next(Request(head: head, body: request.body), context)
         }
         guard let id = SessionCookie.id(in: request), let (principal, _) = await access.session(id) else {
+            // A phone whose member the owner removed is told so, not asked for a key it never had.
+            if let id = SessionCookie.id(in: request), let removal = await access.removal(endingSession: id) {
+                return Responses.json(.unauthorized, SignedOut(removal), headers: [.wwwAuthenticate: "Bearer"])
+            }
             return Responses.error(.unauthorized, "this API needs Authorization: Bearer <key> or a signed-in session (the key file's path is in flapd's log)",
                                    headers: [.wwwAuthenticate: "Bearer"])
         }

@@ -7,9 +7,9 @@ struct EventsAPI {
     let live: LiveBoards?
 
     func add(to v1: RouterGroup<BasicRequestContext>) {
-        v1.get("events") { _, _ in
+        v1.get("events") { request, _ in
             guard let live else { return Responses.error(.notFound, "no live boards here") }
-            let events = await live.watch()
+            let events = await live.watch(whose: MemberAccess.member(of: request).map { "member \($0.id)" })
             return Response(status: .ok, headers: [.contentType: "text/event-stream", .cacheControl: "no-cache"],
                             body: ResponseBody { writer in
                                 // Tells EventSource to come back after 2 s if the connection drops.

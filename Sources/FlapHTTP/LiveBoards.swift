@@ -35,7 +35,8 @@ public actor LiveBoards {
 
     /// Watches from now, as Server-Sent Events: the current state first. At most 64 events wait
     /// for a slow watcher (the oldest give way; a resting board follows every plan).
-    public func watch() -> AsyncStream<String> {
+    /// `whose`: the watcher's (`member m-…`), so ``end(watchers:with:)`` can end theirs.
+    public func watch(whose: String? = nil) -> AsyncStream<String> {
         var first: [String] = []
         for panel in order {
             guard let state = current[panel] else { continue }
@@ -44,7 +45,7 @@ public actor LiveBoards {
                 first.append(Event.plan(panel: panel, plan: plan, startedAt: start).serverSentEvent)
             }
         }
-        return watchers.watch(bufferingPolicy: .bufferingNewest(64), first: first)
+        return watchers.watch(bufferingPolicy: .bufferingNewest(64), first: first, tag: whose)
     }
 
     public var watcherCount: Int { watchers.count }
@@ -58,6 +59,11 @@ public actor LiveBoards {
     /// so without this a still board would keep every closed page's connection open.
     public func heartbeat() {
         watchers.yield(": keepalive\n\n")
+    }
+
+    /// Tells `whose` watchers `last` (their access ended) and ends their streams.
+    public func end(watchers whose: String, with last: String) {
+        watchers.finish(tagged: whose, last: last)
     }
 
     /// Ends every watcher's stream (flapd is stopping); from any thread, at once.

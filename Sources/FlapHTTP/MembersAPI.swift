@@ -1,5 +1,6 @@
 import FlapCore
 import FlapMembers
+import FlapMessaging
 import FoundationEssentials
 import Hummingbird
 
@@ -10,14 +11,25 @@ import Hummingbird
 struct MembersAPI {
     let access: AccessStore
     let links: InvitationLinks
+    let intake: MessageIntake
+    /// The live stream, whose member watchers are told at once that their access ended.
+    let live: LiveBoards?
 
     func add(to v1: RouterGroup<BasicRequestContext>) {
-        v1.get("members") { _, _ in Responses.json(.ok, ["members": await access.members().map(MemberView.init)]) }
+        v1.get("members") { _, _ in
+            struct Listing: Encodable { var members: [MemberView]; var removed: [RemovalView] }
+            return Responses.json(.ok, Listing(members: await access.members().map(MemberView.init), removed: await access.recentRemovals().map(RemovalView.init)))
+        }
         v1.post("members") { request, _ in try await invite(request) }
-        v1.delete("members/:id") { _, context in
+        v1.delete("members/:id") { request, context in try await remove(context.parameter("id"), request) }
+        v1.post("members/:id/restore") { _, context in
             let id = context.parameter("id")
-            guard await access.removeMember(id) else { return Responses.error(.notFound, "no member \(id)") }
-            return Response(status: .noContent)
+            do throws(UndoRefusal) {
+                return Responses.json(.ok, MemberView(try await access.undoRemoval(id)))
+            } catch {
+                if case UndoRefusal.unknown = error { return Responses.error(.notFound, error.description) }
+                return Responses.error(.conflict, error.description)
+            }
         }
         v1.post("members/:id/invitation") { request, context in
             let id = context.parameter("id")
@@ -71,6 +83,19 @@ struct MembersAPI {
         }
     }
 
+    /// `?message=keep` (the default) leaves their message on the board; `?message=clear` clears it.
+    private func remove(_ id: String, _ request: Request) async throws -> Response {
+        let choice = request.uri.queryParameters.get("message") ?? "keep"
+        guard choice == "keep" || choice == "clear" else {
+            return Responses.error(.badRequest, "message must be keep (their message stays on the board) or clear, not \(choice)",
+                                   problems: [.init(field: "message", problem: "keep or clear")])
+        }
+        guard let removal = await access.removeMember(id, messageCleared: choice == "clear") else { return Responses.error(.notFound, "no member \(id)") }
+        if choice == "clear" { _ = try await intake.inbox.clearSlot(removal.member.sender, now: intake.now()) }
+        await live?.end(watchers: "member \(id)", with: SignedOut(removal).serverSentEvent)
+        return Responses.json(.ok, RemovalView(removal))
+    }
+
     private func invite(_ request: Request) async throws -> Response {
         struct NewMember: Decodable { var name: String; var sender: String?; var host: String? }
         guard let body = try await Responses.body(of: request, limit: 4096) else {
@@ -93,6 +118,47 @@ struct MembersAPI {
         } catch {
             return Responses.error(error.isConflict ? .conflict : .badRequest, "\(error)", problems: [.init(field: error.field, problem: error.problem)])
         }
+    }
+}
+
+/// A removed member as the owner's list shows them: what became of their message, and until when
+/// the removal can be taken back.
+struct RemovalView: Encodable {
+    var id: String
+    var name: String
+    var sender: String
+    var removedAt: Date
+    var undoUntil: Date
+    /// `kept` or `cleared`.
+    var message: String
+
+    init(_ removal: Removal) {
+        id = removal.member.id
+        name = removal.member.name
+        sender = removal.member.sender
+        removedAt = removal.at
+        undoUntil = removal.undoUntil
+        message = removal.messageCleared ? "cleared" : "kept"
+    }
+}
+
+/// What a removed member's page is told: on its live stream at once, and in the 401 of its next request.
+struct SignedOut: Encodable {
+    var reason = "removed"
+    var name: String
+    var at: Date
+    var error: String
+
+    init(_ removal: Removal) {
+        name = removal.member.name
+        at = removal.at
+        error = "The board's owner removed you (\(removal.member.name)): this phone is signed out. To use the board again, ask them for a new link."
+    }
+
+    var serverSentEvent: String {
+        let encoder = JSONEncoder()
+        encoder.dateEncodingStrategy = .iso8601
+        return "event: signed-out\ndata: \(String(decoding: (try? encoder.encode(self)) ?? Data(), as: UTF8.self))\n\n"
     }
 }
 

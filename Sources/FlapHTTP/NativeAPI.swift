@@ -128,6 +128,6 @@ public struct NativeAPI: Sendable {
         EventsAPI(live: live).add(to: v1)
         QueueAPI(deliveries: deliveries).add(to: v1)
         CalibrationAPI(panels: panels).add(to: v1)
-        MembersAPI(access: access, links: links).add(to: v1)
+        MembersAPI(access: access, links: links, intake: intake, live: live).add(to: v1)
     }
 }

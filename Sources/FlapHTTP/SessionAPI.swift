@@ -22,7 +22,9 @@ struct SessionAPI {
         router.get("v1/session") { request, _ in
             // 200 either way: a page asking whether it is signed in is not an error.
             guard let id = SessionCookie.id(in: request), let (principal, expires) = await access.session(id) else {
-                return Responses.json(.ok, SessionState(signedIn: false))
+                var state = SessionState(signedIn: false)
+                if let id = SessionCookie.id(in: request), let removal = await access.removal(endingSession: id) { state.ended = SignedOut(removal) }
+                return Responses.json(.ok, state)
             }
             // The cookie's end moves on with the session's: used, it stays.
             return Responses.json(.ok, SessionState(principal, expires: expires),
@@ -60,6 +62,8 @@ struct SessionAPI {
         var role: String?
         /// The member's name and sender, for a member.
         var member: MemberView?
+        /// Signed out because the owner removed this phone's member: who, when, and what to do.
+        var ended: SignedOut?
 
         init(signedIn: Bool) { self.signedIn = signedIn }
 

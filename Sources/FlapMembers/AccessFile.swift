@@ -17,6 +17,8 @@ struct AccessFile: Codable, Equatable {
     var invitations: [Stored] = []
     var keys: [Stored] = []
     var sessions: [Stored] = []
+    /// Members removed lately (absent in files of an earlier flapd).
+    var removed: [Removal]? = []
 
     /// The largest file read: 100 members with their keys and 512 sessions take about 150 KB.
     static let largest = 1 << 20

@@ -18,6 +18,11 @@ public actor AccessStore {
     static let mostMembers = 100
     static let mostSessions = 512
     static let mostKeysEach = 8
+    /// How long the owner can take a removal back.
+    public static let undoWindow: TimeInterval = 600
+    /// How long a removed member's phone is told why it was signed out (as long as a session lasts).
+    static let removalMemory: TimeInterval = sessionLifetime
+    static let mostRemovals = 100
 
     private var file: AccessFile
     /// Entries by digest, for lookups (rebuilt from `file` after each change).
@@ -109,15 +114,52 @@ public actor AccessStore {
         return (member, invitation)
     }
 
-    /// Removes a member: their sessions, keys and invitations stop at once. false: no such member.
-    public func removeMember(_ id: String) -> Bool {
-        guard file.members.contains(where: { $0.id == id }) else { return false }
+    /// Removes a member: their sessions, keys and invitations stop at once. nil: no such member.
+    /// `messageCleared`: what the owner chose for their message, remembered for the list.
+    public func removeMember(_ id: String, messageCleared: Bool = false) -> Removal? {
+        guard let member = file.members.first(where: { $0.id == id }) else { return nil }
+        let at = now()
+        let removal = Removal(member: member, at: at, messageCleared: messageCleared,
+                              sessions: file.sessions.filter { $0.member == id }, keys: file.keys.filter { $0.member == id })
         file.members.removeAll { $0.id == id }
         file.sessions.removeAll { $0.member == id }
         file.keys.removeAll { $0.member == id }
         file.invitations.removeAll { $0.member == id }
+        var removed = (file.removed ?? []).filter { at.timeIntervalSince($0.at) <= Self.removalMemory && $0.member.id != id }
+        removed.append(removal)
+        file.removed = Array(removed.suffix(Self.mostRemovals))
         changed()
-        return true
+        return removal
+    }
+
+    /// The members removed within the undo window, newest last.
+    public func recentRemovals() -> [Removal] {
+        let at = now()
+        return (file.removed ?? []).filter { $0.undoUntil > at }
+    }
+
+    /// Takes a removal back within ``undoWindow``: the member, their sessions and their keys return.
+    public func undoRemoval(_ id: String) throws(UndoRefusal) -> Member {
+        let at = now()
+        guard let index = file.removed?.lastIndex(where: { $0.member.id == id }), let removal = file.removed?[index] else { throw .unknown(id) }
+        guard removal.undoUntil > at else { throw .tooLate(removal.member) }
+        if let other = file.members.first(where: { $0.sender == removal.member.sender }) { throw .senderTaken(removal.member, by: other.name) }
+        guard file.members.count < Self.mostMembers else { throw .boardFull(removal.member) }
+        file.removed?.remove(at: index)
+        file.members.append(removal.member)
+        file.sessions += removal.sessions.filter { at.timeIntervalSince($0.at) <= Self.sessionLifetime }
+        file.keys += removal.keys
+        changed()
+        return removal.member
+    }
+
+    /// The removal that ended the session `token`, if the owner removed its member lately.
+    public func removal(endingSession token: String) -> Removal? {
+        guard AccessToken.wellFormed(token) else { return nil }
+        let digest = AccessToken.digest(token), at = now()
+        return file.removed?.last { removal in
+            at.timeIntervalSince(removal.at) <= Self.removalMemory && removal.sessions.contains { $0.digest == digest }
+        }
     }
 
     /// A new invitation for member `id` (their earlier unused ones stop working); nil: no such member.

@@ -71,11 +71,48 @@ import TestSupport
         let key = try #require(await store.newKey(for: kid.id))
         let pending = try #require(await store.newInvitation(for: kid.id))
         #expect(await store.member(withKey: key) == kid)
-        #expect(await store.removeMember(kid.id))
+        #expect(await store.removeMember(kid.id) != nil)
         #expect(await store.session(session) == nil)
         #expect(await store.member(withKey: key) == nil)
         #expect(await store.redeem(pending.token, from: "192.168.1.23") == .refused)
-        #expect(await !store.removeMember(kid.id))
+        #expect(await store.removeMember(kid.id) == nil)
+        #expect(await store.removal(endingSession: session)?.member == kid, "their phone is told why")
+    }
+
+    /// A removal is taken back within ten minutes, after a restart too: the member, their sessions
+    /// and keys work again. Later it is refused as too late; a sender given to someone else
+    /// meanwhile is refused naming who has it. Their phone is told why for as long as a session lasts.
+    @Test func aRemovalIsTakenBackWithinTenMinutesAndNotLater() async throws {
+        let clock = Clock()
+        let store = store(clock)
+        let (mum, invitation) = try await store.addMember(name: "Mum", sender: "mum")
+        guard case .signedIn(_, let session, _) = await store.redeem(invitation.token, from: "192.168.1.23") else { Issue.record("not signed in"); return }
+        let key = try #require(await store.newKey(for: mum.id))
+        let removal = try #require(await store.removeMember(mum.id, messageCleared: true))
+        #expect(removal.messageCleared && removal.undoUntil == clock.now + 600)
+        clock.advance(599)
+        let restarted = self.store(clock)
+        #expect(await restarted.recentRemovals().map(\.member) == [mum])
+        #expect(try await restarted.undoRemoval(mum.id) == mum)
+        #expect(await restarted.session(session)?.principal == .member(mum))
+        #expect(await restarted.member(withKey: key) == mum)
+        #expect(await restarted.recentRemovals().isEmpty)
+        #expect(await restarted.removal(endingSession: session) == nil)
+
+        _ = await restarted.removeMember(mum.id)
+        clock.advance(601)
+        await #expect(throws: UndoRefusal.tooLate(mum)) { try await restarted.undoRemoval(mum.id) }
+        #expect(await restarted.recentRemovals().isEmpty)
+        clock.advance(80 * 86_400)
+        #expect(await restarted.removal(endingSession: session)?.member == mum)
+        clock.advance(11 * 86_400)
+        #expect(await restarted.removal(endingSession: session) == nil, "forgotten when the session would have ended")
+
+        let (dad, _) = try await restarted.addMember(name: "Dad", sender: "dad")
+        _ = await restarted.removeMember(dad.id)
+        _ = try await restarted.addMember(name: "Grandad", sender: "dad")
+        await #expect(throws: UndoRefusal.senderTaken(dad, by: "Grandad")) { try await restarted.undoRemoval(dad.id) }
+        await #expect(throws: UndoRefusal.unknown("m-nobody")) { try await restarted.undoRemoval("m-nobody") }
     }
 
     @Test func theFileHoldsDigestsOnlyAndIsPrivate() async throws {

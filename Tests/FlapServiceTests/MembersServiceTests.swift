@@ -81,11 +81,35 @@ import TestSupport
             #expect(!said.contains(secret) && !status.contains(secret), "no secret in the log, the status or the metrics")
         }
 
-        // Revoked: out at once, by cookie and by key.
-        #expect(try await owner.delete("/v1/members/\(memberID)").status == 204)
-        #expect(try await mum.get("/v1/board").status == 401)
+        // Revoked: out at once, by cookie and by key; her open page is told on its live stream, and
+        // her next request says why, in words for her. Her message is cleared, as the owner chose.
+        let cookie = try #require(mum.headers["Cookie"])
+        let stream = try ChildProcess("/usr/bin/curl", ["-sN", "--max-time", "60", "-H", "Cookie: \(cookie)", "http://127.0.0.1:\(flapd.apiPort)/v1/events"])
+        teardown { await stream.stop() }
+        _ = try await eventually(within: .seconds(20), every: .milliseconds(50)) { stream.stdout.contains("event: board") }
+        let before = try await owner.get("/v1/slots").object["slots"] as? [[String: Any]] ?? []
+        #expect(before.contains { $0["sender"] as? String == "mum" }, "her message is on the board: \(before)")
+        #expect(try await owner.delete("/v1/members/\(memberID)?message=sometimes").status == 400)
+        let removed = try await owner.delete("/v1/members/\(memberID)?message=clear")
+        #expect(removed.status == 200 && removed.object["message"] as? String == "cleared" && removed.object["undoUntil"] is String, "\(removed.text)")
+        _ = try await eventually(within: .seconds(20), every: .milliseconds(50)) { stream.stdout.contains("event: signed-out") }
+        #expect(stream.stdout.contains("The board's owner removed you (Mum)"), "\(stream.stdout)")
+        let refused = try await mum.get("/v1/board")
+        #expect(refused.status == 401 && refused.object["reason"] as? String == "removed" && refused.error.contains("ask them for a new link"), "\(refused.text)")
+        #expect((try await mum.get("/v1/session").object["ended"] as? [String: Any])?["name"] as? String == "Mum")
         #expect(try await script.get("/v1/board").status == 401)
-        #expect(try await owner.get("/v1/members").object["members"] as? [Any] != nil)
+        let after = try await owner.get("/v1/slots").object["slots"] as? [[String: Any]] ?? []
+        #expect(!after.contains { $0["sender"] as? String == "mum" }, "her message was cleared: \(after)")
+        let listed = try await owner.get("/v1/members").object
+        #expect((listed["members"] as? [[String: Any]])?.contains { $0["id"] as? String == memberID } == false)
+        #expect((listed["removed"] as? [[String: Any]])?.first?["name"] as? String == "Mum")
+
+        // Taken back: she and her script are in again, her page's next request works.
+        let restored = try await owner.post("/v1/members/\(memberID)/restore", json: [:])
+        #expect(restored.status == 200 && restored.object["name"] as? String == "Mum", "\(restored.text)")
+        #expect(try await mum.get("/v1/board").status == 200)
+        #expect(try await script.get("/v1/board").status == 200)
+        #expect(try await owner.post("/v1/members/\(memberID)/restore", json: [:]).status == 404)
     }
 
     @Test func aPairingLinkSignsTheOwnersPhoneInOnce() async throws {

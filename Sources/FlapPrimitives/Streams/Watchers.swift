@@ -8,6 +8,7 @@ public final class Watchers<Element: Sendable>: Sendable {
     private struct State {
         var next = 0
         var streams: [Int: AsyncStream<Element>.Continuation] = [:]
+        var tags: [Int: String] = [:]
     }
 
     private let state = Mutex(State())
@@ -15,12 +16,15 @@ public final class Watchers<Element: Sendable>: Sendable {
     public init() {}
 
     /// A new watcher's stream, `first` already in it.
-    public func watch(bufferingPolicy: AsyncStream<Element>.Continuation.BufferingPolicy = .unbounded, first: [Element] = []) -> AsyncStream<Element> {
+    /// `tag`: whose it is, so ``finish(tagged:last:)`` can end theirs.
+    public func watch(bufferingPolicy: AsyncStream<Element>.Continuation.BufferingPolicy = .unbounded, first: [Element] = [],
+                      tag: String? = nil) -> AsyncStream<Element> {
         let (stream, continuation) = AsyncStream.makeStream(of: Element.self, bufferingPolicy: bufferingPolicy)
         for element in first { continuation.yield(element) }
         let id = state.withLock { state in
             state.next += 1
             state.streams[state.next] = continuation
+            state.tags[state.next] = tag
             return state.next
         }
         continuation.onTermination = { [weak self] _ in self?.remove(id) }
@@ -40,13 +44,29 @@ public final class Watchers<Element: Sendable>: Sendable {
     public func finishAll() {
         // Taken out first: finishing a stream calls its termination handler, which takes the lock.
         let streams = state.withLock { state in
-            defer { state.streams = [:] }
+            defer { state.streams = [:]; state.tags = [:] }
             return Array(state.streams.values)
         }
         for stream in streams { stream.finish() }
     }
 
+    /// Gives `last` to the watchers tagged `tag`, then ends their streams.
+    public func finish(tagged tag: String, last: Element) {
+        let streams = state.withLock { state in
+            let ids = state.tags.filter { $0.value == tag }.map(\.key)
+            defer { for id in ids { state.streams[id] = nil; state.tags[id] = nil } }
+            return ids.compactMap { state.streams[$0] }
+        }
+        for stream in streams {
+            stream.yield(last)
+            stream.finish()
+        }
+    }
+
     private func remove(_ id: Int) {
-        _ = state.withLock { $0.streams.removeValue(forKey: id) }
+        state.withLock { state in
+            state.streams[id] = nil
+            state.tags[id] = nil
+        }
     }
 }
