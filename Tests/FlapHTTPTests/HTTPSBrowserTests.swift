@@ -31,7 +31,8 @@ import TestSupport
 }
 
 /// Two profiles over HTTPS: the owner invites Mum from the page, Mum's browser redeems the link
-/// and is held to her own sender; the owner removes her and her next request is 401.
+/// and is held to her own sender; the owner removes her (asked first, her message cleared), her
+/// open page says so at once, her requests are 401, and the owner takes it back.
 @Suite(.serialized, .timeLimit(.minutes(10))) struct MembersBrowserTests {
     @Test func theOwnerInvitesAMemberWhoIsHeldToHerOwnSender() async throws {
         let work = FileManager.default.temporaryDirectory.appendingPathComponent("members-\(UUID().uuidString)").path
@@ -56,7 +57,11 @@ import TestSupport
         let receipts = seen["receipts"] as? [String] ?? []
         #expect(!receipts.isEmpty && receipts.allSatisfy { $0.contains("mum:") }, "\(receipts)")
         #expect(seen["senderWidget"] as? Bool == true)
-        #expect(seen["removed"] as? Bool == true && seen["afterRemoval"] as? Int == 401)
+        #expect(seen["confirmAsked"] as? Bool == true && seen["beforeConfirm"] as? Int == 200, "Remove asks first")
+        #expect(seen["removed"] as? Bool == true && seen["removedListed"] as? Bool == true && seen["afterRemoval"] as? Int == 401)
+        #expect((seen["mumTold"] as? String)?.contains("The board's owner removed you (Mum)") == true, "\(seen["mumTold"] ?? "")")
+        #expect((seen["signInSpeaksToHousehold"] as? String)?.contains("Part of the household? Open the link") == true)
+        #expect(seen["undone"] as? Bool == true && seen["afterUndo"] as? Int == 200)
         #expect((seen["consoleErrors"] as? [String])?.isEmpty == true, "\(seen["consoleErrors"] ?? "")")
     }
 }

@@ -68,6 +68,8 @@ import TestSupport
         #expect(status.contains("The clock is right") || status.contains("Waiting for the correct time"), "\(status)")
         #expect(!status.contains("trusted:") && !status.contains("aplay"), "jargon before Details: \(status)")
         #expect((seen["axe"] as? [Any])?.isEmpty == true, "\(seen["axe"] ?? "")")
+        #expect((seen["smallTargets"] as? [String])?.isEmpty == true && (seen["controlsMeasured"] as? Int ?? 0) > 40,
+                "controls under 44×44 px at 390 px wide: \(seen["smallTargets"] ?? "?")")
         #expect((seen["waitingNote"] as? String)?.contains("WRITTEN OFFLINE") == true && seen["waitingListed"] as? Bool == true, "\(seen["waitingNote"] ?? "")")
         #expect(seen["sentWhenBack"] as? Bool == true && seen["outboxEmptied"] as? Bool == true)
         #expect((seen["offlineSends"] as? [String])?.count == 1, "sent once: \(seen["offlineSends"] ?? "")")

@@ -1,7 +1,8 @@
 """Two people on the household's phones, two Chromium profiles over HTTPS: the owner invites Mum
 from the page's Members section; Mum's browser opens the link, is signed in as herself, sends as
 her own sender only, cannot clear the owner's message, sees only her own receipts; a widget of
-one sender; the owner removes her and her next request is refused.
+one sender; the owner removes her (confirmed, her message cleared): her open page says so at once,
+her requests are refused, and the owner takes it back.
 
 Usage: browser_members_check.py FLAPD WORK_DIR API_KEY SCREENSHOT_DIR
 Prints what it saw as JSON.
@@ -76,12 +77,25 @@ try:
     mum.get(secure + "/")
     wait(lambda: mum.find_element(By.ID, "app").is_displayed(), 15)
 
-    # The owner removes Mum: her next request is refused.
+    # The owner removes Mum, after saying yes and choosing to clear her message; her page, open
+    # all along, says so at once; the owner takes it back and her page works again.
     owner.refresh()
     wait(lambda: owner.find_element(By.CSS_SELECTOR, "#members li button[aria-label='Remove Mum']").is_displayed(), 15)
     click(owner, "#members li button[aria-label='Remove Mum']")
+    out["confirmAsked"] = bool(wait(lambda: owner.find_elements(By.CSS_SELECTOR, "#members .confirm button[aria-label='Remove Mum, clear their message']"), 5))
+    out["beforeConfirm"] = status_of(mum, "GET", "/v1/board")
+    owner.save_screenshot(os.path.join(shots, "members-confirm.png"))
+    click(owner, "#members .confirm button[aria-label='Remove Mum, clear their message']")
     out["removed"] = wait(lambda: "removed" in owner.find_element(By.ID, "member-note").text, 10)
+    out["removedListed"] = wait(lambda: "was cleared" in owner.find_element(By.ID, "members").text, 10) and \
+        bool(owner.find_elements(By.CSS_SELECTOR, "#members button[aria-label='Undo Mum']"))
+    out["mumTold"] = wait(lambda: mum.find_element(By.ID, "sign-in-why").is_displayed(), 15) and mum.find_element(By.ID, "sign-in-why").text
+    out["signInSpeaksToHousehold"] = mum.find_element(By.ID, "sign-in").text
+    mum.save_screenshot(os.path.join(shots, "members-removed.png"))
     out["afterRemoval"] = status_of(mum, "GET", "/v1/board")
+    click(owner, "#members button[aria-label='Undo Mum']")
+    out["undone"] = wait(lambda: "is back" in owner.find_element(By.ID, "member-note").text, 10)
+    out["afterUndo"] = status_of(mum, "GET", "/v1/board")
     out["consoleErrors"] = console_errors(owner) + [e for e in console_errors(mum) if "401" not in e and "403" not in e]
 finally:
     for page in (owner, mum):

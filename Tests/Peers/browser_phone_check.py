@@ -81,6 +81,25 @@ try:
     shot("status", "status-title")
     out["axe"] = accessibility(page)
 
+    # Every control a finger can hit: 44×44 CSS px at least, the element or a label of it (tapping
+    # a label works its control). Every details opened first, so what is inside is measured too.
+    page.execute_script("document.querySelectorAll('details').forEach((d) => { d.open = true; })")
+    out["smallTargets"] = page.execute_script("""
+      const small = [];
+      const controls = document.querySelectorAll("a[href], button, input, select, textarea, summary, [role=button], [tabindex]:not([tabindex='-1'])");
+      for (const el of controls) {
+        const box = el.getBoundingClientRect();
+        if (box.width === 0 && box.height === 0) continue;
+        const boxes = [box, ...Array.from(el.labels || []).map((l) => l.getBoundingClientRect())];
+        if (boxes.some((b) => b.width >= 43.5 && b.height >= 43.5)) continue;
+        const name = (el.getAttribute("aria-label") || el.textContent || el.value || "").trim().slice(0, 30);
+        small.push(`${el.tagName.toLowerCase()}${el.id ? "#" + el.id : ""} "${name}": ${Math.round(box.width)}×${Math.round(box.height)}`);
+      }
+      return small;""")
+    out["controlsMeasured"] = page.execute_script(
+        "return document.querySelectorAll(\"a[href], button, input, select, textarea, summary\").length")
+    page.execute_script("document.querySelectorAll('details').forEach((d) => { d.open = false; })")
+
     # Written while flapd is stopped: kept on the phone, shown as waiting, sent once flapd is back.
     flapd.stop()
     page.execute_script("window.scrollTo(0, 0)")

@@ -24,6 +24,8 @@ export async function api(method, path, body, headers = {}) {
   const text = await response.text();
   let data = {};
   try { data = text ? JSON.parse(text) : {}; } catch { data = {}; }
+  // The owner removed this phone's member: the page says so wherever the refusal came from.
+  if (response.status === 401 && data.reason === "removed") window.dispatchEvent(new CustomEvent("signed-out", { detail: data }));
   const seen = response.headers.get("X-Seen-At");
   return { status: response.status, data, offline: response.headers.get("X-Offline") === "1", seenAt: seen ? new Date(seen) : null };
 }

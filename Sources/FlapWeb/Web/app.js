@@ -28,8 +28,16 @@ async function start() {
   const signedIn = await api("GET", "/v1/session");
   // flapd unreachable and nothing kept from an earlier visit: say so, and wait for it.
   if (signedIn.status === 0) { showOffline(true); setTimeout(start, 3000); return; }
-  if (signedIn.data.signedIn) { signedInAs(signedIn.data); open(); } else signInPage();
+  if (signedIn.data.signedIn) { signedInAs(signedIn.data); open(); } else signInPage(signedIn.data.ended?.error);
 }
+
+// The owner removed this phone's member: said at once (the live stream, or any refused request),
+// with what to do, instead of a page that fails quietly.
+function signedOut(info) {
+  if (events) events.close();
+  signInPage(info.error);
+}
+window.addEventListener("signed-out", (event) => signedOut(event.detail));
 
 // A member's page sends as their sender and offers only what a member may do.
 function signedInAs(state) {
@@ -42,11 +50,13 @@ function signedInAs(state) {
   }
 }
 
-function signInPage() {
+function signInPage(why) {
   $("app").hidden = true;
   $("sign-out").hidden = true;
   $("sign-in").hidden = false;
-  $("key").focus();
+  $("sign-in-why").textContent = why || "";
+  $("sign-in-why").hidden = !why;
+  if (!why) $("key").focus();
 }
 
 $("sign-in-form").addEventListener("submit", async (event) => {
@@ -91,6 +101,7 @@ async function open() {
     if (events.readyState === EventSource.CLOSED) setTimeout(start, 3000);
   });
   events.addEventListener("plan", (event) => { const d = JSON.parse(event.data); views.get(d.panel)?.play(d); });
+  events.addEventListener("signed-out", (event) => signedOut(JSON.parse(event.data)));
   if (!started) {
     started = true;
     const changed = () => { refreshLists(); };

@@ -1,5 +1,6 @@
 // The owner's Members section: who is invited, a link (and its QR code) to sign each person's
-// phone in, removing someone, and pairing the owner's own phone.
+// phone in, removing someone (confirmed, with their message kept or cleared, and undone for ten
+// minutes), and pairing the owner's own phone.
 import { $, api, fill, item, onSubmit, refused, tell } from "/web/api.js";
 
 // Shows a link with its QR code (an SVG flapd drew) and when it stops working.
@@ -18,27 +19,66 @@ function showLink(where, link, phone) {
   text.append(`Scan this with ${phone}, or open `, anchor, " on it",
     `. It works once, until ${new Date(link.expiresAt).toLocaleString([], { dateStyle: "short", timeStyle: "short" })}.`);
   card.append(text);
+  const others = (link.worksUnder || []).slice(1);
+  if (others.length) {
+    const also = document.createElement("p");
+    also.className = "muted";
+    also.textContent = `If ${link.worksUnder[0]} does not open on the phone, the board also answers to ${others.join(", ")}.`;
+    card.append(also);
+  }
   where.replaceChildren(card);
+}
+
+const clock = (date) => new Date(date).toLocaleTimeString([], { hour: "numeric", minute: "2-digit" });
+
+// Removing asks first, in the person's item: their phone and keys stop at once, and their message
+// on the board stays or goes, as the owner chooses.
+function confirmRemoval(li, m) {
+  const box = document.createElement("div");
+  box.className = "confirm";
+  box.setAttribute("role", "group");
+  box.setAttribute("aria-label", `Remove ${m.name}?`);
+  const words = document.createElement("p");
+  words.textContent = `Remove ${m.name}? Their phone and keys stop working at once. Their message on the board:`;
+  const remove = (message) => async () => {
+    const reply = await api("DELETE", `/v1/members/${encodeURIComponent(m.id)}?message=${message}`);
+    if (reply.status !== 200) { tell($("member-note"), refused(reply)); return; }
+    tell($("member-note"), `${m.name} is removed: their phone and keys no longer work, and their message ${message === "clear" ? "was cleared" : "stays on the board"}. Undo until ${clock(reply.data.undoUntil)}.`);
+    refreshMembers();
+  };
+  const buttons = [["Keep it", remove("keep")], ["Clear it", remove("clear")], ["Cancel", () => { box.remove(); li.querySelector("button[data-remove]")?.focus(); }]]
+    .map(([text, action]) => Object.assign(document.createElement("button"), { type: "button", textContent: text, onclick: action }));
+  buttons[0].setAttribute("aria-label", `Remove ${m.name}, keep their message`);
+  buttons[1].setAttribute("aria-label", `Remove ${m.name}, clear their message`);
+  box.append(words, ...buttons);
+  li.querySelector(".confirm")?.remove();
+  li.append(box);
+  buttons[0].focus();
 }
 
 export async function refreshMembers() {
   const reply = await api("GET", "/v1/members");
   if (reply.status !== 200) return;
-  fill($("members"), reply.data.members.map((m) => {
+  const members = reply.data.members.map((m) => {
     const li = item(m.name, `sends as ${m.sender}`, [
       ["New link", async () => {
         const link = await api("POST", `/v1/members/${encodeURIComponent(m.id)}/invitation`, {});
         if (link.status === 201) showLink($("member-link"), link.data, `${m.name}'s phone`); else tell($("member-note"), refused(link));
       }],
-      ["Remove", async () => {
-        await api("DELETE", `/v1/members/${encodeURIComponent(m.id)}`);
-        tell($("member-note"), `${m.name} is removed: their phone and keys no longer work.`);
+      ["Remove", () => confirmRemoval(li, m)],
+    ]);
+    li.querySelectorAll("button")[1].dataset.remove = "";
+    return li;
+  });
+  const removed = (reply.data.removed || []).map((r) => item(r.name,
+    `removed at ${clock(r.removedAt)}; their message ${r.message === "cleared" ? "was cleared" : "stays on the board"} · undo until ${clock(r.undoUntil)}`, [
+      ["Undo", async () => {
+        const back = await api("POST", `/v1/members/${encodeURIComponent(r.id)}/restore`);
+        tell($("member-note"), back.status === 200 ? `${r.name} is back: their phone and keys work again.` : refused(back));
         refreshMembers();
       }],
-    ]);
-    li.querySelectorAll("button")[1].setAttribute("aria-label", `Remove ${m.name}`);
-    return li;
-  }), "No one yet: invite the household, each with a sender of their own.");
+    ]));
+  fill($("members"), [...members, ...removed], "No one yet: invite the household, each with a sender of their own.");
 }
 
 export function setUpMembers() {
