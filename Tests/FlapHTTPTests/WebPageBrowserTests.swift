@@ -36,11 +36,12 @@ import TestSupport
         #expect(seen["receiptDisplayed"] as? Bool == true, "\(seen["receipt"] ?? "")")
         #expect((seen["boardLabel"] as? String)?.contains("HELLO FROM CHROMIUM") == true, "\(seen["boardLabel"] ?? "")")
         #expect(seen["templateListed"] as? Bool == true && seen["templateShown"] as? Bool == true, "a quick message saved and sent")
-        #expect(seen["slotsListed"] as? Bool == true && seen["slotCleared"] as? Bool == true, "a slot cleared, the board back to the other")
+        #expect(seen["slotsListed"] as? Bool == true && seen["slotCleared"] as? Bool == true, "a slot cleared, the board back to the other: \(seen["slotsText"] ?? "")")
+        #expect(!(seen["slotsText"] as? String ?? "").contains("quick-messages") && !(seen["slotsText"] as? String ?? "").contains("(painting)"))
         #expect(seen["spacedSlotCleared"] as? Bool == true && seen["templateDeleted"] as? Bool == true, "names with a space cleared and deleted")
         #expect(seen["chipInText"] as? String == "{66} GO" && seen["chipShown"] as? Bool == true, "\(seen["chipInText"] ?? "")")
         #expect((seen["emojiOffered"] as? Int ?? 0) >= 40)
-        #expect(seen["emojiPreview"] as? Bool == true && (seen["emojiNote"] as? String)?.contains("shown as 'OK'") == true, "\(seen["emojiNote"] ?? "")")
+        #expect(seen["emojiPreview"] as? Bool == true && (seen["emojiNote"] as? String)?.hasPrefix("👍 shown as OK") == true, "\(seen["emojiNote"] ?? "")")
         #expect(seen["temporaryShown"] as? Bool == true && seen["temporaryListed"] as? Bool == true && seen["temporaryEnded"] as? Bool == true,
                 "a temporary message shown, listed and ended early: \(seen["temporaryShown"] ?? "-"), \(seen["temporaryListed"] ?? "-"), \(seen["temporaryEnded"] ?? "-")")
         let repeats = seen["repeats"] as? [[String: Any]] ?? []

@@ -53,9 +53,11 @@ try:
     out["templateListed"] = wait(lambda: "café lunch ☃" in first.find_element(By.ID, "templates").text)
     out["templateSent"] = click(first, "#templates button[aria-label='Send café lunch ☃']")
     out["templateShown"] = wait(lambda: "LUNCH" in board_text(first) and "LUNCH" in board_text(second))
-    out["slotsListed"] = wait(lambda: "quick-messages" in first.find_element(By.ID, "slots").text and "web" in first.find_element(By.ID, "slots").text)
-    out["slotClearClicked"] = click(first, "#slots button[aria-label='Clear quick-messages']")
-    out["slotCleared"] = wait(lambda: "CHROMIUM" in board_text(first) and "quick-messages" not in first.find_element(By.ID, "slots").text)
+    # Named in the household's words: the quick message as such, what this page sent as "You".
+    out["slotsListed"] = wait(lambda: "Quick message" in first.find_element(By.ID, "slots").text and "You" in first.find_element(By.ID, "slots").text)
+    out["slotsText"] = first.find_element(By.ID, "slots").text
+    out["slotClearClicked"] = click(first, "#slots button[aria-label='Clear Quick message']")
+    out["slotCleared"] = wait(lambda: "CHROMIUM" in board_text(first) and "Quick message" not in first.find_element(By.ID, "slots").text)
     # The sender "my phone" (sent before the page opened) cleared, and the quick message deleted.
     out["spacedSlotCleared"] = click(first, "#slots button[aria-label='Clear my phone']") and \
         wait(lambda: "my phone" not in first.find_element(By.ID, "slots").text)
@@ -115,7 +117,7 @@ try:
     out["laterAt"] = first.find_element(By.ID, "send-at").get_attribute("value")
     out["scheduledListed"] = wait(lambda: "LATER" in first.find_element(By.ID, "scheduled").text)
     out["laterNotShown"] = "LATER" not in board_text(second)
-    click(first, "#scheduled button[aria-label='Cancel web']")
+    click(first, "#scheduled button[aria-label='Cancel You']")
     out["scheduledCancelled"] = wait(lambda: "Nothing waiting" in first.find_element(By.ID, "scheduled").text)
     first.execute_script("document.getElementById('send-at').value = ''")
 

@@ -114,9 +114,46 @@ export function tell(where, text) {
   where.textContent = text;
 }
 
+// Colour codes as what they look like on the board.
+const squares = { 63: "🟥", 64: "🟧", 65: "🟨", 66: "🟩", 67: "🟦", 68: "🟪", 69: "⬜", 70: "⬛", 71: "⬜" };
+
+// A text as the board shows it: `{66}` as a green square, `{62}` as its glyph (°), not as braces.
+export function readable(text) {
+  return text.replace(/\{(\d{1,2})\}/g, (whole, code) => squares[code] || glyphs?.characters?.[code] || whole);
+}
+
+// A board's rows of codes as text, colours as squares, blank rows left out: a painting or a VBML
+// layout named by what the board shows.
+export function boardText(rows) {
+  return (rows || []).map((row) => row.map((code) => squares[code] || glyphs?.characters?.[code] || " ").join("").trim())
+    .filter((line) => line).join(" / ");
+}
+
 // What a message says, short, for the page's notes.
 export function summary(body) {
-  return body.text ? `“${body.text.replace(/\n/g, " / ").slice(0, 60)}”` : "The painting";
+  if (body.text) return `“${readable(body.text.replace(/\n/g, " / ")).slice(0, 60)}”`;
+  return body.codes ? `“${boardText(body.codes).slice(0, 60)}”` : "The painting";
+}
+
+// Who a message is from, in the household's words: "You" for what this page sends, a schedule or
+// a quick message by its name, a person by theirs.
+export function senderLabel(slot) {
+  const mine = document.getElementById("sender")?.value.trim();
+  if (slot.sender === mine) return "You";
+  if (slot.sender === "quick-messages") return "Quick message";
+  if (slot.sender.startsWith("schedule-")) return `Schedule “${slot.senderName || slot.sender.slice(9)}”`;
+  if (slot.sender === "owner" && !slot.senderName) return "The owner";
+  return slot.senderName || slot.sender;
+}
+
+// "your message", "Mum's message", "James' message", "the “morning” schedule's message".
+export function whoseMessage(slot) {
+  const label = senderLabel(slot);
+  if (label === "You") return "your message";
+  if (slot.sender === "quick-messages") return "a quick message";
+  if (slot.sender.startsWith("schedule-")) return `the ${label.slice(9)} schedule's message`;
+  const name = label === "The owner" ? "the owner" : label;
+  return `${name}${/s$/i.test(name) ? "'" : "'s"} message`;
 }
 
 // Sends a message and follows its receipt in `note`. Written while flapd cannot be reached, it

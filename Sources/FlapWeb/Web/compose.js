@@ -1,6 +1,6 @@
 // Writing a message: colour chips and emoji, a live preview laid out by flapd itself, the flip
 // and how long it stays, then its receipt followed to the end.
-import { $, api, loadGlyphs, onSubmit, saveTemplate, send } from "/web/api.js";
+import { $, api, loadGlyphs, onSubmit, readable, saveTemplate, send } from "/web/api.js";
 import { BoardView } from "/web/board.js";
 
 export async function setUpCompose(changed) {
@@ -54,7 +54,7 @@ function chip(insert, label, colour) {
 function message() {
   const body = {
     text: $("text").value, align: $("align").value, valign: $("valign").value,
-    sender: { id: $("sender").value.trim() || "web" }, transition: { strategy: $("transition").value },
+    sender: { id: $("sender").value.trim() || "owner" }, transition: { strategy: $("transition").value },
   };
   // Send later: the local time picked, as an instant; the expiry counts from it.
   const at = $("send-at").value ? new Date($("send-at").value) : null;
@@ -90,10 +90,26 @@ function preview() {
     flaps = d.codes.length * d.codes[0].length;
     flipSeconds = d.flipSeconds ?? null;
     count();
-    note.textContent = (d.warnings || []).join(" ");
+    note.replaceChildren(...warningList(d.warnings || []));
     $("preview").replaceChildren();
     new BoardView($("preview"), "Preview", d.codes.length, d.codes[0].length, await loadGlyphs()).show(d.codes);
   }, 200);
+}
+
+// "line 1, position 1: '👍' shown as 'OK'" as a short list, "👍 shown as OK", colours drawn.
+function warningList(warnings) {
+  if (!warnings.length) return [];
+  const list = document.createElement("ul");
+  list.className = "warnings";
+  for (const warning of warnings) {
+    const replaced = /'(.+?)' shown as '(.*)'$/u.exec(warning);
+    const unknown = /'(.+?)' is not on the board: shown as '(.*)'$/u.exec(warning);
+    const li = document.createElement("li");
+    li.textContent = replaced ? `${replaced[1]} shown as ${readable(replaced[2]).trim() || "a blank"}`
+      : unknown ? `${unknown[1]} cannot be shown: ${unknown[2] === " " ? "a blank" : unknown[2]} instead` : warning;
+    list.append(li);
+  }
+  return [list];
 }
 
 // The problem, and its line with the character that cannot be shown marked.

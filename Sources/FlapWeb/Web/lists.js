@@ -1,7 +1,7 @@
 // The quick messages, each sender's slot with its time left (cleared only after a few seconds
 // in which Undo takes it back), what was sent for later, what waits on this device to be sent,
 // and the latest receipts.
-import { $, ago, api, fill, follow, isMember, item, refused, session, summary, tell, until } from "/web/api.js";
+import { $, ago, api, boardText, fill, follow, isMember, item, readable, refused, senderLabel, session, summary, tell, until, whoseMessage } from "/web/api.js";
 import { discard, waiting } from "/web/outbox.js";
 
 // How long a cleared message can still be taken back.
@@ -36,7 +36,7 @@ window.addEventListener("pagehide", () => {
 export async function refreshLists() {
   const member = isMember();
   const templates = member ? [] : (await api("GET", "/v1/templates")).data.templates || [];
-  fill($("templates"), templates.map((t) => item(t.name, t.fields.text ? t.fields.text.replace(/\n/g, " / ") : "(painting)", [
+  fill($("templates"), templates.map((t) => item(t.name, t.fields.text ? readable(t.fields.text.replace(/\n/g, " / ")) : t.fields.codes ? boardText(t.fields.codes) : "a layout", [
     ["Send", async () => {
       const reply = await api("POST", `/v1/templates/${encodeURIComponent(t.name)}/send`, {});
       if (reply.status < 300) follow(reply.data.id, $("receipt"), refreshLists); else tell($("receipt"), refused(reply));
@@ -47,8 +47,9 @@ export async function refreshLists() {
 
   const slots = (await api("GET", "/v1/slots")).data.slots || [];
   fill($("slots"), slots.map((slot) => {
-    const name = slot.senderName || slot.sender;
-    const said = slot.content === "text" ? slot.text.join(" / ").trim() : "(painting)";
+    const name = senderLabel(slot);
+    // As the board shows it: a painting or a VBML layout by its letters and colours.
+    const said = slot.content === "text" ? readable(slot.text.join(" / ").trim()) : boardText(slot.codes);
     if (clearing.has(slot.sender)) {
       const li = item(name, `${said} · cleared in a few seconds`, [["Undo", () => undoClear(slot.sender)]]);
       li.querySelector("button").setAttribute("aria-label", `Undo clearing ${name}`);
@@ -72,14 +73,14 @@ export async function refreshLists() {
   ])), "");
 
   const scheduled = member ? [] : (await api("GET", "/v1/scheduled")).data.scheduled || [];
-  fill($("scheduled"), scheduled.map((m) => item(m.senderName || m.sender,
-    `${m.text ? m.text.replace(/\n/g, " / ") : "(painting)"} · at ${new Date(m.notBefore).toLocaleString()}`, [
+  fill($("scheduled"), scheduled.map((m) => item(senderLabel(m),
+    `${m.text ? readable(m.text.replace(/\n/g, " / ")) : m.codes ? boardText(m.codes) : "a layout"} · at ${new Date(m.notBefore).toLocaleString([], { weekday: "short", hour: "numeric", minute: "2-digit" })}`, [
       ["Cancel", async () => { await api("DELETE", `/v1/messages/${encodeURIComponent(m.id)}`); refreshLists(); }],
     ])), "Nothing waiting.");
 
   const receipts = (await api("GET", "/v1/receipts?limit=8")).data.receipts || [];
   fill($("receipts"), receipts.map((r) => {
-    const li = item(r.text || r.id, `${r.sender}: ${r.status} · ${ago(r.receivedAt)}${r.reason ? ` · ${r.reason}` : ""}`);
+    const li = item(r.text ? readable(r.text) : r.id, `${senderLabel(r)}: ${r.status} · ${ago(r.receivedAt)}${r.reason ? ` · ${r.reason}` : ""}`);
     li.classList.add(`status-${r.status}`);
     return li;
   }), "Nothing sent yet.");
@@ -88,11 +89,11 @@ export async function refreshLists() {
 // Under the board: whose message each panel shows, by the slots' names.
 async function showShownBy(slots) {
   const board = await api("GET", "/v1/board");
-  const names = new Map(slots.map((slot) => [slot.id, slot.senderName || slot.sender]));
+  const names = new Map(slots.map((slot) => [slot.id, whoseMessage(slot)]));
   const shown = (board.data.panels || []).map((panel) => {
     const who = names.get(panel.message);
     const prefix = board.data.panels.length > 1 ? `${panel.id}: ` : "";
-    return prefix + (who ? `${who}'s message` : panel.message ? "a message no longer in a slot" : "nothing sent");
+    return prefix + (who ? who : panel.message ? "a message no longer in a slot" : "nothing sent");
   });
   $("shown-by").textContent = shown.length ? `Showing ${shown.join("; ")}.` : "";
 }

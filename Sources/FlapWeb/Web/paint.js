@@ -120,7 +120,7 @@ export async function setUpPaint(rows, columns, changed) {
   $("paint-clear").addEventListener("click", () => { cells.forEach((_, i) => set(i, 0)); });
   const rowsOfCodes = () => Array.from({ length: rows }, (_, r) => codes.slice(r * columns, (r + 1) * columns));
   $("paint-send").addEventListener("click", () => send({
-    codes: rowsOfCodes(), sender: { id: $("sender").value.trim() || "web" }, transition: { strategy: $("transition").value },
+    codes: rowsOfCodes(), sender: { id: $("sender").value.trim() || "owner" }, transition: { strategy: $("transition").value },
   }, $("paint-receipt"), changed));
   $("paint-save").addEventListener("click", () => saveTemplate($("paint-name"), { codes: rowsOfCodes() }, $("paint-receipt"), changed));
 }
