@@ -175,7 +175,8 @@ let package = Package(
                 "FlapCore", "FlapPictures", "FlapPrimitives", .product(name: "Hummingbird", package: "hummingbird"), .product(name: "HTTPTypes", package: "swift-http-types"),
             ],
             resources: ["index.html", "style.css", "icon.svg", "app.js", "api.js", "board.js", "compose.js", "paint.js", "lists.js", "status.js", "room.js",
-                        "manifest.webmanifest", "sw.js", "offline.js", "outbox.js", "widget.html", "widget.css", "widget.js", "install.html", "join.html", "join.js", "members.js"]
+                        "manifest.webmanifest", "sw.js", "offline.js", "outbox.js", "widget.html", "widget.css", "widget.js", "install.html", "join.html", "join.js", "members.js",
+                        "tv.html", "tv.js", "tv.css"]
                 .map { .embedInCode("Web/" + $0) }),
         // The room on the panels: the plot on pixels, the summary in flaps, the chime.
         .target(name: "FlapKiosk", dependencies: ["Wematch", "FlapCore"]),

@@ -1,4 +1,5 @@
 import FlapCore
+import FoundationEssentials
 import Hummingbird
 
 /// `GET /v1/board`: what each panel shows (codes and text), whether it is moving, and the
@@ -13,10 +14,12 @@ struct BoardAPI {
     private func board(withMessages: Bool) async -> Response {
         struct View: Encodable {
             var id: String; var rows: Int; var columns: Int; var codes: [[Int]]; var text: [String]; var moving: Bool; var message: String?
+            /// When the panel's quiet hours end, while it is in them (a TV view dims till then).
+            var quietUntil: Date?
         }
         let views = await panels.panels().map {
             View(id: $0.id, rows: $0.board.size.rows, columns: $0.board.size.columns, codes: $0.board.codeRows,
-                 text: $0.lines, moving: $0.moving, message: withMessages ? $0.messageId : nil)
+                 text: $0.lines, moving: $0.moving, message: withMessages ? $0.messageId : nil, quietUntil: $0.quietUntil)
         }
         return Responses.json(.ok, ["panels": views])
     }

@@ -28,6 +28,9 @@ public enum WebPage {
         "/web/join.js": ("text/javascript; charset=utf-8", PackageResources.join_js),
         "/join": ("text/html; charset=utf-8", PackageResources.join_html),
         "/widget": ("text/html; charset=utf-8", PackageResources.widget_html),
+        "/tv": ("text/html; charset=utf-8", PackageResources.tv_html),
+        "/web/tv.js": ("text/javascript; charset=utf-8", PackageResources.tv_js),
+        "/web/tv.css": ("text/css; charset=utf-8", PackageResources.tv_css),
         // At the root: a service worker controls only the paths below its own.
         "/sw.js": ("text/javascript; charset=utf-8", PackageResources.sw_js),
         "/manifest.webmanifest": ("application/manifest+json", PackageResources.manifest_webmanifest),

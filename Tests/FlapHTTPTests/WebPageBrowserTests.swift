@@ -192,6 +192,30 @@ import TestSupport
         #expect((seen["consoleErrors"] as? [Any])?.isEmpty == true, "\(seen["consoleErrors"] ?? "")")
     }
 
+    /// The board on a TV: /tv with the viewer key fills a 1920×1080 screen with the board, every
+    /// cell reaches its letter when the panel's plan lands it and not before (the plan read from
+    /// the same live stream), and it reconnects by itself when flapd restarts.
+    @Test func theBoardOnATVFlipsAsThePanelsPlanHasIt() async throws {
+        let state = FileManager.default.temporaryDirectory.appendingPathComponent("tv-\(UUID().uuidString)").path
+        try FileManager.default.createDirectory(atPath: state, withIntermediateDirectories: true)
+        let shots = PythonPeer.packageRoot.appendingPathComponent(".build/test-artifacts").path
+        try FileManager.default.createDirectory(atPath: shots, withIntermediateDirectories: true)
+        let result = try await ProcessRunner.run(try await PythonPeer.python(), [
+            PythonPeer.peersDirectory.appendingPathComponent("browser_tv_check.py").path, ProcessRunner.builtProduct("flapd"), state, "tv-test-key", shots,
+        ])
+        #expect(result.status == 0, "\(result.stderrText.suffix(3000))")
+        let seen = try #require(try JSONSerialization.jsonObject(with: Data(result.stdoutText.utf8)) as? [String: Any])
+        #expect(seen["cells"] as? Int == 132, "a 6×22 board")
+        let size = seen["boardSize"] as? [Double] ?? []
+        #expect((size.first ?? 0) > 1400 || (size.last ?? 0) > 900, "the board fills the screen: \(size)")
+        #expect(seen["scrolls"] as? [Int] == [1920, 1080], "nothing scrolls: \(seen["scrolls"] ?? "")")
+        #expect((seen["modulesMoved"] as? Int ?? 0) >= 7 && (seen["landedWrong"] as? [Any])?.isEmpty == true, "\(seen)")
+        #expect((seen["landedEarly"] as? [Any])?.isEmpty == true, "cells landed before the plan's time: \(seen["landedEarly"] ?? "")")
+        #expect((seen["text"] as? String)?.contains("HELLO TV") == true)
+        #expect(seen["reconnecting"] as? Bool == true && seen["afterRestart"] as? Bool == true, "\(seen)")
+        #expect((seen["consoleErrors"] as? [String])?.isEmpty == true, "\(seen["consoleErrors"] ?? "")")
+    }
+
     @Test func aDirectlyDrivenPanelIsNudgedFromAPhone() async throws {
         let state = FileManager.default.temporaryDirectory.appendingPathComponent("status-\(UUID().uuidString)").path
         try FileManager.default.createDirectory(atPath: state, withIntermediateDirectories: true)

@@ -1,0 +1,88 @@
+// The board on a TV (/tv): one panel, full screen, its cells flipping as the panel's plan has
+// them, from the same live stream the page uses. Opened with the viewer key in the address's
+// fragment (/tv#key=…, never sent in a request line or logged), or with the page's session;
+// reconnects by itself; dimmed during the board's quiet hours.
+import { api, loadGlyphs } from "/web/api.js";
+import { BoardView } from "/web/board.js";
+
+const $ = (id) => document.getElementById(id);
+const fragment = new URLSearchParams(location.hash.slice(1));
+const key = fragment.get("key");
+const wanted = new URLSearchParams(location.search).get("panel");
+const headers = key ? { Authorization: `Bearer ${key}` } : {};
+let view = null, panelID = null;
+
+function say(text) { $("state").textContent = text; }
+
+async function board() {
+  const reply = await api("GET", "/v1/board", undefined, headers);
+  if (reply.status === 401 || reply.status === 403) {
+    say(key ? "The key in this address is not the board's viewer key." : "Open /tv#key=VIEWER-KEY (the page's Widgets section has its QR code).");
+    return null;
+  }
+  if (reply.status !== 200) return null;
+  const panels = reply.data.panels || [];
+  return panels.find((p) => p.id === wanted) || panels[0] || null;
+}
+
+async function draw(panel) {
+  document.body.classList.toggle("quiet", !!panel.quietUntil && new Date(panel.quietUntil) > new Date());
+  if (view && panelID === panel.id && view.rows === panel.rows && view.columns === panel.columns) { view.show(panel.codes); return; }
+  panelID = panel.id;
+  $("board").replaceChildren();
+  $("board").style.setProperty("--rows", panel.rows);
+  $("board").style.setProperty("--columns", panel.columns);
+  view = new BoardView($("board"), panel.id, panel.rows, panel.columns, await loadGlyphs());
+  view.show(panel.codes);
+}
+
+// Server-sent events read from a fetch, which (unlike EventSource) can send the key in a header.
+async function listen() {
+  const response = await fetch("/v1/events", { headers, credentials: "same-origin" });
+  if (!response.ok || !response.body) throw new Error(`events: ${response.status}`);
+  say("");
+  const reader = response.body.pipeThrough(new TextDecoderStream()).getReader();
+  let buffer = "";
+  for (;;) {
+    const { value, done } = await reader.read();
+    if (done) return;
+    buffer += value;
+    let end;
+    while ((end = buffer.indexOf("\n\n")) >= 0) {
+      const block = buffer.slice(0, end);
+      buffer = buffer.slice(end + 2);
+      const name = /^event: (.*)$/m.exec(block)?.[1];
+      const data = /^data: (.*)$/m.exec(block)?.[1];
+      if (!name || !data) continue;
+      const event = JSON.parse(data);
+      if (event.panel !== panelID || !view) continue;
+      if (name === "board") view.show(event.codes);
+      if (name === "plan") view.play(event);
+    }
+  }
+}
+
+// Forever: the board as it stands, then its events; after a drop, again, waiting a little longer
+// each time (up to 10 s), so a restarted flapd is found within seconds.
+async function run() {
+  let wait = 1000;
+  for (;;) {
+    try {
+      const panel = await board();
+      if (panel) {
+        await draw(panel);
+        wait = 1000;
+        await listen();
+      }
+    } catch {
+      // flapd unreachable or restarting: said below, tried again.
+    }
+    say("Reconnecting…");
+    await new Promise((resolve) => setTimeout(resolve, wait));
+    wait = Math.min(wait * 2, 10_000);
+  }
+}
+
+// Quiet hours begin and end while the stream is still: looked at again each minute.
+setInterval(async () => { const panel = await board(); if (panel) document.body.classList.toggle("quiet", !!panel.quietUntil && new Date(panel.quietUntil) > new Date()); }, 60_000);
+run();
