@@ -29,14 +29,18 @@ public struct InvitationLinks: Sendable {
     /// The names and addresses the HTTPS certificate has now.
     public var certificateNames: @Sendable () -> [String]
     public var httpsPort: @Sendable () -> Int?
+    /// The plain port: the TV's link uses it, as a TV's browser cannot be made to trust the board's authority.
+    public var plainPort: @Sendable () -> Int?
     public var qrCode: @Sendable (String) -> String?
 
     public init(machineName: String, householdNames: [String] = [], certificateNames: @escaping @Sendable () -> [String] = { [] },
-                httpsPort: @escaping @Sendable () -> Int?, qrCode: @escaping @Sendable (String) -> String?) {
+                httpsPort: @escaping @Sendable () -> Int?, plainPort: @escaping @Sendable () -> Int? = { nil },
+                qrCode: @escaping @Sendable (String) -> String?) {
         self.machineName = machineName
         self.householdNames = householdNames
         self.certificateNames = certificateNames
         self.httpsPort = httpsPort
+        self.plainPort = plainPort
         self.qrCode = qrCode
     }
 

@@ -8,7 +8,7 @@ import NIOHTTPTypes
 /// never crosses the network in the clear). Loopback clients (flapctl, local tools) are served as
 /// they are, and so is the API (`/v1`, `/mcp`, `/metrics`, `/healthz`) from anywhere, for scripts
 /// and Home Assistant; `/ca.crt` and `/install` stay on plain HTTP, as a phone must fetch the
-/// authority before it can trust the HTTPS port.
+/// authority before it can trust the HTTPS port, and so does the TV's view (`/tv`).
 ///
 /// The redirect names the board only by a name it has (its certificate's names), else by the
 /// address the client reached: a Host header is the client's to write, and a Location built
@@ -22,7 +22,10 @@ final class PlainHTTPRedirect: ChannelInboundHandler, RemovableChannelHandler {
     /// The request being answered here, whose body and end are dropped.
     private var swallowing = false
 
-    static let servedPlain = ["/v1", "/mcp", "/metrics", "/healthz", "/ca.crt", "/install"]
+    static let servedPlain = ["/v1", "/mcp", "/metrics", "/healthz", "/ca.crt", "/install"] + tvView
+    /// The TV's view and what it loads: a TV's browser cannot be made to trust the board's own
+    /// authority, and the view holds only the viewer key, which reads the board and nothing else.
+    static let tvView = ["/tv", "/web/tv.js", "/web/tv.css", "/web/api.js", "/web/outbox.js", "/web/board.js", "/web/style.css", "/web/glyphs.json", "/favicon.ico"]
 
     init(target: @escaping @Sendable () -> HTTPSRedirectTarget?) {
         self.target = target

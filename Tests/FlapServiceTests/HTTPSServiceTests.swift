@@ -59,9 +59,16 @@ import TestSupport
         let page = try await curl([], remote + "/widget?size=small")
         #expect(page.status == 308)
         #expect(page.headers.contains("Location: https://\(address):\(flapd.httpsPort)/widget?size=small"), "\(page.headers)")
-        for path in ["/ca.crt", "/install", "/healthz"] {
-            #expect(try await curl([], remote + path).status == 200, "\(path) stays on plain HTTP")
+        for path in ["/ca.crt", "/install", "/healthz", "/tv", "/web/tv.js", "/web/board.js", "/web/api.js", "/web/outbox.js", "/web/glyphs.json"] {
+            #expect(try await curl([], remote + path).status == 200, "\(path) stays on plain HTTP (a TV cannot trust the board's authority)")
         }
+        // The owner's link for the TV: that view on the plain port, the viewer key in its fragment.
+        let viewer = try String(contentsOfFile: flapd.stateDirectory + "/viewer-key", encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)
+        let tv = try await curl(["-H", "Authorization: Bearer \(flapd.apiKey)"], remote + "/v1/viewer")
+        let link = try JSONSerialization.jsonObject(with: Data(tv.body.utf8)) as? [String: Any]
+        #expect(tv.status == 200 && link?["url"] as? String == "http://\(address):\(flapd.apiPort)/tv#key=\(viewer)", "\(tv.body.prefix(300))")
+        #expect((link?["qrCode"] as? String)?.contains("<svg") == true)
+        #expect(try await curl(["-H", "Authorization: Bearer \(viewer)"], remote + "/v1/viewer").status == 403, "the viewer key reads the board only")
         #expect(try await curl(["-H", "Authorization: Bearer \(flapd.apiKey)"], remote + "/v1/board").status == 200, "scripts keep the API")
         #expect(try await curl([], "http://127.0.0.1:\(flapd.apiPort)/").status == 200, "this machine keeps the page")
         let followed = try await curl(["-L", "--cacert", flapd.stateDirectory + "/tls/ca.crt"], remote + "/")

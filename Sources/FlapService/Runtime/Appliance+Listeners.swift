@@ -84,6 +84,7 @@ extension Appliance {
             mqtt: mqttStatus, clock: { clockTrust.verdict() }, schedules: parts.schedules,
             sources: parts.sources, access: AccessStore(path: state.file("access.json"), legacySessions: state.file("sessions.json"), logger: logger),
             links: InvitationLinks(machineName: machineName, householdNames: configuration.tlsNames, certificateNames: certificateNames, httpsPort: { [httpsNow = ports.httpsNow] in httpsNow.value },
+                                   plainPort: { [nativeNow = ports.nativeNow] in nativeNow.value },
                                    qrCode: { try? QRCode($0).svg(title: "the link") }),
             mcpHosts: MCPHosts(listen: configuration.listen, machineName: machineName, allowed: configuration.allowedHosts))
     }

@@ -23,10 +23,14 @@ public actor BoundPorts {
     private var nextWaiter = 0
     /// The HTTPS port, readable without awaiting (the plain port's redirect asks at each page).
     nonisolated let httpsNow = CurrentPort()
+    /// The plain port, likewise (the TV's link names it).
+    nonisolated let nativeNow = CurrentPort()
 
     func bound(_ api: API, port: Int?) {
         switch api {
-        case .native: native = port ?? 0
+        case .native:
+            native = port ?? 0
+            nativeNow.set(port)
         case .https:
             https = port ?? 0
             httpsNow.set(port)

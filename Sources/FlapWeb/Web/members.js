@@ -81,7 +81,26 @@ export async function refreshMembers() {
   fill($("members"), [...members, ...removed], "No one yet: invite the household, each with a sender of their own.");
 }
 
+// The Widgets section's TV link (/tv with the viewer key) and its QR code, drawn when opened.
+async function showTVLink() {
+  const reply = await api("GET", "/v1/viewer");
+  const where = $("tv-link");
+  if (reply.status !== 200) { where.textContent = refused(reply); return; }
+  const card = document.createElement("div");
+  card.className = "qr-card";
+  if (reply.data.qrCode) {
+    const figure = document.createElement("figure");
+    figure.className = "qr";
+    figure.append(document.importNode(new DOMParser().parseFromString(reply.data.qrCode, "image/svg+xml").documentElement, true));
+    card.append(figure);
+  }
+  const link = Object.assign(document.createElement("a"), { href: reply.data.url, textContent: "The board on a TV", target: "_blank" });
+  card.append(link);
+  where.replaceChildren(card);
+}
+
 export function setUpMembers() {
+  $("tv").addEventListener("toggle", () => { if ($("tv").open) showTVLink(); });
   onSubmit($("invite"), async () => {
     const name = $("member-name").value.trim();
     const sender = $("member-sender").value.trim();
