@@ -29,7 +29,7 @@ enum HelpExamples {
             #"flapctl scheduled cancel ID"#,
         ]),
         ("schedule", [
-            #"flapctl schedule add morning --days weekdays --at 07:00 "GOOD MORNING""#,
+            #"flapctl schedule add morning --days mon-fri --at 07:00 "GOOD MORNING""#,
             #"flapctl schedule add bins --cron "30 19 * * tue" --zone Europe/Berlin --hold 180 "BINS OUT TONIGHT""#,
             #"flapctl schedule list"#,
             #"flapctl schedule remove bins"#,
@@ -62,7 +62,7 @@ enum HelpExamples {
             #"flapctl vbml --jsonl < documents.jsonl"#,
         ]),
         ("mcp", [#"flapctl mcp"#, #"flapctl mcp --url http://flapd.local:8080 --api-key KEY"#]),
-        ("pair", [#"flapctl pair"#]),
+        ("pair", [#"flapctl pair"#, #"flapctl pair --host board.home"#]),
         ("invite", [#"flapctl invite Mum"#, #"flapctl invite "Grand Pa" --sender gramps"#]),
     ]
 
