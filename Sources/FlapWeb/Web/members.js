@@ -3,17 +3,19 @@
 // minutes), and pairing the owner's own phone.
 import { $, api, fill, item, onSubmit, refused, tell } from "/web/api.js";
 
+// A QR code flapd drew (SVG text) as a figure of the page.
+function qrFigure(svgText) {
+  const figure = document.createElement("figure");
+  figure.className = "qr";
+  figure.append(document.importNode(new DOMParser().parseFromString(svgText, "image/svg+xml").documentElement, true));
+  return figure;
+}
+
 // Shows a link with its QR code (an SVG flapd drew) and when it stops working.
 function showLink(where, link, phone) {
   const card = document.createElement("div");
   card.className = "qr-card";
-  if (link.qrCode) {
-    const svg = new DOMParser().parseFromString(link.qrCode, "image/svg+xml").documentElement;
-    const figure = document.createElement("figure");
-    figure.className = "qr";
-    figure.append(document.importNode(svg, true));
-    card.append(figure);
-  }
+  if (link.qrCode) card.append(qrFigure(link.qrCode));
   const text = document.createElement("p");
   const anchor = Object.assign(document.createElement("a"), { href: link.url, textContent: "the link" });
   text.append(`Scan this with ${phone}, or open `, anchor, " on it",
@@ -88,12 +90,7 @@ async function showTVLink() {
   if (reply.status !== 200) { where.textContent = refused(reply); return; }
   const card = document.createElement("div");
   card.className = "qr-card";
-  if (reply.data.qrCode) {
-    const figure = document.createElement("figure");
-    figure.className = "qr";
-    figure.append(document.importNode(new DOMParser().parseFromString(reply.data.qrCode, "image/svg+xml").documentElement, true));
-    card.append(figure);
-  }
+  if (reply.data.qrCode) card.append(qrFigure(reply.data.qrCode));
   const link = Object.assign(document.createElement("a"), { href: reply.data.url, textContent: "The board on a TV", target: "_blank" });
   card.append(link);
   where.replaceChildren(card);
