@@ -49,8 +49,8 @@ struct Authentication: RouterMiddleware {
     /// The ports' connections, shared by role: told whose each request is.
     var shares: ConnectionShares?
 
-    /// What the viewer key may read: the board, its pictures and its events.
-    static let viewerReads: Set<String> = ["/v1/board", "/v1/board.png", "/v1/board.svg", "/v1/events"]
+    /// What the viewer key may read: the board, its pictures, its events and its clack.
+    static let viewerReads: Set<String> = ["/v1/board", "/v1/board.png", "/v1/board.svg", "/v1/events", "/v1/sound/clack.wav"]
 
     /// Set on a request made with the viewer key, so what it reads leaves out who sent what (a
     /// client that sets it itself only reads less).
@@ -72,7 +72,7 @@ struct Authentication: RouterMiddleware {
                 return Responses.error(.unauthorized, "the API key is wrong", headers: [.wwwAuthenticate: "Bearer"])
             }
             guard [.get, .head].contains(request.method), Self.viewerReads.contains(request.uri.path) else {
-                return Responses.error(.forbidden, "the viewer key reads the board (GET /v1/board, /v1/board.png, /v1/board.svg, /v1/events) and nothing else; use the API key")
+                return Responses.error(.forbidden, "the viewer key reads the board (GET /v1/board, /v1/board.png, /v1/board.svg, /v1/events, /v1/sound/clack.wav) and nothing else; use the API key")
             }
             if let refusal = shares?.admit(request, household: false) ?? stream(request, key: "viewer") { return refusal }
             var head = MemberAccess.marked(request, as: .owner).head

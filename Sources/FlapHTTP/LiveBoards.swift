@@ -9,11 +9,12 @@ import FoundationEssentials
 /// if one is, never a replay of what came before.
 public actor LiveBoards {
     public enum Event: Sendable, Equatable {
-        case plan(panel: String, plan: FlipPlan, startedAt: Date)
+        /// `volume`: how loud the board plays the plan's clacks (0…1), nil when it does not.
+        case plan(panel: String, plan: FlipPlan, startedAt: Date, volume: Double?)
         case board(panel: String, board: Board)
     }
 
-    private var current: [String: (board: Board, plan: (FlipPlan, Date)?)] = [:]
+    private var current: [String: (board: Board, plan: (FlipPlan, Date, Double?)?)] = [:]
     private var order: [String] = []
     /// Each watcher's stream of Server-Sent Events, each event encoded once for them all.
     private let watchers = Watchers<String>()
@@ -27,10 +28,12 @@ public actor LiveBoards {
         broadcast(.board(panel: panel, board: board))
     }
 
-    public func planStarted(panel: String, plan: FlipPlan, at start: Date) {
+    /// `volume`: how loud the board plays its clacks (0…1), nil when it does not, so a browser
+    /// that plays them too stays silent when the board is.
+    public func planStarted(panel: String, plan: FlipPlan, at start: Date, volume: Double? = nil) {
         if current[panel] == nil { order.append(panel) }
-        current[panel] = (current[panel]?.board ?? plan.board(at: .zero), (plan, start))
-        broadcast(.plan(panel: panel, plan: plan, startedAt: start))
+        current[panel] = (current[panel]?.board ?? plan.board(at: .zero), (plan, start, volume))
+        broadcast(.plan(panel: panel, plan: plan, startedAt: start, volume: volume))
     }
 
     /// Watches from now, as Server-Sent Events: the current state first. At most 64 events wait
@@ -41,8 +44,8 @@ public actor LiveBoards {
         for panel in order {
             guard let state = current[panel] else { continue }
             first.append(Event.board(panel: panel, board: state.board).serverSentEvent)
-            if let (plan, start) = state.plan, start.addingTimeInterval(plan.duration / .seconds(1)) > Date() {
-                first.append(Event.plan(panel: panel, plan: plan, startedAt: start).serverSentEvent)
+            if let (plan, start, volume) = state.plan, start.addingTimeInterval(plan.duration / .seconds(1)) > Date() {
+                first.append(Event.plan(panel: panel, plan: plan, startedAt: start, volume: volume).serverSentEvent)
             }
         }
         return watchers.watch(bufferingPolicy: .bufferingNewest(64), first: first, tag: whose)
@@ -83,13 +86,14 @@ extension LiveBoards.Event {
         switch self {
         case .board(let panel, let board):
             return "event: board\ndata: \(Self.json(BoardBody(panel: panel, codes: board.codeRows)))\n\n"
-        case .plan(let panel, let plan, let start):
-            let modules = plan.modules.map { module in
+        case .plan(let panel, let plan, let start, let volume):
+            let gains = volume == nil ? nil : Self.gains(plan)
+            let modules = plan.modules.enumerated().map { index, module in
                 PlanBody.Module(start: Self.milliseconds(module.start), landings: module.landings.map(Self.milliseconds),
-                                path: module.path.map { Int(plan.drum.codes[$0].rawValue) })
+                                path: module.path.map { Int(plan.drum.codes[$0].rawValue) }, gains: gains?[index])
             }
             let body = PlanBody(panel: panel, startedAt: start.timeIntervalSince1970 * 1000, rows: plan.size.rows, columns: plan.size.columns,
-                                duration: Self.milliseconds(plan.duration), modules: modules)
+                                duration: Self.milliseconds(plan.duration), volume: volume, modules: modules)
             return "event: plan\ndata: \(Self.json(body))\n\n"
         }
     }
@@ -100,19 +104,32 @@ extension LiveBoards.Event {
         var codes: [[Int]]
     }
 
-    /// `plan`'s data: times in milliseconds, `startedAt` since 1970, each module's path of codes.
+    /// `plan`'s data: times in milliseconds, `startedAt` since 1970, each module's path of codes;
+    /// when the board's clacks are heard, their `volume` and each landing's gain (the clack track's).
     struct PlanBody: Encodable {
         struct Module: Encodable {
             var start: Double
             var landings: [Double]
             var path: [Int]
+            var gains: [Double]?
         }
         var panel: String
         var startedAt: Double
         var rows: Int
         var columns: Int
         var duration: Double
+        var volume: Double?
         var modules: [Module]
+    }
+
+    /// Each module's clack gains in the order of its landings (to a thousandth).
+    private static func gains(_ plan: FlipPlan) -> [[Double]] {
+        var gains = [[Double]](repeating: [], count: plan.modules.count)
+        for clack in plan.clackEvents {
+            let index = clack.row * plan.size.columns + clack.column
+            if gains.indices.contains(index) { gains[index].append((clack.gain * 1000).rounded() / 1000) }
+        }
+        return gains
     }
 
     private static func milliseconds(_ duration: Duration) -> Double { duration / .milliseconds(1) }

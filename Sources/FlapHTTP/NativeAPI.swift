@@ -129,6 +129,6 @@ public struct NativeAPI: Sendable {
         QueueAPI(deliveries: deliveries).add(to: v1)
         CalibrationAPI(panels: panels).add(to: v1)
         MembersAPI(access: access, links: links, intake: intake, live: live).add(to: v1)
-        ViewerLinkAPI(viewerKey: viewerKey, links: links).add(to: v1)
+        ViewerLinkAPI(viewerKey: viewerKey, links: links, panels: panels).add(to: v1)
     }
 }

@@ -13,6 +13,9 @@ public protocol SoundControl: Sendable {
     func sound() async -> SoundView
     /// Mutes, sets the volume and the quiet hours (nil: none), saved across restarts.
     func setSound(mute: Bool, volume: Int, quietHours: String?) async throws -> SoundView
+    /// The clack the board plays (the configured sample, else the synthesized one), for
+    /// browsers that play the clacks themselves (the board on a TV).
+    func clackSample() async -> ClackSample
 }
 
 /// The clacks as `GET /v1/sound` reports them.
@@ -40,13 +43,18 @@ public struct SoundView: Sendable, Encodable {
 }
 
 /// `/v1/sound`: the clacks' state and the settings a person changes from the page or a script:
-/// mute, volume and the sound's quiet hours (kept across restarts).
+/// mute, volume and the sound's quiet hours (kept across restarts); `/v1/sound/clack.wav`, the clack itself.
 struct SoundAPI {
     let sound: any SoundControl
 
     func add(to v1: RouterGroup<BasicRequestContext>) {
         v1.get("sound") { _, _ in Responses.json(.ok, await sound.sound()) }
         v1.patch("sound") { request, _ in try await changeSound(request) }
+        v1.get("sound/clack.wav") { _, _ in
+            let wav = WAVFile.encode(await sound.clackSample())
+            return Response(status: .ok, headers: [.contentType: "audio/wav", .cacheControl: "no-cache"],
+                            body: .init(byteBuffer: ByteBuffer(bytes: wav)))
+        }
     }
 
     /// `{"mute": true}`, `{"volume": 40}`, `{"quietHours": "22:00-07:00"}` (null or "" for none),

@@ -31,6 +31,7 @@ public enum WebPage {
         "/tv": ("text/html; charset=utf-8", PackageResources.tv_html),
         "/web/tv.js": ("text/javascript; charset=utf-8", PackageResources.tv_js),
         "/web/tv.css": ("text/css; charset=utf-8", PackageResources.tv_css),
+        "/web/clacks.js": ("text/javascript; charset=utf-8", PackageResources.clacks_js),
         // At the root: a service worker controls only the paths below its own.
         "/sw.js": ("text/javascript; charset=utf-8", PackageResources.sw_js),
         "/manifest.webmanifest": ("application/manifest+json", PackageResources.manifest_webmanifest),

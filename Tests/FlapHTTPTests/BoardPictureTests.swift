@@ -17,7 +17,7 @@ import TestSupport
         teardown { await flapd.stop() }
         let output = try await PythonPeer.runScript("viewer_key_walk.py", arguments: ["\(flapd.apiPort)", "view-key", flapd.apiKey], input: Data())
         let seen = try #require(try JSONSerialization.jsonObject(with: output) as? [String: Int])
-        let reads: Set = ["GET /v1/board", "GET /v1/board.png", "GET /v1/board.svg", "GET /v1/events"]
+        let reads: Set = ["GET /v1/board", "GET /v1/board.png", "GET /v1/board.svg", "GET /v1/events", "GET /v1/sound/clack.wav"]
         // Public, or checked by their own rule: the description, and signing a browser in with the full key.
         let ownRules: Set = ["GET /v1/openapi.json", "GET /v1/session", "POST /v1/session", "DELETE /v1/session"]
         #expect(seen.count > 40, "the walk reached every operation: \(seen.count)")

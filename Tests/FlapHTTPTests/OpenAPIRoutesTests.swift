@@ -16,6 +16,7 @@ import TestSupport
         func soundStatus() async -> (state: String, reason: String?) { ("disabled", nil) }
         func sound() async -> SoundView { SoundView(enabled: false, state: "disabled", reason: nil, mute: false, volume: 0, quietHours: nil, device: "none") }
         func setSound(mute: Bool, volume: Int, quietHours: String?) async throws -> SoundView { await sound() }
+        func clackSample() async -> ClackSample { .synthesized() }
         func calibration(panel: String) async -> Calibrated? { nil }
         func calibrate(panel: String, row: Int, column: Int, offsetSteps: Int) async throws -> Calibrated { throw CancellationError() }
         func switches() async -> SwitchesView { SwitchesView(paused: false, transition: "cascade") }

@@ -194,7 +194,9 @@ import TestSupport
 
     /// The board on a TV: /tv with the viewer key fills a 1920×1080 screen with the board, every
     /// cell reaches its letter when the panel's plan lands it and not before (the plan read from
-    /// the same live stream), and it reconnects by itself when flapd restarts.
+    /// the same live stream), and it reconnects by itself when flapd restarts. With sound allowed
+    /// by a tap, each landing is scheduled in Web Audio at its time with the board's clack, gain
+    /// and volume; with the board muted, nothing is.
     @Test func theBoardOnATVFlipsAsThePanelsPlanHasIt() async throws {
         let state = FileManager.default.temporaryDirectory.appendingPathComponent("tv-\(UUID().uuidString)").path
         try FileManager.default.createDirectory(atPath: state, withIntermediateDirectories: true)
@@ -212,8 +214,63 @@ import TestSupport
         #expect((seen["modulesMoved"] as? Int ?? 0) >= 7 && (seen["landedWrong"] as? [Any])?.isEmpty == true, "\(seen)")
         #expect((seen["landedEarly"] as? [Any])?.isEmpty == true, "cells landed before the plan's time: \(seen["landedEarly"] ?? "")")
         #expect((seen["text"] as? String)?.contains("HELLO TV") == true)
+        // The clacks: a tap allows them; every landing still to come when the plan reached the
+        // page is scheduled within 2 ms of it (the wall clock reads whole ms), with the plan's gain at the board's 70 %.
+        #expect(seen["soundBefore"] as? String == "Tap for sound" && (seen["soundAfter"] as? String)?.hasPrefix("Sound on") == true, "\(seen)")
+        #expect(seen["planVolume"] as? Double == 0.7, "\(seen["planVolume"] ?? "absent")")
+        let sound = seen["sound"] as? [String: Any] ?? [:]
+        let toCome = sound["toCome"] as? Int ?? 0
+        #expect(toCome > 0 && (sound["scheduled"] as? Int ?? 0) >= toCome && sound["extra"] as? Int == 0, "\(sound)")
+        #expect((sound["apartMax"] as? Double ?? .infinity) <= 2, "clacks scheduled away from their landings: \(sound)")
+        #expect(sound["gainsWrong"] as? Int == 0 && sound["sampleSeconds"] as? [Double] == [0.08], "\(sound)")
+        #expect(seen["mutedPlanVolume"] as? String == "absent" && seen["mutedScheduled"] as? Int == 0, "\(seen)")
+        #expect((seen["mutedLabel"] as? String)?.contains("silent now") == true, "\(seen["mutedLabel"] ?? "")")
         #expect(seen["reconnecting"] as? Bool == true && seen["afterRestart"] as? Bool == true, "\(seen)")
         #expect((seen["consoleErrors"] as? [String])?.isEmpty == true, "\(seen["consoleErrors"] ?? "")")
+    }
+
+    /// A tablet as a panel of its own: `[[panel]] driver = "browser"` with a Note's size, beside a
+    /// TV's flagship-sized browser panel. The owner's TV links name both; the tablet's shows a
+    /// 3×15 board at 1024×768 that flips to the message, its plans carry the board's volume for
+    /// the tablet to play, and flapd's own speaker plays no clack for a browser panel.
+    @Test func aTabletIsAPanelOfItsOwn() async throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("tablet-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        let file = directory.appendingPathComponent("flapd.toml").path
+        try """
+            [sound]
+            device = "null"
+
+            [[panel]]
+            id = "tv"
+            driver = "browser"
+
+            [[panel]]
+            id = "tablet"
+            driver = "browser"
+            model = "note"
+            """.write(toFile: file, atomically: true, encoding: .utf8)
+        let flapd = try await FlapdProcess.start(arguments: ["--config", file])
+        teardown { await flapd.stop() }
+        let shots = PythonPeer.packageRoot.appendingPathComponent(".build/test-artifacts").path
+        try FileManager.default.createDirectory(atPath: shots, withIntermediateDirectories: true)
+        let result = try await ProcessRunner.run(try await PythonPeer.python(), [
+            PythonPeer.peersDirectory.appendingPathComponent("browser_tablet_check.py").path, "http://127.0.0.1:\(flapd.apiPort)", flapd.apiKey, shots,
+        ])
+        #expect(result.status == 0, "\(result.stderrText.suffix(3000))")
+        let seen = try #require(try JSONSerialization.jsonObject(with: Data(result.stdoutText.utf8)) as? [String: Any])
+        let links = seen["links"] as? [[String]] ?? []
+        #expect(links.map { $0.first ?? "" } == ["tv", "tablet"] && links.allSatisfy { $0.count == 3 && $0[1] == "browser" }, "\(links)")
+        #expect(links.last?.last?.hasSuffix("/tv?panel=tablet") == true && links.first?.last?.hasSuffix("/tv") == true, "\(links)")
+        #expect(seen["linkPort"] as? String == "\(flapd.apiPort)", "the link is on the plain port")
+        #expect(seen["cells"] as? Int == 45 && seen["planSize"] as? [Int] == [3, 15], "a Note: \(seen)")
+        #expect(seen["scrolls"] as? [Int] == [1024, 768], "nothing scrolls: \(seen["scrolls"] ?? "")")
+        #expect((seen["boardSize"] as? [Double])?.first ?? 0 > 900, "the board fills the tablet: \(seen["boardSize"] ?? "")")
+        #expect(seen["shown"] as? Bool == true)
+        #expect(seen["planVolume"] as? Double == 0.7, "the tablet plays the clacks at the board's volume: \(seen["planVolume"] ?? "absent")")
+        #expect(seen["soundWhileMoving"] as? String != "playing", "flapd played a browser panel's clacks itself")
+        #expect((seen["consoleErrors"] as? [String])?.isEmpty == true, "\(seen["consoleErrors"] ?? "")")
+        #expect(await flapd.terminate() == 0)
     }
 
     @Test func aDirectlyDrivenPanelIsNudgedFromAPhone() async throws {

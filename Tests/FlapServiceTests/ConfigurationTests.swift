@@ -196,6 +196,13 @@ import TestSupport
         #expect(problems("[[panel]]\nmodel = \"mini\"\n") == ["line 2, panel[0].model: \"mini\" is not one of flagship, note"])
     }
 
+    @Test func aBrowserPanelHasItsOwnSizeAndNoDevice() throws {
+        let tablet = try ConfigurationParser.parse("[[panel]]\nid = \"tablet\"\ndriver = \"browser\"\nmodel = \"note\"\n", file: "flapd.toml").panels[0]
+        #expect(tablet.driver == .browser && tablet.size == .note && tablet.drum == PanelConfiguration().drum)
+        #expect(problems("[[panel]]\nid = \"tv\"\ndriver = \"browser\"\ndevice = \"/dev/fb0\"\n")
+            == ["line 4, panel[0].device: a browser panel has no device: a browser shows it at /tv?panel=tv"])
+    }
+
     @Test func theHardwareExamplesParse() throws {
         let folder = PythonPeer.packageRoot.appendingPathComponent("hardware/examples")
         let files = try FileManager.default.contentsOfDirectory(atPath: folder.path).filter { $0.hasSuffix(".toml") }

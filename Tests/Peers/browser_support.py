@@ -108,15 +108,17 @@ class Flapd:
     """flapd --simulate on a free port with STATE, started and stopped by a check, so the check
     can see the page without it; `post` sends a message with the key, as another device would."""
 
-    def __init__(self, path, state, key, arguments=()):
+    def __init__(self, path, state, key, arguments=(), sound_device=None):
+        """`sound_device`: an ALSA device for the clacks (`null` plays them nowhere); none: no sound."""
         self.path, self.state, self.key, self.arguments, self.process = path, state, key, list(arguments), None
+        self.sound = ["--sound-device", sound_device] if sound_device else ["--no-sound"]
         self.port, self.https_port = free_port(), free_port()
         self.base = f"http://127.0.0.1:{self.port}"
 
     def start(self):
         import subprocess
         import urllib.request
-        self.process = subprocess.Popen([self.path, "--simulate", "--no-sound", "--state-dir", self.state, "--api-port", str(self.port),
+        self.process = subprocess.Popen([self.path, "--simulate", *self.sound, "--state-dir", self.state, "--api-port", str(self.port),
                                          "--https-port", str(self.https_port), "--local-api-port", "0", "--api-key", self.key] + self.arguments,
                                         stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         wait(lambda: urllib.request.urlopen(self.base + "/healthz", timeout=1).status == 200, 20)

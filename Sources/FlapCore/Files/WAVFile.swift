@@ -69,6 +69,11 @@ public enum WAVFile {
         return out
     }
 
+    /// `sample` as a mono 16-bit WAV file at its own rate.
+    public static func encode(_ sample: ClackSample) -> [UInt8] {
+        encode(mono: sample.samples.map { Int16((max(-1, min(1, $0)) * 32767).rounded()) }, rate: sample.rate)
+    }
+
     private static func ascii(_ b: [UInt8], _ at: Int) -> String {
         guard at + 4 <= b.count else { return "" }
         return String(decoding: b[at..<at + 4], as: UTF8.self)

@@ -58,6 +58,14 @@ public actor ClackPlayer<C: Clock> where C.Duration == Duration {
         if !settings.enabled { state = .disabled } else if settings.mute || settings.volume == 0 { state = .muted }
     }
 
+    /// How loud the clacks of a plan starting now are, 0…1; nil when they are not heard (sound
+    /// off, muted, in quiet hours). For browsers that play the board's clacks themselves.
+    public var loudness: Double? {
+        guard settings.enabled, !settings.mute, settings.volume > 0 else { return nil }
+        if let quiet = settings.quietHours, quiet.contains(now(), zone: zone) { return nil }
+        return Double(settings.volume) / 100
+    }
+
     /// Plays `plan`'s clacks, its time zero being `start`. Returns at once.
     public func play(_ plan: FlipPlan, at start: C.Instant) {
         guard settings.enabled else { state = .disabled; return }

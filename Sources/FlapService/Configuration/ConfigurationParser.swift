@@ -124,6 +124,9 @@ public enum ConfigurationParser {
         if panel.device != nil, panel.driver == .simulated {
             reader.fail("device", "a simulated panel has no device; set driver = \"chainlink\" to use one")
         }
+        if panel.device != nil, panel.driver == .browser {
+            reader.fail("device", "a browser panel has no device: a browser shows it at /tv?panel=\(panel.id)")
+        }
         if let size = reader.string("size") {
             if let parsed = BoardSize(name: size) { panel.size = parsed } else {
                 reader.fail("size", "\"\(size)\" is not flagship, note or ROWSxCOLUMNS such as 6x22")

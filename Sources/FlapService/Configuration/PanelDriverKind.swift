@@ -11,12 +11,15 @@ public enum PanelDriverKind: String, CaseIterable, Sendable {
     /// A real Vestaboard through its Local or cloud API.
     case vestaboard
     case max7219, ws2812, framebuffer, hub75
+    /// A web browser's (a TV's, a tablet's) at `/tv?panel=ID`: no hardware of its own; flapd runs
+    /// its plans on time and the browsers watching draw them, and play their clacks.
+    case browser
 
     /// Whether it draws the board in light rather than turning flaps.
     public var isLED: Bool {
         switch self {
         case .max7219, .ws2812, .framebuffer, .hub75: true
-        case .simulated, .chainlink, .spi, .gpio, .vestaboard: false
+        case .simulated, .chainlink, .spi, .gpio, .vestaboard, .browser: false
         }
     }
 
@@ -24,7 +27,7 @@ public enum PanelDriverKind: String, CaseIterable, Sendable {
     public var turnsChainlinkDrums: Bool {
         switch self {
         case .chainlink, .spi, .gpio: true
-        case .simulated, .vestaboard, .max7219, .ws2812, .framebuffer, .hub75: false
+        case .simulated, .vestaboard, .max7219, .ws2812, .framebuffer, .hub75, .browser: false
         }
     }
 

@@ -53,16 +53,18 @@ extension Appliance {
         }
     }
 
-    /// Each panel's runtime. Only the first is drawn in the terminal, and one sound device and
-    /// MQTT's `state` topic carry the first panel's (each has its own `state/<panel>` when there are several).
+    /// Each panel's runtime. Only the first is drawn in the terminal; the sound device plays the
+    /// clacks of the first panel that is not a browser's (browsers play their own), and MQTT's
+    /// `state` topic carries the first panel's (each has its own `state/<panel>` when there are several).
     static func runtimes(_ drivers: [PanelDriver], inbox: Inbox, metrics: FlapMetrics, drawInTerminal: Bool,
                          sound: ClackPlayer<ContinuousClock>?, mqtt: MQTTBridge?, room: RoomService<ContinuousClock>?,
                          live: LiveBoards, clockTrust: ClockTrust, pause: BoardPause, logger: Logger) async throws -> [PanelRuntime] {
         var panels: [PanelRuntime] = []
+        let speaker = drivers.firstIndex { $0.configuration.driver != .browser }
         for (index, driver) in drivers.enumerated() {
             panels.append(try await PanelRuntime(driver: driver, inbox: inbox, metrics: metrics,
                                                  drawInTerminal: drawInTerminal && index == 0,
-                                                 sound: index == 0 ? sound : nil, mqtt: mqtt, room: room, live: live,
+                                                 sound: sound, speaker: index == speaker, mqtt: mqtt, room: room, live: live,
                                                  clockTrust: clockTrust, pause: pause, logger: logger))
         }
         return panels
@@ -76,21 +78,23 @@ extension Appliance {
                                  logger: logger)
     }
 
-    /// The clack player, with its sample (a configured WAV file, else the synthesized clack);
-    /// nil when sound is off. A sample that cannot be used stops flapd with the reason.
-    static func player(_ settings: SoundSettings, logger: Logger) throws -> ClackPlayer<ContinuousClock>? {
-        guard settings.enabled else { return nil }
-        var sample = ClackSample.synthesized()
-        if let path = settings.samplePath {
-            guard let data = FileManager.default.contents(atPath: path) else {
-                throw ServiceError(.configuration, "cannot read the clack sample \(path) ([sound] sample)")
-            }
-            do {
-                sample = try WAVFile.decode(Array(data), name: path)
-            } catch {
-                throw ServiceError(.configuration, "the clack sample cannot be used: \(error) ([sound] sample)")
-            }
+    /// The clack: the configured WAV file, else the synthesized one. A sample that cannot be
+    /// used stops flapd with the reason.
+    static func clackSample(_ settings: SoundSettings) throws -> ClackSample {
+        guard let path = settings.samplePath else { return ClackSample.synthesized() }
+        guard let data = FileManager.default.contents(atPath: path) else {
+            throw ServiceError(.configuration, "cannot read the clack sample \(path) ([sound] sample)")
         }
+        do {
+            return try WAVFile.decode(Array(data), name: path)
+        } catch {
+            throw ServiceError(.configuration, "the clack sample cannot be used: \(error) ([sound] sample)")
+        }
+    }
+
+    /// The clack player with `sample`; nil when sound is off.
+    static func player(_ settings: SoundSettings, sample: ClackSample, logger: Logger) -> ClackPlayer<ContinuousClock>? {
+        guard settings.enabled else { return nil }
         let device = settings.device
         return ClackPlayer(clock: ContinuousClock(), sample: sample, settings: settings, now: { Date() }, logger: logger) {
             try ALSAAudioOutput(device: device)

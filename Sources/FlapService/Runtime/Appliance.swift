@@ -44,7 +44,8 @@ public final class Appliance: Sendable {
         outbox = try Self.outbox(for: configuration.panels, in: stateDirectory, health: storage)
         let clockTrust = ClockTrust(setting: configuration.clock, stateDirectory: stateDirectory.path)
         let savedSound = SavedSound(directory: stateDirectory.path)
-        sound = try Self.player(savedSound.applied(to: configuration.sound), logger: logger)
+        let clack = try Self.clackSample(configuration.sound)
+        sound = Self.player(savedSound.applied(to: configuration.sound), sample: clack, logger: logger)
         calibration = Calibration(directory: stateDirectory.path)
         let drivers = try await Self.drivers(configuration.panels, inbox: inbox, calibration: calibration, outbox: outbox, logger: logger)
 
@@ -83,7 +84,7 @@ public final class Appliance: Sendable {
         }
 
         // The APIs, over what is above.
-        let boards = ApplianceBoards(panels: panels, sound: sound, soundSettings: configuration.sound, savedSound: savedSound,
+        let boards = ApplianceBoards(panels: panels, sound: sound, clack: clack, soundSettings: configuration.sound, savedSound: savedSound,
                                      calibrationStore: calibration, controls: controls)
         let parts = ApplianceParts(intake: intake, boards: boards, metrics: metrics, heartRate: heartRate, room: room, outbox: outbox,
                                    deliveryWorkers: panels.compactMap(\.delivery), live: live, mqtt: mqtt, clockTrust: clockTrust,

@@ -7,6 +7,7 @@ import FlapHardware
 struct ApplianceBoards: BoardQuery {
     let panels: [PanelRuntime]
     let sound: ClackPlayer<ContinuousClock>?
+    let clack: ClackSample
     let soundSettings: SoundSettings
     let savedSound: SavedSound
     let calibrationStore: Calibration
@@ -57,6 +58,8 @@ struct ApplianceBoards: BoardQuery {
         _ = try await controls.setSound(mute: mute, volume: volume, quietHours: quietHours)
         return await self.sound()
     }
+
+    func clackSample() async -> ClackSample { clack }
 
     func switches() async -> SwitchesView { await controls.switches() }
 

@@ -75,7 +75,7 @@ public struct Flapd: AsyncParsableCommand {
     @Option(help: "Log level: trace, debug, info, notice, warning, error, critical.")
     var logLevel: String?
 
-    @Option(help: ArgumentHelp("The first panel's driver: simulated, chainlink=DEVICE (a serial port such as /dev/ttyUSB0), spi=DEVICE, gpio=CHIP, or an LED one: max7219=DEVICE, ws2812=DEVICE (spidev), framebuffer=/dev/fb0, hub75; DEVICE 'simulated' for simulated hardware; no configuration file needed.", valueName: "driver[=device]"))
+    @Option(help: ArgumentHelp("The first panel's driver: simulated, chainlink=DEVICE (a serial port such as /dev/ttyUSB0), spi=DEVICE, gpio=CHIP, or an LED one: max7219=DEVICE, ws2812=DEVICE (spidev), framebuffer=/dev/fb0, hub75; browser (shown by a TV's browser at /tv); DEVICE 'simulated' for simulated hardware; no configuration file needed.", valueName: "driver[=device]"))
     var panel: String?
 
     @Option(help: "The first panel's Vestaboard model: flagship (6×22, flap 62 is °) or note (3×15, flap 62 is a heart).")
@@ -170,7 +170,7 @@ public struct Flapd: AsyncParsableCommand {
             let driver = PanelDriverKind(rawValue: parts[0]) ?? .simulated
             configuration.panels[0].driver = driver
             configuration.panels[0].device = parts.count > 1 ? parts[1] : nil
-            if driver != .simulated && !driver.isLED { configuration.panels[0].drum = .chainlink52 }
+            if driver.turnsChainlinkDrums { configuration.panels[0].drum = .chainlink52 }
             if simulate, parts[0] == "chainlink" { configuration.panels[0].device = "simulated" }
         }
         if rows != nil || columns != nil {

@@ -43,7 +43,20 @@ struct PanelDriver: Sendable {
         case .spi, .gpio: try await direct(configuration, calibration: calibration, logger: logger)
         case .max7219, .ws2812, .framebuffer, .hub75: try await led(configuration, saved: saved, logger: logger)
         case .simulated: await simulated(configuration, saved: saved)
+        case .browser: browser(configuration, saved: saved)
         }
+    }
+
+    /// A panel that browsers show (a TV, a tablet): its motion kept on time as a simulated
+    /// panel's is, drawn nowhere but in the browsers watching `/tv?panel=ID`.
+    private static func browser(_ configuration: PanelConfiguration, saved: [CharacterCode]?) -> PanelDriver {
+        var settled = configuration
+        let size = configuration.size ?? .flagship
+        settled.size = size
+        let positions = saved.flatMap { $0.count == size.count ? $0.map { configuration.drum.flap(for: $0).index } : nil }
+        let info = PanelInfo(id: configuration.id, size: size, drum: configuration.drum, motion: .forwardOnly, driver: PanelDriverKind.browser.rawValue)
+        return PanelDriver(panel: SimulatedPanel(info: info, clock: ContinuousClock(), positions: positions), configuration: settled,
+                           snapshots: nil, stepper: nil, commandInterval: nil, stopCompanion: {})
     }
 
     private static func simulated(_ configuration: PanelConfiguration, saved: [CharacterCode]?) async -> PanelDriver {

@@ -27,7 +27,10 @@ final class PanelRuntime: Service, Sendable {
     private let renderer: (TerminalRenderer, AsyncStream<PanelSnapshot>)?
     /// A simulated LED panel or screen, drawn in the terminal.
     private let ledTerminal: (LEDTerminalRenderer, any SimulatedPixelDevice)?
+    /// The clacks: how loud plans are for the pages that play them, and the device that plays
+    /// this panel's when it is the `speaker`'s.
     private let sound: ClackPlayer<ContinuousClock>?
+    private let speaker: Bool
     private let metrics: FlapMetrics
     private let logger: Logger
     private let stopCompanion: @Sendable () async -> Void
@@ -47,12 +50,13 @@ final class PanelRuntime: Service, Sendable {
     private let live: LiveBoards
 
     init(driver: PanelDriver, inbox: Inbox, metrics: FlapMetrics, drawInTerminal: Bool,
-         sound: ClackPlayer<ContinuousClock>?, mqtt: MQTTBridge?, room: RoomService<ContinuousClock>?, live: LiveBoards, clockTrust: ClockTrust,
-         pause: BoardPause, logger: Logger) async throws {
+         sound: ClackPlayer<ContinuousClock>?, speaker: Bool, mqtt: MQTTBridge?, room: RoomService<ContinuousClock>?, live: LiveBoards,
+         clockTrust: ClockTrust, pause: BoardPause, logger: Logger) async throws {
         let configuration = driver.configuration
         let size = configuration.size ?? .flagship
         self.configuration = configuration
         self.sound = sound
+        self.speaker = speaker
         self.metrics = metrics
         self.logger = logger
         stopCompanion = driver.stopCompanion
@@ -101,7 +105,7 @@ final class PanelRuntime: Service, Sendable {
         (self.soundStarts, self.pageStarts) = (soundStarts, pageStarts)
         let onPlanStart: @Sendable (FlipPlan, ContinuousClock.Instant) -> Void = { plan, start in
             started.value.withLock { $0 = (plan, start) }
-            if sound != nil { toSound.yield((plan, start)) }
+            if sound != nil, speaker { toSound.yield((plan, start)) }
             // The plan's time zero on the wall clock, for pages that animate it.
             toPages.yield((plan, Date().addingTimeInterval(-(start.duration(to: .now) / .seconds(1)))))
         }
@@ -124,19 +128,19 @@ final class PanelRuntime: Service, Sendable {
             }
             group.addTask { await self.reportHealth() }
             group.addTask { await self.followRevisions() }
-            group.addTask { [sound, soundStarts] in
-                guard let sound else { return }
+            group.addTask { [sound, speaker, soundStarts] in
+                guard let sound, speaker else { return }
                 for await (plan, start) in soundStarts { await sound.play(plan, at: start) }
             }
-            group.addTask { [live, pageStarts, id = configuration.id] in
-                for await (plan, wall) in pageStarts { await live.planStarted(panel: id, plan: plan, at: wall) }
+            group.addTask { [live, pageStarts, sound, id = configuration.id] in
+                for await (plan, wall) in pageStarts { await live.planStarted(panel: id, plan: plan, at: wall, volume: await sound?.loudness) }
             }
             await cancelWhenGracefulShutdown { await self.show() }
             // Shutting down: stop motion where it is, coils off, LEDs dark, sound stopped.
             await motion.stop()
             await panel.shutDown()
             await stopCompanion()
-            await sound?.stop()
+            if speaker { await sound?.stop() }
             group.cancelAll()
         }
     }
@@ -171,7 +175,7 @@ final class PanelRuntime: Service, Sendable {
 
     /// The clacks move with landings the hardware showed to be early or late.
     private func followRevisions() async {
-        guard let sound else { return }
+        guard let sound, speaker else { return }
         for await revision in await panel.revisions() {
             guard let playing = lastStarted.value.withLock({ $0 }), playing.plan == revision.original else { continue }
             await sound.play(revision.revised, at: playing.start)

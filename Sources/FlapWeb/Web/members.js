@@ -83,17 +83,22 @@ export async function refreshMembers() {
   fill($("members"), [...members, ...removed], "No one yet: invite the household, each with a sender of their own.");
 }
 
-// The Widgets section's TV link (/tv with the viewer key) and its QR code, drawn when opened.
+// The Widgets section's TV links (/tv with the viewer key) and their QR codes, drawn when
+// opened: one for each panel when there are several (a browser panel is a TV's own).
 async function showTVLink() {
   const reply = await api("GET", "/v1/viewer");
   const where = $("tv-link");
   if (reply.status !== 200) { where.textContent = refused(reply); return; }
-  const card = document.createElement("div");
-  card.className = "qr-card";
-  if (reply.data.qrCode) card.append(qrFigure(reply.data.qrCode));
-  const link = Object.assign(document.createElement("a"), { href: reply.data.url, textContent: "The board on a TV", target: "_blank" });
-  card.append(link);
-  where.replaceChildren(card);
+  const links = reply.data.panels?.length ? reply.data.panels : [{ url: reply.data.url, qrCode: reply.data.qrCode }];
+  where.replaceChildren(...links.map((each) => {
+    const card = document.createElement("div");
+    card.className = "qr-card";
+    if (each.qrCode) card.append(qrFigure(each.qrCode));
+    const words = links.length === 1 ? "The board on a TV"
+      : each.driver === "browser" ? `The TV's own panel "${each.panel}"` : `Panel "${each.panel}" on a TV`;
+    card.append(Object.assign(document.createElement("a"), { href: each.url, textContent: words, target: "_blank" }));
+    return card;
+  }));
 }
 
 export function setUpMembers() {

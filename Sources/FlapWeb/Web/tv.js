@@ -1,9 +1,11 @@
 // The board on a TV (/tv): one panel, full screen, its cells flipping as the panel's plan has
 // them, from the same live stream the page uses. Opened with the viewer key in the address's
 // fragment (/tv#key=…, never sent in a request line or logged), or with the page's session;
-// reconnects by itself; dimmed during the board's quiet hours.
+// reconnects by itself; dimmed during the board's quiet hours; with the board's clacks once a
+// tap allows sound (browsers make a page wait for one), silent whenever the board is.
 import { api, loadGlyphs } from "/web/api.js";
 import { BoardView } from "/web/board.js";
+import { Clacks } from "/web/clacks.js";
 
 const $ = (id) => document.getElementById(id);
 const fragment = new URLSearchParams(location.hash.slice(1));
@@ -11,6 +13,11 @@ const key = fragment.get("key");
 const wanted = new URLSearchParams(location.search).get("panel");
 const headers = key ? { Authorization: `Bearer ${key}` } : {};
 let view = null, panelID = null;
+const clacks = new Clacks(async () => {
+  const response = await fetch("/v1/sound/clack.wav", { headers, credentials: "same-origin" });
+  if (!response.ok) throw new Error(`the clack: ${response.status}`);
+  return response.arrayBuffer();
+});
 
 function say(text) { $("state").textContent = text; }
 
@@ -57,7 +64,7 @@ async function listen() {
       const event = JSON.parse(data);
       if (event.panel !== panelID || !view) continue;
       if (name === "board") view.show(event.codes);
-      if (name === "plan") view.play(event);
+      if (name === "plan") { view.play(event); clacks.play(event); soundSaysSilent(event.volume == null); }
     }
   }
 }
@@ -82,6 +89,27 @@ async function run() {
     wait = Math.min(wait * 2, 10_000);
   }
 }
+
+// The sound button: a tap turns the clacks on (and off again); it fades while nobody is near.
+const button = $("sound");
+let silentBoard = false, fade = null;
+function soundSaysSilent(silent) { silentBoard = silent; label(); }
+function label() {
+  button.textContent = !clacks.on ? "Tap for sound"
+    : silentBoard ? "Sound on: the board is silent now (muted or quiet hours)" : "Sound on · tap to turn off";
+  button.classList.remove("faded");
+  clearTimeout(fade);
+  if (clacks.on) fade = setTimeout(() => button.classList.add("faded"), 5000);
+}
+button.addEventListener("click", async () => {
+  try {
+    if (clacks.on) await clacks.stop(); else await clacks.start();
+  } catch (error) {
+    say(`No sound: ${error.message}`);
+  }
+  label();
+});
+for (const kind of ["pointermove", "pointerdown", "keydown"]) document.addEventListener(kind, () => { if (clacks.on) label(); });
 
 // Quiet hours begin and end while the stream is still: looked at again each minute.
 setInterval(async () => { const panel = await board(); if (panel) document.body.classList.toggle("quiet", !!panel.quietUntil && new Date(panel.quietUntil) > new Date()); }, 60_000);

@@ -72,6 +72,7 @@ struct RestingPanel: BoardQuery {
     func soundStatus() async -> (state: String, reason: String?) { ("disabled", "no sound in these tests") }
     func sound() async -> SoundView { SoundView(enabled: false, state: "disabled", reason: nil, mute: false, volume: 0, quietHours: nil, device: "none") }
     func setSound(mute: Bool, volume: Int, quietHours: String?) async throws -> SoundView { await sound() }
+    func clackSample() async -> ClackSample { .synthesized() }
     func switches() async -> SwitchesView { SwitchesView(paused: false, transition: "cascade") }
     func setSwitches(paused: Bool?, transition: TransitionStrategy?) async throws -> SwitchesView { await switches() }
     func clearEverySlot() async throws -> Int { 0 }
