@@ -232,18 +232,26 @@ import TestSupport
     /// A tablet as a panel of its own: `[[panel]] driver = "browser"` with a Note's size, beside a
     /// TV's flagship-sized browser panel. The owner's TV links name both; the tablet's shows a
     /// 3×15 board at 1024×768 that flips to the message, its plans carry the board's volume for
-    /// the tablet to play, and flapd's own speaker plays no clack for a browser panel.
+    /// the tablet to play, and flapd's own speaker plays no clack for a browser panel. The TV's
+    /// panel is in its quiet hours (on a clock said to be right): its view is dimmed.
     @Test func aTabletIsAPanelOfItsOwn() async throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("tablet-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         let file = directory.appendingPathComponent("flapd.toml").path
+        // Quiet hours from an hour ago to two hours on, in local time as flapd reads it.
+        let hour = Calendar.current.component(.hour, from: Date())
+        let quiet = String(format: "%02d:00-%02d:00", (hour + 23) % 24, (hour + 2) % 24)
         try """
+            [time]
+            clock = "trusted"
+
             [sound]
             device = "null"
 
             [[panel]]
             id = "tv"
             driver = "browser"
+            quiet_hours = "\(quiet)"
 
             [[panel]]
             id = "tablet"
@@ -267,6 +275,7 @@ import TestSupport
         #expect(seen["scrolls"] as? [Int] == [1024, 768], "nothing scrolls: \(seen["scrolls"] ?? "")")
         #expect((seen["boardSize"] as? [Double])?.first ?? 0 > 900, "the board fills the tablet: \(seen["boardSize"] ?? "")")
         #expect(seen["shown"] as? Bool == true)
+        #expect(seen["tvDimmed"] as? Bool == true && seen["tabletDimmed"] as? Bool == false, "quiet hours \(quiet): \(seen)")
         #expect(seen["planVolume"] as? Double == 0.7, "the tablet plays the clacks at the board's volume: \(seen["planVolume"] ?? "absent")")
         #expect(seen["soundWhileMoving"] as? String != "playing", "flapd played a browser panel's clacks itself")
         #expect((seen["consoleErrors"] as? [String])?.isEmpty == true, "\(seen["consoleErrors"] ?? "")")

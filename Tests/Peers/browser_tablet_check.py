@@ -1,8 +1,8 @@
 """A tablet as a panel of its own (`[[panel]] driver = "browser"`, `model = "note"`): the page's
 TV links name each panel; the tablet's link, opened in a headless Chromium at a tablet's
 1024x768, shows a 3x15 board that flips to the message; its plans carry the board's volume for
-the tablet to play, while flapd plays no clack of its own for a browser panel. A screenshot goes
-to SHOTS.
+the tablet to play, while flapd plays no clack of its own for a browser panel. The other panel
+("tv") is in its quiet hours: its view is dimmed, the tablet's is not. Screenshots go to SHOTS.
 
 Usage: browser_tablet_check.py BASE API_KEY SHOTS
 Prints what it saw as JSON.
@@ -74,6 +74,12 @@ try:
     out["shown"] = wait(lambda: "HI TABLET" in (page.execute_script(
         "return document.querySelector('.tv-board .board').getAttribute('aria-label')") or ""), 60)
     page.save_screenshot(os.path.join(shots, "tv-tablet-note.png"))
+    out["tabletDimmed"] = page.execute_script("return document.body.classList.contains('quiet')")
+    page.get(base + f"/tv#key={viewer}")
+    out["tvDimmed"] = wait(lambda: page.execute_script("return document.body.classList.contains('quiet')"), 20)
+    # The dimming fades in over 2 s: the picture once it has.
+    wait(lambda: page.execute_script("return getComputedStyle(document.querySelector('.tv-board')).filter") == "brightness(0.3)", 20)
+    page.save_screenshot(os.path.join(shots, "tv-quiet-hours.png"))
     out["consoleErrors"] = console_errors(page)
 finally:
     page.quit()

@@ -93,10 +93,11 @@ async function showTVLink() {
   where.replaceChildren(...links.map((each) => {
     const card = document.createElement("div");
     card.className = "qr-card";
-    if (each.qrCode) card.append(qrFigure(each.qrCode));
     const words = links.length === 1 ? "The board on a TV"
       : each.driver === "browser" ? `The TV's own panel "${each.panel}"` : `Panel "${each.panel}" on a TV`;
+    // The name first, so each code is read as the one below its name.
     card.append(Object.assign(document.createElement("a"), { href: each.url, textContent: words, target: "_blank" }));
+    if (each.qrCode) card.append(qrFigure(each.qrCode));
     return card;
   }));
 }
