@@ -31,7 +31,7 @@ package enum HTTPExchange {
         request.method = HTTPMethod(rawValue: method)
         for (name, value) in headers { request.headers.add(name: name, value: value) }
         if let body { request.body = .bytes(ByteBuffer(bytes: body)) }
-        let response = try await client.execute(request, timeout: .nanoseconds(Int64(timeout / .nanoseconds(1))))
+        let response = try await client.execute(request, timeout: TimeAmount(timeout))
         let bytes = try await response.body.collect(upTo: 64 << 20)
         var fields: [String: String] = [:]
         for (name, value) in response.headers { fields[name.lowercased()] = value }

@@ -95,7 +95,7 @@ struct LayoutArguments: ParsableArguments {
         return try Board(rows: rows)
     }
 
-    static func verticalAlignment(_ text: String?) throws -> VerticalAlignment? {
+    static func verticalAlignment(_ text: String?) throws(InputError) -> VerticalAlignment? {
         guard let text, text != "none" else { return nil }
         // Compared with each name rather than through init(rawValue:): the --jsonl requests'
         // fast path reads one of these per request.
@@ -106,7 +106,7 @@ struct LayoutArguments: ParsableArguments {
     }
 
     /// A code given as a number or a colour name.
-    static func code(_ text: String, option: String) throws -> CharacterCode {
+    static func code(_ text: String, option: String) throws(InputError) -> CharacterCode {
         let trimmed = text.trimmed
         let lowercased = trimmed.lowercased()
         if let colour = Colour.allCases.first(where: { $0.name == lowercased }) { return colour.code }

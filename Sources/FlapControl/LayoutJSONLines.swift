@@ -121,7 +121,7 @@ struct LayoutRequest: Decodable, Equatable {
             o.align = a
         }
         if let valign {
-            do { o.valign = try LayoutArguments.verticalAlignment(valign) } catch { throw error as! InputError }
+            o.valign = try LayoutArguments.verticalAlignment(valign)
         }
         if let margin { o.margin = margin }
         if let fill { o.fill = try fill.code(field: "fill") }
@@ -189,10 +189,6 @@ struct CodeValue: Decodable, Equatable {
     func code(field: String) throws(InputError) -> CharacterCode {
         // A number is a code or nothing: no need to make it text and read it back.
         if let number, let code = CharacterCode(number) { return code }
-        do {
-            return try LayoutArguments.code(number.map(String.init) ?? name ?? "", option: field)
-        } catch {
-            throw error as! InputError
-        }
+        return try LayoutArguments.code(number.map(String.init) ?? name ?? "", option: field)
     }
 }

@@ -73,7 +73,7 @@ public actor RoomService<C: Clock<Duration>> where C.Instant: Sendable {
     /// Takes part until cancelled, then leaves. Requests made before it runs wait for it; those
     /// made after it has stopped are refused.
     public func run() async {
-        if let settings { try? enter(.standing(settings.name), code: settings.code ?? RoomCode.standing(settings.name)) }
+        if let settings { try? await enter(.standing(settings.name), code: settings.code ?? RoomCode.standing(settings.name)) }
         await withDiscardingTaskGroup { group in
             group.addTask { [hub] in
                 guard let hub else { return }
@@ -171,7 +171,7 @@ public actor RoomService<C: Clock<Duration>> where C.Instant: Sendable {
             }
         }
         await leaveCurrent()
-        do { try enter(listing, code: code) } catch { throw RoomRequestError(.unavailable, "cannot reach the broker: \(error)") }
+        do { try await enter(listing, code: code) } catch { throw RoomRequestError(.unavailable, "cannot reach the broker: \(error)") }
         logger.notice("joined room \(listing.room) by its code")
         return (listing, code)
     }
@@ -181,7 +181,7 @@ public actor RoomService<C: Clock<Duration>> where C.Instant: Sendable {
         let listing = RoomListing.pair(code)
         await leaveCurrent()
         do {
-            try enter(listing, code: code)
+            try await enter(listing, code: code)
             try await codes().announce(listing, as: code)
         } catch {
             throw RoomRequestError(.unavailable, "cannot reach the broker: \(error)")
@@ -194,15 +194,17 @@ public actor RoomService<C: Clock<Duration>> where C.Instant: Sendable {
         let left = current?.listing.room
         await leaveCurrent()
         if let settings, left != settings.name {
-            try? enter(.standing(settings.name), code: settings.code ?? RoomCode.standing(settings.name))
+            try? await enter(.standing(settings.name), code: settings.code ?? RoomCode.standing(settings.name))
         }
         return (left, current?.listing.room)
     }
 
     // MARK: Rooms
 
-    private func enter(_ listing: RoomListing, code: RoomCode) throws(MQTTError) {
-        precondition(current == nil, "a room is entered only once the last one is left")
+    /// Enters `listing`'s room, leaving the current one first: another request may have entered
+    /// one while this request's caller was leaving (the actor is re-entered at each await).
+    private func enter(_ listing: RoomListing, code: RoomCode) async throws(MQTTError) {
+        while current != nil { await leaveCurrent() }
         rooms += 1
         let watcher = try RoomWatcher(room: listing.room, capacity: listing.capacity, options: connect("wematch-\(kiosk)-watch\(rooms)"), clock: clock)
         // A standing room's code is announced by every kiosk in it, and never cleared; the

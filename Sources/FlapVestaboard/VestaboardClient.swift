@@ -15,7 +15,7 @@ public struct VestaboardClient: Sendable {
     public init(api: VestaboardAPI, http: HTTPClient = .shared, timeout: Duration = .seconds(10)) {
         self.api = api
         self.http = http
-        self.timeout = .nanoseconds(Int64(timeout.components.seconds) * 1_000_000_000 + Int64(timeout.components.attoseconds / 1_000_000_000))
+        self.timeout = TimeAmount(timeout)
     }
 
     /// What a write did.

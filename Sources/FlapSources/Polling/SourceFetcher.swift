@@ -54,7 +54,7 @@ struct SourceFetcher: Sendable {
         }
         let response: HTTPClientResponse
         do {
-            response = try await http.execute(request, timeout: .seconds(definition.timeout.components.seconds))
+            response = try await http.execute(request, timeout: TimeAmount(definition.timeout))
         } catch {
             throw Failure(problem: SourceProblem(Self.describe(error, timeout: definition.timeout)))
         }
