@@ -14,22 +14,22 @@ struct RoomCommand: AsyncParsableCommand {
     struct Show: AsyncParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Show the room the kiosk is in.")
         @OptionGroup var connection: ConnectionOptions
-        @Flag(help: "Print flapd's JSON answer.") var json = false
+        @OptionGroup var answer: JSONAnswerOption
 
         func run() async throws {
             let reply = try await connection.connection().request("GET", "/v1/room")
-            try RoomCommand.print(reply, json: json)
+            try RoomCommand.print(reply, answer: answer)
         }
     }
 
     struct Create: AsyncParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Open a room for two; the other person joins with its code.")
         @OptionGroup var connection: ConnectionOptions
-        @Flag(help: "Print flapd's JSON answer.") var json = false
+        @OptionGroup var answer: JSONAnswerOption
 
         func run() async throws {
             let reply = try await connection.connection().request("POST", "/v1/room", json: Data(#"{"create":"pair"}"#.utf8))
-            try RoomCommand.print(reply, json: json)
+            try RoomCommand.print(reply, answer: answer)
         }
     }
 
@@ -37,12 +37,12 @@ struct RoomCommand: AsyncParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Join the room with this code (six letters and digits, as another kiosk shows it).")
         @OptionGroup var connection: ConnectionOptions
         @Argument(help: "The room's code.") var code: String
-        @Flag(help: "Print flapd's JSON answer.") var json = false
+        @OptionGroup var answer: JSONAnswerOption
 
         func run() async throws {
             let body = try JSONEncoder().encode(["code": code])
             let reply = try await connection.connection().request("POST", "/v1/room", json: body)
-            try RoomCommand.print(reply, json: json)
+            try RoomCommand.print(reply, answer: answer)
         }
     }
 
@@ -86,12 +86,9 @@ struct RoomCommand: AsyncParsableCommand {
     }
 
     /// The room in a few lines, or flapd's JSON.
-    static func print(_ reply: FlapdConnection.Reply, json: Bool) throws {
+    static func print(_ reply: FlapdConnection.Reply, answer: JSONAnswerOption) throws {
         guard reply.status == 200 || reply.status == 201 else { throw ConnectionError("flapd answered \(reply.status): \(reply.error)") }
-        if json {
-            StandardStream.writeOutput(String(decoding: reply.body, as: UTF8.self) + "\n")
-            return
-        }
+        if answer.printed(reply) { return }
         let room = reply.decoded(RoomStateAnswer.self)
         let members = room?.members ?? []
         let clusters = room?.clusters ?? []

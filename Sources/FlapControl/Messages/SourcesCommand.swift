@@ -13,11 +13,11 @@ struct SourcesCommand: AsyncParsableCommand {
     struct List: AsyncParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Each source's state and the values {{source.value}} gives now, and each trigger.")
         @OptionGroup var connection: ConnectionOptions
-        @Flag(help: "Print flapd's JSON answer.") var json = false
+        @OptionGroup var answer: JSONAnswerOption
 
         func run() async throws {
             let reply = try await connection.connection().expect("GET", "/v1/sources")
-            if json { return StandardStream.writeOutput(String(decoding: reply.body, as: UTF8.self) + "\n") }
+            if answer.printed(reply) { return }
             let answer = (try? JSONValue(parsing: reply.body)) ?? .null
             var lines: [String] = []
             for source in answer["sources"]?.array ?? [] {

@@ -14,12 +14,12 @@ struct ScheduleCommand: AsyncParsableCommand {
     struct List: AsyncParsableCommand {
         static let configuration = CommandConfiguration(abstract: "The schedules, with when each next fires.")
         @OptionGroup var connection: ConnectionOptions
-        @Flag(help: "Print flapd's JSON answer.") var json = false
+        @OptionGroup var answer: JSONAnswerOption
 
         func run() async throws {
             let reply = try await connection.connection().request("GET", "/v1/schedules")
             guard reply.status == 200 else { throw InputError("flapd answered \(reply.status): \(reply.error)") }
-            if json { return print(String(decoding: reply.body, as: UTF8.self)) }
+            if answer.printed(reply) { return }
             let schedules = reply.decoded(SchedulesAnswer.self)?.schedules ?? []
             if schedules.isEmpty { return print("no schedules") }
             let zone = ZoneRules.current()

@@ -17,8 +17,7 @@ struct SlotsCommand: AsyncParsableCommand {
     @Flag(help: "End the temporary message now: the board goes back to what it covered.")
     var endTemporary = false
 
-    @Flag(help: "Print flapd's JSON answer.")
-    var json = false
+    @OptionGroup var answer: JSONAnswerOption
 
     func run() async throws {
         let flapd = try connection.connection()
@@ -33,7 +32,7 @@ struct SlotsCommand: AsyncParsableCommand {
             return print("cleared \(clear)")
         }
         let reply = try await flapd.request("GET", "/v1/slots")
-        if json { return print(String(decoding: reply.body, as: UTF8.self)) }
+        if answer.printed(reply) { return }
         let slots = reply.decoded(SlotsAnswer.self)?.slots ?? []
         if slots.isEmpty { print("no messages") }
         let zone = ZoneRules.current()
@@ -60,15 +59,14 @@ struct ReceiptsCommand: AsyncParsableCommand {
     @Option(help: "How many (1 to 500; default 20).")
     var limit: Int = 20
 
-    @Flag(help: "Print flapd's JSON answer.")
-    var json = false
+    @OptionGroup var answer: JSONAnswerOption
 
     func run() async throws {
         guard (1...500).contains(limit) else { throw InputError("--limit must be 1 to 500, not \(limit)") }
         var path = "/v1/receipts?limit=\(limit)"
         if let sender { path += "&sender=\(sender.pathSegment)" }
         let reply = try await connection.connection().expect("GET", path)
-        if json { return print(String(decoding: reply.body, as: UTF8.self)) }
+        if answer.printed(reply) { return }
         let receipts = reply.decoded(ReceiptsAnswer.self)?.receipts ?? []
         if receipts.isEmpty { print(sender.map { "no messages from \($0)" } ?? "no messages") }
         let zone = ZoneRules.current()

@@ -13,12 +13,12 @@ struct QueueCommand: AsyncParsableCommand {
         static let configuration = CommandConfiguration(abstract: "The latest writes, newest first, and how each board is doing.")
         @OptionGroup var connection: ConnectionOptions
         @Option(help: "How many writes.") var limit = 20
-        @Flag(help: "Print flapd's JSON answer.") var json = false
+        @OptionGroup var answer: JSONAnswerOption
 
         func run() async throws {
             let flapd = try connection.connection()
             let reply = try await flapd.expect("GET", "/v1/queue?limit=\(limit)")
-            if json { return StandardStream.writeOutput(String(decoding: reply.body, as: UTF8.self) + "\n") }
+            if answer.printed(reply) { return }
             let status = try await flapd.request("GET", "/v1/status").decoded(StatusAnswer.self)
             var lines: [String] = []
             for board in status?.boards ?? [] {

@@ -20,8 +20,7 @@ struct ScheduledCommand: AsyncParsableCommand {
     @Argument(help: "With cancel: the message id.")
     var id: String?
 
-    @Flag(help: "Print flapd's JSON answer.")
-    var json = false
+    @OptionGroup var answer: JSONAnswerOption
 
     func run() async throws {
         let flapd = try connection.connection()
@@ -29,7 +28,7 @@ struct ScheduledCommand: AsyncParsableCommand {
         case .list:
             let reply = try await flapd.request("GET", "/v1/scheduled")
             guard reply.status == 200 else { throw InputError("flapd answered \(reply.status): \(reply.error)") }
-            if json { return print(String(decoding: reply.body, as: UTF8.self)) }
+            if answer.printed(reply) { return }
             let waiting = reply.decoded(ScheduledAnswer.self)?.scheduled ?? []
             if waiting.isEmpty { return print("nothing scheduled") }
             let zone = ZoneRules.current()

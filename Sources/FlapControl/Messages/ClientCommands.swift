@@ -127,12 +127,11 @@ struct BoardCommand: AsyncParsableCommand {
 
     @OptionGroup var connection: ConnectionOptions
 
-    @Flag(help: "Print flapd's JSON answer.")
-    var json = false
+    @OptionGroup var answer: JSONAnswerOption
 
     func run() async throws {
         let reply = try await connection.connection().request("GET", "/v1/board")
-        if json { return print(String(decoding: reply.body, as: UTF8.self)) }
+        if answer.printed(reply) { return }
         for panel in reply.decoded(BoardAnswer.self)?.panels ?? [] {
             let moving = panel.moving == true ? " (moving)" : ""
             print("panel \(panel.id ?? "?")\(moving), message \(panel.message ?? "none")")
@@ -148,12 +147,11 @@ struct StatusCommand: AsyncParsableCommand {
 
     @OptionGroup var connection: ConnectionOptions
 
-    @Flag(help: "Print flapd's JSON answer.")
-    var json = false
+    @OptionGroup var answer: JSONAnswerOption
 
     func run() async throws {
         let reply = try await connection.connection().request("GET", "/v1/status")
-        if json { return print(String(decoding: reply.body, as: UTF8.self)) }
+        if answer.printed(reply) { return }
         let status = reply.decoded(StatusAnswer.self)
         print("flapd \(status?.version ?? "?"), up \(status?.uptimeSeconds ?? 0) s")
         for panel in status?.panels ?? [] {

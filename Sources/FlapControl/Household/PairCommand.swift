@@ -10,7 +10,7 @@ struct PairCommand: AsyncParsableCommand {
         discussion: HelpExamples.discussion("pair"))
     @OptionGroup var connection: ConnectionOptions
     @Option(help: LinkAnswer.hostHelp) var host: String?
-    @Flag(help: "Print flapd's JSON answer instead.") var json = false
+    @OptionGroup var answer: JSONAnswerOption
 
     func run() async throws {
         let flapd = try connection.connection()
@@ -19,7 +19,7 @@ struct PairCommand: AsyncParsableCommand {
             if reply.status == 400 { throw InputError(reply.error) }
             throw ConnectionError("flapd answered \(reply.status): \(reply.error)")
         }
-        if json { return StandardStream.writeOutput(String(decoding: reply.body, as: UTF8.self) + "\n") }
+        if answer.printed(reply) { return }
         let link = try LinkAnswer.from(reply)
         StandardStream.writeOutput(try LinkAnswer.scanText(link, for: "your phone", plainPort: flapd.port))
     }
@@ -36,7 +36,7 @@ struct InviteCommand: AsyncParsableCommand {
     @Argument(help: "Their name, as the board's lists show it (\"Mum\").") var name: String
     @Option(help: "The sender id their messages carry (default: the name in lower case).") var sender: String?
     @Option(help: LinkAnswer.hostHelp) var host: String?
-    @Flag(help: "Print flapd's JSON answer instead.") var json = false
+    @OptionGroup var answer: JSONAnswerOption
 
     func run() async throws {
         var body: [String: String] = ["name": name]
@@ -49,7 +49,7 @@ struct InviteCommand: AsyncParsableCommand {
             if reply.status == 400 || reply.status == 409 { throw InputError(reply.error) }
             throw ConnectionError("flapd answered \(reply.status): \(reply.error)")
         }
-        if json { return StandardStream.writeOutput(String(decoding: reply.body, as: UTF8.self) + "\n") }
+        if answer.printed(reply) { return }
         struct Invited: Decodable { struct Member: Decodable { var name: String; var sender: String }; var member: Member; var invitation: LinkAnswer }
         guard let invited = reply.decoded(Invited.self) else { throw ConnectionError("flapd's answer could not be read: \(reply.error)") }
         StandardStream.writeOutput("\(invited.member.name) sends as \(invited.member.sender).\n\n"

@@ -13,11 +13,11 @@ struct TemplateCommand: AsyncParsableCommand {
     struct List: AsyncParsableCommand {
         static let configuration = CommandConfiguration(abstract: "The quick messages, by name.")
         @OptionGroup var connection: ConnectionOptions
-        @Flag(help: "Print flapd's JSON answer.") var json = false
+        @OptionGroup var answer: JSONAnswerOption
 
         func run() async throws {
             let reply = try await connection.connection().expect("GET", "/v1/templates")
-            if json { return StandardStream.writeOutput(String(decoding: reply.body, as: UTF8.self) + "\n") }
+            if answer.printed(reply) { return }
             let templates = reply.decoded(TemplatesAnswer.self)?.templates ?? []
             let lines = templates.map { template -> String in
                 let what = template.fields?.text.map { $0.replacing("\n", with: " / ") } ?? (template.fields?.codes != nil ? "(codes)" : "(pattern)")

@@ -28,8 +28,7 @@ struct CalibrateCommand: AsyncParsableCommand {
     @Option(help: "Move the offset by this many tenths of a flap (negative: back).")
     var nudge: Int?
 
-    @Flag(help: "Print flapd's JSON answer.")
-    var json = false
+    @OptionGroup var answer: JSONAnswerOption
 
     func validate() throws {
         if steps != nil, nudge != nil { throw ValidationError("give --steps or --nudge, not both") }
@@ -49,7 +48,7 @@ struct CalibrateCommand: AsyncParsableCommand {
             reply = try await flapd.request("GET", path)
         }
         guard reply.status == 200 else { throw InputError(reply.error) }
-        if json { return print(String(decoding: reply.body, as: UTF8.self)) }
+        if answer.printed(reply) { return }
         let answer = reply.decoded(CalibrationAnswer.self)
         let columns = answer?.columns ?? 1
         let offsets = answer?.offsets ?? []
