@@ -7,7 +7,7 @@ import TestSupport
 
 /// Sources fetched from a web server on 127.0.0.1 (Tests/Peers/content_server.py), on a manual
 /// clock: nothing leaves the machine.
-@Suite struct SourceHubTests {
+@Suite(.cleansUp) struct SourceHubTests {
     /// A hub over the content server, its state in a folder of its own, its time moved by hand.
     final class Bench: Sendable {
         let server: ContentServer
@@ -58,7 +58,7 @@ import TestSupport
 
     @Test func openMeteoValuesByPointerThenA304KeepsThem() async throws {
         let bench = try await Bench()
-        defer { Task { await bench.stop() } }
+        teardown { await bench.stop() }
         let path = "/v1/forecast?latitude=52.52&longitude=13.41"
         try await bench.server.route(path, body: Data(try CalendarTests.fixture("open-meteo.json")), contentType: "application/json", etag: "\"w1\"")
         let hub = bench.hub([Self.weather(bench)])
@@ -85,7 +85,7 @@ import TestSupport
 
     @Test func aHomeAssistantEntityWithItsTokenFromAFileNeverShown() async throws {
         let bench = try await Bench()
-        defer { Task { await bench.stop() } }
+        teardown { await bench.stop() }
         try await bench.server.route("/api/states/sensor.outdoor_temperature", body: Data(try CalendarTests.fixture("home-assistant-state.json")),
                                      contentType: "application/json", lastModified: "Thu, 26 Nov 2026 06:58:12 GMT")
         try FileManager.default.createDirectory(atPath: bench.directory, withIntermediateDirectories: true)
@@ -116,7 +116,7 @@ import TestSupport
 
     @Test func aFailingServerKeepsTheLastGoodValueUntilItIsStale() async throws {
         let bench = try await Bench()
-        defer { Task { await bench.stop() } }
+        teardown { await bench.stop() }
         let path = "/v1/forecast?latitude=52.52&longitude=13.41"
         try await bench.server.route(path, body: Data(try CalendarTests.fixture("open-meteo.json")), contentType: "application/json")
         let hub = bench.hub([Self.weather(bench, every: .seconds(600), staleAfter: .seconds(3600))])
@@ -152,7 +152,7 @@ import TestSupport
 
     @Test func aHangingServerTimesOutAndGarbageIsRefusedKeepingTheLastGood() async throws {
         let bench = try await Bench()
-        defer { Task { await bench.stop() } }
+        teardown { await bench.stop() }
         let path = "/v1/forecast?latitude=52.52&longitude=13.41"
         try await bench.server.route(path, body: Data(try CalendarTests.fixture("open-meteo.json")), contentType: "application/json")
         let hub = bench.hub([Self.weather(bench, timeout: .seconds(1))])
@@ -176,7 +176,7 @@ import TestSupport
 
     @Test func theLastGoodValueIsThereAfterARestartBeforeAnyFetch() async throws {
         let bench = try await Bench()
-        defer { Task { await bench.stop() } }
+        teardown { await bench.stop() }
         let path = "/v1/forecast?latitude=52.52&longitude=13.41"
         try await bench.server.route(path, body: Data(try CalendarTests.fixture("open-meteo.json")), contentType: "application/json", etag: "\"w1\"")
         let first = bench.hub([Self.weather(bench)])
@@ -203,7 +203,7 @@ import TestSupport
 
     @Test func feedsAndACalendarGiveTheirValues() async throws {
         let bench = try await Bench()
-        defer { Task { await bench.stop() } }
+        teardown { await bench.stop() }
         try await bench.server.route("/news.rss", body: Data(try CalendarTests.fixture("news.rss")), contentType: "application/rss+xml")
         try await bench.server.route("/releases.atom", body: Data(try CalendarTests.fixture("releases.atom")), contentType: "application/atom+xml")
         try await bench.server.route("/family.ics", body: Data(try CalendarTests.fixture("household.ics")), contentType: "text/calendar")
@@ -248,7 +248,7 @@ import TestSupport
 
     @Test func aWebhookTakesItsFieldsKeepsThemAndRefusesOthers() async throws {
         let bench = try await Bench()
-        defer { Task { await bench.stop() } }
+        teardown { await bench.stop() }
         let door = SourceDefinition(name: "door", kind: .webhook, fields: ["state", "who"])
         let hub = bench.hub([door])
         #expect(Self.health(hub, bench, "door")?.state == .missing)
@@ -276,7 +276,7 @@ import TestSupport
     /// restart. It runs until it is cancelled, taking pushes.
     @Test func aHubWithOnlyWebhooksRunsUntilCancelled() async throws {
         let bench = try await Bench()
-        defer { Task { await bench.stop() } }
+        teardown { await bench.stop() }
         let hub = bench.hub([SourceDefinition(name: "door", kind: .webhook, fields: ["state"])])
         let first = await withTaskGroup(of: String.self) { group in
             group.addTask { await hub.run(); return "the hub returned" }
@@ -299,7 +299,7 @@ import TestSupport
     /// unpack to gigabytes) is not unpacked: the fetch fails saying why, and nothing is read.
     @Test func aCompressedAnswerIsRefusedUnread() async throws {
         let bench = try await Bench()
-        defer { Task { await bench.stop() } }
+        teardown { await bench.stop() }
         let path = "/v1/forecast?latitude=52.52&longitude=13.41"
         try await bench.server.route(path, body: Data([0x1F, 0x8B, 0x08, 0x00, 0, 0, 0, 0]), contentType: "application/json", contentEncoding: "gzip")
         let hub = bench.hub([Self.weather(bench)])
@@ -314,7 +314,7 @@ import TestSupport
     /// second, and says how long to wait.
     @Test func aWebhookFloodIsHeldToItsRate() async throws {
         let bench = try await Bench()
-        defer { Task { await bench.stop() } }
+        teardown { await bench.stop() }
         let hub = bench.hub([SourceDefinition(name: "door", kind: .webhook, fields: ["state"])])
         for index in 0..<WebhookRate.burst { _ = try hub.push("door", body: ["state": .number(Double(index))]) }
         do {

@@ -164,8 +164,9 @@ public actor Inbox {
     }
 
     /// Queues `operation` for the writer, starting the writer if it is idle; its answer comes
-    /// once the group it is written in commits.
-    private func enqueue<T: Sendable>(_ operation: @escaping @Sendable (inout InboxWriter) throws -> T) -> Pending<T> {
+    /// once the group it is written in commits. (Internal for the tests, which queue many in
+    /// one turn of the actor to see them grouped whatever the machine's speed.)
+    func enqueue<T: Sendable>(_ operation: @escaping @Sendable (inout InboxWriter) throws -> T) -> Pending<T> {
         let pending = Pending<T>()
         queue.append(QueuedOperation(
             run: { writer in

@@ -9,7 +9,7 @@ import TestSupport
 /// Tests/Peers/schemathesis.toml, where that one check is left out for those operations).
 /// Bounded (25 examples an operation, a fixed seed); the event stream is left out (it never
 /// ends, by design; `LiveBoardsTests` checks its events against the description).
-@Suite(.cleansUp, .serialized, .timeLimit(.minutes(5))) struct OpenAPIFuzzTests {
+@Suite(.cleansUp, .serialized, .timeLimit(.minutes(5))) struct OpenAPIFuzzLoadTests {
     func fuzz(_ flapd: FlapdProcess, key: String?) async throws -> ProcessRunner.Result {
         let python = try await PythonPeer.python()
         let schemathesis = URL(fileURLWithPath: python).deletingLastPathComponent().appendingPathComponent("schemathesis").path

@@ -5,7 +5,7 @@ import TestSupport
 /// Slow, idle, vanished and too many connections, on both ports of a running flapd: each is
 /// closed in time, one too many is answered 503 while `/healthz` still answers, a body that never
 /// ends is answered 408, and the descriptors come back.
-@Suite(.cleansUp, .timeLimit(.minutes(3)), .serialized) struct ConnectionLimitsTests {
+@Suite(.cleansUp, .timeLimit(.minutes(3)), .serialized) struct ConnectionLimitsLoadTests {
     func abuse(port: Int, key: String, held: Int) async throws -> [String: Any] {
         let result = try await ProcessRunner.run(try await PythonPeer.python(), [
             PythonPeer.peersDirectory.appendingPathComponent("connection_abuse.py").path, "\(port)", key, "\(held)",
