@@ -138,7 +138,7 @@ let package = Package(
             name: "FlapPictures",
             dependencies: ["FlapCore", .product(name: "CompressNIO", package: "compress-nio"), .product(name: "NIOCore", package: "swift-nio")]),
         // Rooms over MQTT: a kiosk's view of a room and the members it hosts.
-        .target(name: "FlapRooms", dependencies: ["Wematch", "FlapMQTTClient", "FlapHeartRate", "FlapHardware", .product(name: "Logging", package: "swift-log")]),
+        .target(name: "FlapRooms", dependencies: ["Wematch", "FlapMQTTClient", "FlapHeartRate", "FlapHardware", "FlapPrimitives", .product(name: "Logging", package: "swift-log")]),
         // A real Vestaboard through its APIs: the client, the persistent delivery queue.
         .target(
             name: "FlapVestaboard",

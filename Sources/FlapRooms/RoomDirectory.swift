@@ -1,4 +1,5 @@
 import FlapMQTTClient
+import FlapPrimitives
 import Wematch
 
 /// The codes people join rooms by, as the broker holds them: every retained listing under
@@ -7,6 +8,8 @@ public actor RoomDirectory<C: Clock<Duration>> {
     private let reader: TopicReader
     private let clock: C
     private var listings: [RoomCode: RoomListing] = [:]
+    /// Told each time a listing comes or goes, for those waiting for one.
+    private let changes = Watchers<Void>()
 
     public init(options: MQTTOptions, clock: C) throws(MQTTError) {
         reader = try TopicReader(options: options)
@@ -22,15 +25,29 @@ public actor RoomDirectory<C: Clock<Duration>> {
 
     private func take(_ code: RoomCode, _ payload: [UInt8]) {
         listings[code] = payload.isEmpty ? nil : try? RoomMessages.listing(payload)
+        changes.yield(())
     }
 
-    /// The room `code` stands for, waiting up to `patience` for the broker to tell (its
-    /// retained listings come just after connecting).
+    /// The room `code` stands for, waiting up to `patience` (on the clock) for the broker to
+    /// tell (its retained listings come just after connecting): answered as the listing
+    /// arrives, not at the next look, so a slow broker and a fast clock cannot miss each other.
     public func listing(for code: RoomCode, patience: Duration = .seconds(3)) async -> RoomListing? {
+        if let listing = listings[code] { return listing }
+        // Watched from the same turn of the actor as the look above: nothing comes between.
+        let changed = changes.watch(bufferingPolicy: .bufferingNewest(1))
         let deadline = clock.now.advanced(by: patience)
-        while true {
-            if let listing = listings[code] { return listing }
-            guard clock.now < deadline, (try? await clock.sleep(for: .milliseconds(50))) != nil else { return nil }
+        return await withTaskGroup(of: RoomListing?.self) { group in
+            group.addTask {
+                for await _ in changed { if let listing = await self.listings[code] { return listing } }
+                return nil
+            }
+            group.addTask { [clock] in
+                try? await clock.sleep(until: deadline, tolerance: nil)
+                return nil
+            }
+            let first = await group.next() ?? nil
+            group.cancelAll()
+            return first
         }
     }
 

@@ -40,7 +40,7 @@ import Testing
         let took = run(&module, &mechanism) { $0.state == .sensorError && $0.acceleration == 0 }
         // A turn and two flaps at an eighth of full acceleration, then its deceleration.
         #expect(mechanism.stepsTurned == 54 * (2048 / 52) + 8)
-        #expect(took > .seconds(8) && took < .seconds(10))
+        #expect(took > .seconds(8) && took < .seconds(10), "simulated time (the ticks' sum), not the machine's")
         #expect(!module.isMoving)
     }
 
