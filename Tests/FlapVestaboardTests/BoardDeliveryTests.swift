@@ -1,12 +1,14 @@
 import Foundation
 import Logging
+import Synchronization
 import Testing
 import TestSupport
 @testable import FlapVestaboard
 
-/// The delivery queue and its worker against the fake Vestaboard over real HTTP, time on a
-/// manual clock (the HTTP itself is real and quick).
-@Suite(.timeLimit(.minutes(2))) struct BoardDeliveryTests {
+/// The delivery queue and its worker against the fake Vestaboard over real HTTP, the worker's
+/// waits on a manual clock: the clock moves only while the worker sleeps on it, and the HTTP is
+/// waited for as it comes (its timeout, real time, is far from anything a test waits on).
+@Suite(.cleansUp, .timeLimit(.minutes(3))) struct BoardDeliveryTests {
     let base = Date(timeIntervalSince1970: 1_800_000_000)
 
     func rows(_ code: Int) -> [[Int]] { (0..<6).map { r in (0..<22).map { c in r == 2 && c == 3 ? code : 0 } } }
@@ -31,24 +33,29 @@ import TestSupport
         let delivery = BoardDelivery(panel: "wall", client: VestaboardClient(api: api(fake), timeout: timeout), queue: queue, clock: clock,
                                      now: { base.addingTimeInterval(clock.now.offset / .seconds(1)) }, onConflict: onConflict,
                                      logger: Logger(label: "test"))
-        return Rig(board: fake, clock: clock, queue: queue, delivery: delivery, path: path, running: Task { await delivery.run() })
+        let running = Task { await delivery.run() }
+        teardown {
+            running.cancel()
+            await running.value
+            if board == nil { await fake.stop() }
+        }
+        return Rig(board: fake, clock: clock, queue: queue, delivery: delivery, path: path, running: running)
     }
 
-    /// Waits (in real time: the HTTP is real) until `condition` holds, moving the manual clock
-    /// on by `step` each time the worker sleeps on it.
+    /// Waits until `condition` holds, moving the manual clock on by `step` each time the worker
+    /// sleeps on it, and otherwise looking again shortly (the HTTP is real); the suite's time
+    /// limit, not a count of looks, ends a wait that never ends.
     func until(_ clock: ManualClock, step: Duration = .milliseconds(500), _ condition: @Sendable () async throws -> Bool) async throws -> Bool {
-        for _ in 0..<2000 {
+        while true {
             if try await condition() { return true }
             if clock.hasSleepers { await clock.advance(by: step) } else { try await Task.sleep(for: .milliseconds(5)) }
         }
-        return false
     }
 
     func state(_ queue: DeliveryQueue, _ id: Int64) -> Delivery.State? { try? queue.delivery(id)?.state }
 
     @Test func aBoardIsWrittenThroughTheLocalAPIWithItsTransition() async throws {
         let rig = try await rig { .local($0.url, key: $0.localKey) }
-        defer { rig.running.cancel(); Task { await rig.board.stop() } }
         let sent = try await rig.delivery.send(rows(8), transition: BoardTransition(strategy: "column", stepSize: 2, stepIntervalMs: 50),
                                                strategy: .queued, messageId: "m1")
         #expect(try await until(rig.clock) { state(rig.queue, sent.id) == .sent })
@@ -62,10 +69,10 @@ import TestSupport
     }
 
     @Test func failuresAreRetriedAt2_4_8_16And32SecondsAndFinalOnesAreNot() async throws {
-        let rig = try await rig({ .local($0.url, key: $0.localKey) }, timeout: .seconds(1))
-        defer { rig.running.cancel(); Task { await rig.board.stop() } }
+        // A timeout that a busy machine's ordinary answer never reaches, and an answer far past it.
+        let rig = try await rig({ .local($0.url, key: $0.localKey) }, timeout: .seconds(5))
         // A 500, a dropped connection, an answer past the timeout: retried, then it lands.
-        try await rig.board.fail("500", "drop", "slow:2")
+        try await rig.board.fail("500", "drop", "slow:20")
         let sent = try await rig.delivery.send(rows(1), transition: nil, strategy: .queued, messageId: nil)
         let waits = Waits()
         let base = self.base
@@ -97,7 +104,6 @@ import TestSupport
 
     @Test func retryAfterIsHonoured() async throws {
         let rig = try await rig { .local($0.url, key: $0.localKey) }
-        defer { rig.running.cancel(); Task { await rig.board.stop() } }
         try await rig.board.fail("429:7")
         let sent = try await rig.delivery.send(rows(4), transition: nil, strategy: .queued, messageId: nil)
         #expect(try await until(rig.clock, step: .milliseconds(100)) { (try rig.queue.delivery(sent.id)?.attempts ?? 0) == 1 && state(rig.queue, sent.id) == .pending })
@@ -108,10 +114,9 @@ import TestSupport
 }
 
 /// Retry waits seen, from the polling closure.
-final class Waits: @unchecked Sendable {
-    private let lock = NSLock()
-    private var seen: [TimeInterval] = []
-    var count: Int { lock.withLock { seen.count } }
-    var values: [TimeInterval] { lock.withLock { seen } }
-    func append(_ value: TimeInterval) { lock.withLock { seen.append(value) } }
+final class Waits: Sendable {
+    private let seen = Mutex<[TimeInterval]>([])
+    var count: Int { seen.withLock { $0.count } }
+    var values: [TimeInterval] { seen.withLock { $0 } }
+    func append(_ value: TimeInterval) { seen.withLock { $0.append(value) } }
 }
