@@ -3,6 +3,7 @@ import FlapHardware
 import FlapLinux
 import Foundation
 import Logging
+import Synchronization
 import Testing
 import TestSupport
 @testable import FlapDisplay
@@ -71,9 +72,8 @@ import TestSupport
 }
 
 /// Set once, from any thread.
-final class OpenFlag: @unchecked Sendable {
-    private let lock = NSLock()
-    private var value = false
-    func set() { lock.withLock { value = true } }
-    var isSet: Bool { lock.withLock { value } }
+final class OpenFlag: Sendable {
+    private let value = Mutex(false)
+    func set() { value.withLock { $0 = true } }
+    var isSet: Bool { value.withLock { $0 } }
 }

@@ -1,6 +1,7 @@
 import FlapMQTTClient
 import FlapMQTT
 import Foundation
+import Synchronization
 import Testing
 import TestSupport
 
@@ -77,9 +78,8 @@ import TestSupport
     }
 }
 
-final class Counter: @unchecked Sendable {
-    private let lock = NSLock()
-    private var count = 0
-    func increment() { lock.withLock { count += 1 } }
-    var value: Int { lock.withLock { count } }
+final class Counter: Sendable {
+    private let count = Mutex(0)
+    func increment() { count.withLock { $0 += 1 } }
+    var value: Int { count.withLock { $0 } }
 }

@@ -1,6 +1,7 @@
 import FlapMQTTClient
 import FlapMQTT
 import Foundation
+import Synchronization
 import Testing
 import TestSupport
 
@@ -11,11 +12,10 @@ import Glibc
 /// flapd on a real mosquitto broker: messages in through its topics, receipts and state out.
 @Suite(.cleansUp, .timeLimit(.minutes(2))) struct MQTTServiceTests {
     /// Watches topics with a client of its own and collects what arrives.
-    final class Watcher: @unchecked Sendable {
+    final class Watcher: Sendable {
         let client: MQTTClient
-        private let lock = NSLock()
-        private var received: [MQTTMessage] = []
-        private var task: Task<Void, Never>?
+        private let received = Mutex<[MQTTMessage]>([])
+        private let task = Mutex<Task<Void, Never>?>(nil)
 
         init(port: Int, topics: [String]) async throws {
             let id = "watch-\(UUID().uuidString.prefix(6))"
@@ -25,18 +25,19 @@ import Glibc
             // subscription is in place and every retained message of those topics has arrived.
             let marker = "\(id)/ready"
             let ready = ConnectFlag()
-            task = Task { [client, lock] in
+            let started = Task { [client, self] in
                 for await event in client.events {
                     switch event {
                     case .connected(0, _):
                         for topic in topics + [marker] { try? client.subscribe(topic, qos: 1) }
                         try? client.publish(marker, Array("ready".utf8), qos: 1)
                     case .message(let m) where m.topic == marker: ready.set()
-                    case .message(let m): lock.withLock { self.received.append(m) }
+                    case .message(let m): self.received.withLock { $0.append(m) }
                     default: break
                     }
                 }
             }
+            task.withLock { $0 = started }
             client.start()
             // 40 s, as `until`: at the start of the suite a dozen brokers and flapd processes start
             // on two cores at once (one CI run took more than 10 s here).
@@ -45,9 +46,9 @@ import Glibc
             }
         }
 
-        func stop() { client.stop(); task?.cancel() }
+        func stop() { client.stop(); task.withLock { $0 }?.cancel() }
 
-        var messages: [MQTTMessage] { lock.withLock { received } }
+        var messages: [MQTTMessage] { received.withLock { $0 } }
 
         func json(on topic: String) -> [[String: Any]] {
             messages.filter { $0.topic == topic }.compactMap { try? JSONSerialization.jsonObject(with: Data($0.payload)) as? [String: Any] }
@@ -61,11 +62,10 @@ import Glibc
         }
     }
 
-    final class ConnectFlag: @unchecked Sendable {
-        private let lock = NSLock()
-        private var value = false
-        func set() { lock.withLock { value = true } }
-        var isSet: Bool { lock.withLock { value } }
+    final class ConnectFlag: Sendable {
+        private let value = Mutex(false)
+        func set() { value.withLock { $0 = true } }
+        var isSet: Bool { value.withLock { $0 } }
     }
 
     func publish(_ broker: MosquittoBroker, _ topic: String, _ payload: String, retain: Bool = false) async throws {

@@ -1,3 +1,4 @@
+import Synchronization
 import Foundation
 
 #if canImport(Glibc)
@@ -9,12 +10,12 @@ import Glibc
 /// Foundation's `Process`, started from a concurrency thread, passes on a blocked SIGTERM
 /// (swift-corelibs-foundation issue 4772), so a graceful-shutdown test would wait forever.
 /// stdout and stderr go to files that tests read while it runs.
-public final class ChildProcess: @unchecked Sendable {
+public final class ChildProcess: Sendable {
     public let pid: pid_t
     public let stdoutPath: String
     public let stderrPath: String
-    private var exitStatus: Int32?
-    private let lock = NSLock()
+    /// The exit status once reaped (a process is reaped once).
+    private let exitStatus = Mutex<Int32?>(nil)
 
     public init(_ program: String, _ arguments: [String], environment: [String: String]? = nil) throws {
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent("child-\(UUID().uuidString)").path
@@ -69,7 +70,7 @@ public final class ChildProcess: @unchecked Sendable {
 
     /// The exit status if the process has exited (128 + signal when killed).
     public func poll() -> Int32? {
-        lock.withLock {
+        exitStatus.withLock { exitStatus in
             if let exitStatus { return exitStatus }
             var status: Int32 = 0
             guard waitpid(pid, &status, WNOHANG) == pid else { return nil }

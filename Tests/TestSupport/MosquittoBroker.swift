@@ -1,3 +1,4 @@
+import Synchronization
 import Foundation
 
 #if canImport(Glibc)
@@ -126,9 +127,8 @@ public final class MosquittoBroker: Sendable {
 }
 
 /// Holds the broker's current process across restarts.
-final class ChildProcessBox: @unchecked Sendable {
-    private let lock = NSLock()
-    private var value: ChildProcess?
-    var child: ChildProcess? { lock.withLock { value } }
-    func set(_ child: ChildProcess) { lock.withLock { value = child } }
+final class ChildProcessBox: Sendable {
+    private let value = Mutex<ChildProcess?>(nil)
+    var child: ChildProcess? { value.withLock { $0 } }
+    func set(_ child: ChildProcess) { value.withLock { $0 = child } }
 }
