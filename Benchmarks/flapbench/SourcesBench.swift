@@ -20,7 +20,7 @@ struct SourcesBench {
             var calendar = try Calendar(bytes: bytes)
             let read = time { calendar = try! Calendar(bytes: bytes) }
             write("\(name): read \(bytes.count / 1024) KB", read)
-            let values = time { _ = SourceValues.values(of: definition, content: .calendar(calendar), fresh: true, updated: now, now: now, zone: zone) }
+            let values = time { _ = SourceValues.values(of: definition, content: SourceContent(calendar), fresh: true, updated: now, now: now, zone: zone) }
             write("\(name): values at an instant", values)
         }
     }

@@ -9,10 +9,10 @@ extension ConfigurationParser {
         if let name, !SourceDefinition.isName(name) {
             reader.fail("name", "\(name.debugDescription) must be lowercase letters, digits and _, starting with a letter (it is how templates name it: {{\(name).value}})")
         }
-        let kind: SourceDefinition.Kind? = reader.choice("kind")
+        let kind = reader.choice("kind", SourceKinds.names).flatMap(SourceKinds.named)
         guard let name, let kind else {
             if reader["name"] == nil { reader.fail("name", "each [[source]] needs a name, such as name = \"weather\" (templates say {{weather.temperature}})") }
-            if reader["kind"] == nil { reader.fail("kind", "each [[source]] needs kind = one of \(SourceDefinition.Kind.allCases.map(\.rawValue).joined(separator: ", "))") }
+            if reader["kind"] == nil { reader.fail("kind", "each [[source]] needs kind = one of \(SourceKinds.names.joined(separator: ", "))") }
             return nil
         }
         func strings(_ key: String) -> [String: String] {
@@ -28,8 +28,6 @@ extension ConfigurationParser {
             pointers: strings("values"), fields: reader.strings("fields") ?? [], limit: reader.int("limit") ?? 5,
             countdown: reader.string("countdown"), placeholder: reader.string("placeholder") ?? SourceDefinition.defaultPlaceholder,
             keyFile: reader.string("key_file"))
-        if definition.kind != .webhook, definition.keyFile != nil { reader.fail("key_file", "only a webhook has a key of its own") }
-        if definition.kind != .calendar, definition.countdown != nil { reader.fail("countdown", "only a calendar counts down to an event") }
         for problem in definition.problems where problem.key != "name" { reader.fail(problem.key, problem.problem) }
         definition.placeholder = String(definition.placeholder.prefix(22))
         return definition

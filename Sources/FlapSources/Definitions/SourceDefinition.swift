@@ -4,20 +4,10 @@ import FoundationEssentials
 /// values it gives templates (`{{weather.temperature}}` is the value `temperature` of the
 /// source `weather`).
 public struct SourceDefinition: Sendable, Equatable {
-    public enum Kind: String, Sendable, CaseIterable {
-        /// Any JSON document; values picked by JSON Pointer.
-        case json
-        /// An iCalendar file or URL: the next events, today's, a countdown.
-        case calendar
-        /// An RSS or Atom feed's headlines.
-        case feed
-        /// Values pushed in with `POST /v1/sources/{name}`.
-        case webhook
-    }
-
     /// Its name in templates: lowercase letters, digits and `_`, starting with a letter.
     public var name: String
-    public var kind: Kind
+    /// What it is (json, calendar, feed, webhook: ``SourceKinds``): how it is read and what it gives.
+    public var kind: any SourceKind
     /// `http://`, `https://` or `file://` (or a path), for every kind but webhooks.
     public var url: String?
     /// How often it is fetched.
@@ -46,14 +36,14 @@ public struct SourceDefinition: Sendable, Equatable {
 
     public static let defaultPlaceholder = "--"
 
-    public init(name: String, kind: Kind, url: String? = nil, every: Duration? = nil, staleAfter: Duration? = nil,
+    public init(name: String, kind: some SourceKind, url: String? = nil, every: Duration? = nil, staleAfter: Duration? = nil,
                 timeout: Duration = .seconds(20), headers: [String: String] = [:], headerFiles: [String: String] = [:],
                 pointers: [String: String] = [:], fields: [String] = [], limit: Int = 5, countdown: String? = nil,
                 placeholder: String = Self.defaultPlaceholder, keyFile: String? = nil) {
         self.name = name
         self.kind = kind
         self.url = url
-        let every = every ?? Self.defaultInterval(kind)
+        let every = every ?? kind.defaultInterval ?? Self.pushedInterval
         self.every = every
         self.staleAfter = staleAfter ?? max(every * 3, .seconds(3600))
         self.timeout = timeout
@@ -67,13 +57,19 @@ public struct SourceDefinition: Sendable, Equatable {
         self.keyFile = keyFile
     }
 
-    /// Every 10 minutes for JSON, 30 for calendars and feeds; a webhook is never fetched.
-    public static func defaultInterval(_ kind: Kind) -> Duration {
-        switch kind {
-        case .json: .seconds(600)
-        case .calendar, .feed: .seconds(1800)
-        case .webhook: .seconds(86_400)
-        }
+    /// A pushed source's `every`: never fetched, it only sets how soon its values are stale (three times this).
+    static let pushedInterval = Duration.seconds(86_400)
+
+    public static func == (a: SourceDefinition, b: SourceDefinition) -> Bool {
+        a.name == b.name && a.kind.name == b.kind.name && a.url == b.url && a.every == b.every && a.staleAfter == b.staleAfter
+            && a.timeout == b.timeout && a.headers == b.headers && a.headerFiles == b.headerFiles && a.pointers == b.pointers
+            && a.fields == b.fields && a.limit == b.limit && a.countdown == b.countdown && a.placeholder == b.placeholder && a.keyFile == b.keyFile
+    }
+
+    /// The settings given that belong to one kind or another (``SourceKind/settings``).
+    var kindSettingsGiven: [String] {
+        [("values", !pointers.isEmpty), ("fields", !fields.isEmpty), ("countdown", countdown != nil), ("key_file", keyFile != nil)]
+            .filter(\.1).map(\.0)
     }
 
     /// The shortest interval: a source is somebody's server.
@@ -85,30 +81,22 @@ public struct SourceDefinition: Sendable, Equatable {
         if !Self.isName(name) {
             found.append(("name", "\(name.debugDescription) must be lowercase letters, digits and _, starting with a letter (it is how templates name it: {{\(name).value}})"))
         }
-        switch kind {
-        case .webhook:
-            if url != nil { found.append(("url", "a webhook is not fetched; it is pushed to with POST /v1/sources/\(name)")) }
-            if fields.isEmpty { found.append(("fields", "a webhook names the values a push may set, such as fields = [\"state\", \"who\"]")) }
-            for field in fields where !Self.isName(field) { found.append(("fields", "\(field.debugDescription) must be lowercase letters, digits and _, starting with a letter")) }
-        case .json, .calendar, .feed:
+        if kind.isFetched {
             if let url {
                 if SourceLocation(url) == nil { found.append(("url", "\(url.debugDescription) must start with http://, https:// or file://, or be a path starting with /")) }
             } else {
-                found.append(("url", "a \(kind.rawValue) source needs a url (http://, https:// or file://)"))
+                found.append(("url", "a \(kind.name) source needs a url (http://, https:// or file://)"))
             }
             if every < Self.shortestInterval { found.append(("every", "must be at least 30 seconds")) }
+        } else if url != nil {
+            found.append(("url", "a \(kind.name) source is not fetched; it is pushed to with POST /v1/sources/\(name)"))
         }
-        if kind == .json {
-            if pointers.isEmpty { found.append(("values", "a json source names its values, such as values = { temperature = \"/current/temperature_2m\" }")) }
-            for (value, pointer) in pointers.sorted(by: { $0.key < $1.key }) {
-                if !Self.isName(value) { found.append(("values.\(value)", "the name must be lowercase letters, digits and _, starting with a letter")) }
-                if case .failure(let problem) = Result(catching: { () throws(JSONPointer.Problem) in try JSONPointer(pointer) }) {
-                    found.append(("values.\(value)", problem.description))
-                }
-            }
-        } else if !pointers.isEmpty {
-            found.append(("values", "only a json source picks values by JSON Pointer"))
+        // A setting of another kind's: "only a json source picks values by JSON Pointer".
+        for key in kindSettingsGiven where kind.settings[key] == nil {
+            let owners = SourceKinds.all.filter { $0.settings[key] != nil }
+            found.append((key, owners.first.map { "only a \($0.name) source \($0.settings[key]!)" } ?? "a \(kind.name) source has no \(key)"))
         }
+        found += kind.problems(self).map { ($0.key, $0.problem) }
         if !(1...50).contains(limit) { found.append(("limit", "must be 1 to 50, not \(limit)")) }
         if staleAfter < every { found.append(("stale_after", "must be at least its interval (every)")) }
         if timeout < .seconds(1) || timeout > .seconds(120) { found.append(("timeout", "must be 1 to 120 seconds")) }

@@ -32,7 +32,7 @@ extension SourceHub {
     /// is held to ``WebhookRate`` (``SourcePushError/tooFast(retryAfter:)``).
     public func push(_ name: String, body: JSONValue) throws -> SourceHealth {
         guard let definition = shelf.definition(name) else { throw SourcePushError.unknownSource(name) }
-        guard definition.kind == .webhook else { throw SourcePushError.notWebhook(name) }
+        guard !definition.kind.isFetched else { throw SourcePushError.notWebhook(name) }
         guard let object = body.object else { throw SourcePushError.invalid([("", "must be a JSON object of values, such as {\"\(definition.fields[0])\": \"on\"}")]) }
         var problems: [(field: String, problem: String)] = []
         for (field, value) in object.sorted(by: { $0.key < $1.key }) {
@@ -62,7 +62,7 @@ extension SourceHub {
         try storeRecord(name, record)
         shelf.update(name) { entry in
             entry.record = record
-            entry.content = .pushed(values)
+            entry.content = SourceContent(values)
             entry.lastAttempt = record.updated
         }
         metricsLooked(name, updated: record.updated)

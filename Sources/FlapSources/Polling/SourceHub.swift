@@ -38,7 +38,7 @@ public final class SourceHub<C: Clock>: Sendable where C.Duration == Duration {
             if let record = store.load(definition.name) {
                 entry.record = record
                 if let pushed = record.pushed {
-                    entry.content = .pushed(pushed)
+                    entry.content = SourceContent(pushed)
                 } else if let body = record.body {
                     do {
                         entry.content = try SourceContent(body: Array(body), for: definition)
@@ -60,7 +60,7 @@ public final class SourceHub<C: Clock>: Sendable where C.Duration == Duration {
     /// to fetch and still returns only when cancelled, as a service must.
     public func run() async {
         await withTaskGroup(of: Void.self) { group in
-            for definition in shelf.definitions where definition.kind != .webhook {
+            for definition in shelf.definitions where definition.kind.isFetched {
                 group.addTask { await self.poll(definition) }
             }
             group.addTask { await WakeSignal().wait() }
@@ -70,7 +70,7 @@ public final class SourceHub<C: Clock>: Sendable where C.Duration == Duration {
     /// Looks at a fetched source now rather than at its next time; false for no such source or a webhook.
     @discardableResult
     public func refresh(_ name: String) -> Bool {
-        guard let definition = shelf.definition(name), definition.kind != .webhook else { return false }
+        guard let definition = shelf.definition(name), definition.kind.isFetched else { return false }
         wakes[name]?.wake()
         return true
     }
@@ -181,10 +181,6 @@ public final class SourceHub<C: Clock>: Sendable where C.Duration == Duration {
     func metricsLooked(_ name: String, updated: Date?) { metrics?.sourceLooked(source: name, outcome: "pushed", updated: updated) }
 
     static func warnings(_ content: SourceContent?, _ definition: SourceDefinition) -> [String] {
-        switch content {
-        case .json?: content!.pointed(definition.pointers).missing
-        case .calendar(let calendar)?: calendar.warnings
-        default: []
-        }
+        content.map { definition.kind.warnings($0, definition: definition) } ?? []
     }
 }

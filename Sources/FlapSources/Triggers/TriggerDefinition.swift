@@ -49,15 +49,15 @@ public struct TriggerDefinition: Sendable, Equatable {
         }
         switch condition {
         case .eventStarts:
-            if definition.kind != .calendar { found.append(("starts_within", "only a calendar's events start; \(source) is a \(definition.kind.rawValue) source")) }
+            if !definition.kind.hasEvents { found.append(("starts_within", "only a calendar's events start; \(source) is a \(definition.kind.name) source")) }
         case .above(let value, _), .below(let value, _), .equals(let value, _):
-            let names = definition.kind == .webhook ? definition.fields : definition.kind == .json ? Array(definition.pointers.keys).sorted() : []
+            let names = definition.kind.comparable(definition)
             if !names.contains(value) {
-                found.append(("value", names.isEmpty ? "a \(definition.kind.rawValue) source has no values to compare; use a json or webhook source"
+                found.append(("value", names.isEmpty ? "a \(definition.kind.name) source has no values to compare; use a json or webhook source"
                                                      : "\(source) has no value \(value) (it has \(names.joined(separator: ", ")))"))
             }
         case .pushed:
-            if definition.kind != .webhook { found.append(("source", "\(source) is fetched, not pushed to: give a condition (starts_within, above, below or equals)")) }
+            if definition.kind.isFetched { found.append(("source", "\(source) is fetched, not pushed to: give a condition (starts_within, above, below or equals)")) }
         }
         if !(10...(12 * 3600)).contains(duration) { found.append(("duration", "must be 10 seconds to 12 hours")) }
         if content.isEmpty { found.append(("text", "a trigger shows text, vbml or a quick_message")) }

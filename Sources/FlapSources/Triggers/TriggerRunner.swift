@@ -88,7 +88,7 @@ public actor TriggerRunner<C: Clock> where C.Duration == Duration {
         guard let values = shelf.values(of: definition.source, at: now)?.object, values["stale"] != true else { return }
         var state = states[definition.name] ?? State()
         let cooled = state.lastFired.map { now.timeIntervalSince($0) >= TimeInterval(definition.cooldown.components.seconds) } ?? true
-        let webhook = shelf.definition(definition.source)?.kind == .webhook
+        let webhook = shelf.definition(definition.source).map { !$0.kind.isFetched } ?? false
         var fire = false
         switch definition.condition {
         case .eventStarts(let within):

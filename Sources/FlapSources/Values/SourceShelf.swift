@@ -62,7 +62,7 @@ public final class SourceShelf: Sendable {
         return definitions.compactMap { definition in
             guard let entry = snapshot[definition.name] else { return nil }
             let state: SourceHealth.State = entry.content == nil ? .missing : !entry.fresh(at: now) ? .stale : entry.failures > 0 ? .failing : .ok
-            return SourceHealth(name: definition.name, kind: definition.kind.rawValue, state: state, from: Self.from(definition),
+            return SourceHealth(name: definition.name, kind: definition.kind.name, state: state, from: Self.from(definition),
                                 updated: entry.record.updated, lastAttempt: entry.lastAttempt, nextAttempt: entry.nextAttempt,
                                 failures: entry.failures, error: entry.error, warnings: entry.warnings)
         }

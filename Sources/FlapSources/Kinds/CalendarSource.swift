@@ -1,0 +1,85 @@
+import FlapCore
+import FlapJSON
+import FoundationEssentials
+
+/// An iCalendar file or URL: `next` (`title`, `location`, `start` as 14:30 or "all day", `day`
+/// as today, tomorrow or a weekday, `date`, `in` as "12 min", "2 h 5 min", "1 day" or "3 days",
+/// `minutes`, `at` as an RFC 3339 instant), `events` (the next ones, each the same), `today`
+/// (today's, each the same), `today_count`, and with `countdown`, `countdown` (`title`, `days`, `date`).
+public struct CalendarSource: SourceKind {
+    public init() {}
+    public var name: String { "calendar" }
+    /// Every 30 minutes.
+    public var defaultInterval: Duration? { .seconds(1800) }
+    public var settings: [String: String] { ["countdown": "counts down to an event"] }
+    public var hasEvents: Bool { true }
+
+    public func read(_ body: [UInt8], for definition: SourceDefinition) throws(SourceProblem) -> SourceContent {
+        SourceContent(try Calendar(bytes: body))
+    }
+
+    public func values(_ content: SourceContent?, definition: SourceDefinition, now: Date, zone: ZoneRules) -> [String: JSONValue] {
+        Self.calendarValues(content?.document as? Calendar, definition: definition, now: now, zone: zone)
+    }
+
+    public func warnings(_ content: SourceContent, definition: SourceDefinition) -> [String] {
+        (content.document as? Calendar)?.warnings ?? []
+    }
+
+    static func calendarValues(_ calendar: Calendar?, definition: SourceDefinition, now: Date, zone: ZoneRules) -> [String: JSONValue] {
+        let placeholder = JSONValue.string(definition.placeholder)
+        let emptyEvent: JSONValue = .object(["title": placeholder, "location": placeholder, "start": placeholder, "day": placeholder,
+                                             "date": placeholder, "in": placeholder, "minutes": placeholder, "at": placeholder])
+        var values: [String: JSONValue] = ["next": emptyEvent, "events": .array([]), "today": .array([]), "today_count": placeholder]
+        if definition.countdown != nil { values["countdown"] = .object(["title": placeholder, "days": placeholder, "date": placeholder]) }
+        guard let calendar else { return values }
+        let today = zone.wall(at: now).floorDivided(by: 86_400)
+        let tomorrow = zone.instant(wall: (today + 1) * 86_400)
+        let horizon = now.addingTimeInterval(400 * 86_400)
+        // Today's and the next ones from the next five weeks (further only when they hold too
+        // few); the countdown's event alone over the whole horizon.
+        let dayStart = zone.instant(wall: today * 86_400)
+        var all = calendar.occurrences(from: dayStart, to: dayStart.addingTimeInterval(35 * 86_400), zone: zone)
+        if all.filter({ $0.start >= now }).count < definition.limit { all = calendar.occurrences(from: dayStart, to: horizon, zone: zone) }
+        let upcoming = all.filter { $0.start >= now }
+        let todays = all.filter { $0.start < tomorrow }
+        func describe(_ occurrence: Calendar.Occurrence) -> JSONValue {
+            let wall = zone.wall(at: occurrence.start)
+            let day = wall.floorDivided(by: 86_400)
+            let date = CivilDate(day: day)
+            let minutes = Int(max(0, occurrence.start.timeIntervalSince(now)) / 60)
+            return .object([
+                "title": .string(occurrence.title), "location": .string(occurrence.location),
+                "start": .string(occurrence.allDay ? "all day" : SourceValues.clock(wall)),
+                "day": .string(day == today ? "today" : day == today + 1 ? "tomorrow" : weekdays[CivilDate.weekday(day: day)]),
+                "date": .string("\(date.year)-\(SourceValues.two(date.month))-\(SourceValues.two(date.day))"),
+                "in": .string(occurrence.start <= now ? "now" : span(minutes: minutes, days: Int(day - today), allDay: occurrence.allDay)),
+                "minutes": .number(Double(minutes)),
+                "at": .string(occurrence.start.formatted(.iso8601)),
+            ])
+        }
+        if let next = upcoming.first { values["next"] = describe(next) }
+        values["events"] = .array(upcoming.prefix(definition.limit).map(describe))
+        values["today"] = .array(todays.prefix(definition.limit).map(describe))
+        values["today_count"] = .number(Double(todays.count))
+        if let wanted = definition.countdown?.lowercased(),
+           let target = calendar.occurrences(from: dayStart, to: horizon, zone: zone, titled: { $0.lowercased().contains(wanted) })
+               .first(where: { $0.end > now }) {
+            let day = zone.wall(at: target.start).floorDivided(by: 86_400)
+            let date = CivilDate(day: day)
+            values["countdown"] = .object(["title": .string(target.title), "days": .number(Double(max(0, day - today))),
+                                           "date": .string("\(date.year)-\(SourceValues.two(date.month))-\(SourceValues.two(date.day))")])
+        }
+        return values
+    }
+
+    static let weekdays = ["Sunday", "Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday"]
+
+    /// "12 min", "1 h 40 min", "1 day", "3 days": how far off, as a board says it after "IN".
+    static func span(minutes: Int, days: Int, allDay: Bool) -> String {
+        if allDay || minutes >= 24 * 60 { return days <= 0 ? "today" : days == 1 ? "1 day" : "\(days) days" }
+        if minutes < 60 { return "\(minutes) min" }
+        return minutes % 60 == 0 ? "\(minutes / 60) h" : "\(minutes / 60) h \(minutes % 60) min"
+    }
+
+}

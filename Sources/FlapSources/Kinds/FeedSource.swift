@@ -1,0 +1,26 @@
+import FlapCore
+import FlapJSON
+import FoundationEssentials
+
+/// An RSS or Atom feed's headlines: `title`, `headline` (the first), `headlines` (a list of
+/// `title`), `count`.
+public struct FeedSource: SourceKind {
+    public init() {}
+    public var name: String { "feed" }
+    /// Every 30 minutes.
+    public var defaultInterval: Duration? { .seconds(1800) }
+
+    public func read(_ body: [UInt8], for definition: SourceDefinition) throws(SourceProblem) -> SourceContent {
+        SourceContent(try Feed(bytes: body))
+    }
+
+    public func values(_ content: SourceContent?, definition: SourceDefinition, now: Date, zone: ZoneRules) -> [String: JSONValue] {
+        let placeholder = JSONValue.string(definition.placeholder)
+        guard let feed = content?.document as? Feed else {
+            return ["title": placeholder, "headline": placeholder, "headlines": .array([]), "count": placeholder]
+        }
+        let items = Array(feed.items.prefix(definition.limit))
+        return ["title": .string(feed.title), "headline": items.first.map { .string($0.title) } ?? placeholder,
+                "headlines": .array(items.map { .object(["title": .string($0.title)]) }), "count": .number(Double(items.count))]
+    }
+}

@@ -1,0 +1,56 @@
+import FlapCore
+import FlapJSON
+import FoundationEssentials
+
+/// A kind of source (`kind = "calendar"` in a `[[source]]`): how what is fetched is read, the
+/// values it gives templates, what its definition must say, how often it is fetched. Each kind is
+/// one file in this folder, and ``SourceKinds`` the one place that lists them: adding a kind is a
+/// new file and a line there (docs/architecture.md, "Adding a source kind").
+public protocol SourceKind: Sendable {
+    /// Its name in the configuration, the API and messages (`calendar`).
+    var name: String { get }
+    /// How often a source of this kind is fetched unless its `every` says; nil for a kind that
+    /// is pushed to (`POST /v1/sources/{name}`) and never fetched.
+    var defaultInterval: Duration? { get }
+    /// The settings of a `[[source]]` that belong to this kind (`values`, `fields`, `limit`,
+    /// `countdown`, `key_file`), each with what it does, in words that follow "only a NAME source"
+    /// when another kind is given it.
+    var settings: [String: String] { get }
+    /// Whether its values are events that start (`starts_within` triggers).
+    var hasEvents: Bool { get }
+
+    /// What is wrong with `definition` that only this kind checks (the rest is checked for all).
+    func problems(_ definition: SourceDefinition) -> [(key: String, problem: String)]
+    /// Reads a fetched body; a body that cannot be read is a problem (the content before it is kept).
+    func read(_ body: [UInt8], for definition: SourceDefinition) throws(SourceProblem) -> SourceContent
+    /// What it gives templates from `content`, nil when there is none usable (never fetched,
+    /// stale): every name it can give is there, the missing ones as `definition.placeholder`.
+    func values(_ content: SourceContent?, definition: SourceDefinition, now: Date, zone: ZoneRules) -> [String: JSONValue]
+    /// What is worth telling about `content` (values the document lacks, events left out).
+    func warnings(_ content: SourceContent, definition: SourceDefinition) -> [String]
+    /// The values a trigger may compare (`above`, `below`, `equals`).
+    func comparable(_ definition: SourceDefinition) -> [String]
+}
+
+extension SourceKind {
+    public var settings: [String: String] { [:] }
+    public var hasEvents: Bool { false }
+    public var isFetched: Bool { defaultInterval != nil }
+    public func problems(_ definition: SourceDefinition) -> [(key: String, problem: String)] { [] }
+    public func warnings(_ content: SourceContent, definition: SourceDefinition) -> [String] { [] }
+    public func comparable(_ definition: SourceDefinition) -> [String] { [] }
+}
+
+/// The kinds flapd knows, by name: the configuration reads `kind` through it.
+public enum SourceKinds {
+    public static let all: [any SourceKind] = [JSONSource(), CalendarSource(), FeedSource(), WebhookSource()]
+
+    public static func named(_ name: String) -> (any SourceKind)? { all.first { $0.name == name } }
+
+    public static var names: [String] { all.map(\.name) }
+}
+
+extension SourceKind where Self == JSONSource { public static var json: JSONSource { JSONSource() } }
+extension SourceKind where Self == CalendarSource { public static var calendar: CalendarSource { CalendarSource() } }
+extension SourceKind where Self == FeedSource { public static var feed: FeedSource { FeedSource() } }
+extension SourceKind where Self == WebhookSource { public static var webhook: WebhookSource { WebhookSource() } }

@@ -1,0 +1,34 @@
+import FlapCore
+import FlapJSON
+import FoundationEssentials
+
+/// Values pushed in with `POST /v1/sources/{name}`: each of its `fields`, as last pushed.
+public struct WebhookSource: SourceKind {
+    public init() {}
+    public var name: String { "webhook" }
+    /// Never fetched: pushed to.
+    public var defaultInterval: Duration? { nil }
+    public var settings: [String: String] { ["fields": "names the values a push may set", "key_file": "has a key of its own"] }
+
+    public func problems(_ definition: SourceDefinition) -> [(key: String, problem: String)] {
+        var found: [(key: String, problem: String)] = []
+        if definition.fields.isEmpty { found.append(("fields", "a webhook names the values a push may set, such as fields = [\"state\", \"who\"]")) }
+        for field in definition.fields where !SourceDefinition.isName(field) {
+            found.append(("fields", "\(field.debugDescription) must be lowercase letters, digits and _, starting with a letter"))
+        }
+        return found
+    }
+
+    public func read(_ body: [UInt8], for definition: SourceDefinition) throws(SourceProblem) -> SourceContent {
+        throw SourceProblem("a webhook is not fetched")
+    }
+
+    public func values(_ content: SourceContent?, definition: SourceDefinition, now: Date, zone: ZoneRules) -> [String: JSONValue] {
+        let pushed = content?.document as? [String: JSONValue] ?? [:]
+        var values: [String: JSONValue] = [:]
+        for name in definition.fields { values[name] = pushed[name] ?? .string(definition.placeholder) }
+        return values
+    }
+
+    public func comparable(_ definition: SourceDefinition) -> [String] { definition.fields }
+}
