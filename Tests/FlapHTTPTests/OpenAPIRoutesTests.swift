@@ -28,8 +28,8 @@ import TestSupport
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent("openapi-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
         let inbox = try Inbox(path: dir.appendingPathComponent("inbox.sqlite").path)
-        let api = NativeAPI(intake: MessageIntake(inbox: inbox, boardSize: .flagship, now: { Date() }), panels: NoPanels(),
-                            metrics: FlapMetrics(), apiKey: "k", version: "test")
+        let api = NativeAPI(APIParts(intake: MessageIntake(inbox: inbox, boardSize: .flagship, now: { Date() }), panels: NoPanels(),
+                                     metrics: FlapMetrics(), version: "test"), apiKey: "k")
         let router = api.router()
         return Set(router.routes.compactMap { route -> String? in
             let path = "/" + route.path.description.split(separator: "/").map { $0.hasPrefix(":") ? "{\($0.dropFirst())}" : String($0) }.joined(separator: "/")

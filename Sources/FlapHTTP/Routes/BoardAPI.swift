@@ -4,7 +4,7 @@ import Hummingbird
 
 /// `GET /v1/board`: what each panel shows (codes and text), whether it is moving, and the
 /// message it shows (left out for the viewer key, which sees the board, not who wrote it).
-struct BoardAPI {
+struct BoardAPI: RouteGroup {
     let panels: any PanelsQuery
 
     func add(to v1: RouterGroup<BasicRequestContext>) {

@@ -9,7 +9,7 @@ import Hummingbird
 /// picture cards, Homepage, widget apps), drawn as `flapctl preview --png` draws it. Each answer
 /// has an `ETag` made from the board and the size asked for, so a dashboard polling every few
 /// seconds gets 304 and no picture while nothing changed.
-struct BoardPictureAPI {
+struct BoardPictureAPI: RouteGroup {
     let panels: any PanelsQuery
     let renders: PictureRenders
 

@@ -31,7 +31,7 @@ public struct Calibrated: Sendable, Encodable {
 }
 
 /// `/v1/panels/{id}/calibration`: a panel's module offsets, read and set one module at a time.
-struct CalibrationAPI {
+struct CalibrationAPI: RouteGroup {
     let panels: any CalibrationControl
 
     func add(to v1: RouterGroup<BasicRequestContext>) {

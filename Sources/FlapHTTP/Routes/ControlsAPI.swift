@@ -28,7 +28,7 @@ public struct SwitchesView: Sendable, Encodable, Equatable {
 
 /// `/v1/controls` (pause, transition) and `DELETE /v1/slots` (the whole board cleared): the
 /// owner's, as Home Assistant's switch, select and button are.
-struct ControlsAPI {
+struct ControlsAPI: RouteGroup {
     let switches: any BoardSwitches
 
     func add(to v1: RouterGroup<BasicRequestContext>) {

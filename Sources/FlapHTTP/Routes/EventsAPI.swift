@@ -3,7 +3,7 @@ import ServiceLifecycle
 
 /// `GET /v1/events`: plans and resting boards as they happen, as server-sent events, for the
 /// pages watching the boards.
-struct EventsAPI {
+struct EventsAPI: RouteGroup {
     let live: LiveBoards?
 
     func add(to v1: RouterGroup<BasicRequestContext>) {

@@ -7,7 +7,7 @@ import Hummingbird
 /// `POST /v1/layout`: a message's text laid out by flapd itself, for a live preview: the rows of
 /// codes with each as the board draws it, the substitutions made, or what is wrong and where.
 /// Nothing is stored or shown.
-struct LayoutPreviewAPI {
+struct LayoutPreviewAPI: RouteGroup {
     let boardSize: BoardSize
     /// The panels, asked how long the flip to the preview would take.
     let panels: any PanelsQuery

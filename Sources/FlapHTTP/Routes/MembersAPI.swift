@@ -8,7 +8,7 @@ import Hummingbird
 /// make a new link or a key for their scripts. `/v1/pairing`: a link that signs the owner's own
 /// phone in. Links open `/join#TOKEN` on the HTTPS address, with the token in the fragment so it
 /// never reaches a log; each comes with its QR code as SVG.
-struct MembersAPI {
+struct MembersAPI: RouteGroup {
     let access: AccessStore
     let links: InvitationLinks
     let intake: MessageIntake

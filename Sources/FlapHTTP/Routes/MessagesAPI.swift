@@ -7,7 +7,7 @@ import Hummingbird
 
 /// `/v1/messages`: a message posted (checked, stored, answered with its receipt), and a message
 /// sent for later cancelled before its time; `/v1/scheduled` lists those still waiting.
-struct MessagesAPI {
+struct MessagesAPI: RouteGroup {
     let intake: MessageIntake
     let access: AccessStore
     let metrics: FlapMetrics

@@ -1,7 +1,7 @@
 import Hummingbird
 
 /// `/v1/queue`: writes to real Vestaboards, newest first; one retried or cancelled.
-struct QueueAPI {
+struct QueueAPI: RouteGroup {
     let deliveries: (any DeliveryAccess)?
 
     func add(to v1: RouterGroup<BasicRequestContext>) {

@@ -2,7 +2,7 @@ import FlapMessaging
 import Hummingbird
 
 /// `/v1/receipts`: what became of each message, newest first (all, or one sender's), or of one by its id.
-struct ReceiptsAPI {
+struct ReceiptsAPI: RouteGroup {
     let inbox: Inbox
 
     func add(to v1: RouterGroup<BasicRequestContext>) {

@@ -5,7 +5,7 @@ import Hummingbird
 
 /// `/v1/room`: the Wematch room this kiosk is in (never anyone's heart rate), joined by code,
 /// opened for two, left; its plot for the page and as a picture in text.
-struct RoomAPI {
+struct RoomAPI: RouteGroup {
     let rooms: (any RoomAccess)?
 
     static let noRooms = "this kiosk takes part in no rooms; start flapd with --room NAME (and --mqtt), or configure [room] or a [[sensor]] with [mqtt]"

@@ -5,7 +5,7 @@ import Hummingbird
 
 /// Recurring messages under `/v1/schedules`: list, add, change, remove. The configuration
 /// file's schedules are listed with `"fromFile": true` and cannot be changed here.
-struct SchedulesAPI {
+struct SchedulesAPI: RouteGroup {
     let book: (any ScheduleBook)?
 
     func add(to v1: RouterGroup<BasicRequestContext>) {

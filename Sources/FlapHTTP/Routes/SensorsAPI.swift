@@ -1,7 +1,7 @@
 import Hummingbird
 
 /// `GET /v1/sensors`: the heart-rate sources and their straps, as the sources report themselves.
-struct SensorsAPI {
+struct SensorsAPI: RouteGroup {
     let sensors: @Sendable () async -> [any Encodable & Sendable]
 
     func add(to v1: RouterGroup<BasicRequestContext>) {

@@ -5,7 +5,7 @@ import Hummingbird
 
 /// `/v1/slots`: each sender's latest message and the temporary message (what the board chooses
 /// from); a sender's slot cleared; the temporary message ended early.
-struct SlotsAPI {
+struct SlotsAPI: RouteGroup {
     let intake: MessageIntake
 
     func add(to v1: RouterGroup<BasicRequestContext>) {

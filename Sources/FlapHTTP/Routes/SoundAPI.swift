@@ -44,7 +44,7 @@ public struct SoundView: Sendable, Encodable {
 
 /// `/v1/sound`: the clacks' state and the settings a person changes from the page or a script:
 /// mute, volume and the sound's quiet hours (kept across restarts); `/v1/sound/clack.wav`, the clack itself.
-struct SoundAPI {
+struct SoundAPI: RouteGroup {
     let sound: any SoundControl
 
     func add(to v1: RouterGroup<BasicRequestContext>) {

@@ -48,7 +48,7 @@ final class PushesByKey: Sendable {
 
 /// `/v1/sources`: the sources, one source, a fetch now, and webhooks (`POST /v1/sources/{name}`
 /// with the source's own key, a member's or the API key).
-struct SourcesAPI {
+struct SourcesAPI: RouteGroup {
     let desk: (any SourceDesk)?
     let pushes: PushesByKey
 

@@ -7,7 +7,7 @@ import Hummingbird
 /// `GET /v1/status`: the version, the panels and their faulty modules, the inbox's queue and
 /// receipts, sound, real Vestaboards, MQTT, the clock's trust, the storage and the content
 /// sources' health, in one answer.
-struct StatusAPI {
+struct StatusAPI: RouteGroup {
     let version: String
     let started: ContinuousClock.Instant
     let intake: MessageIntake

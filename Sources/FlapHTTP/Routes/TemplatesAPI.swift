@@ -5,7 +5,7 @@ import Hummingbird
 
 /// Quick messages under `/v1/templates`: up to 20 named messages (text or codes, with their
 /// alignment and transition) to list, save, rename, delete and send.
-struct TemplatesAPI {
+struct TemplatesAPI: RouteGroup {
     let intake: MessageIntake
     let answers: IntakeAnswers
 

@@ -5,7 +5,7 @@ import Hummingbird
 /// key in its fragment, and their QR codes: one for each panel (a browser panel is a TV's own),
 /// the first panel's also at the top. On the plain port: a TV's browser cannot be made to trust
 /// the board's own authority, and the viewer key only reads the board.
-struct ViewerLinkAPI {
+struct ViewerLinkAPI: RouteGroup {
     let viewerKey: String?
     let links: InvitationLinks
     let panels: any PanelsQuery

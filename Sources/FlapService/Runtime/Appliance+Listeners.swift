@@ -77,15 +77,22 @@ extension Appliance {
         let machineName = ProcessInfo.processInfo.hostName
         let (heartRate, metrics, clockTrust) = (parts.heartRate, parts.metrics, parts.clockTrust)
         let mqttStatus: (@Sendable () -> any Encodable & Sendable)? = parts.mqtt.map { bridge in { @Sendable in bridge.status } }
-        return NativeAPI(
-            intake: parts.intake, panels: parts.boards, metrics: metrics, apiKey: secrets.apiKey, viewerKey: secrets.viewerKey, version: version,
-            sensors: { await heartRate?.report() ?? [] }, rooms: parts.room.map { RoomAccessAdapter(service: $0) },
-            deliveries: parts.outbox.map { ApplianceDeliveries(queue: $0, workers: parts.deliveryWorkers, metrics: metrics) }, live: parts.live,
-            mqtt: mqttStatus, clock: { clockTrust.verdict() }, schedules: parts.schedules,
-            sources: parts.sources, access: AccessStore(path: state.file("access.json"), legacySessions: state.file("sessions.json"), logger: logger),
-            links: InvitationLinks(machineName: machineName, householdNames: configuration.tlsNames, certificateNames: certificateNames, httpsPort: { [httpsNow = ports.httpsNow] in httpsNow.value },
-                                   plainPort: { [nativeNow = ports.nativeNow] in nativeNow.value },
-                                   qrCode: { try? QRCode($0).svg(title: "the link") }),
-            mcpHosts: MCPHosts(listen: configuration.listen, machineName: machineName, allowed: configuration.allowedHosts))
+        var api = APIParts(intake: parts.intake, panels: parts.boards, metrics: metrics, version: version)
+        api.viewerKey = secrets.viewerKey
+        api.sensors = { await heartRate?.report() ?? [] }
+        api.rooms = parts.room.map { RoomAccessAdapter(service: $0) }
+        api.deliveries = parts.outbox.map { ApplianceDeliveries(queue: $0, workers: parts.deliveryWorkers, metrics: metrics) }
+        api.live = parts.live
+        api.mqtt = mqttStatus
+        api.clock = { clockTrust.verdict() }
+        api.schedules = parts.schedules
+        api.sources = parts.sources
+        api.access = AccessStore(path: state.file("access.json"), legacySessions: state.file("sessions.json"), logger: logger)
+        api.links = InvitationLinks(machineName: machineName, householdNames: configuration.tlsNames, certificateNames: certificateNames,
+                                    httpsPort: { [httpsNow = ports.httpsNow] in httpsNow.value },
+                                    plainPort: { [nativeNow = ports.nativeNow] in nativeNow.value },
+                                    qrCode: { try? QRCode($0).svg(title: "the link") })
+        return NativeAPI(api, apiKey: secrets.apiKey,
+                         mcpHosts: MCPHosts(listen: configuration.listen, machineName: machineName, allowed: configuration.allowedHosts))
     }
 }

@@ -24,8 +24,7 @@ struct RoutedAPI {
         let inbox = try Inbox(path: folder.appendingPathComponent("inbox.sqlite").path, rules: rules)
         var intake = MessageIntake(inbox: inbox, boardSize: .flagship, now: { Date() })
         intake.localProps = zone.map(LocalProps.init)
-        api = NativeAPI(intake: intake, panels: RestingPanel(),
-                        metrics: FlapMetrics(), apiKey: Self.key, version: "test")
+        api = NativeAPI(APIParts(intake: intake, panels: RestingPanel(), metrics: FlapMetrics(), version: "test"), apiKey: Self.key)
     }
 
     /// Runs `body` with a client of the router; the key is sent unless `key` says otherwise.

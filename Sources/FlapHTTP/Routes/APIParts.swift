@@ -1,0 +1,73 @@
+import FlapCore
+import FlapMembers
+import FlapMessaging
+import FlapMetrics
+import FlapTime
+import FoundationEssentials
+
+/// The parts of the appliance the native API answers for, as the composition root gives them
+/// (each a protocol FlapService implements over the real part, or nil where this board has none),
+/// and ``groups``, the one list of the API's route groups built from them.
+public struct APIParts: Sendable {
+    public var intake: MessageIntake
+    public var panels: any BoardQuery
+    public var metrics: FlapMetrics
+    public var version: String
+    /// The key that may only read the board, its picture and its events (dashboards, widgets, TVs).
+    public var viewerKey: String?
+    /// The heart-rate sources and their straps, each as its own JSON.
+    public var sensors: @Sendable () async -> [any Encodable & Sendable] = { [] }
+    /// The Wematch rooms, when this kiosk takes part in them.
+    public var rooms: (any RoomAccess)?
+    /// Real Vestaboards' writes, when there are such panels.
+    public var deliveries: (any DeliveryAccess)?
+    /// Plans and resting boards as they happen, for pages watching the boards.
+    public var live: LiveBoards?
+    /// The connection to the MQTT broker, when there is one, as its own JSON.
+    public var mqtt: (@Sendable () -> any Encodable & Sendable)?
+    /// Whether timed events may go by the clock, and by which rule.
+    public var clock: (@Sendable () -> ClockVerdict)?
+    /// Recurring messages.
+    public var schedules: (any ScheduleBook)?
+    /// Content sources: calendars, feeds, JSON documents, webhooks.
+    public var sources: (any SourceDesk)?
+    /// Who may use the board: the owner's and members' sessions, members, their links and keys.
+    public var access = AccessStore(path: nil)
+    /// Where invitation and pairing links point, with their QR codes.
+    public var links = InvitationLinks(machineName: "localhost", httpsPort: { nil }, qrCode: { _ in nil })
+
+    public init(intake: MessageIntake, panels: any BoardQuery, metrics: FlapMetrics, version: String) {
+        self.intake = intake
+        self.panels = panels
+        self.metrics = metrics
+        self.version = version
+    }
+
+    /// Every group of routes under `/v1`: a new resource is a group here.
+    func groups(started: ContinuousClock.Instant) -> [any RouteGroup] {
+        let answers = IntakeAnswers(metrics: metrics)
+        return [
+            MessagesAPI(intake: intake, access: access, metrics: metrics, answers: answers),
+            BoardAPI(panels: panels),
+            BoardPictureAPI(panels: panels, renders: PictureRenders()),
+            SlotsAPI(intake: intake),
+            SchedulesAPI(book: schedules),
+            ReceiptsAPI(inbox: intake.inbox),
+            StatusAPI(version: version, started: started, intake: intake, panels: panels, sound: panels, deliveries: deliveries,
+                      mqtt: mqtt, clock: clock, sources: sources),
+            SourcesAPI(desk: sources, pushes: PushesByKey()),
+            SensorsAPI(sensors: sensors),
+            RoomAPI(rooms: rooms),
+            TemplatesAPI(intake: intake, answers: answers),
+            SoundAPI(sound: panels),
+            ControlsAPI(switches: panels),
+            LayoutPreviewAPI(boardSize: intake.boardSize, panels: panels),
+            EmojiAPI(),
+            EventsAPI(live: live),
+            QueueAPI(deliveries: deliveries),
+            CalibrationAPI(panels: panels),
+            MembersAPI(access: access, links: links, intake: intake, live: live),
+            ViewerLinkAPI(viewerKey: viewerKey, links: links, panels: panels),
+        ]
+    }
+}
