@@ -3,7 +3,7 @@ import FlapJSON
 import FlapMessaging
 import FoundationEssentials
 
-extension ScheduleDefinition {
+extension ScheduleSettings {
     /// What is wrong with what the schedule shows, checked as its message would be at `now` on a
     /// board of `boardSize`: its text's `{{name}}` placeholders (a schedule's are the board's
     /// date and time and the sources' values, `props`), its layout, its codes, its VBML. A quick

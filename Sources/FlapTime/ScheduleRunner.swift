@@ -7,7 +7,7 @@ import Logging
 
 /// A schedule as the API lists it.
 public struct ScheduleView: Sendable, Encodable {
-    public var definition: ScheduleDefinition
+    public var definition: ScheduleSettings
     /// Declared in the configuration file: read-only over the API.
     public var fromFile: Bool
     /// When it next fires.
@@ -39,8 +39,8 @@ public enum ScheduleBookError: Error, Sendable {
 /// The schedules as the API sees them.
 public protocol ScheduleBook: Sendable {
     func list() async -> [ScheduleView]
-    func add(_ definition: ScheduleDefinition) async throws -> ScheduleView
-    func replace(_ name: String, with definition: ScheduleDefinition) async throws -> ScheduleView
+    func add(_ definition: ScheduleSettings) async throws -> ScheduleView
+    func replace(_ name: String, with definition: ScheduleSettings) async throws -> ScheduleView
     func remove(_ name: String) async throws
 }
 
@@ -61,14 +61,14 @@ public actor ScheduleRunner<C: Clock>: ScheduleBook where C.Duration == Duration
     private let systemZone: ZoneRules
     /// The board's location, for schedules that follow the sun.
     private let location: GeoLocation?
-    private let fromFile: [ScheduleDefinition]
-    private var stored: [ScheduleDefinition] = []
+    private let fromFile: [ScheduleSettings]
+    private var stored: [ScheduleSettings] = []
     private var loaded = false
     private let alarm: Alarm<C>
 
     /// `fromFile`: the configuration's schedules, already checked.
     public init(inbox: Inbox, intake: MessageIntake, time: ServiceTime<C>, trust: @escaping @Sendable () -> ClockVerdict,
-                fromFile: [ScheduleDefinition], systemZone: ZoneRules = .current(), location: GeoLocation? = nil, logger: Logger) {
+                fromFile: [ScheduleSettings], systemZone: ZoneRules = .current(), location: GeoLocation? = nil, logger: Logger) {
         self.location = location
         self.inbox = inbox
         self.intake = intake
@@ -98,13 +98,13 @@ public actor ScheduleRunner<C: Clock>: ScheduleBook where C.Duration == Duration
         return fromFile.map { view($0, fromFile: true, now: now) } + stored.map { view($0, fromFile: false, now: now) }
     }
 
-    public func add(_ definition: ScheduleDefinition) async throws -> ScheduleView {
+    public func add(_ definition: ScheduleSettings) async throws -> ScheduleView {
         await load()
         guard !all.contains(where: { $0.name == definition.name }) else { throw ScheduleBookError.exists(definition.name) }
         return try await save(definition)
     }
 
-    public func replace(_ name: String, with definition: ScheduleDefinition) async throws -> ScheduleView {
+    public func replace(_ name: String, with definition: ScheduleSettings) async throws -> ScheduleView {
         await load()
         guard !fromFile.contains(where: { $0.name == name }) else { throw ScheduleBookError.fromFile(name) }
         guard stored.contains(where: { $0.name == name }) else { throw ScheduleBookError.missing(name) }
@@ -120,7 +120,7 @@ public actor ScheduleRunner<C: Clock>: ScheduleBook where C.Duration == Duration
         stored.removeAll { $0.name == name }
     }
 
-    private func save(_ definition: ScheduleDefinition) async throws -> ScheduleView {
+    private func save(_ definition: ScheduleSettings) async throws -> ScheduleView {
         do { _ = try definition.recurrence(systemZone: systemZone, location: location) } catch { throw ScheduleBookError.invalid(error) }
         let contentProblems = definition.contentProblems(boardSize: intake.boardSize, now: time.now(), props: intake.props(at: time.now()))
         guard contentProblems.isEmpty else { throw ScheduleBookError.invalid(ScheduleErrors(contentProblems)) }
@@ -140,9 +140,9 @@ public actor ScheduleRunner<C: Clock>: ScheduleBook where C.Duration == Duration
         return view(definition, fromFile: false, now: time.now())
     }
 
-    private var all: [ScheduleDefinition] { fromFile + stored }
+    private var all: [ScheduleSettings] { fromFile + stored }
 
-    private func view(_ definition: ScheduleDefinition, fromFile: Bool, now: Date) -> ScheduleView {
+    private func view(_ definition: ScheduleSettings, fromFile: Bool, now: Date) -> ScheduleView {
         ScheduleView(definition: definition, fromFile: fromFile, next: (try? definition.recurrence(systemZone: systemZone, location: location))?.next(after: now))
     }
 
@@ -152,7 +152,7 @@ public actor ScheduleRunner<C: Clock>: ScheduleBook where C.Duration == Duration
         do {
             stored = try await inbox.storedSchedules().compactMap { entry in
                 do {
-                    return try JSONDecoder().decode(ScheduleDefinition.self, from: entry.definition)
+                    return try JSONDecoder().decode(ScheduleSettings.self, from: entry.definition)
                 } catch {
                     logger.error("a stored schedule cannot be read; skipped", metadata: ["schedule": "\(entry.name)", "error": "\(error)"])
                     return nil
@@ -192,7 +192,7 @@ public actor ScheduleRunner<C: Clock>: ScheduleBook where C.Duration == Duration
         }
     }
 
-    private func fire(_ definition: ScheduleDefinition, at occurrence: Date) async {
+    private func fire(_ definition: ScheduleSettings, at occurrence: Date) async {
         // Its text's {{weekday}} and the like are the board's date and time as it fires.
         _ = await intake.sendAutomated(definition.messageFields(at: occurrence), quickMessage: definition.quickMessage, source: Message.scheduleSource,
                                        sender: definition.senderID, kind: "schedule", name: definition.name, logger: logger)

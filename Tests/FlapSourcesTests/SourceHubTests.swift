@@ -20,7 +20,7 @@ import TestSupport
 
         var now: Date { start.addingTimeInterval(TimeInterval(clock.now.offset.components.seconds)) }
 
-        func hub(_ definitions: [SourceDefinition]) -> SourceHub<ManualClock> {
+        func hub(_ definitions: [SourceSettings]) -> SourceHub<ManualClock> {
             SourceHub(definitions: definitions, zone: CalendarTests.berlin, stateDirectory: directory, clock: clock,
                       now: { [self] in now }, logger: logs.logger)
         }
@@ -43,8 +43,8 @@ import TestSupport
         return result
     }
 
-    static func weather(_ bench: Bench, every: Duration = .seconds(600), staleAfter: Duration? = nil, timeout: Duration = .seconds(20)) -> SourceDefinition {
-        SourceDefinition(name: "weather", kind: .json, url: bench.url("/v1/forecast?latitude=52.52&longitude=13.41"), every: every, staleAfter: staleAfter,
+    static func weather(_ bench: Bench, every: Duration = .seconds(600), staleAfter: Duration? = nil, timeout: Duration = .seconds(20)) -> SourceSettings {
+        SourceSettings(name: "weather", kind: .json, url: bench.url("/v1/forecast?latitude=52.52&longitude=13.41"), every: every, staleAfter: staleAfter,
                          timeout: timeout, pointers: ["temperature": "/current/temperature_2m", "code": "/current/weather_code", "tomorrow": "/daily/temperature_2m_max/1"])
     }
 
@@ -91,7 +91,7 @@ import TestSupport
         try FileManager.default.createDirectory(atPath: bench.directory, withIntermediateDirectories: true)
         let tokenFile = bench.directory + "/ha-token"
         try "Bearer secret-long-lived-token\n".write(toFile: tokenFile, atomically: true, encoding: .utf8)
-        let outside = SourceDefinition(name: "outside", kind: .json, url: bench.url("/api/states/sensor.outdoor_temperature"),
+        let outside = SourceSettings(name: "outside", kind: .json, url: bench.url("/api/states/sensor.outdoor_temperature"),
                                        headers: ["Accept": "application/json"], headerFiles: ["Authorization": tokenFile],
                                        pointers: ["temperature": "/state", "unit": "/attributes/unit_of_measurement", "humidity": "/attributes/humidity"])
         let hub = bench.hub([outside])
@@ -208,9 +208,9 @@ import TestSupport
         try await bench.server.route("/releases.atom", body: Data(try CalendarTests.fixture("releases.atom")), contentType: "application/atom+xml")
         try await bench.server.route("/family.ics", body: Data(try CalendarTests.fixture("household.ics")), contentType: "text/calendar")
         let hub = bench.hub([
-            SourceDefinition(name: "news", kind: .feed, url: bench.url("/news.rss"), limit: 2),
-            SourceDefinition(name: "releases", kind: .feed, url: bench.url("/releases.atom")),
-            SourceDefinition(name: "family", kind: .calendar, url: bench.url("/family.ics"), limit: 6, countdown: "holiday"),
+            SourceSettings(name: "news", kind: .feed, url: bench.url("/news.rss"), limit: 2),
+            SourceSettings(name: "releases", kind: .feed, url: bench.url("/releases.atom")),
+            SourceSettings(name: "family", kind: .calendar, url: bench.url("/family.ics"), limit: 6, countdown: "holiday"),
         ])
         try await Self.running(hub) {
             let allOK = { hub.shelf.health(at: bench.now).allSatisfy { $0.state == .ok } }
@@ -249,7 +249,7 @@ import TestSupport
     @Test func aWebhookTakesItsFieldsKeepsThemAndRefusesOthers() async throws {
         let bench = try await Bench()
         teardown { await bench.stop() }
-        let door = SourceDefinition(name: "door", kind: .webhook, fields: ["state", "who"])
+        let door = SourceSettings(name: "door", kind: .webhook, fields: ["state", "who"])
         let hub = bench.hub([door])
         #expect(Self.health(hub, bench, "door")?.state == .missing)
         let health = try hub.push("door", body: ["state": "open", "who": "Sam"])
@@ -277,7 +277,7 @@ import TestSupport
     @Test func aHubWithOnlyWebhooksRunsUntilCancelled() async throws {
         let bench = try await Bench()
         teardown { await bench.stop() }
-        let hub = bench.hub([SourceDefinition(name: "door", kind: .webhook, fields: ["state"])])
+        let hub = bench.hub([SourceSettings(name: "door", kind: .webhook, fields: ["state"])])
         let first = await withTaskGroup(of: String.self) { group in
             group.addTask { await hub.run(); return "the hub returned" }
             group.addTask {
@@ -315,7 +315,7 @@ import TestSupport
     @Test func aWebhookFloodIsHeldToItsRate() async throws {
         let bench = try await Bench()
         teardown { await bench.stop() }
-        let hub = bench.hub([SourceDefinition(name: "door", kind: .webhook, fields: ["state"])])
+        let hub = bench.hub([SourceSettings(name: "door", kind: .webhook, fields: ["state"])])
         for index in 0..<WebhookRate.burst { _ = try hub.push("door", body: ["state": .number(Double(index))]) }
         do {
             _ = try hub.push("door", body: ["state": "flood"])

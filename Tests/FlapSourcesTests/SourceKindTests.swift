@@ -14,26 +14,26 @@ import FlapSources
         var name: String { "lines" }
         var defaultInterval: Duration? { .seconds(120) }
 
-        func problems(_ definition: SourceDefinition) -> [(key: String, problem: String)] {
+        func problems(_ definition: SourceSettings) -> [(key: String, problem: String)] {
             definition.limit > 10 ? [("limit", "a lines source gives at most 10 lines")] : []
         }
 
-        func read(_ body: [UInt8], for definition: SourceDefinition) throws(SourceProblem) -> SourceContent {
+        func read(_ body: [UInt8], for definition: SourceSettings) throws(SourceProblem) -> SourceContent {
             let text = String(decoding: body, as: UTF8.self)
             guard !text.isEmpty else { throw SourceProblem("the file is empty") }
             return SourceContent(text.split(separator: "\n").map(String.init))
         }
 
-        func values(_ content: SourceContent?, definition: SourceDefinition, now: Date, zone: ZoneRules) -> [String: JSONValue] {
+        func values(_ content: SourceContent?, definition: SourceSettings, now: Date, zone: ZoneRules) -> [String: JSONValue] {
             let lines = content?.document as? [String] ?? []
             return ["first": lines.first.map(JSONValue.string) ?? .string(definition.placeholder), "lines": .number(Double(lines.count))]
         }
 
-        func warnings(_ content: SourceContent, definition: SourceDefinition) -> [String] {
+        func warnings(_ content: SourceContent, definition: SourceSettings) -> [String] {
             (content.document as? [String] ?? []).count > definition.limit ? ["more than \(definition.limit) lines; the rest are left out"] : []
         }
 
-        func comparable(_ definition: SourceDefinition) -> [String] { ["lines"] }
+        func comparable(_ definition: SourceSettings) -> [String] { ["lines"] }
     }
 
     @Test func aKindWrittenOnlyInTheTestsIsFetchedReadAndShown() async throws {
@@ -42,12 +42,12 @@ import FlapSources
         teardown { try? FileManager.default.removeItem(atPath: directory) }
         let file = directory + "/notes.txt"
         try "BUY MILK\nCALL GRANDMA\nWATER PLANTS\n".write(toFile: file, atomically: true, encoding: .utf8)
-        let definition = SourceDefinition(name: "notes", kind: TextLines(), url: file, limit: 2)
+        let definition = SourceSettings(name: "notes", kind: TextLines(), url: file, limit: 2)
         #expect(definition.every == .seconds(120), "the kind's own interval")
         #expect(definition.problems.isEmpty, "\(definition.problems)")
-        #expect(SourceDefinition(name: "notes", kind: TextLines(), url: file, limit: 20).problems.map(\.problem) == ["a lines source gives at most 10 lines"])
+        #expect(SourceSettings(name: "notes", kind: TextLines(), url: file, limit: 20).problems.map(\.problem) == ["a lines source gives at most 10 lines"])
         // Another kind's setting is named as such, the owner found among the kinds flapd knows.
-        #expect(SourceDefinition(name: "notes", kind: TextLines(), url: file, countdown: "x").problems.map(\.problem)
+        #expect(SourceSettings(name: "notes", kind: TextLines(), url: file, countdown: "x").problems.map(\.problem)
                 == ["only a calendar source counts down to an event"])
 
         let clock = ManualClock()
@@ -63,9 +63,9 @@ import FlapSources
         #expect(health.kind == "lines" && health.warnings == ["more than 2 lines; the rest are left out"])
         #expect(hub.shelf.views(at: now).first?.every == "2m")
         // Triggers compare what the kind says may be compared.
-        let trigger = TriggerDefinition(name: "busy", source: "notes", condition: .above(value: "lines", 2), content: ["text": "BUSY DAY"])
+        let trigger = TriggerSettings(name: "busy", source: "notes", condition: .above(value: "lines", 2), content: ["text": "BUSY DAY"])
         #expect(trigger.problems(sources: [definition]).isEmpty)
-        let wrong = TriggerDefinition(name: "busy", source: "notes", condition: .above(value: "words", 2), content: ["text": "BUSY DAY"])
+        let wrong = TriggerSettings(name: "busy", source: "notes", condition: .above(value: "words", 2), content: ["text": "BUSY DAY"])
         #expect(wrong.problems(sources: [definition]).map(\.problem) == ["notes has no value words (it has lines)"])
     }
 }

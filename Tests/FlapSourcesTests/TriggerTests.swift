@@ -30,11 +30,11 @@ import TestSupport
             return path
         }
 
-        func hub(_ sources: [SourceDefinition]) -> SourceHub<ManualClock> {
+        func hub(_ sources: [SourceSettings]) -> SourceHub<ManualClock> {
             SourceHub(definitions: sources, zone: CalendarTests.berlin, stateDirectory: directory, clock: clock, now: { [self] in now }, logger: logs.logger)
         }
 
-        func runner(_ triggers: [TriggerDefinition], hub: SourceHub<ManualClock>) -> TriggerRunner<ManualClock> {
+        func runner(_ triggers: [TriggerSettings], hub: SourceHub<ManualClock>) -> TriggerRunner<ManualClock> {
             var intake = MessageIntake(inbox: inbox, boardSize: .flagship, now: { [self] in now })
             intake.localProps = LocalProps(zone: CalendarTests.berlin)
             intake.sourceProps = { hub.shelf.props(at: $0) }
@@ -70,8 +70,8 @@ import TestSupport
         let rig = try Rig()
         defer { rig.stop() }
         let ics = try rig.file("family.ics", Self.calendar(startingAt: "20261126T072000"))
-        let hub = rig.hub([SourceDefinition(name: "family", kind: .calendar, url: ics)])
-        let trigger = TriggerDefinition(name: "leave", source: "family", condition: .eventStarts(within: .seconds(900)),
+        let hub = rig.hub([SourceSettings(name: "family", kind: .calendar, url: ics)])
+        let trigger = TriggerSettings(name: "leave", source: "family", condition: .eventStarts(within: .seconds(900)),
                                         content: ["text": "{{family.next.title}} IN {{family.next.in}}"], duration: 600)
         let runner = rig.runner([trigger], hub: hub)
         let sources = Task { await hub.run() }, triggers = Task { await runner.run() }
@@ -97,8 +97,8 @@ import TestSupport
         let rig = try Rig()
         defer { rig.stop() }
         let path = try rig.file("weather.json", #"{"current": {"temperature_2m": 4.5}}"#)
-        let hub = rig.hub([SourceDefinition(name: "weather", kind: .json, url: path, pointers: ["temperature": "/current/temperature_2m"])])
-        let trigger = TriggerDefinition(name: "frost", source: "weather", condition: .below(value: "temperature", 0),
+        let hub = rig.hub([SourceSettings(name: "weather", kind: .json, url: path, pointers: ["temperature": "/current/temperature_2m"])])
+        let trigger = TriggerSettings(name: "frost", source: "weather", condition: .below(value: "temperature", 0),
                                         content: ["text": "FROST {{weather.temperature}}"], duration: 60, cooldown: .seconds(3600))
         let runner = rig.runner([trigger], hub: hub)
         let sources = Task { await hub.run() }, triggers = Task { await runner.run() }
@@ -131,8 +131,8 @@ import TestSupport
     @Test func aWebhookFiresAtEachPushThatMatches() async throws {
         let rig = try Rig()
         defer { rig.stop() }
-        let hub = rig.hub([SourceDefinition(name: "door", kind: .webhook, fields: ["state"])])
-        let trigger = TriggerDefinition(name: "door", source: "door", condition: .equals(value: "state", "open"),
+        let hub = rig.hub([SourceSettings(name: "door", kind: .webhook, fields: ["state"])])
+        let trigger = TriggerSettings(name: "door", source: "door", condition: .equals(value: "state", "open"),
                                         content: ["text": "DOOR OPEN"], duration: 30, cooldown: .seconds(10))
         let runner = rig.runner([trigger], hub: hub)
         let triggers = Task { await runner.run() }
@@ -154,8 +154,8 @@ import TestSupport
         let rig = try Rig()
         defer { rig.stop() }
         let ics = try rig.file("family.ics", Self.calendar(startingAt: "20261126T071000"))
-        let definition = SourceDefinition(name: "family", kind: .calendar, url: ics)
-        let trigger = TriggerDefinition(name: "leave", source: "family", condition: .eventStarts(within: .seconds(900)), content: ["text": "GO"])
+        let definition = SourceSettings(name: "family", kind: .calendar, url: ics)
+        let trigger = TriggerSettings(name: "leave", source: "family", condition: .eventStarts(within: .seconds(900)), content: ["text": "GO"])
         do {
             let hub = rig.hub([definition]), runner = rig.runner([trigger], hub: hub)
             let sources = Task { await hub.run() }, triggers = Task { await runner.run() }
@@ -173,16 +173,16 @@ import TestSupport
     }
 
     @Test func problemsNameTheKey() {
-        let sources = [SourceDefinition(name: "weather", kind: .json, url: "/x", pointers: ["temperature": "/t"]),
-                       SourceDefinition(name: "door", kind: .webhook, fields: ["state"])]
-        func problems(_ trigger: TriggerDefinition) -> [String] { trigger.problems(sources: sources).map { "\($0.key): \($0.problem)" } }
-        #expect(problems(TriggerDefinition(name: "a", source: "moon", condition: .pushed, content: ["text": "X"])) == ["source: there is no [[source]] called moon (there are weather, door)"])
-        #expect(problems(TriggerDefinition(name: "a", source: "weather", condition: .eventStarts(within: .seconds(60)), content: ["text": "X"]))
+        let sources = [SourceSettings(name: "weather", kind: .json, url: "/x", pointers: ["temperature": "/t"]),
+                       SourceSettings(name: "door", kind: .webhook, fields: ["state"])]
+        func problems(_ trigger: TriggerSettings) -> [String] { trigger.problems(sources: sources).map { "\($0.key): \($0.problem)" } }
+        #expect(problems(TriggerSettings(name: "a", source: "moon", condition: .pushed, content: ["text": "X"])) == ["source: there is no [[source]] called moon (there are weather, door)"])
+        #expect(problems(TriggerSettings(name: "a", source: "weather", condition: .eventStarts(within: .seconds(60)), content: ["text": "X"]))
             == ["starts_within: only a calendar's events start; weather is a json source"])
-        #expect(problems(TriggerDefinition(name: "a", source: "weather", condition: .above(value: "wind", 3), content: ["text": "X"]))
+        #expect(problems(TriggerSettings(name: "a", source: "weather", condition: .above(value: "wind", 3), content: ["text": "X"]))
             == ["value: weather has no value wind (it has temperature)"])
-        #expect(problems(TriggerDefinition(name: "a", source: "weather", condition: .pushed, content: ["text": "X"]))
+        #expect(problems(TriggerSettings(name: "a", source: "weather", condition: .pushed, content: ["text": "X"]))
             == ["source: weather is fetched, not pushed to: give a condition (starts_within, above, below or equals)"])
-        #expect(problems(TriggerDefinition(name: "a", source: "door", condition: .pushed, content: ["text": "X"], duration: 5)) == ["duration: must be 10 seconds to 12 hours"])
+        #expect(problems(TriggerSettings(name: "a", source: "door", condition: .pushed, content: ["text": "X"], duration: 5)) == ["duration: must be 10 seconds to 12 hours"])
     }
 }

@@ -15,7 +15,7 @@ import TestSupport
     init() throws { rig = try TimeRig() }
 
     /// A runner whose intake knows the board's time zone (UTC), as flapd's does.
-    func runner(_ fromFile: [ScheduleDefinition] = []) -> ScheduleRunner<ManualClock> {
+    func runner(_ fromFile: [ScheduleSettings] = []) -> ScheduleRunner<ManualClock> {
         var intake = MessageIntake(inbox: rig.inbox, boardSize: .flagship, now: rig.time.now)
         intake.localProps = LocalProps(zone: .utc)
         return ScheduleRunner(inbox: rig.inbox, intake: intake, time: rig.time, trust: rig.trust, fromFile: fromFile,
@@ -47,7 +47,7 @@ import TestSupport
 
     @Test func aScheduleThatCouldNeverBeShownIsRefusedWhenAdded() async throws {
         let runner = runner()
-        func problems(_ definition: ScheduleDefinition) async -> [String] {
+        func problems(_ definition: ScheduleSettings) async -> [String] {
             do { _ = try await runner.add(definition); return [] } catch {
                 guard case ScheduleBookError.invalid(let errors)? = error as? ScheduleBookError else { return ["\(error)"] }
                 return errors.problems.map(\.description)

@@ -40,7 +40,7 @@ import TestSupport
         }
     }
 
-    func runner(_ rig: TimeRig, _ definition: ScheduleDefinition) -> ScheduleRunner<ManualClock> {
+    func runner(_ rig: TimeRig, _ definition: ScheduleSettings) -> ScheduleRunner<ManualClock> {
         let intake = MessageIntake(inbox: rig.inbox, boardSize: .flagship, now: rig.time.now)
         return ScheduleRunner(inbox: rig.inbox, intake: intake, time: rig.time, trust: rig.trust, fromFile: [definition],
                               systemZone: ZoneRules.named("UTC")!, logger: Logger(label: "test"))

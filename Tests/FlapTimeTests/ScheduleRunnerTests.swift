@@ -13,14 +13,14 @@ import TestSupport
     let rig: TimeRig
     init() throws { rig = try TimeRig() }
 
-    func runner(_ fromFile: [ScheduleDefinition] = []) -> ScheduleRunner<ManualClock> {
+    func runner(_ fromFile: [ScheduleSettings] = []) -> ScheduleRunner<ManualClock> {
         let intake = MessageIntake(inbox: rig.inbox, boardSize: .flagship, now: rig.time.now)
         return ScheduleRunner(inbox: rig.inbox, intake: intake, time: rig.time, trust: rig.trust, fromFile: fromFile,
                               systemZone: ZoneRules.named("UTC")!, logger: Logger(label: "test"))
     }
 
-    static func schedule(_ name: String, days: [String]? = nil, times: [String]? = nil, cron: String? = nil, text: String = "HELLO", hold: Int? = nil) -> ScheduleDefinition {
-        var definition = ScheduleDefinition(name: name)
+    static func schedule(_ name: String, days: [String]? = nil, times: [String]? = nil, cron: String? = nil, text: String = "HELLO", hold: Int? = nil) -> ScheduleSettings {
+        var definition = ScheduleSettings(name: name)
         definition.days = days
         definition.times = times
         definition.cron = cron

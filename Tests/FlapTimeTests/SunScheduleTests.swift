@@ -15,7 +15,7 @@ import TestSupport
 
     static let berlin = GeoLocation(latitude: 52.52, longitude: 13.4)
 
-    func runner(_ fromFile: [ScheduleDefinition], location: GeoLocation? = berlin) -> ScheduleRunner<ManualClock> {
+    func runner(_ fromFile: [ScheduleSettings], location: GeoLocation? = berlin) -> ScheduleRunner<ManualClock> {
         let intake = MessageIntake(inbox: rig.inbox, boardSize: .flagship, now: rig.time.now)
         return ScheduleRunner(inbox: rig.inbox, intake: intake, time: rig.time, trust: rig.trust, fromFile: fromFile,
                               systemZone: ZoneRules.named("Europe/Berlin")!, location: location, logger: Logger(label: "test"))

@@ -29,7 +29,7 @@ struct SchedulesAPI: RouteGroup {
     }
 
     private func change(_ request: Request, name: String? = nil,
-                        _ apply: (any ScheduleBook, ScheduleDefinition) async throws -> ScheduleView) async throws -> Response {
+                        _ apply: (any ScheduleBook, ScheduleSettings) async throws -> ScheduleView) async throws -> Response {
         guard let body = try await Responses.body(of: request, limit: Responses.maximumBody) else {
             return Responses.error(.contentTooLarge, Responses.tooLarge(request))
         }
@@ -39,10 +39,10 @@ struct SchedulesAPI: RouteGroup {
         // Decoded from the body itself: a round trip through a JSON value would turn a number
         // too large for its field into one JSONDecoder calls invalid JSON.
         let decoder = JSONDecoder()
-        if let name { decoder.userInfo[ScheduleDefinition.nameFromPath] = name }
-        let definition: ScheduleDefinition
+        if let name { decoder.userInfo[ScheduleSettings.nameFromPath] = name }
+        let definition: ScheduleSettings
         do {
-            definition = try decoder.decode(ScheduleDefinition.self, from: Data(body))
+            definition = try decoder.decode(ScheduleSettings.self, from: Data(body))
         } catch let error as DecodingError {
             return Responses.error(.badRequest, Self.problem(error))
         }

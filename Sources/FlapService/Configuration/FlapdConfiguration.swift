@@ -38,7 +38,7 @@ public struct FlapdConfiguration: Sendable, Equatable {
     /// The Local API enablement token; nil: made on first start and kept in the state directory.
     public var localAPIToken: Secret?
     public var rules = SenderRules()
-    public var panels: [PanelConfiguration] = [PanelConfiguration()]
+    public var panels: [PanelSettings] = [PanelSettings()]
     /// The clacks of the first panel.
     public var sound = SoundSettings()
     /// The MQTT broker and this display's identity there; nil: no MQTT.
@@ -55,11 +55,11 @@ public struct FlapdConfiguration: Sendable, Equatable {
     /// trust it as it is (a board with a real-time clock).
     public var clock = ClockTrust.Setting.auto
     /// `[[schedule]]`: recurring messages, read-only over the API.
-    public var schedules: [ScheduleDefinition] = []
+    public var schedules: [ScheduleSettings] = []
     /// Content that fills boards by itself (`[[source]]`).
-    public var sources: [SourceDefinition] = []
+    public var sources: [SourceSettings] = []
     /// Boards shown when a source's condition holds (`[[trigger]]`).
-    public var triggers: [TriggerDefinition] = []
+    public var triggers: [TriggerSettings] = []
     /// Where the board is (`[location]`), for schedules that follow the sun.
     public var location: GeoLocation?
 
@@ -77,7 +77,7 @@ public struct TLSFiles: Sendable, Equatable {
 }
 
 /// One panel.
-public struct PanelConfiguration: Sendable, Equatable {
+public struct PanelSettings: Sendable, Equatable {
     public var id = "main"
     /// What drives the panel (`driver` in the configuration).
     public var driver = PanelDriverKind.simulated

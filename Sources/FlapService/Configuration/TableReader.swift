@@ -1,3 +1,4 @@
+import FlapSources
 import FlapTOML
 
 /// Reads typed keys from one TOML table, recording a problem (with key and line) for each
@@ -161,5 +162,20 @@ struct TableReader {
             }
         }
         return row[b.count]
+    }
+}
+
+extension TableReader {
+    /// A length of time: seconds (`600`) or with a unit (`"30s"`, `"10m"`, `"2h"`, `"1d"`); zero
+    /// only where `zero` allows it (a trigger's cooldown).
+    mutating func interval(_ name: String, zero: Bool = false) -> Duration? {
+        guard let value = self[name] else { return nil }
+        if let seconds = value.int, seconds > 0 || (zero && seconds == 0) { return .seconds(seconds) }
+        if let text = value.string {
+            if zero && (text == "0" || text == "0s") { return .zero }
+            if let duration = SourceInterval.parse(text) { return duration }
+        }
+        fail(name, "must be seconds (600) or a time with its unit (\"30s\", \"10m\", \"2h\", \"1d\")")
+        return nil
     }
 }

@@ -18,7 +18,7 @@ import ServiceLifecycle
 /// How each of the appliance's parts is made from its settings, one step of ``Appliance/init`` each.
 extension Appliance {
     /// The boards' delivery queue, opened only when a Vestaboard panel needs it.
-    static func outbox(for panels: [PanelConfiguration], in state: StateDirectory, health: StorageHealth) throws -> DeliveryQueue? {
+    static func outbox(for panels: [PanelSettings], in state: StateDirectory, health: StorageHealth) throws -> DeliveryQueue? {
         guard panels.contains(where: { $0.driver == .vestaboard }) else { return nil }
         return try database(state.file("outbox.sqlite"), purpose: "Vestaboard delivery queue", health: health) {
             try DeliveryQueue(path: $0, health: health)
@@ -27,7 +27,7 @@ extension Appliance {
 
     /// Every panel's driver, from where it was left; when one cannot be made, those made are shut
     /// down (their devices left safe) and flapd stops naming the panel.
-    static func drivers(_ panels: [PanelConfiguration], inbox: Inbox, calibration: Calibration, outbox: DeliveryQueue?,
+    static func drivers(_ panels: [PanelSettings], inbox: Inbox, calibration: Calibration, outbox: DeliveryQueue?,
                         logger: Logger) async throws -> [PanelDriver] {
         var drivers: [PanelDriver] = []
         for panel in panels {

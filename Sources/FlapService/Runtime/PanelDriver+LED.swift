@@ -9,7 +9,7 @@ import Logging
 extension PanelDriver {
     /// An LED matrix, strip or screen: the display from configuration (its simulated twin for
     /// `device = "simulated"`), the board the largest that fits unless a size is given.
-    static func led(_ configuration: PanelConfiguration, saved: [CharacterCode]?, logger: Logger) async throws -> PanelDriver {
+    static func led(_ configuration: PanelSettings, saved: [CharacterCode]?, logger: Logger) async throws -> PanelDriver {
         let settings = configuration.led
         let simulated = configuration.device == "simulated"
         var stopCompanion: @Sendable () async -> Void = {}

@@ -7,7 +7,7 @@ import Logging
 extension PanelDriver {
     /// A real Vestaboard through one of its APIs: its credential read from its file, its writes
     /// through the boards' delivery queue (`outbox.sqlite` in the state directory).
-    static func vestaboard(_ configuration: PanelConfiguration, saved: [CharacterCode]?, outbox queue: DeliveryQueue, logger: Logger) async throws -> PanelDriver {
+    static func vestaboard(_ configuration: PanelSettings, saved: [CharacterCode]?, outbox queue: DeliveryQueue, logger: Logger) async throws -> PanelDriver {
         let settings = configuration.vestaboard
         let api = try settings.boardAPI(for: "panel \(configuration.id)")
         var panelLogger = logger
@@ -31,7 +31,7 @@ extension PanelDriver {
 
     /// The board's size: as configured (`model`, `size`), else as the board answers (a Note's
     /// layout has 3 rows of 15), else as it was when flapd last stopped, else a Flagship.
-    private static func boardSize(_ configuration: PanelConfiguration, api: VestaboardAPI, saved: [CharacterCode]?, logger: Logger) async -> BoardSize {
+    private static func boardSize(_ configuration: PanelSettings, api: VestaboardAPI, saved: [CharacterCode]?, logger: Logger) async -> BoardSize {
         if let size = configuration.size { return size }
         let asked = VestaboardClient(api: api, timeout: .seconds(3))
         do {

@@ -9,7 +9,7 @@ import Logging
 struct PanelDriver: Sendable {
     let panel: any Panel
     /// The configuration with its size and drum settled.
-    let configuration: PanelConfiguration
+    let configuration: PanelSettings
     /// A simulated panel's snapshots, for the terminal.
     let snapshots: AsyncStream<PanelSnapshot>?
     /// How plans must be timed for this hardware.
@@ -35,7 +35,7 @@ struct PanelDriver: Sendable {
     /// How long flapd waits for a controller to say how many modules it has at start.
     static let discoveryTimeout = Duration.seconds(10)
 
-    static func make(_ configuration: PanelConfiguration, saved: [CharacterCode]?, calibration: Calibration,
+    static func make(_ configuration: PanelSettings, saved: [CharacterCode]?, calibration: Calibration,
                      outbox: @Sendable () throws -> DeliveryQueue, logger: Logger) async throws -> PanelDriver {
         switch configuration.driver {
         case .vestaboard: try await vestaboard(configuration, saved: saved, outbox: try outbox(), logger: logger)
@@ -49,7 +49,7 @@ struct PanelDriver: Sendable {
 
     /// A panel that browsers show (a TV, a tablet): its motion kept on time as a simulated
     /// panel's is, drawn nowhere but in the browsers watching `/tv?panel=ID`.
-    private static func browser(_ configuration: PanelConfiguration, saved: [CharacterCode]?) -> PanelDriver {
+    private static func browser(_ configuration: PanelSettings, saved: [CharacterCode]?) -> PanelDriver {
         var settled = configuration
         let size = configuration.size ?? .flagship
         settled.size = size
@@ -59,7 +59,7 @@ struct PanelDriver: Sendable {
                            snapshots: nil, stepper: nil, commandInterval: nil, stopCompanion: {})
     }
 
-    private static func simulated(_ configuration: PanelConfiguration, saved: [CharacterCode]?) async -> PanelDriver {
+    private static func simulated(_ configuration: PanelSettings, saved: [CharacterCode]?) async -> PanelDriver {
         var settled = configuration
         let size = configuration.size ?? .flagship
         settled.size = size
@@ -70,9 +70,9 @@ struct PanelDriver: Sendable {
                            commandInterval: nil, stopCompanion: {})
     }
 
-    private static func chainlink(_ configuration: PanelConfiguration, saved: [CharacterCode]?, logger: Logger) async throws -> PanelDriver {
+    private static func chainlink(_ configuration: PanelSettings, saved: [CharacterCode]?, logger: Logger) async throws -> PanelDriver {
         let clock = ContinuousClock()
-        var device = configuration.device ?? PanelConfiguration.defaultChainlinkDevice
+        var device = configuration.device ?? PanelSettings.defaultChainlinkDevice
         var stopCompanion: @Sendable () async -> Void = {}
         if device == "simulated" {
             // The real driver on a real pseudo-terminal, the simulated controller on its far side.
@@ -119,7 +119,7 @@ struct PanelDriver: Sendable {
                            stopCompanion: companion)
     }
 
-    private static func direct(_ configuration: PanelConfiguration, calibration: Calibration, logger: Logger) async throws -> PanelDriver {
+    private static func direct(_ configuration: PanelSettings, calibration: Calibration, logger: Logger) async throws -> PanelDriver {
         var settled = configuration
         let size = configuration.size ?? BoardSize(rows: 1, columns: configuration.pins.count)
         settled.size = size
@@ -158,7 +158,7 @@ struct PanelDriver: Sendable {
 
     /// The board's shape for `modules` modules: the configured size (which must fit), else the
     /// rows or columns given, else one row.
-    static func size(for modules: Int, _ configuration: PanelConfiguration) throws -> BoardSize {
+    static func size(for modules: Int, _ configuration: PanelSettings) throws -> BoardSize {
         if let size = configuration.size {
             guard modules >= size.count else {
                 throw ServiceError(.configuration, "panel \(configuration.id): the controller has \(modules) modules, too few for a \(size) board")

@@ -18,7 +18,7 @@ import Synchronization
 /// One configured panel at run time: its driver, motion loop and coordinator, run as a service
 /// that leaves the panel safe when flapd stops.
 final class PanelRuntime: Service, Sendable {
-    let configuration: PanelConfiguration
+    let configuration: PanelSettings
     let panel: any Panel
     /// A directly driven panel's stepping engine (for calibration).
     let engine: SteppingEngine?

@@ -14,19 +14,19 @@ public struct CalendarSource: SourceKind {
     public var settings: [String: String] { ["countdown": "counts down to an event"] }
     public var hasEvents: Bool { true }
 
-    public func read(_ body: [UInt8], for definition: SourceDefinition) throws(SourceProblem) -> SourceContent {
+    public func read(_ body: [UInt8], for definition: SourceSettings) throws(SourceProblem) -> SourceContent {
         SourceContent(try Calendar(bytes: body))
     }
 
-    public func values(_ content: SourceContent?, definition: SourceDefinition, now: Date, zone: ZoneRules) -> [String: JSONValue] {
+    public func values(_ content: SourceContent?, definition: SourceSettings, now: Date, zone: ZoneRules) -> [String: JSONValue] {
         Self.calendarValues(content?.document as? Calendar, definition: definition, now: now, zone: zone)
     }
 
-    public func warnings(_ content: SourceContent, definition: SourceDefinition) -> [String] {
+    public func warnings(_ content: SourceContent, definition: SourceSettings) -> [String] {
         (content.document as? Calendar)?.warnings ?? []
     }
 
-    static func calendarValues(_ calendar: Calendar?, definition: SourceDefinition, now: Date, zone: ZoneRules) -> [String: JSONValue] {
+    static func calendarValues(_ calendar: Calendar?, definition: SourceSettings, now: Date, zone: ZoneRules) -> [String: JSONValue] {
         let placeholder = JSONValue.string(definition.placeholder)
         let emptyEvent: JSONValue = .object(["title": placeholder, "location": placeholder, "start": placeholder, "day": placeholder,
                                              "date": placeholder, "in": placeholder, "minutes": placeholder, "at": placeholder])

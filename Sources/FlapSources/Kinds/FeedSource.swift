@@ -10,11 +10,11 @@ public struct FeedSource: SourceKind {
     /// Every 30 minutes.
     public var defaultInterval: Duration? { .seconds(1800) }
 
-    public func read(_ body: [UInt8], for definition: SourceDefinition) throws(SourceProblem) -> SourceContent {
+    public func read(_ body: [UInt8], for definition: SourceSettings) throws(SourceProblem) -> SourceContent {
         SourceContent(try Feed(bytes: body))
     }
 
-    public func values(_ content: SourceContent?, definition: SourceDefinition, now: Date, zone: ZoneRules) -> [String: JSONValue] {
+    public func values(_ content: SourceContent?, definition: SourceSettings, now: Date, zone: ZoneRules) -> [String: JSONValue] {
         let placeholder = JSONValue.string(definition.placeholder)
         guard let feed = content?.document as? Feed else {
             return ["title": placeholder, "headline": placeholder, "headlines": .array([]), "count": placeholder]

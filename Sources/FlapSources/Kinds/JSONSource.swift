@@ -10,13 +10,13 @@ public struct JSONSource: SourceKind {
     public var defaultInterval: Duration? { .seconds(600) }
     public var settings: [String: String] { ["values": "picks values by JSON Pointer"] }
 
-    public func problems(_ definition: SourceDefinition) -> [(key: String, problem: String)] {
+    public func problems(_ definition: SourceSettings) -> [(key: String, problem: String)] {
         var found: [(key: String, problem: String)] = []
         if definition.pointers.isEmpty {
             found.append(("values", "a json source names its values, such as values = { temperature = \"/current/temperature_2m\" }"))
         }
         for (value, pointer) in definition.pointers.sorted(by: { $0.key < $1.key }) {
-            if !SourceDefinition.isName(value) { found.append(("values.\(value)", "the name must be lowercase letters, digits and _, starting with a letter")) }
+            if !SourceSettings.isName(value) { found.append(("values.\(value)", "the name must be lowercase letters, digits and _, starting with a letter")) }
             if case .failure(let problem) = Result(catching: { () throws(JSONPointer.Problem) in try JSONPointer(pointer) }) {
                 found.append(("values.\(value)", problem.description))
             }
@@ -24,24 +24,24 @@ public struct JSONSource: SourceKind {
         return found
     }
 
-    public func read(_ body: [UInt8], for definition: SourceDefinition) throws(SourceProblem) -> SourceContent {
+    public func read(_ body: [UInt8], for definition: SourceSettings) throws(SourceProblem) -> SourceContent {
         do { return SourceContent(try JSONValue(parsing: body)) } catch {
             throw SourceProblem("the answer is not JSON (\(SourceContent.preview(body)))")
         }
     }
 
-    public func values(_ content: SourceContent?, definition: SourceDefinition, now: Date, zone: ZoneRules) -> [String: JSONValue] {
+    public func values(_ content: SourceContent?, definition: SourceSettings, now: Date, zone: ZoneRules) -> [String: JSONValue] {
         let found = content.map { pointed($0, definition.pointers).values } ?? [:]
         var values: [String: JSONValue] = [:]
         for name in definition.pointers.keys { values[name] = found[name] ?? .string(definition.placeholder) }
         return values
     }
 
-    public func warnings(_ content: SourceContent, definition: SourceDefinition) -> [String] {
+    public func warnings(_ content: SourceContent, definition: SourceSettings) -> [String] {
         pointed(content, definition.pointers).missing
     }
 
-    public func comparable(_ definition: SourceDefinition) -> [String] { definition.pointers.keys.sorted() }
+    public func comparable(_ definition: SourceSettings) -> [String] { definition.pointers.keys.sorted() }
 
     /// What the pointers find in the document, and what they do not.
     func pointed(_ content: SourceContent, _ pointers: [String: String]) -> (values: [String: JSONValue], missing: [String]) {

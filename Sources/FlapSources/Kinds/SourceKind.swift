@@ -20,25 +20,25 @@ public protocol SourceKind: Sendable {
     var hasEvents: Bool { get }
 
     /// What is wrong with `definition` that only this kind checks (the rest is checked for all).
-    func problems(_ definition: SourceDefinition) -> [(key: String, problem: String)]
+    func problems(_ definition: SourceSettings) -> [(key: String, problem: String)]
     /// Reads a fetched body; a body that cannot be read is a problem (the content before it is kept).
-    func read(_ body: [UInt8], for definition: SourceDefinition) throws(SourceProblem) -> SourceContent
+    func read(_ body: [UInt8], for definition: SourceSettings) throws(SourceProblem) -> SourceContent
     /// What it gives templates from `content`, nil when there is none usable (never fetched,
     /// stale): every name it can give is there, the missing ones as `definition.placeholder`.
-    func values(_ content: SourceContent?, definition: SourceDefinition, now: Date, zone: ZoneRules) -> [String: JSONValue]
+    func values(_ content: SourceContent?, definition: SourceSettings, now: Date, zone: ZoneRules) -> [String: JSONValue]
     /// What is worth telling about `content` (values the document lacks, events left out).
-    func warnings(_ content: SourceContent, definition: SourceDefinition) -> [String]
+    func warnings(_ content: SourceContent, definition: SourceSettings) -> [String]
     /// The values a trigger may compare (`above`, `below`, `equals`).
-    func comparable(_ definition: SourceDefinition) -> [String]
+    func comparable(_ definition: SourceSettings) -> [String]
 }
 
 extension SourceKind {
     public var settings: [String: String] { [:] }
     public var hasEvents: Bool { false }
     public var isFetched: Bool { defaultInterval != nil }
-    public func problems(_ definition: SourceDefinition) -> [(key: String, problem: String)] { [] }
-    public func warnings(_ content: SourceContent, definition: SourceDefinition) -> [String] { [] }
-    public func comparable(_ definition: SourceDefinition) -> [String] { [] }
+    public func problems(_ definition: SourceSettings) -> [(key: String, problem: String)] { [] }
+    public func warnings(_ content: SourceContent, definition: SourceSettings) -> [String] { [] }
+    public func comparable(_ definition: SourceSettings) -> [String] { [] }
 }
 
 /// The kinds flapd knows, by name: the configuration reads `kind` through it.

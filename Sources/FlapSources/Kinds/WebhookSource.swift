@@ -10,25 +10,25 @@ public struct WebhookSource: SourceKind {
     public var defaultInterval: Duration? { nil }
     public var settings: [String: String] { ["fields": "names the values a push may set", "key_file": "has a key of its own"] }
 
-    public func problems(_ definition: SourceDefinition) -> [(key: String, problem: String)] {
+    public func problems(_ definition: SourceSettings) -> [(key: String, problem: String)] {
         var found: [(key: String, problem: String)] = []
         if definition.fields.isEmpty { found.append(("fields", "a webhook names the values a push may set, such as fields = [\"state\", \"who\"]")) }
-        for field in definition.fields where !SourceDefinition.isName(field) {
+        for field in definition.fields where !SourceSettings.isName(field) {
             found.append(("fields", "\(field.debugDescription) must be lowercase letters, digits and _, starting with a letter"))
         }
         return found
     }
 
-    public func read(_ body: [UInt8], for definition: SourceDefinition) throws(SourceProblem) -> SourceContent {
+    public func read(_ body: [UInt8], for definition: SourceSettings) throws(SourceProblem) -> SourceContent {
         throw SourceProblem("a webhook is not fetched")
     }
 
-    public func values(_ content: SourceContent?, definition: SourceDefinition, now: Date, zone: ZoneRules) -> [String: JSONValue] {
+    public func values(_ content: SourceContent?, definition: SourceSettings, now: Date, zone: ZoneRules) -> [String: JSONValue] {
         let pushed = content?.document as? [String: JSONValue] ?? [:]
         var values: [String: JSONValue] = [:]
         for name in definition.fields { values[name] = pushed[name] ?? .string(definition.placeholder) }
         return values
     }
 
-    public func comparable(_ definition: SourceDefinition) -> [String] { definition.fields }
+    public func comparable(_ definition: SourceSettings) -> [String] { definition.fields }
 }

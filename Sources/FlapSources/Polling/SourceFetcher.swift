@@ -21,7 +21,7 @@ struct SourceFetcher: Sendable {
 
     let http: HTTPClient
 
-    func fetch(_ definition: SourceDefinition, previous: SourceRecord) async throws(Failure) -> Answer {
+    func fetch(_ definition: SourceSettings, previous: SourceRecord) async throws(Failure) -> Answer {
         switch definition.url.flatMap(SourceLocation.init) {
         case .file(let path)?:
             guard let data = try? Data(contentsOf: URL(fileURLWithPath: path)) else {
@@ -36,7 +36,7 @@ struct SourceFetcher: Sendable {
         }
     }
 
-    private func get(_ url: String, definition: SourceDefinition, previous: SourceRecord) async throws(Failure) -> Answer {
+    private func get(_ url: String, definition: SourceSettings, previous: SourceRecord) async throws(Failure) -> Answer {
         var request = HTTPClientRequest(url: url)
         request.headers.add(name: "User-Agent", value: "flapd (VestaWidget)")
         request.headers.add(name: "Accept-Encoding", value: "identity")

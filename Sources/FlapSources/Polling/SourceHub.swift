@@ -24,7 +24,7 @@ public final class SourceHub<C: Clock>: Sendable where C.Duration == Duration {
     let pushRate = Mutex(TokenBuckets<String>(burst: WebhookRate.burst, perSecond: WebhookRate.perSecond))
 
     /// `stateDirectory`: where each source's last good content is kept (`sources/` in it); nil keeps nothing.
-    public init(definitions: [SourceDefinition], zone: ZoneRules, stateDirectory: String?, clock: C, now: @escaping @Sendable () -> Date,
+    public init(definitions: [SourceSettings], zone: ZoneRules, stateDirectory: String?, clock: C, now: @escaping @Sendable () -> Date,
                 http: HTTPClient = .shared, metrics: FlapMetrics? = nil, logger: Logger) {
         self.clock = clock
         self.now = now
@@ -77,7 +77,7 @@ public final class SourceHub<C: Clock>: Sendable where C.Duration == Duration {
 
     // MARK: Fetching
 
-    private func poll(_ definition: SourceDefinition) async {
+    private func poll(_ definition: SourceSettings) async {
         let name = definition.name
         // After a restart, a source fetched a moment ago waits for the rest of its interval.
         var delay = Duration.zero
@@ -106,7 +106,7 @@ public final class SourceHub<C: Clock>: Sendable where C.Duration == Duration {
     }
 
     /// One look; returns how long until the next.
-    private func look(_ definition: SourceDefinition) async -> Duration {
+    private func look(_ definition: SourceSettings) async -> Duration {
         let name = definition.name
         let started = now()
         let previous = shelf.entry(name)?.record ?? SourceRecord()
@@ -180,7 +180,7 @@ public final class SourceHub<C: Clock>: Sendable where C.Duration == Duration {
 
     func metricsLooked(_ name: String, updated: Date?) { metrics?.sourceLooked(source: name, outcome: "pushed", updated: updated) }
 
-    static func warnings(_ content: SourceContent?, _ definition: SourceDefinition) -> [String] {
+    static func warnings(_ content: SourceContent?, _ definition: SourceSettings) -> [String] {
         content.map { definition.kind.warnings($0, definition: definition) } ?? []
     }
 }

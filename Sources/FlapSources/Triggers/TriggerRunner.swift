@@ -20,7 +20,7 @@ public actor TriggerRunner<C: Clock> where C.Duration == Duration {
         var lastEvent: String?
     }
 
-    public let definitions: [TriggerDefinition]
+    public let definitions: [TriggerSettings]
     private let shelf: SourceShelf
     private let intake: MessageIntake
     private let clock: C
@@ -32,7 +32,7 @@ public actor TriggerRunner<C: Clock> where C.Duration == Duration {
     /// How often time-based conditions are looked at.
     public static var lookEvery: Duration { .seconds(30) }
 
-    public init(definitions: [TriggerDefinition], shelf: SourceShelf, intake: MessageIntake, clock: C, now: @escaping @Sendable () -> Date,
+    public init(definitions: [TriggerSettings], shelf: SourceShelf, intake: MessageIntake, clock: C, now: @escaping @Sendable () -> Date,
                 stateDirectory: String?, logger: Logger) {
         self.definitions = definitions
         self.shelf = shelf
@@ -83,7 +83,7 @@ public actor TriggerRunner<C: Clock> where C.Duration == Duration {
         for definition in definitions where definition.source == source { await look(definition, pushed: pushed) }
     }
 
-    private func look(_ definition: TriggerDefinition, pushed: Bool) async {
+    private func look(_ definition: TriggerSettings, pushed: Bool) async {
         let now = now()
         guard let values = shelf.values(of: definition.source, at: now)?.object, values["stale"] != true else { return }
         var state = states[definition.name] ?? State()
@@ -124,7 +124,7 @@ public actor TriggerRunner<C: Clock> where C.Duration == Duration {
         }
     }
 
-    static func holds(_ condition: TriggerDefinition.Condition, _ value: JSONValue) -> Bool {
+    static func holds(_ condition: TriggerSettings.Condition, _ value: JSONValue) -> Bool {
         let number: Double? = value.number ?? value.string.flatMap { Double($0.trimmingSpaces) }
         switch condition {
         case .above(_, let limit): return number.map { $0 > limit } ?? false
@@ -135,7 +135,7 @@ public actor TriggerRunner<C: Clock> where C.Duration == Duration {
     }
 
     /// Sends the trigger's board; whether it was taken.
-    private func show(_ definition: TriggerDefinition, at now: Date) async -> Bool {
+    private func show(_ definition: TriggerSettings, at now: Date) async -> Bool {
         var fields = definition.content
         let quickMessage = fields.removeValue(forKey: "quickMessage")?.string
         fields["duration"] = .number(Double(definition.duration))
@@ -164,7 +164,7 @@ public struct TriggerView: Sendable, Encodable, Equatable {
     /// Until when it may not fire again.
     public var coolingUntil: Date?
 
-    static func describe(_ condition: TriggerDefinition.Condition) -> String {
+    static func describe(_ condition: TriggerSettings.Condition) -> String {
         switch condition {
         case .eventStarts(let within): "an event starts within \(SourceInterval.text(within))"
         case .above(let value, let limit): "\(value) above \(TextPlaceholders.text(.number(limit)) ?? "\(limit)")"

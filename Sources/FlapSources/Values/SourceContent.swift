@@ -13,7 +13,7 @@ public struct SourceContent: Sendable {
 
     /// Reads a fetched body as `definition`'s kind says; a body that cannot be read is a
     /// problem, and the content before it is kept.
-    public init(body: [UInt8], for definition: SourceDefinition) throws(SourceProblem) {
+    public init(body: [UInt8], for definition: SourceSettings) throws(SourceProblem) {
         self = try definition.kind.read(body, for: definition)
     }
 

@@ -8,7 +8,7 @@ import Synchronization
 /// (the props of its template) and changed by the pollers and webhooks.
 public final class SourceShelf: Sendable {
     struct Entry: Sendable {
-        var definition: SourceDefinition
+        var definition: SourceSettings
         var content: SourceContent?
         var record = SourceRecord()
         var lastAttempt: Date?
@@ -23,19 +23,19 @@ public final class SourceShelf: Sendable {
         }
     }
 
-    public let definitions: [SourceDefinition]
+    public let definitions: [SourceSettings]
     let zone: ZoneRules
     /// Each new content: a fetch that brought something new, or a push.
     public let changes = Watchers<SourceChange>()
     private let entries: Mutex<[String: Entry]>
 
-    init(definitions: [SourceDefinition], zone: ZoneRules, entries: [String: Entry]) {
+    init(definitions: [SourceSettings], zone: ZoneRules, entries: [String: Entry]) {
         self.definitions = definitions
         self.zone = zone
         self.entries = Mutex(entries)
     }
 
-    public func definition(_ name: String) -> SourceDefinition? { definitions.first { $0.name == name } }
+    public func definition(_ name: String) -> SourceSettings? { definitions.first { $0.name == name } }
 
     /// Each source's values by its name, for templates: `{{weather.temperature}}`.
     public func props(at now: Date) -> [String: JSONValue] {
@@ -69,7 +69,7 @@ public final class SourceShelf: Sendable {
     }
 
     /// The host, or `file`, or `webhook`: enough to tell sources apart without showing a key.
-    static func from(_ definition: SourceDefinition) -> String {
+    static func from(_ definition: SourceSettings) -> String {
         switch definition.url.flatMap(SourceLocation.init) {
         case .http(let url)?:
             let afterScheme = url.split(separator: "/", omittingEmptySubsequences: true).dropFirst().first.map(String.init) ?? url

@@ -3,7 +3,7 @@ import FlapJSON
 /// One `[[trigger]]`: a condition on a source that shows a board for a while, then gives the
 /// board back. It is a temporary message from the source `trigger`: it covers a schedule's
 /// message, never a person's (docs/triggers.md).
-public struct TriggerDefinition: Sendable, Equatable {
+public struct TriggerSettings: Sendable, Equatable {
     public enum Condition: Sendable, Equatable {
         /// A calendar's next event starts within this long (once per event).
         case eventStarts(within: Duration)
@@ -40,9 +40,9 @@ public struct TriggerDefinition: Sendable, Equatable {
     }
 
     /// What is wrong with it against the sources there are, each problem naming its key.
-    public func problems(sources: [SourceDefinition]) -> [(key: String, problem: String)] {
+    public func problems(sources: [SourceSettings]) -> [(key: String, problem: String)] {
         var found: [(String, String)] = []
-        if !SourceDefinition.isName(name) { found.append(("name", "\(name.debugDescription) must be lowercase letters, digits and _, starting with a letter")) }
+        if !SourceSettings.isName(name) { found.append(("name", "\(name.debugDescription) must be lowercase letters, digits and _, starting with a letter")) }
         guard let definition = sources.first(where: { $0.name == source }) else {
             let known = sources.map(\.name).joined(separator: ", ")
             return found.map { (key: $0.0, problem: $0.1) } + [(key: "source", problem: "there is no [[source]] called \(source)\(known.isEmpty ? "" : " (there are \(known))")")]

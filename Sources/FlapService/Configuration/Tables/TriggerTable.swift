@@ -1,12 +1,25 @@
+import FlapCore
+import FlapDisplay
+import FlapHardware
+import FlapHeartRate
 import FlapJSON
+import FlapMQTT
+import FlapMQTTClient
+import FlapMessaging
+import FlapRooms
 import FlapSources
 import FlapTOML
+import FlapTime
+import FlapVestaboard
+import FoundationEssentials
+import Wematch
 
+/// `[[trigger]]`: messages shown when a source's values say so.
 extension ConfigurationParser {
     /// One `[[trigger]]`: its source, one condition (`starts_within`, `above`, `below`,
     /// `equals`; none for any push to a webhook), what it shows (`text`, `vbml` as JSON text, or
     /// `quick_message`), for how long (`duration`) and how often at most (`cooldown`).
-    static func parseTrigger(_ reader: inout TableReader, sources: [SourceDefinition]) -> TriggerDefinition? {
+    static func parseTrigger(_ reader: inout TableReader, sources: [SourceSettings]) -> TriggerSettings? {
         defer { reader.finish() }
         let name = reader.string("name"), source = reader.string("source")
         guard let name, let source else {
@@ -14,7 +27,7 @@ extension ConfigurationParser {
             if reader["source"] == nil { reader.fail("source", "each [[trigger]] names its [[source]], such as source = \"weather\"") }
             return nil
         }
-        var conditions: [TriggerDefinition.Condition] = []
+        var conditions: [TriggerSettings.Condition] = []
         if let within = reader.interval("starts_within") { conditions.append(.eventStarts(within: within)) }
         let value = reader.string("value")
         if let above = reader.number("above") { conditions.append(.above(value: value ?? "", above)) }
@@ -47,7 +60,7 @@ extension ConfigurationParser {
         if let quick = reader.string("quick_message") { content["quickMessage"] = .string(quick) }
         if content.count > 1 { reader.fail("text", "give one of text, vbml and quick_message") }
         let duration = reader.interval("duration") ?? .seconds(300)
-        let definition = TriggerDefinition(name: name, source: source, condition: condition, content: content,
+        let definition = TriggerSettings(name: name, source: source, condition: condition, content: content,
                                            duration: Int(duration.components.seconds), cooldown: reader.interval("cooldown", zero: true) ?? .seconds(1800),
                                            sender: reader.string("sender") ?? "trigger")
         for problem in definition.problems(sources: sources) { reader.fail(problem.key, problem.problem) }

@@ -3,7 +3,7 @@ import FoundationEssentials
 /// One `[[source]]`: where a source's content comes from, how often it is looked at, and which
 /// values it gives templates (`{{weather.temperature}}` is the value `temperature` of the
 /// source `weather`).
-public struct SourceDefinition: Sendable, Equatable {
+public struct SourceSettings: Sendable, Equatable {
     /// Its name in templates: lowercase letters, digits and `_`, starting with a letter.
     public var name: String
     /// What it is (json, calendar, feed, webhook: ``SourceKinds``): how it is read and what it gives.
@@ -60,7 +60,7 @@ public struct SourceDefinition: Sendable, Equatable {
     /// A pushed source's `every`: never fetched, it only sets how soon its values are stale (three times this).
     static let pushedInterval = Duration.seconds(86_400)
 
-    public static func == (a: SourceDefinition, b: SourceDefinition) -> Bool {
+    public static func == (a: SourceSettings, b: SourceSettings) -> Bool {
         a.name == b.name && a.kind.name == b.kind.name && a.url == b.url && a.every == b.every && a.staleAfter == b.staleAfter
             && a.timeout == b.timeout && a.headers == b.headers && a.headerFiles == b.headerFiles && a.pointers == b.pointers
             && a.fields == b.fields && a.limit == b.limit && a.countdown == b.countdown && a.placeholder == b.placeholder && a.keyFile == b.keyFile

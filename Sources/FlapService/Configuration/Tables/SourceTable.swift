@@ -1,12 +1,26 @@
+import FlapCore
+import FlapDisplay
+import FlapHardware
+import FlapHeartRate
+import FlapJSON
+import FlapMQTT
+import FlapMQTTClient
+import FlapMessaging
+import FlapRooms
 import FlapSources
 import FlapTOML
+import FlapTime
+import FlapVestaboard
+import FoundationEssentials
+import Wematch
 
+/// `[[source]]`: content sources (calendars, feeds, JSON documents, webhooks).
 extension ConfigurationParser {
-    /// One `[[source]]`: its kind's keys, then what ``SourceDefinition/problems`` finds.
-    static func parseSource(_ reader: inout TableReader) -> SourceDefinition? {
+    /// One `[[source]]`: its kind's keys, then what ``SourceSettings/problems`` finds.
+    static func parseSource(_ reader: inout TableReader) -> SourceSettings? {
         defer { reader.finish() }
         let name = reader.string("name")
-        if let name, !SourceDefinition.isName(name) {
+        if let name, !SourceSettings.isName(name) {
             reader.fail("name", "\(name.debugDescription) must be lowercase letters, digits and _, starting with a letter (it is how templates name it: {{\(name).value}})")
         }
         let kind = reader.choice("kind", SourceKinds.names).flatMap(SourceKinds.named)
@@ -22,11 +36,11 @@ extension ConfigurationParser {
             reader.problems += table.problems
             return found
         }
-        var definition = SourceDefinition(
+        var definition = SourceSettings(
             name: name, kind: kind, url: reader.string("url"), every: reader.interval("every"), staleAfter: reader.interval("stale_after"),
             timeout: reader.interval("timeout") ?? .seconds(20), headers: strings("headers"), headerFiles: strings("header_files"),
             pointers: strings("values"), fields: reader.strings("fields") ?? [], limit: reader.int("limit") ?? 5,
-            countdown: reader.string("countdown"), placeholder: reader.string("placeholder") ?? SourceDefinition.defaultPlaceholder,
+            countdown: reader.string("countdown"), placeholder: reader.string("placeholder") ?? SourceSettings.defaultPlaceholder,
             keyFile: reader.string("key_file"))
         for problem in definition.problems where problem.key != "name" { reader.fail(problem.key, problem.problem) }
         definition.placeholder = String(definition.placeholder.prefix(22))
@@ -48,19 +62,4 @@ extension ConfigurationParser {
 /// The names templates already have (the board's date and time), which no source may take.
 enum LocalPropsNames {
     static let reserved: Set<String> = ["weekday", "date", "time", "day", "month", "year", "hour", "minute"]
-}
-
-extension TableReader {
-    /// A length of time: seconds (`600`) or with a unit (`"30s"`, `"10m"`, `"2h"`, `"1d"`); zero
-    /// only where `zero` allows it (a trigger's cooldown).
-    mutating func interval(_ name: String, zero: Bool = false) -> Duration? {
-        guard let value = self[name] else { return nil }
-        if let seconds = value.int, seconds > 0 || (zero && seconds == 0) { return .seconds(seconds) }
-        if let text = value.string {
-            if zero && (text == "0" || text == "0s") { return .zero }
-            if let duration = SourceInterval.parse(text) { return duration }
-        }
-        fail(name, "must be seconds (600) or a time with its unit (\"30s\", \"10m\", \"2h\", \"1d\")")
-        return nil
-    }
 }

@@ -5,7 +5,7 @@ import FoundationEssentials
 /// A recurring message as written in `[[schedule]]` or sent to `/v1/schedules`: when (days of
 /// the week and times, or a cron expression) in which time zone, what it shows (text, codes, a
 /// pattern, or a quick message by name), how long it holds its slot, and the sender it speaks as.
-public struct ScheduleDefinition: Sendable, Equatable, Codable {
+public struct ScheduleSettings: Sendable, Equatable, Codable {
     public var name: String
     /// Day names (`mon`, `monday`), ranges (`mon-fri`), lists (`sat,sun`), `weekdays`, `weekends` or
     /// `daily`: read by `ScheduleDays`.

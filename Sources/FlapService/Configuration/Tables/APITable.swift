@@ -1,0 +1,51 @@
+import FlapCore
+import FlapDisplay
+import FlapHardware
+import FlapHeartRate
+import FlapJSON
+import FlapMQTT
+import FlapMQTTClient
+import FlapMessaging
+import FlapRooms
+import FlapSources
+import FlapTOML
+import FlapTime
+import FlapVestaboard
+import FoundationEssentials
+import Wematch
+
+/// `[api]`: the native API's ports, keys, TLS names and the hosts `/mcp` answers to.
+extension ConfigurationParser {
+    static func readAPI(_ api: inout TableReader, into configuration: inout FlapdConfiguration) {
+        defer { api.finish() }
+        configuration.apiPort = api.port("port") ?? configuration.apiPort
+        configuration.apiKey = api.secret("key", file: "key_file")
+        configuration.viewerKey = api.secret("viewer_key", file: "viewer_key_file")
+        for host in api.strings("allowed_hosts") ?? [] {
+            if let problem = hostProblem(host) { api.fail("allowed_hosts", problem) } else { configuration.allowedHosts.append(host) }
+        }
+        configuration.httpsPort = api.port("https_port") ?? configuration.httpsPort
+        for name in api.strings("tls_names") ?? [] {
+            if let problem = hostProblem(name) { api.fail("tls_names", problem) } else { configuration.tlsNames.append(name) }
+        }
+        switch (api.string("tls_certificate_file"), api.string("tls_key_file")) {
+        case (let certificate?, let key?): configuration.tlsFiles = TLSFiles(certificate: certificate, key: key)
+        case (.some, nil): api.fail("tls_certificate_file", "give tls_key_file too: the certificate's private key")
+        case (nil, .some): api.fail("tls_key_file", "give tls_certificate_file too: the certificate the key belongs to")
+        case (nil, nil): break
+        }
+    }
+
+    /// What is wrong with an `allowed_hosts` entry, or nil: a name or address as a Host header
+    /// gives it, without a scheme, a port or a path.
+    static func hostProblem(_ host: String) -> String? {
+        if host.isEmpty { return "an empty name" }
+        if host.contains("://") || host.contains("/") { return "\(host.debugDescription): give the name alone, without http:// or a path" }
+        let bare = host.hasPrefix("[") && host.hasSuffix("]") ? String(host.dropFirst().dropLast()) : host
+        if !bare.contains(":"), !bare.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "." || $0 == "-" }) {
+            return "\(host.debugDescription) is not a host name or address"
+        }
+        if bare.filter({ $0 == ":" }).count == 1 { return "\(host.debugDescription) has a port in it; give the name alone (any port is allowed)" }
+        return nil
+    }
+}

@@ -1,0 +1,24 @@
+import FlapCore
+import FlapDisplay
+import FlapHardware
+import FlapHeartRate
+import FlapJSON
+import FlapMQTT
+import FlapMQTTClient
+import FlapMessaging
+import FlapRooms
+import FlapSources
+import FlapTOML
+import FlapTime
+import FlapVestaboard
+import FoundationEssentials
+import Wematch
+
+/// `[local_api]`: the Vestaboard-compatible Local API.
+extension ConfigurationParser {
+    static func readLocalAPI(_ local: inout TableReader, into configuration: inout FlapdConfiguration) {
+        defer { local.finish() }
+        configuration.localAPIPort = local.port("port") ?? configuration.localAPIPort
+        configuration.localAPIToken = local.secret("enablement_token", file: "enablement_token_file")
+    }
+}

@@ -1,0 +1,31 @@
+import FlapCore
+import FlapDisplay
+import FlapHardware
+import FlapHeartRate
+import FlapJSON
+import FlapMQTT
+import FlapMQTTClient
+import FlapMessaging
+import FlapRooms
+import FlapSources
+import FlapTOML
+import FlapTime
+import FlapVestaboard
+import FoundationEssentials
+import Wematch
+
+/// `[location]`: where the board is, for sunrise and sunset.
+extension ConfigurationParser {
+    /// `[location] latitude = 52.52, longitude = 13.40`: degrees, north and east positive.
+    static func parseLocation(_ reader: inout TableReader) -> GeoLocation? {
+        defer { reader.finish() }
+        let latitude = reader.number("latitude"), longitude = reader.number("longitude")
+        guard let latitude, let longitude else {
+            reader.fail("latitude", "[location] needs latitude and longitude in degrees, such as latitude = 52.52 and longitude = 13.40")
+            return nil
+        }
+        if !(-90...90).contains(latitude) { reader.fail("latitude", "must be -90 to 90 (degrees, north positive), not \(latitude)") }
+        if !(-180...180).contains(longitude) { reader.fail("longitude", "must be -180 to 180 (degrees, east positive), not \(longitude)") }
+        return GeoLocation(latitude: latitude, longitude: longitude)
+    }
+}

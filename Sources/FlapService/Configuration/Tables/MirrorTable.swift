@@ -1,0 +1,37 @@
+import FlapCore
+import FlapDisplay
+import FlapHardware
+import FlapHeartRate
+import FlapJSON
+import FlapMQTT
+import FlapMQTTClient
+import FlapMessaging
+import FlapRooms
+import FlapSources
+import FlapTOML
+import FlapTime
+import FlapVestaboard
+import FoundationEssentials
+import Wematch
+
+/// `[[mirror]]`: a Vestaboard whose board is copied into the inbox.
+extension ConfigurationParser {
+    /// One `[[mirror]]`: a board read as a message source.
+    static func parseMirror(_ reader: inout TableReader, index: Int) -> MirrorSettings {
+        defer { reader.finish() }
+        var mirror = MirrorSettings(board: parseBoardAccess(&reader))
+        mirror.id = reader.string("id") ?? "mirror\(index + 1)"
+        mirror.sender = reader.string("sender") ?? "vestaboard"
+        if let seconds = reader.int("interval_seconds") {
+            let least = mirror.board.api == .local ? 1 : 15
+            if seconds < least {
+                reader.fail("interval_seconds", mirror.board.api == .local ? "must be at least 1, not \(seconds)"
+                    : "must be at least 15 for the cloud (its own limit), not \(seconds)")
+            }
+            mirror.intervalSeconds = max(least, seconds)
+        } else {
+            mirror.intervalSeconds = mirror.board.api == .local ? 10 : 30
+        }
+        return mirror
+    }
+}

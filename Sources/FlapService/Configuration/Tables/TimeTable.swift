@@ -1,0 +1,26 @@
+import FlapCore
+import FlapDisplay
+import FlapHardware
+import FlapHeartRate
+import FlapJSON
+import FlapMQTT
+import FlapMQTTClient
+import FlapMessaging
+import FlapRooms
+import FlapSources
+import FlapTOML
+import FlapTime
+import FlapVestaboard
+import FoundationEssentials
+import Wematch
+
+/// `[time]`: whether the clock can be trusted.
+extension ConfigurationParser {
+    static func readTime(_ time: inout TableReader, into configuration: inout FlapdConfiguration) {
+        defer { time.finish() }
+        guard let clock = time.string("clock") else { return }
+        if let setting = ClockTrust.Setting(rawValue: clock) { configuration.clock = setting } else {
+            time.fail("clock", "\"\(clock)\" is not one of \(ClockTrust.Setting.allCases.map(\.rawValue).joined(separator: ", "))")
+        }
+    }
+}
