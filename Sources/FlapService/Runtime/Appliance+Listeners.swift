@@ -17,22 +17,6 @@ import HummingbirdTLS
 import Logging
 import ServiceLifecycle
 
-/// What the APIs are made over.
-struct ApplianceParts {
-    let intake: MessageIntake
-    let boards: ApplianceBoards
-    let metrics: FlapMetrics
-    let heartRate: HeartRateHub?
-    let room: RoomService<ContinuousClock>?
-    let outbox: DeliveryQueue?
-    let deliveryWorkers: [BoardDelivery<ContinuousClock>]
-    let live: LiveBoards
-    let mqtt: MQTTBridge?
-    let clockTrust: ClockTrust
-    let schedules: ScheduleRunner<ContinuousClock>
-    let sources: ApplianceSources?
-}
-
 extension Appliance {
     /// The three listeners (the native API and the page on plain HTTP and on HTTPS, the Local
     /// API) and the keeper of the HTTPS certificate.

@@ -1,0 +1,34 @@
+import FlapDisplay
+import FlapHeartRate
+import FlapHTTP
+import FlapMembers
+import FlapMessaging
+import FlapMetrics
+import FlapMQTT
+import FlapQR
+import FlapRooms
+import FlapTime
+import FlapTLS
+import FlapVestaboard
+import FlapWeb
+import FoundationEssentials
+import Hummingbird
+import HummingbirdTLS
+import Logging
+import ServiceLifecycle
+
+/// What the APIs are made over.
+struct ApplianceParts {
+    let intake: MessageIntake
+    let boards: ApplianceBoards
+    let metrics: FlapMetrics
+    let heartRate: HeartRateHub?
+    let room: RoomService<ContinuousClock>?
+    let outbox: DeliveryQueue?
+    let deliveryWorkers: [BoardDelivery<ContinuousClock>]
+    let live: LiveBoards
+    let mqtt: MQTTBridge?
+    let clockTrust: ClockTrust
+    let schedules: ScheduleRunner<ContinuousClock>
+    let sources: ApplianceSources?
+}
