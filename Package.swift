@@ -49,7 +49,7 @@ let package = Package(
         // The hardware abstraction layer: small device protocols, no Glibc.
         .target(name: "FlapHardware", dependencies: ["FlapCore"]),
         // Public simulated twins of every device, used by tests and by `flapd --simulate`.
-        .target(name: "FlapSimulated", dependencies: ["FlapHardware", "FlapCore", "FlapPrimitives"]),
+        .target(name: "FlapSimulated", dependencies: ["FlapHardware", "FlapHeartRate", "FlapCore", "FlapPrimitives"]),
         // SQLite files (statements, transactions, migrations) and the storage's faults (a full,
         // read-only or failing disk, a damaged file), told once and shown.
         .target(name: "FlapStorage", dependencies: ["CSQLite", "COnDemand", .product(name: "Logging", package: "swift-log")]),
@@ -92,7 +92,7 @@ let package = Package(
         // write (a variadic error handler).
         .target(name: "CALSA", dependencies: ["COnDemand"]),
         // The real drivers: each kernel or library interface wrapped once.
-        .target(name: "FlapLinux", dependencies: ["FlapHardware", "CALSA", "CGPIOD", "CLinuxDevices", "CSystemd", "COnDemand"]),
+        .target(name: "FlapLinux", dependencies: ["FlapHardware", "FlapHeartRate", "CALSA", "CGPIOD", "CLinuxDevices", "CSystemd", "COnDemand"]),
         // libgpiod 1 and 2 (GPIO lines by chip and offset), declared by us under names of our own
         // so that flapd builds without either's header and uses the one the board has.
         .systemLibrary(name: "CGPIOD", path: "Sources/CGPIOD"),
@@ -117,16 +117,18 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ]),
-        // Heart-rate sources' settings, and the hub that runs them and keeps their latest readings.
+        // Heart-rate sensing, its one home: the sensor protocol and what reads straps (GATT's
+        // measurement, ANT+ pages, serial lines), the sources' settings, and the hub that runs them
+        // and keeps their latest readings.
         .target(
             name: "FlapHeartRate",
             dependencies: [
                 "FlapCore", "FlapPrimitives", "FlapHardware", "FlapMetrics",
                 .product(name: "Logging", package: "swift-log"),
             ]),
-        // Drivers chosen from settings: the real ones (FlapLinux) or their simulated twins, for
-        // flapd's composition and flapctl's direct sensor reading.
-        .target(name: "FlapDrivers", dependencies: ["FlapHeartRate", "FlapHardware", "FlapLinux", "FlapSimulated"]),
+        // Heart-rate sensors' drivers chosen from their settings: the real ones (FlapLinux) or their
+        // simulated twins, for flapd's composition and flapctl's direct sensor reading.
+        .target(name: "FlapSensorDrivers", dependencies: ["FlapHeartRate", "FlapHardware", "FlapLinux", "FlapSimulated"]),
         // Wematch rooms: members, points, who is synced with whom, clusters, chains, stars. Pure, clock-injected.
         .target(name: "Wematch", dependencies: ["FlapJSON", "FlapPrimitives"]),
         // JSON values read field by field (errors name the field) and passed on unchanged.
@@ -233,7 +235,7 @@ let package = Package(
         .target(
             name: "FlapFuzzing",
             dependencies: [
-                "FlapCore", "FlapHardware", "FlapJSON", "FlapMessaging", "FlapMQTTClient", "FlapPrimitives", "FlapSimulated", "FlapSources",
+                "FlapCore", "FlapHardware", "FlapHeartRate", "FlapJSON", "FlapMessaging", "FlapMQTTClient", "FlapPrimitives", "FlapSimulated", "FlapSources",
                 "FlapTOML", "FlapVBML",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOEmbedded", package: "swift-nio"),
@@ -247,7 +249,7 @@ let package = Package(
             name: "FlapService",
             dependencies: [
                 "FlapJSON",
-                "FlapTime", "FlapCore", "FlapPrimitives", "FlapHardware", "FlapSimulated", "FlapLinux", "FlapDrivers", "FlapDisplay", "FlapTOML", "FlapMessaging", "FlapStorage", "FlapHTTP", "FlapMQTT", "FlapMQTTClient", "FlapMetrics", "FlapHeartRate", "FlapRooms", "FlapKiosk", "FlapVestaboard", "FlapWeb", "FlapTLS", "FlapQR", "FlapMembers", "FlapDiscovery", "FlapSources", "Wematch", "CSystemd",
+                "FlapTime", "FlapCore", "FlapPrimitives", "FlapHardware", "FlapSimulated", "FlapLinux", "FlapSensorDrivers", "FlapDisplay", "FlapTOML", "FlapMessaging", "FlapStorage", "FlapHTTP", "FlapMQTT", "FlapMQTTClient", "FlapMetrics", "FlapHeartRate", "FlapRooms", "FlapKiosk", "FlapVestaboard", "FlapWeb", "FlapTLS", "FlapQR", "FlapMembers", "FlapDiscovery", "FlapSources", "Wematch", "CSystemd",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdTLS", package: "hummingbird"),
                 .product(name: "NIOCore", package: "swift-nio"),
@@ -267,7 +269,7 @@ let package = Package(
             name: "FlapControl",
             dependencies: [
                 "FlapJSON",
-                "FlapCore", "FlapHardware", "FlapMQTTClient", "FlapHeartRate", "FlapDrivers", "FlapMCP", "FlapPictures", "FlapQR", "FlapVBML",
+                "FlapCore", "FlapHardware", "FlapMQTTClient", "FlapHeartRate", "FlapSensorDrivers", "FlapMCP", "FlapPictures", "FlapQR", "FlapVBML",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "CompressNIO", package: "compress-nio"),
                 .product(name: "NIOCore", package: "swift-nio"),
@@ -299,15 +301,15 @@ let package = Package(
         .testTarget(name: "FlapPicturesTests", dependencies: ["FlapPictures", "FlapCore", .product(name: "CompressNIO", package: "compress-nio"), .product(name: "NIOCore", package: "swift-nio")]),
         .testTarget(
             name: "FlapSimulatedTests",
-            dependencies: ["FlapSimulated", "FlapHardware", "TestSupport"]),
-        .testTarget(name: "FlapLinuxTests", dependencies: ["FlapLinux", "FlapHardware", "FlapCore", "FlapSimulated", "TestSupport"]),
+            dependencies: ["FlapSimulated", "FlapHardware", "FlapHeartRate", "TestSupport"]),
+        .testTarget(name: "FlapLinuxTests", dependencies: ["FlapLinux", "FlapHardware", "FlapHeartRate", "FlapCore", "FlapSimulated", "TestSupport"]),
         .testTarget(
             name: "FlapHardwareTests",
             dependencies: ["FlapHardware", "FlapCore", "FlapPrimitives", "FlapSimulated", "FlapLinux", "TestSupport"]),
         .testTarget(
             name: "FlapMQTTClientTests",
             dependencies: ["FlapMQTTClient", "TestSupport", .product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOEmbedded", package: "swift-nio")]),
-        .testTarget(name: "FlapRoomsTests", dependencies: ["FlapRooms", "Wematch", "FlapMQTTClient", "TestSupport"]),
+        .testTarget(name: "FlapRoomsTests", dependencies: ["FlapRooms", "FlapHeartRate", "Wematch", "FlapMQTTClient", "TestSupport"]),
         .testTarget(name: "WematchTests", dependencies: ["Wematch", "FlapPrimitives", "TestSupport"]),
         .testTarget(
             name: "FlapStorageTests",
@@ -326,8 +328,8 @@ let package = Package(
             dependencies: ["FlapDiscovery", "TestSupport", .product(name: "ServiceLifecycleTestKit", package: "swift-service-lifecycle"),
                            .product(name: "Logging", package: "swift-log")]),
         .testTarget(name: "FlapQRTests", dependencies: ["FlapQR", "TestSupport"]),
-        .testTarget(name: "FlapDriversTests", dependencies: ["FlapDrivers", "FlapHeartRate"]),
-        .testTarget(name: "FlapHeartRateTests", dependencies: ["FlapHeartRate", "FlapHardware", "FlapSimulated", "FlapMetrics", "TestSupport"]),
+        .testTarget(name: "FlapSensorDriversTests", dependencies: ["FlapSensorDrivers", "FlapHeartRate"]),
+        .testTarget(name: "FlapHeartRateTests", dependencies: ["FlapHeartRate", "FlapHardware", "FlapSimulated", "FlapLinux", "FlapMetrics", "FlapCore", "FlapPrimitives", "TestSupport"]),
         .testTarget(
             name: "FlapMessagingTests",
             dependencies: ["FlapMessaging", "FlapStorage", "FlapCore", "FlapJSON"]),

@@ -1,3 +1,4 @@
+import FlapHeartRate
 import FlapCore
 import FlapHardware
 import FlapJSON

@@ -1,3 +1,4 @@
+import FlapHeartRate
 import FlapHardware
 
 /// A heart-rate source that says exactly what it is given, in order, then waits to be

@@ -1,3 +1,4 @@
+import FlapHeartRate
 import FlapHardware
 
 /// An ANT USB stick with ANT+ heart-rate straps in range, simulated at its serial interface: it

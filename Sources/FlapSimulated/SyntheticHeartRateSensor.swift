@@ -1,3 +1,4 @@
+import FlapHeartRate
 import FlapHardware
 import FlapPrimitives
 

@@ -1,7 +1,7 @@
 import FlapHardware
 import FlapCore
 import ArgumentParser
-import FlapDrivers
+import FlapSensorDrivers
 import FlapHeartRate
 import FoundationEssentials
 import Logging

@@ -1,3 +1,4 @@
+import FlapHeartRate
 import FlapHardware
 
 /// What the session waits for: a signal, the bus closing, the answer to a request, a tick.

@@ -1,4 +1,4 @@
-import FlapDrivers
+import FlapSensorDrivers
 import FlapHeartRate
 import FlapMetrics
 import Logging

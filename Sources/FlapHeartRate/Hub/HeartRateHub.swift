@@ -10,7 +10,7 @@ import Logging
 /// their values.
 public actor HeartRateHub {
     public typealias Sample = HeartRateSample<ContinuousClock.Instant>
-    /// A source of readings, made from its settings where the drivers are chosen (FlapDrivers).
+    /// A source of readings, made from its settings where the drivers are chosen (FlapSensorDrivers).
     public typealias Source = any HeartRateSensor<ContinuousClock.Instant>
 
     private struct RunningSource {

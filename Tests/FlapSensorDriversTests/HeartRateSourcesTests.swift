@@ -1,5 +1,5 @@
 import FlapHardware
-import FlapDrivers
+import FlapSensorDrivers
 import FlapHeartRate
 import Testing
 

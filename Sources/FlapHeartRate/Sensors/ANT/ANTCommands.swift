@@ -1,3 +1,4 @@
+import FlapHardware
 /// The ANT messages a receiver of ANT+ heart-rate straps sends and receives.
 public enum ANT {
     /// Message ids.
