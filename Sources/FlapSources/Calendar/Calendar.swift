@@ -26,15 +26,22 @@ public struct Calendar: Sendable {
         var cancelled = false
     }
 
+    /// One event's occurrence in a window, its times resolved in the board's zone.
     public struct Occurrence: Sendable, Equatable {
+        /// The event's SUMMARY.
         public var title: String
+        /// Its LOCATION, empty when none is given.
         public var location: String
+        /// When it begins (an all-day event: midnight in the board's zone).
         public var start: Date
+        /// When it ends (DTEND, or DTSTART plus DURATION, or the start for an instant).
         public var end: Date
+        /// Whether it is a whole day (a DATE, not a DATE-TIME).
         public var allDay: Bool
     }
 
     var events: [Event] = []
+    /// What was left out while reading, and why (an event past the budget, a rule that cannot be followed).
     public private(set) var warnings: [String] = []
 
     /// What one calendar may cost.
@@ -51,12 +58,14 @@ public struct Calendar: Sendable {
         /// event that began earlier is not shown.
         public static let longestEvent: Int64 = 400 * 86_400
 
+        /// The budget a household's calendar never comes near.
         public init() {}
     }
 
     /// What this calendar may cost to work out.
     let budget: Budget
 
+    /// Reads an iCalendar file; a problem names the line and what is wrong with it.
     public init(bytes: [UInt8], budget: Budget = Budget()) throws(SourceProblem) {
         self.budget = budget
         let lines = try ContentLine.lines(bytes)

@@ -7,21 +7,28 @@ import FoundationEssentials
 /// `minutes`, `at` as an RFC 3339 instant), `events` (the next ones, each the same), `today`
 /// (today's, each the same), `today_count`, and with `countdown`, `countdown` (`title`, `days`, `date`).
 public struct CalendarSource: SourceKind {
+    /// A calendar source kind (it holds nothing: the settings say which calendar).
     public init() {}
+    /// `kind = "calendar"`.
     public var name: String { "calendar" }
     /// Every 30 minutes.
     public var defaultInterval: Duration? { .seconds(1800) }
+    /// `countdown`: the event to count the days to.
     public var settings: [String: String] { ["countdown": "counts down to an event"] }
+    /// Its events start: `starts_within` triggers apply.
     public var hasEvents: Bool { true }
 
+    /// Reads the body as an iCalendar file.
     public func read(_ body: [UInt8], for definition: SourceSettings) throws(SourceProblem) -> SourceContent {
         SourceContent(try Calendar(bytes: body))
     }
 
+    /// `next`, `events`, `today`, `today_count` and `countdown`, as the type's comment lists them.
     public func values(_ content: SourceContent?, definition: SourceSettings, now: Date, zone: ZoneRules) -> [String: JSONValue] {
         Self.calendarValues(content?.document as? Calendar, definition: definition, now: now, zone: zone)
     }
 
+    /// Events left out while reading (past the budget, or with rules that cannot be followed).
     public func warnings(_ content: SourceContent, definition: SourceSettings) -> [String] {
         (content.document as? Calendar)?.warnings ?? []
     }

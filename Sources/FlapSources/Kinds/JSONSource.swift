@@ -4,12 +4,16 @@ import FoundationEssentials
 
 /// Any JSON document; each value picked by a JSON Pointer (`values = { temperature = "/current/temperature_2m" }`).
 public struct JSONSource: SourceKind {
+    /// A JSON source kind (it holds nothing: the settings say which document and values).
     public init() {}
+    /// `kind = "json"`.
     public var name: String { "json" }
     /// Every 10 minutes.
     public var defaultInterval: Duration? { .seconds(600) }
+    /// `values`: name to JSON Pointer.
     public var settings: [String: String] { ["values": "picks values by JSON Pointer"] }
 
+    /// It needs values, each named as a template names it and each a valid pointer.
     public func problems(_ definition: SourceSettings) -> [(key: String, problem: String)] {
         var found: [(key: String, problem: String)] = []
         if definition.pointers.isEmpty {
@@ -24,12 +28,14 @@ public struct JSONSource: SourceKind {
         return found
     }
 
+    /// Reads the body as JSON; anything else is a problem that shows how the body begins.
     public func read(_ body: [UInt8], for definition: SourceSettings) throws(SourceProblem) -> SourceContent {
         do { return SourceContent(try JSONValue(parsing: body)) } catch {
             throw SourceProblem("the answer is not JSON (\(SourceContent.preview(body)))")
         }
     }
 
+    /// Each named value, found by its pointer, or the placeholder.
     public func values(_ content: SourceContent?, definition: SourceSettings, now: Date, zone: ZoneRules) -> [String: JSONValue] {
         let found = content.map { pointed($0, definition.pointers).values } ?? [:]
         var values: [String: JSONValue] = [:]
@@ -37,10 +43,12 @@ public struct JSONSource: SourceKind {
         return values
     }
 
+    /// The values the document does not have (or has as null), each with its pointer.
     public func warnings(_ content: SourceContent, definition: SourceSettings) -> [String] {
         pointed(content, definition.pointers).missing
     }
 
+    /// Every named value may be compared.
     public func comparable(_ definition: SourceSettings) -> [String] { definition.pointers.keys.sorted() }
 
     /// What the pointers find in the document, and what they do not.

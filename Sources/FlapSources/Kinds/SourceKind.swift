@@ -33,20 +33,29 @@ public protocol SourceKind: Sendable {
 }
 
 extension SourceKind {
+    /// None of the optional settings, unless the kind says.
     public var settings: [String: String] { [:] }
+    /// No events, unless the kind says.
     public var hasEvents: Bool { false }
+    /// Whether flapd fetches it (a kind with no interval is pushed to).
     public var isFetched: Bool { defaultInterval != nil }
+    /// Nothing more to check, unless the kind says.
     public func problems(_ definition: SourceSettings) -> [(key: String, problem: String)] { [] }
+    /// Nothing to warn about, unless the kind says.
     public func warnings(_ content: SourceContent, definition: SourceSettings) -> [String] { [] }
+    /// Nothing a trigger may compare, unless the kind says.
     public func comparable(_ definition: SourceSettings) -> [String] { [] }
 }
 
 /// The kinds flapd knows, by name: the configuration reads `kind` through it.
 public enum SourceKinds {
+    /// Every kind flapd knows, in the order messages list them.
     public static let all: [any SourceKind] = [JSONSource(), CalendarSource(), FeedSource(), WebhookSource()]
 
+    /// The kind called `name`, or nil.
     public static func named(_ name: String) -> (any SourceKind)? { all.first { $0.name == name } }
 
+    /// Their names, for the configuration's `kind` and its error.
     public static var names: [String] { all.map(\.name) }
 }
 

@@ -12,6 +12,7 @@ import Synchronization
 /// last good content kept on disk and used until it is stale; webhooks pushed to. Its
 /// ``shelf`` is what templates read.
 public final class SourceHub<C: Clock>: Sendable where C.Duration == Duration {
+    /// What templates, the API and triggers read: every source's definition, content and health.
     public let shelf: SourceShelf
     private let clock: C
     private let now: @Sendable () -> Date

@@ -3,13 +3,19 @@ import FoundationEssentials
 
 /// An RSS (2.0, 0.9x, 1.0) or Atom feed's title and headlines, newest first as the feed lists them.
 public struct Feed: Sendable, Equatable {
+    /// One headline.
     public struct Item: Sendable, Equatable {
+        /// Its title as plain text (markup and entities resolved).
         public var title: String
+        /// Its link, if it has one.
         public var link: String?
+        /// When it was published, if the feed says and the date can be read.
         public var published: Date?
     }
 
+    /// The feed's own title.
     public var title: String
+    /// Its headlines, in the feed's order.
     public var items: [Item]
 
     /// Reads a feed from its bytes; a problem says what is wrong and where.

@@ -3,13 +3,18 @@ import FlapJSON
 /// RFC 6901: `/current/temperature_2m`, `/list/0/title`, `~1` for a `/` in a name and `~0` for
 /// a `~`. Hand-written: a few lines no listed package offers on JSONValue.
 public struct JSONPointer: Sendable, Equatable, CustomStringConvertible {
+    /// A pointer that cannot be read, and why.
     public struct Problem: Error, Sendable, CustomStringConvertible {
+        /// What is wrong, naming the part of the pointer.
         public var description: String
     }
 
+    /// The reference tokens, unescaped (`~1` is `/`, `~0` is `~`).
     public let tokens: [String]
+    /// The pointer as written.
     public let description: String
 
+    /// Reads `text`: empty for the whole document, else tokens each after a `/`.
     public init(_ text: String) throws(Problem) {
         description = text
         guard !text.isEmpty else { tokens = []; return }

@@ -1,6 +1,7 @@
 /// A source's interval, age or timeout as written: seconds (`600`) or with a unit (`30s`,
 /// `10m`, `2h`, `1d`).
 public enum SourceInterval {
+    /// `text` as a duration, or nil when it is not one.
     public static func parse(_ text: String) -> Duration? {
         let units: [Character: Int64] = ["s": 1, "m": 60, "h": 3600, "d": 86_400]
         var digits = Substring(text)

@@ -34,8 +34,10 @@ public struct SourceSettings: Sendable, Equatable {
     /// A webhook's own key (its digest is what is kept), besides any member's.
     public var keyFile: String?
 
+    /// What templates show for a missing value unless `placeholder` says.
     public static let defaultPlaceholder = "--"
 
+    /// A source; `every` and `staleAfter` default from its kind (`staleAfter`: three intervals, at least an hour).
     public init(name: String, kind: some SourceKind, url: String? = nil, every: Duration? = nil, staleAfter: Duration? = nil,
                 timeout: Duration = .seconds(20), headers: [String: String] = [:], headerFiles: [String: String] = [:],
                 pointers: [String: String] = [:], fields: [String] = [], limit: Int = 5, countdown: String? = nil,
@@ -60,6 +62,7 @@ public struct SourceSettings: Sendable, Equatable {
     /// A pushed source's `every`: never fetched, it only sets how soon its values are stale (three times this).
     static let pushedInterval = Duration.seconds(86_400)
 
+    /// The same source, told by every setting (a kind by its name).
     public static func == (a: SourceSettings, b: SourceSettings) -> Bool {
         a.name == b.name && a.kind.name == b.kind.name && a.url == b.url && a.every == b.every && a.staleAfter == b.staleAfter
             && a.timeout == b.timeout && a.headers == b.headers && a.headerFiles == b.headerFiles && a.pointers == b.pointers
@@ -106,6 +109,7 @@ public struct SourceSettings: Sendable, Equatable {
         return found.map { (key: $0.0, problem: $0.1) }
     }
 
+    /// Whether `text` can name a source or a value: lowercase letters, digits and `_`, a letter first, at most 40.
     public static func isName(_ text: String) -> Bool {
         guard let first = text.unicodeScalars.first, ("a"..."z").contains(first), text.count <= 40 else { return false }
         return text.unicodeScalars.allSatisfy { ("a"..."z").contains($0) || ("0"..."9").contains($0) || $0 == "_" }
@@ -117,6 +121,7 @@ public enum SourceLocation: Sendable, Equatable {
     case http(String)
     case file(String)
 
+    /// `http://` and `https://` URLs are asked, `file://` and absolute paths read; nil for anything else.
     public init?(_ text: String) {
         if text.hasPrefix("http://") || text.hasPrefix("https://") { self = .http(text) }
         else if text.hasPrefix("file://") { self = .file(String(text.dropFirst(7))) }

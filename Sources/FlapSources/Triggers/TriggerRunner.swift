@@ -20,6 +20,7 @@ public actor TriggerRunner<C: Clock> where C.Duration == Duration {
         var lastEvent: String?
     }
 
+    /// The triggers it runs.
     public let definitions: [TriggerSettings]
     private let shelf: SourceShelf
     private let intake: MessageIntake
@@ -32,6 +33,7 @@ public actor TriggerRunner<C: Clock> where C.Duration == Duration {
     /// How often time-based conditions are looked at.
     public static var lookEvery: Duration { .seconds(30) }
 
+    /// Triggers over `shelf`'s sources, their messages given to `intake`; what each last fired on kept in `stateDirectory`.
     public init(definitions: [TriggerSettings], shelf: SourceShelf, intake: MessageIntake, clock: C, now: @escaping @Sendable () -> Date,
                 stateDirectory: String?, logger: Logger) {
         self.definitions = definitions
@@ -156,10 +158,13 @@ public actor TriggerRunner<C: Clock> where C.Duration == Duration {
 
 /// A trigger as `/v1/sources` lists it.
 public struct TriggerView: Sendable, Encodable, Equatable {
+    /// Its name.
     public var name: String
+    /// The source it watches.
     public var source: String
     /// Its condition in words: "an event starts within 15m", "temperature below 0".
     public var when: String
+    /// When it last fired, if it has.
     public var lastFired: Date?
     /// Until when it may not fire again.
     public var coolingUntil: Date?

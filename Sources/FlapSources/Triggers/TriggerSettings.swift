@@ -4,6 +4,7 @@ import FlapJSON
 /// board back. It is a temporary message from the source `trigger`: it covers a schedule's
 /// message, never a person's (docs/triggers.md).
 public struct TriggerSettings: Sendable, Equatable {
+    /// When it fires.
     public enum Condition: Sendable, Equatable {
         /// A calendar's next event starts within this long (once per event).
         case eventStarts(within: Duration)
@@ -16,8 +17,11 @@ public struct TriggerSettings: Sendable, Equatable {
         case pushed
     }
 
+    /// Its name (in receipts and `/v1/sources`).
     public var name: String
+    /// The `[[source]]` it watches.
     public var source: String
+    /// When it fires.
     public var condition: Condition
     /// The message's content: `text`, `vbml` or `quick_message`, as a message's fields.
     public var content: [String: JSONValue]
@@ -28,6 +32,7 @@ public struct TriggerSettings: Sendable, Equatable {
     /// Its sender, for panels that show one sender's messages.
     public var sender: String
 
+    /// A trigger; five minutes on the board, half an hour's cooldown, sent as `trigger` unless said.
     public init(name: String, source: String, condition: Condition, content: [String: JSONValue], duration: Int = 300,
                 cooldown: Duration = .seconds(1800), sender: String = "trigger") {
         self.name = name

@@ -5,8 +5,10 @@ import FoundationEssentials
 /// A source's last good content as its kind read it (a JSON document, a feed, a calendar, a
 /// webhook's pushed values): only its kind looks inside.
 public struct SourceContent: Sendable {
+    /// What the kind read (a `JSONValue`, a `Feed`, a `Calendar`, a webhook's values): its kind casts it back.
     public let document: any Sendable
 
+    /// Content holding `document`, as a kind's `read` makes it.
     public init(_ document: any Sendable) {
         self.document = document
     }

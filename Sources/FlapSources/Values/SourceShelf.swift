@@ -23,6 +23,7 @@ public final class SourceShelf: Sendable {
         }
     }
 
+    /// Every source, as configured.
     public let definitions: [SourceSettings]
     let zone: ZoneRules
     /// Each new content: a fetch that brought something new, or a push.
@@ -35,6 +36,7 @@ public final class SourceShelf: Sendable {
         self.entries = Mutex(entries)
     }
 
+    /// The source called `name`, or nil.
     public func definition(_ name: String) -> SourceSettings? { definitions.first { $0.name == name } }
 
     /// Each source's values by its name, for templates: `{{weather.temperature}}`.
@@ -57,6 +59,7 @@ public final class SourceShelf: Sendable {
                                    updated: entry?.record.updated, now: now, zone: zone)
     }
 
+    /// Each source's health at `now` (stale is judged then), in the configuration's order.
     public func health(at now: Date) -> [SourceHealth] {
         let snapshot = entries.withLock { $0 }
         return definitions.compactMap { definition in
@@ -94,6 +97,7 @@ public final class SourceShelf: Sendable {
 
 /// A source's content changed.
 public struct SourceChange: Sendable, Equatable {
+    /// The source's name.
     public var source: String
     /// By a push to a webhook (each push is an event), rather than a fetch.
     public var pushed: Bool

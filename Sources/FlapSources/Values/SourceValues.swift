@@ -8,6 +8,7 @@ import FoundationEssentials
 /// blank. `{{name.stale}}` is true then, and `{{name.updated}}` says when it last arrived. The
 /// rest is its kind's (``SourceKind/values(_:definition:now:zone:)``).
 public enum SourceValues {
+    /// `definition`'s values at `now`: its kind's, with `stale` and `updated`; `fresh` false gives the placeholders.
     public static func values(of definition: SourceSettings, content: SourceContent?, fresh: Bool, updated: Date?,
                               now: Date, zone: ZoneRules) -> JSONValue {
         var values = definition.kind.values(fresh ? content : nil, definition: definition, now: now, zone: zone)

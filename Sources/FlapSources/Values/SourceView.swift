@@ -4,13 +4,18 @@ import FoundationEssentials
 /// A source as `/v1/sources` shows it: its health, how often it is looked at, and the values a
 /// template would get now (`{{NAME.VALUE}}`).
 public struct SourceView: Sendable, Encodable {
+    /// Its health, whose fields come first in the JSON.
     public var health: SourceHealth
+    /// Its interval as written (`10m`); nil for a source that is pushed to.
     public var every: String?
+    /// How old its content may be before it is stale (`1h`).
     public var staleAfter: String
+    /// What a template would get now.
     public var values: JSONValue
 
     enum CodingKeys: String, CodingKey { case every, staleAfter, values }
 
+    /// Its health's fields, then its own: one flat object.
     public func encode(to encoder: any Encoder) throws {
         try health.encode(to: encoder)
         var container = encoder.container(keyedBy: CodingKeys.self)
@@ -21,6 +26,7 @@ public struct SourceView: Sendable, Encodable {
 }
 
 extension SourceShelf {
+    /// Every source as `/v1/sources` lists it at `now`.
     public func views(at now: Date) -> [SourceView] {
         let props = props(at: now)
         return health(at: now).compactMap { health in
