@@ -5,13 +5,16 @@ import FoundationEssentials
 public struct FieldReader {
     var fields: [String: JSONValue]
     var prefix = ""
+    /// Every problem found so far, each naming its field.
     public internal(set) var problems: [MessageErrors.Problem] = []
 
+    /// A reader of `fields`; `prefix` goes before each field's name in problems (`transition.`).
     public init(fields: [String: JSONValue], prefix: String = "") {
         self.fields = fields
         self.prefix = prefix
     }
 
+    /// Records `problem` against `field`.
     public mutating func fail(_ field: String, _ problem: String) {
         problems.append(.init(field: prefix + field, problem: problem))
     }
@@ -29,12 +32,14 @@ public struct FieldReader {
         return value
     }
 
+    /// `field` as a string; a problem when it is another type, or missing and `required`.
     public mutating func string(_ field: String, required: Bool = false) -> String? {
         guard let value = value(field, required: required) else { return nil }
         guard let string = value.string else { fail(field, "must be a string"); return nil }
         return string
     }
 
+    /// `field` as a whole number; a problem when it is another type or has a fraction.
     public mutating func int(_ field: String) -> Int? {
         guard let value = value(field, required: false) else { return nil }
         guard let int = value.int else {
@@ -44,6 +49,7 @@ public struct FieldReader {
         return int
     }
 
+    /// `field` as true or false; a problem when it is another type.
     public mutating func bool(_ field: String) -> Bool? {
         guard let value = value(field, required: false) else { return nil }
         guard let bool = value.bool else { fail(field, "must be true or false"); return nil }

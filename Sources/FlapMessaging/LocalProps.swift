@@ -8,13 +8,16 @@ import FoundationEssentials
 /// `month` (November), `year` (2026), `hour` (07) and `minute` (05). A document's own props of
 /// the same names win.
 public struct LocalProps: Sendable {
+    /// The board's time zone.
     public var zone: ZoneRules
 
+    /// The props in `zone`.
     public init(zone: ZoneRules) { self.zone = zone }
 
     static let weekdays = ["Sunday", "Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday"]
     static let months = ["January", "February", "March", "April", "May", "June", "July", "August", "September", "October", "November", "December"]
 
+    /// `weekday`, `date`, `time`, `day`, `month`, `year`, `hour` and `minute` at `date`, on the board's wall clock.
     public func values(at date: Date) -> [String: JSONValue] {
         let wall = zone.wall(at: date)
         let days = wall.floorDivided(by: 86_400)

@@ -6,10 +6,13 @@ import FoundationEssentials
 public struct Message: Sendable, Equatable, Codable {
     /// Unique; given by the sender, or random (``MessageID/random()``).
     public var id: String
+    /// Who sent it: its slot is theirs.
     public var sender: Sender
+    /// What it shows.
     public var content: Content
     /// Horizontal and vertical alignment of `text` content.
     public var align: HorizontalAlignment
+    /// Vertical alignment of `text` content.
     public var valign: VerticalAlignment
     /// When the sender made it; a message with no `createdAt` gets the time its id was first seen.
     public var createdAt: Date
@@ -19,6 +22,7 @@ public struct Message: Sendable, Equatable, Codable {
     public var notBefore: Date?
     /// Moves a panel in its quiet hours (nil: no).
     public var bypassQuietHours: Bool?
+    /// The transition it asks for (nil: the panel's own).
     public var transition: TransitionRequest?
     /// Where it came from: `local-api`, `native-api`, `mqtt`, …
     public var source: String
@@ -32,6 +36,7 @@ public struct Message: Sendable, Equatable, Codable {
     /// whatever the board would show otherwise, which comes back when it ends (nil: persistent).
     public var duration: Int?
 
+    /// A message with every field given; parsers fill in the defaults before this.
     public init(
         id: String, sender: Sender, content: Content, align: HorizontalAlignment = .center,
         valign: VerticalAlignment = .middle, createdAt: Date, expiresAt: Date, notBefore: Date? = nil,
@@ -76,12 +81,14 @@ public struct Message: Sendable, Equatable, Codable {
     public enum Priority: Int, Sendable, Comparable {
         case schedule = 1, trigger = 2, person = 3
 
+        /// A person's is the highest.
         public static func < (a: Priority, b: Priority) -> Bool { a.rawValue < b.rawValue }
     }
 
     /// The sources flapd's own automation sends from; everything else is a person's.
     public static let scheduleSource = "schedule", triggerSource = "trigger"
 
+    /// Whose it is, by its source: a schedule's, a trigger's or a person's.
     public var priority: Priority {
         switch source {
         case Self.scheduleSource: .schedule
@@ -112,9 +119,12 @@ public enum Repetition: Sendable, Equatable {
 
 /// Who sent a message: one slot per sender id.
 public struct Sender: Sendable, Equatable, Codable {
+    /// The sender's id: letters, digits, `.`, `_` and `-` (the slot's key).
     public var id: String
+    /// How people call them, for captions ("Mum"); nil: the id.
     public var name: String?
 
+    /// A sender by `id`, named `name`.
     public init(id: String, name: String? = nil) {
         self.id = id
         self.name = name
@@ -135,10 +145,14 @@ public enum Content: Sendable, Equatable, Codable {
 
 /// The transition a message asks for (Vestaboard's strategy names).
 public struct TransitionRequest: Sendable, Equatable, Codable {
+    /// The strategy by its Vestaboard name.
     public var strategy: TransitionStrategy
+    /// Modules that move together per step, for the strategies that step.
     public var stepSize: Int?
+    /// Milliseconds between steps.
     public var stepIntervalMs: Int?
 
+    /// A request for `strategy`, its steps as given.
     public init(strategy: TransitionStrategy, stepSize: Int? = nil, stepIntervalMs: Int? = nil) {
         self.strategy = strategy
         self.stepSize = stepSize

@@ -4,9 +4,11 @@ import FoundationEssentials
 
 /// The one way into the inbox for every transport: validate, commit, and say what happened.
 public struct MessageIntake: Sendable {
+    /// Where accepted messages are kept.
     public let inbox: Inbox
     /// The size messages are checked against (the first panel's).
     public let boardSize: BoardSize
+    /// The wall clock, injected so tests can set it.
     public let now: @Sendable () -> Date
     /// The board's time zone for the date and time VBML templates may name (none when nil).
     public var localProps: LocalProps?
@@ -14,6 +16,7 @@ public struct MessageIntake: Sendable {
     /// is laid out.
     public var sourceProps: (@Sendable (Date) -> [String: JSONValue])?
 
+    /// An intake into `inbox`, checking against `boardSize`, at the time `now` gives.
     public init(inbox: Inbox, boardSize: BoardSize, now: @escaping @Sendable () -> Date) {
         self.inbox = inbox
         self.boardSize = boardSize

@@ -30,6 +30,7 @@ public struct MessageParser: Sendable {
     /// Checking a quick message before it is sent: a placeholder nothing fills yet is not an error.
     public var lenientPlaceholders = false
 
+    /// A parser for boards of `boardSize`; messages it reads come from `source` and, with no sender, from `defaultSender` (else the source).
     public init(boardSize: BoardSize, source: String, defaultSender: String? = nil) {
         self.boardSize = boardSize
         self.source = source

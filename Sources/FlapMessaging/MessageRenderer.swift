@@ -5,8 +5,10 @@ import FlapVBML
 
 /// A message's content as a board of a given size.
 public struct MessageRenderer: Sendable {
+    /// The board's size.
     public var size: BoardSize
 
+    /// A renderer for boards of `size`.
     public init(size: BoardSize) { self.size = size }
 
     /// Checks that `content` can be shown on boards of ``size``; returns layout warnings.

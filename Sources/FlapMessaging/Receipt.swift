@@ -19,6 +19,7 @@ public enum ReceiptStatus: String, Sendable, Codable, CaseIterable {
     /// An empty text that cleared its sender's slot. Final.
     case cleared
 
+    /// Whether nothing more will become of it (all but accepted and scheduled).
     public var isFinal: Bool { self != .accepted && self != .scheduled }
 }
 
@@ -35,12 +36,19 @@ extension Message {
 
 /// What became of one message.
 public struct Receipt: Sendable, Equatable, Codable {
+    /// The message's id.
     public var id: String
+    /// Its sender's id.
     public var sender: String
+    /// What became of it.
     public var status: ReceiptStatus
+    /// Why, for refused, rejected, superseded or expired.
     public var reason: String?
+    /// When flapd took it.
     public var receivedAt: Date
+    /// When its sender made it.
     public var createdAt: Date
+    /// When it stops being shown.
     public var expiresAt: Date
     /// When a message sent for later takes its slot.
     public var notBefore: Date? = nil

@@ -10,6 +10,7 @@ public struct SenderRules: Sendable, Equatable {
     /// Messages per sender per hour; 0 is no limit. Default 50.
     public var ratePerHour = 50
 
+    /// Rules allowing `allow` (everyone when empty) but `block`, at `ratePerHour` each.
     public init(allow: Set<String> = [], block: Set<String> = [], ratePerHour: Int = 50) {
         self.allow = allow
         self.block = block

@@ -8,12 +8,14 @@ import FoundationEssentials
 public struct IdempotencyClaim: Sendable, Equatable {
     /// Who asked (the owner, or a member): keys are one client's own.
     public var client: String
+    /// The key as the client sent it.
     public var key: String
     /// What the request said, hashed: the same key with another request is refused.
     public var requestHash: String
     /// The layout warnings the first answer carried.
     public var warnings: [String]
 
+    /// A claim of `key` by `client` for a request whose body is `request` (kept as its hash).
     public init(client: String, key: String, request: some Sequence<UInt8>, warnings: [String] = []) {
         self.client = client
         self.key = key
@@ -29,8 +31,11 @@ public struct IdempotencyClaim: Sendable, Equatable {
 
 /// The first answer to a request that carried an idempotency key, as it is given again.
 public struct IdempotentAnswer: Sendable, Equatable, Codable {
+    /// The message's id.
     public var id: String
+    /// Its status as the first answer gave it.
     public var status: ReceiptStatus
+    /// The layout warnings the first answer carried.
     public var warnings: [String]
     /// The first answer said the message was a duplicate of one already taken.
     public var duplicate: Bool

@@ -47,6 +47,7 @@ extension Inbox {
         }
     }
 
+    /// Records that each of `names` was looked at `date`, so a restart does not fire what was already looked at.
     public func recordScheduleChecks(_ names: [String], at date: Date) throws {
         try storedWrite { db in
             for name in names {

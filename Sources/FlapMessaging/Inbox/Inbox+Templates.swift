@@ -4,10 +4,13 @@ import FoundationEssentials
 
 /// A quick message: a message's fields under a name, to send again with one request.
 public struct QuickMessage: Sendable, Equatable, Encodable {
+    /// Its name, as `POST /v1/templates/{name}/send` names it.
     public var name: String
     /// The message fields kept: `text` or `codes`, `align`, `valign`, `transition`.
     public var fields: [String: JSONValue]
+    /// When it was first saved.
     public var createdAt: Date
+    /// When it was last changed.
     public var updatedAt: Date
 
     /// At most this many are kept.
@@ -32,6 +35,7 @@ public enum QuickMessageError: Error, Equatable, Sendable {
 }
 
 extension Inbox {
+    /// Every quick message, by name.
     public func templates() throws -> [QuickMessage] {
         try database.read { db in
             try SQLiteRow.fetchAll(db, sql: "SELECT * FROM template ORDER BY name").compactMap { row in
@@ -40,6 +44,7 @@ extension Inbox {
         }
     }
 
+    /// The quick message called `name`, or nil.
     public func template(_ name: String) throws -> QuickMessage? {
         try database.read { db in try SQLiteRow.fetchOne(db, sql: "SELECT * FROM template WHERE name = ?", arguments: [name]).map(Self.template) }
     }
@@ -62,6 +67,7 @@ extension Inbox {
         }
     }
 
+    /// Gives `name` the name `newName`; refused when there is none or `newName` is taken.
     public func renameTemplate(_ name: String, to newName: String, now: Date) throws {
         try storedWrite { db in
             guard try Bool.fetchOne(db, sql: "SELECT 1 FROM template WHERE name = ?", arguments: [name]) ?? false else { throw QuickMessageError.missing }
@@ -71,6 +77,7 @@ extension Inbox {
         }
     }
 
+    /// Removes `name`; refused when there is none.
     public func deleteTemplate(_ name: String) throws {
         try storedWrite { db in
             try db.execute(sql: "DELETE FROM template WHERE name = ?", arguments: [name])

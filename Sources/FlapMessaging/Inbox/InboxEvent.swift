@@ -16,6 +16,7 @@ public struct SubmissionNote: Sendable, Equatable {
     /// Layout warnings for the sender (substitutions, cut rows).
     public var warnings: [String]
 
+    /// A note from `source`, with the layout `warnings` its sender should hear.
     public init(source: String, warnings: [String] = []) {
         self.source = source
         self.warnings = warnings
