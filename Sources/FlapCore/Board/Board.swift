@@ -1,5 +1,6 @@
 /// What a panel shows: a code for every module, row by row.
 public struct Board: Hashable, Sendable {
+    /// Its rows and columns.
     public let size: BoardSize
     /// Codes in row-major order (`row * columns + column`).
     public private(set) var codes: [CharacterCode]
@@ -27,6 +28,7 @@ public struct Board: Hashable, Sendable {
         self.codes = codes
     }
 
+    /// A board from rows of codes, all as long; an empty or ragged grid is refused.
     public init(rows: [[CharacterCode]]) throws(BoardError) {
         guard let width = rows.first?.count, width > 0 else { throw BoardError("a board needs at least one row and column") }
         for (index, row) in rows.enumerated() where row.count != width {
@@ -69,6 +71,8 @@ public struct Board: Hashable, Sendable {
 
 /// A board that cannot be made from what was given.
 public struct BoardError: Error, Equatable, Sendable, CustomStringConvertible {
+    /// What is wrong with what was given.
     public var description: String
+    /// An error saying `description`.
     public init(_ description: String) { self.description = description }
 }

@@ -5,6 +5,7 @@ public enum BoardModel: String, Sendable, CaseIterable {
     case flagship
     case note
 
+    /// Its size: 3×15 for a Note, 6×22 for a Flagship.
     public var size: BoardSize { self == .note ? .note : .flagship }
 
     /// The character `code` shows on this model (nil for a colour chip).

@@ -1,8 +1,11 @@
 /// Rows × columns of modules.
 public struct BoardSize: Hashable, Sendable, Codable, CustomStringConvertible {
+    /// Rows of modules, top to bottom.
     public var rows: Int
+    /// Modules in a row.
     public var columns: Int
 
+    /// A board `rows` high and `columns` wide.
     public init(rows: Int, columns: Int) {
         self.rows = rows
         self.columns = columns
@@ -16,6 +19,7 @@ public struct BoardSize: Hashable, Sendable, Codable, CustomStringConvertible {
     /// Number of modules.
     public var count: Int { rows * columns }
 
+    /// `6×22`.
     public var description: String { "\(rows)×\(columns)" }
 
     /// A size given by name (`flagship`, `note`) or as `ROWSxCOLUMNS`.

@@ -14,6 +14,7 @@ public struct CharacterCode: Hashable, Comparable, Sendable {
 
     init(unchecked value: UInt8) { rawValue = value }
 
+    /// Codes in their number's order.
     public static func < (lhs: CharacterCode, rhs: CharacterCode) -> Bool { lhs.rawValue < rhs.rawValue }
 
     /// Code 0: the blank flap, also every module's home position.
@@ -73,6 +74,7 @@ public struct CharacterCode: Hashable, Comparable, Sendable {
 }
 
 extension CharacterCode: CustomStringConvertible {
+    /// The character or colour with its number, for messages: `A (1)`, `red (63)`, `blank (0)`.
     public var description: String {
         if let colour { return "\(colour.name) (\(rawValue))" }
         return "\(character.map { $0 == " " ? "blank" : String($0) } ?? "?") (\(rawValue))"
@@ -80,6 +82,7 @@ extension CharacterCode: CustomStringConvertible {
 }
 
 extension CharacterCode: Codable {
+    /// A code from its number; a number that is no code is refused.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.singleValueContainer()
         let value = try container.decode(Int.self)
@@ -90,6 +93,7 @@ extension CharacterCode: Codable {
         self = code
     }
 
+    /// The code as its number.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.singleValueContainer()
         try container.encode(Int(rawValue))

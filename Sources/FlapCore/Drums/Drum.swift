@@ -73,6 +73,8 @@ public struct Drum: Hashable, Sendable {
 
 /// A drum that cannot be built from what was given.
 public struct DrumError: Error, Equatable, Sendable, CustomStringConvertible {
+    /// What is wrong with the drum's letters.
     public var description: String
+    /// An error saying `description`.
     public init(_ description: String) { self.description = description }
 }

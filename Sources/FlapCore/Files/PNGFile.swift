@@ -1,6 +1,7 @@
 /// A picture as a PNG file: 8-bit RGB, each row filtered against the one above. The caller
 /// supplies the zlib compressor (FlapCore links no C library).
 public enum PNGFile {
+    /// `frame` as PNG bytes, its image data compressed by `zlib`.
     public static func encode(_ frame: PixelFrame, zlib: ([UInt8]) throws -> [UInt8]) rethrows -> [UInt8] {
         let rowBytes = frame.width * 3
         var raw: [UInt8] = []

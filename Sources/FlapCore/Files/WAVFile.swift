@@ -86,7 +86,10 @@ public enum WAVFile {
 
 /// A clack sample file that cannot be used, and why.
 public struct WAVError: Error, Equatable, Sendable, CustomStringConvertible {
+    /// The file, as configured.
     public var file: String
+    /// What makes it unusable (its format, its length).
     public var problem: String
+    /// `file: problem`.
     public var description: String { "\(file): \(problem)" }
 }

@@ -2,6 +2,7 @@
 /// several tiles, or a few characters (`:)`), each the nearest rendition the flaps have. The
 /// table is the documentation too: `docs/emoji.md` lists it, and the web page offers it.
 public enum EmojiTable {
+    /// One emoji and what the board shows for it.
     public struct Entry: Sendable, Equatable {
         /// The emoji as a phone sends it (with its presentation selector, where it has one).
         public var emoji: String
@@ -42,6 +43,7 @@ public enum EmojiTable {
         Entry(emoji: emoji, name: name, shownAs: shownAs)
     }
 
+    /// Every emoji the board draws, in the order the page and docs/emoji.md list them.
     public static let entries: [Entry] = [
         // Hearts and chips: a tile of their colour.
         entry("❤️", "red heart", "{63}"), entry("🧡", "orange heart", "{64}"), entry("💛", "yellow heart", "{65}"),

@@ -11,6 +11,7 @@ public struct LayoutError: Error, Equatable, Sendable {
     /// What is wrong, without the position.
     public var reason: String
 
+    /// An error at `line` and `position` (either may be unknown).
     public init(line: Int? = nil, position: Int? = nil, reason: String) {
         self.line = line
         self.position = position
@@ -39,12 +40,14 @@ public struct LayoutWarning: Equatable, Sendable, CustomStringConvertible {
     /// What happened.
     public var text: String
 
+    /// A warning at `line` and `position` (either may be unknown).
     public init(line: Int? = nil, position: Int? = nil, text: String) {
         self.line = line
         self.position = position
         self.text = text
     }
 
+    /// The warning with where it is, for people.
     public var description: String { placed(text, line: line, position: position) }
 }
 

@@ -48,6 +48,7 @@ public struct LayoutOptions: Sendable, Equatable {
     /// The board is a Vestaboard Note, whose code 62 is a heart: ❤️ becomes 62 instead of a red tile.
     public var noteHeart = false
 
+    /// A Flagship's defaults: centred, no margin, nothing cut, unsupported characters refused.
     public init() {}
 
     /// Options for a board of `size`.

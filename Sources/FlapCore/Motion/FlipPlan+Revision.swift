@@ -26,6 +26,7 @@ public struct PlanRevision: Sendable, Equatable {
     /// The same plan with the landings still to come re-estimated.
     public var revised: FlipPlan
 
+    /// The revision of `original` to `revised`.
     public init(original: FlipPlan, revised: FlipPlan) {
         self.original = original
         self.revised = revised

@@ -2,6 +2,7 @@
 public struct ModulePlan: Sendable, Equatable {
     /// 0-based position on the board.
     public var row: Int
+    /// 0-based column.
     public var column: Int
     /// Drum indices from where the module is to its target; the first is where it starts, and
     /// a module that does not move has a one-index path.
@@ -19,7 +20,9 @@ public struct ModulePlan: Sendable, Equatable {
 public struct ClackEvent: Sendable, Equatable {
     /// When the flap lands, from the plan's start.
     public var time: Duration
+    /// The module's row, 0-based.
     public var row: Int
+    /// The module's column, 0-based.
     public var column: Int
     /// Loudness relative to the clack sample, 0.9–1.1 (a seeded ±10 % variation).
     public var gain: Double
@@ -33,6 +36,7 @@ public struct ModuleMotion: Sendable, Equatable {
     /// When the flap in flight lands, or nil when the module is at rest.
     public var nextLanding: Duration?
 
+    /// A module showing `position`, its falling flap landing after `nextLanding` (nil: at rest).
     public init(position: Int, nextLanding: Duration? = nil) {
         self.position = position
         self.nextLanding = nextLanding
@@ -41,7 +45,9 @@ public struct ModuleMotion: Sendable, Equatable {
 
 /// Every module's motion from one board to the next, computed before anything moves.
 public struct FlipPlan: Sendable, Equatable {
+    /// The board's size.
     public var size: BoardSize
+    /// The drum every module turns.
     public var drum: Drum
     /// One per module, row-major.
     public var modules: [ModulePlan]

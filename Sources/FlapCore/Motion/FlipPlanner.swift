@@ -18,9 +18,13 @@ public struct FlipPlanner: Sendable {
     /// 120 ms: the default everywhere a plan is made.
     public static let defaultFlapPeriodMs = 120
 
+    /// The flaps each module has, in order.
     public var drum: Drum
+    /// Whether modules turn forward only or take the shorter way.
     public var motion: PanelMotion
+    /// How long one flap takes at constant speed.
     public var flapPeriod: Duration
+    /// The order and grouping in which modules start.
     public var transition: Transition
     /// The motor's model, for stepper-driven hardware: landings follow its acceleration profile
     /// instead of ``flapPeriod``.

@@ -14,8 +14,11 @@ public struct StepperProfile: Sendable, Equatable {
     /// the period after the k-th step of acceleration; `ramp.last` is the cruise period.
     public let ramp: [Duration]
 
+    /// The idle tick's period: the slowest a motor is stepped.
     public static let defaultSlowestPeriod = Duration.microseconds(10_000)
+    /// The cruise period: the fastest a 28BYJ-48 keeps its steps.
     public static let defaultFastestPeriod = Duration.microseconds(1_600)
+    /// From the slowest period to the fastest.
     public static let defaultRampTime = Duration.milliseconds(200)
 
     /// The 28BYJ-48 profile for a drum of `flaps` flaps.

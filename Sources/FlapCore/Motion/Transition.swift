@@ -32,6 +32,7 @@ public enum TransitionStrategy: String, CaseIterable, Sendable, Codable {
 
 /// How a transition unfolds over the board: strategy, grouping and seed.
 public struct Transition: Sendable, Equatable {
+    /// The order in which modules start.
     public var strategy: TransitionStrategy
     /// Columns, rows, diagonals or modules (for random) started together. At least 1.
     public var stepSize: Int
@@ -87,6 +88,8 @@ public struct Transition: Sendable, Equatable {
 
 /// A plan that cannot be made: bad timing, sizes that do not match.
 public struct PlanError: Error, Equatable, Sendable, CustomStringConvertible {
+    /// What is wrong with the transition asked for.
     public var description: String
+    /// An error saying `description`.
     public init(_ description: String) { self.description = description }
 }

@@ -1,9 +1,12 @@
 /// A one-bit image: `true` is a lit LED (black in a PBM file).
 public struct Bitmap: Sendable, Equatable {
+    /// Pixels across.
     public let width: Int
+    /// Pixels down.
     public let height: Int
     private var bits: [Bool]
 
+    /// A dark image `width` × `height`.
     public init(width: Int, height: Int) {
         precondition(width >= 0 && height >= 0, "a bitmap has a size")
         self.width = width
@@ -45,8 +48,11 @@ public struct Bitmap: Sendable, Equatable {
     }
 }
 
+/// A bitmap file that cannot be read, and why.
 public struct BitmapError: Error, Equatable, Sendable, CustomStringConvertible {
+    /// What is wrong with it.
     public var description: String
+    /// An error saying `description`.
     public init(_ description: String) { self.description = description }
 }
 

@@ -2,7 +2,9 @@
 /// 6×8 cell (a column and a row of gap after it); colour chips and `filled` are solid cells,
 /// `black` and blank are dark.
 public enum BoardBitmap {
+    /// A module's cell, glyph and gap, across.
     public static let cellWidth = Font5x7.width + 1
+    /// A module's cell, glyph and gap, down.
     public static let cellHeight = Font5x7.height + 1
 
     /// The image size for `size`.

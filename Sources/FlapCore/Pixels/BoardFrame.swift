@@ -2,6 +2,7 @@
 /// of an animation repaints only the rows whose picture changed, and says where: a module at
 /// rest, or a flap's unmoving halves, cost one comparison a row.
 public struct BoardFrame: Sendable {
+    /// What draws each moment.
     public let renderer: BoardRenderer
     /// The picture as last drawn.
     public private(set) var frame: PixelFrame
@@ -9,6 +10,7 @@ public struct BoardFrame: Sendable {
     /// else (before the first drawing, or after ``replace(with:)``).
     private var drawn: [BoardRenderer.RowSource] = []
 
+    /// A frame for `renderer`, drawn in full the first time.
     public init(renderer: BoardRenderer) {
         self.renderer = renderer
         frame = PixelFrame(width: renderer.width, height: renderer.height)

@@ -9,10 +9,15 @@ import Glibc
 /// itself is drawn foreshortened: first the current glyph's upper half folding down onto the
 /// hinge, then the next glyph's lower half unfolding from it, darker while it is edge-on.
 public struct BoardRenderer: Sendable {
+    /// The board's size in modules.
     public let size: BoardSize
+    /// The picture's width in pixels.
     public let width: Int
+    /// The picture's height in pixels.
     public let height: Int
+    /// Its colours.
     public let style: RenderStyle
+    /// Where each module's face sits.
     public let geometry: CellGeometry
     private let originX: Int
     private let originY: Int

@@ -6,6 +6,7 @@ public enum BoardSVG {
     /// A flap's face and the gap around it, in the picture's units (a 10×14 glyph's proportions).
     static let faceWidth = 24, faceHeight = 32, gap = 3, margin = 12
 
+    /// `board` as a whole SVG document in `style`'s colours.
     public static func document(_ board: Board, style: RenderStyle = .screen) -> String {
         let width = board.size.columns * (faceWidth + gap) - gap + 2 * margin
         let height = board.size.rows * (faceHeight + gap) - gap + 2 * margin

@@ -17,10 +17,12 @@ public protocol Canvas {
 }
 
 extension Canvas {
+    /// Pixel by pixel: a canvas with a faster way says so.
     public mutating func setPixels(x: Int, y: Int, _ row: UnsafeBufferPointer<RGB>) {
         for (i, colour) in row.enumerated() { setPixel(x: x + i, y: y, colour) }
     }
 
+    /// Pixel by pixel, each scaled by `shade`.
     public mutating func setPixels(x: Int, y: Int, _ row: UnsafeBufferPointer<RGB>, shade: Double) {
         for (i, colour) in row.enumerated() { setPixel(x: x + i, y: y, colour.scaled(by: shade)) }
     }
@@ -28,11 +30,14 @@ extension Canvas {
 
 /// A canvas in memory: what the renderer draws and the display drivers send.
 public struct PixelFrame: Canvas, Sendable, Equatable {
+    /// Pixels across.
     public let width: Int
+    /// Pixels down.
     public let height: Int
     /// Row-major, top left first.
     public private(set) var pixels: [RGB]
 
+    /// A frame `width` × `height` filled with `colour`.
     public init(width: Int, height: Int, colour: RGB = .black) {
         precondition(width >= 0 && height >= 0, "a frame has a size")
         self.width = width
@@ -40,17 +45,21 @@ public struct PixelFrame: Canvas, Sendable, Equatable {
         pixels = Array(repeating: colour, count: width * height)
     }
 
+    /// The pixel at (`x`, `y`); black outside the frame.
     public subscript(x: Int, y: Int) -> RGB {
         (0..<width).contains(x) && (0..<height).contains(y) ? pixels[y * width + x] : .black
     }
 
+    /// Sets one pixel; outside the frame, nothing.
     public mutating func setPixel(x: Int, y: Int, _ colour: RGB) {
         guard (0..<width).contains(x) && (0..<height).contains(y) else { return }
         pixels[y * width + x] = colour
     }
 
+    /// Black all over.
     public mutating func clear() { fill(.black) }
 
+    /// A run of pixels copied at once, cut to the frame.
     public mutating func setPixels(x: Int, y: Int, _ row: UnsafeBufferPointer<RGB>) {
         withRun(x: x, y: y, count: row.count) { target, skipped, count in
             target.update(from: row.baseAddress! + skipped, count: count)
@@ -81,6 +90,7 @@ public struct PixelFrame: Canvas, Sendable, Equatable {
         pixels.withUnsafeMutableBufferPointer { pixels in body(pixels.baseAddress! + y * width + x + skipped, skipped, remaining) }
     }
 
+    /// Every pixel `colour`.
     public mutating func fill(_ colour: RGB) {
         for i in pixels.indices { pixels[i] = colour }
     }

@@ -1,7 +1,9 @@
 /// The project's 5×7 font for small LED matrices: one glyph for every Vestaboard character,
 /// drawn for this project. Rows top to bottom, `#` lit.
 public enum Font5x7 {
+    /// A glyph's width in pixels.
     public static let width = 5
+    /// A glyph's height in pixels.
     public static let height = 7
 
     /// The glyph of `character`, row-major (`height` rows of `width`), or nil for none.

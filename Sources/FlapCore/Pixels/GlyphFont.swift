@@ -1,7 +1,10 @@
 /// A bitmap font: one glyph of `width` × `height` pixels for every Vestaboard character.
 public struct GlyphFont: Sendable {
+    /// Its name, as `RenderStyle` and the renderer's cache call it.
     public let name: String
+    /// A glyph's width in pixels.
     public let width: Int
+    /// A glyph's height in pixels.
     public let height: Int
     private let glyphs: [Character: [Bool]]
 

@@ -1,10 +1,15 @@
 /// A rectangle of pixels: where a frame differs from the one before it.
 public struct PixelRect: Sendable, Hashable {
+    /// Its left edge.
     public var x: Int
+    /// Its top edge.
     public var y: Int
+    /// Pixels across.
     public var width: Int
+    /// Pixels down.
     public var height: Int
 
+    /// The rectangle from (`x`, `y`), `width` × `height`.
     public init(x: Int, y: Int, width: Int, height: Int) {
         self.x = x
         self.y = y
@@ -24,7 +29,10 @@ public struct PixelRect: Sendable, Hashable {
         return PixelRect(x: left, y: top, width: max(0, right - left), height: max(0, bottom - top))
     }
 
+    /// Whether it holds no pixel.
     public var isEmpty: Bool { width <= 0 || height <= 0 }
+    /// The rows it covers.
     public var rows: Range<Int> { y..<(y + height) }
+    /// The columns it covers.
     public var columns: Range<Int> { x..<(x + width) }
 }

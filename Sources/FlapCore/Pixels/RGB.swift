@@ -1,21 +1,28 @@
 /// A 24-bit colour.
 public struct RGB: Sendable, Hashable, CustomStringConvertible {
+    /// Red, 0–255.
     public var red: UInt8
+    /// Green, 0–255.
     public var green: UInt8
+    /// Blue, 0–255.
     public var blue: UInt8
 
+    /// The colour of these channels.
     public init(_ red: UInt8, _ green: UInt8, _ blue: UInt8) {
         self.red = red
         self.green = green
         self.blue = blue
     }
 
+    /// A Vestaboard colour chip's colour.
     public init(_ colour: Colour) {
         let rgb = colour.rgb
         self.init(rgb.red, rgb.green, rgb.blue)
     }
 
+    /// All channels off.
     public static let black = RGB(0, 0, 0)
+    /// All channels full.
     public static let white = RGB(255, 255, 255)
 
     /// Whether any channel is lit: what a one-colour LED shows.

@@ -9,6 +9,7 @@ public struct RenderStyle: Sendable, Equatable {
     /// The split across the middle of each flap, on cells large enough to spare a row for it.
     public var hinge: RGB?
 
+    /// A style of these colours.
     public init(ink: RGB, face: RGB, backdrop: RGB, hinge: RGB?) {
         self.ink = ink
         self.face = face
@@ -25,14 +26,22 @@ public struct RenderStyle: Sendable, Equatable {
 /// How a module's face sits on the canvas: the font, how much it is enlarged, the margin
 /// inside the face and the gap between faces.
 public struct CellGeometry: Sendable, Equatable {
+    /// The font's name.
     public var fontName: String
+    /// A glyph's width, before enlarging.
     public var glyphWidth: Int
+    /// A glyph's height, before enlarging.
     public var glyphHeight: Int
+    /// How many pixels each glyph pixel becomes, across and down.
     public var scale: Int
+    /// The margin inside a face, around the glyph.
     public var padding: Int
+    /// The gap between faces.
     public var gap: Int
 
+    /// A face's width in pixels.
     public var faceWidth: Int { glyphWidth * scale + 2 * padding }
+    /// A face's height in pixels.
     public var faceHeight: Int { glyphHeight * scale + 2 * padding }
 
     /// The pixels a board of `size` takes.
@@ -66,6 +75,8 @@ public struct CellGeometry: Sendable, Equatable {
 
 /// A board that cannot be drawn on a canvas that size.
 public struct RenderError: Error, Equatable, Sendable, CustomStringConvertible {
+    /// What is wrong with the geometry asked for.
     public var description: String
+    /// An error saying `description`.
     public init(_ description: String) { self.description = description }
 }

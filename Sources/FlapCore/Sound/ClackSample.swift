@@ -6,8 +6,10 @@ import Glibc
 public struct ClackSample: Sendable, Equatable {
     /// Frames a second.
     public let rate: Int
+    /// The samples, −1…1.
     public let samples: [Float]
 
+    /// A sample of `samples` at `rate` frames a second.
     public init(rate: Int, samples: [Float]) {
         self.rate = rate
         self.samples = samples

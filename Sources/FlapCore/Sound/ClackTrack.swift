@@ -7,6 +7,7 @@ import Glibc
 public struct ClackTrack: Sendable {
     /// Frames a second (the sample is resampled to it).
     public let rate: Int
+    /// The clack, at the track's rate.
     public let sample: ClackSample
     /// Overall loudness, 0…1.
     public let volume: Float

@@ -4,6 +4,7 @@ import FoundationEssentials
 public struct QuietHours: Sendable, Equatable, CustomStringConvertible {
     /// Minutes after midnight.
     public var start: Int
+    /// Minutes after midnight (before `start` when the span wraps past midnight).
     public var end: Int
 
     /// Parses `HH:MM-HH:MM` (the hour may have one digit; spaces around either time), start and
@@ -45,6 +46,7 @@ public struct QuietHours: Sendable, Equatable, CustomStringConvertible {
         return candidates.filter { $0 > date }.min() ?? date.addingTimeInterval(86400)
     }
 
+    /// `22:00-07:00`.
     public var description: String {
         func clock(_ minutes: Int) -> String {
             let (hours, minute) = (minutes / 60, minutes % 60)

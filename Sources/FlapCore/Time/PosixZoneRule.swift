@@ -151,8 +151,11 @@ struct PosixZoneRule: Sendable, Equatable {
 
 /// Gregorian dates as days since 1970-01-01 (proleptic, any year).
 public struct CivilDate: Sendable, Equatable {
+    /// The year, any (proleptic Gregorian).
     public var year: Int
+    /// The month, 1–12.
     public var month: Int
+    /// The day of the month, 1–31.
     public var day: Int
 
     /// The date of day number `day` since 1970-01-01.

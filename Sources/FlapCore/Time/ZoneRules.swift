@@ -16,6 +16,7 @@ public struct ZoneRules: Sendable, Equatable, CustomStringConvertible {
     /// The rule after the last transition.
     let rule: PosixZoneRule?
 
+    /// Coordinated Universal Time: no offset, ever.
     public static let utc = ZoneRules(identifier: "UTC", transitions: [], offsets: [], initialOffset: 0, rule: nil)
 
     init(identifier: String, transitions: [Int64], offsets: [Int32], initialOffset: Int32, rule: PosixZoneRule?) {
@@ -32,6 +33,7 @@ public struct ZoneRules: Sendable, Equatable, CustomStringConvertible {
         self.init(identifier: text, transitions: [], offsets: [], initialOffset: rule.standardOffset, rule: rule)
     }
 
+    /// The zone's IANA name.
     public var description: String { identifier }
 
     /// The offset from UTC, in seconds east, at `date`.
@@ -95,6 +97,7 @@ extension Int64 {
 }
 
 extension ZoneRules {
+    /// A zone file that cannot be read, and where it stops making sense.
     public enum TZifError: Error, Equatable {
         case notTZif
         case truncated
