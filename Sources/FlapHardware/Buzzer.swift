@@ -7,6 +7,7 @@ public actor Buzzer<C: Clock<Duration>> where C: Sendable {
     public let pulseLength: Duration
     private var busy = false
 
+    /// A buzzer on line 0 of `lines`, each pulse `pulseLength` long on `clock`.
     public init(lines: any GPIOLines, clock: C, pulseLength: Duration = .milliseconds(150)) {
         self.lines = lines
         self.clock = clock

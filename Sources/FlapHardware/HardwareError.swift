@@ -7,12 +7,14 @@ public struct HardwareError: Error, Equatable, Sendable, CustomStringConvertible
     /// What to do, when there is something to do (`add the flapd user to the dialout group`).
     public var remedy: String?
 
+    /// An error of `device`, with a `remedy` when there is one.
     public init(device: String, problem: String, remedy: String? = nil) {
         self.device = device
         self.problem = problem
         self.remedy = remedy
     }
 
+    /// `device: problem (remedy)`.
     public var description: String {
         "\(device): \(problem)" + (remedy.map { " (\($0))" } ?? "")
     }

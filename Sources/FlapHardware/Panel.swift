@@ -36,13 +36,16 @@ public protocol Panel: Sendable {
 public struct PanelInfo: Sendable, Equatable {
     /// The name configuration gives it (`main`, `hallway`, …).
     public var id: String
+    /// Its modules, rows and columns.
     public var size: BoardSize
+    /// The flaps every module has.
     public var drum: Drum
     /// Forward only for split-flap hardware and its simulations; shortest way for LEDs and screens.
     public var motion: PanelMotion
     /// The driver behind it, for status pages (`simulated`, `chainlink`, …).
     public var driver: String
 
+    /// A panel of these.
     public init(id: String, size: BoardSize, drum: Drum, motion: PanelMotion, driver: String) {
         self.id = id
         self.size = size
@@ -59,6 +62,7 @@ public struct PanelHealth: Sendable, Equatable {
     /// Modules that need attention, in row-major order.
     public var faults: [ModuleFault]
 
+    /// A panel's health as given.
     public init(connected: Bool = true, faults: [ModuleFault] = []) {
         self.connected = connected
         self.faults = faults
@@ -67,6 +71,7 @@ public struct PanelHealth: Sendable, Equatable {
 
 /// A module that is not working as it should.
 public struct ModuleFault: Sendable, Equatable, CustomStringConvertible {
+    /// What is wrong with the module.
     public enum Kind: String, Sendable, Equatable {
         /// Its home sensor was not found within a turn and a bit: the module stopped.
         case sensorError = "sensor-error"
@@ -81,11 +86,14 @@ public struct ModuleFault: Sendable, Equatable, CustomStringConvertible {
 
     /// 1-based, as people count.
     public var row: Int
+    /// 1-based.
     public var column: Int
+    /// What is wrong.
     public var kind: Kind
     /// Re-homing attempts made for it so far.
     public var attempts: Int
 
+    /// A fault of the module at `row`, `column`.
     public init(row: Int, column: Int, kind: Kind, attempts: Int = 0) {
         self.row = row
         self.column = column
@@ -93,15 +101,20 @@ public struct ModuleFault: Sendable, Equatable, CustomStringConvertible {
         self.attempts = attempts
     }
 
+    /// `module at row 2, column 5: sensor-error`.
     public var description: String { "module at row \(row), column \(column): \(kind.rawValue)" }
 }
 
 /// Something a panel's driver wants said in the log.
 public struct PanelNotice: Sendable, Equatable {
+    /// The log level it goes out at.
     public enum Level: Sendable, Equatable { case debug, info, warning, error }
+    /// How loud it is.
     public var level: Level
+    /// What to say.
     public var text: String
 
+    /// A notice of `text` at `level`.
     public init(_ level: Level, _ text: String) {
         self.level = level
         self.text = text

@@ -7,6 +7,7 @@ import Synchronization
 public final class PlayCutoff: Sendable {
     private let value = Mutex<Duration?>(nil)
 
+    /// A plan not cut yet.
     public init() {}
 
     /// The time into the plan at which it was cut, once it was.

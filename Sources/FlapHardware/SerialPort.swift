@@ -17,13 +17,19 @@ public protocol SerialPort: Sendable {
 
 /// Line settings of a serial port.
 public struct SerialSettings: Sendable, Equatable {
+    /// Bits a second.
     public var baudRate: Int
+    /// Data bits a character.
     public var dataBits: Int
+    /// The parity bit, if any.
     public var parity: Parity
+    /// Stop bits.
     public var stopBits: Int
 
+    /// A parity bit's rule.
     public enum Parity: String, Sendable { case none, even, odd }
 
+    /// Line settings of `baudRate`, 8N1 unless given.
     public init(baudRate: Int, dataBits: Int = 8, parity: Parity = .none, stopBits: Int = 1) {
         self.baudRate = baudRate
         self.dataBits = dataBits

@@ -4,6 +4,7 @@
 /// 0x00 goes first, and before every resend, to bring a controller out of its plaintext mode
 /// (after a reboot, say). A port that fails is reopened, with backoff, by `open`.
 public actor ChainlinkLink<C: Clock> where C.Duration == Duration {
+    /// How long the host waits for an Ack before sending again.
     public static var resendInterval: Duration { .milliseconds(250) }
     /// No frame from the controller for this long while a message waits: it is not answering.
     public static var silenceLimit: Duration { .seconds(1) }
@@ -28,12 +29,15 @@ public actor ChainlinkLink<C: Clock> where C.Duration == Duration {
     public nonisolated let events: AsyncStream<ChainlinkLinkEvent>
     /// Frames sent, resends among them, and frames received that failed their checks.
     public private(set) var framesSent = 0
+    /// Frames sent again for want of an Ack.
     public private(set) var resends = 0
+    /// Frames received that failed their COBS, CRC or protobuf checks.
     public private(set) var badFrames = 0
     /// Why the port last failed to open, while it keeps failing (nil once open).
     public private(set) var openFailure: (error: HardwareError, attempts: Int)?
     /// The controller's latest reports.
     public private(set) var latestState: SplitflapState?
+    /// The controller's latest general report (version, uptime, drum).
     public private(set) var latestGeneral: GeneralState?
 
     /// A link that opens its port with `open` (again after a failure), nonces from `firstNonce`.

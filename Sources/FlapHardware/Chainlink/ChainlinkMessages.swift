@@ -2,14 +2,17 @@
 public struct ToSplitflap: Equatable, Sendable {
     /// Echoed in the controller's `Ack`; the host resends until it sees it.
     public var nonce: UInt32
+    /// What it asks for.
     public var payload: Payload
 
+    /// A config for every module, or a request for the state.
     public enum Payload: Equatable, Sendable {
         /// The whole board: a module left out means target 0.
         case config([ModuleConfig])
         case requestState
     }
 
+    /// One module's part of a config.
     public struct ModuleConfig: Equatable, Sendable {
         /// Drum index to show.
         public var targetFlapIndex: UInt8
@@ -18,6 +21,7 @@ public struct ToSplitflap: Equatable, Sendable {
         /// Changed to clear faults and re-home.
         public var resetNonce: UInt8
 
+        /// A module's target, its nonces unchanged unless given.
         public init(targetFlapIndex: UInt8, movementNonce: UInt8 = 0, resetNonce: UInt8 = 0) {
             self.targetFlapIndex = targetFlapIndex
             self.movementNonce = movementNonce
@@ -25,6 +29,7 @@ public struct ToSplitflap: Equatable, Sendable {
         }
     }
 
+    /// A message numbered `nonce`.
     public init(nonce: UInt32, payload: Payload) {
         self.nonce = nonce
         self.payload = payload
@@ -90,22 +95,33 @@ public enum FromSplitflap: Equatable, Sendable {
 
 /// Every module's state, in chain order.
 public struct SplitflapState: Equatable, Sendable {
+    /// One per module, in chain order.
     public var modules: [Module]
     /// The shift-register chain's loopback bits read back as written.
     public var loopbacksOK: Bool
 
+    /// One module as the firmware reports it.
     public struct Module: Equatable, Sendable {
+        /// The firmware's module states, by their numbers.
         public enum State: Int, Sendable { case normal = 0, lookForHome, sensorError, panic, disabled }
+        /// Whether it is working, homing or in a fault.
         public var state: State = .normal
+        /// The drum index it shows (or is passing).
         public var flapIndex: Int = 0
+        /// Whether it is turning.
         public var moving = false
+        /// Its home sensor, as last read.
         public var homeState = false
+        /// Home edges seen where none should be, since start.
         public var countUnexpectedHome = 0
+        /// Home edges not seen where they should be, since start.
         public var countMissedHome = 0
 
+        /// A module at rest on flap 0, in normal state.
         public init() {}
     }
 
+    /// A state of `modules`, the chain's loopbacks as given.
     public init(modules: [Module], loopbacksOK: Bool) {
         self.modules = modules
         self.loopbacksOK = loopbacksOK
@@ -142,11 +158,14 @@ public struct SplitflapState: Equatable, Sendable {
 
 /// The controller's general report: protocol version, uptime, its drum.
 public struct GeneralState: Equatable, Sendable {
+    /// The firmware's serial protocol version.
     public var serialProtocolVersion = 0
+    /// Milliseconds since the controller started (a drop means it rebooted).
     public var uptimeMillis = 0
     /// The drum's flaps as the firmware names them (a drum string).
     public var flapCharacterSet: [UInt8] = []
 
+    /// A report of these values.
     public init(serialProtocolVersion: Int = 0, uptimeMillis: Int = 0, flapCharacterSet: [UInt8] = []) {
         self.serialProtocolVersion = serialProtocolVersion
         self.uptimeMillis = uptimeMillis

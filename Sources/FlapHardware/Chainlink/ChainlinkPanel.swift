@@ -13,7 +13,9 @@ import FlapCore
 /// Faults come from the state reports, with the module's row and column: a module in sensor
 /// error is re-homed (reset nonce) with backoff while the others go on working.
 public actor ChainlinkPanel<C: Clock>: Panel where C.Duration == Duration {
+    /// Its id, size, drum and motion.
     public nonisolated let info: PanelInfo
+    /// The controller's motor model, which its plans are timed by.
     public nonisolated let profile: StepperProfile
     private let link: ChainlinkLink<C>
     private let clock: C
@@ -37,6 +39,7 @@ public actor ChainlinkPanel<C: Clock>: Panel where C.Duration == Duration {
 
     /// What a controller said about itself when it first answered.
     public struct Discovery: Sendable, Equatable {
+        /// How many modules the chain has.
         public var modules: Int
         /// Its drum, from `flap_character_set`; nil if it never said.
         public var drum: Drum?
@@ -117,6 +120,7 @@ public actor ChainlinkPanel<C: Clock>: Panel where C.Duration == Duration {
 
     // MARK: Panel
 
+    /// Sends the whole board and waits until every module rests on its target (or the estimate and a grace have passed).
     public func play(_ plan: FlipPlan, cutoff: PlayCutoff) async throws {
         let start = clock.now
         playing = true
@@ -215,8 +219,10 @@ public actor ChainlinkPanel<C: Clock>: Panel where C.Duration == Duration {
         }
     }
 
+    /// Each module's drum index, as last estimated from the plan and the reports.
     public func positions() -> [Int] { estimated }
 
+    /// Stops the link: modules finish the flap they are on.
     public func shutDown() async {
         for task in tasks { task.cancel() }
         for task in tasks { await task.value }
@@ -226,12 +232,15 @@ public actor ChainlinkPanel<C: Clock>: Panel where C.Duration == Duration {
         revisionContinuation.finish()
     }
 
+    /// Whether the controller answers, and the modules in a fault.
     public func health() -> PanelHealth {
         PanelHealth(connected: connected, faults: watch.sorted)
     }
 
+    /// What the link and the modules have to say, for the log.
     public func notices() -> AsyncStream<PanelNotice> { noticeStream }
 
+    /// Plans re-estimated from the controller's reports.
     public func revisions() -> AsyncStream<PlanRevision> { revisionStream }
 
     // MARK: Reports

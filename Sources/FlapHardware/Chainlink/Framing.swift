@@ -2,6 +2,7 @@ import FlapCore
 
 /// Consistent Overhead Byte Stuffing: a frame without zero bytes, so 0x00 can end it.
 public enum COBS {
+    /// `data` with its zeros stuffed away, ready for a 0x00 delimiter.
     public static func encode(_ data: [UInt8]) -> [UInt8] {
         var out: [UInt8] = [0]
         var codeIndex = 0
@@ -27,6 +28,7 @@ public enum COBS {
         return out
     }
 
+    /// A frame's bytes as they were before stuffing; a malformed frame is an error.
     public static func decode(_ data: [UInt8]) throws(ChainlinkError) -> [UInt8] {
         var out: [UInt8] = []
         var i = 0
@@ -79,10 +81,12 @@ public enum ChainlinkFrame {
 public struct ChainlinkFrameSplitter: Sendable {
     private var pending: [UInt8] = []
     private var overflowing = false
+    /// The longest frame kept, in bytes.
     public let limit: Int
     /// Bytes thrown away because no frame could hold them.
     public private(set) var discardedBytes = 0
 
+    /// A splitter that drops frames longer than `limit`.
     public init(limit: Int = 4096) { self.limit = limit }
 
     /// The complete frames in the bytes so far (without delimiters; empty frames skipped).

@@ -86,6 +86,8 @@ struct ProtobufReader {
 
 /// A Chainlink frame or message that cannot be read.
 public struct ChainlinkError: Error, Equatable, Sendable, CustomStringConvertible {
+    /// What is wrong with it.
     public var description: String
+    /// An error saying `description`.
     public init(_ description: String) { self.description = description }
 }

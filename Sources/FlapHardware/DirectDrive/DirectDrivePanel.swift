@@ -8,7 +8,9 @@ import FlapCore
 /// A module in sensor error is re-homed with backoff while the rest of the board keeps working;
 /// faults carry the module's row and column.
 public actor DirectDrivePanel<C: Clock>: Panel where C.Duration == Duration {
+    /// Its id, size, drum and motion.
     public nonisolated let info: PanelInfo
+    /// The stepping engine that turns its modules (calibration reaches it here).
     public nonisolated let engine: SteppingEngine
     private let clock: C
     private let origin: C.Instant
@@ -45,6 +47,7 @@ public actor DirectDrivePanel<C: Clock>: Panel where C.Duration == Duration {
         }
     }
 
+    /// Gives every module its target at its planned start, and waits until each rests.
     public func play(_ plan: FlipPlan, cutoff: PlayCutoff) async throws {
         let start = clock.now
         let starts = StepperPlayback.starts(of: plan)
@@ -80,8 +83,10 @@ public actor DirectDrivePanel<C: Clock>: Panel where C.Duration == Duration {
         }
     }
 
+    /// Each module's drum index, as the engine last counted it.
     public func positions() -> [Int] { estimated }
 
+    /// Stops stepping where the modules are and releases the coils.
     public func shutDown() async {
         monitor?.cancel()
         await monitor?.value
@@ -90,6 +95,7 @@ public actor DirectDrivePanel<C: Clock>: Panel where C.Duration == Duration {
         noticeContinuation.finish()
     }
 
+    /// The modules in a fault (the board is wired: always connected).
     public func health() -> PanelHealth {
         PanelHealth(connected: !ioFailing, faults: watch.sorted)
     }
@@ -97,6 +103,7 @@ public actor DirectDrivePanel<C: Clock>: Panel where C.Duration == Duration {
     /// Modules start on plan (within a stepping pass): no revisions.
     public func revisions() -> AsyncStream<PlanRevision> { AsyncStream { $0.finish() } }
 
+    /// Lost steps, faults and recoveries, for the log.
     public func notices() -> AsyncStream<PanelNotice> { noticeStream }
 
     // MARK: Faults
@@ -126,6 +133,7 @@ public actor DirectDrivePanel<C: Clock>: Panel where C.Duration == Duration {
 /// Runs a ``SteppingEngine`` as a task on `clock` (engine time zero at `origin`): for simulated
 /// hardware and virtual clocks. Real hardware steps in FlapLinux's real-time thread instead.
 public enum ClockSteppingRunner {
+    /// Steps `engine` on `clock` until cancelled.
     public static func run<C: Clock>(_ engine: SteppingEngine, clock: C, origin: C.Instant) async where C.Duration == Duration {
         while !Task.isCancelled {
             let next = engine.step(at: origin.duration(to: clock.now))

@@ -19,13 +19,17 @@ public protocol StepperIO: Sendable {
 /// The byte for the farthest register goes first on the wire. In: the first byte clocked in is
 /// board 0's, bit m is module m's sensor (bits 6–7 are loopbacks). See hardware/direct-drive.md.
 public struct ShiftRegisterChain: StepperIO {
+    /// The SPI device at the chain's start.
     public let spi: any SPIDevice
+    /// How many modules.
     public let modules: Int
+    /// The device's name, for errors.
     public var name: String { spi.name }
     /// Boards in the chain (six modules each; the last may be partly used).
     public var boards: Int { (modules + 5) / 6 }
     static let byteOfModule = [0, 0, 1, 2, 3, 3]
 
+    /// A chain of `modules` modules on `spi`.
     public init(spi: any SPIDevice, modules: Int) {
         self.spi = spi
         self.modules = modules
@@ -46,10 +50,12 @@ public struct ShiftRegisterChain: StepperIO {
         (0..<modules).map { i in i / 6 < received.count && received[i / 6] & (1 << (i % 6)) != 0 }
     }
 
+    /// Clocks every coil out and every sensor in, in one transfer.
     public func exchange(coils: [UInt8]) throws -> [Bool] {
         sensors(in: try spi.transfer(frame(coils: coils)))
     }
 
+    /// Every coil off.
     public func release() {
         _ = try? spi.transfer(frame(coils: Array(repeating: 0, count: modules)))
         spi.close()

@@ -6,7 +6,9 @@ import Synchronization
 /// sensor. ``step(at:)`` is the whole of one pass; a stepping thread (or, in tests, a task on a
 /// virtual clock) calls it and sleeps until the time it returns.
 public final class SteppingEngine: Sendable {
+    /// Where the coils and sensors are.
     public let io: any StepperIO
+    /// The modules' motor model.
     public let profile: StepperProfile
     private let state: Mutex<State>
 
@@ -129,10 +131,14 @@ public final class SteppingEngine: Sendable {
 public struct LatenessStats: Sendable, Equatable {
     /// Counts per 10 µs bucket up to 10 ms; the last bucket holds everything later.
     public private(set) var buckets = [Int](repeating: 0, count: 1001)
+    /// Ticks recorded.
     public private(set) var count = 0
+    /// Their lateness summed.
     public private(set) var total = Duration.zero
+    /// The latest tick's lateness.
     public private(set) var maximum = Duration.zero
 
+    /// No ticks yet.
     public init() {}
 
     mutating func record(_ lateness: Duration) {
@@ -143,6 +149,7 @@ public struct LatenessStats: Sendable, Equatable {
         maximum = max(maximum, lateness)
     }
 
+    /// How late a tick came on average.
     public var mean: Duration { count == 0 ? .zero : total / count }
 
     /// The lateness below which `fraction` of ticks came (to 10 µs).

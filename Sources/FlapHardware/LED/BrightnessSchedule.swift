@@ -1,12 +1,14 @@
 /// How bright a display is through the day: levels from given times of day until the next
 /// (night dimming), or one level all day.
 public struct BrightnessSchedule: Sendable, Equatable {
+    /// A level from a time of day on.
     public struct Change: Sendable, Equatable {
         /// Minutes after local midnight.
         public var minute: Int
         /// 0 (dark) … 1 (full).
         public var level: Double
 
+        /// `level` from `minute` after midnight.
         public init(minute: Int, level: Double) {
             self.minute = minute
             self.level = level
@@ -16,10 +18,12 @@ public struct BrightnessSchedule: Sendable, Equatable {
     /// In time-of-day order.
     public let changes: [Change]
 
+    /// One level all day, kept within 0…1.
     public init(level: Double) {
         changes = [Change(minute: 0, level: max(0, min(1, level)))]
     }
 
+    /// Levels from the given times on; refused when empty, a time is repeated or a level is out of range.
     public init(_ changes: [Change]) throws(ScheduleError) {
         guard !changes.isEmpty else { throw ScheduleError("a brightness schedule needs at least one time") }
         for change in changes {
@@ -55,7 +59,10 @@ public struct BrightnessSchedule: Sendable, Equatable {
     }
 }
 
+/// A schedule that cannot be used, and why.
 public struct ScheduleError: Error, Equatable, Sendable, CustomStringConvertible {
+    /// What is wrong with it.
     public var description: String
+    /// An error saying `description`.
     public init(_ description: String) { self.description = description }
 }

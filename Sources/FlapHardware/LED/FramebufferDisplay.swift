@@ -15,9 +15,13 @@ public protocol FramebufferMemory: Sendable {
 /// Any Linux framebuffer (an HDMI screen, an SPI TFT): each frame converted to the
 /// framebuffer's pixel format and written, only where it changed; brightness scales the colours.
 public actor FramebufferDisplay: PixelDisplay {
+    /// The device, for errors and status.
     public nonisolated let name: String
+    /// The screen's width in pixels.
     public nonisolated let width: Int
+    /// The screen's height in pixels.
     public nonisolated let height: Int
+    /// A screen shows colour.
     public nonisolated let isMonochrome = false
     private let memory: any FramebufferMemory
     private let format: FramebufferFormat
@@ -28,6 +32,7 @@ public actor FramebufferDisplay: PixelDisplay {
     /// The last frame shown without saying where it changed, to compare the next one with.
     private var shown: PixelFrame?
 
+    /// A display on `memory`, in the format it reports.
     public init(memory: any FramebufferMemory) {
         self.memory = memory
         format = memory.format
@@ -52,6 +57,7 @@ public actor FramebufferDisplay: PixelDisplay {
         shown = frame
     }
 
+    /// Copies the changed rectangles into the screen's memory, at `brightness`.
     public func show(_ frame: PixelFrame, brightness: Double, changed: [PixelRect]) async throws {
         shown = nil  // not kept: the caller goes on drawing into the frame it passed
         try await write(frame, brightness: brightness, changed: changed)
@@ -106,6 +112,7 @@ public actor FramebufferDisplay: PixelDisplay {
         }
     }
 
+    /// The screen black.
     public func darken() async {
         shown = nil
         shownScale = nil

@@ -5,23 +5,33 @@ import FlapCore
 public struct FramebufferFormat: Sendable, Equatable {
     /// One colour channel's place in a pixel: its lowest bit and how many bits it has.
     public struct Channel: Sendable, Equatable {
+        /// Its lowest bit within the pixel.
         public var offset: Int
+        /// How many bits it has.
         public var length: Int
+        /// A channel at `offset`, `length` bits long.
         public init(offset: Int, length: Int) {
             self.offset = offset
             self.length = length
         }
     }
 
+    /// Pixels across.
     public var width: Int
+    /// Pixels down.
     public var height: Int
+    /// Bits in a pixel: 16, 24 or 32.
     public var bitsPerPixel: Int
     /// Bytes from one row's start to the next (at least width × bytes per pixel).
     public var lineLength: Int
+    /// Where red is.
     public var red: Channel
+    /// Where green is.
     public var green: Channel
+    /// Where blue is.
     public var blue: Channel
 
+    /// A format as the device describes it; refused when its channels or lines cannot hold what it says.
     public init(width: Int, height: Int, bitsPerPixel: Int, lineLength: Int? = nil, red: Channel, green: Channel, blue: Channel) throws(FramebufferError) {
         guard width > 0, height > 0 else { throw FramebufferError("a framebuffer of \(width)×\(height) pixels has nothing to show") }
         guard [16, 24, 32].contains(bitsPerPixel) else {
@@ -55,6 +65,7 @@ public struct FramebufferFormat: Sendable, Equatable {
         case xrgb8888
     }
 
+    /// A format of one of the named layouts.
     public init(width: Int, height: Int, layout: Layout, lineLength: Int? = nil) throws(FramebufferError) {
         switch layout {
         case .rgb565:
@@ -69,6 +80,7 @@ public struct FramebufferFormat: Sendable, Equatable {
         }
     }
 
+    /// Bytes in a pixel.
     public var bytesPerPixel: Int { bitsPerPixel / 8 }
     /// The bytes one whole screen takes.
     public var size: Int { lineLength * height }
@@ -96,7 +108,10 @@ public struct FramebufferFormat: Sendable, Equatable {
     }
 }
 
+/// A framebuffer format that cannot be used, and why.
 public struct FramebufferError: Error, Equatable, Sendable, CustomStringConvertible {
+    /// What is wrong with it.
     public var description: String
+    /// An error saying `description`.
     public init(_ description: String) { self.description = description }
 }

@@ -19,10 +19,12 @@ public struct RGBMatrixOptions: Sendable, Equatable {
     /// 0–4: slows the library's GPIO writes for faster Pis (a Pi 4 usually needs 2 or more).
     public var gpioSlowdown = 1
 
+    /// One 32×64 panel on the regular wiring, at full brightness.
     public init() {}
 
     /// The whole display's size.
     public var width: Int { columns * chain }
+    /// The whole display's height.
     public var height: Int { rows * parallel }
 }
 
@@ -48,9 +50,13 @@ public protocol RGBMatrixAPI {
 /// The offscreen canvas holds the frame before last, so a frame whose changes are known
 /// repaints what changed since that one: its own rectangles and the previous frame's.
 public actor HUB75Display: PixelDisplay {
+    /// The display's name, for errors and status.
     public nonisolated let name: String
+    /// Pixels across the chained panels.
     public nonisolated let width: Int
+    /// Pixels down the parallel chains.
     public nonisolated let height: Int
+    /// A HUB75 matrix shows colour.
     public nonisolated let isMonochrome = false
     private let api: any RGBMatrixAPI
     private var brightness: Int?
@@ -60,6 +66,7 @@ public actor HUB75Display: PixelDisplay {
     /// Where the frame last shown changed from the one before it.
     private var lastChanges: [PixelRect] = []
 
+    /// A display through `api` (rpi-rgb-led-matrix, or its simulated twin) with `options`; the library's refusal is thrown.
     public init(api: sending any RGBMatrixAPI, options: RGBMatrixOptions, name: String = "HUB75 matrix") throws {
         let size = try api.create(options)
         self.api = api
@@ -68,10 +75,12 @@ public actor HUB75Display: PixelDisplay {
         height = size.height
     }
 
+    /// The whole frame.
     public func show(_ frame: PixelFrame, brightness level: Double) async throws {
         try await show(frame, brightness: level, changed: nil)
     }
 
+    /// The changed rectangles, onto the back buffer (which still holds the frame before last), then swapped in.
     public func show(_ frame: PixelFrame, brightness level: Double, changed: [PixelRect]) async throws {
         try await show(frame, brightness: level, changed: Optional(changed))
     }
@@ -109,6 +118,7 @@ public actor HUB75Display: PixelDisplay {
         }
     }
 
+    /// Every LED dark, and the matrix released.
     public func darken() async {
         guard open else { return }
         api.clear()

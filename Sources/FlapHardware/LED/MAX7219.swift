@@ -11,15 +11,20 @@ import FlapCore
 /// luma.led_matrix's block_orientation) for modules whose blocks are mounted turned;
 /// `reverseBlocks` mirrors the order of blocks in a single-row cascade.
 public struct MAX7219Cascade: Sendable, Equatable {
+    /// The chip's registers that flapd writes.
     public enum Register: UInt8, Sendable {
         case noop = 0x00, decodeMode = 0x09, intensity = 0x0A, scanLimit = 0x0B, shutdown = 0x0C, displayTest = 0x0F
         /// Digit (row register) `d`, 0…7.
         static func digit(_ d: Int) -> UInt8 { UInt8(1 + d) }
     }
 
+    /// Pixels across the cascade.
     public let width: Int
+    /// Pixels down the cascade.
     public let height: Int
+    /// Degrees each block's content is turned: 0, 90, −90 or 180.
     public var blockOrientation: Int
+    /// Whether the blocks of a single row come in reverse order.
     public var reverseBlocks: Bool
     /// 0…15, the MAX7219's own scale (luma's contrast / 16).
     public var intensity: Int
@@ -27,6 +32,7 @@ public struct MAX7219Cascade: Sendable, Equatable {
     /// Devices in the chain.
     public var devices: Int { (width / 8) * (height / 8) }
 
+    /// A cascade covering `width` × `height` pixels (multiples of 8); refused otherwise.
     public init(width: Int, height: Int = 8, blockOrientation: Int = 0, reverseBlocks: Bool = false, intensity: Int = 7) throws(MAX7219Error) {
         guard width > 0, height > 0, width % 8 == 0, height % 8 == 0 else {
             throw MAX7219Error("a MAX7219 cascade is a whole number of 8×8 blocks; \(width)×\(height) is not")
@@ -115,7 +121,10 @@ public struct MAX7219Cascade: Sendable, Equatable {
     }
 }
 
+/// A cascade that cannot be built, and why.
 public struct MAX7219Error: Error, Equatable, Sendable, CustomStringConvertible {
+    /// What is wrong with it.
     public var description: String
+    /// An error saying `description`.
     public init(_ description: String) { self.description = description }
 }

@@ -3,15 +3,20 @@ import FlapCore
 /// A MAX7219 cascade on a SPI device: each frame as its eight digit transfers, brightness as
 /// the intensity register (0 → shutdown).
 public actor MAX7219Display: PixelDisplay {
+    /// The SPI device's name, for errors and status.
     public nonisolated let name: String
+    /// Pixels across.
     public nonisolated let width: Int
+    /// Pixels down.
     public nonisolated let height: Int
+    /// One colour of LED.
     public nonisolated let isMonochrome = true
     private let spi: any SPIDevice
     private let cascade: MAX7219Cascade
     private var awake = false
     private var intensity: Int?
 
+    /// A display of `cascade` on `spi`.
     public init(spi: any SPIDevice, cascade: MAX7219Cascade) {
         self.spi = spi
         self.cascade = cascade
@@ -25,6 +30,7 @@ public actor MAX7219Display: PixelDisplay {
         brightness <= 0 ? nil : max(0, min(15, Int((brightness * 16).rounded(.up)) - 1))
     }
 
+    /// The frame's lit pixels, its brightness as the chips' intensity.
     public func show(_ frame: PixelFrame, brightness: Double) async throws {
         guard let level = Self.intensity(for: brightness) else { return await darken() }
         if !awake {
@@ -46,6 +52,7 @@ public actor MAX7219Display: PixelDisplay {
         try await show(frame, brightness: brightness)
     }
 
+    /// Every chip in shutdown.
     public func darken() async {
         for transfer in cascade.darkness() { _ = try? spi.transfer(transfer) }
         awake = false

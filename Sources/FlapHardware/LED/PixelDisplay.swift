@@ -24,6 +24,7 @@ public protocol PixelDisplay: Sendable {
 }
 
 extension PixelDisplay {
+    /// The whole frame, for displays that cannot send only what changed.
     public func show(_ frame: PixelFrame, brightness: Double, changed: [PixelRect]) async throws {
         try await show(frame, brightness: brightness)
     }

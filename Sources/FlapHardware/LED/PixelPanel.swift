@@ -6,6 +6,7 @@ import FlapCore
 /// board; the next board wakes it. Each frame repaints and sends only what changed (a
 /// ``BoardFrame``); a frame in which nothing moved is not sent at all.
 public actor PixelPanel<C: Clock<Duration>>: Panel where C: Sendable {
+    /// Its id, size, drum and motion.
     public nonisolated let info: PanelInfo
     private let display: any PixelDisplay
     private let renderer: BoardRenderer
@@ -31,6 +32,7 @@ public actor PixelPanel<C: Clock<Duration>>: Panel where C: Sendable {
     /// How often a resting panel looks at the schedule and the idle time.
     public static var restCheckInterval: Duration { .seconds(15) }
 
+    /// A panel drawing with `renderer` on `display`, at up to `framesPerSecond`, on `clock`.
     public init(info: PanelInfo, display: any PixelDisplay, renderer: BoardRenderer, clock: C, framesPerSecond: Int = 60,
                 schedule: BrightnessSchedule = BrightnessSchedule(level: 1), blankAfter: Duration? = nil,
                 minuteOfDay: @escaping @Sendable () -> Int, positions: [Int]? = nil) {
@@ -57,6 +59,7 @@ public actor PixelPanel<C: Clock<Duration>>: Panel where C: Sendable {
         watch()
     }
 
+    /// Draws the plan's motion frame by frame until its last landing.
     public func play(_ plan: FlipPlan, cutoff: PlayCutoff) async throws {
         await stopWatching()
         blanked = false
@@ -87,6 +90,7 @@ public actor PixelPanel<C: Clock<Duration>>: Panel where C: Sendable {
         current = plan.modules.map { $0.path.last! }
     }
 
+    /// Each module's drum index, as last drawn.
     public func positions() -> [Int] { current }
 
     /// Shows a frame drawn elsewhere (the room's plot, frame after frame) at the scheduled
@@ -113,6 +117,7 @@ public actor PixelPanel<C: Clock<Duration>>: Panel where C: Sendable {
         await last?.value
     }
 
+    /// Darkens the display.
     public func shutDown() async {
         await stopWatching()
         await display.darken()
@@ -120,8 +125,10 @@ public actor PixelPanel<C: Clock<Duration>>: Panel where C: Sendable {
         notify?.finish()
     }
 
+    /// Whether the display took the last frame.
     public func health() -> PanelHealth { PanelHealth(connected: connected) }
 
+    /// What the display has to say, for the log.
     public func notices() -> AsyncStream<PanelNotice> {
         AsyncStream { notify = $0 }
     }

@@ -9,14 +9,19 @@ public struct WS2812Strip: Sendable, Equatable {
     /// Zero bytes after the data: 24 × 8 bits at 2.4 MHz = 80 µs, over the 50 µs the LEDs need.
     public static let resetBytes = 24
 
+    /// How the strip runs: every row left to right, or back and forth.
     public enum Wiring: String, Sendable, CaseIterable { case progressive, serpentine }
 
+    /// LEDs across.
     public let width: Int
+    /// LEDs down.
     public let height: Int
+    /// How the strip runs through the rows.
     public var wiring: Wiring
     /// 0…255, applied to every channel: the global brightness that bounds the current.
     public var brightness: Int
 
+    /// An encoder for `width` × `height` LEDs; refused when there are none.
     public init(width: Int, height: Int = 1, wiring: Wiring = .serpentine, brightness: Int = 255) throws(WS2812Error) {
         guard width > 0, height > 0 else { throw WS2812Error("a strip or matrix needs at least one LED, not \(width)×\(height)") }
         guard (0...255).contains(brightness) else { throw WS2812Error("brightness must be 0 to 255, not \(brightness)") }
@@ -67,7 +72,10 @@ public struct WS2812Strip: Sendable, Equatable {
     }
 }
 
+/// An encoder that cannot be built, and why.
 public struct WS2812Error: Error, Equatable, Sendable, CustomStringConvertible {
+    /// What is wrong with it.
     public var description: String
+    /// An error saying `description`.
     public init(_ description: String) { self.description = description }
 }

@@ -6,11 +6,16 @@ public actor WS2812Display: PixelDisplay {
     /// What one LED draws per colour channel at full value, and at rest: the WS2812B's typical
     /// figures, as the usual current-limiting libraries count them.
     public static let milliampsPerChannel = 20.0
+    /// What one LED draws at rest.
     public static let idleMilliamps = 1.0
 
+    /// The SPI device's name, for errors and status.
     public nonisolated let name: String
+    /// LEDs across.
     public nonisolated let width: Int
+    /// LEDs down.
     public nonisolated let height: Int
+    /// WS2812s show colour.
     public nonisolated let isMonochrome = false
     private let spi: any SPIDevice
     private let strip: WS2812Strip
@@ -41,6 +46,7 @@ public actor WS2812Display: PixelDisplay {
         return wanted * max(0, limit - idle) / lit
     }
 
+    /// The frame, dimmed to stay within the current limit.
     public func show(_ frame: PixelFrame, brightness: Double) async throws {
         requestedBrightness = nil
         let level = Self.limitedBrightness(for: frame, brightness: brightness * Double(strip.brightness) / 255, limit: currentLimit)
@@ -58,6 +64,7 @@ public actor WS2812Display: PixelDisplay {
         try await show(frame, brightness: brightness)
     }
 
+    /// Every LED black.
     public func darken() async {
         _ = try? spi.transfer(strip.frame(Array(repeating: (0, 0, 0), count: width * height)))
         lastBrightness = 0

@@ -5,10 +5,14 @@
 public struct ModuleFaultWatch<Instant: InstantProtocol>: Sendable where Instant.Duration == Duration {
     /// One module as reported.
     public struct Report: Sendable, Equatable {
+        /// Its state.
         public var state: StepperModule.State
+        /// Home edges missed since it started.
         public var missedHomes: Int
+        /// Home edges where none should be since it started.
         public var unexpectedHomes: Int
 
+        /// A report of these.
         public init(state: StepperModule.State, missedHomes: Int, unexpectedHomes: Int) {
             self.state = state
             self.missedHomes = missedHomes
@@ -16,7 +20,9 @@ public struct ModuleFaultWatch<Instant: InstantProtocol>: Sendable where Instant
         }
     }
 
+    /// How soon after a sensor error a module is first re-homed.
     public static var firstRehomeDelay: Duration { .seconds(2) }
+    /// The longest wait between re-homing attempts.
     public static var rehomeBackoffLimit: Duration { .seconds(300) }
 
     private let columns: Int
@@ -25,6 +31,7 @@ public struct ModuleFaultWatch<Instant: InstantProtocol>: Sendable where Instant
     private var rehomeAt: [Int: (due: Instant, delay: Duration)] = [:]
     private var last: [Report] = []
 
+    /// A watch over a board `columns` wide (to name rows and columns).
     public init(columns: Int) { self.columns = columns }
 
     /// Compares `reports` with the previous ones; returns what to say and which modules to

@@ -7,6 +7,7 @@ import FlapCore
 /// tick next, so the same logic runs in the direct-drive stepping thread and in the simulated
 /// controller.
 public struct StepperModule: Sendable, Equatable {
+    /// The firmware's module states.
     public enum State: Int, Sendable, Equatable {
         case normal = 0, lookForHome, sensorError, panic, disabled
     }
@@ -14,17 +15,23 @@ public struct StepperModule: Sendable, Equatable {
     /// Where the module expects its next home edge, as the firmware tracks it.
     enum HomeWindow: Sendable, Equatable { case ignore, unexpected, expected }
 
+    /// The motor model.
     public let profile: StepperProfile
+    /// Whether it is working, homing or in a fault.
     public private(set) var state: State = .lookForHome
     /// Steps within the turn, 0 = home (plus ``offsetSteps``).
     public private(set) var currentStep = 0
     /// Steps still to go.
     public private(set) var remainingSteps: Int
+    /// Acceleration steps taken: an index into the profile's ramp.
     public private(set) var acceleration = 0
+    /// The flap it is going to.
     public private(set) var targetFlap = 0
     /// Where flap 0 sits after the sensor edge: the module's calibration.
     public var offsetSteps = 0
+    /// Home edges seen where none should be.
     public private(set) var unexpectedHomes = 0
+    /// Home edges not seen where they should be.
     public private(set) var missedHomes = 0
     private var phase = 0
     private var lastSensor = false
