@@ -14,7 +14,7 @@ import TestSupport
         // Kiosks with simulated straps and no standing room.
         let a = try await FlapdProcess.start(arguments: mqtt + ["--device-id", "ka"])
         let b = try await FlapdProcess.start(arguments: mqtt + ["--device-id", "kb"])
-        defer { for kiosk in [a, b] { Task { await kiosk.stop() } } }
+        teardown { for kiosk in [a, b] { await kiosk.stop() } }
 
         let none = try await ProcessRunner.run(flapctl, ["room"], environment: a.clientEnvironment)
         #expect(none.status == 1 && none.stderrText.contains("not in a room"), "\(none.stderrText)")

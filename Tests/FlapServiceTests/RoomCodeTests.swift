@@ -23,7 +23,7 @@ import Wematch
         let broker = try await MosquittoBroker.start()
         teardown { await broker.stop() }
         let a = try await FlapdProcess.kiosk("ka", broker: broker), b = try await FlapdProcess.kiosk("kb", broker: broker), c = try await FlapdProcess.kiosk("kc", broker: broker)
-        defer { for k in [a, b, c] { Task { await k.stop() } } }
+        teardown { for k in [a, b, c] { await k.stop() } }
         #expect(try await a.api.get("/v1/room").status == 404)
 
         let created = try await a.api.post("/v1/room", json: ["create": "pair"])
@@ -73,7 +73,7 @@ import Wematch
         teardown { await broker.stop() }
         let host = try await FlapdProcess.kiosk("host", broker: broker, people: 2, room: "lobby")
         let guest = try await FlapdProcess.kiosk("guest", broker: broker)
-        defer { for k in [host, guest] { Task { await k.stop() } } }
+        teardown { for k in [host, guest] { await k.stop() } }
         #expect(try await members(host) { $0.count == 2 } != nil)
         let room = try await host.api.get("/v1/room").object
         #expect(room["code"] as? String == RoomCode.standing("lobby").text && room["kind"] as? String == "standing" && room["capacity"] as? Int == 20)

@@ -23,9 +23,10 @@ import TestSupport
         teardown { await broker.stop() }
         var kiosks: [FlapdProcess] = []
         for i in 0..<3 {
-            kiosks.append(try await FlapdProcess.start(arguments: ["--mqtt", "mqtt://127.0.0.1:\(broker.port)", "--device-id", "k\(i)", "--room", "lobby"]))
+            let kiosk = try await FlapdProcess.start(arguments: ["--mqtt", "mqtt://127.0.0.1:\(broker.port)", "--device-id", "k\(i)", "--room", "lobby"])
+            teardown { await kiosk.stop() }
+            kiosks.append(kiosk)
         }
-        defer { for kiosk in kiosks { Task { await kiosk.stop() } } }
 
         // Each kiosk's three simulated straps are members; every kiosk sees all nine the same way.
         var agreed = false
@@ -102,7 +103,7 @@ import TestSupport
         teardown { await siteB.stop() }
         let a = try await FlapdProcess.start(arguments: ["--mqtt", "mqtt://127.0.0.1:\(siteA.port)", "--device-id", "sa", "--room", "lobby"])
         let b = try await FlapdProcess.start(arguments: ["--mqtt", "mqtt://127.0.0.1:\(siteB.port)", "--device-id", "sb", "--room", "lobby"])
-        defer { for kiosk in [a, b] { Task { await kiosk.stop() } } }
+        teardown { for kiosk in [a, b] { await kiosk.stop() } }
 
         var agreed = false
         var last: [View?] = []

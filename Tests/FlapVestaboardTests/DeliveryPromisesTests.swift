@@ -12,7 +12,6 @@ import TestSupport
 
     @Test func aRetryIsSupersededByNewerBoardsThatArriveDuringItsAttempt() async throws {
         let rig = try await suite.rig({ .local($0.url, key: $0.localKey) }, timeout: .seconds(5))
-        defer { rig.running.cancel(); Task { await rig.board.stop() } }
         // The board goes away in the middle of the first write: its attempt hangs, then fails.
         try await rig.board.fail("hang:1.5")
         let retried = try await rig.delivery.send(rows(1), transition: nil, strategy: .queued, messageId: "a")

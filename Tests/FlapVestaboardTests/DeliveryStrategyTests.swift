@@ -12,7 +12,6 @@ import TestSupport
 
     @Test func cloudWritesAreSpacedFifteenSecondsAndOnlyTheNewestWaits() async throws {
         let rig = try await suite.rig { .cloud($0.url, token: $0.token) }
-        defer { rig.running.cancel(); Task { await rig.board.stop() } }
         let first = try await rig.delivery.send(rows(1), transition: nil, strategy: .queued, messageId: "a")
         #expect(try await suite.until(rig.clock) { suite.state(rig.queue, first.id) == .sent })
         let sentAt = rig.clock.now
@@ -35,7 +34,6 @@ import TestSupport
 
     @Test func immediateIsForcedPastTheSpacing() async throws {
         let rig = try await suite.rig { .cloud($0.url, token: $0.token) }
-        defer { rig.running.cancel(); Task { await rig.board.stop() } }
         let first = try await rig.delivery.send(rows(1), transition: nil, strategy: .queued, messageId: nil)
         #expect(try await suite.until(rig.clock) { suite.state(rig.queue, first.id) == .sent })
         let start = rig.clock.now
@@ -49,7 +47,6 @@ import TestSupport
     @Test func conflictAwareRefusesOrOverwritesSomeoneElsesMessage() async throws {
         for choice in [ConflictChoice.refuse, .overwrite] {
             let rig = try await suite.rig({ .local($0.url, key: $0.localKey) }, onConflict: choice)
-            defer { rig.running.cancel(); Task { await rig.board.stop() } }
             let mine = try await rig.delivery.send(rows(1), transition: nil, strategy: .conflictAware, messageId: nil)
             #expect(try await suite.until(rig.clock) { suite.state(rig.queue, mine.id) == .sent })
             // Someone writes the board from the Vestaboard app.
@@ -69,7 +66,6 @@ import TestSupport
 
     @Test func optimisticReportsABoardThatShowsSomethingElse() async throws {
         let rig = try await suite.rig { .cloud($0.url, token: $0.token) }
-        defer { rig.running.cancel(); Task { await rig.board.stop() } }
         // Someone wrote the board a moment ago: the cloud drops flapd's write inside its 15 s,
         // answering as if shown; reading back tells.
         try await rig.board.write(rows(9))

@@ -17,7 +17,6 @@ struct OutboxStorageTests {
         teardown { await disk.unmount() }
         let path = disk.path + "/outbox.sqlite"
         let rig = try await suite.rig({ .local($0.url, key: $0.localKey) }, path: path)
-        defer { rig.running.cancel(); Task { await rig.board.stop() } }
         let size = BoardSize.flagship
         let panel = VestaboardPanel(info: PanelInfo(id: "wall", size: size, drum: .vestaboard, motion: .forwardOnly, driver: "vestaboard"),
                                     delivery: rig.delivery, clock: rig.clock, strategy: .queued, takesTransitions: true)

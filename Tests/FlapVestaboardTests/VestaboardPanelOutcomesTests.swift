@@ -7,12 +7,11 @@ import TestSupport
 
 /// A panel that is handed a new board before the last one reached the Vestaboard keeps nothing
 /// of the writes it gave up on (a soak found their outcomes piling up).
-@Suite(.timeLimit(.minutes(2))) struct VestaboardPanelOutcomesTests {
+@Suite(.cleansUp, .timeLimit(.minutes(3))) struct VestaboardPanelOutcomesTests {
     let suite = BoardDeliveryTests()
 
     @Test func outcomesOfAbandonedAndSupersededWritesAreNotKept() async throws {
         let rig = try await suite.rig { .local($0.url, key: $0.localKey) }
-        defer { rig.running.cancel(); Task { await rig.board.stop() } }
         let size = BoardSize.flagship
         let panel = VestaboardPanel(info: PanelInfo(id: "wall", size: size, drum: .vestaboard, motion: .forwardOnly, driver: "vestaboard"),
                                     delivery: rig.delivery, clock: rig.clock, strategy: .queued, takesTransitions: true)
