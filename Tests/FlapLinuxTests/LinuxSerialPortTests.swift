@@ -5,13 +5,14 @@ import TestSupport
 @testable import FlapLinux
 
 /// termios on a real pseudo-terminal, with a Python peer on the other end.
-@Suite(.cleansUp, .timeLimit(.minutes(1))) struct LinuxSerialPortTests {
+@Suite(.cleansUp, .timeLimit(.minutes(3))) struct LinuxSerialPortTests {
+    /// A line from the peer, waiting for it as long as a busy machine needs (each read gives up
+    /// after a second, and is tried again until a minute has gone by).
     func readLine(_ port: LinuxSerialPort) async throws -> String {
         var bytes: [UInt8] = []
-        while !bytes.contains(0x0A) {
-            let chunk = try await port.read(maximum: 256, timeout: .seconds(5))
-            guard !chunk.isEmpty else { break }
-            bytes += chunk
+        let deadline = ContinuousClock.now.advanced(by: .seconds(60))
+        while !bytes.contains(0x0A), ContinuousClock.now < deadline {
+            bytes += try await port.read(maximum: 256, timeout: .seconds(1))
         }
         return String(decoding: bytes, as: UTF8.self).trimmingCharacters(in: .newlines)
     }
@@ -31,10 +32,9 @@ import TestSupport
         #expect(try await readLine(port) == "230400 raw=True cs8=True")
         try await port.write(Array("blob?\n".utf8))
         var blob: [UInt8] = []
-        while blob.count < 5000 {
-            let chunk = try await port.read(maximum: 1024, timeout: .seconds(5))
-            guard !chunk.isEmpty else { break }
-            blob += chunk
+        let deadline = ContinuousClock.now.advanced(by: .seconds(60))
+        while blob.count < 5000, ContinuousClock.now < deadline {
+            blob += try await port.read(maximum: 1024, timeout: .seconds(1))
         }
         #expect(blob == (0..<5000).map { UInt8($0 % 256) })
         // Nothing more to read: an empty answer after the timeout, not an error.
