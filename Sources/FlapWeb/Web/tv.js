@@ -93,7 +93,8 @@ async function run() {
 // The sound button: a tap turns the clacks on (and off again); it fades while nobody is near.
 const button = $("sound");
 let silentBoard = false, fade = null;
-function soundSaysSilent(silent) { silentBoard = silent; label(); }
+// Shown again only when the board falls silent or speaks again, not at every message.
+function soundSaysSilent(silent) { if (silent !== silentBoard) { silentBoard = silent; label(); } }
 function label() {
   button.textContent = !clacks.on ? "Tap for sound"
     : silentBoard ? "Sound on: the board is silent now (muted or quiet hours)" : "Sound on · tap to turn off";
