@@ -5,19 +5,21 @@ import Testing
 import TestSupport
 
 /// The direct-drive panel and stepping engine against simulated Chainlink Driver boards behind a
-/// simulated SPI device, on an accelerated clock.
+/// simulated SPI device, in simulated time that waits for every party (``EventClock``): a busy
+/// machine makes these tests slower, never different.
 @Suite(.cleansUp, .serialized, .timeLimit(.minutes(2))) struct DirectDrivePanelTests {
     struct Rig {
-        let clock = AcceleratedClock(factor: 4)
+        let clock = EventClock()
         let chain: SimulatedShiftRegisterChain
         let engine: SteppingEngine
-        let panel: DirectDrivePanel<AcceleratedClock>
+        let panel: DirectDrivePanel<EventClock>
         let size: BoardSize
-        let runner: Task<Void, Never>
+        let runner: Task<Void, any Error>
         /// Engine time zero.
-        let origin: AcceleratedClock.Instant
+        let origin: EventClock.Instant
 
         init(rows: Int, columns: Int, rotorSteps: [Int]? = nil) async {
+            clock.join()
             size = BoardSize(rows: rows, columns: columns)
             chain = SimulatedShiftRegisterChain(modules: size.count, rotorSteps: rotorSteps ?? Array(repeating: 2030, count: size.count))
             engine = SteppingEngine(io: ShiftRegisterChain(spi: chain, modules: size.count), flaps: 52)
@@ -25,7 +27,7 @@ import TestSupport
             self.origin = origin
             panel = DirectDrivePanel(info: PanelInfo(id: "t", size: size, drum: .chainlink52, motion: .forwardOnly, driver: "spi"),
                                      engine: engine, clock: clock, origin: origin)
-            runner = Task { [engine, clock] in await ClockSteppingRunner.run(engine, clock: clock, origin: origin) }
+            runner = clock.task { [engine, clock] in await ClockSteppingRunner.run(engine, clock: clock, origin: origin) }
             await panel.start()
         }
 
@@ -48,9 +50,11 @@ import TestSupport
         var rotorFlaps: [Int] { (0..<size.count).map { engine.profile.flap(atStep: chain.mechanism($0).rotorStep) } }
 
         func stop() async {
-            runner.cancel()
-            await runner.value
-            await panel.shutDown()
+            await clock.standingAside {
+                runner.cancel()
+                _ = await runner.result
+                await panel.shutDown()
+            }
         }
     }
 
@@ -103,10 +107,9 @@ import TestSupport
         try await rig.panel.play(plan, cutoff: PlayCutoff())
         #expect(rig.rotorFlaps.enumerated().filter { $0.offset != 2 }.map(\.element) == [plan.targets[0], plan.targets[1], plan.targets[3]])
         rig.chain.setSensorFault(.none, module: 2)
-        // The next re-homing comes after the backoff the failed attempts so far have reached
-        // (more of them on a loaded machine, where simulated time runs on), then a turn to home.
+        // The next re-homing comes after the backoff the failed attempts so far have reached, then a turn to home.
         let attempts = await rig.panel.health().faults.first?.attempts ?? 0
-        typealias Watch = ModuleFaultWatch<AcceleratedClock.Instant>
+        typealias Watch = ModuleFaultWatch<EventClock.Instant>
         let backoff = min(Watch.firstRehomeDelay * (1 << min(attempts + 1, 10)), Watch.rehomeBackoffLimit)
         try await rig.wait(upTo: backoff + .seconds(30), "the recovery") {
             await rig.panel.health().faults.isEmpty && rig.rotorFlaps == plan.targets
@@ -138,11 +141,12 @@ import TestSupport
     }
 
     @Test func modulesOnGPIOLinesThroughULN2003BoardsMoveTheSameWay() async throws {
-        let clock = AcceleratedClock(factor: 4)
+        let clock = EventClock()
+        clock.join()
         let board = SimulatedCoilBoard(modules: 2)
         let engine = SteppingEngine(io: CoilLines(lines: board, modules: 2), flaps: 52)
         let origin = clock.now
-        let runner = Task { await ClockSteppingRunner.run(engine, clock: clock, origin: origin) }
+        let runner = clock.task { await ClockSteppingRunner.run(engine, clock: clock, origin: origin) }
         defer { runner.cancel() }
         let panel = DirectDrivePanel(info: PanelInfo(id: "g", size: BoardSize(rows: 1, columns: 2), drum: .chainlink52, motion: .forwardOnly, driver: "gpio"),
                                      engine: engine, clock: clock, origin: origin)

@@ -3,28 +3,28 @@ import FlapSimulated
 import Testing
 
 /// The simulated controller behaves as the firmware does, seen through raw frames on a simulated
-/// serial cable (10 bits a byte at 230400 baud).
+/// serial cable (10 bits a byte at 230400 baud), in simulated time that waits for both ends.
 @Suite(.timeLimit(.minutes(1))) struct SimulatedChainlinkControllerTests {
     struct Bench {
-        let clock = AcceleratedClock(factor: 4)
-        let host: SimulatedSerialPort<AcceleratedClock>
-        let controller: SimulatedChainlinkController<AcceleratedClock>
-        let running: Task<Void, Never>
+        let clock = EventClock()
+        let host: SimulatedSerialPort<EventClock>
+        let controller: SimulatedChainlinkController<EventClock>
+        let running: Task<Void, any Error>
         var splitter = ChainlinkFrameSplitter()
 
         init(modules: Int) {
+            clock.join()
             let (host, device) = SimulatedSerialPort.pair(clock: clock)
             self.host = host
             controller = SimulatedChainlinkController(port: device, clock: clock, modules: modules, rotorSteps: Array(repeating: 2040, count: modules))
             let controller = controller
-            running = Task { await controller.run() }
+            running = clock.task { await controller.run() }
         }
 
         func send(_ message: ToSplitflap) async throws { try await host.write(ChainlinkFrame.encode(message)) }
 
         /// What the controller says, decoded (plaintext and bad frames dropped), until `done`
         /// holds for it (or for `duration` when `done` is nil); at most `limit`.
-        /// (Limits are generous: on a loaded machine simulated time runs on while tasks wait.)
         mutating func listen(for duration: Duration? = nil, limit: Duration = .seconds(120),
                              until done: (([FromSplitflap]) async -> Bool)? = nil) async throws -> [FromSplitflap] {
             let start = clock.now

@@ -1,0 +1,158 @@
+import Synchronization
+
+/// A discrete-event clock for simulated hardware: time stands still while any task that runs on
+/// the clock is busy, and when every one of them waits on it, time moves straight to the earliest
+/// deadline and wakes whoever sleeps until then. A task runs on the clock from its first sleep
+/// (or from ``join()``, or when started by ``task(_:)``) until it leaves.
+///
+/// So a loaded machine makes a test slower, never different: a stall of the process stalls
+/// simulated time with it (an accelerated clock turns a 1-s stall into 4 s of simulated time,
+/// enough for a driver to give up on a controller that never went quiet).
+///
+/// A task on the clock that waits for something else (a stream, another task's value) must say
+/// so with ``standingAside(_:)``, and one that ends after a sleep must ``leave()``, or time
+/// waits for it (the drivers' tasks on a clock are loops; ``task(_:)`` leaves by itself).
+public final class EventClock: Clock, Sendable {
+    public struct Instant: InstantProtocol, Sendable {
+        /// Simulated time since the clock was made.
+        public var offset: Duration
+        public func advanced(by duration: Duration) -> Instant { Instant(offset: offset + duration) }
+        public func duration(to other: Instant) -> Duration { other.offset - offset }
+        public static func < (a: Instant, b: Instant) -> Bool { a.offset < b.offset }
+    }
+
+    /// Who keeps time from moving: a task at work, or one started by ``task(_:)`` not yet running.
+    private enum Runner: Hashable {
+        case task(Int)
+        case starting(Int)
+    }
+
+    private struct Sleeper {
+        var id: Int
+        var deadline: Instant
+        var task: Int
+        var continuation: CheckedContinuation<Void, any Error>
+    }
+
+    private struct State {
+        var now = Instant(offset: .zero)
+        var nextID = 0
+        var sleepers: [Sleeper] = []
+        var running: Set<Runner> = []
+        /// Sleepers cancelled before they were added (their cancellation handler ran first).
+        var cancelledEarly: Set<Int> = []
+
+        /// When nobody runs, time moves to the earliest deadline; the sleepers due then, taken
+        /// out and counted as running (they are about to be resumed).
+        mutating func moveOnIfIdle() -> [Sleeper] {
+            guard running.isEmpty, let next = sleepers.map(\.deadline).min() else { return [] }
+            now = max(now, next)
+            let due = sleepers.filter { $0.deadline <= next }
+            sleepers.removeAll { $0.deadline <= next }
+            for sleeper in due { running.insert(.task(sleeper.task)) }
+            return due
+        }
+
+        mutating func takeID() -> Int {
+            nextID += 1
+            return nextID
+        }
+    }
+
+    private let state = Mutex(State())
+
+    public init() {}
+
+    public var now: Instant { state.withLock { $0.now } }
+    public var minimumResolution: Duration { .zero }
+
+    public func sleep(until deadline: Instant, tolerance: Duration? = nil) async throws {
+        let me = Self.currentTask
+        guard !Task.isCancelled else {
+            leave(me)
+            throw CancellationError()
+        }
+        let id = state.withLock { $0.takeID() }
+        try await withTaskCancellationHandler {
+            try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
+                enum Outcome { case sleeping, due, cancelled }
+                let (outcome, woken) = state.withLock { s -> (Outcome, [Sleeper]) in
+                    if s.cancelledEarly.remove(id) != nil || Task.isCancelled {
+                        s.running.remove(.task(me))
+                        return (.cancelled, s.moveOnIfIdle())
+                    }
+                    guard deadline > s.now else {
+                        s.running.insert(.task(me))
+                        return (.due, [])
+                    }
+                    s.running.remove(.task(me))
+                    s.sleepers.append(Sleeper(id: id, deadline: deadline, task: me, continuation: continuation))
+                    return (.sleeping, s.moveOnIfIdle())
+                }
+                switch outcome {
+                case .due: continuation.resume()
+                case .cancelled: continuation.resume(throwing: CancellationError())
+                case .sleeping: break
+                }
+                for sleeper in woken { sleeper.continuation.resume() }
+            }
+        } onCancel: {
+            // A cancelled task is on its way out: it no longer holds time back.
+            let cancelled = state.withLock { s in
+                guard let index = s.sleepers.firstIndex(where: { $0.id == id }) else {
+                    s.cancelledEarly.insert(id)
+                    return Sleeper?.none
+                }
+                return s.sleepers.remove(at: index)
+            }
+            cancelled?.continuation.resume(throwing: CancellationError())
+        }
+    }
+
+    /// The calling task runs on the clock from now: time waits for it to sleep or leave.
+    public func join() {
+        let me = Self.currentTask
+        state.withLock { _ = $0.running.insert(.task(me)) }
+    }
+
+    /// The calling task no longer holds time back (it may still sleep on the clock, and then
+    /// runs on it again when woken).
+    public func leave() { leave(Self.currentTask) }
+
+    /// Runs `body`, which waits for something other than this clock, with time free to move
+    /// meanwhile; the calling task runs on the clock again afterwards.
+    public func standingAside<T>(_ body: () async throws -> T) async rethrows -> T {
+        leave()
+        defer { join() }
+        return try await body()
+    }
+
+    /// A task that runs on the clock from the moment it is made (time does not move on before it
+    /// gets its turn), and leaves it when `body` ends.
+    public func task<T: Sendable>(_ body: @escaping @Sendable () async throws -> T) -> Task<T, any Error> {
+        let token = state.withLock { s in
+            let token = s.takeID()
+            s.running.insert(.starting(token))
+            return token
+        }
+        return Task { [self] in
+            let me = Self.currentTask
+            state.withLock { s in
+                s.running.remove(.starting(token))
+                s.running.insert(.task(me))
+            }
+            defer { leave(me) }
+            return try await body()
+        }
+    }
+
+    private func leave(_ task: Int) {
+        let woken = state.withLock { s in
+            s.running.remove(.task(task))
+            return s.moveOnIfIdle()
+        }
+        for sleeper in woken { sleeper.continuation.resume() }
+    }
+
+    private static var currentTask: Int { withUnsafeCurrentTask { $0?.hashValue } ?? 0 }
+}
