@@ -2,8 +2,8 @@ import Synchronization
 
 /// A discrete-event clock for simulated hardware: time stands still while any task that runs on
 /// the clock is busy, and when every one of them waits on it, time moves straight to the earliest
-/// deadline and wakes whoever sleeps until then. A task runs on the clock from its first sleep
-/// (or from ``join()``, or when started by ``task(_:)``) until it leaves.
+/// deadline and wakes whoever sleeps until then. A task holds time back from when the clock wakes
+/// it (or it ``join()``s, or ``task(_:)`` makes it, until it starts) until it sleeps again or leaves.
 ///
 /// So a loaded machine makes a test slower, never different: a stall of the process stalls
 /// simulated time with it (an accelerated clock turns a 1-s stall into 4 s of simulated time,
@@ -127,8 +127,9 @@ public final class EventClock: Clock, Sendable {
         return try await body()
     }
 
-    /// A task that runs on the clock from the moment it is made (time does not move on before it
-    /// gets its turn), and leaves it when `body` ends.
+    /// A task that time waits for until it starts (so it starts at the instant it was made), and
+    /// that leaves the clock when `body` ends. Once started it is like any other: it holds time
+    /// back while woken by the clock, until it sleeps again.
     public func task<T: Sendable>(_ body: @escaping @Sendable () async throws -> T) -> Task<T, any Error> {
         let token = state.withLock { s in
             let token = s.takeID()
@@ -137,10 +138,11 @@ public final class EventClock: Clock, Sendable {
         }
         return Task { [self] in
             let me = Self.currentTask
-            state.withLock { s in
+            let woken = state.withLock { s in
                 s.running.remove(.starting(token))
-                s.running.insert(.task(me))
+                return s.moveOnIfIdle()
             }
+            for sleeper in woken { sleeper.continuation.resume() }
             defer { leave(me) }
             return try await body()
         }

@@ -31,6 +31,18 @@ public final class HeartRateRecorder<Instant: InstantProtocol & Sendable>: Senda
         statuses.last { $0.strap == strap }?.state
     }
 
+    /// Waits on `clock` (up to `limit` of its time) until `condition` holds; whether it did. On an
+    /// ``EventClock`` the waiting task runs on the clock, so the source's time waits for it.
+    public func until<C: Clock>(on clock: C, upTo limit: Duration, _ condition: (HeartRateRecorder) -> Bool) async throws -> Bool
+    where C.Duration == Duration {
+        let deadline = clock.now.advanced(by: limit)
+        while clock.now < deadline {
+            if condition(self) { return true }
+            try await clock.sleep(for: .milliseconds(20), tolerance: nil)
+        }
+        return condition(self)
+    }
+
     /// Waits (in real time, up to `seconds`) until `condition` holds; whether it did.
     public func until(_ seconds: Double = 20, _ condition: (HeartRateRecorder) -> Bool) async throws -> Bool {
         for _ in 0..<Int(seconds * 50) {
