@@ -91,11 +91,12 @@ import TestSupport
         stimulating.cancel()
 
         // It stops when cancelled rather than finishing a wait (BlueZ's Connect waits 25 s), and says
-        // nothing afterwards. The bound is loose: on two busy cores a task can wait seconds for a thread.
+        // nothing afterwards. The bound is loose (under the 25 s it guards against): on two busy
+        // cores a task can wait seconds for a thread.
         let cancelled = ContinuousClock.now
         running.cancel()
         await rig.standingAside { await running.value }
-        #expect(cancelled.duration(to: .now) < .seconds(12), "\(kind) took \(cancelled.duration(to: .now)) to stop")
+        #expect(cancelled.duration(to: .now) < .seconds(20), "\(kind) took \(cancelled.duration(to: .now)) to stop")
         // Nothing after it returned, even when the strap speaks again: the stimulus and the rig's
         // teardown (which awaits its peer) mark a point by which a source still running would
         // have said something.
