@@ -34,7 +34,18 @@ struct HardwareBench {
         let panel = ChainlinkPanel(info: PanelInfo(id: "bench", size: size, drum: found.drum ?? .chainlink52, motion: .forwardOnly, driver: "chainlink"),
                                    link: link, clock: clock, device: path, positions: found.positions)
         await panel.start()
-        defer { Task { await panel.shutDown() } }
+        // Shut down and awaited on every way out, so the panel's tasks end before the next measure.
+        do {
+            try await commandLatencies(panel: panel, controller: controller, clock: clock, size: size)
+        } catch {
+            await panel.shutDown()
+            throw error
+        }
+        await panel.shutDown()
+    }
+
+    private func commandLatencies(panel: ChainlinkPanel<ContinuousClock>, controller: SimulatedChainlinkController<ContinuousClock>,
+                                  clock: ContinuousClock, size: BoardSize) async throws {
         while !(await homed(controller, modules: 12)) { try await Task.sleep(for: .milliseconds(20)) }
         var planner = try FlipPlanner(drum: panel.info.drum)
         planner.stepper = panel.profile

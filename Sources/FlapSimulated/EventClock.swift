@@ -13,11 +13,15 @@ import Synchronization
 /// so with ``standingAside(_:)``, and one that ends after a sleep must ``leave()``, or time
 /// waits for it (the drivers' tasks on a clock are loops; ``task(_:)`` leaves by itself).
 public final class EventClock: Clock, Sendable {
+    /// An instant of simulated time.
     public struct Instant: InstantProtocol, Sendable {
         /// Simulated time since the clock was made.
         public var offset: Duration
+        /// The instant `duration` later.
         public func advanced(by duration: Duration) -> Instant { Instant(offset: offset + duration) }
+        /// The simulated time from this instant to `other`.
         public func duration(to other: Instant) -> Duration { other.offset - offset }
+        /// Whether `a` comes before `b`.
         public static func < (a: Instant, b: Instant) -> Bool { a.offset < b.offset }
     }
 
@@ -61,11 +65,16 @@ public final class EventClock: Clock, Sendable {
 
     private let state = Mutex(State())
 
+    /// A clock at simulated time zero, with no one on it.
     public init() {}
 
+    /// Simulated time now.
     public var now: Instant { state.withLock { $0.now } }
+    /// Any instant can be reached: time jumps to it.
     public var minimumResolution: Duration { .zero }
 
+    /// Waits until simulated time reaches `deadline`; meanwhile the calling task holds time back
+    /// no longer. Thrown out of by cancellation (the task then leaves the clock).
     public func sleep(until deadline: Instant, tolerance: Duration? = nil) async throws {
         let me = Self.currentTask
         guard !Task.isCancelled else {

@@ -10,7 +10,7 @@ import TestSupport
 /// What schedules show (the manual clock starts Friday 2027-01-15 08:00 UTC): a text's
 /// `{{weekday}}` is the day it fires, a VBML document fires as itself, and a schedule whose
 /// content could never be shown is refused when it is added, naming the field.
-@Suite(.timeLimit(.minutes(1))) struct ScheduleContentTests {
+@Suite(.timeLimit(.minutes(5))) struct ScheduleContentTests {
     let rig: TimeRig
     init() throws { rig = try TimeRig() }
 

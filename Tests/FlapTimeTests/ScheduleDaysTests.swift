@@ -8,7 +8,7 @@ import TestSupport
 
 /// The days a schedule runs on, as people write them, and when it next runs across a week's end
 /// and a daylight-saving change, on a manual clock.
-@Suite(.timeLimit(.minutes(1))) struct ScheduleDaysTests {
+@Suite(.timeLimit(.minutes(5))) struct ScheduleDaysTests {
     static func days(_ entries: String...) throws -> [Int] { try ScheduleDays.read(entries).weekdays.sorted() }
 
     @Test func rangesListsNamesAndWordsAreReadAsTheyAreMeant() throws {

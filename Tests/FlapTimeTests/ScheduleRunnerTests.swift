@@ -9,7 +9,7 @@ import TestSupport
 /// Recurring messages on a manual clock (starting Friday 2027-01-15 08:00 UTC): each fires at
 /// its occurrences, a jump fires each schedule at most once, an untrusted clock fires nothing,
 /// and the API's book keeps the file's schedules read-only.
-@Suite(.timeLimit(.minutes(1))) struct ScheduleRunnerTests {
+@Suite(.timeLimit(.minutes(5))) struct ScheduleRunnerTests {
     let rig: TimeRig
     init() throws { rig = try TimeRig() }
 

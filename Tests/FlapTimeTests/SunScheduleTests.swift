@@ -9,7 +9,7 @@ import TestSupport
 /// Schedules that follow the sun (the manual clock starts Friday 2027-01-15 08:00 UTC): one
 /// fires at sunset+30m in Berlin; through a polar night the next sunrise is weeks off; a time
 /// that cannot be read, or a sunrise without the board's location, is refused naming it.
-@Suite(.timeLimit(.minutes(1))) struct SunScheduleTests {
+@Suite(.timeLimit(.minutes(5))) struct SunScheduleTests {
     let rig: TimeRig
     init() throws { rig = try TimeRig() }
 

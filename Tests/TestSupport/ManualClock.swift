@@ -25,11 +25,18 @@ public final class ManualClock: Clock, Sendable {
         var cancelledEarly: Set<Int> = []
         /// Tasks waiting until this many sleep on the clock.
         var waiting: [(count: Int, continuation: CheckedContinuation<Void, Never>)] = []
+        /// Tasks waiting until someone sleeps until after an instant, by id.
+        var waitingForLater: [Int: (after: Instant, continuation: CheckedContinuation<Void, Never>)] = [:]
 
-        /// The waiters whose count of sleepers is reached, taken out.
+        /// The waiters whose count of sleepers is reached, or who wait for a sleeper until after
+        /// an instant there now is one for, taken out.
         mutating func satisfied() -> [CheckedContinuation<Void, Never>] {
-            let ready = waiting.filter { sleepers.count >= $0.count }.map(\.continuation)
+            var ready = waiting.filter { sleepers.count >= $0.count }.map(\.continuation)
             waiting.removeAll { sleepers.count >= $0.count }
+            for (id, waiter) in waitingForLater where sleepers.contains(where: { $0.deadline > waiter.after }) {
+                ready.append(waiter.continuation)
+                waitingForLater[id] = nil
+            }
             return ready
         }
     }
@@ -120,6 +127,34 @@ public final class ManualClock: Clock, Sendable {
                 return false
             }
             if ready { continuation.resume() }
+        }
+    }
+
+    /// Returns once someone sleeps on the clock until after `instant` (at once if someone does),
+    /// or the calling task is cancelled: the event a test waits for before moving time on.
+    public func sleeper(after instant: Instant) async {
+        let id = state.withLock { s in
+            s.nextID += 1
+            return s.nextID
+        }
+        await withTaskCancellationHandler {
+            await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+                let ready = state.withLock { s in
+                    if s.cancelledEarly.remove(id) != nil || Task.isCancelled || s.sleepers.contains(where: { $0.deadline > instant }) { return true }
+                    s.waitingForLater[id] = (instant, continuation)
+                    return false
+                }
+                if ready { continuation.resume() }
+            }
+        } onCancel: {
+            let waiter = state.withLock { s in
+                guard let waiter = s.waitingForLater.removeValue(forKey: id) else {
+                    s.cancelledEarly.insert(id)
+                    return CheckedContinuation<Void, Never>?.none
+                }
+                return waiter.continuation
+            }
+            waiter?.resume()
         }
     }
 
