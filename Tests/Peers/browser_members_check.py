@@ -65,10 +65,11 @@ try:
     out["shownBy"] = wait(lambda: "your message" in mum.find_element(By.ID, "shown-by").text, 15) and mum.find_element(By.ID, "shown-by").text
     out["asOwnerRefused"] = status_of(mum, "POST", "/v1/messages", {"text": "FAKE", "sender": {"id": "owner"}})
     out["clearOwnerRefused"] = status_of(mum, "DELETE", "/v1/slots/owner")
-    out["clearButtons"] = wait(lambda: len(mum.find_elements(By.CSS_SELECTOR, "#slots li")) >= 2, 15) and \
-        [li.text.split("\n")[0] for li in mum.find_elements(By.CSS_SELECTOR, "#slots li") if li.find_elements(By.TAG_NAME, "button")]
+    # Read in one script: the lists redraw themselves, and an element found a moment before may be gone.
+    out["clearButtons"] = wait(lambda: len(mum.find_elements(By.CSS_SELECTOR, "#slots li")) >= 2, 15) and mum.execute_script(
+        "return [...document.querySelectorAll('#slots li')].filter(li => li.querySelector('button')).map(li => li.innerText.split('\\n')[0])")
     wait(lambda: len(mum.find_elements(By.CSS_SELECTOR, "#receipts li")) >= 1, 15)
-    out["receipts"] = [li.text for li in mum.find_elements(By.CSS_SELECTOR, "#receipts li")]
+    out["receipts"] = mum.execute_script("return [...document.querySelectorAll('#receipts li')].map(li => li.innerText)")
     mum.save_screenshot(os.path.join(shots, "members-mum.png"))
 
     mum.get(f"{secure}/widget?size=medium&sender=owner")
