@@ -353,7 +353,7 @@ let package = Package(
         .testTarget(
             name: "FlapServiceTests",
             dependencies: [
-                "FlapTime", "FlapService", "FlapDisplay", "FlapMQTTClient", "FlapTLS", "FlapVestaboard", "FlapSources", "flapd", "TestSupport"]),
+                "FlapTime", "FlapService", "FlapDisplay", "FlapLinux", "FlapMQTTClient", "FlapTLS", "FlapVestaboard", "FlapSources", "flapd", "TestSupport"]),
         .testTarget(name: "FlapMCPTests", dependencies: ["FlapMCP", "FlapJSON", "FlapHardware", "FlapLinux", "flapd", "flapctl", "TestSupport"]),
         .testTarget(name: "FlapControlTests", dependencies: ["FlapControl", "flapctl", "TestSupport", .product(name: "ArgumentParser", package: "swift-argument-parser")]),
         // The layers: docs/architecture.md's import table against Package.swift and every import.

@@ -169,7 +169,7 @@ struct StorageFaultTests {
         try await disk.remount(readOnly: true)
         let second = try ChildProcess(ProcessRunner.builtProduct("flapd"),
                                       ["--simulate", "--state-dir", disk.path, "--api-port", "0", "--https-port", "0", "--local-api-port", "0", "--api-key", "k", "--no-sound"])
-        let status = await second.wait(timeout: .seconds(20))
+        let status = await second.wait(timeout: .seconds(120))
         #expect(status != nil && status != 0)
         #expect(second.stderr.contains("read-only") && second.stderr.contains(disk.path), "\(second.stderr)")
         #expect(second.stderr.contains("remount"), "says what to do: \(second.stderr)")

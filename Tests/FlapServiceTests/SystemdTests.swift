@@ -1,4 +1,6 @@
+import FlapLinux
 import Foundation
+import Synchronization
 import Testing
 import TestSupport
 
@@ -6,12 +8,15 @@ import TestSupport
 import Glibc
 #endif
 
-/// flapd as systemd runs it: READY and watchdog pings on NOTIFY_SOCKET, a clean stop on SIGTERM.
+/// flapd as systemd runs it: READY and watchdog pings on NOTIFY_SOCKET, a clean stop on SIGTERM,
+/// and a stop that waits neither for the next ping nor for a systemd that has stopped reading.
 @Suite(.cleansUp, .timeLimit(.minutes(4))) struct SystemdTests {
-    /// A unix datagram socket standing in for systemd's notify socket.
-    final class NotifySocket: @unchecked Sendable {
+    /// A unix datagram socket standing in for systemd's notify socket, read on a thread of its
+    /// own (a blocking receive holds none of the test process's tasks) until told to stop.
+    final class NotifySocket: Sendable {
         let path: String
         let fd: Int32
+        private let state = Mutex((messages: [String](), reading: true, stopped: false))
 
         init() throws {
             path = FileManager.default.temporaryDirectory.appendingPathComponent("notify-\(UUID().uuidString.prefix(8))").path
@@ -27,6 +32,14 @@ import Glibc
             guard result == 0 else { throw PeerError("bind \(path): errno \(errno)") }
             var timeout = timeval(tv_sec: 0, tv_usec: 100_000)
             setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+            Thread { [self] in
+                var buffer = [UInt8](repeating: 0, count: 4096)
+                while state.withLock({ $0.reading }) {
+                    let n = recv(fd, &buffer, buffer.count, 0)
+                    if n > 0 { state.withLock { $0.messages.append(String(decoding: buffer[0..<n], as: UTF8.self)) } }
+                }
+                state.withLock { $0.stopped = true }
+            }.start()
         }
 
         deinit {
@@ -34,51 +47,80 @@ import Glibc
             unlink(path)
         }
 
-        /// Messages received until `enough` says so of all received, or `timeout` passes; read on
-        /// a thread of its own, so the blocking receive holds none of the test process's tasks.
-        func receive(within timeout: Duration, until enough: @escaping @Sendable ([String]) -> Bool) async -> [String] {
-            await withCheckedContinuation { (continuation: CheckedContinuation<[String], Never>) in
-                Thread { [self] in
-                    var messages: [String] = []
-                    let end = ContinuousClock.now + timeout
-                    var buffer = [UInt8](repeating: 0, count: 4096)
-                    while ContinuousClock.now < end, !enough(messages) {
-                        let n = recv(fd, &buffer, buffer.count, 0)
-                        if n > 0 { messages.append(String(decoding: buffer[0..<n], as: UTF8.self)) }
-                    }
-                    continuation.resume(returning: messages)
-                }.start()
+        /// Everything received so far, one line per notification field.
+        var received: String { state.withLock { $0.messages.joined(separator: "\n") } }
+        func count(_ field: String) -> Int { received.components(separatedBy: field).count - 1 }
+
+        /// Stops reading, as a manager busy elsewhere would, once the reader has let go.
+        func stopReading() async throws {
+            state.withLock { $0.reading = false }
+            #expect(try await eventually { state.withLock { $0.stopped } })
+        }
+
+        /// Fills the queue with datagrams of its own until the next would have to wait.
+        func fill() throws {
+            let sender = SystemdNotifySocket(path)
+            while true {
+                do { try sender.send("FILLER=1") } catch .queueFull { return }
             }
         }
     }
 
-    @Test func readyWatchdogAndAGracefulStop() async throws {
-        let socket = try NotifySocket()
+    /// flapd as the unit starts it, with `watchdog` as WatchdogSec would set it.
+    func startFlapd(_ socket: NotifySocket, watchdog: Duration) throws -> ChildProcess {
         var environment = ProcessInfo.processInfo.environment
         environment["NOTIFY_SOCKET"] = socket.path
-        environment["WATCHDOG_USEC"] = "200000"
+        environment["WATCHDOG_USEC"] = "\(Int64(watchdog / .microseconds(1)))"
         environment["JOURNAL_STREAM"] = "8:1234"
         let state = FileManager.default.temporaryDirectory.appendingPathComponent("sd-\(UUID().uuidString)").path
-        let flapd = try ChildProcess(
+        return try ChildProcess(
             ProcessRunner.builtProduct("flapd"),
             ["--simulate", "--state-dir", state, "--api-port", "0", "--https-port", "0", "--local-api-port", "0"], environment: environment)
+    }
+
+    /// SIGTERM, and the exit status, waited for as a guard against a hang (beside forty other
+    /// flapds on two cores a stop once took over 30 s here; the unit allows 15 s).
+    func stop(_ flapd: ChildProcess) async -> Int32? {
+        flapd.signal(SIGTERM)
+        let status = await flapd.wait(timeout: .seconds(120))
+        if status == nil { await flapd.stop() }
+        return status
+    }
+
+    @Test func readyWatchdogAndAGracefulStop() async throws {
+        let socket = try NotifySocket()
+        let flapd = try startFlapd(socket, watchdog: .milliseconds(200))
         // READY, then the watchdog pinged (every 100 ms) over and over: waited for, not timed.
-        let messages = await socket.receive(within: .seconds(40)) { received in
-            let all = received.joined(separator: "\n")
-            return all.contains("READY=1") && all.components(separatedBy: "WATCHDOG=1").count - 1 >= 5
-        }.joined(separator: "\n")
-        #expect(messages.contains("READY=1"))
-        #expect(messages.components(separatedBy: "WATCHDOG=1").count - 1 >= 5)
+        #expect(try await eventually { socket.received.contains("READY=1") && socket.count("WATCHDOG=1") >= 5 }, "\(socket.received)")
         // Under the journal, each line carries its priority.
         #expect(try await eventually { flapd.stderr.contains("<5>flapd 0.1.0 running") && flapd.stderr.contains("<6>ready") }, "\(flapd.stderr)")
-        flapd.signal(SIGTERM)
-        // A guard against a hang, not a measure of speed: beside forty other flapds on two cores a
-        // stop once took over 30 s here (the unit allows 15 s on an unloaded board).
-        let status = await flapd.wait(timeout: .seconds(120))
-        // Once in three loaded runs it had not stopped after 120 s: what it said is the evidence.
+        let status = await stop(flapd)
         #expect(status == 0, "flapd after SIGTERM:\n\(flapd.stderr.suffix(4000))")
-        #expect(await socket.receive(within: .seconds(10)) { $0.joined().contains("STOPPING=1") }.joined().contains("STOPPING=1"))
-        if status == nil { await flapd.stop() }
+        #expect(try await eventually { socket.received.contains("STOPPING=1") }, "\(socket.received)")
+    }
+
+    /// The unit's WatchdogSec=30 pings every 15 s, the whole time systemd allows a stop: the stop
+    /// must not wait for the next ping. Here the next is ten minutes away.
+    @Test func aStopDoesNotWaitForTheNextPing() async throws {
+        let socket = try NotifySocket()
+        let flapd = try startFlapd(socket, watchdog: .seconds(1200))
+        #expect(try await eventually { socket.count("WATCHDOG=1") >= 1 }, "\(socket.received)")
+        let status = await stop(flapd)
+        #expect(status == 0, "flapd after SIGTERM:\n\(flapd.stderr.suffix(4000))")
+        #expect(try await eventually { socket.received.contains("STOPPING=1") }, "\(socket.received)")
+    }
+
+    /// A systemd that has stopped reading (its queue full) is not waited for: pings are dropped
+    /// and said to be, and SIGTERM still stops flapd.
+    @Test func aManagerThatStoppedReadingDoesNotHoldTheStop() async throws {
+        let socket = try NotifySocket()
+        let flapd = try startFlapd(socket, watchdog: .milliseconds(200))
+        #expect(try await eventually { socket.received.contains("READY=1") }, "\(socket.received)")
+        try await socket.stopReading()
+        try socket.fill()
+        _ = try await flapd.waitForLog("a watchdog ping was dropped")
+        let status = await stop(flapd)
+        #expect(status == 0, "flapd after SIGTERM:\n\(flapd.stderr.suffix(4000))")
     }
 }
 

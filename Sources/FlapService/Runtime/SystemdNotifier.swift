@@ -1,4 +1,5 @@
 import CSystemd
+import FlapLinux
 import FoundationEssentials
 import Logging
 import ServiceLifecycle
@@ -6,11 +7,13 @@ import ServiceLifecycle
 /// Tells systemd when flapd is ready (Type=notify) and pings its watchdog at half the
 /// WatchdogSec interval while the services run. Each ping first awaits `alive`, a round trip
 /// through the panels' actors, so a wedged flapd stops pinging and systemd restarts it.
-/// Without NOTIFY_SOCKET the notifications go nowhere.
+/// Without NOTIFY_SOCKET the notifications go nowhere. Nothing here waits for systemd
+/// (``SystemdNotifySocket``): a manager that is not reading must not hold flapd's stop.
 public struct SystemdNotifier: Service {
     private let ready: @Sendable () async -> Bool
     private let alive: @Sendable () async -> Void
     private let logger: Logger
+    private let socket = SystemdNotifySocket()
 
     /// `ready` returns true once every listener is up, false if flapd stops first.
     public init(ready: @escaping @Sendable () async -> Bool, alive: @escaping @Sendable () async -> Void, logger: Logger) {
@@ -22,23 +25,36 @@ public struct SystemdNotifier: Service {
     public func run() async throws {
         // A listener that cannot start shuts the group down: stop waiting for it then.
         guard await cancelWhenGracefulShutdown({ await ready() }) else { return }
-        Self.notify("READY=1\nSTATUS=showing messages")
+        do {
+            try socket.send("READY=1\nSTATUS=showing messages")
+        } catch {
+            logger.warning("could not tell systemd that flapd is ready", metadata: ["error": "\(error)"])
+        }
         logger.info("ready")
         var usec: UInt64 = 0
-        guard sd_watchdog_enabled(0, &usec) > 0, usec > 0 else {
+        if sd_watchdog_enabled(0, &usec) > 0, usec > 0 {
+            await pingWatchdog(every: .microseconds(Int64(usec / 2)))
+        } else {
             try? await gracefulShutdown()
-            return
         }
-        let interval = Duration.microseconds(Int64(usec / 2))
-        while !Task.isCancelled && !Task.isShuttingDownGracefully {
-            await alive()
-            Self.notify("WATCHDOG=1")
-            try? await Task.sleep(for: interval)
-        }
-        Self.notify("STOPPING=1")
+        try? socket.send("STOPPING=1")
     }
 
-    static func notify(_ state: String) {
-        _ = sd_notify(0, state)
+    /// Pings until shutdown. The unit's WatchdogSec=30 makes the interval 15 s, all the time
+    /// systemd gives the whole stop: the wait for the next ping ends at shutdown.
+    private func pingWatchdog(every interval: Duration) async {
+        var refused = false
+        while !Task.isCancelled && !Task.isShuttingDownGracefully {
+            await alive()
+            do {
+                try socket.send("WATCHDOG=1")
+                if refused { logger.notice("systemd takes watchdog pings again") }
+                refused = false
+            } catch {
+                if !refused { logger.warning("a watchdog ping was dropped; trying again at the next", metadata: ["error": "\(error)"]) }
+                refused = true
+            }
+            guard (try? await cancelWhenGracefulShutdown({ try await Task.sleep(for: interval) })) != nil else { return }
+        }
     }
 }
