@@ -3,7 +3,7 @@ import Testing
 import TestSupport
 
 /// flapctl send, board, status and slots against a running flapd.
-@Suite(.cleansUp, .timeLimit(.minutes(1))) struct ClientCommandTests {
+@Suite(.cleansUp, .timeLimit(.minutes(3))) struct ClientCommandTests {
     let flapctl = ProcessRunner.builtProduct("flapctl")
 
     func run(_ arguments: [String], flapd: FlapdProcess?, key: String? = nil) async throws -> ProcessRunner.Result {

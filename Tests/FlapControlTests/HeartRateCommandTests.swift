@@ -3,7 +3,7 @@ import Testing
 import TestSupport
 
 /// `flapctl hr`: from a running flapd, straight from a serial sensor, and from simulated straps.
-@Suite(.cleansUp, .timeLimit(.minutes(1))) struct HeartRateCommandTests {
+@Suite(.cleansUp, .timeLimit(.minutes(3))) struct HeartRateCommandTests {
     let flapctl = ProcessRunner.builtProduct("flapctl")
 
     @Test func showsATableOfAFlapdsSimulatedStraps() async throws {

@@ -3,7 +3,7 @@ import Testing
 import TestSupport
 
 /// The page's files as flapd serves them (WebPageBrowserTests drives the page in a real browser).
-@Suite(.cleansUp, .timeLimit(.minutes(1))) struct WebPageTests {
+@Suite(.cleansUp, .timeLimit(.minutes(3))) struct WebPageTests {
     @Test func thePageAndItsModulesAreServedFromFlapdAloneWithNoSecretInThem() async throws {
         let flapd = try await FlapdProcess.start(arguments: ["--no-sound"])
         teardown { await flapd.stop() }

@@ -4,7 +4,7 @@ import TestSupport
 @testable import FlapMQTTClient
 
 /// The MQTT client against a real mosquitto broker.
-@Suite(.cleansUp, .timeLimit(.minutes(1))) struct MQTTClientTests {
+@Suite(.cleansUp, .timeLimit(.minutes(3))) struct MQTTClientTests {
     /// Waits for the first event that `match` accepts.
     func next<T>(_ events: inout AsyncStream<MQTTEvent>.Iterator, _ match: (MQTTEvent) -> T?) async -> T? {
         while let event = await events.next() { if let value = match(event) { return value } }

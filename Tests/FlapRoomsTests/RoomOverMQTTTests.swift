@@ -6,7 +6,7 @@ import TestSupport
 import Wematch
 
 /// Two kiosks in one room through a real mosquitto: each hosts a member, both see the same room.
-@Suite(.cleansUp, .timeLimit(.minutes(1))) struct RoomOverMQTTTests {
+@Suite(.cleansUp, .timeLimit(.minutes(3))) struct RoomOverMQTTTests {
     func options(_ broker: MosquittoBroker, _ id: String) -> MQTTOptions {
         MQTTOptions(host: "127.0.0.1", port: broker.port, clientID: id)
     }

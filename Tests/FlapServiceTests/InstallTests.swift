@@ -3,7 +3,7 @@ import Testing
 import TestSupport
 
 /// scripts/install, staged into a directory: everything lands where the unit expects it.
-@Suite(.timeLimit(.minutes(1))) struct InstallTests {
+@Suite(.timeLimit(.minutes(3))) struct InstallTests {
     @Test func installStagesBinariesUnitRulesAndConfiguration() async throws {
         let root = PythonPeer.packageRoot.path
         let dest = FileManager.default.temporaryDirectory.appendingPathComponent("install-\(UUID().uuidString)").path

@@ -108,7 +108,7 @@ import TestSupport
 
 /// flapctl's own retry: its first answer lost, it sends the message again with the same
 /// Idempotency-Key, so flapd would answer the first answer instead of taking it twice.
-@Suite(.cleansUp, .timeLimit(.minutes(1))) struct FlapctlRetryTests {
+@Suite(.cleansUp, .timeLimit(.minutes(3))) struct FlapctlRetryTests {
     @Test func aLostAnswerIsAskedAgainWithTheSameIdempotencyKey() async throws {
         let peer = try ChildProcess(try await PythonPeer.python(), [PythonPeer.peersDirectory.appendingPathComponent("lossy_flapd.py").path])
         teardown { await peer.stop() }

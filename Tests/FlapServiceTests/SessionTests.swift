@@ -4,7 +4,7 @@ import TestSupport
 
 /// Signing in with the API key for a session cookie, and what a cookie may not do: change
 /// anything from another site. Every state-changing endpoint is tried.
-@Suite(.cleansUp, .timeLimit(.minutes(1))) struct SessionTests {
+@Suite(.cleansUp, .timeLimit(.minutes(3))) struct SessionTests {
     func client(_ flapd: FlapdProcess, cookie: String? = nil, origin: String? = nil) -> HTTPClient {
         var headers: [String: String] = [:]
         if let cookie { headers["Cookie"] = cookie }

@@ -5,7 +5,7 @@ import TestSupport
 /// Mute, volume and the sound's quiet hours changed over `/v1/sound`, as the web page does: a
 /// muted flapd writes no clacks to its ALSA device, bad values are refused by field, and the
 /// choices outlive a restart.
-@Suite(.cleansUp, .timeLimit(.minutes(1))) struct SoundControlTests {
+@Suite(.cleansUp, .timeLimit(.minutes(3))) struct SoundControlTests {
     @Test func mutedOverTheAPIStaysMutedAndSilent() async throws {
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent("mute-\(UUID().uuidString)").path
         let device = try ALSAFileDevice(in: dir)

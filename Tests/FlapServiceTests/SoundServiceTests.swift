@@ -7,7 +7,7 @@ import Glibc
 #endif
 
 /// flapd plays the clacks of its panel through the ALSA device it is given.
-@Suite(.cleansUp, .timeLimit(.minutes(1))) struct SoundServiceTests {
+@Suite(.cleansUp, .timeLimit(.minutes(3))) struct SoundServiceTests {
     @Test func flapdPlaysItsPanelsClacksThroughALSA() async throws {
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent("snd-\(UUID().uuidString)").path
         let device = try ALSAFileDevice(in: dir)

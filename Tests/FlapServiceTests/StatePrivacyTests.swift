@@ -4,7 +4,7 @@ import TestSupport
 
 /// The state directory is the owner's alone: the inbox (messages, sender names) as private as the
 /// keys, whatever an earlier version or the umask left; key files of absurd size are refused.
-@Suite(.timeLimit(.minutes(1))) struct StatePrivacyTests {
+@Suite(.timeLimit(.minutes(3))) struct StatePrivacyTests {
     static func mode(_ path: String) throws -> Int {
         try (FileManager.default.attributesOfItem(atPath: path)[.posixPermissions] as? Int) ?? -1
     }

@@ -125,7 +125,7 @@ import Glibc
 }
 
 /// A flapd that cannot listen stops at once and says why, rather than running without an API.
-@Suite(.cleansUp, .timeLimit(.minutes(1))) struct ListenFailureTests {
+@Suite(.cleansUp, .timeLimit(.minutes(3))) struct ListenFailureTests {
     @Test func aTakenPortStopsFlapdWithTheReason() async throws {
         let first = try await FlapdProcess.start(arguments: ["--no-sound"])
         teardown { await first.stop() }
