@@ -155,7 +155,8 @@ import TestSupport
         teardown { await bench.stop() }
         let path = "/v1/forecast?latitude=52.52&longitude=13.41"
         try await bench.server.route(path, body: Data(try CalendarTests.fixture("open-meteo.json")), contentType: "application/json")
-        let hub = bench.hub([Self.weather(bench, timeout: .seconds(1))])
+        // Long enough that a busy machine's first good answer is never taken for a hang.
+        let hub = bench.hub([Self.weather(bench, timeout: .seconds(10))])
         try await Self.running(hub) {
             #expect(try await eventually { Self.value(hub, bench, "weather", "temperature") == 3.4 })
             try await bench.server.route(path, body: Data("<!DOCTYPE html><html><title>Captive portal</title>".utf8), contentType: "text/html")
@@ -166,7 +167,7 @@ import TestSupport
             try await bench.server.route(path, mode: "hang")
             hub.refresh("weather")
             #expect(try await eventually { Self.health(hub, bench, "weather")?.failures == 2 })
-            #expect(Self.health(hub, bench, "weather")?.error == "no answer within 1 s")
+            #expect(Self.health(hub, bench, "weather")?.error == "no answer within 10 s")
             try await bench.server.route(path, mode: "drop")
             hub.refresh("weather")
             #expect(try await eventually { Self.health(hub, bench, "weather")?.failures == 3 })
