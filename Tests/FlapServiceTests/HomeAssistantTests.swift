@@ -149,11 +149,12 @@ import Glibc
         try await until(home, ids["pause"]) { $0["state"] as? String == "off" }
 
         phase("For a while")
-        // For a while, then back: an automation's JSON on the text.
-        try await home.call("text", "set_value", ["entity_id": ids["message"]!, "value": #"{"text": "DOOR OPEN", "duration": 30}"#])
+        // For a while, then back: an automation's JSON on the text (for ten minutes, so that it is
+        // still up when a busy machine has flipped to it; "Clear" ends it).
+        try await home.call("text", "set_value", ["entity_id": ids["message"]!, "value": #"{"text": "DOOR OPEN", "duration": 600}"#])
         try await must(within: 30, every: .milliseconds(100)) { try await boardText(flapd).contains("DOOR OPEN") }
         let slots = try await flapd.api.get("/v1/slots").object["slots"] as? [[String: Any]] ?? []
-        #expect(slots.contains { $0["duration"] as? Int == 30 && $0["sender"] as? String == "home-assistant" }, "\(slots)")
+        #expect(slots.contains { $0["duration"] as? Int == 600 && $0["sender"] as? String == "home-assistant" }, "\(slots)")
 
         phase("Clear")
         // Clear: every slot emptied, the board blank.

@@ -8,7 +8,7 @@ import Glibc
 
 /// Temporary messages through the running flapd: `flapctl send --for`, kept through a SIGKILL
 /// and ended on time after it, and ended early over the API.
-@Suite(.cleansUp, .timeLimit(.minutes(2))) struct TemporaryMessagesServiceTests {
+@Suite(.cleansUp, .timeLimit(.minutes(5))) struct TemporaryMessagesServiceTests {
     static func shownMessage(_ flapd: FlapdProcess) async throws -> String? {
         let panels = try await flapd.api.get("/v1/board").object["panels"] as? [[String: Any]]
         guard let panel = panels?.first, panel["moving"] as? Bool == false else { return nil }
@@ -22,14 +22,19 @@ import Glibc
 
         let flapctl = ProcessRunner.builtProduct("flapctl")
         let connection = ["--url", "http://127.0.0.1:\(first.apiPort)", "--api-key", first.apiKey]
-        let sent = try await ProcessRunner.run(flapctl, ["send", "--for", "30s", "--sender", "door", "--id", "door-open", "DOOR OPEN"] + connection)
+        let sent = try await ProcessRunner.run(flapctl, ["send", "--for", "1m", "--sender", "door", "--id", "door-open", "DOOR OPEN"] + connection)
         #expect(sent.status == 0 && sent.stdoutText.hasPrefix("door-open"), "\(sent.stderrText)")
-        // The board's own word for when it ends: the test measures against flapd's clock, not against
-        // how long this machine took to start flapctl or to flip.
+        // The board's own word for when it ends (its receipt): the test measures against flapd's
+        // clock, not against how long this machine took to start flapctl or to flip. Its slot is
+        // looked for only while flapd says it lasts: in one loaded run a 30-s message's slot had
+        // gone by the time the test asked.
+        let receipt = try await first.api.get("/v1/receipts/door-open").object
+        let expiresAt = try #require((receipt["expiresAt"] as? String).flatMap { try? Date($0, strategy: .iso8601) }, "\(receipt)")
         let slots = try await first.api.get("/v1/slots").object["slots"] as? [[String: Any]] ?? []
-        let door = try #require(slots.first { $0["id"] as? String == "door-open" }, "the temporary message has a slot: \(slots)")
-        #expect(door["duration"] as? Int == 30)
-        let expiresAt = try #require((door["expiresAt"] as? String).flatMap { try? Date($0, strategy: .iso8601) })
+        if Date() < expiresAt - 1 {
+            let door = try #require(slots.first { $0["id"] as? String == "door-open" }, "the temporary message has a slot: \(slots)")
+            #expect(door["duration"] as? Int == 60)
+        }
         #expect(slots.contains { $0["id"] as? String == "home" }, "the message it covers keeps its slot")
         first.process.signal(SIGKILL)
         _ = await first.process.wait()
@@ -40,7 +45,7 @@ import Glibc
         let keptIDs = try await Self.slotIDs(second)
         if Date() < expiresAt - 1 { #expect(keptIDs.contains("door-open"), "slots after the restart: \(keptIDs)") }
         var backAt: Date?
-        _ = try await eventually(within: .seconds(90), every: .milliseconds(100)) {
+        _ = try await eventually(within: .seconds(180), every: .milliseconds(100)) {
             let shown = try await Self.shownMessage(second)
             if shown == "home" { backAt = Date() }
             return backAt != nil
