@@ -57,9 +57,9 @@ import TestSupport
         }
 
         // A watcher arriving mid-motion gets the board as it stands and the plan in flight.
-        // Column by column, a second apart: the motion lasts 22 s, long enough for a watcher
-        // started on a loaded machine to join while it runs.
-        _ = try await flapd.api.postJSON("/v1/messages", #"{"id": "e2", "text": "ZZZZZZZZZZZZZZZZZZZZZZ", "transition": {"strategy": "column", "stepIntervalMs": 1000}}"#)
+        // Column by column, ten seconds apart (the longest step there is): the motion lasts 220 s,
+        // so a watcher started on however busy a machine joins while it runs (the test ends first).
+        _ = try await flapd.api.postJSON("/v1/messages", #"{"id": "e2", "text": "ZZZZZZZZZZZZZZZZZZZZZZ", "transition": {"strategy": "column", "stepIntervalMs": 10000}}"#)
         let moving = try await eventually(within: .seconds(2), every: .milliseconds(20)) { (try await flapd.api.get("/v1/board").object["panels"] as? [[String: Any]])?.first?["moving"] as? Bool == true }
         #expect(moving)
         let late = try watch(flapd, seconds: 10)
