@@ -12,15 +12,31 @@ import Glibc
 /// and a stop that waits neither for the next ping nor for a systemd that has stopped reading.
 @Suite(.cleansUp, .timeLimit(.minutes(4))) struct SystemdTests {
     /// A unix datagram socket standing in for systemd's notify socket, read on a thread of its
-    /// own (a blocking receive holds none of the test process's tasks) until told to stop.
+    /// own (a blocking receive holds none of the test process's tasks) while `reading` says so,
+    /// as a manager busy elsewhere would stop; the thread ends, and closes it, with the test.
     final class NotifySocket: Sendable {
-        let path: String
-        let fd: Int32
-        private let state = Mutex((messages: [String](), reading: true, stopped: false))
+        private struct State {
+            var messages: [String] = []
+            var reading: Bool
+            var idle = false
+            var done = false
+        }
 
-        init() throws {
-            path = FileManager.default.temporaryDirectory.appendingPathComponent("notify-\(UUID().uuidString.prefix(8))").path
-            fd = socket(AF_UNIX, Int32(SOCK_DGRAM.rawValue), 0)
+        /// Shared with the reading thread, which must not keep the socket itself alive.
+        private final class Shared: Sendable {
+            let state: Mutex<State>
+            init(reading: Bool) { state = Mutex(State(reading: reading)) }
+        }
+
+        let path: String
+        private let shared: Shared
+
+        init(reading: Bool = true) throws {
+            let path = FileManager.default.temporaryDirectory.appendingPathComponent("notify-\(UUID().uuidString.prefix(8))").path
+            self.path = path
+            let shared = Shared(reading: reading)
+            self.shared = shared
+            let fd = socket(AF_UNIX, Int32(SOCK_DGRAM.rawValue), 0)
             var address = sockaddr_un()
             address.sun_family = sa_family_t(AF_UNIX)
             withUnsafeMutableBytes(of: &address.sun_path) { buffer in
@@ -29,33 +45,40 @@ import Glibc
             let result = withUnsafePointer(to: &address) {
                 $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
             }
-            guard result == 0 else { throw PeerError("bind \(path): errno \(errno)") }
+            guard result == 0 else {
+                close(fd)
+                throw PeerError("bind \(path): errno \(errno)")
+            }
             var timeout = timeval(tv_sec: 0, tv_usec: 100_000)
             setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
-            Thread { [self] in
+            Thread {
                 var buffer = [UInt8](repeating: 0, count: 4096)
-                while state.withLock({ $0.reading }) {
+                while !shared.state.withLock({ $0.done }) {
+                    guard shared.state.withLock({ $0.idle = !$0.reading; return $0.reading }) else {
+                        usleep(10_000)
+                        continue
+                    }
                     let n = recv(fd, &buffer, buffer.count, 0)
-                    if n > 0 { state.withLock { $0.messages.append(String(decoding: buffer[0..<n], as: UTF8.self)) } }
+                    if n > 0 { shared.state.withLock { $0.messages.append(String(decoding: buffer[0..<n], as: UTF8.self)) } }
                 }
-                state.withLock { $0.stopped = true }
+                close(fd)
+                unlink(path)
             }.start()
         }
 
-        deinit {
-            close(fd)
-            unlink(path)
-        }
+        deinit { shared.state.withLock { $0.done = true } }
 
         /// Everything received so far, one line per notification field.
-        var received: String { state.withLock { $0.messages.joined(separator: "\n") } }
+        var received: String { shared.state.withLock { $0.messages.joined(separator: "\n") } }
         func count(_ field: String) -> Int { received.components(separatedBy: field).count - 1 }
 
-        /// Stops reading, as a manager busy elsewhere would, once the reader has let go.
+        /// Stops reading, once the reader has let go of the socket.
         func stopReading() async throws {
-            state.withLock { $0.reading = false }
-            #expect(try await eventually { state.withLock { $0.stopped } })
+            shared.state.withLock { $0.reading = false }
+            #expect(try await eventually { shared.state.withLock { $0.idle } })
         }
+
+        func startReading() { shared.state.withLock { $0.reading = true } }
 
         /// Fills the queue with datagrams of its own until the next would have to wait.
         func fill() throws {
@@ -108,6 +131,20 @@ import Glibc
         let status = await stop(flapd)
         #expect(status == 0, "flapd after SIGTERM:\n\(flapd.stderr.suffix(4000))")
         #expect(try await eventually { socket.received.contains("STOPPING=1") }, "\(socket.received)")
+    }
+
+    /// A systemd too busy to read when flapd is ready still hears READY once it reads again: a
+    /// READY lost would leave the unit starting until systemd gave up on it.
+    @Test func readyWaitsForAManagerThatIsNotReadingYet() async throws {
+        let socket = try NotifySocket(reading: false)
+        try socket.fill()
+        let flapd = try startFlapd(socket, watchdog: .milliseconds(200))
+        _ = try await flapd.waitForLog("READY is said again until it is taken")
+        #expect(!flapd.stderr.contains("<6>ready"), "\(flapd.stderr)")
+        socket.startReading()
+        #expect(try await eventually { socket.received.contains("READY=1") && socket.count("WATCHDOG=1") >= 1 }, "\(socket.received)")
+        _ = try await flapd.waitForLog("<6>ready")
+        #expect(await stop(flapd) == 0, "flapd after SIGTERM:\n\(flapd.stderr.suffix(4000))")
     }
 
     /// A systemd that has stopped reading (its queue full) is not waited for: pings are dropped

@@ -25,11 +25,7 @@ public struct SystemdNotifier: Service {
     public func run() async throws {
         // A listener that cannot start shuts the group down: stop waiting for it then.
         guard await cancelWhenGracefulShutdown({ await ready() }) else { return }
-        do {
-            try socket.send("READY=1\nSTATUS=showing messages")
-        } catch {
-            logger.warning("could not tell systemd that flapd is ready", metadata: ["error": "\(error)"])
-        }
+        guard await sayReady() else { return }
         logger.info("ready")
         var usec: UInt64 = 0
         if sd_watchdog_enabled(0, &usec) > 0, usec > 0 {
@@ -38,6 +34,26 @@ public struct SystemdNotifier: Service {
             try? await gracefulShutdown()
         }
         try? socket.send("STOPPING=1")
+    }
+
+    /// READY, sent again every 100 ms while systemd's queue is full: unlike a ping, a READY
+    /// that is lost leaves the unit starting until systemd gives up on it. False when flapd
+    /// stops first.
+    private func sayReady() async -> Bool {
+        var told = false
+        while true {
+            do {
+                try socket.send("READY=1\nSTATUS=showing messages")
+                return true
+            } catch .queueFull {
+                if !told { logger.notice("systemd's notify queue is full; READY is said again until it is taken") }
+                told = true
+                guard (try? await cancelWhenGracefulShutdown({ try await Task.sleep(for: .milliseconds(100)) })) != nil else { return false }
+            } catch {
+                logger.warning("could not tell systemd that flapd is ready", metadata: ["error": "\(error)"])
+                return true
+            }
+        }
     }
 
     /// Pings until shutdown. The unit's WatchdogSec=30 makes the interval 15 s, all the time
