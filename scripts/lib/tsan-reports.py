@@ -4,8 +4,8 @@
 On Linux the thread sanitizer does not see Synchronization.Mutex hand a contended lock over
 (its slow path is in the uninstrumented runtime), so two accesses made inside one Mutex's
 withLock are reported as a "Swift access race" when the lock was contended. Such a report,
-both of whose accesses are made from a line calling withLock, is counted and shown as that;
-any other report fails the run.
+both of whose accesses are inside a withLock (a line calling it, reached from the access
+through the project's own frames), is shown as that; any other report fails the run.
 
 Usage: tsan-reports.py REPORT_FILE...
 """
@@ -75,9 +75,13 @@ def main(paths):
         for report in text.split("==================")[1:]:
             if "WARNING: ThreadSanitizer" not in report:
                 continue
-            (handovers if mutex_handover(report) else others).append(report)
-    for report in handovers:
-        sites = ", ".join(f"{path}:{number}" for path, number in mutex_handover(report))
+            sites = mutex_handover(report)
+            if sites:
+                handovers.append(sites)
+            else:
+                others.append(report)
+    for sites in handovers:
+        sites = ", ".join(f"{path}:{number}" for path, number in sites)
         print(f"not a race: two accesses inside Mutex.withLock ({sites}), a contended hand-over the sanitizer cannot see")
     for report in others:
         print(report.strip(), file=sys.stderr)
