@@ -187,7 +187,8 @@ let package = Package(
         // Timed events: messages sent for later, schedules, quiet hours, and how far the system clock is trusted.
         .target(
             name: "FlapTime",
-            dependencies: ["FlapJSON", "FlapCore", "FlapMessaging", "FlapStorage", "CLinuxDevices", .product(name: "Logging", package: "swift-log")]),
+            dependencies: ["FlapJSON", "FlapCore", "FlapMessaging", "FlapStorage", "CLinuxDevices", .product(name: "Crypto", package: "swift-crypto"),
+                           .product(name: "Logging", package: "swift-log")]),
         // Members: one identity per person (their sender, sessions, keys, invitations), the
         // owner's sessions and pairing links; secrets kept only as digests.
         .target(

@@ -16,6 +16,13 @@ public enum MessageID {
         return "m-" + hex(generator.next()) + hex(generator.next())
     }
 
+    /// The id `id` as `sender`'s own: `ID~SENDER` (kept as it is when it already says so). A
+    /// member's chosen ids are always kept so, and anyone's that another sender's message has
+    /// taken, so that a chosen id neither collides with another sender's message nor tells of one.
+    public static func scoped(_ id: String, sender: String) -> String {
+        id.hasSuffix("~" + sender) ? id : id + "~" + sender
+    }
+
     /// FNV-1a over two 64-bit lanes: stable across processes and versions, unlike `Hasher`, which
     /// is seeded per process (the keys are stored). It is the function earlier versions made ids
     /// with, so a stored message's old `h-` id is its repeat key.

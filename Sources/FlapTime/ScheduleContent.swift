@@ -14,7 +14,7 @@ extension ScheduleSettings {
         parser.localProps = props
         parser.textPlaceholders = [:]
         do {
-            _ = try parser.parse(messageFields(at: now), now: now)
+            _ = try parser.parse(messageFields(at: now, key: []), now: now)
             return []
         } catch {
             return error.problems.map { ScheduleError($0.field, $0.problem) }

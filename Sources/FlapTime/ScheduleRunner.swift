@@ -34,6 +34,8 @@ public enum ScheduleBookError: Error, Sendable {
     case fromFile(String)
     case missing(String)
     case exists(String)
+    /// As many schedules are kept as flapd keeps (``ScheduleRunner/mostStored``).
+    case full(Int)
 }
 
 /// The schedules as the API sees them.
@@ -45,11 +47,18 @@ public protocol ScheduleBook: Sendable {
 }
 
 /// Fires recurring messages: each schedule's message enters the inbox at each occurrence (with
-/// an id made of the schedule's name and the instant, so a repeat is a duplicate), created then
+/// an id made of the schedule's name and the instant under a key of the inbox's, so a repeat is
+/// a duplicate and nobody can send a message with that id first), created then
 /// and expiring after its hold. Nothing fires on a clock that cannot be trusted. After a jump of
 /// the clock (or a restart) each schedule fires at most once, for its latest missed occurrence,
 /// and only if that was within ``grace``; older ones are skipped.
 public actor ScheduleRunner<C: Clock>: ScheduleBook where C.Duration == Duration {
+    /// Schedules kept over the API, at most: a household's many times over, and a listing of all
+    /// of them (at most ``largestStored`` each) stays under 2 MB.
+    public static var mostStored: Int { 100 }
+    /// Bytes one stored schedule takes, at most, as JSON.
+    public static var largestStored: Int { 16_384 }
+
     /// How late a missed occurrence may still fire.
     public static var grace: TimeInterval { 30 * 60 }
 
@@ -65,6 +74,7 @@ public actor ScheduleRunner<C: Clock>: ScheduleBook where C.Duration == Duration
     private var stored: [ScheduleSettings] = []
     private var loaded = false
     private let alarm: Alarm<C>
+    private var key: [UInt8]?
 
     /// `fromFile`: the configuration's schedules, already checked.
     public init(inbox: Inbox, intake: MessageIntake, time: ServiceTime<C>, trust: @escaping @Sendable () -> ClockVerdict,
@@ -101,6 +111,7 @@ public actor ScheduleRunner<C: Clock>: ScheduleBook where C.Duration == Duration
     public func add(_ definition: ScheduleSettings) async throws -> ScheduleView {
         await load()
         guard !all.contains(where: { $0.name == definition.name }) else { throw ScheduleBookError.exists(definition.name) }
+        guard stored.count < Self.mostStored else { throw ScheduleBookError.full(Self.mostStored) }
         return try await save(definition)
     }
 
@@ -120,12 +131,19 @@ public actor ScheduleRunner<C: Clock>: ScheduleBook where C.Duration == Duration
         stored.removeAll { $0.name == name }
     }
 
-    private func save(_ definition: ScheduleSettings) async throws -> ScheduleView {
-        do { _ = try definition.recurrence(systemZone: systemZone, location: location) } catch { throw ScheduleBookError.invalid(error) }
+    private func save(_ given: ScheduleSettings) async throws -> ScheduleView {
+        do { _ = try given.recurrence(systemZone: systemZone, location: location) } catch { throw ScheduleBookError.invalid(error) }
+        // Kept as the days they mean, whichever way they were written.
+        var definition = given
+        if let days = given.days, let read = try? ScheduleDays.read(days) { definition.days = read.names }
         let contentProblems = definition.contentProblems(boardSize: intake.boardSize, now: time.now(), props: intake.props(at: time.now()))
         guard contentProblems.isEmpty else { throw ScheduleBookError.invalid(ScheduleErrors(contentProblems)) }
+        let encoded = try JSONEncoder().encode(definition)
+        guard encoded.count <= Self.largestStored else {
+            throw ScheduleBookError.invalid(ScheduleErrors([ScheduleError("text", "the schedule takes \(encoded.count) bytes; one takes at most \(Self.largestStored)")]))
+        }
         do {
-            try await inbox.storeSchedule(definition.name, definition: JSONEncoder().encode(definition), now: time.now())
+            try await inbox.storeSchedule(definition.name, definition: encoded, now: time.now())
         } catch let fault as StorageFault {
             throw fault  // the disk's trouble, answered as such (507, 503), not the schedule's
         } catch {
@@ -192,9 +210,21 @@ public actor ScheduleRunner<C: Clock>: ScheduleBook where C.Duration == Duration
         }
     }
 
+    /// The inbox's key for occurrence ids, read once.
+    private func occurrenceKey() async -> [UInt8]? {
+        if let key { return key }
+        do {
+            key = try await inbox.occurrenceKey()
+        } catch {
+            logger.error("could not read the key schedule occurrences are named with", metadata: ["error": "\(error)"])
+        }
+        return key
+    }
+
     private func fire(_ definition: ScheduleSettings, at occurrence: Date) async {
         // Its text's {{weekday}} and the like are the board's date and time as it fires.
-        _ = await intake.sendAutomated(definition.messageFields(at: occurrence), quickMessage: definition.quickMessage, source: Message.scheduleSource,
+        guard let key = await occurrenceKey() else { return }
+        _ = await intake.sendAutomated(definition.messageFields(at: occurrence, key: key), quickMessage: definition.quickMessage, source: Message.scheduleSource,
                                        sender: definition.senderID, kind: "schedule", name: definition.name, logger: logger)
     }
 }

@@ -46,7 +46,16 @@ public struct ScheduleSettings: Sendable, Equatable, Codable {
         } else {
             throw DecodingError.keyNotFound(CodingKeys.name, .init(codingPath: [], debugDescription: "a schedule needs a name"))
         }
-        days = try container.decodeIfPresent([String].self, forKey: .days)
+        // A string (`"mon-fri"`) or a list of them, as in the configuration file; null is no
+        // day at all, refused as an empty list is (leaving days out is every day).
+        if container.contains(.days), try container.decodeNil(forKey: .days) {
+            throw DecodingError.valueNotFound(String.self, .init(codingPath: [CodingKeys.days], debugDescription: "days is null"))
+        }
+        if let one = try? container.decodeIfPresent(String.self, forKey: .days) {
+            days = [one]
+        } else {
+            days = try container.decodeIfPresent([String].self, forKey: .days)
+        }
         times = try container.decodeIfPresent([String].self, forKey: .times)
         cron = try container.decodeIfPresent(String.self, forKey: .cron)
         timeZone = try container.decodeIfPresent(String.self, forKey: .timeZone)
@@ -61,6 +70,11 @@ public struct ScheduleSettings: Sendable, Equatable, Codable {
     }
 
     public static let defaultHoldMinutes = 60
+    /// Times of day one schedule may name: every half hour.
+    public static let mostTimes = 48
+    /// Characters of a schedule's text: a Flagship's 132 many times over, with room for escapes
+    /// and `{{placeholders}}`.
+    public static let longestText = 1_000
 
     /// The sender the messages speak as.
     public var senderID: String { sender ?? "schedule-\(name)" }
@@ -82,6 +96,12 @@ public struct ScheduleSettings: Sendable, Equatable, Codable {
         if contents != 1 {
             problems.append(ScheduleError("text", contents == 0 ? "a schedule needs one of text, codes, pattern, vbml or quickMessage"
                                                                 : "give only one of text, codes, pattern, vbml or quickMessage"))
+        }
+        if let times, times.count > Self.mostTimes {
+            problems.append(ScheduleError("times", "has \(times.count) entries; a schedule fires at most \(Self.mostTimes) times a day (use cron for more)"))
+        }
+        if let text, text.unicodeScalars.count > Self.longestText {
+            problems.append(ScheduleError("text", "is \(text.unicodeScalars.count) characters long; a schedule's text is at most \(Self.longestText)"))
         }
         if let holdMinutes, !(1...(7 * 24 * 60)).contains(holdMinutes) {
             problems.append(ScheduleError("holdMinutes", "must be 1 to 10080 (a week), not \(holdMinutes)"))
@@ -157,10 +177,10 @@ public struct ScheduleSettings: Sendable, Equatable, Codable {
     }
 
     /// The message's fields for one occurrence (the content, alignment and sender; the quick
-    /// message's fields are merged in by the runner).
-    func messageFields(at occurrence: Date) -> [String: JSONValue] {
+    /// message's fields are merged in by the runner). Its id is ``occurrenceID(at:key:)``'s.
+    func messageFields(at occurrence: Date, key: [UInt8]) -> [String: JSONValue] {
         var fields: [String: JSONValue] = [
-            "id": .string("schedule-\(name)-\(Int(occurrence.timeIntervalSince1970))"),
+            "id": .string(occurrenceID(at: occurrence, key: key)),
             "sender": ["id": .string(senderID), "name": .string(name)],
             "createdAt": .string(occurrence.formatted(.iso8601)),
             "expiresAt": .string(occurrence.addingTimeInterval(TimeInterval((holdMinutes ?? Self.defaultHoldMinutes) * 60)).formatted(.iso8601)),

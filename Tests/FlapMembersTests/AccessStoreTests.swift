@@ -148,7 +148,7 @@ import TestSupport
         // The same /64 is the same client, whichever address it takes.
         guard case .tooManyGuesses = await store.redeem(AccessToken.random(), from: "2001:db8:1:2:aaaa::99") else { Issue.record("a new address in the /64 was read"); return }
         guard case .signedIn = await store.redeem(invitation.token, from: "192.168.1.23") else { Issue.record("Mum was refused"); return }
-        #expect(RedeemLimit.key("::ffff:192.168.1.23") == "192.168.1.23")
+        #expect(ClientNetwork.key("::ffff:192.168.1.23") == "192.168.1.23")
     }
 
     @Test func membersNeedANameAndASenderOfTheirOwn() async throws {

@@ -62,6 +62,39 @@ import TestSupport
         #expect(try await api.request("DELETE", "/v1/schedules/school").status == 204)
         let monkey = try await ProcessRunner.run(flapctl, ["schedule", "add", "zoo", "--days", "monkey", "--at", "07:00", "X"] + connection)
         #expect(monkey.status != 0 && monkey.stderrText.contains("days: \"monkey\" is not a day"), "\(monkey.stderrText)")
+        // Days read one way: a string as the docs write it, kept as the days it means; no day
+        // at all refused alike from the API and flapctl, quoting what was typed.
+        let string = try await api.postJSON("/v1/schedules", #"{"name": "work", "days": "Mon-Fri", "times": ["08:00"], "text": "WORK"}"#)
+        #expect(string.status == 201 && string.object["days"] as? [String] == ["weekdays"], "\(string.text)")
+        for empty in [#""days": []"#, #""days": [""]"#, #""days": """#] {
+            let answer = try await api.postJSON("/v1/schedules", #"{"name": "none", \#(empty), "times": ["08:00"], "text": "X"}"#)
+            #expect(answer.status == 400 && answer.error.contains("days: names no day"), "\(empty): \(answer.error)")
+        }
+        for empty in ["", ","] {
+            let answer = try await ProcessRunner.run(flapctl, ["schedule", "add", "none", "--days", empty, "--at", "07:00", "X"] + connection)
+            #expect(answer.status != 0 && answer.stderrText.contains("days: names no day"), "--days \(empty.debugDescription): \(answer.stderrText)")
+        }
+        let kon = try await api.postJSON("/v1/schedules", #"{"name": "k", "days": ["Mon", "Kon"], "times": ["08:00"], "text": "X"}"#)
+        #expect(kon.status == 400 && kon.error.contains(#"days: "Kon" is not a day"#), "\(kon.error)")
+        // Limits: days, times and text of one schedule, and how many there are.
+        let manyDays = "[" + Array(repeating: #""mon""#, count: 7_500).joined(separator: ",") + "]"
+        let bigDays = try await api.postJSON("/v1/schedules", #"{"name": "d", "days": \#(manyDays), "times": ["08:00"], "text": "X"}"#)
+        #expect(bigDays.status == 400 && bigDays.error.contains("a week's days take at most 256"), "\(bigDays.error.prefix(200))")
+        let manyTimes = "[" + Array(repeating: #""07:00""#, count: 6_000).joined(separator: ",") + "]"
+        let bigTimes = try await api.postJSON("/v1/schedules", #"{"name": "t", "times": \#(manyTimes), "text": "X"}"#)
+        #expect(bigTimes.status == 400 && bigTimes.error.contains("times: has 6000 entries; a schedule fires at most 48 times a day"), "\(bigTimes.error.prefix(200))")
+        let longText = try await api.postJSON("/v1/schedules", #"{"name": "l", "times": ["08:00"], "text": "\#(String(repeating: "A", count: 1_001))"}"#)
+        #expect(longText.status == 400 && longText.error.contains("text: is 1001 characters long"), "\(longText.error.prefix(200))")
+        #expect(try await api.request("DELETE", "/v1/schedules/work").status == 204)
+        let kept = (try await api.get("/v1/schedules").object["schedules"] as? [[String: Any]] ?? []).filter { $0["fromFile"] as? Bool == false }.count
+        for n in kept..<100 {
+            let added = try await api.postJSON("/v1/schedules", #"{"name": "n\#(n)", "times": ["08:00"], "text": "X"}"#)
+            #expect(added.status == 201, "schedule \(n): \(added.error)")
+        }
+        let full = try await api.postJSON("/v1/schedules", #"{"name": "one-more", "times": ["08:00"], "text": "X"}"#)
+        #expect(full.status == 409 && full.error.contains("at most 100 schedules"), "\(full.error)")
+        for n in kept..<100 { _ = try await api.request("DELETE", "/v1/schedules/n\(n)") }
+
         let wrong = try await ProcessRunner.run(flapctl, ["schedule", "add", "oops", "--cron", "0 0 31 2 *", "X"] + connection)
         #expect(wrong.status != 0 && wrong.stderrText.contains("never fire"))
 

@@ -34,6 +34,11 @@ struct TimeRig {
         })
     }
 
+    /// The id of schedule `name`'s message at `seconds` since 1970 (made under the inbox's own key).
+    func occurrence(_ name: String, _ seconds: Int) async throws -> String {
+        ScheduleSettings.occurrenceID(name: name, at: Date(timeIntervalSince1970: TimeInterval(seconds)), key: try await inbox.occurrenceKey())
+    }
+
     var trust: @Sendable () -> ClockVerdict {
         { [trusted] in
             trusted.withLock { $0 } ? ClockVerdict(rule: .configured, trusted: true, reason: "test")

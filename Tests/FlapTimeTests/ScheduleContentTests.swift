@@ -27,7 +27,7 @@ import TestSupport
         let running = Task { await runner.run() }
         defer { running.cancel() }
         await rig.drive(to: 23 * 3600)  // Saturday 07:00
-        _ = try await rig.slotIDs(expecting: ["schedule-morning-\(Int(rig.t0.timeIntervalSince1970) + 23 * 3600)"])
+        _ = try await rig.slotIDs(expecting: [try await rig.occurrence("morning", Int(rig.t0.timeIntervalSince1970) + 23 * 3600)])
         let slot = try await rig.inbox.slots().first
         #expect(slot?.content == .text("GOOD MORNING\nSaturday 2027-01-16"), "\(String(describing: slot?.content))")
     }
@@ -40,7 +40,7 @@ import TestSupport
         let running = Task { await runner.run() }
         defer { running.cancel() }
         await rig.drive(to: 4 * 3600)  // Friday 12:00
-        _ = try await rig.slotIDs(expecting: ["schedule-menu-\(Int(rig.t0.timeIntervalSince1970) + 4 * 3600)"])
+        _ = try await rig.slotIDs(expecting: [try await rig.occurrence("menu", Int(rig.t0.timeIntervalSince1970) + 4 * 3600)])
         guard case .vbml(let document)? = try await rig.inbox.slots().first?.content else { Issue.record("not a VBML message"); return }
         #expect(document["props"]?["weekday"] == "Friday")
     }

@@ -23,13 +23,43 @@ import TestSupport
         #expect(try Self.days("daily") == Array(0...6))
         #expect(try Self.days("sun-sun") == [0])
         #expect(try ScheduleDays.read(nil).weekdays == Set(0...6))
-        #expect(try ScheduleDays.read([]).weekdays == Set(0...6))
+    }
+
+    /// `[]`, `null`, `--days ""` and `--days ","` meant every day, while `[""]` was refused and
+    /// `"mon,,tue"` accepted: no day at all, and an empty entry, are refused the same way everywhere.
+    @Test func noDayAtAllIsRefusedAndErrorsQuoteWhatWasWritten() {
+        for entries in [[], [""], [","], ["  "], [" , "]] {
+            #expect(throws: ScheduleError.self, "\(entries)") { try ScheduleDays.read(entries) }
+            do { _ = try ScheduleDays.read(entries) } catch {
+                #expect(error.problem.hasPrefix("names no day: leave days out (or write daily)"), "\(entries): \(error.problem)")
+            }
+        }
+        do { _ = try ScheduleDays.read(["mon,,tue"]); Issue.record("an empty entry was read") } catch {
+            #expect(error.problem == "\"mon,,tue\" has an empty entry between its commas")
+        }
+        do { _ = try ScheduleDays.read(["Mon", "Kon"]); Issue.record("Kon was read") } catch {
+            #expect(error.problem.hasPrefix("\"Kon\" is not a day"), "as typed, not folded: \(error.problem)")
+        }
+        do { _ = try ScheduleDays.read([String](repeating: "mon", count: 7_500)); Issue.record("7 500 entries were read") } catch {
+            #expect(error.problem.hasPrefix("is 22500 characters long; a week's days take at most 256"), "\(error.problem)")
+        }
+        do { _ = try ScheduleDays.read([String](repeating: "m", count: 40)); Issue.record("40 entries were read") } catch {
+            #expect(error.problem == "has 40 entries; at most 32", "\(error.problem)")
+        }
+    }
+
+    @Test func daysAreKeptAsTheDaysTheyMean() throws {
+        #expect(try ScheduleDays.read(["Monday - Friday".replacingOccurrences(of: " ", with: "")]).names == ["weekdays"])
+        #expect(try ScheduleDays.read(["sun", "SAT"]).names == ["weekends"])
+        #expect(try ScheduleDays.read(["fri-mon"]).names == ["mon", "fri", "sat", "sun"])
+        #expect(try ScheduleDays.read(["weekdays", "weekends"]).names == ["daily"])
+        #expect(try ScheduleDays.read(["wed, tues"]).names == ["tue", "wed"])
     }
 
     @Test func anythingElseIsRefusedNamingTheWordThatIsWrong() {
         for (entry, named) in [("monkey", "\"monkey\" is not a day"), ("mon-fry", "\"fry\" (in \"mon-fry\") is not a day"),
                                ("mon-", "\"mon-\" is not a day"), ("mon-tue-wed", "\"mon-tue-wed\" is not a day"),
-                               ("sat,,sun", "\"\" is not a day"), ("weekday", "\"weekday\" is not a day"), ("mo", "\"mo\" is not a day")] {
+                               ("weekday", "\"weekday\" is not a day"), ("mo", "\"mo\" is not a day")] {
             #expect(throws: ScheduleError.self, "\(entry)") { try ScheduleDays.read([entry]) }
             do {
                 _ = try ScheduleDays.read([entry])
@@ -53,7 +83,7 @@ import TestSupport
         let running = Task { await runner.run() }
         defer { running.cancel() }
         await rig.drive(to: 1_795_762_800 - 1_795_680_000)
-        _ = try await rig.slotIDs(expecting: ["schedule-morning-1795762800"])
+        _ = try await rig.slotIDs(expecting: [try await rig.occurrence("morning", 1795762800)])
         #expect(await runner.list().first?.next == Date(timeIntervalSince1970: 1_796_022_000))  // Monday 07:00, not Saturday
     }
 

@@ -1,4 +1,5 @@
 import FlapCore
+import FlapJSON
 import FlapMessaging
 import FlapTime
 import Foundation
@@ -42,10 +43,33 @@ import TestSupport
         await rig.drive(to: 71 * 3600 - 1)
         #expect(try await receipts(from: "schedule-morning").isEmpty)
         await rig.drive(to: 71 * 3600)
-        #expect(try await rig.slotIDs(expecting: ["schedule-morning-1800255600"]) == ["schedule-morning-1800255600"])
+        #expect(try await rig.slotIDs(expecting: [try await rig.occurrence("morning", 1800255600)]) == [try await rig.occurrence("morning", 1800255600)])
         let slot = try await rig.inbox.slots().first
         #expect(slot?.content == .text("GOOD MORNING") && slot?.expiresAt == rig.t0 + 71 * 3600 + 7200)
         #expect(await runner.list().first?.next == rig.t0 + 95 * 3600)  // Tuesday
+    }
+
+    /// A member posted `schedule-meds-EPOCH`, the id the occurrence would take, and the owner's
+    /// medication reminder did not fire. Its id is now made under the inbox's own key, and a
+    /// chosen id is its sender's alone: the schedule fires whatever others send first.
+    @Test func aScheduleFiresWhateverIdsOthersChoseFirst() async throws {
+        let due = 71 * 3600, epoch = Int(rig.t0.timeIntervalSince1970) + due
+        let intake = MessageIntake(inbox: rig.inbox, boardSize: .flagship, now: rig.time.now)
+        for sender in ["mum", "schedule-morning"] {
+            let fields: [String: JSONValue] = ["id": .string("schedule-morning-\(epoch)"), "sender": ["id": .string(sender)], "text": "HELLO"]
+            guard case .accepted = try await intake.submit(fields: fields, source: "native-api") else { Issue.record("\(sender)'s message was not taken"); return }
+        }
+        let runner = runner([Self.schedule("morning", days: ["weekdays"], times: ["07:00"], text: "GOOD MORNING")])
+        let running = Task { await runner.run() }
+        defer { running.cancel() }
+        await rig.drive(to: Int64(due))
+        let occurrence = try await rig.occurrence("morning", epoch)
+        #expect(occurrence != "schedule-morning-\(epoch)" && occurrence.hasPrefix("s-") && occurrence.count == 34)
+        #expect(try await rig.slotIDs(expecting: [occurrence, "schedule-morning-\(epoch)"]).contains(occurrence))
+        #expect(try await rig.inbox.slots().first { $0.id == occurrence }?.content == .text("GOOD MORNING"))
+        // Another board's key makes other ids.
+        let other = try TimeRig()
+        #expect(try await other.occurrence("morning", epoch) != occurrence)
     }
 
     @Test func aClockJumpFiresEachScheduleOnceForItsLatestOccurrenceWithinTheGrace() async throws {
@@ -61,7 +85,7 @@ import TestSupport
             fired = try await receipts(from: "schedule-hourly")
             return !fired.isEmpty
         }
-        #expect(fired == ["schedule-hourly-\(Int(rig.t0.timeIntervalSince1970) + 5 * 3600)"])
+        #expect(fired == [try await rig.occurrence("hourly", Int(rig.t0.timeIntervalSince1970) + 5 * 3600)])
         // 08:30 was hours ago: past the grace, skipped.
         #expect(try await receipts(from: "schedule-breakfast").isEmpty)
     }

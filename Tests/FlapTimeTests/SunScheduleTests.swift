@@ -32,7 +32,7 @@ import TestSupport
         await rig.drive(to: offset - 60)
         #expect(try await rig.inbox.slots().isEmpty)
         await rig.drive(to: offset)
-        #expect(try await rig.slotIDs(expecting: ["schedule-lights-\(Int(due.timeIntervalSince1970))"]).count == 1)
+        #expect(try await rig.slotIDs(expecting: [try await rig.occurrence("lights", Int(due.timeIntervalSince1970))]).count == 1)
     }
 
     @Test func throughThePolarNightTheNextSunriseIsWeeksOff() throws {

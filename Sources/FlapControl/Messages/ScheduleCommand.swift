@@ -50,7 +50,8 @@ struct ScheduleCommand: AsyncParsableCommand {
 
         func run() async throws {
             func list(_ text: String?) -> [String]? { text?.split(separator: ",").map { $0.trimmed } }
-            let body = ScheduleFields(name: name, days: list(days), times: list(at), cron: cron, timeZone: zone, holdMinutes: hold,
+            // The days as written: flapd reads them (one reader for the file, the API and this).
+            let body = ScheduleFields(name: name, days: days.map { [$0] }, times: list(at), cron: cron, timeZone: zone, holdMinutes: hold,
                                       sender: sender, quickMessage: quickMessage, text: text)
             let path = replace ? "/v1/schedules/\(name.pathSegment)" : "/v1/schedules"
             let reply = try await connection.connection().request(replace ? "PUT" : "POST", path, json: try JSONEncoder().encode(body))

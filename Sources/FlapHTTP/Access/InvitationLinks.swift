@@ -19,7 +19,8 @@ struct InvitationView: Encodable {
 
 /// Where pairing and invitation links point, the same for flapctl and the page: the name the
 /// household chose (`host` in the request, which must be on the certificate), else the first of
-/// `[api] tls_names`, else the name the browser used, else the machine's `.local` name, which
+/// `[api] tls_names`, else the name the browser used when the certificate has it (never a
+/// `Host` the client made up), else the machine's `.local` name, which
 /// phones on the network resolve. One name keeps one origin: one install of the app, one set of
 /// saved sessions.
 public struct InvitationLinks: Sendable {
@@ -80,7 +81,12 @@ public struct InvitationLinks: Sendable {
             return chosen.contains(":") && !chosen.hasPrefix("[") ? "[\(chosen)]" : chosen
         }
         if let first = householdNames.first { return first.contains(":") ? "[\(first)]" : first }
-        if let asked = request.head.authority.flatMap(HostHeader.host(of:)), !Self.isLoopback(asked) { return asked }
+        // The name the browser used, only when the certificate has it: a Host header is the
+        // client's to write, and a link to `evil.com` would hand its token to whoever holds that name.
+        if let asked = request.head.authority.flatMap(HostHeader.host(of:)), !Self.isLoopback(asked),
+           onCertificate.contains(Self.written(asked.filter { $0 != "[" && $0 != "]" })) {
+            return asked
+        }
         let short = machineName.split(separator: ".").first.map(String.init) ?? machineName
         return short + ".local"
     }

@@ -33,18 +33,20 @@ enum MemberAccess {
     static func allows(_ method: HTTPRequest.Method, _ path: String) -> Bool {
         switch method {
         case .get, .head:
-            return ["/v1/board", "/v1/board.png", "/v1/board.svg", "/v1/events", "/v1/slots", "/v1/emoji", "/v1/status", "/v1/receipts"].contains(path)
+            return ["/v1/board", "/v1/board.png", "/v1/board.svg", "/v1/events", "/v1/slots", "/v1/emoji", "/v1/status", "/v1/receipts",
+                    "/v1/sound/clack.wav"].contains(path)
                 || path.hasPrefix("/v1/receipts/") || path == "/v1/sources" || path.hasPrefix("/v1/sources/")
         case .post:
             return path == "/v1/messages" || path == "/v1/layout" || SourcesAPI.webhookName(path) != nil
         case .delete:
-            return path.hasPrefix("/v1/slots/") || path.hasPrefix("/v1/messages/")
+            return path.hasPrefix("/v1/slots/") || path.hasPrefix("/v1/messages/") || path == "/v1/temporary"
         default:
             return false
         }
     }
 
-    static let refusal = "a member may send messages as their own sender, clear their own slot, cancel their own messages sent for later, "
-        + "read their own receipts, see the board, the slots, the widgets and the sources, and push to webhook sources; "
+    static let refusal = "a member may send messages as their own sender, clear their own slot, end their own temporary message, "
+        + "cancel their own messages sent for later, read their own receipts, see the board, the slots, the widgets and the sources, "
+        + "hear the clack, and push to webhook sources; "
         + "the rest is the owner's (the API key, or the owner's session)"
 }

@@ -1,3 +1,4 @@
+import FlapMembers
 import HTTPTypes
 import NIOCore
 import NIOHTTPTypes
@@ -13,138 +14,6 @@ enum ConnectionHolder: Sendable, Equatable {
     case household
     /// The viewer key (dashboards), a webhook's own key, a wrong key.
     case other
-}
-
-/// The connections a port serves now, and those over the limit waiting to be answered 503.
-final class ConnectionCount: Sendable {
-    private struct Entry {
-        let channel: any Channel
-        /// When it came, in order of arrival.
-        let order: UInt64
-        /// Since when it has said nothing: when it came, or when its last answer ended.
-        var since: ContinuousClock.Instant
-        /// Served (counted against the limit), or late: over the limit, not yet let in.
-        var served: Bool
-        var holder = ConnectionHolder.unknown
-        /// The key its event stream was opened with, when it carries one.
-        var stream: String?
-    }
-
-    private struct State {
-        var entries: [UInt64: Entry] = [:]
-        var arrivals: UInt64 = 0
-        var served = 0
-        /// Late connections waiting for their request head, oldest first.
-        var waiting: [UInt64] = []
-        var streams: [String: Int] = [:]
-    }
-
-    private let open = Mutex(State())
-    let limit: Int
-    let lateLimit: Int
-    /// How long a new connection has to send its first request before it may be replaced.
-    let grace: Duration
-
-    init(limit: Int, lateLimit: Int, grace: Duration = .seconds(2)) {
-        self.limit = limit
-        self.lateLimit = lateLimit
-        self.grace = grace
-    }
-
-    /// Counts connection `id` in: served while there is room, else late (false); a late one past
-    /// `lateLimit` closes the one that has waited longest.
-    func enter(_ id: UInt64, _ channel: any Channel) -> Bool {
-        let (served, evicted) = open.withLock { open -> (Bool, (any Channel)?) in
-            let served = open.served < limit
-            open.arrivals += 1
-            open.entries[id] = Entry(channel: channel, order: open.arrivals, since: .now, served: served)
-            if served {
-                open.served += 1
-                return (true, nil)
-            }
-            open.waiting.append(id)
-            guard open.waiting.count > lateLimit else { return (false, nil) }
-            return (false, open.entries[open.waiting.removeFirst()]?.channel)
-        }
-        evicted?.close(promise: nil)
-        return served
-    }
-
-    func leave(_ id: UInt64) {
-        open.withLock { open in
-            guard let entry = open.entries.removeValue(forKey: id) else { return }
-            if entry.served { open.served -= 1 }
-            open.waiting.removeAll { $0 == id }
-            if let key = entry.stream { open.streams[key, default: 1] -= 1 }
-        }
-    }
-
-    func isServed(_ id: UInt64) -> Bool { open.withLock { $0.entries[id]?.served ?? false } }
-
-    /// A served connection's request head came: while it is answered it is not replaced.
-    func asking(_ id: UInt64) {
-        open.withLock { open in
-            if open.entries[id]?.holder == .unknown { open.entries[id]?.holder = .asking }
-        }
-    }
-
-    /// A served connection's answer ended: if its request said nothing of whose it is, it is an
-    /// unknown client's again, silent from now.
-    func answered(served id: UInt64) {
-        open.withLock { open in
-            guard open.entries[id] != nil else { return }
-            if open.entries[id]?.holder == .asking { open.entries[id]?.holder = .unknown }
-            open.entries[id]?.since = .now
-        }
-    }
-
-    /// A late connection sent its head in time: it no longer waits for one.
-    func answered(_ id: UInt64) {
-        open.withLock { $0.waiting.removeAll { $0 == id } }
-    }
-
-    /// Says whose connection `id` is. A late one of the household's is let in in the place of
-    /// the oldest connection held by someone else (an unknown client's that has said nothing
-    /// for `grace`, else a viewer's), which is closed; false when it stays late (not the
-    /// household's, or nobody to replace).
-    func held(_ id: UInt64, by holder: ConnectionHolder) -> Bool {
-        let (admitted, replaced) = open.withLock { open -> (Bool, (any Channel)?) in
-            guard var entry = open.entries[id] else { return (false, nil) }
-            entry.holder = holder
-            defer { open.entries[id] = entry }
-            if entry.served { return (true, nil) }
-            guard holder == .household else { return (false, nil) }
-            // Not one that has only just connected: its request may be on its way.
-            let now = ContinuousClock.now
-            let candidates = open.entries.filter { entry in
-                entry.value.served && (entry.value.holder == .other || (entry.value.holder == .unknown && entry.value.since.duration(to: now) > grace))
-            }
-            guard let victim = candidates.min(by: { (Self.rank($0.value.holder), $0.value.order) < (Self.rank($1.value.holder), $1.value.order) }) else {
-                return (false, nil)
-            }
-            // The replaced one no longer counts; closing it will not count it out again.
-            open.entries[victim.key]?.served = false
-            entry.served = true
-            open.waiting.removeAll { $0 == id }
-            return (true, victim.value.channel)
-        }
-        replaced?.close(promise: nil)
-        return admitted
-    }
-
-    /// Silent unknown clients are replaced before viewers: a slow or idle client has said nothing.
-    private static func rank(_ holder: ConnectionHolder) -> Int { holder == .unknown ? 0 : 1 }
-
-    /// Opens an event stream on connection `id` with `key`: false when the key holds `most` already.
-    func openStream(_ id: UInt64, key: String, most: Int) -> Bool {
-        open.withLock { open in
-            guard open.entries[id] != nil, open.entries[id]?.stream == nil else { return true }
-            guard open.streams[key, default: 0] < most else { return false }
-            open.streams[key, default: 0] += 1
-            open.entries[id]?.stream = key
-            return true
-        }
-    }
 }
 
 /// Lets a connection through when its port has room. Otherwise its request head decides: the
@@ -166,6 +35,8 @@ final class ConnectionGate: ChannelDuplexHandler, RemovableChannelHandler {
     /// the connection is closed once it is answered, unless it was let in meanwhile.
     private var passing = false
     private var deadline: Scheduled<Void>?
+    /// Its answer now being written is its last.
+    private var closing = false
 
     init(count: ConnectionCount, shares: ConnectionShares?, lateHeadTimeout: TimeAmount) {
         self.count = count
@@ -178,7 +49,8 @@ final class ConnectionGate: ChannelDuplexHandler, RemovableChannelHandler {
         id = UInt64(UInt(bitPattern: ObjectIdentifier(channel)))
         entered = true
         shares?.register(id, count)
-        if !count.enter(id, channel) {
+        let client = ClientNetwork.key(channel.remoteAddress?.ipAddress ?? "local")
+        if !count.enter(id, NIOConnection(channel: channel), client: client) {
             deadline = context.eventLoop.scheduleTask(in: lateHeadTimeout) { channel.close(promise: nil) }
         }
     }
@@ -206,7 +78,8 @@ final class ConnectionGate: ChannelDuplexHandler, RemovableChannelHandler {
         }
         deadline?.cancel()
         if shares != nil, ConnectionShares.mayBeHousehold(head) {
-            // Still counted among the late (at most `lateLimit`) until Authentication lets it in.
+            // Its head came in time: Authentication lets it in, or it is answered and closed.
+            count.answered(id)
             passing = true
             context.fireChannelRead(wrapInboundOut(part))
             return
@@ -221,7 +94,23 @@ final class ConnectionGate: ChannelDuplexHandler, RemovableChannelHandler {
     }
 
     func write(context: ChannelHandlerContext, data: NIOAny, promise: EventLoopPromise<Void>?) {
-        guard case .end = unwrapOutboundIn(data) else { return context.write(data, promise: promise) }
+        switch unwrapOutboundIn(data) {
+        case .head(var head) where !closing && count.closesAfterAnswer(id):
+            // A connection that never said whose it is does not live for ever on keep-alive.
+            closing = true
+            head.headerFields[.connection] = "close"
+            return context.write(wrapOutboundOut(.head(head)), promise: promise)
+        case .end:
+            break
+        default:
+            return context.write(data, promise: promise)
+        }
+        if closing {
+            let channel = context.channel
+            context.writeAndFlush(data).whenComplete { _ in channel.close(promise: nil) }
+            promise?.succeed()
+            return
+        }
         guard passing, !count.isServed(id) else {
             count.answered(served: id)
             return context.write(data, promise: promise)
@@ -243,4 +132,10 @@ final class ConnectionGate: ChannelDuplexHandler, RemovableChannelHandler {
         let channel = context.channel
         context.writeAndFlush(wrapOutboundOut(.end(nil))).whenComplete { _ in channel.close(promise: nil) }
     }
+}
+
+/// A NIO channel as the count closes it.
+struct NIOConnection: ClosableChannel {
+    let channel: any Channel
+    func closeConnection() { channel.close(promise: nil) }
 }

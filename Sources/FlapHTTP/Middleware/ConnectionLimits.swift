@@ -17,27 +17,40 @@ import Synchronization
 ///   waited longest. A flood then holds a few hundred connections, not thousands, and their
 ///   memory with them (each is a few tens of KiB), while a health check, which sends its
 ///   request as soon as it connects, is still answered;
-/// - on the native API's ports the household always gets through (``ConnectionShares``): one
-///   more connection from the owner or a member takes the place of a dashboard's, a viewer's
-///   or an unknown client's, and each key holds at most ``ConnectionShares/streamsPerKey``
-///   event streams.
+/// - on the native API's ports the household always gets through (``ConnectionShares``):
+///   `reservedForHousehold` of the connections are the owner's and members' alone; a client
+///   network holds at most `unauthenticatedPerClient` connections that have not said whose they
+///   are, each for at most `unauthenticatedLifetime`; one more connection from the household
+///   when the port is full takes the place of another (a silent one, a viewer's, a chatty
+///   stranger's, else the household's least recently authenticated); and each key holds at
+///   most ``ConnectionShares/streamsPerKey`` event streams.
 public struct ConnectionLimits: Sendable {
     public var idleTimeout: Duration
     public var bodyTimeout: Duration
     public var maximumConnections: Int
     public var lateHeadTimeout: Duration
     public var maximumLate: Int
+    public var reservedForHousehold: Int
+    public var unauthenticatedPerClient: Int
+    public var unauthenticatedLifetime: Duration
 
     /// The defaults: 15 s idle, 10 s for a body, 256 connections a port, 1 s for the head of one
-    /// over the limit and 64 of those at once. A page holds one or two connections and its event
-    /// stream another; 256 is a household's worth many times over.
+    /// over the limit and 64 of those at once; 32 of the 256 the household's alone; 16
+    /// connections that have not said whose they are from one client network, for a minute
+    /// each. A page holds one or two connections and its event stream another, a browser opens
+    /// at most six to one server: 256 is a household's worth many times over, 32 a busy
+    /// household's, 16 a browser's and a dashboard's together.
     public init(idleTimeout: Duration = .seconds(15), bodyTimeout: Duration = .seconds(10), maximumConnections: Int = 256,
-                lateHeadTimeout: Duration = .seconds(1), maximumLate: Int = 64) {
+                lateHeadTimeout: Duration = .seconds(1), maximumLate: Int = 64, reservedForHousehold: Int = 32,
+                unauthenticatedPerClient: Int = 16, unauthenticatedLifetime: Duration = .seconds(60)) {
         self.idleTimeout = idleTimeout
         self.bodyTimeout = bodyTimeout
         self.maximumConnections = maximumConnections
         self.lateHeadTimeout = lateHeadTimeout
         self.maximumLate = maximumLate
+        self.reservedForHousehold = reservedForHousehold
+        self.unauthenticatedPerClient = unauthenticatedPerClient
+        self.unauthenticatedLifetime = unauthenticatedLifetime
     }
 
     /// How a port's requests arrive.
@@ -53,7 +66,12 @@ public struct ConnectionLimits: Sendable {
     /// With `shares`, the port's connections are shared by role (``ConnectionShares``): the
     /// router's ``Authentication`` says whose each request is.
     public func server(_ transport: Transport = .plain(), shares: ConnectionShares? = nil) -> HTTPServerBuilder {
-        let count = ConnectionCount(limit: maximumConnections, lateLimit: maximumLate, grace: max(.seconds(2), lateHeadTimeout * 2))
+        // A port not shared by role (the Local API's) keeps nothing back for a household it cannot tell.
+        let count = ConnectionCount(ConnectionShare(
+            limit: maximumConnections, reserved: shares == nil ? 0 : reservedForHousehold,
+            unauthenticatedPerClient: shares == nil ? maximumConnections : unauthenticatedPerClient,
+            unauthenticatedLifetime: shares == nil ? .seconds(365 * 86_400) : unauthenticatedLifetime,
+            lateLimit: maximumLate, grace: max(.seconds(2), lateHeadTimeout * 2)))
         let lateHeadTimeout = TimeAmount(lateHeadTimeout)
         return .http1(configuration: .init(
             additionalChannelHandlers: [ConnectionGate(count: count, shares: shares, lateHeadTimeout: lateHeadTimeout)] + Self.handlers(transport),

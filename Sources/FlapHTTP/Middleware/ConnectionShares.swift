@@ -4,14 +4,15 @@ import NIOCore
 import Synchronization
 
 /// A port's capacity shared by role, so that the household always gets through. A viewer key
-/// handed to dashboards, or clients that never sign in, can hold every connection a port serves
-/// (330 event streams did, and the owner's requests were answered 503). Here:
+/// handed to dashboards held every connection once (330 event streams), and a device with no key
+/// did as well, by sending `/healthz` on 256 keep-alive connections every second. Here:
 /// - each request's ``Authentication`` says whose its connection is: the household's (the
-///   owner, a member) or someone else's (the viewer key, a webhook's key, a wrong key);
+///   owner, a member) or someone else's (the viewer key, a webhook's key);
+/// - some of the port's connections are the household's alone (``ConnectionShare``), and a
+///   client network's connections that have not said whose they are are few and short-lived;
 /// - a connection over the port's limit that carries a credential is read as far as that: the
-///   household's is let in in the place of the oldest connection that has said nothing for two
-///   seconds (not one whose request is being answered) or is held by someone else (closed);
-///   anyone else's is answered 503 as before;
+///   household's is let in (in the place of another when the port is full, never one whose
+///   request is being answered); anyone else's is answered 503 unless their share has room;
 /// - event streams are counted apart, per key: at most ``streamsPerKey`` for the viewer key and
 ///   for each member, answered 429 past it (the owner's are bounded by the port alone).
 public final class ConnectionShares: Sendable {

@@ -44,8 +44,14 @@ struct BoardPictureAPI: RouteGroup {
         }
         let png: [UInt8]
         let board = panel.board
-        do { png = try await renders.picture(tag: tag) { [width] in try BoardPNG.encode(board, width: width) } } catch let error as RenderError {
+        let asker: PictureRenders.Asker = Authentication.isViewer(request) ? .other : .household
+        do {
+            png = try await renders.picture(tag: tag, for: asker) { [width] in try BoardPNG.encode(board, width: width) }
+        } catch let error as RenderError {
             return Responses.error(.badRequest, "width: \(error.description)")
+        } catch let busy as PictureRenders.PicturesBusy {
+            return Responses.error(.tooManyRequests, "pictures at sizes not drawn yet are being drawn for the viewer key as fast as the board draws them; "
+                                   + "try again in \(busy.retryAfter) s, or ask for a size asked for before", headers: [.retryAfter: String(busy.retryAfter)])
         }
         headers[.contentType] = "image/png"
         return Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: png)))

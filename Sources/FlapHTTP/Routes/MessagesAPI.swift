@@ -16,9 +16,13 @@ struct MessagesAPI: RouteGroup {
     func add(to v1: RouterGroup<BasicRequestContext>) {
         v1.post("messages") { request, _ in try await post(request) }
         v1.delete("messages/:id") { request, context in
-            let id = context.parameter("id")
-            if let member = MemberAccess.member(of: request), try await intake.inbox.receipt(id: id)?.sender != member.sender {
-                return Responses.error(.forbidden, "a member cancels only their own messages (sender \(member.sender))")
+            var id = context.parameter("id")
+            if let member = MemberAccess.member(of: request) {
+                // Another sender's message is, to a member, no message at all.
+                guard let own = try await intake.inbox.receipt(id: id, of: member.sender) else {
+                    return Responses.error(.notFound, "no message with id \(id)")
+                }
+                id = own.id
             }
             switch try await intake.inbox.cancel(id, now: intake.now()) {
             case nil:
@@ -54,34 +58,48 @@ struct MessagesAPI: RouteGroup {
         }
         var message = body
         if let member = MemberAccess.member(of: request) {
-            if let named = Self.senderID(in: body), named != member.sender {
+            let name = await access.members().first { $0.id == member.id }?.name
+            let given = Self.sender(in: body)
+            if let named = given.id, named != member.sender {
                 metrics.rejected(source: "native-api", reason: "forbidden")
                 return Responses.error(.forbidden, "sender.id: a member sends as their own sender (\(member.sender)), not as \(named); leave sender out",
                                        problems: [.init(field: "sender.id", problem: "must be \(member.sender) or left out")])
             }
-            let name = await access.members().first { $0.id == member.id }?.name
+            if let named = given.name, let name, named != name {
+                metrics.rejected(source: "native-api", reason: "forbidden")
+                return Responses.error(.forbidden, "sender.name: a member's messages carry the name the owner gave them (\(name)); leave sender out",
+                                       problems: [.init(field: "sender.name", problem: "must be \(name) or left out")])
+            }
             message = Self.signed(body, sender: member.sender, name: name)
         }
         return try await answers.answer(intake.submit(json: message, source: "native-api", claim: claim), source: "native-api")
     }
 
-    /// The `sender.id` a body names, if it names one (the parser says what else is wrong with it).
-    static func senderID(in body: [UInt8]) -> String? {
-        guard case .object(let fields)? = try? JSONValue(parsing: body), case .object(let sender)? = fields["sender"],
-              case .string(let id)? = sender["id"] else { return nil }
-        return id
+    /// The `sender.id` and `sender.name` a body names, where it names them (the parser says what
+    /// else is wrong with it).
+    static func sender(in body: [UInt8]) -> (id: String?, name: String?) {
+        guard case .object(let fields)? = try? JSONValue(parsing: body), case .object(let sender)? = fields["sender"] else { return (nil, nil) }
+        var given: (id: String?, name: String?) = (nil, nil)
+        if case .string(let id)? = sender["id"] { given.id = id }
+        if case .string(let name)? = sender["name"] { given.name = name }
+        return given
     }
 
-    /// A member's message with their sender in it, named as the owner named them unless the
-    /// message names them itself; a body that is not a JSON object is passed on for the parser
-    /// to say what is wrong.
+    /// A member's message with their sender and name in it, and the id it chose, if any, kept as
+    /// their own (``MessageID/scoped(_:sender:)``). A body that is not a JSON object, or whose
+    /// `sender` is not an object, is passed on as it is, for the parser to say what is wrong.
     static func signed(_ body: [UInt8], sender: String, name: String?) -> [UInt8] {
         guard case .object(var fields)? = try? JSONValue(parsing: body) else { return body }
         var given: [String: JSONValue] = [:]
-        if case .object(let existing)? = fields["sender"] { given = existing }
+        switch fields["sender"] {
+        case .object(let existing)?: given = existing
+        case nil: break
+        default: return body
+        }
         given["id"] = .string(sender)
-        if given["name"] == nil, let name { given["name"] = .string(name) }
+        if let name { given["name"] = .string(name) }
         fields["sender"] = .object(given)
+        if case .string(let id)? = fields["id"], !id.isEmpty { fields["id"] = .string(MessageID.scoped(id, sender: sender)) }
         return Array(JSONValue.object(fields).text.utf8)
     }
 

@@ -86,6 +86,8 @@ struct SchedulesAPI: RouteGroup {
             return Responses.error(.conflict, "\(name) is declared in the configuration file; change it there")
         case .missing(let name):
             return Responses.error(.notFound, "no schedule called \(name)")
+        case .full(let most):
+            return Responses.error(.conflict, "flapd keeps at most \(most) schedules; remove one (DELETE /v1/schedules/{name}) first")
         case .exists(let name):
             return Responses.error(.conflict, "a schedule is already called \(name); PUT /v1/schedules/\(name) changes it")
         }

@@ -19,7 +19,7 @@ struct StatusAPI: RouteGroup {
     let sources: (any SourceDesk)?
 
     func add(to v1: RouterGroup<BasicRequestContext>) {
-        v1.get("status") { _, _ in try await status() }
+        v1.get("status") { request, _ in try await status(forMember: MemberAccess.member(of: request) != nil) }
     }
 
     struct Panel: Encodable {
@@ -44,7 +44,9 @@ struct StatusAPI: RouteGroup {
         var rule: ClockVerdict.Rule; var trusted: Bool; var reason: String; var scheduled: Int; var nextScheduled: Date?
     }
 
-    private func status() async throws -> Response {
+    /// For a member, without what is the owner's: when the next of anyone's messages sent for
+    /// later is due, and where the state directory is.
+    private func status(forMember: Bool) async throws -> Response {
         let counts = try await intake.inbox.counts()
         let panelList = await panels.panels().map {
             Panel(id: $0.id, driver: $0.driver, rows: $0.board.size.rows, columns: $0.board.size.columns,
@@ -54,16 +56,17 @@ struct StatusAPI: RouteGroup {
         var timeStatus: TimeStatus?
         if let verdict = clock?() {
             timeStatus = TimeStatus(rule: verdict.rule, trusted: verdict.trusted, reason: verdict.reason, scheduled: counts[.scheduled] ?? 0,
-                                    nextScheduled: try await intake.inbox.nextRelease())
+                                    nextScheduled: forMember ? nil : try await intake.inbox.nextRelease())
         }
         let soundState = await sound.soundStatus()
+        let storage = StorageStatus(inbox: intake.inbox.path, health: intake.inbox.health)
         let status = Status(
             version: version, uptimeSeconds: Int(started.duration(to: .now).components.seconds), panels: panelList,
             queue: Queue(slots: try await intake.inbox.slotCount(), waiting: counts[.accepted] ?? 0),
             sound: Sound(state: soundState.state, reason: soundState.reason),
             receipts: Dictionary(uniqueKeysWithValues: counts.map { ($0.key.rawValue, $0.value) }),
             boards: await deliveries?.boards() ?? [], mqtt: mqtt.map { Encoded($0()) },
-            time: timeStatus, storage: StorageStatus(inbox: intake.inbox.path, health: intake.inbox.health),
+            time: timeStatus, storage: forMember ? storage.forMember : storage,
             sources: (sources?.health() ?? []).map(Encoded.init))
         return Responses.json(.ok, status)
     }

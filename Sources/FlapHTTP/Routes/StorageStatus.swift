@@ -6,8 +6,8 @@ import FoundationEssentials
 struct StorageStatus: Encodable {
     /// `ok`, or the kind of the worst fault in force: `full`, `read-only`, `damaged`, `failing`.
     var state: String
-    /// The directory the inbox is in (the state directory).
-    var directory: String
+    /// The directory the inbox is in (the state directory); the owner's to see.
+    var directory: String?
     /// Bytes free there, and the filesystem's size.
     var freeBytes: Int64?
     var totalBytes: Int64?
@@ -16,13 +16,23 @@ struct StorageStatus: Encodable {
     var movedAside: [StorageHealth.MovedAside]
 
     struct Fault: Encodable {
-        var path: String
+        var path: String?
         var kind: String
-        var message: String
+        var message: String?
+    }
+
+    /// What a member is shown: whether the board can keep their messages, not where or which files.
+    var forMember: StorageStatus {
+        var shown = self
+        shown.directory = nil
+        shown.faults = faults.map { Fault(path: nil, kind: $0.kind, message: nil) }
+        shown.movedAside = []
+        return shown
     }
 
     init(inbox: String, health: StorageHealth) {
-        directory = inbox.deletingLastPathComponent
+        let directory = inbox.deletingLastPathComponent
+        self.directory = directory
         let space = FilesystemSpace(path: directory)
         freeBytes = space?.freeBytes
         totalBytes = space?.totalBytes

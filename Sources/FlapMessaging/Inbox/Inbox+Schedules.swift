@@ -26,6 +26,20 @@ extension Inbox {
         }
     }
 
+    /// The random key schedule occurrences' ids are made with: 32 bytes from the system's random
+    /// source, made at the first call and kept with the inbox, so a restart makes the same ids.
+    public func occurrenceKey() throws -> [UInt8] {
+        try storedWrite { db in
+            if let kept = try Data.fetchOne(db, sql: "SELECT value FROM secret WHERE name = 'schedule-occurrences'"), kept.count == 32 {
+                return [UInt8](kept)
+            }
+            var generator = SystemRandomNumberGenerator()
+            let key = (0..<32).map { _ in UInt8.random(in: .min ... .max, using: &generator) }
+            try db.execute(sql: "INSERT OR REPLACE INTO secret (name, value) VALUES ('schedule-occurrences', ?)", arguments: [Data(key)])
+            return key
+        }
+    }
+
     /// Removes a schedule; false when there was none of that name.
     public func removeSchedule(_ name: String) throws -> Bool {
         try storedWrite { db in

@@ -334,6 +334,18 @@ public actor Inbox {
         try await database.read { db in try InboxWriter.fetchReceipt(db, id: id) }
     }
 
+    /// The receipt of `sender`'s message `id`: the id as given, or as `sender` keeps its own
+    /// chosen ids (``MessageID/scoped(_:sender:)``); nil when `sender` has no such message, even
+    /// when another sender has.
+    public func receipt(id: String, of sender: String) async throws -> Receipt? {
+        try await database.read { db in
+            for candidate in [id, MessageID.scoped(id, sender: sender)] {
+                if let receipt = try InboxWriter.fetchReceipt(db, id: candidate), receipt.sender == sender { return receipt }
+            }
+            return nil
+        }
+    }
+
     /// The receipts of the latest `limit` messages accepted, newest first (by rowid: the order of
     /// insertion, with no index to keep up); with `sender`, that sender's only (by its arrival
     /// order, through the (sender, seq) index).

@@ -102,6 +102,13 @@ enum InboxSchema {
                 answer BLOB NOT NULL, at DOUBLE NOT NULL, PRIMARY KEY (client, key)) WITHOUT ROWID
                 """)
         }
+        migrator.registerMigration("v8: secrets") { db in
+            // Random keys flapd makes once and keeps with the inbox, such as the one that makes
+            // schedule occurrences' ids (which nobody may guess, or a message could take one's place).
+            try db.execute(sql: """
+                CREATE TABLE secret (name TEXT PRIMARY KEY, value BLOB NOT NULL) WITHOUT ROWID
+                """)
+        }
         return migrator
     }
 }

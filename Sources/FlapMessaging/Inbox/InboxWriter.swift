@@ -160,10 +160,22 @@ struct InboxWriter {
         return acceptance
     }
 
-    private mutating func accept(_ message: Message, body: Data, now: Date, repetition: Repetition) throws -> Acceptance {
+    private mutating func accept(_ given: Message, body givenBody: Data, now: Date, repetition: Repetition) throws -> Acceptance {
+        var message = given
+        var body = givenBody
         // A copy already committed, in this group or before: nothing changes, nothing is counted.
         // An id flapd made (the message has a repeat key) is random and new: only the key can match.
-        if message.repeatKey == nil, let existing = try Self.fetchReceipt(db, id: message.id) { return .duplicate(existing) }
+        if message.repeatKey == nil, let existing = try Self.fetchReceipt(db, id: message.id) {
+            // An id a client chose is its sender's own: another sender's message with that id is
+            // neither this one nor in its way (nor told of), so the message keeps it under its sender.
+            guard existing.sender != message.sender.id else { return .duplicate(existing) }
+            message.id = MessageID.scoped(message.id, sender: message.sender.id)
+            if let own = try Self.fetchReceipt(db, id: message.id) {
+                guard own.sender == message.sender.id else { return .refused("the id \(given.id) is in use; choose another") }
+                return .duplicate(own)
+            }
+            body = try JSONEncoder().encode(message)
+        }
         if let original = try original(of: message, repetition) { return .duplicate(original) }
         if let refusal = rules.refusal(for: message.sender.id) { return .refused(refusal) }
         if let wait = try RateBuckets.take(db, sender: message.sender.id, now: now, perHour: rules.ratePerHour) {

@@ -66,7 +66,7 @@ export async function refreshStatus() {
   const storage = status.storage || {};
   if (storage.state && storage.state !== "ok") {
     links.push(plain("Storage", storage.state === "full" ? "The memory card is full: new messages cannot be kept until there is room."
-      : "The memory card cannot be written to: new messages cannot be kept.", (storage.faults || []).map((f) => f.message).join(" · ") || storage.state));
+      : "The memory card cannot be written to: new messages cannot be kept.", (storage.faults || []).map((f) => f.message).filter(Boolean).join(" · ") || storage.state));
   }
   for (const moved of storage.movedAside || []) {
     links.push(plain("Damaged file set aside", "A damaged file was put aside and flapd started afresh; nothing else is needed.", `${moved.path} → ${moved.movedTo} (${moved.reason})`));
