@@ -66,11 +66,14 @@ import TestSupport
         let members = try await named.api.get("/v1/members").object["members"] as? [[String: Any]] ?? []
         #expect(members.map { $0["name"] as? String } == ["Mum"], "the refused pairing made nothing; Mum was invited once")
 
-        // No tls_names: the browser's name, and from this machine its .local name.
+        // No tls_names: the browser's name when the certificate has it, never one it does not
+        // (a Host anyone can write), and from this machine its .local name.
         let plain = try await FlapdProcess.start(arguments: ["--no-sound"])
         teardown { await plain.stop() }
-        let browser = try await plain.api.request("POST", "/v1/pairing", headers: ["Host": "pi.lan:\(plain.apiPort)"])
-        #expect((browser.object["url"] as? String)?.hasPrefix("https://pi.lan:\(plain.httpsPort)/join#") == true, "\(browser.text)")
+        let browser = try await plain.api.request("POST", "/v1/pairing", headers: ["Host": "\(host):\(plain.apiPort)"])
+        #expect((browser.object["url"] as? String)?.hasPrefix("https://\(host.lowercased()):\(plain.httpsPort)/join#") == true, "\(browser.text)")
+        let stranger = try await plain.api.request("POST", "/v1/pairing", headers: ["Host": "pi.lan:\(plain.apiPort)"])
+        #expect((stranger.object["url"] as? String)?.hasPrefix("https://\(host).local:\(plain.httpsPort)/join#") == true, "\(stranger.text)")
         let local = try await plain.api.request("POST", "/v1/pairing")
         #expect((local.object["url"] as? String)?.hasPrefix("https://\(host).local:") == true, "\(local.text)")
     }
