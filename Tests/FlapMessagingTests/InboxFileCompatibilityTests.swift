@@ -44,7 +44,7 @@ import Testing
     static let migrationsOf010 = ["v1", "v2: counts and rate buckets", "v3: quick messages", "v4: send later", "v5: schedules", "v6: arrival order index"]
 
     /// The migrations since 0.1.0.
-    static let laterMigrations = ["v7: repeats and clears"]
+    static let laterMigrations = ["v7: repeats and clears", "v8: secrets"]
 
     static func schema(_ inbox: Inbox) async throws -> [String] {
         try await inbox.database.read { db in
