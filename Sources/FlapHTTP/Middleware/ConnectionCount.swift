@@ -21,12 +21,22 @@ struct ConnectionShare: Sendable {
     var grace: Duration
 }
 
+/// Who holds a connection, for sharing a port's capacity.
+enum ConnectionHolder: Sendable, Equatable {
+    /// Nothing said yet: no request, or only requests anyone may make (the page, /healthz).
+    case unknown
+    /// A request is being answered that has not said whose it is (yet).
+    case asking
+    /// The owner or a member: always served.
+    case household
+    /// The viewer key (dashboards), a webhook's own key, a wrong key.
+    case other
+}
+
 /// The connections a port serves now, and those over the limit waiting to be answered 503.
 final class ConnectionCount: Sendable {
     private struct Entry {
         let channel: any ClosableChannel
-        /// When it came, in order of arrival.
-        let order: UInt64
         let client: String
         let opened: ContinuousClock.Instant
         /// Since when it has said nothing: when it came, or when its last answer ended.
@@ -44,7 +54,6 @@ final class ConnectionCount: Sendable {
 
     private struct State {
         var entries: [UInt64: Entry] = [:]
-        var arrivals: UInt64 = 0
         /// Late connections waiting for their request head, oldest first.
         var waiting: [UInt64] = []
         var streams: [String: Int] = [:]
@@ -73,8 +82,7 @@ final class ConnectionCount: Sendable {
             let now = ContinuousClock.now
             let fromClient = open.served { $0.unauthenticated && $0.client == client }
             let served = open.roomForOthers(share) && fromClient < share.unauthenticatedPerClient
-            open.arrivals += 1
-            open.entries[id] = Entry(channel: channel, order: open.arrivals, client: client, opened: now, since: now, served: served)
+            open.entries[id] = Entry(channel: channel, client: client, opened: now, since: now, served: served)
             if served { return (true, nil) }
             open.waiting.append(id)
             guard open.waiting.count > share.lateLimit else { return (false, nil) }

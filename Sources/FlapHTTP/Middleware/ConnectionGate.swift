@@ -4,18 +4,6 @@ import NIOCore
 import NIOHTTPTypes
 import Synchronization
 
-/// Who holds a connection, for sharing a port's capacity.
-enum ConnectionHolder: Sendable, Equatable {
-    /// Nothing said yet: no request, or only requests anyone may make (the page, /healthz).
-    case unknown
-    /// A request is being answered that has not said whose it is (yet).
-    case asking
-    /// The owner or a member: always served.
-    case household
-    /// The viewer key (dashboards), a webhook's own key, a wrong key.
-    case other
-}
-
 /// Lets a connection through when its port has room. Otherwise its request head decides: the
 /// household's (a credential, on a port shared by role) goes on to ``Authentication``, which
 /// lets it in in another's place or refuses it; `/healthz` is served all the same; anything else
