@@ -3,9 +3,15 @@
 
 On Linux the thread sanitizer does not see Synchronization.Mutex hand a contended lock over
 (its slow path is in the uninstrumented runtime), so two accesses made inside one Mutex's
-withLock are reported as a "Swift access race" when the lock was contended. Such a report,
-both of whose accesses are inside a withLock (a line calling it, reached from the access
-through the project's own frames), is shown as that; any other report fails the run.
+withLock are reported as a race when the lock was contended: a "Swift access race" or, for
+the same memory read by plain code, a "data race". Such a report, both of whose accesses are
+inside a withLock, is shown as that; any other report fails the run.
+
+An access is inside a withLock when, walking out from it through the project's frames and
+the code the compiler or the standard library adds between them (an operator's witness,
+`max`), a frame's call site is a withLock call: the column the sanitizer gives is where
+`withLock` is written. A frame of any other library (the concurrency runtime, dispatch)
+ends the walk, so an access made after the lock was let go is never excused.
 
 Usage: tsan-reports.py REPORT_FILE...
 """
@@ -13,7 +19,10 @@ import re
 import sys
 
 FRAME = re.compile(r"^#\d+ \S+ (\S+)")
-SWIFT_SOURCE = re.compile(r"^(/\S+\.swift)(?::(\d+))?")
+SWIFT_SOURCE = re.compile(r"^(/\S+\.swift)(?::(\d+))?(?::(\d+))?")
+# Code between the project's frames that runs where it is called: the compiler's thunks and
+# witnesses, and the standard library's generics (`max`, `>=`).
+IN_LINE = ("/<compiler-generated>", "(libswiftCore.so+")
 
 
 def source_line(path, number):
@@ -45,22 +54,35 @@ def sections(report):
     return found
 
 
+def calls_with_lock(line, column):
+    """Whether the call at this line and column is a withLock (without a column, whether
+    the line calls one)."""
+    if column is None:
+        return "withLock" in line
+    return line[column - 1:].startswith("withLock")
+
+
 def lock_site(frames):
-    """Where the access is inside a withLock: walking out from the access through the
-    project's own frames (until the first frame of a library), a line that calls withLock."""
+    """Where the access is inside a withLock: walking out from the access, the first frame
+    whose call site is a withLock call, passing only the project's frames and IN_LINE code."""
     for frame in frames:
         match = FRAME.match(frame)
-        source = match and SWIFT_SOURCE.match(match.group(1))
-        if not source:
+        if not match:
             return None
-        if source.group(2) and "withLock" in source_line(source.group(1), int(source.group(2))):
-            return (source.group(1), int(source.group(2)))
+        source = SWIFT_SOURCE.match(match.group(1))
+        if not source:
+            if any(mark in frame for mark in IN_LINE):
+                continue
+            return None
+        path, line, column = source.group(1), source.group(2), source.group(3)
+        if line and calls_with_lock(source_line(path, int(line)), column and int(column)):
+            return (path, int(line))
     return None
 
 
 def mutex_handover(report):
     """The two accesses' withLock lines when the report is the sanitizer's blind spot."""
-    if "WARNING: ThreadSanitizer: Swift access race" not in report:
+    if not any(f"WARNING: ThreadSanitizer: {kind} " in report for kind in ("Swift access race", "data race")):
         return None
     accesses = sections(report)
     sites = [lock_site(frames) for frames in accesses]
