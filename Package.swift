@@ -1,4 +1,4 @@
-// swift-tools-version: 6.1
+// swift-tools-version: 6.2
 import PackageDescription
 
 // Release binaries export no symbols: SwiftPM exports every one for backtraces, 4 MB of flapd's

@@ -74,7 +74,10 @@ public struct KioskPicture: Sendable {
         let points = cluster.members.compactMap { places[$0] }
         guard !points.isEmpty else { return }
         let centre = (x: points.map(\.x).reduce(0, +) / Double(points.count), y: points.map(\.y).reduce(0, +) / Double(points.count))
-        let reach = points.map { (($0.x - centre.x) * ($0.x - centre.x) + ($0.y - centre.y) * ($0.y - centre.y)).squareRoot() }.max() ?? 0
+        let reach = points.map { (point: (x: Double, y: Double)) -> Double in
+            let dx = point.x - centre.x, dy = point.y - centre.y
+            return (dx * dx + dy * dy).squareRoot()
+        }.max() ?? 0
         let radius = reach + Double(geometry.heartRadius) + Double(max(2, geometry.heartRadius / 2))
         let stroke = geometry.stroke
         let dash = cluster.kind == "hard" ? nil : (on: Double(max(2, 3 * stroke)), off: Double(max(2, 3 * stroke)))

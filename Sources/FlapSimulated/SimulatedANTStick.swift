@@ -247,7 +247,7 @@ public actor SimulatedANTStick<C: Clock> where C.Duration == Duration {
             specific = [UInt8(units & 0xFF), UInt8(units >> 8 & 0xFF), UInt8(units >> 16 & 0xFF)]
         case 2: specific = [1, UInt8(number & 0xFF), UInt8(number >> 8)]
         case 3: specific = [1, 1, 1]
-        case 7: specific = [UInt8(strap.battery), 0x80, 0x03 | 0x20]  // 3.5 V, good
+        case 7: specific = [UInt8(strap.battery), 0x80, 0x23]  // 3.5 V (0x03), good (0x20)
         default:
             let previous = Self.ticks(strap.previousBeat)
             specific = [0xFF, UInt8(previous & 0xFF), UInt8(previous >> 8)]

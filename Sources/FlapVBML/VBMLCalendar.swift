@@ -54,10 +54,10 @@ public struct VBMLCalendar: Sendable, Equatable {
             fifth += colours(inRow) + blanks(22 - (5 + inRow))
         }
 
-        let monthYear: [Int] = hideMonthYear
-            ? blanks(5)
-            : Array(String(month)).map { $0 == "0" ? 36 : Int(String($0))! + 26 } + [59]
-                + Array(String(year)).dropFirst(2).prefix(2).map { $0 == "0" ? 36 : Int(String($0))! + 26 }
+        let code: (Character) -> Int = { $0 == "0" ? 36 : Int(String($0))! + 26 }
+        let monthDigits: [Int] = String(month).map(code)
+        let yearDigits: [Int] = String(year).dropFirst(2).prefix(2).map(code)
+        let monthYear: [Int] = hideMonthYear ? blanks(5) : monthDigits + [59] + yearDigits
         let initials = hideDaysOfWeek ? blanks(7) : [19, 13, 20, 23, 20, 6, 19]
         let header = monthYear + blanks(5 - monthYear.count) + initials + blanks(10)
 

@@ -84,7 +84,9 @@ import Glibc
         func fill() throws {
             let sender = SystemdNotifySocket(path)
             while true {
-                do { try sender.send("FILLER=1") } catch .queueFull { return }
+                // A pattern over the typed error, not `catch .queueFull`: Debian's Swift 6.2.3
+                // crashes on that spelling (SIL ownership verification).
+                do { try sender.send("FILLER=1") } catch { if case .queueFull = error { return } else { throw error } }
             }
         }
     }

@@ -2,19 +2,19 @@
 
 say() { printf '==> %s\n' "$*" >&2; }
 
-# Swift 6.1 or later, which Debian does not package (Debian 13's swiftlang is 6.0, whose package
-# manager cannot read the manifests of this project's dependencies): say where to get it.
+# Swift 6.2 or later. Debian 12 does not package Swift and Debian 13's swiftlang is 6.0, whose
+# package manager cannot read the manifests of this project's dependencies: say where to get it.
 require_swift() {
     if ! command -v swift >/dev/null 2>&1; then
-        say "Swift 6.1 or later is not installed (or not on PATH)."
+        say "Swift 6.2 or later is not installed (or not on PATH)."
         say "Install the Swift 6.x toolchain for Debian 12 from https://www.swift.org/install/linux/ and put its usr/bin on PATH."
         exit 1
     fi
     local version major minor
     version=$(swift --version 2>&1 | sed -n 's/.*Swift version \([0-9]*\.[0-9]*\).*/\1/p' | head -n 1)
     major=${version%%.*}; minor=${version#*.}
-    if [ -z "$version" ] || [ "$major" -lt 6 ] || { [ "$major" -eq 6 ] && [ "$minor" -lt 1 ]; }; then
-        say "Swift 6.1 or later is needed; this is: $(swift --version 2>&1 | head -n 1)"
+    if [ -z "$version" ] || [ "$major" -lt 6 ] || { [ "$major" -eq 6 ] && [ "$minor" -lt 2 ]; }; then
+        say "Swift 6.2 or later is needed; this is: $(swift --version 2>&1 | head -n 1)"
         say "(Debian 13's swiftlang package is Swift 6.0: install swift.org's toolchain for Debian 12 instead.)"
         exit 1
     fi

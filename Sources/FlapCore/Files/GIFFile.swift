@@ -35,7 +35,9 @@ public enum GIFFile {
             let box = k == 0 ? (x: 0, y: 0, width: width, height: first.height) : changed(indexed[k - 1], indexed[k], width: width)
             // Disposal 1: the next frame is drawn over this one.
             out += [0x21, 0xF9, 0x04, 0x04] + little(max(2, centiseconds)) + [0x00, 0x00]
-            out += [0x2C] + little(box.x) + little(box.y) + little(box.width) + little(box.height) + [0x00]
+            out.append(0x2C)
+            for field in [box.x, box.y, box.width, box.height] { out += little(field) }
+            out.append(0x00)
             out.append(8)
             var region: [UInt8] = []
             region.reserveCapacity(box.width * box.height)

@@ -47,7 +47,10 @@ public struct ShiftRegisterChain: StepperIO {
 
     /// Each module's sensor in the bytes clocked in.
     public func sensors(in received: [UInt8]) -> [Bool] {
-        (0..<modules).map { i in i / 6 < received.count && received[i / 6] & (1 << (i % 6)) != 0 }
+        (0..<modules).map { (i: Int) -> Bool in
+            let mask = UInt8(1) << UInt8(i % 6)
+            return i / 6 < received.count && received[i / 6] & mask != 0
+        }
     }
 
     /// Clocks every coil out and every sensor in, in one transfer.

@@ -74,15 +74,21 @@ public actor ALSAAudioOutput: AudioOutput {
         self.periodFrames = Int(granted.period)
     }
 
+    /// One snd_pcm_writei of `frames` frames from `samples[fromSample...]`: the frames written, or
+    /// a negative error. Outside the actor's isolation, so the pointer is only lent, never sent.
+    private static func writeInterleaved(_ pcm: OpaquePointer, _ samples: [Int16], fromSample start: Int, frames: Int) -> Int {
+        samples.withUnsafeBufferPointer { buffer in
+            snd_pcm_writei(pcm, buffer.baseAddress! + start, snd_pcm_uframes_t(frames))
+        }
+    }
+
     public func write(_ frames: [Int16]) async throws {
         guard let pcm else { throw HardwareError(device: name, problem: "the sound device is closed") }
         let interleaved = channels == 1 ? frames : frames.flatMap { [$0, $0] }
         var offset = 0
         let total = frames.count
         while offset < total {
-            let written = interleaved.withUnsafeBufferPointer { buffer in
-                snd_pcm_writei(pcm, buffer.baseAddress! + offset * channels, snd_pcm_uframes_t(total - offset))
-            }
+            let written = Self.writeInterleaved(pcm, interleaved, fromSample: offset * channels, frames: total - offset)
             if written >= 0 {
                 offset += written
             } else if written == -Int(EAGAIN) {

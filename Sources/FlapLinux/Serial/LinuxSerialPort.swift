@@ -102,9 +102,12 @@ public actor LinuxSerialPort: SerialPort {
     }
 
     static func speedConstant(_ baud: Int) -> speed_t? {
-        let table: [Int: Int32] = [9600: B9600, 19200: B19200, 38400: B38400, 57600: B57600, 115_200: B115200,
-                                   230_400: B230400, 460_800: B460800, 921_600: B921600]
-        return table[baud].map { speed_t($0) }
+        // speed_t(…) around each: glibc 2.41 spells the constants as octal Int32, 2.43 as UInt32.
+        let table: [Int: speed_t] = [
+            9600: speed_t(B9600), 19200: speed_t(B19200), 38400: speed_t(B38400), 57600: speed_t(B57600),
+            115_200: speed_t(B115200), 230_400: speed_t(B230400), 460_800: speed_t(B460800), 921_600: speed_t(B921600),
+        ]
+        return table[baud]
     }
 
     public func write(_ bytes: [UInt8]) async throws {
