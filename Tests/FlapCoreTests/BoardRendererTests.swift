@@ -73,7 +73,8 @@ import Testing
         #expect(first.pixels.indices.filter { first.pixels[$0] != start.pixels[$0] }.count < 64 * 32 / 4)
         let times = FlipAnimation.frameTimes(duration: plan.duration, framesPerSecond: 120)
         #expect(times.first == .zero && times.last == plan.duration)
-        #expect(zip(times, times.dropFirst()).allSatisfy { $1 > $0 && $1 - $0 <= .seconds(1) / 60 + .nanoseconds(1) })
+        let longestStep: Duration = .seconds(1) / 60 + .nanoseconds(1)
+        #expect(zip(times, times.dropFirst()).allSatisfy { (earlier: Duration, later: Duration) in later > earlier && later - earlier <= longestStep })
     }
 
     @Test func aFallingFlapUncoversTheNextUpperHalfAndFoldsOverTheLowerOne() throws {

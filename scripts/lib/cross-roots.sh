@@ -16,7 +16,14 @@ CROSS_CACHE=${VESTAWIDGET_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/vestawidget}
 SID_SWIFT_VERSION=6.2.3
 # swiftlang pulls gcc 16 into sid, so clang (BoringSSL's C++) wants that libstdc++.
 SID_ROOT_PACKAGES=swiftlang,libstdc++-16-dev,libsystemd-dev,libsqlite3-dev,libasound2-dev,zlib1g-dev,libqrencode-dev,pkg-config,git,ca-certificates,file
-SYSROOT_PACKAGES=libc6-dev,libgcc-14-dev,libstdc++-14-dev,libsystemd-dev,libsqlite3-dev,libasound2-dev,zlib1g-dev,libqrencode-dev,libsystemd0,libsqlite3-0,libasound2t64,zlib1g,libqrencode4
+# The target's C libraries and headers: what flapd links (libc, libstdc++, zlib) and the headers
+# of those it opens when needed.
+sysroot_packages() {
+    case "$1" in
+        bookworm) echo libc6-dev,libgcc-12-dev,libstdc++-12-dev,libsystemd-dev,libsqlite3-dev,libasound2-dev,zlib1g-dev,libqrencode-dev ;;
+        *) echo libc6-dev,libgcc-14-dev,libstdc++-14-dev,libsystemd-dev,libsqlite3-dev,libasound2-dev,zlib1g-dev,libqrencode-dev ;;
+    esac
+}
 
 # The Debian mirror this machine's apt uses (its deb822 or one-line sources), else Debian's own.
 debian_mirror() {
@@ -114,13 +121,13 @@ make_arm64_sysroot() {
     local sysroot stamp swiftlang
     sysroot=$(arm64_sysroot_for "$suite")
     swiftlang=$(arm64_swiftlang_deb)
-    stamp="$suite $SYSROOT_PACKAGES $(basename "$swiftlang") with DEBIAN/symbols"
+    stamp="$suite $(sysroot_packages "$suite") $(basename "$swiftlang") with DEBIAN/symbols"
     ready_root "$sysroot" "$stamp" && return 0
     say "making an arm64 sysroot of Debian $suite with Swift $SID_SWIFT_VERSION's aarch64 runtime ($sysroot, once)"
     rm -rf "$sysroot" "$sysroot.part"
     # Extracted, not installed: nothing in it runs, so no emulator is needed to make it.
     debian_sources "$suite" | mmdebstrap --quiet --variant=extract --skip=check/qemu --skip=cleanup/apt/cache \
-        --architectures=arm64 --include="$SYSROOT_PACKAGES" "$suite" "$sysroot.part" - >&2
+        --architectures=arm64 --include="$(sysroot_packages "$suite")" "$suite" "$sysroot.part" - >&2
     # Extracting registers no package, so dpkg-shlibdeps would find the libraries and not what
     # they need. The sysroot is made to look like a package build tree instead (its DEBIAN/
     # holds the symbols and shlibs files of every package in it), which dpkg-shlibdeps reads
@@ -153,8 +160,9 @@ make_arm64_sysroot() {
 
 # A SwiftPM destination for aarch64 with SYSROOT, for the sid root's compiler; written to FILE.
 # The resource folder is the static runtime's: flapd then needs no Swift library on the Pi.
+# OBJECT, an aarch64 object file, is linked into every executable (the glibc 2.36 shim).
 write_arm64_destination() {
-    local sysroot=$1 file=$2
+    local sysroot=$1 file=$2 object=$3
     cat > "$file" <<JSON
 {
   "version": 1,
@@ -164,7 +172,7 @@ write_arm64_destination() {
   "extra-cc-flags": ["-fPIC"],
   "extra-cpp-flags": ["-fPIC"],
   "extra-swiftc-flags": ["-sdk", "$sysroot", "-resource-dir", "$sysroot/usr/libexec/swift/lib/swift_static",
-                         "-use-ld=lld", "-no-toolchain-stdlib-rpath"]
+                         "-use-ld=lld", "-no-toolchain-stdlib-rpath", "-Xlinker", "$object"]
 }
 JSON
 }

@@ -30,8 +30,12 @@ apt_install() {
     local sudo=""
     [ "$(id -u)" -eq 0 ] || sudo="sudo"
     say "installing ${missing[*]}"
-    $sudo apt-get update -q >/dev/null
-    DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -q --no-install-recommends "${missing[@]}" >/dev/null
+    # One apt at a time: CI runs scripts side by side, and a second apt-get would fail on the lock.
+    (
+        flock 9
+        $sudo apt-get update -q >/dev/null
+        DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -q --no-install-recommends "${missing[@]}" >/dev/null
+    ) 9> "${TMPDIR:-/tmp}/vestawidget-apt.lock"
 }
 
 # The test peers run in a Python virtual environment (Debian's Python refuses pip outside one).
