@@ -121,7 +121,7 @@ make_arm64_sysroot() {
     local sysroot stamp swiftlang
     sysroot=$(arm64_sysroot_for "$suite")
     swiftlang=$(arm64_swiftlang_deb)
-    stamp="$suite $(sysroot_packages "$suite") $(basename "$swiftlang") with DEBIAN/symbols"
+    stamp="$suite $(sysroot_packages "$suite") $(basename "$swiftlang") with DEBIAN/symbols, relative links"
     ready_root "$sysroot" "$stamp" && return 0
     say "making an arm64 sysroot of Debian $suite with Swift $SID_SWIFT_VERSION's aarch64 runtime ($sysroot, once)"
     rm -rf "$sysroot" "$sysroot.part"
@@ -142,6 +142,13 @@ make_arm64_sysroot() {
         done
         rm -rf "$control" "$deb"
     done
+    # Links to absolute paths (Debian 12's libm.so -> /lib/aarch64-linux-gnu/libm.so.6) would
+    # point into this machine's own /lib: made relative, they stay inside the sysroot.
+    local link target
+    while IFS= read -r link; do
+        target=$(readlink "$link")
+        ln -sfn "$(realpath -m -s --relative-to="$(dirname "$link")" "$sysroot.part$target")" "$link"
+    done < <(find "$sysroot.part" -type l -lname '/*')
     # What an installed root has and lld looks for: /lib and the like as links into /usr.
     for folder in lib bin sbin; do
         [ -e "$sysroot.part/$folder" ] || ln -s "usr/$folder" "$sysroot.part/$folder"
