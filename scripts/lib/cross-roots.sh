@@ -4,9 +4,10 @@
 #
 # - A Debian unstable ("sid") amd64 root with Debian's Swift 6.2.3 (`swiftlang`): the compiler
 #   needs sid's glibc, so it runs there only, in a chroot.
-# - An arm64 sysroot of the target's Debian (trixie, Raspberry Pi OS 13's base): its C libraries
-#   and headers, and the aarch64 parts of sid's arm64 `swiftlang` (the static Swift runtime and
-#   the Swift modules), so that flapd links with no Swift library left to find on the Pi.
+# - An arm64 sysroot of the target's Debian (bookworm, Raspberry Pi OS 12's base, so the binary
+#   runs on 12 and 13): its C libraries and headers, and the aarch64 parts of sid's arm64
+#   `swiftlang` (the static Swift runtime and the Swift modules), so that flapd links with no
+#   Swift library left to find on the Pi.
 #
 # Each root is made in a folder beside its final name and renamed when complete, and carries a
 # stamp of what it was made from: a root cut short is never taken for a ready one, and a root
