@@ -294,6 +294,9 @@ let package = Package(
         .target(name: "BenchmarkCorpus", path: "Benchmarks/Corpus"),
 
         // Helpers shared by the test targets: the Python peer (vesta in a venv), the built binaries.
+        // Clocks for tests and simulations (as NIOEmbedded beside NIOPosix): never linked into flapd.
+        .target(name: "FlapClocks"),
+        .testTarget(name: "FlapClocksTests", dependencies: ["FlapClocks"]),
         .target(name: "TestSupport", dependencies: [.product(name: "Logging", package: "swift-log")], path: "Tests/TestSupport"),
         .testTarget(name: "FlapCoreTests", dependencies: ["FlapCore", "FlapPrimitives", "TestSupport"]),
         .testTarget(name: "FlapPrimitivesTests", dependencies: ["FlapPrimitives", "TestSupport"]),
@@ -302,21 +305,21 @@ let package = Package(
         .testTarget(name: "FlapPicturesTests", dependencies: ["FlapPictures", "FlapCore", .product(name: "CompressNIO", package: "compress-nio"), .product(name: "NIOCore", package: "swift-nio")]),
         .testTarget(
             name: "FlapSimulatedTests",
-            dependencies: ["FlapSimulated", "FlapHardware", "FlapHeartRate", "TestSupport"]),
+            dependencies: ["FlapClocks", "FlapSimulated", "FlapHardware", "FlapHeartRate", "TestSupport"]),
         .testTarget(name: "FlapLinuxTests", dependencies: ["FlapLinux", "FlapHardware", "FlapHeartRate", "FlapCore", "FlapSimulated", "TestSupport"]),
         .testTarget(
             name: "FlapHardwareTests",
-            dependencies: ["FlapHardware", "FlapCore", "FlapPrimitives", "FlapSimulated", "FlapLinux", "TestSupport"]),
+            dependencies: ["FlapClocks", "FlapHardware", "FlapCore", "FlapPrimitives", "FlapSimulated", "FlapLinux", "TestSupport"]),
         .testTarget(
             name: "FlapMQTTClientTests",
-            dependencies: ["FlapMQTTClient", "TestSupport", .product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOEmbedded", package: "swift-nio")]),
-        .testTarget(name: "FlapRoomsTests", dependencies: ["FlapRooms", "FlapHeartRate", "Wematch", "FlapMQTTClient", "TestSupport"]),
-        .testTarget(name: "WematchTests", dependencies: ["Wematch", "FlapPrimitives", "TestSupport"]),
+            dependencies: ["FlapClocks", "FlapMQTTClient", "TestSupport", .product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOEmbedded", package: "swift-nio")]),
+        .testTarget(name: "FlapRoomsTests", dependencies: ["FlapClocks", "FlapRooms", "FlapHeartRate", "Wematch", "FlapMQTTClient", "TestSupport"]),
+        .testTarget(name: "WematchTests", dependencies: ["FlapClocks", "Wematch", "FlapPrimitives", "TestSupport"]),
         .testTarget(
             name: "FlapStorageTests",
             dependencies: ["FlapStorage", "TestSupport", .product(name: "Logging", package: "swift-log")]),
-        .testTarget(name: "FlapVestaboardTests", dependencies: ["FlapVestaboard", "FlapStorage", "FlapCore", "FlapHardware", "TestSupport"]),
-        .testTarget(name: "FlapKioskTests", dependencies: ["FlapKiosk", "Wematch", "FlapCore", "FlapSimulated", "FlapHardware", "TestSupport"]),
+        .testTarget(name: "FlapVestaboardTests", dependencies: ["FlapClocks", "FlapVestaboard", "FlapStorage", "FlapCore", "FlapHardware", "TestSupport"]),
+        .testTarget(name: "FlapKioskTests", dependencies: ["FlapClocks", "FlapKiosk", "Wematch", "FlapCore", "FlapSimulated", "FlapHardware", "TestSupport"]),
         .testTarget(
             name: "FlapTLSTests",
             dependencies: [
@@ -330,20 +333,20 @@ let package = Package(
                            .product(name: "Logging", package: "swift-log")]),
         .testTarget(name: "FlapQRTests", dependencies: ["FlapQR", "TestSupport"]),
         .testTarget(name: "FlapSensorDriversTests", dependencies: ["FlapSensorDrivers", "FlapHeartRate"]),
-        .testTarget(name: "FlapHeartRateTests", dependencies: ["FlapHeartRate", "FlapHardware", "FlapSimulated", "FlapLinux", "FlapMetrics", "FlapCore", "FlapPrimitives", "TestSupport"]),
+        .testTarget(name: "FlapHeartRateTests", dependencies: ["FlapClocks", "FlapHeartRate", "FlapHardware", "FlapSimulated", "FlapLinux", "FlapMetrics", "FlapCore", "FlapPrimitives", "TestSupport"]),
         .testTarget(
             name: "FlapMessagingTests",
             dependencies: ["FlapMessaging", "FlapStorage", "FlapCore", "FlapJSON"]),
         .testTarget(
             name: "FlapDisplayTests",
-            dependencies: ["FlapDisplay", "FlapCore", "FlapHardware", "FlapSimulated", "FlapLinux", "FlapMessaging", "FlapTime", "FlapKiosk", "Wematch", "TestSupport",
+            dependencies: ["FlapClocks", "FlapDisplay", "FlapCore", "FlapHardware", "FlapSimulated", "FlapLinux", "FlapMessaging", "FlapTime", "FlapKiosk", "Wematch", "TestSupport",
                            .product(name: "Logging", package: "swift-log")]),
-        .testTarget(name: "FlapSourcesTests", dependencies: ["FlapSources", "FlapCore", "FlapJSON", "FlapMessaging", "FlapStorage", "TestSupport", .product(name: "Logging", package: "swift-log")]),
+        .testTarget(name: "FlapSourcesTests", dependencies: ["FlapClocks", "FlapSources", "FlapCore", "FlapJSON", "FlapMessaging", "FlapStorage", "TestSupport", .product(name: "Logging", package: "swift-log")]),
         .testTarget(name: "FlapTOMLTests", dependencies: ["FlapTOML", "TestSupport"]),
-        .testTarget(name: "FlapTimeTests", dependencies: ["FlapTime", "FlapMessaging", "TestSupport"]),
+        .testTarget(name: "FlapTimeTests", dependencies: ["FlapClocks", "FlapTime", "FlapMessaging", "TestSupport"]),
         .testTarget(
             name: "FlapHTTPTests",
-            dependencies: [
+            dependencies: ["FlapClocks", 
                 "FlapHTTP", "FlapService", "FlapLinux", "FlapHardware", "FlapCore", "FlapJSON", "FlapMessaging", "FlapMetrics", "TestSupport",
                 .product(name: "Logging", package: "swift-log"), .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "Hummingbird", package: "hummingbird"), .product(name: "HTTPTypes", package: "swift-http-types"),
@@ -352,7 +355,8 @@ let package = Package(
         .testTarget(
             name: "FlapServiceTests",
             dependencies: [
-                "FlapTime", "FlapService", "FlapDisplay", "FlapLinux", "FlapMQTTClient", "FlapTLS", "FlapVestaboard", "FlapSources", "flapd", "TestSupport"]),
+                "FlapTime", "FlapService", "FlapDisplay", "FlapLinux", "FlapMQTTClient", "FlapTLS", "FlapVestaboard", "FlapSources", "flapd", "TestSupport",
+                .product(name: "ArgumentParser", package: "swift-argument-parser")]),
         .testTarget(name: "FlapMCPTests", dependencies: ["FlapMCP", "FlapJSON", "FlapHardware", "FlapLinux", "flapd", "flapctl", "TestSupport"]),
         .testTarget(name: "FlapControlTests", dependencies: ["FlapControl", "flapctl", "TestSupport", .product(name: "ArgumentParser", package: "swift-argument-parser")]),
         // The layers: docs/architecture.md's import table against Package.swift and every import.

@@ -32,7 +32,7 @@ public final class HeartRateRecorder<Instant: InstantProtocol & Sendable>: Senda
     }
 
     /// Waits on `clock` (up to `limit` of its time) until `condition` holds; whether it did. On an
-    /// ``EventClock`` the waiting task runs on the clock, so the source's time waits for it.
+    /// FlapClocks' `EventClock` the waiting task runs on the clock, so the source's time waits for it.
     public func until<C: Clock>(on clock: C, upTo limit: Duration, _ condition: (HeartRateRecorder) -> Bool) async throws -> Bool
     where C.Duration == Duration {
         let deadline = clock.now.advanced(by: limit)

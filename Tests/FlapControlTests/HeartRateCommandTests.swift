@@ -29,7 +29,7 @@ import TestSupport
         let peer = try ChildProcess(try await PythonPeer.python(), [PythonPeer.peersDirectory.appendingPathComponent("pulse_sensor.py").path])
         teardown { await peer.stop() }
         var path = ""
-        _ = try await eventually(within: .seconds(20), every: .milliseconds(10)) {
+        _ = try await eventually(every: .milliseconds(10)) {
             path = peer.stdout.split(separator: "\n").first.map(String.init) ?? ""
             return !path.isEmpty
         }

@@ -26,7 +26,7 @@ import TestSupport
 
         // b has three wearers: a room for two cannot take them with a's. (On a loaded machine its
         // simulated straps take a moment to be read: wait for all three.)
-        _ = try await eventually(within: .seconds(30), every: .milliseconds(100)) {
+        _ = try await eventually(every: .milliseconds(100)) {
             let straps = (try await b.api.get("/v1/sensors").object["sensors"] as? [[String: Any]])?.first?["straps"] as? [[String: Any]] ?? []
             return straps.filter({ $0["state"] as? String == "connected" }).count == 3
         }

@@ -23,7 +23,7 @@ import TestSupport
 
         let sent = try await run(["send", "lunch"])
         #expect(sent.status == 0 && !sent.stdoutText.isEmpty, "\(sent.stderrText)")
-        let shown = try await eventually(within: .seconds(10), every: .milliseconds(100)) { try await first.api.get("/v1/board").text.contains("LUNCH IS") }
+        let shown = try await eventually(every: .milliseconds(100)) { try await first.api.get("/v1/board").text.contains("LUNCH IS") }
         #expect(shown)
         // Sent again, it is a new message, not a duplicate.
         let again = try await run(["send", "lunch"])

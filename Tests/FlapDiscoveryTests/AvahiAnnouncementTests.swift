@@ -29,7 +29,7 @@ import TestSupport
         try await testGracefulShutdown { trigger in
             let announcement = AvahiAnnouncement(name: name, ports: { (8080, 8443) }, busAddress: peer.address, logger: log.logger)
             let running = Task { try await announcement.run() }
-            let committed = try await eventually(within: .seconds(20)) {
+            let committed = try await eventually {
                 try await Self.groups(peer).contains { Self.methods($0).contains("Commit") }
             }
             let seen = try await Self.groups(peer)
@@ -73,7 +73,7 @@ import TestSupport
         try await testGracefulShutdown { trigger in
             let announcement = AvahiAnnouncement(name: "x", ports: { (1, 2) }, busAddress: "unix:path=/nonexistent/bus", logger: log.logger)
             let running = Task { try await announcement.run() }
-            let said = try await eventually(within: .seconds(10)) { log.all.contains { $0.contains("not announced on the network") } }
+            let said = try await eventually { log.all.contains { $0.contains("not announced on the network") } }
             #expect(said)
             trigger.triggerGracefulShutdown()
             try await running.value

@@ -1,3 +1,4 @@
+import FlapClocks
 import FlapCore
 import FlapHardware
 import FlapSimulated
@@ -138,7 +139,7 @@ func drive(_ clock: ManualClock, step: Duration = .milliseconds(5), until done: 
             throw HardwareError(device: "hw:9", problem: "no such card")
         }
         await broken.play(plan, at: clock.now)
-        _ = try await eventually(within: .seconds(20), every: .milliseconds(1)) { await broken.state != .idle }
+        _ = try await eventually(every: .milliseconds(1)) { await broken.state != .idle }
         #expect(await broken.state == .unavailable("hw:9: no such card"))
     }
 

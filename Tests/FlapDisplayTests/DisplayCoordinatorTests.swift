@@ -1,3 +1,4 @@
+import FlapClocks
 import FlapCore
 import FlapHardware
 import FlapMessaging
@@ -63,7 +64,7 @@ import TestSupport
 
         /// Waits (real time, up to 5 s) for a condition that other threads make true.
         func until(_ what: String, _ condition: @Sendable () async throws -> Bool) async throws {
-            if try await !eventually(within: .seconds(20), every: .milliseconds(2), condition) { Issue.record("timed out waiting for \(what)") }
+            if try await !eventually(every: .milliseconds(2), condition) { Issue.record("timed out waiting for \(what)") }
         }
 
         /// Lets the panel finish the plan it was given (every plan here is under 20 s): waits until

@@ -1,3 +1,4 @@
+import FlapClocks
 import FlapCore
 import FlapMessaging
 import FlapTime

@@ -1,3 +1,4 @@
+import FlapClocks
 import FlapCore
 import FlapHardware
 import FlapSimulated
@@ -8,7 +9,7 @@ import TestSupport
 /// Waits (real time, bounded) until the panel has begun `count` plays: the plan's time zero is
 /// the clock's reading then, so advancing the virtual clock before it would skip nothing.
 func waitUntilPlaying<C: Clock>(_ panel: SimulatedPanel<C>, count: Int) async throws where C.Duration == Duration {
-    if try await !eventually(within: .seconds(20), every: .milliseconds(1), { await panel.playsStarted >= count }) {
+    if try await !eventually(every: .milliseconds(1), { await panel.playsStarted >= count }) {
         Issue.record("the panel never began play \(count)")
     }
 }

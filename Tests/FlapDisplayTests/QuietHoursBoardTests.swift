@@ -1,3 +1,4 @@
+import FlapClocks
 import FlapSimulated
 import FlapCore
 import FlapMessaging

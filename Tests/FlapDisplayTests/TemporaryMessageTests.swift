@@ -1,3 +1,4 @@
+import FlapClocks
 import FlapCore
 import FlapMessaging
 import FlapSimulated
@@ -128,7 +129,9 @@ import TestSupport
         // before the plan starts, and finishing the older plan left the board on SMOKE ALARM.
         try await rig.until("the plan back to blank") { await rig.motion.plansStarted > plans }
         try await rig.finishMotion()
-        #expect(await rig.panel.board == Board(size: .flagship))
+        // The clock has passed the last landing; the panel's task lands the flaps when it next
+        // runs, which on a busy machine may be after the clock has moved.
+        try await rig.until("the board blank") { await rig.panel.board == Board(size: .flagship) }
     }
 
     @Test func aSenderPanelShowsOnlyItsSendersTemporaryMessage() async throws {

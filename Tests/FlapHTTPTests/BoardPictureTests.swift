@@ -42,7 +42,7 @@ import TestSupport
         let flapd = try await Self.flapd()
         teardown { await flapd.stop() }
         _ = try await flapd.api.postJSON("/v1/messages", #"{"text": "PICTURE {63} OK"}"#)
-        let settled = try await eventually(within: .seconds(15), every: .milliseconds(100)) {
+        let settled = try await eventually(every: .milliseconds(100)) {
             let panel = (try await flapd.api.get("/v1/board").object["panels"] as? [[String: Any]])?.first
             return (panel?["text"] as? [String])?.contains { $0.contains("PICTURE r OK") } == true && panel?["moving"] as? Bool == false
         }
@@ -70,7 +70,7 @@ import TestSupport
 
         // The board changes: the old tag no longer matches.
         _ = try await flapd.api.postJSON("/v1/messages", #"{"text": "CHANGED", "sender": {"id": "other"}}"#)
-        let changed = try await eventually(within: .seconds(15), every: .milliseconds(100)) {
+        let changed = try await eventually(every: .milliseconds(100)) {
             try await viewer.request("GET", "/v1/board.png?width=600", headers: ["If-None-Match": tag]).status == 200
         }
         #expect(changed)

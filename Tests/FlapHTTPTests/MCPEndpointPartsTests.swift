@@ -1,3 +1,4 @@
+import FlapClocks
 import FlapHTTP
 import Testing
 import TestSupport

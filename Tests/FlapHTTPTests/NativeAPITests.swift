@@ -127,7 +127,7 @@ import TestSupport
         let status = try await flapd.api.get("/v1/status").object
         #expect((status["panels"] as? [[String: Any]])?.first?["modules"] as? Int == 132)
         var board: [String: Any] = [:]
-        _ = try await eventually(within: .seconds(20), every: .milliseconds(100)) {
+        _ = try await eventually(every: .milliseconds(100)) {
             board = (try await flapd.api.get("/v1/board").object["panels"] as? [[String: Any]])?.first ?? [:]
             return board["moving"] as? Bool == false && board["message"] as? String == "b1"
         }

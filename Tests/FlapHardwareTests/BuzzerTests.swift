@@ -1,3 +1,4 @@
+import FlapClocks
 import FlapHardware
 import FlapSimulated
 import Testing

@@ -1,3 +1,4 @@
+import FlapClocks
 import FlapCore
 import FlapHardware
 import FlapLinux
@@ -161,8 +162,7 @@ import TestSupport
             try await withThrowingTaskGroup(of: PlanRevision?.self) { group in
                 group.addTask { await revisions.first(where: accepted) }
                 group.addTask {
-                    try await clock.sleep(for: limit, tolerance: nil)
-                    clock.leave()  // woken by the clock, this task ends: it holds time back no longer
+                    try await clock.sleepThenLeave(for: limit)
                     return nil
                 }
                 defer { group.cancelAll() }

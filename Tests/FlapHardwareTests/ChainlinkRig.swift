@@ -1,3 +1,4 @@
+import FlapClocks
 import FlapCore
 import FlapHardware
 import FlapLinux
@@ -24,8 +25,7 @@ struct ChainlinkRig<C: Clock>: Sendable where C.Duration == Duration {
     /// Rotors start just short of home unless `rotorSteps` says otherwise: homing is quick.
     static func inMemory(rows: Int, columns: Int, rotorSteps: [Int]? = nil,
                          prepare: (SimulatedChainlinkController<EventClock>) async -> Void = { _ in }) async throws -> ChainlinkRig<EventClock> {
-        let clock = EventClock()
-        clock.join()
+        let clock = EventClock.drivenByCaller()
         let (host, device) = SimulatedSerialPort.pair(clock: clock, names: ("/dev/simulated-chainlink", "controller"))
         let controller = SimulatedChainlinkController(port: device, clock: clock, modules: rows * columns,
                                                       rotorSteps: rotorSteps ?? Array(repeating: 2030, count: rows * columns))

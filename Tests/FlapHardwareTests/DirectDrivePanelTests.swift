@@ -1,3 +1,4 @@
+import FlapClocks
 import FlapCore
 import FlapHardware
 import FlapSimulated
@@ -9,7 +10,7 @@ import TestSupport
 /// machine makes these tests slower, never different.
 @Suite(.cleansUp, .serialized, .timeLimit(.minutes(2))) struct DirectDrivePanelTests {
     struct Rig {
-        let clock = EventClock()
+        let clock = EventClock.drivenByCaller()
         let chain: SimulatedShiftRegisterChain
         let engine: SteppingEngine
         let panel: DirectDrivePanel<EventClock>
@@ -19,7 +20,6 @@ import TestSupport
         let origin: EventClock.Instant
 
         init(rows: Int, columns: Int, rotorSteps: [Int]? = nil) async {
-            clock.join()
             size = BoardSize(rows: rows, columns: columns)
             chain = SimulatedShiftRegisterChain(modules: size.count, rotorSteps: rotorSteps ?? Array(repeating: 2030, count: size.count))
             engine = SteppingEngine(io: ShiftRegisterChain(spi: chain, modules: size.count), flaps: 52)
@@ -141,8 +141,7 @@ import TestSupport
     }
 
     @Test func modulesOnGPIOLinesThroughULN2003BoardsMoveTheSameWay() async throws {
-        let clock = EventClock()
-        clock.join()
+        let clock = EventClock.drivenByCaller()
         let board = SimulatedCoilBoard(modules: 2)
         let engine = SteppingEngine(io: CoilLines(lines: board, modules: 2), flaps: 52)
         let origin = clock.now

@@ -47,7 +47,7 @@ import Testing
         }
         #expect(heard == [137, 143])
         var report = await hub.report()
-        _ = try await eventually(within: .seconds(20), every: .milliseconds(10)) {
+        _ = try await eventually(every: .milliseconds(10)) {
             report = await hub.report()
             return report.first?.straps.last?.state == "lost"
         }
@@ -67,7 +67,7 @@ import Testing
         let hub = hub(records, metrics: metrics)
         let running = Task { await hub.run() }
         // Both readings counted: then both have been through the log.
-        _ = try await eventually(within: .seconds(20), every: .milliseconds(10)) {
+        _ = try await eventually(every: .milliseconds(10)) {
             metrics.exposition().contains("flapd_heart_rate_samples_total{sensor=\"ble hci0\"} 2")
         }
         running.cancel()

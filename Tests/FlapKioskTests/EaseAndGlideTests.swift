@@ -1,3 +1,4 @@
+import FlapClocks
 import Testing
 import TestSupport
 import Wematch

@@ -96,7 +96,7 @@ import TestSupport
             // A connection attempt fails while it is away, and the sensor says it tries again.
             #expect(try await recorder.until { $0.notices.contains { $0.contains("cannot connect") && $0.contains("trying again") } })
             try await peer.call("SetInRange", [Self.polar, true])
-            try await peer.waitForStrap(Self.polar, "notifying=True", seconds: 40)
+            try await peer.waitForStrap(Self.polar, "notifying=True")
             try await peer.notify(Self.polar, [0x00, 74])
             #expect(try await recorder.until { $0.samples.last?.bpm == 74 })
             #expect(recorder.state(of: strap(Self.polar)) == .connected)
@@ -141,7 +141,7 @@ import TestSupport
             #expect(try await recorder.until { $0.state(of: nil) == .lost(reason: "Bluetooth adapter hci0 is off", remedy: "`bluetoothctl power on`; `rfkill unblock bluetooth` if it is blocked") })
             #expect(try await recorder.until { if case .lost = $0.state(of: strap(Self.polar)) { true } else { false } })
             try await peer.call("SetPowered", ["hci0", true])
-            try await peer.waitForStrap(Self.polar, "notifying=True", seconds: 40)
+            try await peer.waitForStrap(Self.polar, "notifying=True")
             #expect(try await peer.call("AdapterState", ["hci0"]).hasPrefix("discovering=True"))
             try await peer.notify(Self.polar, [0x00, 66])
             #expect(try await recorder.until { $0.samples.last?.bpm == 66 })

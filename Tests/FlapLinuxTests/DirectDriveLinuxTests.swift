@@ -27,7 +27,7 @@ import Testing
         if let refusal { #expect(refusal.hasPrefix("real-time priority refused")) }
         let panel = DirectDrivePanel(info: PanelInfo(id: "t", size: BoardSize(rows: 1, columns: 4), drum: .chainlink52, motion: .forwardOnly, driver: "spi"),
                                      engine: engine, clock: ContinuousClock(), origin: origin)
-        _ = try await eventually(within: .seconds(30), every: .milliseconds(20)) { engine.modules().allSatisfy { $0.state == .normal && !$0.isMoving && $0.acceleration == 0 } }
+        _ = try await eventually(every: .milliseconds(20)) { engine.modules().allSatisfy { $0.state == .normal && !$0.isMoving && $0.acceleration == 0 } }
         var planner = try FlipPlanner(drum: .chainlink52)
         planner.stepper = engine.profile
         let target = try Board(rows: [[CharacterCode(1)!, CharacterCode(2)!, CharacterCode(3)!, CharacterCode(4)!]])

@@ -21,7 +21,7 @@ import TestSupport
         let peer = try await ChildProcess(try await PythonPeer.python(), [PythonPeer.peersDirectory.appendingPathComponent("pty_peer.py").path])
         teardown { await peer.stop() }
         var path = ""
-        _ = try await eventually(within: .seconds(20), every: .milliseconds(10)) {
+        _ = try await eventually(every: .milliseconds(10)) {
             path = peer.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
             return !path.isEmpty
         }

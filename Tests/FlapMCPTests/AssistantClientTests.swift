@@ -175,7 +175,7 @@ import TestSupport
                                                              "--sensor", "serial=\(path)"])
         teardown { await flapd.stop() }
         // The strap is read and in the room before the assistant asks.
-        let inRoom = try await eventually(within: .seconds(15), every: .milliseconds(100)) {
+        let inRoom = try await eventually(every: .milliseconds(100)) {
             let members = (try await flapd.api.get("/v1/room").object["members"] as? [[String: Any]]) ?? []
             return members.contains { ($0["id"] as? String)?.hasPrefix("k.serial.") == true }
         }

@@ -1,3 +1,4 @@
+import FlapClocks
 import NIOCore
 import Testing
 import TestSupport

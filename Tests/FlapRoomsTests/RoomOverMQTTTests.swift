@@ -16,7 +16,7 @@ import Wematch
     }
 
     func until(_ condition: () async -> Bool) async throws -> Bool {
-        try await eventually(within: .seconds(30), condition)
+        try await eventually(condition)
     }
 
     @Test func twoKiosksSeeTheSameRoom() async throws {

@@ -1,3 +1,4 @@
+import FlapClocks
 import FlapHeartRate
 import FlapHardware
 import FlapMQTTClient
@@ -86,7 +87,7 @@ import Wematch
         #expect(await attic.state().members.count == 1)
         await clock.advance(by: .seconds(1))
         await clock.advance(by: .seconds(1))
-        #expect(try await eventually(within: .seconds(5)) { await attic.state().members.isEmpty })
+        #expect(try await eventually { await attic.state().members.isEmpty })
         running.cancel()
         await running.value
     }

@@ -8,7 +8,7 @@ import TestSupport
     /// Polls /v1/status until `condition` holds for the first panel.
     func panel(of flapd: FlapdProcess, until condition: ([String: Any]) -> Bool) async throws -> [String: Any] {
         var found: [String: Any]?
-        _ = try await eventually(within: .seconds(30), every: .milliseconds(100)) {
+        _ = try await eventually(every: .milliseconds(100)) {
             let status = try await flapd.api.get("/v1/status").object
             found = (status["panels"] as? [[String: Any]])?.first.flatMap { condition($0) ? $0 : nil }
             return found != nil

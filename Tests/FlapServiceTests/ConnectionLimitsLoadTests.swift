@@ -42,7 +42,7 @@ import TestSupport
         #expect(local["heldStillOpen"] as? Int == 0 && (local["heldClosedWithin"] as? Double ?? 99) <= 20, "\(local)")
 
         var now = descriptors()
-        _ = try await eventually(within: .seconds(20), every: .milliseconds(100)) {
+        _ = try await eventually(every: .milliseconds(100)) {
             now = descriptors()
             return now <= baseline + 4
         }

@@ -50,7 +50,7 @@ import Glibc
                 }
             }
             group.addTask {
-                _ = try? await eventually(within: .seconds(90), every: .milliseconds(1)) { await ledger.count >= 400 }
+                _ = try? await eventually(patience: .seconds(90), every: .milliseconds(1)) { await ledger.count >= 400 }
                 first.process.signal(SIGKILL)
             }
         }
@@ -75,7 +75,7 @@ import Glibc
         #expect(Set(slots.compactMap { $0["id"] as? String }) == Set((0..<Self.senders).map { "s\($0)-\(Self.perSender - 1)" }))
         // Nothing was shown twice, across both runs: checked once the panel rests on what it
         // chose, when a second showing would have begun.
-        #expect(try await eventually(within: .seconds(30), every: .milliseconds(50)) { try await Self.idle(second) }, "the panel never came to rest")
+        #expect(try await eventually(every: .milliseconds(50)) { try await Self.idle(second) }, "the panel never came to rest")
         let logs = first.process.stderr + second.process.stderr
         let shown = timesShown(inLog: logs)
         #expect(shown.values.allSatisfy { $0 == 1 }, "shown more than once: \(shown.filter { $0.value > 1 })")

@@ -29,7 +29,7 @@ import TestSupport
         defer { writing.cancel() }
         let flapd = try await FlapdProcess.start(arguments: ["--sensor", "serial=\(path)", "--log-level", "info"])
         var shown = false
-        _ = try await eventually(within: .seconds(10), every: .milliseconds(50)) {
+        _ = try await eventually(every: .milliseconds(50)) {
             let sensors = try await flapd.api.get("/v1/sensors")
             let straps = ((sensors.object["sensors"] as? [[String: Any]])?.first?["straps"] as? [[String: Any]]) ?? []
             shown = straps.first?["bpm"] as? Int == rate

@@ -24,7 +24,7 @@ import Glibc
     /// The entity ids of `device`'s entities, by their unique id's last part, once all are registered.
     func entities(_ home: HomeAssistant, device: String) async throws -> [String: String] {
         var found: [String: String] = [:]
-        try await must(within: 60, every: .milliseconds(500)) {
+        try await must(every: .milliseconds(500)) {
             let registries = try await home.registries()
             guard let deviceID = registries.devices.first(where: { $0.identifiers.contains("mqtt:vestawidget_\(device)") })?.id else { return false }
             found = [:]
@@ -42,10 +42,10 @@ import Glibc
     }
 
     /// Waits for `condition`, recording an issue (here, where it was waited for) when it never comes.
-    func must(within seconds: Int, every interval: Duration, sourceLocation: SourceLocation = #_sourceLocation,
+    func must(every interval: Duration, sourceLocation: SourceLocation = #_sourceLocation,
               _ condition: () async throws -> Bool) async throws {
-        if try await !eventually(within: .seconds(seconds), every: interval, condition) {
-            Issue.record("timed out after \(seconds) s", sourceLocation: sourceLocation)
+        if try await !eventually(every: interval, condition) {
+            Issue.record("timed out after \(minimumPatience)", sourceLocation: sourceLocation)
         }
     }
 
@@ -56,14 +56,14 @@ import Glibc
 
     /// Waits until `entity`'s state satisfies `condition`; returns the last state seen.
     @discardableResult
-    func until(_ home: HomeAssistant, _ entity: String?, within seconds: Int = 30, _ condition: @escaping @Sendable ([String: Any]) -> Bool) async throws -> [String: Any] {
+    func until(_ home: HomeAssistant, _ entity: String?, _ condition: @escaping @Sendable ([String: Any]) -> Bool) async throws -> [String: Any] {
         nonisolated(unsafe) var last: [String: Any] = [:]
-        let met = try await eventually(within: .seconds(seconds), every: .milliseconds(200)) {
+        let met = try await eventually(every: .milliseconds(200)) {
             guard let entity, let state = try await home.state(entity) else { return false }
             last = state
             return condition(state)
         }
-        if !met { Issue.record("\(entity ?? "no entity") did not come to the state expected within \(seconds) s: \(last)") }
+        if !met { Issue.record("\(entity ?? "no entity") did not come to the state expected within \(minimumPatience): \(last)") }
         return last
     }
 
@@ -97,7 +97,7 @@ import Glibc
         // A: B: A from Home Assistant's text: A shows again, each with its receipt.
         for word in ["HELLO HOME", "DINNER", "HELLO HOME"] {
             try await home.call("text", "set_value", ["entity_id": ids["message"]!, "value": word])
-            try await must(within: 30, every: .milliseconds(100)) { try await boardText(flapd).contains(word) }
+            try await must(every: .milliseconds(100)) { try await boardText(flapd).contains(word) }
         }
         let receipts = try await flapd.api.get("/v1/receipts?sender=home-assistant").object["receipts"] as? [[String: Any]] ?? []
         #expect(receipts.count == 3, "\(receipts)")
@@ -108,7 +108,7 @@ import Glibc
         let follower = try await home.follow(ids["displayed"]!, count: 1)
         teardown { await follower.stop() }
         try await home.call("text", "set_value", ["entity_id": ids["message"]!, "value": "MUM IS HOME"])
-        try await must(within: 30, every: .milliseconds(100)) { follower.stdout.split(separator: "\n").count >= 2 }
+        try await must(every: .milliseconds(100)) { follower.stdout.split(separator: "\n").count >= 2 }
         let event = try JSONSerialization.jsonObject(with: Data(follower.stdout.split(separator: "\n")[1].utf8)) as? [String: Any]
         let attributes = event?["attributes"] as? [String: Any] ?? [:]
         #expect(attributes["event_type"] as? String == "displayed" && attributes["sender"] as? String == "home-assistant"
@@ -118,7 +118,7 @@ import Glibc
         // The picture is /v1/board.png's.
         let png = try await flapd.api.get("/v1/board.png").body
         var picture = Data()
-        try await must(within: 30, every: .milliseconds(200)) {
+        try await must(every: .milliseconds(200)) {
             picture = try await home.api.get("/api/image_proxy/\(ids["board_picture"]!)").body
             return picture == png
         }
@@ -152,21 +152,21 @@ import Glibc
         // For a while, then back: an automation's JSON on the text (for ten minutes, so that it is
         // still up when a busy machine has flipped to it; "Clear" ends it).
         try await home.call("text", "set_value", ["entity_id": ids["message"]!, "value": #"{"text": "DOOR OPEN", "duration": 600}"#])
-        try await must(within: 30, every: .milliseconds(100)) { try await boardText(flapd).contains("DOOR OPEN") }
+        try await must(every: .milliseconds(100)) { try await boardText(flapd).contains("DOOR OPEN") }
         let slots = try await flapd.api.get("/v1/slots").object["slots"] as? [[String: Any]] ?? []
         #expect(slots.contains { $0["duration"] as? Int == 600 && $0["sender"] as? String == "home-assistant" }, "\(slots)")
 
         phase("Clear")
         // Clear: every slot emptied, the board blank.
         try await home.call("button", "press", ["entity_id": ids["clear"]!])
-        try await must(within: 30, every: .milliseconds(100)) {
+        try await must(every: .milliseconds(100)) {
             (try await flapd.api.get("/v1/slots").object["slots"] as? [Any])?.isEmpty == true
         }
 
         phase("flapd stopped")
         // flapd stopped: every entity unavailable; started again: back.
         try await home.call("text", "set_value", ["entity_id": ids["message"]!, "value": "STILL HERE"])
-        try await must(within: 30, every: .milliseconds(100)) { try await boardText(flapd).contains("STILL HERE") }
+        try await must(every: .milliseconds(100)) { try await boardText(flapd).contains("STILL HERE") }
         await flapd.stop()
         for object in Self.objects {
             try await until(home, ids[object]) { $0["state"] as? String == "unavailable" }
@@ -182,7 +182,7 @@ import Glibc
         teardown { await renamed.stop() }
         let hall = try await entities(home, device: "hall")
         try await until(home, hall["board"]) { $0["state"] as? String == "STILL HERE" }
-        let gone = try await eventually(within: .seconds(30), every: .milliseconds(500)) {
+        let gone = try await eventually(every: .milliseconds(500)) {
             !(try await home.registries().devices.contains { $0.identifiers.contains("mqtt:vestawidget_wall") })
         }
         #expect(gone, "the old device id's device is still in Home Assistant")
@@ -195,7 +195,7 @@ import Glibc
         teardown { await duo.stop() }
         _ = try await duo.api.postJSON("/v1/messages", #"{"text": "TWO BOARDS"}"#)
         var panelBoards: [String: String] = [:]
-        let devices = try await eventually(within: .seconds(60), every: .milliseconds(500)) {
+        let devices = try await eventually(every: .milliseconds(500)) {
             let registries = try await home.registries()
             panelBoards = [:]
             for panel in ["left", "right"] {
@@ -209,7 +209,7 @@ import Glibc
         #expect(devices, "\(panelBoards)")
         // The right panel shows the message; the left, the first panel of a flapd reading straps
         // over MQTT, is the kiosk's (its room), and has its own board all the same.
-        try await until(home, panelBoards["right"], within: 60) { ($0["state"] as? String)?.contains("TWO BOARDS") == true }
+        try await until(home, panelBoards["right"]) { ($0["state"] as? String)?.contains("TWO BOARDS") == true }
         try await until(home, panelBoards["left"]) { ($0["attributes"] as? [String: Any])?["panel"] as? String == "left" }
 
         phase("A Wematch kiosk")
@@ -218,14 +218,14 @@ import Glibc
                                                              "--room", "lobby", "--sensor", "simulated"])
         teardown { await kiosk.stop() }
         var roomSensors: [String: String] = [:]
-        try await must(within: 60, every: .milliseconds(500)) {
+        try await must(every: .milliseconds(500)) {
             let entities = try await home.registries().entities
             for object in ["room_members", "room_synced"] {
                 roomSensors[object] = entities.first { $0["unique_id"] == "vestawidget_kiosk_\(object)" }?["entity_id"]
             }
             return roomSensors.count == 2
         }
-        let members = try await until(home, roomSensors["room_members"], within: 60) { (($0["state"] as? String).flatMap(Int.init) ?? 0) > 0 }
+        let members = try await until(home, roomSensors["room_members"]) { (($0["state"] as? String).flatMap(Int.init) ?? 0) > 0 }
         try await until(home, roomSensors["room_synced"]) { ($0["state"] as? String).flatMap(Int.init) != nil }
         #expect((members["attributes"] as? [String: Any])?["room"] as? String == "lobby", "\(members)")
         // Every state but its context, whose ULIDs (random base-32 letters) spell "bpm" in a few runs in a hundred.

@@ -27,11 +27,11 @@ import TestSupport
         let first = try watch(flapd, seconds: 25)
         teardown { await first.stop() }
         // Watching once the board as it is has come.
-        _ = try await eventually(within: .seconds(10)) { first.stdout.contains("event: board") }
+        _ = try await eventually { first.stdout.contains("event: board") }
         let before = Date().timeIntervalSince1970 * 1000
         _ = try await flapd.api.postJSON("/v1/messages", #"{"id": "e1", "text": "LIVE"}"#)
         var seen: [(String, [String: Any])] = []
-        _ = try await eventually(within: .seconds(24), every: .milliseconds(100)) {
+        _ = try await eventually(every: .milliseconds(100)) {
             seen = events(first.stdout)
             return seen.contains(where: { $0.0 == "board" && "\($0.1["codes"] ?? "")".contains("12") })
         }
@@ -60,12 +60,12 @@ import TestSupport
         // Column by column, ten seconds apart (the longest step there is): the motion lasts 220 s,
         // so a watcher started on however busy a machine joins while it runs (the test ends first).
         _ = try await flapd.api.postJSON("/v1/messages", #"{"id": "e2", "text": "ZZZZZZZZZZZZZZZZZZZZZZ", "transition": {"strategy": "column", "stepIntervalMs": 10000}}"#)
-        let moving = try await eventually(within: .seconds(2), every: .milliseconds(20)) { (try await flapd.api.get("/v1/board").object["panels"] as? [[String: Any]])?.first?["moving"] as? Bool == true }
+        let moving = try await eventually(every: .milliseconds(20)) { (try await flapd.api.get("/v1/board").object["panels"] as? [[String: Any]])?.first?["moving"] as? Bool == true }
         #expect(moving)
         let late = try watch(flapd, seconds: 10)
         teardown { await late.stop() }
         var joined: [(String, [String: Any])] = []
-        _ = try await eventually(within: .seconds(3), every: .milliseconds(30)) {
+        _ = try await eventually(every: .milliseconds(30)) {
             joined = events(late.stdout)
             return joined.count >= 2
         }
@@ -80,9 +80,9 @@ import TestSupport
         // two (a guard against a hang, whatever the machine's load).
         let watchers = try (0..<3).map { _ in try watch(flapd, seconds: 600) }
         teardown { for watcher in watchers { await watcher.stop() } }
-        _ = try await eventually(within: .seconds(5), every: .milliseconds(50)) { watchers.allSatisfy { $0.stdout.contains("event: board") } }
+        _ = try await eventually(every: .milliseconds(50)) { watchers.allSatisfy { $0.stdout.contains("event: board") } }
         #expect(await flapd.terminate() == 0, "flapd waited for its watchers")
-        for watcher in watchers { #expect(await watcher.wait(timeout: .seconds(60)) != nil, "a watcher's stream did not end") }
+        for watcher in watchers { #expect(await watcher.wait() != nil, "a watcher's stream did not end") }
     }
 
     /// Pages that leave while the board is still: their connections are let go within 30 s
@@ -102,7 +102,7 @@ import TestSupport
         #expect(churn.stdoutText.hasPrefix("closed 240"), "\(churn.stdoutText)\(churn.stderrText)")
         let afterClose = descriptors()
         var now = afterClose
-        _ = try await eventually(within: .seconds(30), every: .milliseconds(500)) {
+        _ = try await eventually(every: .milliseconds(500)) {
             now = descriptors()
             return now <= baseline + 4
         }

@@ -16,7 +16,7 @@ import TestSupport
         teardown { await broker.stop() }
         let flapd = try await FlapdProcess.start(arguments: ["--no-sound", "--rate-limit", "0", "--mqtt", "mqtt://127.0.0.1:\(broker.port)", "--device-id", "stream"])
         teardown { await flapd.stop() }
-        _ = try await eventually(within: .seconds(20), every: .milliseconds(10)) { flapd.process.stderr.contains("connected to the MQTT broker") }
+        _ = try await eventually(every: .milliseconds(10)) { flapd.process.stderr.contains("connected to the MQTT broker") }
 
         let base = Date()
         let published = Counter()
@@ -41,10 +41,10 @@ import TestSupport
             }
             group.addTask {
                 for (n, threshold) in [200, 450, 700].enumerated() {
-                    _ = try await eventually(within: .seconds(60), every: .milliseconds(5)) { published.value >= threshold }
+                    _ = try await eventually(every: .milliseconds(5)) { published.value >= threshold }
                     try await broker.restart()
                     // Each restart with flapd connected: wait for it to come back first.
-                    _ = try await eventually(within: .seconds(10), every: .milliseconds(10)) {
+                    _ = try await eventually(every: .milliseconds(10)) {
                         flapd.process.stderr.components(separatedBy: "connected to the MQTT broker").count - 1 >= n + 2
                     }
                 }
@@ -56,7 +56,7 @@ import TestSupport
 
         // Every message reaches flapd's inbox: 1 000 receipts.
         var total = 0
-        _ = try await eventually(within: .seconds(30), every: .milliseconds(50)) {
+        _ = try await eventually(every: .milliseconds(50)) {
             let receipts = try await flapd.api.get("/v1/status").object["receipts"] as? [String: Int] ?? [:]
             total = receipts.values.reduce(0, +)
             return total >= Self.senders * Self.perSender

@@ -20,7 +20,7 @@ import Glibc
     @Test(arguments: [1, 2]) func aKilledFlapdLosesNoAcknowledgedMessageAndShowsNoneTwice(qos: Int) async throws {
         let logs = try await Self.burstWithKills(qos: qos) { flapd, acknowledged in
             // flapd takes what the broker kept for it, then every acknowledged message has a receipt.
-            _ = try await eventually(within: .seconds(60), every: .milliseconds(20)) { try await Self.committed(flapd) >= acknowledged.count }
+            _ = try await eventually(every: .milliseconds(20)) { try await Self.committed(flapd) >= acknowledged.count }
             #expect(try await Self.committed(flapd) == acknowledged.count)
             var lost: [String] = []
             for id in acknowledged where try await flapd.api.get("/v1/receipts/\(id)").status != 200 { lost.append(id) }
@@ -38,7 +38,7 @@ import Glibc
         _ = try await Self.burstWithKills(qos: 1, idPrefix: "-") { flapd, acknowledged in
             // Every message once: as many committed as were published, each sender's texts all there, none twice.
             let total = Self.publishers * Self.perPublisher
-            _ = try await eventually(within: .seconds(60), every: .milliseconds(20)) { try await Self.committed(flapd) >= total }
+            _ = try await eventually(every: .milliseconds(20)) { try await Self.committed(flapd) >= total }
             #expect(try await Self.committed(flapd) == total, "a redelivery was taken as a new message")
             for publisher in 0..<Self.publishers {
                 let receipts = try await flapd.api.get("/v1/receipts?sender=sender\(publisher)&limit=500").object["receipts"] as? [[String: Any]] ?? []
@@ -70,20 +70,20 @@ import Glibc
 
         var logs = ""
         for threshold in Self.kills {
-            _ = try await eventually(within: .seconds(10), every: .milliseconds(10)) { try await Self.committed(flapd) >= threshold }
+            _ = try await eventually(every: .milliseconds(10)) { try await Self.committed(flapd) >= threshold }
             flapd.process.signal(SIGKILL)
             #expect(await flapd.process.wait() == 128 + SIGKILL)
             logs += flapd.process.stderr
             flapd = try await Self.start(state: state, arguments: arguments)
         }
-        _ = try await eventually(within: .seconds(150), every: .milliseconds(100)) { peer.stdout.contains("done") }
+        _ = try await eventually(patience: .seconds(150), every: .milliseconds(100)) { peer.stdout.contains("done") }
         let acknowledged = Set(((try? String(contentsOfFile: ackedFile, encoding: .utf8)) ?? "").split(separator: "\n").map(String.init))
         let total = Self.publishers * Self.perPublisher
         #expect(acknowledged.count == total, "the publishers were acknowledged \(acknowledged.count) of \(total): \(peer.stdout)")
         try await check(flapd, acknowledged)
 
         // Once the panel rests on what it chose, a second showing would have begun.
-        #expect(try await eventually(within: .seconds(30), every: .milliseconds(50)) { try await CrashSafetyTests.idle(flapd) }, "the panel never came to rest")
+        #expect(try await eventually(every: .milliseconds(50)) { try await CrashSafetyTests.idle(flapd) }, "the panel never came to rest")
         await flapd.stop()
         logs += flapd.process.stderr
         let shown = timesShown(inLog: logs)
@@ -93,7 +93,7 @@ import Glibc
 
     static func start(state: String, arguments: [String]) async throws -> FlapdProcess {
         let flapd = try await FlapdProcess.start(stateDirectory: state, arguments: arguments)
-        _ = try await eventually(within: .seconds(10), every: .milliseconds(10)) { flapd.process.stderr.contains("connected to the MQTT broker") }
+        _ = try await eventually(every: .milliseconds(10)) { flapd.process.stderr.contains("connected to the MQTT broker") }
         return flapd
     }
 

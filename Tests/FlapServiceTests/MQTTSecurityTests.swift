@@ -30,7 +30,7 @@ import TestSupport
     }
 
     func waitForLog(_ flapd: FlapdProcess, _ text: String) async throws -> Bool {
-        try await eventually(within: .seconds(10)) { flapd.process.stderr.contains(text) }
+        try await eventually { flapd.process.stderr.contains(text) }
     }
 
     @Test func tlsWithTheTestCA() async throws {
@@ -55,7 +55,7 @@ import TestSupport
         let published = try await ProcessRunner.run("/usr/bin/mosquitto_pub", ["-p", "\(tlsPort)", "--cafile", "\(directory)/ca.crt", "-q", "1",
                                                                           "-t", "vestawidget/secure/message", "-m", #"{"id": "t1", "text": "TLS"}"#])
         #expect(published.status == 0, "\(published.stderrText)")
-        _ = try await eventually(within: .seconds(20), every: .milliseconds(20)) { try await flapd.api.get("/v1/receipts/t1").status == 200 }
+        _ = try await eventually(every: .milliseconds(20)) { try await flapd.api.get("/v1/receipts/t1").status == 200 }
         #expect(try await flapd.api.get("/v1/receipts/t1").status == 200)
 
         // A CA that did not sign the broker's certificate: refused, said, retried; flapd stays up.

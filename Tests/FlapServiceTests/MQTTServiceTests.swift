@@ -41,7 +41,7 @@ import Glibc
             client.start()
             // 40 s, as `until`: at the start of the suite a dozen brokers and flapd processes start
             // on two cores at once (one CI run took more than 10 s here).
-            guard try await eventually(within: .seconds(40), every: .milliseconds(10), { ready.isSet }) else {
+            guard try await eventually(every: .milliseconds(10), { ready.isSet }) else {
                 throw PeerError("the watcher's subscriptions were not in place within 40 s")
             }
         }
@@ -57,7 +57,7 @@ import Glibc
         /// Waits until `condition` holds for what has arrived (up to 40 s: several flapd processes
         /// may be starting on two busy cores).
         func until(_ what: String, _ condition: @Sendable (Watcher) -> Bool) async throws {
-            if try await eventually(within: .seconds(40), every: .milliseconds(10), { condition(self) }) { return }
+            if try await eventually(every: .milliseconds(10), { condition(self) }) { return }
             Issue.record("timed out waiting for \(what); got \(messages.map { "\($0.topic) \(String(decoding: $0.payload, as: UTF8.self))" })")
         }
     }
@@ -86,7 +86,7 @@ import Glibc
         defer { watcher.stop() }
         let flapd = try await flapd(broker, device: "huge")
         teardown { await flapd.stop() }
-        _ = try await eventually(within: .seconds(20), every: .milliseconds(10)) { flapd.process.stderr.contains("connected to the MQTT broker") }
+        _ = try await eventually(every: .milliseconds(10)) { flapd.process.stderr.contains("connected to the MQTT broker") }
         for size in [300_000, 2_000_000] {
             let file = FileManager.default.temporaryDirectory.appendingPathComponent("payload-\(UUID().uuidString)").path
             defer { try? FileManager.default.removeItem(atPath: file) }
@@ -218,13 +218,13 @@ import Glibc
         await first.stop()
         let second = try await flapd(broker, device: "hall")
         teardown { await second.stop() }
-        _ = try await eventually(within: .seconds(20), every: .milliseconds(20)) { try await second.api.get("/v1/receipts/k1").status == 200 }
+        _ = try await eventually(every: .milliseconds(20)) { try await second.api.get("/v1/receipts/k1").status == 200 }
         #expect(try await second.api.get("/v1/receipts/k1").status == 200)
         // A slot message names the topic's sender, not another.
         try await publish(broker, "vestawidget/hall/slot/kitchen", #"{"id": "k2", "sender": {"id": "garage"}, "text": "X"}"#, retain: true)
         try await watcher.until("k2 rejected") { $0.json(on: "vestawidget/hall/receipt").contains { $0["id"] as? String == "k2" && $0["status"] as? String == "rejected" } }
         try await publish(broker, "vestawidget/hall/slot/kitchen", "", retain: true)
-        _ = try await eventually(within: .seconds(20), every: .milliseconds(20)) { (try await second.api.get("/v1/slots").object["slots"] as? [Any])?.isEmpty == true }
+        _ = try await eventually(every: .milliseconds(20)) { (try await second.api.get("/v1/slots").object["slots"] as? [Any])?.isEmpty == true }
         #expect((try await second.api.get("/v1/slots").object["slots"] as? [Any])?.isEmpty == true)
     }
 
@@ -305,7 +305,7 @@ import Glibc
         }
         // Home Assistant's text entity sends plain text to ha/set.
         try await publish(broker, "vestawidget/newname/ha/set", "from home assistant")
-        _ = try await eventually(within: .seconds(20), every: .milliseconds(20)) { (try await renamed.api.get("/v1/slots").object["slots"] as? [[String: Any]])?.first?["sender"] as? String == "home-assistant" }
+        _ = try await eventually(every: .milliseconds(20)) { (try await renamed.api.get("/v1/slots").object["slots"] as? [[String: Any]])?.first?["sender"] as? String == "home-assistant" }
         #expect((try await renamed.api.get("/v1/slots").object["slots"] as? [[String: Any]])?.first?["sender"] as? String == "home-assistant")
 
         // A display retired for good: flapctl forget clears what the broker keeps for it.

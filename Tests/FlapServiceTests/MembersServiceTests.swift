@@ -86,13 +86,13 @@ import TestSupport
         let cookie = try #require(mum.headers["Cookie"])
         let stream = try ChildProcess("/usr/bin/curl", ["-sN", "--max-time", "60", "-H", "Cookie: \(cookie)", "http://127.0.0.1:\(flapd.apiPort)/v1/events"])
         teardown { await stream.stop() }
-        _ = try await eventually(within: .seconds(20), every: .milliseconds(50)) { stream.stdout.contains("event: board") }
+        _ = try await eventually(every: .milliseconds(50)) { stream.stdout.contains("event: board") }
         let before = try await owner.get("/v1/slots").object["slots"] as? [[String: Any]] ?? []
         #expect(before.contains { $0["sender"] as? String == "mum" }, "her message is on the board: \(before)")
         #expect(try await owner.delete("/v1/members/\(memberID)?message=sometimes").status == 400)
         let removed = try await owner.delete("/v1/members/\(memberID)?message=clear")
         #expect(removed.status == 200 && removed.object["message"] as? String == "cleared" && removed.object["undoUntil"] is String, "\(removed.text)")
-        _ = try await eventually(within: .seconds(20), every: .milliseconds(50)) { stream.stdout.contains("event: signed-out") }
+        _ = try await eventually(every: .milliseconds(50)) { stream.stdout.contains("event: signed-out") }
         #expect(stream.stdout.contains("The board's owner removed you (Mum)"), "\(stream.stdout)")
         let refused = try await mum.get("/v1/board")
         #expect(refused.status == 401 && refused.object["reason"] as? String == "removed" && refused.error.contains("ask them for a new link"), "\(refused.text)")

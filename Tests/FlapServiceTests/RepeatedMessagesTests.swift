@@ -11,7 +11,7 @@ import TestSupport
 
     /// Waits until the first panel rests on a board whose text holds `text`.
     static func shows(_ flapd: FlapdProcess, _ text: String) async throws -> Bool {
-        try await eventually(within: .seconds(40), every: .milliseconds(100)) {
+        try await eventually(every: .milliseconds(100)) {
             let panel = (try await flapd.api.get("/v1/board").object["panels"] as? [[String: Any]])?.first
             return panel?["moving"] as? Bool == false && (panel?["text"] as? [String])?.joined(separator: "/").contains(text) == true
         }
@@ -46,7 +46,7 @@ import TestSupport
         for code in [1, 2, 1] {
             let reply = try await local.postJSON("/local-api/message", "\(rows(code))")
             #expect(reply.status == 201)
-            let shown = try await eventually(within: .seconds(40), every: .milliseconds(100)) {
+            let shown = try await eventually(every: .milliseconds(100)) {
                 try await local.get("/local-api/message").object["message"] as? [[Int]] == rows(code)
             }
             #expect(shown, "the board never showed rows of \(code)")
@@ -112,12 +112,12 @@ import TestSupport
     @Test func aLostAnswerIsAskedAgainWithTheSameIdempotencyKey() async throws {
         let peer = try ChildProcess(try await PythonPeer.python(), [PythonPeer.peersDirectory.appendingPathComponent("lossy_flapd.py").path])
         teardown { await peer.stop() }
-        #expect(try await eventually(within: .seconds(10), every: .milliseconds(20)) { peer.stdout.contains("\n") })
+        #expect(try await eventually(every: .milliseconds(20)) { peer.stdout.contains("\n") })
         let port = try #require(peer.stdout.split(separator: "\n").first.map(String.init))
         let sent = try await ProcessRunner.run(ProcessRunner.builtProduct("flapctl"), ["send", "--sender", "kitchen", "DINNER READY"],
                                                environment: ["FLAPD_URL": "http://127.0.0.1:\(port)", "FLAPD_API_KEY": "k", "PATH": "/usr/bin:/bin"])
         #expect(sent.status == 0 && sent.stdoutText == "m-0123456789abcdef0123456789abcdef\n", "\(sent.stdoutText) \(sent.stderrText)")
-        #expect(try await eventually(within: .seconds(10), every: .milliseconds(20)) { peer.stdout.split(separator: "\n").count >= 2 })
+        #expect(try await eventually(every: .milliseconds(20)) { peer.stdout.split(separator: "\n").count >= 2 })
         let keys = try #require(try JSONSerialization.jsonObject(with: Data(peer.stdout.split(separator: "\n")[1].utf8)) as? [String])
         #expect(keys.count == 2 && keys[0] == keys[1] && keys[0].count >= 16, "\(keys)")
     }

@@ -10,7 +10,7 @@ import Wematch
     /// The member ids `kiosk` sees, once `condition` holds of them (nil if it never does).
     func members(_ kiosk: FlapdProcess, until condition: ([String]) -> Bool) async throws -> [String]? {
         var found: [String]?
-        _ = try await eventually(within: .seconds(20), every: .milliseconds(100)) {
+        _ = try await eventually(every: .milliseconds(100)) {
             let reply = try await kiosk.api.get("/v1/room")
             let ids = (reply.object["members"] as? [[String: Any]] ?? []).compactMap { $0["id"] as? String }
             found = reply.status == 200 && condition(ids) ? ids : nil
@@ -56,7 +56,7 @@ import Wematch
         _ = try await b.api.delete("/v1/room")
         _ = try await c.api.delete("/v1/room")
         var ended = false
-        _ = try await eventually(within: .seconds(20), every: .milliseconds(100)) {
+        _ = try await eventually(every: .milliseconds(100)) {
             let again = try await a.api.post("/v1/room", json: ["code": code])
             ended = [404, 409].contains(again.status)
             return ended

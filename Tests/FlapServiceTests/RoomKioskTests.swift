@@ -31,7 +31,7 @@ import TestSupport
         // Each kiosk's three simulated straps are members; every kiosk sees all nine the same way.
         var agreed = false
         var last: [View?] = []
-        _ = try await eventually(within: .seconds(15), every: .milliseconds(100)) {
+        _ = try await eventually(every: .milliseconds(100)) {
             last = []
             for kiosk in kiosks { last.append(try await view(kiosk)) }
             agreed = last.allSatisfy { $0 == last[0] } && last[0]?.members.count == 9
@@ -62,7 +62,7 @@ import TestSupport
         // SIGKILL: no goodbye; the broker publishes each member's will and the others drop them.
         kiosks[2].process.signal(SIGKILL)
         var gone = false
-        _ = try await eventually(within: .seconds(10), every: .milliseconds(100)) {
+        _ = try await eventually(every: .milliseconds(100)) {
             let views = [try await view(kiosks[0]), try await view(kiosks[1])]
             gone = views.allSatisfy { $0?.members.count == 6 && $0?.members.allSatisfy { !$0.hasPrefix("k2.") } == true }
             return gone
@@ -79,7 +79,7 @@ import TestSupport
         let kiosk = try await FlapdProcess.kiosk("crowd", broker: broker, people: 21, room: "lobby")
         teardown { await kiosk.stop() }
         var full = false
-        _ = try await eventually(within: .seconds(15), every: .milliseconds(100)) {
+        _ = try await eventually(every: .milliseconds(100)) {
             let room = try await kiosk.api.get("/v1/room").object
             full = (room["members"] as? [Any])?.count == 20 && (room["waiting"] as? [String])?.count == 1
             return full
@@ -107,7 +107,7 @@ import TestSupport
 
         var agreed = false
         var last: [View?] = []
-        _ = try await eventually(within: .seconds(20), every: .milliseconds(100)) {
+        _ = try await eventually(every: .milliseconds(100)) {
             last = [try await view(a), try await view(b)]
             agreed = last[0] == last[1] && last[0]?.members.count == 6
             return agreed
@@ -117,7 +117,7 @@ import TestSupport
 
         // Site B's kiosk dies: its broker publishes the wills, the bridge carries them to site A.
         b.process.signal(SIGKILL)
-        let gone = try await eventually(within: .seconds(10), every: .milliseconds(100)) { try await view(a).map { $0.members.count == 3 && $0.members.allSatisfy { $0.hasPrefix("sa.") } } ?? false }
+        let gone = try await eventually(every: .milliseconds(100)) { try await view(a).map { $0.members.count == 3 && $0.members.allSatisfy { $0.hasPrefix("sa.") } } ?? false }
         #expect(gone)
     }
 }

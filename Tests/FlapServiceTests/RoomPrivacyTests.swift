@@ -40,14 +40,14 @@ import TestSupport
 
         // B sees A's member, synced with no one of its own rates.
         var seen = false
-        _ = try await eventually(within: .seconds(15), every: .milliseconds(100)) {
+        _ = try await eventually(every: .milliseconds(100)) {
             let members = (try await b.api.get("/v1/room").object["members"] as? [[String: Any]]) ?? []
             seen = members.contains { ($0["id"] as? String)?.hasPrefix("a.serial.") == true }
             return seen
         }
         #expect(seen)
         // B's panel shows the room (its policy with --room and no file): wait for the summary to land.
-        let summary = try await eventually(within: .seconds(30), every: .milliseconds(100)) { try await b.api.get("/v1/board").text.contains("HERE") }
+        let summary = try await eventually(every: .milliseconds(100)) { try await b.api.get("/v1/board").text.contains("HERE") }
         #expect(summary)
         var answers: [String] = []
         // The web page's plot: places as fractions of the axes, for drawing only.

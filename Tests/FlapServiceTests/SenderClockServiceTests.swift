@@ -7,7 +7,7 @@ import TestSupport
 @Suite(.cleansUp, .timeLimit(.minutes(2))) struct SenderClockServiceTests {
     /// Waits (up to 20 s) until the board's text holds `text`.
     func board(_ flapd: FlapdProcess, shows text: String) async throws -> Bool {
-        try await eventually(within: .seconds(20), every: .milliseconds(50)) { try await flapd.api.get("/v1/board").text.contains(text) }
+        try await eventually(every: .milliseconds(50)) { try await flapd.api.get("/v1/board").text.contains(text) }
     }
 
     /// A 6×22 board with `word` on its third row, as Local API codes.
@@ -46,13 +46,13 @@ import TestSupport
         // Over MQTT: a far-future message is answered with the warning in its receipt, and the next is shown.
         let receipts = try ChildProcess("/usr/bin/stdbuf", ["-oL", "/usr/bin/mosquitto_sub", "-d", "-p", "\(broker.port)", "-t", "vestawidget/clock/receipt", "-W", "20"])
         teardown { await receipts.stop() }
-        _ = try await eventually(within: .seconds(20), every: .milliseconds(20)) { receipts.stdout.contains("SUBACK") }
+        _ = try await eventually(every: .milliseconds(20)) { receipts.stdout.contains("SUBACK") }
         #expect(receipts.stdout.contains("SUBACK"))
         let publish = ["-p", "\(broker.port)", "-q", "1", "-t", "vestawidget/clock/message", "-m"]
         _ = try await ProcessRunner.run("/usr/bin/mosquitto_pub", publish + [#"{"id": "f2", "text": "LATER", "createdAt": "9999-12-31T23:59:59Z", "sender": {"id": "far"}}"#])
         _ = try await ProcessRunner.run("/usr/bin/mosquitto_pub", publish + [#"{"id": "m1", "text": "BY MQTT", "sender": {"id": "broker-sender"}}"#])
         #expect(try await board(flapd, shows: "BY MQTT"))
-        let warned = try await eventually(within: .seconds(10), every: .milliseconds(50)) { receipts.stdout.split(separator: "\n").contains { $0.contains(#""id":"f2""#) && $0.contains("ahead of flapd's clock") } }
+        let warned = try await eventually(every: .milliseconds(50)) { receipts.stdout.split(separator: "\n").contains { $0.contains(#""id":"f2""#) && $0.contains("ahead of flapd's clock") } }
         #expect(warned, "\(receipts.stdout)")
 
         // And over HTTP again, from anyone.

@@ -26,14 +26,14 @@ import Glibc
         #expect(try await api.postJSON("/v1/messages", #"{"id": "s1", "text": "ZZ"}"#).status == 202)
         // The sound state while the board moves: never unavailable (the device works).
         var states: Set<String> = []
-        _ = try await eventually(within: .seconds(12), every: .milliseconds(20)) {
+        _ = try await eventually(every: .milliseconds(20)) {
             let sound = try await api.get("/v1/status").object["sound"] as? [String: Any] ?? [:]
             states.insert(sound["state"] as? String ?? "?")
             return try await api.get("/v1/receipts/s1").object["status"] as? String == "displayed"
         }
         #expect(states.isSubset(of: ["idle", "playing"]), "\(states)")
         // The stream is released after half a second of silence; the file plugin writes on close.
-        _ = try await eventually(within: .seconds(20), every: .milliseconds(20)) { (try await api.get("/v1/status").object["sound"] as? [String: Any])?["state"] as? String == "idle" }
+        _ = try await eventually(every: .milliseconds(20)) { (try await api.get("/v1/status").object["sound"] as? [String: Any])?["state"] as? String == "idle" }
         flapd.signal(SIGTERM)
         #expect(await flapd.wait() == 0)
         let bytes = try Data(contentsOf: URL(fileURLWithPath: raw))

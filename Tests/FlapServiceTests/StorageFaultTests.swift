@@ -73,7 +73,7 @@ struct StorageFaultTests {
         #expect(flapd.process.stderr.contains("path=\(disk.path)/inbox.sqlite") && flapd.process.stderr.contains("free="))
         // The board goes on: it comes to rest on the message it was moving to, whose record waits.
         var moving = true
-        _ = try await eventually(within: .seconds(20), every: .milliseconds(50)) {
+        _ = try await eventually(every: .milliseconds(50)) {
             let panels = try await api.get("/v1/status").object["panels"] as? [[String: Any]] ?? []
             moving = panels.first?["moving"] as? Bool ?? true
             return !moving
@@ -84,7 +84,7 @@ struct StorageFaultTests {
         // Space comes back: everything resumes by itself, the waiting record first.
         try disk.free()
         var recorded: String?
-        _ = try await eventually(within: .seconds(20), every: .milliseconds(50)) {
+        _ = try await eventually(every: .milliseconds(50)) {
             recorded = try await api.get("/v1/receipts/rests-while-full").object["status"] as? String
             return recorded == "displayed"
         }
@@ -140,7 +140,7 @@ struct StorageFaultTests {
 
     /// Waits (up to 20 s) for `id`'s receipt.
     static func receipt(_ id: String, from flapd: FlapdProcess) async throws -> Bool {
-        try await eventually(within: .seconds(20), every: .milliseconds(50)) { try await flapd.api.get("/v1/receipts/\(id)").status == 200 }
+        try await eventually(every: .milliseconds(50)) { try await flapd.api.get("/v1/receipts/\(id)").status == 200 }
     }
 
     @Test func aDiskThatFailsIntoReadOnlyIsNamedAndTheBoardKeepsShowing() async throws {
@@ -169,7 +169,7 @@ struct StorageFaultTests {
         try await disk.remount(readOnly: true)
         let second = try ChildProcess(ProcessRunner.builtProduct("flapd"),
                                       ["--simulate", "--state-dir", disk.path, "--api-port", "0", "--https-port", "0", "--local-api-port", "0", "--api-key", "k", "--no-sound"])
-        let status = await second.wait(timeout: .seconds(120))
+        let status = await second.wait(patience: .seconds(120))
         #expect(status != nil && status != 0)
         #expect(second.stderr.contains("read-only") && second.stderr.contains(disk.path), "\(second.stderr)")
         #expect(second.stderr.contains("remount"), "says what to do: \(second.stderr)")

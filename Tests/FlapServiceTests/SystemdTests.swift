@@ -109,7 +109,7 @@ import Glibc
     /// under a second, but sd_notify blocked on a full queue once made it never come.
     func stop(_ flapd: ChildProcess) async -> Int32? {
         flapd.signal(SIGTERM)
-        return await flapd.wait(timeout: .seconds(120))
+        return await flapd.wait(patience: .seconds(120))
     }
 
     @Test func readyWatchdogAndAGracefulStop() async throws {

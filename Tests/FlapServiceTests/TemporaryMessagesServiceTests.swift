@@ -18,7 +18,7 @@ import Glibc
     @Test func aTemporaryMessageOutlivesASIGKILLAndGivesTheBoardBackOnTime() async throws {
         let first = try await FlapdProcess.start()
         #expect(try await first.api.post("/v1/messages", json: ["id": "home", "sender": ["id": "kitchen"], "text": "WELCOME HOME"]).status == 202)
-        _ = try await eventually(within: .seconds(30), every: .milliseconds(100)) { try await Self.shownMessage(first) == "home" }
+        _ = try await eventually(every: .milliseconds(100)) { try await Self.shownMessage(first) == "home" }
 
         let flapctl = ProcessRunner.builtProduct("flapctl")
         let connection = ["--url", "http://127.0.0.1:\(first.apiPort)", "--api-key", first.apiKey]
@@ -45,7 +45,7 @@ import Glibc
         let keptIDs = try await Self.slotIDs(second)
         if Date() < expiresAt - 1 { #expect(keptIDs.contains("door-open"), "slots after the restart: \(keptIDs)") }
         var backAt: Date?
-        _ = try await eventually(within: .seconds(180), every: .milliseconds(100)) {
+        _ = try await eventually(patience: .seconds(180), every: .milliseconds(100)) {
             let shown = try await Self.shownMessage(second)
             if shown == "home" { backAt = Date() }
             return backAt != nil
@@ -67,7 +67,7 @@ import Glibc
         let refused = try await flapd.api.post("/v1/messages", json: ["text": "DOOR OPEN", "duration": 5])
         #expect(refused.status == 400 && refused.text.contains("must be 10 to 43200 seconds"), "\(refused.text)")
         #expect(try await flapd.api.post("/v1/messages", json: ["id": "alert", "text": "DOOR OPEN", "duration": 3600]).status == 202)
-        _ = try await eventually(within: .seconds(30), every: .milliseconds(100)) { try await Self.shownMessage(flapd) == "alert" }
+        _ = try await eventually(every: .milliseconds(100)) { try await Self.shownMessage(flapd) == "alert" }
         let flapctl = ProcessRunner.builtProduct("flapctl")
         let connection = ["--url", "http://127.0.0.1:\(flapd.apiPort)", "--api-key", flapd.apiKey]
         let listed = try await ProcessRunner.run(flapctl, ["slots"] + connection)
@@ -75,7 +75,7 @@ import Glibc
         let ended = try await ProcessRunner.run(flapctl, ["slots", "--end-temporary"] + connection)
         #expect(ended.status == 0 && ended.stdoutText == "ended the temporary message\n", "\(ended.stderrText)")
         #expect(try await flapd.api.delete("/v1/temporary").status == 404)
-        let back = try await eventually(within: .seconds(30), every: .milliseconds(100)) { try await Self.shownMessage(flapd) == "home" }
+        let back = try await eventually(every: .milliseconds(100)) { try await Self.shownMessage(flapd) == "home" }
         #expect(back)
     }
 }

@@ -34,14 +34,14 @@ import TestSupport
         teardown { await flapd.stop() }
         let accepted = try await flapd.api.postJSON("/v1/messages", #"{"id": "v1", "text": "HELLO WALL"}"#)
         #expect(accepted.status == 202)
-        let shown = try await eventually(within: .seconds(10), every: .milliseconds(100)) { text(try await board.log().board).contains("HELLO WALL") }
+        let shown = try await eventually(every: .milliseconds(100)) { text(try await board.log().board).contains("HELLO WALL") }
         #expect(shown)
         let writes = try await board.writes()
         #expect(writes.count == 1 && writes[0].api == "local" && writes[0].status == "201")
         // A message's own transition goes to the board as the Local API takes it.
         _ = try await flapd.api.postJSON("/v1/messages", #"{"id": "v1b", "text": "SWEEP", "transition": {"strategy": "column", "stepSize": 2, "stepIntervalMs": 100}}"#)
         var swept: FakeVestaboard.Request?
-        _ = try await eventually(within: .seconds(10), every: .milliseconds(100)) {
+        _ = try await eventually(every: .milliseconds(100)) {
             swept = try await board.writes().first { $0.body.contains("\"strategy\":\"column\"") }
             return swept != nil
         }
@@ -59,13 +59,13 @@ import TestSupport
         // Laid out at 3×15; the hearts are flap 62, the Note's heart, whatever their colour.
         #expect(try await flapd.api.postJSON("/v1/messages", #"{"id": "n1", "text": "I ❤️ YOU 💙"}"#).status == 202)
         var rows: [[Int]] = []
-        _ = try await eventually(within: .seconds(10), every: .milliseconds(100)) {
+        _ = try await eventually(every: .milliseconds(100)) {
             rows = try await board.log().board
             return rows.joined().contains(62)
         }
         #expect(rows.count == 3 && rows.allSatisfy { $0.count == 15 } && rows.joined().filter { $0 == 62 }.count == 2, "\(rows)")
         var panel: [String: Any] = [:]
-        _ = try await eventually(within: .seconds(20), every: .milliseconds(100)) {
+        _ = try await eventually(every: .milliseconds(100)) {
             panel = (try await flapd.api.get("/v1/board").object["panels"] as? [[String: Any]])?.first ?? [:]
             return panel["moving"] as? Bool == false
         }
@@ -83,7 +83,7 @@ import TestSupport
         let source = try await flapd(url: target.localAPIBase, key: key)
         teardown { await source.stop() }
         _ = try await source.api.postJSON("/v1/messages", #"{"id": "v2", "text": "FROM THE OTHER ONE"}"#)
-        let shown = try await eventually(within: .seconds(20), every: .milliseconds(100)) { try await target.api.get("/v1/board").text.contains("FROM THE OTHER ONE") }
+        let shown = try await eventually(every: .milliseconds(100)) { try await target.api.get("/v1/board").text.contains("FROM THE OTHER ONE") }
         #expect(shown)
     }
 
@@ -113,7 +113,7 @@ import TestSupport
         try await board.fail("401")
         _ = try await flapd.api.postJSON("/v1/messages", #"{"id": "q1", "text": "TRY AGAIN"}"#)
         var failed: [String: Any]?
-        _ = try await eventually(within: .seconds(10), every: .milliseconds(100)) {
+        _ = try await eventually(every: .milliseconds(100)) {
             failed = (try await flapd.api.get("/v1/queue").object["deliveries"] as? [[String: Any]])?.first { $0["state"] as? String == "failed" }
             return failed != nil
         }
@@ -130,7 +130,7 @@ import TestSupport
         #expect(try await flapd.api.request("POST", "/v1/queue/\(id)/retry").status == 200)
         #expect(try await flapd.api.request("POST", "/v1/queue/\(id)/retry").status == 409)
         #expect(try await flapd.api.request("DELETE", "/v1/queue/999").status == 404)
-        let shown = try await eventually(within: .seconds(10), every: .milliseconds(100)) { text(try await board.log().board).contains("TRY AGAIN") }
+        let shown = try await eventually(every: .milliseconds(100)) { text(try await board.log().board).contains("TRY AGAIN") }
         #expect(shown)
     }
 }

@@ -1,3 +1,4 @@
+import FlapClocks
 import FlapHardware
 import FlapSimulated
 import Testing
@@ -6,14 +7,13 @@ import Testing
 /// serial cable (10 bits a byte at 230400 baud), in simulated time that waits for both ends.
 @Suite(.timeLimit(.minutes(1))) struct SimulatedChainlinkControllerTests {
     struct Bench {
-        let clock = EventClock()
+        let clock = EventClock.drivenByCaller()
         let host: SimulatedSerialPort<EventClock>
         let controller: SimulatedChainlinkController<EventClock>
         let running: Task<Void, any Error>
         var splitter = ChainlinkFrameSplitter()
 
         init(modules: Int) {
-            clock.join()
             let (host, device) = SimulatedSerialPort.pair(clock: clock)
             self.host = host
             controller = SimulatedChainlinkController(port: device, clock: clock, modules: modules, rotorSteps: Array(repeating: 2040, count: modules))

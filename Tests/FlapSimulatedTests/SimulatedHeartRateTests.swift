@@ -1,3 +1,4 @@
+import FlapClocks
 import FlapHeartRate
 import FlapHardware
 import FlapSimulated

@@ -1,3 +1,4 @@
+import FlapClocks
 import FoundationEssentials
 import FlapCore
 import FlapHardware
@@ -19,7 +20,7 @@ import TestSupport
     func start(_ plan: FlipPlan, on panel: SimulatedPanel<ManualClock>, cutoff: PlayCutoff = PlayCutoff()) async throws -> Task<Void, any Error> {
         let before = await panel.playsStarted
         let task = Task { try await panel.play(plan, cutoff: cutoff) }
-        _ = try await eventually(within: .seconds(20), every: .milliseconds(1)) { await panel.playsStarted != before }
+        _ = try await eventually(every: .milliseconds(1)) { await panel.playsStarted != before }
         return task
     }
 
@@ -33,7 +34,7 @@ import TestSupport
         // Each module has landed one flap (A) by 239 ms: at 120, 140 and 160 ms. The panel
         // applies what the clock woke on its own actor, so give it (real) time to.
         let aaa = try board("AAA")
-        _ = try await eventually(within: .seconds(20), every: .milliseconds(1)) { await panel.board == aaa }
+        _ = try await eventually(every: .milliseconds(1)) { await panel.board == aaa }
         #expect(await panel.board == aaa)
         await clock.advance(by: plan.duration)
         try await task.value

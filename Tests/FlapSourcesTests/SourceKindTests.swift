@@ -1,3 +1,4 @@
+import FlapClocks
 import FlapCore
 import FlapJSON
 import Foundation

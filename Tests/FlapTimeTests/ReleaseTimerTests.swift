@@ -1,3 +1,4 @@
+import FlapClocks
 import FlapMessaging
 import FlapTime
 import Foundation
@@ -83,7 +84,7 @@ struct TimeRig {
     /// The slots once the inbox is quiet (a release in flight has committed).
     func slotIDs(expecting expected: Set<String>) async throws -> Set<String> {
         var ids: Set<String> = []
-        _ = try await eventually(within: .seconds(10), every: .milliseconds(2)) {
+        _ = try await eventually(every: .milliseconds(2)) {
             ids = Set(try await inbox.slots().map(\.id))
             return ids == expected
         }

@@ -1,3 +1,4 @@
+import FlapClocks
 import FlapCore
 import FlapJSON
 import FlapMessaging
@@ -81,7 +82,7 @@ import TestSupport
         rig.wallOffset.withLock { $0 = 5 * 3600 + 600 - 60 }
         await rig.drive(to: 120)
         var fired: [String] = []
-        _ = try await eventually(within: .seconds(10), every: .milliseconds(2)) {
+        _ = try await eventually(every: .milliseconds(2)) {
             fired = try await receipts(from: "schedule-hourly")
             return !fired.isEmpty
         }

@@ -1,3 +1,4 @@
+import FlapClocks
 import Foundation
 import Logging
 import Synchronization

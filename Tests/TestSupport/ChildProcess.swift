@@ -57,11 +57,12 @@ public final class ChildProcess: Sendable {
 
     public func signal(_ signal: Int32) { kill(pid, signal) }
 
-    /// Waits up to `timeout` for the process to exit; its exit status, or nil if it is still running.
+    /// Waits (with `patience`, see ``eventually(patience:every:_:)``) for the process to exit; its
+    /// exit status, or nil if it is still running.
     @discardableResult
-    public func wait(timeout: Duration = .seconds(10)) async -> Int32? {
+    public func wait(patience: Duration = minimumPatience) async -> Int32? {
         var status: Int32?
-        _ = try? await eventually(within: timeout, every: .milliseconds(10)) {
+        _ = try? await eventually(patience: patience, every: .milliseconds(10)) {
             status = poll()
             return status != nil
         }
@@ -88,15 +89,15 @@ public final class ChildProcess: Sendable {
         }
     }
 
-    /// Waits until `text` appears in stderr (up to `timeout`); returns stderr.
-    public func waitForLog(_ text: String, timeout: Duration = .seconds(20)) async throws -> String {
+    /// Waits until `text` appears in stderr; returns stderr.
+    public func waitForLog(_ text: String) async throws -> String {
         var log = ""
-        let logged = try await eventually(within: timeout) {
+        let logged = try await eventually {
             log = stderr
             if !log.contains(text), let status = poll() { throw PeerError("exited with \(status) before logging \(text.debugDescription):\n\(log)") }
             return log.contains(text)
         }
         if logged { return log }
-        throw PeerError("no \(text.debugDescription) in the log after \(timeout):\n\(stderr)")
+        throw PeerError("no \(text.debugDescription) in the log after \(minimumPatience):\n\(stderr)")
     }
 }

@@ -17,7 +17,7 @@ public final class ContentServer: Sendable {
     public static func start() async throws -> ContentServer {
         let process = try ChildProcess(try await PythonPeer.python(), [PythonPeer.peersDirectory.appendingPathComponent("content_server.py").path])
         var port: Int?
-        _ = try await eventually(within: .seconds(20), every: .milliseconds(10)) {
+        _ = try await eventually(every: .milliseconds(10)) {
             if let line = process.stdout.split(separator: "\n").first, line.hasPrefix("listening ") { port = Int(line.dropFirst(10)) }
             if port == nil, let status = process.poll() { throw PeerError("the content server exited with \(status):\n\(process.stderr)") }
             return port != nil

@@ -32,7 +32,7 @@ public final class DBusPeer: Sendable {
         let commands = open(fifo, O_RDWR)
         guard commands >= 0 else { throw PeerError("open \(fifo): errno \(errno)") }
         var address: String?
-        _ = try await eventually(within: .seconds(30)) {
+        _ = try await eventually {
             address = process.stdout.split(separator: "\n").first(where: { $0.hasPrefix("bus ") }).map { String($0.dropFirst(4)) }
             if address == nil, let status = process.poll() { throw PeerError("\(name) exited \(status): \(process.stderr)") }
             return address != nil
@@ -84,14 +84,14 @@ public final class DBusPeer: Sendable {
     public func strapState(_ address: String) async throws -> String { try await call("StrapState", [address]) }
 
     /// Waits until the strap's state in the mock contains `text` (notifying=True, say).
-    public func waitForStrap(_ address: String, _ text: String, seconds: Int = 20) async throws {
-        if try await eventually(within: .seconds(seconds), every: .milliseconds(50), { try await strapState(address).contains(text) }) { return }
+    public func waitForStrap(_ address: String, _ text: String) async throws {
+        if try await eventually(every: .milliseconds(50), { try await strapState(address).contains(text) }) { return }
         throw PeerError("strap \(address) never had \(text): \(try await strapState(address))")
     }
 
     public func stop() async {
         _ = try? await command("quit")
         close(commands)
-        if await process.wait(timeout: .seconds(10)) == nil { await process.stop() }
+        if await process.wait() == nil { await process.stop() }
     }
 }

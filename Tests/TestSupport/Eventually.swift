@@ -2,15 +2,17 @@
 /// state only asking can see (another process's HTTP answers, a broker's retained messages): an
 /// event that can be awaited (a log line, a stream) is awaited instead.
 ///
-/// `timeout` is patience, not a measure: it is raised to ``minimumPatience``, so that a machine
-/// busy with other work is waited for and only something that never comes fails (no test waits
-/// for a condition to stay false). A measure of speed belongs in a benchmark.
+/// `patience` is how long something that never comes takes to be reported, not a measure: it is
+/// ``minimumPatience`` unless a wait is known to take longer (a process's crash recovery), so a
+/// machine busy with other work is waited for and only what never comes fails (no test waits for
+/// a condition to stay false). A measure of speed belongs in a benchmark.
 public func eventually(
-    within timeout: Duration = .seconds(20), every interval: Duration = .milliseconds(20),
+    patience: Duration = minimumPatience, every interval: Duration = .milliseconds(20),
     _ condition: () async throws -> Bool
 ) async throws -> Bool {
+    precondition(patience >= minimumPatience, "a patience under \(minimumPatience) fails on a busy machine: leave it out")
     let clock = ContinuousClock()
-    let deadline = clock.now.advanced(by: max(timeout, minimumPatience))
+    let deadline = clock.now.advanced(by: patience)
     while true {
         if try await condition() { return true }
         if clock.now >= deadline { return false }

@@ -19,7 +19,7 @@ public final class FakeVestaboard: Sendable {
     public static func start(model: String = "flagship") async throws -> FakeVestaboard {
         let process = try ChildProcess(try await PythonPeer.python(), [PythonPeer.peersDirectory.appendingPathComponent("fake_vestaboard.py").path, "--model", model])
         var port: Int?
-        _ = try await eventually(within: .seconds(20), every: .milliseconds(10)) {
+        _ = try await eventually(every: .milliseconds(10)) {
             if let line = process.stdout.split(separator: "\n").first, line.hasPrefix("listening ") { port = Int(line.dropFirst(10)) }
             if port == nil, let status = process.poll() { throw PeerError("the fake Vestaboard exited with \(status):\n\(process.stderr)") }
             return port != nil

@@ -72,6 +72,6 @@ public final class FlapdProcess: Sendable {
     /// other flapds it has taken over 30 s).
     public func terminate() async -> Int32? {
         process.signal(SIGTERM)
-        return await process.wait(timeout: .seconds(120))
+        return await process.wait(patience: .seconds(120))
     }
 }

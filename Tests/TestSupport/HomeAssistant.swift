@@ -95,7 +95,7 @@ public final class HomeAssistant: Sendable {
     /// a JSON line in the process's output.
     public func follow(_ entity: String, count: Int) async throws -> ChildProcess {
         let process = try ChildProcess(Self.python, [Self.peer, "events", base, token, entity, "\(count)"])
-        _ = try await eventually(within: .seconds(30), every: .milliseconds(50)) {
+        _ = try await eventually(every: .milliseconds(50)) {
             if process.poll() != nil { throw PeerError("the event follower stopped: \(process.stderr)") }
             return process.stdout.hasPrefix("subscribed")
         }

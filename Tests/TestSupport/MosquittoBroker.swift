@@ -73,7 +73,7 @@ public final class MosquittoBroker: Sendable {
         guard let binary else { throw PeerError("mosquitto is not installed (apt-get install mosquitto)") }
         let child = try ChildProcess(binary, ["-c", directory + "/mosquitto.conf"])
         process.set(child)
-        let listening = try await eventually(within: .seconds(20), every: .milliseconds(10)) {
+        let listening = try await eventually(every: .milliseconds(10)) {
             // Its exit first: whoever took the port would accept the connection too.
             if let status = child.poll() { throw PeerError("mosquitto exited with \(status):\n\(child.stderr)") }
             return Self.accepts(port) && child.stderr.contains("Opening ipv4 listen socket") && !child.stderr.contains("Address already in use")
@@ -92,7 +92,7 @@ public final class MosquittoBroker: Sendable {
     public func stop() async {
         guard let child = process.child else { return }
         child.signal(SIGTERM)
-        if await child.wait(timeout: .seconds(10)) == nil { await child.stop() }
+        if await child.wait() == nil { await child.stop() }
     }
 
     public var log: String { process.child?.stderr ?? "" }

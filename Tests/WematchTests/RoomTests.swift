@@ -1,3 +1,4 @@
+import FlapClocks
 import FlapPrimitives
 import Foundation
 import Testing

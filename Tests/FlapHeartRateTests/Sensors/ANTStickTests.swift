@@ -1,3 +1,4 @@
+import FlapClocks
 import FlapHeartRate
 import FlapHardware
 import FlapLinux
@@ -64,8 +65,7 @@ import Testing
     }
 
     @Test func aStrapThatLeavesIsLostAndFoundAgainAndGarbleIsSurvived() async throws {
-        let clock = EventClock()
-        clock.join()
+        let clock = EventClock.drivenByCaller()
         let (host, device) = SimulatedSerialPort.pair(clock: clock, settings: SerialSettings(baudRate: 115_200), names: ("/dev/simulated-ant", "stick"))
         let stick = SimulatedANTStick(port: device, clock: clock, straps: [.init(deviceNumber: 300, bpm: 80), .init(deviceNumber: 301, bpm: 90, numbered: false)])
         let stickTask = clock.task { await stick.run() }

@@ -1,3 +1,4 @@
+import FlapClocks
 import FlapHeartRate
 import FlapHardware
 import FlapLinux
@@ -58,8 +59,7 @@ import TestSupport
     }
 
     static func antRig() -> Rig<EventClock.Instant> {
-        let clock = EventClock()
-        clock.join()
+        let clock = EventClock.drivenByCaller()
         let (host, device) = SimulatedSerialPort.pair(clock: clock, settings: SerialSettings(baudRate: 115_200), names: ("/dev/simulated-ant", "stick"))
         let stick = SimulatedANTStick(port: device, clock: clock, straps: [.init(deviceNumber: 31_337, bpm: 64)])
         let running = clock.task { await stick.run() }

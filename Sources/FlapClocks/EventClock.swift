@@ -9,9 +9,11 @@ import Synchronization
 /// simulated time with it (an accelerated clock turns a 1-s stall into 4 s of simulated time,
 /// enough for a driver to give up on a controller that never went quiet).
 ///
-/// A task on the clock that waits for something else (a stream, another task's value) must say
-/// so with ``standingAside(_:)``, and one that ends after a sleep must ``leave()``, or time
-/// waits for it (the drivers' tasks on a clock are loops; ``task(_:)`` leaves by itself).
+/// A test drives the clock from its own task, made with ``drivenByCaller()``. A task on the clock
+/// that waits for something else (a stream, another task's value) says so with
+/// ``standingAside(_:)``, or time would wait for it for ever; tasks started with ``task(_:)``
+/// leave the clock when they end, and a child task whose last act is a sleep (a timeout) sleeps
+/// with ``sleepThenLeave(for:)``.
 public final class EventClock: Clock, Sendable {
     /// An instant of simulated time.
     public struct Instant: InstantProtocol, Sendable {
@@ -68,6 +70,15 @@ public final class EventClock: Clock, Sendable {
     /// A clock at simulated time zero, with no one on it.
     public init() {}
 
+    /// A clock at time zero that the calling task runs on: time stands still while that task
+    /// works, and moves only while it sleeps on the clock or stands aside. How a test drives
+    /// simulated hardware and the real driver above it.
+    public static func drivenByCaller() -> EventClock {
+        let clock = EventClock()
+        clock.join()
+        return clock
+    }
+
     /// Simulated time now.
     public var now: Instant { state.withLock { $0.now } }
     /// Any instant can be reached: time jumps to it.
@@ -119,14 +130,21 @@ public final class EventClock: Clock, Sendable {
     }
 
     /// The calling task runs on the clock from now: time waits for it to sleep or leave.
-    public func join() {
+    func join() {
         let me = Self.currentTask
         state.withLock { _ = $0.running.insert(.task(me)) }
     }
 
     /// The calling task no longer holds time back (it may still sleep on the clock, and then
     /// runs on it again when woken).
-    public func leave() { leave(Self.currentTask) }
+    func leave() { leave(Self.currentTask) }
+
+    /// Sleeps for `duration` of simulated time as the calling task's last act on the clock: woken,
+    /// it holds time back no longer (a timeout racing another wait in a task group, say).
+    public func sleepThenLeave(for duration: Duration) async throws {
+        defer { leave() }
+        try await sleep(until: now.advanced(by: duration))
+    }
 
     /// Runs `body`, which waits for something other than this clock, with time free to move
     /// meanwhile; the calling task runs on the clock again afterwards.
@@ -136,9 +154,11 @@ public final class EventClock: Clock, Sendable {
         return try await body()
     }
 
-    /// A task that time waits for until it starts (so it starts at the instant it was made), and
-    /// that leaves the clock when `body` ends. Once started it is like any other: it holds time
-    /// back while woken by the clock, until it sleeps again.
+    /// A task that starts at the instant it was made (time waits for it to start) and leaves the
+    /// clock when `body` ends. Once started it holds time back only while woken by the clock, so
+    /// a body may first wait for something else (a driver's loop awaiting its children); but then
+    /// time may move before the body reads ``now``: a body that counts from its start takes the
+    /// instant from where the task is made.
     public func task<T: Sendable>(_ body: @escaping @Sendable () async throws -> T) -> Task<T, any Error> {
         let token = state.withLock { s in
             let token = s.takeID()

@@ -1,5 +1,5 @@
+import FlapClocks
 import Testing
-import TestSupport
 
 /// The tests' manual clock: a sleeper cancelled at any moment wakes with CancellationError rather
 /// than sleeping for ever (cancellation is checked again under the clock's lock; the moment

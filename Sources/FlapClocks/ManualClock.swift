@@ -1,13 +1,20 @@
 import Synchronization
 
-/// A clock that moves only when told, and wakes its sleepers at once when it does: no
-/// background-priority yielding (swift-clocks' TestClock yields to detached background tasks,
-/// which a loaded two-core machine may never schedule, and the suite then hangs).
+/// A clock that moves only when a test tells it to, and wakes its sleepers at once when it does,
+/// so hours of schedules, plans and rooms run in milliseconds and the same way on any machine.
+///
+/// It does no background-priority yielding: swift-clocks' TestClock yields to detached background
+/// tasks, which a loaded two-core machine may never schedule, and the suite then hangs.
 public final class ManualClock: Clock, Sendable {
+    /// An instant of the clock's time.
     public struct Instant: InstantProtocol, Sendable {
+        /// The time since the clock was made.
         public var offset: Duration
+        /// The instant `duration` later.
         public func advanced(by duration: Duration) -> Instant { Instant(offset: offset + duration) }
+        /// The time from this instant to `other`.
         public func duration(to other: Instant) -> Duration { other.offset - offset }
+        /// Whether `a` comes before `b`.
         public static func < (a: Instant, b: Instant) -> Bool { a.offset < b.offset }
     }
 
@@ -43,11 +50,15 @@ public final class ManualClock: Clock, Sendable {
 
     private let state = Mutex(State())
 
+    /// A clock at time zero, with no sleepers.
     public init() {}
 
+    /// The clock's time now.
     public var now: Instant { state.withLock { $0.now } }
+    /// Any instant can be reached: time jumps to it.
     public var minimumResolution: Duration { .zero }
 
+    /// Waits until a test moves the clock to `deadline` or past it; thrown out of by cancellation.
     public func sleep(until deadline: Instant, tolerance: Duration? = nil) async throws {
         try Task.checkCancellation()
         let id = state.withLock { s in
