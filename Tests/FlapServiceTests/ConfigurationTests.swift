@@ -58,11 +58,11 @@ import TestSupport
             policy = "sender"
             sender = "phone"
             """, file: "f")
-        #expect(parsed.stateDirectory == "/srv/flapd" && parsed.listen == "0.0.0.0" && parsed.apiPort == 9000)
-        #expect(parsed.apiKey == .file("/run/credentials/flapd.service/api-key"))
-        #expect(parsed.allowedHosts == ["board.example.org", "10.0.0.7", "[fe80::1]"])
-        #expect(parsed.localAPIToken == .value("tok"))
-        #expect(parsed.rules.ratePerHour == 0 && parsed.rules.allow == ["kitchen", "phone"])
+        #expect(parsed.stateDirectory == "/srv/flapd" && parsed.listen == "0.0.0.0" && parsed.api.port == 9000)
+        #expect(parsed.api.key == .file("/run/credentials/flapd.service/api-key"))
+        #expect(parsed.api.allowedHosts == ["board.example.org", "10.0.0.7", "[fe80::1]"])
+        #expect(parsed.localAPI.enablementToken == .value("tok"))
+        #expect(parsed.messages.ratePerHour == 0 && parsed.messages.allow == ["kitchen", "phone"])
         #expect(parsed.panels.map(\.id) == ["hall", "desk"])
         #expect(parsed.panels[0].size == .note && parsed.panels[0].drum == .chainlink52 && parsed.panels[0].flapPeriodMs == 80)
         #expect(parsed.panels[0].policy == .rotate(every: .seconds(10)))
@@ -78,8 +78,8 @@ import TestSupport
     }
 
     @Test func theClockSettingIsReadAndAWrongOneNamed() throws {
-        #expect(try ConfigurationParser.parse("[time]\nclock = \"trusted\"\n", file: "flapd.toml").clock == .trusted)
-        #expect(try ConfigurationParser.parse("", file: "flapd.toml").clock == .auto)
+        #expect(try ConfigurationParser.parse("[time]\nclock = \"trusted\"\n", file: "flapd.toml").time.clock == .trusted)
+        #expect(try ConfigurationParser.parse("", file: "flapd.toml").time.clock == .auto)
         let found = problems("[time]\nclock = \"rtc\"\n")
         #expect(found.count == 1 && found[0].contains("clock") && found[0].contains("auto, trusted"))
     }
@@ -256,6 +256,54 @@ import TestSupport
         #expect(problems("listen = \"127.0.0.1:8080\"") == ["line 1, listen: \"127.0.0.1:8080\" has a port in it; give the address alone and the ports as api port / local API port"])
     }
 
+    /// A key is declared by being read: one that this panel's driver does not read is refused,
+    /// naming the drivers that do, rather than accepted and ignored.
+    @Test func aKeyOfAnotherDriverIsRefusedNamingIt() {
+        #expect(problems("""
+            [[panel]]
+            driver = "max7219"
+            chain = 4
+            pwm_bits = 7
+            [[panel]]
+            id = "strip"
+            driver = "ws2812"
+            orientation = 90
+            [[panel]]
+            id = "flaps"
+            driver = "chainlink"
+            device = "/dev/ttyUSB0"
+            api = "local"
+            width = 64
+            sender = "alice"
+            """) == [
+            "line 3, panel[0].chain: chain is a setting of a hub75 panel; this panel is max7219",
+            "line 4, panel[0].pwm_bits: pwm_bits is a setting of a hub75 panel; this panel is max7219",
+            "line 8, panel[1].orientation: orientation is a setting of a max7219 panel; this panel is ws2812",
+            "line 15, panel[2].sender: sender is for policy = \"sender\" (the panel that shows one sender's messages)",
+            "line 13, panel[2].api: api is a setting of a vestaboard panel; this panel is chainlink",
+            "line 14, panel[2].width: width is a setting of a max7219, ws2812, framebuffer or hub75 panel; this panel is chainlink",
+        ])
+    }
+
+    /// The docs' examples of flapd.toml still pass the reading of keys: a block may lean on
+    /// tables shown elsewhere (a trigger's source), but none of its keys is unknown or another's.
+    @Test func theDocsExamplesUseOnlyKeysTheirTablesRead() throws {
+        let root = PythonPeer.packageRoot
+        var blocks = 0
+        for folder in ["docs", "hardware"] {
+            for name in try FileManager.default.contentsOfDirectory(atPath: root.appendingPathComponent(folder).path) where name.hasSuffix(".md") {
+                let text = try String(contentsOf: root.appendingPathComponent("\(folder)/\(name)"), encoding: .utf8)
+                for block in text.components(separatedBy: "```toml\n").dropFirst() {
+                    blocks += 1
+                    let toml = block.components(separatedBy: "```")[0]
+                    let refused = problems(toml).filter { $0.contains("unknown key") || $0.contains("is a setting of") || $0.contains(" is for ") }
+                    #expect(refused.isEmpty, "\(folder)/\(name): \(refused)")
+                }
+            }
+        }
+        #expect(blocks >= 12)
+    }
+
     @Test func chainlinkPanelsNameTheirDeviceAndShape() throws {
         let parsed = try ConfigurationParser.parse("""
             [[panel]]
@@ -295,7 +343,7 @@ import TestSupport
             "flapd.toml: line 1, listen: must be a string (in quotes)",
             "flapd.toml: line 3, api.port: must be a port number, 1 to 65535 (0: any free port), not 70000",
             "flapd.toml: line 7, panel[0].period_ms: must be 50 to 200 ms, not 20",
-            "flapd.toml: line 8, panel[0].polcy: unknown key (did you mean policy?); known keys here: id, driver, device, model, size, rows, columns, pins, drum, drum_string, period_ms, transition, show, policy, sender, rotate_seconds, quiet_hours, quiet, quiet_message",
+            "flapd.toml: line 8, panel[0].polcy: unknown key (did you mean policy?); known keys here: driver, id, device, size, rows, columns, model, pins, drum_string, drum, period_ms, transition, show, policy, sender, rotate_seconds, quiet, quiet_message, quiet_hours",
             "flapd.toml: line 11, panel[1].size: \"big\" is not flagship, note or ROWSxCOLUMNS such as 6x22",
             "flapd.toml: line 12, panel[1].policy: policy = \"sender\" needs sender = \"<sender id>\"",
             "flapd.toml: line 10, panel[1].id: another panel is called a too; give each its own id",
@@ -443,6 +491,10 @@ import TestSupport
         #expect(result.status == 78, "EX_CONFIG: the unit does not start it again until the file is fixed")
         #expect(!result.stderrText.contains("Usage:"), "nothing was wrong with the command line")
         #expect(result.stderrText.contains("\(bad): line 2, messages.rate_limit: must be 0 (no limit) or more, not -1"))
+        let ignored = dir.appendingPathComponent("ignored.toml").path
+        try "[[panel]]\ndriver = \"max7219\"\nchain = 4\n".write(toFile: ignored, atomically: true, encoding: .utf8)
+        let refused = try await ProcessRunner.run(flapd, ["--check-config", "--config", ignored])
+        #expect(refused.status == 78 && refused.stderrText.contains("line 3, panel[0].chain: chain is a setting of a hub75 panel; this panel is max7219"))
         let good = try await ProcessRunner.run(flapd, ["--check-config", "--config", PythonPeer.packageRoot.appendingPathComponent("flapd.example.toml").path])
         #expect(good.status == 0)
         let missing = try await ProcessRunner.run(flapd, ["--config", dir.appendingPathComponent("nope.toml").path])

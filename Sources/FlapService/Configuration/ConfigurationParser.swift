@@ -20,7 +20,7 @@ public enum ConfigurationParser {
         } catch {
             throw ConfigurationError(file: file, problems: [.init(key: "", line: error.line, problem: "not valid TOML: column \(error.column): \(error.message)")])
         }
-        var reader = TableReader(table: table, path: "", index: TOMLLineIndex(text), keys: ConfigurationKeys.file)
+        var reader = TableReader(table: table, path: "", index: TOMLLineIndex(text))
         var configuration = FlapdConfiguration()
         readTopLevel(&reader, into: &configuration)
         reader.section("api") { readAPI(&$0, into: &configuration) }
@@ -52,13 +52,4 @@ public enum ConfigurationParser {
             reader.fail("panel[\(index)].policy", "policy = \"kiosk\" shows a Wematch room: configure [room] too")
         }
     }
-
-
-
-
-
-
-
-
-
 }

@@ -17,27 +17,12 @@ public struct FlapdConfiguration: Sendable, Equatable {
     public var stateDirectory: String?
     /// The address both APIs listen on. Default loopback; `0.0.0.0` for the whole network.
     public var listen = "127.0.0.1"
-    public var apiPort = 8080
-    /// The HTTPS port of the page, the native API and `/mcp` (`[api] https_port`, `--https-port`).
-    public var httpsPort = 8443
-    /// Names (or addresses) the certificate flapd issues carries besides the machine's own
-    /// (`[api] tls_names`): a DNS alias, a VPN's name.
-    public var tlsNames: [String] = []
-    /// The user's own certificate and key (`[api] tls_certificate_file`, `tls_key_file`); nil:
-    /// flapd's own certificate authority issues one.
-    public var tlsFiles: TLSFiles?
-    public var localAPIPort = 7000
-    /// The native API's bearer key; nil: made on first start and kept in the state directory.
-    public var apiKey: Secret?
-    /// The read-only viewer key (board, its picture and its events only); nil: made on first start
-    /// and kept in the state directory.
-    public var viewerKey: Secret?
-    /// Host names the MCP endpoint answers to besides localhost's, the listen address and this
-    /// machine's name (`[api] allowed_hosts`): a name of a reverse proxy, a DNS alias.
-    public var allowedHosts: [String] = []
-    /// The Local API enablement token; nil: made on first start and kept in the state directory.
-    public var localAPIToken: Secret?
-    public var rules = SenderRules()
+    /// `[api]`: the native API's ports, keys and HTTPS names.
+    public var api = APISettings()
+    /// `[local_api]`: the Vestaboard-compatible Local API.
+    public var localAPI = LocalAPISettings()
+    /// `[messages]`: who may send, and how often.
+    public var messages = SenderRules()
     public var panels: [PanelSettings] = [PanelSettings()]
     /// The clacks of the first panel.
     public var sound = SoundSettings()
@@ -51,9 +36,8 @@ public struct FlapdConfiguration: Sendable, Equatable {
     public var mirrors: [MirrorSettings] = []
     /// The Wematch room this kiosk joins (`[room]`, `--room`); it needs `mqtt`.
     public var room: RoomSettings?
-    /// `[time] clock`: whether timed events decide by the clock's synchronisation (auto) or
-    /// trust it as it is (a board with a real-time clock).
-    public var clock = ClockTrust.Setting.auto
+    /// `[time]`: whether the clock can be trusted.
+    public var time = TimeSettings()
     /// `[[schedule]]`: recurring messages, read-only over the API.
     public var schedules: [ScheduleSettings] = []
     /// Content that fills boards by itself (`[[source]]`).
@@ -62,6 +46,49 @@ public struct FlapdConfiguration: Sendable, Equatable {
     public var triggers: [TriggerSettings] = []
     /// Where the board is (`[location]`), for schedules that follow the sun.
     public var location: GeoLocation?
+
+    public init() {}
+}
+
+/// `[api]`: the native API's ports, keys, HTTPS names and the hosts `/mcp` answers to.
+public struct APISettings: Sendable, Equatable {
+    /// The plain-HTTP port of the native API (`port`, `--api-port`).
+    public var port = 8080
+    /// The HTTPS port of the page, the native API and `/mcp` (`https_port`, `--https-port`).
+    public var httpsPort = 8443
+    /// Names (or addresses) the certificate flapd issues carries besides the machine's own
+    /// (`tls_names`): a DNS alias, a VPN's name.
+    public var tlsNames: [String] = []
+    /// The user's own certificate and key (`tls_certificate_file`, `tls_key_file`); nil:
+    /// flapd's own certificate authority issues one.
+    public var tlsFiles: TLSFiles?
+    /// The bearer key; nil: made on first start and kept in the state directory.
+    public var key: Secret?
+    /// The read-only viewer key (board, its picture and its events only); nil: made on first
+    /// start and kept in the state directory.
+    public var viewerKey: Secret?
+    /// Host names the MCP endpoint answers to besides localhost's, the listen address and this
+    /// machine's name (`allowed_hosts`): a name of a reverse proxy, a DNS alias.
+    public var allowedHosts: [String] = []
+
+    public init() {}
+}
+
+/// `[local_api]`: the Vestaboard-compatible Local API.
+public struct LocalAPISettings: Sendable, Equatable {
+    /// Its port (`port`, `--local-api-port`).
+    public var port = 7000
+    /// The enablement token; nil: made on first start and kept in the state directory.
+    public var enablementToken: Secret?
+
+    public init() {}
+}
+
+/// `[time]`.
+public struct TimeSettings: Sendable, Equatable {
+    /// `clock`: whether timed events decide by the clock's synchronisation (auto) or trust it as
+    /// it is (a board with a real-time clock).
+    public var clock = ClockTrust.Setting.auto
 
     public init() {}
 }

@@ -3,13 +3,17 @@ import FlapTOML
 
 /// Reads typed keys from one TOML table, recording a problem (with key and line) for each
 /// missing, mistyped or unknown one.
+///
+/// A table's keys are declared where they are read: the reader records every key asked for,
+/// and ``finish(owner:)`` refuses a key in the file that this table did not ask for (for this
+/// panel's driver, this source's kind), so a setting is never accepted and then ignored.
 struct TableReader {
     let table: TOMLTable
     let path: String
     let index: TOMLLineIndex
-    /// What this table may hold (``ConfigurationKeys``); nil when its keys are the person's names.
-    let keys: ConfigurationKeys.Table?
     var problems: [ConfigurationError.Problem] = []
+    /// The keys asked for, in the order first asked: what this table may hold.
+    private(set) var asked: [String] = []
 
     func key(_ name: String) -> String { path.isEmpty ? name : "\(path).\(name)" }
 
@@ -102,7 +106,7 @@ struct TableReader {
     mutating func table(_ name: String) -> TableReader? {
         guard let value = self[name] else { return nil }
         guard let sub = value.table else { fail(name, "must be a table ([\(name)])"); return nil }
-        return TableReader(table: sub, path: key(name), index: index, keys: ConfigurationKeys.table(name))
+        return TableReader(table: sub, path: key(name), index: index)
     }
 
     /// Reads the table `name`, when it is there, with `read`, keeping its problems.
@@ -126,26 +130,37 @@ struct TableReader {
         var readers: [TableReader] = []
         for (i, element) in array.enumerated() {
             guard let sub = element.table else { fail("\(name)[\(i)]", "must be a table"); continue }
-            readers.append(TableReader(table: sub, path: key("\(name)[\(i)]"), index: index, keys: ConfigurationKeys.table(name)))
+            readers.append(TableReader(table: sub, path: key("\(name)[\(i)]"), index: index))
         }
         return readers
     }
 
-    /// The value of key `name`, which this table's list must name.
+    /// The value of key `name`, which this table now may hold.
     subscript(name: String) -> TOMLValue? {
-        assert(keys?.allows(name) ?? true, "\(key(name)) is read but not listed in ConfigurationKeys")
-        return table[name]
+        mutating get {
+            if !asked.contains(name) { asked.append(name) }
+            return table[name]
+        }
     }
 
-    /// Records every key not in the table's list (with those of `conditional` that apply),
-    /// suggesting the nearest known one.
-    mutating func finish(adding conditional: [String] = []) {
-        guard let keys else { return }
-        let known = keys.always + conditional
-        for name in table.keys where !known.contains(name) {
-            let guess = known.min { distance(name, $0) < distance(name, $1) }
+    /// Takes every key of the table as read: for a table already refused as a whole (a source
+    /// with no kind), whose other keys are not worth a problem each.
+    mutating func askedForAll() {
+        for name in table.keys.sorted() where !asked.contains(name) { asked.append(name) }
+    }
+
+    /// Records a problem for every key in the file that this table did not ask for: `owner`
+    /// says whose setting it is when it belongs elsewhere ("chain is a hub75 setting; this panel
+    /// is max7219"), else the nearest key asked for is suggested.
+    mutating func finish(owner: (String) -> String? = { _ in nil }) {
+        for name in table.keys.sorted() where !asked.contains(name) {
+            if let elsewhere = owner(name) {
+                fail(name, elsewhere)
+                continue
+            }
+            let guess = asked.min { distance(name, $0) < distance(name, $1) }
             let hint = guess.map { distance(name, $0) <= 3 ? " (did you mean \($0)?)" : "" } ?? ""
-            fail(name, "unknown key\(hint); known keys here: \(known.joined(separator: ", "))")
+            fail(name, "unknown key\(hint); known keys here: \(asked.joined(separator: ", "))")
         }
     }
 

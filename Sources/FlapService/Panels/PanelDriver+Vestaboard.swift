@@ -52,7 +52,7 @@ extension VestaboardSettings {
     func boardAPI(for owner: String) throws -> VestaboardAPI {
         let what = api.credential
         guard let file = credentialFile else { throw ServiceError(.configuration, "\(owner): the \(what) file is not configured") }
-        let credential = try resolve(.file(file), purpose: what)
+        let credential = try Secret.file(file).read(purpose: what)
         switch api {
         case .cloud: return .cloud(url.flatMap(URL.init(string:)) ?? VestaboardAPI.cloudURL, token: credential)
         case .rw: return .readWrite(url.flatMap(URL.init(string:)) ?? VestaboardAPI.readWriteURL, key: credential)

@@ -38,9 +38,14 @@ public struct SourceSettings: Sendable, Equatable {
     public static let defaultPlaceholder = "--"
 
     /// A source; `every` and `staleAfter` default from its kind (`staleAfter`: three intervals, at least an hour).
+    /// How long a fetch may take when `timeout` is not given.
+    public static let defaultTimeout = Duration.seconds(20)
+    /// How many events or items a source keeps when `limit` is not given.
+    public static let defaultLimit = 5
+
     public init(name: String, kind: some SourceKind, url: String? = nil, every: Duration? = nil, staleAfter: Duration? = nil,
-                timeout: Duration = .seconds(20), headers: [String: String] = [:], headerFiles: [String: String] = [:],
-                pointers: [String: String] = [:], fields: [String] = [], limit: Int = 5, countdown: String? = nil,
+                timeout: Duration = defaultTimeout, headers: [String: String] = [:], headerFiles: [String: String] = [:],
+                pointers: [String: String] = [:], fields: [String] = [], limit: Int = defaultLimit, countdown: String? = nil,
                 placeholder: String = Self.defaultPlaceholder, keyFile: String? = nil) {
         self.name = name
         self.kind = kind

@@ -18,18 +18,18 @@ import Wematch
 extension ConfigurationParser {
     static func readAPI(_ api: inout TableReader, into configuration: inout FlapdConfiguration) {
         defer { api.finish() }
-        configuration.apiPort = api.port("port") ?? configuration.apiPort
-        configuration.apiKey = api.secret("key", file: "key_file")
-        configuration.viewerKey = api.secret("viewer_key", file: "viewer_key_file")
+        configuration.api.port = api.port("port") ?? configuration.api.port
+        configuration.api.key = api.secret("key", file: "key_file")
+        configuration.api.viewerKey = api.secret("viewer_key", file: "viewer_key_file")
         for host in api.strings("allowed_hosts") ?? [] {
-            if let problem = hostProblem(host) { api.fail("allowed_hosts", problem) } else { configuration.allowedHosts.append(host) }
+            if let problem = hostProblem(host) { api.fail("allowed_hosts", problem) } else { configuration.api.allowedHosts.append(host) }
         }
-        configuration.httpsPort = api.port("https_port") ?? configuration.httpsPort
+        configuration.api.httpsPort = api.port("https_port") ?? configuration.api.httpsPort
         for name in api.strings("tls_names") ?? [] {
-            if let problem = hostProblem(name) { api.fail("tls_names", problem) } else { configuration.tlsNames.append(name) }
+            if let problem = hostProblem(name) { api.fail("tls_names", problem) } else { configuration.api.tlsNames.append(name) }
         }
         switch (api.string("tls_certificate_file"), api.string("tls_key_file")) {
-        case (let certificate?, let key?): configuration.tlsFiles = TLSFiles(certificate: certificate, key: key)
+        case (let certificate?, let key?): configuration.api.tlsFiles = TLSFiles(certificate: certificate, key: key)
         case (.some, nil): api.fail("tls_certificate_file", "give tls_key_file too: the certificate's private key")
         case (nil, .some): api.fail("tls_key_file", "give tls_certificate_file too: the certificate the key belongs to")
         case (nil, nil): break

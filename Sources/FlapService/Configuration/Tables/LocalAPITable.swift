@@ -18,7 +18,7 @@ import Wematch
 extension ConfigurationParser {
     static func readLocalAPI(_ local: inout TableReader, into configuration: inout FlapdConfiguration) {
         defer { local.finish() }
-        configuration.localAPIPort = local.port("port") ?? configuration.localAPIPort
-        configuration.localAPIToken = local.secret("enablement_token", file: "enablement_token_file")
+        configuration.localAPI.port = local.port("port") ?? configuration.localAPI.port
+        configuration.localAPI.enablementToken = local.secret("enablement_token", file: "enablement_token_file")
     }
 }

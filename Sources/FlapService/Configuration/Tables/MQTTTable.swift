@@ -20,6 +20,7 @@ extension ConfigurationParser {
         defer { reader.finish() }
         guard let url = reader.string("url") else {
             reader.fail("url", "[mqtt] needs url = \"mqtt://broker:1883\"")
+            reader.askedForAll()
             return nil
         }
         var settings: MQTTSettings
@@ -27,6 +28,7 @@ extension ConfigurationParser {
             settings = try MQTTSettings(url: url, deviceID: reader.string("device_id") ?? MQTTSettings.defaultDeviceID)
         } catch {
             reader.fail("url", error.description)
+            reader.askedForAll()
             return nil
         }
         settings.groups = reader.strings("groups") ?? []

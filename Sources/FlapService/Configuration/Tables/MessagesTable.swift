@@ -20,9 +20,9 @@ extension ConfigurationParser {
         defer { messages.finish() }
         if let rate = messages.int("rate_limit") {
             if rate < 0 { messages.fail("rate_limit", "must be 0 (no limit) or more, not \(rate)") }
-            configuration.rules.ratePerHour = rate
+            configuration.messages.ratePerHour = rate
         }
-        configuration.rules.allow = Set(messages.strings("allow") ?? [])
-        configuration.rules.block = Set(messages.strings("block") ?? [])
+        configuration.messages.allow = Set(messages.strings("allow") ?? [])
+        configuration.messages.block = Set(messages.strings("block") ?? [])
     }
 }

@@ -28,9 +28,32 @@ extension ConfigurationParser {
     }
 
     static func parsePanel(_ reader: inout TableReader) -> PanelSettings {
+        let driver = reader.choice("driver", PanelDriverKind.names).flatMap(PanelDriverKind.init(rawValue:)) ?? PanelSettings().driver
+        let panel = readPanel(&reader, driver: driver)
+        let table = reader.table
+        reader.finish { key in owner(of: key, in: table, driver: driver) }
+        return panel
+    }
+
+    /// Whose setting `key` is when a `driver` panel does not read it: the drivers whose reading
+    /// of the same table asks for it, found by reading it as each of them.
+    static func owner(of key: String, in table: TOMLTable, driver: PanelDriverKind) -> String? {
+        let owners = PanelDriverKind.allCases.filter { other in
+            var probe = TableReader(table: table, path: "", index: TOMLLineIndex(""))
+            _ = readPanel(&probe, driver: other)
+            return probe.asked.contains(key)
+        }
+        guard !owners.isEmpty else { return nil }
+        let names = owners.map(\.rawValue)
+        let list = names.count == 1 ? names[0] : names.dropLast().joined(separator: ", ") + " or " + names.last!
+        return "\(key) is a setting of a \(list) panel; this panel is \(driver.rawValue)"
+    }
+
+    /// A `[[panel]]` driven by `driver`: each key this driver reads, asked for here.
+    static func readPanel(_ reader: inout TableReader, driver: PanelDriverKind) -> PanelSettings {
         var panel = PanelSettings()
+        panel.driver = driver
         panel.id = reader.string("id") ?? panel.id
-        panel.driver = reader.choice("driver", PanelDriverKind.names).flatMap(PanelDriverKind.init(rawValue:)) ?? panel.driver
         panel.device = reader.string("device")
         if panel.device != nil, panel.driver == .simulated {
             reader.fail("device", "a simulated panel has no device; set driver = \"chainlink\" to use one")
@@ -93,13 +116,17 @@ extension ConfigurationParser {
             panel.transition = TransitionStrategy(rawValue: strategy)!
         }
         panel.show = reader.choice("show", PanelShow.names).flatMap(PanelShow.init(rawValue:)) ?? panel.show
-        switch reader.choice("policy", ["latest", "sender", "rotate", "kiosk"]) {
+        let policy = reader.choice("policy", ["latest", "sender", "rotate", "kiosk"])
+        let sender = reader.string("sender"), rotateSeconds = reader.int("rotate_seconds")
+        if sender != nil, policy != "sender" { reader.fail("sender", "sender is for policy = \"sender\" (the panel that shows one sender's messages)") }
+        if rotateSeconds != nil, policy != "rotate" { reader.fail("rotate_seconds", "rotate_seconds is for policy = \"rotate\"") }
+        switch policy {
         case "sender":
-            if let sender = reader.string("sender") { panel.policy = .sender(sender) } else {
+            if let sender { panel.policy = .sender(sender) } else {
                 reader.fail("policy", "policy = \"sender\" needs sender = \"<sender id>\"")
             }
         case "rotate":
-            let seconds = reader.int("rotate_seconds") ?? 30
+            let seconds = rotateSeconds ?? 30
             if seconds < 1 { reader.fail("rotate_seconds", "must be at least 1, not \(seconds)") }
             panel.policy = .rotate(every: .seconds(max(1, seconds)))
         case "kiosk":
@@ -112,7 +139,6 @@ extension ConfigurationParser {
             // Dimming is the brightness schedule's work: without one, "dim" would do nothing at night.
             reader.fail("quiet", "quiet = \"dim\" dims by the panel's brightness_schedule, and this panel has none; add one such as brightness_schedule = [\"22:00=10\", \"07:00=100\"]")
         }
-        reader.finish(adding: (panel.isLED ? ConfigurationKeys.panelLED : []) + (panel.driver == .vestaboard ? ConfigurationKeys.panelVestaboard : []))
         return panel
     }
 
@@ -154,20 +180,24 @@ extension ConfigurationParser {
             if value < 1 { reader.fail(key, "must be at least 1 pixel, not \(value)") }
             if key == "width" { led.width = value } else { led.height = value }
         }
-        if driver == .max7219, let w = led.width ?? 32 as Int?, let h = led.height ?? 8 as Int?, w % 8 != 0 || h % 8 != 0 {
-            reader.fail(led.width.map { _ in "width" } ?? "height", "a MAX7219 cascade is whole 8×8 blocks: \(w)×\(h) is not")
+        if driver == .max7219 {
+            if let w = led.width ?? 32 as Int?, let h = led.height ?? 8 as Int?, w % 8 != 0 || h % 8 != 0 {
+                reader.fail(led.width.map { _ in "width" } ?? "height", "a MAX7219 cascade is whole 8×8 blocks: \(w)×\(h) is not")
+            }
+            if let orientation = reader.int("orientation") {
+                if [0, 90, -90, 180].contains(orientation) { led.orientation = orientation } else {
+                    reader.fail("orientation", "must be 0, 90, -90 or 180, not \(orientation)")
+                }
+            }
+            led.reverseBlocks = reader.bool("reverse_blocks") ?? led.reverseBlocks
         }
-        if let orientation = reader.int("orientation") {
-            if [0, 90, -90, 180].contains(orientation) { led.orientation = orientation } else {
-                reader.fail("orientation", "must be 0, 90, -90 or 180, not \(orientation)")
+        if driver == .ws2812 {
+            led.wiring = reader.choice("wiring") ?? led.wiring
+            if let limit = reader.int("current_limit_ma") {
+                if limit >= 100 { led.currentLimitMilliamps = limit } else { reader.fail("current_limit_ma", "must be at least 100 mA, not \(limit)") }
             }
         }
-        led.reverseBlocks = reader.bool("reverse_blocks") ?? false
-        led.wiring = reader.choice("wiring") ?? led.wiring
-        if let limit = reader.int("current_limit_ma") {
-            if limit >= 100 { led.currentLimitMilliamps = limit } else { reader.fail("current_limit_ma", "must be at least 100 mA, not \(limit)") }
-        }
-        led.format = reader.choice("format")
+        if driver == .framebuffer { led.format = reader.choice("format") }
         if driver == .hub75 {
             if let rows = led.height { led.matrix.rows = rows }
             if let columns = led.width { led.matrix.columns = columns }

@@ -21,6 +21,7 @@ extension ConfigurationParser {
         defer { reader.finish() }
         guard let name = reader.string("name") else {
             reader.fail("name", "[room] needs name = \"lobby\" (the room to join)")
+            reader.askedForAll()
             return nil
         }
         var room = RoomSettings(name: name)

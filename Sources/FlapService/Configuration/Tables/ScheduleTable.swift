@@ -29,6 +29,7 @@ extension ConfigurationParser {
     static func parseSchedule(_ reader: inout TableReader, location: GeoLocation?) -> ScheduleSettings? {
         guard let name = reader.string("name") else {
             reader.fail("name", "a schedule needs a name, such as name = \"good-morning\"")
+            reader.askedForAll()
             return nil
         }
         var definition = ScheduleSettings(name: name)

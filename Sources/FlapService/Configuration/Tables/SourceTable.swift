@@ -27,6 +27,7 @@ extension ConfigurationParser {
         guard let name, let kind else {
             if reader["name"] == nil { reader.fail("name", "each [[source]] needs a name, such as name = \"weather\" (templates say {{weather.temperature}})") }
             if reader["kind"] == nil { reader.fail("kind", "each [[source]] needs kind = one of \(SourceKinds.names.joined(separator: ", "))") }
+            reader.askedForAll()
             return nil
         }
         func strings(_ key: String) -> [String: String] {
@@ -38,8 +39,8 @@ extension ConfigurationParser {
         }
         var definition = SourceSettings(
             name: name, kind: kind, url: reader.string("url"), every: reader.interval("every"), staleAfter: reader.interval("stale_after"),
-            timeout: reader.interval("timeout") ?? .seconds(20), headers: strings("headers"), headerFiles: strings("header_files"),
-            pointers: strings("values"), fields: reader.strings("fields") ?? [], limit: reader.int("limit") ?? 5,
+            timeout: reader.interval("timeout") ?? SourceSettings.defaultTimeout, headers: strings("headers"), headerFiles: strings("header_files"),
+            pointers: strings("values"), fields: reader.strings("fields") ?? [], limit: reader.int("limit") ?? SourceSettings.defaultLimit,
             countdown: reader.string("countdown"), placeholder: reader.string("placeholder") ?? SourceSettings.defaultPlaceholder,
             keyFile: reader.string("key_file"))
         for problem in definition.problems where problem.key != "name" { reader.fail(problem.key, problem.problem) }

@@ -25,6 +25,7 @@ extension ConfigurationParser {
         guard let name, let source else {
             if reader["name"] == nil { reader.fail("name", "each [[trigger]] needs a name, such as name = \"frost\"") }
             if reader["source"] == nil { reader.fail("source", "each [[trigger]] names its [[source]], such as source = \"weather\"") }
+            reader.askedForAll()
             return nil
         }
         var conditions: [TriggerSettings.Condition] = []
@@ -43,6 +44,7 @@ extension ConfigurationParser {
         case .above, .below, .equals:
             if value == nil {
                 reader.fail("value", "above, below and equals compare a value of the source: value = \"temperature\"")
+                reader.askedForAll()
                 return nil
             }
         case .eventStarts, .pushed:

@@ -36,18 +36,3 @@ struct ApplianceSources: SourceDesk {
 
     func isKey(_ key: String, of name: String) -> Bool { hub.isKey(key, of: name) }
 }
-
-/// The sources fetched, and the triggers looking at them, until shutdown.
-struct SourcesService: Service {
-    let hub: SourceHub<ContinuousClock>
-    let triggers: TriggerRunner<ContinuousClock>?
-
-    func run() async throws {
-        try? await cancelWhenGracefulShutdown {
-            await withDiscardingTaskGroup { group in
-                group.addTask { await hub.run() }
-                if let triggers { group.addTask { await triggers.run() } }
-            }
-        }
-    }
-}

@@ -111,25 +111,3 @@ public actor SimulatedPanel<C: Clock>: Panel where C.Duration == Duration {
         Board(size: info.size, positions: positions, drum: info.drum)
     }
 }
-
-/// One thing a simulated module did.
-public struct PanelEvent<Instant: InstantProtocol>: Sendable where Instant: Sendable {
-    public var instant: Instant
-    /// Row-major module index.
-    public var module: Int
-    public var kind: PanelEventKind
-}
-
-public enum PanelEventKind: Sendable, Equatable {
-    /// The module began to turn.
-    case started
-    /// A flap landed; the module now shows drum index `position`.
-    case landed(position: Int)
-}
-
-/// What a panel shows at one moment, and which modules are turning.
-public struct PanelSnapshot: Sendable, Equatable {
-    public var board: Board
-    /// Row-major: true where a module is between flaps.
-    public var moving: [Bool]
-}

@@ -7,11 +7,11 @@ extension Appliance {
     /// flapd's own authority in the state directory's `tls` folder issuing for this machine.
     static func certificates(_ configuration: FlapdConfiguration, in state: StateDirectory, logger: Logger) throws -> CertificateKeeper {
         let source: CertificateSource
-        if let files = configuration.tlsFiles {
+        if let files = configuration.api.tlsFiles {
             source = .files(certificate: files.certificate, key: files.key)
         } else {
             let host = ProcessInfo.processInfo.hostName
-            source = .ownAuthority(folder: state.file("tls"), boardName: "VestaWidget", hostName: host, extraNames: configuration.tlsNames)
+            source = .ownAuthority(folder: state.file("tls"), boardName: "VestaWidget", hostName: host, extraNames: configuration.api.tlsNames)
         }
         do {
             return try CertificateKeeper(source: source, logger: logger)

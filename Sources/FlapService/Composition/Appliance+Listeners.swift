@@ -38,21 +38,21 @@ extension Appliance {
             router: nativeRouter, server: limits.server(.plain(redirectingPagesTo: { [httpsNow = ports.httpsNow, certificate = certificates.certificate] in
                 httpsNow.value.map { HTTPSRedirectTarget(port: $0, names: certificate.identity.alternativeNames) }
             }), shares: api.connections),
-            configuration: .init(address: .hostname(listen, port: configuration.apiPort), serverName: "flapd"),
+            configuration: .init(address: .hostname(listen, port: configuration.api.port), serverName: "flapd"),
             onServerRunning: { await ports.bound(.native, port: $0.localAddress?.port) }, logger: quiet)
         let httpsApp = Application(
             router: nativeRouter, server: try .tls(limits.server(.tls, shares: api.connections), tlsConfiguration: certificates.certificate.tlsConfiguration()),
-            configuration: .init(address: .hostname(listen, port: configuration.httpsPort), serverName: "flapd"),
+            configuration: .init(address: .hostname(listen, port: configuration.api.httpsPort), serverName: "flapd"),
             onServerRunning: { await ports.bound(.https, port: $0.localAddress?.port) }, logger: quiet)
         let localApp = Application(
             router: local.router(), server: limits.server(),
-            configuration: .init(address: .hostname(listen, port: configuration.localAPIPort), serverName: "flapd"),
+            configuration: .init(address: .hostname(listen, port: configuration.localAPI.port), serverName: "flapd"),
             onServerRunning: { await ports.bound(.local, port: $0.localAddress?.port) }, logger: quiet)
         return [
-            Listener(name: "native API", address: "\(listen):\(configuration.apiPort)", key: "--api-port or [api] port", app: nativeApp),
-            Listener(name: "HTTPS API", address: "\(listen):\(configuration.httpsPort)", key: "--https-port or [api] https_port", app: httpsApp),
+            Listener(name: "native API", address: "\(listen):\(configuration.api.port)", key: "--api-port or [api] port", app: nativeApp),
+            Listener(name: "HTTPS API", address: "\(listen):\(configuration.api.httpsPort)", key: "--https-port or [api] https_port", app: httpsApp),
             certificates,
-            Listener(name: "Local API", address: "\(listen):\(configuration.localAPIPort)", key: "--local-api-port or [local_api] port", app: localApp),
+            Listener(name: "Local API", address: "\(listen):\(configuration.localAPI.port)", key: "--local-api-port or [local_api] port", app: localApp),
         ]
     }
 
@@ -72,11 +72,11 @@ extension Appliance {
         api.schedules = parts.schedules
         api.sources = parts.sources
         api.access = AccessStore(path: state.file("access.json"), legacySessions: state.file("sessions.json"), logger: logger)
-        api.links = InvitationLinks(machineName: machineName, householdNames: configuration.tlsNames, certificateNames: certificateNames,
+        api.links = InvitationLinks(machineName: machineName, householdNames: configuration.api.tlsNames, certificateNames: certificateNames,
                                     httpsPort: { [httpsNow = ports.httpsNow] in httpsNow.value },
                                     plainPort: { [nativeNow = ports.nativeNow] in nativeNow.value },
                                     qrCode: { try? QRCode($0).svg(title: "the link") })
         return NativeAPI(api, apiKey: secrets.apiKey,
-                         mcpHosts: MCPHosts(listen: configuration.listen, machineName: machineName, allowed: configuration.allowedHosts))
+                         mcpHosts: MCPHosts(listen: configuration.listen, machineName: machineName, allowed: configuration.api.allowedHosts))
     }
 }

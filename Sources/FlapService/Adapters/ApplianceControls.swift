@@ -109,23 +109,3 @@ extension ApplianceControls: BoardSwitches {
 
     func clearEverySlot() async throws -> Int { try await inbox.clearAllSlots(now: Date()) }
 }
-
-/// `board-controls.json`: the pause and the transition as last chosen. Written whole, then renamed.
-struct SavedControls: Sendable {
-    let directory: String
-
-    struct File: Codable {
-        var paused: Bool
-        var transition: String?
-    }
-
-    var path: String { directory + "/board-controls.json" }
-
-    func load() -> File? {
-        FileManager.default.contents(atPath: path).flatMap { try? JSONDecoder().decode(File.self, from: $0) }
-    }
-
-    func save(_ file: File) throws {
-        try DurableFile.write(try JSONEncoder().encode(file), to: path)
-    }
-}

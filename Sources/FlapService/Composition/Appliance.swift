@@ -39,10 +39,10 @@ public final class Appliance: Sendable {
         stateDirectory = try StateDirectory(explicit: configuration.stateDirectory)
         let storage = StorageHealth(logger: logger)
         inbox = try Self.database(stateDirectory.file("inbox.sqlite"), purpose: "inbox", health: storage) {
-            try Inbox(path: $0, rules: configuration.rules, health: storage)
+            try Inbox(path: $0, rules: configuration.messages, health: storage)
         }
         outbox = try Self.outbox(for: configuration.panels, in: stateDirectory, health: storage)
-        let clockTrust = ClockTrust(setting: configuration.clock, stateDirectory: stateDirectory.path)
+        let clockTrust = ClockTrust(setting: configuration.time.clock, stateDirectory: stateDirectory.path)
         let savedSound = SavedSound(directory: stateDirectory.path)
         let clack = try Self.clackSample(configuration.sound)
         sound = Self.player(savedSound.applied(to: configuration.sound), sample: clack, logger: logger)
@@ -64,7 +64,7 @@ public final class Appliance: Sendable {
         }
         let schedules = ScheduleRunner(inbox: inbox, intake: intake, time: .system, trust: { [clockTrust] in clockTrust.verdict() },
                                        fromFile: configuration.schedules, location: configuration.location, logger: logger)
-        let mqttPassword = try configuration.mqtt?.passwordFile.map { try resolve(.file($0), purpose: "MQTT password") }
+        let mqttPassword = try configuration.mqtt?.passwordFile.map { try Secret.file($0).read(purpose: "MQTT password") }
         let mirrors = try configuration.mirrors.map { try MirrorRunner($0, intake: intake, logger: logger) }
         heartRate = try HeartRateService.hub(configuration.sensors, metrics: metrics, logger: logger)
         let room = try RoomRunner.room(configuration.room, mqtt: configuration.mqtt, password: mqttPassword, hub: heartRate, logger: logger)

@@ -181,13 +181,13 @@ public struct Flapd: AsyncParsableCommand {
         if let model { configuration.panels[0].size = model.size }
         if let stateDir { configuration.stateDirectory = stateDir }
         if let listen { configuration.listen = listen }
-        if let apiPort { configuration.apiPort = apiPort }
-        if let httpsPort { configuration.httpsPort = httpsPort }
-        if let localAPIPort { configuration.localAPIPort = localAPIPort }
-        if let apiKey { configuration.apiKey = .value(apiKey) }
-        if let apiKeyFile { configuration.apiKey = .file(apiKeyFile) }
-        if let localAPIToken { configuration.localAPIToken = .value(localAPIToken) }
-        if let rateLimit { configuration.rules.ratePerHour = rateLimit }
+        if let apiPort { configuration.api.port = apiPort }
+        if let httpsPort { configuration.api.httpsPort = httpsPort }
+        if let localAPIPort { configuration.localAPI.port = localAPIPort }
+        if let apiKey { configuration.api.key = .value(apiKey) }
+        if let apiKeyFile { configuration.api.key = .file(apiKeyFile) }
+        if let localAPIToken { configuration.localAPI.enablementToken = .value(localAPIToken) }
+        if let rateLimit { configuration.messages.ratePerHour = rateLimit }
         if let logLevel { configuration.logLevel = logLevel }
         if noSound { configuration.sound.enabled = false }
         if let mqtt {

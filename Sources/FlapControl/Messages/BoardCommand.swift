@@ -1,0 +1,24 @@
+import ArgumentParser
+import FlapCore
+import FlapMCP
+import FoundationEssentials
+
+/// `flapctl board`: what each panel shows now.
+struct BoardCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "board", abstract: "Show what flapd's panels show now.",
+        discussion: HelpExamples.discussion("board"))
+
+    @OptionGroup var connection: ConnectionOptions
+
+    @OptionGroup var answer: JSONAnswerOption
+
+    func run() async throws {
+        let reply = try await connection.connection().request("GET", "/v1/board")
+        if answer.printed(reply) { return }
+        for panel in reply.decoded(BoardAnswer.self)?.panels ?? [] {
+            let moving = panel.moving == true ? " (moving)" : ""
+            print("panel \(panel.id ?? "?")\(moving), message \(panel.message ?? "none")")
+            if let rows = panel.codes, let board = try? Board(codeRows: rows) { print(BoardText.plain(board, colour: StandardStream.outputHasColour)) }
+        }
+    }
+}

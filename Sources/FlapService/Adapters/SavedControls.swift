@@ -1,0 +1,28 @@
+import FlapCore
+import FlapDisplay
+import FlapHTTP
+import FlapMessaging
+import FlapMQTT
+import FlapStorage
+import FoundationEssentials
+import Synchronization
+
+/// `board-controls.json`: the pause and the transition as last chosen. Written whole, then renamed.
+struct SavedControls: Sendable {
+    let directory: String
+
+    struct File: Codable {
+        var paused: Bool
+        var transition: String?
+    }
+
+    var path: String { directory + "/board-controls.json" }
+
+    func load() -> File? {
+        FileManager.default.contents(atPath: path).flatMap { try? JSONDecoder().decode(File.self, from: $0) }
+    }
+
+    func save(_ file: File) throws {
+        try DurableFile.write(try JSONEncoder().encode(file), to: path)
+    }
+}

@@ -1,0 +1,11 @@
+import FlapCore
+import FlapHardware
+import FlapPrimitives
+
+/// One thing a simulated module did.
+public struct PanelEvent<Instant: InstantProtocol>: Sendable where Instant: Sendable {
+    public var instant: Instant
+    /// Row-major module index.
+    public var module: Int
+    public var kind: PanelEventKind
+}

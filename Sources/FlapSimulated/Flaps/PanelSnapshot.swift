@@ -1,0 +1,10 @@
+import FlapCore
+import FlapHardware
+import FlapPrimitives
+
+/// What a panel shows at one moment, and which modules are turning.
+public struct PanelSnapshot: Sendable, Equatable {
+    public var board: Board
+    /// Row-major: true where a module is between flaps.
+    public var moving: [Bool]
+}
