@@ -18,6 +18,17 @@ import TestSupport
         }
     }
 
+    /// `--panel`'s row names every kind of panel, as its help does (made from ``PanelKinds/all``).
+    @Test func thePanelFlagsRowNamesEveryKind() throws {
+        let doc = try String(contentsOf: PythonPeer.packageRoot.appendingPathComponent("docs/configuration.md"), encoding: .utf8)
+        let row = try #require(doc.split(separator: "\n").first { $0.hasPrefix("| `--panel ") })
+        let help = Flapd.helpMessage(columns: 400)
+        for name in PanelKinds.names {
+            #expect(row.contains("`\(name)`") || row.contains("`\(name)="), "docs/configuration.md's --panel row does not name \(name)")
+            #expect(help.contains(name), "--panel's help does not name \(name)")
+        }
+    }
+
     /// The long options a help text lists, in its order.
     static func flags(in help: String) -> [String] {
         var seen: [String] = []

@@ -75,7 +75,7 @@ public struct Flapd: AsyncParsableCommand {
     @Option(help: "Log level: trace, debug, info, notice, warning, error, critical.")
     var logLevel: String?
 
-    @Option(help: ArgumentHelp("The first panel's driver: simulated, chainlink=DEVICE (a serial port such as /dev/ttyUSB0), spi=DEVICE, gpio=CHIP, or an LED one: max7219=DEVICE, ws2812=DEVICE (spidev), framebuffer=/dev/fb0, hub75; browser (shown by a TV's browser at /tv); DEVICE 'simulated' for simulated hardware; no configuration file needed.", valueName: "driver[=device]"))
+    @Option(help: ArgumentHelp("The first panel's driver: \(PanelKinds.usage); DEVICE 'simulated' for simulated hardware; no configuration file needed.", valueName: "driver[=device]"))
     var panel: String?
 
     @Option(help: "The first panel's Vestaboard model: flagship (6×22, flap 62 is °) or note (3×15, flap 62 is a heart).")
@@ -153,9 +153,9 @@ public struct Flapd: AsyncParsableCommand {
         }
         do {
             var configuration = try ConfigurationParser.parse(text, file: path)
-            // Simulated hardware: the real Chainlink driver talks to a simulated controller.
+            // Simulated hardware: the real driver talks to the simulated device (a Chainlink controller).
             if simulate {
-                for i in configuration.panels.indices where configuration.panels[i].driver == .chainlink { configuration.panels[i].device = "simulated" }
+                for i in configuration.panels.indices where configuration.panels[i].kind.simulatedUnderSimulate { configuration.panels[i].device = "simulated" }
             }
             return configuration
         } catch {
@@ -167,11 +167,12 @@ public struct Flapd: AsyncParsableCommand {
         if let panel {
             let parts = panel.split(separator: "=", maxSplits: 1).map(String.init)
             // Checked in validate(): a driver's name.
-            let driver = PanelDriverKind(rawValue: parts[0]) ?? .simulated
-            configuration.panels[0].driver = driver
+            let kind = PanelKinds.named(parts[0]) ?? SimulatedPanelKind()
+            configuration.panels[0].kind = kind
+            configuration.panels[0].options = nil
             configuration.panels[0].device = parts.count > 1 ? parts[1] : nil
-            if driver.turnsChainlinkDrums { configuration.panels[0].drum = .chainlink52 }
-            if simulate, parts[0] == "chainlink" { configuration.panels[0].device = "simulated" }
+            configuration.panels[0].drum = kind.defaultDrum
+            if simulate, kind.simulatedUnderSimulate { configuration.panels[0].device = "simulated" }
         }
         if rows != nil || columns != nil {
             configuration.panels[0].rows = rows
@@ -242,8 +243,8 @@ public struct Flapd: AsyncParsableCommand {
         if let listen, let problem = FlapdConfiguration.listenProblem(listen) { throw ValidationError("--listen: \(problem)") }
         if let panel {
             let parts = panel.split(separator: "=", maxSplits: 1).map(String.init)
-            guard PanelDriverKind(rawValue: parts[0]) != nil else {
-                throw ValidationError("--panel: unknown driver \"\(parts[0])\"; use one of \(PanelDriverKind.names.joined(separator: ", "))")
+            guard PanelKinds.named(parts[0]) != nil else {
+                throw ValidationError("--panel: unknown driver \"\(parts[0])\"; use one of \(PanelKinds.names.joined(separator: ", "))")
             }
             if parts[0] == "simulated", parts.count > 1 { throw ValidationError("--panel simulated takes no device") }
             if parts.count > 1, parts[1].isEmpty { throw ValidationError("--panel \(parts[0])= needs a device, such as /dev/ttyUSB0") }

@@ -17,26 +17,21 @@ import ServiceLifecycle
 
 /// How each of the appliance's parts is made from its settings, one step of ``Appliance/init`` each.
 extension Appliance {
-    /// The boards' delivery queue, opened only when a Vestaboard panel needs it.
-    static func outbox(for panels: [PanelSettings], in state: StateDirectory, health: StorageHealth) throws -> DeliveryQueue? {
-        guard panels.contains(where: { $0.driver == .vestaboard }) else { return nil }
-        return try database(state.file("outbox.sqlite"), purpose: "Vestaboard delivery queue", health: health) {
-            try DeliveryQueue(path: $0, health: health)
-        }
-    }
-
     /// Every panel's driver, from where it was left; when one cannot be made, those made are shut
-    /// down (their devices left safe) and flapd stops naming the panel.
-    static func drivers(_ panels: [PanelSettings], inbox: Inbox, calibration: Calibration, outbox: DeliveryQueue?,
+    /// down (their devices left safe) and flapd stops naming the panel. The boards' delivery
+    /// queue is opened only when a panel asks for it (a Vestaboard's).
+    static func drivers(_ panels: [PanelSettings], inbox: Inbox, calibration: Calibration, outbox: DeliveryQueueOnDemand,
                         logger: Logger) async throws -> [PanelDriver] {
         var drivers: [PanelDriver] = []
         for panel in panels {
             do {
-                drivers.append(try await PanelDriver.make(panel, saved: try await inbox.panelState(panel.id)?.codes,
-                                                          calibration: calibration, outbox: { outbox! }, logger: logger))
+                let context = PanelContext(saved: try await inbox.panelState(panel.id)?.codes, calibration: calibration,
+                                           outbox: outbox.open, logger: logger)
+                drivers.append(try await PanelDriver.make(panel, with: context))
             } catch {
                 for driver in drivers { await driver.panel.shutDown(); await driver.stopCompanion() }
-                throw ServiceError(.unavailable, "panel \(panel.id): \(error)")
+                // A fault of the state directory (the delivery queue's file) stays one: exit 73.
+                throw ServiceError((error as? ServiceError)?.code ?? .unavailable, "panel \(panel.id): \(error)")
             }
         }
         return drivers
@@ -60,7 +55,7 @@ extension Appliance {
                          sound: ClackPlayer<ContinuousClock>?, mqtt: MQTTBridge?, room: RoomService<ContinuousClock>?,
                          live: LiveBoards, clockTrust: ClockTrust, pause: BoardPause, logger: Logger) async throws -> [PanelRuntime] {
         var panels: [PanelRuntime] = []
-        let speaker = drivers.firstIndex { $0.configuration.driver != .browser }
+        let speaker = drivers.firstIndex { !$0.configuration.kind.playsItsOwnClacks }
         for (index, driver) in drivers.enumerated() {
             panels.append(try await PanelRuntime(driver: driver, inbox: inbox, metrics: metrics,
                                                  drawInTerminal: drawInTerminal && index == 0,

@@ -41,13 +41,14 @@ public final class Appliance: Sendable {
         inbox = try Self.database(stateDirectory.file("inbox.sqlite"), purpose: "inbox", health: storage) {
             try Inbox(path: $0, rules: configuration.messages, health: storage)
         }
-        outbox = try Self.outbox(for: configuration.panels, in: stateDirectory, health: storage)
+        let outboxOnDemand = DeliveryQueueOnDemand(path: stateDirectory.file("outbox.sqlite"), health: storage)
         let clockTrust = ClockTrust(setting: configuration.time.clock, stateDirectory: stateDirectory.path)
         let savedSound = SavedSound(directory: stateDirectory.path)
         let clack = try Self.clackSample(configuration.sound)
         sound = Self.player(savedSound.applied(to: configuration.sound), sample: clack, logger: logger)
         calibration = Calibration(directory: stateDirectory.path)
-        let drivers = try await Self.drivers(configuration.panels, inbox: inbox, calibration: calibration, outbox: outbox, logger: logger)
+        let drivers = try await Self.drivers(configuration.panels, inbox: inbox, calibration: calibration, outbox: outboxOnDemand, logger: logger)
+        outbox = outboxOnDemand.opened
 
         // The sources: everything that turns into messages goes through one intake.
         var intake = MessageIntake(inbox: inbox, boardSize: drivers[0].configuration.size ?? .flagship, now: { Date() })

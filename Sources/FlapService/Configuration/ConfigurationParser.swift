@@ -14,6 +14,11 @@ import FoundationEssentials
 /// problems too (a misspelt key that is silently ignored is a setting that silently does nothing).
 public enum ConfigurationParser {
     public static func parse(_ text: String, file: String) throws(ConfigurationError) -> FlapdConfiguration {
+        try parse(text, file: file, panelKinds: PanelKinds.all)
+    }
+
+    /// Reads the file with `panelKinds` as the panel drivers it may name (a test adds its own).
+    static func parse(_ text: String, file: String, panelKinds: [any PanelKind]) throws(ConfigurationError) -> FlapdConfiguration {
         let table: TOMLTable
         do {
             table = try TOMLParser.parse(text)
@@ -29,7 +34,7 @@ public enum ConfigurationParser {
         reader.section("time") { readTime(&$0, into: &configuration) }
         reader.section("sound") { readSound(&$0, into: &configuration) }
         reader.section("mqtt") { configuration.mqtt = parseMQTT(&$0) }
-        readPanels(&reader, into: &configuration)
+        readPanels(&reader, kinds: panelKinds, into: &configuration)
         reader.sections("sensor") { _, sensor in configuration.sensors.append(parseSensor(&sensor)) }
         reader.section("location") { configuration.location = parseLocation(&$0) }
         reader.sections("source") { _, source in addSource(&source, to: &configuration) }

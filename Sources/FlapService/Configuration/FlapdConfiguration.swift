@@ -103,11 +103,11 @@ public struct TLSFiles: Sendable, Equatable {
     }
 }
 
-/// One panel.
+/// One panel: what every panel has, its kind (`driver`), and the kind's own settings.
 public struct PanelSettings: Sendable, Equatable {
     public var id = "main"
-    /// What drives the panel (`driver` in the configuration).
-    public var driver = PanelDriverKind.simulated
+    /// What drives the panel (`driver` in the configuration): one of ``PanelKinds/all``.
+    var kind: any PanelKind = SimulatedPanelKind()
     /// The driver's device: a serial port for `chainlink` (default `/dev/splitflap0`), a spidev
     /// device for `spi` (default `/dev/spidev0.0`), a GPIO chip for `gpio` (default `gpiochip0`);
     /// or `simulated` for simulated hardware at that interface.
@@ -117,9 +117,6 @@ public struct PanelSettings: Sendable, Equatable {
     public var size: BoardSize?
     public var rows: Int?
     public var columns: Int?
-    /// `gpio`: each module's lines, IN1–IN4 of its ULN2003 board then its hall sensor (offsets
-    /// on the chip), row-major.
-    public var pins: [[Int]] = []
     public var drum = Drum.vestaboard
     public var flapPeriodMs = FlipPlanner.defaultFlapPeriodMs
     public var policy = PanelPolicy.latest
@@ -128,15 +125,30 @@ public struct PanelSettings: Sendable, Equatable {
     public var transition = TransitionStrategy.cascade
     /// How a simulated panel is shown.
     public var show = PanelShow.terminal
-    /// LED and screen drivers: how the pixels are laid out and lit.
-    public var led = LEDSettings()
-    /// `vestaboard`: which API, where, with what credential, how writes are delivered.
-    public var vestaboard = VestaboardSettings()
+    /// The kind's own settings (``PanelKind/read(_:into:)``); nil when it has none or the panel
+    /// was named by `--panel` alone.
+    var options: (any PanelOptions)?
 
     public init() {}
 
-    public var isLED: Bool { driver.isLED }
-    public static let defaultChainlinkDevice = "/dev/splitflap0"
+    /// The driver's name.
+    public var driver: String { kind.name }
+    /// Whether it draws the board in light.
+    public var isLED: Bool { kind.drawsInLight }
+
+    /// The kind's own settings, as the kind's type.
+    func options<Options: PanelOptions>(_ type: Options.Type) -> Options? { options as? Options }
+
+    public static func == (a: PanelSettings, b: PanelSettings) -> Bool {
+        let sameOptions = switch (a.options, b.options) {
+        case (nil, nil): true
+        case (let x?, let y?): x.isEqual(to: y)
+        default: false
+        }
+        return a.id == b.id && a.kind.name == b.kind.name && a.device == b.device && a.size == b.size && a.rows == b.rows
+            && a.columns == b.columns && a.drum == b.drum && a.flapPeriodMs == b.flapPeriodMs && a.policy == b.policy
+            && a.quiet == b.quiet && a.transition == b.transition && a.show == b.show && sameOptions
+    }
 }
 
 /// A secret given directly (flags, tests) or as a file to read (systemd's LoadCredential).
@@ -150,36 +162,6 @@ public enum Secret: Sendable, Equatable, CustomStringConvertible {
         case .value: "(given directly)"
         case .file(let path): path
         }
-    }
-}
-
-/// The settings of an LED or screen panel (`max7219`, `ws2812`, `framebuffer`, `hub75`).
-public struct LEDSettings: Sendable, Equatable {
-    /// Pixels across and down; nil: the driver's default (32×8 for MAX7219 and WS2812; the
-    /// screen's own for a framebuffer; rows × chain… for HUB75).
-    public var width: Int?
-    public var height: Int?
-    /// MAX7219: luma's block_orientation (0, 90, -90, 180) and blocks_arranged_in_reverse_order.
-    public var orientation = 0
-    public var reverseBlocks = false
-    /// WS2812: how the strip runs along the rows, and the supply's limit in milliamps.
-    public var wiring = WS2812Strip.Wiring.serpentine
-    public var currentLimitMilliamps: Int?
-    /// Framebuffer: `rgb565`, `rgb888` or `xrgb8888`, for a file or a device without screen info.
-    public var format: FramebufferFormat.Layout?
-    /// HUB75 (rpi-rgb-led-matrix's options).
-    public var matrix = RGBMatrixOptions()
-    /// Percent, all day; or the schedule (`"22:00=10"`: 10 % from 22:00).
-    public var brightness = 100
-    public var schedule: [BrightnessSchedule.Change] = []
-    /// Dark after this long without a new board; nil: never.
-    public var blankAfterSeconds: Int?
-    public var framesPerSecond = 60
-
-    public init() {}
-
-    public var brightnessSchedule: BrightnessSchedule {
-        (try? BrightnessSchedule(schedule)) ?? BrightnessSchedule(level: Double(brightness) / 100)
     }
 }
 

@@ -165,7 +165,7 @@ final class PanelRuntime: Service, Sendable {
     func view() async -> PanelView {
         let board = await motion.restingBoard()
         let health = await panel.health()
-        var view = PanelView(id: configuration.id, driver: configuration.driver.rawValue, drum: configuration.drum.name, board: board,
+        var view = PanelView(id: configuration.id, driver: configuration.driver, drum: configuration.drum.name, board: board,
                              moving: await motion.isMoving, messageId: await coordinator.target, connected: health.connected,
                              faults: health.faults.map { PanelFault(row: $0.row, column: $0.column, fault: $0.kind.rawValue, rehomeAttempts: $0.attempts) })
         view.quietUntil = await coordinator.quietUntil

@@ -4,26 +4,35 @@ import FlapVestaboard
 import FoundationEssentials
 import Logging
 
-extension PanelDriver {
-    /// A real Vestaboard through one of its APIs: its credential read from its file, its writes
-    /// through the boards' delivery queue (`outbox.sqlite` in the state directory).
-    static func vestaboard(_ configuration: PanelSettings, saved: [CharacterCode]?, outbox queue: DeliveryQueue, logger: Logger) async throws -> PanelDriver {
-        let settings = configuration.vestaboard
+/// `driver = "vestaboard"`: a real Vestaboard through one of its APIs: its credential read
+/// from its file, its writes through the boards' delivery queue (`outbox.sqlite` in the state
+/// directory).
+struct VestaboardPanelKind: PanelKind {
+    var name: String { "vestaboard" }
+
+    /// The keys of a `driver = "vestaboard"` panel: which API, where, with what credential, and
+    /// how writes are delivered.
+    func read(_ reader: inout TableReader, into panel: inout PanelSettings) {
+        var settings = ConfigurationParser.parseBoardAccess(&reader)
+        settings.strategy = reader.choice("strategy") ?? settings.strategy
+        settings.onConflict = reader.choice("on_conflict") ?? settings.onConflict
+        panel.options = settings
+    }
+
+    func make(_ configuration: PanelSettings, with context: PanelContext) async throws -> PanelDriver {
+        let settings = configuration.options(VestaboardSettings.self) ?? VestaboardSettings()
         let api = try settings.boardAPI(for: "panel \(configuration.id)")
-        var panelLogger = logger
+        var panelLogger = context.logger
         panelLogger[metadataKey: "panel"] = "\(configuration.id)"
-        let delivery = BoardDelivery(panel: configuration.id, client: VestaboardClient(api: api), queue: queue, clock: ContinuousClock(),
-                                     now: { Date() }, onConflict: settings.onConflict, logger: panelLogger)
+        let delivery = BoardDelivery(panel: configuration.id, client: VestaboardClient(api: api), queue: try context.outbox(),
+                                     clock: ContinuousClock(), now: { Date() }, onConflict: settings.onConflict, logger: panelLogger)
         let running = Task { await delivery.run() }
-        var settled = configuration
-        let size = await boardSize(configuration, api: api, saved: saved, logger: panelLogger)
-        settled.size = size
-        let info = PanelInfo(id: configuration.id, size: size, drum: configuration.drum, motion: .forwardOnly, driver: PanelDriverKind.vestaboard.rawValue)
-        let positions = saved.flatMap { $0.count == size.count ? $0.map { configuration.drum.flap(for: $0).index } : nil }
+        let size = await Self.boardSize(configuration, api: api, saved: context.saved, logger: panelLogger)
+        let (settled, info, positions) = configuration.settled(size: size, saved: context.saved)
         let panel = VestaboardPanel(info: info, delivery: delivery, clock: ContinuousClock(),
                                     strategy: settings.strategy, takesTransitions: settings.api == .local, positions: positions)
         await panel.start()
-        logger.info("\(configuration.id): a Vestaboard through its \(settings.api.title) API at \(api.address), writes \(settings.strategy.rawValue)")
+        context.logger.info("\(configuration.id): a Vestaboard through its \(settings.api.title) API at \(api.address), writes \(settings.strategy.rawValue)")
         var driver = PanelDriver(panel: panel, configuration: settled, snapshots: nil, stepper: nil, commandInterval: nil) { running.cancel() }
         driver.delivery = delivery
         return driver
@@ -47,7 +56,7 @@ extension PanelDriver {
     }
 }
 
-extension VestaboardSettings {
+extension VestaboardSettings: PanelOptions {
     /// The API these settings name, with the credential read from its file.
     func boardAPI(for owner: String) throws -> VestaboardAPI {
         let what = api.credential
