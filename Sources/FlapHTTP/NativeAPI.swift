@@ -29,23 +29,28 @@ public struct NativeAPI: Sendable {
         self.parts = parts
         self.apiKey = apiKey
         self.mcpHosts = mcpHosts
-        groups = parts.groups(started: .now)
+        groups = parts.groups(started: .now, apiKey: apiKey)
     }
 
-    public func router() -> Router<BasicRequestContext> {
-        let router = Router()
+    public func router() -> Router<APIRequestContext> {
+        router(declaring: DeclaredRoutes())
+    }
+
+    /// The router, each `/v1` route declared in `declared` with who may call it.
+    func router(declaring declared: DeclaredRoutes) -> Router<APIRequestContext> {
+        let router = Router(context: APIRequestContext.self)
         router.add(middleware: ResponseCompression())
-        addRoutes(to: router)
+        addRoutes(to: router, declaring: declared)
         // The MCP server's tools go through the API's own routes (a router of their own, without /mcp).
-        let api = Router()
-        addRoutes(to: api)
+        let api = Router(context: APIRequestContext.self)
+        addRoutes(to: api, declaring: DeclaredRoutes())
         MCPEndpoint(server: MCPServer(version: parts.version, subscriptions: parts.live != nil), key: apiKey, hosts: mcpHosts, sessions: mcpSessions,
                     api: api.buildResponder(), live: parts.live).add(to: router)
         router.add(middleware: MethodNotAllowed(routes: router.routes))
         return router
     }
 
-    private func addRoutes(to router: Router<BasicRequestContext>) {
+    private func addRoutes(to router: Router<APIRequestContext>, declaring declared: DeclaredRoutes) {
         let (metrics, access, sources) = (parts.metrics, parts.access, parts.sources)
         router.add(middleware: FailureAnswers(answer: { Responses.error($0, $1) }, logger: Logger(label: "flapd.http")))
         router.get("healthz") { _, _ in Responses.json(.ok, ["status": "ok"]) }
@@ -58,10 +63,9 @@ public struct NativeAPI: Sendable {
             Response(status: .ok, headers: [.contentType: "text/plain; version=0.0.4; charset=utf-8"],
                      body: .init(byteBuffer: ByteBuffer(string: metrics.exposition())))
         }
-        SessionAPI(apiKey: apiKey, access: access).add(to: router)
         let v1 = router.group("v1").add(middleware: Authentication(key: apiKey, viewerKey: parts.viewerKey, access: access,
                                                                           webhookKey: { key, name in sources?.isKey(key, of: name) ?? false },
                                                                           shares: connections))
-        for group in groups { group.add(to: v1) }
+        for group in groups { group.add(to: AccessRoutes(v1: v1, declared: declared)) }
     }
 }

@@ -23,7 +23,7 @@ public struct AuthorityDownload: Sendable {
         self.qrCode = qrCode
     }
 
-    func add(to router: Router<BasicRequestContext>) {
+    func add<Context: RequestContext>(to router: Router<Context>) {
         router.get("ca.crt") { _, _ in certificate() }
         router.get("install") { request, _ in page(for: request) }
     }

@@ -55,7 +55,7 @@ public enum WebPage {
 
     /// Adds the page's routes (no key needed: it holds no secret; the API behind it does).
     /// With `authority`, also `/ca.crt` and `/install` (``AuthorityDownload``).
-    public static func add(to router: Router<BasicRequestContext>, authority: AuthorityDownload? = nil) {
+    public static func add<Context: RequestContext>(to router: Router<Context>, authority: AuthorityDownload? = nil) {
         authority?.add(to: router)
         for (path, file) in files {
             let tag = entityTag(file.bytes)

@@ -33,14 +33,16 @@ public enum SessionCookie {
     }
 }
 
-/// Lets a request in with the API key (`Authorization: Bearer`, or as HTTP Basic's password), a
-/// member's key, or a session cookie; with the viewer key, only requests that read the board
-/// (``viewerReads``); with a webhook source's own key, only pushes to that source. A member's request is marked as theirs and held to ``MemberAccess``. A
-/// request that changes something with a cookie must come from the page itself: its `Origin`
-/// (or, where a browser sends none, `Sec-Fetch-Site: same-origin`) must be this server's, so
-/// another site cannot make a signed-in browser act.
+/// Says who a request is from (``APIRequestContext/caller``): the API key (`Authorization:
+/// Bearer`, or as HTTP Basic's password), a member's key, the viewer key, a webhook source's own
+/// key (for a push to that source), or a session cookie. Who may call which route is the route's
+/// own declaration (``AccessRoutes``); a request with no credentials goes on with no caller,
+/// which only a route open to anyone answers. A wrong key is refused here. A request that changes
+/// something with a cookie must come from the page itself: its `Origin` (or, where a browser sends
+/// none, `Sec-Fetch-Site: same-origin`) must be this server's, so another site cannot make a
+/// signed-in browser act.
 struct Authentication: RouterMiddleware {
-    typealias Context = BasicRequestContext
+    typealias Context = APIRequestContext
     let key: String
     let viewerKey: String?
     let access: AccessStore
@@ -49,60 +51,46 @@ struct Authentication: RouterMiddleware {
     /// The ports' connections, shared by role: told whose each request is.
     var shares: ConnectionShares?
 
-    /// What the viewer key may read: the board, its pictures, its events and its clack.
-    static let viewerReads: Set<String> = ["/v1/board", "/v1/board.png", "/v1/board.svg", "/v1/events", "/v1/sound/clack.wav"]
-
-    /// Set on a request made with the viewer key, so what it reads leaves out who sent what (a
-    /// client that sets it itself only reads less).
-    static let viewerMark = HTTPField.Name("Flapd-Viewer")!
-
-    /// Whether `request` was made with the viewer key.
-    static func isViewer(_ request: Request) -> Bool { request.headers[viewerMark] != nil }
-
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+        var context = context
         if let header = request.headers[.authorization] {
             let given = Self.secret(in: header) ?? ""
             if secretsMatch(given, key) { return try await admit(request, as: .owner, context, next) }
-            if let member = await access.member(withKey: given) { return try await admit(request, as: .member(member), context, next) }
+            if let member = await access.member(withKey: given) { return try await admit(request, as: Caller(.member(member)), context, next) }
             if request.method == .post, let source = SourcesAPI.webhookName(request.uri.path), webhookKey(given, source) {
                 if let refusal = shares?.admit(request, household: false) { return refusal }
-                return try await next(MemberAccess.marked(request, as: .owner), context)
+                context.caller = .webhook(source: source)
+                return try await next(request, context)
             }
             guard let viewerKey, secretsMatch(given, viewerKey) else {
                 return Responses.error(.unauthorized, "the API key is wrong", headers: [.wwwAuthenticate: "Bearer"])
             }
-            guard [.get, .head].contains(request.method), Self.viewerReads.contains(request.uri.path) else {
-                return Responses.error(.forbidden, "the viewer key reads the board (GET /v1/board, /v1/board.png, /v1/board.svg, /v1/events, /v1/sound/clack.wav) and nothing else; use the API key")
-            }
             if let refusal = shares?.admit(request, household: false) ?? stream(request, key: "viewer") { return refusal }
-            var head = MemberAccess.marked(request, as: .owner).head
-            head.headerFields[Self.viewerMark] = "1"
-            return try await next(Request(head: head, body: request.body), context)
+            context.caller = .viewer
+            return try await next(request, context)
         }
         guard let id = SessionCookie.id(in: request), let (principal, _) = await access.session(id) else {
             // A phone whose member the owner removed is told so, not asked for a key it never had.
             if let id = SessionCookie.id(in: request), let removal = await access.removal(endingSession: id) {
-                return Responses.json(.unauthorized, SignedOut(removal), headers: [.wwwAuthenticate: "Bearer"])
+                context.signInNeeded = Responses.json(.unauthorized, SignedOut(removal), headers: [.wwwAuthenticate: "Bearer"])
             }
-            return Responses.error(.unauthorized, "this API needs Authorization: Bearer <key> or a signed-in session (the key file's path is in flapd's log)",
-                                   headers: [.wwwAuthenticate: "Bearer"])
+            return try await next(request, context)
         }
         if ![.get, .head, .options].contains(request.method), !Self.sameOrigin(request) {
             return Responses.error(.forbidden, "a request from another site is refused: send it from flapd's own page")
         }
-        return try await admit(request, as: principal, context, next)
+        return try await admit(request, as: Caller(principal), context, next)
     }
 
-    private func admit(_ request: Request, as principal: Principal, _ context: Context,
+    private func admit(_ request: Request, as caller: Caller, _ context: Context,
                        _ next: (Request, Context) async throws -> Response) async throws -> Response {
-        if case .member = principal, !MemberAccess.allows(request.method, request.uri.path) {
-            return Responses.error(.forbidden, MemberAccess.refusal)
-        }
         // The owner's streams are not counted: the port's own limit bounds them.
         var whose: String?
-        if case .member(let member) = principal { whose = "member \(member.id)" }
+        if case .member(let id, _) = caller { whose = "member \(id)" }
         if let refusal = shares?.admit(request, household: true) ?? whose.flatMap({ stream(request, key: $0) }) { return refusal }
-        return try await next(MemberAccess.marked(request, as: principal), context)
+        var context = context
+        context.caller = caller
+        return try await next(request, context)
     }
 
     /// For a request that opens the event stream: the refusal when `key` holds its share already.

@@ -1,6 +1,6 @@
 import Hummingbird
 
-extension BasicRequestContext {
+extension RequestContext {
     /// The path parameter `name`, percent-decoded once, as clients encode it (`encodeURIComponent`,
     /// curl, flapctl): `my%20phone` is the sender `my phone`. A malformed escape is left as sent.
     func parameter(_ name: String) -> String {

@@ -18,14 +18,14 @@ struct MCPEndpoint {
     let hosts: MCPHosts
     let sessions: MCPSessions<ContinuousClock>
     /// The native API's routes, which the tools go through.
-    let api: RouterResponder<BasicRequestContext>
+    let api: RouterResponder<APIRequestContext>
     /// The boards as they change, for the sessions' event streams; none, no GET.
     let live: LiveBoards?
 
     static let sessionHeader = HTTPField.Name("Mcp-Session-Id")!
     static let versionHeader = HTTPField.Name("MCP-Protocol-Version")!
 
-    func add(to router: Router<BasicRequestContext>) {
+    func add(to router: Router<APIRequestContext>) {
         router.post("mcp") { request, context in
             if let refusal = await refusal(request) { return refusal }
             return try await post(request, context: context)
@@ -64,7 +64,7 @@ struct MCPEndpoint {
         return nil
     }
 
-    private func post(_ request: Request, context: BasicRequestContext) async throws -> Response {
+    private func post(_ request: Request, context: APIRequestContext) async throws -> Response {
         guard request.headers[.contentType]?.lowercased().hasPrefix("application/json") == true else {
             return Responses.error(.unsupportedMediaType, "send JSON-RPC messages as JSON, with Content-Type: application/json")
         }

@@ -7,9 +7,9 @@ import NIOCore
 /// The native API reached from inside flapd: a tool's request goes through the same router, and
 /// so the same checks, as one from the network, without leaving the process.
 struct RouterAPI: FlapdAPI {
-    let responder: RouterResponder<BasicRequestContext>
+    let responder: RouterResponder<APIRequestContext>
     /// The context of the MCP request the tool call came in (its connection and logger).
-    let context: BasicRequestContext
+    let context: APIRequestContext
     let key: String
 
     func send(_ method: String, _ path: String, body: JSONValue?, headers: [(String, String)]) async throws -> APIAnswer {

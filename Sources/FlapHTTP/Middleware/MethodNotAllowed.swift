@@ -4,12 +4,11 @@ import Hummingbird
 /// A request for a path flapd serves, with a method it does not serve there, gets 405 and the
 /// methods it does take (`Allow`), rather than a 404 that suggests the path is wrong. Added
 /// last to the router, it sees only requests no route took.
-struct MethodNotAllowed: RouterMiddleware {
-    typealias Context = BasicRequestContext
+struct MethodNotAllowed<Context: RequestContext>: RouterMiddleware {
     /// Each served path as its segments (a capture, `{name}` or `:name`, matches any one), with its methods.
     let paths: [(segments: [Substring], methods: [String])]
 
-    init(routes: [Router<BasicRequestContext>.RouteDescription]) {
+    init(routes: [Router<Context>.RouteDescription]) {
         var byPath: [String: Set<String>] = [:]
         for route in routes { byPath[route.path.description, default: []].insert(route.method.rawValue) }
         paths = byPath.map { path, methods in (path.split(separator: "/"), methods.sorted()) }

@@ -44,9 +44,10 @@ public struct APIParts: Sendable {
     }
 
     /// Every group of routes under `/v1`: a new resource is a group here.
-    func groups(started: ContinuousClock.Instant) -> [any RouteGroup] {
+    func groups(started: ContinuousClock.Instant, apiKey: String) -> [any RouteGroup] {
         let answers = IntakeAnswers(metrics: metrics)
         return [
+            SessionAPI(apiKey: apiKey, access: access),
             MessagesAPI(intake: intake, access: access, metrics: metrics, answers: answers),
             BoardAPI(panels: panels),
             BoardPictureAPI(panels: panels, renders: PictureRenders()),

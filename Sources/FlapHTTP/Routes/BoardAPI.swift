@@ -7,8 +7,8 @@ import Hummingbird
 struct BoardAPI: RouteGroup {
     let panels: any PanelsQuery
 
-    func add(to v1: RouterGroup<BasicRequestContext>) {
-        v1.get("board") { request, _ in await board(withMessages: !Authentication.isViewer(request)) }
+    func add(to v1: AccessRoutes) {
+        v1.get("board", .onlookers) { _, context in await board(withMessages: !context.isViewer) }
     }
 
     private func board(withMessages: Bool) async -> Response {

@@ -13,12 +13,12 @@ struct BoardPictureAPI: RouteGroup {
     let panels: any PanelsQuery
     let renders: PictureRenders
 
-    func add(to v1: RouterGroup<BasicRequestContext>) {
-        v1.get("board.png") { request, _ in try await picture(request, svg: false) }
-        v1.get("board.svg") { request, _ in try await picture(request, svg: true) }
+    func add(to v1: AccessRoutes) {
+        v1.get("board.png", .onlookers) { request, context in try await picture(request, context, svg: false) }
+        v1.get("board.svg", .onlookers) { request, context in try await picture(request, context, svg: true) }
     }
 
-    private func picture(_ request: Request, svg: Bool) async throws -> Response {
+    private func picture(_ request: Request, _ context: APIRequestContext, svg: Bool) async throws -> Response {
         let all = await panels.panels()
         let asked = request.uri.queryParameters.get("panel")
         guard let panel = asked.map({ id in all.first { $0.id == id } }) ?? all.first else {
@@ -44,7 +44,7 @@ struct BoardPictureAPI: RouteGroup {
         }
         let png: [UInt8]
         let board = panel.board
-        let asker: PictureRenders.Asker = Authentication.isViewer(request) ? .other : .household
+        let asker: PictureRenders.Asker = context.isViewer ? .other : .household
         do {
             png = try await renders.picture(tag: tag, for: asker) { [width] in try BoardPNG.encode(board, width: width) }
         } catch let error as RenderError {

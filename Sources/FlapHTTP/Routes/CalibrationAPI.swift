@@ -34,13 +34,13 @@ public struct Calibrated: Sendable, Encodable {
 struct CalibrationAPI: RouteGroup {
     let panels: any CalibrationControl
 
-    func add(to v1: RouterGroup<BasicRequestContext>) {
-        v1.get("panels/:id/calibration") { _, context in
+    func add(to v1: AccessRoutes) {
+        v1.get("panels/:id/calibration", .owner) { _, context in
             let id = context.parameter("id")
             guard let calibrated = await panels.calibration(panel: id) else { return Self.noModules(id) }
             return Responses.json(.ok, calibrated)
         }
-        v1.post("panels/:id/calibration") { request, context in
+        v1.post("panels/:id/calibration", .owner) { request, context in
             try await calibrate(request, panel: context.parameter("id"))
         }
     }
@@ -71,7 +71,7 @@ struct CalibrationAPI: RouteGroup {
         do {
             return Responses.json(.ok, try await panels.calibrate(panel: panel, row: row, column: column, offsetSteps: offset))
         } catch let fault as StorageFault {
-            return Responses.error(FailureAnswers.status(of: fault), "the offset is set but could not be saved: \(fault.description)")
+            return Responses.error(fault.answerStatus, "the offset is set but could not be saved: \(fault.description)")
         } catch {
             return Responses.error(.internalServerError, "the offset is set but could not be saved: \(error)")
         }

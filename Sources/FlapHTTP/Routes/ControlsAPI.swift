@@ -31,18 +31,14 @@ public struct SwitchesView: Sendable, Encodable, Equatable {
 struct ControlsAPI: RouteGroup {
     let switches: any BoardSwitches
 
-    func add(to v1: RouterGroup<BasicRequestContext>) {
-        v1.get("controls") { _, _ in Responses.json(.ok, await switches.switches()) }
-        v1.patch("controls") { request, _ in
-            if MemberAccess.member(of: request) != nil { return Responses.error(.forbidden, "only the board's owner pauses it or sets its transition") }
-            return try await change(request)
-        }
-        v1.delete("slots") { request, _ in
-            if MemberAccess.member(of: request) != nil { return Responses.error(.forbidden, "a member clears only their own slot; clearing the board is the owner's") }
+    func add(to v1: AccessRoutes) {
+        v1.get("controls", .owner) { _, _ in Responses.json(.ok, await switches.switches()) }
+        v1.patch("controls", .owner) { request, _ in try await change(request) }
+        v1.delete("slots", .owner) { request, _ in
             do {
                 return Responses.json(.ok, ["cleared": try await switches.clearEverySlot()])
             } catch let fault as StorageFault {
-                return Responses.error(FailureAnswers.status(of: fault), fault.description)
+                return Responses.error(fault.answerStatus, fault.description)
             }
         }
     }
@@ -72,7 +68,7 @@ struct ControlsAPI: RouteGroup {
         do {
             return Responses.json(.ok, try await switches.setSwitches(paused: paused, transition: transition))
         } catch let fault as StorageFault {
-            return Responses.error(FailureAnswers.status(of: fault), "set, but not saved for a restart: \(fault.description)")
+            return Responses.error(fault.answerStatus, "set, but not saved for a restart: \(fault.description)")
         }
     }
 }

@@ -4,8 +4,8 @@ import Hummingbird
 /// `GET /v1/emoji`: the emoji and symbols the board draws as its nearest rendition (a tile,
 /// several tiles, a few characters), for the page's emoji picker and for anyone asking.
 struct EmojiAPI: RouteGroup {
-    func add(to v1: RouterGroup<BasicRequestContext>) {
-        v1.get("emoji") { _, _ in Responses.json(.ok, ["emoji": Self.table]) }
+    func add(to v1: AccessRoutes) {
+        v1.get("emoji", .household) { _, _ in Responses.json(.ok, ["emoji": Self.table]) }
     }
 
     struct Entry: Encodable {

@@ -6,10 +6,10 @@ import ServiceLifecycle
 struct EventsAPI: RouteGroup {
     let live: LiveBoards?
 
-    func add(to v1: RouterGroup<BasicRequestContext>) {
-        v1.get("events") { request, _ in
+    func add(to v1: AccessRoutes) {
+        v1.get("events", .onlookers) { request, context in
             guard let live else { return Responses.error(.notFound, "no live boards here") }
-            let events = await live.watch(whose: MemberAccess.member(of: request).map { "member \($0.id)" })
+            let events = await live.watch(whose: context.member.map { "member \($0.id)" })
             return Response(status: .ok, headers: [.contentType: "text/event-stream", .cacheControl: "no-cache"],
                             body: ResponseBody { writer in
                                 // Tells EventSource to come back after 2 s if the connection drops.

@@ -12,8 +12,8 @@ struct LayoutPreviewAPI: RouteGroup {
     /// The panels, asked how long the flip to the preview would take.
     let panels: any PanelsQuery
 
-    func add(to v1: RouterGroup<BasicRequestContext>) {
-        v1.post("layout") { request, _ in
+    func add(to v1: AccessRoutes) {
+        v1.post("layout", .household) { request, _ in
             guard let body = try await Responses.body(of: request, limit: Responses.maximumBody),
                   let object = (try? JSONValue(parsing: body))?.object else {
                 return Responses.error(.badRequest, "send {\"text\": \"…\", \"align\": \"center\", \"valign\": \"middle\"}")

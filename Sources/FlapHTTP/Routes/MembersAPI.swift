@@ -15,14 +15,14 @@ struct MembersAPI: RouteGroup {
     /// The live stream, whose member watchers are told at once that their access ended.
     let live: LiveBoards?
 
-    func add(to v1: RouterGroup<BasicRequestContext>) {
-        v1.get("members") { _, _ in
+    func add(to v1: AccessRoutes) {
+        v1.get("members", .owner) { _, _ in
             struct Listing: Encodable { var members: [MemberView]; var removed: [RemovalView] }
             return Responses.json(.ok, Listing(members: await access.members().map(MemberView.init), removed: await access.recentRemovals().map(RemovalView.init)))
         }
-        v1.post("members") { request, _ in try await invite(request) }
-        v1.delete("members/:id") { request, context in try await remove(context.parameter("id"), request) }
-        v1.post("members/:id/restore") { _, context in
+        v1.post("members", .owner) { request, _ in try await invite(request) }
+        v1.delete("members/:id", .owner) { request, context in try await remove(context.parameter("id"), request) }
+        v1.post("members/:id/restore", .owner) { _, context in
             let id = context.parameter("id")
             do throws(UndoRefusal) {
                 return Responses.json(.ok, MemberView(try await access.undoRemoval(id)))
@@ -31,19 +31,19 @@ struct MembersAPI: RouteGroup {
                 return Responses.error(.conflict, error.description)
             }
         }
-        v1.post("members/:id/invitation") { request, context in
+        v1.post("members/:id/invitation", .owner) { request, context in
             let id = context.parameter("id")
             let (host, refusal) = try await chosenHost(request)
             if let refusal { return refusal }
             guard let invitation = await access.newInvitation(for: id) else { return Responses.error(.notFound, "no member \(id)") }
             return try link(invitation, for: request, host: host)
         }
-        v1.post("members/:id/keys") { _, context in
+        v1.post("members/:id/keys", .owner) { _, context in
             let id = context.parameter("id")
             guard let key = await access.newKey(for: id) else { return Responses.error(.notFound, "no member \(id)") }
             return Responses.json(.created, ["key": key, "note": "shown once: flapd keeps only its digest"])
         }
-        v1.post("pairing") { request, _ in
+        v1.post("pairing", .owner) { request, _ in
             let (host, refusal) = try await chosenHost(request)
             if let refusal { return refusal }
             return try link(await access.pairing(), for: request, host: host)

@@ -13,11 +13,11 @@ struct MessagesAPI: RouteGroup {
     let metrics: FlapMetrics
     let answers: IntakeAnswers
 
-    func add(to v1: RouterGroup<BasicRequestContext>) {
-        v1.post("messages") { request, _ in try await post(request) }
-        v1.delete("messages/:id") { request, context in
+    func add(to v1: AccessRoutes) {
+        v1.post("messages", .household) { request, context in try await post(request, context) }
+        v1.delete("messages/:id", .household) { request, context in
             var id = context.parameter("id")
-            if let member = MemberAccess.member(of: request) {
+            if let member = context.member {
                 // Another sender's message is, to a member, no message at all.
                 guard let own = try await intake.inbox.receipt(id: id, of: member.sender) else {
                     return Responses.error(.notFound, "no message with id \(id)")
@@ -33,12 +33,12 @@ struct MessagesAPI: RouteGroup {
                 return Responses.error(.conflict, "only a message still waiting for its time can be cancelled; \(id) is \(status.rawValue)")
             }
         }
-        v1.get("scheduled") { _, _ in
+        v1.get("scheduled", .owner) { _, _ in
             Responses.json(.ok, ScheduledList(scheduled: try await intake.inbox.scheduled().map(ScheduledMessage.init)))
         }
     }
 
-    private func post(_ request: Request) async throws -> Response {
+    private func post(_ request: Request, _ context: APIRequestContext) async throws -> Response {
         guard request.headers[.contentType]?.lowercased().hasPrefix("application/json") == true else {
             metrics.rejected(source: "native-api", reason: "unsupported_type")
             return Responses.error(.unsupportedMediaType, "send the message as JSON, with Content-Type: application/json")
@@ -54,10 +54,10 @@ struct MessagesAPI: RouteGroup {
                 return Responses.error(.badRequest, "Idempotency-Key must be 1 to 255 visible ASCII characters (a UUID, say)",
                                        problems: [.init(field: "Idempotency-Key", problem: "must be 1 to 255 visible ASCII characters")])
             }
-            claim = IdempotencyClaim(client: Self.client(of: request), key: key, request: body)
+            claim = IdempotencyClaim(client: context.member?.id ?? "owner", key: key, request: body)
         }
         var message = body
-        if let member = MemberAccess.member(of: request) {
+        if let member = context.member {
             let name = await access.members().first { $0.id == member.id }?.name
             let given = Self.sender(in: body)
             if let named = given.id, named != member.sender {
@@ -104,7 +104,4 @@ struct MessagesAPI: RouteGroup {
     }
 
     static let idempotencyKey = HTTPField.Name("Idempotency-Key")!
-
-    /// Whose idempotency keys a request's key is among: the owner's, or one member's.
-    static func client(of request: Request) -> String { MemberAccess.member(of: request)?.id ?? "owner" }
 }

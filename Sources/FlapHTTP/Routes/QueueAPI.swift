@@ -4,16 +4,16 @@ import Hummingbird
 struct QueueAPI: RouteGroup {
     let deliveries: (any DeliveryAccess)?
 
-    func add(to v1: RouterGroup<BasicRequestContext>) {
-        v1.get("queue") { request, _ in
+    func add(to v1: AccessRoutes) {
+        v1.get("queue", .owner) { request, _ in
             guard let limit = ListLimit.of(request, default: 50, maximum: 1000) else { return ListLimit.refusal(request, maximum: 1000) }
             guard let deliveries else { return Responses.json(.ok, ["deliveries": [Encoded]()]) }
             return Responses.json(.ok, ["deliveries": try await deliveries.deliveries(limit: limit).map(Encoded.init)])
         }
-        v1.post("queue/:id/retry") { _, context in
+        v1.post("queue/:id/retry", .owner) { _, context in
             try await act(on: context.parameter("id"), "retried", "only a failed or conflicting write can be retried") { try await $0.retry($1) }
         }
-        v1.delete("queue/:id") { _, context in
+        v1.delete("queue/:id", .owner) { _, context in
             try await act(on: context.parameter("id"), "cancelled", "only a write still waiting can be cancelled") { try await $0.cancel($1) }
         }
     }

@@ -5,14 +5,14 @@ import Hummingbird
 struct ReceiptsAPI: RouteGroup {
     let inbox: Inbox
 
-    func add(to v1: RouterGroup<BasicRequestContext>) {
-        v1.get("receipts") { request, _ in
+    func add(to v1: AccessRoutes) {
+        v1.get("receipts", .household) { request, context in
             guard let limit = ListLimit.of(request, default: 20, maximum: 500) else { return ListLimit.refusal(request, maximum: 500) }
             var sender: String? = request.uri.queryParameters.get("sender").map { String($0) }
             if let sender, !(1...64).contains(sender.count) {
                 return Responses.error(.badRequest, "sender: a sender id is 1 to 64 characters")
             }
-            if let member = MemberAccess.member(of: request) {
+            if let member = context.member {
                 if let sender, sender != member.sender {
                     return Responses.error(.forbidden, "a member reads only their own receipts (sender \(member.sender))")
                 }
@@ -20,10 +20,10 @@ struct ReceiptsAPI: RouteGroup {
             }
             return Responses.json(.ok, ["receipts": try await inbox.recentReceipts(limit: limit, sender: sender)])
         }
-        v1.get("receipts/:id") { request, context in
+        v1.get("receipts/:id", .household) { request, context in
             let id = context.parameter("id")
             // Another sender's message is, to a member, no message at all.
-            let found = if let member = MemberAccess.member(of: request) { try await inbox.receipt(id: id, of: member.sender) } else { try await inbox.receipt(id: id) }
+            let found = if let member = context.member { try await inbox.receipt(id: id, of: member.sender) } else { try await inbox.receipt(id: id) }
             guard let receipt = found else { return Responses.error(.notFound, "no message with id \(id)") }
             return Responses.json(.ok, receipt)
         }

@@ -10,25 +10,25 @@ struct RoomAPI: RouteGroup {
 
     static let noRooms = "this kiosk takes part in no rooms; start flapd with --room NAME (and --mqtt), or configure [room] or a [[sensor]] with [mqtt]"
 
-    func add(to v1: RouterGroup<BasicRequestContext>) {
-        v1.get("room") { _, _ in
+    func add(to v1: AccessRoutes) {
+        v1.get("room", .owner) { _, _ in
             guard let rooms else { return Responses.error(.notFound, Self.noRooms) }
             guard let answer = await rooms.current() else { return Responses.error(.notFound, "not in a room; join one with POST /v1/room {\"code\": \"…\"}") }
             return Responses.json(.ok, Encoded(answer))
         }
-        v1.post("room") { request, _ in try await roomRequest(request) }
-        v1.delete("room") { _, _ in
+        v1.post("room", .owner) { request, _ in try await roomRequest(request) }
+        v1.delete("room", .owner) { _, _ in
             guard let rooms else { return Responses.error(.notFound, Self.noRooms) }
             let (left, now) = await rooms.leave()
             guard let left else { return Responses.error(.notFound, "not in a room") }
             return Responses.json(.ok, RoomLeft(left: left, room: now))
         }
-        v1.get("room/plot") { _, _ in
+        v1.get("room/plot", .owner) { _, _ in
             // 204 when there is no room to draw: the page asks every few seconds, and that is no error.
             guard let plot = await rooms?.plot() else { return Response(status: .noContent) }
             return Responses.json(.ok, Encoded(plot))
         }
-        v1.get("room/picture") { request, _ in
+        v1.get("room/picture", .owner) { request, _ in
             guard let rooms else { return Responses.error(.notFound, Self.noRooms) }
             let width = request.uri.queryParameters.get("width", as: Int.self) ?? 80
             let height = request.uri.queryParameters.get("height", as: Int.self) ?? 48

@@ -8,19 +8,19 @@ import Hummingbird
 struct SchedulesAPI: RouteGroup {
     let book: (any ScheduleBook)?
 
-    func add(to v1: RouterGroup<BasicRequestContext>) {
-        v1.get("schedules") { _, _ in
+    func add(to v1: AccessRoutes) {
+        v1.get("schedules", .owner) { _, _ in
             guard let book else { return Responses.json(.ok, ["schedules": [ScheduleView]()]) }
             return Responses.json(.ok, ["schedules": await book.list()])
         }
-        v1.post("schedules") { request, _ in
+        v1.post("schedules", .owner) { request, _ in
             try await change(request) { book, definition in try await book.add(definition) }
         }
-        v1.put("schedules/:name") { request, context in
+        v1.put("schedules/:name", .owner) { request, context in
             let name = context.parameter("name")
             return try await change(request, name: name) { book, definition in try await book.replace(name, with: definition) }
         }
-        v1.delete("schedules/:name") { _, context in
+        v1.delete("schedules/:name", .owner) { _, context in
             let name = context.parameter("name")
             guard let book else { return Self.answer(.missing(name)) }
             do { try await book.remove(name) } catch let error as ScheduleBookError { return Self.answer(error) }

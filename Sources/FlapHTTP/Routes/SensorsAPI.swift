@@ -4,8 +4,8 @@ import Hummingbird
 struct SensorsAPI: RouteGroup {
     let sensors: @Sendable () async -> [any Encodable & Sendable]
 
-    func add(to v1: RouterGroup<BasicRequestContext>) {
-        v1.get("sensors") { _, _ in Responses.json(.ok, SensorsResponse(sensors: await sensors().map(Encoded.init))) }
+    func add(to v1: AccessRoutes) {
+        v1.get("sensors", .owner) { _, _ in Responses.json(.ok, SensorsResponse(sensors: await sensors().map(Encoded.init))) }
     }
 
     struct SensorsResponse: Encodable {

@@ -4,14 +4,14 @@ import Hummingbird
 
 /// `/v1/session`: a browser signs in with the API key, a pairing link or a member's invitation
 /// (answered with the session's cookie), asks whether and as whom it is signed in, and signs out.
-/// Outside the key's check: signing in is how a browser gets past it.
-struct SessionAPI {
+/// Open to anyone: signing in is how a browser gets past the key's check.
+struct SessionAPI: RouteGroup {
     let apiKey: String
     let access: AccessStore
 
-    func add(to router: Router<BasicRequestContext>) {
-        router.post("v1/session") { request, _ in try await signIn(request) }
-        router.delete("v1/session") { request, _ in
+    func add(to v1: AccessRoutes) {
+        v1.post("session", .anyone) { request, _ in try await signIn(request) }
+        v1.delete("session", .anyone) { request, _ in
             // Signing out changes something too: another site must not sign a browser out.
             if SessionCookie.id(in: request) != nil, !Authentication.sameOrigin(request) {
                 return Responses.error(.forbidden, "a request from another site is refused: send it from flapd's own page")
@@ -19,7 +19,7 @@ struct SessionAPI {
             if let id = SessionCookie.id(in: request) { await access.closeSession(id) }
             return Response(status: .noContent, headers: [.setCookie: SessionCookie.cookie(nil, expires: nil, for: request)])
         }
-        router.get("v1/session") { request, _ in
+        v1.get("session", .anyone) { request, _ in
             // 200 either way: a page asking whether it is signed in is not an error.
             guard let id = SessionCookie.id(in: request), let (principal, expires) = await access.session(id) else {
                 var state = SessionState(signedIn: false)

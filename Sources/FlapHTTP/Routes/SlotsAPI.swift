@@ -8,11 +8,11 @@ import Hummingbird
 struct SlotsAPI: RouteGroup {
     let intake: MessageIntake
 
-    func add(to v1: RouterGroup<BasicRequestContext>) {
-        v1.get("slots") { _, _ in try await slots() }
-        v1.delete("slots/:sender") { request, context in
+    func add(to v1: AccessRoutes) {
+        v1.get("slots", .household) { _, _ in try await slots() }
+        v1.delete("slots/:sender", .household) { request, context in
             let sender = context.parameter("sender")
-            if let member = MemberAccess.member(of: request), member.sender != sender {
+            if let member = context.member, member.sender != sender {
                 return Responses.error(.forbidden, "a member clears only their own slot (\(member.sender)), not \(sender)'s")
             }
             guard try await intake.inbox.clearSlot(sender, now: intake.now()) else {
@@ -21,13 +21,13 @@ struct SlotsAPI: RouteGroup {
             return Response(status: .noContent)
         }
         // The temporary message ended early (the door closed): the board goes back at once.
-        v1.delete("temporary") { request, _ in
+        v1.delete("temporary", .household) { request, context in
             // A person's covers a trigger's, so it is the one showing.
             let temporaries = try await intake.inbox.slots().filter { $0.duration != nil }
             guard let temporary = temporaries.first(where: { $0.priority == .person }) ?? temporaries.first else {
                 return Responses.error(.notFound, "no temporary message is showing")
             }
-            if let member = MemberAccess.member(of: request), member.sender != temporary.sender.id {
+            if let member = context.member, member.sender != temporary.sender.id {
                 return Responses.error(.forbidden, "a member ends only their own temporary message, not \(temporary.sender.id)'s")
             }
             _ = try await intake.inbox.clearSlot(temporary.slotKey, now: intake.now())

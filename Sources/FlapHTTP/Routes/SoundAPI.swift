@@ -47,10 +47,10 @@ public struct SoundView: Sendable, Encodable {
 struct SoundAPI: RouteGroup {
     let sound: any SoundControl
 
-    func add(to v1: RouterGroup<BasicRequestContext>) {
-        v1.get("sound") { _, _ in Responses.json(.ok, await sound.sound()) }
-        v1.patch("sound") { request, _ in try await changeSound(request) }
-        v1.get("sound/clack.wav") { _, _ in
+    func add(to v1: AccessRoutes) {
+        v1.get("sound", .owner) { _, _ in Responses.json(.ok, await sound.sound()) }
+        v1.patch("sound", .owner) { request, _ in try await changeSound(request) }
+        v1.get("sound/clack.wav", .onlookers) { _, _ in
             let wav = WAVFile.encode(await sound.clackSample())
             return Response(status: .ok, headers: [.contentType: "audio/wav", .cacheControl: "no-cache"],
                             body: .init(byteBuffer: ByteBuffer(bytes: wav)))
@@ -89,7 +89,7 @@ struct SoundAPI: RouteGroup {
         do {
             return Responses.json(.ok, try await sound.setSound(mute: mute, volume: volume, quietHours: quiet))
         } catch let fault as StorageFault {
-            return Responses.error(FailureAnswers.status(of: fault), "set, but not saved for a restart: \(fault.description)")
+            return Responses.error(fault.answerStatus, "set, but not saved for a restart: \(fault.description)")
         } catch {
             return Responses.error(.internalServerError, "\(error)")
         }

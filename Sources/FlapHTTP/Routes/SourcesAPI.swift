@@ -59,16 +59,16 @@ struct SourcesAPI: RouteGroup {
         return name.isEmpty || name.contains("/") ? nil : String(name)
     }
 
-    func add(to v1: RouterGroup<BasicRequestContext>) {
-        v1.get("sources") { _, _ in
+    func add(to v1: AccessRoutes) {
+        v1.get("sources", .household) { _, _ in
             Responses.json(.ok, ["sources": (desk?.sources() ?? []).map(Encoded.init), "triggers": (await desk?.triggerViews() ?? []).map(Encoded.init)])
         }
-        v1.get("sources/:name") { _, context in
+        v1.get("sources/:name", .household) { _, context in
             let name = context.parameter("name")
             guard let view = desk?.source(name) else { return Self.missing(name) }
             return Responses.json(.ok, Encoded(view))
         }
-        v1.post("sources/:name/refresh") { _, context in
+        v1.post("sources/:name/refresh", .owner) { _, context in
             let name = context.parameter("name")
             guard let desk, desk.source(name) != nil else { return Self.missing(name) }
             guard desk.refresh(name) else {
@@ -76,7 +76,7 @@ struct SourcesAPI: RouteGroup {
             }
             return Responses.json(.accepted, ["refreshing": name])
         }
-        v1.post("sources/:name") { request, context in
+        v1.post("sources/:name", [.members, .webhook]) { request, context in
             let name = context.parameter("name")
             guard let desk else { return Self.missing(name) }
             if let wait = pushes.take(request) {

@@ -18,8 +18,8 @@ struct StatusAPI: RouteGroup {
     let clock: (@Sendable () -> ClockVerdict)?
     let sources: (any SourceDesk)?
 
-    func add(to v1: RouterGroup<BasicRequestContext>) {
-        v1.get("status") { request, _ in try await status(forMember: MemberAccess.member(of: request) != nil) }
+    func add(to v1: AccessRoutes) {
+        v1.get("status", .household) { _, context in try await status(forMember: context.member != nil) }
     }
 
     struct Panel: Encodable {

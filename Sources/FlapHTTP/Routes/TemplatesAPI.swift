@@ -9,17 +9,17 @@ struct TemplatesAPI: RouteGroup {
     let intake: MessageIntake
     let answers: IntakeAnswers
 
-    func add(to v1: RouterGroup<BasicRequestContext>) {
-        v1.get("templates") { _, _ in Responses.json(.ok, ["templates": try await intake.inbox.templates()]) }
-        v1.put("templates/:name") { request, context in try await saveTemplate(request, name: context.parameter("name")) }
-        v1.delete("templates/:name") { _, context in
+    func add(to v1: AccessRoutes) {
+        v1.get("templates", .owner) { _, _ in Responses.json(.ok, ["templates": try await intake.inbox.templates()]) }
+        v1.put("templates/:name", .owner) { request, context in try await saveTemplate(request, name: context.parameter("name")) }
+        v1.delete("templates/:name", .owner) { _, context in
             let name = context.parameter("name")
             do { try await intake.inbox.deleteTemplate(name) } catch QuickMessageError.missing {
                 return Responses.error(.notFound, "no quick message called \(name)")
             }
             return Response(status: .noContent)
         }
-        v1.post("templates/:name/rename") { request, context in
+        v1.post("templates/:name/rename", .owner) { request, context in
             let name = context.parameter("name")
             let given = try await body(of: request)
             if case .tooLarge = given { return Responses.error(.contentTooLarge, Responses.tooLarge(request)) }
@@ -34,7 +34,7 @@ struct TemplatesAPI: RouteGroup {
             }
             return Responses.json(.ok, ["name": to])
         }
-        v1.post("templates/:name/send") { request, context in
+        v1.post("templates/:name/send", .owner) { request, context in
             let name = context.parameter("name")
             guard let template = try await intake.inbox.template(name) else { return Responses.error(.notFound, "no quick message called \(name)") }
             // The sending may add a sender, an id or an expiry; the content is the template's.

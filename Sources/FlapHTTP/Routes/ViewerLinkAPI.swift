@@ -23,8 +23,8 @@ struct ViewerLinkAPI: RouteGroup {
         var panels: [PanelLink]
     }
 
-    func add(to v1: RouterGroup<BasicRequestContext>) {
-        v1.get("viewer") { request, _ in
+    func add(to v1: AccessRoutes) {
+        v1.get("viewer", .owner) { request, _ in
             guard let viewerKey else { return Responses.error(.notFound, "this board has no viewer key ([api] viewer_key is empty)") }
             let host = (try? links.host(for: request, asking: nil)) ?? "localhost"
             let base = "http://\(host):\(links.plainPort() ?? 8080)/tv"

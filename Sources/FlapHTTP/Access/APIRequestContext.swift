@@ -1,0 +1,46 @@
+import FlapMembers
+import Hummingbird
+
+/// Who a native API request is from, as ``Authentication`` found it.
+enum Caller: Sendable, Equatable {
+    /// The API key, or the owner's session.
+    case owner
+    /// A member's key or session: they act as their own sender.
+    case member(id: String, sender: String)
+    /// The read-only viewer key (dashboards, widgets, TVs).
+    case viewer
+    /// A webhook source's own key: it may push to that source only.
+    case webhook(source: String)
+
+    init(_ principal: Principal) {
+        switch principal {
+        case .owner: self = .owner
+        case .member(let member): self = .member(id: member.id, sender: member.sender)
+        }
+    }
+}
+
+/// The native API's request context: Hummingbird's, with who the request is from (as
+/// hummingbird-auth's `AuthRequestContext` carries its identity), so a handler reads its caller
+/// from the context and never from a header a client could send.
+public struct APIRequestContext: RequestContext {
+    public var coreContext: CoreRequestContextStorage
+    /// Who the request is from; nil until ``Authentication`` has said, and for a request with no
+    /// credentials (which only a route open to ``RouteAccess/anyone`` answers).
+    var caller: Caller?
+    /// What a request with no usable credentials is told by a route that needs them (a removed
+    /// member's phone is told so).
+    var signInNeeded: Response?
+
+    public init(source: Source) {
+        coreContext = .init(source: source)
+    }
+
+    /// The member a request is from, nil for anyone else.
+    var member: (id: String, sender: String)? {
+        if case .member(let id, let sender) = caller { (id, sender) } else { nil }
+    }
+
+    /// Whether the request was made with the viewer key, so what it reads leaves out who sent what.
+    var isViewer: Bool { caller == .viewer }
+}

@@ -1,0 +1,126 @@
+import HTTPTypes
+import Hummingbird
+import Synchronization
+
+/// Who may call a route, declared by its group where it adds the route (``AccessRoutes``). The
+/// owner may call every route that needs a caller.
+struct RouteAccess: OptionSet, Sendable, Hashable {
+    let rawValue: Int
+
+    /// Members, as their own sender (the handlers hold them to it).
+    static let members = RouteAccess(rawValue: 1 << 0)
+    /// The read-only viewer key.
+    static let viewer = RouteAccess(rawValue: 1 << 1)
+    /// A webhook source's own key (the push route: the key is checked against the source it names).
+    static let webhook = RouteAccess(rawValue: 1 << 2)
+    /// No credentials at all (signing in).
+    static let anyone = RouteAccess(rawValue: 1 << 3)
+
+    /// The owner only.
+    static let owner: RouteAccess = []
+    /// The owner and members.
+    static let household: RouteAccess = [.members]
+    /// The owner, members and the viewer key: reading the board.
+    static let onlookers: RouteAccess = [.members, .viewer]
+
+    /// Its name in the OpenAPI description's `x-flapd-access`.
+    var name: String {
+        if contains(.anyone) { return "anyone" }
+        switch self {
+        case .owner: return "owner"
+        case .household: return "household"
+        case .onlookers: return "onlookers"
+        case [.members, .webhook]: return "household-and-webhooks"
+        default: return "\(rawValue)"
+        }
+    }
+
+    /// Whether `caller` (nil: no credentials) may call a route with this access.
+    func admits(_ caller: Caller?) -> Bool {
+        switch caller {
+        case nil: contains(.anyone)
+        case .owner: true
+        case .member: contains(.members) || contains(.anyone)
+        case .viewer: contains(.viewer) || contains(.anyone)
+        case .webhook: contains(.webhook)
+        }
+    }
+
+    static let memberRefusal = "a member may send messages as their own sender, clear their own slot, end their own temporary message, "
+        + "cancel their own messages sent for later, read their own receipts, see the board, the slots, the widgets and the sources, "
+        + "hear the clack, and push to webhook sources; "
+        + "the rest is the owner's (the API key, or the owner's session)"
+    static let viewerRefusal = "the viewer key reads the board (GET /v1/board, /v1/board.png, /v1/board.svg, /v1/events, /v1/sound/clack.wav) and nothing else; use the API key"
+
+    /// The answer to a caller this access does not admit.
+    func refusal(for caller: Caller?, _ context: APIRequestContext) -> Response {
+        switch caller {
+        case nil:
+            context.signInNeeded ?? Responses.error(.unauthorized, "this API needs Authorization: Bearer <key> or a signed-in session (the key file's path is in flapd's log)",
+                                                    headers: [.wwwAuthenticate: "Bearer"])
+        case .viewer: Responses.error(.forbidden, Self.viewerRefusal)
+        case .webhook: Responses.error(.forbidden, "a webhook source's key pushes to that source and nothing else")
+        case .member, .owner: Responses.error(.forbidden, Self.memberRefusal)
+        }
+    }
+}
+
+/// One route as its group declared it.
+struct DeclaredRoute: Sendable, Hashable {
+    var method: HTTPRequest.Method
+    /// As written to the router, under `/v1`: `messages/{id}`.
+    var path: String
+    var access: RouteAccess
+}
+
+/// Every route declared so far, with its access: what the tests hold against the router, the
+/// callers and the OpenAPI description.
+final class DeclaredRoutes: Sendable {
+    private let routes = Mutex<[DeclaredRoute]>([])
+
+    func add(_ route: DeclaredRoute) { routes.withLock { $0.append(route) } }
+    var all: [DeclaredRoute] { routes.withLock { $0 } }
+}
+
+/// The `/v1` group as a route group adds to it: each route with who may call it, checked before
+/// its handler runs.
+struct AccessRoutes {
+    let v1: RouterGroup<APIRequestContext>
+    let declared: DeclaredRoutes
+
+    @discardableResult
+    func on(_ path: String, method: HTTPRequest.Method, _ access: RouteAccess,
+            use handler: @escaping @Sendable (Request, APIRequestContext) async throws -> some ResponseGenerator) -> Self {
+        declared.add(DeclaredRoute(method: method, path: path, access: access))
+        v1.on(RouterPath(path), method: method) { request, context -> Response in
+            guard access.admits(context.caller) else { return access.refusal(for: context.caller, context) }
+            return try await handler(request, context).response(from: request, context: context)
+        }
+        return self
+    }
+
+    @discardableResult
+    func get(_ path: String, _ access: RouteAccess, use handler: @escaping @Sendable (Request, APIRequestContext) async throws -> some ResponseGenerator) -> Self {
+        on(path, method: .get, access, use: handler)
+    }
+
+    @discardableResult
+    func post(_ path: String, _ access: RouteAccess, use handler: @escaping @Sendable (Request, APIRequestContext) async throws -> some ResponseGenerator) -> Self {
+        on(path, method: .post, access, use: handler)
+    }
+
+    @discardableResult
+    func put(_ path: String, _ access: RouteAccess, use handler: @escaping @Sendable (Request, APIRequestContext) async throws -> some ResponseGenerator) -> Self {
+        on(path, method: .put, access, use: handler)
+    }
+
+    @discardableResult
+    func patch(_ path: String, _ access: RouteAccess, use handler: @escaping @Sendable (Request, APIRequestContext) async throws -> some ResponseGenerator) -> Self {
+        on(path, method: .patch, access, use: handler)
+    }
+
+    @discardableResult
+    func delete(_ path: String, _ access: RouteAccess, use handler: @escaping @Sendable (Request, APIRequestContext) async throws -> some ResponseGenerator) -> Self {
+        on(path, method: .delete, access, use: handler)
+    }
+}
