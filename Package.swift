@@ -297,6 +297,7 @@ let package = Package(
         // Clocks for tests and simulations (as NIOEmbedded beside NIOPosix): never linked into flapd.
         .target(name: "FlapClocks"),
         .testTarget(name: "FlapClocksTests", dependencies: ["FlapClocks"]),
+        .testTarget(name: "FlapMQTTTests", dependencies: ["FlapMQTT"]),
         .target(name: "TestSupport", dependencies: [.product(name: "Logging", package: "swift-log")], path: "Tests/TestSupport"),
         .testTarget(name: "FlapCoreTests", dependencies: ["FlapCore", "FlapPrimitives", "TestSupport"]),
         .testTarget(name: "FlapPrimitivesTests", dependencies: ["FlapPrimitives", "TestSupport"]),

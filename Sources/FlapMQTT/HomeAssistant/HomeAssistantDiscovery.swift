@@ -74,15 +74,15 @@ struct HomeAssistantDiscovery: Sendable {
     }
 
     func roomConfigs(for device: String) -> [Entity] {
-        let base = "\(settings.baseTopic)/\(device)"
+        let topics = DeviceTopics(base: settings.baseTopic, device: device)
         let identity = Device(identifiers: ["vestawidget_\(device)"], name: "VestaWidget \(device)", manufacturer: "VestaWidget", model: "flapd")
-        var members = Entity(name: "Room members", uniqueId: "vestawidget_\(device)_room_members", availabilityTopic: "\(base)/availability", device: identity)
-        members.stateTopic = "\(base)/ha/room"
+        var members = Entity(name: "Room members", uniqueId: "vestawidget_\(device)_room_members", availabilityTopic: topics.name(.availability), device: identity)
+        members.stateTopic = topics.name(.homeAssistantRoom)
         members.valueTemplate = "{{ value_json.members }}"
-        members.jsonAttributesTopic = "\(base)/ha/room"
+        members.jsonAttributesTopic = topics.name(.homeAssistantRoom)
         members.icon = "mdi:account-group"
-        var synced = Entity(name: "Synced pairs", uniqueId: "vestawidget_\(device)_room_synced", availabilityTopic: "\(base)/availability", device: identity)
-        synced.stateTopic = "\(base)/ha/room"
+        var synced = Entity(name: "Synced pairs", uniqueId: "vestawidget_\(device)_room_synced", availabilityTopic: topics.name(.availability), device: identity)
+        synced.stateTopic = topics.name(.homeAssistantRoom)
         synced.valueTemplate = "{{ value_json.synced_pairs }}"
         synced.icon = "mdi:heart-multiple"
         return [members, synced]
@@ -94,71 +94,71 @@ struct HomeAssistantDiscovery: Sendable {
     }
 
     func panelConfigs(for device: String, panel: String) -> [Entity] {
-        let base = "\(settings.baseTopic)/\(device)"
+        let topics = DeviceTopics(base: settings.baseTopic, device: device)
         let identity = Device(identifiers: ["vestawidget_\(device)_\(panel)"], name: "VestaWidget \(device) \(panel)", manufacturer: "VestaWidget",
                               model: "flapd panel", viaDevice: "vestawidget_\(device)")
-        var board = Entity(name: "Board", uniqueId: "vestawidget_\(device)_\(panel)_board", availabilityTopic: "\(base)/availability", device: identity)
-        board.stateTopic = "\(base)/state/\(panel)"
+        var board = Entity(name: "Board", uniqueId: "vestawidget_\(device)_\(panel)_board", availabilityTopic: topics.name(.availability), device: identity)
+        board.stateTopic = topics.name(.panelState(panel))
         board.valueTemplate = "{{ value_json.text | join(' ') | trim }}"
-        board.jsonAttributesTopic = "\(base)/state/\(panel)"
-        var picture = Entity(name: "Board picture", uniqueId: "vestawidget_\(device)_\(panel)_board_picture", availabilityTopic: "\(base)/availability",
+        board.jsonAttributesTopic = topics.name(.panelState(panel))
+        var picture = Entity(name: "Board picture", uniqueId: "vestawidget_\(device)_\(panel)_board_picture", availabilityTopic: topics.name(.availability),
                              device: identity)
-        picture.imageTopic = "\(base)/board/\(panel).png"
+        picture.imageTopic = topics.name(.panelPicture(panel))
         picture.contentType = "image/png"
         return [board, picture]
     }
 
     func configs(for device: String) -> [Entity] {
-        let base = "\(settings.baseTopic)/\(device)"
+        let topics = DeviceTopics(base: settings.baseTopic, device: device)
         let identity = Device(identifiers: ["vestawidget_\(device)"], name: "VestaWidget \(device)", manufacturer: "VestaWidget", model: "flapd")
         func entity(_ name: String, _ object: String) -> Entity {
-            Entity(name: name, uniqueId: "vestawidget_\(device)_\(object)", availabilityTopic: "\(base)/availability", device: identity)
+            Entity(name: name, uniqueId: "vestawidget_\(device)_\(object)", availabilityTopic: topics.name(.availability), device: identity)
         }
         var text = entity("Message", "message")
-        text.commandTopic = "\(base)/ha/set"
+        text.commandTopic = topics.homeAssistantText
         text.max = 255
         text.mode = "text"
         var board = entity("Board", "board")
-        board.stateTopic = "\(base)/state"
+        board.stateTopic = topics.name(.state)
         board.valueTemplate = "{{ value_json.text | join(' ') | trim }}"
-        board.jsonAttributesTopic = "\(base)/state"
+        board.jsonAttributesTopic = topics.name(.state)
         var outcome = entity("Last message", "outcome")
-        outcome.stateTopic = "\(base)/ha/outcome"
+        outcome.stateTopic = topics.name(.homeAssistantOutcome)
         outcome.valueTemplate = "{{ value_json.status }}"
-        outcome.jsonAttributesTopic = "\(base)/ha/outcome"
+        outcome.jsonAttributesTopic = topics.name(.homeAssistantOutcome)
         var clear = entity("Clear board", "clear")
-        clear.commandTopic = "\(base)/ha/clear"
+        clear.commandTopic = topics.name(.clear)
         clear.payloadPress = "PRESS"
         clear.icon = "mdi:eraser"
-        func toggle(_ name: String, _ object: String, _ field: String, icon: String) -> Entity {
+        func toggle(_ name: String, _ object: String, _ control: HomeAssistantControl, _ field: String, icon: String) -> Entity {
             var toggle = entity(name, object)
-            toggle.commandTopic = "\(base)/ha/\(object)/set"
-            toggle.stateTopic = "\(base)/ha/controls"
+            toggle.commandTopic = topics.name(control)
+            toggle.stateTopic = topics.name(.homeAssistantControls)
             toggle.valueTemplate = "{{ 'ON' if value_json.\(field) else 'OFF' }}"
             toggle.icon = icon
             return toggle
         }
         var volume = entity("Volume", "volume")
-        volume.commandTopic = "\(base)/ha/volume/set"
-        volume.stateTopic = "\(base)/ha/controls"
+        volume.commandTopic = topics.name(.volume)
+        volume.stateTopic = topics.name(.homeAssistantControls)
         volume.valueTemplate = "{{ value_json.volume }}"
         (volume.min, volume.max, volume.step, volume.unitOfMeasurement, volume.mode) = (0, 100, 5, "%", "slider")
         volume.icon = "mdi:volume-high"
         var transition = entity("Transition", "transition")
-        transition.commandTopic = "\(base)/ha/transition/set"
-        transition.stateTopic = "\(base)/ha/controls"
+        transition.commandTopic = topics.name(.transition)
+        transition.stateTopic = topics.name(.homeAssistantControls)
         transition.valueTemplate = "{{ value_json.transition }}"
         transition.options = TransitionStrategy.allCases.map(\.rawValue)
         transition.icon = "mdi:transition"
         var picture = entity("Board picture", "board_picture")
-        picture.imageTopic = "\(base)/board.png"
+        picture.imageTopic = topics.name(.picture)
         picture.contentType = "image/png"
         var displayed = entity("Message shown", "displayed")
-        displayed.stateTopic = "\(base)/ha/displayed"
+        displayed.stateTopic = topics.name(.homeAssistantDisplayed)
         displayed.eventTypes = ["displayed"]
         displayed.icon = "mdi:message-text"
-        return [text, board, outcome, clear, toggle("Quiet now", "pause", "paused", icon: "mdi:pause-circle"),
-                toggle("Mute", "mute", "muted", icon: "mdi:volume-off"), volume, transition, picture, displayed]
+        return [text, board, outcome, clear, toggle("Quiet now", "pause", .pause, "paused", icon: "mdi:pause-circle"),
+                toggle("Mute", "mute", .mute, "muted", icon: "mdi:volume-off"), volume, transition, picture, displayed]
     }
 
     func announce(_ client: MQTTClient) {
@@ -180,15 +180,17 @@ struct HomeAssistantDiscovery: Sendable {
             let gone = old.device == device ? old.panels.filter { !ownPanels.contains($0) } : old.panels
             for panel in gone {
                 for topic in panelConfigTopics(for: old.device, panel: panel) { try? client.publish(topic, [], qos: 1, retain: true) }
-                for leaf in ["state/\(panel)", "board/\(panel).png"] { try? client.publish("\(settings.baseTopic)/\(old.device)/\(leaf)", [], qos: 1, retain: true) }
+                let topics = DeviceTopics(base: settings.baseTopic, device: old.device)
+                for topic in [OutgoingTopic.panelState(panel), .panelPicture(panel)] { try? client.publish(topics.name(topic), [], qos: 1, retain: true) }
             }
             if old.device == device, !room {
                 for topic in roomConfigTopics(for: device) { try? client.publish(topic, [], qos: 1, retain: true) }
             }
             guard old.device != device else { continue }
             for topic in configTopics(for: old.device) + roomConfigTopics(for: old.device) { try? client.publish(topic, [], qos: 1, retain: true) }
-            for leaf in ["availability", "ha/outcome", "ha/controls", "ha/room", "board.png"] {
-                try? client.publish("\(settings.baseTopic)/\(old.device)/\(leaf)", [], qos: 1, retain: true)
+            let topics = DeviceTopics(base: settings.baseTopic, device: old.device)
+            for topic in [OutgoingTopic.availability, .homeAssistantOutcome, .homeAssistantControls, .homeAssistantRoom, .picture] {
+                try? client.publish(topics.name(topic), [], qos: 1, retain: true)
             }
         }
         try? (device + "\t" + ownPanels.joined(separator: ",") + "\n").write(toFile: announcedFile, atomically: true, encoding: .utf8)
