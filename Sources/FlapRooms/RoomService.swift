@@ -19,24 +19,24 @@ import Wematch
 public actor RoomService<C: Clock<Duration>> where C.Instant: Sendable {
     /// The standing room, if configured.
     public nonisolated let settings: RoomSettings?
-    private let kiosk: String
-    private let hub: HeartRateHub?
-    private let connect: @Sendable (String) -> MQTTOptions
-    private let clock: C
-    private let today: @Sendable () -> Date
-    private let logger: Logger
-    private let directory: RoomDirectory<C>
-    private let (changes, change) = AsyncStream.makeStream(of: Change.self)
+    let kiosk: String
+    let hub: HeartRateHub?
+    let connect: @Sendable (String) -> MQTTOptions
+    let clock: C
+    let today: @Sendable () -> Date
+    let logger: Logger
+    let directory: RoomDirectory<C>
+    let (changes, change) = AsyncStream.makeStream(of: Change.self)
     /// The directory's connection, opened when first needed: a kiosk that never uses a room
     /// keeps no connection for it.
-    private var directoryReading: Task<Void, Never>?
-    private var current: Membership?
-    private var latest: [StrapIdentity: (bpm: Int, at: C.Instant)] = [:]
-    private var hosted: [StrapIdentity: (member: HostedMember, task: Task<Void, Never>, previous: Int?, seq: Int)] = [:]
+    var directoryReading: Task<Void, Never>?
+    var current: Membership?
+    var latest: [StrapIdentity: (bpm: Int, at: C.Instant)] = [:]
+    var hosted: [StrapIdentity: (member: HostedMember, task: Task<Void, Never>, previous: Int?, seq: Int)] = [:]
     /// Hosted members told the room is full, until they get a place.
-    private var waiting: Set<MemberID> = []
-    private var rooms = 0
-    private var lastTick: C.Instant?
+    var waiting: Set<MemberID> = []
+    var rooms = 0
+    var lastTick: C.Instant?
     /// Rooms watched now (a membership's watcher running): one at most.
     private(set) var watching = 0
 
@@ -104,7 +104,7 @@ public actor RoomService<C: Clock<Duration>> where C.Instant: Sendable {
     }
 
     /// `work` carried out by ``run()`` after every change before it, its answer returned.
-    private func serially<T: Sendable>(
+    func serially<T: Sendable>(
         _ work: @escaping @Sendable (isolated RoomService) async throws(RoomRequestError) -> T
     ) async throws(RoomRequestError) -> T {
         let stopped = RoomRequestError(.unavailable, "the rooms are stopping")
@@ -121,7 +121,7 @@ public actor RoomService<C: Clock<Duration>> where C.Instant: Sendable {
     }
 
     /// The directory, reading the codes' listings.
-    private func codes() -> RoomDirectory<C> {
+    func codes() -> RoomDirectory<C> {
         if directoryReading == nil { directoryReading = Task { [directory] in await directory.run() } }
         return directory
     }
@@ -153,7 +153,7 @@ public actor RoomService<C: Clock<Duration>> where C.Instant: Sendable {
         (try? await serially { service in await service.leaveForStanding() }) ?? (current?.listing.room, current?.listing.room)
     }
 
-    private func move(to typed: String) async throws(RoomRequestError) -> (listing: RoomListing, code: RoomCode) {
+    func move(to typed: String) async throws(RoomRequestError) -> (listing: RoomListing, code: RoomCode) {
         guard let code = RoomCode(typed) else { throw RoomRequestError(.badRequest, RoomCode.problem(typed) ?? "not a room code") }
         if let current, current.code == code { return (current.listing, code) }
         guard let listing = await codes().listing(for: code) else {
@@ -176,7 +176,7 @@ public actor RoomService<C: Clock<Duration>> where C.Instant: Sendable {
         return (listing, code)
     }
 
-    private func openPair() async throws(RoomRequestError) -> (listing: RoomListing, code: RoomCode) {
+    func openPair() async throws(RoomRequestError) -> (listing: RoomListing, code: RoomCode) {
         let code = RoomCode.random(seed: UInt64.random(in: .min ... .max))
         let listing = RoomListing.pair(code)
         await leaveCurrent()
@@ -190,7 +190,7 @@ public actor RoomService<C: Clock<Duration>> where C.Instant: Sendable {
         return (listing, code)
     }
 
-    private func leaveForStanding() async -> (left: String?, now: String?) {
+    func leaveForStanding() async -> (left: String?, now: String?) {
         let left = current?.listing.room
         await leaveCurrent()
         if let settings, left != settings.name {
@@ -203,7 +203,7 @@ public actor RoomService<C: Clock<Duration>> where C.Instant: Sendable {
 
     /// Enters `listing`'s room, leaving the current one first: another request may have entered
     /// one while this request's caller was leaving (the actor is re-entered at each await).
-    private func enter(_ listing: RoomListing, code: RoomCode) async throws(MQTTError) {
+    func enter(_ listing: RoomListing, code: RoomCode) async throws(MQTTError) {
         while current != nil { await leaveCurrent() }
         rooms += 1
         let watcher = try RoomWatcher(room: listing.room, capacity: listing.capacity, options: connect("wematch-\(kiosk)-watch\(rooms)"), clock: clock)
@@ -221,7 +221,7 @@ public actor RoomService<C: Clock<Duration>> where C.Instant: Sendable {
 
     /// Leaves the current room: members' records cleared; a room for two this kiosk was the
     /// last in has ended, so its code is cleared too.
-    private func leaveCurrent() async {
+    func leaveCurrent() async {
         guard let current else { return }
         self.current = nil
         if current.listing.kind == .pair {
@@ -242,7 +242,7 @@ public actor RoomService<C: Clock<Duration>> where C.Instant: Sendable {
     }
 
     /// Who is in `listing`'s room, from a short look at its retained records.
-    private func peek(_ listing: RoomListing) async throws(RoomRequestError) -> [MemberID] {
+    func peek(_ listing: RoomListing) async throws(RoomRequestError) -> [MemberID] {
         rooms += 1
         let watcher: RoomWatcher<C>
         do {
@@ -264,74 +264,6 @@ public actor RoomService<C: Clock<Duration>> where C.Instant: Sendable {
         return members
     }
 
-    // MARK: Straps
-
-    func heard(_ strap: StrapIdentity, _ bpm: Int) {
-        latest[strap] = (bpm, clock.now)
-    }
-
-    /// A second's work: straps unheard for 10 s leave, the others send their sample.
-    private func tick() async {
-        let now = clock.now
-        // Seconds that passed while a request was carried out are one tick, not a burst.
-        if let lastTick, lastTick.duration(to: now) < .milliseconds(500) { return }
-        lastTick = now
-        guard let current else { return }
-        for (strap, reading) in latest {
-            let age = reading.at.duration(to: now)
-            if age >= .seconds(10) {
-                latest[strap] = nil
-                if let member = hosted.removeValue(forKey: strap) {
-                    logger.notice("room \(current.listing.room): \(member.member.id) left (its strap is not heard)")
-                    await member.member.leave()
-                    member.task.cancel()
-                    await member.task.value
-                }
-                continue
-            }
-            guard age < .seconds(5) else { continue }
-            if hosted[strap] == nil { await host(strap, in: current) }
-            guard var member = hosted[strap] else { continue }
-            member.seq += 1
-            try? member.member.send(HeartSample(previous: Double(member.previous ?? reading.bpm), current: Double(reading.bpm), seq: member.seq))
-            member.previous = reading.bpm
-            hosted[strap] = member
-        }
-        // A room for two lives while one of us is in it: keep its code listed (a kiosk that
-        // left thinking it was the last, or a will, may have cleared it).
-        if current.listing.kind == .pair, !hosted.isEmpty, !(await codes().isListed(current.code)) {
-            try? await codes().announce(current.listing, as: current.code)
-        }
-        await noticeWaiting(in: current)
-    }
-
-    /// Says once when one of this kiosk's members finds the room full, and when it gets a place.
-    private func noticeWaiting(in current: Membership) async {
-        let state = await current.watcher.state()
-        let mine = Set(hosted.values.map(\.member.id))
-        let now = Set(state.waiting).intersection(mine)
-        for id in now.subtracting(waiting).sorted() {
-            logger.notice("room \(current.listing.room) is full (\(current.listing.capacity) members): \(id) waits for a place")
-        }
-        for id in waiting.subtracting(now).intersection(Set(state.members.map(\.id))).sorted() {
-            logger.notice("room \(current.listing.room): \(id) has a place now")
-        }
-        waiting = now
-    }
-
-    private func host(_ strap: StrapIdentity, in current: Membership) async {
-        let id = "\(kiosk).\(strap.driver).\(strap.address.filter { $0.isLetter || $0.isNumber })"
-        let state = await current.watcher.state()
-        let name = settings?.names[strap.address] ?? MemberNames.name(for: id, avoiding: Set(state.members.map(\.name)))
-        let record = MemberRecord(name: name, colour: Palette.colour(avoiding: state.members.map(\.colour)), joinedAt: today())
-        do {
-            let member = try HostedMember(room: current.listing.room, id: id, record: record, options: connect("wematch-\(id)"))
-            hosted[strap] = (member, Task { await member.run() }, nil, 0)
-            logger.notice("room \(current.listing.room): \(name) joins", metadata: ["member": "\(id)"])
-        } catch {
-            logger.error("room \(current.listing.room): cannot host \(id): \(error)")
-        }
-    }
 }
 
 extension RoomService where C == ContinuousClock {

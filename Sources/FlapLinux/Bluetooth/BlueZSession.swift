@@ -1,87 +1,29 @@
 import FlapHeartRate
 import FlapHardware
 
-/// What the session waits for: a signal, the bus closing, the answer to a request, a tick.
-enum BlueZEvent: Sendable {
-    case signal(DBusSignal)
-    case closed(DBusError)
-    case answered(BlueZRequest, Result<[DBusValue], DBusError>)
-    case tick
-}
-
-/// A call to bluetoothd the session makes without waiting for it (a connection takes seconds).
-enum BlueZRequest: Sendable {
-    case loadObjects
-    case startDiscovery(adapter: String)
-    case connect(device: String)
-    case startNotify(characteristic: String, device: String)
-    case readLocation(characteristic: String, device: String)
-
-    static let bluez = "org.bluez"
-
-    func perform(on bus: DBusConnection) async -> Result<[DBusValue], DBusError> {
-        do {
-            switch self {
-            case .loadObjects:
-                return .success(try await bus.call(Self.bluez, "/", "org.freedesktop.DBus.ObjectManager", "GetManagedObjects"))
-            case .startDiscovery(let adapter):
-                let filter = DBusValue.properties(["UUIDs": .strings([HeartRateService.service]), "Transport": .string("le"), "DuplicateData": .bool(false)])
-                _ = try await bus.call(Self.bluez, adapter, BlueZObjects.adapter, "SetDiscoveryFilter", [filter])
-                do {
-                    return .success(try await bus.call(Self.bluez, adapter, BlueZObjects.adapter, "StartDiscovery"))
-                } catch let error as DBusError where error.name == "org.bluez.Error.InProgress" {
-                    return .success([])
-                }
-            case .connect(let device):
-                // Home Assistant allows LE connections at least 10 s; BlueZ's own limit is about 20.
-                return .success(try await bus.call(Self.bluez, device, BlueZObjects.device, "Connect", timeout: .seconds(25)))
-            case .startNotify(let characteristic, _):
-                return .success(try await bus.call(Self.bluez, characteristic, BlueZObjects.characteristic, "StartNotify"))
-            case .readLocation(let characteristic, _):
-                return .success(try await bus.call(Self.bluez, characteristic, BlueZObjects.characteristic, "ReadValue", [.properties([:])]))
-            }
-        } catch let error as DBusError {
-            if case .connect = self, error.name == "org.bluez.Error.AlreadyConnected" { return .success([]) }
-            return .failure(error)
-        } catch {
-            return .failure(DBusError(name: "local.Failed", message: "\(error)"))
-        }
-    }
-}
-
-/// One strap the session follows, by its device object.
-struct BlueZLink<Instant: InstantProtocol & Sendable>: Sendable where Instant.Duration == Duration {
-    enum Phase { case idle, connecting, resolving, subscribing, live }
-    var strap: StrapIdentity
-    var phase = Phase.idle
-    var nextAttempt: Instant?
-    var backoff: Backoff
-    var location: BodySensorLocation?
-}
-
 /// The BLE driver's state across connections to the bus, and one connection's event loop.
 struct BlueZSession<C: Clock> where C.Duration == Duration, C.Instant: Sendable {
     let sensor: BlueZHeartRateSensor<C>
     let emit: @Sendable (HeartRateEvent<C.Instant>) -> Void
-    private(set) var states = StrapStates<C.Instant>()
+    var states = StrapStates<C.Instant>()
     /// bluetoothd's objects; nil until read, and while bluetoothd is away.
-    private var objects: BlueZObjects?
-    private var loading = false
-    private var nextLoad: C.Instant?
-    private var loadBackoff = Backoff(seed: 0x5EED_B1E)
-    private var discovery: (adapter: String, on: Bool)?
-    private var nextDiscovery: C.Instant?
-    private var links: [String: BlueZLink<C.Instant>] = [:]
+    var objects: BlueZObjects?
+    var loading = false
+    var nextLoad: C.Instant?
+    var loadBackoff = Backoff(seed: 0x5EED_B1E)
+    var discovery: (adapter: String, on: Bool)?
+    var nextDiscovery: C.Instant?
+    var links: [String: BlueZLink<C.Instant>] = [:]
     /// 0x2A37 characteristic path → device path, for the straps that notify.
-    private var measurements: [String: String] = [:]
-    private var sourceState: HeartRateSensorState = .searching
+    var measurements: [String: String] = [:]
+    var sourceState: HeartRateSensorState = .searching
 
     init(sensor: BlueZHeartRateSensor<C>, emit: @escaping @Sendable (HeartRateEvent<C.Instant>) -> Void) {
         self.sensor = sensor
         self.emit = emit
     }
 
-    private static var rules: [String] {
+    static var rules: [String] {
         ["type='signal',sender='org.freedesktop.DBus',interface='org.freedesktop.DBus',member='NameOwnerChanged',arg0='org.bluez'",
          "type='signal',interface='org.freedesktop.DBus.ObjectManager',path='/'",
          "type='signal',interface='org.freedesktop.DBus.Properties',member='PropertiesChanged',path_namespace='/org/bluez'"]
@@ -141,7 +83,7 @@ struct BlueZSession<C: Clock> where C.Duration == Duration, C.Instant: Sendable 
 
     // MARK: Events
 
-    private mutating func handle(_ event: BlueZEvent) -> [BlueZRequest] {
+    mutating func handle(_ event: BlueZEvent) -> [BlueZRequest] {
         let now = sensor.clock.now
         switch event {
         case .signal(let signal): receive(signal, now: now)
@@ -152,7 +94,7 @@ struct BlueZSession<C: Clock> where C.Duration == Duration, C.Instant: Sendable 
         return reconcile(now: now)
     }
 
-    private mutating func receive(_ signal: DBusSignal, now: C.Instant) {
+    mutating func receive(_ signal: DBusSignal, now: C.Instant) {
         switch signal.member {
         case "NameOwnerChanged":
             guard signal.body.count == 3, let owner = signal.body[2].string else { return }
@@ -189,7 +131,7 @@ struct BlueZSession<C: Clock> where C.Duration == Duration, C.Instant: Sendable 
         }
     }
 
-    private mutating func answered(_ request: BlueZRequest, _ result: Result<[DBusValue], DBusError>, now: C.Instant) {
+    mutating func answered(_ request: BlueZRequest, _ result: Result<[DBusValue], DBusError>, now: C.Instant) {
         switch (request, result) {
         case (.loadObjects, .success(let values)):
             loading = false
@@ -227,7 +169,7 @@ struct BlueZSession<C: Clock> where C.Duration == Duration, C.Instant: Sendable 
         }
     }
 
-    private mutating func retry(_ device: String, after problem: String, now: C.Instant) {
+    mutating func retry(_ device: String, after problem: String, now: C.Instant) {
         guard var link = links[device] else { return }
         measurements = measurements.filter { $0.value != device }
         let wait = link.backoff.delay()
@@ -237,7 +179,7 @@ struct BlueZSession<C: Clock> where C.Duration == Duration, C.Instant: Sendable 
         emit(.notice("\(sensor.name): strap \(link.strap.address): \(problem); trying again in \(Int((wait / .seconds(1)).rounded())) s"))
     }
 
-    private mutating func notified(_ value: [UInt8], device: String) {
+    mutating func notified(_ value: [UInt8], device: String) {
         guard var link = links[device], link.phase == .live || link.phase == .subscribing else { return }
         let measurement: HeartRateMeasurement
         do { measurement = try HeartRateMeasurement(decoding: value) } catch {
@@ -256,116 +198,15 @@ struct BlueZSession<C: Clock> where C.Duration == Duration, C.Instant: Sendable 
         emit(.sample(sample))
     }
 
-    // MARK: What to do next
-
-    /// Compares what is with what should be, and asks for what is missing.
-    private mutating func reconcile(now: C.Instant) -> [BlueZRequest] {
-        guard let objects else {
-            guard !loading, nextLoad.map({ now >= $0 }) ?? true else { return [] }
-            loading = true
-            return [.loadObjects]
-        }
-        let wanted = sensor.adapter.map { "/org/bluez/" + $0 }
-        guard let adapter = wanted ?? objects.adapters.first, let properties = objects.properties(adapter, BlueZObjects.adapter) else {
-            setSource(.lost(reason: sensor.adapter.map { "Bluetooth adapter \($0) is not there" } ?? "no Bluetooth adapter",
-                            remedy: "plug one in; `rfkill list` shows whether one is blocked"))
-            loseLinks(reason: "the adapter went away", remedy: nil)
-            discovery = nil
-            return []
-        }
-        let adapterName = String(adapter.split(separator: "/").last ?? "")
-        guard properties["Powered"]?.bool == true else {
-            setSource(.lost(reason: "Bluetooth adapter \(adapterName) is off", remedy: "`bluetoothctl power on`; `rfkill unblock bluetooth` if it is blocked"))
-            loseLinks(reason: "the adapter is off", remedy: nil)
-            discovery = nil
-            return []
-        }
-        setSource(.connected)
-        var requests: [BlueZRequest] = []
-        if discovery?.adapter != adapter, nextDiscovery.map({ now >= $0 }) ?? true {
-            discovery = (adapter, false)
-            requests.append(.startDiscovery(adapter: adapter))
-        }
-        let devices = objects.devices(of: adapter).filter { wants($0.properties) }
-        for gone in Set(links.keys).subtracting(devices.map(\.path)) { lose(gone, reason: "BlueZ forgot it", remedy: nil, remove: true) }
-        for (path, device) in devices {
-            requests += reconcile(path, device, objects: objects, now: now)
-        }
-        return requests
-    }
-
-    private mutating func reconcile(_ path: String, _ device: BlueZObjects.Properties, objects: BlueZObjects, now: C.Instant) -> [BlueZRequest] {
-        let address = device["Address"]?.string?.uppercased() ?? String(path.split(separator: "/").last ?? "")
-        if links[path] == nil {
-            let strap = StrapIdentity(driver: "ble", address: address)
-            var seed: UInt64 = 0xB1E
-            for byte in address.utf8 { seed = seed &* 31 &+ UInt64(byte) }
-            links[path] = BlueZLink(strap: strap, backoff: Backoff(seed: seed))
-            let label = device["Name"]?.string ?? device["Alias"]?.string
-            emit(.notice("\(sensor.name): heart-rate strap \(address)\(label.map { " (\($0))" } ?? "") found"))
-            if let status = states.set(strap, .searching) { emit(.status(status)) }
-        }
-        var link = links[path]!
-        defer { links[path] = link }
-        let connected = device["Connected"]?.bool == true
-        let resolved = connected && device["ServicesResolved"]?.bool == true
-        let due = link.nextAttempt.map { now >= $0 } ?? true
-        switch link.phase {
-        case .resolving where !connected:
-            let wait = link.backoff.delay()
-            link.phase = .idle
-            link.nextAttempt = now.advanced(by: wait)
-        case .idle, .resolving:
-            if !connected {
-                guard link.phase == .idle, due else { break }
-                link.phase = .connecting
-                return [.connect(device: path)]
-            }
-            guard resolved, due else { break }
-            guard let measurement = objects.characteristic(HeartRateService.measurement, of: path) else {
-                link.phase = .idle
-                link.nextAttempt = now.advanced(by: .seconds(30))
-                emit(.notice("\(sensor.name): \(address) has no Heart Rate Measurement characteristic; is it a heart-rate strap?"))
-                break
-            }
-            link.phase = .subscribing
-            // Notifications may come before StartNotify's answer does.
-            measurements[measurement.path] = path
-            var requests: [BlueZRequest] = [.startNotify(characteristic: measurement.path, device: path)]
-            if let location = objects.characteristic(HeartRateService.bodySensorLocation, of: path) {
-                requests.append(.readLocation(characteristic: location.path, device: path))
-            }
-            return requests
-        case .connecting:
-            break
-        case .subscribing, .live:
-            guard !connected else { break }
-            link.phase = .idle
-            link.nextAttempt = now.advanced(by: link.backoff.delay())
-            measurements = measurements.filter { $0.value != path }
-            if let status = states.set(link.strap, .lost(reason: "disconnected", remedy: "is it worn, and within about 10 m of the adapter?")) { emit(.status(status)) }
-        }
-        return []
-    }
-
-    private func wants(_ device: BlueZObjects.Properties) -> Bool {
-        guard !sensor.follow.isEmpty else {
-            return device["UUIDs"]?.strings?.contains { $0.lowercased() == HeartRateService.service } ?? false
-        }
-        let address = device["Address"]?.string?.uppercased()
-        let names = [device["Name"]?.string, device["Alias"]?.string].compactMap { $0 }
-        return sensor.follow.contains { $0.uppercased() == address || names.contains($0) }
-    }
-
     // MARK: States
 
-    private mutating func setSource(_ state: HeartRateSensorState) {
+    mutating func setSource(_ state: HeartRateSensorState) {
         guard sourceState != state else { return }
         sourceState = state
         emit(.status(HeartRateStatus(strap: nil, state)))
     }
 
-    private mutating func lose(_ path: String, reason: String, remedy: String?, remove: Bool) {
+    mutating func lose(_ path: String, reason: String, remedy: String?, remove: Bool) {
         guard let link = links[path] else { return }
         measurements = measurements.filter { $0.value != path }
         if remove { links[path] = nil } else {
@@ -374,7 +215,7 @@ struct BlueZSession<C: Clock> where C.Duration == Duration, C.Instant: Sendable 
         if let status = states.set(link.strap, .lost(reason: reason, remedy: remedy)) { emit(.status(status)) }
     }
 
-    private mutating func loseLinks(reason: String, remedy: String?) {
+    mutating func loseLinks(reason: String, remedy: String?) {
         for path in links.keys.sorted() { lose(path, reason: reason, remedy: remedy, remove: true) }
     }
 }

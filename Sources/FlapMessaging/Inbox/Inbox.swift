@@ -18,24 +18,24 @@ public actor Inbox {
     public nonisolated let path: String
     /// Told of every write that failed for the storage's sake, and of every one that succeeded.
     public nonisolated let health: StorageHealth
-    private var rules: SenderRules
-    private var seq: Int64
-    private var queue: [QueuedOperation] = []
+    var rules: SenderRules
+    var seq: Int64
+    var queue: [QueuedOperation] = []
     /// The task committing the queue, while there is one; it ends when the queue is empty.
-    private var writer: Task<Void, Never>?
+    var writer: Task<Void, Never>?
     /// The live slots as of the last commit, once first read.
-    private var slotCache: SlotCache?
+    var slotCache: SlotCache?
     /// Counts commits that changed the slots, so a read that overlapped one is not cached.
-    private var slotGeneration = 0
+    var slotGeneration = 0
     /// Acceptances since the inbox last pruned itself.
-    private var acceptedSincePrune: Int64 = 0
+    var acceptedSincePrune: Int64 = 0
     /// Transactions the writer has committed since the inbox was opened (each one fsync).
     public private(set) var transactionsCommitted = 0
     /// Everyone watching the slots change (each panel's coordinator): each its own stream, so
     /// one panel waking does not take the wake-up from another.
-    private let changeWatchers = Watchers<Void>()
-    private let (scheduleStream, scheduleContinuation) = AsyncStream.makeStream(of: Void.self, bufferingPolicy: .bufferingNewest(1))
-    private var eventContinuation: AsyncStream<InboxEvent>.Continuation?
+    let changeWatchers = Watchers<Void>()
+    let (scheduleStream, scheduleContinuation) = AsyncStream.makeStream(of: Void.self, bufferingPolicy: .bufferingNewest(1))
+    var eventContinuation: AsyncStream<InboxEvent>.Continuation?
 
     /// Each connection's page cache.
     static let pageCacheKiB = 512
@@ -159,7 +159,7 @@ public actor Inbox {
     }
 
     /// Queues `operation` and waits for its commit.
-    private func perform<T: Sendable>(_ operation: @escaping @Sendable (inout InboxWriter) throws -> T) async throws -> T {
+    func perform<T: Sendable>(_ operation: @escaping @Sendable (inout InboxWriter) throws -> T) async throws -> T {
         try await enqueue(operation).value
     }
 
@@ -180,14 +180,14 @@ public actor Inbox {
 
     /// An operation waiting for the writer: run inside the group's transaction, it gives what
     /// answers its caller once the transaction commits; `fail` answers when it does not.
-    private struct QueuedOperation: Sendable {
+    struct QueuedOperation: Sendable {
         let run: @Sendable (inout InboxWriter) -> @Sendable () -> Void
         let fail: @Sendable (any Error) -> Void
     }
 
     /// Commits queued operations, a group per transaction, until none are left. Announcements
     /// go out before the callers are answered, in commit order.
-    private func write() async {
+    func write() async {
         while !queue.isEmpty {
             let group = Array(queue.prefix(Self.largestGroup))
             queue.removeFirst(group.count)
@@ -253,7 +253,7 @@ public actor Inbox {
         }
     }
 
-    private struct WrittenGroup: Sendable {
+    struct WrittenGroup: Sendable {
         var answers: [@Sendable () -> Void]
         var events: [InboxEvent]
         var seq: Int64
@@ -273,7 +273,7 @@ public actor Inbox {
 
     /// The slots from the copy kept in step with the commits; read from the database the
     /// first time, again if a commit changed the slots while that read was under way.
-    private func loadedSlots() async throws -> SlotCache {
+    func loadedSlots() async throws -> SlotCache {
         while slotCache == nil {
             let generation = slotGeneration
             let (health, path) = (self.health, self.path)
@@ -287,104 +287,5 @@ public actor Inbox {
             if generation == slotGeneration { slotCache = SlotCache(entries) }
         }
         return slotCache!
-    }
-
-    /// Scheduled messages whose instant has come take their senders' slots; how many did.
-    @discardableResult
-    public func release(now: Date) async throws -> Int {
-        try await perform { try $0.release(now: now) }
-    }
-
-    /// Cancels a message waiting for its instant: its status afterwards (`cancelled`, or what
-    /// it already was, which cancelling does not change), nil when the inbox never had it.
-    public func cancel(_ id: String, now: Date) async throws -> ReceiptStatus? {
-        try await perform { try $0.cancel(id, now: now) }
-    }
-
-    /// The soonest instant a scheduled message is due.
-    public func nextRelease() async throws -> Date? {
-        try await database.read { db in
-            try Double.fetchOne(db, sql: "SELECT MIN(notBefore) FROM message WHERE status = 'scheduled'")
-                .map { Date(timeIntervalSince1970: $0) }
-        }
-    }
-
-    /// The messages waiting for their instant, soonest first, with what each will show.
-    public func scheduled(limit: Int = 1000) async throws -> [(receipt: Receipt, message: Message)] {
-        let (health, path) = (self.health, self.path)
-        return try await database.read { db in
-            try SQLiteRow.fetchAll(db, sql: "SELECT * FROM message WHERE status = 'scheduled' ORDER BY notBefore, seq LIMIT ?", arguments: [limit]).compactMap { row in
-                try health.readable("message", in: path) {
-                    (try InboxWriter.receipt(row), try JSONDecoder().decode(Message.self, from: row["body"] as Data))
-                }
-            }
-        }
-    }
-
-    /// The soonest time a live slot expires.
-    public func nextExpiry() async throws -> Date? {
-        try await database.read { db in
-            try Double.fetchOne(db, sql: "SELECT MIN(m.expiresAt) FROM slot s JOIN message m ON m.id = s.messageId")
-                .map { Date(timeIntervalSince1970: $0) }
-        }
-    }
-
-    /// The receipt of message `id`, or nil if the inbox never accepted it.
-    public func receipt(id: String) async throws -> Receipt? {
-        try await database.read { db in try InboxWriter.fetchReceipt(db, id: id) }
-    }
-
-    /// The receipt of `sender`'s message `id`: the id as given, or as `sender` keeps its own
-    /// chosen ids (``MessageID/scoped(_:sender:)``); nil when `sender` has no such message, even
-    /// when another sender has.
-    public func receipt(id: String, of sender: String) async throws -> Receipt? {
-        try await database.read { db in
-            for candidate in [id, MessageID.scoped(id, sender: sender)] {
-                if let receipt = try InboxWriter.fetchReceipt(db, id: candidate), receipt.sender == sender { return receipt }
-            }
-            return nil
-        }
-    }
-
-    /// The receipts of the latest `limit` messages accepted, newest first (by rowid: the order of
-    /// insertion, with no index to keep up); with `sender`, that sender's only (by its arrival
-    /// order, through the (sender, seq) index).
-    public func recentReceipts(limit: Int, sender: String? = nil) async throws -> [Receipt] {
-        let (health, path) = (self.health, self.path)
-        return try await database.read { db in
-            let rows = if let sender {
-                try SQLiteRow.fetchAll(db, sql: "SELECT * FROM message WHERE sender = ? ORDER BY seq DESC LIMIT ?", arguments: [sender, limit])
-            } else {
-                try SQLiteRow.fetchAll(db, sql: "SELECT * FROM message ORDER BY rowid DESC LIMIT ?", arguments: [limit])
-            }
-            return try rows.compactMap { row in try health.readable("message", in: path) { try InboxWriter.receipt(row) } }
-        }
-    }
-
-    /// Counts of receipts by status (kept as they change: no scan of the receipts).
-    public func counts() async throws -> [ReceiptStatus: Int] {
-        let (health, path) = (self.health, self.path)
-        return try await database.read { db in
-            var counts: [ReceiptStatus: Int] = [:]
-            for row in try SQLiteRow.fetchAll(db, sql: "SELECT status, n FROM receiptCount WHERE n > 0") {
-                try health.readable("receiptCount", in: path) {
-                    if let status = ReceiptStatus(rawValue: try row["status"]) { counts[status] = try row["n"] }
-                }
-            }
-            return counts
-        }
-    }
-
-    /// What `panel` showed when it last came to rest, and the message it showed.
-    public func panelState(_ panel: String) async throws -> (codes: [CharacterCode], messageId: String?)? {
-        let (health, path) = (self.health, self.path)
-        return try await database.read { db in
-            guard let row = try SQLiteRow.fetchOne(db, sql: "SELECT codes, messageId FROM panelState WHERE panel = ?", arguments: [panel]) else { return nil }
-            // A state that cannot be read is no state: the panel starts from blank.
-            return try health.readable("panelState", in: path) {
-                let bytes: Data = try row["codes"]
-                return (bytes.compactMap { CharacterCode(Int($0)) }, try row["messageId"])
-            }
-        }
     }
 }
