@@ -32,19 +32,19 @@ try:
     send("Good morning", "kitchen")
     # Before signing in, a widget is a placeholder whose link signs in.
     page.get(f"{base}/widget?size=small")
-    out["placeholder"] = wait(lambda: page.find_element(By.ID, "placeholder").is_displayed(), 10)
+    out["placeholder"] = wait(lambda: page.find_element(By.ID, "placeholder").is_displayed())
     out["placeholderLink"] = page.find_element(By.ID, "open").text
     sign_in(page, base, key)
     wait(lambda: page.find_element(By.ID, "app").is_displayed())
-    out["signedIn"] = wait(lambda: "GOOD MORNING" in board_text(page), 20)
+    out["signedIn"] = wait(lambda: "GOOD MORNING" in board_text(page))
 
     # Installable: the service worker controls the page, and Chromium names no installability error.
     out["workerReady"] = wait(lambda: page.execute_script("return !!navigator.serviceWorker.controller"), 20) or \
-        (page.refresh() or wait(lambda: page.execute_script("return !!navigator.serviceWorker.controller"), 20))
+        (page.refresh() or wait(lambda: page.execute_script("return !!navigator.serviceWorker.controller")))
     def installable():
         out["installabilityErrors"] = page.execute_cdp_cmd("Page.getInstallabilityErrors", {}).get("installabilityErrors", [])
         return not out["installabilityErrors"]
-    out["installable"] = wait(installable, 20)
+    out["installable"] = wait(installable)
     manifest = page.execute_cdp_cmd("Page.getAppManifest", {})
     out["manifestErrors"] = manifest.get("errors", [])
     out["manifestName"] = json.loads(manifest.get("data") or "{}").get("name")
@@ -64,17 +64,17 @@ try:
             seen["recentText"] = page.find_element(By.ID, "recent").text
         send(word, f"widget-{size}")
         if size == "small":
-            seen["live"] = wait(lambda: word in page.find_element(By.ID, "text").text, 20)
+            seen["live"] = wait(lambda: word in page.find_element(By.ID, "text").text)
             # A painting edge to edge: its tiles, and still no sideways scrolling.
             colours = [63, 64, 65, 66, 67, 68, 69, 70]
             send(None, "widget-small", codes=[[colours[(r + c) % 8] for c in range(22)] for r in range(6)])
-            seen["paintingTiles"] = wait(lambda: len(page.find_elements(By.CSS_SELECTOR, "#text .tile")) == 132, 20)
+            seen["paintingTiles"] = wait(lambda: len(page.find_elements(By.CSS_SELECTOR, "#text .tile")) == 132)
             seen["paintingWidth"] = page.execute_script("return document.documentElement.scrollWidth")
             page.save_screenshot(os.path.join(shots, "widget-small-painting.png"))
             send("HELLO SMALL AGAIN", "widget-small")
-            wait(lambda: "AGAIN" in page.find_element(By.ID, "text").text, 20)
+            wait(lambda: "AGAIN" in page.find_element(By.ID, "text").text)
         else:
-            seen["live"] = wait(lambda: word in board_text(page), 20)
+            seen["live"] = wait(lambda: word in board_text(page))
         seen["opensApp"] = page.find_element(By.ID, "open").get_attribute("href") == base + "/"
         seen["width"] = page.execute_script("return document.documentElement.scrollWidth")
         seen["axe"] = accessibility(page)
@@ -84,27 +84,27 @@ try:
 
     # Offline: flapd stopped, the app reloaded from what the service worker kept.
     page.get(base + "/")
-    wait(lambda: "HELLO LARGE" in board_text(page), 20)
+    wait(lambda: "HELLO LARGE" in board_text(page))
     flapd.stop()
     started = time.perf_counter()
     page.refresh()
-    out["offlineBoard"] = wait(lambda: "HELLO LARGE" in board_text(page), 20)
+    out["offlineBoard"] = wait(lambda: "HELLO LARGE" in board_text(page))
     out["offlineShownMs"] = round((time.perf_counter() - started) * 1000)
     # The page's own mark: from the start of the reload to the boards drawn.
     out["offlineFirstBoardMs"] = page.execute_script("return performance.getEntriesByName('first-board')[0]?.startTime")
-    out["offlineBadge"] = wait(lambda: page.find_element(By.ID, "offline").is_displayed(), 10)
+    out["offlineBadge"] = wait(lambda: page.find_element(By.ID, "offline").is_displayed())
     out["offlineText"] = page.find_element(By.ID, "offline").text
     # The widget too, offline.
     page.get(f"{base}/widget?size=medium")
-    out["widgetOffline"] = wait(lambda: "Offline since" in page.find_element(By.ID, "state").text, 15)
+    out["widgetOffline"] = wait(lambda: "Offline since" in page.find_element(By.ID, "state").text)
     page.get(base + "/")
-    wait(lambda: "HELLO LARGE" in board_text(page), 20)
+    wait(lambda: "HELLO LARGE" in board_text(page))
 
     # flapd again: the page catches up by itself.
     flapd.start()
     send("BACK AGAIN", "kitchen")
-    out["caughtUp"] = wait(lambda: "BACK AGAIN" in board_text(page), 30)
-    out["badgeGone"] = wait(lambda: not page.find_element(By.ID, "offline").is_displayed(), 10)
+    out["caughtUp"] = wait(lambda: "BACK AGAIN" in board_text(page))
+    out["badgeGone"] = wait(lambda: not page.find_element(By.ID, "offline").is_displayed())
     out["consoleErrors"] = console_errors(page)
 finally:
     page.quit()

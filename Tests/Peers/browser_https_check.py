@@ -29,7 +29,7 @@ try:
     stranger = browser(trusting(os.path.join(work, "stranger")), resolve)
     try:
         stranger.get(secure + "/")
-        out["refusedWithoutAuthority"] = wait(lambda: "ERR_CERT_AUTHORITY_INVALID" in stranger.page_source, 10)
+        out["refusedWithoutAuthority"] = wait(lambda: "ERR_CERT_AUTHORITY_INVALID" in stranger.page_source)
         out["refusedTitle"] = stranger.title
         stranger.get(plain + "/")
         out["plainSecureContext"] = stranger.execute_script("return window.isSecureContext")
@@ -43,24 +43,24 @@ try:
         out["secureContext"] = page.execute_script("return window.isSecureContext")
         out["location"] = page.current_url
         out["signedIn"] = wait(lambda: page.find_element(By.ID, "app").is_displayed())
-        out["board"] = wait(lambda: "HELLO FROM HTTPS" in board_text(page), 20)
+        out["board"] = wait(lambda: "HELLO FROM HTTPS" in board_text(page))
         out["workerInControl"] = wait(lambda: page.execute_script("return !!navigator.serviceWorker.controller"), 20) or \
-            (page.refresh() or wait(lambda: page.execute_script("return !!navigator.serviceWorker.controller"), 20))
+            (page.refresh() or wait(lambda: page.execute_script("return !!navigator.serviceWorker.controller")))
 
         def installable():
             out["installabilityErrors"] = page.execute_cdp_cmd("Page.getInstallabilityErrors", {}).get("installabilityErrors", [])
             return not out["installabilityErrors"]
-        out["installable"] = wait(installable, 20)
+        out["installable"] = wait(installable)
         # The page's own requests stay on HTTPS: its cookie is for HTTPS only.
         out["cookieSecure"] = [c.get("secure") for c in page.get_cookies() if c["name"] == "flapd_session"]
 
         # Opened again while online, as an installed app is: the worker keeps the board it passes on.
         page.get(secure + "/")
-        wait(lambda: "HELLO FROM HTTPS" in board_text(page), 20)
+        wait(lambda: "HELLO FROM HTTPS" in board_text(page))
         flapd.stop()
         page.refresh()
-        out["offlineBoard"] = wait(lambda: "HELLO FROM HTTPS" in board_text(page), 20)
-        out["offlineBadge"] = wait(lambda: page.find_element(By.ID, "offline").is_displayed(), 10)
+        out["offlineBoard"] = wait(lambda: "HELLO FROM HTTPS" in board_text(page))
+        out["offlineBadge"] = wait(lambda: page.find_element(By.ID, "offline").is_displayed())
         page.save_screenshot(os.path.join(shots, "https-offline.png"))
         out["consoleErrors"] = console_errors(page)
     finally:

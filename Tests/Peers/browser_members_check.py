@@ -40,17 +40,17 @@ try:
     owner = browser(trusting(os.path.join(work, "owner"), authority), resolve)
     sign_in(owner, secure, key)
     wait(lambda: owner.find_element(By.ID, "app").is_displayed())
-    out["ownerSeesMembers"] = wait(lambda: owner.find_element(By.ID, "members-section").is_displayed(), 10)
+    out["ownerSeesMembers"] = wait(lambda: owner.find_element(By.ID, "members-section").is_displayed())
     owner.find_element(By.ID, "member-name").send_keys("Mum")
     submit(owner, "invite")
-    out["qrShown"] = wait(lambda: owner.find_element(By.CSS_SELECTOR, "#member-link svg").is_displayed(), 10)
+    out["qrShown"] = wait(lambda: owner.find_element(By.CSS_SELECTOR, "#member-link svg").is_displayed())
     link = owner.find_element(By.CSS_SELECTOR, "#member-link a").get_attribute("href")
     out["linkForm"] = link.startswith("https://flapd.test:") and "/join#" in link
     owner.save_screenshot(os.path.join(shots, "members-invite.png"))
 
     mum = browser(trusting(os.path.join(work, "mum"), authority), resolve)
     mum.get(link)
-    out["mumSignedIn"] = wait(lambda: mum.current_url.rstrip("/") == secure and mum.find_element(By.ID, "app").is_displayed(), 20)
+    out["mumSignedIn"] = wait(lambda: mum.current_url.rstrip("/") == secure and mum.find_element(By.ID, "app").is_displayed())
     out["mumRole"] = mum.execute_script("return document.body.dataset.role")
     out["linkLeftHistory"] = "#" not in mum.execute_script("return document.referrer || ''")
     sender = mum.find_element(By.ID, "sender")
@@ -61,41 +61,41 @@ try:
     text = mum.find_element(By.ID, "text")
     text.send_keys("Hello from Mum")
     submit(mum, "compose")
-    out["mumShown"] = wait(lambda: "HELLO FROM MUM" in board_text(mum), 30)
-    out["shownBy"] = wait(lambda: "your message" in mum.find_element(By.ID, "shown-by").text, 15) and mum.find_element(By.ID, "shown-by").text
+    out["mumShown"] = wait(lambda: "HELLO FROM MUM" in board_text(mum))
+    out["shownBy"] = wait(lambda: "your message" in mum.find_element(By.ID, "shown-by").text) and mum.find_element(By.ID, "shown-by").text
     out["asOwnerRefused"] = status_of(mum, "POST", "/v1/messages", {"text": "FAKE", "sender": {"id": "owner"}})
     out["clearOwnerRefused"] = status_of(mum, "DELETE", "/v1/slots/owner")
     # Read in one script: the lists redraw themselves, and an element found a moment before may be gone.
-    out["clearButtons"] = wait(lambda: len(mum.find_elements(By.CSS_SELECTOR, "#slots li")) >= 2, 15) and mum.execute_script(
+    out["clearButtons"] = wait(lambda: len(mum.find_elements(By.CSS_SELECTOR, "#slots li")) >= 2) and mum.execute_script(
         "return [...document.querySelectorAll('#slots li')].filter(li => li.querySelector('button')).map(li => li.innerText.split('\\n')[0])")
-    wait(lambda: len(mum.find_elements(By.CSS_SELECTOR, "#receipts li")) >= 1, 15)
+    wait(lambda: len(mum.find_elements(By.CSS_SELECTOR, "#receipts li")) >= 1)
     out["receipts"] = mum.execute_script("return [...document.querySelectorAll('#receipts li')].map(li => li.innerText)")
     mum.save_screenshot(os.path.join(shots, "members-mum.png"))
 
     mum.get(f"{secure}/widget?size=medium&sender=owner")
-    out["senderWidget"] = wait(lambda: mum.find_element(By.ID, "who").text == "owner", 15) and \
-        wait(lambda: "OWNER HERE" in board_text(mum), 15)
+    out["senderWidget"] = wait(lambda: mum.find_element(By.ID, "who").text == "owner") and \
+        wait(lambda: "OWNER HERE" in board_text(mum))
     mum.get(secure + "/")
-    wait(lambda: mum.find_element(By.ID, "app").is_displayed(), 15)
+    wait(lambda: mum.find_element(By.ID, "app").is_displayed())
 
     # The owner removes Mum, after saying yes and choosing to clear her message; her page, open
     # all along, says so at once; the owner takes it back and her page works again.
     owner.refresh()
-    wait(lambda: owner.find_element(By.CSS_SELECTOR, "#members li button[aria-label='Remove Mum']").is_displayed(), 15)
+    wait(lambda: owner.find_element(By.CSS_SELECTOR, "#members li button[aria-label='Remove Mum']").is_displayed())
     click(owner, "#members li button[aria-label='Remove Mum']")
-    out["confirmAsked"] = bool(wait(lambda: owner.find_elements(By.CSS_SELECTOR, "#members .confirm button[aria-label='Remove Mum, clear their message']"), 5))
+    out["confirmAsked"] = bool(wait(lambda: owner.find_elements(By.CSS_SELECTOR, "#members .confirm button[aria-label='Remove Mum, clear their message']")))
     out["beforeConfirm"] = status_of(mum, "GET", "/v1/board")
     owner.save_screenshot(os.path.join(shots, "members-confirm.png"))
     click(owner, "#members .confirm button[aria-label='Remove Mum, clear their message']")
-    out["removed"] = wait(lambda: "removed" in owner.find_element(By.ID, "member-note").text, 10)
-    out["removedListed"] = wait(lambda: "was cleared" in owner.find_element(By.ID, "members").text, 10) and \
+    out["removed"] = wait(lambda: "removed" in owner.find_element(By.ID, "member-note").text)
+    out["removedListed"] = wait(lambda: "was cleared" in owner.find_element(By.ID, "members").text) and \
         bool(owner.find_elements(By.CSS_SELECTOR, "#members button[aria-label='Undo Mum']"))
-    out["mumTold"] = wait(lambda: mum.find_element(By.ID, "sign-in-why").is_displayed(), 15) and mum.find_element(By.ID, "sign-in-why").text
+    out["mumTold"] = wait(lambda: mum.find_element(By.ID, "sign-in-why").is_displayed()) and mum.find_element(By.ID, "sign-in-why").text
     out["signInSpeaksToHousehold"] = mum.find_element(By.ID, "sign-in").text
     mum.save_screenshot(os.path.join(shots, "members-removed.png"))
     out["afterRemoval"] = status_of(mum, "GET", "/v1/board")
     click(owner, "#members button[aria-label='Undo Mum']")
-    out["undone"] = wait(lambda: "is back" in owner.find_element(By.ID, "member-note").text, 10)
+    out["undone"] = wait(lambda: "is back" in owner.find_element(By.ID, "member-note").text)
     out["afterUndo"] = status_of(mum, "GET", "/v1/board")
     out["consoleErrors"] = console_errors(owner) + [e for e in console_errors(mum) if "401" not in e and "403" not in e]
 finally:

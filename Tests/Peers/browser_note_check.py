@@ -23,10 +23,10 @@ try:
     text.send_keys("I ❤️ YOU 💙")
     out["preview"] = wait(lambda: "I ♥ YOU ♥" in board_text(page, "#preview .board"))
     submit(page, "compose")
-    out["shown"] = wait(lambda: "I ♥ YOU ♥" in board_text(page), 30)
+    out["shown"] = wait(lambda: "I ♥ YOU ♥" in board_text(page))
     out["board"] = board_text(page)
     page.get(base + "/widget?size=small")
-    out["widget"] = wait(lambda: "I ♥ YOU ♥" in page.find_element(By.TAG_NAME, "body").text, 30)
+    out["widget"] = wait(lambda: "I ♥ YOU ♥" in page.find_element(By.TAG_NAME, "body").text)
     out["consoleErrors"] = console_errors(page)
 finally:
     page.quit()

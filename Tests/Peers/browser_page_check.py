@@ -87,10 +87,14 @@ try:
     for word, other in [("DINNER READY", "GO"), ("OUT", "DINNER"), ("DINNER READY", "OUT")]:
         text.clear()
         text.send_keys(word)
-        submit(first, "compose")
+        # What was typed and whether the click landed, to tell a page that did not send from a
+        # board that did not show (CI once saw neither the board nor a receipt move).
+        typed = text.get_attribute("value")
+        clicked = submit(first, "compose")
         shown = wait(lambda: word in board_text(second) and other not in board_text(second))
         displayed = wait(lambda: "displayed" in first.find_element(By.ID, "receipt").text)
-        out["repeats"].append({"shown": shown, "displayed": displayed, "receipt": first.find_element(By.ID, "receipt").text})
+        out["repeats"].append({"shown": shown, "displayed": displayed, "receipt": first.find_element(By.ID, "receipt").text,
+                               "typed": typed, "clicked": clicked})
     # The recent messages name each by its text: DINNER READY twice, each displayed.
     def recent():
         # Read in one step in the page: the list is drawn anew as receipts change, and an element

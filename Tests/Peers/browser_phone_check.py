@@ -43,7 +43,7 @@ try:
     page.execute_cdp_cmd("Emulation.setTouchEmulationEnabled", {"enabled": True, "maxTouchPoints": 5})
     sign_in(page, flapd.base, key)
     wait(lambda: page.find_element(By.ID, "app").is_displayed())
-    out["boardShown"] = wait(lambda: "BACK AT SIX" in board_text(page), 20)
+    out["boardShown"] = wait(lambda: "BACK AT SIX" in board_text(page))
     shot("board")
 
     # Sizes at a phone's width.
@@ -62,21 +62,21 @@ try:
     # Composing: the count, the flip's length, then an emoji from the table.
     text = page.find_element(By.ID, "text")
     text.send_keys("DINNER AT 7")
-    out["count"] = wait(lambda: "about" in page.find_element(By.ID, "compose-count").text, 15) and page.find_element(By.ID, "compose-count").text
+    out["count"] = wait(lambda: "about" in page.find_element(By.ID, "compose-count").text) and page.find_element(By.ID, "compose-count").text
     shot("compose", "compose-title")
 
     # Clear, then Undo: the message stays. A second clear, left alone, happens after its few
     # seconds; by then the first, had Undo not taken it back, would have gone too.
     out["undoOffered"] = click(page, "#slots button[aria-label='Clear Mum']") and \
-        wait(lambda: page.find_elements(By.CSS_SELECTOR, "#slots button[aria-label='Undo clearing Mum']"), 5)
+        wait(lambda: page.find_elements(By.CSS_SELECTOR, "#slots button[aria-label='Undo clearing Mum']"))
     shot("undo", "slots-title")
     click(page, "#slots button[aria-label='Undo clearing Mum']")
     click(page, "#slots button[aria-label='Clear Hall']")
-    out["hallClearedLater"] = wait(lambda: "Hall" not in slots(), 20)
+    out["hallClearedLater"] = wait(lambda: "Hall" not in slots())
     out["mumKept"] = "Mum" in slots()
 
     # Status in plain words; the rule and reason one tap away.
-    wait(lambda: "Clock" in page.find_element(By.ID, "links").text, 15)
+    wait(lambda: "Clock" in page.find_element(By.ID, "links").text)
     out["status"] = page.find_element(By.ID, "links").text + "\n" + page.find_element(By.ID, "panels").text
     shot("status", "status-title")
     out["axe"] = accessibility(page)
@@ -106,12 +106,12 @@ try:
     text.clear()
     text.send_keys("WRITTEN OFFLINE")
     submit(page, "compose")
-    out["waitingNote"] = wait(lambda: "waiting" in page.find_element(By.ID, "receipt").text, 10) and page.find_element(By.ID, "receipt").text
-    out["waitingListed"] = wait(lambda: "WRITTEN OFFLINE" in page.find_element(By.ID, "outbox").text, 10)
+    out["waitingNote"] = wait(lambda: "waiting" in page.find_element(By.ID, "receipt").text) and page.find_element(By.ID, "receipt").text
+    out["waitingListed"] = wait(lambda: "WRITTEN OFFLINE" in page.find_element(By.ID, "outbox").text)
     shot("waiting", "compose-title")
     flapd.start()
-    out["sentWhenBack"] = wait(lambda: "WRITTEN OFFLINE" in board_text(page), 40)
-    out["outboxEmptied"] = wait(lambda: not page.find_element(By.ID, "outbox").is_displayed(), 15)
+    out["sentWhenBack"] = wait(lambda: "WRITTEN OFFLINE" in board_text(page))
+    out["outboxEmptied"] = wait(lambda: not page.find_element(By.ID, "outbox").is_displayed())
     receipts = flapd.request("GET", "/v1/receipts?limit=50")["receipts"]
     out["offlineSends"] = [r["status"] for r in receipts if r.get("text") == "WRITTEN OFFLINE"]
     out["pageWidthAfter"] = page.execute_script("return document.documentElement.scrollWidth")

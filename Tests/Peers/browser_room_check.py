@@ -19,8 +19,8 @@ out = {}
 driver = browser()
 try:
     sign_in(driver, base, key)
-    out["roomShown"] = wait(lambda: driver.find_element(By.ID, "room").is_displayed(), 30)
-    out["hearts"] = wait(lambda: len(driver.find_elements(By.CSS_SELECTOR, "#room-plot .heart")) > 0, 30) and \
+    out["roomShown"] = wait(lambda: driver.find_element(By.ID, "room").is_displayed())
+    out["hearts"] = wait(lambda: len(driver.find_elements(By.CSS_SELECTOR, "#room-plot .heart")) > 0) and \
         len(driver.find_elements(By.CSS_SELECTOR, "#room-plot .heart"))
     out["label"] = driver.find_element(By.CSS_SELECTOR, "#room-plot svg").get_attribute("aria-label")
     out["legend"] = driver.find_element(By.CSS_SELECTOR, "#room-plot .legend").text

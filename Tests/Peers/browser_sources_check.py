@@ -22,7 +22,7 @@ try:
     sign_in(driver, base, key)
     wait(lambda: driver.find_element(By.ID, "app").is_displayed())
     links = lambda: driver.find_element(By.ID, "links")
-    out["listed"] = wait(lambda: "Source weather" in links().text and "Up to date" in links().text, 30)
+    out["listed"] = wait(lambda: "Source weather" in links().text and "Up to date" in links().text)
     out["links"] = links().text
     for details in links().find_elements(By.TAG_NAME, "details"):
         driver.execute_script("arguments[0].open = true", details)

@@ -35,7 +35,10 @@ def trusting(home, authority=None):
     return home
 
 
-def wait(condition, seconds=20):
+def wait(condition, seconds=120):
+    """True as soon as `condition` holds. The patience is for a busy machine (CI builds beside the
+    tests, and a fsync may take seconds): it costs nothing when the condition comes, and only a
+    fallback that expects it may not come passes a shorter one."""
     deadline = time.time() + seconds
     while time.time() < deadline:
         try:
@@ -52,13 +55,13 @@ def click(driver, selector):
     def attempt():
         driver.find_element(By.CSS_SELECTOR, selector).click()
         return True
-    return wait(attempt, 10)
+    return wait(attempt)
 
 
 def submit(driver, form):
     """Presses the form's submit button once the page has enabled it (its handler is in place)."""
     selector = f"#{form} button[type=submit]"
-    wait(lambda: driver.find_element(By.CSS_SELECTOR, selector).is_enabled(), 30)
+    wait(lambda: driver.find_element(By.CSS_SELECTOR, selector).is_enabled())
     return click(driver, selector)
 
 
@@ -121,14 +124,14 @@ class Flapd:
         self.process = subprocess.Popen([self.path, "--simulate", *self.sound, "--state-dir", self.state, "--api-port", str(self.port),
                                          "--https-port", str(self.https_port), "--local-api-port", "0", "--api-key", self.key] + self.arguments,
                                         stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-        wait(lambda: urllib.request.urlopen(self.base + "/healthz", timeout=1).status == 200, 20)
+        wait(lambda: urllib.request.urlopen(self.base + "/healthz", timeout=1).status == 200)
         return self
 
     def stop(self):
         import signal
         if self.process and self.process.poll() is None:
             self.process.send_signal(signal.SIGTERM)
-            self.process.wait(20)
+            self.process.wait(120)
 
     def request(self, method, path, body=None):
         import json

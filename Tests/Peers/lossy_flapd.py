@@ -40,7 +40,7 @@ class Handler(BaseHTTPRequestHandler):
 server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
 print(server.server_address[1], flush=True)
 threading.Thread(target=server.serve_forever, daemon=True).start()
-done.wait(30)
+done.wait(120)
 time.sleep(0.2)
 print(json.dumps(keys), flush=True)
 server.shutdown()

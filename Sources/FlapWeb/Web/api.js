@@ -109,9 +109,18 @@ export function until(date) {
 }
 
 // Writes a note where a receipt was being followed, which stops following it.
-export function tell(where, text) {
+export function tell(where, text, claimed) {
+  if (claimed && where.dataset.following !== claimed) return;
   delete where.dataset.following;
   where.textContent = text;
+}
+
+// Takes a status line for an answer still to come: a save answered late (a busy disk's fsync)
+// must not write over the receipt of a message sent since.
+let claims = 0;
+export function claim(where) {
+  where.dataset.following = `claim-${++claims}`;
+  return where.dataset.following;
 }
 
 // Colour codes as what they look like on the board.
@@ -176,7 +185,8 @@ export async function send(body, note, changed) {
 export async function saveTemplate(nameField, fields, note, changed) {
   const name = nameField.value.trim();
   if (!name) { tell(note, "Give the quick message a name first."); nameField.focus(); return; }
+  const claimed = claim(note);
   const reply = await api("PUT", `/v1/templates/${encodeURIComponent(name)}`, fields);
-  tell(note, reply.status < 300 ? `Saved quick message ${name}` : refused(reply));
+  tell(note, reply.status < 300 ? `Saved quick message ${name}` : refused(reply), claimed);
   changed();
 }
