@@ -16,7 +16,7 @@ struct SourcesBench {
         let now = Date(timeIntervalSince1970: 1_795_672_800)
         for (name, text) in [("household calendar, 15 events", Self.household), ("large calendar, 2 300 events", Self.large)] {
             let bytes = Array(text.utf8)
-            let definition = SourceSettings(name: "family", kind: .calendar, url: "/x", countdown: "holiday")
+            let definition = SourceSettings(name: "family", kind: .calendar, options: .init(countdown: "holiday"), url: "/x")
             var calendar = try Calendar(bytes: bytes)
             let read = time { calendar = try! Calendar(bytes: bytes) }
             write("\(name): read \(bytes.count / 1024) KB", read)

@@ -45,8 +45,9 @@ import TestSupport
     }
 
     static func weather(_ bench: Bench, every: Duration = .seconds(600), staleAfter: Duration? = nil, timeout: Duration = .seconds(20)) -> SourceSettings {
-        SourceSettings(name: "weather", kind: .json, url: bench.url("/v1/forecast?latitude=52.52&longitude=13.41"), every: every, staleAfter: staleAfter,
-                         timeout: timeout, pointers: ["temperature": "/current/temperature_2m", "code": "/current/weather_code", "tomorrow": "/daily/temperature_2m_max/1"])
+        SourceSettings(name: "weather", kind: .json,
+                       options: .init(pointers: ["temperature": "/current/temperature_2m", "code": "/current/weather_code", "tomorrow": "/daily/temperature_2m_max/1"]),
+                       url: bench.url("/v1/forecast?latitude=52.52&longitude=13.41"), every: every, staleAfter: staleAfter, timeout: timeout)
     }
 
     static func value(_ hub: SourceHub<ManualClock>, _ bench: Bench, _ source: String, _ name: String) -> JSONValue? {
@@ -92,9 +93,10 @@ import TestSupport
         try FileManager.default.createDirectory(atPath: bench.directory, withIntermediateDirectories: true)
         let tokenFile = bench.directory + "/ha-token"
         try "Bearer secret-long-lived-token\n".write(toFile: tokenFile, atomically: true, encoding: .utf8)
-        let outside = SourceSettings(name: "outside", kind: .json, url: bench.url("/api/states/sensor.outdoor_temperature"),
-                                       headers: ["Accept": "application/json"], headerFiles: ["Authorization": tokenFile],
-                                       pointers: ["temperature": "/state", "unit": "/attributes/unit_of_measurement", "humidity": "/attributes/humidity"])
+        let outside = SourceSettings(name: "outside", kind: .json,
+                                     options: .init(pointers: ["temperature": "/state", "unit": "/attributes/unit_of_measurement", "humidity": "/attributes/humidity"]),
+                                     url: bench.url("/api/states/sensor.outdoor_temperature"),
+                                     headers: ["Accept": "application/json"], headerFiles: ["Authorization": tokenFile])
         let hub = bench.hub([outside])
         try await Self.running(hub) {
             #expect(try await eventually { Self.health(hub, bench, "outside")?.state == .ok })
@@ -210,9 +212,9 @@ import TestSupport
         try await bench.server.route("/releases.atom", body: Data(try CalendarTests.fixture("releases.atom")), contentType: "application/atom+xml")
         try await bench.server.route("/family.ics", body: Data(try CalendarTests.fixture("household.ics")), contentType: "text/calendar")
         let hub = bench.hub([
-            SourceSettings(name: "news", kind: .feed, url: bench.url("/news.rss"), limit: 2),
-            SourceSettings(name: "releases", kind: .feed, url: bench.url("/releases.atom")),
-            SourceSettings(name: "family", kind: .calendar, url: bench.url("/family.ics"), limit: 6, countdown: "holiday"),
+            SourceSettings(name: "news", kind: .feed, options: .init(limit: 2), url: bench.url("/news.rss")),
+            SourceSettings(name: "releases", kind: .feed, options: .init(), url: bench.url("/releases.atom")),
+            SourceSettings(name: "family", kind: .calendar, options: .init(limit: 6, countdown: "holiday"), url: bench.url("/family.ics")),
         ])
         try await Self.running(hub) {
             let allOK = { hub.shelf.health(at: bench.now).allSatisfy { $0.state == .ok } }
@@ -251,7 +253,7 @@ import TestSupport
     @Test func aWebhookTakesItsFieldsKeepsThemAndRefusesOthers() async throws {
         let bench = try await Bench()
         teardown { await bench.stop() }
-        let door = SourceSettings(name: "door", kind: .webhook, fields: ["state", "who"])
+        let door = SourceSettings(name: "door", kind: .webhook, options: .init(fields: ["state", "who"]))
         let hub = bench.hub([door])
         #expect(Self.health(hub, bench, "door")?.state == .missing)
         let health = try hub.push("door", body: ["state": "open", "who": "Sam"])
@@ -279,7 +281,7 @@ import TestSupport
     @Test func aHubWithOnlyWebhooksRunsUntilCancelled() async throws {
         let bench = try await Bench()
         teardown { await bench.stop() }
-        let hub = bench.hub([SourceSettings(name: "door", kind: .webhook, fields: ["state"])])
+        let hub = bench.hub([SourceSettings(name: "door", kind: .webhook, options: .init(fields: ["state"]))])
         let first = await withTaskGroup(of: String.self) { group in
             group.addTask { await hub.run(); return "the hub returned" }
             group.addTask {
@@ -317,7 +319,7 @@ import TestSupport
     @Test func aWebhookFloodIsHeldToItsRate() async throws {
         let bench = try await Bench()
         teardown { await bench.stop() }
-        let hub = bench.hub([SourceSettings(name: "door", kind: .webhook, fields: ["state"])])
+        let hub = bench.hub([SourceSettings(name: "door", kind: .webhook, options: .init(fields: ["state"]))])
         for index in 0..<WebhookRate.burst { _ = try hub.push("door", body: ["state": .number(Double(index))]) }
         do {
             _ = try hub.push("door", body: ["state": "flood"])

@@ -12,8 +12,8 @@ import Testing
     static let now = Date(timeIntervalSince1970: 1_795_672_800)  // 2026-11-26 07:00 in Berlin
 
     static func shelf(updated: Date = now) throws -> SourceShelf {
-        let weather = SourceSettings(name: "weather", kind: .json, url: "/x", pointers: ["temperature": "/t"])
-        let family = SourceSettings(name: "family", kind: .calendar, url: "/y")
+        let weather = SourceSettings(name: "weather", kind: .json, options: .init(pointers: ["temperature": "/t"]), url: "/x")
+        let family = SourceSettings(name: "family", kind: .calendar, options: .init(), url: "/y")
         let ics = "BEGIN:VCALENDAR\nBEGIN:VEVENT\nSUMMARY:Swim & gym\nDTSTART;TZID=Europe/Berlin:20261126T170000\nEND:VEVENT\n"
             + "BEGIN:VEVENT\nSUMMARY:Dinner\nDTSTART;TZID=Europe/Berlin:20261126T190000\nEND:VEVENT\nEND:VCALENDAR\n"
         var entries: [String: SourceShelf.Entry] = [:]

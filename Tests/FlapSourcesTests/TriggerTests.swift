@@ -71,7 +71,7 @@ import TestSupport
         let rig = try Rig()
         defer { rig.stop() }
         let ics = try rig.file("family.ics", Self.calendar(startingAt: "20261126T072000"))
-        let hub = rig.hub([SourceSettings(name: "family", kind: .calendar, url: ics)])
+        let hub = rig.hub([SourceSettings(name: "family", kind: .calendar, options: .init(), url: ics)])
         let trigger = TriggerSettings(name: "leave", source: "family", condition: .eventStarts(within: .seconds(900)),
                                         content: ["text": "{{family.next.title}} IN {{family.next.in}}"], duration: 600)
         let runner = rig.runner([trigger], hub: hub)
@@ -98,7 +98,7 @@ import TestSupport
         let rig = try Rig()
         defer { rig.stop() }
         let path = try rig.file("weather.json", #"{"current": {"temperature_2m": 4.5}}"#)
-        let hub = rig.hub([SourceSettings(name: "weather", kind: .json, url: path, pointers: ["temperature": "/current/temperature_2m"])])
+        let hub = rig.hub([SourceSettings(name: "weather", kind: .json, options: .init(pointers: ["temperature": "/current/temperature_2m"]), url: path)])
         let trigger = TriggerSettings(name: "frost", source: "weather", condition: .below(value: "temperature", 0),
                                         content: ["text": "FROST {{weather.temperature}}"], duration: 60, cooldown: .seconds(3600))
         let runner = rig.runner([trigger], hub: hub)
@@ -132,7 +132,7 @@ import TestSupport
     @Test func aWebhookFiresAtEachPushThatMatches() async throws {
         let rig = try Rig()
         defer { rig.stop() }
-        let hub = rig.hub([SourceSettings(name: "door", kind: .webhook, fields: ["state"])])
+        let hub = rig.hub([SourceSettings(name: "door", kind: .webhook, options: .init(fields: ["state"]))])
         let trigger = TriggerSettings(name: "door", source: "door", condition: .equals(value: "state", "open"),
                                         content: ["text": "DOOR OPEN"], duration: 30, cooldown: .seconds(10))
         let runner = rig.runner([trigger], hub: hub)
@@ -155,7 +155,7 @@ import TestSupport
         let rig = try Rig()
         defer { rig.stop() }
         let ics = try rig.file("family.ics", Self.calendar(startingAt: "20261126T071000"))
-        let definition = SourceSettings(name: "family", kind: .calendar, url: ics)
+        let definition = SourceSettings(name: "family", kind: .calendar, options: .init(), url: ics)
         let trigger = TriggerSettings(name: "leave", source: "family", condition: .eventStarts(within: .seconds(900)), content: ["text": "GO"])
         do {
             let hub = rig.hub([definition]), runner = rig.runner([trigger], hub: hub)
@@ -174,8 +174,8 @@ import TestSupport
     }
 
     @Test func problemsNameTheKey() {
-        let sources = [SourceSettings(name: "weather", kind: .json, url: "/x", pointers: ["temperature": "/t"]),
-                       SourceSettings(name: "door", kind: .webhook, fields: ["state"])]
+        let sources = [SourceSettings(name: "weather", kind: .json, options: .init(pointers: ["temperature": "/t"]), url: "/x"),
+                       SourceSettings(name: "door", kind: .webhook, options: .init(fields: ["state"]))]
         func problems(_ trigger: TriggerSettings) -> [String] { trigger.problems(sources: sources).map { "\($0.key): \($0.problem)" } }
         #expect(problems(TriggerSettings(name: "a", source: "moon", condition: .pushed, content: ["text": "X"])) == ["source: there is no [[source]] called moon (there are weather, door)"])
         #expect(problems(TriggerSettings(name: "a", source: "weather", condition: .eventStarts(within: .seconds(60)), content: ["text": "X"]))

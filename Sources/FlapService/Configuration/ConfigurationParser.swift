@@ -17,8 +17,10 @@ public enum ConfigurationParser {
         try parse(text, file: file, panelKinds: PanelKinds.all)
     }
 
-    /// Reads the file with `panelKinds` as the panel drivers it may name (a test adds its own).
-    static func parse(_ text: String, file: String, panelKinds: [any PanelKind]) throws(ConfigurationError) -> FlapdConfiguration {
+    /// Reads the file with `panelKinds` as the panel drivers and `sourceKinds` as the kinds of
+    /// source it may name (a test adds its own).
+    static func parse(_ text: String, file: String, panelKinds: [any PanelKind] = PanelKinds.all,
+                      sourceKinds: [any SourceKind] = SourceKinds.all) throws(ConfigurationError) -> FlapdConfiguration {
         let table: TOMLTable
         do {
             table = try TOMLParser.parse(text)
@@ -37,7 +39,7 @@ public enum ConfigurationParser {
         readPanels(&reader, kinds: panelKinds, into: &configuration)
         reader.sections("sensor") { _, sensor in configuration.sensors.append(parseSensor(&sensor)) }
         reader.section("location") { configuration.location = parseLocation(&$0) }
-        reader.sections("source") { _, source in addSource(&source, to: &configuration) }
+        reader.sections("source") { _, source in addSource(&source, kinds: sourceKinds, to: &configuration) }
         reader.sections("trigger") { _, trigger in addTrigger(&trigger, to: &configuration) }
         reader.sections("schedule") { _, schedule in addSchedule(&schedule, to: &configuration) }
         reader.sections("mirror") { index, mirror in configuration.mirrors.append(parseMirror(&mirror, index: index)) }

@@ -7,7 +7,7 @@ import FlapTOML
 /// A table's keys are declared where they are read: the reader records every key asked for,
 /// and ``finish(owner:)`` refuses a key in the file that this table did not ask for (for this
 /// panel's driver, this source's kind), so a setting is never accepted and then ignored.
-struct TableReader {
+struct TableReader: SourceTableReading {
     let table: TOMLTable
     let path: String
     let index: TOMLLineIndex
@@ -93,6 +93,15 @@ struct TableReader {
             return nil
         }
         return outer.compactMap { $0.array?.compactMap(\.int) }
+    }
+
+    /// A table of strings, such as `headers = { Accept = "application/json" }`.
+    mutating func stringTable(_ name: String) -> [String: String]? {
+        guard var table = table(name) else { return nil }
+        var found: [String: String] = [:]
+        for entry in table.table.keys.sorted() { if let value = table.string(entry) { found[entry] = value } }
+        problems += table.problems
+        return found
     }
 
     /// A secret given inline (`key`) or as a file (`key_file`), not both.

@@ -7,6 +7,19 @@ import FoundationEssentials
 /// `minutes`, `at` as an RFC 3339 instant), `events` (the next ones, each the same), `today`
 /// (today's, each the same), `today_count`, and with `countdown`, `countdown` (`title`, `days`, `date`).
 public struct CalendarSource: SourceKind {
+    /// A calendar's own settings.
+    public struct Options: Sendable, Equatable {
+        /// How many events `events` and `today` give.
+        public var limit: Int
+        /// The event to count down to, by title (the next one whose title contains it).
+        public var countdown: String?
+
+        public init(limit: Int = SourceSettings.defaultLimit, countdown: String? = nil) {
+            self.limit = limit
+            self.countdown = countdown
+        }
+    }
+
     /// A calendar source kind (it holds nothing: the settings say which calendar).
     public init() {}
     /// `kind = "calendar"`.
@@ -14,31 +27,40 @@ public struct CalendarSource: SourceKind {
     /// Every 30 minutes.
     public var defaultInterval: Duration? { .seconds(1800) }
     /// `countdown`: the event to count the days to.
-    public var settings: [String: String] { ["countdown": "counts down to an event"] }
+    public var settings: [String: String] { ["countdown": "counts down to an event", "limit": "keeps a number of events or headlines"] }
     /// Its events start: `starts_within` triggers apply.
     public var hasEvents: Bool { true }
 
+    public func options(reading table: inout some SourceTableReading) -> Options {
+        Options(limit: table.int("limit") ?? SourceSettings.defaultLimit, countdown: table.string("countdown"))
+    }
+
+    /// Its limit is 1 to 50.
+    public func problems(_ options: Options) -> [(key: String, problem: String)] {
+        SourceSettings.limitProblems(options.limit)
+    }
+
     /// Reads the body as an iCalendar file.
-    public func read(_ body: [UInt8], for definition: SourceSettings) throws(SourceProblem) -> SourceContent {
-        SourceContent(try Calendar(bytes: body))
+    public func read(_ body: [UInt8], options: Options) throws(SourceProblem) -> Calendar {
+        try Calendar(bytes: body)
     }
 
     /// `next`, `events`, `today`, `today_count` and `countdown`, as the type's comment lists them.
-    public func values(_ content: SourceContent?, definition: SourceSettings, now: Date, zone: ZoneRules) -> [String: JSONValue] {
-        Self.calendarValues(content?.document as? Calendar, definition: definition, now: now, zone: zone)
+    public func values(_ calendar: Calendar?, options: Options, placeholder: String, now: Date, zone: ZoneRules) -> [String: JSONValue] {
+        Self.calendarValues(calendar, options: options, placeholder: placeholder, now: now, zone: zone)
     }
 
     /// Events left out while reading (past the budget, or with rules that cannot be followed).
-    public func warnings(_ content: SourceContent, definition: SourceSettings) -> [String] {
-        (content.document as? Calendar)?.warnings ?? []
+    public func warnings(_ calendar: Calendar, options: Options) -> [String] {
+        calendar.warnings
     }
 
-    static func calendarValues(_ calendar: Calendar?, definition: SourceSettings, now: Date, zone: ZoneRules) -> [String: JSONValue] {
-        let placeholder = JSONValue.string(definition.placeholder)
+    static func calendarValues(_ calendar: Calendar?, options: Options, placeholder: String, now: Date, zone: ZoneRules) -> [String: JSONValue] {
+        let placeholder = JSONValue.string(placeholder)
         let emptyEvent: JSONValue = .object(["title": placeholder, "location": placeholder, "start": placeholder, "day": placeholder,
                                              "date": placeholder, "in": placeholder, "minutes": placeholder, "at": placeholder])
         var values: [String: JSONValue] = ["next": emptyEvent, "events": .array([]), "today": .array([]), "today_count": placeholder]
-        if definition.countdown != nil { values["countdown"] = .object(["title": placeholder, "days": placeholder, "date": placeholder]) }
+        if options.countdown != nil { values["countdown"] = .object(["title": placeholder, "days": placeholder, "date": placeholder]) }
         guard let calendar else { return values }
         let today = zone.wall(at: now).floorDivided(by: 86_400)
         let tomorrow = zone.instant(wall: (today + 1) * 86_400)
@@ -47,7 +69,7 @@ public struct CalendarSource: SourceKind {
         // few); the countdown's event alone over the whole horizon.
         let dayStart = zone.instant(wall: today * 86_400)
         var all = calendar.occurrences(from: dayStart, to: dayStart.addingTimeInterval(35 * 86_400), zone: zone)
-        if all.filter({ $0.start >= now }).count < definition.limit { all = calendar.occurrences(from: dayStart, to: horizon, zone: zone) }
+        if all.filter({ $0.start >= now }).count < options.limit { all = calendar.occurrences(from: dayStart, to: horizon, zone: zone) }
         let upcoming = all.filter { $0.start >= now }
         let todays = all.filter { $0.start < tomorrow }
         func describe(_ occurrence: Calendar.Occurrence) -> JSONValue {
@@ -66,10 +88,10 @@ public struct CalendarSource: SourceKind {
             ])
         }
         if let next = upcoming.first { values["next"] = describe(next) }
-        values["events"] = .array(upcoming.prefix(definition.limit).map(describe))
-        values["today"] = .array(todays.prefix(definition.limit).map(describe))
+        values["events"] = .array(upcoming.prefix(options.limit).map(describe))
+        values["today"] = .array(todays.prefix(options.limit).map(describe))
         values["today_count"] = .number(Double(todays.count))
-        if let wanted = definition.countdown?.lowercased(),
+        if let wanted = options.countdown?.lowercased(),
            let target = calendar.occurrences(from: dayStart, to: horizon, zone: zone, titled: { $0.lowercased().contains(wanted) })
                .first(where: { $0.end > now }) {
             let day = zone.wall(at: target.start).floorDivided(by: 86_400)

@@ -4,7 +4,15 @@ import FoundationEssentials
 
 /// Any JSON document; each value picked by a JSON Pointer (`values = { temperature = "/current/temperature_2m" }`).
 public struct JSONSource: SourceKind {
-    /// A JSON source kind (it holds nothing: the settings say which document and values).
+    /// A JSON source's own settings.
+    public struct Options: Sendable, Equatable {
+        /// Its values: name to JSON Pointer (`"/current/temperature_2m"`).
+        public var pointers: [String: String]
+
+        public init(pointers: [String: String]) { self.pointers = pointers }
+    }
+
+    /// A JSON source kind (it holds nothing: the options say which values).
     public init() {}
     /// `kind = "json"`.
     public var name: String { "json" }
@@ -12,14 +20,20 @@ public struct JSONSource: SourceKind {
     public var defaultInterval: Duration? { .seconds(600) }
     /// `values`: name to JSON Pointer.
     public var settings: [String: String] { ["values": "picks values by JSON Pointer"] }
+    /// Triggers may compare its values.
+    public var comparesValues: Bool { true }
+
+    public func options(reading table: inout some SourceTableReading) -> Options {
+        Options(pointers: table.stringTable("values") ?? [:])
+    }
 
     /// It needs values, each named as a template names it and each a valid pointer.
-    public func problems(_ definition: SourceSettings) -> [(key: String, problem: String)] {
+    public func problems(_ options: Options) -> [(key: String, problem: String)] {
         var found: [(key: String, problem: String)] = []
-        if definition.pointers.isEmpty {
+        if options.pointers.isEmpty {
             found.append(("values", "a json source names its values, such as values = { temperature = \"/current/temperature_2m\" }"))
         }
-        for (value, pointer) in definition.pointers.sorted(by: { $0.key < $1.key }) {
+        for (value, pointer) in options.pointers.sorted(by: { $0.key < $1.key }) {
             if !SourceSettings.isName(value) { found.append(("values.\(value)", "the name must be lowercase letters, digits and _, starting with a letter")) }
             if case .failure(let problem) = Result(catching: { () throws(JSONPointer.Problem) in try JSONPointer(pointer) }) {
                 found.append(("values.\(value)", problem.description))
@@ -29,31 +43,30 @@ public struct JSONSource: SourceKind {
     }
 
     /// Reads the body as JSON; anything else is a problem that shows how the body begins.
-    public func read(_ body: [UInt8], for definition: SourceSettings) throws(SourceProblem) -> SourceContent {
-        do { return SourceContent(try JSONValue(parsing: body)) } catch {
+    public func read(_ body: [UInt8], options: Options) throws(SourceProblem) -> JSONValue {
+        do { return try JSONValue(parsing: body) } catch {
             throw SourceProblem("the answer is not JSON (\(SourceContent.preview(body)))")
         }
     }
 
     /// Each named value, found by its pointer, or the placeholder.
-    public func values(_ content: SourceContent?, definition: SourceSettings, now: Date, zone: ZoneRules) -> [String: JSONValue] {
-        let found = content.map { pointed($0, definition.pointers).values } ?? [:]
+    public func values(_ document: JSONValue?, options: Options, placeholder: String, now: Date, zone: ZoneRules) -> [String: JSONValue] {
+        let found = document.map { pointed($0, options.pointers).values } ?? [:]
         var values: [String: JSONValue] = [:]
-        for name in definition.pointers.keys { values[name] = found[name] ?? .string(definition.placeholder) }
+        for name in options.pointers.keys { values[name] = found[name] ?? .string(placeholder) }
         return values
     }
 
     /// The values the document does not have (or has as null), each with its pointer.
-    public func warnings(_ content: SourceContent, definition: SourceSettings) -> [String] {
-        pointed(content, definition.pointers).missing
+    public func warnings(_ document: JSONValue, options: Options) -> [String] {
+        pointed(document, options.pointers).missing
     }
 
     /// Every named value may be compared.
-    public func comparable(_ definition: SourceSettings) -> [String] { definition.pointers.keys.sorted() }
+    public func comparable(_ options: Options) -> [String] { options.pointers.keys.sorted() }
 
     /// What the pointers find in the document, and what they do not.
-    func pointed(_ content: SourceContent, _ pointers: [String: String]) -> (values: [String: JSONValue], missing: [String]) {
-        guard let document = content.document as? JSONValue else { return ([:], []) }
+    func pointed(_ document: JSONValue, _ pointers: [String: String]) -> (values: [String: JSONValue], missing: [String]) {
         var values: [String: JSONValue] = [:], missing: [String] = []
         for (name, text) in pointers.sorted(by: { $0.key < $1.key }) {
             guard let pointer = try? JSONPointer(text) else { continue }

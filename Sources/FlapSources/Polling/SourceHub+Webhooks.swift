@@ -32,22 +32,7 @@ extension SourceHub {
     /// is held to ``WebhookRate`` (``SourcePushError/tooFast(retryAfter:)``).
     public func push(_ name: String, body: JSONValue) throws -> SourceHealth {
         guard let definition = shelf.definition(name) else { throw SourcePushError.unknownSource(name) }
-        guard !definition.kind.isFetched else { throw SourcePushError.notWebhook(name) }
-        guard let object = body.object else { throw SourcePushError.invalid([("", "must be a JSON object of values, such as {\"\(definition.fields[0])\": \"on\"}")]) }
-        var problems: [(field: String, problem: String)] = []
-        for (field, value) in object.sorted(by: { $0.key < $1.key }) {
-            guard definition.fields.contains(field) else {
-                problems.append((field, "is not one of this source's fields (\(definition.fields.joined(separator: ", ")))"))
-                continue
-            }
-            switch value {
-            case .string(let text) where text.count > 500: problems.append((field, "is longer than 500 characters"))
-            case .string, .number, .bool, .null: break
-            default: problems.append((field, "must be a string, a number, true, false or null"))
-            }
-        }
-        guard !problems.isEmpty || !object.isEmpty else { throw SourcePushError.invalid([("", "names no field (\(definition.fields.joined(separator: ", ")))")]) }
-        guard problems.isEmpty else { throw SourcePushError.invalid(problems) }
+        let object = try definition.accept(body)
         // Each push is written to disk: a flood of them is held to the rate.
         let at = currentDate().timeIntervalSince1970
         if let wait = pushRate.withLock({ $0.take(name, at: at) }) { throw SourcePushError.tooFast(retryAfter: wait) }
@@ -72,7 +57,7 @@ extension SourceHub {
 
     /// Whether `key` is the webhook's own key (its `key_file`), compared in constant time.
     public func isKey(_ key: String, of name: String) -> Bool {
-        guard let path = shelf.definition(name)?.keyFile, let data = try? Data(contentsOf: URL(fileURLWithPath: path)) else { return false }
+        guard let path = shelf.definition(name)?.pushKeyFile, let data = try? Data(contentsOf: URL(fileURLWithPath: path)) else { return false }
         let expected = Array((String(decoding: data, as: UTF8.self).split(whereSeparator: \.isNewline).first.map(String.init) ?? "").trimmingSpaces.utf8)
         let given = Array(key.utf8)
         guard !expected.isEmpty, expected.count == given.count else { return false }

@@ -182,6 +182,6 @@ public final class SourceHub<C: Clock>: Sendable where C.Duration == Duration {
     func metricsLooked(_ name: String, updated: Date?) { metrics?.sourceLooked(source: name, outcome: "pushed", updated: updated) }
 
     static func warnings(_ content: SourceContent?, _ definition: SourceSettings) -> [String] {
-        content.map { definition.kind.warnings($0, definition: definition) } ?? []
+        content.map { definition.warnings($0) } ?? []
     }
 }

@@ -2,13 +2,15 @@ import FoundationEssentials
 
 /// One `[[source]]`: where a source's content comes from, how often it is looked at, and which
 /// values it gives templates (`{{weather.temperature}}` is the value `temperature` of the
-/// source `weather`).
+/// source `weather`). These are the settings every kind has; a kind's own are its ``options``.
 public struct SourceSettings: Sendable, Equatable {
     /// Its name in templates: lowercase letters, digits and `_`, starting with a letter.
     public var name: String
     /// What it is (json, calendar, feed, webhook: ``SourceKinds``): how it is read and what it gives.
-    public var kind: any SourceKind
-    /// `http://`, `https://` or `file://` (or a path), for every kind but webhooks.
+    public let kind: any SourceKind
+    /// Its kind's own settings (a `Kind.Options`): only its kind reads them.
+    public let options: any Sendable
+    /// `http://`, `https://` or `file://` (or a path), for every kind but pushed ones.
     public var url: String?
     /// How often it is fetched.
     public var every: Duration
@@ -21,34 +23,24 @@ public struct SourceSettings: Sendable, Equatable {
     /// Request headers whose values are read from files (an API key, `Bearer <token>`), read at
     /// each fetch and never logged or listed.
     public var headerFiles: [String: String]
-    /// A JSON source's values: name to JSON Pointer (`"/current/temperature_2m"`).
-    public var pointers: [String: String]
-    /// A webhook's value names, which is all a push may set.
-    public var fields: [String]
-    /// How many events or headlines a calendar or feed gives.
-    public var limit: Int
-    /// A calendar's event to count down to, by title (the next one whose title contains it).
-    public var countdown: String?
     /// What a template shows for a value that is missing or stale.
     public var placeholder: String
-    /// A webhook's own key (its digest is what is kept), besides any member's.
-    public var keyFile: String?
 
     /// What templates show for a missing value unless `placeholder` says.
     public static let defaultPlaceholder = "--"
-
-    /// A source; `every` and `staleAfter` default from its kind (`staleAfter`: three intervals, at least an hour).
     /// How long a fetch may take when `timeout` is not given.
     public static let defaultTimeout = Duration.seconds(20)
-    /// How many events or items a source keeps when `limit` is not given.
+    /// How many events or items a source keeps when its `limit` is not given.
     public static let defaultLimit = 5
 
-    public init(name: String, kind: some SourceKind, url: String? = nil, every: Duration? = nil, staleAfter: Duration? = nil,
-                timeout: Duration = defaultTimeout, headers: [String: String] = [:], headerFiles: [String: String] = [:],
-                pointers: [String: String] = [:], fields: [String] = [], limit: Int = defaultLimit, countdown: String? = nil,
-                placeholder: String = Self.defaultPlaceholder, keyFile: String? = nil) {
+    /// A source of `kind` with its `options`; `every` and `staleAfter` default from its kind
+    /// (`staleAfter`: three intervals, at least an hour).
+    public init<Kind: SourceKind>(name: String, kind: Kind, options: Kind.Options, url: String? = nil, every: Duration? = nil,
+                                  staleAfter: Duration? = nil, timeout: Duration = defaultTimeout, headers: [String: String] = [:],
+                                  headerFiles: [String: String] = [:], placeholder: String = Self.defaultPlaceholder) {
         self.name = name
         self.kind = kind
+        self.options = options
         self.url = url
         let every = every ?? kind.defaultInterval ?? Self.pushedInterval
         self.every = every
@@ -56,28 +48,29 @@ public struct SourceSettings: Sendable, Equatable {
         self.timeout = timeout
         self.headers = headers
         self.headerFiles = headerFiles
-        self.pointers = pointers
-        self.fields = fields
-        self.limit = limit
-        self.countdown = countdown
         self.placeholder = placeholder
-        self.keyFile = keyFile
+    }
+
+    /// A source of a kind with no settings of its own.
+    public init<Kind: SourceKind>(name: String, kind: Kind, url: String? = nil, every: Duration? = nil, staleAfter: Duration? = nil,
+                                  timeout: Duration = defaultTimeout, placeholder: String = Self.defaultPlaceholder) where Kind.Options == NoSourceOptions {
+        self.init(name: name, kind: kind, options: NoSourceOptions(), url: url, every: every, staleAfter: staleAfter, timeout: timeout,
+                  placeholder: placeholder)
     }
 
     /// A pushed source's `every`: never fetched, it only sets how soon its values are stale (three times this).
     static let pushedInterval = Duration.seconds(86_400)
 
-    /// The same source, told by every setting (a kind by its name).
+    /// The same source, told by every setting (a kind by its name, options by their kind's type).
     public static func == (a: SourceSettings, b: SourceSettings) -> Bool {
         a.name == b.name && a.kind.name == b.kind.name && a.url == b.url && a.every == b.every && a.staleAfter == b.staleAfter
-            && a.timeout == b.timeout && a.headers == b.headers && a.headerFiles == b.headerFiles && a.pointers == b.pointers
-            && a.fields == b.fields && a.limit == b.limit && a.countdown == b.countdown && a.placeholder == b.placeholder && a.keyFile == b.keyFile
+            && a.timeout == b.timeout && a.headers == b.headers && a.headerFiles == b.headerFiles && a.placeholder == b.placeholder
+            && a.sameOptions(as: b)
     }
 
-    /// The settings given that belong to one kind or another (``SourceKind/settings``).
-    var kindSettingsGiven: [String] {
-        [("values", !pointers.isEmpty), ("fields", !fields.isEmpty), ("countdown", countdown != nil), ("key_file", keyFile != nil)]
-            .filter(\.1).map(\.0)
+    /// A kind's `limit` must be 1 to 50.
+    public static func limitProblems(_ limit: Int) -> [(key: String, problem: String)] {
+        (1...50).contains(limit) ? [] : [("limit", "must be 1 to 50, not \(limit)")]
     }
 
     /// The shortest interval: a source is somebody's server.
@@ -99,13 +92,7 @@ public struct SourceSettings: Sendable, Equatable {
         } else if url != nil {
             found.append(("url", "a \(kind.name) source is not fetched; it is pushed to with POST /v1/sources/\(name)"))
         }
-        // A setting of another kind's: "only a json source picks values by JSON Pointer".
-        for key in kindSettingsGiven where kind.settings[key] == nil {
-            let owners = SourceKinds.all.filter { $0.settings[key] != nil }
-            found.append((key, owners.first.map { "only a \($0.name) source \($0.settings[key]!)" } ?? "a \(kind.name) source has no \(key)"))
-        }
-        found += kind.problems(self).map { ($0.key, $0.problem) }
-        if !(1...50).contains(limit) { found.append(("limit", "must be 1 to 50, not \(limit)")) }
+        found += kindProblems.map { ($0.key, $0.problem) }
         if staleAfter < every { found.append(("stale_after", "must be at least its interval (every)")) }
         if timeout < .seconds(1) || timeout > .seconds(120) { found.append(("timeout", "must be 1 to 120 seconds")) }
         for (name, value) in headers where value.contains(where: \.isNewline) || name.contains(where: { $0 == ":" || $0.isWhitespace }) {

@@ -54,11 +54,13 @@ public struct TriggerSettings: Sendable, Equatable {
         }
         switch condition {
         case .eventStarts:
-            if !definition.kind.hasEvents { found.append(("starts_within", "only a calendar's events start; \(source) is a \(definition.kind.name) source")) }
+            if !definition.kind.hasEvents {
+                found.append(("starts_within", "only a \(SourceKinds.names(having: \.hasEvents))'s events start; \(source) is a \(definition.kind.name) source"))
+            }
         case .above(let value, _), .below(let value, _), .equals(let value, _):
-            let names = definition.kind.comparable(definition)
+            let names = definition.comparable
             if !names.contains(value) {
-                found.append(("value", names.isEmpty ? "a \(definition.kind.name) source has no values to compare; use a json or webhook source"
+                found.append(("value", names.isEmpty ? "a \(definition.kind.name) source has no values to compare; use a \(SourceKinds.names(having: \.comparesValues)) source"
                                                      : "\(source) has no value \(value) (it has \(names.joined(separator: ", ")))"))
             }
         case .pushed:

@@ -2,13 +2,13 @@ import FlapCore
 import FlapJSON
 import FoundationEssentials
 
-/// A source's last good content as its kind read it (a JSON document, a feed, a calendar, a
-/// webhook's pushed values): only its kind looks inside.
+/// A source's last good content: its kind's `Document` (a `JSONValue`, a `Feed`, a
+/// `Calendar`, a pushed source's values), which only its kind looks inside.
 public struct SourceContent: Sendable {
-    /// What the kind read (a `JSONValue`, a `Feed`, a `Calendar`, a webhook's values): its kind casts it back.
+    /// What the kind read.
     public let document: any Sendable
 
-    /// Content holding `document`, as a kind's `read` makes it.
+    /// Content holding a kind's document.
     public init(_ document: any Sendable) {
         self.document = document
     }
@@ -16,7 +16,7 @@ public struct SourceContent: Sendable {
     /// Reads a fetched body as `definition`'s kind says; a body that cannot be read is a
     /// problem, and the content before it is kept.
     public init(body: [UInt8], for definition: SourceSettings) throws(SourceProblem) {
-        self = try definition.kind.read(body, for: definition)
+        self = try definition.read(body)
     }
 
     /// The start of a body that is not what it should be, for the error (an HTML error page, say).

@@ -16,40 +16,40 @@ import Wematch
 
 /// `[[source]]`: content sources (calendars, feeds, JSON documents, webhooks).
 extension ConfigurationParser {
-    /// One `[[source]]`: its kind's keys, then what ``SourceSettings/problems`` finds.
-    static func parseSource(_ reader: inout TableReader) -> SourceSettings? {
-        defer { reader.finish() }
+    /// One `[[source]]`: the keys every kind has, its kind's own (read by the kind), then what
+    /// ``SourceSettings/problems`` finds; a key of another kind's is refused naming its kind.
+    static func parseSource(_ reader: inout TableReader, kinds: [any SourceKind] = SourceKinds.all) -> SourceSettings? {
         let name = reader.string("name")
         if let name, !SourceSettings.isName(name) {
             reader.fail("name", "\(name.debugDescription) must be lowercase letters, digits and _, starting with a letter (it is how templates name it: {{\(name).value}})")
         }
-        let kind = reader.choice("kind", SourceKinds.names).flatMap(SourceKinds.named)
+        let names = kinds.map(\.name)
+        let kind = reader.choice("kind", names).flatMap { SourceKinds.named($0, in: kinds) }
         guard let name, let kind else {
             if reader["name"] == nil { reader.fail("name", "each [[source]] needs a name, such as name = \"weather\" (templates say {{weather.temperature}})") }
-            if reader["kind"] == nil { reader.fail("kind", "each [[source]] needs kind = one of \(SourceKinds.names.joined(separator: ", "))") }
+            if reader["kind"] == nil { reader.fail("kind", "each [[source]] needs kind = one of \(names.joined(separator: ", "))") }
             reader.askedForAll()
+            reader.finish()
             return nil
         }
-        func strings(_ key: String) -> [String: String] {
-            guard var table = reader.table(key) else { return [:] }
-            var found: [String: String] = [:]
-            for entry in table.table.keys.sorted() { if let value = table.string(entry) { found[entry] = value } }
-            reader.problems += table.problems
-            return found
-        }
-        var definition = SourceSettings(
-            name: name, kind: kind, url: reader.string("url"), every: reader.interval("every"), staleAfter: reader.interval("stale_after"),
-            timeout: reader.interval("timeout") ?? SourceSettings.defaultTimeout, headers: strings("headers"), headerFiles: strings("header_files"),
-            pointers: strings("values"), fields: reader.strings("fields") ?? [], limit: reader.int("limit") ?? SourceSettings.defaultLimit,
-            countdown: reader.string("countdown"), placeholder: reader.string("placeholder") ?? SourceSettings.defaultPlaceholder,
-            keyFile: reader.string("key_file"))
+        var definition = read(kind, name: name, from: &reader)
         for problem in definition.problems where problem.key != "name" { reader.fail(problem.key, problem.problem) }
+        reader.finish { SourceKinds.owner(of: $0, in: kinds) }
         definition.placeholder = String(definition.placeholder.prefix(22))
         return definition
     }
 
-    static func addSource(_ reader: inout TableReader, to configuration: inout FlapdConfiguration) {
-        guard let definition = parseSource(&reader) else { return }
+    /// The settings every kind has, and `kind`'s own, which it reads itself.
+    private static func read<Kind: SourceKind>(_ kind: Kind, name: String, from reader: inout TableReader) -> SourceSettings {
+        SourceSettings(
+            name: name, kind: kind, options: kind.options(reading: &reader), url: reader.string("url"), every: reader.interval("every"),
+            staleAfter: reader.interval("stale_after"), timeout: reader.interval("timeout") ?? SourceSettings.defaultTimeout,
+            headers: reader.stringTable("headers") ?? [:], headerFiles: reader.stringTable("header_files") ?? [:],
+            placeholder: reader.string("placeholder") ?? SourceSettings.defaultPlaceholder)
+    }
+
+    static func addSource(_ reader: inout TableReader, kinds: [any SourceKind], to configuration: inout FlapdConfiguration) {
+        guard let definition = parseSource(&reader, kinds: kinds) else { return }
         if configuration.sources.contains(where: { $0.name == definition.name }) {
             reader.fail("name", "another source is called \(definition.name) too; give each its own name")
         } else if LocalPropsNames.reserved.contains(definition.name) {
