@@ -94,7 +94,9 @@ struct AccessRoutes {
         declared.add(DeclaredRoute(method: method, path: path, access: access))
         v1.on(RouterPath(path), method: method) { request, context -> Response in
             guard access.admits(context.caller) else { return access.refusal(for: context.caller, context) }
-            return try await handler(request, context).response(from: request, context: context)
+            do { return try await handler(request, context).response(from: request, context: context) } catch let refusal as APIError {
+                return refusal.response
+            }
         }
         return self
     }

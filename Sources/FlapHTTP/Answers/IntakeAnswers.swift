@@ -7,7 +7,7 @@ import Hummingbird
 struct IntakeAnswers: Sendable {
     let metrics: FlapMetrics
 
-    func answer(_ outcome: IntakeOutcome, source: String) -> Response {
+    func answer(_ outcome: IntakeOutcome, source: String) throws(APIError) -> Response {
         switch outcome {
         case .accepted(let receipt, let warnings):
             metrics.accepted(id: receipt.id, source: source)
@@ -16,23 +16,23 @@ struct IntakeAnswers: Sendable {
             return Responses.json(.ok, Accepted(id: receipt.id, status: receipt.status, warnings: [], duplicate: true))
         case .invalid(let errors):
             metrics.rejected(source: source, reason: "invalid")
-            return Responses.error(.badRequest, errors.description,
-                                   problems: errors.problems.map { .init(field: $0.field, problem: $0.problem) })
+            throw APIError(.badRequest, errors.description,
+                           problems: errors.problems.map { .init(field: $0.field, problem: $0.problem) })
         case .refused(let reason):
             metrics.rejected(source: source, reason: "refused")
-            return Responses.error(.forbidden, reason)
+            throw APIError(.forbidden, reason)
         case .rateLimited(let wait):
             metrics.rejected(source: source, reason: "rate_limited")
             let seconds = Int(wait.rounded(.up))
-            return Responses.error(.tooManyRequests, "too many messages from this sender; try again in \(seconds) s",
-                                   headers: [.retryAfter: String(seconds)])
+            throw APIError(.tooManyRequests, "too many messages from this sender; try again in \(seconds) s",
+                           headers: [.retryAfter: String(seconds)])
         case .replayed(let first):
             return Responses.json(first.duplicate ? .ok : .accepted,
                                   Accepted(id: first.id, status: first.status, warnings: first.warnings, duplicate: first.duplicate ? true : nil))
         case .keyReused:
             metrics.rejected(source: source, reason: "idempotency_key_reused")
-            return Responses.error(.unprocessableContent, "Idempotency-Key: this key was used for a different request in the last 24 hours; use a new key for a new message",
-                                   problems: [.init(field: "Idempotency-Key", problem: "used for a different request")])
+            throw APIError(.unprocessableContent, "Idempotency-Key: this key was used for a different request in the last 24 hours; use a new key for a new message",
+                           problems: [.init(field: "Idempotency-Key", problem: "used for a different request")])
         }
     }
 

@@ -12,8 +12,14 @@ enum Responses {
         return encoder
     }()
 
+    /// `value` as JSON with `status`; a value that cannot be encoded is a 500 that says so,
+    /// never an empty object under the status meant for the value.
     static func json(_ status: HTTPResponse.Status, _ value: some Encodable, headers: HTTPFields = [:]) -> Response {
-        let data = (try? encoder.encode(value)) ?? Data("{}".utf8)
+        let data: Data
+        do { data = try encoder.encode(value) } catch {
+            let said = ErrorBody(error: "flapd could not write its answer as JSON: \(error)", errors: nil)
+            return json(.internalServerError, said)
+        }
         var fields = headers
         fields[.contentType] = "application/json; charset=utf-8"
         return Response(status: status, headers: fields, body: .init(byteBuffer: ByteBuffer(bytes: data)))

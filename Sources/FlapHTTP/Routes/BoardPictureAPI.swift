@@ -23,13 +23,13 @@ struct BoardPictureAPI: RouteGroup {
         let asked = request.uri.queryParameters.get("panel")
         guard let panel = asked.map({ id in all.first { $0.id == id } }) ?? all.first else {
             let names = all.map(\.id).joined(separator: ", ")
-            return Responses.error(.notFound, "no panel \(asked ?? "") here" + (names.isEmpty ? "" : "; the panels are \(names)"))
+            throw APIError(.notFound, "no panel \(asked ?? "") here" + (names.isEmpty ? "" : "; the panels are \(names)"))
         }
         var width: Int?
         if let given = request.uri.queryParameters.get("width") {
-            guard !svg else { return Responses.error(.badRequest, "width: an SVG picture has no pixel width; it scales to any size") }
+            guard !svg else { throw APIError(.badRequest, "width: an SVG picture has no pixel width; it scales to any size") }
             guard let number = Int(given), (16...4096).contains(number) else {
-                return Responses.error(.badRequest, "width: must be a whole number of pixels from 16 to 4096, not \(given.debugDescription)")
+                throw APIError(.badRequest, "width: must be a whole number of pixels from 16 to 4096, not \(given.debugDescription)")
             }
             width = number
         }
@@ -48,9 +48,9 @@ struct BoardPictureAPI: RouteGroup {
         do {
             png = try await renders.picture(tag: tag, for: asker) { [width] in try BoardPNG.encode(board, width: width) }
         } catch let error as RenderError {
-            return Responses.error(.badRequest, "width: \(error.description)")
+            throw APIError(.badRequest, "width: \(error.description)")
         } catch let busy as PictureRenders.PicturesBusy {
-            return Responses.error(.tooManyRequests, "pictures at sizes not drawn yet are being drawn for the viewer key as fast as the board draws them; "
+            throw APIError(.tooManyRequests, "pictures at sizes not drawn yet are being drawn for the viewer key as fast as the board draws them; "
                                    + "try again in \(busy.retryAfter) s, or ask for a size asked for before", headers: [.retryAfter: String(busy.retryAfter)])
         }
         headers[.contentType] = "image/png"

@@ -37,7 +37,7 @@ struct CalibrationAPI: RouteGroup {
     func add(to v1: AccessRoutes) {
         v1.get("panels/:id/calibration", .owner) { _, context in
             let id = context.parameter("id")
-            guard let calibrated = await panels.calibration(panel: id) else { return Self.noModules(id) }
+            guard let calibrated = await panels.calibration(panel: id) else { throw Self.noModules(id) }
             return Responses.json(.ok, calibrated)
         }
         v1.post("panels/:id/calibration", .owner) { request, context in
@@ -45,35 +45,35 @@ struct CalibrationAPI: RouteGroup {
         }
     }
 
-    static func noModules(_ panel: String) -> Response {
-        Responses.error(.notFound, "no panel \(panel) with modules to calibrate (only spi and gpio panels have offsets here)")
+    static func noModules(_ panel: String) -> APIError {
+        APIError(.notFound, "no panel \(panel) with modules to calibrate (only spi and gpio panels have offsets here)")
     }
 
     /// `{"row": R, "column": C, "offsetSteps": N}` sets a module's offset; `"nudgeTenths": N`
     /// instead moves it by tenths of a flap from where it is.
     private func calibrate(_ request: Request, panel: String) async throws -> Response {
-        guard let current = await panels.calibration(panel: panel) else { return Self.noModules(panel) }
+        guard let current = await panels.calibration(panel: panel) else { throw Self.noModules(panel) }
         guard let body = try await Responses.body(of: request, limit: 4096),
               let object = (try? JSONValue(parsing: body))?.object else {
-            return Responses.error(.badRequest, "send {\"row\": R, \"column\": C, \"offsetSteps\": N} or {…, \"nudgeTenths\": N} as JSON")
+            throw APIError(.badRequest, "send {\"row\": R, \"column\": C, \"offsetSteps\": N} or {…, \"nudgeTenths\": N} as JSON")
         }
         guard let row = object["row"]?.int, let column = object["column"]?.int,
               (1...current.rows).contains(row), (1...current.columns).contains(column) else {
-            return Responses.error(.badRequest, "row must be 1 to \(current.rows) and column 1 to \(current.columns)")
+            throw APIError(.badRequest, "row must be 1 to \(current.rows) and column 1 to \(current.columns)")
         }
         let index = (row - 1) * current.columns + column - 1
         let offset: Int
         switch (object["offsetSteps"]?.int, object["nudgeTenths"]?.int) {
         case (let steps?, nil): offset = steps
         case (nil, let tenths?): offset = current.offsets[index] + Int((Double(tenths) * current.stepsPerFlap / 10).rounded())
-        default: return Responses.error(.badRequest, "give offsetSteps or nudgeTenths (one of them)")
+        default: throw APIError(.badRequest, "give offsetSteps or nudgeTenths (one of them)")
         }
         do {
             return Responses.json(.ok, try await panels.calibrate(panel: panel, row: row, column: column, offsetSteps: offset))
         } catch let fault as StorageFault {
-            return Responses.error(fault.answerStatus, "the offset is set but could not be saved: \(fault.description)")
+            throw APIError(fault.answerStatus, "the offset is set but could not be saved: \(fault.description)")
         } catch {
-            return Responses.error(.internalServerError, "the offset is set but could not be saved: \(error)")
+            throw APIError(.internalServerError, "the offset is set but could not be saved: \(error)")
         }
     }
 }

@@ -38,7 +38,7 @@ struct ControlsAPI: RouteGroup {
             do {
                 return Responses.json(.ok, ["cleared": try await switches.clearEverySlot()])
             } catch let fault as StorageFault {
-                return Responses.error(fault.answerStatus, fault.description)
+                throw APIError(fault.answerStatus, fault.description)
             }
         }
     }
@@ -46,10 +46,10 @@ struct ControlsAPI: RouteGroup {
     /// `{"paused": true}`, `{"transition": "diagonal"}`, or both.
     private func change(_ request: Request) async throws -> Response {
         guard let body = try await Responses.body(of: request, limit: 4096) else {
-            return Responses.error(.contentTooLarge, Responses.tooLarge(request, limit: 4096))
+            throw APIError(.contentTooLarge, Responses.tooLarge(request, limit: 4096))
         }
         guard let object = (try? JSONValue(parsing: body))?.object else {
-            return Responses.error(.badRequest, "send a JSON object such as {\"paused\": true, \"transition\": \"diagonal\"}")
+            throw APIError(.badRequest, "send a JSON object such as {\"paused\": true, \"transition\": \"diagonal\"}")
         }
         var reader = FieldReader(fields: object)
         // null is no setting: refused, as the description says, not taken for "unchanged".
@@ -62,13 +62,13 @@ struct ControlsAPI: RouteGroup {
             if transition == nil { reader.fail("transition", "\(name.debugDescription) is not one of \(TransitionStrategy.allCases.map(\.rawValue).joined(separator: ", "))") }
         }
         guard reader.problems.isEmpty else {
-            return Responses.error(.badRequest, reader.problems.map(\.description).joined(separator: "; "),
-                                   problems: reader.problems.map { .init(field: $0.field, problem: $0.problem) })
+            throw APIError(.badRequest, reader.problems.map(\.description).joined(separator: "; "),
+                           problems: reader.problems.map { .init(field: $0.field, problem: $0.problem) })
         }
         do {
             return Responses.json(.ok, try await switches.setSwitches(paused: paused, transition: transition))
         } catch let fault as StorageFault {
-            return Responses.error(fault.answerStatus, "set, but not saved for a restart: \(fault.description)")
+            throw APIError(fault.answerStatus, "set, but not saved for a restart: \(fault.description)")
         }
     }
 }

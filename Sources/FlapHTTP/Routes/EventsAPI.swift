@@ -8,7 +8,7 @@ struct EventsAPI: RouteGroup {
 
     func add(to v1: AccessRoutes) {
         v1.get("events", .onlookers) { request, context in
-            guard let live else { return Responses.error(.notFound, "no live boards here") }
+            guard let live else { throw APIError(.notFound, "no live boards here") }
             let events = await live.watch(whose: context.member.map { "member \($0.id)" })
             return Response(status: .ok, headers: [.contentType: "text/event-stream", .cacheControl: "no-cache"],
                             body: ResponseBody { writer in

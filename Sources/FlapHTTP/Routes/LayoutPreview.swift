@@ -16,13 +16,13 @@ struct LayoutPreviewAPI: RouteGroup {
         v1.post("layout", .household) { request, _ in
             guard let body = try await Responses.body(of: request, limit: Responses.maximumBody),
                   let object = (try? JSONValue(parsing: body))?.object else {
-                return Responses.error(.badRequest, "send {\"text\": \"…\", \"align\": \"center\", \"valign\": \"middle\"}")
+                throw APIError(.badRequest, "send {\"text\": \"…\", \"align\": \"center\", \"valign\": \"middle\"}")
             }
             if let document = object["vbml"] {
-                guard object["text"] == nil else { return Responses.error(.badRequest, "give text or vbml, not both") }
-                return await vbmlPreview(document)
+                guard object["text"] == nil else { throw APIError(.badRequest, "give text or vbml, not both") }
+                return try await vbmlPreview(document)
             }
-            guard let text = object["text"]?.string else { return Responses.error(.badRequest, "text: the text to lay out is missing (or give vbml)") }
+            guard let text = object["text"]?.string else { throw APIError(.badRequest, "text: the text to lay out is missing (or give vbml)") }
             var options = LayoutOptions(size: boardSize)
             options.align = .center
             options.valign = .middle
@@ -32,28 +32,28 @@ struct LayoutPreviewAPI: RouteGroup {
             // Present with another type (null too) is a mistake to name, not a default to take.
             if let given = object["align"] {
                 guard let value = given.string.flatMap(HorizontalAlignment.init(rawValue:)) else {
-                    return Responses.error(.badRequest, "align: \(Self.shown(given)) is not left, center, right or justified")
+                    throw APIError(.badRequest, "align: \(Self.shown(given)) is not left, center, right or justified")
                 }
                 options.align = value
             }
             if let given = object["valign"] {
                 guard let value = given.string.flatMap(VerticalAlignment.init(rawValue:)) else {
-                    return Responses.error(.badRequest, "valign: \(Self.shown(given)) is not top, middle or bottom")
+                    throw APIError(.badRequest, "valign: \(Self.shown(given)) is not top, middle or bottom")
                 }
                 options.valign = value
             }
             if let given = object["unsupported"] {
                 guard let value = given.string.flatMap(UnsupportedCharacters.init(rawValue:)) else {
-                    return Responses.error(.badRequest, "unsupported: \(Self.shown(given)) is not replace or refuse")
+                    throw APIError(.badRequest, "unsupported: \(Self.shown(given)) is not replace or refuse")
                 }
                 options.unsupported = value
             }
             var strategy: TransitionStrategy?
             if let given = object["transition"] {
-                guard let fields = given.object else { return Responses.error(.badRequest, "transition: must be an object such as {\"strategy\": \"cascade\"}") }
+                guard let fields = given.object else { throw APIError(.badRequest, "transition: must be an object such as {\"strategy\": \"cascade\"}") }
                 if let name = fields["strategy"] {
                     guard let value = name.string.flatMap(TransitionStrategy.init(rawValue:)) else {
-                        return Responses.error(.badRequest, "transition.strategy: \(Self.shown(name)) is not one of \(TransitionStrategy.allCases.map(\.rawValue).joined(separator: ", "))")
+                        throw APIError(.badRequest, "transition.strategy: \(Self.shown(name)) is not one of \(TransitionStrategy.allCases.map(\.rawValue).joined(separator: ", "))")
                     }
                     strategy = value
                 }
@@ -72,15 +72,15 @@ struct LayoutPreviewAPI: RouteGroup {
     }
 
     /// A VBML document drawn at the board's size, as a message with it would be.
-    func vbmlPreview(_ document: JSONValue) async -> Response {
-        guard document.object != nil else { return Responses.error(.badRequest, "vbml: must be a VBML document, an object with \"components\"") }
+    func vbmlPreview(_ document: JSONValue) async throws(APIError) -> Response {
+        guard document.object != nil else { throw APIError(.badRequest, "vbml: must be a VBML document, an object with \"components\"") }
         do throws(MessageErrors) {
             let board = try MessageRenderer(size: boardSize).board(vbml: document)
             let flip = await panels.flipDuration(to: board, strategy: nil)
             return Responses.json(.ok, Preview(codes: board.codeRows, text: board.lines,
                                                warnings: [], flipSeconds: flip.map { ($0 / .seconds(1) * 10).rounded() / 10 }))
         } catch {
-            return Responses.error(.badRequest, error.description, problems: error.problems.map { .init(field: $0.field, problem: $0.problem) })
+            throw APIError(.badRequest, error.description, problems: error.problems.map { .init(field: $0.field, problem: $0.problem) })
         }
     }
 

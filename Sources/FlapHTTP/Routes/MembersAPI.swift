@@ -27,51 +27,48 @@ struct MembersAPI: RouteGroup {
             do throws(UndoRefusal) {
                 return Responses.json(.ok, MemberView(try await access.undoRemoval(id)))
             } catch {
-                if case UndoRefusal.unknown = error { return Responses.error(.notFound, error.description) }
-                return Responses.error(.conflict, error.description)
+                if case UndoRefusal.unknown = error { throw APIError(.notFound, error.description) }
+                throw APIError(.conflict, error.description)
             }
         }
         v1.post("members/:id/invitation", .owner) { request, context in
             let id = context.parameter("id")
-            let (host, refusal) = try await chosenHost(request)
-            if let refusal { return refusal }
-            guard let invitation = await access.newInvitation(for: id) else { return Responses.error(.notFound, "no member \(id)") }
+            let host = try await chosenHost(request)
+            guard let invitation = await access.newInvitation(for: id) else { throw APIError(.notFound, "no member \(id)") }
             return try link(invitation, for: request, host: host)
         }
         v1.post("members/:id/keys", .owner) { _, context in
             let id = context.parameter("id")
-            guard let key = await access.newKey(for: id) else { return Responses.error(.notFound, "no member \(id)") }
+            guard let key = await access.newKey(for: id) else { throw APIError(.notFound, "no member \(id)") }
             return Responses.json(.created, ["key": key, "note": "shown once: flapd keeps only its digest"])
         }
         v1.post("pairing", .owner) { request, _ in
-            let (host, refusal) = try await chosenHost(request)
-            if let refusal { return refusal }
+            let host = try await chosenHost(request)
             return try link(await access.pairing(), for: request, host: host)
         }
     }
 
     /// `{"host": "board.home"}`, or nothing: the name a link should use when the request chooses one.
-    private func chosenHost(_ request: Request) async throws -> (String?, Response?) {
+    private func chosenHost(_ request: Request) async throws -> String? {
         struct Chosen: Decodable { var host: String? }
         guard let body = try await Responses.body(of: request, limit: 4096) else {
-            return (nil, Responses.error(.contentTooLarge, "the request is larger than 4 KiB: send {\"host\": \"board.home\"} or nothing"))
+            throw APIError(.contentTooLarge, "the request is larger than 4 KiB: send {\"host\": \"board.home\"} or nothing")
         }
-        if body.isEmpty { return (nil, nil) }
+        if body.isEmpty { return nil }
         guard let chosen = try? JSONDecoder().decode(Chosen.self, from: Data(body)) else {
-            return (nil, Responses.error(.badRequest, "send {\"host\": \"board.home\"} (the name the link should use) or nothing",
-                                         problems: [.init(field: "host", problem: "a string")]))
+            throw APIError(.badRequest, "send {\"host\": \"board.home\"} (the name the link should use) or nothing",
+                           problems: [.init(field: "host", problem: "a string")])
         }
-        if let host = chosen.host, let refusal = refusal(of: host, for: request) { return (nil, refusal) }
-        return (chosen.host, nil)
+        if let host = chosen.host { try check(host: host, for: request) }
+        return chosen.host
     }
 
     /// Checked before anything is made, so a refused name leaves no link behind.
-    private func refusal(of host: String, for request: Request) -> Response? {
+    private func check(host: String, for request: Request) throws(APIError) {
         do {
             _ = try links.host(for: request, asking: host)
-            return nil
         } catch {
-            return Responses.error(.badRequest, error.description, problems: [.init(field: "host", problem: "not on the certificate")])
+            throw APIError(.badRequest, error.description, problems: [.init(field: "host", problem: "not on the certificate")])
         }
     }
 
@@ -79,7 +76,7 @@ struct MembersAPI: RouteGroup {
         do {
             return Responses.json(.created, try links.view(invitation, for: request, host: host))
         } catch {
-            return Responses.error(.badRequest, error.description, problems: [.init(field: "host", problem: "not on the certificate")])
+            throw APIError(.badRequest, error.description, problems: [.init(field: "host", problem: "not on the certificate")])
         }
     }
 
@@ -87,10 +84,10 @@ struct MembersAPI: RouteGroup {
     private func remove(_ id: String, _ request: Request) async throws -> Response {
         let choice = request.uri.queryParameters.get("message") ?? "keep"
         guard choice == "keep" || choice == "clear" else {
-            return Responses.error(.badRequest, "message must be keep (their message stays on the board) or clear, not \(choice)",
-                                   problems: [.init(field: "message", problem: "keep or clear")])
+            throw APIError(.badRequest, "message must be keep (their message stays on the board) or clear, not \(choice)",
+                           problems: [.init(field: "message", problem: "keep or clear")])
         }
-        guard let removal = await access.removeMember(id, messageCleared: choice == "clear") else { return Responses.error(.notFound, "no member \(id)") }
+        guard let removal = await access.removeMember(id, messageCleared: choice == "clear") else { throw APIError(.notFound, "no member \(id)") }
         if choice == "clear" { _ = try await intake.inbox.clearSlot(removal.member.sender, now: intake.now()) }
         await live?.end(watchers: "member \(id)", with: SignedOut(removal).serverSentEvent)
         return Responses.json(.ok, RemovalView(removal))
@@ -99,24 +96,24 @@ struct MembersAPI: RouteGroup {
     private func invite(_ request: Request) async throws -> Response {
         struct NewMember: Decodable { var name: String; var sender: String?; var host: String? }
         guard let body = try await Responses.body(of: request, limit: 4096) else {
-            return Responses.error(.contentTooLarge, "the request is larger than 4 KiB; a member's name is at most 40 characters and a sender id 64",
-                                   problems: [.init(field: "name", problem: "too long")])
+            throw APIError(.contentTooLarge, "the request is larger than 4 KiB; a member's name is at most 40 characters and a sender id 64",
+                           problems: [.init(field: "name", problem: "too long")])
         }
         guard let given = try? JSONDecoder().decode(NewMember.self, from: Data(body)) else {
-            return Responses.error(.badRequest, "send {\"name\": \"Mum\", \"sender\": \"mum\"} (sender: the id their messages carry; their name in lower case if left out)",
-                                   problems: [.init(field: "name", problem: "required, a string")])
+            throw APIError(.badRequest, "send {\"name\": \"Mum\", \"sender\": \"mum\"} (sender: the id their messages carry; their name in lower case if left out)",
+                           problems: [.init(field: "name", problem: "required, a string")])
         }
         let sender = given.sender ?? MemberView.senderID(for: given.name)
-        if let host = given.host, let refusal = refusal(of: host, for: request) { return refusal }
+        if let host = given.host { try check(host: host, for: request) }
         do {
             let (member, invitation) = try await access.addMember(name: given.name, sender: sender)
             struct Invited: Encodable { var member: MemberView; var invitation: InvitationView }
             guard let view = try? links.view(invitation, for: request, host: given.host) else {
-                return Responses.error(.badRequest, "the certificate changed meanwhile; make a new link for \(member.name)")
+                throw APIError(.badRequest, "the certificate changed meanwhile; make a new link for \(member.name)")
             }
             return Responses.json(.created, Invited(member: MemberView(member), invitation: view))
-        } catch {
-            return Responses.error(error.isConflict ? .conflict : .badRequest, "\(error)", problems: [.init(field: error.field, problem: error.problem)])
+        } catch let error as MemberProblem {
+            throw APIError(error.isConflict ? .conflict : .badRequest, "\(error)", problems: [.init(field: error.field, problem: error.problem)])
         }
     }
 }

@@ -20,17 +20,17 @@ struct MessagesAPI: RouteGroup {
             if let member = context.member {
                 // Another sender's message is, to a member, no message at all.
                 guard let own = try await intake.inbox.receipt(id: id, of: member.sender) else {
-                    return Responses.error(.notFound, "no message with id \(id)")
+                    throw APIError(.notFound, "no message with id \(id)")
                 }
                 id = own.id
             }
             switch try await intake.inbox.cancel(id, now: intake.now()) {
             case nil:
-                return Responses.error(.notFound, "no message with id \(id)")
+                throw APIError(.notFound, "no message with id \(id)")
             case .cancelled:
                 return Responses.json(.ok, ["id": id, "status": ReceiptStatus.cancelled.rawValue])
             case let status?:
-                return Responses.error(.conflict, "only a message still waiting for its time can be cancelled; \(id) is \(status.rawValue)")
+                throw APIError(.conflict, "only a message still waiting for its time can be cancelled; \(id) is \(status.rawValue)")
             }
         }
         v1.get("scheduled", .owner) { _, _ in
@@ -41,18 +41,18 @@ struct MessagesAPI: RouteGroup {
     private func post(_ request: Request, _ context: APIRequestContext) async throws -> Response {
         guard request.headers[.contentType]?.lowercased().hasPrefix("application/json") == true else {
             metrics.rejected(source: "native-api", reason: "unsupported_type")
-            return Responses.error(.unsupportedMediaType, "send the message as JSON, with Content-Type: application/json")
+            throw APIError(.unsupportedMediaType, "send the message as JSON, with Content-Type: application/json")
         }
         guard let body = try await Responses.body(of: request, limit: Responses.maximumBody) else {
             metrics.rejected(source: "native-api", reason: "too_large")
-            return Responses.error(.contentTooLarge, Responses.tooLarge(request))
+            throw APIError(.contentTooLarge, Responses.tooLarge(request))
         }
         var claim: IdempotencyClaim?
         if let key = request.headers[Self.idempotencyKey] {
             guard (1...255).contains(key.utf8.count), key.unicodeScalars.allSatisfy({ (0x21...0x7E).contains($0.value) }) else {
                 metrics.rejected(source: "native-api", reason: "invalid")
-                return Responses.error(.badRequest, "Idempotency-Key must be 1 to 255 visible ASCII characters (a UUID, say)",
-                                       problems: [.init(field: "Idempotency-Key", problem: "must be 1 to 255 visible ASCII characters")])
+                throw APIError(.badRequest, "Idempotency-Key must be 1 to 255 visible ASCII characters (a UUID, say)",
+                               problems: [.init(field: "Idempotency-Key", problem: "must be 1 to 255 visible ASCII characters")])
             }
             claim = IdempotencyClaim(client: context.member?.id ?? "owner", key: key, request: body)
         }
@@ -62,13 +62,13 @@ struct MessagesAPI: RouteGroup {
             let given = Self.sender(in: body)
             if let named = given.id, named != member.sender {
                 metrics.rejected(source: "native-api", reason: "forbidden")
-                return Responses.error(.forbidden, "sender.id: a member sends as their own sender (\(member.sender)), not as \(named); leave sender out",
-                                       problems: [.init(field: "sender.id", problem: "must be \(member.sender) or left out")])
+                throw APIError(.forbidden, "sender.id: a member sends as their own sender (\(member.sender)), not as \(named); leave sender out",
+                               problems: [.init(field: "sender.id", problem: "must be \(member.sender) or left out")])
             }
             if let named = given.name, let name, named != name {
                 metrics.rejected(source: "native-api", reason: "forbidden")
-                return Responses.error(.forbidden, "sender.name: a member's messages carry the name the owner gave them (\(name)); leave sender out",
-                                       problems: [.init(field: "sender.name", problem: "must be \(name) or left out")])
+                throw APIError(.forbidden, "sender.name: a member's messages carry the name the owner gave them (\(name)); leave sender out",
+                               problems: [.init(field: "sender.name", problem: "must be \(name) or left out")])
             }
             message = Self.signed(body, sender: member.sender, name: name)
         }

@@ -6,7 +6,7 @@ struct QueueAPI: RouteGroup {
 
     func add(to v1: AccessRoutes) {
         v1.get("queue", .owner) { request, _ in
-            guard let limit = ListLimit.of(request, default: 50, maximum: 1000) else { return ListLimit.refusal(request, maximum: 1000) }
+            let limit = try ListLimit.of(request, default: 50, maximum: 1000)
             guard let deliveries else { return Responses.json(.ok, ["deliveries": [Encoded]()]) }
             return Responses.json(.ok, ["deliveries": try await deliveries.deliveries(limit: limit).map(Encoded.init)])
         }
@@ -20,9 +20,9 @@ struct QueueAPI: RouteGroup {
 
     private func act(on text: String?, _ done: String, _ notNow: String,
                      _ act: (any DeliveryAccess, Int64) async throws -> Bool?) async throws -> Response {
-        guard let text, let id = Int64(text) else { return Responses.error(.badRequest, "a write's id is a number (flapctl queue list shows them)") }
-        guard let deliveries, let changed = try await act(deliveries, id) else { return Responses.error(.notFound, "no write \(id)") }
-        guard changed else { return Responses.error(.conflict, "write \(id): \(notNow)") }
+        guard let text, let id = Int64(text) else { throw APIError(.badRequest, "a write's id is a number (flapctl queue list shows them)") }
+        guard let deliveries, let changed = try await act(deliveries, id) else { throw APIError(.notFound, "no write \(id)") }
+        guard changed else { throw APIError(.conflict, "write \(id): \(notNow)") }
         return Responses.json(.ok, ["id": "\(id)", "status": done])
     }
 }

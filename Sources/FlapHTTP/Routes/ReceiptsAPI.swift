@@ -7,14 +7,14 @@ struct ReceiptsAPI: RouteGroup {
 
     func add(to v1: AccessRoutes) {
         v1.get("receipts", .household) { request, context in
-            guard let limit = ListLimit.of(request, default: 20, maximum: 500) else { return ListLimit.refusal(request, maximum: 500) }
+            let limit = try ListLimit.of(request, default: 20, maximum: 500)
             var sender: String? = request.uri.queryParameters.get("sender").map { String($0) }
             if let sender, !(1...64).contains(sender.count) {
-                return Responses.error(.badRequest, "sender: a sender id is 1 to 64 characters")
+                throw APIError(.badRequest, "sender: a sender id is 1 to 64 characters")
             }
             if let member = context.member {
                 if let sender, sender != member.sender {
-                    return Responses.error(.forbidden, "a member reads only their own receipts (sender \(member.sender))")
+                    throw APIError(.forbidden, "a member reads only their own receipts (sender \(member.sender))")
                 }
                 sender = member.sender
             }
@@ -24,7 +24,7 @@ struct ReceiptsAPI: RouteGroup {
             let id = context.parameter("id")
             // Another sender's message is, to a member, no message at all.
             let found = if let member = context.member { try await inbox.receipt(id: id, of: member.sender) } else { try await inbox.receipt(id: id) }
-            guard let receipt = found else { return Responses.error(.notFound, "no message with id \(id)") }
+            guard let receipt = found else { throw APIError(.notFound, "no message with id \(id)") }
             return Responses.json(.ok, receipt)
         }
     }

@@ -12,15 +12,15 @@ struct RoomAPI: RouteGroup {
 
     func add(to v1: AccessRoutes) {
         v1.get("room", .owner) { _, _ in
-            guard let rooms else { return Responses.error(.notFound, Self.noRooms) }
-            guard let answer = await rooms.current() else { return Responses.error(.notFound, "not in a room; join one with POST /v1/room {\"code\": \"…\"}") }
+            guard let rooms else { throw APIError(.notFound, Self.noRooms) }
+            guard let answer = await rooms.current() else { throw APIError(.notFound, "not in a room; join one with POST /v1/room {\"code\": \"…\"}") }
             return Responses.json(.ok, Encoded(answer))
         }
         v1.post("room", .owner) { request, _ in try await roomRequest(request) }
         v1.delete("room", .owner) { _, _ in
-            guard let rooms else { return Responses.error(.notFound, Self.noRooms) }
+            guard let rooms else { throw APIError(.notFound, Self.noRooms) }
             let (left, now) = await rooms.leave()
-            guard let left else { return Responses.error(.notFound, "not in a room") }
+            guard let left else { throw APIError(.notFound, "not in a room") }
             return Responses.json(.ok, RoomLeft(left: left, room: now))
         }
         v1.get("room/plot", .owner) { _, _ in
@@ -29,42 +29,42 @@ struct RoomAPI: RouteGroup {
             return Responses.json(.ok, Encoded(plot))
         }
         v1.get("room/picture", .owner) { request, _ in
-            guard let rooms else { return Responses.error(.notFound, Self.noRooms) }
+            guard let rooms else { throw APIError(.notFound, Self.noRooms) }
             let width = request.uri.queryParameters.get("width", as: Int.self) ?? 80
             let height = request.uri.queryParameters.get("height", as: Int.self) ?? 48
             guard (16...400).contains(width), (8...240).contains(height) else {
-                return Responses.error(.badRequest, "width must be 16–400 and height 8–240 pixels, not \(width)×\(height)")
+                throw APIError(.badRequest, "width must be 16–400 and height 8–240 pixels, not \(width)×\(height)")
             }
-            guard let text = await rooms.picture(width: width, height: height) else { return Responses.error(.notFound, "not in a room") }
+            guard let text = await rooms.picture(width: width, height: height) else { throw APIError(.notFound, "not in a room") }
             return Response(status: .ok, headers: [.contentType: "text/plain; charset=utf-8"], body: .init(byteBuffer: ByteBuffer(string: text)))
         }
     }
 
     /// `{"code": "K7Q2MX"}` joins the room of that code; `{"create": "pair"}` opens a room for two.
     private func roomRequest(_ request: Request) async throws -> Response {
-        guard let rooms else { return Responses.error(.notFound, Self.noRooms) }
-        guard let body = try await Responses.body(of: request, limit: 4096) else { return Responses.error(.contentTooLarge, Responses.tooLarge(request, limit: 4096)) }
+        guard let rooms else { throw APIError(.notFound, Self.noRooms) }
+        guard let body = try await Responses.body(of: request, limit: 4096) else { throw APIError(.contentTooLarge, Responses.tooLarge(request, limit: 4096)) }
         guard let object = (try? JSONValue(parsing: body))?.object else {
-            return Responses.error(.badRequest, "the body must be a JSON object: {\"code\": \"K7Q2MX\"} or {\"create\": \"pair\"}")
+            throw APIError(.badRequest, "the body must be a JSON object: {\"code\": \"K7Q2MX\"} or {\"create\": \"pair\"}")
         }
         do {
             if let code = object["code"] {
-                guard let code = code.string else { return Responses.error(.badRequest, "code: must be a string of six letters and digits") }
+                guard let code = code.string else { throw APIError(.badRequest, "code: must be a string of six letters and digits") }
                 return Responses.json(.ok, Encoded(try await rooms.join(code: code)))
             }
             if let create = object["create"] {
-                guard create.string == "pair" else { return Responses.error(.badRequest, "create: the only kind of room to create is \"pair\" (a room for two)") }
+                guard create.string == "pair" else { throw APIError(.badRequest, "create: the only kind of room to create is \"pair\" (a room for two)") }
                 return Responses.json(.created, Encoded(try await rooms.createPair()))
             }
-            return Responses.error(.badRequest, "give code (to join a room) or create: \"pair\" (to open a room for two)")
-        } catch {
+            throw APIError(.badRequest, "give code (to join a room) or create: \"pair\" (to open a room for two)")
+        } catch let error as RoomRefusal {
             let status: HTTPResponse.Status = switch error.kind {
             case .badRequest: .badRequest
             case .notFound: .notFound
             case .conflict: .conflict
             case .unavailable: .serviceUnavailable
             }
-            return Responses.error(status, error.description)
+            throw APIError(status, error.description)
         }
     }
 

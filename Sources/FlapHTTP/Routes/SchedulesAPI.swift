@@ -22,8 +22,8 @@ struct SchedulesAPI: RouteGroup {
         }
         v1.delete("schedules/:name", .owner) { _, context in
             let name = context.parameter("name")
-            guard let book else { return Self.answer(.missing(name)) }
-            do { try await book.remove(name) } catch let error as ScheduleBookError { return Self.answer(error) }
+            guard let book else { throw Self.refusal(.missing(name)) }
+            do { try await book.remove(name) } catch let error as ScheduleBookError { throw Self.refusal(error) }
             return Response(status: .noContent)
         }
     }
@@ -31,10 +31,10 @@ struct SchedulesAPI: RouteGroup {
     private func change(_ request: Request, name: String? = nil,
                         _ apply: (any ScheduleBook, ScheduleSettings) async throws -> ScheduleView) async throws -> Response {
         guard let body = try await Responses.body(of: request, limit: Responses.maximumBody) else {
-            return Responses.error(.contentTooLarge, Responses.tooLarge(request))
+            throw APIError(.contentTooLarge, Responses.tooLarge(request))
         }
         guard (try? JSONValue(parsing: body))?.object != nil else {
-            return Responses.error(.badRequest, "a schedule is a JSON object such as {\"name\": \"morning\", \"days\": [\"weekdays\"], \"times\": [\"07:00\"], \"text\": \"GOOD MORNING\"}")
+            throw APIError(.badRequest, "a schedule is a JSON object such as {\"name\": \"morning\", \"days\": [\"weekdays\"], \"times\": [\"07:00\"], \"text\": \"GOOD MORNING\"}")
         }
         // Decoded from the body itself: a round trip through a JSON value would turn a number
         // too large for its field into one JSONDecoder calls invalid JSON.
@@ -44,14 +44,14 @@ struct SchedulesAPI: RouteGroup {
         do {
             definition = try decoder.decode(ScheduleSettings.self, from: Data(body))
         } catch let error as DecodingError {
-            return Responses.error(.badRequest, Self.problem(error))
+            throw APIError(.badRequest, Self.problem(error))
         }
-        guard let book else { return Responses.error(.serviceUnavailable, "schedules are not running") }
+        guard let book else { throw APIError(.serviceUnavailable, "schedules are not running") }
         do {
             let view = try await apply(book, definition)
             return Responses.json(name == nil ? .created : .ok, view)
         } catch let error as ScheduleBookError {
-            return Self.answer(error)
+            throw Self.refusal(error)
         }
     }
 
@@ -78,18 +78,18 @@ struct SchedulesAPI: RouteGroup {
         return String(describing: type).hasPrefix("Array") ? "a list" : "of another type"
     }
 
-    static func answer(_ error: ScheduleBookError) -> Response {
+    static func refusal(_ error: ScheduleBookError) -> APIError {
         switch error {
         case .invalid(let errors):
-            return Responses.error(.badRequest, errors.description, problems: errors.problems.map { .init(field: $0.field, problem: $0.problem) })
+            APIError(.badRequest, errors.description, problems: errors.problems.map { .init(field: $0.field, problem: $0.problem) })
         case .fromFile(let name):
-            return Responses.error(.conflict, "\(name) is declared in the configuration file; change it there")
+            APIError(.conflict, "\(name) is declared in the configuration file; change it there")
         case .missing(let name):
-            return Responses.error(.notFound, "no schedule called \(name)")
+            APIError(.notFound, "no schedule called \(name)")
         case .full(let most):
-            return Responses.error(.conflict, "flapd keeps at most \(most) schedules; remove one (DELETE /v1/schedules/{name}) first")
+            APIError(.conflict, "flapd keeps at most \(most) schedules; remove one (DELETE /v1/schedules/{name}) first")
         case .exists(let name):
-            return Responses.error(.conflict, "a schedule is already called \(name); PUT /v1/schedules/\(name) changes it")
+            APIError(.conflict, "a schedule is already called \(name); PUT /v1/schedules/\(name) changes it")
         }
     }
 }

@@ -14,7 +14,7 @@ struct SessionAPI: RouteGroup {
         v1.delete("session", .anyone) { request, _ in
             // Signing out changes something too: another site must not sign a browser out.
             if SessionCookie.id(in: request) != nil, !Authentication.sameOrigin(request) {
-                return Responses.error(.forbidden, "a request from another site is refused: send it from flapd's own page")
+                throw APIError(.forbidden, "a request from another site is refused: send it from flapd's own page")
             }
             if let id = SessionCookie.id(in: request) { await access.closeSession(id) }
             return Response(status: .noContent, headers: [.setCookie: SessionCookie.cookie(nil, expires: nil, for: request)])
@@ -37,10 +37,10 @@ struct SessionAPI: RouteGroup {
     private func signIn(_ request: Request) async throws -> Response {
         guard let body = try await Responses.body(of: request, limit: 4096),
               let given = try? JSONDecoder().decode(SignIn.self, from: Data(body)), (given.key == nil) != (given.invitation == nil) else {
-            return Responses.error(.badRequest, "send {\"key\": \"…\"} (the API key; its file's path is in flapd's log) or {\"invitation\": \"…\"} (from a link)")
+            throw APIError(.badRequest, "send {\"key\": \"…\"} (the API key; its file's path is in flapd's log) or {\"invitation\": \"…\"} (from a link)")
         }
         if let key = given.key {
-            guard secretsMatch(key, apiKey) else { return Responses.error(.unauthorized, "the API key is wrong") }
+            guard secretsMatch(key, apiKey) else { throw APIError(.unauthorized, "the API key is wrong") }
             let (id, expires) = await access.openSession(for: .owner)
             return Responses.json(.ok, SessionState(.owner, expires: expires), headers: [.setCookie: SessionCookie.cookie(id, expires: expires, for: request)])
         }
@@ -48,9 +48,9 @@ struct SessionAPI: RouteGroup {
         case .signedIn(let principal, let id, let expires):
             return Responses.json(.ok, SessionState(principal, expires: expires), headers: [.setCookie: SessionCookie.cookie(id, expires: expires, for: request)])
         case .refused:
-            return Responses.error(.unauthorized, "this link has been used, has expired or was revoked: ask the board's owner for a new one")
+            throw APIError(.unauthorized, "this link has been used, has expired or was revoked: ask the board's owner for a new one")
         case .tooManyGuesses(let wait):
-            return Responses.error(.tooManyRequests, "too many wrong links from this address lately; try again in \(wait) s", headers: [.retryAfter: "\(wait)"])
+            throw APIError(.tooManyRequests, "too many wrong links from this address lately; try again in \(wait) s", headers: [.retryAfter: "\(wait)"])
         }
     }
 

@@ -13,10 +13,10 @@ struct SlotsAPI: RouteGroup {
         v1.delete("slots/:sender", .household) { request, context in
             let sender = context.parameter("sender")
             if let member = context.member, member.sender != sender {
-                return Responses.error(.forbidden, "a member clears only their own slot (\(member.sender)), not \(sender)'s")
+                throw APIError(.forbidden, "a member clears only their own slot (\(member.sender)), not \(sender)'s")
             }
             guard try await intake.inbox.clearSlot(sender, now: intake.now()) else {
-                return Responses.error(.notFound, "no message from sender \(sender)")
+                throw APIError(.notFound, "no message from sender \(sender)")
             }
             return Response(status: .noContent)
         }
@@ -25,10 +25,10 @@ struct SlotsAPI: RouteGroup {
             // A person's covers a trigger's, so it is the one showing.
             let temporaries = try await intake.inbox.slots().filter { $0.duration != nil }
             guard let temporary = temporaries.first(where: { $0.priority == .person }) ?? temporaries.first else {
-                return Responses.error(.notFound, "no temporary message is showing")
+                throw APIError(.notFound, "no temporary message is showing")
             }
             if let member = context.member, member.sender != temporary.sender.id {
-                return Responses.error(.forbidden, "a member ends only their own temporary message, not \(temporary.sender.id)'s")
+                throw APIError(.forbidden, "a member ends only their own temporary message, not \(temporary.sender.id)'s")
             }
             _ = try await intake.inbox.clearSlot(temporary.slotKey, now: intake.now())
             return Response(status: .noContent)

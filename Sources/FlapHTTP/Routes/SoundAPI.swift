@@ -61,13 +61,13 @@ struct SoundAPI: RouteGroup {
     /// any of them together; what is not named stays as it is.
     private func changeSound(_ request: Request) async throws -> Response {
         guard let body = try await Responses.body(of: request, limit: 4096) else {
-            return Responses.error(.contentTooLarge, Responses.tooLarge(request, limit: 4096))
+            throw APIError(.contentTooLarge, Responses.tooLarge(request, limit: 4096))
         }
         guard let object = (try? JSONValue(parsing: body))?.object else {
-            return Responses.error(.badRequest, "send a JSON object such as {\"mute\": true, \"volume\": 40, \"quietHours\": \"22:00-07:00\"}")
+            throw APIError(.badRequest, "send a JSON object such as {\"mute\": true, \"volume\": 40, \"quietHours\": \"22:00-07:00\"}")
         }
         let current = await sound.sound()
-        guard current.enabled else { return Responses.error(.conflict, "sound is off in the configuration ([sound] enabled = false)") }
+        guard current.enabled else { throw APIError(.conflict, "sound is off in the configuration ([sound] enabled = false)") }
         var reader = FieldReader(fields: object)
         // null is no mute setting and no volume: refused, as the description says, not taken for "unchanged".
         if object["mute"]?.isNull == true { reader.fail("mute", "must be true or false, not null") }
@@ -83,15 +83,15 @@ struct SoundAPI: RouteGroup {
             else { reader.fail("quietHours", "must be HH:MM-HH:MM in local time, such as 22:00-07:00 (null for none)") }
         }
         guard reader.problems.isEmpty else {
-            return Responses.error(.badRequest, reader.problems.map(\.description).joined(separator: "; "),
-                                   problems: reader.problems.map { .init(field: $0.field, problem: $0.problem) })
+            throw APIError(.badRequest, reader.problems.map(\.description).joined(separator: "; "),
+                           problems: reader.problems.map { .init(field: $0.field, problem: $0.problem) })
         }
         do {
             return Responses.json(.ok, try await sound.setSound(mute: mute, volume: volume, quietHours: quiet))
         } catch let fault as StorageFault {
-            return Responses.error(fault.answerStatus, "set, but not saved for a restart: \(fault.description)")
+            throw APIError(fault.answerStatus, "set, but not saved for a restart: \(fault.description)")
         } catch {
-            return Responses.error(.internalServerError, "\(error)")
+            throw APIError(.internalServerError, "\(error)")
         }
     }
 }

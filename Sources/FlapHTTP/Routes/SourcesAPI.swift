@@ -65,51 +65,51 @@ struct SourcesAPI: RouteGroup {
         }
         v1.get("sources/:name", .household) { _, context in
             let name = context.parameter("name")
-            guard let view = desk?.source(name) else { return Self.missing(name) }
+            guard let view = desk?.source(name) else { throw Self.missing(name) }
             return Responses.json(.ok, Encoded(view))
         }
         v1.post("sources/:name/refresh", .owner) { _, context in
             let name = context.parameter("name")
-            guard let desk, desk.source(name) != nil else { return Self.missing(name) }
+            guard let desk, desk.source(name) != nil else { throw Self.missing(name) }
             guard desk.refresh(name) else {
-                return Responses.error(.conflict, "\(name) is a webhook: it is pushed to with POST /v1/sources/\(name), not fetched")
+                throw APIError(.conflict, "\(name) is a webhook: it is pushed to with POST /v1/sources/\(name), not fetched")
             }
             return Responses.json(.accepted, ["refreshing": name])
         }
         v1.post("sources/:name", [.members, .webhook]) { request, context in
             let name = context.parameter("name")
-            guard let desk else { return Self.missing(name) }
+            guard let desk else { throw Self.missing(name) }
             if let wait = pushes.take(request) {
-                return Responses.error(.tooManyRequests, "too many pushes with this key (\(PushesByKey.burst) at once, then \(Int(PushesByKey.perSecond)) a second); try again in \(wait) s",
-                                       headers: [.retryAfter: "\(wait)"])
+                throw APIError(.tooManyRequests, "too many pushes with this key (\(PushesByKey.burst) at once, then \(Int(PushesByKey.perSecond)) a second); try again in \(wait) s",
+                               headers: [.retryAfter: "\(wait)"])
             }
             if let encoding = request.headers[.contentEncoding], encoding.lowercased() != "identity" {
-                return Responses.error(.unsupportedMediaType, "a webhook's values are read as they are sent: send them without Content-Encoding (not \(encoding))")
+                throw APIError(.unsupportedMediaType, "a webhook's values are read as they are sent: send them without Content-Encoding (not \(encoding))")
             }
             guard let body = try await Responses.body(of: request, limit: 16 * 1024) else {
-                return Responses.error(.contentTooLarge, "a webhook's values are at most 16 KB of JSON")
+                throw APIError(.contentTooLarge, "a webhook's values are at most 16 KB of JSON")
             }
             guard let value = try? JSONValue(parsing: body) else {
-                return Responses.error(.badRequest, "send the values as a JSON object, such as {\"state\": \"open\"}")
+                throw APIError(.badRequest, "send the values as a JSON object, such as {\"state\": \"open\"}")
             }
             do {
                 return Responses.json(.ok, Encoded(try desk.push(name, body: value)))
             } catch let refusal as SourceDeskRefusal {
                 switch refusal {
-                case .missing(let name): return Self.missing(name)
+                case .missing(let name): throw Self.missing(name)
                 case .notWebhook(let name):
-                    return Responses.error(.conflict, "\(name) is fetched, not pushed to; POST /v1/sources/\(name)/refresh fetches it now")
+                    throw APIError(.conflict, "\(name) is fetched, not pushed to; POST /v1/sources/\(name)/refresh fetches it now")
                 case .invalid(let problems):
                     let message = problems.map { $0.field.isEmpty ? $0.problem : "\($0.field): \($0.problem)" }.joined(separator: "; ")
-                    return Responses.error(.badRequest, message, problems: problems.map { .init(field: $0.field, problem: $0.problem) })
+                    throw APIError(.badRequest, message, problems: problems.map { .init(field: $0.field, problem: $0.problem) })
                 case .tooFast(let wait, let rate):
-                    return Responses.error(.tooManyRequests, "\(name) takes \(rate); try again in \(wait) s", headers: [.retryAfter: "\(wait)"])
+                    throw APIError(.tooManyRequests, "\(name) takes \(rate); try again in \(wait) s", headers: [.retryAfter: "\(wait)"])
                 }
             }
         }
     }
 
-    static func missing(_ name: String) -> Response {
-        Responses.error(.notFound, "there is no source called \(name) (GET /v1/sources lists them; they are [[source]] tables in flapd.toml)")
+    static func missing(_ name: String) -> APIError {
+        APIError(.notFound, "there is no source called \(name) (GET /v1/sources lists them; they are [[source]] tables in flapd.toml)")
     }
 }

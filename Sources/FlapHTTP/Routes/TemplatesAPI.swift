@@ -15,42 +15,42 @@ struct TemplatesAPI: RouteGroup {
         v1.delete("templates/:name", .owner) { _, context in
             let name = context.parameter("name")
             do { try await intake.inbox.deleteTemplate(name) } catch QuickMessageError.missing {
-                return Responses.error(.notFound, "no quick message called \(name)")
+                throw APIError(.notFound, "no quick message called \(name)")
             }
             return Response(status: .noContent)
         }
         v1.post("templates/:name/rename", .owner) { request, context in
             let name = context.parameter("name")
             let given = try await body(of: request)
-            if case .tooLarge = given { return Responses.error(.contentTooLarge, Responses.tooLarge(request)) }
+            if case .tooLarge = given { throw APIError(.contentTooLarge, Responses.tooLarge(request)) }
             guard case .object(let object) = given, let to = object["to"]?.string else {
-                return Responses.error(.badRequest, "send {\"to\": \"NEW NAME\"}")
+                throw APIError(.badRequest, "send {\"to\": \"NEW NAME\"}")
             }
-            if let problem = QuickMessage.nameProblem(to) { return Responses.error(.badRequest, "to: \(problem)") }
+            if let problem = QuickMessage.nameProblem(to) { throw APIError(.badRequest, "to: \(problem)") }
             do { try await intake.inbox.renameTemplate(name, to: to, now: intake.now()) } catch QuickMessageError.missing {
-                return Responses.error(.notFound, "no quick message called \(name)")
+                throw APIError(.notFound, "no quick message called \(name)")
             } catch QuickMessageError.taken {
-                return Responses.error(.conflict, "a quick message is already called \(to)")
+                throw APIError(.conflict, "a quick message is already called \(to)")
             }
             return Responses.json(.ok, ["name": to])
         }
         v1.post("templates/:name/send", .owner) { request, context in
             let name = context.parameter("name")
-            guard let template = try await intake.inbox.template(name) else { return Responses.error(.notFound, "no quick message called \(name)") }
+            guard let template = try await intake.inbox.template(name) else { throw APIError(.notFound, "no quick message called \(name)") }
             // The sending may add a sender, an id or an expiry; the content is the template's.
             var fields: [String: JSONValue] = [:]
             switch try await body(of: request) {
             case .empty: break
             case .object(let given): fields = given
-            case .tooLarge: return Responses.error(.contentTooLarge, Responses.tooLarge(request))
-            case .notAnObject: return Responses.error(.badRequest, "send nothing, or a JSON object of what to add to the quick message: {\"sender\": {\"id\": \"kitchen\"}}")
+            case .tooLarge: throw APIError(.contentTooLarge, Responses.tooLarge(request))
+            case .notAnObject: throw APIError(.badRequest, "send nothing, or a JSON object of what to add to the quick message: {\"sender\": {\"id\": \"kitchen\"}}")
             }
             let kept = template.fields
             let props = fields.removeValue(forKey: "props")
             // A quick message kept without a duration may be sent for a while.
             for key in QuickMessage.keptFields where key != "duration" || kept[key] != nil { fields[key] = kept[key] }
             // A VBML quick message takes props from its sending, over its own.
-            if let props, props.object == nil { return Responses.error(.badRequest, "props: must be an object of names and values") }
+            if let props, props.object == nil { throw APIError(.badRequest, "props: must be an object of names and values") }
             if let given = props?.object, case .object(var document)? = fields["vbml"] {
                 var merged = document["props"]?.object ?? [:]
                 for (name, value) in given { merged[name] = value }
@@ -66,13 +66,13 @@ struct TemplatesAPI: RouteGroup {
     }
 
     private func saveTemplate(_ request: Request, name: String) async throws -> Response {
-        if let problem = QuickMessage.nameProblem(name) { return Responses.error(.badRequest, "name: \(problem)") }
+        if let problem = QuickMessage.nameProblem(name) { throw APIError(.badRequest, "name: \(problem)") }
         let object: [String: JSONValue]
         switch try await body(of: request) {
         case .object(let given): object = given
-        case .tooLarge: return Responses.error(.contentTooLarge, Responses.tooLarge(request))
+        case .tooLarge: throw APIError(.contentTooLarge, Responses.tooLarge(request))
         case .empty, .notAnObject:
-            return Responses.error(.badRequest, "send the message to keep as a JSON object: {\"text\": \"…\"} or {\"codes\": [[…]]}")
+            throw APIError(.badRequest, "send the message to keep as a JSON object: {\"text\": \"…\"} or {\"codes\": [[…]]}")
         }
         // Checked as a message would be, so a quick message can always be sent; a {{name}} its
         // sending's props will fill stands as its name meanwhile.
@@ -83,7 +83,7 @@ struct TemplatesAPI: RouteGroup {
         do {
             _ = try parser.parse(object, now: intake.now())
         } catch {
-            return Responses.error(.badRequest, error.description, problems: error.problems.map { .init(field: $0.field, problem: $0.problem) })
+            throw APIError(.badRequest, error.description, problems: error.problems.map { .init(field: $0.field, problem: $0.problem) })
         }
         let kept = object.filter { QuickMessage.keptFields.contains($0.key) }
         let data = try JSONEncoder().encode(kept)
@@ -91,7 +91,7 @@ struct TemplatesAPI: RouteGroup {
             let created = try await intake.inbox.saveTemplate(name, fields: data, now: intake.now())
             return Responses.json(created ? .created : .ok, try await intake.inbox.template(name))
         } catch QuickMessageError.full {
-            return Responses.error(.conflict, "\(QuickMessage.most) quick messages are kept at most; delete one first")
+            throw APIError(.conflict, "\(QuickMessage.most) quick messages are kept at most; delete one first")
         }
     }
 
