@@ -39,6 +39,8 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-certificates", from: "1.10.0"),
         .package(url: "https://github.com/apple/swift-crypto", "3.12.3"..<"5.0.0"),
         .package(url: "https://github.com/apple/swift-asn1", from: "1.1.0"),
+        // Errno, the system's error numbers with their text (already built for Hummingbird's NIOFileSystem).
+        .package(url: "https://github.com/apple/swift-system", from: "1.4.0"),
     ],
     targets: [
         // Pure Swift: character codes, text layout, drums, flip planning, pixels, sound and image
@@ -47,7 +49,7 @@ let package = Package(
         .target(name: "FlapPrimitives"),
         .target(name: "FlapCore", dependencies: ["FlapPrimitives"]),
         // The hardware abstraction layer: small device protocols, no Glibc.
-        .target(name: "FlapHardware", dependencies: ["FlapCore"]),
+        .target(name: "FlapHardware", dependencies: ["FlapCore", .product(name: "SystemPackage", package: "swift-system")]),
         // Public simulated twins of every device, used by tests and by `flapd --simulate`.
         .target(name: "FlapSimulated", dependencies: ["FlapHardware", "FlapHeartRate", "FlapCore", "FlapPrimitives"]),
         // SQLite files (statements, transactions, migrations) and the storage's faults (a full,
@@ -92,7 +94,7 @@ let package = Package(
         // write (a variadic error handler).
         .target(name: "CALSA", dependencies: ["COnDemand"]),
         // The real drivers: each kernel or library interface wrapped once.
-        .target(name: "FlapLinux", dependencies: ["FlapHardware", "FlapHeartRate", "CALSA", "CGPIOD", "CLinuxDevices", "CSystemd", "COnDemand"]),
+        .target(name: "FlapLinux", dependencies: ["FlapHardware", "FlapHeartRate", "CALSA", "CGPIOD", "CLinuxDevices", "CSystemd", "COnDemand", .product(name: "SystemPackage", package: "swift-system")]),
         // libgpiod 1 and 2 (GPIO lines by chip and offset), declared by us under names of our own
         // so that flapd builds without either's header and uses the one the board has.
         .systemLibrary(name: "CGPIOD", path: "Sources/CGPIOD"),
@@ -201,7 +203,7 @@ let package = Package(
                            .product(name: "ServiceLifecycle", package: "swift-service-lifecycle")]),
         // QR codes of links (pairing, invitations, the authority's download) by Debian's
         // libqrencode, drawn in the terminal or as SVG.
-        .target(name: "FlapQR", dependencies: ["CQRencode", "COnDemand"]),
+        .target(name: "FlapQR", dependencies: ["CQRencode", "COnDemand", .product(name: "SystemPackage", package: "swift-system")]),
         // libqrencode's header (COnDemand opens the library).
         .systemLibrary(name: "CQRencode", path: "Sources/CQRencode", providers: [.apt(["libqrencode-dev"])]),
         // HTTPS with nothing to buy: flapd's own certificate authority and the server certificate
@@ -210,7 +212,7 @@ let package = Package(
         .target(
             name: "FlapTLS",
             dependencies: [
-                "FlapStorage",
+                "FlapStorage", .product(name: "SystemPackage", package: "swift-system"),
                 .product(name: "X509", package: "swift-certificates"),
                 .product(name: "SwiftASN1", package: "swift-asn1"),
                 .product(name: "Crypto", package: "swift-crypto"),
@@ -250,7 +252,7 @@ let package = Package(
             name: "FlapService",
             dependencies: [
                 "FlapJSON",
-                "FlapTime", "FlapCore", "FlapPrimitives", "FlapHardware", "FlapSimulated", "FlapLinux", "FlapSensorDrivers", "FlapDisplay", "FlapTOML", "FlapMessaging", "FlapStorage", "FlapHTTP", "FlapMQTT", "FlapMQTTClient", "FlapMetrics", "FlapHeartRate", "FlapRooms", "FlapKiosk", "FlapVestaboard", "FlapWeb", "FlapTLS", "FlapQR", "FlapMembers", "FlapDiscovery", "FlapSources", "Wematch", "CSystemd",
+                "FlapTime", "FlapCore", "FlapPrimitives", "FlapHardware", "FlapSimulated", "FlapLinux", "FlapSensorDrivers", "FlapDisplay", "FlapTOML", "FlapMessaging", "FlapStorage", "FlapHTTP", "FlapMQTT", "FlapMQTTClient", "FlapMetrics", "FlapHeartRate", "FlapRooms", "FlapKiosk", "FlapVestaboard", "FlapWeb", "FlapTLS", "FlapQR", "FlapMembers", "FlapDiscovery", "FlapSources", "Wematch", "CSystemd", .product(name: "SystemPackage", package: "swift-system"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdTLS", package: "hummingbird"),
                 .product(name: "NIOCore", package: "swift-nio"),
@@ -307,7 +309,7 @@ let package = Package(
         .testTarget(
             name: "FlapSimulatedTests",
             dependencies: ["FlapClocks", "FlapSimulated", "FlapHardware", "FlapHeartRate", "TestSupport"]),
-        .testTarget(name: "FlapLinuxTests", dependencies: ["FlapLinux", "FlapHardware", "FlapHeartRate", "FlapCore", "FlapSimulated", "TestSupport"]),
+        .testTarget(name: "FlapLinuxTests", dependencies: ["FlapLinux", "FlapHardware", "FlapHeartRate", "FlapCore", "FlapSimulated", "TestSupport", .product(name: "SystemPackage", package: "swift-system")]),
         .testTarget(
             name: "FlapHardwareTests",
             dependencies: ["FlapClocks", "FlapHardware", "FlapCore", "FlapPrimitives", "FlapSimulated", "FlapLinux", "TestSupport"]),

@@ -1,5 +1,6 @@
 import CQRencode
 import Glibc
+import SystemPackage
 
 /// A QR code of a text (a link), made by Debian's libqrencode, drawn in the terminal (flapctl
 /// pair and invite) or as SVG (the page). Error correction M: a code shown on a screen, not worn.
@@ -14,7 +15,7 @@ public struct QRCode: Sendable, Equatable {
     public init(_ text: String) throws(QRCodeError) {
         guard let code = QRcode_encodeString8bit(text, 0, QR_ECLEVEL_M) else {
             throw QRCodeError(text.utf8.count > 2000 ? "the link is too long for a QR code (\(text.utf8.count) bytes)"
-                              : "libqrencode could not encode the link: \(String(cString: strerror(errno)))")
+                              : "libqrencode could not encode the link: \(Errno(rawValue: errno))")
         }
         defer { QRcode_free(code) }
         let width = Int(code.pointee.width)

@@ -4,6 +4,7 @@ import FoundationEssentials
 import Glibc
 import Logging
 import SwiftASN1
+import SystemPackage
 import X509
 
 /// Where the certificate authority is kept: `ca.crt` (PEM, what phones install) and `ca.key`
@@ -32,7 +33,7 @@ public struct AuthorityFiles: Sendable {
             }
         }
         if mkdir(folder, 0o700) != 0, errno != EEXIST {
-            throw CertificateProblem("cannot make \(folder): \(String(cString: strerror(errno)))")
+            throw CertificateProblem("cannot make \(folder): \(Errno(rawValue: errno))")
         }
         let authority = try CertificateAuthority.make(name: name, now: now)
         try DurableFile.write(Data(authority.key.serializeAsPEM().pemString.utf8), to: keyPath, mode: 0o600)

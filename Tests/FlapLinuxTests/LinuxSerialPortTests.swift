@@ -1,5 +1,6 @@
 import FlapHardware
 import Foundation
+import SystemPackage
 import Testing
 import TestSupport
 @testable import FlapLinux
@@ -52,12 +53,14 @@ import TestSupport
             Issue.record("opened a device that does not exist")
         } catch let error as HardwareError {
             #expect(error.device == "/dev/splitflap-nope" && error.remedy == "is the controller plugged in?")
+            // The system's error is kept as itself, and said in its words.
+            #expect(error.errno == .noSuchFileOrDirectory && error.description.contains("cannot open: No such file or directory"), "\(error)")
         } catch { Issue.record("\(error)") }
         do {
             _ = try LinuxSerialPort(path: "/dev/null", settings: .chainlink)
             Issue.record("/dev/null is not a serial device")
         } catch let error as HardwareError {
-            #expect(error.problem.hasPrefix("not a serial device"))
+            #expect(error.problem.hasPrefix("not a serial device") && error.errno == .inappropriateIOCTLForDevice, "\(error)")
         } catch { Issue.record("\(error)") }
     }
 }

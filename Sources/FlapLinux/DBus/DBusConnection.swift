@@ -4,6 +4,7 @@ import Synchronization
 
 #if canImport(Glibc)
 import Glibc
+import SystemPackage
 #endif
 
 /// A connection to a D-Bus bus through libsystemd's sd-bus, with async calls and signal
@@ -185,7 +186,7 @@ private final class BusThread: @unchecked Sendable {
         var ends: [Int32] = [-1, -1]
         guard pipe(&ends) == 0 else {
             sd_bus_unref(bus)
-            throw DBusError(name: "local.errno.\(errno)", message: "pipe: \(String(cString: strerror(errno)))")
+            throw DBusError(name: "local.errno.\(errno)", message: "pipe: \(Errno.last)")
         }
         for end in ends {
             _ = fcntl(end, F_SETFL, fcntl(end, F_GETFL) | O_NONBLOCK)
@@ -225,7 +226,7 @@ private final class BusThread: @unchecked Sendable {
             var processed: Int32
             repeat { processed = sd_bus_process(bus, nil) } while processed > 0
             if processed < 0 {
-                failure = DBusError(name: "local.errno.\(-processed)", message: "the bus connection ended: \(String(cString: strerror(-processed)))")
+                failure = DBusError(name: "local.errno.\(-processed)", message: "the bus connection ended: \(Errno(rawValue: -processed))")
                 break
             }
             replies = replies.filter { !$0.value.isFinished }

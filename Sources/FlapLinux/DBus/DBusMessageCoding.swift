@@ -2,6 +2,7 @@ import CSystemd
 
 #if canImport(Glibc)
 import Glibc
+import SystemPackage
 #endif
 
 /// Reads and writes ``DBusValue``s in an sd-bus message: sd-bus's typed calls are variadic, so
@@ -136,6 +137,6 @@ enum DBusMessageCoding {
 
     static func check(_ result: Int32, _ what: String) throws {
         guard result < 0 else { return }
-        throw DBusError(name: "local.errno.\(-result)", message: "\(what): \(String(cString: strerror(-result)))")
+        throw DBusError(name: "local.errno.\(-result)", message: "\(what): \(Errno(rawValue: -result))")
     }
 }

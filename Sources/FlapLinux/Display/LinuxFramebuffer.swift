@@ -33,7 +33,7 @@ public final class LinuxFramebuffer: FramebufferMemory {
             case EACCES: "add the flapd user to the video group (udev/99-vestawidget.rules)"
             default: nil as String?
             }
-            throw HardwareError(device: path, problem: "cannot open: \(String(cString: strerror(errno)))", remedy: remedy)
+            throw HardwareError(device: path, problem: "cannot open", errno: .last, remedy: remedy)
         }
         do {
             format = try Self.format(of: fd, path: path, configured: configured)
@@ -57,7 +57,7 @@ public final class LinuxFramebuffer: FramebufferMemory {
         }
         guard asked == 0 else {
             guard let configured else {
-                throw HardwareError(device: path, problem: "not a framebuffer (\(String(cString: strerror(errno)))), and no format configured",
+                throw HardwareError(device: path, problem: "not a framebuffer, and no format configured", errno: .last,
                                     remedy: "set width, height and format (rgb565, rgb888, xrgb8888) for it")
             }
             var status = stat()
@@ -116,7 +116,7 @@ public final class LinuxFramebuffer: FramebufferMemory {
         while done < bytes.count {
             let n = pwrite(fd, bytes.baseAddress! + done, bytes.count - done, off_t(offset + done))
             if n < 0, errno == EINTR { continue }
-            guard n > 0 else { throw HardwareError(device: name, problem: "write failed: \(String(cString: strerror(errno)))") }
+            guard n > 0 else { throw HardwareError(device: name, problem: "write failed", errno: .last) }
             done += n
         }
     }

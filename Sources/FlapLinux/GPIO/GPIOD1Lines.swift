@@ -32,7 +32,7 @@ final class GPIOD1Lines: GPIOLines {
             var bulk = gpiod1_line_bulk()
             var raw = offsets.map { UInt32($0) }
             guard vw_gpiod1_chip_get_lines(handle, &raw, UInt32(raw.count), &bulk) == 0 else {
-                throw HardwareError(device: chip, problem: "lines \(offsets) do not exist: \(String(cString: strerror(errno)))")
+                throw HardwareError(device: chip, problem: "lines \(offsets) do not exist", errno: .last)
             }
             return bulk
         }
@@ -41,10 +41,10 @@ final class GPIOD1Lines: GPIOLines {
             handles.input = try bulk(inputs)
             var low = [Int32](repeating: 0, count: outputs.count)
             guard outputs.isEmpty || vw_gpiod1_line_request_bulk_output(&handles.out, consumer, &low) == 0 else {
-                throw HardwareError(device: chip, problem: "cannot take lines \(outputs) as outputs: \(String(cString: strerror(errno)))", remedy: "is another program using them?")
+                throw HardwareError(device: chip, problem: "cannot take lines \(outputs) as outputs", errno: .last, remedy: "is another program using them?")
             }
             guard inputs.isEmpty || vw_gpiod1_line_request_bulk_input(&handles.input, consumer) == 0 else {
-                throw HardwareError(device: chip, problem: "cannot take lines \(inputs) as inputs: \(String(cString: strerror(errno)))", remedy: "is another program using them?")
+                throw HardwareError(device: chip, problem: "cannot take lines \(inputs) as inputs", errno: .last, remedy: "is another program using them?")
             }
         } catch {
             vw_gpiod1_chip_close(handle)
@@ -84,6 +84,6 @@ final class GPIOD1Lines: GPIOLines {
     }
 
     private func failure(_ what: String) -> HardwareError {
-        HardwareError(device: name, problem: "cannot \(what): \(String(cString: strerror(errno)))")
+        HardwareError(device: name, problem: "cannot \(what)", errno: .last)
     }
 }

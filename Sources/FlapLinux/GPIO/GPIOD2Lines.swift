@@ -2,6 +2,7 @@ import CGPIOD
 import FlapHardware
 import Glibc
 import Synchronization
+import SystemPackage
 
 /// GPIO lines through libgpiod 2 (`libgpiod.so.3`): one request holding the outputs (coils,
 /// requested low) and the inputs (sensors, as they are), set or read in one call each.
@@ -51,7 +52,7 @@ final class GPIOD2Lines: GPIOLines {
     }
 
     private func failure(_ what: String) -> HardwareError {
-        HardwareError(device: name, problem: "cannot \(what): \(String(cString: strerror(errno)))")
+        HardwareError(device: name, problem: "cannot \(what)", errno: .last)
     }
 
     /// The lines requested: the chip opened, both sets of settings added, the chip closed again
@@ -72,15 +73,15 @@ final class GPIOD2Lines: GPIOLines {
             if direction == Int32(VW_GPIOD2_DIRECTION_OUTPUT) { _ = vw_gpiod2_line_settings_set_output_value(settings, Int32(VW_GPIOD2_VALUE_INACTIVE)) }
             let raw = offsets.map { UInt32($0) }
             guard vw_gpiod2_line_config_add_line_settings(lineConfig, raw, raw.count, settings) == 0 else {
-                throw HardwareError(device: chip, problem: "lines \(offsets): \(String(cString: strerror(errno)))")
+                throw HardwareError(device: chip, problem: "lines \(offsets)", errno: .last)
             }
         }
         try add(outputs, direction: Int32(VW_GPIOD2_DIRECTION_OUTPUT))
         try add(inputs, direction: Int32(VW_GPIOD2_DIRECTION_INPUT))
         guard let request = vw_gpiod2_chip_request_lines(handle, requestConfig, lineConfig) else {
-            let reason = String(cString: strerror(errno))
-            if errno == EINVAL { throw HardwareError(device: chip, problem: "lines \(outputs + inputs) do not all exist: \(reason)") }
-            throw HardwareError(device: chip, problem: "cannot take lines \(outputs) as outputs and \(inputs) as inputs: \(reason)",
+            let failure = Errno.last
+            if failure == .invalidArgument { throw HardwareError(device: chip, problem: "lines \(outputs + inputs) do not all exist", errno: failure) }
+            throw HardwareError(device: chip, problem: "cannot take lines \(outputs) as outputs and \(inputs) as inputs", errno: failure,
                                 remedy: "is another program using them?")
         }
         return request

@@ -4,6 +4,7 @@ import Synchronization
 
 #if canImport(Glibc)
 import Glibc
+import SystemPackage
 #endif
 
 /// A SPI device through Linux spidev (`/dev/spidev0.0`): mode 0, 8-bit words, a fixed speed.
@@ -24,12 +25,12 @@ public final class LinuxSPIDevice: SPIDevice {
             case EACCES: "add the flapd user to the spi group (udev/99-vestawidget.rules)"
             default: nil as String?
             }
-            throw HardwareError(device: path, problem: "cannot open: \(String(cString: strerror(errno)))", remedy: remedy)
+            throw HardwareError(device: path, problem: "cannot open", errno: .last, remedy: remedy)
         }
         guard vw_spi_configure(fd, mode, 8, UInt32(speedHz)) == 0 else {
-            let problem = String(cString: strerror(errno))
+            let failure = Errno.last
             Glibc.close(fd)
-            throw HardwareError(device: path, problem: "not a spidev device, or it refused mode \(mode) at \(speedHz) Hz: \(problem)")
+            throw HardwareError(device: path, problem: "not a spidev device, or it refused mode \(mode) at \(speedHz) Hz", errno: failure)
         }
         descriptor = Mutex(fd)
     }
@@ -44,11 +45,11 @@ public final class LinuxSPIDevice: SPIDevice {
                 }
             }
             guard result == 0 else {
-                let problem = "a transfer of \(bytes.count) bytes failed: \(String(cString: strerror(errno)))"
+                let failure = Errno.last
                 // spidev refuses transfers over its buffer (4096 bytes unless raised): a WS2812
                 // matrix of more than about 450 LEDs needs more.
-                let remedy = errno == EMSGSIZE ? "raise spidev's buffer: add spidev.bufsiz=65536 to /boot/firmware/cmdline.txt and reboot" : nil
-                throw HardwareError(device: name, problem: problem, remedy: remedy)
+                let remedy = failure == .messageTooLong ? "raise spidev's buffer: add spidev.bufsiz=65536 to /boot/firmware/cmdline.txt and reboot" : nil
+                throw HardwareError(device: name, problem: "a transfer of \(bytes.count) bytes failed", errno: failure, remedy: remedy)
             }
             return received
         }

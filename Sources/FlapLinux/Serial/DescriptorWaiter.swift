@@ -35,7 +35,7 @@ final class DescriptorWaiter: Sendable {
     init(descriptor: Int32, name: String) throws {
         var ends: [Int32] = [-1, -1]
         guard pipe(&ends) == 0 else {
-            throw HardwareError(device: name, problem: "cannot make a pipe to wait on it: \(String(cString: strerror(errno)))")
+            throw HardwareError(device: name, problem: "cannot make a pipe to wait on it", errno: .last)
         }
         for end in ends {
             _ = fcntl(end, F_SETFL, fcntl(end, F_GETFL) | O_NONBLOCK)

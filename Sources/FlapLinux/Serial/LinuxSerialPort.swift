@@ -3,6 +3,7 @@ import FoundationEssentials
 
 #if canImport(Glibc)
 import Glibc
+import SystemPackage
 #endif
 
 /// A serial device through termios (`/dev/splitflap0`, `/dev/ttyUSB0`, a pseudo-terminal), raw
@@ -19,9 +20,10 @@ public actor LinuxSerialPort: SerialPort {
         name = path
         let fd = open(path, O_RDWR | O_NOCTTY | O_NONBLOCK | O_CLOEXEC)
         guard fd >= 0 else {
-            let problem = String(cString: strerror(errno))
-            let remedy = errno == EACCES ? "add the flapd user to the dialout group (udev/99-vestawidget.rules)" : errno == ENOENT ? "is the controller plugged in?" : nil
-            throw HardwareError(device: path, problem: "cannot open: \(problem)", remedy: remedy)
+            let failure = Errno.last
+            let remedy = failure == .permissionDenied ? "add the flapd user to the dialout group (udev/99-vestawidget.rules)"
+                : failure == .noSuchFileOrDirectory ? "is the controller plugged in?" : nil
+            throw HardwareError(device: path, problem: "cannot open", errno: failure, remedy: remedy)
         }
         do {
             try Self.configure(fd, path: path, settings: settings)
@@ -42,7 +44,7 @@ public actor LinuxSerialPort: SerialPort {
         // by another thread must not inherit the device side.
         let controller = open("/dev/ptmx", O_RDWR | O_NOCTTY | O_NONBLOCK | O_CLOEXEC)
         guard controller >= 0 else {
-            throw HardwareError(device: "/dev/ptmx", problem: "cannot open a pseudo-terminal: \(String(cString: strerror(errno)))")
+            throw HardwareError(device: "/dev/ptmx", problem: "cannot open a pseudo-terminal", errno: .last)
         }
         var number: UInt32 = 0
         var unlock: Int32 = 0
@@ -50,9 +52,9 @@ public actor LinuxSerialPort: SerialPort {
         // import (their macros build a structure), nor does unlockpt.
         let setPTYLock: UInt = 0x4004_5431, getPTYNumber: UInt = 0x8004_5430
         guard ioctl(controller, setPTYLock, &unlock) == 0, ioctl(controller, getPTYNumber, &number) == 0 else {
-            let problem = String(cString: strerror(errno))
+            let failure = Errno.last
             Glibc.close(controller)
-            throw HardwareError(device: "/dev/ptmx", problem: "cannot set up a pseudo-terminal: \(problem)")
+            throw HardwareError(device: "/dev/ptmx", problem: "cannot set up a pseudo-terminal", errno: failure)
         }
         let path = "/dev/pts/\(number)"
         let name = "\(path) (device side)"
@@ -74,7 +76,7 @@ public actor LinuxSerialPort: SerialPort {
     static func configure(_ fd: Int32, path: String, settings: SerialSettings) throws {
         var options = termios()
         guard tcgetattr(fd, &options) == 0 else {
-            throw HardwareError(device: path, problem: "not a serial device: \(String(cString: strerror(errno)))")
+            throw HardwareError(device: path, problem: "not a serial device", errno: .last)
         }
         cfmakeraw(&options)
         guard let speed = speedConstant(settings.baudRate) else {
@@ -96,7 +98,7 @@ public actor LinuxSerialPort: SerialPort {
         options.c_cflag |= tcflag_t(CLOCAL | CREAD)
         options.c_cflag &= ~tcflag_t(CRTSCTS)
         guard tcsetattr(fd, TCSANOW, &options) == 0 else {
-            throw HardwareError(device: path, problem: "cannot set \(settings.baudRate) baud: \(String(cString: strerror(errno)))")
+            throw HardwareError(device: path, problem: "cannot set \(settings.baudRate) baud", errno: .last)
         }
         tcflush(fd, TCIOFLUSH)
     }
@@ -119,7 +121,7 @@ public actor LinuxSerialPort: SerialPort {
             } else if written < 0, errno == EAGAIN || errno == EINTR {
                 try await waiter.wait(for: Int16(POLLOUT), until: .now + .milliseconds(100))
             } else {
-                throw HardwareError(device: name, problem: "write failed: \(String(cString: strerror(errno)))", remedy: "was the controller unplugged?")
+                throw HardwareError(device: name, problem: "write failed", errno: .last, remedy: "was the controller unplugged?")
             }
         }
     }
@@ -131,7 +133,7 @@ public actor LinuxSerialPort: SerialPort {
             let count = buffer.withUnsafeMutableBytes { Glibc.read(descriptor, $0.baseAddress, maximum) }
             if count > 0 { return Array(buffer[0..<count]) }
             if count == 0 || (errno != EAGAIN && errno != EINTR) {
-                throw HardwareError(device: name, problem: count == 0 ? "the device went away" : "read failed: \(String(cString: strerror(errno)))",
+                throw HardwareError(device: name, problem: count == 0 ? "the device went away" : "read failed", errno: count == 0 ? nil : .last,
                                     remedy: "was the controller unplugged?")
             }
             guard ContinuousClock.now < deadline else { return [] }

@@ -1,5 +1,6 @@
 #if canImport(Glibc)
 import Glibc
+import SystemPackage
 #endif
 
 /// systemd's notification socket (`$NOTIFY_SOCKET`), written without ever waiting.
@@ -23,7 +24,7 @@ public struct SystemdNotifySocket: Sendable {
             switch self {
             case .queueFull: "systemd's notify queue is full"
             case .unsupportedAddress(let address): "NOTIFY_SOCKET \(address) is not a unix socket path or @name"
-            case .system(let operation, let code): "\(operation): \(String(cString: strerror(code)))"
+            case .system(let operation, let code): "\(operation): \(Errno(rawValue: code))"
             }
         }
     }

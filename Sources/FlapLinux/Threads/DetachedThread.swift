@@ -1,5 +1,6 @@
 import CLinuxDevices
 import Glibc
+import SystemPackage
 
 /// An operating-system thread of its own, for work that blocks in a system call (poll(2), the
 /// stepping loop) and must not hold one of Swift's cooperative threads. What Foundation's
@@ -17,7 +18,7 @@ enum DetachedThread {
             return nil
         }, context)
         // Only a system out of threads or memory refuses; flapd cannot carry on without it.
-        precondition(result == 0, "cannot start the thread \(name): \(String(cString: strerror(result)))")
+        precondition(result == 0, "cannot start the thread \(name): \(Errno(rawValue: result))")
         // Nobody joins it: its resources go back to the system when it ends.
         pthread_detach(thread)
     }

@@ -2,6 +2,7 @@ import FlapCore
 import FlapStorage
 import FoundationEssentials
 import Glibc
+import SystemPackage
 
 /// flapd's state directory: the inbox database, keys, panel state. Made with mode 0700.
 public struct StateDirectory: Sendable {
@@ -76,7 +77,7 @@ public struct StateDirectory: Sendable {
     /// What went wrong, as the system says it ("Permission denied"), not as a Swift value.
     static func reason(_ error: any Error) -> String {
         let posix = (error as? POSIXError) ?? ((error as? CocoaError)?.userInfo["NSUnderlyingError"] as? POSIXError)
-        return posix.map { String(cString: strerror($0.code.rawValue)) } ?? "\(error)"
+        return posix.map { Errno(rawValue: $0.code.rawValue).description } ?? "\(error)"
     }
 
     /// The user's home directory from the password database (for a service without HOME).
