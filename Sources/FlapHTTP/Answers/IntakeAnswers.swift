@@ -7,13 +7,13 @@ import Hummingbird
 struct IntakeAnswers: Sendable {
     let metrics: FlapMetrics
 
-    func answer(_ outcome: IntakeOutcome, source: String) throws(APIError) -> Response {
+    func answer(_ outcome: IntakeOutcome, source: String) throws(APIError) -> Answer<IntakeAnswers.Accepted> {
         switch outcome {
         case .accepted(let receipt, let warnings):
             metrics.accepted(id: receipt.id, source: source)
-            return Responses.json(.accepted, Accepted(id: receipt.id, status: receipt.status, warnings: warnings))
+            return Answer(status: .accepted, Accepted(id: receipt.id, status: receipt.status, warnings: warnings))
         case .duplicate(let receipt):
-            return Responses.json(.ok, Accepted(id: receipt.id, status: receipt.status, warnings: [], duplicate: true))
+            return Answer(Accepted(id: receipt.id, status: receipt.status, warnings: [], duplicate: true))
         case .invalid(let errors):
             metrics.rejected(source: source, reason: "invalid")
             throw APIError(.badRequest, errors.description,
@@ -27,7 +27,7 @@ struct IntakeAnswers: Sendable {
             throw APIError(.tooManyRequests, "too many messages from this sender; try again in \(seconds) s",
                            headers: [.retryAfter: String(seconds)])
         case .replayed(let first):
-            return Responses.json(first.duplicate ? .ok : .accepted,
+            return Answer(status: first.duplicate ? .ok : .accepted,
                                   Accepted(id: first.id, status: first.status, warnings: first.warnings, duplicate: first.duplicate ? true : nil))
         case .keyReused:
             metrics.rejected(source: source, reason: "idempotency_key_reused")

@@ -11,16 +11,18 @@ struct BoardAPI: RouteGroup {
         v1.get("board", .onlookers) { _, context in await board(withMessages: !context.isViewer) }
     }
 
-    private func board(withMessages: Bool) async -> Response {
-        struct View: Encodable {
-            var id: String; var rows: Int; var columns: Int; var codes: [[Int]]; var text: [String]; var moving: Bool; var message: String?
-            /// When the panel's quiet hours end, while it is in them (a TV view dims till then).
-            var quietUntil: Date?
-        }
+    /// One panel as `GET /v1/board` lists it.
+    struct PanelView: Encodable, Sendable {
+        var id: String; var rows: Int; var columns: Int; var codes: [[Int]]; var text: [String]; var moving: Bool; var message: String?
+        /// When the panel's quiet hours end, while it is in them (a TV view dims till then).
+        var quietUntil: Date?
+    }
+
+    private func board(withMessages: Bool) async -> Answer<[String: [PanelView]]> {
         let views = await panels.panels().map {
-            View(id: $0.id, rows: $0.board.size.rows, columns: $0.board.size.columns, codes: $0.board.codeRows,
+            PanelView(id: $0.id, rows: $0.board.size.rows, columns: $0.board.size.columns, codes: $0.board.codeRows,
                  text: $0.lines, moving: $0.moving, message: withMessages ? $0.messageId : nil, quietUntil: $0.quietUntil)
         }
-        return Responses.json(.ok, ["panels": views])
+        return Answer(["panels": views])
     }
 }

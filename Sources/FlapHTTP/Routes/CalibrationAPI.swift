@@ -38,7 +38,7 @@ struct CalibrationAPI: RouteGroup {
         v1.get("panels/:id/calibration", .owner) { _, context in
             let id = context.parameter("id")
             guard let calibrated = await panels.calibration(panel: id) else { throw Self.noModules(id) }
-            return Responses.json(.ok, calibrated)
+            return Answer(calibrated)
         }
         v1.post("panels/:id/calibration", .owner) { request, context in
             try await calibrate(request, panel: context.parameter("id"))
@@ -51,7 +51,7 @@ struct CalibrationAPI: RouteGroup {
 
     /// `{"row": R, "column": C, "offsetSteps": N}` sets a module's offset; `"nudgeTenths": N`
     /// instead moves it by tenths of a flap from where it is.
-    private func calibrate(_ request: Request, panel: String) async throws -> Response {
+    private func calibrate(_ request: Request, panel: String) async throws -> Answer<Calibrated> {
         guard let current = await panels.calibration(panel: panel) else { throw Self.noModules(panel) }
         guard let body = try await Responses.body(of: request, limit: 4096),
               let object = (try? JSONValue(parsing: body))?.object else {
@@ -69,7 +69,7 @@ struct CalibrationAPI: RouteGroup {
         default: throw APIError(.badRequest, "give offsetSteps or nudgeTenths (one of them)")
         }
         do {
-            return Responses.json(.ok, try await panels.calibrate(panel: panel, row: row, column: column, offsetSteps: offset))
+            return Answer(try await panels.calibrate(panel: panel, row: row, column: column, offsetSteps: offset))
         } catch let fault as StorageFault {
             throw APIError(fault.answerStatus, "the offset is set but could not be saved: \(fault.description)")
         } catch {

@@ -32,11 +32,11 @@ struct ControlsAPI: RouteGroup {
     let switches: any BoardSwitches
 
     func add(to v1: AccessRoutes) {
-        v1.get("controls", .owner) { _, _ in Responses.json(.ok, await switches.switches()) }
+        v1.get("controls", .owner) { _, _ in Answer(await switches.switches()) }
         v1.patch("controls", .owner) { request, _ in try await change(request) }
         v1.delete("slots", .owner) { request, _ in
             do {
-                return Responses.json(.ok, ["cleared": try await switches.clearEverySlot()])
+                return Answer(["cleared": try await switches.clearEverySlot()])
             } catch let fault as StorageFault {
                 throw APIError(fault.answerStatus, fault.description)
             }
@@ -44,7 +44,7 @@ struct ControlsAPI: RouteGroup {
     }
 
     /// `{"paused": true}`, `{"transition": "diagonal"}`, or both.
-    private func change(_ request: Request) async throws -> Response {
+    private func change(_ request: Request) async throws -> Answer<SwitchesView> {
         guard let body = try await Responses.body(of: request, limit: 4096) else {
             throw APIError(.contentTooLarge, Responses.tooLarge(request, limit: 4096))
         }
@@ -66,7 +66,7 @@ struct ControlsAPI: RouteGroup {
                            problems: reader.problems.map { .init(field: $0.field, problem: $0.problem) })
         }
         do {
-            return Responses.json(.ok, try await switches.setSwitches(paused: paused, transition: transition))
+            return Answer(try await switches.setSwitches(paused: paused, transition: transition))
         } catch let fault as StorageFault {
             throw APIError(fault.answerStatus, "set, but not saved for a restart: \(fault.description)")
         }

@@ -5,7 +5,7 @@ import Hummingbird
 /// several tiles, a few characters), for the page's emoji picker and for anyone asking.
 struct EmojiAPI: RouteGroup {
     func add(to v1: AccessRoutes) {
-        v1.get("emoji", .household) { _, _ in Responses.json(.ok, ["emoji": Self.table]) }
+        v1.get("emoji", .household) { _, _ in Answer(["emoji": Self.table]) }
     }
 
     struct Entry: Encodable {

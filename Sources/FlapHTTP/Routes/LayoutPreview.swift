@@ -62,22 +62,22 @@ struct LayoutPreviewAPI: RouteGroup {
                 let laid = try TextLayout.encodeText(text, options: options)
                 let board = try Board(size: BoardSize(rows: laid.rowCount, columns: laid.columns), codes: laid.codes)
                 let flip = await panels.flipDuration(to: board, strategy: strategy)
-                return Responses.json(.ok, Preview(codes: board.codeRows, text: board.lines,
+                return Answer(Preview(codes: board.codeRows, text: board.lines,
                                                    warnings: laid.warnings.map(\.description),
                                                    flipSeconds: flip.map { ($0 / .seconds(1) * 10).rounded() / 10 }))
             } catch let error as LayoutError {
-                return Responses.json(.ok, Preview(error: .init(reason: error.reason, line: error.line, position: error.position)))
+                return Answer(Preview(error: .init(reason: error.reason, line: error.line, position: error.position)))
             }
         }
     }
 
     /// A VBML document drawn at the board's size, as a message with it would be.
-    func vbmlPreview(_ document: JSONValue) async throws(APIError) -> Response {
+    func vbmlPreview(_ document: JSONValue) async throws(APIError) -> Answer<Preview> {
         guard document.object != nil else { throw APIError(.badRequest, "vbml: must be a VBML document, an object with \"components\"") }
         do throws(MessageErrors) {
             let board = try MessageRenderer(size: boardSize).board(vbml: document)
             let flip = await panels.flipDuration(to: board, strategy: nil)
-            return Responses.json(.ok, Preview(codes: board.codeRows, text: board.lines,
+            return Answer(Preview(codes: board.codeRows, text: board.lines,
                                                warnings: [], flipSeconds: flip.map { ($0 / .seconds(1) * 10).rounded() / 10 }))
         } catch {
             throw APIError(.badRequest, error.description, problems: error.problems.map { .init(field: $0.field, problem: $0.problem) })

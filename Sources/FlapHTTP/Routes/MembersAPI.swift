@@ -15,17 +15,19 @@ struct MembersAPI: RouteGroup {
     /// The live stream, whose member watchers are told at once that their access ended.
     let live: LiveBoards?
 
+    /// `GET /v1/members`: the members, and those removed lately (an undo is offered for them).
+    struct Listing: Encodable, Sendable { var members: [MemberView]; var removed: [RemovalView] }
+
     func add(to v1: AccessRoutes) {
         v1.get("members", .owner) { _, _ in
-            struct Listing: Encodable { var members: [MemberView]; var removed: [RemovalView] }
-            return Responses.json(.ok, Listing(members: await access.members().map(MemberView.init), removed: await access.recentRemovals().map(RemovalView.init)))
+            return Answer(Listing(members: await access.members().map(MemberView.init), removed: await access.recentRemovals().map(RemovalView.init)))
         }
         v1.post("members", .owner) { request, _ in try await invite(request) }
         v1.delete("members/:id", .owner) { request, context in try await remove(context.parameter("id"), request) }
         v1.post("members/:id/restore", .owner) { _, context in
             let id = context.parameter("id")
             do throws(UndoRefusal) {
-                return Responses.json(.ok, MemberView(try await access.undoRemoval(id)))
+                return Answer(MemberView(try await access.undoRemoval(id)))
             } catch {
                 if case UndoRefusal.unknown = error { throw APIError(.notFound, error.description) }
                 throw APIError(.conflict, error.description)
@@ -40,7 +42,7 @@ struct MembersAPI: RouteGroup {
         v1.post("members/:id/keys", .owner) { _, context in
             let id = context.parameter("id")
             guard let key = await access.newKey(for: id) else { throw APIError(.notFound, "no member \(id)") }
-            return Responses.json(.created, ["key": key, "note": "shown once: flapd keeps only its digest"])
+            return Answer(status: .created, ["key": key, "note": "shown once: flapd keeps only its digest"])
         }
         v1.post("pairing", .owner) { request, _ in
             let host = try await chosenHost(request)
@@ -72,16 +74,16 @@ struct MembersAPI: RouteGroup {
         }
     }
 
-    private func link(_ invitation: Invitation, for request: Request, host: String?) throws -> Response {
+    private func link(_ invitation: Invitation, for request: Request, host: String?) throws -> Answer<InvitationView> {
         do {
-            return Responses.json(.created, try links.view(invitation, for: request, host: host))
+            return Answer(status: .created, try links.view(invitation, for: request, host: host))
         } catch {
             throw APIError(.badRequest, error.description, problems: [.init(field: "host", problem: "not on the certificate")])
         }
     }
 
     /// `?message=keep` (the default) leaves their message on the board; `?message=clear` clears it.
-    private func remove(_ id: String, _ request: Request) async throws -> Response {
+    private func remove(_ id: String, _ request: Request) async throws -> Answer<RemovalView> {
         let choice = request.uri.queryParameters.get("message") ?? "keep"
         guard choice == "keep" || choice == "clear" else {
             throw APIError(.badRequest, "message must be keep (their message stays on the board) or clear, not \(choice)",
@@ -90,10 +92,13 @@ struct MembersAPI: RouteGroup {
         guard let removal = await access.removeMember(id, messageCleared: choice == "clear") else { throw APIError(.notFound, "no member \(id)") }
         if choice == "clear" { _ = try await intake.inbox.clearSlot(removal.member.sender, now: intake.now()) }
         await live?.end(watchers: "member \(id)", with: SignedOut(removal).serverSentEvent)
-        return Responses.json(.ok, RemovalView(removal))
+        return Answer(RemovalView(removal))
     }
 
-    private func invite(_ request: Request) async throws -> Response {
+    /// A member added, with their first invitation.
+    struct Invited: Encodable, Sendable { var member: MemberView; var invitation: InvitationView }
+
+    private func invite(_ request: Request) async throws -> Answer<Invited> {
         struct NewMember: Decodable { var name: String; var sender: String?; var host: String? }
         guard let body = try await Responses.body(of: request, limit: 4096) else {
             throw APIError(.contentTooLarge, "the request is larger than 4 KiB; a member's name is at most 40 characters and a sender id 64",
@@ -107,11 +112,10 @@ struct MembersAPI: RouteGroup {
         if let host = given.host { try check(host: host, for: request) }
         do {
             let (member, invitation) = try await access.addMember(name: given.name, sender: sender)
-            struct Invited: Encodable { var member: MemberView; var invitation: InvitationView }
             guard let view = try? links.view(invitation, for: request, host: given.host) else {
                 throw APIError(.badRequest, "the certificate changed meanwhile; make a new link for \(member.name)")
             }
-            return Responses.json(.created, Invited(member: MemberView(member), invitation: view))
+            return Answer(status: .created, Invited(member: MemberView(member), invitation: view))
         } catch let error as MemberProblem {
             throw APIError(error.isConflict ? .conflict : .badRequest, "\(error)", problems: [.init(field: error.field, problem: error.problem)])
         }

@@ -28,17 +28,17 @@ struct MessagesAPI: RouteGroup {
             case nil:
                 throw APIError(.notFound, "no message with id \(id)")
             case .cancelled:
-                return Responses.json(.ok, ["id": id, "status": ReceiptStatus.cancelled.rawValue])
+                return Answer(["id": id, "status": ReceiptStatus.cancelled.rawValue])
             case let status?:
                 throw APIError(.conflict, "only a message still waiting for its time can be cancelled; \(id) is \(status.rawValue)")
             }
         }
         v1.get("scheduled", .owner) { _, _ in
-            Responses.json(.ok, ScheduledList(scheduled: try await intake.inbox.scheduled().map(ScheduledMessage.init)))
+            Answer(ScheduledList(scheduled: try await intake.inbox.scheduled().map(ScheduledMessage.init)))
         }
     }
 
-    private func post(_ request: Request, _ context: APIRequestContext) async throws -> Response {
+    private func post(_ request: Request, _ context: APIRequestContext) async throws -> Answer<IntakeAnswers.Accepted> {
         guard request.headers[.contentType]?.lowercased().hasPrefix("application/json") == true else {
             metrics.rejected(source: "native-api", reason: "unsupported_type")
             throw APIError(.unsupportedMediaType, "send the message as JSON, with Content-Type: application/json")

@@ -18,14 +18,14 @@ struct ReceiptsAPI: RouteGroup {
                 }
                 sender = member.sender
             }
-            return Responses.json(.ok, ["receipts": try await inbox.recentReceipts(limit: limit, sender: sender)])
+            return Answer(["receipts": try await inbox.recentReceipts(limit: limit, sender: sender)])
         }
         v1.get("receipts/:id", .household) { request, context in
             let id = context.parameter("id")
             // Another sender's message is, to a member, no message at all.
             let found = if let member = context.member { try await inbox.receipt(id: id, of: member.sender) } else { try await inbox.receipt(id: id) }
             guard let receipt = found else { throw APIError(.notFound, "no message with id \(id)") }
-            return Responses.json(.ok, receipt)
+            return Answer(receipt)
         }
     }
 }

@@ -14,19 +14,19 @@ struct RoomAPI: RouteGroup {
         v1.get("room", .owner) { _, _ in
             guard let rooms else { throw APIError(.notFound, Self.noRooms) }
             guard let answer = await rooms.current() else { throw APIError(.notFound, "not in a room; join one with POST /v1/room {\"code\": \"…\"}") }
-            return Responses.json(.ok, Encoded(answer))
+            return Answer(Encoded(answer))
         }
         v1.post("room", .owner) { request, _ in try await roomRequest(request) }
         v1.delete("room", .owner) { _, _ in
             guard let rooms else { throw APIError(.notFound, Self.noRooms) }
             let (left, now) = await rooms.leave()
             guard let left else { throw APIError(.notFound, "not in a room") }
-            return Responses.json(.ok, RoomLeft(left: left, room: now))
+            return Answer(RoomLeft(left: left, room: now))
         }
         v1.get("room/plot", .owner) { _, _ in
             // 204 when there is no room to draw: the page asks every few seconds, and that is no error.
             guard let plot = await rooms?.plot() else { return Response(status: .noContent) }
-            return Responses.json(.ok, Encoded(plot))
+            return Answer(Encoded(plot)).response
         }
         v1.get("room/picture", .owner) { request, _ in
             guard let rooms else { throw APIError(.notFound, Self.noRooms) }
@@ -41,7 +41,7 @@ struct RoomAPI: RouteGroup {
     }
 
     /// `{"code": "K7Q2MX"}` joins the room of that code; `{"create": "pair"}` opens a room for two.
-    private func roomRequest(_ request: Request) async throws -> Response {
+    private func roomRequest(_ request: Request) async throws -> Answer<Encoded> {
         guard let rooms else { throw APIError(.notFound, Self.noRooms) }
         guard let body = try await Responses.body(of: request, limit: 4096) else { throw APIError(.contentTooLarge, Responses.tooLarge(request, limit: 4096)) }
         guard let object = (try? JSONValue(parsing: body))?.object else {
@@ -50,11 +50,11 @@ struct RoomAPI: RouteGroup {
         do {
             if let code = object["code"] {
                 guard let code = code.string else { throw APIError(.badRequest, "code: must be a string of six letters and digits") }
-                return Responses.json(.ok, Encoded(try await rooms.join(code: code)))
+                return Answer(Encoded(try await rooms.join(code: code)))
             }
             if let create = object["create"] {
                 guard create.string == "pair" else { throw APIError(.badRequest, "create: the only kind of room to create is \"pair\" (a room for two)") }
-                return Responses.json(.created, Encoded(try await rooms.createPair()))
+                return Answer(status: .created, Encoded(try await rooms.createPair()))
             }
             throw APIError(.badRequest, "give code (to join a room) or create: \"pair\" (to open a room for two)")
         } catch let error as RoomRefusal {

@@ -10,8 +10,8 @@ struct SchedulesAPI: RouteGroup {
 
     func add(to v1: AccessRoutes) {
         v1.get("schedules", .owner) { _, _ in
-            guard let book else { return Responses.json(.ok, ["schedules": [ScheduleView]()]) }
-            return Responses.json(.ok, ["schedules": await book.list()])
+            guard let book else { return Answer(["schedules": [ScheduleView]()]) }
+            return Answer(["schedules": await book.list()])
         }
         v1.post("schedules", .owner) { request, _ in
             try await change(request) { book, definition in try await book.add(definition) }
@@ -29,7 +29,7 @@ struct SchedulesAPI: RouteGroup {
     }
 
     private func change(_ request: Request, name: String? = nil,
-                        _ apply: (any ScheduleBook, ScheduleSettings) async throws -> ScheduleView) async throws -> Response {
+                        _ apply: (any ScheduleBook, ScheduleSettings) async throws -> ScheduleView) async throws -> Answer<ScheduleView> {
         guard let body = try await Responses.body(of: request, limit: Responses.maximumBody) else {
             throw APIError(.contentTooLarge, Responses.tooLarge(request))
         }
@@ -49,7 +49,7 @@ struct SchedulesAPI: RouteGroup {
         guard let book else { throw APIError(.serviceUnavailable, "schedules are not running") }
         do {
             let view = try await apply(book, definition)
-            return Responses.json(name == nil ? .created : .ok, view)
+            return Answer(status: name == nil ? .created : .ok, view)
         } catch let error as ScheduleBookError {
             throw Self.refusal(error)
         }

@@ -5,7 +5,7 @@ struct SensorsAPI: RouteGroup {
     let sensors: @Sendable () async -> [any Encodable & Sendable]
 
     func add(to v1: AccessRoutes) {
-        v1.get("sensors", .owner) { _, _ in Responses.json(.ok, SensorsResponse(sensors: await sensors().map(Encoded.init))) }
+        v1.get("sensors", .owner) { _, _ in Answer(SensorsResponse(sensors: await sensors().map(Encoded.init))) }
     }
 
     struct SensorsResponse: Encodable {

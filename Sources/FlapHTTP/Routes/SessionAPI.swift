@@ -24,17 +24,17 @@ struct SessionAPI: RouteGroup {
             guard let id = SessionCookie.id(in: request), let (principal, expires) = await access.session(id) else {
                 var state = SessionState(signedIn: false)
                 if let id = SessionCookie.id(in: request), let removal = await access.removal(endingSession: id) { state.ended = SignedOut(removal) }
-                return Responses.json(.ok, state)
+                return Answer(state)
             }
             // The cookie's end moves on with the session's: used, it stays.
-            return Responses.json(.ok, SessionState(principal, expires: expires),
+            return Answer(SessionState(principal, expires: expires),
                                   headers: [.setCookie: SessionCookie.cookie(id, expires: expires, for: request)])
         }
     }
 
     /// `{"key": "…"}` (compared in constant time, never logged) or `{"invitation": "…"}` (a pairing
     /// or invitation link's token, used once) opens a session.
-    private func signIn(_ request: Request) async throws -> Response {
+    private func signIn(_ request: Request) async throws -> Answer<SessionAPI.SessionState> {
         guard let body = try await Responses.body(of: request, limit: 4096),
               let given = try? JSONDecoder().decode(SignIn.self, from: Data(body)), (given.key == nil) != (given.invitation == nil) else {
             throw APIError(.badRequest, "send {\"key\": \"…\"} (the API key; its file's path is in flapd's log) or {\"invitation\": \"…\"} (from a link)")
@@ -42,11 +42,11 @@ struct SessionAPI: RouteGroup {
         if let key = given.key {
             guard secretsMatch(key, apiKey) else { throw APIError(.unauthorized, "the API key is wrong") }
             let (id, expires) = await access.openSession(for: .owner)
-            return Responses.json(.ok, SessionState(.owner, expires: expires), headers: [.setCookie: SessionCookie.cookie(id, expires: expires, for: request)])
+            return Answer(SessionState(.owner, expires: expires), headers: [.setCookie: SessionCookie.cookie(id, expires: expires, for: request)])
         }
         switch await access.redeem(given.invitation ?? "", from: request.headers[TransportMark.peer] ?? "local") {
         case .signedIn(let principal, let id, let expires):
-            return Responses.json(.ok, SessionState(principal, expires: expires), headers: [.setCookie: SessionCookie.cookie(id, expires: expires, for: request)])
+            return Answer(SessionState(principal, expires: expires), headers: [.setCookie: SessionCookie.cookie(id, expires: expires, for: request)])
         case .refused:
             throw APIError(.unauthorized, "this link has been used, has expired or was revoked: ask the board's owner for a new one")
         case .tooManyGuesses(let wait):

@@ -35,17 +35,19 @@ struct SlotsAPI: RouteGroup {
         }
     }
 
-    private func slots() async throws -> Response {
-        struct Slot: Encodable {
-            var sender: String; var senderName: String?; var id: String
-            /// `text`, `codes` or `pattern`: what the sender sent (the text is the board's for the last two).
-            var content: String; var text: [String]
-            /// The board as the first panel would show it, so a view can draw it as the flaps do.
-            var codes: [[Int]]
-            var createdAt: Date; var expiresAt: Date; var source: String
-            /// A temporary message's seconds: it covers the others until `expiresAt`.
-            var duration: Int?
-        }
+    /// One sender's slot as `GET /v1/slots` lists it.
+    struct Slot: Encodable, Sendable {
+        var sender: String; var senderName: String?; var id: String
+        /// `text`, `codes` or `pattern`: what the sender sent (the text is the board's for the last two).
+        var content: String; var text: [String]
+        /// The board as the first panel would show it, so a view can draw it as the flaps do.
+        var codes: [[Int]]
+        var createdAt: Date; var expiresAt: Date; var source: String
+        /// A temporary message's seconds: it covers the others until `expiresAt`.
+        var duration: Int?
+    }
+
+    private func slots() async throws -> Answer<[String: [Slot]]> {
         let size = intake.boardSize
         let slots = try await intake.inbox.slots().map { message -> Slot in
             let text: [String], content: String
@@ -64,6 +66,6 @@ struct SlotsAPI: RouteGroup {
             return Slot(sender: message.sender.id, senderName: message.sender.name, id: message.id, content: content, text: text, codes: board.codeRows,
                         createdAt: message.createdAt, expiresAt: message.expiresAt, source: message.source, duration: message.duration)
         }
-        return Responses.json(.ok, ["slots": slots])
+        return Answer(["slots": slots])
     }
 }

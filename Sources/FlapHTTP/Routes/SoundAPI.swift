@@ -48,7 +48,7 @@ struct SoundAPI: RouteGroup {
     let sound: any SoundControl
 
     func add(to v1: AccessRoutes) {
-        v1.get("sound", .owner) { _, _ in Responses.json(.ok, await sound.sound()) }
+        v1.get("sound", .owner) { _, _ in Answer(await sound.sound()) }
         v1.patch("sound", .owner) { request, _ in try await changeSound(request) }
         v1.get("sound/clack.wav", .onlookers) { _, _ in
             let wav = WAVFile.encode(await sound.clackSample())
@@ -59,7 +59,7 @@ struct SoundAPI: RouteGroup {
 
     /// `{"mute": true}`, `{"volume": 40}`, `{"quietHours": "22:00-07:00"}` (null or "" for none),
     /// any of them together; what is not named stays as it is.
-    private func changeSound(_ request: Request) async throws -> Response {
+    private func changeSound(_ request: Request) async throws -> Answer<SoundView> {
         guard let body = try await Responses.body(of: request, limit: 4096) else {
             throw APIError(.contentTooLarge, Responses.tooLarge(request, limit: 4096))
         }
@@ -87,7 +87,7 @@ struct SoundAPI: RouteGroup {
                            problems: reader.problems.map { .init(field: $0.field, problem: $0.problem) })
         }
         do {
-            return Responses.json(.ok, try await sound.setSound(mute: mute, volume: volume, quietHours: quiet))
+            return Answer(try await sound.setSound(mute: mute, volume: volume, quietHours: quiet))
         } catch let fault as StorageFault {
             throw APIError(fault.answerStatus, "set, but not saved for a restart: \(fault.description)")
         } catch {

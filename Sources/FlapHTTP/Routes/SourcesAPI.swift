@@ -61,12 +61,12 @@ struct SourcesAPI: RouteGroup {
 
     func add(to v1: AccessRoutes) {
         v1.get("sources", .household) { _, _ in
-            Responses.json(.ok, ["sources": (desk?.sources() ?? []).map(Encoded.init), "triggers": (await desk?.triggerViews() ?? []).map(Encoded.init)])
+            Answer(["sources": (desk?.sources() ?? []).map(Encoded.init), "triggers": (await desk?.triggerViews() ?? []).map(Encoded.init)])
         }
         v1.get("sources/:name", .household) { _, context in
             let name = context.parameter("name")
             guard let view = desk?.source(name) else { throw Self.missing(name) }
-            return Responses.json(.ok, Encoded(view))
+            return Answer(Encoded(view))
         }
         v1.post("sources/:name/refresh", .owner) { _, context in
             let name = context.parameter("name")
@@ -74,7 +74,7 @@ struct SourcesAPI: RouteGroup {
             guard desk.refresh(name) else {
                 throw APIError(.conflict, "\(name) is a webhook: it is pushed to with POST /v1/sources/\(name), not fetched")
             }
-            return Responses.json(.accepted, ["refreshing": name])
+            return Answer(status: .accepted, ["refreshing": name])
         }
         v1.post("sources/:name", [.members, .webhook]) { request, context in
             let name = context.parameter("name")
@@ -93,7 +93,7 @@ struct SourcesAPI: RouteGroup {
                 throw APIError(.badRequest, "send the values as a JSON object, such as {\"state\": \"open\"}")
             }
             do {
-                return Responses.json(.ok, Encoded(try desk.push(name, body: value)))
+                return Answer(Encoded(try desk.push(name, body: value)))
             } catch let refusal as SourceDeskRefusal {
                 switch refusal {
                 case .missing(let name): throw Self.missing(name)

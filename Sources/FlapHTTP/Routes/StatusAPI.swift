@@ -46,7 +46,7 @@ struct StatusAPI: RouteGroup {
 
     /// For a member, without what is the owner's: when the next of anyone's messages sent for
     /// later is due, and where the state directory is.
-    private func status(forMember: Bool) async throws -> Response {
+    private func status(forMember: Bool) async throws -> Answer<StatusAPI.Status> {
         let counts = try await intake.inbox.counts()
         let panelList = await panels.panels().map {
             Panel(id: $0.id, driver: $0.driver, rows: $0.board.size.rows, columns: $0.board.size.columns,
@@ -68,6 +68,6 @@ struct StatusAPI: RouteGroup {
             boards: await deliveries?.boards() ?? [], mqtt: mqtt.map { Encoded($0()) },
             time: timeStatus, storage: forMember ? storage.forMember : storage,
             sources: (sources?.health() ?? []).map(Encoded.init))
-        return Responses.json(.ok, status)
+        return Answer(status)
     }
 }

@@ -10,7 +10,7 @@ struct TemplatesAPI: RouteGroup {
     let answers: IntakeAnswers
 
     func add(to v1: AccessRoutes) {
-        v1.get("templates", .owner) { _, _ in Responses.json(.ok, ["templates": try await intake.inbox.templates()]) }
+        v1.get("templates", .owner) { _, _ in Answer(["templates": try await intake.inbox.templates()]) }
         v1.put("templates/:name", .owner) { request, context in try await saveTemplate(request, name: context.parameter("name")) }
         v1.delete("templates/:name", .owner) { _, context in
             let name = context.parameter("name")
@@ -32,7 +32,7 @@ struct TemplatesAPI: RouteGroup {
             } catch QuickMessageError.taken {
                 throw APIError(.conflict, "a quick message is already called \(to)")
             }
-            return Responses.json(.ok, ["name": to])
+            return Answer(["name": to])
         }
         v1.post("templates/:name/send", .owner) { request, context in
             let name = context.parameter("name")
@@ -65,7 +65,7 @@ struct TemplatesAPI: RouteGroup {
         }
     }
 
-    private func saveTemplate(_ request: Request, name: String) async throws -> Response {
+    private func saveTemplate(_ request: Request, name: String) async throws -> Answer<QuickMessage?> {
         if let problem = QuickMessage.nameProblem(name) { throw APIError(.badRequest, "name: \(problem)") }
         let object: [String: JSONValue]
         switch try await body(of: request) {
@@ -89,7 +89,7 @@ struct TemplatesAPI: RouteGroup {
         let data = try JSONEncoder().encode(kept)
         do {
             let created = try await intake.inbox.saveTemplate(name, fields: data, now: intake.now())
-            return Responses.json(created ? .created : .ok, try await intake.inbox.template(name))
+            return Answer(status: created ? .created : .ok, try await intake.inbox.template(name))
         } catch QuickMessageError.full {
             throw APIError(.conflict, "\(QuickMessage.most) quick messages are kept at most; delete one first")
         }

@@ -35,7 +35,7 @@ struct ViewerLinkAPI: RouteGroup {
                 return PanelLink(panel: view.id, driver: view.driver, url: url, qrCode: links.qrCode(url))
             }
             let first = each.first?.url ?? "\(base)#key=\(viewerKey)"
-            return Responses.json(.ok, ViewerLinks(url: first, qrCode: each.first?.qrCode ?? links.qrCode(first), panels: each))
+            return Answer(ViewerLinks(url: first, qrCode: each.first?.qrCode ?? links.qrCode(first), panels: each))
         }
     }
 
