@@ -6,8 +6,9 @@ import PackageDescription
 // toolchain's lld, which packs the 83 000 relative relocations of a position-independent Swift
 // binary into a bitmap (DT_RELR, read by Debian 12's glibc 2.36): 2.4 MB less to install and load.
 let releaseLinking: [LinkerSetting] = [
-    .unsafeFlags(["-use-ld=lld", "-Xlinker", "--no-export-dynamic", "-Xlinker", "-z", "-Xlinker", "pack-relative-relocs"],
-                 .when(configuration: .release)),
+    .unsafeFlags(
+        ["-use-ld=lld", "-Xlinker", "--no-export-dynamic", "-Xlinker", "-z", "-Xlinker", "pack-relative-relocs"],
+        .when(configuration: .release))
 ]
 
 let package = Package(
@@ -20,7 +21,7 @@ let package = Package(
         .library(name: "FlapLinux", targets: ["FlapLinux"]),
         .executable(name: "flapctl", targets: ["flapctl"]),
         .executable(name: "flapd", targets: ["flapd"]),
-        .executable(name: "flapbench", targets: ["flapbench"]),
+        .executable(name: "flapbench", targets: ["flapbench"])
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
@@ -40,7 +41,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-crypto", "3.12.3"..<"5.0.0"),
         .package(url: "https://github.com/apple/swift-asn1", from: "1.1.0"),
         // Errno, the system's error numbers with their text (already built for Hummingbird's NIOFileSystem).
-        .package(url: "https://github.com/apple/swift-system", from: "1.4.0"),
+        .package(url: "https://github.com/apple/swift-system", from: "1.4.0")
     ],
     targets: [
         // Pure Swift: character codes, text layout, drums, flip planning, pixels, sound and image
@@ -66,7 +67,7 @@ let package = Package(
             dependencies: [
                 "FlapJSON",
                 "FlapCore", "FlapPrimitives", "FlapStorage", "FlapVBML",
-                .product(name: "Logging", package: "swift-log"),
+                .product(name: "Logging", package: "swift-log")
             ]),
         // Counters and histograms of what flapd does, in Prometheus text format.
         .target(name: "FlapMetrics", dependencies: [.product(name: "Prometheus", package: "swift-prometheus")]),
@@ -87,14 +88,19 @@ let package = Package(
                 .product(name: "NIOHTTPTypes", package: "swift-nio-extras"),
                 .product(name: "NIOHTTPTypesHTTP1", package: "swift-nio-extras"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
-                .product(name: "Logging", package: "swift-log"),
+                .product(name: "Logging", package: "swift-log")
             ],
             resources: [.embedInCode("OpenAPI/openapi.json")]),
         // libasound's header (COnDemand opens the library), plus the one C function Swift cannot
         // write (a variadic error handler).
         .target(name: "CALSA", dependencies: ["COnDemand"]),
         // The real drivers: each kernel or library interface wrapped once.
-        .target(name: "FlapLinux", dependencies: ["FlapHardware", "FlapHeartRate", "CALSA", "CGPIOD", "CLinuxDevices", "CSystemd", "COnDemand", .product(name: "SystemPackage", package: "swift-system")]),
+        .target(
+            name: "FlapLinux",
+            dependencies: [
+                "FlapHardware", "FlapHeartRate", "CALSA", "CGPIOD", "CLinuxDevices", "CSystemd", "COnDemand",
+                .product(name: "SystemPackage", package: "swift-system")
+            ]),
         // libgpiod 1 and 2 (GPIO lines by chip and offset), declared by us under names of our own
         // so that flapd builds without either's header and uses the one the board has.
         .systemLibrary(name: "CGPIOD", path: "Sources/CGPIOD"),
@@ -107,7 +113,7 @@ let package = Package(
             dependencies: [
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
-                .product(name: "NIOSSL", package: "swift-nio-ssl"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl")
             ]),
         // flapd over MQTT: its topics bridged to the inbox (acknowledged after commit), Home
         // Assistant discovery, the link's status.
@@ -117,7 +123,7 @@ let package = Package(
                 "FlapJSON",
                 "FlapCore", "FlapMessaging", "FlapPictures", "FlapStorage", "FlapMetrics", "FlapMQTTClient",
                 .product(name: "Logging", package: "swift-log"),
-                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle")
             ]),
         // Heart-rate sensing, its one home: the sensor protocol and what reads straps (GATT's
         // measurement, ANT+ pages, serial lines), the sources' settings, and the hub that runs them
@@ -126,7 +132,7 @@ let package = Package(
             name: "FlapHeartRate",
             dependencies: [
                 "FlapCore", "FlapPrimitives", "FlapHardware", "FlapMetrics",
-                .product(name: "Logging", package: "swift-log"),
+                .product(name: "Logging", package: "swift-log")
             ]),
         // Heart-rate sensors' drivers chosen from their settings: the real ones (FlapLinux) or their
         // simulated twins, for flapd's composition and flapctl's direct sensor reading.
@@ -140,7 +146,11 @@ let package = Package(
             name: "FlapPictures",
             dependencies: ["FlapCore", .product(name: "CompressNIO", package: "compress-nio"), .product(name: "NIOCore", package: "swift-nio")]),
         // Rooms over MQTT: a kiosk's view of a room and the members it hosts.
-        .target(name: "FlapRooms", dependencies: ["Wematch", "FlapMQTTClient", "FlapHeartRate", "FlapHardware", "FlapPrimitives", .product(name: "Logging", package: "swift-log")]),
+        .target(
+            name: "FlapRooms",
+            dependencies: [
+                "Wematch", "FlapMQTTClient", "FlapHeartRate", "FlapHardware", "FlapPrimitives", .product(name: "Logging", package: "swift-log")
+            ]),
         // A real Vestaboard through its APIs: the client, the persistent delivery queue.
         .target(
             name: "FlapVestaboard",
@@ -150,7 +160,7 @@ let package = Package(
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
-                .product(name: "Logging", package: "swift-log"),
+                .product(name: "Logging", package: "swift-log")
             ]),
         // Content that fills boards by itself: calendars, feeds, JSON documents and webhooks, each
         // polled (conditionally, with backoff), kept across restarts, and read as template props.
@@ -161,25 +171,29 @@ let package = Package(
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
-                .product(name: "Logging", package: "swift-log"),
+                .product(name: "Logging", package: "swift-log")
             ]),
         // The MCP server for assistants: JSON-RPC 2.0, the board's tools and resources, each done
         // through the native API however it is reached (flapd's own router, or HTTP from flapctl).
         .target(
             name: "FlapMCP",
             dependencies: [
-                "FlapJSON", "FlapCore", "FlapPictures",
+                "FlapJSON", "FlapCore", "FlapPictures"
             ]),
         // The web page flapd serves: HTML, CSS and ES modules built into the binary.
         .target(
             name: "FlapWeb",
             dependencies: [
-                "FlapCore", "FlapPictures", "FlapPrimitives", .product(name: "Hummingbird", package: "hummingbird"), .product(name: "HTTPTypes", package: "swift-http-types"),
+                "FlapCore", "FlapPictures", "FlapPrimitives", .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HTTPTypes", package: "swift-http-types")
             ],
-            resources: ["index.html", "style.css", "icon.svg", "app.js", "api.js", "board.js", "compose.js", "paint.js", "lists.js", "status.js", "room.js",
-                        "manifest.webmanifest", "sw.js", "offline.js", "outbox.js", "widget.html", "widget.css", "widget.js", "install.html", "join.html", "join.js", "members.js",
-                        "tv.html", "tv.js", "tv.css", "clacks.js"]
-                .map { .embedInCode("Web/" + $0) }),
+            resources: [
+                "index.html", "style.css", "icon.svg", "app.js", "api.js", "board.js", "compose.js", "paint.js", "lists.js", "status.js", "room.js",
+                "manifest.webmanifest", "sw.js", "offline.js", "outbox.js", "widget.html", "widget.css", "widget.js", "install.html", "join.html",
+                "join.js", "members.js",
+                "tv.html", "tv.js", "tv.css", "clacks.js"
+            ]
+            .map { .embedInCode("Web/" + $0) }),
         // The room on the panels: the plot on pixels, the summary in flaps, the chime.
         .target(name: "FlapKiosk", dependencies: ["Wematch", "FlapCore"]),
         // libsystemd: sd_notify (READY, WATCHDOG) and sd-bus for BlueZ.
@@ -189,18 +203,24 @@ let package = Package(
         // Timed events: messages sent for later, schedules, quiet hours, and how far the system clock is trusted.
         .target(
             name: "FlapTime",
-            dependencies: ["FlapJSON", "FlapCore", "FlapMessaging", "FlapStorage", "CLinuxDevices", .product(name: "Crypto", package: "swift-crypto"),
-                           .product(name: "Logging", package: "swift-log")]),
+            dependencies: [
+                "FlapJSON", "FlapCore", "FlapMessaging", "FlapStorage", "CLinuxDevices", .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "Logging", package: "swift-log")
+            ]),
         // Members: one identity per person (their sender, sessions, keys, invitations), the
         // owner's sessions and pairing links; secrets kept only as digests.
         .target(
             name: "FlapMembers",
-            dependencies: ["FlapStorage", "FlapPrimitives", .product(name: "Crypto", package: "swift-crypto"), .product(name: "Logging", package: "swift-log")]),
+            dependencies: [
+                "FlapStorage", "FlapPrimitives", .product(name: "Crypto", package: "swift-crypto"), .product(name: "Logging", package: "swift-log")
+            ]),
         // flapd found on the home network: announced through avahi-daemon's D-Bus API.
         .target(
             name: "FlapDiscovery",
-            dependencies: ["FlapLinux", .product(name: "Logging", package: "swift-log"),
-                           .product(name: "ServiceLifecycle", package: "swift-service-lifecycle")]),
+            dependencies: [
+                "FlapLinux", .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle")
+            ]),
         // QR codes of links (pairing, invitations, the authority's download) by Debian's
         // libqrencode, drawn in the terminal or as SVG.
         .target(name: "FlapQR", dependencies: ["CQRencode", "COnDemand", .product(name: "SystemPackage", package: "swift-system")]),
@@ -220,7 +240,7 @@ let package = Package(
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),
                 .product(name: "Logging", package: "swift-log"),
-                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle")
             ]),
         // What each panel shows and how it gets there: the display policies and coordinators, the
         // motion loop that plans from where the flaps are, the clack player. Below composition, so
@@ -229,7 +249,7 @@ let package = Package(
             name: "FlapDisplay",
             dependencies: [
                 "FlapCore", "FlapPrimitives", "FlapHardware", "FlapKiosk", "FlapMessaging", "FlapStorage", "FlapTime", "Wematch",
-                .product(name: "Logging", package: "swift-log"),
+                .product(name: "Logging", package: "swift-log")
             ]),
         // TOML 1.0 read into values, and where each key was written (for errors naming the line).
         .target(name: "FlapTOML"),
@@ -238,10 +258,11 @@ let package = Package(
         .target(
             name: "FlapFuzzing",
             dependencies: [
-                "FlapCore", "FlapHardware", "FlapHeartRate", "FlapJSON", "FlapMessaging", "FlapMQTTClient", "FlapPrimitives", "FlapSimulated", "FlapSources",
+                "FlapCore", "FlapHardware", "FlapHeartRate", "FlapJSON", "FlapMessaging", "FlapMQTTClient", "FlapPrimitives", "FlapSimulated",
+                "FlapSources",
                 "FlapTOML", "FlapVBML",
                 .product(name: "NIOCore", package: "swift-nio"),
-                .product(name: "NIOEmbedded", package: "swift-nio"),
+                .product(name: "NIOEmbedded", package: "swift-nio")
             ]),
         .executableTarget(name: "flapfuzz", dependencies: ["FlapFuzzing", "CFuzzerDriver"]),
         .systemLibrary(name: "CFuzzerDriver", path: "Sources/CFuzzerDriver"),
@@ -252,14 +273,17 @@ let package = Package(
             name: "FlapService",
             dependencies: [
                 "FlapJSON",
-                "FlapTime", "FlapCore", "FlapPrimitives", "FlapHardware", "FlapSimulated", "FlapLinux", "FlapSensorDrivers", "FlapDisplay", "FlapTOML", "FlapMessaging", "FlapStorage", "FlapHTTP", "FlapMQTT", "FlapMQTTClient", "FlapMetrics", "FlapHeartRate", "FlapRooms", "FlapKiosk", "FlapVestaboard", "FlapWeb", "FlapTLS", "FlapQR", "FlapMembers", "FlapDiscovery", "FlapSources", "Wematch", "CSystemd", .product(name: "SystemPackage", package: "swift-system"),
+                "FlapTime", "FlapCore", "FlapPrimitives", "FlapHardware", "FlapSimulated", "FlapLinux", "FlapSensorDrivers", "FlapDisplay",
+                "FlapTOML", "FlapMessaging", "FlapStorage", "FlapHTTP", "FlapMQTT", "FlapMQTTClient", "FlapMetrics", "FlapHeartRate", "FlapRooms",
+                "FlapKiosk", "FlapVestaboard", "FlapWeb", "FlapTLS", "FlapQR", "FlapMembers", "FlapDiscovery", "FlapSources", "Wematch", "CSystemd",
+                .product(name: "SystemPackage", package: "swift-system"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdTLS", package: "hummingbird"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "UnixSignals", package: "swift-service-lifecycle"),
                 .product(name: "Logging", package: "swift-log"),
-                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "ArgumentParser", package: "swift-argument-parser")
             ]),
         .executableTarget(
             name: "flapd",
@@ -279,15 +303,16 @@ let package = Package(
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
-                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "ArgumentParser", package: "swift-argument-parser")
             ]),
         .executableTarget(name: "flapctl", dependencies: ["FlapControl", "FlapLinux"], linkerSettings: releaseLinking),
         // The benchmarks: layout against vesta, plans, drivers, frames, flapd, heart rate, rooms.
         .executableTarget(
             name: "flapbench",
             dependencies: [
-                "FlapControl", "FlapCore", "FlapPrimitives", "FlapHardware", "FlapSimulated", "FlapLinux", "FlapMQTTClient", "Wematch", "FlapKiosk", "FlapSources", "BenchmarkCorpus",
-                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                "FlapControl", "FlapCore", "FlapPrimitives", "FlapHardware", "FlapSimulated", "FlapLinux", "FlapMQTTClient", "Wematch", "FlapKiosk",
+                "FlapSources", "BenchmarkCorpus",
+                .product(name: "ArgumentParser", package: "swift-argument-parser")
             ],
             path: "Benchmarks/flapbench"),
         // One FlapCore workload per run, for instruction counts under callgrind.
@@ -305,65 +330,99 @@ let package = Package(
         .testTarget(name: "FlapPrimitivesTests", dependencies: ["FlapPrimitives", "TestSupport"]),
         .testTarget(name: "FlapVBMLTests", dependencies: ["FlapVBML", "FlapJSON", "TestSupport"]),
         .testTarget(name: "FlapFuzzingTests", dependencies: ["FlapFuzzing"]),
-        .testTarget(name: "FlapPicturesTests", dependencies: ["FlapPictures", "FlapCore", .product(name: "CompressNIO", package: "compress-nio"), .product(name: "NIOCore", package: "swift-nio")]),
+        .testTarget(
+            name: "FlapPicturesTests",
+            dependencies: [
+                "FlapPictures", "FlapCore", .product(name: "CompressNIO", package: "compress-nio"), .product(name: "NIOCore", package: "swift-nio")
+            ]),
         .testTarget(
             name: "FlapSimulatedTests",
             dependencies: ["FlapClocks", "FlapSimulated", "FlapHardware", "FlapHeartRate", "TestSupport"]),
-        .testTarget(name: "FlapLinuxTests", dependencies: ["FlapLinux", "FlapHardware", "FlapHeartRate", "FlapCore", "FlapSimulated", "TestSupport", .product(name: "SystemPackage", package: "swift-system")]),
+        .testTarget(
+            name: "FlapLinuxTests",
+            dependencies: [
+                "FlapLinux", "FlapHardware", "FlapHeartRate", "FlapCore", "FlapSimulated", "TestSupport",
+                .product(name: "SystemPackage", package: "swift-system")
+            ]),
         .testTarget(
             name: "FlapHardwareTests",
             dependencies: ["FlapClocks", "FlapHardware", "FlapCore", "FlapPrimitives", "FlapSimulated", "FlapLinux", "TestSupport"]),
         .testTarget(
             name: "FlapMQTTClientTests",
-            dependencies: ["FlapClocks", "FlapMQTTClient", "TestSupport", .product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOEmbedded", package: "swift-nio")]),
+            dependencies: [
+                "FlapClocks", "FlapMQTTClient", "TestSupport", .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOEmbedded", package: "swift-nio")
+            ]),
         .testTarget(name: "FlapRoomsTests", dependencies: ["FlapClocks", "FlapRooms", "FlapHeartRate", "Wematch", "FlapMQTTClient", "TestSupport"]),
         .testTarget(name: "WematchTests", dependencies: ["FlapClocks", "Wematch", "FlapPrimitives", "TestSupport"]),
         .testTarget(
             name: "FlapStorageTests",
             dependencies: ["FlapStorage", "TestSupport", .product(name: "Logging", package: "swift-log")]),
-        .testTarget(name: "FlapVestaboardTests", dependencies: ["FlapClocks", "FlapVestaboard", "FlapStorage", "FlapCore", "FlapHardware", "TestSupport"]),
-        .testTarget(name: "FlapKioskTests", dependencies: ["FlapClocks", "FlapKiosk", "Wematch", "FlapCore", "FlapSimulated", "FlapHardware", "TestSupport"]),
+        .testTarget(
+            name: "FlapVestaboardTests", dependencies: ["FlapClocks", "FlapVestaboard", "FlapStorage", "FlapCore", "FlapHardware", "TestSupport"]),
+        .testTarget(
+            name: "FlapKioskTests", dependencies: ["FlapClocks", "FlapKiosk", "Wematch", "FlapCore", "FlapSimulated", "FlapHardware", "TestSupport"]),
         .testTarget(
             name: "FlapTLSTests",
             dependencies: [
                 "FlapTLS", "TestSupport", .product(name: "X509", package: "swift-certificates"), .product(name: "Logging", package: "swift-log"),
-                .product(name: "SwiftASN1", package: "swift-asn1"), .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "SwiftASN1", package: "swift-asn1"), .product(name: "Crypto", package: "swift-crypto")
             ]),
         .testTarget(name: "FlapMembersTests", dependencies: ["FlapMembers", "TestSupport"]),
         .testTarget(
             name: "FlapDiscoveryTests",
-            dependencies: ["FlapDiscovery", "TestSupport", .product(name: "ServiceLifecycleTestKit", package: "swift-service-lifecycle"),
-                           .product(name: "Logging", package: "swift-log")]),
+            dependencies: [
+                "FlapDiscovery", "TestSupport", .product(name: "ServiceLifecycleTestKit", package: "swift-service-lifecycle"),
+                .product(name: "Logging", package: "swift-log")
+            ]),
         .testTarget(name: "FlapQRTests", dependencies: ["FlapQR", "TestSupport"]),
         .testTarget(name: "FlapSensorDriversTests", dependencies: ["FlapSensorDrivers", "FlapHeartRate"]),
-        .testTarget(name: "FlapHeartRateTests", dependencies: ["FlapClocks", "FlapHeartRate", "FlapHardware", "FlapSimulated", "FlapLinux", "FlapMetrics", "FlapCore", "FlapPrimitives", "TestSupport"]),
+        .testTarget(
+            name: "FlapHeartRateTests",
+            dependencies: [
+                "FlapClocks", "FlapHeartRate", "FlapHardware", "FlapSimulated", "FlapLinux", "FlapMetrics", "FlapCore", "FlapPrimitives",
+                "TestSupport"
+            ]),
         .testTarget(
             name: "FlapMessagingTests",
             dependencies: ["FlapMessaging", "FlapStorage", "FlapCore", "FlapJSON"]),
         .testTarget(
             name: "FlapDisplayTests",
-            dependencies: ["FlapClocks", "FlapDisplay", "FlapCore", "FlapHardware", "FlapSimulated", "FlapLinux", "FlapMessaging", "FlapTime", "FlapKiosk", "Wematch", "TestSupport",
-                           .product(name: "Logging", package: "swift-log")]),
-        .testTarget(name: "FlapSourcesTests", dependencies: ["FlapClocks", "FlapSources", "FlapCore", "FlapJSON", "FlapMessaging", "FlapStorage", "TestSupport", .product(name: "Logging", package: "swift-log")]),
+            dependencies: [
+                "FlapClocks", "FlapDisplay", "FlapCore", "FlapHardware", "FlapSimulated", "FlapLinux", "FlapMessaging", "FlapTime", "FlapKiosk",
+                "Wematch", "TestSupport",
+                .product(name: "Logging", package: "swift-log")
+            ]),
+        .testTarget(
+            name: "FlapSourcesTests",
+            dependencies: [
+                "FlapClocks", "FlapSources", "FlapCore", "FlapJSON", "FlapMessaging", "FlapStorage", "TestSupport",
+                .product(name: "Logging", package: "swift-log")
+            ]),
         .testTarget(name: "FlapTOMLTests", dependencies: ["FlapTOML", "TestSupport"]),
         .testTarget(name: "FlapTimeTests", dependencies: ["FlapClocks", "FlapTime", "FlapMessaging", "TestSupport"]),
         .testTarget(
             name: "FlapHTTPTests",
-            dependencies: ["FlapClocks", 
+            dependencies: [
+                "FlapClocks",
                 "FlapHTTP", "FlapService", "FlapLinux", "FlapHardware", "FlapCore", "FlapJSON", "FlapMessaging", "FlapMetrics", "TestSupport",
                 .product(name: "Logging", package: "swift-log"), .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "Hummingbird", package: "hummingbird"), .product(name: "HTTPTypes", package: "swift-http-types"),
-                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOCore", package: "swift-nio")
             ]),
         .testTarget(
             name: "FlapServiceTests",
             dependencies: [
-                "FlapTime", "FlapService", "FlapDisplay", "FlapLinux", "FlapMQTTClient", "FlapTLS", "FlapVestaboard", "FlapSources", "flapd", "TestSupport",
-                .product(name: "ArgumentParser", package: "swift-argument-parser")]),
+                "FlapTime", "FlapService", "FlapDisplay", "FlapLinux", "FlapMQTTClient", "FlapTLS", "FlapVestaboard", "FlapSources", "flapd",
+                "TestSupport",
+                .product(name: "ArgumentParser", package: "swift-argument-parser")
+            ]),
         .testTarget(name: "FlapMCPTests", dependencies: ["FlapMCP", "FlapJSON", "FlapHardware", "FlapLinux", "flapd", "flapctl", "TestSupport"]),
-        .testTarget(name: "FlapControlTests", dependencies: ["FlapControl", "flapctl", "TestSupport", .product(name: "ArgumentParser", package: "swift-argument-parser")]),
+        .testTarget(
+            name: "FlapControlTests",
+            dependencies: ["FlapControl", "flapctl", "TestSupport", .product(name: "ArgumentParser", package: "swift-argument-parser")]),
         // The layers: docs/architecture.md's import table against Package.swift and every import.
-        .testTarget(name: "ArchitectureTests"),
+        .testTarget(name: "ArchitectureTests")
     ],
     swiftLanguageModes: [.v6]
 )

@@ -13,6 +13,6 @@ public enum BenchmarkTexts {
         "Doors close in 5 minutes",
         "Don't forget: recycling goes out tonight, bins by the gate",
         "A1 B2 C3 D4 E5 F6 G7 H8 I9 J0",
-        "multiple\nlines\nof\ntext",
+        "multiple\nlines\nof\ntext"
     ]
 }

@@ -30,22 +30,37 @@ struct Flapbench: AsyncParsableCommand {
     @Option(help: "A Python with vesta 0.15.0 installed, for the layout comparison.")
     var vestaPython: String?
 
-    @Flag(help: "Measure the split-flap drivers instead: Chainlink command → motor start over a pseudo-terminal, and the stepping thread's step-timing jitter.")
+    @Flag(
+        help:
+            "Measure the split-flap drivers instead: Chainlink command → motor start over a pseudo-terminal, and the stepping thread's step-timing jitter."
+    )
     var hardware = false
 
-    @Flag(help: "Measure LED animation instead: CPU time per frame for a 64×32 RGB matrix and a 32×8 MAX7219, and the share of a core at 60 frames a second.")
+    @Flag(
+        help:
+            "Measure LED animation instead: CPU time per frame for a 64×32 RGB matrix and a 32×8 MAX7219, and the share of a core at 60 frames a second."
+    )
     var frames = false
 
     @Flag(help: "Measure flapd instead: exec → READY, POST → plan start, requests/s, memory (starts the flapd beside flapbench).")
     var service = false
 
-    @Flag(help: "Measure heart rate instead: a BLE strap's notification → reading through a real D-Bus (BlueZ played by python3-dbusmock; run from the project folder), readings per CPU second, flapd's memory with 20 simulated straps.")
+    @Flag(
+        help:
+            "Measure heart rate instead: a BLE strap's notification → reading through a real D-Bus (BlueZ played by python3-dbusmock; run from the project folder), readings per CPU second, flapd's memory with 20 simulated straps."
+    )
     var heartRate = false
 
-    @Flag(help: "Measure the Wematch room engine instead: one update for rooms of 20, 200 and 2 000 members; a kiosk frame on a 64x32 matrix and a 1280x720 screen; sample → frame shown.")
+    @Flag(
+        help:
+            "Measure the Wematch room engine instead: one update for rooms of 20, 200 and 2 000 members; a kiosk frame on a 64x32 matrix and a 1280x720 screen; sample → frame shown."
+    )
     var rooms = false
 
-    @Flag(help: "Measure content sources instead: a calendar's values for a household's calendar and a large one, and reading each (run from the project folder).")
+    @Flag(
+        help:
+            "Measure content sources instead: a calendar's values for a household's calendar and a large one, and reading each (run from the project folder)."
+    )
     var sources = false
 
     @Option(help: "Messages for the POST → plan start measurement (with --service).")
@@ -72,7 +87,7 @@ struct Flapbench: AsyncParsableCommand {
         guard seconds > 0 else { throw InputError("--seconds must be more than 0") }
         let out = StandardStream.bufferedOutput()
         #if DEBUG
-        out.write("note: this is a debug build; build with `swift build -c release --static-swift-stdlib` for real figures\n")
+            out.write("note: this is a debug build; build with `swift build -c release --static-swift-stdlib` for real figures\n")
         #endif
         if hardware {
             return try await HardwareBench(seconds: seconds, output: out).run()
@@ -141,11 +156,15 @@ struct Flapbench: AsyncParsableCommand {
             out.flush()
             for workload in InstructionCounts.workloads {
                 let count = counts.perOperation(workload.name, times: workload.times)
-                out.write(workload.label.padding(toLength: 58, withPad: " ", startingAt: 0) + " " + (count.map { Self.grouped($0) + " instructions" } ?? "not counted") + "\n")
+                out.write(
+                    workload.label.padding(toLength: 58, withPad: " ", startingAt: 0) + " "
+                        + (count.map { Self.grouped($0) + " instructions" } ?? "not counted") + "\n")
                 out.flush()
             }
         } else {
-            out.write("instruction counts skipped: they need valgrind and the instruction-counts executable beside flapbench (swift build -c release --static-swift-stdlib --product instruction-counts)\n")
+            out.write(
+                "instruction counts skipped: they need valgrind and the instruction-counts executable beside flapbench (swift build -c release --static-swift-stdlib --product instruction-counts)\n"
+            )
         }
 
         if let python = vestaPython ?? defaultVestaPython() {
@@ -217,7 +236,9 @@ struct Flapbench: AsyncParsableCommand {
     }
 
     func report(_ out: StandardStream, _ name: String, _ t: Timing) {
-        out.write("\(name.padding(toLength: 58, withPad: " ", startingAt: 0)) \(Self.format(t.best)) (\(Self.format(t.median)))  \(String(format: "%.0f", 1 / t.best)) op/s\n")
+        out.write(
+            "\(name.padding(toLength: 58, withPad: " ", startingAt: 0)) \(Self.format(t.best)) (\(Self.format(t.median)))  \(String(format: "%.0f", 1 / t.best)) op/s\n"
+        )
         out.flush()
     }
 
@@ -270,7 +291,9 @@ struct Flapbench: AsyncParsableCommand {
         try? input.fileHandleForWriting.close()
         let data = output.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
-        let parts = String(decoding: data, as: UTF8.self).split(separator: " ").compactMap { Double($0.trimmingCharacters(in: .whitespacesAndNewlines)) }
+        let parts = String(decoding: data, as: UTF8.self).split(separator: " ").compactMap {
+            Double($0.trimmingCharacters(in: .whitespacesAndNewlines))
+        }
         guard process.terminationStatus == 0, parts.count == 2 else { return nil }
         return Timing(best: parts[0], median: parts[1])
     }

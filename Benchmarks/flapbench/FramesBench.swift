@@ -34,16 +34,20 @@ struct FramesBench {
         hub75Options.rows = 32
         hub75Options.columns = 64
         let workloads = [
-            Workload(name: "64×32 RGB (HUB75 canvas), 4×10 board", size: BoardSize(rows: 4, columns: 10), width: 64, height: 32,
-                     display: try HUB75Display(api: SimulatedRGBMatrix(), options: hub75Options)),
-            Workload(name: "32×8 MAX7219 (SPI bytes), 1×5 board", size: BoardSize(rows: 1, columns: 5), width: 32, height: 8,
-                     display: MAX7219Display(spi: DiscardingSPI(), cascade: try MAX7219Cascade(width: 32))),
-            Workload(name: "1280×720 screen (xrgb8888), 6×22 board", size: .flagship, width: 1280, height: 720,
-                     display: FramebufferDisplay(memory: SimulatedFramebuffer(format: try FramebufferFormat(width: 1280, height: 720, layout: .xrgb8888)))),
+            Workload(
+                name: "64×32 RGB (HUB75 canvas), 4×10 board", size: BoardSize(rows: 4, columns: 10), width: 64, height: 32,
+                display: try HUB75Display(api: SimulatedRGBMatrix(), options: hub75Options)),
+            Workload(
+                name: "32×8 MAX7219 (SPI bytes), 1×5 board", size: BoardSize(rows: 1, columns: 5), width: 32, height: 8,
+                display: MAX7219Display(spi: DiscardingSPI(), cascade: try MAX7219Cascade(width: 32))),
+            Workload(
+                name: "1280×720 screen (xrgb8888), 6×22 board", size: .flagship, width: 1280, height: 720,
+                display: FramebufferDisplay(memory: SimulatedFramebuffer(format: try FramebufferFormat(width: 1280, height: 720, layout: .xrgb8888))))
         ]
         for workload in workloads {
-            let renderer = try BoardRenderer(size: workload.size, width: workload.width, height: workload.height,
-                                             style: workload.width > 256 ? .screen : .led)
+            let renderer = try BoardRenderer(
+                size: workload.size, width: workload.width, height: workload.height,
+                style: workload.width > 256 ? .screen : .led)
             let planner = try FlipPlanner(motion: .shortestWay)
             var plans: [(FlipPlan, [Duration])] = []
             for seed in 1...8 as ClosedRange<UInt64> {
@@ -68,8 +72,9 @@ struct FramesBench {
             }
             rounds.sort()
             let best = rounds[0], median = rounds[1]
-            output.write("\(workload.name.padding(toLength: 44, withPad: " ", startingAt: 0)) "
-                + String(format: "%9.1f µs/frame (%.1f)   at 60 fps: %.2f %% of a core\n", best * 1e6, median * 1e6, best * 60 * 100))
+            output.write(
+                "\(workload.name.padding(toLength: 44, withPad: " ", startingAt: 0)) "
+                    + String(format: "%9.1f µs/frame (%.1f)   at 60 fps: %.2f %% of a core\n", best * 1e6, median * 1e6, best * 60 * 100))
             output.flush()
         }
     }

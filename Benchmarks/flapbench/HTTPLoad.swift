@@ -2,7 +2,7 @@ import FlapControl
 import Foundation
 import Synchronization
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// The load of `bench --service`: clients on keep-alive connections, each sending its next
@@ -85,7 +85,8 @@ final class KeepAliveConnection {
             if let end = pending.firstRange(of: separator) {
                 let head = String(decoding: pending[..<end.lowerBound], as: UTF8.self)
                 let status = Int(head.split(separator: " ").dropFirst().first ?? "") ?? 0
-                let length = head.split(separator: "\r\n").first { $0.lowercased().hasPrefix("content-length:") }
+                let length =
+                    head.split(separator: "\r\n").first { $0.lowercased().hasPrefix("content-length:") }
                     .flatMap { Int($0.split(separator: ":")[1].trimmingCharacters(in: .whitespaces)) } ?? 0
                 if pending.count >= end.upperBound + length {
                     pending.removeFirst(end.upperBound + length)

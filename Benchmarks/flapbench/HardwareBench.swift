@@ -31,8 +31,9 @@ struct HardwareBench {
         let link = ChainlinkLink(clock: clock) { try LinuxSerialPort(path: path, settings: .chainlink) }
         let found = try await ChainlinkPanel.discover(link: link, clock: clock, device: path)
         let size = BoardSize(rows: 2, columns: 6)
-        let panel = ChainlinkPanel(info: PanelInfo(id: "bench", size: size, drum: found.drum ?? .chainlink52, motion: .forwardOnly, driver: "chainlink"),
-                                   link: link, clock: clock, device: path, positions: found.positions)
+        let panel = ChainlinkPanel(
+            info: PanelInfo(id: "bench", size: size, drum: found.drum ?? .chainlink52, motion: .forwardOnly, driver: "chainlink"),
+            link: link, clock: clock, device: path, positions: found.positions)
         await panel.start()
         // Shut down and awaited on every way out, so the panel's tasks end before the next measure.
         do {
@@ -44,8 +45,10 @@ struct HardwareBench {
         await panel.shutDown()
     }
 
-    private func commandLatencies(panel: ChainlinkPanel<ContinuousClock>, controller: SimulatedChainlinkController<ContinuousClock>,
-                                  clock: ContinuousClock, size: BoardSize) async throws {
+    private func commandLatencies(
+        panel: ChainlinkPanel<ContinuousClock>, controller: SimulatedChainlinkController<ContinuousClock>,
+        clock: ContinuousClock, size: BoardSize
+    ) async throws {
         while !(await homed(controller, modules: 12)) { try await Task.sleep(for: .milliseconds(20)) }
         var planner = try FlipPlanner(drum: panel.info.drum)
         planner.stepper = panel.profile
@@ -67,8 +70,12 @@ struct HardwareBench {
         }
         latencies.sort()
         let frame = ChainlinkFrame.encode(ToSplitflap(nonce: 1, payload: .config(Array(repeating: .init(targetFlapIndex: 1), count: 12)))).count
-        output.write("Chainlink command → motor start (12 modules, \(frame)-byte frame, real pty, \(rounds) moves): p50 \(ms(latencies[latencies.count / 2])), p99 \(ms(latencies[latencies.count * 99 / 100])), max \(ms(latencies.last!))\n")
-        output.write("  (a 132-module frame: \(ms(ChainlinkPanel<ContinuousClock>.commandInterval(modules: 132))) between commands on the wire at 230400 baud)\n")
+        output.write(
+            "Chainlink command → motor start (12 modules, \(frame)-byte frame, real pty, \(rounds) moves): p50 \(ms(latencies[latencies.count / 2])), p99 \(ms(latencies[latencies.count * 99 / 100])), max \(ms(latencies.last!))\n"
+        )
+        output.write(
+            "  (a 132-module frame: \(ms(ChainlinkPanel<ContinuousClock>.commandInterval(modules: 132))) between commands on the wire at 230400 baud)\n"
+        )
     }
 
     /// A read waiting on a silent serial port: what the wait itself costs the process (it
@@ -84,7 +91,9 @@ struct HardwareBench {
         await port.close()
         await device.close()
         let perSecond = Double(after.wakeUps - before.wakeUps) / (Double(wait.components.seconds) + Double(wait.components.attoseconds) / 1e18)
-        output.write("an idle serial read waiting \(wait) (\(bytes.count) bytes came): \(ms(after.cpu - before.cpu)) of CPU, \(String(format: "%.1f", perSecond)) context switches a second in the whole process\n")
+        output.write(
+            "an idle serial read waiting \(wait) (\(bytes.count) bytes came): \(ms(after.cpu - before.cpu)) of CPU, \(String(format: "%.1f", perSecond)) context switches a second in the whole process\n"
+        )
     }
 
     /// The stepping thread moving 24 modules non-stop: how late each step came.
@@ -105,7 +114,9 @@ struct HardwareBench {
         }
         let stats = engine.lateness()
         thread.stop()
-        output.write("stepping thread, 24 modules turning for \(Int(seconds * 3)) s (\(refusal == nil ? "real-time priority" : "normal priority: real-time refused here")): \(stats.count) steps late by mean \(us(stats.mean)), p99 \(us(stats.percentile(0.99))), max \(us(stats.maximum))\n")
+        output.write(
+            "stepping thread, 24 modules turning for \(Int(seconds * 3)) s (\(refusal == nil ? "real-time priority" : "normal priority: real-time refused here")): \(stats.count) steps late by mean \(us(stats.mean)), p99 \(us(stats.percentile(0.99))), max \(us(stats.maximum))\n"
+        )
     }
 
     private func ms(_ d: Duration) -> String { String(format: "%.2f ms", Double(d / .microseconds(1)) / 1000) }

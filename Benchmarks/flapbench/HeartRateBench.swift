@@ -3,7 +3,7 @@ import Foundation
 import Synchronization
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// `flapbench --heart-rate`: a Bluetooth LE strap's notifications through a real
@@ -41,8 +41,10 @@ struct HeartRateBench {
             let received = flapd.arrivals.times
             let latencies = (1...paced).compactMap { number in received[number].map { $0 - sent[number - 1] } }.sorted()
             guard latencies.count == paced else { throw InputError("\(latencies.count) of \(paced) readings reached flapd") }
-            write("BLE notification → reading in flapd, \(paced) at 200/s",
-                  "p50 \(Self.ms(latencies[latencies.count / 2]))  p99 \(Self.ms(latencies[latencies.count * 99 / 100]))  max \(Self.ms(latencies.last!))")
+            write(
+                "BLE notification → reading in flapd, \(paced) at 200/s",
+                "p50 \(Self.ms(latencies[latencies.count / 2]))  p99 \(Self.ms(latencies[latencies.count * 99 / 100]))  max \(Self.ms(latencies.last!))"
+            )
         }
 
         // Throughput: back to back, flapd at its usual log level; its CPU per reading.
@@ -62,9 +64,11 @@ struct HeartRateBench {
             let cpu = flapd.cpuSeconds() - cpuBefore
             let wall = started.duration(to: .now)
             guard total - counted == flat else { throw InputError("\(total - counted) of \(flat) readings reached flapd") }
-            write("readings per CPU second of flapd (one core)",
-                  String(format: "%.0f  (%d back to back: %.0f/s wall clock, %.2f s CPU)", Double(flat) / cpu, flat,
-                         Double(flat) / (Double(wall.components.seconds) + Double(wall.components.attoseconds) / 1e18), cpu))
+            write(
+                "readings per CPU second of flapd (one core)",
+                String(
+                    format: "%.0f  (%d back to back: %.0f/s wall clock, %.2f s CPU)", Double(flat) / cpu, flat,
+                    Double(flat) / (Double(wall.components.seconds) + Double(wall.components.attoseconds) / 1e18), cpu))
         }
     }
 
@@ -89,14 +93,20 @@ struct HeartRateBench {
         let flapd = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath()
             .deletingLastPathComponent().appendingPathComponent("flapd").path
         guard FileManager.default.isExecutableFile(atPath: flapd) else { throw InputError("no flapd beside flapbench at \(flapd)") }
-        for (label, sensors) in [("flapd RSS, no heart-rate source", ""), ("flapd RSS, 20 simulated straps", "[[sensor]]\ndriver = \"simulated\"\npeople = 20\n")] {
+        for (label, sensors) in [
+            ("flapd RSS, no heart-rate source", ""), ("flapd RSS, 20 simulated straps", "[[sensor]]\ndriver = \"simulated\"\npeople = 20\n")
+        ] {
             let dir = FileManager.default.temporaryDirectory.appendingPathComponent("flapd-hr-bench-\(UUID().uuidString)").path
             try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
             defer { try? FileManager.default.removeItem(atPath: dir) }
-            try "[[panel]]\ndriver = \"simulated\"\nshow = \"none\"\n[sound]\nenabled = false\n\(sensors)".write(toFile: dir + "/flapd.toml", atomically: true, encoding: .utf8)
+            try "[[panel]]\ndriver = \"simulated\"\nshow = \"none\"\n[sound]\nenabled = false\n\(sensors)".write(
+                toFile: dir + "/flapd.toml", atomically: true, encoding: .utf8)
             let process = Process()
             process.executableURL = URL(fileURLWithPath: flapd)
-            process.arguments = ["--config", dir + "/flapd.toml", "--state-dir", dir + "/state", "--api-port", "0", "--https-port", "0", "--local-api-port", "0", "--api-key", "bench"]
+            process.arguments = [
+                "--config", dir + "/flapd.toml", "--state-dir", dir + "/state", "--api-port", "0", "--https-port", "0", "--local-api-port", "0",
+                "--api-key", "bench"
+            ]
             process.standardOutput = FileHandle.nullDevice
             process.standardError = FileHandle.nullDevice
             try process.run()
@@ -163,8 +173,10 @@ final class RunningFlapd: @unchecked Sendable {
         guard FileManager.default.isExecutableFile(atPath: flapd) else { throw InputError("no flapd beside flapbench at \(flapd)") }
         directory = FileManager.default.temporaryDirectory.appendingPathComponent("flapd-hr-\(UUID().uuidString)").path
         process.executableURL = URL(fileURLWithPath: flapd)
-        process.arguments = ["--simulate", "--sensor", "ble=hci0", "--state-dir", directory, "--api-port", "0", "--https-port", "0", "--local-api-port", "0",
-                             "--api-key", "bench", "--no-sound", "--log-level", logLevel]
+        process.arguments = [
+            "--simulate", "--sensor", "ble=hci0", "--state-dir", directory, "--api-port", "0", "--https-port", "0", "--local-api-port", "0",
+            "--api-key", "bench", "--no-sound", "--log-level", logLevel
+        ]
         var environment = ProcessInfo.processInfo.environment
         environment["DBUS_SYSTEM_BUS_ADDRESS"] = bus
         environment["JOURNAL_STREAM"] = nil
@@ -184,7 +196,9 @@ final class RunningFlapd: @unchecked Sendable {
                 pending += String(decoding: chunk, as: UTF8.self)
                 while let end = pending.firstIndex(of: "\n") {
                     let line = pending[..<end]
-                    if line.contains("heart rate"), let range = line.range(of: "rr=["), let number = Int(line[range.upperBound...].prefix { $0.isNumber }) {
+                    if line.contains("heart rate"), let range = line.range(of: "rr=["),
+                        let number = Int(line[range.upperBound...].prefix { $0.isNumber })
+                    {
                         arrivals.record(number)
                     } else if let range = line.range(of: "api=http://127.0.0.1:"), let port = Int(line[range.upperBound...].prefix { $0.isNumber }) {
                         found.withLock { $0 = port }
@@ -208,7 +222,8 @@ final class RunningFlapd: @unchecked Sendable {
     /// flapd's CPU time so far (user + system, from /proc).
     func cpuSeconds() -> Double {
         guard let stat = try? String(contentsOfFile: "/proc/\(process.processIdentifier)/stat", encoding: .utf8),
-              let close = stat.lastIndex(of: ")") else { return 0 }
+            let close = stat.lastIndex(of: ")")
+        else { return 0 }
         let fields = stat[stat.index(after: close)...].split(separator: " ")
         guard fields.count > 13, let user = Double(fields[11]), let system = Double(fields[12]) else { return 0 }
         return (user + system) / Double(sysconf(Int32(_SC_CLK_TCK)))

@@ -13,7 +13,7 @@ struct InstructionCounts {
         ("layout", "layout, typical texts (encodeText), per text", 200),
         ("plan-6x22", "plan, 6×22 board, worst case", 10),
         ("plan-24x88", "plan, 24×88 wall of 16 boards, worst case", 2),
-        ("frame", "frame, 1280×720 screen, 6×22 cascade (drawing)", 60),
+        ("frame", "frame, 1280×720 screen, 6×22 cascade (drawing)", 60)
     ]
 
     /// The executable beside this flapbench, when valgrind is installed too.
@@ -21,7 +21,8 @@ struct InstructionCounts {
         let directory = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath().deletingLastPathComponent()
         let executable = directory.appendingPathComponent("instruction-counts").path
         guard FileManager.default.isExecutableFile(atPath: executable),
-              FileManager.default.isExecutableFile(atPath: "/usr/bin/valgrind") else { return nil }
+            FileManager.default.isExecutableFile(atPath: "/usr/bin/valgrind")
+        else { return nil }
         return InstructionCounts(executable: executable)
     }
 

@@ -33,8 +33,11 @@ struct KioskBench {
     static func room(at start: ContinuousClock.Instant) -> Room<ContinuousClock.Instant> {
         var room = Room<ContinuousClock.Instant>(name: "bench")
         for i in 0..<20 {
-            room.join("m\(i)", MemberRecord(name: MemberNames.name(for: "m\(i)", avoiding: []), colour: Palette.colours[i],
-                                            joinedAt: Date(timeIntervalSince1970: Double(i))), now: start)
+            room.join(
+                "m\(i)",
+                MemberRecord(
+                    name: MemberNames.name(for: "m\(i)", avoiding: []), colour: Palette.colours[i],
+                    joinedAt: Date(timeIntervalSince1970: Double(i))), now: start)
             let bpm = 55 + Double(i / 4) * 25 + Double(i % 4) * 2
             room.receive(HeartSample(previous: bpm, current: bpm + 1, seq: 1), from: "m\(i)", now: start)
         }
@@ -68,8 +71,10 @@ struct KioskBench {
         }
         times.sort()
         let median = times[times.count / 2]
-        write("kiosk frame, \(name) (room of 20, 5 clusters)",
-              "median \(WematchBench.microseconds(median))  p99 \(WematchBench.microseconds(times[times.count * 99 / 100]))  (\(String(format: "%.0f", 1 / (median / .seconds(1)))) frames/s on one core)")
+        write(
+            "kiosk frame, \(name) (room of 20, 5 clusters)",
+            "median \(WematchBench.microseconds(median))  p99 \(WematchBench.microseconds(times[times.count * 99 / 100]))  (\(String(format: "%.0f", 1 / (median / .seconds(1)))) frames/s on one core)"
+        )
     }
 
     private func latency() async throws {
@@ -78,19 +83,22 @@ struct KioskBench {
         let screen = FramebufferDisplay(memory: SimulatedFramebuffer(format: try FramebufferFormat(width: 1280, height: 720, layout: .xrgb8888)))
         // When the sample under test went in, and the seq of the plot drawn last.
         let probe = Mutex<(sent: ContinuousClock.Instant?, seq: Int, drawnSeq: Int, latencies: [Duration])>((nil, 1, 0, []))
-        let player = KioskPlayer(width: 1280, height: 720, framesPerSecond: 60, clock: clock, plot: {
-            let plot = room.withLock { $0.plot(now: clock.now) }
-            probe.withLock { $0.drawnSeq = plot.hearts.first { $0.id == "m0" }?.seq ?? 0 }
-            return plot
-        }, show: { frame in
-            try await screen.show(frame, brightness: 1)
-            probe.withLock { p in
-                if let sent = p.sent, p.drawnSeq == p.seq {
-                    p.latencies.append(sent.duration(to: clock.now))
-                    p.sent = nil
+        let player = KioskPlayer(
+            width: 1280, height: 720, framesPerSecond: 60, clock: clock,
+            plot: {
+                let plot = room.withLock { $0.plot(now: clock.now) }
+                probe.withLock { $0.drawnSeq = plot.hearts.first { $0.id == "m0" }?.seq ?? 0 }
+                return plot
+            },
+            show: { frame in
+                try await screen.show(frame, brightness: 1)
+                probe.withLock { p in
+                    if let sent = p.sent, p.drawnSeq == p.seq {
+                        p.latencies.append(sent.duration(to: clock.now))
+                        p.sent = nil
+                    }
                 }
-            }
-        })
+            })
         let playing = Task { await player.run() }
         let end = clock.now + .milliseconds(Int(seconds * 1000))
         var seq = 1
@@ -102,13 +110,17 @@ struct KioskBench {
             let bpm = 60 + Double(seq % 20)
             let sent = clock.now
             room.withLock { $0.receive(HeartSample(previous: bpm, current: bpm + 1, seq: seq), from: "m0", now: sent) }
-            probe.withLock { $0.sent = sent; $0.seq = seq }
+            probe.withLock {
+                $0.sent = sent; $0.seq = seq
+            }
         }
         playing.cancel()
         var latencies = probe.withLock { $0.latencies }
         latencies.sort()
-        write("sample → kiosk frame shown, 1280×720 at 60 frames/s",
-              "median \(WematchBench.microseconds(latencies[latencies.count / 2]))  p99 \(WematchBench.microseconds(latencies[latencies.count * 99 / 100]))  (\(latencies.count) samples)")
+        write(
+            "sample → kiosk frame shown, 1280×720 at 60 frames/s",
+            "median \(WematchBench.microseconds(latencies[latencies.count / 2]))  p99 \(WematchBench.microseconds(latencies[latencies.count * 99 / 100]))  (\(latencies.count) samples)"
+        )
     }
 
     private func write(_ name: String, _ value: String) {

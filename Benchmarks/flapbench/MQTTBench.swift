@@ -26,14 +26,16 @@ struct MQTTBench {
         for i in 0..<messages {
             let id = "mqtt-bench-\(i)"
             sent[id] = Date().timeIntervalSince1970
-            try publisher.publish("vestawidget/bench/message", Array(#"{"id": "\#(id)", "sender": {"id": "b\#(i % 5)"}, "text": "m \#(i)"}"#.utf8), qos: 1)
+            try publisher.publish(
+                "vestawidget/bench/message", Array(#"{"id": "\#(id)", "sender": {"id": "b\#(i % 5)"}, "text": "m \#(i)"}"#.utf8), qos: 1)
             try await Task.sleep(for: .milliseconds(10))  // one at a time: each plan belongs to one message
         }
         try await Task.sleep(for: .milliseconds(500))
         var latencies: [Double] = []
         for line in try String(contentsOfFile: log, encoding: .utf8).split(separator: "\n") where line.contains("plan started") {
             guard let at = ServiceBench.field("at", in: line).flatMap(Double.init), let id = ServiceBench.field("message", in: line),
-                  let start = sent[id] else { continue }
+                let start = sent[id]
+            else { continue }
             latencies.append(at - start)
         }
         latencies.sort()
@@ -77,11 +79,14 @@ struct MQTTBench {
         let delaysAfter = try await acknowledgementDelays()
         let burstDelays = delaysAfter.map { bound, count in (bound, count - (delaysBefore.first { $0.0 == bound }?.1 ?? 0)) }
         if let total = burstDelays.last?.1, total > 0, let p99 = burstDelays.first(where: { Double($0.1) >= 0.99 * Double(total) }),
-           let p50 = burstDelays.first(where: { Double($0.1) >= 0.5 * Double(total) }) {
+            let p50 = burstDelays.first(where: { Double($0.1) >= 0.5 * Double(total) })
+        {
             func bound(_ b: Double) -> String { b.isInfinite ? "over 1 s" : "≤ " + ServiceBench.ms(b) }
             write("arrival → PUBACK in flapd (after commit), burst", "p50 \(bound(p50.0)), p99 \(bound(p99.0)) (\(total) messages)")
         }
-        output.write("reproduce: mosquitto -p 1883 & swift build -c release --static-swift-stdlib && .build/release/flapbench --service --mqtt mqtt://127.0.0.1:1883\n")
+        output.write(
+            "reproduce: mosquitto -p 1883 & swift build -c release --static-swift-stdlib && .build/release/flapbench --service --mqtt mqtt://127.0.0.1:1883\n"
+        )
         output.flush()
     }
 
@@ -89,7 +94,8 @@ struct MQTTBench {
     private func acknowledgementDelays() async throws -> [(Double, Int)] {
         try await text(api + "/metrics").split(separator: "\n").compactMap { line in
             guard line.hasPrefix("flapd_mqtt_ack_delay_seconds_bucket"), let le = line.range(of: "le=\""),
-                  let count = Int(line.split(separator: " ").last ?? "") else { return nil }
+                let count = Int(line.split(separator: " ").last ?? "")
+            else { return nil }
             let bound = line[le.upperBound...].prefix { $0 != "\"" }
             return (bound == "+Inf" ? .infinity : Double(bound) ?? .infinity, count)
         }.sorted { $0.0 < $1.0 }

@@ -1,7 +1,7 @@
 import FlapControl
 import Foundation
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// `flapbench --service`: starts the flapd beside this flapbench on free ports and measures
@@ -26,8 +26,11 @@ struct ServiceBench {
 
         let process = Process()
         process.executableURL = URL(fileURLWithPath: flapd)
-        process.arguments = ["--simulate", "--state-dir", dir + "/state", "--api-port", "0", "--https-port", "0", "--local-api-port", "0",
-                             "--api-key", "bench", "--rate-limit", "0", "--log-level", "debug", "--no-sound"]
+        process.arguments =
+            [
+                "--simulate", "--state-dir", dir + "/state", "--api-port", "0", "--https-port", "0", "--local-api-port", "0",
+                "--api-key", "bench", "--rate-limit", "0", "--log-level", "debug", "--no-sound"
+            ]
             + (mqtt.map { ["--mqtt", $0, "--device-id", "bench"] } ?? [])
         var environment = ProcessInfo.processInfo.environment
         environment["NOTIFY_SOCKET"] = notify.path
@@ -42,7 +45,8 @@ struct ServiceBench {
         let ready = spawned.duration(to: .now)
         let text = try String(contentsOfFile: log, encoding: .utf8)
         guard let portRange = text.range(of: "api=http://127.0.0.1:"),
-              let port = Int(text[portRange.upperBound...].prefix { $0.isNumber }) else { throw InputError("flapd did not say its port") }
+            let port = Int(text[portRange.upperBound...].prefix { $0.isNumber })
+        else { throw InputError("flapd did not say its port") }
         let base = "http://127.0.0.1:\(port)"
         write("exec → READY (sd_notify), first start", "\(Self.ms(ready))")
         try await Task.sleep(for: .milliseconds(500))
@@ -53,20 +57,24 @@ struct ServiceBench {
         for i in 0..<messages {
             let id = "bench-\(i)"
             sent[id] = Date().timeIntervalSince1970
-            let reply = try await Self.request(base, "POST", "/v1/messages", body: #"{"id": "\#(id)", "sender": {"id": "bench\#(i % 5)"}, "text": "message \#(i)"}"#)
+            let reply = try await Self.request(
+                base, "POST", "/v1/messages", body: #"{"id": "\#(id)", "sender": {"id": "bench\#(i % 5)"}, "text": "message \#(i)"}"#)
             guard reply == 202 else { throw InputError("flapd answered \(reply) to message \(i)") }
         }
         try await Task.sleep(for: .milliseconds(300))
         var latencies: [Double] = []
         for line in try String(contentsOfFile: log, encoding: .utf8).split(separator: "\n") where line.contains("plan started") {
-            guard let at = Self.field("at", in: line).flatMap(Double.init), let id = Self.field("message", in: line), let start = sent[id] else { continue }
+            guard let at = Self.field("at", in: line).flatMap(Double.init), let id = Self.field("message", in: line), let start = sent[id] else {
+                continue
+            }
             latencies.append(at - start)
         }
         latencies.sort()
         guard !latencies.isEmpty else { throw InputError("no plan starts in flapd's log") }
         func percentile(_ p: Double) -> Double { latencies[min(latencies.count - 1, Int(Double(latencies.count) * p))] }
-        write("POST /v1/messages → plan start, \(latencies.count) messages",
-              "p50 \(Self.ms(percentile(0.5))), p99 \(Self.ms(percentile(0.99))), max \(Self.ms(latencies.last!))")
+        write(
+            "POST /v1/messages → plan start, \(latencies.count) messages",
+            "p50 \(Self.ms(percentile(0.5))), p99 \(Self.ms(percentile(0.99))), max \(Self.ms(latencies.last!))")
 
         // Restarts, as after a power cut (a state directory of their own, made by the first): one
         // start is too noisy to tell, so the median of five.
@@ -132,7 +140,8 @@ struct ServiceBench {
     /// VmRSS in KiB.
     static func rss(_ pid: Int32) -> Int {
         guard let status = try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8),
-              let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmRSS:") }) else { return 0 }
+            let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmRSS:") })
+        else { return 0 }
         return Int(line.split(separator: " ").dropFirst().first ?? "0") ?? 0
     }
 

@@ -20,7 +20,9 @@ struct SourcesBench {
             var calendar = try Calendar(bytes: bytes)
             let read = time { calendar = try! Calendar(bytes: bytes) }
             write("\(name): read \(bytes.count / 1024) KB", read)
-            let values = time { _ = SourceValues.values(of: definition, content: SourceContent(calendar), fresh: true, updated: now, now: now, zone: zone) }
+            let values = time {
+                _ = SourceValues.values(of: definition, content: SourceContent(calendar), fresh: true, updated: now, now: now, zone: zone)
+            }
             write("\(name): values at an instant", values)
         }
     }
@@ -50,11 +52,13 @@ struct SourcesBench {
     static let large: String = {
         var ics = "BEGIN:VCALENDAR\n"
         for i in 0..<300 {
-            ics += "BEGIN:VEVENT\nUID:r\(i)\nSUMMARY:Weekly \(i)\nDTSTART;TZID=Europe/Berlin:2012\(String(format: "%02d", i % 12 + 1))10T0\(i % 10)0000\n"
+            ics +=
+                "BEGIN:VEVENT\nUID:r\(i)\nSUMMARY:Weekly \(i)\nDTSTART;TZID=Europe/Berlin:2012\(String(format: "%02d", i % 12 + 1))10T0\(i % 10)0000\n"
                 + "DURATION:PT1H\nRRULE:FREQ=WEEKLY;BYDAY=MO,WE\nEND:VEVENT\n"
         }
         for i in 0..<2000 {
-            ics += "BEGIN:VEVENT\nUID:s\(i)\nSUMMARY:Single \(i)\nDTSTART:2025\(String(format: "%02d", i % 12 + 1))\(String(format: "%02d", i % 28 + 1))T100000Z\n"
+            ics +=
+                "BEGIN:VEVENT\nUID:s\(i)\nSUMMARY:Single \(i)\nDTSTART:2025\(String(format: "%02d", i % 12 + 1))\(String(format: "%02d", i % 28 + 1))T100000Z\n"
                 + "DURATION:PT1H\nEND:VEVENT\n"
         }
         return ics + "END:VCALENDAR\n"

@@ -14,7 +14,9 @@ struct WematchBench {
             let start = ContinuousClock.now
             var rates = (0..<count).map { 40 + Double(($0 * 7919) % 160) }
             for i in 0..<count {
-                room.join("m\(i)", MemberRecord(name: "m\(i)", colour: Palette.colours[i % 20], joinedAt: Date(timeIntervalSince1970: Double(i))), now: start)
+                room.join(
+                    "m\(i)", MemberRecord(name: "m\(i)", colour: Palette.colours[i % 20], joinedAt: Date(timeIntervalSince1970: Double(i))),
+                    now: start)
             }
             var times: [Duration] = []
             var seq = 0
@@ -36,8 +38,10 @@ struct WematchBench {
                 pairs = state.synced.count
             }
             times.sort()
-            write("update, \(count) members (\(pairs) synced pairs, \(clusters) clusters, chain \(chain))",
-                  "median \(Self.microseconds(times[times.count / 2]))  p99 \(Self.microseconds(times[min(times.count - 1, times.count * 99 / 100)]))  (\(times.count) updates)")
+            write(
+                "update, \(count) members (\(pairs) synced pairs, \(clusters) clusters, chain \(chain))",
+                "median \(Self.microseconds(times[times.count / 2]))  p99 \(Self.microseconds(times[min(times.count - 1, times.count * 99 / 100)]))  (\(times.count) updates)"
+            )
         }
     }
 

@@ -6,8 +6,13 @@ public struct Flapctl: AsyncParsableCommand {
     public static let configuration = CommandConfiguration(
         commandName: "flapctl",
         abstract: "Lay out, plan and preview boards, and talk to a running flapd.",
-        subcommands: [LayoutCommand.self, PlanCommand.self, PreviewCommand.self, SendCommand.self, ScheduledCommand.self, ScheduleCommand.self, BoardCommand.self,
-                      StatusCommand.self, SlotsCommand.self, ReceiptsCommand.self, HeartRateCommand.self, RoomCommand.self, QueueCommand.self, TemplateCommand.self, ForgetCommand.self, CalibrateCommand.self, RenderCommand.self, MCPCommand.self, PairCommand.self, InviteCommand.self, VBMLCommand.self, SourcesCommand.self])
+        subcommands: [
+            LayoutCommand.self, PlanCommand.self, PreviewCommand.self, SendCommand.self, ScheduledCommand.self, ScheduleCommand.self,
+            BoardCommand.self,
+            StatusCommand.self, SlotsCommand.self, ReceiptsCommand.self, HeartRateCommand.self, RoomCommand.self, QueueCommand.self,
+            TemplateCommand.self, ForgetCommand.self, CalibrateCommand.self, RenderCommand.self, MCPCommand.self, PairCommand.self,
+            InviteCommand.self, VBMLCommand.self, SourcesCommand.self
+        ])
 
     public init() {}
 

@@ -43,7 +43,9 @@ public struct AvahiAnnouncement: Service {
         let group: String
         do {
             group = try await announce(on: bus, http: http, https: https)
-        } catch let error as DBusError where error.name == "org.freedesktop.DBus.Error.ServiceUnknown" || error.name == "org.freedesktop.DBus.Error.NameHasNoOwner" {
+        } catch let error as DBusError
+            where error.name == "org.freedesktop.DBus.Error.ServiceUnknown" || error.name == "org.freedesktop.DBus.Error.NameHasNoOwner"
+        {
             logger.info("avahi-daemon is not running: flapd is not announced on the network (phones reach it by its address)")
             try? await gracefulShutdown()
             return
@@ -65,10 +67,12 @@ public struct AvahiAnnouncement: Service {
             do {
                 for (type, port) in [("_https._tcp", https), ("_http._tcp", http)] {
                     // interface and protocol -1 (all), flags 0, domain and host "" (avahi's own).
-                    try await bus.call(Self.avahi, group, Self.groupInterface, "AddService", [
-                        .int32(-1), .int32(-1), .uint32(0), .string(instance), .string(type), .string(""), .string(""),
-                        .uint16(UInt16(port)), .array(element: "ay", [.bytes(Array("path=/".utf8))]),
-                    ])
+                    try await bus.call(
+                        Self.avahi, group, Self.groupInterface, "AddService",
+                        [
+                            .int32(-1), .int32(-1), .uint32(0), .string(instance), .string(type), .string(""), .string(""),
+                            .uint16(UInt16(port)), .array(element: "ay", [.bytes(Array("path=/".utf8))])
+                        ])
                 }
                 try await bus.call(Self.avahi, group, Self.groupInterface, "Commit")
                 logger.notice("announced on the network", metadata: ["name": "\(instance)", "services": "_https._tcp \(https), _http._tcp \(http)"])

@@ -24,7 +24,7 @@ public enum FuzzTargets {
     public static let all: [String: @Sendable ([UInt8]) -> Void] = [
         "calendar": calendar, "feed": feed, "json-pointer": jsonPointer, "vbml": vbml, "mustache": mustache,
         "toml": toml, "mqtt": mqtt, "message": message, "local-api": localAPI, "chainlink": chainlink,
-        "ant": ant, "heart-rate": heartRate, "heart-rate-trace": trace,
+        "ant": ant, "heart-rate": heartRate, "heart-rate-trace": trace
     ]
 
     /// An instant in the window each reader is asked about (2026-11-26 06:00 UTC).

@@ -44,8 +44,10 @@ public struct NativeAPI: Sendable {
         // The MCP server's tools go through the API's own routes (a router of their own, without /mcp).
         let api = Router(context: APIRequestContext.self)
         addRoutes(to: api, declaring: DeclaredRoutes())
-        MCPEndpoint(server: MCPServer(version: parts.version, subscriptions: parts.live != nil), key: apiKey, hosts: mcpHosts, sessions: mcpSessions,
-                    api: api.buildResponder(), live: parts.live).add(to: router)
+        MCPEndpoint(
+            server: MCPServer(version: parts.version, subscriptions: parts.live != nil), key: apiKey, hosts: mcpHosts, sessions: mcpSessions,
+            api: api.buildResponder(), live: parts.live
+        ).add(to: router)
         router.add(middleware: MethodNotAllowed(routes: router.routes))
         return router
     }
@@ -57,15 +59,19 @@ public struct NativeAPI: Sendable {
         // The description of this API (OpenAPI 3.1), kept in Sources/FlapHTTP/OpenAPI and held
         // against this router by a test; public, as tools read it before they have a key.
         router.get("v1/openapi.json") { _, _ in
-            Response(status: .ok, headers: [.contentType: "application/json"], body: .init(byteBuffer: ByteBuffer(bytes: PackageResources.openapi_json)))
+            Response(
+                status: .ok, headers: [.contentType: "application/json"], body: .init(byteBuffer: ByteBuffer(bytes: PackageResources.openapi_json)))
         }
         router.get("metrics") { _, _ in
-            Response(status: .ok, headers: [.contentType: "text/plain; version=0.0.4; charset=utf-8"],
-                     body: .init(byteBuffer: ByteBuffer(string: metrics.exposition())))
+            Response(
+                status: .ok, headers: [.contentType: "text/plain; version=0.0.4; charset=utf-8"],
+                body: .init(byteBuffer: ByteBuffer(string: metrics.exposition())))
         }
-        let v1 = router.group("v1").add(middleware: Authentication(key: apiKey, viewerKey: parts.viewerKey, access: access,
-                                                                          webhookKey: { key, name in sources?.isKey(key, of: name) ?? false },
-                                                                          shares: connections))
+        let v1 = router.group("v1").add(
+            middleware: Authentication(
+                key: apiKey, viewerKey: parts.viewerKey, access: access,
+                webhookKey: { key, name in sources?.isKey(key, of: name) ?? false },
+                shares: connections))
         for group in groups { group.add(to: AccessRoutes(v1: v1, declared: declared)) }
     }
 }

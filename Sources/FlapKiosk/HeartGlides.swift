@@ -25,7 +25,9 @@ public struct HeartGlides<Instant: InstantProtocol>: Sendable where Instant.Dura
         var kept: [MemberID: Glide] = [:]
         for heart in hearts {
             if let glide = glides[heart.id] {
-                kept[heart.id] = glide.seq == heart.seq && glide.to == heart.point ? glide
+                kept[heart.id] =
+                    glide.seq == heart.seq && glide.to == heart.point
+                    ? glide
                     : Glide(from: position(glide, at: now), to: heart.point, start: now, seq: heart.seq)
             } else {
                 // A heart appears where it is; it has nowhere to come from.
@@ -47,7 +49,8 @@ public struct HeartGlides<Instant: InstantProtocol>: Sendable where Instant.Dura
 
     private func position(_ glide: Glide, at now: Instant) -> HeartPoint {
         let share = ease.progress(at: glide.start.duration(to: now) / duration)
-        return HeartPoint(previous: glide.from.previous + (glide.to.previous - glide.from.previous) * share,
-                          current: glide.from.current + (glide.to.current - glide.from.current) * share)
+        return HeartPoint(
+            previous: glide.from.previous + (glide.to.previous - glide.from.previous) * share,
+            current: glide.from.current + (glide.to.current - glide.from.current) * share)
     }
 }

@@ -25,12 +25,14 @@ public struct KioskPicture: Sendable {
     public func draw(_ plot: RoomPlot, positions: [MemberID: HeartPoint]) -> PixelFrame {
         var painter = PixelPainter(width: geometry.width, height: geometry.height)
         axes(&painter)
-        let places = Dictionary(uniqueKeysWithValues: plot.hearts.map { heart in
-            (heart.id, geometry.pixel(positions[heart.id] ?? heart.point))
-        })
+        let places = Dictionary(
+            uniqueKeysWithValues: plot.hearts.map { heart in
+                (heart.id, geometry.pixel(positions[heart.id] ?? heart.point))
+            })
         for star in plot.stars {
             let (x, y) = geometry.pixel(star.position)
-            painter.sparkle(x, y, size: max(1, geometry.heartRadius * 2 / 3), thickness: max(1, geometry.heartRadius / 6), Self.starColour, alpha: star.opacity)
+            painter.sparkle(
+                x, y, size: max(1, geometry.heartRadius * 2 / 3), thickness: max(1, geometry.heartRadius / 6), Self.starColour, alpha: star.opacity)
         }
         for cluster in plot.state.clusters { ring(cluster, places: places, &painter) }
         for heart in plot.hearts {
@@ -49,7 +51,9 @@ public struct KioskPicture: Sendable {
         let stroke = geometry.stroke
         painter.line(from: geometry.pixel(HeartPoint(previous: 40, current: 40)), to: (origin.x, end.y), Self.axisColour, thickness: stroke)
         painter.line(from: origin, to: (end.x, origin.y), Self.axisColour, thickness: stroke)
-        painter.line(from: origin, to: end, Self.diagonalColour, thickness: stroke, dash: geometry.side >= 120 ? (Double(4 * stroke), Double(4 * stroke)) : nil)
+        painter.line(
+            from: origin, to: end, Self.diagonalColour, thickness: stroke, dash: geometry.side >= 120 ? (Double(4 * stroke), Double(4 * stroke)) : nil
+        )
         // Ticks every 20 BPM; labels at 40, 120 and 200 where the display is large enough.
         let tick = max(1, geometry.heartRadius / 2)
         for bpm in stride(from: 60.0, through: 200, by: 20) {
@@ -62,10 +66,13 @@ public struct KioskPicture: Sendable {
         for bpm in [40.0, 120, 200] {
             let label = "\(Int(bpm))"
             let x = geometry.pixel(HeartPoint(previous: bpm, current: 40)).x, y = geometry.pixel(HeartPoint(previous: 40, current: bpm)).y
-            painter.text(label, x: Int(x) - PixelPainter.textWidth(label, scale: scale) / 2, y: Int(origin.y) + tick + 2 * scale, scale: scale, Self.axisColour)
+            painter.text(
+                label, x: Int(x) - PixelPainter.textWidth(label, scale: scale) / 2, y: Int(origin.y) + tick + 2 * scale, scale: scale, Self.axisColour
+            )
             if bpm > 40 {
-                painter.text(label, x: max(0, Int(origin.x) - tick - scale - PixelPainter.textWidth(label, scale: scale)), y: Int(y) - 7 * scale / 2,
-                             scale: scale, Self.axisColour)
+                painter.text(
+                    label, x: max(0, Int(origin.x) - tick - scale - PixelPainter.textWidth(label, scale: scale)), y: Int(y) - 7 * scale / 2,
+                    scale: scale, Self.axisColour)
             }
         }
     }
@@ -74,10 +81,11 @@ public struct KioskPicture: Sendable {
         let points = cluster.members.compactMap { places[$0] }
         guard !points.isEmpty else { return }
         let centre = (x: points.map(\.x).reduce(0, +) / Double(points.count), y: points.map(\.y).reduce(0, +) / Double(points.count))
-        let reach = points.map { (point: (x: Double, y: Double)) -> Double in
-            let dx = point.x - centre.x, dy = point.y - centre.y
-            return (dx * dx + dy * dy).squareRoot()
-        }.max() ?? 0
+        let reach =
+            points.map { (point: (x: Double, y: Double)) -> Double in
+                let dx = point.x - centre.x, dy = point.y - centre.y
+                return (dx * dx + dy * dy).squareRoot()
+            }.max() ?? 0
         let radius = reach + Double(geometry.heartRadius) + Double(max(2, geometry.heartRadius / 2))
         let stroke = geometry.stroke
         let dash = cluster.kind == "hard" ? nil : (on: Double(max(2, 3 * stroke)), off: Double(max(2, 3 * stroke)))
@@ -115,7 +123,8 @@ public struct KioskPicture: Sendable {
             guard y + 7 * scale <= geometry.height else { break }
             let colour = Palette.rgb(member.colour).map { RGB($0.0, $0.1, $0.2) } ?? .white
             painter.rectangle(x: left, y: y, width: 5 * scale, height: 7 * scale, member.stale ? colour.scaled(by: 0.3) : colour)
-            painter.text(String(member.name.prefix(max(0, letters - 2))), x: left + 8 * scale, y: y, scale: scale, member.stale ? Self.axisColour : .white)
+            painter.text(
+                String(member.name.prefix(max(0, letters - 2))), x: left + 8 * scale, y: y, scale: scale, member.stale ? Self.axisColour : .white)
             y += line
         }
     }

@@ -16,8 +16,10 @@ public actor KioskPlayer<C: Clock<Duration>> where C: Sendable {
 
     /// Plays on a display of `width` × `height` pixels at `framesPerSecond`; `plot` gives the
     /// room (nil: not yet known, nothing drawn) and `show` puts a frame on the display.
-    public init(width: Int, height: Int, monochrome: Bool = false, framesPerSecond: Int, clock: C,
-                plot: @escaping @Sendable () async -> RoomPlot?, show: @escaping @Sendable (PixelFrame) async throws -> Void) {
+    public init(
+        width: Int, height: Int, monochrome: Bool = false, framesPerSecond: Int, clock: C,
+        plot: @escaping @Sendable () async -> RoomPlot?, show: @escaping @Sendable (PixelFrame) async throws -> Void
+    ) {
         picture = KioskPicture(width: width, height: height, monochrome: monochrome)
         self.clock = clock
         interval = .seconds(1) / max(1, min(60, framesPerSecond))

@@ -29,7 +29,8 @@ public enum KioskSummary {
         // Each line on its own row; a line too long for the board is shortened, never wrapped into the next.
         let fitted = lines.map { fit($0, columns: size.columns) }
         guard let laid = try? TextLayout.encodeText(fitted.joined(separator: "\n"), options: options),
-              let board = laid.board else { return Board(size: size) }
+            let board = laid.board
+        else { return Board(size: size) }
         return board
     }
 

@@ -22,8 +22,10 @@ struct PixelPainter {
     }
 
     /// A straight line `thickness` pixels wide; `dash` (on, off) in pixels leaves gaps.
-    mutating func line(from a: (x: Double, y: Double), to b: (x: Double, y: Double), _ colour: RGB, thickness: Int = 1,
-                       dash: (on: Double, off: Double)? = nil, alpha: Double = 1) {
+    mutating func line(
+        from a: (x: Double, y: Double), to b: (x: Double, y: Double), _ colour: RGB, thickness: Int = 1,
+        dash: (on: Double, off: Double)? = nil, alpha: Double = 1
+    ) {
         let length = max(abs(b.x - a.x), abs(b.y - a.y))
         let steps = max(1, Int(length.rounded(.up)))
         for step in 0...steps {
@@ -34,8 +36,10 @@ struct PixelPainter {
     }
 
     /// A circle's outline; dashed rings leave gaps of `dash.off` pixels after every `dash.on`.
-    mutating func ring(centre: (x: Double, y: Double), radius: Double, _ colour: RGB, thickness: Int = 1,
-                       dash: (on: Double, off: Double)? = nil) {
+    mutating func ring(
+        centre: (x: Double, y: Double), radius: Double, _ colour: RGB, thickness: Int = 1,
+        dash: (on: Double, off: Double)? = nil
+    ) {
         let circumference = 2 * Double.pi * radius
         let steps = max(8, Int((circumference * 2).rounded(.up)))
         var drawn = Set<Int>()

@@ -3,8 +3,10 @@ import FlapJSON
 extension FlapdAPI {
     /// A request whose answer becomes the tool's: a refusal (4xx, 5xx) as an error result with the
     /// API's own words, anything else as its JSON with `summary`'s line before it.
-    func call(_ method: String, _ path: String, body: JSONValue? = nil, headers: [(String, String)] = [],
-              summary: (JSONValue?) -> String? = { _ in nil }) async throws -> ToolResult {
+    func call(
+        _ method: String, _ path: String, body: JSONValue? = nil, headers: [(String, String)] = [],
+        summary: (JSONValue?) -> String? = { _ in nil }
+    ) async throws -> ToolResult {
         let answer = try await send(method, path, body: body, headers: headers)
         guard answer.status < 400 else { return .refused(answer.refusal, structured: answer.json) }
         let json = answer.json

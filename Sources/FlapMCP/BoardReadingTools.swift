@@ -35,7 +35,8 @@ enum BoardReadingTools {
 
     static let status = BoardTool(
         name: "status", title: "The appliance's status",
-        description: "The panels and their faulty modules, the queue of writes to real Vestaboards, whether the clock is trusted, sound, MQTT, storage and the receipts' counts.",
+        description:
+            "The panels and their faulty modules, the queue of writes to real Vestaboards, whether the clock is trusted, sound, MQTT, storage and the receipts' counts.",
         readOnly: true,
         run: { _, api in
             try await api.call("GET", "/v1/status") { answer in

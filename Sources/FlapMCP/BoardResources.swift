@@ -12,16 +12,22 @@ enum BoardResources {
     /// `resources/list`: the text, the first panel's picture, and each panel's when there are several.
     static func list(api: any FlapdAPI) async throws -> JSONValue {
         var resources: [JSONValue] = [
-            ["uri": .string(text), "name": "board.txt", "title": "The board as text", "mimeType": "text/plain",
-             "description": "What every panel shows now, a row per line between bars; colour chips as letters."],
-            ["uri": .string(picture), "name": "board.png", "title": "The board as a picture", "mimeType": "image/png",
-             "description": "The first panel drawn as on a screen."],
+            [
+                "uri": .string(text), "name": "board.txt", "title": "The board as text", "mimeType": "text/plain",
+                "description": "What every panel shows now, a row per line between bars; colour chips as letters."
+            ],
+            [
+                "uri": .string(picture), "name": "board.png", "title": "The board as a picture", "mimeType": "image/png",
+                "description": "The first panel drawn as on a screen."
+            ]
         ]
         let panels = try await self.panels(api)
         if panels.count > 1 {
             resources += panels.map { panel in
-                ["uri": .string("flapd://board/\(panel.id.pathSegment).png"), "name": .string("\(panel.id).png"),
-                 "title": .string("Panel \(panel.id) as a picture"), "mimeType": "image/png"]
+                [
+                    "uri": .string("flapd://board/\(panel.id.pathSegment).png"), "name": .string("\(panel.id).png"),
+                    "title": .string("Panel \(panel.id) as a picture"), "mimeType": "image/png"
+                ]
             }
         }
         return ["resources": .array(resources)]

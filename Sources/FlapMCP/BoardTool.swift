@@ -78,8 +78,10 @@ struct BoardTool: Sendable {
         if !required.isEmpty { input["required"] = .array(required) }
         return [
             "name": .string(name), "title": .string(title), "description": .string(description), "inputSchema": .object(input),
-            "annotations": ["title": .string(title), "readOnlyHint": .bool(readOnly), "destructiveHint": .bool(destructive),
-                            "idempotentHint": .bool(readOnly), "openWorldHint": false],
+            "annotations": [
+                "title": .string(title), "readOnlyHint": .bool(readOnly), "destructiveHint": .bool(destructive),
+                "idempotentHint": .bool(readOnly), "openWorldHint": false
+            ]
         ]
     }
 }

@@ -34,10 +34,11 @@ public struct APIAnswer: Sendable {
         guard let object = json?.object, let error = object["error"]?.string else {
             return "flapd answered \(status): \(String(decoding: body.prefix(300), as: UTF8.self))"
         }
-        let fields = object["errors"]?.array?.compactMap { problem -> String? in
-            guard let field = problem["field"]?.string, let text = problem["problem"]?.string else { return nil }
-            return "\(field): \(text)"
-        } ?? []
+        let fields =
+            object["errors"]?.array?.compactMap { problem -> String? in
+                guard let field = problem["field"]?.string, let text = problem["problem"]?.string else { return nil }
+                return "\(field): \(text)"
+            } ?? []
         return fields.count > 1 ? fields.joined(separator: "\n") : error
     }
 }

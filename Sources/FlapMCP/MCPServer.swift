@@ -26,7 +26,7 @@ public struct MCPServer: Sendable {
         MessageTools.receipts, QuickMessageTools.list, QuickMessageTools.save, QuickMessageTools.send, QuickMessageTools.delete,
         ScheduleTools.list, ScheduleTools.add, ScheduleTools.remove, MessageTools.listScheduled, MessageTools.cancelScheduled,
         BoardReadingTools.status, SoundTools.read, SoundTools.change, BoardReadingTools.room,
-        SourceTools.list, SourceTools.refresh, SourceTools.push,
+        SourceTools.list, SourceTools.refresh, SourceTools.push
     ]
 
     /// Every tool's name and title, for documentation and tests.
@@ -55,15 +55,17 @@ public struct MCPServer: Sendable {
         }
     }
 
-    private func result(_ method: String, _ params: [String: JSONValue], api: any FlapdAPI,
-                        session: (any MCPSubscriptionBook)?) async throws -> JSONValue {
+    private func result(
+        _ method: String, _ params: [String: JSONValue], api: any FlapdAPI,
+        session: (any MCPSubscriptionBook)?
+    ) async throws -> JSONValue {
         switch method {
         case "initialize":
             return [
                 "protocolVersion": .string(Self.negotiate(params["protocolVersion"]?.string)),
                 "capabilities": ["tools": ["listChanged": false], "resources": ["subscribe": .bool(subscriptions), "listChanged": false]],
                 "serverInfo": ["name": "flapd", "title": "VestaWidget", "version": .string(version)],
-                "instructions": .string(Self.instructions),
+                "instructions": .string(Self.instructions)
             ]
         case "ping":
             return [:]
@@ -82,14 +84,18 @@ public struct MCPServer: Sendable {
             }
             return contents
         case "resources/subscribe", "resources/unsubscribe":
-            guard subscriptions, let session else { throw MethodError(.methodNotFound, "subscriptions are offered over Streamable HTTP (/mcp), not here") }
+            guard subscriptions, let session else {
+                throw MethodError(.methodNotFound, "subscriptions are offered over Streamable HTTP (/mcp), not here")
+            }
             guard let uri = params["uri"]?.string else { throw MethodError(.invalidParams, "uri: the resource is missing") }
             if method == "resources/unsubscribe" {
                 await session.unsubscribe(uri)
                 return [:]
             }
             guard try await readingBoard({ try await BoardResources.exists(uri, api: api) }) else {
-                throw MethodError(.resourceNotFound, "no resource \(uri.prefix(200)); there are \(BoardResources.text), \(BoardResources.picture) and each panel's picture")
+                throw MethodError(
+                    .resourceNotFound,
+                    "no resource \(uri.prefix(200)); there are \(BoardResources.text), \(BoardResources.picture) and each panel's picture")
             }
             await session.subscribe(uri)
             return [:]

@@ -21,8 +21,10 @@ enum QuickMessageTools {
         parameters: [name] + MessageTools.content,
         run: { arguments, api in
             let given = arguments.string("name") ?? ""
-            return try await api.call("PUT", "/v1/templates/" + given.pathSegment,
-                                      body: arguments.body(["text", "codes", "pattern", "align", "valign", "transition"])) { _ in "saved \(given)" }
+            return try await api.call(
+                "PUT", "/v1/templates/" + given.pathSegment,
+                body: arguments.body(["text", "codes", "pattern", "align", "valign", "transition"])
+            ) { _ in "saved \(given)" }
         })
 
     static let send = BoardTool(
@@ -31,7 +33,7 @@ enum QuickMessageTools {
         parameters: [
             name,
             .init(name: "sender", kind: .string, description: "Who sends it (default quick-messages)."),
-            .init(name: "expiresAt", kind: .string, description: "ISO 8601 date and time after which it is no longer shown."),
+            .init(name: "expiresAt", kind: .string, description: "ISO 8601 date and time after which it is no longer shown.")
         ],
         run: { arguments, api in
             var body = arguments.body(["expiresAt"]).object ?? [:]

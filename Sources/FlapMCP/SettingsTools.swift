@@ -15,7 +15,7 @@ enum SoundTools {
         parameters: [
             .init(name: "mute", kind: .boolean, description: "true to mute the clacks."),
             .init(name: "volume", kind: .integer(0...100), description: "Volume, 0–100."),
-            .init(name: "quietHours", kind: .string, description: "HH:MM-HH:MM in local time, such as 22:00-07:00; an empty string for none."),
+            .init(name: "quietHours", kind: .string, description: "HH:MM-HH:MM in local time, such as 22:00-07:00; an empty string for none.")
         ],
         run: { arguments, api in try await api.call("PATCH", "/v1/sound", body: arguments.body(["mute", "volume", "quietHours"])) }
     )

@@ -4,7 +4,8 @@ import FlapJSON
 enum SourceTools {
     static let list = BoardTool(
         name: "list_sources", title: "List content sources",
-        description: "The content sources (calendars, feeds, JSON documents, webhooks): each one's health (ok, failing, stale, missing) and the values "
+        description:
+            "The content sources (calendars, feeds, JSON documents, webhooks): each one's health (ok, failing, stale, missing) and the values "
             + "a quick message, schedule or VBML template names as {{source.value}}; and the triggers that show a board when a source's condition holds.",
         readOnly: true,
         run: { _, api in
@@ -34,12 +35,15 @@ enum SourceTools {
         description: "Sets values of a webhook source (its fields, as list_sources shows them); null clears one. Triggers on the source may fire.",
         parameters: [
             .init(name: "name", kind: .string, description: "The webhook source's name.", required: true),
-            .init(name: "values", kind: .object([:]), description: "The values by field, such as {\"state\": \"open\"}: strings, numbers, true, false or null.", required: true),
+            .init(
+                name: "values", kind: .object([:]),
+                description: "The values by field, such as {\"state\": \"open\"}: strings, numbers, true, false or null.", required: true)
         ],
         run: { arguments, api in
             let name = arguments.string("name") ?? ""
             return try await api.call("POST", "/v1/sources/" + name.pathSegment, body: arguments.values["values"] ?? .object([:])) { view in
-                "\(name) is now " + (view?["values"]?.object ?? [:]).filter { !["stale", "updated"].contains($0.key) }
+                "\(name) is now "
+                    + (view?["values"]?.object ?? [:]).filter { !["stale", "updated"].contains($0.key) }
                     .sorted { $0.key < $1.key }.compactMap { key, value in Self.short(value).map { "\(key) = \($0)" } }.joined(separator: ", ")
             }
         })

@@ -10,7 +10,8 @@ public struct MQTTAddress: Sendable, Equatable {
 
     public init(url: String) throws(MQTTError) {
         guard let parsed = URLComponents(string: url), let scheme = parsed.scheme, ["mqtt", "mqtts"].contains(scheme),
-              let host = parsed.host, !host.isEmpty else {
+            let host = parsed.host, !host.isEmpty
+        else {
             throw MQTTError("\(url) is not an MQTT address such as mqtt://broker.local:1883 or mqtts://broker.local:8883")
         }
         self.host = host

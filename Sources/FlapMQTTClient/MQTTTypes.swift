@@ -94,13 +94,17 @@ public struct MQTTMessage: Sendable {
     /// What ``MQTTClient/acknowledge(_:)`` needs: nil when nothing is owed (QoS 0, automatic).
     let acknowledgement: MQTTAcknowledgement?
 
-    public init(topic: String, payload: [UInt8], qos: Int = 0, retained: Bool = false, duplicate: Bool = false,
-                received: ContinuousClock.Instant = .now) {
+    public init(
+        topic: String, payload: [UInt8], qos: Int = 0, retained: Bool = false, duplicate: Bool = false,
+        received: ContinuousClock.Instant = .now
+    ) {
         self.init(topic: topic, payload: payload, qos: qos, retained: retained, duplicate: duplicate, received: received, acknowledgement: nil)
     }
 
-    init(topic: String, payload: [UInt8], qos: Int, retained: Bool, duplicate: Bool,
-         received: ContinuousClock.Instant, acknowledgement: MQTTAcknowledgement?) {
+    init(
+        topic: String, payload: [UInt8], qos: Int, retained: Bool, duplicate: Bool,
+        received: ContinuousClock.Instant, acknowledgement: MQTTAcknowledgement?
+    ) {
         self.topic = topic
         self.payload = payload
         self.qos = qos

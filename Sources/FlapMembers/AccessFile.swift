@@ -30,9 +30,11 @@ struct AccessFile: Codable, Equatable {
         let size = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? 0
         let decoder = JSONDecoder()
         decoder.dateDecodingStrategy = .secondsSince1970
-        guard size <= largest, let data = FileManager.default.contents(atPath: path), var file = try? decoder.decode(AccessFile.self, from: data) else {
-            logger.error("the members file is damaged or too large: members must be invited again and browsers sign in again",
-                         metadata: ["file": "\(path)", "bytes": "\(size)"])
+        guard size <= largest, let data = FileManager.default.contents(atPath: path), var file = try? decoder.decode(AccessFile.self, from: data)
+        else {
+            logger.error(
+                "the members file is damaged or too large: members must be invited again and browsers sign in again",
+                metadata: ["file": "\(path)", "bytes": "\(size)"])
             return AccessFile()
         }
         let wellFormed = { (entry: Stored) in entry.digest.utf8.count == 64 && entry.digest.allSatisfy(\.isHexDigit) }
@@ -50,7 +52,8 @@ struct AccessFile: Codable, Equatable {
     /// digests; whether there were any.
     mutating func takeOver(_ legacy: String, now: Date) -> Bool {
         guard let data = FileManager.default.contents(atPath: legacy), data.count <= Self.largest,
-              let stored = try? JSONDecoder().decode([String: Double].self, from: data) else { return false }
+            let stored = try? JSONDecoder().decode([String: Double].self, from: data)
+        else { return false }
         for (id, end) in stored where AccessToken.wellFormed(id) && end > now.timeIntervalSince1970 {
             sessions.append(.init(digest: AccessToken.digest(id), member: nil, at: now))
         }

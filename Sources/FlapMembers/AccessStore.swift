@@ -2,7 +2,7 @@ import FlapPrimitives
 import FoundationEssentials
 import Logging
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// Who may use the board and how they prove it: the owner's and members' sessions, invitation and
@@ -36,8 +36,10 @@ public actor AccessStore {
 
     /// With `path`, kept in that file; `legacySessions`, the owner's sessions of an earlier flapd
     /// (`sessions.json`: ids and their ends), taken over as digests and the old file removed.
-    public init(path: String?, legacySessions: String? = nil, now: @escaping @Sendable () -> Date = { Date() },
-                logger: Logger = Logger(label: "flapd.access")) {
+    public init(
+        path: String?, legacySessions: String? = nil, now: @escaping @Sendable () -> Date = { Date() },
+        logger: Logger = Logger(label: "flapd.access")
+    ) {
         self.path = path
         self.now = now
         self.logger = logger
@@ -103,10 +105,12 @@ public actor AccessStore {
         if let problem = Self.nameProblem(name) { throw MemberProblem(field: "name", problem: problem) }
         if let problem = Self.senderProblem(sender) { throw MemberProblem(field: "sender", problem: problem) }
         if let other = file.members.first(where: { $0.sender == sender }) {
-            throw MemberProblem(field: "sender", problem: "\(sender) is already \(other.name)'s; each member has a sender of their own", isConflict: true)
+            throw MemberProblem(
+                field: "sender", problem: "\(sender) is already \(other.name)'s; each member has a sender of their own", isConflict: true)
         }
         guard file.members.count < Self.mostMembers else {
-            throw MemberProblem(field: "name", problem: "the board has \(Self.mostMembers) members, as many as it takes; remove one first", isConflict: true)
+            throw MemberProblem(
+                field: "name", problem: "the board has \(Self.mostMembers) members, as many as it takes; remove one first", isConflict: true)
         }
         let member = Member(id: "m-" + AccessToken.random().prefix(10).lowercased(), name: name, sender: sender, createdAt: now())
         file.members.append(member)
@@ -119,8 +123,9 @@ public actor AccessStore {
     public func removeMember(_ id: String, messageCleared: Bool = false) -> Removal? {
         guard let member = file.members.first(where: { $0.id == id }) else { return nil }
         let at = now()
-        let removal = Removal(member: member, at: at, messageCleared: messageCleared,
-                              sessions: file.sessions.filter { $0.member == id }, keys: file.keys.filter { $0.member == id })
+        let removal = Removal(
+            member: member, at: at, messageCleared: messageCleared,
+            sessions: file.sessions.filter { $0.member == id }, keys: file.keys.filter { $0.member == id })
         file.members.removeAll { $0.id == id }
         file.sessions.removeAll { $0.member == id }
         file.keys.removeAll { $0.member == id }

@@ -6,8 +6,10 @@ extension MessageIntake {
     /// message's kept fields filled in under those given, its text's `{{name}}` filled from the
     /// board's date and time and the sources' values, and its outcome logged naming the
     /// `kind` and `name` that sent it. Whether it was taken (a copy counts as taken).
-    public func sendAutomated(_ fields: [String: JSONValue], quickMessage: String?, source: String, sender: String,
-                              kind: String, name: String, logger: Logger) async -> Bool {
+    public func sendAutomated(
+        _ fields: [String: JSONValue], quickMessage: String?, source: String, sender: String,
+        kind: String, name: String, logger: Logger
+    ) async -> Bool {
         var fields = fields
         if let quickMessage {
             guard let kept = (try? await inbox.template(quickMessage))??.fields else {

@@ -73,7 +73,9 @@ public struct FieldReader {
 
     /// An RFC 3339 time from 1970 to 9999 (what every reader of a receipt can parse back).
     mutating func date(_ text: String, field: String) -> Date? {
-        guard let date = (try? Date(text, strategy: .iso8601)) ?? (try? Date(text, strategy: Date.ISO8601FormatStyle(includingFractionalSeconds: true))) else {
+        guard
+            let date = (try? Date(text, strategy: .iso8601)) ?? (try? Date(text, strategy: Date.ISO8601FormatStyle(includingFractionalSeconds: true)))
+        else {
             fail(field, "\(text.debugDescription) is not an ISO 8601 time such as 2026-11-22T08:30:00Z")
             return nil
         }

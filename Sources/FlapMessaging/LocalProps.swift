@@ -31,7 +31,7 @@ public struct LocalProps: Sendable {
             "date": .string("\(year)-\(two(month))-\(two(day))"),
             "time": .string("\(hour):\(minute)"),
             "day": .string(String(day)), "month": .string(Self.months[month - 1]), "year": .string(String(year)),
-            "hour": .string(hour), "minute": .string(minute),
+            "hour": .string(hour), "minute": .string(minute)
         ]
     }
 

@@ -36,25 +36,33 @@ public struct MessageIntake: Sendable {
     /// Takes already-decoded fields (the Local API builds them from its own format).
     /// `placeholders`: a quick message's or a schedule's, whose text's `{{name}}` take the board's
     /// local date and time and these values (nil: text is as given).
-    public func submit(fields: [String: JSONValue], source: String, defaultSender: String? = nil,
-                       repetition: Repetition = .newUnlessCurrent, placeholders: [String: JSONValue]? = nil) async throws -> IntakeOutcome {
+    public func submit(
+        fields: [String: JSONValue], source: String, defaultSender: String? = nil,
+        repetition: Repetition = .newUnlessCurrent, placeholders: [String: JSONValue]? = nil
+    ) async throws -> IntakeOutcome {
         try await queue(fields: fields, source: source, defaultSender: defaultSender, repetition: repetition, placeholders: placeholders).outcome
     }
 
     /// Validates a JSON body and queues it for the inbox behind everything queued before;
     /// returns at once. With `announce`, the inbox also announces the outcome on its events
     /// (receipts over MQTT). `repetition` says how a message without an id is told from a copy.
-    public func queue(json: [UInt8], source: String, defaultSender: String? = nil, announce: Bool = false,
-                      repetition: Repetition = .newUnlessCurrent, claim: IdempotencyClaim? = nil) async -> IntakeTicket {
-        await queue(source: source, defaultSender: defaultSender, announce: announce, repetition: repetition, claim: claim) { parser, time throws(MessageErrors) in
+    public func queue(
+        json: [UInt8], source: String, defaultSender: String? = nil, announce: Bool = false,
+        repetition: Repetition = .newUnlessCurrent, claim: IdempotencyClaim? = nil
+    ) async -> IntakeTicket {
+        await queue(source: source, defaultSender: defaultSender, announce: announce, repetition: repetition, claim: claim) {
+            parser, time throws(MessageErrors) in
             try parser.parse(json, now: time)
         }
     }
 
     /// ``queue(json:source:defaultSender:announce:)`` for already-decoded fields.
-    public func queue(fields: [String: JSONValue], source: String, defaultSender: String? = nil, announce: Bool = false,
-                      repetition: Repetition = .newUnlessCurrent, placeholders: [String: JSONValue]? = nil) async -> IntakeTicket {
-        await queue(source: source, defaultSender: defaultSender, announce: announce, repetition: repetition, claim: nil) { parser, time throws(MessageErrors) in
+    public func queue(
+        fields: [String: JSONValue], source: String, defaultSender: String? = nil, announce: Bool = false,
+        repetition: Repetition = .newUnlessCurrent, placeholders: [String: JSONValue]? = nil
+    ) async -> IntakeTicket {
+        await queue(source: source, defaultSender: defaultSender, announce: announce, repetition: repetition, claim: nil) {
+            parser, time throws(MessageErrors) in
             var parser = parser
             parser.textPlaceholders = placeholders
             return try parser.parse(fields, now: time)
@@ -78,7 +86,8 @@ public struct MessageIntake: Sendable {
         let note = announce ? SubmissionNote(source: source, warnings: parsed.1) : nil
         var claim = claim
         claim?.warnings = parsed.1
-        return IntakeTicket(pending: await inbox.queueAccept(parsed.0, now: time, note: note, repetition: repetition, claim: claim), warnings: parsed.1)
+        return IntakeTicket(
+            pending: await inbox.queueAccept(parsed.0, now: time, note: note, repetition: repetition, claim: claim), warnings: parsed.1)
     }
 }
 

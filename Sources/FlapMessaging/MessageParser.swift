@@ -83,18 +83,22 @@ public struct MessageParser: Sendable {
         // far in the future would keep its message the newest for ever and freeze the board. One
         // more than 5 minutes ahead of flapd's clock is taken as the time the message arrived.
         if createdAt > now.addingTimeInterval(Self.createdAtTolerance) {
-            clockWarnings.append("createdAt \(Self.stamp(createdAt)) is more than 5 minutes ahead of flapd's clock (\(Self.stamp(now))): "
-                + "taken as the time it arrived; check the sender's clock")
+            clockWarnings.append(
+                "createdAt \(Self.stamp(createdAt)) is more than 5 minutes ahead of flapd's clock (\(Self.stamp(now))): "
+                    + "taken as the time it arrived; check the sender's clock")
             createdAt = now
         }
         let notBefore = reader.string("notBefore").flatMap { reader.date($0, field: "notBefore") }
         let explicitExpiry = reader.string("expiresAt").flatMap { reader.date($0, field: "expiresAt") }
         let duration = readDuration(&reader, expiresAt: explicitExpiry)
         let lifetime = duration.map(TimeInterval.init) ?? Message.defaultLifetime
-        let expiresAt = explicitExpiry
+        let expiresAt =
+            explicitExpiry
             ?? min(max(createdAt, notBefore ?? createdAt).addingTimeInterval(lifetime), Self.latestDate)
         if let notBefore, let explicitExpiry, explicitExpiry <= notBefore {
-            reader.fail("expiresAt", "\(Self.stamp(explicitExpiry)) is not after notBefore \(Self.stamp(notBefore)): the message would expire before it is shown")
+            reader.fail(
+                "expiresAt",
+                "\(Self.stamp(explicitExpiry)) is not after notBefore \(Self.stamp(notBefore)): the message would expire before it is shown")
         } else if expiresAt <= createdAt {
             reader.fail("expiresAt", "must be after createdAt")
         }
@@ -142,8 +146,9 @@ public struct MessageParser: Sendable {
     private func readContent(_ reader: inout FieldReader) -> Content? {
         let present = ["text", "codes", "pattern", "vbml"].filter(reader.has)
         guard present.count == 1 else {
-            reader.fail(present.isEmpty ? "text" : present.joined(separator: ", "),
-                        present.isEmpty ? "a message needs one of text, codes, pattern or vbml" : "give only one of text, codes, pattern or vbml")
+            reader.fail(
+                present.isEmpty ? "text" : present.joined(separator: ", "),
+                present.isEmpty ? "a message needs one of text, codes, pattern or vbml" : "give only one of text, codes, pattern or vbml")
             return nil
         }
         switch present[0] {

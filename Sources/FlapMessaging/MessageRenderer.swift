@@ -12,8 +12,10 @@ public struct MessageRenderer: Sendable {
     public init(size: BoardSize) { self.size = size }
 
     /// Checks that `content` can be shown on boards of ``size``; returns layout warnings.
-    public func validate(_ content: Content, align: HorizontalAlignment, valign: VerticalAlignment,
-                         unsupported: UnsupportedCharacters = .replace) throws(MessageErrors) -> [String] {
+    public func validate(
+        _ content: Content, align: HorizontalAlignment, valign: VerticalAlignment,
+        unsupported: UnsupportedCharacters = .replace
+    ) throws(MessageErrors) -> [String] {
         try render(content, align: align, valign: valign, unsupported: unsupported).1
     }
 
@@ -22,8 +24,10 @@ public struct MessageRenderer: Sendable {
         try render(message.content, align: message.align, valign: message.valign, unsupported: message.unsupported ?? .replace).0
     }
 
-    private func render(_ content: Content, align: HorizontalAlignment, valign: VerticalAlignment,
-                        unsupported: UnsupportedCharacters) throws(MessageErrors) -> (Board, [String]) {
+    private func render(
+        _ content: Content, align: HorizontalAlignment, valign: VerticalAlignment,
+        unsupported: UnsupportedCharacters
+    ) throws(MessageErrors) -> (Board, [String]) {
         switch content {
         case .text(let text):
             var options = LayoutOptions(size: size)
@@ -76,7 +80,10 @@ public struct MessageRenderer: Sendable {
             }
             for (c, cell) in row.enumerated() {
                 guard let value = code(cell) else {
-                    let what = field == "codes" ? "\(cell) is not a Vestaboard character code" : "\(cell) is not a colour (red orange yellow green blue violet white black filled blank)"
+                    let what =
+                        field == "codes"
+                        ? "\(cell) is not a Vestaboard character code"
+                        : "\(cell) is not a colour (red orange yellow green blue violet white black filled blank)"
                     problems.append(.init(field: "\(field)[\(r)][\(c)]", problem: what))
                     continue
                 }

@@ -31,7 +31,8 @@ public enum TextPlaceholders {
                 output += name
             case .missing(let within, let known):
                 let what = within.map { "\($0) has" } ?? "there are"
-                throw MessageErrors(field: "text", "\(place(open.lowerBound)): {{\(name)}} is not a placeholder; \(what) \(known.joined(separator: ", "))")
+                throw MessageErrors(
+                    field: "text", "\(place(open.lowerBound)): {{\(name)}} is not a placeholder; \(what) \(known.joined(separator: ", "))")
             }
             rest = rest[close.upperBound...]
         }

@@ -21,30 +21,49 @@ public final class FlapMetrics: Sendable {
     private let pending = PendingLatencies()
 
     public init() {
-        let fast: [Duration] = [.milliseconds(1), .milliseconds(2), .milliseconds(5), .milliseconds(10), .milliseconds(25),
-                                .milliseconds(50), .milliseconds(100), .milliseconds(250), .milliseconds(500), .seconds(1)]
+        let fast: [Duration] = [
+            .milliseconds(1), .milliseconds(2), .milliseconds(5), .milliseconds(10), .milliseconds(25),
+            .milliseconds(50), .milliseconds(100), .milliseconds(250), .milliseconds(500), .seconds(1)
+        ]
         planLatency = registry.makeDurationHistogram(
-            descriptor: MetricNameDescriptor(namespace: "flapd", metricName: "plan_latency", unitName: "seconds", helpText: "Time from a message being accepted to its plan starting on a panel."), buckets: fast)
+            descriptor: MetricNameDescriptor(
+                namespace: "flapd", metricName: "plan_latency", unitName: "seconds",
+                helpText: "Time from a message being accepted to its plan starting on a panel."), buckets: fast)
         mqttAcknowledgement = registry.makeDurationHistogram(
-            descriptor: MetricNameDescriptor(namespace: "flapd", metricName: "mqtt_ack_delay", unitName: "seconds", helpText: "Time from a QoS 1 or 2 message's arrival to its acknowledgement (PUBACK or PUBREC), which leaves only after the message is committed or refused."),
-            buckets: [.milliseconds(1), .milliseconds(2), .milliseconds(5), .milliseconds(10), .milliseconds(20), .milliseconds(30),
-                      .milliseconds(40), .milliseconds(50), .milliseconds(75), .milliseconds(100), .milliseconds(250), .seconds(1)])
+            descriptor: MetricNameDescriptor(
+                namespace: "flapd", metricName: "mqtt_ack_delay", unitName: "seconds",
+                helpText:
+                    "Time from a QoS 1 or 2 message's arrival to its acknowledgement (PUBACK or PUBREC), which leaves only after the message is committed or refused."
+            ),
+            buckets: [
+                .milliseconds(1), .milliseconds(2), .milliseconds(5), .milliseconds(10), .milliseconds(20), .milliseconds(30),
+                .milliseconds(40), .milliseconds(50), .milliseconds(75), .milliseconds(100), .milliseconds(250), .seconds(1)
+            ])
         displayLatency = registry.makeDurationHistogram(
-            descriptor: MetricNameDescriptor(namespace: "flapd", metricName: "display_latency", unitName: "seconds", helpText: "Time from a message being accepted to a panel resting on it."),
+            descriptor: MetricNameDescriptor(
+                namespace: "flapd", metricName: "display_latency", unitName: "seconds",
+                helpText: "Time from a message being accepted to a panel resting on it."),
             buckets: [.seconds(1), .seconds(2), .seconds(5), .seconds(10), .seconds(20), .seconds(30), .seconds(60), .seconds(300)])
     }
 
     /// A message from `source` was committed to the inbox (not a duplicate).
     public func accepted(id: String, source: String) {
-        registry.makeCounter(descriptor: MetricNameDescriptor(namespace: "flapd", metricName: "messages_accepted", unitName: "total", helpText: "Messages committed to the inbox."), labels: [("source", source)]).increment()
+        registry.makeCounter(
+            descriptor: MetricNameDescriptor(
+                namespace: "flapd", metricName: "messages_accepted", unitName: "total", helpText: "Messages committed to the inbox."),
+            labels: [("source", source)]
+        ).increment()
         pending.start(id)
     }
 
     /// A message from `source` was refused; `reason` is one of invalid, refused, rate_limited,
     /// too_large, unsupported_type.
     public func rejected(source: String, reason: String) {
-        registry.makeCounter(descriptor: MetricNameDescriptor(namespace: "flapd", metricName: "messages_rejected", unitName: "total", helpText: "Messages refused before reaching the inbox."),
-                             labels: [("source", source), ("reason", reason)]).increment()
+        registry.makeCounter(
+            descriptor: MetricNameDescriptor(
+                namespace: "flapd", metricName: "messages_rejected", unitName: "total", helpText: "Messages refused before reaching the inbox."),
+            labels: [("source", source), ("reason", reason)]
+        ).increment()
     }
 
     /// An MQTT message was acknowledged this long after it arrived (after its commit).
@@ -55,64 +74,99 @@ public final class FlapMetrics: Sendable {
     }
 
     public func displayed(messageId: String?, panel: String, flaps: Int) {
-        registry.makeCounter(descriptor: MetricNameDescriptor(namespace: "flapd", metricName: "flaps_moved", unitName: "total", helpText: "Flaps landed on each panel."), labels: [("panel", panel)])
-            .increment(by: Int64(flaps))
+        registry.makeCounter(
+            descriptor: MetricNameDescriptor(
+                namespace: "flapd", metricName: "flaps_moved", unitName: "total", helpText: "Flaps landed on each panel."), labels: [("panel", panel)]
+        )
+        .increment(by: Int64(flaps))
         if let messageId, let elapsed = pending.elapsed(messageId, remove: true) { displayLatency.record(elapsed) }
     }
 
     /// A panel's device answers (or not), with `faults` modules needing attention.
     public func panelHealth(panel: String, connected: Bool, faults: Int) {
-        registry.makeGauge(descriptor: MetricNameDescriptor(namespace: "flapd", metricName: "panel_connected", unitName: "", helpText: "1 when the panel's device answers."),
-                           labels: [("panel", panel)]).set(Double(connected ? 1 : 0))
-        registry.makeGauge(descriptor: MetricNameDescriptor(namespace: "flapd", metricName: "module_faults", unitName: "", helpText: "Modules in sensor error, panic or disabled."),
-                           labels: [("panel", panel)]).set(Double(faults))
+        registry.makeGauge(
+            descriptor: MetricNameDescriptor(
+                namespace: "flapd", metricName: "panel_connected", unitName: "", helpText: "1 when the panel's device answers."),
+            labels: [("panel", panel)]
+        ).set(Double(connected ? 1 : 0))
+        registry.makeGauge(
+            descriptor: MetricNameDescriptor(
+                namespace: "flapd", metricName: "module_faults", unitName: "", helpText: "Modules in sensor error, panic or disabled."),
+            labels: [("panel", panel)]
+        ).set(Double(faults))
     }
 
     /// A source was looked at: `outcome` is changed, unchanged (a 304, or a file as it was),
     /// failed or pushed; `updated` is when its content last arrived, if it did now.
     public func sourceLooked(source: String, outcome: String, updated: Date?) {
-        registry.makeCounter(descriptor: MetricNameDescriptor(namespace: "flapd", metricName: "source_looks", unitName: "total", helpText: "Looks at each content source, by outcome."),
-                             labels: [("source", source), ("outcome", outcome)]).increment()
-        let failing = registry.makeGauge(descriptor: MetricNameDescriptor(namespace: "flapd", metricName: "source_failing", unitName: "", helpText: "1 while a content source's last look failed."),
-                                         labels: [("source", source)])
+        registry.makeCounter(
+            descriptor: MetricNameDescriptor(
+                namespace: "flapd", metricName: "source_looks", unitName: "total", helpText: "Looks at each content source, by outcome."),
+            labels: [("source", source), ("outcome", outcome)]
+        ).increment()
+        let failing = registry.makeGauge(
+            descriptor: MetricNameDescriptor(
+                namespace: "flapd", metricName: "source_failing", unitName: "", helpText: "1 while a content source's last look failed."),
+            labels: [("source", source)])
         failing.set(outcome == "failed" ? 1.0 : 0.0)
         if let updated {
-            registry.makeGauge(descriptor: MetricNameDescriptor(namespace: "flapd", metricName: "source_updated", unitName: "timestamp_seconds", helpText: "When a content source's content last arrived or was confirmed (Unix time)."),
-                               labels: [("source", source)]).set(updated.timeIntervalSince1970)
+            registry.makeGauge(
+                descriptor: MetricNameDescriptor(
+                    namespace: "flapd", metricName: "source_updated", unitName: "timestamp_seconds",
+                    helpText: "When a content source's content last arrived or was confirmed (Unix time)."),
+                labels: [("source", source)]
+            ).set(updated.timeIntervalSince1970)
         }
     }
 
     /// A heart-rate reading arrived from `sensor` (`ble hci0`); its value is not recorded.
     public func heartRateSample(sensor: String) {
-        registry.makeCounter(descriptor: MetricNameDescriptor(namespace: "flapd", metricName: "heart_rate_samples", unitName: "total", helpText: "Heart-rate readings received (counted, never kept)."),
-                             labels: [("sensor", sensor)]).increment()
+        registry.makeCounter(
+            descriptor: MetricNameDescriptor(
+                namespace: "flapd", metricName: "heart_rate_samples", unitName: "total",
+                helpText: "Heart-rate readings received (counted, never kept)."),
+            labels: [("sensor", sensor)]
+        ).increment()
     }
 
     /// A heart-rate source's adapter, stick or port is usable (or not).
     public func heartRateSensor(sensor: String, connected: Bool) {
-        registry.makeGauge(descriptor: MetricNameDescriptor(namespace: "flapd", metricName: "heart_rate_sensor_connected", unitName: "", helpText: "1 when the heart-rate source's device is usable."),
-                           labels: [("sensor", sensor)]).set(Double(connected ? 1 : 0))
+        registry.makeGauge(
+            descriptor: MetricNameDescriptor(
+                namespace: "flapd", metricName: "heart_rate_sensor_connected", unitName: "",
+                helpText: "1 when the heart-rate source's device is usable."),
+            labels: [("sensor", sensor)]
+        ).set(Double(connected ? 1 : 0))
     }
 
     /// How many straps of `sensor` are in each state (searching, connected, no-contact, lost).
     public func heartRateStraps(sensor: String, byState counts: [String: Int]) {
         for state in ["searching", "connected", "no-contact", "lost"] {
-            registry.makeGauge(descriptor: MetricNameDescriptor(namespace: "flapd", metricName: "heart_rate_straps", unitName: "", helpText: "Straps a heart-rate source follows, by state."),
-                               labels: [("sensor", sensor), ("state", state)]).set(Double(counts[state] ?? 0))
+            registry.makeGauge(
+                descriptor: MetricNameDescriptor(
+                    namespace: "flapd", metricName: "heart_rate_straps", unitName: "", helpText: "Straps a heart-rate source follows, by state."),
+                labels: [("sensor", sensor), ("state", state)]
+            ).set(Double(counts[state] ?? 0))
         }
     }
 
     /// The Prometheus text exposition.
     /// A write to a real Vestaboard ended (`sent`, `failed`, `superseded`, `conflict`).
     public func boardWrite(panel: String, state: String) {
-        registry.makeCounter(descriptor: MetricNameDescriptor(namespace: "flapd", metricName: "vestaboard_writes", unitName: "total", helpText: "Writes to real Vestaboards, by how they ended."),
-                             labels: [("panel", panel), ("state", state)]).increment()
+        registry.makeCounter(
+            descriptor: MetricNameDescriptor(
+                namespace: "flapd", metricName: "vestaboard_writes", unitName: "total", helpText: "Writes to real Vestaboards, by how they ended."),
+            labels: [("panel", panel), ("state", state)]
+        ).increment()
     }
 
     /// Writes waiting for a real Vestaboard.
     public func boardQueue(panel: String, depth: Int) {
-        registry.makeGauge(descriptor: MetricNameDescriptor(namespace: "flapd", metricName: "vestaboard_queue_depth", unitName: "", helpText: "Writes waiting for a real Vestaboard."),
-                           labels: [("panel", panel)]).set(Double(depth))
+        registry.makeGauge(
+            descriptor: MetricNameDescriptor(
+                namespace: "flapd", metricName: "vestaboard_queue_depth", unitName: "", helpText: "Writes waiting for a real Vestaboard."),
+            labels: [("panel", panel)]
+        ).set(Double(depth))
     }
 
     public func exposition() -> String {

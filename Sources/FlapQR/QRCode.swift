@@ -14,8 +14,10 @@ public struct QRCode: Sendable, Equatable {
 
     public init(_ text: String) throws(QRCodeError) {
         guard let code = QRcode_encodeString8bit(text, 0, QR_ECLEVEL_M) else {
-            throw QRCodeError(text.utf8.count > 2000 ? "the link is too long for a QR code (\(text.utf8.count) bytes)"
-                              : "libqrencode could not encode the link: \(Errno(rawValue: errno))")
+            throw QRCodeError(
+                text.utf8.count > 2000
+                    ? "the link is too long for a QR code (\(text.utf8.count) bytes)"
+                    : "libqrencode could not encode the link: \(Errno(rawValue: errno))")
         }
         defer { QRcode_free(code) }
         let width = Int(code.pointee.width)

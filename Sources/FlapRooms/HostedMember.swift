@@ -33,7 +33,9 @@ public final class HostedMember: Sendable {
                     try? client.publish(RoomMessages.memberTopic(room: room, member: id), RoomMessages.encode(record), qos: 1, retain: true)
                 }
             }
-        } onCancel: { [client] in client.stop() }
+        } onCancel: { [client] in
+            client.stop()
+        }
     }
 
     /// One sample: QoS 0, never retained.

@@ -58,8 +58,10 @@ public actor RoomService<C: Clock<Duration>> where C.Instant: Sendable {
     /// to begin with (none: in no room until asked), with a member for each strap `hub` reads
     /// (none: it watches). `connect` gives the options of a connection for a client id; `clock`
     /// times the samples and the rooms' rules, `today` dates a member's joining.
-    public init(settings: RoomSettings?, kiosk: String, hub: HeartRateHub?, clock: C, today: @escaping @Sendable () -> Date = { Date() },
-                logger: Logger, connect: @escaping @Sendable (String) -> MQTTOptions) throws(MQTTError) {
+    public init(
+        settings: RoomSettings?, kiosk: String, hub: HeartRateHub?, clock: C, today: @escaping @Sendable () -> Date = { Date() },
+        logger: Logger, connect: @escaping @Sendable (String) -> MQTTOptions
+    ) throws(MQTTError) {
         self.settings = settings
         self.kiosk = kiosk
         self.hub = hub
@@ -206,17 +208,20 @@ public actor RoomService<C: Clock<Duration>> where C.Instant: Sendable {
     func enter(_ listing: RoomListing, code: RoomCode) async throws(MQTTError) {
         while current != nil { await leaveCurrent() }
         rooms += 1
-        let watcher = try RoomWatcher(room: listing.room, capacity: listing.capacity, options: connect("wematch-\(kiosk)-watch\(rooms)"), clock: clock)
+        let watcher = try RoomWatcher(
+            room: listing.room, capacity: listing.capacity, options: connect("wematch-\(kiosk)-watch\(rooms)"), clock: clock)
         // A standing room's code is announced by every kiosk in it, and never cleared; the
         // announcement belongs to the membership's task, beside the watcher.
         let directory = listing.kind == .standing ? codes() : nil
         watching += 1
-        current = Membership(listing: listing, code: code, watcher: watcher, task: Task {
-            await withDiscardingTaskGroup { group in
-                if let directory { group.addTask { try? await directory.announce(listing, as: code) } }
-                await watcher.run()
-            }
-        })
+        current = Membership(
+            listing: listing, code: code, watcher: watcher,
+            task: Task {
+                await withDiscardingTaskGroup { group in
+                    if let directory { group.addTask { try? await directory.announce(listing, as: code) } }
+                    await watcher.run()
+                }
+            })
     }
 
     /// Leaves the current room: members' records cleared; a room for two this kiosk was the
@@ -267,8 +272,10 @@ public actor RoomService<C: Clock<Duration>> where C.Instant: Sendable {
 }
 
 extension RoomService where C == ContinuousClock {
-    public init(settings: RoomSettings?, kiosk: String, hub: HeartRateHub?, logger: Logger,
-                connect: @escaping @Sendable (String) -> MQTTOptions) throws(MQTTError) {
+    public init(
+        settings: RoomSettings?, kiosk: String, hub: HeartRateHub?, logger: Logger,
+        connect: @escaping @Sendable (String) -> MQTTOptions
+    ) throws(MQTTError) {
         try self.init(settings: settings, kiosk: kiosk, hub: hub, clock: ContinuousClock(), logger: logger, connect: connect)
     }
 }

@@ -47,9 +47,13 @@ public struct RoomPlotView: Sendable, Encodable {
         }
         room = plot.state.room
         members = plot.state.members.map { Member(id: $0.id, name: $0.name, colour: $0.colour, stale: $0.stale) }
-        hearts = plot.hearts.map { Heart(id: $0.id, colour: $0.colour, stale: $0.stale, x: fraction($0.point.previous), y: fraction($0.point.current)) }
+        hearts = plot.hearts.map {
+            Heart(id: $0.id, colour: $0.colour, stale: $0.stale, x: fraction($0.point.previous), y: fraction($0.point.current))
+        }
         clusters = plot.state.clusters
-        stars = plot.stars.map { Star(x: fraction($0.position.previous), y: fraction($0.position.current), opacity: ($0.opacity * 100).rounded() / 100) }
+        stars = plot.stars.map {
+            Star(x: fraction($0.position.previous), y: fraction($0.position.current), opacity: ($0.opacity * 100).rounded() / 100)
+        }
         synced = plot.state.syncedCount
         longestChain = plot.state.longestChain
     }

@@ -22,7 +22,9 @@ struct TopicReader: Sendable {
                 default: break
                 }
             }
-        } onCancel: { [client] in client.stop() }
+        } onCancel: { [client] in
+            client.stop()
+        }
     }
 
     /// Publishes on the same connection.

@@ -1,6 +1,6 @@
 import FoundationEssentials
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// Why a file flapd keeps could not be written or read: the fault an SD card brings, named for
@@ -51,7 +51,8 @@ public struct StorageFault: Error, Sendable, Equatable, CustomStringConvertible 
             let free = freeBytes.map { "\(Self.bytes($0)) free" } ?? "no space left"
             return "the disk is full: \(path) cannot be written (\(free)); free some space on it and flapd carries on by itself"
         case .readOnly:
-            return "the disk is read-only: \(path) cannot be written; an SD card is remounted read-only after errors: check it (dmesg), then remount it read-write or replace it"
+            return
+                "the disk is read-only: \(path) cannot be written; an SD card is remounted read-only after errors: check it (dmesg), then remount it read-write or replace it"
         case .damaged:
             return "\(path) is damaged (\(detail))"
         case .failing:

@@ -104,8 +104,9 @@ public final class StorageHealth: Sendable {
     /// Records that the damaged file at `path` was moved to `movedTo`.
     public func movedAside(_ path: String, to movedTo: String, reason: String, at: Date = Date()) {
         state.withLock { $0.movedAside.append(MovedAside(path: path, movedTo: movedTo, reason: reason, at: at)) }
-        logger.error("\(path) was damaged (\(reason)); moved aside to \(movedTo), kept for inspection; starting with an empty one",
-                     metadata: ["path": "\(path)", "movedTo": "\(movedTo)"])
+        logger.error(
+            "\(path) was damaged (\(reason)); moved aside to \(movedTo), kept for inspection; starting with an empty one",
+            metadata: ["path": "\(path)", "movedTo": "\(movedTo)"])
     }
 
     /// The faults in force, by path.

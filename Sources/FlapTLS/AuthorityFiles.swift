@@ -27,9 +27,11 @@ public struct AuthorityFiles: Sendable {
                 return try load(now: now)
             } catch {
                 let aside = setAside(now: now)
-                logger.error("the certificate authority cannot be used: \(error); moved aside and a new one made: phones must install the new one from /ca.crt", metadata: [
-                    "moved_to": "\(aside.joined(separator: ", "))",
-                ])
+                logger.error(
+                    "the certificate authority cannot be used: \(error); moved aside and a new one made: phones must install the new one from /ca.crt",
+                    metadata: [
+                        "moved_to": "\(aside.joined(separator: ", "))"
+                    ])
             }
         }
         if mkdir(folder, 0o700) != 0, errno != EEXIST {
@@ -47,7 +49,9 @@ public struct AuthorityFiles: Sendable {
         guard let keyText = Self.read(keyPath) else { throw CertificateProblem("\(keyPath) is missing or unreadable") }
         let certificate: Certificate
         let key: Certificate.PrivateKey
-        do { certificate = try Certificate(pemEncoded: certificateText) } catch { throw CertificateProblem("\(certificatePath) is not a PEM certificate") }
+        do { certificate = try Certificate(pemEncoded: certificateText) } catch {
+            throw CertificateProblem("\(certificatePath) is not a PEM certificate")
+        }
         do { key = try Certificate.PrivateKey(pemEncoded: keyText) } catch { throw CertificateProblem("\(keyPath) is not a PEM private key") }
         guard key.publicKey == certificate.publicKey else { throw CertificateProblem("\(keyPath) is not the key of \(certificatePath)") }
         guard certificate.notValidAfter > now else { throw CertificateProblem("\(certificatePath) expired on \(certificate.notValidAfter)") }

@@ -32,8 +32,10 @@ public final class CertificateKeeper: Service, Sendable {
 
     /// Loads or makes everything now, so a certificate that cannot be used stops the start with
     /// the reason. `addresses` and `now` are injected for tests.
-    public init(source: CertificateSource, addresses: @escaping @Sendable () -> [String] = NetworkAddresses.current,
-                now: @escaping @Sendable () -> Date = { Date() }, interval: Duration = .seconds(15), logger: Logger) throws {
+    public init(
+        source: CertificateSource, addresses: @escaping @Sendable () -> [String] = NetworkAddresses.current,
+        now: @escaping @Sendable () -> Date = { Date() }, interval: Duration = .seconds(15), logger: Logger
+    ) throws {
         self.source = source
         self.addresses = addresses
         self.now = now
@@ -64,8 +66,12 @@ public final class CertificateKeeper: Service, Sendable {
             authority = nil
             certificate = ServerCertificate(identity)
             lastRead = Mutex((Array(chain.utf8), Array(key.utf8)))
-            logger.info("serving the configured HTTPS certificate", metadata: ["names": "\(identity.alternativeNames.joined(separator: ", "))",
-                                                                            "until": "\(identity.notValidAfter)"])
+            logger.info(
+                "serving the configured HTTPS certificate",
+                metadata: [
+                    "names": "\(identity.alternativeNames.joined(separator: ", "))",
+                    "until": "\(identity.notValidAfter)"
+                ])
         }
     }
 
@@ -122,14 +128,20 @@ public final class CertificateKeeper: Service, Sendable {
         do {
             let identity = try ServerIdentity(chainPEM: chain, keyPEM: key)
             certificate.replace(with: identity)
-            logger.notice("reloaded the HTTPS certificate: its files changed", metadata: ["names": "\(identity.alternativeNames.joined(separator: ", "))",
-                                                                                          "until": "\(identity.notValidAfter)"])
+            logger.notice(
+                "reloaded the HTTPS certificate: its files changed",
+                metadata: [
+                    "names": "\(identity.alternativeNames.joined(separator: ", "))",
+                    "until": "\(identity.notValidAfter)"
+                ])
             return .reloaded
         } catch {
             // A certificate renewed in two steps (the chain, then the key) is read again at the next check.
-            logger.error("the HTTPS certificate files changed but cannot be used; the last good certificate is served", metadata: [
-                "certificate": "\(certificatePath)", "key": "\(keyPath)", "error": "\(error)",
-            ])
+            logger.error(
+                "the HTTPS certificate files changed but cannot be used; the last good certificate is served",
+                metadata: [
+                    "certificate": "\(certificatePath)", "key": "\(keyPath)", "error": "\(error)"
+                ])
             return .refused(error)
         }
     }

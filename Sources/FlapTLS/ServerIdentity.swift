@@ -51,7 +51,8 @@ public struct ServerIdentity: Sendable {
         do {
             leaf = try Certificate(derEncoded: first.toDERBytes())
             // swift-nio-ssl checks that the key is the certificate's when it makes a context.
-            _ = try NIOSSLContext(configuration: .makeServerConfiguration(certificateChain: chain.map { .certificate($0) }, privateKey: .privateKey(key)))
+            _ = try NIOSSLContext(
+                configuration: .makeServerConfiguration(certificateChain: chain.map { .certificate($0) }, privateKey: .privateKey(key)))
         } catch {
             throw CertificateProblem("the key does not belong to the first certificate in the file, or the certificate cannot be read (\(error))")
         }

@@ -1,5 +1,5 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// What a server certificate must answer to: host names and IP addresses, each once, in a stable

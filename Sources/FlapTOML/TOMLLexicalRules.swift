@@ -14,7 +14,8 @@ enum TOMLDateTime {
         guard let offset = scanner.next() else { return false }
         if offset == "Z" || offset == "z" { return scanner.atEnd }
         guard offset == "+" || offset == "-", let hours = scanner.number(2), hours < 24, scanner.next() == ":",
-              let minutes = scanner.number(2), minutes < 60 else { return false }
+            let minutes = scanner.number(2), minutes < 60
+        else { return false }
         return scanner.atEnd
     }
 
@@ -43,7 +44,8 @@ enum TOMLDateTime {
 
         mutating func date() -> Bool {
             guard let year = number(4), next() == "-", let month = number(2), (1...12).contains(month), next() == "-",
-                  let day = number(2), day >= 1 else { return false }
+                let day = number(2), day >= 1
+            else { return false }
             let leap = year % 4 == 0 && (year % 100 != 0 || year % 400 == 0)
             let days = [31, leap ? 29 : 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31][month - 1]
             return day <= days
@@ -51,7 +53,8 @@ enum TOMLDateTime {
 
         mutating func time() -> Bool {
             guard let hour = number(2), hour < 24, next() == ":", let minute = number(2), minute < 60, next() == ":",
-                  let second = number(2), second < 60 else { return false }
+                let second = number(2), second < 60
+            else { return false }
             guard peek(at: 0) == "." else { return true }
             index += 1
             var digits = 0

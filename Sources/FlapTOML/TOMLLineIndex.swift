@@ -11,9 +11,11 @@ public struct TOMLLineIndex {
         var table = ""
         var arrayCounts: [String: Int] = [:]
         // CRLF lines too: in Swift "\r\n" is one Character, which split(separator: "\n") never finds.
-        for (number, raw) in text.unicodeScalars.split(omittingEmptySubsequences: false, whereSeparator: { $0 == "\n" }).map({ Substring($0) }).enumerated() {
+        for (number, raw) in text.unicodeScalars.split(omittingEmptySubsequences: false, whereSeparator: { $0 == "\n" }).map({ Substring($0) })
+            .enumerated()
+        {
             let line = raw.withoutBlankEnds
-            if line.hasPrefix("[[") , let end = line.firstRange(of: "]]") {
+            if line.hasPrefix("[["), let end = line.firstRange(of: "]]") {
                 let name = line[line.index(line.startIndex, offsetBy: 2)..<end.lowerBound].withoutBlankEnds
                 let index = arrayCounts[name, default: 0]
                 arrayCounts[name] = index + 1
@@ -23,7 +25,10 @@ public struct TOMLLineIndex {
                 table = line[line.index(after: line.startIndex)..<end].withoutBlankEnds
                 lines[table] = number + 1
             } else if let equals = line.firstIndex(of: "="), !line.hasPrefix("#") {
-                let key = String(line[..<equals].withoutBlankEnds.trimmingPrefix(while: { $0 == "\"" || $0 == "'" }).reversed().drop(while: { $0 == "\"" || $0 == "'" }).reversed())
+                let key = String(
+                    line[..<equals].withoutBlankEnds.trimmingPrefix(while: { $0 == "\"" || $0 == "'" }).reversed().drop(while: {
+                        $0 == "\"" || $0 == "'"
+                    }).reversed())
                 lines[table.isEmpty ? key : "\(table).\(key)"] = number + 1
             }
         }

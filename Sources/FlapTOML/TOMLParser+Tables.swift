@@ -89,7 +89,9 @@ extension TOMLParser {
         }
     }
 
-    static func descend(_ table: inout TOMLTable, _ path: ArraySlice<String>, _ body: (inout TOMLTable) throws(TOMLSyntaxError) -> Void) throws(TOMLSyntaxError) {
+    static func descend(
+        _ table: inout TOMLTable, _ path: ArraySlice<String>, _ body: (inout TOMLTable) throws(TOMLSyntaxError) -> Void
+    ) throws(TOMLSyntaxError) {
         guard let name = path.first else { return try body(&table) }
         switch table[name] {
         case nil:

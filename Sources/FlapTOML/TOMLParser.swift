@@ -89,7 +89,10 @@ public struct TOMLParser {
                 parts.append(try literalString())
             } else {
                 let start = index
-                while let scalar = peek, scalar.properties.isASCIIHexDigit || ("g"..."z").contains(scalar) || ("G"..."Z").contains(scalar) || scalar == "_" || scalar == "-" {
+                while let scalar = peek,
+                    scalar.properties.isASCIIHexDigit || ("g"..."z").contains(scalar) || ("G"..."Z").contains(scalar) || scalar == "_"
+                        || scalar == "-"
+                {
                     index += 1
                 }
                 guard index > start else { throw error(peek.map { "\($0.escaped(asASCII: false)) cannot start a key" } ?? "a key is missing") }
@@ -172,7 +175,9 @@ public struct TOMLParser {
             let written = text[start..<index]
             guard TOMLDateTime.isValid(written) else {
                 index = start
-                throw error("\(String(String.UnicodeScalarView(written))) is not a date or time TOML knows (1979-05-27, 07:32:00, 1979-05-27T07:32:00Z, each field in range)")
+                throw error(
+                    "\(String(String.UnicodeScalarView(written))) is not a date or time TOML knows (1979-05-27, 07:32:00, 1979-05-27T07:32:00Z, each field in range)"
+                )
             }
             return .dateTime(String(String.UnicodeScalarView(written)))
         }

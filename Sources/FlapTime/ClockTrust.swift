@@ -3,7 +3,7 @@ import CLinuxDevices
 import FoundationEssentials
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// Whether the wall clock can be trusted for timed events (messages sent for later; schedules
@@ -38,9 +38,11 @@ public struct ClockTrust: Sendable {
     public let kernelSynchronised: @Sendable () -> Bool?
     public let now: @Sendable () -> Date
 
-    public init(setting: Setting, stateDirectory: String, timesyncDirectory: String = "/run/systemd/timesync",
-                kernelSynchronised: @escaping @Sendable () -> Bool? = ClockTrust.kernelSaysSynchronised,
-                now: @escaping @Sendable () -> Date = { Date() }) {
+    public init(
+        setting: Setting, stateDirectory: String, timesyncDirectory: String = "/run/systemd/timesync",
+        kernelSynchronised: @escaping @Sendable () -> Bool? = ClockTrust.kernelSaysSynchronised,
+        now: @escaping @Sendable () -> Date = { Date() }
+    ) {
         self.setting = setting
         self.timesyncDirectory = timesyncDirectory
         lastSeenFile = stateDirectory.appendingPathComponent("clock")
@@ -63,14 +65,20 @@ public struct ClockTrust: Sendable {
             return ClockVerdict(rule: .kernel, trusted: true, reason: "the kernel says the clock is synchronised")
         }
         guard let seen = lastSeen() else {
-            return ClockVerdict(rule: .lastSeen, trusted: true, reason: "nothing says whether the clock is synchronised; flapd has not run on this clock before")
+            return ClockVerdict(
+                rule: .lastSeen, trusted: true, reason: "nothing says whether the clock is synchronised; flapd has not run on this clock before")
         }
         let now = now()
         if now >= seen {
-            return ClockVerdict(rule: .lastSeen, trusted: true, reason: "nothing says whether the clock is synchronised; it has not gone back before the last time flapd saw")
+            return ClockVerdict(
+                rule: .lastSeen, trusted: true,
+                reason: "nothing says whether the clock is synchronised; it has not gone back before the last time flapd saw")
         }
-        return ClockVerdict(rule: .lastSeen, trusted: false,
-                            reason: "the clock reads \(now.formatted(.iso8601)), before the last time flapd saw (\(seen.formatted(.iso8601))): timed events wait until it passes that")
+        return ClockVerdict(
+            rule: .lastSeen, trusted: false,
+            reason:
+                "the clock reads \(now.formatted(.iso8601)), before the last time flapd saw (\(seen.formatted(.iso8601))): timed events wait until it passes that"
+        )
     }
 
     /// Keeps the time now as the last time flapd saw, when the clock is trusted and it is later
@@ -80,13 +88,16 @@ public struct ClockTrust: Sendable {
         let now = now()
         guard verdict.trusted, lastSeen().map({ now > $0 }) ?? true else { return }
         let temporary = lastSeenFile + ".new"
-        guard FileManager.default.createFile(atPath: temporary, contents: Data(String(cFormat: "%.3f\n", now.timeIntervalSince1970).utf8)) else { return }
+        guard FileManager.default.createFile(atPath: temporary, contents: Data(String(cFormat: "%.3f\n", now.timeIntervalSince1970).utf8)) else {
+            return
+        }
         _ = rename(temporary, lastSeenFile)
     }
 
     func lastSeen() -> Date? {
         guard let data = FileManager.default.contents(atPath: lastSeenFile),
-              let seconds = Double(String(decoding: data, as: UTF8.self).trimmed) else { return nil }
+            let seconds = Double(String(decoding: data, as: UTF8.self).trimmed)
+        else { return nil }
         return Date(timeIntervalSince1970: seconds)
     }
 

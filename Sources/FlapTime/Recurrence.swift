@@ -41,11 +41,12 @@ public struct Recurrence: Sendable, Equatable {
         // A day after the skipped or repeated hour may hold the answer; a cron day may be years off.
         // A day after the skipped or repeated hour may hold the answer; a cron day may be years
         // off; the sun may stay down (or up) for months.
-        let days = switch rule {
-        case .weekly: 9
-        case .sun: 190
-        case .cron: 366 * 8 + 2
-        }
+        let days =
+            switch rule {
+            case .weekly: 9
+            case .sun: 190
+            case .cron: 366 * 8 + 2
+            }
         for day in (firstDay - 1)..<(firstDay + days) {
             let (month, dayOfMonth, weekday) = Self.civil(day: day)
             let minutes: [Int]

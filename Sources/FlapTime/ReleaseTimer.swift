@@ -51,7 +51,9 @@ public actor ReleaseTimer<C: Clock> where C.Duration == Duration {
             if let due = try await inbox.nextRelease(), due <= time.now() {
                 let verdict = trust()
                 guard verdict.trusted else {
-                    if !holding { logger.notice("messages sent for later are held: the clock cannot be trusted yet", metadata: ["reason": "\(verdict.reason)"]) }
+                    if !holding {
+                        logger.notice("messages sent for later are held: the clock cannot be trusted yet", metadata: ["reason": "\(verdict.reason)"])
+                    }
                     holding = true
                     return await alarm.arm(time.clock.now.advanced(by: Self.trustRecheck))
                 }

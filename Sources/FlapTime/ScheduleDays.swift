@@ -11,7 +11,7 @@ public struct ScheduleDays: Sendable, Equatable {
     /// Every accepted spelling of each day, Sunday first; nothing else is a day (`monkey` is not Monday).
     static let spellings: [[String]] = [
         ["sun", "sunday"], ["mon", "monday"], ["tue", "tues", "tuesday"], ["wed", "weds", "wednesday"],
-        ["thu", "thur", "thurs", "thursday"], ["fri", "friday"], ["sat", "saturday"],
+        ["thu", "thur", "thurs", "thursday"], ["fri", "friday"], ["sat", "saturday"]
     ]
     static let groups: [String: Set<Int>] = ["daily": Set(0...6), "weekdays": Set(1...5), "weekends": [0, 6]]
 
@@ -27,7 +27,9 @@ public struct ScheduleDays: Sendable, Equatable {
         guard let entries else { return ScheduleDays(weekdays: Set(0...6)) }
         let length = entries.reduce(0) { $0 + $1.count }
         guard length <= longest else { throw ScheduleError("days", "is \(length) characters long; a week's days take at most \(longest)") }
-        let words = entries.flatMap { entry in entry.split(separator: ",", omittingEmptySubsequences: false).map { (word: $0.trimmingSpaces, entry: entry) } }
+        let words = entries.flatMap { entry in
+            entry.split(separator: ",", omittingEmptySubsequences: false).map { (word: $0.trimmingSpaces, entry: entry) }
+        }
         guard words.contains(where: { !$0.word.isEmpty }) else {
             throw ScheduleError("days", "names no day: leave days out (or write daily) for every day, or name the days, such as mon-fri")
         }
@@ -63,7 +65,10 @@ public struct ScheduleDays: Sendable, Equatable {
 
     static func refusal(_ word: String, in entry: String) -> ScheduleError {
         let whole = Substring(entry).trimmingSpaces == word ? "" : " (in \(entry.debugDescription))"
-        return ScheduleError("days", "\(word.debugDescription)\(whole) is not a day: write mon … sun (or the whole name), a range such as mon-fri, a list such as sat,sun, or weekdays, weekends, daily")
+        return ScheduleError(
+            "days",
+            "\(word.debugDescription)\(whole) is not a day: write mon … sun (or the whole name), a range such as mon-fri, a list such as sat,sun, or weekdays, weekends, daily"
+        )
     }
 }
 

@@ -77,8 +77,10 @@ public actor ScheduleRunner<C: Clock>: ScheduleBook where C.Duration == Duration
     private var key: [UInt8]?
 
     /// `fromFile`: the configuration's schedules, already checked.
-    public init(inbox: Inbox, intake: MessageIntake, time: ServiceTime<C>, trust: @escaping @Sendable () -> ClockVerdict,
-                fromFile: [ScheduleSettings], systemZone: ZoneRules = .current(), location: GeoLocation? = nil, logger: Logger) {
+    public init(
+        inbox: Inbox, intake: MessageIntake, time: ServiceTime<C>, trust: @escaping @Sendable () -> ClockVerdict,
+        fromFile: [ScheduleSettings], systemZone: ZoneRules = .current(), location: GeoLocation? = nil, logger: Logger
+    ) {
         self.location = location
         self.inbox = inbox
         self.intake = intake
@@ -140,7 +142,8 @@ public actor ScheduleRunner<C: Clock>: ScheduleBook where C.Duration == Duration
         guard contentProblems.isEmpty else { throw ScheduleBookError.invalid(ScheduleErrors(contentProblems)) }
         let encoded = try JSONEncoder().encode(definition)
         guard encoded.count <= Self.largestStored else {
-            throw ScheduleBookError.invalid(ScheduleErrors([ScheduleError("text", "the schedule takes \(encoded.count) bytes; one takes at most \(Self.largestStored)")]))
+            throw ScheduleBookError.invalid(
+                ScheduleErrors([ScheduleError("text", "the schedule takes \(encoded.count) bytes; one takes at most \(Self.largestStored)")]))
         }
         do {
             try await inbox.storeSchedule(definition.name, definition: encoded, now: time.now())
@@ -161,7 +164,9 @@ public actor ScheduleRunner<C: Clock>: ScheduleBook where C.Duration == Duration
     private var all: [ScheduleSettings] { fromFile + stored }
 
     private func view(_ definition: ScheduleSettings, fromFile: Bool, now: Date) -> ScheduleView {
-        ScheduleView(definition: definition, fromFile: fromFile, next: (try? definition.recurrence(systemZone: systemZone, location: location))?.next(after: now))
+        ScheduleView(
+            definition: definition, fromFile: fromFile,
+            next: (try? definition.recurrence(systemZone: systemZone, location: location))?.next(after: now))
     }
 
     private func load() async {
@@ -196,7 +201,8 @@ public actor ScheduleRunner<C: Clock>: ScheduleBook where C.Duration == Duration
             for definition in all {
                 guard let recurrence = try? definition.recurrence(systemZone: systemZone, location: location) else { continue }
                 if let since = checks[definition.name],
-                   let occurrence = recurrence.latest(after: since, upTo: now, window: Self.grace) {
+                    let occurrence = recurrence.latest(after: since, upTo: now, window: Self.grace)
+                {
                     await fire(definition, at: occurrence)
                 }
                 if let next = recurrence.next(after: now) { soonest = min(soonest ?? next, next) }
@@ -224,7 +230,8 @@ public actor ScheduleRunner<C: Clock>: ScheduleBook where C.Duration == Duration
     private func fire(_ definition: ScheduleSettings, at occurrence: Date) async {
         // Its text's {{weekday}} and the like are the board's date and time as it fires.
         guard let key = await occurrenceKey() else { return }
-        _ = await intake.sendAutomated(definition.messageFields(at: occurrence, key: key), quickMessage: definition.quickMessage, source: Message.scheduleSource,
-                                       sender: definition.senderID, kind: "schedule", name: definition.name, logger: logger)
+        _ = await intake.sendAutomated(
+            definition.messageFields(at: occurrence, key: key), quickMessage: definition.quickMessage, source: Message.scheduleSource,
+            sender: definition.senderID, kind: "schedule", name: definition.name, logger: logger)
     }
 }

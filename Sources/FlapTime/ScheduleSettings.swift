@@ -88,20 +88,29 @@ public struct ScheduleSettings: Sendable, Equatable, Codable {
         }
         var zone = systemZone
         if let timeZone {
-            if let found = ZoneRules.named(timeZone) { zone = found } else {
-                problems.append(ScheduleError("timeZone", "\(timeZone.debugDescription) is not an IANA time zone such as Europe/Berlin or America/New_York"))
+            if let found = ZoneRules.named(timeZone) {
+                zone = found
+            } else {
+                problems.append(
+                    ScheduleError("timeZone", "\(timeZone.debugDescription) is not an IANA time zone such as Europe/Berlin or America/New_York"))
             }
         }
         let contents = [text != nil, codes != nil, pattern != nil, vbml != nil, quickMessage != nil].filter { $0 }.count
         if contents != 1 {
-            problems.append(ScheduleError("text", contents == 0 ? "a schedule needs one of text, codes, pattern, vbml or quickMessage"
-                                                                : "give only one of text, codes, pattern, vbml or quickMessage"))
+            problems.append(
+                ScheduleError(
+                    "text",
+                    contents == 0
+                        ? "a schedule needs one of text, codes, pattern, vbml or quickMessage"
+                        : "give only one of text, codes, pattern, vbml or quickMessage"))
         }
         if let times, times.count > Self.mostTimes {
-            problems.append(ScheduleError("times", "has \(times.count) entries; a schedule fires at most \(Self.mostTimes) times a day (use cron for more)"))
+            problems.append(
+                ScheduleError("times", "has \(times.count) entries; a schedule fires at most \(Self.mostTimes) times a day (use cron for more)"))
         }
         if let text, text.unicodeScalars.count > Self.longestText {
-            problems.append(ScheduleError("text", "is \(text.unicodeScalars.count) characters long; a schedule's text is at most \(Self.longestText)"))
+            problems.append(
+                ScheduleError("text", "is \(text.unicodeScalars.count) characters long; a schedule's text is at most \(Self.longestText)"))
         }
         if let holdMinutes, !(1...(7 * 24 * 60)).contains(holdMinutes) {
             problems.append(ScheduleError("holdMinutes", "must be 1 to 10080 (a week), not \(holdMinutes)"))
@@ -121,7 +130,8 @@ public struct ScheduleSettings: Sendable, Equatable, Codable {
                 } else if let location {
                     rule = .sun(days: weekdays, minutes: minutes, events: sun, location: location)
                 } else {
-                    problems.append(ScheduleError("times", "sunrise and sunset need the board's location: [location] latitude and longitude in flapd.toml"))
+                    problems.append(
+                        ScheduleError("times", "sunrise and sunset need the board's location: [location] latitude and longitude in flapd.toml"))
                 }
             }
         case (_?, _?):
@@ -150,14 +160,19 @@ public struct ScheduleSettings: Sendable, Equatable, Codable {
         for time in times {
             if let event = [SunTimes.Event.sunrise, .sunset].first(where: { time.lowercased().hasPrefix($0.rawValue) }) {
                 guard let offset = Self.offsetMinutes(time.dropFirst(event.rawValue.count)) else {
-                    problems.append(ScheduleError("times", "\(time.debugDescription) is not \(event.rawValue), \(event.rawValue)+30m or \(event.rawValue)-1h (at most 12 hours before or after)"))
+                    problems.append(
+                        ScheduleError(
+                            "times",
+                            "\(time.debugDescription) is not \(event.rawValue), \(event.rawValue)+30m or \(event.rawValue)-1h (at most 12 hours before or after)"
+                        ))
                     return nil
                 }
                 sun.append(Recurrence.SunTime(event, offsetMinutes: offset))
                 continue
             }
             let parts = time.split(separator: ":")
-            guard parts.count == 2, parts[1].count == 2, let h = Int(parts[0]), let m = Int(parts[1]), (0..<24).contains(h), (0..<60).contains(m) else {
+            guard parts.count == 2, parts[1].count == 2, let h = Int(parts[0]), let m = Int(parts[1]), (0..<24).contains(h), (0..<60).contains(m)
+            else {
                 problems.append(ScheduleError("times", "\(time.debugDescription) is not a time of day such as 07:00"))
                 return nil
             }
@@ -170,7 +185,8 @@ public struct ScheduleSettings: Sendable, Equatable, Codable {
     static func offsetMinutes(_ text: Substring) -> Int? {
         guard let sign = text.first else { return 0 }
         guard sign == "+" || sign == "-", let unit = text.last, unit == "m" || unit == "h",
-              let count = Int(text.dropFirst().dropLast()), count >= 0 else { return nil }
+            let count = Int(text.dropFirst().dropLast()), count >= 0
+        else { return nil }
         let minutes = count * (unit == "h" ? 60 : 1)
         guard minutes <= 12 * 60 else { return nil }
         return sign == "-" ? -minutes : minutes
@@ -183,7 +199,7 @@ public struct ScheduleSettings: Sendable, Equatable, Codable {
             "id": .string(occurrenceID(at: occurrence, key: key)),
             "sender": ["id": .string(senderID), "name": .string(name)],
             "createdAt": .string(occurrence.formatted(.iso8601)),
-            "expiresAt": .string(occurrence.addingTimeInterval(TimeInterval((holdMinutes ?? Self.defaultHoldMinutes) * 60)).formatted(.iso8601)),
+            "expiresAt": .string(occurrence.addingTimeInterval(TimeInterval((holdMinutes ?? Self.defaultHoldMinutes) * 60)).formatted(.iso8601))
         ]
         if let text { fields["text"] = .string(text) }
         if let codes { fields["codes"] = JSONValue(rows: codes) }

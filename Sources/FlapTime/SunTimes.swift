@@ -46,7 +46,8 @@ public enum SunTimes {
         let meanLongitude = (280.46646 + t * (36_000.76983 + t * 0.0003032)).truncatingRemainder(dividingBy: 360)
         let meanAnomaly = 357.52911 + t * (35_999.05029 - 0.0001537 * t)
         let eccentricity = 0.016708634 - t * (0.000042037 + 0.0000001267 * t)
-        let center = sin(radians(meanAnomaly)) * (1.914602 - t * (0.004817 + 0.000014 * t))
+        let center =
+            sin(radians(meanAnomaly)) * (1.914602 - t * (0.004817 + 0.000014 * t))
             + sin(radians(2 * meanAnomaly)) * (0.019993 - 0.000101 * t) + sin(radians(3 * meanAnomaly)) * 0.000289
         let omega = 125.04 - 1934.136 * t
         let apparentLongitude = meanLongitude + center - 0.00569 - 0.00478 * sin(radians(omega))
@@ -55,8 +56,11 @@ public enum SunTimes {
         let declination = asin(sin(radians(obliquity)) * sin(radians(apparentLongitude)))
         let y = pow(tan(radians(obliquity / 2)), 2)
         let l0 = radians(meanLongitude), m = radians(meanAnomaly)
-        let equationOfTime = 4 * degrees(y * sin(2 * l0) - 2 * eccentricity * sin(m) + 4 * eccentricity * y * sin(m) * cos(2 * l0)
-            - 0.5 * y * y * sin(4 * l0) - 1.25 * eccentricity * eccentricity * sin(2 * m))
+        let equationOfTime =
+            4
+            * degrees(
+                y * sin(2 * l0) - 2 * eccentricity * sin(m) + 4 * eccentricity * y * sin(m) * cos(2 * l0)
+                    - 0.5 * y * y * sin(4 * l0) - 1.25 * eccentricity * eccentricity * sin(2 * m))
         let latitude = radians(location.latitude)
         let cosHourAngle = cos(radians(90.833)) / (cos(latitude) * cos(declination)) - tan(latitude) * tan(declination)
         guard (-1...1).contains(cosHourAngle) else { return nil }

@@ -12,14 +12,17 @@ extension Mustache {
         mutating func append(_ more: String) throws(Problem) {
             text += more
             guard text.utf8.count <= Budget.outputBytes else {
-                throw Problem(description: "the template renders to more than \(Budget.outputBytes / 1024) KiB (a board shows a few hundred characters)")
+                throw Problem(
+                    description: "the template renders to more than \(Budget.outputBytes / 1024) KiB (a board shows a few hundred characters)")
             }
         }
 
         mutating func pass() throws(Problem) {
             passes += 1
             guard passes <= Budget.sectionPasses else {
-                throw Problem(description: "the template's sections repeat more than \(Budget.sectionPasses) times (sections over long lists inside each other)")
+                throw Problem(
+                    description: "the template's sections repeat more than \(Budget.sectionPasses) times (sections over long lists inside each other)"
+                )
             }
         }
     }
@@ -148,6 +151,6 @@ extension Mustache {
     static func escapeHTML(_ text: String) -> String { text.escaping(htmlEscapes) }
 
     static let htmlEscapes: [Character: String] = [
-        "&": "&amp;", "<": "&lt;", ">": "&gt;", "\"": "&quot;", "'": "&#39;", "/": "&#x2F;", "`": "&#x60;", "=": "&#x3D;",
+        "&": "&amp;", "<": "&lt;", ">": "&gt;", "\"": "&quot;", "'": "&#39;", "/": "&#x2F;", "`": "&#x60;", "=": "&#x3D;"
     ]
 }

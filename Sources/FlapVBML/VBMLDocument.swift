@@ -78,11 +78,14 @@ public struct VBMLDocument: Sendable {
         if !props.isNull, props.object == nil { throw VBMLProblem(path: "props", message: "must be an object of names and values") }
         if props.isNull { props = .object([:]) }
         let style = fields["style"]?.object
-        if let given = fields["style"], !given.isNull, style == nil { throw VBMLProblem(path: "style", message: "must be an object such as {\"height\": 6, \"width\": 22}") }
+        if let given = fields["style"], !given.isNull, style == nil {
+            throw VBMLProblem(path: "style", message: "must be an object such as {\"height\": 6, \"width\": 22}")
+        }
         height = try Self.size(style?["height"], path: "style.height")
         width = try Self.size(style?["width"], path: "style.width")
         guard let list = fields["components"]?.array else {
-            throw VBMLProblem(path: "components", message: "required: a list of components (each a template, rawCharacters, randomColors or calendar)")
+            throw VBMLProblem(
+                path: "components", message: "required: a list of components (each a template, rawCharacters, randomColors or calendar)")
         }
         var components: [VBMLComponent] = []
         for (index, item) in list.enumerated() {
@@ -98,23 +101,33 @@ public struct VBMLDocument: Sendable {
     /// A height or width: a whole number of 1 or more, or nothing (0 too, as Vestaboard's renderer reads it).
     static func size(_ value: JSONValue?, path: String) throws(VBMLProblem) -> Int? {
         guard let value, !value.isNull else { return nil }
-        guard let number = value.int, number >= 0 else { throw VBMLProblem(path: path, message: "must be a whole number of 1 or more, not \(value.text)") }
+        guard let number = value.int, number >= 0 else {
+            throw VBMLProblem(path: path, message: "must be a whole number of 1 or more, not \(value.text)")
+        }
         return number == 0 ? nil : number
     }
 
     static func component(_ json: JSONValue) throws(VBMLProblem) -> VBMLComponent {
-        guard let fields = json.object else { throw VBMLProblem(path: "", message: "must be an object with a template, rawCharacters, randomColors or calendar") }
+        guard let fields = json.object else {
+            throw VBMLProblem(path: "", message: "must be an object with a template, rawCharacters, randomColors or calendar")
+        }
         let style = try Self.style(fields["style"])
         if let raw = fields["rawCharacters"] {
             if let text = raw.string { return VBMLComponent(content: .rawCharactersTemplate(text), style: style) }
             return VBMLComponent(content: .rawCharacters(try Self.codeRows(raw, path: "rawCharacters")), style: style)
         }
         if let random = fields["randomColors"] {
-            guard let options = random.object else { throw VBMLProblem(path: "randomColors", message: "must be an object, {} or {\"colors\": [63, 66]}") }
+            guard let options = random.object else {
+                throw VBMLProblem(path: "randomColors", message: "must be an object, {} or {\"colors\": [63, 66]}")
+            }
             var colours: [Int]?
             if let given = options["colors"], !given.isNull {
-                guard let list = given.array, !list.isEmpty else { throw VBMLProblem(path: "randomColors.colors", message: "must be a list of character codes") }
-                colours = try list.enumerated().map { (index, value) throws(VBMLProblem) in try Self.code(value, path: "randomColors.colors[\(index)]") }
+                guard let list = given.array, !list.isEmpty else {
+                    throw VBMLProblem(path: "randomColors.colors", message: "must be a list of character codes")
+                }
+                colours = try list.enumerated().map { (index, value) throws(VBMLProblem) in
+                    try Self.code(value, path: "randomColors.colors[\(index)]")
+                }
             }
             return VBMLComponent(content: .randomColors(colours), style: style)
         }
@@ -122,7 +135,9 @@ public struct VBMLDocument: Sendable {
             return VBMLComponent(content: .calendar(try Self.calendar(calendar)), style: style)
         }
         if let template = fields["template"] {
-            guard let text = template.string else { throw VBMLProblem(path: "template", message: "must be a string of text, {{props}} and {NN} codes") }
+            guard let text = template.string else {
+                throw VBMLProblem(path: "template", message: "must be a string of text, {{props}} and {NN} codes")
+            }
             return VBMLComponent(content: .template(text), style: style)
         }
         return VBMLComponent(content: .template(""), style: style)
@@ -148,7 +163,9 @@ public struct VBMLDocument: Sendable {
         style.height = try size(fields["height"], path: "style.height")
         style.width = try size(fields["width"], path: "style.width")
         if let value = fields["absolutePosition"], !value.isNull {
-            guard let position = value.object else { throw VBMLProblem(path: "style.absolutePosition", message: "must be an object such as {\"x\": 0, \"y\": 3}") }
+            guard let position = value.object else {
+                throw VBMLProblem(path: "style.absolutePosition", message: "must be an object such as {\"x\": 0, \"y\": 3}")
+            }
             func coordinate(_ name: String) throws(VBMLProblem) -> Int {
                 guard let given = position[name], !given.isNull else { return 0 }
                 guard let number = given.int, number >= 0 else {
@@ -186,14 +203,20 @@ public struct VBMLDocument: Sendable {
             throw VBMLProblem(path: "calendar.\(name)", message: "required: a whole number" + (given.map { ", not \($0.text)" } ?? ""))
         }
         var calendar = VBMLCalendar(month: try whole("month"), year: try whole("year"))
-        guard (1...12).contains(calendar.month) else { throw VBMLProblem(path: "calendar.month", message: "must be from 1 to 12, not \(calendar.month)") }
-        guard (1000...9999).contains(calendar.year) else { throw VBMLProblem(path: "calendar.year", message: "must have four digits, not \(calendar.year)") }
+        guard (1...12).contains(calendar.month) else {
+            throw VBMLProblem(path: "calendar.month", message: "must be from 1 to 12, not \(calendar.month)")
+        }
+        guard (1000...9999).contains(calendar.year) else {
+            throw VBMLProblem(path: "calendar.year", message: "must have four digits, not \(calendar.year)")
+        }
         if let colour = fields["defaultDayColor"], !colour.isNull {
             let code = try Self.code(colour, path: "calendar.defaultDayColor")
             if code != 0 { calendar.dayColour = code }
         }
         if let days = fields["days"], !days.isNull {
-            guard let entries = days.object else { throw VBMLProblem(path: "calendar.days", message: "must be an object of days and colours, such as {\"25\": 63}") }
+            guard let entries = days.object else {
+                throw VBMLProblem(path: "calendar.days", message: "must be an object of days and colours, such as {\"25\": 63}")
+            }
             for (key, colour) in entries.sorted(by: { $0.key < $1.key }) {
                 guard let day = Int(key.trimmed), day >= 1 else {
                     throw VBMLProblem(path: "calendar.days.\(key)", message: "\(key) is not a day of the month")

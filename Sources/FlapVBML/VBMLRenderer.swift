@@ -22,8 +22,12 @@ public enum VBMLRenderer {
         var calendars: [(codes: [[Int]], x: Int)] = []
         for (index, component) in document.components.enumerated() {
             do throws(VBMLProblem) {
-                if let w = component.style.width, w > width { throw VBMLProblem(path: "style.width", message: "\(w) is wider than the board (\(width))") }
-                if let h = component.style.height, h > height { throw VBMLProblem(path: "style.height", message: "\(h) is taller than the board (\(height))") }
+                if let w = component.style.width, w > width {
+                    throw VBMLProblem(path: "style.width", message: "\(w) is wider than the board (\(width))")
+                }
+                if let h = component.style.height, h > height {
+                    throw VBMLProblem(path: "style.height", message: "\(h) is taller than the board (\(height))")
+                }
                 if case .calendar(let calendar) = component.content {
                     calendars.append((calendar.rows(), component.style.absolutePosition?.x ?? 0))
                 }
@@ -33,7 +37,8 @@ public enum VBMLRenderer {
                     continue
                 }
                 if case .calendar = component.content { continue }
-                placed.append((try codes(of: component, height: height, width: width, props: document.props, random: &random), position.x, position.y))
+                placed.append(
+                    (try codes(of: component, height: height, width: width, props: document.props, random: &random), position.x, position.y))
             } catch {
                 throw error.at("components[\(index)]")
             }
@@ -47,8 +52,10 @@ public enum VBMLRenderer {
     }
 
     /// One component's box.
-    static func codes(of component: VBMLComponent, height defaultHeight: Int, width defaultWidth: Int, props: JSONValue,
-                      random: inout SeededRandom) throws(VBMLProblem) -> [[Int]] {
+    static func codes(
+        of component: VBMLComponent, height defaultHeight: Int, width defaultWidth: Int, props: JSONValue,
+        random: inout SeededRandom
+    ) throws(VBMLProblem) -> [[Int]] {
         let width = component.style.width ?? defaultWidth
         let height = component.style.height ?? defaultHeight
         switch component.content {
@@ -72,8 +79,9 @@ public enum VBMLRenderer {
             do { lines = try VBMLText.lines(VBMLText.words(text, width: width), width: width).map(VBMLText.codes) } catch {
                 throw VBMLProblem(path: "template", message: error.message)
             }
-            let aligned = VBMLAlignment.horizontal(VBMLAlignment.vertical(lines, height: height, align: component.style.align),
-                                                   width: width, justify: component.style.justify)
+            let aligned = VBMLAlignment.horizontal(
+                VBMLAlignment.vertical(lines, height: height, align: component.style.align),
+                width: width, justify: component.style.justify)
             return (0..<height).map { r in
                 (0..<width).map { c in aligned.indices.contains(r) && aligned[r].indices.contains(c) ? (aligned[r][c] ?? 0) : 0 }
             }
@@ -97,7 +105,9 @@ public enum VBMLRenderer {
     /// The boxes on the board: flowing ones left to right, to the next line of boxes when one
     /// would pass the right edge; placed ones at their positions; calendars over everything
     /// (their first 13 columns). Whatever passes the board's edges is cut.
-    static func lay(_ flowing: [[[Int]]], _ placed: [(codes: [[Int]], x: Int, y: Int)], _ calendars: [(codes: [[Int]], x: Int)], on board: inout [[Int]]) {
+    static func lay(
+        _ flowing: [[[Int]]], _ placed: [(codes: [[Int]], x: Int, y: Int)], _ calendars: [(codes: [[Int]], x: Int)], on board: inout [[Int]]
+    ) {
         let height = board.count, width = board.first?.count ?? 0
         var top = 0, left = 0, rowHeight = 0
         for box in flowing {

@@ -43,8 +43,10 @@ public actor BoardDelivery<C: Clock<Duration>> where C: Sendable {
 
     public static var retryDelays: [Duration] { [.seconds(2), .seconds(4), .seconds(8), .seconds(16), .seconds(32)] }
 
-    public init(panel: String, client: VestaboardClient, queue: DeliveryQueue, clock: C, now: @escaping @Sendable () -> Date,
-                onConflict: ConflictChoice = .refuse, logger: Logger) {
+    public init(
+        panel: String, client: VestaboardClient, queue: DeliveryQueue, clock: C, now: @escaping @Sendable () -> Date,
+        onConflict: ConflictChoice = .refuse, logger: Logger
+    ) {
         self.panel = panel
         self.client = client
         self.queue = queue
@@ -60,8 +62,9 @@ public actor BoardDelivery<C: Clock<Duration>> where C: Sendable {
     /// Queues `rows` for the board; an older write still waiting is superseded.
     @discardableResult
     public func send(_ rows: [[Int]], transition: BoardTransition?, strategy: DeliveryStrategy, messageId: String?) throws -> Delivery {
-        let (delivery, superseded) = try queue.enqueue(panel: panel, rows: rows, transition: transition, strategy: strategy,
-                                                       messageId: messageId, now: now())
+        let (delivery, superseded) = try queue.enqueue(
+            panel: panel, rows: rows, transition: transition, strategy: strategy,
+            messageId: messageId, now: now())
         try announce(superseded)
         wakeUp()
         return delivery
@@ -123,16 +126,19 @@ public actor BoardDelivery<C: Clock<Duration>> where C: Sendable {
                 shown = try await client.read()
             }
             if shown == delivery.rows {
-                logger.info(resuming ? "a write interrupted by a restart had reached the board" : "the board already shows it; not written again",
-                            metadata: ["panel": "\(panel)", "delivery": "\(delivery.id)"])
+                logger.info(
+                    resuming ? "a write interrupted by a restart had reached the board" : "the board already shows it; not written again",
+                    metadata: ["panel": "\(panel)", "delivery": "\(delivery.id)"])
                 return try finish(delivery.id) { try queue.sent(delivery.id, written: resuming, now: now()) }
             }
             if delivery.strategy == .conflictAware, let shown, let mine, shown != mine {
                 if onConflict == .refuse {
-                    logger.warning("the board shows a message flapd did not write; left as it is", metadata: ["panel": "\(panel)", "delivery": "\(delivery.id)"])
+                    logger.warning(
+                        "the board shows a message flapd did not write; left as it is", metadata: ["panel": "\(panel)", "delivery": "\(delivery.id)"])
                     return try finish(delivery.id) { try queue.conflicted(delivery.id, now: now()) }
                 }
-                logger.notice("the board shows a message flapd did not write; overwriting it", metadata: ["panel": "\(panel)", "delivery": "\(delivery.id)"])
+                logger.notice(
+                    "the board shows a message flapd did not write; overwriting it", metadata: ["panel": "\(panel)", "delivery": "\(delivery.id)"])
             }
             _ = try await client.write(delivery.rows, transition: delivery.transition, forced: delivery.strategy == .immediate)
             var conflict = false
@@ -160,9 +166,11 @@ public actor BoardDelivery<C: Clock<Duration>> where C: Sendable {
             if case .rateLimited(let asked) = error { wait = max(wait, asked) }
             retryAt = now().addingTimeInterval(wait / .seconds(1))
         }
-        logger.warning("the board did not take the message\(retryAt == nil ? "; given up" : "; trying again")", metadata: [
-            "panel": "\(panel)", "delivery": "\(delivery.id)", "attempt": "\(attempts)", "error": "\(error)",
-        ])
+        logger.warning(
+            "the board did not take the message\(retryAt == nil ? "; given up" : "; trying again")",
+            metadata: [
+                "panel": "\(panel)", "delivery": "\(delivery.id)", "attempt": "\(attempts)", "error": "\(error)"
+            ])
         do {
             try finish(delivery.id) { try queue.failed(delivery.id, error: error.description, retryAt: retryAt, now: now()) }
         } catch {
@@ -192,7 +200,8 @@ public actor BoardDelivery<C: Clock<Duration>> where C: Sendable {
     /// When the cloud's 15 s since the last write end (now, for the Local API and `immediate`).
     private func spacingEnd(for delivery: Delivery) -> Date {
         guard let spacing = client.api.minimumSpacing, delivery.strategy != .immediate,
-              let last = try? queue.lastWrite(panel: panel)?.at else { return .distantPast }
+            let last = try? queue.lastWrite(panel: panel)?.at
+        else { return .distantPast }
         return last.addingTimeInterval(spacing / .seconds(1))
     }
 

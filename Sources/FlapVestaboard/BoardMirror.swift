@@ -40,9 +40,11 @@ public actor BoardMirror<C: Clock<Duration>> where C: Sendable {
                 }
             } catch {
                 if lastError == nil {
-                    logger.warning("the mirrored board cannot be read; its last message stays", metadata: [
-                        "board": "\(client.api.address)", "error": "\(error)",
-                    ])
+                    logger.warning(
+                        "the mirrored board cannot be read; its last message stays",
+                        metadata: [
+                            "board": "\(client.api.address)", "error": "\(error)"
+                        ])
                 } else {
                     logger.debug("the mirrored board still cannot be read", metadata: ["error": "\(error)"])
                 }

@@ -35,18 +35,20 @@ public final class DeliveryQueue: Sendable {
         var migrator = SQLiteMigrator()
         migrator.registerMigration("v1") { db in
             // The tables as GRDB's table builder made them for earlier versions.
-            try db.execute(sql: """
-                CREATE TABLE "delivery" ("id" INTEGER PRIMARY KEY AUTOINCREMENT, "panel" TEXT NOT NULL, "rows" TEXT NOT NULL, \
-                "transition" TEXT, "strategy" TEXT NOT NULL, "messageId" TEXT, "state" TEXT NOT NULL, "attempts" INTEGER NOT NULL, \
-                "createdAt" DOUBLE NOT NULL, "notBefore" DOUBLE NOT NULL, "lastError" TEXT, "finishedAt" DOUBLE, \
-                "conflictSeen" BOOLEAN NOT NULL);
-                CREATE INDEX "delivery_panel_state" ON "delivery"("panel", "state");
-                """)
+            try db.execute(
+                sql: """
+                    CREATE TABLE "delivery" ("id" INTEGER PRIMARY KEY AUTOINCREMENT, "panel" TEXT NOT NULL, "rows" TEXT NOT NULL, \
+                    "transition" TEXT, "strategy" TEXT NOT NULL, "messageId" TEXT, "state" TEXT NOT NULL, "attempts" INTEGER NOT NULL, \
+                    "createdAt" DOUBLE NOT NULL, "notBefore" DOUBLE NOT NULL, "lastError" TEXT, "finishedAt" DOUBLE, \
+                    "conflictSeen" BOOLEAN NOT NULL);
+                    CREATE INDEX "delivery_panel_state" ON "delivery"("panel", "state");
+                    """)
             // When each panel's board was last written, for the cloud's spacing across restarts,
             // and what flapd last wrote there, to tell someone else's message from its own.
-            try db.execute(sql: """
-                CREATE TABLE "boardWrite" ("panel" TEXT PRIMARY KEY, "rows" TEXT NOT NULL, "at" DOUBLE NOT NULL)
-                """)
+            try db.execute(
+                sql: """
+                    CREATE TABLE "boardWrite" ("panel" TEXT PRIMARY KEY, "rows" TEXT NOT NULL, "at" DOUBLE NOT NULL)
+                    """)
         }
         try migrator.migrate(database)
         return database
@@ -60,17 +62,24 @@ public final class DeliveryQueue: Sendable {
     /// Adds a write of `rows` to `panel`; a pending write it replaces ends as superseded.
     /// Returns the new delivery and the ids superseded.
     @discardableResult
-    public func enqueue(panel: String, rows: [[Int]], transition: BoardTransition?, strategy: DeliveryStrategy,
-                        messageId: String?, now: Date) throws -> (delivery: Delivery, superseded: [Int64]) {
+    public func enqueue(
+        panel: String, rows: [[Int]], transition: BoardTransition?, strategy: DeliveryStrategy,
+        messageId: String?, now: Date
+    ) throws -> (delivery: Delivery, superseded: [Int64]) {
         try write { db in
             let older = try Int64.fetchAll(db, sql: "SELECT id FROM delivery WHERE panel = ? AND state = 'pending'", arguments: [panel])
-            try db.execute(sql: "UPDATE delivery SET state = 'superseded', finishedAt = ? WHERE panel = ? AND state = 'pending'",
-                           arguments: [now.timeIntervalSince1970, panel])
-            try db.execute(sql: """
-                INSERT INTO delivery (panel, rows, transition, strategy, messageId, state, attempts, createdAt, notBefore, conflictSeen)
-                VALUES (?, ?, ?, ?, ?, 'pending', 0, ?, ?, 0)
-                """, arguments: [panel, Self.json(rows), transition.map(Self.json), strategy.rawValue, messageId,
-                                 now.timeIntervalSince1970, now.timeIntervalSince1970])
+            try db.execute(
+                sql: "UPDATE delivery SET state = 'superseded', finishedAt = ? WHERE panel = ? AND state = 'pending'",
+                arguments: [now.timeIntervalSince1970, panel])
+            try db.execute(
+                sql: """
+                    INSERT INTO delivery (panel, rows, transition, strategy, messageId, state, attempts, createdAt, notBefore, conflictSeen)
+                    VALUES (?, ?, ?, ?, ?, 'pending', 0, ?, ?, 0)
+                    """,
+                arguments: [
+                    panel, Self.json(rows), transition.map(Self.json), strategy.rawValue, messageId,
+                    now.timeIntervalSince1970, now.timeIntervalSince1970
+                ])
             let delivery = try Self.fetch(db, id: db.lastInsertedRowID)!
             return (delivery, older)
         }
@@ -81,14 +90,18 @@ public final class DeliveryQueue: Sendable {
     /// still waiting): only a panel's newest board is ever written.
     public func next(panel: String, now: Date) throws -> (next: Delivery?, superseded: [Int64]) {
         try write { db in
-            let open = try SQLiteRow.fetchAll(db, sql: """
-                SELECT * FROM delivery WHERE panel = ? AND state IN ('sending', 'pending') ORDER BY id DESC
-                """, arguments: [panel]).compactMap { row in try health.readable("delivery", in: path) { try Self.delivery(row) } }
+            let open = try SQLiteRow.fetchAll(
+                db,
+                sql: """
+                    SELECT * FROM delivery WHERE panel = ? AND state IN ('sending', 'pending') ORDER BY id DESC
+                    """, arguments: [panel]
+            ).compactMap { row in try health.readable("delivery", in: path) { try Self.delivery(row) } }
             guard let newest = open.first else { return (nil, []) }
             let stale = open.dropFirst().map(\.id)
             for id in stale {
-                try db.execute(sql: "UPDATE delivery SET state = 'superseded', finishedAt = ? WHERE id = ?",
-                               arguments: [now.timeIntervalSince1970, id])
+                try db.execute(
+                    sql: "UPDATE delivery SET state = 'superseded', finishedAt = ? WHERE id = ?",
+                    arguments: [now.timeIntervalSince1970, id])
             }
             return (newest, stale)
         }
@@ -96,10 +109,12 @@ public final class DeliveryQueue: Sendable {
 
     /// Whether a board newer than `id` waits for the same panel.
     private static func hasNewer(_ db: SQLiteConnection, than id: Int64) throws -> Bool {
-        try Bool.fetchOne(db, sql: """
-            SELECT EXISTS (SELECT 1 FROM delivery AS newer JOIN delivery AS this ON newer.panel = this.panel
-                           WHERE this.id = ? AND newer.id > this.id AND newer.state IN ('pending', 'sending'))
-            """, arguments: [id]) ?? false
+        try Bool.fetchOne(
+            db,
+            sql: """
+                SELECT EXISTS (SELECT 1 FROM delivery AS newer JOIN delivery AS this ON newer.panel = this.panel
+                               WHERE this.id = ? AND newer.id > this.id AND newer.state IN ('pending', 'sending'))
+                """, arguments: [id]) ?? false
     }
 
     public func delivery(_ id: Int64) throws -> Delivery? {
@@ -109,8 +124,9 @@ public final class DeliveryQueue: Sendable {
     /// Writes newest first, at most `limit`; only those of `panel` when given.
     public func list(panel: String? = nil, limit: Int = 100) throws -> [Delivery] {
         try database.read { db in
-            let rows = try SQLiteRow.fetchAll(db, sql: "SELECT * FROM delivery WHERE ? IS NULL OR panel = ? ORDER BY id DESC LIMIT ?",
-                                        arguments: [panel, panel, limit])
+            let rows = try SQLiteRow.fetchAll(
+                db, sql: "SELECT * FROM delivery WHERE ? IS NULL OR panel = ? ORDER BY id DESC LIMIT ?",
+                arguments: [panel, panel, limit])
             return try rows.compactMap { row in try health.readable("delivery", in: path) { try Self.delivery(row) } }
         }
     }
@@ -119,7 +135,9 @@ public final class DeliveryQueue: Sendable {
     public func depth() throws -> [String: Int] {
         try database.read { db in
             var counts: [String: Int] = [:]
-            for row in try SQLiteRow.fetchAll(db, sql: "SELECT panel, COUNT(*) AS n FROM delivery WHERE state IN ('pending', 'sending') GROUP BY panel") {
+            for row in try SQLiteRow.fetchAll(
+                db, sql: "SELECT panel, COUNT(*) AS n FROM delivery WHERE state IN ('pending', 'sending') GROUP BY panel")
+            {
                 try health.readable("delivery", in: path) { counts[try row["panel"]] = try row["n"] }
             }
             return counts
@@ -139,14 +157,17 @@ public final class DeliveryQueue: Sendable {
     public func failed(_ id: Int64, error: String, retryAt: Date?, now: Date) throws {
         try write { db in
             if retryAt != nil, try Self.hasNewer(db, than: id) {
-                try db.execute(sql: "UPDATE delivery SET state = 'superseded', lastError = ?, finishedAt = ? WHERE id = ?",
-                               arguments: [error, now.timeIntervalSince1970, id])
+                try db.execute(
+                    sql: "UPDATE delivery SET state = 'superseded', lastError = ?, finishedAt = ? WHERE id = ?",
+                    arguments: [error, now.timeIntervalSince1970, id])
             } else if let retryAt {
-                try db.execute(sql: "UPDATE delivery SET state = 'pending', lastError = ?, notBefore = ? WHERE id = ?",
-                               arguments: [error, retryAt.timeIntervalSince1970, id])
+                try db.execute(
+                    sql: "UPDATE delivery SET state = 'pending', lastError = ?, notBefore = ? WHERE id = ?",
+                    arguments: [error, retryAt.timeIntervalSince1970, id])
             } else {
-                try db.execute(sql: "UPDATE delivery SET state = 'failed', lastError = ?, finishedAt = ? WHERE id = ?",
-                               arguments: [error, now.timeIntervalSince1970, id])
+                try db.execute(
+                    sql: "UPDATE delivery SET state = 'failed', lastError = ?, finishedAt = ? WHERE id = ?",
+                    arguments: [error, now.timeIntervalSince1970, id])
             }
         }
     }
@@ -157,31 +178,37 @@ public final class DeliveryQueue: Sendable {
     public func sent(_ id: Int64, conflictSeen: Bool = false, written: Bool = true, now: Date) throws {
         try write { db in
             guard let delivery = try Self.fetch(db, id: id) else { return }
-            let note: String? = conflictSeen ? "the board showed another message when read back"
+            let note: String? =
+                conflictSeen
+                ? "the board showed another message when read back"
                 : written ? nil : "the board already showed it; not written again"
-            try db.execute(sql: "UPDATE delivery SET state = 'sent', finishedAt = ?, conflictSeen = ?, lastError = ? WHERE id = ?",
-                           arguments: [now.timeIntervalSince1970, conflictSeen, note, id])
+            try db.execute(
+                sql: "UPDATE delivery SET state = 'sent', finishedAt = ?, conflictSeen = ?, lastError = ? WHERE id = ?",
+                arguments: [now.timeIntervalSince1970, conflictSeen, note, id])
             guard written else { return }
-            try db.execute(sql: "INSERT OR REPLACE INTO boardWrite (panel, rows, at) VALUES (?, ?, ?)",
-                           arguments: [delivery.panel, Self.json(delivery.rows), now.timeIntervalSince1970])
+            try db.execute(
+                sql: "INSERT OR REPLACE INTO boardWrite (panel, rows, at) VALUES (?, ?, ?)",
+                arguments: [delivery.panel, Self.json(delivery.rows), now.timeIntervalSince1970])
         }
     }
 
     /// `id` was not written: the board showed someone else's message.
     public func conflicted(_ id: Int64, now: Date) throws {
         try write { db in
-            try db.execute(sql: "UPDATE delivery SET state = 'conflict', finishedAt = ?, lastError = ? WHERE id = ?",
-                           arguments: [now.timeIntervalSince1970, "the board shows a message flapd did not write; not overwritten", id])
+            try db.execute(
+                sql: "UPDATE delivery SET state = 'conflict', finishedAt = ?, lastError = ? WHERE id = ?",
+                arguments: [now.timeIntervalSince1970, "the board shows a message flapd did not write; not overwritten", id])
         }
     }
 
     /// Gives a failed or conflicting write another five attempts, now. False if it is not final.
     public func retry(_ id: Int64, now: Date) throws -> Bool {
         try write { db in
-            try db.execute(sql: """
-                UPDATE delivery SET state = 'pending', attempts = 0, notBefore = ?, finishedAt = NULL
-                WHERE id = ? AND state IN ('failed', 'conflict')
-                """, arguments: [now.timeIntervalSince1970, id])
+            try db.execute(
+                sql: """
+                    UPDATE delivery SET state = 'pending', attempts = 0, notBefore = ?, finishedAt = NULL
+                    WHERE id = ? AND state IN ('failed', 'conflict')
+                    """, arguments: [now.timeIntervalSince1970, id])
             return db.changesCount > 0
         }
     }
@@ -189,8 +216,9 @@ public final class DeliveryQueue: Sendable {
     /// Cancels a write still waiting. False if it is not pending.
     public func cancel(_ id: Int64, now: Date) throws -> Bool {
         try write { db in
-            try db.execute(sql: "UPDATE delivery SET state = 'failed', lastError = 'cancelled', finishedAt = ? WHERE id = ? AND state = 'pending'",
-                           arguments: [now.timeIntervalSince1970, id])
+            try db.execute(
+                sql: "UPDATE delivery SET state = 'failed', lastError = 'cancelled', finishedAt = ? WHERE id = ? AND state = 'pending'",
+                arguments: [now.timeIntervalSince1970, id])
             return db.changesCount > 0
         }
     }
@@ -203,12 +231,14 @@ public final class DeliveryQueue: Sendable {
     /// retention however many boards go through it.
     public func prune(before: Date, keep: Int = DeliveryQueue.mostFinished) throws {
         try write { db in
-            try db.execute(sql: "DELETE FROM delivery WHERE finishedAt < ? AND state NOT IN ('pending', 'sending')",
-                           arguments: [before.timeIntervalSince1970])
-            try db.execute(sql: """
-                DELETE FROM delivery WHERE state NOT IN ('pending', 'sending')
-                AND id <= (SELECT id FROM delivery WHERE state NOT IN ('pending', 'sending') ORDER BY id DESC LIMIT 1 OFFSET ?)
-                """, arguments: [keep])
+            try db.execute(
+                sql: "DELETE FROM delivery WHERE finishedAt < ? AND state NOT IN ('pending', 'sending')",
+                arguments: [before.timeIntervalSince1970])
+            try db.execute(
+                sql: """
+                    DELETE FROM delivery WHERE state NOT IN ('pending', 'sending')
+                    AND id <= (SELECT id FROM delivery WHERE state NOT IN ('pending', 'sending') ORDER BY id DESC LIMIT 1 OFFSET ?)
+                    """, arguments: [keep])
         }
         try health.recording(path: path) { try database.writeWithoutTransaction { db in _ = try db.checkpoint(.truncate) } }
     }

@@ -84,8 +84,9 @@ public actor VestaboardPanel<C: Clock<Duration>>: Panel where C: Sendable {
         case .superseded:
             throw CancellationError()
         default:
-            throw HardwareError(device: "Vestaboard \(info.id)", problem: outcome.lastError ?? "the board did not take the message",
-                                remedy: outcome.state == .conflict ? "see flapctl queue; retry to overwrite" : "see flapctl queue")
+            throw HardwareError(
+                device: "Vestaboard \(info.id)", problem: outcome.lastError ?? "the board did not take the message",
+                remedy: outcome.state == .conflict ? "see flapctl queue; retry to overwrite" : "see flapctl queue")
         }
     }
 
@@ -116,8 +117,9 @@ public actor VestaboardPanel<C: Clock<Duration>>: Panel where C: Sendable {
     /// the board's own default stands in for it.
     static func boardTransition(_ transition: Transition?) -> BoardTransition? {
         guard let transition, transition.strategy != .cascade else { return nil }
-        return BoardTransition(strategy: transition.strategy.rawValue, stepSize: transition.stepSize,
-                               stepIntervalMs: Int(transition.stepInterval / .milliseconds(1)))
+        return BoardTransition(
+            strategy: transition.strategy.rawValue, stepSize: transition.stepSize,
+            stepIntervalMs: Int(transition.stepInterval / .milliseconds(1)))
     }
 
     public func positions() -> [Int] { current }
@@ -138,7 +140,8 @@ public actor VestaboardPanel<C: Clock<Duration>>: Panel where C: Sendable {
 extension Delivery {
     /// The stand-in outcome a cancelled play gets.
     static func abandoned(_ id: Int64) -> Delivery {
-        Delivery(id: id, panel: "", rows: [], transition: nil, strategy: .queued, messageId: nil, state: .superseded, attempts: 0,
-                 createdAt: .distantPast, notBefore: .distantPast, lastError: nil, finishedAt: nil, conflictSeen: false)
+        Delivery(
+            id: id, panel: "", rows: [], transition: nil, strategy: .queued, messageId: nil, state: .superseded, attempts: 0,
+            createdAt: .distantPast, notBefore: .distantPast, lastError: nil, finishedAt: nil, conflictSeen: false)
     }
 }

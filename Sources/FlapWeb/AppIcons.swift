@@ -10,7 +10,8 @@ enum AppIcons {
     static let maskable512 = png(side: 512, maskable: true)
 
     static func png(side: Int, maskable: Bool) -> [UInt8] {
-        let rows: [[Int]] = maskable
+        let rows: [[Int]] =
+            maskable
             ? [[0, 0, 0, 0], [0, 22, 23, 0], [0, 66, 65, 0], [0, 0, 0, 0]]
             : [[22, 23], [66, 65]]
         // The codes above are fixed and valid, and the canvas fits them; nothing here can fail.

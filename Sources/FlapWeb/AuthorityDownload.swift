@@ -30,15 +30,19 @@ public struct AuthorityDownload: Sendable {
 
     private func certificate() -> Response {
         guard let certificatePEM else {
-            let body = #"{"error":"this board serves the certificate configured in [api] tls_certificate_file: there is no authority of flapd's to install"}"#
-            return Response(status: .notFound, headers: [.contentType: "application/json; charset=utf-8"],
-                            body: .init(byteBuffer: ByteBuffer(string: body)))
+            let body =
+                #"{"error":"this board serves the certificate configured in [api] tls_certificate_file: there is no authority of flapd's to install"}"#
+            return Response(
+                status: .notFound, headers: [.contentType: "application/json; charset=utf-8"],
+                body: .init(byteBuffer: ByteBuffer(string: body)))
         }
-        return Response(status: .ok, headers: [
-            .contentType: "application/x-x509-ca-cert",
-            HTTPField.Name("Content-Disposition")!: #"attachment; filename="vestawidget-ca.crt""#,
-            .cacheControl: "no-cache",
-        ], body: .init(byteBuffer: ByteBuffer(string: certificatePEM)))
+        return Response(
+            status: .ok,
+            headers: [
+                .contentType: "application/x-x509-ca-cert",
+                HTTPField.Name("Content-Disposition")!: #"attachment; filename="vestawidget-ca.crt""#,
+                .cacheControl: "no-cache"
+            ], body: .init(byteBuffer: ByteBuffer(string: certificatePEM)))
     }
 
     /// The page, its links made for the address the browser used (a name, or an address).

@@ -34,7 +34,7 @@ public enum WebPage {
         "/web/clacks.js": ("text/javascript; charset=utf-8", PackageResources.clacks_js),
         // At the root: a service worker controls only the paths below its own.
         "/sw.js": ("text/javascript; charset=utf-8", PackageResources.sw_js),
-        "/manifest.webmanifest": ("application/manifest+json", PackageResources.manifest_webmanifest),
+        "/manifest.webmanifest": ("application/manifest+json", PackageResources.manifest_webmanifest)
     ]
 
     /// The app's icons, drawn when first asked for (not at every start: drawing them takes longer
@@ -42,15 +42,16 @@ public enum WebPage {
     static let icons: [(path: String, bytes: @Sendable () -> [UInt8])] = [
         ("/web/icon-192.png", { AppIcons.any192 }),
         ("/web/icon-512.png", { AppIcons.any512 }),
-        ("/web/icon-maskable-512.png", { AppIcons.maskable512 }),
+        ("/web/icon-maskable-512.png", { AppIcons.maskable512 })
     ]
 
     /// Scripts and styles only from flapd itself, no framing by other sites.
     static let securityHeaders: HTTPFields = [
-        HTTPField.Name("Content-Security-Policy")!: "default-src 'self'; img-src 'self' data:; frame-ancestors 'none'; base-uri 'none'; form-action 'self'",
+        HTTPField.Name("Content-Security-Policy")!:
+            "default-src 'self'; img-src 'self' data:; frame-ancestors 'none'; base-uri 'none'; form-action 'self'",
         HTTPField.Name("X-Content-Type-Options")!: "nosniff",
         HTTPField.Name("Referrer-Policy")!: "no-referrer",
-        .cacheControl: "no-cache",
+        .cacheControl: "no-cache"
     ]
 
     /// Adds the page's routes (no key needed: it holds no secret; the API behind it does).
@@ -114,8 +115,9 @@ public enum WebPage {
             var note: Model
             struct Model: Encodable { var rows, columns: Int; var characters: [String: String] }
         }
-        let table = Glyphs(characters: characters, colours: colours, names: names,
-                           note: .init(rows: noteSize.rows, columns: noteSize.columns, characters: noteCharacters))
+        let table = Glyphs(
+            characters: characters, colours: colours, names: names,
+            note: .init(rows: noteSize.rows, columns: noteSize.columns, characters: noteCharacters))
         return Array((try? encoder.encode(table)) ?? Data("{}".utf8))
     }()
 }

@@ -22,14 +22,15 @@ public enum Palette {
         let sector = hue * 6
         let fraction = sector - sector.rounded(.down)
         let p = value * (1 - saturation), q = value * (1 - saturation * fraction), t = value * (1 - saturation * (1 - fraction))
-        let (r, g, b): (Double, Double, Double) = switch Int(sector) % 6 {
-        case 0: (value, t, p)
-        case 1: (q, value, p)
-        case 2: (p, value, t)
-        case 3: (p, q, value)
-        case 4: (t, p, value)
-        default: (value, p, q)
-        }
+        let (r, g, b): (Double, Double, Double) =
+            switch Int(sector) % 6 {
+            case 0: (value, t, p)
+            case 1: (q, value, p)
+            case 2: (p, value, t)
+            case 3: (p, q, value)
+            case 4: (t, p, value)
+            default: (value, p, q)
+            }
         func byte(_ x: Double) -> String {
             let v = Int((x * 255).rounded())
             return String(v, radix: 16).count == 1 ? "0" + String(v, radix: 16) : String(v, radix: 16)

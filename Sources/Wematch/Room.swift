@@ -162,9 +162,10 @@ public struct Room<Instant: InstantProtocol & Sendable>: Sendable where Instant.
             slots[slot].point = nil
         }
         let place = active.map { Int32($0) }
-        return RoomState(room: name, admitted: admitted.map { slots[$0].id }, waiting: present.dropFirst(capacity).map { slots[$0].id },
-                         records: admitted.map { slots[$0].record! }, stale: stale,
-                         synced: edges.map { SyncGraph.Edge(Int(place[Int($0.a)]), Int(place[Int($0.b)])) }, stars: stars.count)
+        return RoomState(
+            room: name, admitted: admitted.map { slots[$0].id }, waiting: present.dropFirst(capacity).map { slots[$0].id },
+            records: admitted.map { slots[$0].record! }, stale: stale,
+            synced: edges.map { SyncGraph.Edge(Int(place[Int($0.a)]), Int(place[Int($0.b)])) }, stars: stars.count)
     }
 
     /// Where each admitted member's heart is drawn: its point held inside the axes.

@@ -37,19 +37,21 @@ public struct RoomCode: Sendable, Hashable, CustomStringConvertible {
         let text = normalized(typed)
         guard text.count == length else { return "a room code has \(length) characters; \(typed.debugDescription) has \(text.count)" }
         if let (index, bad) = text.enumerated().first(where: { !alphabet.contains($0.element) }) {
-            return "character \(index + 1) of \(typed.debugDescription), \(String(bad).debugDescription), is not in a room code (letters and digits, no U)"
+            return
+                "character \(index + 1) of \(typed.debugDescription), \(String(bad).debugDescription), is not in a room code (letters and digits, no U)"
         }
         return nil
     }
 
     private static func normalized(_ typed: String) -> String {
-        String(typed.uppercased().filter { $0 != " " && $0 != "-" }.map { character -> Character in
-            switch character {
-            case "O": "0"
-            case "I", "L": "1"
-            default: character
-            }
-        })
+        String(
+            typed.uppercased().filter { $0 != " " && $0 != "-" }.map { character -> Character in
+                switch character {
+                case "O": "0"
+                case "I", "L": "1"
+                default: character
+                }
+            })
     }
 
     public var description: String { text }
@@ -70,7 +72,9 @@ public struct RoomListing: Sendable, Equatable {
     }
 
     /// The listing of a standing room.
-    public static func standing(_ room: String) -> RoomListing { RoomListing(room: room, kind: .standing, capacity: Room<ContinuousClock.Instant>.defaultCapacity) }
+    public static func standing(_ room: String) -> RoomListing {
+        RoomListing(room: room, kind: .standing, capacity: Room<ContinuousClock.Instant>.defaultCapacity)
+    }
 
     /// A room for two under `code`.
     public static func pair(_ code: RoomCode) -> RoomListing { RoomListing(room: "pair-\(code.text.lowercased())", kind: .pair, capacity: 2) }

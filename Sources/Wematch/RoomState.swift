@@ -33,8 +33,10 @@ public struct RoomState: Sendable, Equatable {
     public var stars: Int
 
     /// `records` and `stale` go with `admitted`; `synced` are indices into it, in order.
-    init(room: String, admitted: [MemberID], waiting: [MemberID], records: [MemberRecord], stale: [Bool],
-         synced: [SyncGraph.Edge], stars: Int) {
+    init(
+        room: String, admitted: [MemberID], waiting: [MemberID], records: [MemberRecord], stale: [Bool],
+        synced: [SyncGraph.Edge], stars: Int
+    ) {
         self.synced = synced
         let shape = SyncGraph.shape(count: admitted.count, synced)
         var clusterOf = [Int](repeating: -1, count: admitted.count)
@@ -42,13 +44,16 @@ public struct RoomState: Sendable, Equatable {
         self.room = room
         members = admitted.enumerated().map { index, id in
             let component = clusterOf[index] >= 0 ? shape.components[clusterOf[index]] : nil
-            return Member(id: id, name: records[index].name, colour: records[index].colour, stale: stale[index],
-                          cluster: component.map { $0.complete ? "hard" : "soft" }, chain: component?.chain ?? 1,
-                          syncedPeers: shape.degree[index])
+            return Member(
+                id: id, name: records[index].name, colour: records[index].colour, stale: stale[index],
+                cluster: component.map { $0.complete ? "hard" : "soft" }, chain: component?.chain ?? 1,
+                syncedPeers: shape.degree[index])
         }
         self.waiting = waiting
-        clusters = shape.components.map { Cluster(kind: $0.complete ? "hard" : "soft", members: $0.members.map { admitted[$0] }.sorted(), chain: $0.chain) }
-            .sorted { $0.members[0] < $1.members[0] }
+        clusters = shape.components.map {
+            Cluster(kind: $0.complete ? "hard" : "soft", members: $0.members.map { admitted[$0] }.sorted(), chain: $0.chain)
+        }
+        .sorted { $0.members[0] < $1.members[0] }
         self.stars = stars
     }
 

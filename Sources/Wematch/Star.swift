@@ -23,8 +23,9 @@ public struct Star<Instant: InstantProtocol & Sendable>: Sendable where Instant.
         self.pair = pair
         self.key = key
         self.born = born
-        origin = HeartPoint(previous: (a.previous + b.previous) / 2 + random.next(in: -3...3),
-                            current: (a.current + b.current) / 2 + random.next(in: -3...3))
+        origin = HeartPoint(
+            previous: (a.previous + b.previous) / 2 + random.next(in: -3...3),
+            current: (a.current + b.current) / 2 + random.next(in: -3...3))
         let angle = random.next(in: 0...(2 * Double.pi))
         // 0.1–0.3 BPM a second: 18–54 BPM over its three minutes, away from the hearts that lit it.
         let speed = random.next(in: 0.1...0.3)

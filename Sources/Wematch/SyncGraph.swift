@@ -155,7 +155,8 @@ public enum SyncGraph {
         var queue = [Int]()
         queue.reserveCapacity(group.count)
         while !candidates.isEmpty && longest < bound {
-            let start = fromHigh
+            let start =
+                fromHigh
                 ? candidates.max { (upper[$0], graph.degree($0), -$0) < (upper[$1], graph.degree($1), -$1) }!
                 : candidates.min { (lower[$0], -graph.degree($0), $0) < (lower[$1], -graph.degree($1), $1) }!
             fromHigh.toggle()

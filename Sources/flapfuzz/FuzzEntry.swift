@@ -16,18 +16,19 @@ let target = ProcessInfo.processInfo.environment["FLAPFUZZ_TARGET"].flatMap { Fu
             exit(2)
         }
         #if FUZZING
-        var argc = CommandLine.argc
-        var argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>? = CommandLine.unsafeArgv
-        exit(LLVMFuzzerRunDriver(&argc, &argv) { data, size in
-            target?(data.map { Array(UnsafeBufferPointer(start: $0, count: size)) } ?? [])
-            return 0
-        })
+            var argc = CommandLine.argc
+            var argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>? = CommandLine.unsafeArgv
+            exit(
+                LLVMFuzzerRunDriver(&argc, &argv) { data, size in
+                    target?(data.map { Array(UnsafeBufferPointer(start: $0, count: size)) } ?? [])
+                    return 0
+                })
         #else
-        for path in CommandLine.arguments.dropFirst() {
-            guard let data = FileManager.default.contents(atPath: path) else { print("\(path): cannot be read"); exit(1) }
-            target?(Array(data))
-            print("\(path): read")
-        }
+            for path in CommandLine.arguments.dropFirst() {
+                guard let data = FileManager.default.contents(atPath: path) else { print("\(path): cannot be read"); exit(1) }
+                target?(Array(data))
+                print("\(path): read")
+            }
         #endif
     }
 }

@@ -12,7 +12,9 @@ import Testing
         #expect(Set(table.keys) == Set(package.keys), "modules in the table and in Package.swift differ")
         for (module, allowed) in table.sorted(by: { $0.key < $1.key }) {
             guard let declared = package[module] else { continue }
-            #expect(declared == allowed, """
+            #expect(
+                declared == allowed,
+                """
                 \(module): Package.swift depends on \(declared.subtracting(allowed).sorted()) beyond the table, \
                 and the table lists \(allowed.subtracting(declared).sorted()) that Package.swift does not
                 """)
@@ -25,8 +27,9 @@ import Testing
         for (module, folder) in Self.folders(of: table.keys) {
             for (file, imported) in try Self.imports(in: folder) {
                 for name in imported where modules.contains(name) && name != module {
-                    #expect(table[module]?.contains(name) == true,
-                            "\(file) imports \(name), which \(module)'s row in docs/architecture.md does not list")
+                    #expect(
+                        table[module]?.contains(name) == true,
+                        "\(file) imports \(name), which \(module)'s row in docs/architecture.md does not list")
                 }
             }
         }
@@ -103,8 +106,9 @@ import Testing
                 let skipped = balanced(withoutProducts[product.upperBound...])
                 withoutProducts.removeSubrange(product.lowerBound..<withoutProducts.index(product.upperBound, offsetBy: skipped.count + 1))
             }
-            return Set(withoutProducts.split(separator: "\"", omittingEmptySubsequences: false).enumerated()
-                .filter { $0.offset % 2 == 1 }.map { String($0.element) })
+            return Set(
+                withoutProducts.split(separator: "\"", omittingEmptySubsequences: false).enumerated()
+                    .filter { $0.offset % 2 == 1 }.map { String($0.element) })
         }
     }
 
@@ -147,16 +151,20 @@ import Testing
     /// Where each module's sources are: Sources/NAME, or the folder its row names in parentheses.
     static func folders(of modules: some Sequence<String>) -> [(String, URL)] {
         modules.compactMap { module in
-            let folder = ["Sources/\(module)", module == "flapbench" ? "Benchmarks/flapbench" : "", module == "instruction-counts" ? "Benchmarks/InstructionCounts" : ""]
-                .filter { !$0.isEmpty }.map { root.appendingPathComponent($0) }
-                .first { FileManager.default.fileExists(atPath: $0.path) }
+            let folder = [
+                "Sources/\(module)", module == "flapbench" ? "Benchmarks/flapbench" : "",
+                module == "instruction-counts" ? "Benchmarks/InstructionCounts" : ""
+            ]
+            .filter { !$0.isEmpty }.map { root.appendingPathComponent($0) }
+            .first { FileManager.default.fileExists(atPath: $0.path) }
             return folder.map { (module, $0) }
         }
     }
 
     /// Each Swift file under `folder` → the modules it imports.
     static func imports(in folder: URL) throws -> [(String, [String])] {
-        let files = FileManager.default.enumerator(at: folder, includingPropertiesForKeys: nil)?.compactMap { $0 as? URL }
+        let files =
+            FileManager.default.enumerator(at: folder, includingPropertiesForKeys: nil)?.compactMap { $0 as? URL }
             .filter { $0.pathExtension == "swift" } ?? []
         return try files.map { file in
             // The imports are at the top: a line like `import time` further down is in a string.
@@ -167,8 +175,11 @@ import Testing
                 }
             let imported = lines.compactMap { line -> String? in
                 let words = line.split(separator: " ").filter { !$0.hasPrefix("@") }
-                guard words.first == "import" || (words.first.map { ["public", "package", "internal"].contains($0) } == true && words.dropFirst().first == "import"),
-                      let name = words.last else { return nil }
+                guard
+                    words.first == "import"
+                        || (words.first.map { ["public", "package", "internal"].contains($0) } == true && words.dropFirst().first == "import"),
+                    let name = words.last
+                else { return nil }
                 return String(name)
             }
             return (file.path.replacingOccurrences(of: root.path + "/", with: ""), imported)

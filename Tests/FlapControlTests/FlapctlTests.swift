@@ -59,13 +59,14 @@ import TestSupport
     }
 
     @Test func jsonLinesAnswersEveryRequestInOrder() async throws {
-        let input = [
-            #"{"text": "Hi", "align": "right", "columns": 5, "maxRows": 1}"#,
-            #"{"text": "x{5", "valign": null}"#,
-            #"{"text": "a\nb", "valign": "none", "fill": 63}"#,
-            "not json",
-            #"{"text": 3}"#,
-        ].joined(separator: "\n") + "\n"
+        let input =
+            [
+                #"{"text": "Hi", "align": "right", "columns": 5, "maxRows": 1}"#,
+                #"{"text": "x{5", "valign": null}"#,
+                #"{"text": "a\nb", "valign": "none", "fill": 63}"#,
+                "not json",
+                #"{"text": 3}"#
+            ].joined(separator: "\n") + "\n"
         let result = try await run(["layout", "--jsonl"], input: input)
         #expect(result.status == 0)
         let answers = try result.stdoutText.split(separator: "\n").map { try json(String($0)) as! [String: Any] }
@@ -140,7 +141,9 @@ import TestSupport
         let flapctl = ProcessRunner.builtProduct("flapctl")
         let result = try await ProcessRunner.run(flapctl, ["preview", "--no-animation", "--wav", out, "--sample", impulse, "--from", "A", "ACE"])
         #expect(result.status == 0, "\(result.stderrText)")
-        let plan = try JSONSerialization.jsonObject(with: try await ProcessRunner.run(flapctl, ["plan", "--from", "A", "--to", "ACE", "--json"]).stdout) as! [String: Any]
+        let plan =
+            try JSONSerialization.jsonObject(with: try await ProcessRunner.run(flapctl, ["plan", "--from", "A", "--to", "ACE", "--json"]).stdout)
+            as! [String: Any]
         let landings = (plan["clackEvents"] as! [[String: Any]]).map { $0["ms"] as! Int }
         let wav = try Data(contentsOf: URL(fileURLWithPath: out))
         #expect(wav[22] == 1 && wav[34] == 16)  // mono, 16-bit

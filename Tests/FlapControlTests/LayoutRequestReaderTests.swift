@@ -17,7 +17,7 @@ import Testing
         #"{"text": "smile \ud83d\ude00 and é raw", "margin": -2, "maxRows": 3, "columns": 15}"#,
         #"{"text": "", "fill": 63, "breaks": [0, "red", 44], "substitutions": false}"#,
         #"{"breaks": [], "text": "last", "fill": "blue", "substitutions": true}"#,
-        #"{"text": "A", "margin": 0}"#,
+        #"{"text": "A", "margin": 0}"#
     ])
     func readsWhatJSONDecoderReads(_ line: String) throws {
         let read = try #require(LayoutRequestReader.read(line), "\(line)")
@@ -25,20 +25,20 @@ import Testing
     }
 
     @Test(arguments: [
-        #"{"text": "x", "other": 1}"#,           // a field it does not know
-        #"{"text": "x", "text": "y"}"#,          // a duplicate
-        #"{"text": "x", "margin": 3.0}"#,        // a fraction
-        #"{"text": "x", "margin": 1e2}"#,        // an exponent
-        #"{"text": "x", "margin": 01}"#,         // a leading zero
+        #"{"text": "x", "other": 1}"#,  // a field it does not know
+        #"{"text": "x", "text": "y"}"#,  // a duplicate
+        #"{"text": "x", "margin": 3.0}"#,  // a fraction
+        #"{"text": "x", "margin": 1e2}"#,  // an exponent
+        #"{"text": "x", "margin": 01}"#,  // a leading zero
         #"{"text": "x"} trailing"#,
         #"{"text": "x",}"#,
-        "{\"text\": \"tab\there\"}",             // a raw control character
-        #"{"text": "\ud83d alone"}"#,            // half a surrogate pair
+        "{\"text\": \"tab\there\"}",  // a raw control character
+        #"{"text": "\ud83d alone"}"#,  // half a surrogate pair
         #"{"text": "\q"}"#,
-        #"{"align": "left"}"#,                   // no text
+        #"{"align": "left"}"#,  // no text
         #"{"text": 3}"#,
         "not json",
-        "",
+        ""
     ])
     func leavesTheRestToJSONDecoder(_ line: String) {
         #expect(LayoutRequestReader.read(line) == nil, "\(line)")

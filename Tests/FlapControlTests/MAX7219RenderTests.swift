@@ -7,7 +7,9 @@ import TestSupport
 @Suite(.timeLimit(.minutes(3))) struct MAX7219RenderTests {
     struct Case: Sendable, CustomStringConvertible {
         var width: Int, height: Int, orientation: Int, reverse: Bool, intensity: Int, withInit: Bool, raw: Bool
-        var description: String { "\(width)x\(height) turned \(orientation)\(reverse ? " reversed" : "") i\(intensity)\(withInit ? " +init" : "")\(raw ? " P4" : " P1")" }
+        var description: String {
+            "\(width)x\(height) turned \(orientation)\(reverse ? " reversed" : "") i\(intensity)\(withInit ? " +init" : "")\(raw ? " P4" : " P1")"
+        }
     }
 
     static let cases: [Case] = [
@@ -18,7 +20,7 @@ import TestSupport
         Case(width: 32, height: 8, orientation: 180, reverse: true, intensity: 8, withInit: false, raw: false),
         Case(width: 64, height: 8, orientation: -90, reverse: false, intensity: 7, withInit: false, raw: true),
         Case(width: 16, height: 16, orientation: 90, reverse: false, intensity: 5, withInit: true, raw: false),
-        Case(width: 24, height: 16, orientation: 180, reverse: false, intensity: 1, withInit: false, raw: true),
+        Case(width: 24, height: 16, orientation: 180, reverse: false, intensity: 1, withInit: false, raw: true)
     ]
 
     /// A seeded image with some structure (a diagonal, a border) and noise.
@@ -35,7 +37,9 @@ import TestSupport
     func pbm(_ pixels: [[Bool]], raw: Bool) -> Data {
         let (w, h) = (pixels[0].count, pixels.count)
         if !raw {
-            return Data(("P1\n# flapctl render test\n\(w) \(h)\n" + pixels.map { $0.map { $0 ? "1" : "0" }.joined(separator: " ") }.joined(separator: "\n") + "\n").utf8)
+            return Data(
+                ("P1\n# flapctl render test\n\(w) \(h)\n" + pixels.map { $0.map { $0 ? "1" : "0" }.joined(separator: " ") }.joined(separator: "\n")
+                    + "\n").utf8)
         }
         var data = Data("P4\n\(w) \(h)\n".utf8)
         for row in pixels {
@@ -56,16 +60,20 @@ import TestSupport
             let file = dir.appendingPathComponent("image\(seed).pbm")
             try pbm(image(width: c.width, height: c.height, seed: seed &* 977 &+ UInt64(c.width)), raw: c.raw).write(to: file)
             let out = dir.appendingPathComponent("out\(seed).bin")
-            var arguments = ["render", "--device", "max7219", "--width", "\(c.width)", "--height", "\(c.height)",
-                             "--orientation=\(c.orientation)", "--intensity", "\(c.intensity)", "--bitmap", file.path, "--out", out.path]
+            var arguments = [
+                "render", "--device", "max7219", "--width", "\(c.width)", "--height", "\(c.height)",
+                "--orientation=\(c.orientation)", "--intensity", "\(c.intensity)", "--bitmap", file.path, "--out", out.path
+            ]
             if c.reverse { arguments.append("--reverse-blocks") }
             if c.withInit { arguments.append("--with-init") }
             let result = try await ProcessRunner.run(ProcessRunner.builtProduct("flapctl"), arguments)
             #expect(result.status == 0, "\(result.stderrText)")
             let ours = try Data(contentsOf: out)
-            let luma = try await PythonPeer.runScript("luma_max7219.py", arguments: [
-                file.path, "\(c.width)", "\(c.height)", "\(c.orientation)", c.reverse ? "1" : "0", "\(c.intensity * 16)", c.withInit ? "1" : "0",
-            ], input: Data())
+            let luma = try await PythonPeer.runScript(
+                "luma_max7219.py",
+                arguments: [
+                    file.path, "\(c.width)", "\(c.height)", "\(c.orientation)", c.reverse ? "1" : "0", "\(c.intensity * 16)", c.withInit ? "1" : "0"
+                ], input: Data())
             #expect(ours == luma, "\(c), image \(seed): \(ours.count) bytes, luma \(luma.count)")
         }
     }
@@ -87,7 +95,8 @@ import TestSupport
         #expect(cascade.status != 0 && cascade.stderrText.contains("is 12×8; the device is 32×8"))
         let tall = dir.appendingPathComponent("tall.pbm")
         try Data("P1\n8 16\n".utf8 + Data(repeating: UInt8(ascii: "1"), count: 128)).write(to: tall)
-        let reversedRows = try await ProcessRunner.run(flapctl, ["render", "--device", "max7219", "--reverse-blocks", "--bitmap", tall.path, "--out", "-"])
+        let reversedRows = try await ProcessRunner.run(
+            flapctl, ["render", "--device", "max7219", "--reverse-blocks", "--bitmap", tall.path, "--out", "-"])
         #expect(reversedRows.status != 0 && reversedRows.stderrText.contains("reversed block order is for a single row of blocks"))
     }
 
@@ -97,8 +106,9 @@ import TestSupport
         defer { try? FileManager.default.removeItem(at: dir) }
         let file = dir.appendingPathComponent("strip.pbm")
         try Data("P1\n4 2\n1 0 0 0\n0 0 0 1\n".utf8).write(to: file)
-        let result = try await ProcessRunner.run(ProcessRunner.builtProduct("flapctl"),
-                                           ["render", "--device", "ws2812", "--brightness", "128", "--bitmap", file.path, "--out", "-"])
+        let result = try await ProcessRunner.run(
+            ProcessRunner.builtProduct("flapctl"),
+            ["render", "--device", "ws2812", "--brightness", "128", "--bitmap", file.path, "--out", "-"])
         #expect(result.status == 0, "\(result.stderrText)")
         // 8 LEDs × 3 colours × 3 SPI bytes, then 24 zero bytes of reset.
         #expect(result.stdout.count == 8 * 9 + 24)

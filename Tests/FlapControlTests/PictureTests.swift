@@ -14,7 +14,8 @@ import TestSupport
         let arguments = ["preview", "--no-animation", "--size", "2x6", "--shortest", "--from", "HELLO", "--png", png, "--gif", gif, "{63}BYE\nWORLD"]
         let result = try await ProcessRunner.run(ProcessRunner.builtProduct("flapctl"), arguments)
         #expect(result.status == 0, "\(result.stderrText)")
-        let output = try await PythonPeer.run(try await PythonPeer.python(), [PythonPeer.peersDirectory.appendingPathComponent("picture_peer.py").path, png, gif])
+        let output = try await PythonPeer.run(
+            try await PythonPeer.python(), [PythonPeer.peersDirectory.appendingPathComponent("picture_peer.py").path, png, gif])
         let read = try #require(try JSONSerialization.jsonObject(with: output) as? [String: Any])
 
         let size = BoardSize(rows: 2, columns: 6)
@@ -37,7 +38,8 @@ import TestSupport
     }
 
     @Test func aPictureThatCannotBeWrittenSaysWhere() async throws {
-        let result = try await ProcessRunner.run(ProcessRunner.builtProduct("flapctl"), ["preview", "--no-animation", "--png", "/no/such/dir/x.png", "HI"])
+        let result = try await ProcessRunner.run(
+            ProcessRunner.builtProduct("flapctl"), ["preview", "--no-animation", "--png", "/no/such/dir/x.png", "HI"])
         #expect(result.status != 0 && result.stderrText.contains("cannot write /no/such/dir/x.png"))
     }
 }

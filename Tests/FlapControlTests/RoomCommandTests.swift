@@ -6,7 +6,6 @@ import TestSupport
 @Suite(.cleansUp, .timeLimit(.minutes(2))) struct RoomCommandTests {
     let flapctl = ProcessRunner.builtProduct("flapctl")
 
-
     @Test func createJoinShowWatchAndLeave() async throws {
         let broker = try await MosquittoBroker.start()
         teardown { await broker.stop() }
@@ -39,7 +38,8 @@ import TestSupport
         let object = try #require(try JSONSerialization.jsonObject(with: Data(shown.stdoutText.utf8)) as? [String: Any])
         #expect(object["code"] as? String == code && object["kind"] as? String == "pair")
 
-        let watched = try await ProcessRunner.run(flapctl, ["room", "watch", "--seconds", "1", "--width", "48", "--height", "24"], environment: a.clientEnvironment)
+        let watched = try await ProcessRunner.run(
+            flapctl, ["room", "watch", "--seconds", "1", "--width", "48", "--height", "24"], environment: a.clientEnvironment)
         #expect(watched.status == 0, "\(watched.stderrText)")
         #expect(watched.stdoutText.contains("▀") && watched.stdoutText.split(separator: "\n").count >= 12)
 

@@ -7,12 +7,13 @@ import TestSupport
 @Suite(.cleansUp, .timeLimit(.minutes(2))) struct TemplateCommandTests {
     let flapctl = ProcessRunner.builtProduct("flapctl")
 
-
     @Test func saveListSendRenameDeleteAndAtMostTwenty() async throws {
         let state = FileManager.default.temporaryDirectory.appendingPathComponent("templates-\(UUID().uuidString)").path
         let first = try await FlapdProcess.start(stateDirectory: state, arguments: ["--no-sound"])
         var env = first.clientEnvironment
-        func run(_ arguments: [String]) async throws -> ProcessRunner.Result { try await ProcessRunner.run(flapctl, ["template"] + arguments, environment: env) }
+        func run(_ arguments: [String]) async throws -> ProcessRunner.Result {
+            try await ProcessRunner.run(flapctl, ["template"] + arguments, environment: env)
+        }
 
         let saved = try await run(["save", "lunch", "LUNCH IS READY"])
         #expect(saved.status == 0 && saved.stdoutText == "saved lunch\n", "\(saved.stderrText)")

@@ -11,11 +11,13 @@ import TestSupport
     }
 
     @Test func aDocumentIsDrawnAndARefusedOneSaysWhereWithStatus2() async throws {
-        let drawn = try await ProcessRunner.run(flapctl, ["vbml"], input: Data(#"{"components": [{"template": "HI {{who}}"}], "props": {"who": "SAM"}}"#.utf8))
+        let drawn = try await ProcessRunner.run(
+            flapctl, ["vbml"], input: Data(#"{"components": [{"template": "HI {{who}}"}], "props": {"who": "SAM"}}"#.utf8))
         #expect(drawn.status == 0)
         let rows = try #require(try object(drawn.stdoutText)["rows"] as? [[Int]])
         #expect(rows.count == 6 && rows[0].count == 22 && rows[0].prefix(6) == [8, 9, 0, 19, 1, 13])
-        let refused = try await ProcessRunner.run(flapctl, ["vbml"], input: Data(#"{"components": [{"template": "X", "style": {"width": 30}}]}"#.utf8))
+        let refused = try await ProcessRunner.run(
+            flapctl, ["vbml"], input: Data(#"{"components": [{"template": "X", "style": {"width": 30}}]}"#.utf8))
         #expect(refused.status == 2)
         #expect(try object(refused.stdoutText)["error"] as? String == "components[0].style.width: 30 is wider than the board (22)")
         let note = try await ProcessRunner.run(flapctl, ["vbml", "--size", "note"], input: Data(#"{"components": [{"template": "❤️"}]}"#.utf8))
@@ -23,7 +25,9 @@ import TestSupport
     }
 
     @Test func jsonLinesAreAnsweredInOrderWithoutStoppingAtABadOne() async throws {
-        let lines = [#"{"components": [{"template": "A"}]}"#, "not json", #"{"components": [{"template": "{99}"}]}"#, #"{"components": [{"template": "B"}]}"#]
+        let lines = [
+            #"{"components": [{"template": "A"}]}"#, "not json", #"{"components": [{"template": "{99}"}]}"#, #"{"components": [{"template": "B"}]}"#
+        ]
         let result = try await ProcessRunner.run(flapctl, ["vbml", "--jsonl"], input: Data((lines.joined(separator: "\n") + "\n").utf8))
         #expect(result.status == 0)
         let answers = try result.stdoutText.split(separator: "\n").map { try object(String($0)) }

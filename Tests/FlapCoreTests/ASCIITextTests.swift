@@ -7,8 +7,10 @@ import Testing
 /// board lacks), whenever it answers, its lines and codes are the general path's, with no
 /// warning the general path would have given; and it answers for plain text.
 @Suite struct ASCIITextTests {
-    static let pieces = ["{", "}", "{6}", "{06}", "{66}", "{7", "{ 6}", "{1_0}", "{99}", "{63}{64}", "a", "Z", "7", "0", " ", "-", ".",
-                         "\n", "\r", "\r\n", "\u{0B}", "\u{0C}", "\u{1C}", "\u{1E}", "\t", "~", "`", "[", "q", "?", "!", "%", "°", "é", "\u{C2}"]
+    static let pieces = [
+        "{", "}", "{6}", "{06}", "{66}", "{7", "{ 6}", "{1_0}", "{99}", "{63}{64}", "a", "Z", "7", "0", " ", "-", ".",
+        "\n", "\r", "\r\n", "\u{0B}", "\u{0C}", "\u{1C}", "\u{1E}", "\t", "~", "`", "[", "q", "?", "!", "%", "°", "é", "\u{C2}"
+    ]
 
     /// The general path: Python's line split, then the scalar encoder, line by line.
     static func general(_ text: String) -> (codes: [CharacterCode], lineEnds: [Int])? {

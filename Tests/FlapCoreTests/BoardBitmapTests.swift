@@ -18,9 +18,9 @@ import Testing
 
     @Test func aBoardIsDrawnCellByCellWithGaps() throws {
         var board = Board(size: BoardSize(rows: 2, columns: 3))
-        board[0, 0] = CharacterCode(1)!       // A
-        board[1, 2] = CharacterCode(63)!      // red: a solid cell
-        board[1, 1] = CharacterCode(70)!      // black: dark
+        board[0, 0] = CharacterCode(1)!  // A
+        board[1, 2] = CharacterCode(63)!  // red: a solid cell
+        board[1, 1] = CharacterCode(70)!  // black: dark
         let image = BoardBitmap.draw(board)
         #expect(image.width == 18 && image.height == 16)
         // A's top row .###. at the first cell's top.

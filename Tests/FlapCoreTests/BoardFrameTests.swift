@@ -28,7 +28,8 @@ import Testing
             #expect(drawing.frame == whole, "at \(time)")
             for y in 0..<height {
                 for x in 0..<width where whole[x, y] != before[x, y] {
-                    #expect(changed.contains { $0.columns.contains(x) && $0.rows.contains(y) }, "(\(x), \(y)) at \(time) changed outside the rectangles")
+                    #expect(
+                        changed.contains { $0.columns.contains(x) && $0.rows.contains(y) }, "(\(x), \(y)) at \(time) changed outside the rectangles")
                 }
             }
             repainted += changed.reduce(0) { $0 + $1.width * $1.height }

@@ -74,7 +74,8 @@ import Testing
         let times = FlipAnimation.frameTimes(duration: plan.duration, framesPerSecond: 120)
         #expect(times.first == .zero && times.last == plan.duration)
         let longestStep: Duration = .seconds(1) / 60 + .nanoseconds(1)
-        #expect(zip(times, times.dropFirst()).allSatisfy { (earlier: Duration, later: Duration) in later > earlier && later - earlier <= longestStep })
+        #expect(
+            zip(times, times.dropFirst()).allSatisfy { (earlier: Duration, later: Duration) in later > earlier && later - earlier <= longestStep })
     }
 
     @Test func aFallingFlapUncoversTheNextUpperHalfAndFoldsOverTheLowerOne() throws {

@@ -10,7 +10,9 @@ import Testing
         #expect(BoardText.plain(board) == "┌────┐\n│gGOr│\n└────┘")
         let coloured = BoardText.plain(board, colour: true)
         let green = Colour.green.rgb, red = Colour.red.rgb
-        #expect(coloured.contains("│\u{1B}[48;2;\(green.red);\(green.green);\(green.blue)m \u{1B}[0mGO\u{1B}[48;2;\(red.red);\(red.green);\(red.blue)m \u{1B}[0m│"))
+        #expect(
+            coloured.contains(
+                "│\u{1B}[48;2;\(green.red);\(green.green);\(green.blue)m \u{1B}[0mGO\u{1B}[48;2;\(red.red);\(red.green);\(red.blue)m \u{1B}[0m│"))
         // One cell a module: the frame lines up once the escapes are gone.
         let visible = coloured.replacingOccurrences(of: "\u{1B}\\[[0-9;]*m", with: "", options: .regularExpression)
         #expect(visible == "┌────┐\n│ GO │\n└────┘")

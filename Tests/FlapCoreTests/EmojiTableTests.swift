@@ -18,8 +18,10 @@ import Testing
             #expect(!entry.codes.isEmpty, "\(entry.name): \(entry.shownAs) does not encode")
             #expect(try TextLayout.encode(entry.shownAs, substitutions: false).codes == entry.codes)
         }
-        let asked = ["❤️", "🧡", "💛", "💚", "💙", "💜", "🤍", "🖤", "👍", "👎", "😊", "🙂", "😂", "😢", "😍", "🎉", "⭐", "🌟",
-                     "🔥", "☀️", "🌙", "☕", "🍕", "🎂", "🏠", "🚗", "✅", "❌", "⚠️"]
+        let asked = [
+            "❤️", "🧡", "💛", "💚", "💙", "💜", "🤍", "🖤", "👍", "👎", "😊", "🙂", "😂", "😢", "😍", "🎉", "⭐", "🌟",
+            "🔥", "☀️", "🌙", "☕", "🍕", "🎂", "🏠", "🚗", "✅", "❌", "⚠️"
+        ]
         let emoji = Set(EmojiTable.entries.map(\.emoji))
         for wanted in asked { #expect(emoji.contains(wanted), "\(wanted) is missing") }
     }
@@ -54,8 +56,11 @@ import Testing
         #expect(spaced.warnings.map(\.description) == ["line 1, position 3: '🦄' is not on the board: shown as ' '"])
         let inWord = try laidOut("A🦄B\nPRICE 5€")
         #expect(inWord.codes.prefix(3).map(\.rawValue) == [1, 60, 2])
-        #expect(inWord.warnings.map(\.description) == ["line 1, position 2: '🦄' is not on the board: shown as '?'",
-                                                       "line 2, position 8: '€' is not on the board: shown as ' '"])
+        #expect(
+            inWord.warnings.map(\.description) == [
+                "line 1, position 2: '🦄' is not on the board: shown as '?'",
+                "line 2, position 8: '€' is not on the board: shown as ' '"
+            ])
         // Asked to refuse, the text is refused as vesta refuses it.
         #expect(throws: LayoutError(line: 1, position: 3, reason: "unsupported character: 🦄")) { try laidOut("I 🦄 U", unsupported: .refuse) }
     }
@@ -64,7 +69,9 @@ import Testing
         let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
         let document = try String(contentsOf: root.appendingPathComponent("docs/emoji.md"), encoding: .utf8)
         let rows = document.split(separator: "\n").filter { $0.hasPrefix("| ") && !$0.hasPrefix("| emoji") }.map(String.init)
-        #expect(rows == EmojiTable.entries.map(Self.row), "docs/emoji.md differs from the table; its rows should be:\n\(EmojiTable.entries.map(Self.row).joined(separator: "\n"))")
+        #expect(
+            rows == EmojiTable.entries.map(Self.row),
+            "docs/emoji.md differs from the table; its rows should be:\n\(EmojiTable.entries.map(Self.row).joined(separator: "\n"))")
     }
 
     static func row(_ entry: EmojiTable.Entry) -> String {

@@ -93,7 +93,9 @@ import Testing
         let transition = try Transition(strategy: strategy, stepSize: 2, stepIntervalMs: 30)
         let plan = try FlipPlanner(transition: transition).plan(from: Board(size: .flagship), to: randomBoard(seed: 9))
         for module in plan.modules {
-            #expect(module.start == .milliseconds(30 * Self.expectedGroup(strategy, row: module.row, column: module.column)), "\(strategy) r\(module.row) c\(module.column)")
+            #expect(
+                module.start == .milliseconds(30 * Self.expectedGroup(strategy, row: module.row, column: module.column)),
+                "\(strategy) r\(module.row) c\(module.column)")
         }
     }
 

@@ -8,8 +8,10 @@ import Testing
         for text in ["22:00-07:00", "7:30-22:00", " 22:00 - 07:00 ", "0:00-00:01", "23:59-00:00"] {
             #expect(QuietHours(text) != nil, "\(text)")
         }
-        for text in ["22:00-22:00", "7:00-07:00", "24:00-01:00", "22:60-07:00", "+7:00-08:00", "007:00-08:00", "7:0-08:00",
-                     "\t22:00-07:00", "22:00-07:00\n", "22:00--07:00", "22:00", "", "٢٢:00-07:00"] {
+        for text in [
+            "22:00-22:00", "7:00-07:00", "24:00-01:00", "22:60-07:00", "+7:00-08:00", "007:00-08:00", "7:0-08:00",
+            "\t22:00-07:00", "22:00-07:00\n", "22:00--07:00", "22:00", "", "٢٢:00-07:00"
+        ] {
             #expect(QuietHours(text) == nil, "\(text)")
         }
         #expect(QuietHours(" 7:05 - 22:00")?.description == "07:05-22:00")
@@ -30,8 +32,10 @@ import Testing
     }
 
     @Test func clacksLandAtTheirFramesScaledByGainAndVolume() {
-        let events = [ClackEvent(time: .milliseconds(10), row: 0, column: 0, gain: 1.0),
-                      ClackEvent(time: .milliseconds(20), row: 0, column: 1, gain: 0.9)]
+        let events = [
+            ClackEvent(time: .milliseconds(10), row: 0, column: 0, gain: 1.0),
+            ClackEvent(time: .milliseconds(20), row: 0, column: 1, gain: 0.9)
+        ]
         let track = ClackTrack(events: events, sample: .impulse(), rate: 48_000, volume: 0.5)
         #expect(track.length == 961)
         let frames = track.render(from: 0, count: 1000)
@@ -53,8 +57,9 @@ import Testing
     }
 
     @Test func splicingKeepsWhatBeganAndAddsTheNewPlan() {
-        let old = ClackTrack(events: [.init(time: .milliseconds(10), row: 0, column: 0, gain: 1), .init(time: .milliseconds(30), row: 0, column: 0, gain: 1)],
-                             sample: .impulse(), rate: 1000)
+        let old = ClackTrack(
+            events: [.init(time: .milliseconds(10), row: 0, column: 0, gain: 1), .init(time: .milliseconds(30), row: 0, column: 0, gain: 1)],
+            sample: .impulse(), rate: 1000)
         let new = ClackTrack(events: [.init(time: .milliseconds(5), row: 0, column: 0, gain: 1)], sample: .impulse(), rate: 1000)
         let spliced = old.splicing(new, at: 20)
         let frames = spliced.render(from: 0, count: 40)
@@ -98,7 +103,8 @@ import Testing
         var eight = WAVFile.encode(mono: [1, 2], rate: 48_000)
         eight[34] = 8
         #expect(problem(eight) == "8-bit samples; use 16- or 24-bit PCM")
-        #expect(problem(WAVFile.encode(mono: [Int16](repeating: 1, count: 96_000), rate: 48_000))
+        #expect(
+            problem(WAVFile.encode(mono: [Int16](repeating: 1, count: 96_000), rate: 48_000))
                 == "2000 ms long; a clack sample may be at most 1 second")
         #expect(problem(WAVFile.encode(mono: [], rate: 48_000)) == "no samples")
     }

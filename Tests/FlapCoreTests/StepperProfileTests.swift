@@ -66,10 +66,11 @@ import Testing
         let starts = Set(plan.modules.map(\.start)).sorted()
         #expect(zip(starts, starts.dropFirst()).allSatisfy { $1 - $0 >= .milliseconds(45) })
         #expect(starts.count < 12)
-        #expect(plan.modules.allSatisfy { module in
-            let wanted = Duration.milliseconds(module.column * 20 + module.row * 50)
-            return module.start <= wanted && wanted - module.start < .milliseconds(45)
-        })
+        #expect(
+            plan.modules.allSatisfy { module in
+                let wanted = Duration.milliseconds(module.column * 20 + module.row * 50)
+                return module.start <= wanted && wanted - module.start < .milliseconds(45)
+            })
         #expect(plan.finalBoard == target)
     }
 }
@@ -83,7 +84,9 @@ import Testing
         target[0, 1] = CharacterCode(3)!
         let plan = try planner.plan(from: Board(size: target.size), to: target)
         let revised = plan.shifting(module: 0, from: 2, by: .milliseconds(300))
-        #expect(revised.modules[0].landings == plan.modules[0].landings.enumerated().map { $0.offset >= 2 ? $0.element + .milliseconds(300) : $0.element })
+        #expect(
+            revised.modules[0].landings == plan.modules[0].landings.enumerated().map { $0.offset >= 2 ? $0.element + .milliseconds(300) : $0.element }
+        )
         #expect(revised.modules[1] == plan.modules[1])
         #expect(revised.clackEvents.count == plan.clackEvents.count)
         #expect(revised.clackEvents.filter { $0.column == 0 }.map(\.time) == revised.modules[0].landings)

@@ -27,11 +27,13 @@ import TestSupport
                     request.text, align: HorizontalAlignment(rawValue: request.align)!,
                     fill: CharacterCode(request.fill)!, columns: request.columns, substitutions: substitutions)
             default:
-                try TextLayout.encodeText(request.text, options: {
-                    var o = request.options
-                    o.substitutions = substitutions
-                    return o
-                }())
+                try TextLayout.encodeText(
+                    request.text,
+                    options: {
+                        var o = request.options
+                        o.substitutions = substitutions
+                        return o
+                    }())
             }
         }.mapError { $0 as! LayoutError }
     }

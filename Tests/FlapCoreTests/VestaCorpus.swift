@@ -58,11 +58,11 @@ enum VestaCorpus {
         "HELLO", "world", "a", "the", "Vestaboard", "split-flap", "12:45", "$3.50", "(ok)", "what?", "100%",
         "\"quoted\"", "it's", "x", "pneumonoultramicroscopic", "supercalifragilisticexpialidocious",
         "{63}", "{5}", "{65}{66}{67}", "{0}", "{71}", "{36}", "°C", "a+b=c", "&", "@home", "#1", "one;two",
-        "ABCDEFGHIJKLMNOPQRSTUVWXYZ", "0123456789", "/path/", "...", ",", "!",
+        "ABCDEFGHIJKLMNOPQRSTUVWXYZ", "0123456789", "/path/", "...", ",", "!"
     ]
     static let troubles = [
         "{99}", "{43}", "{5", "{", "{ab}", "{ 5}", "{5 }", "{+5}", "{-1}", "{}", "{}}", "{７}", "{05}",
-        "~", "é", "\t", "ß", "ﬁ", "ı", "<b>", "naïve", "{{5}}", "}", "[x]", "\u{7F}", "😀",
+        "~", "é", "\t", "ß", "ﬁ", "ı", "<b>", "naïve", "{{5}}", "}", "[x]", "\u{7F}", "😀"
     ]
     static let separators = [" ", " ", " ", "  ", "   ", "\n", "\r\n", "\r", "\u{0B}", "\u{0C}", "\u{1C}", "\u{85}", "\u{2028}", " \n ", "\n\n"]
 
@@ -106,8 +106,12 @@ enum VestaCorpus {
             edit(&r)
             cases.append(r)
         }
-        add("multiple\nlines\nof\ntext") { $0.align = "center"; $0.valign = "middle" }
-        add("{67} Hello, World {68}") { $0.op = "row"; $0.align = "center" }
+        add("multiple\nlines\nof\ntext") {
+            $0.align = "center"; $0.valign = "middle"
+        }
+        add("{67} Hello, World {68}") {
+            $0.op = "row"; $0.align = "center"
+        }
         add("{67} Hello, World {68}") { $0.op = "encode" }
         add("")
         add("") { $0.valign = nil }
@@ -122,7 +126,9 @@ enum VestaCorpus {
         add("\n\n") { $0.margin = 11 }
         add("") { $0.margin = 12 }
         add("\n") { $0.margin = 12 }
-        add("HI") { $0.margin = -1; $0.align = "center" }
+        add("HI") {
+            $0.margin = -1; $0.align = "center"
+        }
         add("HI") { $0.margin = -1 }
         add("ßtraße {5}")
         add("ß{5}")
@@ -134,7 +140,9 @@ enum VestaCorpus {
         add("wörld") { $0.op = "row" }
         add(String(repeating: "B", count: 23)) { $0.op = "row" }
         add("it's \"x\"\t") { $0.op = "row" }
-        add("1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20") { $0.margin = 3; $0.align = "right" }
+        add("1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20") {
+            $0.margin = 3; $0.align = "right"
+        }
         return cases
     }()
 }

@@ -13,9 +13,13 @@ import TestSupport
         case text(String), number(Int), list([String])
         init(from decoder: any Decoder) throws {
             let value = try decoder.singleValueContainer()
-            if let number = try? value.decode(Int.self) { self = .number(number) }
-            else if let text = try? value.decode(String.self) { self = .text(text) }
-            else { self = .list(try value.decode([String].self)) }
+            if let number = try? value.decode(Int.self) {
+                self = .number(number)
+            } else if let text = try? value.decode(String.self) {
+                self = .text(text)
+            } else {
+                self = .list(try value.decode([String].self))
+            }
         }
     }
 
@@ -46,10 +50,17 @@ import TestSupport
         try await announced(on: peer, name: "VestaWidget on kitchen", log: log) {
             let group = try #require(try await Self.groups(peer).first)
             let added = group.calls.filter { $0.first == .text("AddService") }
-            #expect(added == [
-                [.text("AddService"), .number(-1), .number(-1), .number(0), .text("VestaWidget on kitchen"), .text("_https._tcp"), .text(""), .text(""), .number(8443), .list(["path=/"])],
-                [.text("AddService"), .number(-1), .number(-1), .number(0), .text("VestaWidget on kitchen"), .text("_http._tcp"), .text(""), .text(""), .number(8080), .list(["path=/"])],
-            ])
+            #expect(
+                added == [
+                    [
+                        .text("AddService"), .number(-1), .number(-1), .number(0), .text("VestaWidget on kitchen"), .text("_https._tcp"), .text(""),
+                        .text(""), .number(8443), .list(["path=/"])
+                    ],
+                    [
+                        .text("AddService"), .number(-1), .number(-1), .number(0), .text("VestaWidget on kitchen"), .text("_http._tcp"), .text(""),
+                        .text(""), .number(8080), .list(["path=/"])
+                    ]
+                ])
         }
         #expect(Self.methods(try #require(try await Self.groups(peer).first)).last == "Free", "withdrawn at stop")
         #expect(log.all.contains { $0.contains("announced on the network") })

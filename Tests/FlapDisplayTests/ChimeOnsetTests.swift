@@ -16,8 +16,10 @@ import Wematch
 
     func player(_ clock: ManualClock, path: String, settings: SoundSettings = SoundSettings()) -> ClackPlayer<ManualClock> {
         let configuration = "pcm.chimes { type file slave { pcm { type null } } file \"\(path)\" format \"raw\" }"
-        return ClackPlayer(clock: clock, sample: .impulse(), settings: settings, now: { Date(timeIntervalSince1970: 1_800_000_000) },
-                           logger: Logger(label: "test")) {
+        return ClackPlayer(
+            clock: clock, sample: .impulse(), settings: settings, now: { Date(timeIntervalSince1970: 1_800_000_000) },
+            logger: Logger(label: "test")
+        ) {
             try ALSAAudioOutput(device: "chimes", configuration: configuration)
         }
     }

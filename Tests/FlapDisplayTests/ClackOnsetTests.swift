@@ -22,8 +22,10 @@ import TestSupport
         let configuration = "pcm.clacks { type file slave { pcm { type null } } file \"\(path)\" format \"raw\" }"
         let clock = ManualClock()
         let opened = OpenFlag()
-        let player = ClackPlayer(clock: clock, sample: .impulse(), settings: SoundSettings(), now: { Date() },
-                                 logger: Logger(label: "test")) {
+        let player = ClackPlayer(
+            clock: clock, sample: .impulse(), settings: SoundSettings(), now: { Date() },
+            logger: Logger(label: "test")
+        ) {
             opened.set()
             return try ALSAAudioOutput(device: "clacks", configuration: configuration)
         }

@@ -147,7 +147,9 @@ func drive(_ clock: ManualClock, step: Duration = .milliseconds(5), until done: 
         let hours = QuietHours("22:00-07:00")!
         let zurich = ZoneRules.named("Europe/Zurich")!
         // 2026-06-01 in summer time, two hours east of UTC.
-        func at(_ h: Int, _ m: Int) -> Date { Date(timeIntervalSince1970: TimeInterval(CivilDate.days(year: 2026, month: 6, day: 1) * 86400 + Int64(h * 3600 + m * 60 - 7200))) }
+        func at(_ h: Int, _ m: Int) -> Date {
+            Date(timeIntervalSince1970: TimeInterval(CivilDate.days(year: 2026, month: 6, day: 1) * 86400 + Int64(h * 3600 + m * 60 - 7200)))
+        }
         #expect(hours.contains(at(22, 0), zone: zurich))
         #expect(hours.contains(at(3, 15), zone: zurich))
         #expect(!hours.contains(at(7, 0), zone: zurich))

@@ -24,8 +24,10 @@ import TestSupport
         let directory: URL
 
         /// `directory`: an earlier rig's, to start again from its inbox; `t0`: the date the clock starts at.
-        init(policy: PanelPolicy, showing: (Board, String?)? = nil, quiet: BoardQuietHours? = nil,
-             directory: URL? = nil, t0: Date = Date(timeIntervalSince1970: 1_800_000_000), pause: BoardPause? = nil) throws {
+        init(
+            policy: PanelPolicy, showing: (Board, String?)? = nil, quiet: BoardQuietHours? = nil,
+            directory: URL? = nil, t0: Date = Date(timeIntervalSince1970: 1_800_000_000), pause: BoardPause? = nil
+        ) throws {
             let clock = self.clock
             let start = clock.now
             self.t0 = t0
@@ -45,11 +47,13 @@ import TestSupport
                 quiet: quiet, zone: .utc, pause: pause)
         }
 
-
-        func send(_ id: String, from sender: String, text: String, created: TimeInterval = 0, lifetime: TimeInterval = 3600,
-                  bypassQuietHours: Bool = false, duration: Int? = nil, source: String = "test") async throws {
-            var message = Message(id: id, sender: Sender(id: sender), content: .text(text), createdAt: time.now() + created,
-                                  expiresAt: time.now() + created + (duration.map(TimeInterval.init) ?? lifetime), source: source)
+        func send(
+            _ id: String, from sender: String, text: String, created: TimeInterval = 0, lifetime: TimeInterval = 3600,
+            bypassQuietHours: Bool = false, duration: Int? = nil, source: String = "test"
+        ) async throws {
+            var message = Message(
+                id: id, sender: Sender(id: sender), content: .text(text), createdAt: time.now() + created,
+                expiresAt: time.now() + created + (duration.map(TimeInterval.init) ?? lifetime), source: source)
             if bypassQuietHours { message.bypassQuietHours = true }
             message.duration = duration
             _ = try await inbox.accept(message, now: time.now())
@@ -119,8 +123,9 @@ import TestSupport
         let rig = try Rig(policy: .latest)
         let info = PanelInfo(id: "second", size: .flagship, drum: .vestaboard, motion: .forwardOnly, driver: "simulated")
         let motion = MotionLoop(panel: SimulatedPanel(info: info, clock: rig.clock), planner: try FlipPlanner(), clock: rig.clock)
-        let second = DisplayCoordinator(panelID: "second", inbox: rig.inbox, motion: motion, policy: .latest, size: .flagship,
-                                        time: rig.time, logger: Logger(label: "test"), zone: .utc)
+        let second = DisplayCoordinator(
+            panelID: "second", inbox: rig.inbox, motion: motion, policy: .latest, size: .flagship,
+            time: rig.time, logger: Logger(label: "test"), zone: .utc)
         let runs = [Task { await rig.coordinator.run() }, Task { await second.run() }]
         defer { for run in runs { run.cancel() } }
         for id in ["a", "b"] {
@@ -169,8 +174,9 @@ import TestSupport
         let first = try Rig(policy: .latest)
         let target = try first.board("STILL HERE")
         let rig = try Rig(policy: .latest, showing: (target, "kept"))
-        let message = Message(id: "kept", sender: Sender(id: "alice"), content: .text("STILL HERE"),
-                              createdAt: rig.time.now(), expiresAt: rig.time.now() + 3600, source: "test")
+        let message = Message(
+            id: "kept", sender: Sender(id: "alice"), content: .text("STILL HERE"),
+            createdAt: rig.time.now(), expiresAt: rig.time.now() + 3600, source: "test")
         _ = try await rig.inbox.accept(message, now: rig.time.now())
         let run = Task { await rig.coordinator.run() }
         defer { run.cancel() }

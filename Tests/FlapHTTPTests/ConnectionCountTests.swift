@@ -12,8 +12,9 @@ import Testing
         var isClosed: Bool { closed.withLock { $0 } }
     }
 
-    static let share = ConnectionShare(limit: 10, reserved: 3, unauthenticatedPerClient: 4, unauthenticatedLifetime: .seconds(60),
-                                       lateLimit: 5, grace: .seconds(2))
+    static let share = ConnectionShare(
+        limit: 10, reserved: 3, unauthenticatedPerClient: 4, unauthenticatedLifetime: .seconds(60),
+        lateLimit: 5, grace: .seconds(2))
 
     /// Connections `first..<first+n` from `client`, each having asked once without a credential
     /// (a chatty client's `/healthz`): whether each was served.
@@ -49,8 +50,10 @@ import Testing
     }
 
     @Test func theHouseholdTakesTheChattyStrangersPlaceBeforeItsOwn() {
-        let count = ConnectionCount(ConnectionShare(limit: 4, reserved: 1, unauthenticatedPerClient: 4, unauthenticatedLifetime: .seconds(60),
-                                                    lateLimit: 5, grace: .seconds(60)))
+        let count = ConnectionCount(
+            ConnectionShare(
+                limit: 4, reserved: 1, unauthenticatedPerClient: 4, unauthenticatedLifetime: .seconds(60),
+                lateLimit: 5, grace: .seconds(60)))
         let owners = (0..<2).map { _ in Connection() }
         for (id, connection) in owners.enumerated() {
             #expect(count.enter(UInt64(id), connection, client: "10.0.0.1"))
@@ -76,8 +79,10 @@ import Testing
     }
 
     @Test func aConnectionBeingAnsweredIsNeverReplaced() {
-        let count = ConnectionCount(ConnectionShare(limit: 1, reserved: 0, unauthenticatedPerClient: 4, unauthenticatedLifetime: .seconds(60),
-                                                    lateLimit: 5, grace: .seconds(60)))
+        let count = ConnectionCount(
+            ConnectionShare(
+                limit: 1, reserved: 0, unauthenticatedPerClient: 4, unauthenticatedLifetime: .seconds(60),
+                lateLimit: 5, grace: .seconds(60)))
         let busy = Connection()
         #expect(count.enter(0, busy, client: "10.0.0.1"))
         count.asking(0)
@@ -87,8 +92,10 @@ import Testing
     }
 
     @Test func anUnauthenticatedConnectionsLastAnswerComesWithAge() {
-        let count = ConnectionCount(ConnectionShare(limit: 4, reserved: 0, unauthenticatedPerClient: 4, unauthenticatedLifetime: .zero,
-                                                    lateLimit: 5, grace: .seconds(2)))
+        let count = ConnectionCount(
+            ConnectionShare(
+                limit: 4, reserved: 0, unauthenticatedPerClient: 4, unauthenticatedLifetime: .zero,
+                lateLimit: 5, grace: .seconds(2)))
         #expect(count.enter(0, Connection(), client: "10.0.0.1"))
         #expect(count.enter(1, Connection(), client: "10.0.0.1"))
         count.asking(0)

@@ -12,10 +12,12 @@ import TestSupport
         try FileManager.default.createDirectory(atPath: work, withIntermediateDirectories: true)
         let shots = PythonPeer.packageRoot.appendingPathComponent(".build/test-artifacts").path
         try FileManager.default.createDirectory(atPath: shots, withIntermediateDirectories: true)
-        let result = try await ProcessRunner.run(try await PythonPeer.python(), [
-            PythonPeer.peersDirectory.appendingPathComponent("browser_https_check.py").path,
-            ProcessRunner.builtProduct("flapd"), work, "https-test-key", shots,
-        ])
+        let result = try await ProcessRunner.run(
+            try await PythonPeer.python(),
+            [
+                PythonPeer.peersDirectory.appendingPathComponent("browser_https_check.py").path,
+                ProcessRunner.builtProduct("flapd"), work, "https-test-key", shots
+            ])
         #expect(result.status == 0, "\(result.stderrText.suffix(3000))")
         let seen = try #require(try JSONSerialization.jsonObject(with: Data(result.stdoutText.utf8)) as? [String: Any])
         #expect(seen["refusedWithoutAuthority"] as? Bool == true, "without the authority: \(seen["refusedTitle"] ?? "")")
@@ -39,10 +41,12 @@ import TestSupport
         try FileManager.default.createDirectory(atPath: work, withIntermediateDirectories: true)
         let shots = PythonPeer.packageRoot.appendingPathComponent(".build/test-artifacts").path
         try FileManager.default.createDirectory(atPath: shots, withIntermediateDirectories: true)
-        let result = try await ProcessRunner.run(try await PythonPeer.python(), [
-            PythonPeer.peersDirectory.appendingPathComponent("browser_members_check.py").path,
-            ProcessRunner.builtProduct("flapd"), work, "members-test-key", shots,
-        ])
+        let result = try await ProcessRunner.run(
+            try await PythonPeer.python(),
+            [
+                PythonPeer.peersDirectory.appendingPathComponent("browser_members_check.py").path,
+                ProcessRunner.builtProduct("flapd"), work, "members-test-key", shots
+            ])
         #expect(result.status == 0, "\(result.stderrText.suffix(3000))")
         let seen = try #require(try JSONSerialization.jsonObject(with: Data(result.stdoutText.utf8)) as? [String: Any])
         #expect(seen["ownerSeesMembers"] as? Bool == true && seen["qrShown"] as? Bool == true && seen["linkForm"] as? Bool == true)

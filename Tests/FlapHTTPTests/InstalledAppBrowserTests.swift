@@ -11,10 +11,12 @@ import TestSupport
         let state = FileManager.default.temporaryDirectory.appendingPathComponent("app-\(UUID().uuidString)").path
         let shots = PythonPeer.packageRoot.appendingPathComponent(".build/test-artifacts").path
         try FileManager.default.createDirectory(atPath: shots, withIntermediateDirectories: true)
-        let result = try await ProcessRunner.run(try await PythonPeer.python(), [
-            PythonPeer.peersDirectory.appendingPathComponent("browser_app_check.py").path,
-            ProcessRunner.builtProduct("flapd"), state, "app-test-key", shots,
-        ])
+        let result = try await ProcessRunner.run(
+            try await PythonPeer.python(),
+            [
+                PythonPeer.peersDirectory.appendingPathComponent("browser_app_check.py").path,
+                ProcessRunner.builtProduct("flapd"), state, "app-test-key", shots
+            ])
         #expect(result.status == 0, "\(result.stderrText.suffix(3000))")
         let seen = try #require(try JSONSerialization.jsonObject(with: Data(result.stdoutText.utf8)) as? [String: Any])
         #expect(seen["placeholder"] as? Bool == true && seen["placeholderLink"] as? String == "Sign in", "a widget before signing in")
@@ -49,10 +51,12 @@ import TestSupport
         let state = FileManager.default.temporaryDirectory.appendingPathComponent("phone-\(UUID().uuidString)").path
         let shots = PythonPeer.packageRoot.appendingPathComponent(".build/test-artifacts").path
         try FileManager.default.createDirectory(atPath: shots, withIntermediateDirectories: true)
-        let result = try await ProcessRunner.run(try await PythonPeer.python(), [
-            PythonPeer.peersDirectory.appendingPathComponent("browser_phone_check.py").path,
-            ProcessRunner.builtProduct("flapd"), state, "phone-test-key", shots,
-        ])
+        let result = try await ProcessRunner.run(
+            try await PythonPeer.python(),
+            [
+                PythonPeer.peersDirectory.appendingPathComponent("browser_phone_check.py").path,
+                ProcessRunner.builtProduct("flapd"), state, "phone-test-key", shots
+            ])
         #expect(result.status == 0, "\(result.stderrText.suffix(3000))")
         let seen = try #require(try JSONSerialization.jsonObject(with: Data(result.stdoutText.utf8)) as? [String: Any])
         #expect(seen["boardShown"] as? Bool == true)
@@ -68,9 +72,12 @@ import TestSupport
         #expect(status.contains("The clock is right") || status.contains("Waiting for the correct time"), "\(status)")
         #expect(!status.contains("trusted:") && !status.contains("aplay"), "jargon before Details: \(status)")
         #expect((seen["axe"] as? [Any])?.isEmpty == true, "\(seen["axe"] ?? "")")
-        #expect((seen["smallTargets"] as? [String])?.isEmpty == true && (seen["controlsMeasured"] as? Int ?? 0) > 40,
-                "controls under 44×44 px at 390 px wide: \(seen["smallTargets"] ?? "?")")
-        #expect((seen["waitingNote"] as? String)?.contains("WRITTEN OFFLINE") == true && seen["waitingListed"] as? Bool == true, "\(seen["waitingNote"] ?? "")")
+        #expect(
+            (seen["smallTargets"] as? [String])?.isEmpty == true && (seen["controlsMeasured"] as? Int ?? 0) > 40,
+            "controls under 44×44 px at 390 px wide: \(seen["smallTargets"] ?? "?")")
+        #expect(
+            (seen["waitingNote"] as? String)?.contains("WRITTEN OFFLINE") == true && seen["waitingListed"] as? Bool == true,
+            "\(seen["waitingNote"] ?? "")")
         #expect(seen["sentWhenBack"] as? Bool == true && seen["outboxEmptied"] as? Bool == true)
         #expect((seen["offlineSends"] as? [String])?.count == 1, "sent once: \(seen["offlineSends"] ?? "")")
         #expect((seen["consoleErrors"] as? [String])?.isEmpty == true, "\(seen["consoleErrors"] ?? "")")

@@ -45,7 +45,8 @@ import TestSupport
         let key = try String(contentsOfFile: flapd.stateDirectory + "/local-api-key", encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)
         let client = HTTPClient(base: flapd.localAPIBase, headers: ["X-Vestaboard-Local-Api-Key": key])
         let rows = Array(repeating: Array(repeating: 5, count: 22), count: 6)
-        let ok = try await client.postJSON("/local-api/message", #"{"characters": \#(rows), "strategy": "column", "step_size": 2, "step_interval_ms": 20}"#)
+        let ok = try await client.postJSON(
+            "/local-api/message", #"{"characters": \#(rows), "strategy": "column", "step_size": 2, "step_interval_ms": 20}"#)
         #expect(ok.status == 201)
         let badRows = try await client.postJSON("/local-api/message", "[[1, 2, 3]]")
         #expect(badRows.status == 400)

@@ -40,7 +40,9 @@ import TestSupport
             #expect(try await api.get("/v1/board", key: "test-kez").error == "the API key is wrong")
             // The scheme's name is case-insensitive (RFC 9110).
             for scheme in ["bearer", "BEARER"] {
-                #expect(try await api.request(.get, "/v1/board", key: nil, headers: [.authorization: "\(scheme) \(RoutedAPI.key)"]).status == 200, "\(scheme)")
+                #expect(
+                    try await api.request(.get, "/v1/board", key: nil, headers: [.authorization: "\(scheme) \(RoutedAPI.key)"]).status == 200,
+                    "\(scheme)")
             }
             // Health and metrics need no key.
             #expect(try await api.get("/healthz", key: nil).status == 200)
@@ -81,8 +83,11 @@ import TestSupport
             #expect(problems?.last?["problem"] == "line 1, position 3: unsupported character: ~")
             // Without "unsupported": "refuse", what the board lacks is replaced and named.
             let replaced = try await api.post("/v1/messages", #"{"text": "ab~ 🦄"}"#)
-            #expect(replaced.status == 202 && replaced.object["warnings"] as? [String] == [
-                "line 1, position 3: '~' is not on the board: shown as ' '", "line 1, position 5: '🦄' is not on the board: shown as ' '"], "\(replaced.object)")
+            #expect(
+                replaced.status == 202
+                    && replaced.object["warnings"] as? [String] == [
+                        "line 1, position 3: '~' is not on the board: shown as ' '", "line 1, position 5: '🦄' is not on the board: shown as ' '"
+                    ], "\(replaced.object)")
             #expect(try await api.post("/v1/messages", #"{"text": "x", "unsupported": "sometimes"}"#).error.contains("unsupported"))
             // A limit that is not a number is refused, not taken for the default.
             let limit = try await api.get("/v1/receipts?limit=null")

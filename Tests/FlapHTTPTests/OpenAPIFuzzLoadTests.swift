@@ -14,9 +14,11 @@ import TestSupport
         let python = try await PythonPeer.python()
         let schemathesis = URL(fileURLWithPath: python).deletingLastPathComponent().appendingPathComponent("schemathesis").path
         let configuration = PythonPeer.peersDirectory.appendingPathComponent("schemathesis.toml").path
-        var arguments = ["--config-file", configuration,
-                         "run", "http://127.0.0.1:\(flapd.apiPort)/v1/openapi.json", "--max-examples", "25", "--request-timeout", "5",
-                         "--exclude-path", "/v1/events", "--seed", "20261123", "--no-color", "--generation-database", "none"]
+        var arguments = [
+            "--config-file", configuration,
+            "run", "http://127.0.0.1:\(flapd.apiPort)/v1/openapi.json", "--max-examples", "25", "--request-timeout", "5",
+            "--exclude-path", "/v1/events", "--seed", "20261123", "--no-color", "--generation-database", "none"
+        ]
         if let key { arguments += ["--header", "Authorization: Bearer \(key)"] }
         return try await ProcessRunner.run(schemathesis, arguments)
     }

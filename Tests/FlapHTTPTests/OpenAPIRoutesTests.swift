@@ -14,7 +14,9 @@ import TestSupport
     struct NoPanels: BoardQuery {
         func panels() async -> [PanelView] { [] }
         func soundStatus() async -> (state: String, reason: String?) { ("disabled", nil) }
-        func sound() async -> SoundView { SoundView(enabled: false, state: "disabled", reason: nil, mute: false, volume: 0, quietHours: nil, device: "none") }
+        func sound() async -> SoundView {
+            SoundView(enabled: false, state: "disabled", reason: nil, mute: false, volume: 0, quietHours: nil, device: "none")
+        }
         func setSound(mute: Bool, volume: Int, quietHours: String?) async throws -> SoundView { await sound() }
         func clackSample() async -> ClackSample { .synthesized() }
         func calibration(panel: String) async -> Calibrated? { nil }
@@ -28,14 +30,20 @@ import TestSupport
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent("openapi-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
         let inbox = try Inbox(path: dir.appendingPathComponent("inbox.sqlite").path)
-        let api = NativeAPI(APIParts(intake: MessageIntake(inbox: inbox, boardSize: .flagship, now: { Date() }), panels: NoPanels(),
-                                     metrics: FlapMetrics(), version: "test"), apiKey: "k")
+        let api = NativeAPI(
+            APIParts(
+                intake: MessageIntake(inbox: inbox, boardSize: .flagship, now: { Date() }), panels: NoPanels(),
+                metrics: FlapMetrics(), version: "test"), apiKey: "k")
         let router = api.router()
-        return Set(router.routes.compactMap { route -> String? in
-            let path = "/" + route.path.description.split(separator: "/").map { $0.hasPrefix(":") ? "{\($0.dropFirst())}" : String($0) }.joined(separator: "/")
-            guard path.hasPrefix("/v1/") || ["/healthz", "/metrics", "/mcp"].contains(path) else { return nil }
-            return "\(route.method.rawValue) \(path)"
-        })
+        return Set(
+            router.routes.compactMap { route -> String? in
+                let path =
+                    "/"
+                    + route.path.description.split(separator: "/").map { $0.hasPrefix(":") ? "{\($0.dropFirst())}" : String($0) }.joined(
+                        separator: "/")
+                guard path.hasPrefix("/v1/") || ["/healthz", "/metrics", "/mcp"].contains(path) else { return nil }
+                return "\(route.method.rawValue) \(path)"
+            })
     }
 
     /// "METHOD /path" for every operation the document describes.
@@ -50,7 +58,8 @@ import TestSupport
 
     @Test func theDescriptionValidates() async throws {
         let file = PythonPeer.packageRoot.appendingPathComponent("Sources/FlapHTTP/OpenAPI/openapi.json").path
-        let result = try await ProcessRunner.run(try await PythonPeer.python(), [PythonPeer.peersDirectory.appendingPathComponent("openapi_check.py").path, file])
+        let result = try await ProcessRunner.run(
+            try await PythonPeer.python(), [PythonPeer.peersDirectory.appendingPathComponent("openapi_check.py").path, file])
         #expect(result.status == 0 && result.stdoutText == "valid\n", "\(result.stdoutText)\(result.stderrText)")
     }
 

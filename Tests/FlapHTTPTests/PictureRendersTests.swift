@@ -10,7 +10,9 @@ import TestSupport
     final class Overlap: Sendable {
         let counts = Mutex((now: 0, most: 0))
         func draw(_ tag: String) -> [UInt8] {
-            counts.withLock { $0.now += 1; $0.most = max($0.most, $0.now) }
+            counts.withLock {
+                $0.now += 1; $0.most = max($0.most, $0.now)
+            }
             usleep(5_000)  // a drawing takes a while: others asking meanwhile must wait or share it
             counts.withLock { $0.now -= 1 }
             return Array(tag.utf8)
@@ -57,8 +59,16 @@ import TestSupport
         let renders = PictureRenders()
         let gate = DispatchSemaphore(value: 0)
         let order = Order()
-        let drawing: @Sendable (String) -> @Sendable () -> [UInt8] = { tag in { order.tags.withLock { $0.append(tag) }; return Array(tag.utf8) } }
-        let first = Task { try await renders.picture(tag: "owner-first") { gate.wait(); return [0] } }
+        let drawing: @Sendable (String) -> @Sendable () -> [UInt8] = { tag in
+            {
+                order.tags.withLock { $0.append(tag) }; return Array(tag.utf8)
+            }
+        }
+        let first = Task {
+            try await renders.picture(tag: "owner-first") {
+                gate.wait(); return [0]
+            }
+        }
         #expect(try await eventually { await renders.drawn == 1 })
         let others = (0..<PictureRenders.othersWaiting).map { n in
             Task { try await renders.picture(tag: "width-\(3_800 + n)", for: .other, draw: drawing("width-\(3_800 + n)")) }

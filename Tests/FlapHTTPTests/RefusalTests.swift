@@ -7,7 +7,9 @@ import TestSupport
     let directory = FileManager.default.temporaryDirectory.appendingPathComponent("refusals-\(UUID().uuidString)").path
 
     /// curl's status and body for `body` POSTed to `url` with `headers`.
-    func post(_ url: String, _ body: String, headers: [String], chunked: Bool = false, method: String = "POST") async throws -> (status: Int, body: [String: Any]) {
+    func post(
+        _ url: String, _ body: String, headers: [String], chunked: Bool = false, method: String = "POST"
+    ) async throws -> (status: Int, body: [String: Any]) {
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         let file = directory + "/body-\(UUID().uuidString)"
         try body.write(toFile: file, atomically: true, encoding: .utf8)
@@ -23,32 +25,40 @@ import TestSupport
         teardown { await flapd.stop() }
         let base = "http://127.0.0.1:\(flapd.apiPort)"
         let headers = ["Authorization: Bearer \(flapd.apiKey)", "Content-Type: application/json"]
-        let saved = try await flapd.api.request("PUT", "/v1/templates/lunch", body: Data(#"{"text": "LUNCH"}"#.utf8), headers: ["Content-Type": "application/json"])
+        let saved = try await flapd.api.request(
+            "PUT", "/v1/templates/lunch", body: Data(#"{"text": "LUNCH"}"#.utf8), headers: ["Content-Type": "application/json"])
         #expect(saved.status == 201)
         let huge = #"{"sender": {"id": ""# + String(repeating: "x", count: 2_000_000) + #""}}"#
         let tooLarge = try await post(base + "/v1/templates/lunch/send", huge, headers: headers)
-        #expect(tooLarge.status == 413 && tooLarge.body["error"] as? String == "the body is \(huge.utf8.count) bytes; a message may be at most 64 KiB (65536 bytes)")
+        #expect(
+            tooLarge.status == 413
+                && tooLarge.body["error"] as? String == "the body is \(huge.utf8.count) bytes; a message may be at most 64 KiB (65536 bytes)")
         let garbage = try await post(base + "/v1/templates/lunch/send", "not json", headers: headers)
         #expect(garbage.status == 400, "an invalid body is refused, not ignored")
         #expect(try await post(base + "/v1/templates/lunch/send", "", headers: headers).status == 202, "nothing to add is fine")
         // A smaller limit is said as itself.
-        let sound = try await post(base + "/v1/sound", #"{"quietHours": ""# + String(repeating: "1", count: 5000) + #""}"#, headers: headers, method: "PATCH")
-        #expect(sound.status == 413 && (sound.body["error"] as? String)?.hasSuffix("this request's body may be at most 4096 bytes") == true, "\(sound)")
+        let sound = try await post(
+            base + "/v1/sound", #"{"quietHours": ""# + String(repeating: "1", count: 5000) + #""}"#, headers: headers, method: "PATCH")
+        #expect(
+            sound.status == 413 && (sound.body["error"] as? String)?.hasSuffix("this request's body may be at most 4096 bytes") == true, "\(sound)")
     }
 
     @Test func oversizedBodiesAreRefusedWithTheLimitAndTheSizeOnBothAPIs() async throws {
         let flapd = try await FlapdProcess.start()
         teardown { await flapd.stop() }
-        let token = try String(contentsOfFile: flapd.stateDirectory + "/local-api-enablement-token", encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)
+        let token = try String(contentsOfFile: flapd.stateDirectory + "/local-api-enablement-token", encoding: .utf8).trimmingCharacters(
+            in: .whitespacesAndNewlines)
         let enabled = try await post(flapd.localAPIBase + "/local-api/enablement", "", headers: ["X-Vestaboard-Local-Api-Enablement-Token: \(token)"])
         let localKey = try #require(enabled.body["apiKey"] as? String)
-        let native = ("http://127.0.0.1:\(flapd.apiPort)/v1/messages", ["Authorization: Bearer \(flapd.apiKey)", "Content-Type: application/json"], "error")
+        let native = (
+            "http://127.0.0.1:\(flapd.apiPort)/v1/messages", ["Authorization: Bearer \(flapd.apiKey)", "Content-Type: application/json"], "error"
+        )
         let local = (flapd.localAPIBase + "/local-api/message", ["X-Vestaboard-Local-Api-Key: \(localKey)"], "message")
 
         let bodies = [
             #"{"text": ""# + String(repeating: "A", count: 2_000_000) + #""}"#,
             String(repeating: "[", count: 100_000) + String(repeating: "]", count: 100_000),
-            #"{"id": ""# + String(repeating: "i", count: 100_000) + #"", "text": "HI"}"#,
+            #"{"id": ""# + String(repeating: "i", count: 100_000) + #"", "text": "HI"}"#
         ]
         for (url, headers, field) in [native, local] {
             for body in bodies {

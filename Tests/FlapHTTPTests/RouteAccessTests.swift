@@ -21,8 +21,9 @@ import Testing
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
         let inbox = try Inbox(path: folder.appendingPathComponent("inbox.sqlite").path)
-        var parts = APIParts(intake: MessageIntake(inbox: inbox, boardSize: .flagship, now: { Date() }), panels: RestingPanel(),
-                             metrics: FlapMetrics(), version: "test")
+        var parts = APIParts(
+            intake: MessageIntake(inbox: inbox, boardSize: .flagship, now: { Date() }), panels: RestingPanel(),
+            metrics: FlapMetrics(), version: "test")
         parts.viewerKey = Self.viewerKey
         let (member, _) = try await parts.access.addMember(name: "Ana", sender: "ana")
         let memberKey = try #require(await parts.access.newKey(for: member.id))
@@ -36,8 +37,9 @@ import Testing
         for route in routes {
             let path = "/v1/" + route.path.split(separator: "/").map { $0.hasPrefix(":") ? "{\($0.dropFirst())}" : String($0) }.joined(separator: "/")
             let operation = paths[path]?[route.method.rawValue.lowercased()] as? [String: Any]
-            #expect(operation?["x-flapd-access"] as? String == route.access.name,
-                    "\(route.method) \(path) is declared \(route.access.name); the description says \(String(describing: operation?["x-flapd-access"]))")
+            #expect(
+                operation?["x-flapd-access"] as? String == route.access.name,
+                "\(route.method) \(path) is declared \(route.access.name); the description says \(String(describing: operation?["x-flapd-access"]))")
         }
 
         let callers: [(String?, Caller?)] = [(memberKey, .member(id: member.id, sender: "ana")), (Self.viewerKey, .viewer), (nil, nil)]
@@ -51,14 +53,18 @@ import Testing
                     var headers = HTTPFields()
                     if let key { headers[.authorization] = "Bearer \(key)" }
                     let response = try await client.execute(uri: path, method: route.method, headers: headers, body: ByteBuffer())
-                    let error = (try? JSONSerialization.jsonObject(with: Data(response.body.readableBytesView)) as? [String: Any])?["error"] as? String
-                    let refused = switch caller {
-                    case nil: response.status == .unauthorized
-                    case .viewer: response.status == .forbidden && error == RouteAccess.viewerRefusal
-                    default: response.status == .forbidden && error == RouteAccess.memberRefusal
-                    }
-                    #expect(refused == !admitted,
-                            "\(route.method) \(path) as \(caller.map { "\($0)" } ?? "nobody"): \(response.status.code) \(error ?? ""), declared \(route.access.name)")
+                    let error =
+                        (try? JSONSerialization.jsonObject(with: Data(response.body.readableBytesView)) as? [String: Any])?["error"] as? String
+                    let refused =
+                        switch caller {
+                        case nil: response.status == .unauthorized
+                        case .viewer: response.status == .forbidden && error == RouteAccess.viewerRefusal
+                        default: response.status == .forbidden && error == RouteAccess.memberRefusal
+                        }
+                    #expect(
+                        refused == !admitted,
+                        "\(route.method) \(path) as \(caller.map { "\($0)" } ?? "nobody"): \(response.status.code) \(error ?? ""), declared \(route.access.name)"
+                    )
                 }
             }
         }

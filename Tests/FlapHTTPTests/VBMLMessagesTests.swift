@@ -7,7 +7,8 @@ import Testing
 
 /// A VBML document as a message and as a preview, through the native API's routes.
 @Suite struct VBMLMessagesTests {
-    static let document = #"{"props": {"who": "SAM"}, "components": [{"template": "HI {{who}}", "style": {"justify": "center", "height": 1}}, {"rawCharacters": [[63, 64, 65]]}]}"#
+    static let document =
+        #"{"props": {"who": "SAM"}, "components": [{"template": "HI {{who}}", "style": {"justify": "center", "height": 1}}, {"rawCharacters": [[63, 64, 65]]}]}"#
 
     @Test func aDocumentIsSentShownInItsSlotAndPreviewed() async throws {
         try await RoutedAPI().run { api in
@@ -38,7 +39,9 @@ import Testing
     @Test func aTextQuickMessagesPlaceholdersAreFilledAtSending() async throws {
         try await RoutedAPI(zone: .utc).run { api in
             // Saved with a name its sending fills; a name no sending could fill is refused at sending.
-            #expect(try await api.request(.put, "/v1/templates/dinner", json: #"{"text": "DINNER AT {{time}}\nFOR {{who}}", "duration": 60}"#).status == 201)
+            #expect(
+                try await api.request(.put, "/v1/templates/dinner", json: #"{"text": "DINNER AT {{time}}\nFOR {{who}}", "duration": 60}"#).status
+                    == 201)
             let sent = try await api.post("/v1/templates/dinner/send", #"{"props": {"who": "SAM"}}"#)
             #expect(sent.status == 202, "\(sent.object)")
             let slot = try #require((try await api.get("/v1/slots").object["slots"] as? [[String: Any]])?.first)
@@ -55,7 +58,9 @@ import Testing
             let wide = try await api.post("/v1/messages", #"{"vbml": {"components": [{"template": "X", "style": {"width": 30}}]}}"#)
             #expect(wide.status == 400)
             let problems = wide.object["errors"] as? [[String: String]]
-            #expect(problems?.first?["field"] == "vbml.components[0].style.width" && problems?.first?["problem"] == "30 is wider than the board (22)", "\(wide.object)")
+            #expect(
+                problems?.first?["field"] == "vbml.components[0].style.width" && problems?.first?["problem"] == "30 is wider than the board (22)",
+                "\(wide.object)")
             let tall = try await api.post("/v1/layout", #"{"vbml": {"style": {"height": 8, "width": 22}, "components": []}}"#)
             #expect(tall.status == 400 && tall.error.contains("vbml.style.height: 8 is taller than the board (6)"), "\(tall.object)")
             let both = try await api.post("/v1/messages", #"{"text": "A", "vbml": {"components": []}}"#)

@@ -18,14 +18,18 @@ import TestSupport
         teardown { await flapd.stop() }
         // A sender whose name has a space, for the page to clear.
         let past = ISO8601DateFormatter().string(from: Date().addingTimeInterval(-60))
-        #expect(try await flapd.api.postJSON("/v1/messages", #"{"text": "FROM MY PHONE", "sender": {"id": "my phone"}, "createdAt": "\#(past)"}"#).status == 202)
+        #expect(
+            try await flapd.api.postJSON("/v1/messages", #"{"text": "FROM MY PHONE", "sender": {"id": "my phone"}, "createdAt": "\#(past)"}"#).status
+                == 202)
         let artifacts = PythonPeer.packageRoot.appendingPathComponent(".build/test-artifacts")
         try FileManager.default.createDirectory(at: artifacts, withIntermediateDirectories: true)
         let screenshot = artifacts.appendingPathComponent("web-page.png").path
-        let result = try await ProcessRunner.run(try await PythonPeer.python(), [
-            PythonPeer.peersDirectory.appendingPathComponent("browser_page_check.py").path,
-            "http://127.0.0.1:\(flapd.apiPort)", flapd.apiKey, screenshot,
-        ])
+        let result = try await ProcessRunner.run(
+            try await PythonPeer.python(),
+            [
+                PythonPeer.peersDirectory.appendingPathComponent("browser_page_check.py").path,
+                "http://127.0.0.1:\(flapd.apiPort)", flapd.apiKey, screenshot
+            ])
         #expect(result.status == 0, "\(result.stderrText)")
         let seen = try #require(try JSONSerialization.jsonObject(with: Data(result.stdoutText.utf8)) as? [String: Any])
         #expect(seen["wrongKeyRefused"] as? Bool == true)
@@ -36,14 +40,19 @@ import TestSupport
         #expect(seen["receiptDisplayed"] as? Bool == true, "\(seen["receipt"] ?? "")")
         #expect((seen["boardLabel"] as? String)?.contains("HELLO FROM CHROMIUM") == true, "\(seen["boardLabel"] ?? "")")
         #expect(seen["templateListed"] as? Bool == true && seen["templateShown"] as? Bool == true, "a quick message saved and sent")
-        #expect(seen["slotsListed"] as? Bool == true && seen["slotCleared"] as? Bool == true, "a slot cleared, the board back to the other: \(seen["slotsText"] ?? "")")
+        #expect(
+            seen["slotsListed"] as? Bool == true && seen["slotCleared"] as? Bool == true,
+            "a slot cleared, the board back to the other: \(seen["slotsText"] ?? "")")
         #expect(!(seen["slotsText"] as? String ?? "").contains("quick-messages") && !(seen["slotsText"] as? String ?? "").contains("(painting)"))
         #expect(seen["spacedSlotCleared"] as? Bool == true && seen["templateDeleted"] as? Bool == true, "names with a space cleared and deleted")
         #expect(seen["chipInText"] as? String == "{66} GO" && seen["chipShown"] as? Bool == true, "\(seen["chipInText"] ?? "")")
         #expect((seen["emojiOffered"] as? Int ?? 0) >= 40)
-        #expect(seen["emojiPreview"] as? Bool == true && (seen["emojiNote"] as? String)?.hasPrefix("👍 shown as OK") == true, "\(seen["emojiNote"] ?? "")")
-        #expect(seen["temporaryShown"] as? Bool == true && seen["temporaryListed"] as? Bool == true && seen["temporaryEnded"] as? Bool == true,
-                "a temporary message shown, listed and ended early: \(seen["temporaryShown"] ?? "-"), \(seen["temporaryListed"] ?? "-"), \(seen["temporaryEnded"] ?? "-")")
+        #expect(
+            seen["emojiPreview"] as? Bool == true && (seen["emojiNote"] as? String)?.hasPrefix("👍 shown as OK") == true, "\(seen["emojiNote"] ?? "")")
+        #expect(
+            seen["temporaryShown"] as? Bool == true && seen["temporaryListed"] as? Bool == true && seen["temporaryEnded"] as? Bool == true,
+            "a temporary message shown, listed and ended early: \(seen["temporaryShown"] ?? "-"), \(seen["temporaryListed"] ?? "-"), \(seen["temporaryEnded"] ?? "-")"
+        )
         let repeats = seen["repeats"] as? [[String: Any]] ?? []
         #expect(repeats.count == 3 && repeats.allSatisfy { $0["shown"] as? Bool == true && $0["displayed"] as? Bool == true }, "\(repeats)")
         #expect(repeats.allSatisfy { ($0["receipt"] as? String)?.hasPrefix("“") == true }, "the receipt names the message by its text: \(repeats)")
@@ -57,8 +66,9 @@ import TestSupport
         #expect(seen["blueCells"] as? Int == 127, "the painting on the other browser's board")
         #expect(seen["paintingSaved"] as? Bool == true && seen["receiptsListed"] as? Bool == true)
         // Sent for later from the composer: waiting in its list, not on the board, cancelled there.
-        #expect(seen["sentForLater"] as? Bool == true && seen["scheduledListed"] as? Bool == true,
-                "sent for \(seen["laterAt"] ?? ""): \(seen["laterReceipt"] ?? "")")
+        #expect(
+            seen["sentForLater"] as? Bool == true && seen["scheduledListed"] as? Bool == true,
+            "sent for \(seen["laterAt"] ?? ""): \(seen["laterReceipt"] ?? "")")
         #expect(seen["laterNotShown"] as? Bool == true && seen["scheduledCancelled"] as? Bool == true)
         #expect(seen["panelsListed"] as? Bool == true)
         #expect(seen["muted"] as? Bool == true, "\(seen["soundNote"] ?? "")")
@@ -79,10 +89,12 @@ import TestSupport
     @Test func anOlderReceiptDoesNotWriteOverANewerOne() async throws {
         let flapd = try await FlapdProcess.start(arguments: ["--no-sound"])
         teardown { await flapd.stop() }
-        let result = try await ProcessRunner.run(try await PythonPeer.python(), [
-            PythonPeer.peersDirectory.appendingPathComponent("browser_receipt_check.py").path,
-            "http://127.0.0.1:\(flapd.apiPort)", flapd.apiKey,
-        ])
+        let result = try await ProcessRunner.run(
+            try await PythonPeer.python(),
+            [
+                PythonPeer.peersDirectory.appendingPathComponent("browser_receipt_check.py").path,
+                "http://127.0.0.1:\(flapd.apiPort)", flapd.apiKey
+            ])
         #expect(result.status == 0, "\(result.stderrText)")
         let seen = try #require(try JSONSerialization.jsonObject(with: Data(result.stdoutText.utf8)) as? [String: Any])
         #expect(seen["firstHeld"] as? Bool == true && seen["secondScheduled"] as? Bool == true, "\(seen)")
@@ -96,10 +108,12 @@ import TestSupport
     @Test func aNotesHeartsAreDrawnAsItsHeartFlap() async throws {
         let flapd = try await FlapdProcess.start(arguments: ["--model", "note", "--no-sound"])
         teardown { await flapd.stop() }
-        let result = try await ProcessRunner.run(try await PythonPeer.python(), [
-            PythonPeer.peersDirectory.appendingPathComponent("browser_note_check.py").path,
-            "http://127.0.0.1:\(flapd.apiPort)", flapd.apiKey,
-        ])
+        let result = try await ProcessRunner.run(
+            try await PythonPeer.python(),
+            [
+                PythonPeer.peersDirectory.appendingPathComponent("browser_note_check.py").path,
+                "http://127.0.0.1:\(flapd.apiPort)", flapd.apiKey
+            ])
         #expect(result.status == 0, "\(result.stderrText)")
         let seen = try #require(try JSONSerialization.jsonObject(with: Data(result.stdoutText.utf8)) as? [String: Any])
         #expect(seen["cells"] as? Bool == true && seen["preview"] as? Bool == true, "\(seen)")
@@ -122,19 +136,23 @@ import TestSupport
         }
         defer { writing.cancel() }
         let flapd = try await FlapdProcess.start(arguments: [
-            "--no-sound", "--mqtt", "mqtt://127.0.0.1:\(broker.port)", "--room", "lobby", "--device-id", "web", "--sensor", "serial=\(path)",
+            "--no-sound", "--mqtt", "mqtt://127.0.0.1:\(broker.port)", "--room", "lobby", "--device-id", "web", "--sensor", "serial=\(path)"
         ])
         teardown { await flapd.stop() }
         // A sender whose name has a space, for the page to clear.
         let past = ISO8601DateFormatter().string(from: Date().addingTimeInterval(-60))
-        #expect(try await flapd.api.postJSON("/v1/messages", #"{"text": "FROM MY PHONE", "sender": {"id": "my phone"}, "createdAt": "\#(past)"}"#).status == 202)
+        #expect(
+            try await flapd.api.postJSON("/v1/messages", #"{"text": "FROM MY PHONE", "sender": {"id": "my phone"}, "createdAt": "\#(past)"}"#).status
+                == 202)
         let artifacts = PythonPeer.packageRoot.appendingPathComponent(".build/test-artifacts")
         try FileManager.default.createDirectory(at: artifacts, withIntermediateDirectories: true)
         let screenshot = artifacts.appendingPathComponent("web-room.png").path
-        let result = try await ProcessRunner.run(try await PythonPeer.python(), [
-            PythonPeer.peersDirectory.appendingPathComponent("browser_room_check.py").path,
-            "http://127.0.0.1:\(flapd.apiPort)", flapd.apiKey, screenshot, "\(rate)",
-        ])
+        let result = try await ProcessRunner.run(
+            try await PythonPeer.python(),
+            [
+                PythonPeer.peersDirectory.appendingPathComponent("browser_room_check.py").path,
+                "http://127.0.0.1:\(flapd.apiPort)", flapd.apiKey, screenshot, "\(rate)"
+            ])
         #expect(result.status == 0, "\(result.stderrText)")
         let seen = try #require(try JSONSerialization.jsonObject(with: Data(result.stdoutText.utf8)) as? [String: Any])
         #expect(seen["roomShown"] as? Bool == true && seen["hearts"] as? Int == 1, "\(seen)")
@@ -156,28 +174,30 @@ import TestSupport
         try await server.route("/forecast", body: weather, contentType: "application/json")
         let config = FileManager.default.temporaryDirectory.appendingPathComponent("sources-page-\(UUID().uuidString).toml")
         try """
-            [[source]]
-            name = "weather"
-            kind = "json"
-            url = "\(server.base)/forecast"
-            values = { temperature = "/current/temperature_2m" }
+        [[source]]
+        name = "weather"
+        kind = "json"
+        url = "\(server.base)/forecast"
+        values = { temperature = "/current/temperature_2m" }
 
-            [[source]]
-            name = "door"
-            kind = "webhook"
-            fields = ["state"]
+        [[source]]
+        name = "door"
+        kind = "webhook"
+        fields = ["state"]
 
-            [[trigger]]
-            name = "visitor"
-            source = "door"
-            text = "SOMEONE AT THE DOOR"
-            """.write(to: config, atomically: true, encoding: .utf8)
+        [[trigger]]
+        name = "visitor"
+        source = "door"
+        text = "SOMEONE AT THE DOOR"
+        """.write(to: config, atomically: true, encoding: .utf8)
         let flapd = try await FlapdProcess.start(arguments: ["--config", config.path, "--no-sound"])
         teardown { await flapd.stop() }
         #expect(try await flapd.api.post("/v1/sources/door", json: ["state": "open"]).status == 200)
-        let result = try await ProcessRunner.run(try await PythonPeer.python(), [
-            PythonPeer.peersDirectory.appendingPathComponent("browser_sources_check.py").path, "http://127.0.0.1:\(flapd.apiPort)", flapd.apiKey,
-        ])
+        let result = try await ProcessRunner.run(
+            try await PythonPeer.python(),
+            [
+                PythonPeer.peersDirectory.appendingPathComponent("browser_sources_check.py").path, "http://127.0.0.1:\(flapd.apiPort)", flapd.apiKey
+            ])
         #expect(result.status == 0, "\(result.stderrText)")
         let seen = try #require(try JSONSerialization.jsonObject(with: Data(result.stdoutText.utf8)) as? [String: Any])
         let links = seen["links"] as? String ?? "", opened = seen["opened"] as? String ?? ""
@@ -202,9 +222,12 @@ import TestSupport
         try FileManager.default.createDirectory(atPath: state, withIntermediateDirectories: true)
         let shots = PythonPeer.packageRoot.appendingPathComponent(".build/test-artifacts").path
         try FileManager.default.createDirectory(atPath: shots, withIntermediateDirectories: true)
-        let result = try await ProcessRunner.run(try await PythonPeer.python(), [
-            PythonPeer.peersDirectory.appendingPathComponent("browser_tv_check.py").path, ProcessRunner.builtProduct("flapd"), state, "tv-test-key", shots,
-        ])
+        let result = try await ProcessRunner.run(
+            try await PythonPeer.python(),
+            [
+                PythonPeer.peersDirectory.appendingPathComponent("browser_tv_check.py").path, ProcessRunner.builtProduct("flapd"), state,
+                "tv-test-key", shots
+            ])
         #expect(result.status == 0, "\(result.stderrText.suffix(3000))")
         let seen = try #require(try JSONSerialization.jsonObject(with: Data(result.stdoutText.utf8)) as? [String: Any])
         #expect(seen["cells"] as? Int == 132, "a 6×22 board")
@@ -242,29 +265,32 @@ import TestSupport
         let hour = Calendar.current.component(.hour, from: Date())
         let quiet = String(format: "%02d:00-%02d:00", (hour + 23) % 24, (hour + 2) % 24)
         try """
-            [time]
-            clock = "trusted"
+        [time]
+        clock = "trusted"
 
-            [sound]
-            device = "null"
+        [sound]
+        device = "null"
 
-            [[panel]]
-            id = "tv"
-            driver = "browser"
-            quiet_hours = "\(quiet)"
+        [[panel]]
+        id = "tv"
+        driver = "browser"
+        quiet_hours = "\(quiet)"
 
-            [[panel]]
-            id = "tablet"
-            driver = "browser"
-            model = "note"
-            """.write(toFile: file, atomically: true, encoding: .utf8)
+        [[panel]]
+        id = "tablet"
+        driver = "browser"
+        model = "note"
+        """.write(toFile: file, atomically: true, encoding: .utf8)
         let flapd = try await FlapdProcess.start(arguments: ["--config", file])
         teardown { await flapd.stop() }
         let shots = PythonPeer.packageRoot.appendingPathComponent(".build/test-artifacts").path
         try FileManager.default.createDirectory(atPath: shots, withIntermediateDirectories: true)
-        let result = try await ProcessRunner.run(try await PythonPeer.python(), [
-            PythonPeer.peersDirectory.appendingPathComponent("browser_tablet_check.py").path, "http://127.0.0.1:\(flapd.apiPort)", flapd.apiKey, shots,
-        ])
+        let result = try await ProcessRunner.run(
+            try await PythonPeer.python(),
+            [
+                PythonPeer.peersDirectory.appendingPathComponent("browser_tablet_check.py").path, "http://127.0.0.1:\(flapd.apiPort)", flapd.apiKey,
+                shots
+            ])
         #expect(result.status == 0, "\(result.stderrText.suffix(3000))")
         let seen = try #require(try JSONSerialization.jsonObject(with: Data(result.stdoutText.utf8)) as? [String: Any])
         let links = seen["links"] as? [[String]] ?? []
@@ -286,12 +312,15 @@ import TestSupport
         let state = FileManager.default.temporaryDirectory.appendingPathComponent("status-\(UUID().uuidString)").path
         try FileManager.default.createDirectory(atPath: state, withIntermediateDirectories: true)
         try Data(repeating: 0x5A, count: 8192).write(to: URL(fileURLWithPath: state + "/inbox.sqlite"))
-        let flapd = try await FlapdProcess.start(stateDirectory: state, arguments: ["--panel", "spi=simulated", "--rows", "1", "--columns", "6", "--no-sound"])
+        let flapd = try await FlapdProcess.start(
+            stateDirectory: state, arguments: ["--panel", "spi=simulated", "--rows", "1", "--columns", "6", "--no-sound"])
         teardown { await flapd.stop() }
         let before = try await flapd.api.get("/v1/panels/main/calibration").object
-        let result = try await ProcessRunner.run(try await PythonPeer.python(), [
-            PythonPeer.peersDirectory.appendingPathComponent("browser_status_check.py").path, "http://127.0.0.1:\(flapd.apiPort)", flapd.apiKey,
-        ])
+        let result = try await ProcessRunner.run(
+            try await PythonPeer.python(),
+            [
+                PythonPeer.peersDirectory.appendingPathComponent("browser_status_check.py").path, "http://127.0.0.1:\(flapd.apiPort)", flapd.apiKey
+            ])
         #expect(result.status == 0, "\(result.stderrText)")
         let seen = try #require(try JSONSerialization.jsonObject(with: Data(result.stdoutText.utf8)) as? [String: Any])
         #expect(seen["calibrationShown"] as? Bool == true && seen["nudged"] as? Bool == true, "\(seen)")
@@ -299,11 +328,15 @@ import TestSupport
         // Whether timed events may go by the clock, and why.
         // In a household's words; the rule and reason are one tap away.
         let links = seen["links"] as? String ?? ""
-        #expect(seen["clockShown"] as? Bool == true && (links.contains("The clock is right") || links.contains("Waiting for the correct time")), "\(links)")
+        #expect(
+            seen["clockShown"] as? Bool == true && (links.contains("The clock is right") || links.contains("Waiting for the correct time")),
+            "\(links)")
         #expect(!links.contains("nothing says whether"), "jargon shown before Details is opened: \(links)")
         #expect((seen["links"] as? String)?.contains("Damaged file set aside") == true, "\(seen["links"] ?? "")")
         // Quiet now and the default flip, from the page.
-        #expect(seen["controlsSaved"] as? Bool == true && seen["controlsNote"] as? String == "Saved. The board holds still; messages wait.", "\(seen["controlsNote"] ?? "")")
+        #expect(
+            seen["controlsSaved"] as? Bool == true && seen["controlsNote"] as? String == "Saved. The board holds still; messages wait.",
+            "\(seen["controlsNote"] ?? "")")
         let controls = try await flapd.api.get("/v1/controls").object
         #expect(controls["paused"] as? Bool == true && controls["transition"] as? String == "diagonal", "\(controls)")
         let after = try await flapd.api.get("/v1/panels/main/calibration").object

@@ -27,18 +27,25 @@ import TestSupport
         var messages: [ToSplitflap] = [ToSplitflap(nonce: 0, payload: .requestState), ToSplitflap(nonce: 1, payload: .config([]))]
         for count in [1, 6, 12, 108, 132, 255] {
             let modules = (0..<count).map { _ in
-                ToSplitflap.ModuleConfig(targetFlapIndex: UInt8(random.next() % 52), movementNonce: UInt8(random.next() % 3 == 0 ? random.next() % 256 : 0),
-                                         resetNonce: UInt8(random.next() % 5 == 0 ? random.next() % 256 : 0))
+                ToSplitflap.ModuleConfig(
+                    targetFlapIndex: UInt8(random.next() % 52), movementNonce: UInt8(random.next() % 3 == 0 ? random.next() % 256 : 0),
+                    resetNonce: UInt8(random.next() % 5 == 0 ? random.next() % 256 : 0))
             }
             messages.append(ToSplitflap(nonce: UInt32(random.next() % 100_000), payload: .config(modules)))
         }
         // No zero byte for hundreds of bytes: COBS's 254-byte blocks.
-        messages.append(ToSplitflap(nonce: 77, payload: .config((0..<200).map { ToSplitflap.ModuleConfig(targetFlapIndex: UInt8(1 + $0 % 50), movementNonce: 3, resetNonce: 9) })))
+        messages.append(
+            ToSplitflap(
+                nonce: 77,
+                payload: .config((0..<200).map { ToSplitflap.ModuleConfig(targetFlapIndex: UInt8(1 + $0 % 50), movementNonce: 3, resetNonce: 9) })))
         let requests: [[String: Any]] = messages.map { message in
             switch message.payload {
             case .requestState: ["op": "to", "nonce": message.nonce, "request_state": true]
-            case .config(let modules): ["op": "to", "nonce": message.nonce,
-                                        "config": modules.map { [Int($0.targetFlapIndex), Int($0.movementNonce), Int($0.resetNonce)] }]
+            case .config(let modules):
+                [
+                    "op": "to", "nonce": message.nonce,
+                    "config": modules.map { [Int($0.targetFlapIndex), Int($0.movementNonce), Int($0.resetNonce)] }
+                ]
             }
         }
         for (message, answer) in zip(messages, try await Self.ask(requests)) {
@@ -59,7 +66,7 @@ import TestSupport
             ["op": "from_state", "modules": modules, "loopbacks_ok": true],
             ["op": "from_ack", "nonce": 4_000_000_000 as UInt32],
             ["op": "from_log", "msg": "Starting up (°)"],
-            ["op": "from_general", "version": 1, "uptime": 123_456, "charset": " ABCDEFGHIJKLMNOPQRSTUVWXYZg0123456789r.?-$'#yp,!@&w"],
+            ["op": "from_general", "version": 1, "uptime": 123_456, "charset": " ABCDEFGHIJKLMNOPQRSTUVWXYZg0123456789r.?-$'#yp,!@&w"]
         ])
         let frames = answers.map { Self.bytes($0["frame"] as! String) }
         guard case .state(let state) = try ChainlinkFrame.decode(Array(frames[0].dropLast())) else { Issue.record("not a state"); return }
@@ -90,7 +97,9 @@ import TestSupport
 
     @Test func crc32AndCOBSAgreeWithTheirDefinitions() throws {
         #expect(CRC32.checksum(Array("123456789".utf8)) == 0xCBF4_3926)  // the standard check value
-        for data: [UInt8] in [[], [0], [0, 0], [1], Array(repeating: 7, count: 254), Array(repeating: 7, count: 255), Array(repeating: 7, count: 600) + [0, 5]] {
+        for data: [UInt8] in [
+            [], [0], [0, 0], [1], Array(repeating: 7, count: 254), Array(repeating: 7, count: 255), Array(repeating: 7, count: 600) + [0, 5]
+        ] {
             #expect(try COBS.decode(COBS.encode(data)) == data)
             #expect(!COBS.encode(data).contains(0))
         }

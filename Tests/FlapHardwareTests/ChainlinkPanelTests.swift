@@ -149,15 +149,19 @@ import TestSupport
         // (1 s), whatever the machine's load.
         #expect(left > .milliseconds(500), "\(left) of \(plan.duration) left when the controller answered again")
         // The modules started late: the landings (and clacks) still to come were moved later.
-        let latest = try await firstRevision(in: revisions, on: rig.clock, within: .seconds(60)) { $0.revised.duration > plan.duration + .milliseconds(500) }
+        let latest = try await firstRevision(in: revisions, on: rig.clock, within: .seconds(60)) {
+            $0.revised.duration > plan.duration + .milliseconds(500)
+        }
         let revision = try #require(latest, "no revision moved the landings later (\(left) of the estimate was left)")
         #expect(revision.original == plan)
         #expect(revision.revised.duration > plan.duration + .milliseconds(500))
     }
 
     /// The first revision `accepted` takes, waiting at most `limit` (simulated time) for it.
-    func firstRevision(in revisions: AsyncStream<PlanRevision>, on clock: EventClock, within limit: Duration,
-                       _ accepted: @escaping @Sendable (PlanRevision) -> Bool) async throws -> PlanRevision? {
+    func firstRevision(
+        in revisions: AsyncStream<PlanRevision>, on clock: EventClock, within limit: Duration,
+        _ accepted: @escaping @Sendable (PlanRevision) -> Bool
+    ) async throws -> PlanRevision? {
         try await clock.standingAside {
             try await withThrowingTaskGroup(of: PlanRevision?.self) { group in
                 group.addTask { await revisions.first(where: accepted) }
@@ -194,7 +198,9 @@ import TestSupport
         // Controller → host: a plaintext line, random bytes with zeros, a frame with a bad CRC.
         var badCRC = ChainlinkFrame.encode(FromSplitflap.log("hello"))
         badCRC[3] ^= 0x55
-        for garbage in [Array("{\"type\":\"debug\"}\n".utf8), [0x01, 0x00, 0xFF, 0x13, 0x37, 0x00, 0x02], badCRC, Array(repeating: 0xAA, count: 5000) + [0]] {
+        for garbage in [
+            Array("{\"type\":\"debug\"}\n".utf8), [0x01, 0x00, 0xFF, 0x13, 0x37, 0x00, 0x02], badCRC, Array(repeating: 0xAA, count: 5000) + [0]
+        ] {
             await rig.controller.sendGarbage(garbage)
             try await rig.clock.sleep(for: .milliseconds(30), tolerance: nil)
         }

@@ -23,18 +23,25 @@ struct ChainlinkRig<C: Clock>: Sendable where C.Duration == Duration {
     private let running: Task<Void, any Error>
 
     /// Rotors start just short of home unless `rotorSteps` says otherwise: homing is quick.
-    static func inMemory(rows: Int, columns: Int, rotorSteps: [Int]? = nil,
-                         prepare: (SimulatedChainlinkController<EventClock>) async -> Void = { _ in }) async throws -> ChainlinkRig<EventClock> {
+    static func inMemory(
+        rows: Int, columns: Int, rotorSteps: [Int]? = nil,
+        prepare: (SimulatedChainlinkController<EventClock>) async -> Void = { _ in }
+    ) async throws -> ChainlinkRig<EventClock> {
         let clock = EventClock.drivenByCaller()
         let (host, device) = SimulatedSerialPort.pair(clock: clock, names: ("/dev/simulated-chainlink", "controller"))
-        let controller = SimulatedChainlinkController(port: device, clock: clock, modules: rows * columns,
-                                                      rotorSteps: rotorSteps ?? Array(repeating: 2030, count: rows * columns))
+        let controller = SimulatedChainlinkController(
+            port: device, clock: clock, modules: rows * columns,
+            rotorSteps: rotorSteps ?? Array(repeating: 2030, count: rows * columns))
         await prepare(controller)
         let running = clock.task { await controller.run() }
         // The link reopens its port after a failure: the cable is plugged in again.
-        let link = ChainlinkLink(clock: clock) { host.reconnect(); return host }
-        return try await ChainlinkRig<EventClock>.connect(clock: clock, controller: controller, link: link, host: host, path: host.name,
-                                                          size: BoardSize(rows: rows, columns: columns), running: running) { body in
+        let link = ChainlinkLink(clock: clock) {
+            host.reconnect(); return host
+        }
+        return try await ChainlinkRig<EventClock>.connect(
+            clock: clock, controller: controller, link: link, host: host, path: host.name,
+            size: BoardSize(rows: rows, columns: columns), running: running
+        ) { body in
             try await clock.standingAside { try await body() }
         }
     }
@@ -43,25 +50,31 @@ struct ChainlinkRig<C: Clock>: Sendable where C.Duration == Duration {
     static func overPseudoTerminal(rows: Int, columns: Int) async throws -> ChainlinkRig<ContinuousClock> {
         let clock = ContinuousClock()
         let (device, path) = try LinuxSerialPort.pseudoTerminal()
-        let controller = SimulatedChainlinkController(port: device, clock: clock, modules: rows * columns,
-                                                      rotorSteps: Array(repeating: 2030, count: rows * columns))
+        let controller = SimulatedChainlinkController(
+            port: device, clock: clock, modules: rows * columns,
+            rotorSteps: Array(repeating: 2030, count: rows * columns))
         let running = Task<Void, any Error> { await controller.run() }
         let link = ChainlinkLink(clock: clock) { try LinuxSerialPort(path: path, settings: .chainlink) }
-        return try await ChainlinkRig<ContinuousClock>.connect(clock: clock, controller: controller, link: link, host: nil, path: path,
-                                                               size: BoardSize(rows: rows, columns: columns), running: running) { try await $0() }
+        return try await ChainlinkRig<ContinuousClock>.connect(
+            clock: clock, controller: controller, link: link, host: nil, path: path,
+            size: BoardSize(rows: rows, columns: columns), running: running
+        ) { try await $0() }
     }
 
-    private static func connect(clock: C, controller: SimulatedChainlinkController<C>, link: ChainlinkLink<C>,
-                                host: SimulatedSerialPort<EventClock>?, path: String,
-                                size: BoardSize, running: Task<Void, any Error>,
-                                standingAside: @escaping @Sendable (@Sendable () async throws -> Void) async throws -> Void) async throws -> ChainlinkRig {
+    private static func connect(
+        clock: C, controller: SimulatedChainlinkController<C>, link: ChainlinkLink<C>,
+        host: SimulatedSerialPort<EventClock>?, path: String,
+        size: BoardSize, running: Task<Void, any Error>,
+        standingAside: @escaping @Sendable (@Sendable () async throws -> Void) async throws -> Void
+    ) async throws -> ChainlinkRig {
         // Generous for the real clock: a loaded machine (browsers in the next suite) can stall the link for seconds.
         let discovery = try await ChainlinkPanel.discover(link: link, clock: clock, device: path, timeout: .seconds(240))
         let info = PanelInfo(id: "test", size: size, drum: discovery.drum ?? .chainlink52, motion: .forwardOnly, driver: "chainlink")
         let panel = ChainlinkPanel(info: info, link: link, clock: clock, device: path, positions: discovery.positions)
         await panel.start()
-        return ChainlinkRig(clock: clock, controller: controller, link: link, panel: panel, host: host, size: size,
-                            standingAside: standingAside, running: running)
+        return ChainlinkRig(
+            clock: clock, controller: controller, link: link, panel: panel, host: host, size: size,
+            standingAside: standingAside, running: running)
     }
 
     /// The planner this hardware calls for: the controller's motor model, starts grouped into commands.

@@ -48,7 +48,9 @@ import Testing
             try await display.show(drawing.frame, brightness: brightness, changed: changed)
             let scaled = drawing.frame.pixels.map { $0.scaled(by: brightness) }
             let wrong = zip(memory.inner.picture.pixels, scaled).enumerated().first { !Self.close($0.element.0, $0.element.1) }
-            #expect(wrong == nil, "frame \(k): pixel \(wrong.map { "\($0.offset % 160), \($0.offset / 160): \($0.element.0) for \($0.element.1)" } ?? "")")
+            #expect(
+                wrong == nil, "frame \(k): pixel \(wrong.map { "\($0.offset % 160), \($0.offset / 160): \($0.element.0) for \($0.element.1)" } ?? "")"
+            )
             frames += 1
         }
         let everything = frames * format.size

@@ -25,8 +25,9 @@ import TestSupport
             engine = SteppingEngine(io: ShiftRegisterChain(spi: chain, modules: size.count), flaps: 52)
             let origin = clock.now
             self.origin = origin
-            panel = DirectDrivePanel(info: PanelInfo(id: "t", size: size, drum: .chainlink52, motion: .forwardOnly, driver: "spi"),
-                                     engine: engine, clock: clock, origin: origin)
+            panel = DirectDrivePanel(
+                info: PanelInfo(id: "t", size: size, drum: .chainlink52, motion: .forwardOnly, driver: "spi"),
+                engine: engine, clock: clock, origin: origin)
             runner = clock.task { [engine, clock] in await ClockSteppingRunner.run(engine, clock: clock, origin: origin) }
             await panel.start()
         }
@@ -36,7 +37,9 @@ import TestSupport
         }
 
         func homed() async throws {
-            try await wait(upTo: .seconds(60), "homing") { engine.modules().allSatisfy { $0.state == .normal && !$0.isMoving && $0.acceleration == 0 } }
+            try await wait(upTo: .seconds(60), "homing") {
+                engine.modules().allSatisfy { $0.state == .normal && !$0.isMoving && $0.acceleration == 0 }
+            }
         }
 
         func plan(to text: String) async throws -> FlipPlan {
@@ -147,8 +150,9 @@ import TestSupport
         let origin = clock.now
         let runner = clock.task { await ClockSteppingRunner.run(engine, clock: clock, origin: origin) }
         defer { runner.cancel() }
-        let panel = DirectDrivePanel(info: PanelInfo(id: "g", size: BoardSize(rows: 1, columns: 2), drum: .chainlink52, motion: .forwardOnly, driver: "gpio"),
-                                     engine: engine, clock: clock, origin: origin)
+        let panel = DirectDrivePanel(
+            info: PanelInfo(id: "g", size: BoardSize(rows: 1, columns: 2), drum: .chainlink52, motion: .forwardOnly, driver: "gpio"),
+            engine: engine, clock: clock, origin: origin)
         while !engine.modules().allSatisfy({ $0.state == .normal && !$0.isMoving && $0.acceleration == 0 }) {
             try await clock.sleep(for: .milliseconds(20), tolerance: nil)
         }

@@ -74,8 +74,9 @@ import TestSupport
         let display = MAX7219Display(spi: chain, cascade: try MAX7219Cascade(width: 32))
         let size = BoardSize(rows: 1, columns: 5)
         let renderer = try BoardRenderer(size: size, width: 32, height: 8)
-        let panel = PixelPanel(info: Self.info(size, driver: "max7219"), display: display, renderer: renderer, clock: clock,
-                               schedule: BrightnessSchedule(level: 0.5), minuteOfDay: { 720 })
+        let panel = PixelPanel(
+            info: Self.info(size, driver: "max7219"), display: display, renderer: renderer, clock: clock,
+            schedule: BrightnessSchedule(level: 0.5), minuteOfDay: { 720 })
         await panel.start()
         #expect(chain.image == Bitmap(width: 32, height: 8))
         #expect(chain.chips.allSatisfy { !$0.shutdown && $0.scanLimit == 7 && $0.decodeMode == 0 && $0.intensity == 7 })
@@ -98,8 +99,9 @@ import TestSupport
         let chain = SimulatedMAX7219Chain(width: 32)
         let size = BoardSize(rows: 1, columns: 5)
         let renderer = try BoardRenderer(size: size, width: 32, height: 8)
-        let panel = PixelPanel(info: Self.info(size, driver: "max7219"), display: MAX7219Display(spi: chain, cascade: try MAX7219Cascade(width: 32)),
-                               renderer: renderer, clock: clock, minuteOfDay: { 720 })
+        let panel = PixelPanel(
+            info: Self.info(size, driver: "max7219"), display: MAX7219Display(spi: chain, cascade: try MAX7219Cascade(width: 32)),
+            renderer: renderer, clock: clock, minuteOfDay: { 720 })
         await panel.start()
         let plan = try await Self.plan(panel, to: "ZZZZZ")
         let cutoff = PlayCutoff()
@@ -142,7 +144,8 @@ import TestSupport
         try await Self.play(plan, on: panel, clock: clock)
         let dimmed = await display.lastBrightness
         let shown = strip.leds
-        let current = shown.reduce(0.0) { $0 + Double(Int($1.red) + Int($1.green) + Int($1.blue)) / 255 * WS2812Display.milliampsPerChannel }
+        let current =
+            shown.reduce(0.0) { $0 + Double(Int($1.red) + Int($1.green) + Int($1.blue)) / 255 * WS2812Display.milliampsPerChannel }
             + Double(shown.count) * WS2812Display.idleMilliamps
         #expect(dimmed < 0.37 && dimmed > 0.3, "brightness \(dimmed)")
         #expect(current <= limit, "\(current) mA")
@@ -156,9 +159,10 @@ import TestSupport
         let chain = SimulatedMAX7219Chain(width: 32)
         let size = BoardSize(rows: 1, columns: 5)
         let schedule = try BrightnessSchedule([.init(minute: 7 * 60, level: 1), .init(minute: 22 * 60, level: 0.1)])
-        let panel = PixelPanel(info: Self.info(size, driver: "max7219"), display: MAX7219Display(spi: chain, cascade: try MAX7219Cascade(width: 32)),
-                               renderer: try BoardRenderer(size: size, width: 32, height: 8), clock: clock,
-                               schedule: schedule, blankAfter: .seconds(3600), minuteOfDay: time.now)
+        let panel = PixelPanel(
+            info: Self.info(size, driver: "max7219"), display: MAX7219Display(spi: chain, cascade: try MAX7219Cascade(width: 32)),
+            renderer: try BoardRenderer(size: size, width: 32, height: 8), clock: clock,
+            schedule: schedule, blankAfter: .seconds(3600), minuteOfDay: time.now)
         await panel.start()
         try await Self.play(try await Self.plan(panel, to: "HI"), on: panel, clock: clock)
         #expect(chain.chips.allSatisfy { $0.intensity == 15 })
@@ -175,7 +179,9 @@ import TestSupport
         time.minute.withLock { $0 = 3 * 60 }
         #expect(schedule.level(atMinute: 3 * 60) == 0.1 && schedule.level(atMinute: 7 * 60) == 1)
         #expect(throws: ScheduleError.self) { _ = try BrightnessSchedule([.init(minute: 60, level: 2)]) }
-        #expect(BrightnessSchedule.minute(of: "22:30") == 1350 && BrightnessSchedule.minute(of: "24:00") == nil && BrightnessSchedule.minute(of: "7:5") == nil)
+        #expect(
+            BrightnessSchedule.minute(of: "22:30") == 1350 && BrightnessSchedule.minute(of: "24:00") == nil
+                && BrightnessSchedule.minute(of: "7:5") == nil)
     }
 
     @Test func aHUB75MatrixGetsEveryFrameThroughTheLibrarysCanvas() async throws {
@@ -188,8 +194,9 @@ import TestSupport
         let display = try HUB75Display(api: matrix, options: options)
         let size = BoardSize(rows: 4, columns: 10)
         let renderer = try BoardRenderer(size: size, width: 64, height: 32)
-        let panel = PixelPanel(info: Self.info(size, driver: "hub75"), display: display, renderer: renderer, clock: clock,
-                               schedule: BrightnessSchedule(level: 0.8), minuteOfDay: { 720 })
+        let panel = PixelPanel(
+            info: Self.info(size, driver: "hub75"), display: display, renderer: renderer, clock: clock,
+            schedule: BrightnessSchedule(level: 0.8), minuteOfDay: { 720 })
         await panel.start()
         let plan = try await Self.plan(panel, to: "{63} HELLO\nWORLD {66}")
         try await Self.play(plan, on: panel, clock: clock)

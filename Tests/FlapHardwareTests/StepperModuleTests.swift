@@ -10,8 +10,10 @@ import Testing
 
     /// Ticks until `done` or `limit` ticks; returns the simulated time taken.
     @discardableResult
-    func run(_ module: inout StepperModule, _ mechanism: inout SimulatedMechanism, limit: Int = 100_000,
-             until done: (StepperModule) -> Bool) -> Duration {
+    func run(
+        _ module: inout StepperModule, _ mechanism: inout SimulatedMechanism, limit: Int = 100_000,
+        until done: (StepperModule) -> Bool
+    ) -> Duration {
         var time = Duration.zero
         for _ in 0..<limit {
             if done(module) { return time }

@@ -15,14 +15,16 @@ import Testing
     static let ben = StrapIdentity(driver: "ble", address: "E8:11:22:33:44:55")
 
     static func script(_ now: Instant) -> [HeartRateEvent<Instant>] {
-        [.status(HeartRateStatus(strap: nil, .searching)),
-         .status(HeartRateStatus(strap: nil, .connected)),
-         .status(HeartRateStatus(strap: ana, .connected)),
-         .sample(HeartRateSample(strap: ana, bpm: 137, contact: .detected, rrIntervals: [448], battery: 80, rssi: -61, instant: now)),
-         .status(HeartRateStatus(strap: ben, .connected)),
-         .sample(HeartRateSample(strap: ben, bpm: 143, instant: now)),
-         .status(HeartRateStatus(strap: ben, .lost(reason: "disconnected", remedy: "is it worn?"))),
-         .notice("strap found")]
+        [
+            .status(HeartRateStatus(strap: nil, .searching)),
+            .status(HeartRateStatus(strap: nil, .connected)),
+            .status(HeartRateStatus(strap: ana, .connected)),
+            .sample(HeartRateSample(strap: ana, bpm: 137, contact: .detected, rrIntervals: [448], battery: 80, rssi: -61, instant: now)),
+            .status(HeartRateStatus(strap: ben, .connected)),
+            .sample(HeartRateSample(strap: ben, bpm: 143, instant: now)),
+            .status(HeartRateStatus(strap: ben, .lost(reason: "disconnected", remedy: "is it worn?"))),
+            .notice("strap found")
+        ]
     }
 
     func hub(_ recorded: LogRecords, metrics: FlapMetrics) -> HeartRateHub {
@@ -110,6 +112,7 @@ struct RecordingLogHandler: LogHandler {
 
     func log(level: Logger.Level, message: Logger.Message, metadata: Logger.Metadata?, source: String, file: String, function: String, line: UInt) {
         let all = self.metadata.merging(metadata ?? [:]) { $1 }
-        records.append(.init(level: level, message: "\(message)", text: "\(message) " + all.map { "\($0.key)=\($0.value)" }.sorted().joined(separator: " ")))
+        records.append(
+            .init(level: level, message: "\(message)", text: "\(message) " + all.map { "\($0.key)=\($0.value)" }.sorted().joined(separator: " ")))
     }
 }

@@ -18,10 +18,12 @@ import Wematch
     func room() -> Room<Instant> {
         var room = Room<Instant>(name: "lobby")
         let points: [(MemberID, Double, Double)] = [
-            ("a", 70, 70), ("b", 72, 71), ("c", 120, 150), ("d", 124, 150), ("e", 128, 150), ("f", 170, 80), ("g", 100, 60),
+            ("a", 70, 70), ("b", 72, 71), ("c", 120, 150), ("d", 124, 150), ("e", 128, 150), ("f", 170, 80), ("g", 100, 60)
         ]
         for (index, (id, previous, current)) in points.enumerated() {
-            room.join(id, MemberRecord(name: "member_\(id)", colour: Palette.colours[index * 3], joinedAt: joined.addingTimeInterval(Double(index))), now: t0)
+            room.join(
+                id, MemberRecord(name: "member_\(id)", colour: Palette.colours[index * 3], joinedAt: joined.addingTimeInterval(Double(index))),
+                now: t0)
             room.receive(HeartSample(previous: previous, current: current, seq: 1), from: id, now: t0)
         }
         _ = room.update(now: t0)

@@ -24,8 +24,9 @@ import Wematch
             room.join("a", MemberRecord(name: "a", colour: "#ff0000", joinedAt: Date(timeIntervalSince1970: 1_795_000_000)), now: start)
             room.receive(HeartSample(previous: 60, current: 60, seq: 1), from: "a", now: start)
         }
-        let player = KioskPlayer(width: 320, height: 240, framesPerSecond: 20, clock: clock,
-                                 plot: { room.withLock { $0.plot(now: clock.now) } }, show: { try await panel.present($0) })
+        let player = KioskPlayer(
+            width: 320, height: 240, framesPerSecond: 20, clock: clock,
+            plot: { room.withLock { $0.plot(now: clock.now) } }, show: { try await panel.present($0) })
         let geometry = PlotGeometry(width: 320, height: 240)
         let running = Task { await player.run() }
         defer { running.cancel() }

@@ -16,7 +16,8 @@ import Wematch
     func state(_ points: [(MemberID, Double, Double)]) -> RoomState {
         var room = Room<ManualClock.Instant>(name: "lobby")
         for (index, (id, previous, current)) in points.enumerated() {
-            room.join(id, MemberRecord(name: id, colour: Palette.colours[index * 5 % 20], joinedAt: joined.addingTimeInterval(Double(index))), now: t0)
+            room.join(
+                id, MemberRecord(name: id, colour: Palette.colours[index * 5 % 20], joinedAt: joined.addingTimeInterval(Double(index))), now: t0)
             room.receive(HeartSample(previous: previous, current: current, seq: 1), from: id, now: t0)
         }
         return room.update(now: t0)
@@ -43,7 +44,8 @@ import Wematch
         // Chips: the cluster's three together, a gap, then d; in the members' palette colours.
         let chipRow = shown.rows.first { $0.contains { $0.colour != nil } }!
         let chips = chipRow.map { $0.colour.map { String($0.letter) } ?? " " }.joined().trimmingCharacters(in: .whitespaces)
-        let expected = ["a", "b", "c"].map { id in String(KioskSummary.chip(state.members.first { $0.id == id }!.colour).letter) }.joined()
+        let expected =
+            ["a", "b", "c"].map { id in String(KioskSummary.chip(state.members.first { $0.id == id }!.colour).letter) }.joined()
             + " " + String(KioskSummary.chip(state.members[3].colour).letter)
         #expect(chips == expected)
         // No number on it but the counts and the chain.

@@ -17,8 +17,10 @@ import TestSupport
     typealias Recorder = HeartRateRecorder<ContinuousClock.Instant>
 
     /// Runs the sensor on the peer's bus while `body` runs.
-    func withSensor(_ peer: BlueZPeer, adapter: String? = "hci0", straps: [String] = [],
-                    _ body: (Recorder) async throws -> Void) async throws {
+    func withSensor(
+        _ peer: BlueZPeer, adapter: String? = "hci0", straps: [String] = [],
+        _ body: (Recorder) async throws -> Void
+    ) async throws {
         let sensor = try BlueZHeartRateSensor(adapter: adapter, straps: straps, busAddress: peer.address, clock: ContinuousClock())
         let recorder = Recorder()
         let running = Task { await sensor.run(recorder.emit) }
@@ -138,7 +140,12 @@ import TestSupport
         try await withSensor(peer) { recorder in
             try await peer.waitForStrap(Self.polar, "notifying=True")
             try await peer.call("SetPowered", ["hci0", false])
-            #expect(try await recorder.until { $0.state(of: nil) == .lost(reason: "Bluetooth adapter hci0 is off", remedy: "`bluetoothctl power on`; `rfkill unblock bluetooth` if it is blocked") })
+            #expect(
+                try await recorder.until {
+                    $0.state(of: nil)
+                        == .lost(
+                            reason: "Bluetooth adapter hci0 is off", remedy: "`bluetoothctl power on`; `rfkill unblock bluetooth` if it is blocked")
+                })
             #expect(try await recorder.until { if case .lost = $0.state(of: strap(Self.polar)) { true } else { false } })
             try await peer.call("SetPowered", ["hci0", true])
             try await peer.waitForStrap(Self.polar, "notifying=True")
@@ -155,7 +162,11 @@ import TestSupport
         try await withSensor(peer) { recorder in
             try await peer.waitForStrap(Self.polar, "notifying=True")
             try await peer.call("RemoveAdapterWithDevices", ["hci0"])
-            #expect(try await recorder.until { $0.state(of: nil) == .lost(reason: "Bluetooth adapter hci0 is not there", remedy: "plug one in; `rfkill list` shows whether one is blocked") })
+            #expect(
+                try await recorder.until {
+                    $0.state(of: nil)
+                        == .lost(reason: "Bluetooth adapter hci0 is not there", remedy: "plug one in; `rfkill list` shows whether one is blocked")
+                })
             #expect(try await recorder.until { if case .lost = $0.state(of: strap(Self.polar)) { true } else { false } })
             try await peer.call("AddAdapter", ["hci0", "kiosk"])
             try await peer.addStrap(Self.polar, name: "Polar H10")
@@ -171,9 +182,17 @@ import TestSupport
         teardown { await peer.stop() }
         try await peer.command("stop-bluez")
         try await withSensor(peer, adapter: nil) { recorder in
-            #expect(try await recorder.until { $0.state(of: nil) == .lost(reason: "bluetoothd is not running", remedy: "`sudo apt install bluez`, then `sudo systemctl enable --now bluetooth`") })
+            #expect(
+                try await recorder.until {
+                    $0.state(of: nil)
+                        == .lost(
+                            reason: "bluetoothd is not running", remedy: "`sudo apt install bluez`, then `sudo systemctl enable --now bluetooth`")
+                })
             try await peer.command("start-bluez")
-            #expect(try await recorder.until { $0.state(of: nil) == .lost(reason: "no Bluetooth adapter", remedy: "plug one in; `rfkill list` shows whether one is blocked") })
+            #expect(
+                try await recorder.until {
+                    $0.state(of: nil) == .lost(reason: "no Bluetooth adapter", remedy: "plug one in; `rfkill list` shows whether one is blocked")
+                })
             try await peer.call("AddAdapter", ["hci0", "kiosk"])
             try await peer.addStrap(Self.polar, name: "Polar H10")
             try await peer.waitForStrap(Self.polar, "notifying=True")
@@ -181,7 +200,11 @@ import TestSupport
             #expect(try await recorder.until { $0.samples.last?.bpm == 58 })
 
             try await peer.command("stop-bluez")
-            #expect(try await recorder.until { $0.state(of: nil) == .lost(reason: "bluetoothd stopped", remedy: "systemd restarts it; if not, `sudo systemctl restart bluetooth`") })
+            #expect(
+                try await recorder.until {
+                    $0.state(of: nil)
+                        == .lost(reason: "bluetoothd stopped", remedy: "systemd restarts it; if not, `sudo systemctl restart bluetooth`")
+                })
             #expect(recorder.state(of: strap(Self.polar)) == .lost(reason: "bluetoothd stopped", remedy: nil))
             try await peer.command("start-bluez")
             try await peer.call("AddAdapter", ["hci0", "kiosk"])
@@ -205,8 +228,10 @@ import TestSupport
         let bus = try DBusConnection.system(address: peer.address) { _ in }
         defer { bus.close() }
         let device = "/org/bluez/hci0/dev_C4_7C_8D_6A_12_34"
-        for (path, interface, member) in [(device, "org.bluez.Device1", "Pair"), ("/org/bluez/hci0", "org.bluez.Adapter1", "RemoveDevice"),
-                                          ("/org/bluez/hci0", "org.freedesktop.DBus.Properties", "Set")] {
+        for (path, interface, member) in [
+            (device, "org.bluez.Device1", "Pair"), ("/org/bluez/hci0", "org.bluez.Adapter1", "RemoveDevice"),
+            ("/org/bluez/hci0", "org.freedesktop.DBus.Properties", "Set")
+        ] {
             await #expect(throws: DBusError.self) {
                 do {
                     _ = try await bus.call("org.bluez", path, interface, member, member == "RemoveDevice" ? [.objectPath(device)] : [])
@@ -222,9 +247,14 @@ import TestSupport
         let sensor = try BlueZHeartRateSensor(adapter: "hci0", busAddress: "unix:path=/nonexistent/system_bus_socket", clock: ContinuousClock())
         let recorder = Recorder()
         let running = Task { await sensor.run(recorder.emit) }
-        #expect(try await recorder.until(5) {
-            if case .lost(let reason, let remedy) = $0.state(of: nil) { reason.hasPrefix("the system bus is not reachable") && remedy != nil } else { false }
-        })
+        #expect(
+            try await recorder.until(5) {
+                if case .lost(let reason, let remedy) = $0.state(of: nil) {
+                    reason.hasPrefix("the system bus is not reachable") && remedy != nil
+                } else {
+                    false
+                }
+            })
         running.cancel()
         await running.value
     }

@@ -10,7 +10,8 @@ import Testing
         #expect {
             _ = try LinuxSPIDevice(path: "/dev/spidev9.9")
         } throws: { error in
-            (error as? HardwareError)?.description == "/dev/spidev9.9: cannot open: No such file or directory (enable SPI (dtparam=spi=on in /boot/firmware/config.txt) and reboot)"
+            (error as? HardwareError)?.description
+                == "/dev/spidev9.9: cannot open: No such file or directory (enable SPI (dtparam=spi=on in /boot/firmware/config.txt) and reboot)"
         }
         // A file that is not a spidev device is refused at configuration, not at the first step.
         #expect(throws: HardwareError.self) { _ = try LinuxSPIDevice(path: "/dev/null") }
@@ -25,9 +26,12 @@ import Testing
         defer { thread.stop() }
         // Granted (as root on a real system) or refused with the reason (as in this container).
         if let refusal { #expect(refusal.hasPrefix("real-time priority refused")) }
-        let panel = DirectDrivePanel(info: PanelInfo(id: "t", size: BoardSize(rows: 1, columns: 4), drum: .chainlink52, motion: .forwardOnly, driver: "spi"),
-                                     engine: engine, clock: ContinuousClock(), origin: origin)
-        _ = try await eventually(every: .milliseconds(20)) { engine.modules().allSatisfy { $0.state == .normal && !$0.isMoving && $0.acceleration == 0 } }
+        let panel = DirectDrivePanel(
+            info: PanelInfo(id: "t", size: BoardSize(rows: 1, columns: 4), drum: .chainlink52, motion: .forwardOnly, driver: "spi"),
+            engine: engine, clock: ContinuousClock(), origin: origin)
+        _ = try await eventually(every: .milliseconds(20)) {
+            engine.modules().allSatisfy { $0.state == .normal && !$0.isMoving && $0.acceleration == 0 }
+        }
         var planner = try FlipPlanner(drum: .chainlink52)
         planner.stepper = engine.profile
         let target = try Board(rows: [[CharacterCode(1)!, CharacterCode(2)!, CharacterCode(3)!, CharacterCode(4)!]])

@@ -47,8 +47,11 @@ import Testing
         do { _ = try LinuxFramebuffer(path: "/dev/fb9") } catch let error as HardwareError {
             #expect(error.device == "/dev/fb9" && error.problem.contains("cannot open"))
         }
-        #expect(throws: FramebufferError.self) { _ = try FramebufferFormat(width: 10, height: 10, bitsPerPixel: 8, red: .init(offset: 0, length: 3),
-                                                                           green: .init(offset: 3, length: 3), blue: .init(offset: 6, length: 2)) }
+        #expect(throws: FramebufferError.self) {
+            _ = try FramebufferFormat(
+                width: 10, height: 10, bitsPerPixel: 8, red: .init(offset: 0, length: 3),
+                green: .init(offset: 3, length: 3), blue: .init(offset: 6, length: 2))
+        }
     }
 
     @Test func hub75WithoutItsLibrarySaysWhichLibraryAndHowToGetIt() {

@@ -22,7 +22,8 @@ import Testing
             #expect {
                 _ = try LinuxGPIOLines(chip: chip, outputs: [17, 18, 27, 22], inputs: [23], library: library)
             } throws: { error in
-                (error as? HardwareError)?.description == "\(chip): cannot open: No such file or directory (check the chip name (gpiodetect lists them); this machine may have no GPIO)"
+                (error as? HardwareError)?.description
+                    == "\(chip): cannot open: No such file or directory (check the chip name (gpiodetect lists them); this machine may have no GPIO)"
             }
         }
     }

@@ -3,7 +3,7 @@ import Testing
 @testable import FlapLinux
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// The notify protocol against a real unix datagram socket standing in for systemd's: a unix

@@ -10,7 +10,7 @@ import TestSupport
     static let tools = [
         "add_schedule", "cancel_scheduled", "clear_slot", "delete_quick_message", "get_sound", "list_quick_messages", "list_scheduled",
         "list_schedules", "list_slots", "list_sources", "preview_layout", "push_to_source", "read_board", "read_receipts", "refresh_source",
-        "remove_schedule", "room", "save_quick_message", "send_message", "send_quick_message", "set_sound", "status",
+        "remove_schedule", "room", "save_quick_message", "send_message", "send_quick_message", "set_sound", "status"
     ]
 
     /// What the client saw, as the script printed it.
@@ -44,7 +44,9 @@ import TestSupport
 
         // The euro sign is the 8th character of line 1, and the board has none: a blank stands for it, said.
         let preview = result(seen, "preview")
-        #expect(!preview.isError && (preview.structured["warnings"] as? [String]) == ["line 1, position 8: '€' is not on the board: shown as ' '"], "\(preview.text)")
+        #expect(
+            !preview.isError && (preview.structured["warnings"] as? [String]) == ["line 1, position 8: '€' is not on the board: shown as ' '"],
+            "\(preview.text)")
         let fits = result(seen, "previewFits")
         #expect(!fits.isError && fits.text.contains("|SEE YOU SOON          |"), "\(fits.text)")
 
@@ -63,8 +65,9 @@ import TestSupport
         #expect(result(seen, "cancelledReceipt").structured["status"] as? String == "cancelled")
 
         let keyed = result(seen, "keyed"), keyedAgain = result(seen, "keyedAgain")
-        #expect(!keyed.isError && keyed.structured["id"] as? String != nil && keyedAgain.structured["id"] as? String == keyed.structured["id"] as? String,
-                "\(keyed.text) / \(keyedAgain.text)")
+        #expect(
+            !keyed.isError && keyed.structured["id"] as? String != nil && keyedAgain.structured["id"] as? String == keyed.structured["id"] as? String,
+            "\(keyed.text) / \(keyedAgain.text)")
         #expect(result(seen, "between").structured["id"] as? String != keyed.structured["id"] as? String)
         let reused = result(seen, "keyReused")
         #expect(reused.isError && reused.text.contains("Idempotency-Key"), "\(reused.text)")
@@ -75,8 +78,9 @@ import TestSupport
         #expect(wrongType.isError && wrongType.text == "volume: must be a whole number", "\(wrongType.text)")
         // The API's own words, each field named.
         let badCodes = result(seen, "badCodes")
-        #expect(badCodes.isError && badCodes.text.contains("codes: has 1 rows; the board has 6") && badCodes.text.contains("codes[0]: has 3 columns"),
-                "\(badCodes.text)")
+        #expect(
+            badCodes.isError && badCodes.text.contains("codes: has 1 rows; the board has 6") && badCodes.text.contains("codes[0]: has 3 columns"),
+            "\(badCodes.text)")
         // A VBML document, and one wider than the board, its field named.
         let vbml = result(seen, "vbml")
         #expect(!vbml.isError && vbml.text.hasPrefix("message "), "\(vbml.text)")
@@ -84,7 +88,9 @@ import TestSupport
         #expect(badVBML.isError && badVBML.text.contains("vbml.components[0].style.width: 30 is wider than the board (22)"), "\(badVBML.text)")
         // A temporary message: in the slots with its duration; twelve hours at most, said before flapd is asked.
         #expect(!result(seen, "alert").isError)
-        #expect((seen["alertSlots"] as? [[Any]])?.contains { $0.first as? String == "door" && $0.last as? Int == 60 } == true, "\(seen["alertSlots"] ?? "-")")
+        #expect(
+            (seen["alertSlots"] as? [[Any]])?.contains { $0.first as? String == "door" && $0.last as? Int == 60 } == true,
+            "\(seen["alertSlots"] ?? "-")")
         let tooLong = result(seen, "alertTooLong")
         #expect(tooLong.isError && tooLong.text.contains("duration"), "\(tooLong.text)")
         #expect(result(seen, "missing").text == "sender: is missing")
@@ -171,8 +177,10 @@ import TestSupport
             }
         }
         defer { writing.cancel() }
-        let flapd = try await FlapdProcess.start(arguments: ["--mqtt", "mqtt://127.0.0.1:\(broker.port)", "--room", "lobby", "--device-id", "k",
-                                                             "--sensor", "serial=\(path)"])
+        let flapd = try await FlapdProcess.start(arguments: [
+            "--mqtt", "mqtt://127.0.0.1:\(broker.port)", "--room", "lobby", "--device-id", "k",
+            "--sensor", "serial=\(path)"
+        ])
         teardown { await flapd.stop() }
         // The strap is read and in the room before the assistant asks.
         let inRoom = try await eventually(every: .milliseconds(100)) {
@@ -183,15 +191,18 @@ import TestSupport
         let sensors = try await flapd.api.get("/v1/sensors").text
         #expect(sensors.contains("\"bpm\":\(rate)"), "the rate is being read: \(sensors.prefix(300))")
 
-        for seen in [try await Self.check(["http", "http://127.0.0.1:\(flapd.apiPort)/mcp", flapd.apiKey, "reading"]),
-                     try await Self.check(["stdio", ProcessRunner.builtProduct("flapctl"), "reading"], environment: flapd.clientEnvironment)] {
+        for seen in [
+            try await Self.check(["http", "http://127.0.0.1:\(flapd.apiPort)/mcp", flapd.apiKey, "reading"]),
+            try await Self.check(["stdio", ProcessRunner.builtProduct("flapctl"), "reading"], environment: flapd.clientEnvironment)
+        ] {
             let answers = seen["answers"] as? [String: [String: Any]] ?? [:]
             #expect(answers.count == 10)
             let room = answers["room"]?["text"] as? String ?? ""
             #expect(room.hasPrefix("room ") && room.contains("\"members\""), "the room tool names who is in it: \(room.prefix(300))")
             for (tool, answer) in answers {
                 let text = "\(answer)"
-                #expect(text.range(of: "(^|[^0-9A-Za-z.])\(rate)([^0-9A-Za-z]|$)", options: .regularExpression) == nil, "\(tool): \(text.prefix(400))")
+                #expect(
+                    text.range(of: "(^|[^0-9A-Za-z.])\(rate)([^0-9A-Za-z]|$)", options: .regularExpression) == nil, "\(tool): \(text.prefix(400))")
                 #expect(!text.lowercased().contains("bpm") && !text.contains("heartRate"), "\(tool): \(text.prefix(400))")
             }
         }

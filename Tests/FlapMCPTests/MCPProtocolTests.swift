@@ -42,21 +42,26 @@ import Testing
             #expect(tool["annotations"]?["readOnlyHint"]?.bool != nil, "\(tool["name"]?.string ?? "")")
         }
         let readOnly = tools.filter { $0["annotations"]?["readOnlyHint"] == true }.compactMap { $0["name"]?.string }
-        #expect(readOnly.sorted() == ["get_sound", "list_quick_messages", "list_scheduled", "list_schedules", "list_slots", "list_sources", "preview_layout",
-                                      "read_board", "read_receipts", "room", "status"])
+        #expect(
+            readOnly.sorted() == [
+                "get_sound", "list_quick_messages", "list_scheduled", "list_schedules", "list_slots", "list_sources", "preview_layout",
+                "read_board", "read_receipts", "room", "status"
+            ])
     }
 
     @Test func argumentsThatDoNotFitTheSchemaAreRefusedByName() async throws {
         func call(_ arguments: String) async throws -> JSONValue {
-            try #require(try await ask(#"{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"set_sound","arguments":\#(arguments)}}"#)["result"])
+            try #require(
+                try await ask(#"{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"set_sound","arguments":\#(arguments)}}"#)["result"])
         }
         let wrong = try await call(#"{"volume": 140, "mute": "yes", "loud": true}"#)
         #expect(wrong["isError"] == true)
-        #expect(wrong["content"]?.array?.first?["text"] == """
-            loud: set_sound takes no such argument (it takes mute, volume, quietHours)
-            mute: must be true or false
-            volume: must be from 0 to 100, not 140
-            """)
+        #expect(
+            wrong["content"]?.array?.first?["text"] == """
+                loud: set_sound takes no such argument (it takes mute, volume, quietHours)
+                mute: must be true or false
+                volume: must be from 0 to 100, not 140
+                """)
         #expect(try await call("[1]")["content"]?.array?.first?["text"] == "arguments: must be an object")
     }
 
@@ -70,7 +75,9 @@ import Testing
         #expect(broken["error"]?["code"] == -32700 && broken["id"] == .null)
         #expect(try await ask(#"{"jsonrpc":"2.0","id":8,"method":"ping"}"#)["result"] == [:])
         // Subscriptions need a transport that can tell of changes: not this server's (stdio's).
-        #expect(try await ask(#"{"jsonrpc":"2.0","id":9,"method":"resources/subscribe","params":{"uri":"flapd://board.txt"}}"#)["error"]?["code"] == -32601)
+        #expect(
+            try await ask(#"{"jsonrpc":"2.0","id":9,"method":"resources/subscribe","params":{"uri":"flapd://board.txt"}}"#)["error"]?["code"]
+                == -32601)
     }
 
     @Test func notificationsAndBlankLinesAreNotAnswered() async {

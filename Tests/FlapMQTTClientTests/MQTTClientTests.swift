@@ -66,7 +66,9 @@ import TestSupport
         client.start()
         #expect(await next(&events, connected) == true)
         try await broker.restart()
-        let lost = await next(&events) { if case .disconnected = $0 { return true }; return nil }
+        let lost = await next(&events) {
+            if case .disconnected = $0 { return true }; return nil
+        }
         #expect(lost == true)
         #expect(await next(&events, connected) == true)
         client.stop()

@@ -13,18 +13,21 @@ import Testing
 
     @Test func connectCarriesEveryFieldInOrder() {
         let will = MQTTPacket.Publish(topic: "w", payload: [0x6F], qos: 1, retain: true)
-        let connect = MQTTPacket.connect(.init(level: .v5, clientID: "c", cleanStart: false, keepAlive: 30, username: "u",
-                                                password: [0x70], will: will, properties: [.fourBytes(MQTTProperty.sessionExpiry, 604_800)]))
-        #expect(bytes(connect, .v5) == [
-            0x10, 32,                                  // CONNECT, remaining length
-            0, 4, 0x4D, 0x51, 0x54, 0x54, 5,           // "MQTT", level 5
-            0b1110_1100, 0, 30,                        // username, password, will retain, will QoS 1, will; keepalive 30
-            5, 0x11, 0x00, 0x09, 0x3A, 0x80,           // properties: session expiry 604800
-            0, 1, 0x63,                                // client id "c"
-            0,                                         // will properties
-            0, 1, 0x77, 0, 1, 0x6F,                    // will topic "w", payload "o"
-            0, 1, 0x75, 0, 1, 0x70,                    // username "u", password "p"
-        ])
+        let connect = MQTTPacket.connect(
+            .init(
+                level: .v5, clientID: "c", cleanStart: false, keepAlive: 30, username: "u",
+                password: [0x70], will: will, properties: [.fourBytes(MQTTProperty.sessionExpiry, 604_800)]))
+        #expect(
+            bytes(connect, .v5) == [
+                0x10, 32,  // CONNECT, remaining length
+                0, 4, 0x4D, 0x51, 0x54, 0x54, 5,  // "MQTT", level 5
+                0b1110_1100, 0, 30,  // username, password, will retain, will QoS 1, will; keepalive 30
+                5, 0x11, 0x00, 0x09, 0x3A, 0x80,  // properties: session expiry 604800
+                0, 1, 0x63,  // client id "c"
+                0,  // will properties
+                0, 1, 0x77, 0, 1, 0x6F,  // will topic "w", payload "o"
+                0, 1, 0x75, 0, 1, 0x70  // username "u", password "p"
+            ])
         // 3.1.1 has no properties anywhere.
         let old = MQTTPacket.connect(.init(level: .v311, clientID: "c", cleanStart: true, keepAlive: 5))
         #expect(bytes(old, .v311) == [0x10, 13, 0, 4, 0x4D, 0x51, 0x54, 0x54, 4, 0x02, 0, 5, 0, 1, 0x63])
@@ -38,8 +41,9 @@ import Testing
     }
 
     @Test func aPublishRoundTripsWithItsProperties() throws {
-        let publish = MQTTPacket.Publish(topic: "a/b", payload: Array("hi".utf8), qos: 2, retain: true, duplicate: true,
-                                         packetID: 9, properties: [.fourBytes(MQTTProperty.messageExpiry, 60)])
+        let publish = MQTTPacket.Publish(
+            topic: "a/b", payload: Array("hi".utf8), qos: 2, retain: true, duplicate: true,
+            packetID: 9, properties: [.fourBytes(MQTTProperty.messageExpiry, 60)])
         var buffer = ByteBuffer()
         MQTTPacket.publish(publish).encode(into: &buffer, level: .v5)
         let first = buffer.readInteger(as: UInt8.self)!

@@ -89,7 +89,9 @@ import TestSupport
         defer { session.client.stop() }
         let client = session.client
         async let confirmed: Void = client.publishConfirmed("t/exactly-once", [9], qos: 2)
-        guard case .other(.publish(let publish)) = try await session.wire.next(), let id = publish.packetID else { throw PeerError("expected a PUBLISH") }
+        guard case .other(.publish(let publish)) = try await session.wire.next(), let id = publish.packetID else {
+            throw PeerError("expected a PUBLISH")
+        }
         try await session.wire.send(.pubrec(.init(packetID: id)))
         try await session.wire.expect(.other(.pubrel(.init(packetID: id))))
         try await Self.lose(&session)
@@ -104,9 +106,13 @@ import TestSupport
         defer { session.client.stop() }
         let client = session.client
         let confirmed = Task { try await client.publishConfirmed("t/denied", [0], qos: 1) }
-        guard case .other(.publish(let publish)) = try await session.wire.next(), let id = publish.packetID else { throw PeerError("expected a PUBLISH") }
+        guard case .other(.publish(let publish)) = try await session.wire.next(), let id = publish.packetID else {
+            throw PeerError("expected a PUBLISH")
+        }
         try await session.wire.send(.puback(.init(packetID: id, code: 0x87)))
-        #expect(await Self.failure(of: { try await confirmed.value }) == MQTTError("the broker refused the message to t/denied (reason 0x87)", code: .refused))
+        #expect(
+            await Self.failure(of: { try await confirmed.value })
+                == MQTTError("the broker refused the message to t/denied (reason 0x87)", code: .refused))
     }
 
     @Test func keepaliveSendsPingsAndLeavesABrokerThatStopsAnswering() async throws {
@@ -176,7 +182,9 @@ import TestSupport
     @Test func stoppingWaitsForTheBrokerToHaveEveryMessageThenSaysGoodbye() async throws {
         let session = try await MQTTSessionAcknowledgementTests.connect(PlayedBroker())
         try session.client.publish("t/last", [1], qos: 1)
-        guard case .other(.publish(let publish)) = try await session.wire.next(), let id = publish.packetID else { throw PeerError("expected a PUBLISH") }
+        guard case .other(.publish(let publish)) = try await session.wire.next(), let id = publish.packetID else {
+            throw PeerError("expected a PUBLISH")
+        }
         let client = session.client
         async let stopped: Void = client.disconnect(within: .seconds(5))
         await session.clock.sleepers(atLeast: 2)  // the ticker and the stop's deadline
@@ -196,6 +204,8 @@ import TestSupport
         await session.clock.advance(by: .seconds(5))
         try await session.wire.expect(.other(.disconnect(.init())))
         await stopped
-        #expect(await Self.failure(of: { try await confirmed.value }) == MQTTError("the MQTT client stopped before the broker acknowledged the message", code: .stopped))
+        #expect(
+            await Self.failure(of: { try await confirmed.value })
+                == MQTTError("the MQTT client stopped before the broker acknowledged the message", code: .stopped))
     }
 }

@@ -13,9 +13,12 @@ import Testing
         #expect(topics.parse("vestawidget/hall/ha/set") == .homeAssistantText)
         for control in HomeAssistantControl.allCases { #expect(topics.parse(topics.name(control)) == .control(control)) }
         #expect(topics.parse("vestawidget/group/family/message") == .group("family"))
-        #expect(topics.subscriptions == ["vestawidget/hall/message", "vestawidget/hall/command", "vestawidget/hall/slot/+", "vestawidget/hall/ha/set",
-                                         "vestawidget/hall/ha/clear", "vestawidget/hall/ha/pause/set", "vestawidget/hall/ha/mute/set",
-                                         "vestawidget/hall/ha/volume/set", "vestawidget/hall/ha/transition/set", "vestawidget/group/family/message"])
+        #expect(
+            topics.subscriptions == [
+                "vestawidget/hall/message", "vestawidget/hall/command", "vestawidget/hall/slot/+", "vestawidget/hall/ha/set",
+                "vestawidget/hall/ha/clear", "vestawidget/hall/ha/pause/set", "vestawidget/hall/ha/mute/set",
+                "vestawidget/hall/ha/volume/set", "vestawidget/hall/ha/transition/set", "vestawidget/group/family/message"
+            ])
     }
 
     @Test func sourcesAreAsReceiptsHaveAlwaysSaid() {

@@ -27,7 +27,9 @@ import TestSupport
     @Test func entriesThatAreNotDigestsAreIgnoredAndSaid() async throws {
         let token = AccessToken.random()
         let now = Date().timeIntervalSince1970
-        let path = try file(#"{"members":[],"invitations":[],"keys":[],"sessions":[{"digest":"\#(token)","at":\#(now)},{"digest":"\#(AccessToken.digest(token))","at":\#(now)}]}"#)
+        let path = try file(
+            #"{"members":[],"invitations":[],"keys":[],"sessions":[{"digest":"\#(token)","at":\#(now)},{"digest":"\#(AccessToken.digest(token))","at":\#(now)}]}"#
+        )
         let log = LogLines()
         let store = AccessStore(path: path, logger: log.logger)
         #expect(await store.session(token)?.principal == .owner, "the digest's entry works")

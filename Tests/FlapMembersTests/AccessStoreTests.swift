@@ -67,7 +67,9 @@ import TestSupport
         let clock = Clock()
         let store = store(clock)
         let (kid, invitation) = try await store.addMember(name: "Sam", sender: "sam")
-        guard case .signedIn(_, let session, _) = await store.redeem(invitation.token, from: "192.168.1.23") else { Issue.record("not signed in"); return }
+        guard case .signedIn(_, let session, _) = await store.redeem(invitation.token, from: "192.168.1.23") else {
+            Issue.record("not signed in"); return
+        }
         let key = try #require(await store.newKey(for: kid.id))
         let pending = try #require(await store.newInvitation(for: kid.id))
         #expect(await store.member(withKey: key) == kid)
@@ -86,7 +88,9 @@ import TestSupport
         let clock = Clock()
         let store = store(clock)
         let (mum, invitation) = try await store.addMember(name: "Mum", sender: "mum")
-        guard case .signedIn(_, let session, _) = await store.redeem(invitation.token, from: "192.168.1.23") else { Issue.record("not signed in"); return }
+        guard case .signedIn(_, let session, _) = await store.redeem(invitation.token, from: "192.168.1.23") else {
+            Issue.record("not signed in"); return
+        }
         let key = try #require(await store.newKey(for: mum.id))
         let removal = try #require(await store.removeMember(mum.id, messageCleared: true))
         #expect(removal.messageCleared && removal.undoUntil == clock.now + 600)
@@ -133,10 +137,14 @@ import TestSupport
         let store = store(clock)
         let (_, invitation) = try await store.addMember(name: "Mum", sender: "mum")
         for _ in 0..<20 { #expect(await store.redeem(AccessToken.random(), from: "203.0.113.9") == .refused) }
-        guard case .tooManyGuesses(let wait) = await store.redeem(invitation.token, from: "203.0.113.9") else { Issue.record("the 21st was read"); return }
+        guard case .tooManyGuesses(let wait) = await store.redeem(invitation.token, from: "203.0.113.9") else {
+            Issue.record("the 21st was read"); return
+        }
         #expect(wait == 600)
         clock.advance(600)
-        guard case .signedIn = await store.redeem(invitation.token, from: "203.0.113.9") else { Issue.record("still refused after 10 minutes"); return }
+        guard case .signedIn = await store.redeem(invitation.token, from: "203.0.113.9") else {
+            Issue.record("still refused after 10 minutes"); return
+        }
     }
 
     /// 20 wrong guesses from anyone stopped every pairing for ten minutes: they are counted per
@@ -146,7 +154,9 @@ import TestSupport
         let (_, invitation) = try await store.addMember(name: "Mum", sender: "mum")
         for _ in 0..<20 { #expect(await store.redeem(AccessToken.random(), from: "2001:db8:1:2::17") == .refused) }
         // The same /64 is the same client, whichever address it takes.
-        guard case .tooManyGuesses = await store.redeem(AccessToken.random(), from: "2001:db8:1:2:aaaa::99") else { Issue.record("a new address in the /64 was read"); return }
+        guard case .tooManyGuesses = await store.redeem(AccessToken.random(), from: "2001:db8:1:2:aaaa::99") else {
+            Issue.record("a new address in the /64 was read"); return
+        }
         guard case .signedIn = await store.redeem(invitation.token, from: "192.168.1.23") else { Issue.record("Mum was refused"); return }
         #expect(ClientNetwork.key("::ffff:192.168.1.23") == "192.168.1.23")
     }
@@ -154,7 +164,9 @@ import TestSupport
     @Test func membersNeedANameAndASenderOfTheirOwn() async throws {
         let store = store(Clock())
         _ = try await store.addMember(name: "Mum", sender: "mum")
-        await #expect(throws: MemberProblem(field: "sender", problem: "mum is already Mum's; each member has a sender of their own", isConflict: true)) {
+        await #expect(
+            throws: MemberProblem(field: "sender", problem: "mum is already Mum's; each member has a sender of their own", isConflict: true)
+        ) {
             try await store.addMember(name: "Other", sender: "mum")
         }
         await #expect(throws: MemberProblem.self) { try await store.addMember(name: "", sender: "x") }
@@ -167,7 +179,8 @@ import TestSupport
         let clock = Clock()
         let old = AccessToken.random()
         let legacy = folder + "/sessions.json"
-        try #"{"\#(old)": \#(clock.now.timeIntervalSince1970 + 3600), "not-a-session": 1e12}"#.write(toFile: legacy, atomically: true, encoding: .utf8)
+        try #"{"\#(old)": \#(clock.now.timeIntervalSince1970 + 3600), "not-a-session": 1e12}"#.write(
+            toFile: legacy, atomically: true, encoding: .utf8)
         let store = AccessStore(path: path, legacySessions: legacy, now: { clock.now })
         #expect(await store.session(old)?.principal == .owner)
         #expect(await store.session("not-a-session") == nil)

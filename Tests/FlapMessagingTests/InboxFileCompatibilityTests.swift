@@ -39,16 +39,19 @@ import Testing
         #"CREATE INDEX messageScheduled ON message (notBefore) WHERE status = 'scheduled'"#,
         #"CREATE TABLE "schedule" ("name" TEXT PRIMARY KEY, "definition" BLOB NOT NULL, "createdAt" DOUBLE NOT NULL, "updatedAt" DOUBLE NOT NULL)"#,
         #"CREATE TABLE "scheduleCheck" ("name" TEXT PRIMARY KEY, "checkedAt" DOUBLE NOT NULL)"#,
-        #"CREATE INDEX messageSeq ON message (seq)"#,
+        #"CREATE INDEX messageSeq ON message (seq)"#
     ]
-    static let migrationsOf010 = ["v1", "v2: counts and rate buckets", "v3: quick messages", "v4: send later", "v5: schedules", "v6: arrival order index"]
+    static let migrationsOf010 = [
+        "v1", "v2: counts and rate buckets", "v3: quick messages", "v4: send later", "v5: schedules", "v6: arrival order index"
+    ]
 
     /// The migrations since 0.1.0.
     static let laterMigrations = ["v7: repeats and clears", "v8: secrets"]
 
     static func schema(_ inbox: Inbox) async throws -> [String] {
         try await inbox.database.read { db in
-            try String.fetchAll(db, sql: "SELECT sql FROM sqlite_master WHERE sql IS NOT NULL AND name NOT IN ('grdb_migrations', 'sqlite_sequence') ORDER BY name")
+            try String.fetchAll(
+                db, sql: "SELECT sql FROM sqlite_master WHERE sql IS NOT NULL AND name NOT IN ('grdb_migrations', 'sqlite_sequence') ORDER BY name")
         }
     }
 
@@ -79,7 +82,9 @@ import Testing
     @Test func aMessageOf010WithoutAnIdIsStillRecognisedWhenItsCopyArrives() async throws {
         let inbox = try await oldInbox()
         // 0.1.0 named such a message by the hash that is now its repeat key.
-        let copy = try MessageParser(boardSize: .flagship, source: "mqtt").parse(Array(#"{"text": "HI", "sender": {"id": "carol"}}"#.utf8), now: suite.t0).0
+        let copy = try MessageParser(boardSize: .flagship, source: "mqtt").parse(
+            Array(#"{"text": "HI", "sender": {"id": "carol"}}"#.utf8), now: suite.t0
+        ).0
         #expect(copy.repeatKey == Self.oldHashID)
         guard case .duplicate(let original) = try await inbox.accept(copy, now: suite.t0 + 2, repetition: .copyOfAnyEarlier) else {
             Issue.record("the copy was taken as new"); return
@@ -100,18 +105,26 @@ import Testing
         try await old.write { db in
             try db.execute(sql: "CREATE TABLE grdb_migrations (identifier TEXT NOT NULL PRIMARY KEY)")
             for statement in Self.schemaOf010 { try db.execute(sql: statement) }
-            try db.execute(sql: "INSERT INTO receiptCount (status, n) VALUES ('accepted', 0), ('displayed', 0), ('superseded', 0), ('expired', 0), ('rejected', 0), ('scheduled', 0), ('cancelled', 0)")
+            try db.execute(
+                sql:
+                    "INSERT INTO receiptCount (status, n) VALUES ('accepted', 0), ('displayed', 0), ('superseded', 0), ('expired', 0), ('rejected', 0), ('scheduled', 0), ('cancelled', 0)"
+            )
             for identifier in Self.migrationsOf010 { try db.execute(sql: "INSERT INTO grdb_migrations VALUES (?)", arguments: [identifier]) }
-            try db.execute(sql: """
-                INSERT INTO message (id, sender, source, body, createdAt, expiresAt, receivedAt, seq, status)
-                VALUES ('kept', 'alice', 'test', ?, ?, ?, ?, 7, 'accepted')
-                """, arguments: [body, suite.t0.timeIntervalSince1970, suite.t0.timeIntervalSince1970 + 3600, suite.t0.timeIntervalSince1970])
+            try db.execute(
+                sql: """
+                    INSERT INTO message (id, sender, source, body, createdAt, expiresAt, receivedAt, seq, status)
+                    VALUES ('kept', 'alice', 'test', ?, ?, ?, ?, 7, 'accepted')
+                    """, arguments: [body, suite.t0.timeIntervalSince1970, suite.t0.timeIntervalSince1970 + 3600, suite.t0.timeIntervalSince1970])
             try db.execute(sql: "INSERT INTO slot (sender, messageId) VALUES ('alice', 'kept')")
-            try db.execute(sql: """
-                INSERT INTO message (id, sender, source, body, createdAt, expiresAt, receivedAt, seq, status, finalAt)
-                VALUES (?, 'carol', 'mqtt', x'', ?, ?, ?, 6, 'displayed', ?)
-                """, arguments: [Self.oldHashID, suite.t0.timeIntervalSince1970 - 10, suite.t0.timeIntervalSince1970 + 3600,
-                                 suite.t0.timeIntervalSince1970 - 10, suite.t0.timeIntervalSince1970 - 5])
+            try db.execute(
+                sql: """
+                    INSERT INTO message (id, sender, source, body, createdAt, expiresAt, receivedAt, seq, status, finalAt)
+                    VALUES (?, 'carol', 'mqtt', x'', ?, ?, ?, 6, 'displayed', ?)
+                    """,
+                arguments: [
+                    Self.oldHashID, suite.t0.timeIntervalSince1970 - 10, suite.t0.timeIntervalSince1970 + 3600,
+                    suite.t0.timeIntervalSince1970 - 10, suite.t0.timeIntervalSince1970 - 5
+                ])
             try db.execute(sql: "UPDATE receiptCount SET n = 1 WHERE status = 'displayed'")
         }
         old.close()

@@ -35,7 +35,10 @@ import Testing
         _ = try await inbox.accept(suite.message("new", created: 1), now: t0 + 1)
         try await inbox.prune(before: t0 - 1)
         let sizes = try await inbox.database.read { db in
-            try Dictionary(uniqueKeysWithValues: SQLiteRow.fetchAll(db, sql: "SELECT id, length(body) AS n FROM message").map { (try $0["id"] as String, try $0["n"] as Int) })
+            try Dictionary(
+                uniqueKeysWithValues: SQLiteRow.fetchAll(db, sql: "SELECT id, length(body) AS n FROM message").map {
+                    (try $0["id"] as String, try $0["n"] as Int)
+                })
         }
         #expect(sizes["old"] == 0 && (sizes["new"] ?? 0) > 0, "\(sizes)")
         #expect(try await inbox.receipt(id: "old")?.status == .superseded)
@@ -45,8 +48,9 @@ import Testing
     @Test func pruningCheckpointsTheWALAndCutsItBack() async throws {
         let inbox = try suite.inbox(SenderRules(ratePerHour: 0))
         for index in 0..<2000 {
-            _ = try await inbox.accept(suite.message("w\(index)", from: "s\(index % 50)", created: Double(index), text: String(repeating: "W", count: 100)),
-                                       now: t0 + Double(index))
+            _ = try await inbox.accept(
+                suite.message("w\(index)", from: "s\(index % 50)", created: Double(index), text: String(repeating: "W", count: 100)),
+                now: t0 + Double(index))
         }
         let wal = suite.directory.appendingPathComponent("inbox.sqlite-wal").path
         let before = try FileManager.default.attributesOfItem(atPath: wal)[.size] as? Int ?? 0

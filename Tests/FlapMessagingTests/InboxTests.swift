@@ -13,9 +13,12 @@ import Testing
         return try Inbox(path: directory.appendingPathComponent("inbox.sqlite").path, rules: rules)
     }
 
-    func message(_ id: String, from sender: String = "alice", created: TimeInterval = 0, lifetime: TimeInterval = 3600, text: String = "HI") -> Message {
-        Message(id: id, sender: Sender(id: sender), content: .text(text),
-                createdAt: t0 + created, expiresAt: t0 + created + lifetime, source: "test")
+    func message(
+        _ id: String, from sender: String = "alice", created: TimeInterval = 0, lifetime: TimeInterval = 3600, text: String = "HI"
+    ) -> Message {
+        Message(
+            id: id, sender: Sender(id: sender), content: .text(text),
+            createdAt: t0 + created, expiresAt: t0 + created + lifetime, source: "test")
     }
 
     func status(_ inbox: Inbox, _ id: String) async throws -> ReceiptStatus? {
@@ -149,8 +152,8 @@ extension InboxTests {
         let inbox = try inbox()
         var events = await inbox.events().makeAsyncIterator()
         _ = try await inbox.accept(message("a1"), now: t0)
-        _ = try await inbox.accept(message("a2", created: 10), now: t0 + 10)   // a1 superseded
-        _ = try await inbox.accept(message("old", created: 5), now: t0 + 11)   // late older: superseded at once
+        _ = try await inbox.accept(message("a2", created: 10), now: t0 + 10)  // a1 superseded
+        _ = try await inbox.accept(message("old", created: 5), now: t0 + 11)  // late older: superseded at once
         try await inbox.markDisplayed("a2", panel: "main", board: Board(size: .flagship), now: t0 + 12)
         try await inbox.markDisplayed("a2", panel: "main", board: Board(size: .flagship), now: t0 + 13)  // no second receipt
         _ = try await inbox.accept(message("b", from: "bob", lifetime: 60), now: t0 + 14)

@@ -28,7 +28,8 @@ import Testing
     }
 
     @Test func allFieldsAreRead() throws {
-        let m = try parse("""
+        let m = try parse(
+            """
             {"id": "m1", "sender": {"id": "kitchen", "name": "Kitchen"}, "codes": \(Array(repeating: Array(repeating: 63, count: 22), count: 6)),
              "createdAt": "2026-11-22T08:00:00Z", "expiresAt": "2026-11-22T09:00:00.5Z",
              "transition": {"strategy": "edges-to-center", "stepSize": 2, "stepIntervalMs": 50}}
@@ -39,14 +40,16 @@ import Testing
     }
 
     @Test func everyProblemIsReportedWithItsField() {
-        let found = problems(#"{"id": 5, "sender": {"name": "x"}, "text": "ok", "align": "sideways", "expiresAt": "tomorrow", "transition": {"stepSize": 0}}"#)
-        #expect(found == [
-            "id: must be a string",
-            "sender.id: is missing",
-            "align: \"sideways\" is not one of left, center, right, justified",
-            "expiresAt: \"tomorrow\" is not an ISO 8601 time such as 2026-11-22T08:30:00Z",
-            "transition.stepSize: must be at least 1",
-        ])
+        let found = problems(
+            #"{"id": 5, "sender": {"name": "x"}, "text": "ok", "align": "sideways", "expiresAt": "tomorrow", "transition": {"stepSize": 0}}"#)
+        #expect(
+            found == [
+                "id: must be a string",
+                "sender.id: is missing",
+                "align: \"sideways\" is not one of left, center, right, justified",
+                "expiresAt: \"tomorrow\" is not an ISO 8601 time such as 2026-11-22T08:30:00Z",
+                "transition.stepSize: must be at least 1"
+            ])
     }
 
     @Test func textErrorsSayTheLineAndPositionOfTheCharacter() throws {
@@ -89,7 +92,8 @@ import Testing
     let suite = MessageParserTests()
 
     @Test func aCreatedAtFarAheadIsTakenAsTheArrivalTimeWithAWarning() throws {
-        let (message, warnings) = try suite.parser.parse(Array(#"{"text": "HI5", "createdAt": "9999-12-31T23:59:59Z", "sender": {"id": "future"}}"#.utf8), now: suite.now)
+        let (message, warnings) = try suite.parser.parse(
+            Array(#"{"text": "HI5", "createdAt": "9999-12-31T23:59:59Z", "sender": {"id": "future"}}"#.utf8), now: suite.now)
         #expect(message.createdAt == suite.now)
         #expect(message.expiresAt == suite.now + 48 * 3600)
         #expect(warnings.first?.contains("createdAt 9999-12-31T23:59:59Z is more than 5 minutes ahead of flapd's clock") == true, "\(warnings)")
@@ -103,7 +107,9 @@ import Testing
         // Sent for the last second RFC 3339 can write: its default expiry is that second too, not 10000-01-02.
         let (waiting, _) = try suite.parser.parse(Array(#"{"text": "HI", "notBefore": "9999-12-31T23:59:59Z"}"#.utf8), now: suite.now)
         #expect(waiting.expiresAt == MessageParser.latestDate)
-        #expect(suite.problems(#"{"text": "HI", "createdAt": "1969-12-31T23:59:59Z"}"#).first?.contains("outside 1970-01-01T00:00:00Z to 9999-12-31T23:59:59Z") == true)
+        #expect(
+            suite.problems(#"{"text": "HI", "createdAt": "1969-12-31T23:59:59Z"}"#).first?.contains(
+                "outside 1970-01-01T00:00:00Z to 9999-12-31T23:59:59Z") == true)
     }
 }
 
@@ -112,13 +118,23 @@ import Testing
     let suite = MessageParserTests()
 
     @Test func controlCharactersInIdsAndNamesAreRefusedNamingTheField() {
-        #expect(suite.problems(#"{"text": "HI", "sender": {"id": "pho\u0000ne"}}"#) == ["sender.id: must not hold control characters: U+0000 at position 4"])
-        #expect(suite.problems(#"{"text": "HI", "sender": {"id": "a", "name": "Ana\nINFO fake line"}}"#) == ["sender.name: must not hold control characters: U+000A at position 4"])
+        #expect(
+            suite.problems(#"{"text": "HI", "sender": {"id": "pho\u0000ne"}}"#) == [
+                "sender.id: must not hold control characters: U+0000 at position 4"
+            ])
+        #expect(
+            suite.problems(#"{"text": "HI", "sender": {"id": "a", "name": "Ana\nINFO fake line"}}"#) == [
+                "sender.name: must not hold control characters: U+000A at position 4"
+            ])
         #expect(suite.problems(#"{"text": "HI", "id": "\u001b[2Jx"}"#) == ["id: must not hold control characters: U+001B at position 1"])
         // Invisible format characters too: a right-to-left override, a zero-width space.
-        #expect(suite.problems(#"{"text": "HI", "sender": {"id": "mum\u202etxt"}}"#)
-                == ["sender.id: must not hold invisible characters: U+202E at position 4 is a direction control, which changes how the text around it reads"])
-        #expect(suite.problems(#"{"text": "HI", "sender": {"id": "a", "name": "Mu\u200bm"}}"#)
+        #expect(
+            suite.problems(#"{"text": "HI", "sender": {"id": "mum\u202etxt"}}"#)
+                == [
+                    "sender.id: must not hold invisible characters: U+202E at position 4 is a direction control, which changes how the text around it reads"
+                ])
+        #expect(
+            suite.problems(#"{"text": "HI", "sender": {"id": "a", "name": "Mu\u200bm"}}"#)
                 == ["sender.name: must not hold invisible characters: U+200B at position 3 is an invisible formatting character"])
         // The joiner inside an emoji family is part of the name.
         #expect(suite.problems(#"{"text": "HI", "sender": {"id": "a", "name": "Mum \ud83d\udc69\u200d\ud83d\udc67"}}"#) == [])
@@ -146,8 +162,9 @@ extension MessageParserTests {
         #expect(problems(#"{"text": "A", "duration": 9}"#) == ["duration: must be 10 to 43200 seconds (12 hours), not 9"])
         #expect(problems(#"{"text": "A", "duration": 43201}"#) == ["duration: must be 10 to 43200 seconds (12 hours), not 43201"])
         #expect(problems(#"{"text": "A", "duration": 1.5}"#).first?.hasPrefix("duration") == true)
-        #expect(problems(#"{"text": "A", "duration": 60, "expiresAt": "2027-01-15T09:00:00Z"}"#)
-            == ["duration: give duration or expiresAt, not both: a temporary message ends after its duration"])
+        #expect(
+            problems(#"{"text": "A", "duration": 60, "expiresAt": "2027-01-15T09:00:00Z"}"#)
+                == ["duration: give duration or expiresAt, not both: a temporary message ends after its duration"])
         #expect(problems(#"{"text": " ", "duration": 60}"#) == ["duration: an empty text clears its sender's slot; it cannot be temporary"])
     }
 }

@@ -17,8 +17,9 @@ import Testing
 
     func message(_ id: String, from sender: String = "alice", created: TimeInterval = 0, at notBefore: TimeInterval? = nil) -> Message {
         let shows = t0 + max(created, notBefore ?? created)
-        return Message(id: id, sender: Sender(id: sender), content: .text(id.uppercased()), createdAt: t0 + created,
-                       expiresAt: shows + 3600, notBefore: notBefore.map { t0 + $0 }, source: "test")
+        return Message(
+            id: id, sender: Sender(id: sender), content: .text(id.uppercased()), createdAt: t0 + created,
+            expiresAt: shows + 3600, notBefore: notBefore.map { t0 + $0 }, source: "test")
     }
 
     func problems(_ json: String) -> [String] {
@@ -38,9 +39,10 @@ import Testing
     }
 
     @Test func badTimesNameTheirFields() {
-        #expect(problems(#"{"text": "x", "notBefore": "next tuesday"}"#) == [
-            "notBefore: \"next tuesday\" is not an ISO 8601 time such as 2026-11-22T08:30:00Z",
-        ])
+        #expect(
+            problems(#"{"text": "x", "notBefore": "next tuesday"}"#) == [
+                "notBefore: \"next tuesday\" is not an ISO 8601 time such as 2026-11-22T08:30:00Z"
+            ])
         let found = problems(#"{"text": "x", "notBefore": "2027-01-15T07:00:00Z", "expiresAt": "2027-01-15T06:00:00Z"}"#)
         #expect(found.count == 1 && found[0].hasPrefix("expiresAt:") && found[0].contains("notBefore") && found[0].contains("2027-01-15T07:00:00Z"))
     }

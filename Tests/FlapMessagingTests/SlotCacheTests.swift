@@ -10,8 +10,9 @@ import Testing
     let t0 = Date(timeIntervalSince1970: 1_800_000_000)
 
     func message(_ id: String, from sender: String, created: TimeInterval, lifetime: TimeInterval = 3600) -> Message {
-        Message(id: id, sender: Sender(id: sender), content: .text(id.uppercased()),
-                createdAt: t0 + created, expiresAt: t0 + created + lifetime, source: "test")
+        Message(
+            id: id, sender: Sender(id: sender), content: .text(id.uppercased()),
+            createdAt: t0 + created, expiresAt: t0 + created + lifetime, source: "test")
     }
 
     @Test func theKeptSlotsMatchTheDatabaseAfterEveryKindOfChange() async throws {
@@ -37,7 +38,7 @@ import Testing
         let queued = [
             await inbox.queueAccept(message("d1", from: "dave", created: 9), now: t0 + 9),
             await inbox.queueAccept(message("d1", from: "dave", created: 9), now: t0 + 9),
-            await inbox.queueAccept(message("c2", from: "carol", created: 10), now: t0 + 10),
+            await inbox.queueAccept(message("c2", from: "carol", created: 10), now: t0 + 10)
         ]
         for pending in queued { _ = try await pending.value }
         try await expectSameAsDatabase("a group with a duplicate", ["b1", "a2", "d1", "c2"])

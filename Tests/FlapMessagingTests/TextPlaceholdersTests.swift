@@ -15,10 +15,13 @@ import Testing
     }
 
     @Test func aNameNothingFillsIsAnErrorSayingWhere() throws {
-        #expect(throws: MessageErrors(field: "text", "line 2, position 4: {{wekday}} is not a placeholder; there are count, ok, ratio, weekday, who")) {
+        #expect(throws: MessageErrors(field: "text", "line 2, position 4: {{wekday}} is not a placeholder; there are count, ok, ratio, weekday, who"))
+        {
             try TextPlaceholders.fill("HI\nIT {{wekday}}", values: values)
         }
-        #expect(throws: MessageErrors(field: "text", "line 1, position 4: {{ is not closed with }}")) { try TextPlaceholders.fill("HI {{who", values: values) }
+        #expect(throws: MessageErrors(field: "text", "line 1, position 4: {{ is not closed with }}")) {
+            try TextPlaceholders.fill("HI {{who", values: values)
+        }
         // Checking a quick message before its props come: the name stands in its place.
         #expect(try TextPlaceholders.fill("HI {{name}}", values: values, lenient: true) == "HI name")
     }

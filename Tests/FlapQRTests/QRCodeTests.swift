@@ -6,8 +6,9 @@ import TestSupport
 /// QR codes as flapctl prints them and the page shows them, read back by Debian's zbarimg.
 @Suite struct QRCodeTests {
     static func read(_ terminalText: String) async throws -> String {
-        let result = try await ProcessRunner.run(try await PythonPeer.python(), [PythonPeer.peersDirectory.appendingPathComponent("qr_read.py").path],
-                                                 input: Data(terminalText.utf8))
+        let result = try await ProcessRunner.run(
+            try await PythonPeer.python(), [PythonPeer.peersDirectory.appendingPathComponent("qr_read.py").path],
+            input: Data(terminalText.utf8))
         #expect(result.status == 0, "\(result.stderrText)")
         return result.stdoutText.trimmingCharacters(in: .whitespacesAndNewlines)
     }

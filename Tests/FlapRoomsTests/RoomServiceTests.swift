@@ -21,8 +21,10 @@ import Wematch
     }
 
     func service(_ broker: MosquittoBroker, _ clock: ManualClock, kiosk: String = "kitchen") throws -> RoomService<ManualClock> {
-        try RoomService(settings: nil, kiosk: kiosk, hub: nil, clock: clock, today: { Date(timeIntervalSince1970: 1_795_341_600) },
-                        logger: Logger(label: "rooms")) { options(broker, $0) }
+        try RoomService(
+            settings: nil, kiosk: kiosk, hub: nil, clock: clock, today: { Date(timeIntervalSince1970: 1_795_341_600) },
+            logger: Logger(label: "rooms")
+        ) { options(broker, $0) }
     }
 
     /// A room's codes listed by another kiosk, and a watcher of each room on the real clock.

@@ -54,8 +54,12 @@ import TestSupport
     @Test func aMissingSerialDeviceIsNamedWithWhatToDo() async throws {
         let flapd = ProcessRunner.builtProduct("flapd")
         let state = FileManager.default.temporaryDirectory.appendingPathComponent("flapd-\(UUID().uuidString)").path
-        let result = try await ProcessRunner.run(flapd, ["--panel", "chainlink=/dev/no-such-controller", "--state-dir", state,
-                                                   "--api-port", "0", "--https-port", "0", "--local-api-port", "0", "--no-sound"])
+        let result = try await ProcessRunner.run(
+            flapd,
+            [
+                "--panel", "chainlink=/dev/no-such-controller", "--state-dir", state,
+                "--api-port", "0", "--https-port", "0", "--local-api-port", "0", "--no-sound"
+            ])
         #expect(result.status == 69, "EX_UNAVAILABLE: started again, the controller may be plugged in by then")
         #expect(result.stderrText.contains("/dev/no-such-controller: cannot open: No such file or directory (is the controller plugged in?)"))
         let bad = try await ProcessRunner.run(flapd, ["--panel", "stepper=/dev/x", "--check-config"])
@@ -88,7 +92,8 @@ import TestSupport
         // Saved in the state directory: the next start steps with it.
         let again = try await FlapdProcess.start(stateDirectory: state, arguments: arguments)
         teardown { await again.stop() }
-        let shown = try await ProcessRunner.run(flapctl, ["calibrate", "--json", "--url", "http://127.0.0.1:\(again.apiPort)", "--api-key", again.apiKey])
+        let shown = try await ProcessRunner.run(
+            flapctl, ["calibrate", "--json", "--url", "http://127.0.0.1:\(again.apiPort)", "--api-key", again.apiKey])
         #expect((try JSONSerialization.jsonObject(with: shown.stdout) as? [String: Any])?["offsets"] as? [Int] == [0, 20, 0, 0, 0, 0])
     }
 }

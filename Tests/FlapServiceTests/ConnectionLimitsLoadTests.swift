@@ -7,10 +7,13 @@ import TestSupport
 /// ends is answered 408, and the descriptors come back.
 @Suite(.cleansUp, .timeLimit(.minutes(3)), .serialized) struct ConnectionLimitsLoadTests {
     func abuse(port: Int, key: String, held: Int) async throws -> [String: Any] {
-        let result = try await ProcessRunner.run(try await PythonPeer.python(), [
-            PythonPeer.peersDirectory.appendingPathComponent("connection_abuse.py").path, "\(port)", key, "\(held)",
-        ])
-        return try #require(try JSONSerialization.jsonObject(with: Data(result.stdoutText.utf8)) as? [String: Any], "\(result.stdoutText)\(result.stderrText)")
+        let result = try await ProcessRunner.run(
+            try await PythonPeer.python(),
+            [
+                PythonPeer.peersDirectory.appendingPathComponent("connection_abuse.py").path, "\(port)", key, "\(held)"
+            ])
+        return try #require(
+            try JSONSerialization.jsonObject(with: Data(result.stdoutText.utf8)) as? [String: Any], "\(result.stdoutText)\(result.stderrText)")
     }
 
     @Test func heldConnectionsAreClosedInTimeAndTheHealthCheckStillAnswers() async throws {
@@ -60,17 +63,22 @@ import TestSupport
         let invited = try await flapd.api.postJSON("/v1/members", #"{"name": "Mum"}"#)
         let memberID = try #require((invited.object["member"] as? [String: Any])?["id"] as? String)
         let memberKey = try #require(try await flapd.api.post("/v1/members/\(memberID)/keys", json: [:]).object["key"] as? String)
-        let result = try await ProcessRunner.run(try await PythonPeer.python(), [
-            PythonPeer.peersDirectory.appendingPathComponent("stream_flood.py").path, "\(flapd.apiPort)", viewer, flapd.apiKey, memberKey, "330", "260",
-        ])
-        let seen = try #require(try JSONSerialization.jsonObject(with: Data(result.stdoutText.utf8)) as? [String: Any], "\(result.stdoutText)\(result.stderrText)")
+        let result = try await ProcessRunner.run(
+            try await PythonPeer.python(),
+            [
+                PythonPeer.peersDirectory.appendingPathComponent("stream_flood.py").path, "\(flapd.apiPort)", viewer, flapd.apiKey, memberKey, "330",
+                "260"
+            ])
+        let seen = try #require(
+            try JSONSerialization.jsonObject(with: Data(result.stdoutText.utf8)) as? [String: Any], "\(result.stdoutText)\(result.stderrText)")
         let streams = seen["streams"] as? [String: Int] ?? [:]
         #expect(streams["200"] == 16 && streams["429"] == 314, "16 streams for the viewer key, the rest refused: \(seen)")
         let held = seen["held"] as? [String: Int] ?? [:]
         // Every connection the port serves to others than the household is the viewer's: 224 of
         // the 256, the rest kept for the household (the test's own client may hold one).
-        #expect(held["200", default: 0] + held["503", default: 0] == 260 && held["503", default: 0] >= 36 && held["200", default: 0] >= 224 - 16 - 2,
-                "the others' share full of the viewer's connections: \(seen)")
+        #expect(
+            held["200", default: 0] + held["503", default: 0] == 260 && held["503", default: 0] >= 36 && held["200", default: 0] >= 224 - 16 - 2,
+            "the others' share full of the viewer's connections: \(seen)")
         #expect(seen["ownerBoard"] as? Int == 200 && seen["ownerStatus"] as? Int == 200, "\(seen)")
         #expect(seen["memberBoard"] as? Int == 200, "\(seen)")
     }
@@ -83,10 +91,14 @@ import TestSupport
         let flapd = try await FlapdProcess.start(arguments: ["--no-sound"])
         teardown { await flapd.stop() }
         let port = tls ? flapd.httpsPort : flapd.apiPort
-        let result = try await ProcessRunner.run(try await PythonPeer.python(), [
-            PythonPeer.peersDirectory.appendingPathComponent("connection_hog.py").path, "\(port)", tls ? "1" : "0", flapd.apiKey, "256", "\(addresses)", "12",
-        ])
-        let seen = try #require(try JSONSerialization.jsonObject(with: Data(result.stdoutText.utf8)) as? [String: Any], "\(result.stdoutText)\(result.stderrText)")
+        let result = try await ProcessRunner.run(
+            try await PythonPeer.python(),
+            [
+                PythonPeer.peersDirectory.appendingPathComponent("connection_hog.py").path, "\(port)", tls ? "1" : "0", flapd.apiKey, "256",
+                "\(addresses)", "12"
+            ])
+        let seen = try #require(
+            try JSONSerialization.jsonObject(with: Data(result.stdoutText.utf8)) as? [String: Any], "\(result.stdoutText)\(result.stderrText)")
         print("connection hog, \(tls ? "HTTPS" : "HTTP") port, 256 connections from \(addresses) address(es): \(result.stdoutText)")
         let owner = try #require(seen["owner"] as? [String: Any])
         let statuses = owner["statuses"] as? [String: Int] ?? [:]

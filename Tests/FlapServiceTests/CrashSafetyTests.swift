@@ -3,7 +3,7 @@ import Testing
 import TestSupport
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// flapd killed with SIGKILL in the middle of a burst: nothing acknowledged is lost, nothing

@@ -13,7 +13,8 @@ import TestSupport
 
     @Test func flapdOnTheNetworkIsAnnouncedWhileItRuns() async throws {
         let peer = try await DBusPeer.start(script: "avahi_peer.py")
-        let flapd = try await FlapdProcess.start(arguments: ["--no-sound", "--listen", "0.0.0.0"], environment: ["DBUS_SYSTEM_BUS_ADDRESS": peer.address])
+        let flapd = try await FlapdProcess.start(
+            arguments: ["--no-sound", "--listen", "0.0.0.0"], environment: ["DBUS_SYSTEM_BUS_ADDRESS": peer.address])
         let committed = try await eventually { try await Self.calls(peer).contains { $0.first as? String == "Commit" } }
         #expect(committed, "\(flapd.process.stderr)")
         let added = try await Self.calls(peer).filter { $0.first as? String == "AddService" }

@@ -13,8 +13,9 @@ import TestSupport
         let flags = Self.flags(in: Flapd.helpMessage(columns: 400))
         #expect(flags.count > 20, "the help's flags were not read: \(flags)")
         for flag in flags where !["--help", "--version"].contains(flag) {
-            #expect(rows.contains { $0.contains("`\(flag)`") || $0.contains("`\(flag) ") || $0.contains("`\(flag)=") },
-                    "flapd \(flag) has no row in docs/configuration.md's table of flags")
+            #expect(
+                rows.contains { $0.contains("`\(flag)`") || $0.contains("`\(flag) ") || $0.contains("`\(flag)=") },
+                "flapd \(flag) has no row in docs/configuration.md's table of flags")
         }
     }
 

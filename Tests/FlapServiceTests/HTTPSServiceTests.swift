@@ -12,8 +12,12 @@ import TestSupport
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("curl-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
-        let result = try await ProcessRunner.run("/usr/bin/curl", ["-s", "-o", folder.path + "/body", "-D", folder.path + "/headers",
-                                                                  "-w", "%{http_code}"] + options + [url])
+        let result = try await ProcessRunner.run(
+            "/usr/bin/curl",
+            [
+                "-s", "-o", folder.path + "/body", "-D", folder.path + "/headers",
+                "-w", "%{http_code}"
+            ] + options + [url])
         let read = { (name: String) in (try? String(contentsOfFile: folder.path + "/" + name, encoding: .utf8)) ?? "" }
         return (result.status, Int(result.stdoutText) ?? 0, read("headers"), read("body"))
     }
@@ -51,8 +55,9 @@ import TestSupport
     }
 
     @Test func pagesAskedForOverPlainHTTPFromAnotherMachineGoToHTTPS() async throws {
-        let address = try #require(NetworkAddresses.current().first { !$0.hasPrefix("127.") && !$0.contains(":") },
-                                   "the test needs an IPv4 address besides loopback to come from")
+        let address = try #require(
+            NetworkAddresses.current().first { !$0.hasPrefix("127.") && !$0.contains(":") },
+            "the test needs an IPv4 address besides loopback to come from")
         let flapd = try await FlapdProcess.start(arguments: ["--no-sound", "--listen", "0.0.0.0"])
         teardown { await flapd.stop() }
         let remote = "http://\(address):\(flapd.apiPort)"
@@ -87,9 +92,12 @@ import TestSupport
     @Test func theUsersOwnCertificateIsServedInstead() async throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("own-cert-\(UUID().uuidString)").path
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-        let made = try await ProcessRunner.run("/usr/bin/openssl", [
-            "req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:P-256", "-nodes", "-subj", "/CN=board.example.net",
-            "-addext", "subjectAltName=DNS:board.example.net", "-days", "2", "-keyout", folder + "/board.key", "-out", folder + "/board.crt"])
+        let made = try await ProcessRunner.run(
+            "/usr/bin/openssl",
+            [
+                "req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:P-256", "-nodes", "-subj", "/CN=board.example.net",
+                "-addext", "subjectAltName=DNS:board.example.net", "-days", "2", "-keyout", folder + "/board.key", "-out", folder + "/board.crt"
+            ])
         #expect(made.status == 0, "\(made.stderrText)")
         try """
         [api]
@@ -98,8 +106,9 @@ import TestSupport
         """.write(toFile: folder + "/flapd.toml", atomically: true, encoding: .utf8)
         let flapd = try await FlapdProcess.start(arguments: ["--no-sound", "--config", folder + "/flapd.toml"])
         teardown { await flapd.stop() }
-        let served = try await curl(["--cacert", folder + "/board.crt", "--resolve", "board.example.net:\(flapd.httpsPort):127.0.0.1"],
-                                    "https://board.example.net:\(flapd.httpsPort)/healthz")
+        let served = try await curl(
+            ["--cacert", folder + "/board.crt", "--resolve", "board.example.net:\(flapd.httpsPort):127.0.0.1"],
+            "https://board.example.net:\(flapd.httpsPort)/healthz")
         #expect(served.exit == 0 && served.status == 200, "\(served)")
         let download = try await curl([], "http://127.0.0.1:\(flapd.apiPort)/ca.crt")
         #expect(download.status == 404 && download.body.contains("tls_certificate_file"))

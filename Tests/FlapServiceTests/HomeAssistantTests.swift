@@ -3,7 +3,7 @@ import Testing
 import TestSupport
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// flapd as a device in a real Home Assistant (2024.3.3, its MQTT integration on the suite's
@@ -17,8 +17,12 @@ import Glibc
     func flapd(_ broker: MosquittoBroker, device: String, state: String? = nil) async throws -> FlapdProcess {
         let alsa = FileManager.default.temporaryDirectory.appendingPathComponent("ha-alsa-\(UUID().uuidString).conf").path
         try "pcm.nowhere { type null }\n".write(toFile: alsa, atomically: true, encoding: .utf8)
-        return try await FlapdProcess.start(stateDirectory: state, arguments: ["--sound-device", "nowhere", "--mqtt", "mqtt://127.0.0.1:\(broker.port)",
-                                                                              "--device-id", device], environment: ["ALSA_CONFIG_PATH": alsa])
+        return try await FlapdProcess.start(
+            stateDirectory: state,
+            arguments: [
+                "--sound-device", "nowhere", "--mqtt", "mqtt://127.0.0.1:\(broker.port)",
+                "--device-id", device
+            ], environment: ["ALSA_CONFIG_PATH": alsa])
     }
 
     /// The entity ids of `device`'s entities, by their unique id's last part, once all are registered.
@@ -42,8 +46,10 @@ import Glibc
     }
 
     /// Waits for `condition`, recording an issue (here, where it was waited for) when it never comes.
-    func must(every interval: Duration, sourceLocation: SourceLocation = #_sourceLocation,
-              _ condition: () async throws -> Bool) async throws {
+    func must(
+        every interval: Duration, sourceLocation: SourceLocation = #_sourceLocation,
+        _ condition: () async throws -> Bool
+    ) async throws {
         if try await !eventually(every: interval, condition) {
             Issue.record("timed out after \(minimumPatience)", sourceLocation: sourceLocation)
         }
@@ -88,7 +94,8 @@ import Glibc
         // Discovery: every entity, on one device, with its unique id.
         let ids = try await entities(home, device: "wall")
         // The names docs/home-assistant.md uses in its examples.
-        #expect(ids["message"] == "text.vestawidget_wall_message" && ids["board_picture"] == "image.vestawidget_wall_board_picture"
+        #expect(
+            ids["message"] == "text.vestawidget_wall_message" && ids["board_picture"] == "image.vestawidget_wall_board_picture"
                 && ids["displayed"] == "event.vestawidget_wall_message_shown", "\(ids)")
         let board = try await until(home, ids["board"]) { _ in true }
         #expect((board["attributes"] as? [String: Any])?["text"] != nil, "the board sensor has the board as soon as flapd connects: \(board)")
@@ -111,7 +118,8 @@ import Glibc
         try await must(every: .milliseconds(100)) { follower.stdout.split(separator: "\n").count >= 2 }
         let event = try JSONSerialization.jsonObject(with: Data(follower.stdout.split(separator: "\n")[1].utf8)) as? [String: Any]
         let attributes = event?["attributes"] as? [String: Any] ?? [:]
-        #expect(attributes["event_type"] as? String == "displayed" && attributes["sender"] as? String == "home-assistant"
+        #expect(
+            attributes["event_type"] as? String == "displayed" && attributes["sender"] as? String == "home-assistant"
                 && attributes["text"] as? String == "MUM IS HOME", "\(attributes)")
 
         phase("The picture is")
@@ -145,7 +153,8 @@ import Glibc
         try await until(home, ids["transition"]) { $0["state"] as? String == "diagonal" }
         #expect(try await flapd.api.get("/v1/controls").object["transition"] as? String == "diagonal")
         // Changed through flapd's API, Home Assistant follows.
-        _ = try await flapd.api.request("PATCH", "/v1/controls", body: Data(#"{"paused": false}"#.utf8), headers: ["Content-Type": "application/json"])
+        _ = try await flapd.api.request(
+            "PATCH", "/v1/controls", body: Data(#"{"paused": false}"#.utf8), headers: ["Content-Type": "application/json"])
         try await until(home, ids["pause"]) { $0["state"] as? String == "off" }
 
         phase("For a while")
@@ -191,7 +200,9 @@ import Glibc
         // Two panels: each its own device, with its board and picture, beside the display's.
         let config = FileManager.default.temporaryDirectory.appendingPathComponent("duo-\(UUID().uuidString).toml").path
         try "[[panel]]\nid = \"left\"\n\n[[panel]]\nid = \"right\"\nsize = \"note\"\n".write(toFile: config, atomically: true, encoding: .utf8)
-        let duo = try await FlapdProcess.start(arguments: ["--config", config, "--no-sound", "--mqtt", "mqtt://127.0.0.1:\(broker.port)", "--device-id", "duo"])
+        let duo = try await FlapdProcess.start(arguments: [
+            "--config", config, "--no-sound", "--mqtt", "mqtt://127.0.0.1:\(broker.port)", "--device-id", "duo"
+        ])
         teardown { await duo.stop() }
         _ = try await duo.api.postJSON("/v1/messages", #"{"text": "TWO BOARDS"}"#)
         var panelBoards: [String: String] = [:]
@@ -214,8 +225,10 @@ import Glibc
 
         phase("A Wematch kiosk")
         // A Wematch kiosk: its room's members and synced pairs as sensors, never a heart rate.
-        let kiosk = try await FlapdProcess.start(arguments: ["--no-sound", "--mqtt", "mqtt://127.0.0.1:\(broker.port)", "--device-id", "kiosk",
-                                                             "--room", "lobby", "--sensor", "simulated"])
+        let kiosk = try await FlapdProcess.start(arguments: [
+            "--no-sound", "--mqtt", "mqtt://127.0.0.1:\(broker.port)", "--device-id", "kiosk",
+            "--room", "lobby", "--sensor", "simulated"
+        ])
         teardown { await kiosk.stop() }
         var roomSensors: [String: String] = [:]
         try await must(every: .milliseconds(500)) {
@@ -230,7 +243,8 @@ import Glibc
         #expect((members["attributes"] as? [String: Any])?["room"] as? String == "lobby", "\(members)")
         // Every state but its context, whose ULIDs (random base-32 letters) spell "bpm" in a few runs in a hundred.
         let states = try #require(try JSONSerialization.jsonObject(with: Data(try await home.api.get("/api/states").text.utf8)) as? [[String: Any]])
-        let everything = String(decoding: try JSONSerialization.data(withJSONObject: states.map { $0.filter { $0.key != "context" } }), as: UTF8.self).lowercased()
+        let everything = String(decoding: try JSONSerialization.data(withJSONObject: states.map { $0.filter { $0.key != "context" } }), as: UTF8.self)
+            .lowercased()
         #expect(!everything.contains("bpm") && !everything.contains("heart_rate"), "a heart rate reached Home Assistant")
     }
 }

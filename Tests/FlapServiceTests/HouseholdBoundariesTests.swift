@@ -16,10 +16,16 @@ import TestSupport
     }
 
     /// curl's status and body for `path` on the native API's port, as the owner, with `headers` (and `body`, for a POST).
-    func curl(_ flapd: FlapdProcess, _ method: String, _ path: String, headers: [String], body: String = "{}") async throws -> (status: Int, body: String) {
-        let result = try await ProcessRunner.run("/usr/bin/curl", ["-s", "-X", method, "-w", "\n%{http_code}", "-H", "Authorization: Bearer \(flapd.apiKey)",
-                                                                  "-H", "Content-Type: application/json"] + (method == "POST" ? ["-d", body] : [])
-                                                                  + headers.flatMap { ["-H", $0] } + ["http://127.0.0.1:\(flapd.apiPort)\(path)"])
+    func curl(
+        _ flapd: FlapdProcess, _ method: String, _ path: String, headers: [String], body: String = "{}"
+    ) async throws -> (status: Int, body: String) {
+        let result = try await ProcessRunner.run(
+            "/usr/bin/curl",
+            [
+                "-s", "-X", method, "-w", "\n%{http_code}", "-H", "Authorization: Bearer \(flapd.apiKey)",
+                "-H", "Content-Type: application/json"
+            ] + (method == "POST" ? ["-d", body] : [])
+                + headers.flatMap { ["-H", $0] } + ["http://127.0.0.1:\(flapd.apiPort)\(path)"])
         let lines = result.stdoutText.split(separator: "\n", omittingEmptySubsequences: false)
         return (Int(lines.last ?? "") ?? 0, lines.dropLast().joined(separator: "\n"))
     }

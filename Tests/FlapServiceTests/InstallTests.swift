@@ -13,8 +13,10 @@ import TestSupport
         for file in ["usr/local/bin/flapd", "usr/local/bin/flapctl"] {
             #expect(FileManager.default.isExecutableFile(atPath: "\(dest)/\(file)"), "\(file)")
         }
-        for file in ["etc/systemd/system/flapd.service", "etc/udev/rules.d/99-vestawidget.rules", "etc/dbus-1/system.d/vestawidget-bluez.conf",
-                     "etc/flapd/flapd.toml", "etc/flapd/flapd.example.toml", "usr/local/share/doc/vestawidget/README.md"] {
+        for file in [
+            "etc/systemd/system/flapd.service", "etc/udev/rules.d/99-vestawidget.rules", "etc/dbus-1/system.d/vestawidget-bluez.conf",
+            "etc/flapd/flapd.toml", "etc/flapd/flapd.example.toml", "usr/local/share/doc/vestawidget/README.md"
+        ] {
             #expect(FileManager.default.fileExists(atPath: "\(dest)/\(file)"), "\(file)")
         }
         // The unit starts the installed binary with the installed configuration, which is valid.

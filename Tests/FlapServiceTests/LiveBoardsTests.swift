@@ -5,8 +5,12 @@ import TestSupport
 /// `GET /v1/events`: plans and resting boards as Server-Sent Events, read by curl.
 @Suite(.cleansUp, .timeLimit(.minutes(4))) struct LiveBoardsTests {
     func watch(_ flapd: FlapdProcess, seconds: Int) throws -> ChildProcess {
-        try ChildProcess("/usr/bin/curl", ["-sN", "--max-time", "\(seconds)", "-H", "Authorization: Bearer \(flapd.apiKey)",
-                                           "http://127.0.0.1:\(flapd.apiPort)/v1/events"])
+        try ChildProcess(
+            "/usr/bin/curl",
+            [
+                "-sN", "--max-time", "\(seconds)", "-H", "Authorization: Bearer \(flapd.apiKey)",
+                "http://127.0.0.1:\(flapd.apiPort)/v1/events"
+            ])
     }
 
     /// The events in `text`: (name, JSON object).
@@ -14,8 +18,9 @@ import TestSupport
         text.components(separatedBy: "\n\n").compactMap { block in
             let lines = block.split(separator: "\n")
             guard let name = lines.first(where: { $0.hasPrefix("event: ") })?.dropFirst(7),
-                  let data = lines.first(where: { $0.hasPrefix("data: ") })?.dropFirst(6),
-                  let object = try? JSONSerialization.jsonObject(with: Data(data.utf8)) as? [String: Any] else { return nil }
+                let data = lines.first(where: { $0.hasPrefix("data: ") })?.dropFirst(6),
+                let object = try? JSONSerialization.jsonObject(with: Data(data.utf8)) as? [String: Any]
+            else { return nil }
             return (String(name), object)
         }
     }
@@ -50,17 +55,22 @@ import TestSupport
         let description = PythonPeer.packageRoot.appendingPathComponent("Sources/FlapHTTP/OpenAPI/openapi.json").path
         for (name, schema) in [("board", "LiveBoardEvent"), ("plan", "LivePlanEvent")] {
             let object = try #require(seen.first { $0.0 == name }?.1)
-            let checked = try await ProcessRunner.run(try await PythonPeer.python(), [
-                PythonPeer.peersDirectory.appendingPathComponent("openapi_answer_check.py").path, description, schema,
-            ], input: try JSONSerialization.data(withJSONObject: object))
+            let checked = try await ProcessRunner.run(
+                try await PythonPeer.python(),
+                [
+                    PythonPeer.peersDirectory.appendingPathComponent("openapi_answer_check.py").path, description, schema
+                ], input: try JSONSerialization.data(withJSONObject: object))
             #expect(checked.stdoutText.hasPrefix("valid"), "\(name): \(checked.stdoutText)\(checked.stderrText)")
         }
 
         // A watcher arriving mid-motion gets the board as it stands and the plan in flight.
         // Column by column, ten seconds apart (the longest step there is): the motion lasts 220 s,
         // so a watcher started on however busy a machine joins while it runs (the test ends first).
-        _ = try await flapd.api.postJSON("/v1/messages", #"{"id": "e2", "text": "ZZZZZZZZZZZZZZZZZZZZZZ", "transition": {"strategy": "column", "stepIntervalMs": 10000}}"#)
-        let moving = try await eventually(every: .milliseconds(20)) { (try await flapd.api.get("/v1/board").object["panels"] as? [[String: Any]])?.first?["moving"] as? Bool == true }
+        _ = try await flapd.api.postJSON(
+            "/v1/messages", #"{"id": "e2", "text": "ZZZZZZZZZZZZZZZZZZZZZZ", "transition": {"strategy": "column", "stepIntervalMs": 10000}}"#)
+        let moving = try await eventually(every: .milliseconds(20)) {
+            (try await flapd.api.get("/v1/board").object["panels"] as? [[String: Any]])?.first?["moving"] as? Bool == true
+        }
         #expect(moving)
         let late = try watch(flapd, seconds: 10)
         teardown { await late.stop() }
@@ -96,9 +106,11 @@ import TestSupport
         func descriptors() -> Int { (try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/fd").count) ?? -1 }
         _ = try await flapd.api.get("/v1/board")
         let baseline = descriptors()
-        let churn = try await ProcessRunner.run(try await PythonPeer.python(), [
-            PythonPeer.peersDirectory.appendingPathComponent("event_stream_churn.py").path, "\(flapd.apiPort)", flapd.apiKey, "120", "2",
-        ])
+        let churn = try await ProcessRunner.run(
+            try await PythonPeer.python(),
+            [
+                PythonPeer.peersDirectory.appendingPathComponent("event_stream_churn.py").path, "\(flapd.apiPort)", flapd.apiKey, "120", "2"
+            ])
         #expect(churn.stdoutText.hasPrefix("closed 240"), "\(churn.stdoutText)\(churn.stderrText)")
         let afterClose = descriptors()
         var now = afterClose

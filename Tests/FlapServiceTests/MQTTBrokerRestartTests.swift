@@ -14,7 +14,9 @@ import TestSupport
     @Test func nothingIsLostAndEachSendersOrderIsKept() async throws {
         let broker = try await MosquittoBroker.start()
         teardown { await broker.stop() }
-        let flapd = try await FlapdProcess.start(arguments: ["--no-sound", "--rate-limit", "0", "--mqtt", "mqtt://127.0.0.1:\(broker.port)", "--device-id", "stream"])
+        let flapd = try await FlapdProcess.start(arguments: [
+            "--no-sound", "--rate-limit", "0", "--mqtt", "mqtt://127.0.0.1:\(broker.port)", "--device-id", "stream"
+        ])
         teardown { await flapd.stop() }
         _ = try await eventually(every: .milliseconds(10)) { flapd.process.stderr.contains("connected to the MQTT broker") }
 

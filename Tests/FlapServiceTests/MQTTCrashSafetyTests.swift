@@ -3,7 +3,7 @@ import Testing
 import TestSupport
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// flapd killed with SIGKILL several times during a burst of MQTT messages from five
@@ -41,9 +41,12 @@ import Glibc
             _ = try await eventually(every: .milliseconds(20)) { try await Self.committed(flapd) >= total }
             #expect(try await Self.committed(flapd) == total, "a redelivery was taken as a new message")
             for publisher in 0..<Self.publishers {
-                let receipts = try await flapd.api.get("/v1/receipts?sender=sender\(publisher)&limit=500").object["receipts"] as? [[String: Any]] ?? []
+                let receipts =
+                    try await flapd.api.get("/v1/receipts?sender=sender\(publisher)&limit=500").object["receipts"] as? [[String: Any]] ?? []
                 let texts = receipts.compactMap { $0["text"] as? String }
-                #expect(texts.count == Self.perPublisher && Set(texts).count == Self.perPublisher, "sender\(publisher): \(texts.count) receipts, \(Set(texts).count) texts")
+                #expect(
+                    texts.count == Self.perPublisher && Set(texts).count == Self.perPublisher,
+                    "sender\(publisher): \(texts.count) receipts, \(Set(texts).count) texts")
                 let missing = acknowledged.filter { $0.hasPrefix("sender\(publisher)/") && !texts.contains(String($0.split(separator: "/")[1])) }
                 #expect(missing.isEmpty, "acknowledged but lost: \(missing.sorted().prefix(10))")
             }
@@ -54,8 +57,10 @@ import Glibc
     /// `check` gets the last flapd and what the publishers saw acknowledged (ids, or with
     /// `idPrefix` "-" sender/text), and once the panel rests, nothing was shown twice across
     /// every run. Returns the runs' logs.
-    static func burstWithKills(qos: Int, idPrefix: String? = nil,
-                               check: (FlapdProcess, Set<String>) async throws -> Void) async throws -> String {
+    static func burstWithKills(
+        qos: Int, idPrefix: String? = nil,
+        check: (FlapdProcess, Set<String>) async throws -> Void
+    ) async throws -> String {
         // Enough room at the broker for everything published while flapd is down.
         let broker = try await MosquittoBroker.start(extraConfiguration: "max_queued_messages 100000\n")
         teardown { await broker.stop() }
@@ -63,9 +68,12 @@ import Glibc
         let arguments = ["--no-sound", "--rate-limit", "0", "--mqtt", "mqtt://127.0.0.1:\(broker.port)", "--device-id", "crash"]
         var flapd = try await Self.start(state: state, arguments: arguments)
         let ackedFile = state + "-acked"
-        let peer = try ChildProcess(try await PythonPeer.python(), [
-            PythonPeer.peersDirectory.appendingPathComponent("mqtt_publishers.py").path, "\(broker.port)", "vestawidget/crash/message",
-            "\(qos)", "\(Self.publishers)", "\(Self.perPublisher)", ackedFile] + (idPrefix.map { [$0] } ?? []))
+        let peer = try ChildProcess(
+            try await PythonPeer.python(),
+            [
+                PythonPeer.peersDirectory.appendingPathComponent("mqtt_publishers.py").path, "\(broker.port)", "vestawidget/crash/message",
+                "\(qos)", "\(Self.publishers)", "\(Self.perPublisher)", ackedFile
+            ] + (idPrefix.map { [$0] } ?? []))
         teardown { await peer.stop() }
 
         var logs = ""

@@ -6,7 +6,8 @@ import TestSupport
 @Suite(.cleansUp, .timeLimit(.minutes(2))) struct MQTTFallbackTests {
     @Test func flapdFallsBackToMQTT311() async throws {
         let port = try MosquittoBroker.freePort()
-        let broker = try await ChildProcess(try await PythonPeer.python(), [PythonPeer.peersDirectory.appendingPathComponent("mqtt311_only_broker.py").path, "\(port)"])
+        let broker = try await ChildProcess(
+            try await PythonPeer.python(), [PythonPeer.peersDirectory.appendingPathComponent("mqtt311_only_broker.py").path, "\(port)"])
         teardown { await broker.stop() }
         // Generous waits: with the whole suite running, Python and flapd start slowly, and a refused
         // first connection puts flapd into its reconnect backoff.

@@ -7,7 +7,8 @@ import TestSupport
 @Suite(.cleansUp, .timeLimit(.minutes(2))) struct MQTTMalformedPacketTests {
     @Test func malformedPacketsCloseTheConnectionWithAReasonAndFlapdReconnects() async throws {
         let port = try MosquittoBroker.freePort()
-        let broker = try ChildProcess(try await PythonPeer.python(), [PythonPeer.peersDirectory.appendingPathComponent("mqtt_bad_broker.py").path, "\(port)"])
+        let broker = try ChildProcess(
+            try await PythonPeer.python(), [PythonPeer.peersDirectory.appendingPathComponent("mqtt_bad_broker.py").path, "\(port)"])
         teardown { await broker.stop() }
         _ = try await eventually(every: .milliseconds(10)) { broker.stdout.contains("listening") }
         let flapd = try await FlapdProcess.start(arguments: ["--no-sound", "--mqtt", "mqtt://127.0.0.1:\(port)", "--device-id", "victim"])
@@ -20,8 +21,10 @@ import TestSupport
         }
         _ = try await eventually(every: .milliseconds(10)) { flapd.process.stderr.contains("over this client's maximum") }
         let log = flapd.process.stderr
-        for reason in ["a packet's remaining length runs past four bytes", "PUBLISH is truncated in its properties (50 bytes announced, 2 left)",
-                       "PUBLISH topic is not UTF-8", "a packet of 300004 bytes is over this client's maximum of 262144"] {
+        for reason in [
+            "a packet's remaining length runs past four bytes", "PUBLISH is truncated in its properties (50 bytes announced, 2 left)",
+            "PUBLISH topic is not UTF-8", "a packet of 300004 bytes is over this client's maximum of 262144"
+        ] {
             #expect(log.contains("lost the MQTT broker; reconnecting reason=\(reason)"), "no \(reason) in:\n\(log)")
         }
         #expect(flapd.process.poll() == nil)

@@ -15,12 +15,22 @@ import TestSupport
     func makeCertificates() async throws {
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         let d = directory
-        try await run("/usr/bin/openssl", ["req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "1", "-subj", "/CN=VestaWidget test CA",
-                                     "-keyout", "\(d)/ca.key", "-out", "\(d)/ca.crt"])
-        try await run("/usr/bin/openssl", ["req", "-newkey", "rsa:2048", "-nodes", "-subj", "/CN=127.0.0.1", "-keyout", "\(d)/server.key", "-out", "\(d)/server.csr"])
+        try await run(
+            "/usr/bin/openssl",
+            [
+                "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "1", "-subj", "/CN=VestaWidget test CA",
+                "-keyout", "\(d)/ca.key", "-out", "\(d)/ca.crt"
+            ])
+        try await run(
+            "/usr/bin/openssl",
+            ["req", "-newkey", "rsa:2048", "-nodes", "-subj", "/CN=127.0.0.1", "-keyout", "\(d)/server.key", "-out", "\(d)/server.csr"])
         try "subjectAltName=IP:127.0.0.1,DNS:localhost\n".write(toFile: "\(d)/san.ext", atomically: true, encoding: .utf8)
-        try await run("/usr/bin/openssl", ["x509", "-req", "-in", "\(d)/server.csr", "-CA", "\(d)/ca.crt", "-CAkey", "\(d)/ca.key", "-CAcreateserial",
-                                     "-days", "1", "-extfile", "\(d)/san.ext", "-out", "\(d)/server.crt"])
+        try await run(
+            "/usr/bin/openssl",
+            [
+                "x509", "-req", "-in", "\(d)/server.csr", "-CA", "\(d)/ca.crt", "-CAkey", "\(d)/ca.key", "-CAcreateserial",
+                "-days", "1", "-extfile", "\(d)/san.ext", "-out", "\(d)/server.crt"
+            ])
     }
 
     func configuration(_ text: String) throws -> String {
@@ -36,14 +46,16 @@ import TestSupport
     @Test func tlsWithTheTestCA() async throws {
         try await makeCertificates()
         let tlsPort = try MosquittoBroker.freePort()
-        let broker = try await MosquittoBroker.start(extraConfiguration: """
-            listener \(tlsPort) 127.0.0.1
-            cafile \(directory)/ca.crt
-            certfile \(directory)/server.crt
-            keyfile \(directory)/server.key
-            """)
+        let broker = try await MosquittoBroker.start(
+            extraConfiguration: """
+                listener \(tlsPort) 127.0.0.1
+                cafile \(directory)/ca.crt
+                certfile \(directory)/server.crt
+                keyfile \(directory)/server.key
+                """)
         teardown { await broker.stop() }
-        let good = try configuration("""
+        let good = try configuration(
+            """
             [mqtt]
             url = "mqtts://127.0.0.1:\(tlsPort)"
             ca_file = "\(directory)/ca.crt"
@@ -52,16 +64,25 @@ import TestSupport
         let flapd = try await FlapdProcess.start(arguments: ["--no-sound", "--config", good])
         teardown { await flapd.stop() }
         #expect(try await waitForLog(flapd, "connected to the MQTT broker broker=127.0.0.1:\(tlsPort)"))
-        let published = try await ProcessRunner.run("/usr/bin/mosquitto_pub", ["-p", "\(tlsPort)", "--cafile", "\(directory)/ca.crt", "-q", "1",
-                                                                          "-t", "vestawidget/secure/message", "-m", #"{"id": "t1", "text": "TLS"}"#])
+        let published = try await ProcessRunner.run(
+            "/usr/bin/mosquitto_pub",
+            [
+                "-p", "\(tlsPort)", "--cafile", "\(directory)/ca.crt", "-q", "1",
+                "-t", "vestawidget/secure/message", "-m", #"{"id": "t1", "text": "TLS"}"#
+            ])
         #expect(published.status == 0, "\(published.stderrText)")
         _ = try await eventually(every: .milliseconds(20)) { try await flapd.api.get("/v1/receipts/t1").status == 200 }
         #expect(try await flapd.api.get("/v1/receipts/t1").status == 200)
 
         // A CA that did not sign the broker's certificate: refused, said, retried; flapd stays up.
-        try await run("/usr/bin/openssl", ["req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "1", "-subj", "/CN=other",
-                                     "-keyout", "\(directory)/other.key", "-out", "\(directory)/other.crt"])
-        let wrong = try configuration("""
+        try await run(
+            "/usr/bin/openssl",
+            [
+                "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "1", "-subj", "/CN=other",
+                "-keyout", "\(directory)/other.key", "-out", "\(directory)/other.crt"
+            ])
+        let wrong = try configuration(
+            """
             [mqtt]
             url = "mqtts://127.0.0.1:\(tlsPort)"
             ca_file = "\(directory)/other.crt"
@@ -79,9 +100,12 @@ import TestSupport
         try await run("/usr/bin/mosquitto_passwd", ["-c", "-b", passwords, "flapd", "s3cret"])
         let lockedBroker = try await MosquittoBroker.startLocked(passwordFile: passwords)
         teardown { await lockedBroker.stop() }
-        for (password, device, expected) in [("wrong", "w", "the MQTT broker refused the connection"), ("s3cret", "r", "connected to the MQTT broker")] {
+        for (password, device, expected) in [
+            ("wrong", "w", "the MQTT broker refused the connection"), ("s3cret", "r", "connected to the MQTT broker")
+        ] {
             try "\(password)\n".write(toFile: directory + "/pw-\(device)", atomically: true, encoding: .utf8)
-            let config = try configuration("""
+            let config = try configuration(
+                """
                 [mqtt]
                 url = "mqtt://127.0.0.1:\(lockedBroker.port)"
                 username = "flapd"

@@ -10,7 +10,9 @@ import TestSupport
         let url = "mqtt://127.0.0.1:\(broker.port)"
         let a = try await FlapdProcess.start(arguments: ["--no-sound", "--mqtt", url, "--device-id", "a", "--group", "floor"])
         let b = try await FlapdProcess.start(arguments: ["--no-sound", "--mqtt", url, "--device-id", "b", "--group", "floor"])
-        teardown { await a.stop(); await b.stop() }
+        teardown {
+            await a.stop(); await b.stop()
+        }
         for flapd in [a, b] {
             _ = try await eventually(every: .milliseconds(10)) { flapd.process.stderr.contains("connected to the MQTT broker") }
         }
@@ -37,7 +39,8 @@ import TestSupport
         #expect(tooMany.status == 2)
 
         // A retained slot reaches a display that was not there when it was sent.
-        let slot = try await ProcessRunner.run(flapctl, ["send", "--mqtt", url, "--to", "later", "--slot", "--sender", "kitchen", "--timeout", "1", "--id", "s1", "SOUP"])
+        let slot = try await ProcessRunner.run(
+            flapctl, ["send", "--mqtt", url, "--to", "later", "--slot", "--sender", "kitchen", "--timeout", "1", "--id", "s1", "SOUP"])
         #expect(slot.status == 1)  // no display "later" yet
         let later = try await FlapdProcess.start(arguments: ["--no-sound", "--mqtt", url, "--device-id", "later"])
         teardown { await later.stop() }

@@ -6,7 +6,7 @@ import Testing
 import TestSupport
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// flapd on a real mosquitto broker: messages in through its topics, receipts and state out.
@@ -69,12 +69,14 @@ import Glibc
     }
 
     func publish(_ broker: MosquittoBroker, _ topic: String, _ payload: String, retain: Bool = false) async throws {
-        let result = try await ProcessRunner.run("/usr/bin/mosquitto_pub", ["-p", "\(broker.port)", "-q", "1", "-t", topic, "-m", payload] + (retain ? ["-r"] : []))
+        let result = try await ProcessRunner.run(
+            "/usr/bin/mosquitto_pub", ["-p", "\(broker.port)", "-q", "1", "-t", topic, "-m", payload] + (retain ? ["-r"] : []))
         #expect(result.status == 0, "\(result.stderrText)")
     }
 
     func flapd(_ broker: MosquittoBroker, device: String, state: String? = nil, extra: [String] = []) async throws -> FlapdProcess {
-        try await FlapdProcess.start(stateDirectory: state, arguments: ["--no-sound", "--mqtt", "mqtt://127.0.0.1:\(broker.port)", "--device-id", device] + extra)
+        try await FlapdProcess.start(
+            stateDirectory: state, arguments: ["--no-sound", "--mqtt", "mqtt://127.0.0.1:\(broker.port)", "--device-id", device] + extra)
     }
 
     func receipts(_ watcher: Watcher, _ device: String) -> [[String: Any]] { watcher.json(on: "vestawidget/\(device)/receipt") }
@@ -91,10 +93,13 @@ import Glibc
             let file = FileManager.default.temporaryDirectory.appendingPathComponent("payload-\(UUID().uuidString)").path
             defer { try? FileManager.default.removeItem(atPath: file) }
             try Data((#"{"text": ""# + String(repeating: "A", count: size - 12) + #""}"#).utf8).write(to: URL(fileURLWithPath: file))
-            let sent = try await ProcessRunner.run("/usr/bin/mosquitto_pub", ["-p", "\(broker.port)", "-q", "1", "-t", "vestawidget/huge/message", "-f", file])
+            let sent = try await ProcessRunner.run(
+                "/usr/bin/mosquitto_pub", ["-p", "\(broker.port)", "-q", "1", "-t", "vestawidget/huge/message", "-f", file])
             #expect(sent.status == 0, "\(sent.stderrText)")
             try await watcher.until("the receipt for \(size) bytes") { w in
-                self.receipts(w, "huge").contains { ($0["reason"] as? String)?.hasPrefix("the payload is \(size) bytes; a message may be at most 64 KiB") == true }
+                self.receipts(w, "huge").contains {
+                    ($0["reason"] as? String)?.hasPrefix("the payload is \(size) bytes; a message may be at most 64 KiB") == true
+                }
             }
         }
         // Taken and acknowledged once, not dropped and redelivered on a new connection for ever.
@@ -113,7 +118,9 @@ import Glibc
         defer { watcher.stop() }
         let flapd = try await flapd(broker, device: "wall", extra: ["--rate-limit", "3"])
         teardown { await flapd.stop() }
-        try await watcher.until("online") { $0.messages.contains { $0.topic == "vestawidget/wall/availability" && $0.payload == Array("online".utf8) } }
+        try await watcher.until("online") {
+            $0.messages.contains { $0.topic == "vestawidget/wall/availability" && $0.payload == Array("online".utf8) }
+        }
         let link = try await flapd.api.get("/v1/status").object["mqtt"] as? [String: Any] ?? [:]
         #expect(link["state"] as? String == "connected" && link["broker"] as? String == "127.0.0.1:\(broker.port)", "\(link)")
 
@@ -126,16 +133,22 @@ import Glibc
         #expect((state["text"] as? [String])?[2] == "          HI          ")
 
         // A VBML document is a message over MQTT too, read as on the native API.
-        try await publish(broker, "vestawidget/wall/message", #"{"id": "v1", "sender": {"id": "vb"}, "vbml": {"components": [{"template": "{{a}}"}], "props": {"a": "HI"}}}"#)
-        try await publish(broker, "vestawidget/wall/message", #"{"id": "vbad", "sender": {"id": "vb"}, "vbml": {"components": [{"template": "X", "style": {"width": 30}}]}}"#)
+        try await publish(
+            broker, "vestawidget/wall/message",
+            #"{"id": "v1", "sender": {"id": "vb"}, "vbml": {"components": [{"template": "{{a}}"}], "props": {"a": "HI"}}}"#)
+        try await publish(
+            broker, "vestawidget/wall/message",
+            #"{"id": "vbad", "sender": {"id": "vb"}, "vbml": {"components": [{"template": "X", "style": {"width": 30}}]}}"#)
         try await watcher.until("the documents' receipts") { w in
             let all = self.receipts(w, "wall")
             return all.contains { $0["id"] as? String == "v1" } && all.contains { $0["id"] as? String == "vbad" }
         }
         #expect(receipts(watcher, "wall").contains { $0["id"] as? String == "v1" && $0["status"] as? String == "accepted" })
-        #expect(receipts(watcher, "wall").contains {
-            $0["id"] as? String == "vbad" && ($0["reason"] as? String)?.contains("vbml.components[0].style.width: 30 is wider than the board (22)") == true
-        })
+        #expect(
+            receipts(watcher, "wall").contains {
+                $0["id"] as? String == "vbad"
+                    && ($0["reason"] as? String)?.contains("vbml.components[0].style.width: 30 is wider than the board (22)") == true
+            })
         // So is a temporary message (Home Assistant's mqtt.publish of a DOOR OPEN alert): it covers the board for its seconds
         // (ten minutes: its slot is looked for after its receipt, however long a busy machine takes).
         try await publish(broker, "vestawidget/wall/message", #"{"id": "alert", "sender": {"id": "ha"}, "text": "DOOR OPEN", "duration": 600}"#)
@@ -172,9 +185,13 @@ import Glibc
         defer { watcher.stop() }
         let flapd = try await flapd(broker, device: "wall")
         teardown { await flapd.stop() }
-        try await watcher.until("online") { $0.messages.contains { $0.topic == "vestawidget/wall/availability" && $0.payload == Array("online".utf8) } }
+        try await watcher.until("online") {
+            $0.messages.contains { $0.topic == "vestawidget/wall/availability" && $0.payload == Array("online".utf8) }
+        }
         let instant = Date(timeIntervalSince1970: (Date().timeIntervalSince1970 + 5).rounded(.up))
-        try await publish(broker, "vestawidget/wall/message", #"{"id": "later", "sender": {"id": "phone"}, "text": "LATER", "notBefore": "\#(ISO8601DateFormatter().string(from: instant))"}"#)
+        try await publish(
+            broker, "vestawidget/wall/message",
+            #"{"id": "later", "sender": {"id": "phone"}, "text": "LATER", "notBefore": "\#(ISO8601DateFormatter().string(from: instant))"}"#)
         try await watcher.until("later scheduled") { self.status($0, "wall", "later") == ["scheduled"] }
         #expect(Date() < instant, "the receipt came after the instant: the test proves nothing")
         try await watcher.until("later displayed") { self.status($0, "wall", "later") == ["scheduled", "displayed"] }
@@ -189,13 +206,19 @@ import Glibc
         let a = try await flapd(broker, device: "a", extra: ["--group", "office"])
         let b = try await flapd(broker, device: "b", extra: ["--group", "office", "--group", "lobby"])
         let c = try await flapd(broker, device: "c", extra: ["--group", "lobby"])
-        teardown { await a.stop(); await b.stop(); await c.stop() }
+        teardown {
+            await a.stop(); await b.stop(); await c.stop()
+        }
         // Each flapd says it is online after it subscribes: then the group's message reaches it.
         try await watcher.until("a, b and c online") { watcher in
-            ["a", "b", "c"].allSatisfy { device in watcher.messages.contains { $0.topic == "vestawidget/\(device)/availability" && $0.payload == Array("online".utf8) } }
+            ["a", "b", "c"].allSatisfy { device in
+                watcher.messages.contains { $0.topic == "vestawidget/\(device)/availability" && $0.payload == Array("online".utf8) }
+            }
         }
         try await publish(broker, "vestawidget/group/office/message", #"{"id": "all-hands", "text": "MEETING"}"#)
-        try await watcher.until("a and b accepted") { self.status($0, "a", "all-hands").contains("accepted") && self.status($0, "b", "all-hands").contains("accepted") }
+        try await watcher.until("a and b accepted") {
+            self.status($0, "a", "all-hands").contains("accepted") && self.status($0, "b", "all-hands").contains("accepted")
+        }
         #expect(status(watcher, "c", "all-hands").isEmpty)
         try await publish(broker, "vestawidget/c/command", "plain text")
         try await watcher.until("command") { self.receipts($0, "c").contains { $0["sender"] as? String == "mqtt-command" } }
@@ -222,7 +245,9 @@ import Glibc
         #expect(try await second.api.get("/v1/receipts/k1").status == 200)
         // A slot message names the topic's sender, not another.
         try await publish(broker, "vestawidget/hall/slot/kitchen", #"{"id": "k2", "sender": {"id": "garage"}, "text": "X"}"#, retain: true)
-        try await watcher.until("k2 rejected") { $0.json(on: "vestawidget/hall/receipt").contains { $0["id"] as? String == "k2" && $0["status"] as? String == "rejected" } }
+        try await watcher.until("k2 rejected") {
+            $0.json(on: "vestawidget/hall/receipt").contains { $0["id"] as? String == "k2" && $0["status"] as? String == "rejected" }
+        }
         try await publish(broker, "vestawidget/hall/slot/kitchen", "", retain: true)
         _ = try await eventually(every: .milliseconds(20)) { (try await second.api.get("/v1/slots").object["slots"] as? [Any])?.isEmpty == true }
         #expect((try await second.api.get("/v1/slots").object["slots"] as? [Any])?.isEmpty == true)
@@ -260,7 +285,9 @@ import Glibc
         let created = formatter.string(from: Date().addingTimeInterval(-7200))
         let expired = formatter.string(from: Date().addingTimeInterval(-3600))
         // What a 3.1.1 broker (no message expiry) would still hold for a display that was off.
-        try await publish(broker, "vestawidget/x/slot/clock", #"{"id": "old-news", "text": "NOON", "createdAt": "\#(created)", "expiresAt": "\#(expired)"}"#, retain: true)
+        try await publish(
+            broker, "vestawidget/x/slot/clock", #"{"id": "old-news", "text": "NOON", "createdAt": "\#(created)", "expiresAt": "\#(expired)"}"#,
+            retain: true)
         let flapd = try await flapd(broker, device: "x")
         teardown { await flapd.stop() }
         try await watcher.until("expired") { self.status($0, "x", "old-news") == ["expired"] }
@@ -273,7 +300,9 @@ import Glibc
         let watcher = try await Watcher(port: broker.port, topics: ["vestawidget/+/availability"])
         defer { watcher.stop() }
         let killed = try await flapd(broker, device: "k")
-        try await watcher.until("k online") { $0.messages.contains { $0.topic == "vestawidget/k/availability" && $0.payload == Array("online".utf8) } }
+        try await watcher.until("k online") {
+            $0.messages.contains { $0.topic == "vestawidget/k/availability" && $0.payload == Array("online".utf8) }
+        }
         killed.process.signal(SIGKILL)
         try await watcher.until("k offline") { $0.messages.last { $0.topic == "vestawidget/k/availability" }?.payload == Array("offline".utf8) }
         let stopped = try await flapd(broker, device: "s")
@@ -305,19 +334,23 @@ import Glibc
         }
         // Home Assistant's text entity sends plain text to ha/set.
         try await publish(broker, "vestawidget/newname/ha/set", "from home assistant")
-        _ = try await eventually(every: .milliseconds(20)) { (try await renamed.api.get("/v1/slots").object["slots"] as? [[String: Any]])?.first?["sender"] as? String == "home-assistant" }
+        _ = try await eventually(every: .milliseconds(20)) {
+            (try await renamed.api.get("/v1/slots").object["slots"] as? [[String: Any]])?.first?["sender"] as? String == "home-assistant"
+        }
         #expect((try await renamed.api.get("/v1/slots").object["slots"] as? [[String: Any]])?.first?["sender"] as? String == "home-assistant")
 
         // A display retired for good: flapctl forget clears what the broker keeps for it.
         await renamed.stop()
-        let forget = try await ProcessRunner.run(ProcessRunner.builtProduct("flapctl"), ["forget", "--mqtt", "mqtt://127.0.0.1:\(broker.port)", "--device-id", "newname"])
+        let forget = try await ProcessRunner.run(
+            ProcessRunner.builtProduct("flapctl"), ["forget", "--mqtt", "mqtt://127.0.0.1:\(broker.port)", "--device-id", "newname"])
         #expect(forget.status == 0, "\(forget.stderrText)")
         // A new subscriber gets no retained config for it any more (the watcher is ready once
         // every retained message of its topics has reached it).
         let late = try await Watcher(port: broker.port, topics: ["homeassistant/#", "vestawidget/newname/#"])
         defer { late.stop() }
-        #expect(!late.messages.contains { $0.topic.contains("vestawidget_newname") && !$0.payload.isEmpty },
-                "\(late.messages.filter { !$0.payload.isEmpty }.map(\.topic))")
+        #expect(
+            !late.messages.contains { $0.topic.contains("vestawidget_newname") && !$0.payload.isEmpty },
+            "\(late.messages.filter { !$0.payload.isEmpty }.map(\.topic))")
         #expect(!late.messages.contains { $0.topic == "vestawidget/newname/availability" && !$0.payload.isEmpty })
     }
 }
@@ -350,9 +383,13 @@ import Glibc
         defer { watcher.stop() }
         let flapd = try await suite.flapd(broker, device: "hall", extra: ["--rate-limit", "1"])
         teardown { await flapd.stop() }
-        try await watcher.until("discovery of the outcome sensor") { $0.messages.contains { $0.topic == "homeassistant/sensor/vestawidget_hall/outcome/config" } }
+        try await watcher.until("discovery of the outcome sensor") {
+            $0.messages.contains { $0.topic == "homeassistant/sensor/vestawidget_hall/outcome/config" }
+        }
         let config = try #require(watcher.json(on: "homeassistant/sensor/vestawidget_hall/outcome/config").first)
-        #expect(config["state_topic"] as? String == "vestawidget/hall/ha/outcome" && config["json_attributes_topic"] as? String == "vestawidget/hall/ha/outcome")
+        #expect(
+            config["state_topic"] as? String == "vestawidget/hall/ha/outcome"
+                && config["json_attributes_topic"] as? String == "vestawidget/hall/ha/outcome")
         try await suite.publish(broker, "vestawidget/hall/ha/set", "HELLO")
         try await watcher.until("displayed on ha/outcome") { $0.json(on: "vestawidget/hall/ha/outcome").last?["status"] as? String == "displayed" }
         // Over the sender's rate: refused, and Home Assistant is told why.

@@ -39,12 +39,15 @@ import TestSupport
         let long = try await owner.postJSON("/v1/members", #"{"name": "\#(String(repeating: "M", count: 10_000))"}"#)
         #expect(long.status == 413 && long.error.contains("a member's name is at most 40 characters"), "\(long.text)")
         let unnamed = try await owner.postJSON("/v1/members", ##"{"name": "#/+"}"##)
-        #expect(unnamed.status == 201 && (unnamed.object["member"] as? [String: Any])?["sender"] as? String == "member", "a name that gives no sender id")
+        #expect(
+            unnamed.status == 201 && (unnamed.object["member"] as? [String: Any])?["sender"] as? String == "member", "a name that gives no sender id")
 
         let (mum, session) = try await signedIn(flapd, with: ["invitation": Self.token(of: url)])
         #expect(session["role"] as? String == "member")
-        #expect(try await HTTPClient(base: "http://127.0.0.1:\(flapd.apiPort)").post("/v1/session", json: ["invitation": Self.token(of: url)]).status == 401,
-                "a link works once")
+        #expect(
+            try await HTTPClient(base: "http://127.0.0.1:\(flapd.apiPort)").post("/v1/session", json: ["invitation": Self.token(of: url)]).status
+                == 401,
+            "a link works once")
 
         // Posts as herself; not as the owner.
         let sent = try await mum.postJSON("/v1/messages", #"{"text": "HELLO FROM MUM"}"#)
@@ -61,10 +64,14 @@ import TestSupport
         #expect(!receipts.isEmpty && receipts.allSatisfy { $0["sender"] as? String == "mum" }, "\(receipts)")
         #expect(try await mum.get("/v1/receipts?sender=owner").status == 403)
         // Nothing that is the owner's.
-        for (method, path) in [("GET", "/v1/members"), ("POST", "/v1/members"), ("PATCH", "/v1/sound"), ("POST", "/v1/schedules"), ("GET", "/v1/sensors"),
-                               ("POST", "/v1/pairing"), ("GET", "/v1/queue")] {
-            let reply = try await mum.request(method, path, body: method == "GET" ? nil : Data("{}".utf8), headers: ["Content-Type": "application/json"])
-            #expect(reply.status == 403 && reply.error.contains("a member may send messages as their own sender"), "\(method) \(path): \(reply.status)")
+        for (method, path) in [
+            ("GET", "/v1/members"), ("POST", "/v1/members"), ("PATCH", "/v1/sound"), ("POST", "/v1/schedules"), ("GET", "/v1/sensors"),
+            ("POST", "/v1/pairing"), ("GET", "/v1/queue")
+        ] {
+            let reply = try await mum.request(
+                method, path, body: method == "GET" ? nil : Data("{}".utf8), headers: ["Content-Type": "application/json"])
+            #expect(
+                reply.status == 403 && reply.error.contains("a member may send messages as their own sender"), "\(method) \(path): \(reply.status)")
         }
 
         // A key for her scripts, shown once.
@@ -84,18 +91,22 @@ import TestSupport
         // Revoked: out at once, by cookie and by key; her open page is told on its live stream, and
         // her next request says why, in words for her. Her message is cleared, as the owner chose.
         let cookie = try #require(mum.headers["Cookie"])
-        let stream = try ChildProcess("/usr/bin/curl", ["-sN", "--max-time", "60", "-H", "Cookie: \(cookie)", "http://127.0.0.1:\(flapd.apiPort)/v1/events"])
+        let stream = try ChildProcess(
+            "/usr/bin/curl", ["-sN", "--max-time", "60", "-H", "Cookie: \(cookie)", "http://127.0.0.1:\(flapd.apiPort)/v1/events"])
         teardown { await stream.stop() }
         _ = try await eventually(every: .milliseconds(50)) { stream.stdout.contains("event: board") }
         let before = try await owner.get("/v1/slots").object["slots"] as? [[String: Any]] ?? []
         #expect(before.contains { $0["sender"] as? String == "mum" }, "her message is on the board: \(before)")
         #expect(try await owner.delete("/v1/members/\(memberID)?message=sometimes").status == 400)
         let removed = try await owner.delete("/v1/members/\(memberID)?message=clear")
-        #expect(removed.status == 200 && removed.object["message"] as? String == "cleared" && removed.object["undoUntil"] is String, "\(removed.text)")
+        #expect(
+            removed.status == 200 && removed.object["message"] as? String == "cleared" && removed.object["undoUntil"] is String, "\(removed.text)")
         _ = try await eventually(every: .milliseconds(50)) { stream.stdout.contains("event: signed-out") }
         #expect(stream.stdout.contains("The board's owner removed you (Mum)"), "\(stream.stdout)")
         let refused = try await mum.get("/v1/board")
-        #expect(refused.status == 401 && refused.object["reason"] as? String == "removed" && refused.error.contains("ask them for a new link"), "\(refused.text)")
+        #expect(
+            refused.status == 401 && refused.object["reason"] as? String == "removed" && refused.error.contains("ask them for a new link"),
+            "\(refused.text)")
         #expect((try await mum.get("/v1/session").object["ended"] as? [String: Any])?["name"] as? String == "Mum")
         #expect(try await script.get("/v1/board").status == 401)
         let after = try await owner.get("/v1/slots").object["slots"] as? [[String: Any]] ?? []

@@ -9,8 +9,9 @@ import TestSupport
     /// The link a command printed after "Or open ", and what zbarimg reads in its QR code.
     static func linkAndCode(_ output: String) async throws -> (printed: String, scanned: String) {
         let printed = try #require(output.split(separator: "\n").first { $0.hasPrefix("Or open ") }.map { String($0.dropFirst(8)) })
-        let read = try await ProcessRunner.run(try await PythonPeer.python(), [PythonPeer.peersDirectory.appendingPathComponent("qr_read.py").path],
-                                               input: Data(output.utf8))
+        let read = try await ProcessRunner.run(
+            try await PythonPeer.python(), [PythonPeer.peersDirectory.appendingPathComponent("qr_read.py").path],
+            input: Data(output.utf8))
         #expect(read.status == 0, "\(read.stderrText)")
         return (printed, read.stdoutText.trimmingCharacters(in: .whitespacesAndNewlines))
     }
@@ -31,7 +32,8 @@ import TestSupport
         #expect(scanned == printed && printed.contains(":\(flapd.httpsPort)/join#"), "\(paired.stdoutText)")
         #expect(paired.stdoutText.contains("for the next 10 minutes") && paired.stdoutText.contains(":\(flapd.apiPort)/install"))
         #expect(try await redeem(printed, at: flapd)["role"] as? String == "owner")
-        let again = try await HTTPClient(base: "http://127.0.0.1:\(flapd.apiPort)").post("/v1/session", json: ["invitation": String(printed.split(separator: "#").last ?? "")])
+        let again = try await HTTPClient(base: "http://127.0.0.1:\(flapd.apiPort)").post(
+            "/v1/session", json: ["invitation": String(printed.split(separator: "#").last ?? "")])
         #expect(again.status == 401)
     }
 
@@ -51,7 +53,9 @@ import TestSupport
         let (printed, scanned) = try await Self.linkAndCode(paired.stdoutText)
         #expect(scanned == printed && printed.hasPrefix("https://board.home:\(named.httpsPort)/join#"), "\(paired.stdoutText)")
         let host = ProcessInfo.processInfo.hostName.split(separator: ".").first.map(String.init) ?? ""
-        #expect(paired.stdoutText.contains("If board.home does not open on the phone, the board also answers to") && paired.stdoutText.contains("\(host).local"))
+        #expect(
+            paired.stdoutText.contains("If board.home does not open on the phone, the board also answers to")
+                && paired.stdoutText.contains("\(host).local"))
         #expect(paired.stdoutText.hasSuffix("certificate first: http://board.home:\(named.apiPort)/install says how.\n"), "\(paired.stdoutText)")
         // The page, opened under another name, gets the same origin.
         let fromPage = try await named.api.request("POST", "/v1/pairing", headers: ["Host": "192.0.2.80:\(named.apiPort)"])
@@ -59,9 +63,12 @@ import TestSupport
         #expect((fromPage.object["worksUnder"] as? [String])?.first == "board.home")
         // Chosen: a name on the certificate, or refused saying which are.
         let chosen = try await ProcessRunner.run(flapctl, ["invite", "Mum", "--host", "\(host).local"], environment: quiet)
-        #expect(chosen.status == 0 && chosen.stdoutText.contains("Or open https://\(host).local:\(named.httpsPort)/join#"), "\(chosen.stdoutText)\(chosen.stderrText)")
+        #expect(
+            chosen.status == 0 && chosen.stdoutText.contains("Or open https://\(host).local:\(named.httpsPort)/join#"),
+            "\(chosen.stdoutText)\(chosen.stderrText)")
         let wrong = try await ProcessRunner.run(flapctl, ["pair", "--host", "nowhere.example"], environment: quiet)
-        #expect(wrong.status == 2 && wrong.stderrText.contains("nowhere.example is not a name the board's certificate has")
+        #expect(
+            wrong.status == 2 && wrong.stderrText.contains("nowhere.example is not a name the board's certificate has")
                 && wrong.stderrText.contains("[api] tls_names") && !wrong.stderrText.contains("Usage"), "\(wrong.stderrText)")
         let members = try await named.api.get("/v1/members").object["members"] as? [[String: Any]] ?? []
         #expect(members.map { $0["name"] as? String } == ["Mum"], "the refused pairing made nothing; Mum was invited once")
@@ -104,9 +111,14 @@ import TestSupport
         #expect(invited.status == 0, "\(invited.stderrText)")
         let (printed, _) = try await Self.linkAndCode(invited.stdoutText)
         func guess(_ token: String) async throws -> String {
-            try await ProcessRunner.run("/usr/bin/curl", ["-s", "-o", "/dev/null", "-w", "%{http_code}", "--interface", "127.0.0.2",
-                                                         "-H", "Content-Type: application/json", "--data-binary", #"{"invitation": "\#(token)"}"#,
-                                                         "http://127.0.0.1:\(flapd.apiPort)/v1/session"]).stdoutText
+            try await ProcessRunner.run(
+                "/usr/bin/curl",
+                [
+                    "-s", "-o", "/dev/null", "-w", "%{http_code}", "--interface", "127.0.0.2",
+                    "-H", "Content-Type: application/json", "--data-binary", #"{"invitation": "\#(token)"}"#,
+                    "http://127.0.0.1:\(flapd.apiPort)/v1/session"
+                ]
+            ).stdoutText
         }
         for _ in 0..<20 { #expect(try await guess(String(repeating: "A", count: 43)) == "401") }
         #expect(try await guess(String(repeating: "B", count: 43)) == "429")

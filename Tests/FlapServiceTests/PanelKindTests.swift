@@ -31,8 +31,9 @@ import TestSupport
 
         func make(_ panel: PanelSettings, with context: PanelContext) async throws -> PanelDriver {
             let (settled, info, positions) = panel.settled(size: panel.size ?? .note, saved: context.saved)
-            let lines = LinesPanel(SimulatedPanel(info: info, clock: ContinuousClock(), positions: positions),
-                                   file: panel.options(Options.self)?.file ?? "/dev/null")
+            let lines = LinesPanel(
+                SimulatedPanel(info: info, clock: ContinuousClock(), positions: positions),
+                file: panel.options(Options.self)?.file ?? "/dev/null")
             return PanelDriver(panel: lines, configuration: settled, snapshots: nil, stepper: nil, commandInterval: nil, stopCompanion: {})
         }
     }
@@ -74,7 +75,8 @@ import TestSupport
         teardown { try? FileManager.default.removeItem(atPath: directory) }
         let file = directory + "/board.txt"
         FileManager.default.createFile(atPath: file, contents: nil)
-        var configuration = try ConfigurationParser.parse("""
+        var configuration = try ConfigurationParser.parse(
+            """
             [api]
             port = 0
             https_port = 0
@@ -92,19 +94,25 @@ import TestSupport
 
         let appliance = try await Appliance(configuration: configuration, drawInTerminal: false, logger: LogLines().logger)
         let running = Task { try await appliance.run() }
-        teardown { running.cancel(); _ = await running.result }
+        teardown {
+            running.cancel(); _ = await running.result
+        }
         let now = Date()
-        _ = try await appliance.inbox.accept(Message(id: "hello", sender: Sender(id: "test"), content: .text("HELLO LINES"),
-                                                     createdAt: now, expiresAt: now + 3600, source: "test"), now: now)
-        #expect(try await eventually(every: .milliseconds(50)) {
-            (try? String(contentsOfFile: file, encoding: .utf8))?.contains("HELLO LINES") == true
-        }, "the board never came to the file: \((try? String(contentsOfFile: file, encoding: .utf8)) ?? "")")
+        _ = try await appliance.inbox.accept(
+            Message(
+                id: "hello", sender: Sender(id: "test"), content: .text("HELLO LINES"),
+                createdAt: now, expiresAt: now + 3600, source: "test"), now: now)
+        #expect(
+            try await eventually(every: .milliseconds(50)) {
+                (try? String(contentsOfFile: file, encoding: .utf8))?.contains("HELLO LINES") == true
+            }, "the board never came to the file: \((try? String(contentsOfFile: file, encoding: .utf8)) ?? "")")
     }
 
     @Test func itsKeyIsItsOwnAndAnothersIsRefused() {
         let problems: [String]
         do {
-            _ = try ConfigurationParser.parse("""
+            _ = try ConfigurationParser.parse(
+                """
                 [[panel]]
                 driver = "lines"
                 file = "/tmp/board.txt"
@@ -121,11 +129,12 @@ import TestSupport
         } catch {
             problems = error.problems.map(\.description)
         }
-        #expect(problems == [
-            "line 4, panel[0].chain: chain is a setting of a hub75 panel; this panel is lines",
-            "line 8, panel[1].file: file is a setting of a lines panel; this panel is chainlink",
-            "line 9, panel[2].file: a lines panel writes to a file: file = \"/tmp/board.txt\"",
-        ])
+        #expect(
+            problems == [
+                "line 4, panel[0].chain: chain is a setting of a hub75 panel; this panel is lines",
+                "line 8, panel[1].file: file is a setting of a lines panel; this panel is chainlink",
+                "line 9, panel[2].file: a lines panel writes to a file: file = \"/tmp/board.txt\""
+            ])
         #expect(PanelKinds.named("lines") == nil, "flapd itself does not know the test's kind")
     }
 }

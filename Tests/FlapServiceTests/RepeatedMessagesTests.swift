@@ -61,7 +61,8 @@ import TestSupport
         teardown { await flapd.stop() }
         var ids: [String] = []
         for text in ["DINNER READY", "OUT", "DINNER READY"] {
-            let sent = try await ProcessRunner.run(flapctl, ["send", "--sender", "kitchen", "--name", "Kitchen", "--wait", text], environment: flapd.clientEnvironment)
+            let sent = try await ProcessRunner.run(
+                flapctl, ["send", "--sender", "kitchen", "--name", "Kitchen", "--wait", text], environment: flapd.clientEnvironment)
             #expect(sent.status == 0 && !sent.stdoutText.contains("already sent"), "\(sent.stdoutText) \(sent.stderrText)")
             let lines = sent.stdoutText.split(separator: "\n").map(String.init)
             #expect(lines.last == "displayed", "\(lines)")
@@ -73,8 +74,11 @@ import TestSupport
         _ = try await flapd.api.postJSON("/v1/messages", #"{"text": "SOMEONE ELSE", "sender": {"id": "hall"}}"#)
         let receipts = try await ProcessRunner.run(flapctl, ["receipts", "--sender", "kitchen"], environment: flapd.clientEnvironment)
         let lines = receipts.stdoutText.split(separator: "\n").map { $0.split(separator: "\t").map(String.init) }
-        #expect(lines.map { $0.dropFirst().prefix(3).joined(separator: " ") } == ["kitchen displayed DINNER READY", "kitchen displayed OUT", "kitchen displayed DINNER READY"],
-                "\(receipts.stdoutText) \(receipts.stderrText)")
+        #expect(
+            lines.map { $0.dropFirst().prefix(3).joined(separator: " ") } == [
+                "kitchen displayed DINNER READY", "kitchen displayed OUT", "kitchen displayed DINNER READY"
+            ],
+            "\(receipts.stdoutText) \(receipts.stderrText)")
         let slots = try await ProcessRunner.run(flapctl, ["slots"], environment: flapd.clientEnvironment)
         #expect(slots.stdoutText.contains("Kitchen (kitchen)\tDINNER READY\tuntil "), "\(slots.stdoutText)")
     }
@@ -86,10 +90,13 @@ import TestSupport
         defer { watcher.stop() }
         let flapd = try await FlapdProcess.start(arguments: ["--no-sound", "--mqtt", "mqtt://127.0.0.1:\(broker.port)", "--device-id", "wall"])
         teardown { await flapd.stop() }
-        try await watcher.until("online") { $0.messages.contains { $0.topic == "vestawidget/wall/availability" && $0.payload == Array("online".utf8) } }
+        try await watcher.until("online") {
+            $0.messages.contains { $0.topic == "vestawidget/wall/availability" && $0.payload == Array("online".utf8) }
+        }
         for leaf in ["command", "ha/set"] {
             for text in ["DOOR OPEN", "DOOR CLOSED", "DOOR OPEN"] {
-                let result = try await ProcessRunner.run("/usr/bin/mosquitto_pub", ["-p", "\(broker.port)", "-q", "1", "-t", "vestawidget/wall/\(leaf)", "-m", text])
+                let result = try await ProcessRunner.run(
+                    "/usr/bin/mosquitto_pub", ["-p", "\(broker.port)", "-q", "1", "-t", "vestawidget/wall/\(leaf)", "-m", text])
                 #expect(result.status == 0)
                 #expect(try await Self.shows(flapd, text), "\(leaf): the board never showed \(text)")
             }
@@ -100,7 +107,9 @@ import TestSupport
         // Home Assistant's text entity emptied: its slot clears, and the receipt says so.
         let result = try await ProcessRunner.run("/usr/bin/mosquitto_pub", ["-p", "\(broker.port)", "-q", "1", "-t", "vestawidget/wall/ha/set", "-n"])
         #expect(result.status == 0)
-        try await watcher.until("cleared") { $0.json(on: "vestawidget/wall/receipt").contains { $0["status"] as? String == "cleared" && $0["sender"] as? String == "home-assistant" } }
+        try await watcher.until("cleared") {
+            $0.json(on: "vestawidget/wall/receipt").contains { $0["status"] as? String == "cleared" && $0["sender"] as? String == "home-assistant" }
+        }
         let slots = try await flapd.api.get("/v1/slots").object["slots"] as? [[String: Any]] ?? []
         #expect(slots.compactMap { $0["sender"] as? String } == ["mqtt-command"])
     }
@@ -114,8 +123,9 @@ import TestSupport
         teardown { await peer.stop() }
         #expect(try await eventually(every: .milliseconds(20)) { peer.stdout.contains("\n") })
         let port = try #require(peer.stdout.split(separator: "\n").first.map(String.init))
-        let sent = try await ProcessRunner.run(ProcessRunner.builtProduct("flapctl"), ["send", "--sender", "kitchen", "DINNER READY"],
-                                               environment: ["FLAPD_URL": "http://127.0.0.1:\(port)", "FLAPD_API_KEY": "k", "PATH": "/usr/bin:/bin"])
+        let sent = try await ProcessRunner.run(
+            ProcessRunner.builtProduct("flapctl"), ["send", "--sender", "kitchen", "DINNER READY"],
+            environment: ["FLAPD_URL": "http://127.0.0.1:\(port)", "FLAPD_API_KEY": "k", "PATH": "/usr/bin:/bin"])
         #expect(sent.status == 0 && sent.stdoutText == "m-0123456789abcdef0123456789abcdef\n", "\(sent.stdoutText) \(sent.stderrText)")
         #expect(try await eventually(every: .milliseconds(20)) { peer.stdout.split(separator: "\n").count >= 2 })
         let keys = try #require(try JSONSerialization.jsonObject(with: Data(peer.stdout.split(separator: "\n")[1].utf8)) as? [String])

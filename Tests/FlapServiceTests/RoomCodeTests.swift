@@ -22,7 +22,8 @@ import Wematch
     @Test func aRoomForTwoLivesWhileOneOfThemRemains() async throws {
         let broker = try await MosquittoBroker.start()
         teardown { await broker.stop() }
-        let a = try await FlapdProcess.kiosk("ka", broker: broker), b = try await FlapdProcess.kiosk("kb", broker: broker), c = try await FlapdProcess.kiosk("kc", broker: broker)
+        let a = try await FlapdProcess.kiosk("ka", broker: broker), b = try await FlapdProcess.kiosk("kb", broker: broker),
+            c = try await FlapdProcess.kiosk("kc", broker: broker)
         teardown { for k in [a, b, c] { await k.stop() } }
         #expect(try await a.api.get("/v1/room").status == 404)
 

@@ -23,7 +23,9 @@ import TestSupport
         teardown { await broker.stop() }
         var kiosks: [FlapdProcess] = []
         for i in 0..<3 {
-            let kiosk = try await FlapdProcess.start(arguments: ["--mqtt", "mqtt://127.0.0.1:\(broker.port)", "--device-id", "k\(i)", "--room", "lobby"])
+            let kiosk = try await FlapdProcess.start(arguments: [
+                "--mqtt", "mqtt://127.0.0.1:\(broker.port)", "--device-id", "k\(i)", "--room", "lobby"
+            ])
             teardown { await kiosk.stop() }
             kiosks.append(kiosk)
         }
@@ -52,11 +54,14 @@ import TestSupport
         #expect(Set(last[0]?.members.map { String($0.prefix(2)) } ?? []) == ["k0", "k1", "k2"])
         // And as the API's description says.
         let description = PythonPeer.packageRoot.appendingPathComponent("Sources/FlapHTTP/OpenAPI/openapi.json").path
-        let checked = try await ProcessRunner.run(try await PythonPeer.python(), [PythonPeer.peersDirectory.appendingPathComponent("openapi_answer_check.py").path, description, "Room"],
-                                                  input: try await kiosks[0].api.get("/v1/room").body)
+        let checked = try await ProcessRunner.run(
+            try await PythonPeer.python(), [PythonPeer.peersDirectory.appendingPathComponent("openapi_answer_check.py").path, description, "Room"],
+            input: try await kiosks[0].api.get("/v1/room").body)
         #expect(checked.stdoutText == "valid\n", "\(checked.stdoutText)\(checked.stderrText)")
-        let plot = try await ProcessRunner.run(try await PythonPeer.python(), [PythonPeer.peersDirectory.appendingPathComponent("openapi_answer_check.py").path, description, "RoomPlot"],
-                                               input: try await kiosks[0].api.get("/v1/room/plot").body)
+        let plot = try await ProcessRunner.run(
+            try await PythonPeer.python(),
+            [PythonPeer.peersDirectory.appendingPathComponent("openapi_answer_check.py").path, description, "RoomPlot"],
+            input: try await kiosks[0].api.get("/v1/room/plot").body)
         #expect(plot.stdoutText == "valid\n", "\(plot.stdoutText)\(plot.stderrText)")
 
         // SIGKILL: no goodbye; the broker publishes each member's will and the others drop them.
@@ -92,14 +97,15 @@ import TestSupport
         // Site A's broker, and site B's bridging the rooms' topics to it both ways (mosquitto's own feature).
         let siteA = try await MosquittoBroker.start()
         teardown { await siteA.stop() }
-        let siteB = try await MosquittoBroker.start(extraConfiguration: """
-            connection site-a
-            address 127.0.0.1:\(siteA.port)
-            topic wematch/# both 1
-            cleansession true
-            try_private true
-            restart_timeout 1
-            """)
+        let siteB = try await MosquittoBroker.start(
+            extraConfiguration: """
+                connection site-a
+                address 127.0.0.1:\(siteA.port)
+                topic wematch/# both 1
+                cleansession true
+                try_private true
+                restart_timeout 1
+                """)
         teardown { await siteB.stop() }
         let a = try await FlapdProcess.start(arguments: ["--mqtt", "mqtt://127.0.0.1:\(siteA.port)", "--device-id", "sa", "--room", "lobby"])
         let b = try await FlapdProcess.start(arguments: ["--mqtt", "mqtt://127.0.0.1:\(siteB.port)", "--device-id", "sb", "--room", "lobby"])
@@ -117,7 +123,9 @@ import TestSupport
 
         // Site B's kiosk dies: its broker publishes the wills, the bridge carries them to site A.
         b.process.signal(SIGKILL)
-        let gone = try await eventually(every: .milliseconds(100)) { try await view(a).map { $0.members.count == 3 && $0.members.allSatisfy { $0.hasPrefix("sa.") } } ?? false }
+        let gone = try await eventually(every: .milliseconds(100)) {
+            try await view(a).map { $0.members.count == 3 && $0.members.allSatisfy { $0.hasPrefix("sa.") } } ?? false
+        }
         #expect(gone)
     }
 }

@@ -54,7 +54,9 @@ import TestSupport
         let plot = try await b.api.get("/v1/room/plot").object
         let hearts = plot["hearts"] as? [[String: Any]] ?? []
         #expect(hearts.contains { ($0["id"] as? String)?.hasPrefix("a.serial.") == true && ($0["y"] as? Double ?? -1) > 0.5 }, "\(plot)")
-        for path in ["/v1/room", "/v1/room/plot", "/v1/sensors", "/v1/status", "/v1/board", "/metrics"] { answers.append(try await b.api.get(path).text) }
+        for path in ["/v1/room", "/v1/room/plot", "/v1/sensors", "/v1/status", "/v1/board", "/metrics"] {
+            answers.append(try await b.api.get(path).text)
+        }
         answers.append(try await a.api.get("/v1/room").text)
         for answer in answers { #expect(!mentionsTheRate(answer), "\(answer.prefix(300))") }
         // The plot as a picture: colours and half blocks, not one digit once the colour codes are gone.

@@ -9,25 +9,29 @@ import TestSupport
     @Test func schedulesFromTheFileTheAPIAndFlapctl() async throws {
         let config = FileManager.default.temporaryDirectory.appendingPathComponent("schedules-\(UUID().uuidString).toml")
         try """
-            [[schedule]]
-            name = "morning"
-            days = "mon-fri"
-            times = ["07:00"]
-            time_zone = "Europe/Berlin"
-            text = "GOOD MORNING"
-            """.write(to: config, atomically: true, encoding: .utf8)
+        [[schedule]]
+        name = "morning"
+        days = "mon-fri"
+        times = ["07:00"]
+        time_zone = "Europe/Berlin"
+        text = "GOOD MORNING"
+        """.write(to: config, atomically: true, encoding: .utf8)
         let first = try await FlapdProcess.start(arguments: ["--config", config.path, "--no-sound"])
         let api = first.api
         var listed = try await api.get("/v1/schedules").object["schedules"] as? [[String: Any]] ?? []
-        #expect(listed.count == 1 && listed[0]["name"] as? String == "morning" && listed[0]["fromFile"] as? Bool == true && listed[0]["next"] is String)
+        #expect(
+            listed.count == 1 && listed[0]["name"] as? String == "morning" && listed[0]["fromFile"] as? Bool == true && listed[0]["next"] is String)
         #expect(listed.first?["weekdays"] as? [Int] == [1, 2, 3, 4, 5], "mon-fri is Monday to Friday, not Monday")
 
-        let added = try await api.post("/v1/schedules", json: ["name": "bins", "cron": "30 19 * * tue", "timeZone": "America/New_York", "text": "BINS OUT"])
+        let added = try await api.post(
+            "/v1/schedules", json: ["name": "bins", "cron": "30 19 * * tue", "timeZone": "America/New_York", "text": "BINS OUT"])
         #expect(added.status == 201 && added.object["next"] is String)
         #expect(try await api.post("/v1/schedules", json: ["name": "bins", "times": ["08:00"], "text": "X"]).status == 409)
         #expect(try await api.request("DELETE", "/v1/schedules/morning").status == 409)
-        let changed = try await api.request("PUT", "/v1/schedules/bins", body: try JSONSerialization.data(withJSONObject: ["cron": "0 20 * * tue", "timeZone": "America/New_York", "text": "BINS OUT"]),
-                                            headers: ["Content-Type": "application/json"])
+        let changed = try await api.request(
+            "PUT", "/v1/schedules/bins",
+            body: try JSONSerialization.data(withJSONObject: ["cron": "0 20 * * tue", "timeZone": "America/New_York", "text": "BINS OUT"]),
+            headers: ["Content-Type": "application/json"])
         #expect(changed.status == 200 && changed.object["cron"] as? String == "0 20 * * tue")
 
         // Mistakes, each naming its field.
@@ -38,10 +42,12 @@ import TestSupport
         let time = try await api.post("/v1/schedules", json: ["name": "late", "times": ["25:00"], "text": "X"])
         #expect(time.status == 400 && time.error.contains("times"))
         // JSON of the wrong shape: the field named, whatever the decoder met.
-        let bodies = [#"{"name": "a", "times": "07:00", "text": "X"}"#: "times: must be a list",
-                      #"{"name": "a", "times": ["07:00"], "holdMinutes": "long", "text": "X"}"#: "holdMinutes: must be a whole number",
-                      #"{"name": "a", "times": ["07:00"], "codes": [[1, "a"]]}"#: "codes[0][1]: must be a whole number",
-                      #"{"name": "a", "times": ["07:00"], "codes": [[1, -26090108850789109760]]}"#: "a number does not fit its field"]
+        let bodies = [
+            #"{"name": "a", "times": "07:00", "text": "X"}"#: "times: must be a list",
+            #"{"name": "a", "times": ["07:00"], "holdMinutes": "long", "text": "X"}"#: "holdMinutes: must be a whole number",
+            #"{"name": "a", "times": ["07:00"], "codes": [[1, "a"]]}"#: "codes[0][1]: must be a whole number",
+            #"{"name": "a", "times": ["07:00"], "codes": [[1, -26090108850789109760]]}"#: "a number does not fit its field"
+        ]
         for (body, problem) in bodies {
             let answer = try await api.request("PUT", "/v1/schedules/bins", body: Data(body.utf8), headers: ["Content-Type": "application/json"])
             #expect(answer.status == 400 && answer.error.hasPrefix(problem), "\(body): \(answer.error)")
@@ -53,7 +59,9 @@ import TestSupport
         let add = try await ProcessRunner.run(flapctl, ["schedule", "add", "tea", "--days", "sat,sun", "--at", "16:00", "TEA"] + connection)
         #expect(add.status == 0 && add.stdoutText.hasPrefix("tea added; next"))
         let list = try await ProcessRunner.run(flapctl, ["schedule", "list"] + connection).stdoutText
-        #expect(list.contains("morning") && list.contains("(configuration file)") && list.contains("bins  cron 0 20 * * tue America/New_York") && list.contains("tea"))
+        #expect(
+            list.contains("morning") && list.contains("(configuration file)") && list.contains("bins  cron 0 20 * * tue America/New_York")
+                && list.contains("tea"))
         #expect(try await ProcessRunner.run(flapctl, ["schedule", "remove", "tea"] + connection).stdoutText.contains("tea removed"))
         let school = try await ProcessRunner.run(flapctl, ["schedule", "add", "school", "--days", "fri-mon", "--at", "07:00", "SCHOOL"] + connection)
         #expect(school.status == 0, "\(school.stderrText)")
@@ -82,11 +90,15 @@ import TestSupport
         #expect(bigDays.status == 400 && bigDays.error.contains("a week's days take at most 256"), "\(bigDays.error.prefix(200))")
         let manyTimes = "[" + Array(repeating: #""07:00""#, count: 6_000).joined(separator: ",") + "]"
         let bigTimes = try await api.postJSON("/v1/schedules", #"{"name": "t", "times": \#(manyTimes), "text": "X"}"#)
-        #expect(bigTimes.status == 400 && bigTimes.error.contains("times: has 6000 entries; a schedule fires at most 48 times a day"), "\(bigTimes.error.prefix(200))")
-        let longText = try await api.postJSON("/v1/schedules", #"{"name": "l", "times": ["08:00"], "text": "\#(String(repeating: "A", count: 1_001))"}"#)
+        #expect(
+            bigTimes.status == 400 && bigTimes.error.contains("times: has 6000 entries; a schedule fires at most 48 times a day"),
+            "\(bigTimes.error.prefix(200))")
+        let longText = try await api.postJSON(
+            "/v1/schedules", #"{"name": "l", "times": ["08:00"], "text": "\#(String(repeating: "A", count: 1_001))"}"#)
         #expect(longText.status == 400 && longText.error.contains("text: is 1001 characters long"), "\(longText.error.prefix(200))")
         #expect(try await api.request("DELETE", "/v1/schedules/work").status == 204)
-        let kept = (try await api.get("/v1/schedules").object["schedules"] as? [[String: Any]] ?? []).filter { $0["fromFile"] as? Bool == false }.count
+        let kept = (try await api.get("/v1/schedules").object["schedules"] as? [[String: Any]] ?? []).filter { $0["fromFile"] as? Bool == false }
+            .count
         for n in kept..<100 {
             let added = try await api.postJSON("/v1/schedules", #"{"name": "n\#(n)", "times": ["08:00"], "text": "X"}"#)
             #expect(added.status == 201, "schedule \(n): \(added.error)")

@@ -3,7 +3,7 @@ import Testing
 import TestSupport
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// Send later through the running flapd: committed at once, kept through a SIGKILL, shown once
@@ -18,8 +18,12 @@ import Glibc
     @Test func aMessageForLaterSurvivesSIGKILLAndIsShownOnceAtItsInstant() async throws {
         let first = try await FlapdProcess.start()
         let instant = Date(timeIntervalSince1970: (Date().timeIntervalSince1970 + 6).rounded(.up))  // whole seconds, as stamped
-        let reply = try await first.api.post("/v1/messages", json: ["id": "at-four", "sender": ["id": "kitchen"], "text": "LATER",
-                                                                     "notBefore": Self.stamp(instant)])
+        let reply = try await first.api.post(
+            "/v1/messages",
+            json: [
+                "id": "at-four", "sender": ["id": "kitchen"], "text": "LATER",
+                "notBefore": Self.stamp(instant)
+            ])
         #expect(reply.status == 202 && reply.object["status"] as? String == "scheduled")
         let listed = try await first.api.get("/v1/scheduled").object["scheduled"] as? [[String: Any]] ?? []
         #expect(listed.map { $0["id"] as? String } == ["at-four"] && listed.first?["text"] as? String == "LATER")
@@ -37,7 +41,9 @@ import Glibc
         _ = try await eventually(every: .milliseconds(100)) {
             status = try await Self.receiptStatus(second, "at-four")
             // Not shown before its instant.
-            if status != "scheduled" && status != "displayed" { #expect(Date() >= instant.addingTimeInterval(-0.05), "released early: \(status ?? "?")") }
+            if status != "scheduled" && status != "displayed" {
+                #expect(Date() >= instant.addingTimeInterval(-0.05), "released early: \(status ?? "?")")
+            }
             return status == "displayed"
         }
         #expect(status == "displayed")
@@ -52,7 +58,8 @@ import Glibc
         teardown { await flapd.stop() }
         let flapctl = ProcessRunner.builtProduct("flapctl")
         let connection = ["--url", "http://127.0.0.1:\(flapd.apiPort)", "--api-key", flapd.apiKey]
-        let sent = try await ProcessRunner.run(flapctl, ["send", "--at", Self.stamp(Date().addingTimeInterval(3600)), "--sender", "kitchen", "--id", "tea", "Tea at four"] + connection)
+        let sent = try await ProcessRunner.run(
+            flapctl, ["send", "--at", Self.stamp(Date().addingTimeInterval(3600)), "--sender", "kitchen", "--id", "tea", "Tea at four"] + connection)
         #expect(sent.status == 0 && sent.stdoutText.hasPrefix("tea (scheduled for"))
         let listed = try await ProcessRunner.run(flapctl, ["scheduled"] + connection)
         #expect(listed.stdoutText.contains("tea") && listed.stdoutText.contains("kitchen") && listed.stdoutText.contains("Tea at four"))

@@ -27,7 +27,8 @@ import TestSupport
         teardown { await flapd.stop() }
 
         // Over HTTP: taken, with a warning, and no date past 9999 in its receipt.
-        let future = try await flapd.api.postJSON("/v1/messages", #"{"id": "f1", "text": "HI5", "createdAt": "9999-12-31T23:59:59Z", "sender": {"id": "future"}}"#)
+        let future = try await flapd.api.postJSON(
+            "/v1/messages", #"{"id": "f1", "text": "HI5", "createdAt": "9999-12-31T23:59:59Z", "sender": {"id": "future"}}"#)
         #expect(future.status == 202)
         #expect((future.object["warnings"] as? [String])?.first?.contains("more than 5 minutes ahead of flapd's clock") == true, "\(future.text)")
         let receipt = try await flapd.api.get("/v1/receipts/f1").object
@@ -36,23 +37,30 @@ import TestSupport
         #expect(try await board(flapd, shows: "HI5"))
 
         // The Local API's next message is shown.
-        let token = try String(contentsOfFile: flapd.stateDirectory + "/local-api-enablement-token", encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)
+        let token = try String(contentsOfFile: flapd.stateDirectory + "/local-api-enablement-token", encoding: .utf8).trimmingCharacters(
+            in: .whitespacesAndNewlines)
         let local = HTTPClient(base: flapd.localAPIBase)
         let enabled = try await local.request("POST", "/local-api/enablement", headers: ["X-Vestaboard-Local-Api-Enablement-Token": token])
         let key = try #require(enabled.object["apiKey"] as? String)
-        #expect(try await local.request("POST", "/local-api/message", body: Data(rows("LOCAL").utf8), headers: ["X-Vestaboard-Local-Api-Key": key]).status == 201)
+        #expect(
+            try await local.request("POST", "/local-api/message", body: Data(rows("LOCAL").utf8), headers: ["X-Vestaboard-Local-Api-Key": key]).status
+                == 201)
         #expect(try await board(flapd, shows: "LOCAL"))
 
         // Over MQTT: a far-future message is answered with the warning in its receipt, and the next is shown.
-        let receipts = try ChildProcess("/usr/bin/stdbuf", ["-oL", "/usr/bin/mosquitto_sub", "-d", "-p", "\(broker.port)", "-t", "vestawidget/clock/receipt", "-W", "20"])
+        let receipts = try ChildProcess(
+            "/usr/bin/stdbuf", ["-oL", "/usr/bin/mosquitto_sub", "-d", "-p", "\(broker.port)", "-t", "vestawidget/clock/receipt", "-W", "20"])
         teardown { await receipts.stop() }
         _ = try await eventually(every: .milliseconds(20)) { receipts.stdout.contains("SUBACK") }
         #expect(receipts.stdout.contains("SUBACK"))
         let publish = ["-p", "\(broker.port)", "-q", "1", "-t", "vestawidget/clock/message", "-m"]
-        _ = try await ProcessRunner.run("/usr/bin/mosquitto_pub", publish + [#"{"id": "f2", "text": "LATER", "createdAt": "9999-12-31T23:59:59Z", "sender": {"id": "far"}}"#])
+        _ = try await ProcessRunner.run(
+            "/usr/bin/mosquitto_pub", publish + [#"{"id": "f2", "text": "LATER", "createdAt": "9999-12-31T23:59:59Z", "sender": {"id": "far"}}"#])
         _ = try await ProcessRunner.run("/usr/bin/mosquitto_pub", publish + [#"{"id": "m1", "text": "BY MQTT", "sender": {"id": "broker-sender"}}"#])
         #expect(try await board(flapd, shows: "BY MQTT"))
-        let warned = try await eventually(every: .milliseconds(50)) { receipts.stdout.split(separator: "\n").contains { $0.contains(#""id":"f2""#) && $0.contains("ahead of flapd's clock") } }
+        let warned = try await eventually(every: .milliseconds(50)) {
+            receipts.stdout.split(separator: "\n").contains { $0.contains(#""id":"f2""#) && $0.contains("ahead of flapd's clock") }
+        }
         #expect(warned, "\(receipts.stdout)")
 
         // And over HTTP again, from anyone.

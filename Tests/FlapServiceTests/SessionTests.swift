@@ -22,7 +22,9 @@ import TestSupport
         let signedIn = try await anonymous.post("/v1/session", json: ["key": flapd.apiKey])
         #expect(signedIn.status == 200)
         let setCookie = try #require(signedIn.headers["set-cookie"])
-        #expect(setCookie.contains("HttpOnly") && setCookie.contains("SameSite=Strict") && setCookie.contains("Max-Age=7776000"), "90 days: a session lasts while it is used")
+        #expect(
+            setCookie.contains("HttpOnly") && setCookie.contains("SameSite=Strict") && setCookie.contains("Max-Age=7776000"),
+            "90 days: a session lasts while it is used")
         let cookie = try #require(setCookie.split(separator: ";").first.map(String.init))
         #expect(!setCookie.contains(flapd.apiKey))
 
@@ -34,9 +36,11 @@ import TestSupport
 
         // Every state-changing endpoint refuses the cookie without the page's origin, or with another's.
         let changes: [(String, String)] = [
-            ("POST", "/v1/messages"), ("DELETE", "/v1/messages/someid"), ("POST", "/v1/schedules"), ("PUT", "/v1/schedules/x"), ("DELETE", "/v1/schedules/x"), ("DELETE", "/v1/slots/someone"), ("POST", "/v1/panels/main/calibration"),
+            ("POST", "/v1/messages"), ("DELETE", "/v1/messages/someid"), ("POST", "/v1/schedules"), ("PUT", "/v1/schedules/x"),
+            ("DELETE", "/v1/schedules/x"), ("DELETE", "/v1/slots/someone"), ("POST", "/v1/panels/main/calibration"),
             ("POST", "/v1/room"), ("DELETE", "/v1/room"), ("POST", "/v1/queue/1/retry"), ("DELETE", "/v1/queue/1"),
-            ("PATCH", "/v1/sound"), ("PUT", "/v1/templates/x"), ("POST", "/v1/templates/x/send"), ("POST", "/v1/templates/x/rename"), ("DELETE", "/v1/templates/x"),
+            ("PATCH", "/v1/sound"), ("PUT", "/v1/templates/x"), ("POST", "/v1/templates/x/send"), ("POST", "/v1/templates/x/rename"),
+            ("DELETE", "/v1/templates/x")
         ]
         for (method, path) in changes {
             for forged in [client(flapd, cookie: cookie), client(flapd, cookie: cookie, origin: "http://evil.example")] {

@@ -39,8 +39,9 @@ import TestSupport
         teardown { await again.stop() }
         let after = try await again.api.get("/v1/sound").object
         #expect(after["mute"] as? Bool == true && after["volume"] as? Int == 35 && after["quietHours"] as? String == "22:00-06:30", "\(after)")
-        let cleared = try await again.api.request("PATCH", "/v1/sound", body: Data(#"{"mute": false, "quietHours": null}"#.utf8),
-                                                  headers: ["Content-Type": "application/json"])
+        let cleared = try await again.api.request(
+            "PATCH", "/v1/sound", body: Data(#"{"mute": false, "quietHours": null}"#.utf8),
+            headers: ["Content-Type": "application/json"])
         #expect(cleared.object["mute"] as? Bool == false && cleared.object["quietHours"] == nil && cleared.object["volume"] as? Int == 35)
     }
 }

@@ -3,7 +3,7 @@ import Testing
 import TestSupport
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// flapd plays the clacks of its panel through the ALSA device it is given.
@@ -15,7 +15,10 @@ import Glibc
         let environment = ProcessInfo.processInfo.environment.merging(device.environment) { $1 }
         let flapd = try ChildProcess(
             ProcessRunner.builtProduct("flapd"),
-            ["--simulate", "--state-dir", dir + "/state", "--api-port", "0", "--https-port", "0", "--local-api-port", "0", "--api-key", "k", "--sound-device", "clacks"],
+            [
+                "--simulate", "--state-dir", dir + "/state", "--api-port", "0", "--https-port", "0", "--local-api-port", "0", "--api-key", "k",
+                "--sound-device", "clacks"
+            ],
             environment: environment)
         teardown { await flapd.stop() }
         let log = try await flapd.waitForLog("INFO ready")
@@ -33,7 +36,9 @@ import Glibc
         }
         #expect(states.isSubset(of: ["idle", "playing"]), "\(states)")
         // The stream is released after half a second of silence; the file plugin writes on close.
-        _ = try await eventually(every: .milliseconds(20)) { (try await api.get("/v1/status").object["sound"] as? [String: Any])?["state"] as? String == "idle" }
+        _ = try await eventually(every: .milliseconds(20)) {
+            (try await api.get("/v1/status").object["sound"] as? [String: Any])?["state"] as? String == "idle"
+        }
         flapd.signal(SIGTERM)
         #expect(await flapd.wait() == 0)
         let bytes = try Data(contentsOf: URL(fileURLWithPath: raw))

@@ -64,7 +64,8 @@ import TestSupport
             do { _ = try Self.configured(source); return [] } catch { return error.problems.map { "line \($0.line ?? 0), \($0.key): \($0.problem)" } }
         }
         #expect(refusal("url = \"/notes.txt\"\nmost = 20\n") == ["line 5, source[0].most: a lines source gives at most 10 lines"])
-        #expect(refusal("url = \"/notes.txt\"\ncountdown = \"x\"\n") == ["line 5, source[0].countdown: only a calendar source counts down to an event"])
+        #expect(
+            refusal("url = \"/notes.txt\"\ncountdown = \"x\"\n") == ["line 5, source[0].countdown: only a calendar source counts down to an event"])
         #expect(refusal("url = \"/notes.txt\"\nmost = \"two\"\n") == ["line 5, source[0].most: must be a whole number"])
         // Its keys are its own: a calendar given one is told whose it is.
         let calendar = "[[source]]\nname = \"family\"\nkind = \"calendar\"\nurl = \"/f.ics\"\nmost = 3\n"
@@ -90,7 +91,9 @@ import TestSupport
         let hub = SourceHub(definitions: [definition], zone: .utc, stateDirectory: directory, clock: clock, now: { now }, logger: LogLines().logger)
         #expect(hub.shelf.props(at: now)["notes"]?["first"] == "--")
         let running = Task { await hub.run() }
-        teardown { running.cancel(); await running.value }
+        teardown {
+            running.cancel(); await running.value
+        }
         #expect(try await eventually { hub.shelf.health(at: now).first?.state == .ok })
         let values = try #require(hub.shelf.props(at: now)["notes"])
         #expect(values["first"] == "BUY MILK" && values["lines"] == 3 && values["stale"] == false, "blank lines skipped: \(values)")

@@ -7,8 +7,9 @@ import TestSupport
 /// and in VBML, the webhook pushed to with its own key, their health in /v1/status and metrics.
 @Suite(.cleansUp, .timeLimit(.minutes(2))) struct SourcesServiceTests {
     static func fixture(_ name: String) throws -> Data {
-        try Data(contentsOf: URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .appendingPathComponent("FlapSourcesTests/Fixtures/\(name)"))
+        try Data(
+            contentsOf: URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+                .appendingPathComponent("FlapSourcesTests/Fixtures/\(name)"))
     }
 
     /// docs/sources.md's doorbell on its own: flapd exited 1 right after it was ready ("A service
@@ -19,17 +20,17 @@ import TestSupport
         teardown { try? FileManager.default.removeItem(at: folder) }
         let config = folder.appendingPathComponent("flapd.toml")
         try """
-            [[source]]
-            name = "doorbell"
-            kind = "webhook"
-            fields = ["rang"]
+        [[source]]
+        name = "doorbell"
+        kind = "webhook"
+        fields = ["rang"]
 
-            [[trigger]]
-            name = "ring"
-            source = "doorbell"
-            text = "SOMEONE AT THE DOOR"
-            duration = "2m"
-            """.write(to: config, atomically: true, encoding: .utf8)
+        [[trigger]]
+        name = "ring"
+        source = "doorbell"
+        text = "SOMEONE AT THE DOOR"
+        duration = "2m"
+        """.write(to: config, atomically: true, encoding: .utf8)
         let flapd = try await FlapdProcess.start(arguments: ["--config", config.path, "--no-sound"])
         teardown { await flapd.stop() }
         let pushed = try await flapd.api.post("/v1/sources/doorbell", json: ["rang": true])
@@ -51,41 +52,42 @@ import TestSupport
         try "door-key-0123456789\n".write(to: folder.appendingPathComponent("door.key"), atomically: true, encoding: .utf8)
         let config = folder.appendingPathComponent("flapd.toml")
         try """
-            [[source]]
-            name = "weather"
-            kind = "json"
-            url = "\(server.base)/v1/forecast"
-            every = "10m"
-            values = { temperature = "/current/temperature_2m", high = "/daily/temperature_2m_max/0" }
+        [[source]]
+        name = "weather"
+        kind = "json"
+        url = "\(server.base)/v1/forecast"
+        every = "10m"
+        values = { temperature = "/current/temperature_2m", high = "/daily/temperature_2m_max/0" }
 
-            [[source]]
-            name = "news"
-            kind = "feed"
-            url = "\(server.base)/news.rss"
+        [[source]]
+        name = "news"
+        kind = "feed"
+        url = "\(server.base)/news.rss"
 
-            [[source]]
-            name = "door"
-            kind = "webhook"
-            fields = ["state"]
-            key_file = "\(folder.path)/door.key"
+        [[source]]
+        name = "door"
+        kind = "webhook"
+        fields = ["state"]
+        key_file = "\(folder.path)/door.key"
 
-            [[trigger]]
-            name = "visitor"
-            source = "door"
-            value = "state"
-            equals = "open"
-            text = "SOMEONE AT THE DOOR"
-            duration = "5m"
-            cooldown = 0
-            """.write(to: config, atomically: true, encoding: .utf8)
+        [[trigger]]
+        name = "visitor"
+        source = "door"
+        value = "state"
+        equals = "open"
+        text = "SOMEONE AT THE DOOR"
+        duration = "5m"
+        cooldown = 0
+        """.write(to: config, atomically: true, encoding: .utf8)
         let flapd = try await FlapdProcess.start(arguments: ["--config", config.path, "--no-sound"])
         teardown { await flapd.stop() }
         let api = flapd.api
 
-        #expect(try await eventually {
-            let sources = try await api.get("/v1/sources").object["sources"] as? [[String: Any]] ?? []
-            return sources.filter { $0["state"] as? String == "ok" }.count == 2
-        })
+        #expect(
+            try await eventually {
+                let sources = try await api.get("/v1/sources").object["sources"] as? [[String: Any]] ?? []
+                return sources.filter { $0["state"] as? String == "ok" }.count == 2
+            })
         let weather = try await api.get("/v1/sources/weather").object
         #expect((weather["values"] as? [String: Any])?["temperature"] as? Double == 3.4)
         #expect(weather["every"] as? String == "10m" && weather["from"] as? String == "127.0.0.1:\(server.port)")
@@ -93,14 +95,16 @@ import TestSupport
         #expect(try await api.get("/v1/sources/nothing").status == 404)
 
         // A quick message's text names the sources' values.
-        let saved = try await api.request("PUT", "/v1/templates/outside", body: Data(#"{"text": "{{weather.temperature}} C, HIGH {{weather.high}}\n{{door.state}}"}"#.utf8),
-                                          headers: ["Content-Type": "application/json"])
+        let saved = try await api.request(
+            "PUT", "/v1/templates/outside", body: Data(#"{"text": "{{weather.temperature}} C, HIGH {{weather.high}}\n{{door.state}}"}"#.utf8),
+            headers: ["Content-Type": "application/json"])
         #expect(saved.status == 200 || saved.status == 201, "\(saved.text)")
         #expect(try await api.post("/v1/templates/outside/send", json: [:]).status == 202)
         #expect(try await eventually { try await Self.boardText(api).contains("3.4 C, HIGH 5.1") })
         #expect(try await Self.boardText(api).contains("--"))
         // A name no source gives is refused when saved, naming what there is.
-        let typo = try await api.request("PUT", "/v1/templates/typo", body: Data(#"{"text": "{{weather.temprature}}"}"#.utf8), headers: ["Content-Type": "application/json"])
+        let typo = try await api.request(
+            "PUT", "/v1/templates/typo", body: Data(#"{"text": "{{weather.temprature}}"}"#.utf8), headers: ["Content-Type": "application/json"])
         #expect(typo.status == 200 || typo.status == 201)
         let sentTypo = try await api.post("/v1/templates/typo/send", json: [:])
         #expect(sentTypo.status == 400 && sentTypo.error.contains("weather has high, stale, temperature, updated"), "\(sentTypo.error)")
@@ -112,8 +116,9 @@ import TestSupport
         #expect(try await door.post("/v1/messages", json: ["text": "HI"]).status == 401)
         #expect(try await door.post("/v1/sources/weather", json: ["state": "x"]).status == 401)
         // A compressed push is refused saying so (a few KB could unpack to gigabytes).
-        let gzipped = try await door.request("POST", "/v1/sources/door", body: Data([0x1F, 0x8B, 0x08, 0x00]),
-                                             headers: ["Content-Type": "application/json", "Content-Encoding": "gzip"])
+        let gzipped = try await door.request(
+            "POST", "/v1/sources/door", body: Data([0x1F, 0x8B, 0x08, 0x00]),
+            headers: ["Content-Type": "application/json", "Content-Encoding": "gzip"])
         #expect(gzipped.status == 415 && gzipped.error.contains("without Content-Encoding (not gzip)"), "\(gzipped.text)")
         let wrong = try await door.post("/v1/sources/door", json: ["colour": "red"])
         #expect(wrong.status == 400 && wrong.error.contains("colour: is not one of this source's fields (state)"))
@@ -131,7 +136,9 @@ import TestSupport
 
         // The push fired the trigger, whose board waits under the person's quick message.
         let triggers = try await api.get("/v1/sources").object["triggers"] as? [[String: Any]] ?? []
-        #expect(triggers.first?["name"] as? String == "visitor" && triggers.first?["when"] as? String == "state is open" && triggers.first?["lastFired"] is String)
+        #expect(
+            triggers.first?["name"] as? String == "visitor" && triggers.first?["when"] as? String == "state is open"
+                && triggers.first?["lastFired"] is String)
         let slots = try await api.get("/v1/slots").object["slots"] as? [[String: Any]] ?? []
         #expect(slots.contains { $0["source"] as? String == "trigger" && $0["duration"] as? Int == 300 })
         #expect(try await Self.boardText(api).contains("3.4 C"))
@@ -152,10 +159,11 @@ import TestSupport
             #"{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{}}}"#,
             #"{"jsonrpc":"2.0","method":"notifications/initialized"}"#,
             #"{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"push_to_source","arguments":{"name":"door","values":{"state":"shut"}}}}"#,
-            #"{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"list_sources","arguments":{}}}"#,
+            #"{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"list_sources","arguments":{}}}"#
         ]
-        let mcp = try await ProcessRunner.run(ProcessRunner.builtProduct("flapctl"), ["mcp", "--url", "http://127.0.0.1:\(flapd.apiPort)", "--api-key", flapd.apiKey],
-                                              input: Data((lines.joined(separator: "\n") + "\n").utf8))
+        let mcp = try await ProcessRunner.run(
+            ProcessRunner.builtProduct("flapctl"), ["mcp", "--url", "http://127.0.0.1:\(flapd.apiPort)", "--api-key", flapd.apiKey],
+            input: Data((lines.joined(separator: "\n") + "\n").utf8))
         let answers = mcp.stdoutText.split(separator: "\n").compactMap { try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] }
         func text(_ id: Int) -> String {
             let result = answers.first { $0["id"] as? Int == id }?["result"] as? [String: Any]
@@ -163,7 +171,9 @@ import TestSupport
         }
         #expect(text(2).hasPrefix("door is now state = shut\n"), "\(mcp.stdoutText.suffix(1000))")
         #expect(text(3).contains("weather (json, ok): weather.high = 5.1, weather.temperature = 3.4"), "\(text(3))")
-        #expect(text(3).contains("news (feed, ok): news.count = 3, news.headline = Library opens late on Thursdays & Fridays, news.headlines = 3 items"), "\(text(3))")
+        #expect(
+            text(3).contains("news (feed, ok): news.count = 3, news.headline = Library opens late on Thursdays & Fridays, news.headlines = 3 items"),
+            "\(text(3))")
 
         // flapctl.
         let flapctl = ProcessRunner.builtProduct("flapctl")
@@ -173,7 +183,9 @@ import TestSupport
         let refused = try await ProcessRunner.run(flapctl, ["sources", "push", "door", "colour=red"] + connection)
         #expect(refused.status != 0 && refused.stderrText.contains("colour: is not one of this source's fields (state)"), "\(refused.stderrText)")
         let listed = try await ProcessRunner.run(flapctl, ["sources"] + connection).stdoutText
-        #expect(listed.contains("weather  json  ok, updated") && listed.contains("  {{weather.temperature}} 3.4") && listed.contains("  {{news.headlines}} (3 items)")
+        #expect(
+            listed.contains("weather  json  ok, updated") && listed.contains("  {{weather.temperature}} 3.4")
+                && listed.contains("  {{news.headlines}} (3 items)")
                 && listed.contains("trigger visitor: when door state is open, last fired"), "\(listed)")
         #expect(try await ProcessRunner.run(flapctl, ["sources", "refresh", "weather"] + connection).stdoutText.hasPrefix("fetching weather"))
         #expect(try await ProcessRunner.run(flapctl, ["sources", "push", "door", "state=shut"] + connection).status == 0)
@@ -181,7 +193,10 @@ import TestSupport
         let status = try await api.get("/v1/status").object["sources"] as? [[String: Any]] ?? []
         #expect(status.compactMap { $0["name"] as? String } == ["weather", "news", "door"])
         let metrics = try await HTTPClient(base: "http://127.0.0.1:\(flapd.apiPort)").get("/metrics").text
-        #expect(metrics.contains(#"flapd_source_looks_total{source="weather",outcome="changed"} 1"#) || metrics.contains(#"flapd_source_looks_total{outcome="changed",source="weather"}"#), "\(metrics.split(separator: "\n").filter { $0.contains("source") })")
+        #expect(
+            metrics.contains(#"flapd_source_looks_total{source="weather",outcome="changed"} 1"#)
+                || metrics.contains(#"flapd_source_looks_total{outcome="changed",source="weather"}"#),
+            "\(metrics.split(separator: "\n").filter { $0.contains("source") })")
         #expect(metrics.contains("flapd_source_updated_timestamp_seconds"))
         // Kept: pushed values are there after a restart.
         await flapd.stop()

@@ -41,9 +41,12 @@ import TestSupport
         try Data(repeating: UInt8(ascii: "k"), count: 1 << 20).write(to: URL(fileURLWithPath: key))
         let config = directory.appendingPathComponent("flapd.toml").path
         try "[api]\nviewer_key_file = \"\(key)\"\n".write(toFile: config, atomically: true, encoding: .utf8)
-        let result = try await ProcessRunner.run(ProcessRunner.builtProduct("flapd"), [
-            "--simulate", "--no-sound", "--config", config, "--state-dir", directory.appendingPathComponent("state").path,
-            "--api-port", "0", "--https-port", "0", "--local-api-port", "0"])
+        let result = try await ProcessRunner.run(
+            ProcessRunner.builtProduct("flapd"),
+            [
+                "--simulate", "--no-sound", "--config", config, "--state-dir", directory.appendingPathComponent("state").path,
+                "--api-port", "0", "--https-port", "0", "--local-api-port", "0"
+            ])
         #expect(result.status == 73, "EX_CANTCREAT: a file flapd needs cannot be used")
         #expect(result.stderrText.contains("viewer.key is 1048576 bytes; it should hold the key on one line"), "\(result.stderrText)")
     }

@@ -3,7 +3,7 @@ import Testing
 import TestSupport
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// flapd's state directory on a real filesystem of a few MiB that fills up or turns read-only,
@@ -45,8 +45,9 @@ struct StorageFaultTests {
         try disk.fill()
         var probe: HTTPClient.Reply?
         for index in 0..<400 {
-            probe = try await api.request("PUT", "/v1/templates/probe", body: Data(#"{"text": "PROBE \#(index)"}"#.utf8),
-                                          headers: ["Content-Type": "application/json"])
+            probe = try await api.request(
+                "PUT", "/v1/templates/probe", body: Data(#"{"text": "PROBE \#(index)"}"#.utf8),
+                headers: ["Content-Type": "application/json"])
             if probe?.status != 200 && probe?.status != 201 { break }
         }
         #expect(probe?.status == 507, "\(probe?.status ?? 0): \(probe?.text ?? "")")
@@ -55,10 +56,13 @@ struct StorageFaultTests {
         #expect(full.error.contains("the disk is full") && full.error.contains(disk.path + "/inbox.sqlite"), "\(full.text)")
         // The Local API says it in its own shape; quick messages and schedules are refused the same way.
         let local = try await HTTPClient(base: flapd.localAPIBase, headers: ["X-Vestaboard-Local-Api-Key": localKey])
-            .postJSON("/local-api/message", "[" + Array(repeating: "[" + Array(repeating: "8", count: 22).joined(separator: ",") + "]", count: 6).joined(separator: ",") + "]")
+            .postJSON(
+                "/local-api/message",
+                "[" + Array(repeating: "[" + Array(repeating: "8", count: 22).joined(separator: ",") + "]", count: 6).joined(separator: ",") + "]")
         #expect(local.status == 507 && (local.object["message"] as? String)?.contains("the disk is full") == true, "\(local.status): \(local.text)")
-        let template = try await api.request("PUT", "/v1/templates/dinner", body: Data(#"{"text": "DINNER"}"#.utf8),
-                                             headers: ["Content-Type": "application/json"])
+        let template = try await api.request(
+            "PUT", "/v1/templates/dinner", body: Data(#"{"text": "DINNER"}"#.utf8),
+            headers: ["Content-Type": "application/json"])
         #expect(template.status == 507, "\(template.status): \(template.text)")
         let schedule = try await api.post("/v1/schedules", json: ["name": "bins", "days": ["weekdays"], "times": ["08:00"], "text": "BINS"])
         #expect(schedule.status == 507, "\(schedule.status): \(schedule.text)")
@@ -113,7 +117,8 @@ struct StorageFaultTests {
         let arguments = ["--no-sound", "--rate-limit", "0", "--mqtt", "mqtt://127.0.0.1:\(broker.port)", "--device-id", "sd"]
         var flapd = try await MQTTCrashSafetyTests.start(state: disk.path, arguments: arguments)
         func publish(_ index: Int) async throws {
-            let result = try await ProcessRunner.run("/usr/bin/mosquitto_pub", ["-p", "\(broker.port)", "-q", "1", "-t", "vestawidget/sd/message", "-m", Self.message(index)])
+            let result = try await ProcessRunner.run(
+                "/usr/bin/mosquitto_pub", ["-p", "\(broker.port)", "-q", "1", "-t", "vestawidget/sd/message", "-m", Self.message(index)])
             #expect(result.status == 0, "\(result.stderrText)")
         }
 
@@ -167,8 +172,9 @@ struct StorageFaultTests {
         let first = try await FlapdProcess.start(stateDirectory: disk.path, arguments: ["--no-sound"])
         #expect(await first.terminate() == 0)
         try await disk.remount(readOnly: true)
-        let second = try ChildProcess(ProcessRunner.builtProduct("flapd"),
-                                      ["--simulate", "--state-dir", disk.path, "--api-port", "0", "--https-port", "0", "--local-api-port", "0", "--api-key", "k", "--no-sound"])
+        let second = try ChildProcess(
+            ProcessRunner.builtProduct("flapd"),
+            ["--simulate", "--state-dir", disk.path, "--api-port", "0", "--https-port", "0", "--local-api-port", "0", "--api-key", "k", "--no-sound"])
         let status = await second.wait(patience: .seconds(120))
         #expect(status != nil && status != 0)
         #expect(second.stderr.contains("read-only") && second.stderr.contains(disk.path), "\(second.stderr)")

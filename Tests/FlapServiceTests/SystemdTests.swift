@@ -5,7 +5,7 @@ import Testing
 import TestSupport
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// flapd as systemd runs it: READY and watchdog pings on NOTIFY_SOCKET, a clean stop on SIGTERM,
@@ -54,7 +54,11 @@ import Glibc
             Thread {
                 var buffer = [UInt8](repeating: 0, count: 4096)
                 while !shared.state.withLock({ $0.done }) {
-                    guard shared.state.withLock({ $0.idle = !$0.reading; return $0.reading }) else {
+                    guard
+                        shared.state.withLock({
+                            $0.idle = !$0.reading; return $0.reading
+                        })
+                    else {
                         usleep(10_000)
                         continue
                     }
@@ -169,9 +173,11 @@ import Glibc
         let first = try await FlapdProcess.start(arguments: ["--no-sound"])
         teardown { await first.stop() }
         let state = FileManager.default.temporaryDirectory.appendingPathComponent("flapd-\(UUID().uuidString)").path
-        let second = try await ProcessRunner.run(ProcessRunner.builtProduct("flapd"), [
-            "--simulate", "--no-sound", "--state-dir", state, "--api-port", "\(first.apiPort)", "--https-port", "0", "--local-api-port", "0",
-        ])
+        let second = try await ProcessRunner.run(
+            ProcessRunner.builtProduct("flapd"),
+            [
+                "--simulate", "--no-sound", "--state-dir", state, "--api-port", "\(first.apiPort)", "--https-port", "0", "--local-api-port", "0"
+            ])
         #expect(second.status == 69, "EX_UNAVAILABLE: systemd starts it again, and the port may be free by then")
         #expect(second.stderrText.contains("the native API cannot listen on 127.0.0.1:\(first.apiPort): the port is taken"), "\(second.stderrText)")
     }

@@ -3,7 +3,7 @@ import Testing
 import TestSupport
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// Temporary messages through the running flapd: `flapctl send --for`, kept through a SIGKILL

@@ -10,16 +10,16 @@ import TestSupport
         try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
         try key.write(toFile: dir + "/key", atomically: true, encoding: .utf8)
         try """
-            [[panel]]
-            driver = "simulated"
-            show = "none"
-            [[mirror]]
-            api = "local"
-            url = "\(url)"
-            key_file = "\(dir)/key"
-            interval_seconds = \(seconds)
-            sender = "home-board"
-            """.write(toFile: dir + "/flapd.toml", atomically: true, encoding: .utf8)
+        [[panel]]
+        driver = "simulated"
+        show = "none"
+        [[mirror]]
+        api = "local"
+        url = "\(url)"
+        key_file = "\(dir)/key"
+        interval_seconds = \(seconds)
+        sender = "home-board"
+        """.write(toFile: dir + "/flapd.toml", atomically: true, encoding: .utf8)
         return try await FlapdProcess.start(arguments: ["--config", dir + "/flapd.toml", "--no-sound"])
     }
 
@@ -62,7 +62,8 @@ import TestSupport
     @Test func oneFlapdMirrorsAnother() async throws {
         let source = try await FlapdProcess.start(arguments: ["--no-sound"])
         teardown { await source.stop() }
-        let key = try String(contentsOfFile: source.stateDirectory + "/local-api-key", encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)
+        let key = try String(contentsOfFile: source.stateDirectory + "/local-api-key", encoding: .utf8).trimmingCharacters(
+            in: .whitespacesAndNewlines)
         let mirror = try await flapd(mirroring: source.localAPIBase, key: key)
         teardown { await mirror.stop() }
         _ = try await source.api.postJSON("/v1/messages", #"{"id": "s1", "text": "SHARED NEWS"}"#)

@@ -11,14 +11,14 @@ import TestSupport
         try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
         try key.write(toFile: dir + "/key", atomically: true, encoding: .utf8)
         try """
-            [[panel]]
-            id = "wall"
-            driver = "vestaboard"
-            api = "\(api)"
-            url = "\(url)"
-            \(api == "cloud" ? "token_file" : "key_file") = "\(dir)/key"
-            strategy = "\(strategy)"
-            """.write(toFile: dir + "/flapd.toml", atomically: true, encoding: .utf8)
+        [[panel]]
+        id = "wall"
+        driver = "vestaboard"
+        api = "\(api)"
+        url = "\(url)"
+        \(api == "cloud" ? "token_file" : "key_file") = "\(dir)/key"
+        strategy = "\(strategy)"
+        """.write(toFile: dir + "/flapd.toml", atomically: true, encoding: .utf8)
         return try await FlapdProcess.start(arguments: ["--config", dir + "/flapd.toml", "--no-sound"])
     }
 
@@ -39,13 +39,15 @@ import TestSupport
         let writes = try await board.writes()
         #expect(writes.count == 1 && writes[0].api == "local" && writes[0].status == "201")
         // A message's own transition goes to the board as the Local API takes it.
-        _ = try await flapd.api.postJSON("/v1/messages", #"{"id": "v1b", "text": "SWEEP", "transition": {"strategy": "column", "stepSize": 2, "stepIntervalMs": 100}}"#)
+        _ = try await flapd.api.postJSON(
+            "/v1/messages", #"{"id": "v1b", "text": "SWEEP", "transition": {"strategy": "column", "stepSize": 2, "stepIntervalMs": 100}}"#)
         var swept: FakeVestaboard.Request?
         _ = try await eventually(every: .milliseconds(100)) {
             swept = try await board.writes().first { $0.body.contains("\"strategy\":\"column\"") }
             return swept != nil
         }
-        #expect(swept?.body.contains("\"step_size\":2") == true && swept?.body.contains("\"step_interval_ms\":100") == true, "\(swept?.body ?? "none")")
+        #expect(
+            swept?.body.contains("\"step_size\":2") == true && swept?.body.contains("\"step_interval_ms\":100") == true, "\(swept?.body ?? "none")")
         // The key is in no log line.
         #expect(!(flapd.process.stderr + flapd.process.stdout).contains(board.localKey))
     }
@@ -79,7 +81,8 @@ import TestSupport
     @Test func oneFlapdDrivesAnotherThroughItsLocalAPI() async throws {
         let target = try await FlapdProcess.start(arguments: ["--no-sound"])
         teardown { await target.stop() }
-        let key = try String(contentsOfFile: target.stateDirectory + "/local-api-key", encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)
+        let key = try String(contentsOfFile: target.stateDirectory + "/local-api-key", encoding: .utf8).trimmingCharacters(
+            in: .whitespacesAndNewlines)
         let source = try await flapd(url: target.localAPIBase, key: key)
         teardown { await source.stop() }
         _ = try await source.api.postJSON("/v1/messages", #"{"id": "v2", "text": "FROM THE OTHER ONE"}"#)
@@ -90,9 +93,11 @@ import TestSupport
     @Test func theRealVestaClientFindsTheFakeFaithful() async throws {
         let board = try await FakeVestaboard.start()
         teardown { await board.stop() }
-        let result = try await ProcessRunner.run(try await PythonPeer.python(), [
-            PythonPeer.peersDirectory.appendingPathComponent("vesta_fake_check.py").path, board.base,
-        ])
+        let result = try await ProcessRunner.run(
+            try await PythonPeer.python(),
+            [
+                PythonPeer.peersDirectory.appendingPathComponent("vesta_fake_check.py").path, board.base
+            ])
         #expect(result.status == 0, "\(result.stderrText)")
         let object = try #require(try JSONSerialization.jsonObject(with: Data(result.stdoutText.utf8)) as? [String: Any])
         #expect(object["enabledKey"] as? String == board.localKey)

@@ -16,7 +16,8 @@ import Testing
         init(modules: Int) {
             let (host, device) = SimulatedSerialPort.pair(clock: clock)
             self.host = host
-            controller = SimulatedChainlinkController(port: device, clock: clock, modules: modules, rotorSteps: Array(repeating: 2040, count: modules))
+            controller = SimulatedChainlinkController(
+                port: device, clock: clock, modules: modules, rotorSteps: Array(repeating: 2040, count: modules))
             let controller = controller
             running = clock.task { await controller.run() }
         }
@@ -25,8 +26,10 @@ import Testing
 
         /// What the controller says, decoded (plaintext and bad frames dropped), until `done`
         /// holds for it (or for `duration` when `done` is nil); at most `limit`.
-        mutating func listen(for duration: Duration? = nil, limit: Duration = .seconds(120),
-                             until done: (([FromSplitflap]) async -> Bool)? = nil) async throws -> [FromSplitflap] {
+        mutating func listen(
+            for duration: Duration? = nil, limit: Duration = .seconds(120),
+            until done: (([FromSplitflap]) async -> Bool)? = nil
+        ) async throws -> [FromSplitflap] {
             let start = clock.now
             var messages: [FromSplitflap] = []
             while start.duration(to: clock.now) < (duration ?? limit) {

@@ -58,10 +58,15 @@ import TestSupport
         #expect(throws: TraceHeartRateSensor<ManualClock>.TraceError(line: 2, column: 3, problem: "\"x\" is not a number")) {
             try TraceHeartRateSensor(named: "bad", text: "0,70\n1,x\n", clock: clock)
         }
-        #expect(throws: TraceHeartRateSensor<ManualClock>.TraceError.self) { try TraceHeartRateSensor(named: "bad", text: "5,70\n1,70\n", clock: clock) }
+        #expect(throws: TraceHeartRateSensor<ManualClock>.TraceError.self) {
+            try TraceHeartRateSensor(named: "bad", text: "5,70\n1,70\n", clock: clock)
+        }
         #expect(throws: TraceHeartRateSensor<ManualClock>.TraceError.self) { try TraceHeartRateSensor(named: "bad", text: "", clock: clock) }
         // Found by fuzzing: a time past Int64's milliseconds trapped; past a day it is refused, saying where.
-        #expect(throws: TraceHeartRateSensor<ManualClock>.TraceError(line: 2, column: 1, problem: "the time 1.5555555555555557e+21 s is past a day (86400 s)")) {
+        #expect(
+            throws: TraceHeartRateSensor<ManualClock>.TraceError(
+                line: 2, column: 1, problem: "the time 1.5555555555555557e+21 s is past a day (86400 s)")
+        ) {
             try TraceHeartRateSensor(named: "bad", text: "0,70\r\n1555555555555555555555,42\r\n", clock: clock)
         }
         // CRLF and CR lines are lines.

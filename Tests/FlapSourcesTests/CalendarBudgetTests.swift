@@ -11,11 +11,14 @@ import Testing
     }
 
     static func bomb(_ index: Int) -> String {
-        ["BEGIN:VEVENT", "UID:bomb-\(index)", "SUMMARY:Bomb \(index)", "DTSTART:00010101T000000",
-         "RRULE:FREQ=YEARLY;COUNT=1000000000;BYDAY=MO,TU,WE,TH,FR,SA,SU", "END:VEVENT"].joined(separator: "\r\n")
+        [
+            "BEGIN:VEVENT", "UID:bomb-\(index)", "SUMMARY:Bomb \(index)", "DTSTART:00010101T000000",
+            "RRULE:FREQ=YEARLY;COUNT=1000000000;BYDAY=MO,TU,WE,TH,FR,SA,SU", "END:VEVENT"
+        ].joined(separator: "\r\n")
     }
 
-    static let week = (from: Date(timeIntervalSince1970: 1_795_647_600), to: Date(timeIntervalSince1970: 1_796_252_400))  // 2026-11-26 and 7 days on, Berlin
+    // 2026-11-26 and 7 days on, Berlin.
+    static let week = (from: Date(timeIntervalSince1970: 1_795_647_600), to: Date(timeIntervalSince1970: 1_796_252_400))
 
     /// Ten events from the year 1 with a billion occurrences each (1.5 KB) froze flapd for a
     /// minute: their series are worked out by whole 400-year cycles, and they are every day.
@@ -35,15 +38,19 @@ import Testing
         let kept = calendar.events.count
         #expect(kept > 0 && kept < 10, "\(kept) kept")
         #expect(calendar.warnings.count == 1)
-        #expect(calendar.warnings.first?.hasPrefix("\(400 - kept) recurring events are left out: the calendar has more repeats than flapd works out") == true,
-                "\(calendar.warnings)")
+        #expect(
+            calendar.warnings.first?.hasPrefix("\(400 - kept) recurring events are left out: the calendar has more repeats than flapd works out")
+                == true,
+            "\(calendar.warnings)")
         #expect(calendar.warnings.first?.contains("\"Bomb \(kept)\"") == true)
         let week = calendar.occurrences(from: Self.week.from, to: Self.week.to, zone: CalendarTests.berlin)
         #expect(week.count == kept * 7)
         // Past the recurring events a calendar may hold: left out too.
         budget = Calendar.Budget()
         budget.recurringEvents = 3
-        let daily = (0..<5).map { ["BEGIN:VEVENT", "SUMMARY:Daily \($0)", "DTSTART:20261101T090000", "RRULE:FREQ=DAILY", "END:VEVENT"].joined(separator: "\r\n") }
+        let daily = (0..<5).map {
+            ["BEGIN:VEVENT", "SUMMARY:Daily \($0)", "DTSTART:20261101T090000", "RRULE:FREQ=DAILY", "END:VEVENT"].joined(separator: "\r\n")
+        }
         let capped = try Calendar(bytes: Self.calendar(daily), budget: budget)
         #expect(capped.events.map(\.title) == ["Daily 0", "Daily 1", "Daily 2"])
         #expect(capped.warnings.first?.hasPrefix("2 recurring events are left out") == true, "\(capped.warnings)")
@@ -53,7 +60,7 @@ import Testing
     @Test func skippingWholeCyclesEndsTheSeriesWhereWalkingDoes() throws {
         let rules = [
             // Each past one 400-year cycle, so that whole cycles are skipped.
-            "FREQ=DAILY;COUNT=150001", "FREQ=WEEKLY;INTERVAL=3;BYDAY=MO,FR;COUNT=30001", "FREQ=YEARLY;BYMONTH=2;BYMONTHDAY=29;COUNT=150",
+            "FREQ=DAILY;COUNT=150001", "FREQ=WEEKLY;INTERVAL=3;BYDAY=MO,FR;COUNT=30001", "FREQ=YEARLY;BYMONTH=2;BYMONTHDAY=29;COUNT=150"
         ]
         for text in rules {
             let rule = try RecurrenceRule(text, line: 1, zone: nil)
@@ -73,11 +80,15 @@ import Testing
     @Test func impossibleRulesAndHugeNumbersEndOrAreRefused() throws {
         let never = try RecurrenceRule("FREQ=YEARLY;BYMONTH=2;BYMONTHDAY=31;COUNT=5", line: 3, zone: nil)
         var budget = Calendar.Budget().countedDays
-        #expect(never.seriesEnd(from: try CalendarTime.parse("00010101", zone: nil, line: 2, property: "DTSTART"), budget: &budget) == .at(-62_135_596_800 - 1))
+        #expect(
+            never.seriesEnd(from: try CalendarTime.parse("00010101", zone: nil, line: 2, property: "DTSTART"), budget: &budget)
+                == .at(-62_135_596_800 - 1))
         #expect(budget > Calendar.Budget().countedDays - 200_000)
         #expect(throws: SourceProblem.self) { try RecurrenceRule("FREQ=DAILY;INTERVAL=9223372036854775807", line: 4, zone: nil) }
-        let huge = Self.calendar(["BEGIN:VEVENT", "SUMMARY:Long", "DTSTART:20261126T090000", "DURATION:P999999999W999999999D", "END:VEVENT",
-                                  "BEGIN:VEVENT", "SUMMARY:Longer", "DTSTART:20261126T090000", "DURATION:P9999999999999999999W", "END:VEVENT"])
+        let huge = Self.calendar([
+            "BEGIN:VEVENT", "SUMMARY:Long", "DTSTART:20261126T090000", "DURATION:P999999999W999999999D", "END:VEVENT",
+            "BEGIN:VEVENT", "SUMMARY:Longer", "DTSTART:20261126T090000", "DURATION:P9999999999999999999W", "END:VEVENT"
+        ])
         let calendar = try Calendar(bytes: huge)
         #expect(calendar.events.map(\.title) == ["Long"])
         #expect(calendar.warnings.first?.contains("at most 9 digits a part") == true, "\(calendar.warnings)")

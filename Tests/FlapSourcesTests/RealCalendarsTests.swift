@@ -23,7 +23,10 @@ import TestSupport
         let from = Date(timeIntervalSince1970: 1_767_222_000)  // 2026-01-01 00:00 in Berlin
         let to = from.addingTimeInterval(730 * 86_400)
         let ours = calendar.occurrences(from: from, to: to, zone: CalendarTests.berlin)
-            .map { CalendarTests.Seen(title: $0.title, start: Int($0.start.timeIntervalSince1970), end: Int($0.end.timeIntervalSince1970), allDay: $0.allDay) }
+            .map {
+                CalendarTests.Seen(
+                    title: $0.title, start: Int($0.start.timeIntervalSince1970), end: Int($0.end.timeIntervalSince1970), allDay: $0.allDay)
+            }
         let theirs = try await Self.peer(bytes, from: from, to: to)
         #expect(ours.count >= 20, "\(service): a year of a household's calendar has more than \(ours.count) occurrences")
         let missing = theirs.filter { !ours.contains($0) }, extra = ours.filter { !theirs.contains($0) }
@@ -33,12 +36,15 @@ import TestSupport
     }
 
     static func peer(_ bytes: [UInt8], from: Date, to: Date) async throws -> [CalendarTests.Seen] {
-        let asked = try JSONSerialization.data(withJSONObject: ["ics_base64": Data(bytes).base64EncodedString(), "from": from.timeIntervalSince1970,
-                                                                "to": to.timeIntervalSince1970, "zone": "Europe/Berlin"])
+        let asked = try JSONSerialization.data(withJSONObject: [
+            "ics_base64": Data(bytes).base64EncodedString(), "from": from.timeIntervalSince1970,
+            "to": to.timeIntervalSince1970, "zone": "Europe/Berlin"
+        ])
         let output = try await PythonPeer.runScript("calendar_peer.py", input: asked)
         return try #require(try JSONSerialization.jsonObject(with: output) as? [[String: Any]]).map {
-            CalendarTests.Seen(title: $0["title"] as! String, start: Int(($0["start"] as! Double).rounded()), end: Int(($0["end"] as! Double).rounded()),
-                               allDay: $0["allDay"] as! Bool)
+            CalendarTests.Seen(
+                title: $0["title"] as! String, start: Int(($0["start"] as! Double).rounded()), end: Int(($0["end"] as! Double).rounded()),
+                allDay: $0["allDay"] as! Bool)
         }
     }
 
@@ -65,8 +71,10 @@ import TestSupport
     @Test func googlesUTCTimesKeepTheirLocalTimeByXWRTimezone() throws {
         let calendar = try Calendar(bytes: try Self.fixture("google"))
         let berlin = CalendarTests.berlin
-        let choir = calendar.occurrences(from: Date(timeIntervalSince1970: 1_767_222_000), to: Date(timeIntervalSince1970: 1_798_758_000), zone: berlin)
-            .filter { $0.title == "Chorprobe" }
+        let choir = calendar.occurrences(
+            from: Date(timeIntervalSince1970: 1_767_222_000), to: Date(timeIntervalSince1970: 1_798_758_000), zone: berlin
+        )
+        .filter { $0.title == "Chorprobe" }
         #expect(choir.count > 40)
         #expect(choir.allSatisfy { berlin.minuteOfDay(at: $0.start) == 18 * 60 }, "\(choir.map { berlin.minuteOfDay(at: $0.start) })")
     }

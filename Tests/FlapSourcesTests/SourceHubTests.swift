@@ -22,8 +22,9 @@ import TestSupport
         var now: Date { start.addingTimeInterval(TimeInterval(clock.now.offset.components.seconds)) }
 
         func hub(_ definitions: [SourceSettings]) -> SourceHub<ManualClock> {
-            SourceHub(definitions: definitions, zone: CalendarTests.berlin, stateDirectory: directory, clock: clock,
-                      now: { [self] in now }, logger: logs.logger)
+            SourceHub(
+                definitions: definitions, zone: CalendarTests.berlin, stateDirectory: directory, clock: clock,
+                now: { [self] in now }, logger: logs.logger)
         }
 
         func url(_ path: String) -> String { server.base + path }
@@ -44,10 +45,15 @@ import TestSupport
         return result
     }
 
-    static func weather(_ bench: Bench, every: Duration = .seconds(600), staleAfter: Duration? = nil, timeout: Duration = .seconds(20)) -> SourceSettings {
-        SourceSettings(name: "weather", kind: .json,
-                       options: .init(pointers: ["temperature": "/current/temperature_2m", "code": "/current/weather_code", "tomorrow": "/daily/temperature_2m_max/1"]),
-                       url: bench.url("/v1/forecast?latitude=52.52&longitude=13.41"), every: every, staleAfter: staleAfter, timeout: timeout)
+    static func weather(
+        _ bench: Bench, every: Duration = .seconds(600), staleAfter: Duration? = nil, timeout: Duration = .seconds(20)
+    ) -> SourceSettings {
+        SourceSettings(
+            name: "weather", kind: .json,
+            options: .init(pointers: [
+                "temperature": "/current/temperature_2m", "code": "/current/weather_code", "tomorrow": "/daily/temperature_2m_max/1"
+            ]),
+            url: bench.url("/v1/forecast?latitude=52.52&longitude=13.41"), every: every, staleAfter: staleAfter, timeout: timeout)
     }
 
     static func value(_ hub: SourceHub<ManualClock>, _ bench: Bench, _ source: String, _ name: String) -> JSONValue? {
@@ -76,7 +82,8 @@ import TestSupport
             // Ten minutes on, it asks again with the ETag and is told nothing changed.
             await bench.clock.sleepers(atLeast: 1)
             await bench.clock.advance(by: .seconds(600))
-            #expect(try await eventually { try await bench.server.requests(path).count == 2 && Self.value(hub, bench, "weather", "updated") == "07:10" })
+            #expect(
+                try await eventually { try await bench.server.requests(path).count == 2 && Self.value(hub, bench, "weather", "updated") == "07:10" })
             let second = try await bench.server.requests(path)[1]
             #expect(second.status == 304)
             #expect(second.header("If-None-Match") == "\"w1\"")
@@ -88,15 +95,17 @@ import TestSupport
     @Test func aHomeAssistantEntityWithItsTokenFromAFileNeverShown() async throws {
         let bench = try await Bench()
         teardown { await bench.stop() }
-        try await bench.server.route("/api/states/sensor.outdoor_temperature", body: Data(try CalendarTests.fixture("home-assistant-state.json")),
-                                     contentType: "application/json", lastModified: "Thu, 26 Nov 2026 06:58:12 GMT")
+        try await bench.server.route(
+            "/api/states/sensor.outdoor_temperature", body: Data(try CalendarTests.fixture("home-assistant-state.json")),
+            contentType: "application/json", lastModified: "Thu, 26 Nov 2026 06:58:12 GMT")
         try FileManager.default.createDirectory(atPath: bench.directory, withIntermediateDirectories: true)
         let tokenFile = bench.directory + "/ha-token"
         try "Bearer secret-long-lived-token\n".write(toFile: tokenFile, atomically: true, encoding: .utf8)
-        let outside = SourceSettings(name: "outside", kind: .json,
-                                     options: .init(pointers: ["temperature": "/state", "unit": "/attributes/unit_of_measurement", "humidity": "/attributes/humidity"]),
-                                     url: bench.url("/api/states/sensor.outdoor_temperature"),
-                                     headers: ["Accept": "application/json"], headerFiles: ["Authorization": tokenFile])
+        let outside = SourceSettings(
+            name: "outside", kind: .json,
+            options: .init(pointers: ["temperature": "/state", "unit": "/attributes/unit_of_measurement", "humidity": "/attributes/humidity"]),
+            url: bench.url("/api/states/sensor.outdoor_temperature"),
+            headers: ["Accept": "application/json"], headerFiles: ["Authorization": tokenFile])
         let hub = bench.hub([outside])
         try await Self.running(hub) {
             #expect(try await eventually { Self.health(hub, bench, "outside")?.state == .ok })
@@ -165,7 +174,9 @@ import TestSupport
             try await bench.server.route(path, body: Data("<!DOCTYPE html><html><title>Captive portal</title>".utf8), contentType: "text/html")
             hub.refresh("weather")
             #expect(try await eventually { Self.health(hub, bench, "weather")?.failures == 1 })
-            #expect(Self.health(hub, bench, "weather")?.error == #"the answer is not JSON (it starts "<!DOCTYPE html><html><title>Captive portal</title>")"#)
+            #expect(
+                Self.health(hub, bench, "weather")?.error
+                    == #"the answer is not JSON (it starts "<!DOCTYPE html><html><title>Captive portal</title>")"#)
             #expect(Self.value(hub, bench, "weather", "temperature") == 3.4)
             try await bench.server.route(path, mode: "hang")
             hub.refresh("weather")
@@ -214,7 +225,7 @@ import TestSupport
         let hub = bench.hub([
             SourceSettings(name: "news", kind: .feed, options: .init(limit: 2), url: bench.url("/news.rss")),
             SourceSettings(name: "releases", kind: .feed, options: .init(), url: bench.url("/releases.atom")),
-            SourceSettings(name: "family", kind: .calendar, options: .init(limit: 6, countdown: "holiday"), url: bench.url("/family.ics")),
+            SourceSettings(name: "family", kind: .calendar, options: .init(limit: 6, countdown: "holiday"), url: bench.url("/family.ics"))
         ])
         try await Self.running(hub) {
             let allOK = { hub.shelf.health(at: bench.now).allSatisfy { $0.state == .ok } }
@@ -283,7 +294,9 @@ import TestSupport
         teardown { await bench.stop() }
         let hub = bench.hub([SourceSettings(name: "door", kind: .webhook, options: .init(fields: ["state"]))])
         let first = await withTaskGroup(of: String.self) { group in
-            group.addTask { await hub.run(); return "the hub returned" }
+            group.addTask {
+                await hub.run(); return "the hub returned"
+            }
             group.addTask {
                 _ = try? hub.push("door", body: ["state": "open"])
                 for _ in 0..<200 { await Task.yield() }

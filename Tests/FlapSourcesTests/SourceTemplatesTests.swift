@@ -14,12 +14,15 @@ import Testing
     static func shelf(updated: Date = now) throws -> SourceShelf {
         let weather = SourceSettings(name: "weather", kind: .json, options: .init(pointers: ["temperature": "/t"]), url: "/x")
         let family = SourceSettings(name: "family", kind: .calendar, options: .init(), url: "/y")
-        let ics = "BEGIN:VCALENDAR\nBEGIN:VEVENT\nSUMMARY:Swim & gym\nDTSTART;TZID=Europe/Berlin:20261126T170000\nEND:VEVENT\n"
+        let ics =
+            "BEGIN:VCALENDAR\nBEGIN:VEVENT\nSUMMARY:Swim & gym\nDTSTART;TZID=Europe/Berlin:20261126T170000\nEND:VEVENT\n"
             + "BEGIN:VEVENT\nSUMMARY:Dinner\nDTSTART;TZID=Europe/Berlin:20261126T190000\nEND:VEVENT\nEND:VCALENDAR\n"
         var entries: [String: SourceShelf.Entry] = [:]
-        entries["weather"] = .init(definition: weather, content: try SourceContent(body: Array(#"{"t": -1.5}"#.utf8), for: weather),
-                                   record: SourceRecord(updated: updated))
-        entries["family"] = .init(definition: family, content: try SourceContent(body: Array(ics.utf8), for: family), record: SourceRecord(updated: updated))
+        entries["weather"] = .init(
+            definition: weather, content: try SourceContent(body: Array(#"{"t": -1.5}"#.utf8), for: weather),
+            record: SourceRecord(updated: updated))
+        entries["family"] = .init(
+            definition: family, content: try SourceContent(body: Array(ics.utf8), for: family), record: SourceRecord(updated: updated))
         return SourceShelf(definitions: [weather, family], zone: CalendarTests.berlin, entries: entries)
     }
 
@@ -31,7 +34,8 @@ import Testing
     }
 
     @Test func textNamesValuesAndListItems() throws {
-        let message = try Self.parse(["text": "{{weekday}} {{weather.temperature}}C\nTHEN {{family.events.1.title}} AT {{family.events.1.start}}"], shelf: try Self.shelf())
+        let message = try Self.parse(
+            ["text": "{{weekday}} {{weather.temperature}}C\nTHEN {{family.events.1.title}} AT {{family.events.1.start}}"], shelf: try Self.shelf())
         #expect(message.content == .text("Thursday -1.5C\nTHEN Dinner AT 19:00"))
     }
 

@@ -32,15 +32,18 @@ import TestSupport
         }
 
         func hub(_ sources: [SourceSettings]) -> SourceHub<ManualClock> {
-            SourceHub(definitions: sources, zone: CalendarTests.berlin, stateDirectory: directory, clock: clock, now: { [self] in now }, logger: logs.logger)
+            SourceHub(
+                definitions: sources, zone: CalendarTests.berlin, stateDirectory: directory, clock: clock, now: { [self] in now }, logger: logs.logger
+            )
         }
 
         func runner(_ triggers: [TriggerSettings], hub: SourceHub<ManualClock>) -> TriggerRunner<ManualClock> {
             var intake = MessageIntake(inbox: inbox, boardSize: .flagship, now: { [self] in now })
             intake.localProps = LocalProps(zone: CalendarTests.berlin)
             intake.sourceProps = { hub.shelf.props(at: $0) }
-            return TriggerRunner(definitions: triggers, shelf: hub.shelf, intake: intake, clock: clock, now: { [self] in now },
-                                 stateDirectory: directory, logger: logs.logger)
+            return TriggerRunner(
+                definitions: triggers, shelf: hub.shelf, intake: intake, clock: clock, now: { [self] in now },
+                stateDirectory: directory, logger: logs.logger)
         }
 
         /// The trigger messages in the inbox, oldest first.
@@ -72,8 +75,9 @@ import TestSupport
         defer { rig.stop() }
         let ics = try rig.file("family.ics", Self.calendar(startingAt: "20261126T072000"))
         let hub = rig.hub([SourceSettings(name: "family", kind: .calendar, options: .init(), url: ics)])
-        let trigger = TriggerSettings(name: "leave", source: "family", condition: .eventStarts(within: .seconds(900)),
-                                        content: ["text": "{{family.next.title}} IN {{family.next.in}}"], duration: 600)
+        let trigger = TriggerSettings(
+            name: "leave", source: "family", condition: .eventStarts(within: .seconds(900)),
+            content: ["text": "{{family.next.title}} IN {{family.next.in}}"], duration: 600)
         let runner = rig.runner([trigger], hub: hub)
         let sources = Task { await hub.run() }, triggers = Task { await runner.run() }
         defer { sources.cancel(); triggers.cancel() }
@@ -98,9 +102,12 @@ import TestSupport
         let rig = try Rig()
         defer { rig.stop() }
         let path = try rig.file("weather.json", #"{"current": {"temperature_2m": 4.5}}"#)
-        let hub = rig.hub([SourceSettings(name: "weather", kind: .json, options: .init(pointers: ["temperature": "/current/temperature_2m"]), url: path)])
-        let trigger = TriggerSettings(name: "frost", source: "weather", condition: .below(value: "temperature", 0),
-                                        content: ["text": "FROST {{weather.temperature}}"], duration: 60, cooldown: .seconds(3600))
+        let hub = rig.hub([
+            SourceSettings(name: "weather", kind: .json, options: .init(pointers: ["temperature": "/current/temperature_2m"]), url: path)
+        ])
+        let trigger = TriggerSettings(
+            name: "frost", source: "weather", condition: .below(value: "temperature", 0),
+            content: ["text": "FROST {{weather.temperature}}"], duration: 60, cooldown: .seconds(3600))
         let runner = rig.runner([trigger], hub: hub)
         let sources = Task { await hub.run() }, triggers = Task { await runner.run() }
         defer { sources.cancel(); triggers.cancel() }
@@ -133,8 +140,9 @@ import TestSupport
         let rig = try Rig()
         defer { rig.stop() }
         let hub = rig.hub([SourceSettings(name: "door", kind: .webhook, options: .init(fields: ["state"]))])
-        let trigger = TriggerSettings(name: "door", source: "door", condition: .equals(value: "state", "open"),
-                                        content: ["text": "DOOR OPEN"], duration: 30, cooldown: .seconds(10))
+        let trigger = TriggerSettings(
+            name: "door", source: "door", condition: .equals(value: "state", "open"),
+            content: ["text": "DOOR OPEN"], duration: 30, cooldown: .seconds(10))
         let runner = rig.runner([trigger], hub: hub)
         let triggers = Task { await runner.run() }
         defer { triggers.cancel() }
@@ -174,16 +182,27 @@ import TestSupport
     }
 
     @Test func problemsNameTheKey() {
-        let sources = [SourceSettings(name: "weather", kind: .json, options: .init(pointers: ["temperature": "/t"]), url: "/x"),
-                       SourceSettings(name: "door", kind: .webhook, options: .init(fields: ["state"]))]
+        let sources = [
+            SourceSettings(name: "weather", kind: .json, options: .init(pointers: ["temperature": "/t"]), url: "/x"),
+            SourceSettings(name: "door", kind: .webhook, options: .init(fields: ["state"]))
+        ]
         func problems(_ trigger: TriggerSettings) -> [String] { trigger.problems(sources: sources).map { "\($0.key): \($0.problem)" } }
-        #expect(problems(TriggerSettings(name: "a", source: "moon", condition: .pushed, content: ["text": "X"])) == ["source: there is no [[source]] called moon (there are weather, door)"])
-        #expect(problems(TriggerSettings(name: "a", source: "weather", condition: .eventStarts(within: .seconds(60)), content: ["text": "X"]))
-            == ["starts_within: only a calendar's events start; weather is a json source"])
-        #expect(problems(TriggerSettings(name: "a", source: "weather", condition: .above(value: "wind", 3), content: ["text": "X"]))
-            == ["value: weather has no value wind (it has temperature)"])
-        #expect(problems(TriggerSettings(name: "a", source: "weather", condition: .pushed, content: ["text": "X"]))
-            == ["source: weather is fetched, not pushed to: give a condition (starts_within, above, below or equals)"])
-        #expect(problems(TriggerSettings(name: "a", source: "door", condition: .pushed, content: ["text": "X"], duration: 5)) == ["duration: must be 10 seconds to 12 hours"])
+        #expect(
+            problems(TriggerSettings(name: "a", source: "moon", condition: .pushed, content: ["text": "X"])) == [
+                "source: there is no [[source]] called moon (there are weather, door)"
+            ])
+        #expect(
+            problems(TriggerSettings(name: "a", source: "weather", condition: .eventStarts(within: .seconds(60)), content: ["text": "X"]))
+                == ["starts_within: only a calendar's events start; weather is a json source"])
+        #expect(
+            problems(TriggerSettings(name: "a", source: "weather", condition: .above(value: "wind", 3), content: ["text": "X"]))
+                == ["value: weather has no value wind (it has temperature)"])
+        #expect(
+            problems(TriggerSettings(name: "a", source: "weather", condition: .pushed, content: ["text": "X"]))
+                == ["source: weather is fetched, not pushed to: give a condition (starts_within, above, below or equals)"])
+        #expect(
+            problems(TriggerSettings(name: "a", source: "door", condition: .pushed, content: ["text": "X"], duration: 5)) == [
+                "duration: must be 10 seconds to 12 hours"
+            ])
     }
 }

@@ -20,8 +20,9 @@ import Testing
         try database.write { db in
             try db.execute(sql: "CREATE TABLE v (i INTEGER, n INTEGER, b INTEGER, r REAL, t TEXT, d BLOB, z TEXT)")
             let none: String? = nil
-            try db.execute(sql: "INSERT INTO v VALUES (?, ?, ?, ?, ?, ?, ?)",
-                           arguments: [Int64.max, -42, true, 0.1 + 0.2, text, blob, none])
+            try db.execute(
+                sql: "INSERT INTO v VALUES (?, ?, ?, ?, ?, ?, ?)",
+                arguments: [Int64.max, -42, true, 0.1 + 0.2, text, blob, none])
         }
         let row = try #require(try database.read { db in try SQLiteRow.fetchAll(db, sql: "SELECT *, typeof(z) AS kind FROM v") }.first)
         #expect(try row["i"] as Int64 == .max)
@@ -46,7 +47,9 @@ import Testing
         // A savepoint undoes only its own part.
         try database.write { db in
             try db.execute(sql: "INSERT INTO t VALUES (2)")
-            _ = try? db.inSavepoint { try db.execute(sql: "INSERT INTO t VALUES (3)"); throw Refused() }
+            _ = try? db.inSavepoint {
+                try db.execute(sql: "INSERT INTO t VALUES (3)"); throw Refused()
+            }
         }
         #expect(try database.read { db in try Int.fetchAll(db, sql: "SELECT x FROM t") } == [2])
         // The connection is usable afterwards: no transaction left open.

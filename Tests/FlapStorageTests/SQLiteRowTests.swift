@@ -34,7 +34,8 @@ import TestSupport
             let names = try rows.compactMap { row in try health.readable("t", in: "/x.sqlite") { try row["name"] as String } }
             #expect(names == ["good"])
         }
-        #expect(said.all.count == 1 && said.all[0].contains("a row of t in /x.sqlite cannot be read and is skipped: column name holds NULL, not String"),
-                "\(said.all)")
+        #expect(
+            said.all.count == 1 && said.all[0].contains("a row of t in /x.sqlite cannot be read and is skipped: column name holds NULL, not String"),
+            "\(said.all)")
     }
 }

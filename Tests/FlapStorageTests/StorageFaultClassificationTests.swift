@@ -25,7 +25,10 @@ import TestSupport
 
     @Test func aFaultSaysWhatIsWrongWhereAndWhatToDo() {
         let full = StorageFault(kind: .full, path: "/var/lib/flapd/inbox.sqlite", freeBytes: 3 * 1024, detail: "SQLITE_FULL")
-        #expect(full.description == "the disk is full: /var/lib/flapd/inbox.sqlite cannot be written (3.0 KiB free); free some space on it and flapd carries on by itself")
+        #expect(
+            full.description
+                == "the disk is full: /var/lib/flapd/inbox.sqlite cannot be written (3.0 KiB free); free some space on it and flapd carries on by itself"
+        )
         let readOnly = StorageFault(kind: .readOnly, path: "/var/lib/flapd/inbox.sqlite", detail: "")
         #expect(readOnly.description.contains("read-only") && readOnly.description.contains("remount"))
         #expect(StorageFault.bytes(512) == "512 B" && StorageFault.bytes(1536) == "1.5 KiB" && StorageFault.bytes(300 << 20) == "300 MiB")

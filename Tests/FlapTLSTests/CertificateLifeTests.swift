@@ -19,8 +19,9 @@ import X509
     let folder = FileManager.default.temporaryDirectory.appendingPathComponent("tls-\(UUID().uuidString)").path
 
     func keeper(_ machine: Machine, log: LogLines = LogLines(), names: [String] = ["flapd.test", "10.9.8.7"]) throws -> CertificateKeeper {
-        try CertificateKeeper(source: .ownAuthority(folder: folder, boardName: "Kitchen", hostName: "kitchen-pi", extraNames: names),
-                              addresses: { machine.addresses.withLock { $0 } }, now: { machine.now }, logger: log.logger)
+        try CertificateKeeper(
+            source: .ownAuthority(folder: folder, boardName: "Kitchen", hostName: "kitchen-pi", extraNames: names),
+            addresses: { machine.addresses.withLock { $0 } }, now: { machine.now }, logger: log.logger)
     }
 
     /// Checks the served chain the way a client does (swift-certificates' RFC 5280 verifier) for `host`.
@@ -96,7 +97,8 @@ import X509
         let aside = try #require(files.first { $0.hasPrefix("ca.crt.damaged-") })
         #expect(try String(contentsOfFile: folder + "/" + aside, encoding: .utf8) == "not a certificate")
         #expect(files.contains { $0.hasPrefix("ca.key.damaged-") })
-        #expect(log.all.contains { $0.hasPrefix("error") && $0.contains("not a PEM certificate") && $0.contains("phones must install the new one") },
-                "\(log.all)")
+        #expect(
+            log.all.contains { $0.hasPrefix("error") && $0.contains("not a PEM certificate") && $0.contains("phones must install the new one") },
+            "\(log.all)")
     }
 }

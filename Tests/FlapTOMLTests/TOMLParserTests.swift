@@ -75,7 +75,7 @@ import TestSupport
         d = 1
         [a]
         e = 2
-        """,
+        """
     ]
 
     static let invalid = [
@@ -93,7 +93,7 @@ import TestSupport
         "a = 1\n[a]",
         "[[x]]\n[x]",
         "x = True",
-        "x = { a = 1, a = 2 }",
+        "x = { a = 1, a = 2 }"
     ]
 
     @Test(arguments: valid) func validDocumentsReadAsTomllibReadsThem(_ document: String) async throws {
@@ -165,7 +165,8 @@ import TestSupport
     /// Our reading in the same canonical JSON.
     static func canonical(_ value: TOMLValue) -> String {
         func quoted(_ text: String) -> String {
-            String(decoding: try! JSONSerialization.data(withJSONObject: [text], options: [.withoutEscapingSlashes]), as: UTF8.self).dropFirst().dropLast().description
+            String(decoding: try! JSONSerialization.data(withJSONObject: [text], options: [.withoutEscapingSlashes]), as: UTF8.self).dropFirst()
+                .dropLast().description
         }
         switch value {
         case .string(let text): return quoted(text)

@@ -56,7 +56,9 @@ final class GateClock: Clock, Sendable {
     }
 
     func openAll() {
-        for sleeper in sleepers.withLock({ list in defer { list = [] }; return list }) { sleeper.wake.resume() }
+        for sleeper in sleepers.withLock({ list in
+            defer { list = [] }; return list
+        }) { sleeper.wake.resume() }
     }
 
     /// Returns once `count` sleeps are waiting.

@@ -14,8 +14,9 @@ import Testing
         let timesyncDirectory = directory.appendingPathComponent("timesync").path
         if timesync { try FileManager.default.createDirectory(atPath: timesyncDirectory, withIntermediateDirectories: true) }
         let now = self.now
-        return ClockTrust(setting: setting, stateDirectory: directory.path, timesyncDirectory: timesyncDirectory,
-                          kernelSynchronised: { kernel }, now: { now.withLock { $0 } })
+        return ClockTrust(
+            setting: setting, stateDirectory: directory.path, timesyncDirectory: timesyncDirectory,
+            kernelSynchronised: { kernel }, now: { now.withLock { $0 } })
     }
 
     @Test func aConfiguredClockIsTrustedWhateverElseSays() throws {

@@ -56,14 +56,20 @@ import Testing
         #expect(bins.next(after: Self.instant("2027-01-15T08:00:00Z")) == Self.instant("2027-01-19T19:30:00Z"))
         // Both day fields restricted: either matches, as in cron.
         let either = Recurrence(rule: .cron(try CronExpression("0 12 1 * sun")), timeZone: ZoneRules.named("UTC")!)
-        #expect(Self.occurrences(either, from: "2027-01-29T00:00:00Z", count: 3) == ["2027-01-31T12:00:00Z", "2027-02-01T12:00:00Z", "2027-02-07T12:00:00Z"].map(Self.instant))
+        #expect(
+            Self.occurrences(either, from: "2027-01-29T00:00:00Z", count: 3)
+                == ["2027-01-31T12:00:00Z", "2027-02-01T12:00:00Z", "2027-02-07T12:00:00Z"].map(Self.instant))
         // A day field starting with `*` (here `*/2`) leaves the other deciding with it, as Vixie
         // cron's DOM_STAR does: odd days that are Mondays, not odd days or Mondays.
         let oddMondays = Recurrence(rule: .cron(try CronExpression("0 0 */2 * mon")), timeZone: ZoneRules.named("UTC")!)
-        #expect(Self.occurrences(oddMondays, from: "2027-01-19T00:00:00Z", count: 3) == ["2027-01-25T00:00:00Z", "2027-02-01T00:00:00Z", "2027-02-15T00:00:00Z"].map(Self.instant))
+        #expect(
+            Self.occurrences(oddMondays, from: "2027-01-19T00:00:00Z", count: 3)
+                == ["2027-01-25T00:00:00Z", "2027-02-01T00:00:00Z", "2027-02-15T00:00:00Z"].map(Self.instant))
         // And the other way round: the 1st of a month that falls on Sunday, Tuesday, Thursday or Saturday.
         let firsts = Recurrence(rule: .cron(try CronExpression("0 0 1 * */2")), timeZone: ZoneRules.named("UTC")!)
-        #expect(Self.occurrences(firsts, from: "2027-01-02T00:00:00Z", count: 3) == ["2027-04-01T00:00:00Z", "2027-05-01T00:00:00Z", "2027-06-01T00:00:00Z"].map(Self.instant))
+        #expect(
+            Self.occurrences(firsts, from: "2027-01-02T00:00:00Z", count: 3)
+                == ["2027-04-01T00:00:00Z", "2027-05-01T00:00:00Z", "2027-06-01T00:00:00Z"].map(Self.instant))
         // Steps and lists.
         let steps = try CronExpression("*/15 9-17/4 * jan,jul *")
         #expect(steps.minutes == [0, 15, 30, 45] && steps.hours == [9, 13, 17] && steps.months == [1, 7])
@@ -87,7 +93,9 @@ import Testing
     @Test func theLatestMissedOccurrenceWithinTheWindow() {
         let hourly = Recurrence(rule: .cron(try! CronExpression("0 * * * *")), timeZone: ZoneRules.named("UTC")!)
         // The clock jumps from 01:10 to 09:20: only 09:00 is within a 30-minute window.
-        #expect(hourly.latest(after: Self.instant("2027-01-01T01:10:00Z"), upTo: Self.instant("2027-01-01T09:20:00Z"), window: 1800) == Self.instant("2027-01-01T09:00:00Z"))
+        #expect(
+            hourly.latest(after: Self.instant("2027-01-01T01:10:00Z"), upTo: Self.instant("2027-01-01T09:20:00Z"), window: 1800)
+                == Self.instant("2027-01-01T09:00:00Z"))
         #expect(hourly.latest(after: Self.instant("2027-01-01T01:10:00Z"), upTo: Self.instant("2027-01-01T09:40:00Z"), window: 1800) == nil)
     }
 }

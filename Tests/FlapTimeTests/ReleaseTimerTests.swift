@@ -29,10 +29,12 @@ struct TimeRig {
         inbox = try Inbox(path: dir.appendingPathComponent("inbox.sqlite").path)
         let (clock, start, t0, wallOffset) = (clock, clock.now, t0, wallOffset)
         self.start = start
-        time = ServiceTime(clock: clock, now: {
-            let elapsed = start.duration(to: clock.now).components
-            return t0 + Double(elapsed.seconds) + Double(elapsed.attoseconds) / 1e18 + wallOffset.withLock { $0 }
-        })
+        time = ServiceTime(
+            clock: clock,
+            now: {
+                let elapsed = start.duration(to: clock.now).components
+                return t0 + Double(elapsed.seconds) + Double(elapsed.attoseconds) / 1e18 + wallOffset.withLock { $0 }
+            })
     }
 
     /// The id of schedule `name`'s message at `seconds` since 1970 (made under the inbox's own key).
@@ -42,7 +44,8 @@ struct TimeRig {
 
     var trust: @Sendable () -> ClockVerdict {
         { [trusted] in
-            trusted.withLock { $0 } ? ClockVerdict(rule: .configured, trusted: true, reason: "test")
+            trusted.withLock { $0 }
+                ? ClockVerdict(rule: .configured, trusted: true, reason: "test")
                 : ClockVerdict(rule: .timesyncd, trusted: false, reason: "waiting for systemd-timesyncd to synchronise the clock")
         }
     }
@@ -111,8 +114,9 @@ struct TimeRig {
     }
 
     func message(_ id: String, from sender: String, at seconds: TimeInterval) -> Message {
-        Message(id: id, sender: Sender(id: sender), content: .text(id), createdAt: t0, expiresAt: t0 + seconds + 3600,
-                notBefore: t0 + seconds, source: "test")
+        Message(
+            id: id, sender: Sender(id: sender), content: .text(id), createdAt: t0, expiresAt: t0 + seconds + 3600,
+            notBefore: t0 + seconds, source: "test")
     }
 
     @Test func eachMessageTakesItsSlotAtItsInstantAndASoonerOneIsNotKeptWaiting() async throws {

@@ -19,12 +19,14 @@ import TestSupport
     func runner(_ fromFile: [ScheduleSettings] = []) -> ScheduleRunner<ManualClock> {
         var intake = MessageIntake(inbox: rig.inbox, boardSize: .flagship, now: rig.time.now)
         intake.localProps = LocalProps(zone: .utc)
-        return ScheduleRunner(inbox: rig.inbox, intake: intake, time: rig.time, trust: rig.trust, fromFile: fromFile,
-                              systemZone: .utc, logger: Logger(label: "test"))
+        return ScheduleRunner(
+            inbox: rig.inbox, intake: intake, time: rig.time, trust: rig.trust, fromFile: fromFile,
+            systemZone: .utc, logger: Logger(label: "test"))
     }
 
     @Test func aGoodMorningScheduleNamesTheDayItFires() async throws {
-        let runner = runner([ScheduleRunnerTests.schedule("morning", days: ["daily"], times: ["07:00"], text: "GOOD MORNING\n{{weekday}} {{ date }}")])
+        let runner = runner([ScheduleRunnerTests.schedule("morning", days: ["daily"], times: ["07:00"], text: "GOOD MORNING\n{{weekday}} {{ date }}")]
+        )
         let running = Task { await runner.run() }
         defer { running.cancel() }
         await rig.drive(to: 23 * 3600)  // Saturday 07:00
@@ -54,10 +56,12 @@ import TestSupport
                 return errors.problems.map(\.description)
             }
         }
-        #expect(await problems(ScheduleRunnerTests.schedule("typo", times: ["07:00"], text: "GOOD MORNING {{wekday}}"))
-            == ["text: line 1, position 14: {{wekday}} is not a placeholder; there are date, day, hour, minute, month, time, weekday, year"])
-        #expect(await problems(ScheduleRunnerTests.schedule("open", times: ["07:00"], text: "HI\nTHERE {{weekday"))
-            == ["text: line 2, position 7: {{ is not closed with }}"])
+        #expect(
+            await problems(ScheduleRunnerTests.schedule("typo", times: ["07:00"], text: "GOOD MORNING {{wekday}}"))
+                == ["text: line 1, position 14: {{wekday}} is not a placeholder; there are date, day, hour, minute, month, time, weekday, year"])
+        #expect(
+            await problems(ScheduleRunnerTests.schedule("open", times: ["07:00"], text: "HI\nTHERE {{weekday"))
+                == ["text: line 2, position 7: {{ is not closed with }}"])
         var wide = ScheduleRunnerTests.schedule("wide", times: ["07:00"])
         wide.text = nil
         wide.vbml = ["components": [["template": "X", "style": ["width": 30]]]]

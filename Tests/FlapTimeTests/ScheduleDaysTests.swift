@@ -58,9 +58,11 @@ import TestSupport
     }
 
     @Test func anythingElseIsRefusedNamingTheWordThatIsWrong() {
-        for (entry, named) in [("monkey", "\"monkey\" is not a day"), ("mon-fry", "\"fry\" (in \"mon-fry\") is not a day"),
-                               ("mon-", "\"mon-\" is not a day"), ("mon-tue-wed", "\"mon-tue-wed\" is not a day"),
-                               ("weekday", "\"weekday\" is not a day"), ("mo", "\"mo\" is not a day")] {
+        for (entry, named) in [
+            ("monkey", "\"monkey\" is not a day"), ("mon-fry", "\"fry\" (in \"mon-fry\") is not a day"),
+            ("mon-", "\"mon-\" is not a day"), ("mon-tue-wed", "\"mon-tue-wed\" is not a day"),
+            ("weekday", "\"weekday\" is not a day"), ("mo", "\"mo\" is not a day")
+        ] {
             #expect(throws: ScheduleError.self, "\(entry)") { try ScheduleDays.read([entry]) }
             do {
                 _ = try ScheduleDays.read([entry])
@@ -73,8 +75,9 @@ import TestSupport
 
     func runner(_ rig: TimeRig, _ definition: ScheduleSettings) -> ScheduleRunner<ManualClock> {
         let intake = MessageIntake(inbox: rig.inbox, boardSize: .flagship, now: rig.time.now)
-        return ScheduleRunner(inbox: rig.inbox, intake: intake, time: rig.time, trust: rig.trust, fromFile: [definition],
-                              systemZone: ZoneRules.named("UTC")!, logger: Logger(label: "test"))
+        return ScheduleRunner(
+            inbox: rig.inbox, intake: intake, time: rig.time, trust: rig.trust, fromFile: [definition],
+            systemZone: ZoneRules.named("UTC")!, logger: Logger(label: "test"))
     }
 
     @Test func monToFriAddedOnAThursdayRunsFridayThenMondayAcrossTheWeeksEnd() async throws {

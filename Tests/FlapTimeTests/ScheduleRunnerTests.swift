@@ -17,11 +17,14 @@ import TestSupport
 
     func runner(_ fromFile: [ScheduleSettings] = []) -> ScheduleRunner<ManualClock> {
         let intake = MessageIntake(inbox: rig.inbox, boardSize: .flagship, now: rig.time.now)
-        return ScheduleRunner(inbox: rig.inbox, intake: intake, time: rig.time, trust: rig.trust, fromFile: fromFile,
-                              systemZone: ZoneRules.named("UTC")!, logger: Logger(label: "test"))
+        return ScheduleRunner(
+            inbox: rig.inbox, intake: intake, time: rig.time, trust: rig.trust, fromFile: fromFile,
+            systemZone: ZoneRules.named("UTC")!, logger: Logger(label: "test"))
     }
 
-    static func schedule(_ name: String, days: [String]? = nil, times: [String]? = nil, cron: String? = nil, text: String = "HELLO", hold: Int? = nil) -> ScheduleSettings {
+    static func schedule(
+        _ name: String, days: [String]? = nil, times: [String]? = nil, cron: String? = nil, text: String = "HELLO", hold: Int? = nil
+    ) -> ScheduleSettings {
         var definition = ScheduleSettings(name: name)
         definition.days = days
         definition.times = times
@@ -44,7 +47,8 @@ import TestSupport
         await rig.drive(to: 71 * 3600 - 1)
         #expect(try await receipts(from: "schedule-morning").isEmpty)
         await rig.drive(to: 71 * 3600)
-        #expect(try await rig.slotIDs(expecting: [try await rig.occurrence("morning", 1800255600)]) == [try await rig.occurrence("morning", 1800255600)])
+        #expect(
+            try await rig.slotIDs(expecting: [try await rig.occurrence("morning", 1800255600)]) == [try await rig.occurrence("morning", 1800255600)])
         let slot = try await rig.inbox.slots().first
         #expect(slot?.content == .text("GOOD MORNING") && slot?.expiresAt == rig.t0 + 71 * 3600 + 7200)
         #expect(await runner.list().first?.next == rig.t0 + 95 * 3600)  // Tuesday
@@ -58,7 +62,9 @@ import TestSupport
         let intake = MessageIntake(inbox: rig.inbox, boardSize: .flagship, now: rig.time.now)
         for sender in ["mum", "schedule-morning"] {
             let fields: [String: JSONValue] = ["id": .string("schedule-morning-\(epoch)"), "sender": ["id": .string(sender)], "text": "HELLO"]
-            guard case .accepted = try await intake.submit(fields: fields, source: "native-api") else { Issue.record("\(sender)'s message was not taken"); return }
+            guard case .accepted = try await intake.submit(fields: fields, source: "native-api") else {
+                Issue.record("\(sender)'s message was not taken"); return
+            }
         }
         let runner = runner([Self.schedule("morning", days: ["weekdays"], times: ["07:00"], text: "GOOD MORNING")])
         let running = Task { await runner.run() }

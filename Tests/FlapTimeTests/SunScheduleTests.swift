@@ -18,8 +18,9 @@ import TestSupport
 
     func runner(_ fromFile: [ScheduleSettings], location: GeoLocation? = berlin) -> ScheduleRunner<ManualClock> {
         let intake = MessageIntake(inbox: rig.inbox, boardSize: .flagship, now: rig.time.now)
-        return ScheduleRunner(inbox: rig.inbox, intake: intake, time: rig.time, trust: rig.trust, fromFile: fromFile,
-                              systemZone: ZoneRules.named("Europe/Berlin")!, location: location, logger: Logger(label: "test"))
+        return ScheduleRunner(
+            inbox: rig.inbox, intake: intake, time: rig.time, trust: rig.trust, fromFile: fromFile,
+            systemZone: ZoneRules.named("Europe/Berlin")!, location: location, logger: Logger(label: "test"))
     }
 
     @Test func anEveningScheduleFiresHalfAnHourAfterSunset() async throws {
@@ -47,11 +48,16 @@ import TestSupport
 
     @Test func aTimeThatCannotBeReadOrASunriseWithoutALocationIsRefused() {
         func problems(_ times: [String], location: GeoLocation? = Self.berlin) -> [String] {
-            do { _ = try ScheduleRunnerTests.schedule("x", times: times).recurrence(location: location); return [] } catch { return error.problems.map(\.description) }
+            do { _ = try ScheduleRunnerTests.schedule("x", times: times).recurrence(location: location); return [] } catch {
+                return error.problems.map(\.description)
+            }
         }
         #expect(problems(["sunset+30m", "07:00", "sunrise-1h"]).isEmpty)
         #expect(problems(["sunset+13h"]) == ["times: \"sunset+13h\" is not sunset, sunset+30m or sunset-1h (at most 12 hours before or after)"])
         #expect(problems(["sunrise+"]).count == 1)
-        #expect(problems(["sunrise"], location: nil) == ["times: sunrise and sunset need the board's location: [location] latitude and longitude in flapd.toml"])
+        #expect(
+            problems(["sunrise"], location: nil) == [
+                "times: sunrise and sunset need the board's location: [location] latitude and longitude in flapd.toml"
+            ])
     }
 }

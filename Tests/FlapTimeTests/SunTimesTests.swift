@@ -16,7 +16,7 @@ import TestSupport
         Place(name: "Ushuaia", latitude: -54.8, longitude: -68.3, offset: -3), Place(name: "Sydney", latitude: -33.87, longitude: 151.21, offset: 10),
         Place(name: "Quito", latitude: -0.18, longitude: -78.47, offset: -5), Place(name: "New York", latitude: 40.71, longitude: -74.01, offset: -5),
         Place(name: "Berlin", latitude: 52.52, longitude: 13.4, offset: 1), Place(name: "Reykjavik", latitude: 64.15, longitude: -21.94, offset: 0),
-        Place(name: "Tromsø", latitude: 69.65, longitude: 18.96, offset: 1), Place(name: "Longyearbyen", latitude: 78.22, longitude: 15.65, offset: 1),
+        Place(name: "Tromsø", latitude: 69.65, longitude: 18.96, offset: 1), Place(name: "Longyearbyen", latitude: 78.22, longitude: 15.65, offset: 1)
     ]
 
     static let dates = (1...12).map { (2026, $0, 15) } + [(2026, 6, 21), (2026, 12, 21)]
@@ -37,7 +37,9 @@ import TestSupport
                 let number = CivilDate.days(year: year, month: month, day: day)
                 asked.append((place, number))
                 for near in (number - 1)...(number + 1) {
-                    input += #"{"latitude": \#(place.latitude), "longitude": \#(place.longitude), "date": "\#(Self.iso(near))", "offset": \#(place.offset)}"# + "\n"
+                    input +=
+                        #"{"latitude": \#(place.latitude), "longitude": \#(place.longitude), "date": "\#(Self.iso(near))", "offset": \#(place.offset)}"#
+                        + "\n"
                 }
             }
         }
@@ -60,7 +62,8 @@ import TestSupport
                     continue
                 }
                 guard let nearest = theirs.min(by: { abs($0.timeIntervalSince(ours)) < abs($1.timeIntervalSince(ours)) }),
-                      abs(nearest.timeIntervalSince(ours)) < 12 * 3600 else {
+                    abs(nearest.timeIntervalSince(ours)) < 12 * 3600
+                else {
                     // Astral has none: only on the day the sun first comes back, up for minutes.
                     let other = SunTimes.instant(of: event == .sunrise ? .sunset : .sunrise, day: day, at: location)
                     #expect(other.map { abs($0.timeIntervalSince(ours)) < 3 * 3600 } == true, "\(what): flapd has one, astral none")
@@ -79,6 +82,8 @@ import TestSupport
             #expect(SunTimes.instant(of: .sunrise, day: CivilDate.days(year: 2026, month: month, day: day), at: svalbard) == nil)
         }
         #expect(SunTimes.instant(of: .sunset, day: CivilDate.days(year: 2026, month: 6, day: 21), at: svalbard) == nil)
-        #expect(SunTimes.instant(of: .sunset, day: CivilDate.days(year: 2026, month: 6, day: 21), at: GeoLocation(latitude: 52.52, longitude: 13.4)) != nil)
+        #expect(
+            SunTimes.instant(of: .sunset, day: CivilDate.days(year: 2026, month: 6, day: 21), at: GeoLocation(latitude: 52.52, longitude: 13.4))
+                != nil)
     }
 }

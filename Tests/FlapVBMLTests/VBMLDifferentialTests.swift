@@ -50,14 +50,18 @@ import TestSupport
                 disagreements.append("\(text)\n  ours:   \(ours.map { "\($0)" } ?? "refused")\n  pyvbml: \(theirs.map { "\($0)" } ?? answer.text)")
             }
         }
-        #expect(disagreements.isEmpty, "\(disagreements.count) of \(documents.count) documents drawn differently:\n\(disagreements.prefix(5).joined(separator: "\n"))")
+        #expect(
+            disagreements.isEmpty,
+            "\(disagreements.count) of \(documents.count) documents drawn differently:\n\(disagreements.prefix(5).joined(separator: "\n"))")
     }
 }
 
 /// Random VBML documents made of what both renderers are meant to draw the same.
 enum VBMLDocumentGenerator {
-    static let words = ["HELLO", "world", "Dinner", "at", "7:30", "GO!", "a", "Zürich", "Café", "½", "ßig", "naïve", "100%", "(ok)",
-                        "#1", "$5", "x+y=z", "a/b", "\u{201C}hi\u{201D}", "—", "…", "SUPERCALIFRAGILISTIC", "ÆON", "über"]
+    static let words = [
+        "HELLO", "world", "Dinner", "at", "7:30", "GO!", "a", "Zürich", "Café", "½", "ßig", "naïve", "100%", "(ok)",
+        "#1", "$5", "x+y=z", "a/b", "\u{201C}hi\u{201D}", "—", "…", "SUPERCALIFRAGILISTIC", "ÆON", "über"
+    ]
     static let codes = ["{63}", "{64}", "{65}", "{66}", "{67}", "{68}", "{69}", "{70}", "{0}", "{1}", "{62}", "{36}"]
     static let emoji = ["🟥", "🟩", "⬛", "⬜", "❤️"]
 
@@ -90,11 +94,15 @@ enum VBMLDocumentGenerator {
         }
         switch random.next() % 10 {
         case 0:
-            let rows = (0..<(1 + Int(random.next() % 3))).map { _ in JSONValue.array((0..<(1 + Int(random.next() % 5))).map { _ in .number(Double(pick([0, 1, 5, 27, 63, 66, 70], &random))) }) }
+            let rows = (0..<(1 + Int(random.next() % 3))).map { _ in
+                JSONValue.array((0..<(1 + Int(random.next() % 5))).map { _ in .number(Double(pick([0, 1, 5, 27, 63, 66, 70], &random))) })
+            }
             return ["rawCharacters": .array(rows), "style": .object(style)]
         case 1:
-            var calendar: [String: JSONValue] = ["month": .number(Double(1 + random.next() % 12)), "year": .number(Double(2000 + random.next() % 40)),
-                                                 "days": [String(1 + random.next() % 28): 63, String(1 + random.next() % 31): 66]]
+            var calendar: [String: JSONValue] = [
+                "month": .number(Double(1 + random.next() % 12)), "year": .number(Double(2000 + random.next() % 40)),
+                "days": [String(1 + random.next() % 28): 63, String(1 + random.next() % 31): 66]
+            ]
             if chance(30, &random) { calendar["defaultDayColor"] = .number(Double(pick([63, 66, 67, 69], &random))) }
             for flag in ["hideSMTWTFS", "hideDates", "hideMonthYear"] where chance(25, &random) { calendar[flag] = true }
             return ["calendar": .object(calendar), "style": ["absolutePosition": ["x": .number(Double(random.next() % 10)), "y": 0]]]
@@ -111,7 +119,12 @@ enum VBMLDocumentGenerator {
             case 0: text += pick(codes, &random)
             case 1: text += pick(emoji, &random)
             case 2: text += pick(["{{name}}", "{{count}}", "{{missing}}"], &random)
-            case 3: text += pick(["A{{#on}}ON{{/on}}B", "A{{^off}}OFF{{/off}}B", "[{{#items}}{{.}},{{/items}}]", "X{{^none}}NONE{{/none}}Y", "Q{{#empty}}E{{/empty}}R"], &random)
+            case 3:
+                text += pick(
+                    [
+                        "A{{#on}}ON{{/on}}B", "A{{^off}}OFF{{/off}}B", "[{{#items}}{{.}},{{/items}}]", "X{{^none}}NONE{{/none}}Y",
+                        "Q{{#empty}}E{{/empty}}R"
+                    ], &random)
             default: text += pick(words, &random)
             }
         }
@@ -124,7 +137,9 @@ enum VBMLDocumentGenerator {
         guard let document = try? VBMLDocument(json: json) else { return false }
         let height = document.height ?? 6, width = document.width ?? 22
         for component in document.components {
-            guard case .template(let template) = component.content, component.style.align == .center || component.style.align == .justified else { continue }
+            guard case .template(let template) = component.content, component.style.align == .center || component.style.align == .justified else {
+                continue
+            }
             let w = component.style.width ?? width, h = component.style.height ?? height
             guard let filled = try? Mustache.render(VBMLCharacters.replacingEmoji(template), props: document.props) else { continue }
             let lines = VBMLText.lines(VBMLText.words(VBMLCharacters.sanitized(Array(filled.utf16)), width: w), width: w)

@@ -13,7 +13,8 @@ import Testing
     @Test func propsAreEscapedAsMustacheJSEscapesThemUnlessTripled() throws {
         let props: JSONValue = ["who": "Tom & Jerry"]
         // {{who}} is HTML-escaped by mustache.js, so the board shows the entity, as Vestaboard's does.
-        #expect(try Self.row(["props": props, "components": [["template": "{{who}}"]]]).prefix(14)
+        #expect(
+            try Self.row(["props": props, "components": [["template": "{{who}}"]]]).prefix(14)
                 == [20, 15, 13, 0, 47, 1, 13, 16, 49, 0, 10, 5, 18, 18])
         #expect(try Self.row(["props": props, "components": [["template": "{{{who}}}"]]]).prefix(11) == [20, 15, 13, 0, 47, 0, 10, 5, 18, 18, 25])
         #expect(try Self.row(["props": props, "components": [["template": "{{& who}}"]]]).prefix(11) == [20, 15, 13, 0, 47, 0, 10, 5, 18, 18, 25])
@@ -36,7 +37,9 @@ import Testing
     @Test func templatesPastTheirBudgetAreRefusedWithTheReason() throws {
         let list = JSONValue.array((0..<280).map { .number(Double($0)) })
         let loops = "{{#l}}{{#l}}{{#l}}x{{/l}}{{/l}}{{/l}}"
-        #expect(throws: Mustache.Problem(description: "the template's sections repeat more than 10000 times (sections over long lists inside each other)")) {
+        #expect(
+            throws: Mustache.Problem(description: "the template's sections repeat more than 10000 times (sections over long lists inside each other)")
+        ) {
             try Mustache.render(loops, props: ["l": list])
         }
         do {
@@ -102,7 +105,10 @@ import Testing
         #expect(throws: VBMLProblem(path: "components[0].rawCharacters[0][1]", message: "72 is not a character code the board has (0 to 71)")) {
             try Self.render(["components": [["rawCharacters": [[1, 72]]]]])
         }
-        #expect(throws: VBMLProblem(path: "components", message: "required: a list of components (each a template, rawCharacters, randomColors or calendar)")) {
+        #expect(
+            throws: VBMLProblem(
+                path: "components", message: "required: a list of components (each a template, rawCharacters, randomColors or calendar)")
+        ) {
             try Self.render(["props": [:]])
         }
         #expect(throws: VBMLProblem(path: "components[0].calendar.month", message: "must be from 1 to 12, not 13")) {
@@ -112,7 +118,8 @@ import Testing
 
     @Test func randomColoursComeFromTheSeed() throws {
         let document = try VBMLDocument(json: ["components": [["randomColors": ["colors": [63, 66]]]]])
-        let a = try VBMLRenderer.render(document, seed: 7), b = try VBMLRenderer.render(document, seed: 7), c = try VBMLRenderer.render(document, seed: 8)
+        let a = try VBMLRenderer.render(document, seed: 7), b = try VBMLRenderer.render(document, seed: 7),
+            c = try VBMLRenderer.render(document, seed: 8)
         #expect(a == b && a != c)
         #expect(Set(a.flatMap { $0 }) == [63, 66])
     }

@@ -23,17 +23,20 @@ import TestSupport
         let running: Task<Void, Never>
     }
 
-    func rig(_ api: (FakeVestaboard) -> VestaboardAPI, board: FakeVestaboard? = nil, path: String? = nil,
-             onConflict: ConflictChoice = .refuse, timeout: Duration = .seconds(10)) async throws -> Rig {
+    func rig(
+        _ api: (FakeVestaboard) -> VestaboardAPI, board: FakeVestaboard? = nil, path: String? = nil,
+        onConflict: ConflictChoice = .refuse, timeout: Duration = .seconds(10)
+    ) async throws -> Rig {
         let fake: FakeVestaboard
         if let board { fake = board } else { fake = try await FakeVestaboard.start() }
         let clock = ManualClock()
         let base = self.base
         let path = path ?? FileManager.default.temporaryDirectory.appendingPathComponent("outbox-\(UUID().uuidString).sqlite").path
         let queue = try DeliveryQueue(path: path)
-        let delivery = BoardDelivery(panel: "wall", client: VestaboardClient(api: api(fake), timeout: timeout), queue: queue, clock: clock,
-                                     now: { base.addingTimeInterval(clock.now.offset / .seconds(1)) }, onConflict: onConflict,
-                                     logger: Logger(label: "test"))
+        let delivery = BoardDelivery(
+            panel: "wall", client: VestaboardClient(api: api(fake), timeout: timeout), queue: queue, clock: clock,
+            now: { base.addingTimeInterval(clock.now.offset / .seconds(1)) }, onConflict: onConflict,
+            logger: Logger(label: "test"))
         let running = Task { await delivery.run() }
         teardown {
             running.cancel()
@@ -57,14 +60,17 @@ import TestSupport
 
     @Test func aBoardIsWrittenThroughTheLocalAPIWithItsTransition() async throws {
         let rig = try await rig { .local($0.url, key: $0.localKey) }
-        let sent = try await rig.delivery.send(rows(8), transition: BoardTransition(strategy: "column", stepSize: 2, stepIntervalMs: 50),
-                                               strategy: .queued, messageId: "m1")
+        let sent = try await rig.delivery.send(
+            rows(8), transition: BoardTransition(strategy: "column", stepSize: 2, stepIntervalMs: 50),
+            strategy: .queued, messageId: "m1")
         #expect(try await until(rig.clock) { state(rig.queue, sent.id) == .sent })
         let (requests, board) = try await rig.board.log()
         #expect(board == rows(8))
         let write = try #require(requests.first { $0.method == "POST" })
         #expect(write.api == "local" && write.status == "201")
-        #expect(write.body.contains("\"strategy\":\"column\"") && write.body.contains("\"step_size\":2") && write.body.contains("\"step_interval_ms\":50"))
+        #expect(
+            write.body.contains("\"strategy\":\"column\"") && write.body.contains("\"step_size\":2") && write.body.contains("\"step_interval_ms\":50")
+        )
         #expect(try rig.queue.delivery(sent.id)?.attempts == 1)
         #expect(await rig.delivery.health.reachable == true)
     }
@@ -77,12 +83,13 @@ import TestSupport
         let sent = try await rig.delivery.send(rows(1), transition: nil, strategy: .queued, messageId: nil)
         let waits = Waits()
         let base = self.base
-        #expect(try await until(rig.clock) {
-            if let d = try rig.queue.delivery(sent.id), d.state == .pending, d.attempts > waits.count {
-                waits.append(d.notBefore.timeIntervalSince(base) - rig.clock.now.offset / .seconds(1))
-            }
-            return state(rig.queue, sent.id) == .sent
-        })
+        #expect(
+            try await until(rig.clock) {
+                if let d = try rig.queue.delivery(sent.id), d.state == .pending, d.attempts > waits.count {
+                    waits.append(d.notBefore.timeIntervalSince(base) - rig.clock.now.offset / .seconds(1))
+                }
+                return state(rig.queue, sent.id) == .sent
+            })
         #expect(try rig.queue.delivery(sent.id)?.attempts == 4)
         #expect(waits.values.map { $0.rounded() } == [2, 4, 8], "\(waits.values)")
 
@@ -107,7 +114,10 @@ import TestSupport
         let rig = try await rig { .local($0.url, key: $0.localKey) }
         try await rig.board.fail("429:7")
         let sent = try await rig.delivery.send(rows(4), transition: nil, strategy: .queued, messageId: nil)
-        #expect(try await until(rig.clock, step: .milliseconds(100)) { (try rig.queue.delivery(sent.id)?.attempts ?? 0) == 1 && state(rig.queue, sent.id) == .pending })
+        #expect(
+            try await until(rig.clock, step: .milliseconds(100)) {
+                (try rig.queue.delivery(sent.id)?.attempts ?? 0) == 1 && state(rig.queue, sent.id) == .pending
+            })
         let waiting = try #require(try rig.queue.delivery(sent.id))
         #expect(waiting.notBefore.timeIntervalSince(base) - rig.clock.now.offset / .seconds(1) >= 6.9)
         #expect(try await until(rig.clock) { state(rig.queue, sent.id) == .sent })

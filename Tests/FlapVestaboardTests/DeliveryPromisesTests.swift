@@ -39,7 +39,8 @@ import TestSupport
             // Before the kill: the board was offline, a write waited for its retry.
             do {
                 let queue = try DeliveryQueue(path: path)
-                let waiting = try queue.enqueue(panel: "wall", rows: rows(7), transition: nil, strategy: strategy, messageId: "m", now: Date()).delivery
+                let waiting = try queue.enqueue(panel: "wall", rows: rows(7), transition: nil, strategy: strategy, messageId: "m", now: Date())
+                    .delivery
                 try queue.begin(waiting.id)
                 try queue.failed(waiting.id, error: "connection refused", retryAt: Date(), now: Date())
             }
@@ -53,7 +54,8 @@ import TestSupport
             #expect(try await board.writes().count == 1, "\(strategy): the board already showed it")
             // Once someone else changed the board, the same board is written again.
             try await board.write(rows(9))
-            let back = try await wall.delivery.send(rows(7), transition: nil, strategy: strategy == .conflictAware ? .queued : strategy, messageId: "m")
+            let back = try await wall.delivery.send(
+                rows(7), transition: nil, strategy: strategy == .conflictAware ? .queued : strategy, messageId: "m")
             #expect(try await suite.until(wall.clock) { suite.state(wall.queue, back.id) == .sent })
             #expect(try await board.log().board == rows(7))
             #expect(try await board.writes().count == 2)

@@ -9,7 +9,7 @@ import Testing
     static let schemaOf010 = [
         #"CREATE TABLE "delivery" ("id" INTEGER PRIMARY KEY AUTOINCREMENT, "panel" TEXT NOT NULL, "rows" TEXT NOT NULL, "transition" TEXT, "strategy" TEXT NOT NULL, "messageId" TEXT, "state" TEXT NOT NULL, "attempts" INTEGER NOT NULL, "createdAt" DOUBLE NOT NULL, "notBefore" DOUBLE NOT NULL, "lastError" TEXT, "finishedAt" DOUBLE, "conflictSeen" BOOLEAN NOT NULL)"#,
         #"CREATE INDEX "delivery_panel_state" ON "delivery"("panel", "state")"#,
-        #"CREATE TABLE "boardWrite" ("panel" TEXT PRIMARY KEY, "rows" TEXT NOT NULL, "at" DOUBLE NOT NULL)"#,
+        #"CREATE TABLE "boardWrite" ("panel" TEXT PRIMARY KEY, "rows" TEXT NOT NULL, "at" DOUBLE NOT NULL)"#
     ]
     let path = FileManager.default.temporaryDirectory.appendingPathComponent("outbox-\(UUID().uuidString).sqlite").path
 
@@ -17,7 +17,8 @@ import Testing
         _ = try DeliveryQueue(path: path)
         let database = try SQLiteDatabase(path: path)
         let schema = try database.read { db in
-            try String.fetchAll(db, sql: "SELECT sql FROM sqlite_master WHERE sql IS NOT NULL AND name NOT IN ('grdb_migrations', 'sqlite_sequence') ORDER BY rowid")
+            try String.fetchAll(
+                db, sql: "SELECT sql FROM sqlite_master WHERE sql IS NOT NULL AND name NOT IN ('grdb_migrations', 'sqlite_sequence') ORDER BY rowid")
         }
         #expect(schema == Self.schemaOf010)
     }
@@ -28,10 +29,11 @@ import Testing
             try db.execute(sql: "CREATE TABLE grdb_migrations (identifier TEXT NOT NULL PRIMARY KEY)")
             for statement in Self.schemaOf010 { try db.execute(sql: statement) }
             try db.execute(sql: "INSERT INTO grdb_migrations VALUES ('v1')")
-            try db.execute(sql: """
-                INSERT INTO delivery (panel, rows, strategy, messageId, state, attempts, createdAt, notBefore, conflictSeen)
-                VALUES ('wall', '[[1,2,3]]', 'queued', 'm1', 'pending', 0, 1800000000, 1800000000, 0)
-                """)
+            try db.execute(
+                sql: """
+                    INSERT INTO delivery (panel, rows, strategy, messageId, state, attempts, createdAt, notBefore, conflictSeen)
+                    VALUES ('wall', '[[1,2,3]]', 'queued', 'm1', 'pending', 0, 1800000000, 1800000000, 0)
+                    """)
         }
         old.close()
         let queue = try DeliveryQueue(path: path)

@@ -15,7 +15,9 @@ import Testing
             try queue.begin(delivery.id)
             try queue.sent(delivery.id, now: now)
         }
-        let waiting = try queue.enqueue(panel: "wall", rows: rows, transition: nil, strategy: .queued, messageId: "last", now: start.addingTimeInterval(100)).delivery
+        let waiting = try queue.enqueue(
+            panel: "wall", rows: rows, transition: nil, strategy: .queued, messageId: "last", now: start.addingTimeInterval(100)
+        ).delivery
         // Older than the cut-off: gone; then at most 10 finished ones, the newest.
         try queue.prune(before: start.addingTimeInterval(5), keep: 10)
         let kept = try queue.list(limit: 1000)

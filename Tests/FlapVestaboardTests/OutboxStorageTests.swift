@@ -18,8 +18,9 @@ struct OutboxStorageTests {
         let path = disk.path + "/outbox.sqlite"
         let rig = try await suite.rig({ .local($0.url, key: $0.localKey) }, path: path)
         let size = BoardSize.flagship
-        let panel = VestaboardPanel(info: PanelInfo(id: "wall", size: size, drum: .vestaboard, motion: .forwardOnly, driver: "vestaboard"),
-                                    delivery: rig.delivery, clock: rig.clock, strategy: .queued, takesTransitions: true)
+        let panel = VestaboardPanel(
+            info: PanelInfo(id: "wall", size: size, drum: .vestaboard, motion: .forwardOnly, driver: "vestaboard"),
+            delivery: rig.delivery, clock: rig.clock, strategy: .queued, takesTransitions: true)
         await panel.start()
         let target = try Board(rows: TextLayout.encodeText("FULL DISK", options: LayoutOptions(size: size)).rows)
         let plan = try FlipPlanner().plan(from: Board(size: size), to: target)

@@ -13,8 +13,9 @@ import TestSupport
     @Test func outcomesOfAbandonedAndSupersededWritesAreNotKept() async throws {
         let rig = try await suite.rig { .local($0.url, key: $0.localKey) }
         let size = BoardSize.flagship
-        let panel = VestaboardPanel(info: PanelInfo(id: "wall", size: size, drum: .vestaboard, motion: .forwardOnly, driver: "vestaboard"),
-                                    delivery: rig.delivery, clock: rig.clock, strategy: .queued, takesTransitions: true)
+        let panel = VestaboardPanel(
+            info: PanelInfo(id: "wall", size: size, drum: .vestaboard, motion: .forwardOnly, driver: "vestaboard"),
+            delivery: rig.delivery, clock: rig.clock, strategy: .queued, takesTransitions: true)
         await panel.start()
         let planner = try FlipPlanner()
         var playing: Task<Void, any Error>?

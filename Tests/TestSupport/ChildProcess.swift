@@ -2,7 +2,7 @@ import Synchronization
 import Foundation
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// A child process for tests, spawned with `posix_spawn` and an empty signal mask.

@@ -31,10 +31,14 @@ public final class ContentServer: Sendable {
 
     /// What GET `path` answers from now on. `mode`: normal, hang (never answers) or drop (closes unanswered).
     /// `contentEncoding`: a Content-Encoding header sent whatever the request asked for.
-    public func route(_ path: String, status: Int = 200, body: Data = Data(), contentType: String = "application/octet-stream",
-                      etag: String? = nil, lastModified: String? = nil, mode: String = "normal", retryAfter: Int? = nil,
-                      contentEncoding: String? = nil) async throws {
-        var fields: [String: Any] = ["path": path, "status": status, "bodyBase64": body.base64EncodedString(), "contentType": contentType, "mode": mode]
+    public func route(
+        _ path: String, status: Int = 200, body: Data = Data(), contentType: String = "application/octet-stream",
+        etag: String? = nil, lastModified: String? = nil, mode: String = "normal", retryAfter: Int? = nil,
+        contentEncoding: String? = nil
+    ) async throws {
+        var fields: [String: Any] = [
+            "path": path, "status": status, "bodyBase64": body.base64EncodedString(), "contentType": contentType, "mode": mode
+        ]
         if let contentEncoding { fields["contentEncoding"] = contentEncoding }
         if let etag { fields["etag"] = etag }
         if let lastModified { fields["lastModified"] = lastModified }

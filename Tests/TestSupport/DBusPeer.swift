@@ -2,7 +2,7 @@ import Foundation
 import Synchronization
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// BlueZ on a private system bus (Tests/Peers/bluez_peer.py: dbus-daemon and python-dbusmock's
@@ -51,7 +51,9 @@ public final class DBusPeer: Sendable {
     /// Runs a command of the peer; its result.
     @discardableResult
     public func command(_ text: String) async throws -> String {
-        let number = counter.withLock { $0 += 1; return $0 }
+        let number = counter.withLock {
+            $0 += 1; return $0
+        }
         let line = Array("\(number) \(text)\n".utf8)
         guard write(commands, line, line.count) == line.count else { throw PeerError("cannot write to the peer") }
         for _ in 0..<1500 {

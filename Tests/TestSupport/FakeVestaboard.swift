@@ -17,7 +17,8 @@ public final class FakeVestaboard: Sendable {
 
     /// `model`: `flagship` (6×22) or `note` (3×15).
     public static func start(model: String = "flagship") async throws -> FakeVestaboard {
-        let process = try ChildProcess(try await PythonPeer.python(), [PythonPeer.peersDirectory.appendingPathComponent("fake_vestaboard.py").path, "--model", model])
+        let process = try ChildProcess(
+            try await PythonPeer.python(), [PythonPeer.peersDirectory.appendingPathComponent("fake_vestaboard.py").path, "--model", model])
         var port: Int?
         _ = try await eventually(every: .milliseconds(10)) {
             if let line = process.stdout.split(separator: "\n").first, line.hasPrefix("listening ") { port = Int(line.dropFirst(10)) }
@@ -53,10 +54,11 @@ public final class FakeVestaboard: Sendable {
     public func log() async throws -> (requests: [Request], board: [[Int]]) {
         let object = try await control.get("/_control/log").object
         let requests = (object["log"] as? [[String: Any]] ?? []).map { entry in
-            Request(api: entry["api"] as? String ?? "", method: entry["method"] as? String ?? "",
-                    body: (entry["body"]).flatMap { try? JSONSerialization.data(withJSONObject: $0, options: [.fragmentsAllowed, .sortedKeys]) }
-                        .map { String(decoding: $0, as: UTF8.self) } ?? "",
-                    status: "\(entry["status"] ?? "")", shown: entry["shown"] as? Bool ?? false)
+            Request(
+                api: entry["api"] as? String ?? "", method: entry["method"] as? String ?? "",
+                body: (entry["body"]).flatMap { try? JSONSerialization.data(withJSONObject: $0, options: [.fragmentsAllowed, .sortedKeys]) }
+                    .map { String(decoding: $0, as: UTF8.self) } ?? "",
+                status: "\(entry["status"] ?? "")", shown: entry["shown"] as? Bool ?? false)
         }
         return (requests, object["board"] as? [[Int]] ?? [])
     }

@@ -11,8 +11,10 @@ public final class FlapdProcess: Sendable {
     public let apiKey: String
 
     /// Starts flapd --simulate with `arguments` added, and waits until it is ready.
-    public static func start(stateDirectory: String? = nil, apiKey: String = "test-key", arguments: [String] = [],
-                             environment extra: [String: String] = [:]) async throws -> FlapdProcess {
+    public static func start(
+        stateDirectory: String? = nil, apiKey: String = "test-key", arguments: [String] = [],
+        environment extra: [String: String] = [:]
+    ) async throws -> FlapdProcess {
         let state = stateDirectory ?? FileManager.default.temporaryDirectory.appendingPathComponent("flapd-\(UUID().uuidString)").path
         var environment = ProcessInfo.processInfo.environment.merging(extra) { $1 }
         environment["NOTIFY_SOCKET"] = nil

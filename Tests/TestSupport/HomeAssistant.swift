@@ -1,7 +1,7 @@
 import Foundation
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// A real Home Assistant core (Tests/Peers/home_assistant_peer.py, in `.build/ha-venv`, which
@@ -40,7 +40,8 @@ public final class HomeAssistant: Sendable {
         let port = try MosquittoBroker.freePort()
         let result = try await ProcessRunner.run(python, [peer, "start", directory, "\(port)", "\(mqttPort)"])
         guard result.status == 0, let started = try JSONSerialization.jsonObject(with: Data(result.stdoutText.utf8)) as? [String: Any],
-              let pid = started["pid"] as? Int, let token = started["token"] as? String else {
+            let pid = started["pid"] as? Int, let token = started["token"] as? String
+        else {
             let log = (try? String(contentsOfFile: directory + "/home-assistant.log", encoding: .utf8)) ?? ""
             throw PeerError("Home Assistant did not start: \(result.stderrText)\n\(log.suffix(4000))")
         }

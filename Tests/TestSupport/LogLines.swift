@@ -21,10 +21,15 @@ public final class LogLines: Sendable {
         let lines: LogLines
         var metadata: Logger.Metadata = [:]
         var logLevel: Logger.Level = .trace
-        subscript(metadataKey key: String) -> Logger.Metadata.Value? { get { metadata[key] } set { metadata[key] = newValue } }
+        subscript(metadataKey key: String) -> Logger.Metadata.Value? {
+            get { metadata[key] }
+            set { metadata[key] = newValue }
+        }
 
-        func log(level: Logger.Level, message: Logger.Message, metadata extra: Logger.Metadata?, source: String, file: String,
-                 function: String, line: UInt) {
+        func log(
+            level: Logger.Level, message: Logger.Message, metadata extra: Logger.Metadata?, source: String, file: String,
+            function: String, line: UInt
+        ) {
             let merged = metadata.merging(extra ?? [:]) { $1 }
             let fields = merged.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }
             lines.append(([level.rawValue, message.description] + fields).joined(separator: " "))

@@ -2,7 +2,7 @@ import Synchronization
 import Foundation
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// A real mosquitto broker on a free loopback port, with persistence in a directory of its own,

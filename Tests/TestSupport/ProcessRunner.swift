@@ -36,7 +36,9 @@ public enum ProcessRunner {
         process.standardOutput = handles[1]
         process.standardError = handles[2]
         let exited = AsyncStream<Void> { continuation in
-            process.terminationHandler = { _ in continuation.yield(); continuation.finish() }
+            process.terminationHandler = { _ in
+                continuation.yield(); continuation.finish()
+            }
         }
         try process.run()
         for await _ in exited {}

@@ -1,7 +1,7 @@
 import Foundation
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// The Python side of the tests: a virtual environment with the pinned peer packages
@@ -24,7 +24,8 @@ public enum PythonPeer {
     private static let venv = Task { try await makeVenv() }
 
     private static func makeVenv() async throws -> String {
-        let venv = ProcessInfo.processInfo.environment["VESTAWIDGET_TEST_VENV"]
+        let venv =
+            ProcessInfo.processInfo.environment["VESTAWIDGET_TEST_VENV"]
             ?? packageRoot.appendingPathComponent(".build/test-venv").path
         let python = venv + "/bin/python"
         let requirements = peersDirectory.appendingPathComponent("requirements.txt").path
@@ -41,7 +42,8 @@ public enum PythonPeer {
         defer { flock(lock, LOCK_UN) }
 
         if (try? String(contentsOfFile: stamp, encoding: .utf8)) == wanted,
-           FileManager.default.isExecutableFile(atPath: python) {
+            FileManager.default.isExecutableFile(atPath: python)
+        {
             return python
         }
         try await run("/usr/bin/env", ["python3", "-m", "venv", venv])
@@ -61,7 +63,8 @@ public enum PythonPeer {
     public static func run(_ program: String, _ arguments: [String], input: Data = Data()) async throws -> Data {
         let result = try await ProcessRunner.run(program, arguments, input: input)
         guard result.status == 0 else {
-            throw PeerError("\(program) \(arguments.joined(separator: " ")) exited \(result.status): \(String(decoding: result.stderr, as: UTF8.self))")
+            throw PeerError(
+                "\(program) \(arguments.joined(separator: " ")) exited \(result.status): \(String(decoding: result.stderr, as: UTF8.self))")
         }
         return result.stdout
     }

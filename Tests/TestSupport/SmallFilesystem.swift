@@ -10,7 +10,8 @@ public final class SmallFilesystem: Sendable {
 
     /// Whether the tests run with the right to mount (root, as on CI and the developers' machines).
     public static var canMount: Bool {
-        geteuid() == 0 && FileManager.default.isExecutableFile(atPath: "/bin/mount") && FileManager.default.isExecutableFile(atPath: "/sbin/mkfs.ext4")
+        geteuid() == 0 && FileManager.default.isExecutableFile(atPath: "/bin/mount")
+            && FileManager.default.isExecutableFile(atPath: "/sbin/mkfs.ext4")
     }
 
     private init(path: String, image: String) {
@@ -24,7 +25,9 @@ public final class SmallFilesystem: Sendable {
         let image = base + ".img", path = base
         try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
         guard FileManager.default.createFile(atPath: image, contents: nil) else { throw PeerError("cannot make \(image)") }
-        try FileHandle(forWritingAtPath: image).map { try $0.truncate(atOffset: UInt64(mebibytes) << 20); try $0.close() }
+        try FileHandle(forWritingAtPath: image).map {
+            try $0.truncate(atOffset: UInt64(mebibytes) << 20); try $0.close()
+        }
         // No blocks reserved for root: the tests (and flapd under them) run as root.
         try await run("/sbin/mkfs.ext4", ["-q", "-m", "0", image])
         try await run("/bin/mount", ["-o", "loop,errors=remount-ro", image, path])

@@ -45,7 +45,9 @@ final class Teardowns: Sendable {
     func add(_ stop: @escaping @Sendable () async -> Void) { stops.withLock { $0.append(stop) } }
 
     func run() async {
-        let all = stops.withLock { list in defer { list = [] }; return list }
+        let all = stops.withLock { list in
+            defer { list = [] }; return list
+        }
         for stop in all.reversed() { await stop() }
     }
 }

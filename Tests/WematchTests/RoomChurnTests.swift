@@ -24,8 +24,9 @@ import TestSupport
             case 1: room.leave(id)
             case 2, 3:
                 sequence += 1
-                room.receive(HeartSample(previous: 70 + Double(generator.next() % 10), current: 70 + Double(generator.next() % 10), seq: sequence),
-                             from: id, now: now)
+                room.receive(
+                    HeartSample(previous: 70 + Double(generator.next() % 10), current: 70 + Double(generator.next() % 10), seq: sequence),
+                    from: id, now: now)
             default: break  // silence: members go stale, then leave by themselves
             }
             let state = room.update(now: now)

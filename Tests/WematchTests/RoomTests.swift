@@ -83,9 +83,11 @@ import TestSupport
 
     @Test func oldDuplicateAndImplausibleSamplesAreRefused() {
         var room = room(["a": (70, 70)])
-        let results = [HeartSample(previous: 90, current: 90, seq: 1), HeartSample(previous: 90, current: 90, seq: 0),
-                       HeartSample(previous: 90, current: 400, seq: 5), HeartSample(previous: .nan, current: 90, seq: 6),
-                       HeartSample(previous: 70, current: 72, seq: 7)].map { room.receive($0, from: "a", now: t0) }
+        let results = [
+            HeartSample(previous: 90, current: 90, seq: 1), HeartSample(previous: 90, current: 90, seq: 0),
+            HeartSample(previous: 90, current: 400, seq: 5), HeartSample(previous: .nan, current: 90, seq: 6),
+            HeartSample(previous: 70, current: 72, seq: 7)
+        ].map { room.receive($0, from: "a", now: t0) }
         #expect(results == [false, false, false, false, true])
     }
 

@@ -58,7 +58,8 @@ struct FlapdConnection {
     /// Sends a request; with `retries`, a request that got no answer is sent again that many
     /// times (half a second, then a second apart): only for requests safe to repeat, such as a
     /// message carrying an idempotency key.
-    func request(_ method: String, _ path: String, json: Data? = nil, headers extra: [(String, String)] = [], retries: Int = 0) async throws -> Reply {
+    func request(_ method: String, _ path: String, json: Data? = nil, headers extra: [(String, String)] = [], retries: Int = 0) async throws -> Reply
+    {
         var headers: [(String, String)] = []
         if let key { headers.append(("Authorization", "Bearer \(key)")) }
         if json != nil { headers.append(("Content-Type", "application/json")) }
@@ -69,7 +70,8 @@ struct FlapdConnection {
             answer = try? await HTTPExchange.send(method, base + path, headers: headers, body: json)
         }
         guard let answer else {
-            throw ConnectionError("flapd is not answering at \(base) (is it running? start it with `flapd --simulate` or `systemctl start flapd`, or give --url)")
+            throw ConnectionError(
+                "flapd is not answering at \(base) (is it running? start it with `flapd --simulate` or `systemctl start flapd`, or give --url)")
         }
         let reply = Reply(status: answer.status, body: answer.body, headers: answer.headers)
         if reply.status == 401 {

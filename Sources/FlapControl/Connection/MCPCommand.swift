@@ -12,7 +12,8 @@ struct MCPCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "mcp",
         abstract: "Serve MCP on stdin/stdout for an assistant, forwarding to flapd.",
-        discussion: HelpExamples.discussion("mcp", "Runs until its input ends. Nothing but MCP messages is written to stdout; problems go to stderr."))
+        discussion: HelpExamples.discussion("mcp", "Runs until its input ends. Nothing but MCP messages is written to stdout; problems go to stderr.")
+    )
 
     @OptionGroup var connection: ConnectionOptions
 

@@ -10,7 +10,9 @@ import Logging
 struct HeartRateCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "hr", abstract: "Show live heart rates: one line a second for one strap, a table for several.",
-        discussion: HelpExamples.discussion("hr", """
+        discussion: HelpExamples.discussion(
+            "hr",
+            """
             Without a source option it asks a running flapd (GET /v1/sensors). With one it reads the \
             sensor itself (stop flapd first if it uses the same adapter or stick): --ble [ADDRESS…] \
             (any heart-rate strap in range, or those named), --ant DEVICE [NUMBER…], --serial DEVICE, \

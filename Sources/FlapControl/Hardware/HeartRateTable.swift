@@ -14,7 +14,8 @@ enum HeartRateTable {
         let widths = (0..<rows[0].count).map { column in rows.map { $0[column].count }.max() ?? 0 }
         var text = "\(time)  \(straps.count) straps\n"
         for row in rows {
-            text += zip(row, widths).map { $0 + String(repeating: " ", count: max(0, $1 - $0.count)) }.joined(separator: "  ")
+            text +=
+                zip(row, widths).map { $0 + String(repeating: " ", count: max(0, $1 - $0.count)) }.joined(separator: "  ")
                 .trimmingTrailingSpaces() + "\n"
         }
         return text
@@ -37,10 +38,12 @@ enum HeartRateTable {
     }
 
     private static func cells(_ strap: StrapReport) -> [String] {
-        [title(strap), strap.state + (strap.reason.map { ": \($0)" } ?? ""), strap.bpm.map(String.init) ?? "–",
-         strap.contact ?? "–", strap.rrMilliseconds.map { $0.map(String.init).joined(separator: " ") } ?? "–",
-         strap.battery.map { "\($0) %" } ?? "–", strap.rssi.map { "\($0) dBm" } ?? "–",
-         strap.secondsSinceReading.map { "\(Int($0.rounded())) s ago" } ?? "–"]
+        [
+            title(strap), strap.state + (strap.reason.map { ": \($0)" } ?? ""), strap.bpm.map(String.init) ?? "–",
+            strap.contact ?? "–", strap.rrMilliseconds.map { $0.map(String.init).joined(separator: " ") } ?? "–",
+            strap.battery.map { "\($0) %" } ?? "–", strap.rssi.map { "\($0) dBm" } ?? "–",
+            strap.secondsSinceReading.map { "\(Int($0.rounded())) s ago" } ?? "–"
+        ]
     }
 }
 

@@ -5,7 +5,9 @@ import FoundationEssentials
 struct RoomCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "room", abstract: "Show, join, open or leave the kiosk's Wematch room, or watch its plot live.",
-        discussion: HelpExamples.discussion("room", """
+        discussion: HelpExamples.discussion(
+            "room",
+            """
             Without a subcommand it shows the room: members (names and colours, never another \
             member's heart rate), who is synced, clusters and chains.
             """),

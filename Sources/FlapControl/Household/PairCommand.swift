@@ -50,10 +50,13 @@ struct InviteCommand: AsyncParsableCommand {
             throw ConnectionError("flapd answered \(reply.status): \(reply.error)")
         }
         if answer.printed(reply) { return }
-        struct Invited: Decodable { struct Member: Decodable { var name: String; var sender: String }; var member: Member; var invitation: LinkAnswer }
+        struct Invited: Decodable {
+            struct Member: Decodable { var name: String; var sender: String }; var member: Member; var invitation: LinkAnswer
+        }
         guard let invited = reply.decoded(Invited.self) else { throw ConnectionError("flapd's answer could not be read: \(reply.error)") }
-        StandardStream.writeOutput("\(invited.member.name) sends as \(invited.member.sender).\n\n"
-            + (try LinkAnswer.scanText(invited.invitation, for: "\(invited.member.name)'s phone", plainPort: flapd.port)))
+        StandardStream.writeOutput(
+            "\(invited.member.name) sends as \(invited.member.sender).\n\n"
+                + (try LinkAnswer.scanText(invited.invitation, for: "\(invited.member.name)'s phone", plainPort: flapd.port)))
     }
 }
 
@@ -64,7 +67,8 @@ struct LinkAnswer: Decodable {
     /// The name in the link first, then the others the board's certificate has.
     var worksUnder: [String]?
 
-    static let hostHelp: ArgumentHelp = "The name the link uses, one on the board's certificate (default: the first of [api] tls_names, else THIS-MACHINE.local)."
+    static let hostHelp: ArgumentHelp =
+        "The name the link uses, one on the board's certificate (default: the first of [api] tls_names, else THIS-MACHINE.local)."
 
     static func from(_ reply: FlapdConnection.Reply) throws -> LinkAnswer {
         guard let link = reply.decoded(LinkAnswer.self) else { throw ConnectionError("flapd's answer could not be read: \(reply.error)") }
@@ -77,7 +81,10 @@ struct LinkAnswer: Decodable {
         let code = try QRCode(link.url)
         let host = link.worksUnder?.first ?? "this-machine"
         let others = (link.worksUnder ?? []).dropFirst()
-        let alsoUnder = others.isEmpty ? "" : "\nIf \(host) does not open on the phone, the board also answers to \(others.joined(separator: ", ")) (--host NAME makes the link with one of them)."
+        let alsoUnder =
+            others.isEmpty
+            ? ""
+            : "\nIf \(host) does not open on the phone, the board also answers to \(others.joined(separator: ", ")) (--host NAME makes the link with one of them)."
         let ends = (try? Date(link.expiresAt, strategy: .iso8601)) ?? Date()
         let minutes = max(1, Int((ends.timeIntervalSinceNow / 60).rounded()))
         let lasts = minutes >= 120 ? "\(minutes / 60) hours" : "\(minutes) minutes"

@@ -45,8 +45,9 @@ struct MQTTSend {
         while group != nil || answers.count < devices.count {
             guard let event = await connection.events.next() else { break }
             guard case .message(let m) = event,
-                  let receipt = try? JSONDecoder().decode(ReceiptAnswer.self, from: Data(m.payload)),
-                  receipt.id == id, let device = receipt.device else { continue }
+                let receipt = try? JSONDecoder().decode(ReceiptAnswer.self, from: Data(m.payload)),
+                receipt.id == id, let device = receipt.device
+            else { continue }
             let status = receipt.status ?? "?"
             // The first answer per display: accepted (or duplicate) means delivered.
             if answers[device] == nil || status == "rejected" {

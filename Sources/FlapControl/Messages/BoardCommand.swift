@@ -5,7 +5,8 @@ import FoundationEssentials
 
 /// `flapctl board`: what each panel shows now.
 struct BoardCommand: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(commandName: "board", abstract: "Show what flapd's panels show now.",
+    static let configuration = CommandConfiguration(
+        commandName: "board", abstract: "Show what flapd's panels show now.",
         discussion: HelpExamples.discussion("board"))
 
     @OptionGroup var connection: ConnectionOptions
@@ -18,7 +19,9 @@ struct BoardCommand: AsyncParsableCommand {
         for panel in reply.decoded(BoardAnswer.self)?.panels ?? [] {
             let moving = panel.moving == true ? " (moving)" : ""
             print("panel \(panel.id ?? "?")\(moving), message \(panel.message ?? "none")")
-            if let rows = panel.codes, let board = try? Board(codeRows: rows) { print(BoardText.plain(board, colour: StandardStream.outputHasColour)) }
+            if let rows = panel.codes, let board = try? Board(codeRows: rows) {
+                print(BoardText.plain(board, colour: StandardStream.outputHasColour))
+            }
         }
     }
 }

@@ -35,7 +35,8 @@ struct QueueCommand: AsyncParsableCommand {
                     return text + String(repeating: " ", count: max(0, width - text.count))
                 }
                 let attempts = delivery.attempts ?? 0
-                var line = String(cFormat: "%6ld  ", delivery.id ?? 0) + padded(delivery.panel, 10) + " " + padded(delivery.state, 11) + " "
+                var line =
+                    String(cFormat: "%6ld  ", delivery.id ?? 0) + padded(delivery.panel, 10) + " " + padded(delivery.state, 11) + " "
                     + padded(delivery.strategy, 15) + " \(attempts) attempt" + (attempts == 1 ? "" : "s")
                 if let error = delivery.lastError { line += "  \(error)" }
                 lines.append(line)
@@ -45,7 +46,8 @@ struct QueueCommand: AsyncParsableCommand {
     }
 
     struct Retry: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Try a failed or conflicting write again (five more attempts; a conflict-aware one is checked again).")
+        static let configuration = CommandConfiguration(
+            abstract: "Try a failed or conflicting write again (five more attempts; a conflict-aware one is checked again).")
         @OptionGroup var connection: ConnectionOptions
         @Argument(help: "The write's id (flapctl queue list).") var id: Int
 

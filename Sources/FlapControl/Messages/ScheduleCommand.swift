@@ -24,7 +24,8 @@ struct ScheduleCommand: AsyncParsableCommand {
             if schedules.isEmpty { return print("no schedules") }
             let zone = ZoneRules.current()
             for s in schedules {
-                let when = s.cron.map { "cron \($0)" }
+                let when =
+                    s.cron.map { "cron \($0)" }
                     ?? "\(s.days?.joined(separator: ",") ?? "daily") at \(s.times?.joined(separator: ",") ?? "?")"
                 let next = s.next.flatMap { try? Date($0, strategy: .iso8601) }.map { zone.text($0) } ?? "never"
                 let shows = s.text ?? s.quickMessage.map { "quick message \($0)" } ?? "(codes)"
@@ -38,7 +39,10 @@ struct ScheduleCommand: AsyncParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Add a schedule (or change one added before, with --replace).")
         @OptionGroup var connection: ConnectionOptions
         @Argument(help: "Its name.") var name: String
-        @Option(help: "Days: mon … sun (or whole names), ranges such as mon-fri or fri-mon, lists such as sat,sun, or weekdays, weekends, daily (default daily).") var days: String?
+        @Option(
+            help:
+                "Days: mon … sun (or whole names), ranges such as mon-fri or fri-mon, lists such as sat,sun, or weekdays, weekends, daily (default daily)."
+        ) var days: String?
         @Option(help: "Times of day, comma-separated: 07:00,19:30.") var at: String?
         @Option(help: "A five-field cron expression instead of --days and --at.") var cron: String?
         @Option(help: "An IANA time zone (default flapd's).") var zone: String?
@@ -51,8 +55,9 @@ struct ScheduleCommand: AsyncParsableCommand {
         func run() async throws {
             func list(_ text: String?) -> [String]? { text?.split(separator: ",").map { $0.trimmed } }
             // The days as written: flapd reads them (one reader for the file, the API and this).
-            let body = ScheduleFields(name: name, days: days.map { [$0] }, times: list(at), cron: cron, timeZone: zone, holdMinutes: hold,
-                                      sender: sender, quickMessage: quickMessage, text: text)
+            let body = ScheduleFields(
+                name: name, days: days.map { [$0] }, times: list(at), cron: cron, timeZone: zone, holdMinutes: hold,
+                sender: sender, quickMessage: quickMessage, text: text)
             let path = replace ? "/v1/schedules/\(name.pathSegment)" : "/v1/schedules"
             let reply = try await connection.connection().request(replace ? "PUT" : "POST", path, json: try JSONEncoder().encode(body))
             guard reply.status == 200 || reply.status == 201 else { throw InputError("flapd refused the schedule (\(reply.status)): \(reply.error)") }

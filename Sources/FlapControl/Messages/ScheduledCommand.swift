@@ -33,7 +33,8 @@ struct ScheduledCommand: AsyncParsableCommand {
             if waiting.isEmpty { return print("nothing scheduled") }
             let zone = ZoneRules.current()
             for entry in waiting {
-                let when = entry.notBefore.flatMap { try? Date($0, strategy: .iso8601) }
+                let when =
+                    entry.notBefore.flatMap { try? Date($0, strategy: .iso8601) }
                     .map { zone.text($0) } ?? "?"
                 let shows = entry.text ?? (entry.codes != nil ? "(codes)" : "(pattern)")
                 print("\(when)  \(entry.id ?? "?")  \(entry.sender ?? "?")  \(shows.debugDescription)")

@@ -8,7 +8,10 @@ struct SendCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "send",
         abstract: "Send a message to flapd.",
-        discussion: HelpExamples.discussion("send", "Prints the message id; --wait waits until the panel has shown it (or it ended otherwise). Exit status 2 when flapd refuses the message, 1 when flapd cannot be reached."))
+        discussion: HelpExamples.discussion(
+            "send",
+            "Prints the message id; --wait waits until the panel has shown it (or it ended otherwise). Exit status 2 when flapd refuses the message, 1 when flapd cannot be reached."
+        ))
 
     @OptionGroup var connection: ConnectionOptions
 
@@ -30,12 +33,17 @@ struct SendCommand: AsyncParsableCommand {
     @Option(help: "Seconds until the message expires (default 48 hours after it is first shown).")
     var expiresIn: Int?
 
-    @Option(name: .customLong("for"), help: ArgumentHelp(
-        "Show it for this long, then give the board back to what it showed: seconds, or minutes and hours as 5m, 2h (10 s to 12 h).",
-        valueName: "duration"))
+    @Option(
+        name: .customLong("for"),
+        help: ArgumentHelp(
+            "Show it for this long, then give the board back to what it showed: seconds, or minutes and hours as 5m, 2h (10 s to 12 h).",
+            valueName: "duration"))
     var showFor: TemporaryDuration?
 
-    @Option(help: "Send later: a time of day (07:00, the next time the clock here shows it) or an instant (2026-12-24T18:00:00+01:00). flapd keeps the message and shows it then.")
+    @Option(
+        help:
+            "Send later: a time of day (07:00, the next time the clock here shows it) or an instant (2026-12-24T18:00:00+01:00). flapd keeps the message and shows it then."
+    )
     var at: String?
 
     @Option(help: "Transition: \(TransitionStrategy.allCases.map(\.rawValue).joined(separator: ", ")).")
@@ -63,8 +71,9 @@ struct SendCommand: AsyncParsableCommand {
     var text: String
 
     func run() async throws {
-        var message = OutgoingMessage(id: id, text: text, sender: sender.map { .init(id: $0, name: name) }, align: align?.rawValue,
-                                      valign: valign, transition: strategy.map { .init(strategy: $0.rawValue) })
+        var message = OutgoingMessage(
+            id: id, text: text, sender: sender.map { .init(id: $0, name: name) }, align: align?.rawValue,
+            valign: valign, transition: strategy.map { .init(strategy: $0.rawValue) })
         let now = Date()
         let notBefore = try at.map { try SendTime.parse($0, now: now) }
         message.notBefore = notBefore?.formatted(.iso8601)
@@ -78,14 +87,17 @@ struct SendCommand: AsyncParsableCommand {
         }
         if let mqtt {
             let devices = to.map { $0.split(separator: ",").map { $0.trimmed } } ?? []
-            return try await MQTTSend(url: mqtt, devices: devices, group: group, message: message, slot: slot,
-                                      expiresIn: expiresIn, timeout: timeout).run()
+            return try await MQTTSend(
+                url: mqtt, devices: devices, group: group, message: message, slot: slot,
+                expiresIn: expiresIn, timeout: timeout
+            ).run()
         }
         let flapd = try connection.connection()
         // One key for this invocation: if flapd took the message but its answer was lost, the
         // retry gets that answer back instead of a second message.
-        let reply = try await flapd.request("POST", "/v1/messages", json: try JSONEncoder().encode(message),
-                                            headers: [("Idempotency-Key", Self.idempotencyKey())], retries: 2)
+        let reply = try await flapd.request(
+            "POST", "/v1/messages", json: try JSONEncoder().encode(message),
+            headers: [("Idempotency-Key", Self.idempotencyKey())], retries: 2)
         let answer = reply.decoded(MessageAnswer.self)
         for warning in answer?.warnings ?? [] { StandardStream.writeError("warning: \(warning)\n") }
         switch reply.status {

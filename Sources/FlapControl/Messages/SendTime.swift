@@ -7,15 +7,19 @@ enum SendTime {
         if let instant = try? Date(text, strategy: .iso8601) { return instant }
         let parts = text.split(separator: ":", omittingEmptySubsequences: false)
         guard parts.count == 2, parts[0].count == 2, parts[1].count == 2,
-              let hour = Int(parts[0]), let minute = Int(parts[1]), (0..<24).contains(hour), (0..<60).contains(minute) else {
+            let hour = Int(parts[0]), let minute = Int(parts[1]), (0..<24).contains(hour), (0..<60).contains(minute)
+        else {
             throw InputError("--at \(text.debugDescription): give a time of day such as 07:00, or an instant such as 2026-12-24T18:00:00+01:00")
         }
         var calendar = Calendar(identifier: .gregorian)
         calendar.timeZone = timeZone
         // The next moment the wall clock reads hour:minute (on a night the clocks go forward past
         // it, the first moment after).
-        guard let next = calendar.nextDate(after: now, matching: DateComponents(hour: hour, minute: minute, second: 0),
-                                           matchingPolicy: .nextTime, direction: .forward) else {
+        guard
+            let next = calendar.nextDate(
+                after: now, matching: DateComponents(hour: hour, minute: minute, second: 0),
+                matchingPolicy: .nextTime, direction: .forward)
+        else {
             throw InputError("--at \(text): no such time ahead")
         }
         return next

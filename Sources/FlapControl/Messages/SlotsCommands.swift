@@ -6,7 +6,8 @@ import FoundationEssentials
 /// `flapctl slots`: each sender's current message, by name, and the temporary message over them;
 /// `--clear SENDER` empties one, `--end-temporary` ends the temporary message now.
 struct SlotsCommand: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(commandName: "slots", abstract: "List each sender's current message, or clear one.",
+    static let configuration = CommandConfiguration(
+        commandName: "slots", abstract: "List each sender's current message, or clear one.",
         discussion: HelpExamples.discussion("slots"))
 
     @OptionGroup var connection: ConnectionOptions
@@ -48,8 +49,12 @@ struct SlotsCommand: AsyncParsableCommand {
 
 /// `flapctl receipts`: what became of the latest messages, newest first, each named by its text.
 struct ReceiptsCommand: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(commandName: "receipts", abstract: "List what became of the latest messages, newest first.",
-        discussion: HelpExamples.discussion("receipts", "Each line: when it arrived, the sender, its status (accepted, displayed, superseded, expired, rejected, cancelled, cleared, scheduled), what it said, and the reason where there is one."))
+    static let configuration = CommandConfiguration(
+        commandName: "receipts", abstract: "List what became of the latest messages, newest first.",
+        discussion: HelpExamples.discussion(
+            "receipts",
+            "Each line: when it arrived, the sender, its status (accepted, displayed, superseded, expired, rejected, cancelled, cleared, scheduled), what it said, and the reason where there is one."
+        ))
 
     @OptionGroup var connection: ConnectionOptions
 

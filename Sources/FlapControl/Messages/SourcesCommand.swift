@@ -35,7 +35,8 @@ struct SourcesCommand: AsyncParsableCommand {
             if lines.isEmpty { lines.append("no sources ([[source]] tables in flapd.toml)") }
             for trigger in answer["triggers"]?.array ?? [] {
                 let fired = trigger["lastFired"]?.string.map { "last fired \($0)" } ?? "not fired yet"
-                lines.append("trigger \(trigger["name"]?.string ?? "?"): when \(trigger["source"]?.string ?? "?") \(trigger["when"]?.string ?? ""), \(fired)")
+                lines.append(
+                    "trigger \(trigger["name"]?.string ?? "?"): when \(trigger["source"]?.string ?? "?") \(trigger["when"]?.string ?? ""), \(fired)")
             }
             StandardStream.writeOutput(lines.joined(separator: "\n") + "\n")
         }
@@ -62,7 +63,8 @@ struct SourcesCommand: AsyncParsableCommand {
     }
 
     struct Push: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Set values of a webhook source: FIELD=VALUE (a number, true, false and null as such; anything else as text).")
+        static let configuration = CommandConfiguration(
+            abstract: "Set values of a webhook source: FIELD=VALUE (a number, true, false and null as such; anything else as text).")
         @OptionGroup var connection: ConnectionOptions
         @Argument(help: "The webhook source's name.") var name: String
         @Argument(help: "FIELD=VALUE, such as state=open.") var values: [String]
@@ -82,7 +84,8 @@ struct SourcesCommand: AsyncParsableCommand {
                 default: object[field] = .string(text)
                 }
             }
-            let reply = try await connection.connection().expect("POST", "/v1/sources/\(name.pathSegment)", json: Data(JSONValue.object(object).text.utf8))
+            let reply = try await connection.connection().expect(
+                "POST", "/v1/sources/\(name.pathSegment)", json: Data(JSONValue.object(object).text.utf8))
             let now = ((try? JSONValue(parsing: reply.body))?["values"]?.object ?? [:]).filter { !["stale", "updated"].contains($0.key) }
             StandardStream.writeOutput("\(name): " + now.keys.sorted().map { "\($0)=\(List.short(now[$0]!))" }.joined(separator: ", ") + "\n")
         }

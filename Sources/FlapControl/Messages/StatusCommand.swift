@@ -5,7 +5,8 @@ import FoundationEssentials
 
 /// `flapctl status`: flapd's panels, queue, uptime and version.
 struct StatusCommand: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(commandName: "status", abstract: "Show flapd's status.",
+    static let configuration = CommandConfiguration(
+        commandName: "status", abstract: "Show flapd's status.",
         discussion: HelpExamples.discussion("status"))
 
     @OptionGroup var connection: ConnectionOptions
@@ -18,7 +19,9 @@ struct StatusCommand: AsyncParsableCommand {
         let status = reply.decoded(StatusAnswer.self)
         print("flapd \(status?.version ?? "?"), up \(status?.uptimeSeconds ?? 0) s")
         for panel in status?.panels ?? [] {
-            print("panel \(panel.id ?? "?"): \(panel.driver ?? "?"), \(panel.rows ?? 0)×\(panel.columns ?? 0), drum \(panel.drum ?? "?"), \(panel.moving == true ? "moving" : "at rest"), message \(panel.message ?? "none")")
+            print(
+                "panel \(panel.id ?? "?"): \(panel.driver ?? "?"), \(panel.rows ?? 0)×\(panel.columns ?? 0), drum \(panel.drum ?? "?"), \(panel.moving == true ? "moving" : "at rest"), message \(panel.message ?? "none")"
+            )
         }
         print("slots \(status?.queue?.slots ?? 0), waiting to be shown \(status?.queue?.waiting ?? 0)")
     }

@@ -44,7 +44,9 @@ struct TemplateCommand: AsyncParsableCommand {
             var fields: [String: JSONValue] = [:]
             if let text { fields["text"] = .string(text.replacing("\\n", with: "\n")) }
             if let codes {
-                guard let rows = try? JSONValue(parsing: Array(codes.utf8)) else { throw InputError("--codes is not JSON: give rows such as [[0, 8, 9]]") }
+                guard let rows = try? JSONValue(parsing: Array(codes.utf8)) else {
+                    throw InputError("--codes is not JSON: give rows such as [[0, 8, 9]]")
+                }
                 fields["codes"] = rows
             }
             fields["align"] = JSONValue(align)
@@ -70,8 +72,9 @@ struct TemplateCommand: AsyncParsableCommand {
 
         func run() async throws {
             let fields = ["sender": sender.map { ["id": $0] }].compactMapValues { $0 }
-            let reply = try await connection.connection().expect("POST", "/v1/templates/\(try Save.path(name))/send",
-                                                                 json: try JSONEncoder().encode(fields), [200, 202])
+            let reply = try await connection.connection().expect(
+                "POST", "/v1/templates/\(try Save.path(name))/send",
+                json: try JSONEncoder().encode(fields), [200, 202])
             StandardStream.writeOutput("\(reply.decoded(MessageAnswer.self)?.id ?? "")\n")
         }
     }
@@ -83,8 +86,9 @@ struct TemplateCommand: AsyncParsableCommand {
         @Argument(help: "Its new name.") var new: String
 
         func run() async throws {
-            _ = try await connection.connection().expect("POST", "/v1/templates/\(try Save.path(name))/rename",
-                                                         json: try JSONEncoder().encode(["to": new]))
+            _ = try await connection.connection().expect(
+                "POST", "/v1/templates/\(try Save.path(name))/rename",
+                json: try JSONEncoder().encode(["to": new]))
             StandardStream.writeOutput("renamed \(name) to \(new)\n")
         }
     }

@@ -6,7 +6,9 @@ struct LayoutCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "layout",
         abstract: "Lay out text as a board of character codes (compatible with vesta's encode_text).",
-        discussion: HelpExamples.discussion("layout", """
+        discussion: HelpExamples.discussion(
+            "layout",
+            """
             Prints a framed grid by default (colour chips as r o y g b p w k f), the rows of codes \
             with --json. With --jsonl, reads one JSON request per line on stdin \
             ({"text", "align", "valign", "margin", "fill", "maxRows", "columns", "breaks", "substitutions"}) \

@@ -120,8 +120,9 @@ struct LayoutRequestReader {
         while let b = peek, b >= UInt8(ascii: "0"), b <= UInt8(ascii: "9") { at += 1 }
         // No digits, a leading zero before more digits, or a fraction or exponent: not ours.
         guard at > digits, !(bytes[digits] == UInt8(ascii: "0") && at - digits > 1),
-              peek != UInt8(ascii: "."), peek != UInt8(ascii: "e"), peek != UInt8(ascii: "E"),
-              let value = Self.decimal(bytes[digits..<at], negative: digits > start) else {
+            peek != UInt8(ascii: "."), peek != UInt8(ascii: "e"), peek != UInt8(ascii: "E"),
+            let value = Self.decimal(bytes[digits..<at], negative: digits > start)
+        else {
             at = start
             return nil
         }
@@ -133,7 +134,9 @@ struct LayoutRequestReader {
         var value = 0
         for digit in digits {
             let (times10, o1) = value.multipliedReportingOverflow(by: 10)
-            let (next, o2) = negative ? times10.subtractingReportingOverflow(Int(digit - UInt8(ascii: "0")))
+            let (next, o2) =
+                negative
+                ? times10.subtractingReportingOverflow(Int(digit - UInt8(ascii: "0")))
                 : times10.addingReportingOverflow(Int(digit - UInt8(ascii: "0")))
             guard !o1, !o2 else { return nil }
             value = next

@@ -7,7 +7,9 @@ struct PlanCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "plan",
         abstract: "Plan the flips from one text to another.",
-        discussion: HelpExamples.discussion("plan", """
+        discussion: HelpExamples.discussion(
+            "plan",
+            """
             Defaults (drum vestaboard, cascade, 120 ms a flap, forward only) are the same as \
             flapctl preview's, so both describe the same motion. --json prints {"durationMs", \
             "clacks", "modules": [{"row", "column", "path", "startMs", "landingsMs", "endMs"}], \
@@ -83,7 +85,7 @@ enum PlanJSON {
         let longest = plan.modules.max { $0.landings.count < $1.landings.count }
         var lines = [
             "\(plan.size) board, drum \(plan.drum.name) (\(plan.drum.count) flaps), \(strategy.rawValue)",
-            "\(moving.count) of \(plan.modules.count) modules move, \(plan.clackEvents.count) flaps in all, done in \(seconds(plan.duration))",
+            "\(moving.count) of \(plan.modules.count) modules move, \(plan.clackEvents.count) flaps in all, done in \(seconds(plan.duration))"
         ]
         if let longest, !longest.landings.isEmpty {
             lines.append("longest path: \(longest.landings.count) flaps (row \(longest.row + 1), column \(longest.column + 1))")

@@ -3,7 +3,7 @@ import FlapCore
 import FoundationEssentials
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// `flapctl preview`: the transition animated in the terminal at its planned timing.
@@ -11,7 +11,9 @@ struct PreviewCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "preview",
         abstract: "Animate a transition in the terminal as split-flap cells.",
-        discussion: HelpExamples.discussion("preview", """
+        discussion: HelpExamples.discussion(
+            "preview",
+            """
             Plays the plan flapctl plan would print for the same texts and options, in real time, \
             and ends on the final board. With --no-animation, or when stdout is not a terminal, \
             prints the final board only.

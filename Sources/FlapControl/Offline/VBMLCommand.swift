@@ -15,7 +15,8 @@ struct VBMLCommand: ParsableCommand {
     @Flag(help: "Read one document a line and answer each on its own line, in order.")
     var jsonl = false
 
-    @Option(help: "The board: ROWSxCOLUMNS, flagship (6x22) or note (3x15); a document's own style may be smaller (default: the document's, else 6x22).")
+    @Option(
+        help: "The board: ROWSxCOLUMNS, flagship (6x22) or note (3x15); a document's own style may be smaller (default: the document's, else 6x22).")
     var size: String?
 
     func run() throws {

@@ -2,68 +2,95 @@
 /// lines, and a test parses every one, so help, docs and flapctl cannot drift apart.
 enum HelpExamples {
     static let byCommand: [(command: String, lines: [String])] = [
-        ("layout", [
-            #"flapctl layout "Hello World""#,
-            #"flapctl layout --align left --valign top "Dinner at 7 {66}""#,
-            #"flapctl layout --json --size note "SEE YOU SOON""#,
-            #"flapctl layout --jsonl < requests.jsonl"#,
-        ]),
-        ("plan", [
-            #"flapctl plan --from "HELLO" --to "WORLD""#,
-            #"flapctl plan --json --strategy diagonal --from "HELLO" --to "WORLD""#,
-        ]),
-        ("preview", [
-            #"flapctl preview --from "HELLO" "WORLD""#,
-            #"flapctl preview --png board.png "GOOD MORNING""#,
-            #"flapctl preview --gif flip.gif --wav flip.wav --from "HELLO" "WORLD""#,
-        ]),
-        ("send", [
-            #"flapctl send "Hello from the wall""#,
-            #"flapctl send --sender kitchen --wait "Dinner at 7 {66}""#,
-            #"flapctl send --at 07:00 --sender kitchen "Good morning""#,
-            #"flapctl send --for 60 --sender door "DOOR OPEN""#,
-            #"flapctl send --mqtt mqtt://broker:1883 --to hall,kitchen "Hello""#,
-        ]),
-        ("scheduled", [
-            #"flapctl scheduled"#,
-            #"flapctl scheduled cancel ID"#,
-        ]),
-        ("schedule", [
-            #"flapctl schedule add morning --days mon-fri --at 07:00 "GOOD MORNING""#,
-            #"flapctl schedule add bins --cron "30 19 * * tue" --zone Europe/Berlin --hold 180 "BINS OUT TONIGHT""#,
-            #"flapctl schedule list"#,
-            #"flapctl schedule remove bins"#,
-        ]),
+        (
+            "layout",
+            [
+                #"flapctl layout "Hello World""#,
+                #"flapctl layout --align left --valign top "Dinner at 7 {66}""#,
+                #"flapctl layout --json --size note "SEE YOU SOON""#,
+                #"flapctl layout --jsonl < requests.jsonl"#
+            ]
+        ),
+        (
+            "plan",
+            [
+                #"flapctl plan --from "HELLO" --to "WORLD""#,
+                #"flapctl plan --json --strategy diagonal --from "HELLO" --to "WORLD""#
+            ]
+        ),
+        (
+            "preview",
+            [
+                #"flapctl preview --from "HELLO" "WORLD""#,
+                #"flapctl preview --png board.png "GOOD MORNING""#,
+                #"flapctl preview --gif flip.gif --wav flip.wav --from "HELLO" "WORLD""#
+            ]
+        ),
+        (
+            "send",
+            [
+                #"flapctl send "Hello from the wall""#,
+                #"flapctl send --sender kitchen --wait "Dinner at 7 {66}""#,
+                #"flapctl send --at 07:00 --sender kitchen "Good morning""#,
+                #"flapctl send --for 60 --sender door "DOOR OPEN""#,
+                #"flapctl send --mqtt mqtt://broker:1883 --to hall,kitchen "Hello""#
+            ]
+        ),
+        (
+            "scheduled",
+            [
+                #"flapctl scheduled"#,
+                #"flapctl scheduled cancel ID"#
+            ]
+        ),
+        (
+            "schedule",
+            [
+                #"flapctl schedule add morning --days mon-fri --at 07:00 "GOOD MORNING""#,
+                #"flapctl schedule add bins --cron "30 19 * * tue" --zone Europe/Berlin --hold 180 "BINS OUT TONIGHT""#,
+                #"flapctl schedule list"#,
+                #"flapctl schedule remove bins"#
+            ]
+        ),
         ("board", [#"flapctl board"#, #"flapctl board --json"#]),
         ("status", [#"flapctl status"#, #"flapctl status --json"#]),
         ("slots", [#"flapctl slots"#, #"flapctl slots --clear kitchen"#, #"flapctl slots --end-temporary"#]),
         ("receipts", [#"flapctl receipts"#, #"flapctl receipts --sender kitchen --limit 50"#]),
         ("hr", [#"flapctl hr"#, #"flapctl hr --ble"#, #"flapctl hr --serial /dev/ttyACM0"#]),
-        ("room", [
-            #"flapctl room"#,
-            #"flapctl room create"#,
-            #"flapctl room join K7Q2MX"#,
-            #"flapctl room leave"#,
-            #"flapctl room watch"#,
-        ]),
+        (
+            "room",
+            [
+                #"flapctl room"#,
+                #"flapctl room create"#,
+                #"flapctl room join K7Q2MX"#,
+                #"flapctl room leave"#,
+                #"flapctl room watch"#
+            ]
+        ),
         ("queue", [#"flapctl queue"#, #"flapctl queue retry 12"#, #"flapctl queue cancel 12"#]),
         ("sources", [#"flapctl sources"#, #"flapctl sources refresh weather"#, #"flapctl sources push door state=open"#]),
-        ("template", [
-            #"flapctl template save lunch "LUNCH IS READY""#,
-            #"flapctl template send lunch"#,
-            #"flapctl template list"#,
-        ]),
+        (
+            "template",
+            [
+                #"flapctl template save lunch "LUNCH IS READY""#,
+                #"flapctl template send lunch"#,
+                #"flapctl template list"#
+            ]
+        ),
         ("forget", [#"flapctl forget --mqtt mqtt://broker:1883 --device-id old-hall"#]),
         ("calibrate", [#"flapctl calibrate"#, #"flapctl calibrate --row 2 --column 5 --nudge 3"#]),
         ("render", [#"flapctl render --device max7219 --bitmap smile.pbm --out -"#]),
-        ("vbml", [
-            #"flapctl vbml < board.json"#,
-            #"flapctl vbml --size note < note.json"#,
-            #"flapctl vbml --jsonl < documents.jsonl"#,
-        ]),
+        (
+            "vbml",
+            [
+                #"flapctl vbml < board.json"#,
+                #"flapctl vbml --size note < note.json"#,
+                #"flapctl vbml --jsonl < documents.jsonl"#
+            ]
+        ),
         ("mcp", [#"flapctl mcp"#, #"flapctl mcp --url http://flapd.local:8080 --api-key KEY"#]),
         ("pair", [#"flapctl pair"#, #"flapctl pair --host board.home"#]),
-        ("invite", [#"flapctl invite Mum"#, #"flapctl invite "Grand Pa" --sender gramps"#]),
+        ("invite", [#"flapctl invite Mum"#, #"flapctl invite "Grand Pa" --sender gramps"#])
     ]
 
     /// `text`, then the command's examples.

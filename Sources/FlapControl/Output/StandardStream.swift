@@ -1,8 +1,8 @@
 import FoundationEssentials
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// stdout as a buffered writer (the JSON-lines mode writes hundreds of thousands of lines), and

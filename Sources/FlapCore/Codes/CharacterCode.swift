@@ -55,7 +55,8 @@ public struct CharacterCode: Hashable, Comparable, Sendable {
 
     /// Index = code. Holes (nil) are the codes Vestaboard leaves unused.
     static let table: [Glyph?] = {
-        let printable: [Character?] = Array(" ABCDEFGHIJKLMNOPQRSTUVWXYZ1234567890!@#$()").map { $0 }
+        let printable: [Character?] =
+            Array(" ABCDEFGHIJKLMNOPQRSTUVWXYZ1234567890!@#$()").map { $0 }
             + [nil, "-", nil, "+", "&", "=", ";", ":", nil, "'", "\"", "%", ",", ".", nil, nil, "/", "?", nil, "°"]
         var table: [Glyph?] = printable.map { $0.map(Glyph.character) }
         table += Array(repeating: Glyph.colour, count: 9)

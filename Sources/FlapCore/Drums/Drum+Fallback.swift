@@ -27,17 +27,18 @@ extension Drum {
     static func fallbacks(for code: CharacterCode) -> [CharacterCode] {
         func c(_ text: String) -> [CharacterCode] { text.unicodeScalars.compactMap { CharacterCode(character: $0) } }
         if let colour = code.colour {
-            let order: [Colour] = switch colour {
-            case .red: [.orange, .violet, .yellow]
-            case .orange: [.red, .yellow]
-            case .yellow: [.orange, .white, .green]
-            case .green: [.blue, .yellow]
-            case .blue: [.violet, .green]
-            case .violet: [.blue, .red]
-            case .white: [.filled, .yellow]
-            case .filled: [.white, .yellow]
-            case .black: []
-            }
+            let order: [Colour] =
+                switch colour {
+                case .red: [.orange, .violet, .yellow]
+                case .orange: [.red, .yellow]
+                case .yellow: [.orange, .white, .green]
+                case .green: [.blue, .yellow]
+                case .blue: [.violet, .green]
+                case .violet: [.blue, .red]
+                case .white: [.filled, .yellow]
+                case .filled: [.white, .yellow]
+                case .black: []
+                }
             return order.map(\.code)
         }
         switch code.character {

@@ -44,10 +44,13 @@ public struct Drum: Hashable, Sendable {
             if let colour = Colour(letter: character) {
                 codes.append(colour.code)
             } else if let scalar = character.unicodeScalars.first, character.unicodeScalars.count == 1,
-                      let code = CharacterCode(character: scalar) {
+                let code = CharacterCode(character: scalar)
+            {
                 codes.append(code)
             } else {
-                throw DrumError("drum string, character \(offset + 1): \(PythonText.repr(Array(character.unicodeScalars))) is not a board character or colour letter")
+                throw DrumError(
+                    "drum string, character \(offset + 1): \(PythonText.repr(Array(character.unicodeScalars))) is not a board character or colour letter"
+                )
             }
         }
         try self.init(name: name, codes: codes)

@@ -9,17 +9,18 @@ public enum GIFFile {
         var index: [RGB: UInt8] = [:]
         var indexed: [[UInt8]] = []
         for (frame, _) in frames {
-            indexed.append(frame.pixels.map { colour in
-                if let known = index[colour] { return known }
-                if palette.count < 256 {
-                    palette.append(colour)
-                    index[colour] = UInt8(palette.count - 1)
-                    return UInt8(palette.count - 1)
-                }
-                let nearest = UInt8(palette.indices.min { distance(palette[$0], colour) < distance(palette[$1], colour) }!)
-                index[colour] = nearest
-                return nearest
-            })
+            indexed.append(
+                frame.pixels.map { colour in
+                    if let known = index[colour] { return known }
+                    if palette.count < 256 {
+                        palette.append(colour)
+                        index[colour] = UInt8(palette.count - 1)
+                        return UInt8(palette.count - 1)
+                    }
+                    let nearest = UInt8(palette.indices.min { distance(palette[$0], colour) < distance(palette[$1], colour) }!)
+                    index[colour] = nearest
+                    return nearest
+                })
         }
         var out = Array("GIF89a".utf8)
         out += little(first.width) + little(first.height)

@@ -9,10 +9,11 @@ struct CodeMask: Equatable, Sendable {
 
     /// The codes in the mask.
     var codes: Set<CharacterCode> {
-        Set((0...255).compactMap { raw in
-            let code = CharacterCode(unchecked: UInt8(raw))
-            return contains(code) ? code : nil
-        })
+        Set(
+            (0...255).compactMap { raw in
+                let code = CharacterCode(unchecked: UInt8(raw))
+                return contains(code) ? code : nil
+            })
     }
 
     init(_ codes: Set<CharacterCode>) {
@@ -28,12 +29,13 @@ struct CodeMask: Equatable, Sendable {
     }
 
     func contains(_ code: CharacterCode) -> Bool {
-        let word = switch code.rawValue >> 6 {
-        case 0: words.0
-        case 1: words.1
-        case 2: words.2
-        default: words.3
-        }
+        let word =
+            switch code.rawValue >> 6 {
+            case 0: words.0
+            case 1: words.1
+            case 2: words.2
+            default: words.3
+            }
         return word & (UInt64(1) << UInt64(code.rawValue & 63)) != 0
     }
 }

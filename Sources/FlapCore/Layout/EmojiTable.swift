@@ -36,7 +36,7 @@ public enum EmojiTable {
     /// The hearts a Note shows as its heart flap, as VBML does there: the red one and its colour
     /// variants (🧡 💛 💚 💙 💜 🖤 🤍 🤎), and the card suit's ♥.
     public static let noteHearts: Set<Unicode.Scalar> = [
-        redHeart, "\u{1F9E1}", "\u{1F49B}", "\u{1F49A}", "\u{1F499}", "\u{1F49C}", "\u{1F5A4}", "\u{1F90D}", "\u{1F90E}", "\u{2665}",
+        redHeart, "\u{1F9E1}", "\u{1F49B}", "\u{1F49A}", "\u{1F499}", "\u{1F49C}", "\u{1F5A4}", "\u{1F90D}", "\u{1F90E}", "\u{2665}"
     ]
 
     private static func entry(_ emoji: String, _ name: String, _ shownAs: String) -> Entry {
@@ -95,7 +95,7 @@ public enum EmojiTable {
         entry("⚠️", "warning", "(!)"), entry("❗", "exclamation mark", "!"), entry("❕", "white exclamation mark", "!"),
         entry("❓", "question mark", "?"), entry("❔", "white question mark", "?"), entry("‼️", "double exclamation mark", "!!"),
         entry("⁉️", "exclamation question mark", "!?"), entry("💯", "hundred points", "100"), entry("➕", "plus", "+"),
-        entry("➖", "minus", "-"), entry("➗", "divide", "/"), entry("©️", "copyright", "(C)"), entry("®️", "registered", "(R)"),
+        entry("➖", "minus", "-"), entry("➗", "divide", "/"), entry("©️", "copyright", "(C)"), entry("®️", "registered", "(R)")
     ]
 
     /// The entries by the scalar that starts each.

@@ -117,7 +117,7 @@ enum PythonText {
         if s == " " { return true }
         switch s.properties.generalCategory {
         case .control, .format, .surrogate, .privateUse, .unassigned,
-             .lineSeparator, .paragraphSeparator, .spaceSeparator:
+            .lineSeparator, .paragraphSeparator, .spaceSeparator:
             return false
         default:
             return true

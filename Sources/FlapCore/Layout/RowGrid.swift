@@ -74,11 +74,12 @@ struct RowGrid: LineSink {
             let row = try shape.format(ArraySlice(text), endsParagraph: endsParagraph, lineNumber: lineNumber)
             return keep { out in _ = out.initialize(fromContentsOf: row) }
         }
-        let offset = switch shape.align {
-        case .left, .justified: shape.margin
-        case .right: columns - shape.margin - text.count
-        case .center: (columns - text.count) / 2
-        }
+        let offset =
+            switch shape.align {
+            case .left, .justified: shape.margin
+            case .right: columns - shape.margin - text.count
+            case .center: (columns - text.count) / 2
+            }
         keep { out in _ = out[offset..<(offset + text.count)].initialize(fromContentsOf: text) }
     }
 
@@ -98,11 +99,12 @@ struct RowGrid: LineSink {
         if maxRows >= 1, rowCount < maxRows {
             if let valign {
                 let missing = maxRows - rowCount
-                let above = switch valign {
-                case .top: 0
-                case .bottom: missing
-                case .middle: missing / 2
-                }
+                let above =
+                    switch valign {
+                    case .top: 0
+                    case .bottom: missing
+                    case .middle: missing / 2
+                    }
                 if above > 0 {
                     let fill = shape.fill, used = rowCount * columns, shift = above * columns
                     codes.withUnsafeMutableBufferPointer { all in

@@ -39,20 +39,24 @@ struct TextEncoder {
                 i += 1
             } else if substitutions, let replacement = Substitutions.replacement(in: upper, at: i, noteHeart: noteHeart) {
                 codes.append(contentsOf: replacement.codes)
-                let shownAs = original.count == upper.count
+                let shownAs =
+                    original.count == upper.count
                     ? original[i..<min(original.count, i + replacement.consumed)] : upper[i..<i + replacement.consumed]
-                warnings.append(LayoutWarning(
-                    line: lineNumber, position: i + 1,
-                    text: Self.substitutionText(String(String.UnicodeScalarView(shownAs)), replacement.codes, model: noteHeart ? .note : .flagship)))
+                warnings.append(
+                    LayoutWarning(
+                        line: lineNumber, position: i + 1,
+                        text: Self.substitutionText(
+                            String(String.UnicodeScalarView(shownAs)), replacement.codes, model: noteHeart ? .note : .flagship)))
                 i += replacement.consumed
             } else if unsupported == .replace {
                 let consumed = 1 + Substitutions.modifiers(in: upper, after: i)
                 let stand = Self.standIn(in: upper, from: i, to: i + consumed)
                 codes.append(stand)
                 let shown = String(String.UnicodeScalarView(upper[i..<i + consumed]))
-                warnings.append(LayoutWarning(
-                    line: lineNumber, position: i + 1,
-                    text: "\(PythonText.repr(Array(shown.unicodeScalars))) is not on the board: shown as \(stand == .blank ? "' '" : "'?'")"))
+                warnings.append(
+                    LayoutWarning(
+                        line: lineNumber, position: i + 1,
+                        text: "\(PythonText.repr(Array(shown.unicodeScalars))) is not on the board: shown as \(stand == .blank ? "' '" : "'?'")"))
                 i += consumed
             } else {
                 throw LayoutError(line: lineNumber, position: i + 1, reason: "unsupported character: \(Character(c))")

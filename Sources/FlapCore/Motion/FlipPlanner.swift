@@ -66,7 +66,9 @@ public struct FlipPlanner: Sendable {
             throw PlanError("the board has \(size.count) modules (\(size)) but \(state.count) positions were given")
         }
         if let bad = state.firstIndex(where: { !(0..<drum.count).contains($0.position) }) {
-            throw PlanError("module at row \(bad / size.columns + 1), column \(bad % size.columns + 1) is at flap \(state[bad].position), outside the \(drum.count)-flap drum")
+            throw PlanError(
+                "module at row \(bad / size.columns + 1), column \(bad % size.columns + 1) is at flap \(state[bad].position), outside the \(drum.count)-flap drum"
+            )
         }
         var warnings = warnings
         let offsets = grouped(transition.startOffsets(for: size))
@@ -95,8 +97,10 @@ public struct FlipPlanner: Sendable {
             let nanoseconds = landingNanoseconds(path: path, start: start, first: first, inFlight: module.nextLanding != nil)
             times.append(contentsOf: nanoseconds)
             owners.append(contentsOf: repeatElement(Int32(truncatingIfNeeded: i), count: nanoseconds.count))
-            modules.append(ModulePlan(row: i / size.columns, column: i % size.columns, path: path, start: start,
-                                      landings: nanoseconds.map(Duration.init(wholeNanoseconds:))))
+            modules.append(
+                ModulePlan(
+                    row: i / size.columns, column: i % size.columns, path: path, start: start,
+                    landings: nanoseconds.map(Duration.init(wholeNanoseconds:))))
         }
         // By time, then row and column: modules were taken in row-major order, and the order is
         // stable.

@@ -22,8 +22,10 @@ public struct StepperProfile: Sendable, Equatable {
     public static let defaultRampTime = Duration.milliseconds(200)
 
     /// The 28BYJ-48 profile for a drum of `flaps` flaps.
-    public init(flaps: Int, stepsPerTurn: Int = 2048, slowestPeriod: Duration = defaultSlowestPeriod,
-                fastestPeriod: Duration = defaultFastestPeriod, rampTime: Duration = defaultRampTime) {
+    public init(
+        flaps: Int, stepsPerTurn: Int = 2048, slowestPeriod: Duration = defaultSlowestPeriod,
+        fastestPeriod: Duration = defaultFastestPeriod, rampTime: Duration = defaultRampTime
+    ) {
         precondition(flaps > 0 && stepsPerTurn >= flaps, "a drum needs at least one step per flap")
         self.flaps = flaps
         self.stepsPerTurn = stepsPerTurn

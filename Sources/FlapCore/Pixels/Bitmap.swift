@@ -97,7 +97,8 @@ struct PBMReader {
         case UInt8(ascii: "0"): return false
         case UInt8(ascii: "1"): return true
         default:
-            throw BitmapError("row \(y + 1), column \(x + 1) of the image: \(String(decoding: [data[index]], as: UTF8.self).debugDescription) is not 0 or 1")
+            throw BitmapError(
+                "row \(y + 1), column \(x + 1) of the image: \(String(decoding: [data[index]], as: UTF8.self).debugDescription) is not 0 or 1")
         }
     }
 

@@ -34,8 +34,9 @@ public struct BoardRenderer: Sendable {
         }
         guard let geometry = fitting.last else {
             let needed = CellGeometry.smallest.extent(of: size)
-            throw RenderError("a \(size.rows)×\(size.columns) board needs at least \(needed.width)×\(needed.height) pixels "
-                + "(5×7 glyphs with a pixel between them); this display has \(width)×\(height)")
+            throw RenderError(
+                "a \(size.rows)×\(size.columns) board needs at least \(needed.width)×\(needed.height) pixels "
+                    + "(5×7 glyphs with a pixel between them); this display has \(width)×\(height)")
         }
         self.size = size
         self.width = width
@@ -125,8 +126,9 @@ public struct BoardRenderer: Sendable {
     }
 
     func target(of picture: ModulePicture, faceRow: Int) -> RowTarget {
-        RowTarget(x: originX + picture.column * (geometry.faceWidth + geometry.gap),
-                  y: originY + picture.row * (geometry.faceHeight + geometry.gap) + faceRow)
+        RowTarget(
+            x: originX + picture.column * (geometry.faceWidth + geometry.gap),
+            y: originY + picture.row * (geometry.faceHeight + geometry.gap) + faceRow)
     }
 
     /// `module` `time` after its plan's start.
@@ -139,8 +141,9 @@ public struct BoardRenderer: Sendable {
         let fallStart = landed == 0 ? module.start : module.landings[landed - 1]
         let fall = module.landings[landed] - fallStart
         let progress = fall > .zero ? min(1, max(0, (time - fallStart) / fall)) : 1
-        return ModulePicture(row: module.row, column: module.column, falling: current, to: drum.codes[module.path[landed + 1]], progress: progress,
-                             faceHeight: geometry.faceHeight)
+        return ModulePicture(
+            row: module.row, column: module.column, falling: current, to: drum.codes[module.path[landed + 1]], progress: progress,
+            faceHeight: geometry.faceHeight)
     }
 
     /// What row `y` of the module's face shows.
@@ -181,8 +184,9 @@ public struct BoardRenderer: Sendable {
         let width = geometry.faceWidth, height = geometry.faceHeight
         var pixels: [RGB]
         if let colour = code.colour {
-            pixels = Array(repeating: colour == .black ? style.backdrop : (colour == .white || colour == .filled ? style.ink : RGB(colour)),
-                           count: width * height)
+            pixels = Array(
+                repeating: colour == .black ? style.backdrop : (colour == .white || colour == .filled ? style.ink : RGB(colour)),
+                count: width * height)
         } else {
             pixels = Array(repeating: style.face, count: width * height)
             if let glyph = model.character(code).flatMap(font.glyph) {

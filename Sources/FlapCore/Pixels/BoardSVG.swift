@@ -20,7 +20,8 @@ public enum BoardSVG {
         for (row, codes) in board.rows.enumerated() {
             for (column, code) in codes.enumerated() {
                 let x = margin + column * (faceWidth + gap), y = margin + row * (faceHeight + gap)
-                let fill: RGB = code.colour.map { $0 == .black ? style.backdrop : ($0 == .white || $0 == .filled ? style.ink : RGB($0)) } ?? style.face
+                let fill: RGB =
+                    code.colour.map { $0 == .black ? style.backdrop : ($0 == .white || $0 == .filled ? style.ink : RGB($0)) } ?? style.face
                 svg += "<rect x=\"\(x)\" y=\"\(y)\" width=\"\(faceWidth)\" height=\"\(faceHeight)\" rx=\"2\" fill=\"\(hex(fill))\"/>"
                 if code.colour == nil, let character = board.size.model.character(code), character != " " {
                     svg += "<text x=\"\(x + faceWidth / 2)\" y=\"\(y + faceHeight - 8)\">\(escaped(String(character)))</text>"

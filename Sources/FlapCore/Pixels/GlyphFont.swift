@@ -50,7 +50,7 @@ public struct GlyphFont: Sendable {
                         left == up && left != down && up != right ? up : p,
                         up == right && up != left && right != down ? right : p,
                         down == left && down != right && left != up ? left : p,
-                        right == down && right != up && down != left ? down : p,
+                        right == down && right != up && down != left ? down : p
                     ]
                     for (k, lit) in corners.enumerated() { out[(2 * y + k / 2) * 2 * w + 2 * x + k % 2] = lit }
                 }

@@ -30,7 +30,7 @@ public struct ClackSample: Sendable, Equatable {
         var out = [Float](repeating: 0, count: length)
         // (frequency Hz, amplitude, decay time constant s): flap ring, card modes, housing thud.
         let modes: [(Double, Double, Double)] = [
-            (2150, 0.34, 0.008), (3420, 0.26, 0.005), (5230, 0.20, 0.003), (7800, 0.10, 0.002), (880, 0.12, 0.008), (240, 0.10, 0.010),
+            (2150, 0.34, 0.008), (3420, 0.26, 0.005), (5230, 0.20, 0.003), (7800, 0.10, 0.002), (880, 0.12, 0.008), (240, 0.10, 0.010)
         ]
         let strikes: [(at: Double, gain: Double)] = [(0, 1), (0.0055, 0.35)]  // impact, then the rebound
         var previousNoise = 0.0

@@ -25,8 +25,9 @@ public struct QuietHours: Sendable, Equatable, CustomStringConvertible {
     static func minutes(_ text: Substring) -> Int? {
         let hm = text.split(separator: ":", omittingEmptySubsequences: false)
         guard hm.count == 2, (1...2).contains(hm[0].utf8.count), hm[1].utf8.count == 2,
-              hm[0].utf8.allSatisfy({ (0x30...0x39).contains($0) }), hm[1].utf8.allSatisfy({ (0x30...0x39).contains($0) }),
-              let h = Int(hm[0]), let m = Int(hm[1]), (0..<24).contains(h), (0..<60).contains(m) else { return nil }
+            hm[0].utf8.allSatisfy({ (0x30...0x39).contains($0) }), hm[1].utf8.allSatisfy({ (0x30...0x39).contains($0) }),
+            let h = Int(hm[0]), let m = Int(hm[1]), (0..<24).contains(h), (0..<60).contains(m)
+        else { return nil }
         return h * 60 + m
     }
 

@@ -35,7 +35,8 @@ struct PosixZoneRule: Sendable, Equatable {
         if scanner.atEnd { daylight = nil; return }
         guard scanner.name() else { return nil }
         let daylightOffset = scanner.peekIsOffset ? scanner.offset().map { Int32(-$0) } : standardOffset + 3600
-        guard let daylightOffset, scanner.expect(","), let start = scanner.moment(), scanner.expect(","), let end = scanner.moment(), scanner.atEnd else {
+        guard let daylightOffset, scanner.expect(","), let start = scanner.moment(), scanner.expect(","), let end = scanner.moment(), scanner.atEnd
+        else {
             return nil
         }
         daylight = Daylight(offset: daylightOffset, start: start, end: end)
@@ -84,7 +85,9 @@ struct PosixZoneRule: Sendable, Equatable {
 
         var atEnd: Bool { index >= bytes.count }
         var peek: UInt8? { atEnd ? nil : bytes[index] }
-        var peekIsOffset: Bool { peek.map { $0 == UInt8(ascii: "+") || $0 == UInt8(ascii: "-") || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) } ?? false }
+        var peekIsOffset: Bool {
+            peek.map { $0 == UInt8(ascii: "+") || $0 == UInt8(ascii: "-") || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) } ?? false
+        }
 
         mutating func expect(_ character: Character) -> Bool {
             guard peek == character.asciiValue else { return false }
@@ -130,7 +133,8 @@ struct PosixZoneRule: Sendable, Equatable {
             let day: Moment.Day
             if expect("M") {
                 guard let month = number(), expect("."), let week = number(), expect("."), let weekday = number(),
-                      (1...12).contains(month), (1...5).contains(week), (0...6).contains(weekday) else { return nil }
+                    (1...12).contains(month), (1...5).contains(week), (0...6).contains(weekday)
+                else { return nil }
                 day = .monthWeekDay(month: month, week: week, weekday: weekday)
             } else if expect("J") {
                 guard let n = number(), (1...365).contains(n) else { return nil }

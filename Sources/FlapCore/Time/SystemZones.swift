@@ -9,14 +9,17 @@ extension ZoneRules {
         if ["UTC", "Etc/UTC", "GMT", "Etc/GMT", "Z"].contains(identifier) { return .utc }
         // A name, not a path: nothing above the zoneinfo folder is read.
         guard !identifier.isEmpty, !identifier.hasPrefix("/"), !identifier.split(separator: "/").contains(".."),
-              let bytes = FileManager.default.contents(atPath: directory + "/" + identifier) else { return nil }
+            let bytes = FileManager.default.contents(atPath: directory + "/" + identifier)
+        else { return nil }
         return try? ZoneRules(tzif: Array(bytes), identifier: identifier)
     }
 
     /// The system's zone: `TZ` when set (`Europe/Berlin` or `:Europe/Berlin`), else
     /// /etc/localtime (its link's name, read as a TZif file), else UTC.
-    public static func current(environment: [String: String] = ProcessInfo.processInfo.environment,
-                               localtime: String = "/etc/localtime", directory: String = zoneinfo) -> ZoneRules {
+    public static func current(
+        environment: [String: String] = ProcessInfo.processInfo.environment,
+        localtime: String = "/etc/localtime", directory: String = zoneinfo
+    ) -> ZoneRules {
         if let tz = environment["TZ"], !tz.isEmpty {
             let name = tz.hasPrefix(":") ? String(tz.dropFirst()) : tz
             if let zone = named(name, directory: directory) { return zone }

@@ -129,8 +129,9 @@ extension ZoneRules {
         try reader.skip(header.charCount + header.leapCount * (timeSize + 4) + header.standardCount + header.utcCount)
         var rule: PosixZoneRule?
         if header.version >= 2, let footer = reader.footer() { rule = PosixZoneRule(footer) }
-        self.init(identifier: identifier, transitions: transitions, offsets: typeIndexes.map { typeOffsets[$0] },
-                  initialOffset: typeOffsets[0], rule: rule)
+        self.init(
+            identifier: identifier, transitions: transitions, offsets: typeIndexes.map { typeOffsets[$0] },
+            initialOffset: typeOffsets[0], rule: rule)
     }
 
     private struct Header {
@@ -147,8 +148,9 @@ extension ZoneRules {
         var counts: [Int] = []
         for _ in 0..<6 { counts.append(Int(try reader.int32())) }
         guard counts.allSatisfy({ $0 >= 0 }) else { throw .notTZif }
-        return Header(version: version, utcCount: counts[0], standardCount: counts[1], leapCount: counts[2],
-                      timeCount: counts[3], typeCount: counts[4], charCount: counts[5])
+        return Header(
+            version: version, utcCount: counts[0], standardCount: counts[1], leapCount: counts[2],
+            timeCount: counts[3], typeCount: counts[4], charCount: counts[5])
     }
 
     private struct ByteReader {

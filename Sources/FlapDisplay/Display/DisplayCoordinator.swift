@@ -113,10 +113,12 @@ public actor DisplayCoordinator<C: Clock> where C.Duration == Duration {
         switch event {
         case .started(let plan, let token):
             // The wall-clock stamp lets a benchmark match plan starts with the requests that caused them.
-            logger.debug("plan started", metadata: [
-                "panel": "\(panelID)", "message": "\(token ?? "-")", "flaps": "\(plan.clackEvents.count)",
-                "at": "\(String(cFormat: "%.6f", time.now().timeIntervalSince1970))",
-            ])
+            logger.debug(
+                "plan started",
+                metadata: [
+                    "panel": "\(panelID)", "message": "\(token ?? "-")", "flaps": "\(plan.clackEvents.count)",
+                    "at": "\(String(cFormat: "%.6f", time.now().timeIntervalSince1970))"
+                ])
             await observer?.planStarted(panel: panelID, messageId: token, flaps: plan.clackEvents.count)
         case .rested(let board, let token, let flaps):
             unrecorded.append((token, board, flaps))
@@ -156,7 +158,8 @@ public actor DisplayCoordinator<C: Clock> where C.Duration == Duration {
             let chosen = policy.choose(from: slots, previous: target, rotationDue: rotationDue)
             // Quiet hours go by the wall clock, so only when it can be trusted.
             let now = time.now()
-            let holding = quiet.map { $0.holds(at: now, zone: zone) && clockTrusted() } ?? false  // the clock's trust (files, a system call) asked only inside the span
+            // The clock's trust (files, a system call) is asked only inside the span.
+            let holding = quiet.map { $0.holds(at: now, zone: zone) && clockTrusted() } ?? false
             let quietChange = quiet?.nextChange(after: now, zone: zone)
             quietUntil = holding ? quietChange : nil
             if !holding { quietBoardShown = false }
@@ -204,8 +207,9 @@ public actor DisplayCoordinator<C: Clock> where C.Duration == Duration {
         targetBoard = board
         shownSince = time.clock.now
         let transition = chosen?.transition.flatMap { request in
-            try? Transition(strategy: request.strategy, stepSize: request.stepSize,
-                            stepIntervalMs: request.stepIntervalMs, seed: Self.seed(chosen!.id))
+            try? Transition(
+                strategy: request.strategy, stepSize: request.stepSize,
+                stepIntervalMs: request.stepIntervalMs, seed: Self.seed(chosen!.id))
         }
         try await motion.show(board, transition: transition, token: chosen?.id)
     }
@@ -226,7 +230,9 @@ public actor DisplayCoordinator<C: Clock> where C.Duration == Duration {
                 let (message, _) = try MessageParser(boardSize: renderer.size, source: "quiet-hours").parse(template.fields, now: time.now())
                 return try renderer.board(for: message)
             } catch {
-                logger.warning("quiet hours: the quick message cannot be shown; holding instead", metadata: ["panel": "\(panelID)", "message": "\(name)", "error": "\(error)"])
+                logger.warning(
+                    "quiet hours: the quick message cannot be shown; holding instead",
+                    metadata: ["panel": "\(panelID)", "message": "\(name)", "error": "\(error)"])
                 return nil
             }
         default: return nil

@@ -17,8 +17,10 @@ public actor RoomSummaryCoordinator<C: Clock> where C.Duration == Duration {
     /// The least time between two changes of the board.
     public let settle: Duration
 
-    public init(panelID: String, motion: MotionLoop<C>, size: BoardSize, clock: C, settle: Duration = .seconds(5),
-         logger: Logger, room: @escaping @Sendable () async -> RoomState?) {
+    public init(
+        panelID: String, motion: MotionLoop<C>, size: BoardSize, clock: C, settle: Duration = .seconds(5),
+        logger: Logger, room: @escaping @Sendable () async -> RoomState?
+    ) {
         self.panelID = panelID
         self.motion = motion
         self.size = size
@@ -33,7 +35,9 @@ public actor RoomSummaryCoordinator<C: Clock> where C.Duration == Duration {
         await withDiscardingTaskGroup { group in
             group.addTask { [motion, logger, panelID] in
                 for await event in motion.motionEvents {
-                    if case .failed(let error, _) = event { logger.error("panel failed while moving", metadata: ["panel": "\(panelID)", "error": "\(error)"]) }
+                    if case .failed(let error, _) = event {
+                        logger.error("panel failed while moving", metadata: ["panel": "\(panelID)", "error": "\(error)"])
+                    }
                 }
             }
             await showSummaries()

@@ -1,7 +1,7 @@
 import FlapCore
 import FoundationEssentials
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 import FlapMembers
 import HTTPTypes
@@ -82,8 +82,10 @@ struct Authentication: RouterMiddleware {
         return try await admit(request, as: Caller(principal), context, next)
     }
 
-    private func admit(_ request: Request, as caller: Caller, _ context: Context,
-                       _ next: (Request, Context) async throws -> Response) async throws -> Response {
+    private func admit(
+        _ request: Request, as caller: Caller, _ context: Context,
+        _ next: (Request, Context) async throws -> Response
+    ) async throws -> Response {
         // The owner's streams are not counted: the port's own limit bounds them.
         var whose: String?
         if case .member(let id, _) = caller { whose = "member \(id)" }
@@ -105,7 +107,8 @@ struct Authentication: RouterMiddleware {
     static func secret(in header: String) -> String? {
         if let token = bearer(in: header) { return token }
         guard let credentials = credentials(in: header, scheme: "basic"), let decoded = Data(base64Encoded: credentials),
-              let pair = String(data: decoded, encoding: .utf8), let colon = pair.firstIndex(of: ":") else { return nil }
+            let pair = String(data: decoded, encoding: .utf8), let colon = pair.firstIndex(of: ":")
+        else { return nil }
         return String(pair[pair.index(after: colon)...])
     }
 

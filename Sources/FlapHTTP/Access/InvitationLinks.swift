@@ -4,7 +4,7 @@ import FoundationEssentials
 import Hummingbird
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// A link as the API shows it: its URL (the token in its fragment), when it stops working, its
@@ -34,9 +34,11 @@ public struct InvitationLinks: Sendable {
     public var plainPort: @Sendable () -> Int?
     public var qrCode: @Sendable (String) -> String?
 
-    public init(machineName: String, householdNames: [String] = [], certificateNames: @escaping @Sendable () -> [String] = { [] },
-                httpsPort: @escaping @Sendable () -> Int?, plainPort: @escaping @Sendable () -> Int? = { nil },
-                qrCode: @escaping @Sendable (String) -> String?) {
+    public init(
+        machineName: String, householdNames: [String] = [], certificateNames: @escaping @Sendable () -> [String] = { [] },
+        httpsPort: @escaping @Sendable () -> Int?, plainPort: @escaping @Sendable () -> Int? = { nil },
+        qrCode: @escaping @Sendable (String) -> String?
+    ) {
         self.machineName = machineName
         self.householdNames = householdNames
         self.certificateNames = certificateNames
@@ -73,10 +75,15 @@ public struct InvitationLinks: Sendable {
         let onCertificate = reachableNames
         if let chosen {
             let name = Self.written(chosen.filter { $0 != "[" && $0 != "]" })
-            guard !Self.isLoopback(name) else { throw HostRefused(description: "\(chosen) reaches only this machine; a phone needs one of: \(onCertificate.joined(separator: ", "))") }
+            guard !Self.isLoopback(name) else {
+                throw HostRefused(description: "\(chosen) reaches only this machine; a phone needs one of: \(onCertificate.joined(separator: ", "))")
+            }
             // A certificate of the user's own: its names are all that work. flapd's own lists them too.
             guard onCertificate.isEmpty || onCertificate.contains(name) else {
-                throw HostRefused(description: "\(chosen) is not a name the board's certificate has (\(onCertificate.joined(separator: ", "))): add it to [api] tls_names in flapd.toml and restart flapd, or choose one of those")
+                throw HostRefused(
+                    description:
+                        "\(chosen) is not a name the board's certificate has (\(onCertificate.joined(separator: ", "))): add it to [api] tls_names in flapd.toml and restart flapd, or choose one of those"
+                )
             }
             return chosen.contains(":") && !chosen.hasPrefix("[") ? "[\(chosen)]" : chosen
         }
@@ -84,7 +91,8 @@ public struct InvitationLinks: Sendable {
         // The name the browser used, only when the certificate has it: a Host header is the
         // client's to write, and a link to `evil.com` would hand its token to whoever holds that name.
         if let asked = request.head.authority.flatMap(HostHeader.host(of:)), !Self.isLoopback(asked),
-           onCertificate.contains(Self.written(asked.filter { $0 != "[" && $0 != "]" })) {
+            onCertificate.contains(Self.written(asked.filter { $0 != "[" && $0 != "]" }))
+        {
             return asked
         }
         let short = machineName.split(separator: ".").first.map(String.init) ?? machineName

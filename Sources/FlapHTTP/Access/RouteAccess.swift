@@ -46,18 +46,22 @@ struct RouteAccess: OptionSet, Sendable, Hashable {
         }
     }
 
-    static let memberRefusal = "a member may send messages as their own sender, clear their own slot, end their own temporary message, "
+    static let memberRefusal =
+        "a member may send messages as their own sender, clear their own slot, end their own temporary message, "
         + "cancel their own messages sent for later, read their own receipts, see the board, the slots, the widgets and the sources, "
         + "hear the clack, and push to webhook sources; "
         + "the rest is the owner's (the API key, or the owner's session)"
-    static let viewerRefusal = "the viewer key reads the board (GET /v1/board, /v1/board.png, /v1/board.svg, /v1/events, /v1/sound/clack.wav) and nothing else; use the API key"
+    static let viewerRefusal =
+        "the viewer key reads the board (GET /v1/board, /v1/board.png, /v1/board.svg, /v1/events, /v1/sound/clack.wav) and nothing else; use the API key"
 
     /// The answer to a caller this access does not admit.
     func refusal(for caller: Caller?, _ context: APIRequestContext) -> Response {
         switch caller {
         case nil:
-            context.signInNeeded ?? Responses.error(.unauthorized, "this API needs Authorization: Bearer <key> or a signed-in session (the key file's path is in flapd's log)",
-                                                    headers: [.wwwAuthenticate: "Bearer"])
+            context.signInNeeded
+                ?? Responses.error(
+                    .unauthorized, "this API needs Authorization: Bearer <key> or a signed-in session (the key file's path is in flapd's log)",
+                    headers: [.wwwAuthenticate: "Bearer"])
         case .viewer: Responses.error(.forbidden, Self.viewerRefusal)
         case .webhook: Responses.error(.forbidden, "a webhook source's key pushes to that source and nothing else")
         case .member, .owner: Responses.error(.forbidden, Self.memberRefusal)
@@ -89,8 +93,10 @@ struct AccessRoutes {
     let declared: DeclaredRoutes
 
     @discardableResult
-    func on(_ path: String, method: HTTPRequest.Method, _ access: RouteAccess,
-            use handler: @escaping @Sendable (Request, APIRequestContext) async throws -> some ResponseGenerator) -> Self {
+    func on(
+        _ path: String, method: HTTPRequest.Method, _ access: RouteAccess,
+        use handler: @escaping @Sendable (Request, APIRequestContext) async throws -> some ResponseGenerator
+    ) -> Self {
         declared.add(DeclaredRoute(method: method, path: path, access: access))
         v1.on(RouterPath(path), method: method) { request, context -> Response in
             guard access.admits(context.caller) else { return access.refusal(for: context.caller, context) }
@@ -102,27 +108,37 @@ struct AccessRoutes {
     }
 
     @discardableResult
-    func get(_ path: String, _ access: RouteAccess, use handler: @escaping @Sendable (Request, APIRequestContext) async throws -> some ResponseGenerator) -> Self {
+    func get(
+        _ path: String, _ access: RouteAccess, use handler: @escaping @Sendable (Request, APIRequestContext) async throws -> some ResponseGenerator
+    ) -> Self {
         on(path, method: .get, access, use: handler)
     }
 
     @discardableResult
-    func post(_ path: String, _ access: RouteAccess, use handler: @escaping @Sendable (Request, APIRequestContext) async throws -> some ResponseGenerator) -> Self {
+    func post(
+        _ path: String, _ access: RouteAccess, use handler: @escaping @Sendable (Request, APIRequestContext) async throws -> some ResponseGenerator
+    ) -> Self {
         on(path, method: .post, access, use: handler)
     }
 
     @discardableResult
-    func put(_ path: String, _ access: RouteAccess, use handler: @escaping @Sendable (Request, APIRequestContext) async throws -> some ResponseGenerator) -> Self {
+    func put(
+        _ path: String, _ access: RouteAccess, use handler: @escaping @Sendable (Request, APIRequestContext) async throws -> some ResponseGenerator
+    ) -> Self {
         on(path, method: .put, access, use: handler)
     }
 
     @discardableResult
-    func patch(_ path: String, _ access: RouteAccess, use handler: @escaping @Sendable (Request, APIRequestContext) async throws -> some ResponseGenerator) -> Self {
+    func patch(
+        _ path: String, _ access: RouteAccess, use handler: @escaping @Sendable (Request, APIRequestContext) async throws -> some ResponseGenerator
+    ) -> Self {
         on(path, method: .patch, access, use: handler)
     }
 
     @discardableResult
-    func delete(_ path: String, _ access: RouteAccess, use handler: @escaping @Sendable (Request, APIRequestContext) async throws -> some ResponseGenerator) -> Self {
+    func delete(
+        _ path: String, _ access: RouteAccess, use handler: @escaping @Sendable (Request, APIRequestContext) async throws -> some ResponseGenerator
+    ) -> Self {
         on(path, method: .delete, access, use: handler)
     }
 }

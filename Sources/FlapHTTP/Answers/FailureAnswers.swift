@@ -11,7 +11,6 @@ struct FailureAnswers<Context: RequestContext>: RouterMiddleware {
     let answer: @Sendable (HTTPResponse.Status, String) -> Response
     let logger: Logger
 
-
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         do {
             return try await next(request, context)

@@ -16,23 +16,28 @@ struct IntakeAnswers: Sendable {
             return Answer(Accepted(id: receipt.id, status: receipt.status, warnings: [], duplicate: true))
         case .invalid(let errors):
             metrics.rejected(source: source, reason: "invalid")
-            throw APIError(.badRequest, errors.description,
-                           problems: errors.problems.map { .init(field: $0.field, problem: $0.problem) })
+            throw APIError(
+                .badRequest, errors.description,
+                problems: errors.problems.map { .init(field: $0.field, problem: $0.problem) })
         case .refused(let reason):
             metrics.rejected(source: source, reason: "refused")
             throw APIError(.forbidden, reason)
         case .rateLimited(let wait):
             metrics.rejected(source: source, reason: "rate_limited")
             let seconds = Int(wait.rounded(.up))
-            throw APIError(.tooManyRequests, "too many messages from this sender; try again in \(seconds) s",
-                           headers: [.retryAfter: String(seconds)])
+            throw APIError(
+                .tooManyRequests, "too many messages from this sender; try again in \(seconds) s",
+                headers: [.retryAfter: String(seconds)])
         case .replayed(let first):
-            return Answer(status: first.duplicate ? .ok : .accepted,
-                                  Accepted(id: first.id, status: first.status, warnings: first.warnings, duplicate: first.duplicate ? true : nil))
+            return Answer(
+                status: first.duplicate ? .ok : .accepted,
+                Accepted(id: first.id, status: first.status, warnings: first.warnings, duplicate: first.duplicate ? true : nil))
         case .keyReused:
             metrics.rejected(source: source, reason: "idempotency_key_reused")
-            throw APIError(.unprocessableContent, "Idempotency-Key: this key was used for a different request in the last 24 hours; use a new key for a new message",
-                           problems: [.init(field: "Idempotency-Key", problem: "used for a different request")])
+            throw APIError(
+                .unprocessableContent,
+                "Idempotency-Key: this key was used for a different request in the last 24 hours; use a new key for a new message",
+                problems: [.init(field: "Idempotency-Key", problem: "used for a different request")])
         }
     }
 

@@ -37,8 +37,10 @@ public struct PanelView: Sendable {
     /// (GPIO: `libgpiod 2.2.1 (libgpiod.so.3)` or `libgpiod 1.6.3 (libgpiod.so.2)`).
     public var library: String? = nil
 
-    public init(id: String, driver: String, drum: String, board: Board, moving: Bool, messageId: String?,
-                connected: Bool = true, faults: [PanelFault] = []) {
+    public init(
+        id: String, driver: String, drum: String, board: Board, moving: Bool, messageId: String?,
+        connected: Bool = true, faults: [PanelFault] = []
+    ) {
         self.connected = connected
         self.faults = faults
         self.id = id

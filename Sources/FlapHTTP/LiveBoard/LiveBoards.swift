@@ -89,11 +89,13 @@ extension LiveBoards.Event {
         case .plan(let panel, let plan, let start, let volume):
             let gains = volume == nil ? nil : Self.gains(plan)
             let modules = plan.modules.enumerated().map { index, module in
-                PlanBody.Module(start: Self.milliseconds(module.start), landings: module.landings.map(Self.milliseconds),
-                                path: module.path.map { Int(plan.drum.codes[$0].rawValue) }, gains: gains?[index])
+                PlanBody.Module(
+                    start: Self.milliseconds(module.start), landings: module.landings.map(Self.milliseconds),
+                    path: module.path.map { Int(plan.drum.codes[$0].rawValue) }, gains: gains?[index])
             }
-            let body = PlanBody(panel: panel, startedAt: start.timeIntervalSince1970 * 1000, rows: plan.size.rows, columns: plan.size.columns,
-                                duration: Self.milliseconds(plan.duration), volume: volume, modules: modules)
+            let body = PlanBody(
+                panel: panel, startedAt: start.timeIntervalSince1970 * 1000, rows: plan.size.rows, columns: plan.size.columns,
+                duration: Self.milliseconds(plan.duration), volume: volume, modules: modules)
             return "event: plan\ndata: \(Self.json(body))\n\n"
         }
     }

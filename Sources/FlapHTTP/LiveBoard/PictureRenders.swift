@@ -47,7 +47,9 @@ public actor PictureRenders {
         if asker == .other {
             guard othersPending < Self.othersWaiting else { throw PicturesBusy(retryAfter: 2) }
             let elapsed = started.duration(to: .now).components
-            if let wait = othersBudget.take(0, at: Double(elapsed.seconds) + Double(elapsed.attoseconds) / 1e18) { throw PicturesBusy(retryAfter: wait) }
+            if let wait = othersBudget.take(0, at: Double(elapsed.seconds) + Double(elapsed.attoseconds) / 1e18) {
+                throw PicturesBusy(retryAfter: wait)
+            }
             // Counted here, before the drawing's task runs: a burst of requests all arrive first.
             othersPending += 1
         }
@@ -73,7 +75,11 @@ public actor PictureRenders {
         busy = true
         defer {
             busy = false
-            if !waitingHousehold.isEmpty { waitingHousehold.removeFirst().resume() } else if !waitingOthers.isEmpty { waitingOthers.removeFirst().resume() }
+            if !waitingHousehold.isEmpty {
+                waitingHousehold.removeFirst().resume()
+            } else if !waitingOthers.isEmpty {
+                waitingOthers.removeFirst().resume()
+            }
         }
         drawn += 1
         return try await NIOThreadPool.singleton.runIfActive { try draw() }

@@ -93,8 +93,9 @@ public struct LocalAPI: Sendable {
         case .rateLimited(let wait):
             metrics.rejected(source: "local-api", reason: "rate_limited")
             let seconds = Int(wait.rounded(.up))
-            return Responses.json(.tooManyRequests, ["message": "Too many messages; try again in \(seconds) s"],
-                                  headers: [.retryAfter: String(seconds)])
+            return Responses.json(
+                .tooManyRequests, ["message": "Too many messages; try again in \(seconds) s"],
+                headers: [.retryAfter: String(seconds)])
         }
     }
 
@@ -105,6 +106,7 @@ public struct LocalAPI: Sendable {
     /// A wrong key, answered as a Vestaboard answers it: the plain text `Invalid API key`, by
     /// which Home Assistant's Vestaboard integration tells a wrong key from something that is
     /// not a Vestaboard at all.
-    static let invalidKey = Response(status: .unauthorized, headers: [.contentType: "text/plain; charset=utf-8"],
-                                     body: ResponseBody(byteBuffer: ByteBuffer(string: "Invalid API key")))
+    static let invalidKey = Response(
+        status: .unauthorized, headers: [.contentType: "text/plain; charset=utf-8"],
+        body: ResponseBody(byteBuffer: ByteBuffer(string: "Invalid API key")))
 }

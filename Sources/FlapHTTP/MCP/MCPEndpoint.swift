@@ -49,16 +49,20 @@ struct MCPEndpoint {
     private func refusal(_ request: Request) async -> Response? {
         let authority = request.head.authority ?? ""
         guard hosts.allows(authority) else {
-            return Responses.error(.misdirectedRequest, "flapd does not answer to the host \(authority.debugDescription) here; "
-                                   + "add it to [api] allowed_hosts if it is one of this machine's names")
+            return Responses.error(
+                .misdirectedRequest,
+                "flapd does not answer to the host \(authority.debugDescription) here; "
+                    + "add it to [api] allowed_hosts if it is one of this machine's names")
         }
         // A browser says where the page is; MCP clients are programs and send no Origin.
         if let origin = request.headers[.origin], !Authentication.sameOrigin(request) {
-            return Responses.error(.forbidden, "a request from the page \(origin) is refused: MCP clients are programs, and flapd's own page is \(authority)")
+            return Responses.error(
+                .forbidden, "a request from the page \(origin) is refused: MCP clients are programs, and flapd's own page is \(authority)")
         }
         let header = request.headers[.authorization] ?? ""
         guard let token = Authentication.bearer(in: header), secretsMatch(token, key) else {
-            let problem = header.isEmpty ? "MCP needs Authorization: Bearer <key>, flapd's API key (its file's path is in flapd's log)" : "the API key is wrong"
+            let problem =
+                header.isEmpty ? "MCP needs Authorization: Bearer <key>, flapd's API key (its file's path is in flapd's log)" : "the API key is wrong"
             return Responses.error(.unauthorized, problem, headers: [.wwwAuthenticate: "Bearer"])
         }
         return nil
@@ -71,7 +75,8 @@ struct MCPEndpoint {
         let accept = request.headers[.accept]?.lowercased() ?? "*/*"
         let asJSON = ["application/json", "*/*", "application/*"].contains(where: accept.contains)
         guard asJSON || accept.contains("text/event-stream") else {
-            return Responses.error(.notAcceptable, "flapd answers MCP requests as application/json or text/event-stream; the request's Accept takes neither")
+            return Responses.error(
+                .notAcceptable, "flapd answers MCP requests as application/json or text/event-stream; the request's Accept takes neither")
         }
         guard let body = try await Responses.body(of: request, limit: Responses.maximumBody) else {
             return Responses.error(.contentTooLarge, Responses.tooLarge(request))
@@ -80,7 +85,9 @@ struct MCPEndpoint {
             return rpc(.badRequest, RPCReply.error(.null, .parseError, "the body is not JSON"))
         }
         if json.array != nil {
-            return rpc(.badRequest, RPCReply.error(.null, .invalidRequest, "send one message per request; batches are not taken since protocol revision 2025-06-18"))
+            return rpc(
+                .badRequest,
+                RPCReply.error(.null, .invalidRequest, "send one message per request; batches are not taken since protocol revision 2025-06-18"))
         }
         let message = RPCMessage(json)
         var headers = HTTPFields()
@@ -126,26 +133,27 @@ struct MCPEndpoint {
         }
         let events = await live.watch()
         let sessions = self.sessions
-        return Response(status: .ok, headers: [.contentType: "text/event-stream", .cacheControl: "no-cache"],
-                        body: ResponseBody { writer in
-                            try await withGracefulShutdownHandler {
-                                for await event in events {
-                                    // Each event also marks the session used: a client listening is not idle.
-                                    guard await sessions.use(id) != nil else { break }
-                                    if event.hasPrefix(":") {
-                                        try await writer.write(ByteBuffer(string: ": keepalive\n\n"))
-                                    } else if event.hasPrefix("event: board") {
-                                        for uri in await sessions.subscriptions(id).sorted() {
-                                            let note: JSONValue = ["jsonrpc": "2.0", "method": "notifications/resources/updated", "params": ["uri": .string(uri)]]
-                                            try await writer.write(ByteBuffer(string: "event: message\ndata: \(note.text)\n\n"))
-                                        }
-                                    }
-                                }
-                            } onGracefulShutdown: {
-                                live.finishAll()
+        return Response(
+            status: .ok, headers: [.contentType: "text/event-stream", .cacheControl: "no-cache"],
+            body: ResponseBody { writer in
+                try await withGracefulShutdownHandler {
+                    for await event in events {
+                        // Each event also marks the session used: a client listening is not idle.
+                        guard await sessions.use(id) != nil else { break }
+                        if event.hasPrefix(":") {
+                            try await writer.write(ByteBuffer(string: ": keepalive\n\n"))
+                        } else if event.hasPrefix("event: board") {
+                            for uri in await sessions.subscriptions(id).sorted() {
+                                let note: JSONValue = ["jsonrpc": "2.0", "method": "notifications/resources/updated", "params": ["uri": .string(uri)]]
+                                try await writer.write(ByteBuffer(string: "event: message\ndata: \(note.text)\n\n"))
                             }
-                            try await writer.finish(nil)
-                        })
+                        }
+                    }
+                } onGracefulShutdown: {
+                    live.finishAll()
+                }
+                try await writer.finish(nil)
+            })
     }
 
     /// A JSON-RPC answer as JSON, or as the one `message` event of a stream that then ends.

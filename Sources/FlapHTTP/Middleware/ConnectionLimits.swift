@@ -40,9 +40,11 @@ public struct ConnectionLimits: Sendable {
     /// each. A page holds one or two connections and its event stream another, a browser opens
     /// at most six to one server: 256 is a household's worth many times over, 32 a busy
     /// household's, 16 a browser's and a dashboard's together.
-    public init(idleTimeout: Duration = .seconds(15), bodyTimeout: Duration = .seconds(10), maximumConnections: Int = 256,
-                lateHeadTimeout: Duration = .seconds(1), maximumLate: Int = 64, reservedForHousehold: Int = 32,
-                unauthenticatedPerClient: Int = 16, unauthenticatedLifetime: Duration = .seconds(60)) {
+    public init(
+        idleTimeout: Duration = .seconds(15), bodyTimeout: Duration = .seconds(10), maximumConnections: Int = 256,
+        lateHeadTimeout: Duration = .seconds(1), maximumLate: Int = 64, reservedForHousehold: Int = 32,
+        unauthenticatedPerClient: Int = 16, unauthenticatedLifetime: Duration = .seconds(60)
+    ) {
         self.idleTimeout = idleTimeout
         self.bodyTimeout = bodyTimeout
         self.maximumConnections = maximumConnections
@@ -67,15 +69,18 @@ public struct ConnectionLimits: Sendable {
     /// router's ``Authentication`` says whose each request is.
     public func server(_ transport: Transport = .plain(), shares: ConnectionShares? = nil) -> HTTPServerBuilder {
         // A port not shared by role (the Local API's) keeps nothing back for a household it cannot tell.
-        let count = ConnectionCount(ConnectionShare(
-            limit: maximumConnections, reserved: shares == nil ? 0 : reservedForHousehold,
-            unauthenticatedPerClient: shares == nil ? maximumConnections : unauthenticatedPerClient,
-            unauthenticatedLifetime: shares == nil ? .seconds(365 * 86_400) : unauthenticatedLifetime,
-            lateLimit: maximumLate, grace: max(.seconds(2), lateHeadTimeout * 2)))
+        let count = ConnectionCount(
+            ConnectionShare(
+                limit: maximumConnections, reserved: shares == nil ? 0 : reservedForHousehold,
+                unauthenticatedPerClient: shares == nil ? maximumConnections : unauthenticatedPerClient,
+                unauthenticatedLifetime: shares == nil ? .seconds(365 * 86_400) : unauthenticatedLifetime,
+                lateLimit: maximumLate, grace: max(.seconds(2), lateHeadTimeout * 2)))
         let lateHeadTimeout = TimeAmount(lateHeadTimeout)
-        return .http1(configuration: .init(
-            additionalChannelHandlers: [ConnectionGate(count: count, shares: shares, lateHeadTimeout: lateHeadTimeout)] + Self.handlers(transport),
-            idleTimeout: TimeAmount(idleTimeout)))
+        return .http1(
+            configuration: .init(
+                additionalChannelHandlers: [ConnectionGate(count: count, shares: shares, lateHeadTimeout: lateHeadTimeout)]
+                    + Self.handlers(transport),
+                idleTimeout: TimeAmount(idleTimeout)))
     }
 
     private static func handlers(_ transport: Transport) -> [any RemovableChannelHandler] {
@@ -86,4 +91,3 @@ public struct ConnectionLimits: Sendable {
         }
     }
 }
-

@@ -39,8 +39,9 @@ public final class ConnectionShares: Sendable {
     func admit(_ request: Request, household: Bool) -> Response? {
         guard let (id, count) = connection(of: request) else { return nil }
         guard count.held(id, by: household ? .household : .other) else {
-            return Responses.error(.serviceUnavailable, "flapd is serving as many connections as it takes (\(count.limit)); try again shortly",
-                                   headers: [.retryAfter: "2", .connection: "close"])
+            return Responses.error(
+                .serviceUnavailable, "flapd is serving as many connections as it takes (\(count.limit)); try again shortly",
+                headers: [.retryAfter: "2", .connection: "close"])
         }
         return nil
     }
@@ -49,8 +50,9 @@ public final class ConnectionShares: Sendable {
     /// itself); the answer to give instead when that key holds ``streamsPerKey`` already.
     func openStream(_ request: Request, key: String) -> Response? {
         guard let (id, count) = connection(of: request), !count.openStream(id, key: key, most: Self.streamsPerKey) else { return nil }
-        return Responses.error(.tooManyRequests, "\(Self.streamsPerKey) event streams are open with this key already (pages, dashboards); close one",
-                               headers: [.retryAfter: "10"])
+        return Responses.error(
+            .tooManyRequests, "\(Self.streamsPerKey) event streams are open with this key already (pages, dashboards); close one",
+            headers: [.retryAfter: "10"])
     }
 
     private func connection(of request: Request) -> (UInt64, ConnectionCount)? {

@@ -21,7 +21,8 @@ struct MethodNotAllowed<Context: RequestContext>: RouterMiddleware {
         let list = Set(allowed).sorted().joined(separator: ", ")
         var headers = HTTPFields()
         headers[.allow] = list
-        return Responses.error(.methodNotAllowed, "\(request.method.rawValue) is not served at \(request.uri.path); it takes \(list)", headers: headers)
+        return Responses.error(
+            .methodNotAllowed, "\(request.method.rawValue) is not served at \(request.uri.path); it takes \(list)", headers: headers)
     }
 
     static func matches(_ pattern: [Substring], _ path: [Substring]) -> Bool {

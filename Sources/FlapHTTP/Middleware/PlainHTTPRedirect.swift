@@ -25,7 +25,10 @@ final class PlainHTTPRedirect: ChannelInboundHandler, RemovableChannelHandler {
     static let servedPlain = ["/v1", "/mcp", "/metrics", "/healthz", "/ca.crt", "/install"] + tvView
     /// The TV's view and what it loads: a TV's browser cannot be made to trust the board's own
     /// authority, and the view holds only the viewer key, which reads the board and nothing else.
-    static let tvView = ["/tv", "/web/tv.js", "/web/tv.css", "/web/clacks.js", "/web/api.js", "/web/outbox.js", "/web/board.js", "/web/style.css", "/web/glyphs.json", "/favicon.ico"]
+    static let tvView = [
+        "/tv", "/web/tv.js", "/web/tv.css", "/web/clacks.js", "/web/api.js", "/web/outbox.js", "/web/board.js", "/web/style.css", "/web/glyphs.json",
+        "/favicon.ico"
+    ]
 
     init(target: @escaping @Sendable () -> HTTPSRedirectTarget?) {
         self.target = target

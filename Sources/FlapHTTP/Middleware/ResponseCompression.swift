@@ -29,9 +29,10 @@ struct ResponseCompression<Context: RequestContext>: RouterMiddleware {
             return response
         }
         guard response.headers[.contentEncoding] == nil,
-              let type = response.headers[.contentType], !type.hasPrefix("text/event-stream"),
-              Self.compressible.contains(where: type.hasPrefix),
-              let length = response.body.contentLength, length > Self.smallest else { return response }
+            let type = response.headers[.contentType], !type.hasPrefix("text/event-stream"),
+            Self.compressible.contains(where: type.hasPrefix),
+            let length = response.body.contentLength, length > Self.smallest
+        else { return response }
         var plain = try await response.body.collected()
         let compressed = try plain.compress(with: .gzip())
         response.headers[.contentEncoding] = "gzip"

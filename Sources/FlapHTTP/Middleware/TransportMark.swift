@@ -37,8 +37,10 @@ final class TransportMark: ChannelInboundHandler, RemovableChannelHandler {
             return refuse(.badRequest, #"{"error":"more than one Host header: a request names one host"}"#, context: context)
         }
         if let authority = head.authority, authority.utf8.count > Self.longestHost {
-            return refuse(.requestHeaderFieldsTooLarge, #"{"error":"the Host header is \#(authority.utf8.count) bytes long; a host name and port take at most \#(Self.longestHost)"}"#,
-                          context: context)
+            return refuse(
+                .requestHeaderFieldsTooLarge,
+                #"{"error":"the Host header is \#(authority.utf8.count) bytes long; a host name and port take at most \#(Self.longestHost)"}"#,
+                context: context)
         }
         head.headerFields[Self.name] = secure ? "tls" : nil
         head.headerFields[Self.peer] = context.channel.remoteAddress?.ipAddress ?? "local"

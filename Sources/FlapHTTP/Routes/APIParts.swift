@@ -54,8 +54,9 @@ public struct APIParts: Sendable {
             SlotsAPI(intake: intake),
             SchedulesAPI(book: schedules),
             ReceiptsAPI(inbox: intake.inbox),
-            StatusAPI(version: version, started: started, intake: intake, panels: panels, sound: panels, deliveries: deliveries,
-                      mqtt: mqtt, clock: clock, sources: sources),
+            StatusAPI(
+                version: version, started: started, intake: intake, panels: panels, sound: panels, deliveries: deliveries,
+                mqtt: mqtt, clock: clock, sources: sources),
             SourcesAPI(desk: sources, pushes: PushesByKey()),
             SensorsAPI(sensors: sensors),
             RoomAPI(rooms: rooms),
@@ -68,7 +69,7 @@ public struct APIParts: Sendable {
             QueueAPI(deliveries: deliveries),
             CalibrationAPI(panels: panels),
             MembersAPI(access: access, links: links, intake: intake, live: live),
-            ViewerLinkAPI(viewerKey: viewerKey, links: links, panels: panels),
+            ViewerLinkAPI(viewerKey: viewerKey, links: links, panels: panels)
         ]
     }
 }

@@ -20,8 +20,9 @@ struct BoardAPI: RouteGroup {
 
     private func board(withMessages: Bool) async -> Answer<[String: [PanelView]]> {
         let views = await panels.panels().map {
-            PanelView(id: $0.id, rows: $0.board.size.rows, columns: $0.board.size.columns, codes: $0.board.codeRows,
-                 text: $0.lines, moving: $0.moving, message: withMessages ? $0.messageId : nil, quietUntil: $0.quietUntil)
+            PanelView(
+                id: $0.id, rows: $0.board.size.rows, columns: $0.board.size.columns, codes: $0.board.codeRows,
+                text: $0.lines, moving: $0.moving, message: withMessages ? $0.messageId : nil, quietUntil: $0.quietUntil)
         }
         return Answer(["panels": views])
     }

@@ -50,8 +50,10 @@ struct BoardPictureAPI: RouteGroup {
         } catch let error as RenderError {
             throw APIError(.badRequest, "width: \(error.description)")
         } catch let busy as PictureRenders.PicturesBusy {
-            throw APIError(.tooManyRequests, "pictures at sizes not drawn yet are being drawn for the viewer key as fast as the board draws them; "
-                                   + "try again in \(busy.retryAfter) s, or ask for a size asked for before", headers: [.retryAfter: String(busy.retryAfter)])
+            throw APIError(
+                .tooManyRequests,
+                "pictures at sizes not drawn yet are being drawn for the viewer key as fast as the board draws them; "
+                    + "try again in \(busy.retryAfter) s, or ask for a size asked for before", headers: [.retryAfter: String(busy.retryAfter)])
         }
         headers[.contentType] = "image/png"
         return Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: png)))

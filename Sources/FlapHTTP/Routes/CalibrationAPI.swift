@@ -54,11 +54,13 @@ struct CalibrationAPI: RouteGroup {
     private func calibrate(_ request: Request, panel: String) async throws -> Answer<Calibrated> {
         guard let current = await panels.calibration(panel: panel) else { throw Self.noModules(panel) }
         guard let body = try await Responses.body(of: request, limit: 4096),
-              let object = (try? JSONValue(parsing: body))?.object else {
+            let object = (try? JSONValue(parsing: body))?.object
+        else {
             throw APIError(.badRequest, "send {\"row\": R, \"column\": C, \"offsetSteps\": N} or {…, \"nudgeTenths\": N} as JSON")
         }
         guard let row = object["row"]?.int, let column = object["column"]?.int,
-              (1...current.rows).contains(row), (1...current.columns).contains(column) else {
+            (1...current.rows).contains(row), (1...current.columns).contains(column)
+        else {
             throw APIError(.badRequest, "row must be 1 to \(current.rows) and column 1 to \(current.columns)")
         }
         let index = (row - 1) * current.columns + column - 1

@@ -59,11 +59,15 @@ struct ControlsAPI: RouteGroup {
         var transition: TransitionStrategy?
         if let name = reader.string("transition") {
             transition = TransitionStrategy(rawValue: name)
-            if transition == nil { reader.fail("transition", "\(name.debugDescription) is not one of \(TransitionStrategy.allCases.map(\.rawValue).joined(separator: ", "))") }
+            if transition == nil {
+                reader.fail(
+                    "transition", "\(name.debugDescription) is not one of \(TransitionStrategy.allCases.map(\.rawValue).joined(separator: ", "))")
+            }
         }
         guard reader.problems.isEmpty else {
-            throw APIError(.badRequest, reader.problems.map(\.description).joined(separator: "; "),
-                           problems: reader.problems.map { .init(field: $0.field, problem: $0.problem) })
+            throw APIError(
+                .badRequest, reader.problems.map(\.description).joined(separator: "; "),
+                problems: reader.problems.map { .init(field: $0.field, problem: $0.problem) })
         }
         do {
             return Answer(try await switches.setSwitches(paused: paused, transition: transition))

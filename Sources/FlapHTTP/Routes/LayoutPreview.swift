@@ -15,7 +15,8 @@ struct LayoutPreviewAPI: RouteGroup {
     func add(to v1: AccessRoutes) {
         v1.post("layout", .household) { request, _ in
             guard let body = try await Responses.body(of: request, limit: Responses.maximumBody),
-                  let object = (try? JSONValue(parsing: body))?.object else {
+                let object = (try? JSONValue(parsing: body))?.object
+            else {
                 throw APIError(.badRequest, "send {\"text\": \"…\", \"align\": \"center\", \"valign\": \"middle\"}")
             }
             if let document = object["vbml"] {
@@ -50,10 +51,15 @@ struct LayoutPreviewAPI: RouteGroup {
             }
             var strategy: TransitionStrategy?
             if let given = object["transition"] {
-                guard let fields = given.object else { throw APIError(.badRequest, "transition: must be an object such as {\"strategy\": \"cascade\"}") }
+                guard let fields = given.object else {
+                    throw APIError(.badRequest, "transition: must be an object such as {\"strategy\": \"cascade\"}")
+                }
                 if let name = fields["strategy"] {
                     guard let value = name.string.flatMap(TransitionStrategy.init(rawValue:)) else {
-                        throw APIError(.badRequest, "transition.strategy: \(Self.shown(name)) is not one of \(TransitionStrategy.allCases.map(\.rawValue).joined(separator: ", "))")
+                        throw APIError(
+                            .badRequest,
+                            "transition.strategy: \(Self.shown(name)) is not one of \(TransitionStrategy.allCases.map(\.rawValue).joined(separator: ", "))"
+                        )
                     }
                     strategy = value
                 }
@@ -62,9 +68,11 @@ struct LayoutPreviewAPI: RouteGroup {
                 let laid = try TextLayout.encodeText(text, options: options)
                 let board = try Board(size: BoardSize(rows: laid.rowCount, columns: laid.columns), codes: laid.codes)
                 let flip = await panels.flipDuration(to: board, strategy: strategy)
-                return Answer(Preview(codes: board.codeRows, text: board.lines,
-                                                   warnings: laid.warnings.map(\.description),
-                                                   flipSeconds: flip.map { ($0 / .seconds(1) * 10).rounded() / 10 }))
+                return Answer(
+                    Preview(
+                        codes: board.codeRows, text: board.lines,
+                        warnings: laid.warnings.map(\.description),
+                        flipSeconds: flip.map { ($0 / .seconds(1) * 10).rounded() / 10 }))
             } catch let error as LayoutError {
                 return Answer(Preview(error: .init(reason: error.reason, line: error.line, position: error.position)))
             }
@@ -77,8 +85,10 @@ struct LayoutPreviewAPI: RouteGroup {
         do throws(MessageErrors) {
             let board = try MessageRenderer(size: boardSize).board(vbml: document)
             let flip = await panels.flipDuration(to: board, strategy: nil)
-            return Answer(Preview(codes: board.codeRows, text: board.lines,
-                                               warnings: [], flipSeconds: flip.map { ($0 / .seconds(1) * 10).rounded() / 10 }))
+            return Answer(
+                Preview(
+                    codes: board.codeRows, text: board.lines,
+                    warnings: [], flipSeconds: flip.map { ($0 / .seconds(1) * 10).rounded() / 10 }))
         } catch {
             throw APIError(.badRequest, error.description, problems: error.problems.map { .init(field: $0.field, problem: $0.problem) })
         }

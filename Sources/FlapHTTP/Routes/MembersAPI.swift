@@ -58,8 +58,9 @@ struct MembersAPI: RouteGroup {
         }
         if body.isEmpty { return nil }
         guard let chosen = try? JSONDecoder().decode(Chosen.self, from: Data(body)) else {
-            throw APIError(.badRequest, "send {\"host\": \"board.home\"} (the name the link should use) or nothing",
-                           problems: [.init(field: "host", problem: "a string")])
+            throw APIError(
+                .badRequest, "send {\"host\": \"board.home\"} (the name the link should use) or nothing",
+                problems: [.init(field: "host", problem: "a string")])
         }
         if let host = chosen.host { try check(host: host, for: request) }
         return chosen.host
@@ -86,8 +87,9 @@ struct MembersAPI: RouteGroup {
     private func remove(_ id: String, _ request: Request) async throws -> Answer<RemovalView> {
         let choice = request.uri.queryParameters.get("message") ?? "keep"
         guard choice == "keep" || choice == "clear" else {
-            throw APIError(.badRequest, "message must be keep (their message stays on the board) or clear, not \(choice)",
-                           problems: [.init(field: "message", problem: "keep or clear")])
+            throw APIError(
+                .badRequest, "message must be keep (their message stays on the board) or clear, not \(choice)",
+                problems: [.init(field: "message", problem: "keep or clear")])
         }
         guard let removal = await access.removeMember(id, messageCleared: choice == "clear") else { throw APIError(.notFound, "no member \(id)") }
         if choice == "clear" { _ = try await intake.inbox.clearSlot(removal.member.sender, now: intake.now()) }
@@ -101,12 +103,15 @@ struct MembersAPI: RouteGroup {
     private func invite(_ request: Request) async throws -> Answer<Invited> {
         struct NewMember: Decodable { var name: String; var sender: String?; var host: String? }
         guard let body = try await Responses.body(of: request, limit: 4096) else {
-            throw APIError(.contentTooLarge, "the request is larger than 4 KiB; a member's name is at most 40 characters and a sender id 64",
-                           problems: [.init(field: "name", problem: "too long")])
+            throw APIError(
+                .contentTooLarge, "the request is larger than 4 KiB; a member's name is at most 40 characters and a sender id 64",
+                problems: [.init(field: "name", problem: "too long")])
         }
         guard let given = try? JSONDecoder().decode(NewMember.self, from: Data(body)) else {
-            throw APIError(.badRequest, "send {\"name\": \"Mum\", \"sender\": \"mum\"} (sender: the id their messages carry; their name in lower case if left out)",
-                           problems: [.init(field: "name", problem: "required, a string")])
+            throw APIError(
+                .badRequest,
+                "send {\"name\": \"Mum\", \"sender\": \"mum\"} (sender: the id their messages carry; their name in lower case if left out)",
+                problems: [.init(field: "name", problem: "required, a string")])
         }
         let sender = given.sender ?? MemberView.senderID(for: given.name)
         if let host = given.host { try check(host: host, for: request) }

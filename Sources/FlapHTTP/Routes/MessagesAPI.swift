@@ -51,8 +51,9 @@ struct MessagesAPI: RouteGroup {
         if let key = request.headers[Self.idempotencyKey] {
             guard (1...255).contains(key.utf8.count), key.unicodeScalars.allSatisfy({ (0x21...0x7E).contains($0.value) }) else {
                 metrics.rejected(source: "native-api", reason: "invalid")
-                throw APIError(.badRequest, "Idempotency-Key must be 1 to 255 visible ASCII characters (a UUID, say)",
-                               problems: [.init(field: "Idempotency-Key", problem: "must be 1 to 255 visible ASCII characters")])
+                throw APIError(
+                    .badRequest, "Idempotency-Key must be 1 to 255 visible ASCII characters (a UUID, say)",
+                    problems: [.init(field: "Idempotency-Key", problem: "must be 1 to 255 visible ASCII characters")])
             }
             claim = IdempotencyClaim(client: context.member?.id ?? "owner", key: key, request: body)
         }
@@ -62,13 +63,15 @@ struct MessagesAPI: RouteGroup {
             let given = Self.sender(in: body)
             if let named = given.id, named != member.sender {
                 metrics.rejected(source: "native-api", reason: "forbidden")
-                throw APIError(.forbidden, "sender.id: a member sends as their own sender (\(member.sender)), not as \(named); leave sender out",
-                               problems: [.init(field: "sender.id", problem: "must be \(member.sender) or left out")])
+                throw APIError(
+                    .forbidden, "sender.id: a member sends as their own sender (\(member.sender)), not as \(named); leave sender out",
+                    problems: [.init(field: "sender.id", problem: "must be \(member.sender) or left out")])
             }
             if let named = given.name, let name, named != name {
                 metrics.rejected(source: "native-api", reason: "forbidden")
-                throw APIError(.forbidden, "sender.name: a member's messages carry the name the owner gave them (\(name)); leave sender out",
-                               problems: [.init(field: "sender.name", problem: "must be \(name) or left out")])
+                throw APIError(
+                    .forbidden, "sender.name: a member's messages carry the name the owner gave them (\(name)); leave sender out",
+                    problems: [.init(field: "sender.name", problem: "must be \(name) or left out")])
             }
             message = Self.signed(body, sender: member.sender, name: name)
         }

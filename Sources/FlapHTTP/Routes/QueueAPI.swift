@@ -18,8 +18,10 @@ struct QueueAPI: RouteGroup {
         }
     }
 
-    private func act(on text: String?, _ done: String, _ notNow: String,
-                     _ act: (any DeliveryAccess, Int64) async throws -> Bool?) async throws -> Answer<[String: String]> {
+    private func act(
+        on text: String?, _ done: String, _ notNow: String,
+        _ act: (any DeliveryAccess, Int64) async throws -> Bool?
+    ) async throws -> Answer<[String: String]> {
         guard let text, let id = Int64(text) else { throw APIError(.badRequest, "a write's id is a number (flapctl queue list shows them)") }
         guard let deliveries, let changed = try await act(deliveries, id) else { throw APIError(.notFound, "no write \(id)") }
         guard changed else { throw APIError(.conflict, "write \(id): \(notNow)") }

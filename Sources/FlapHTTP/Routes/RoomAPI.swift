@@ -8,12 +8,15 @@ import Hummingbird
 struct RoomAPI: RouteGroup {
     let rooms: (any RoomAccess)?
 
-    static let noRooms = "this kiosk takes part in no rooms; start flapd with --room NAME (and --mqtt), or configure [room] or a [[sensor]] with [mqtt]"
+    static let noRooms =
+        "this kiosk takes part in no rooms; start flapd with --room NAME (and --mqtt), or configure [room] or a [[sensor]] with [mqtt]"
 
     func add(to v1: AccessRoutes) {
         v1.get("room", .owner) { _, _ in
             guard let rooms else { throw APIError(.notFound, Self.noRooms) }
-            guard let answer = await rooms.current() else { throw APIError(.notFound, "not in a room; join one with POST /v1/room {\"code\": \"…\"}") }
+            guard let answer = await rooms.current() else {
+                throw APIError(.notFound, "not in a room; join one with POST /v1/room {\"code\": \"…\"}")
+            }
             return Answer(Encoded(answer))
         }
         v1.post("room", .owner) { request, _ in try await roomRequest(request) }
@@ -43,7 +46,9 @@ struct RoomAPI: RouteGroup {
     /// `{"code": "K7Q2MX"}` joins the room of that code; `{"create": "pair"}` opens a room for two.
     private func roomRequest(_ request: Request) async throws -> Answer<Encoded> {
         guard let rooms else { throw APIError(.notFound, Self.noRooms) }
-        guard let body = try await Responses.body(of: request, limit: 4096) else { throw APIError(.contentTooLarge, Responses.tooLarge(request, limit: 4096)) }
+        guard let body = try await Responses.body(of: request, limit: 4096) else {
+            throw APIError(.contentTooLarge, Responses.tooLarge(request, limit: 4096))
+        }
         guard let object = (try? JSONValue(parsing: body))?.object else {
             throw APIError(.badRequest, "the body must be a JSON object: {\"code\": \"K7Q2MX\"} or {\"create\": \"pair\"}")
         }
@@ -53,17 +58,20 @@ struct RoomAPI: RouteGroup {
                 return Answer(Encoded(try await rooms.join(code: code)))
             }
             if let create = object["create"] {
-                guard create.string == "pair" else { throw APIError(.badRequest, "create: the only kind of room to create is \"pair\" (a room for two)") }
+                guard create.string == "pair" else {
+                    throw APIError(.badRequest, "create: the only kind of room to create is \"pair\" (a room for two)")
+                }
                 return Answer(status: .created, Encoded(try await rooms.createPair()))
             }
             throw APIError(.badRequest, "give code (to join a room) or create: \"pair\" (to open a room for two)")
         } catch let error as RoomRefusal {
-            let status: HTTPResponse.Status = switch error.kind {
-            case .badRequest: .badRequest
-            case .notFound: .notFound
-            case .conflict: .conflict
-            case .unavailable: .serviceUnavailable
-            }
+            let status: HTTPResponse.Status =
+                switch error.kind {
+                case .badRequest: .badRequest
+                case .notFound: .notFound
+                case .conflict: .conflict
+                case .unavailable: .serviceUnavailable
+                }
             throw APIError(status, error.description)
         }
     }

@@ -28,13 +28,18 @@ struct SchedulesAPI: RouteGroup {
         }
     }
 
-    private func change(_ request: Request, name: String? = nil,
-                        _ apply: (any ScheduleBook, ScheduleSettings) async throws -> ScheduleView) async throws -> Answer<ScheduleView> {
+    private func change(
+        _ request: Request, name: String? = nil,
+        _ apply: (any ScheduleBook, ScheduleSettings) async throws -> ScheduleView
+    ) async throws -> Answer<ScheduleView> {
         guard let body = try await Responses.body(of: request, limit: Responses.maximumBody) else {
             throw APIError(.contentTooLarge, Responses.tooLarge(request))
         }
         guard (try? JSONValue(parsing: body))?.object != nil else {
-            throw APIError(.badRequest, "a schedule is a JSON object such as {\"name\": \"morning\", \"days\": [\"weekdays\"], \"times\": [\"07:00\"], \"text\": \"GOOD MORNING\"}")
+            throw APIError(
+                .badRequest,
+                "a schedule is a JSON object such as {\"name\": \"morning\", \"days\": [\"weekdays\"], \"times\": [\"07:00\"], \"text\": \"GOOD MORNING\"}"
+            )
         }
         // Decoded from the body itself: a round trip through a JSON value would turn a number
         // too large for its field into one JSONDecoder calls invalid JSON.

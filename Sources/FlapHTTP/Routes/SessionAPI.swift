@@ -27,8 +27,9 @@ struct SessionAPI: RouteGroup {
                 return Answer(state)
             }
             // The cookie's end moves on with the session's: used, it stays.
-            return Answer(SessionState(principal, expires: expires),
-                                  headers: [.setCookie: SessionCookie.cookie(id, expires: expires, for: request)])
+            return Answer(
+                SessionState(principal, expires: expires),
+                headers: [.setCookie: SessionCookie.cookie(id, expires: expires, for: request)])
         }
     }
 
@@ -36,8 +37,10 @@ struct SessionAPI: RouteGroup {
     /// or invitation link's token, used once) opens a session.
     private func signIn(_ request: Request) async throws -> Answer<SessionAPI.SessionState> {
         guard let body = try await Responses.body(of: request, limit: 4096),
-              let given = try? JSONDecoder().decode(SignIn.self, from: Data(body)), (given.key == nil) != (given.invitation == nil) else {
-            throw APIError(.badRequest, "send {\"key\": \"…\"} (the API key; its file's path is in flapd's log) or {\"invitation\": \"…\"} (from a link)")
+            let given = try? JSONDecoder().decode(SignIn.self, from: Data(body)), (given.key == nil) != (given.invitation == nil)
+        else {
+            throw APIError(
+                .badRequest, "send {\"key\": \"…\"} (the API key; its file's path is in flapd's log) or {\"invitation\": \"…\"} (from a link)")
         }
         if let key = given.key {
             guard secretsMatch(key, apiKey) else { throw APIError(.unauthorized, "the API key is wrong") }
@@ -50,7 +53,8 @@ struct SessionAPI: RouteGroup {
         case .refused:
             throw APIError(.unauthorized, "this link has been used, has expired or was revoked: ask the board's owner for a new one")
         case .tooManyGuesses(let wait):
-            throw APIError(.tooManyRequests, "too many wrong links from this address lately; try again in \(wait) s", headers: [.retryAfter: "\(wait)"])
+            throw APIError(
+                .tooManyRequests, "too many wrong links from this address lately; try again in \(wait) s", headers: [.retryAfter: "\(wait)"])
         }
     }
 

@@ -63,8 +63,9 @@ struct SlotsAPI: RouteGroup {
             } else {
                 text = board.lines
             }
-            return Slot(sender: message.sender.id, senderName: message.sender.name, id: message.id, content: content, text: text, codes: board.codeRows,
-                        createdAt: message.createdAt, expiresAt: message.expiresAt, source: message.source, duration: message.duration)
+            return Slot(
+                sender: message.sender.id, senderName: message.sender.name, id: message.id, content: content, text: text, codes: board.codeRows,
+                createdAt: message.createdAt, expiresAt: message.expiresAt, source: message.source, duration: message.duration)
         }
         return Answer(["slots": slots])
     }

@@ -52,8 +52,9 @@ struct SoundAPI: RouteGroup {
         v1.patch("sound", .owner) { request, _ in try await changeSound(request) }
         v1.get("sound/clack.wav", .onlookers) { _, _ in
             let wav = WAVFile.encode(await sound.clackSample())
-            return Response(status: .ok, headers: [.contentType: "audio/wav", .cacheControl: "no-cache"],
-                            body: .init(byteBuffer: ByteBuffer(bytes: wav)))
+            return Response(
+                status: .ok, headers: [.contentType: "audio/wav", .cacheControl: "no-cache"],
+                body: .init(byteBuffer: ByteBuffer(bytes: wav)))
         }
     }
 
@@ -78,13 +79,18 @@ struct SoundAPI: RouteGroup {
             if (0...100).contains(number) { volume = number } else { reader.fail("volume", "must be from 0 to 100, not \(number)") }
         }
         if let value = object["quietHours"] {
-            if value.isNull || value.string?.isEmpty == true { quiet = nil }
-            else if let text = value.string, let hours = QuietHours(text) { quiet = hours.description }
-            else { reader.fail("quietHours", "must be HH:MM-HH:MM in local time, such as 22:00-07:00 (null for none)") }
+            if value.isNull || value.string?.isEmpty == true {
+                quiet = nil
+            } else if let text = value.string, let hours = QuietHours(text) {
+                quiet = hours.description
+            } else {
+                reader.fail("quietHours", "must be HH:MM-HH:MM in local time, such as 22:00-07:00 (null for none)")
+            }
         }
         guard reader.problems.isEmpty else {
-            throw APIError(.badRequest, reader.problems.map(\.description).joined(separator: "; "),
-                           problems: reader.problems.map { .init(field: $0.field, problem: $0.problem) })
+            throw APIError(
+                .badRequest, reader.problems.map(\.description).joined(separator: "; "),
+                problems: reader.problems.map { .init(field: $0.field, problem: $0.problem) })
         }
         do {
             return Answer(try await sound.setSound(mute: mute, volume: volume, quietHours: quiet))

@@ -80,11 +80,14 @@ struct SourcesAPI: RouteGroup {
             let name = context.parameter("name")
             guard let desk else { throw Self.missing(name) }
             if let wait = pushes.take(request) {
-                throw APIError(.tooManyRequests, "too many pushes with this key (\(PushesByKey.burst) at once, then \(Int(PushesByKey.perSecond)) a second); try again in \(wait) s",
-                               headers: [.retryAfter: "\(wait)"])
+                throw APIError(
+                    .tooManyRequests,
+                    "too many pushes with this key (\(PushesByKey.burst) at once, then \(Int(PushesByKey.perSecond)) a second); try again in \(wait) s",
+                    headers: [.retryAfter: "\(wait)"])
             }
             if let encoding = request.headers[.contentEncoding], encoding.lowercased() != "identity" {
-                throw APIError(.unsupportedMediaType, "a webhook's values are read as they are sent: send them without Content-Encoding (not \(encoding))")
+                throw APIError(
+                    .unsupportedMediaType, "a webhook's values are read as they are sent: send them without Content-Encoding (not \(encoding))")
             }
             guard let body = try await Responses.body(of: request, limit: 16 * 1024) else {
                 throw APIError(.contentTooLarge, "a webhook's values are at most 16 KB of JSON")

@@ -49,14 +49,16 @@ struct StatusAPI: RouteGroup {
     private func status(forMember: Bool) async throws -> Answer<StatusAPI.Status> {
         let counts = try await intake.inbox.counts()
         let panelList = await panels.panels().map {
-            Panel(id: $0.id, driver: $0.driver, rows: $0.board.size.rows, columns: $0.board.size.columns,
-                  modules: $0.board.size.count, drum: $0.drum, moving: $0.moving, message: $0.messageId,
-                  connected: $0.connected, faults: $0.faults, quietUntil: $0.quietUntil, library: $0.library)
+            Panel(
+                id: $0.id, driver: $0.driver, rows: $0.board.size.rows, columns: $0.board.size.columns,
+                modules: $0.board.size.count, drum: $0.drum, moving: $0.moving, message: $0.messageId,
+                connected: $0.connected, faults: $0.faults, quietUntil: $0.quietUntil, library: $0.library)
         }
         var timeStatus: TimeStatus?
         if let verdict = clock?() {
-            timeStatus = TimeStatus(rule: verdict.rule, trusted: verdict.trusted, reason: verdict.reason, scheduled: counts[.scheduled] ?? 0,
-                                    nextScheduled: forMember ? nil : try await intake.inbox.nextRelease())
+            timeStatus = TimeStatus(
+                rule: verdict.rule, trusted: verdict.trusted, reason: verdict.reason, scheduled: counts[.scheduled] ?? 0,
+                nextScheduled: forMember ? nil : try await intake.inbox.nextRelease())
         }
         let soundState = await sound.soundStatus()
         let storage = StorageStatus(inbox: intake.inbox.path, health: intake.inbox.health)

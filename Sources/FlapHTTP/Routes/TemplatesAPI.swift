@@ -43,7 +43,8 @@ struct TemplatesAPI: RouteGroup {
             case .empty: break
             case .object(let given): fields = given
             case .tooLarge: throw APIError(.contentTooLarge, Responses.tooLarge(request))
-            case .notAnObject: throw APIError(.badRequest, "send nothing, or a JSON object of what to add to the quick message: {\"sender\": {\"id\": \"kitchen\"}}")
+            case .notAnObject:
+                throw APIError(.badRequest, "send nothing, or a JSON object of what to add to the quick message: {\"sender\": {\"id\": \"kitchen\"}}")
             }
             let kept = template.fields
             let props = fields.removeValue(forKey: "props")
@@ -60,8 +61,10 @@ struct TemplatesAPI: RouteGroup {
             // Each sending is a message of its own (sent again, it shows again).
             if fields["createdAt"] == nil { fields["createdAt"] = .string(intake.now().formatted(.iso8601)) }
             // Its text's {{name}} take the board's date and time and the props sent.
-            return try await answers.answer(intake.submit(fields: fields, source: "template", defaultSender: "quick-messages",
-                                                          placeholders: props?.object ?? [:]), source: "template")
+            return try await answers.answer(
+                intake.submit(
+                    fields: fields, source: "template", defaultSender: "quick-messages",
+                    placeholders: props?.object ?? [:]), source: "template")
         }
     }
 

@@ -151,7 +151,8 @@ public actor ChainlinkLink<C: Clock> where C.Duration == Duration {
         }
         if splitter.discardedBytes > discardedBefore {
             badFrames += 1
-            continuation.yield(.badFrame(bytes: splitter.discardedBytes - discardedBefore, reason: "no frame delimiter within \(splitter.limit) bytes"))
+            continuation.yield(
+                .badFrame(bytes: splitter.discardedBytes - discardedBefore, reason: "no frame delimiter within \(splitter.limit) bytes"))
         }
     }
 

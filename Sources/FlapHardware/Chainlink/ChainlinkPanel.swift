@@ -75,8 +75,9 @@ public actor ChainlinkPanel<C: Clock>: Panel where C.Duration == Duration {
             try await clock.sleep(for: .milliseconds(20), tolerance: nil)
         }
         await link.stop()
-        throw HardwareError(device: device, problem: "no Chainlink controller answered within \(timeout)",
-                            remedy: "is it powered, running the splitflap firmware, and on this port at 230400 baud?")
+        throw HardwareError(
+            device: device, problem: "no Chainlink controller answered within \(timeout)",
+            remedy: "is it powered, running the splitflap firmware, and on this port at 230400 baud?")
     }
 
     /// A panel on `link` (started by ``discover(link:clock:device:timeout:)`` or here), its
@@ -98,23 +99,28 @@ public actor ChainlinkPanel<C: Clock>: Panel where C.Duration == Duration {
     public func start() async {
         await link.start()
         let events = link.events
-        tasks.append(Task { [weak self] in
-            for await event in events { await self?.handle(event) }
-        })
+        tasks.append(
+            Task { [weak self] in
+                for await event in events { await self?.handle(event) }
+            })
         // Re-homing falls due between reports (the controller may say nothing new for 5 s).
-        tasks.append(Task { [weak self, clock] in
-            while !Task.isCancelled {
-                try? await clock.sleep(for: .milliseconds(250), tolerance: nil)
-                if let state = await self?.lastState { await self?.review(state) }
-            }
-        })
+        tasks.append(
+            Task { [weak self, clock] in
+                while !Task.isCancelled {
+                    try? await clock.sleep(for: .milliseconds(250), tolerance: nil)
+                    if let state = await self?.lastState { await self?.review(state) }
+                }
+            })
     }
 
     /// The shortest time between two whole-board commands on the link: the frame's time on the
     /// wire at 230400 baud (10 bits a byte) plus a few ms for the ack.
     public static func commandInterval(modules: Int) -> Duration {
-        let frame = ChainlinkFrame.encode(ToSplitflap(nonce: UInt32.max, payload: .config(
-            Array(repeating: ToSplitflap.ModuleConfig(targetFlapIndex: 51, movementNonce: 255, resetNonce: 255), count: modules))))
+        let frame = ChainlinkFrame.encode(
+            ToSplitflap(
+                nonce: UInt32.max,
+                payload: .config(
+                    Array(repeating: ToSplitflap.ModuleConfig(targetFlapIndex: 51, movementNonce: 255, resetNonce: 255), count: modules))))
         return Duration.seconds(10) * frame.count / SerialSettings.chainlink.baudRate + .milliseconds(4)
     }
 
@@ -168,24 +174,6 @@ public actor ChainlinkPanel<C: Clock>: Panel where C.Duration == Duration {
             for i in estimated.indices { estimated[i] = motion[i].position }
             throw error
         }
-    }
-
-    /// `plan` with each moved module that a report (received `elapsed` into the plan) shows more
-    /// than a flap behind or ahead moved onto the report: its next flap lands one model flap
-    /// time after the report. Reports come every 100 ms or so, which bounds the precision.
-    static func corrected(_ plan: FlipPlan, by state: SplitflapState, at elapsed: Duration, modules moved: Set<Int>) -> FlipPlan {
-        var revised = plan
-        for i in moved where i < state.modules.count && state.modules[i].state == .normal && state.modules[i].moving {
-            let module = plan.modules[i]
-            let expected = module.landings.prefix { $0 <= elapsed }.count
-            let reported = state.modules[i].flapIndex
-            // The path index showing the reported flap nearest to where the model has it.
-            guard let actual = module.path.indices.filter({ module.path[$0] == reported }).min(by: { abs($0 - expected) < abs($1 - expected) }),
-                  abs(actual - expected) > 1, actual < module.landings.count else { continue }
-            let flapTime = actual > 0 ? module.landings[actual] - module.landings[actual - 1] : module.landings[0] - module.start
-            revised = revised.shifting(module: i, from: actual, by: elapsed + flapTime - module.landings[actual])
-        }
-        return revised
     }
 
     private func aim(_ module: Int, along path: [Int]) {
@@ -286,8 +274,9 @@ public actor ChainlinkPanel<C: Clock>: Panel where C.Duration == Duration {
     /// New faults, recoveries and lost steps in a report; re-homes the modules whose turn has come.
     private func review(_ state: SplitflapState) async {
         let reports = state.modules.prefix(info.size.count).map {
-            ModuleFaultWatch<C.Instant>.Report(state: StepperModule.State(rawValue: $0.state.rawValue) ?? .panic,
-                                               missedHomes: $0.countMissedHome, unexpectedHomes: $0.countUnexpectedHome)
+            ModuleFaultWatch<C.Instant>.Report(
+                state: StepperModule.State(rawValue: $0.state.rawValue) ?? .panic,
+                missedHomes: $0.countMissedHome, unexpectedHomes: $0.countUnexpectedHome)
         }
         let (notices, rehome) = watch.review(Array(reports), now: clock.now)
         for notice in notices { noticeContinuation.yield(notice) }

@@ -34,9 +34,11 @@ public final class SteppingEngine: Sendable {
         self.profile = profile
         var modules = Array(repeating: StepperModule(profile: profile), count: io.modules)
         for (i, offset) in (offsets ?? []).prefix(io.modules).enumerated() { modules[i].offsetSteps = offset }
-        state = Mutex(State(modules: modules, due: Array(repeating: .zero, count: io.modules),
-                            coils: Array(repeating: 0, count: io.modules), sensors: Array(repeating: false, count: io.modules),
-                            starts: Array(repeating: nil, count: io.modules)))
+        state = Mutex(
+            State(
+                modules: modules, due: Array(repeating: .zero, count: io.modules),
+                coils: Array(repeating: 0, count: io.modules), sensors: Array(repeating: false, count: io.modules),
+                starts: Array(repeating: nil, count: io.modules)))
     }
 
     /// One pass at engine time `now`: ticks every module that is due, exchanges coils and
@@ -114,7 +116,11 @@ public final class SteppingEngine: Sendable {
     }
 
     /// The last I/O failure, if any (cleared by reading it).
-    public func takeFailure() -> HardwareError? { state.withLock { s in defer { s.failure = nil }; return s.failure } }
+    public func takeFailure() -> HardwareError? {
+        state.withLock { s in
+            defer { s.failure = nil }; return s.failure
+        }
+    }
 
     /// Releases every coil and the device; stepping stops for good. Idempotent.
     public func release() {

@@ -49,7 +49,8 @@ public struct BrightnessSchedule: Sendable, Equatable {
     public static func minute(of text: String) -> Int? {
         let parts = text.split(separator: ":", omittingEmptySubsequences: false)
         guard parts.count == 2, parts[1].count == 2, let h = Int(parts[0]), let m = Int(parts[1]),
-              (0..<24).contains(h), (0..<60).contains(m) else { return nil }
+            (0..<24).contains(h), (0..<60).contains(m)
+        else { return nil }
         return h * 60 + m
     }
 

@@ -101,7 +101,8 @@ public actor FramebufferDisplay: PixelDisplay {
                             if c != last {
                                 last = c
                                 // Swift shifts before it multiplies: the brackets matter.
-                                value = format.pixel(UInt8((UInt32(c.red) * scale) >> 8), UInt8((UInt32(c.green) * scale) >> 8), UInt8((UInt32(c.blue) * scale) >> 8))
+                                value = format.pixel(
+                                    UInt8((UInt32(c.red) * scale) >> 8), UInt8((UInt32(c.green) * scale) >> 8), UInt8((UInt32(c.blue) * scale) >> 8))
                             }
                             for k in 0..<bytes { screen[at + k] = UInt8(truncatingIfNeeded: value >> UInt32(8 * k)) }
                             at += bytes

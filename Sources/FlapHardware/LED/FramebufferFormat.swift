@@ -32,14 +32,17 @@ public struct FramebufferFormat: Sendable, Equatable {
     public var blue: Channel
 
     /// A format as the device describes it; refused when its channels or lines cannot hold what it says.
-    public init(width: Int, height: Int, bitsPerPixel: Int, lineLength: Int? = nil, red: Channel, green: Channel, blue: Channel) throws(FramebufferError) {
+    public init(
+        width: Int, height: Int, bitsPerPixel: Int, lineLength: Int? = nil, red: Channel, green: Channel, blue: Channel
+    ) throws(FramebufferError) {
         guard width > 0, height > 0 else { throw FramebufferError("a framebuffer of \(width)×\(height) pixels has nothing to show") }
         guard [16, 24, 32].contains(bitsPerPixel) else {
             throw FramebufferError("\(bitsPerPixel) bits per pixel is not supported (16, 24 or 32 are)")
         }
         for (name, channel) in [("red", red), ("green", green), ("blue", blue)] {
             guard (1...8).contains(channel.length), channel.offset >= 0, channel.offset + channel.length <= bitsPerPixel else {
-                throw FramebufferError("the \(name) channel (offset \(channel.offset), length \(channel.length)) does not fit a \(bitsPerPixel)-bit pixel")
+                throw FramebufferError(
+                    "the \(name) channel (offset \(channel.offset), length \(channel.length)) does not fit a \(bitsPerPixel)-bit pixel")
             }
         }
         let minimum = width * bitsPerPixel / 8
@@ -69,14 +72,17 @@ public struct FramebufferFormat: Sendable, Equatable {
     public init(width: Int, height: Int, layout: Layout, lineLength: Int? = nil) throws(FramebufferError) {
         switch layout {
         case .rgb565:
-            try self.init(width: width, height: height, bitsPerPixel: 16, lineLength: lineLength,
-                          red: Channel(offset: 11, length: 5), green: Channel(offset: 5, length: 6), blue: Channel(offset: 0, length: 5))
+            try self.init(
+                width: width, height: height, bitsPerPixel: 16, lineLength: lineLength,
+                red: Channel(offset: 11, length: 5), green: Channel(offset: 5, length: 6), blue: Channel(offset: 0, length: 5))
         case .rgb888:
-            try self.init(width: width, height: height, bitsPerPixel: 24, lineLength: lineLength,
-                          red: Channel(offset: 16, length: 8), green: Channel(offset: 8, length: 8), blue: Channel(offset: 0, length: 8))
+            try self.init(
+                width: width, height: height, bitsPerPixel: 24, lineLength: lineLength,
+                red: Channel(offset: 16, length: 8), green: Channel(offset: 8, length: 8), blue: Channel(offset: 0, length: 8))
         case .xrgb8888:
-            try self.init(width: width, height: height, bitsPerPixel: 32, lineLength: lineLength,
-                          red: Channel(offset: 16, length: 8), green: Channel(offset: 8, length: 8), blue: Channel(offset: 0, length: 8))
+            try self.init(
+                width: width, height: height, bitsPerPixel: 32, lineLength: lineLength,
+                red: Channel(offset: 16, length: 8), green: Channel(offset: 8, length: 8), blue: Channel(offset: 0, length: 8))
         }
     }
 

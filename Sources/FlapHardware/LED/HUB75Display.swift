@@ -99,7 +99,8 @@ public actor HUB75Display: PixelDisplay {
             brightness = percent
         }
         let whole = PixelRect.whole(width: min(width, frame.width), height: min(height, frame.height))
-        let rects = unknownCanvases > 0 || changed == nil ? [whole] : (lastChanges + changed!).map { $0.clipped(width: whole.width, height: whole.height) }
+        let rects =
+            unknownCanvases > 0 || changed == nil ? [whole] : (lastChanges + changed!).map { $0.clipped(width: whole.width, height: whole.height) }
         for rect in rects {
             for y in rect.rows {
                 for x in rect.columns {

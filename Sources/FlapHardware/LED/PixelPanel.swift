@@ -33,9 +33,11 @@ public actor PixelPanel<C: Clock<Duration>>: Panel where C: Sendable {
     public static var restCheckInterval: Duration { .seconds(15) }
 
     /// A panel drawing with `renderer` on `display`, at up to `framesPerSecond`, on `clock`.
-    public init(info: PanelInfo, display: any PixelDisplay, renderer: BoardRenderer, clock: C, framesPerSecond: Int = 60,
-                schedule: BrightnessSchedule = BrightnessSchedule(level: 1), blankAfter: Duration? = nil,
-                minuteOfDay: @escaping @Sendable () -> Int, positions: [Int]? = nil) {
+    public init(
+        info: PanelInfo, display: any PixelDisplay, renderer: BoardRenderer, clock: C, framesPerSecond: Int = 60,
+        schedule: BrightnessSchedule = BrightnessSchedule(level: 1), blankAfter: Duration? = nil,
+        minuteOfDay: @escaping @Sendable () -> Int, positions: [Int]? = nil
+    ) {
         self.info = info
         self.display = display
         self.renderer = renderer

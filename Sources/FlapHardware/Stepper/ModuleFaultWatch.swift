@@ -48,12 +48,13 @@ public struct ModuleFaultWatch<Instant: InstantProtocol>: Sendable where Instant
             if report.unexpectedHomes > (before?.unexpectedHomes ?? 0) {
                 notices.append(PanelNotice(.warning, "\(ModuleFault(row: row, column: column, kind: .unexpectedHome)): it re-homes"))
             }
-            let kind: ModuleFault.Kind? = switch report.state {
-            case .sensorError: .sensorError
-            case .panic: .panic
-            case .disabled: .disabled
-            case .normal, .lookForHome: nil
-            }
+            let kind: ModuleFault.Kind? =
+                switch report.state {
+                case .sensorError: .sensorError
+                case .panic: .panic
+                case .disabled: .disabled
+                case .normal, .lookForHome: nil
+                }
             if let kind, faults[i]?.kind != kind {
                 faults[i] = ModuleFault(row: row, column: column, kind: kind, attempts: faults[i]?.attempts ?? 0)
                 notices.append(PanelNotice(.error, "\(faults[i]!)" + (kind == .sensorError ? "; re-homing it in \(Self.firstRehomeDelay)" : "")))

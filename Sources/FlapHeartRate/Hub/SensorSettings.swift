@@ -64,7 +64,10 @@ public struct SensorSettings: Sendable, Equatable {
             fail("device", "a serial sensor needs its port, such as /dev/ttyACM0")
         case .ant:
             for strap in straps where UInt16(strap).map({ $0 > 0 }) != true {
-                fail("straps", "\(strap.debugDescription) is not an ANT device number (1 to 65535; the number printed on the strap or shown by `flapctl hr --ant`)")
+                fail(
+                    "straps",
+                    "\(strap.debugDescription) is not an ANT device number (1 to 65535; the number printed on the strap or shown by `flapctl hr --ant`)"
+                )
             }
         case .ble:
             if let device, !device.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber) }) {

@@ -17,9 +17,11 @@ public struct HeartRateSample<Instant: InstantProtocol & Sendable>: Sendable {
     /// When the reading was received, on the source's clock.
     public var instant: Instant
 
-    public init(strap: StrapIdentity, bpm: Int, contact: SensorContact = .unknown, rrIntervals: [UInt16] = [],
-                energyExpended: Int? = nil, battery: Int? = nil, bodyLocation: BodySensorLocation? = nil,
-                rssi: Int? = nil, instant: Instant) {
+    public init(
+        strap: StrapIdentity, bpm: Int, contact: SensorContact = .unknown, rrIntervals: [UInt16] = [],
+        energyExpended: Int? = nil, battery: Int? = nil, bodyLocation: BodySensorLocation? = nil,
+        rssi: Int? = nil, instant: Instant
+    ) {
         self.strap = strap
         self.bpm = bpm
         self.contact = contact

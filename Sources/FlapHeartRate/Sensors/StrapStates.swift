@@ -29,7 +29,9 @@ public struct StrapStates<Instant: InstantProtocol & Sendable>: Sendable where I
     /// Marks lost every strap heard before but not for ``silence`` by `now`.
     public mutating func silent(now: Instant) -> [HeartRateStatus] {
         let quiet = lastHeard.filter { $0.value.duration(to: now) >= Self.silence }.keys.sorted()
-        return quiet.compactMap { set($0, .lost(reason: "not heard for \(Self.silence.components.seconds) s", remedy: "is it worn, switched on and in range?")) }
+        return quiet.compactMap {
+            set($0, .lost(reason: "not heard for \(Self.silence.components.seconds) s", remedy: "is it worn, switched on and in range?"))
+        }
     }
 
     /// Marks every strap lost for `reason` (the device they were heard through failed).

@@ -41,8 +41,9 @@ public actor ALSAAudioOutput: AudioOutput {
             if opened < 0 { snd_config_delete(top) }
             try Self.check(opened, device, "cannot open the sound device")
         } else {
-            try Self.check(snd_pcm_open(&pcm, device, SND_PCM_STREAM_PLAYBACK, mode), device, "cannot open the sound device",
-                           remedy: "check that it exists (aplay -L) and that flapd's user is in the audio group")
+            try Self.check(
+                snd_pcm_open(&pcm, device, SND_PCM_STREAM_PLAYBACK, mode), device, "cannot open the sound device",
+                remedy: "check that it exists (aplay -L) and that flapd's user is in the audio group")
         }
         var params: OpaquePointer?
         snd_pcm_hw_params_malloc(&params)
@@ -51,8 +52,9 @@ public actor ALSAAudioOutput: AudioOutput {
         do {
             try Self.check(snd_pcm_hw_params_any(pcm, params), device, "the device has no playback configuration")
             try Self.check(snd_pcm_hw_params_set_access(pcm, params, SND_PCM_ACCESS_RW_INTERLEAVED), device, "interleaved access refused")
-            try Self.check(snd_pcm_hw_params_set_format(pcm, params, SND_PCM_FORMAT_S16_LE), device, "16-bit samples refused",
-                           remedy: "use the plug layer, for example device \"plughw:1,0\" or \"default\"")
+            try Self.check(
+                snd_pcm_hw_params_set_format(pcm, params, SND_PCM_FORMAT_S16_LE), device, "16-bit samples refused",
+                remedy: "use the plug layer, for example device \"plughw:1,0\" or \"default\"")
             if snd_pcm_hw_params_set_channels(pcm, params, 1) < 0 {
                 granted.channels = 2
                 try Self.check(snd_pcm_hw_params_set_channels(pcm, params, 2), device, "neither mono nor stereo accepted")

@@ -25,7 +25,9 @@ enum BlueZRequest: Sendable {
             case .loadObjects:
                 return .success(try await bus.call(Self.bluez, "/", "org.freedesktop.DBus.ObjectManager", "GetManagedObjects"))
             case .startDiscovery(let adapter):
-                let filter = DBusValue.properties(["UUIDs": .strings([HeartRateService.service]), "Transport": .string("le"), "DuplicateData": .bool(false)])
+                let filter = DBusValue.properties([
+                    "UUIDs": .strings([HeartRateService.service]), "Transport": .string("le"), "DuplicateData": .bool(false)
+                ])
                 _ = try await bus.call(Self.bluez, adapter, BlueZObjects.adapter, "SetDiscoveryFilter", [filter])
                 do {
                     return .success(try await bus.call(Self.bluez, adapter, BlueZObjects.adapter, "StartDiscovery"))

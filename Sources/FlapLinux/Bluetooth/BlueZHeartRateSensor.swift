@@ -21,10 +21,14 @@ public struct BlueZHeartRateSensor<C: Clock>: HeartRateSensor where C.Duration =
     /// any), over the system bus or the bus at `busAddress`.
     public init(adapter: String? = nil, straps: [String] = [], busAddress: String? = nil, clock: C) throws(HardwareError) {
         if let adapter, adapter.isEmpty || !adapter.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber) }) {
-            throw HardwareError(device: "ble \(adapter)", problem: "\(adapter.debugDescription) is not an adapter name", remedy: "name it as `bluetoothctl list` or `hciconfig` does, e.g. hci0")
+            throw HardwareError(
+                device: "ble \(adapter)", problem: "\(adapter.debugDescription) is not an adapter name",
+                remedy: "name it as `bluetoothctl list` or `hciconfig` does, e.g. hci0")
         }
         for strap in straps where strap.allSatisfy(\.isWhitespace) {
-            throw HardwareError(device: "ble \(adapter ?? "")", problem: "a strap to follow has an empty name", remedy: "give its address (C4:7C:8D:6A:12:34) or the name it advertises")
+            throw HardwareError(
+                device: "ble \(adapter ?? "")", problem: "a strap to follow has an empty name",
+                remedy: "give its address (C4:7C:8D:6A:12:34) or the name it advertises")
         }
         name = "ble \(adapter ?? "(first adapter)")"
         self.adapter = adapter

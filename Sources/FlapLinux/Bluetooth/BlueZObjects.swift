@@ -52,7 +52,8 @@ struct BlueZObjects {
     func characteristic(_ uuid: String, of device: String) -> (path: String, properties: Properties)? {
         objects.lazy.compactMap { path, interfaces -> (path: String, properties: Properties)? in
             guard path.hasPrefix(device + "/"), let properties = interfaces[Self.characteristic],
-                  properties["UUID"]?.string?.lowercased() == uuid else { return nil }
+                properties["UUID"]?.string?.lowercased() == uuid
+            else { return nil }
             return (path, properties)
         }.first
     }

@@ -13,15 +13,20 @@ extension BlueZSession {
         }
         let wanted = sensor.adapter.map { "/org/bluez/" + $0 }
         guard let adapter = wanted ?? objects.adapters.first, let properties = objects.properties(adapter, BlueZObjects.adapter) else {
-            setSource(.lost(reason: sensor.adapter.map { "Bluetooth adapter \($0) is not there" } ?? "no Bluetooth adapter",
-                            remedy: "plug one in; `rfkill list` shows whether one is blocked"))
+            setSource(
+                .lost(
+                    reason: sensor.adapter.map { "Bluetooth adapter \($0) is not there" } ?? "no Bluetooth adapter",
+                    remedy: "plug one in; `rfkill list` shows whether one is blocked"))
             loseLinks(reason: "the adapter went away", remedy: nil)
             discovery = nil
             return []
         }
         let adapterName = String(adapter.split(separator: "/").last ?? "")
         guard properties["Powered"]?.bool == true else {
-            setSource(.lost(reason: "Bluetooth adapter \(adapterName) is off", remedy: "`bluetoothctl power on`; `rfkill unblock bluetooth` if it is blocked"))
+            setSource(
+                .lost(
+                    reason: "Bluetooth adapter \(adapterName) is off", remedy: "`bluetoothctl power on`; `rfkill unblock bluetooth` if it is blocked")
+            )
             loseLinks(reason: "the adapter is off", remedy: nil)
             discovery = nil
             return []
@@ -89,7 +94,9 @@ extension BlueZSession {
             link.phase = .idle
             link.nextAttempt = now.advanced(by: link.backoff.delay())
             measurements = measurements.filter { $0.value != path }
-            if let status = states.set(link.strap, .lost(reason: "disconnected", remedy: "is it worn, and within about 10 m of the adapter?")) { emit(.status(status)) }
+            if let status = states.set(link.strap, .lost(reason: "disconnected", remedy: "is it worn, and within about 10 m of the adapter?")) {
+                emit(.status(status))
+            }
         }
         return []
     }

@@ -24,9 +24,11 @@ struct BlueZSession<C: Clock> where C.Duration == Duration, C.Instant: Sendable 
     }
 
     static var rules: [String] {
-        ["type='signal',sender='org.freedesktop.DBus',interface='org.freedesktop.DBus',member='NameOwnerChanged',arg0='org.bluez'",
-         "type='signal',interface='org.freedesktop.DBus.ObjectManager',path='/'",
-         "type='signal',interface='org.freedesktop.DBus.Properties',member='PropertiesChanged',path_namespace='/org/bluez'"]
+        [
+            "type='signal',sender='org.freedesktop.DBus',interface='org.freedesktop.DBus',member='NameOwnerChanged',arg0='org.bluez'",
+            "type='signal',interface='org.freedesktop.DBus.ObjectManager',path='/'",
+            "type='signal',interface='org.freedesktop.DBus.Properties',member='PropertiesChanged',path_namespace='/org/bluez'"
+        ]
     }
 
     /// Runs on one bus connection until it ends or the task is cancelled; why it ended.
@@ -119,7 +121,8 @@ struct BlueZSession<C: Clock> where C.Duration == Duration, C.Instant: Sendable 
         case "PropertiesChanged":
             guard signal.body.count >= 2, let interface = signal.body[0].string else { return }
             if interface == BlueZObjects.characteristic, let device = measurements[signal.path],
-               let value = signal.body[1].dictionary?["Value"]?.bytes {
+                let value = signal.body[1].dictionary?["Value"]?.bytes
+            {
                 notified(value, device: device)
                 return
             }
@@ -141,9 +144,13 @@ struct BlueZSession<C: Clock> where C.Duration == Duration, C.Instant: Sendable 
             loading = false
             nextLoad = now.advanced(by: loadBackoff.delay())
             if error.isServiceMissing {
-                setSource(.lost(reason: "bluetoothd is not running", remedy: "`sudo apt install bluez`, then `sudo systemctl enable --now bluetooth`"))
+                setSource(
+                    .lost(reason: "bluetoothd is not running", remedy: "`sudo apt install bluez`, then `sudo systemctl enable --now bluetooth`"))
             } else if error.name.hasSuffix("AccessDenied") {
-                setSource(.lost(reason: "BlueZ refused access: \(error.message)", remedy: "flapd needs the system bus policy in systemd/ (see hardware/heart-rate.md)"))
+                setSource(
+                    .lost(
+                        reason: "BlueZ refused access: \(error.message)",
+                        remedy: "flapd needs the system bus policy in systemd/ (see hardware/heart-rate.md)"))
             } else {
                 setSource(.lost(reason: "BlueZ did not answer: \(error)", remedy: nil))
             }
@@ -209,7 +216,9 @@ struct BlueZSession<C: Clock> where C.Duration == Duration, C.Instant: Sendable 
     mutating func lose(_ path: String, reason: String, remedy: String?, remove: Bool) {
         guard let link = links[path] else { return }
         measurements = measurements.filter { $0.value != path }
-        if remove { links[path] = nil } else {
+        if remove {
+            links[path] = nil
+        } else {
             links[path]?.phase = .idle
         }
         if let status = states.set(link.strap, .lost(reason: reason, remedy: remedy)) { emit(.status(status)) }

@@ -3,8 +3,8 @@ import FoundationEssentials
 import Synchronization
 
 #if canImport(Glibc)
-import Glibc
-import SystemPackage
+    import Glibc
+    import SystemPackage
 #endif
 
 /// A connection to a D-Bus bus through libsystemd's sd-bus, with async calls and signal
@@ -47,23 +47,28 @@ public final class DBusConnection: Sendable {
 
     /// Calls `member` and returns the reply's values; a D-Bus error reply is thrown as
     /// ``DBusError`` with its name.
-    public func call(_ destination: String, _ path: String, _ interface: String, _ member: String,
-                     _ arguments: [DBusValue] = [], timeout: Duration = .seconds(25)) async throws -> [DBusValue] {
+    public func call(
+        _ destination: String, _ path: String, _ interface: String, _ member: String,
+        _ arguments: [DBusValue] = [], timeout: Duration = .seconds(25)
+    ) async throws -> [DBusValue] {
         try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<[DBusValue], any Error>) in
             let reply = PendingReply(continuation)
             core.submit(failing: { reply.finish(.failure($0)) }) { thread, bus in
                 do {
                     var message: OpaquePointer?
-                    try DBusMessageCoding.check(sd_bus_message_new_method_call(bus, &message, destination, path, interface, member), "\(interface).\(member)")
+                    try DBusMessageCoding.check(
+                        sd_bus_message_new_method_call(bus, &message, destination, path, interface, member), "\(interface).\(member)")
                     defer { sd_bus_message_unref(message) }
                     for argument in arguments { try DBusMessageCoding.append(argument, to: message!) }
                     let microseconds = UInt64(timeout.components.seconds) * 1_000_000 + UInt64(timeout.components.attoseconds / 1_000_000_000_000)
                     let box = Unmanaged.passRetained(reply)
-                    let sent = sd_bus_call_async(bus, nil, message, { message, userdata, _ in
-                        let reply = Unmanaged<PendingReply>.fromOpaque(userdata!).takeRetainedValue()
-                        reply.finish(PendingReply.outcome(of: message!))
-                        return 1
-                    }, box.toOpaque(), microseconds)
+                    let sent = sd_bus_call_async(
+                        bus, nil, message,
+                        { message, userdata, _ in
+                            let reply = Unmanaged<PendingReply>.fromOpaque(userdata!).takeRetainedValue()
+                            reply.finish(PendingReply.outcome(of: message!))
+                            return 1
+                        }, box.toOpaque(), microseconds)
                     if sent < 0 { box.release() }
                     try DBusMessageCoding.check(sent, "send \(interface).\(member)")
                     thread.track(reply)
@@ -108,12 +113,15 @@ public final class DBusMatch: Sendable {
     fileprivate func install(_ rule: String, on bus: OpaquePointer, thread: BusThread) throws {
         var installed: OpaquePointer?
         let userdata = Unmanaged.passUnretained(self).toOpaque()
-        try DBusMessageCoding.check(sd_bus_add_match(bus, &installed, rule, { message, userdata, _ in
-            let match = Unmanaged<DBusMatch>.fromOpaque(userdata!).takeUnretainedValue()
-            guard let message, let signal = DBusMatch.signal(message) else { return 0 }
-            match.handler(signal)
-            return 0
-        }, userdata), "add match \(rule)")
+        try DBusMessageCoding.check(
+            sd_bus_add_match(
+                bus, &installed, rule,
+                { message, userdata, _ in
+                    let match = Unmanaged<DBusMatch>.fromOpaque(userdata!).takeUnretainedValue()
+                    guard let message, let signal = DBusMatch.signal(message) else { return 0 }
+                    match.handler(signal)
+                    return 0
+                }, userdata), "add match \(rule)")
         let address = UInt(bitPattern: installed.map { UnsafeRawPointer($0) })
         slot.withLock { $0 = address }
         thread.retain(self)
@@ -122,7 +130,9 @@ public final class DBusMatch: Sendable {
     /// Stops the handler.
     public func cancel() {
         core.submit(failing: { _ in }) { thread, _ in
-            let address = self.slot.withLock { value -> UInt in defer { value = 0 }; return value }
+            let address = self.slot.withLock { value -> UInt in
+                defer { value = 0 }; return value
+            }
             if let installed = UnsafeRawPointer(bitPattern: address) { sd_bus_slot_unref(OpaquePointer(installed)) }
             thread.release(self)
         }
@@ -131,9 +141,10 @@ public final class DBusMatch: Sendable {
     private static func signal(_ message: OpaquePointer) -> DBusSignal? {
         func text(_ pointer: UnsafePointer<CChar>?) -> String { pointer.map { String(cString: $0) } ?? "" }
         guard let body = try? DBusMessageCoding.readAll(message) else { return nil }
-        return DBusSignal(sender: text(sd_bus_message_get_sender(message)), path: text(sd_bus_message_get_path(message)),
-                          interface: text(sd_bus_message_get_interface(message)), member: text(sd_bus_message_get_member(message)),
-                          body: body)
+        return DBusSignal(
+            sender: text(sd_bus_message_get_sender(message)), path: text(sd_bus_message_get_path(message)),
+            interface: text(sd_bus_message_get_interface(message)), member: text(sd_bus_message_get_member(message)),
+            body: body)
     }
 }
 
@@ -148,14 +159,20 @@ private final class PendingReply: Sendable {
     var isFinished: Bool { continuation.withLock { $0 == nil } }
 
     func finish(_ result: Result<[DBusValue], any Error>) {
-        guard let waiting = continuation.withLock({ value -> CheckedContinuation<[DBusValue], any Error>? in defer { value = nil }; return value }) else { return }
+        guard
+            let waiting = continuation.withLock({ value -> CheckedContinuation<[DBusValue], any Error>? in
+                defer { value = nil }; return value
+            })
+        else { return }
         waiting.resume(with: result)
     }
 
     static func outcome(of message: OpaquePointer) -> Result<[DBusValue], any Error> {
         if sd_bus_message_is_method_error(message, nil) > 0, let error = sd_bus_message_get_error(message) {
-            return .failure(DBusError(name: error.pointee.name.map { String(cString: $0) } ?? "unknown",
-                                      message: error.pointee.message.map { String(cString: $0) } ?? ""))
+            return .failure(
+                DBusError(
+                    name: error.pointee.name.map { String(cString: $0) } ?? "unknown",
+                    message: error.pointee.message.map { String(cString: $0) } ?? ""))
         }
         return Result { try DBusMessageCoding.readAll(message) }
     }
@@ -222,7 +239,9 @@ private final class BusThread: @unchecked Sendable {
     private func loop() {
         var failure: DBusError?
         while !stopping.load(ordering: .sequentiallyConsistent) {
-            for job in queue.withLock({ state in defer { state.jobs = [] }; return state.jobs }) { job.run(self, bus) }
+            for job in queue.withLock({ state in
+                defer { state.jobs = [] }; return state.jobs
+            }) { job.run(self, bus) }
             var processed: Int32
             repeat { processed = sd_bus_process(bus, nil) } while processed > 0
             if processed < 0 {
@@ -230,8 +249,10 @@ private final class BusThread: @unchecked Sendable {
                 break
             }
             replies = replies.filter { !$0.value.isFinished }
-            var fds = [pollfd(fd: sd_bus_get_fd(bus), events: Int16(truncatingIfNeeded: sd_bus_get_events(bus)), revents: 0),
-                       pollfd(fd: wake.0, events: Int16(POLLIN), revents: 0)]
+            var fds = [
+                pollfd(fd: sd_bus_get_fd(bus), events: Int16(truncatingIfNeeded: sd_bus_get_events(bus)), revents: 0),
+                pollfd(fd: wake.0, events: Int16(POLLIN), revents: 0)
+            ]
             _ = Glibc.poll(&fds, 2, pollTimeout())
             if fds[1].revents != 0 {
                 var drained = [UInt8](repeating: 0, count: 64)

@@ -1,8 +1,8 @@
 import CSystemd
 
 #if canImport(Glibc)
-import Glibc
-import SystemPackage
+    import Glibc
+    import SystemPackage
 #endif
 
 /// Reads and writes ``DBusValue``s in an sd-bus message: sd-bus's typed calls are variadic, so

@@ -92,7 +92,8 @@ public indirect enum DBusValue: Sendable, Equatable {
     public var bytes: [UInt8]? {
         switch unwrapped {
         case .bytes(let bytes): bytes
-        case .array(_, let values): values.allSatisfy { if case .byte = $0 { true } else { false } } ? values.compactMap { $0.integer.map(UInt8.init) } : nil
+        case .array(_, let values):
+            values.allSatisfy { if case .byte = $0 { true } else { false } } ? values.compactMap { $0.integer.map(UInt8.init) } : nil
         default: nil
         }
     }

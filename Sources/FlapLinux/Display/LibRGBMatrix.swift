@@ -2,7 +2,7 @@ import CLinuxDevices
 import FlapHardware
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// rpi-rgb-led-matrix's C API from `librgbmatrix.so.1`, loaded when a HUB75 panel is
@@ -36,8 +36,9 @@ public final class LibRGBMatrix: RGBMatrixAPI {
     public init(path: String = LibRGBMatrix.libraryName) throws {
         guard let handle = dlopen(path, RTLD_NOW | RTLD_LOCAL) else {
             let reason = dlerror().map { String(cString: $0) } ?? "not found"
-            throw HardwareError(device: "HUB75 matrix", problem: "\(Self.libraryName) could not be loaded (\(reason))",
-                                remedy: "build and install rpi-rgb-led-matrix (make -C lib; copy lib/librgbmatrix.so.1 to /usr/local/lib; ldconfig)")
+            throw HardwareError(
+                device: "HUB75 matrix", problem: "\(Self.libraryName) could not be loaded (\(reason))",
+                remedy: "build and install rpi-rgb-led-matrix (make -C lib; copy lib/librgbmatrix.so.1 to /usr/local/lib; ldconfig)")
         }
         func symbol<T>(_ name: String, as type: T.Type) throws -> T {
             guard let pointer = dlsym(handle, name) else {
@@ -80,8 +81,10 @@ public final class LibRGBMatrix: RGBMatrixAPI {
             withUnsafeMutablePointer(to: &runtime) { r in createMatrix(UnsafeMutableRawPointer(c), UnsafeMutableRawPointer(r)) }
         }
         guard let matrix = created else {
-            throw HardwareError(device: "HUB75 matrix", problem: "rpi-rgb-led-matrix refused the options (rows \(options.rows), cols \(options.columns), "
-                + "chain \(options.chain), parallel \(options.parallel), mapping \(options.hardwareMapping))",
+            throw HardwareError(
+                device: "HUB75 matrix",
+                problem: "rpi-rgb-led-matrix refused the options (rows \(options.rows), cols \(options.columns), "
+                    + "chain \(options.chain), parallel \(options.parallel), mapping \(options.hardwareMapping))",
                 remedy: "it needs root for the GPIO pins; see its message above")
         }
         self.matrix = matrix

@@ -3,7 +3,7 @@ import FlapHardware
 import Synchronization
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// A Linux framebuffer (`/dev/fb0`, `/dev/fb1` for an SPI TFT), or a file laid out as one.
@@ -28,11 +28,12 @@ public final class LinuxFramebuffer: FramebufferMemory {
         name = path
         let fd = open(path, O_RDWR | O_CLOEXEC)
         guard fd >= 0 else {
-            let remedy = switch errno {
-            case ENOENT: "is a screen attached and its driver loaded? (ls /dev/fb*)"
-            case EACCES: "add the flapd user to the video group (udev/99-vestawidget.rules)"
-            default: nil as String?
-            }
+            let remedy =
+                switch errno {
+                case ENOENT: "is a screen attached and its driver loaded? (ls /dev/fb*)"
+                case EACCES: "add the flapd user to the video group (udev/99-vestawidget.rules)"
+                default: nil as String?
+                }
             throw HardwareError(device: path, problem: "cannot open", errno: .last, remedy: remedy)
         }
         do {
@@ -57,12 +58,15 @@ public final class LinuxFramebuffer: FramebufferMemory {
         }
         guard asked == 0 else {
             guard let configured else {
-                throw HardwareError(device: path, problem: "not a framebuffer, and no format configured", errno: .last,
-                                    remedy: "set width, height and format (rgb565, rgb888, xrgb8888) for it")
+                throw HardwareError(
+                    device: path, problem: "not a framebuffer, and no format configured", errno: .last,
+                    remedy: "set width, height and format (rgb565, rgb888, xrgb8888) for it")
             }
             var status = stat()
             if fstat(fd, &status) == 0, Int(status.st_size) < configured.size {
-                throw HardwareError(device: path, problem: "\(status.st_size) bytes cannot hold a \(configured.width)×\(configured.height) screen of \(configured.size) bytes")
+                throw HardwareError(
+                    device: path,
+                    problem: "\(status.st_size) bytes cannot hold a \(configured.width)×\(configured.height) screen of \(configured.size) bytes")
             }
             return configured
         }
@@ -76,8 +80,10 @@ public final class LinuxFramebuffer: FramebufferMemory {
             throw HardwareError(device: path, problem: "its pixel format is not one flapd draws: \(error)")
         }
         if let configured, configured.width != device.width || configured.height != device.height || configured.bitsPerPixel != device.bitsPerPixel {
-            throw HardwareError(device: path, problem: "configured as \(configured.width)×\(configured.height) at \(configured.bitsPerPixel) bits, "
-                + "but the screen is \(device.width)×\(device.height) at \(device.bitsPerPixel) bits",
+            throw HardwareError(
+                device: path,
+                problem: "configured as \(configured.width)×\(configured.height) at \(configured.bitsPerPixel) bits, "
+                    + "but the screen is \(device.width)×\(device.height) at \(device.bitsPerPixel) bits",
                 remedy: "leave width, height and format out: the screen says them itself")
         }
         return device

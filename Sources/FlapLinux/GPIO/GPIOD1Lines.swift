@@ -3,7 +3,7 @@ import FlapHardware
 import Synchronization
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// GPIO lines through libgpiod 1 (`libgpiod.so.2`): outputs (coils) requested low, inputs
@@ -41,10 +41,12 @@ final class GPIOD1Lines: GPIOLines {
             handles.input = try bulk(inputs)
             var low = [Int32](repeating: 0, count: outputs.count)
             guard outputs.isEmpty || vw_gpiod1_line_request_bulk_output(&handles.out, consumer, &low) == 0 else {
-                throw HardwareError(device: chip, problem: "cannot take lines \(outputs) as outputs", errno: .last, remedy: "is another program using them?")
+                throw HardwareError(
+                    device: chip, problem: "cannot take lines \(outputs) as outputs", errno: .last, remedy: "is another program using them?")
             }
             guard inputs.isEmpty || vw_gpiod1_line_request_bulk_input(&handles.input, consumer) == 0 else {
-                throw HardwareError(device: chip, problem: "cannot take lines \(inputs) as inputs", errno: .last, remedy: "is another program using them?")
+                throw HardwareError(
+                    device: chip, problem: "cannot take lines \(inputs) as inputs", errno: .last, remedy: "is another program using them?")
             }
         } catch {
             vw_gpiod1_chip_close(handle)
@@ -69,7 +71,8 @@ final class GPIOD1Lines: GPIOLines {
             var out = [Int32](repeating: 0, count: outputs.count)
             var input = [Int32](repeating: 0, count: count - outputs.count)
             guard outputs.isEmpty || vw_gpiod1_line_get_value_bulk(&h.out, &out) == 0,
-                  input.isEmpty || vw_gpiod1_line_get_value_bulk(&h.input, &input) == 0 else { throw failure("read lines") }
+                input.isEmpty || vw_gpiod1_line_get_value_bulk(&h.input, &input) == 0
+            else { throw failure("read lines") }
             return (out + input).map { $0 != 0 }
         }
     }

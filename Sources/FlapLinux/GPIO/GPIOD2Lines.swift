@@ -70,7 +70,9 @@ final class GPIOD2Lines: GPIOLines {
             guard let settings = vw_gpiod2_line_settings_new() else { throw HardwareError(device: chip, problem: "out of memory") }
             defer { vw_gpiod2_line_settings_free(settings) }
             _ = vw_gpiod2_line_settings_set_direction(settings, direction)
-            if direction == Int32(VW_GPIOD2_DIRECTION_OUTPUT) { _ = vw_gpiod2_line_settings_set_output_value(settings, Int32(VW_GPIOD2_VALUE_INACTIVE)) }
+            if direction == Int32(VW_GPIOD2_DIRECTION_OUTPUT) {
+                _ = vw_gpiod2_line_settings_set_output_value(settings, Int32(VW_GPIOD2_VALUE_INACTIVE))
+            }
             let raw = offsets.map { UInt32($0) }
             guard vw_gpiod2_line_config_add_line_settings(lineConfig, raw, raw.count, settings) == 0 else {
                 throw HardwareError(device: chip, problem: "lines \(offsets)", errno: .last)
@@ -80,9 +82,12 @@ final class GPIOD2Lines: GPIOLines {
         try add(inputs, direction: Int32(VW_GPIOD2_DIRECTION_INPUT))
         guard let request = vw_gpiod2_chip_request_lines(handle, requestConfig, lineConfig) else {
             let failure = Errno.last
-            if failure == .invalidArgument { throw HardwareError(device: chip, problem: "lines \(outputs + inputs) do not all exist", errno: failure) }
-            throw HardwareError(device: chip, problem: "cannot take lines \(outputs) as outputs and \(inputs) as inputs", errno: failure,
-                                remedy: "is another program using them?")
+            if failure == .invalidArgument {
+                throw HardwareError(device: chip, problem: "lines \(outputs + inputs) do not all exist", errno: failure)
+            }
+            throw HardwareError(
+                device: chip, problem: "cannot take lines \(outputs) as outputs and \(inputs) as inputs", errno: failure,
+                remedy: "is another program using them?")
         }
         return request
     }
@@ -90,10 +95,10 @@ final class GPIOD2Lines: GPIOLines {
     /// libgpiod 2 opens chips by path only: a number or a `gpiochipN` name is a file in /dev,
     /// and anything else is looked for among the chips' labels (`pinctrl-rp1` on a Pi 5).
     private static func open(_ chip: String) throws -> OpaquePointer {
-        let path: String? = if chip.hasPrefix("/") { chip }
-            else if !chip.isEmpty, chip.allSatisfy(\.isASCIIDigit) { "/dev/gpiochip\(chip)" }
-            else if !chip.contains("/"), access("/dev/\(chip)", F_OK) == 0 { "/dev/\(chip)" }
-            else { nil }
+        let path: String? =
+            if chip.hasPrefix("/") { chip } else if !chip.isEmpty, chip.allSatisfy(\.isASCIIDigit) {
+                "/dev/gpiochip\(chip)"
+            } else if !chip.contains("/"), access("/dev/\(chip)", F_OK) == 0 { "/dev/\(chip)" } else { nil }
         if let path {
             guard let handle = vw_gpiod2_chip_open(path) else { throw GPIOChipError.cannotOpen(chip, errno: errno) }
             return handle

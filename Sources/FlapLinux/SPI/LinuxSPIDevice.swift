@@ -3,8 +3,8 @@ import FlapHardware
 import Synchronization
 
 #if canImport(Glibc)
-import Glibc
-import SystemPackage
+    import Glibc
+    import SystemPackage
 #endif
 
 /// A SPI device through Linux spidev (`/dev/spidev0.0`): mode 0, 8-bit words, a fixed speed.
@@ -20,11 +20,12 @@ public final class LinuxSPIDevice: SPIDevice {
         self.speedHz = speedHz
         let fd = open(path, O_RDWR | O_CLOEXEC)
         guard fd >= 0 else {
-            let remedy = switch errno {
-            case ENOENT: "enable SPI (dtparam=spi=on in /boot/firmware/config.txt) and reboot"
-            case EACCES: "add the flapd user to the spi group (udev/99-vestawidget.rules)"
-            default: nil as String?
-            }
+            let remedy =
+                switch errno {
+                case ENOENT: "enable SPI (dtparam=spi=on in /boot/firmware/config.txt) and reboot"
+                case EACCES: "add the flapd user to the spi group (udev/99-vestawidget.rules)"
+                default: nil as String?
+                }
             throw HardwareError(device: path, problem: "cannot open", errno: .last, remedy: remedy)
         }
         guard vw_spi_configure(fd, mode, 8, UInt32(speedHz)) == 0 else {
@@ -48,7 +49,8 @@ public final class LinuxSPIDevice: SPIDevice {
                 let failure = Errno.last
                 // spidev refuses transfers over its buffer (4096 bytes unless raised): a WS2812
                 // matrix of more than about 450 LEDs needs more.
-                let remedy = failure == .messageTooLong ? "raise spidev's buffer: add spidev.bufsiz=65536 to /boot/firmware/cmdline.txt and reboot" : nil
+                let remedy =
+                    failure == .messageTooLong ? "raise spidev's buffer: add spidev.bufsiz=65536 to /boot/firmware/cmdline.txt and reboot" : nil
                 throw HardwareError(device: name, problem: "a transfer of \(bytes.count) bytes failed", errno: failure, remedy: remedy)
             }
             return received

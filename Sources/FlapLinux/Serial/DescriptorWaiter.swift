@@ -3,7 +3,7 @@ import FoundationEssentials
 import Synchronization
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// A thread of its own that sleeps in poll(2) on one descriptor, for the events its waiters
@@ -88,8 +88,10 @@ final class DescriptorWaiter: Sendable {
             if stopped { break }
             // With nobody waiting the descriptor is left out (a negative one is skipped): a
             // hung-up pseudo-terminal would otherwise wake the poll at once, for ever.
-            var fds = [pollfd(fd: events == 0 ? -1 : descriptor, events: events, revents: 0),
-                       pollfd(fd: wake.read, events: Int16(POLLIN), revents: 0)]
+            var fds = [
+                pollfd(fd: events == 0 ? -1 : descriptor, events: events, revents: 0),
+                pollfd(fd: wake.read, events: Int16(POLLIN), revents: 0)
+            ]
             _ = poll(&fds, 2, timeout)
             if fds[1].revents != 0 {
                 var drained = [UInt8](repeating: 0, count: 64)

@@ -2,8 +2,8 @@ import FlapHardware
 import FoundationEssentials
 
 #if canImport(Glibc)
-import Glibc
-import SystemPackage
+    import Glibc
+    import SystemPackage
 #endif
 
 /// A serial device through termios (`/dev/splitflap0`, `/dev/ttyUSB0`, a pseudo-terminal), raw
@@ -21,7 +21,9 @@ public actor LinuxSerialPort: SerialPort {
         let fd = open(path, O_RDWR | O_NOCTTY | O_NONBLOCK | O_CLOEXEC)
         guard fd >= 0 else {
             let failure = Errno.last
-            let remedy = failure == .permissionDenied ? "add the flapd user to the dialout group (udev/99-vestawidget.rules)"
+            let remedy =
+                failure == .permissionDenied
+                ? "add the flapd user to the dialout group (udev/99-vestawidget.rules)"
                 : failure == .noSuchFileOrDirectory ? "is the controller plugged in?" : nil
             throw HardwareError(device: path, problem: "cannot open", errno: failure, remedy: remedy)
         }
@@ -107,7 +109,7 @@ public actor LinuxSerialPort: SerialPort {
         // speed_t(…) around each: glibc 2.41 spells the constants as octal Int32, 2.43 as UInt32.
         let table: [Int: speed_t] = [
             9600: speed_t(B9600), 19200: speed_t(B19200), 38400: speed_t(B38400), 57600: speed_t(B57600),
-            115_200: speed_t(B115200), 230_400: speed_t(B230400), 460_800: speed_t(B460800), 921_600: speed_t(B921600),
+            115_200: speed_t(B115200), 230_400: speed_t(B230400), 460_800: speed_t(B460800), 921_600: speed_t(B921600)
         ]
         return table[baud]
     }
@@ -133,8 +135,9 @@ public actor LinuxSerialPort: SerialPort {
             let count = buffer.withUnsafeMutableBytes { Glibc.read(descriptor, $0.baseAddress, maximum) }
             if count > 0 { return Array(buffer[0..<count]) }
             if count == 0 || (errno != EAGAIN && errno != EINTR) {
-                throw HardwareError(device: name, problem: count == 0 ? "the device went away" : "read failed", errno: count == 0 ? nil : .last,
-                                    remedy: "was the controller unplugged?")
+                throw HardwareError(
+                    device: name, problem: count == 0 ? "the device went away" : "read failed", errno: count == 0 ? nil : .last,
+                    remedy: "was the controller unplugged?")
             }
             guard ContinuousClock.now < deadline else { return [] }
             try await waiter.wait(for: Int16(POLLIN), until: deadline)

@@ -5,8 +5,8 @@ import FoundationEssentials
 import Synchronization
 
 #if canImport(Glibc)
-import Glibc
-import SystemPackage
+    import Glibc
+    import SystemPackage
 #endif
 
 /// The thread that steps a directly driven board: SCHED_FIFO real-time priority when the system
@@ -55,7 +55,8 @@ public final class RealtimeSteppingThread: Sendable {
         var parameters = sched_param(sched_priority: priority)
         let result = pthread_setschedparam(pthread_self(), SCHED_FIFO, &parameters)
         guard result != 0 else { return nil }
-        return "real-time priority refused (\(Errno(rawValue: result))); stepping at normal priority, so steps come late when the machine is busy (grant CAP_SYS_NICE: see systemd/flapd.service)"
+        return
+            "real-time priority refused (\(Errno(rawValue: result))); stepping at normal priority, so steps come late when the machine is busy (grant CAP_SYS_NICE: see systemd/flapd.service)"
     }
 
     private func loop() {

@@ -1,6 +1,6 @@
 #if canImport(Glibc)
-import Glibc
-import SystemPackage
+    import Glibc
+    import SystemPackage
 #endif
 
 /// systemd's notification socket (`$NOTIFY_SOCKET`), written without ever waiting.

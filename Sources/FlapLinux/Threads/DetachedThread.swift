@@ -11,12 +11,14 @@ enum DetachedThread {
     static func start(name: String, _ body: @escaping @Sendable () -> Void) {
         let context = Unmanaged.passRetained(Body(name: name, run: body)).toOpaque()
         var thread = pthread_t()
-        let result = pthread_create(&thread, nil, { context in
-            let body = Unmanaged<Body>.fromOpaque(context!).takeRetainedValue()
-            _ = vw_set_thread_name(body.name)
-            body.run()
-            return nil
-        }, context)
+        let result = pthread_create(
+            &thread, nil,
+            { context in
+                let body = Unmanaged<Body>.fromOpaque(context!).takeRetainedValue()
+                _ = vw_set_thread_name(body.name)
+                body.run()
+                return nil
+            }, context)
         // Only a system out of threads or memory refuses; flapd cannot carry on without it.
         precondition(result == 0, "cannot start the thread \(name): \(Errno(rawValue: result))")
         // Nobody joins it: its resources go back to the system when it ends.

@@ -61,7 +61,7 @@ struct HomeAssistantDiscovery: Sendable {
     /// Each entity's component and object id, in the order they are announced.
     static let entities: [(component: String, object: String)] = [
         ("text", "message"), ("sensor", "board"), ("sensor", "outcome"), ("button", "clear"), ("switch", "pause"),
-        ("switch", "mute"), ("number", "volume"), ("select", "transition"), ("image", "board_picture"), ("event", "displayed"),
+        ("switch", "mute"), ("number", "volume"), ("select", "transition"), ("image", "board_picture"), ("event", "displayed")
     ]
 
     func configTopics(for device: String) -> [String] {
@@ -76,12 +76,14 @@ struct HomeAssistantDiscovery: Sendable {
     func roomConfigs(for device: String) -> [Entity] {
         let topics = DeviceTopics(base: settings.baseTopic, device: device)
         let identity = Device(identifiers: ["vestawidget_\(device)"], name: "VestaWidget \(device)", manufacturer: "VestaWidget", model: "flapd")
-        var members = Entity(name: "Room members", uniqueId: "vestawidget_\(device)_room_members", availabilityTopic: topics.name(.availability), device: identity)
+        var members = Entity(
+            name: "Room members", uniqueId: "vestawidget_\(device)_room_members", availabilityTopic: topics.name(.availability), device: identity)
         members.stateTopic = topics.name(.homeAssistantRoom)
         members.valueTemplate = "{{ value_json.members }}"
         members.jsonAttributesTopic = topics.name(.homeAssistantRoom)
         members.icon = "mdi:account-group"
-        var synced = Entity(name: "Synced pairs", uniqueId: "vestawidget_\(device)_room_synced", availabilityTopic: topics.name(.availability), device: identity)
+        var synced = Entity(
+            name: "Synced pairs", uniqueId: "vestawidget_\(device)_room_synced", availabilityTopic: topics.name(.availability), device: identity)
         synced.stateTopic = topics.name(.homeAssistantRoom)
         synced.valueTemplate = "{{ value_json.synced_pairs }}"
         synced.icon = "mdi:heart-multiple"
@@ -90,19 +92,25 @@ struct HomeAssistantDiscovery: Sendable {
 
     /// A panel's own device's configs, when there are several panels.
     func panelConfigTopics(for device: String, panel: String) -> [String] {
-        ["homeassistant/sensor/vestawidget_\(device)_\(panel)/board/config", "homeassistant/image/vestawidget_\(device)_\(panel)/board_picture/config"]
+        [
+            "homeassistant/sensor/vestawidget_\(device)_\(panel)/board/config",
+            "homeassistant/image/vestawidget_\(device)_\(panel)/board_picture/config"
+        ]
     }
 
     func panelConfigs(for device: String, panel: String) -> [Entity] {
         let topics = DeviceTopics(base: settings.baseTopic, device: device)
-        let identity = Device(identifiers: ["vestawidget_\(device)_\(panel)"], name: "VestaWidget \(device) \(panel)", manufacturer: "VestaWidget",
-                              model: "flapd panel", viaDevice: "vestawidget_\(device)")
-        var board = Entity(name: "Board", uniqueId: "vestawidget_\(device)_\(panel)_board", availabilityTopic: topics.name(.availability), device: identity)
+        let identity = Device(
+            identifiers: ["vestawidget_\(device)_\(panel)"], name: "VestaWidget \(device) \(panel)", manufacturer: "VestaWidget",
+            model: "flapd panel", viaDevice: "vestawidget_\(device)")
+        var board = Entity(
+            name: "Board", uniqueId: "vestawidget_\(device)_\(panel)_board", availabilityTopic: topics.name(.availability), device: identity)
         board.stateTopic = topics.name(.panelState(panel))
         board.valueTemplate = "{{ value_json.text | join(' ') | trim }}"
         board.jsonAttributesTopic = topics.name(.panelState(panel))
-        var picture = Entity(name: "Board picture", uniqueId: "vestawidget_\(device)_\(panel)_board_picture", availabilityTopic: topics.name(.availability),
-                             device: identity)
+        var picture = Entity(
+            name: "Board picture", uniqueId: "vestawidget_\(device)_\(panel)_board_picture", availabilityTopic: topics.name(.availability),
+            device: identity)
         picture.imageTopic = topics.name(.panelPicture(panel))
         picture.contentType = "image/png"
         return [board, picture]
@@ -157,8 +165,10 @@ struct HomeAssistantDiscovery: Sendable {
         displayed.stateTopic = topics.name(.homeAssistantDisplayed)
         displayed.eventTypes = ["displayed"]
         displayed.icon = "mdi:message-text"
-        return [text, board, outcome, clear, toggle("Quiet now", "pause", .pause, "paused", icon: "mdi:pause-circle"),
-                toggle("Mute", "mute", .mute, "muted", icon: "mdi:volume-off"), volume, transition, picture, displayed]
+        return [
+            text, board, outcome, clear, toggle("Quiet now", "pause", .pause, "paused", icon: "mdi:pause-circle"),
+            toggle("Mute", "mute", .mute, "muted", icon: "mdi:volume-off"), volume, transition, picture, displayed
+        ]
     }
 
     func announce(_ client: MQTTClient) {
@@ -181,7 +191,9 @@ struct HomeAssistantDiscovery: Sendable {
             for panel in gone {
                 for topic in panelConfigTopics(for: old.device, panel: panel) { try? client.publish(topic, [], qos: 1, retain: true) }
                 let topics = DeviceTopics(base: settings.baseTopic, device: old.device)
-                for topic in [OutgoingTopic.panelState(panel), .panelPicture(panel)] { try? client.publish(topics.name(topic), [], qos: 1, retain: true) }
+                for topic in [OutgoingTopic.panelState(panel), .panelPicture(panel)] {
+                    try? client.publish(topics.name(topic), [], qos: 1, retain: true)
+                }
             }
             if old.device == device, !room {
                 for topic in roomConfigTopics(for: device) { try? client.publish(topic, [], qos: 1, retain: true) }

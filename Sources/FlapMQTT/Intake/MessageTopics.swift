@@ -25,7 +25,8 @@ struct MessageTopics: Sendable {
         let size = message.oversizedPayload ?? message.payload.count
         guard size <= Self.maximumPayload else {
             metrics.rejected(source: source, reason: "too_large")
-            receipts.publishRejection(id: nil, reason: "the payload is \(size) bytes; a message may be at most 64 KiB (\(Self.maximumPayload) bytes)", source: source)
+            receipts.publishRejection(
+                id: nil, reason: "the payload is \(size) bytes; a message may be at most 64 KiB (\(Self.maximumPayload) bytes)", source: source)
             return nil
         }
         let repetition = Self.repetition(message)
@@ -43,8 +44,10 @@ struct MessageTopics: Sendable {
             if topic == .homeAssistantText, text.hasPrefix("{"), let fields = (try? JSONValue(parsing: message.payload))?.object {
                 if fields["sender"] != nil {
                     metrics.rejected(source: source, reason: "invalid")
-                    receipts.publishRejection(id: fields["id"]?.string, reason: "sender: a message on ha/set is always from home-assistant; leave sender out "
-                                              + "(to send as someone else, publish to \(topics.prefix)message)", source: source)
+                    receipts.publishRejection(
+                        id: fields["id"]?.string,
+                        reason: "sender: a message on ha/set is always from home-assistant; leave sender out "
+                            + "(to send as someone else, publish to \(topics.prefix)message)", source: source)
                     return nil
                 }
                 return await intake.queue(fields: fields, source: source, announce: true, repetition: repetition)

@@ -42,14 +42,18 @@ final class ReceiptPublisher: Sendable {
     }
 
     func publishReceipt(_ receipt: Receipt, source: String?, warnings: [String] = [], duplicate: Bool = false) {
-        publish(ReceiptBody(id: receipt.id, sender: receipt.sender, status: receipt.status.rawValue, reason: receipt.reason,
-                            warnings: warnings.isEmpty ? nil : warnings, duplicate: duplicate ? true : nil, source: source,
-                            device: publisher.topics.device, at: Date.now.formatted(.iso8601)))
+        publish(
+            ReceiptBody(
+                id: receipt.id, sender: receipt.sender, status: receipt.status.rawValue, reason: receipt.reason,
+                warnings: warnings.isEmpty ? nil : warnings, duplicate: duplicate ? true : nil, source: source,
+                device: publisher.topics.device, at: Date.now.formatted(.iso8601)))
     }
 
     func publishRejection(id: String?, reason: String, source: String) {
-        publish(ReceiptBody(id: id, sender: nil, status: "rejected", reason: reason, warnings: nil, duplicate: nil, source: source,
-                            device: publisher.topics.device, at: Date.now.formatted(.iso8601)))
+        publish(
+            ReceiptBody(
+                id: id, sender: nil, status: "rejected", reason: reason, warnings: nil, duplicate: nil, source: source,
+                device: publisher.topics.device, at: Date.now.formatted(.iso8601)))
     }
 
     private func publish(_ receipt: ReceiptBody) {

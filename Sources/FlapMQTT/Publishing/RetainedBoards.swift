@@ -37,7 +37,9 @@ final class RetainedBoards: Sendable {
     /// The kiosk's room: its name, how many members, how many pairs are synced; never anyone's heart rate.
     func publishRoom(name: String?, members: Int, syncedPairs: Int) {
         guard homeAssistant else { return }
-        guard let data = try? JSONEncoder.snakeCaseSorted.encode(RoomSummaryBody(room: name, members: members, syncedPairs: syncedPairs)) else { return }
+        guard let data = try? JSONEncoder.snakeCaseSorted.encode(RoomSummaryBody(room: name, members: members, syncedPairs: syncedPairs)) else {
+            return
+        }
         retain(.homeAssistantRoom, Array(data))
     }
 

@@ -24,9 +24,9 @@ struct TopicPublisher: Sendable {
         do throws(MQTTError) {
             try clients.current.publish(topic, payload, qos: 1, retain: retain)
             queueFull.clear()
-        } catch where error.code == .queueFull {
+        } catch  where error.code == .queueFull {
             if queueFull.first() { logger.warning("the broker is away and the queue is full: not published", metadata: ["topic": "\(topic)"]) }
-        } catch where error.code == .stopped {
+        } catch  where error.code == .stopped {
             // flapd is stopping: what is left is published on the next start.
         } catch {
             logger.warning("could not publish", metadata: ["topic": "\(topic)", "error": "\(error)"])
@@ -37,7 +37,11 @@ struct TopicPublisher: Sendable {
 /// Whether the "could not publish" warning was already given since the last success.
 final class QueueFullWarning: Sendable {
     private let said = Mutex(false)
-    func first() -> Bool { said.withLock { said in defer { said = true }; return !said } }
+    func first() -> Bool {
+        said.withLock { said in
+            defer { said = true }; return !said
+        }
+    }
     func clear() { said.withLock { $0 = false } }
 }
 

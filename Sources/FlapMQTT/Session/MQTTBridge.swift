@@ -47,8 +47,10 @@ public final class MQTTBridge: Service, Sendable {
 
     /// `panels`: the panels' ids, the first the one `state` shows; with several, each is also
     /// published on `state/<panel>` and is a Home Assistant device of its own.
-    public init(settings: MQTTSettings, password: String?, intake: MessageIntake, metrics: FlapMetrics,
-                stateDirectory: String, panels: [String] = [], room: Bool = false, logger: Logger) throws(MQTTError) {
+    public init(
+        settings: MQTTSettings, password: String?, intake: MessageIntake, metrics: FlapMetrics,
+        stateDirectory: String, panels: [String] = [], room: Bool = false, logger: Logger
+    ) throws(MQTTError) {
         self.settings = settings
         self.intake = intake
         self.metrics = metrics
@@ -99,8 +101,9 @@ public final class MQTTBridge: Service, Sendable {
     public func announceDisplayed(panel: String, board: Board, messageId: String) async {
         guard settings.homeAssistant else { return }
         let receipt = try? await intake.inbox.receipt(id: messageId)
-        let event = DisplayedEvent(eventType: "displayed", message: messageId, sender: receipt?.sender, panel: panel,
-                                   text: board.lines.map { $0.trimmed }.filter { !$0.isEmpty }.joined(separator: " "))
+        let event = DisplayedEvent(
+            eventType: "displayed", message: messageId, sender: receipt?.sender, panel: panel,
+            text: board.lines.map { $0.trimmed }.filter { !$0.isEmpty }.joined(separator: " "))
         guard let data = try? JSONEncoder.snakeCaseSorted.encode(event) else { return }
         publisher.publish(.homeAssistantDisplayed, Array(data))
     }
@@ -156,7 +159,9 @@ public final class MQTTBridge: Service, Sendable {
         case .connected(0, let sessionPresent):
             connectionEpoch.withLock { $0 += 1 }
             link.set(.connected)
-            logger.info("connected to the MQTT broker", metadata: ["broker": "\(settings.host):\(settings.port)", "session": "\(sessionPresent ? "resumed" : "new")"])
+            logger.info(
+                "connected to the MQTT broker",
+                metadata: ["broker": "\(settings.host):\(settings.port)", "session": "\(sessionPresent ? "resumed" : "new")"])
             subscribe()
             try? client.publish(topics.name(.availability), Array("online".utf8), qos: 1, retain: true)
             if settings.homeAssistant { discovery.announce(client) }
@@ -180,7 +185,9 @@ public final class MQTTBridge: Service, Sendable {
     private func subscribe() {
         for filter in topics.subscriptions {
             // QoS 2 allowed: each message arrives with the QoS it was published with.
-            do { try client.subscribe(filter, qos: 2) } catch { logger.error("cannot subscribe", metadata: ["topic": "\(filter)", "error": "\(error)"]) }
+            do { try client.subscribe(filter, qos: 2) } catch {
+                logger.error("cannot subscribe", metadata: ["topic": "\(filter)", "error": "\(error)"])
+            }
         }
     }
 
@@ -217,8 +224,9 @@ public final class MQTTBridge: Service, Sendable {
                 } catch {
                     // Not stored: refused with a receipt, so it is not redelivered for ever.
                     logger.error("could not store an MQTT message", metadata: ["topic": "\(message.topic)", "error": "\(error)"])
-                    receipts.publishRejection(id: MessageTopics.id(in: message.payload), reason: "flapd could not store it: \(error)",
-                                              source: topics.parse(message.topic).source)
+                    receipts.publishRejection(
+                        id: MessageTopics.id(in: message.payload), reason: "flapd could not store it: \(error)",
+                        source: topics.parse(message.topic).source)
                 }
                 break
             }

@@ -56,8 +56,10 @@ final class MQTTFrameDecoder: ByteToMessageDecoder {
     }
 
     /// Passes on an oversized PUBLISH's head once it is here, and skips its payload from then on.
-    private func oversizedPublish(context: ChannelHandlerContext, buffer: inout ByteBuffer, first: UInt8,
-                                  headerBytes: Int, length: Int) throws -> DecodingState {
+    private func oversizedPublish(
+        context: ChannelHandlerContext, buffer: inout ByteBuffer, first: UInt8,
+        headerBytes: Int, length: Int
+    ) throws -> DecodingState {
         let bodyStart = buffer.readerIndex + headerBytes
         var head = 0
         func need(_ count: Int) throws -> Bool {
@@ -75,7 +77,9 @@ final class MQTTFrameDecoder: ByteToMessageDecoder {
             var lengthBytes = 0
             repeat {
                 guard lengthBytes < 4 else { throw MQTTProtocolError.malformed("PUBLISH whose properties' length runs past four bytes") }
-                guard try need(lengthBytes + 1), let byte = buffer.getInteger(at: bodyStart + head + lengthBytes, as: UInt8.self) else { return .needMoreData }
+                guard try need(lengthBytes + 1), let byte = buffer.getInteger(at: bodyStart + head + lengthBytes, as: UInt8.self) else {
+                    return .needMoreData
+                }
                 propertiesLength |= Int(byte & 0x7F) << (7 * lengthBytes)
                 lengthBytes += 1
                 if byte & 0x80 == 0 { break }

@@ -43,7 +43,8 @@ public final class MQTTClient: Sendable {
         (inputs, input) = AsyncStream.makeStream(of: MQTTSessionInput.self)
         let queued = QueuedCount(limit: options.outgoingLimit)
         self.queued = queued
-        session = SessionBox(MQTTSession(options: options, transport: transport, clock: clock, input: input, events: eventContinuation, queued: queued))
+        session = SessionBox(
+            MQTTSession(options: options, transport: transport, clock: clock, input: input, events: eventContinuation, queued: queued))
     }
 
     deinit { stop() }
@@ -146,7 +147,8 @@ public final class MQTTClient: Sendable {
             }
             return try NIOSSLContext(configuration: configuration)
         } catch {
-            throw MQTTError("TLS files (ca \(tls.caFile), certificate \(tls.certificateFile ?? "none"), key \(tls.keyFile ?? "none")): \(error)", code: .tls)
+            throw MQTTError(
+                "TLS files (ca \(tls.caFile), certificate \(tls.certificateFile ?? "none"), key \(tls.keyFile ?? "none")): \(error)", code: .tls)
         }
     }
 }
@@ -157,7 +159,11 @@ final class QueuedCount: Sendable {
     let limit: Int
     init(limit: Int) { self.limit = limit }
 
-    func take() -> Bool { count.withLock { if $0 >= limit { return false }; $0 += 1; return true } }
+    func take() -> Bool {
+        count.withLock {
+            if $0 >= limit { return false }; $0 += 1; return true
+        }
+    }
     func release(_ n: Int) { count.withLock { $0 = max(0, $0 - n) } }
 }
 

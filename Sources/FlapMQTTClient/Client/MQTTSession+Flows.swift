@@ -59,8 +59,9 @@ extension MQTTSession {
             unacknowledged.append(MQTTIncoming(packetID: id, qos: publish.qos, received: received, acknowledged: !options.manualAcknowledgement))
             if options.manualAcknowledgement { token = MQTTAcknowledgement(connection: connection, packetID: id) } else { sendAcknowledgements() }
         }
-        var message = MQTTMessage(topic: publish.topic, payload: publish.payload, qos: Int(publish.qos), retained: publish.retain,
-                                  duplicate: publish.duplicate, received: received, acknowledgement: token)
+        var message = MQTTMessage(
+            topic: publish.topic, payload: publish.payload, qos: Int(publish.qos), retained: publish.retain,
+            duplicate: publish.duplicate, received: received, acknowledgement: token)
         message.oversizedPayload = publish.oversized
         events.yield(.message(message))
     }
@@ -156,7 +157,9 @@ extension MQTTSession {
         if inflightOrder.count > 2 * inflight.count + 64 { inflightOrder = inflightOrder.filter { inflight[$0] != nil } }
         queued.release(1)
         if code >= 0x80 {
-            outgoing.waiter?.resume(throwing: MQTTError("the broker refused the message to \(outgoing.publish.topic) (reason 0x\(String(code, radix: 16)))", code: .refused))
+            outgoing.waiter?.resume(
+                throwing: MQTTError(
+                    "the broker refused the message to \(outgoing.publish.topic) (reason 0x\(String(code, radix: 16)))", code: .refused))
         } else {
             outgoing.waiter?.resume()
         }
@@ -196,10 +199,12 @@ extension MQTTSession {
         if let within, !(outbox.isEmpty && inflight.isEmpty) {
             // Keep (re)connecting until the broker has everything or the time is up.
             let input = input
-            stopDeadline = stopDeadline ?? Task { [clock] in
-                guard (try? await clock.sleep(for: within)) != nil else { return }
-                input.yield(.stop(flushWithin: nil, done: nil))
-            }
+            stopDeadline =
+                stopDeadline
+                ?? Task { [clock] in
+                    guard (try? await clock.sleep(for: within)) != nil else { return }
+                    input.yield(.stop(flushWithin: nil, done: nil))
+                }
             return
         }
         stopNow()

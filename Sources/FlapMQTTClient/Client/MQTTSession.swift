@@ -52,8 +52,10 @@ final class MQTTSession<C: Clock<Duration>> where C: Sendable {
     /// QoS 2 messages acknowledged with PUBREC, until the broker releases them.
     var awaitingRelease: Set<UInt16> = []
 
-    init(options: MQTTOptions, transport: any MQTTTransport, clock: C, input: AsyncStream<MQTTSessionInput>.Continuation,
-         events: AsyncStream<MQTTEvent>.Continuation, queued: QueuedCount) {
+    init(
+        options: MQTTOptions, transport: any MQTTTransport, clock: C, input: AsyncStream<MQTTSessionInput>.Continuation,
+        events: AsyncStream<MQTTEvent>.Continuation, queued: QueuedCount
+    ) {
         self.options = options
         level = options.protocolVersion == .v5 ? .v5 : .v311
         self.transport = transport
@@ -147,15 +149,18 @@ final class MQTTSession<C: Clock<Duration>> where C: Sendable {
         state = .awaitingConnack(since: clock.now)
         keepAlive = .seconds(options.keepAlive)  // until this broker says otherwise
         var properties: [MQTTProperty] = [
-            .twoBytes(MQTTProperty.receiveMaximum, options.receiveMaximum),
+            .twoBytes(MQTTProperty.receiveMaximum, options.receiveMaximum)
         ]
         if options.persistentSession { properties.append(.fourBytes(MQTTProperty.sessionExpiry, options.sessionExpiry)) }
         let will = options.will.map {
             MQTTPacket.Publish(topic: $0.topic, payload: $0.payload, qos: UInt8($0.qos), retain: $0.retain)
         }
-        write(.connect(.init(level: level, clientID: options.clientID, cleanStart: !options.persistentSession,
-                             keepAlive: UInt16(options.keepAlive), username: options.username,
-                             password: options.password.map { Array($0.utf8) }, will: will, properties: properties)))
+        write(
+            .connect(
+                .init(
+                    level: level, clientID: options.clientID, cleanStart: !options.persistentSession,
+                    keepAlive: UInt16(options.keepAlive), username: options.username,
+                    password: options.password.map { Array($0.utf8) }, will: will, properties: properties)))
         let input = input
         let period = Duration.milliseconds(max(250, min(options.keepAlive * 250, 5000)))
         ticker?.cancel()

@@ -23,8 +23,10 @@ extension MQTTPacket {
             guard !topic.isEmpty || level == .v5 else { throw .malformed("PUBLISH with an empty topic") }
             let id = qos > 0 ? try r.packetID() : nil
             let properties = try r.propertiesIfV5()
-            packet = .publish(.init(topic: topic, payload: r.rest(), qos: qos, retain: flags & 1 == 1,
-                                    duplicate: flags & 8 == 8, packetID: id, properties: properties))
+            packet = .publish(
+                .init(
+                    topic: topic, payload: r.rest(), qos: qos, retain: flags & 1 == 1,
+                    duplicate: flags & 8 == 8, packetID: id, properties: properties))
         case 4: packet = .puback(try r.acknowledgement("PUBACK"))
         case 5: packet = .pubrec(try r.acknowledgement("PUBREC"))
         case 6:
@@ -132,7 +134,9 @@ struct MQTTReader {
         var properties: [MQTTProperty] = []
         while inner.remaining > 0 {
             let id = try inner.variableInteger("property identifier")
-            guard id < 256, let kind = MQTTProperty.kinds[UInt8(id)] else { throw .malformed("\(packet) has unknown property 0x\(String(id, radix: 16))") }
+            guard id < 256, let kind = MQTTProperty.kinds[UInt8(id)] else {
+                throw .malformed("\(packet) has unknown property 0x\(String(id, radix: 16))")
+            }
             let what = "property 0x\(String(id, radix: 16))"
             let value: MQTTProperty.Value
             switch kind {

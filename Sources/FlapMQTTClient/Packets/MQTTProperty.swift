@@ -33,7 +33,7 @@ struct MQTTProperty: Equatable, Sendable {
         0x11: .fourBytes, 0x12: .string, 0x13: .twoBytes, 0x15: .string, 0x16: .binary, 0x17: .byte,
         0x18: .fourBytes, 0x19: .byte, 0x1A: .string, 0x1C: .string, 0x1F: .string, 0x21: .twoBytes,
         0x22: .twoBytes, 0x23: .twoBytes, 0x24: .byte, 0x25: .byte, 0x26: .pair, 0x27: .fourBytes,
-        0x28: .byte, 0x29: .byte, 0x2A: .byte,
+        0x28: .byte, 0x29: .byte, 0x2A: .byte
     ]
 
     static func fourBytes(_ id: UInt8, _ value: UInt32) -> MQTTProperty { .init(id: id, value: .fourBytes(value)) }

@@ -46,16 +46,22 @@ public struct IdempotentAnswer: Sendable, Equatable, Codable {
 enum IdempotencyRecords {
     /// What `claim` was answered before, while it is remembered; nil when it is new.
     static func prior(_ db: SQLiteConnection, _ claim: IdempotencyClaim, now: Date) throws -> (requestHash: String, answer: IdempotentAnswer)? {
-        guard let row = try SQLiteRow.fetchOne(db.cachedStatement(sql: """
-            SELECT requestHash, answer FROM idempotency WHERE client = ? AND key = ? AND at > ?
-            """), arguments: [claim.client, claim.key, now.timeIntervalSince1970 - IdempotencyClaim.lifetime]) else { return nil }
+        guard
+            let row = try SQLiteRow.fetchOne(
+                db.cachedStatement(
+                    sql: """
+                        SELECT requestHash, answer FROM idempotency WHERE client = ? AND key = ? AND at > ?
+                        """), arguments: [claim.client, claim.key, now.timeIntervalSince1970 - IdempotencyClaim.lifetime])
+        else { return nil }
         return (try row["requestHash"], try JSONDecoder().decode(IdempotentAnswer.self, from: row["answer"] as Data))
     }
 
     static func remember(_ db: SQLiteConnection, _ claim: IdempotencyClaim, answer: IdempotentAnswer, now: Date) throws {
-        try db.cachedStatement(sql: """
-            INSERT OR REPLACE INTO idempotency (client, key, requestHash, answer, at) VALUES (?, ?, ?, ?, ?)
-            """).execute(arguments: [claim.client, claim.key, claim.requestHash, try JSONEncoder().encode(answer), now.timeIntervalSince1970])
+        try db.cachedStatement(
+            sql: """
+                INSERT OR REPLACE INTO idempotency (client, key, requestHash, answer, at) VALUES (?, ?, ?, ?, ?)
+                """
+        ).execute(arguments: [claim.client, claim.key, claim.requestHash, try JSONEncoder().encode(answer), now.timeIntervalSince1970])
     }
 
     /// Forgets keys older than their lifetime.

@@ -16,11 +16,12 @@ extension Inbox {
     public func scheduled(limit: Int = 1000) async throws -> [(receipt: Receipt, message: Message)] {
         let (health, path) = (self.health, self.path)
         return try await database.read { db in
-            try SQLiteRow.fetchAll(db, sql: "SELECT * FROM message WHERE status = 'scheduled' ORDER BY notBefore, seq LIMIT ?", arguments: [limit]).compactMap { row in
-                try health.readable("message", in: path) {
-                    (try InboxWriter.receipt(row), try JSONDecoder().decode(Message.self, from: row["body"] as Data))
+            try SQLiteRow.fetchAll(db, sql: "SELECT * FROM message WHERE status = 'scheduled' ORDER BY notBefore, seq LIMIT ?", arguments: [limit])
+                .compactMap { row in
+                    try health.readable("message", in: path) {
+                        (try InboxWriter.receipt(row), try JSONDecoder().decode(Message.self, from: row["body"] as Data))
+                    }
                 }
-            }
         }
     }
 
@@ -55,11 +56,12 @@ extension Inbox {
     public func recentReceipts(limit: Int, sender: String? = nil) async throws -> [Receipt] {
         let (health, path) = (self.health, self.path)
         return try await database.read { db in
-            let rows = if let sender {
-                try SQLiteRow.fetchAll(db, sql: "SELECT * FROM message WHERE sender = ? ORDER BY seq DESC LIMIT ?", arguments: [sender, limit])
-            } else {
-                try SQLiteRow.fetchAll(db, sql: "SELECT * FROM message ORDER BY rowid DESC LIMIT ?", arguments: [limit])
-            }
+            let rows =
+                if let sender {
+                    try SQLiteRow.fetchAll(db, sql: "SELECT * FROM message WHERE sender = ? ORDER BY seq DESC LIMIT ?", arguments: [sender, limit])
+                } else {
+                    try SQLiteRow.fetchAll(db, sql: "SELECT * FROM message ORDER BY rowid DESC LIMIT ?", arguments: [limit])
+                }
             return try rows.compactMap { row in try health.readable("message", in: path) { try InboxWriter.receipt(row) } }
         }
     }
@@ -82,7 +84,9 @@ extension Inbox {
     public func panelState(_ panel: String) async throws -> (codes: [CharacterCode], messageId: String?)? {
         let (health, path) = (self.health, self.path)
         return try await database.read { db in
-            guard let row = try SQLiteRow.fetchOne(db, sql: "SELECT codes, messageId FROM panelState WHERE panel = ?", arguments: [panel]) else { return nil }
+            guard let row = try SQLiteRow.fetchOne(db, sql: "SELECT codes, messageId FROM panelState WHERE panel = ?", arguments: [panel]) else {
+                return nil
+            }
             // A state that cannot be read is no state: the panel starts from blank.
             return try health.readable("panelState", in: path) {
                 let bytes: Data = try row["codes"]

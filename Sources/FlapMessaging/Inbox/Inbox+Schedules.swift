@@ -18,10 +18,11 @@ extension Inbox {
     public func storeSchedule(_ name: String, definition: Data, now: Date) throws -> Bool {
         try storedWrite { db in
             let exists = try Bool.fetchOne(db, sql: "SELECT 1 FROM schedule WHERE name = ?", arguments: [name]) ?? false
-            try db.execute(sql: """
-                INSERT INTO schedule (name, definition, createdAt, updatedAt) VALUES (?, ?, ?, ?)
-                ON CONFLICT(name) DO UPDATE SET definition = excluded.definition, updatedAt = excluded.updatedAt
-                """, arguments: [name, definition, now.timeIntervalSince1970, now.timeIntervalSince1970])
+            try db.execute(
+                sql: """
+                    INSERT INTO schedule (name, definition, createdAt, updatedAt) VALUES (?, ?, ?, ?)
+                    ON CONFLICT(name) DO UPDATE SET definition = excluded.definition, updatedAt = excluded.updatedAt
+                    """, arguments: [name, definition, now.timeIntervalSince1970, now.timeIntervalSince1970])
             return !exists
         }
     }
@@ -65,7 +66,8 @@ extension Inbox {
     public func recordScheduleChecks(_ names: [String], at date: Date) throws {
         try storedWrite { db in
             for name in names {
-                try db.execute(sql: "INSERT OR REPLACE INTO scheduleCheck (name, checkedAt) VALUES (?, ?)", arguments: [name, date.timeIntervalSince1970])
+                try db.execute(
+                    sql: "INSERT OR REPLACE INTO scheduleCheck (name, checkedAt) VALUES (?, ?)", arguments: [name, date.timeIntervalSince1970])
             }
         }
     }

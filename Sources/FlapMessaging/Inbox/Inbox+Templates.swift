@@ -18,7 +18,6 @@ public struct QuickMessage: Sendable, Equatable, Encodable {
     /// The fields a template keeps; the rest of a message (id, sender, times) is the sending's.
     public static let keptFields = ["text", "codes", "pattern", "vbml", "align", "valign", "transition", "duration"]
 
-
     /// What is wrong with `name` as a template's name, or nil.
     public static func nameProblem(_ name: String) -> String? {
         if name.isEmpty || name.count > 40 { return "a name has 1 to 40 characters" }
@@ -56,13 +55,15 @@ extension Inbox {
         return try storedWrite { db in
             let exists = try Bool.fetchOne(db, sql: "SELECT 1 FROM template WHERE name = ?", arguments: [name]) ?? false
             if exists {
-                try db.execute(sql: "UPDATE template SET fields = ?, updatedAt = ? WHERE name = ?", arguments: [data, now.timeIntervalSince1970, name])
+                try db.execute(
+                    sql: "UPDATE template SET fields = ?, updatedAt = ? WHERE name = ?", arguments: [data, now.timeIntervalSince1970, name])
                 return false
             }
             let count = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM template") ?? 0
             guard count < QuickMessage.most else { throw QuickMessageError.full }
-            try db.execute(sql: "INSERT INTO template (name, fields, createdAt, updatedAt) VALUES (?, ?, ?, ?)",
-                           arguments: [name, data, now.timeIntervalSince1970, now.timeIntervalSince1970])
+            try db.execute(
+                sql: "INSERT INTO template (name, fields, createdAt, updatedAt) VALUES (?, ?, ?, ?)",
+                arguments: [name, data, now.timeIntervalSince1970, now.timeIntervalSince1970])
             return true
         }
     }
@@ -70,7 +71,9 @@ extension Inbox {
     /// Gives `name` the name `newName`; refused when there is none or `newName` is taken.
     public func renameTemplate(_ name: String, to newName: String, now: Date) throws {
         try storedWrite { db in
-            guard try Bool.fetchOne(db, sql: "SELECT 1 FROM template WHERE name = ?", arguments: [name]) ?? false else { throw QuickMessageError.missing }
+            guard try Bool.fetchOne(db, sql: "SELECT 1 FROM template WHERE name = ?", arguments: [name]) ?? false else {
+                throw QuickMessageError.missing
+            }
             let taken = try Bool.fetchOne(db, sql: "SELECT 1 FROM template WHERE name = ?", arguments: [newName]) ?? false
             if name != newName, taken { throw QuickMessageError.taken }
             try db.execute(sql: "UPDATE template SET name = ?, updatedAt = ? WHERE name = ?", arguments: [newName, now.timeIntervalSince1970, name])
@@ -87,7 +90,8 @@ extension Inbox {
 
     private static func template(_ row: SQLiteRow) throws -> QuickMessage {
         let data: Data = try row["fields"]
-        return QuickMessage(name: try row["name"], fields: try JSONDecoder().decode([String: JSONValue].self, from: data),
-                            createdAt: Date(timeIntervalSince1970: try row["createdAt"]), updatedAt: Date(timeIntervalSince1970: try row["updatedAt"]))
+        return QuickMessage(
+            name: try row["name"], fields: try JSONDecoder().decode([String: JSONValue].self, from: data),
+            createdAt: Date(timeIntervalSince1970: try row["createdAt"]), updatedAt: Date(timeIntervalSince1970: try row["updatedAt"]))
     }
 }

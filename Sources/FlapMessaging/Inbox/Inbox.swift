@@ -91,8 +91,10 @@ public actor Inbox {
 
     /// Takes `message` into the inbox at `now`. Committed when this returns. With a `note`, the
     /// outcome is announced on ``events()`` too.
-    public func accept(_ message: Message, now: Date, note: SubmissionNote? = nil,
-                       repetition: Repetition = .newUnlessCurrent, claim: IdempotencyClaim? = nil) async throws -> Acceptance {
+    public func accept(
+        _ message: Message, now: Date, note: SubmissionNote? = nil,
+        repetition: Repetition = .newUnlessCurrent, claim: IdempotencyClaim? = nil
+    ) async throws -> Acceptance {
         try await queueAccept(message, now: now, note: note, repetition: repetition, claim: claim).value
     }
 
@@ -102,11 +104,14 @@ public actor Inbox {
     /// task, so that work runs beside the writer rather than in it.
     /// `repetition` says how a message without an id is told from a copy of an earlier one; a
     /// `claim` (an idempotency key) answers a request made again with its first answer.
-    public nonisolated func queueAccept(_ message: Message, now: Date, note: SubmissionNote? = nil,
-                                        repetition: Repetition = .newUnlessCurrent, claim: IdempotencyClaim? = nil) async -> PendingAcceptance {
+    public nonisolated func queueAccept(
+        _ message: Message, now: Date, note: SubmissionNote? = nil,
+        repetition: Repetition = .newUnlessCurrent, claim: IdempotencyClaim? = nil
+    ) async -> PendingAcceptance {
         let body: Data
         do { body = try JSONEncoder().encode(message) } catch { return PendingAcceptance(result: Pending(.failure(error))) }
-        return PendingAcceptance(result: await enqueue { try $0.accept(message, body: body, now: now, note: note, repetition: repetition, claim: claim) })
+        return PendingAcceptance(
+            result: await enqueue { try $0.accept(message, body: body, now: now, note: note, repetition: repetition, claim: claim) })
     }
 
     /// Records that `id` finished showing on `panel` as `board` at `now` (final: displayed),
@@ -168,12 +173,13 @@ public actor Inbox {
     /// one turn of the actor to see them grouped whatever the machine's speed.)
     func enqueue<T: Sendable>(_ operation: @escaping @Sendable (inout InboxWriter) throws -> T) -> Pending<T> {
         let pending = Pending<T>()
-        queue.append(QueuedOperation(
-            run: { writer in
-                let result = Result { try writer.run(operation) }
-                return { pending.fulfil(result) }
-            },
-            fail: { pending.fulfil(.failure($0)) }))
+        queue.append(
+            QueuedOperation(
+                run: { writer in
+                    let result = Result { try writer.run(operation) }
+                    return { pending.fulfil(result) }
+                },
+                fail: { pending.fulfil(.failure($0)) }))
         if writer == nil { writer = Task { await self.write() } }
         return pending
     }
@@ -197,8 +203,9 @@ public actor Inbox {
                     try await database.write { db in
                         var writer = InboxWriter(db: db, rules: rules, seq: firstSeq)
                         let answers = group.map { $0.run(&writer) }
-                        return WrittenGroup(answers: answers, events: writer.events, seq: writer.seq, slotEdits: writer.slotEdits,
-                                            scheduleChanged: writer.scheduleChanged)
+                        return WrittenGroup(
+                            answers: answers, events: writer.events, seq: writer.seq, slotEdits: writer.slotEdits,
+                            scheduleChanged: writer.scheduleChanged)
                     }
                 }
                 acceptedSincePrune += written.seq - seq

@@ -42,8 +42,10 @@ struct InboxWriter {
     // MARK: The operations
 
     /// `body`: the message as stored (JSON). With a `note`, the outcome is announced too.
-    mutating func accept(_ message: Message, body: Data, now: Date, note: SubmissionNote?, repetition: Repetition,
-                         claim: IdempotencyClaim?) throws -> Acceptance {
+    mutating func accept(
+        _ message: Message, body: Data, now: Date, note: SubmissionNote?, repetition: Repetition,
+        claim: IdempotencyClaim?
+    ) throws -> Acceptance {
         let acceptance = try accept(message, body: body, now: now, repetition: repetition, claim: claim)
         if let note { events.insert(.outcome(id: message.id, acceptance, note: note), at: events.count - finalsOf(acceptance)) }
         return acceptance
@@ -64,9 +66,11 @@ struct InboxWriter {
 
     /// How many slots expired.
     mutating func expire(now: Date) throws -> Int {
-        let ids = try String.fetchAll(db.cachedStatement(sql: """
-            SELECT m.id FROM slot s JOIN message m ON m.id = s.messageId WHERE m.expiresAt <= ?
-            """), arguments: [now.timeIntervalSince1970])
+        let ids = try String.fetchAll(
+            db.cachedStatement(
+                sql: """
+                    SELECT m.id FROM slot s JOIN message m ON m.id = s.messageId WHERE m.expiresAt <= ?
+                    """), arguments: [now.timeIntervalSince1970])
         for id in ids {
             try finish(id, .expired, reason: nil, at: now)
             try execute("DELETE FROM slot WHERE messageId = ?", [id])
@@ -79,7 +83,9 @@ struct InboxWriter {
 
     /// Whether the slot held a message.
     mutating func clearSlot(_ sender: String, now: Date) throws -> Bool {
-        guard let id = try String.fetchOne(db.cachedStatement(sql: "SELECT messageId FROM slot WHERE sender = ?"), arguments: [sender]) else { return false }
+        guard let id = try String.fetchOne(db.cachedStatement(sql: "SELECT messageId FROM slot WHERE sender = ?"), arguments: [sender]) else {
+            return false
+        }
         try finish(id, .superseded, reason: "slot cleared", at: now)
         try execute("DELETE FROM slot WHERE sender = ?", [sender])
         slotEdits.append(.remove(messageId: id))
@@ -95,9 +101,11 @@ struct InboxWriter {
 
     /// Scheduled messages whose instant has come take their slots; how many did.
     mutating func release(now: Date) throws -> Int {
-        let rows = try SQLiteRow.fetchAll(db.cachedStatement(sql: """
-            SELECT id, body, seq FROM message WHERE status = 'scheduled' AND notBefore <= ? ORDER BY notBefore, seq
-            """), arguments: [now.timeIntervalSince1970])
+        let rows = try SQLiteRow.fetchAll(
+            db.cachedStatement(
+                sql: """
+                    SELECT id, body, seq FROM message WHERE status = 'scheduled' AND notBefore <= ? ORDER BY notBefore, seq
+                    """), arguments: [now.timeIntervalSince1970])
         for row in rows {
             let message = try JSONDecoder().decode(Message.self, from: row["body"] as Data)
             try execute("UPDATE message SET status = 'accepted' WHERE id = ?", [message.id])
@@ -121,19 +129,22 @@ struct InboxWriter {
 
     mutating func prune(before: Date, keep: Int) throws {
         // A message in a slot is kept whatever its age: it may be on a panel now.
-        try db.execute(sql: """
-            DELETE FROM message WHERE finalAt < ? AND id NOT IN (SELECT messageId FROM slot)
-            """, arguments: [before.timeIntervalSince1970])
+        try db.execute(
+            sql: """
+                DELETE FROM message WHERE finalAt < ? AND id NOT IN (SELECT messageId FROM slot)
+                """, arguments: [before.timeIntervalSince1970])
         // At most `keep` final receipts, the newest: a burst of a million messages in an
         // hour must not need a month to be forgotten.
-        try db.execute(sql: """
-            DELETE FROM message WHERE finalAt IS NOT NULL AND id NOT IN (SELECT messageId FROM slot)
-            AND finalAt <= (SELECT finalAt FROM message WHERE finalAt IS NOT NULL ORDER BY finalAt DESC LIMIT 1 OFFSET ?)
-            """, arguments: [keep])
+        try db.execute(
+            sql: """
+                DELETE FROM message WHERE finalAt IS NOT NULL AND id NOT IN (SELECT messageId FROM slot)
+                AND finalAt <= (SELECT finalAt FROM message WHERE finalAt IS NOT NULL ORDER BY finalAt DESC LIMIT 1 OFFSET ?)
+                """, arguments: [keep])
         // A final message out of every slot is never shown again: its receipt stays, its body goes.
-        try db.execute(sql: """
-            UPDATE message SET body = x'' WHERE finalAt IS NOT NULL AND length(body) > 0 AND id NOT IN (SELECT messageId FROM slot)
-            """)
+        try db.execute(
+            sql: """
+                UPDATE message SET body = x'' WHERE finalAt IS NOT NULL AND length(body) > 0 AND id NOT IN (SELECT messageId FROM slot)
+                """)
     }
 
     /// The final receipt an acceptance itself announced (a message final on arrival), which
@@ -151,9 +162,11 @@ struct InboxWriter {
         let acceptance = try accept(message, body: body, now: now, repetition: repetition)
         switch acceptance {
         case .accepted(let receipt):
-            try IdempotencyRecords.remember(db, claim, answer: IdempotentAnswer(id: receipt.id, status: receipt.status, warnings: claim.warnings, duplicate: false), now: now)
+            try IdempotencyRecords.remember(
+                db, claim, answer: IdempotentAnswer(id: receipt.id, status: receipt.status, warnings: claim.warnings, duplicate: false), now: now)
         case .duplicate(let receipt):
-            try IdempotencyRecords.remember(db, claim, answer: IdempotentAnswer(id: receipt.id, status: receipt.status, warnings: [], duplicate: true), now: now)
+            try IdempotencyRecords.remember(
+                db, claim, answer: IdempotentAnswer(id: receipt.id, status: receipt.status, warnings: [], duplicate: true), now: now)
         default:
             break  // a refusal is not remembered: the same request may succeed later
         }
@@ -185,16 +198,19 @@ struct InboxWriter {
         let waits = message.notBefore.map { $0 > now } ?? false
         try execute(
             """
-                INSERT INTO message (id, sender, senderName, source, body, createdAt, expiresAt, notBefore, receivedAt, seq, status, repeatKey, summary)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-                """,
-            [message.id, message.sender.id, message.sender.name, message.source, body,
-                        message.createdAt.timeIntervalSince1970, message.expiresAt.timeIntervalSince1970,
-                        message.notBefore?.timeIntervalSince1970, now.timeIntervalSince1970, seq,
-                        (waits ? ReceiptStatus.scheduled : .accepted).rawValue, repetition == .alwaysNew ? nil : message.repeatKey, message.summary])
-        let receipt = Receipt(id: message.id, sender: message.sender.id, status: waits ? .scheduled : .accepted, reason: nil, receivedAt: now,
-                              createdAt: message.createdAt, expiresAt: message.expiresAt, notBefore: message.notBefore, finalAt: nil,
-                              text: message.summary)
+            INSERT INTO message (id, sender, senderName, source, body, createdAt, expiresAt, notBefore, receivedAt, seq, status, repeatKey, summary)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+            """,
+            [
+                message.id, message.sender.id, message.sender.name, message.source, body,
+                message.createdAt.timeIntervalSince1970, message.expiresAt.timeIntervalSince1970,
+                message.notBefore?.timeIntervalSince1970, now.timeIntervalSince1970, seq,
+                (waits ? ReceiptStatus.scheduled : .accepted).rawValue, repetition == .alwaysNew ? nil : message.repeatKey, message.summary
+            ])
+        let receipt = Receipt(
+            id: message.id, sender: message.sender.id, status: waits ? .scheduled : .accepted, reason: nil, receivedAt: now,
+            createdAt: message.createdAt, expiresAt: message.expiresAt, notBefore: message.notBefore, finalAt: nil,
+            text: message.summary)
         if waits {
             scheduleChanged = true
             return .accepted(receipt)
@@ -210,16 +226,21 @@ struct InboxWriter {
             return try finish(message.id, .expired, reason: released ? "expired before its time came" : "expired before it arrived", at: now)
         }
         if message.clearsSlot {
-            if let currentID = try String.fetchOne(db.cachedStatement(sql: "SELECT messageId FROM slot WHERE sender = ?"), arguments: [message.sender.id]) {
+            if let currentID = try String.fetchOne(
+                db.cachedStatement(sql: "SELECT messageId FROM slot WHERE sender = ?"), arguments: [message.sender.id])
+            {
                 try finish(currentID, .superseded, reason: "slot cleared by \(message.id)", at: now)
                 try execute("DELETE FROM slot WHERE sender = ?", [message.sender.id])
                 slotEdits.append(.remove(messageId: currentID))
             }
             return try finish(message.id, .cleared, reason: "an empty text clears its sender's slot", at: now)
         }
-        if let current = try SQLiteRow.fetchOne(db.cachedStatement(sql: """
-            SELECT m.id, MAX(m.createdAt, COALESCE(m.notBefore, m.createdAt)) AS showsFrom FROM slot s JOIN message m ON m.id = s.messageId WHERE s.sender = ?
-            """), arguments: [message.slotKey]) {
+        if let current = try SQLiteRow.fetchOne(
+            db.cachedStatement(
+                sql: """
+                    SELECT m.id, MAX(m.createdAt, COALESCE(m.notBefore, m.createdAt)) AS showsFrom FROM slot s JOIN message m ON m.id = s.messageId WHERE s.sender = ?
+                    """), arguments: [message.slotKey])
+        {
             let currentID: String = try current["id"]
             if message.showsFrom.timeIntervalSince1970 < (try current["showsFrom"] as Double) {
                 // A late older message never takes a slot back from a newer one.
@@ -234,55 +255,26 @@ struct InboxWriter {
         return nil
     }
 
-    /// The earlier message `message` is a copy of, when it came without an id and is not new:
-    /// the sender's newest message, still current (in its slot or waiting for its time), with the
-    /// same repeat key; or, when the transport says it delivered it before, any kept message with
-    /// that key. Anything newer from the sender in between makes the same content a new message.
-    private func original(of message: Message, _ repetition: Repetition) throws -> Receipt? {
-        guard let key = message.repeatKey, repetition != .alwaysNew else { return nil }
-        if repetition == .copyOfAnyEarlier {
-            return try SQLiteRow.fetchOne(db.cachedStatement(sql: "SELECT * FROM message WHERE repeatKey = ? ORDER BY seq DESC LIMIT 1"),
-                                          arguments: [key]).map(Self.receipt)
-        }
-        guard let newest = try SQLiteRow.fetchOne(db.cachedStatement(sql: """
-            SELECT m.*, s.sender IS NOT NULL AS inSlot FROM message m LEFT JOIN slot s ON s.messageId = m.id
-            WHERE m.sender = ? ORDER BY m.seq DESC LIMIT 1
-            """), arguments: [message.sender.id]) else { return nil }
-        let inSlot: Bool = try newest["inSlot"]
-        let status: String = try newest["status"]
-        let current = inSlot || status == ReceiptStatus.scheduled.rawValue
-        guard current, (try newest["repeatKey"] as String?) == key else { return nil }
-        return try Self.receipt(newest)
-    }
-
     /// Gives `id` its final status if it has none yet, and announces it; the receipt, or nil
     /// when it was already final.
     @discardableResult
     private mutating func finish(_ id: String, _ status: ReceiptStatus, reason: String?, at now: Date) throws -> Receipt? {
-        guard let row = try SQLiteRow.fetchAll(db.cachedStatement(sql: """
-            UPDATE message SET status = ?, reason = ?, finalAt = ? WHERE id = ? AND status IN ('accepted', 'scheduled') RETURNING *
-            """), arguments: [status.rawValue, reason, now.timeIntervalSince1970, id]).first else { return nil }
+        guard
+            let row = try SQLiteRow.fetchAll(
+                db.cachedStatement(
+                    sql: """
+                        UPDATE message SET status = ?, reason = ?, finalAt = ? WHERE id = ? AND status IN ('accepted', 'scheduled') RETURNING *
+                        """), arguments: [status.rawValue, reason, now.timeIntervalSince1970, id]
+            ).first
+        else { return nil }
         let receipt = try Self.receipt(row)
         events.append(.final(receipt))
         return receipt
-    }
-
-    static func fetchReceipt(_ db: SQLiteConnection, id: String) throws -> Receipt? {
-        try SQLiteRow.fetchOne(db.cachedStatement(sql: "SELECT * FROM message WHERE id = ?"), arguments: [id]).map(receipt)
     }
 
     /// Runs `sql` through SQLite's prepared statement kept for it: compiling each statement
     /// anew cost more than the rest of an acceptance.
     private func execute(_ sql: String, _ arguments: SQLiteArguments) throws {
         try db.cachedStatement(sql: sql).execute(arguments: arguments)
-    }
-
-    static func receipt(_ row: SQLiteRow) throws(SQLiteRowError) -> Receipt {
-        Receipt(
-            id: try row["id"], sender: try row["sender"], status: ReceiptStatus(rawValue: try row["status"]) ?? .accepted,
-            reason: try row["reason"], receivedAt: Date(timeIntervalSince1970: try row["receivedAt"]),
-            createdAt: Date(timeIntervalSince1970: try row["createdAt"]), expiresAt: Date(timeIntervalSince1970: try row["expiresAt"]),
-            notBefore: (try row["notBefore"] as Double?).map(Date.init(timeIntervalSince1970:)),
-            finalAt: (try row["finalAt"] as Double?).map(Date.init(timeIntervalSince1970:)), text: try row["summary"])
     }
 }

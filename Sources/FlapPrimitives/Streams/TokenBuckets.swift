@@ -26,7 +26,9 @@ public struct TokenBuckets<Key: Hashable & Sendable>: Sendable {
         }
         bucket.tokens -= 1
         buckets[key] = bucket
-        if buckets.count > keys, let fullest = buckets.max(by: { $0.value.tokens + (now - $0.value.at) * perSecond < $1.value.tokens + (now - $1.value.at) * perSecond }) {
+        if buckets.count > keys,
+            let fullest = buckets.max(by: { $0.value.tokens + (now - $0.value.at) * perSecond < $1.value.tokens + (now - $1.value.at) * perSecond })
+        {
             buckets[fullest.key] = nil
         }
         return nil

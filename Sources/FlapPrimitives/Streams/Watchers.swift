@@ -17,8 +17,10 @@ public final class Watchers<Element: Sendable>: Sendable {
 
     /// A new watcher's stream, `first` already in it.
     /// `tag`: whose it is, so ``finish(tagged:last:)`` can end theirs.
-    public func watch(bufferingPolicy: AsyncStream<Element>.Continuation.BufferingPolicy = .unbounded, first: [Element] = [],
-                      tag: String? = nil) -> AsyncStream<Element> {
+    public func watch(
+        bufferingPolicy: AsyncStream<Element>.Continuation.BufferingPolicy = .unbounded, first: [Element] = [],
+        tag: String? = nil
+    ) -> AsyncStream<Element> {
         let (stream, continuation) = AsyncStream.makeStream(of: Element.self, bufferingPolicy: bufferingPolicy)
         for element in first { continuation.yield(element) }
         let id = state.withLock { state in

@@ -13,8 +13,13 @@ public enum InvisibleCharacters {
                 return "must not hold control characters: \(code(scalar)) at position \(index + 1)"
             case .format:
                 if scalar.value == 0x200D, index > 0, index + 1 < scalars.count,
-                   scalars[index - 1].properties.isEmoji, scalars[index + 1].properties.isEmoji { continue }
-                let kind = (0x202A...0x202E).contains(scalar.value) || (0x2066...0x2069).contains(scalar.value) || scalar.value == 0x200E || scalar.value == 0x200F
+                    scalars[index - 1].properties.isEmoji, scalars[index + 1].properties.isEmoji
+                {
+                    continue
+                }
+                let kind =
+                    (0x202A...0x202E).contains(scalar.value) || (0x2066...0x2069).contains(scalar.value) || scalar.value == 0x200E
+                        || scalar.value == 0x200F
                     ? "a direction control, which changes how the text around it reads" : "an invisible formatting character"
                 return "must not hold invisible characters: \(code(scalar)) at position \(index + 1) is \(kind)"
             default:

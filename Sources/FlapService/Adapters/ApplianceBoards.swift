@@ -26,14 +26,17 @@ struct ApplianceBoards: BoardQuery {
 
     func calibration(panel id: String) async -> Calibrated? {
         guard let panel = panels.first(where: { $0.configuration.id == id }), let engine = panel.engine,
-              let size = panel.configuration.size else { return nil }
-        return Calibrated(panel: id, rows: size.rows, columns: size.columns, offsets: engine.modules().map(\.offsetSteps),
-                          stepsPerFlap: Double(engine.profile.stepsPerTurn) / Double(engine.profile.flaps))
+            let size = panel.configuration.size
+        else { return nil }
+        return Calibrated(
+            panel: id, rows: size.rows, columns: size.columns, offsets: engine.modules().map(\.offsetSteps),
+            stepsPerFlap: Double(engine.profile.stepsPerTurn) / Double(engine.profile.flaps))
     }
 
     func calibrate(panel id: String, row: Int, column: Int, offsetSteps: Int) async throws -> Calibrated {
         guard let panel = panels.first(where: { $0.configuration.id == id }), let engine = panel.engine,
-              let size = panel.configuration.size else { throw ServiceError(.configuration, "no panel \(id) to calibrate") }
+            let size = panel.configuration.size
+        else { throw ServiceError(.configuration, "no panel \(id) to calibrate") }
         engine.calibrate((row - 1) * size.columns + column - 1, offsetSteps: offsetSteps)
         try calibrationStore.save(engine.modules().map(\.offsetSteps), panel: id)
         return await calibration(panel: id)!
@@ -50,8 +53,9 @@ struct ApplianceBoards: BoardQuery {
             return SoundView(enabled: false, state: "disabled", reason: nil, mute: false, volume: 0, quietHours: nil, device: soundSettings.device)
         }
         let (settings, state) = (await sound.currentSettings, await sound.state)
-        return SoundView(enabled: true, state: state.name, reason: state.reason, mute: settings.mute, volume: settings.volume,
-                         quietHours: settings.quietHours?.description, device: settings.device)
+        return SoundView(
+            enabled: true, state: state.name, reason: state.reason, mute: settings.mute, volume: settings.volume,
+            quietHours: settings.quietHours?.description, device: settings.device)
     }
 
     func setSound(mute: Bool, volume: Int, quietHours: String?) async throws -> SoundView {

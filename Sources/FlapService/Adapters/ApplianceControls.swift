@@ -22,8 +22,10 @@ final class ApplianceControls: BoardControls, Sendable {
     private let mqtt: MQTTBridge?
 
     /// `fallback`: the first panel's configured transition, until one is chosen.
-    init(inbox: Inbox, sound: ClackPlayer<ContinuousClock>?, savedSound: SavedSound, directory: String,
-         fallback: TransitionStrategy, mqtt: MQTTBridge?) {
+    init(
+        inbox: Inbox, sound: ClackPlayer<ContinuousClock>?, savedSound: SavedSound, directory: String,
+        fallback: TransitionStrategy, mqtt: MQTTBridge?
+    ) {
         saved = SavedControls(directory: directory)
         let file = saved.load()
         pause = BoardPause(paused: file?.paused ?? false)
@@ -44,8 +46,9 @@ final class ApplianceControls: BoardControls, Sendable {
 
     func controlState() async -> ControlState {
         let settings = await sound?.currentSettings
-        return ControlState(paused: pause.isPaused, muted: settings?.mute ?? false, volume: settings?.volume ?? 0,
-                            transition: transition.withLock { $0.rawValue })
+        return ControlState(
+            paused: pause.isPaused, muted: settings?.mute ?? false, volume: settings?.volume ?? 0,
+            transition: transition.withLock { $0.rawValue })
     }
 
     func clearBoard() async throws { _ = try await inbox.clearAllSlots(now: Date()) }

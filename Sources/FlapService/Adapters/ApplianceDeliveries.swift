@@ -15,9 +15,11 @@ struct ApplianceDeliveries: DeliveryAccess {
         for worker in workers {
             let health = await worker.health
             metrics.boardQueue(panel: worker.panel, depth: depth[worker.panel] ?? 0)
-            boards.append(BoardStatus(panel: worker.panel, api: worker.client.api.kind, address: worker.client.api.address,
-                                      reachable: health.reachable, lastSuccess: health.lastSuccess, lastError: health.lastError,
-                                      queueDepth: depth[worker.panel] ?? 0))
+            boards.append(
+                BoardStatus(
+                    panel: worker.panel, api: worker.client.api.kind, address: worker.client.api.address,
+                    reachable: health.reachable, lastSuccess: health.lastSuccess, lastError: health.lastError,
+                    queueDepth: depth[worker.panel] ?? 0))
         }
         return boards
     }

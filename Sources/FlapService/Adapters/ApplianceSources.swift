@@ -28,7 +28,8 @@ struct ApplianceSources: SourceDesk {
             case .notWebhook(let name): throw SourceDeskRefusal.notWebhook(name)
             case .invalid(let problems): throw SourceDeskRefusal.invalid(problems)
             case .tooFast(let wait):
-                throw SourceDeskRefusal.tooFast(retryAfter: wait, rate: "\(WebhookRate.burst) pushes at once, then \(Int(WebhookRate.perSecond)) a second")
+                throw SourceDeskRefusal.tooFast(
+                    retryAfter: wait, rate: "\(WebhookRate.burst) pushes at once, then \(Int(WebhookRate.perSecond)) a second")
             }
         }
         return source(name)!

@@ -15,7 +15,8 @@ struct Calibration: Sendable {
     /// The saved offsets (empty when never calibrated; an unreadable file is ignored, logged by the caller).
     func offsets(panel: String) -> [Int] {
         guard let data = FileManager.default.contents(atPath: path(panel: panel)),
-              let file = try? JSONDecoder().decode(File.self, from: data) else { return [] }
+            let file = try? JSONDecoder().decode(File.self, from: data)
+        else { return [] }
         return file.offsets
     }
 

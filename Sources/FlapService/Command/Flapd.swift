@@ -9,7 +9,7 @@ import FoundationEssentials
 import Logging
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// `flapd`: the appliance service.
@@ -75,7 +75,10 @@ public struct Flapd: AsyncParsableCommand {
     @Option(help: "Log level: trace, debug, info, notice, warning, error, critical.")
     var logLevel: String?
 
-    @Option(help: ArgumentHelp("The first panel's driver: \(PanelKinds.usage); DEVICE 'simulated' for simulated hardware; no configuration file needed.", valueName: "driver[=device]"))
+    @Option(
+        help: ArgumentHelp(
+            "The first panel's driver: \(PanelKinds.usage); DEVICE 'simulated' for simulated hardware; no configuration file needed.",
+            valueName: "driver[=device]"))
     var panel: String?
 
     @Option(help: "The first panel's Vestaboard model: flagship (6×22, flap 62 is °) or note (3×15, flap 62 is a heart).")
@@ -87,7 +90,10 @@ public struct Flapd: AsyncParsableCommand {
     @Option(help: "Columns of the first panel (with a controller: its modules make the rows).")
     var columns: Int?
 
-    @Option(help: ArgumentHelp("A heart-rate source: ble[=ADAPTER], ant[=DEVICE], serial=DEVICE or simulated; repeat for more. --simulate reads simulated straps in place of the configured ones.", valueName: "driver[=device]"))
+    @Option(
+        help: ArgumentHelp(
+            "A heart-rate source: ble[=ADAPTER], ant[=DEVICE], serial=DEVICE or simulated; repeat for more. --simulate reads simulated straps in place of the configured ones.",
+            valueName: "driver[=device]"))
     var sensor: [String] = []
 
     @Option(help: "Join this Wematch room over MQTT (needs --mqtt or [mqtt]): this kiosk's straps become members; with none, it watches.")
@@ -123,8 +129,10 @@ public struct Flapd: AsyncParsableCommand {
         var configuration = try loadConfiguration()
         apply(to: &configuration)
         if checkConfig {
-            print("configuration OK: \(configuration.panels.count) panel(s), \(configuration.sensors.count) heart-rate source(s), "
-                  + "\(configuration.sources.count) content source(s), \(configuration.triggers.count) trigger(s), \(configuration.schedules.count) schedule(s)")
+            print(
+                "configuration OK: \(configuration.panels.count) panel(s), \(configuration.sensors.count) heart-rate source(s), "
+                    + "\(configuration.sources.count) content source(s), \(configuration.triggers.count) trigger(s), \(configuration.schedules.count) schedule(s)"
+            )
             return
         }
         let level = Logger.Level(rawValue: configuration.logLevel) ?? .info
@@ -155,7 +163,9 @@ public struct Flapd: AsyncParsableCommand {
             var configuration = try ConfigurationParser.parse(text, file: path)
             // Simulated hardware: the real driver talks to the simulated device (a Chainlink controller).
             if simulate {
-                for i in configuration.panels.indices where configuration.panels[i].kind.simulatedUnderSimulate { configuration.panels[i].device = "simulated" }
+                for i in configuration.panels.indices where configuration.panels[i].kind.simulatedUnderSimulate {
+                    configuration.panels[i].device = "simulated"
+                }
             }
             return configuration
         } catch {

@@ -20,28 +20,37 @@ import ServiceLifecycle
 extension Appliance {
     /// The three listeners (the native API and the page on plain HTTP and on HTTPS, the Local
     /// API) and the keeper of the HTTPS certificate.
-    static func listeners(_ configuration: FlapdConfiguration, parts: ApplianceParts, secrets: ApplianceSecrets, state: StateDirectory,
-                          ports: BoundPorts, logger: Logger) throws -> [any Service] {
+    static func listeners(
+        _ configuration: FlapdConfiguration, parts: ApplianceParts, secrets: ApplianceSecrets, state: StateDirectory,
+        ports: BoundPorts, logger: Logger
+    ) throws -> [any Service] {
         let certificates = try certificates(configuration, in: state, logger: logger)
-        let api = nativeAPI(configuration, parts: parts, secrets: secrets, state: state, ports: ports,
-                            certificateNames: { [certificate = certificates.certificate] in certificate.identity.alternativeNames }, logger: logger)
+        let api = nativeAPI(
+            configuration, parts: parts, secrets: secrets, state: state, ports: ports,
+            certificateNames: { [certificate = certificates.certificate] in certificate.identity.alternativeNames }, logger: logger)
         let nativeRouter = api.router()
-        WebPage.add(to: nativeRouter, authority: AuthorityDownload(
-            certificatePEM: try certificates.authority?.certificatePEM(), name: certificates.authority?.name ?? "",
-            httpsPort: { [httpsNow = ports.httpsNow] in httpsNow.value }, qrCode: { try? QRCode($0).svg(title: "the certificate's download") }))
-        let local = LocalAPI(intake: parts.intake, panels: parts.boards, metrics: parts.metrics, enablementToken: secrets.localAPIToken,
-                             apiKey: secrets.localAPIKey)
+        WebPage.add(
+            to: nativeRouter,
+            authority: AuthorityDownload(
+                certificatePEM: try certificates.authority?.certificatePEM(), name: certificates.authority?.name ?? "",
+                httpsPort: { [httpsNow = ports.httpsNow] in httpsNow.value }, qrCode: { try? QRCode($0).svg(title: "the certificate's download") }))
+        let local = LocalAPI(
+            intake: parts.intake, panels: parts.boards, metrics: parts.metrics, enablementToken: secrets.localAPIToken,
+            apiKey: secrets.localAPIKey)
         let limits = ConnectionLimits()
         let quiet = Logger(label: "http", factory: { _ in SwiftLogNoOpLogHandler() })
         let listen = configuration.listen
         let nativeApp = Application(
-            router: nativeRouter, server: limits.server(.plain(redirectingPagesTo: { [httpsNow = ports.httpsNow, certificate = certificates.certificate] in
-                httpsNow.value.map { HTTPSRedirectTarget(port: $0, names: certificate.identity.alternativeNames) }
-            }), shares: api.connections),
+            router: nativeRouter,
+            server: limits.server(
+                .plain(redirectingPagesTo: { [httpsNow = ports.httpsNow, certificate = certificates.certificate] in
+                    httpsNow.value.map { HTTPSRedirectTarget(port: $0, names: certificate.identity.alternativeNames) }
+                }), shares: api.connections),
             configuration: .init(address: .hostname(listen, port: configuration.api.port), serverName: "flapd"),
             onServerRunning: { await ports.bound(.native, port: $0.localAddress?.port) }, logger: quiet)
         let httpsApp = Application(
-            router: nativeRouter, server: try .tls(limits.server(.tls, shares: api.connections), tlsConfiguration: certificates.certificate.tlsConfiguration()),
+            router: nativeRouter,
+            server: try .tls(limits.server(.tls, shares: api.connections), tlsConfiguration: certificates.certificate.tlsConfiguration()),
             configuration: .init(address: .hostname(listen, port: configuration.api.httpsPort), serverName: "flapd"),
             onServerRunning: { await ports.bound(.https, port: $0.localAddress?.port) }, logger: quiet)
         let localApp = Application(
@@ -52,12 +61,15 @@ extension Appliance {
             Listener(name: "native API", address: "\(listen):\(configuration.api.port)", key: "--api-port or [api] port", app: nativeApp),
             Listener(name: "HTTPS API", address: "\(listen):\(configuration.api.httpsPort)", key: "--https-port or [api] https_port", app: httpsApp),
             certificates,
-            Listener(name: "Local API", address: "\(listen):\(configuration.localAPI.port)", key: "--local-api-port or [local_api] port", app: localApp),
+            Listener(
+                name: "Local API", address: "\(listen):\(configuration.localAPI.port)", key: "--local-api-port or [local_api] port", app: localApp)
         ]
     }
 
-    private static func nativeAPI(_ configuration: FlapdConfiguration, parts: ApplianceParts, secrets: ApplianceSecrets, state: StateDirectory,
-                                  ports: BoundPorts, certificateNames: @escaping @Sendable () -> [String], logger: Logger) -> NativeAPI {
+    private static func nativeAPI(
+        _ configuration: FlapdConfiguration, parts: ApplianceParts, secrets: ApplianceSecrets, state: StateDirectory,
+        ports: BoundPorts, certificateNames: @escaping @Sendable () -> [String], logger: Logger
+    ) -> NativeAPI {
         let machineName = ProcessInfo.processInfo.hostName
         let (heartRate, metrics, clockTrust) = (parts.heartRate, parts.metrics, parts.clockTrust)
         let mqttStatus: (@Sendable () -> any Encodable & Sendable)? = parts.mqtt.map { bridge in { @Sendable in bridge.status } }
@@ -72,11 +84,13 @@ extension Appliance {
         api.schedules = parts.schedules
         api.sources = parts.sources
         api.access = AccessStore(path: state.file("access.json"), legacySessions: state.file("sessions.json"), logger: logger)
-        api.links = InvitationLinks(machineName: machineName, householdNames: configuration.api.tlsNames, certificateNames: certificateNames,
-                                    httpsPort: { [httpsNow = ports.httpsNow] in httpsNow.value },
-                                    plainPort: { [nativeNow = ports.nativeNow] in nativeNow.value },
-                                    qrCode: { try? QRCode($0).svg(title: "the link") })
-        return NativeAPI(api, apiKey: secrets.apiKey,
-                         mcpHosts: MCPHosts(listen: configuration.listen, machineName: machineName, allowed: configuration.api.allowedHosts))
+        api.links = InvitationLinks(
+            machineName: machineName, householdNames: configuration.api.tlsNames, certificateNames: certificateNames,
+            httpsPort: { [httpsNow = ports.httpsNow] in httpsNow.value },
+            plainPort: { [nativeNow = ports.nativeNow] in nativeNow.value },
+            qrCode: { try? QRCode($0).svg(title: "the link") })
+        return NativeAPI(
+            api, apiKey: secrets.apiKey,
+            mcpHosts: MCPHosts(listen: configuration.listen, machineName: machineName, allowed: configuration.api.allowedHosts))
     }
 }

@@ -20,13 +20,16 @@ extension Appliance {
     /// Every panel's driver, from where it was left; when one cannot be made, those made are shut
     /// down (their devices left safe) and flapd stops naming the panel. The boards' delivery
     /// queue is opened only when a panel asks for it (a Vestaboard's).
-    static func drivers(_ panels: [PanelSettings], inbox: Inbox, calibration: Calibration, outbox: DeliveryQueueOnDemand,
-                        logger: Logger) async throws -> [PanelDriver] {
+    static func drivers(
+        _ panels: [PanelSettings], inbox: Inbox, calibration: Calibration, outbox: DeliveryQueueOnDemand,
+        logger: Logger
+    ) async throws -> [PanelDriver] {
         var drivers: [PanelDriver] = []
         for panel in panels {
             do {
-                let context = PanelContext(saved: try await inbox.panelState(panel.id)?.codes, calibration: calibration,
-                                           outbox: outbox.open, logger: logger)
+                let context = PanelContext(
+                    saved: try await inbox.panelState(panel.id)?.codes, calibration: calibration,
+                    outbox: outbox.open, logger: logger)
                 drivers.append(try await PanelDriver.make(panel, with: context))
             } catch {
                 for driver in drivers { await driver.panel.shutDown(); await driver.stopCompanion() }
@@ -37,12 +40,15 @@ extension Appliance {
         return drivers
     }
 
-    static func bridge(_ settings: MQTTSettings?, password: String?, intake: MessageIntake, metrics: FlapMetrics,
-                       stateDirectory: StateDirectory, panels: [String], room: Bool, logger: Logger) throws -> MQTTBridge? {
+    static func bridge(
+        _ settings: MQTTSettings?, password: String?, intake: MessageIntake, metrics: FlapMetrics,
+        stateDirectory: StateDirectory, panels: [String], room: Bool, logger: Logger
+    ) throws -> MQTTBridge? {
         guard let settings else { return nil }
         do {
-            return try MQTTBridge(settings: settings, password: password, intake: intake, metrics: metrics,
-                                  stateDirectory: stateDirectory.path, panels: panels, room: room, logger: logger)
+            return try MQTTBridge(
+                settings: settings, password: password, intake: intake, metrics: metrics,
+                stateDirectory: stateDirectory.path, panels: panels, room: room, logger: logger)
         } catch {
             throw ServiceError(.configuration, "MQTT: \(error)")
         }
@@ -51,16 +57,20 @@ extension Appliance {
     /// Each panel's runtime. Only the first is drawn in the terminal; the sound device plays the
     /// clacks of the first panel that is not a browser's (browsers play their own), and MQTT's
     /// `state` topic carries the first panel's (each has its own `state/<panel>` when there are several).
-    static func runtimes(_ drivers: [PanelDriver], inbox: Inbox, metrics: FlapMetrics, drawInTerminal: Bool,
-                         sound: ClackPlayer<ContinuousClock>?, mqtt: MQTTBridge?, room: RoomService<ContinuousClock>?,
-                         live: LiveBoards, clockTrust: ClockTrust, pause: BoardPause, logger: Logger) async throws -> [PanelRuntime] {
+    static func runtimes(
+        _ drivers: [PanelDriver], inbox: Inbox, metrics: FlapMetrics, drawInTerminal: Bool,
+        sound: ClackPlayer<ContinuousClock>?, mqtt: MQTTBridge?, room: RoomService<ContinuousClock>?,
+        live: LiveBoards, clockTrust: ClockTrust, pause: BoardPause, logger: Logger
+    ) async throws -> [PanelRuntime] {
         var panels: [PanelRuntime] = []
         let speaker = drivers.firstIndex { !$0.configuration.kind.playsItsOwnClacks }
         for (index, driver) in drivers.enumerated() {
-            panels.append(try await PanelRuntime(driver: driver, inbox: inbox, metrics: metrics,
-                                                 drawInTerminal: drawInTerminal && index == 0,
-                                                 sound: sound, speaker: index == speaker, mqtt: mqtt, room: room, live: live,
-                                                 clockTrust: clockTrust, pause: pause, logger: logger))
+            panels.append(
+                try await PanelRuntime(
+                    driver: driver, inbox: inbox, metrics: metrics,
+                    drawInTerminal: drawInTerminal && index == 0,
+                    sound: sound, speaker: index == speaker, mqtt: mqtt, room: room, live: live,
+                    clockTrust: clockTrust, pause: pause, logger: logger))
         }
         return panels
     }
@@ -69,8 +79,9 @@ extension Appliance {
     static func announcement(listen: String, ports: BoundPorts, logger: Logger) -> AvahiAnnouncement? {
         guard !["127.0.0.1", "localhost", "::1"].contains(listen) else { return nil }
         let host = ProcessInfo.processInfo.hostName.split(separator: ".").first.map(String.init) ?? "flapd"
-        return AvahiAnnouncement(name: "VestaWidget on \(host)", ports: { await ports.waitUntilBound().map { ($0.native, $0.https) } },
-                                 logger: logger)
+        return AvahiAnnouncement(
+            name: "VestaWidget on \(host)", ports: { await ports.waitUntilBound().map { ($0.native, $0.https) } },
+            logger: logger)
     }
 
     /// The clack: the configured WAV file, else the synthesized one. A sample that cannot be

@@ -54,30 +54,38 @@ public final class Appliance: Sendable {
         var intake = MessageIntake(inbox: inbox, boardSize: drivers[0].configuration.size ?? .flagship, now: { Date() })
         let zone = ZoneRules.current()
         intake.localProps = LocalProps(zone: zone)
-        let sources = configuration.sources.isEmpty ? nil
-            : SourceHub(definitions: configuration.sources, zone: zone, stateDirectory: stateDirectory.path, clock: ContinuousClock(),
-                        now: { Date() }, metrics: metrics, logger: logger)
+        let sources =
+            configuration.sources.isEmpty
+            ? nil
+            : SourceHub(
+                definitions: configuration.sources, zone: zone, stateDirectory: stateDirectory.path, clock: ContinuousClock(),
+                now: { Date() }, metrics: metrics, logger: logger)
         if let sources { intake.sourceProps = { sources.shelf.props(at: $0) } }
         let statePath = stateDirectory.path
         let triggers = sources.map {
-            TriggerRunner(definitions: configuration.triggers, shelf: $0.shelf, intake: intake, clock: ContinuousClock(), now: { Date() },
-                          stateDirectory: statePath, logger: logger)
+            TriggerRunner(
+                definitions: configuration.triggers, shelf: $0.shelf, intake: intake, clock: ContinuousClock(), now: { Date() },
+                stateDirectory: statePath, logger: logger)
         }
-        let schedules = ScheduleRunner(inbox: inbox, intake: intake, time: .system, trust: { [clockTrust] in clockTrust.verdict() },
-                                       fromFile: configuration.schedules, location: configuration.location, logger: logger)
+        let schedules = ScheduleRunner(
+            inbox: inbox, intake: intake, time: .system, trust: { [clockTrust] in clockTrust.verdict() },
+            fromFile: configuration.schedules, location: configuration.location, logger: logger)
         let mqttPassword = try configuration.mqtt?.passwordFile.map { try Secret.file($0).read(purpose: "MQTT password") }
         let mirrors = try configuration.mirrors.map { try MirrorRunner($0, intake: intake, logger: logger) }
         heartRate = try HeartRateService.hub(configuration.sensors, metrics: metrics, logger: logger)
         let room = try RoomRunner.room(configuration.room, mqtt: configuration.mqtt, password: mqttPassword, hub: heartRate, logger: logger)
-        let mqtt = try Self.bridge(configuration.mqtt, password: mqttPassword, intake: intake, metrics: metrics,
-                                   stateDirectory: stateDirectory, panels: drivers.map(\.configuration.id), room: room != nil, logger: logger)
+        let mqtt = try Self.bridge(
+            configuration.mqtt, password: mqttPassword, intake: intake, metrics: metrics,
+            stateDirectory: stateDirectory, panels: drivers.map(\.configuration.id), room: room != nil, logger: logger)
 
         // The outputs: each panel's runtime, and the room's chime; the controls over them.
         let live = LiveBoards()
-        let controls = ApplianceControls(inbox: inbox, sound: sound, savedSound: savedSound, directory: stateDirectory.path,
-                                         fallback: configuration.panels[0].transition, mqtt: mqtt)
-        panels = try await Self.runtimes(drivers, inbox: inbox, metrics: metrics, drawInTerminal: drawInTerminal, sound: sound,
-                                         mqtt: mqtt, room: room, live: live, clockTrust: clockTrust, pause: controls.pause, logger: logger)
+        let controls = ApplianceControls(
+            inbox: inbox, sound: sound, savedSound: savedSound, directory: stateDirectory.path,
+            fallback: configuration.panels[0].transition, mqtt: mqtt)
+        panels = try await Self.runtimes(
+            drivers, inbox: inbox, metrics: metrics, drawInTerminal: drawInTerminal, sound: sound,
+            mqtt: mqtt, room: room, live: live, clockTrust: clockTrust, pause: controls.pause, logger: logger)
         await controls.attach(panels)
         var bell: KioskBell?
         if let room, configuration.panels.contains(where: { $0.policy == .kiosk }) {
@@ -85,19 +93,25 @@ public final class Appliance: Sendable {
         }
 
         // The APIs, over what is above.
-        let boards = ApplianceBoards(panels: panels, sound: sound, clack: clack, soundSettings: configuration.sound, savedSound: savedSound,
-                                     calibrationStore: calibration, controls: controls)
-        let parts = ApplianceParts(intake: intake, boards: boards, metrics: metrics, heartRate: heartRate, room: room, outbox: outbox,
-                                   deliveryWorkers: panels.compactMap(\.delivery), live: live, mqtt: mqtt, clockTrust: clockTrust,
-                                   schedules: schedules, sources: sources.map { ApplianceSources(hub: $0, triggers: triggers) })
-        let listeners = try Self.listeners(configuration, parts: parts, secrets: try ApplianceSecrets(configuration, in: stateDirectory, logger: logger),
-                                           state: stateDirectory, ports: ports, logger: logger)
+        let boards = ApplianceBoards(
+            panels: panels, sound: sound, clack: clack, soundSettings: configuration.sound, savedSound: savedSound,
+            calibrationStore: calibration, controls: controls)
+        let parts = ApplianceParts(
+            intake: intake, boards: boards, metrics: metrics, heartRate: heartRate, room: room, outbox: outbox,
+            deliveryWorkers: panels.compactMap(\.delivery), live: live, mqtt: mqtt, clockTrust: clockTrust,
+            schedules: schedules, sources: sources.map { ApplianceSources(hub: $0, triggers: triggers) })
+        let listeners = try Self.listeners(
+            configuration, parts: parts, secrets: try ApplianceSecrets(configuration, in: stateDirectory, logger: logger),
+            state: stateDirectory, ports: ports, logger: logger)
 
         var services: [any Service] = panels
         services += listeners
-        services += [Housekeeping(inbox: inbox, outbox: outbox, logger: logger), HeapGiveBack(), LiveBoardsHeartbeat(live: live),
-                     TimedEvents(releases: ReleaseTimer(inbox: inbox, time: .system, trust: { [clockTrust] in clockTrust.verdict() }, logger: logger),
-                                 schedules: schedules, clockTrust: clockTrust)]
+        services += [
+            Housekeeping(inbox: inbox, outbox: outbox, logger: logger), HeapGiveBack(), LiveBoardsHeartbeat(live: live),
+            TimedEvents(
+                releases: ReleaseTimer(inbox: inbox, time: .system, trust: { [clockTrust] in clockTrust.verdict() }, logger: logger),
+                schedules: schedules, clockTrust: clockTrust)
+        ]
         if let announcement = Self.announcement(listen: configuration.listen, ports: ports, logger: logger) { services.append(announcement) }
         if let mqtt { services.append(mqtt) }
         if let heartRate { services.append(HeartRateService(hub: heartRate)) }
@@ -106,17 +120,20 @@ public final class Appliance: Sendable {
         services += mirrors
         if let sources { services.append(SourcesService(hub: sources, triggers: triggers)) }
         let panelsNow = boards
-        services.append(SystemdNotifier(ready: { [ports] in await ports.waitUntilBound() != nil }, alive: { _ = await panelsNow.panels() },
-                                        logger: logger))
+        services.append(
+            SystemdNotifier(
+                ready: { [ports] in await ports.waitUntilBound() != nil }, alive: { _ = await panelsNow.panels() },
+                logger: logger))
         self.services = services
     }
 
     /// Runs until SIGTERM or SIGINT, then stops every service and leaves the panels safe.
     public func run() async throws {
-        let group = ServiceGroup(configuration: .init(
-            services: services.map { .init(service: $0) },
-            gracefulShutdownSignals: [.sigterm, .sigint],
-            logger: logger))
+        let group = ServiceGroup(
+            configuration: .init(
+                services: services.map { .init(service: $0) },
+                gracefulShutdownSignals: [.sigterm, .sigint],
+                logger: logger))
         try await group.run()
     }
 
@@ -124,12 +141,14 @@ public final class Appliance: Sendable {
     public func announce(listen: String) async {
         guard let bound = await ports.waitUntilBound() else { return }
         let (native, local) = (bound.native, bound.local)
-        logger.notice("flapd \(Self.version) running", metadata: [
-            "api": "http://\(listen):\(native)/v1 (key in \(stateDirectory.file("api-key")) unless configured)",
-            "https": "https://\(listen):\(bound.https)/ (phones: install the authority from http://THIS-MACHINE:\(native)/install first)",
-            "viewer": "key in \(stateDirectory.file("viewer-key")) unless configured: reads the board, its picture and its events only",
-            "local_api": "http://\(listen):\(local) (enablement token in \(stateDirectory.file("local-api-enablement-token")) unless configured)",
-            "state": "\(stateDirectory.path)",
-        ])
+        logger.notice(
+            "flapd \(Self.version) running",
+            metadata: [
+                "api": "http://\(listen):\(native)/v1 (key in \(stateDirectory.file("api-key")) unless configured)",
+                "https": "https://\(listen):\(bound.https)/ (phones: install the authority from http://THIS-MACHINE:\(native)/install first)",
+                "viewer": "key in \(stateDirectory.file("viewer-key")) unless configured: reads the board, its picture and its events only",
+                "local_api": "http://\(listen):\(local) (enablement token in \(stateDirectory.file("local-api-enablement-token")) unless configured)",
+                "state": "\(stateDirectory.path)"
+            ])
     }
 }

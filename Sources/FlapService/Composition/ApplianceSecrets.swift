@@ -12,10 +12,12 @@ struct ApplianceSecrets {
 
     init(_ configuration: FlapdConfiguration, in state: StateDirectory, logger: Logger) throws {
         apiKey = try Self.secret(configuration.api.key, file: "api-key", purpose: "API key", in: state, logger: logger)
-        viewerKey = try Self.secret(configuration.api.viewerKey, file: "viewer-key", purpose: "viewer key (reads the board only)",
-                                    in: state, logger: logger)
-        localAPIToken = try Self.secret(configuration.localAPI.enablementToken, file: "local-api-enablement-token",
-                                        purpose: "Local API enablement token", in: state, logger: logger)
+        viewerKey = try Self.secret(
+            configuration.api.viewerKey, file: "viewer-key", purpose: "viewer key (reads the board only)",
+            in: state, logger: logger)
+        localAPIToken = try Self.secret(
+            configuration.localAPI.enablementToken, file: "local-api-enablement-token",
+            purpose: "Local API enablement token", in: state, logger: logger)
         localAPIKey = try Self.secret(nil, file: "local-api-key", purpose: "Local API key", in: state, logger: logger)
     }
 

@@ -19,13 +19,16 @@ public enum ConfigurationParser {
 
     /// Reads the file with `panelKinds` as the panel drivers and `sourceKinds` as the kinds of
     /// source it may name (a test adds its own).
-    static func parse(_ text: String, file: String, panelKinds: [any PanelKind] = PanelKinds.all,
-                      sourceKinds: [any SourceKind] = SourceKinds.all) throws(ConfigurationError) -> FlapdConfiguration {
+    static func parse(
+        _ text: String, file: String, panelKinds: [any PanelKind] = PanelKinds.all,
+        sourceKinds: [any SourceKind] = SourceKinds.all
+    ) throws(ConfigurationError) -> FlapdConfiguration {
         let table: TOMLTable
         do {
             table = try TOMLParser.parse(text)
         } catch {
-            throw ConfigurationError(file: file, problems: [.init(key: "", line: error.line, problem: "not valid TOML: column \(error.column): \(error.message)")])
+            throw ConfigurationError(
+                file: file, problems: [.init(key: "", line: error.line, problem: "not valid TOML: column \(error.column): \(error.message)")])
         }
         var reader = TableReader(table: table, path: "", index: TOMLLineIndex(text))
         var configuration = FlapdConfiguration()

@@ -140,11 +140,12 @@ public struct PanelSettings: Sendable, Equatable {
     func options<Options: PanelOptions>(_ type: Options.Type) -> Options? { options as? Options }
 
     public static func == (a: PanelSettings, b: PanelSettings) -> Bool {
-        let sameOptions = switch (a.options, b.options) {
-        case (nil, nil): true
-        case (let x?, let y?): x.isEqual(to: y)
-        default: false
-        }
+        let sameOptions =
+            switch (a.options, b.options) {
+            case (nil, nil): true
+            case (let x?, let y?): x.isEqual(to: y)
+            default: false
+            }
         return a.id == b.id && a.kind.name == b.kind.name && a.device == b.device && a.size == b.size && a.rows == b.rows
             && a.columns == b.columns && a.drum == b.drum && a.flapPeriodMs == b.flapPeriodMs && a.policy == b.policy
             && a.quiet == b.quiet && a.transition == b.transition && a.show == b.show && sameOptions

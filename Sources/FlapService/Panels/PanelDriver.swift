@@ -47,11 +47,15 @@ struct PanelDriver: Sendable {
             return size
         }
         if let rows = configuration.rows {
-            guard modules % rows == 0 else { throw ServiceError(.configuration, "panel \(configuration.id): \(modules) modules do not make \(rows) equal rows") }
+            guard modules % rows == 0 else {
+                throw ServiceError(.configuration, "panel \(configuration.id): \(modules) modules do not make \(rows) equal rows")
+            }
             return BoardSize(rows: rows, columns: modules / rows)
         }
         if let columns = configuration.columns {
-            guard modules % columns == 0 else { throw ServiceError(.configuration, "panel \(configuration.id): \(modules) modules do not make rows of \(columns)") }
+            guard modules % columns == 0 else {
+                throw ServiceError(.configuration, "panel \(configuration.id): \(modules) modules do not make rows of \(columns)")
+            }
             return BoardSize(rows: modules / columns, columns: columns)
         }
         return BoardSize(rows: 1, columns: modules)

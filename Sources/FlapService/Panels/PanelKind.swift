@@ -62,7 +62,7 @@ struct PanelContext: Sendable {
 enum PanelKinds {
     static let all: [any PanelKind] = [
         SimulatedPanelKind(), ChainlinkPanelKind(), SPIPanelKind(), GPIOPanelKind(), VestaboardPanelKind(),
-        MAX7219PanelKind(), WS2812PanelKind(), FramebufferPanelKind(), HUB75PanelKind(), BrowserPanelKind(),
+        MAX7219PanelKind(), WS2812PanelKind(), FramebufferPanelKind(), HUB75PanelKind(), BrowserPanelKind()
     ]
 
     static func named(_ name: String, among kinds: [any PanelKind] = all) -> (any PanelKind)? { kinds.first { $0.name == name } }

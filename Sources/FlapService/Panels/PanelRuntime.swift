@@ -49,9 +49,11 @@ final class PanelRuntime: Service, Sendable {
     private let pageStarts: AsyncStream<(plan: FlipPlan, wall: Date)>
     private let live: LiveBoards
 
-    init(driver: PanelDriver, inbox: Inbox, metrics: FlapMetrics, drawInTerminal: Bool,
-         sound: ClackPlayer<ContinuousClock>?, speaker: Bool, mqtt: MQTTBridge?, room: RoomService<ContinuousClock>?, live: LiveBoards,
-         clockTrust: ClockTrust, pause: BoardPause, logger: Logger) async throws {
+    init(
+        driver: PanelDriver, inbox: Inbox, metrics: FlapMetrics, drawInTerminal: Bool,
+        sound: ClackPlayer<ContinuousClock>?, speaker: Bool, mqtt: MQTTBridge?, room: RoomService<ContinuousClock>?, live: LiveBoards,
+        clockTrust: ClockTrust, pause: BoardPause, logger: Logger
+    ) async throws {
         let configuration = driver.configuration
         let size = configuration.size ?? .flagship
         self.configuration = configuration
@@ -93,8 +95,9 @@ final class PanelRuntime: Service, Sendable {
             let terminal = configuration.show == .terminal && drawInTerminal
             renderer = (TerminalRenderer(isTerminal: terminal) { text in StandardStreams.output(text) }, snapshots)
         }
-        var planner = try FlipPlanner(drum: configuration.drum, motion: driver.panel.info.motion, flapPeriodMs: configuration.flapPeriodMs,
-                                      transition: try Transition(strategy: configuration.transition))
+        var planner = try FlipPlanner(
+            drum: configuration.drum, motion: driver.panel.info.motion, flapPeriodMs: configuration.flapPeriodMs,
+            transition: try Transition(strategy: configuration.transition))
         planner.stepper = driver.stepper
         planner.commandInterval = driver.commandInterval
         let started = lastStarted
@@ -150,13 +153,16 @@ final class PanelRuntime: Service, Sendable {
     private func show() async {
         guard let room else { return await coordinator.run() }
         if let pixels {
-            let player = KioskPlayer(width: pixels.width, height: pixels.height, monochrome: pixels.monochrome,
-                                     framesPerSecond: pixels.framesPerSecond, clock: ContinuousClock(),
-                                     plot: { await room.plot() }, show: pixels.present)
+            let player = KioskPlayer(
+                width: pixels.width, height: pixels.height, monochrome: pixels.monochrome,
+                framesPerSecond: pixels.framesPerSecond, clock: ContinuousClock(),
+                plot: { await room.plot() }, show: pixels.present)
             await player.run()
         } else {
-            let summary = RoomSummaryCoordinator(panelID: configuration.id, motion: motion, size: configuration.size ?? .flagship,
-                                                 clock: ContinuousClock(), logger: logger) { await room.state() }
+            let summary = RoomSummaryCoordinator(
+                panelID: configuration.id, motion: motion, size: configuration.size ?? .flagship,
+                clock: ContinuousClock(), logger: logger
+            ) { await room.state() }
             await summary.run()
         }
     }
@@ -165,9 +171,10 @@ final class PanelRuntime: Service, Sendable {
     func view() async -> PanelView {
         let board = await motion.restingBoard()
         let health = await panel.health()
-        var view = PanelView(id: configuration.id, driver: configuration.driver, drum: configuration.drum.name, board: board,
-                             moving: await motion.isMoving, messageId: await coordinator.target, connected: health.connected,
-                             faults: health.faults.map { PanelFault(row: $0.row, column: $0.column, fault: $0.kind.rawValue, rehomeAttempts: $0.attempts) })
+        var view = PanelView(
+            id: configuration.id, driver: configuration.driver, drum: configuration.drum.name, board: board,
+            moving: await motion.isMoving, messageId: await coordinator.target, connected: health.connected,
+            faults: health.faults.map { PanelFault(row: $0.row, column: $0.column, fault: $0.kind.rawValue, rehomeAttempts: $0.attempts) })
         view.quietUntil = await coordinator.quietUntil
         view.library = library
         return view

@@ -21,14 +21,17 @@ struct KioskBell: Service {
     static var interval: Duration { .milliseconds(100) }
 
     /// The bell for `settings`, or nil when there is nothing to ring.
-    static func make(_ settings: RoomSettings?, room: RoomService<ContinuousClock>, sound: ClackPlayer<ContinuousClock>?, logger: Logger) throws -> KioskBell? {
+    static func make(
+        _ settings: RoomSettings?, room: RoomService<ContinuousClock>, sound: ClackPlayer<ContinuousClock>?, logger: Logger
+    ) throws -> KioskBell? {
         var buzzer: Buzzer<ContinuousClock>?
         guard let settings else { return sound.map { KioskBell(room: room, sound: $0, buzzer: nil, logger: logger) } }
         if settings.buzzer == "simulated" {
             buzzer = Buzzer(lines: SimulatedOutputLine(), clock: ContinuousClock())
         } else if let (chip, line) = settings.buzzerLine {
             do {
-                buzzer = Buzzer(lines: try LinuxGPIOLines(chip: chip, outputs: [line], inputs: [], consumer: "flapd buzzer"), clock: ContinuousClock())
+                buzzer = Buzzer(
+                    lines: try LinuxGPIOLines(chip: chip, outputs: [line], inputs: [], consumer: "flapd buzzer"), clock: ContinuousClock())
             } catch {
                 throw ServiceError(.unavailable, "room \(settings.name): the buzzer: \(error)")
             }

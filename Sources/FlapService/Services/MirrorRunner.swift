@@ -21,7 +21,9 @@ struct MirrorRunner: Service {
         let sender = settings.sender
         mirror = BoardMirror(client: client, interval: .seconds(settings.intervalSeconds), clock: ContinuousClock(), logger: logger) { rows in
             let expires = Date().addingTimeInterval(30 * 86400).formatted(.iso8601)
-            let fields: [String: JSONValue] = ["codes": JSONValue(rows: rows), "sender": ["id": .string(sender), "name": "Vestaboard"], "expiresAt": .string(expires)]
+            let fields: [String: JSONValue] = [
+                "codes": JSONValue(rows: rows), "sender": ["id": .string(sender), "name": "Vestaboard"], "expiresAt": .string(expires)
+            ]
             do {
                 let outcome = try await intake.submit(fields: fields, source: "mirror")
                 if case .invalid(let errors) = outcome { logger.warning("the mirrored board's message cannot be shown: \(errors)") }

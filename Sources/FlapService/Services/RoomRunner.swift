@@ -15,7 +15,9 @@ struct RoomRunner: Service {
     /// The room service over the broker `mqtt` names: in the standing room `settings` names,
     /// or (for a kiosk with heart-rate sensors) in none until asked. Nil for a kiosk with
     /// neither, or without MQTT.
-    static func room(_ settings: RoomSettings?, mqtt: MQTTSettings?, password: String?, hub: HeartRateHub?, logger: Logger) throws -> RoomService<ContinuousClock>? {
+    static func room(
+        _ settings: RoomSettings?, mqtt: MQTTSettings?, password: String?, hub: HeartRateHub?, logger: Logger
+    ) throws -> RoomService<ContinuousClock>? {
         guard settings != nil || (hub != nil && mqtt != nil) else { return nil }
         guard let mqtt else { throw ServiceError(.configuration, "room \(settings?.name ?? ""): a room is shared over MQTT; give --mqtt or [mqtt]") }
         do {

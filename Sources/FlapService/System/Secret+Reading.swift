@@ -10,7 +10,10 @@ extension Secret {
             return value
         case .file(let path):
             if let size = StateDirectory.size(of: path), size > StateDirectory.largestKeyFile {
-                throw ServiceError(.files, "the \(purpose) file \(path) is \(size) bytes; it should hold the key on one line (at most \(StateDirectory.largestKeyFile) bytes)")
+                throw ServiceError(
+                    .files,
+                    "the \(purpose) file \(path) is \(size) bytes; it should hold the key on one line (at most \(StateDirectory.largestKeyFile) bytes)"
+                )
             }
             guard let text = try? String(contentsOfFile: path, encoding: .utf8) else {
                 throw ServiceError(.files, "cannot read the \(purpose) file \(path): check that it exists and that flapd may read it")

@@ -60,7 +60,10 @@ public struct StateDirectory: Sendable {
     public func secret(_ name: String) throws -> (value: String, created: Bool) {
         let path = file(name)
         if let size = Self.size(of: path), size > Self.largestKeyFile {
-            throw ServiceError(.files, "\(path) is \(size) bytes; a key file holds one line of at most \(Self.largestKeyFile) bytes: move it aside and flapd makes a new key")
+            throw ServiceError(
+                .files,
+                "\(path) is \(size) bytes; a key file holds one line of at most \(Self.largestKeyFile) bytes: move it aside and flapd makes a new key"
+            )
         }
         if let existing = try? String(contentsOfFile: path, encoding: .utf8).trimmed, !existing.isEmpty {
             return (existing, false)

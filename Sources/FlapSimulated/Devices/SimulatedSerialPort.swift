@@ -12,12 +12,17 @@ public final class SimulatedSerialPort<C: Clock>: SerialPort where C.Duration ==
     private let byteTime: Duration
 
     /// Both ends of a cable at `settings` (the Chainlink link by default).
-    public static func pair(clock: C, settings: SerialSettings = .chainlink, names: (String, String) = ("host", "device"))
-        -> (host: SimulatedSerialPort, device: SimulatedSerialPort) {
+    public static func pair(
+        clock: C, settings: SerialSettings = .chainlink, names: (String, String) = ("host", "device")
+    )
+        -> (host: SimulatedSerialPort, device: SimulatedSerialPort)
+    {
         let (a, b) = (Line(), Line())
         let byteTime = Duration.seconds(10) / settings.baudRate
-        return (SimulatedSerialPort(name: names.0, clock: clock, incoming: b, outgoing: a, byteTime: byteTime),
-                SimulatedSerialPort(name: names.1, clock: clock, incoming: a, outgoing: b, byteTime: byteTime))
+        return (
+            SimulatedSerialPort(name: names.0, clock: clock, incoming: b, outgoing: a, byteTime: byteTime),
+            SimulatedSerialPort(name: names.1, clock: clock, incoming: a, outgoing: b, byteTime: byteTime)
+        )
     }
 
     private init(name: String, clock: C, incoming: Line, outgoing: Line, byteTime: Duration) {
@@ -70,7 +75,13 @@ public final class SimulatedSerialPort<C: Clock>: SerialPort where C.Duration ==
     }
 
     /// Pulls the cable out (both ends fail until ``reconnect()``), as an unplugged adapter does.
-    public func unplug() { for line in [incoming, outgoing] { line.state.withLock { $0.connected = false; $0.bytes.removeAll(); $0.head = 0 } } }
+    public func unplug() {
+        for line in [incoming, outgoing] {
+            line.state.withLock {
+                $0.connected = false; $0.bytes.removeAll(); $0.head = 0
+            }
+        }
+    }
 
     /// Plugs the cable back in.
     public func reconnect() { for line in [incoming, outgoing] { line.state.withLock { $0.connected = true } } }

@@ -28,7 +28,11 @@ struct PanelTimeline {
         }
         changes.sort { $0.time < $1.time }
         for (time, change) in changes {
-            if groups.last?.time == time { groups[groups.count - 1].changes.append(change) } else { groups.append(Group(time: time, changes: [change])) }
+            if groups.last?.time == time {
+                groups[groups.count - 1].changes.append(change)
+            } else {
+                groups.append(Group(time: time, changes: [change]))
+            }
         }
     }
 }

@@ -40,8 +40,10 @@ public actor SimulatedChainlinkController<C: Clock> where C.Duration == Duration
 
     /// A controller of `modules` modules with `drum` on each (its flap characters as the firmware
     /// names them), each module's rotor at `rotorSteps` (random-looking by default: it must home).
-    public init(port: any SerialPort, clock: C, modules count: Int, drum: String = chainlink52Flaps,
-                rotorSteps: [Int]? = nil) {
+    public init(
+        port: any SerialPort, clock: C, modules count: Int, drum: String = chainlink52Flaps,
+        rotorSteps: [Int]? = nil
+    ) {
         self.port = port
         self.clock = clock
         flapCharacterSet = Array(drum.utf8)
@@ -163,7 +165,8 @@ public actor SimulatedChainlinkController<C: Clock> where C.Duration == Duration
                 wake(i, at: now)
             }
             if wanted.targetFlapIndex != config[i].targetFlapIndex || Int(wanted.targetFlapIndex) != modules[i].targetFlap
-                || wanted.movementNonce != config[i].movementNonce {
+                || wanted.movementNonce != config[i].movementNonce
+            {
                 if Int(wanted.targetFlapIndex) >= profile.flaps {
                     await log("Invalid flap index (\(wanted.targetFlapIndex)) specified for module \(i)")
                 } else {
@@ -180,16 +183,17 @@ public actor SimulatedChainlinkController<C: Clock> where C.Duration == Duration
     }
 
     private func report(at now: C.Instant) async {
-        let state = SplitflapState(modules: modules.indices.map { i in
-            var m = SplitflapState.Module()
-            m.state = SplitflapState.Module.State(rawValue: modules[i].state.rawValue) ?? .panic
-            m.flapIndex = modules[i].currentFlap
-            m.moving = modules[i].isMoving
-            m.homeState = mechanisms[i].sensor
-            m.countUnexpectedHome = modules[i].unexpectedHomes
-            m.countMissedHome = modules[i].missedHomes
-            return m
-        }, loopbacksOK: true)
+        let state = SplitflapState(
+            modules: modules.indices.map { i in
+                var m = SplitflapState.Module()
+                m.state = SplitflapState.Module.State(rawValue: modules[i].state.rawValue) ?? .panic
+                m.flapIndex = modules[i].currentFlap
+                m.moving = modules[i].isMoving
+                m.homeState = mechanisms[i].sensor
+                m.countUnexpectedHome = modules[i].unexpectedHomes
+                m.countMissedHome = modules[i].missedHomes
+                return m
+            }, loopbacksOK: true)
         let since = lastStateSent.map { $0.duration(to: now) }
         let changed = state != lastState && (since ?? .seconds(1)) >= .milliseconds(100)
         if changed || stateRequested || (since ?? .seconds(10)) > .seconds(5) {
@@ -199,8 +203,11 @@ public actor SimulatedChainlinkController<C: Clock> where C.Duration == Duration
         }
         if stateRequested || lastGeneralSent.map({ $0.duration(to: now) > .seconds(2) }) ?? true {
             let uptime = bootedAt.duration(to: now)
-            await send(.general(GeneralState(serialProtocolVersion: 1, uptimeMillis: Int(uptime / .milliseconds(1)),
-                                             flapCharacterSet: flapCharacterSet)))
+            await send(
+                .general(
+                    GeneralState(
+                        serialProtocolVersion: 1, uptimeMillis: Int(uptime / .milliseconds(1)),
+                        flapCharacterSet: flapCharacterSet)))
             lastGeneralSent = now
         }
         stateRequested = false

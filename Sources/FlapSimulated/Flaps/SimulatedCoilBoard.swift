@@ -34,7 +34,11 @@ public final class SimulatedCoilBoard: GPIOLines {
         }
     }
 
-    public func release() { state.withLock { $0.released = true; $0.levels = Array(repeating: false, count: $0.levels.count) } }
+    public func release() {
+        state.withLock {
+            $0.released = true; $0.levels = Array(repeating: false, count: $0.levels.count)
+        }
+    }
 
     public func mechanism(_ m: Int) -> SimulatedMechanism { state.withLock { $0.mechanisms[m] } }
     public func setSensorFault(_ fault: SimulatedMechanism.SensorFault, module: Int) { state.withLock { $0.mechanisms[module].sensorFault = fault } }

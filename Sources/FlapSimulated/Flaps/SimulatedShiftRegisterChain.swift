@@ -33,7 +33,8 @@ public final class SimulatedShiftRegisterChain: SPIDevice {
             guard !s.closed else { throw HardwareError(device: name, problem: "closed") }
             guard !s.failing else { throw HardwareError(device: name, problem: "transfer failed: Input/output error") }
             guard bytes.count == layout.boards * 4 else {
-                throw HardwareError(device: name, problem: "a transfer of \(bytes.count) bytes; this chain of \(layout.boards) boards takes \(layout.boards * 4)")
+                throw HardwareError(
+                    device: name, problem: "a transfer of \(bytes.count) bytes; this chain of \(layout.boards) boards takes \(layout.boards * 4)")
             }
             var sensorBytes = [UInt8](repeating: 0, count: bytes.count)
             for (i, mechanism) in s.mechanisms.enumerated() where mechanism.sensor { sensorBytes[i / 6] |= 1 << (i % 6) }

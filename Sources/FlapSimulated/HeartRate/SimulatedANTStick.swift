@@ -107,8 +107,10 @@ public actor SimulatedANTStick<C: Clock> where C.Duration == Duration {
         let channel = Int(p.first ?? 0)
         func ok() -> [ANTMessage] { [ANTMessage(ANT.ID.channelEvent, [UInt8(channel), message.id, 0x00])] }
         func refused(_ code: UInt8) -> [ANTMessage] { [ANTMessage(ANT.ID.channelEvent, [UInt8(channel), message.id, code])] }
-        let channelCommands: Set<UInt8> = [ANT.ID.assignChannel, ANT.ID.channelID, ANT.ID.channelPeriod, ANT.ID.radioFrequency,
-                                           ANT.ID.searchTimeout, ANT.ID.openChannel, ANT.ID.closeChannel]
+        let channelCommands: Set<UInt8> = [
+            ANT.ID.assignChannel, ANT.ID.channelID, ANT.ID.channelPeriod, ANT.ID.radioFrequency,
+            ANT.ID.searchTimeout, ANT.ID.openChannel, ANT.ID.closeChannel
+        ]
         if channelCommands.contains(message.id), channel >= channelCount { return refused(0x15) }  // INVALID_MESSAGE
         switch message.id {
         case ANT.ID.resetSystem:
@@ -175,10 +177,12 @@ public actor SimulatedANTStick<C: Clock> where C.Duration == Duration {
             return straps.keys.sorted().compactMap { number in
                 guard straps[number]!.inRange else { return nil }
                 let page = nextPage(number, at: elapsed)
-                return ANTBroadcast(channel: 0, page: page,
-                                    deviceNumber: extendedFlags & 0x80 != 0 ? number : nil,
-                                    deviceType: extendedFlags & 0x80 != 0 ? ANT.HeartRateChannel.deviceType : nil,
-                                    transmissionType: 1, rssi: extendedFlags & 0x40 != 0 ? straps[number]!.rssi : nil).encoded()
+                return ANTBroadcast(
+                    channel: 0, page: page,
+                    deviceNumber: extendedFlags & 0x80 != 0 ? number : nil,
+                    deviceType: extendedFlags & 0x80 != 0 ? ANT.HeartRateChannel.deviceType : nil,
+                    transmissionType: 1, rssi: extendedFlags & 0x40 != 0 ? straps[number]!.rssi : nil
+                ).encoded()
             }
         }
         var messages: [ANTMessage] = []
@@ -193,7 +197,9 @@ public actor SimulatedANTStick<C: Clock> where C.Duration == Duration {
                 } else {
                     channel.missed += 1
                     // A receiver drops to search after some missed messages (2 s here).
-                    if channel.missed < 8 { messages.append(event(ANT.Event.rxFail)) } else {
+                    if channel.missed < 8 {
+                        messages.append(event(ANT.Event.rxFail))
+                    } else {
                         messages.append(event(ANT.Event.rxFailGoToSearch))
                         channel.tracking = nil
                         channel.searchingFor = .zero

@@ -35,8 +35,9 @@ public struct SyntheticHeartRateSensor<C: Clock>: HeartRateSensor where C.Durati
             guard (try? await clock.sleep(until: due, tolerance: nil)) != nil else { return }
             for index in people.indices {
                 guard let reading = people[index].second(dropouts: dropouts) else { continue }
-                let sample = HeartRateSample(strap: people[index].strap, bpm: reading.bpm, contact: reading.contact,
-                                             rrIntervals: reading.rrIntervals, battery: people[index].battery, instant: clock.now)
+                let sample = HeartRateSample(
+                    strap: people[index].strap, bpm: reading.bpm, contact: reading.contact,
+                    rrIntervals: reading.rrIntervals, battery: people[index].battery, instant: clock.now)
                 if let status = states.heard(sample) { emit(.status(status)) }
                 emit(.sample(sample))
             }

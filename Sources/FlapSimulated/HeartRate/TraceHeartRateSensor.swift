@@ -54,7 +54,8 @@ public struct TraceHeartRateSensor<C: Clock>: HeartRateSensor where C.Duration =
             guard seconds <= Self.longestTrace else {
                 throw TraceError(line: index + 1, column: secondsColumn, problem: "the time \(seconds) s is past a day (\(Int(Self.longestTrace)) s)")
             }
-            guard seconds >= 0, seconds >= (readings.last.map { Double($0.at.components.seconds) + Double($0.at.components.attoseconds) / 1e18 } ?? 0) else {
+            guard seconds >= 0, seconds >= (readings.last.map { Double($0.at.components.seconds) + Double($0.at.components.attoseconds) / 1e18 } ?? 0)
+            else {
                 throw TraceError(line: index + 1, column: secondsColumn, problem: "the time \(seconds) s goes back (times must rise from 0)")
             }
             let (bpm, bpmColumn) = fields[1]

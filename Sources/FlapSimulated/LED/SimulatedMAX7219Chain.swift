@@ -42,7 +42,8 @@ public final class SimulatedMAX7219Chain: SPIDevice {
     public func transfer(_ bytes: [UInt8]) throws -> [UInt8] {
         try state.withLock { s in
             guard bytes.count == s.chips.count * 2 else {
-                throw HardwareError(device: name, problem: "a transfer of \(bytes.count) bytes; a cascade of \(s.chips.count) chips takes \(s.chips.count * 2)")
+                throw HardwareError(
+                    device: name, problem: "a transfer of \(bytes.count) bytes; a cascade of \(s.chips.count) chips takes \(s.chips.count * 2)")
             }
             s.transfers += 1
             let count = s.chips.count

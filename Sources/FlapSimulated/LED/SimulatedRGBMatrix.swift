@@ -22,7 +22,11 @@ public final class SimulatedRGBMatrix: RGBMatrixAPI, Sendable {
 
     public func create(_ options: RGBMatrixOptions) throws -> (width: Int, height: Int) {
         guard [8, 16, 32, 64].contains(options.rows), options.columns > 0, (1...3).contains(options.parallel), options.chain > 0 else {
-            throw HardwareError(device: "HUB75 matrix", problem: "the library refused the options (rows \(options.rows), cols \(options.columns), chain \(options.chain), parallel \(options.parallel))")
+            throw HardwareError(
+                device: "HUB75 matrix",
+                problem:
+                    "the library refused the options (rows \(options.rows), cols \(options.columns), chain \(options.chain), parallel \(options.parallel))"
+            )
         }
         state.withLock { s in
             s.width = options.width
@@ -48,7 +52,11 @@ public final class SimulatedRGBMatrix: RGBMatrixAPI, Sendable {
 
     public func setBrightness(_ percent: Int) { state.withLock { $0.brightness = max(1, min(100, percent)) } }
     public func clear() { state.withLock { $0.offscreen.clear() } }
-    public func delete() { state.withLock { $0.deleted = true; $0.shown.clear() } }
+    public func delete() {
+        state.withLock {
+            $0.deleted = true; $0.shown.clear()
+        }
+    }
 
     /// What the panel shows now, at its brightness.
     public var shown: PixelFrame { state.withLock { $0.shown } }

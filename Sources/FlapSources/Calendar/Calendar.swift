@@ -120,16 +120,21 @@ public struct Calendar: Sendable {
         }
         if !overBudget.isEmpty {
             let named = overBudget.prefix(5).map(\.debugDescription).joined(separator: ", ")
-            warnings.append("\(overBudget.count) recurring event\(overBudget.count == 1 ? " is" : "s are") left out: the calendar has more repeats "
-                            + "than flapd works out for one calendar (\(budget.recurringEvents) recurring events, \(budget.countedDays) days counted through): "
-                            + named + (overBudget.count > 5 ? ", …" : ""))
+            warnings.append(
+                "\(overBudget.count) recurring event\(overBudget.count == 1 ? " is" : "s are") left out: the calendar has more repeats "
+                    + "than flapd works out for one calendar (\(budget.recurringEvents) recurring events, \(budget.countedDays) days counted through): "
+                    + named + (overBudget.count > 5 ? ", …" : ""))
         }
     }
 
     private static func event(_ lines: [ContentLine], zones: CalendarZones, calendarZone: ZoneRules?) throws(SourceProblem) -> Event {
         func time(_ line: ContentLine) throws(SourceProblem) -> CalendarTime {
             let tzid = line.parameters["TZID"]
-            if let tzid, !zones.knows(tzid) { throw SourceProblem("line \(line.line): \(line.name) names the time zone \(tzid.debugDescription), which neither the system nor the file defines; the event is left out") }
+            if let tzid, !zones.knows(tzid) {
+                throw SourceProblem(
+                    "line \(line.line): \(line.name) names the time zone \(tzid.debugDescription), which neither the system nor the file defines; the event is left out"
+                )
+            }
             let parsed = try CalendarTime.parse(line.value, zone: zones.zone(tzid), line: line.line, property: line.name)
             // A UTC time in a calendar that names its zone is that zone's wall clock (floating
             // times stay the board's), as the x-wr-timezone package reads Google's exports.
@@ -150,8 +155,9 @@ public struct Calendar: Sendable {
         }
         let start = try time(startLine)
         let title = lines.first { $0.name == "SUMMARY" }?.text ?? ""
-        var event = Event(uid: lines.first { $0.name == "UID" }?.value ?? "", title: title.split(whereSeparator: \.isNewline).joined(separator: " "),
-                          location: lines.first { $0.name == "LOCATION" }?.text ?? "", start: start, length: start.isDate ? 86_400 : 0)
+        var event = Event(
+            uid: lines.first { $0.name == "UID" }?.value ?? "", title: title.split(whereSeparator: \.isNewline).joined(separator: " "),
+            location: lines.first { $0.name == "LOCATION" }?.text ?? "", start: start, length: start.isDate ? 86_400 : 0)
         for line in lines {
             switch line.name {
             case "DTEND":
@@ -207,13 +213,16 @@ public struct Calendar: Sendable {
                 if event.cancelled { continue }
                 if start.isDate ? excludedDays.contains(start.day) : excluded.contains(instant) { continue }
                 if event.recurrenceID == nil, replaced[event.uid]?.contains(instant) == true { continue }
-                let end: Date = start.isDate
+                let end: Date =
+                    start.isDate
                     ? zone.instant(wall: (start.day + max(1, event.length / 86_400)) * 86_400)
                     : instant.addingTimeInterval(TimeInterval(event.length))
                 let overlaps = instant < to && (end > from || (instant >= from && instant == end))
                 guard overlaps else { continue }
-                found.append(Occurrence(title: event.title, location: event.location, start: start.isDate ? zone.instant(wall: start.day * 86_400) : instant,
-                                        end: end, allDay: start.isDate))
+                found.append(
+                    Occurrence(
+                        title: event.title, location: event.location, start: start.isDate ? zone.instant(wall: start.day * 86_400) : instant,
+                        end: end, allDay: start.isDate))
             }
         }
         return found.sorted { ($0.start, $0.title) < ($1.start, $1.title) }

@@ -26,13 +26,17 @@ struct CalendarTime: Sendable, Equatable {
             guard range.upperBound <= digits.count, digits[range].allSatisfy({ (0x30...0x39).contains($0) }) else { return nil }
             return Int(String(decoding: digits[range], as: UTF8.self))
         }
-        let problem = SourceProblem("line \(line): \(property) \(text.debugDescription) is not a date (20261126) or date-time (20261126T090000, 20261126T080000Z)")
+        let problem = SourceProblem(
+            "line \(line): \(property) \(text.debugDescription) is not a date (20261126) or date-time (20261126T090000, 20261126T080000Z)")
         guard let year = number(0..<4), let month = number(4..<6), let day = number(6..<8), (1...12).contains(month),
-              (1...CivilDate.daysIn(month: month, year: year)).contains(day) else { throw problem }
+            (1...CivilDate.daysIn(month: month, year: year)).contains(day)
+        else { throw problem }
         let days = CivilDate.days(year: year, month: month, day: day)
         if digits.count == 8 { return CalendarTime(wall: days * 86_400, zone: nil, isDate: true) }
-        guard digits.count >= 15, digits[8] == UInt8(ascii: "T"), let hour = number(9..<11), let minute = number(11..<13), let second = number(13..<15),
-              hour < 24, minute < 60, second <= 60 else { throw problem }
+        guard digits.count >= 15, digits[8] == UInt8(ascii: "T"), let hour = number(9..<11), let minute = number(11..<13),
+            let second = number(13..<15),
+            hour < 24, minute < 60, second <= 60
+        else { throw problem }
         let wall = days * 86_400 + Int64(hour * 3600 + minute * 60 + min(second, 59))
         if digits.count == 16, digits[15] == UInt8(ascii: "Z") { return CalendarTime(wall: wall, zone: .utc, isDate: false) }
         guard digits.count == 15 else { throw problem }

@@ -64,7 +64,8 @@ struct CalendarZones: Sendable {
     private static func offset(_ text: String) -> Int? {
         let digits = text.dropFirst()
         guard let sign = text.first, sign == "+" || sign == "-", digits.count == 4 || digits.count == 6, let number = Int(digits) else { return nil }
-        let seconds = digits.count == 4 ? (number / 100) * 3600 + (number % 100) * 60 : (number / 10_000) * 3600 + (number / 100 % 100) * 60 + number % 100
+        let seconds =
+            digits.count == 4 ? (number / 100) * 3600 + (number % 100) * 60 : (number / 10_000) * 3600 + (number / 100 % 100) * 60 + number % 100
         return sign == "-" ? -seconds : seconds
     }
 
@@ -83,9 +84,12 @@ struct CalendarZones: Sendable {
             let pair = item.split(separator: "=", maxSplits: 1)
             if pair.count == 2 { fields[pair[0].uppercased()] = String(pair[1]) }
         }
-        guard fields["FREQ"]?.uppercased() == "YEARLY", let month = fields["BYMONTH"].flatMap({ Int($0) }), let day = fields["BYDAY"] else { return nil }
+        guard fields["FREQ"]?.uppercased() == "YEARLY", let month = fields["BYMONTH"].flatMap({ Int($0) }), let day = fields["BYDAY"] else {
+            return nil
+        }
         guard let weekday = RecurrenceRule.weekdays.firstIndex(of: String(day.suffix(2)).uppercased()),
-              let ordinal = Int(day.dropLast(2).isEmpty ? "1" : String(day.dropLast(2))), ordinal != 0 else { return nil }
+            let ordinal = Int(day.dropLast(2).isEmpty ? "1" : String(day.dropLast(2))), ordinal != 0
+        else { return nil }
         let week = ordinal < 0 ? 5 : min(ordinal, 5)
         let seconds = start.secondOfDay
         return "M\(month).\(week).\(weekday)/\(seconds / 3600):\(seconds % 3600 / 60):\(seconds % 60)"

@@ -50,7 +50,9 @@ struct ContentLine: Sendable, Equatable {
         while index < text.endIndex, text[index] == ";" {
             index = text.index(after: index)
             var key = ""
-            while index < text.endIndex, text[index] != "=", text[index] != ":", text[index] != ";" { key.append(text[index]); index = text.index(after: index) }
+            while index < text.endIndex, text[index] != "=", text[index] != ":", text[index] != ";" {
+                key.append(text[index]); index = text.index(after: index)
+            }
             guard index < text.endIndex, text[index] == "=" else { throw SourceProblem("line \(line): the parameter \(key) of \(name) has no value") }
             index = text.index(after: index)
             var value = ""

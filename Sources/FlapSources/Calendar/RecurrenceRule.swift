@@ -49,7 +49,9 @@ struct RecurrenceRule: Sendable, Equatable {
             guard let value = parts.removeValue(forKey: key) else { return [] }
             var numbers: [Int] = []
             for item in value.split(separator: ",") {
-                guard let number = Int(item), range.contains(number), number != 0 else { throw fail("\(key)=\(value) is not a list of numbers in \(range) (not 0)") }
+                guard let number = Int(item), range.contains(number), number != 0 else {
+                    throw fail("\(key)=\(value) is not a list of numbers in \(range) (not 0)")
+                }
                 numbers.append(number)
             }
             return numbers
@@ -99,8 +101,10 @@ struct RecurrenceRule: Sendable, Equatable {
     /// The periods wholly before `notBefore` are skipped rather than walked: a weekly event since
     /// 2012 is not walked week by week to find next week's. Each day looked at costs one from
     /// `budget`; at nil the walk stops where it is.
-    func walls(from start: CalendarTime, notBefore: Int64 = .min, through endWall: Int64, lastWall: Int64? = nil, budget: inout Int,
-               until untilReached: (Int64) -> Bool) -> [Int64] {
+    func walls(
+        from start: CalendarTime, notBefore: Int64 = .min, through endWall: Int64, lastWall: Int64? = nil, budget: inout Int,
+        until untilReached: (Int64) -> Bool
+    ) -> [Int64] {
         let startDate = CivilDate(day: start.day)
         let parts = filled(from: startDate, startDay: start.day)
         var result: [Int64] = []
@@ -266,7 +270,8 @@ struct RecurrenceRule: Sendable, Equatable {
         let weekday = CivilDate.weekday(day: day)
         // Ordinals count within the month, or within the year for a yearly rule without BYMONTH.
         let inYear = frequency == .yearly && byMonth.isEmpty
-        let (position, length): (Int, Int) = inYear
+        let (position, length): (Int, Int) =
+            inYear
             ? (Int(day - CivilDate.days(year: date.year, month: 1, day: 1)) + 1, CivilDate.daysIn(month: 2, year: date.year) == 29 ? 366 : 365)
             : (date.day, monthLength)
         return byDay.contains { rule in

@@ -57,8 +57,10 @@ public struct CalendarSource: SourceKind {
 
     static func calendarValues(_ calendar: Calendar?, options: Options, placeholder: String, now: Date, zone: ZoneRules) -> [String: JSONValue] {
         let placeholder = JSONValue.string(placeholder)
-        let emptyEvent: JSONValue = .object(["title": placeholder, "location": placeholder, "start": placeholder, "day": placeholder,
-                                             "date": placeholder, "in": placeholder, "minutes": placeholder, "at": placeholder])
+        let emptyEvent: JSONValue = .object([
+            "title": placeholder, "location": placeholder, "start": placeholder, "day": placeholder,
+            "date": placeholder, "in": placeholder, "minutes": placeholder, "at": placeholder
+        ])
         var values: [String: JSONValue] = ["next": emptyEvent, "events": .array([]), "today": .array([]), "today_count": placeholder]
         if options.countdown != nil { values["countdown"] = .object(["title": placeholder, "days": placeholder, "date": placeholder]) }
         guard let calendar else { return values }
@@ -84,7 +86,7 @@ public struct CalendarSource: SourceKind {
                 "date": .string("\(date.year)-\(SourceValues.two(date.month))-\(SourceValues.two(date.day))"),
                 "in": .string(occurrence.start <= now ? "now" : span(minutes: minutes, days: Int(day - today), allDay: occurrence.allDay)),
                 "minutes": .number(Double(minutes)),
-                "at": .string(occurrence.start.formatted(.iso8601)),
+                "at": .string(occurrence.start.formatted(.iso8601))
             ])
         }
         if let next = upcoming.first { values["next"] = describe(next) }
@@ -92,12 +94,15 @@ public struct CalendarSource: SourceKind {
         values["today"] = .array(todays.prefix(options.limit).map(describe))
         values["today_count"] = .number(Double(todays.count))
         if let wanted = options.countdown?.lowercased(),
-           let target = calendar.occurrences(from: dayStart, to: horizon, zone: zone, titled: { $0.lowercased().contains(wanted) })
-               .first(where: { $0.end > now }) {
+            let target = calendar.occurrences(from: dayStart, to: horizon, zone: zone, titled: { $0.lowercased().contains(wanted) })
+                .first(where: { $0.end > now })
+        {
             let day = zone.wall(at: target.start).floorDivided(by: 86_400)
             let date = CivilDate(day: day)
-            values["countdown"] = .object(["title": .string(target.title), "days": .number(Double(max(0, day - today))),
-                                           "date": .string("\(date.year)-\(SourceValues.two(date.month))-\(SourceValues.two(date.day))")])
+            values["countdown"] = .object([
+                "title": .string(target.title), "days": .number(Double(max(0, day - today))),
+                "date": .string("\(date.year)-\(SourceValues.two(date.month))-\(SourceValues.two(date.day))")
+            ])
         }
         return values
     }

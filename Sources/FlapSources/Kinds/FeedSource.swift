@@ -43,7 +43,9 @@ public struct FeedSource: SourceKind {
             return ["title": placeholder, "headline": placeholder, "headlines": .array([]), "count": placeholder]
         }
         let items = Array(feed.items.prefix(options.limit))
-        return ["title": .string(feed.title), "headline": items.first.map { .string($0.title) } ?? placeholder,
-                "headlines": .array(items.map { .object(["title": .string($0.title)]) }), "count": .number(Double(items.count))]
+        return [
+            "title": .string(feed.title), "headline": items.first.map { .string($0.title) } ?? placeholder,
+            "headlines": .array(items.map { .object(["title": .string($0.title)]) }), "count": .number(Double(items.count))
+        ]
     }
 }

@@ -34,7 +34,9 @@ public struct JSONSource: SourceKind {
             found.append(("values", "a json source names its values, such as values = { temperature = \"/current/temperature_2m\" }"))
         }
         for (value, pointer) in options.pointers.sorted(by: { $0.key < $1.key }) {
-            if !SourceSettings.isName(value) { found.append(("values.\(value)", "the name must be lowercase letters, digits and _, starting with a letter")) }
+            if !SourceSettings.isName(value) {
+                found.append(("values.\(value)", "the name must be lowercase letters, digits and _, starting with a letter"))
+            }
             if case .failure(let problem) = Result(catching: { () throws(JSONPointer.Problem) in try JSONPointer(pointer) }) {
                 found.append(("values.\(value)", problem.description))
             }

@@ -44,7 +44,9 @@ public struct WebhookSource: PushedSourceKind {
     /// false or null.
     public func accept(_ body: JSONValue, options: Options) throws(SourcePushError) -> [String: JSONValue] {
         let fields = options.fields
-        guard let object = body.object else { throw .invalid([("", "must be a JSON object of values, such as {\"\(fields.first ?? "state")\": \"on\"}")]) }
+        guard let object = body.object else {
+            throw .invalid([("", "must be a JSON object of values, such as {\"\(fields.first ?? "state")\": \"on\"}")])
+        }
         var problems: [(field: String, problem: String)] = []
         for (field, value) in object.sorted(by: { $0.key < $1.key }) {
             guard fields.contains(field) else {

@@ -63,7 +63,9 @@ struct SourceFetcher: Sendable {
         // flapd asks for no compression; a server that compresses anyway (a gzip bomb is a few KB
         // that unpack to gigabytes) is not unpacked.
         if let encoding = response.headers.first(name: "Content-Encoding"), encoding.lowercased() != "identity", (200..<300).contains(status) {
-            throw Failure(problem: SourceProblem("the server sent it compressed (Content-Encoding: \(encoding)) although flapd asked for it as it is; it is not unpacked"))
+            throw Failure(
+                problem: SourceProblem(
+                    "the server sent it compressed (Content-Encoding: \(encoding)) although flapd asked for it as it is; it is not unpacked"))
         }
         let body: ByteBuffer
         do {
@@ -77,9 +79,11 @@ struct SourceFetcher: Sendable {
         guard (200..<300).contains(status) else {
             let retryAfter = response.headers.first(name: "Retry-After").flatMap { Int($0.trimmingSpaces) }
             let reason = response.status.reasonPhrase
-            throw Failure(problem: SourceProblem("the server answered \(status) \(reason)"), retryAfter: (status == 429 || status == 503) ? retryAfter : nil)
+            throw Failure(
+                problem: SourceProblem("the server answered \(status) \(reason)"), retryAfter: (status == 429 || status == 503) ? retryAfter : nil)
         }
-        return .changed(body: Array(buffer: body), etag: response.headers.first(name: "ETag"), lastModified: response.headers.first(name: "Last-Modified"))
+        return .changed(
+            body: Array(buffer: body), etag: response.headers.first(name: "ETag"), lastModified: response.headers.first(name: "Last-Modified"))
     }
 
     static func describe(_ error: any Error, timeout: Duration) -> String {

@@ -58,7 +58,8 @@ extension SourceHub {
     /// Whether `key` is the webhook's own key (its `key_file`), compared in constant time.
     public func isKey(_ key: String, of name: String) -> Bool {
         guard let path = shelf.definition(name)?.pushKeyFile, let data = try? Data(contentsOf: URL(fileURLWithPath: path)) else { return false }
-        let expected = Array((String(decoding: data, as: UTF8.self).split(whereSeparator: \.isNewline).first.map(String.init) ?? "").trimmingSpaces.utf8)
+        let expected = Array(
+            (String(decoding: data, as: UTF8.self).split(whereSeparator: \.isNewline).first.map(String.init) ?? "").trimmingSpaces.utf8)
         let given = Array(key.utf8)
         guard !expected.isEmpty, expected.count == given.count else { return false }
         return zip(expected, given).reduce(UInt8(0)) { $0 | ($1.0 ^ $1.1) } == 0

@@ -25,8 +25,10 @@ public final class SourceHub<C: Clock>: Sendable where C.Duration == Duration {
     let pushRate = Mutex(TokenBuckets<String>(burst: WebhookRate.burst, perSecond: WebhookRate.perSecond))
 
     /// `stateDirectory`: where each source's last good content is kept (`sources/` in it); nil keeps nothing.
-    public init(definitions: [SourceSettings], zone: ZoneRules, stateDirectory: String?, clock: C, now: @escaping @Sendable () -> Date,
-                http: HTTPClient = .shared, metrics: FlapMetrics? = nil, logger: Logger) {
+    public init(
+        definitions: [SourceSettings], zone: ZoneRules, stateDirectory: String?, clock: C, now: @escaping @Sendable () -> Date,
+        http: HTTPClient = .shared, metrics: FlapMetrics? = nil, logger: Logger
+    ) {
         self.clock = clock
         self.now = now
         self.metrics = metrics
@@ -47,7 +49,9 @@ public final class SourceHub<C: Clock>: Sendable where C.Duration == Duration {
                     } catch {
                         // Kept by an older flapd that read it differently: fetched again.
                         entry.record = SourceRecord()
-                        logger.warning("a source's kept content cannot be read; it is fetched again", metadata: ["source": "\(definition.name)", "error": "\(error)"])
+                        logger.warning(
+                            "a source's kept content cannot be read; it is fetched again",
+                            metadata: ["source": "\(definition.name)", "error": "\(error)"])
                     }
                 }
             }
@@ -136,31 +140,39 @@ public final class SourceHub<C: Clock>: Sendable where C.Duration == Duration {
                 shelf.changes.yield(SourceChange(source: name, pushed: false))
             }
         } catch {
-            let failures = shelf.update(name) { entry in
-                entry.lastAttempt = started
-                entry.failures += 1
-                entry.error = error.problem.description
-                return entry.failures
-            } ?? 1
+            let failures =
+                shelf.update(name) { entry in
+                    entry.lastAttempt = started
+                    entry.failures += 1
+                    entry.error = error.problem.description
+                    return entry.failures
+                } ?? 1
             metrics?.sourceLooked(source: name, outcome: "failed", updated: nil)
             if failures == 1 {
                 let hasValue = shelf.entry(name)?.content != nil
-                logger.warning(hasValue ? "a source could not be fetched; its last good values are used until they are stale"
-                                        : "a source could not be fetched; templates show its placeholder until it answers",
-                               metadata: ["source": "\(name)", "error": "\(error.problem)", "staleAfter": "\(SourceInterval.text(definition.staleAfter))",
-                                          "retryIn": "\(SourceInterval.text(Self.backoff(failures: 1, every: definition.every, retryAfter: error.retryAfter)))"])
+                logger.warning(
+                    hasValue
+                        ? "a source could not be fetched; its last good values are used until they are stale"
+                        : "a source could not be fetched; templates show its placeholder until it answers",
+                    metadata: [
+                        "source": "\(name)", "error": "\(error.problem)", "staleAfter": "\(SourceInterval.text(definition.staleAfter))",
+                        "retryIn": "\(SourceInterval.text(Self.backoff(failures: 1, every: definition.every, retryAfter: error.retryAfter)))"
+                    ])
             }
             return Self.backoff(failures: failures, every: definition.every, retryAfter: error.retryAfter)
         }
-        let recovered = shelf.update(name) { entry in
-            defer { entry.failures = 0; entry.error = nil; entry.lastAttempt = started }
-            return entry.failures
-        } ?? 0
+        let recovered =
+            shelf.update(name) { entry in
+                defer { entry.failures = 0; entry.error = nil; entry.lastAttempt = started }
+                return entry.failures
+            } ?? 0
         if recovered > 0 { logger.notice("a source answers again", metadata: ["source": "\(name)", "failures": "\(recovered)"]) }
         do {
             try store.save(name, record)
         } catch {
-            logger.error("a source's content could not be kept on disk; it is fetched again after a restart", metadata: ["source": "\(name)", "error": "\(error)"])
+            logger.error(
+                "a source's content could not be kept on disk; it is fetched again after a restart",
+                metadata: ["source": "\(name)", "error": "\(error)"])
         }
         return definition.every
     }

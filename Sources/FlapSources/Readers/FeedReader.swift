@@ -34,8 +34,9 @@ public struct Feed: Sendable, Equatable {
             title = Self.atomText(root.first("title"))
             items = root.all("entry").map { entry in
                 let link = entry.all("link").first { ($0.attributes["rel"] ?? "alternate") == "alternate" } ?? entry.first("link")
-                return Item(title: Self.atomText(entry.first("title")), link: link?.attributes["href"],
-                            published: (entry.first("published") ?? entry.first("updated")).flatMap { Self.rfc3339($0.text) })
+                return Item(
+                    title: Self.atomText(entry.first("title")), link: link?.attributes["href"],
+                    published: (entry.first("published") ?? entry.first("updated")).flatMap { Self.rfc3339($0.text) })
             }
         default:
             throw SourceProblem("<\(root.name)> is neither an RSS feed (<rss>, <rdf:RDF>) nor an Atom feed (<feed>)")
@@ -78,21 +79,25 @@ public struct Feed: Sendable, Equatable {
 /// RFC 822 dates as RSS writes them: `Sat, 07 Sep 2002 00:00:01 GMT`, `Wed, 02 Oct 2002 13:00:00 +0200`.
 enum RFC822Date {
     static let months = ["jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec"]
-    static let zones: [String: Int] = ["gmt": 0, "ut": 0, "utc": 0, "z": 0, "est": -5, "edt": -4, "cst": -6, "cdt": -5, "mst": -7, "mdt": -6, "pst": -8, "pdt": -7]
+    static let zones: [String: Int] = [
+        "gmt": 0, "ut": 0, "utc": 0, "z": 0, "est": -5, "edt": -4, "cst": -6, "cdt": -5, "mst": -7, "mdt": -6, "pst": -8, "pdt": -7
+    ]
 
     static func parse(_ text: String) -> Date? {
         var parts = text.split(whereSeparator: { $0.isWhitespace }).map(String.init)
         if let first = parts.first, first.hasSuffix(",") || Int(first) == nil { parts.removeFirst() }
         guard parts.count >= 4, let day = Int(parts[0]), let month = months.firstIndex(of: String(parts[1].lowercased().prefix(3))),
-              var year = Int(parts[2]) else { return nil }
+            var year = Int(parts[2])
+        else { return nil }
         if year < 100 { year += year < 50 ? 2000 : 1900 }
         let clock = parts[3].split(separator: ":").compactMap { Int($0) }
         guard clock.count >= 2, (1...31).contains(day) else { return nil }
         var offset = 0
         if parts.count >= 5 {
             let zone = parts[4]
-            if let named = zones[zone.lowercased()] { offset = named * 3600 }
-            else if zone.count == 5, let sign = zone.first, sign == "+" || sign == "-", let digits = Int(zone.dropFirst()) {
+            if let named = zones[zone.lowercased()] {
+                offset = named * 3600
+            } else if zone.count == 5, let sign = zone.first, sign == "+" || sign == "-", let digits = Int(zone.dropFirst()) {
                 offset = (sign == "-" ? -1 : 1) * ((digits / 100) * 3600 + (digits % 100) * 60)
             }
         }

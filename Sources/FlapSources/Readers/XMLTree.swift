@@ -95,7 +95,7 @@ struct XMLTreeReader {
     /// windows-1252's 0x80 to 0x9F (the rest is ISO-8859-1); its five holes as U+FFFD.
     private static let windows1252: [Unicode.Scalar] = [
         0x20AC, 0xFFFD, 0x201A, 0x0192, 0x201E, 0x2026, 0x2020, 0x2021, 0x02C6, 0x2030, 0x0160, 0x2039, 0x0152, 0xFFFD, 0x017D, 0xFFFD,
-        0xFFFD, 0x2018, 0x2019, 0x201C, 0x201D, 0x2022, 0x2013, 0x2014, 0x02DC, 0x2122, 0x0161, 0x203A, 0x0153, 0xFFFD, 0x017E, 0x0178,
+        0xFFFD, 0x2018, 0x2019, 0x201C, 0x201D, 0x2022, 0x2013, 0x2014, 0x02DC, 0x2122, 0x0161, 0x203A, 0x0153, 0xFFFD, 0x017E, 0x0178
     ].map { Unicode.Scalar(UInt32($0))! }
 
     // MARK: Reading
@@ -135,11 +135,17 @@ struct XMLTreeReader {
     private mutating func root() throws(XMLProblem) -> XMLElement {
         while true {
             skipSpace()
-            if starts(with: "<?") { try skip(past: "?>", what: "a processing instruction") }
-            else if starts(with: "<!--") { try skip(past: "-->", what: "a comment") }
-            else if starts(with: "<!DOCTYPE") { try skipDoctype() }
-            else if starts(with: "<") { break }
-            else { throw fail(position >= scalars.count ? "there is no element in it" : "this is not XML (it does not start with an element)") }
+            if starts(with: "<?") {
+                try skip(past: "?>", what: "a processing instruction")
+            } else if starts(with: "<!--") {
+                try skip(past: "-->", what: "a comment")
+            } else if starts(with: "<!DOCTYPE") {
+                try skipDoctype()
+            } else if starts(with: "<") {
+                break
+            } else {
+                throw fail(position >= scalars.count ? "there is no element in it" : "this is not XML (it does not start with an element)")
+            }
         }
         let root = try element(depth: 1)
         return root
@@ -255,7 +261,9 @@ struct XMLTreeReader {
             let named: [String: Unicode.Scalar] = ["lt": "<", "gt": ">", "amp": "&", "quot": "\"", "apos": "'", "nbsp": "\u{A0}"]
             if let replacement = named[entity] {
                 output.append(replacement)
-            } else if entity.hasPrefix("#x") || entity.hasPrefix("#X"), let value = UInt32(entity.dropFirst(2), radix: 16), let character = Unicode.Scalar(value) {
+            } else if entity.hasPrefix("#x") || entity.hasPrefix("#X"), let value = UInt32(entity.dropFirst(2), radix: 16),
+                let character = Unicode.Scalar(value)
+            {
                 output.append(character)
             } else if entity.hasPrefix("#"), let value = UInt32(entity.dropFirst()), let character = Unicode.Scalar(value) {
                 output.append(character)

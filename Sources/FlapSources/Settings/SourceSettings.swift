@@ -35,9 +35,11 @@ public struct SourceSettings: Sendable, Equatable {
 
     /// A source of `kind` with its `options`; `every` and `staleAfter` default from its kind
     /// (`staleAfter`: three intervals, at least an hour).
-    public init<Kind: SourceKind>(name: String, kind: Kind, options: Kind.Options, url: String? = nil, every: Duration? = nil,
-                                  staleAfter: Duration? = nil, timeout: Duration = defaultTimeout, headers: [String: String] = [:],
-                                  headerFiles: [String: String] = [:], placeholder: String = Self.defaultPlaceholder) {
+    public init<Kind: SourceKind>(
+        name: String, kind: Kind, options: Kind.Options, url: String? = nil, every: Duration? = nil,
+        staleAfter: Duration? = nil, timeout: Duration = defaultTimeout, headers: [String: String] = [:],
+        headerFiles: [String: String] = [:], placeholder: String = Self.defaultPlaceholder
+    ) {
         self.name = name
         self.kind = kind
         self.options = options
@@ -52,10 +54,13 @@ public struct SourceSettings: Sendable, Equatable {
     }
 
     /// A source of a kind with no settings of its own.
-    public init<Kind: SourceKind>(name: String, kind: Kind, url: String? = nil, every: Duration? = nil, staleAfter: Duration? = nil,
-                                  timeout: Duration = defaultTimeout, placeholder: String = Self.defaultPlaceholder) where Kind.Options == NoSourceOptions {
-        self.init(name: name, kind: kind, options: NoSourceOptions(), url: url, every: every, staleAfter: staleAfter, timeout: timeout,
-                  placeholder: placeholder)
+    public init<Kind: SourceKind>(
+        name: String, kind: Kind, url: String? = nil, every: Duration? = nil, staleAfter: Duration? = nil,
+        timeout: Duration = defaultTimeout, placeholder: String = Self.defaultPlaceholder
+    ) where Kind.Options == NoSourceOptions {
+        self.init(
+            name: name, kind: kind, options: NoSourceOptions(), url: url, every: every, staleAfter: staleAfter, timeout: timeout,
+            placeholder: placeholder)
     }
 
     /// A pushed source's `every`: never fetched, it only sets how soon its values are stale (three times this).
@@ -80,11 +85,17 @@ public struct SourceSettings: Sendable, Equatable {
     public var problems: [(key: String, problem: String)] {
         var found: [(String, String)] = []
         if !Self.isName(name) {
-            found.append(("name", "\(name.debugDescription) must be lowercase letters, digits and _, starting with a letter (it is how templates name it: {{\(name).value}})"))
+            found.append(
+                (
+                    "name",
+                    "\(name.debugDescription) must be lowercase letters, digits and _, starting with a letter (it is how templates name it: {{\(name).value}})"
+                ))
         }
         if kind.isFetched {
             if let url {
-                if SourceLocation(url) == nil { found.append(("url", "\(url.debugDescription) must start with http://, https:// or file://, or be a path starting with /")) }
+                if SourceLocation(url) == nil {
+                    found.append(("url", "\(url.debugDescription) must start with http://, https:// or file://, or be a path starting with /"))
+                }
             } else {
                 found.append(("url", "a \(kind.name) source needs a url (http://, https:// or file://)"))
             }
@@ -115,9 +126,14 @@ public enum SourceLocation: Sendable, Equatable {
 
     /// `http://` and `https://` URLs are asked, `file://` and absolute paths read; nil for anything else.
     public init?(_ text: String) {
-        if text.hasPrefix("http://") || text.hasPrefix("https://") { self = .http(text) }
-        else if text.hasPrefix("file://") { self = .file(String(text.dropFirst(7))) }
-        else if text.hasPrefix("/") { self = .file(text) }
-        else { return nil }
+        if text.hasPrefix("http://") || text.hasPrefix("https://") {
+            self = .http(text)
+        } else if text.hasPrefix("file://") {
+            self = .file(String(text.dropFirst(7)))
+        } else if text.hasPrefix("/") {
+            self = .file(text)
+        } else {
+            return nil
+        }
     }
 }

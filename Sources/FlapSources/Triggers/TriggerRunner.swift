@@ -34,8 +34,10 @@ public actor TriggerRunner<C: Clock> where C.Duration == Duration {
     public static var lookEvery: Duration { .seconds(30) }
 
     /// Triggers over `shelf`'s sources, their messages given to `intake`; what each last fired on kept in `stateDirectory`.
-    public init(definitions: [TriggerSettings], shelf: SourceShelf, intake: MessageIntake, clock: C, now: @escaping @Sendable () -> Date,
-                stateDirectory: String?, logger: Logger) {
+    public init(
+        definitions: [TriggerSettings], shelf: SourceShelf, intake: MessageIntake, clock: C, now: @escaping @Sendable () -> Date,
+        stateDirectory: String?, logger: Logger
+    ) {
         self.definitions = definitions
         self.shelf = shelf
         self.intake = intake
@@ -43,7 +45,8 @@ public actor TriggerRunner<C: Clock> where C.Duration == Duration {
         self.now = now
         self.logger = logger
         stateFile = stateDirectory.map { $0 + "/triggers.json" }
-        states = stateFile.flatMap { try? Data(contentsOf: URL(fileURLWithPath: $0)) }
+        states =
+            stateFile.flatMap { try? Data(contentsOf: URL(fileURLWithPath: $0)) }
             .flatMap { try? JSONDecoder().decode([String: State].self, from: $0) } ?? [:]
     }
 
@@ -71,9 +74,12 @@ public actor TriggerRunner<C: Clock> where C.Duration == Duration {
         let now = now()
         return definitions.map { definition in
             let state = states[definition.name] ?? State()
-            let cooling = state.lastFired.map { $0.addingTimeInterval(TimeInterval(definition.cooldown.components.seconds)) }.flatMap { $0 > now ? $0 : nil }
-            return TriggerView(name: definition.name, source: definition.source, when: TriggerView.describe(definition.condition),
-                               lastFired: state.lastFired, coolingUntil: cooling)
+            let cooling = state.lastFired.map { $0.addingTimeInterval(TimeInterval(definition.cooldown.components.seconds)) }.flatMap {
+                $0 > now ? $0 : nil
+            }
+            return TriggerView(
+                name: definition.name, source: definition.source, when: TriggerView.describe(definition.condition),
+                lastFired: state.lastFired, coolingUntil: cooling)
         }
     }
 
@@ -142,8 +148,9 @@ public actor TriggerRunner<C: Clock> where C.Duration == Duration {
         let quickMessage = fields.removeValue(forKey: "quickMessage")?.string
         fields["duration"] = .number(Double(definition.duration))
         fields["id"] = .string("trigger-\(definition.name)-\(Int64(now.timeIntervalSince1970))")
-        return await intake.sendAutomated(fields, quickMessage: quickMessage, source: Message.triggerSource, sender: definition.sender,
-                                          kind: "trigger", name: definition.name, logger: logger)
+        return await intake.sendAutomated(
+            fields, quickMessage: quickMessage, source: Message.triggerSource, sender: definition.sender,
+            kind: "trigger", name: definition.name, logger: logger)
     }
 
     private func save() {

@@ -33,8 +33,10 @@ public struct TriggerSettings: Sendable, Equatable {
     public var sender: String
 
     /// A trigger; five minutes on the board, half an hour's cooldown, sent as `trigger` unless said.
-    public init(name: String, source: String, condition: Condition, content: [String: JSONValue], duration: Int = 300,
-                cooldown: Duration = .seconds(1800), sender: String = "trigger") {
+    public init(
+        name: String, source: String, condition: Condition, content: [String: JSONValue], duration: Int = 300,
+        cooldown: Duration = .seconds(1800), sender: String = "trigger"
+    ) {
         self.name = name
         self.source = source
         self.condition = condition
@@ -47,24 +49,39 @@ public struct TriggerSettings: Sendable, Equatable {
     /// What is wrong with it against the sources there are, each problem naming its key.
     public func problems(sources: [SourceSettings]) -> [(key: String, problem: String)] {
         var found: [(String, String)] = []
-        if !SourceSettings.isName(name) { found.append(("name", "\(name.debugDescription) must be lowercase letters, digits and _, starting with a letter")) }
+        if !SourceSettings.isName(name) {
+            found.append(("name", "\(name.debugDescription) must be lowercase letters, digits and _, starting with a letter"))
+        }
         guard let definition = sources.first(where: { $0.name == source }) else {
             let known = sources.map(\.name).joined(separator: ", ")
-            return found.map { (key: $0.0, problem: $0.1) } + [(key: "source", problem: "there is no [[source]] called \(source)\(known.isEmpty ? "" : " (there are \(known))")")]
+            return found.map { (key: $0.0, problem: $0.1) } + [
+                (key: "source", problem: "there is no [[source]] called \(source)\(known.isEmpty ? "" : " (there are \(known))")")
+            ]
         }
         switch condition {
         case .eventStarts:
             if !definition.kind.hasEvents {
-                found.append(("starts_within", "only a \(SourceKinds.names(having: \.hasEvents))'s events start; \(source) is a \(definition.kind.name) source"))
+                found.append(
+                    (
+                        "starts_within",
+                        "only a \(SourceKinds.names(having: \.hasEvents))'s events start; \(source) is a \(definition.kind.name) source"
+                    ))
             }
         case .above(let value, _), .below(let value, _), .equals(let value, _):
             let names = definition.comparable
             if !names.contains(value) {
-                found.append(("value", names.isEmpty ? "a \(definition.kind.name) source has no values to compare; use a \(SourceKinds.names(having: \.comparesValues)) source"
-                                                     : "\(source) has no value \(value) (it has \(names.joined(separator: ", ")))"))
+                found.append(
+                    (
+                        "value",
+                        names.isEmpty
+                            ? "a \(definition.kind.name) source has no values to compare; use a \(SourceKinds.names(having: \.comparesValues)) source"
+                            : "\(source) has no value \(value) (it has \(names.joined(separator: ", ")))"
+                    ))
             }
         case .pushed:
-            if definition.kind.isFetched { found.append(("source", "\(source) is fetched, not pushed to: give a condition (starts_within, above, below or equals)")) }
+            if definition.kind.isFetched {
+                found.append(("source", "\(source) is fetched, not pushed to: give a condition (starts_within, above, below or equals)"))
+            }
         }
         if !(10...(12 * 3600)).contains(duration) { found.append(("duration", "must be 10 seconds to 12 hours")) }
         if content.isEmpty { found.append(("text", "a trigger shows text, vbml or a quick_message")) }

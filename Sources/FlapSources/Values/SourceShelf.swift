@@ -45,8 +45,9 @@ public final class SourceShelf: Sendable {
         var props: [String: JSONValue] = [:]
         for definition in definitions {
             let entry = snapshot[definition.name]
-            props[definition.name] = SourceValues.values(of: definition, content: entry?.content, fresh: entry?.fresh(at: now) ?? false,
-                                                         updated: entry?.record.updated, now: now, zone: zone)
+            props[definition.name] = SourceValues.values(
+                of: definition, content: entry?.content, fresh: entry?.fresh(at: now) ?? false,
+                updated: entry?.record.updated, now: now, zone: zone)
         }
         return props
     }
@@ -55,8 +56,9 @@ public final class SourceShelf: Sendable {
     public func values(of name: String, at now: Date) -> JSONValue? {
         guard let definition = definition(name) else { return nil }
         let entry = entries.withLock { $0[name] }
-        return SourceValues.values(of: definition, content: entry?.content, fresh: entry?.fresh(at: now) ?? false,
-                                   updated: entry?.record.updated, now: now, zone: zone)
+        return SourceValues.values(
+            of: definition, content: entry?.content, fresh: entry?.fresh(at: now) ?? false,
+            updated: entry?.record.updated, now: now, zone: zone)
     }
 
     /// Each source's health at `now` (stale is judged then), in the configuration's order.
@@ -65,9 +67,10 @@ public final class SourceShelf: Sendable {
         return definitions.compactMap { definition in
             guard let entry = snapshot[definition.name] else { return nil }
             let state: SourceHealth.State = entry.content == nil ? .missing : !entry.fresh(at: now) ? .stale : entry.failures > 0 ? .failing : .ok
-            return SourceHealth(name: definition.name, kind: definition.kind.name, state: state, from: Self.from(definition),
-                                updated: entry.record.updated, lastAttempt: entry.lastAttempt, nextAttempt: entry.nextAttempt,
-                                failures: entry.failures, error: entry.error, warnings: entry.warnings)
+            return SourceHealth(
+                name: definition.name, kind: definition.kind.name, state: state, from: Self.from(definition),
+                updated: entry.record.updated, lastAttempt: entry.lastAttempt, nextAttempt: entry.nextAttempt,
+                failures: entry.failures, error: entry.error, warnings: entry.warnings)
         }
     }
 

@@ -9,8 +9,10 @@ import FoundationEssentials
 /// rest is its kind's (``SourceKind/values(_:options:placeholder:now:zone:)``).
 public enum SourceValues {
     /// `definition`'s values at `now`: its kind's, with `stale` and `updated`; `fresh` false gives the placeholders.
-    public static func values(of definition: SourceSettings, content: SourceContent?, fresh: Bool, updated: Date?,
-                              now: Date, zone: ZoneRules) -> JSONValue {
+    public static func values(
+        of definition: SourceSettings, content: SourceContent?, fresh: Bool, updated: Date?,
+        now: Date, zone: ZoneRules
+    ) -> JSONValue {
         var values = definition.values(fresh ? content : nil, now: now, zone: zone)
         values["stale"] = .bool(!fresh || content == nil)
         values["updated"] = updated.map { .string(clock(zone.wall(at: $0))) } ?? .string(definition.placeholder)

@@ -31,8 +31,9 @@ extension SourceShelf {
         let props = props(at: now)
         return health(at: now).compactMap { health in
             guard let definition = definition(health.name) else { return nil }
-            return SourceView(health: health, every: definition.kind.isFetched ? SourceInterval.text(definition.every) : nil,
-                              staleAfter: SourceInterval.text(definition.staleAfter), values: props[health.name] ?? .null)
+            return SourceView(
+                health: health, every: definition.kind.isFetched ? SourceInterval.text(definition.every) : nil,
+                staleAfter: SourceInterval.text(definition.staleAfter), values: props[health.name] ?? .null)
         }
     }
 }

@@ -35,13 +35,16 @@ struct RoutedAPI {
     struct Client: Sendable {
         let client: any TestClientProtocol
 
-        func request(_ method: HTTPRequest.Method, _ path: String, json: String? = nil, key: String? = RoutedAPI.key,
-                     headers: HTTPFields = [:]) async throws -> Answer {
+        func request(
+            _ method: HTTPRequest.Method, _ path: String, json: String? = nil, key: String? = RoutedAPI.key,
+            headers: HTTPFields = [:]
+        ) async throws -> Answer {
             var fields = headers
             if let key { fields[.authorization] = "Bearer \(key)" }
             if json != nil { fields[.contentType] = "application/json" }
-            let response = try await client.execute(uri: path, method: method, headers: fields,
-                                                    body: json.map { ByteBuffer(string: $0) })
+            let response = try await client.execute(
+                uri: path, method: method, headers: fields,
+                body: json.map { ByteBuffer(string: $0) })
             return Answer(status: response.status.code, headers: response.headers, body: Data(response.body.readableBytesView))
         }
 
@@ -69,7 +72,9 @@ struct RestingPanel: BoardQuery {
     }
 
     func soundStatus() async -> (state: String, reason: String?) { ("disabled", "no sound in these tests") }
-    func sound() async -> SoundView { SoundView(enabled: false, state: "disabled", reason: nil, mute: false, volume: 0, quietHours: nil, device: "none") }
+    func sound() async -> SoundView {
+        SoundView(enabled: false, state: "disabled", reason: nil, mute: false, volume: 0, quietHours: nil, device: "none")
+    }
     func setSound(mute: Bool, volume: Int, quietHours: String?) async throws -> SoundView { await sound() }
     func clackSample() async -> ClackSample { .synthesized() }
     func switches() async -> SwitchesView { SwitchesView(paused: false, transition: "cascade") }

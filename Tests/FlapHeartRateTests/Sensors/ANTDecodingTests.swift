@@ -36,8 +36,13 @@ import Testing
         let plain = try ANTBroadcast(decoding: ANTMessage(0x4E, [0x02, 0x04, 0xFF, 0x00, 0x04, 0x00, 0x08, 0x05, 0x48]))
         #expect(plain.channel == 2 && plain.page == [0x04, 0xFF, 0x00, 0x04, 0x00, 0x08, 0x05, 0x48] && plain.deviceNumber == nil)
         // Flag 0xC0: device number 0x3039 (12345), type 120, transmission 1; RSSI -60 dBm (0xC4).
-        let extended = try ANTBroadcast(decoding: ANTMessage(0x4E, [0x00, 0x04, 0xFF, 0x00, 0x04, 0x00, 0x08, 0x05, 0x48,
-                                                                    0xC0, 0x39, 0x30, 0x78, 0x01, 0x20, 0xC4, 0xB0]))
+        let extended = try ANTBroadcast(
+            decoding: ANTMessage(
+                0x4E,
+                [
+                    0x00, 0x04, 0xFF, 0x00, 0x04, 0x00, 0x08, 0x05, 0x48,
+                    0xC0, 0x39, 0x30, 0x78, 0x01, 0x20, 0xC4, 0xB0
+                ]))
         #expect(extended.deviceNumber == 12345 && extended.deviceType == 120 && extended.transmissionType == 1 && extended.rssi == -60)
         #expect(try ANTBroadcast(decoding: extended.encoded()) == extended)
         #expect(throws: HeartRateDecodingError.self) { try ANTBroadcast(decoding: ANTMessage(0x4E, [0x00, 1, 2])) }
@@ -48,7 +53,9 @@ import Testing
         // Common bytes: beat time 0x0400 (1.0 s), count 5, 72 BPM.
         let common: [UInt8] = [0x00, 0x04, 0x05, 0x48]
         let page0 = try ANTHeartRatePage(decoding: [0x00, 0xFF, 0xFF, 0xFF] + common)
-        #expect(page0.number == 0 && !page0.toggle && page0.beatTime == 1024 && page0.beatCount == 5 && page0.computedHeartRate == 72 && page0.detail == .none)
+        #expect(
+            page0.number == 0 && !page0.toggle && page0.beatTime == 1024 && page0.beatCount == 5 && page0.computedHeartRate == 72
+                && page0.detail == .none)
         // Page 1: 0x000E10 = 3600 units of 2 s.
         #expect(try ANTHeartRatePage(decoding: [0x81, 0x10, 0x0E, 0x00] + common).detail == .operatingTime(seconds: 7200))
         #expect(try ANTHeartRatePage(decoding: [0x81, 0x10, 0x0E, 0x00] + common).toggle)

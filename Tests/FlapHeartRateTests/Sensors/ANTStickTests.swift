@@ -11,8 +11,11 @@ import Testing
 @Suite(.timeLimit(.minutes(2))) struct ANTStickTests {
     typealias Events = HeartRateRecorder<ContinuousClock.Instant>
 
-    func rig(numbers: [UInt16], straps: [SimulatedANTStick<ContinuousClock>.Strap])
-        async throws -> (SimulatedANTStick<ContinuousClock>, Events, Task<Void, Never>, Task<Void, Never>) {
+    func rig(
+        numbers: [UInt16], straps: [SimulatedANTStick<ContinuousClock>.Strap]
+    )
+        async throws -> (SimulatedANTStick<ContinuousClock>, Events, Task<Void, Never>, Task<Void, Never>)
+    {
         let clock = ContinuousClock()
         let (device, path) = try LinuxSerialPort.pseudoTerminal(settings: SerialSettings(baudRate: 115_200))
         let stick = SimulatedANTStick(port: device, clock: clock, straps: straps)
@@ -26,7 +29,8 @@ import Testing
     }
 
     @Test func twoStrapsOnTwoChannelsWithTheSetUpCheckedByteForByte() async throws {
-        let (stick, events, stickTask, sensorTask) = try await rig(numbers: [12345, 7], straps: [.init(deviceNumber: 12345, bpm: 60), .init(deviceNumber: 7, bpm: 120)])
+        let (stick, events, stickTask, sensorTask) = try await rig(
+            numbers: [12345, 7], straps: [.init(deviceNumber: 12345, bpm: 60), .init(deviceNumber: 7, bpm: 120)])
         defer { sensorTask.cancel(); stickTask.cancel() }
         // The driver resets a stick that does not start within 2 s, which a busy machine can cause
         // over a real pty: a minute for the set-up to go through whole.
@@ -39,7 +43,7 @@ import Testing
         var expected: [[UInt8]] = [
             frame([0xA4, 0x01, 0x4A, 0x00]),  // reset
             frame([0xA4, 0x02, 0x4D, 0x00, 0x54]),  // capabilities?
-            frame([0xA4, 0x09, 0x46, 0x00, 0xB9, 0xA5, 0x21, 0xFB, 0xBD, 0x72, 0xC3, 0x45]),  // ANT+ network key
+            frame([0xA4, 0x09, 0x46, 0x00, 0xB9, 0xA5, 0x21, 0xFB, 0xBD, 0x72, 0xC3, 0x45])  // ANT+ network key
         ]
         for (channel, number) in [(UInt8(0), UInt16(12345)), (1, 7)] {
             expected += [
@@ -48,7 +52,7 @@ import Testing
                 frame([0xA4, 0x03, 0x43, channel, 0x86, 0x1F]),  // period 8070
                 frame([0xA4, 0x02, 0x45, channel, 0x39]),  // 2457 MHz
                 frame([0xA4, 0x02, 0x44, channel, 0x0C]),  // search 30 s
-                frame([0xA4, 0x01, 0x4B, channel]),  // open
+                frame([0xA4, 0x01, 0x4B, channel])  // open
             ]
         }
         // A stick that answers late (a loaded machine) is reset and set up again: the set-up that
@@ -66,8 +70,10 @@ import Testing
 
     @Test func aStrapThatLeavesIsLostAndFoundAgainAndGarbleIsSurvived() async throws {
         let clock = EventClock.drivenByCaller()
-        let (host, device) = SimulatedSerialPort.pair(clock: clock, settings: SerialSettings(baudRate: 115_200), names: ("/dev/simulated-ant", "stick"))
-        let stick = SimulatedANTStick(port: device, clock: clock, straps: [.init(deviceNumber: 300, bpm: 80), .init(deviceNumber: 301, bpm: 90, numbered: false)])
+        let (host, device) = SimulatedSerialPort.pair(
+            clock: clock, settings: SerialSettings(baudRate: 115_200), names: ("/dev/simulated-ant", "stick"))
+        let stick = SimulatedANTStick(
+            port: device, clock: clock, straps: [.init(deviceNumber: 300, bpm: 80), .init(deviceNumber: 301, bpm: 90, numbered: false)])
         let stickTask = clock.task { await stick.run() }
         let sensor = ANTHeartRateSensor(device: host.name, deviceNumbers: [], clock: clock) { host }
         let events = HeartRateRecorder<EventClock.Instant>()

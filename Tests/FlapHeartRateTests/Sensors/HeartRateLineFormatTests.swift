@@ -29,7 +29,7 @@ import Testing
             (.json, #"{"bpm":"72"}"#, 8, "\"bpm\" is not a number"),
             (.json, #"{"rate":72}"#, 1, "no \"bpm\""),
             (.json, #"{"bpm":72,"rr":[5000]}"#, 16, "5000.0 ms is not a beat"),
-            (.json, #"{"bpm":72} trailing"#, 12, "unexpected \"t\""),
+            (.json, #"{"bpm":72} trailing"#, 12, "unexpected \"t\"")
         ]
         for (format, line, column, words) in cases {
             #expect {

@@ -21,7 +21,7 @@ import Testing
             ([0x16, 80, 0x00, 0x03, 0x00, 0x03, 0x00, 0x03], 80, .detected, nil, [768, 768, 768]),
             ([0x1F, 0x50, 0x00, 0xE8, 0x03, 0x00, 0x03], 80, .detected, 1000, [768]),  // everything, uint16
             ([0x1D, 0x50, 0x00, 0xFF, 0xFF], 80, .notDetected, 65_535, []),  // RR flag, no interval yet
-            ([0xE0, 90], 90, .unknown, nil, []),  // reserved bits 5–7 ignored
+            ([0xE0, 90], 90, .unknown, nil, [])  // reserved bits 5–7 ignored
         ]
         for (bytes, bpm, contact, energy, rr) in cases {
             let m = try HeartRateMeasurement(decoding: bytes)
@@ -30,8 +30,10 @@ import Testing
     }
 
     @Test func encodingRoundTrips() throws {
-        for m in [HeartRateMeasurement(bpm: 72), HeartRateMeasurement(bpm: 301, contact: .detected, energyExpended: 5, rrIntervals: [800, 810]),
-                  HeartRateMeasurement(bpm: 55, contact: .notDetected, rrIntervals: [1100])] {
+        for m in [
+            HeartRateMeasurement(bpm: 72), HeartRateMeasurement(bpm: 301, contact: .detected, energyExpended: 5, rrIntervals: [800, 810]),
+            HeartRateMeasurement(bpm: 55, contact: .notDetected, rrIntervals: [1100])
+        ] {
             #expect(try HeartRateMeasurement(decoding: m.encoded()) == m)
         }
     }
@@ -43,7 +45,7 @@ import Testing
             ([0x01, 0x48], 1, "heart rate (uint16"),
             ([0x08, 70, 0x10], 2, "energy expended"),
             ([0x10, 75, 0x34, 0x03, 0x40], 4, "odd byte"),
-            ([0x00, 72, 0x99], 2, "1 bytes after the last field"),
+            ([0x00, 72, 0x99], 2, "1 bytes after the last field")
         ]
         for (bytes, byte, words) in cases {
             #expect {

@@ -29,9 +29,12 @@ import TestSupport
 
     static func rig(_ kind: Kind) async throws -> Rig<ContinuousClock.Instant> {
         let clock = ContinuousClock()
-        func rig(_ sensor: any HeartRateSensor<ContinuousClock.Instant>, _ driver: String,
-                 stimulate: @escaping @Sendable () async -> Void = {}, tearDown: @escaping @Sendable () async -> Void = {}) -> Rig<ContinuousClock.Instant> {
-            Rig(sensor: sensor, driver: driver, stimulate: stimulate, tearDown: tearDown,
+        func rig(
+            _ sensor: any HeartRateSensor<ContinuousClock.Instant>, _ driver: String,
+            stimulate: @escaping @Sendable () async -> Void = {}, tearDown: @escaping @Sendable () async -> Void = {}
+        ) -> Rig<ContinuousClock.Instant> {
+            Rig(
+                sensor: sensor, driver: driver, stimulate: stimulate, tearDown: tearDown,
                 until: { recorder, condition in try await recorder.until(60, condition) }, standingAside: { await $0() })
         }
         switch kind {
@@ -39,17 +42,19 @@ import TestSupport
             let peer = try await BlueZPeer.start()
             try await peer.call("AddAdapter", ["hci0", "kiosk"])
             try await peer.addStrap("C4:7C:8D:6A:12:34", name: "Polar H10")
-            return rig(try BlueZHeartRateSensor(adapter: "hci0", busAddress: peer.address, clock: clock), "ble",
-                       stimulate: { try? await peer.notify("C4:7C:8D:6A:12:34", [0x16, 64, 0x20, 0x03]) },
-                       tearDown: { await peer.stop() })
+            return rig(
+                try BlueZHeartRateSensor(adapter: "hci0", busAddress: peer.address, clock: clock), "ble",
+                stimulate: { try? await peer.notify("C4:7C:8D:6A:12:34", [0x16, 64, 0x20, 0x03]) },
+                tearDown: { await peer.stop() })
         case .ant:
             throw PeerError("the ANT stick runs on a clock of its own: antRig()")
         case .serial:
             let (device, path) = try LinuxSerialPort.pseudoTerminal(settings: SerialSettings(baudRate: 9600))
-            return rig(SerialHeartRateSensor(device: path, format: .automatic, clock: clock) {
-                try LinuxSerialPort(path: path, settings: SerialSettings(baudRate: 9600))
-            }, "serial", stimulate: { try? await device.write(Array("{\"bpm\":64,\"rr\":[937]}\n".utf8)) },
-                       tearDown: { await device.close() })
+            return rig(
+                SerialHeartRateSensor(device: path, format: .automatic, clock: clock) {
+                    try LinuxSerialPort(path: path, settings: SerialSettings(baudRate: 9600))
+                }, "serial", stimulate: { try? await device.write(Array("{\"bpm\":64,\"rr\":[937]}\n".utf8)) },
+                tearDown: { await device.close() })
         case .synthetic:
             return rig(SyntheticHeartRateSensor(count: 2, seed: 7, dropouts: false, clock: clock), "simulated")
         case .trace:
@@ -60,13 +65,20 @@ import TestSupport
 
     static func antRig() -> Rig<EventClock.Instant> {
         let clock = EventClock.drivenByCaller()
-        let (host, device) = SimulatedSerialPort.pair(clock: clock, settings: SerialSettings(baudRate: 115_200), names: ("/dev/simulated-ant", "stick"))
+        let (host, device) = SimulatedSerialPort.pair(
+            clock: clock, settings: SerialSettings(baudRate: 115_200), names: ("/dev/simulated-ant", "stick"))
         let stick = SimulatedANTStick(port: device, clock: clock, straps: [.init(deviceNumber: 31_337, bpm: 64)])
         let running = clock.task { await stick.run() }
-        return Rig(sensor: ANTHeartRateSensor(device: host.name, deviceNumbers: [31_337], clock: clock) { host }, driver: "ant",
-                   stimulate: {}, tearDown: { await clock.standingAside { running.cancel(); _ = await running.result } },
-                   until: { recorder, condition in try await recorder.until(on: clock, upTo: .seconds(60), condition) },
-                   standingAside: { body in await clock.standingAside { await body() } })
+        return Rig(
+            sensor: ANTHeartRateSensor(device: host.name, deviceNumbers: [31_337], clock: clock) { host }, driver: "ant",
+            stimulate: {},
+            tearDown: {
+                await clock.standingAside {
+                    running.cancel(); _ = await running.result
+                }
+            },
+            until: { recorder, condition in try await recorder.until(on: clock, upTo: .seconds(60), condition) },
+            standingAside: { body in await clock.standingAside { await body() } })
     }
 
     @Test(arguments: Kind.allCases) func keepsItsPromises(_ kind: Kind) async throws {

@@ -76,7 +76,9 @@ public struct ANTBroadcast: Sendable, Equatable {
     public var transmissionType: UInt8?
     public var rssi: Int?
 
-    public init(channel: UInt8, page: [UInt8], deviceNumber: UInt16? = nil, deviceType: UInt8? = nil, transmissionType: UInt8? = nil, rssi: Int? = nil) {
+    public init(
+        channel: UInt8, page: [UInt8], deviceNumber: UInt16? = nil, deviceType: UInt8? = nil, transmissionType: UInt8? = nil, rssi: Int? = nil
+    ) {
         self.channel = channel
         self.page = page
         self.deviceNumber = deviceNumber
@@ -89,7 +91,9 @@ public struct ANTBroadcast: Sendable, Equatable {
         let what = "ANT broadcast (0x4E)"
         let p = message.payload
         guard message.id == ANT.ID.broadcastData else { throw HeartRateDecodingError(what, byte: 2, "message id 0x\(hex(message.id)) is not 0x4E") }
-        guard p.count >= 9 else { throw HeartRateDecodingError(what, byte: 3 + p.count, "\(p.count) payload bytes (a channel and 8 data bytes were expected)") }
+        guard p.count >= 9 else {
+            throw HeartRateDecodingError(what, byte: 3 + p.count, "\(p.count) payload bytes (a channel and 8 data bytes were expected)")
+        }
         channel = p[0]
         page = Array(p[1...8])
         guard p.count > 9 else { return }
@@ -97,7 +101,9 @@ public struct ANTBroadcast: Sendable, Equatable {
         let flags = p[9]
         var offset = 10
         if flags & 0x80 != 0 {
-            guard offset + 4 <= p.count else { throw HeartRateDecodingError(what, byte: 3 + p.count, "the extended channel id (flag 0x80) is cut short") }
+            guard offset + 4 <= p.count else {
+                throw HeartRateDecodingError(what, byte: 3 + p.count, "the extended channel id (flag 0x80) is cut short")
+            }
             deviceNumber = UInt16(p[offset]) | UInt16(p[offset + 1]) << 8
             deviceType = p[offset + 2]
             transmissionType = p[offset + 3]

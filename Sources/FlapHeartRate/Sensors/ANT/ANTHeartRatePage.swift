@@ -54,7 +54,9 @@ public struct ANTHeartRatePage: Sendable, Equatable {
         case 4: detail = .previousBeat(time: UInt16(bytes[2]) | UInt16(bytes[3]) << 8)
         case 7:
             let level = bytes[1] == 0xFF ? nil : Int(bytes[1])
-            if let level, level > 100 { throw HeartRateDecodingError(Self.what, byte: 1, "battery level \(level) is not a percentage (0 to 100, or 0xFF)") }
+            if let level, level > 100 {
+                throw HeartRateDecodingError(Self.what, byte: 1, "battery level \(level) is not a percentage (0 to 100, or 0xFF)")
+            }
             let coarse = bytes[3] & 0x0F
             let volts = coarse == 0x0F ? nil : Double(coarse) + Double(bytes[2]) / 256
             let status = (bytes[3] >> 4) & 0x07
@@ -92,7 +94,9 @@ public struct ANTHeartRateReceiver: Sendable {
 
     /// The reading this page gives, or nil when it brings no new beat and no heart rate.
     public mutating func receive(_ bytes: [UInt8]) throws(HeartRateDecodingError) -> Reading? {
-        guard bytes.count == 8 else { throw HeartRateDecodingError(ANTHeartRatePage.what, byte: min(bytes.count, 8), "\(bytes.count) bytes (8 were expected)") }
+        guard bytes.count == 8 else {
+            throw HeartRateDecodingError(ANTHeartRatePage.what, byte: min(bytes.count, 8), "\(bytes.count) bytes (8 were expected)")
+        }
         let toggle = bytes[0] & 0x80 != 0
         if let firstToggle, firstToggle != toggle { numbered = true }
         if firstToggle == nil { firstToggle = toggle }

@@ -27,12 +27,17 @@ public struct ANTHeartRateSensor<C: Clock>: HeartRateSensor where C.Duration == 
     }
 
     public func run(_ emit: @escaping @Sendable (HeartRateEvent<C.Instant>) -> Void) async {
-        await PortReading.run(device: device, clock: clock, missingRemedy: "is the ANT stick plugged in?", failure: "the ANT stick failed",
-                              emit: emit, open: open) { port, states, connected in
+        await PortReading.run(
+            device: device, clock: clock, missingRemedy: "is the ANT stick plugged in?", failure: "the ANT stick failed",
+            emit: emit, open: open
+        ) { port, states, connected in
             var session = ANTSession(port: port, device: device, clock: clock)
             let mode = try await session.setUp(deviceNumbers: deviceNumbers)
             connected()
-            emit(.notice("\(name): listening for \(deviceNumbers.isEmpty ? "any ANT+ heart-rate strap" : "straps \(deviceNumbers.map(String.init).joined(separator: ", "))") (\(mode))"))
+            emit(
+                .notice(
+                    "\(name): listening for \(deviceNumbers.isEmpty ? "any ANT+ heart-rate strap" : "straps \(deviceNumbers.map(String.init).joined(separator: ", "))") (\(mode))"
+                ))
             try await session.listen(mode, states: &states, emit: emit)
         }
     }
@@ -72,7 +77,9 @@ struct ANTSession<C: Clock> where C.Duration == Duration, C.Instant: Sendable {
 
     mutating func setUp(deviceNumbers: [UInt16]) async throws -> ANTListening {
         try await send(ANT.resetSystem())
-        _ = try await next(within: .seconds(2), "the stick did not start after a reset", remedy: "unplug it and plug it in again") { $0.id == ANT.ID.startup }
+        _ = try await next(within: .seconds(2), "the stick did not start after a reset", remedy: "unplug it and plug it in again") {
+            $0.id == ANT.ID.startup
+        }
         try await send(ANT.requestMessage(ANT.ID.capabilities))
         let capabilities = try await next(within: ANTHeartRateSensor<C>.answerTime, "the stick did not say its capabilities", remedy: nil) {
             $0.id == ANT.ID.capabilities && !$0.payload.isEmpty
@@ -100,7 +107,8 @@ struct ANTSession<C: Clock> where C.Duration == Duration, C.Instant: Sendable {
         try await command(ANT.openChannel(channel))
     }
 
-    mutating func listen(_ mode: ANTListening, states: inout StrapStates<C.Instant>, emit: @Sendable (HeartRateEvent<C.Instant>) -> Void) async throws {
+    mutating func listen(_ mode: ANTListening, states: inout StrapStates<C.Instant>, emit: @Sendable (HeartRateEvent<C.Instant>) -> Void) async throws
+    {
         if case .channels(let numbers) = mode {
             for number in numbers { if let status = states.set(strap(number), .searching) { emit(.status(status)) } }
         }
@@ -117,7 +125,9 @@ struct ANTSession<C: Clock> where C.Duration == Duration, C.Instant: Sendable {
                     guard case .channels(let numbers) = mode, Int(channel) < numbers.count else { break }
                     switch message.payload[2] {
                     case ANT.Event.rxFailGoToSearch:
-                        if let status = states.set(strap(numbers[Int(channel)]), .lost(reason: "out of range", remedy: "is it worn and within about 10 m of the stick?")) {
+                        if let status = states.set(
+                            strap(numbers[Int(channel)]), .lost(reason: "out of range", remedy: "is it worn and within about 10 m of the stick?"))
+                        {
                             emit(.status(status))
                         }
                     case ANT.Event.channelClosed:
@@ -126,7 +136,8 @@ struct ANTSession<C: Clock> where C.Duration == Duration, C.Instant: Sendable {
                     default: break
                     }
                 case ANT.ID.startup:
-                    throw HardwareError(device: device, problem: "the ANT stick restarted by itself", remedy: "a weak USB supply can do this; try a powered hub")
+                    throw HardwareError(
+                        device: device, problem: "the ANT stick restarted by itself", remedy: "a weak USB supply can do this; try a powered hub")
                 default: break
                 }
             }
@@ -134,7 +145,9 @@ struct ANTSession<C: Clock> where C.Duration == Duration, C.Instant: Sendable {
         }
     }
 
-    private mutating func take(_ message: ANTMessage, mode: ANTListening, states: inout StrapStates<C.Instant>, emit: @Sendable (HeartRateEvent<C.Instant>) -> Void) {
+    private mutating func take(
+        _ message: ANTMessage, mode: ANTListening, states: inout StrapStates<C.Instant>, emit: @Sendable (HeartRateEvent<C.Instant>) -> Void
+    ) {
         let broadcast: ANTBroadcast
         do { broadcast = try ANTBroadcast(decoding: message) } catch {
             emit(.notice("ant \(device): \(error)"))
@@ -146,7 +159,9 @@ struct ANTSession<C: Clock> where C.Duration == Duration, C.Instant: Sendable {
             guard Int(broadcast.channel) < numbers.count else { return }
             number = numbers[Int(broadcast.channel)]
         case .scan(let only):
-            guard let found = broadcast.deviceNumber, broadcast.deviceType.map({ $0 & 0x7F == ANT.HeartRateChannel.deviceType }) ?? true else { return }
+            guard let found = broadcast.deviceNumber, broadcast.deviceType.map({ $0 & 0x7F == ANT.HeartRateChannel.deviceType }) ?? true else {
+                return
+            }
             guard only.isEmpty || only.contains(found) else { return }
             if receivers[found] == nil { emit(.notice("ant \(device): heart-rate strap \(found) heard")) }
             number = found
@@ -159,8 +174,9 @@ struct ANTSession<C: Clock> where C.Duration == Duration, C.Instant: Sendable {
             return
         }
         guard let reading else { return }
-        let sample = HeartRateSample(strap: strap(number), bpm: reading.bpm, rrIntervals: reading.rrIntervals,
-                                     battery: reading.battery, rssi: broadcast.rssi, instant: clock.now)
+        let sample = HeartRateSample(
+            strap: strap(number), bpm: reading.bpm, rrIntervals: reading.rrIntervals,
+            battery: reading.battery, rssi: broadcast.rssi, instant: clock.now)
         if let status = states.heard(sample) { emit(.status(status)) }
         emit(.sample(sample))
     }
@@ -175,8 +191,12 @@ struct ANTSession<C: Clock> where C.Duration == Duration, C.Instant: Sendable {
     private mutating func command(_ message: ANTMessage) async throws {
         try await send(message)
         let channel = message.payload.first ?? 0
-        let answer = try await next(within: ANTHeartRateSensor<C>.answerTime, "the stick did not answer command 0x\(hex(message.id))", remedy: "unplug it and plug it in again") {
-            $0.id == ANT.ID.channelEvent && $0.payload.count >= 3 && $0.payload[1] == message.id && ($0.payload[0] == channel || message.id == ANT.ID.libConfig)
+        let answer = try await next(
+            within: ANTHeartRateSensor<C>.answerTime, "the stick did not answer command 0x\(hex(message.id))",
+            remedy: "unplug it and plug it in again"
+        ) {
+            $0.id == ANT.ID.channelEvent && $0.payload.count >= 3 && $0.payload[1] == message.id
+                && ($0.payload[0] == channel || message.id == ANT.ID.libConfig)
         }
         guard answer.payload[2] == 0 else {
             throw HardwareError(device: device, problem: "the stick refused command \(message) with code 0x\(hex(answer.payload[2]))")
@@ -185,7 +205,9 @@ struct ANTSession<C: Clock> where C.Duration == Duration, C.Instant: Sendable {
 
     /// The next message that `matches`, waiting at most `time`; messages before it are dropped
     /// (during set-up nothing else matters).
-    private mutating func next(within time: Duration, _ problem: String, remedy: String?, matching matches: (ANTMessage) -> Bool) async throws -> ANTMessage {
+    private mutating func next(
+        within time: Duration, _ problem: String, remedy: String?, matching matches: (ANTMessage) -> Bool
+    ) async throws -> ANTMessage {
         let deadline = clock.now.advanced(by: time)
         while clock.now < deadline {
             while !received.isEmpty {

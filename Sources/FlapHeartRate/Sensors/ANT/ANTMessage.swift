@@ -39,8 +39,10 @@ public struct ANTFrameReader: Sendable {
         while start < buffer.count {
             guard buffer[start] == ANTMessage.sync else {
                 let next = buffer[start...].firstIndex(of: ANTMessage.sync) ?? buffer.count
-                results.append(.failure(HeartRateDecodingError(
-                    "ANT stream", byte: 0, "\(next - start) bytes before a sync byte (0xA4) skipped, starting 0x\(hex(buffer[start]))")))
+                results.append(
+                    .failure(
+                        HeartRateDecodingError(
+                            "ANT stream", byte: 0, "\(next - start) bytes before a sync byte (0xA4) skipped, starting 0x\(hex(buffer[start]))")))
                 start = next
                 continue
             }
@@ -55,9 +57,11 @@ public struct ANTFrameReader: Sendable {
             guard end <= buffer.count else { break }
             let checksum = buffer[start..<(end - 1)].reduce(0, ^)
             guard checksum == buffer[end - 1] else {
-                results.append(.failure(HeartRateDecodingError(
-                    "ANT message 0x\(hex(buffer[start + 2]))", byte: length + 3,
-                    "checksum 0x\(hex(buffer[end - 1])), expected 0x\(hex(checksum))")))
+                results.append(
+                    .failure(
+                        HeartRateDecodingError(
+                            "ANT message 0x\(hex(buffer[start + 2]))", byte: length + 3,
+                            "checksum 0x\(hex(buffer[end - 1])), expected 0x\(hex(checksum))")))
                 start += 1
                 continue
             }

@@ -34,7 +34,9 @@ public struct HeartRateMeasurement: Sendable, Equatable {
         var offset = 1
         func uint16(_ field: String) throws(HeartRateDecodingError) -> Int {
             guard offset + 2 <= bytes.count else {
-                throw HeartRateDecodingError(Self.what, byte: min(offset, bytes.count), "the value ends inside the \(field) (2 bytes from byte \(offset), \(bytes.count) bytes in all)")
+                throw HeartRateDecodingError(
+                    Self.what, byte: min(offset, bytes.count),
+                    "the value ends inside the \(field) (2 bytes from byte \(offset), \(bytes.count) bytes in all)")
             }
             defer { offset += 2 }
             return Int(bytes[offset]) | Int(bytes[offset + 1]) << 8
@@ -55,11 +57,13 @@ public struct HeartRateMeasurement: Sendable, Equatable {
         rrIntervals = []
         if flags & Flag.rrIntervals != 0 {
             if (bytes.count - offset) % 2 != 0 {
-                throw HeartRateDecodingError(Self.what, byte: bytes.count - 1, "an odd byte after the RR intervals (they are 2 bytes each from byte \(offset))")
+                throw HeartRateDecodingError(
+                    Self.what, byte: bytes.count - 1, "an odd byte after the RR intervals (they are 2 bytes each from byte \(offset))")
             }
             while offset < bytes.count { rrIntervals.append(UInt16(try uint16("RR interval"))) }
         } else if offset < bytes.count {
-            throw HeartRateDecodingError(Self.what, byte: offset, "\(bytes.count - offset) bytes after the last field the flags announce (0x\(hex(flags)))")
+            throw HeartRateDecodingError(
+                Self.what, byte: offset, "\(bytes.count - offset) bytes after the last field the flags announce (0x\(hex(flags)))")
         }
     }
 

@@ -31,7 +31,9 @@ struct FlatJSONObject {
         skipSpaces()
         try expect("{")
         skipSpaces()
-        if peek == "}" { i += 1 } else {
+        if peek == "}" {
+            i += 1
+        } else {
             while true {
                 skipSpaces()
                 let key = try string()

@@ -68,13 +68,15 @@ public enum HeartRateLineFormat: Sendable, Equatable {
         let digitsStart = i
         while i < characters.count, characters[i].isASCII, characters[i].isNumber { i += 1 }
         guard i > digitsStart else {
-            throw HeartRateDecodingError(what, column: i + 1, i < characters.count ? "expected a number, found \"\(characters[i])\"" : "expected a number, the line ends")
+            throw HeartRateDecodingError(
+                what, column: i + 1, i < characters.count ? "expected a number, found \"\(characters[i])\"" : "expected a number, the line ends")
         }
         let digits = String(characters[digitsStart..<i])
         while i < characters.count, characters[i] == " " || characters[i] == "\t" { i += 1 }
         guard i == characters.count else { throw HeartRateDecodingError(what, column: i + 1, "unexpected \"\(characters[i])\" after the number") }
         guard let bpm = Int(digits), plausible.contains(bpm) else {
-            throw HeartRateDecodingError(what, column: digitsStart + 1, "\(digits) BPM is not a heart rate (\(plausible.lowerBound) to \(plausible.upperBound))")
+            throw HeartRateDecodingError(
+                what, column: digitsStart + 1, "\(digits) BPM is not a heart rate (\(plausible.lowerBound) to \(plausible.upperBound))")
         }
         return Reading(bpm: bpm)
     }
@@ -83,20 +85,29 @@ public enum HeartRateLineFormat: Sendable, Equatable {
         var parser = FlatJSONObject(line, what: what)
         let fields = try parser.parse()
         guard let bpmValue = fields["bpm"] else { throw HeartRateDecodingError(what, column: 1, "the object has no \"bpm\"") }
-        guard case .number(let bpmNumber, let column) = bpmValue else { throw HeartRateDecodingError(what, column: bpmValue.column, "\"bpm\" is not a number") }
+        guard case .number(let bpmNumber, let column) = bpmValue else {
+            throw HeartRateDecodingError(what, column: bpmValue.column, "\"bpm\" is not a number")
+        }
         guard let bpm = Int(exactly: bpmNumber), plausible.contains(bpm) else {
-            throw HeartRateDecodingError(what, column: column, "\(bpmNumber) BPM is not a heart rate (\(plausible.lowerBound) to \(plausible.upperBound))")
+            throw HeartRateDecodingError(
+                what, column: column, "\(bpmNumber) BPM is not a heart rate (\(plausible.lowerBound) to \(plausible.upperBound))")
         }
         var reading = Reading(bpm: bpm)
         if let rr = fields["rr"] {
-            guard case .numbers(let values, let column) = rr else { throw HeartRateDecodingError(what, column: rr.column, "\"rr\" is not a list of numbers") }
+            guard case .numbers(let values, let column) = rr else {
+                throw HeartRateDecodingError(what, column: rr.column, "\"rr\" is not a list of numbers")
+            }
             for value in values {
-                guard value > 0, value < 3000 else { throw HeartRateDecodingError(what, column: column, "an RR interval of \(value) ms is not a beat (1 to 2999 ms)") }
+                guard value > 0, value < 3000 else {
+                    throw HeartRateDecodingError(what, column: column, "an RR interval of \(value) ms is not a beat (1 to 2999 ms)")
+                }
                 reading.rrIntervals.append(UInt16((value * 1.024).rounded()))
             }
         }
         if let contact = fields["contact"] {
-            guard case .bool(let touching, _) = contact else { throw HeartRateDecodingError(what, column: contact.column, "\"contact\" is not true or false") }
+            guard case .bool(let touching, _) = contact else {
+                throw HeartRateDecodingError(what, column: contact.column, "\"contact\" is not true or false")
+            }
             reading.contact = touching ? .detected : .notDetected
         }
         return reading

@@ -21,14 +21,17 @@ public struct SerialHeartRateSensor<C: Clock>: HeartRateSensor where C.Duration 
     }
 
     public func run(_ emit: @escaping @Sendable (HeartRateEvent<C.Instant>) -> Void) async {
-        await PortReading.run(device: strap.address, clock: clock, missingRemedy: nil, failure: "its port failed",
-                              emit: emit, open: open) { port, states, connected in
+        await PortReading.run(
+            device: strap.address, clock: clock, missingRemedy: nil, failure: "its port failed",
+            emit: emit, open: open
+        ) { port, states, connected in
             connected()
             try await read(port, states: &states, emit: emit)
         }
     }
 
-    private func read(_ port: any SerialPort, states: inout StrapStates<C.Instant>, emit: @Sendable (HeartRateEvent<C.Instant>) -> Void) async throws {
+    private func read(_ port: any SerialPort, states: inout StrapStates<C.Instant>, emit: @Sendable (HeartRateEvent<C.Instant>) -> Void) async throws
+    {
         var line: [UInt8] = []
         var overlong = false
         while !Task.isCancelled {
@@ -56,7 +59,8 @@ public struct SerialHeartRateSensor<C: Clock>: HeartRateSensor where C.Duration 
     private func take(_ text: String, states: inout StrapStates<C.Instant>, emit: @Sendable (HeartRateEvent<C.Instant>) -> Void) {
         do {
             let reading = try format.read(text)
-            let sample = HeartRateSample(strap: strap, bpm: reading.bpm, contact: reading.contact, rrIntervals: reading.rrIntervals, instant: clock.now)
+            let sample = HeartRateSample(
+                strap: strap, bpm: reading.bpm, contact: reading.contact, rrIntervals: reading.rrIntervals, instant: clock.now)
             if let status = states.heard(sample) { emit(.status(status)) }
             emit(.sample(sample))
         } catch {

@@ -25,8 +25,11 @@ extension ConfigurationParser {
         if let seconds = reader.int("interval_seconds") {
             let least = mirror.board.api == .local ? 1 : 15
             if seconds < least {
-                reader.fail("interval_seconds", mirror.board.api == .local ? "must be at least 1, not \(seconds)"
-                    : "must be at least 15 for the cloud (its own limit), not \(seconds)")
+                reader.fail(
+                    "interval_seconds",
+                    mirror.board.api == .local
+                        ? "must be at least 1, not \(seconds)"
+                        : "must be at least 15 for the cloud (its own limit), not \(seconds)")
             }
             mirror.intervalSeconds = max(least, seconds)
         } else {

@@ -55,7 +55,9 @@ extension ConfigurationParser {
         panel.kind = kind
         panel.id = reader.string("id") ?? panel.id
         if let size = reader.string("size") {
-            if let parsed = BoardSize(name: size) { panel.size = parsed } else {
+            if let parsed = BoardSize(name: size) {
+                panel.size = parsed
+            } else {
                 reader.fail("size", "\"\(size)\" is not flagship, note or ROWSxCOLUMNS such as 6x22")
             }
         }
@@ -69,7 +71,9 @@ extension ConfigurationParser {
         // The model is a size by its Vestaboard name; its flaps follow from the size (``BoardModel``).
         if let model = reader.choice("model", of: BoardModel.self) {
             if let size = panel.size, size != model.size {
-                reader.fail("model", "a \(model.rawValue) is \(model.size.rows)×\(model.size.columns), not \(size.rows)×\(size.columns): give model or size, not both")
+                reader.fail(
+                    "model",
+                    "a \(model.rawValue) is \(model.size.rows)×\(model.size.columns), not \(size.rows)×\(size.columns): give model or size, not both")
             }
             panel.size = model.size
         }
@@ -81,7 +85,9 @@ extension ConfigurationParser {
             panel.drum = Drum.named(name)!
         }
         if let period = reader.int("period_ms") {
-            if FlipPlanner.flapPeriodRange.contains(period) { panel.flapPeriodMs = period } else {
+            if FlipPlanner.flapPeriodRange.contains(period) {
+                panel.flapPeriodMs = period
+            } else {
                 reader.fail("period_ms", "must be 50 to 200 ms, not \(period)")
             }
         }
@@ -91,11 +97,15 @@ extension ConfigurationParser {
         panel.show = reader.choice("show", PanelShow.names).flatMap(PanelShow.init(rawValue:)) ?? panel.show
         let policy = reader.choice("policy", ["latest", "sender", "rotate", "kiosk"])
         let sender = reader.string("sender"), rotateSeconds = reader.int("rotate_seconds")
-        if sender != nil, policy != "sender" { reader.fail("sender", "sender is for policy = \"sender\" (the panel that shows one sender's messages)") }
+        if sender != nil, policy != "sender" {
+            reader.fail("sender", "sender is for policy = \"sender\" (the panel that shows one sender's messages)")
+        }
         if rotateSeconds != nil, policy != "rotate" { reader.fail("rotate_seconds", "rotate_seconds is for policy = \"rotate\"") }
         switch policy {
         case "sender":
-            if let sender { panel.policy = .sender(sender) } else {
+            if let sender {
+                panel.policy = .sender(sender)
+            } else {
                 reader.fail("policy", "policy = \"sender\" needs sender = \"<sender id>\"")
             }
         case "rotate":
@@ -110,7 +120,10 @@ extension ConfigurationParser {
         panel.quiet = parseQuietHours(&reader, light: kind.drawsInLight)
         if panel.quiet?.action == .dim, panel.options(LEDSettings.self)?.schedule.isEmpty ?? true {
             // Dimming is the brightness schedule's work: without one, "dim" would do nothing at night.
-            reader.fail("quiet", "quiet = \"dim\" dims by the panel's brightness_schedule, and this panel has none; add one such as brightness_schedule = [\"22:00=10\", \"07:00=100\"]")
+            reader.fail(
+                "quiet",
+                "quiet = \"dim\" dims by the panel's brightness_schedule, and this panel has none; add one such as brightness_schedule = [\"22:00=10\", \"07:00=100\"]"
+            )
         }
         return panel
     }
@@ -138,7 +151,9 @@ extension ConfigurationParser {
             return BoardQuietHours(hours: hours, action: .message(message))
         case "dim":
             guard light else {
-                reader.fail("quiet", "quiet = \"dim\" is for LED panels and screens (their brightness_schedule dims them); a split-flap board can hold or blank")
+                reader.fail(
+                    "quiet",
+                    "quiet = \"dim\" is for LED panels and screens (their brightness_schedule dims them); a split-flap board can hold or blank")
                 return nil
             }
             return BoardQuietHours(hours: hours, action: .dim)
@@ -161,13 +176,17 @@ extension ConfigurationParser {
             settings.credentialFile = key
         }
         if settings.credentialFile == nil {
-            reader.fail(settings.api == .cloud ? "token_file" : "key_file", settings.api == .cloud
-                ? "a Cloud API token is needed (the Vestaboard web app, Developer section), in a file: token_file = \"/etc/flapd/vestaboard-token\""
-                : settings.api == .local
-                ? "the board's Local API key is needed, in a file: key_file = \"/etc/flapd/vestaboard-key\" (docs/vestaboard.md)"
-                : "the Read/Write key is needed (the Vestaboard app, Settings), in a file: key_file = \"/etc/flapd/vestaboard-key\"")
+            reader.fail(
+                settings.api == .cloud ? "token_file" : "key_file",
+                settings.api == .cloud
+                    ? "a Cloud API token is needed (the Vestaboard web app, Developer section), in a file: token_file = \"/etc/flapd/vestaboard-token\""
+                    : settings.api == .local
+                        ? "the board's Local API key is needed, in a file: key_file = \"/etc/flapd/vestaboard-key\" (docs/vestaboard.md)"
+                        : "the Read/Write key is needed (the Vestaboard app, Settings), in a file: key_file = \"/etc/flapd/vestaboard-key\"")
         }
-        if settings.api == .local, settings.url == nil { reader.fail("url", "the board's Local API address is needed: url = \"http://vestaboard.local:7000\"") }
+        if settings.api == .local, settings.url == nil {
+            reader.fail("url", "the board's Local API address is needed: url = \"http://vestaboard.local:7000\"")
+        }
         if let url = settings.url, !(url.hasPrefix("http://") || url.hasPrefix("https://")) {
             reader.fail("url", "\"\(url)\" is not an http:// or https:// address")
         }

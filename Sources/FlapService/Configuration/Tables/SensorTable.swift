@@ -31,7 +31,9 @@ extension ConfigurationParser {
         if let value = reader["straps"] {
             // ANT device numbers may be written as numbers.
             let items = value.array?.map { $0.string ?? $0.int.map(String.init) }
-            if let items, items.allSatisfy({ $0 != nil }) { sensor.straps = items.compactMap { $0 } } else {
+            if let items, items.allSatisfy({ $0 != nil }) {
+                sensor.straps = items.compactMap { $0 }
+            } else {
                 reader.fail("straps", "must be a list, such as [\"C4:7C:8D:6A:12:34\", \"Polar H10 6A1234\"] or [12345, 23456] for ANT")
             }
         }

@@ -25,7 +25,9 @@ extension ConfigurationParser {
         }
         configuration.sound.mute = sound.bool("mute") ?? false
         if let hours = sound.string("quiet_hours") {
-            if let parsed = QuietHours(hours) { configuration.sound.quietHours = parsed } else {
+            if let parsed = QuietHours(hours) {
+                configuration.sound.quietHours = parsed
+            } else {
                 sound.fail("quiet_hours", "\"\(hours)\" is not a span of local time such as \"22:00-07:00\"")
             }
         }

@@ -21,12 +21,17 @@ extension ConfigurationParser {
     static func parseSource(_ reader: inout TableReader, kinds: [any SourceKind] = SourceKinds.all) -> SourceSettings? {
         let name = reader.string("name")
         if let name, !SourceSettings.isName(name) {
-            reader.fail("name", "\(name.debugDescription) must be lowercase letters, digits and _, starting with a letter (it is how templates name it: {{\(name).value}})")
+            reader.fail(
+                "name",
+                "\(name.debugDescription) must be lowercase letters, digits and _, starting with a letter (it is how templates name it: {{\(name).value}})"
+            )
         }
         let names = kinds.map(\.name)
         let kind = reader.choice("kind", names).flatMap { SourceKinds.named($0, in: kinds) }
         guard let name, let kind else {
-            if reader["name"] == nil { reader.fail("name", "each [[source]] needs a name, such as name = \"weather\" (templates say {{weather.temperature}})") }
+            if reader["name"] == nil {
+                reader.fail("name", "each [[source]] needs a name, such as name = \"weather\" (templates say {{weather.temperature}})")
+            }
             if reader["kind"] == nil { reader.fail("kind", "each [[source]] needs kind = one of \(names.joined(separator: ", "))") }
             reader.askedForAll()
             reader.finish()

@@ -19,7 +19,9 @@ extension ConfigurationParser {
     static func readTime(_ time: inout TableReader, into configuration: inout FlapdConfiguration) {
         defer { time.finish() }
         guard let clock = time.string("clock") else { return }
-        if let setting = ClockTrust.Setting(rawValue: clock) { configuration.time.clock = setting } else {
+        if let setting = ClockTrust.Setting(rawValue: clock) {
+            configuration.time.clock = setting
+        } else {
             time.fail("clock", "\"\(clock)\" is not one of \(ClockTrust.Setting.allCases.map(\.rawValue).joined(separator: ", "))")
         }
     }

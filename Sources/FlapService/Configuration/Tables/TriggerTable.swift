@@ -34,9 +34,13 @@ extension ConfigurationParser {
         if let above = reader.number("above") { conditions.append(.above(value: value ?? "", above)) }
         if let below = reader.number("below") { conditions.append(.below(value: value ?? "", below)) }
         if let equals = reader["equals"] {
-            if let text = equals.string { conditions.append(.equals(value: value ?? "", text)) }
-            else if let number = equals.int { conditions.append(.equals(value: value ?? "", String(number))) }
-            else { reader.fail("equals", "must be a text or a whole number") }
+            if let text = equals.string {
+                conditions.append(.equals(value: value ?? "", text))
+            } else if let number = equals.int {
+                conditions.append(.equals(value: value ?? "", String(number)))
+            } else {
+                reader.fail("equals", "must be a text or a whole number")
+            }
         }
         if conditions.count > 1 { reader.fail("starts_within", "give one condition: starts_within, above, below or equals") }
         let condition = conditions.first ?? .pushed
@@ -56,15 +60,17 @@ extension ConfigurationParser {
             if let document = try? JSONValue(parsing: Array(text.utf8)), document.object != nil {
                 content["vbml"] = document
             } else {
-                reader.fail("vbml", #"must be a VBML document as JSON text, such as '{"components": [{"template": "FROST {{weather.temperature}}"}]}'"#)
+                reader.fail(
+                    "vbml", #"must be a VBML document as JSON text, such as '{"components": [{"template": "FROST {{weather.temperature}}"}]}'"#)
             }
         }
         if let quick = reader.string("quick_message") { content["quickMessage"] = .string(quick) }
         if content.count > 1 { reader.fail("text", "give one of text, vbml and quick_message") }
         let duration = reader.interval("duration") ?? .seconds(300)
-        let definition = TriggerSettings(name: name, source: source, condition: condition, content: content,
-                                           duration: Int(duration.components.seconds), cooldown: reader.interval("cooldown", zero: true) ?? .seconds(1800),
-                                           sender: reader.string("sender") ?? "trigger")
+        let definition = TriggerSettings(
+            name: name, source: source, condition: condition, content: content,
+            duration: Int(duration.components.seconds), cooldown: reader.interval("cooldown", zero: true) ?? .seconds(1800),
+            sender: reader.string("sender") ?? "trigger")
         for problem in definition.problems(sources: sources) { reader.fail(problem.key, problem.problem) }
         return definition
     }

@@ -32,7 +32,9 @@ struct ChainlinkPanelKind: PanelKind {
             let (port, path) = try LinuxSerialPort.pseudoTerminal()
             let controller = SimulatedChainlinkController(port: port, clock: clock, modules: modules)
             let running = Task { await controller.run() }
-            stopCompanion = { running.cancel(); await running.value; await port.close() }
+            stopCompanion = {
+                running.cancel(); await running.value; await port.close()
+            }
             logger.info("simulated Chainlink controller with \(modules) modules on \(path)")
             device = path
         }
@@ -44,7 +46,8 @@ struct ChainlinkPanelKind: PanelKind {
             let found = try await ChainlinkPanel.discover(link: link, clock: clock, device: path, timeout: Self.discoveryTimeout)
             settled.size = try PanelDriver.size(for: found.modules, configuration)
             if let drum = found.drum, drum.codes != configuration.drum.codes {
-                logger.warning("\(path): the controller's drum is \"\(drum.string)\", not the configured \(configuration.drum.name); using the controller's")
+                logger.warning(
+                    "\(path): the controller's drum is \"\(drum.string)\", not the configured \(configuration.drum.name); using the controller's")
                 settled.drum = try Drum(string: drum.string, name: "controller")
             }
             positions = Array(found.positions.prefix(settled.size!.count))
@@ -66,8 +69,9 @@ struct ChainlinkPanelKind: PanelKind {
         let panel = ChainlinkPanel(info: info, link: link, clock: clock, device: path, positions: positions)
         await panel.start()
         let companion = stopCompanion
-        return PanelDriver(panel: panel, configuration: settled, snapshots: nil, stepper: panel.profile,
-                           commandInterval: ChainlinkPanel<ContinuousClock>.commandInterval(modules: size.count),
-                           stopCompanion: companion)
+        return PanelDriver(
+            panel: panel, configuration: settled, snapshots: nil, stepper: panel.profile,
+            commandInterval: ChainlinkPanel<ContinuousClock>.commandInterval(modules: size.count),
+            stopCompanion: companion)
     }
 }

@@ -21,7 +21,8 @@ struct SPIPanelKind: PanelKind {
     func make(_ panel: PanelSettings, with context: PanelContext) async throws -> PanelDriver {
         let size = panel.size ?? .flagship
         let device = panel.device ?? "/dev/spidev0.0"
-        let io: any StepperIO = device == "simulated"
+        let io: any StepperIO =
+            device == "simulated"
             ? ShiftRegisterChain(spi: SimulatedShiftRegisterChain(modules: size.count), modules: size.count)
             : ShiftRegisterChain(spi: try LinuxSPIDevice(path: device), modules: size.count)
         return await DirectDrive.make(panel, size: size, io: io, device: device, boards: "Chainlink Driver boards on SPI", library: nil, context)
@@ -69,15 +70,18 @@ struct GPIOPanelKind: PanelKind {
             return await DirectDrive.make(panel, size: size, io: io, device: device, boards: "ULN2003 boards on GPIO", library: nil, context)
         }
         let lines = try LinuxGPIOLines(chip: device, outputs: pins.flatMap { $0.prefix(4) }, inputs: pins.map { $0[4] })
-        return await DirectDrive.make(panel, size: size, io: CoilLines(lines: lines, modules: size.count), device: device,
-                                      boards: "ULN2003 boards on GPIO", library: lines.library.description, context)
+        return await DirectDrive.make(
+            panel, size: size, io: CoilLines(lines: lines, modules: size.count), device: device,
+            boards: "ULN2003 boards on GPIO", library: lines.library.description, context)
     }
 }
 
 /// What the two kinds of directly driven panel share: the stepping engine on its real-time thread.
 enum DirectDrive {
-    static func make(_ panel: PanelSettings, size: BoardSize, io: any StepperIO, device: String, boards: String, library: String?,
-                     _ context: PanelContext) async -> PanelDriver {
+    static func make(
+        _ panel: PanelSettings, size: BoardSize, io: any StepperIO, device: String, boards: String, library: String?,
+        _ context: PanelContext
+    ) async -> PanelDriver {
         let engine = SteppingEngine(io: io, flaps: panel.drum.count, offsets: context.calibration.offsets(panel: panel.id))
         let origin = ContinuousClock.now
         let thread = RealtimeSteppingThread(engine: engine, origin: origin)
@@ -87,8 +91,9 @@ enum DirectDrive {
         let (settled, info, _) = panel.settled(size: size, saved: nil)
         let directPanel = DirectDrivePanel(info: info, engine: engine, clock: ContinuousClock(), origin: origin)
         await directPanel.start()
-        var driver = PanelDriver(panel: directPanel, configuration: settled, snapshots: nil, stepper: engine.profile,
-                                 commandInterval: nil, stopCompanion: { thread.stop() })
+        var driver = PanelDriver(
+            panel: directPanel, configuration: settled, snapshots: nil, stepper: engine.profile,
+            commandInterval: nil, stopCompanion: { thread.stop() })
         driver.resumes = false
         driver.engine = engine
         driver.library = library

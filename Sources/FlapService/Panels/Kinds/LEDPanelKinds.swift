@@ -21,7 +21,9 @@ struct MAX7219PanelKind: PanelKind {
             reader.fail(led.width.map { _ in "width" } ?? "height", "a MAX7219 cascade is whole 8×8 blocks: \(w)×\(h) is not")
         }
         if let orientation = reader.int("orientation") {
-            if [0, 90, -90, 180].contains(orientation) { led.orientation = orientation } else {
+            if [0, 90, -90, 180].contains(orientation) {
+                led.orientation = orientation
+            } else {
                 reader.fail("orientation", "must be 0, 90, -90 or 180, not \(orientation)")
             }
         }
@@ -32,8 +34,9 @@ struct MAX7219PanelKind: PanelKind {
 
     func make(_ panel: PanelSettings, with context: PanelContext) async throws -> PanelDriver {
         let settings = panel.options(LEDSettings.self) ?? LEDSettings()
-        let cascade = try MAX7219Cascade(width: settings.width ?? 32, height: settings.height ?? 8,
-                                         blockOrientation: settings.orientation, reverseBlocks: settings.reverseBlocks)
+        let cascade = try MAX7219Cascade(
+            width: settings.width ?? 32, height: settings.height ?? 8,
+            blockOrientation: settings.orientation, reverseBlocks: settings.reverseBlocks)
         let chain = panel.device == "simulated" ? SimulatedMAX7219Chain(width: cascade.width, height: cascade.height) : nil
         let spi: any SPIDevice = try chain ?? LinuxSPIDevice(path: panel.device ?? "/dev/spidev0.0", speedHz: 8_000_000)
         return try await LEDPanels.make(panel, display: MAX7219Display(spi: spi, cascade: cascade), twin: chain, context)
@@ -59,7 +62,8 @@ struct WS2812PanelKind: PanelKind {
     func make(_ panel: PanelSettings, with context: PanelContext) async throws -> PanelDriver {
         let settings = panel.options(LEDSettings.self) ?? LEDSettings()
         let strip = try WS2812Strip(width: settings.width ?? 32, height: settings.height ?? 8, wiring: settings.wiring)
-        let leds = panel.device == "simulated" ? SimulatedWS2812Strip(count: strip.width * strip.height, width: strip.width, wiring: strip.wiring) : nil
+        let leds =
+            panel.device == "simulated" ? SimulatedWS2812Strip(count: strip.width * strip.height, width: strip.width, wiring: strip.wiring) : nil
         let spi: any SPIDevice = try leds ?? LinuxSPIDevice(path: panel.device ?? "/dev/spidev0.0", speedHz: WS2812Strip.spiHz)
         let display = WS2812Display(spi: spi, strip: strip, currentLimit: settings.currentLimitMilliamps.map(Double.init))
         return try await LEDPanels.make(panel, display: display, twin: leds, context)
@@ -82,8 +86,10 @@ struct FramebufferPanelKind: PanelKind {
     func make(_ panel: PanelSettings, with context: PanelContext) async throws -> PanelDriver {
         let settings = panel.options(LEDSettings.self) ?? LEDSettings()
         let configured = try settings.format.map { try FramebufferFormat(width: settings.width ?? 640, height: settings.height ?? 360, layout: $0) }
-        let screen = panel.device == "simulated"
-            ? SimulatedFramebuffer(format: try configured ?? FramebufferFormat(width: settings.width ?? 320, height: settings.height ?? 120, layout: .xrgb8888))
+        let screen =
+            panel.device == "simulated"
+            ? SimulatedFramebuffer(
+                format: try configured ?? FramebufferFormat(width: settings.width ?? 320, height: settings.height ?? 120, layout: .xrgb8888))
             : nil
         let memory: any FramebufferMemory = try screen ?? LinuxFramebuffer(path: panel.device ?? "/dev/fb0", configured: configured)
         return try await LEDPanels.make(panel, display: FramebufferDisplay(memory: memory), twin: screen, style: .screen, context)
@@ -109,7 +115,11 @@ struct HUB75PanelKind: PanelKind {
         }
         led.matrix.hardwareMapping = reader.string("hardware_mapping") ?? led.matrix.hardwareMapping
         if let slowdown = reader.int("gpio_slowdown") {
-            if (0...4).contains(slowdown) { led.matrix.gpioSlowdown = slowdown } else { reader.fail("gpio_slowdown", "must be 0 to 4, not \(slowdown)") }
+            if (0...4).contains(slowdown) {
+                led.matrix.gpioSlowdown = slowdown
+            } else {
+                reader.fail("gpio_slowdown", "must be 0 to 4, not \(slowdown)")
+            }
         }
         if let bits = reader.int("pwm_bits") {
             if (1...11).contains(bits) { led.matrix.pwmBits = bits } else { reader.fail("pwm_bits", "must be 1 to 11, not \(bits)") }
@@ -142,14 +152,20 @@ enum LEDPanels {
     /// How it is lit: `brightness`, `brightness_schedule`, `blank_after_seconds`, `fps`.
     static func readLight(_ reader: inout TableReader, into led: inout LEDSettings) {
         if let brightness = reader.int("brightness") {
-            if (0...100).contains(brightness) { led.brightness = brightness } else { reader.fail("brightness", "must be 0 to 100 (percent), not \(brightness)") }
+            if (0...100).contains(brightness) {
+                led.brightness = brightness
+            } else {
+                reader.fail("brightness", "must be 0 to 100 (percent), not \(brightness)")
+            }
         }
         led.matrix.brightness = max(1, led.brightness)
         if let entries = reader.strings("brightness_schedule") {
             var changes: [BrightnessSchedule.Change] = []
             for entry in entries {
                 let parts = entry.split(separator: "=")
-                guard parts.count == 2, let minute = BrightnessSchedule.minute(of: String(parts[0])), let percent = Int(parts[1]), (0...100).contains(percent) else {
+                guard parts.count == 2, let minute = BrightnessSchedule.minute(of: String(parts[0])), let percent = Int(parts[1]),
+                    (0...100).contains(percent)
+                else {
                     reader.fail("brightness_schedule", "\"\(entry)\" is not \"HH:MM=PERCENT\" such as \"22:00=10\"")
                     continue
                 }
@@ -166,8 +182,10 @@ enum LEDPanels {
     }
 
     /// The panel on `display`, `twin` (the simulated device behind it) drawn in the terminal.
-    static func make(_ panel: PanelSettings, display: any PixelDisplay, twin: (any SimulatedPixelDevice)?, style: RenderStyle = .led,
-                     stopCompanion: @escaping @Sendable () async -> Void = {}, _ context: PanelContext) async throws -> PanelDriver {
+    static func make(
+        _ panel: PanelSettings, display: any PixelDisplay, twin: (any SimulatedPixelDevice)?, style: RenderStyle = .led,
+        stopCompanion: @escaping @Sendable () async -> Void = {}, _ context: PanelContext
+    ) async throws -> PanelDriver {
         let settings = panel.options(LEDSettings.self) ?? LEDSettings()
         guard let fitting = BoardRenderer.largestBoard(width: display.width, height: display.height) else {
             throw ServiceError(.configuration, "panel \(panel.id): \(display.width)×\(display.height) pixels cannot show even one 5×7 module")
@@ -178,16 +196,20 @@ enum LEDPanels {
             throw ServiceError(.unavailable, "panel \(panel.id): \(error.description)")
         }
         let (settled, info, positions) = panel.settled(size: size, motion: .shortestWay, saved: context.saved)
-        let pixelPanel = PixelPanel(info: info, display: display, renderer: renderer, clock: ContinuousClock(),
-                               framesPerSecond: settings.framesPerSecond, schedule: settings.brightnessSchedule,
-                               blankAfter: settings.blankAfterSeconds.map { .seconds($0) }, minuteOfDay: localMinuteOfDay, positions: positions)
+        let pixelPanel = PixelPanel(
+            info: info, display: display, renderer: renderer, clock: ContinuousClock(),
+            framesPerSecond: settings.framesPerSecond, schedule: settings.brightnessSchedule,
+            blankAfter: settings.blankAfterSeconds.map { .seconds($0) }, minuteOfDay: localMinuteOfDay, positions: positions)
         await pixelPanel.start()
         context.logger.info("\(display.name): \(display.width)×\(display.height) pixels, a \(size) board in \(renderer.geometry.fontName) glyphs")
-        var driver = PanelDriver(panel: pixelPanel, configuration: settled, snapshots: nil, stepper: nil, commandInterval: nil, stopCompanion: stopCompanion)
+        var driver = PanelDriver(
+            panel: pixelPanel, configuration: settled, snapshots: nil, stepper: nil, commandInterval: nil, stopCompanion: stopCompanion)
         driver.ledDevice = twin
         let surface = pixelPanel.surface
-        driver.pixels = PixelSurface(width: surface.width, height: surface.height, monochrome: surface.monochrome,
-                                     framesPerSecond: settings.framesPerSecond) { try await pixelPanel.present($0) }
+        driver.pixels = PixelSurface(
+            width: surface.width, height: surface.height, monochrome: surface.monochrome,
+            framesPerSecond: settings.framesPerSecond
+        ) { try await pixelPanel.present($0) }
         return driver
     }
 
@@ -227,4 +249,3 @@ public struct LEDSettings: PanelOptions, Equatable {
         (try? BrightnessSchedule(schedule)) ?? BrightnessSchedule(level: Double(brightness) / 100)
     }
 }
-

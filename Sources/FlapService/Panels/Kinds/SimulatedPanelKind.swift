@@ -14,8 +14,9 @@ struct SimulatedPanelKind: PanelKind {
     func make(_ panel: PanelSettings, with context: PanelContext) async -> PanelDriver {
         let (settled, info, positions) = panel.settled(size: panel.size ?? .flagship, saved: context.saved)
         let simulated = SimulatedPanel(info: info, clock: ContinuousClock(), positions: positions)
-        return PanelDriver(panel: simulated, configuration: settled, snapshots: await simulated.snapshots(), stepper: nil,
-                           commandInterval: nil, stopCompanion: {})
+        return PanelDriver(
+            panel: simulated, configuration: settled, snapshots: await simulated.snapshots(), stepper: nil,
+            commandInterval: nil, stopCompanion: {})
     }
 }
 
@@ -32,7 +33,8 @@ struct BrowserPanelKind: PanelKind {
 
     func make(_ panel: PanelSettings, with context: PanelContext) -> PanelDriver {
         let (settled, info, positions) = panel.settled(size: panel.size ?? .flagship, saved: context.saved)
-        return PanelDriver(panel: SimulatedPanel(info: info, clock: ContinuousClock(), positions: positions), configuration: settled,
-                           snapshots: nil, stepper: nil, commandInterval: nil, stopCompanion: {})
+        return PanelDriver(
+            panel: SimulatedPanel(info: info, clock: ContinuousClock(), positions: positions), configuration: settled,
+            snapshots: nil, stepper: nil, commandInterval: nil, stopCompanion: {})
     }
 }

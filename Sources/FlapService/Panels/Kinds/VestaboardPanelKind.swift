@@ -24,15 +24,18 @@ struct VestaboardPanelKind: PanelKind {
         let api = try settings.boardAPI(for: "panel \(configuration.id)")
         var panelLogger = context.logger
         panelLogger[metadataKey: "panel"] = "\(configuration.id)"
-        let delivery = BoardDelivery(panel: configuration.id, client: VestaboardClient(api: api), queue: try context.outbox(),
-                                     clock: ContinuousClock(), now: { Date() }, onConflict: settings.onConflict, logger: panelLogger)
+        let delivery = BoardDelivery(
+            panel: configuration.id, client: VestaboardClient(api: api), queue: try context.outbox(),
+            clock: ContinuousClock(), now: { Date() }, onConflict: settings.onConflict, logger: panelLogger)
         let running = Task { await delivery.run() }
         let size = await Self.boardSize(configuration, api: api, saved: context.saved, logger: panelLogger)
         let (settled, info, positions) = configuration.settled(size: size, saved: context.saved)
-        let panel = VestaboardPanel(info: info, delivery: delivery, clock: ContinuousClock(),
-                                    strategy: settings.strategy, takesTransitions: settings.api == .local, positions: positions)
+        let panel = VestaboardPanel(
+            info: info, delivery: delivery, clock: ContinuousClock(),
+            strategy: settings.strategy, takesTransitions: settings.api == .local, positions: positions)
         await panel.start()
-        context.logger.info("\(configuration.id): a Vestaboard through its \(settings.api.title) API at \(api.address), writes \(settings.strategy.rawValue)")
+        context.logger.info(
+            "\(configuration.id): a Vestaboard through its \(settings.api.title) API at \(api.address), writes \(settings.strategy.rawValue)")
         var driver = PanelDriver(panel: panel, configuration: settled, snapshots: nil, stepper: nil, commandInterval: nil) { running.cancel() }
         driver.delivery = delivery
         return driver
@@ -66,7 +69,9 @@ extension VestaboardSettings: PanelOptions {
         case .cloud: return .cloud(url.flatMap(URL.init(string:)) ?? VestaboardAPI.cloudURL, token: credential)
         case .rw: return .readWrite(url.flatMap(URL.init(string:)) ?? VestaboardAPI.readWriteURL, key: credential)
         case .local:
-            guard let address = url.flatMap(URL.init(string:)) else { throw ServiceError(.configuration, "\(owner): the board's url is not an address") }
+            guard let address = url.flatMap(URL.init(string:)) else {
+                throw ServiceError(.configuration, "\(owner): the board's url is not an address")
+            }
             return .local(address, key: credential)
         }
     }
