@@ -23,7 +23,7 @@ import NIOEmbedded
 public enum FuzzTargets {
     public static let all: [String: @Sendable ([UInt8]) -> Void] = [
         "calendar": calendar, "feed": feed, "json-pointer": jsonPointer, "vbml": vbml, "mustache": mustache,
-        "toml": toml, "mqtt": mqtt, "message": message, "local-api": localAPI, "chainlink": chainlink,
+        "toml": toml, "mqtt": mqtt, "message": message, "local-api": localAPI, "chainlink": chainlink, "rs485": rs485,
         "ant": ant, "heart-rate": heartRate, "heart-rate-trace": trace
     ]
 
@@ -91,6 +91,12 @@ public enum FuzzTargets {
             _ = try? ChainlinkFrame.decode(frame)
             _ = try? COBS.decode(frame)
         }
+    }
+
+    /// Bytes from an RS-485 bus of split-flap modules: every line read as an answer.
+    static func rs485(_ bytes: [UInt8]) {
+        var reader = RS485AnswerReader()
+        _ = reader.read(bytes)
     }
 
     /// Bytes from an ANT stick: cut into messages, each heart-rate page read.

@@ -39,4 +39,6 @@ public struct SerialSettings: Sendable, Equatable {
 
     /// 230400 8N1: the Chainlink controller's link.
     public static let chainlink = SerialSettings(baudRate: 230_400)
+    /// The RS-485 split-flap modules' bus: 9600 baud, 8N1.
+    public static let rs485 = SerialSettings(baudRate: 9600)
 }

@@ -32,3 +32,23 @@ public struct PlanRevision: Sendable, Equatable {
         self.revised = revised
     }
 }
+
+extension FlipPlan {
+    /// The plan with module `index` taking `path` from `start`, landing at `landings` (its
+    /// clacks replaced, at the gain its first one had): a module that must first finish a turn
+    /// the plan did not know of (an RS-485 module cannot be stopped mid-turn).
+    public func replacing(module index: Int, path: [Int], start: Duration, landings: [Duration]) -> FlipPlan {
+        precondition(landings.count == path.count - 1, "a landing for each flap after the first")
+        var revised = self
+        let (row, column) = (modules[index].row, modules[index].column)
+        revised.modules[index].path = path
+        revised.modules[index].start = start
+        revised.modules[index].landings = landings
+        let gain = clackEvents.first { $0.row == row && $0.column == column }?.gain ?? 1
+        revised.clackEvents =
+            clackEvents.filter { $0.row != row || $0.column != column }
+            + landings.map { ClackEvent(time: $0, row: row, column: column, gain: gain) }
+        revised.clackEvents.sort { ($0.time, $0.row, $0.column) < ($1.time, $1.row, $1.column) }
+        return revised
+    }
+}

@@ -32,6 +32,10 @@ public struct FlipPlanner: Sendable {
     /// The shortest time between two commands the hardware can take (a Chainlink link sends the
     /// whole board in each): start times closer than this share the earlier one's command.
     public var commandInterval: Duration?
+    /// The time one module's command takes on a bus that carries one at a time (an RS-485
+    /// frame): the modules that move start in the transition's order, each at least this long
+    /// after the one before it.
+    public var frameInterval: Duration?
 
     /// The defaults: vestaboard drum, forward only, 120 ms, cascade.
     public init(
@@ -71,11 +75,11 @@ public struct FlipPlanner: Sendable {
             )
         }
         var warnings = warnings
-        let offsets = grouped(transition.startOffsets(for: size))
         var random = SeededRandom(seed: transition.seed ^ 0xC1AC_C1AC)
         let paths = state.indices.map { i in
             self.path(from: state[i].position, to: mapped(target.codes[i], warnings: &warnings), inFlight: state[i].nextLanding != nil)
         }
+        let offsets = spread(grouped(transition.startOffsets(for: size)), moving: paths.map { $0.count > 1 })
         // Every clack's time (whole nanoseconds: comparing 128-bit Durations cost more than the
         // rest of a plan), loudness and module, in module order; each array sized once.
         let clackCount = paths.reduce(0) { $0 + $1.count - 1 }
@@ -158,6 +162,21 @@ public struct FlipPlanner: Sendable {
             }
         }
         return moved
+    }
+
+    /// Start times spread over a bus that carries one module's command at a time: the moving
+    /// modules' commands go in the order of their start, each at least ``frameInterval`` after
+    /// the one before, and each module starts once its command has crossed the bus.
+    private func spread(_ offsets: [Duration], moving: [Bool]) -> [Duration] {
+        guard let frameInterval, frameInterval > .zero else { return offsets }
+        var spread = offsets
+        var previous: Duration?
+        for i in offsets.indices.sorted(by: { (offsets[$0], $0) < (offsets[$1], $1) }) where moving[i] {
+            let sent = previous.map { max(offsets[i], $0 + frameInterval) } ?? offsets[i]
+            spread[i] = sent + frameInterval
+            previous = sent
+        }
+        return spread
     }
 
     /// Drum indices from `from` to `to`, both included. A forward-only module with a flap in

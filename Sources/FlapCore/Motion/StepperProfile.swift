@@ -13,6 +13,10 @@ public struct StepperProfile: Sendable, Equatable {
     /// Step periods, index = acceleration step: `ramp[0]` is the idle tick, `ramp[k]` (k ≥ 1)
     /// the period after the k-th step of acceleration; `ramp.last` is the cruise period.
     public let ramp: [Duration]
+    /// Where each flap shows, in steps from home, when the flaps are not evenly spaced over the
+    /// turn (the RS-485 reel's `*` flap, which no board character asks for, is passed over);
+    /// nil: flap `f` at ⌈f × steps / flaps⌉.
+    public let flapSteps: [Int]?
 
     /// The idle tick's period: the slowest a motor is stepped.
     public static let defaultSlowestPeriod = Duration.microseconds(10_000)
@@ -30,6 +34,20 @@ public struct StepperProfile: Sendable, Equatable {
         self.flaps = flaps
         self.stepsPerTurn = stepsPerTurn
         ramp = Self.ramp(slowest: slowestPeriod, fastest: fastestPeriod, over: rampTime)
+        flapSteps = nil
+    }
+
+    /// A motor stepped at one constant `period` from its first step to its last (no ramp), its
+    /// flaps at `flapSteps` (ascending, the first at 0) of a turn of `stepsPerTurn` steps: the
+    /// RS-485 modules' firmware, a half-step a millisecond.
+    public init(flapSteps: [Int], stepsPerTurn: Int, period: Duration) {
+        precondition(
+            flapSteps.first == 0 && zip(flapSteps, flapSteps.dropFirst()).allSatisfy { $0 < $1 } && flapSteps.last! < stepsPerTurn,
+            "flaps show at rising steps within the turn, the first at home")
+        flaps = flapSteps.count
+        self.stepsPerTurn = stepsPerTurn
+        self.flapSteps = flapSteps
+        ramp = [period, period]
     }
 
     static func ramp(slowest: Duration, fastest: Duration, over time: Duration) -> [Duration] {
@@ -54,12 +72,17 @@ public struct StepperProfile: Sendable, Equatable {
 
     /// The step of a turn at which flap `flap` shows (rounded up, as the firmware does).
     public func step(ofFlap flap: Int) -> Int {
+        if let flapSteps { return flapSteps[flap] }
         let exact = flap * stepsPerTurn
         return exact / flaps + (exact % flaps == 0 ? 0 : 1)
     }
 
     /// The flap showing at `step` of a turn.
-    public func flap(atStep step: Int) -> Int { (step % stepsPerTurn) * flaps / stepsPerTurn }
+    public func flap(atStep step: Int) -> Int {
+        guard let flapSteps else { return (step % stepsPerTurn) * flaps / stepsPerTurn }
+        let within = step % stepsPerTurn
+        return (flapSteps.lastIndex { $0 <= within }) ?? 0
+    }
 
     /// Steps from flap `from` (at rest) forward to flap `to`; a full turn when they are equal.
     public func steps(from: Int, to: Int) -> Int {

@@ -61,7 +61,7 @@ struct PanelContext: Sendable {
 /// Every kind of panel flapd knows, in the order its messages list them.
 enum PanelKinds {
     static let all: [any PanelKind] = [
-        SimulatedPanelKind(), ChainlinkPanelKind(), SPIPanelKind(), GPIOPanelKind(), VestaboardPanelKind(),
+        SimulatedPanelKind(), ChainlinkPanelKind(), RS485PanelKind(), SPIPanelKind(), GPIOPanelKind(), VestaboardPanelKind(),
         MAX7219PanelKind(), WS2812PanelKind(), FramebufferPanelKind(), HUB75PanelKind(), BrowserPanelKind()
     ]
 

@@ -100,6 +100,7 @@ final class PanelRuntime: Service, Sendable {
             transition: try Transition(strategy: configuration.transition))
         planner.stepper = driver.stepper
         planner.commandInterval = driver.commandInterval
+        planner.frameInterval = driver.frameInterval
         let started = lastStarted
         let id = configuration.id
         self.live = live

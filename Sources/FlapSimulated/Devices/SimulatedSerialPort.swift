@@ -49,14 +49,21 @@ public final class SimulatedSerialPort<C: Clock>: SerialPort where C.Duration ==
     }
 
     public func read(maximum: Int, timeout: Duration) async throws -> [UInt8] {
+        try await readArrivals(maximum: maximum, timeout: timeout).map(\.byte)
+    }
+
+    /// As ``read(maximum:timeout:)``, with the instant each byte arrived: a simulated device
+    /// whose task lags behind the clock (it started late on a busy machine) still takes each byte
+    /// when the line carried it.
+    public func readArrivals(maximum: Int, timeout: Duration) async throws -> [(byte: UInt8, arrival: C.Instant)] {
         let deadline = clock.now.advanced(by: timeout)
         while true {
             let now = clock.now
-            let result = incoming.state.withLock { line -> Result<[UInt8], HardwareError> in
+            let result = incoming.state.withLock { line -> Result<[(byte: UInt8, arrival: C.Instant)], HardwareError> in
                 guard line.connected else { return .failure(unplugged) }
                 var end = line.head
                 while end < line.bytes.count, end - line.head < maximum, line.bytes[end].arrival <= now { end += 1 }
-                let taken = line.bytes[line.head..<end].map(\.byte)
+                let taken = Array(line.bytes[line.head..<end])
                 line.head = end
                 if line.head > 4096 {
                     line.bytes.removeFirst(line.head)

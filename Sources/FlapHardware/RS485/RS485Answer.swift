@@ -1,0 +1,124 @@
+/// What a module says on the bus: the only frames it sends are its answers to `c` and `d`.
+public enum RS485Answer: Sendable, Equatable {
+    /// `m<ID>:<steps>`: the revolution it measured.
+    case revolution(id: Int, steps: Int)
+    /// `m<ID>d:<offset>:<steps>:<i>=<pos>,...`: its stored calibration; flaps with no stored
+    /// position are left out.
+    case dump(id: Int, offset: Int, steps: Int, positions: [Int: Int])
+}
+
+/// A line on the bus that is not an answer, with where it goes wrong.
+public struct RS485AnswerError: Error, Equatable, Sendable, CustomStringConvertible {
+    /// The line as received (printable ASCII, the rest escaped), at most its first 80 bytes.
+    public var line: String
+    /// 1-based: the byte where it stops being an answer.
+    public var column: Int
+    public var problem: String
+
+    public var description: String { "the bus said \(line.debugDescription): column \(column): \(problem)" }
+}
+
+/// Reads modules' answers from the bus's bytes, a line at a time. A line longer than
+/// ``maximumLine`` is dropped when its end comes (a module's answers are far shorter), and a line
+/// that is not an answer is an error naming the column; neither stops the reading.
+public struct RS485AnswerReader: Sendable {
+    /// The longest line taken: a dump of 100 stored flaps is about 1 000 bytes.
+    public static let maximumLine = 2048
+    private var line: [UInt8] = []
+    private var overflowed = false
+
+    public init() {}
+
+    /// The answers and errors the bytes complete, in order.
+    public mutating func read(_ bytes: [UInt8]) -> [Result<RS485Answer, RS485AnswerError>] {
+        var results: [Result<RS485Answer, RS485AnswerError>] = []
+        for byte in bytes {
+            if byte == UInt8(ascii: "\n") {
+                if overflowed {
+                    results.append(
+                        .failure(
+                            RS485AnswerError(line: Self.shown(line), column: Self.maximumLine + 1, problem: "longer than \(Self.maximumLine) bytes")))
+                } else if !line.isEmpty, line != [UInt8(ascii: "\r")] {
+                    results.append(Result { () throws(RS485AnswerError) in try Self.parse(line) })
+                }
+                line.removeAll(keepingCapacity: true)
+                overflowed = false
+            } else if line.count < Self.maximumLine {
+                line.append(byte)
+            } else {
+                overflowed = true
+            }
+        }
+        return results
+    }
+
+    /// One line (without its newline) as an answer.
+    public static func parse(_ line: [UInt8]) throws(RS485AnswerError) -> RS485Answer {
+        var cursor = Cursor(bytes: line.last == UInt8(ascii: "\r") ? Array(line.dropLast()) : line)
+        try cursor.expect("m", "an answer starts with m")
+        let id = try cursor.number("the module's ID", digits: 3)
+        if cursor.take(":") {
+            let steps = try cursor.number("the steps of a revolution")
+            try cursor.end()
+            return .revolution(id: id, steps: steps)
+        }
+        try cursor.expect("d", "after the ID comes : (a revolution) or d (a dump)")
+        try cursor.expect(":", "a dump goes on with :")
+        let offset = try cursor.number("the offset")
+        try cursor.expect(":", "the offset is followed by :")
+        let steps = try cursor.number("the steps of a revolution")
+        var positions: [Int: Int] = [:]
+        if cursor.take(":") {
+            while !cursor.atEnd {
+                let flap = try cursor.number("a flap's number")
+                try cursor.expect("=", "a flap's number is followed by =")
+                positions[flap] = try cursor.number("the flap's position")
+                if !cursor.take(",") { break }
+            }
+        }
+        try cursor.end()
+        return .dump(id: id, offset: offset, steps: steps, positions: positions)
+    }
+
+    /// Printable ASCII as it is, the rest as `\xNN`, at most 80 bytes.
+    static func shown(_ bytes: [UInt8]) -> String {
+        bytes.prefix(80).map { (0x20..<0x7f).contains($0) ? String(UnicodeScalar($0)) : "\\x" + String($0, radix: 16) }.joined()
+    }
+
+    private struct Cursor {
+        let bytes: [UInt8]
+        var at = 0
+
+        var atEnd: Bool { at == bytes.count }
+
+        func failure(_ problem: String) -> RS485AnswerError {
+            RS485AnswerError(line: RS485AnswerReader.shown(bytes), column: at + 1, problem: problem)
+        }
+
+        mutating func take(_ character: Unicode.Scalar) -> Bool {
+            guard at < bytes.count, bytes[at] == UInt8(ascii: character) else { return false }
+            at += 1
+            return true
+        }
+
+        mutating func expect(_ character: Unicode.Scalar, _ problem: String) throws(RS485AnswerError) {
+            guard take(character) else { throw failure(problem) }
+        }
+
+        /// Up to `digits` decimal digits (at least one), as a number.
+        mutating func number(_ what: String, digits: Int = 9) throws(RS485AnswerError) -> Int {
+            var value = 0, count = 0
+            while at < bytes.count, (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(bytes[at]), count < digits {
+                value = value * 10 + Int(bytes[at] - UInt8(ascii: "0"))
+                at += 1
+                count += 1
+            }
+            guard count > 0 else { throw failure("\(what) must be a number") }
+            return value
+        }
+
+        func end() throws(RS485AnswerError) {
+            guard atEnd else { throw failure("nothing should follow") }
+        }
+    }
+}

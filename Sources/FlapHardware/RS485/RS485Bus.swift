@@ -1,0 +1,120 @@
+/// The host's side of an RS-485 bus of split-flap modules: frames out, the modules' answers in.
+///
+/// The port is opened when first needed and again after it fails, so a dongle unplugged and
+/// plugged back in is taken up again. What the modules say is read all the time: answers go to
+/// whoever waits for them, lines that are not answers are told as problems, never fatal.
+public actor RS485Bus<C: Clock> where C.Duration == Duration {
+    private let open: @Sendable () throws -> any SerialPort
+    private let clock: C
+    /// The device, for errors (`/dev/ttyUSB0`).
+    public nonisolated let device: String
+    private var port: (any SerialPort)?
+    private var reader = RS485AnswerReader()
+    private var answers: [RS485Answer] = []
+    private var reading: Task<Void, Never>?
+    /// Lines on the bus that were not answers, and the port's failures, for the panel's notices.
+    public private(set) var problems: [String] = []
+    /// Whether the port is open and took the last frame.
+    public private(set) var connected = false
+
+    /// A bus on the port `open` gives (called again after a failure).
+    public init(device: String, clock: C, open: @escaping @Sendable () throws -> any SerialPort) {
+        self.device = device
+        self.clock = clock
+        self.open = open
+    }
+
+    /// Starts reading what the modules say.
+    public func start() {
+        guard reading == nil else { return }
+        reading = Task { [weak self] in
+            while !Task.isCancelled {
+                guard let self else { return }
+                await self.readOnce()
+            }
+        }
+    }
+
+    /// Sends `frame`; a port that fails is closed, to be opened again for the next frame.
+    public func send(_ frame: [UInt8]) async throws {
+        do {
+            let port = try currentPort()
+            try await port.write(frame)
+            connected = true
+        } catch let error as HardwareError {
+            await drop(error)
+            throw error
+        } catch {
+            let failure = HardwareError(device: device, problem: "write failed: \(error)", remedy: "is the RS-485 dongle plugged in?")
+            await drop(failure)
+            throw failure
+        }
+    }
+
+    /// The next answer from module `id` that arrives within `timeout`, or nil.
+    public func answer(from id: Int, within timeout: Duration) async throws -> RS485Answer? {
+        let deadline = clock.now.advanced(by: timeout)
+        while clock.now < deadline {
+            if let index = answers.firstIndex(where: { $0.id == id }) { return answers.remove(at: index) }
+            try await clock.sleep(for: .milliseconds(10), tolerance: nil)
+        }
+        return nil
+    }
+
+    /// Forgets answers nobody asked for (before a command whose answer is awaited).
+    public func discardAnswers() { answers.removeAll() }
+
+    /// Stops reading and closes the port.
+    public func stop() async {
+        reading?.cancel()
+        reading = nil
+        await port?.close()
+        port = nil
+        connected = false
+    }
+
+    private func currentPort() throws -> any SerialPort {
+        if let port { return port }
+        let opened = try open()
+        port = opened
+        return opened
+    }
+
+    private func drop(_ error: HardwareError) async {
+        problems.append("\(error)")
+        connected = false
+        await port?.close()
+        port = nil
+    }
+
+    private func readOnce() async {
+        guard let port = try? currentPort() else {
+            try? await clock.sleep(for: .milliseconds(500), tolerance: nil)
+            return
+        }
+        do {
+            let bytes = try await port.read(maximum: 256, timeout: .milliseconds(100))
+            for result in reader.read(bytes) {
+                switch result {
+                case .success(let answer): answers.append(answer)
+                case .failure(let error): problems.append("\(device): \(error)")
+                }
+            }
+            // Answers nobody waits for are not kept for ever.
+            if answers.count > 64 { answers.removeFirst(answers.count - 64) }
+            if problems.count > 64 { problems.removeFirst(problems.count - 64) }
+        } catch {
+            await drop(HardwareError(device: device, problem: "read failed: \(error)", remedy: "is the RS-485 dongle plugged in?"))
+            try? await clock.sleep(for: .milliseconds(500), tolerance: nil)
+        }
+    }
+}
+
+extension RS485Answer {
+    /// The module that answered.
+    public var id: Int {
+        switch self {
+        case .revolution(let id, _), .dump(let id, _, _, _): id
+        }
+    }
+}

@@ -1,0 +1,160 @@
+import FlapCore
+
+/// A wall of RS-485 split-flap modules (Adam G Makes' open design, firmware v6 or v7), one module
+/// a cell, all on one bus.
+///
+/// The modules never say where they are, so flapd homes them all when it starts (allowing for
+/// their staggered power-up) and from then on knows each one's flap from what it sent. A plan is
+/// played by sending each moving module its target's character so that the frame has crossed
+/// the bus at the module's start; the planner has spaced the frames by a frame's time on the bus
+/// (``RS485Frame/showInterval``) in the transition's order, and times each landing by the reel
+/// (``RS485Reel/profile(stepsPerRevolution:)``).
+/// A module still turning from a plan that was cut short is sent nothing until it has landed
+/// (its firmware would only read the frame then), and then turns on from the flap it was sent:
+/// its part of the plan is revised to match (``revisions()``).
+public actor RS485Panel<C: Clock>: Panel where C.Duration == Duration {
+    public nonisolated let info: PanelInfo
+    /// The modules' motion, which plans are timed by.
+    public nonisolated let profile: StepperProfile
+    private let bus: RS485Bus<C>
+    private let clock: C
+    private let reel: RS485Reel
+    /// Each cell's module ID, row-major.
+    public nonisolated let ids: [Int]
+    private var estimated: [Int]
+    /// When each module's last turn ends, while it may still be turning.
+    private var busyUntil: [C.Instant?]
+    /// The flap each module was last sent, where it rests once its turn ends.
+    private var committed: [Int]
+    /// When every module is surely home, once `m*h` was sent.
+    private var homedAt: C.Instant?
+    private var lastError: HardwareError?
+    private let noticeContinuation: AsyncStream<PanelNotice>.Continuation
+    private let noticeStream: AsyncStream<PanelNotice>
+    private let revisionContinuation: AsyncStream<PlanRevision>.Continuation
+    private let revisionStream: AsyncStream<PlanRevision>
+
+    /// How long a module waits after power-up before it homes, per unit of its ID.
+    public static var powerUpStagger: Duration { .milliseconds(150) }
+
+    /// A panel of the modules `ids` (row-major) with `reel`, on `bus`.
+    public init(
+        info: PanelInfo, bus: RS485Bus<C>, clock: C, ids: [Int], reel: RS485Reel = .firmware,
+        stepsPerRevolution: Int = RS485Reel.defaultStepsPerRevolution
+    ) {
+        precondition(ids.count == info.size.count, "one ID a cell")
+        self.info = info
+        self.bus = bus
+        self.clock = clock
+        self.ids = ids
+        self.reel = reel
+        profile = reel.profile(stepsPerRevolution: stepsPerRevolution)
+        estimated = Array(repeating: 0, count: ids.count)
+        busyUntil = Array(repeating: nil, count: ids.count)
+        committed = estimated
+        (noticeStream, noticeContinuation) = AsyncStream.makeStream(of: PanelNotice.self, bufferingPolicy: .bufferingNewest(256))
+        (revisionStream, revisionContinuation) = AsyncStream.makeStream(of: PlanRevision.self, bufferingPolicy: .bufferingNewest(8))
+    }
+
+    /// The time from `m*h` until every module is surely home: the last one's power-up wait (it
+    /// may have powered up with flapd) and two turns (a module that homes on its own and is then
+    /// told to home again goes round once more).
+    public var homingTime: Duration {
+        Self.powerUpStagger * (ids.max() ?? 0) + profile.duration(steps: 2 * profile.stepsPerTurn)
+    }
+
+    /// Starts the bus and homes every module: flapd trusts no module's position it has not set.
+    /// The first board waits until they are surely home (``homingTime``).
+    public func start() async {
+        await bus.start()
+        do {
+            try await bus.send(RS485Frame.encode(.home, to: .all))
+        } catch {
+            lastError = error as? HardwareError
+            say(.error, "\(error); the modules home on their own at power-up")
+        }
+        homedAt = clock.now.advanced(by: homingTime)
+        estimated = Array(repeating: 0, count: ids.count)
+        busyUntil = Array(repeating: nil, count: ids.count)
+        committed = estimated
+        say(.info, "\(bus.device): homing \(ids.count) modules")
+    }
+
+    /// Waits (on the clock) until the modules are surely home.
+    public func homed() async throws {
+        if let homedAt { try await clock.sleep(until: homedAt, tolerance: nil) }
+    }
+
+    // MARK: Panel
+
+    public func play(_ plan: FlipPlan, cutoff: PlayCutoff) async throws {
+        try await homed()
+        let start = clock.now
+        var revised = plan
+        // Every module the plan moves, and every one still bound elsewhere by a board cut short.
+        let order = plan.modules.indices.filter { plan.modules[$0].path.count > 1 || committed[$0] != plan.modules[$0].path.last! }
+            .sorted { (plan.modules[$0].start, $0) < (plan.modules[$1].start, $1) }
+        var sent: Set<Int> = []
+        do {
+            for i in order {
+                let module = plan.modules[i]
+                let target = module.path.last!
+                let frame = RS485Frame.encode(.show(reel.byte(forDrumFlap: target)), to: .module(ids[i]))
+                // Sent so that it has crossed the bus when the module is to start.
+                let airtime = RS485Frame.airtime(of: frame.count)
+                var sendAt = start.advanced(by: max(.zero, module.start - airtime))
+                // Still turning from a board cut short: its firmware reads the frame only once
+                // it has landed, and it turns on from the flap it was sent, not from where the plan has it.
+                if let busy = busyUntil[i], busy > sendAt { sendAt = busy }
+                let turnsAt = start.duration(to: sendAt) + airtime
+                if committed[i] != module.path.first! || turnsAt > module.start + .milliseconds(1) {
+                    revised = revised.replacing(module: i, to: target, from: committed[i], at: turnsAt, profile: profile)
+                    revisionContinuation.yield(PlanRevision(original: plan, revised: revised))
+                }
+                guard revised.modules[i].path.count > 1 else { continue }
+                try await clock.sleep(until: sendAt, tolerance: nil)
+                try await bus.send(frame)
+                lastError = nil
+                sent.insert(i)
+                committed[i] = target
+                busyUntil[i] = start.advanced(by: revised.modules[i].end)
+            }
+            try await clock.sleep(until: start.advanced(by: revised.duration), tolerance: nil)
+            for i in order { estimated[i] = plan.modules[i].path.last! }
+        } catch {
+            if let failure = error as? HardwareError { lastError = failure }
+            // Modules sent their frame turn on to their targets; the rest stay where they are.
+            let cut = cutoff.elapsed ?? start.duration(to: clock.now)
+            let motion = revised.motion(at: cut)
+            for i in estimated.indices where sent.contains(i) || !order.contains(i) { estimated[i] = motion[i].position }
+            throw error
+        }
+    }
+
+    public func positions() -> [Int] { estimated }
+
+    /// Stops the bus. The modules keep their flaps; their firmware leaves the coils off at rest.
+    public func shutDown() async {
+        await bus.stop()
+    }
+
+    public func health() async -> PanelHealth {
+        PanelHealth(connected: lastError == nil, faults: [])
+    }
+
+    public func notices() -> AsyncStream<PanelNotice> { noticeStream }
+
+    public func revisions() -> AsyncStream<PlanRevision> { revisionStream }
+
+    private func say(_ level: PanelNotice.Level, _ text: String) { noticeContinuation.yield(PanelNotice(level, text)) }
+}
+
+extension FlipPlan {
+    /// Module `index` turning forward from `from` to `target` from `start`, as `profile` times it.
+    func replacing(module index: Int, to target: Int, from: Int, at start: Duration, profile: StepperProfile) -> FlipPlan {
+        let count = drum.count
+        let path = (0...((target - from + count) % count)).map { (from + $0) % count }
+        let landings = profile.landings(from: from, flaps: path.count - 1).map { start + $0 }
+        return replacing(module: index, path: path, start: start, landings: landings)
+    }
+}

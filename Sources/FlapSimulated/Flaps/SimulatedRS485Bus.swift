@@ -1,0 +1,93 @@
+import FlapHardware
+
+/// A bus of RS-485 split-flap modules on the far end of a serial port, each behaving as its
+/// firmware (v7) does (``SimulatedRS485Module``), on the clock: bytes reach every module when the
+/// line carries them, turns take their steps' time, answers go back on the line.
+public actor SimulatedRS485Bus<C: Clock> where C.Duration == Duration {
+    private let port: any SerialPort
+    private let clock: C
+    private let origin: C.Instant
+    private var modules: [SimulatedRS485Module]
+    /// Every flap landed on: which module (by its place in the list), the reel index, when.
+    public private(set) var landings: [(module: Int, flap: Int, at: C.Instant)] = []
+    /// Every byte the bus carried from the host, and when it arrived.
+    public private(set) var received: [(byte: UInt8, at: C.Instant)] = []
+    /// Answers waiting for the turn that measures them to end.
+    private var pending: [(bytes: [UInt8], at: C.Instant)] = []
+
+    /// Modules with `ids`, the firmware's reel on each, rotors at `rotorSteps` (somewhere on the
+    /// turn by default: they home at power-up, which is now).
+    public init(
+        port: any SerialPort, clock: C, ids: [Int], reel: [UInt8] = RS485Reel.firmware.bytes, stepsPerRevolution: Int = 4096, rotorSteps: [Int]? = nil
+    ) {
+        self.port = port
+        self.clock = clock
+        origin = clock.now
+        let rotors = rotorSteps ?? ids.indices.map { ($0 * 1231 + 517) % stepsPerRevolution }
+        modules = zip(ids, rotors).map { SimulatedRS485Module(id: $0, reel: reel, stepsPerRevolution: stepsPerRevolution, rotorStep: $1) }
+        for i in modules.indices { _ = modules[i].powerUp(at: .zero) }
+    }
+
+    /// Runs until cancelled.
+    public func run() async {
+        while !Task.isCancelled {
+            let wait = nextTurnEnd().map { min(.milliseconds(2), max(.microseconds(100), clock.now.duration(to: $0))) } ?? .milliseconds(2)
+            let bytes: [(byte: UInt8, arrival: C.Instant)]
+            do {
+                if let simulated = port as? SimulatedSerialPort<C> {
+                    bytes = try await simulated.readArrivals(maximum: 4096, timeout: wait)
+                } else {
+                    let read = try await port.read(maximum: 4096, timeout: wait)
+                    let now = clock.now
+                    bytes = read.map { ($0, now) }
+                }
+            } catch {
+                try? await clock.sleep(for: .milliseconds(10), tolerance: nil)
+                continue
+            }
+            // Each byte at the instant the line carried it, the turns due by then ended first.
+            for (byte, arrival) in bytes {
+                await settle(by: arrival)
+                received.append((byte, arrival))
+                for i in modules.indices { await apply(modules[i].receive(byte, at: origin.duration(to: arrival)), module: i) }
+            }
+            let now = clock.now
+            await settle(by: now)
+            for answer in pending where answer.at <= now { try? await port.write(answer.bytes) }
+            pending.removeAll { $0.at <= now }
+        }
+    }
+
+    /// The modules as they are now.
+    public func module(_ index: Int) -> SimulatedRS485Module { modules[index] }
+
+    /// Reel indices showing now (nil for a module not yet homed).
+    public func flaps() -> [Int?] { modules.map(\.flap) }
+
+    /// A module that lost power and came back: unhomed, at `rotorStep`, homing after its wait.
+    public func powerCycle(module index: Int, rotorStep: Int) {
+        var module = SimulatedRS485Module(
+            id: modules[index].id, reel: modules[index].reel, stepsPerRevolution: modules[index].stepsPerRevolution, rotorStep: rotorStep)
+        module.offset = modules[index].offset
+        module.stored = modules[index].stored
+        module.autoHome = modules[index].autoHome
+        _ = module.powerUp(at: origin.duration(to: clock.now))
+        modules[index] = module
+    }
+
+    private func nextTurnEnd() -> C.Instant? {
+        (modules.compactMap(\.busyUntil).map { origin.advanced(by: $0) } + pending.map(\.at)).min()
+    }
+
+    private func settle(by now: C.Instant) async {
+        for i in modules.indices { await apply(modules[i].settle(by: origin.duration(to: now)), module: i) }
+    }
+
+    private func apply(_ effect: SimulatedRS485Module.Effect, module index: Int) async {
+        landings += effect.landings.map { (index, $0.flap, origin.advanced(by: $0.at)) }
+        // An answer goes on the line once the turn that measured it has ended.
+        if let answer = effect.answer {
+            if let end = modules[index].busyUntil { pending.append((answer, origin.advanced(by: end))) } else { try? await port.write(answer) }
+        }
+    }
+}

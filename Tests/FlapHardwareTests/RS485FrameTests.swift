@@ -1,0 +1,78 @@
+import FlapCore
+import FlapHardware
+import Testing
+
+/// Every frame the RS-485 driver sends, byte for byte; the reel as the board sees it; the
+/// modules' answers read, and lines that are not answers refused with the column.
+@Suite struct RS485FrameTests {
+    func text(_ command: RS485Command, _ address: RS485Address) -> String {
+        String(decoding: RS485Frame.encode(command, to: address), as: UTF8.self)
+    }
+
+    @Test func framesAreAsTheFirmwareReadsThem() {
+        #expect(text(.show(UInt8(ascii: "A")), .module(5)) == "\nm05-A\n")
+        #expect(text(.show(UInt8(ascii: "q")), .module(42)) == "\nm42-q\n")
+        #expect(text(.show(UInt8(ascii: "r")), .module(123)) == "\nm123-r\n")
+        #expect(text(.home, .all) == "\nm*h\n")
+        #expect(text(.calibrate, .module(1)) == "\nm01c\n")
+        #expect(text(.offset(30), .module(7)) == "\nm07o30\n")
+        #expect(text(.stepsPerRevolution(4096), .module(7)) == "\nm07t4096\n")
+        #expect(text(.nudge(12), .module(7)) == "\nm07s12\n")
+        #expect(text(.goToStep(2048), .module(7)) == "\nm07g2048\n")
+        #expect(text(.storeFlap(12, step: 768), .module(7)) == "\nm07w12:768\n")
+        #expect(text(.setID(9), .module(7)) == "\nm07i9\n")
+        #expect(text(.autoHome(false), .module(7)) == "\nm07a0\n")
+        #expect(text(.autoHome(true), .module(7)) == "\nm07a1\n")
+        #expect(text(.dump, .module(7)) == "\nm07d\n")
+        #expect(text(.erase, .module(7)) == "\nm07e\n")
+        #expect(RS485Command.dump.isAnswered && RS485Command.calibrate.isAnswered && !RS485Command.home.isAnswered)
+        // Seven bytes with a three-digit ID at 9600 baud, 10 bits a byte.
+        #expect(RS485Frame.showInterval == .microseconds(8 * 10_000_000 / 9600))
+    }
+
+    @Test func theReelIsTheBoardsCharactersWithTheStarPassedOver() throws {
+        let reel = RS485Reel.firmware
+        #expect(reel.bytes.count == 64 && reel.drum.count == 63)
+        #expect(reel.drum.codes.first == .blank)
+        let quote = try #require(CharacterCode(character: "\""))
+        let red = Colour.red.code
+        #expect(reel.byte(forDrumFlap: try #require(reel.drum.index(of: quote))) == UInt8(ascii: "q"))
+        #expect(reel.byte(forDrumFlap: try #require(reel.drum.index(of: red))) == UInt8(ascii: "r"))
+        // After the `*`, a drum flap is one further on the reel, and timed where the reel has it.
+        let profile = reel.profile()
+        let redFlap = try #require(reel.drum.index(of: red))
+        #expect(profile.step(ofFlap: redFlap) == 57 * 4096 / 64)
+        #expect(profile.steps(from: redFlap - 1, to: redFlap) == 2 * 64, "? then * then r")
+        #expect(profile.landings(from: 0, flaps: 2) == [.milliseconds(63), .milliseconds(127)])
+        #expect(throws: DrumError.self) { try RS485Reel("AB") }
+        #expect(throws: DrumError.self) { try RS485Reel(" AA") }
+    }
+
+    @Test func answersAreReadAndOtherLinesRefusedWithTheColumn() throws {
+        var reader = RS485AnswerReader()
+        // Split anywhere across reads, with \r\n endings too.
+        var results = reader.read(Array("m05:40".utf8))
+        results += reader.read(Array("96\nm12d:30:4096:0=0,5=321\r\nm7d:0:4096:\n".utf8))
+        #expect(results.count == 3)
+        #expect(try results[0].get() == .revolution(id: 5, steps: 4096))
+        #expect(try results[1].get() == .dump(id: 12, offset: 30, steps: 4096, positions: [0: 0, 5: 321]))
+        #expect(try results[2].get() == .dump(id: 7, offset: 0, steps: 4096, positions: [:]))
+        func refusal(_ line: String) -> String {
+            var reader = RS485AnswerReader()
+            guard case .failure(let error) = reader.read(Array((line + "\n").utf8)).first else { return "read" }
+            return "\(error.column): \(error.problem)"
+        }
+        #expect(refusal("hello") == "1: an answer starts with m")
+        #expect(refusal("m5x:1") == "3: after the ID comes : (a revolution) or d (a dump)")
+        #expect(refusal("m05:") == "5: the steps of a revolution must be a number")
+        #expect(refusal("m05:4096junk") == "9: nothing should follow")
+        #expect(refusal("m05d:1:2:3=") == "12: the flap's position must be a number")
+        #expect(refusal("m1234:5") == "5: after the ID comes : (a revolution) or d (a dump)")
+        // A line past the budget is dropped whole when it ends, and reading goes on.
+        var long = RS485AnswerReader()
+        let flood = long.read(Array(repeating: UInt8(ascii: "7"), count: RS485AnswerReader.maximumLine + 10) + Array("\nm01:4096\n".utf8))
+        #expect(flood.count == 2)
+        if case .failure(let error) = flood[0] { #expect(error.problem == "longer than 2048 bytes") } else { Issue.record("a flood was read") }
+        #expect(try flood[1].get() == .revolution(id: 1, steps: 4096))
+    }
+}

@@ -1,0 +1,131 @@
+import FlapClocks
+import FlapCore
+import FlapHardware
+import FlapSimulated
+import Testing
+import TestSupport
+
+/// The RS-485 driver against a bus of simulated modules that read the bytes as firmware v7
+/// does, over a simulated cable at 9600 baud, in simulated time that waits for every party.
+@Suite(.cleansUp, .serialized, .timeLimit(.minutes(2))) struct RS485PanelTests {
+    struct Rig {
+        let clock: EventClock
+        let bus: SimulatedRS485Bus<EventClock>
+        let panel: RS485Panel<EventClock>
+        let size: BoardSize
+        let running: Task<Void, any Error>
+
+        static func make(rows: Int, columns: Int, ids: [Int]? = nil) async -> Rig {
+            let clock = EventClock.drivenByCaller()
+            let (host, device) = SimulatedSerialPort.pair(clock: clock, settings: .rs485, names: ("/dev/ttyUSB-simulated", "bus"))
+            let size = BoardSize(rows: rows, columns: columns)
+            let ids = ids ?? Array(1...size.count)
+            let bus = SimulatedRS485Bus(port: device, clock: clock, ids: ids)
+            let running = clock.task { await bus.run() }
+            let link = RS485Bus(device: host.name, clock: clock) {
+                host.reconnect()
+                return host
+            }
+            let info = PanelInfo(id: "wall", size: size, drum: RS485Reel.firmware.drum, motion: .forwardOnly, driver: "rs485")
+            let panel = RS485Panel(info: info, bus: link, clock: clock, ids: ids)
+            await panel.start()
+            return Rig(clock: clock, bus: bus, panel: panel, size: size, running: running)
+        }
+
+        func plan(to text: String) async throws -> FlipPlan {
+            var planner = try FlipPlanner(drum: panel.info.drum)
+            planner.stepper = panel.profile
+            planner.frameInterval = RS485Frame.showInterval
+            let target = try Board(rows: TextLayout.encodeText(text, options: LayoutOptions(size: size)).rows)
+            return try planner.plan(from: await panel.positions().map { ModuleMotion(position: $0) }, to: target)
+        }
+
+        /// The reel index each module shows, as the drum index the board means.
+        func shown() async -> [Int?] {
+            await bus.flaps().map { $0.flatMap { index in RS485Reel.firmware.reelIndex.firstIndex(of: index) } }
+        }
+
+        func stop() async {
+            try? await clock.standingAside {
+                await panel.shutDown()
+                running.cancel()
+                _ = await running.result
+            }
+        }
+    }
+
+    @Test func theWallHomesThenShowsAMessageLandingWhenThePlanSays() async throws {
+        let rig = await Rig.make(rows: 2, columns: 4)
+        teardown { await rig.stop() }
+        try await rig.panel.homed()
+        #expect(await rig.shown() == Array(repeating: 0, count: 8), "every module home at start")
+        let plan = try await rig.plan(to: "HI {63}\n\"Q\"9")
+        let started = rig.clock.now
+        try await rig.panel.play(plan, cutoff: PlayCutoff())
+        #expect(await rig.shown() == plan.targets.map(Optional.some))
+        #expect(await rig.panel.positions() == plan.targets)
+        // Each flap the reels landed on, against the plan's landing for it.
+        let landings = await rig.bus.landings
+        var gaps: [Duration] = []
+        for (i, module) in plan.modules.enumerated() where module.path.count > 1 {
+            // The reel's `*` lands too, unplanned: no board character asks for it.
+            let real = landings.filter { $0.module == i && $0.at >= started && RS485Reel.firmware.reelIndex.contains($0.flap) }
+                .map { started.duration(to: $0.at) }
+            #expect(real.count == module.landings.count, "module \(i): \(real.count) flaps landed, \(module.landings.count) planned")
+            gaps += zip(real, module.landings).map { $0 > $1 ? $0 - $1 : $1 - $0 }
+        }
+        let worst = try #require(gaps.max())
+        print("rs485: largest gap between the plan and the reels \(worst) over \(gaps.count) landings")
+        // The firmware takes its first step a millisecond after the frame: under 2 ms.
+        #expect(worst < .milliseconds(2), "largest gap \(worst)")
+        // The frames went out one at a time, in the plan's order, each module its own character.
+        let sent = String(decoding: await rig.bus.received.map(\.byte), as: UTF8.self)
+        #expect(sent.hasPrefix("\nm*h\n"))
+        #expect(sent.contains("\nm01-H\n") && sent.contains("\nm02-I\n") && sent.contains("\nm04-r\n") && sent.contains("\nm05-q\n"))
+        #expect(await rig.panel.health() == PanelHealth(connected: true, faults: []))
+    }
+
+    @Test func framesForATurningModuleWaitUntilItLands() async throws {
+        let rig = await Rig.make(rows: 1, columns: 2)
+        teardown { await rig.stop() }
+        try await rig.panel.homed()
+        // A plan cut short: the first module is sent W and turns on; the next plan waits for it.
+        let long = try await rig.plan(to: "WW")
+        let cutoff = PlayCutoff()
+        let playing = rig.clock.task { try await rig.panel.play(long, cutoff: cutoff) }
+        try await rig.clock.sleep(for: .milliseconds(200), tolerance: nil)
+        cutoff.cut(at: .milliseconds(200))
+        playing.cancel()
+        _ = try await rig.clock.standingAside { await playing.result }
+        let next = try await rig.plan(to: "AB")
+        let revisions = await rig.panel.revisions()
+        let started = rig.clock.now
+        try await rig.panel.play(next, cutoff: PlayCutoff())
+        var revisionsSeen = revisions.makeAsyncIterator()
+        var last: PlanRevision?
+        while let revision = await revisionsSeen.next() {
+            last = revision
+            if revision.revised.modules.allSatisfy({ $0.path.count > 1 }) { break }
+        }
+        let revised = try #require(last, "the plan was revised for the modules still turning").revised
+        // Revised: each turns on to W, then from W to its new flap; the reels land as the revision says.
+        let landings = await rig.bus.landings
+        for (i, module) in revised.modules.enumerated() {
+            #expect(module.path.first == RS485Reel.firmware.drum.index(of: CharacterCode(character: "W")!))
+            // From half a flap after its start: W's own landing comes just before the frame.
+            let from = started.advanced(by: module.start + .milliseconds(32))
+            let real = landings.filter { $0.module == i && $0.at > from && RS485Reel.firmware.reelIndex.contains($0.flap) }
+                .map { started.duration(to: $0.at) }
+            #expect(real.count == module.landings.count)
+            let worst = zip(real, module.landings).map { $0 > $1 ? $0 - $1 : $1 - $0 }.max() ?? .zero
+            #expect(worst < .milliseconds(2), "module \(i): largest gap \(worst)")
+        }
+        let drum = RS485Reel.firmware.drum
+        let (shown, flaps, received) = (await rig.shown(), await rig.bus.flaps(), await rig.bus.received)
+        #expect(
+            shown == [drum.index(of: CharacterCode(character: "A")!), drum.index(of: CharacterCode(character: "B")!)],
+            "\(flaps), sent \(String(decoding: received.map(\.byte), as: UTF8.self).debugDescription), plan \(next.modules.map { ($0.start, $0.path) })"
+        )
+        #expect(await rig.bus.module(0).dropped == 0, "nothing lost while it turned")
+    }
+}

@@ -1,0 +1,67 @@
+import FlapCore
+import FlapHardware
+import Foundation
+import Testing
+import TestSupport
+@testable import FlapService
+
+/// flapd as a process with a wall of RS-485 modules: the real driver on a pseudo-terminal, a bus
+/// of simulated modules (firmware v7) on its far side, both inside flapd; and the panel's
+/// settings read and refused.
+@Suite(.cleansUp, .timeLimit(.minutes(2))) struct RS485ServiceTests {
+    @Test func aWallOfModulesHomesThenShowsAMessage() async throws {
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("rs485-\(UUID().uuidString).toml")
+        try """
+        [[panel]]
+        id = "wall"
+        driver = "rs485"
+        device = "simulated"
+        size = "1x4"
+        ids = [[4, 3, 2, 1]]
+        """.write(to: file, atomically: true, encoding: .utf8)
+        let flapd = try await FlapdProcess.start(arguments: ["--config", file.path, "--no-sound"])
+        teardown { await flapd.stop() }
+        let accepted = try await flapd.api.postJSON("/v1/messages", #"{"id": "m1", "text": "HI{63}\""}"#)
+        #expect(accepted.status == 202)
+        var panel: [String: Any] = [:]
+        _ = try await eventually(every: .milliseconds(200)) {
+            let status = try await flapd.api.get("/v1/status").object
+            panel = (status["panels"] as? [[String: Any]])?.first ?? [:]
+            return panel["message"] as? String == "m1" && panel["moving"] as? Bool == false
+        }
+        #expect(panel["driver"] as? String == "rs485" && panel["drum"] as? String == "rs485")
+        #expect(panel["connected"] as? Bool == true)
+        let board = try await flapd.api.get("/v1/board").object
+        let text = ((board["panels"] as? [[String: Any]])?.first?["text"] as? [String])?.first
+        #expect(text == "HIr\"", "\(board)")
+        #expect((flapd.process.stderr + flapd.process.stdout).contains("homing 4 modules"))
+    }
+
+    func problems(_ panel: String) -> [String] {
+        do {
+            _ = try ConfigurationParser.parse("[[panel]]\nid = \"wall\"\ndriver = \"rs485\"\n" + panel, file: "flapd.toml")
+            return []
+        } catch {
+            return error.problems.map { "\($0.key): \($0.problem)" }
+        }
+    }
+
+    @Test func itsSettingsAreReadAndMistakesNamed() throws {
+        let configuration = try ConfigurationParser.parse(
+            "[[panel]]\nid = \"wall\"\ndriver = \"rs485\"\nsize = \"2x2\"\nids = [[1, 2], [4, 3]]\nsteps_per_revolution = 2048\n", file: "flapd.toml")
+        let modules = try #require(configuration.panels.first?.options(RS485PanelKind.Modules.self))
+        #expect(modules.ids == [[1, 2], [4, 3]] && modules.stepsPerRevolution == 2048 && modules.reel == .firmware)
+        #expect(configuration.panels.first?.drum.count == 63)
+        #expect(
+            problems("ids = [[1, 2]]\n") == ["panel[0].size: an rs485 panel needs its size, such as size = \"3x15\" (its modules are not counted)"])
+        #expect(problems("size = \"1x2\"\nids = [[1, 1]]\n") == ["panel[0].ids: module ID 1 is given twice"])
+        #expect(problems("size = \"1x2\"\nids = [[1, 1000]]\n") == ["panel[0].ids: module ID 1000 is not 1 to 999"])
+        #expect(problems("size = \"2x2\"\nids = [[1, 2, 3, 4]]\n") == ["panel[0].ids: 1 rows of IDs for a board of 2×2; give one list of 2 a row"])
+        #expect(problems("size = \"1x2\"\nreel = \"AB\"\n") == ["panel[0].reel: drum rs485 must start with the blank flap (its home position)"])
+        #expect(
+            problems("size = \"1x2\"\nsteps_per_revolution = 10\n") == [
+                "panel[0].steps_per_revolution: must be 64 to 65535 half-steps (a 28BYJ-48 takes 4096), not 10"
+            ])
+        #expect(problems("size = \"1x2\"\nchain = 4\n").first?.contains("chain is a setting of a hub75 panel") == true)
+    }
+}
