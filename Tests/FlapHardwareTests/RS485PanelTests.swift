@@ -128,4 +128,22 @@ import TestSupport
         )
         #expect(await rig.bus.module(0).dropped == 0, "nothing lost while it turned")
     }
+
+    @Test func commandsReachOneModuleAndItsAnswersAreRead() async throws {
+        let rig = await Rig.make(rows: 1, columns: 2)
+        teardown { await rig.stop() }
+        try await rig.panel.homed()
+        #expect(try await rig.panel.command(.offset(30), module: 1) == nil)
+        #expect(try await rig.panel.command(.storeFlap(5, step: 321), module: 1) == nil)
+        #expect(try await rig.panel.command(.dump, module: 1) == .dump(id: 2, offset: 30, steps: 4096, positions: [5: 321]))
+        #expect(try await rig.panel.command(.calibrate, module: 0) == .revolution(id: 1, steps: 4096))
+        #expect(try await rig.panel.command(.setID(7), module: 1) == nil)
+        try await rig.clock.sleep(for: .milliseconds(20), tolerance: nil)  // the frame across the bus
+        let (renumbered, ids) = (await rig.bus.module(1).id, await rig.panel.ids)
+        #expect(renumbered == 7 && ids == [1, 7])
+        // Both still show the next board, the renumbered one by its new ID.
+        let plan = try await rig.plan(to: "OK")
+        try await rig.panel.play(plan, cutoff: PlayCutoff())
+        #expect(await rig.shown() == plan.targets.map(Optional.some))
+    }
 }

@@ -35,6 +35,38 @@ import TestSupport
         let text = ((board["panels"] as? [[String: Any]])?.first?["text"] as? [String])?.first
         #expect(text == "HIr\"", "\(board)")
         #expect((flapd.process.stderr + flapd.process.stdout).contains("homing 4 modules"))
+
+        // Calibrated from flapctl, module by module, through flapd, which keeps the bus.
+        let flapctl = ProcessRunner.builtProduct("flapctl")
+        let connection = ["--url", "http://127.0.0.1:\(flapd.apiPort)", "--api-key", flapd.apiKey, "--panel", "wall"]
+        func module(_ column: Int, _ words: String...) async throws -> ProcessRunner.Result {
+            try await ProcessRunner.run(flapctl, ["module", "--row", "1", "--column", "\(column)"] + connection + words)
+        }
+        #expect(try await module(2, "offset", "30").status == 0)
+        #expect(try await module(2, "store", "A", "70").status == 0)
+        let dump = try await module(2, "dump")
+        #expect(dump.status == 0 && dump.stdoutText.contains("module 3 (row 1, column 2): sent m03d"), "\(dump.stdoutText)\(dump.stderrText)")
+        #expect(dump.stdoutText.contains("offset 30 steps, 4096 steps a turn") && dump.stdoutText.contains("stored: A=70"), "\(dump.stdoutText)")
+        let measured = try await module(1, "measure")
+        #expect(measured.status == 0 && measured.stdoutText.contains("a turn is 4096 steps"), "\(measured.stdoutText)\(measured.stderrText)")
+        let renumbered = try await module(4, "id", "9")
+        #expect(renumbered.status == 0 && renumbered.stdoutText.contains("write it in the panel's ids in flapd.toml"), "\(renumbered.stdoutText)")
+        #expect(try await module(4, "dump").stdoutText.contains("module 9 (row 1, column 4): sent m09d"))
+        // Mistakes are named, by flapctl or by flapd.
+        let wrong = try await module(5, "home")
+        #expect(wrong.status != 0 && wrong.stderrText.contains("row must be 1 to 1 and column 1 to 4"), "\(wrong.stderrText)")
+        let unknown = try await module(1, "store", "~", "3")
+        #expect(unknown.status != 0 && unknown.stderrText.contains("is not a flap of the reel"), "\(unknown.stderrText)")
+        #expect(try await module(1, "spin").status != 0)
+        // The board still changes as planned after all of it.
+        _ = try await flapd.api.postJSON("/v1/messages", #"{"id": "m2", "text": "OK!?"}"#)
+        _ = try await eventually(every: .milliseconds(200)) {
+            let status = try await flapd.api.get("/v1/status").object
+            let first = (status["panels"] as? [[String: Any]])?.first ?? [:]
+            return first["message"] as? String == "m2" && first["moving"] as? Bool == false
+        }
+        let after = try await flapd.api.get("/v1/board").object
+        #expect(((after["panels"] as? [[String: Any]])?.first?["text"] as? [String])?.first == "OK!?")
     }
 
     func problems(_ panel: String) -> [String] {

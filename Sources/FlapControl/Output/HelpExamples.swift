@@ -79,6 +79,16 @@ enum HelpExamples {
         ),
         ("forget", [#"flapctl forget --mqtt mqtt://broker:1883 --device-id old-hall"#]),
         ("calibrate", [#"flapctl calibrate"#, #"flapctl calibrate --row 2 --column 5 --nudge 3"#]),
+        (
+            "module",
+            [
+                #"flapctl module --row 1 --column 3 dump"#,
+                #"flapctl module --row 1 --column 3 measure"#,
+                #"flapctl module --row 1 --column 3 nudge 12"#,
+                #"flapctl module --row 1 --column 3 store A 70"#,
+                #"flapctl module --panel wall --row 2 --column 1 id 16"#
+            ]
+        ),
         ("render", [#"flapctl render --device max7219 --bitmap smile.pbm --out -"#]),
         (
             "vbml",

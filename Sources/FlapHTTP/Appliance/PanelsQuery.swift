@@ -15,8 +15,8 @@ extension PanelsQuery {
 }
 
 /// Everything the native API asks of the appliance's panels: their boards, the clacks that go
-/// with them, and the offsets of modules that have them.
-public typealias BoardQuery = PanelsQuery & SoundControl & CalibrationControl & BoardSwitches
+/// with them, the offsets of modules that have them, and commands to modules that take them.
+public typealias BoardQuery = PanelsQuery & SoundControl & CalibrationControl & BoardSwitches & ModuleCommands
 
 /// One panel as the APIs report it.
 public struct PanelView: Sendable {

@@ -68,6 +68,7 @@ public struct APIParts: Sendable {
             EventsAPI(live: live),
             QueueAPI(deliveries: deliveries),
             CalibrationAPI(panels: panels),
+            ModulesAPI(modules: panels),
             MembersAPI(access: access, links: links, intake: intake, live: live),
             ViewerLinkAPI(viewerKey: viewerKey, links: links, panels: panels)
         ]

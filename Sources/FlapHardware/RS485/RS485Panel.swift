@@ -19,8 +19,8 @@ public actor RS485Panel<C: Clock>: Panel where C.Duration == Duration {
     private let bus: RS485Bus<C>
     private let clock: C
     private let reel: RS485Reel
-    /// Each cell's module ID, row-major.
-    public nonisolated let ids: [Int]
+    /// Each cell's module ID, row-major (changed by a `setID` command).
+    public private(set) var ids: [Int]
     private var estimated: [Int]
     /// When each module's last turn ends, while it may still be turning.
     private var busyUntil: [C.Instant?]
@@ -129,6 +129,37 @@ public actor RS485Panel<C: Clock>: Panel where C.Duration == Duration {
             for i in estimated.indices where sent.contains(i) || !order.contains(i) { estimated[i] = motion[i].position }
             throw error
         }
+    }
+
+    /// Sends the module of cell `index` (row-major) a command of its firmware's own, once it
+    /// has landed; `c` and `d` are answered, and their answer awaited (a revolution measured takes
+    /// up to three turns). A turn the command makes leaves the module home (`h`, `c`) or where it
+    /// was in the offset's terms (`s`), so flapd still knows its flap.
+    public func command(_ command: RS485Command, module index: Int) async throws -> RS485Answer? {
+        try await homed()
+        if let busy = busyUntil[index], busy > clock.now { try await clock.sleep(until: busy, tolerance: nil) }
+        await bus.discardAnswers()
+        try await bus.send(RS485Frame.encode(command, to: .module(ids[index])))
+        let turn = profile.duration(steps: profile.stepsPerTurn)
+        switch command {
+        case .home, .calibrate:
+            estimated[index] = 0
+            committed[index] = 0
+            busyUntil[index] = clock.now.advanced(by: turn * (command == .calibrate ? 3 : 2))
+        case .nudge(let steps):
+            busyUntil[index] = clock.now.advanced(by: profile.duration(steps: steps))
+        case .setID(let id):
+            ids[index] = id
+        default: break
+        }
+        guard command.isAnswered else { return nil }
+        let wait = command == .calibrate ? turn * 3 + .seconds(2) : .seconds(2)
+        guard let answer = try await bus.answer(from: ids[index], within: wait) else {
+            throw HardwareError(
+                device: bus.device, problem: "module \(ids[index]) did not answer within \(wait)",
+                remedy: "is its ID right (flapctl modules dump), and its transceiver on the bus?")
+        }
+        return answer
     }
 
     public func positions() -> [Int] { estimated }
