@@ -95,5 +95,9 @@ import TestSupport
                 "panel[0].steps_per_revolution: must be 64 to 65535 half-steps (a 28BYJ-48 takes 4096), not 10"
             ])
         #expect(problems("size = \"1x2\"\nchain = 4\n").first?.contains("chain is a setting of a hub75 panel") == true)
+        #expect(
+            problems("size = \"1x2\"\ndrum = \"chainlink52\"\n") == [
+                "panel[0].drum: an rs485 panel's flaps are its reel's: give reel (one character a flap), not drum"
+            ])
     }
 }

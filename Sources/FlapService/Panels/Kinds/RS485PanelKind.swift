@@ -47,6 +47,10 @@ struct RS485PanelKind: PanelKind {
             }
             modules.ids = ids
         }
+        // Its flaps are its reel's: a drum given too would be read and then overridden.
+        for key in ["drum", "drum_string"] where reader[key] != nil {
+            reader.fail(key, "an rs485 panel's flaps are its reel's: give reel (one character a flap), not \(key)")
+        }
         if panel.size == nil { reader.fail("size", "an rs485 panel needs its size, such as size = \"3x15\" (its modules are not counted)") }
         panel.drum = modules.reel.drum
         panel.options = modules
