@@ -146,4 +146,30 @@ import TestSupport
         try await rig.panel.play(plan, cutoff: PlayCutoff())
         #expect(await rig.shown() == plan.targets.map(Optional.some))
     }
+
+    @Test func whatTheBusSaysThatIsNoAnswerIsToldNeverFatal() async throws {
+        let rig = await Rig.make(rows: 1, columns: 2)
+        teardown { await rig.stop() }
+        let notices = await rig.panel.notices()
+        try await rig.panel.homed()
+        await rig.bus.sendGarbage(Array("m05x:1\nhello\n".utf8))
+        // Waited for off the clock, which moves meanwhile: the bytes cross the line, the driver reads.
+        let told = await rig.clock.standingAside { () async -> [String] in
+            var told: [String] = []
+            for await notice in notices where notice.level == .warning {
+                told.append(notice.text)
+                if told.count == 2 { break }
+            }
+            return told
+        }
+        #expect(
+            told == [
+                "/dev/ttyUSB-simulated: the bus said \"m05x:1\": column 4: after the ID comes : (a revolution) or d (a dump)",
+                "/dev/ttyUSB-simulated: the bus said \"hello\": column 1: an answer starts with m"
+            ], "\(told)")
+        // The panel goes on: the next board lands.
+        let plan = try await rig.plan(to: "GO")
+        try await rig.panel.play(plan, cutoff: PlayCutoff())
+        #expect(await rig.shown() == plan.targets.map(Optional.some))
+    }
 }

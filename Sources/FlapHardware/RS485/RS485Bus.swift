@@ -12,8 +12,10 @@ public actor RS485Bus<C: Clock> where C.Duration == Duration {
     private var reader = RS485AnswerReader()
     private var answers: [RS485Answer] = []
     private var reading: Task<Void, Never>?
-    /// Lines on the bus that were not answers, and the port's failures, for the panel's notices.
-    public private(set) var problems: [String] = []
+    /// Lines on the bus that were not answers, and the port's failures, as they happen (one
+    /// consumer: the panel, which tells them as its notices).
+    public nonisolated let problems: AsyncStream<String>
+    private let problemContinuation: AsyncStream<String>.Continuation
     /// Whether the port is open and took the last frame.
     public private(set) var connected = false
 
@@ -22,6 +24,7 @@ public actor RS485Bus<C: Clock> where C.Duration == Duration {
         self.device = device
         self.clock = clock
         self.open = open
+        (problems, problemContinuation) = AsyncStream.makeStream(of: String.self, bufferingPolicy: .bufferingNewest(64))
     }
 
     /// Starts reading what the modules say.
@@ -81,7 +84,7 @@ public actor RS485Bus<C: Clock> where C.Duration == Duration {
     }
 
     private func drop(_ error: HardwareError) async {
-        problems.append("\(error)")
+        problemContinuation.yield("\(error)")
         connected = false
         await port?.close()
         port = nil
@@ -97,12 +100,11 @@ public actor RS485Bus<C: Clock> where C.Duration == Duration {
             for result in reader.read(bytes) {
                 switch result {
                 case .success(let answer): answers.append(answer)
-                case .failure(let error): problems.append("\(device): \(error)")
+                case .failure(let error): problemContinuation.yield("\(device): \(error)")
                 }
             }
             // Answers nobody waits for are not kept for ever.
             if answers.count > 64 { answers.removeFirst(answers.count - 64) }
-            if problems.count > 64 { problems.removeFirst(problems.count - 64) }
         } catch {
             await drop(HardwareError(device: device, problem: "read failed: \(error)", remedy: "is the RS-485 dongle plugged in?"))
             try? await clock.sleep(for: .milliseconds(500), tolerance: nil)

@@ -28,6 +28,7 @@ public actor RS485Panel<C: Clock>: Panel where C.Duration == Duration {
     private var committed: [Int]
     /// When every module is surely home, once `m*h` was sent.
     private var homedAt: C.Instant?
+    private var forwarding: Task<Void, Never>?
     private var lastError: HardwareError?
     private let noticeContinuation: AsyncStream<PanelNotice>.Continuation
     private let noticeStream: AsyncStream<PanelNotice>
@@ -67,6 +68,12 @@ public actor RS485Panel<C: Clock>: Panel where C.Duration == Duration {
     /// The first board waits until they are surely home (``homingTime``).
     public func start() async {
         await bus.start()
+        // What the bus says that is no answer goes to the log as a warning.
+        let problems = bus.problems
+        let continuation = noticeContinuation
+        forwarding = Task {
+            for await problem in problems { continuation.yield(PanelNotice(.warning, problem)) }
+        }
         do {
             try await bus.send(RS485Frame.encode(.home, to: .all))
         } catch {
@@ -166,6 +173,7 @@ public actor RS485Panel<C: Clock>: Panel where C.Duration == Duration {
 
     /// Stops the bus. The modules keep their flaps; their firmware leaves the coils off at rest.
     public func shutDown() async {
+        forwarding?.cancel()
         await bus.stop()
     }
 

@@ -58,6 +58,9 @@ public actor SimulatedRS485Bus<C: Clock> where C.Duration == Duration {
         }
     }
 
+    /// Writes bytes that are no answer onto the line (a glitch, a module with other firmware).
+    public func sendGarbage(_ bytes: [UInt8]) async { try? await port.write(bytes) }
+
     /// The modules as they are now.
     public func module(_ index: Int) -> SimulatedRS485Module { modules[index] }
 
