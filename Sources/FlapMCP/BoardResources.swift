@@ -71,7 +71,9 @@ enum BoardResources {
         guard answer.status == 200, let panels = answer.json?["panels"]?.array else { throw ResourceError(answer.refusal) }
         return try panels.map { panel in
             let rows = (panel["codes"]?.array ?? []).map { ($0.array ?? []).compactMap(\.int) }
-            return Panel(json: panel, id: panel["id"]?.string ?? "?", board: try Board(codeRows: rows))
+            var board = try Board(codeRows: rows)
+            board.flap62 = panel["flap62"]?.string.flatMap(Flap62.init(rawValue:)) ?? board.flap62
+            return Panel(json: panel, id: panel["id"]?.string ?? "?", board: board)
         }
     }
 }

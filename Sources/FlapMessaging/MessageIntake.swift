@@ -8,6 +8,8 @@ public struct MessageIntake: Sendable {
     public let inbox: Inbox
     /// The size messages are checked against (the first panel's).
     public let boardSize: BoardSize
+    /// What the first panel's flap 62 shows.
+    public let flap62: Flap62
     /// The wall clock, injected so tests can set it.
     public let now: @Sendable () -> Date
     /// The board's time zone for the date and time VBML templates may name (none when nil).
@@ -17,9 +19,10 @@ public struct MessageIntake: Sendable {
     public var sourceProps: (@Sendable (Date) -> [String: JSONValue])?
 
     /// An intake into `inbox`, checking against `boardSize`, at the time `now` gives.
-    public init(inbox: Inbox, boardSize: BoardSize, now: @escaping @Sendable () -> Date) {
+    public init(inbox: Inbox, boardSize: BoardSize, flap62: Flap62? = nil, now: @escaping @Sendable () -> Date) {
         self.inbox = inbox
         self.boardSize = boardSize
+        self.flap62 = flap62 ?? Flap62(defaultFor: boardSize)
         self.now = now
     }
 
@@ -73,7 +76,7 @@ public struct MessageIntake: Sendable {
         source: String, defaultSender: String?, announce: Bool, repetition: Repetition, claim: IdempotencyClaim?,
         parse: (MessageParser, Date) throws(MessageErrors) -> (Message, [String])
     ) async -> IntakeTicket {
-        var parser = MessageParser(boardSize: boardSize, source: source, defaultSender: defaultSender)
+        var parser = MessageParser(boardSize: boardSize, flap62: flap62, source: source, defaultSender: defaultSender)
         let time = now()
         parser.localProps = localProps?.values(at: time) ?? [:]
         if let sourceProps { parser.sourceProps = { sourceProps(time) } }

@@ -8,6 +8,8 @@ import FoundationEssentials
 public struct MessageParser: Sendable {
     /// The size messages are checked against: `codes` and `pattern` must match it exactly.
     public var boardSize: BoardSize
+    /// What the board's flap 62 shows: text is laid out for it.
+    public var flap62: Flap62
     /// Who a message with no sender is from (`local-api`, `mqtt-command`, …).
     public var defaultSender: String
     /// Where messages come from, stored with each.
@@ -31,8 +33,9 @@ public struct MessageParser: Sendable {
     public var lenientPlaceholders = false
 
     /// A parser for boards of `boardSize`; messages it reads come from `source` and, with no sender, from `defaultSender` (else the source).
-    public init(boardSize: BoardSize, source: String, defaultSender: String? = nil) {
+    public init(boardSize: BoardSize, flap62: Flap62? = nil, source: String, defaultSender: String? = nil) {
         self.boardSize = boardSize
+        self.flap62 = flap62 ?? Flap62(defaultFor: boardSize)
         self.source = source
         self.defaultSender = defaultSender ?? source
     }
@@ -109,7 +112,8 @@ public struct MessageParser: Sendable {
         var warnings = clockWarnings
         if let content {
             do {
-                warnings += try MessageRenderer(size: boardSize).validate(content, align: align, valign: valign, unsupported: unsupported ?? .replace)
+                warnings += try MessageRenderer(size: boardSize, flap62: flap62).validate(
+                    content, align: align, valign: valign, unsupported: unsupported ?? .replace)
             } catch {
                 reader.problems += error.problems
             }

@@ -7,9 +7,15 @@ import FlapVBML
 public struct MessageRenderer: Sendable {
     /// The board's size.
     public var size: BoardSize
+    /// What the board's flap 62 shows (``LayoutOptions/flap62``).
+    public var flap62: Flap62
 
-    /// A renderer for boards of `size`.
-    public init(size: BoardSize) { self.size = size }
+    /// A renderer for boards of `size` whose flap 62 is `flap62` (by default as a board of that
+    /// size has it).
+    public init(size: BoardSize, flap62: Flap62? = nil) {
+        self.size = size
+        self.flap62 = flap62 ?? Flap62(defaultFor: size)
+    }
 
     /// Checks that `content` can be shown on boards of ``size``; returns layout warnings.
     public func validate(
@@ -21,7 +27,9 @@ public struct MessageRenderer: Sendable {
 
     /// The board a message shows.
     public func board(for message: Message) throws(MessageErrors) -> Board {
-        try render(message.content, align: message.align, valign: message.valign, unsupported: message.unsupported ?? .replace).0
+        var board = try render(message.content, align: message.align, valign: message.valign, unsupported: message.unsupported ?? .replace).0
+        board.flap62 = flap62
+        return board
     }
 
     private func render(
@@ -34,8 +42,8 @@ public struct MessageRenderer: Sendable {
             options.align = align
             options.valign = valign
             options.unsupported = unsupported
-            // A Note's code 62 is a heart, so the red heart is that flap there.
-            options.noteHeart = size == .note
+            // Where code 62 is a heart, the red heart is that flap, and `°` is not shown.
+            options.flap62 = flap62
             do {
                 let laid = try TextLayout.encodeText(text, options: options)
                 return (laid.board!, laid.warnings.map(\.description))
@@ -52,7 +60,11 @@ public struct MessageRenderer: Sendable {
     }
 
     /// A VBML document as the board shows it (a preview).
-    public func board(vbml json: JSONValue) throws(MessageErrors) -> Board { try vbml(json) }
+    public func board(vbml json: JSONValue) throws(MessageErrors) -> Board {
+        var board = try vbml(json)
+        board.flap62 = flap62
+        return board
+    }
 
     /// A VBML document drawn at the board's size; its random colours seeded by the document
     /// itself, so the same message draws the same chips each time it is drawn.

@@ -7,9 +7,10 @@ import NIOCore
 public enum BoardPNG {
     public static let margin = 12
 
-    public static func renderer(for size: BoardSize) throws -> BoardRenderer {
+    public static func renderer(for size: BoardSize, flap62: Flap62? = nil) throws -> BoardRenderer {
         let extent = CellGeometry.large(scale: 2).extent(of: size)
-        return try BoardRenderer(size: size, width: extent.width + 2 * margin, height: extent.height + 2 * margin, style: .screen)
+        return try BoardRenderer(
+            size: size, width: extent.width + 2 * margin, height: extent.height + 2 * margin, style: .screen, flap62: flap62)
     }
 
     /// The picture, `width` pixels wide when given (the board drawn as large as fits, centred;
@@ -17,17 +18,18 @@ public enum BoardPNG {
     /// drawing of the board (5×7 glyphs), the smallest drawing is shrunk to fit, each pixel the
     /// average of those it covers: a thumbnail, not an error.
     public static func encode(_ board: Board, width: Int? = nil) throws -> [UInt8] {
-        var renderer = try renderer(for: board.size)
+        var renderer = try renderer(for: board.size, flap62: board.flap62)
         var frame: PixelFrame
         if let width {
             let height = max(1, (width * renderer.height + renderer.width / 2) / renderer.width)
-            if let fitting = try? BoardRenderer(size: board.size, width: width, height: height, style: .screen) {
+            if let fitting = try? BoardRenderer(size: board.size, width: width, height: height, style: .screen, flap62: board.flap62) {
                 renderer = fitting
                 frame = PixelFrame(width: renderer.width, height: renderer.height)
                 renderer.draw(board, into: &frame)
             } else {
                 let smallest = CellGeometry.smallest.extent(of: board.size)
-                renderer = try BoardRenderer(size: board.size, width: smallest.width, height: smallest.height, style: .screen)
+                renderer = try BoardRenderer(
+                    size: board.size, width: smallest.width, height: smallest.height, style: .screen, flap62: board.flap62)
                 var full = PixelFrame(width: renderer.width, height: renderer.height)
                 renderer.draw(board, into: &full)
                 frame = shrunk(full, width: width, height: max(1, smallest.height * width / smallest.width))

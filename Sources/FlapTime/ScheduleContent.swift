@@ -8,9 +8,9 @@ extension ScheduleSettings {
     /// board of `boardSize`: its text's `{{name}}` placeholders (a schedule's are the board's
     /// date and time and the sources' values, `props`), its layout, its codes, its VBML. A quick
     /// message's content was checked when it was saved.
-    public func contentProblems(boardSize: BoardSize, now: Date, props: [String: JSONValue]) -> [ScheduleError] {
+    public func contentProblems(boardSize: BoardSize, flap62: Flap62? = nil, now: Date, props: [String: JSONValue]) -> [ScheduleError] {
         guard quickMessage == nil else { return [] }
-        var parser = MessageParser(boardSize: boardSize, source: "schedule", defaultSender: senderID)
+        var parser = MessageParser(boardSize: boardSize, flap62: flap62, source: "schedule", defaultSender: senderID)
         parser.localProps = props
         parser.textPlaceholders = [:]
         do {

@@ -138,7 +138,8 @@ public actor ScheduleRunner<C: Clock>: ScheduleBook where C.Duration == Duration
         // Kept as the days they mean, whichever way they were written.
         var definition = given
         if let days = given.days, let read = try? ScheduleDays.read(days) { definition.days = read.names }
-        let contentProblems = definition.contentProblems(boardSize: intake.boardSize, now: time.now(), props: intake.props(at: time.now()))
+        let contentProblems = definition.contentProblems(
+            boardSize: intake.boardSize, flap62: intake.flap62, now: time.now(), props: intake.props(at: time.now()))
         guard contentProblems.isEmpty else { throw ScheduleBookError.invalid(ScheduleErrors(contentProblems)) }
         let encoded = try JSONEncoder().encode(definition)
         guard encoded.count <= Self.largestStored else {

@@ -103,21 +103,16 @@ public enum WebPage {
         }
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        // A Note (its size) draws some codes otherwise: 62 is its heart.
-        let note = BoardModel.note, noteSize = note.size
-        var noteCharacters: [String: String] = [:]
+        // A board whose flap 62 is a heart draws that code otherwise; the page takes it per panel.
+        var heartCharacters: [String: String] = [:]
         for value in 0...71 {
-            guard let code = CharacterCode(value), let character = note.character(code), character != code.character else { continue }
-            noteCharacters["\(value)"] = String(character)
+            guard let code = CharacterCode(value), let character = Flap62.heart.character(code), character != code.character else { continue }
+            heartCharacters["\(value)"] = String(character)
         }
         struct Glyphs: Encodable {
-            var characters, colours, names: [String: String]
-            var note: Model
-            struct Model: Encodable { var rows, columns: Int; var characters: [String: String] }
+            var characters, colours, names, heart: [String: String]
         }
-        let table = Glyphs(
-            characters: characters, colours: colours, names: names,
-            note: .init(rows: noteSize.rows, columns: noteSize.columns, characters: noteCharacters))
+        let table = Glyphs(characters: characters, colours: colours, names: names, heart: heartCharacters)
         return Array((try? encoder.encode(table)) ?? Data("{}".utf8))
     }()
 }

@@ -13,8 +13,9 @@ import Testing
     @Test func theSizeSaysTheModel() {
         #expect(BoardSize.note.model == .note && BoardModel.note.size == .note)
         #expect(BoardSize.flagship.model == .flagship && BoardSize(rows: 3, columns: 16).model == .flagship)
-        #expect(BoardModel.note.character(.degree) == "♥" && BoardModel.flagship.character(.degree) == "°")
-        #expect(BoardModel.note.character(CharacterCode(1)!) == "A")
+        #expect(BoardModel.note.flap62 == .heart && BoardModel.flagship.flap62 == .degree)
+        #expect(Flap62.heart.character(.degree) == "♥" && Flap62.degree.character(.degree) == "°")
+        #expect(Flap62.heart.character(CharacterCode(1)!) == "A")
     }
 
     @Test func textAndTheTerminalDrawTheNotesHeart() throws {
@@ -35,8 +36,8 @@ import Testing
         #expect(cell(try Self.board(.note)) == heart)
         #expect(cell(try Self.board(.flagship)) == degree)
         let geometry = CellGeometry.smallest
-        let noteFace = BoardRenderer.face(of: .degree, model: .note, font: .small, geometry: geometry, style: .screen)
-        let flagshipFace = BoardRenderer.face(of: .degree, model: .flagship, font: .small, geometry: geometry, style: .screen)
+        let noteFace = BoardRenderer.face(of: .degree, flap62: .heart, font: .small, geometry: geometry, style: .screen)
+        let flagshipFace = BoardRenderer.face(of: .degree, flap62: .degree, font: .small, geometry: geometry, style: .screen)
         #expect(noteFace != flagshipFace)
     }
 }

@@ -8,7 +8,7 @@ import Testing
         var options = LayoutOptions(size: size)
         options.valign = nil
         options.unsupported = unsupported
-        options.noteHeart = size == .note
+        options.flap62 = Flap62(defaultFor: size)
         return try TextLayout.encodeText(text, options: options)
     }
 
@@ -75,7 +75,7 @@ import Testing
     }
 
     static func row(_ entry: EmojiTable.Entry) -> String {
-        let note = EmojiTable.noteHearts.contains(entry.key) ? " (on a Note, its heart flap)" : ""
+        let note = EmojiTable.noteHearts.contains(entry.key) ? " (where flap 62 is a heart, that flap)" : ""
         return "| \(entry.emoji) | \(entry.name) | `\(entry.inWords)`\(note) |"
     }
 }

@@ -104,15 +104,16 @@ import TestSupport
         #expect((seen["consoleErrors"] as? [String])?.isEmpty == true, "\(seen["consoleErrors"] ?? "")")
     }
 
-    /// A 3×15 panel is a Note: the page, its preview and the widget draw its flap 62 as a heart.
-    @Test func aNotesHeartsAreDrawnAsItsHeartFlap() async throws {
-        let flapd = try await FlapdProcess.start(arguments: ["--model", "note", "--no-sound"])
+    /// A Flagship from 2026 (`--flap62 heart`, 6×22): the page, its preview and the widget draw
+    /// its flap 62 as a heart, and a degree sign is left out rather than shown as one.
+    @Test func aBoardWhoseFlap62IsAHeartDrawsItSo() async throws {
+        let flapd = try await FlapdProcess.start(arguments: ["--flap62", "heart", "--no-sound"])
         teardown { await flapd.stop() }
         let result = try await ProcessRunner.run(
             try await PythonPeer.python(),
             [
-                PythonPeer.peersDirectory.appendingPathComponent("browser_note_check.py").path,
-                "http://127.0.0.1:\(flapd.apiPort)", flapd.apiKey
+                PythonPeer.peersDirectory.appendingPathComponent("browser_flap62_check.py").path,
+                "http://127.0.0.1:\(flapd.apiPort)", flapd.apiKey, "132"
             ])
         #expect(result.status == 0, "\(result.stderrText)")
         let seen = try #require(try JSONSerialization.jsonObject(with: Data(result.stdoutText.utf8)) as? [String: Any])

@@ -35,8 +35,7 @@ import TestSupport
         let glyphs = try #require(try await browser.get("/web/glyphs.json").json as? [String: Any])
         #expect((glyphs["characters"] as? [String: String])?["1"] == "A" && (glyphs["colours"] as? [String: String])?["66"] == "#009a44")
         #expect((glyphs["names"] as? [String: String])?["63"] == "red")
-        // A Note (by its size) draws flap 62 as its heart.
-        let note = glyphs["note"] as? [String: Any]
-        #expect(note?["rows"] as? Int == 3 && note?["columns"] as? Int == 15 && (note?["characters"] as? [String: String]) == ["62": "♥"])
+        // A panel whose flap 62 is a heart (its `flap62` in /v1/board) draws that code so.
+        #expect((glyphs["heart"] as? [String: String]) == ["62": "♥"] && (glyphs["characters"] as? [String: String])?["62"] == "°")
     }
 }

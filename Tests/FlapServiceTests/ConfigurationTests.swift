@@ -233,7 +233,7 @@ import TestSupport
     @Test func aBrowserPanelHasItsOwnSizeAndNoDevice() throws {
         let tablet = try ConfigurationParser.parse("[[panel]]\nid = \"tablet\"\ndriver = \"browser\"\nmodel = \"note\"\n", file: "flapd.toml").panels[
             0]
-        #expect(tablet.driver == "browser" && tablet.size == .note && tablet.drum == PanelSettings().drum)
+        #expect(tablet.driver == "browser" && tablet.size == .note && tablet.drum.codes == PanelSettings().drum.codes && tablet.drum.flap62 == .heart)
         #expect(
             problems("[[panel]]\nid = \"tv\"\ndriver = \"browser\"\ndevice = \"/dev/fb0\"\n")
                 == ["line 4, panel[0].device: a browser panel has no device: a browser shows it at /tv?panel=tv"])

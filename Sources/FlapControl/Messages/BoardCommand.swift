@@ -19,7 +19,8 @@ struct BoardCommand: AsyncParsableCommand {
         for panel in reply.decoded(BoardAnswer.self)?.panels ?? [] {
             let moving = panel.moving == true ? " (moving)" : ""
             print("panel \(panel.id ?? "?")\(moving), message \(panel.message ?? "none")")
-            if let rows = panel.codes, let board = try? Board(codeRows: rows) {
+            if let rows = panel.codes, var board = try? Board(codeRows: rows) {
+                board.flap62 = panel.flap62 ?? board.flap62
                 print(BoardText.plain(board, colour: StandardStream.outputHasColour))
             }
         }

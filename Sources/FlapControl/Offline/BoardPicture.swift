@@ -6,7 +6,9 @@ import FoundationEssentials
 /// Pictures of a board for people without the hardware, as the board resource of the MCP server
 /// draws it (`BoardPNG`), and its flip plans as moving pictures.
 enum BoardPicture {
-    static func renderer(for size: BoardSize) throws -> BoardRenderer { try BoardPNG.renderer(for: size) }
+    static func renderer(for size: BoardSize, flap62: Flap62? = nil) throws -> BoardRenderer {
+        try BoardPNG.renderer(for: size, flap62: flap62)
+    }
 
     static func writePNG(_ board: Board, to path: String) throws {
         try write(try BoardPNG.encode(board), to: path)
@@ -16,7 +18,7 @@ enum BoardPicture {
     static let gifFramesPerSecond = 25
 
     static func writeGIF(_ plan: FlipPlan, to path: String) throws {
-        let renderer = try renderer(for: plan.size)
+        let renderer = try renderer(for: plan.size, flap62: plan.drum.flap62)
         let times = FlipAnimation.frameTimes(duration: plan.duration, framesPerSecond: gifFramesPerSecond)
         let frames = times.enumerated().map { k, time in
             var frame = PixelFrame(width: renderer.width, height: renderer.height)

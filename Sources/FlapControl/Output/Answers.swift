@@ -1,3 +1,4 @@
+import FlapCore
 import FoundationEssentials
 
 // flapd's answers as flapctl reads them: every field optional, so an answer from a newer or
@@ -35,6 +36,8 @@ struct BoardAnswer: Decodable {
         var moving: Bool?
         var message: String?
         var codes: [[Int]]?
+        /// `heart` or `degree`: how the panel draws code 62.
+        var flap62: Flap62?
     }
     var panels: [Panel]?
 }

@@ -4,17 +4,28 @@ public struct Board: Hashable, Sendable {
     public let size: BoardSize
     /// Codes in row-major order (`row * columns + column`).
     public private(set) var codes: [CharacterCode]
+    /// What its flap 62 shows, for whatever draws it. Boards are equal by their codes alone:
+    /// this says how code 62 looks, not what the board shows.
+    public var flap62: Flap62
 
-    /// A board with every module showing `fill`.
-    public init(size: BoardSize, fill: CharacterCode = .blank) {
+    /// A board with every module showing `fill`; flap 62 as a board of its size has it unless given.
+    public init(size: BoardSize, fill: CharacterCode = .blank, flap62: Flap62? = nil) {
         self.size = size
         codes = Array(repeating: fill, count: size.count)
+        self.flap62 = flap62 ?? Flap62(defaultFor: size)
+    }
+
+    public static func == (a: Board, b: Board) -> Bool { a.size == b.size && a.codes == b.codes }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(size)
+        hasher.combine(codes)
     }
 
     /// A board from rows that must all be `size.columns` long and `size.rows` in number.
     /// The board a `size` panel shows with its modules on drum `positions` (row-major).
     public init(size: BoardSize, positions: [Int], drum: Drum) {
-        self.init(size: size)
+        self.init(size: size, flap62: drum.flap62)
         for (i, p) in positions.prefix(size.count).enumerated() { self[i / size.columns, i % size.columns] = drum.codes[p] }
     }
 
@@ -26,6 +37,7 @@ public struct Board: Hashable, Sendable {
         }
         self.size = size
         self.codes = codes
+        flap62 = Flap62(defaultFor: size)
     }
 
     /// A board from rows of codes, all as long; an empty or ragged grid is refused.
@@ -36,6 +48,7 @@ public struct Board: Hashable, Sendable {
         }
         size = BoardSize(rows: rows.count, columns: width)
         codes = rows.flatMap { $0 }
+        flap62 = Flap62(defaultFor: size)
     }
 
     /// A board from integer rows, naming the row and column of the first code that is not valid.

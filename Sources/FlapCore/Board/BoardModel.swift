@@ -1,6 +1,5 @@
-/// Which Vestaboard a board is drawn as. A Note (3×15) has a heart on flap 62, where a Flagship
-/// (6×22) has a degree sign; a board of any other size has the Flagship's flaps. The size says
-/// the model, as on Vestaboard's own boards, so everything that draws a board knows it.
+/// Which Vestaboard a board is: a Note (3×15, a heart on flap 62) or a Flagship (6×22; a degree
+/// sign on flap 62 unless the panel says its board has the newer heart).
 public enum BoardModel: String, Sendable, CaseIterable {
     case flagship
     case note
@@ -8,20 +7,8 @@ public enum BoardModel: String, Sendable, CaseIterable {
     /// Its size: 3×15 for a Note, 6×22 for a Flagship.
     public var size: BoardSize { self == .note ? .note : .flagship }
 
-    /// The character `code` shows on this model (nil for a colour chip).
-    public func character(_ code: CharacterCode) -> Character? {
-        self == .note && code == .degree ? "♥" : code.character
-    }
-
-    /// The character a code is drawn as in plain text: a colour chip as its letter.
-    public func symbol(_ code: CharacterCode) -> Character {
-        code.colour?.letter ?? character(code)!
-    }
-
-    /// Each row of `board` as plain text (colour chips as their letters).
-    public func lines(of board: Board) -> [String] {
-        board.rows.map { String($0.map(symbol)) }
-    }
+    /// Flap 62 as this model has had it longest: a Note's heart, a Flagship's degree sign.
+    public var flap62: Flap62 { self == .note ? .heart : .degree }
 }
 
 extension BoardSize {
@@ -30,6 +17,6 @@ extension BoardSize {
 }
 
 extension Board {
-    /// Each row as plain text, as this board's model shows it (colour chips as their letters).
-    public var lines: [String] { size.model.lines(of: self) }
+    /// Each row as plain text, flap 62 as this board has it (colour chips as their letters).
+    public var lines: [String] { flap62.lines(of: self) }
 }

@@ -7,7 +7,7 @@ public enum BoardText {
         let bar = String(repeating: "─", count: board.size.columns)
         var lines = ["┌" + bar + "┐"]
         for row in board.rows {
-            lines.append("│" + row.map { code in colour ? chipCell(code, board.size.model) : String(board.size.model.symbol(code)) }.joined() + "│")
+            lines.append("│" + row.map { code in colour ? chipCell(code, board.flap62) : String(board.flap62.symbol(code)) }.joined() + "│")
         }
         lines.append("└" + bar + "┘")
         return lines.joined(separator: "\n")
@@ -17,7 +17,7 @@ public enum BoardText {
     public static func ansi(_ board: Board) -> String {
         var out = ""
         for row in board.rows {
-            for code in row { out += ansiCell(code, model: board.size.model) }
+            for code in row { out += ansiCell(code, flap62: board.flap62) }
             out += "\u{1B}[0m\n"
         }
         return out
@@ -29,7 +29,7 @@ public enum BoardText {
         for r in 0..<board.size.rows {
             for c in 0..<board.size.columns {
                 let i = r * board.size.columns + c
-                out += ansiCell(board.codes[i], model: board.size.model, dimmed: i < moving.count && moving[i])
+                out += ansiCell(board.codes[i], flap62: board.flap62, dimmed: i < moving.count && moving[i])
             }
             out += "\u{1B}[0m\n"
         }
@@ -37,25 +37,25 @@ public enum BoardText {
     }
 
     /// One module as a two-column ANSI cell.
-    public static func ansiCell(_ code: CharacterCode, model: BoardModel = .flagship, dimmed: Bool = false) -> String {
+    public static func ansiCell(_ code: CharacterCode, flap62: Flap62 = .degree, dimmed: Bool = false) -> String {
         if let colour = code.colour {
             let (r, g, b) = colour == .black ? (24, 24, 24) : (Int(colour.rgb.red), Int(colour.rgb.green), Int(colour.rgb.blue))
             return "\u{1B}[48;2;\(r);\(g);\(b)m  "
         }
         let fg = dimmed ? "150;150;150" : "240;240;240"
-        return "\u{1B}[48;2;24;24;24;38;2;\(fg)m\(model.character(code)!) "
+        return "\u{1B}[48;2;24;24;24;38;2;\(fg)m\(flap62.character(code)!) "
     }
 
     /// A chip as one cell of its colour (the rest as their character).
-    static func chipCell(_ code: CharacterCode, _ model: BoardModel) -> String {
-        guard let colour = code.colour else { return String(model.character(code)!) }
+    static func chipCell(_ code: CharacterCode, _ flap62: Flap62) -> String {
+        guard let colour = code.colour else { return String(flap62.character(code)!) }
         let (r, g, b) = colour == .black ? (24, 24, 24) : (Int(colour.rgb.red), Int(colour.rgb.green), Int(colour.rgb.blue))
         return "\u{1B}[48;2;\(r);\(g);\(b)m \u{1B}[0m"
     }
 
-    /// The character a code is drawn as in plain text on a Flagship (``BoardModel/symbol(_:)``
-    /// for a board's own model).
+    /// The character a code is drawn as in plain text, flap 62 as a degree sign
+    /// (``Flap62/symbol(_:)`` for a board's own).
     public static func symbol(_ code: CharacterCode) -> Character {
-        BoardModel.flagship.symbol(code)
+        Flap62.degree.symbol(code)
     }
 }

@@ -5,6 +5,9 @@ public struct Drum: Hashable, Sendable {
     /// The code on each flap, in the order the drum turns forward.
     public let codes: [CharacterCode]
     private let indexByCode: [Int16]
+    /// What its flap 62 shows, when known: a drum string says it (`°` or `♥`), a panel's
+    /// `flap62` setting or model does; nil leaves it to the board's size (``Flap62/init(defaultFor:)``).
+    public var flap62: Flap62?
 
     /// A drum of `codes`, which must start with blank and hold no code twice.
     public init(name: String, codes: [CharacterCode]) throws(DrumError) {
@@ -36,17 +39,23 @@ public struct Drum: Hashable, Sendable {
     public func contains(_ code: CharacterCode) -> Bool { index(of: code) != nil }
 
     /// A drum described as a string of its flaps in order: a space for blank, `A`–`Z`, digits,
-    /// punctuation as on the board, `°`, and lowercase letters for colour flaps
-    /// (r red, o orange, y yellow, g green, b blue, p violet, w white, k black, f filled).
+    /// punctuation as on the board, `°` or `♥` (flap 62 as the drum has it), and lowercase
+    /// letters for colour flaps (r red, o orange, y yellow, g green, b blue, p violet, w white,
+    /// k black, f filled).
     public init(string: String, name: String = "custom") throws(DrumError) {
         var codes: [CharacterCode] = []
+        var flap62: Flap62?
         for (offset, character) in string.enumerated() {
             if let colour = Colour(letter: character) {
                 codes.append(colour.code)
+            } else if character == "♥" {
+                codes.append(.degree)
+                flap62 = .heart
             } else if let scalar = character.unicodeScalars.first, character.unicodeScalars.count == 1,
                 let code = CharacterCode(character: scalar)
             {
                 codes.append(code)
+                if code == .degree { flap62 = .degree }
             } else {
                 throw DrumError(
                     "drum string, character \(offset + 1): \(PythonText.repr(Array(character.unicodeScalars))) is not a board character or colour letter"
@@ -54,10 +63,11 @@ public struct Drum: Hashable, Sendable {
             }
         }
         try self.init(name: name, codes: codes)
+        self.flap62 = flap62
     }
 
     /// The drum as a drum string (see ``init(string:name:)``).
-    public var string: String { String(codes.map(BoardText.symbol)) }
+    public var string: String { String(codes.map((flap62 ?? .degree).symbol)) }
 
     /// The 66 codes of a Vestaboard, in ascending code order.
     public static let vestaboard = try! Drum(name: "vestaboard", codes: CharacterCode.all)

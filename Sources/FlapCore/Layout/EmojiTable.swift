@@ -46,7 +46,7 @@ public enum EmojiTable {
     /// Every emoji the board draws, in the order the page and docs/emoji.md list them.
     public static let entries: [Entry] = [
         // Hearts and chips: a tile of their colour.
-        entry("❤️", "red heart", "{63}"), entry("🧡", "orange heart", "{64}"), entry("💛", "yellow heart", "{65}"),
+        entry("❤️", "red heart", "{63}"), entry("♥", "heart suit", "{63}"), entry("🧡", "orange heart", "{64}"), entry("💛", "yellow heart", "{65}"),
         entry("💚", "green heart", "{66}"), entry("💙", "blue heart", "{67}"), entry("💜", "purple heart", "{68}"),
         entry("🤍", "white heart", "{69}"), entry("🖤", "black heart", "{70}"), entry("🤎", "brown heart", "{64}"),
         entry("🩷", "pink heart", "{63}"), entry("💕", "two hearts", "{63}{63}"), entry("💖", "sparkling heart", "{63}"),

@@ -45,8 +45,9 @@ public struct LayoutOptions: Sendable, Equatable {
     /// What a character with no substitution does: refuse the text (vesta's behaviour), or
     /// stand as a blank, or `?` inside a word, with a warning.
     public var unsupported = UnsupportedCharacters.refuse
-    /// The board is a Vestaboard Note, whose code 62 is a heart: ❤️ becomes 62 instead of a red tile.
-    public var noteHeart = false
+    /// What the board's flap 62 shows. A heart: ❤️ and ♥ become 62 (instead of a red tile) and
+    /// `°` is not shown, so `20°C` never shows a heart. A degree sign: `°` is 62, as in vesta.
+    public var flap62 = Flap62.degree
 
     /// A Flagship's defaults: centred, no margin, nothing cut, unsupported characters refused.
     public init() {}

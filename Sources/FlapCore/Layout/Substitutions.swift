@@ -2,7 +2,8 @@ import FoundationEssentials
 
 /// What layout shows for characters a board cannot: accents folded (É → E), typographic
 /// marks made plain (“ ” → ", ‘ ’ → ', … → ...), emoji as their nearest rendition (🟥 and ❤️ →
-/// a red tile, 👍 → OK; ``EmojiTable``), the hearts as code 62 on a Note, whose 62 is a heart.
+/// a red tile, 👍 → OK; ``EmojiTable``), the hearts as code 62 on a board whose flap 62 is a
+/// heart, and there `°` not at all (its code would show a heart).
 ///
 /// Substitution only ever applies to a character the plain encoding rejects, so any text the
 /// Python `vesta` library accepts is laid out exactly as vesta lays it out.
@@ -15,20 +16,24 @@ enum Substitutions {
     }
 
     /// The replacement for the uppercased scalar at `index`, or nil when none makes sense.
-    static func replacement(in upper: [Unicode.Scalar], at index: Int, noteHeart: Bool = false) -> Replacement? {
+    static func replacement(in upper: [Unicode.Scalar], at index: Int, flap62: Flap62 = .degree) -> Replacement? {
         let scalar = upper[index]
         var codes: [CharacterCode]
-        if noteHeart, EmojiTable.noteHearts.contains(scalar) {
-            codes = [EmojiTable.noteHeart]
+        if flap62 == .heart, EmojiTable.noteHearts.contains(scalar) {
+            return Replacement(codes: [EmojiTable.noteHeart], consumed: 1 + modifiers(in: upper, after: index))
         } else if let table = table[scalar] {
             codes = table
         } else if isInvisible(scalar) {
             codes = []
         } else if let folded = fold(scalar) {
             codes = folded
+        } else if flap62 == .heart, scalar == "°" {
+            codes = []
         } else {
             return nil
         }
+        // A degree sign (℃ is °C) would show a heart there.
+        if flap62 == .heart { codes.removeAll { $0 == .degree } }
         return Replacement(codes: codes, consumed: 1 + modifiers(in: upper, after: index))
     }
 

@@ -5,7 +5,7 @@
 struct TextEncoder {
     var substitutions: Bool
     var unsupported = UnsupportedCharacters.refuse
-    var noteHeart = false
+    var flap62 = Flap62.degree
 
     init(substitutions: Bool) {
         self.substitutions = substitutions
@@ -14,7 +14,7 @@ struct TextEncoder {
     init(options: LayoutOptions) {
         substitutions = options.substitutions
         unsupported = options.unsupported
-        noteHeart = options.noteHeart
+        flap62 = options.flap62
     }
 
     /// Appends the codes of `line` to `codes`; `lineNumber` goes into errors and warnings.
@@ -34,10 +34,10 @@ struct TextEncoder {
                 let (code, length) = try escape(original, at: i, lineNumber: lineNumber)
                 codes.append(code)
                 i += length
-            } else if let code = CharacterCode(character: c) {
+            } else if let code = CharacterCode(character: c), code != .degree || flap62 == .degree {
                 codes.append(code)
                 i += 1
-            } else if substitutions, let replacement = Substitutions.replacement(in: upper, at: i, noteHeart: noteHeart) {
+            } else if substitutions, let replacement = Substitutions.replacement(in: upper, at: i, flap62: flap62) {
                 codes.append(contentsOf: replacement.codes)
                 let shownAs =
                     original.count == upper.count
@@ -46,7 +46,7 @@ struct TextEncoder {
                     LayoutWarning(
                         line: lineNumber, position: i + 1,
                         text: Self.substitutionText(
-                            String(String.UnicodeScalarView(shownAs)), replacement.codes, model: noteHeart ? .note : .flagship)))
+                            String(String.UnicodeScalarView(shownAs)), replacement.codes, flap62: flap62)))
                 i += replacement.consumed
             } else if unsupported == .replace {
                 let consumed = 1 + Substitutions.modifiers(in: upper, after: i)
@@ -59,7 +59,8 @@ struct TextEncoder {
                         text: "\(PythonText.repr(Array(shown.unicodeScalars))) is not on the board: shown as \(stand == .blank ? "' '" : "'?'")"))
                 i += consumed
             } else {
-                throw LayoutError(line: lineNumber, position: i + 1, reason: "unsupported character: \(Character(c))")
+                let why = c == "°" && flap62 == .heart ? " (this board's flap 62 is a heart)" : ""
+                throw LayoutError(line: lineNumber, position: i + 1, reason: "unsupported character: \(Character(c))\(why)")
             }
         }
     }
@@ -102,10 +103,13 @@ struct TextEncoder {
         return CharacterCode(character: "?")!
     }
 
-    /// The warning for a substitution, the codes as `model` shows them (a Note's 62 is ♥).
-    static func substitutionText(_ original: String, _ codes: [CharacterCode], model: BoardModel = .flagship) -> String {
-        if codes.isEmpty { return "\(PythonText.repr(Array(original.unicodeScalars))) is not shown" }
-        let shown = codes.map { code in code.colour.map { "{\($0.name)}" } ?? String(model.character(code)!) }.joined()
+    /// The warning for a substitution, the codes as a board with `flap62` shows them.
+    static func substitutionText(_ original: String, _ codes: [CharacterCode], flap62: Flap62 = .degree) -> String {
+        if codes.isEmpty {
+            let why = original == "°" && flap62 == .heart ? ": this board's flap 62 is a heart" : ""
+            return "\(PythonText.repr(Array(original.unicodeScalars))) is not shown\(why)"
+        }
+        let shown = codes.map { code in code.colour.map { "{\($0.name)}" } ?? String(flap62.character(code)!) }.joined()
         return "\(PythonText.repr(Array(original.unicodeScalars))) shown as \(PythonText.repr(Array(shown.unicodeScalars)))"
     }
 }

@@ -34,8 +34,10 @@ public enum TextLayout {
         try requireSize(options)
         var grid = RowGrid(options: options)
         // Plain ASCII first; where it gives up (or finds a mistake, which the general path then
-        // words), the general path lays the whole text out again.
-        if !ASCIIText.readLines(of: text, into: &grid) {
+        // words), the general path lays the whole text out again. It reads ° as code 62, which
+        // on a board whose flap 62 is a heart is the general path's to leave out.
+        let plain = options.flap62 == .degree || !text.unicodeScalars.contains("°")
+        if !plain || !ASCIIText.readLines(of: text, into: &grid) {
             grid = RowGrid(options: options)
             let encoder = TextEncoder(options: options)
             var codes: [CharacterCode] = []

@@ -18,18 +18,18 @@ public enum BoardBitmap {
         var image = Bitmap(width: width, height: height)
         for row in 0..<board.size.rows {
             for column in 0..<board.size.columns {
-                drawCell(board[row, column], model: board.size.model, into: &image, x: column * cellWidth, y: row * cellHeight)
+                drawCell(board[row, column], flap62: board.flap62, into: &image, x: column * cellWidth, y: row * cellHeight)
             }
         }
         return image
     }
 
-    static func drawCell(_ code: CharacterCode, model: BoardModel, into image: inout Bitmap, x: Int, y: Int) {
+    static func drawCell(_ code: CharacterCode, flap62: Flap62, into image: inout Bitmap, x: Int, y: Int) {
         let pixels: [Bool]
         if let colour = code.colour {
             pixels = Array(repeating: colour != .black, count: Font5x7.width * Font5x7.height)
         } else {
-            pixels = model.character(code).flatMap(Font5x7.glyph) ?? []
+            pixels = flap62.character(code).flatMap(Font5x7.glyph) ?? []
         }
         for (i, lit) in pixels.enumerated() where lit { image[x + i % Font5x7.width, y + i / Font5x7.width] = true }
     }

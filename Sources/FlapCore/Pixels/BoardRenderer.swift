@@ -25,9 +25,10 @@ public struct BoardRenderer: Sendable {
     /// face, blank).
     private let faces: [RGB]
 
-    /// A renderer for a `size` board on a `width` × `height` canvas; throws when even the 5×7
-    /// font does not fit, saying how many pixels the board needs.
-    public init(size: BoardSize, width: Int, height: Int, style: RenderStyle = .led) throws(RenderError) {
+    /// A renderer for a `size` board on a `width` × `height` canvas, flap 62 drawn as `flap62`
+    /// (by default as a board of that size has it); throws when even the 5×7 font does not fit,
+    /// saying how many pixels the board needs.
+    public init(size: BoardSize, width: Int, height: Int, style: RenderStyle = .led, flap62: Flap62? = nil) throws(RenderError) {
         let fitting = CellGeometry.candidates(upTo: max(width, height) / 14).filter {
             let extent = $0.extent(of: size)
             return extent.width <= width && extent.height <= height
@@ -48,7 +49,7 @@ public struct BoardRenderer: Sendable {
         originY = (height - extent.height) / 2
         let font: GlyphFont = geometry.fontName == GlyphFont.small.name ? .small : .large
         faces = (0...255).flatMap { raw in
-            CharacterCode(raw).map { Self.face(of: $0, model: size.model, font: font, geometry: geometry, style: style) }
+            CharacterCode(raw).map { Self.face(of: $0, flap62: flap62 ?? Flap62(defaultFor: size), font: font, geometry: geometry, style: style) }
                 ?? Array(repeating: style.face, count: geometry.faceWidth * geometry.faceHeight)
         }
     }
@@ -180,7 +181,7 @@ public struct BoardRenderer: Sendable {
 
     /// The face of `code`: its glyph in ink on the face colour, a colour chip solid, a black
     /// chip as dark as the backdrop; on faces large enough, the hinge across the middle.
-    static func face(of code: CharacterCode, model: BoardModel, font: GlyphFont, geometry: CellGeometry, style: RenderStyle) -> [RGB] {
+    static func face(of code: CharacterCode, flap62: Flap62, font: GlyphFont, geometry: CellGeometry, style: RenderStyle) -> [RGB] {
         let width = geometry.faceWidth, height = geometry.faceHeight
         var pixels: [RGB]
         if let colour = code.colour {
@@ -189,7 +190,7 @@ public struct BoardRenderer: Sendable {
                 count: width * height)
         } else {
             pixels = Array(repeating: style.face, count: width * height)
-            if let glyph = model.character(code).flatMap(font.glyph) {
+            if let glyph = flap62.character(code).flatMap(font.glyph) {
                 for y in 0..<(font.height * geometry.scale) {
                     for x in 0..<(font.width * geometry.scale) where glyph[(y / geometry.scale) * font.width + x / geometry.scale] {
                         pixels[(y + geometry.padding) * width + x + geometry.padding] = style.ink

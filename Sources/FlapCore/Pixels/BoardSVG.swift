@@ -23,7 +23,7 @@ public enum BoardSVG {
                 let fill: RGB =
                     code.colour.map { $0 == .black ? style.backdrop : ($0 == .white || $0 == .filled ? style.ink : RGB($0)) } ?? style.face
                 svg += "<rect x=\"\(x)\" y=\"\(y)\" width=\"\(faceWidth)\" height=\"\(faceHeight)\" rx=\"2\" fill=\"\(hex(fill))\"/>"
-                if code.colour == nil, let character = board.size.model.character(code), character != " " {
+                if code.colour == nil, let character = board.flap62.character(code), character != " " {
                     svg += "<text x=\"\(x + faceWidth / 2)\" y=\"\(y + faceHeight - 8)\">\(escaped(String(character)))</text>"
                 }
                 if let hinge = style.hinge {

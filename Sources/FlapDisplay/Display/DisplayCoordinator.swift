@@ -49,7 +49,8 @@ public actor DisplayCoordinator<C: Clock> where C.Duration == Duration {
 
     public init(
         panelID: String, inbox: Inbox, motion: MotionLoop<C>, policy: PanelPolicy, size: BoardSize,
-        time: ServiceTime<C>, logger: Logger, observer: DisplayObserver? = nil, showing: (board: Board, messageId: String?)? = nil,
+        flap62: Flap62? = nil, time: ServiceTime<C>, logger: Logger, observer: DisplayObserver? = nil,
+        showing: (board: Board, messageId: String?)? = nil,
         quiet: BoardQuietHours? = nil, zone: ZoneRules = .current(), clockTrusted: @escaping @Sendable () -> Bool = { true },
         pause: BoardPause? = nil
     ) {
@@ -62,7 +63,7 @@ public actor DisplayCoordinator<C: Clock> where C.Duration == Duration {
         self.inbox = inbox
         self.motion = motion
         self.policy = policy
-        renderer = MessageRenderer(size: size)
+        renderer = MessageRenderer(size: size, flap62: flap62)
         self.time = time
         self.logger = logger
         self.observer = observer
@@ -192,7 +193,7 @@ public actor DisplayCoordinator<C: Clock> where C.Duration == Duration {
 
     /// Moves the panel to `chosen` (blank when nil) if that changes what it shows.
     private func show(_ chosen: Message?) async throws {
-        var board = Board(size: renderer.size)
+        var board = Board(size: renderer.size, flap62: renderer.flap62)
         if let chosen {
             do {
                 board = try renderer.board(for: chosen)
@@ -220,14 +221,15 @@ public actor DisplayCoordinator<C: Clock> where C.Duration == Duration {
     /// What the board shows when quiet hours start: nil to hold what it shows.
     private func quietBoard() async throws -> Board? {
         switch quiet?.action {
-        case .blank?: return Board(size: renderer.size)
+        case .blank?: return Board(size: renderer.size, flap62: renderer.flap62)
         case .message(let name)?:
             guard let template = try await inbox.template(name) else {
                 logger.warning("quiet hours: no quick message of that name; holding instead", metadata: ["panel": "\(panelID)", "message": "\(name)"])
                 return nil
             }
             do {
-                let (message, _) = try MessageParser(boardSize: renderer.size, source: "quiet-hours").parse(template.fields, now: time.now())
+                let (message, _) = try MessageParser(boardSize: renderer.size, flap62: renderer.flap62, source: "quiet-hours").parse(
+                    template.fields, now: time.now())
                 return try renderer.board(for: message)
             } catch {
                 logger.warning(

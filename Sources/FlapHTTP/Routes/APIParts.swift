@@ -63,7 +63,7 @@ public struct APIParts: Sendable {
             TemplatesAPI(intake: intake, answers: answers),
             SoundAPI(sound: panels),
             ControlsAPI(switches: panels),
-            LayoutPreviewAPI(boardSize: intake.boardSize, panels: panels),
+            LayoutPreviewAPI(boardSize: intake.boardSize, flap62: intake.flap62, panels: panels),
             EmojiAPI(),
             EventsAPI(live: live),
             QueueAPI(deliveries: deliveries),

@@ -9,6 +9,8 @@ import Hummingbird
 /// Nothing is stored or shown.
 struct LayoutPreviewAPI: RouteGroup {
     let boardSize: BoardSize
+    /// What the first panel's flap 62 shows.
+    let flap62: Flap62
     /// The panels, asked how long the flip to the preview would take.
     let panels: any PanelsQuery
 
@@ -29,7 +31,7 @@ struct LayoutPreviewAPI: RouteGroup {
             options.valign = .middle
             // As a message is laid out: what cannot be shown is replaced, with a warning.
             options.unsupported = .replace
-            options.noteHeart = boardSize == .note
+            options.flap62 = flap62
             // Present with another type (null too) is a mistake to name, not a default to take.
             if let given = object["align"] {
                 guard let value = given.string.flatMap(HorizontalAlignment.init(rawValue:)) else {
@@ -66,11 +68,12 @@ struct LayoutPreviewAPI: RouteGroup {
             }
             do {
                 let laid = try TextLayout.encodeText(text, options: options)
-                let board = try Board(size: BoardSize(rows: laid.rowCount, columns: laid.columns), codes: laid.codes)
+                var board = try Board(size: BoardSize(rows: laid.rowCount, columns: laid.columns), codes: laid.codes)
+                board.flap62 = flap62
                 let flip = await panels.flipDuration(to: board, strategy: strategy)
                 return Answer(
                     Preview(
-                        codes: board.codeRows, text: board.lines,
+                        codes: board.codeRows, text: board.lines, flap62: flap62,
                         warnings: laid.warnings.map(\.description),
                         flipSeconds: flip.map { ($0 / .seconds(1) * 10).rounded() / 10 }))
             } catch let error as LayoutError {
@@ -83,11 +86,11 @@ struct LayoutPreviewAPI: RouteGroup {
     func vbmlPreview(_ document: JSONValue) async throws(APIError) -> Answer<Preview> {
         guard document.object != nil else { throw APIError(.badRequest, "vbml: must be a VBML document, an object with \"components\"") }
         do throws(MessageErrors) {
-            let board = try MessageRenderer(size: boardSize).board(vbml: document)
+            let board = try MessageRenderer(size: boardSize, flap62: flap62).board(vbml: document)
             let flip = await panels.flipDuration(to: board, strategy: nil)
             return Answer(
                 Preview(
-                    codes: board.codeRows, text: board.lines,
+                    codes: board.codeRows, text: board.lines, flap62: flap62,
                     warnings: [], flipSeconds: flip.map { ($0 / .seconds(1) * 10).rounded() / 10 }))
         } catch {
             throw APIError(.badRequest, error.description, problems: error.problems.map { .init(field: $0.field, problem: $0.problem) })
@@ -112,6 +115,8 @@ struct Preview: Encodable {
     var codes: [[Int]]?
     /// Each row as characters, colour chips as their letters.
     var text: [String]?
+    /// What code 62 shows on the board previewed (the first panel's): `heart` or `degree`.
+    var flap62: Flap62?
     var warnings: [String] = []
     /// About how long the first panel would take to flip to it from what it shows now.
     var flipSeconds: Double?

@@ -57,7 +57,7 @@ struct SlotsAPI: RouteGroup {
             case .pattern: content = "pattern"
             case .vbml: content = "vbml"
             }
-            let board = (try? MessageRenderer(size: size).board(for: message)) ?? Board(size: size)
+            let board = (try? MessageRenderer(size: size, flap62: intake.flap62).board(for: message)) ?? Board(size: size, flap62: intake.flap62)
             if case .text(let t) = message.content {
                 text = t.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline).map(String.init)
             } else {

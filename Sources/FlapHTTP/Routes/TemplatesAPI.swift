@@ -79,7 +79,7 @@ struct TemplatesAPI: RouteGroup {
         }
         // Checked as a message would be, so a quick message can always be sent; a {{name}} its
         // sending's props will fill stands as its name meanwhile.
-        var parser = MessageParser(boardSize: intake.boardSize, source: "template", defaultSender: "template")
+        var parser = MessageParser(boardSize: intake.boardSize, flap62: intake.flap62, source: "template", defaultSender: "template")
         parser.localProps = intake.props(at: intake.now())
         parser.textPlaceholders = [:]
         parser.lenientPlaceholders = true

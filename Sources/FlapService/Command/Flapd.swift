@@ -84,6 +84,9 @@ public struct Flapd: AsyncParsableCommand {
     @Option(help: "The first panel's Vestaboard model: flagship (6×22, flap 62 is °) or note (3×15, flap 62 is a heart).")
     var model: BoardModel?
 
+    @Option(help: "What the first panel's flap 62 shows: heart (Notes, Flagships from 2026) or degree (older Flagships).")
+    var flap62: Flap62?
+
     @Option(help: "Rows of the first panel (with a controller: its modules make the columns).")
     var rows: Int?
 
@@ -127,7 +130,7 @@ public struct Flapd: AsyncParsableCommand {
 
     public func run() async throws {
         var configuration = try loadConfiguration()
-        apply(to: &configuration)
+        try apply(to: &configuration)
         if checkConfig {
             print(
                 "configuration OK: \(configuration.panels.count) panel(s), \(configuration.sensors.count) heart-rate source(s), "
@@ -173,7 +176,7 @@ public struct Flapd: AsyncParsableCommand {
         }
     }
 
-    func apply(to configuration: inout FlapdConfiguration) {
+    func apply(to configuration: inout FlapdConfiguration) throws {
         if let panel {
             let parts = panel.split(separator: "=", maxSplits: 1).map(String.init)
             // Checked in validate(): a driver's name.
@@ -189,7 +192,16 @@ public struct Flapd: AsyncParsableCommand {
             configuration.panels[0].columns = columns
             configuration.panels[0].size = rows.flatMap { r in columns.map { BoardSize(rows: r, columns: $0) } }
         }
-        if let model { configuration.panels[0].size = model.size }
+        if let model {
+            configuration.panels[0].size = model.size
+            configuration.panels[0].drum.flap62 = model.flap62
+        }
+        if let flap62 {
+            guard configuration.panels[0].drum.contains(.degree) else {
+                throw ValidationError("--flap62: the first panel's drum (\(configuration.panels[0].drum.name)) has no flap 62")
+            }
+            configuration.panels[0].drum.flap62 = flap62
+        }
         if let stateDir { configuration.stateDirectory = stateDir }
         if let listen { configuration.listen = listen }
         if let apiPort { configuration.api.port = apiPort }
@@ -279,3 +291,4 @@ public struct Flapd: AsyncParsableCommand {
 }
 
 extension BoardModel: ExpressibleByArgument {}
+extension Flap62: ExpressibleByArgument {}

@@ -51,7 +51,8 @@ public final class Appliance: Sendable {
         outbox = outboxOnDemand.opened
 
         // The sources: everything that turns into messages goes through one intake.
-        var intake = MessageIntake(inbox: inbox, boardSize: drivers[0].configuration.size ?? .flagship, now: { Date() })
+        var intake = MessageIntake(
+            inbox: inbox, boardSize: drivers[0].configuration.size ?? .flagship, flap62: drivers[0].configuration.drum.flap62, now: { Date() })
         let zone = ZoneRules.current()
         intake.localProps = LocalProps(zone: zone)
         let sources =

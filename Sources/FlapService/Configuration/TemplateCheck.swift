@@ -18,13 +18,14 @@ extension ConfigurationParser {
             props[source.name] = SourceValues.values(of: source, content: nil, fresh: false, updated: nil, now: now, zone: .utc)
         }
         let size = configuration.panels.first?.size ?? .flagship
+        let flap62 = configuration.panels.first?.drum.flap62
         for (index, schedule) in configuration.schedules.enumerated() {
-            for problem in schedule.contentProblems(boardSize: size, now: now, props: props) {
+            for problem in schedule.contentProblems(boardSize: size, flap62: flap62, now: now, props: props) {
                 reader.fail("schedule[\(index)].\(tomlKey(problem.field))", problem.problem)
             }
         }
         for (index, trigger) in configuration.triggers.enumerated() where trigger.content["quickMessage"] == nil {
-            var parser = MessageParser(boardSize: size, source: Message.triggerSource, defaultSender: trigger.sender)
+            var parser = MessageParser(boardSize: size, flap62: flap62, source: Message.triggerSource, defaultSender: trigger.sender)
             parser.localProps = props
             parser.textPlaceholders = [:]
             var fields = trigger.content

@@ -70,7 +70,8 @@ extension PanelSettings {
     func settled(size: BoardSize, motion: PanelMotion = .forwardOnly, saved: [CharacterCode]?) -> (PanelSettings, PanelInfo, [Int]?) {
         var settled = self
         settled.size = size
-        let info = PanelInfo(id: id, size: size, drum: drum, motion: motion, driver: driver)
+        settled.drum.flap62 = drum.flap62 ?? Flap62(defaultFor: size)
+        let info = PanelInfo(id: id, size: size, drum: settled.drum, motion: motion, driver: driver)
         return (settled, info, saved.flatMap { $0.count == size.count ? $0.map { drum.flap(for: $0).index } : nil })
     }
 }

@@ -77,7 +77,7 @@ final class PanelRuntime: Service, Sendable {
         let saved = try await inbox.panelState(configuration.id)
         var showing: (board: Board, messageId: String?)?
         if driver.resumes, let saved, saved.codes.count == size.count {
-            var board = Board(size: size)
+            var board = Board(size: size, flap62: configuration.drum.flap62)
             for (i, code) in saved.codes.enumerated() { board[i / size.columns, i % size.columns] = code }
             showing = (board, saved.messageId)
         }
@@ -116,7 +116,8 @@ final class PanelRuntime: Service, Sendable {
         motion = MotionLoop(panel: panel, planner: planner, clock: ContinuousClock(), onPlanStart: onPlanStart)
         coordinator = DisplayCoordinator(
             panelID: configuration.id, inbox: inbox, motion: motion, policy: configuration.policy, size: size,
-            time: .system, logger: logger, observer: ApplianceObserver(metrics: metrics, mqtt: mqtt, live: live), showing: showing,
+            flap62: configuration.drum.flap62, time: .system, logger: logger, observer: ApplianceObserver(metrics: metrics, mqtt: mqtt, live: live),
+            showing: showing,
             quiet: configuration.quiet, clockTrusted: { clockTrust.verdict().trusted }, pause: pause)
         let resting = await motion.restingBoard()
         await live.resting(panel: id, board: resting)

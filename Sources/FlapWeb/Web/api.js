@@ -43,11 +43,11 @@ export async function loadGlyphs() {
   return glyphs;
 }
 
-// The glyphs of a board of this size: a Note's (3×15) draws code 62 as its heart.
-export function glyphsFor(table, rows, columns) {
-  const note = table.note;
-  if (!note || rows !== note.rows || columns !== note.columns) return table;
-  return { ...table, characters: { ...table.characters, ...note.characters } };
+// The glyphs of a panel whose flap 62 is `flap62` (as /v1/board says): "heart" draws code 62
+// as a heart, as Notes and Flagships from 2026 have it; "degree" as the older Flagships' °.
+export function glyphsFor(table, flap62) {
+  if (flap62 !== "heart" || !table.heart) return table;
+  return { ...table, characters: { ...table.characters, ...table.heart } };
 }
 
 // A list item: a name, what it holds, and buttons ([label, action] pairs).

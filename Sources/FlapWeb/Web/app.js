@@ -85,7 +85,7 @@ async function open() {
   $("boards").replaceChildren();
   views.clear();
   for (const panel of boards) {
-    const view = new BoardView($("boards"), panel.id, panel.rows, panel.columns, glyphs);
+    const view = new BoardView($("boards"), panel.id, panel.rows, panel.columns, glyphs, panel.flap62);
     view.show(panel.codes);
     views.set(panel.id, view);
   }
@@ -106,7 +106,7 @@ async function open() {
     started = true;
     const changed = () => { refreshLists(); };
     await setUpCompose(changed);
-    if (boards.length) await setUpPaint(boards[0].rows, boards[0].columns, changed);
+    if (boards.length) await setUpPaint(boards[0].rows, boards[0].columns, boards[0].flap62, changed);
     setUpSound();
     setUpControls();
     if (session.role === "owner") setUpMembers();

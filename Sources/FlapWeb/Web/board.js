@@ -2,8 +2,8 @@
 import { glyphsFor } from "/web/api.js";
 
 export class BoardView {
-  constructor(container, name, rows, columns, glyphs) {
-    this.glyphs = glyphsFor(glyphs, rows, columns);
+  constructor(container, name, rows, columns, glyphs, flap62) {
+    this.glyphs = glyphsFor(glyphs, flap62);
     this.rows = rows;
     this.columns = columns;
     const caption = document.createElement("p");

@@ -92,7 +92,7 @@ function preview() {
     count();
     note.replaceChildren(...warningList(d.warnings || []));
     $("preview").replaceChildren();
-    new BoardView($("preview"), "Preview", d.codes.length, d.codes[0].length, await loadGlyphs()).show(d.codes);
+    new BoardView($("preview"), "Preview", d.codes.length, d.codes[0].length, await loadGlyphs(), d.flap62).show(d.codes);
   }, 200);
 }
 

@@ -2,8 +2,8 @@
 // flood fill and letters over the paint; sent as codes or saved as a quick message.
 import { $, glyphsFor, loadGlyphs, saveTemplate, send } from "/web/api.js";
 
-export async function setUpPaint(rows, columns, changed) {
-  const glyphs = glyphsFor(await loadGlyphs(), rows, columns);
+export async function setUpPaint(rows, columns, flap62, changed) {
+  const glyphs = glyphsFor(await loadGlyphs(), flap62);
   const codeOf = Object.fromEntries(Object.entries(glyphs.characters).map(([code, ch]) => [ch, Number(code)]));
   const codes = new Array(rows * columns).fill(0);
   let colour = 63, focus = 0, painting = false;

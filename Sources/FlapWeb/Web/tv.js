@@ -39,7 +39,7 @@ async function draw(panel) {
   $("board").replaceChildren();
   $("board").style.setProperty("--rows", panel.rows);
   $("board").style.setProperty("--columns", panel.columns);
-  view = new BoardView($("board"), panel.id, panel.rows, panel.columns, await loadGlyphs());
+  view = new BoardView($("board"), panel.id, panel.rows, panel.columns, await loadGlyphs(), panel.flap62);
   view.show(panel.codes);
 }
 

@@ -19,8 +19,7 @@ function say(text) { $("state").textContent = text; }
 
 // The board's content as the flaps show it: capitals, colour codes as tiles of their colour
 // (named for screen readers), cut to the box the content fills, so a painting keeps its shape.
-function boardNodes(codes, table, { oneLine = false } = {}) {
-  const glyphs = glyphsFor(table, codes.length, codes[0]?.length ?? 0);
+function boardNodes(codes, glyphs, { oneLine = false } = {}) {
   const filled = (c) => c !== 0;
   const rows = codes.filter((row) => row.some(filled));
   if (!rows.length) return [document.createTextNode("(blank)")];
@@ -61,7 +60,7 @@ async function draw(panel, glyphs) {
   }
   if (!view) {
     $("boards").hidden = false;
-    view = new BoardView($("boards"), panel.id, panel.rows, panel.columns, glyphs);
+    view = new BoardView($("boards"), panel.id, panel.rows, panel.columns, glyphs, panel.flap62);
   }
   view.show(panel.codes);
 }
@@ -104,9 +103,10 @@ async function start() {
     $("open").textContent = "Sign in";
     return;
   }
-  const glyphs = await loadGlyphs();
   const board = await api("GET", "/v1/board");
   const panel = (board.data.panels || [])[0];
+  // The first panel's glyphs, for its board and for the messages listed beside it.
+  const glyphs = glyphsFor(await loadGlyphs(), panel?.flap62);
   if (panel) await draw(only ? await senderPanel(panel) : panel, glyphs);
   if (board.offline) {
     offlineSince = board.seenAt || new Date();

@@ -49,6 +49,23 @@ extension ConfigurationParser {
         return "\(key) is a setting of a \(list) panel; this panel is \(kind.name)"
     }
 
+    /// What the panel's flap 62 shows, kept with its drum: `flap62` as given, else as the drum
+    /// string draws it (`°` or `♥`), else as `model` has it; left nil, the board's size decides
+    /// once it is known (``PanelSettings/settled(size:motion:saved:)``).
+    static func readFlap62(_ reader: inout TableReader, model: BoardModel?, into panel: inout PanelSettings) {
+        guard let given = reader.choice("flap62", of: Flap62.self) else {
+            if panel.drum.flap62 == nil { panel.drum.flap62 = model?.flap62 }
+            return
+        }
+        if !panel.drum.contains(.degree) {
+            reader.fail("flap62", "this panel's drum (\(panel.drum.name)) has no flap 62")
+        } else if let drawn = panel.drum.flap62, drawn != given {
+            reader.fail("flap62", "the drum string draws flap 62 as \(drawn == .heart ? "♥" : "°"), not a \(given.rawValue)")
+        } else {
+            panel.drum.flap62 = given
+        }
+    }
+
     /// A `[[panel]]` of `kind`: the keys every panel has, then the kind's own.
     static func readPanel(_ reader: inout TableReader, kind: any PanelKind) -> PanelSettings {
         var panel = PanelSettings()
@@ -69,7 +86,8 @@ extension ConfigurationParser {
         }
         if let rows = panel.rows, let columns = panel.columns, rows > 0, columns > 0 { panel.size = BoardSize(rows: rows, columns: columns) }
         // The model is a size by its Vestaboard name; its flaps follow from the size (``BoardModel``).
-        if let model = reader.choice("model", of: BoardModel.self) {
+        let model = reader.choice("model", of: BoardModel.self)
+        if let model {
             if let size = panel.size, size != model.size {
                 reader.fail(
                     "model",
@@ -84,6 +102,7 @@ extension ConfigurationParser {
         } else if let name = reader.choice("drum", Drum.named.map(\.name)) {
             panel.drum = Drum.named(name)!
         }
+        readFlap62(&reader, model: model, into: &panel)
         if let period = reader.int("period_ms") {
             if FlipPlanner.flapPeriodRange.contains(period) {
                 panel.flapPeriodMs = period
