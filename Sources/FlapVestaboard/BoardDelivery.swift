@@ -18,6 +18,10 @@ import Logging
 ///   read back to check nobody changed it since) is not written again.
 public actor BoardDelivery<C: Clock<Duration>> where C: Sendable {
     public nonisolated let panel: String
+    /// Which Note of an array this worker writes, 1 first; nil for a whole board.
+    public nonisolated let note: Int?
+    /// The queue's name for this worker's writes: the panel's id, or `hall#2` for its second Note.
+    public nonisolated var queueKey: String { note.map { "\(panel)#\($0)" } ?? panel }
     public nonisolated let client: VestaboardClient
     private let queue: DeliveryQueue
     private let clock: C
@@ -44,10 +48,11 @@ public actor BoardDelivery<C: Clock<Duration>> where C: Sendable {
     public static var retryDelays: [Duration] { [.seconds(2), .seconds(4), .seconds(8), .seconds(16), .seconds(32)] }
 
     public init(
-        panel: String, client: VestaboardClient, queue: DeliveryQueue, clock: C, now: @escaping @Sendable () -> Date,
+        panel: String, note: Int? = nil, client: VestaboardClient, queue: DeliveryQueue, clock: C, now: @escaping @Sendable () -> Date,
         onConflict: ConflictChoice = .refuse, logger: Logger
     ) {
         self.panel = panel
+        self.note = note
         self.client = client
         self.queue = queue
         self.clock = clock
@@ -63,7 +68,7 @@ public actor BoardDelivery<C: Clock<Duration>> where C: Sendable {
     @discardableResult
     public func send(_ rows: [[Int]], transition: BoardTransition?, strategy: DeliveryStrategy, messageId: String?) throws -> Delivery {
         let (delivery, superseded) = try queue.enqueue(
-            panel: panel, rows: rows, transition: transition, strategy: strategy,
+            panel: queueKey, rows: rows, transition: transition, strategy: strategy,
             messageId: messageId, now: now())
         try announce(superseded)
         wakeUp()
@@ -90,7 +95,7 @@ public actor BoardDelivery<C: Clock<Duration>> where C: Sendable {
         while !Task.isCancelled {
             let next: Delivery?
             do {
-                let found = try queue.next(panel: panel, now: now())
+                let found = try queue.next(panel: queueKey, now: now())
                 next = found.next
                 try announce(found.superseded)
             } catch {
@@ -118,7 +123,7 @@ public actor BoardDelivery<C: Clock<Duration>> where C: Sendable {
     private func attempt(_ delivery: Delivery, resuming: Bool) async {
         do {
             try queue.begin(delivery.id)
-            let mine = try queue.lastWrite(panel: panel)?.rows
+            let mine = try queue.lastWrite(panel: queueKey)?.rows
             // Read first when the board may already show this one: a write cut short by a
             // restart, flapd's own last write queued again, or a conflict-aware write.
             var shown: [[Int]]?
@@ -128,23 +133,24 @@ public actor BoardDelivery<C: Clock<Duration>> where C: Sendable {
             if shown == delivery.rows {
                 logger.info(
                     resuming ? "a write interrupted by a restart had reached the board" : "the board already shows it; not written again",
-                    metadata: ["panel": "\(panel)", "delivery": "\(delivery.id)"])
+                    metadata: ["panel": "\(queueKey)", "delivery": "\(delivery.id)"])
                 return try finish(delivery.id) { try queue.sent(delivery.id, written: resuming, now: now()) }
             }
             if delivery.strategy == .conflictAware, let shown, let mine, shown != mine {
                 if onConflict == .refuse {
                     logger.warning(
-                        "the board shows a message flapd did not write; left as it is", metadata: ["panel": "\(panel)", "delivery": "\(delivery.id)"])
+                        "the board shows a message flapd did not write; left as it is",
+                        metadata: ["panel": "\(queueKey)", "delivery": "\(delivery.id)"])
                     return try finish(delivery.id) { try queue.conflicted(delivery.id, now: now()) }
                 }
                 logger.notice(
-                    "the board shows a message flapd did not write; overwriting it", metadata: ["panel": "\(panel)", "delivery": "\(delivery.id)"])
+                    "the board shows a message flapd did not write; overwriting it", metadata: ["panel": "\(queueKey)", "delivery": "\(delivery.id)"])
             }
             _ = try await client.write(delivery.rows, transition: delivery.transition, forced: delivery.strategy == .immediate)
             var conflict = false
             if delivery.strategy == .optimistic, let shown = try await client.read(), shown != delivery.rows {
                 conflict = true
-                logger.warning("the board showed another message when read back", metadata: ["panel": "\(panel)", "delivery": "\(delivery.id)"])
+                logger.warning("the board showed another message when read back", metadata: ["panel": "\(queueKey)", "delivery": "\(delivery.id)"])
             }
             health = Health(reachable: true, lastSuccess: now(), lastError: nil)
             try finish(delivery.id) { try queue.sent(delivery.id, conflictSeen: conflict, now: now()) }
@@ -169,7 +175,7 @@ public actor BoardDelivery<C: Clock<Duration>> where C: Sendable {
         logger.warning(
             "the board did not take the message\(retryAt == nil ? "; given up" : "; trying again")",
             metadata: [
-                "panel": "\(panel)", "delivery": "\(delivery.id)", "attempt": "\(attempts)", "error": "\(error)"
+                "panel": "\(queueKey)", "delivery": "\(delivery.id)", "attempt": "\(attempts)", "error": "\(error)"
             ])
         do {
             try finish(delivery.id) { try queue.failed(delivery.id, error: error.description, retryAt: retryAt, now: now()) }
@@ -192,7 +198,7 @@ public actor BoardDelivery<C: Clock<Duration>> where C: Sendable {
     /// else is logged here. The worker pauses and tries again.
     private func storageTrouble(_ error: any Error) {
         guard !(error is StorageFault) else { return }
-        logger.error("the delivery queue cannot be used", metadata: ["panel": "\(panel)", "error": "\(error)"])
+        logger.error("the delivery queue cannot be used", metadata: ["panel": "\(queueKey)", "error": "\(error)"])
     }
 
     // MARK: Time
@@ -200,7 +206,7 @@ public actor BoardDelivery<C: Clock<Duration>> where C: Sendable {
     /// When the cloud's 15 s since the last write end (now, for the Local API and `immediate`).
     private func spacingEnd(for delivery: Delivery) -> Date {
         guard let spacing = client.api.minimumSpacing, delivery.strategy != .immediate,
-            let last = try? queue.lastWrite(panel: panel)?.at
+            let last = try? queue.lastWrite(panel: queueKey)?.at
         else { return .distantPast }
         return last.addingTimeInterval(spacing / .seconds(1))
     }

@@ -10,83 +10,136 @@ import FoundationEssentials
 /// takes to flip there (the APIs do not say when the flaps stop; a real board may take a few
 /// seconds more or less).
 ///
+/// An array of Notes is one panel of the combined size: each Note's part goes through its own
+/// worker of the queue, so a Note that is down holds back only its own part, and the others show
+/// theirs at once.
+///
 /// A plan cut short cannot stop a remote board: the write already queued is superseded by the
 /// next plan's when that one comes before it was sent; once sent, the board goes on to it.
 public actor VestaboardPanel<C: Clock<Duration>>: Panel where C: Sendable {
+    /// One board of the panel: the whole panel, or one Note of an array.
+    public struct Part: Sendable {
+        public let delivery: BoardDelivery<C>
+        public let region: BoardRegion
+
+        public init(delivery: BoardDelivery<C>, region: BoardRegion) {
+            self.delivery = delivery
+            self.region = region
+        }
+    }
+
     public nonisolated let info: PanelInfo
-    private let delivery: BoardDelivery<C>
+    private let parts: [Part]
     private let clock: C
     private let strategy: DeliveryStrategy
-    /// Whether the API takes a transition (the Local API does).
+    /// Whether the API takes a transition (the Local API does, but not for an array).
     private let takesTransitions: Bool
     private var current: [Int]
-    private var connected = true
+    /// Whether each part's board took the last write tried.
+    private var connected: [Bool]
     private var notify: AsyncStream<PanelNotice>.Continuation?
     /// Outcomes that came before their play asked for them (the write finished while `send`
-    /// returned). Only the newest write's is ever asked for: older ones (superseded, or their
-    /// play cancelled) are not kept, or they pile up (a soak saw 5 MiB an hour).
+    /// returned). Only each part's newest write's is ever asked for: older ones (superseded, or
+    /// their play cancelled) are not kept, or they pile up (a soak saw 5 MiB an hour).
     private var outcomes: [Int64: Delivery] = [:]
     /// Plays waiting for their write's outcome, by delivery id.
     private let waiters = Waiters<Int64, Delivery>()
-    /// The newest write a play queued.
-    private var newest: Int64 = 0
+    /// Each part's newest write a play queued.
+    private var newest: [Int64]
 
-    /// Outcomes held now, for tests: at most the newest write's.
+    /// Outcomes held now, for tests: at most each part's newest write's.
     var heldOutcomes: Int { outcomes.count }
-    private var following: Task<Void, Never>?
+    private var following: [Task<Void, Never>] = []
 
+    /// A panel of one board.
     public init(info: PanelInfo, delivery: BoardDelivery<C>, clock: C, strategy: DeliveryStrategy, takesTransitions: Bool, positions: [Int]? = nil) {
+        self.init(
+            info: info, parts: [Part(delivery: delivery, region: .whole(info.size))], clock: clock, strategy: strategy,
+            takesTransitions: takesTransitions, positions: positions)
+    }
+
+    /// A panel of `parts`, which together cover its board.
+    public init(info: PanelInfo, parts: [Part], clock: C, strategy: DeliveryStrategy, takesTransitions: Bool, positions: [Int]? = nil) {
         self.info = info
-        self.delivery = delivery
+        self.parts = parts
         self.clock = clock
         self.strategy = strategy
         self.takesTransitions = takesTransitions
         current = positions ?? Array(repeating: 0, count: info.size.count)
+        connected = Array(repeating: true, count: parts.count)
+        newest = Array(repeating: 0, count: parts.count)
     }
 
     /// Starts following the queue's outcomes.
     public func start() {
-        following = Task { [delivery] in
-            for await outcome in delivery.outcomes { settled(outcome) }
+        following = parts.indices.map { index in
+            Task { [delivery = parts[index].delivery] in
+                for await outcome in delivery.outcomes { settled(outcome, part: index) }
+            }
         }
     }
 
-    private func settled(_ outcome: Delivery) {
-        if !waiters.answer(outcome.id, with: outcome), outcome.id >= newest {
+    /// The panel as notices name it: `hall`, or `hall Note 2` for a Note of an array.
+    private func name(_ part: Int) -> String {
+        parts[part].delivery.note.map { "\(info.id) Note \($0)" } ?? info.id
+    }
+
+    private func settled(_ outcome: Delivery, part: Int) {
+        if !waiters.answer(outcome.id, with: outcome), outcome.id >= newest[part] {
             outcomes[outcome.id] = outcome
         }
         switch outcome.state {
         case .failed:
-            connected = false
-            notify?.yield(PanelNotice(.error, "\(info.id): the Vestaboard did not take the board: \(outcome.lastError ?? "unknown")"))
+            connected[part] = false
+            notify?.yield(PanelNotice(.error, "\(name(part)): the Vestaboard did not take the board: \(outcome.lastError ?? "unknown")"))
         case .conflict:
-            notify?.yield(PanelNotice(.warning, "\(info.id): the Vestaboard shows a message flapd did not write; left as it is"))
+            notify?.yield(PanelNotice(.warning, "\(name(part)): the Vestaboard shows a message flapd did not write; left as it is"))
         case .sent:
-            if !connected { notify?.yield(PanelNotice(.info, "\(info.id): the Vestaboard is reachable again")) }
-            connected = true
-            if outcome.conflictSeen { notify?.yield(PanelNotice(.warning, "\(info.id): the Vestaboard showed another message when read back")) }
+            if !connected[part] { notify?.yield(PanelNotice(.info, "\(name(part)): the Vestaboard is reachable again")) }
+            connected[part] = true
+            if outcome.conflictSeen { notify?.yield(PanelNotice(.warning, "\(name(part)): the Vestaboard showed another message when read back")) }
         default: break
         }
     }
 
     public func play(_ plan: FlipPlan, cutoff: PlayCutoff) async throws {
-        let target = plan.board(at: plan.duration)
-        let rows = target.codeRows
-        let queued = try await queue(rows, transition: takesTransitions ? Self.boardTransition(plan.transition) : nil)
-        newest = max(newest, queued.id)
-        outcomes = outcomes.filter { $0.key >= newest }
-        let outcome = await result(of: queued.id)
-        try Task.checkCancellation()
-        switch outcome.state {
-        case .sent:
+        let rows = plan.board(at: plan.duration).codeRows
+        let transition = takesTransitions ? Self.boardTransition(plan.transition) : nil
+        // Every part is queued before any is waited for: the Notes of an array flip together.
+        var queued: [Int64] = []
+        for (index, part) in parts.enumerated() {
+            let delivery = try await queue(part.region.rows(of: rows), on: part.delivery, transition: transition)
+            newest[index] = max(newest[index], delivery.id)
+            queued.append(delivery.id)
+        }
+        outcomes = outcomes.filter { id, _ in newest.contains { id >= $0 } }
+        var refused: [(part: Int, outcome: Delivery)] = []
+        for (index, id) in queued.enumerated() {
+            let outcome = await result(of: id)
+            try Task.checkCancellation()
+            switch outcome.state {
+            case .sent:
+                land(plan, in: parts[index].region)
+            case .superseded:
+                throw CancellationError()
+            default:
+                refused.append((index, outcome))
+            }
+        }
+        guard let first = refused.first else {
             try await clock.sleep(for: plan.duration, tolerance: nil)
-            current = plan.modules.map { $0.path.last! }
-        case .superseded:
-            throw CancellationError()
-        default:
-            throw HardwareError(
-                device: "Vestaboard \(info.id)", problem: outcome.lastError ?? "the board did not take the message",
-                remedy: outcome.state == .conflict ? "see flapctl queue; retry to overwrite" : "see flapctl queue")
+            return
+        }
+        let names = refused.map { name($0.part) }.joined(separator: ", ")
+        throw HardwareError(
+            device: "Vestaboard \(names)", problem: first.outcome.lastError ?? "the board did not take the message",
+            remedy: first.outcome.state == .conflict ? "see flapctl queue; retry to overwrite" : "see flapctl queue")
+    }
+
+    /// The modules of `region` rest where `plan` leaves them.
+    private func land(_ plan: FlipPlan, in region: BoardRegion) {
+        for (index, module) in plan.modules.enumerated() where region.contains(row: module.row, column: module.column) {
+            current[index] = module.path.last!
         }
     }
 
@@ -96,7 +149,7 @@ public actor VestaboardPanel<C: Clock<Duration>>: Panel where C: Sendable {
     /// Queues `rows`; while the disk cannot take it (full, read-only) tries again every 2 s,
     /// until it can or a newer plan cancels this one, so the board catches up by itself. The
     /// fault itself is logged once by the queue's storage health.
-    private func queue(_ rows: [[Int]], transition: BoardTransition?) async throws -> Delivery {
+    private func queue(_ rows: [[Int]], on delivery: BoardDelivery<C>, transition: BoardTransition?) async throws -> Delivery {
         while true {
             do {
                 return try await delivery.send(rows, transition: transition, strategy: strategy, messageId: nil)
@@ -125,12 +178,12 @@ public actor VestaboardPanel<C: Clock<Duration>>: Panel where C: Sendable {
     public func positions() -> [Int] { current }
 
     public func shutDown() async {
-        following?.cancel()
-        await following?.value
+        for task in following { task.cancel() }
+        for task in following { await task.value }
         notify?.finish()
     }
 
-    public func health() async -> PanelHealth { PanelHealth(connected: connected) }
+    public func health() async -> PanelHealth { PanelHealth(connected: !connected.contains(false)) }
 
     public func notices() -> AsyncStream<PanelNotice> { AsyncStream { notify = $0 } }
 

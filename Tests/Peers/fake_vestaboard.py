@@ -4,7 +4,7 @@ Read/Write API) as their documentation and the `vesta` client show them, with fa
 Usage: fake_vestaboard.py [--local-key KEY] [--token TOKEN] [--rw-key KEY] [--enablement TOKEN]
 Prints "listening PORT" once it accepts connections on 127.0.0.1.
 
-The board (6 x 22 codes; 3 x 15 with --model note) is shared by every API:
+The board (6 x 22 codes; 3 x 15 with --model note; any with --size 3x30) is shared by every API:
 - Local API: POST /local-api/enablement (X-Vestaboard-Local-Api-Enablement-Token) answers
   {"message", "apiKey"}; GET /local-api/message answers {"message": rows}; POST /local-api/message
   takes rows, or {"characters": rows, "strategy", "step_size", "step_interval_ms"}, and answers 201.
@@ -246,9 +246,12 @@ def main():
     parser.add_argument("--enablement", default="enablement-token")
     parser.add_argument("--port", type=int, default=0, help="0: a free one (the soak benchmark restarts it on the same port)")
     parser.add_argument("--model", choices=["flagship", "note"], default="flagship", help="note: a Vestaboard Note, 3 x 15")
+    parser.add_argument("--size", help="ROWSxCOLUMNS: a board of that size, as the cloud sees an array of Notes (3x30)")
     args = parser.parse_args()
     global ROWS, COLUMNS
     ROWS, COLUMNS = (3, 15) if args.model == "note" else (6, 22)
+    if args.size:
+        ROWS, COLUMNS = (int(n) for n in args.size.lower().split("x"))
     state["board"] = [[0] * COLUMNS for _ in range(ROWS)]
     ThreadingHTTPServer.allow_reuse_address = True
     server = ThreadingHTTPServer(("127.0.0.1", args.port), Handler)

@@ -15,10 +15,12 @@ public final class FakeVestaboard: Sendable {
         self.process = process
     }
 
-    /// `model`: `flagship` (6×22) or `note` (3×15).
-    public static func start(model: String = "flagship") async throws -> FakeVestaboard {
+    /// `model`: `flagship` (6×22) or `note` (3×15); `size` (`3x30`) overrides its size, as the
+    /// cloud sees an array of Notes.
+    public static func start(model: String = "flagship", size: String? = nil) async throws -> FakeVestaboard {
         let process = try ChildProcess(
-            try await PythonPeer.python(), [PythonPeer.peersDirectory.appendingPathComponent("fake_vestaboard.py").path, "--model", model])
+            try await PythonPeer.python(),
+            [PythonPeer.peersDirectory.appendingPathComponent("fake_vestaboard.py").path, "--model", model] + (size.map { ["--size", $0] } ?? []))
         var port: Int?
         _ = try await eventually(every: .milliseconds(10)) {
             if let line = process.stdout.split(separator: "\n").first, line.hasPrefix("listening ") { port = Int(line.dropFirst(10)) }

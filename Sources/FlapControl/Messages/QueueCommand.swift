@@ -23,7 +23,8 @@ struct QueueCommand: AsyncParsableCommand {
             var lines: [String] = []
             for board in status?.boards ?? [] {
                 let reachable = board.reachable.map { $0 ? "reachable" : "unreachable" } ?? "not tried yet"
-                var line = "\(board.panel ?? "?"): \(board.api ?? "?") API, \(reachable), \(board.queueDepth ?? 0) waiting"
+                var line =
+                    "\(board.panel ?? "?")\(board.note.map { " Note \($0)" } ?? ""): \(board.api ?? "?") API, \(reachable), \(board.queueDepth ?? 0) waiting"
                 if let error = board.lastError { line += "; last error: \(error)" }
                 lines.append(line)
             }

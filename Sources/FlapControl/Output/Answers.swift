@@ -63,6 +63,8 @@ struct StatusAnswer: Decodable {
         var reachable: Bool?
         var queueDepth: Int?
         var lastError: String?
+        /// Which Note of an array (1 first).
+        var note: Int?
     }
     var version: String?
     var uptimeSeconds: Int?

@@ -24,6 +24,8 @@ public struct BoardStatus: Sendable, Encodable {
     public var lastError: String?
     /// Writes waiting or being sent.
     public var queueDepth: Int
+    /// Which Note of an array this is (1 first); nil for a whole board.
+    public var note: Int?
 
     public init(panel: String, api: String, address: String, reachable: Bool?, lastSuccess: Date?, lastError: String?, queueDepth: Int) {
         self.panel = panel

@@ -14,12 +14,13 @@ struct ApplianceDeliveries: DeliveryAccess {
         var boards: [BoardStatus] = []
         for worker in workers {
             let health = await worker.health
-            metrics.boardQueue(panel: worker.panel, depth: depth[worker.panel] ?? 0)
-            boards.append(
-                BoardStatus(
-                    panel: worker.panel, api: worker.client.api.kind, address: worker.client.api.address,
-                    reachable: health.reachable, lastSuccess: health.lastSuccess, lastError: health.lastError,
-                    queueDepth: depth[worker.panel] ?? 0))
+            metrics.boardQueue(panel: worker.queueKey, depth: depth[worker.queueKey] ?? 0)
+            var board = BoardStatus(
+                panel: worker.panel, api: worker.client.api.kind, address: worker.client.api.address,
+                reachable: health.reachable, lastSuccess: health.lastSuccess, lastError: health.lastError,
+                queueDepth: depth[worker.queueKey] ?? 0)
+            board.note = worker.note
+            boards.append(board)
         }
         return boards
     }
@@ -29,7 +30,7 @@ struct ApplianceDeliveries: DeliveryAccess {
     func retry(_ id: Int64) async throws -> Bool? {
         guard let delivery = try queue.delivery(id) else { return nil }
         guard try queue.retry(id, now: Date()) else { return false }
-        await workers.first { $0.panel == delivery.panel }?.poke()
+        await workers.first { $0.queueKey == delivery.panel }?.poke()
         return true
     }
 

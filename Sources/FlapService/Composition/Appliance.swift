@@ -99,7 +99,7 @@ public final class Appliance: Sendable {
             calibrationStore: calibration, controls: controls)
         let parts = ApplianceParts(
             intake: intake, boards: boards, metrics: metrics, heartRate: heartRate, room: room, outbox: outbox,
-            deliveryWorkers: panels.compactMap(\.delivery), live: live, mqtt: mqtt, clockTrust: clockTrust,
+            deliveryWorkers: panels.flatMap(\.deliveries), live: live, mqtt: mqtt, clockTrust: clockTrust,
             schedules: schedules, sources: sources.map { ApplianceSources(hub: $0, triggers: triggers) })
         let listeners = try Self.listeners(
             configuration, parts: parts, secrets: try ApplianceSecrets(configuration, in: stateDirectory, logger: logger),

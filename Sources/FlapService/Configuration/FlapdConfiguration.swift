@@ -118,6 +118,8 @@ public struct PanelSettings: Sendable, Equatable {
     public var rows: Int?
     public var columns: Int?
     public var drum = Drum.vestaboard
+    /// The Vestaboard it is (`model`), when the configuration says: a Note's flap 62 is a heart.
+    public var model: BoardModel?
     public var flapPeriodMs = FlipPlanner.defaultFlapPeriodMs
     public var policy = PanelPolicy.latest
     /// When the board does not move for messages, and what it does then.
@@ -147,7 +149,7 @@ public struct PanelSettings: Sendable, Equatable {
             default: false
             }
         return a.id == b.id && a.kind.name == b.kind.name && a.device == b.device && a.size == b.size && a.rows == b.rows
-            && a.columns == b.columns && a.drum == b.drum && a.flapPeriodMs == b.flapPeriodMs && a.policy == b.policy
+            && a.columns == b.columns && a.drum == b.drum && a.model == b.model && a.flapPeriodMs == b.flapPeriodMs && a.policy == b.policy
             && a.quiet == b.quiet && a.transition == b.transition && a.show == b.show && sameOptions
     }
 }
@@ -191,8 +193,19 @@ public struct VestaboardSettings: Sendable, Equatable {
     public var strategy = DeliveryStrategy.queued
     /// `conflict-aware`: refuse or overwrite a message flapd did not write.
     public var onConflict = ConflictChoice.refuse
+    /// An array of Notes shown as one board, each over its own Local API (`notes`); empty for
+    /// one board at ``url``.
+    public var notes: [NoteAccess] = []
+    /// How the Notes of an array stand: in a row (3 × 15n) or a column (3n × 15).
+    public var arrange = NoteArrangement.row
 
     public init() {}
+
+    /// One Note of an array: its Local API and the file holding its key.
+    public struct NoteAccess: Sendable, Equatable {
+        public var url: String
+        public var keyFile: String
+    }
 
     /// A Vestaboard's APIs, by their names in flapd.toml.
     public enum API: String, Sendable, CaseIterable {

@@ -28,8 +28,8 @@ struct PanelDriver: Sendable {
     var ledDevice: (any SimulatedPixelDevice)?
     /// An LED panel or screen as pixels, for pictures drawn elsewhere (the room's plot).
     var pixels: PixelSurface?
-    /// A Vestaboard's delivery worker, for status and `flapctl queue`.
-    var delivery: BoardDelivery<ContinuousClock>?
+    /// A Vestaboard's delivery workers (one, or one a Note of an array), for status and `flapctl queue`.
+    var deliveries: [BoardDelivery<ContinuousClock>] = []
     /// The system library the hardware is reached through, when that depends on the system
     /// (`libgpiod 2.2.1 (libgpiod.so.3)`), for the log and `/v1/status`.
     var library: String?

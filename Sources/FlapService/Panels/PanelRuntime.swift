@@ -41,8 +41,8 @@ final class PanelRuntime: Service, Sendable {
     private let pixels: PixelSurface?
     /// The system library the hardware is reached through (GPIO's libgpiod), for status.
     private let library: String?
-    /// A real Vestaboard's delivery worker.
-    let delivery: BoardDelivery<ContinuousClock>?
+    /// A real Vestaboard's delivery workers (one a Note of an array).
+    let deliveries: [BoardDelivery<ContinuousClock>]
     /// Each plan as it starts, for the clacks and for the pages watching (one stream each, so
     /// neither waits for the other).
     private let soundStarts: AsyncStream<(plan: FlipPlan, start: ContinuousClock.Instant)>
@@ -64,8 +64,8 @@ final class PanelRuntime: Service, Sendable {
         stopCompanion = driver.stopCompanion
         pixels = driver.pixels
         library = driver.library
-        delivery = driver.delivery
-        if let delivery = driver.delivery {
+        deliveries = driver.deliveries
+        for delivery in driver.deliveries {
             let id = configuration.id
             await delivery.observe { metrics.boardWrite(panel: id, state: $0.state.rawValue) }
         }

@@ -85,7 +85,7 @@ export async function refreshStatus() {
   }
   for (const board of status.boards || []) {
     const words = board.reachable === false ? "Cannot reach this Vestaboard; writes wait and are tried again." : `${board.queueDepth ? `${board.queueDepth} waiting to be written.` : "Up to date."}`;
-    links.push(plain(`Vestaboard ${board.panel}`, words, `${board.api} ${board.address}: ${board.reachable === false ? "unreachable" : board.reachable ? "reachable" : "not tried yet"}, ${board.queueDepth} waiting${board.lastError ? ` · ${board.lastError}` : ""}`));
+    links.push(plain(`Vestaboard ${board.panel}${board.note ? `, Note ${board.note}` : ""}`, words, `${board.api} ${board.address}: ${board.reachable === false ? "unreachable" : board.reachable ? "reachable" : "not tried yet"}, ${board.queueDepth} waiting${board.lastError ? ` · ${board.lastError}` : ""}`));
   }
   // A member sees the board's health, not the owner's settings and sensors.
   const owner = !isMember();

@@ -52,9 +52,9 @@ extension ConfigurationParser {
     /// What the panel's flap 62 shows, kept with its drum: `flap62` as given, else as the drum
     /// string draws it (`°` or `♥`), else as `model` has it; left nil, the board's size decides
     /// once it is known (``PanelSettings/settled(size:motion:saved:)``).
-    static func readFlap62(_ reader: inout TableReader, model: BoardModel?, into panel: inout PanelSettings) {
+    static func readFlap62(_ reader: inout TableReader, into panel: inout PanelSettings) {
         guard let given = reader.choice("flap62", of: Flap62.self) else {
-            if panel.drum.flap62 == nil { panel.drum.flap62 = model?.flap62 }
+            if panel.drum.flap62 == nil { panel.drum.flap62 = panel.model?.flap62 }
             return
         }
         if !panel.drum.contains(.degree) {
@@ -85,16 +85,16 @@ extension ConfigurationParser {
             if key == "rows" { panel.rows = value } else { panel.columns = value }
         }
         if let rows = panel.rows, let columns = panel.columns, rows > 0, columns > 0 { panel.size = BoardSize(rows: rows, columns: columns) }
-        // The model is a size by its Vestaboard name; its flaps follow from the size (``BoardModel``).
-        let model = reader.choice("model", of: BoardModel.self)
-        if let model {
-            if let size = panel.size, size != model.size {
-                reader.fail(
-                    "model",
-                    "a \(model.rawValue) is \(model.size.rows)×\(model.size.columns), not \(size.rows)×\(size.columns): give model or size, not both")
-            }
-            panel.size = model.size
+        // The model is a size by its Vestaboard name (a Note array's, Notes side by side or
+        // stacked), and says what flap 62 shows.
+        panel.model = reader.choice("model", of: BoardModel.self)
+        if let model = panel.model, let size = panel.size, !model.fits(size) {
+            reader.fail(
+                "model",
+                "a \(model.rawValue) is \(model.size.rows)×\(model.size.columns)\(model == .note ? " (an array of Notes 3×15n or 3n×15)" : ""), "
+                    + "not \(size.rows)×\(size.columns): give model or size, not both")
         }
+        if panel.size == nil, let model = panel.model { panel.size = model.size }
         panel.drum = kind.defaultDrum
         kind.read(&reader, into: &panel)
         if let drumString = reader.string("drum_string") {
@@ -102,7 +102,7 @@ extension ConfigurationParser {
         } else if let name = reader.choice("drum", Drum.named.map(\.name)) {
             panel.drum = Drum.named(name)!
         }
-        readFlap62(&reader, model: model, into: &panel)
+        readFlap62(&reader, into: &panel)
         if let period = reader.int("period_ms") {
             if FlipPlanner.flapPeriodRange.contains(period) {
                 panel.flapPeriodMs = period

@@ -10,10 +10,16 @@ import Logging
 struct VestaboardPanelKind: PanelKind {
     var name: String { "vestaboard" }
 
-    /// The keys of a `driver = "vestaboard"` panel: which API, where, with what credential, and
-    /// how writes are delivered.
+    /// The keys of a `driver = "vestaboard"` panel: which API, where, with what credential (or
+    /// the Notes of an array, each with its own), and how writes are delivered.
     func read(_ reader: inout TableReader, into panel: inout PanelSettings) {
-        var settings = ConfigurationParser.parseBoardAccess(&reader)
+        var settings: VestaboardSettings
+        if let notes = reader.tables("notes") {
+            settings = Self.readArray(&reader, notes: notes, into: &panel)
+        } else {
+            settings = ConfigurationParser.parseBoardAccess(&reader)
+            if reader.string("arrange") != nil { reader.fail("arrange", "arrange is for an array of Notes: notes = [{ url = …, key_file = … }, …]") }
+        }
         settings.strategy = reader.choice("strategy") ?? settings.strategy
         settings.onConflict = reader.choice("on_conflict") ?? settings.onConflict
         panel.options = settings
@@ -21,6 +27,7 @@ struct VestaboardPanelKind: PanelKind {
 
     func make(_ configuration: PanelSettings, with context: PanelContext) async throws -> PanelDriver {
         let settings = configuration.options(VestaboardSettings.self) ?? VestaboardSettings()
+        if !settings.notes.isEmpty { return try await Self.makeArray(configuration, settings, with: context) }
         let api = try settings.boardAPI(for: "panel \(configuration.id)")
         var panelLogger = context.logger
         panelLogger[metadataKey: "panel"] = "\(configuration.id)"
@@ -37,7 +44,7 @@ struct VestaboardPanelKind: PanelKind {
         context.logger.info(
             "\(configuration.id): a Vestaboard through its \(settings.api.title) API at \(api.address), writes \(settings.strategy.rawValue)")
         var driver = PanelDriver(panel: panel, configuration: settled, snapshots: nil, stepper: nil, commandInterval: nil) { running.cancel() }
-        driver.delivery = delivery
+        driver.deliveries = [delivery]
         return driver
     }
 
