@@ -30,6 +30,13 @@ public protocol Panel: Sendable {
     /// Plans in progress re-estimated from what the hardware reports, for the clack track to
     /// follow (one consumer; panels that land exactly on plan send none).
     func revisions() async -> AsyncStream<PlanRevision>
+    /// Each module's motion, row-major, where the modules told it and it differs from module to
+    /// module (an RS-485 module's stored flap positions); nil: the panel's one profile.
+    func moduleSteppers() async -> [StepperProfile]?
+}
+
+extension Panel {
+    public func moduleSteppers() async -> [StepperProfile]? { nil }
 }
 
 /// What a panel is: its name, size, drum and how its modules may move.

@@ -14,6 +14,8 @@ import TestSupport
         let panel: RS485Panel<EventClock>
         let size: BoardSize
         let running: Task<Void, any Error>
+        let host: SimulatedSerialPort<EventClock>
+        let ids: [Int]
 
         static func make(rows: Int, columns: Int, ids: [Int]? = nil) async -> Rig {
             let clock = EventClock.drivenByCaller()
@@ -29,12 +31,25 @@ import TestSupport
             let info = PanelInfo(id: "wall", size: size, drum: RS485Reel.firmware.drum, motion: .forwardOnly, driver: "rs485")
             let panel = RS485Panel(info: info, bus: link, clock: clock, ids: ids)
             await panel.start()
-            return Rig(clock: clock, bus: bus, panel: panel, size: size, running: running)
+            return Rig(clock: clock, bus: bus, panel: panel, size: size, running: running, host: host, ids: ids)
+        }
+
+        /// flapd started again on the same wall: a new panel, its modules as they were.
+        func restarted() async -> RS485Panel<EventClock> {
+            try? await clock.standingAside { await panel.shutDown() }
+            let link = RS485Bus(device: host.name, clock: clock) { [host] in
+                host.reconnect()
+                return host
+            }
+            let again = RS485Panel(info: panel.info, bus: link, clock: clock, ids: ids)
+            await again.start()
+            return again
         }
 
         func plan(to text: String) async throws -> FlipPlan {
             var planner = try FlipPlanner(drum: panel.info.drum)
             planner.stepper = panel.profile
+            planner.moduleSteppers = await panel.moduleSteppers()
             planner.frameInterval = RS485Frame.showInterval
             let target = try Board(rows: TextLayout.encodeText(text, options: LayoutOptions(size: size)).rows)
             return try planner.plan(from: await panel.positions().map { ModuleMotion(position: $0) }, to: target)
@@ -83,6 +98,66 @@ import TestSupport
         #expect(sent.hasPrefix("\nm*h\n"))
         #expect(sent.contains("\nm01-H\n") && sent.contains("\nm02-I\n") && sent.contains("\nm04-r\n") && sent.contains("\nm05-q\n"))
         #expect(await rig.panel.health() == PanelHealth(connected: true, faults: []))
+    }
+
+    @Test func storedFlapPositionsTimeThePlansAndAreReadBackAfterARestart() async throws {
+        let rig = await Rig.make(rows: 1, columns: 2)
+        teardown { await rig.stop() }
+        try await rig.panel.homed()
+        #expect(await rig.panel.moduleSteppers() == nil, "no module has a stored position yet")
+        // The second module's A flap stored 40 half-steps (40 ms) past the firmware's own place.
+        let reel = RS485Reel.firmware
+        let a = try #require(reel.drum.index(of: CharacterCode(character: "A")!))
+        let place = reel.profile().step(ofFlap: a)
+        try await rig.panel.command(.storeFlap(reel.reelIndex[a], step: place + 40), module: 1)
+        let steppers = try #require(await rig.panel.moduleSteppers())
+        #expect(steppers[0] == reel.profile() && steppers[1].step(ofFlap: a) == place + 40)
+
+        // The command's frame crosses the bus first (a play would be revised to start behind it).
+        try await rig.clock.sleep(for: .milliseconds(20), tolerance: nil)
+        let plan = try await rig.plan(to: "AA")
+        let started = rig.clock.now
+        try await rig.panel.play(plan, cutoff: PlayCutoff())
+        let landings = await rig.bus.landings
+        var gaps: [Duration] = []
+        for (i, module) in plan.modules.enumerated() {
+            let real = landings.filter { $0.module == i && $0.at >= started && $0.flap == reel.reelIndex[a] }.map { started.duration(to: $0.at) }
+            #expect(real.count == 1 && module.landings.count == 1, "module \(i): \(real)")
+            gaps += zip(real, module.landings).map { $0 > $1 ? $0 - $1 : $1 - $0 }
+        }
+        // The plan has the second module land 40 ms after its start later than the first, as its reel does.
+        let lateness = (plan.modules[1].landings[0] - plan.modules[1].start) - (plan.modules[0].landings[0] - plan.modules[0].start)
+        #expect(lateness == .milliseconds(40), "\(lateness)")
+        #expect(gaps.count == 2 && gaps.allSatisfy { $0 < .milliseconds(2) }, "gaps \(gaps)")
+
+        // flapd started again: the modules kept their calibration, and tell it in their dump.
+        let again = await rig.restarted()
+        teardown { try? await rig.clock.standingAside { await again.shutDown() } }
+        try await again.homed()
+        #expect(await again.moduleSteppers() == steppers)
+        let sent = String(decoding: await rig.bus.received.map(\.byte), as: UTF8.self)
+        #expect(sent.contains("\nm01d\n") && sent.contains("\nm02d\n"), "each module asked for its dump once home")
+    }
+
+    @Test func aFrameStillOnTheBusDelaysThePlayAndThePlanIsRevisedToMatch() async throws {
+        let rig = await Rig.make(rows: 1, columns: 1)
+        teardown { await rig.stop() }
+        try await rig.panel.homed()
+        // A command's frame (11 bytes, about 11 ms) is still crossing the bus as the play starts.
+        try await rig.panel.command(.offset(12), module: 0)
+        let plan = try await rig.plan(to: "B")
+        let revisions = await rig.panel.revisions()
+        let started = rig.clock.now
+        try await rig.panel.play(plan, cutoff: PlayCutoff())
+        var seen = revisions.makeAsyncIterator()
+        let revised = try #require(await seen.next()).revised
+        let reel = RS485Reel.firmware
+        let b = try #require(reel.drum.index(of: CharacterCode(character: "B")!))
+        let real = await rig.bus.landings.filter { $0.at >= started && $0.flap == reel.reelIndex[b] }.map { started.duration(to: $0.at) }
+        let late = revised.modules[0].landings.last! - plan.modules[0].landings.last!
+        #expect(late > .milliseconds(5), "the revision starts behind the command's frame: \(late)")
+        let gap = real.count == 1 ? abs((real[0] - revised.modules[0].landings.last!) / .milliseconds(1)) : .infinity
+        #expect(gap < 2, "the reel landed \(real), the revision said \(revised.modules[0].landings)")
     }
 
     @Test func framesForATurningModuleWaitUntilItLands() async throws {

@@ -29,6 +29,9 @@ public struct FlipPlanner: Sendable {
     /// The motor's model, for stepper-driven hardware: landings follow its acceleration profile
     /// instead of ``flapPeriod``.
     public var stepper: StepperProfile?
+    /// Each module's own motion, row-major, where modules differ (an RS-485 module's stored flap
+    /// positions and steps a revolution); nil: ``stepper`` for every module.
+    public var moduleSteppers: [StepperProfile]?
     /// The shortest time between two commands the hardware can take (a Chainlink link sends the
     /// whole board in each): start times closer than this share the earlier one's command.
     public var commandInterval: Duration?
@@ -98,7 +101,9 @@ public struct FlipPlanner: Sendable {
                 start = .zero
                 first = landing
             }
-            let nanoseconds = landingNanoseconds(path: path, start: start, first: first, inFlight: module.nextLanding != nil)
+            let nanoseconds = landingNanoseconds(
+                path: path, start: start, first: first, inFlight: module.nextLanding != nil,
+                stepper: moduleSteppers.flatMap { i < $0.count ? $0[i] : nil } ?? stepper)
             times.append(contentsOf: nanoseconds)
             owners.append(contentsOf: repeatElement(Int32(truncatingIfNeeded: i), count: nanoseconds.count))
             modules.append(
@@ -132,7 +137,7 @@ public struct FlipPlanner: Sendable {
     /// When each flap of `path` lands, in nanoseconds from the plan's start: a period apart, or
     /// as the stepper's profile moves. (Whole nanoseconds: Duration's arithmetic is 128-bit and
     /// cost more than the rest of a plan.)
-    private func landingNanoseconds(path: [Int], start: Duration, first: Duration, inFlight: Bool) -> [Int64] {
+    private func landingNanoseconds(path: [Int], start: Duration, first: Duration, inFlight: Bool, stepper: StepperProfile?) -> [Int64] {
         let count = path.count - 1
         guard count > 0 else { return [] }
         let origin = first.wholeNanoseconds

@@ -18,6 +18,8 @@ public actor RS485Bus<C: Clock> where C.Duration == Duration {
     private let problemContinuation: AsyncStream<String>.Continuation
     /// Whether the port is open and took the last frame.
     public private(set) var connected = false
+    /// When the last frame sent has crossed the bus: a frame written before then waits behind it.
+    public private(set) var idleAt: C.Instant?
 
     /// A bus on the port `open` gives (called again after a failure).
     public init(device: String, clock: C, open: @escaping @Sendable () throws -> any SerialPort) {
@@ -42,6 +44,9 @@ public actor RS485Bus<C: Clock> where C.Duration == Duration {
     public func send(_ frame: [UInt8]) async throws {
         do {
             let port = try currentPort()
+            let now = clock.now
+            let begins = idleAt.map { max($0, now) } ?? now
+            idleAt = begins.advanced(by: RS485Frame.airtime(of: frame.count))
             try await port.write(frame)
             connected = true
         } catch let error as HardwareError {

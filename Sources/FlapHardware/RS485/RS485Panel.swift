@@ -8,7 +8,9 @@ import FlapCore
 /// played by sending each moving module its target's character so that the frame has crossed
 /// the bus at the module's start; the planner has spaced the frames by a frame's time on the bus
 /// (``RS485Frame/showInterval``) in the transition's order, and times each landing by the reel
-/// (``RS485Reel/profile(stepsPerRevolution:)``).
+/// (``RS485Reel/profile(stepsPerRevolution:stored:)``): each module's own, once it has told its
+/// stored flap positions and steps a revolution (its `d` dump, read once the wall is home, and
+/// kept up to date by the calibration commands sent through ``command(_:module:)``).
 /// A module still turning from a plan that was cut short is sent nothing until it has landed
 /// (its firmware would only read the frame then), and then turns on from the flap it was sent:
 /// its part of the plan is revised to match (``revisions()``).
@@ -28,6 +30,11 @@ public actor RS485Panel<C: Clock>: Panel where C.Duration == Duration {
     private var committed: [Int]
     /// When every module is surely home, once `m*h` was sent.
     private var homedAt: C.Instant?
+    /// Each module's stored flap positions (by reel index) and steps a revolution, as it told them.
+    private var stored: [[Int: Int]]
+    private var revolutions: [Int]
+    /// Whether the modules were asked for their calibration since they homed.
+    private var asked = false
     private var forwarding: Task<Void, Never>?
     private var lastError: HardwareError?
     private let noticeContinuation: AsyncStream<PanelNotice>.Continuation
@@ -50,6 +57,8 @@ public actor RS485Panel<C: Clock>: Panel where C.Duration == Duration {
         self.ids = ids
         self.reel = reel
         profile = reel.profile(stepsPerRevolution: stepsPerRevolution)
+        stored = Array(repeating: [:], count: ids.count)
+        revolutions = Array(repeating: stepsPerRevolution, count: ids.count)
         estimated = Array(repeating: 0, count: ids.count)
         busyUntil = Array(repeating: nil, count: ids.count)
         committed = estimated
@@ -87,9 +96,67 @@ public actor RS485Panel<C: Clock>: Panel where C.Duration == Duration {
         say(.info, "\(bus.device): homing \(ids.count) modules")
     }
 
-    /// Waits (on the clock) until the modules are surely home.
+    /// Waits (on the clock) until the modules are surely home, then, once, asks each for its
+    /// stored calibration, which its plans are timed by.
     public func homed() async throws {
         if let homedAt { try await clock.sleep(until: homedAt, tolerance: nil) }
+        guard !asked else { return }
+        asked = true
+        try await askCalibrations()
+    }
+
+    /// Each module's `d` dump, one module at a time (the modules rest: nothing else is on the
+    /// bus). A module that does not answer keeps the firmware's own flap places; three in a row
+    /// that do not (no dongle, no power) end the asking, with one warning.
+    private func askCalibrations() async throws {
+        var silent: [Int] = []
+        for index in ids.indices {
+            await bus.discardAnswers()
+            do {
+                try await bus.send(RS485Frame.encode(.dump, to: .module(ids[index])))
+            } catch {
+                say(.warning, "\(bus.device): could not ask the modules for their stored flap positions (\(error)); planning with the reel's own")
+                return
+            }
+            if let answer = try await bus.answer(from: ids[index], within: Self.dumpWait) {
+                learn(answer, module: index)
+                silent.removeAll()
+            } else {
+                silent.append(ids[index])
+                if silent.count == 3, silent.count < ids.count { break }
+            }
+        }
+        if !silent.isEmpty {
+            say(
+                .warning,
+                "\(bus.device): module\(silent.count == 1 ? "" : "s") \(silent.map(String.init).joined(separator: ", ")) did not say \(silent.count == 1 ? "its" : "their") stored flap positions; planning with the reel's own"
+            )
+        }
+    }
+
+    /// How long a module's dump may take: 64 stored positions are about 600 bytes at 9600 baud.
+    static var dumpWait: Duration { .milliseconds(1500) }
+
+    /// What an answer says of module `index`'s motion.
+    private func learn(_ answer: RS485Answer, module index: Int) {
+        switch answer {
+        case .dump(_, _, let steps, let positions):
+            revolutions[index] = steps
+            stored[index] = positions
+        case .revolution(_, let steps):
+            revolutions[index] = steps
+        }
+    }
+
+    /// Module `index`'s motion, its stored positions included.
+    private func profile(of index: Int) -> StepperProfile {
+        stored[index].isEmpty && revolutions[index] == profile.stepsPerTurn
+            ? profile : reel.profile(stepsPerRevolution: revolutions[index], stored: stored[index])
+    }
+
+    public func moduleSteppers() async -> [StepperProfile]? {
+        guard stored.contains(where: { !$0.isEmpty }) || revolutions.contains(where: { $0 != profile.stepsPerTurn }) else { return nil }
+        return ids.indices.map(profile(of:))
     }
 
     // MARK: Panel
@@ -113,9 +180,11 @@ public actor RS485Panel<C: Clock>: Panel where C.Duration == Duration {
                 // Still turning from a board cut short: its firmware reads the frame only once
                 // it has landed, and it turns on from the flap it was sent, not from where the plan has it.
                 if let busy = busyUntil[i], busy > sendAt { sendAt = busy }
+                // Behind a frame still on the bus (a command sent just before): after it.
+                if let idle = await bus.idleAt, idle > sendAt { sendAt = idle }
                 let turnsAt = start.duration(to: sendAt) + airtime
                 if committed[i] != module.path.first! || turnsAt > module.start + .milliseconds(1) {
-                    revised = revised.replacing(module: i, to: target, from: committed[i], at: turnsAt, profile: profile)
+                    revised = revised.replacing(module: i, to: target, from: committed[i], at: turnsAt, profile: profile(of: i))
                     revisionContinuation.yield(PlanRevision(original: plan, revised: revised))
                 }
                 guard revised.modules[i].path.count > 1 else { continue }
@@ -147,16 +216,23 @@ public actor RS485Panel<C: Clock>: Panel where C.Duration == Duration {
         if let busy = busyUntil[index], busy > clock.now { try await clock.sleep(until: busy, tolerance: nil) }
         await bus.discardAnswers()
         try await bus.send(RS485Frame.encode(command, to: .module(ids[index])))
-        let turn = profile.duration(steps: profile.stepsPerTurn)
+        let motion = profile(of: index)
+        let turn = motion.duration(steps: motion.stepsPerTurn)
         switch command {
         case .home, .calibrate:
             estimated[index] = 0
             committed[index] = 0
             busyUntil[index] = clock.now.advanced(by: turn * (command == .calibrate ? 3 : 2))
         case .nudge(let steps):
-            busyUntil[index] = clock.now.advanced(by: profile.duration(steps: steps))
+            busyUntil[index] = clock.now.advanced(by: motion.duration(steps: steps))
         case .setID(let id):
             ids[index] = id
+        case .storeFlap(let flap, let step):
+            stored[index][flap] = step
+        case .erase:
+            stored[index] = [:]
+        case .stepsPerRevolution(let steps):
+            revolutions[index] = steps
         default: break
         }
         guard command.isAnswered else { return nil }
@@ -166,6 +242,7 @@ public actor RS485Panel<C: Clock>: Panel where C.Duration == Duration {
                 device: bus.device, problem: "module \(ids[index]) did not answer within \(wait)",
                 remedy: "is its ID right (flapctl modules dump), and its transceiver on the bus?")
         }
+        learn(answer, module: index)
         return answer
     }
 

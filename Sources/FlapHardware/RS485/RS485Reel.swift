@@ -55,10 +55,16 @@ public struct RS485Reel: Sendable, Equatable {
     /// The byte that shows drum flap `index` (`m05-A`).
     public func byte(forDrumFlap index: Int) -> UInt8 { bytes[reelIndex[index]] }
 
-    /// The modules' motion: a half-step a millisecond, flap k of the reel at ⌈k × steps / flaps⌉
-    /// (where the firmware puts a flap with no stored position).
-    public func profile(stepsPerRevolution: Int = defaultStepsPerRevolution) -> StepperProfile {
-        let steps = reelIndex.map { place in (place * stepsPerRevolution + bytes.count - 1) / bytes.count }
+    /// The modules' motion: a half-step a millisecond, flap k of the reel at its `stored`
+    /// position (steps past home, by reel index, as a module's `d` dump gives them), else at
+    /// ⌈k × steps / flaps⌉, where the firmware puts a flap with no stored position.
+    public func profile(stepsPerRevolution: Int = defaultStepsPerRevolution, stored: [Int: Int] = [:]) -> StepperProfile {
+        var steps = reelIndex.map { place in stored[place] ?? (place * stepsPerRevolution + bytes.count - 1) / bytes.count }
+        // Stored positions out of order or past the turn (a module calibrated for another reel)
+        // would make no turn: those flaps keep the firmware's own place.
+        if zip(steps, steps.dropFirst()).contains(where: { $0 >= $1 }) || steps.first != 0 || (steps.last ?? 0) >= stepsPerRevolution {
+            steps = reelIndex.map { place in (place * stepsPerRevolution + bytes.count - 1) / bytes.count }
+        }
         return StepperProfile(flapSteps: steps, stepsPerTurn: stepsPerRevolution, period: Self.halfStep)
     }
 }
