@@ -28,19 +28,25 @@ struct TemplateCommand: AsyncParsableCommand {
     }
 
     struct Save: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Save TEXT (or --codes) as quick message NAME, replacing one of that name.")
+        static let configuration = CommandConfiguration(
+            abstract: "Save TEXT (or --codes, or what a panel shows: --from-board) as quick message NAME, replacing one of that name.")
         @OptionGroup var connection: ConnectionOptions
         @Argument(help: "Its name.") var name: String
         @Argument(help: "The text (\\n for a new line, {63} for a colour).") var text: String?
         @Option(help: "Rows of character codes as JSON instead of text: [[0, 8, 9, …], …].") var codes: String?
         @Option(help: "left, center, right, justified.") var align: String?
         @Option(help: "top, middle, bottom.") var valign: String?
+        @Flag(help: "Keep what a panel shows now, codes and colours exactly, whoever put it there.") var fromBoard = false
+        @Option(help: "With --from-board: the panel (default: the first).") var panel: String?
 
         func validate() throws {
-            if (text == nil) == (codes == nil) { throw ValidationError("give the text or --codes") }
+            if [text != nil, codes != nil, fromBoard].filter({ $0 }).count != 1 { throw ValidationError("give the text, --codes or --from-board") }
+            if panel != nil, !fromBoard { throw ValidationError("--panel is for --from-board") }
+            if fromBoard, align != nil || valign != nil { throw ValidationError("--from-board keeps the board as it is: no --align or --valign") }
         }
 
         func run() async throws {
+            if fromBoard { return try await keepBoard() }
             var fields: [String: JSONValue] = [:]
             if let text { fields["text"] = .string(text.replacing("\\n", with: "\n")) }
             if let codes {
@@ -58,6 +64,17 @@ struct TemplateCommand: AsyncParsableCommand {
                 throw ConnectionError("flapd answered \(reply.status): \(reply.error)")
             }
             StandardStream.writeOutput("\(reply.status == 201 ? "saved" : "replaced") \(self.name)\n")
+        }
+
+        /// `POST /v1/templates/NAME/from-board`.
+        func keepBoard() async throws {
+            let body = try JSONEncoder().encode(panel.map { ["panel": $0] } ?? [:])
+            let reply = try await connection.connection().request("POST", "/v1/templates/\(try Self.path(name))/from-board", json: body)
+            guard reply.status == 200 || reply.status == 201 else {
+                if [400, 404, 409].contains(reply.status) { throw InputError(reply.error) }
+                throw ConnectionError("flapd answered \(reply.status): \(reply.error)")
+            }
+            StandardStream.writeOutput("\(reply.status == 201 ? "saved" : "replaced") \(name) from the board\n")
         }
 
         /// The name as one path segment, percent-encoded as the web page encodes it.

@@ -73,6 +73,7 @@ enum HelpExamples {
             "template",
             [
                 #"flapctl template save lunch "LUNCH IS READY""#,
+                #"flapctl template save morning --from-board"#,
                 #"flapctl template send lunch"#,
                 #"flapctl template list"#
             ]

@@ -60,7 +60,7 @@ public struct APIParts: Sendable {
             SourcesAPI(desk: sources, pushes: PushesByKey()),
             SensorsAPI(sensors: sensors),
             RoomAPI(rooms: rooms),
-            TemplatesAPI(intake: intake, answers: answers),
+            TemplatesAPI(intake: intake, answers: answers, panels: panels),
             SoundAPI(sound: panels),
             ControlsAPI(switches: panels),
             LayoutPreviewAPI(boardSize: intake.boardSize, flap62: intake.flap62, panels: panels),

@@ -4,14 +4,18 @@ import FoundationEssentials
 import Hummingbird
 
 /// Quick messages under `/v1/templates`: up to 20 named messages (text or codes, with their
-/// alignment and transition) to list, save, rename, delete and send.
+/// alignment and transition) to list, save, rename, delete and send; and what a panel shows
+/// now, kept as one, whoever put it there.
 struct TemplatesAPI: RouteGroup {
     let intake: MessageIntake
     let answers: IntakeAnswers
+    /// The panels, whose boards may be kept.
+    let panels: any PanelsQuery
 
     func add(to v1: AccessRoutes) {
         v1.get("templates", .owner) { _, _ in Answer(["templates": try await intake.inbox.templates()]) }
         v1.put("templates/:name", .owner) { request, context in try await saveTemplate(request, name: context.parameter("name")) }
+        v1.post("templates/:name/from-board", .owner) { request, context in try await keepBoard(request, name: context.parameter("name")) }
         v1.delete("templates/:name", .owner) { _, context in
             let name = context.parameter("name")
             do { try await intake.inbox.deleteTemplate(name) } catch QuickMessageError.missing {
@@ -77,8 +81,39 @@ struct TemplatesAPI: RouteGroup {
         case .empty, .notAnObject:
             throw APIError(.badRequest, "send the message to keep as a JSON object: {\"text\": \"…\"} or {\"codes\": [[…]]}")
         }
-        // Checked as a message would be, so a quick message can always be sent; a {{name}} its
-        // sending's props will fill stands as its name meanwhile.
+        return try await keep(object, as: name)
+    }
+
+    /// `POST /v1/templates/{name}/from-board`: the codes a panel (`{"panel": ID}`, the first
+    /// unless named) shows now, colours included, kept as quick message `name`: a schedule's,
+    /// a source's, the Vestaboard mirror's or another app's board as well as a message's.
+    private func keepBoard(_ request: Request, name: String) async throws -> Answer<QuickMessage?> {
+        if let problem = QuickMessage.nameProblem(name) { throw APIError(.badRequest, "name: \(problem)") }
+        var asked: String?
+        switch try await body(of: request) {
+        case .empty: break
+        case .object(let given):
+            if let panel = given["panel"] {
+                guard let id = panel.string else { throw APIError(.badRequest, "panel: must be a panel's id, such as \"main\"") }
+                asked = id
+            }
+        case .tooLarge: throw APIError(.contentTooLarge, Responses.tooLarge(request))
+        case .notAnObject: throw APIError(.badRequest, "send nothing, or {\"panel\": \"ID\"} to keep another panel's board than the first")
+        }
+        let all = await panels.panels()
+        guard let panel = asked.map({ id in all.first { $0.id == id } }) ?? all.first else {
+            throw APIError(.notFound, "no panel \(asked ?? "") here; the panels are \(all.map(\.id).joined(separator: ", "))")
+        }
+        if panel.moving { throw APIError(.conflict, "panel \(panel.id) is still moving: keep its board once it rests") }
+        if panel.board.codes.allSatisfy({ $0 == .blank }) { throw APIError(.conflict, "panel \(panel.id) is blank: there is nothing to keep") }
+        let codes = panel.board.codeRows.map { JSONValue.array($0.map { .number(Double($0)) }) }
+        return try await keep(["codes": .array(codes)], as: name)
+    }
+
+    /// Keeps `object`'s message fields as quick message `name`, checked as a message would be,
+    /// so a quick message can always be sent; a {{name}} its sending's props will fill stands as
+    /// its name meanwhile.
+    private func keep(_ object: [String: JSONValue], as name: String) async throws -> Answer<QuickMessage?> {
         var parser = MessageParser(boardSize: intake.boardSize, flap62: intake.flap62, source: "template", defaultSender: "template")
         parser.localProps = intake.props(at: intake.now())
         parser.textPlaceholders = [:]

@@ -3,7 +3,7 @@ import { $, api, follow, loadGlyphs, refused, session, summary, tell } from "/we
 import { setUpMembers } from "/web/members.js";
 import { BoardView } from "/web/board.js";
 import { setUpCompose } from "/web/compose.js";
-import { refreshLists } from "/web/lists.js";
+import { refreshLists, setUpKeepBoard } from "/web/lists.js";
 import { setUpPaint } from "/web/paint.js";
 import { watchRoom } from "/web/room.js";
 import { refreshStatus, setUpControls, setUpSound } from "/web/status.js";
@@ -109,7 +109,7 @@ async function open() {
     if (boards.length) await setUpPaint(boards[0].rows, boards[0].columns, boards[0].flap62, changed);
     setUpSound();
     setUpControls();
-    if (session.role === "owner") setUpMembers();
+    if (session.role === "owner") { setUpMembers(); setUpKeepBoard(); }
     watchRoom();
     setInterval(() => { if (!$("app").hidden) { refreshLists(); refreshStatus(); sendWaiting(); } }, 5000);
   }

@@ -33,6 +33,17 @@ window.addEventListener("pagehide", () => {
   }
 });
 
+// "Keep the board": what the first panel shows now, whoever put it there, as a quick message.
+export function setUpKeepBoard() {
+  $("keep-board").addEventListener("click", async () => {
+    const name = $("keep-name").value.trim();
+    if (!name) { tell($("keep-receipt"), "Give the quick message a name first."); $("keep-name").focus(); return; }
+    const reply = await api("POST", `/v1/templates/${encodeURIComponent(name)}/from-board`, {});
+    tell($("keep-receipt"), reply.status < 300 ? `Kept what the board shows as ${name}` : refused(reply));
+    refreshLists();
+  });
+}
+
 export async function refreshLists() {
   const member = isMember();
   const templates = member ? [] : (await api("GET", "/v1/templates")).data.templates || [];
