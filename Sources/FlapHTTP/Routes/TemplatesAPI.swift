@@ -1,3 +1,4 @@
+import FlapCore
 import FlapMessaging
 import FlapJSON
 import FoundationEssentials
@@ -62,8 +63,11 @@ struct TemplatesAPI: RouteGroup {
                 document["props"] = .object(merged)
                 fields["vbml"] = .object(document)
             }
-            // Each sending is a message of its own (sent again, it shows again).
-            if fields["createdAt"] == nil { fields["createdAt"] = .string(intake.now().formatted(.iso8601)) }
+            // Each sending is a message of its own (sent again, it shows again). To the
+            // millisecond: a message made earlier in the same second is older, not newer.
+            if fields["createdAt"] == nil {
+                fields["createdAt"] = .string(intake.now().formatted(Date.ISO8601FormatStyle(includingFractionalSeconds: true)))
+            }
             // Its text's {{name}} take the board's date and time and the props sent.
             return try await answers.answer(
                 intake.submit(
