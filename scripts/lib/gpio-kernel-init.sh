@@ -25,6 +25,10 @@ mount -t devtmpfs dev "$root/dev"
 mount -t tmpfs tmp "$root/tmp"
 mount -t configfs configfs "$root/sys/kernel/config"
 mount -t tracefs tracefs "$root/sys/kernel/tracing"
+# The repository on its own share, over the machine's /tmp too when it lives under /tmp (as a
+# clone in a temporary folder does): its folder is made in the tmpfs first.
+mkdir -p "$root$repo" 2>/dev/null
+mount -t 9p -o trans=virtio,version=9p2000.L,ro,cache=loose repo "$root$repo"
 mount -t 9p -o trans=virtio,version=9p2000.L out "$root$out"
 echo "the check starts (libgpiod $api)"
 chroot "$root" /usr/bin/python3 "$repo/Tests/Peers/gpio_kernel_check.py" "$repo" "$out" "$api" > "$root$out/console-$api.log" 2>&1
