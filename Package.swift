@@ -78,6 +78,7 @@ let package = Package(
             dependencies: [
                 "FlapJSON",
                 "FlapCore", "FlapPictures", "FlapPrimitives", "FlapMessaging", "FlapStorage", "FlapMetrics", "FlapTime", "FlapMCP", "FlapMembers",
+                "FlapPresence",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "CompressNIO", package: "compress-nio"),
                 .product(name: "HummingbirdCore", package: "hummingbird"),
@@ -121,7 +122,7 @@ let package = Package(
             name: "FlapMQTT",
             dependencies: [
                 "FlapJSON",
-                "FlapCore", "FlapMessaging", "FlapPictures", "FlapStorage", "FlapMetrics", "FlapMQTTClient",
+                "FlapCore", "FlapMessaging", "FlapPictures", "FlapStorage", "FlapMetrics", "FlapMQTTClient", "FlapPresence",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle")
             ]),
@@ -214,6 +215,10 @@ let package = Package(
             dependencies: [
                 "FlapStorage", "FlapPrimitives", .product(name: "Crypto", package: "swift-crypto"), .product(name: "Logging", package: "swift-log")
             ]),
+        // Who of the household is around: here, last seen, writing; kept across restarts.
+        .target(
+            name: "FlapPresence",
+            dependencies: ["FlapMembers", "FlapPrimitives", "FlapStorage", .product(name: "Logging", package: "swift-log")]),
         // flapd found on the home network: announced through avahi-daemon's D-Bus API.
         .target(
             name: "FlapDiscovery",
@@ -275,7 +280,8 @@ let package = Package(
                 "FlapJSON",
                 "FlapTime", "FlapCore", "FlapPrimitives", "FlapHardware", "FlapSimulated", "FlapLinux", "FlapSensorDrivers", "FlapDisplay",
                 "FlapTOML", "FlapMessaging", "FlapStorage", "FlapHTTP", "FlapMQTT", "FlapMQTTClient", "FlapMetrics", "FlapHeartRate", "FlapRooms",
-                "FlapKiosk", "FlapVestaboard", "FlapWeb", "FlapTLS", "FlapQR", "FlapMembers", "FlapDiscovery", "FlapSources", "Wematch", "CSystemd",
+                "FlapKiosk", "FlapVestaboard", "FlapWeb", "FlapTLS", "FlapQR", "FlapMembers", "FlapPresence", "FlapDiscovery", "FlapSources",
+                "Wematch", "CSystemd",
                 .product(name: "SystemPackage", package: "swift-system"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdTLS", package: "hummingbird"),
@@ -369,6 +375,7 @@ let package = Package(
                 .product(name: "SwiftASN1", package: "swift-asn1"), .product(name: "Crypto", package: "swift-crypto")
             ]),
         .testTarget(name: "FlapMembersTests", dependencies: ["FlapMembers", "TestSupport"]),
+        .testTarget(name: "FlapPresenceTests", dependencies: ["FlapPresence", "FlapMembers", "FlapClocks", "TestSupport"]),
         .testTarget(
             name: "FlapDiscoveryTests",
             dependencies: [

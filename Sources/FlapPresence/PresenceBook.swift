@@ -1,0 +1,239 @@
+import FlapMembers
+import FlapPrimitives
+import FoundationEssentials
+import Logging
+
+/// Who of the household is around: each person (the owner and every member) is here while a
+/// page or app of theirs has the live stream open or has pinged within ``pingLifetime``, and
+/// otherwise was last seen at a time, kept in `presence.json` across restarts with whether they
+/// hide themselves. Writing lasts ``writingLifetime`` after its last report.
+///
+/// Time is the injected `now`: what is asked is answered by it at once, and ``run(on:)`` wakes
+/// at the next expiry so those watching ``changes()`` hear of it.
+public actor PresenceBook {
+    /// A ping (an app without the live stream) counts for this long.
+    public static let pingLifetime: TimeInterval = 300
+    /// "Writing…" lasts this long after the last keystroke reported.
+    public static let writingLifetime: TimeInterval = 5
+    /// While someone stays here, their sighting is written at most this often.
+    static let savedWhileHere: TimeInterval = 300
+    static let longestName = 40
+
+    /// What is not kept: who has which streams open, the last ping, writing.
+    struct Live {
+        var streams: Set<Int> = []
+        var pingedAt: Date?
+        var writingUntil: Date?
+    }
+
+    private var file: PresenceFile
+    private var live: [String: Live] = [:]
+    private var told: [String: Seen] = [:]
+    private var nextStream = 0
+    private var savedAt = Date.distantPast
+    private let access: AccessStore
+    private let path: String?
+    private let now: @Sendable () -> Date
+    private let logger: Logger
+    private let watchers = Watchers<Void>()
+    private let wake = WakeSignal()
+
+    /// With `path`, sightings and settings are kept in that file.
+    public init(
+        access: AccessStore, path: String?, now: @escaping @Sendable () -> Date = { Date() }, logger: Logger = Logger(label: "flapd.presence")
+    ) {
+        self.access = access
+        self.path = path
+        self.now = now
+        self.logger = logger
+        file = path.map { PresenceFile.load($0, logger: logger) } ?? PresenceFile()
+    }
+
+    /// A tick after each change anyone could see (here, away, writing, hidden, a name); ticks
+    /// not yet taken are one.
+    public nonisolated func changes() -> AsyncStream<Void> {
+        watchers.watch(bufferingPolicy: .bufferingNewest(1))
+    }
+
+    // MARK: What happens
+
+    /// A live stream of `person`'s opened: they are here until it closes. Its number, for ``closed(_:stream:)``.
+    public func opened(_ person: String) -> Int {
+        nextStream += 1
+        let stream = nextStream
+        changing(person) { $0.streams.insert(stream) }
+        // Told even when nothing changed, so the new stream's page hears where everyone is.
+        watchers.yield(())
+        return stream
+    }
+
+    /// `person`'s stream ended (or its page said it is leaving); a stream already let go is nothing.
+    public func closed(_ person: String, stream: Int) {
+        guard live[person]?.streams.contains(stream) == true else { return }
+        changing(person) { live in
+            live.streams.remove(stream)
+            if live.streams.isEmpty { live.writingUntil = nil }
+        }
+    }
+
+    /// `person`'s own change. The name is the owner's only: a member's is refused.
+    public func update(_ person: String, _ change: PresenceChange) throws(PresenceProblem) {
+        if let name = change.name {
+            guard person == Self.owner else { throw PresenceProblem(field: "name", problem: "a member's name is the owner's to give") }
+            let trimmed = String(name.drop(while: \.isWhitespace).reversed().drop(while: \.isWhitespace).reversed())
+            guard !trimmed.isEmpty, trimmed.count <= Self.longestName else {
+                throw PresenceProblem(field: "name", problem: "1 to \(Self.longestName) characters, not \(trimmed.count)")
+            }
+            if let problem = InvisibleCharacters.problem(in: trimmed) { throw PresenceProblem(field: "name", problem: problem) }
+            file.ownerName = trimmed
+            save()
+        }
+        if let showMe = change.showMe, showMe == (file.people[person]?.hidden == true) {
+            file.people[person, default: .init()].hidden = showMe ? nil : true
+            save()
+            watchers.yield(())
+        }
+        let at = now()
+        changing(person) { live in
+            if change.here == true || change.writing == true { live.pingedAt = at }
+            if change.here == false {
+                live.pingedAt = nil
+                if let stream = change.stream { live.streams.remove(stream) }
+            }
+            if let writing = change.writing { live.writingUntil = writing ? at.addingTimeInterval(Self.writingLifetime) : nil }
+            if change.here == false, live.streams.isEmpty { live.writingUntil = nil }
+        }
+    }
+
+    /// Everyone still here is last seen now; flapd is stopping.
+    public func close() {
+        let at = now()
+        for (person, state) in live where isHere(state, at) { file.people[person, default: .init()].lastSeen = at }
+        save()
+    }
+
+    // MARK: What is seen
+
+    public static let owner = "owner"
+
+    /// The household as `asker` sees it (the owner first): those who hide are left out, except
+    /// the asker's own entry. nil: as anyone outside sees it (MQTT, Home Assistant).
+    public func people(for asker: String?) async -> [PersonPresence] {
+        let members = await access.members()
+        let at = now()
+        let everyone = [(Self.owner, file.ownerName ?? "Owner", Self.owner)] + members.map { ($0.id, $0.name, $0.sender) }
+        return everyone.compactMap { id, name, sender in
+            guard id == asker || file.people[id]?.hidden != true else { return nil }
+            let state = live[id] ?? Live()
+            let here = isHere(state, at)
+            let writing = here && (state.writingUntil.map { $0 > at } ?? false)
+            return PersonPresence(
+                id: id, name: name, sender: sender, here: here, lastSeen: here ? at : lastSeen(id, state),
+                writing: writing, you: id == asker ? true : nil)
+        }
+    }
+
+    /// Whether `person` lets the others see them.
+    public func showsMe(_ person: String) -> Bool { file.people[person]?.hidden != true }
+
+    /// The people with a live stream open: the pages that hear of changes.
+    public func watching() -> [String] { live.filter { !$0.value.streams.isEmpty }.map(\.key) }
+
+    // MARK: Time
+
+    /// Until cancelled: at each expiry (a ping's five minutes, writing's five seconds), what it
+    /// ends is ended and ``changes()`` hears of it.
+    public func run<C: Clock>(on clock: C) async where C.Duration == Duration {
+        while !Task.isCancelled {
+            let wait = nextExpiry().map { max(0, $0.timeIntervalSince(now())) }
+            await withTaskGroup(of: Void.self) { group in
+                if let wait { group.addTask { try? await clock.sleep(for: .milliseconds(Int64((wait * 1000).rounded(.up)))) } }
+                group.addTask { await self.wake.wait() }
+                await group.next()
+                group.cancelAll()
+            }
+            expire()
+        }
+    }
+
+    private func nextExpiry() -> Date? {
+        live.values.flatMap { state in
+            [state.pingedAt.map { $0.addingTimeInterval(Self.pingLifetime) }, state.writingUntil].compactMap { $0 }
+        }.min()
+    }
+
+    private func expire() {
+        let at = now()
+        for person in live.keys {
+            changing(person) { state in
+                if let pinged = state.pingedAt, at.timeIntervalSince(pinged) >= Self.pingLifetime { state.pingedAt = nil }
+                if let until = state.writingUntil, until <= at { state.writingUntil = nil }
+            }
+        }
+    }
+
+    // MARK: Inside
+
+    private func isHere(_ state: Live, _ at: Date) -> Bool {
+        !state.streams.isEmpty || state.pingedAt.map { at.timeIntervalSince($0) < Self.pingLifetime } == true
+    }
+
+    /// A ping that has lapsed but not yet expired still counts as the last sighting.
+    private func lastSeen(_ person: String, _ state: Live) -> Date? {
+        [file.people[person]?.lastSeen, state.pingedAt].compactMap { $0 }.max()
+    }
+
+    /// Changes `person`'s live state. What the others would see differently is told; their
+    /// sighting is kept when they come or go; the timer is woken for a new expiry.
+    private func changing(_ person: String, _ change: (inout Live) -> Void) {
+        let at = now()
+        var state = live[person] ?? Live()
+        let (pingedBefore, writingBefore, hadStreams) = (state.pingedAt, state.writingUntil, !state.streams.isEmpty)
+        change(&state)
+        live[person] = state.streams.isEmpty && state.pingedAt == nil && state.writingUntil == nil ? nil : state
+        let here = isHere(state, at)
+        let seen = Seen(here: here, writing: here && (state.writingUntil.map { $0 > at } ?? false))
+        let before = told[person] ?? Seen(here: false, writing: false)
+        told[person] = seen.here ? seen : nil
+        if seen.here != before.here {
+            // Arriving, seen now; leaving, now, or when their last ping was if it lapsed.
+            let lapsed = pingedBefore.map { at.timeIntervalSince($0) >= Self.pingLifetime } ?? false
+            file.people[person, default: .init()].lastSeen = !seen.here && !hadStreams && lapsed ? pingedBefore : at
+            save()
+        } else if seen.here, at.timeIntervalSince(savedAt) >= Self.savedWhileHere {
+            file.people[person, default: .init()].lastSeen = at
+            save()
+        }
+        if seen != before { watchers.yield(()) }
+        if state.pingedAt != pingedBefore || state.writingUntil != writingBefore { wake.wake() }
+    }
+
+    /// What the others were last told of a person.
+    struct Seen: Equatable {
+        var here: Bool
+        var writing: Bool
+    }
+
+    private func save() {
+        guard let path else { return }
+        do {
+            try file.save(to: path)
+            savedAt = now()
+        } catch {
+            logger.error(
+                "cannot save the presence file; sightings and settings last until flapd stops", metadata: ["file": "\(path)", "error": "\(error)"])
+        }
+    }
+}
+
+/// Why a person's change to their presence was refused, naming the field.
+public struct PresenceProblem: Error, Equatable, Sendable, CustomStringConvertible {
+    public var field: String
+    public var problem: String
+    public var description: String { "\(field): \(problem)" }
+
+    public init(field: String, problem: String) {
+        self.field = field
+        self.problem = problem
+    }
+}

@@ -1,0 +1,154 @@
+import FlapClocks
+import FlapMembers
+import FlapPresence
+import Foundation
+import Testing
+import TestSupport
+
+/// Presence on a manual clock: a ping's five minutes and writing's five seconds end when the
+/// clock says, the change is told when they do, and sightings and settings outlive a restart.
+@Suite(.cleansUp) struct PresenceBookTests {
+    static let start = Date(timeIntervalSince1970: 1_790_000_000)
+
+    struct Household {
+        let clock = ManualClock()
+        let access: AccessStore
+        let book: PresenceBook
+        let mum: Member
+        let path: String
+
+        init(path: String? = nil) async throws {
+            let clock = clock
+            let now: @Sendable () -> Date = { PresenceBookTests.start.addingTimeInterval(clock.now.offset / .seconds(1)) }
+            let folder = FileManager.default.temporaryDirectory.appendingPathComponent("presence-\(UUID().uuidString)")
+            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+            self.path = path ?? folder.appendingPathComponent("presence.json").path
+            access = AccessStore(path: nil, now: now)
+            mum = try await access.addMember(name: "Mum", sender: "mum").0
+            book = PresenceBook(access: access, path: self.path, now: now)
+        }
+
+        var now: Date { PresenceBookTests.start.addingTimeInterval(clock.now.offset / .seconds(1)) }
+
+        /// Mum as the owner sees her.
+        func mumSeen(by asker: String? = PresenceBook.owner) async -> PersonPresence? {
+            await book.people(for: asker).first { $0.sender == "mum" }
+        }
+    }
+
+    @Test func aPingCountsForFiveMinutesAndItsEndIsTold() async throws {
+        let home = try await Household()
+        let book = home.book
+        let runner = Task { await book.run(on: home.clock) }
+        teardown { runner.cancel() }
+        var changes = book.changes().makeAsyncIterator()
+
+        try await book.update(home.mum.id, PresenceChange(here: true))
+        _ = await changes.next()
+        #expect(await home.mumSeen()?.here == true)
+        await home.clock.sleeper(after: home.clock.now.advanced(by: .seconds(299)))
+        await home.clock.advance(by: .seconds(299))
+        #expect(await home.mumSeen()?.here == true)
+        await home.clock.advance(by: .seconds(1))
+        _ = await changes.next()
+        let mum = try #require(await home.mumSeen())
+        #expect(!mum.here && !mum.writing)
+        #expect(mum.lastSeen == Self.start, "last seen when she pinged, not when the ping lapsed")
+    }
+
+    @Test func aPageIsHereWhileItsStreamIsOpen() async throws {
+        let home = try await Household()
+        let (phone, laptop) = (await home.book.opened(home.mum.id), await home.book.opened(home.mum.id))
+        await home.clock.advance(by: .seconds(3600))
+        #expect(await home.mumSeen()?.here == true, "an open stream needs no ping")
+        await home.book.closed(home.mum.id, stream: phone)
+        #expect(await home.mumSeen()?.here == true, "her laptop's page is still open")
+        await home.clock.advance(by: .seconds(60))
+        await home.book.closed(home.mum.id, stream: laptop)
+        let mum = try #require(await home.mumSeen())
+        #expect(!mum.here && mum.lastSeen == Self.start.addingTimeInterval(3660))
+        await home.book.closed(home.mum.id, stream: laptop)
+        #expect(await home.mumSeen()?.lastSeen == Self.start.addingTimeInterval(3660), "a stream let go twice is nothing")
+    }
+
+    @Test func writingEndsFiveSecondsAfterTheLastKeystrokeOnSendOrWithTheStream() async throws {
+        let home = try await Household()
+        let book = home.book
+        let runner = Task { await book.run(on: home.clock) }
+        teardown { runner.cancel() }
+        var changes = book.changes().makeAsyncIterator()
+        let stream = await book.opened(home.mum.id)
+        _ = await changes.next()
+
+        try await book.update(home.mum.id, PresenceChange(writing: true))
+        _ = await changes.next()
+        #expect(await home.mumSeen()?.writing == true)
+        await home.clock.sleeper(after: home.clock.now.advanced(by: .seconds(4)))
+        await home.clock.advance(by: .seconds(3))
+        try await book.update(home.mum.id, PresenceChange(writing: true))
+        await home.clock.advance(by: .seconds(4))
+        #expect(await home.mumSeen()?.writing == true, "renewed 4 s ago")
+        await home.clock.advance(by: .seconds(1))
+        _ = await changes.next()
+        #expect(await home.mumSeen()?.writing == false)
+        #expect(await home.mumSeen()?.here == true)
+
+        try await book.update(home.mum.id, PresenceChange(writing: true))
+        try await book.update(home.mum.id, PresenceChange(writing: false))
+        #expect(await home.mumSeen()?.writing == false, "sent")
+        try await book.update(home.mum.id, PresenceChange(writing: true))
+        await book.closed(home.mum.id, stream: stream)
+        try await book.update(home.mum.id, PresenceChange(here: false))
+        let mum = try #require(await home.mumSeen())
+        #expect(!mum.writing && !mum.here, "her page closed")
+    }
+
+    @Test func someoneWhoHidesIsNotSeenButSeesThemselves() async throws {
+        let home = try await Household()
+        _ = await home.book.opened(home.mum.id)
+        try await home.book.update(home.mum.id, PresenceChange(showMe: false, writing: true))
+        #expect(await home.mumSeen() == nil, "the owner sees nothing of her")
+        #expect(await home.mumSeen(by: nil) == nil, "nor does MQTT")
+        let own = try #require(await home.mumSeen(by: home.mum.id))
+        #expect(own.you == true && own.here && own.writing)
+        #expect(await home.book.people(for: home.mum.id).map(\.name) == ["Owner", "Mum"], "she sees the owner")
+        #expect(await !home.book.showsMe(home.mum.id))
+    }
+
+    @Test func sightingsAndSettingsOutliveARestart() async throws {
+        let home = try await Household()
+        _ = await home.book.opened(PresenceBook.owner)
+        try await home.book.update(PresenceBook.owner, PresenceChange(name: "Dad"))
+        try await home.book.update(home.mum.id, PresenceChange(here: true))
+        try await home.book.update(home.mum.id, PresenceChange(showMe: false))
+        await home.clock.advance(by: .seconds(90))
+        await home.book.close()
+
+        let again = PresenceBook(access: home.access, path: home.path, now: { Self.start.addingTimeInterval(7200) })
+        let people = await again.people(for: home.mum.id)
+        #expect(people.map(\.name) == ["Dad", "Mum"])
+        #expect(people.allSatisfy { !$0.here })
+        #expect(people[0].lastSeen == Self.start.addingTimeInterval(90), "here when flapd stopped")
+        #expect(await !again.showsMe(home.mum.id))
+        #expect(await again.people(for: PresenceBook.owner).map(\.name) == ["Dad"])
+    }
+
+    @Test func aMemberCannotNameThemselvesAndANameIsChecked() async throws {
+        let home = try await Household()
+        await #expect(throws: PresenceProblem.self) { try await home.book.update(home.mum.id, PresenceChange(name: "Queen")) }
+        await #expect(throws: PresenceProblem.self) { try await home.book.update(PresenceBook.owner, PresenceChange(name: "  ")) }
+        await #expect(throws: PresenceProblem.self) { try await home.book.update(PresenceBook.owner, PresenceChange(name: "D\u{200B}ad")) }
+        #expect(await home.book.people(for: nil).map(\.name) == ["Owner", "Mum"])
+    }
+
+    @Test func aDamagedFileIsSaidAndForgotten() async throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("presence-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let path = folder.appendingPathComponent("presence.json").path
+        try "{\"people\": [1, 2".write(toFile: path, atomically: true, encoding: .utf8)
+        let home = try await Household(path: path)
+        #expect(await home.book.people(for: nil).map(\.here) == [false, false])
+        try await home.book.update(home.mum.id, PresenceChange(showMe: false))
+        #expect(try String(contentsOfFile: path, encoding: .utf8).contains("hidden"), "written whole again")
+    }
+}
