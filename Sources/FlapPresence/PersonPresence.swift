@@ -18,6 +18,17 @@ public struct PersonPresence: Sendable, Equatable, Encodable {
 
     enum CodingKeys: String, CodingKey { case name, sender, here, lastSeen, writing, you }
 
+    /// `lastSeen` is null, not left out, for someone never seen.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(name, forKey: .name)
+        try container.encode(sender, forKey: .sender)
+        try container.encode(here, forKey: .here)
+        try container.encode(lastSeen, forKey: .lastSeen)
+        try container.encode(writing, forKey: .writing)
+        try container.encodeIfPresent(you, forKey: .you)
+    }
+
     /// `writing`, `here` or `away`: one word for a sensor an automation can follow.
     public var state: String { writing ? "writing" : here ? "here" : "away" }
 }

@@ -105,6 +105,9 @@ public actor PresenceBook {
         }
     }
 
+    /// A member was added, removed or restored: those watching hear of the household as it is now.
+    public func householdChanged() { watchers.yield(()) }
+
     /// Everyone still here is last seen now; flapd is stopping.
     public func close() {
         let at = now()

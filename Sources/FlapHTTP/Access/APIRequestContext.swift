@@ -41,6 +41,19 @@ public struct APIRequestContext: RequestContext {
         if case .member(let id, let sender) = caller { (id, sender) } else { nil }
     }
 
+    /// The person the request is from, as presence names them (`owner` or the member's id); nil
+    /// for the viewer key and webhooks, which are nobody.
+    var person: String? {
+        switch caller {
+        case .owner: "owner"
+        case .member(let id, _): id
+        default: nil
+        }
+    }
+
+    /// Whose the caller's live streams are (``LiveBoards/watch(whose:)``): the owner's, or a member's.
+    var watcherTag: String? { person.map(LiveBoards.watcherTag(person:)) }
+
     /// Whether the request was made with the viewer key, so what it reads leaves out who sent what.
     var isViewer: Bool { caller == .viewer }
 }

@@ -49,7 +49,7 @@ struct RouteAccess: OptionSet, Sendable, Hashable {
     static let memberRefusal =
         "a member may send messages as their own sender, clear their own slot, end their own temporary message, "
         + "cancel their own messages sent for later, read their own receipts, see the board, the slots, the widgets and the sources, "
-        + "hear the clack, and push to webhook sources; "
+        + "hear the clack, see who of the household is around and change their own presence, and push to webhook sources; "
         + "the rest is the owner's (the API key, or the owner's session)"
     static let viewerRefusal =
         "the viewer key reads the board (GET /v1/board, /v1/board.png, /v1/board.svg, /v1/events, /v1/sound/clack.wav) and nothing else; use the API key"

@@ -38,7 +38,8 @@ public actor LiveBoards {
 
     /// Watches from now, as Server-Sent Events: the current state first. At most 64 events wait
     /// for a slow watcher (the oldest give way; a resting board follows every plan).
-    /// `whose`: the watcher's (`member m-…`), so ``end(watchers:with:)`` can end theirs.
+    /// `whose`: the watcher's (`member m-…`, `owner`), so ``end(watchers:with:)`` can end theirs
+    /// and ``tell(_:_:)`` reach them.
     public func watch(whose: String? = nil) -> AsyncStream<String> {
         var first: [String] = []
         for panel in order {
@@ -53,6 +54,9 @@ public actor LiveBoards {
 
     public var watcherCount: Int { watchers.count }
 
+    /// The tag of `person`'s streams (`owner`, or `member m-…` for a member's id).
+    public static func watcherTag(person: String) -> String { person == "owner" ? person : "member \(person)" }
+
     /// How often ``heartbeat()`` should be called: often enough that a page that has gone is
     /// found (its second write fails) within half a minute while the boards are still.
     public static let heartbeatPeriod = Duration.seconds(10)
@@ -62,6 +66,12 @@ public actor LiveBoards {
     /// so without this a still board would keep every closed page's connection open.
     public func heartbeat() {
         watchers.yield(": keepalive\n\n")
+    }
+
+    /// Tells `whose` watchers (and only them) `event`, written as it is: what is theirs alone,
+    /// such as the household as they see it.
+    public func tell(_ whose: String, _ event: String) {
+        watchers.yield(event, tagged: whose)
     }
 
     /// Tells `whose` watchers `last` (their access ended) and ends their streams.

@@ -2,6 +2,7 @@ import FlapCore
 import FlapMembers
 import FlapMessaging
 import FlapMetrics
+import FlapPresence
 import FlapTime
 import FoundationEssentials
 
@@ -33,6 +34,8 @@ public struct APIParts: Sendable {
     public var sources: (any SourceDesk)?
     /// Who may use the board: the owner's and members' sessions, members, their links and keys.
     public var access = AccessStore(path: nil)
+    /// Who of the household is around; nil: presence is not kept.
+    public var presence: PresenceBook?
     /// Where invitation and pairing links point, with their QR codes.
     public var links = InvitationLinks(machineName: "localhost", httpsPort: { nil }, qrCode: { _ in nil })
 
@@ -65,11 +68,12 @@ public struct APIParts: Sendable {
             ControlsAPI(switches: panels),
             LayoutPreviewAPI(boardSize: intake.boardSize, flap62: intake.flap62, panels: panels),
             EmojiAPI(),
-            EventsAPI(live: live),
+            EventsAPI(live: live, presence: presence),
+            PresenceAPI(book: presence),
             QueueAPI(deliveries: deliveries),
             CalibrationAPI(panels: panels),
             ModulesAPI(modules: panels),
-            MembersAPI(access: access, links: links, intake: intake, live: live),
+            MembersAPI(access: access, links: links, intake: intake, live: live, presence: presence),
             ViewerLinkAPI(viewerKey: viewerKey, links: links, panels: panels)
         ]
     }

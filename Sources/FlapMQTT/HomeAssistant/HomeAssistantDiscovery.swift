@@ -1,5 +1,6 @@
 import FlapCore
 import FlapMQTTClient
+import FlapPresence
 import FoundationEssentials
 
 /// Home Assistant MQTT discovery: one device with the entities a person expects of a board
@@ -88,6 +89,27 @@ struct HomeAssistantDiscovery: Sendable {
         synced.valueTemplate = "{{ value_json.synced_pairs }}"
         synced.icon = "mdi:heart-multiple"
         return [members, synced]
+    }
+
+    /// A person's presence sensor's config topic (`owner` or a member's id).
+    func presenceConfigTopic(for person: String) -> String {
+        "homeassistant/sensor/vestawidget_\(settings.deviceID)/presence_\(person)/config"
+    }
+
+    /// A person's presence as a sensor of the display's device: `here`, `away` or `writing`,
+    /// their name, sender and last sighting as attributes.
+    func presenceConfig(for person: PersonPresence) -> (topic: String, config: Entity) {
+        let device = settings.deviceID
+        let topics = DeviceTopics(base: settings.baseTopic, device: device)
+        var sensor = Entity(
+            name: "\(person.name) at the board", uniqueId: "vestawidget_\(device)_presence_\(person.id)",
+            availabilityTopic: topics.name(.availability),
+            device: Device(identifiers: ["vestawidget_\(device)"], name: "VestaWidget \(device)", manufacturer: "VestaWidget", model: "flapd"))
+        sensor.stateTopic = topics.name(.personPresence(person.id))
+        sensor.valueTemplate = "{{ value_json.state }}"
+        sensor.jsonAttributesTopic = topics.name(.personPresence(person.id))
+        sensor.icon = "mdi:account-clock"
+        return (presenceConfigTopic(for: person.id), sensor)
     }
 
     /// A panel's own device's configs, when there are several panels.

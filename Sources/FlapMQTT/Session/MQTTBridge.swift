@@ -3,6 +3,7 @@ import FlapCore
 import FlapMessaging
 import FlapMetrics
 import FlapPictures
+import FlapPresence
 import FlapStorage
 import FlapJSON
 import FoundationEssentials
@@ -37,6 +38,7 @@ public final class MQTTBridge: Service, Sendable {
     private let publisher: TopicPublisher
     private let boards: RetainedBoards
     private let receipts: ReceiptPublisher
+    private let presence: RetainedPresence
     private let controls: ControlTopics
     private let messages: MessageTopics
     /// Counts connections made and lost: a message held back by a storage fault stops being
@@ -69,6 +71,8 @@ public final class MQTTBridge: Service, Sendable {
         let publisher = TopicPublisher(topics: topics, clients: clients, logger: logger)
         self.publisher = publisher
         boards = RetainedBoards(publisher: publisher, panels: panels, homeAssistant: settings.homeAssistant)
+        presence = RetainedPresence(
+            publisher: publisher, discovery: settings.homeAssistant ? discovery : nil, stateDirectory: stateDirectory)
         let receipts = ReceiptPublisher(publisher: publisher, metrics: metrics)
         self.receipts = receipts
         let controls = ControlTopics(publisher: publisher, homeAssistant: settings.homeAssistant, logger: logger)
@@ -94,6 +98,12 @@ public final class MQTTBridge: Service, Sendable {
     /// pairs are synced. Retained; never anyone's heart rate.
     public func publishRoom(name: String?, members: Int, syncedPairs: Int) {
         boards.publishRoom(name: name, members: members, syncedPairs: syncedPairs)
+    }
+
+    /// The household's presence as anyone outside sees it (those who hide left out), retained on
+    /// `presence` and `presence/<id>`, each person a Home Assistant sensor with discovery on.
+    public func publishPresence(_ people: [PersonPresence]) {
+        presence.publish(people)
     }
 
     /// A message came to rest on a panel: Home Assistant's event entity fires with its sender
@@ -166,6 +176,7 @@ public final class MQTTBridge: Service, Sendable {
             try? client.publish(topics.name(.availability), Array("online".utf8), qos: 1, retain: true)
             if settings.homeAssistant { discovery.announce(client) }
             boards.republish()
+            presence.republish()
             await controls.publishState()
         case .connected(let code, _):
             link.set(.refused, reason: Self.refusal(code))

@@ -52,6 +52,10 @@ enum OutgoingTopic: Sendable, Hashable {
     case homeAssistantRoom
     /// A message came to rest on a panel (Home Assistant's event entity).
     case homeAssistantDisplayed
+    /// The household's presence, retained.
+    case presence
+    /// One person's presence (`owner` or a member's id), retained.
+    case personPresence(String)
 
     var leaf: String {
         switch self {
@@ -65,6 +69,8 @@ enum OutgoingTopic: Sendable, Hashable {
         case .homeAssistantControls: "ha/controls"
         case .homeAssistantRoom: "ha/room"
         case .homeAssistantDisplayed: "ha/displayed"
+        case .presence: "presence"
+        case .personPresence(let id): "presence/\(id)"
         }
     }
 }

@@ -42,6 +42,12 @@ public final class Watchers<Element: Sendable>: Sendable {
         for stream in state.withLock({ Array($0.streams.values) }) { stream.yield(element) }
     }
 
+    /// Gives `element` to the watchers tagged `tag` only.
+    public func yield(_ element: Element, tagged tag: String) {
+        let streams = state.withLock { state in state.tags.filter { $0.value == tag }.compactMap { state.streams[$0.key] } }
+        for stream in streams { stream.yield(element) }
+    }
+
     /// Ends every watcher's stream.
     public func finishAll() {
         // Taken out first: finishing a stream calls its termination handler, which takes the lock.

@@ -83,7 +83,8 @@ extension Appliance {
         api.clock = { clockTrust.verdict() }
         api.schedules = parts.schedules
         api.sources = parts.sources
-        api.access = AccessStore(path: state.file("access.json"), legacySessions: state.file("sessions.json"), logger: logger)
+        api.access = parts.access
+        api.presence = parts.presence
         api.links = InvitationLinks(
             machineName: machineName, householdNames: configuration.api.tlsNames, certificateNames: certificateNames,
             httpsPort: { [httpsNow = ports.httpsNow] in httpsNow.value },

@@ -6,6 +6,8 @@ import FlapVestaboard
 import FlapMessaging
 import FlapMetrics
 import FlapMQTT
+import FlapMembers
+import FlapPresence
 import FlapSources
 import FlapStorage
 import FlapTime
@@ -97,10 +99,12 @@ public final class Appliance: Sendable {
         let boards = ApplianceBoards(
             panels: panels, sound: sound, clack: clack, soundSettings: configuration.sound, savedSound: savedSound,
             calibrationStore: calibration, controls: controls)
+        let access = AccessStore(path: stateDirectory.file("access.json"), legacySessions: stateDirectory.file("sessions.json"), logger: logger)
+        let presence = PresenceBook(access: access, path: stateDirectory.file("presence.json"), logger: logger)
         let parts = ApplianceParts(
             intake: intake, boards: boards, metrics: metrics, heartRate: heartRate, room: room, outbox: outbox,
             deliveryWorkers: panels.flatMap(\.deliveries), live: live, mqtt: mqtt, clockTrust: clockTrust,
-            schedules: schedules, sources: sources.map { ApplianceSources(hub: $0, triggers: triggers) })
+            schedules: schedules, sources: sources.map { ApplianceSources(hub: $0, triggers: triggers) }, access: access, presence: presence)
         let listeners = try Self.listeners(
             configuration, parts: parts, secrets: try ApplianceSecrets(configuration, in: stateDirectory, logger: logger),
             state: stateDirectory, ports: ports, logger: logger)
@@ -113,6 +117,8 @@ public final class Appliance: Sendable {
                 releases: ReleaseTimer(inbox: inbox, time: .system, trust: { [clockTrust] in clockTrust.verdict() }, logger: logger),
                 schedules: schedules, clockTrust: clockTrust)
         ]
+        services.append(
+            PresenceService(book: presence, relay: PresenceRelay(book: presence, live: live, publish: { [mqtt] in mqtt?.publishPresence($0) })))
         if let announcement = Self.announcement(listen: configuration.listen, ports: ports, logger: logger) { services.append(announcement) }
         if let mqtt { services.append(mqtt) }
         if let heartRate { services.append(HeartRateService(hub: heartRate)) }

@@ -4,6 +4,7 @@ import FlapHTTP
 import FlapMembers
 import FlapMessaging
 import FlapMetrics
+import FlapPresence
 import FlapMQTT
 import FlapQR
 import FlapRooms
@@ -31,4 +32,7 @@ struct ApplianceParts {
     let clockTrust: ClockTrust
     let schedules: ScheduleRunner<ContinuousClock>
     let sources: ApplianceSources?
+    /// Who may use the board, and who of them is around.
+    let access: AccessStore
+    let presence: PresenceBook
 }
