@@ -10,6 +10,10 @@ import Hummingbird
 public enum WebPage {
     static let files: [String: (type: String, bytes: [UInt8])] = [
         "/": ("text/html; charset=utf-8", PackageResources.index_html),
+        // The share target's action: the page, which fills its composer from the address.
+        "/share": ("text/html; charset=utf-8", PackageResources.index_html),
+        "/web/presence.js": ("text/javascript; charset=utf-8", PackageResources.presence_js),
+        "/web/share.js": ("text/javascript; charset=utf-8", PackageResources.share_js),
         "/web/style.css": ("text/css; charset=utf-8", PackageResources.style_css),
         "/web/app.js": ("text/javascript; charset=utf-8", PackageResources.app_js),
         "/web/board.js": ("text/javascript; charset=utf-8", PackageResources.board_js),

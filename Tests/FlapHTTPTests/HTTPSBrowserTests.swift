@@ -69,3 +69,40 @@ import TestSupport
         #expect((seen["consoleErrors"] as? [String])?.isEmpty == true, "\(seen["consoleErrors"] ?? "")")
     }
 }
+
+/// Two members over HTTPS see each other come, write and go; one hides, across a restart; a
+/// shared text opens the composer filled in (the app's share target).
+@Suite(.serialized, .timeLimit(.minutes(10))) struct PresenceBrowserTests {
+    @Test func twoMembersSeeEachOtherAndAShareOpensTheComposer() async throws {
+        let work = FileManager.default.temporaryDirectory.appendingPathComponent("presence-\(UUID().uuidString)").path
+        try FileManager.default.createDirectory(atPath: work, withIntermediateDirectories: true)
+        let shots = PythonPeer.packageRoot.appendingPathComponent(".build/test-artifacts").path
+        try FileManager.default.createDirectory(atPath: shots, withIntermediateDirectories: true)
+        let result = try await ProcessRunner.run(
+            try await PythonPeer.python(),
+            [
+                PythonPeer.peersDirectory.appendingPathComponent("browser_presence_check.py").path,
+                ProcessRunner.builtProduct("flapd"), work, "presence-test-key", shots
+            ])
+        #expect(result.status == 0, "\(result.stderrText.suffix(3000))")
+        let seen = try #require(try JSONSerialization.jsonObject(with: Data(result.stdoutText.utf8)) as? [String: Any])
+        #expect(seen["eachSeesTheOther"] as? [Bool] == [true, true])
+        #expect((seen["ownerListed"] as? String)?.hasPrefix("Owner · ") == true, "\(seen["ownerListed"] ?? "")")
+        #expect(seen["writingShown"] as? String == "Mum is writing…", "\(seen["writingShown"] ?? "")")
+        #expect(seen["textNeverSent"] as? Bool == true)
+        #expect(seen["writingEnded"] as? Bool == true)
+        #expect(seen["goneAfterClosing"] as? Bool == true, "\(seen["goneReads"] ?? "")")
+        // The page says it leaves as it closes; without that, flapd finds a dead stream within 20 s.
+        #expect((seen["goneSeconds"] as? Double ?? 99) < 10, "gone after \(seen["goneSeconds"] ?? "") s")
+        #expect(seen["hiddenFromMum"] as? Bool == true)
+        #expect(seen["mumSeesAfterRestart"] is NSNull, "James is hidden after a restart: \(seen["mumSeesAfterRestart"] ?? "")")
+        #expect(seen["jamesSettingKept"] as? Bool == true)
+        let target = seen["shareTarget"] as? [String: Any]
+        #expect(target?["action"] as? String == "/share" && target?["method"] as? String == "GET", "\(target ?? [:])")
+        #expect(seen["sharedText"] as? String == "Dinner Pasta at 7 https://example.com/r", "\(seen["sharedText"] ?? "")")
+        #expect(seen["sharedPreview"] as? Bool == true, "\(seen["sharedNote"] ?? "")")
+        #expect((seen["sharedAddress"] as? String)?.hasSuffix("/") == true, "the address is the page's again: \(seen["sharedAddress"] ?? "")")
+        #expect(seen["sharedSender"] as? String == "mum")
+        #expect((seen["consoleErrors"] as? [String])?.isEmpty == true, "\(seen["consoleErrors"] ?? "")")
+    }
+}

@@ -6,6 +6,8 @@ import { setUpCompose } from "/web/compose.js";
 import { refreshLists, setUpKeepBoard } from "/web/lists.js";
 import { setUpPaint } from "/web/paint.js";
 import { watchRoom } from "/web/room.js";
+import { setUpPresence, watchPresence } from "/web/presence.js";
+import { shared } from "/web/share.js";
 import { refreshStatus, setUpControls, setUpSound } from "/web/status.js";
 import { registerWorker, showOffline } from "/web/offline.js";
 import { flush } from "/web/outbox.js";
@@ -102,10 +104,13 @@ async function open() {
   });
   events.addEventListener("plan", (event) => { const d = JSON.parse(event.data); views.get(d.panel)?.play(d); });
   events.addEventListener("signed-out", (event) => signedOut(JSON.parse(event.data)));
+  watchPresence(events);
   if (!started) {
     started = true;
     const changed = () => { refreshLists(); };
     await setUpCompose(changed);
+    setUpPresence();
+    shared();
     if (boards.length) await setUpPaint(boards[0].rows, boards[0].columns, boards[0].flap62, changed);
     setUpSound();
     setUpControls();

@@ -2,11 +2,11 @@
 // no network; the board and the session's state are kept as last seen, so an offline app shows
 // the last board and when it was seen. Everything goes to flapd first and falls back to what
 // is kept only when flapd cannot be reached, so an online page is never stale.
-const SHELL = "vestawidget-shell-3";
+const SHELL = "vestawidget-shell-4";
 const SEEN = "vestawidget-seen-1";
 const FILES = ["/", "/widget", "/web/style.css", "/web/widget.css", "/web/app.js", "/web/api.js", "/web/board.js",
   "/web/compose.js", "/web/paint.js", "/web/lists.js", "/web/status.js", "/web/room.js", "/web/widget.js",
-  "/web/offline.js", "/web/outbox.js", "/web/members.js", "/web/glyphs.json", "/favicon.ico", "/manifest.webmanifest", "/web/icon-192.png"];
+  "/web/offline.js", "/web/outbox.js", "/web/members.js", "/web/presence.js", "/web/share.js", "/web/glyphs.json", "/favicon.ico", "/manifest.webmanifest", "/web/icon-192.png"];
 // Answers kept as last seen, with the time they were seen.
 const KEPT = ["/v1/board", "/v1/session", "/v1/slots"];
 
@@ -25,6 +25,8 @@ self.addEventListener("fetch", (event) => {
   if (event.request.method !== "GET" || url.origin !== self.location.origin) return;
   if (KEPT.includes(url.pathname)) event.respondWith(lastSeen(event.request));
   else if (FILES.includes(url.pathname) || url.pathname.startsWith("/web/")) event.respondWith(file(event.request, url));
+  // Shared from another app with no network: the kept page, which fills its composer from the address.
+  else if (url.pathname === "/share") event.respondWith(file(event.request, new URL("/", url)));
 });
 
 // The page's files: flapd's when it answers (kept for next time), else the kept copy.
