@@ -65,6 +65,7 @@ import TestSupport
         #expect(seen["paintingShown"] as? Bool == true && seen["paintingReceipt"] as? Bool == true)
         #expect(seen["blueCells"] as? Int == 127, "the painting on the other browser's board")
         #expect(seen["paintingSaved"] as? Bool == true && seen["receiptsListed"] as? Bool == true)
+        #expect(seen["boardKept"] as? Bool == true, "Keep the board saved what it shows as a quick message")
         // Sent for later from the composer: waiting in its list, not on the board, cancelled there.
         #expect(
             seen["sentForLater"] as? Bool == true && seen["scheduledListed"] as? Bool == true,

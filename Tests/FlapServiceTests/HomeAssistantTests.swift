@@ -157,6 +157,38 @@ import TestSupport
             "PATCH", "/v1/controls", body: Data(#"{"paused": false}"#.utf8), headers: ["Content-Type": "application/json"])
         try await until(home, ids["pause"]) { $0["state"] as? String == "off" }
 
+        phase("The household")
+        // The owner is a sensor: away, here after a ping, writing while typing, gone while hidden.
+        let presence: @Sendable (String) async throws -> Void = { [flapd] body in
+            _ = try await flapd.api.request("PATCH", "/v1/presence", body: Data(body.utf8), headers: ["Content-Type": "application/json"])
+        }
+        var owner: String?
+        try await must(every: .milliseconds(500)) {
+            owner = try await home.registries().entities.first { $0["unique_id"] == "vestawidget_wall_presence_owner" }?["entity_id"]
+            return owner != nil
+        }
+        #expect(owner == "sensor.vestawidget_wall_owner_at_the_board", "the name docs/home-assistant.md uses")
+        try await until(home, owner) { $0["state"] as? String == "away" }
+        try await presence(#"{"here": true}"#)
+        try await until(home, owner) { $0["state"] as? String == "here" }
+        // Writing lasts 5 s after each keystroke reported: reported every 2 s, as the page does, until seen.
+        let typing = Task {
+            while !Task.isCancelled {
+                try? await presence(#"{"writing": true}"#)
+                try? await Task.sleep(for: .seconds(2))
+            }
+        }
+        try await until(home, owner) { $0["state"] as? String == "writing" }
+        typing.cancel()
+        _ = await typing.value
+        try await presence(#"{"writing": false}"#)
+        try await until(home, owner) { $0["state"] as? String == "here" }
+        try await presence(#"{"showMe": false}"#)
+        try await must(every: .milliseconds(500)) {
+            !(try await home.registries().entities.contains { $0["unique_id"] == "vestawidget_wall_presence_owner" })
+        }
+        try await presence(#"{"showMe": true}"#)
+
         phase("For a while")
         // For a while, then back: an automation's JSON on the text (for ten minutes, so that it is
         // still up when a busy machine has flipped to it; "Clear" ends it).

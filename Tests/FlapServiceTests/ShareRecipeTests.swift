@@ -26,7 +26,8 @@ import TestSupport
             .replacingOccurrences(of: "board.local:8443", with: "localhost:\(flapd.httpsPort)")
             .replacingOccurrences(of: "YOUR-KEY", with: key)
             .replacingOccurrences(of: "SHARED TEXT", with: "Look at this https://example.com/r")
-        let result = try await ProcessRunner.run("/bin/sh", ["-c", command.trimmingCharacters(in: .whitespacesAndNewlines) + " --silent --show-error --write-out '\\n%{http_code}'"])
+        let result = try await ProcessRunner.run(
+            "/bin/sh", ["-c", command.trimmingCharacters(in: .whitespacesAndNewlines) + " --silent --show-error --write-out '\\n%{http_code}'"])
         #expect(result.status == 0, "\(result.stderrText)")
         let lines = result.stdoutText.split(separator: "\n")
         #expect(lines.last == "202", "\(result.stdoutText)")

@@ -148,6 +148,11 @@ try:
     first.find_element(By.ID, "paint-name").send_keys("sky")
     click(first, "#paint-save")
     out["paintingSaved"] = wait(lambda: "sky" in first.find_element(By.ID, "templates").text)
+    # What the board shows now (the painting), kept as a quick message from the page.
+    first.find_element(By.ID, "keep-name").send_keys("wall now")
+    click(first, "#keep-board")
+    out["boardKept"] = wait(lambda: "Kept what the board shows as wall now" in first.find_element(By.ID, "keep-receipt").text) and \
+        wait(lambda: "wall now" in first.find_element(By.ID, "templates").text)
     out["receiptsListed"] = wait(lambda: "displayed" in first.find_element(By.ID, "receipts").text)
 
     # Status and sound: the panel listed; muted from the page, and flapd says so.

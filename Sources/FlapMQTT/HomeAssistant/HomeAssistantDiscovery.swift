@@ -92,8 +92,8 @@ struct HomeAssistantDiscovery: Sendable {
     }
 
     /// A person's presence sensor's config topic (`owner` or a member's id).
-    func presenceConfigTopic(for person: String) -> String {
-        "homeassistant/sensor/vestawidget_\(settings.deviceID)/presence_\(person)/config"
+    func presenceConfigTopic(for person: String, device: String? = nil) -> String {
+        "homeassistant/sensor/vestawidget_\(device ?? settings.deviceID)/presence_\(person)/config"
     }
 
     /// A person's presence as a sensor of the display's device: `here`, `away` or `writing`,

@@ -93,14 +93,23 @@ final class RetainedPresence: Sendable {
     }
 
     /// Empties the topics and sensors of people given them before this flapd started (or
-    /// before they hid), and keeps whom they are given to now.
-    private func forgetEarlier(than now: Set<String>) {
-        let earlier = Set(((try? String(contentsOfFile: announcedFile, encoding: .utf8)) ?? "").split(separator: "\n").map(String.init))
+    /// before they hid), also under a device id used before, and keeps whom they are given to
+    /// now: one line each, the device id, a tab, the person.
+    private func forgetEarlier(than people: Set<String>) {
+        let device = publisher.topics.device
+        let now = Set(people.map { "\(device)\t\($0)" })
+        let lines = ((try? String(contentsOfFile: announcedFile, encoding: .utf8)) ?? "").split(separator: "\n").map(String.init)
+        let earlier = Set(lines.filter { $0.contains("\t") })
         guard earlier != now else { return }
-        for id in earlier.subtracting(now) where last.withLock({ $0[publisher.topics.name(.personPresence(id))] == nil }) {
-            publisher.publish(.personPresence(id), [], retain: true)
-            if let discovery { publisher.publish(named: discovery.presenceConfigTopic(for: id), [], retain: true) }
+        var oldDevices = Set<String>()
+        for line in earlier.subtracting(now) {
+            let parts = line.split(separator: "\t", maxSplits: 1).map(String.init)
+            let topics = DeviceTopics(base: publisher.topics.base, device: parts[0])
+            publisher.publish(named: topics.name(.personPresence(parts[1])), [], retain: true)
+            if let discovery { publisher.publish(named: discovery.presenceConfigTopic(for: parts[1], device: parts[0]), [], retain: true) }
+            if parts[0] != device { oldDevices.insert(parts[0]) }
         }
+        for old in oldDevices { publisher.publish(named: DeviceTopics(base: publisher.topics.base, device: old).name(.presence), [], retain: true) }
         try? now.sorted().map { $0 + "\n" }.joined().write(toFile: announcedFile, atomically: true, encoding: .utf8)
     }
 }
