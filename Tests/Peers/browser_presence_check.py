@@ -14,16 +14,11 @@ import urllib.parse
 
 from selenium.webdriver.common.by import By
 
-from browser_support import Flapd, browser, click, console_errors, trusting, wait
+from browser_support import Household, browser, click, console_errors, trusting, wait
 
 flapd_path, work, key, shots = sys.argv[1], sys.argv[2], sys.argv[3], sys.argv[4]
-config = os.path.join(work, "flapd.toml")
-with open(config, "w") as file:
-    file.write('[api]\ntls_names = ["flapd.test"]\n[messages]\nrate_limit = 0\n')
-flapd = Flapd(flapd_path, os.path.join(work, "state"), key, ["--config", config])
-resolve = ["--host-resolver-rules=MAP flapd.test 127.0.0.1"]
-secure = f"https://flapd.test:{flapd.https_port}"
-authority = os.path.join(work, "state", "tls", "ca.crt")
+household = Household(flapd_path, work, key)
+flapd, resolve, secure, authority = household.flapd, household.resolve, household.secure, household.authority
 
 
 def person(page, sender):

@@ -151,3 +151,19 @@ def console_errors(driver):
     return [entry["message"] for entry in driver.get_log("browser")
             if entry["level"] == "SEVERE" and "Failed to load resource" not in entry["message"]
             and "net::ERR_CONNECTION_REFUSED" not in entry["message"] and "/v1/events" not in entry["message"]]
+
+
+class Household:
+    """flapd for phones on the home network: its certificate names `flapd.test`, which Chromium
+    (started with `resolve`) finds on this machine; `secure` is the page's HTTPS address and
+    `authority` the CA file a profile trusts."""
+
+    def __init__(self, flapd_path, work, key):
+        import os
+        config = os.path.join(work, "flapd.toml")
+        with open(config, "w") as file:
+            file.write('[api]\ntls_names = ["flapd.test"]\n[messages]\nrate_limit = 0\n')
+        self.flapd = Flapd(flapd_path, os.path.join(work, "state"), key, ["--config", config])
+        self.resolve = ["--host-resolver-rules=MAP flapd.test 127.0.0.1"]
+        self.secure = f"https://flapd.test:{self.flapd.https_port}"
+        self.authority = os.path.join(work, "state", "tls", "ca.crt")
