@@ -50,6 +50,7 @@ import TestSupport
         #expect(result.status == 0, "\(result.stderrText.suffix(3000))")
         let seen = try #require(try JSONSerialization.jsonObject(with: Data(result.stdoutText.utf8)) as? [String: Any])
         #expect(seen["ownerSeesMembers"] as? Bool == true && seen["qrShown"] as? Bool == true && seen["linkForm"] as? Bool == true)
+        #expect(seen["keyWorks"] as? [String] == ["Mum"], "the key made from the page is Mum's: \(seen["keyWorks"] ?? "")")
         #expect(seen["mumSignedIn"] as? Bool == true && seen["mumRole"] as? String == "member")
         let sender = seen["mumSender"] as? [Any] ?? []
         #expect(sender.first as? String == "mum" && sender.last as? Bool == true, "her sender, read-only: \(sender)")

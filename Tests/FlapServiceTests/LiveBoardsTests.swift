@@ -13,7 +13,7 @@ import TestSupport
             ])
     }
 
-    /// The events in `text`: (name, JSON object).
+    /// The boards' events in `text` (`board` and `plan`; the owner's presence is PresenceTests'): (name, JSON object).
     func events(_ text: String) -> [(String, [String: Any])] {
         text.components(separatedBy: "\n\n").compactMap { block in
             let lines = block.split(separator: "\n")
@@ -22,7 +22,7 @@ import TestSupport
                 let object = try? JSONSerialization.jsonObject(with: Data(data.utf8)) as? [String: Any]
             else { return nil }
             return (String(name), object)
-        }
+        }.filter { ["board", "plan"].contains($0.0) }
     }
 
     @Test func aWatcherSeesTheBoardThenEachPlanAndWhereItRests() async throws {

@@ -41,6 +41,13 @@ try:
     out["qrShown"] = wait(lambda: owner.find_element(By.CSS_SELECTOR, "#member-link svg").is_displayed())
     link = owner.find_element(By.CSS_SELECTOR, "#member-link a").get_attribute("href")
     out["linkForm"] = link.startswith("https://flapd.test:") and "/join#" in link
+    # A key for Mum's iPhone shortcut, shown once; it works as hers.
+    wait(lambda: owner.find_element(By.CSS_SELECTOR, "#members li button[aria-label='Key Mum']").is_displayed())
+    click(owner, "#members li button[aria-label='Key Mum']")
+    member_key = wait(lambda: owner.find_elements(By.ID, "member-key")) and owner.find_element(By.ID, "member-key").text
+    out["keyWorks"] = owner.execute_async_script("""const [key, done] = arguments;
+        fetch("/v1/presence", { credentials: "omit", headers: { Authorization: `Bearer ${key}` } }).then((r) => r.json())
+          .then((d) => done(d.people.filter((p) => p.you).map((p) => p.name)), () => done(null));""", member_key)
     owner.save_screenshot(os.path.join(shots, "members-invite.png"))
 
     mum = browser(trusting(os.path.join(work, "mum"), authority), resolve)

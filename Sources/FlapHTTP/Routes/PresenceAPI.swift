@@ -51,20 +51,20 @@ struct PresenceAPI: RouteGroup {
         }
         guard !object.isEmpty else { throw APIError(.badRequest, "nothing to change; \(usage)") }
         func flag(_ field: String) throws(APIError) -> Bool? {
-            guard let value = object[field], !value.isNull else { return nil }
+            guard let value = object[field] else { return nil }
             guard let flag = value.bool else {
                 throw APIError(.badRequest, "\(field) is true or false", problems: [.init(field: field, problem: "a boolean")])
             }
             return flag
         }
         var change = PresenceChange(showMe: try flag("showMe"), writing: try flag("writing"), here: try flag("here"))
-        if let value = object["name"], !value.isNull {
+        if let value = object["name"] {
             guard let name = value.string else {
                 throw APIError(.badRequest, "name is a string", problems: [.init(field: "name", problem: "a string")])
             }
             change.name = name
         }
-        if let value = object["stream"], !value.isNull {
+        if let value = object["stream"] {
             guard let stream = value.int, stream > 0 else {
                 throw APIError(
                     .badRequest, "stream is the number the live stream's first event gave",

@@ -31,6 +31,20 @@ function showLink(where, link, phone) {
   where.replaceChildren(card);
 }
 
+// A member's new key, for their iPhone shortcut or scripts: shown this once (flapd keeps only
+// its digest), with a button that copies it.
+function showKey(where, key, name) {
+  const card = document.createElement("div");
+  card.className = "qr-card";
+  const words = document.createElement("p");
+  words.textContent = `${name}'s key, shown only now: give it to them for their shortcut or scripts. Removing ${name} stops it.`;
+  const code = Object.assign(document.createElement("code"), { id: "member-key", textContent: key });
+  const copy = Object.assign(document.createElement("button"), { type: "button", textContent: "Copy" });
+  copy.addEventListener("click", () => navigator.clipboard?.writeText(key).then(() => { copy.textContent = "Copied"; }, () => {}));
+  card.append(words, code, copy);
+  where.replaceChildren(card);
+}
+
 const clock = (date) => new Date(date).toLocaleTimeString([], { hour: "numeric", minute: "2-digit" });
 
 // Removing asks first, in the person's item: their phone and keys stop at once, and their message
@@ -67,9 +81,13 @@ export async function refreshMembers() {
         const link = await api("POST", `/v1/members/${encodeURIComponent(m.id)}/invitation`, {});
         if (link.status === 201) showLink($("member-link"), link.data, `${m.name}'s phone`); else tell($("member-note"), refused(link));
       }],
+      ["Key", async () => {
+        const key = await api("POST", `/v1/members/${encodeURIComponent(m.id)}/keys`, {});
+        if (key.status === 201) showKey($("member-link"), key.data.key, m.name); else tell($("member-note"), refused(key));
+      }],
       ["Remove", () => confirmRemoval(li, m)],
     ]);
-    li.querySelectorAll("button")[1].dataset.remove = "";
+    li.querySelectorAll("button")[2].dataset.remove = "";
     return li;
   });
   const removed = (reply.data.removed || []).map((r) => item(r.name,
