@@ -76,8 +76,10 @@ public actor PresenceBook {
         }
     }
 
-    /// `person`'s own change. The name is the owner's only: a member's is refused.
-    public func update(_ person: String, _ change: PresenceChange) throws(PresenceProblem) {
+    /// `person`'s own change. The name is the owner's only: a member's is refused (a
+    /// ``PresenceProblem``). A setting the disk cannot keep is in force until flapd stops, and
+    /// the disk's error is thrown (a `StorageFault`), so the person is told it will not last.
+    public func update(_ person: String, _ change: PresenceChange) throws {
         if let name = change.name {
             guard person == Self.owner else { throw PresenceProblem(field: "name", problem: "a member's name is the owner's to give") }
             let trimmed = String(name.drop(while: \.isWhitespace).reversed().drop(while: \.isWhitespace).reversed())
@@ -86,11 +88,11 @@ public actor PresenceBook {
             }
             if let problem = InvisibleCharacters.problem(in: trimmed) { throw PresenceProblem(field: "name", problem: problem) }
             file.ownerName = trimmed
-            save()
         }
+        var settingChanged = change.name != nil
         if let showMe = change.showMe, showMe == (file.people[person]?.hidden == true) {
             file.people[person, default: .init()].hidden = showMe ? nil : true
-            save()
+            settingChanged = true
             watchers.yield(())
         }
         let at = now()
@@ -102,6 +104,10 @@ public actor PresenceBook {
             }
             if let writing = change.writing { live.writingUntil = writing ? at.addingTimeInterval(Self.writingLifetime) : nil }
             if change.here == false, live.streams.isEmpty { live.writingUntil = nil }
+        }
+        if settingChanged, let path {
+            try file.save(to: path)
+            savedAt = at
         }
     }
 

@@ -141,6 +141,13 @@ import TestSupport
         #expect(await home.book.people(for: nil).map(\.name) == ["Owner", "Mum"])
     }
 
+    @Test func aSettingTheDiskCannotKeepIsInForceAndSaid() async throws {
+        let home = try await Household(path: "/proc/no-such-place/presence.json")
+        await #expect(throws: (any Error).self) { try await home.book.update(home.mum.id, PresenceChange(showMe: false)) }
+        #expect(await home.mumSeen() == nil, "hidden now, though not for a restart")
+        try await home.book.update(home.mum.id, PresenceChange(here: true))
+    }
+
     @Test func aDamagedFileIsSaidAndForgotten() async throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("presence-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)

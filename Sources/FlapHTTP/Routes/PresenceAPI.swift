@@ -1,5 +1,6 @@
 import FlapJSON
 import FlapPresence
+import FlapStorage
 import FoundationEssentials
 import Hummingbird
 
@@ -17,10 +18,12 @@ struct PresenceAPI: RouteGroup {
         v1.patch("presence", .household) { request, context in
             let (book, person) = try found(context)
             let change = try await Self.change(in: request)
-            do throws(PresenceProblem) {
+            do {
                 try await book.update(person, change)
-            } catch {
-                throw APIError(.badRequest, error.description, problems: [.init(field: error.field, problem: error.problem)])
+            } catch let problem as PresenceProblem {
+                throw APIError(.badRequest, problem.description, problems: [.init(field: problem.field, problem: problem.problem)])
+            } catch let fault as StorageFault {
+                throw APIError(fault.answerStatus, "in force until flapd stops, but not saved for a restart: \(fault.description)")
             }
             return Answer(await PresenceView(book: book, for: person))
         }
