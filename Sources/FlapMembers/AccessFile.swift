@@ -26,15 +26,20 @@ struct AccessFile: Codable, Equatable {
     /// The file at `path`; empty when there is none. One that is damaged, too large or holds
     /// entries that are not digests is said once, and what can be used of it is kept.
     static func load(_ path: String, logger: Logger) -> AccessFile {
-        guard FileManager.default.fileExists(atPath: path) else { return AccessFile() }
-        let size = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? 0
-        let decoder = JSONDecoder()
-        decoder.dateDecodingStrategy = .secondsSince1970
-        guard size <= largest, let data = FileManager.default.contents(atPath: path), var file = try? decoder.decode(AccessFile.self, from: data)
-        else {
+        let data: Data?
+        do { data = try SmallFile.read(path, largest: largest) } catch {
             logger.error(
                 "the members file is damaged or too large: members must be invited again and browsers sign in again",
-                metadata: ["file": "\(path)", "bytes": "\(size)"])
+                metadata: ["file": "\(path)", "problem": "\(error)"])
+            return AccessFile()
+        }
+        guard let data else { return AccessFile() }
+        let decoder = JSONDecoder()
+        decoder.dateDecodingStrategy = .secondsSince1970
+        guard var file = try? decoder.decode(AccessFile.self, from: data) else {
+            logger.error(
+                "the members file is damaged or too large: members must be invited again and browsers sign in again",
+                metadata: ["file": "\(path)", "problem": "not the members file's JSON"])
             return AccessFile()
         }
         let wellFormed = { (entry: Stored) in entry.digest.utf8.count == 64 && entry.digest.allSatisfy(\.isHexDigit) }
@@ -51,8 +56,7 @@ struct AccessFile: Codable, Equatable {
     /// Takes the owner's sessions of an earlier flapd (`sessions.json`: `{"id": end}`) as
     /// digests; whether there were any.
     mutating func takeOver(_ legacy: String, now: Date) -> Bool {
-        guard let data = FileManager.default.contents(atPath: legacy), data.count <= Self.largest,
-            let stored = try? JSONDecoder().decode([String: Double].self, from: data)
+        guard let data = try? SmallFile.read(legacy, largest: Self.largest), let stored = try? JSONDecoder().decode([String: Double].self, from: data)
         else { return false }
         for (id, end) in stored where AccessToken.wellFormed(id) && end > now.timeIntervalSince1970 {
             sessions.append(.init(digest: AccessToken.digest(id), member: nil, at: now))

@@ -100,9 +100,13 @@ public actor AccessStore {
     public func members() -> [Member] { file.members }
 
     /// A new member and their first invitation.
-    public func addMember(name: String, sender: String) throws(MemberProblem) -> (Member, Invitation) {
+    public func addMember(name: String, sender: String, othersNames: [String] = []) throws(MemberProblem) -> (Member, Invitation) {
         let name = name.trimmingSpaces
         if let problem = Self.nameProblem(name) { throw MemberProblem(field: "name", problem: problem) }
+        // Names in the household are one each, as a person reads them (the owner's among `othersNames`).
+        if let taken = (file.members.map(\.name) + othersNames).first(where: { ShownName.likeness($0) == ShownName.likeness(name) }) {
+            throw MemberProblem(field: "name", problem: "\(taken) is already in the household; give another name", isConflict: true)
+        }
         if let problem = Self.senderProblem(sender) { throw MemberProblem(field: "sender", problem: problem) }
         if let other = file.members.first(where: { $0.sender == sender }) {
             throw MemberProblem(
@@ -249,21 +253,6 @@ public actor AccessStore {
             // Kept in memory; said, since a restart would lose what changed.
             logger.error("cannot save the members file; changes last until flapd stops", metadata: ["file": "\(path)", "error": "\(error)"])
         }
-    }
-
-    static func nameProblem(_ name: String) -> String? {
-        if name.isEmpty { return "give the member's name (\"Mum\")" }
-        if name.count > 40 { return "at most 40 characters, not \(name.count)" }
-        if let problem = InvisibleCharacters.problem(in: name) { return problem }
-        return nil
-    }
-
-    /// The rules of a message's sender id.
-    static func senderProblem(_ sender: String) -> String? {
-        if sender.isEmpty || sender.count > 64 { return "1 to 64 characters, not \(sender.count)" }
-        if let bad = sender.first(where: { "/+#".contains($0) }) { return "\"\(bad)\" cannot be in a sender id" }
-        if let problem = InvisibleCharacters.problem(in: sender) { return problem }
-        return nil
     }
 }
 

@@ -76,8 +76,8 @@ public struct Message: Sendable, Equatable, Codable {
     public var slotKey: String { duration == nil ? sender.id : priority == .trigger ? Self.triggerSlot : Self.temporarySlot }
 
     /// Who a message is from, for which covers which: a person's message (from any API, MQTT,
-    /// Home Assistant, an assistant) wins over a trigger's and a schedule's, a trigger's over a
-    /// schedule's.
+    /// Home Assistant, an assistant, or a schedule someone set for a time) wins over a trigger's
+    /// and a background schedule's, a trigger's over a background schedule's.
     public enum Priority: Int, Sendable, Comparable {
         case schedule = 1, trigger = 2, person = 3
 
@@ -85,13 +85,16 @@ public struct Message: Sendable, Equatable, Codable {
         public static func < (a: Priority, b: Priority) -> Bool { a.rawValue < b.rawValue }
     }
 
-    /// The sources flapd's own automation sends from; everything else is a person's.
-    public static let scheduleSource = "schedule", triggerSource = "trigger"
+    /// The sources flapd's own automation sends from: a schedule's (someone's plan for a time,
+    /// ranked as a person's message), a background schedule's (ambient, under people's) and a
+    /// trigger's.
+    public static let scheduleSource = "schedule", backgroundScheduleSource = "schedule-background", triggerSource = "trigger"
 
-    /// Whose it is, by its source: a schedule's, a trigger's or a person's.
+    /// Whose it is, by its source: a background schedule's, a trigger's, or a person's (a
+    /// schedule's is: at its instant it takes the board as a newer message of anyone's would).
     public var priority: Priority {
         switch source {
-        case Self.scheduleSource: .schedule
+        case Self.backgroundScheduleSource: .schedule
         case Self.triggerSource: .trigger
         default: .person
         }

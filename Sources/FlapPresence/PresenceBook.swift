@@ -17,7 +17,6 @@ public actor PresenceBook {
     public static let writingLifetime: TimeInterval = 5
     /// While someone stays here, their sighting is written at most this often.
     static let savedWhileHere: TimeInterval = 300
-    static let longestName = 40
 
     /// What is not kept: who has which streams open, the last ping, writing.
     struct Live {
@@ -26,10 +25,13 @@ public actor PresenceBook {
         var writingUntil: Date?
     }
 
+    /// A person's setting changes (shown or not, the owner's name) may come this often a minute.
+    public static let settingChangesAMinute = 10
+
+    private var settingChanges: [String: [Date]] = [:]
     private var file: PresenceFile
     private var live: [String: Live] = [:]
     private var told: [String: Seen] = [:]
-    private var nextStream = 0
     private var savedAt = Date.distantPast
     private let access: AccessStore
     private let path: String?
@@ -57,13 +59,16 @@ public actor PresenceBook {
 
     // MARK: What happens
 
-    /// A live stream of `person`'s opened: they are here until it closes. Its number, for ``closed(_:stream:)``.
+    /// The largest stream number: the largest integer a page's JavaScript holds exactly.
+    static let largestStream = (1 << 53) - 1
+
+    /// A live stream of `person`'s opened: they are here until it closes. Its number, for
+    /// ``closed(_:stream:)``: drawn at random, so it tells nothing of how many others opened.
+    /// The stream tells its own page where everyone is; the others hear only what changes.
     public func opened(_ person: String) -> Int {
-        nextStream += 1
-        let stream = nextStream
+        var stream: Int
+        repeat { stream = Int.random(in: 1...Self.largestStream) } while live[person]?.streams.contains(stream) == true
         changing(person) { $0.streams.insert(stream) }
-        // Told even when nothing changed, so the new stream's page hears where everyone is.
-        watchers.yield(())
         return stream
     }
 
@@ -79,14 +84,27 @@ public actor PresenceBook {
     /// `person`'s own change. The name is the owner's only: a member's is refused (a
     /// ``PresenceProblem``). A setting the disk cannot keep is in force until flapd stops, and
     /// the disk's error is thrown (a `StorageFault`), so the person is told it will not last.
-    public func update(_ person: String, _ change: PresenceChange) throws {
+    public func update(_ person: String, _ change: PresenceChange) async throws {
+        if change.name != nil || change.showMe != nil {
+            // Each is written to the disk and told to every page: a person's own pace, not a script's.
+            let at = now()
+            let recent = (settingChanges[person] ?? []).filter { at.timeIntervalSince($0) < 60 }
+            guard recent.count < Self.settingChangesAMinute else {
+                throw PresenceProblem(
+                    field: change.name != nil ? "name" : "showMe",
+                    problem: "at most \(Self.settingChangesAMinute) changes a minute; try again in a minute", isTooMany: true)
+            }
+            settingChanges[person] = recent + [at]
+        }
         if let name = change.name {
             guard person == Self.owner else { throw PresenceProblem(field: "name", problem: "a member's name is the owner's to give") }
             let trimmed = String(name.drop(while: \.isWhitespace).reversed().drop(while: \.isWhitespace).reversed())
-            guard !trimmed.isEmpty, trimmed.count <= Self.longestName else {
-                throw PresenceProblem(field: "name", problem: "1 to \(Self.longestName) characters, not \(trimmed.count)")
+            if let problem = ShownName.problem(trimmed) { throw PresenceProblem(field: "name", problem: problem) }
+            // Names in the household are one each, as a person reads them.
+            let members = await access.members()
+            if let taken = members.first(where: { ShownName.likeness($0.name) == ShownName.likeness(trimmed) }) {
+                throw PresenceProblem(field: "name", problem: "\(taken.name) is a member's name; choose another")
             }
-            if let problem = InvisibleCharacters.problem(in: trimmed) { throw PresenceProblem(field: "name", problem: problem) }
             file.ownerName = trimmed
         }
         var settingChanged = change.name != nil
@@ -111,8 +129,20 @@ public actor PresenceBook {
         }
     }
 
-    /// A member was added, removed or restored: those watching hear of the household as it is now.
-    public func householdChanged() { watchers.yield(()) }
+    /// A member was added, removed or restored: those watching hear of the household as it is
+    /// now. What was kept of someone no longer a member (their sighting, their setting, a ping) is
+    /// forgotten, so a member restored starts afresh.
+    public func householdChanged() async {
+        let members = Set(await access.members().map(\.id))
+        let gone = Set(file.people.keys).union(live.keys).filter { $0 != Self.owner && !members.contains($0) }
+        for person in gone {
+            file.people[person] = nil
+            live[person] = nil
+            told[person] = nil
+        }
+        if !gone.isEmpty { save() }
+        watchers.yield(())
+    }
 
     /// Everyone still here is last seen now; flapd is stopping.
     public func close() {
@@ -141,6 +171,9 @@ public actor PresenceBook {
                 writing: writing, you: id == asker ? true : nil)
         }
     }
+
+    /// The owner's name as they gave it, nil until they do.
+    public var ownerName: String? { file.ownerName }
 
     /// Whether `person` lets the others see them.
     public func showsMe(_ person: String) -> Bool { file.people[person]?.hidden != true }
@@ -239,10 +272,13 @@ public actor PresenceBook {
 public struct PresenceProblem: Error, Equatable, Sendable, CustomStringConvertible {
     public var field: String
     public var problem: String
+    /// Refused for coming too often, not for what it says.
+    public var isTooMany: Bool
     public var description: String { "\(field): \(problem)" }
 
-    public init(field: String, problem: String) {
+    public init(field: String, problem: String, isTooMany: Bool = false) {
         self.field = field
         self.problem = problem
+        self.isTooMany = isTooMany
     }
 }

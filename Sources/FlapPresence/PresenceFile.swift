@@ -19,15 +19,20 @@ struct PresenceFile: Codable, Equatable {
 
     /// The file at `path`; empty when there is none, or (said once) when it is damaged.
     static func load(_ path: String, logger: Logger) -> PresenceFile {
-        guard FileManager.default.fileExists(atPath: path) else { return PresenceFile() }
-        let size = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? 0
-        let decoder = JSONDecoder()
-        decoder.dateDecodingStrategy = .secondsSince1970
-        guard size <= largest, let data = FileManager.default.contents(atPath: path), let file = try? decoder.decode(PresenceFile.self, from: data)
-        else {
+        let data: Data?
+        do { data = try SmallFile.read(path, largest: largest) } catch {
             logger.error(
                 "the presence file is damaged or too large: last sightings are forgotten and everyone is shown again until they hide",
-                metadata: ["file": "\(path)", "bytes": "\(size)"])
+                metadata: ["file": "\(path)", "problem": "\(error)"])
+            return PresenceFile()
+        }
+        guard let data else { return PresenceFile() }
+        let decoder = JSONDecoder()
+        decoder.dateDecodingStrategy = .secondsSince1970
+        guard let file = try? decoder.decode(PresenceFile.self, from: data) else {
+            logger.error(
+                "the presence file is damaged or too large: last sightings are forgotten and everyone is shown again until they hide",
+                metadata: ["file": "\(path)", "problem": "not the presence file's JSON"])
             return PresenceFile()
         }
         return file

@@ -70,8 +70,6 @@ public struct AuthorityFiles: Sendable {
 
     /// A small PEM file's text; nil when missing, unreadable or too large to be one.
     static func read(_ path: String, limit: Int = 1 << 20) -> String? {
-        var info = stat()
-        guard stat(path, &info) == 0, info.st_size <= limit, let data = FileManager.default.contents(atPath: path) else { return nil }
-        return String(decoding: data, as: UTF8.self)
+        (try? SmallFile.read(path, largest: limit)).flatMap { $0 }.map { String(decoding: $0, as: UTF8.self) }
     }
 }

@@ -1,4 +1,5 @@
 import FlapCore
+import FlapStorage
 import CLinuxDevices
 import FoundationEssentials
 
@@ -95,7 +96,8 @@ public struct ClockTrust: Sendable {
     }
 
     func lastSeen() -> Date? {
-        guard let data = FileManager.default.contents(atPath: lastSeenFile),
+        // A number of seconds and a newline: anything longer is not this file.
+        guard let data = try? SmallFile.read(lastSeenFile, largest: 64),
             let seconds = Double(String(decoding: data, as: UTF8.self).trimmed)
         else { return nil }
         return Date(timeIntervalSince1970: seconds)

@@ -232,7 +232,7 @@ public actor ScheduleRunner<C: Clock>: ScheduleBook where C.Duration == Duration
         // Its text's {{weekday}} and the like are the board's date and time as it fires.
         guard let key = await occurrenceKey() else { return }
         _ = await intake.sendAutomated(
-            definition.messageFields(at: occurrence, key: key), quickMessage: definition.quickMessage, source: Message.scheduleSource,
+            definition.messageFields(at: occurrence, key: key), quickMessage: definition.quickMessage, source: definition.source,
             sender: definition.senderID, kind: "schedule", name: definition.name, logger: logger)
     }
 }

@@ -1,5 +1,6 @@
 import FlapCore
 import FlapJSON
+import FlapMessaging
 import FoundationEssentials
 
 /// A recurring message as written in `[[schedule]]` or sent to `/v1/schedules`: when (days of
@@ -27,14 +28,21 @@ public struct ScheduleSettings: Sendable, Equatable, Codable {
     public var holdMinutes: Int?
     /// Default `schedule-<name>`.
     public var sender: String?
+    /// Whether its message stays under people's messages (ambient content: a clock, a quote);
+    /// otherwise (the default) it takes the board at its instant like any newer message, for
+    /// its hold, and what it covered comes back after.
+    public var background: Bool?
 
     public init(name: String) { self.name = name }
+
+    /// The source its messages are sent from, which ranks them (``Message/priority``).
+    public var source: String { background == true ? Message.backgroundScheduleSource : Message.scheduleSource }
 
     /// Decoder `userInfo`: the name a body without one takes (`PUT /v1/schedules/{name}`).
     public static let nameFromPath = CodingUserInfoKey(rawValue: "scheduleNameFromPath")!
 
     private enum CodingKeys: String, CodingKey {
-        case name, days, times, cron, timeZone, text, codes, pattern, vbml, quickMessage, align, holdMinutes, sender
+        case name, days, times, cron, timeZone, text, codes, pattern, vbml, quickMessage, align, holdMinutes, sender, background
     }
 
     public init(from decoder: any Decoder) throws {
@@ -67,6 +75,7 @@ public struct ScheduleSettings: Sendable, Equatable, Codable {
         align = try container.decodeIfPresent(String.self, forKey: .align)
         holdMinutes = try container.decodeIfPresent(Int.self, forKey: .holdMinutes)
         sender = try container.decodeIfPresent(String.self, forKey: .sender)
+        background = try container.decodeIfPresent(Bool.self, forKey: .background)
     }
 
     public static let defaultHoldMinutes = 60

@@ -40,6 +40,20 @@ import Testing
         #expect(profile.duration(steps: 10) == (profile.ramp[1...5].reduce(.zero, +) + profile.ramp[2...5].reduce(.zero, +)))
     }
 
+    @Test func aMovesDurationIsComputedNotWalkedAndAgreesWithTheWalk() {
+        let constant = StepperProfile(flapSteps: [0, 100, 250], stepsPerTurn: 4096, period: .milliseconds(1))
+        for motor in [profile, constant] {
+            for steps in 0...600 {
+                var walked = Duration.zero
+                motor.walk(steps: steps, cruising: false) { _, time in walked = time }
+                #expect(motor.duration(steps: steps) == walked, "\(steps) steps")
+            }
+        }
+        // A number a client sends costs no more than a small one: a trillion steps at 1 ms each.
+        #expect(constant.duration(steps: 1_000_000_000_000) == .milliseconds(1_000_000_000_000 - 1))
+        #expect(profile.duration(steps: -5) == .zero)
+    }
+
     @Test func landingsAreIncreasingAndEndAtTheMovesEnd() {
         for (from, count) in [(0, 1), (0, 51), (3, 52), (50, 10), (0, 104)] {
             let landings = profile.landings(from: from, flaps: count)

@@ -43,6 +43,23 @@ import TestSupport
             sound.status == 413 && (sound.body["error"] as? String)?.hasSuffix("this request's body may be at most 4096 bytes") == true, "\(sound)")
     }
 
+    @Test func quickMessageNamesThatWouldWorkATerminalAreRefused() async throws {
+        let flapd = try await FlapdProcess.start(arguments: ["--no-sound"])
+        teardown { await flapd.stop() }
+        // ESC[2J ESC]0;pwned BEL: clears the screen and retitles the window of whoever lists them.
+        let hostile = "%1B%5B2J%1B%5D0%3Bpwned%07"
+        let body = Data(#"{"text": "LUNCH"}"#.utf8), json = ["Content-Type": "application/json"]
+        let saved = try await flapd.api.request("PUT", "/v1/templates/\(hostile)", body: body, headers: json)
+        #expect(saved.status == 400 && saved.text.contains("control characters"), "\(saved.text)")
+        let kept = try await flapd.api.request("POST", "/v1/templates/\(hostile)/from-board", body: Data(), headers: json)
+        #expect(kept.status == 400 && kept.text.contains("control characters"), "\(kept.text)")
+        let renamed = try await flapd.api.request("PUT", "/v1/templates/lunch", body: body, headers: json)
+        #expect(renamed.status == 201)
+        let to = try await flapd.api.request(
+            "POST", "/v1/templates/lunch/rename", body: Data(#"{"to": "lunch\u202Etxt"}"#.utf8), headers: json)
+        #expect(to.status == 400 && to.text.contains("U+202E"), "\(to.text)")
+    }
+
     @Test func oversizedBodiesAreRefusedWithTheLimitAndTheSizeOnBothAPIs() async throws {
         let flapd = try await FlapdProcess.start()
         teardown { await flapd.stop() }

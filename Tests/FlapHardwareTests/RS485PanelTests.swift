@@ -17,12 +17,12 @@ import TestSupport
         let host: SimulatedSerialPort<EventClock>
         let ids: [Int]
 
-        static func make(rows: Int, columns: Int, ids: [Int]? = nil) async -> Rig {
+        static func make(rows: Int, columns: Int, ids: [Int]? = nil, moduleSteps: Int = 4096) async -> Rig {
             let clock = EventClock.drivenByCaller()
             let (host, device) = SimulatedSerialPort.pair(clock: clock, settings: .rs485, names: ("/dev/ttyUSB-simulated", "bus"))
             let size = BoardSize(rows: rows, columns: columns)
             let ids = ids ?? Array(1...size.count)
-            let bus = SimulatedRS485Bus(port: device, clock: clock, ids: ids)
+            let bus = SimulatedRS485Bus(port: device, clock: clock, ids: ids, stepsPerRevolution: moduleSteps)
             let running = clock.task { await bus.run() }
             let link = RS485Bus(device: host.name, clock: clock) {
                 host.reconnect()
@@ -208,11 +208,12 @@ import TestSupport
         let rig = await Rig.make(rows: 1, columns: 2)
         teardown { await rig.stop() }
         try await rig.panel.homed()
-        #expect(try await rig.panel.command(.offset(30), module: 1) == nil)
-        #expect(try await rig.panel.command(.storeFlap(5, step: 321), module: 1) == nil)
-        #expect(try await rig.panel.command(.dump, module: 1) == .dump(id: 2, offset: 30, steps: 4096, positions: [5: 321]))
-        #expect(try await rig.panel.command(.calibrate, module: 0) == .revolution(id: 1, steps: 4096))
-        #expect(try await rig.panel.command(.setID(7), module: 1) == nil)
+        #expect(try await rig.panel.command(.offset(30), module: 1) == RS485Exchange(sent: "m02o30"))
+        #expect(try await rig.panel.command(.storeFlap(5, step: 321), module: 1).answer == nil)
+        #expect(try await rig.panel.command(.dump, module: 1).answer == .dump(id: 2, offset: 30, steps: 4096, positions: [5: 321]))
+        #expect(try await rig.panel.command(.calibrate, module: 0).answer == .revolution(id: 1, steps: 4096))
+        // The frame went to the module's old ID, and says so.
+        #expect(try await rig.panel.command(.setID(7), module: 1) == RS485Exchange(sent: "m02i7"))
         try await rig.clock.sleep(for: .milliseconds(20), tolerance: nil)  // the frame across the bus
         let (renumbered, ids) = (await rig.bus.module(1).id, await rig.panel.ids)
         #expect(renumbered == 7 && ids == [1, 7])
@@ -220,6 +221,72 @@ import TestSupport
         let plan = try await rig.plan(to: "OK")
         try await rig.panel.play(plan, cutoff: PlayCutoff())
         #expect(await rig.shown() == plan.targets.map(Optional.some))
+    }
+
+    @Test func numbersTheFirmwareCannotMeanAreRefusedBeforeAnythingIsSent() async throws {
+        let rig = await Rig.make(rows: 1, columns: 2)
+        teardown { await rig.stop() }
+        try await rig.panel.homed()
+        let before = await rig.bus.received.count
+        let refused: [(RS485Command, RS485CommandRefusal)] = [
+            (.nudge(1_000_000_000_000), .outOfRange("a nudge", value: 1_000_000_000_000, allowed: 1...4095)),
+            (.nudge(0), .outOfRange("a nudge", value: 0, allowed: 1...4095)),
+            (.offset(-1), .outOfRange("an offset", value: -1, allowed: 0...4095)),
+            (.offset(4096), .outOfRange("an offset", value: 4096, allowed: 0...4095)),
+            (.storeFlap(3, step: 99_999_999_999), .outOfRange("a stored position", value: 99_999_999_999, allowed: 0...4095)),
+            (.storeFlap(64, step: 10), .outOfRange("a flap's place on the reel", value: 64, allowed: 0...63)),
+            (.setID(0), .outOfRange("a module's ID", value: 0, allowed: 1...999)),
+            (.setID(1000), .outOfRange("a module's ID", value: 1000, allowed: 1...999)),
+            (.setID(1), .idTaken(1))
+        ]
+        for (command, refusal) in refused {
+            await #expect(throws: refusal, "\(command)") { try await rig.panel.command(command, module: 1) }
+        }
+        #expect(await rig.bus.received.count == before, "nothing went on the bus")
+        #expect(
+            "\(RS485CommandRefusal.outOfRange("a nudge", value: 1_000_000_000_000, allowed: 1...4095))"
+                == "a nudge is 1 to 4095 for this module, not 1000000000000")
+        // The longest nudge a module can mean is accepted, and the wall goes on.
+        #expect(try await rig.panel.command(.nudge(4095), module: 1).sent == "m02s4095")
+        let plan = try await rig.plan(to: "OK")
+        try await rig.panel.play(plan, cutoff: PlayCutoff())
+        #expect(await rig.shown() == plan.targets.map(Optional.some))
+    }
+
+    @Test func commandsSentTogetherAreAllAnsweredEachByItsOwnModule() async throws {
+        let rig = await Rig.make(rows: 2, columns: 4)
+        teardown { await rig.stop() }
+        try await rig.panel.homed()
+        let panel = rig.panel
+        // Eight at once, each a task on the simulated clock.
+        let commands = (0..<8).map { index in rig.clock.task { try await panel.command(.dump, module: index).answer } }
+        let answers = try await rig.clock.standingAside { () async throws -> [Int: RS485Answer?] in
+            var answers: [Int: RS485Answer?] = [:]
+            for (index, command) in commands.enumerated() { answers[index] = try await command.value }
+            return answers
+        }
+        for index in 0..<8 {
+            guard case .dump(let id, _, _, _)? = answers[index] else {
+                Issue.record("module \(index + 1) gave no dump: \(String(describing: answers[index]))")
+                continue
+            }
+            #expect(id == index + 1)
+        }
+    }
+
+    @Test func aRevolutionNoModuleCanHaveIsNotBelieved() async throws {
+        // A module that says a turn is 100 steps: fewer than two a flap of its 64.
+        let rig = await Rig.make(rows: 1, columns: 1, moduleSteps: 100)
+        teardown { await rig.stop() }
+        let notices = await rig.panel.notices()
+        try await rig.panel.homed()
+        #expect(try await rig.panel.command(.dump, module: 0).answer == .dump(id: 1, offset: 0, steps: 100, positions: [:]))
+        let told = await rig.clock.standingAside { () async -> String? in
+            for await notice in notices where notice.text.contains("revolution") { return notice.text }
+            return nil
+        }
+        #expect(told == "/dev/ttyUSB-simulated: module 1 says a revolution is 100 steps, outside 128...32767; ignored")
+        #expect(await rig.panel.moduleSteppers() == nil, "planned with the reel's own turn")
     }
 
     @Test func whatTheBusSaysThatIsNoAnswerIsToldNeverFatal() async throws {

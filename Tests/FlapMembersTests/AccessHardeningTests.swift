@@ -43,4 +43,17 @@ import TestSupport
         _ = AccessStore(path: try file("{\"members\": \"" + String(repeating: "x", count: 1_100_000) + "\"}"), logger: log.logger)
         #expect(log.all.count == 2 && log.all.allSatisfy { $0.contains("damaged or too large") }, "\(log.all)")
     }
+
+    @Test func aWellFormedFileOverItsBudgetIsRefusedUnread() async throws {
+        // Valid JSON holding a working session, grown past the 1 MiB cap (3.1 MB) by spaces.
+        let token = AccessToken.random()
+        let entry =
+            #"{"members":[],"invitations":[],"keys":[],"sessions":[{"digest":"\#(AccessToken.digest(token))","at":\#(Date().timeIntervalSince1970)}]}"#
+        let log = LogLines()
+        let store = AccessStore(path: try file(entry + String(repeating: " ", count: 3_100_000)), logger: log.logger)
+        #expect(await store.session(token) == nil, "nothing of it was taken")
+        #expect(log.all.count == 1 && log.all[0].contains("damaged or too large") && log.all[0].contains("larger than 1.0 MiB"), "\(log.all)")
+        // The same file within the cap works.
+        #expect(await AccessStore(path: try file(entry)).session(token)?.principal == .owner)
+    }
 }

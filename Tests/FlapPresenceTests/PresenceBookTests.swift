@@ -141,11 +141,77 @@ import TestSupport
         #expect(await home.book.people(for: nil).map(\.name) == ["Owner", "Mum"])
     }
 
+    @Test func namesInTheHouseholdAreOneEachAsAPersonReadsThem() async throws {
+        let home = try await Household()
+        for taken in ["Mum", "MUM", "Ｍｕｍ", "\u{41C}um"] {
+            await #expect(throws: PresenceProblem(field: "name", problem: "Mum is a member's name; choose another"), "\(taken)") {
+                try await home.book.update(PresenceBook.owner, PresenceChange(name: taken))
+            }
+        }
+        try await home.book.update(PresenceBook.owner, PresenceChange(name: "Dad"))
+        // A member is not given the owner's name either.
+        await #expect(throws: MemberProblem.self) { try await home.access.addMember(name: "dad", sender: "dad", othersNames: ["Dad"]) }
+        await #expect(throws: MemberProblem.self) { try await home.access.addMember(name: "MUM", sender: "mum2") }
+    }
+
+    @Test func streamNumbersTellNothingOfOthersStreams() async throws {
+        let home = try await Household()
+        var numbers: [Int] = []
+        for _ in 0..<20 { numbers.append(await home.book.opened(PresenceBook.owner)) }
+        let mine = await home.book.opened(home.mum.id)
+        #expect(Set(numbers + [mine]).count == 21)
+        #expect(numbers.sorted() != numbers || numbers.first! > 1_000_000, "drawn at random, not counted: \(numbers)")
+        #expect(mine > 0 && mine <= (1 << 53) - 1)
+    }
+
+    @Test func settingChangesAreLimitedPerPerson() async throws {
+        let home = try await Household()
+        for i in 0..<PresenceBook.settingChangesAMinute {
+            try await home.book.update(home.mum.id, PresenceChange(showMe: i % 2 == 1))
+        }
+        await #expect(throws: PresenceProblem.self) { try await home.book.update(home.mum.id, PresenceChange(showMe: false)) }
+        // The owner's are their own; a minute later hers come again. Pings are never limited.
+        try await home.book.update(PresenceBook.owner, PresenceChange(showMe: false))
+        try await home.book.update(home.mum.id, PresenceChange(here: true))
+        await home.clock.advance(by: .seconds(60))
+        try await home.book.update(home.mum.id, PresenceChange(showMe: false))
+    }
+
+    @Test func aRemovedMemberIsForgottenAndComesBackAfresh() async throws {
+        let home = try await Household()
+        try await home.book.update(home.mum.id, PresenceChange(here: true))
+        try await home.book.update(home.mum.id, PresenceChange(showMe: false))
+        _ = await home.access.removeMember(home.mum.id, messageCleared: false)
+        await home.book.householdChanged()
+        #expect(try !String(contentsOfFile: home.path, encoding: .utf8).contains(home.mum.id), "her entry is gone from the file")
+        _ = try await home.access.undoRemoval(home.mum.id)
+        await home.book.householdChanged()
+        let back = try #require(await home.mumSeen())
+        #expect(!back.here && back.lastSeen == nil, "her ping from before the removal does not count")
+        #expect(await home.book.showsMe(home.mum.id))
+    }
+
     @Test func aSettingTheDiskCannotKeepIsInForceAndSaid() async throws {
         let home = try await Household(path: "/proc/no-such-place/presence.json")
         await #expect(throws: (any Error).self) { try await home.book.update(home.mum.id, PresenceChange(showMe: false)) }
         #expect(await home.mumSeen() == nil, "hidden now, though not for a restart")
         try await home.book.update(home.mum.id, PresenceChange(here: true))
+    }
+
+    @Test func aWellFormedFileOverItsBudgetIsRefusedUnread() async throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("presence-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let path = folder.appendingPathComponent("presence.json").path
+        let kept = #"{"ownerName": "Dad", "people": {}}"#
+        // 2.1 MB: over the 256 KiB cap, and valid JSON all the same.
+        try (kept + String(repeating: " ", count: 2_100_000)).write(toFile: path, atomically: true, encoding: .utf8)
+        let log = LogLines()
+        let access = AccessStore(path: nil)
+        let book = PresenceBook(access: access, path: path, logger: log.logger)
+        #expect(await book.people(for: nil).map(\.name) == ["Owner"], "nothing of it was taken")
+        #expect(log.all.count == 1 && log.all[0].contains("larger than 256 KiB"), "\(log.all)")
+        try kept.write(toFile: path, atomically: true, encoding: .utf8)
+        #expect(await PresenceBook(access: access, path: path).people(for: nil).map(\.name) == ["Dad"])
     }
 
     @Test func aDamagedFileIsSaidAndForgotten() async throws {

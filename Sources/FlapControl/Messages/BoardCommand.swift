@@ -21,7 +21,7 @@ struct BoardCommand: AsyncParsableCommand {
             print("panel \(panel.id ?? "?")\(moving), message \(panel.message ?? "none")")
             if let rows = panel.codes, var board = try? Board(codeRows: rows) {
                 board.flap62 = panel.flap62 ?? board.flap62
-                print(BoardText.plain(board, colour: StandardStream.outputHasColour))
+                StandardStream.writeTerminalCodes(BoardText.plain(board, colour: StandardStream.outputHasColour) + "\n")
             }
         }
     }

@@ -45,7 +45,7 @@ struct LayoutCommand: ParsableCommand {
             out.write(bytes: text.bytes)
             out.write("\n")
         } else if let board = laid.board {
-            out.write(BoardText.plain(board, colour: StandardStream.outputHasColour) + "\n")
+            out.writeTerminalCodes(BoardText.plain(board, colour: StandardStream.outputHasColour) + "\n")
         } else {
             out.write("(no rows: the text is empty and --valign is none)\n")
         }

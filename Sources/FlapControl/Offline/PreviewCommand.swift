@@ -53,7 +53,7 @@ struct PreviewCommand: AsyncParsableCommand {
         if let gif { try BoardPicture.writeGIF(plan, to: gif) }
         let out = StandardStream.bufferedOutput()
         guard !noAnimation, StandardStream.outputIsTerminal else {
-            out.write(BoardText.plain(plan.finalBoard, colour: StandardStream.outputHasColour) + "\n")
+            out.writeTerminalCodes(BoardText.plain(plan.finalBoard, colour: StandardStream.outputHasColour) + "\n")
             out.flush()
             return
         }
@@ -75,7 +75,7 @@ struct TerminalAnimation {
             _ = write(1, restore.utf8Start, restore.utf8CodeUnitCount)
             _exit(130)
         }
-        output.write("\u{1B}[?25l")
+        output.writeTerminalCodes("\u{1B}[?25l")
         let clock = ContinuousClock()
         let start = clock.now
         var first = true
@@ -83,14 +83,14 @@ struct TerminalAnimation {
             let elapsed = clock.now - start
             let done = elapsed >= plan.duration
             let time = done ? plan.duration : elapsed
-            if !first { output.write("\u{1B}[\(plan.size.rows)A\r") }
+            if !first { output.writeTerminalCodes("\u{1B}[\(plan.size.rows)A\r") }
             first = false
-            output.write(frame(at: time, settled: done))
+            output.writeTerminalCodes(frame(at: time, settled: done))
             output.flush()
             if done { break }
             try await Task.sleep(for: frameInterval)
         }
-        output.write("\u{1B}[?25h")
+        output.writeTerminalCodes("\u{1B}[?25h")
         output.flush()
         signal(SIGINT, SIG_DFL)
     }

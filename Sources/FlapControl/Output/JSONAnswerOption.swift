@@ -10,7 +10,7 @@ struct JSONAnswerOption: ParsableArguments {
     /// Prints `reply`'s body when `--json` was given; whether it did.
     func printed(_ reply: FlapdConnection.Reply) -> Bool {
         guard json else { return false }
-        StandardStream.writeOutput(String(decoding: reply.body, as: UTF8.self) + "\n")
+        StandardStream.writeOutput(bytes: Array((TerminalText.escapedJSON(String(decoding: reply.body, as: UTF8.self)) + "\n").utf8))
         return true
     }
 }

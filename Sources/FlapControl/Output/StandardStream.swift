@@ -40,6 +40,13 @@ package final class StandardStream {
         return environment["NO_COLOR"].map(\.isEmpty) ?? true && environment["TERM"] != "dumb"
     }
 
+    /// Writes `text` to stdout at once as it is: a board drawn with colours by flapctl.
+    package static func writeTerminalCodes(_ text: String) {
+        let stream = StandardStream(descriptor: 1)
+        stream.writeTerminalCodes(text)
+        stream.flush()
+    }
+
     /// Writes `bytes` to stdout at once (binary output such as a picture or device frames).
     package static func writeOutput(bytes: [UInt8]) {
         let stream = StandardStream(descriptor: 1)
@@ -47,7 +54,15 @@ package final class StandardStream {
         stream.flush()
     }
 
+    /// Writes `text` with its control characters shown as codes (``TerminalText``).
     package func write(_ text: String) {
+        buffer.append(contentsOf: TerminalText.escaped(text).utf8)
+        if buffer.count >= 1 << 16 { flush() }
+    }
+
+    /// Writes `text` as it is: flapctl's own terminal codes (colours, the cursor), never text
+    /// that came from elsewhere unescaped.
+    package func writeTerminalCodes(_ text: String) {
         buffer.append(contentsOf: text.utf8)
         if buffer.count >= 1 << 16 { flush() }
     }

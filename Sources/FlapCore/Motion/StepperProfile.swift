@@ -113,10 +113,15 @@ public struct StepperProfile: Sendable, Equatable {
     }
 
     /// How long `steps` steps take from rest to rest (first step at zero, the last one's time).
+    /// Computed, not walked, past the ramp: its cost does not grow with `steps`, which may come
+    /// from a client (a module told to turn on).
     public func duration(steps: Int) -> Duration {
+        // Beyond twice the ramp, the motor reaches cruise before it slows down, so each further
+        // step adds one cruise period in the middle and the ends stay as they are.
+        let walked = min(steps, 2 * maxAcceleration + 1)
         var last = Duration.zero
-        walk(steps: steps, cruising: false) { _, time in last = time }
-        return last
+        walk(steps: walked, cruising: false) { _, time in last = time }
+        return last + cruisePeriod * (steps - walked)
     }
 
     /// Visits each step's number (1…steps) and time, as the firmware's update loop makes them:

@@ -20,7 +20,8 @@ public struct SavedSound: Sendable {
 
     /// `settings` with the saved choices over them (an unreadable file changes nothing).
     public func applied(to settings: SoundSettings) -> SoundSettings {
-        guard let data = FileManager.default.contents(atPath: path), let file = try? JSONDecoder().decode(File.self, from: data) else {
+        guard let data = try? SmallFile.read(path, largest: 64 * 1024).flatMap({ $0 }), let file = try? JSONDecoder().decode(File.self, from: data)
+        else {
             return settings
         }
         var settings = settings

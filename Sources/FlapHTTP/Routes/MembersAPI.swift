@@ -129,7 +129,8 @@ struct MembersAPI: RouteGroup {
         let sender = given.sender ?? MemberView.senderID(for: given.name)
         if let host = given.host { try check(host: host, for: request) }
         do {
-            let (member, invitation) = try await access.addMember(name: given.name, sender: sender)
+            let ownerName = await presence?.ownerName
+            let (member, invitation) = try await access.addMember(name: given.name, sender: sender, othersNames: ownerName.map { [$0] } ?? [])
             guard let view = try? links.view(invitation, for: request, host: given.host) else {
                 throw APIError(.badRequest, "the certificate changed meanwhile; make a new link for \(member.name)")
             }

@@ -21,7 +21,9 @@ struct PresenceAPI: RouteGroup {
             do {
                 try await book.update(person, change)
             } catch let problem as PresenceProblem {
-                throw APIError(.badRequest, problem.description, problems: [.init(field: problem.field, problem: problem.problem)])
+                throw APIError(
+                    problem.isTooMany ? .tooManyRequests : .badRequest, problem.description,
+                    problems: [.init(field: problem.field, problem: problem.problem)])
             } catch let fault as StorageFault {
                 throw APIError(fault.answerStatus, "in force until flapd stops, but not saved for a restart: \(fault.description)")
             }

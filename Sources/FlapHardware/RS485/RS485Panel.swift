@@ -18,23 +18,27 @@ public actor RS485Panel<C: Clock>: Panel where C.Duration == Duration {
     public nonisolated let info: PanelInfo
     /// The modules' motion, which plans are timed by.
     public nonisolated let profile: StepperProfile
-    private let bus: RS485Bus<C>
-    private let clock: C
-    private let reel: RS485Reel
+    let bus: RS485Bus<C>
+    let clock: C
+    let reel: RS485Reel
     /// Each cell's module ID, row-major (changed by a `setID` command).
-    public private(set) var ids: [Int]
-    private var estimated: [Int]
+    public internal(set) var ids: [Int]
+    var estimated: [Int]
     /// When each module's last turn ends, while it may still be turning.
-    private var busyUntil: [C.Instant?]
+    var busyUntil: [C.Instant?]
     /// The flap each module was last sent, where it rests once its turn ends.
-    private var committed: [Int]
+    var committed: [Int]
     /// When every module is surely home, once `m*h` was sent.
     private var homedAt: C.Instant?
     /// Each module's stored flap positions (by reel index) and steps a revolution, as it told them.
-    private var stored: [[Int: Int]]
-    private var revolutions: [Int]
+    var stored: [[Int: Int]]
+    var revolutions: [Int]
     /// Whether the modules were asked for their calibration since they homed.
     private var asked = false
+    /// Whether a command (or the first asking of calibrations) has the bus, and who waits for
+    /// it: one exchange at a time, or one command's wait for its answer would discard another's.
+    var exchanging = false
+    var waitingToExchange: [CheckedContinuation<Void, Never>] = []
     private var forwarding: Task<Void, Never>?
     private var lastError: HardwareError?
     private let noticeContinuation: AsyncStream<PanelNotice>.Continuation
@@ -99,9 +103,11 @@ public actor RS485Panel<C: Clock>: Panel where C.Duration == Duration {
     /// Waits (on the clock) until the modules are surely home, then, once, asks each for its
     /// stored calibration, which its plans are timed by.
     public func homed() async throws {
-        if let homedAt { try await clock.sleep(until: homedAt, tolerance: nil) }
+        if let homedAt, homedAt > clock.now { try await clock.sleep(until: homedAt, tolerance: nil) }
         guard !asked else { return }
         asked = true
+        await takeTheBus()
+        defer { releaseTheBus() }
         try await askCalibrations()
     }
 
@@ -137,19 +143,24 @@ public actor RS485Panel<C: Clock>: Panel where C.Duration == Duration {
     /// How long a module's dump may take: 64 stored positions are about 600 bytes at 9600 baud.
     static var dumpWait: Duration { .milliseconds(1500) }
 
-    /// What an answer says of module `index`'s motion.
-    private func learn(_ answer: RS485Answer, module index: Int) {
+    /// What an answer says of module `index`'s motion. A revolution no module of this reel can
+    /// have, or positions past it, are told and ignored: plans are timed by them.
+    func learn(_ answer: RS485Answer, module index: Int) {
+        let steps: Int
         switch answer {
-        case .dump(_, _, let steps, let positions):
-            revolutions[index] = steps
-            stored[index] = positions
-        case .revolution(_, let steps):
-            revolutions[index] = steps
+        case .dump(_, _, let told, _), .revolution(_, let told): steps = told
         }
+        guard reel.revolutions.contains(steps) else {
+            say(.warning, "\(bus.device): module \(ids[index]) says a revolution is \(steps) steps, outside \(reel.revolutions); ignored")
+            return
+        }
+        revolutions[index] = steps
+        guard case .dump(_, _, _, let positions) = answer else { return }
+        stored[index] = positions.filter { place, step in place < reel.bytes.count && (0..<steps).contains(step) }
     }
 
     /// Module `index`'s motion, its stored positions included.
-    private func profile(of index: Int) -> StepperProfile {
+    func profile(of index: Int) -> StepperProfile {
         stored[index].isEmpty && revolutions[index] == profile.stepsPerTurn
             ? profile : reel.profile(stepsPerRevolution: revolutions[index], stored: stored[index])
     }
@@ -205,45 +216,6 @@ public actor RS485Panel<C: Clock>: Panel where C.Duration == Duration {
             for i in estimated.indices where sent.contains(i) || !order.contains(i) { estimated[i] = motion[i].position }
             throw error
         }
-    }
-
-    /// Sends the module of cell `index` (row-major) a command of its firmware's own, once it
-    /// has landed; `c` and `d` are answered, and their answer awaited (a revolution measured takes
-    /// up to three turns). A turn the command makes leaves the module home (`h`, `c`) or where it
-    /// was in the offset's terms (`s`), so flapd still knows its flap.
-    public func command(_ command: RS485Command, module index: Int) async throws -> RS485Answer? {
-        try await homed()
-        if let busy = busyUntil[index], busy > clock.now { try await clock.sleep(until: busy, tolerance: nil) }
-        await bus.discardAnswers()
-        try await bus.send(RS485Frame.encode(command, to: .module(ids[index])))
-        let motion = profile(of: index)
-        let turn = motion.duration(steps: motion.stepsPerTurn)
-        switch command {
-        case .home, .calibrate:
-            estimated[index] = 0
-            committed[index] = 0
-            busyUntil[index] = clock.now.advanced(by: turn * (command == .calibrate ? 3 : 2))
-        case .nudge(let steps):
-            busyUntil[index] = clock.now.advanced(by: motion.duration(steps: steps))
-        case .setID(let id):
-            ids[index] = id
-        case .storeFlap(let flap, let step):
-            stored[index][flap] = step
-        case .erase:
-            stored[index] = [:]
-        case .stepsPerRevolution(let steps):
-            revolutions[index] = steps
-        default: break
-        }
-        guard command.isAnswered else { return nil }
-        let wait = command == .calibrate ? turn * 3 + .seconds(2) : .seconds(2)
-        guard let answer = try await bus.answer(from: ids[index], within: wait) else {
-            throw HardwareError(
-                device: bus.device, problem: "module \(ids[index]) did not answer within \(wait)",
-                remedy: "is its ID right (flapctl modules dump), and its transceiver on the bus?")
-        }
-        learn(answer, module: index)
-        return answer
     }
 
     public func positions() -> [Int] { estimated }

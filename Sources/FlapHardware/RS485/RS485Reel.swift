@@ -18,6 +18,9 @@ public struct RS485Reel: Sendable, Equatable {
     public static let firmware = try! RS485Reel(" ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789!@#$&()-+=;q:%'.,/?*roygbpw")
     /// A 28BYJ-48 in half-steps.
     public static let defaultStepsPerRevolution = 4096
+    /// The revolutions a module of this reel may have, in steps: at least two a flap, at most
+    /// what the firmware's 16-bit counters hold. A module that says otherwise is not believed.
+    public var revolutions: ClosedRange<Int> { (2 * bytes.count)...32_767 }
     /// The firmware's time a half-step.
     public static let halfStep = Duration.milliseconds(1)
 

@@ -1,6 +1,7 @@
 import FlapCore
 import FlapMQTTClient
 import FlapPresence
+import FlapStorage
 import FoundationEssentials
 
 /// Home Assistant MQTT discovery: one device with the entities a person expects of a board
@@ -20,6 +21,8 @@ struct HomeAssistantDiscovery: Sendable {
     let room: Bool
 
     private var announcedFile: String { stateDirectory + "/mqtt-announced-devices" }
+    /// The largest list of what was announced read back: a line a device id or person.
+    static let largestAnnouncedFile = 256 * 1024
 
     /// A discovery config, in Home Assistant's snake_case keys; what an entity lacks is left out.
     struct Entity: Encodable {
@@ -204,7 +207,7 @@ struct HomeAssistantDiscovery: Sendable {
         }
         // Forget what was announced earlier from this state directory and is not now: another
         // device id, or a panel taken out. Each line: the device id, a tab, its panels.
-        let earlier = ((try? String(contentsOfFile: announcedFile, encoding: .utf8)) ?? "").split(separator: "\n").map { line in
+        let earlier = SmallFile.lines(announcedFile, largest: Self.largestAnnouncedFile).map { line in
             let parts = line.split(separator: "\t", omittingEmptySubsequences: false)
             return (device: String(parts[0]), panels: parts.count > 1 ? parts[1].split(separator: ",").map(String.init) : [])
         }

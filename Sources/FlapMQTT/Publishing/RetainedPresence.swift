@@ -1,4 +1,5 @@
 import FlapPresence
+import FlapStorage
 import FoundationEssentials
 import Synchronization
 
@@ -98,7 +99,7 @@ final class RetainedPresence: Sendable {
     private func forgetEarlier(than people: Set<String>) {
         let device = publisher.topics.device
         let now = Set(people.map { "\(device)\t\($0)" })
-        let lines = ((try? String(contentsOfFile: announcedFile, encoding: .utf8)) ?? "").split(separator: "\n").map(String.init)
+        let lines = SmallFile.lines(announcedFile, largest: HomeAssistantDiscovery.largestAnnouncedFile).map(String.init)
         let earlier = Set(lines.filter { $0.contains("\t") })
         guard earlier != now else { return }
         var oldDevices = Set<String>()

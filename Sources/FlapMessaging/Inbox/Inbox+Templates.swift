@@ -1,4 +1,5 @@
 import FlapJSON
+import FlapPrimitives
 import FlapStorage
 import FoundationEssentials
 
@@ -20,9 +21,8 @@ public struct QuickMessage: Sendable, Equatable, Encodable {
 
     /// What is wrong with `name` as a template's name, or nil.
     public static func nameProblem(_ name: String) -> String? {
-        if name.isEmpty || name.count > 40 { return "a name has 1 to 40 characters" }
         if name.contains("/") || name.contains(where: \.isNewline) { return "a name cannot hold / or a line break" }
-        return nil
+        return ShownName.problem(name)
     }
 }
 

@@ -25,19 +25,21 @@ extension ApplianceBoards {
             }
             firmware = .storeFlap(place, step: step)
         case .dump: firmware = .dump
-        case .setID(let new):
-            guard (1...999).contains(new) else { throw .invalid("a module's ID is 1 to 999, not \(new)") }
-            guard !(await wall.ids).contains(new) else { throw .invalid("another module of the panel has ID \(new)") }
-            firmware = .setID(new)
+        case .setID(let new): firmware = .setID(new)
         case .autoHome(let on): firmware = .autoHome(on)
         case .erase: firmware = .erase
         }
-        let answer: RS485Answer?
-        do { answer = try await wall.command(firmware, module: index) } catch { throw .noAnswer("\(error)") }
+        let exchange: RS485Exchange
+        do {
+            exchange = try await wall.command(firmware, module: index)
+        } catch let refusal as RS485CommandRefusal {
+            throw .invalid("\(refusal)")
+        } catch {
+            throw .noAnswer("\(error)")
+        }
         let ids = await wall.ids
-        let frame = String(decoding: RS485Frame.encode(firmware, to: .module(ids[index])), as: UTF8.self)
-        var reply = ModuleReply(panel: id, row: row, column: column, id: ids[index], sent: frame.filter { $0 != "\n" })
-        switch answer {
+        var reply = ModuleReply(panel: id, row: row, column: column, id: ids[index], sent: exchange.sent)
+        switch exchange.answer {
         case .revolution(_, let steps)?: reply.revolution = steps
         case .dump(_, let offset, let steps, let positions)?:
             reply.offset = offset

@@ -14,7 +14,8 @@ struct Calibration: Sendable {
 
     /// The saved offsets (empty when never calibrated; an unreadable file is ignored, logged by the caller).
     func offsets(panel: String) -> [Int] {
-        guard let data = FileManager.default.contents(atPath: path(panel: panel)),
+        // A few numbers a module: even a wall of thousands is far under a megabyte.
+        guard let data = try? SmallFile.read(path(panel: panel), largest: 1 << 20).flatMap({ $0 }),
             let file = try? JSONDecoder().decode(File.self, from: data)
         else { return [] }
         return file.offsets

@@ -19,7 +19,7 @@ struct SavedControls: Sendable {
     var path: String { directory + "/board-controls.json" }
 
     func load() -> File? {
-        FileManager.default.contents(atPath: path).flatMap { try? JSONDecoder().decode(File.self, from: $0) }
+        (try? SmallFile.read(path, largest: 64 * 1024)).flatMap { $0 }.flatMap { try? JSONDecoder().decode(File.self, from: $0) }
     }
 
     func save(_ file: File) throws {

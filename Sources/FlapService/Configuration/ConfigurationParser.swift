@@ -13,6 +13,9 @@ import FoundationEssentials
 /// Reads flapd.toml. Every problem is reported, each with its key and line; unknown keys are
 /// problems too (a misspelt key that is silently ignored is a setting that silently does nothing).
 public enum ConfigurationParser {
+    /// The largest flapd.toml read: the example with every key is about 30 KB.
+    public static let largestFile = 1 << 20
+
     public static func parse(_ text: String, file: String) throws(ConfigurationError) -> FlapdConfiguration {
         try parse(text, file: file, panelKinds: PanelKinds.all)
     }

@@ -12,7 +12,7 @@ struct PresenceService: Service {
         await cancelWhenGracefulShutdown {
             await withDiscardingTaskGroup { group in
                 group.addTask { await book.run(on: ContinuousClock()) }
-                group.addTask { await relay.run() }
+                group.addTask { await relay.run(on: ContinuousClock()) }
             }
         }
         await book.close()

@@ -1,4 +1,5 @@
 import FlapCore
+import FlapStorage
 import FoundationEssentials
 
 extension Secret {
@@ -9,16 +10,17 @@ extension Secret {
         case .value(let value):
             return value
         case .file(let path):
-            if let size = StateDirectory.size(of: path), size > StateDirectory.largestKeyFile {
+            let data: Data?
+            do { data = try SmallFile.read(path, largest: StateDirectory.largestKeyFile) } catch SmallFile.Failure.tooLarge {
                 throw ServiceError(
                     .files,
-                    "the \(purpose) file \(path) is \(size) bytes; it should hold the key on one line (at most \(StateDirectory.largestKeyFile) bytes)"
+                    "the \(purpose) file \(path) is larger than \(StateDirectory.largestKeyFile) bytes; it should hold the key on one line"
                 )
-            }
-            guard let text = try? String(contentsOfFile: path, encoding: .utf8) else {
+            } catch { data = nil }
+            guard let data else {
                 throw ServiceError(.files, "cannot read the \(purpose) file \(path): check that it exists and that flapd may read it")
             }
-            let value = text.trimmed
+            let value = String(decoding: data, as: UTF8.self).trimmed
             guard !value.isEmpty else { throw ServiceError(.files, "the \(purpose) file \(path) is empty") }
             return value
         }

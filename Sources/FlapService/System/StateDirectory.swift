@@ -44,7 +44,7 @@ public struct StateDirectory: Sendable {
 
     /// The largest key file read: a key is a line of text, and reading a file of megabytes at
     /// every start (or a wrong key's every check) is a mistake to name, not a key to take.
-    static let largestKeyFile = 4096
+    static let largestKeyFile = SmallFile.largestKeyFile
 
     /// The size of the file at `path`, or nil when there is none.
     static func size(of path: String) -> Int? {
@@ -59,13 +59,14 @@ public struct StateDirectory: Sendable {
     /// `created` says whether it was just made, so the caller can say where it is.
     public func secret(_ name: String) throws -> (value: String, created: Bool) {
         let path = file(name)
-        if let size = Self.size(of: path), size > Self.largestKeyFile {
+        let kept: Data?
+        do { kept = try SmallFile.read(path, largest: Self.largestKeyFile) } catch SmallFile.Failure.tooLarge {
             throw ServiceError(
                 .files,
-                "\(path) is \(size) bytes; a key file holds one line of at most \(Self.largestKeyFile) bytes: move it aside and flapd makes a new key"
+                "\(path) is larger than \(Self.largestKeyFile) bytes; a key file holds one line of at most \(Self.largestKeyFile) bytes: move it aside and flapd makes a new key"
             )
-        }
-        if let existing = try? String(contentsOfFile: path, encoding: .utf8).trimmed, !existing.isEmpty {
+        } catch { kept = nil }
+        if let existing = kept.map({ String(decoding: $0, as: UTF8.self).trimmed }), !existing.isEmpty {
             return (existing, false)
         }
         var generator = SystemRandomNumberGenerator()

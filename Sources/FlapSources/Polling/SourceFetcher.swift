@@ -1,7 +1,12 @@
 import AsyncHTTPClient
+import FlapStorage
 import FoundationEssentials
 import NIOCore
 import NIOHTTP1
+
+#if canImport(Glibc)
+    import Glibc
+#endif
 
 /// One look at a source: a conditional GET (If-None-Match, If-Modified-Since) or a file read.
 struct SourceFetcher: Sendable {
@@ -24,10 +29,17 @@ struct SourceFetcher: Sendable {
     func fetch(_ definition: SourceSettings, previous: SourceRecord) async throws(Failure) -> Answer {
         switch definition.url.flatMap(SourceLocation.init) {
         case .file(let path)?:
-            guard let data = try? Data(contentsOf: URL(fileURLWithPath: path)) else {
+            let data: Data
+            do {
+                guard let read = try SmallFile.read(path, largest: Self.largestBody) else {
+                    throw SmallFile.Failure.unreadable(path: path, errno: ENOENT)
+                }
+                data = read
+            } catch SmallFile.Failure.tooLarge {
+                throw Failure(problem: SourceProblem("\(path) is larger than 4 MB"))
+            } catch {
                 throw Failure(problem: SourceProblem("cannot read \(path)"))
             }
-            guard data.count <= Self.largestBody else { throw Failure(problem: SourceProblem("\(path) is larger than 4 MB")) }
             return data == previous.body ? .unchanged : .changed(body: Array(data), etag: nil, lastModified: nil)
         case .http(let url)?:
             return try await get(url, definition: definition, previous: previous)
@@ -42,8 +54,10 @@ struct SourceFetcher: Sendable {
         request.headers.add(name: "Accept-Encoding", value: "identity")
         for (name, value) in definition.headers.sorted(by: { $0.key < $1.key }) { request.headers.replaceOrAdd(name: name, value: value) }
         for (name, path) in definition.headerFiles.sorted(by: { $0.key < $1.key }) {
-            guard let data = try? Data(contentsOf: URL(fileURLWithPath: path)) else {
-                throw Failure(problem: SourceProblem("cannot read the file with its \(name) header (\(path))"))
+            guard let data = try? SmallFile.read(path, largest: SmallFile.largestKeyFile) else {
+                throw Failure(
+                    problem: SourceProblem(
+                        "cannot read the file with its \(name) header (\(path)), a line of at most \(SmallFile.largestKeyFile) bytes"))
             }
             let value = String(decoding: data, as: UTF8.self).split(whereSeparator: \.isNewline).first.map(String.init) ?? ""
             request.headers.replaceOrAdd(name: name, value: value.trimmingSpaces)

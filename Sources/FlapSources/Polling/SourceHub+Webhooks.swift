@@ -57,7 +57,9 @@ extension SourceHub {
 
     /// Whether `key` is the webhook's own key (its `key_file`), compared in constant time.
     public func isKey(_ key: String, of name: String) -> Bool {
-        guard let path = shelf.definition(name)?.pushKeyFile, let data = try? Data(contentsOf: URL(fileURLWithPath: path)) else { return false }
+        guard let path = shelf.definition(name)?.pushKeyFile, let data = try? SmallFile.read(path, largest: SmallFile.largestKeyFile) else {
+            return false
+        }
         let expected = Array(
             (String(decoding: data, as: UTF8.self).split(whereSeparator: \.isNewline).first.map(String.init) ?? "").trimmingSpaces.utf8)
         let given = Array(key.utf8)

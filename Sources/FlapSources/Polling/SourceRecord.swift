@@ -19,7 +19,9 @@ struct SourceStore: Sendable {
     let directory: String?
 
     func load(_ name: String) -> SourceRecord? {
-        guard let directory, let data = try? Data(contentsOf: URL(fileURLWithPath: "\(directory)/\(name).json")) else { return nil }
+        // The body kept is at most the largest fetched, written as JSON numbers (up to 4 bytes a byte).
+        guard let directory, let data = try? SmallFile.read("\(directory)/\(name).json", largest: 5 * SourceFetcher.largestBody + 64 * 1024)
+        else { return nil }
         return try? JSONDecoder().decode(SourceRecord.self, from: data)
     }
 

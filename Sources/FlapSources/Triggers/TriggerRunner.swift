@@ -30,6 +30,9 @@ public actor TriggerRunner<C: Clock> where C.Duration == Duration {
     private let logger: Logger
     private var states: [String: State]
 
+    /// The largest `triggers.json` read: a few hundred bytes a trigger (an event's title included).
+    static var largestStateFile: Int { 1 << 20 }
+
     /// How often time-based conditions are looked at.
     public static var lookEvery: Duration { .seconds(30) }
 
@@ -46,7 +49,7 @@ public actor TriggerRunner<C: Clock> where C.Duration == Duration {
         self.logger = logger
         stateFile = stateDirectory.map { $0 + "/triggers.json" }
         states =
-            stateFile.flatMap { try? Data(contentsOf: URL(fileURLWithPath: $0)) }
+            stateFile.flatMap { try? SmallFile.read($0, largest: Self.largestStateFile) }.flatMap { $0 }
             .flatMap { try? JSONDecoder().decode([String: State].self, from: $0) } ?? [:]
     }
 

@@ -51,6 +51,7 @@ extension ConfigurationParser {
         definition.align = reader.string("align")
         definition.holdMinutes = reader.int("hold_minutes")
         definition.sender = reader.string("sender")
+        definition.background = reader.bool("background")
         reader.finish()
         do {
             _ = try definition.recurrence(location: location)
