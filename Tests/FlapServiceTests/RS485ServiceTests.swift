@@ -58,6 +58,20 @@ import TestSupport
         let unknown = try await module(1, "store", "~", "3")
         #expect(unknown.status != 0 && unknown.stderrText.contains("is not a flap of the reel"), "\(unknown.stderrText)")
         #expect(try await module(1, "spin").status != 0)
+        // A number no module can mean is refused at once, and flapd goes on answering.
+        let huge = try await flapd.api.postJSON(
+            "/v1/panels/wall/modules", #"{"row": 1, "column": 1, "command": "nudge", "steps": 1000000000000}"#)
+        #expect(huge.status == 400 && huge.text.contains("a nudge is 1 to 4095 for this module, not 1000000000000"), "\(huge.text)")
+        let stored = try await flapd.api.postJSON(
+            "/v1/panels/wall/modules", #"{"row": 1, "column": 1, "command": "store", "flap": "A", "steps": 99999999999}"#)
+        #expect(stored.status == 400 && stored.text.contains("a stored position is 0 to 4095"), "\(stored.text)")
+        #expect(try await flapd.api.get("/v1/board").status == 200)
+        // Two dumps at once: both answered, each by its own module.
+        async let first = flapd.api.postJSON("/v1/panels/wall/modules", #"{"row": 1, "column": 2, "command": "dump"}"#)
+        async let second = flapd.api.postJSON("/v1/panels/wall/modules", #"{"row": 1, "column": 3, "command": "dump"}"#)
+        let (one, two) = try await (first, second)
+        #expect(one.status == 200 && one.text.contains("\"sent\":\"m03d\""), "\(one.text)")
+        #expect(two.status == 200 && two.text.contains("\"sent\":\"m02d\""), "\(two.text)")
         // The board still changes as planned after all of it.
         _ = try await flapd.api.postJSON("/v1/messages", #"{"id": "m2", "text": "OK!?"}"#)
         _ = try await eventually(every: .milliseconds(200)) {
