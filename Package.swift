@@ -412,7 +412,8 @@ let package = Package(
             name: "FlapHTTPTests",
             dependencies: [
                 "FlapClocks",
-                "FlapHTTP", "FlapService", "FlapLinux", "FlapHardware", "FlapCore", "FlapJSON", "FlapMessaging", "FlapMetrics", "TestSupport",
+                "FlapHTTP", "FlapService", "FlapLinux", "FlapHardware", "FlapCore", "FlapJSON", "FlapMessaging", "FlapMetrics", "FlapMembers",
+                "FlapPresence", "TestSupport",
                 .product(name: "Logging", package: "swift-log"), .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "Hummingbird", package: "hummingbird"), .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "NIOCore", package: "swift-nio")

@@ -24,10 +24,12 @@ public struct PresenceRelay: Sendable {
 
     /// Until the task is cancelled, waiting `gap` between rounds on `clock`.
     public func run<C: Clock>(on clock: C, gap: Duration = PresenceRelay.gap) async where C.Duration == Duration {
+        // Watched before the first publishing, so no change after it is missed.
+        let changes = book.changes()
         var published = Seen(await book.people(for: nil))
         await publish(published.people)
         var told: [String: Seen] = [:]
-        for await _ in book.changes() {
+        for await _ in changes {
             var still: [String: Seen] = [:]
             for person in await book.watching() {
                 let view = await PresenceView(book: book, for: person)

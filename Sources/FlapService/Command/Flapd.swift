@@ -157,13 +157,7 @@ public struct Flapd: AsyncParsableCommand {
     func loadConfiguration() throws -> FlapdConfiguration {
         let path = config ?? (simulate || panel != nil ? nil : "/etc/flapd/flapd.toml")
         guard let path else { return FlapdConfiguration() }
-        let data: Data?
-        do { data = try SmallFile.read(path, largest: ConfigurationParser.largestFile) } catch SmallFile.Failure.tooLarge {
-            throw ServiceError(
-                .configuration,
-                "the configuration file \(path) is larger than \(ConfigurationParser.largestFile / 1024) KiB, too large for a configuration")
-        } catch { data = nil }
-        guard let text = data.map({ String(decoding: $0, as: UTF8.self) }) else {
+        guard let text = try ConfigurationParser.read(path) else {
             if config == nil {
                 throw ServiceError(.configuration, "no configuration at \(path); write one (see flapd.example.toml) or try flapd --simulate")
             }

@@ -1,5 +1,6 @@
 import FlapMQTTClient
 import FlapDisplay
+import FlapStorage
 import FlapTOML
 import FlapTime
 import FlapCore
@@ -13,8 +14,21 @@ import FoundationEssentials
 /// Reads flapd.toml. Every problem is reported, each with its key and line; unknown keys are
 /// problems too (a misspelt key that is silently ignored is a setting that silently does nothing).
 public enum ConfigurationParser {
-    /// The largest flapd.toml read: the example with every key is about 30 KB.
+    /// The largest flapd.toml read: the example with every key is about 10 KB.
     public static let largestFile = 1 << 20
+
+    /// The text of the configuration file at `path`, read within ``largestFile``; nil when it
+    /// cannot be read.
+    static func read(_ path: String) throws -> String? {
+        do {
+            return try SmallFile.read(path, largest: largestFile).map { String(decoding: $0, as: UTF8.self) }
+        } catch SmallFile.Failure.tooLarge {
+            throw ServiceError(
+                .configuration, "the configuration file \(path) is larger than \(largestFile / 1024) KiB, too large for a configuration")
+        } catch {
+            return nil
+        }
+    }
 
     public static func parse(_ text: String, file: String) throws(ConfigurationError) -> FlapdConfiguration {
         try parse(text, file: file, panelKinds: PanelKinds.all)
