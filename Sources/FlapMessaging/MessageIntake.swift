@@ -10,6 +10,9 @@ public struct MessageIntake: Sendable {
     public let boardSize: BoardSize
     /// What the first panel's flap 62 shows.
     public let flap62: Flap62
+    /// The first panel's flaps: a character its modules lack is a warning naming it (nil: every
+    /// code of the board, as a Vestaboard's).
+    public var drum: Drum?
     /// The wall clock, injected so tests can set it.
     public let now: @Sendable () -> Date
     /// The board's time zone for the date and time VBML templates may name (none when nil).
@@ -77,6 +80,7 @@ public struct MessageIntake: Sendable {
         parse: (MessageParser, Date) throws(MessageErrors) -> (Message, [String])
     ) async -> IntakeTicket {
         var parser = MessageParser(boardSize: boardSize, flap62: flap62, source: source, defaultSender: defaultSender)
+        parser.drum = drum
         let time = now()
         parser.localProps = localProps?.values(at: time) ?? [:]
         if let sourceProps { parser.sourceProps = { sourceProps(time) } }

@@ -14,6 +14,8 @@ public struct MessageParser: Sendable {
     public var defaultSender: String
     /// Where messages come from, stored with each.
     public var source: String
+    /// The panel's flaps, whose lacks are warnings (``Drum/shown(_:)``); nil: every code.
+    public var drum: Drum?
 
     /// The date and time a VBML document's templates may name, filled into its props.
     public var localProps: [String: JSONValue] = [:]
@@ -112,7 +114,7 @@ public struct MessageParser: Sendable {
         var warnings = clockWarnings
         if let content {
             do {
-                warnings += try MessageRenderer(size: boardSize, flap62: flap62).validate(
+                warnings += try MessageRenderer(size: boardSize, flap62: flap62, drum: drum).validate(
                     content, align: align, valign: valign, unsupported: unsupported ?? .replace)
             } catch {
                 reader.problems += error.problems

@@ -9,20 +9,28 @@ public struct MessageRenderer: Sendable {
     public var size: BoardSize
     /// What the board's flap 62 shows (``LayoutOptions/flap62``).
     public var flap62: Flap62
+    /// The panel's flaps; nil: every code of the board.
+    public var drum: Drum?
 
     /// A renderer for boards of `size` whose flap 62 is `flap62` (by default as a board of that
-    /// size has it).
-    public init(size: BoardSize, flap62: Flap62? = nil) {
+    /// size has it), shown by modules of `drum`.
+    public init(size: BoardSize, flap62: Flap62? = nil, drum: Drum? = nil) {
         self.size = size
         self.flap62 = flap62 ?? Flap62(defaultFor: size)
+        self.drum = drum
     }
 
-    /// Checks that `content` can be shown on boards of ``size``; returns layout warnings.
+    /// Checks that `content` can be shown on boards of ``size``; returns layout warnings, and a
+    /// warning for each character the panel's drum lacks, whatever the content (text, codes,
+    /// pattern or VBML).
     public func validate(
         _ content: Content, align: HorizontalAlignment, valign: VerticalAlignment,
         unsupported: UnsupportedCharacters = .replace
     ) throws(MessageErrors) -> [String] {
-        try render(content, align: align, valign: valign, unsupported: unsupported).1
+        var (board, warnings) = try render(content, align: align, valign: valign, unsupported: unsupported)
+        guard let drum else { return warnings }
+        board.flap62 = flap62
+        return warnings + drum.shown(board).warnings
     }
 
     /// The board a message shows.

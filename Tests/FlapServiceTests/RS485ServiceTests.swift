@@ -35,6 +35,16 @@ import TestSupport
         let text = ((board["panels"] as? [[String: Any]])?.first?["text"] as? [String])?.first
         #expect(text == "HIr\"", "\(board)")
         #expect((flapd.process.stderr + flapd.process.stdout).contains("homing 4 modules"))
+        // Its reel has no °: the board says it has no flap 62, and a message and a preview for
+        // the panel say what shows instead.
+        #expect((board["panels"] as? [[String: Any]])?.first?["flap62"] == nil, "\(board)")
+        let warm = try await flapd.api.postJSON("/v1/messages", #"{"id": "m0", "text": "20°C", "sender": {"id": "weather"}}"#)
+        let lacking = "the rs485 drum has no ° (row 1, column 3): shown as O"
+        #expect(warm.status == 202 && warm.text.contains(lacking), "\(warm.text)")
+        let preview = try await flapd.api.postJSON("/v1/layout", #"{"text": "20°C", "panel": "wall"}"#).object
+        #expect((preview["warnings"] as? [String])?.contains(lacking) == true && preview["flap62"] == nil, "\(preview)")
+        #expect((preview["text"] as? [String])?.first == "20OC", "\(preview)")
+        #expect(try await flapd.api.postJSON("/v1/layout", #"{"text": "HI", "panel": "nowhere"}"#).status == 400)
 
         // Calibrated from flapctl, module by module, through flapd, which keeps the bus.
         let flapctl = ProcessRunner.builtProduct("flapctl")

@@ -36,6 +36,8 @@ public struct PanelView: Sendable {
     /// The system library its hardware is reached through, where that depends on the system
     /// (GPIO: `libgpiod 2.2.1 (libgpiod.so.3)` or `libgpiod 1.6.3 (libgpiod.so.2)`).
     public var library: String? = nil
+    /// Its modules' flaps, for laying a text out as this panel shows it (nil: every code).
+    public var flaps: Drum? = nil
 
     public init(
         id: String, driver: String, drum: String, board: Board, moving: Bool, messageId: String?,

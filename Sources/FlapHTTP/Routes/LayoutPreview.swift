@@ -21,11 +21,13 @@ struct LayoutPreviewAPI: RouteGroup {
             else {
                 throw APIError(.badRequest, "send {\"text\": \"…\", \"align\": \"center\", \"valign\": \"middle\"}")
             }
+            let target = try await panel(object["panel"])
             if let document = object["vbml"] {
                 guard object["text"] == nil else { throw APIError(.badRequest, "give text or vbml, not both") }
-                return try await vbmlPreview(document)
+                return try await vbmlPreview(document, for: target)
             }
             guard let text = object["text"]?.string else { throw APIError(.badRequest, "text: the text to lay out is missing (or give vbml)") }
+            let (boardSize, flap62) = (target.size, target.flap62)
             var options = LayoutOptions(size: boardSize)
             options.align = .center
             options.valign = .middle
@@ -70,11 +72,12 @@ struct LayoutPreviewAPI: RouteGroup {
                 let laid = try TextLayout.encodeText(text, options: options)
                 var board = try Board(size: BoardSize(rows: laid.rowCount, columns: laid.columns), codes: laid.codes)
                 board.flap62 = flap62
-                let flip = await panels.flipDuration(to: board, strategy: strategy)
+                let (shown, lacking) = target.shown(board)
+                let flip = target.isFirst ? await panels.flipDuration(to: board, strategy: strategy) : nil
                 return Answer(
                     Preview(
-                        codes: board.codeRows, text: board.lines, flap62: flap62,
-                        warnings: laid.warnings.map(\.description),
+                        codes: shown.codeRows, text: shown.lines, flap62: target.previewFlap62,
+                        warnings: laid.warnings.map(\.description) + lacking,
                         flipSeconds: flip.map { ($0 / .seconds(1) * 10).rounded() / 10 }))
             } catch let error as LayoutError {
                 return Answer(Preview(error: .init(reason: error.reason, line: error.line, position: error.position)))
@@ -82,19 +85,47 @@ struct LayoutPreviewAPI: RouteGroup {
         }
     }
 
-    /// A VBML document drawn at the board's size, as a message with it would be.
-    func vbmlPreview(_ document: JSONValue) async throws(APIError) -> Answer<Preview> {
+    /// A VBML document drawn at the panel's size, as a message with it would be.
+    func vbmlPreview(_ document: JSONValue, for target: Target) async throws(APIError) -> Answer<Preview> {
         guard document.object != nil else { throw APIError(.badRequest, "vbml: must be a VBML document, an object with \"components\"") }
         do throws(MessageErrors) {
-            let board = try MessageRenderer(size: boardSize, flap62: flap62).board(vbml: document)
-            let flip = await panels.flipDuration(to: board, strategy: nil)
+            let board = try MessageRenderer(size: target.size, flap62: target.flap62).board(vbml: document)
+            let (shown, lacking) = target.shown(board)
+            let flip = target.isFirst ? await panels.flipDuration(to: board, strategy: nil) : nil
             return Answer(
                 Preview(
-                    codes: board.codeRows, text: board.lines, flap62: flap62,
-                    warnings: [], flipSeconds: flip.map { ($0 / .seconds(1) * 10).rounded() / 10 }))
+                    codes: shown.codeRows, text: shown.lines, flap62: target.previewFlap62,
+                    warnings: lacking, flipSeconds: flip.map { ($0 / .seconds(1) * 10).rounded() / 10 }))
         } catch {
             throw APIError(.badRequest, error.description, problems: error.problems.map { .init(field: $0.field, problem: $0.problem) })
         }
+    }
+
+    /// The panel a preview is for: its size, flap 62 and flaps.
+    struct Target {
+        var size: BoardSize
+        var flap62: Flap62
+        var flaps: Drum?
+        var isFirst: Bool
+
+        /// `board` as its modules show it, and a warning for each character they lack.
+        func shown(_ board: Board) -> (Board, [String]) { flaps?.shown(board) ?? (board, []) }
+
+        /// Flap 62 as the preview reports it: left out when the modules have none.
+        var previewFlap62: Flap62? { flaps?.hasFlap62 == false ? nil : flap62 }
+    }
+
+    /// `panel` (an id), else the first panel; one that is not here is refused naming those that are.
+    private func panel(_ asked: JSONValue?) async throws(APIError) -> Target {
+        let all = await panels.panels()
+        if let asked {
+            guard let id = asked.string else { throw APIError(.badRequest, "panel: must be a panel's id, such as \"main\"") }
+            guard let index = all.firstIndex(where: { $0.id == id }) else {
+                throw APIError(.badRequest, "panel: no panel \(id) here; the panels are \(all.map(\.id).joined(separator: ", "))")
+            }
+            return Target(size: all[index].board.size, flap62: all[index].board.flap62, flaps: all[index].flaps, isFirst: index == 0)
+        }
+        return Target(size: boardSize, flap62: flap62, flaps: all.first?.flaps, isFirst: true)
     }
 
     /// A JSON value as the sender wrote it, for an error message.
@@ -115,7 +146,8 @@ struct Preview: Encodable {
     var codes: [[Int]]?
     /// Each row as characters, colour chips as their letters.
     var text: [String]?
-    /// What code 62 shows on the board previewed (the first panel's): `heart` or `degree`.
+    /// What code 62 shows on the board previewed (the panel's): `heart` or `degree`; nil when
+    /// its modules have no flap 62.
     var flap62: Flap62?
     var warnings: [String] = []
     /// About how long the first panel would take to flip to it from what it shows now.

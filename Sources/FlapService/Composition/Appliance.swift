@@ -55,6 +55,7 @@ public final class Appliance: Sendable {
         // The sources: everything that turns into messages goes through one intake.
         var intake = MessageIntake(
             inbox: inbox, boardSize: drivers[0].configuration.size ?? .flagship, flap62: drivers[0].configuration.drum.flap62, now: { Date() })
+        intake.drum = drivers[0].configuration.drum
         let zone = ZoneRules.current()
         intake.localProps = LocalProps(zone: zone)
         let sources =

@@ -179,6 +179,7 @@ final class PanelRuntime: Service, Sendable {
             faults: health.faults.map { PanelFault(row: $0.row, column: $0.column, fault: $0.kind.rawValue, rehomeAttempts: $0.attempts) })
         view.quietUntil = await coordinator.quietUntil
         view.library = library
+        view.flaps = configuration.drum
         return view
     }
 
