@@ -32,6 +32,24 @@ import TestSupport
         #expect(parsed == defaults)
     }
 
+    @Test func theRS485GuidesPanelDropsIntoTheShippedFile() throws {
+        let shipped = try String(contentsOf: PythonPeer.packageRoot.appendingPathComponent("flapd.example.toml"), encoding: .utf8)
+        let guide = try String(contentsOf: PythonPeer.packageRoot.appendingPathComponent("hardware/rs485.md"), encoding: .utf8)
+        let configuration = try #require(guide.components(separatedBy: "## Configuration").dropFirst().first)
+        let block = try #require(configuration.components(separatedBy: "```toml\n").dropFirst().first?.components(separatedBy: "```").first)
+        // In place of the shipped panel, as the guide says.
+        let start = try #require(shipped.range(of: "[[panel]]\n")).lowerBound
+        let end = try #require(shipped.range(of: "\n[", range: shipped.index(after: start)..<shipped.endIndex)).lowerBound
+        let replaced = shipped.replacingCharacters(in: start..<end, with: block)
+        #expect(try ConfigurationParser.parse(replaced, file: "flapd.toml").panels.map(\.driver) == ["rs485"])
+        // Or beside it, as a second panel.
+        #expect(try ConfigurationParser.parse(shipped + "\n" + block, file: "flapd.toml").panels.map(\.driver) == ["simulated", "rs485"])
+        // Or the shipped panel's driver changed in place, with the size the guide gives.
+        let changed = shipped.replacingOccurrences(of: "driver = \"simulated\"", with: "driver = \"rs485\"")
+            .replacingOccurrences(of: "size = \"flagship\"", with: "size = \"3x15\"")
+        #expect(problems(changed).isEmpty, "\(problems(changed))")
+    }
+
     @Test func everySettingIsRead() throws {
         let parsed = try ConfigurationParser.parse(
             """
