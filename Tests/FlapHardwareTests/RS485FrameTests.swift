@@ -27,7 +27,7 @@ import Testing
         #expect(text(.erase, .module(7)) == "\nm07e\n")
         #expect(RS485Command.dump.isAnswered && RS485Command.calibrate.isAnswered && !RS485Command.home.isAnswered)
         // Seven bytes with a three-digit ID at 9600 baud, 10 bits a byte.
-        #expect(RS485Frame.showInterval == .microseconds(8 * 10_000_000 / 9600))
+        #expect(RS485Frame.showInterval == .microseconds(8334))  // 8 bytes of 10 bits at 9600 baud, 8333.3 µs, rounded up
     }
 
     @Test func theReelIsTheBoardsCharactersWithTheStarPassedOver() throws {

@@ -17,7 +17,10 @@ import TestSupport
         let host: SimulatedSerialPort<EventClock>
         let ids: [Int]
 
-        static func make(rows: Int, columns: Int, ids: [Int]? = nil, moduleSteps: Int = 4096) async -> Rig {
+        static func make(
+            rows: Int, columns: Int, ids: [Int]? = nil, moduleSteps: Int = 4096,
+            wrap: @escaping @Sendable (any SerialPort, EventClock) -> any SerialPort = { port, _ in port }
+        ) async -> Rig {
             let clock = EventClock.drivenByCaller()
             let (host, device) = SimulatedSerialPort.pair(clock: clock, settings: .rs485, names: ("/dev/ttyUSB-simulated", "bus"))
             let size = BoardSize(rows: rows, columns: columns)
@@ -26,7 +29,7 @@ import TestSupport
             let running = clock.task { await bus.run() }
             let link = RS485Bus(device: host.name, clock: clock) {
                 host.reconnect()
-                return host
+                return wrap(host, clock)
             }
             let info = PanelInfo(id: "wall", size: size, drum: RS485Reel.firmware.drum, motion: .forwardOnly, driver: "rs485")
             let panel = RS485Panel(info: info, bus: link, clock: clock, ids: ids)
@@ -289,6 +292,48 @@ import TestSupport
         #expect(await rig.panel.moduleSteppers() == nil, "planned with the reel's own turn")
     }
 
+    @Test func aWallStoppedMidTurnIsHomeBeforeFlapdSaysSo() async throws {
+        let rig = await Rig.make(rows: 1, columns: 2)
+        teardown { await rig.stop() }
+        try await rig.panel.homed()
+        // Magnets just past flap 1, so a module home at flap 0 is 4000 steps past its magnet.
+        for module in 0..<2 { _ = try await rig.panel.command(.offset(4000), module: module) }
+        try await rig.panel.play(try await rig.plan(to: "CC"), cutoff: PlayCutoff())
+        // flapd is stopped (SIGKILL) while the modules turn almost a whole turn, from C to B,
+        // which leaves them just past the magnet: homing then takes them nearly two more turns.
+        let (panel, plan) = (rig.panel, try await rig.plan(to: "BB"))
+        let playing = rig.clock.task { try await panel.play(plan, cutoff: PlayCutoff()) }
+        try await rig.clock.sleep(for: .milliseconds(300), tolerance: nil)
+        playing.cancel()
+        _ = await rig.clock.standingAside { await playing.result }
+        let again = await rig.restarted()
+        teardown { try? await rig.clock.standingAside { await again.shutDown() } }
+        try await again.homed()
+        #expect(await rig.bus.resting(), "flapd says the wall is home only once every module rests")
+        #expect(await rig.bus.flaps() == [0, 0])
+    }
+
+    @Test func framesWrittenLateAreFollowedAndNothingIsReportedBeforeItLands() async throws {
+        // A machine so busy that every frame leaves 40 ms after flapd meant to write it.
+        let rig = await Rig.make(rows: 2, columns: 8) { port, clock in StalledPort(port: port, clock: clock, stall: .milliseconds(40)) }
+        teardown { await rig.stop() }
+        try await rig.panel.homed()
+        let revisions = await rig.panel.revisions()
+        for text in ["QUICK ONE", "AND TWO {63}"] {
+            let plan = try await rig.plan(to: text)
+            try await rig.panel.play(plan, cutoff: PlayCutoff())
+            #expect(await rig.bus.resting(), "the play ends only once every module has landed: \(text)")
+            #expect(await rig.shown() == plan.targets.map(Optional.some), "\(text)")
+        }
+        #expect(await (0..<16).asyncMap { await rig.bus.module($0).dropped }.allSatisfy { $0 == 0 })
+        // Said as revisions, which the clacks follow.
+        let told = await rig.clock.standingAside { () async -> Bool in
+            for await _ in revisions { return true }
+            return false
+        }
+        #expect(told)
+    }
+
     @Test func whatTheBusSaysThatIsNoAnswerIsToldNeverFatal() async throws {
         let rig = await Rig.make(rows: 1, columns: 2)
         teardown { await rig.stop() }
@@ -313,5 +358,29 @@ import TestSupport
         let plan = try await rig.plan(to: "GO")
         try await rig.panel.play(plan, cutoff: PlayCutoff())
         #expect(await rig.shown() == plan.targets.map(Optional.some))
+    }
+}
+
+/// A serial port whose writes leave `stall` late on the simulated clock, as on a machine too busy
+/// to run flapd when it meant to.
+struct StalledPort: SerialPort {
+    let port: any SerialPort
+    let clock: EventClock
+    let stall: Duration
+
+    var name: String { port.name }
+    func write(_ bytes: [UInt8]) async throws {
+        try await clock.sleep(for: stall, tolerance: nil)
+        try await port.write(bytes)
+    }
+    func read(maximum: Int, timeout: Duration) async throws -> [UInt8] { try await port.read(maximum: maximum, timeout: timeout) }
+    func close() async { await port.close() }
+}
+
+extension Range where Bound == Int {
+    fileprivate func asyncMap<T>(_ transform: (Int) async -> T) async -> [T] {
+        var results: [T] = []
+        for element in self { results.append(await transform(element)) }
+        return results
     }
 }

@@ -45,9 +45,12 @@ public actor RS485Bus<C: Clock> where C.Duration == Duration {
         do {
             let port = try currentPort()
             let now = clock.now
+            let airtime = RS485Frame.airtime(of: frame.count)
             let begins = idleAt.map { max($0, now) } ?? now
-            idleAt = begins.advanced(by: RS485Frame.airtime(of: frame.count))
+            idleAt = begins.advanced(by: airtime)
             try await port.write(frame)
+            // A write that returned late (a busy machine) put the frame on the line only then.
+            if let idle = idleAt, clock.now.advanced(by: airtime) > idle { idleAt = clock.now.advanced(by: airtime) }
             connected = true
         } catch let error as HardwareError {
             await drop(error)

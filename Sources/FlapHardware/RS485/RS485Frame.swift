@@ -72,9 +72,10 @@ public enum RS485Frame {
         Array("\nm\(address)\(command.text)\n".utf8)
     }
 
-    /// How long `bytes` take on the bus at `baudRate`, 10 bits a byte (8N1).
+    /// How long `bytes` take on the bus at `baudRate`, 10 bits a byte (8N1), rounded up to the
+    /// microsecond: a frame is never thought across before its last bit is.
     public static func airtime(of bytes: Int, baudRate: Int = RS485Frame.baudRate) -> Duration {
-        .microseconds(Int64(bytes) * 10_000_000 / Int64(baudRate))
+        .microseconds((Int64(bytes) * 10_000_000 + Int64(baudRate) - 1) / Int64(baudRate))
     }
 
     /// The bus's speed.

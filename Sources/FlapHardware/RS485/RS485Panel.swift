@@ -71,11 +71,21 @@ public actor RS485Panel<C: Clock>: Panel where C.Duration == Duration {
     }
 
     /// The time from `m*h` until every module is surely home: the last one's power-up wait (it
-    /// may have powered up with flapd) and two turns (a module that homes on its own and is then
-    /// told to home again goes round once more).
+    /// may have powered up with flapd) and three turns. A module reads the frame only once it
+    /// rests, so it may first end a turn already under way (one that homes on its own at
+    /// power-up, or one flapd sent before it was stopped), then it finds the magnet (up to a
+    /// turn) and goes on by its home offset to flap 0 (up to another).
     public var homingTime: Duration {
-        Self.powerUpStagger * (ids.max() ?? 0) + profile.duration(steps: 2 * profile.stepsPerTurn)
+        Self.powerUpStagger * (ids.max() ?? 0) + profile.duration(steps: 3 * profile.stepsPerTurn)
     }
+
+    /// From a module's last step (its landing, as plans time it) until it rests and reads the
+    /// bus again: one half-step.
+    static var settling: Duration { RS485Reel.halfStep }
+
+    /// How much later than planned a frame may cross the bus before the module's part of the
+    /// plan is revised to match (a tick of the machine's timers).
+    static var lateness: Duration { .milliseconds(2) }
 
     /// Starts the bus and homes every module: flapd trusts no module's position it has not set.
     /// The first board waits until they are surely home (``homingTime``).
@@ -203,10 +213,19 @@ public actor RS485Panel<C: Clock>: Panel where C.Duration == Duration {
                 try await bus.send(frame)
                 lastError = nil
                 sent.insert(i)
+                // A busy machine may have woken or written late: the module turns from when the
+                // frame has crossed the bus, which is never before it was written. What flapd
+                // reports follows the module, not the plan.
+                let arrived = await bus.idleAt ?? clock.now
+                let turned = start.duration(to: arrived)
+                if turned > revised.modules[i].start + Self.lateness {
+                    revised = revised.replacing(module: i, to: target, from: committed[i], at: turned, profile: profile(of: i))
+                    revisionContinuation.yield(PlanRevision(original: plan, revised: revised))
+                }
                 committed[i] = target
-                busyUntil[i] = start.advanced(by: revised.modules[i].end)
+                busyUntil[i] = start.advanced(by: revised.modules[i].end + Self.settling)
             }
-            try await clock.sleep(until: start.advanced(by: revised.duration), tolerance: nil)
+            try await clock.sleep(until: start.advanced(by: revised.duration + Self.settling), tolerance: nil)
             for i in order { estimated[i] = plan.modules[i].path.last! }
         } catch {
             if let failure = error as? HardwareError { lastError = failure }

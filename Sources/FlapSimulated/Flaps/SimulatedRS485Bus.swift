@@ -64,6 +64,11 @@ public actor SimulatedRS485Bus<C: Clock> where C.Duration == Duration {
     /// The modules as they are now.
     public func module(_ index: Int) -> SimulatedRS485Module { modules[index] }
 
+    /// Whether every module is at rest now: no turn under way, nothing waiting in its buffer.
+    public func resting() -> Bool {
+        modules.allSatisfy { module in module.busyUntil.map { origin.advanced(by: $0) <= clock.now } ?? true }
+    }
+
     /// Reel indices showing now (nil for a module not yet homed).
     public func flaps() -> [Int?] { modules.map(\.flap) }
 

@@ -158,10 +158,13 @@ public struct SimulatedRS485Module: Sendable {
 
     var currentStep: Int { position ?? hiddenPosition }
 
-    /// Home: on to the magnet, then the offset to flap 0.
+    /// Home: on to the magnet (a whole turn when it sits at it), then on by the offset to flap 0,
+    /// so from an unknown place it may take most of two turns.
     mutating func home(at time: Duration) -> Effect {
-        let steps = (stepsPerRevolution - currentStep) % stepsPerRevolution
-        let effect = turnSteps(steps == 0 ? stepsPerRevolution : steps, at: time, landing: false)
+        let offset = self.offset % stepsPerRevolution
+        let magnet = (stepsPerRevolution - offset) % stepsPerRevolution
+        let toMagnet = (magnet - currentStep + stepsPerRevolution) % stepsPerRevolution
+        let effect = turnSteps((toMagnet == 0 ? stepsPerRevolution : toMagnet) + offset, at: time, landing: false)
         position = 0
         hiddenPosition = 0
         return effect
