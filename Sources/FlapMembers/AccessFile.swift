@@ -26,20 +26,11 @@ struct AccessFile: Codable, Equatable {
     /// The file at `path`; empty when there is none. One that is damaged, too large or holds
     /// entries that are not digests is said once, and what can be used of it is kept.
     static func load(_ path: String, logger: Logger) -> AccessFile {
-        let data: Data?
-        do { data = try SmallFile.read(path, largest: largest) } catch {
+        var file: AccessFile
+        do { file = try SmallFile.decode(AccessFile.self, at: path, largest: largest, what: "the members file's JSON") ?? AccessFile() } catch {
             logger.error(
                 "the members file is damaged or too large: members must be invited again and browsers sign in again",
                 metadata: ["file": "\(path)", "problem": "\(error)"])
-            return AccessFile()
-        }
-        guard let data else { return AccessFile() }
-        let decoder = JSONDecoder()
-        decoder.dateDecodingStrategy = .secondsSince1970
-        guard var file = try? decoder.decode(AccessFile.self, from: data) else {
-            logger.error(
-                "the members file is damaged or too large: members must be invited again and browsers sign in again",
-                metadata: ["file": "\(path)", "problem": "not the members file's JSON"])
             return AccessFile()
         }
         let wellFormed = { (entry: Stored) in entry.digest.utf8.count == 64 && entry.digest.allSatisfy(\.isHexDigit) }

@@ -17,6 +17,9 @@ public actor PresenceBook {
     public static let writingLifetime: TimeInterval = 5
     /// While someone stays here, their sighting is written at most this often.
     static let savedWhileHere: TimeInterval = 300
+    /// Comings and goings are written at most this often: a page opened and closed a hundred
+    /// times is a few writes, not two hundred. What waits is written at the next, or at the stop.
+    static let sightingsSavedEvery: TimeInterval = 10
 
     /// What is not kept: who has which streams open, the last ping, writing.
     struct Live {
@@ -33,6 +36,7 @@ public actor PresenceBook {
     private var live: [String: Live] = [:]
     private var told: [String: Seen] = [:]
     private var savedAt = Date.distantPast
+    private var sightingsUnsaved = false
     private let access: AccessStore
     private let path: String?
     private let now: @Sendable () -> Date
@@ -125,7 +129,7 @@ public actor PresenceBook {
         }
         if settingChanged, let path {
             try file.save(to: path)
-            savedAt = at
+            (savedAt, sightingsUnsaved) = (at, false)
         }
     }
 
@@ -199,13 +203,16 @@ public actor PresenceBook {
     }
 
     private func nextExpiry() -> Date? {
-        live.values.flatMap { state in
-            [state.pingedAt.map { $0.addingTimeInterval(Self.pingLifetime) }, state.writingUntil].compactMap { $0 }
-        }.min()
+        let unsaved = sightingsUnsaved ? [savedAt.addingTimeInterval(Self.sightingsSavedEvery)] : []
+        return
+            (live.values.flatMap { state in
+                [state.pingedAt.map { $0.addingTimeInterval(Self.pingLifetime) }, state.writingUntil].compactMap { $0 }
+            } + unsaved).min()
     }
 
     private func expire() {
         let at = now()
+        if sightingsUnsaved, at.timeIntervalSince(savedAt) >= Self.sightingsSavedEvery { save() }
         for person in live.keys {
             changing(person) { state in
                 if let pinged = state.pingedAt, at.timeIntervalSince(pinged) >= Self.pingLifetime { state.pingedAt = nil }
@@ -241,7 +248,7 @@ public actor PresenceBook {
             // Arriving, seen now; leaving, now, or when their last ping was if it lapsed.
             let lapsed = pingedBefore.map { at.timeIntervalSince($0) >= Self.pingLifetime } ?? false
             file.people[person, default: .init()].lastSeen = !seen.here && !hadStreams && lapsed ? pingedBefore : at
-            save()
+            saveSighting()
         } else if seen.here, at.timeIntervalSince(savedAt) >= Self.savedWhileHere {
             file.people[person, default: .init()].lastSeen = at
             save()
@@ -256,11 +263,19 @@ public actor PresenceBook {
         var writing: Bool
     }
 
+    /// A coming or going written now, or within ``sightingsSavedEvery`` of the last write.
+    private func saveSighting() {
+        guard now().timeIntervalSince(savedAt) < Self.sightingsSavedEvery else { return save() }
+        sightingsUnsaved = true
+        wake.wake()
+    }
+
     private func save() {
         guard let path else { return }
         do {
             try file.save(to: path)
             savedAt = now()
+            sightingsUnsaved = false
         } catch {
             logger.error(
                 "cannot save the presence file; sightings and settings last until flapd stops", metadata: ["file": "\(path)", "error": "\(error)"])

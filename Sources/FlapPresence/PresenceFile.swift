@@ -19,23 +19,12 @@ struct PresenceFile: Codable, Equatable {
 
     /// The file at `path`; empty when there is none, or (said once) when it is damaged.
     static func load(_ path: String, logger: Logger) -> PresenceFile {
-        let data: Data?
-        do { data = try SmallFile.read(path, largest: largest) } catch {
+        do { return try SmallFile.decode(PresenceFile.self, at: path, largest: largest, what: "the presence file's JSON") ?? PresenceFile() } catch {
             logger.error(
                 "the presence file is damaged or too large: last sightings are forgotten and everyone is shown again until they hide",
                 metadata: ["file": "\(path)", "problem": "\(error)"])
             return PresenceFile()
         }
-        guard let data else { return PresenceFile() }
-        let decoder = JSONDecoder()
-        decoder.dateDecodingStrategy = .secondsSince1970
-        guard let file = try? decoder.decode(PresenceFile.self, from: data) else {
-            logger.error(
-                "the presence file is damaged or too large: last sightings are forgotten and everyone is shown again until they hide",
-                metadata: ["file": "\(path)", "problem": "not the presence file's JSON"])
-            return PresenceFile()
-        }
-        return file
     }
 
     func save(to path: String) throws {

@@ -9,6 +9,16 @@ public enum SmallFile {
     /// The largest file that holds one key or token on its first line.
     public static let largestKeyFile = 4096
 
+    /// The JSON file at `path` (within `largest` bytes) decoded as `T`, its dates in seconds
+    /// since 1970; nil when there is none. `what` names it in a ``Failure/notRead(path:as:)``.
+    public static func decode<T: Decodable>(_ type: T.Type, at path: String, largest: Int, what: String) throws(Failure) -> T? {
+        guard let data = try read(path, largest: largest) else { return nil }
+        let decoder = JSONDecoder()
+        decoder.dateDecodingStrategy = .secondsSince1970
+        guard let value = try? decoder.decode(T.self, from: data) else { throw .notRead(path: path, as: what) }
+        return value
+    }
+
     /// The lines of a text file flapd keeps for itself; none when it is missing, unreadable or
     /// over `largest` bytes (it is then written afresh).
     public static func lines(_ path: String, largest: Int) -> [Substring] {
@@ -22,11 +32,14 @@ public enum SmallFile {
         case tooLarge(path: String, largest: Int)
         /// It could not be opened or read (`errno`).
         case unreadable(path: String, errno: Int32)
+        /// It was read but does not hold what it should (`what`: "the members file's JSON").
+        case notRead(path: String, as: String)
 
         public var description: String {
             switch self {
             case .tooLarge(let path, let largest): "\(path) is larger than \(StorageFault.bytes(Int64(largest))), the most it may hold"
             case .unreadable(let path, let code): "\(path) cannot be read: \(String(cString: strerror(code)))"
+            case .notRead(let path, let what): "\(path) is not \(what)"
             }
         }
     }

@@ -191,6 +191,26 @@ import TestSupport
         #expect(await home.book.showsMe(home.mum.id))
     }
 
+    @Test func comingsAndGoingsAreWrittenAtMostEveryTenSeconds() async throws {
+        let home = try await Household()
+        let running = Task { await home.book.run(on: home.clock) }
+        defer { running.cancel() }
+        _ = await home.book.opened(PresenceBook.owner)  // written: the first sighting
+        let first = try Data(contentsOf: URL(fileURLWithPath: home.path))
+        for _ in 0..<100 {
+            let stream = await home.book.opened(home.mum.id)
+            await home.book.closed(home.mum.id, stream: stream)
+        }
+        #expect(try Data(contentsOf: URL(fileURLWithPath: home.path)) == first, "a hundred comings and goings wait")
+        // Ten seconds on, what waited is written once.
+        await home.clock.sleeper(after: home.clock.now.advanced(by: .seconds(9)))
+        await home.clock.advance(by: .seconds(10))
+        let written = try await eventually(every: .milliseconds(5)) {
+            (try? String(contentsOfFile: home.path, encoding: .utf8))?.contains(home.mum.id) == true
+        }
+        #expect(written)
+    }
+
     @Test func aSettingTheDiskCannotKeepIsInForceAndSaid() async throws {
         let home = try await Household(path: "/proc/no-such-place/presence.json")
         await #expect(throws: (any Error).self) { try await home.book.update(home.mum.id, PresenceChange(showMe: false)) }

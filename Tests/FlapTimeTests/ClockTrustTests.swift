@@ -50,4 +50,13 @@ import Testing
         // This machine: a VM whose kernel reports TIME_ERROR for ever, so the kernel cannot tell.
         #expect(ClockTrust.kernelSaysSynchronised() == nil || ClockTrust.kernelSaysSynchronised() == true)
     }
+
+    @Test func aLastSeenFileOverItsBudgetIsNotBelieved() throws {
+        let trust = try trust(kernel: nil)
+        // A time in the far future, padded past the 64 bytes such a file holds: not read.
+        try ("9999999999.000" + String(repeating: " ", count: 100)).write(toFile: trust.lastSeenFile, atomically: true, encoding: .utf8)
+        #expect(trust.verdict().trusted, "no last time flapd saw")
+        try "9999999999.000\n".write(toFile: trust.lastSeenFile, atomically: true, encoding: .utf8)
+        #expect(!trust.verdict().trusted, "within the budget it is read, and the clock is behind it")
+    }
 }

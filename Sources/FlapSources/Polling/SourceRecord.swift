@@ -18,9 +18,12 @@ struct SourceRecord: Codable, Sendable, Equatable {
 struct SourceStore: Sendable {
     let directory: String?
 
+    /// The body kept is at most the largest fetched, in base64 (4 bytes for 3, a slash escaped
+    /// as two): twice that and room for the rest.
+    static let largestRecord = 2 * SourceFetcher.largestBody + 64 * 1024
+
     func load(_ name: String) -> SourceRecord? {
-        // The body kept is at most the largest fetched, written as JSON numbers (up to 4 bytes a byte).
-        guard let directory, let data = try? SmallFile.read("\(directory)/\(name).json", largest: 5 * SourceFetcher.largestBody + 64 * 1024)
+        guard let directory, let data = try? SmallFile.read("\(directory)/\(name).json", largest: Self.largestRecord)
         else { return nil }
         return try? JSONDecoder().decode(SourceRecord.self, from: data)
     }
