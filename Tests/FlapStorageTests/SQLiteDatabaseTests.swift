@@ -98,4 +98,19 @@ import Testing
         #expect(try applied() == ["1 the table", "2 a row", "3 half done"])
         #expect(try database.read { db in try Int.fetchAll(db, sql: "SELECT x FROM t") } == [1])
     }
+
+    @Test func aDatabaseChangedByANewerFlapdIsRefusedSayingWhatToDo() throws {
+        let database = try database()
+        var newer = SQLiteMigrator()
+        newer.registerMigration("1 the table") { db in try db.execute(sql: "CREATE TABLE t (x INTEGER)") }
+        newer.registerMigration("2 a column") { db in try db.execute(sql: "ALTER TABLE t ADD COLUMN y INTEGER") }
+        try newer.migrate(database)
+        // Gone back a version: the older flapd knows only the first change.
+        var older = SQLiteMigrator()
+        older.registerMigration("1 the table") { db in try db.execute(sql: "CREATE TABLE t (x INTEGER)") }
+        let refusal = SQLiteMigrator.NewerSchema(path: database.path, unknown: ["2 a column"])
+        #expect(throws: refusal) { try older.migrate(database) }
+        #expect(refusal.description.contains("install the newer version again (apt install vestawidget)"))
+        try newer.migrate(database)
+    }
 }

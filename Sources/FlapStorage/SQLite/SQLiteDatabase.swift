@@ -95,11 +95,31 @@ public struct SQLiteMigrator: Sendable {
         migrations.append((identifier, apply))
     }
 
+    /// A database changed by a later flapd than this one (after going back a version with apt):
+    /// refused rather than written to, since this flapd does not know what the changes mean.
+    public struct NewerSchema: Error, Sendable, Equatable, CustomStringConvertible {
+        public var path: String
+        /// The changes this flapd does not know, by their names.
+        public var unknown: [String]
+
+        public init(path: String, unknown: [String]) {
+            self.path = path
+            self.unknown = unknown
+        }
+
+        public var description: String {
+            "\(path) was changed by a newer flapd (\(unknown.joined(separator: ", "))), which this version cannot read safely: "
+                + "install the newer version again (apt install vestawidget), or stop flapd and move the file aside to start it afresh"
+        }
+    }
+
     public func migrate(_ database: SQLiteDatabase) throws {
         try database.write { db in
             try db.execute(sql: "CREATE TABLE IF NOT EXISTS grdb_migrations (identifier TEXT NOT NULL PRIMARY KEY)")
         }
         let applied = Set(try database.read { db in try String.fetchAll(db, sql: "SELECT identifier FROM grdb_migrations") })
+        let unknown = applied.subtracting(migrations.map(\.identifier)).sorted()
+        guard unknown.isEmpty else { throw NewerSchema(path: database.path, unknown: unknown) }
         for migration in migrations where !applied.contains(migration.identifier) {
             try database.write { db in
                 try migration.apply(db)
