@@ -30,7 +30,10 @@ enum ScheduleTools {
             .init(name: "quickMessage", kind: .string, description: "A quick message's name, to show it.")
         ] + MessageTools.content.filter { ["text", "codes", "pattern", "align"].contains($0.name) } + [
             .init(name: "holdMinutes", kind: .integer(1...10080), description: "How long each showing holds its slot (default 60)."),
-            .init(name: "sender", kind: .string, description: "The sender it speaks as (default schedule-NAME).")
+            .init(name: "sender", kind: .string, description: "The sender it speaks as (default schedule-NAME)."),
+            .init(
+                name: "background", kind: .boolean,
+                description: "true: its message stays under people's messages (ambient content); by default it takes the board at its time.")
         ],
         run: { arguments, api in
             try await api.call("POST", "/v1/schedules", body: .object(arguments.values)) { view in

@@ -49,6 +49,8 @@ struct ScheduleCommand: AsyncParsableCommand {
         @Option(help: "Minutes each message holds its slot (default 60).") var hold: Int?
         @Option(help: "The sender it speaks as (default schedule-NAME).") var sender: String?
         @Option(help: "Show this quick message instead of a text.") var quickMessage: String?
+        @Flag(help: "Keep its message under people's messages (ambient content) instead of taking the board at its time.")
+        var background = false
         @Flag(help: "Change the schedule of this name instead of adding one.") var replace = false
         @Argument(help: "The text to show.") var text: String?
 
@@ -57,7 +59,7 @@ struct ScheduleCommand: AsyncParsableCommand {
             // The days as written: flapd reads them (one reader for the file, the API and this).
             let body = ScheduleFields(
                 name: name, days: days.map { [$0] }, times: list(at), cron: cron, timeZone: zone, holdMinutes: hold,
-                sender: sender, quickMessage: quickMessage, text: text)
+                sender: sender, quickMessage: quickMessage, text: text, background: background ? true : nil)
             let path = replace ? "/v1/schedules/\(name.pathSegment)" : "/v1/schedules"
             let reply = try await connection.connection().request(replace ? "PUT" : "POST", path, json: try JSONEncoder().encode(body))
             guard reply.status == 200 || reply.status == 201 else { throw InputError("flapd refused the schedule (\(reply.status)): \(reply.error)") }

@@ -157,6 +157,7 @@ struct ScheduleFields: Codable {
     var sender: String?
     var quickMessage: String?
     var text: String?
+    var background: Bool?
     var next: String?
     var fromFile: Bool?
 }

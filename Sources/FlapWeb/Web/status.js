@@ -71,6 +71,8 @@ export async function refreshStatus() {
   for (const moved of storage.movedAside || []) {
     links.push(plain("Damaged file set aside", "A damaged file was put aside and flapd started afresh; nothing else is needed.", `${moved.path} → ${moved.movedTo} (${moved.reason})`));
   }
+  // The version, as flapd --version and the package say it: what to give when asking for help.
+  if (status.version) links.push(plain("VestaWidget", `Version ${status.version}.`, `flapd ${status.version}`));
   // Whether timed events (sent for later, schedules, quiet hours) may go by the clock, and why.
   if (status.time) {
     const later = status.time.scheduled ? ` ${status.time.scheduled} sent for later.` : "";
