@@ -288,7 +288,7 @@ import TestSupport
             for await notice in notices where notice.text.contains("revolution") { return notice.text }
             return nil
         }
-        #expect(told == "/dev/ttyUSB-simulated: module 1 says a revolution is 100 steps, outside 128...32767; ignored")
+        #expect(told == "/dev/ttyUSB-simulated: module 1 says a revolution is 100 steps, outside 128...65535; ignored")
         #expect(await rig.panel.moduleSteppers() == nil, "planned with the reel's own turn")
     }
 

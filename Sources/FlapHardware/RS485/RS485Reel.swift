@@ -19,8 +19,9 @@ public struct RS485Reel: Sendable, Equatable {
     /// A 28BYJ-48 in half-steps.
     public static let defaultStepsPerRevolution = 4096
     /// The revolutions a module of this reel may have, in steps: at least two a flap, at most
-    /// what the firmware's 16-bit counters hold. A module that says otherwise is not believed.
-    public var revolutions: ClosedRange<Int> { (2 * bytes.count)...32_767 }
+    /// what the firmware's 16-bit counters hold (and `steps_per_revolution` allows). A module that
+    /// says otherwise is not believed.
+    public var revolutions: ClosedRange<Int> { (2 * bytes.count)...65_535 }
     /// The firmware's time a half-step.
     public static let halfStep = Duration.milliseconds(1)
 
