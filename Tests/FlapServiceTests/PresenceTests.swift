@@ -93,6 +93,35 @@ import TestSupport
         #expect(try await seen("Mum", by: again.api)?["lastSeen"] as? String == gone["lastSeen"] as? String, "her sighting kept")
     }
 
+    @Test func aPageThatClosesWithoutSayingSoIsGoneWhenItCloses() async throws {
+        let flapd = try await FlapdProcess.start(arguments: ["--no-sound"])
+        teardown { await flapd.stop() }
+        let mum = try await member("Mum", of: flapd)
+        let owners = try watch(flapd, key: flapd.apiKey)
+        teardown { await owners.stop() }
+        let page = try watch(flapd, key: mum.key)
+        teardown { await page.stop() }
+        let here = try NSRegularExpression(pattern: #"\{"here":true,"lastSeen":[^,]*,"name":"Mum""#)
+        let gone = try NSRegularExpression(pattern: #"\{"here":false,"lastSeen":[^,]*,"name":"Mum""#)
+        func found(_ pattern: NSRegularExpression, after start: Int) -> Range<String.Index>? {
+            let text = owners.stdout
+            let from = text.utf16.index(text.startIndex, offsetBy: min(start, text.utf16.count))
+            return pattern.firstMatch(in: text, range: NSRange(from..<text.endIndex, in: text)).flatMap { Range($0.range, in: text) }
+        }
+        #expect(try await eventually { found(here, after: 0) != nil })
+        // The client closes its connection (a browser killed, a script ending) without the
+        // page's leave. flapd notices the close itself: the owner's stream hears she is gone
+        // before the keep-alives (every 10 s) could have found the connection dead, which takes
+        // two of them (the first write after the close is answered with a reset, the next fails).
+        let before = owners.stdout.utf16.count
+        await page.stop()
+        #expect(try await eventually { found(gone, after: before) != nil })
+        let text = owners.stdout
+        let start = text.utf16.index(text.startIndex, offsetBy: before)
+        let between = text[start..<(found(gone, after: before)?.lowerBound ?? text.endIndex)]
+        #expect(between.components(separatedBy: ": keepalive").count - 1 < 2, "\(between)")
+    }
+
     @Test func nobodyChangesAnothersPresenceAndAViewerSeesNothing() async throws {
         let flapd = try await FlapdProcess.start(arguments: ["--no-sound"])
         teardown { await flapd.stop() }

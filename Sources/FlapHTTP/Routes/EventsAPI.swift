@@ -22,16 +22,20 @@ struct EventsAPI: RouteGroup {
                     var stream: Int?
                     if let presence, let person { stream = await presence.opened(person) }
                     do {
-                        if let presence, let person, let stream {
-                            // Its number, for the page to say it is leaving as it closes; then where everyone is.
-                            let view = await PresenceView(book: presence, for: person)
-                            try await writer.write(ByteBuffer(string: "event: stream\ndata: {\"stream\":\(stream)}\n\n" + view.serverSentEvent))
-                        }
-                        // A watching page must not hold flapd up when it stops: the stream ends with the service.
-                        try await withGracefulShutdownHandler {
-                            for await event in events { try await writer.write(ByteBuffer(string: event)) }
-                        } onGracefulShutdown: {
-                            live.finishAll()
+                        // A client that closes its connection (a browser killed, a script) ends the
+                        // stream when it closes, not when a keep-alive later fails to reach it.
+                        try await request.body.consumeWithCancellationOnInboundClose { _ in
+                            if let presence, let person, let stream {
+                                // Its number, for the page to say it is leaving as it closes; then where everyone is.
+                                let view = await PresenceView(book: presence, for: person)
+                                try await writer.write(ByteBuffer(string: "event: stream\ndata: {\"stream\":\(stream)}\n\n" + view.serverSentEvent))
+                            }
+                            // A watching page must not hold flapd up when it stops: the stream ends with the service.
+                            try await withGracefulShutdownHandler {
+                                for await event in events { try await writer.write(ByteBuffer(string: event)) }
+                            } onGracefulShutdown: {
+                                live.finishAll()
+                            }
                         }
                     } catch {
                         if let presence, let person, let stream { await presence.closed(person, stream: stream) }
