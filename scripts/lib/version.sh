@@ -5,6 +5,9 @@
 #   commit: dpkg sorts it after X.Y.Z and before the next release, and N keeps two builds of one
 #   day in order;
 # - VESTAWIDGET_VERSION, when set, is taken as it is (a second build for a test, a hotfix).
+# debian/changelog's newest version, read without dpkg-dev (which a fresh machine may lack).
+changelog_version() { sed -n '1s/^[^(]*(\([^)]*\)).*/\1/p' debian/changelog; }
+
 project_version() {
     if [ -n "${VESTAWIDGET_VERSION:-}" ]; then
         echo "$VESTAWIDGET_VERSION"
@@ -12,7 +15,7 @@ project_version() {
     fi
     local exact base count date sha
     if ! git rev-parse --git-dir > /dev/null 2>&1; then
-        dpkg-parsechangelog -S Version
+        changelog_version
         return
     fi
     if exact=$(git describe --tags --exact-match --match 'v[0-9]*' 2> /dev/null); then
@@ -23,7 +26,7 @@ project_version() {
         count=$(git rev-list --count "$base..HEAD")
         base=${base#v}
     else
-        base=$(dpkg-parsechangelog -S Version)
+        base=$(changelog_version)
         count=$(git rev-list --count HEAD)
     fi
     date=$(TZ=UTC git log -1 --format=%cd --date=format-local:%Y%m%d)
