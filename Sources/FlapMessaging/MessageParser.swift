@@ -16,6 +16,8 @@ public struct MessageParser: Sendable {
     public var source: String
     /// The panel's flaps, whose lacks are warnings (``Drum/shown(_:)``); nil: every code.
     public var drum: Drum?
+    /// The other panels, whose lacks are warnings naming them.
+    public var otherPanels: [PanelFlaps] = []
 
     /// The date and time a VBML document's templates may name, filled into its props.
     public var localProps: [String: JSONValue] = [:]
@@ -116,6 +118,13 @@ public struct MessageParser: Sendable {
             do {
                 warnings += try MessageRenderer(size: boardSize, flap62: flap62, drum: drum).validate(
                     content, align: align, valign: valign, unsupported: unsupported ?? .replace)
+                // Another panel's lacks, as that panel lays the message out (one that cannot lay
+                // it out at all shows nothing of it, as before).
+                for panel in otherPanels {
+                    let lacks = MessageRenderer(size: panel.size, flap62: panel.flap62, drum: panel.drum)
+                        .lacks(content, align: align, valign: valign, unsupported: unsupported ?? .replace)
+                    warnings += lacks.map { "panel \(panel.id): \($0)" }
+                }
             } catch {
                 reader.problems += error.problems
             }

@@ -33,6 +33,16 @@ public struct MessageRenderer: Sendable {
         return warnings + drum.shown(board).warnings
     }
 
+    /// What the panel's drum lacks of `content` laid out at ``size`` (one warning a character);
+    /// none when there is no drum or the content cannot be laid out at this size.
+    public func lacks(
+        _ content: Content, align: HorizontalAlignment, valign: VerticalAlignment, unsupported: UnsupportedCharacters = .replace
+    ) -> [String] {
+        guard let drum, var board = try? render(content, align: align, valign: valign, unsupported: unsupported).0 else { return [] }
+        board.flap62 = flap62
+        return drum.shown(board).warnings
+    }
+
     /// The board a message shows.
     public func board(for message: Message) throws(MessageErrors) -> Board {
         var board = try render(message.content, align: message.align, valign: message.valign, unsupported: message.unsupported ?? .replace).0

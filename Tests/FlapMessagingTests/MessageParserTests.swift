@@ -15,6 +15,19 @@ import Testing
         do { _ = try parse(json); return [] } catch { return error.problems.map(\.description) }
     }
 
+    @Test func whatEachPanelsModulesLackIsAWarningNamingIt() throws {
+        var parser = MessageParser(boardSize: .flagship, source: "native-api")
+        parser.drum = .vestaboard
+        parser.otherPanels = [PanelFlaps(id: "wall", size: BoardSize(rows: 3, columns: 15), flap62: .degree, drum: .chainlink40)]
+        let warnings = try parser.parse(Array(#"{"text": "20°C"}"#.utf8), now: now).1
+        #expect(warnings == ["panel wall: the chainlink40 drum has no ° (row 2, column 8): shown as O"], "\(warnings)")
+        // The first panel's own lacks are said without its name, as before.
+        parser.drum = .chainlink40
+        parser.otherPanels = []
+        let own = try parser.parse(Array(#"{"text": "20°C"}"#.utf8), now: now).1
+        #expect(own.count == 1 && own[0].hasPrefix("the chainlink40 drum has no ° (row ") && own[0].hasSuffix("): shown as O"), "\(own)")
+    }
+
     @Test func defaultsAreFilledIn() throws {
         let m = try parse(#"{"text": "hello", "colour": "ignored"}"#)
         #expect(m.sender == Sender(id: "native-api"))
