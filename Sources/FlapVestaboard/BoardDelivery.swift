@@ -40,6 +40,10 @@ public actor BoardDelivery<C: Clock<Duration>> where C: Sendable {
         public var lastError: String?
     }
     public private(set) var health = Health()
+    /// Whether the worker waits with nothing to write (and nothing found half-sent at start).
+    private(set) var idle = false
+    /// A write ``send(_:transition:strategy:messageId:)`` queued already begun, for the worker.
+    private var handedOver: Int64?
     /// Told of every delivery as it becomes final (for metrics).
     private var observer: (@Sendable (Delivery) -> Void)?
 
@@ -64,12 +68,19 @@ public actor BoardDelivery<C: Clock<Duration>> where C: Sendable {
     /// Each delivery as it becomes final (one reader).
     public nonisolated var outcomes: AsyncStream<Delivery> { finished }
 
-    /// Queues `rows` for the board; an older write still waiting is superseded.
+    /// Queues `rows` for the board; an older write still waiting is superseded. When the worker
+    /// is idle and the board may be written now, the write is queued already begun (one commit,
+    /// one fsync, where queuing and beginning took two) and handed to the worker.
     @discardableResult
     public func send(_ rows: [[Int]], transition: BoardTransition?, strategy: DeliveryStrategy, messageId: String?) throws -> Delivery {
+        let begun = idle && spacingEnd(for: strategy) <= now()
         let (delivery, superseded) = try queue.enqueue(
             panel: queueKey, rows: rows, transition: transition, strategy: strategy,
-            messageId: messageId, now: now())
+            messageId: messageId, now: now(), begun: begun)
+        if begun {
+            idle = false
+            handedOver = delivery.id
+        }
         try announce(superseded)
         wakeUp()
         return delivery
@@ -105,10 +116,17 @@ public actor BoardDelivery<C: Clock<Duration>> where C: Sendable {
             }
             guard let delivery = next else {
                 recovering = false
+                idle = true
                 guard await sleepOrWake(until: nil) else { return }
                 continue
             }
-            let due = max(delivery.notBefore, spacingEnd(for: delivery))
+            idle = false
+            if delivery.id == handedOver {
+                handedOver = nil
+                await attempt(delivery, resuming: false, begun: true)
+                continue
+            }
+            let due = max(delivery.notBefore, spacingEnd(for: delivery.strategy))
             if due > now() {
                 // A newer board may arrive meanwhile: it supersedes this one, so look again when woken.
                 guard await sleepOrWake(until: due) else { return }
@@ -120,9 +138,10 @@ public actor BoardDelivery<C: Clock<Duration>> where C: Sendable {
 
     // MARK: Attempts
 
-    private func attempt(_ delivery: Delivery, resuming: Bool) async {
+    /// `begun`: already marked as being sent (``send(_:transition:strategy:messageId:)``).
+    private func attempt(_ delivery: Delivery, resuming: Bool, begun: Bool = false) async {
         do {
-            try queue.begin(delivery.id)
+            if !begun { try queue.begin(delivery.id) }
             let mine = try queue.lastWrite(panel: queueKey)?.rows
             // Read first when the board may already show this one: a write cut short by a
             // restart, flapd's own last write queued again, or a conflict-aware write.
@@ -155,17 +174,17 @@ public actor BoardDelivery<C: Clock<Duration>> where C: Sendable {
             health = Health(reachable: true, lastSuccess: now(), lastError: nil)
             try finish(delivery.id) { try queue.sent(delivery.id, conflictSeen: conflict, now: now()) }
         } catch let error as VestaboardError {
-            failed(delivery, error)
+            // Its attempts as counted now, this one among them (a write queued begun counted it then).
+            failed(delivery, error, attempts: begun ? delivery.attempts : delivery.attempts + 1)
         } catch {
             storageTrouble(error)
             _ = await pause(.seconds(5))
         }
     }
 
-    private func failed(_ delivery: Delivery, _ error: VestaboardError) {
+    private func failed(_ delivery: Delivery, _ error: VestaboardError, attempts: Int) {
         health.reachable = error.isFinal ? true : false
         health.lastError = error.description
-        let attempts = delivery.attempts + 1
         var retryAt: Date?
         if !error.isFinal, attempts <= Self.retryDelays.count {
             var wait = Self.retryDelays[attempts - 1]
@@ -204,8 +223,8 @@ public actor BoardDelivery<C: Clock<Duration>> where C: Sendable {
     // MARK: Time
 
     /// When the cloud's 15 s since the last write end (now, for the Local API and `immediate`).
-    private func spacingEnd(for delivery: Delivery) -> Date {
-        guard let spacing = client.api.minimumSpacing, delivery.strategy != .immediate,
+    private func spacingEnd(for strategy: DeliveryStrategy) -> Date {
+        guard let spacing = client.api.minimumSpacing, strategy != .immediate,
             let last = try? queue.lastWrite(panel: queueKey)?.at
         else { return .distantPast }
         return last.addingTimeInterval(spacing / .seconds(1))

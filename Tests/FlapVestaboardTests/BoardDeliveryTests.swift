@@ -75,6 +75,20 @@ import TestSupport
         #expect(await rig.delivery.health.reachable == true)
     }
 
+    @Test func aBoardForAnIdleWorkerIsQueuedAlreadyBegunInOneCommit() async throws {
+        let rig = try await rig { .local($0.url, key: $0.localKey) }
+        #expect(try await until(rig.clock) { await rig.delivery.idle })
+        // Queued and begun together, before the worker has looked: one fsync before the write,
+        // and a restart in between reads the board back before writing it again.
+        let sent = try await rig.delivery.send(rows(3), transition: nil, strategy: .queued, messageId: "m1")
+        let queued = try #require(try rig.queue.delivery(sent.id))
+        #expect(sent.state == .sending || queued.state == .sent)
+        #expect(sent.attempts == 1)
+        #expect(try await until(rig.clock) { state(rig.queue, sent.id) == .sent })
+        #expect(try rig.queue.delivery(sent.id)?.attempts == 1)
+        #expect(try await rig.board.log().board == rows(3))
+    }
+
     @Test func failuresAreRetriedAt2_4_8_16And32SecondsAndFinalOnesAreNot() async throws {
         // A timeout that a busy machine's ordinary answer never reaches, and an answer far past it.
         let rig = try await rig({ .local($0.url, key: $0.localKey) }, timeout: .seconds(5))

@@ -97,16 +97,10 @@ extension LiveBoards.Event {
         case .board(let panel, let board):
             return "event: board\ndata: \(Self.json(BoardBody(panel: panel, codes: board.codeRows)))\n\n"
         case .plan(let panel, let plan, let start, let volume):
-            let gains = volume == nil ? nil : Self.gains(plan)
-            let modules = plan.modules.enumerated().map { index, module in
-                PlanBody.Module(
-                    start: Self.milliseconds(module.start), landings: module.landings.map(Self.milliseconds),
-                    path: module.path.map { Int(plan.drum.codes[$0].rawValue) }, gains: gains?[index])
-            }
-            let body = PlanBody(
-                panel: panel, startedAt: start.timeIntervalSince1970 * 1000, rows: plan.size.rows, columns: plan.size.columns,
-                duration: Self.milliseconds(plan.duration), volume: volume, modules: modules)
-            return "event: plan\ndata: \(Self.json(body))\n\n"
+            let json = PlanEventText.json(
+                panel: panel, plan: plan, startedAt: start.timeIntervalSince1970 * 1000, duration: Self.milliseconds(plan.duration),
+                volume: volume, gains: volume == nil ? nil : Self.gains(plan))
+            return "event: plan\ndata: \(json)\n\n"
         }
     }
 
@@ -114,24 +108,6 @@ extension LiveBoards.Event {
     struct BoardBody: Encodable {
         var panel: String
         var codes: [[Int]]
-    }
-
-    /// `plan`'s data: times in milliseconds, `startedAt` since 1970, each module's path of codes;
-    /// when the board's clacks are heard, their `volume` and each landing's gain (the clack track's).
-    struct PlanBody: Encodable {
-        struct Module: Encodable {
-            var start: Double
-            var landings: [Double]
-            var path: [Int]
-            var gains: [Double]?
-        }
-        var panel: String
-        var startedAt: Double
-        var rows: Int
-        var columns: Int
-        var duration: Double
-        var volume: Double?
-        var modules: [Module]
     }
 
     /// Each module's clack gains in the order of its landings (to a thousandth).

@@ -2,6 +2,7 @@ import FlapCore
 import FlapPrimitives
 import FlapStorage
 import FoundationEssentials
+import Synchronization
 
 /// The messages waiting to be shown, in SQLite (WAL, synchronous FULL): one slot per sender,
 /// a receipt for every accepted message.
@@ -23,10 +24,9 @@ public actor Inbox {
     var queue: [QueuedOperation] = []
     /// The task committing the queue, while there is one; it ends when the queue is empty.
     var writer: Task<Void, Never>?
-    /// The live slots as of the last commit, once first read.
-    var slotCache: SlotCache?
-    /// Counts commits that changed the slots, so a read that overlapped one is not cached.
-    var slotGeneration = 0
+    /// The live slots as the writer left them, once first read; shared with the thread that
+    /// commits, which gives a group's edits before its fsync (``write()``).
+    let slotState = Mutex(SlotState())
     /// Acceptances since the inbox last pruned itself.
     var acceptedSincePrune: Int64 = 0
     /// Transactions the writer has committed since the inbox was opened (each one fsync).
@@ -70,6 +70,9 @@ public actor Inbox {
 
     /// Signals after every change to slots (acceptance, expiry, deletion).
     public nonisolated func changes() -> AsyncStream<Void> { changeWatchers.watch(bufferingPolicy: .bufferingNewest(1)) }
+
+    /// Signals every change to slots on `wake`, a stream of the caller's, until it ends.
+    public nonisolated func changes(into wake: AsyncStream<Void>.Continuation) { changeWatchers.forward(to: wake) }
 
     /// Signals after a message is sent for later, released or cancelled. One reader.
     public nonisolated var scheduleChanges: AsyncStream<Void> { scheduleStream }
@@ -180,7 +183,9 @@ public actor Inbox {
                     return { pending.fulfil(result) }
                 },
                 fail: { pending.fulfil(.failure($0)) }))
-        if writer == nil { writer = Task { await self.write() } }
+        // Started at once, on this turn of the actor: the commit begins without waiting for a
+        // thread to pick the writer up (what arrives meanwhile forms the next group).
+        if writer == nil { writer = Task.immediate { await self.write() } }
         return pending
     }
 
@@ -191,35 +196,48 @@ public actor Inbox {
         let fail: @Sendable (any Error) -> Void
     }
 
-    /// Commits queued operations, a group per transaction, until none are left. Announcements
-    /// go out before the callers are answered, in commit order.
+    /// Commits queued operations, a group per transaction, until none are left. A group's slot
+    /// edits reach the panels as its commit starts, so a board starts moving while the disk
+    /// catches up (undone if the commit fails); its callers are answered, and its announcements
+    /// go out, only once it is committed, in commit order.
     func write() async {
         while !queue.isEmpty {
             let group = Array(queue.prefix(Self.largestGroup))
             queue.removeFirst(group.count)
             let (rules, firstSeq) = (self.rules, self.seq)
+            let early = Atomic(false)
             do {
                 let written = try await stored {
-                    try await database.write { db in
-                        var writer = InboxWriter(db: db, rules: rules, seq: firstSeq)
-                        let answers = group.map { $0.run(&writer) }
-                        return WrittenGroup(
-                            answers: answers, events: writer.events, seq: writer.seq, slotEdits: writer.slotEdits,
-                            scheduleChanged: writer.scheduleChanged)
-                    }
+                    try await database.write(
+                        { db in
+                            var writer = InboxWriter(db: db, rules: rules, seq: firstSeq)
+                            let answers = group.map { $0.run(&writer) }
+                            return WrittenGroup(
+                                answers: answers, events: writer.events, seq: writer.seq, slotEdits: writer.slotEdits,
+                                scheduleChanged: writer.scheduleChanged)
+                        },
+                        beforeCommit: { [changeWatchers] written in
+                            guard self.slotState.withLock({ $0.applyEarly(written.slotEdits) }) else { return }
+                            early.store(true, ordering: .relaxed)
+                            changeWatchers.yield(())
+                        })
                 }
                 acceptedSincePrune += written.seq - seq
                 seq = written.seq
                 transactionsCommitted += 1
                 if let eventContinuation { for event in written.events { eventContinuation.yield(event) } }
-                if !written.slotEdits.isEmpty {
-                    slotGeneration += 1
-                    slotCache?.apply(written.slotEdits)
+                if !written.slotEdits.isEmpty, !early.load(ordering: .relaxed) {
+                    slotState.withLock { $0.apply(written.slotEdits) }
                     changeWatchers.yield(())
                 }
                 if written.scheduleChanged { scheduleContinuation.yield() }
                 for answer in written.answers { answer() }
             } catch {
+                if early.load(ordering: .relaxed) {
+                    // What the panels were given early never happened: they read the slots again.
+                    slotState.withLock { $0.forget() }
+                    changeWatchers.yield(())
+                }
                 for operation in group { operation.fail(error) }
             }
             if acceptedSincePrune >= Self.pruneEvery, queue.isEmpty {
@@ -266,33 +284,5 @@ public actor Inbox {
         var seq: Int64
         var slotEdits: [SlotEdit]
         var scheduleChanged: Bool
-    }
-
-    /// Every live slot's message, oldest slot first (by when each shows from, then arrival).
-    public func slots() async throws -> [Message] {
-        try await loadedSlots().messages
-    }
-
-    /// How many senders have a live slot.
-    public func slotCount() async throws -> Int {
-        try await loadedSlots().count
-    }
-
-    /// The slots from the copy kept in step with the commits; read from the database the
-    /// first time, again if a commit changed the slots while that read was under way.
-    func loadedSlots() async throws -> SlotCache {
-        while slotCache == nil {
-            let generation = slotGeneration
-            let (health, path) = (self.health, self.path)
-            let entries = try await database.read { db in
-                try SQLiteRow.fetchAll(db, sql: "SELECT m.body, m.seq FROM slot s JOIN message m ON m.id = s.messageId").compactMap { row in
-                    try health.readable("message", in: path) {
-                        SlotEntry(message: try JSONDecoder().decode(Message.self, from: row["body"] as Data), seq: try row["seq"])
-                    }
-                }
-            }
-            if generation == slotGeneration { slotCache = SlotCache(entries) }
-        }
-        return slotCache!
     }
 }

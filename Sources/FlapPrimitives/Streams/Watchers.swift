@@ -9,6 +9,8 @@ public final class Watchers<Element: Sendable>: Sendable {
         var next = 0
         var streams: [Int: AsyncStream<Element>.Continuation] = [:]
         var tags: [Int: String] = [:]
+        /// Streams owned elsewhere (``forward(to:)``): never finished from here.
+        var forwarded: Set<Int> = []
     }
 
     private let state = Mutex(State())
@@ -37,9 +39,23 @@ public final class Watchers<Element: Sendable>: Sendable {
 
     public var isEmpty: Bool { count == 0 }
 
+    /// Gives every element to `continuation` too, until it ends: a stream of its owner's that
+    /// several sources feed, without a task between (each would be one more thread to wake).
+    public func forward(to continuation: AsyncStream<Element>.Continuation) {
+        state.withLock { state in
+            state.next += 1
+            state.streams[state.next] = continuation
+            state.forwarded.insert(state.next)
+        }
+    }
+
     /// Gives `element` to every watcher.
     public func yield(_ element: Element) {
-        for stream in state.withLock({ Array($0.streams.values) }) { stream.yield(element) }
+        let streams = state.withLock { Array($0.streams) }
+        for (id, stream) in streams {
+            // A forwarded stream has no termination handler of ours: it leaves when found ended.
+            if case .terminated = stream.yield(element) { remove(id) }
+        }
     }
 
     /// Gives `element` to the watchers tagged `tag` only.
@@ -52,8 +68,8 @@ public final class Watchers<Element: Sendable>: Sendable {
     public func finishAll() {
         // Taken out first: finishing a stream calls its termination handler, which takes the lock.
         let streams = state.withLock { state in
-            defer { state.streams = [:]; state.tags = [:] }
-            return Array(state.streams.values)
+            defer { state.streams = [:]; state.tags = [:]; state.forwarded = [] }
+            return state.streams.filter { !state.forwarded.contains($0.key) }.map(\.value)
         }
         for stream in streams { stream.finish() }
     }
@@ -75,6 +91,7 @@ public final class Watchers<Element: Sendable>: Sendable {
         state.withLock { state in
             state.streams[id] = nil
             state.tags[id] = nil
+            state.forwarded.remove(id)
         }
     }
 }

@@ -109,11 +109,13 @@ public final class SQLiteConnection: @unchecked Sendable {
     }
 
     /// Runs `body` in a transaction begun with `begin`: committed when it returns, rolled back
-    /// when it (or the commit) throws.
-    func inTransaction<T>(_ begin: String, _ body: (SQLiteConnection) throws -> T) throws -> T {
+    /// when it (or the commit) throws. `beforeCommit` is given what `body` returned just before
+    /// the commit starts.
+    func inTransaction<T>(_ begin: String, _ body: (SQLiteConnection) throws -> T, beforeCommit: (T) -> Void = { _ in }) throws -> T {
         try execute(sql: begin)
         do {
             let result = try body(self)
+            beforeCommit(result)
             try execute(sql: "COMMIT")
             return result
         } catch {

@@ -1,0 +1,49 @@
+import FlapStorage
+import Foundation
+import Testing
+import TestSupport
+@testable import FlapMessaging
+
+/// A group's slot edits reach the panels as its commit starts, so a board starts moving while the
+/// disk catches up; what a commit that failed gave them early is taken back.
+@Suite(.cleansUp, .timeLimit(.minutes(2))) struct InboxEarlySlotsTests {
+    let t0 = Date(timeIntervalSince1970: 1_800_000_000)
+
+    func message(_ id: String, from sender: String = "alice") -> Message {
+        Message(id: id, sender: Sender(id: sender), content: .text("HI"), createdAt: t0, expiresAt: t0 + 3600, source: "test")
+    }
+
+    @Test func theSlotsAreGivenBeforeTheCommitAndTheSenderOnlyAfter() async throws {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("early-\(UUID().uuidString).sqlite").path
+        let database = try SQLiteDatabase(path: path, readers: 1)
+        try await database.write { db in try db.execute(sql: "CREATE TABLE t (x INTEGER)") }
+        // Inside `beforeCommit` the row is not yet there for a reader; once the write returns it is.
+        try await database.write(
+            { db in try db.execute(sql: "INSERT INTO t VALUES (1)") },
+            beforeCommit: { _ in
+                let rows = try? database.read { db in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM t") }
+                #expect(rows == 0)
+            })
+        #expect(try await database.read { db in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM t") } == 1)
+    }
+
+    @Test(.enabled(if: SmallFilesystem.canMount, "mounting a small filesystem needs root"))
+    func aMessageWhoseCommitFailedIsTakenBackFromTheSlots() async throws {
+        let disk = try await SmallFilesystem.mount(mebibytes: 6)
+        teardown { await disk.unmount() }
+        let inbox = try Inbox(path: disk.path + "/inbox.sqlite")
+        _ = try await inbox.accept(message("a1"), now: t0)
+        #expect(try await inbox.slots().map(\.id) == ["a1"])  // read once: later edits go to the copy early
+        var changes = inbox.changes().makeAsyncIterator()
+
+        try disk.fill()
+        // The writer's statements run in memory; the commit needs the disk, which is full.
+        await #expect(throws: StorageFault.self) { try await inbox.accept(message("b1", from: "bob"), now: t0) }
+        #expect(await changes.next() != nil)
+        #expect(try await inbox.slots().map(\.id) == ["a1"], "bob's message, given early, was never committed")
+
+        try disk.free()
+        _ = try await inbox.accept(message("b2", from: "bob"), now: t0)
+        #expect(try await inbox.slots().map(\.id) == ["a1", "b2"])
+    }
+}
