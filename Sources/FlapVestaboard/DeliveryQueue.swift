@@ -82,7 +82,7 @@ public final class DeliveryQueue: Sendable {
                     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, 0)
                     """,
                 arguments: [
-                    panel, Self.json(rows), transition.map(Self.json), strategy.rawValue, messageId, begun ? "sending" : "pending",
+                    panel, BoardRowsText.text(rows), transition.map(Self.json), strategy.rawValue, messageId, begun ? "sending" : "pending",
                     begun ? 1 : 0, now.timeIntervalSince1970, now.timeIntervalSince1970
                 ])
             let delivery = try Self.fetch(db, id: db.lastInsertedRowID)!
@@ -193,7 +193,7 @@ public final class DeliveryQueue: Sendable {
             guard written else { return }
             try db.execute(
                 sql: "INSERT OR REPLACE INTO boardWrite (panel, rows, at) VALUES (?, ?, ?)",
-                arguments: [delivery.panel, Self.json(delivery.rows), now.timeIntervalSince1970])
+                arguments: [delivery.panel, BoardRowsText.text(delivery.rows), now.timeIntervalSince1970])
         }
     }
 
@@ -275,7 +275,7 @@ public final class DeliveryQueue: Sendable {
     }
 
     private static func rows(_ text: String) -> [[Int]] {
-        (try? JSONDecoder().decode([[Int]].self, from: Data(text.utf8))) ?? []
+        BoardRowsText.rows(text) ?? (try? JSONDecoder().decode([[Int]].self, from: Data(text.utf8))) ?? []
     }
 
     private static func json(_ value: some Encodable) -> String {

@@ -15,8 +15,8 @@ extension Inbox {
 
     /// Adds or replaces a schedule; returns whether it is new.
     @discardableResult
-    public func storeSchedule(_ name: String, definition: Data, now: Date) throws -> Bool {
-        try storedWrite { db in
+    public func storeSchedule(_ name: String, definition: Data, now: Date) async throws -> Bool {
+        try await storedWrite { db in
             let exists = try Bool.fetchOne(db, sql: "SELECT 1 FROM schedule WHERE name = ?", arguments: [name]) ?? false
             try db.execute(
                 sql: """
@@ -29,8 +29,8 @@ extension Inbox {
 
     /// The random key schedule occurrences' ids are made with: 32 bytes from the system's random
     /// source, made at the first call and kept with the inbox, so a restart makes the same ids.
-    public func occurrenceKey() throws -> [UInt8] {
-        try storedWrite { db in
+    public func occurrenceKey() async throws -> [UInt8] {
+        try await storedWrite { db in
             if let kept = try Data.fetchOne(db, sql: "SELECT value FROM secret WHERE name = 'schedule-occurrences'"), kept.count == 32 {
                 return [UInt8](kept)
             }
@@ -42,8 +42,8 @@ extension Inbox {
     }
 
     /// Removes a schedule; false when there was none of that name.
-    public func removeSchedule(_ name: String) throws -> Bool {
-        try storedWrite { db in
+    public func removeSchedule(_ name: String) async throws -> Bool {
+        try await storedWrite { db in
             try db.execute(sql: "DELETE FROM schedule WHERE name = ?", arguments: [name])
             let removed = db.changesCount > 0
             try db.execute(sql: "DELETE FROM scheduleCheck WHERE name = ?", arguments: [name])
@@ -63,8 +63,8 @@ extension Inbox {
     }
 
     /// Records that each of `names` was looked at `date`, so a restart does not fire what was already looked at.
-    public func recordScheduleChecks(_ names: [String], at date: Date) throws {
-        try storedWrite { db in
+    public func recordScheduleChecks(_ names: [String], at date: Date) async throws {
+        try await storedWrite { db in
             for name in names {
                 try db.execute(
                     sql: "INSERT OR REPLACE INTO scheduleCheck (name, checkedAt) VALUES (?, ?)", arguments: [name, date.timeIntervalSince1970])

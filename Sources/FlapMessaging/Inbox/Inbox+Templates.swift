@@ -50,9 +50,9 @@ extension Inbox {
 
     /// Saves (or replaces) `name` with `fields` (a JSON object); returns whether it is new. A 21st is refused.
     @discardableResult
-    public func saveTemplate(_ name: String, fields data: Data, now: Date) throws -> Bool {
+    public func saveTemplate(_ name: String, fields data: Data, now: Date) async throws -> Bool {
         _ = try JSONDecoder().decode([String: JSONValue].self, from: data)
-        return try storedWrite { db in
+        return try await storedWrite { db in
             let exists = try Bool.fetchOne(db, sql: "SELECT 1 FROM template WHERE name = ?", arguments: [name]) ?? false
             if exists {
                 try db.execute(
@@ -69,8 +69,8 @@ extension Inbox {
     }
 
     /// Gives `name` the name `newName`; refused when there is none or `newName` is taken.
-    public func renameTemplate(_ name: String, to newName: String, now: Date) throws {
-        try storedWrite { db in
+    public func renameTemplate(_ name: String, to newName: String, now: Date) async throws {
+        try await storedWrite { db in
             guard try Bool.fetchOne(db, sql: "SELECT 1 FROM template WHERE name = ?", arguments: [name]) ?? false else {
                 throw QuickMessageError.missing
             }
@@ -81,8 +81,8 @@ extension Inbox {
     }
 
     /// Removes `name`; refused when there is none.
-    public func deleteTemplate(_ name: String) throws {
-        try storedWrite { db in
+    public func deleteTemplate(_ name: String) async throws {
+        try await storedWrite { db in
             try db.execute(sql: "DELETE FROM template WHERE name = ?", arguments: [name])
             if db.changesCount == 0 { throw QuickMessageError.missing }
         }

@@ -30,7 +30,7 @@ public actor Inbox {
     /// Acceptances since the inbox last pruned itself.
     var acceptedSincePrune: Int64 = 0
     /// Transactions the writer has committed since the inbox was opened (each one fsync).
-    public private(set) var transactionsCommitted = 0
+    public internal(set) var transactionsCommitted = 0
     /// Everyone watching the slots change (each panel's coordinator): each its own stream, so
     /// one panel waking does not take the wake-up from another.
     let changeWatchers = Watchers<Void>()
@@ -157,12 +157,13 @@ public actor Inbox {
     /// then checkpoints the WAL and truncates it.
     public func prune(before: Date, keep: Int = Inbox.mostFinalReceipts) async throws {
         try await perform { try $0.prune(before: before, keep: keep) }
-        try checkpoint()
+        try await checkpoint()
     }
 
     /// Copies the WAL into the database and empties it (readers permitting): the WAL otherwise
     /// keeps the size of the largest burst it ever took.
-    public func checkpoint() throws {
+    public func checkpoint() async throws {
+        await writerIdle()
         try stored { try database.writeWithoutTransaction { db in _ = try db.checkpoint(.truncate) } }
     }
 
@@ -196,59 +197,6 @@ public actor Inbox {
         let fail: @Sendable (any Error) -> Void
     }
 
-    /// Commits queued operations, a group per transaction, until none are left. A group's slot
-    /// edits reach the panels as its commit starts, so a board starts moving while the disk
-    /// catches up (undone if the commit fails); its callers are answered, and its announcements
-    /// go out, only once it is committed, in commit order.
-    func write() async {
-        while !queue.isEmpty {
-            let group = Array(queue.prefix(Self.largestGroup))
-            queue.removeFirst(group.count)
-            let (rules, firstSeq) = (self.rules, self.seq)
-            let early = Atomic(false)
-            do {
-                let written = try await stored {
-                    try await database.write(
-                        { db in
-                            var writer = InboxWriter(db: db, rules: rules, seq: firstSeq)
-                            let answers = group.map { $0.run(&writer) }
-                            return WrittenGroup(
-                                answers: answers, events: writer.events, seq: writer.seq, slotEdits: writer.slotEdits,
-                                scheduleChanged: writer.scheduleChanged)
-                        },
-                        beforeCommit: { [changeWatchers] written in
-                            guard self.slotState.withLock({ $0.applyEarly(written.slotEdits) }) else { return }
-                            early.store(true, ordering: .relaxed)
-                            changeWatchers.yield(())
-                        })
-                }
-                acceptedSincePrune += written.seq - seq
-                seq = written.seq
-                transactionsCommitted += 1
-                if let eventContinuation { for event in written.events { eventContinuation.yield(event) } }
-                if !written.slotEdits.isEmpty, !early.load(ordering: .relaxed) {
-                    slotState.withLock { $0.apply(written.slotEdits) }
-                    changeWatchers.yield(())
-                }
-                if written.scheduleChanged { scheduleContinuation.yield() }
-                for answer in written.answers { answer() }
-            } catch {
-                if early.load(ordering: .relaxed) {
-                    // What the panels were given early never happened: they read the slots again.
-                    slotState.withLock { $0.forget() }
-                    changeWatchers.yield(())
-                }
-                for operation in group { operation.fail(error) }
-            }
-            if acceptedSincePrune >= Self.pruneEvery, queue.isEmpty {
-                acceptedSincePrune = 0
-                let before = Date().addingTimeInterval(-Self.receiptRetention)
-                _ = enqueue { try $0.prune(before: before, keep: Self.mostFinalReceipts) }
-            }
-        }
-        writer = nil
-    }
-
     /// Returns once every queued operation is committed (flapd stopping).
     public func finishWriting() async {
         await writer?.value
@@ -264,9 +212,10 @@ public actor Inbox {
         try health.recording(path: path, work)
     }
 
-    /// ``stored(_:)`` for a write made at once, outside the group commit.
-    func storedWrite<T: Sendable>(_ updates: (SQLiteConnection) throws -> T) throws -> T {
-        try health.recording(path: path) { try database.write(updates) }
+    /// A write of quick messages or schedules, in its turn with the messages (a group's
+    /// transaction stays open while its commit is under way, so nothing writes beside it).
+    func storedWrite<T: Sendable>(_ updates: @escaping @Sendable (SQLiteConnection) throws -> T) async throws -> T {
+        try await perform { writer in try updates(writer.db) }
     }
 
     /// An acceptance on its way to the disk.
@@ -278,11 +227,4 @@ public actor Inbox {
         }
     }
 
-    struct WrittenGroup: Sendable {
-        var answers: [@Sendable () -> Void]
-        var events: [InboxEvent]
-        var seq: Int64
-        var slotEdits: [SlotEdit]
-        var scheduleChanged: Bool
-    }
 }

@@ -51,7 +51,8 @@ public final class Watchers<Element: Sendable>: Sendable {
 
     /// Gives `element` to every watcher.
     public func yield(_ element: Element) {
-        let streams = state.withLock { Array($0.streams) }
+        // In the order they began to watch: the panels, say, in the order they are configured.
+        let streams = state.withLock { $0.streams.sorted { $0.key < $1.key } }
         for (id, stream) in streams {
             // A forwarded stream has no termination handler of ours: it leaves when found ended.
             if case .terminated = stream.yield(element) { remove(id) }

@@ -119,9 +119,14 @@ public final class SQLiteConnection: @unchecked Sendable {
             try execute(sql: "COMMIT")
             return result
         } catch {
-            if sqlite3_get_autocommit(handle) == 0 { try? execute(sql: "ROLLBACK") }
+            rollBack()
             throw error
         }
+    }
+
+    /// Undoes the transaction under way, if one is (a failed statement may have ended it already).
+    func rollBack() {
+        if sqlite3_get_autocommit(handle) == 0 { try? execute(sql: "ROLLBACK") }
     }
 
     public enum CheckpointMode: Int32, Sendable {

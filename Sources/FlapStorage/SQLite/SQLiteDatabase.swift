@@ -79,6 +79,40 @@ public final class SQLiteDatabase: Sendable {
         }
     }
 
+    /// ``write(_:beforeCommit:)`` with `body` and `beforeCommit` run here, on the caller's
+    /// thread, and only the commit (its fsync) on the database's own thread: work `beforeCommit`
+    /// wakes runs on a thread already awake. The transaction stays open between the two, so the
+    /// caller makes sure nothing else writes through this database until this returns.
+    public func writeStartingHere<T: Sendable>(
+        _ body: (SQLiteConnection) throws -> T, beforeCommit: (T) -> Void
+    ) async throws -> T {
+        let result = try writer.withLock { connection in
+            try connection.execute(sql: "BEGIN IMMEDIATE")
+            do {
+                let result = try body(connection)
+                beforeCommit(result)
+                return result
+            } catch {
+                connection.rollBack()
+                throw error
+            }
+        }
+        try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
+            writing.async {
+                continuation.resume(
+                    with: Result {
+                        try self.writer.withLock { connection in
+                            do { try connection.execute(sql: "COMMIT") } catch {
+                                connection.rollBack()
+                                throw error
+                            }
+                        }
+                    })
+            }
+        }
+        return result
+    }
+
     /// Closes every connection; calls after this fail.
     public func close() {
         writer.withLock { $0.close() }
