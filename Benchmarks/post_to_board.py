@@ -167,7 +167,11 @@ results = {flapd: ([], []) for flapd in arguments}
 for _ in range(rounds):
     for flapd in arguments:
         measure(flapd, count // rounds, *results[flapd])
+first = None
 for flapd, (to_board, to_frame) in results.items():
-    print(f"{flapd}:")
-    print(f"  POST to a Vestaboard's first byte: median {statistics.median(to_board) * 1000:.1f} ms over {len(to_board)}")
-    print(f"  POST to a local panel's first frame: median {statistics.median(to_frame) * 1000:.1f} ms over {len(to_frame)}")
+    medians = (statistics.median(to_board), statistics.median(to_frame))
+    first = first or medians
+    ratios = "" if medians is first else " (%.2f and %.2f of the first build's)" % (medians[0] / first[0], medians[1] / first[1])
+    print(f"{flapd}:{ratios}")
+    print(f"  POST to a Vestaboard's first byte: median {medians[0] * 1000:.2f} ms over {len(to_board)}")
+    print(f"  POST to a local panel's first frame: median {medians[1] * 1000:.2f} ms over {len(to_frame)}")
