@@ -1,6 +1,6 @@
+import FlapStorage
 import FoundationEssentials
 import Synchronization
-import FlapStorage
 
 extension Inbox {
     /// Every live slot's message, oldest slot first (by when each shows from, then arrival).

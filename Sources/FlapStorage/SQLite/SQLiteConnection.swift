@@ -112,12 +112,28 @@ public final class SQLiteConnection: @unchecked Sendable {
     /// when it (or the commit) throws. `beforeCommit` is given what `body` returned just before
     /// the commit starts.
     func inTransaction<T>(_ begin: String, _ body: (SQLiteConnection) throws -> T, beforeCommit: (T) -> Void = { _ in }) throws -> T {
+        let result = try open(begin, body)
+        beforeCommit(result)
+        try commit()
+        return result
+    }
+
+    /// Begins a transaction with `begin` and runs `body` in it, leaving it open for ``commit()``;
+    /// rolled back when `body` throws.
+    func open<T>(_ begin: String, _ body: (SQLiteConnection) throws -> T) throws -> T {
         try execute(sql: begin)
         do {
-            let result = try body(self)
-            beforeCommit(result)
+            return try body(self)
+        } catch {
+            rollBack()
+            throw error
+        }
+    }
+
+    /// Commits the transaction under way; rolled back when the commit fails.
+    func commit() throws {
+        do {
             try execute(sql: "COMMIT")
-            return result
         } catch {
             rollBack()
             throw error

@@ -87,28 +87,12 @@ public final class SQLiteDatabase: Sendable {
         _ body: (SQLiteConnection) throws -> T, beforeCommit: (T) -> Void
     ) async throws -> T {
         let result = try writer.withLock { connection in
-            try connection.execute(sql: "BEGIN IMMEDIATE")
-            do {
-                let result = try body(connection)
-                beforeCommit(result)
-                return result
-            } catch {
-                connection.rollBack()
-                throw error
-            }
+            let result = try connection.open("BEGIN IMMEDIATE", body)
+            beforeCommit(result)
+            return result
         }
         try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
-            writing.async {
-                continuation.resume(
-                    with: Result {
-                        try self.writer.withLock { connection in
-                            do { try connection.execute(sql: "COMMIT") } catch {
-                                connection.rollBack()
-                                throw error
-                            }
-                        }
-                    })
-            }
+            writing.async { continuation.resume(with: Result { try self.writer.withLock { try $0.commit() } }) }
         }
         return result
     }
