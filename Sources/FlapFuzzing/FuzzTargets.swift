@@ -75,13 +75,13 @@ public enum FuzzTargets {
 
     /// A `/v1/messages` body (or an MQTT message's), for a 6×22 board.
     static func message(_ bytes: [UInt8]) {
-        _ = try? MessageParser(boardSize: BoardSize(rows: 6, columns: 22), source: "fuzz").parse(bytes, now: now)
+        _ = try? MessageParser(boardSize: BoardSize(rows: 6, columns: 22), source: .fuzz).parse(bytes, now: now)
     }
 
     /// A Vestaboard Local API body: rows, or `{"characters": rows, "strategy": …}`.
     static func localAPI(_ bytes: [UInt8]) {
         guard let json = try? JSONValue(parsing: bytes), let fields = LocalAPIBody.fields(json) else { return }
-        _ = try? MessageParser(boardSize: BoardSize(rows: 6, columns: 22), source: "local-api").parse(fields, now: now)
+        _ = try? MessageParser(boardSize: BoardSize(rows: 6, columns: 22), source: .localAPI).parse(fields, now: now)
     }
 
     /// Bytes from a Chainlink controller's serial port: cut into frames, each unstuffed and read.

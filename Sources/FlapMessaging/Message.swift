@@ -25,7 +25,7 @@ public struct Message: Sendable, Equatable, Codable {
     /// The transition it asks for (nil: the panel's own).
     public var transition: TransitionRequest?
     /// Where it came from: `local-api`, `native-api`, `mqtt`, …
-    public var source: String
+    public var source: MessageSource
     /// For a message that came without an id, what a copy of it would repeat
     /// (``MessageID/repeatKey(source:sender:content:createdAt:)``); nil when the sender gave the id.
     public var repeatKey: String?
@@ -40,7 +40,7 @@ public struct Message: Sendable, Equatable, Codable {
     public init(
         id: String, sender: Sender, content: Content, align: HorizontalAlignment = .center,
         valign: VerticalAlignment = .middle, createdAt: Date, expiresAt: Date, notBefore: Date? = nil,
-        transition: TransitionRequest? = nil, source: String
+        transition: TransitionRequest? = nil, source: MessageSource
     ) {
         self.id = id
         self.sender = sender
@@ -85,17 +85,12 @@ public struct Message: Sendable, Equatable, Codable {
         public static func < (a: Priority, b: Priority) -> Bool { a.rawValue < b.rawValue }
     }
 
-    /// The sources flapd's own automation sends from: a schedule's (someone's plan for a time,
-    /// ranked as a person's message), a background schedule's (ambient, under people's) and a
-    /// trigger's.
-    public static let scheduleSource = "schedule", backgroundScheduleSource = "schedule-background", triggerSource = "trigger"
-
     /// Whose it is, by its source: a background schedule's, a trigger's, or a person's (a
     /// schedule's is: at its instant it takes the board as a newer message of anyone's would).
     public var priority: Priority {
         switch source {
-        case Self.backgroundScheduleSource: .schedule
-        case Self.triggerSource: .trigger
+        case .backgroundSchedule: .schedule
+        case .trigger: .trigger
         default: .person
         }
     }

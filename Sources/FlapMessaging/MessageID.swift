@@ -26,7 +26,7 @@ public enum MessageID {
     /// FNV-1a over two 64-bit lanes: stable across processes and versions, unlike `Hasher`, which
     /// is seeded per process (the keys are stored). It is the function earlier versions made ids
     /// with, so a stored message's old `h-` id is its repeat key.
-    public static func repeatKey(source: String, sender: String, content: Content, createdAt: String?, duration: Int? = nil) -> String {
+    public static func repeatKey(source: MessageSource, sender: String, content: Content, createdAt: String?, duration: Int? = nil) -> String {
         var a: UInt64 = 0xcbf2_9ce4_8422_2325
         var b: UInt64 = 0x84222325_cbf29ce4
         func mix(_ text: String) {
@@ -37,7 +37,7 @@ public enum MessageID {
             a = (a ^ 0xFF) &* 0x0000_0100_0000_01B3  // field separator
             b = (b ^ 0xFF) &* 0x0000_0100_0000_01B3
         }
-        mix(source)
+        mix(source.rawValue)
         mix(sender)
         switch content {
         case .text(let text): mix("text"); mix(text)

@@ -13,7 +13,7 @@ public struct MessageParser: Sendable {
     /// Who a message with no sender is from (`local-api`, `mqtt-command`, …).
     public var defaultSender: String
     /// Where messages come from, stored with each.
-    public var source: String
+    public var source: MessageSource
     /// The panel's flaps, whose lacks are warnings (``Drum/shown(_:)``); nil: every code.
     public var drum: Drum?
     /// The other panels, whose lacks are warnings naming them.
@@ -37,11 +37,11 @@ public struct MessageParser: Sendable {
     public var lenientPlaceholders = false
 
     /// A parser for boards of `boardSize`; messages it reads come from `source` and, with no sender, from `defaultSender` (else the source).
-    public init(boardSize: BoardSize, flap62: Flap62? = nil, source: String, defaultSender: String? = nil) {
+    public init(boardSize: BoardSize, flap62: Flap62? = nil, source: MessageSource, defaultSender: String? = nil) {
         self.boardSize = boardSize
         self.flap62 = flap62 ?? Flap62(defaultFor: boardSize)
         self.source = source
-        self.defaultSender = defaultSender ?? source
+        self.defaultSender = defaultSender ?? source.rawValue
     }
 
     /// The message in `json`, with defaults filled in at `now`, and the layout's warnings.

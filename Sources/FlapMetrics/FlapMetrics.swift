@@ -57,7 +57,7 @@ public final class FlapMetrics: Sendable {
     }
 
     /// A message from `source` was refused; `reason` is one of invalid, refused, rate_limited,
-    /// too_large, unsupported_type.
+    /// too_large, unsupported_type, forbidden, idempotency_key_reused (`RejectionReason`).
     public func rejected(source: String, reason: String) {
         registry.makeCounter(
             descriptor: MetricNameDescriptor(

@@ -10,7 +10,7 @@ extension ScheduleSettings {
     /// message's content was checked when it was saved.
     public func contentProblems(boardSize: BoardSize, flap62: Flap62? = nil, now: Date, props: [String: JSONValue]) -> [ScheduleError] {
         guard quickMessage == nil else { return [] }
-        var parser = MessageParser(boardSize: boardSize, flap62: flap62, source: "schedule", defaultSender: senderID)
+        var parser = MessageParser(boardSize: boardSize, flap62: flap62, source: .schedule, defaultSender: senderID)
         parser.localProps = props
         parser.textPlaceholders = [:]
         do {

@@ -36,7 +36,7 @@ public struct ScheduleSettings: Sendable, Equatable, Codable {
     public init(name: String) { self.name = name }
 
     /// The source its messages are sent from, which ranks them (``Message/priority``).
-    public var source: String { background == true ? Message.backgroundScheduleSource : Message.scheduleSource }
+    public var source: MessageSource { background == true ? .backgroundSchedule : .schedule }
 
     /// Decoder `userInfo`: the name a body without one takes (`PUT /v1/schedules/{name}`).
     public static let nameFromPath = CodingUserInfoKey(rawValue: "scheduleNameFromPath")!

@@ -49,7 +49,7 @@ import TestSupport
 
         func send(
             _ id: String, from sender: String, text: String, created: TimeInterval = 0, lifetime: TimeInterval = 3600,
-            bypassQuietHours: Bool = false, duration: Int? = nil, source: String = "test"
+            bypassQuietHours: Bool = false, duration: Int? = nil, source: MessageSource = MessageSource("test")
         ) async throws {
             var message = Message(
                 id: id, sender: Sender(id: sender), content: .text(text), createdAt: time.now() + created,
@@ -176,7 +176,7 @@ import TestSupport
         let rig = try Rig(policy: .latest, showing: (target, "kept"))
         let message = Message(
             id: "kept", sender: Sender(id: "alice"), content: .text("STILL HERE"),
-            createdAt: rig.time.now(), expiresAt: rig.time.now() + 3600, source: "test")
+            createdAt: rig.time.now(), expiresAt: rig.time.now() + 3600, source: MessageSource("test"))
         _ = try await rig.inbox.accept(message, now: rig.time.now())
         let run = Task { await rig.coordinator.run() }
         defer { run.cancel() }

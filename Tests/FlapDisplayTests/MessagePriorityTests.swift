@@ -26,8 +26,8 @@ import TestSupport
         try await rig.send("mum", from: "mum", text: "DINNER AT SEVEN")
         try await Self.shows(rig, "mum")
         // The schedule fires after her message, and a trigger goes off: neither covers hers.
-        try await rig.send("weather", from: "schedule", text: "SUNNY 21", source: Message.backgroundScheduleSource)
-        try await rig.send("door", from: "trigger", text: "DOOR OPEN", duration: 300, source: Message.triggerSource)
+        try await rig.send("weather", from: "schedule", text: "SUNNY 21", source: .backgroundSchedule)
+        try await rig.send("door", from: "trigger", text: "DOOR OPEN", duration: 300, source: .trigger)
         await rig.clock.advance(by: .seconds(5))
         #expect(await rig.coordinator.target == "mum")
         // She clears her message: the trigger's, still lasting, shows; then the schedule's.
@@ -45,10 +45,10 @@ import TestSupport
         try await rig.send("mum", from: "mum", text: "DINNER AT SEVEN", created: -86_400, lifetime: 172_800)
         try await Self.shows(rig, "mum")
         // The medication reminder fires, holding its slot for ten minutes: it takes the board.
-        try await rig.send("pills", from: "schedule-pills", text: "PILLS", lifetime: 600, source: Message.scheduleSource)
+        try await rig.send("pills", from: "schedule-pills", text: "PILLS", lifetime: 600, source: .schedule)
         try await Self.shows(rig, "pills")
         // A trigger does not cover it; a person's temporary message does, while it lasts.
-        try await rig.send("door", from: "trigger", text: "DOOR OPEN", duration: 60, source: Message.triggerSource)
+        try await rig.send("door", from: "trigger", text: "DOOR OPEN", duration: 60, source: .trigger)
         await rig.clock.advance(by: .seconds(5))
         #expect(await rig.coordinator.target == "pills")
         try await rig.send("oven", from: "kitchen", text: "OVEN READY", duration: 60)
@@ -68,7 +68,7 @@ import TestSupport
         try await Self.shows(rig, "mum")
         var clock = ScheduleSettings(name: "clock")
         clock.background = true
-        #expect(clock.source == Message.backgroundScheduleSource && ScheduleSettings(name: "pills").source == Message.scheduleSource)
+        #expect(clock.source == .backgroundSchedule && ScheduleSettings(name: "pills").source == .schedule)
         try await rig.send("quote", from: "schedule-clock", text: "CARPE DIEM", source: clock.source)
         await rig.clock.advance(by: .seconds(5))
         #expect(await rig.coordinator.target == "mum")
@@ -80,12 +80,12 @@ import TestSupport
         let rig = try Rig(policy: .latest)
         let run = Task { await rig.coordinator.run() }
         defer { run.cancel() }
-        try await rig.send("weather", from: "schedule", text: "SUNNY 21", source: Message.backgroundScheduleSource)
+        try await rig.send("weather", from: "schedule", text: "SUNNY 21", source: .backgroundSchedule)
         try await Self.shows(rig, "weather")
-        try await rig.send("frost", from: "trigger", text: "FROST TONIGHT", duration: 60, source: Message.triggerSource)
+        try await rig.send("frost", from: "trigger", text: "FROST TONIGHT", duration: 60, source: .trigger)
         try await Self.shows(rig, "frost")  // 20 s
         // A newer schedule's message waits under the trigger.
-        try await rig.send("later", from: "schedule", text: "CLOUDY 15", source: Message.backgroundScheduleSource)
+        try await rig.send("later", from: "schedule", text: "CLOUDY 15", source: .backgroundSchedule)
         await rig.clock.advance(by: .seconds(30))
         #expect(await rig.coordinator.target == "frost")
         await rig.clock.advance(by: .seconds(10))  // 60 s
@@ -96,16 +96,16 @@ import TestSupport
         let rig = try Rig(policy: .latest)
         let run = Task { await rig.coordinator.run() }
         defer { run.cancel() }
-        try await rig.send("weather", from: "schedule", text: "SUNNY 21", source: Message.backgroundScheduleSource)
+        try await rig.send("weather", from: "schedule", text: "SUNNY 21", source: .backgroundSchedule)
         try await Self.shows(rig, "weather")
-        try await rig.send("bins", from: "trigger", text: "BINS OUT", duration: 600, source: Message.triggerSource)
+        try await rig.send("bins", from: "trigger", text: "BINS OUT", duration: 600, source: .trigger)
         try await Self.shows(rig, "bins")  // 20 s
         try await rig.send("oven", from: "kitchen", text: "OVEN READY", duration: 60)
         try await Self.shows(rig, "oven")  // 40 s
         // Both temporary messages are kept; the trigger's comes back when the person's ends.
         #expect(try await rig.inbox.slots().map(\.id).sorted() == ["bins", "oven", "weather"])
         // And a later trigger does not replace the person's temporary message.
-        try await rig.send("frost", from: "trigger", text: "FROST", duration: 600, source: Message.triggerSource)
+        try await rig.send("frost", from: "trigger", text: "FROST", duration: 600, source: .trigger)
         await rig.clock.advance(by: .seconds(1))
         #expect(await rig.coordinator.target == "oven")
         #expect(try await rig.inbox.slots().map(\.id).sorted() == ["frost", "oven", "weather"])
@@ -117,10 +117,10 @@ import TestSupport
         let rig = try Rig(policy: .rotate(every: .seconds(60)))
         let run = Task { await rig.coordinator.run() }
         defer { run.cancel() }
-        try await rig.send("weather", from: "schedule", text: "SUNNY 21", source: Message.backgroundScheduleSource)
+        try await rig.send("weather", from: "schedule", text: "SUNNY 21", source: .backgroundSchedule)
         try await Self.shows(rig, "weather")
         try await rig.send("mum", from: "mum", text: "DINNER AT SEVEN")
-        try await rig.send("door", from: "trigger", text: "DOOR OPEN", duration: 600, source: Message.triggerSource)
+        try await rig.send("door", from: "trigger", text: "DOOR OPEN", duration: 600, source: .trigger)
         await rig.clock.advance(by: .seconds(60))
         try await Self.shows(rig, "mum")
         #expect(await rig.coordinator.target != "door")

@@ -10,7 +10,7 @@ import TestSupport
     let t0 = Date(timeIntervalSince1970: 1_800_000_000)
 
     func message(_ id: String, from sender: String = "alice") -> Message {
-        Message(id: id, sender: Sender(id: sender), content: .text("HI"), createdAt: t0, expiresAt: t0 + 3600, source: "test")
+        Message(id: id, sender: Sender(id: sender), content: .text("HI"), createdAt: t0, expiresAt: t0 + 3600, source: MessageSource("test"))
     }
 
     @Test func theSlotsAreGivenBeforeTheCommitAndTheSenderOnlyAfter() async throws {

@@ -82,7 +82,7 @@ import Testing
     @Test func aMessageOf010WithoutAnIdIsStillRecognisedWhenItsCopyArrives() async throws {
         let inbox = try await oldInbox()
         // 0.1.0 named such a message by the hash that is now its repeat key.
-        let copy = try MessageParser(boardSize: .flagship, source: "mqtt").parse(
+        let copy = try MessageParser(boardSize: .flagship, source: .mqtt).parse(
             Array(#"{"text": "HI", "sender": {"id": "carol"}}"#.utf8), now: suite.t0
         ).0
         #expect(copy.repeatKey == Self.oldHashID)
@@ -93,7 +93,7 @@ import Testing
     }
 
     /// The id 0.1.0 gave `{"text": "HI", "sender": {"id": "carol"}}` from MQTT.
-    static let oldHashID = MessageID.repeatKey(source: "mqtt", sender: "carol", content: .text("HI"), createdAt: nil)
+    static let oldHashID = MessageID.repeatKey(source: .mqtt, sender: "carol", content: .text("HI"), createdAt: nil)
 
     /// An inbox file as 0.1.0 left it, opened (and so upgraded) by this version.
     func oldInbox() async throws -> Inbox {

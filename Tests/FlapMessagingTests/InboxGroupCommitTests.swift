@@ -16,7 +16,9 @@ import Testing
     }
 
     func message(_ id: String, from sender: String = "alice", created: TimeInterval = 0) -> Message {
-        Message(id: id, sender: Sender(id: sender), content: .text("HI"), createdAt: t0 + created, expiresAt: t0 + created + 3600, source: "test")
+        Message(
+            id: id, sender: Sender(id: sender), content: .text("HI"), createdAt: t0 + created, expiresAt: t0 + created + 3600,
+            source: MessageSource("test"))
     }
 
     @Test func messagesQueuedTogetherKeepTheirOrderAndEachGetsItsOwnOutcome() async throws {
@@ -99,7 +101,7 @@ import Testing
     @Test func outcomesAndFinalsAreAnnouncedInCommitOrder() async throws {
         let inbox = try inbox()
         var events = await inbox.events().makeAsyncIterator()
-        let note = SubmissionNote(source: "mqtt")
+        let note = SubmissionNote(source: .mqtt)
         let first = await inbox.queueAccept(message("a1"), now: t0, note: note)
         let second = await inbox.queueAccept(message("a2", created: 1), now: t0, note: note)
         _ = try await (first.value, second.value)

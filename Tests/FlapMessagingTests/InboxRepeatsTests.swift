@@ -9,7 +9,7 @@ import Testing
 @Suite struct InboxRepeatsTests {
     let directory = FileManager.default.temporaryDirectory.appendingPathComponent("repeats-\(UUID().uuidString)")
     let t0 = Date(timeIntervalSince1970: 1_800_000_000)
-    let parser = MessageParser(boardSize: .flagship, source: "native-api")
+    let parser = MessageParser(boardSize: .flagship, source: .nativeAPI)
 
     func inbox() throws -> Inbox {
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
@@ -17,7 +17,7 @@ import Testing
     }
 
     /// A message as the API would take it at `t0 + at`, with no id.
-    func parsed(_ json: String, at: TimeInterval = 0, source: String = "native-api") throws -> Message {
+    func parsed(_ json: String, at: TimeInterval = 0, source: MessageSource = .nativeAPI) throws -> Message {
         try MessageParser(boardSize: .flagship, source: source).parse(Array(json.utf8), now: t0 + at).0
     }
 
@@ -68,7 +68,7 @@ import Testing
     @Test func theSameTextFromAnotherSourceOrWithAnotherCreatedAtIsNew() async throws {
         let inbox = try inbox()
         _ = try await send(inbox, #"{"text": "HELLO", "sender": {"id": "k"}}"#, at: 0)
-        guard case .accepted = try await inbox.accept(parsed(#"{"text": "HELLO", "sender": {"id": "k"}}"#, at: 1, source: "mqtt"), now: t0 + 1),
+        guard case .accepted = try await inbox.accept(parsed(#"{"text": "HELLO", "sender": {"id": "k"}}"#, at: 1, source: .mqtt), now: t0 + 1),
             case .accepted = try await send(inbox, #"{"text": "HELLO", "sender": {"id": "k"}, "createdAt": "2027-01-15T08:00:03Z"}"#, at: 3)
         else { Issue.record("not new"); return }
     }
@@ -101,7 +101,7 @@ import Testing
         for second in 0..<2 {
             guard
                 case .accepted = try await inbox.accept(
-                    try MessageParser(boardSize: .flagship, source: "local-api").parse(
+                    try MessageParser(boardSize: .flagship, source: .localAPI).parse(
                         ["codes": .array(rows.map { .array($0.map { .number(Double($0)) }) })], now: t0
                     ).0,
                     now: t0 + Double(second), repetition: .alwaysNew)
@@ -155,7 +155,7 @@ import Testing
     @Test func aSummaryJoinsLinesAndIsShort() {
         let t0 = Date(timeIntervalSince1970: 1_800_000_000)
         func message(_ content: Content) -> Message {
-            Message(id: "x", sender: Sender(id: "s"), content: content, createdAt: t0, expiresAt: t0 + 60, source: "test")
+            Message(id: "x", sender: Sender(id: "s"), content: content, createdAt: t0, expiresAt: t0 + 60, source: MessageSource("test"))
         }
         #expect(message(.text("DINNER\nAT 7")).summary == "DINNER / AT 7")
         #expect(message(.codes([[63]])).summary == "(painting)")

@@ -18,7 +18,7 @@ import Testing
     ) -> Message {
         Message(
             id: id, sender: Sender(id: sender), content: .text(text),
-            createdAt: t0 + created, expiresAt: t0 + created + lifetime, source: "test")
+            createdAt: t0 + created, expiresAt: t0 + created + lifetime, source: MessageSource("test"))
     }
 
     func status(_ inbox: Inbox, _ id: String) async throws -> ReceiptStatus? {

@@ -22,7 +22,7 @@ import Testing
     }
 
     @Test func aDocumentsOwnPropsWinAndTheMessageKeepsTheDayItArrived() throws {
-        var parser = MessageParser(boardSize: .flagship, source: "test")
+        var parser = MessageParser(boardSize: .flagship, source: MessageSource("test"))
         parser.localProps = LocalProps(zone: .utc).values(at: Self.thursday)
         let json = #"{"vbml": {"props": {"time": "LUNCH"}, "components": [{"template": "GOOD MORNING {{weekday}} {{time}}"}]}}"#
         let (message, _) = try parser.parse(Array(json.utf8), now: Self.thursday)

@@ -4,7 +4,7 @@ import Testing
 @testable import FlapMessaging
 
 @Suite struct MessageParserTests {
-    let parser = MessageParser(boardSize: .flagship, source: "native-api")
+    let parser = MessageParser(boardSize: .flagship, source: .nativeAPI)
     let now = Date(timeIntervalSince1970: 1_800_000_000)
 
     func parse(_ json: String) throws(MessageErrors) -> Message {
@@ -16,7 +16,7 @@ import Testing
     }
 
     @Test func whatEachPanelsModulesLackIsAWarningNamingIt() throws {
-        var parser = MessageParser(boardSize: .flagship, source: "native-api")
+        var parser = MessageParser(boardSize: .flagship, source: .nativeAPI)
         parser.drum = .vestaboard
         parser.otherPanels = [PanelFlaps(id: "wall", size: BoardSize(rows: 3, columns: 15), flap62: .degree, drum: .chainlink40)]
         let warnings = try parser.parse(Array(#"{"text": "20°C"}"#.utf8), now: now).1

@@ -8,7 +8,7 @@ import Testing
 @Suite struct SendLaterTests {
     let directory = FileManager.default.temporaryDirectory.appendingPathComponent("send-later-\(UUID().uuidString)")
     let t0 = Date(timeIntervalSince1970: 1_800_000_000)
-    let parser = MessageParser(boardSize: .flagship, source: "native-api")
+    let parser = MessageParser(boardSize: .flagship, source: .nativeAPI)
 
     func inbox() throws -> Inbox {
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
@@ -19,7 +19,7 @@ import Testing
         let shows = t0 + max(created, notBefore ?? created)
         return Message(
             id: id, sender: Sender(id: sender), content: .text(id.uppercased()), createdAt: t0 + created,
-            expiresAt: shows + 3600, notBefore: notBefore.map { t0 + $0 }, source: "test")
+            expiresAt: shows + 3600, notBefore: notBefore.map { t0 + $0 }, source: MessageSource("test"))
     }
 
     func problems(_ json: String) -> [String] {

@@ -12,7 +12,7 @@ import Testing
     func message(_ id: String, from sender: String, created: TimeInterval, lifetime: TimeInterval = 3600) -> Message {
         Message(
             id: id, sender: Sender(id: sender), content: .text(id.uppercased()),
-            createdAt: t0 + created, expiresAt: t0 + created + lifetime, source: "test")
+            createdAt: t0 + created, expiresAt: t0 + created + lifetime, source: MessageSource("test"))
     }
 
     @Test func theKeptSlotsMatchTheDatabaseAfterEveryKindOfChange() async throws {

@@ -27,7 +27,7 @@ import Testing
     }
 
     @Test func onlyQuickMessagesAndSchedulesFillThem() throws {
-        var parser = MessageParser(boardSize: .flagship, source: "template")
+        var parser = MessageParser(boardSize: .flagship, source: .template)
         parser.localProps = ["weekday": "Thursday"]
         // Elsewhere a brace starts a character code, and {{ is none.
         #expect(throws: MessageErrors.self) { try parser.parse(["text": "HI {{weekday}}"], now: .init(timeIntervalSince1970: 0)) }

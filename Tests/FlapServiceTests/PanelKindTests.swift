@@ -101,7 +101,7 @@ import TestSupport
         _ = try await appliance.inbox.accept(
             Message(
                 id: "hello", sender: Sender(id: "test"), content: .text("HELLO LINES"),
-                createdAt: now, expiresAt: now + 3600, source: "test"), now: now)
+                createdAt: now, expiresAt: now + 3600, source: MessageSource("test")), now: now)
         #expect(
             try await eventually(every: .milliseconds(50)) {
                 (try? String(contentsOfFile: file, encoding: .utf8))?.contains("HELLO LINES") == true

@@ -27,7 +27,7 @@ import Testing
     }
 
     static func parse(_ fields: [String: JSONValue], shelf: SourceShelf, at time: Date = now) throws -> Message {
-        var parser = MessageParser(boardSize: .flagship, source: "template", defaultSender: "test")
+        var parser = MessageParser(boardSize: .flagship, source: .template, defaultSender: "test")
         parser.localProps = LocalProps(zone: CalendarTests.berlin).values(at: time).merging(shelf.props(at: time)) { $1 }
         parser.textPlaceholders = [:]
         return try parser.parse(fields, now: time).0

@@ -48,7 +48,7 @@ import TestSupport
 
         /// The trigger messages in the inbox, oldest first.
         func fired() async throws -> [Message] {
-            try await inbox.slots().filter { $0.source == Message.triggerSource }
+            try await inbox.slots().filter { $0.source == .trigger }
         }
 
         /// Moves the clock on in steps of the runner's look, letting each look finish.
@@ -92,7 +92,7 @@ import TestSupport
         #expect(message.duration == 600 && message.priority == .trigger && message.sender.id == "trigger")
         #expect(message.expiresAt == rig.now.addingTimeInterval(600))
         await rig.pass(.seconds(600))
-        #expect(try await rig.inbox.slots().filter { $0.source == Message.triggerSource && $0.expiresAt > rig.now }.isEmpty)
+        #expect(try await rig.inbox.slots().filter { $0.source == .trigger && $0.expiresAt > rig.now }.isEmpty)
         #expect(rig.logs.all.filter { $0.contains("trigger fired") }.count == 1)
         let views = await runner.views()
         #expect(views.first?.when == "an event starts within 15m" && views.first?.lastFired == rig.start.addingTimeInterval(300))

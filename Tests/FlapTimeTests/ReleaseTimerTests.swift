@@ -116,7 +116,7 @@ struct TimeRig {
     func message(_ id: String, from sender: String, at seconds: TimeInterval) -> Message {
         Message(
             id: id, sender: Sender(id: sender), content: .text(id), createdAt: t0, expiresAt: t0 + seconds + 3600,
-            notBefore: t0 + seconds, source: "test")
+            notBefore: t0 + seconds, source: MessageSource("test"))
     }
 
     @Test func eachMessageTakesItsSlotAtItsInstantAndASoonerOneIsNotKeptWaiting() async throws {

@@ -62,7 +62,7 @@ import TestSupport
         let intake = MessageIntake(inbox: rig.inbox, boardSize: .flagship, now: rig.time.now)
         for sender in ["mum", "schedule-morning"] {
             let fields: [String: JSONValue] = ["id": .string("schedule-morning-\(epoch)"), "sender": ["id": .string(sender)], "text": "HELLO"]
-            guard case .accepted = try await intake.submit(fields: fields, source: "native-api") else {
+            guard case .accepted = try await intake.submit(fields: fields, source: .nativeAPI) else {
                 Issue.record("\(sender)'s message was not taken"); return
             }
         }

@@ -228,7 +228,7 @@ public actor DisplayCoordinator<C: Clock> where C.Duration == Duration {
                 return nil
             }
             do {
-                let (message, _) = try MessageParser(boardSize: renderer.size, flap62: renderer.flap62, source: "quiet-hours").parse(
+                let (message, _) = try MessageParser(boardSize: renderer.size, flap62: renderer.flap62, source: .quietHours).parse(
                     template.fields, now: time.now())
                 return try renderer.board(for: message)
             } catch {

@@ -1,29 +1,22 @@
 import FlapMessaging
-import FlapMetrics
 import Hummingbird
 
 /// The intake's verdict on a message as an HTTP answer (202, 200 for a duplicate, 400, 403,
-/// 429), counted in the metrics: the same for every route that submits messages.
-struct IntakeAnswers: Sendable {
-    let metrics: FlapMetrics
-
-    func answer(_ outcome: IntakeOutcome, source: String) throws(APIError) -> Answer<IntakeAnswers.Accepted> {
+/// 429): the same for every route that submits messages. The intake counts it.
+enum IntakeAnswers {
+    static func answer(_ outcome: IntakeOutcome) throws(APIError) -> Answer<IntakeAnswers.Accepted> {
         switch outcome {
         case .accepted(let receipt, let warnings):
-            metrics.accepted(id: receipt.id, source: source)
             return Answer(status: .accepted, Accepted(id: receipt.id, status: receipt.status, warnings: warnings))
         case .duplicate(let receipt):
             return Answer(Accepted(id: receipt.id, status: receipt.status, warnings: [], duplicate: true))
         case .invalid(let errors):
-            metrics.rejected(source: source, reason: "invalid")
             throw APIError(
                 .badRequest, errors.description,
                 problems: errors.problems.map { .init(field: $0.field, problem: $0.problem) })
         case .refused(let reason):
-            metrics.rejected(source: source, reason: "refused")
             throw APIError(.forbidden, reason)
         case .rateLimited(let wait):
-            metrics.rejected(source: source, reason: "rate_limited")
             let seconds = Int(wait.rounded(.up))
             throw APIError(
                 .tooManyRequests, "too many messages from this sender; try again in \(seconds) s",
@@ -33,7 +26,6 @@ struct IntakeAnswers: Sendable {
                 status: first.duplicate ? .ok : .accepted,
                 Accepted(id: first.id, status: first.status, warnings: first.warnings, duplicate: first.duplicate ? true : nil))
         case .keyReused:
-            metrics.rejected(source: source, reason: "idempotency_key_reused")
             throw APIError(
                 .unprocessableContent,
                 "Idempotency-Key: this key was used for a different request in the last 24 hours; use a new key for a new message",

@@ -1,6 +1,5 @@
 import FlapCore
 import FlapMessaging
-import FlapMetrics
 import FlapJSON
 import FoundationEssentials
 import HTTPTypes
@@ -13,16 +12,14 @@ import Logging
 public struct LocalAPI: Sendable {
     public let intake: MessageIntake
     public let panels: any PanelsQuery
-    public let metrics: FlapMetrics
     /// The token that `POST /local-api/enablement` must present.
     public let enablementToken: String
     /// The key it hands out, and every other request must present.
     public let apiKey: String
 
-    public init(intake: MessageIntake, panels: any PanelsQuery, metrics: FlapMetrics, enablementToken: String, apiKey: String) {
+    public init(intake: MessageIntake, panels: any PanelsQuery, enablementToken: String, apiKey: String) {
         self.intake = intake
         self.panels = panels
-        self.metrics = metrics
         self.enablementToken = enablementToken
         self.apiKey = apiKey
     }
@@ -48,7 +45,7 @@ public struct LocalAPI: Sendable {
         router.post("local-api/message") { request, _ in
             guard authorized(request) else { return Self.invalidKey }
             guard let body = try await Responses.body(of: request, limit: Responses.maximumBody) else {
-                metrics.rejected(source: "local-api", reason: "too_large")
+                intake.refuse(.tooLarge, source: .localAPI)
                 return Self.message(.contentTooLarge, Responses.tooLarge(request))
             }
             return try await write(body)
@@ -64,18 +61,17 @@ public struct LocalAPI: Sendable {
     /// A bare array of rows, or `{"characters": rows, "strategy", "step_size", "step_interval_ms"}`.
     private func write(_ body: [UInt8]) async throws -> Response {
         guard let json = try? JSONValue(parsing: body) else {
-            metrics.rejected(source: "local-api", reason: "invalid")
+            intake.refuse(.invalid, source: .localAPI)
             return Self.message(.badRequest, "the body is not valid JSON")
         }
         guard let fields = LocalAPIBody.fields(json) else {
-            metrics.rejected(source: "local-api", reason: "invalid")
+            intake.refuse(.invalid, source: .localAPI)
             return Self.message(.badRequest, "send the rows of character codes, or {\"characters\": rows}")
         }
         // A Vestaboard shows every write: none is taken as a copy of an earlier one.
-        let outcome = try await intake.submit(fields: fields, source: "local-api", repetition: .alwaysNew)
+        let outcome = try await intake.submit(fields: fields, source: .localAPI, repetition: .alwaysNew)
         switch outcome {
         case .accepted(let receipt, _):
-            metrics.accepted(id: receipt.id, source: "local-api")
             return Responses.json(.created, ["message": "Message sent", "id": receipt.id])
         case .duplicate(let receipt):
             return Responses.json(.created, ["message": "Message sent", "id": receipt.id])
@@ -85,13 +81,10 @@ public struct LocalAPI: Sendable {
             // The Local API sends no idempotency keys, so this cannot happen; answered, not trapped.
             return Self.message(.conflict, "this idempotency key was used for another message")
         case .invalid(let errors):
-            metrics.rejected(source: "local-api", reason: "invalid")
             return Self.message(.badRequest, errors.description.replacing("codes", with: "characters"))
         case .refused(let reason):
-            metrics.rejected(source: "local-api", reason: "refused")
             return Self.message(.forbidden, reason)
         case .rateLimited(let wait):
-            metrics.rejected(source: "local-api", reason: "rate_limited")
             let seconds = Int(wait.rounded(.up))
             return Responses.json(
                 .tooManyRequests, ["message": "Too many messages; try again in \(seconds) s"],

@@ -48,10 +48,9 @@ public struct APIParts: Sendable {
 
     /// Every group of routes under `/v1`: a new resource is a group here.
     func groups(started: ContinuousClock.Instant, apiKey: String) -> [any RouteGroup] {
-        let answers = IntakeAnswers(metrics: metrics)
         return [
             SessionAPI(apiKey: apiKey, access: access),
-            MessagesAPI(intake: intake, access: access, metrics: metrics, answers: answers),
+            MessagesAPI(intake: intake, access: access),
             BoardAPI(panels: panels),
             BoardPictureAPI(panels: panels, renders: PictureRenders()),
             SlotsAPI(intake: intake),
@@ -63,7 +62,7 @@ public struct APIParts: Sendable {
             SourcesAPI(desk: sources, pushes: PushesByKey()),
             SensorsAPI(sensors: sensors),
             RoomAPI(rooms: rooms),
-            TemplatesAPI(intake: intake, answers: answers, panels: panels),
+            TemplatesAPI(intake: intake, panels: panels),
             SoundAPI(sound: panels),
             ControlsAPI(switches: panels),
             LayoutPreviewAPI(boardSize: intake.boardSize, flap62: intake.flap62, panels: panels),

@@ -1,7 +1,6 @@
 import FlapJSON
 import FlapMembers
 import FlapMessaging
-import FlapMetrics
 import HTTPTypes
 import Hummingbird
 
@@ -10,8 +9,6 @@ import Hummingbird
 struct MessagesAPI: RouteGroup {
     let intake: MessageIntake
     let access: AccessStore
-    let metrics: FlapMetrics
-    let answers: IntakeAnswers
 
     func add(to v1: AccessRoutes) {
         v1.post("messages", .household) { request, context in try await post(request, context) }
@@ -40,17 +37,17 @@ struct MessagesAPI: RouteGroup {
 
     private func post(_ request: Request, _ context: APIRequestContext) async throws -> Answer<IntakeAnswers.Accepted> {
         guard request.headers[.contentType]?.lowercased().hasPrefix("application/json") == true else {
-            metrics.rejected(source: "native-api", reason: "unsupported_type")
+            intake.refuse(.unsupportedType, source: .nativeAPI)
             throw APIError(.unsupportedMediaType, "send the message as JSON, with Content-Type: application/json")
         }
         guard let body = try await Responses.body(of: request, limit: Responses.maximumBody) else {
-            metrics.rejected(source: "native-api", reason: "too_large")
+            intake.refuse(.tooLarge, source: .nativeAPI)
             throw APIError(.contentTooLarge, Responses.tooLarge(request))
         }
         var claim: IdempotencyClaim?
         if let key = request.headers[Self.idempotencyKey] {
             guard (1...255).contains(key.utf8.count), key.unicodeScalars.allSatisfy({ (0x21...0x7E).contains($0.value) }) else {
-                metrics.rejected(source: "native-api", reason: "invalid")
+                intake.refuse(.invalid, source: .nativeAPI)
                 throw APIError(
                     .badRequest, "Idempotency-Key must be 1 to 255 visible ASCII characters (a UUID, say)",
                     problems: [.init(field: "Idempotency-Key", problem: "must be 1 to 255 visible ASCII characters")])
@@ -62,20 +59,20 @@ struct MessagesAPI: RouteGroup {
             let name = await access.members().first { $0.id == member.id }?.name
             let given = Self.sender(in: body)
             if let named = given.id, named != member.sender {
-                metrics.rejected(source: "native-api", reason: "forbidden")
+                intake.refuse(.forbidden, source: .nativeAPI)
                 throw APIError(
                     .forbidden, "sender.id: a member sends as their own sender (\(member.sender)), not as \(named); leave sender out",
                     problems: [.init(field: "sender.id", problem: "must be \(member.sender) or left out")])
             }
             if let named = given.name, let name, named != name {
-                metrics.rejected(source: "native-api", reason: "forbidden")
+                intake.refuse(.forbidden, source: .nativeAPI)
                 throw APIError(
                     .forbidden, "sender.name: a member's messages carry the name the owner gave them (\(name)); leave sender out",
                     problems: [.init(field: "sender.name", problem: "must be \(name) or left out")])
             }
             message = Self.signed(body, sender: member.sender, name: name)
         }
-        return try await answers.answer(intake.submit(json: message, source: "native-api", claim: claim), source: "native-api")
+        return try await IntakeAnswers.answer(intake.submit(json: message, source: .nativeAPI, claim: claim))
     }
 
     /// The `sender.id` and `sender.name` a body names, where it names them (the parser says what

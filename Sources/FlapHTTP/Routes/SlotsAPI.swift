@@ -42,7 +42,7 @@ struct SlotsAPI: RouteGroup {
         var content: String; var text: [String]
         /// The board as the first panel would show it, so a view can draw it as the flaps do.
         var codes: [[Int]]
-        var createdAt: Date; var expiresAt: Date; var source: String
+        var createdAt: Date; var expiresAt: Date; var source: MessageSource
         /// A temporary message's seconds: it covers the others until `expiresAt`.
         var duration: Int?
     }

@@ -9,7 +9,6 @@ import Hummingbird
 /// now, kept as one, whoever put it there.
 struct TemplatesAPI: RouteGroup {
     let intake: MessageIntake
-    let answers: IntakeAnswers
     /// The panels, whose boards may be kept.
     let panels: any PanelsQuery
 
@@ -69,10 +68,8 @@ struct TemplatesAPI: RouteGroup {
                 fields["createdAt"] = .string(intake.now().formatted(Date.ISO8601FormatStyle(includingFractionalSeconds: true)))
             }
             // Its text's {{name}} take the board's date and time and the props sent.
-            return try await answers.answer(
-                intake.submit(
-                    fields: fields, source: "template", defaultSender: "quick-messages",
-                    placeholders: props?.object ?? [:]), source: "template")
+            return try await IntakeAnswers.answer(
+                intake.submit(fields: fields, source: .template, defaultSender: "quick-messages", placeholders: props?.object ?? [:]))
         }
     }
 
@@ -118,7 +115,7 @@ struct TemplatesAPI: RouteGroup {
     /// so a quick message can always be sent; a {{name}} its sending's props will fill stands as
     /// its name meanwhile.
     private func keep(_ object: [String: JSONValue], as name: String) async throws -> Answer<QuickMessage?> {
-        var parser = MessageParser(boardSize: intake.boardSize, flap62: intake.flap62, source: "template", defaultSender: "template")
+        var parser = MessageParser(boardSize: intake.boardSize, flap62: intake.flap62, source: .template, defaultSender: "template")
         parser.localProps = intake.props(at: intake.now())
         parser.textPlaceholders = [:]
         parser.lenientPlaceholders = true

@@ -1,7 +1,6 @@
 import FlapJSON
 import FlapMQTTClient
 import FlapMessaging
-import FlapMetrics
 import FoundationEssentials
 
 /// What arrives on the message topics (`message`, `command`, `slot/<sender>`, `ha/set`, the
@@ -10,7 +9,6 @@ import FoundationEssentials
 struct MessageTopics: Sendable {
     let topics: DeviceTopics
     let intake: MessageIntake
-    let metrics: FlapMetrics
     let receipts: ReceiptPublisher
     let controls: ControlTopics
 
@@ -24,7 +22,7 @@ struct MessageTopics: Sendable {
         let source = topic.source
         let size = message.oversizedPayload ?? message.payload.count
         guard size <= Self.maximumPayload else {
-            metrics.rejected(source: source, reason: "too_large")
+            intake.refuse(.tooLarge, source: source)
             receipts.publishRejection(
                 id: nil, reason: "the payload is \(size) bytes; a message may be at most 64 KiB (\(Self.maximumPayload) bytes)", source: source)
             return nil
@@ -43,7 +41,7 @@ struct MessageTopics: Sendable {
             // It is always Home Assistant's: a sender in it would let an automation post as a member.
             if topic == .homeAssistantText, text.hasPrefix("{"), let fields = (try? JSONValue(parsing: message.payload))?.object {
                 if fields["sender"] != nil {
-                    metrics.rejected(source: source, reason: "invalid")
+                    intake.refuse(.invalid, source: source)
                     receipts.publishRejection(
                         id: fields["id"]?.string,
                         reason: "sender: a message on ha/set is always from home-assistant; leave sender out "
@@ -61,14 +59,14 @@ struct MessageTopics: Sendable {
             }
             return await queueSlot(message.payload, sender: sender, repetition: repetition)
         case .message, .group:
-            return await intake.queue(json: message.payload, source: "mqtt", announce: true, repetition: repetition)
+            return await intake.queue(json: message.payload, source: .mqtt, announce: true, repetition: repetition)
         }
     }
 
     /// A slot message is that sender's, whatever its body says about the sender.
     private func queueSlot(_ payload: [UInt8], sender: String, repetition: Repetition) async -> IntakeTicket {
         guard var fields = (try? JSONValue(parsing: payload))?.object else {
-            return await intake.queue(json: payload, source: "mqtt", announce: true)  // says what is wrong with it
+            return await intake.queue(json: payload, source: .mqtt, announce: true)  // says what is wrong with it
         }
         if let given = fields["sender"]?["id"]?.string, given != sender {
             return IntakeTicket(invalid: MessageErrors(field: "sender.id", "is \(given) but the slot topic is \(sender)'s"))
@@ -76,7 +74,7 @@ struct MessageTopics: Sendable {
         var senderFields = fields["sender"]?.object ?? [:]
         senderFields["id"] = .string(sender)
         fields["sender"] = .object(senderFields)
-        return await intake.queue(fields: fields, source: "mqtt", announce: true, repetition: repetition)
+        return await intake.queue(fields: fields, source: .mqtt, announce: true, repetition: repetition)
     }
 
     /// A message the broker says it sent before (DUP) or kept (retained) is a copy of whichever

@@ -1,3 +1,4 @@
+import FlapMessaging
 import FoundationEssentials
 
 /// A receipt as published on `<base>/<device>/receipt`; absent fields are left out.
@@ -8,7 +9,7 @@ struct ReceiptBody: Encodable {
     var reason: String?
     var warnings: [String]?
     var duplicate: Bool?
-    var source: String?
+    var source: MessageSource?
     var device: String
     var at: String
 }

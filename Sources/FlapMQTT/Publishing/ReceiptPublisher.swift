@@ -1,5 +1,4 @@
 import FlapMessaging
-import FlapMetrics
 import FoundationEssentials
 import Synchronization
 
@@ -8,14 +7,12 @@ import Synchronization
 /// `ha/outcome`, with the warnings its message had.
 final class ReceiptPublisher: Sendable {
     let publisher: TopicPublisher
-    let metrics: FlapMetrics
     /// The warnings of Home Assistant's latest message, by its id: its later receipts replace
     /// the retained `ha/outcome` and carry them too.
     private let homeAssistantWarnings = Mutex<(id: String, warnings: [String])?>(nil)
 
-    init(publisher: TopicPublisher, metrics: FlapMetrics) {
+    init(publisher: TopicPublisher) {
         self.publisher = publisher
-        self.metrics = metrics
     }
 
     func announce(_ event: InboxEvent) {
@@ -24,24 +21,21 @@ final class ReceiptPublisher: Sendable {
             let warnings = homeAssistantWarnings.withLock { $0?.id == receipt.id ? $0?.warnings : nil }
             publishReceipt(receipt, source: nil, warnings: warnings ?? [])
         case .outcome(_, .accepted(let receipt), let note):
-            metrics.accepted(id: receipt.id, source: note.source)
-            if note.source == MQTTBridge.homeAssistant { homeAssistantWarnings.withLock { $0 = (receipt.id, note.warnings) } }
+            if note.source == .homeAssistant { homeAssistantWarnings.withLock { $0 = (receipt.id, note.warnings) } }
             // Already final (expired on arrival, older than its slot): that receipt follows.
             if !receipt.status.isFinal { publishReceipt(receipt, source: note.source, warnings: note.warnings) }
         case .outcome(_, .duplicate(let receipt), let note):
             publishReceipt(receipt, source: note.source, duplicate: true)
         case .outcome(let id, .refused(let reason), let note):
-            metrics.rejected(source: note.source, reason: "refused")
             publishRejection(id: id, reason: reason, source: note.source)
         case .outcome(let id, .rateLimited(let wait), let note):
-            metrics.rejected(source: note.source, reason: "rate_limited")
             publishRejection(id: id, reason: "too many messages from this sender; try again in \(Int(wait.rounded(.up))) s", source: note.source)
         case .outcome(_, .replayed, _), .outcome(_, .keyReused, _):
             break  // idempotency keys come over HTTP only
         }
     }
 
-    func publishReceipt(_ receipt: Receipt, source: String?, warnings: [String] = [], duplicate: Bool = false) {
+    func publishReceipt(_ receipt: Receipt, source: MessageSource?, warnings: [String] = [], duplicate: Bool = false) {
         publish(
             ReceiptBody(
                 id: receipt.id, sender: receipt.sender, status: receipt.status.rawValue, reason: receipt.reason,
@@ -49,7 +43,7 @@ final class ReceiptPublisher: Sendable {
                 device: publisher.topics.device, at: Date.now.formatted(.iso8601)))
     }
 
-    func publishRejection(id: String?, reason: String, source: String) {
+    func publishRejection(id: String?, reason: String, source: MessageSource) {
         publish(
             ReceiptBody(
                 id: id, sender: nil, status: "rejected", reason: reason, warnings: nil, duplicate: nil, source: source,
@@ -60,7 +54,7 @@ final class ReceiptPublisher: Sendable {
         guard let data = try? JSONEncoder.sorted.encode(receipt) else { return }
         publisher.publish(.receipt, Array(data))
         // What became of Home Assistant's text, where Home Assistant looks: its outcome sensor.
-        if receipt.source == MQTTBridge.homeAssistant || receipt.sender == MQTTBridge.homeAssistant {
+        if receipt.source == .homeAssistant || receipt.sender == MQTTBridge.homeAssistant {
             publisher.publish(.homeAssistantOutcome, Array(data), retain: true)
         }
     }

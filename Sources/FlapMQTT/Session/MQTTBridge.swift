@@ -73,11 +73,11 @@ public final class MQTTBridge: Service, Sendable {
         boards = RetainedBoards(publisher: publisher, panels: panels, homeAssistant: settings.homeAssistant)
         presence = RetainedPresence(
             publisher: publisher, discovery: settings.homeAssistant ? discovery : nil, stateDirectory: stateDirectory)
-        let receipts = ReceiptPublisher(publisher: publisher, metrics: metrics)
+        let receipts = ReceiptPublisher(publisher: publisher)
         self.receipts = receipts
         let controls = ControlTopics(publisher: publisher, homeAssistant: settings.homeAssistant, logger: logger)
         self.controls = controls
-        messages = MessageTopics(topics: topics, intake: intake, metrics: metrics, receipts: receipts, controls: controls)
+        messages = MessageTopics(topics: topics, intake: intake, receipts: receipts, controls: controls)
     }
 
     /// Gives the bridge the controls Home Assistant's entities change.
@@ -222,7 +222,6 @@ public final class MQTTBridge: Service, Sendable {
                 do {
                     if case .invalid(let errors) = try await ticket.outcome {
                         let source = self.topics.parse(message.topic).source
-                        metrics.rejected(source: source, reason: "invalid")
                         receipts.publishRejection(id: MessageTopics.id(in: message.payload), reason: errors.description, source: source)
                     }
                 } catch is StorageFault {

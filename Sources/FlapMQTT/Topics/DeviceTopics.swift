@@ -1,3 +1,5 @@
+import FlapMessaging
+
 /// A topic flapd takes messages or commands from, parsed once from the topic's name.
 enum IncomingTopic: Sendable, Equatable {
     /// `<device>/message`: a message as JSON.
@@ -14,11 +16,11 @@ enum IncomingTopic: Sendable, Equatable {
     case group(String)
 
     /// The source its messages carry in receipts and metrics.
-    var source: String {
+    var source: MessageSource {
         switch self {
-        case .command: "mqtt-command"
-        case .homeAssistantText: MQTTBridge.homeAssistant
-        case .message, .slot, .control, .group: "mqtt"
+        case .command: .mqttCommand
+        case .homeAssistantText: .homeAssistant
+        case .message, .slot, .control, .group: .mqtt
         }
     }
 }

@@ -109,12 +109,15 @@ public actor Inbox {
     /// `claim` (an idempotency key) answers a request made again with its first answer.
     public nonisolated func queueAccept(
         _ message: Message, now: Date, note: SubmissionNote? = nil,
-        repetition: Repetition = .newUnlessCurrent, claim: IdempotencyClaim? = nil
+        repetition: Repetition = .newUnlessCurrent, claim: IdempotencyClaim? = nil,
+        committed: (@Sendable (Acceptance) -> Void)? = nil
     ) async -> PendingAcceptance {
         let body: Data
         do { body = try JSONEncoder().encode(message) } catch { return PendingAcceptance(result: Pending(.failure(error))) }
         return PendingAcceptance(
-            result: await enqueue { try $0.accept(message, body: body, now: now, note: note, repetition: repetition, claim: claim) })
+            result: await enqueue(committed: committed) {
+                try $0.accept(message, body: body, now: now, note: note, repetition: repetition, claim: claim)
+            })
     }
 
     /// Records that `id` finished showing on `panel` as `board` at `now` (final: displayed),
@@ -175,13 +178,19 @@ public actor Inbox {
     /// Queues `operation` for the writer, starting the writer if it is idle; its answer comes
     /// once the group it is written in commits. (Internal for the tests, which queue many in
     /// one turn of the actor to see them grouped whatever the machine's speed.)
-    func enqueue<T: Sendable>(_ operation: @escaping @Sendable (inout InboxWriter) throws -> T) -> Pending<T> {
+    /// `committed` is told the answer as its commit is answered, before its caller.
+    func enqueue<T: Sendable>(
+        committed: (@Sendable (T) -> Void)? = nil, _ operation: @escaping @Sendable (inout InboxWriter) throws -> T
+    ) -> Pending<T> {
         let pending = Pending<T>()
         queue.append(
             QueuedOperation(
                 run: { writer in
                     let result = Result { try writer.run(operation) }
-                    return { pending.fulfil(result) }
+                    return {
+                        if let committed, case .success(let answer) = result { committed(answer) }
+                        pending.fulfil(result)
+                    }
                 },
                 fail: { pending.fulfil(.failure($0)) }))
         // Started at once, on this turn of the actor: the commit begins without waiting for a

@@ -12,12 +12,12 @@ public enum InboxEvent: Sendable, Equatable {
 /// Asks the inbox to announce a submission's outcome, with what the submitter knows of it.
 public struct SubmissionNote: Sendable, Equatable {
     /// The transport it came by (`mqtt`, `mqtt-command`, `home-assistant`, …).
-    public var source: String
+    public var source: MessageSource
     /// Layout warnings for the sender (substitutions, cut rows).
     public var warnings: [String]
 
     /// A note from `source`, with the layout `warnings` its sender should hear.
-    public init(source: String, warnings: [String] = []) {
+    public init(source: MessageSource, warnings: [String] = []) {
         self.source = source
         self.warnings = warnings
     }

@@ -202,7 +202,7 @@ struct InboxWriter {
             VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
             """,
             [
-                message.id, message.sender.id, message.sender.name, message.source, body,
+                message.id, message.sender.id, message.sender.name, message.source.rawValue, body,
                 message.createdAt.timeIntervalSince1970, message.expiresAt.timeIntervalSince1970,
                 message.notBefore?.timeIntervalSince1970, now.timeIntervalSince1970, seq,
                 (waits ? ReceiptStatus.scheduled : .accepted).rawValue, repetition == .alwaysNew ? nil : message.repeatKey, message.summary

@@ -35,7 +35,7 @@ extension Appliance {
                 certificatePEM: try certificates.authority?.certificatePEM(), name: certificates.authority?.name ?? "",
                 httpsPort: { [httpsNow = ports.httpsNow] in httpsNow.value }, qrCode: { try? QRCode($0).svg(title: "the certificate's download") }))
         let local = LocalAPI(
-            intake: parts.intake, panels: parts.boards, metrics: parts.metrics, enablementToken: secrets.localAPIToken,
+            intake: parts.intake, panels: parts.boards, enablementToken: secrets.localAPIToken,
             apiKey: secrets.localAPIKey)
         let limits = ConnectionLimits()
         let quiet = Logger(label: "http", factory: { _ in SwiftLogNoOpLogHandler() })

@@ -56,6 +56,7 @@ public final class Appliance: Sendable {
         var intake = MessageIntake(
             inbox: inbox, boardSize: drivers[0].configuration.size ?? .flagship, flap62: drivers[0].configuration.drum.flap62, now: { Date() })
         intake.drum = drivers[0].configuration.drum
+        intake.verdicts = { [metrics] in metrics.count($0) }
         intake.otherPanels = drivers.dropFirst().compactMap { driver in
             let panel = driver.configuration
             return panel.size.map { PanelFlaps(id: panel.id, size: $0, flap62: panel.drum.flap62 ?? Flap62(defaultFor: $0), drum: panel.drum) }

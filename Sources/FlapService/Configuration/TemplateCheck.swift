@@ -25,7 +25,7 @@ extension ConfigurationParser {
             }
         }
         for (index, trigger) in configuration.triggers.enumerated() where trigger.content["quickMessage"] == nil {
-            var parser = MessageParser(boardSize: size, flap62: flap62, source: Message.triggerSource, defaultSender: trigger.sender)
+            var parser = MessageParser(boardSize: size, flap62: flap62, source: .trigger, defaultSender: trigger.sender)
             parser.localProps = props
             parser.textPlaceholders = [:]
             var fields = trigger.content

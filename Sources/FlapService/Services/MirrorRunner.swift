@@ -25,7 +25,7 @@ struct MirrorRunner: Service {
                 "codes": JSONValue(rows: rows), "sender": ["id": .string(sender), "name": "Vestaboard"], "expiresAt": .string(expires)
             ]
             do {
-                let outcome = try await intake.submit(fields: fields, source: "mirror")
+                let outcome = try await intake.submit(fields: fields, source: .mirror)
                 if case .invalid(let errors) = outcome { logger.warning("the mirrored board's message cannot be shown: \(errors)") }
             } catch {
                 logger.error("the mirrored board's message could not be kept", metadata: ["error": "\(error)"])

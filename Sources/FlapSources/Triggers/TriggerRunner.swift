@@ -152,7 +152,7 @@ public actor TriggerRunner<C: Clock> where C.Duration == Duration {
         fields["duration"] = .number(Double(definition.duration))
         fields["id"] = .string("trigger-\(definition.name)-\(Int64(now.timeIntervalSince1970))")
         return await intake.sendAutomated(
-            fields, quickMessage: quickMessage, source: Message.triggerSource, sender: definition.sender,
+            fields, quickMessage: quickMessage, source: .trigger, sender: definition.sender,
             kind: "trigger", name: definition.name, logger: logger)
     }
 

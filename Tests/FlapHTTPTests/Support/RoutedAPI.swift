@@ -24,7 +24,15 @@ struct RoutedAPI {
         let inbox = try Inbox(path: folder.appendingPathComponent("inbox.sqlite").path, rules: rules)
         var intake = MessageIntake(inbox: inbox, boardSize: .flagship, now: { Date() })
         intake.localProps = zone.map(LocalProps.init)
-        api = NativeAPI(APIParts(intake: intake, panels: RestingPanel(), metrics: FlapMetrics(), version: "test"), apiKey: Self.key)
+        // Counted as flapd counts them (FlapService's adapter), so `/metrics` answers as it does.
+        let metrics = FlapMetrics()
+        intake.verdicts = { verdict in
+            switch verdict {
+            case .accepted(let id, let source): metrics.accepted(id: id, source: source.rawValue)
+            case .rejected(let source, let reason): metrics.rejected(source: source.rawValue, reason: reason.rawValue)
+            }
+        }
+        api = NativeAPI(APIParts(intake: intake, panels: RestingPanel(), metrics: metrics, version: "test"), apiKey: Self.key)
     }
 
     /// Runs `body` with a client of the router; the key is sent unless `key` says otherwise.

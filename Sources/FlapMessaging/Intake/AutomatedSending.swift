@@ -7,7 +7,7 @@ extension MessageIntake {
     /// board's date and time and the sources' values, and its outcome logged naming the
     /// `kind` and `name` that sent it. Whether it was taken (a copy counts as taken).
     public func sendAutomated(
-        _ fields: [String: JSONValue], quickMessage: String?, source: String, sender: String,
+        _ fields: [String: JSONValue], quickMessage: String?, source: MessageSource, sender: String,
         kind: String, name: String, logger: Logger
     ) async -> Bool {
         var fields = fields

@@ -22,6 +22,9 @@ public struct MessageIntake: Sendable {
     /// The content sources' values by source name (`weather` → its values), read as a message
     /// is laid out.
     public var sourceProps: (@Sendable (Date) -> [String: JSONValue])?
+    /// Told each verdict once, whichever transport brought the message (flapd's metrics count
+    /// them): the intake's own, and the refusals a transport reports with ``refuse(_:source:)``.
+    public var verdicts: (@Sendable (IntakeVerdict) -> Void)?
 
     /// An intake into `inbox`, checking against `boardSize`, at the time `now` gives.
     public init(inbox: Inbox, boardSize: BoardSize, flap62: Flap62? = nil, now: @escaping @Sendable () -> Date) {
@@ -36,8 +39,16 @@ public struct MessageIntake: Sendable {
         (localProps?.values(at: time) ?? [:]).merging(sourceProps?(time) ?? [:]) { own, _ in own }
     }
 
+    /// A message a transport refused before it reached the intake (too large, not JSON, a
+    /// member sending as someone else), counted with the intake's own verdicts.
+    public func refuse(_ reason: RejectionReason, source: MessageSource) {
+        verdicts?(.rejected(source: source, reason: reason))
+    }
+
     /// Takes a JSON message body from `source`; committed when `.accepted` is returned.
-    public func submit(json: [UInt8], source: String, defaultSender: String? = nil, claim: IdempotencyClaim? = nil) async throws -> IntakeOutcome {
+    public func submit(
+        json: [UInt8], source: MessageSource, defaultSender: String? = nil, claim: IdempotencyClaim? = nil
+    ) async throws -> IntakeOutcome {
         try await queue(json: json, source: source, defaultSender: defaultSender, claim: claim).outcome
     }
 
@@ -45,7 +56,7 @@ public struct MessageIntake: Sendable {
     /// `placeholders`: a quick message's or a schedule's, whose text's `{{name}}` take the board's
     /// local date and time and these values (nil: text is as given).
     public func submit(
-        fields: [String: JSONValue], source: String, defaultSender: String? = nil,
+        fields: [String: JSONValue], source: MessageSource, defaultSender: String? = nil,
         repetition: Repetition = .newUnlessCurrent, placeholders: [String: JSONValue]? = nil
     ) async throws -> IntakeOutcome {
         try await queue(fields: fields, source: source, defaultSender: defaultSender, repetition: repetition, placeholders: placeholders).outcome
@@ -55,7 +66,7 @@ public struct MessageIntake: Sendable {
     /// returns at once. With `announce`, the inbox also announces the outcome on its events
     /// (receipts over MQTT). `repetition` says how a message without an id is told from a copy.
     public func queue(
-        json: [UInt8], source: String, defaultSender: String? = nil, announce: Bool = false,
+        json: [UInt8], source: MessageSource, defaultSender: String? = nil, announce: Bool = false,
         repetition: Repetition = .newUnlessCurrent, claim: IdempotencyClaim? = nil
     ) async -> IntakeTicket {
         await queue(source: source, defaultSender: defaultSender, announce: announce, repetition: repetition, claim: claim) {
@@ -66,7 +77,7 @@ public struct MessageIntake: Sendable {
 
     /// ``queue(json:source:defaultSender:announce:)`` for already-decoded fields.
     public func queue(
-        fields: [String: JSONValue], source: String, defaultSender: String? = nil, announce: Bool = false,
+        fields: [String: JSONValue], source: MessageSource, defaultSender: String? = nil, announce: Bool = false,
         repetition: Repetition = .newUnlessCurrent, placeholders: [String: JSONValue]? = nil
     ) async -> IntakeTicket {
         await queue(source: source, defaultSender: defaultSender, announce: announce, repetition: repetition, claim: nil) {
@@ -78,7 +89,7 @@ public struct MessageIntake: Sendable {
     }
 
     private func queue(
-        source: String, defaultSender: String?, announce: Bool, repetition: Repetition, claim: IdempotencyClaim?,
+        source: MessageSource, defaultSender: String?, announce: Bool, repetition: Repetition, claim: IdempotencyClaim?,
         parse: (MessageParser, Date) throws(MessageErrors) -> (Message, [String])
     ) async -> IntakeTicket {
         var parser = MessageParser(boardSize: boardSize, flap62: flap62, source: source, defaultSender: defaultSender)
@@ -91,13 +102,29 @@ public struct MessageIntake: Sendable {
         do {
             parsed = try parse(parser, time)
         } catch {
+            refuse(.invalid, source: source)
             return IntakeTicket(invalid: error)
         }
         let note = announce ? SubmissionNote(source: source, warnings: parsed.1) : nil
         var claim = claim
         claim?.warnings = parsed.1
-        return IntakeTicket(
-            pending: await inbox.queueAccept(parsed.0, now: time, note: note, repetition: repetition, claim: claim), warnings: parsed.1)
+        let pending = await inbox.queueAccept(parsed.0, now: time, note: note, repetition: repetition, claim: claim) {
+            [verdicts] acceptance in
+            guard let verdicts, let verdict = Self.verdict(on: acceptance, source: source) else { return }
+            verdicts(verdict)
+        }
+        return IntakeTicket(pending: pending, warnings: parsed.1)
+    }
+
+    /// What the metrics count of the inbox's answer: nothing for a copy of an earlier message.
+    static func verdict(on acceptance: Acceptance, source: MessageSource) -> IntakeVerdict? {
+        switch acceptance {
+        case .accepted(let receipt): .accepted(id: receipt.id, source: source)
+        case .refused: .rejected(source: source, reason: .refused)
+        case .rateLimited: .rejected(source: source, reason: .rateLimited)
+        case .keyReused: .rejected(source: source, reason: .idempotencyKeyReused)
+        case .duplicate, .replayed: nil
+        }
     }
 }
 
