@@ -29,7 +29,7 @@ public struct NativeAPI: Sendable {
         self.parts = parts
         self.apiKey = apiKey
         self.mcpHosts = mcpHosts
-        groups = parts.groups(started: .now, apiKey: apiKey)
+        groups = parts.groups(started: .now, apiKey: apiKey, shares: connections)
     }
 
     public func router() -> Router<APIRequestContext> {
@@ -68,10 +68,7 @@ public struct NativeAPI: Sendable {
                 body: .init(byteBuffer: ByteBuffer(string: metrics.exposition())))
         }
         let v1 = router.group("v1").add(
-            middleware: Authentication(
-                key: apiKey, viewerKey: parts.viewerKey, access: access,
-                webhookKey: { key, name in sources?.isKey(key, of: name) ?? false },
-                shares: connections))
-        for group in groups { group.add(to: AccessRoutes(v1: v1, declared: declared)) }
+            middleware: Authentication(key: apiKey, viewerKey: parts.viewerKey, access: access, shares: connections))
+        for group in groups { group.add(to: AccessRoutes(v1: v1, declared: declared, shares: connections)) }
     }
 }

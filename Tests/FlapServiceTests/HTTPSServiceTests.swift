@@ -52,6 +52,10 @@ import TestSupport
         #expect(overTLS.headers.contains("; Secure"), "\(overTLS.headers)")
         let plain = try await curl(signIn, "http://127.0.0.1:\(flapd.apiPort)/v1/session")
         #expect(plain.headers.contains("Set-Cookie") && !plain.headers.contains("Secure"))
+        // The scheme is the connection's: a plain request naming an https:// target is still plain.
+        let claimed = try await curl(
+            signIn + ["--request-target", "https://127.0.0.1:\(flapd.apiPort)/v1/session"], "http://127.0.0.1:\(flapd.apiPort)/v1/session")
+        #expect(claimed.headers.contains("Set-Cookie") && !claimed.headers.contains("Secure"), "\(claimed.headers)")
     }
 
     @Test func pagesAskedForOverPlainHTTPFromAnotherMachineGoToHTTPS() async throws {

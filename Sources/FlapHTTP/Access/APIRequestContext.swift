@@ -1,5 +1,6 @@
 import FlapMembers
 import Hummingbird
+import NIOCore
 
 /// Who a native API request is from, as ``Authentication`` found it.
 enum Caller: Sendable, Equatable {
@@ -28,12 +29,23 @@ public struct APIRequestContext: RequestContext {
     /// Who the request is from; nil until ``Authentication`` has said, and for a request with no
     /// credentials (which only a route open to ``RouteAccess/anyone`` answers).
     var caller: Caller?
+    /// A key that is neither the owner's, a member's nor the viewer's, for a route that takes
+    /// another (``AccessRoutes/on(_:method:_:otherKey:use:)``); every other route refuses it.
+    var otherKey: String?
     /// What a request with no usable credentials is told by a route that needs them (a removed
     /// member's phone is told so).
     var signInNeeded: Response?
 
+    /// The client's address, as its connection says ("local" where it has none), for limits
+    /// counted per client.
+    let peer: String
+    /// The connection the request came on, for the port's shares (``ConnectionShares``).
+    let connection: ConnectionID
+
     public init(source: Source) {
         coreContext = .init(source: source)
+        peer = source.channel.remoteAddress?.ipAddress ?? "local"
+        connection = ConnectionID(source.channel)
     }
 
     /// The member a request is from, nil for anyone else.

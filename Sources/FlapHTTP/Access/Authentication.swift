@@ -27,15 +27,15 @@ public enum SessionCookie {
     /// The cookie that opens a session (or, with no id, ends it).
     /// Asked for over HTTPS, it is `Secure`: the browser never sends it over plain HTTP.
     static func cookie(_ id: String?, expires: Date?, for request: Request) -> String {
-        let secure = request.headers[TransportMark.name] == "tls" ? "; Secure" : ""
+        let secure = request.head.scheme == "https" ? "; Secure" : ""
         guard let id, let expires else { return "\(cookieName)=; Path=/; HttpOnly; SameSite=Strict; Max-Age=0\(secure)" }
         return "\(cookieName)=\(id); Path=/; HttpOnly; SameSite=Strict; Max-Age=\(Int(expires.timeIntervalSinceNow.rounded()))\(secure)"
     }
 }
 
 /// Says who a request is from (``APIRequestContext/caller``): the API key (`Authorization:
-/// Bearer`, or as HTTP Basic's password), a member's key, the viewer key, a webhook source's own
-/// key (for a push to that source), or a session cookie. Who may call which route is the route's
+/// Bearer`, or as HTTP Basic's password), a member's key, the viewer key, or a session cookie;
+/// any other key is left for the route to read (a webhook source's own, on its push route). Who may call which route is the route's
 /// own declaration (``AccessRoutes``); a request with no credentials goes on with no caller,
 /// which only a route open to anyone answers. A wrong key is refused here. A request that changes
 /// something with a cookie must come from the page itself: its `Origin` (or, where a browser sends
@@ -46,8 +46,6 @@ struct Authentication: RouterMiddleware {
     let key: String
     let viewerKey: String?
     let access: AccessStore
-    /// Whether a key is a webhook source's own (key, source name): it may push to that source only.
-    var webhookKey: @Sendable (String, String) -> Bool = { _, _ in false }
     /// The ports' connections, shared by role: told whose each request is.
     var shares: ConnectionShares?
 
@@ -57,15 +55,13 @@ struct Authentication: RouterMiddleware {
             let given = Self.secret(in: header) ?? ""
             if secretsMatch(given, key) { return try await admit(request, as: .owner, context, next) }
             if let member = await access.member(withKey: given) { return try await admit(request, as: Caller(.member(member)), context, next) }
-            if request.method == .post, let source = SourcesAPI.webhookName(request.uri.path), webhookKey(given, source) {
-                if let refusal = shares?.admit(request, household: false) { return refusal }
-                context.caller = .webhook(source: source)
+            guard let viewerKey, secretsMatch(given, viewerKey) else {
+                // Only a route that takes another key (a webhook source's own) reads it; every
+                // other route answers that it is wrong (``AccessRoutes``).
+                context.otherKey = given
                 return try await next(request, context)
             }
-            guard let viewerKey, secretsMatch(given, viewerKey) else {
-                return Responses.error(.unauthorized, "the API key is wrong", headers: [.wwwAuthenticate: "Bearer"])
-            }
-            if let refusal = shares?.admit(request, household: false) ?? stream(request, key: "viewer") { return refusal }
+            if let refusal = shares?.admit(context.connection, household: false) { return refusal }
             context.caller = .viewer
             return try await next(request, context)
         }
@@ -86,19 +82,10 @@ struct Authentication: RouterMiddleware {
         _ request: Request, as caller: Caller, _ context: Context,
         _ next: (Request, Context) async throws -> Response
     ) async throws -> Response {
-        // The owner's streams are not counted: the port's own limit bounds them.
-        var whose: String?
-        if case .member(let id, _) = caller { whose = "member \(id)" }
-        if let refusal = shares?.admit(request, household: true) ?? whose.flatMap({ stream(request, key: $0) }) { return refusal }
+        if let refusal = shares?.admit(context.connection, household: true) { return refusal }
         var context = context
         context.caller = caller
         return try await next(request, context)
-    }
-
-    /// For a request that opens the event stream: the refusal when `key` holds its share already.
-    private func stream(_ request: Request, key: String) -> Response? {
-        guard request.method == .get, request.uri.path == "/v1/events" else { return nil }
-        return shares?.openStream(request, key: key)
     }
 
     /// The key in `Bearer KEY`, or the password of `Basic base64(user:password)` (dashboards

@@ -91,14 +91,28 @@ final class DeclaredRoutes: Sendable {
 struct AccessRoutes {
     let v1: RouterGroup<APIRequestContext>
     let declared: DeclaredRoutes
+    /// The ports' connections, told that a caller found here (a webhook's key) is not the household.
+    var shares: ConnectionShares?
 
+    /// `otherKey`: for a route that takes a key other than the household's and the viewer's,
+    /// who that key makes the caller here (a webhook source's own key, on its push route); nil
+    /// when it is nobody's. Every other route answers such a key 401.
     @discardableResult
     func on(
         _ path: String, method: HTTPRequest.Method, _ access: RouteAccess,
+        otherKey: (@Sendable (String, APIRequestContext) -> Caller?)? = nil,
         use handler: @escaping @Sendable (Request, APIRequestContext) async throws -> some ResponseGenerator
     ) -> Self {
         declared.add(DeclaredRoute(method: method, path: path, access: access))
-        v1.on(RouterPath(path), method: method) { request, context -> Response in
+        v1.on(RouterPath(path), method: method) { [shares] request, context -> Response in
+            var context = context
+            if context.caller == nil, let key = context.otherKey {
+                guard let caller = otherKey?(key, context) else {
+                    return Responses.error(.unauthorized, "the API key is wrong", headers: [.wwwAuthenticate: "Bearer"])
+                }
+                if let refusal = shares?.admit(context.connection, household: false) { return refusal }
+                context.caller = caller
+            }
             guard access.admits(context.caller) else { return access.refusal(for: context.caller, context) }
             do { return try await handler(request, context).response(from: request, context: context) } catch let refusal as APIError {
                 return refusal.response
@@ -116,9 +130,10 @@ struct AccessRoutes {
 
     @discardableResult
     func post(
-        _ path: String, _ access: RouteAccess, use handler: @escaping @Sendable (Request, APIRequestContext) async throws -> some ResponseGenerator
+        _ path: String, _ access: RouteAccess, otherKey: (@Sendable (String, APIRequestContext) -> Caller?)? = nil,
+        use handler: @escaping @Sendable (Request, APIRequestContext) async throws -> some ResponseGenerator
     ) -> Self {
-        on(path, method: .post, access, use: handler)
+        on(path, method: .post, access, otherKey: otherKey, use: handler)
     }
 
     @discardableResult

@@ -34,7 +34,7 @@ final class ConnectionGate: ChannelDuplexHandler, RemovableChannelHandler {
 
     func handlerAdded(context: ChannelHandlerContext) {
         let channel = context.channel
-        id = UInt64(UInt(bitPattern: ObjectIdentifier(channel)))
+        id = ConnectionID(channel).value
         entered = true
         shares?.register(id, count)
         let client = ClientNetwork.key(channel.remoteAddress?.ipAddress ?? "local")
@@ -52,30 +52,26 @@ final class ConnectionGate: ChannelDuplexHandler, RemovableChannelHandler {
     }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
-        var part = unwrapInboundIn(data)
-        guard case .head(var head) = part else {
+        guard case .head(let head) = unwrapInboundIn(data) else {
             if passing || count.isServed(id) { context.fireChannelRead(data) }
             return
         }
-        // The connection's id, for Authentication to say whose it is (one a client sent is replaced).
-        head.headerFields[ConnectionShares.connectionField] = shares == nil ? nil : String(id)
-        part = .head(head)
         if count.isServed(id) {
             count.asking(id)
-            return context.fireChannelRead(wrapInboundOut(part))
+            return context.fireChannelRead(data)
         }
         deadline?.cancel()
         if shares != nil, ConnectionShares.mayBeHousehold(head) {
             // Its head came in time: Authentication lets it in, or it is answered and closed.
             count.answered(id)
             passing = true
-            context.fireChannelRead(wrapInboundOut(part))
+            context.fireChannelRead(data)
             return
         }
         count.answered(id)
         if head.path == "/healthz" {
             passing = true
-            context.fireChannelRead(wrapInboundOut(part))
+            context.fireChannelRead(data)
         } else {
             refuse(context: context)
         }

@@ -19,8 +19,6 @@ public final class ConnectionShares: Sendable {
     /// Event streams one key holds at once.
     public static let streamsPerKey = 16
 
-    static let connectionField = HTTPField.Name("Flapd-Connection")!
-
     private let counts = Mutex<[UInt64: ConnectionCount]>([:])
 
     public init() {}
@@ -34,10 +32,10 @@ public final class ConnectionShares: Sendable {
         head.headerFields[.authorization] != nil || head.headerFields[.cookie]?.contains(SessionCookie.cookieName + "=") == true
     }
 
-    /// Says whose `request`'s connection is; the answer to give instead when it may not go on
-    /// (a late connection that is not the household's, or nobody it could replace).
-    func admit(_ request: Request, household: Bool) -> Response? {
-        guard let (id, count) = connection(of: request) else { return nil }
+    /// Says whose `connection` is; the answer to give instead when it may not go on (a late
+    /// connection that is not the household's, or nobody it could replace).
+    func admit(_ connection: ConnectionID, household: Bool) -> Response? {
+        guard let (id, count) = counted(connection) else { return nil }
         guard count.held(id, by: household ? .household : .other) else {
             return Responses.error(
                 .serviceUnavailable, "flapd is serving as many connections as it takes (\(count.limit)); try again shortly",
@@ -48,15 +46,16 @@ public final class ConnectionShares: Sendable {
 
     /// Opens the event stream `request` asks for with `key` (its kind and whose, never the key
     /// itself); the answer to give instead when that key holds ``streamsPerKey`` already.
-    func openStream(_ request: Request, key: String) -> Response? {
-        guard let (id, count) = connection(of: request), !count.openStream(id, key: key, most: Self.streamsPerKey) else { return nil }
+    func openStream(on connection: ConnectionID, key: String) -> Response? {
+        guard let (id, count) = counted(connection), !count.openStream(id, key: key, most: Self.streamsPerKey) else { return nil }
         return Responses.error(
             .tooManyRequests, "\(Self.streamsPerKey) event streams are open with this key already (pages, dashboards); close one",
             headers: [.retryAfter: "10"])
     }
 
-    private func connection(of request: Request) -> (UInt64, ConnectionCount)? {
-        guard let text = request.headers[Self.connectionField], let id = UInt64(text), let count = counts.withLock({ $0[id] }) else { return nil }
-        return (id, count)
+    /// The connection's id and its port's count; nil for a port with no shares.
+    private func counted(_ connection: ConnectionID) -> (UInt64, ConnectionCount)? {
+        guard let count = counts.withLock({ $0[connection.value] }) else { return nil }
+        return (connection.value, count)
     }
 }

@@ -2,20 +2,17 @@ import HTTPTypes
 import NIOCore
 import NIOHTTPTypes
 
-/// Every request head on every port: a client's own transport mark removed and, on the HTTPS
-/// port, the mark set, so answers set cookies a browser sends over HTTPS only; and a request with
-/// more than one Host header answered 400 and closed (RFC 9112 §3.2: the first would name the
-/// host for one check and another could be read elsewhere), and one longer than any host name
-/// answered 431.
+/// Every request head on every port: its scheme set from the connection it came on (`https` on
+/// the HTTPS port, else `http`, whatever an absolute-form target said), so answers set cookies a
+/// browser sends over HTTPS only; and a request with more than one Host header answered 400 and
+/// closed (RFC 9112 §3.2: the first would name the host for one check and another could be read
+/// elsewhere), and one longer than any host name answered 431. Hummingbird's codec calls every
+/// request `http`, not knowing the TLS handler before it.
 final class TransportMark: ChannelInboundHandler, RemovableChannelHandler {
     typealias InboundIn = HTTPRequestPart
     typealias InboundOut = HTTPRequestPart
     typealias OutboundOut = HTTPResponsePart
 
-    static let name = HTTPField.Name("Flapd-Transport")!
-    /// The client's address, as the connection says (never as the client says: one it sent is
-    /// replaced), for limits counted per client.
-    static let peer = HTTPField.Name("Flapd-Peer")!
     /// A DNS name (253), a colon and a port: no host is longer.
     static let longestHost = 260
     private let secure: Bool
@@ -42,8 +39,7 @@ final class TransportMark: ChannelInboundHandler, RemovableChannelHandler {
                 #"{"error":"the Host header is \#(authority.utf8.count) bytes long; a host name and port take at most \#(Self.longestHost)"}"#,
                 context: context)
         }
-        head.headerFields[Self.name] = secure ? "tls" : nil
-        head.headerFields[Self.peer] = context.channel.remoteAddress?.ipAddress ?? "local"
+        head.scheme = secure ? "https" : "http"
         context.fireChannelRead(wrapInboundOut(.head(head)))
     }
 

@@ -47,7 +47,8 @@ public struct APIParts: Sendable {
     }
 
     /// Every group of routes under `/v1`: a new resource is a group here.
-    func groups(started: ContinuousClock.Instant, apiKey: String) -> [any RouteGroup] {
+    /// `shares`: the ports' connections, which the event stream counts its streams in.
+    func groups(started: ContinuousClock.Instant, apiKey: String, shares: ConnectionShares) -> [any RouteGroup] {
         return [
             SessionAPI(apiKey: apiKey, access: access),
             MessagesAPI(intake: intake, access: access),
@@ -67,7 +68,7 @@ public struct APIParts: Sendable {
             ControlsAPI(switches: panels),
             LayoutPreviewAPI(boardSize: intake.boardSize, flap62: intake.flap62, panels: panels),
             EmojiAPI(),
-            EventsAPI(live: live, presence: presence),
+            EventsAPI(live: live, presence: presence, shares: shares),
             PresenceAPI(book: presence),
             QueueAPI(deliveries: deliveries),
             CalibrationAPI(panels: panels),

@@ -4,14 +4,19 @@ import ServiceLifecycle
 
 /// `GET /v1/events`: plans and resting boards as they happen, as server-sent events, for the
 /// pages watching the boards. A household member's stream (the owner's too) makes them here while
-/// it is open, and also tells them the household's presence as it changes.
+/// it is open, and also tells them the household's presence as it changes. The viewer key and
+/// each member hold at most ``ConnectionShares/streamsPerKey`` streams at once.
 struct EventsAPI: RouteGroup {
     let live: LiveBoards?
     let presence: PresenceBook?
+    let shares: ConnectionShares?
 
     func add(to v1: AccessRoutes) {
         v1.get("events", .onlookers) { request, context in
             guard let live else { throw APIError(.notFound, "no live boards here") }
+            if let key = Self.streamKey(of: context.caller), let refusal = shares?.openStream(on: context.connection, key: key) {
+                return refusal
+            }
             let events = await live.watch(whose: context.watcherTag)
             let (presence, person) = (self.presence, context.person)
             return Response(
@@ -44,6 +49,16 @@ struct EventsAPI: RouteGroup {
                     if let presence, let person, let stream { await presence.closed(person, stream: stream) }
                     try await writer.finish(nil)
                 })
+        }
+    }
+
+    /// Whose share a caller's stream counts in (its kind and whose, never the key itself); nil for
+    /// the owner's, which only the port's own limit bounds.
+    static func streamKey(of caller: Caller?) -> String? {
+        switch caller {
+        case .viewer: "viewer"
+        case .member(let id, _): "member \(id)"
+        default: nil
         }
     }
 }

@@ -10,7 +10,7 @@ struct SessionAPI: RouteGroup {
     let access: AccessStore
 
     func add(to v1: AccessRoutes) {
-        v1.post("session", .anyone) { request, _ in try await signIn(request) }
+        v1.post("session", .anyone) { request, context in try await signIn(request, from: context.peer) }
         v1.delete("session", .anyone) { request, _ in
             // Signing out changes something too: another site must not sign a browser out.
             if SessionCookie.id(in: request) != nil, !Authentication.sameOrigin(request) {
@@ -35,7 +35,7 @@ struct SessionAPI: RouteGroup {
 
     /// `{"key": "…"}` (compared in constant time, never logged) or `{"invitation": "…"}` (a pairing
     /// or invitation link's token, used once) opens a session.
-    private func signIn(_ request: Request) async throws -> Answer<SessionAPI.SessionState> {
+    private func signIn(_ request: Request, from peer: String) async throws -> Answer<SessionAPI.SessionState> {
         guard let body = try await Responses.body(of: request, limit: 4096),
             let given = try? JSONDecoder().decode(SignIn.self, from: Data(body)), (given.key == nil) != (given.invitation == nil)
         else {
@@ -47,7 +47,7 @@ struct SessionAPI: RouteGroup {
             let (id, expires) = await access.openSession(for: .owner)
             return Answer(SessionState(.owner, expires: expires), headers: [.setCookie: SessionCookie.cookie(id, expires: expires, for: request)])
         }
-        switch await access.redeem(given.invitation ?? "", from: request.headers[TransportMark.peer] ?? "local") {
+        switch await access.redeem(given.invitation ?? "", from: peer) {
         case .signedIn(let principal, let id, let expires):
             return Answer(SessionState(principal, expires: expires), headers: [.setCookie: SessionCookie.cookie(id, expires: expires, for: request)])
         case .refused:

@@ -52,13 +52,6 @@ struct SourcesAPI: RouteGroup {
     let desk: (any SourceDesk)?
     let pushes: PushesByKey
 
-    /// `/v1/sources/NAME` (one segment): the path a webhook's own key may be used on.
-    static func webhookName(_ path: String) -> String? {
-        guard path.hasPrefix("/v1/sources/") else { return nil }
-        let name = path.dropFirst("/v1/sources/".count)
-        return name.isEmpty || name.contains("/") ? nil : String(name)
-    }
-
     func add(to v1: AccessRoutes) {
         v1.get("sources", .household) { _, _ in
             Answer(["sources": (desk?.sources() ?? []).map(Encoded.init), "triggers": (await desk?.triggerViews() ?? []).map(Encoded.init)])
@@ -76,7 +69,12 @@ struct SourcesAPI: RouteGroup {
             }
             return Answer(status: .accepted, ["refreshing": name])
         }
-        v1.post("sources/:name", [.members, .webhook]) { request, context in
+        // A webhook source's own key pushes to that source and nothing else.
+        let webhookKey: @Sendable (String, APIRequestContext) -> Caller? = { [desk] key, context in
+            let name = context.parameter("name")
+            return desk?.isKey(key, of: name) == true ? .webhook(source: name) : nil
+        }
+        v1.post("sources/:name", [.members, .webhook], otherKey: webhookKey) { request, context in
             let name = context.parameter("name")
             guard let desk else { throw Self.missing(name) }
             if let wait = pushes.take(request) {
