@@ -58,8 +58,8 @@ import Testing
                     let refused =
                         switch caller {
                         case nil: response.status == .unauthorized
-                        case .viewer: response.status == .forbidden && error == RouteAccess.viewerRefusal
-                        default: response.status == .forbidden && error == RouteAccess.memberRefusal
+                        case .viewer: response.status == .forbidden && error == RouteAccess.viewerRefusal(routes)
+                        default: response.status == .forbidden && error == RouteAccess.memberRefusal(routes)
                         }
                     #expect(
                         refused == !admitted,
@@ -69,4 +69,25 @@ import Testing
             }
         }
     }
+
+    /// docs/api.md's table of who may call what is the routes' own declarations, row for row.
+    @Test func theDocsTableOfWhoMayCallWhatIsTheRouters() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("access-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let inbox = try Inbox(path: folder.appendingPathComponent("inbox.sqlite").path)
+        let parts = APIParts(
+            intake: MessageIntake(inbox: inbox, boardSize: .flagship, now: { Date() }), panels: RestingPanel(), metrics: FlapMetrics(),
+            version: "test")
+        let declared = DeclaredRoutes()
+        _ = NativeAPI(parts, apiKey: Self.key).router(declaring: declared)
+        let docs = try String(contentsOf: Self.packageRoot.appendingPathComponent("docs/api.md"), encoding: .utf8)
+        let (start, end) = ("<!-- who may call what: written from the routes' declarations -->\n", "\n<!-- end of who may call what -->")
+        let table = docs.range(of: start).flatMap { opening in
+            docs.range(of: end, range: opening.upperBound..<docs.endIndex).map { String(docs[opening.upperBound..<$0.lowerBound]) }
+        }
+        #expect(table == declared.accessTable, "docs/api.md's table should read, between its two markers:\n\(declared.accessTable)")
+    }
+
+    static let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
 }

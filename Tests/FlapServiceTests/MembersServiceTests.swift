@@ -71,7 +71,7 @@ import TestSupport
             let reply = try await mum.request(
                 method, path, body: method == "GET" ? nil : Data("{}".utf8), headers: ["Content-Type": "application/json"])
             #expect(
-                reply.status == 403 && reply.error.contains("a member may send messages as their own sender"), "\(method) \(path): \(reply.status)")
+                reply.status == 403 && reply.error.contains("a member may call POST /v1/messages"), "\(method) \(path): \(reply.status)")
         }
 
         // A key for her scripts, shown once.

@@ -46,25 +46,42 @@ struct RouteAccess: OptionSet, Sendable, Hashable {
         }
     }
 
-    static let memberRefusal =
-        "a member may send messages as their own sender, clear their own slot, end their own temporary message, "
-        + "cancel their own messages sent for later, read their own receipts, see the board, the slots, the widgets and the sources, "
-        + "hear the clack, see who of the household is around and change their own presence, and push to webhook sources; "
-        + "the rest is the owner's (the API key, or the owner's session)"
-    static let viewerRefusal =
-        "the viewer key reads the board (GET /v1/board, /v1/board.png, /v1/board.svg, /v1/events, /v1/sound/clack.wav) and nothing else; use the API key"
+    /// Who it admits, in words, for docs/api.md's table.
+    var callers: String {
+        if contains(.anyone) { return "anyone" }
+        switch self {
+        case .owner: return "the owner"
+        case .household: return "the owner and members"
+        case .onlookers: return "the owner, members and the viewer key"
+        case [.members, .webhook]: return "the owner, members and the source's own webhook key"
+        default: return name
+        }
+    }
 
-    /// The answer to a caller this access does not admit.
-    func refusal(for caller: Caller?, _ context: APIRequestContext) -> Response {
+    /// What a member is told of a route that is the owner's: the routes members may call, as
+    /// the routes declare them.
+    static func memberRefusal(_ routes: [DeclaredRoute]) -> String {
+        "a member may call " + routes.filter { $0.access.contains(.members) }.map(\.spelled).joined(separator: ", ")
+            + ", each as their own sender and for their own messages; the rest is the owner's (the API key, or the owner's session)"
+    }
+
+    /// What the viewer key is told of a route that is not the board's: the routes it may call.
+    static func viewerRefusal(_ routes: [DeclaredRoute]) -> String {
+        "the viewer key reads the board (" + routes.filter { $0.access.contains(.viewer) }.map(\.spelled).joined(separator: ", ")
+            + ") and nothing else; use the API key"
+    }
+
+    /// The answer to a caller this access does not admit; `routes`: every route, as declared.
+    func refusal(for caller: Caller?, _ context: APIRequestContext, routes: [DeclaredRoute]) -> Response {
         switch caller {
         case nil:
             context.signInNeeded
                 ?? Responses.error(
                     .unauthorized, "this API needs Authorization: Bearer <key> or a signed-in session (the key file's path is in flapd's log)",
                     headers: [.wwwAuthenticate: "Bearer"])
-        case .viewer: Responses.error(.forbidden, Self.viewerRefusal)
+        case .viewer: Responses.error(.forbidden, Self.viewerRefusal(routes))
         case .webhook: Responses.error(.forbidden, "a webhook source's key pushes to that source and nothing else")
-        case .member, .owner: Responses.error(.forbidden, Self.memberRefusal)
+        case .member, .owner: Responses.error(.forbidden, Self.memberRefusal(routes))
         }
     }
 }
@@ -75,6 +92,11 @@ struct DeclaredRoute: Sendable, Hashable {
     /// As written to the router, under `/v1`: `messages/{id}`.
     var path: String
     var access: RouteAccess
+
+    /// `GET /v1/messages/{id}`: as docs/api.md and the OpenAPI description spell it.
+    var spelled: String {
+        "\(method.rawValue) /v1/" + path.split(separator: "/").map { $0.hasPrefix(":") ? "{\($0.dropFirst())}" : String($0) }.joined(separator: "/")
+    }
 }
 
 /// Every route declared so far, with its access: what the tests hold against the router, the
@@ -84,6 +106,11 @@ final class DeclaredRoutes: Sendable {
 
     func add(_ route: DeclaredRoute) { routes.withLock { $0.append(route) } }
     var all: [DeclaredRoute] { routes.withLock { $0 } }
+
+    /// docs/api.md's table of who may call what, one row a route, in the order they were declared.
+    var accessTable: String {
+        (["| request | who may call it |", "|---|---|"] + all.map { "| `\($0.spelled)` | \($0.access.callers) |" }).joined(separator: "\n")
+    }
 }
 
 /// The `/v1` group as a route group adds to it: each route with who may call it, checked before
@@ -113,7 +140,7 @@ struct AccessRoutes {
                 if let refusal = shares?.admit(context.connection, household: false) { return refusal }
                 context.caller = caller
             }
-            guard access.admits(context.caller) else { return access.refusal(for: context.caller, context) }
+            guard access.admits(context.caller) else { return access.refusal(for: context.caller, context, routes: declared.all) }
             do { return try await handler(request, context).response(from: request, context: context) } catch let refusal as APIError {
                 return refusal.response
             }

@@ -33,7 +33,7 @@ struct PresenceAPI: RouteGroup {
 
     private func found(_ context: APIRequestContext) throws(APIError) -> (PresenceBook, String) {
         guard let book else { throw APIError(.notFound, "presence is not kept here") }
-        guard let person = context.person else { throw APIError(.forbidden, RouteAccess.viewerRefusal) }
+        guard let person = context.person else { throw APIError(.forbidden, "presence is the household's: sign in as the owner or a member") }
         return (book, person)
     }
 
