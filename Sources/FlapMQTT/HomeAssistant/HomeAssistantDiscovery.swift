@@ -148,7 +148,7 @@ struct HomeAssistantDiscovery: Sendable {
             Entity(name: name, uniqueId: "vestawidget_\(device)_\(object)", availabilityTopic: topics.name(.availability), device: identity)
         }
         var text = entity("Message", "message")
-        text.commandTopic = topics.homeAssistantText
+        text.commandTopic = HomeAssistantTextTopic().filters(topics)[0]
         text.max = 255
         text.mode = "text"
         var board = entity("Board", "board")

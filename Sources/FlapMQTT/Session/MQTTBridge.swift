@@ -221,7 +221,7 @@ public final class MQTTBridge: Service, Sendable {
             while true {
                 do {
                     if case .invalid(let errors) = try await ticket.outcome {
-                        let source = self.topics.parse(message.topic).source
+                        let source = self.topics.kind(of: message.topic).source
                         receipts.publishRejection(id: MessageTopics.id(in: message.payload), reason: errors.description, source: source)
                     }
                 } catch is StorageFault {
@@ -236,7 +236,7 @@ public final class MQTTBridge: Service, Sendable {
                     logger.error("could not store an MQTT message", metadata: ["topic": "\(message.topic)", "error": "\(error)"])
                     receipts.publishRejection(
                         id: MessageTopics.id(in: message.payload), reason: "flapd could not store it: \(error)",
-                        source: topics.parse(message.topic).source)
+                        source: topics.kind(of: message.topic).source)
                 }
                 break
             }

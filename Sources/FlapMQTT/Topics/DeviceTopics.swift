@@ -1,30 +1,3 @@
-import FlapMessaging
-
-/// A topic flapd takes messages or commands from, parsed once from the topic's name.
-enum IncomingTopic: Sendable, Equatable {
-    /// `<device>/message`: a message as JSON.
-    case message
-    /// `<device>/command`: plain text, the slot of sender `mqtt-command`.
-    case command
-    /// `<device>/slot/<sender>`: retained JSON, that sender's message (empty: cleared).
-    case slot(sender: String)
-    /// `<device>/ha/set`: Home Assistant's text entity (text, or an automation's JSON).
-    case homeAssistantText
-    /// One of Home Assistant's button, switches, number and select.
-    case control(HomeAssistantControl)
-    /// `<base>/group/<group>/message`: a message to every display in the group.
-    case group(String)
-
-    /// The source its messages carry in receipts and metrics.
-    var source: MessageSource {
-        switch self {
-        case .command: .mqttCommand
-        case .homeAssistantText: .homeAssistant
-        case .message, .slot, .control, .group: .mqtt
-        }
-    }
-}
-
 /// Home Assistant's controls, by the leaf of their command topic.
 enum HomeAssistantControl: String, Sendable, CaseIterable {
     case clear = "ha/clear"
@@ -104,32 +77,12 @@ struct DeviceTopics: Sendable {
     /// The name of a command topic of Home Assistant's control.
     func name(_ control: HomeAssistantControl) -> String { prefix + control.rawValue }
 
-    /// `<device>/ha/set`, Home Assistant's text entity's command topic.
-    var homeAssistantText: String { prefix + "ha/set" }
+    /// What flapd subscribes to: every kind of topic's filters, in the kinds' order.
+    var subscriptions: [String] { IncomingTopics.kinds.flatMap { $0.filters(self) } }
 
-    /// What flapd subscribes to.
-    var subscriptions: [String] {
-        [prefix + "message", prefix + "command", prefix + "slot/+", homeAssistantText] + HomeAssistantControl.allCases.map(name)
-            + groups.map { "\(base)/group/\($0)/message" }
-    }
-
-    /// What a message that arrived on `topic` is; a topic outside these (which the broker
-    /// should not send) is taken as a message.
-    func parse(_ topic: String) -> IncomingTopic {
-        if topic.hasPrefix(prefix) {
-            let leaf = String(topic.dropFirst(prefix.count))
-            switch leaf {
-            case "message": return .message
-            case "command": return .command
-            case "ha/set": return .homeAssistantText
-            default:
-                if let control = HomeAssistantControl(rawValue: leaf) { return .control(control) }
-                if leaf.hasPrefix("slot/") { return .slot(sender: String(leaf.dropFirst(5))) }
-                return .message
-            }
-        }
-        let parts = topic.split(separator: "/", omittingEmptySubsequences: false)
-        if parts.count >= 3, parts.last == "message", parts[parts.count - 3] == "group" { return .group(String(parts[parts.count - 2])) }
-        return .message
+    /// The kind of topic `topic` is; a topic outside them all (which the broker should not
+    /// send) is taken as a message.
+    func kind(of topic: String) -> any IncomingTopicKind {
+        IncomingTopics.kinds.first { kind in kind.filters(self).contains { IncomingTopics.matches(topic, filter: $0) } } ?? MessageTopic()
     }
 }
