@@ -69,7 +69,8 @@ public actor PresenceBook {
     /// A live stream of `person`'s opened: they are here until it closes. Its number, for
     /// ``closed(_:stream:)``: drawn at random, so it tells nothing of how many others opened.
     /// The stream tells its own page where everyone is; the others hear only what changes.
-    public func opened(_ person: String) -> Int {
+    public func opened(_ person: Person) -> Int {
+        let person = person.rawValue
         var stream: Int
         repeat { stream = Int.random(in: 1...Self.largestStream) } while live[person]?.streams.contains(stream) == true
         changing(person) { $0.streams.insert(stream) }
@@ -77,7 +78,8 @@ public actor PresenceBook {
     }
 
     /// `person`'s stream ended (or its page said it is leaving); a stream already let go is nothing.
-    public func closed(_ person: String, stream: Int) {
+    public func closed(_ person: Person, stream: Int) {
+        let person = person.rawValue
         guard live[person]?.streams.contains(stream) == true else { return }
         changing(person) { live in
             live.streams.remove(stream)
@@ -88,7 +90,8 @@ public actor PresenceBook {
     /// `person`'s own change. The name is the owner's only: a member's is refused (a
     /// ``PresenceProblem``). A setting the disk cannot keep is in force until flapd stops, and
     /// the disk's error is thrown (a `StorageFault`), so the person is told it will not last.
-    public func update(_ person: String, _ change: PresenceChange) async throws {
+    public func update(_ person: Person, _ change: PresenceChange) async throws {
+        let person = person.rawValue
         if change.name != nil || change.showMe != nil {
             // Each is written to the disk and told to every page: a person's own pace, not a script's.
             let at = now()
@@ -157,11 +160,12 @@ public actor PresenceBook {
 
     // MARK: What is seen
 
-    public static let owner = "owner"
+    private static let owner = Person.owner.rawValue
 
     /// The household as `asker` sees it (the owner first): those who hide are left out, except
     /// the asker's own entry. nil: as anyone outside sees it (MQTT, Home Assistant).
-    public func people(for asker: String?) async -> [PersonPresence] {
+    public func people(for asker: Person?) async -> [PersonPresence] {
+        let asker = asker?.rawValue
         let members = await access.members()
         let at = now()
         let everyone = [(Self.owner, file.ownerName ?? "Owner", Self.owner)] + members.map { ($0.id, $0.name, $0.sender) }
@@ -180,10 +184,10 @@ public actor PresenceBook {
     public var ownerName: String? { file.ownerName }
 
     /// Whether `person` lets the others see them.
-    public func showsMe(_ person: String) -> Bool { file.people[person]?.hidden != true }
+    public func showsMe(_ person: Person) -> Bool { file.people[person.rawValue]?.hidden != true }
 
     /// The people with a live stream open: the pages that hear of changes.
-    public func watching() -> [String] { live.filter { !$0.value.streams.isEmpty }.map(\.key) }
+    public func watching() -> [Person] { live.filter { !$0.value.streams.isEmpty }.map { Person(rawValue: $0.key) } }
 
     // MARK: Time
 

@@ -18,19 +18,19 @@ import Testing
         // Its first publishing: it watches the book from then on.
         for await _ in started { break }
         // The owner's page watches.
-        var owners = await live.watch(whose: LiveBoards.watcherTag(person: PresenceBook.owner)).makeAsyncIterator()
-        _ = await book.opened(PresenceBook.owner)
+        var owners = await live.watch(whose: LiveBoards.watcherTag(person: Person.owner)).makeAsyncIterator()
+        _ = await book.opened(Person.owner)
         // Alice hides: the owner sees her go from the list.
-        try await book.update(alice.id, PresenceChange(showMe: false))
+        try await book.update(.member(alice.id), PresenceChange(showMe: false))
         var event = try #require(await owners.next())
         while event.contains("\"Alice\"") { event = try #require(await owners.next()) }
         // Alice comes, writes, stops and leaves: nothing the owner sees changes.
-        let stream = await book.opened(alice.id)
-        try await book.update(alice.id, PresenceChange(writing: true))
-        try await book.update(alice.id, PresenceChange(writing: false))
-        await book.closed(alice.id, stream: stream)
+        let stream = await book.opened(.member(alice.id))
+        try await book.update(.member(alice.id), PresenceChange(writing: true))
+        try await book.update(.member(alice.id), PresenceChange(writing: false))
+        await book.closed(.member(alice.id), stream: stream)
         // Then the owner writes (an ordering marker): the next event the owner hears is that one.
-        try await book.update(PresenceBook.owner, PresenceChange(writing: true))
+        try await book.update(Person.owner, PresenceChange(writing: true))
         let next = try #require(await owners.next())
         #expect(next.contains("\"writing\":true") && !next.contains("Alice"), "\(next)")
     }

@@ -55,10 +55,10 @@ public struct APIRequestContext: RequestContext {
 
     /// The person the request is from, as presence names them (`owner` or the member's id); nil
     /// for the viewer key and webhooks, which are nobody.
-    var person: String? {
+    var person: Person? {
         switch caller {
-        case .owner: "owner"
-        case .member(let id, _): id
+        case .owner: .owner
+        case .member(let id, _): .member(id)
         default: nil
         }
     }

@@ -1,3 +1,4 @@
+import FlapMembers
 import FlapCore
 import FlapPrimitives
 import FoundationEssentials
@@ -55,7 +56,7 @@ public actor LiveBoards {
     public var watcherCount: Int { watchers.count }
 
     /// The tag of `person`'s streams (`owner`, or `member m-…` for a member's id).
-    public static func watcherTag(person: String) -> String { person == "owner" ? person : "member \(person)" }
+    public static func watcherTag(person: Person) -> String { person == .owner ? person.rawValue : "member \(person.rawValue)" }
 
     /// How often ``heartbeat()`` should be called: often enough that a page that has gone is
     /// found (its second write fails) within half a minute while the boards are still.

@@ -1,3 +1,4 @@
+import FlapMembers
 import FlapPresence
 
 /// Tells each watching page the household's presence as its person sees it, when what that
@@ -28,9 +29,9 @@ public struct PresenceRelay: Sendable {
         let changes = book.changes()
         var published = Seen(await book.people(for: nil))
         await publish(published.people)
-        var told: [String: Seen] = [:]
+        var told: [Person: Seen] = [:]
         for await _ in changes {
-            var still: [String: Seen] = [:]
+            var still: [Person: Seen] = [:]
             for person in await book.watching() {
                 let view = await PresenceView(book: book, for: person)
                 let seen = Seen(view.people, showMe: view.showMe)

@@ -1,3 +1,4 @@
+import FlapMembers
 import FlapPresence
 import Hummingbird
 import ServiceLifecycle

@@ -52,7 +52,7 @@ struct MessagesAPI: RouteGroup {
                     .badRequest, "Idempotency-Key must be 1 to 255 visible ASCII characters (a UUID, say)",
                     problems: [.init(field: "Idempotency-Key", problem: "must be 1 to 255 visible ASCII characters")])
             }
-            claim = IdempotencyClaim(client: context.member?.id ?? "owner", key: key, request: body)
+            claim = IdempotencyClaim(client: (context.person ?? .owner).rawValue, key: key, request: body)
         }
         var message = body
         if let member = context.member {

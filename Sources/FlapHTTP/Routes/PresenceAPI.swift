@@ -1,3 +1,4 @@
+import FlapMembers
 import FlapJSON
 import FlapPresence
 import FlapStorage
@@ -31,7 +32,7 @@ struct PresenceAPI: RouteGroup {
         }
     }
 
-    private func found(_ context: APIRequestContext) throws(APIError) -> (PresenceBook, String) {
+    private func found(_ context: APIRequestContext) throws(APIError) -> (PresenceBook, Person) {
         guard let book else { throw APIError(.notFound, "presence is not kept here") }
         guard let person = context.person else { throw APIError(.forbidden, "presence is the household's: sign in as the owner or a member") }
         return (book, person)
@@ -90,7 +91,7 @@ struct PresenceView: Encodable {
     var people: [PersonPresence]
     var showMe: Bool
 
-    init(book: PresenceBook, for person: String) async {
+    init(book: PresenceBook, for person: Person) async {
         people = await book.people(for: person)
         showMe = await book.showsMe(person)
     }
