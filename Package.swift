@@ -77,8 +77,8 @@ let package = Package(
             name: "FlapHTTP",
             dependencies: [
                 "FlapJSON",
-                "FlapCore", "FlapPictures", "FlapPrimitives", "FlapMessaging", "FlapStorage", "FlapMetrics", "FlapTime", "FlapMCP", "FlapMembers",
-                "FlapPresence",
+                "FlapCore", "FlapHardware", "FlapPictures", "FlapPrimitives", "FlapMessaging", "FlapStorage", "FlapMetrics", "FlapTime", "FlapMCP",
+                "FlapMembers", "FlapPresence",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "CompressNIO", package: "compress-nio"),
                 .product(name: "HummingbirdCore", package: "hummingbird"),

@@ -1,4 +1,5 @@
 import FlapJSON
+import FlapHardware
 import FoundationEssentials
 import Hummingbird
 
