@@ -30,13 +30,14 @@ public protocol Panel: Sendable {
     /// Plans in progress re-estimated from what the hardware reports, for the clack track to
     /// follow (one consumer; panels that land exactly on plan send none).
     func revisions() async -> AsyncStream<PlanRevision>
-    /// Each module's motion, row-major, where the modules told it and it differs from module to
-    /// module (an RS-485 module's stored flap positions); nil: the panel's one profile.
-    func moduleSteppers() async -> [StepperProfile]?
+    /// How its plans must be timed for this hardware now (its motor, each module's own motion
+    /// where the modules told it, how fast commands may follow one another).
+    func planTiming() async -> PlanTiming
 }
 
 extension Panel {
-    public func moduleSteppers() async -> [StepperProfile]? { nil }
+    /// A panel that shows a plan as it is timed: the planner's flap period alone.
+    public func planTiming() async -> PlanTiming { PlanTiming() }
 }
 
 /// What a panel is: its name, size, drum and how its modules may move.

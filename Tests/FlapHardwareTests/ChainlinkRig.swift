@@ -77,11 +77,11 @@ struct ChainlinkRig<C: Clock>: Sendable where C.Duration == Duration {
             standingAside: standingAside, running: running)
     }
 
-    /// The planner this hardware calls for: the controller's motor model, starts grouped into commands.
+    /// The planner this hardware calls for, timed as the panel says: the controller's motor
+    /// model, starts grouped into commands.
     func planner(_ strategy: TransitionStrategy = .cascade) throws -> FlipPlanner {
         var planner = try FlipPlanner(drum: panel.info.drum, transition: try Transition(strategy: strategy))
-        planner.stepper = panel.profile
-        planner.commandInterval = ChainlinkPanel<C>.commandInterval(modules: size.count)
+        planner.time(by: panel.timing)
         return planner
     }
 

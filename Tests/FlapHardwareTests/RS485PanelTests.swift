@@ -51,9 +51,7 @@ import TestSupport
 
         func plan(to text: String) async throws -> FlipPlan {
             var planner = try FlipPlanner(drum: panel.info.drum)
-            planner.stepper = panel.profile
-            planner.moduleSteppers = await panel.moduleSteppers()
-            planner.frameInterval = RS485Frame.showInterval
+            planner.time(by: await panel.planTiming())
             let target = try Board(rows: TextLayout.encodeText(text, options: LayoutOptions(size: size)).rows)
             return try planner.plan(from: await panel.positions().map { ModuleMotion(position: $0) }, to: target)
         }
@@ -101,6 +99,16 @@ import TestSupport
         #expect(sent.hasPrefix("\nm*h\n"))
         #expect(sent.contains("\nm01-H\n") && sent.contains("\nm02-I\n") && sent.contains("\nm04-r\n") && sent.contains("\nm05-q\n"))
         #expect(await rig.panel.health() == PanelHealth(connected: true, faults: []))
+    }
+
+    @Test func theWallsTimingIsOneValueItGives() async throws {
+        let rig = await Rig.make(rows: 1, columns: 2)
+        teardown { await rig.stop() }
+        // Asked as any panel is, so the driver's own timing is the one the motion loop gets.
+        let panel: any Panel = rig.panel
+        let timing = await panel.planTiming()
+        #expect(timing.stepper == rig.panel.profile && timing.frameInterval == RS485Frame.showInterval && timing.commandInterval == nil)
+        #expect(timing.moduleSteppers == nil, "every module turns as the reel does until one says otherwise")
     }
 
     @Test func storedFlapPositionsTimeThePlansAndAreReadBackAfterARestart() async throws {

@@ -34,7 +34,7 @@ import TestSupport
             let lines = LinesPanel(
                 SimulatedPanel(info: info, clock: ContinuousClock(), positions: positions),
                 file: panel.options(Options.self)?.file ?? "/dev/null")
-            return PanelDriver(panel: lines, configuration: settled, snapshots: nil, stepper: nil, commandInterval: nil, stopCompanion: {})
+            return PanelDriver(panel: lines, configuration: settled, snapshots: nil, stopCompanion: {})
         }
     }
 

@@ -55,7 +55,7 @@ public actor MotionLoop<C: Clock> where C.Duration == Duration {
         }
         var planner = self.planner
         if let transition { planner.transition = transition }
-        planner.moduleSteppers = await panel.moduleSteppers()
+        planner.time(by: await panel.planTiming())
         return try? planner.plan(from: state, to: target).duration
     }
 
@@ -81,8 +81,8 @@ public actor MotionLoop<C: Clock> where C.Duration == Duration {
         }
         var planner = self.planner
         if let transition { planner.transition = transition }
-        // The modules' own motion as they last told it (an RS-485 module's stored positions).
-        planner.moduleSteppers = await panel.moduleSteppers()
+        // The hardware's timing now, with the modules' own motion as they last told it.
+        planner.time(by: await panel.planTiming())
         let plan = try planner.plan(from: state, to: target)
         generation += 1
         let generation = self.generation

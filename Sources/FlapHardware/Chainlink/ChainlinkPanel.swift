@@ -221,6 +221,11 @@ public actor ChainlinkPanel<C: Clock>: Panel where C.Duration == Duration {
     }
 
     /// Whether the controller answers, and the modules in a fault.
+    /// The modules' stepper, and no two commands closer than the link carries the whole board.
+    public nonisolated var timing: PlanTiming { PlanTiming(stepper: profile, commandInterval: Self.commandInterval(modules: info.size.count)) }
+
+    public nonisolated func planTiming() async -> PlanTiming { timing }
+
     public func health() -> PanelHealth {
         PanelHealth(connected: connected, faults: watch.sorted)
     }

@@ -96,6 +96,9 @@ public actor DirectDrivePanel<C: Clock>: Panel where C.Duration == Duration {
     }
 
     /// The modules in a fault (the board is wired: always connected).
+    /// The stepping engine's motor.
+    public nonisolated func planTiming() async -> PlanTiming { PlanTiming(stepper: engine.profile) }
+
     public func health() -> PanelHealth {
         PanelHealth(connected: !ioFailing, faults: watch.sorted)
     }

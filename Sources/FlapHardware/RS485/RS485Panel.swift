@@ -175,9 +175,16 @@ public actor RS485Panel<C: Clock>: Panel where C.Duration == Duration {
             ? profile : reel.profile(stepsPerRevolution: revolutions[index], stored: stored[index])
     }
 
-    public func moduleSteppers() async -> [StepperProfile]? {
+    /// Each module's motion, where a module told its own (stored flap positions, its steps a
+    /// revolution); nil while every module turns as the reel does.
+    public func moduleSteppers() -> [StepperProfile]? {
         guard stored.contains(where: { !$0.isEmpty }) || revolutions.contains(where: { $0 != profile.stepsPerTurn }) else { return nil }
         return ids.indices.map(profile(of:))
+    }
+
+    /// The reel's turn, each module's own where it told it, and one frame at a time on the bus.
+    public func planTiming() async -> PlanTiming {
+        PlanTiming(stepper: profile, moduleSteppers: moduleSteppers(), frameInterval: RS485Frame.showInterval)
     }
 
     // MARK: Panel

@@ -12,11 +12,6 @@ struct PanelDriver: Sendable {
     let configuration: PanelSettings
     /// A simulated panel's snapshots, for the terminal.
     let snapshots: AsyncStream<PanelSnapshot>?
-    /// How plans must be timed for this hardware.
-    let stepper: StepperProfile?
-    let commandInterval: Duration?
-    /// The time one module's command takes on a bus that carries one at a time (RS-485).
-    var frameInterval: Duration?
     /// Stops what runs beside the driver (a simulated controller, the stepping thread).
     let stopCompanion: @Sendable () async -> Void
     /// Whether the modules keep their flaps across a restart of flapd (a controller does; a

@@ -98,9 +98,7 @@ final class PanelRuntime: Service, Sendable {
         var planner = try FlipPlanner(
             drum: configuration.drum, motion: driver.panel.info.motion, flapPeriodMs: configuration.flapPeriodMs,
             transition: try Transition(strategy: configuration.transition))
-        planner.stepper = driver.stepper
-        planner.commandInterval = driver.commandInterval
-        planner.frameInterval = driver.frameInterval
+        planner.time(by: await driver.panel.planTiming())
         let started = lastStarted
         let id = configuration.id
         self.live = live

@@ -70,8 +70,6 @@ struct ChainlinkPanelKind: PanelKind {
         await panel.start()
         let companion = stopCompanion
         return PanelDriver(
-            panel: panel, configuration: settled, snapshots: nil, stepper: panel.profile,
-            commandInterval: ChainlinkPanel<ContinuousClock>.commandInterval(modules: size.count),
-            stopCompanion: companion)
+            panel: panel, configuration: settled, snapshots: nil, stopCompanion: companion)
     }
 }

@@ -92,8 +92,7 @@ enum DirectDrive {
         let directPanel = DirectDrivePanel(info: info, engine: engine, clock: ContinuousClock(), origin: origin)
         await directPanel.start()
         var driver = PanelDriver(
-            panel: directPanel, configuration: settled, snapshots: nil, stepper: engine.profile,
-            commandInterval: nil, stopCompanion: { thread.stop() })
+            panel: directPanel, configuration: settled, snapshots: nil, stopCompanion: { thread.stop() })
         driver.resumes = false
         driver.engine = engine
         driver.library = library

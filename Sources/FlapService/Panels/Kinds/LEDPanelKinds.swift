@@ -203,7 +203,7 @@ enum LEDPanels {
         await pixelPanel.start()
         context.logger.info("\(display.name): \(display.width)×\(display.height) pixels, a \(size) board in \(renderer.geometry.fontName) glyphs")
         var driver = PanelDriver(
-            panel: pixelPanel, configuration: settled, snapshots: nil, stepper: nil, commandInterval: nil, stopCompanion: stopCompanion)
+            panel: pixelPanel, configuration: settled, snapshots: nil, stopCompanion: stopCompanion)
         driver.ledDevice = twin
         let surface = pixelPanel.surface
         driver.pixels = PixelSurface(

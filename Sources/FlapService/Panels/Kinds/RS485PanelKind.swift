@@ -85,9 +85,8 @@ struct RS485PanelKind: PanelKind {
         settled.size = size
         settled.drum = modules.reel.drum
         var driver = PanelDriver(
-            panel: rs485, configuration: settled, snapshots: nil, stepper: rs485.profile, commandInterval: nil,
+            panel: rs485, configuration: settled, snapshots: nil,
             stopCompanion: stopCompanion)
-        driver.frameInterval = RS485Frame.showInterval
         driver.resumes = false
         return driver
     }

@@ -15,8 +15,7 @@ struct SimulatedPanelKind: PanelKind {
         let (settled, info, positions) = panel.settled(size: panel.size ?? .flagship, saved: context.saved)
         let simulated = SimulatedPanel(info: info, clock: ContinuousClock(), positions: positions)
         return PanelDriver(
-            panel: simulated, configuration: settled, snapshots: await simulated.snapshots(), stepper: nil,
-            commandInterval: nil, stopCompanion: {})
+            panel: simulated, configuration: settled, snapshots: await simulated.snapshots(), stopCompanion: {})
     }
 }
 
@@ -35,6 +34,6 @@ struct BrowserPanelKind: PanelKind {
         let (settled, info, positions) = panel.settled(size: panel.size ?? .flagship, saved: context.saved)
         return PanelDriver(
             panel: SimulatedPanel(info: info, clock: ContinuousClock(), positions: positions), configuration: settled,
-            snapshots: nil, stepper: nil, commandInterval: nil, stopCompanion: {})
+            snapshots: nil, stopCompanion: {})
     }
 }

@@ -43,7 +43,7 @@ struct VestaboardPanelKind: PanelKind {
         await panel.start()
         context.logger.info(
             "\(configuration.id): a Vestaboard through its \(settings.api.title) API at \(api.address), writes \(settings.strategy.rawValue)")
-        var driver = PanelDriver(panel: panel, configuration: settled, snapshots: nil, stepper: nil, commandInterval: nil) { running.cancel() }
+        var driver = PanelDriver(panel: panel, configuration: settled, snapshots: nil) { running.cancel() }
         driver.deliveries = [delivery]
         return driver
     }
