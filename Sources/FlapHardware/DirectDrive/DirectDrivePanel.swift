@@ -144,3 +144,12 @@ public enum ClockSteppingRunner {
         }
     }
 }
+
+/// Its modules' offsets are the stepping engine's, set by hand.
+extension DirectDrivePanel: TakesModuleOffsets {
+    public nonisolated func moduleOffsets() async -> [Int] { engine.modules().map(\.offsetSteps) }
+
+    public nonisolated var stepsPerFlap: Double { Double(engine.profile.stepsPerTurn) / Double(engine.profile.flaps) }
+
+    public nonisolated func setOffset(_ steps: Int, module index: Int) async { engine.calibrate(index, offsetSteps: steps) }
+}

@@ -25,20 +25,19 @@ struct ApplianceBoards: BoardQuery {
     }
 
     func calibration(panel id: String) async -> Calibrated? {
-        guard let panel = panels.first(where: { $0.configuration.id == id }), let engine = panel.engine,
+        guard let panel = panels.first(where: { $0.configuration.id == id }), let modules = panel.panel as? any TakesModuleOffsets,
             let size = panel.configuration.size
         else { return nil }
         return Calibrated(
-            panel: id, rows: size.rows, columns: size.columns, offsets: engine.modules().map(\.offsetSteps),
-            stepsPerFlap: Double(engine.profile.stepsPerTurn) / Double(engine.profile.flaps))
+            panel: id, rows: size.rows, columns: size.columns, offsets: await modules.moduleOffsets(), stepsPerFlap: modules.stepsPerFlap)
     }
 
     func calibrate(panel id: String, row: Int, column: Int, offsetSteps: Int) async throws -> Calibrated {
-        guard let panel = panels.first(where: { $0.configuration.id == id }), let engine = panel.engine,
+        guard let panel = panels.first(where: { $0.configuration.id == id }), let modules = panel.panel as? any TakesModuleOffsets,
             let size = panel.configuration.size
         else { throw ServiceError(.configuration, "no panel \(id) to calibrate") }
-        engine.calibrate((row - 1) * size.columns + column - 1, offsetSteps: offsetSteps)
-        try calibrationStore.save(engine.modules().map(\.offsetSteps), panel: id)
+        await modules.setOffset(offsetSteps, module: (row - 1) * size.columns + column - 1)
+        try calibrationStore.save(await modules.moduleOffsets(), panel: id)
         return await calibration(panel: id)!
     }
 

@@ -17,8 +17,6 @@ struct PanelDriver: Sendable {
     /// Whether the modules keep their flaps across a restart of flapd (a controller does; a
     /// directly driven board homes to blank).
     var resumes = true
-    /// The stepping engine of a directly driven board (for calibration).
-    var engine: SteppingEngine?
     /// A simulated LED device, for the terminal to draw.
     var ledDevice: (any SimulatedPixelDevice)?
     /// An LED panel or screen as pixels, for pictures drawn elsewhere (the room's plot).

@@ -20,8 +20,6 @@ import Synchronization
 final class PanelRuntime: Service, Sendable {
     let configuration: PanelSettings
     let panel: any Panel
-    /// A directly driven panel's stepping engine (for calibration).
-    let engine: SteppingEngine?
     let motion: MotionLoop<ContinuousClock>
     let coordinator: DisplayCoordinator<ContinuousClock>
     private let renderer: (TerminalRenderer, AsyncStream<PanelSnapshot>)?
@@ -82,7 +80,6 @@ final class PanelRuntime: Service, Sendable {
             showing = (board, saved.messageId)
         }
         panel = driver.panel
-        engine = driver.engine
         if configuration.show == .terminal, drawInTerminal, let device = driver.ledDevice {
             ledTerminal = (LEDTerminalRenderer { text in StandardStreams.output(text) }, device)
         } else {

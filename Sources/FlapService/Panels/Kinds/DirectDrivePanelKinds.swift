@@ -94,7 +94,6 @@ enum DirectDrive {
         var driver = PanelDriver(
             panel: directPanel, configuration: settled, snapshots: nil, stopCompanion: { thread.stop() })
         driver.resumes = false
-        driver.engine = engine
         driver.library = library
         return driver
     }
