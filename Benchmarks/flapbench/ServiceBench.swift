@@ -1,5 +1,6 @@
 import FlapControl
 import Foundation
+
 #if canImport(Glibc)
     import Glibc
 #endif

@@ -1,10 +1,9 @@
-import FlapHeartRate
 import FlapCore
 import FlapHardware
+import FlapHeartRate
 import FlapJSON
 import FlapMessaging
 import FlapPrimitives
-@testable import FlapMQTTClient
 import FlapSimulated
 import FlapSources
 import FlapTOML
@@ -12,6 +11,8 @@ import FlapVBML
 import FoundationEssentials
 import NIOCore
 import NIOEmbedded
+
+@testable import FlapMQTTClient
 
 /// Every reader of bytes that come from outside flapd, as a fuzz target: fetched calendars,
 /// feeds and JSON documents, VBML and its Mustache from members and the broker, the

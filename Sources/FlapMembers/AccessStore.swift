@@ -1,6 +1,7 @@
 import FlapPrimitives
 import FoundationEssentials
 import Logging
+
 #if canImport(Glibc)
     import Glibc
 #endif

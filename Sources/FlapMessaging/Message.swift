@@ -1,5 +1,5 @@
-import FlapJSON
 import FlapCore
+import FlapJSON
 import FoundationEssentials
 
 /// A message for the board (docs/messages.md), as accepted: every default filled in.

@@ -1,6 +1,6 @@
-import FlapPrimitives
 import FlapCore
 import FlapJSON
+import FlapPrimitives
 import FoundationEssentials
 
 /// Reads a message from JSON (docs/messages.md): unknown fields are ignored, wrong types and bad values

@@ -1,6 +1,6 @@
 import FoundationEssentials
-import Synchronization
 import Prometheus
+import Synchronization
 
 /// What flapd counts and times, exposed at `/metrics` in Prometheus text format.
 ///

@@ -1,6 +1,6 @@
+import CLinuxDevices
 import FlapCore
 import FlapStorage
-import CLinuxDevices
 import FoundationEssentials
 
 #if canImport(Glibc)

@@ -1,9 +1,9 @@
-import NIOHTTP1
-import FlapCore
 import AsyncHTTPClient
+import FlapCore
 import FlapJSON
 import FoundationEssentials
 import NIOCore
+import NIOHTTP1
 
 /// Reads and writes a board through one of its APIs. Timeouts as others use them: 3 s to
 /// connect and 10 s to answer on the home network, 5 s to connect to the cloud.

@@ -1,4 +1,5 @@
 import FlapPrimitives
+
 /// Names for members who did not choose one: `cosmic_narwhal0042`, from 100 adjectives, 100
 /// animals and four digits, seeded by the member's id and unique in the room.
 public enum MemberNames {

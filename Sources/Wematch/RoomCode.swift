@@ -1,4 +1,5 @@
 import FlapPrimitives
+
 /// The six characters people type to join a room: Crockford's base-32 letters and digits (no
 /// I, L, O or U to misread), upper case. A standing room's code comes from its name, so every
 /// kiosk of the room announces the same one; a room for two gets a random one.

@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 /// flapctl send, board, status and slots against a running flapd.
 @Suite(.cleansUp, .timeLimit(.minutes(3))) struct ClientCommandTests {

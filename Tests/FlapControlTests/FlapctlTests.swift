@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 /// flapctl as people and scripts use it: the built binary, its output and exit status.
 @Suite struct FlapctlTests {

@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 /// `flapctl hr`: from a running flapd, straight from a serial sensor, and from simulated straps.
 @Suite(.cleansUp, .timeLimit(.minutes(3))) struct HeartRateCommandTests {

@@ -1,7 +1,8 @@
 import ArgumentParser
 import Foundation
-import Testing
 import TestSupport
+import Testing
+
 @testable import FlapControl
 
 /// Every command's `--help` ends with examples; each example parses as flapctl reads it, and

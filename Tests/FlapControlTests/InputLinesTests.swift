@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import FlapControl
 
 /// `--jsonl`'s line reader against what `readLine(strippingNewline: true)` gives, through a real pipe.

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import Testing
+
 @testable import FlapControl
 
 /// The `--jsonl` reader that skips JSONDecoder: what it reads is what JSONDecoder reads, and

@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 /// `flapctl render --device max7219` against luma.led_matrix (pip, in the test venv) given the
 /// same PBM images through a capturing serial interface: the bytes must match exactly.

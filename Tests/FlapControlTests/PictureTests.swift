@@ -1,7 +1,8 @@
 import FlapCore
 import Foundation
-import Testing
 import TestSupport
+import Testing
+
 @testable import FlapControl
 
 /// `flapctl preview --png/--gif`, read back by Pillow and Python's zlib.

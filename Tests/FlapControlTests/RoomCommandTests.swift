@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 /// `flapctl room` against two flapd kiosks sharing a real mosquitto.
 @Suite(.cleansUp, .timeLimit(.minutes(2))) struct RoomCommandTests {

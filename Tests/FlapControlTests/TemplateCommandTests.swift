@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 /// `flapctl template` against a running flapd: quick messages saved, listed, sent, renamed,
 /// deleted, kept across a restart, at most 20.

@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 /// `flapctl vbml`: one document in, its rows or its error out; `--jsonl` answers each line in order.
 @Suite struct VBMLCommandTests {

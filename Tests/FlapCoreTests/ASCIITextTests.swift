@@ -1,6 +1,7 @@
-@testable import FlapCore
 import FlapPrimitives
 import Testing
+
+@testable import FlapCore
 
 /// The ASCII fast path against the general path it stands in for: on seeded random texts made
 /// of what trips layouts up (escapes, braces, digits, every kind of line break, characters the

@@ -1,4 +1,5 @@
 import Testing
+
 @testable import FlapCore
 
 /// Drawing only what changed gives the same pictures as drawing everything, and says where.

@@ -1,4 +1,5 @@
 import Testing
+
 @testable import FlapCore
 
 /// A Note's flap 62 is a heart wherever a board is drawn (text, terminal, LED bitmap, pixels,

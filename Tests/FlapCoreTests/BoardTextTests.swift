@@ -1,6 +1,7 @@
 import Foundation
 import FoundationEssentials
 import Testing
+
 @testable import FlapCore
 
 @Suite struct BoardTextTests {

@@ -1,4 +1,5 @@
 import Testing
+
 @testable import FlapCore
 
 @Suite struct CharacterCodeTests {

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import FlapCore
 
 /// What phones send: the emoji table, and characters nothing stands in for.

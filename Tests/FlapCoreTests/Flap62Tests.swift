@@ -1,4 +1,5 @@
 import Testing
+
 @testable import FlapCore
 
 /// Flap 62 as the board has it: a heart (Notes, Flagships from 2026) or a degree sign (older

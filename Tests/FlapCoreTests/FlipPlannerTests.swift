@@ -1,6 +1,7 @@
-@testable import FlapCore
 import FlapPrimitives
 import Testing
+
+@testable import FlapCore
 
 @Suite struct FlipPlannerTests {
     func board(_ text: String, size: BoardSize = .flagship) throws -> Board {

@@ -1,4 +1,5 @@
 import Testing
+
 @testable import FlapCore
 
 /// What layout does beyond vesta: substitutions, justified rows, other board sizes, warnings.

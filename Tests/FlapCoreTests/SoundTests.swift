@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import FlapCore
 
 @Suite struct SoundTests {

@@ -1,6 +1,7 @@
-@testable import FlapCore
 import FlapPrimitives
 import Testing
+
+@testable import FlapCore
 
 /// The clacks' radix sort against a plain stable sort, on the kinds of times plans make: whole
 /// milliseconds (sorted on milliseconds), nanoseconds from a stepper's profile, spans from none to

@@ -1,6 +1,7 @@
 import Foundation
-import Testing
 import TestSupport
+import Testing
+
 @testable import FlapCore
 
 /// Layout checked against the Python `vesta` library 0.15.0 itself, run as a peer process.
@@ -44,15 +45,15 @@ import TestSupport
         let ours = layout(request)
         let context = Comment(rawValue: "request \(String(decoding: try! JSONEncoder().encode(request), as: UTF8.self))")
         switch (ours, answer) {
-        case let (.success(result), answer) where answer.rows != nil:
+        case (.success(let result), let answer) where answer.rows != nil:
             #expect(result.rows.map { $0.map { Int($0.rawValue) } } == answer.rows!, context, sourceLocation: sourceLocation)
-        case let (.failure(error), answer) where answer.error != nil:
+        case (.failure(let error), let answer) where answer.error != nil:
             if answer.error!.hasPrefix("invalid literal for int()") {
                 #expect(error.reason.hasPrefix("invalid character code"), context, sourceLocation: sourceLocation)
             } else {
                 #expect(error.message == answer.error!, context, sourceLocation: sourceLocation)
             }
-        case let (.failure(error), answer) where answer.loops == true || answer.crash != nil:
+        case (.failure(let error), let answer) where answer.loops == true || answer.crash != nil:
             #expect(error.reason.contains("margin"), context, sourceLocation: sourceLocation)
         default:
             Issue.record("ours: \(ours), vesta: \(answer)", sourceLocation: sourceLocation)

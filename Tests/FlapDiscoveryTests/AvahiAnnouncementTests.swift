@@ -1,8 +1,8 @@
 import FlapDiscovery
 import Foundation
 import ServiceLifecycleTestKit
-import Testing
 import TestSupport
+import Testing
 
 /// The announcement against avahi played by python-dbusmock on a private system bus: both
 /// services added and committed in one entry group, the group freed at shutdown, a name taken

@@ -4,9 +4,10 @@ import FlapKiosk
 import FlapLinux
 import Foundation
 import Logging
-import Testing
 import TestSupport
+import Testing
 import Wematch
+
 @testable import FlapDisplay
 
 /// The chime of a new synced pair through the real ALSA code path (the `file` plugin over

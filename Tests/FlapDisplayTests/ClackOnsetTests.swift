@@ -5,8 +5,9 @@ import FlapLinux
 import Foundation
 import Logging
 import Synchronization
-import Testing
 import TestSupport
+import Testing
+
 @testable import FlapDisplay
 
 /// Clacks played through the real ALSA code path (the `file` plugin over `null`, from a private

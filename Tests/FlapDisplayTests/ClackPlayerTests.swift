@@ -5,8 +5,9 @@ import FlapSimulated
 import FlapTime
 import Foundation
 import Logging
-import Testing
 import TestSupport
+import Testing
+
 @testable import FlapDisplay
 
 /// Advances the virtual clock a step at a time, each time only once the player is asleep on

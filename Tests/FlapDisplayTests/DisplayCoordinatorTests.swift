@@ -6,8 +6,9 @@ import FlapSimulated
 import FlapTime
 import Foundation
 import Logging
-import Testing
 import TestSupport
+import Testing
+
 @testable import FlapDisplay
 
 /// Inbox → policy → motion → receipts, on a virtual clock with a date that follows it.

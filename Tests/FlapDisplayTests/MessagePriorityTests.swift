@@ -3,8 +3,9 @@ import FlapCore
 import FlapMessaging
 import FlapTime
 import Foundation
-import Testing
 import TestSupport
+import Testing
+
 @testable import FlapDisplay
 
 /// Which covers which on a virtual clock: a person's message wins over a trigger's and a

@@ -2,8 +2,9 @@ import FlapClocks
 import FlapCore
 import FlapHardware
 import FlapSimulated
-import Testing
 import TestSupport
+import Testing
+
 @testable import FlapDisplay
 
 /// Waits (real time, bounded) until the panel has begun `count` plays: the plan's time zero is

@@ -1,11 +1,12 @@
 import FlapClocks
-import FlapSimulated
 import FlapCore
 import FlapMessaging
+import FlapSimulated
 import FlapTime
 import Foundation
-import Testing
 import TestSupport
+import Testing
+
 @testable import FlapDisplay
 
 /// A panel's quiet hours on a virtual clock (UTC, starting 08:00): the board holds or blanks,

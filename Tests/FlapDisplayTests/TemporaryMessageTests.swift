@@ -4,8 +4,9 @@ import FlapMessaging
 import FlapSimulated
 import FlapTime
 import Foundation
-import Testing
 import TestSupport
+import Testing
+
 @testable import FlapDisplay
 
 /// Temporary messages on a virtual clock: one covers the board for its duration and gives it

@@ -3,6 +3,7 @@ import HTTPTypes
 import Hummingbird
 import NIOCore
 import Testing
+
 @testable import FlapHTTP
 
 /// How answers are written: a refusal thrown is the same JSON as one returned, and a value that

@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 /// The board as a picture for dashboards, and the viewer key that may read it and nothing else.
 @Suite(.cleansUp, .timeLimit(.minutes(2))) struct BoardPictureTests {

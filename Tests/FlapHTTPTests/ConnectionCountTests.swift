@@ -1,6 +1,7 @@
-@testable import FlapHTTP
 import Synchronization
 import Testing
+
+@testable import FlapHTTP
 
 /// How a port's connections are shared, rule by rule, with stand-in connections: the household's
 /// reserved connections, the bound per client on connections that say nothing of whose they

@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 /// The page as a phone on the home network reaches it: by a name that is not localhost, over
 /// HTTPS, in Debian's Chromium. Without flapd's authority the certificate is refused; with it (a

@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 /// The page as an app on a phone, in a real headless Chromium: installable with no error, the
 /// widget views at 360×800 (live, axe-core clean, a tap opens the app), and offline: flapd

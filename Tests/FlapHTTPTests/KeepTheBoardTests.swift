@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 /// What a panel shows, kept as a quick message whoever put it there: here another app, the
 /// `vesta` library's LocalClient writing through the Local API.

@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 /// The Vestaboard Local API, driven by the real Python `vesta` client, unchanged.
 @Suite(.cleansUp, .timeLimit(.minutes(2))) struct LocalAPITests {

@@ -1,7 +1,7 @@
 import FlapClocks
 import FlapHTTP
-import Testing
 import TestSupport
+import Testing
 
 /// The Host names `/mcp` answers to, and its sessions' lives on a manual clock.
 @Suite struct MCPEndpointPartsTests {

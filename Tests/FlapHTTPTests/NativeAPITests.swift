@@ -1,8 +1,8 @@
 import FlapMessaging
 import Foundation
 import HTTPTypes
-import Testing
 import TestSupport
+import Testing
 
 /// The native API's routes, answered by flapd's own router in this process (`RoutedAPI`), and
 /// what needs a running flapd (motion, the served description as a client reads it) through a

@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 /// The running flapd fuzzed against its own OpenAPI description with schemathesis and all its
 /// checks: every endpoint, with the key and without it, answers with a status and a body its

@@ -4,8 +4,8 @@ import FlapMessaging
 import FlapMetrics
 import Foundation
 import Hummingbird
-import Testing
 import TestSupport
+import Testing
 
 /// The OpenAPI description validates (openapi-spec-validator), and it and flapd's router agree: every endpoint flapd serves under `/v1`, `/mcp`,
 /// `/healthz` and `/metrics` is described, and everything described is served.

@@ -1,8 +1,8 @@
 import FlapHTTP
 import Foundation
 import Synchronization
-import Testing
 import TestSupport
+import Testing
 
 /// Board pictures drawn once for everyone asking at the same time, one at a time, and kept.
 @Suite struct PictureRendersTests {

@@ -1,6 +1,7 @@
 import FlapCore
 import Foundation
 import Testing
+
 @testable import FlapHTTP
 
 /// The plan event, written straight into bytes, says what the encoder said before it.

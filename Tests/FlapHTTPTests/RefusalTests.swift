@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 /// Bodies flapd refuses, sent with curl: each answer says what was wrong, and flapd goes on.
 @Suite(.cleansUp, .serialized, .timeLimit(.minutes(2))) struct RefusalTests {

@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 /// The page and large JSON answers go gzip-compressed to a client that takes it (curl here), and
 /// the compressed files still answer 304 to the tag they were given.

@@ -8,6 +8,7 @@ import Hummingbird
 import HummingbirdTesting
 import NIOCore
 import Testing
+
 @testable import FlapHTTP
 
 /// Who may call a route is declared beside it: every `/v1` route flapd serves is held to its

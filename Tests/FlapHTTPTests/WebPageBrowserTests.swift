@@ -1,8 +1,8 @@
 import FlapHardware
 import FlapLinux
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 /// flapd's page in a real headless Chromium: sign in, a wrong key refused, compose with the
 /// preview, send, the board's cells reach the text in two browsers, a quick message saved and

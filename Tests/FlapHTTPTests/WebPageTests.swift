@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 /// The page's files as flapd serves them (WebPageBrowserTests drives the page in a real browser).
 @Suite(.cleansUp, .timeLimit(.minutes(3))) struct WebPageTests {

@@ -1,8 +1,8 @@
 import FlapClocks
 import FlapHardware
 import FlapSimulated
-import Testing
 import TestSupport
+import Testing
 
 /// The buzzer on a simulated GPIO line, on a manual clock.
 @Suite(.timeLimit(.minutes(1))) struct BuzzerTests {

@@ -1,9 +1,10 @@
 import FlapCore
-@testable import FlapHardware
 import FlapPrimitives
 import Foundation
-import Testing
 import TestSupport
+import Testing
+
+@testable import FlapHardware
 
 /// The Chainlink wire format against Python's protobuf, cobs and zlib (Tests/Peers/chainlink_peer.py).
 @Suite struct ChainlinkFrameTests {

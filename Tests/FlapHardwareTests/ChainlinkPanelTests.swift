@@ -3,8 +3,8 @@ import FlapCore
 import FlapHardware
 import FlapLinux
 import FlapSimulated
-import Testing
 import TestSupport
+import Testing
 
 /// The Chainlink driver against the simulated controller over a simulated cable, in simulated
 /// time that waits for every party (``EventClock``): a busy machine makes these tests slower,

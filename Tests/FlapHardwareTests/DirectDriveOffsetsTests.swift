@@ -1,7 +1,7 @@
 import FlapCore
 import FlapHardware
-import Testing
 import TestSupport
+import Testing
 
 /// A directly driven board has the module-offsets capability: asked for as a capability, never
 /// by its type, it says each module's offset and takes a new one.

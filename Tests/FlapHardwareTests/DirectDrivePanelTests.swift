@@ -2,8 +2,8 @@ import FlapClocks
 import FlapCore
 import FlapHardware
 import FlapSimulated
-import Testing
 import TestSupport
+import Testing
 
 /// The direct-drive panel and stepping engine against simulated Chainlink Driver boards behind a
 /// simulated SPI device, in simulated time that waits for every party (``EventClock``): a busy

@@ -3,8 +3,8 @@ import FlapCore
 import FlapHardware
 import FlapSimulated
 import Synchronization
-import Testing
 import TestSupport
+import Testing
 
 /// LED panels on their simulated devices, on a clock the test moves.
 @Suite(.timeLimit(.minutes(1))) struct PixelPanelTests {

@@ -2,8 +2,8 @@ import FlapClocks
 import FlapCore
 import FlapHardware
 import FlapSimulated
-import Testing
 import TestSupport
+import Testing
 
 /// An RS-485 wall has the module-commands capability: asked for as a capability, never by its
 /// type, it takes the owner's commands by row and column and answers in the owner's terms.

@@ -2,8 +2,8 @@ import FlapClocks
 import FlapCore
 import FlapHardware
 import FlapSimulated
-import Testing
 import TestSupport
+import Testing
 
 /// The RS-485 driver against a bus of simulated modules that read the bytes as firmware v7
 /// does, over a simulated cable at 9600 baud, in simulated time that waits for every party.

@@ -1,7 +1,8 @@
 import FlapCore
-@testable import FlapHardware
 import FlapSimulated
 import Testing
+
+@testable import FlapHardware
 
 /// The module logic against a simulated mechanism, tick by tick (no clock needed: each tick
 /// says how long until the next).

@@ -1,7 +1,8 @@
 import FlapClocks
-import Testing
 import TestSupport
+import Testing
 import Wematch
+
 @testable import FlapKiosk
 
 @Suite struct EaseAndGlideTests {

@@ -3,9 +3,10 @@ import FlapCore
 import FlapHardware
 import FlapSimulated
 import Foundation
-import Testing
 import TestSupport
+import Testing
 import Wematch
+
 @testable import FlapKiosk
 
 /// The plot drawn through the real display drivers onto simulated devices and read back.

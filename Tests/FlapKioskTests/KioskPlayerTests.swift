@@ -4,9 +4,10 @@ import FlapHardware
 import FlapSimulated
 import Foundation
 import Synchronization
-import Testing
 import TestSupport
+import Testing
 import Wematch
+
 @testable import FlapKiosk
 
 /// The frame loop on a manual clock, through a real pixel panel onto a simulated framebuffer.

@@ -3,9 +3,10 @@ import FlapCore
 import FlapHardware
 import FlapSimulated
 import Foundation
-import Testing
 import TestSupport
+import Testing
 import Wematch
+
 @testable import FlapKiosk
 
 /// The room in words, planned like any message and played on a simulated split-flap panel.

@@ -1,6 +1,7 @@
 import FlapHardware
 import Foundation
 import Testing
+
 @testable import FlapLinux
 
 /// The real ALSA code path, through ALSA's own `file` and `null` plugins (there is no sound card

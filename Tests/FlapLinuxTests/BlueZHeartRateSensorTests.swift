@@ -1,9 +1,10 @@
-import FlapHeartRate
 import FlapHardware
+import FlapHeartRate
 import FlapSimulated
 import Foundation
-import Testing
 import TestSupport
+import Testing
+
 @testable import FlapLinux
 
 /// The BLE driver against BlueZ as python-dbusmock plays it on a private dbus-daemon: the

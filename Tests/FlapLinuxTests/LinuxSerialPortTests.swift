@@ -1,8 +1,9 @@
 import FlapHardware
 import Foundation
 import SystemPackage
-import Testing
 import TestSupport
+import Testing
+
 @testable import FlapLinux
 
 /// termios on a real pseudo-terminal, with a Python peer on the other end.

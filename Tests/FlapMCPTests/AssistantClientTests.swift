@@ -1,8 +1,8 @@
 import FlapHardware
 import FlapLinux
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 /// PyPI's `mcp` (the reference Python SDK) as the assistant's side, against a real flapd over
 /// Streamable HTTP and against `flapctl mcp` over stdio: the same scenario through both.

@@ -1,6 +1,7 @@
 import NIOCore
 import NIOEmbedded
 import Testing
+
 @testable import FlapMQTTClient
 
 /// The packet codec, byte for byte against MQTT 3.1.1 and 5 as the specifications lay them out.

@@ -1,7 +1,8 @@
 import FlapClocks
 import NIOCore
-import Testing
 import TestSupport
+import Testing
+
 @testable import FlapMQTTClient
 
 /// The session's acknowledgements of what it receives, packet by packet on an in-memory

@@ -1,8 +1,9 @@
 import NIOCore
 import NIOEmbedded
 import Synchronization
-import Testing
 import TestSupport
+import Testing
+
 @testable import FlapMQTTClient
 
 /// A broker the test plays by hand: every connection the session opens is an in-memory channel

@@ -1,5 +1,6 @@
 import FlapMessaging
 import Testing
+
 @testable import FlapMQTT
 
 /// A topic's name is written once and parsed once: every name flapd subscribes to comes back as

@@ -1,7 +1,7 @@
 import FlapMembers
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 /// Found by an adversarial run: cookies and files that cost flapd more than they should.
 @Suite struct AccessHardeningTests {

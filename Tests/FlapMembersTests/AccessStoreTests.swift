@@ -1,8 +1,9 @@
-@testable import FlapMembers
 import Foundation
 import Synchronization
-import Testing
 import TestSupport
+import Testing
+
+@testable import FlapMembers
 
 /// Members, their links, keys and sessions, on an injected clock and a real file.
 @Suite struct AccessStoreTests {

@@ -1,7 +1,8 @@
 import FlapStorage
 import Foundation
-import Testing
 import TestSupport
+import Testing
+
 @testable import FlapMessaging
 
 /// A group's slot edits reach the panels as its commit starts, so a board starts moving while the

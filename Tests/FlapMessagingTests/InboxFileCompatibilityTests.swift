@@ -2,6 +2,7 @@ import FlapCore
 import FlapStorage
 import Foundation
 import Testing
+
 @testable import FlapMessaging
 
 /// An inbox written by flapd 0.1.0 (whose SQLite went through GRDB) opens as it is after an

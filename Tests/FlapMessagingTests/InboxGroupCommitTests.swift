@@ -1,7 +1,8 @@
-import FlapStorage
 import FlapCore
+import FlapStorage
 import Foundation
 import Testing
+
 @testable import FlapMessaging
 
 /// Group commit, and what the inbox now keeps on disk: rate buckets and receipt counts.

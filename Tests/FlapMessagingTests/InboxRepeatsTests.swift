@@ -2,6 +2,7 @@ import FlapCore
 import FlapJSON
 import Foundation
 import Testing
+
 @testable import FlapMessaging
 
 /// Saying the same thing again (docs/messages.md): a message without an id is new

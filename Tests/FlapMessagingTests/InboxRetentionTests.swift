@@ -1,7 +1,8 @@
-import FlapStorage
 import FlapCore
+import FlapStorage
 import Foundation
 import Testing
+
 @testable import FlapMessaging
 
 /// The inbox stays the size its retention makes it: final receipts 30 days and at most the

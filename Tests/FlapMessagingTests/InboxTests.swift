@@ -1,6 +1,7 @@
 import FlapCore
 import Foundation
 import Testing
+
 @testable import FlapMessaging
 
 /// The inbox rules of docs/messages.md, one by one, on a real SQLite file.

@@ -2,6 +2,7 @@ import FlapCore
 import Foundation
 import Synchronization
 import Testing
+
 @testable import FlapMessaging
 
 /// The intake counts each message once, whichever transport brought it: what the inbox

@@ -2,6 +2,7 @@ import FlapCore
 import FlapJSON
 import FoundationEssentials
 import Testing
+
 @testable import FlapMessaging
 
 /// The date and time a VBML message's templates may name, in the board's zone, filled in as it arrives.

@@ -1,6 +1,7 @@
 import FlapCore
 import Foundation
 import Testing
+
 @testable import FlapMessaging
 
 @Suite struct MessageParserTests {

@@ -1,6 +1,7 @@
 import FlapCore
 import Foundation
 import Testing
+
 @testable import FlapMessaging
 
 /// Messages sent for later: read with notBefore, kept as scheduled, released into their slots

@@ -1,6 +1,7 @@
 import FlapCore
 import Foundation
 import Testing
+
 @testable import FlapMessaging
 
 /// The inbox answers `slots()` from a copy kept in step with its commits; after every kind of

@@ -2,6 +2,7 @@ import FlapCore
 import FlapJSON
 import Foundation
 import Testing
+
 @testable import FlapMessaging
 
 /// `{{name}}` in a quick message's or a schedule's text: filled, or an error saying which and where.

@@ -2,8 +2,8 @@ import FlapClocks
 import FlapMembers
 import FlapPresence
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 /// Presence on a manual clock: a ping's five minutes and writing's five seconds end when the
 /// clock says, the change is told when they do, and sightings and settings outlive a restart.

@@ -1,7 +1,7 @@
 import FlapQR
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 /// QR codes as flapctl prints them and the page shows them, read back by Debian's zbarimg.
 @Suite struct QRCodeTests {

@@ -1,8 +1,8 @@
 import FlapMQTTClient
 import FlapRooms
 import Foundation
-import Testing
 import TestSupport
+import Testing
 import Wematch
 
 /// Two kiosks in one room through a real mosquitto: each hosts a member, both see the same room.

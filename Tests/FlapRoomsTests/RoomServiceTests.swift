@@ -1,12 +1,13 @@
 import FlapClocks
-import FlapHeartRate
 import FlapHardware
+import FlapHeartRate
 import FlapMQTTClient
 import Foundation
 import Logging
-import Testing
 import TestSupport
+import Testing
 import Wematch
+
 @testable import FlapRooms
 
 /// A kiosk's rooms on a manual clock through a real mosquitto: the rules that go by time (a

@@ -1,6 +1,6 @@
 import FlapHardware
-import FlapSensorDrivers
 import FlapHeartRate
+import FlapSensorDrivers
 import Testing
 
 @Suite struct HeartRateSourcesTests {

@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 /// flapd as a process with a Chainlink panel: the real driver on a pseudo-terminal, the
 /// simulated controller on its far side, both inside flapd.

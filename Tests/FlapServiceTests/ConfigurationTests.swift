@@ -1,18 +1,19 @@
-import FlapVestaboard
-import FlapDisplay
-import Wematch
-import FlapRooms
-import FlapMessaging
-import FlapHeartRate
-import FlapHardware
 import FlapCore
+import FlapDisplay
+import FlapHardware
+import FlapHeartRate
 import FlapJSON
+import FlapMessaging
+import FlapRooms
 import FlapTime
+import FlapVestaboard
 import Foundation
-import Testing
-@testable import FlapSources
 import TestSupport
+import Testing
+import Wematch
+
 @testable import FlapService
+@testable import FlapSources
 
 @Suite struct ConfigurationTests {
     func problems(_ text: String) -> [String] {

@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 /// Slow, idle, vanished and too many connections, on both ports of a running flapd: each is
 /// closed in time, one too many is answered 503 while `/healthz` still answers, a body that never

@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 /// A row the inbox cannot read (a value that is not what flapd wrote: the file damaged, or edited
 /// by hand) is reported once, with the file and table, and skipped: flapd starts, and every other

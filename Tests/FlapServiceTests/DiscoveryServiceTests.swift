@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 /// flapd listening on the network announces its two ports through avahi (played by
 /// python-dbusmock on a private system bus) and withdraws them when it stops; on loopback only,

@@ -1,7 +1,7 @@
 import FlapMQTT
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 /// What phones send, through the native API and MQTT: every emoji of the table is drawn as its
 /// rendition and named in the answer or receipt; anything else stands as a blank, said so.

@@ -1,7 +1,8 @@
 import ArgumentParser
 import Foundation
-import Testing
 import TestSupport
+import Testing
+
 @testable import FlapService
 
 /// docs/configuration.md's table of flags is flapd's: a flag added to `Flapd` without a row fails

@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 /// Flap 62 as each board has it: one flapd, three simulated Vestaboards (an older Flagship, a
 /// Flagship from 2026 with the heart, a Note told it has the degree sign), each showing the same

@@ -1,7 +1,7 @@
 import FlapTLS
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 /// flapd over HTTPS, reached by curl: its own authority (trusted only when given), the authority's
 /// download and install page on both ports, cookies for HTTPS only, pages asked for over plain

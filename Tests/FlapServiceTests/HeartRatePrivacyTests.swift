@@ -1,8 +1,8 @@
 import FlapHardware
 import FlapLinux
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 /// Heart rates are shown, never kept: a real flapd reads a serial pulse sensor (a
 /// pseudo-terminal written by the test) at a rate nothing else in flapd would produce, and

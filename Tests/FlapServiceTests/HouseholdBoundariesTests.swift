@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 /// What a member acting in bad faith, or a stranger's `Host` header, found against a running
 /// flapd, each with the input that found it: ids a member chose that collided with another's

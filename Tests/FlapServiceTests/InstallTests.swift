@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 /// scripts/install, staged into a directory: everything lands where the unit expects it.
 @Suite(.timeLimit(.minutes(3))) struct InstallTests {

@@ -2,8 +2,8 @@ import FlapCore
 import FlapHardware
 import FlapSimulated
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 /// flapd as a process drawing on a framebuffer: a file laid out as one, read back as a screen
 /// would scan it out.

@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 /// `GET /v1/events`: plans and resting boards as Server-Sent Events, read by curl.
 @Suite(.cleansUp, .timeLimit(.minutes(4))) struct LiveBoardsTests {

@@ -1,9 +1,9 @@
-import FlapMQTTClient
 import FlapMQTT
+import FlapMQTTClient
 import Foundation
 import Synchronization
-import Testing
 import TestSupport
+import Testing
 
 /// A stream of QoS 1 messages from several senders while the broker restarts, gracefully,
 /// several times: broker persistence on, persistent sessions on both sides.

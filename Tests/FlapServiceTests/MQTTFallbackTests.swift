@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 /// A broker that speaks only MQTT 3.1.1 (a small Python peer on a real socket): flapd falls back.
 @Suite(.cleansUp, .timeLimit(.minutes(2))) struct MQTTFallbackTests {

@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 /// A broker that sends malformed packets (a peer of the test's own, on a real socket): flapd
 /// closes each such connection with the reason in its log, reconnects, and never crashes.

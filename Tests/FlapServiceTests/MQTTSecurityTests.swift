@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 /// flapd and a broker that wants TLS (with a CA the test makes) or a password.
 @Suite(.cleansUp, .timeLimit(.minutes(2))) struct MQTTSecurityTests {

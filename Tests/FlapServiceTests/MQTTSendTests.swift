@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 /// `flapctl send --mqtt`: one message to several displays, each display's receipt gathered.
 @Suite(.cleansUp, .timeLimit(.minutes(2))) struct MQTTSendTests {

@@ -1,9 +1,9 @@
-import FlapMQTTClient
 import FlapMQTT
+import FlapMQTTClient
 import Foundation
 import Synchronization
-import Testing
 import TestSupport
+import Testing
 
 #if canImport(Glibc)
     import Glibc

@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 /// One identity per person, over HTTP against a real flapd: the owner invites, the member's link
 /// signs them in once, they post as themselves only, clear only their own slot, read only their

@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 /// Names with a space, an accent, a snowman or an encoded `/` in URL paths: decoded once, so the
 /// sender `my phone` is cleared at `/v1/slots/my%20phone` and the quick message `Good morning`

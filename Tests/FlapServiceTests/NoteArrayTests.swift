@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 /// An array of Vestaboard Notes as one board: two fake Notes, each behind its own Local API, show
 /// one message split between them, each its own part exactly once, while one of them fails.

@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 /// `flapctl pair` and `flapctl invite` against a real flapd: the QR code they print, read back by
 /// Debian's zbarimg, is the link they print, and that link signs a browser in once, as the owner

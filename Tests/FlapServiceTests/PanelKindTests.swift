@@ -4,8 +4,9 @@ import FlapMessaging
 import FlapSimulated
 import Foundation
 import Logging
-import Testing
 import TestSupport
+import Testing
+
 @testable import FlapService
 
 /// A kind of panel written here and nowhere else plugs in: named in flapd.toml, its own key read

@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 /// Presence through the real flapd: members' live streams (curl) make them here, their pages'
 /// leaving makes them gone, a person's own setting hides them from the others, from MQTT's

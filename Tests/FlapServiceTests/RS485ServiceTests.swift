@@ -1,8 +1,9 @@
 import FlapCore
 import FlapHardware
 import Foundation
-import Testing
 import TestSupport
+import Testing
+
 @testable import FlapService
 
 /// flapd as a process with a wall of RS-485 modules: the real driver on a pseudo-terminal, a bus

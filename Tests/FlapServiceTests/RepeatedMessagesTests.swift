@@ -1,8 +1,8 @@
-import FlapMQTTClient
 import FlapMQTT
+import FlapMQTTClient
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 /// Saying the same thing again, on every path a household uses: "DINNER READY", then "OUT", then
 /// "DINNER READY" from one sender shows DINNER READY again, each send with its own receipt.

@@ -1,7 +1,7 @@
 import FlapDisplay
 import Foundation
-import Testing
 import TestSupport
+import Testing
 import Wematch
 
 /// Joining rooms by code through flapd's API, over a real mosquitto: a standing room's code,

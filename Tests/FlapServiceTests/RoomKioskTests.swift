@@ -1,7 +1,7 @@
 import FlapDisplay
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 /// Three flapd kiosks with simulated straps in one room through a real mosquitto.
 @Suite(.cleansUp, .timeLimit(.minutes(2))) struct RoomKioskTests {

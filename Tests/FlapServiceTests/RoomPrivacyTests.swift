@@ -1,8 +1,8 @@
 import FlapHardware
 import FlapLinux
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 /// In a room, a member's heart rate travels only as its own samples: kiosk A reads a pulse sensor
 /// at a rate nothing else produces; kiosk B, in the same room, never shows it, in any API answer

@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 /// Recurring messages through the running flapd: the configuration's schedules listed read-only,
 /// schedules added, changed and removed over the API and with flapctl, kept across a restart,

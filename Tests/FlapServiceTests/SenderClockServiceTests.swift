@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 /// A sender whose clock says 9999: its message is taken, with a warning, as arriving now, and
 /// every later message, over HTTP, the Local API and MQTT, still reaches the board.

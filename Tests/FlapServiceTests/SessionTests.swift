@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 /// Signing in with the API key for a session cookie, and what a cookie may not do: change
 /// anything from another site. Every state-changing endpoint is tried.

@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 /// docs/phones.md's Shortcuts recipe, its request run as written (only the board's name, key and
 /// text filled in) over HTTPS against a real flapd: the message is taken as the member's own.

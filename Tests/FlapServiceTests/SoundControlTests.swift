@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 /// Mute, volume and the sound's quiet hours changed over `/v1/sound`, as the web page does: a
 /// muted flapd writes no clacks to its ALSA device, bad values are refused by field, and the

@@ -3,8 +3,9 @@ import FlapCore
 import FlapJSON
 import FlapSources
 import Foundation
-import Testing
 import TestSupport
+import Testing
+
 @testable import FlapService
 
 /// A kind of source written here and nowhere else plugs in: named in flapd.toml with a setting

@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 /// Content sources through the running flapd: a JSON source, a feed and a webhook from
 /// flapd.toml, fetched from a web server on 127.0.0.1; their values in a quick message's text

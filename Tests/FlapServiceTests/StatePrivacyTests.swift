@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 /// The state directory is the owner's alone: the inbox (messages, sender names) as private as the
 /// keys, whatever an earlier version or the umask left; key files of absurd size are refused.

@@ -1,8 +1,8 @@
 import FlapLinux
 import Foundation
 import Synchronization
-import Testing
 import TestSupport
+import Testing
 
 #if canImport(Glibc)
     import Glibc

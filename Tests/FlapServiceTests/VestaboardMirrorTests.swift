@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 /// A board read as a message source (`[[mirror]]`): the fake board through outages, and one
 /// flapd mirroring another.

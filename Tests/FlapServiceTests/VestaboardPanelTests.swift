@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 /// flapd driving a real Vestaboard as a panel, through its Local API: the fake board, and
 /// another flapd standing in for a board.

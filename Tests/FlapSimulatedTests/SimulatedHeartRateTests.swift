@@ -1,10 +1,10 @@
 import FlapClocks
-import FlapHeartRate
 import FlapHardware
+import FlapHeartRate
 import FlapSimulated
 import Synchronization
-import Testing
 import TestSupport
+import Testing
 
 /// The synthetic wearers and the trace replay, on a manual clock: an hour takes no time.
 @Suite struct SimulatedHeartRateTests {

@@ -1,10 +1,11 @@
 import FlapClocks
-import FoundationEssentials
 import FlapCore
 import FlapHardware
+import FoundationEssentials
 import Synchronization
-import Testing
 import TestSupport
+import Testing
+
 @testable import FlapSimulated
 
 @Suite(.timeLimit(.minutes(1))) struct SimulatedPanelTests {

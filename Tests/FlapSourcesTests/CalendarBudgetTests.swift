@@ -1,6 +1,7 @@
 import FlapCore
 import Foundation
 import Testing
+
 @testable import FlapSources
 
 /// A shared calendar is written by whoever sends an invitation: what one file can make flapd

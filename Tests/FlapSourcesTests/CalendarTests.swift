@@ -1,7 +1,8 @@
 import FlapCore
 import Foundation
-import Testing
 import TestSupport
+import Testing
+
 @testable import FlapSources
 
 @Suite struct CalendarTests {

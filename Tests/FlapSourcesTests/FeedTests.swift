@@ -1,6 +1,7 @@
-import Foundation
 import FlapJSON
+import Foundation
 import Testing
+
 @testable import FlapSources
 
 @Suite struct FeedTests {

@@ -1,7 +1,8 @@
 import FlapCore
 import Foundation
-import Testing
 import TestSupport
+import Testing
+
 @testable import FlapSources
 
 /// Calendars as Google, iCloud, Outlook (Exchange), Nextcloud and Fastmail publish them: CRLF

@@ -2,8 +2,9 @@ import FlapClocks
 import FlapCore
 import FlapJSON
 import Foundation
-import Testing
 import TestSupport
+import Testing
+
 @testable import FlapSources
 
 /// Sources fetched from a web server on 127.0.0.1 (Tests/Peers/content_server.py), on a manual

@@ -3,6 +3,7 @@ import FlapJSON
 import FlapMessaging
 import Foundation
 import Testing
+
 @testable import FlapSources
 
 /// Sources' values in templates, as docs/sources.md shows them: a quick message's text with a

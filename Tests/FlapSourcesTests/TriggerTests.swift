@@ -3,8 +3,9 @@ import FlapCore
 import FlapJSON
 import FlapMessaging
 import Foundation
-import Testing
 import TestSupport
+import Testing
+
 @testable import FlapSources
 
 /// Triggers on a manual clock, over a real inbox and sources read from files: an event coming

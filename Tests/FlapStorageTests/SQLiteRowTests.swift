@@ -1,8 +1,8 @@
 import FlapStorage
 import Foundation
 import Logging
-import Testing
 import TestSupport
+import Testing
 
 /// A row whose column holds what flapd did not write there is an error that names the column and
 /// what it found, and a reader skips it, said once: never a crash.

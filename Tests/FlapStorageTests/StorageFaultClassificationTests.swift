@@ -2,8 +2,8 @@ import FlapStorage
 import Foundation
 import Logging
 import Synchronization
-import Testing
 import TestSupport
+import Testing
 
 /// Storage faults told apart, said once, and damaged files moved aside.
 @Suite struct StorageFaultClassificationTests {

@@ -1,8 +1,8 @@
 import FlapTLS
 import Foundation
 import Synchronization
-import Testing
 import TestSupport
+import Testing
 import X509
 
 /// The server certificate's life with flapd's own authority: what it names, when it is

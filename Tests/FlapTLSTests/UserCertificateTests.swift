@@ -2,8 +2,8 @@ import Crypto
 import FlapTLS
 import Foundation
 import SwiftASN1
-import Testing
 import TestSupport
+import Testing
 import X509
 
 /// The user's own certificate (`[api] tls_certificate_file`, `tls_key_file`): served, reloaded

@@ -1,6 +1,7 @@
 import Foundation
-import Testing
 import TestSupport
+import Testing
+
 @testable import FlapTOML
 
 /// flapd's TOML reader on the public toml-test corpus (TOML 1.0's 205 valid and 473 invalid

@@ -1,6 +1,7 @@
 import Foundation
-import Testing
 import TestSupport
+import Testing
+
 @testable import FlapTOML
 
 /// flapd's TOML reader against Python's tomllib (the standard library's, an independent reader):

@@ -1,5 +1,6 @@
 import Synchronization
 import Testing
+
 @testable import FlapTime
 
 /// The alarm's one sleeper, when an old one rings late: a sleep that had already ended when a

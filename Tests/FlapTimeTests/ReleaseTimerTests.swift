@@ -4,8 +4,8 @@ import FlapTime
 import Foundation
 import Logging
 import Synchronization
-import Testing
 import TestSupport
+import Testing
 
 /// Messages sent for later released at their instants, on a manual clock with a wall clock that
 /// follows it (and can be set apart from it, as NTP does): an hour passes in milliseconds.

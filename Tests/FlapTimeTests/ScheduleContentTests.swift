@@ -5,8 +5,8 @@ import FlapMessaging
 import FlapTime
 import Foundation
 import Logging
-import Testing
 import TestSupport
+import Testing
 
 /// What schedules show (the manual clock starts Friday 2027-01-15 08:00 UTC): a text's
 /// `{{weekday}}` is the day it fires, a VBML document fires as itself, and a schedule whose

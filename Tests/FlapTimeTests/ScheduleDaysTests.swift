@@ -4,8 +4,8 @@ import FlapMessaging
 import FlapTime
 import Foundation
 import Logging
-import Testing
 import TestSupport
+import Testing
 
 /// The days a schedule runs on, as people write them, and when it next runs across a week's end
 /// and a daylight-saving change, on a manual clock.

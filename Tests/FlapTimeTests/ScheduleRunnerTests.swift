@@ -5,8 +5,8 @@ import FlapMessaging
 import FlapTime
 import Foundation
 import Logging
-import Testing
 import TestSupport
+import Testing
 
 /// Recurring messages on a manual clock (starting Friday 2027-01-15 08:00 UTC): each fires at
 /// its occurrences, a jump fires each schedule at most once, an untrusted clock fires nothing,

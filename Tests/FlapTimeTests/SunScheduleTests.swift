@@ -4,8 +4,8 @@ import FlapMessaging
 import FlapTime
 import Foundation
 import Logging
-import Testing
 import TestSupport
+import Testing
 
 /// Schedules that follow the sun (the manual clock starts Friday 2027-01-15 08:00 UTC): one
 /// fires at sunset+30m in Berlin; through a polar night the next sunrise is weeks off; a time

@@ -1,8 +1,8 @@
 import FlapCore
 import FlapTime
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 /// Sunrise and sunset against astral (PyPI), another implementation of NOAA's solar equations:
 /// eight latitudes from Ushuaia to Svalbard, the 15th of every month and both solstices. Within

@@ -1,6 +1,7 @@
 import FlapCore
 import Foundation
 import Testing
+
 @testable import FlapTime
 
 /// flapd's own reading of the system's time zones (it links no ICU) against Foundation's, which

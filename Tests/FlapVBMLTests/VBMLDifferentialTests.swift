@@ -1,8 +1,9 @@
 import FlapJSON
 import FlapPrimitives
 import Foundation
-import Testing
 import TestSupport
+import Testing
+
 @testable import FlapVBML
 
 /// flapd's VBML renderer against pyvbml (Vestaboard's renderer ported to Python, installed from

@@ -1,5 +1,6 @@
 import FlapJSON
 import Testing
+
 @testable import FlapVBML
 
 /// What Vestaboard's own (Node) renderer does where pyvbml differs, and flapd's errors.

@@ -2,8 +2,9 @@ import FlapClocks
 import Foundation
 import Logging
 import Synchronization
-import Testing
 import TestSupport
+import Testing
+
 @testable import FlapVestaboard
 
 /// The delivery queue and its worker against the fake Vestaboard over real HTTP, the worker's

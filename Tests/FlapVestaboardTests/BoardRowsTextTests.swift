@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import FlapVestaboard
 
 /// The outbox's rows, written and read without `Codable`, are what JSON says they are.

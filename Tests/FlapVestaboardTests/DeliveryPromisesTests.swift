@@ -1,6 +1,7 @@
 import Foundation
-import Testing
 import TestSupport
+import Testing
+
 @testable import FlapVestaboard
 
 /// The queue's two promises under an outage and a restart: only the newest board of a panel is

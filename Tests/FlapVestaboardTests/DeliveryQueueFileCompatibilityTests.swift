@@ -1,6 +1,7 @@
 import FlapStorage
 import Foundation
 import Testing
+
 @testable import FlapVestaboard
 
 /// The outbox flapd 0.1.0 wrote (through GRDB) opens as it is, and a new one has its tables.

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import FlapVestaboard
 
 /// The outbox keeps what is waiting and the newest finished writes, nothing more.

@@ -1,8 +1,9 @@
 import FlapClocks
 import Foundation
 import Logging
-import Testing
 import TestSupport
+import Testing
+
 @testable import FlapVestaboard
 
 /// The cloud's 15 s spacing, coalescing, each strategy, and a restart with writes waiting.

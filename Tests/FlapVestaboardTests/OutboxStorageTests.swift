@@ -2,8 +2,9 @@ import FlapCore
 import FlapHardware
 import FlapStorage
 import Foundation
-import Testing
 import TestSupport
+import Testing
+
 @testable import FlapVestaboard
 
 /// The outbox on a disk that fills up: the board it could not queue is queued, and written, by

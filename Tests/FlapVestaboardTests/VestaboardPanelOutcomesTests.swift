@@ -1,8 +1,9 @@
 import FlapCore
 import FlapHardware
 import Foundation
-import Testing
 import TestSupport
+import Testing
+
 @testable import FlapVestaboard
 
 /// A panel that is handed a new board before the last one reached the Vestaboard keeps nothing

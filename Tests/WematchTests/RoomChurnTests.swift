@@ -1,7 +1,8 @@
 import FlapPrimitives
 import Foundation
-import Testing
 import TestSupport
+import Testing
+
 @testable import Wematch
 
 /// Members joining, leaving, rejoining with new records and falling silent in any order: the

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import Wematch
 
 /// The payloads and topics other kiosks and tools read (written out by hand, as they would).

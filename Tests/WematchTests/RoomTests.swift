@@ -1,8 +1,9 @@
 import FlapClocks
 import FlapPrimitives
 import Foundation
-import Testing
 import TestSupport
+import Testing
+
 @testable import Wematch
 
 /// The room engine on a manual clock.

@@ -1,5 +1,6 @@
 import FlapPrimitives
 import Testing
+
 @testable import Wematch
 
 /// Seeded random rooms checked against a brute-force reference written here: every pair

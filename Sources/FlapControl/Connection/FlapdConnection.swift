@@ -1,5 +1,5 @@
-import FlapCore
 import ArgumentParser
+import FlapCore
 import FoundationEssentials
 
 /// How flapctl finds flapd: `--url`/`FLAPD_URL` (default http://127.0.0.1:8080) and

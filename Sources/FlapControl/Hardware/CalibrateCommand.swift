@@ -1,6 +1,6 @@
+import ArgumentParser
 import FlapCore
 import FlapMCP
-import ArgumentParser
 import FoundationEssentials
 
 /// `flapctl calibrate`: shows a directly driven panel's module offsets, or sets one. An offset is

@@ -1,8 +1,8 @@
-import FlapHardware
-import FlapCore
 import ArgumentParser
-import FlapSensorDrivers
+import FlapCore
+import FlapHardware
 import FlapHeartRate
+import FlapSensorDrivers
 import FoundationEssentials
 import Logging
 

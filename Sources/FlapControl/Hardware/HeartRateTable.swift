@@ -1,5 +1,5 @@
-import FoundationEssentials
 import FlapHeartRate
+import FoundationEssentials
 
 /// What `flapctl hr` prints each second: a line for one strap, a table for several.
 enum HeartRateTable {

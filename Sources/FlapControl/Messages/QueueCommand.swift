@@ -1,5 +1,5 @@
-import FlapCore
 import ArgumentParser
+import FlapCore
 import FoundationEssentials
 
 /// `flapctl queue`: the writes waiting for (or done with) real Vestaboards.

@@ -1,6 +1,6 @@
+import ArgumentParser
 import FlapCore
 import FlapMCP
-import ArgumentParser
 import FoundationEssentials
 
 /// `flapctl schedule`: recurring messages.

@@ -1,6 +1,6 @@
+import ArgumentParser
 import FlapCore
 import FlapMCP
-import ArgumentParser
 import FoundationEssentials
 
 /// `flapctl scheduled`: the messages sent for later, and cancelling one.

@@ -1,6 +1,6 @@
-import FlapMCP
-import FlapJSON
 import ArgumentParser
+import FlapJSON
+import FlapMCP
 import FoundationEssentials
 
 /// `flapctl template`: quick messages kept by flapd.

@@ -54,8 +54,8 @@ public struct LayoutWarning: Equatable, Sendable, CustomStringConvertible {
 /// `text` prefixed with where in the text it applies: "line 2, position 5: …".
 func placed(_ text: String, line: Int?, position: Int?) -> String {
     switch (line, position) {
-    case let (line?, position?): "line \(line), position \(position): \(text)"
-    case let (line?, nil): "line \(line): \(text)"
+    case (let line?, let position?): "line \(line), position \(position): \(text)"
+    case (let line?, nil): "line \(line): \(text)"
     default: text
     }
 }

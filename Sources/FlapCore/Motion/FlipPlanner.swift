@@ -1,4 +1,5 @@
 import FlapPrimitives
+
 /// Whether a panel's modules may turn backwards.
 public enum PanelMotion: String, Sendable, CaseIterable {
     /// Split-flap hardware and its simulations: drums turn forward only.

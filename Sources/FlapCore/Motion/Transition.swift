@@ -1,4 +1,5 @@
 import FlapPrimitives
+
 /// The order in which modules start moving.
 public enum TransitionStrategy: String, CaseIterable, Sendable, Codable {
     /// The default: column c, row r starts at c × 20 ms + r × 50 ms.

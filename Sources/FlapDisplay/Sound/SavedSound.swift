@@ -1,5 +1,5 @@
-import FlapStorage
 import FlapCore
+import FlapStorage
 import FoundationEssentials
 
 /// The sound as changed over the API (mute, volume, quiet hours), kept in `sound.json` in the

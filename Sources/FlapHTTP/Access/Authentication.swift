@@ -1,12 +1,13 @@
 import FlapCore
-import FoundationEssentials
-#if canImport(Glibc)
-    import Glibc
-#endif
 import FlapMembers
+import FoundationEssentials
 import HTTPTypes
 import Hummingbird
 import Logging
+
+#if canImport(Glibc)
+    import Glibc
+#endif
 
 /// The session cookie: after `POST /v1/session` with the API key, a pairing link or an
 /// invitation, a random token in an HttpOnly, SameSite=Strict cookie stands for the owner or the

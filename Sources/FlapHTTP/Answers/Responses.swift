@@ -1,7 +1,7 @@
 import FoundationEssentials
 import HTTPTypes
-import NIOCore
 import Hummingbird
+import NIOCore
 
 /// JSON answers with the shapes the APIs document.
 enum Responses {

@@ -1,5 +1,5 @@
-import FlapMembers
 import FlapCore
+import FlapMembers
 import FlapPrimitives
 import FoundationEssentials
 

@@ -1,5 +1,5 @@
-import FlapStorage
 import FlapJSON
+import FlapStorage
 import FoundationEssentials
 import Hummingbird
 

@@ -1,5 +1,5 @@
-import FlapJSON
 import FlapHardware
+import FlapJSON
 import FoundationEssentials
 import Hummingbird
 

@@ -1,5 +1,5 @@
-import FlapMembers
 import FlapJSON
+import FlapMembers
 import FlapPresence
 import FlapStorage
 import FoundationEssentials

@@ -1,5 +1,5 @@
-import FlapTime
 import FlapJSON
+import FlapTime
 import FoundationEssentials
 import Hummingbird
 

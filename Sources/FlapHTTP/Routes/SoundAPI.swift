@@ -1,7 +1,7 @@
 import FlapCore
+import FlapJSON
 import FlapMessaging
 import FlapStorage
-import FlapJSON
 import FoundationEssentials
 import Hummingbird
 

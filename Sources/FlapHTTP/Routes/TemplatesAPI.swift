@@ -1,6 +1,6 @@
 import FlapCore
-import FlapMessaging
 import FlapJSON
+import FlapMessaging
 import FoundationEssentials
 import Hummingbird
 

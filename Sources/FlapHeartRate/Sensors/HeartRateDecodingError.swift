@@ -1,4 +1,5 @@
 import FlapHardware
+
 /// A heart-rate value or message that does not follow its specification: what, and at which byte.
 public struct HeartRateDecodingError: Error, Equatable, Sendable, CustomStringConvertible {
     /// What was being decoded (`Heart Rate Measurement (0x2A37)`, `ANT message 0x4E`).

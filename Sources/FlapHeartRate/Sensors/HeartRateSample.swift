@@ -1,4 +1,5 @@
 import FlapHardware
+
 /// One heart-rate reading from one strap.
 public struct HeartRateSample<Instant: InstantProtocol & Sendable>: Sendable {
     public var strap: StrapIdentity

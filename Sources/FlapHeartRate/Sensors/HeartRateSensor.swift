@@ -1,4 +1,5 @@
 import FlapHardware
+
 /// A source of heart rates: a Bluetooth LE adapter, an ANT+ stick, a serial pulse sensor, a
 /// simulation. One source may read several straps at once (a kiosk for a room does).
 ///

@@ -1,4 +1,5 @@
 import FlapHardware
+
 /// The loop of a heart-rate source on a port (an ANT stick, a serial sensor): open the device,
 /// read it until it fails, report the failure (the source lost with its reason and remedy, and
 /// its straps with it), wait with backoff, open it again; until cancelled.

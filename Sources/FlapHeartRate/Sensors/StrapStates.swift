@@ -1,4 +1,5 @@
 import FlapHardware
+
 /// Each strap's state as a source last reported it: turns what a driver hears into status
 /// changes, each reported once, and finds the straps that fell silent.
 public struct StrapStates<Instant: InstantProtocol & Sendable>: Sendable where Instant.Duration == Duration {

@@ -1,5 +1,5 @@
-import FlapHeartRate
 import FlapHardware
+import FlapHeartRate
 
 /// What the session waits for: a signal, the bus closing, the answer to a request, a tick.
 enum BlueZEvent: Sendable {

@@ -1,5 +1,5 @@
-import FlapHeartRate
 import FlapHardware
+import FlapHeartRate
 import FoundationEssentials
 
 /// Heart-rate straps over Bluetooth LE, through bluetoothd's D-Bus API: a discovery filter for

@@ -1,5 +1,5 @@
-import FlapHeartRate
 import FlapHardware
+import FlapHeartRate
 
 /// One strap the session follows, by its device object.
 struct BlueZLink<Instant: InstantProtocol & Sendable>: Sendable where Instant.Duration == Duration {

@@ -1,5 +1,5 @@
-import FlapHeartRate
 import FlapHardware
+import FlapHeartRate
 
 extension BlueZSession {
     // MARK: What to do next

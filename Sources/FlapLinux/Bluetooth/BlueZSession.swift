@@ -1,5 +1,5 @@
-import FlapHeartRate
 import FlapHardware
+import FlapHeartRate
 
 /// The BLE driver's state across connections to the bus, and one connection's event loop.
 struct BlueZSession<C: Clock> where C.Duration == Duration, C.Instant: Sendable {

@@ -1,11 +1,11 @@
-import FlapMQTTClient
 import FlapCore
+import FlapJSON
+import FlapMQTTClient
 import FlapMessaging
 import FlapMetrics
 import FlapPictures
 import FlapPresence
 import FlapStorage
-import FlapJSON
 import FoundationEssentials
 import Logging
 import ServiceLifecycle

@@ -1,5 +1,5 @@
-import Synchronization
 import NIOCore
+import Synchronization
 
 /// Cuts the byte stream into packets: reads the fixed header, refuses a remaining length that
 /// is not a valid variable byte integer as soon as the header says so, and decodes each whole

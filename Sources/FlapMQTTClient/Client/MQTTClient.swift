@@ -1,6 +1,6 @@
-import Synchronization
 import NIOCore
 import NIOSSL
+import Synchronization
 
 /// An MQTT client on swift-nio: MQTT 5 (or 3.1.1), QoS 0–2 both ways, retained messages, a
 /// will, a persistent session, TLS, username and password, keepalive, and acknowledgements

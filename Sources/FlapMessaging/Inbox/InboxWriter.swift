@@ -1,5 +1,5 @@
-import FlapStorage
 import FlapCore
+import FlapStorage
 import FoundationEssentials
 
 /// Runs operations inside the writer's transaction, each in a savepoint of its own, and

@@ -1,8 +1,8 @@
 import FlapCore
 import FlapDisplay
 import FlapHTTP
-import FlapMessaging
 import FlapMQTT
+import FlapMessaging
 import FlapStorage
 import FoundationEssentials
 import Synchronization

@@ -1,6 +1,6 @@
-import FlapHeartRate
 import FlapCore
 import FlapHTTP
+import FlapHeartRate
 import FlapKiosk
 import FlapMQTT
 import FlapRooms

@@ -1,11 +1,11 @@
-import FlapDisplay
-import FlapCore
 import ArgumentParser
-import FlapMessaging
-import FlapMQTT
-import FlapStorage
+import FlapCore
+import FlapDisplay
 import FlapHeartRate
+import FlapMQTT
+import FlapMessaging
 import FlapRooms
+import FlapStorage
 import FoundationEssentials
 import Logging
 

@@ -1,14 +1,14 @@
 import FlapDisplay
-import FlapHeartRate
 import FlapHTTP
+import FlapHeartRate
+import FlapMQTT
 import FlapMembers
 import FlapMessaging
 import FlapMetrics
-import FlapMQTT
 import FlapQR
 import FlapRooms
-import FlapTime
 import FlapTLS
+import FlapTime
 import FlapVestaboard
 import FlapWeb
 import FoundationEssentials

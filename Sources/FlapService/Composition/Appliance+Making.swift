@@ -1,12 +1,12 @@
 import FlapCore
 import FlapDiscovery
-import FlapHardware
 import FlapDisplay
 import FlapHTTP
+import FlapHardware
 import FlapLinux
+import FlapMQTT
 import FlapMessaging
 import FlapMetrics
-import FlapMQTT
 import FlapRooms
 import FlapStorage
 import FlapTime

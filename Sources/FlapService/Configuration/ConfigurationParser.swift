@@ -1,14 +1,14 @@
-import FlapMQTTClient
+import FlapCore
 import FlapDisplay
+import FlapHardware
+import FlapJSON
+import FlapMQTT
+import FlapMQTTClient
+import FlapMessaging
+import FlapSources
 import FlapStorage
 import FlapTOML
 import FlapTime
-import FlapCore
-import FlapHardware
-import FlapJSON
-import FlapMessaging
-import FlapMQTT
-import FlapSources
 import FoundationEssentials
 
 /// Reads flapd.toml. Every problem is reported, each with its key and line; unknown keys are

@@ -1,13 +1,13 @@
-import FlapDisplay
-import FlapTime
-import FlapSources
-import FlapVestaboard
-import FlapHardware
 import FlapCore
-import FlapMessaging
-import FlapMQTT
+import FlapDisplay
+import FlapHardware
 import FlapHeartRate
+import FlapMQTT
+import FlapMessaging
 import FlapRooms
+import FlapSources
+import FlapTime
+import FlapVestaboard
 
 /// Everything flapd runs from: `/etc/flapd/flapd.toml`, `--config`, or `--simulate`'s defaults,
 /// with command-line flags applied on top.

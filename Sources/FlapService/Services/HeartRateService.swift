@@ -1,6 +1,6 @@
-import FlapSensorDrivers
 import FlapHeartRate
 import FlapMetrics
+import FlapSensorDrivers
 import Logging
 import ServiceLifecycle
 

@@ -1,6 +1,5 @@
-import FlapDisplay
-import Wematch
 import FlapCore
+import FlapDisplay
 import FlapHardware
 import FlapKiosk
 import FlapLinux
@@ -8,6 +7,7 @@ import FlapRooms
 import FlapSimulated
 import Logging
 import ServiceLifecycle
+import Wematch
 
 /// Rings for each new synced pair in the room a panel shows: the chime through the sound
 /// device (mixed with the clacks, silent in quiet hours or when muted) and a pulse of the

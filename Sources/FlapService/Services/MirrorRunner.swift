@@ -1,6 +1,6 @@
+import FlapJSON
 import FlapMessaging
 import FlapVestaboard
-import FlapJSON
 import FoundationEssentials
 import Logging
 import ServiceLifecycle

@@ -1,5 +1,5 @@
-import FlapHeartRate
 import FlapHardware
+import FlapHeartRate
 import Synchronization
 
 /// Keeps everything a heart-rate source emits, for tests and tools to look at while it runs.

@@ -1,5 +1,5 @@
-import FlapHeartRate
 import FlapHardware
+import FlapHeartRate
 
 /// A heart-rate source that says exactly what it is given, in order, then waits to be
 /// stopped: for testing what consumes heart rates (the hub, the rooms) event by event.

@@ -1,5 +1,5 @@
-import FlapHeartRate
 import FlapHardware
+import FlapHeartRate
 
 /// An ANT USB stick with ANT+ heart-rate straps in range, simulated at its serial interface: it
 /// answers the host's commands as a stick does (reset, capabilities, network key, channel

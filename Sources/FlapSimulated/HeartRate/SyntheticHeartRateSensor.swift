@@ -1,5 +1,5 @@
-import FlapHeartRate
 import FlapHardware
+import FlapHeartRate
 import FlapPrimitives
 
 /// Heart-rate straps worn by simulated people with believable physiology, on any clock: a

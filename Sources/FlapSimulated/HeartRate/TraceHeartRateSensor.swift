@@ -1,6 +1,6 @@
+import FlapHardware
 import FlapHeartRate
 import FlapPrimitives
-import FlapHardware
 
 /// A recorded heart-rate trace played back as one strap: CSV lines `seconds,bpm[,rr…]` (RR in
 /// 1/1024 s), seconds from the trace's start and rising; `#` starts a comment. Each reading is

@@ -1,6 +1,6 @@
 import FlapJSON
-import FlapPrimitives
 import FlapMessaging
+import FlapPrimitives
 import FlapStorage
 import FoundationEssentials
 import Logging

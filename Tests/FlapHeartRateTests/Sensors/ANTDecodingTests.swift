@@ -1,5 +1,5 @@
-import FlapHeartRate
 import FlapHardware
+import FlapHeartRate
 import Testing
 
 /// ANT framing and the ANT+ heart-rate profile, on vectors worked out by hand from the ANT

@@ -1,6 +1,6 @@
 import FlapClocks
-import FlapHeartRate
 import FlapHardware
+import FlapHeartRate
 import FlapLinux
 import FlapSimulated
 import Testing

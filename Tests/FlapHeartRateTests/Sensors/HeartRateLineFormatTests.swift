@@ -1,5 +1,5 @@
-import FlapHeartRate
 import FlapHardware
+import FlapHeartRate
 import Testing
 
 @Suite struct HeartRateLineFormatTests {

@@ -1,5 +1,5 @@
-import FlapHeartRate
 import FlapHardware
+import FlapHeartRate
 import Testing
 
 /// 0x2A37 values worked out by hand from the Heart Rate Service specification: byte 0 is the

@@ -1,11 +1,11 @@
 import FlapClocks
-import FlapHeartRate
 import FlapHardware
+import FlapHeartRate
 import FlapLinux
 import FlapSimulated
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 /// What every heart-rate source promises (HeartRateSensor's requirements), checked against each
 /// real driver on its lowest interface and each simulated twin. The ANT stick answers over a

@@ -1,7 +1,7 @@
-import FlapHeartRate
 import FlapHardware
-import FlapSimulated
+import FlapHeartRate
 import FlapLinux
+import FlapSimulated
 import Testing
 
 /// The serial-line driver reading a real pseudo-terminal, with good lines and rubbish.

@@ -1,4 +1,5 @@
 import FlapHardware
+
 /// The ANT messages a receiver of ANT+ heart-rate straps sends and receives.
 public enum ANT {
     /// Message ids.

@@ -1,4 +1,5 @@
 import FlapHardware
+
 /// One data page of the ANT+ heart-rate profile (8 bytes). Every page ends with the same four
 /// bytes: the last beat's event time (1/1024 s, rolling over at 64 s), the beat count (rolling
 /// over at 256) and the computed heart rate; byte 0 is the page number, its top bit a toggle

@@ -1,4 +1,5 @@
 import FlapHardware
+
 /// ANT+ heart-rate straps through an ANT USB stick on a serial port (the kernel's
 /// usb_serial_simple presents 0fcf:1008 and 0fcf:1009 as ttyUSB; 0fcf:1004 is a CP210x serial
 /// bridge). The straps to follow by device number, each on a channel of its own, or any strap

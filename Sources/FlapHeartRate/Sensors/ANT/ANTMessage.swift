@@ -1,4 +1,5 @@
 import FlapHardware
+
 /// One message of the ANT serial protocol: sync 0xA4, payload length, message id, payload, and
 /// a checksum that XORs every byte before it.
 public struct ANTMessage: Sendable, Equatable, CustomStringConvertible {

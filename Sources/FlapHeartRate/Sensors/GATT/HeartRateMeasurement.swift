@@ -1,4 +1,5 @@
 import FlapHardware
+
 /// The Heart Rate Measurement characteristic (0x2A37) of the Bluetooth Heart Rate Service:
 /// a flags byte, the heart rate (uint8 or uint16), optionally the energy expended (uint16, kJ),
 /// and any number of RR intervals (uint16, 1/1024 s), all little-endian.

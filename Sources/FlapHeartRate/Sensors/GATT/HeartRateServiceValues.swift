@@ -1,4 +1,5 @@
 import FlapHardware
+
 /// The Heart Rate Service's and Battery Service's identifiers and their small values.
 public enum HeartRateService {
     /// The Heart Rate service (0x180D) and its characteristics, as 128-bit UUID strings (BlueZ's form).

@@ -1,4 +1,5 @@
 import FlapHardware
+
 /// A reader for the one kind of JSON a serial pulse sensor sends: a flat object whose values are
 /// numbers, lists of numbers or booleans. Hand-written so that an error can name the column of
 /// the character at fault (Foundation's parser does not say where), and FlapHardware stays free

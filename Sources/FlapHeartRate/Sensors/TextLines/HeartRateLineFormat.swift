@@ -1,4 +1,5 @@
 import FlapHardware
+
 /// How a serial pulse sensor writes its readings, one per line: `72`, `HR:72`, or
 /// `{"bpm":72,"rr":[812]}` (RR in milliseconds).
 public enum HeartRateLineFormat: Sendable, Equatable {

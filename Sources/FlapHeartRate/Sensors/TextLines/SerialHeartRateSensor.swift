@@ -1,4 +1,5 @@
 import FlapHardware
+
 /// An Arduino-style pulse sensor that writes a reading a line on a serial port. One strap per
 /// port; lines that cannot be read are reported (column and character) and skipped.
 public struct SerialHeartRateSensor<C: Clock>: HeartRateSensor where C.Duration == Duration, C.Instant: Sendable {
