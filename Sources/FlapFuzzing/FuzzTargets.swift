@@ -22,11 +22,27 @@ import NIOEmbedded
 /// limit is a finding. `scripts/fuzz` runs them under libFuzzer (`flapfuzz`); the tests replay
 /// every input kept in `Fuzz/` (its seeds and each finding, made a regression) through them.
 public enum FuzzTargets {
-    public static let all: [String: @Sendable ([UInt8]) -> Void] = [
-        "calendar": calendar, "feed": feed, "json-pointer": jsonPointer, "vbml": vbml, "mustache": mustache,
-        "toml": toml, "mqtt": mqtt, "message": message, "local-api": localAPI, "chainlink": chainlink, "rs485": rs485,
-        "ant": ant, "heart-rate": heartRate, "heart-rate-trace": trace
+    /// Every target, by the reader it fuzzes. The name is its folder in `Fuzz/` and what
+    /// `FLAPFUZZ_TARGET` says; `scripts/fuzz` takes the list from `flapfuzz` itself.
+    public static let all: [FuzzTarget] = [
+        FuzzTarget("calendar", reads: FlapSources.Calendar.self, calendar),
+        FuzzTarget("feed", reads: Feed.self, feed),
+        FuzzTarget("json-pointer", reads: JSONPointer.self, jsonPointer),
+        FuzzTarget("vbml", reads: VBMLDocument.self, vbml),
+        FuzzTarget("mustache", reads: Mustache.self, mustache),
+        FuzzTarget("toml", reads: TOMLParser.self, toml),
+        FuzzTarget("mqtt", reads: MQTTFrameDecoder.self, mqtt),
+        FuzzTarget("message", reads: MessageParser.self, message),
+        FuzzTarget("local-api", reads: LocalAPIBody.self, localAPI),
+        FuzzTarget("chainlink", reads: ChainlinkFrameSplitter.self, chainlink),
+        FuzzTarget("rs485", reads: RS485AnswerReader.self, rs485),
+        FuzzTarget("ant", reads: ANTFrameReader.self, ant),
+        FuzzTarget("heart-rate", reads: HeartRateMeasurement.self, heartRate),
+        FuzzTarget("heart-rate-trace", reads: TraceHeartRateSensor<ContinuousClock>.self, trace)
     ]
+
+    /// The target called `name`.
+    public static func named(_ name: String) -> FuzzTarget? { all.first { $0.name == name } }
 
     /// An instant in the window each reader is asked about (2026-11-26 06:00 UTC).
     static let now = Date(timeIntervalSince1970: 1_795_672_800)

@@ -4,15 +4,20 @@ import FoundationEssentials
 import Glibc
 
 /// The target, named by FLAPFUZZ_TARGET (libFuzzer keeps the command line for itself).
-let target = ProcessInfo.processInfo.environment["FLAPFUZZ_TARGET"].flatMap { FuzzTargets.all[$0] }
+let target = ProcessInfo.processInfo.environment["FLAPFUZZ_TARGET"].flatMap(FuzzTargets.named)?.read
 
 /// `FLAPFUZZ_TARGET=calendar flapfuzz [libFuzzer's options] CORPUS…` under libFuzzer (built by
 /// scripts/fuzz with `-sanitize=fuzzer,address -D FUZZING`); built plainly, it reads each FILE
 /// given through the target once, as the tests do with every input kept in Fuzz/.
 @main struct FlapFuzz {
     static func main() {
+        if ProcessInfo.processInfo.environment["FLAPFUZZ_LIST"] != nil {
+            // For scripts/fuzz: every target's name, one a line.
+            for each in FuzzTargets.all { print(each.name) }
+            exit(0)
+        }
         guard target != nil else {
-            print("usage: FLAPFUZZ_TARGET=NAME flapfuzz FILE…  (NAME: \(FuzzTargets.all.keys.sorted().joined(separator: ", ")))")
+            print("usage: FLAPFUZZ_TARGET=NAME flapfuzz FILE…  (NAME: \(FuzzTargets.all.map(\.name).joined(separator: ", ")))")
             exit(2)
         }
         #if FUZZING
