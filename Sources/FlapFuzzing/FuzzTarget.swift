@@ -2,7 +2,7 @@
 /// it fuzzes, and how the bytes are handed to it.
 public struct FuzzTarget: Sendable {
     public let name: String
-    /// The reader's type, as Swift names it (`Feed`, `RS485AnswerReader`).
+    /// The reader's type, as Swift names it (`Feed`, `ANTFrameReader`).
     public let reader: String
     public let read: @Sendable ([UInt8]) -> Void
 
