@@ -158,6 +158,12 @@ struct TableReader: SourceTableReading {
         for name in table.keys.sorted() where !asked.contains(name) { asked.append(name) }
     }
 
+    /// `a`, `a or b`, `a, b or c`: the names a key could belong to, as a problem says them.
+    static func alternatives(_ names: [String]) -> String? {
+        guard let last = names.last else { return nil }
+        return names.count == 1 ? last : names.dropLast().joined(separator: ", ") + " or " + last
+    }
+
     /// Records a problem for every key in the file that this table did not ask for: `owner`
     /// says whose setting it is when it belongs elsewhere ("chain is a hub75 setting; this panel
     /// is max7219"), else the nearest key asked for is suggested.

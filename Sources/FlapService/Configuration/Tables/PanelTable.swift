@@ -44,8 +44,7 @@ extension ConfigurationParser {
             _ = readPanel(&probe, kind: other)
             return probe.asked.contains(key)
         }.map(\.name)
-        guard let last = owners.last else { return nil }
-        let list = owners.count == 1 ? last : owners.dropLast().joined(separator: ", ") + " or " + last
+        guard let list = TableReader.alternatives(owners) else { return nil }
         return "\(key) is a setting of a \(list) panel; this panel is \(kind.name)"
     }
 
