@@ -35,13 +35,13 @@ public enum SessionCookie {
 }
 
 /// Says who a request is from (``APIRequestContext/caller``): the API key (`Authorization:
-/// Bearer`, or as HTTP Basic's password), a member's key, the viewer key, or a session cookie;
-/// any other key is left for the route to read (a webhook source's own, on its push route). Who may call which route is the route's
-/// own declaration (``AccessRoutes``); a request with no credentials goes on with no caller,
-/// which only a route open to anyone answers. A wrong key is refused here. A request that changes
-/// something with a cookie must come from the page itself: its `Origin` (or, where a browser sends
-/// none, `Sec-Fetch-Site: same-origin`) must be this server's, so another site cannot make a
-/// signed-in browser act.
+/// Bearer`, or as HTTP Basic's password), a member's key, the viewer key, or a session cookie.
+/// Any other key is left for the route: one that takes a webhook source's own key reads it, and
+/// every other answers it 401. Who may call which route is the route's own declaration
+/// (``AccessRoutes``); a request with no credentials goes on with no caller, which only a route
+/// open to anyone answers. A request that changes something with a cookie must come from the
+/// page itself: its `Origin` (or, where a browser sends none, `Sec-Fetch-Site: same-origin`)
+/// must be this server's, so another site cannot make a signed-in browser act.
 struct Authentication: RouterMiddleware {
     typealias Context = APIRequestContext
     let key: String
