@@ -53,7 +53,7 @@ public struct NativeAPI: Sendable {
     }
 
     private func addRoutes(to router: Router<APIRequestContext>, declaring declared: DeclaredRoutes) {
-        let (metrics, access, sources) = (parts.metrics, parts.access, parts.sources)
+        let (metrics, access) = (parts.metrics, parts.access)
         router.add(middleware: FailureAnswers(answer: { Responses.error($0, $1) }, logger: Logger(label: "flapd.http")))
         router.get("healthz") { _, _ in Answer(["status": "ok"]) }
         // The description of this API (OpenAPI 3.1), kept in Sources/FlapHTTP/OpenAPI and held

@@ -131,7 +131,7 @@ struct AccessRoutes {
         use handler: @escaping @Sendable (Request, APIRequestContext) async throws -> some ResponseGenerator
     ) -> Self {
         declared.add(DeclaredRoute(method: method, path: path, access: access))
-        v1.on(RouterPath(path), method: method) { [shares] request, context -> Response in
+        v1.on(RouterPath(path), method: method) { [shares, declared] request, context -> Response in
             var context = context
             if context.caller == nil, let key = context.otherKey {
                 guard let caller = otherKey?(key, context) else {
