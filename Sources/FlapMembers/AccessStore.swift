@@ -34,6 +34,8 @@ public actor AccessStore {
     private var guesses = RedeemLimit()
     /// When the file was last written (sessions' last uses are written at most once a day).
     private var savedAt = Date.distantPast
+    /// Those following who is in the household (``householdChanges()``).
+    private let household = Watchers<Void>()
 
     /// With `path`, kept in that file; `legacySessions`, the owner's sessions of an earlier flapd
     /// (`sessions.json`: ids and their ends), taken over as digests and the old file removed.
@@ -100,6 +102,10 @@ public actor AccessStore {
 
     public func members() -> [Member] { file.members }
 
+    /// A tick after each change to who is in the household (a member added, removed or restored);
+    /// ticks not yet taken are one. Presence follows it; the routes that change it tell no one.
+    public nonisolated func householdChanges() -> AsyncStream<Void> { household.watch(bufferingPolicy: .bufferingNewest(1)) }
+
     /// A new member and their first invitation.
     public func addMember(name: String, sender: String, othersNames: [String] = []) throws(MemberProblem) -> (Member, Invitation) {
         let name = name.trimmingSpaces
@@ -120,6 +126,7 @@ public actor AccessStore {
         let member = Member(id: "m-" + AccessToken.random().prefix(10).lowercased(), name: name, sender: sender, createdAt: now())
         file.members.append(member)
         let invitation = invite(member.id, lifetime: Self.invitationLifetime)
+        household.yield(())
         return (member, invitation)
     }
 
@@ -139,6 +146,7 @@ public actor AccessStore {
         removed.append(removal)
         file.removed = Array(removed.suffix(Self.mostRemovals))
         changed()
+        household.yield(())
         return removal
     }
 
@@ -160,6 +168,7 @@ public actor AccessStore {
         file.sessions += removal.sessions.filter { at.timeIntervalSince($0.at) <= Self.sessionLifetime }
         file.keys += removal.keys
         changed()
+        household.yield(())
         return removal.member
     }
 

@@ -38,6 +38,8 @@ public actor PresenceBook {
     private var savedAt = Date.distantPast
     private var sightingsUnsaved = false
     private let access: AccessStore
+    /// Who is in the household, as it changes: followed from the book's making, so a member added before ``run(on:)`` counts.
+    private let household: AsyncStream<Void>
     private let path: String?
     private let now: @Sendable () -> Date
     private let logger: Logger
@@ -49,6 +51,7 @@ public actor PresenceBook {
         access: AccessStore, path: String?, now: @escaping @Sendable () -> Date = { Date() }, logger: Logger = Logger(label: "flapd.presence")
     ) {
         self.access = access
+        household = access.householdChanges()
         self.path = path
         self.now = now
         self.logger = logger
@@ -192,8 +195,17 @@ public actor PresenceBook {
     // MARK: Time
 
     /// Until cancelled: at each expiry (a ping's five minutes, writing's five seconds), what it
-    /// ends is ended and ``changes()`` hears of it.
+    /// ends is ended and ``changes()`` hears of it; at each change of who is in the household
+    /// (``AccessStore/householdChanges()``), ``householdChanged()``.
     public func run<C: Clock>(on clock: C) async where C.Duration == Duration {
+        await withDiscardingTaskGroup { group in
+            group.addTask { [household] in for await _ in household { await self.householdChanged() } }
+            await expireUntilCancelled(on: clock)
+            group.cancelAll()
+        }
+    }
+
+    private func expireUntilCancelled<C: Clock>(on clock: C) async where C.Duration == Duration {
         while !Task.isCancelled {
             let wait = nextExpiry().map { max(0, $0.timeIntervalSince(now())) }
             await withTaskGroup(of: Void.self) { group in

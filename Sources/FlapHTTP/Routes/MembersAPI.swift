@@ -15,7 +15,7 @@ struct MembersAPI: RouteGroup {
     let intake: MessageIntake
     /// The live stream, whose member watchers are told at once that their access ended.
     let live: LiveBoards?
-    /// Told when the household changes, so its presence is told again.
+    /// The owner's name, for the member list (presence keeps it).
     let presence: PresenceBook?
 
     /// `GET /v1/members`: the members, and those removed lately (an undo is offered for them).
@@ -25,22 +25,12 @@ struct MembersAPI: RouteGroup {
         v1.get("members", .owner) { _, _ in
             return Answer(Listing(members: await access.members().map(MemberView.init), removed: await access.recentRemovals().map(RemovalView.init)))
         }
-        v1.post("members", .owner) { request, _ in
-            let invited = try await invite(request)
-            await presence?.householdChanged()
-            return invited
-        }
-        v1.delete("members/:id", .owner) { request, context in
-            let removed = try await remove(context.parameter("id"), request)
-            await presence?.householdChanged()
-            return removed
-        }
+        v1.post("members", .owner) { request, _ in try await invite(request) }
+        v1.delete("members/:id", .owner) { request, context in try await remove(context.parameter("id"), request) }
         v1.post("members/:id/restore", .owner) { _, context in
             let id = context.parameter("id")
             do throws(UndoRefusal) {
-                let member = try await access.undoRemoval(id)
-                await presence?.householdChanged()
-                return Answer(MemberView(member))
+                return Answer(MemberView(try await access.undoRemoval(id)))
             } catch {
                 if case UndoRefusal.unknown = error { throw APIError(.notFound, error.description) }
                 throw APIError(.conflict, error.description)
