@@ -66,7 +66,11 @@ struct DeviceTopics: Sendable {
         self.base = base
         self.device = device
         self.groups = groups
+        routes = IncomingTopics.kinds.flatMap { kind in kind.filters(self).map { (filter: $0, kind: kind) } }
     }
+
+    /// Every filter with its kind, worked out once: each message arriving is matched against them.
+    private var routes: [(filter: String, kind: any IncomingTopicKind)] = []
 
     /// `<base>/<device>/` before every topic of this device's.
     var prefix: String { "\(base)/\(device)/" }
@@ -78,11 +82,11 @@ struct DeviceTopics: Sendable {
     func name(_ control: HomeAssistantControl) -> String { prefix + control.rawValue }
 
     /// What flapd subscribes to: every kind of topic's filters, in the kinds' order.
-    var subscriptions: [String] { IncomingTopics.kinds.flatMap { $0.filters(self) } }
+    var subscriptions: [String] { routes.map(\.filter) }
 
     /// The kind of topic `topic` is; a topic outside them all (which the broker should not
     /// send) is taken as a message.
     func kind(of topic: String) -> any IncomingTopicKind {
-        IncomingTopics.kinds.first { kind in kind.filters(self).contains { IncomingTopics.matches(topic, filter: $0) } } ?? MessageTopic()
+        routes.first { IncomingTopics.matches(topic, filter: $0.filter) }?.kind ?? MessageTopic()
     }
 }
