@@ -76,7 +76,7 @@ let package = Package(
         .target(
             name: "FlapHTTP",
             dependencies: [
-                "FlapJSON",
+                "FlapJSON", "FlapEndpoints",
                 "FlapCore", "FlapHardware", "FlapPictures", "FlapPrimitives", "FlapMessaging", "FlapStorage", "FlapMetrics", "FlapTime", "FlapMCP",
                 "FlapMembers", "FlapPresence",
                 .product(name: "Hummingbird", package: "hummingbird"),
@@ -168,7 +168,7 @@ let package = Package(
         .target(
             name: "FlapSources",
             dependencies: [
-                "FlapCore", "FlapJSON", "FlapMessaging", "FlapPrimitives", "FlapStorage", "FlapMetrics",
+                "FlapCore", "FlapEndpoints", "FlapJSON", "FlapMessaging", "FlapPrimitives", "FlapStorage", "FlapMetrics",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
@@ -179,8 +179,11 @@ let package = Package(
         .target(
             name: "FlapMCP",
             dependencies: [
-                "FlapJSON", "FlapCore", "FlapPictures"
+                "FlapJSON", "FlapCore", "FlapEndpoints", "FlapPictures"
             ]),
+        // The API's endpoints, each declared once: what the router serves and flapctl and MCP call.
+        .target(name: "FlapEndpoints", dependencies: [.product(name: "HTTPTypes", package: "swift-http-types")]),
+        .testTarget(name: "FlapEndpointsTests", dependencies: ["FlapEndpoints"]),
         // The web page flapd serves: HTML, CSS and ES modules built into the binary.
         .target(
             name: "FlapWeb",
@@ -301,7 +304,7 @@ let package = Package(
         .target(
             name: "FlapControl",
             dependencies: [
-                "FlapJSON",
+                "FlapJSON", "FlapEndpoints",
                 "FlapCore", "FlapHardware", "FlapMQTTClient", "FlapHeartRate", "FlapSensorDrivers", "FlapMCP", "FlapPictures", "FlapQR", "FlapVBML",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "CompressNIO", package: "compress-nio"),
@@ -309,6 +312,7 @@ let package = Package(
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser")
             ]),
         .executableTarget(name: "flapctl", dependencies: ["FlapControl", "FlapLinux"], linkerSettings: releaseLinking),
@@ -412,7 +416,8 @@ let package = Package(
             name: "FlapHTTPTests",
             dependencies: [
                 "FlapClocks",
-                "FlapHTTP", "FlapService", "FlapLinux", "FlapHardware", "FlapCore", "FlapJSON", "FlapMessaging", "FlapMetrics", "FlapMembers",
+                "FlapHTTP", "FlapService", "FlapLinux", "FlapHardware", "FlapCore", "FlapEndpoints", "FlapJSON", "FlapMessaging", "FlapMetrics",
+                "FlapMembers",
                 "FlapPresence", "TestSupport",
                 .product(name: "Logging", package: "swift-log"), .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "Hummingbird", package: "hummingbird"), .product(name: "HTTPTypes", package: "swift-http-types"),
@@ -425,7 +430,9 @@ let package = Package(
                 "TestSupport",
                 .product(name: "ArgumentParser", package: "swift-argument-parser")
             ]),
-        .testTarget(name: "FlapMCPTests", dependencies: ["FlapMCP", "FlapJSON", "FlapHardware", "FlapLinux", "flapd", "flapctl", "TestSupport"]),
+        .testTarget(
+            name: "FlapMCPTests",
+            dependencies: ["FlapMCP", "FlapEndpoints", "FlapJSON", "FlapHardware", "FlapLinux", "flapd", "flapctl", "TestSupport"]),
         .testTarget(
             name: "FlapControlTests",
             dependencies: ["FlapControl", "flapctl", "TestSupport", .product(name: "ArgumentParser", package: "swift-argument-parser")]),

@@ -1,4 +1,5 @@
 import FlapCore
+import FlapEndpoints
 import FlapMCP
 import FlapMembers
 import FlapMessaging
@@ -55,19 +56,19 @@ public struct NativeAPI: Sendable {
     private func addRoutes(to router: Router<APIRequestContext>, declaring declared: DeclaredRoutes) {
         let (metrics, access) = (parts.metrics, parts.access)
         router.add(middleware: FailureAnswers(answer: { Responses.error($0, $1) }, logger: Logger(label: "flapd.http")))
-        router.get("healthz") { _, _ in Answer(["status": "ok"]) }
+        router.on(.health) { _, _ in Answer(["status": "ok"]) }
         // The description of this API (OpenAPI 3.1), kept in Sources/FlapHTTP/OpenAPI and held
         // against this router by a test; public, as tools read it before they have a key.
-        router.get("v1/openapi.json") { _, _ in
+        router.on(.openAPIDescription) { _, _ in
             Response(
                 status: .ok, headers: [.contentType: "application/json"], body: .init(byteBuffer: ByteBuffer(bytes: PackageResources.openapi_json)))
         }
-        router.get("metrics") { _, _ in
+        router.on(.metrics) { _, _ in
             Response(
                 status: .ok, headers: [.contentType: "text/plain; version=0.0.4; charset=utf-8"],
                 body: .init(byteBuffer: ByteBuffer(string: metrics.exposition())))
         }
-        let v1 = router.group("v1").add(
+        let v1 = router.group(RouterPath(Endpoint.versionPrefix)).add(
             middleware: Authentication(key: apiKey, viewerKey: parts.viewerKey, access: access, shares: connections))
         for group in groups { group.add(to: AccessRoutes(v1: v1, declared: declared, shares: connections)) }
     }

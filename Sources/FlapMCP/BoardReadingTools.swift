@@ -1,3 +1,4 @@
+import FlapEndpoints
 import FlapJSON
 
 /// What the board shows and what it chooses from, and how the appliance is.
@@ -7,7 +8,7 @@ enum BoardReadingTools {
         description: "What each panel shows now, as text (colour chips as letters) and as character codes, and whether its flaps are still moving.",
         readOnly: true,
         run: { _, api in
-            try await api.call("GET", "/v1/board") { answer in
+            try await api.call(.board) { answer in
                 (answer?["panels"]?.array ?? []).map(JSONValue.panelText).joined(separator: "\n")
             }
         })
@@ -17,7 +18,7 @@ enum BoardReadingTools {
         description: "Each sender's latest message (the board chooses among these), with its text and when it expires.",
         readOnly: true,
         run: { _, api in
-            try await api.call("GET", "/v1/slots") { answer in
+            try await api.call(.slots) { answer in
                 let senders = (answer?["slots"]?.array ?? []).compactMap { $0["sender"]?.string }
                 return senders.isEmpty ? "no sender has a message" : "senders: " + senders.joined(separator: ", ")
             }
@@ -30,7 +31,7 @@ enum BoardReadingTools {
         destructive: true,
         run: { arguments, api in
             let sender = arguments.string("sender") ?? ""
-            return try await api.call("DELETE", "/v1/slots/" + sender.pathSegment) { _ in "cleared the slot of \(sender)" }
+            return try await api.call(.clearSlot, sender) { _ in "cleared the slot of \(sender)" }
         })
 
     static let status = BoardTool(
@@ -39,7 +40,7 @@ enum BoardReadingTools {
             "The panels and their faulty modules, the queue of writes to real Vestaboards, whether the clock is trusted, sound, MQTT, storage and the receipts' counts.",
         readOnly: true,
         run: { _, api in
-            try await api.call("GET", "/v1/status") { answer in
+            try await api.call(.status) { answer in
                 let panels = answer?["panels"]?.array ?? []
                 let faulty = panels.reduce(0) { $0 + ($1["faults"]?.array?.count ?? 0) }
                 return "flapd \(answer?["version"]?.string ?? "?"): \(panels.count) panel(s), \(faulty) faulty module(s)"
@@ -51,7 +52,7 @@ enum BoardReadingTools {
         description: "The heart-rate room this kiosk is in: its code, who is in it and who is synced with whom. No one's heart rate is ever given.",
         readOnly: true,
         run: { _, api in
-            try await api.call("GET", "/v1/room") { answer in
+            try await api.call(.room) { answer in
                 let members = (answer?["members"]?.array ?? []).compactMap { $0["name"]?.string }
                 return "room \(answer?["code"]?.string ?? "?"): \(members.isEmpty ? "nobody" : members.joined(separator: ", "))"
             }

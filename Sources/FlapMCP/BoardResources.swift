@@ -1,4 +1,5 @@
 import FlapCore
+import FlapEndpoints
 import FlapJSON
 import FlapPictures
 import FoundationEssentials
@@ -67,7 +68,7 @@ enum BoardResources {
     }
 
     private static func panels(_ api: any FlapdAPI) async throws -> [Panel] {
-        let answer = try await api.send("GET", "/v1/board", body: nil)
+        let answer = try await api.send(.board)
         guard answer.status == 200, let panels = answer.json?["panels"]?.array else { throw ResourceError(answer.refusal) }
         return try panels.map { panel in
             let rows = (panel["codes"]?.array ?? []).map { ($0.array ?? []).compactMap(\.int) }

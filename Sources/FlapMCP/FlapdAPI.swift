@@ -1,18 +1,19 @@
+import FlapEndpoints
 import FlapJSON
 
 /// The native API as the tools reach it: in flapd, its own router (the request never leaves the
 /// process); in `flapctl mcp`, a running flapd over HTTP. Either way the API's own checks,
 /// messages and privacy apply, because the tools go through it.
 public protocol FlapdAPI: Sendable {
-    /// One request under `/v1` (the path starts with `/v1/`), with a JSON body or none, and
-    /// `headers` beside the key's (such as `Idempotency-Key`).
-    func send(_ method: String, _ path: String, body: JSONValue?, headers: [(String, String)]) async throws -> APIAnswer
+    /// One request to an endpoint of the table, with a JSON body or none, and `headers` beside
+    /// the key's (such as `Idempotency-Key`).
+    func send(_ request: EndpointRequest, body: JSONValue?, headers: [(String, String)]) async throws -> APIAnswer
 }
 
 extension FlapdAPI {
-    /// ``send(_:_:body:headers:)`` with no headers of its own.
-    public func send(_ method: String, _ path: String, body: JSONValue?) async throws -> APIAnswer {
-        try await send(method, path, body: body, headers: [])
+    /// ``send(_:body:headers:)`` with no headers of its own.
+    public func send(_ request: EndpointRequest, body: JSONValue? = nil) async throws -> APIAnswer {
+        try await send(request, body: body, headers: [])
     }
 }
 

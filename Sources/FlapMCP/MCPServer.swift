@@ -26,7 +26,7 @@ public struct MCPServer: Sendable {
         MessageTools.receipts, QuickMessageTools.list, QuickMessageTools.save, QuickMessageTools.send, QuickMessageTools.delete,
         ScheduleTools.list, ScheduleTools.add, ScheduleTools.remove, MessageTools.listScheduled, MessageTools.cancelScheduled,
         BoardReadingTools.status, SoundTools.read, SoundTools.change, BoardReadingTools.room,
-        SourceTools.list, SourceTools.refresh, SourceTools.push
+        SourceTools.list, SourceTools.refresh, SourceTools.push, ModuleTools.list, ModuleTools.send
     ]
 
     /// Every tool's name and title, for documentation and tests.

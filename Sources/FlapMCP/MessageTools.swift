@@ -1,3 +1,4 @@
+import FlapEndpoints
 import FlapJSON
 import FoundationEssentials
 
@@ -67,7 +68,7 @@ enum MessageTools {
             if let name = arguments["senderName"] { sender["name"] = name }
             body["sender"] = .object(sender)
             let key = arguments.string("idempotencyKey").map { [("Idempotency-Key", $0)] } ?? []
-            return try await api.call("POST", "/v1/messages", body: .object(body), headers: key) { receipt in
+            return try await api.call(.sendMessage, body: .object(body), headers: key) { receipt in
                 guard let id = receipt?["id"]?.string, let status = receipt?["status"]?.string else { return nil }
                 return "message \(id): \(status)"
             }
@@ -84,7 +85,7 @@ enum MessageTools {
         ],
         readOnly: true,
         run: { arguments, api in
-            let answer = try await api.send("POST", "/v1/layout", body: arguments.body(["text", "align", "valign"]))
+            let answer = try await api.send(.layout, body: arguments.body(["text", "align", "valign"]))
             guard answer.status < 400, let preview = answer.json else { return .refused(answer.refusal, structured: answer.json) }
             // The layout's own refusal comes as a 200 with `error` for the page; to an assistant it is an error.
             if let problem = preview["error"] {
@@ -100,7 +101,7 @@ enum MessageTools {
         description: "The messages waiting for their notBefore time, soonest first, with their ids (to cancel one).",
         readOnly: true,
         run: { _, api in
-            try await api.call("GET", "/v1/scheduled") { answer in "\(answer?["scheduled"]?.array?.count ?? 0) message(s) waiting" }
+            try await api.call(.scheduled) { answer in "\(answer?["scheduled"]?.array?.count ?? 0) message(s) waiting" }
         })
 
     static let cancelScheduled = BoardTool(
@@ -109,7 +110,7 @@ enum MessageTools {
         parameters: [.init(name: "id", kind: .string, description: "The message's id (from list_scheduled or its receipt).", required: true)],
         destructive: true,
         run: { arguments, api in
-            try await api.call("DELETE", "/v1/messages/" + (arguments.string("id") ?? "").pathSegment) { _ in "cancelled" }
+            try await api.call(.cancelMessage, arguments.string("id") ?? "") { _ in "cancelled" }
         })
 
     static let receipts = BoardTool(
@@ -123,10 +124,10 @@ enum MessageTools {
         readOnly: true,
         run: { arguments, api in
             if let id = arguments.string("id") {
-                return try await api.call("GET", "/v1/receipts/" + id.pathSegment) { receipt in
+                return try await api.call(.receipt, id) { receipt in
                     receipt?["status"]?.string.map { "message \(id): \($0)" }
                 }
             }
-            return try await api.call("GET", "/v1/receipts?limit=\(arguments["limit"]?.int ?? 20)")
+            return try await api.call(.receipts, query: [("limit", "\(arguments["limit"]?.int ?? 20)")])
         })
 }

@@ -1,3 +1,4 @@
+import FlapEndpoints
 import FlapJSON
 
 /// Quick messages: named messages kept to send again.
@@ -9,7 +10,7 @@ enum QuickMessageTools {
         description: "The quick messages kept (at most 20), with what each shows.",
         readOnly: true,
         run: { _, api in
-            try await api.call("GET", "/v1/templates") { answer in
+            try await api.call(.templates) { answer in
                 let names = (answer?["templates"]?.array ?? []).compactMap { $0["name"]?.string }
                 return names.isEmpty ? "no quick messages" : "quick messages: " + names.joined(separator: ", ")
             }
@@ -22,7 +23,7 @@ enum QuickMessageTools {
         run: { arguments, api in
             let given = arguments.string("name") ?? ""
             return try await api.call(
-                "PUT", "/v1/templates/" + given.pathSegment,
+                .saveTemplate, given,
                 body: arguments.body(["text", "codes", "pattern", "align", "valign", "transition"])
             ) { _ in "saved \(given)" }
         })
@@ -38,7 +39,7 @@ enum QuickMessageTools {
         run: { arguments, api in
             var body = arguments.body(["expiresAt"]).object ?? [:]
             if let sender = arguments["sender"] { body["sender"] = ["id": sender] }
-            return try await api.call("POST", "/v1/templates/\((arguments.string("name") ?? "").pathSegment)/send", body: .object(body)) { receipt in
+            return try await api.call(.sendTemplate, arguments.string("name") ?? "", body: .object(body)) { receipt in
                 guard let id = receipt?["id"]?.string, let status = receipt?["status"]?.string else { return nil }
                 return "message \(id): \(status)"
             }
@@ -51,6 +52,6 @@ enum QuickMessageTools {
         destructive: true,
         run: { arguments, api in
             let given = arguments.string("name") ?? ""
-            return try await api.call("DELETE", "/v1/templates/" + given.pathSegment) { _ in "deleted \(given)" }
+            return try await api.call(.deleteTemplate, given) { _ in "deleted \(given)" }
         })
 }

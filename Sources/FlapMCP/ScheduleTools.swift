@@ -1,3 +1,4 @@
+import FlapEndpoints
 import FlapJSON
 
 /// Recurring messages.
@@ -8,7 +9,7 @@ enum ScheduleTools {
             "The recurring messages: when each runs (days and times, or cron), what it shows and when it next runs. Those from the configuration file say fromFile.",
         readOnly: true,
         run: { _, api in
-            try await api.call("GET", "/v1/schedules") { answer in
+            try await api.call(.schedules) { answer in
                 let names = (answer?["schedules"]?.array ?? []).compactMap { $0["name"]?.string }
                 return names.isEmpty ? "no schedules" : "schedules: " + names.joined(separator: ", ")
             }
@@ -36,7 +37,7 @@ enum ScheduleTools {
                 description: "true: its message stays under people's messages (ambient content); by default it takes the board at its time.")
         ],
         run: { arguments, api in
-            try await api.call("POST", "/v1/schedules", body: .object(arguments.values)) { view in
+            try await api.call(.addSchedule, body: .object(arguments.values)) { view in
                 view?["next"]?.string.map { "added; next run \($0)" } ?? "added"
             }
         })
@@ -48,6 +49,6 @@ enum ScheduleTools {
         destructive: true,
         run: { arguments, api in
             let name = arguments.string("name") ?? ""
-            return try await api.call("DELETE", "/v1/schedules/" + name.pathSegment) { _ in "removed \(name)" }
+            return try await api.call(.removeSchedule, name) { _ in "removed \(name)" }
         })
 }

@@ -1,3 +1,4 @@
+import FlapEndpoints
 import FlapJSON
 
 /// The clacks' settings.
@@ -6,7 +7,7 @@ enum SoundTools {
         name: "get_sound", title: "Read the sound settings",
         description: "Whether the clacks are playing (and if not, why), mute, volume and the sound's quiet hours.",
         readOnly: true,
-        run: { _, api in try await api.call("GET", "/v1/sound") }
+        run: { _, api in try await api.call(.sound) }
     )
 
     static let change = BoardTool(
@@ -17,6 +18,6 @@ enum SoundTools {
             .init(name: "volume", kind: .integer(0...100), description: "Volume, 0–100."),
             .init(name: "quietHours", kind: .string, description: "HH:MM-HH:MM in local time, such as 22:00-07:00; an empty string for none.")
         ],
-        run: { arguments, api in try await api.call("PATCH", "/v1/sound", body: arguments.body(["mute", "volume", "quietHours"])) }
+        run: { arguments, api in try await api.call(.setSound, body: arguments.body(["mute", "volume", "quietHours"])) }
     )
 }

@@ -1,3 +1,4 @@
+import FlapEndpoints
 import FlapJSON
 
 /// Content sources: what each gives templates now, a fetch now, and pushes to webhooks.
@@ -9,7 +10,7 @@ enum SourceTools {
             + "a quick message, schedule or VBML template names as {{source.value}}; and the triggers that show a board when a source's condition holds.",
         readOnly: true,
         run: { _, api in
-            try await api.call("GET", "/v1/sources") { answer in
+            try await api.call(.sources) { answer in
                 let sources = answer?["sources"]?.array ?? []
                 guard !sources.isEmpty else { return "no sources ([[source]] tables in flapd.toml)" }
                 return sources.map { source in
@@ -27,7 +28,7 @@ enum SourceTools {
         parameters: [.init(name: "name", kind: .string, description: "The source's name.", required: true)],
         run: { arguments, api in
             let name = arguments.string("name") ?? ""
-            return try await api.call("POST", "/v1/sources/" + name.pathSegment + "/refresh") { _ in "fetching \(name)" }
+            return try await api.call(.refreshSource, name) { _ in "fetching \(name)" }
         })
 
     static let push = BoardTool(
@@ -41,7 +42,7 @@ enum SourceTools {
         ],
         run: { arguments, api in
             let name = arguments.string("name") ?? ""
-            return try await api.call("POST", "/v1/sources/" + name.pathSegment, body: arguments.values["values"] ?? .object([:])) { view in
+            return try await api.call(.pushToSource, name, body: arguments.values["values"] ?? .object([:])) { view in
                 "\(name) is now "
                     + (view?["values"]?.object ?? [:]).filter { !["stale", "updated"].contains($0.key) }
                     .sorted { $0.key < $1.key }.compactMap { key, value in Self.short(value).map { "\(key) = \($0)" } }.joined(separator: ", ")

@@ -1,4 +1,5 @@
 import FlapCore
+import FlapEndpoints
 import FlapHTTP
 import FlapMessaging
 import FlapMetrics
@@ -7,7 +8,7 @@ import Hummingbird
 import TestSupport
 import Testing
 
-/// The OpenAPI description validates (openapi-spec-validator), and it and flapd's router agree: every endpoint flapd serves under `/v1`, `/mcp`,
+/// The OpenAPI description validates (openapi-spec-validator), and it, the endpoint table and flapd's router agree: every endpoint flapd serves under `/v1`, `/mcp`,
 /// `/healthz` and `/metrics` is described, and everything described is served.
 @Suite struct OpenAPIRoutesTests {
     /// Never asked anything: the router is only walked.
@@ -61,6 +62,13 @@ import Testing
         let result = try await ProcessRunner.run(
             try await PythonPeer.python(), [PythonPeer.peersDirectory.appendingPathComponent("openapi_check.py").path, file])
         #expect(result.status == 0 && result.stdoutText == "valid\n", "\(result.stdoutText)\(result.stderrText)")
+    }
+
+    /// The table flapctl and the MCP tools call by is what the router serves, endpoint for endpoint.
+    @Test func theRouterServesExactlyTheEndpointTable() throws {
+        let served = try Self.servedRoutes(), table = Set(Endpoint.all.map(\.description))
+        #expect(served.subtracting(table).sorted() == [], "served by flapd but missing from the endpoint table")
+        #expect(table.subtracting(served).sorted() == [], "in the endpoint table but not served by flapd")
     }
 
     @Test func theDescriptionNamesExactlyTheEndpointsTheRouterServes() throws {

@@ -1,4 +1,5 @@
 import FlapCore
+import FlapEndpoints
 import FlapMembers
 import FlapMessaging
 import FlapMetrics
@@ -36,24 +37,23 @@ import Testing
         let description = try JSONSerialization.jsonObject(with: Data(PackageResources.openapi_json)) as? [String: Any]
         let paths = try #require(description?["paths"] as? [String: [String: Any]])
         for route in routes {
-            let path = "/v1/" + route.path.split(separator: "/").map { $0.hasPrefix(":") ? "{\($0.dropFirst())}" : String($0) }.joined(separator: "/")
-            let operation = paths[path]?[route.method.rawValue.lowercased()] as? [String: Any]
+            let operation = paths[route.endpoint.path]?[route.endpoint.method.rawValue.lowercased()] as? [String: Any]
             #expect(
                 operation?["x-flapd-access"] as? String == route.access.name,
-                "\(route.method) \(path) is declared \(route.access.name); the description says \(String(describing: operation?["x-flapd-access"]))")
+                "\(route.endpoint) is declared \(route.access.name); the description says \(String(describing: operation?["x-flapd-access"]))")
         }
 
         let callers: [(String?, Caller?)] = [(memberKey, .member(id: member.id, sender: "ana")), (Self.viewerKey, .viewer), (nil, nil)]
         try await Application(router: router).test(.router) { client in
             for route in routes {
-                let path = "/v1/" + route.path.split(separator: "/").map { $0.hasPrefix(":") ? "nobody" : String($0) }.joined(separator: "/")
+                let path = route.endpoint.request(route.endpoint.parameters.map { _ in "nobody" }).target
                 for (key, caller) in callers {
                     let admitted = route.access.admits(caller)
                     // The event stream never ends: only a refusal of it can be read whole.
-                    if admitted, route.path == "events" { continue }
+                    if admitted, route.endpoint == .events { continue }
                     var headers = HTTPFields()
                     if let key { headers[.authorization] = "Bearer \(key)" }
-                    let response = try await client.execute(uri: path, method: route.method, headers: headers, body: ByteBuffer())
+                    let response = try await client.execute(uri: path, method: route.endpoint.method, headers: headers, body: ByteBuffer())
                     let error =
                         (try? JSONSerialization.jsonObject(with: Data(response.body.readableBytesView)) as? [String: Any])?["error"] as? String
                     let refused =
@@ -64,7 +64,7 @@ import Testing
                         }
                     #expect(
                         refused == !admitted,
-                        "\(route.method) \(path) as \(caller.map { "\($0)" } ?? "nobody"): \(response.status.code) \(error ?? ""), declared \(route.access.name)"
+                        "\(route.endpoint) as \(caller.map { "\($0)" } ?? "nobody"): \(response.status.code) \(error ?? ""), declared \(route.access.name)"
                     )
                 }
             }

@@ -8,9 +8,10 @@ import Testing
 /// Streamable HTTP and against `flapctl mcp` over stdio: the same scenario through both.
 @Suite(.cleansUp, .timeLimit(.minutes(3))) struct AssistantClientTests {
     static let tools = [
-        "add_schedule", "cancel_scheduled", "clear_slot", "delete_quick_message", "get_sound", "list_quick_messages", "list_scheduled",
-        "list_schedules", "list_slots", "list_sources", "preview_layout", "push_to_source", "read_board", "read_receipts", "refresh_source",
-        "remove_schedule", "room", "save_quick_message", "send_message", "send_quick_message", "set_sound", "status"
+        "add_schedule", "cancel_scheduled", "clear_slot", "delete_quick_message", "get_sound", "list_module_commands", "list_quick_messages",
+        "list_scheduled", "list_schedules", "list_slots", "list_sources", "preview_layout", "push_to_source", "read_board", "read_receipts",
+        "refresh_source", "remove_schedule", "room", "save_quick_message", "send_message", "send_module_command", "send_quick_message", "set_sound",
+        "status"
     ]
 
     /// What the client saw, as the script printed it.

@@ -1,3 +1,4 @@
+import FlapEndpoints
 import FlapJSON
 import FlapMCP
 import Testing
@@ -8,8 +9,8 @@ import Testing
 @Suite struct MCPProtocolTests {
     /// Answers every request it is asked with the same refusal; here it must never be asked.
     struct Unreachable: FlapdAPI {
-        func send(_ method: String, _ path: String, body: JSONValue?, headers: [(String, String)]) async throws -> APIAnswer {
-            Issue.record("the API was asked \(method) \(path)")
+        func send(_ request: EndpointRequest, body: JSONValue?, headers: [(String, String)]) async throws -> APIAnswer {
+            Issue.record("the API was asked \(request)")
             return APIAnswer(status: 500, body: [])
         }
     }
@@ -33,7 +34,7 @@ import Testing
 
     @Test func everyToolHasAnObjectSchemaAndItsRequiredArgumentsAreItsOwn() async throws {
         let tools = try #require(try await ask(#"{"jsonrpc":"2.0","id":2,"method":"tools/list"}"#)["result"]?["tools"]?.array)
-        #expect(tools.count == MCPServer.toolNames.count && tools.count == 22)
+        #expect(tools.count == MCPServer.toolNames.count && tools.count == 24)
         for tool in tools {
             let schema = try #require(tool["inputSchema"]?.object)
             #expect(schema["type"] == "object" && schema["additionalProperties"] == false)
@@ -44,8 +45,8 @@ import Testing
         let readOnly = tools.filter { $0["annotations"]?["readOnlyHint"] == true }.compactMap { $0["name"]?.string }
         #expect(
             readOnly.sorted() == [
-                "get_sound", "list_quick_messages", "list_scheduled", "list_schedules", "list_slots", "list_sources", "preview_layout",
-                "read_board", "read_receipts", "room", "status"
+                "get_sound", "list_module_commands", "list_quick_messages", "list_scheduled", "list_schedules", "list_slots", "list_sources",
+                "preview_layout", "read_board", "read_receipts", "room", "status"
             ])
     }
 

@@ -53,6 +53,14 @@ import Testing
         func module(_ column: Int, _ words: String...) async throws -> ProcessRunner.Result {
             try await ProcessRunner.run(flapctl, ["module", "--row", "1", "--column", "\(column)"] + connection + words)
         }
+        // What the modules take is the driver's declaration, listed by flapd and by flapctl.
+        let declared = try await flapd.api.get("/v1/panels/wall/modules")
+        #expect(declared.status == 200 && declared.text.contains(#""synopsis":"store FLAP STEPS""#), "\(declared.text)")
+        #expect(try await flapd.api.get("/v1/panels/nowhere/modules").status == 404)
+        let listed = try await ProcessRunner.run(flapctl, ["module"] + connection)
+        #expect(listed.status == 0 && listed.stdoutText.contains("nudge STEPS") && listed.stdoutText.contains("auto-home ON"), "\(listed.stdoutText)")
+        let wordy = try await module(2, "nudge", "12", "13")
+        #expect(wordy.status != 0 && wordy.stderrText.contains("nudge takes nudge STEPS (2 given)"), "\(wordy.stderrText)")
         #expect(try await module(2, "offset", "30").status == 0)
         #expect(try await module(2, "store", "A", "70").status == 0)
         let dump = try await module(2, "dump")

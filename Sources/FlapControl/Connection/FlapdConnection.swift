@@ -1,6 +1,8 @@
 import ArgumentParser
 import FlapCore
+import FlapEndpoints
 import FoundationEssentials
+import HTTPTypes
 
 /// How flapctl finds flapd: `--url`/`FLAPD_URL` (default http://127.0.0.1:8080) and
 /// `--api-key`/`FLAPD_API_KEY`, else the key file flapd keeps in its state directory.
@@ -58,8 +60,7 @@ struct FlapdConnection {
     /// Sends a request; with `retries`, a request that got no answer is sent again that many
     /// times (half a second, then a second apart): only for requests safe to repeat, such as a
     /// message carrying an idempotency key.
-    func request(_ method: String, _ path: String, json: Data? = nil, headers extra: [(String, String)] = [], retries: Int = 0) async throws -> Reply
-    {
+    func request(_ request: EndpointRequest, json: Data? = nil, headers extra: [(String, String)] = [], retries: Int = 0) async throws -> Reply {
         var headers: [(String, String)] = []
         if let key { headers.append(("Authorization", "Bearer \(key)")) }
         if json != nil { headers.append(("Content-Type", "application/json")) }
@@ -67,7 +68,7 @@ struct FlapdConnection {
         var answer: HTTPExchange.Answer?
         for attempt in 0...retries where answer == nil {
             if attempt > 0 { try await Task.sleep(for: .milliseconds(500 * attempt)) }
-            answer = try? await HTTPExchange.send(method, base + path, headers: headers, body: json)
+            answer = try? await HTTPExchange.send(request.method.rawValue, base + request.target, headers: headers, body: json)
         }
         guard let answer else {
             throw ConnectionError(
@@ -82,9 +83,19 @@ struct FlapdConnection {
 }
 
 extension FlapdConnection {
+    /// ``request(_:json:headers:retries:)`` to `endpoint` with `values` for its parameters.
+    func request(
+        _ endpoint: Endpoint, _ values: String..., query: [(String, String)] = [], json: Data? = nil, headers: [(String, String)] = [],
+        retries: Int = 0
+    ) async throws -> Reply {
+        try await request(endpoint.request(values, query: query), json: json, headers: headers, retries: retries)
+    }
+
     /// A request whose answer must have one of `expected` statuses; any other is an error naming it.
-    func expect(_ method: String, _ path: String, json: Data? = nil, _ expected: Set<Int> = [200]) async throws -> Reply {
-        let reply = try await request(method, path, json: json)
+    func expect(
+        _ endpoint: Endpoint, _ values: String..., query: [(String, String)] = [], json: Data? = nil, expecting expected: Set<Int> = [200]
+    ) async throws -> Reply {
+        let reply = try await request(endpoint.request(values, query: query), json: json)
         guard expected.contains(reply.status) else { throw ConnectionError("flapd answered \(reply.status): \(reply.error)") }
         return reply
     }

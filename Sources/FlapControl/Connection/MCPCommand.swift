@@ -1,5 +1,6 @@
 import ArgumentParser
 import FlapCore
+import FlapEndpoints
 import FlapJSON
 import FlapMCP
 import FoundationEssentials
@@ -34,8 +35,8 @@ struct MCPCommand: AsyncParsableCommand {
 struct ConnectionAPI: FlapdAPI {
     let connection: FlapdConnection
 
-    func send(_ method: String, _ path: String, body: JSONValue?, headers: [(String, String)]) async throws -> APIAnswer {
-        let reply = try await connection.request(method, path, json: body.map { Data($0.text.utf8) }, headers: headers)
+    func send(_ request: EndpointRequest, body: JSONValue?, headers: [(String, String)]) async throws -> APIAnswer {
+        let reply = try await connection.request(request, json: body.map { Data($0.text.utf8) }, headers: headers)
         return APIAnswer(status: reply.status, body: [UInt8](reply.body))
     }
 }

@@ -1,5 +1,6 @@
 import ArgumentParser
 import FlapCore
+import FlapEndpoints
 import FlapMCP
 import FoundationEssentials
 
@@ -39,13 +40,12 @@ struct CalibrateCommand: AsyncParsableCommand {
 
     func run() async throws {
         let flapd = try connection.connection()
-        let path = "/v1/panels/\(panel.pathSegment)/calibration"
         let reply: FlapdConnection.Reply
         if let row, let column {
             let body = CalibrationRequest(row: row, column: column, offsetSteps: steps, nudgeTenths: nudge)
-            reply = try await flapd.request("POST", path, json: try JSONEncoder().encode(body))
+            reply = try await flapd.request(.calibrate, panel, json: try JSONEncoder().encode(body))
         } else {
-            reply = try await flapd.request("GET", path)
+            reply = try await flapd.request(.calibration, panel)
         }
         guard reply.status == 200 else { throw InputError(reply.error) }
         if answer.printed(reply) { return }

@@ -1,5 +1,6 @@
 import ArgumentParser
 import FlapCore
+import FlapEndpoints
 import FlapHardware
 import FlapHeartRate
 import FlapSensorDrivers
@@ -98,7 +99,7 @@ struct HeartRateCommand: AsyncParsableCommand {
         } else {
             let flapd = try connection.connection()
             read = {
-                let reply = try await flapd.request("GET", "/v1/sensors")
+                let reply = try await flapd.request(.sensors)
                 guard reply.status == 200 else { throw InputError("flapd answered \(reply.status): \(reply.error)") }
                 return try JSONDecoder().decode(SensorsAnswer.self, from: reply.body).sensors
             }

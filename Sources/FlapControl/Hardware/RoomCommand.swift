@@ -1,4 +1,5 @@
 import ArgumentParser
+import FlapEndpoints
 import FoundationEssentials
 
 /// `flapctl room`: the Wematch room of a running flapd kiosk.
@@ -19,7 +20,7 @@ struct RoomCommand: AsyncParsableCommand {
         @OptionGroup var answer: JSONAnswerOption
 
         func run() async throws {
-            let reply = try await connection.connection().request("GET", "/v1/room")
+            let reply = try await connection.connection().request(.room)
             try RoomCommand.print(reply, answer: answer)
         }
     }
@@ -30,7 +31,7 @@ struct RoomCommand: AsyncParsableCommand {
         @OptionGroup var answer: JSONAnswerOption
 
         func run() async throws {
-            let reply = try await connection.connection().request("POST", "/v1/room", json: Data(#"{"create":"pair"}"#.utf8))
+            let reply = try await connection.connection().request(.joinRoom, json: Data(#"{"create":"pair"}"#.utf8))
             try RoomCommand.print(reply, answer: answer)
         }
     }
@@ -43,7 +44,7 @@ struct RoomCommand: AsyncParsableCommand {
 
         func run() async throws {
             let body = try JSONEncoder().encode(["code": code])
-            let reply = try await connection.connection().request("POST", "/v1/room", json: body)
+            let reply = try await connection.connection().request(.joinRoom, json: body)
             try RoomCommand.print(reply, answer: answer)
         }
     }
@@ -53,7 +54,7 @@ struct RoomCommand: AsyncParsableCommand {
         @OptionGroup var connection: ConnectionOptions
 
         func run() async throws {
-            let reply = try await connection.connection().expect("DELETE", "/v1/room")
+            let reply = try await connection.connection().expect(.leaveRoom)
             let answer = reply.decoded(RoomLeftAnswer.self)
             let left = answer?.left ?? "?"
             let now = answer?.room
@@ -77,7 +78,7 @@ struct RoomCommand: AsyncParsableCommand {
             let redraw = StandardStream.outputIsTerminal
             var next = clock.now
             while deadline.map({ clock.now < $0 }) ?? true {
-                let reply = try await flapd.expect("GET", "/v1/room/picture?width=\(width)&height=\(height)")
+                let reply = try await flapd.expect(.roomPicture, query: [("width", "\(width)"), ("height", "\(height)")])
                 let out = StandardStream.bufferedOutput()
                 out.write((redraw ? "\u{1B}[H\u{1B}[2J" : "") + String(decoding: reply.body, as: UTF8.self))
                 out.flush()

@@ -1,4 +1,5 @@
 import ArgumentParser
+import FlapEndpoints
 import FlapQR
 import FoundationEssentials
 
@@ -14,7 +15,7 @@ struct PairCommand: AsyncParsableCommand {
 
     func run() async throws {
         let flapd = try connection.connection()
-        let reply = try await flapd.request("POST", "/v1/pairing", json: try JSONEncoder().encode(["host": host].compactMapValues { $0 }))
+        let reply = try await flapd.request(.pair, json: try JSONEncoder().encode(["host": host].compactMapValues { $0 }))
         guard reply.status == 201 else {
             if reply.status == 400 { throw InputError(reply.error) }
             throw ConnectionError("flapd answered \(reply.status): \(reply.error)")
@@ -43,7 +44,7 @@ struct InviteCommand: AsyncParsableCommand {
         if let sender { body["sender"] = sender }
         if let host { body["host"] = host }
         let flapd = try connection.connection()
-        let reply = try await flapd.request("POST", "/v1/members", json: try JSONEncoder().encode(body))
+        let reply = try await flapd.request(.addMember, json: try JSONEncoder().encode(body))
         guard reply.status == 201 else {
             // A bad name or sender, or one already taken: what the person typed, said as such.
             if reply.status == 400 || reply.status == 409 { throw InputError(reply.error) }

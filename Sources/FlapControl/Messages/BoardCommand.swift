@@ -1,5 +1,6 @@
 import ArgumentParser
 import FlapCore
+import FlapEndpoints
 import FlapMCP
 import FoundationEssentials
 
@@ -14,7 +15,7 @@ struct BoardCommand: AsyncParsableCommand {
     @OptionGroup var answer: JSONAnswerOption
 
     func run() async throws {
-        let reply = try await connection.connection().request("GET", "/v1/board")
+        let reply = try await connection.connection().request(.board)
         if answer.printed(reply) { return }
         for panel in reply.decoded(BoardAnswer.self)?.panels ?? [] {
             let moving = panel.moving == true ? " (moving)" : ""

@@ -1,5 +1,6 @@
 import ArgumentParser
 import FlapCore
+import FlapEndpoints
 import FoundationEssentials
 
 /// `flapctl queue`: the writes waiting for (or done with) real Vestaboards.
@@ -17,9 +18,9 @@ struct QueueCommand: AsyncParsableCommand {
 
         func run() async throws {
             let flapd = try connection.connection()
-            let reply = try await flapd.expect("GET", "/v1/queue?limit=\(limit)")
+            let reply = try await flapd.expect(.queue, query: [("limit", "\(limit)")])
             if answer.printed(reply) { return }
-            let status = try await flapd.request("GET", "/v1/status").decoded(StatusAnswer.self)
+            let status = try await flapd.request(.status).decoded(StatusAnswer.self)
             var lines: [String] = []
             for board in status?.boards ?? [] {
                 let reachable = board.reachable.map { $0 ? "reachable" : "unreachable" } ?? "not tried yet"
@@ -53,7 +54,7 @@ struct QueueCommand: AsyncParsableCommand {
         @Argument(help: "The write's id (flapctl queue list).") var id: Int
 
         func run() async throws {
-            _ = try await connection.connection().expect("POST", "/v1/queue/\(id)/retry")
+            _ = try await connection.connection().expect(.retryDelivery, "\(id)")
             StandardStream.writeOutput("write \(id) will be tried again\n")
         }
     }
@@ -64,7 +65,7 @@ struct QueueCommand: AsyncParsableCommand {
         @Argument(help: "The write's id (flapctl queue list).") var id: Int
 
         func run() async throws {
-            _ = try await connection.connection().expect("DELETE", "/v1/queue/\(id)")
+            _ = try await connection.connection().expect(.dropDelivery, "\(id)")
             StandardStream.writeOutput("write \(id) cancelled\n")
         }
     }

@@ -1,5 +1,6 @@
 import ArgumentParser
 import FlapCore
+import FlapEndpoints
 import FlapMCP
 import FoundationEssentials
 
@@ -17,7 +18,7 @@ struct ScheduleCommand: AsyncParsableCommand {
         @OptionGroup var answer: JSONAnswerOption
 
         func run() async throws {
-            let reply = try await connection.connection().request("GET", "/v1/schedules")
+            let reply = try await connection.connection().request(.schedules)
             guard reply.status == 200 else { throw InputError("flapd answered \(reply.status): \(reply.error)") }
             if answer.printed(reply) { return }
             let schedules = reply.decoded(SchedulesAnswer.self)?.schedules ?? []
@@ -60,8 +61,8 @@ struct ScheduleCommand: AsyncParsableCommand {
             let body = ScheduleFields(
                 name: name, days: days.map { [$0] }, times: list(at), cron: cron, timeZone: zone, holdMinutes: hold,
                 sender: sender, quickMessage: quickMessage, text: text, background: background ? true : nil)
-            let path = replace ? "/v1/schedules/\(name.pathSegment)" : "/v1/schedules"
-            let reply = try await connection.connection().request(replace ? "PUT" : "POST", path, json: try JSONEncoder().encode(body))
+            let request = replace ? Endpoint.replaceSchedule.request(name) : Endpoint.addSchedule.request()
+            let reply = try await connection.connection().request(request, json: try JSONEncoder().encode(body))
             guard reply.status == 200 || reply.status == 201 else { throw InputError("flapd refused the schedule (\(reply.status)): \(reply.error)") }
             let next = reply.decoded(ScheduleFields.self)?.next.flatMap { try? Date($0, strategy: .iso8601) }.map { ZoneRules.current().text($0) }
             print("\(name) \(replace ? "changed" : "added")\(next.map { "; next \($0)" } ?? "")")
@@ -74,8 +75,7 @@ struct ScheduleCommand: AsyncParsableCommand {
         @Argument(help: "Its name.") var name: String
 
         func run() async throws {
-            let path = "/v1/schedules/\(name.pathSegment)"
-            let reply = try await connection.connection().request("DELETE", path)
+            let reply = try await connection.connection().request(.removeSchedule, name)
             guard reply.status == 204 else { throw InputError("flapd did not remove \(name) (\(reply.status)): \(reply.error)") }
             print("\(name) removed")
         }

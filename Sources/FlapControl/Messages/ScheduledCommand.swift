@@ -1,5 +1,6 @@
 import ArgumentParser
 import FlapCore
+import FlapEndpoints
 import FlapMCP
 import FoundationEssentials
 
@@ -26,7 +27,7 @@ struct ScheduledCommand: AsyncParsableCommand {
         let flapd = try connection.connection()
         switch action {
         case .list:
-            let reply = try await flapd.request("GET", "/v1/scheduled")
+            let reply = try await flapd.request(.scheduled)
             guard reply.status == 200 else { throw InputError("flapd answered \(reply.status): \(reply.error)") }
             if answer.printed(reply) { return }
             let waiting = reply.decoded(ScheduledAnswer.self)?.scheduled ?? []
@@ -41,8 +42,7 @@ struct ScheduledCommand: AsyncParsableCommand {
             }
         case .cancel:
             guard let id else { throw ValidationError("cancel needs the message id (flapctl scheduled lists them)") }
-            let path = id.pathSegment
-            let reply = try await flapd.request("DELETE", "/v1/messages/\(path)")
+            let reply = try await flapd.request(.cancelMessage, id)
             guard reply.status == 200 else { throw InputError("flapd did not cancel \(id) (\(reply.status)): \(reply.error)") }
             print("\(id) cancelled")
         }

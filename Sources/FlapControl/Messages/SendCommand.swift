@@ -1,5 +1,6 @@
 import ArgumentParser
 import FlapCore
+import FlapEndpoints
 import FlapMCP
 import FoundationEssentials
 
@@ -96,7 +97,7 @@ struct SendCommand: AsyncParsableCommand {
         // One key for this invocation: if flapd took the message but its answer was lost, the
         // retry gets that answer back instead of a second message.
         let reply = try await flapd.request(
-            "POST", "/v1/messages", json: try JSONEncoder().encode(message),
+            .sendMessage, json: try JSONEncoder().encode(message),
             headers: [("Idempotency-Key", Self.idempotencyKey())], retries: 2)
         let answer = reply.decoded(MessageAnswer.self)
         for warning in answer?.warnings ?? [] { StandardStream.writeError("warning: \(warning)\n") }
@@ -121,7 +122,7 @@ struct SendCommand: AsyncParsableCommand {
 
     private func waitForFinal(_ id: String, _ flapd: FlapdConnection) async throws {
         while true {
-            let receipt = try await flapd.request("GET", "/v1/receipts/\(id.pathSegment)").decoded(MessageAnswer.self)
+            let receipt = try await flapd.request(.receipt, id).decoded(MessageAnswer.self)
             let status = receipt?.status ?? "?"
             if status != "accepted" && status != "scheduled" {
                 print(status + (receipt?.reason.map { ": \($0)" } ?? ""))

@@ -1,5 +1,6 @@
 import ArgumentParser
 import FlapCore
+import FlapEndpoints
 import FlapMCP
 import FoundationEssentials
 
@@ -23,16 +24,16 @@ struct SlotsCommand: AsyncParsableCommand {
     func run() async throws {
         let flapd = try connection.connection()
         if endTemporary {
-            let reply = try await flapd.request("DELETE", "/v1/temporary")
+            let reply = try await flapd.request(.endTemporary)
             guard reply.status == 204 else { throw InputError(reply.error) }
             return print("ended the temporary message")
         }
         if let clear {
-            let reply = try await flapd.request("DELETE", "/v1/slots/\(clear.pathSegment)")
+            let reply = try await flapd.request(.clearSlot, clear)
             guard reply.status == 204 else { throw InputError(reply.error) }
             return print("cleared \(clear)")
         }
-        let reply = try await flapd.request("GET", "/v1/slots")
+        let reply = try await flapd.request(.slots)
         if answer.printed(reply) { return }
         let slots = reply.decoded(SlotsAnswer.self)?.slots ?? []
         if slots.isEmpty { print("no messages") }
@@ -68,9 +69,8 @@ struct ReceiptsCommand: AsyncParsableCommand {
 
     func run() async throws {
         guard (1...500).contains(limit) else { throw InputError("--limit must be 1 to 500, not \(limit)") }
-        var path = "/v1/receipts?limit=\(limit)"
-        if let sender { path += "&sender=\(sender.pathSegment)" }
-        let reply = try await connection.connection().expect("GET", path)
+        let query = [("limit", "\(limit)")] + (sender.map { [("sender", $0)] } ?? [])
+        let reply = try await connection.connection().expect(.receipts, query: query)
         if answer.printed(reply) { return }
         let receipts = reply.decoded(ReceiptsAnswer.self)?.receipts ?? []
         if receipts.isEmpty { print(sender.map { "no messages from \($0)" } ?? "no messages") }

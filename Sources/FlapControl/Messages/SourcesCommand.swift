@@ -1,4 +1,5 @@
 import ArgumentParser
+import FlapEndpoints
 import FlapJSON
 import FlapMCP
 import FoundationEssentials
@@ -16,7 +17,7 @@ struct SourcesCommand: AsyncParsableCommand {
         @OptionGroup var answer: JSONAnswerOption
 
         func run() async throws {
-            let reply = try await connection.connection().expect("GET", "/v1/sources")
+            let reply = try await connection.connection().expect(.sources)
             if answer.printed(reply) { return }
             let answer = (try? JSONValue(parsing: reply.body)) ?? .null
             var lines: [String] = []
@@ -57,7 +58,7 @@ struct SourcesCommand: AsyncParsableCommand {
         @Argument(help: "The source's name.") var name: String
 
         func run() async throws {
-            _ = try await connection.connection().expect("POST", "/v1/sources/\(name.pathSegment)/refresh", [202])
+            _ = try await connection.connection().expect(.refreshSource, name, expecting: [202])
             StandardStream.writeOutput("fetching \(name); flapctl sources shows the outcome\n")
         }
     }
@@ -85,7 +86,7 @@ struct SourcesCommand: AsyncParsableCommand {
                 }
             }
             let reply = try await connection.connection().expect(
-                "POST", "/v1/sources/\(name.pathSegment)", json: Data(JSONValue.object(object).text.utf8))
+                .pushToSource, name, json: Data(JSONValue.object(object).text.utf8))
             let now = ((try? JSONValue(parsing: reply.body))?["values"]?.object ?? [:]).filter { !["stale", "updated"].contains($0.key) }
             StandardStream.writeOutput("\(name): " + now.keys.sorted().map { "\($0)=\(List.short(now[$0]!))" }.joined(separator: ", ") + "\n")
         }

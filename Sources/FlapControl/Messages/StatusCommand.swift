@@ -1,5 +1,6 @@
 import ArgumentParser
 import FlapCore
+import FlapEndpoints
 import FlapMCP
 import FoundationEssentials
 
@@ -14,7 +15,7 @@ struct StatusCommand: AsyncParsableCommand {
     @OptionGroup var answer: JSONAnswerOption
 
     func run() async throws {
-        let reply = try await connection.connection().request("GET", "/v1/status")
+        let reply = try await connection.connection().request(.status)
         if answer.printed(reply) { return }
         let status = reply.decoded(StatusAnswer.self)
         print("flapd \(status?.version ?? "?"), up \(status?.uptimeSeconds ?? 0) s")

@@ -1,4 +1,5 @@
 import ArgumentParser
+import FlapEndpoints
 import FlapJSON
 import FlapMCP
 import FoundationEssentials
@@ -16,7 +17,7 @@ struct TemplateCommand: AsyncParsableCommand {
         @OptionGroup var answer: JSONAnswerOption
 
         func run() async throws {
-            let reply = try await connection.connection().expect("GET", "/v1/templates")
+            let reply = try await connection.connection().expect(.templates)
             if answer.printed(reply) { return }
             let templates = reply.decoded(TemplatesAnswer.self)?.templates ?? []
             let lines = templates.map { template -> String in
@@ -57,8 +58,7 @@ struct TemplateCommand: AsyncParsableCommand {
             }
             fields["align"] = JSONValue(align)
             fields["valign"] = JSONValue(valign)
-            let name = try Self.path(self.name)
-            let reply = try await connection.connection().request("PUT", "/v1/templates/\(name)", json: try JSONEncoder().encode(fields))
+            let reply = try await connection.connection().request(.saveTemplate, name, json: try JSONEncoder().encode(fields))
             guard reply.status == 200 || reply.status == 201 else {
                 if reply.status == 400 { throw InputError(reply.error) }
                 throw ConnectionError("flapd answered \(reply.status): \(reply.error)")
@@ -69,16 +69,13 @@ struct TemplateCommand: AsyncParsableCommand {
         /// `POST /v1/templates/NAME/from-board`.
         func keepBoard() async throws {
             let body = try JSONEncoder().encode(panel.map { ["panel": $0] } ?? [:])
-            let reply = try await connection.connection().request("POST", "/v1/templates/\(try Self.path(name))/from-board", json: body)
+            let reply = try await connection.connection().request(.saveTemplateFromBoard, name, json: body)
             guard reply.status == 200 || reply.status == 201 else {
                 if [400, 404, 409].contains(reply.status) { throw InputError(reply.error) }
                 throw ConnectionError("flapd answered \(reply.status): \(reply.error)")
             }
             StandardStream.writeOutput("\(reply.status == 201 ? "saved" : "replaced") \(name) from the board\n")
         }
-
-        /// The name as one path segment, percent-encoded as the web page encodes it.
-        static func path(_ name: String) throws -> String { name.pathSegment }
     }
 
     struct Send: AsyncParsableCommand {
@@ -90,8 +87,7 @@ struct TemplateCommand: AsyncParsableCommand {
         func run() async throws {
             let fields = ["sender": sender.map { ["id": $0] }].compactMapValues { $0 }
             let reply = try await connection.connection().expect(
-                "POST", "/v1/templates/\(try Save.path(name))/send",
-                json: try JSONEncoder().encode(fields), [200, 202])
+                .sendTemplate, name, json: try JSONEncoder().encode(fields), expecting: [200, 202])
             StandardStream.writeOutput("\(reply.decoded(MessageAnswer.self)?.id ?? "")\n")
         }
     }
@@ -104,7 +100,7 @@ struct TemplateCommand: AsyncParsableCommand {
 
         func run() async throws {
             _ = try await connection.connection().expect(
-                "POST", "/v1/templates/\(try Save.path(name))/rename",
+                .renameTemplate, name,
                 json: try JSONEncoder().encode(["to": new]))
             StandardStream.writeOutput("renamed \(name) to \(new)\n")
         }
@@ -116,7 +112,7 @@ struct TemplateCommand: AsyncParsableCommand {
         @Argument(help: "Its name.") var name: String
 
         func run() async throws {
-            _ = try await connection.connection().expect("DELETE", "/v1/templates/\(try Save.path(name))", [204])
+            _ = try await connection.connection().expect(.deleteTemplate, name, expecting: [204])
             StandardStream.writeOutput("deleted \(name)\n")
         }
     }

@@ -83,6 +83,7 @@ enum HelpExamples {
         (
             "module",
             [
+                #"flapctl module --panel wall"#,
                 #"flapctl module --row 1 --column 3 dump"#,
                 #"flapctl module --row 1 --column 3 measure"#,
                 #"flapctl module --row 1 --column 3 nudge 12"#,

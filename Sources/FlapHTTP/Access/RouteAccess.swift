@@ -1,3 +1,4 @@
+import FlapEndpoints
 import HTTPTypes
 import Hummingbird
 import Synchronization
@@ -86,17 +87,13 @@ struct RouteAccess: OptionSet, Sendable, Hashable {
     }
 }
 
-/// One route as its group declared it.
+/// One route as its group declared it: an endpoint of the table and who may call it.
 struct DeclaredRoute: Sendable, Hashable {
-    var method: HTTPRequest.Method
-    /// As written to the router, under `/v1`: `messages/{id}`.
-    var path: String
+    var endpoint: Endpoint
     var access: RouteAccess
 
     /// `GET /v1/messages/{id}`: as docs/api.md and the OpenAPI description spell it.
-    var spelled: String {
-        "\(method.rawValue) /v1/" + path.split(separator: "/").map { $0.hasPrefix(":") ? "{\($0.dropFirst())}" : String($0) }.joined(separator: "/")
-    }
+    var spelled: String { endpoint.description }
 }
 
 /// Every route declared so far, with its access: what the tests hold against the router, the
@@ -126,12 +123,12 @@ struct AccessRoutes {
     /// when it is nobody's. Every other route answers such a key 401.
     @discardableResult
     func on(
-        _ path: String, method: HTTPRequest.Method, _ access: RouteAccess,
+        _ endpoint: Endpoint, _ access: RouteAccess,
         otherKey: (@Sendable (String, APIRequestContext) -> Caller?)? = nil,
         use handler: @escaping @Sendable (Request, APIRequestContext) async throws -> some ResponseGenerator
     ) -> Self {
-        declared.add(DeclaredRoute(method: method, path: path, access: access))
-        v1.on(RouterPath(path), method: method) { [shares, declared] request, context -> Response in
+        declared.add(DeclaredRoute(endpoint: endpoint, access: access))
+        v1.on(endpoint.routerPath(under: Endpoint.versionPrefix + "/"), method: endpoint.method) { [shares, declared] request, context -> Response in
             var context = context
             if context.caller == nil, let key = context.otherKey {
                 guard let caller = otherKey?(key, context) else {
@@ -147,40 +144,22 @@ struct AccessRoutes {
         }
         return self
     }
+}
 
-    @discardableResult
-    func get(
-        _ path: String, _ access: RouteAccess, use handler: @escaping @Sendable (Request, APIRequestContext) async throws -> some ResponseGenerator
-    ) -> Self {
-        on(path, method: .get, access, use: handler)
+extension Endpoint {
+    /// Its path as Hummingbird's router reads it, below `prefix` (the group's): `messages/:id`.
+    func routerPath(under prefix: String = "/") -> RouterPath {
+        let below = path.hasPrefix(prefix) ? path.dropFirst(prefix.count) : path.dropFirst()
+        return RouterPath(below.split(separator: "/").map { $0.first == "{" ? ":" + $0.dropFirst().dropLast() : String($0) }.joined(separator: "/"))
     }
+}
 
+extension Router<APIRequestContext> {
+    /// An endpoint of the table served outside `/v1`'s keys (health, metrics, the description, MCP).
     @discardableResult
-    func post(
-        _ path: String, _ access: RouteAccess, otherKey: (@Sendable (String, APIRequestContext) -> Caller?)? = nil,
-        use handler: @escaping @Sendable (Request, APIRequestContext) async throws -> some ResponseGenerator
+    func on(
+        _ endpoint: Endpoint, use handler: @escaping @Sendable (Request, APIRequestContext) async throws -> some ResponseGenerator
     ) -> Self {
-        on(path, method: .post, access, otherKey: otherKey, use: handler)
-    }
-
-    @discardableResult
-    func put(
-        _ path: String, _ access: RouteAccess, use handler: @escaping @Sendable (Request, APIRequestContext) async throws -> some ResponseGenerator
-    ) -> Self {
-        on(path, method: .put, access, use: handler)
-    }
-
-    @discardableResult
-    func patch(
-        _ path: String, _ access: RouteAccess, use handler: @escaping @Sendable (Request, APIRequestContext) async throws -> some ResponseGenerator
-    ) -> Self {
-        on(path, method: .patch, access, use: handler)
-    }
-
-    @discardableResult
-    func delete(
-        _ path: String, _ access: RouteAccess, use handler: @escaping @Sendable (Request, APIRequestContext) async throws -> some ResponseGenerator
-    ) -> Self {
-        on(path, method: .delete, access, use: handler)
+        on(endpoint.routerPath(), method: endpoint.method, use: handler)
     }
 }

@@ -1,3 +1,4 @@
+import FlapEndpoints
 import FlapJSON
 import FlapMCP
 import HTTPTypes
@@ -26,15 +27,15 @@ struct MCPEndpoint {
     static let versionHeader = HTTPField.Name("MCP-Protocol-Version")!
 
     func add(to router: Router<APIRequestContext>) {
-        router.post("mcp") { request, context in
+        router.on(.mcpMessage) { request, context in
             if let refusal = await refusal(request) { return refusal }
             return try await post(request, context: context)
         }
-        router.get("mcp") { request, _ in
+        router.on(.mcpStream) { request, _ in
             if let refusal = await refusal(request) { return refusal }
             return await stream(request)
         }
-        router.delete("mcp") { request, _ in
+        router.on(.mcpEndSession) { request, _ in
             if let refusal = await refusal(request) { return refusal }
             guard let id = request.headers[Self.sessionHeader] else {
                 return Responses.error(.badRequest, "give the session to end in Mcp-Session-Id")

@@ -1,3 +1,4 @@
+import FlapEndpoints
 import FlapJSON
 import FlapMCP
 import HTTPTypes
@@ -12,8 +13,8 @@ struct RouterAPI: FlapdAPI {
     let context: APIRequestContext
     let key: String
 
-    func send(_ method: String, _ path: String, body: JSONValue?, headers: [(String, String)]) async throws -> APIAnswer {
-        var head = HTTPRequest(method: HTTPRequest.Method(method) ?? .get, scheme: "http", authority: "localhost", path: path)
+    func send(_ request: EndpointRequest, body: JSONValue?, headers: [(String, String)]) async throws -> APIAnswer {
+        var head = HTTPRequest(method: request.method, scheme: "http", authority: "localhost", path: request.target)
         for (name, value) in headers { if let field = HTTPField.Name(name) { head.headerFields[field] = value } }
         head.headerFields[.authorization] = "Bearer \(key)"
         var bytes = ByteBuffer()

@@ -1,4 +1,5 @@
 import FlapCore
+import FlapEndpoints
 import FoundationEssentials
 import Hummingbird
 
@@ -8,7 +9,7 @@ struct BoardAPI: RouteGroup {
     let panels: any PanelsQuery
 
     func add(to v1: AccessRoutes) {
-        v1.get("board", .onlookers) { _, context in await board(withMessages: !context.isViewer) }
+        v1.on(.board, .onlookers) { _, context in await board(withMessages: !context.isViewer) }
     }
 
     /// One panel as `GET /v1/board` lists it.

@@ -1,4 +1,5 @@
 import FlapCore
+import FlapEndpoints
 import FlapMCP
 import FlapPictures
 import FlapPrimitives
@@ -14,8 +15,8 @@ struct BoardPictureAPI: RouteGroup {
     let renders: PictureRenders
 
     func add(to v1: AccessRoutes) {
-        v1.get("board.png", .onlookers) { request, context in try await picture(request, context, svg: false) }
-        v1.get("board.svg", .onlookers) { request, context in try await picture(request, context, svg: true) }
+        v1.on(.boardPNG, .onlookers) { request, context in try await picture(request, context, svg: false) }
+        v1.on(.boardSVG, .onlookers) { request, context in try await picture(request, context, svg: true) }
     }
 
     private func picture(_ request: Request, _ context: APIRequestContext, svg: Bool) async throws -> Response {

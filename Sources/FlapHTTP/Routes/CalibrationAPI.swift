@@ -1,3 +1,4 @@
+import FlapEndpoints
 import FlapJSON
 import FlapStorage
 import FoundationEssentials
@@ -35,12 +36,12 @@ struct CalibrationAPI: RouteGroup {
     let panels: any CalibrationControl
 
     func add(to v1: AccessRoutes) {
-        v1.get("panels/:id/calibration", .owner) { _, context in
+        v1.on(.calibration, .owner) { _, context in
             let id = context.parameter("id")
             guard let calibrated = await panels.calibration(panel: id) else { throw Self.noModules(id) }
             return Answer(calibrated)
         }
-        v1.post("panels/:id/calibration", .owner) { request, context in
+        v1.on(.calibrate, .owner) { request, context in
             try await calibrate(request, panel: context.parameter("id"))
         }
     }

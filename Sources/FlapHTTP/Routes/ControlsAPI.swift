@@ -1,4 +1,5 @@
 import FlapCore
+import FlapEndpoints
 import FlapJSON
 import FlapMessaging
 import FlapStorage
@@ -32,9 +33,9 @@ struct ControlsAPI: RouteGroup {
     let switches: any BoardSwitches
 
     func add(to v1: AccessRoutes) {
-        v1.get("controls", .owner) { _, _ in Answer(await switches.switches()) }
-        v1.patch("controls", .owner) { request, _ in try await change(request) }
-        v1.delete("slots", .owner) { request, _ in
+        v1.on(.controls, .owner) { _, _ in Answer(await switches.switches()) }
+        v1.on(.setControls, .owner) { request, _ in try await change(request) }
+        v1.on(.clearEverySlot, .owner) { request, _ in
             do {
                 return Answer(["cleared": try await switches.clearEverySlot()])
             } catch let fault as StorageFault {

@@ -1,11 +1,12 @@
 import FlapCore
+import FlapEndpoints
 import Hummingbird
 
 /// `GET /v1/emoji`: the emoji and symbols the board draws as its nearest rendition (a tile,
 /// several tiles, a few characters), for the page's emoji picker and for anyone asking.
 struct EmojiAPI: RouteGroup {
     func add(to v1: AccessRoutes) {
-        v1.get("emoji", .household) { _, _ in Answer(["emoji": Self.table]) }
+        v1.on(.emoji, .household) { _, _ in Answer(["emoji": Self.table]) }
     }
 
     struct Entry: Encodable {

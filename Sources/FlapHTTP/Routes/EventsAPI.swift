@@ -1,3 +1,4 @@
+import FlapEndpoints
 import FlapMembers
 import FlapPresence
 import Hummingbird
@@ -13,7 +14,7 @@ struct EventsAPI: RouteGroup {
     let shares: ConnectionShares?
 
     func add(to v1: AccessRoutes) {
-        v1.get("events", .onlookers) { request, context in
+        v1.on(.events, .onlookers) { request, context in
             guard let live else { throw APIError(.notFound, "no live boards here") }
             if let key = Self.streamKey(of: context.caller), let refusal = shares?.openStream(on: context.connection, key: key) {
                 return refusal

@@ -1,4 +1,5 @@
 import FlapCore
+import FlapEndpoints
 import FlapJSON
 import FlapMessaging
 import FoundationEssentials
@@ -15,7 +16,7 @@ struct LayoutPreviewAPI: RouteGroup {
     let panels: any PanelsQuery
 
     func add(to v1: AccessRoutes) {
-        v1.post("layout", .household) { request, _ in
+        v1.on(.layout, .household) { request, _ in
             guard let body = try await Responses.body(of: request, limit: Responses.maximumBody),
                 let object = (try? JSONValue(parsing: body))?.object
             else {

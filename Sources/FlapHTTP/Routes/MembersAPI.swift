@@ -1,4 +1,5 @@
 import FlapCore
+import FlapEndpoints
 import FlapMembers
 import FlapMessaging
 import FlapPresence
@@ -22,12 +23,12 @@ struct MembersAPI: RouteGroup {
     struct Listing: Encodable, Sendable { var members: [MemberView]; var removed: [RemovalView] }
 
     func add(to v1: AccessRoutes) {
-        v1.get("members", .owner) { _, _ in
+        v1.on(.members, .owner) { _, _ in
             return Answer(Listing(members: await access.members().map(MemberView.init), removed: await access.recentRemovals().map(RemovalView.init)))
         }
-        v1.post("members", .owner) { request, _ in try await invite(request) }
-        v1.delete("members/:id", .owner) { request, context in try await remove(context.parameter("id"), request) }
-        v1.post("members/:id/restore", .owner) { _, context in
+        v1.on(.addMember, .owner) { request, _ in try await invite(request) }
+        v1.on(.removeMember, .owner) { request, context in try await remove(context.parameter("id"), request) }
+        v1.on(.restoreMember, .owner) { _, context in
             let id = context.parameter("id")
             do throws(UndoRefusal) {
                 return Answer(MemberView(try await access.undoRemoval(id)))
@@ -36,18 +37,18 @@ struct MembersAPI: RouteGroup {
                 throw APIError(.conflict, error.description)
             }
         }
-        v1.post("members/:id/invitation", .owner) { request, context in
+        v1.on(.inviteMember, .owner) { request, context in
             let id = context.parameter("id")
             let host = try await chosenHost(request)
             guard let invitation = await access.newInvitation(for: id) else { throw APIError(.notFound, "no member \(id)") }
             return try link(invitation, for: request, host: host)
         }
-        v1.post("members/:id/keys", .owner) { _, context in
+        v1.on(.replaceMemberKey, .owner) { _, context in
             let id = context.parameter("id")
             guard let key = await access.newKey(for: id) else { throw APIError(.notFound, "no member \(id)") }
             return Answer(status: .created, ["key": key, "note": "shown once: flapd keeps only its digest"])
         }
-        v1.post("pairing", .owner) { request, _ in
+        v1.on(.pair, .owner) { request, _ in
             let host = try await chosenHost(request)
             return try link(await access.pairing(), for: request, host: host)
         }

@@ -1,3 +1,4 @@
+import FlapEndpoints
 import FlapJSON
 import FlapMembers
 import FlapMessaging
@@ -11,8 +12,8 @@ struct MessagesAPI: RouteGroup {
     let access: AccessStore
 
     func add(to v1: AccessRoutes) {
-        v1.post("messages", .household) { request, context in try await post(request, context) }
-        v1.delete("messages/:id", .household) { request, context in
+        v1.on(.sendMessage, .household) { request, context in try await post(request, context) }
+        v1.on(.cancelMessage, .household) { request, context in
             var id = context.parameter("id")
             if let member = context.member {
                 // Another sender's message is, to a member, no message at all.
@@ -30,7 +31,7 @@ struct MessagesAPI: RouteGroup {
                 throw APIError(.conflict, "only a message still waiting for its time can be cancelled; \(id) is \(status.rawValue)")
             }
         }
-        v1.get("scheduled", .owner) { _, _ in
+        v1.on(.scheduled, .owner) { _, _ in
             Answer(ScheduledList(scheduled: try await intake.inbox.scheduled().map(ScheduledMessage.init)))
         }
     }

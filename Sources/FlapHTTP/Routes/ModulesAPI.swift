@@ -1,60 +1,86 @@
+import FlapEndpoints
 import FlapHardware
 import FlapJSON
 import FoundationEssentials
 import Hummingbird
 
-/// `POST /v1/panels/{id}/modules`: one module's firmware command (an RS-485 wall's calibration):
-/// `{"row": R, "column": C, "command": "home" | "measure" | "offset" | "nudge" | "store" | "dump"
-/// | "id" | "auto-home" | "erase", …}` with `steps`, `flap`, `id` or `on` as the command needs.
+/// `/v1/panels/{id}/modules`: the commands a panel's modules take, as its driver declares them
+/// (an RS-485 wall's calibration), and one of them sent to one module:
+/// `{"row": R, "column": C, "command": "nudge", "steps": 12}`, each argument under its own name.
 struct ModulesAPI: RouteGroup {
     let modules: any ModuleCommands
 
     func add(to v1: AccessRoutes) {
-        v1.post("panels/:id/modules", .owner) { request, context in try await send(request, panel: context.parameter("id")) }
+        v1.on(.moduleCommands, .owner) { _, context in
+            let panel = context.parameter("id")
+            return Answer(Commands(panel: panel, commands: try await declared(panel).map(Command.init)))
+        }
+        v1.on(.moduleCommand, .owner) { request, context in try await send(request, panel: context.parameter("id")) }
     }
 
-    static let usage =
-        "send {\"row\": R, \"column\": C, \"command\": \"home\"}; commands: home, measure, offset (steps), nudge (steps), store (flap, steps), dump, id (id), auto-home (on), erase"
+    private func declared(_ panel: String) async throws -> [ModuleCommandDeclaration] {
+        guard let declared = await modules.moduleCommands(panel: panel) else { throw Self.refusal(.noModules(panel: panel)) }
+        return declared
+    }
 
     private func send(_ request: Request, panel: String) async throws -> Answer<ModuleReply> {
         guard let body = try await Responses.body(of: request, limit: 4096) else {
             throw APIError(.contentTooLarge, Responses.tooLarge(request, limit: 4096))
         }
+        let declared = try await declared(panel)
         guard let object = (try? JSONValue(parsing: body))?.object, let row = object["row"]?.int, let column = object["column"]?.int,
             let name = object["command"]?.string
-        else { throw APIError(.badRequest, Self.usage) }
-        func number(_ key: String) throws(APIError) -> Int {
-            guard let value = object[key]?.int, value >= 0 else { throw APIError(.badRequest, "\(name) needs \(key), a whole number from 0") }
-            return value
-        }
-        let command: ModuleCommand
-        switch name {
-        case "home": command = .home
-        case "measure": command = .measure
-        case "offset": command = .offset(try number("steps"))
-        case "nudge": command = .nudge(try number("steps"))
-        case "store":
-            guard let flap = object["flap"]?.string, flap.unicodeScalars.count == 1 else {
-                throw APIError(
-                    .badRequest, "store needs flap, the flap's character as the reel names it (\"A\", \"q\" for the double quote, \"r\" for red)")
-            }
-            command = .store(flap: flap, step: try number("steps"))
-        case "dump": command = .dump
-        case "id": command = .setID(try number("id"))
-        case "auto-home":
-            guard let on = object["on"]?.bool else { throw APIError(.badRequest, "auto-home needs on: true or false") }
-            command = .autoHome(on)
-        case "erase": command = .erase
-        default: throw APIError(.badRequest, "\(name.debugDescription) is not a command; \(Self.usage)")
-        }
+        else { throw APIError(.badRequest, "send {\"row\": R, \"column\": C, \"command\": \"home\"}; commands: \(declared.synopses)") }
         do {
-            return Answer(try await modules.send(command, panel: panel, row: row, column: column))
+            let call = try declared.call(name) { argument in
+                switch argument.kind {
+                case .number: object[argument.name]?.int.map(ModuleArgumentValue.number)
+                case .character: object[argument.name]?.string.flatMap { $0.unicodeScalars.count == 1 ? .character($0) : nil }
+                case .flag: object[argument.name]?.bool.map(ModuleArgumentValue.flag)
+                }
+            }
+            return Answer(try await modules.send(call, panel: panel, row: row, column: column))
         } catch {
-            switch error {
-            case .noModules(let panel): throw APIError(.notFound, "no panel \(panel) whose modules take commands (only rs485 panels)")
-            case .offTheBoard(let rows, let columns): throw APIError(.badRequest, "row must be 1 to \(rows) and column 1 to \(columns)")
-            case .invalid(let problem): throw APIError(.badRequest, problem)
-            case .noAnswer(let problem): throw APIError(.gatewayTimeout, problem)
+            throw Self.refusal(error)
+        }
+    }
+
+    static func refusal(_ error: ModuleCommandError) -> APIError {
+        switch error {
+        case .noModules(let panel): APIError(.notFound, "no panel \(panel) whose modules take commands (only rs485 panels)")
+        case .offTheBoard(let rows, let columns): APIError(.badRequest, "row must be 1 to \(rows) and column 1 to \(columns)")
+        case .invalid(let problem): APIError(.badRequest, problem)
+        case .noAnswer(let problem): APIError(.gatewayTimeout, problem)
+        }
+    }
+
+    /// `GET /v1/panels/{id}/modules`'s answer.
+    struct Commands: Encodable, Sendable {
+        var panel: String
+        var commands: [Command]
+    }
+
+    /// A declared command as JSON: its arguments with JSON Schema's words for their kinds.
+    struct Command: Encodable, Sendable {
+        var name: String, help: String, synopsis: String
+        var arguments: [Argument]
+
+        struct Argument: Encodable, Sendable {
+            var name: String, type: String, help: String
+            var minimum: Int?, maximum: Int?
+        }
+
+        init(_ declaration: ModuleCommandDeclaration) {
+            name = declaration.name
+            help = declaration.help
+            synopsis = declaration.synopsis
+            arguments = declaration.arguments.map { argument in
+                switch argument.kind {
+                case .number(let range):
+                    Argument(name: argument.name, type: "integer", help: argument.help, minimum: range.lowerBound, maximum: range.upperBound)
+                case .character: Argument(name: argument.name, type: "character", help: argument.help)
+                case .flag: Argument(name: argument.name, type: "boolean", help: argument.help)
+                }
             }
         }
     }

@@ -1,3 +1,4 @@
+import FlapEndpoints
 import FlapJSON
 import FlapMembers
 import FlapPresence
@@ -12,11 +13,11 @@ struct PresenceAPI: RouteGroup {
     let book: PresenceBook?
 
     func add(to v1: AccessRoutes) {
-        v1.get("presence", .household) { _, context in
+        v1.on(.presence, .household) { _, context in
             let (book, person) = try found(context)
             return Answer(await PresenceView(book: book, for: person))
         }
-        v1.patch("presence", .household) { request, context in
+        v1.on(.setPresence, .household) { request, context in
             let (book, person) = try found(context)
             let change = try await Self.change(in: request)
             do {

@@ -1,3 +1,4 @@
+import FlapEndpoints
 import Hummingbird
 
 /// `/v1/queue`: writes to real Vestaboards, newest first; one retried or cancelled.
@@ -5,15 +6,15 @@ struct QueueAPI: RouteGroup {
     let deliveries: (any DeliveryAccess)?
 
     func add(to v1: AccessRoutes) {
-        v1.get("queue", .owner) { request, _ in
+        v1.on(.queue, .owner) { request, _ in
             let limit = try ListLimit.of(request, default: 50, maximum: 1000)
             guard let deliveries else { return Answer(["deliveries": [Encoded]()]) }
             return Answer(["deliveries": try await deliveries.deliveries(limit: limit).map(Encoded.init)])
         }
-        v1.post("queue/:id/retry", .owner) { _, context in
+        v1.on(.retryDelivery, .owner) { _, context in
             try await act(on: context.parameter("id"), "retried", "only a failed or conflicting write can be retried") { try await $0.retry($1) }
         }
-        v1.delete("queue/:id", .owner) { _, context in
+        v1.on(.dropDelivery, .owner) { _, context in
             try await act(on: context.parameter("id"), "cancelled", "only a write still waiting can be cancelled") { try await $0.cancel($1) }
         }
     }

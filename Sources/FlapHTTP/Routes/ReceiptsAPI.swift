@@ -1,3 +1,4 @@
+import FlapEndpoints
 import FlapMessaging
 import Hummingbird
 
@@ -6,7 +7,7 @@ struct ReceiptsAPI: RouteGroup {
     let inbox: Inbox
 
     func add(to v1: AccessRoutes) {
-        v1.get("receipts", .household) { request, context in
+        v1.on(.receipts, .household) { request, context in
             let limit = try ListLimit.of(request, default: 20, maximum: 500)
             var sender: String? = request.uri.queryParameters.get("sender").map { String($0) }
             if let sender, !(1...64).contains(sender.count) {
@@ -20,7 +21,7 @@ struct ReceiptsAPI: RouteGroup {
             }
             return Answer(["receipts": try await inbox.recentReceipts(limit: limit, sender: sender)])
         }
-        v1.get("receipts/:id", .household) { request, context in
+        v1.on(.receipt, .household) { request, context in
             let id = context.parameter("id")
             // Another sender's message is, to a member, no message at all.
             let found = if let member = context.member { try await inbox.receipt(id: id, of: member.sender) } else { try await inbox.receipt(id: id) }

@@ -1,3 +1,4 @@
+import FlapEndpoints
 import FlapJSON
 import FoundationEssentials
 import HTTPTypes
@@ -12,26 +13,26 @@ struct RoomAPI: RouteGroup {
         "this kiosk takes part in no rooms; start flapd with --room NAME (and --mqtt), or configure [room] or a [[sensor]] with [mqtt]"
 
     func add(to v1: AccessRoutes) {
-        v1.get("room", .owner) { _, _ in
+        v1.on(.room, .owner) { _, _ in
             guard let rooms else { throw APIError(.notFound, Self.noRooms) }
             guard let answer = await rooms.current() else {
-                throw APIError(.notFound, "not in a room; join one with POST /v1/room {\"code\": \"…\"}")
+                throw APIError(.notFound, "not in a room; join one with \(Endpoint.joinRoom) {\"code\": \"…\"}")
             }
             return Answer(Encoded(answer))
         }
-        v1.post("room", .owner) { request, _ in try await roomRequest(request) }
-        v1.delete("room", .owner) { _, _ in
+        v1.on(.joinRoom, .owner) { request, _ in try await roomRequest(request) }
+        v1.on(.leaveRoom, .owner) { _, _ in
             guard let rooms else { throw APIError(.notFound, Self.noRooms) }
             let (left, now) = await rooms.leave()
             guard let left else { throw APIError(.notFound, "not in a room") }
             return Answer(RoomLeft(left: left, room: now))
         }
-        v1.get("room/plot", .owner) { _, _ in
+        v1.on(.roomPlot, .owner) { _, _ in
             // 204 when there is no room to draw: the page asks every few seconds, and that is no error.
             guard let plot = await rooms?.plot() else { return Response(status: .noContent) }
             return Answer(Encoded(plot)).response
         }
-        v1.get("room/picture", .owner) { request, _ in
+        v1.on(.roomPicture, .owner) { request, _ in
             guard let rooms else { throw APIError(.notFound, Self.noRooms) }
             let width = request.uri.queryParameters.get("width", as: Int.self) ?? 80
             let height = request.uri.queryParameters.get("height", as: Int.self) ?? 48

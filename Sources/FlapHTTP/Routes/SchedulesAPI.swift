@@ -1,3 +1,4 @@
+import FlapEndpoints
 import FlapJSON
 import FlapTime
 import FoundationEssentials
@@ -9,18 +10,18 @@ struct SchedulesAPI: RouteGroup {
     let book: (any ScheduleBook)?
 
     func add(to v1: AccessRoutes) {
-        v1.get("schedules", .owner) { _, _ in
+        v1.on(.schedules, .owner) { _, _ in
             guard let book else { return Answer(["schedules": [ScheduleView]()]) }
             return Answer(["schedules": await book.list()])
         }
-        v1.post("schedules", .owner) { request, _ in
+        v1.on(.addSchedule, .owner) { request, _ in
             try await change(request) { book, definition in try await book.add(definition) }
         }
-        v1.put("schedules/:name", .owner) { request, context in
+        v1.on(.replaceSchedule, .owner) { request, context in
             let name = context.parameter("name")
             return try await change(request, name: name) { book, definition in try await book.replace(name, with: definition) }
         }
-        v1.delete("schedules/:name", .owner) { _, context in
+        v1.on(.removeSchedule, .owner) { _, context in
             let name = context.parameter("name")
             guard let book else { throw Self.refusal(.missing(name)) }
             do { try await book.remove(name) } catch let error as ScheduleBookError { throw Self.refusal(error) }
@@ -92,9 +93,9 @@ struct SchedulesAPI: RouteGroup {
         case .missing(let name):
             APIError(.notFound, "no schedule called \(name)")
         case .full(let most):
-            APIError(.conflict, "flapd keeps at most \(most) schedules; remove one (DELETE /v1/schedules/{name}) first")
+            APIError(.conflict, "flapd keeps at most \(most) schedules; remove one (\(Endpoint.removeSchedule)) first")
         case .exists(let name):
-            APIError(.conflict, "a schedule is already called \(name); PUT /v1/schedules/\(name) changes it")
+            APIError(.conflict, "a schedule is already called \(name); \(Endpoint.replaceSchedule.request(name)) changes it")
         }
     }
 }

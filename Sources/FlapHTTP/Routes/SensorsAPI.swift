@@ -1,3 +1,4 @@
+import FlapEndpoints
 import Hummingbird
 
 /// `GET /v1/sensors`: the heart-rate sources and their straps, as the sources report themselves.
@@ -5,7 +6,7 @@ struct SensorsAPI: RouteGroup {
     let sensors: @Sendable () async -> [any Encodable & Sendable]
 
     func add(to v1: AccessRoutes) {
-        v1.get("sensors", .owner) { _, _ in Answer(SensorsResponse(sensors: await sensors().map(Encoded.init))) }
+        v1.on(.sensors, .owner) { _, _ in Answer(SensorsResponse(sensors: await sensors().map(Encoded.init))) }
     }
 
     struct SensorsResponse: Encodable {

@@ -1,3 +1,4 @@
+import FlapEndpoints
 import FlapMembers
 import FoundationEssentials
 import Hummingbird
@@ -10,8 +11,8 @@ struct SessionAPI: RouteGroup {
     let access: AccessStore
 
     func add(to v1: AccessRoutes) {
-        v1.post("session", .anyone) { request, context in try await signIn(request, from: context.peer) }
-        v1.delete("session", .anyone) { request, _ in
+        v1.on(.signIn, .anyone) { request, context in try await signIn(request, from: context.peer) }
+        v1.on(.signOut, .anyone) { request, _ in
             // Signing out changes something too: another site must not sign a browser out.
             if SessionCookie.id(in: request) != nil, !Authentication.sameOrigin(request) {
                 throw APIError(.forbidden, "a request from another site is refused: send it from flapd's own page")
@@ -19,7 +20,7 @@ struct SessionAPI: RouteGroup {
             if let id = SessionCookie.id(in: request) { await access.closeSession(id) }
             return Response(status: .noContent, headers: [.setCookie: SessionCookie.cookie(nil, expires: nil, for: request)])
         }
-        v1.get("session", .anyone) { request, _ in
+        v1.on(.session, .anyone) { request, _ in
             // 200 either way: a page asking whether it is signed in is not an error.
             guard let id = SessionCookie.id(in: request), let (principal, expires) = await access.session(id) else {
                 var state = SessionState(signedIn: false)

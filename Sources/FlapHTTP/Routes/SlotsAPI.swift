@@ -1,4 +1,5 @@
 import FlapCore
+import FlapEndpoints
 import FlapMessaging
 import FoundationEssentials
 import Hummingbird
@@ -9,8 +10,8 @@ struct SlotsAPI: RouteGroup {
     let intake: MessageIntake
 
     func add(to v1: AccessRoutes) {
-        v1.get("slots", .household) { _, _ in try await slots() }
-        v1.delete("slots/:sender", .household) { request, context in
+        v1.on(.slots, .household) { _, _ in try await slots() }
+        v1.on(.clearSlot, .household) { request, context in
             let sender = context.parameter("sender")
             if let member = context.member, member.sender != sender {
                 throw APIError(.forbidden, "a member clears only their own slot (\(member.sender)), not \(sender)'s")
@@ -21,7 +22,7 @@ struct SlotsAPI: RouteGroup {
             return Response(status: .noContent)
         }
         // The temporary message ended early (the door closed): the board goes back at once.
-        v1.delete("temporary", .household) { request, context in
+        v1.on(.endTemporary, .household) { request, context in
             // A person's covers a trigger's, so it is the one showing.
             let temporaries = try await intake.inbox.slots().filter { $0.duration != nil }
             guard let temporary = temporaries.first(where: { $0.priority == .person }) ?? temporaries.first else {

@@ -1,4 +1,5 @@
 import FlapCore
+import FlapEndpoints
 import FlapJSON
 import FlapMessaging
 import FlapStorage
@@ -48,9 +49,9 @@ struct SoundAPI: RouteGroup {
     let sound: any SoundControl
 
     func add(to v1: AccessRoutes) {
-        v1.get("sound", .owner) { _, _ in Answer(await sound.sound()) }
-        v1.patch("sound", .owner) { request, _ in try await changeSound(request) }
-        v1.get("sound/clack.wav", .onlookers) { _, _ in
+        v1.on(.sound, .owner) { _, _ in Answer(await sound.sound()) }
+        v1.on(.setSound, .owner) { request, _ in try await changeSound(request) }
+        v1.on(.clackSample, .onlookers) { _, _ in
             let wav = WAVFile.encode(await sound.clackSample())
             return Response(
                 status: .ok, headers: [.contentType: "audio/wav", .cacheControl: "no-cache"],

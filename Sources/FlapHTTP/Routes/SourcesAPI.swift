@@ -1,3 +1,4 @@
+import FlapEndpoints
 import FlapJSON
 import FlapPrimitives
 import Hummingbird
@@ -53,19 +54,19 @@ struct SourcesAPI: RouteGroup {
     let pushes: PushesByKey
 
     func add(to v1: AccessRoutes) {
-        v1.get("sources", .household) { _, _ in
+        v1.on(.sources, .household) { _, _ in
             Answer(["sources": (desk?.sources() ?? []).map(Encoded.init), "triggers": (await desk?.triggerViews() ?? []).map(Encoded.init)])
         }
-        v1.get("sources/:name", .household) { _, context in
+        v1.on(.source, .household) { _, context in
             let name = context.parameter("name")
             guard let view = desk?.source(name) else { throw Self.missing(name) }
             return Answer(Encoded(view))
         }
-        v1.post("sources/:name/refresh", .owner) { _, context in
+        v1.on(.refreshSource, .owner) { _, context in
             let name = context.parameter("name")
             guard let desk, desk.source(name) != nil else { throw Self.missing(name) }
             guard desk.refresh(name) else {
-                throw APIError(.conflict, "\(name) is a webhook: it is pushed to with POST /v1/sources/\(name), not fetched")
+                throw APIError(.conflict, "\(name) is a webhook: it is pushed to with \(Endpoint.pushToSource.request(name)), not fetched")
             }
             return Answer(status: .accepted, ["refreshing": name])
         }
@@ -74,7 +75,7 @@ struct SourcesAPI: RouteGroup {
             let name = context.parameter("name")
             return desk?.isKey(key, of: name) == true ? .webhook(source: name) : nil
         }
-        v1.post("sources/:name", [.members, .webhook], otherKey: webhookKey) { request, context in
+        v1.on(.pushToSource, [.members, .webhook], otherKey: webhookKey) { request, context in
             let name = context.parameter("name")
             guard let desk else { throw Self.missing(name) }
             if let wait = pushes.take(request) {
@@ -99,7 +100,7 @@ struct SourcesAPI: RouteGroup {
                 switch refusal {
                 case .missing(let name): throw Self.missing(name)
                 case .notWebhook(let name):
-                    throw APIError(.conflict, "\(name) is fetched, not pushed to; POST /v1/sources/\(name)/refresh fetches it now")
+                    throw APIError(.conflict, "\(name) is fetched, not pushed to; \(Endpoint.refreshSource.request(name)) fetches it now")
                 case .invalid(let problems):
                     let message = problems.map { $0.field.isEmpty ? $0.problem : "\($0.field): \($0.problem)" }.joined(separator: "; ")
                     throw APIError(.badRequest, message, problems: problems.map { .init(field: $0.field, problem: $0.problem) })
@@ -111,6 +112,6 @@ struct SourcesAPI: RouteGroup {
     }
 
     static func missing(_ name: String) -> APIError {
-        APIError(.notFound, "there is no source called \(name) (GET /v1/sources lists them; they are [[source]] tables in flapd.toml)")
+        APIError(.notFound, "there is no source called \(name) (\(Endpoint.sources) lists them; they are [[source]] tables in flapd.toml)")
     }
 }

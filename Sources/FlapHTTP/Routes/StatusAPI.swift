@@ -1,4 +1,5 @@
 import FlapCore
+import FlapEndpoints
 import FlapMessaging
 import FlapTime
 import FoundationEssentials
@@ -19,7 +20,7 @@ struct StatusAPI: RouteGroup {
     let sources: (any SourceDesk)?
 
     func add(to v1: AccessRoutes) {
-        v1.get("status", .household) { _, context in try await status(forMember: context.member != nil) }
+        v1.on(.status, .household) { _, context in try await status(forMember: context.member != nil) }
     }
 
     struct Panel: Encodable {

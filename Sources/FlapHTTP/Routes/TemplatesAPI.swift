@@ -1,4 +1,5 @@
 import FlapCore
+import FlapEndpoints
 import FlapJSON
 import FlapMessaging
 import FoundationEssentials
@@ -13,17 +14,17 @@ struct TemplatesAPI: RouteGroup {
     let panels: any PanelsQuery
 
     func add(to v1: AccessRoutes) {
-        v1.get("templates", .owner) { _, _ in Answer(["templates": try await intake.inbox.templates()]) }
-        v1.put("templates/:name", .owner) { request, context in try await saveTemplate(request, name: context.parameter("name")) }
-        v1.post("templates/:name/from-board", .owner) { request, context in try await keepBoard(request, name: context.parameter("name")) }
-        v1.delete("templates/:name", .owner) { _, context in
+        v1.on(.templates, .owner) { _, _ in Answer(["templates": try await intake.inbox.templates()]) }
+        v1.on(.saveTemplate, .owner) { request, context in try await saveTemplate(request, name: context.parameter("name")) }
+        v1.on(.saveTemplateFromBoard, .owner) { request, context in try await keepBoard(request, name: context.parameter("name")) }
+        v1.on(.deleteTemplate, .owner) { _, context in
             let name = context.parameter("name")
             do { try await intake.inbox.deleteTemplate(name) } catch QuickMessageError.missing {
                 throw APIError(.notFound, "no quick message called \(name)")
             }
             return Response(status: .noContent)
         }
-        v1.post("templates/:name/rename", .owner) { request, context in
+        v1.on(.renameTemplate, .owner) { request, context in
             let name = context.parameter("name")
             let given = try await body(of: request)
             if case .tooLarge = given { throw APIError(.contentTooLarge, Responses.tooLarge(request)) }
@@ -38,7 +39,7 @@ struct TemplatesAPI: RouteGroup {
             }
             return Answer(["name": to])
         }
-        v1.post("templates/:name/send", .owner) { request, context in
+        v1.on(.sendTemplate, .owner) { request, context in
             let name = context.parameter("name")
             guard let template = try await intake.inbox.template(name) else { throw APIError(.notFound, "no quick message called \(name)") }
             // The sending may add a sender, an id or an expiry; the content is the template's.

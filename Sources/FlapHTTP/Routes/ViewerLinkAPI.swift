@@ -1,3 +1,4 @@
+import FlapEndpoints
 import FoundationEssentials
 import Hummingbird
 
@@ -24,7 +25,7 @@ struct ViewerLinkAPI: RouteGroup {
     }
 
     func add(to v1: AccessRoutes) {
-        v1.get("viewer", .owner) { request, _ in
+        v1.on(.viewerLink, .owner) { request, _ in
             guard let viewerKey else { throw APIError(.notFound, "this board has no viewer key ([api] viewer_key is empty)") }
             let host = (try? links.host(for: request, asking: nil)) ?? "localhost"
             let base = "http://\(host):\(links.plainPort() ?? 8080)/tv"

@@ -1,24 +1,101 @@
-/// A command of a module's own firmware, for panels whose modules take them one by one: how an
-/// owner calibrates a wall from flapctl and the page.
-public enum ModuleCommand: Sendable, Equatable {
-    /// Find home (the blank flap).
-    case home
-    /// Measure the steps of a revolution (the module then homes).
-    case measure
-    /// The steps from the magnet to flap 0.
-    case offset(Int)
-    /// Turn on this many steps, added to the offset.
-    case nudge(Int)
-    /// The flap named by its character on the reel shows at this step.
-    case store(flap: String, step: Int)
-    /// What the module keeps: its offset, revolution and stored positions.
-    case dump
-    /// The module's new ID.
-    case setID(Int)
-    /// Home at power-up, or not.
-    case autoHome(Bool)
-    /// Forget the stored positions.
-    case erase
+/// A command a panel's modules take, as their driver declares it: its name, what it does and
+/// what it takes. The route, flapctl's `module` and the MCP tools read the declaration; none of
+/// them knows a firmware.
+public struct ModuleCommandDeclaration: Sendable, Equatable {
+    public var name: String
+    /// What it does, in a few words.
+    public var help: String
+    public var arguments: [ModuleArgument]
+
+    public init(_ name: String, _ help: String, arguments: [ModuleArgument] = []) {
+        self.name = name
+        self.help = help
+        self.arguments = arguments
+    }
+
+    /// `store FLAP STEPS`: how it is written on a command line.
+    public var synopsis: String { ([name] + arguments.map { $0.name.uppercased() }).joined(separator: " ") }
+}
+
+/// What a module command takes.
+public struct ModuleArgument: Sendable, Equatable {
+    public enum Kind: Sendable, Equatable {
+        /// A whole number within the firmware's widest range; a module may allow less (its own
+        /// revolution), which its driver checks when it sends.
+        case number(ClosedRange<Int>)
+        /// One character (a flap, as the reel names it).
+        case character
+        /// On or off.
+        case flag
+    }
+
+    public var name: String
+    public var kind: Kind
+    public var help: String
+
+    public init(_ name: String, _ kind: Kind, _ help: String) {
+        self.name = name
+        self.kind = kind
+        self.help = help
+    }
+
+    /// `steps, a whole number from 1 to 65534`: what a caller who left it out is told it needs.
+    public var wanted: String {
+        switch kind {
+        case .number(let range): "\(name), a whole number from \(range.lowerBound) to \(range.upperBound) (\(help))"
+        case .character: "\(name), one character (\(help))"
+        case .flag: "\(name), true or false (\(help))"
+        }
+    }
+}
+
+/// A value given for a ``ModuleArgument``.
+public enum ModuleArgumentValue: Sendable, Equatable {
+    case number(Int)
+    case character(String)
+    case flag(Bool)
+}
+
+/// A command as asked: a declared command's name and a value for each of its arguments.
+public struct ModuleCommandCall: Sendable, Equatable {
+    public var name: String
+    public var values: [String: ModuleArgumentValue]
+
+    public init(_ name: String, _ values: [String: ModuleArgumentValue] = [:]) {
+        self.name = name
+        self.values = values
+    }
+
+    public func number(_ argument: String) -> Int? {
+        if case .number(let value)? = values[argument] { value } else { nil }
+    }
+
+    public func character(_ argument: String) -> String? {
+        if case .character(let value)? = values[argument] { value } else { nil }
+    }
+
+    public func flag(_ argument: String) -> Bool? {
+        if case .flag(let value)? = values[argument] { value } else { nil }
+    }
+}
+
+extension [ModuleCommandDeclaration] {
+    /// `home, measure, offset STEPS, …`: the commands as a refusal lists them.
+    public var synopses: String { map(\.synopsis).joined(separator: ", ") }
+
+    /// The call of the command named `name`, each of its arguments read by `value` (nil when
+    /// it was not given, or not of its kind); refused naming the command or the argument.
+    public func call(_ name: String, value: (ModuleArgument) -> ModuleArgumentValue?) throws(ModuleCommandError) -> ModuleCommandCall {
+        guard let declaration = first(where: { $0.name == name }) else {
+            throw .invalid("\(name.debugDescription) is not a command of these modules; they take \(synopses)")
+        }
+        var call = ModuleCommandCall(name)
+        for argument in declaration.arguments {
+            guard let given = value(argument) else { throw .invalid("\(name) needs \(argument.wanted)") }
+            call.values[argument.name] = given
+        }
+        return call
+    }
 }
 
 /// What a module said to a command, as the API answers it.
@@ -26,7 +103,7 @@ public struct ModuleReply: Sendable, Encodable, Equatable {
     public var panel: String
     public var row: Int
     public var column: Int
-    /// The module's ID (its new one after `setID`).
+    /// The module's ID (its new one after a command that changes it).
     public var id: Int
     /// The frame sent, without its newlines (`m05h`).
     public var sent: String
@@ -64,7 +141,9 @@ public enum ModuleCommandError: Error, Sendable, Equatable {
 /// wall's). A capability a panel may have: generic code asks for it with
 /// `as? any TakesModuleCommands`, as Hummingbird asks a context for what it can do.
 public protocol TakesModuleCommands: Panel {
-    /// Sends `command` to the module at `row`, `column` (1-based), between boards, and waits for
-    /// its answer when it gives one.
-    func send(_ command: ModuleCommand, row: Int, column: Int) async throws(ModuleCommandError) -> ModuleReply
+    /// The commands its modules take.
+    nonisolated var moduleCommands: [ModuleCommandDeclaration] { get }
+    /// Sends `call` (one of ``moduleCommands``) to the module at `row`, `column` (1-based),
+    /// between boards, and waits for its answer when it gives one.
+    func send(_ call: ModuleCommandCall, row: Int, column: Int) async throws(ModuleCommandError) -> ModuleReply
 }

@@ -1,3 +1,4 @@
+import FlapEndpoints
 import FoundationEssentials
 
 /// One `[[source]]`: where a source's content comes from, how often it is looked at, and which
@@ -101,7 +102,7 @@ public struct SourceSettings: Sendable, Equatable {
             }
             if every < Self.shortestInterval { found.append(("every", "must be at least 30 seconds")) }
         } else if url != nil {
-            found.append(("url", "a \(kind.name) source is not fetched; it is pushed to with POST /v1/sources/\(name)"))
+            found.append(("url", "a \(kind.name) source is not fetched; it is pushed to with \(Endpoint.pushToSource.request(name))"))
         }
         found += kindProblems.map { ($0.key, $0.problem) }
         if staleAfter < every { found.append(("stale_after", "must be at least its interval (every)")) }

@@ -1,0 +1,52 @@
+import HTTPTypes
+
+/// One endpoint of flapd's API: a method and a path, declared once in the table
+/// (`EndpointTable.swift`) that the router serves, flapctl and the MCP tools call, and a test
+/// holds to the OpenAPI description.
+public struct Endpoint: Sendable, Hashable, CustomStringConvertible {
+    public let method: HTTPRequest.Method
+    /// As the OpenAPI description spells it, parameters in braces: `/v1/messages/{id}`.
+    public let path: String
+
+    init(_ method: HTTPRequest.Method, _ path: String) {
+        self.method = method
+        self.path = path
+    }
+
+    /// `DELETE /v1/messages/{id}`: as docs/api.md and error messages name it.
+    public var description: String { "\(method.rawValue) \(path)" }
+
+    /// Its path parameters' names, in order: `["id"]`.
+    public var parameters: [String] {
+        path.split(separator: "/").compactMap { $0.first == "{" ? String($0.dropFirst().dropLast()) : nil }
+    }
+
+    /// This endpoint asked with `values` for its parameters, in order, each escaped to stay one
+    /// segment, and `query`'s pairs escaped after a `?`. A value short leaves its segment empty,
+    /// which the server answers 404: a caller's slip, found by its tests, never a crash.
+    public func request(_ values: [String], query: [(String, String)] = []) -> EndpointRequest {
+        var remaining = values[...]
+        let segments = path.split(separator: "/", omittingEmptySubsequences: false).map { segment -> String in
+            guard segment.first == "{" else { return String(segment) }
+            return remaining.popFirst()?.pathSegment ?? ""
+        }
+        var target = segments.joined(separator: "/")
+        if !query.isEmpty { target += "?" + query.map { $0.0.pathSegment + "=" + $0.1.pathSegment }.joined(separator: "&") }
+        return EndpointRequest(endpoint: self, target: target)
+    }
+
+    /// ``request(_:query:)`` with its values written out.
+    public func request(_ values: String..., query: [(String, String)] = []) -> EndpointRequest {
+        request(values, query: query)
+    }
+}
+
+/// An endpoint with its parameters filled in: what goes on the request line.
+public struct EndpointRequest: Sendable, Hashable, CustomStringConvertible {
+    public let endpoint: Endpoint
+    /// The path and query: `/v1/receipts?limit=20`.
+    public let target: String
+
+    public var method: HTTPRequest.Method { endpoint.method }
+    public var description: String { "\(endpoint.method.rawValue) \(target)" }
+}

@@ -1,0 +1,176 @@
+import HTTPTypes
+
+/// Every endpoint flapd serves, each declared once. The router serves exactly these (a test holds
+/// it to this table and to openapi.json); flapctl and the MCP tools call them by name. The
+/// Vestaboard Local API, on its own port with Vestaboard's paths, is not here.
+extension Endpoint {
+    /// Where the versioned API's paths start; the router groups its keyed routes under it.
+    public static let versionPrefix = "/v1"
+
+    // Beside the API.
+    /// Whether flapd is up.
+    public static let health = Endpoint(.get, "/healthz")
+    /// The Prometheus metrics.
+    public static let metrics = Endpoint(.get, "/metrics")
+    /// The OpenAPI description of this API.
+    public static let openAPIDescription = Endpoint(.get, "/v1/openapi.json")
+    /// An MCP message (Streamable HTTP).
+    public static let mcpMessage = Endpoint(.post, "/mcp")
+    /// An MCP session's event stream.
+    public static let mcpStream = Endpoint(.get, "/mcp")
+    /// An MCP session ended.
+    public static let mcpEndSession = Endpoint(.delete, "/mcp")
+
+    // The board.
+    /// Every panel's board.
+    public static let board = Endpoint(.get, "/v1/board")
+    /// A panel's board as a PNG picture.
+    public static let boardPNG = Endpoint(.get, "/v1/board.png")
+    /// A panel's board as an SVG picture.
+    public static let boardSVG = Endpoint(.get, "/v1/board.svg")
+    /// The boards as they change (server-sent events).
+    public static let events = Endpoint(.get, "/v1/events")
+    /// flapd's state: panels, sound, room, messages.
+    public static let status = Endpoint(.get, "/v1/status")
+    /// A text laid out as the board would show it, sending nothing.
+    public static let layout = Endpoint(.post, "/v1/layout")
+    /// The emoji flapd knows and the flaps each becomes.
+    public static let emoji = Endpoint(.get, "/v1/emoji")
+
+    // Messages.
+    /// A message sent.
+    public static let sendMessage = Endpoint(.post, "/v1/messages")
+    /// A message not yet shown cancelled.
+    public static let cancelMessage = Endpoint(.delete, "/v1/messages/{id}")
+    /// The messages waiting for their time.
+    public static let scheduled = Endpoint(.get, "/v1/scheduled")
+    /// The latest receipts.
+    public static let receipts = Endpoint(.get, "/v1/receipts")
+    /// One message's receipt.
+    public static let receipt = Endpoint(.get, "/v1/receipts/{id}")
+    /// Each sender's latest message.
+    public static let slots = Endpoint(.get, "/v1/slots")
+    /// A sender's slot cleared.
+    public static let clearSlot = Endpoint(.delete, "/v1/slots/{sender}")
+    /// Every slot cleared.
+    public static let clearEverySlot = Endpoint(.delete, "/v1/slots")
+    /// The temporary message ended early.
+    public static let endTemporary = Endpoint(.delete, "/v1/temporary")
+
+    // Quick messages and schedules.
+    /// The quick messages.
+    public static let templates = Endpoint(.get, "/v1/templates")
+    /// A quick message saved.
+    public static let saveTemplate = Endpoint(.put, "/v1/templates/{name}")
+    /// A quick message saved from what the board shows.
+    public static let saveTemplateFromBoard = Endpoint(.post, "/v1/templates/{name}/from-board")
+    /// A quick message renamed.
+    public static let renameTemplate = Endpoint(.post, "/v1/templates/{name}/rename")
+    /// A quick message sent.
+    public static let sendTemplate = Endpoint(.post, "/v1/templates/{name}/send")
+    /// A quick message deleted.
+    public static let deleteTemplate = Endpoint(.delete, "/v1/templates/{name}")
+    /// The schedules.
+    public static let schedules = Endpoint(.get, "/v1/schedules")
+    /// A schedule added.
+    public static let addSchedule = Endpoint(.post, "/v1/schedules")
+    /// A schedule replaced.
+    public static let replaceSchedule = Endpoint(.put, "/v1/schedules/{name}")
+    /// A schedule removed.
+    public static let removeSchedule = Endpoint(.delete, "/v1/schedules/{name}")
+
+    // Content sources.
+    /// The sources and what each last fetched.
+    public static let sources = Endpoint(.get, "/v1/sources")
+    /// One source.
+    public static let source = Endpoint(.get, "/v1/sources/{name}")
+    /// A source fetched now.
+    public static let refreshSource = Endpoint(.post, "/v1/sources/{name}/refresh")
+    /// Values pushed to a webhook source.
+    public static let pushToSource = Endpoint(.post, "/v1/sources/{name}")
+
+    // Real Vestaboards' delivery queue.
+    /// The deliveries waiting or failed.
+    public static let queue = Endpoint(.get, "/v1/queue")
+    /// A failed delivery tried again.
+    public static let retryDelivery = Endpoint(.post, "/v1/queue/{id}/retry")
+    /// A delivery dropped.
+    public static let dropDelivery = Endpoint(.delete, "/v1/queue/{id}")
+
+    // The household.
+    /// Signing in on the page.
+    public static let signIn = Endpoint(.post, "/v1/session")
+    /// Who is signed in.
+    public static let session = Endpoint(.get, "/v1/session")
+    /// Signing out.
+    public static let signOut = Endpoint(.delete, "/v1/session")
+    /// The members.
+    public static let members = Endpoint(.get, "/v1/members")
+    /// A member added.
+    public static let addMember = Endpoint(.post, "/v1/members")
+    /// A member removed.
+    public static let removeMember = Endpoint(.delete, "/v1/members/{id}")
+    /// A removed member restored.
+    public static let restoreMember = Endpoint(.post, "/v1/members/{id}/restore")
+    /// A member's invitation link.
+    public static let inviteMember = Endpoint(.post, "/v1/members/{id}/invitation")
+    /// A member's key replaced.
+    public static let replaceMemberKey = Endpoint(.post, "/v1/members/{id}/keys")
+    /// A pairing link for the owner's phone.
+    public static let pair = Endpoint(.post, "/v1/pairing")
+    /// The read-only viewer link.
+    public static let viewerLink = Endpoint(.get, "/v1/viewer")
+    /// Who is home.
+    public static let presence = Endpoint(.get, "/v1/presence")
+    /// A person's presence or its sharing set.
+    public static let setPresence = Endpoint(.patch, "/v1/presence")
+
+    // The appliance.
+    /// Paused, and the transition.
+    public static let controls = Endpoint(.get, "/v1/controls")
+    /// Paused or the transition changed.
+    public static let setControls = Endpoint(.patch, "/v1/controls")
+    /// The sound's settings and state.
+    public static let sound = Endpoint(.get, "/v1/sound")
+    /// The sound's settings changed.
+    public static let setSound = Endpoint(.patch, "/v1/sound")
+    /// The clack as a WAV file.
+    public static let clackSample = Endpoint(.get, "/v1/sound/clack.wav")
+    /// The heart-rate sensors.
+    public static let sensors = Endpoint(.get, "/v1/sensors")
+    /// A panel's calibration.
+    public static let calibration = Endpoint(.get, "/v1/panels/{id}/calibration")
+    /// A module's offset calibrated.
+    public static let calibrate = Endpoint(.post, "/v1/panels/{id}/calibration")
+    /// The commands a panel's modules take, as its driver declares them.
+    public static let moduleCommands = Endpoint(.get, "/v1/panels/{id}/modules")
+    /// A command to one module of a panel.
+    public static let moduleCommand = Endpoint(.post, "/v1/panels/{id}/modules")
+
+    // The Wematch room.
+    /// The room this kiosk is in.
+    public static let room = Endpoint(.get, "/v1/room")
+    /// A room joined or opened.
+    public static let joinRoom = Endpoint(.post, "/v1/room")
+    /// The room left.
+    public static let leaveRoom = Endpoint(.delete, "/v1/room")
+    /// The room's plot, for the page.
+    public static let roomPlot = Endpoint(.get, "/v1/room/plot")
+    /// The room's plot as a picture in text.
+    public static let roomPicture = Endpoint(.get, "/v1/room/picture")
+
+    /// The whole table, in the order above.
+    public static let all: [Endpoint] = [
+        health, metrics, openAPIDescription, mcpMessage, mcpStream, mcpEndSession,
+        board, boardPNG, boardSVG, events, status, layout, emoji,
+        sendMessage, cancelMessage, scheduled, receipts, receipt, slots, clearSlot, clearEverySlot, endTemporary,
+        templates, saveTemplate, saveTemplateFromBoard, renameTemplate, sendTemplate, deleteTemplate,
+        schedules, addSchedule, replaceSchedule, removeSchedule,
+        sources, source, refreshSource, pushToSource,
+        queue, retryDelivery, dropDelivery,
+        signIn, session, signOut, members, addMember, removeMember, restoreMember, inviteMember, replaceMemberKey, pair, viewerLink,
+        presence, setPresence,
+        controls, setControls, sound, setSound, clackSample, sensors, calibration, calibrate, moduleCommands, moduleCommand,
+        room, joinRoom, leaveRoom, roomPlot, roomPicture
+    ]
+}
