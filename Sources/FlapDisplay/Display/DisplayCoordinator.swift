@@ -18,7 +18,8 @@ public actor DisplayCoordinator<C: Clock> where C.Duration == Duration {
     private let renderer: MessageRenderer
     private let time: ServiceTime<C>
     private let logger: Logger
-    private let observer: DisplayObserver?
+    /// Where it tells what it does (plans started, boards displayed), for whoever subscribes.
+    private let events: Watchers<PanelEvent>?
     private let quiet: BoardQuietHours?
     /// "Quiet now", switched from Home Assistant or the API: the board holds still meanwhile.
     private let pause: BoardPause?
@@ -49,7 +50,7 @@ public actor DisplayCoordinator<C: Clock> where C.Duration == Duration {
 
     public init(
         panelID: String, inbox: Inbox, motion: MotionLoop<C>, policy: PanelPolicy, size: BoardSize,
-        flap62: Flap62? = nil, time: ServiceTime<C>, logger: Logger, observer: DisplayObserver? = nil,
+        flap62: Flap62? = nil, time: ServiceTime<C>, logger: Logger, events: Watchers<PanelEvent>? = nil,
         showing: (board: Board, messageId: String?)? = nil,
         quiet: BoardQuietHours? = nil, zone: ZoneRules = .current(), clockTrusted: @escaping @Sendable () -> Bool = { true },
         pause: BoardPause? = nil
@@ -66,7 +67,7 @@ public actor DisplayCoordinator<C: Clock> where C.Duration == Duration {
         renderer = MessageRenderer(size: size, flap62: flap62)
         self.time = time
         self.logger = logger
-        self.observer = observer
+        self.events = events
         target = showing?.messageId
         targetBoard = showing?.board
         shownSince = time.clock.now
@@ -120,7 +121,7 @@ public actor DisplayCoordinator<C: Clock> where C.Duration == Duration {
                     "panel": "\(panelID)", "message": "\(token ?? "-")", "flaps": "\(plan.clackEvents.count)",
                     "at": "\(String(cFormat: "%.6f", time.now().timeIntervalSince1970))"
                 ])
-            await observer?.planStarted(panel: panelID, messageId: token, flaps: plan.clackEvents.count)
+            events?.yield(.planStarted(panel: panelID, messageId: token, flaps: plan.clackEvents.count))
         case .rested(let board, let token, let flaps):
             unrecorded.append((token, board, flaps))
             await recordRested()
@@ -144,7 +145,7 @@ public actor DisplayCoordinator<C: Clock> where C.Duration == Duration {
             }
             unrecorded.removeFirst()
             logger.info("panel rested", metadata: ["panel": "\(panelID)", "message": "\(token ?? "-")", "flaps": "\(flaps)"])
-            await observer?.displayed(panel: panelID, board: board, messageId: token, flaps: flaps)
+            events?.yield(.displayed(panel: panelID, board: board, messageId: token, flaps: flaps))
         }
     }
 
@@ -269,10 +270,4 @@ public actor DisplayCoordinator<C: Clock> where C.Duration == Duration {
     static func seed(_ id: String) -> UInt64 {
         FNV1a.hash(id)
     }
-}
-
-/// Told about what the panels do, for metrics and tests.
-public protocol DisplayObserver: Sendable {
-    func planStarted(panel: String, messageId: String?, flaps: Int) async
-    func displayed(panel: String, board: Board, messageId: String?, flaps: Int) async
 }

@@ -22,7 +22,16 @@ public actor LiveBoards {
 
     public init() {}
 
-    /// A panel's board at start.
+    /// What a panel did, as the watchers are told it: its board at rest, the plan it plays.
+    public func take(_ event: PanelEvent) {
+        switch event {
+        case .resting(let panel, let board, _), .displayed(let panel, let board, _, _): resting(panel: panel, board: board)
+        case .planPlaying(let panel, let plan, let start, let volume): planStarted(panel: panel, plan: plan, at: start, volume: volume)
+        case .planStarted: break
+        }
+    }
+
+    /// A panel's board at rest.
     public func resting(panel: String, board: Board) {
         if current[panel] == nil { order.append(panel) }
         current[panel] = (board, nil)

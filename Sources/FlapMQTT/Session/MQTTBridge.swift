@@ -87,11 +87,17 @@ public final class MQTTBridge: Service, Sendable {
     /// service calls this too when the API changes one.
     public func publishControls() async { await controls.publishState() }
 
-    /// The panel's board, retained: what the display shows now, as JSON on `state` and as the
-    /// picture of `/v1/board.png` on `board.png` (Home Assistant's image entity). Published again
-    /// on every connection to the broker.
-    public func publishState(panel: String, board: Board, messageId: String?) {
-        boards.publishState(panel: panel, board: board, messageId: messageId)
+    /// What a panel did, on the broker: its board, retained, as JSON on `state` and as the picture
+    /// of `/v1/board.png` on `board.png` (Home Assistant's image entity), published again on every
+    /// connection; and each message that comes to rest as Home Assistant's event.
+    public func take(_ event: PanelEvent) async {
+        switch event {
+        case .resting(let panel, let board, let messageId): boards.publishState(panel: panel, board: board, messageId: messageId)
+        case .displayed(let panel, let board, let messageId, _):
+            boards.publishState(panel: panel, board: board, messageId: messageId)
+            if let messageId { await announceDisplayed(panel: panel, board: board, messageId: messageId) }
+        case .planStarted, .planPlaying: break
+        }
     }
 
     /// The kiosk's room as Home Assistant's sensors show it: its name, how many members, how many
@@ -108,7 +114,7 @@ public final class MQTTBridge: Service, Sendable {
 
     /// A message came to rest on a panel: Home Assistant's event entity fires with its sender
     /// and text, so an automation can follow ("when Mum's message shows, flash the hall light").
-    public func announceDisplayed(panel: String, board: Board, messageId: String) async {
+    private func announceDisplayed(panel: String, board: Board, messageId: String) async {
         guard settings.homeAssistant else { return }
         let receipt = try? await intake.inbox.receipt(id: messageId)
         let event = DisplayedEvent(

@@ -7,6 +7,7 @@ import FlapLinux
 import FlapMQTT
 import FlapMessaging
 import FlapMetrics
+import FlapPrimitives
 import FlapRooms
 import FlapStorage
 import FlapTime
@@ -54,22 +55,31 @@ extension Appliance {
         }
     }
 
-    /// Each panel's runtime. Only the first is drawn in the terminal; the sound device plays the
-    /// clacks of the first panel that is not a browser's (browsers play their own), and MQTT's
-    /// `state` topic carries the first panel's (each has its own `state/<panel>` when there are several).
+    /// Each panel's runtime, telling `events` what it does. Only the first is drawn in the
+    /// terminal; the sound device plays the clacks of the first panel that is not a browser's
+    /// (browsers play their own). A panel whose policy is `kiosk` shows the room.
     static func runtimes(
         _ drivers: [PanelDriver], inbox: Inbox, metrics: FlapMetrics, drawInTerminal: Bool,
-        sound: ClackPlayer<ContinuousClock>?, mqtt: MQTTBridge?, room: RoomService<ContinuousClock>?,
-        live: LiveBoards, clockTrust: ClockTrust, pause: BoardPause, logger: Logger
+        sound: ClackPlayer<ContinuousClock>?, room: RoomService<ContinuousClock>?,
+        events: Watchers<PanelEvent>, clockTrust: ClockTrust, pause: BoardPause, logger: Logger
     ) async throws -> [PanelRuntime] {
         var panels: [PanelRuntime] = []
         let speaker = drivers.firstIndex { !$0.configuration.kind.playsItsOwnClacks }
         for (index, driver) in drivers.enumerated() {
+            let id = driver.configuration.id
+            for delivery in driver.deliveries { await delivery.observe { metrics.boardWrite(panel: id, state: $0.state.rawValue) } }
+            var content: PanelContent?
+            if driver.configuration.policy == .kiosk {
+                guard let room else {
+                    throw ServiceError(.configuration, "panel \(id): policy kiosk shows a Wematch room; join one with --room or [room]")
+                }
+                content = RoomShow(room: room).show
+            }
             panels.append(
                 try await PanelRuntime(
                     driver: driver, inbox: inbox, metrics: metrics,
                     drawInTerminal: drawInTerminal && index == 0,
-                    sound: sound, speaker: index == speaker, mqtt: mqtt, room: room, live: live,
+                    sound: sound, speaker: index == speaker, content: content, events: events,
                     clockTrust: clockTrust, pause: pause, logger: logger))
         }
         return panels

@@ -7,6 +7,7 @@ import FlapMembers
 import FlapMessaging
 import FlapMetrics
 import FlapPresence
+import FlapPrimitives
 import FlapSources
 import FlapStorage
 import FlapTime
@@ -87,14 +88,21 @@ public final class Appliance: Sendable {
             configuration.mqtt, password: mqttPassword, intake: intake, metrics: metrics,
             stateDirectory: stateDirectory, panels: drivers.map(\.configuration.id), room: room != nil, logger: logger)
 
-        // The outputs: each panel's runtime, and the room's chime; the controls over them.
+        // The outputs: each panel's runtime, and the room's chime; the controls over them. What
+        // the panels do reaches the pages, MQTT and the metrics as events each subscribes to,
+        // from before the first is told.
         let live = LiveBoards()
+        let panelEvents = Watchers<PanelEvent>()
+        var subscribers = [
+            EventSubscriber(events: panelEvents.watch()) { await live.take($0) }, EventSubscriber(events: panelEvents.watch(), take: metrics.take)
+        ]
+        if let mqtt { subscribers.append(EventSubscriber(events: panelEvents.watch(), take: mqtt.take)) }
         let controls = ApplianceControls(
             inbox: inbox, sound: sound, savedSound: savedSound, directory: stateDirectory.path,
             fallback: configuration.panels[0].transition, mqtt: mqtt)
         panels = try await Self.runtimes(
             drivers, inbox: inbox, metrics: metrics, drawInTerminal: drawInTerminal, sound: sound,
-            mqtt: mqtt, room: room, live: live, clockTrust: clockTrust, pause: controls.pause, logger: logger)
+            room: room, events: panelEvents, clockTrust: clockTrust, pause: controls.pause, logger: logger)
         await controls.attach(panels)
         var bell: KioskBell?
         if let room, configuration.panels.contains(where: { $0.policy == .kiosk }) {
@@ -109,13 +117,14 @@ public final class Appliance: Sendable {
         let presence = PresenceBook(access: access, path: stateDirectory.file("presence.json"), logger: logger)
         let parts = ApplianceParts(
             intake: intake, boards: boards, metrics: metrics, heartRate: heartRate, room: room, outbox: outbox,
-            deliveryWorkers: panels.flatMap(\.deliveries), live: live, mqtt: mqtt, clockTrust: clockTrust,
+            deliveryWorkers: drivers.flatMap(\.deliveries), live: live, mqtt: mqtt, clockTrust: clockTrust,
             schedules: schedules, sources: sources.map { ApplianceSources(hub: $0, triggers: triggers) }, access: access, presence: presence)
         let listeners = try Self.listeners(
             configuration, parts: parts, secrets: try ApplianceSecrets(configuration, in: stateDirectory, logger: logger),
             state: stateDirectory, ports: ports, logger: logger)
 
         var services: [any Service] = panels
+        services += subscribers
         services += listeners
         services += [
             Housekeeping(inbox: inbox, outbox: outbox, logger: logger), HeapGiveBack(), LiveBoardsHeartbeat(live: live),

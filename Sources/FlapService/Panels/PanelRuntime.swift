@@ -1,30 +1,25 @@
 import FlapCore
 import FlapDisplay
-import FlapHTTP
 import FlapHardware
-import FlapKiosk
-import FlapMQTT
 import FlapMessaging
 import FlapMetrics
-import FlapRooms
-import FlapSimulated
+import FlapPrimitives
 import FlapTime
-import FlapVestaboard
 import FoundationEssentials
 import Logging
 import ServiceLifecycle
 import Synchronization
 
 /// One configured panel at run time: its driver, motion loop and coordinator, run as a service
-/// that leaves the panel safe when flapd stops.
+/// that leaves the panel safe when flapd stops. What it does it publishes as ``PanelEvent``s;
+/// what shows or counts them subscribes (``EventSubscriber``), and it knows none of them.
 final class PanelRuntime: Service, Sendable {
     let configuration: PanelSettings
     let panel: any Panel
     let motion: MotionLoop<ContinuousClock>
     let coordinator: DisplayCoordinator<ContinuousClock>
-    private let renderer: (TerminalRenderer, AsyncStream<PanelSnapshot>)?
-    /// A simulated LED panel or screen, drawn in the terminal.
-    private let ledTerminal: (LEDTerminalRenderer, any SimulatedPixelDevice)?
+    /// A simulated panel drawn in the terminal as it changes.
+    private let drawing: (@Sendable () async -> Void)?
     /// The clacks: how loud plans are for the pages that play them, and the device that plays
     /// this panel's when it is the `speaker`'s.
     private let sound: ClackPlayer<ContinuousClock>?
@@ -34,22 +29,20 @@ final class PanelRuntime: Service, Sendable {
     private let stopCompanion: @Sendable () async -> Void
     /// The plan playing and when it started, for the clack track to follow its revisions.
     private let lastStarted = PlayingPlan()
-    /// The room, for a panel whose policy is `kiosk`.
-    private let room: RoomService<ContinuousClock>?
+    /// What the panel shows instead of messages (the room, on a kiosk's).
+    private let content: PanelContent?
     private let pixels: PixelSurface?
     /// The system library the hardware is reached through (GPIO's libgpiod), for status.
-    private let library: String?
-    /// A real Vestaboard's delivery workers (one a Note of an array).
-    let deliveries: [BoardDelivery<ContinuousClock>]
+    let library: String?
     /// Each plan as it starts, for the clacks and for the pages watching (one stream each, so
     /// neither waits for the other).
     private let soundStarts: AsyncStream<(plan: FlipPlan, start: ContinuousClock.Instant)>
     private let pageStarts: AsyncStream<(plan: FlipPlan, wall: Date)>
-    private let live: LiveBoards
+    private let events: Watchers<PanelEvent>
 
     init(
         driver: PanelDriver, inbox: Inbox, metrics: FlapMetrics, drawInTerminal: Bool,
-        sound: ClackPlayer<ContinuousClock>?, speaker: Bool, mqtt: MQTTBridge?, room: RoomService<ContinuousClock>?, live: LiveBoards,
+        sound: ClackPlayer<ContinuousClock>?, speaker: Bool, content: PanelContent?, events: Watchers<PanelEvent>,
         clockTrust: ClockTrust, pause: BoardPause, logger: Logger
     ) async throws {
         let configuration = driver.configuration
@@ -62,15 +55,8 @@ final class PanelRuntime: Service, Sendable {
         stopCompanion = driver.stopCompanion
         pixels = driver.pixels
         library = driver.library
-        deliveries = driver.deliveries
-        for delivery in driver.deliveries {
-            let id = configuration.id
-            await delivery.observe { metrics.boardWrite(panel: id, state: $0.state.rawValue) }
-        }
-        if configuration.policy == .kiosk, room == nil {
-            throw ServiceError(.configuration, "panel \(configuration.id): policy kiosk shows a Wematch room; join one with --room or [room]")
-        }
-        self.room = configuration.policy == .kiosk ? room : nil
+        self.content = content
+        self.events = events
         // Resume from what the panel showed when it last rested (a split-flap keeps its flaps).
         let saved = try await inbox.panelState(configuration.id)
         var showing: (board: Board, messageId: String?)?
@@ -80,25 +66,12 @@ final class PanelRuntime: Service, Sendable {
             showing = (board, saved.messageId)
         }
         panel = driver.panel
-        if configuration.show == .terminal, drawInTerminal, let device = driver.ledDevice {
-            ledTerminal = (LEDTerminalRenderer { text in StandardStreams.output(text) }, device)
-        } else {
-            ledTerminal = nil
-        }
-        switch (configuration.show, driver.snapshots) {
-        case (.none, _), (_, nil):
-            renderer = nil
-        case (_, let snapshots?):
-            let terminal = configuration.show == .terminal && drawInTerminal
-            renderer = (TerminalRenderer(isTerminal: terminal) { text in StandardStreams.output(text) }, snapshots)
-        }
+        drawing = driver.drawing(inTerminal: drawInTerminal)
         var planner = try FlipPlanner(
             drum: configuration.drum, motion: driver.panel.info.motion, flapPeriodMs: configuration.flapPeriodMs,
             transition: try Transition(strategy: configuration.transition))
         planner.time(by: await driver.panel.planTiming())
         let started = lastStarted
-        let id = configuration.id
-        self.live = live
         let (soundStarts, toSound) = AsyncStream.makeStream(of: (plan: FlipPlan, start: ContinuousClock.Instant).self)
         let (pageStarts, toPages) = AsyncStream.makeStream(of: (plan: FlipPlan, wall: Date).self)
         (self.soundStarts, self.pageStarts) = (soundStarts, pageStarts)
@@ -111,29 +84,24 @@ final class PanelRuntime: Service, Sendable {
         motion = MotionLoop(panel: panel, planner: planner, clock: ContinuousClock(), onPlanStart: onPlanStart)
         coordinator = DisplayCoordinator(
             panelID: configuration.id, inbox: inbox, motion: motion, policy: configuration.policy, size: size,
-            flap62: configuration.drum.flap62, time: .system, logger: logger, observer: ApplianceObserver(metrics: metrics, mqtt: mqtt, live: live),
-            showing: showing,
+            flap62: configuration.drum.flap62, time: .system, logger: logger, events: events, showing: showing,
             quiet: configuration.quiet, clockTrusted: { clockTrust.verdict().trusted }, pause: pause)
-        let resting = await motion.restingBoard()
-        await live.resting(panel: id, board: resting)
-        // What the board shows from the start, for MQTT's state topic once connected.
-        mqtt?.publishState(panel: id, board: resting, messageId: try? await inbox.panelState(id)?.messageId)
+        events.yield(.resting(panel: configuration.id, board: await motion.restingBoard(), messageId: saved?.messageId))
     }
 
     func run() async throws {
         await withDiscardingTaskGroup { group in
-            group.addTask { [renderer, ledTerminal] in
-                if let (renderer, snapshots) = renderer { await renderer.run(snapshots, clock: ContinuousClock()) }
-                if let (renderer, device) = ledTerminal { await renderer.run(device, clock: ContinuousClock()) }
-            }
+            group.addTask { [drawing] in await drawing?() }
             group.addTask { await self.reportHealth() }
             group.addTask { await self.followRevisions() }
             group.addTask { [sound, speaker, soundStarts] in
                 guard let sound, speaker else { return }
                 for await (plan, start) in soundStarts { await sound.play(plan, at: start) }
             }
-            group.addTask { [live, pageStarts, sound, id = configuration.id] in
-                for await (plan, wall) in pageStarts { await live.planStarted(panel: id, plan: plan, at: wall, volume: await sound?.loudness) }
+            group.addTask { [events, pageStarts, sound, id = configuration.id] in
+                for await (plan, wall) in pageStarts {
+                    events.yield(.planPlaying(panel: id, plan: plan, startedAt: wall, volume: await sound?.loudness))
+                }
             }
             await cancelWhenGracefulShutdown { await self.show() }
             // Shutting down: stop motion where it is, coils off, LEDs dark, sound stopped.
@@ -145,37 +113,10 @@ final class PanelRuntime: Service, Sendable {
         }
     }
 
-    /// Shows what the policy says until cancelled: messages, or the room (its plot on pixels,
-    /// its summary in flaps).
+    /// Shows what the policy says until cancelled: messages, or what is shown instead.
     private func show() async {
-        guard let room else { return await coordinator.run() }
-        if let pixels {
-            let player = KioskPlayer(
-                width: pixels.width, height: pixels.height, monochrome: pixels.monochrome,
-                framesPerSecond: pixels.framesPerSecond, clock: ContinuousClock(),
-                plot: { await room.plot() }, show: pixels.present)
-            await player.run()
-        } else {
-            let summary = RoomSummaryCoordinator(
-                panelID: configuration.id, motion: motion, size: configuration.size ?? .flagship,
-                clock: ContinuousClock(), logger: logger
-            ) { await room.state() }
-            await summary.run()
-        }
-    }
-
-    /// The panel as the APIs report it.
-    func view() async -> PanelView {
-        let board = await motion.restingBoard()
-        let health = await panel.health()
-        var view = PanelView(
-            id: configuration.id, driver: configuration.driver, drum: configuration.drum.name, board: board,
-            moving: await motion.isMoving, messageId: await coordinator.target, connected: health.connected,
-            faults: health.faults.map { PanelFault(row: $0.row, column: $0.column, fault: $0.kind.rawValue, rehomeAttempts: $0.attempts) })
-        view.quietUntil = await coordinator.quietUntil
-        view.library = library
-        view.flaps = configuration.drum
-        return view
+        guard let content else { return await coordinator.run() }
+        await content(PanelStage(id: configuration.id, size: configuration.size ?? .flagship, motion: motion, pixels: pixels, logger: logger))
     }
 
     /// The clacks move with landings the hardware showed to be early or late.
@@ -207,18 +148,16 @@ final class PanelRuntime: Service, Sendable {
     }
 }
 
-/// Feeds the display events into the metrics, and the board into MQTT's retained state.
-struct ApplianceObserver: DisplayObserver {
-    let metrics: FlapMetrics
-    let mqtt: MQTTBridge?
-    let live: LiveBoards
-    func planStarted(panel: String, messageId: String?, flaps: Int) async { metrics.planStarted(messageId: messageId) }
-    func displayed(panel: String, board: Board, messageId: String?, flaps: Int) async {
-        metrics.displayed(messageId: messageId, panel: panel, flaps: flaps)
-        await live.resting(panel: panel, board: board)
-        mqtt?.publishState(panel: panel, board: board, messageId: messageId)
-        if let messageId { await mqtt?.announceDisplayed(panel: panel, board: board, messageId: messageId) }
-    }
+/// What a panel shows instead of messages (the room, on a kiosk's), on the panel it is given.
+typealias PanelContent = @Sendable (PanelStage) async -> Void
+
+/// A panel as what it shows is given it: its motion, and its pixels when it has them.
+struct PanelStage: Sendable {
+    let id: String
+    let size: BoardSize
+    let motion: MotionLoop<ContinuousClock>
+    let pixels: PixelSurface?
+    let logger: Logger
 }
 
 /// The plan a panel plays and when it started.
