@@ -11,7 +11,7 @@ import Testing
         teardown { await broker.stop() }
         let watcher = try await MQTTServiceTests.Watcher(port: broker.port, topics: ["vestawidget/phone/receipt"])
         defer { watcher.stop() }
-        let flapd = try await FlapdProcess.start(arguments: [
+        let flapd = try await InProcessFlapd.start(arguments: [
             "--no-sound", "--rate-limit", "0", "--mqtt", "mqtt://127.0.0.1:\(broker.port)", "--device-id", "phone"
         ])
         teardown { await flapd.stop() }

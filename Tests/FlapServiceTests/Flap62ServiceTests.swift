@@ -24,7 +24,7 @@ import Testing
         """
 
     /// Each panel's rows without blank ones, once every panel rests on message `id`.
-    func shown(_ flapd: FlapdProcess, after id: String) async throws -> [String: (flap62: String, text: [String])] {
+    func shown(_ flapd: InProcessFlapd, after id: String) async throws -> [String: (flap62: String, text: [String])] {
         var found: [String: (flap62: String, text: [String])] = [:]
         _ = try await eventually(every: .milliseconds(100)) {
             let panels = try await flapd.api.get("/v1/board").object["panels"] as? [[String: Any]] ?? []
@@ -42,7 +42,7 @@ import Testing
         let file = FileManager.default.temporaryDirectory.appendingPathComponent("flap62-\(UUID().uuidString).toml")
         try Self.configuration.write(to: file, atomically: true, encoding: .utf8)
         defer { try? FileManager.default.removeItem(at: file) }
-        let flapd = try await FlapdProcess.start(arguments: ["--config", file.path, "--no-sound"])
+        let flapd = try await InProcessFlapd.start(arguments: ["--config", file.path, "--no-sound"])
         teardown { await flapd.stop() }
 
         #expect(try await flapd.api.postJSON("/v1/messages", #"{"id": "weather", "text": "20°C"}"#).status == 202)

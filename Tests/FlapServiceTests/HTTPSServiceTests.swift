@@ -23,7 +23,7 @@ import Testing
     }
 
     @Test func itsOwnAuthorityIsTrustedWhereInstalledAndDownloadedFromEitherPort() async throws {
-        let flapd = try await FlapdProcess.start(arguments: ["--no-sound"])
+        let flapd = try await InProcessFlapd.start(arguments: ["--no-sound"])
         teardown { await flapd.stop() }
         let authority = flapd.stateDirectory + "/tls/ca.crt"
         let https = "https://localhost:\(flapd.httpsPort)"
@@ -62,7 +62,7 @@ import Testing
         let address = try #require(
             NetworkAddresses.current().first { !$0.hasPrefix("127.") && !$0.contains(":") },
             "the test needs an IPv4 address besides loopback to come from")
-        let flapd = try await FlapdProcess.start(arguments: ["--no-sound", "--listen", "0.0.0.0"])
+        let flapd = try await InProcessFlapd.start(arguments: ["--no-sound", "--listen", "0.0.0.0"])
         teardown { await flapd.stop() }
         let remote = "http://\(address):\(flapd.apiPort)"
         let page = try await curl([], remote + "/widget?size=small")
@@ -108,7 +108,7 @@ import Testing
         tls_certificate_file = "\(folder)/board.crt"
         tls_key_file = "\(folder)/board.key"
         """.write(toFile: folder + "/flapd.toml", atomically: true, encoding: .utf8)
-        let flapd = try await FlapdProcess.start(arguments: ["--no-sound", "--config", folder + "/flapd.toml"])
+        let flapd = try await InProcessFlapd.start(arguments: ["--no-sound", "--config", folder + "/flapd.toml"])
         teardown { await flapd.stop() }
         let served = try await curl(
             ["--cacert", folder + "/board.crt", "--resolve", "board.example.net:\(flapd.httpsPort):127.0.0.1"],

@@ -8,7 +8,7 @@ import Testing
 /// they could put on their messages, and the smaller ones.
 @Suite(.cleansUp, .timeLimit(.minutes(3))) struct HouseholdBoundariesTests {
     /// A member named `name` and a client holding their key.
-    func member(_ flapd: FlapdProcess, _ name: String) async throws -> HTTPClient {
+    func member(_ flapd: InProcessFlapd, _ name: String) async throws -> HTTPClient {
         let invited = try await flapd.api.postJSON("/v1/members", #"{"name": "\#(name)"}"#)
         let id = try #require((invited.object["member"] as? [String: Any])?["id"] as? String, "\(invited.text)")
         let key = try #require(try await flapd.api.post("/v1/members/\(id)/keys", json: [:]).object["key"] as? String)
@@ -17,7 +17,7 @@ import Testing
 
     /// curl's status and body for `path` on the native API's port, as the owner, with `headers` (and `body`, for a POST).
     func curl(
-        _ flapd: FlapdProcess, _ method: String, _ path: String, headers: [String], body: String = "{}"
+        _ flapd: InProcessFlapd, _ method: String, _ path: String, headers: [String], body: String = "{}"
     ) async throws -> (status: Int, body: String) {
         let result = try await ProcessRunner.run(
             "/usr/bin/curl",
@@ -31,7 +31,7 @@ import Testing
     }
 
     @Test func aMembersChosenIdNeitherMeetsNorRevealsAnotherSendersMessage() async throws {
-        let flapd = try await FlapdProcess.start(arguments: ["--no-sound", "--rate-limit", "0"])
+        let flapd = try await InProcessFlapd.start(arguments: ["--no-sound", "--rate-limit", "0"])
         teardown { await flapd.stop() }
         let dads = try await flapd.api.postJSON("/v1/messages", #"{"id": "dads-note", "sender": {"id": "dad"}, "text": "DAD"}"#)
         #expect(dads.status == 202, "\(dads.text)")
@@ -56,7 +56,7 @@ import Testing
     }
 
     @Test func linksAreNamedOnlyByTheCertificate() async throws {
-        let flapd = try await FlapdProcess.start(arguments: ["--no-sound"])
+        let flapd = try await InProcessFlapd.start(arguments: ["--no-sound"])
         teardown { await flapd.stop() }
         for (method, path, body) in [("POST", "/v1/pairing", "{}"), ("POST", "/v1/members", #"{"name": "Gran"}"#), ("GET", "/v1/viewer", "")] {
             let reply = try await curl(flapd, method, path, headers: ["Host: evil.com"], body: body)
@@ -70,7 +70,7 @@ import Testing
     }
 
     @Test func aMemberEndsTheirOwnTemporaryMessageAndNamesOnlyThemselves() async throws {
-        let flapd = try await FlapdProcess.start(arguments: ["--no-sound", "--rate-limit", "0"])
+        let flapd = try await InProcessFlapd.start(arguments: ["--no-sound", "--rate-limit", "0"])
         teardown { await flapd.stop() }
         let mum = try await member(flapd, "Mum")
         let alert = try await mum.postJSON("/v1/messages", #"{"text": "BACK SOON", "duration": 43200}"#)
@@ -93,7 +93,7 @@ import Testing
     }
 
     @Test func aMemberHearsTheClackAndSeesOnlyWhatIsTheirs() async throws {
-        let flapd = try await FlapdProcess.start(arguments: ["--no-sound", "--rate-limit", "0"])
+        let flapd = try await InProcessFlapd.start(arguments: ["--no-sound", "--rate-limit", "0"])
         teardown { await flapd.stop() }
         let later = Date().addingTimeInterval(3600).formatted(.iso8601)
         #expect(try await flapd.api.postJSON("/v1/messages", #"{"sender": {"id": "dad"}, "text": "LATER", "notBefore": "\#(later)"}"#).status == 202)

@@ -4,7 +4,7 @@ import Testing
 
 /// `GET /v1/events`: plans and resting boards as Server-Sent Events, read by curl.
 @Suite(.cleansUp, .timeLimit(.minutes(4))) struct LiveBoardsTests {
-    func watch(_ flapd: FlapdProcess, seconds: Int) throws -> ChildProcess {
+    func watch(_ flapd: any RunningFlapd, seconds: Int) throws -> ChildProcess {
         try ChildProcess(
             "/usr/bin/curl",
             [
@@ -26,7 +26,7 @@ import Testing
     }
 
     @Test func aWatcherSeesTheBoardThenEachPlanAndWhereItRests() async throws {
-        let flapd = try await FlapdProcess.start(arguments: ["--no-sound"])
+        let flapd = try await InProcessFlapd.start(arguments: ["--no-sound"])
         teardown { await flapd.stop() }
         // Time enough for the cascade when the whole suite shares two cores.
         let first = try watch(flapd, seconds: 25)

@@ -14,11 +14,11 @@ import Testing
     @Test func nothingIsLostAndEachSendersOrderIsKept() async throws {
         let broker = try await MosquittoBroker.start()
         teardown { await broker.stop() }
-        let flapd = try await FlapdProcess.start(arguments: [
+        let flapd = try await InProcessFlapd.start(arguments: [
             "--no-sound", "--rate-limit", "0", "--mqtt", "mqtt://127.0.0.1:\(broker.port)", "--device-id", "stream"
         ])
         teardown { await flapd.stop() }
-        _ = try await eventually(every: .milliseconds(10)) { flapd.process.stderr.contains("connected to the MQTT broker") }
+        _ = try await eventually(every: .milliseconds(10)) { flapd.said.contains("connected to the MQTT broker") }
 
         let base = Date()
         let published = Counter()
@@ -47,7 +47,7 @@ import Testing
                     try await broker.restart()
                     // Each restart with flapd connected: wait for it to come back first.
                     _ = try await eventually(every: .milliseconds(10)) {
-                        flapd.process.stderr.components(separatedBy: "connected to the MQTT broker").count - 1 >= n + 2
+                        flapd.said.components(separatedBy: "connected to the MQTT broker").count - 1 >= n + 2
                     }
                 }
             }
@@ -66,7 +66,7 @@ import Testing
         #expect(total == Self.senders * Self.perSender)
         // flapd lived through each restart and had come back to the same session, with what the
         // broker had queued for it meanwhile.
-        let log = flapd.process.stderr
+        let log = flapd.said
         #expect(log.components(separatedBy: "connected to the MQTT broker").count - 1 >= 4)
         #expect(log.components(separatedBy: "session=resumed").count - 1 >= 3)
         for s in 0..<Self.senders {

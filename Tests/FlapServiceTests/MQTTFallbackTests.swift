@@ -12,11 +12,11 @@ import Testing
         // Generous waits: with the whole suite running, Python and flapd start slowly, and a refused
         // first connection puts flapd into its reconnect backoff.
         _ = try await eventually(every: .milliseconds(10)) { broker.stdout.contains("listening") }
-        let flapd = try await FlapdProcess.start(arguments: ["--no-sound", "--mqtt", "mqtt://127.0.0.1:\(port)", "--device-id", "old"])
+        let flapd = try await InProcessFlapd.start(arguments: ["--no-sound", "--mqtt", "mqtt://127.0.0.1:\(port)", "--device-id", "old"])
         teardown { await flapd.stop() }
-        _ = try await eventually(every: .milliseconds(20)) { flapd.process.stderr.contains("connected to the MQTT broker") }
-        #expect(flapd.process.stderr.contains("does not speak MQTT 5; falling back to 3.1.1"))
-        #expect(flapd.process.stderr.contains("connected to the MQTT broker"))
+        _ = try await eventually(every: .milliseconds(20)) { flapd.said.contains("connected to the MQTT broker") }
+        #expect(flapd.said.contains("does not speak MQTT 5; falling back to 3.1.1"))
+        #expect(flapd.said.contains("connected to the MQTT broker"))
         #expect(broker.stdout.contains("connect level 5\n") && broker.stdout.contains("connect level 4\n"))
     }
 }

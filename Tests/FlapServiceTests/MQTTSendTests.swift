@@ -8,13 +8,13 @@ import Testing
         let broker = try await MosquittoBroker.start()
         teardown { await broker.stop() }
         let url = "mqtt://127.0.0.1:\(broker.port)"
-        let a = try await FlapdProcess.start(arguments: ["--no-sound", "--mqtt", url, "--device-id", "a", "--group", "floor"])
-        let b = try await FlapdProcess.start(arguments: ["--no-sound", "--mqtt", url, "--device-id", "b", "--group", "floor"])
+        let a = try await InProcessFlapd.start(arguments: ["--no-sound", "--mqtt", url, "--device-id", "a", "--group", "floor"])
+        let b = try await InProcessFlapd.start(arguments: ["--no-sound", "--mqtt", url, "--device-id", "b", "--group", "floor"])
         teardown {
             await a.stop(); await b.stop()
         }
         for flapd in [a, b] {
-            _ = try await eventually(every: .milliseconds(10)) { flapd.process.stderr.contains("connected to the MQTT broker") }
+            _ = try await eventually(every: .milliseconds(10)) { flapd.said.contains("connected to the MQTT broker") }
         }
         let flapctl = ProcessRunner.builtProduct("flapctl")
 
@@ -42,7 +42,7 @@ import Testing
         let slot = try await ProcessRunner.run(
             flapctl, ["send", "--mqtt", url, "--to", "later", "--slot", "--sender", "kitchen", "--timeout", "1", "--id", "s1", "SOUP"])
         #expect(slot.status == 1)  // no display "later" yet
-        let later = try await FlapdProcess.start(arguments: ["--no-sound", "--mqtt", url, "--device-id", "later"])
+        let later = try await InProcessFlapd.start(arguments: ["--no-sound", "--mqtt", url, "--device-id", "later"])
         teardown { await later.stop() }
         _ = try await eventually(every: .milliseconds(10)) { try await later.api.get("/v1/receipts/s1").status == 200 }
         #expect(try await later.api.get("/v1/receipts/s1").status == 200)

@@ -74,9 +74,14 @@ import Testing
         #expect(result.status == 0, "\(result.stderrText)")
     }
 
-    func flapd(_ broker: MosquittoBroker, device: String, state: String? = nil, extra: [String] = []) async throws -> FlapdProcess {
-        try await FlapdProcess.start(
+    func flapd(_ broker: MosquittoBroker, device: String, state: String? = nil, extra: [String] = []) async throws -> InProcessFlapd {
+        try await InProcessFlapd.start(
             stateDirectory: state, arguments: ["--no-sound", "--mqtt", "mqtt://127.0.0.1:\(broker.port)", "--device-id", device] + extra)
+    }
+
+    /// flapd as a process of its own, for what only a process shows: being killed.
+    func process(_ broker: MosquittoBroker, device: String) async throws -> FlapdProcess {
+        try await FlapdProcess.start(arguments: ["--no-sound", "--mqtt", "mqtt://127.0.0.1:\(broker.port)", "--device-id", device])
     }
 
     func receipts(_ watcher: Watcher, _ device: String) -> [[String: Any]] { watcher.json(on: "vestawidget/\(device)/receipt") }
@@ -88,7 +93,7 @@ import Testing
         defer { watcher.stop() }
         let flapd = try await flapd(broker, device: "huge")
         teardown { await flapd.stop() }
-        _ = try await eventually(every: .milliseconds(10)) { flapd.process.stderr.contains("connected to the MQTT broker") }
+        _ = try await eventually(every: .milliseconds(10)) { flapd.said.contains("connected to the MQTT broker") }
         for size in [300_000, 2_000_000] {
             let file = FileManager.default.temporaryDirectory.appendingPathComponent("payload-\(UUID().uuidString)").path
             defer { try? FileManager.default.removeItem(atPath: file) }
@@ -103,7 +108,7 @@ import Testing
             }
         }
         // Taken and acknowledged once, not dropped and redelivered on a new connection for ever.
-        #expect(!flapd.process.stderr.contains("lost the MQTT broker"), "\(flapd.process.stderr)")
+        #expect(!flapd.said.contains("lost the MQTT broker"), "\(flapd.said)")
         #expect(try await flapd.api.postJSON("/v1/messages", #"{"text": "STILL HERE"}"#).status == 202)
     }
 
@@ -309,13 +314,13 @@ import Testing
         teardown { await broker.stop() }
         let watcher = try await Watcher(port: broker.port, topics: ["vestawidget/+/availability"])
         defer { watcher.stop() }
-        let killed = try await flapd(broker, device: "k")
+        let killed = try await process(broker, device: "k")
         try await watcher.until("k online") {
             $0.messages.contains { $0.topic == "vestawidget/k/availability" && $0.payload == Array("online".utf8) }
         }
         killed.process.signal(SIGKILL)
         try await watcher.until("k offline") { $0.messages.last { $0.topic == "vestawidget/k/availability" }?.payload == Array("offline".utf8) }
-        let stopped = try await flapd(broker, device: "s")
+        let stopped = try await process(broker, device: "s")
         try await watcher.until("s online") { $0.messages.contains { $0.topic == "vestawidget/s/availability" } }
         stopped.process.signal(SIGTERM)
         #expect(await stopped.process.wait() == 0)
@@ -370,7 +375,7 @@ import Testing
     let suite = MQTTServiceTests()
 
     @Test func theBoardIsPublishedOnConnectingEvenToABrokerThatLostItsRetainedMessages() async throws {
-        let first = try await FlapdProcess.start(arguments: ["--no-sound"])
+        let first = try await InProcessFlapd.start(arguments: ["--no-sound"])
         #expect(try await first.api.postJSON("/v1/messages", #"{"text": "SHOWN BEFORE"}"#).status == 202)
         #expect(try await RepeatedMessagesTests.shows(first, "SHOWN BEFORE"))
         await first.stop()
@@ -423,6 +428,8 @@ import Testing
         defer { watcher.stop() }
         let flapd = try await suite.flapd(broker, device: "hall")
         teardown { await flapd.stop() }
+        // Listening once it says it is online (its subscriptions are made before).
+        try await watcher.until("hall online") { $0.messages.last { $0.topic == "vestawidget/hall/availability" }?.payload == Array("online".utf8) }
         try await suite.publish(broker, "vestawidget/hall/ha/set", #"{"text": "FROM MUM", "sender": {"id": "mum"}}"#)
         try await watcher.until("the refusal on ha/outcome") { $0.json(on: "vestawidget/hall/ha/outcome").last?["status"] as? String == "rejected" }
         let refusal = try #require(watcher.json(on: "vestawidget/hall/ha/outcome").last)

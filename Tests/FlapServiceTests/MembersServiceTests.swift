@@ -6,7 +6,7 @@ import Testing
 /// signs them in once, they post as themselves only, clear only their own slot, read only their
 /// own receipts, touch no setting; a key for their scripts; revoked, they are out at once.
 @Suite(.cleansUp, .timeLimit(.minutes(2))) struct MembersServiceTests {
-    func signedIn(_ flapd: FlapdProcess, with body: [String: Any]) async throws -> (HTTPClient, [String: Any]) {
+    func signedIn(_ flapd: any RunningFlapd, with body: [String: Any]) async throws -> (HTTPClient, [String: Any]) {
         let base = "http://127.0.0.1:\(flapd.apiPort)"
         let reply = try await HTTPClient(base: base).post("/v1/session", json: body)
         #expect(reply.status == 200, "\(reply.text)")
@@ -124,7 +124,7 @@ import Testing
     }
 
     @Test func aPairingLinkSignsTheOwnersPhoneInOnce() async throws {
-        let flapd = try await FlapdProcess.start(arguments: ["--no-sound"])
+        let flapd = try await InProcessFlapd.start(arguments: ["--no-sound"])
         teardown { await flapd.stop() }
         let pairing = try await flapd.api.post("/v1/pairing", json: [:])
         #expect(pairing.status == 201)

@@ -7,7 +7,7 @@ import Testing
 /// is saved, sent and deleted at `/v1/templates/Good%20morning`, by curl and by flapctl.
 @Suite(.cleansUp, .timeLimit(.minutes(2))) struct NamesInPathsTests {
     /// curl's status and body for `method` on `path`.
-    func curl(_ flapd: FlapdProcess, _ method: String, _ path: String, json: String? = nil) async throws -> (status: Int, body: String) {
+    func curl(_ flapd: any RunningFlapd, _ method: String, _ path: String, json: String? = nil) async throws -> (status: Int, body: String) {
         let out = FileManager.default.temporaryDirectory.appendingPathComponent("curl-\(UUID().uuidString)").path
         defer { try? FileManager.default.removeItem(atPath: out) }
         var arguments = ["-s", "-o", out, "-w", "%{http_code}", "-X", method, "-H", "Authorization: Bearer \(flapd.apiKey)"]
@@ -19,7 +19,7 @@ import Testing
     static let names: [(name: String, encoded: String)] = [("my phone", "my%20phone"), ("café", "caf%C3%A9"), ("☃ snow", "%E2%98%83%20snow")]
 
     @Test func slotsAndQuickMessagesAreFoundByTheirEncodedNames() async throws {
-        let flapd = try await FlapdProcess.start(arguments: ["--no-sound", "--rate-limit", "0"])
+        let flapd = try await InProcessFlapd.start(arguments: ["--no-sound", "--rate-limit", "0"])
         teardown { await flapd.stop() }
         for (index, (name, encoded)) in Self.names.enumerated() {
             #expect(try await curl(flapd, "POST", "/v1/messages", json: #"{"text": "HI \#(index)", "sender": {"id": "\#(name)"}}"#).status == 202)
@@ -40,7 +40,7 @@ import Testing
     }
 
     @Test func flapctlSavesSendsAndDeletesAQuickMessageWhoseNameHasASpace() async throws {
-        let flapd = try await FlapdProcess.start(arguments: ["--no-sound", "--rate-limit", "0"])
+        let flapd = try await InProcessFlapd.start(arguments: ["--no-sound", "--rate-limit", "0"])
         teardown { await flapd.stop() }
         let flapctl = ProcessRunner.builtProduct("flapctl")
         for (name, _) in Self.names {

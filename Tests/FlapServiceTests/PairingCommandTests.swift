@@ -16,7 +16,7 @@ import Testing
         return (printed, read.stdoutText.trimmingCharacters(in: .whitespacesAndNewlines))
     }
 
-    func redeem(_ link: String, at flapd: FlapdProcess) async throws -> [String: Any] {
+    func redeem(_ link: String, at flapd: any RunningFlapd) async throws -> [String: Any] {
         let token = String(link.split(separator: "#").last ?? "")
         let reply = try await HTTPClient(base: "http://127.0.0.1:\(flapd.apiPort)").post("/v1/session", json: ["invitation": token])
         #expect(reply.status == 200, "\(reply.text)")
@@ -24,7 +24,7 @@ import Testing
     }
 
     @Test func pairPrintsAScannableLinkThatSignsTheOwnerInOnce() async throws {
-        let flapd = try await FlapdProcess.start(arguments: ["--no-sound"])
+        let flapd = try await InProcessFlapd.start(arguments: ["--no-sound"])
         teardown { await flapd.stop() }
         let paired = try await ProcessRunner.run(ProcessRunner.builtProduct("flapctl"), ["pair"], environment: flapd.clientEnvironment)
         #expect(paired.status == 0, "\(paired.stderrText)")
@@ -43,7 +43,7 @@ import Testing
     @Test func linksUseTheHouseholdsNameFromFlapctlAndThePageAlike() async throws {
         let config = FileManager.default.temporaryDirectory.appendingPathComponent("names-\(UUID().uuidString).toml")
         try "[api]\ntls_names = [\"board.home\"]\n".write(to: config, atomically: true, encoding: .utf8)
-        let named = try await FlapdProcess.start(arguments: ["--no-sound", "--config", config.path])
+        let named = try await InProcessFlapd.start(arguments: ["--no-sound", "--config", config.path])
         teardown { await named.stop() }
         let flapctl = ProcessRunner.builtProduct("flapctl")
         var quiet = named.clientEnvironment
@@ -75,7 +75,7 @@ import Testing
 
         // No tls_names: the browser's name when the certificate has it, never one it does not
         // (a Host anyone can write), and from this machine its .local name.
-        let plain = try await FlapdProcess.start(arguments: ["--no-sound"])
+        let plain = try await InProcessFlapd.start(arguments: ["--no-sound"])
         teardown { await plain.stop() }
         let browser = try await plain.api.request("POST", "/v1/pairing", headers: ["Host": "\(host):\(plain.apiPort)"])
         #expect((browser.object["url"] as? String)?.hasPrefix("https://\(host.lowercased()):\(plain.httpsPort)/join#") == true, "\(browser.text)")
@@ -86,7 +86,7 @@ import Testing
     }
 
     @Test func invitePrintsTheMembersLinkAndRefusesASenderTaken() async throws {
-        let flapd = try await FlapdProcess.start(arguments: ["--no-sound"])
+        let flapd = try await InProcessFlapd.start(arguments: ["--no-sound"])
         teardown { await flapd.stop() }
         let flapctl = ProcessRunner.builtProduct("flapctl")
         let invited = try await ProcessRunner.run(flapctl, ["invite", "Grand Ma"], environment: flapd.clientEnvironment)
@@ -105,7 +105,7 @@ import Testing
     /// stranger's guesses (from 127.0.0.2) now slow only the stranger, and Mum's phone (from
     /// 127.0.0.1) still signs in with her link.
     @Test func aStrangersWrongLinksDoNotStopTheHouseholdsInvitations() async throws {
-        let flapd = try await FlapdProcess.start(arguments: ["--no-sound"])
+        let flapd = try await InProcessFlapd.start(arguments: ["--no-sound"])
         teardown { await flapd.stop() }
         let invited = try await ProcessRunner.run(ProcessRunner.builtProduct("flapctl"), ["invite", "Mum"], environment: flapd.clientEnvironment)
         #expect(invited.status == 0, "\(invited.stderrText)")

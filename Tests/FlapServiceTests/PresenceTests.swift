@@ -12,14 +12,14 @@ import Testing
         let key: String
     }
 
-    func member(_ name: String, of flapd: FlapdProcess) async throws -> Person {
+    func member(_ name: String, of flapd: InProcessFlapd) async throws -> Person {
         let added = try await flapd.api.post("/v1/members", json: ["name": name])
         let id = try #require((added.object["member"] as? [String: Any])?["id"] as? String, "\(added.text)")
         let key = try #require(try await flapd.api.post("/v1/members/\(id)/keys", json: [:]).object["key"] as? String)
         return Person(id: id, api: HTTPClient(base: "http://127.0.0.1:\(flapd.apiPort)", headers: ["Authorization": "Bearer \(key)"]), key: key)
     }
 
-    func watch(_ flapd: FlapdProcess, key: String) throws -> ChildProcess {
+    func watch(_ flapd: InProcessFlapd, key: String) throws -> ChildProcess {
         try ChildProcess(
             "/usr/bin/curl", ["-sN", "--max-time", "200", "-H", "Authorization: Bearer \(key)", "http://127.0.0.1:\(flapd.apiPort)/v1/events"])
     }
@@ -37,7 +37,7 @@ import Testing
     @Test func membersSeeEachOtherComeWriteAndGo() async throws {
         let broker = try await MosquittoBroker.start()
         teardown { await broker.stop() }
-        let flapd = try await FlapdProcess.start(arguments: ["--no-sound", "--mqtt", "mqtt://127.0.0.1:\(broker.port)", "--device-id", "hall"])
+        let flapd = try await InProcessFlapd.start(arguments: ["--no-sound", "--mqtt", "mqtt://127.0.0.1:\(broker.port)", "--device-id", "hall"])
         teardown { await flapd.stop() }
         let topics = try ChildProcess(
             "/usr/bin/stdbuf", ["-oL", "/usr/bin/mosquitto_sub", "-h", "127.0.0.1", "-p", "\(broker.port)", "-t", "vestawidget/hall/presence/#", "-v"]
@@ -86,7 +86,7 @@ import Testing
         await page.stop()
         await jamesPage.stop()
         await flapd.stop()
-        let again = try await FlapdProcess.start(stateDirectory: flapd.stateDirectory, arguments: ["--no-sound"])
+        let again = try await InProcessFlapd.start(stateDirectory: flapd.stateDirectory, arguments: ["--no-sound"])
         teardown { await again.stop() }
         let mumAgain = HTTPClient(base: "http://127.0.0.1:\(again.apiPort)", headers: ["Authorization": "Bearer \(mum.key)"])
         #expect(try await seen("James", by: mumAgain) == nil, "still hidden after a restart")
@@ -94,7 +94,7 @@ import Testing
     }
 
     @Test func aPageThatClosesWithoutSayingSoIsGoneWhenItCloses() async throws {
-        let flapd = try await FlapdProcess.start(arguments: ["--no-sound"])
+        let flapd = try await InProcessFlapd.start(arguments: ["--no-sound"])
         teardown { await flapd.stop() }
         let mum = try await member("Mum", of: flapd)
         let owners = try watch(flapd, key: flapd.apiKey)
@@ -123,7 +123,7 @@ import Testing
     }
 
     @Test func nobodyChangesAnothersPresenceAndAViewerSeesNothing() async throws {
-        let flapd = try await FlapdProcess.start(arguments: ["--no-sound"])
+        let flapd = try await InProcessFlapd.start(arguments: ["--no-sound"])
         teardown { await flapd.stop() }
         let (mum, james) = (try await member("Mum", of: flapd), try await member("James", of: flapd))
         let refused = try await patch(james.api, #"{"showMe": false, "member": "\#(mum.id)"}"#)

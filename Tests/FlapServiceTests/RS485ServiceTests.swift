@@ -20,7 +20,7 @@ import Testing
         size = "1x4"
         ids = [[4, 3, 2, 1]]
         """.write(to: file, atomically: true, encoding: .utf8)
-        let flapd = try await FlapdProcess.start(arguments: ["--config", file.path, "--no-sound"])
+        let flapd = try await InProcessFlapd.start(arguments: ["--config", file.path, "--no-sound"])
         teardown { await flapd.stop() }
         let accepted = try await flapd.api.postJSON("/v1/messages", #"{"id": "m1", "text": "HI{63}\""}"#)
         #expect(accepted.status == 202)
@@ -35,7 +35,7 @@ import Testing
         let board = try await flapd.api.get("/v1/board").object
         let text = ((board["panels"] as? [[String: Any]])?.first?["text"] as? [String])?.first
         #expect(text == "HIr\"", "\(board)")
-        #expect((flapd.process.stderr + flapd.process.stdout).contains("homing 4 modules"))
+        #expect(flapd.said.contains("homing 4 modules"))
         // Its reel has no °: the board says it has no flap 62, and a message and a preview for
         // the panel say what shows instead.
         #expect((board["panels"] as? [[String: Any]])?.first?["flap62"] == nil, "\(board)")

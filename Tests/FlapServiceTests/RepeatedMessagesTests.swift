@@ -10,7 +10,7 @@ import Testing
     let flapctl = ProcessRunner.builtProduct("flapctl")
 
     /// Waits until the first panel rests on a board whose text holds `text`.
-    static func shows(_ flapd: FlapdProcess, _ text: String) async throws -> Bool {
+    static func shows(_ flapd: any RunningFlapd, _ text: String) async throws -> Bool {
         try await eventually(every: .milliseconds(100)) {
             let panel = (try await flapd.api.get("/v1/board").object["panels"] as? [[String: Any]])?.first
             return panel?["moving"] as? Bool == false && (panel?["text"] as? [String])?.joined(separator: "/").contains(text) == true
@@ -18,7 +18,7 @@ import Testing
     }
 
     @Test func theNativeAPIShowsARepeatAgainAndARetryIsTheSameMessage() async throws {
-        let flapd = try await FlapdProcess.start(arguments: ["--no-sound"])
+        let flapd = try await InProcessFlapd.start(arguments: ["--no-sound"])
         teardown { await flapd.stop() }
         var ids: [String] = []
         for text in ["DINNER READY", "OUT", "DINNER READY"] {
@@ -38,7 +38,7 @@ import Testing
     }
 
     @Test func theLocalAPIShowsEveryWriteAndAnswersAWrongKeyAsAVestaboardDoes() async throws {
-        let flapd = try await FlapdProcess.start(arguments: ["--no-sound", "--local-api-token", "t"])
+        let flapd = try await InProcessFlapd.start(arguments: ["--no-sound", "--local-api-token", "t"])
         teardown { await flapd.stop() }
         let key = try String(contentsOfFile: flapd.stateDirectory + "/local-api-key", encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)
         let local = HTTPClient(base: flapd.localAPIBase, headers: ["X-Vestaboard-Local-Api-Key": key])
@@ -57,7 +57,7 @@ import Testing
     }
 
     @Test func flapctlSendShowsARepeatAgain() async throws {
-        let flapd = try await FlapdProcess.start(arguments: ["--no-sound"])
+        let flapd = try await InProcessFlapd.start(arguments: ["--no-sound"])
         teardown { await flapd.stop() }
         var ids: [String] = []
         for text in ["DINNER READY", "OUT", "DINNER READY"] {
@@ -88,7 +88,7 @@ import Testing
         teardown { await broker.stop() }
         let watcher = try await MQTTServiceTests.Watcher(port: broker.port, topics: ["vestawidget/#"])
         defer { watcher.stop() }
-        let flapd = try await FlapdProcess.start(arguments: ["--no-sound", "--mqtt", "mqtt://127.0.0.1:\(broker.port)", "--device-id", "wall"])
+        let flapd = try await InProcessFlapd.start(arguments: ["--no-sound", "--mqtt", "mqtt://127.0.0.1:\(broker.port)", "--device-id", "wall"])
         teardown { await flapd.stop() }
         try await watcher.until("online") {
             $0.messages.contains { $0.topic == "vestawidget/wall/availability" && $0.payload == Array("online".utf8) }

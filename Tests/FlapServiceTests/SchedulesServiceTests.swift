@@ -16,7 +16,7 @@ import Testing
         time_zone = "Europe/Berlin"
         text = "GOOD MORNING"
         """.write(to: config, atomically: true, encoding: .utf8)
-        let first = try await FlapdProcess.start(arguments: ["--config", config.path, "--no-sound"])
+        let first = try await InProcessFlapd.start(arguments: ["--config", config.path, "--no-sound"])
         let api = first.api
         var listed = try await api.get("/v1/schedules").object["schedules"] as? [[String: Any]] ?? []
         #expect(
@@ -112,7 +112,7 @@ import Testing
 
         // Kept across a restart.
         await first.stop()
-        let second = try await FlapdProcess.start(stateDirectory: first.stateDirectory, arguments: ["--config", config.path, "--no-sound"])
+        let second = try await InProcessFlapd.start(stateDirectory: first.stateDirectory, arguments: ["--config", config.path, "--no-sound"])
         teardown { await second.stop() }
         listed = try await second.api.get("/v1/schedules").object["schedules"] as? [[String: Any]] ?? []
         #expect(listed.compactMap { $0["name"] as? String } == ["morning", "bins"])

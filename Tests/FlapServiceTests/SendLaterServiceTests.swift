@@ -11,7 +11,7 @@ import Testing
 @Suite(.cleansUp, .timeLimit(.minutes(2))) struct SendLaterServiceTests {
     static func stamp(_ date: Date) -> String { ISO8601DateFormatter().string(from: date) }
 
-    static func receiptStatus(_ flapd: FlapdProcess, _ id: String) async throws -> String? {
+    static func receiptStatus(_ flapd: any RunningFlapd, _ id: String) async throws -> String? {
         try await flapd.api.get("/v1/receipts/\(id)").object["status"] as? String
     }
 
@@ -54,7 +54,7 @@ import Testing
     }
 
     @Test func aWaitingMessageIsCancelledFromFlapctlAndNeverShown() async throws {
-        let flapd = try await FlapdProcess.start()
+        let flapd = try await InProcessFlapd.start()
         teardown { await flapd.stop() }
         let flapctl = ProcessRunner.builtProduct("flapctl")
         let connection = ["--url", "http://127.0.0.1:\(flapd.apiPort)", "--api-key", flapd.apiKey]

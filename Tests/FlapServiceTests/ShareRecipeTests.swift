@@ -14,7 +14,7 @@ import Testing
     }
 
     @Test func theShortcutsRequestSendsAsTheMemberThemselves() async throws {
-        let flapd = try await FlapdProcess.start(arguments: ["--no-sound"])
+        let flapd = try await InProcessFlapd.start(arguments: ["--no-sound"])
         teardown { await flapd.stop() }
         let added = try await flapd.api.post("/v1/members", json: ["name": "Mum"])
         let id = try #require((added.object["member"] as? [String: Any])?["id"] as? String)

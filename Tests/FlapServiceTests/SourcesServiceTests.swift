@@ -31,14 +31,14 @@ import Testing
         text = "SOMEONE AT THE DOOR"
         duration = "2m"
         """.write(to: config, atomically: true, encoding: .utf8)
-        let flapd = try await FlapdProcess.start(arguments: ["--config", config.path, "--no-sound"])
+        let flapd = try await InProcessFlapd.start(arguments: ["--config", config.path, "--no-sound"])
         teardown { await flapd.stop() }
         let pushed = try await flapd.api.post("/v1/sources/doorbell", json: ["rang": true])
         #expect(pushed.status == 200, "\(pushed.text)")
         #expect(try await eventually { try await Self.boardText(flapd.api).contains("SOMEONE AT THE DOOR") })
         #expect(try await flapd.api.get("/healthz").status == 200)
-        #expect(flapd.process.poll() == nil, "flapd exited: \(flapd.process.stderr.suffix(2000))")
-        #expect(!flapd.process.stderr.contains("finished unexpectedly"), "\(flapd.process.stderr.suffix(2000))")
+        #expect(flapd.isRunning, "flapd stopped: \(flapd.said.suffix(2000))")
+        #expect(!flapd.said.contains("finished unexpectedly"), "\(flapd.said.suffix(2000))")
     }
 
     @Test func sourcesFillBoardsAndTakePushes() async throws {
@@ -79,7 +79,7 @@ import Testing
         duration = "5m"
         cooldown = 0
         """.write(to: config, atomically: true, encoding: .utf8)
-        let flapd = try await FlapdProcess.start(arguments: ["--config", config.path, "--no-sound"])
+        let flapd = try await InProcessFlapd.start(arguments: ["--config", config.path, "--no-sound"])
         teardown { await flapd.stop() }
         let api = flapd.api
 
@@ -200,7 +200,7 @@ import Testing
         #expect(metrics.contains("flapd_source_updated_timestamp_seconds"))
         // Kept: pushed values are there after a restart.
         await flapd.stop()
-        let again = try await FlapdProcess.start(stateDirectory: flapd.stateDirectory, arguments: ["--config", config.path, "--no-sound"])
+        let again = try await InProcessFlapd.start(stateDirectory: flapd.stateDirectory, arguments: ["--config", config.path, "--no-sound"])
         teardown { await again.stop() }
         #expect((try await again.api.get("/v1/sources/door").object["values"] as? [String: Any])?["state"] as? String == "shut")
     }

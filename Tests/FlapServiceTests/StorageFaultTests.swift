@@ -144,14 +144,14 @@ struct StorageFaultTests {
     }
 
     /// Waits (up to 20 s) for `id`'s receipt.
-    static func receipt(_ id: String, from flapd: FlapdProcess) async throws -> Bool {
+    static func receipt(_ id: String, from flapd: any RunningFlapd) async throws -> Bool {
         try await eventually(every: .milliseconds(50)) { try await flapd.api.get("/v1/receipts/\(id)").status == 200 }
     }
 
     @Test func aDiskThatFailsIntoReadOnlyIsNamedAndTheBoardKeepsShowing() async throws {
         let disk = try await SmallFilesystem.mount(mebibytes: 6)
         teardown { await disk.unmount() }
-        let flapd = try await FlapdProcess.start(stateDirectory: disk.path, arguments: ["--no-sound"])
+        let flapd = try await InProcessFlapd.start(stateDirectory: disk.path, arguments: ["--no-sound"])
         teardown { await flapd.stop() }
         #expect(try await flapd.api.postJSON("/v1/messages", Self.message(1)).status == 202)
         try await disk.failIntoReadOnly()
@@ -161,8 +161,8 @@ struct StorageFaultTests {
         let storage = try #require(try await flapd.api.get("/v1/status").object["storage"] as? [String: Any])
         #expect(storage["state"] as? String == "read-only", "\(storage)")
         #expect(try await flapd.api.get("/v1/board").status == 200)
-        #expect(flapd.process.poll() == nil, "flapd stopped")
-        #expect(flapd.process.stderr.components(separatedBy: "the disk is read-only").count - 1 == 1, "\(flapd.process.stderr)")
+        #expect(flapd.isRunning, "flapd stopped")
+        #expect(flapd.said.components(separatedBy: "the disk is read-only").count - 1 == 1, "\(flapd.said)")
     }
 
     @Test func aReadOnlyStateDirectoryAtStartIsNamedWithWhatToDo() async throws {
@@ -186,13 +186,13 @@ struct StorageFaultTests {
         try FileManager.default.createDirectory(atPath: state, withIntermediateDirectories: true)
         let garbage = Data((0..<20_000).map { UInt8(truncatingIfNeeded: $0 &* 31) })
         try garbage.write(to: URL(fileURLWithPath: state + "/inbox.sqlite"))
-        let flapd = try await FlapdProcess.start(stateDirectory: state, arguments: ["--no-sound"])
+        let flapd = try await InProcessFlapd.start(stateDirectory: state, arguments: ["--no-sound"])
         teardown { await flapd.stop() }
         let aside = try FileManager.default.contentsOfDirectory(atPath: state).filter { $0.hasPrefix("inbox.sqlite.damaged-") }
         #expect(aside.count == 1, "\(aside)")
         // Kept as it was, never deleted.
         #expect(FileManager.default.contents(atPath: state + "/" + (aside.first ?? "")) == garbage)
-        #expect(flapd.process.stderr.contains("moved aside"))
+        #expect(flapd.said.contains("moved aside"))
         let storage = try #require(try await flapd.api.get("/v1/status").object["storage"] as? [String: Any])
         let moved = try #require((storage["movedAside"] as? [[String: Any]])?.first)
         #expect(moved["path"] as? String == state + "/inbox.sqlite" && (moved["movedTo"] as? String)?.hasSuffix(aside.first ?? "?") == true)

@@ -9,7 +9,7 @@ import Testing
 /// Temporary messages through the running flapd: `flapctl send --for`, kept through a SIGKILL
 /// and ended on time after it, and ended early over the API.
 @Suite(.cleansUp, .timeLimit(.minutes(5))) struct TemporaryMessagesServiceTests {
-    static func shownMessage(_ flapd: FlapdProcess) async throws -> String? {
+    static func shownMessage(_ flapd: any RunningFlapd) async throws -> String? {
         let panels = try await flapd.api.get("/v1/board").object["panels"] as? [[String: Any]]
         guard let panel = panels?.first, panel["moving"] as? Bool == false else { return nil }
         return panel["message"] as? String
@@ -55,12 +55,12 @@ import Testing
         #expect(back >= expiresAt - 1, "the board went back \(expiresAt.timeIntervalSince(back)) s before the temporary message's end")
     }
 
-    static func slotIDs(_ flapd: FlapdProcess) async throws -> [String] {
+    static func slotIDs(_ flapd: any RunningFlapd) async throws -> [String] {
         (try await flapd.api.get("/v1/slots").object["slots"] as? [[String: Any]] ?? []).compactMap { $0["id"] as? String }
     }
 
     @Test func aTemporaryMessageIsEndedEarlyOverTheAPI() async throws {
-        let flapd = try await FlapdProcess.start()
+        let flapd = try await InProcessFlapd.start()
         teardown { await flapd.stop() }
         #expect(try await flapd.api.delete("/v1/temporary").status == 404)
         #expect(try await flapd.api.post("/v1/messages", json: ["id": "home", "text": "WELCOME HOME"]).status == 202)

@@ -5,7 +5,7 @@ import Testing
 /// A board read as a message source (`[[mirror]]`): the fake board through outages, and one
 /// flapd mirroring another.
 @Suite(.cleansUp, .timeLimit(.minutes(2))) struct VestaboardMirrorTests {
-    func flapd(mirroring url: String, key: String, seconds: Int = 1) async throws -> FlapdProcess {
+    func flapd(mirroring url: String, key: String, seconds: Int = 1) async throws -> InProcessFlapd {
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent("mirror-\(UUID().uuidString)").path
         try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
         try key.write(toFile: dir + "/key", atomically: true, encoding: .utf8)
@@ -20,7 +20,7 @@ import Testing
         interval_seconds = \(seconds)
         sender = "home-board"
         """.write(toFile: dir + "/flapd.toml", atomically: true, encoding: .utf8)
-        return try await FlapdProcess.start(arguments: ["--config", dir + "/flapd.toml", "--no-sound"])
+        return try await InProcessFlapd.start(arguments: ["--config", dir + "/flapd.toml", "--no-sound"])
     }
 
     func board(_ text: String) -> [[Int]] {
@@ -30,7 +30,7 @@ import Testing
         return rows
     }
 
-    func waitFor(_ flapd: FlapdProcess, _ text: String) async throws -> Bool {
+    func waitFor(_ flapd: InProcessFlapd, _ text: String) async throws -> Bool {
         try await eventually(every: .milliseconds(100)) { try await flapd.api.get("/v1/board").text.contains(text) }
     }
 
@@ -47,9 +47,9 @@ import Testing
         // The board fails for a while: said once, and its last message stays.
         try await fake.fail("500", "drop", "500", "401", "500")
         // Five failures at the mirror's backoff take some seconds; longer on a loaded machine.
-        _ = try await eventually(every: .milliseconds(200)) { flapd.process.stderr.contains("the mirrored board can be read again") }
+        _ = try await eventually(every: .milliseconds(200)) { flapd.said.contains("the mirrored board can be read again") }
         #expect(try await flapd.api.get("/v1/board").text.contains("GOOD MORNING"))
-        let log = flapd.process.stderr
+        let log = flapd.said
         #expect(log.components(separatedBy: "the mirrored board cannot be read").count - 1 == 1, "said once")
         #expect(log.contains("the mirrored board can be read again"))
         #expect(!log.contains(fake.localKey))
@@ -60,7 +60,7 @@ import Testing
     }
 
     @Test func oneFlapdMirrorsAnother() async throws {
-        let source = try await FlapdProcess.start(arguments: ["--no-sound"])
+        let source = try await InProcessFlapd.start(arguments: ["--no-sound"])
         teardown { await source.stop() }
         let key = try String(contentsOfFile: source.stateDirectory + "/local-api-key", encoding: .utf8).trimmingCharacters(
             in: .whitespacesAndNewlines)

@@ -2,7 +2,7 @@ import Foundation
 
 /// A real flapd, started from the built binary with a state directory of its own and free
 /// ports, for tests that talk to it over HTTP or kill it.
-public final class FlapdProcess: Sendable {
+public final class FlapdProcess: RunningFlapd {
     public let process: ChildProcess
     public let stateDirectory: String
     public let apiPort: Int
@@ -54,18 +54,8 @@ public final class FlapdProcess: Sendable {
         self.apiKey = apiKey
     }
 
-    /// A client of the native API, with the bearer key.
-    public var api: HTTPClient { HTTPClient(base: "http://127.0.0.1:\(apiPort)", headers: ["Authorization": "Bearer \(apiKey)"]) }
-
-    public var localAPIBase: String { "http://127.0.0.1:\(localAPIPort)" }
-
-    /// The environment that points flapctl at this flapd.
-    public var clientEnvironment: [String: String] {
-        var environment = ProcessInfo.processInfo.environment
-        environment["FLAPD_URL"] = "http://127.0.0.1:\(apiPort)"
-        environment["FLAPD_API_KEY"] = apiKey
-        return environment
-    }
+    /// Everything it wrote, stderr then stdout.
+    public var said: String { process.stderr + process.stdout }
 
     public func stop() async { await process.stop() }
 

@@ -119,8 +119,7 @@ public struct Flapd: AsyncParsableCommand {
                 try command.run()
             }
         } catch let error as ServiceError {
-            // Said without the usage text (nothing was wrong with the command line), and ended
-            // with a status that tells systemd whether a restart can help.
+            // Without the usage text (the command line was right); the status tells systemd whether a restart helps.
             let line = Array("Error: \(error.description)\n".utf8)
             _ = line.withUnsafeBytes { Glibc.write(2, $0.baseAddress, $0.count) }
             Glibc.exit(error.exitStatus)
@@ -130,8 +129,7 @@ public struct Flapd: AsyncParsableCommand {
     }
 
     public func run() async throws {
-        var configuration = try loadConfiguration()
-        try apply(to: &configuration)
+        let configuration = try flapdConfiguration()
         if checkConfig {
             print(
                 "configuration OK: \(configuration.panels.count) panel(s), \(configuration.sensors.count) heart-rate source(s), "
@@ -152,6 +150,13 @@ public struct Flapd: AsyncParsableCommand {
             try await appliance.run()
             group.cancelAll()
         }
+    }
+
+    /// The configuration these flags and the file they name make.
+    public func flapdConfiguration() throws -> FlapdConfiguration {
+        var configuration = try loadConfiguration()
+        try apply(to: &configuration)
+        return configuration
     }
 
     func loadConfiguration() throws -> FlapdConfiguration {

@@ -15,6 +15,7 @@ import FlapVestaboard
 import FoundationEssentials
 import Logging
 import ServiceLifecycle
+import Synchronization
 import UnixSignals
 
 /// flapd put together from its configuration: the inbox, each panel, both APIs, systemd
@@ -35,6 +36,8 @@ public final class Appliance: Sendable {
     let services: [any Service]
     /// The ports the APIs listen on, once they do (useful with port 0).
     public let ports = BoundPorts()
+    /// The service group, once ``run(signals:)`` has made it.
+    private let running = Mutex<ServiceGroup?>(nil)
     private let logger: Logger
 
     public init(configuration: FlapdConfiguration, drawInTerminal: Bool, logger: Logger) async throws {
@@ -149,14 +152,19 @@ public final class Appliance: Sendable {
         self.services = services
     }
 
-    /// Runs until SIGTERM or SIGINT, then stops every service and leaves the panels safe.
-    public func run() async throws {
+    /// Runs until one of `signals` (SIGTERM or SIGINT) or ``stop()``, then stops every service
+    /// and leaves the panels safe.
+    public func run(signals: [UnixSignal] = [.sigterm, .sigint]) async throws {
         let group = ServiceGroup(
-            configuration: .init(
-                services: services.map { .init(service: $0) },
-                gracefulShutdownSignals: [.sigterm, .sigint],
-                logger: logger))
+            configuration: .init(services: services.map { .init(service: $0) }, gracefulShutdownSignals: signals, logger: logger))
+        running.withLock { $0 = group }
         try await group.run()
+    }
+
+    /// Stops as SIGTERM does: each service gracefully, the panels left safe. For an appliance
+    /// run in a process of others' (the tests'), where signals are not its own.
+    public func stop() async {
+        await running.withLock { $0 }?.triggerGracefulShutdown()
     }
 
     /// Where the APIs are, for the startup log: addresses and the files holding the secrets.

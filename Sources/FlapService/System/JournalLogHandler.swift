@@ -9,11 +9,17 @@ public struct JournalLogHandler: LogHandler {
     public var metadata: Logger.Metadata = [:]
     private let label: String
     private let prefixed: Bool
+    /// Where each line goes: stderr, or (for flapd run inside the tests' process) a log of its own.
+    private let write: (@Sendable (String) -> Void)?
 
-    public init(label: String, level: Logger.Level, environment: [String: String] = ProcessInfo.processInfo.environment) {
+    public init(
+        label: String, level: Logger.Level, environment: [String: String] = ProcessInfo.processInfo.environment,
+        write: (@Sendable (String) -> Void)? = nil
+    ) {
         self.label = label
         logLevel = level
         prefixed = environment["JOURNAL_STREAM"] != nil
+        self.write = write
     }
 
     public subscript(metadataKey key: String) -> Logger.Metadata.Value? {
@@ -27,7 +33,7 @@ public struct JournalLogHandler: LogHandler {
         let merged = metadata.merging(event.metadata ?? [:]) { $1 }
         for (key, value) in merged.sorted(by: { $0.key < $1.key }) { line += " \(key)=\(value)" }
         line += "\n"
-        StandardStreams.error(line)
+        if let write { write(line) } else { StandardStreams.error(line) }
     }
 
     /// syslog priorities: 7 debug … 2 critical.

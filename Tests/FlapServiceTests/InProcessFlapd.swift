@@ -1,0 +1,72 @@
+import ArgumentParser
+import FlapService
+import Foundation
+import Logging
+import Synchronization
+import TestSupport
+
+/// flapd in the test's own process: the appliance flapd's command makes, from the same flags
+/// (`--simulate`, a state directory of its own, free ports), run until ``stop()`` as SIGTERM
+/// would stop it. For tests of what flapd does rather than of the process (signals, systemd,
+/// exit statuses, file modes), which keep ``FlapdProcess``. Its log is kept in ``log``.
+final class InProcessFlapd: RunningFlapd {
+    let appliance: Appliance
+    let stateDirectory: String
+    let apiPort: Int
+    let httpsPort: Int
+    let localAPIPort: Int
+    let apiKey: String
+    /// Every line flapd logged, as it would have written them to stderr.
+    let log: Log
+    private let running: Task<Void, any Error>
+
+    final class Log: Sendable {
+        private let lines = Mutex("")
+        func append(_ line: String) { lines.withLock { $0 += line } }
+        var text: String { lines.withLock { $0 } }
+    }
+
+    static func start(stateDirectory: String? = nil, apiKey: String = "test-key", arguments: [String] = []) async throws -> InProcessFlapd {
+        let state = stateDirectory ?? FileManager.default.temporaryDirectory.appendingPathComponent("flapd-\(UUID().uuidString)").path
+        let command = try Flapd.parse(
+            ["--simulate", "--state-dir", state, "--api-port", "0", "--https-port", "0", "--local-api-port", "0", "--api-key", apiKey] + arguments)
+        var configuration = try command.flapdConfiguration()
+        // Drawn nowhere: the test's own output is not the panel's terminal.
+        for index in configuration.panels.indices { configuration.panels[index].show = .none }
+        let log = Log()
+        let level = Logger.Level(rawValue: configuration.logLevel) ?? .info
+        let logger = Logger(label: "flapd") { JournalLogHandler(label: $0, level: level, environment: [:], write: log.append) }
+        let appliance = try await Appliance(configuration: configuration, drawInTerminal: false, logger: logger)
+        let running = Task {
+            defer { log.append("(flapd has stopped)\n") }
+            try await appliance.run(signals: [])
+        }
+        guard let ports = await appliance.ports.waitUntilBound() else {
+            await appliance.stop()
+            _ = try? await running.value
+            throw PeerError("flapd did not bind its ports:\n\(log.text)")
+        }
+        return InProcessFlapd(
+            appliance: appliance, state: state, ports: (ports.native, ports.https, ports.local), apiKey: apiKey, log: log, running: running)
+    }
+
+    private init(appliance: Appliance, state: String, ports: (Int, Int, Int), apiKey: String, log: Log, running: Task<Void, any Error>) {
+        self.appliance = appliance
+        stateDirectory = state
+        (apiPort, httpsPort, localAPIPort) = ports
+        self.apiKey = apiKey
+        self.log = log
+        self.running = running
+    }
+
+    var said: String { log.text }
+
+    /// Whether it is still running (it has not stopped by itself).
+    var isRunning: Bool { !log.text.hasSuffix("(flapd has stopped)\n") }
+
+    /// Stops it as SIGTERM would, and waits until every service has.
+    func stop() async {
+        await appliance.stop()
+        _ = try? await running.value
+    }
+}
