@@ -4,9 +4,9 @@ import FoundationEssentials
 import Synchronization
 
 /// The retained topics of what the display shows (`state`, `board.png`, each panel's with
-/// several, `ha/room`), kept as last published so every new connection publishes them again: a
+/// several), kept as last published so every new connection publishes them again: a
 /// broker that lost its retained messages, or a new device id, still gets what the board shows.
-final class RetainedBoards: Sendable {
+final class RetainedBoards: RetainedOutput {
     let publisher: TopicPublisher
     /// The panels' ids, the first the one `state` shows; with several, each is also on `state/<panel>`.
     let panels: [String]
@@ -32,15 +32,6 @@ final class RetainedBoards: Sendable {
         guard panel == panels.first || panels.isEmpty else { return }
         retain(.state, Array(data))
         if let picture { retain(.picture, picture) }
-    }
-
-    /// The kiosk's room: its name, how many members, how many pairs are synced; never anyone's heart rate.
-    func publishRoom(name: String?, members: Int, syncedPairs: Int) {
-        guard homeAssistant else { return }
-        guard let data = try? JSONEncoder.snakeCaseSorted.encode(RoomSummaryBody(room: name, members: members, syncedPairs: syncedPairs)) else {
-            return
-        }
-        retain(.homeAssistantRoom, Array(data))
     }
 
     /// Everything retained, published again (on connecting).

@@ -7,16 +7,16 @@ import Synchronization
 /// with, when discovery is on, a Home Assistant sensor of their own (`here`, `away` or
 /// `writing`). People who hide their presence are left out: their topic and sensor are emptied,
 /// also after a restart (whom they were given to is kept in the state directory).
-final class RetainedPresence: Sendable {
+public final class RetainedPresence: RetainedOutput {
     let publisher: TopicPublisher
     let discovery: HomeAssistantDiscovery?
     private let announcedFile: String
     private let last = Mutex<[String: [UInt8]]>([:])
 
-    init(publisher: TopicPublisher, discovery: HomeAssistantDiscovery?, stateDirectory: String) {
-        self.publisher = publisher
-        self.discovery = discovery
-        announcedFile = stateDirectory + "/mqtt-presence-people"
+    public init(outlet: MQTTOutlet) {
+        publisher = outlet.publisher
+        discovery = outlet.discovery
+        announcedFile = outlet.stateDirectory + "/mqtt-presence-people"
     }
 
     /// One person as the topics carry them.
@@ -63,7 +63,7 @@ final class RetainedPresence: Sendable {
     }()
 
     /// `people`: as anyone outside sees them (those who hide already left out).
-    func publish(_ people: [PersonPresence]) {
+    public func publish(_ people: [PersonPresence]) {
         let bodies = people.map(PersonBody.init)
         var payloads: [String: [UInt8]] = [:]
         if let data = try? Self.encoder.encode(Everyone(people: bodies, someoneWriting: bodies.contains { $0.writing })) {
@@ -88,8 +88,7 @@ final class RetainedPresence: Sendable {
         forgetEarlier(than: Set(bodies.map(\.id)))
     }
 
-    /// Everything retained, published again (on connecting).
-    func republish() {
+    public func republish() {
         for (topic, payload) in last.withLock({ $0 }) { publisher.publish(named: topic, payload, retain: true) }
     }
 

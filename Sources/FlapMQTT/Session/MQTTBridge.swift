@@ -4,7 +4,6 @@ import FlapMQTTClient
 import FlapMessaging
 import FlapMetrics
 import FlapPictures
-import FlapPresence
 import FlapStorage
 import FoundationEssentials
 import Logging
@@ -38,7 +37,9 @@ public final class MQTTBridge: Service, Sendable {
     private let publisher: TopicPublisher
     private let boards: RetainedBoards
     private let receipts: ReceiptPublisher
-    private let presence: RetainedPresence
+    /// What is kept on the broker, published again on each connection, the boards' first.
+    private let outputs: Mutex<[any RetainedOutput]>
+    private let stateDirectory: String
     private let controls: ControlTopics
     private let messages: MessageTopics
     /// Counts connections made and lost: a message held back by a storage fault stops being
@@ -70,9 +71,10 @@ public final class MQTTBridge: Service, Sendable {
         self.clients = clients
         let publisher = TopicPublisher(topics: topics, clients: clients, logger: logger)
         self.publisher = publisher
-        boards = RetainedBoards(publisher: publisher, panels: panels, homeAssistant: settings.homeAssistant)
-        presence = RetainedPresence(
-            publisher: publisher, discovery: settings.homeAssistant ? discovery : nil, stateDirectory: stateDirectory)
+        let boards = RetainedBoards(publisher: publisher, panels: panels, homeAssistant: settings.homeAssistant)
+        self.boards = boards
+        outputs = Mutex([boards])
+        self.stateDirectory = stateDirectory
         let receipts = ReceiptPublisher(publisher: publisher)
         self.receipts = receipts
         let controls = ControlTopics(publisher: publisher, homeAssistant: settings.homeAssistant, logger: logger)
@@ -100,16 +102,12 @@ public final class MQTTBridge: Service, Sendable {
         }
     }
 
-    /// The kiosk's room as Home Assistant's sensors show it: its name, how many members, how many
-    /// pairs are synced. Retained; never anyone's heart rate.
-    public func publishRoom(name: String?, members: Int, syncedPairs: Int) {
-        boards.publishRoom(name: name, members: members, syncedPairs: syncedPairs)
-    }
-
-    /// The household's presence as anyone outside sees it (those who hide left out), retained on
-    /// `presence` and `presence/<id>`, each person a Home Assistant sensor with discovery on.
-    public func publishPresence(_ people: [PersonPresence]) {
-        presence.publish(people)
+    /// An output of a feature's, kept on the broker: made with what it publishes through, and
+    /// published again on every connection.
+    public func retained<Output: RetainedOutput>(_ make: (MQTTOutlet) -> Output) -> Output {
+        let output = make(MQTTOutlet(publisher: publisher, discovery: settings.homeAssistant ? discovery : nil, stateDirectory: stateDirectory))
+        outputs.withLock { $0.append(output) }
+        return output
     }
 
     /// A message came to rest on a panel: Home Assistant's event entity fires with its sender
@@ -181,8 +179,7 @@ public final class MQTTBridge: Service, Sendable {
             subscribe()
             try? client.publish(topics.name(.availability), Array("online".utf8), qos: 1, retain: true)
             if settings.homeAssistant { discovery.announce(client) }
-            boards.republish()
-            presence.republish()
+            for output in outputs.withLock({ $0 }) { output.republish() }
             await controls.publishState()
         case .connected(let code, _):
             link.set(.refused, reason: Self.refusal(code))

@@ -135,12 +135,13 @@ public final class Appliance: Sendable {
                 releases: ReleaseTimer(inbox: inbox, time: .system, trust: { [clockTrust] in clockTrust.verdict() }, logger: logger),
                 schedules: schedules, clockTrust: clockTrust)
         ]
+        let presenceOnMQTT = mqtt?.retained { RetainedPresence(outlet: $0) }
         services.append(
-            PresenceService(book: presence, relay: PresenceRelay(book: presence, live: live, publish: { [mqtt] in mqtt?.publishPresence($0) })))
+            PresenceService(book: presence, relay: PresenceRelay(book: presence, live: live, publish: { presenceOnMQTT?.publish($0) })))
         if let announcement = Self.announcement(listen: configuration.listen, ports: ports, logger: logger) { services.append(announcement) }
         if let mqtt { services.append(mqtt) }
         if let heartRate { services.append(HeartRateService(hub: heartRate)) }
-        if let room { services.append(RoomRunner(room: room, mqtt: mqtt)) }
+        if let room { services.append(RoomRunner(room: room, summary: mqtt?.retained { RetainedRoom(outlet: $0) })) }
         if let bell { services.append(bell) }
         services += mirrors
         if let sources { services.append(SourcesService(hub: sources, triggers: triggers)) }

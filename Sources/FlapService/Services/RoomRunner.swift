@@ -30,13 +30,13 @@ struct RoomRunner: Service {
     }
 
     /// The room's summary for Home Assistant, when flapd is on MQTT.
-    let mqtt: MQTTBridge?
+    let summary: RetainedRoom?
 
     func run() async throws {
         await cancelWhenGracefulShutdown {
             await withDiscardingTaskGroup { group in
                 group.addTask { await room.run() }
-                if let mqtt { group.addTask { await Self.publishSummaries(of: room, to: mqtt) } }
+                if let summary { group.addTask { await Self.publishSummaries(of: room, to: summary) } }
             }
         }
     }
@@ -45,13 +45,13 @@ struct RoomRunner: Service {
     static let summaryInterval = Duration.seconds(5)
 
     /// The member count and synced pairs, published when they change (never a heart rate).
-    static func publishSummaries(of room: RoomService<ContinuousClock>, to mqtt: MQTTBridge) async {
+    static func publishSummaries(of room: RoomService<ContinuousClock>, to summary: RetainedRoom) async {
         var last: (String?, Int, Int)?
         while !Task.isCancelled {
             let state = await room.state()
             let now = (state?.room, state?.members.count ?? 0, state?.synced.count ?? 0)
-            if last == nil || last! != now {
-                mqtt.publishRoom(name: now.0, members: now.1, syncedPairs: now.2)
+            if last.map({ $0 != now }) ?? true {
+                summary.publish(name: now.0, members: now.1, syncedPairs: now.2)
                 last = now
             }
             guard (try? await Task.sleep(for: summaryInterval)) != nil else { return }
