@@ -33,7 +33,7 @@ func workload(_ name: String) -> ((Int) -> Int)? {
 /// Every module one flap past home: each travels 65 flaps, the longest way.
 func worstPlan(_ size: BoardSize) -> (Int) -> Int {
     let planner = try! FlipPlanner()
-    let from = Board(size: size, fill: CharacterCode(1)!)
+    let from = Board(size: size, fill: (CharacterCode(1) ?? .blank))
     let to = Board(size: size)
     return { _ in (try? planner.plan(from: from, to: to))?.clackEvents.count ?? 0 }
 }
@@ -42,7 +42,8 @@ func worstPlan(_ size: BoardSize) -> (Int) -> Int {
 /// first (the whole screen) drawn before counting starts.
 func cascadeFrames(whole: Bool) -> (Int) -> Int {
     let planner = try! FlipPlanner(motion: .shortestWay)
-    let plan = try! planner.plan(from: Board(size: .flagship, fill: CharacterCode(1)!), to: Board(size: .flagship, fill: CharacterCode(36)!))
+    let plan = try! planner.plan(
+        from: Board(size: .flagship, fill: (CharacterCode(1) ?? .blank)), to: Board(size: .flagship, fill: (CharacterCode(36) ?? .blank)))
     let times = FlipAnimation.frameTimes(duration: plan.duration, framesPerSecond: 60)
     var drawing = BoardFrame(renderer: try! BoardRenderer(size: .flagship, width: 1280, height: 720, style: .screen))
     _ = drawing.draw(plan, at: times[0])

@@ -141,7 +141,7 @@ struct Flapbench: AsyncParsableCommand {
         let planner = try! FlipPlanner()
         for (name, size) in [("6×22 board", BoardSize.flagship), ("24×88 wall of 16 boards", BoardSize(rows: 24, columns: 88))] {
             // Every module one flap past home: each travels 65 flaps, the longest way.
-            let from = Board(size: size, fill: CharacterCode(1)!)
+            let from = Board(size: size, fill: (CharacterCode(1) ?? .blank))
             let to = Board(size: size)
             let plan = measure(seconds: seconds) { _ in
                 sink &+= (try? planner.plan(from: from, to: to))?.clackEvents.count ?? 0
@@ -185,7 +185,7 @@ struct Flapbench: AsyncParsableCommand {
     /// The worst-case 6×22 clack track: render speed against real time, and the CPU time to
     /// render it and write it through ALSA (the null plugin: no sound card needed).
     func benchSound(_ out: StandardStream, sink: inout Int) async throws {
-        let plan = try FlipPlanner().plan(from: Board(size: .flagship, fill: CharacterCode(1)!), to: Board(size: .flagship))
+        let plan = try FlipPlanner().plan(from: Board(size: .flagship, fill: (CharacterCode(1) ?? .blank)), to: Board(size: .flagship))
         let track = ClackTrack(events: plan.clackEvents, sample: .synthesized(), rate: 48_000)
         let seconds = Double(track.length) / 48_000
         var checksum = 0

@@ -57,7 +57,7 @@ struct HardwareBench {
         let rounds = max(10, Int(seconds * 20))
         for round in 0..<rounds {
             var target = Board(size: size)
-            target[0, round % 6] = CharacterCode(1 + round % 26)!
+            target[0, round % 6] = (CharacterCode(1 + round % 26) ?? .blank)
             let plan = try planner.plan(from: await panel.positions().map { ModuleMotion(position: $0) }, to: target)
             let before = await controller.configs.count
             let start = clock.now
@@ -71,7 +71,7 @@ struct HardwareBench {
         latencies.sort()
         let frame = ChainlinkFrame.encode(ToSplitflap(nonce: 1, payload: .config(Array(repeating: .init(targetFlapIndex: 1), count: 12)))).count
         output.write(
-            "Chainlink command → motor start (12 modules, \(frame)-byte frame, real pty, \(rounds) moves): p50 \(ms(latencies[latencies.count / 2])), p99 \(ms(latencies[latencies.count * 99 / 100])), max \(ms(latencies.last!))\n"
+            "Chainlink command → motor start (12 modules, \(frame)-byte frame, real pty, \(rounds) moves): p50 \(ms(latencies[latencies.count / 2])), p99 \(ms(latencies[latencies.count * 99 / 100])), max \(ms(latencies.last ?? .zero))\n"
         )
         output.write(
             "  (a 132-module frame: \(ms(ChainlinkPanel<ContinuousClock>.commandInterval(modules: 132))) between commands on the wire at 230400 baud)\n"

@@ -43,7 +43,7 @@ struct HeartRateBench {
             guard latencies.count == paced else { throw InputError("\(latencies.count) of \(paced) readings reached flapd") }
             write(
                 "BLE notification → reading in flapd, \(paced) at 200/s",
-                "p50 \(Self.ms(latencies[latencies.count / 2]))  p99 \(Self.ms(latencies[latencies.count * 99 / 100]))  max \(Self.ms(latencies.last!))"
+                "p50 \(Self.ms(latencies[latencies.count / 2]))  p99 \(Self.ms(latencies[latencies.count * 99 / 100]))  max \(Self.ms(latencies.last ?? .zero))"
             )
         }
 
@@ -277,7 +277,7 @@ private final class BusPeer {
             if chunk.isEmpty { return nil }
             buffered += String(decoding: chunk, as: UTF8.self)
         }
-        let end = buffered.firstIndex(of: "\n")!
+        guard let end = buffered.firstIndex(of: "\n") else { return nil }
         defer { buffered = String(buffered[buffered.index(after: end)...]) }
         return String(buffered[..<end])
     }

@@ -75,7 +75,7 @@ struct ServiceBench {
         func percentile(_ p: Double) -> Double { latencies[min(latencies.count - 1, Int(Double(latencies.count) * p))] }
         write(
             "POST /v1/messages → plan start, \(latencies.count) messages",
-            "p50 \(Self.ms(percentile(0.5))), p99 \(Self.ms(percentile(0.99))), max \(Self.ms(latencies.last!))")
+            "p50 \(Self.ms(percentile(0.5))), p99 \(Self.ms(percentile(0.99))), max \(Self.ms(latencies.last ?? .zero))")
 
         // Restarts, as after a power cut (a state directory of their own, made by the first): one
         // start is too noisy to tell, so the median of five.

@@ -55,10 +55,10 @@ public enum KioskSummary {
         let chips: [Colour] = [.red, .orange, .yellow, .green, .blue, .violet]
         func apart(_ chip: Colour) -> Double {
             let (cr, cg, cb) = chip.rgb
-            let d = abs(hueAndSaturation(cr, cg, cb)!.hue - hue)
+            let d = abs((hueAndSaturation(cr, cg, cb)?.hue ?? 0) - hue)
             return min(d, 360 - d)
         }
-        return chips.min { apart($0) < apart($1) }!
+        return chips.min { apart($0) < apart($1) } ?? .white
     }
 
     /// Hue in degrees and saturation 0…1, nil for black.

@@ -62,12 +62,14 @@ public struct MessageRenderer: Sendable {
             options.unsupported = unsupported
             // Where code 62 is a heart, the red heart is that flap, and `°` is not shown.
             options.flap62 = flap62
+            let laid: LaidOutText
             do {
-                let laid = try TextLayout.encodeText(text, options: options)
-                return (laid.board!, laid.warnings.map(\.description))
+                laid = try TextLayout.encodeText(text, options: options)
             } catch {
                 throw MessageErrors(field: "text", error.description)
             }
+            guard let board = laid.board else { throw MessageErrors(field: "text", "cannot be laid out") }
+            return (board, laid.warnings.map(\.description))
         case .codes(let rows):
             return (try grid(rows, field: "codes") { CharacterCode($0) }, [])
         case .pattern(let rows):

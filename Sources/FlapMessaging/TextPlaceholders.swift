@@ -54,8 +54,8 @@ public enum TextPlaceholders {
         var path = parts[0]
         for part in parts.dropFirst() {
             switch current {
-            case .object(let members) where members[part] != nil: current = members[part]!
-            case .array(let items) where Int(part).map(items.indices.contains) == true: current = items[Int(part)!]
+            case .object(let members) where members[part] != nil: current = members[part] ?? .null
+            case .array(let items) where Int(part).map(items.indices.contains) == true: current = items[Int(part) ?? 0]
             case .object(let members): return .missing(within: path, known: members.keys.sorted())
             case .array(let items): return .missing(within: path, known: items.indices.map(String.init))
             default: return .missing(within: path, known: [])

@@ -29,9 +29,10 @@ public enum DurableFile {
         // The mode of a file that was left behind by a crash is not what open would give a new one.
         fchmod(descriptor, mode)
         try data.withUnsafeBytes { buffer in
+            guard let base = buffer.baseAddress else { return }
             var offset = 0
             while offset < buffer.count {
-                let written = Glibc.write(descriptor, buffer.baseAddress! + offset, buffer.count - offset)
+                let written = Glibc.write(descriptor, base + offset, buffer.count - offset)
                 if written < 0 {
                     if errno == EINTR { continue }
                     throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO)

@@ -58,7 +58,9 @@ public enum SmallFile {
         var count = 0
         while count <= largest {
             if count == bytes.count { bytes += [UInt8](repeating: 0, count: min(bytes.count, largest + 1 - bytes.count)) }
-            let got = bytes.withUnsafeMutableBytes { Glibc.read(descriptor, $0.baseAddress! + count, $0.count - count) }
+            let got = bytes.withUnsafeMutableBytes { buffer in
+                buffer.baseAddress.map { Glibc.read(descriptor, $0 + count, buffer.count - count) } ?? 0
+            }
             if got < 0 {
                 if errno == EINTR { continue }
                 throw .unreadable(path: path, errno: errno)

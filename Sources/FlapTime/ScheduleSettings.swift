@@ -38,7 +38,8 @@ public struct ScheduleSettings: Sendable, Equatable, Codable {
     /// The source its messages are sent from, which ranks them (``Message/priority``).
     public var source: MessageSource { background == true ? .backgroundSchedule : .schedule }
 
-    /// Decoder `userInfo`: the name a body without one takes (`PUT /v1/schedules/{name}`).
+    // swift-format-ignore: NeverForceUnwrap
+    /// Decoder `userInfo`: the name a body without one takes (`PUT /v1/schedules/{name}`). A literal key.
     public static let nameFromPath = CodingUserInfoKey(rawValue: "scheduleNameFromPath")!
 
     private enum CodingKeys: String, CodingKey {

@@ -21,7 +21,7 @@ public struct VBMLCalendar: Sendable, Equatable {
     func rows() -> [[Int]] {
         let count = CivilDate.daysIn(month: month, year: year)
         let offset = CivilDate.weekday(day: CivilDate.days(year: year, month: month, day: 1))  // 0 = Sunday
-        func digit(_ character: Character) -> Int { hideDates ? 0 : (character == "0" ? 36 : Int(String(character))! + 26) }
+        func digit(_ character: Character) -> Int { hideDates ? 0 : (character == "0" ? 36 : (character.wholeNumberValue ?? 0) + 26) }
         func digits(_ number: Int) -> [Character] { Array(String(number)) }
         let dash = hideDates ? 0 : 44
         let blanks = { (n: Int) in [Int](repeating: 0, count: max(n, 0)) }
@@ -54,7 +54,7 @@ public struct VBMLCalendar: Sendable, Equatable {
             fifth += colours(inRow) + blanks(22 - (5 + inRow))
         }
 
-        let code: (Character) -> Int = { $0 == "0" ? 36 : Int(String($0))! + 26 }
+        let code: (Character) -> Int = { $0 == "0" ? 36 : ($0.wholeNumberValue ?? 0) + 26 }
         let monthDigits: [Int] = String(month).map(code)
         let yearDigits: [Int] = String(year).dropFirst(2).prefix(2).map(code)
         let monthYear: [Int] = hideMonthYear ? blanks(5) : monthDigits + [59] + yearDigits

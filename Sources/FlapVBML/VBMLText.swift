@@ -92,7 +92,7 @@ enum VBMLText {
                 code = .some(try validCode(digits, complete: next != nil))
             }
             if !(unit == open || unit == close || skipNext) {
-                result.append(inCode ? code! : VBMLCharacters.codes[unit])
+                result.append(inCode ? (code ?? nil) : VBMLCharacters.codes[unit])
             }
             skipNext = inCode && (index + 1 >= line.count || line[index + 1] != close)
             inCode = unit == open

@@ -85,7 +85,9 @@ public final class DeliveryQueue: Sendable {
                     panel, BoardRowsText.text(rows), transition.map(Self.json), strategy.rawValue, messageId, begun ? "sending" : "pending",
                     begun ? 1 : 0, now.timeIntervalSince1970, now.timeIntervalSince1970
                 ])
-            let delivery = try Self.fetch(db, id: db.lastInsertedRowID)!
+            guard let delivery = try Self.fetch(db, id: db.lastInsertedRowID) else {
+                throw SQLiteError(code: .error, message: "the delivery just written cannot be read back")
+            }
             return (delivery, older)
         }
     }

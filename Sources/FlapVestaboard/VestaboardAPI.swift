@@ -9,7 +9,10 @@ public enum VestaboardAPI: Sendable, Equatable {
     /// The older Read/Write API (`https://rw.vestaboard.com/`), with its Read/Write key.
     case readWrite(URL, key: String)
 
+    // swift-format-ignore: NeverForceUnwrap
+    /// Literal addresses, so never nil.
     public static let cloudURL = URL(string: "https://cloud.vestaboard.com/")!
+    // swift-format-ignore: NeverForceUnwrap
     public static let readWriteURL = URL(string: "https://rw.vestaboard.com/")!
 
     /// The name in configuration and status pages.

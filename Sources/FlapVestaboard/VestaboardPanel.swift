@@ -139,7 +139,7 @@ public actor VestaboardPanel<C: Clock<Duration>>: Panel where C: Sendable {
     /// The modules of `region` rest where `plan` leaves them.
     private func land(_ plan: FlipPlan, in region: BoardRegion) {
         for (index, module) in plan.modules.enumerated() where region.contains(row: module.row, column: module.column) {
-            current[index] = module.path.last!
+            current[index] = module.target
         }
     }
 

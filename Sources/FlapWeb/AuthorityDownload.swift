@@ -40,7 +40,7 @@ public struct AuthorityDownload: Sendable {
             status: .ok,
             headers: [
                 .contentType: "application/x-x509-ca-cert",
-                HTTPField.Name("Content-Disposition")!: #"attachment; filename="vestawidget-ca.crt""#,
+                HTTPField.Name.contentDisposition: #"attachment; filename="vestawidget-ca.crt""#,
                 .cacheControl: "no-cache"
             ], body: .init(byteBuffer: ByteBuffer(string: certificatePEM)))
     }

@@ -50,13 +50,15 @@ public enum WebPage {
     ]
 
     /// Scripts and styles only from flapd itself, no framing by other sites.
-    static let securityHeaders: HTTPFields = [
-        HTTPField.Name("Content-Security-Policy")!:
-            "default-src 'self'; img-src 'self' data:; frame-ancestors 'none'; base-uri 'none'; form-action 'self'",
-        HTTPField.Name("X-Content-Type-Options")!: "nosniff",
-        HTTPField.Name("Referrer-Policy")!: "no-referrer",
-        .cacheControl: "no-cache"
-    ]
+    static let securityHeaders: HTTPFields = {
+        var fields: HTTPFields = [
+            .contentSecurityPolicy: "default-src 'self'; img-src 'self' data:; frame-ancestors 'none'; base-uri 'none'; form-action 'self'",
+            .xContentTypeOptions: "nosniff",
+            .cacheControl: "no-cache"
+        ]
+        if let referrerPolicy = HTTPField.Name("Referrer-Policy") { fields[referrerPolicy] = "no-referrer" }
+        return fields
+    }()
 
     /// Adds the page's routes (no key needed: it holds no secret; the API behind it does).
     /// With `authority`, also `/ca.crt` and `/install` (``AuthorityDownload``).

@@ -101,8 +101,9 @@ public struct Room<Instant: InstantProtocol & Sendable>: Sendable where Instant.
 
     /// `now` as time since the room's first instant.
     private mutating func since(_ now: Instant) -> Duration {
-        if origin == nil { origin = now }
-        return origin!.duration(to: now)
+        let origin = self.origin ?? now
+        self.origin = origin
+        return origin.duration(to: now)
     }
 
     private func time(_ now: Instant) -> Duration { origin.map { $0.duration(to: now) } ?? .zero }
@@ -128,10 +129,10 @@ public struct Room<Instant: InstantProtocol & Sendable>: Sendable where Instant.
         let time = time(now)
         let present = presentSlots(at: time)
         let admitted = Array(present.prefix(capacity))
-        let stale = admitted.map { time - slots[$0].heard! >= Self.staleAfter }
+        let stale = admitted.map { slots[$0].heard.map { time - $0 >= Self.staleAfter } ?? true }
         // Places in `admitted` of the members that count for syncing: heard lately, with a point.
         let active = admitted.indices.filter { !stale[$0] && slots[admitted[$0]].point != nil }
-        let edges = SyncGraph.edges(active.map { slots[admitted[$0]].point! }, within: Self.syncDistance)
+        let edges = SyncGraph.edges(active.compactMap { slots[admitted[$0]].point }, within: Self.syncDistance)
         // One star a pair at a time: a pair flickering at the edge of 5 BPM does not fill the sky.
         let activeSlots = active.map { admitted[$0] }
         var lighting: [(key: UInt64, edge: SyncGraph.Edge)] = []
@@ -145,8 +146,9 @@ public struct Room<Instant: InstantProtocol & Sendable>: Sendable where Instant.
         // Only the newest ``mostStars`` can shine: the ones before would be put out at once.
         for (key, edge) in lighting.suffix(Self.mostStars) {
             let a = slots[admitted[active[Int(edge.a)]]], b = slots[admitted[active[Int(edge.b)]]]
+            guard let pointA = a.point, let pointB = b.point else { continue }
             let seed = FNV1a.hash("\(min(a.id, b.id))|\(max(a.id, b.id))|\(max(a.sequence ?? 0, b.sequence ?? 0))")
-            stars.append(Star(pair: SyncGraph.Pair(a.id, b.id), key: key, between: a.point!, and: b.point!, seed: seed, born: now))
+            stars.append(Star(pair: SyncGraph.Pair(a.id, b.id), key: key, between: pointA, and: pointB, seed: seed, born: now))
             lit.insert(key)
         }
         if stars.count > Self.mostStars {
@@ -164,7 +166,7 @@ public struct Room<Instant: InstantProtocol & Sendable>: Sendable where Instant.
         let place = active.map { Int32($0) }
         return RoomState(
             room: name, admitted: admitted.map { slots[$0].id }, waiting: present.dropFirst(capacity).map { slots[$0].id },
-            records: admitted.map { slots[$0].record! }, stale: stale,
+            records: admitted.compactMap { slots[$0].record }, stale: stale,
             synced: edges.map { SyncGraph.Edge(Int(place[Int($0.a)]), Int(place[Int($0.b)])) }, stars: stars.count)
     }
 

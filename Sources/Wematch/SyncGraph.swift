@@ -31,8 +31,8 @@ public enum SyncGraph {
         guard !points.isEmpty else { return [] }
         let xs = points.map { Int(($0.previous / distance).rounded(.down)) }
         let ys = points.map { Int(($0.current / distance).rounded(.down)) }
-        let minX = xs.min()!, minY = ys.min()!
-        let width = xs.max()! - minX + 1, height = ys.max()! - minY + 1
+        guard let minX = xs.min(), let minY = ys.min(), let maxX = xs.max(), let maxY = ys.max() else { return [] }
+        let width = maxX - minX + 1, height = maxY - minY + 1
         // Members by cell, in one array: where each cell's run starts, then the runs.
         var start = [Int](repeating: 0, count: width * height + 1)
         for i in points.indices { start[(ys[i] - minY) * width + xs[i] - minX + 1] += 1 }
@@ -155,10 +155,11 @@ public enum SyncGraph {
         var queue = [Int]()
         queue.reserveCapacity(group.count)
         while !candidates.isEmpty && longest < bound {
-            let start =
-                fromHigh
-                ? candidates.max { (upper[$0], graph.degree($0), -$0) < (upper[$1], graph.degree($1), -$1) }!
-                : candidates.min { (lower[$0], -graph.degree($0), $0) < (lower[$1], -graph.degree($1), $1) }!
+            guard
+                let start = fromHigh
+                    ? candidates.max(by: { (upper[$0], graph.degree($0), -$0) < (upper[$1], graph.degree($1), -$1) })
+                    : candidates.min(by: { (lower[$0], -graph.degree($0), $0) < (lower[$1], -graph.degree($1), $1) })
+            else { break }
             fromHigh.toggle()
             for member in group { distance[member] = -1 }
             queue.removeAll(keepingCapacity: true)

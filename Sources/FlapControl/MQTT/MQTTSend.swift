@@ -58,9 +58,9 @@ struct MQTTSend {
         let delivered = targets.filter { answers[$0].map { !$0.hasPrefix("rejected") } ?? false }
         print("\(id)")
         for device in targets { print("  \(device): \(answers[device] ?? "no answer within \(Int(timeout)) s")") }
-        print(group == nil ? "delivered \(delivered.count)/\(targets.count)" : "delivered to \(delivered.count) display(s) of group \(group!)")
+        print(group.map { "delivered to \(delivered.count) display(s) of group \($0)" } ?? "delivered \(delivered.count)/\(targets.count)")
         if delivered.count < targets.count || targets.isEmpty {
-            throw ConnectionError(targets.isEmpty ? "no display of group \(group!) answered" : "not every display took the message")
+            throw ConnectionError(targets.isEmpty ? "no display of group \(group ?? "") answered" : "not every display took the message")
         }
     }
 }

@@ -28,8 +28,8 @@ struct SourcesCommand: AsyncParsableCommand {
                 if let error = source["error"]?.string { line += "; \(error)" }
                 lines.append(line)
                 let values = source["values"]?.object ?? [:]
-                for key in values.keys.sorted() where !["stale", "updated"].contains(key) {
-                    lines.append("  {{\(name).\(key)}} \(Self.short(values[key]!))")
+                for (key, value) in values.sorted(by: { $0.key < $1.key }) where !["stale", "updated"].contains(key) {
+                    lines.append("  {{\(name).\(key)}} \(Self.short(value))")
                 }
                 for warning in source["warnings"]?.array ?? [] { lines.append("  warning: \(warning.string ?? "")") }
             }
@@ -81,14 +81,15 @@ struct SourcesCommand: AsyncParsableCommand {
                 let field = String(pair.prefix { $0 != "=" }), text = String(pair.drop { $0 != "=" }.dropFirst())
                 let literal = try? JSONValue(parsing: Array(text.utf8))
                 switch literal {
-                case .number?, .bool?, .null?: object[field] = literal!
+                case let value? where value.number != nil || value.bool != nil || value == .null: object[field] = value
                 default: object[field] = .string(text)
                 }
             }
             let reply = try await connection.connection().expect(
                 .pushToSource, name, json: Data(JSONValue.object(object).text.utf8))
             let now = ((try? JSONValue(parsing: reply.body))?["values"]?.object ?? [:]).filter { !["stale", "updated"].contains($0.key) }
-            StandardStream.writeOutput("\(name): " + now.keys.sorted().map { "\($0)=\(List.short(now[$0]!))" }.joined(separator: ", ") + "\n")
+            StandardStream.writeOutput(
+                "\(name): " + now.sorted { $0.key < $1.key }.map { "\($0.key)=\(List.short($0.value))" }.joined(separator: ", ") + "\n")
         }
     }
 }

@@ -37,7 +37,8 @@ struct LayoutCommand: ParsableCommand {
             LayoutJSONLines(defaults: try layout.options()).run()
             return
         }
-        let laid = try layout.layOut(text!)
+        guard let text else { throw ValidationError("give the TEXT to lay out (or --jsonl)") }
+        let laid = try layout.layOut(text)
         let out = StandardStream.bufferedOutput()
         if json {
             var text = JSONText()

@@ -21,7 +21,7 @@ enum InputLines {
             if filled == buffer.count {
                 if start > 0 {
                     buffer.withUnsafeMutableBufferPointer { all in
-                        let base = all.baseAddress!
+                        guard let base = all.baseAddress else { return }
                         base.update(from: base + start, count: filled - start)
                     }
                     filled -= start
@@ -32,7 +32,7 @@ enum InputLines {
                 }
             }
             let count = buffer.withUnsafeMutableBufferPointer { all in
-                read(descriptor, all.baseAddress! + filled, all.count - filled)
+                all.baseAddress.map { read(descriptor, $0 + filled, all.count - filled) } ?? 0
             }
             if count < 0, errno == EINTR { continue }
             guard count > 0 else {
@@ -40,7 +40,7 @@ enum InputLines {
                 return
             }
             buffer.withUnsafeMutableBufferPointer { all in
-                let base = all.baseAddress!
+                guard let base = all.baseAddress else { return }
                 var scan = filled
                 let end = filled + count
                 while scan < end, let newline = memchr(base + scan, 0x0A, end - scan) {

@@ -43,12 +43,12 @@ public enum BoardText {
             return "\u{1B}[48;2;\(r);\(g);\(b)m  "
         }
         let fg = dimmed ? "150;150;150" : "240;240;240"
-        return "\u{1B}[48;2;24;24;24;38;2;\(fg)m\(flap62.character(code)!) "
+        return "\u{1B}[48;2;24;24;24;38;2;\(fg)m\(flap62.symbol(code)) "
     }
 
     /// A chip as one cell of its colour (the rest as their character).
     static func chipCell(_ code: CharacterCode, _ flap62: Flap62) -> String {
-        guard let colour = code.colour else { return String(flap62.character(code)!) }
+        guard let colour = code.colour else { return String(flap62.symbol(code)) }
         let (r, g, b) = colour == .black ? (24, 24, 24) : (Int(colour.rgb.red), Int(colour.rgb.green), Int(colour.rgb.blue))
         return "\u{1B}[48;2;\(r);\(g);\(b)m \u{1B}[0m"
     }

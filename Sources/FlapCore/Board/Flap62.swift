@@ -19,7 +19,7 @@ public enum Flap62: String, Sendable, Hashable, CaseIterable, Codable {
 
     /// The character a code is drawn as in plain text: a colour chip as its letter.
     public func symbol(_ code: CharacterCode) -> Character {
-        code.colour?.letter ?? character(code)!
+        code.colour?.letter ?? character(code) ?? " "
     }
 
     /// Each row of `board` as plain text (colour chips as their letters).

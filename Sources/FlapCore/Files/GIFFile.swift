@@ -17,7 +17,7 @@ public enum GIFFile {
                         index[colour] = UInt8(palette.count - 1)
                         return UInt8(palette.count - 1)
                     }
-                    let nearest = UInt8(palette.indices.min { distance(palette[$0], colour) < distance(palette[$1], colour) }!)
+                    let nearest = UInt8(palette.indices.min { distance(palette[$0], colour) < distance(palette[$1], colour) } ?? 0)
                     index[colour] = nearest
                     return nearest
                 })

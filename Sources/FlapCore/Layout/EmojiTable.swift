@@ -24,7 +24,7 @@ public enum EmojiTable {
         }
 
         /// The scalar the table is looked up by (the first; a selector after it is consumed).
-        var key: Unicode.Scalar { emoji.unicodeScalars.first! }
+        var key: Unicode.Scalar { emoji.unicodeScalars.first ?? " " }
     }
 
     /// The red heart on a Vestaboard Note, whose code 62 is a heart (on a flagship it is °).

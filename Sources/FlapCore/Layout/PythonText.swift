@@ -33,7 +33,7 @@ enum PythonText {
         out.reserveCapacity(scalars.count)
         for s in scalars {
             if s.value < 128 {
-                out.append(s.value >= 0x61 && s.value <= 0x7A ? Unicode.Scalar(s.value - 32)! : s)
+                out.append(s.value >= 0x61 && s.value <= 0x7A ? Unicode.Scalar(UInt8(s.value - 32)) : s)
             } else if s.properties.changesWhenUppercased {
                 out.append(contentsOf: s.properties.uppercaseMapping.unicodeScalars)
             } else {

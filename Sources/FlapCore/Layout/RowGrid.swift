@@ -108,7 +108,7 @@ struct RowGrid: LineSink {
                 if above > 0 {
                     let fill = shape.fill, used = rowCount * columns, shift = above * columns
                     codes.withUnsafeMutableBufferPointer { all in
-                        let base = all.baseAddress!
+                        guard let base = all.baseAddress else { return }
                         (base + shift).update(from: base, count: used)
                         for i in 0..<min(shift, used) { base[i] = fill }
                     }

@@ -81,7 +81,7 @@ enum Substitutions {
     }()
 
     private static func codes(_ text: String) -> [CharacterCode] {
-        text.unicodeScalars.map { CharacterCode(character: $0)! }
+        text.unicodeScalars.map { CharacterCode(character: $0) ?? .blank }
     }
 
     /// Replacements that decomposition does not find. Keys are uppercase scalars.

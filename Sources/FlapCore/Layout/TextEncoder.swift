@@ -100,7 +100,7 @@ struct TextEncoder {
     static func standIn(in upper: [Unicode.Scalar], from start: Int, to end: Int) -> CharacterCode {
         func wordy(_ s: Unicode.Scalar) -> Bool { s.properties.isAlphabetic || ("0"..."9").contains(s) }
         guard start > 0, end < upper.count, wordy(upper[start - 1]), wordy(upper[end]) else { return .blank }
-        return CharacterCode(character: "?")!
+        return CharacterCode(character: "?") ?? .blank
     }
 
     /// The warning for a substitution, the codes as a board with `flap62` shows them.
@@ -109,7 +109,7 @@ struct TextEncoder {
             let why = original == "°" && flap62 == .heart ? ": this board's flap 62 is a heart" : ""
             return "\(PythonText.repr(Array(original.unicodeScalars))) is not shown\(why)"
         }
-        let shown = codes.map { code in code.colour.map { "{\($0.name)}" } ?? String(flap62.character(code)!) }.joined()
+        let shown = codes.map { code in code.colour.map { "{\($0.name)}" } ?? String(flap62.symbol(code)) }.joined()
         return "\(PythonText.repr(Array(original.unicodeScalars))) shown as \(PythonText.repr(Array(shown.unicodeScalars)))"
     }
 }

@@ -14,6 +14,10 @@ public struct ModulePlan: Sendable, Equatable {
 
     /// When the module comes to rest: its last landing, or its start if it does not move.
     public var end: Duration { landings.last ?? start }
+    /// The drum index it starts at and the one it ends on. A path is never empty (a module that
+    /// does not move has its one index), so the zeros are never given.
+    public var origin: Int { path.first ?? 0 }
+    public var target: Int { path.last ?? 0 }
 }
 
 /// One flap landing: what the clack track plays.

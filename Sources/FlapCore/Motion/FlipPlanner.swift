@@ -124,8 +124,8 @@ public struct FlipPlanner: Sendable {
                     gains.withUnsafeBufferPointer { gains in
                         for (n, k) in order.enumerated() {
                             let i = Int(owners[k])
-                            (events.baseAddress! + n).initialize(
-                                to: ClackEvent(time: Duration(wholeNanoseconds: times[k]), row: rows[i], column: columns[i], gain: gains[k]))
+                            events.initializeElement(
+                                at: n, to: ClackEvent(time: Duration(wholeNanoseconds: times[k]), row: rows[i], column: columns[i], gain: gains[k]))
                         }
                     }
                 }

@@ -42,7 +42,7 @@ public struct StepperProfile: Sendable, Equatable {
     /// RS-485 modules' firmware, a half-step a millisecond.
     public init(flapSteps: [Int], stepsPerTurn: Int, period: Duration) {
         precondition(
-            flapSteps.first == 0 && zip(flapSteps, flapSteps.dropFirst()).allSatisfy { $0 < $1 } && flapSteps.last! < stepsPerTurn,
+            flapSteps.first == 0 && zip(flapSteps, flapSteps.dropFirst()).allSatisfy { $0 < $1 } && (flapSteps.last ?? 0) < stepsPerTurn,
             "flaps show at rising steps within the turn, the first at home")
         flaps = flapSteps.count
         self.stepsPerTurn = stepsPerTurn

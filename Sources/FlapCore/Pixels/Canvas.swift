@@ -62,7 +62,8 @@ public struct PixelFrame: Canvas, Sendable, Equatable {
     /// A run of pixels copied at once, cut to the frame.
     public mutating func setPixels(x: Int, y: Int, _ row: UnsafeBufferPointer<RGB>) {
         withRun(x: x, y: y, count: row.count) { target, skipped, count in
-            target.update(from: row.baseAddress! + skipped, count: count)
+            guard let source = row.baseAddress else { return }
+            target.update(from: source + skipped, count: count)
         }
     }
 
@@ -87,7 +88,10 @@ public struct PixelFrame: Canvas, Sendable, Equatable {
         let skipped = max(0, -x), remaining = min(count, width - x) - skipped
         guard (0..<height).contains(y), remaining > 0 else { return }
         let width = self.width
-        pixels.withUnsafeMutableBufferPointer { pixels in body(pixels.baseAddress! + y * width + x + skipped, skipped, remaining) }
+        pixels.withUnsafeMutableBufferPointer { pixels in
+            guard let base = pixels.baseAddress else { return }
+            body(base + y * width + x + skipped, skipped, remaining)
+        }
     }
 
     /// Every pixel `colour`.

@@ -171,7 +171,7 @@ public actor DisplayCoordinator<C: Clock> where C.Duration == Duration {
                 if !quietBoardShown {
                     quietBoardShown = true
                     if let board = try await quietBoard() {
-                        logger.info("quiet hours", metadata: ["panel": "\(panelID)", "until": "\(quietUntil!.formatted(.iso8601))"])
+                        logger.info("quiet hours", metadata: ["panel": "\(panelID)", "until": "\(quietUntil?.formatted(.iso8601) ?? "?")"])
                         target = nil
                         targetBoard = board
                         shownSince = time.clock.now
@@ -211,7 +211,7 @@ public actor DisplayCoordinator<C: Clock> where C.Duration == Duration {
         let transition = chosen?.transition.flatMap { request in
             try? Transition(
                 strategy: request.strategy, stepSize: request.stepSize,
-                stepIntervalMs: request.stepIntervalMs, seed: Self.seed(chosen!.id))
+                stepIntervalMs: request.stepIntervalMs, seed: Self.seed(chosen?.id ?? ""))
         }
         try await motion.show(board, transition: transition, token: chosen?.id)
     }
@@ -249,7 +249,7 @@ public actor DisplayCoordinator<C: Clock> where C.Duration == Duration {
         if let expiry { deadline = time.instant(at: expiry) }
         if case .rotate(let every) = policy, slots > 1 {
             let turn = shownSince.advanced(by: every)
-            if deadline == nil || turn < deadline! { deadline = turn }
+            if deadline.map({ turn < $0 }) ?? true { deadline = turn }
         }
         if quiet != nil {
             // Quiet hours go by the wall clock, which NTP may set far forward at any time (or

@@ -115,7 +115,7 @@ public actor ClackPlayer<C: Clock> where C.Duration == Duration {
         let silent = mute || settings.volume == 0
         if silent || quietHours?.contains(now(), zone: zone) == true {
             await stop()
-            state = silent ? .muted : .quietHours(quietHours!)
+            if silent { state = .muted } else if let quietHours { state = .quietHours(quietHours) }
         } else if case .unavailable = state {
             return
         } else if writer == nil {
@@ -150,7 +150,7 @@ public actor ClackPlayer<C: Clock> where C.Duration == Duration {
             var written = 0
             let idleFrames = rate / 2
             // Frames that would be heard before the stream can play them are skipped, never played late.
-            var next = max(0, ClackTrack.frame(of: origin!.duration(to: streamOrigin), rate: rate))
+            var next = max(0, ClackTrack.frame(of: (origin ?? streamOrigin).duration(to: streamOrigin), rate: rate))
             // A plan may arrive while the last frames are being heard: it is spliced into the
             // track, so the stream looks again before it lets the device go.
             repeat {
@@ -170,7 +170,8 @@ public actor ClackPlayer<C: Clock> where C.Duration == Duration {
                         frames = [Int16](repeating: 0, count: min(position - written, periodFrames))
                     } else {
                         // Read the track again: a re-plan may have spliced it while we slept.
-                        frames = self.track!.render16(from: next, count: periodFrames)
+                        guard let current = self.track else { break }
+                        frames = current.render16(from: next, count: periodFrames)
                         next += periodFrames
                         trackWritten = next
                     }

@@ -114,7 +114,7 @@ struct Authentication: RouterMiddleware {
             guard let host = request.head.authority else { return false }
             return origin == "http://\(host)" || origin == "https://\(host)"
         }
-        return request.headers[HTTPField.Name("Sec-Fetch-Site")!] == "same-origin"
+        return request.headers[.secFetchSite] == "same-origin"
     }
 }
 

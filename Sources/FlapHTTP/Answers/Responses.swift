@@ -53,7 +53,8 @@ enum Responses {
                     throw BodyTimeout()
                 }
                 defer { group.cancelAll() }
-                return try await group.next()!
+                guard let first = try await group.next() else { throw CancellationError() }
+                return first
             }
         } catch is NIOTooManyBytesError {
             return nil

@@ -24,8 +24,8 @@ public struct LocalAPI: Sendable {
         self.apiKey = apiKey
     }
 
-    static let enablementHeader = HTTPField.Name("X-Vestaboard-Local-Api-Enablement-Token")!
-    static let keyHeader = HTTPField.Name("X-Vestaboard-Local-Api-Key")!
+    static let enablementHeader = HTTPField.Name.vestaboardEnablementToken
+    static let keyHeader = HTTPField.Name.vestaboardLocalKey
 
     public func router() -> Router<BasicRequestContext> {
         let router = Router()

@@ -23,8 +23,8 @@ struct MCPEndpoint {
     /// The boards as they change, for the sessions' event streams; none, no GET.
     let live: LiveBoards?
 
-    static let sessionHeader = HTTPField.Name("Mcp-Session-Id")!
-    static let versionHeader = HTTPField.Name("MCP-Protocol-Version")!
+    static let sessionHeader = HTTPField.Name.mcpSessionID
+    static let versionHeader = HTTPField.Name.mcpProtocolVersion
 
     func add(to router: Router<APIRequestContext>) {
         router.on(.mcpMessage) { request, context in

@@ -30,7 +30,7 @@ final class TransportMark: ChannelInboundHandler, RemovableChannelHandler {
             return
         }
         // The first Host is the request's authority; any left among the fields is a second one.
-        if head.headerFields[HTTPField.Name("Host")!] != nil {
+        if head.headerFields[.hostField] != nil {
             return refuse(.badRequest, #"{"error":"more than one Host header: a request names one host"}"#, context: context)
         }
         if let authority = head.authority, authority.utf8.count > Self.longestHost {

@@ -104,5 +104,5 @@ struct MessagesAPI: RouteGroup {
         return Array(JSONValue.object(fields).text.utf8)
     }
 
-    static let idempotencyKey = HTTPField.Name("Idempotency-Key")!
+    static let idempotencyKey = HTTPField.Name.idempotencyKey
 }

@@ -166,7 +166,7 @@ public actor ChainlinkPanel<C: Clock>: Panel where C.Duration == Duration {
                 try await clock.sleep(for: .milliseconds(10), tolerance: nil)
                 if settled == nil, await link.isIdle { settled = clock.now }
             }
-            for i in moved { estimated[i] = plan.modules[i].path.last! }
+            for i in moved { estimated[i] = plan.modules[i].target }
             correctFromReport()
         } catch {
             let cut = cutoff.elapsed ?? start.duration(to: clock.now)
@@ -177,10 +177,10 @@ public actor ChainlinkPanel<C: Clock>: Panel where C.Duration == Duration {
     }
 
     private func aim(_ module: Int, along path: [Int]) {
-        let target = path.last!
+        guard let target = path.last else { return }
         config[module].targetFlapIndex = UInt8(clamping: target)
         // Back to where it is: only a new movement nonce makes the controller turn a full turn.
-        if target == path.first! { config[module].movementNonce &+= 1 }
+        if target == path.first { config[module].movementNonce &+= 1 }
     }
 
     private func confirmed(_ moved: Set<Int>, reportedAfter settled: C.Instant?) -> Bool {

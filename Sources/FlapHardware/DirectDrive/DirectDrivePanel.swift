@@ -56,7 +56,7 @@ public actor DirectDrivePanel<C: Clock>: Panel where C.Duration == Duration {
                 try await clock.sleep(until: start.advanced(by: time), tolerance: nil)
                 // The module logic turns a full turn by itself when sent where it already is.
                 for i in modules {
-                    commanded[i] = plan.modules[i].path.last!
+                    commanded[i] = plan.modules[i].target
                     engine.go(i, to: commanded[i])
                 }
             }
@@ -67,7 +67,7 @@ public actor DirectDrivePanel<C: Clock>: Panel where C.Duration == Duration {
                 try await clock.sleep(for: .milliseconds(5), tolerance: nil)
             }
             let modules = engine.modules()
-            for i in moved { estimated[i] = modules[i].state == .normal ? modules[i].currentFlap : plan.modules[i].path.last! }
+            for i in moved { estimated[i] = modules[i].state == .normal ? modules[i].currentFlap : plan.modules[i].target }
         } catch {
             let motion = plan.motion(at: cutoff.elapsed ?? start.duration(to: clock.now))
             for i in estimated.indices { estimated[i] = motion[i].position }

@@ -42,7 +42,7 @@ public struct BrightnessSchedule: Sendable, Equatable {
     /// The level at `minute` after midnight: the last change at or before it, or, before the
     /// day's first change, the day's last (night runs over midnight).
     public func level(atMinute minute: Int) -> Double {
-        (changes.last { $0.minute <= minute } ?? changes.last!).level
+        (changes.last { $0.minute <= minute } ?? changes.last)?.level ?? 1
     }
 
     /// Reads "HH:MM" as minutes after midnight; nil when it is not a time of day.

@@ -51,7 +51,11 @@ public actor FramebufferDisplay: PixelDisplay {
                 let line = (y * frame.width)..<((y + 1) * frame.width)
                 return !frame.pixels[line].elementsEqual(shown.pixels[line])
             }
-            changed = rows.isEmpty ? [] : [PixelRect(x: 0, y: rows.first!, width: frame.width, height: rows.last! - rows.first! + 1)]
+            if let first = rows.first, let last = rows.last {
+                changed = [PixelRect(x: 0, y: first, width: frame.width, height: last - first + 1)]
+            } else {
+                changed = []
+            }
         }
         try await write(frame, brightness: brightness, changed: changed)
         shown = frame

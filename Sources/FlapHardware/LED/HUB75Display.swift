@@ -100,7 +100,7 @@ public actor HUB75Display: PixelDisplay {
         }
         let whole = PixelRect.whole(width: min(width, frame.width), height: min(height, frame.height))
         let rects =
-            unknownCanvases > 0 || changed == nil ? [whole] : (lastChanges + changed!).map { $0.clipped(width: whole.width, height: whole.height) }
+            unknownCanvases > 0 ? [whole] : changed.map { (lastChanges + $0).map { $0.clipped(width: whole.width, height: whole.height) } } ?? [whole]
         for rect in rects {
             for y in rect.rows {
                 for x in rect.columns {

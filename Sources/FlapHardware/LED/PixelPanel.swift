@@ -89,7 +89,7 @@ public actor PixelPanel<C: Clock<Duration>>: Panel where C: Sendable {
             if changed.isEmpty, shownBrightness == level { continue }
             try await show(drawing.frame, brightness: level, changed: changed)
         }
-        current = plan.modules.map { $0.path.last! }
+        current = plan.modules.map(\.target)
     }
 
     /// Each module's drum index, as last drawn.

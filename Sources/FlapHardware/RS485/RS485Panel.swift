@@ -194,13 +194,13 @@ public actor RS485Panel<C: Clock>: Panel where C.Duration == Duration {
         let start = clock.now
         var revised = plan
         // Every module the plan moves, and every one still bound elsewhere by a board cut short.
-        let order = plan.modules.indices.filter { plan.modules[$0].path.count > 1 || committed[$0] != plan.modules[$0].path.last! }
+        let order = plan.modules.indices.filter { plan.modules[$0].path.count > 1 || committed[$0] != plan.modules[$0].target }
             .sorted { (plan.modules[$0].start, $0) < (plan.modules[$1].start, $1) }
         var sent: Set<Int> = []
         do {
             for i in order {
                 let module = plan.modules[i]
-                let target = module.path.last!
+                let target = module.target
                 let frame = RS485Frame.encode(.show(reel.byte(forDrumFlap: target)), to: .module(ids[i]))
                 // Sent so that it has crossed the bus when the module is to start.
                 let airtime = RS485Frame.airtime(of: frame.count)
@@ -211,7 +211,7 @@ public actor RS485Panel<C: Clock>: Panel where C.Duration == Duration {
                 // Behind a frame still on the bus (a command sent just before): after it.
                 if let idle = await bus.idleAt, idle > sendAt { sendAt = idle }
                 let turnsAt = start.duration(to: sendAt) + airtime
-                if committed[i] != module.path.first! || turnsAt > module.start + .milliseconds(1) {
+                if committed[i] != module.origin || turnsAt > module.start + .milliseconds(1) {
                     revised = revised.replacing(module: i, to: target, from: committed[i], at: turnsAt, profile: profile(of: i))
                     revisionContinuation.yield(PlanRevision(original: plan, revised: revised))
                 }
@@ -233,7 +233,7 @@ public actor RS485Panel<C: Clock>: Panel where C.Duration == Duration {
                 busyUntil[i] = start.advanced(by: revised.modules[i].end + Self.settling)
             }
             try await clock.sleep(until: start.advanced(by: revised.duration + Self.settling), tolerance: nil)
-            for i in order { estimated[i] = plan.modules[i].path.last! }
+            for i in order { estimated[i] = plan.modules[i].target }
         } catch {
             if let failure = error as? HardwareError { lastError = failure }
             // Modules sent their frame turn on to their targets; the rest stay where they are.

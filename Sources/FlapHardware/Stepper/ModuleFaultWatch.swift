@@ -56,8 +56,9 @@ public struct ModuleFaultWatch<Instant: InstantProtocol>: Sendable where Instant
                 case .normal, .lookForHome: nil
                 }
             if let kind, faults[i]?.kind != kind {
-                faults[i] = ModuleFault(row: row, column: column, kind: kind, attempts: faults[i]?.attempts ?? 0)
-                notices.append(PanelNotice(.error, "\(faults[i]!)" + (kind == .sensorError ? "; re-homing it in \(Self.firstRehomeDelay)" : "")))
+                let fault = ModuleFault(row: row, column: column, kind: kind, attempts: faults[i]?.attempts ?? 0)
+                faults[i] = fault
+                notices.append(PanelNotice(.error, "\(fault)" + (kind == .sensorError ? "; re-homing it in \(Self.firstRehomeDelay)" : "")))
                 if kind == .sensorError, rehomeAt[i] == nil { rehomeAt[i] = (now.advanced(by: Self.firstRehomeDelay), Self.firstRehomeDelay) }
             } else if report.state == .normal, let fault = faults[i] {
                 faults[i] = nil
@@ -65,11 +66,12 @@ public struct ModuleFaultWatch<Instant: InstantProtocol>: Sendable where Instant
                 notices.append(PanelNotice(.info, "module at row \(row), column \(column) works again (after \(fault.kind.rawValue))"))
             }
             // Its turn has come, and it has given up again (not still searching from the last try).
-            if report.state == .sensorError, let entry = rehomeAt[i], entry.due <= now {
-                faults[i]!.attempts += 1
+            if report.state == .sensorError, let entry = rehomeAt[i], entry.due <= now, var fault = faults[i] {
+                fault.attempts += 1
+                faults[i] = fault
                 let delay = min(entry.delay * 2, Self.rehomeBackoffLimit)
                 rehomeAt[i] = (now.advanced(by: delay), delay)
-                notices.append(PanelNotice(.info, "\(faults[i]!): re-homing (attempt \(faults[i]!.attempts); next in \(delay) if it fails)"))
+                notices.append(PanelNotice(.info, "\(fault): re-homing (attempt \(fault.attempts); next in \(delay) if it fails)"))
                 rehome.append(i)
             }
         }
@@ -78,5 +80,5 @@ public struct ModuleFaultWatch<Instant: InstantProtocol>: Sendable where Instant
     }
 
     /// The faults in row-major order.
-    public var sorted: [ModuleFault] { faults.keys.sorted().map { faults[$0]! } }
+    public var sorted: [ModuleFault] { faults.sorted { $0.key < $1.key }.map(\.value) }
 }

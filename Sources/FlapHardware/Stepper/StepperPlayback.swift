@@ -11,6 +11,6 @@ public enum StepperPlayback {
     public static func starts(of plan: FlipPlan) -> [(time: Duration, modules: [Int])] {
         var groups: [Duration: [Int]] = [:]
         for (i, module) in plan.modules.enumerated() where module.path.count > 1 { groups[module.start, default: []].append(i) }
-        return groups.keys.sorted().map { ($0, groups[$0]!) }
+        return groups.sorted { $0.key < $1.key }.map { ($0.key, $0.value) }
     }
 }

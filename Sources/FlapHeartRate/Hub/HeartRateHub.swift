@@ -95,8 +95,7 @@ public actor HeartRateHub {
             SensorReport(
                 name: source.sensor.name, driver: source.settings.driver.rawValue, state: source.state.name,
                 reason: source.state.reason, remedy: source.state.remedy,
-                straps: source.straps.keys.sorted().map { strap in
-                    let state = source.straps[strap]!
+                straps: source.straps.sorted { $0.key < $1.key }.map { strap, state in
                     let sample = latest[strap]
                     return StrapReport(
                         id: strap.description, address: strap.address, name: source.settings.names[strap.address] ?? strap.address,

@@ -80,7 +80,7 @@ public actor ALSAAudioOutput: AudioOutput {
     /// a negative error. Outside the actor's isolation, so the pointer is only lent, never sent.
     private static func writeInterleaved(_ pcm: OpaquePointer, _ samples: [Int16], fromSample start: Int, frames: Int) -> Int {
         samples.withUnsafeBufferPointer { buffer in
-            snd_pcm_writei(pcm, buffer.baseAddress! + start, snd_pcm_uframes_t(frames))
+            buffer.baseAddress.map { snd_pcm_writei(pcm, $0 + start, snd_pcm_uframes_t(frames)) } ?? 0
         }
     }
 

@@ -30,9 +30,10 @@ struct BlueZObjects {
     /// PropertiesChanged on an interface that is known; the rest (an object not announced yet) is
     /// left for the next full read.
     mutating func changed(_ path: String, _ interface: String, _ properties: DBusValue, invalidated: [String]) {
-        guard objects[path]?[interface] != nil else { return }
-        objects[path]![interface]!.merge(properties.dictionary ?? [:]) { $1 }
-        for name in invalidated { objects[path]![interface]![name] = nil }
+        guard var current = objects[path]?[interface] else { return }
+        current.merge(properties.dictionary ?? [:]) { $1 }
+        for name in invalidated { current[name] = nil }
+        objects[path]?[interface] = current
     }
 
     func properties(_ path: String, _ interface: String) -> Properties? { objects[path]?[interface] }

@@ -56,7 +56,7 @@ extension BlueZSession {
             emit(.notice("\(sensor.name): heart-rate strap \(address)\(label.map { " (\($0))" } ?? "") found"))
             if let status = states.set(strap, .searching) { emit(.status(status)) }
         }
-        var link = links[path]!
+        guard var link = links[path] else { return [] }
         defer { links[path] = link }
         let connected = device["Connected"]?.bool == true
         let resolved = connected && device["ServicesResolved"]?.bool == true

@@ -59,14 +59,16 @@ public final class DBusConnection: Sendable {
                     try DBusMessageCoding.check(
                         sd_bus_message_new_method_call(bus, &message, destination, path, interface, member), "\(interface).\(member)")
                     defer { sd_bus_message_unref(message) }
-                    for argument in arguments { try DBusMessageCoding.append(argument, to: message!) }
+                    guard let message else { throw DBusError(name: "local.NoMessage", message: "\(interface).\(member): no message was made") }
+                    for argument in arguments { try DBusMessageCoding.append(argument, to: message) }
                     let microseconds = UInt64(timeout.components.seconds) * 1_000_000 + UInt64(timeout.components.attoseconds / 1_000_000_000_000)
                     let box = Unmanaged.passRetained(reply)
                     let sent = sd_bus_call_async(
                         bus, nil, message,
                         { message, userdata, _ in
-                            let reply = Unmanaged<PendingReply>.fromOpaque(userdata!).takeRetainedValue()
-                            reply.finish(PendingReply.outcome(of: message!))
+                            guard let userdata, let message else { return 0 }
+                            let reply = Unmanaged<PendingReply>.fromOpaque(userdata).takeRetainedValue()
+                            reply.finish(PendingReply.outcome(of: message))
                             return 1
                         }, box.toOpaque(), microseconds)
                     if sent < 0 { box.release() }
@@ -117,7 +119,8 @@ public final class DBusMatch: Sendable {
             sd_bus_add_match(
                 bus, &installed, rule,
                 { message, userdata, _ in
-                    let match = Unmanaged<DBusMatch>.fromOpaque(userdata!).takeUnretainedValue()
+                    guard let userdata else { return 0 }
+                    let match = Unmanaged<DBusMatch>.fromOpaque(userdata).takeUnretainedValue()
                     guard let message, let signal = DBusMatch.signal(message) else { return 0 }
                     match.handler(signal)
                     return 0

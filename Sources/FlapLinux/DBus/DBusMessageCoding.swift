@@ -8,7 +8,7 @@ import CSystemd
 /// Reads and writes ``DBusValue``s in an sd-bus message: sd-bus's typed calls are variadic, so
 /// values go one at a time through its basic and container calls.
 enum DBusMessageCoding {
-    private static func code(_ character: Character) -> CChar { CChar(bitPattern: character.asciiValue!) }
+    private static func code(_ character: Character) -> CChar { CChar(bitPattern: character.asciiValue ?? 0) }
 
     /// Every value left in `message` (at the current container level).
     static func readAll(_ message: OpaquePointer) throws -> [DBusValue] {

@@ -49,7 +49,7 @@ public indirect enum DBusValue: Sendable, Equatable {
     /// `a{sv}` from a Swift dictionary, keys sorted (the order D-Bus peers see does not matter,
     /// but tests read better when it is fixed).
     public static func properties(_ entries: [String: DBusValue]) -> DBusValue {
-        .dictionary(key: "s", value: "v", entries.keys.sorted().map { DBusEntry(.string($0), .variant(entries[$0]!)) })
+        .dictionary(key: "s", value: "v", entries.sorted { $0.key < $1.key }.map { DBusEntry(.string($0.key), .variant($0.value)) })
     }
 
     /// `as`.

@@ -62,7 +62,9 @@ public final class LibRGBMatrix: RGBMatrixAPI {
     public func create(_ options: RGBMatrixOptions) throws -> (width: Int, height: Int) {
         var c = vw_rgb_matrix_options()
         memset(&c, 0, MemoryLayout<vw_rgb_matrix_options>.size)
-        let mapping = strdup(options.hardwareMapping)!
+        guard let mapping = strdup(options.hardwareMapping) else {
+            throw HardwareError(device: "rpi-rgb-led-matrix", problem: "out of memory for the hardware mapping's name")
+        }
         strings.append(mapping)
         c.hardware_mapping = UnsafePointer(mapping)
         c.rows = Int32(options.rows)

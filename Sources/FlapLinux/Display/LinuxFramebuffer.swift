@@ -108,7 +108,8 @@ public final class LinuxFramebuffer: FramebufferMemory {
             try source.withUnsafeBytes { bytes in
                 for span in spans where !span.isEmpty {
                     if let mapped = device.mapped {
-                        (mapped + base + span.lowerBound).copyMemory(from: bytes.baseAddress! + span.lowerBound, byteCount: span.count)
+                        guard let source = bytes.baseAddress else { return }
+                        (mapped + base + span.lowerBound).copyMemory(from: source + span.lowerBound, byteCount: span.count)
                     } else {
                         try write(UnsafeRawBufferPointer(rebasing: bytes[span]), at: base + span.lowerBound, fd: device.fd)
                     }
@@ -118,9 +119,10 @@ public final class LinuxFramebuffer: FramebufferMemory {
     }
 
     private func write(_ bytes: UnsafeRawBufferPointer, at offset: Int, fd: Int32) throws {
+        guard let start = bytes.baseAddress else { return }
         var done = 0
         while done < bytes.count {
-            let n = pwrite(fd, bytes.baseAddress! + done, bytes.count - done, off_t(offset + done))
+            let n = pwrite(fd, start + done, bytes.count - done, off_t(offset + done))
             if n < 0, errno == EINTR { continue }
             guard n > 0 else { throw HardwareError(device: name, problem: "write failed", errno: .last) }
             done += n

@@ -14,7 +14,8 @@ enum DetachedThread {
         let result = pthread_create(
             &thread, nil,
             { context in
-                let body = Unmanaged<Body>.fromOpaque(context!).takeRetainedValue()
+                guard let context else { return nil }
+                let body = Unmanaged<Body>.fromOpaque(context).takeRetainedValue()
                 _ = vw_set_thread_name(body.name)
                 body.run()
                 return nil

@@ -50,7 +50,7 @@ final class MQTTFrameDecoder: ByteToMessageDecoder {
         }
         guard buffer.readableBytes >= total else { return .needMoreData }
         buffer.moveReaderIndex(forwardBy: headerBytes)
-        let body = buffer.readSlice(length: length)!
+        guard let body = buffer.readSlice(length: length) else { throw MQTTProtocolError.malformed("a packet shorter than its length") }
         context.fireChannelRead(wrapInboundOut(try MQTTPacket.decode(first: first, body: body, level: level)))
         return .continue
     }
@@ -88,7 +88,7 @@ final class MQTTFrameDecoder: ByteToMessageDecoder {
         }
         guard try need(0) else { return .needMoreData }
         buffer.moveReaderIndex(forwardBy: headerBytes)
-        let headBytes = buffer.readSlice(length: head)!
+        guard let headBytes = buffer.readSlice(length: head) else { throw MQTTProtocolError.malformed("a packet shorter than its length") }
         guard case .publish(var publish) = try MQTTPacket.decode(first: first, body: headBytes, level: level) else { return .continue }
         publish.oversized = length - head
         skipping = length - head

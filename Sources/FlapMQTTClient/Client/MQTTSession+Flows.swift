@@ -128,7 +128,7 @@ extension MQTTSession {
         inflightOrder = order
         guard sessionPresent else {
             for id in order.reversed() {
-                var outgoing = inflight.removeValue(forKey: id)!
+                guard var outgoing = inflight.removeValue(forKey: id) else { continue }
                 outgoing.publish.packetID = nil
                 outgoing.released = false
                 if outgoing.publish.qos > 0 { outbox.prepend(outgoing) }

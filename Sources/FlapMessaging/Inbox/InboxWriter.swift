@@ -26,9 +26,8 @@ struct InboxWriter {
     /// nothing of it is announced.
     mutating func run<T>(_ operation: (inout InboxWriter) throws -> T) throws -> T {
         let (eventsBefore, seqBefore, editsBefore, scheduleBefore) = (events.count, seq, slotEdits.count, scheduleChanged)
-        var result: T?
         do {
-            try db.inSavepoint { result = try operation(&self) }
+            return try db.inSavepoint { try operation(&self) }
         } catch {
             events.removeSubrange(eventsBefore...)
             seq = seqBefore
@@ -36,7 +35,6 @@ struct InboxWriter {
             scheduleChanged = scheduleBefore
             throw error
         }
-        return result!
     }
 
     // MARK: The operations

@@ -130,35 +130,43 @@ public struct MessageIntake: Sendable {
 
 /// A submission validated and queued; its outcome arrives with its commit.
 public struct IntakeTicket: Sendable {
-    private let invalid: MessageErrors?
-    private let pending: Inbox.PendingAcceptance?
+    private enum State: Sendable {
+        case invalid(MessageErrors)
+        case pending(Inbox.PendingAcceptance)
+    }
+
+    private let state: State
     private let warnings: [String]
 
     /// A submission refused before the inbox: `errors` say why.
     public init(invalid: MessageErrors) {
-        self.invalid = invalid
-        pending = nil
+        state = .invalid(invalid)
         warnings = []
     }
 
     init(pending: Inbox.PendingAcceptance, warnings: [String]) {
-        invalid = nil
-        self.pending = pending
+        state = .pending(pending)
         self.warnings = warnings
     }
 
     /// What became of it: at once when it was not valid, else after its commit.
     public var outcome: IntakeOutcome {
         get async throws {
-            if let invalid { return .invalid(invalid) }
-            switch try await pending!.value {
-            case .accepted(let receipt): return .accepted(receipt, warnings: warnings)
-            case .duplicate(let receipt): return .duplicate(receipt)
-            case .refused(let reason): return .refused(reason)
-            case .rateLimited(let wait): return .rateLimited(retryAfter: wait)
-            case .replayed(let answer): return .replayed(answer)
-            case .keyReused: return .keyReused
+            switch state {
+            case .invalid(let errors): return .invalid(errors)
+            case .pending(let pending): return try await Self.outcome(of: pending, warnings: warnings)
             }
+        }
+    }
+
+    private static func outcome(of pending: Inbox.PendingAcceptance, warnings: [String]) async throws -> IntakeOutcome {
+        switch try await pending.value {
+        case .accepted(let receipt): .accepted(receipt, warnings: warnings)
+        case .duplicate(let receipt): .duplicate(receipt)
+        case .refused(let reason): .refused(reason)
+        case .rateLimited(let wait): .rateLimited(retryAfter: wait)
+        case .replayed(let answer): .replayed(answer)
+        case .keyReused: .keyReused
         }
     }
 }

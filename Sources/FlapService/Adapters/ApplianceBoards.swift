@@ -38,7 +38,8 @@ struct ApplianceBoards: BoardQuery {
         else { throw ServiceError(.configuration, "no panel \(id) to calibrate") }
         await modules.setOffset(offsetSteps, module: (row - 1) * size.columns + column - 1)
         try calibrationStore.save(await modules.moduleOffsets(), panel: id)
-        return await calibration(panel: id)!
+        return Calibrated(
+            panel: id, rows: size.rows, columns: size.columns, offsets: await modules.moduleOffsets(), stepsPerFlap: modules.stepsPerFlap)
     }
 
     func soundStatus() async -> (state: String, reason: String?) {

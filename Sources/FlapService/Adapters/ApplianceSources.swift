@@ -32,7 +32,8 @@ struct ApplianceSources: SourceDesk {
                     retryAfter: wait, rate: "\(WebhookRate.burst) pushes at once, then \(Int(WebhookRate.perSecond)) a second")
             }
         }
-        return source(name)!
+        guard let view = source(name) else { throw SourceDeskRefusal.missing(name) }
+        return view
     }
 
     func isKey(_ key: String, of name: String) -> Bool { hub.isKey(key, of: name) }

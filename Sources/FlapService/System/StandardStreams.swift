@@ -11,7 +11,9 @@ enum StandardStreams {
         var bytes = Array(text.utf8)
         var offset = 0
         while offset < bytes.count {
-            let written = bytes.withUnsafeMutableBytes { Glibc.write(descriptor, $0.baseAddress! + offset, $0.count - offset) }
+            let written = bytes.withUnsafeMutableBytes { buffer in
+                buffer.baseAddress.map { Glibc.write(descriptor, $0 + offset, buffer.count - offset) } ?? 0
+            }
             if written > 0 { offset += written } else if written < 0, errno == EINTR { continue } else { return }
         }
     }

@@ -17,7 +17,7 @@ public final class SimulatedOutputLine: GPIOLines {
         }
     }
 
-    public func get() throws -> [Bool] { state.withLock { [$0.levels.last!] } }
+    public func get() throws -> [Bool] { state.withLock { [$0.levels.last ?? false] } }
 
     public func release() { state.withLock { $0.released = true } }
 

@@ -149,7 +149,7 @@ public struct SimulatedRS485Module: Sendable {
         case UInt8(ascii: "a"): if let flag = rest.first { autoHome = flag == UInt8(ascii: "1") }
         case UInt8(ascii: "e"): stored.removeAll()
         case UInt8(ascii: "d"):
-            let positions = stored.keys.sorted().map { "\($0)=\(stored[$0]!)" }.joined(separator: ",")
+            let positions = stored.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: ",")
             return Effect(answer: Array("m\(RS485Address.module(id))d:\(offset):\(stepsPerRevolution):\(positions)\n".utf8))
         default: break
         }

@@ -174,14 +174,14 @@ public actor SimulatedANTStick<C: Clock> where C.Duration == Duration {
         // Without the ANT+ network key a stick hears no ANT+ device.
         guard networkKeySet else { return [] }
         if scanning {
-            return straps.keys.sorted().compactMap { number in
-                guard straps[number]!.inRange else { return nil }
+            return straps.sorted { $0.key < $1.key }.compactMap { number, strap in
+                guard strap.inRange else { return nil }
                 let page = nextPage(number, at: elapsed)
                 return ANTBroadcast(
                     channel: 0, page: page,
                     deviceNumber: extendedFlags & 0x80 != 0 ? number : nil,
                     deviceType: extendedFlags & 0x80 != 0 ? ANT.HeartRateChannel.deviceType : nil,
-                    transmissionType: 1, rssi: extendedFlags & 0x40 != 0 ? straps[number]!.rssi : nil
+                    transmissionType: 1, rssi: extendedFlags & 0x40 != 0 ? strap.rssi : nil
                 ).encoded()
             }
         }
@@ -208,9 +208,9 @@ public actor SimulatedANTStick<C: Clock> where C.Duration == Duration {
                 continue
             }
             let taken = Set(channels.compactMap(\.tracking))
-            let candidate = straps.keys.sorted().first { number in
-                straps[number]!.inRange && !taken.contains(number) && (channel.deviceNumber == 0 || channel.deviceNumber == number)
-            }
+            let candidate = straps.sorted { $0.key < $1.key }.first { number, strap in
+                strap.inRange && !taken.contains(number) && (channel.deviceNumber == 0 || channel.deviceNumber == number)
+            }?.key
             if let candidate {
                 channel.tracking = candidate
                 channel.missed = 0
@@ -228,7 +228,7 @@ public actor SimulatedANTStick<C: Clock> where C.Duration == Duration {
 
     /// The strap's next data page at `elapsed`: beats up to then, a page number and toggle.
     private func nextPage(_ number: UInt16, at elapsed: Duration) -> [UInt8] {
-        var strap = straps[number]!
+        guard var strap = straps[number] else { return [] }
         defer { straps[number] = strap }
         if strap.nextBeat == .zero { strap.nextBeat = elapsed }
         while strap.nextBeat <= elapsed {

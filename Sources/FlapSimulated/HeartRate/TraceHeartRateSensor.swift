@@ -91,7 +91,7 @@ public struct TraceHeartRateSensor<C: Clock>: HeartRateSensor where C.Duration =
                 emit(.sample(sample))
             }
             // The next lap starts a second after the last reading.
-            start = start.advanced(by: readings.last!.at + .seconds(1))
+            start = start.advanced(by: (readings.last?.at ?? .zero) + .seconds(1))
         } while loops && !Task.isCancelled
         // A trace that has ended is a strap that stopped: it goes silent, then lost.
         while !Task.isCancelled {

@@ -28,8 +28,9 @@ public final class SimulatedFramebuffer: FramebufferMemory {
         memory.withLock { memory in
             memory.withUnsafeMutableBytes { memory in
                 screen.withUnsafeBytes { screen in
+                    guard let target = memory.baseAddress, let source = screen.baseAddress else { return }
                     for span in spans.map({ $0.clamped(to: 0..<screen.count) }) where !span.isEmpty {
-                        (memory.baseAddress! + span.lowerBound).copyMemory(from: screen.baseAddress! + span.lowerBound, byteCount: span.count)
+                        (target + span.lowerBound).copyMemory(from: source + span.lowerBound, byteCount: span.count)
                     }
                 }
             }

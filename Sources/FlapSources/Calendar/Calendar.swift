@@ -89,7 +89,7 @@ public struct Calendar: Sendable {
                 calendarTZID = line.value
             }
         }
-        if kind != nil { throw SourceProblem("the calendar ends inside a \(kind!) (its END line is missing)") }
+        if let kind { throw SourceProblem("the calendar ends inside a \(kind) (its END line is missing)") }
         // Events after every zone is known: a VTIMEZONE may come after the events using it.
         zones.load(Set(eventBlocks.joined().compactMap { $0.parameters["TZID"] } + [calendarTZID].compactMap { $0 }))
         // Google's exports name the calendar's zone once (X-WR-TIMEZONE) and write times in UTC:

@@ -52,7 +52,8 @@ extension SourceHub {
         }
         metricsLooked(name, updated: record.updated)
         shelf.changes.yield(SourceChange(source: name, pushed: true))
-        return shelf.health(at: currentDate()).first { $0.name == name }!
+        guard let health = shelf.health(at: currentDate()).first(where: { $0.name == name }) else { throw SourcePushError.unknownSource(name) }
+        return health
     }
 
     /// Whether `key` is the webhook's own key (its `key_file`), compared in constant time.

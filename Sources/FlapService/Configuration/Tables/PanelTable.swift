@@ -98,8 +98,8 @@ extension ConfigurationParser {
         kind.read(&reader, into: &panel)
         if let drumString = reader.string("drum_string") {
             do { panel.drum = try Drum(string: drumString) } catch { reader.fail("drum_string", error.description) }
-        } else if let name = reader.choice("drum", Drum.named.map(\.name)) {
-            panel.drum = Drum.named(name)!
+        } else if let name = reader.choice("drum", Drum.named.map(\.name)), let drum = Drum.named(name) {
+            panel.drum = drum
         }
         readFlap62(&reader, into: &panel)
         if let period = reader.int("period_ms") {
@@ -109,8 +109,10 @@ extension ConfigurationParser {
                 reader.fail("period_ms", "must be 50 to 200 ms, not \(period)")
             }
         }
-        if let strategy = reader.choice("transition", TransitionStrategy.allCases.map(\.rawValue)) {
-            panel.transition = TransitionStrategy(rawValue: strategy)!
+        if let strategy = reader.choice("transition", TransitionStrategy.allCases.map(\.rawValue)),
+            let transition = TransitionStrategy(rawValue: strategy)
+        {
+            panel.transition = transition
         }
         panel.show = reader.choice("show", PanelShow.names).flatMap(PanelShow.init(rawValue:)) ?? panel.show
         let policy = reader.choice("policy", ["latest", "sender", "rotate", "kiosk"])

@@ -42,29 +42,32 @@ struct ChainlinkPanelKind: PanelKind {
         var link = ChainlinkLink(clock: clock) { try LinuxSerialPort(path: path, settings: .chainlink) }
         var settled = configuration
         var positions: [Int]?
+        var size: BoardSize
         do {
             let found = try await ChainlinkPanel.discover(link: link, clock: clock, device: path, timeout: Self.discoveryTimeout)
-            settled.size = try PanelDriver.size(for: found.modules, configuration)
+            size = try PanelDriver.size(for: found.modules, configuration)
+            settled.size = size
             if let drum = found.drum, drum.codes != configuration.drum.codes {
                 logger.warning(
                     "\(path): the controller's drum is \"\(drum.string)\", not the configured \(configuration.drum.name); using the controller's")
                 settled.drum = try Drum(string: drum.string, name: "controller")
             }
-            positions = Array(found.positions.prefix(settled.size!.count))
-            if found.modules > settled.size!.count {
-                logger.warning("\(path): the controller has \(found.modules) modules and the board \(settled.size!.count); the rest stay blank")
+            positions = Array(found.positions.prefix(size.count))
+            if found.modules > size.count {
+                logger.warning("\(path): the controller has \(found.modules) modules and the board \(size.count); the rest stay blank")
             }
         } catch let error as HardwareError where configuration.size != nil {
             // The size is known: start anyway and keep trying; the board appears when the controller does.
             logger.error("\(error); starting anyway, retrying in the background")
             link = ChainlinkLink(clock: clock) { try LinuxSerialPort(path: path, settings: .chainlink) }
-            positions = saved.flatMap { $0.count == configuration.size!.count ? $0.map { configuration.drum.flap(for: $0).index } : nil }
+            // Known: the catch asks for it.
+            size = configuration.size ?? .flagship
+            positions = saved.flatMap { $0.count == size.count ? $0.map { configuration.drum.flap(for: $0).index } : nil }
         } catch {
             await link.stop()
             await stopCompanion()
             throw error
         }
-        let size = settled.size!
         let info = PanelInfo(id: configuration.id, size: size, drum: settled.drum, motion: .forwardOnly, driver: name)
         let panel = ChainlinkPanel(info: info, link: link, clock: clock, device: path, positions: positions)
         await panel.start()
