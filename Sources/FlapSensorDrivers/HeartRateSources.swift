@@ -19,7 +19,7 @@ public enum HeartRateSources {
                 try LinuxSerialPort(path: device, settings: serial)
             }
         case .serial:
-            guard let device = settings.device else { throw SensorSettingsError(key: "device", problem: "a serial sensor needs its port") }
+            guard let device = settings.device else { throw SensorSettingsError.portNeeded }
             let serial = SerialSettings(baudRate: settings.baudRate ?? 9600)
             return SerialHeartRateSensor(device: device, format: settings.format, clock: clock) {
                 try LinuxSerialPort(path: device, settings: serial)

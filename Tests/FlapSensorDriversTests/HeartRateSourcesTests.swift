@@ -9,9 +9,7 @@ import Testing
         #expect(try HeartRateSources.make(SensorSettings(driver: .ant)).name == "ant /dev/ant0")
         #expect(try HeartRateSources.make(SensorSettings(driver: .serial, device: "/dev/ttyACM0")).name == "serial /dev/ttyACM0")
         #expect(try HeartRateSources.make(SensorSettings(driver: .simulated)).name == "simulated (3 straps)")
-        #expect(throws: SensorSettingsError(key: "format", problem: "\"xml\" is not a line format; use auto, number, json or prefix:TEXT")) {
-            try HeartRateLineFormat.named("xml")
-        }
-        #expect(throws: SensorSettingsError.self, "a serial sensor without its port") { try HeartRateSources.make(SensorSettings(driver: .serial)) }
+        #expect(throws: SensorSettingsError.unknownFormat("xml")) { try HeartRateLineFormat.named("xml") }
+        #expect(throws: SensorSettingsError.portNeeded) { try HeartRateSources.make(SensorSettings(driver: .serial)) }
     }
 }
