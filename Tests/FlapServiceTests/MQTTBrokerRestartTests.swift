@@ -18,7 +18,7 @@ import Testing
             "--no-sound", "--rate-limit", "0", "--mqtt", "mqtt://127.0.0.1:\(broker.port)", "--device-id", "stream"
         ])
         teardown { await flapd.stop() }
-        _ = try await eventually(every: .milliseconds(10)) { flapd.said.contains("connected to the MQTT broker") }
+        try await MQTTServiceTests.online(broker, "stream")
 
         let base = Date()
         let published = Counter()

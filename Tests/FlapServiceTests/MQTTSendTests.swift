@@ -13,9 +13,7 @@ import Testing
         teardown {
             await a.stop(); await b.stop()
         }
-        for flapd in [a, b] {
-            _ = try await eventually(every: .milliseconds(10)) { flapd.said.contains("connected to the MQTT broker") }
-        }
+        for device in ["a", "b"] { try await MQTTServiceTests.online(broker, device) }
         let flapctl = ProcessRunner.builtProduct("flapctl")
 
         let both = try await ProcessRunner.run(flapctl, ["send", "--mqtt", url, "--to", "a,b", "--id", "hello-all", "--sender", "me", "HELLO"])

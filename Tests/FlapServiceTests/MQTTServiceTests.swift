@@ -86,6 +86,16 @@ import Testing
 
     func receipts(_ watcher: Watcher, _ device: String) -> [[String: Any]] { watcher.json(on: "vestawidget/\(device)/receipt") }
 
+    /// Waits until `device` says it is online on `broker`: it subscribes before it says so, and the
+    /// broker takes a connection's packets in order, so its topics are listened to from then on.
+    static func online(_ broker: MosquittoBroker, _ device: String) async throws {
+        let watcher = try await Watcher(port: broker.port, topics: ["vestawidget/\(device)/availability"])
+        defer { watcher.stop() }
+        try await watcher.until("\(device) online") {
+            $0.messages.last { $0.topic == "vestawidget/\(device)/availability" }?.payload == Array("online".utf8)
+        }
+    }
+
     @Test func payloadsFarOverTheLimitAreRefusedWithAReceiptNotDropped() async throws {
         let broker = try await MosquittoBroker.start()
         teardown { await broker.stop() }
@@ -93,7 +103,7 @@ import Testing
         defer { watcher.stop() }
         let flapd = try await flapd(broker, device: "huge")
         teardown { await flapd.stop() }
-        _ = try await eventually(every: .milliseconds(10)) { flapd.said.contains("connected to the MQTT broker") }
+        try await Self.online(broker, "huge")
         for size in [300_000, 2_000_000] {
             let file = FileManager.default.temporaryDirectory.appendingPathComponent("payload-\(UUID().uuidString)").path
             defer { try? FileManager.default.removeItem(atPath: file) }
