@@ -25,21 +25,24 @@ struct ApplianceBoards: BoardQuery {
     }
 
     func calibration(panel id: String) async -> Calibrated? {
-        guard let panel = panels.first(where: { $0.configuration.id == id }), let modules = panel.panel as? any TakesModuleOffsets,
-            let size = panel.configuration.size
-        else { return nil }
-        return Calibrated(
-            panel: id, rows: size.rows, columns: size.columns, offsets: await modules.moduleOffsets(), stepsPerFlap: modules.stepsPerFlap)
+        guard let (modules, size) = offsets(of: id) else { return nil }
+        return Calibrated(panel: id, size: size, offsets: await modules.moduleOffsets(), stepsPerFlap: modules.stepsPerFlap)
     }
 
     func calibrate(panel id: String, row: Int, column: Int, offsetSteps: Int) async throws -> Calibrated {
+        guard let (modules, size) = offsets(of: id) else { throw ServiceError(.configuration, "no panel \(id) to calibrate") }
+        await modules.setOffset(offsetSteps, module: (row - 1) * size.columns + column - 1)
+        let offsets = await modules.moduleOffsets()
+        try calibrationStore.save(offsets, panel: id)
+        return Calibrated(panel: id, size: size, offsets: offsets, stepsPerFlap: modules.stepsPerFlap)
+    }
+
+    /// The panel `id`'s hand-set offsets, and its size.
+    private func offsets(of id: String) -> (any TakesModuleOffsets, BoardSize)? {
         guard let panel = panels.first(where: { $0.configuration.id == id }), let modules = panel.panel as? any TakesModuleOffsets,
             let size = panel.configuration.size
-        else { throw ServiceError(.configuration, "no panel \(id) to calibrate") }
-        await modules.setOffset(offsetSteps, module: (row - 1) * size.columns + column - 1)
-        try calibrationStore.save(await modules.moduleOffsets(), panel: id)
-        return Calibrated(
-            panel: id, rows: size.rows, columns: size.columns, offsets: await modules.moduleOffsets(), stepsPerFlap: modules.stepsPerFlap)
+        else { return nil }
+        return (modules, size)
     }
 
     func soundStatus() async -> (state: String, reason: String?) {
@@ -72,4 +75,10 @@ struct ApplianceBoards: BoardQuery {
     }
 
     func clearEverySlot() async throws -> Int { try await controls.clearEverySlot() }
+}
+
+extension Calibrated {
+    init(panel: String, size: BoardSize, offsets: [Int], stepsPerFlap: Double) {
+        self.init(panel: panel, rows: size.rows, columns: size.columns, offsets: offsets, stepsPerFlap: stepsPerFlap)
+    }
 }
