@@ -49,3 +49,37 @@ extension ConfigurationParser {
         return nil
     }
 }
+
+/// `[api]`: the native API's ports, keys, HTTPS names and the hosts `/mcp` answers to.
+public struct APISettings: Sendable, Equatable {
+    /// The plain-HTTP port of the native API (`port`, `--api-port`).
+    public var port = 8080
+    /// The HTTPS port of the page, the native API and `/mcp` (`https_port`, `--https-port`).
+    public var httpsPort = 8443
+    /// Names (or addresses) the certificate flapd issues carries besides the machine's own
+    /// (`tls_names`): a DNS alias, a VPN's name.
+    public var tlsNames: [String] = []
+    /// The user's own certificate and key (`tls_certificate_file`, `tls_key_file`); nil:
+    /// flapd's own certificate authority issues one.
+    public var tlsFiles: TLSFiles?
+    /// The bearer key; nil: made on first start and kept in the state directory.
+    public var key: Secret?
+    /// The read-only viewer key (board, its picture and its events only); nil: made on first
+    /// start and kept in the state directory.
+    public var viewerKey: Secret?
+    /// Host names the MCP endpoint answers to besides localhost's, the listen address and this
+    /// machine's name (`allowed_hosts`): a name of a reverse proxy, a DNS alias.
+    public var allowedHosts: [String] = []
+
+    public init() {}
+}
+
+/// A certificate chain and its key in PEM files, reloaded when they change.
+public struct TLSFiles: Sendable, Equatable {
+    public var certificate: String
+    public var key: String
+    public init(certificate: String, key: String) {
+        self.certificate = certificate
+        self.key = key
+    }
+}

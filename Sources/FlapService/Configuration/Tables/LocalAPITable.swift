@@ -22,3 +22,13 @@ extension ConfigurationParser {
         configuration.localAPI.enablementToken = local.secret("enablement_token", file: "enablement_token_file")
     }
 }
+
+/// `[local_api]`: the Vestaboard-compatible Local API.
+public struct LocalAPISettings: Sendable, Equatable {
+    /// Its port (`port`, `--local-api-port`).
+    public var port = 7000
+    /// The enablement token; nil: made on first start and kept in the state directory.
+    public var enablementToken: Secret?
+
+    public init() {}
+}

@@ -38,3 +38,15 @@ extension ConfigurationParser {
         return mirror
     }
 }
+
+/// A board read as a message source: `[[mirror]]`.
+public struct MirrorSettings: Sendable, Equatable {
+    public var id = "mirror1"
+    public var board: VestaboardSettings
+    /// How often the board is read (at least 15 s for the cloud).
+    public var intervalSeconds = 30
+    /// The sender its message is filed under.
+    public var sender = "vestaboard"
+
+    public init(board: VestaboardSettings) { self.board = board }
+}

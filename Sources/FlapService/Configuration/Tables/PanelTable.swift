@@ -180,36 +180,55 @@ extension ConfigurationParser {
         default: return BoardQuietHours(hours: hours, action: .hold)
         }
     }
+}
 
-    /// Which API, where, and the file holding its credential.
-    static func parseBoardAccess(_ reader: inout TableReader) -> VestaboardSettings {
-        var settings = VestaboardSettings()
-        settings.api = reader.choice("api") ?? settings.api
-        settings.url = reader.string("url")
-        let key = reader.string("key_file"), token = reader.string("token_file")
-        switch settings.api {
-        case .cloud:
-            if key != nil { reader.fail("key_file", "the Cloud API takes a token: token_file = \"/etc/flapd/vestaboard-token\"") }
-            settings.credentialFile = token
-        case .local, .rw:
-            if token != nil { reader.fail("token_file", "the \(settings.api.title) API takes a key: key_file = \"/etc/flapd/vestaboard-key\"") }
-            settings.credentialFile = key
-        }
-        if settings.credentialFile == nil {
-            reader.fail(
-                settings.api == .cloud ? "token_file" : "key_file",
-                settings.api == .cloud
-                    ? "a Cloud API token is needed (the Vestaboard web app, Developer section), in a file: token_file = \"/etc/flapd/vestaboard-token\""
-                    : settings.api == .local
-                        ? "the board's Local API key is needed, in a file: key_file = \"/etc/flapd/vestaboard-key\" (docs/vestaboard.md)"
-                        : "the Read/Write key is needed (the Vestaboard app, Settings), in a file: key_file = \"/etc/flapd/vestaboard-key\"")
-        }
-        if settings.api == .local, settings.url == nil {
-            reader.fail("url", "the board's Local API address is needed: url = \"http://vestaboard.local:7000\"")
-        }
-        if let url = settings.url, !(url.hasPrefix("http://") || url.hasPrefix("https://")) {
-            reader.fail("url", "\"\(url)\" is not an http:// or https:// address")
-        }
-        return settings
+/// One panel: what every panel has, its kind (`driver`), and the kind's own settings.
+public struct PanelSettings: Sendable, Equatable {
+    public var id = "main"
+    /// What drives the panel (`driver` in the configuration): one of ``PanelKinds/all``.
+    var kind: any PanelKind = SimulatedPanelKind()
+    /// The driver's device: a serial port for `chainlink` (default `/dev/splitflap0`), a spidev
+    /// device for `spi` (default `/dev/spidev0.0`), a GPIO chip for `gpio` (default `gpiochip0`);
+    /// or `simulated` for simulated hardware at that interface.
+    public var device: String?
+    /// The board's size; nil: flagship for simulated panels, from the controller's module count
+    /// (shaped by ``rows`` or ``columns`` when given) for hardware.
+    public var size: BoardSize?
+    public var rows: Int?
+    public var columns: Int?
+    public var drum = Drum.vestaboard
+    /// The Vestaboard it is (`model`), when the configuration says: a Note's flap 62 is a heart.
+    public var model: BoardModel?
+    public var flapPeriodMs = FlipPlanner.defaultFlapPeriodMs
+    public var policy = PanelPolicy.latest
+    /// When the board does not move for messages, and what it does then.
+    public var quiet: BoardQuietHours?
+    public var transition = TransitionStrategy.cascade
+    /// How a simulated panel is shown.
+    public var show = PanelShow.terminal
+    /// The kind's own settings (``PanelKind/read(_:into:)``); nil when it has none or the panel
+    /// was named by `--panel` alone.
+    var options: (any PanelOptions)?
+
+    public init() {}
+
+    /// The driver's name.
+    public var driver: String { kind.name }
+    /// Whether it draws the board in light.
+    public var isLED: Bool { kind.drawsInLight }
+
+    /// The kind's own settings, as the kind's type.
+    func options<Options: PanelOptions>(_ type: Options.Type) -> Options? { options as? Options }
+
+    public static func == (a: PanelSettings, b: PanelSettings) -> Bool {
+        let sameOptions =
+            switch (a.options, b.options) {
+            case (nil, nil): true
+            case (let x?, let y?): x.isEqual(to: y)
+            default: false
+            }
+        return a.id == b.id && a.kind.name == b.kind.name && a.device == b.device && a.size == b.size && a.rows == b.rows
+            && a.columns == b.columns && a.drum == b.drum && a.model == b.model && a.flapPeriodMs == b.flapPeriodMs && a.policy == b.policy
+            && a.quiet == b.quiet && a.transition == b.transition && a.show == b.show && sameOptions
     }
 }

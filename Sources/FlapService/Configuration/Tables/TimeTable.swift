@@ -26,3 +26,12 @@ extension ConfigurationParser {
         }
     }
 }
+
+/// `[time]`.
+public struct TimeSettings: Sendable, Equatable {
+    /// `clock`: whether timed events decide by the clock's synchronisation (auto) or trust it as
+    /// it is (a board with a real-time clock).
+    public var clock = ClockTrust.Setting.auto
+
+    public init() {}
+}
