@@ -3,6 +3,7 @@ import FlapCore
 
 /// `flapctl`: lays out, plans and previews boards; later talks to a running flapd.
 public struct Flapctl: AsyncParsableCommand {
+    /// Its name, its help and its subcommands.
     public static let configuration = CommandConfiguration(
         commandName: "flapctl",
         abstract: "Lay out, plan and preview boards, and talk to a running flapd.",
@@ -15,6 +16,7 @@ public struct Flapctl: AsyncParsableCommand {
             InviteCommand.self, VBMLCommand.self, SourcesCommand.self
         ])
 
+    /// Made by ArgumentParser from the command line.
     public init() {}
 
     /// Runs flapctl with the process's arguments. Input that cannot be used (bad text, bad

@@ -14,11 +14,13 @@ public struct AvahiAnnouncement: Service {
     public let ports: @Sendable () async -> (http: Int, https: Int)?
     /// The system bus's address; nil: the system bus (`DBUS_SYSTEM_BUS_ADDRESS` is honoured).
     public let busAddress: String?
+    /// Where it logs what it announced and what went wrong.
     public let logger: Logger
 
     static let avahi = "org.freedesktop.Avahi"
     static let groupInterface = "org.freedesktop.Avahi.EntryGroup"
 
+    /// Announces `name` on the ports `ports` gives once bound, over the system bus (or `busAddress`).
     public init(name: String, ports: @escaping @Sendable () async -> (http: Int, https: Int)?, busAddress: String? = nil, logger: Logger) {
         self.name = name
         self.ports = ports
@@ -26,6 +28,8 @@ public struct AvahiAnnouncement: Service {
         self.logger = logger
     }
 
+    /// Announces flapd until it stops, then withdraws the services; without the system bus or
+    /// avahi-daemon it says so once and returns.
     public func run() async throws {
         guard let (http, https) = await ports() else { return }
         let logger = self.logger
@@ -67,14 +71,14 @@ public struct AvahiAnnouncement: Service {
             do {
                 for (type, port) in [("_https._tcp", https), ("_http._tcp", http)] {
                     // interface and protocol -1 (all), flags 0, domain and host "" (avahi's own).
-                    try await bus.call(
+                    _ = try await bus.call(
                         Self.avahi, group, Self.groupInterface, "AddService",
                         [
                             .int32(-1), .int32(-1), .uint32(0), .string(instance), .string(type), .string(""), .string(""),
                             .uint16(UInt16(port)), .array(element: "ay", [.bytes(Array("path=/".utf8))])
                         ])
                 }
-                try await bus.call(Self.avahi, group, Self.groupInterface, "Commit")
+                _ = try await bus.call(Self.avahi, group, Self.groupInterface, "Commit")
                 logger.notice("announced on the network", metadata: ["name": "\(instance)", "services": "_https._tcp \(https), _http._tcp \(http)"])
                 return group
             } catch let error as DBusError where error.name == "org.freedesktop.Avahi.CollisionError" {

@@ -4,6 +4,7 @@ import HTTPTypes
 /// (`EndpointTable.swift`) that the router serves, flapctl and the MCP tools call, and a test
 /// holds to the OpenAPI description.
 public struct Endpoint: Sendable, Hashable, CustomStringConvertible {
+    /// Its HTTP method.
     public let method: HTTPRequest.Method
     /// As the OpenAPI description spells it, parameters in braces: `/v1/messages/{id}`.
     public let path: String
@@ -43,10 +44,13 @@ public struct Endpoint: Sendable, Hashable, CustomStringConvertible {
 
 /// An endpoint with its parameters filled in: what goes on the request line.
 public struct EndpointRequest: Sendable, Hashable, CustomStringConvertible {
+    /// The endpoint requested.
     public let endpoint: Endpoint
     /// The path and query: `/v1/receipts?limit=20`.
     public let target: String
 
+    /// The endpoint's method.
     public var method: HTTPRequest.Method { endpoint.method }
+    /// The method and target, as a log line or an error names the request.
     public var description: String { "\(endpoint.method.rawValue) \(target)" }
 }

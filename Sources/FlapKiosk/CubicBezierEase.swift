@@ -3,6 +3,7 @@
 public struct CubicBezierEase: Sendable, Equatable {
     public let x1: Double, y1: Double, x2: Double, y2: Double
 
+    /// The curve through (0, 0), (`x1`, `y1`), (`x2`, `y2`) and (1, 1), as CSS's `cubic-bezier()` takes it.
     public init(_ x1: Double, _ y1: Double, _ x2: Double, _ y2: Double) {
         precondition((0...1).contains(x1) && (0...1).contains(x2), "the curve must move forward in time")
         self.x1 = x1

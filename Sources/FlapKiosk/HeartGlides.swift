@@ -11,10 +11,13 @@ public struct HeartGlides<Instant: InstantProtocol>: Sendable where Instant.Dura
         var seq: Int
     }
 
+    /// How long a heart takes to glide to its new place.
     public let duration: Duration
+    /// How the glide speeds up and slows down.
     public let ease: CubicBezierEase
     private var glides: [MemberID: Glide] = [:]
 
+    /// Glides of `duration`, eased by `ease`.
     public init(duration: Duration = .milliseconds(800), ease: CubicBezierEase = .easeInOut) {
         self.duration = duration
         self.ease = ease

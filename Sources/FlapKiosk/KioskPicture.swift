@@ -7,6 +7,7 @@ import Wematch
 /// with its chain length beside it, the stars, and on the right, if there is room, the legend:
 /// the room, who is here and how many are synced. No BPM is ever written on it.
 public struct KioskPicture: Sendable {
+    /// The sizes of what it draws, for its width and height.
     public let geometry: PlotGeometry
     /// Whether the display shows one colour only (hearts then differ by nothing but place).
     public let monochrome: Bool
@@ -16,6 +17,7 @@ public struct KioskPicture: Sendable {
     static let ringColour = RGB(235, 235, 235)
     static let starColour = RGB(255, 230, 140)
 
+    /// A picture of `width` by `height` pixels; `monochrome` for a panel of one colour.
     public init(width: Int, height: Int, monochrome: Bool = false) {
         geometry = PlotGeometry(width: width, height: height)
         self.monochrome = monochrome

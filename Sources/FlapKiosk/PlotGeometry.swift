@@ -4,7 +4,9 @@ import Wematch
 /// BPM across, current BPM up, 40–200 on both), the legend in what is left on the right, and
 /// how big hearts, lines and letters are for that size.
 public struct PlotGeometry: Sendable, Equatable {
+    /// The picture's width in pixels.
     public let width: Int
+    /// The picture's height in pixels.
     public let height: Int
     /// The plot's square, in pixels: its left, top and side.
     public let left: Int, top: Int, side: Int
@@ -17,6 +19,7 @@ public struct PlotGeometry: Sendable, Equatable {
     /// Line thickness.
     public let stroke: Int
 
+    /// The sizes for a picture of `width` by `height` pixels.
     public init(width: Int, height: Int) {
         self.width = width
         self.height = height

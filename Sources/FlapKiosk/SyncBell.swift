@@ -7,6 +7,7 @@ public struct SyncBell: Sendable {
     private var lit: Int?
     private var room: String?
 
+    /// A bell that has looked at no room yet.
     public init() {}
 
     /// New synced pairs since the last look (none on the first look at a room).

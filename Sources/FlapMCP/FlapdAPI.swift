@@ -19,9 +19,12 @@ extension FlapdAPI {
 
 /// An answer of the native API.
 public struct APIAnswer: Sendable {
+    /// The HTTP status.
     public var status: Int
+    /// The body as it came.
     public var body: [UInt8]
 
+    /// An answer of `status` carrying `body`.
     public init(status: Int, body: [UInt8]) {
         self.status = status
         self.body = body

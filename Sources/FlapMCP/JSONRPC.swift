@@ -9,6 +9,7 @@ public enum RPCMessage: Sendable, Equatable {
     /// Not a JSON-RPC 2.0 message; the id when one could be read, so the error can name it.
     case invalid(id: JSONValue, reason: String)
 
+    /// Reads one JSON-RPC message: a request, a notification, or why it is neither.
     public init(_ value: JSONValue) {
         guard let object = value.object else { self = .invalid(id: .null, reason: "a message must be a JSON object"); return }
         let id = object["id"] ?? .null
@@ -35,10 +36,12 @@ public enum RPCMessage: Sendable, Equatable {
 
 /// JSON-RPC's answers.
 public enum RPCReply {
+    /// A successful answer to request `id`.
     public static func result(_ id: JSONValue, _ result: JSONValue) -> JSONValue {
         .object(["jsonrpc": "2.0", "id": id, "result": result])
     }
 
+    /// An error answer to request `id`, with its code and message.
     public static func error(_ id: JSONValue, _ code: Code, _ message: String) -> JSONValue {
         .object(["jsonrpc": "2.0", "id": id, "error": .object(["code": .number(Double(code.rawValue)), "message": .string(message)])])
     }

@@ -11,11 +11,13 @@ import FlapJSON
 public struct MCPServer: Sendable {
     /// The protocol revisions spoken, newest first.
     public static let protocolVersions = ["2025-11-25", "2025-06-18", "2025-03-26", "2024-11-05"]
+    /// flapd's version, as the server's `serverInfo` gives it.
     public let version: String
     /// Whether a client may subscribe to the board's resources: where the transport can tell it
     /// they changed (Streamable HTTP's event stream), not on stdio.
     public let subscriptions: Bool
 
+    /// A server for flapd `version`; `subscriptions` when it can tell a client of changed resources.
     public init(version: String, subscriptions: Bool = false) {
         self.version = version
         self.subscriptions = subscriptions

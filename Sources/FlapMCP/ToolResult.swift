@@ -3,10 +3,14 @@ import FlapJSON
 /// A tool's answer as MCP carries it: text an assistant reads, the same as JSON
 /// (`structuredContent`) when there is JSON, and `isError` when the input or the state was wrong.
 public struct ToolResult: Sendable, Equatable {
+    /// What the tool says, in words.
     public var text: String
+    /// The same as JSON, when there is JSON.
     public var structured: JSONValue?
+    /// Whether the input or the state was wrong.
     public var isError: Bool
 
+    /// A result saying `text`, with `structured` JSON when there is some.
     public init(text: String, structured: JSONValue? = nil, isError: Bool = false) {
         self.text = text
         self.structured = structured

@@ -20,6 +20,7 @@ public final class FlapMetrics: Sendable {
     private let displayLatency: DurationHistogram
     private let pending = PendingLatencies()
 
+    /// Metrics that start at zero.
     public init() {
         let fast: [Duration] = [
             .milliseconds(1), .milliseconds(2), .milliseconds(5), .milliseconds(10), .milliseconds(25),
@@ -69,10 +70,12 @@ public final class FlapMetrics: Sendable {
     /// An MQTT message was acknowledged this long after it arrived (after its commit).
     public func mqttAcknowledged(after delay: Duration) { mqttAcknowledgement.record(delay) }
 
+    /// Counts a plan that started (a message's, when it has an id).
     public func planStarted(messageId: String?) {
         if let messageId, let elapsed = pending.elapsed(messageId, remove: false) { planLatency.record(elapsed) }
     }
 
+    /// Counts a board shown on `panel` and the `flaps` it took.
     public func displayed(messageId: String?, panel: String, flaps: Int) {
         registry.makeCounter(
             descriptor: MetricNameDescriptor(
@@ -169,6 +172,7 @@ public final class FlapMetrics: Sendable {
         ).set(Double(depth))
     }
 
+    /// Everything in Prometheus' text format.
     public func exposition() -> String {
         var buffer: [UInt8] = []
         registry.emit(into: &buffer)

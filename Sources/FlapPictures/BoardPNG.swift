@@ -5,8 +5,10 @@ import NIOCore
 /// A board as a PNG picture, drawn as on a screen (10×14 glyphs at twice their size, dark flaps
 /// with their split) with a margin: what `flapctl preview --png` writes and the board resource is.
 public enum BoardPNG {
+    /// The border around the flaps, in pixels.
     public static let margin = 12
 
+    /// A renderer for boards of `size` whose flap 62 is `flap62` (nil: the default for that size).
     public static func renderer(for size: BoardSize, flap62: Flap62? = nil) throws -> BoardRenderer {
         let extent = CellGeometry.large(scale: 2).extent(of: size)
         return try BoardRenderer(

@@ -5,7 +5,9 @@ import FoundationEssentials
 public struct PersonPresence: Sendable, Equatable, Encodable {
     /// `owner`, or the member's id: names their retained MQTT topic; not in the API's JSON.
     public var id: String
+    /// The name the household knows them by.
     public var name: String
+    /// The sender their messages are filed under.
     public var sender: String
     /// A page or app of theirs has the live stream open, or they pinged within five minutes.
     public var here: Bool
@@ -46,6 +48,7 @@ public struct PresenceChange: Sendable, Equatable {
     /// The owner's own name as the household sees it (members' names are the owner's to give).
     public var name: String?
 
+    /// A change that sets only the fields given (nil: left as it is).
     public init(showMe: Bool? = nil, writing: Bool? = nil, here: Bool? = nil, stream: Int? = nil, name: String? = nil) {
         self.showMe = showMe
         self.writing = writing

@@ -7,11 +7,13 @@ import SystemPackage
 public struct QRCode: Sendable, Equatable {
     /// The modules, row by row; true is dark.
     public let modules: [[Bool]]
+    /// How many modules a side (the modules' rows and columns).
     public var width: Int { modules.count }
 
     /// The quiet zone around the code, in modules, that readers need (ISO 18004 asks for 4).
     public static let quietZone = 4
 
+    /// The QR code of `text` (libqrencode, error correction M), or what is wrong.
     public init(_ text: String) throws(QRCodeError) {
         guard let code = QRcode_encodeString8bit(text, 0, QR_ECLEVEL_M) else {
             throw QRCodeError(
@@ -71,6 +73,7 @@ public struct QRCode: Sendable, Equatable {
 
 /// Why no QR code could be made.
 public struct QRCodeError: Error, CustomStringConvertible, Equatable {
+    /// What went wrong, in words.
     public var description: String
     init(_ description: String) { self.description = description }
 }

@@ -6,6 +6,7 @@ import FlapSimulated
 /// Makes the heart-rate source that settings describe, on the real drivers (or the synthetic
 /// one for `simulated`).
 public enum HeartRateSources {
+    /// The source `settings` describe, on its driver; `seed` varies a simulated one's wearers.
     public static func make(_ settings: SensorSettings, seed: UInt64 = 1) throws -> HeartRateHub.Source {
         if let problem = settings.problems().first { throw problem }
         let clock = ContinuousClock()

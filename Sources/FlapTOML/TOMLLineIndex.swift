@@ -7,6 +7,7 @@ import FoundationEssentials
 public struct TOMLLineIndex {
     private var lines: [String: Int] = [:]
 
+    /// Finds the line of each key in `text`.
     public init(_ text: String) {
         var table = ""
         var arrayCounts: [String: Int] = [:]

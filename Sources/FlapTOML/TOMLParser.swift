@@ -20,6 +20,7 @@ public struct TOMLParser {
     /// nested deeper would recurse toward the end of the stack, so it is refused.
     public static let deepestNesting = 64
 
+    /// The document `text` as a table, or where and why it is not valid TOML.
     public static func parse(_ text: String) throws(TOMLSyntaxError) -> TOMLTable {
         var parser = TOMLParser(text: Array(text.unicodeScalars))
         try parser.document()

@@ -16,6 +16,8 @@ public struct AuthorityDownload: Sendable {
     /// An SVG QR code of a URL, or nil when none can be drawn (the link is there all the same).
     public var qrCode: @Sendable (String) -> String?
 
+    /// Serves `certificatePEM` (nil: the user's own certificate, nothing to install) under the
+    /// authority's `name`, linking to the HTTPS port as it is bound, with `qrCode` drawing the link.
     public init(certificatePEM: String?, name: String, httpsPort: @escaping @Sendable () -> Int?, qrCode: @escaping @Sendable (String) -> String?) {
         self.certificatePEM = certificatePEM
         self.name = name

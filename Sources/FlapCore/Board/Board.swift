@@ -15,8 +15,10 @@ public struct Board: Hashable, Sendable {
         self.flap62 = flap62 ?? Flap62(defaultFor: size)
     }
 
+    /// Boards are equal when they have the same size and codes (flap 62's look aside).
     public static func == (a: Board, b: Board) -> Bool { a.size == b.size && a.codes == b.codes }
 
+    /// Hashes what equality compares.
     public func hash(into hasher: inout Hasher) {
         hasher.combine(size)
         hasher.combine(codes)

@@ -17,6 +17,7 @@ public struct ModulePlan: Sendable, Equatable {
     /// The drum index it starts at and the one it ends on. A path is never empty (a module that
     /// does not move has its one index), so the zeros are never given.
     public var origin: Int { path.first ?? 0 }
+    /// The drum index it ends on (its ``origin`` when it does not move).
     public var target: Int { path.last ?? 0 }
 }
 

@@ -2,20 +2,26 @@
 /// intake's metrics. A typed value with the sources flapd knows as static members, as
 /// swift-http-types spells `HTTPRequest.Method`; stored and sent as its plain text.
 public struct MessageSource: RawRepresentable, Hashable, Sendable, Codable, CustomStringConvertible {
+    /// The source's name, as stored and sent.
     public let rawValue: String
 
+    /// The source named `rawValue`.
     public init(rawValue: String) { self.rawValue = rawValue }
+    /// The source named `rawValue`.
     public init(_ rawValue: String) { self.rawValue = rawValue }
 
+    /// Reads the plain text it is stored as.
     public init(from decoder: any Decoder) throws {
         rawValue = try decoder.singleValueContainer().decode(String.self)
     }
 
+    /// Writes it as its plain text.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.singleValueContainer()
         try container.encode(rawValue)
     }
 
+    /// Its name.
     public var description: String { rawValue }
 
     /// The native API's `POST /v1/messages`.

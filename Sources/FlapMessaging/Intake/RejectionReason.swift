@@ -1,9 +1,12 @@
 /// Why a message was refused, as the `reason` label of `flapd_messages_rejected_total`.
 public struct RejectionReason: RawRepresentable, Hashable, Sendable, CustomStringConvertible {
+    /// The reason's label.
     public let rawValue: String
 
+    /// The reason labelled `rawValue`.
     public init(rawValue: String) { self.rawValue = rawValue }
 
+    /// Its label.
     public var description: String { rawValue }
 
     /// Not a valid message (its problems are in the answer).

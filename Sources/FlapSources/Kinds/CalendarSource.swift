@@ -14,6 +14,7 @@ public struct CalendarSource: SourceKind {
         /// The event to count down to, by title (the next one whose title contains it).
         public var countdown: String?
 
+        /// Options keeping `limit` events, counting down to the event named `countdown` if any.
         public init(limit: Int = SourceSettings.defaultLimit, countdown: String? = nil) {
             self.limit = limit
             self.countdown = countdown
@@ -31,6 +32,7 @@ public struct CalendarSource: SourceKind {
     /// Its events start: `starts_within` triggers apply.
     public var hasEvents: Bool { true }
 
+    /// Reads `limit` and `countdown`.
     public func options(reading table: inout some SourceTableReading) -> Options {
         Options(limit: table.int("limit") ?? SourceSettings.defaultLimit, countdown: table.string("countdown"))
     }

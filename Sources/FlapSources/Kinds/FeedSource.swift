@@ -10,6 +10,7 @@ public struct FeedSource: SourceKind {
         /// How many headlines it gives.
         public var limit: Int
 
+        /// Options keeping the newest `limit` headlines.
         public init(limit: Int = SourceSettings.defaultLimit) { self.limit = limit }
     }
 
@@ -22,6 +23,7 @@ public struct FeedSource: SourceKind {
     /// `limit`: how many headlines.
     public var settings: [String: String] { ["limit": "keeps a number of events or headlines"] }
 
+    /// Reads `limit`.
     public func options(reading table: inout some SourceTableReading) -> Options {
         Options(limit: table.int("limit") ?? SourceSettings.defaultLimit)
     }

@@ -9,6 +9,7 @@ public struct JSONSource: SourceKind {
         /// Its values: name to JSON Pointer (`"/current/temperature_2m"`).
         public var pointers: [String: String]
 
+        /// Options naming each value by its JSON pointer.
         public init(pointers: [String: String]) { self.pointers = pointers }
     }
 
@@ -23,6 +24,7 @@ public struct JSONSource: SourceKind {
     /// Triggers may compare its values.
     public var comparesValues: Bool { true }
 
+    /// Reads `values`, each a name and its JSON pointer.
     public func options(reading table: inout some SourceTableReading) -> Options {
         Options(pointers: table.stringTable("values") ?? [:])
     }

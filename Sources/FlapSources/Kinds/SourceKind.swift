@@ -45,6 +45,7 @@ public protocol SourceKind: Sendable {
 
 /// The options of a kind with no settings of its own.
 public struct NoSourceOptions: Sendable, Equatable {
+    /// No settings.
     public init() {}
 }
 
@@ -95,7 +96,22 @@ public enum SourceKinds {
     }
 }
 
-extension SourceKind where Self == JSONSource { public static var json: JSONSource { JSONSource() } }
-extension SourceKind where Self == CalendarSource { public static var calendar: CalendarSource { CalendarSource() } }
-extension SourceKind where Self == FeedSource { public static var feed: FeedSource { FeedSource() } }
-extension SourceKind where Self == WebhookSource { public static var webhook: WebhookSource { WebhookSource() } }
+extension SourceKind where Self == JSONSource {
+    /// Values read from a JSON document by their pointers (`kind = "json"`).
+    public static var json: JSONSource { JSONSource() }
+}
+
+extension SourceKind where Self == CalendarSource {
+    /// Events read from an iCalendar file (`kind = "calendar"`).
+    public static var calendar: CalendarSource { CalendarSource() }
+}
+
+extension SourceKind where Self == FeedSource {
+    /// Headlines read from an RSS or Atom feed (`kind = "feed"`).
+    public static var feed: FeedSource { FeedSource() }
+}
+
+extension SourceKind where Self == WebhookSource {
+    /// Values pushed in over the API (`kind = "webhook"`).
+    public static var webhook: WebhookSource { WebhookSource() }
+}

@@ -11,6 +11,7 @@ public struct WebhookSource: PushedSourceKind {
         /// A key of its own (its digest is what is kept), besides any member's.
         public var keyFile: String?
 
+        /// Options taking pushes of `fields`, with a key of its own in `keyFile` when one is given.
         public init(fields: [String], keyFile: String? = nil) {
             self.fields = fields
             self.keyFile = keyFile
@@ -26,6 +27,7 @@ public struct WebhookSource: PushedSourceKind {
     /// Triggers may compare what was pushed.
     public var comparesValues: Bool { true }
 
+    /// Reads `fields` and `key_file`.
     public func options(reading table: inout some SourceTableReading) -> Options {
         Options(fields: table.strings("fields") ?? [], keyFile: table.string("key_file"))
     }
@@ -64,6 +66,7 @@ public struct WebhookSource: PushedSourceKind {
         return object
     }
 
+    /// The file holding the key a push must carry, if any.
     public func keyFile(_ options: Options) -> String? { options.keyFile }
 
     /// Each field as last pushed, or the placeholder.
