@@ -51,7 +51,7 @@ import Testing
         // Queued in one turn of the actor: the first starts the writer at once, alone; the others
         // find it committing and wait together (as whatever arrives during a commit does),
         // however fast the machine.
-        let pending = try await inbox.queueInOneTurn((0..<count).map { message("m\($0)", from: "s\($0 % 7)", created: Double($0)) }, now: t0)
+        let pending = await inbox.queueInOneTurn((0..<count).map { message("m\($0)", from: "s\($0 % 7)", created: Double($0)) }, now: t0)
         for p in pending { _ = try await p.value }
         let stored = try await inbox.database.read { db in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM message") ?? 0 }
         #expect(stored == count)
@@ -120,10 +120,9 @@ import Testing
 
 extension Inbox {
     /// Queues `messages` for acceptance without leaving the actor between them.
-    func queueInOneTurn(_ messages: [Message], now: Date) throws -> [Pending<Acceptance>] {
-        try messages.map { message in
-            let body = try JSONEncoder().encode(message)
-            return enqueue { try $0.accept(message, body: body, now: now, note: nil, repetition: .newUnlessCurrent, claim: nil) }
+    func queueInOneTurn(_ messages: [Message], now: Date) -> [Pending<Acceptance>] {
+        messages.map { message in
+            enqueue { try $0.accept(message, now: now, note: nil, repetition: .newUnlessCurrent, claim: nil) }
         }
     }
 }

@@ -2,6 +2,7 @@ import FoundationEssentials
 import HTTPTypes
 import Hummingbird
 import NIOCore
+import Synchronization
 
 /// JSON answers with the shapes the APIs document.
 enum Responses {
@@ -47,10 +48,20 @@ enum Responses {
         if let length = request.headers[.contentLength].flatMap(Int.init), length > limit { return nil }
         do {
             return try await withThrowingTaskGroup(of: [UInt8]?.self) { group in
-                group.addTask { Array(try await request.body.collect(upTo: limit).readableBytesView) }
-                group.addTask {
-                    try await Task.sleep(for: bodyTimeout)
-                    throw BodyTimeout()
+                // Read here, on this thread, as far as it goes without waiting: a small body
+                // came with its head and is read at once, with no thread woken for it and none
+                // for a timer (each a wake-up of an idle core, a good part of a message's way
+                // to the board). Only a body still on its way gets the timer.
+                let read = Atomic(false)
+                group.addImmediateTask {
+                    defer { read.store(true, ordering: .releasing) }
+                    return Array(try await request.body.collect(upTo: limit).readableBytesView)
+                }
+                if !read.load(ordering: .acquiring) {
+                    group.addTask {
+                        try await Task.sleep(for: bodyTimeout)
+                        throw BodyTimeout()
+                    }
                 }
                 defer { group.cancelAll() }
                 guard let first = try await group.next() else { throw CancellationError() }

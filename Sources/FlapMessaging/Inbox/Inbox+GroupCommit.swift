@@ -10,8 +10,8 @@ extension Inbox {
     static let smallGroup = 8
 
     /// Commits queued operations, a group per transaction, until none are left. A group's slot
-    /// edits reach the panels as its commit starts, so a board starts moving while the disk
-    /// catches up (undone if the commit fails); its callers are answered, and its announcements
+    /// edits reach the panels as soon as its statements have run, so a board starts moving while
+    /// the rest is written (its messages' bodies) and the disk catches up (undone if that fails); its callers are answered, and its announcements
     /// go out, only once it is committed, in commit order. A small group's statements run here,
     /// on the thread that queued it, and only its commit on the database's thread: the panel's
     /// task, woken by the edits, then runs on a thread already awake.
@@ -26,20 +26,23 @@ extension Inbox {
                 let answers = group.map { $0.run(&writer) }
                 return WrittenGroup(
                     answers: answers, events: writer.events, seq: writer.seq, slotEdits: writer.slotEdits,
-                    scheduleChanged: writer.scheduleChanged)
+                    scheduleChanged: writer.scheduleChanged, lateWrites: writer.lateWrites)
             }
             let beforeCommit: @Sendable (WrittenGroup) -> Void = { [changeWatchers] written in
                 guard self.slotState.withLock({ $0.applyEarly(written.slotEdits) }) else { return }
                 early.store(true, ordering: .relaxed)
                 changeWatchers.yield(())
             }
+            let finishing: @Sendable (WrittenGroup, SQLiteConnection) throws -> Void = { written, db in
+                for write in written.lateWrites { try write(db) }
+            }
             do {
                 let written = try await stored {
                     if group.count <= Self.smallGroup {
                         // Nothing else writes meanwhile: `storedWrite` and `checkpoint` wait for the writer.
-                        try await database.writeStartingHere(statements, beforeCommit: beforeCommit)
+                        try await database.writeStartingHere(statements, beforeCommit: beforeCommit, finishing: finishing)
                     } else {
-                        try await database.write(statements, beforeCommit: beforeCommit)
+                        try await database.write(statements, beforeCommit: beforeCommit, finishing: finishing)
                     }
                 }
                 committed(written, early: early.load(ordering: .relaxed))
@@ -86,5 +89,6 @@ extension Inbox {
         var seq: Int64
         var slotEdits: [SlotEdit]
         var scheduleChanged: Bool
+        var lateWrites: [@Sendable (SQLiteConnection) throws -> Void]
     }
 }

@@ -112,11 +112,9 @@ public actor Inbox {
         repetition: Repetition = .newUnlessCurrent, claim: IdempotencyClaim? = nil,
         committed: (@Sendable (Acceptance) -> Void)? = nil
     ) async -> PendingAcceptance {
-        let body: Data
-        do { body = try JSONEncoder().encode(message) } catch { return PendingAcceptance(result: Pending(.failure(error))) }
-        return PendingAcceptance(
+        PendingAcceptance(
             result: await enqueue(committed: committed) {
-                try $0.accept(message, body: body, now: now, note: note, repetition: repetition, claim: claim)
+                try $0.accept(message, now: now, note: note, repetition: repetition, claim: claim)
             })
     }
 

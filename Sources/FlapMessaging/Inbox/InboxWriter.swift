@@ -15,6 +15,10 @@ struct InboxWriter {
     var slotsChanged: Bool { !slotEdits.isEmpty }
     /// Whether a message was sent for later, released or cancelled.
     private(set) var scheduleChanged = false
+    /// Writes of this transaction made after the panels are told of its slot edits: the
+    /// bodies of messages that show now (encoding one is a good part of a message's way to the
+    /// board). They commit with the rest, or nothing does.
+    private(set) var lateWrites: [@Sendable (SQLiteConnection) throws -> Void] = []
 
     init(db: SQLiteConnection, rules: SenderRules, seq: Int64) {
         self.db = db
@@ -26,6 +30,7 @@ struct InboxWriter {
     /// nothing of it is announced.
     mutating func run<T>(_ operation: (inout InboxWriter) throws -> T) throws -> T {
         let (eventsBefore, seqBefore, editsBefore, scheduleBefore) = (events.count, seq, slotEdits.count, scheduleChanged)
+        let lateBefore = lateWrites.count
         do {
             return try db.inSavepoint { try operation(&self) }
         } catch {
@@ -33,18 +38,18 @@ struct InboxWriter {
             seq = seqBefore
             slotEdits.removeSubrange(editsBefore...)
             scheduleChanged = scheduleBefore
+            lateWrites.removeSubrange(lateBefore...)
             throw error
         }
     }
 
     // MARK: The operations
 
-    /// `body`: the message as stored (JSON). With a `note`, the outcome is announced too.
+    /// With a `note`, the outcome is announced too.
     mutating func accept(
-        _ message: Message, body: Data, now: Date, note: SubmissionNote?, repetition: Repetition,
-        claim: IdempotencyClaim?
+        _ message: Message, now: Date, note: SubmissionNote?, repetition: Repetition, claim: IdempotencyClaim?
     ) throws -> Acceptance {
-        let acceptance = try accept(message, body: body, now: now, repetition: repetition, claim: claim)
+        let acceptance = try accept(message, now: now, repetition: repetition, claim: claim)
         if let note { events.insert(.outcome(id: message.id, acceptance, note: note), at: events.count - finalsOf(acceptance)) }
         return acceptance
     }
@@ -152,12 +157,12 @@ struct InboxWriter {
         return 0
     }
 
-    private mutating func accept(_ message: Message, body: Data, now: Date, repetition: Repetition, claim: IdempotencyClaim?) throws -> Acceptance {
-        guard let claim else { return try accept(message, body: body, now: now, repetition: repetition) }
+    private mutating func accept(_ message: Message, now: Date, repetition: Repetition, claim: IdempotencyClaim?) throws -> Acceptance {
+        guard let claim else { return try accept(message, now: now, repetition: repetition) }
         if let prior = try IdempotencyRecords.prior(db, claim, now: now) {
             return prior.requestHash == claim.requestHash ? .replayed(prior.answer) : .keyReused
         }
-        let acceptance = try accept(message, body: body, now: now, repetition: repetition)
+        let acceptance = try accept(message, now: now, repetition: repetition)
         switch acceptance {
         case .accepted(let receipt):
             try IdempotencyRecords.remember(
@@ -171,9 +176,8 @@ struct InboxWriter {
         return acceptance
     }
 
-    private mutating func accept(_ given: Message, body givenBody: Data, now: Date, repetition: Repetition) throws -> Acceptance {
+    private mutating func accept(_ given: Message, now: Date, repetition: Repetition) throws -> Acceptance {
         var message = given
-        var body = givenBody
         // A copy already committed, in this group or before: nothing changes, nothing is counted.
         // An id flapd made (the message has a repeat key) is random and new: only the key can match.
         if message.repeatKey == nil, let existing = try Self.fetchReceipt(db, id: message.id) {
@@ -185,7 +189,6 @@ struct InboxWriter {
                 guard own.sender == message.sender.id else { return .refused("the id \(given.id) is in use; choose another") }
                 return .duplicate(own)
             }
-            body = try JSONEncoder().encode(message)
         }
         if let original = try original(of: message, repetition) { return .duplicate(original) }
         if let refusal = rules.refusal(for: message.sender.id) { return .refused(refusal) }
@@ -194,6 +197,16 @@ struct InboxWriter {
         }
         seq += 1
         let waits = message.notBefore.map { $0 > now } ?? false
+        // A message for later is read back by its release: its body is written at once. One
+        // that shows now is written after the panels hear of it, in this transaction.
+        let body = waits ? try JSONEncoder().encode(message) : Data()
+        if !waits {
+            lateWrites.append { [message] db in
+                try db.cachedStatement(sql: "UPDATE message SET body = ? WHERE id = ?").execute(arguments: [
+                    try JSONEncoder().encode(message), message.id
+                ])
+            }
+        }
         try execute(
             """
             INSERT INTO message (id, sender, senderName, source, body, createdAt, expiresAt, notBefore, receivedAt, seq, status, repeatKey, summary)

@@ -10,7 +10,7 @@ struct SourcesService: Service {
     let triggers: TriggerRunner<ContinuousClock>?
 
     func run() async throws {
-        try? await cancelWhenGracefulShutdown {
+        await cancelWhenGracefulShutdown {
             await withDiscardingTaskGroup { group in
                 group.addTask { await hub.run() }
                 if let triggers { group.addTask { await triggers.run() } }

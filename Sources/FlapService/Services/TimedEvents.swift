@@ -10,7 +10,7 @@ struct TimedEvents: Service {
     let clockTrust: ClockTrust
 
     func run() async throws {
-        try? await cancelWhenGracefulShutdown { [clockTrust] in
+        await cancelWhenGracefulShutdown { [clockTrust] in
             await withDiscardingTaskGroup { group in
                 group.addTask { await releases.run() }
                 group.addTask { await schedules.run() }

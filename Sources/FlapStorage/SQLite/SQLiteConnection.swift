@@ -109,13 +109,28 @@ public final class SQLiteConnection: @unchecked Sendable {
     }
 
     /// Runs `body` in a transaction begun with `begin`: committed when it returns, rolled back
-    /// when it (or the commit) throws. `beforeCommit` is given what `body` returned just before
-    /// the commit starts.
-    func inTransaction<T>(_ begin: String, _ body: (SQLiteConnection) throws -> T, beforeCommit: (T) -> Void = { _ in }) throws -> T {
+    /// when it (or `finishing`, or the commit) throws. `beforeCommit` is given what `body`
+    /// returned as soon as it returns; `finishing` then writes what belongs to the same
+    /// transaction but need not be written before the caller is told.
+    func inTransaction<T>(
+        _ begin: String, _ body: (SQLiteConnection) throws -> T, beforeCommit: (T) -> Void = { _ in },
+        finishing: (T, SQLiteConnection) throws -> Void = { _, _ in }
+    ) throws -> T {
         let result = try open(begin, body)
         beforeCommit(result)
+        try finish(result, finishing)
         try commit()
         return result
+    }
+
+    /// Runs `finishing` in the transaction under way; rolled back when it throws.
+    func finish<T>(_ result: T, _ finishing: (T, SQLiteConnection) throws -> Void) throws {
+        do {
+            try finishing(result, self)
+        } catch {
+            rollBack()
+            throw error
+        }
     }
 
     /// Begins a transaction with `begin` and runs `body` in it, leaving it open for ``commit()``;

@@ -68,27 +68,34 @@ public final class SQLiteDatabase: Sendable {
     /// actor keeps taking work (the next group to commit) while this one is committed.
     /// `beforeCommit` is given what `body` returned as the commit (and its fsync) starts, on that
     /// thread: a caller may act on what it will most likely be told, while the disk catches up.
+    /// `finishing` then writes, in the same transaction, what need not come before that.
     public func write<T: Sendable>(
-        _ body: @escaping @Sendable (SQLiteConnection) throws -> T, beforeCommit: @escaping @Sendable (T) -> Void = { _ in }
+        _ body: @escaping @Sendable (SQLiteConnection) throws -> T, beforeCommit: @escaping @Sendable (T) -> Void = { _ in },
+        finishing: @escaping @Sendable (T, SQLiteConnection) throws -> Void = { _, _ in }
     ) async throws -> T {
         try await withCheckedThrowingContinuation { continuation in
             writing.async {
                 continuation.resume(
-                    with: Result { try self.writer.withLock { try $0.inTransaction("BEGIN IMMEDIATE", body, beforeCommit: beforeCommit) } })
+                    with: Result {
+                        try self.writer.withLock {
+                            try $0.inTransaction("BEGIN IMMEDIATE", body, beforeCommit: beforeCommit, finishing: finishing)
+                        }
+                    })
             }
         }
     }
 
-    /// ``write(_:beforeCommit:)`` with `body` and `beforeCommit` run here, on the caller's
+    /// ``write(_:beforeCommit:finishing:)`` with `body`, `beforeCommit` and `finishing` run here, on the caller's
     /// thread, and only the commit (its fsync) on the database's own thread: work `beforeCommit`
     /// wakes runs on a thread already awake. The transaction stays open between the two, so the
     /// caller makes sure nothing else writes through this database until this returns.
     public func writeStartingHere<T: Sendable>(
-        _ body: (SQLiteConnection) throws -> T, beforeCommit: (T) -> Void
+        _ body: (SQLiteConnection) throws -> T, beforeCommit: (T) -> Void, finishing: (T, SQLiteConnection) throws -> Void = { _, _ in }
     ) async throws -> T {
         let result = try writer.withLock { connection in
             let result = try connection.open("BEGIN IMMEDIATE", body)
             beforeCommit(result)
+            try connection.finish(result, finishing)
             return result
         }
         try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
