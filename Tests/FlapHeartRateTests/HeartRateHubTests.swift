@@ -28,7 +28,7 @@ import Testing
     }
 
     func hub(_ recorded: LogRecords, metrics: FlapMetrics) -> HeartRateHub {
-        var settings = SensorSettings(driver: .ble, device: "hci0")
+        var settings = SensorSettings(driver: SensorDriver(rawValue: "ble"), device: "hci0")
         settings.names = [Self.ana.address: "Ana"]
         let sensor = ScriptedHeartRateSensor(name: "ble hci0", script: Self.script(.now), pause: .milliseconds(5), clock: ContinuousClock())
         var logger = Logger(label: "test") { _ in RecordingLogHandler(records: recorded) }

@@ -5,6 +5,7 @@ import FlapHeartRate
 import FlapJSON
 import FlapMessaging
 import FlapRooms
+import FlapSensorDrivers
 import FlapTime
 import FlapVestaboard
 import Foundation
@@ -448,11 +449,13 @@ import Wematch
             people = 12
             """, file: "flapd.toml")
         #expect(parsed.sensors.map(\.driver) == [.ble, .ant, .serial, .simulated])
-        #expect(parsed.sensors[0].device == "hci1" && parsed.sensors[0].straps == ["C4:7C:8D:6A:12:34", "TICKR 4455"])
+        #expect(
+            parsed.sensors[0].device == "hci1" && parsed.sensors[0].options(BLESensorKind.Options.self)?.straps == ["C4:7C:8D:6A:12:34", "TICKR 4455"]
+        )
         #expect(parsed.sensors[0].names == ["C4:7C:8D:6A:12:34": "Ana"])
-        #expect(parsed.sensors[1].straps == ["12345", "23456"] && parsed.sensors[1].device == nil)
-        #expect(parsed.sensors[2].format == .prefixed("HR:") && parsed.sensors[2].baudRate == 115_200)
-        #expect(parsed.sensors[3].people == 12)
+        #expect(parsed.sensors[1].options(ANTSensorKind.Options.self)?.straps == ["12345", "23456"] && parsed.sensors[1].device == nil)
+        #expect(parsed.sensors[2].options(SerialSensorKind.Options.self) == SerialSensorKind.Options(format: .prefixed("HR:"), baudRate: 115_200))
+        #expect(parsed.sensors[3].options(SimulatedSensorKind.Options.self)?.people == 12)
     }
 
     @Test func heartRateProblemsNameTheirKeyAndLine() {

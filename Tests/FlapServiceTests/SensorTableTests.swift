@@ -1,4 +1,5 @@
 import FlapHeartRate
+import FlapSensorDrivers
 import Testing
 
 @testable import FlapService
@@ -34,6 +35,6 @@ import Testing
             baud = 57600
             straps = [4242]
             """, file: "flapd.toml")
-        #expect(parsed.sensors.first?.baudRate == 57_600 && parsed.sensors.first?.straps == ["4242"])
+        #expect(parsed.sensors.first?.options(ANTSensorKind.Options.self) == ANTSensorKind.Options(straps: ["4242"], baudRate: 57_600))
     }
 }

@@ -58,31 +58,27 @@ struct HeartRateCommand: AsyncParsableCommand {
     func validate() throws {
         let sources = [ble, ant != nil, serial != nil, simulate].filter { $0 }.count
         if sources > 1 { throw ValidationError("choose one of --ble, --ant, --serial and --simulate") }
-        if sources == 0, !straps.isEmpty { throw ValidationError("straps go with --ble or --ant") }
-        if let settings = try sensorSettings(), let problem = settings.problems().first {
+        if !straps.isEmpty, !ble, ant == nil { throw ValidationError("straps go with --ble or --ant") }
+        if baud != nil, ant == nil, serial == nil { throw ValidationError("--baud goes with --serial or --ant") }
+        if let settings = try sensorSettings(), let problem = SensorKinds.problems(settings).first {
             throw ValidationError(problem.description)
         }
     }
 
     /// The sensor to read directly, or nil to ask flapd.
     func sensorSettings() throws -> SensorSettings? {
-        var settings: SensorSettings
         if ble {
-            settings = SensorSettings(driver: .ble, device: adapter)
+            SensorSettings(driver: .ble, device: adapter, options: BLESensorKind.Options(straps: straps))
         } else if let ant {
-            settings = SensorSettings(driver: .ant, device: ant)
+            SensorSettings(driver: .ant, device: ant, options: ANTSensorKind.Options(straps: straps, baudRate: baud))
         } else if let serial {
-            settings = SensorSettings(driver: .serial, device: serial)
-            settings.format = try HeartRateLineFormat.named(format)
+            SensorSettings(
+                driver: .serial, device: serial, options: SerialSensorKind.Options(format: try HeartRateLineFormat.named(format), baudRate: baud))
         } else if simulate {
-            settings = SensorSettings(driver: .simulated)
-            settings.people = people
+            SensorSettings(driver: .simulated, options: SimulatedSensorKind.Options(people: people))
         } else {
-            return nil
+            nil
         }
-        settings.straps = straps
-        settings.baudRate = baud
-        return settings
     }
 
     func run() async throws {

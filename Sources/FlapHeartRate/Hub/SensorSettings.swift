@@ -1,9 +1,17 @@
 import FlapHardware
 
-/// Where heart rates come from: `ble` (a Bluetooth adapter through BlueZ), `ant` (an ANT USB
-/// stick), `serial` (a pulse sensor writing text lines), `simulated` (synthetic wearers).
-public enum SensorDriver: String, Sendable, CaseIterable {
-    case ble, ant, serial, simulated
+/// A kind of heart-rate sensor by its name in settings (`driver = "ble"`, `--sensor ble`): a
+/// typed value whose kinds are static members declared beside each kind (FlapSensorDrivers'
+/// `Kinds/`), as swift-http-types spells `HTTPRequest.Method`.
+public struct SensorDriver: RawRepresentable, Hashable, Sendable, CustomStringConvertible {
+    /// Its name in settings.
+    public let rawValue: String
+
+    /// The driver named `rawValue`.
+    public init(rawValue: String) { self.rawValue = rawValue }
+
+    /// Its name.
+    public var description: String { rawValue }
 }
 
 /// A serial sensor's line format as written in settings, or what is wrong with it.
@@ -16,63 +24,56 @@ extension HeartRateLineFormat {
     }
 }
 
-/// One heart-rate source as configured (`[[sensor]]`, or `--sensor DRIVER[=DEVICE]`).
+/// A kind's own settings for one sensor (a BLE sensor's straps, a serial sensor's line format).
+public protocol SensorOptions: Sendable {
+    /// Whether `other` is the same settings.
+    func isEqual(to other: any SensorOptions) -> Bool
+}
+
+extension SensorOptions where Self: Equatable {
+    /// Whether `other` is of this type and equal.
+    public func isEqual(to other: any SensorOptions) -> Bool { (other as? Self) == self }
+}
+
+/// One heart-rate source as configured (`[[sensor]]`, or `--sensor DRIVER[=DEVICE]`): what
+/// every sensor has, and its kind's own settings.
 public struct SensorSettings: Sendable, Equatable {
-    public var driver = SensorDriver.simulated
-    /// `ble`: the adapter (`hci0`; nil: the first). `ant`: the stick's port (default `/dev/ant0`).
-    /// `serial`: the port (required).
+    /// Its kind.
+    public var driver: SensorDriver
+    /// Where it is: an adapter, a stick's or a sensor's port (what each kind reads it as).
     public var device: String?
-    /// The straps to follow (empty: any in range). `ble`: Bluetooth addresses or advertised names;
-    /// `ant`: device numbers.
-    public var straps: [String] = []
-    /// `serial`: how lines are written (`auto`, `number`, `json`, `prefix:HR:` in settings).
-    public var format = HeartRateLineFormat.automatic
-    /// `serial` (default 9600) and `ant` (default 115200: what a 0fcf:1004 stick speaks).
-    public var baudRate: Int?
-    /// `simulated`: how many people wear straps.
-    public var people = 3
     /// What to call each strap: its address as the driver reports it → a name.
     public var names: [String: String] = [:]
+    /// Its kind's own settings; nil: the kind's defaults.
+    public var options: (any SensorOptions)?
 
-    public init(driver: SensorDriver = .simulated, device: String? = nil) {
+    /// A `driver` sensor at `device`, with its kind's defaults.
+    public init(driver: SensorDriver, device: String? = nil, options: (any SensorOptions)? = nil) {
         self.driver = driver
         self.device = device
+        self.options = options
     }
 
-    /// `DRIVER[=DEVICE]`, as `--sensor` takes it.
-    public init(flag: String) throws(SensorSettingsError) {
-        let parts = flag.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false).map(String.init)
-        guard let driver = SensorDriver(rawValue: parts[0]) else { throw .unknownDriver(parts[0]) }
-        self.init(driver: driver, device: parts.count > 1 ? parts[1] : nil)
-        if let problem = problems().first { throw problem }
-    }
+    /// Its kind's own settings as the kind's type.
+    public func options<Options: SensorOptions>(_ type: Options.Type) -> Options? { options as? Options }
 
-    public static let defaultANTDevice = "/dev/ant0"
-
-    /// What is wrong, each with the key it is about.
-    public func problems() -> [SensorSettingsError] {
-        var found: [SensorSettingsError] = []
-        if let device, device.isEmpty { found.append(.emptyDevice) }
-        switch driver {
-        case .serial where device == nil: found.append(.portNeeded)
-        case .ant: found += straps.filter { UInt16($0).map { $0 > 0 } != true }.map(SensorSettingsError.notAnANTDeviceNumber)
-        case .ble:
-            if let device, !device.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber) }) { found.append(.notAnAdapter(device)) }
-        case .simulated:
-            if device != nil { found.append(.deviceForSimulated) }
-            if !(1...100).contains(people) { found.append(.peopleOutOfRange(people)) }
-        case .serial: break
-        }
-        if let baudRate, baudRate <= 0 { found.append(.baudNotPositive(baudRate)) }
-        return found
+    /// The same sensor: the same kind, device, names and options.
+    public static func == (a: SensorSettings, b: SensorSettings) -> Bool {
+        let sameOptions =
+            switch (a.options, b.options) {
+            case (nil, nil): true
+            case (let x?, let y?): x.isEqual(to: y)
+            default: false
+            }
+        return a.driver == b.driver && a.device == b.device && a.names == b.names && sameOptions
     }
 }
 
 /// What is wrong with a sensor's settings: each case with the key it concerns (``key``) and
 /// what a person is told (``problem``).
 public enum SensorSettingsError: Error, Sendable, Equatable, CustomStringConvertible {
-    /// `driver` names no driver.
-    case unknownDriver(String)
+    /// `driver` names no driver; the drivers there are.
+    case unknownDriver(String, known: [String])
     /// `format` names no line format.
     case unknownFormat(String)
     /// `device` is given but empty.
@@ -105,8 +106,7 @@ public enum SensorSettingsError: Error, Sendable, Equatable, CustomStringConvert
     /// What is wrong, in words.
     public var problem: String {
         switch self {
-        case .unknownDriver(let name):
-            "\(name.debugDescription) is not a sensor driver; use one of \(SensorDriver.allCases.map(\.rawValue).joined(separator: ", "))"
+        case .unknownDriver(let name, let known): "\(name.debugDescription) is not a sensor driver; use one of \(known.joined(separator: ", "))"
         case .unknownFormat(let text): "\(text.debugDescription) is not a line format; use auto, number, json or prefix:TEXT"
         case .emptyDevice: "is empty; leave it out or name the device"
         case .portNeeded: "a serial sensor needs its port, such as /dev/ttyACM0"

@@ -5,6 +5,7 @@ import FlapHeartRate
 import FlapMQTT
 import FlapMessaging
 import FlapRooms
+import FlapSensorDrivers
 import FlapStorage
 import FoundationEssentials
 import Logging
@@ -238,11 +239,7 @@ public struct Flapd: AsyncParsableCommand {
         if let soundDevice { configuration.sound.device = soundDevice }
         if simulate {
             // Simulated hardware reads simulated straps, as many as the configured sources follow.
-            configuration.sensors = configuration.sensors.map { configured in
-                var simulated = SensorSettings(driver: .simulated)
-                simulated.people = configured.driver == .simulated ? configured.people : max(1, configured.straps.count)
-                return simulated
-            }
+            configuration.sensors = configuration.sensors.map(SensorKinds.simulatedTwin(of:))
             if configuration.sensors.isEmpty, sensor.isEmpty { configuration.sensors = [SensorSettings(driver: .simulated)] }
         }
         if let room {
@@ -253,7 +250,7 @@ public struct Flapd: AsyncParsableCommand {
             if config == nil { for index in configuration.panels.indices { configuration.panels[index].policy = .kiosk } }
         }
         // Sources named on the command line are taken as given (a pseudo-terminal is a fine serial sensor).
-        configuration.sensors += sensor.compactMap { try? SensorSettings(flag: $0) }
+        configuration.sensors += sensor.compactMap { try? SensorKinds.settings(flag: $0) }
     }
 
     public func validate() throws {
@@ -288,7 +285,7 @@ public struct Flapd: AsyncParsableCommand {
         if let room, let problem = RoomSettings(name: room).problem() { throw ValidationError("--room: \(problem)") }
         if room != nil, mqtt == nil, config == nil { throw ValidationError("--room needs --mqtt (a room is shared through an MQTT broker)") }
         for flag in sensor {
-            do { _ = try SensorSettings(flag: flag) } catch { throw ValidationError("--sensor \(flag): \(error)") }
+            do { _ = try SensorKinds.settings(flag: flag) } catch { throw ValidationError("--sensor \(flag): \(error)") }
         }
         if let logLevel, Logger.Level(rawValue: logLevel) == nil {
             throw ValidationError("--log-level must be trace, debug, info, notice, warning, error or critical")

@@ -1,56 +1,32 @@
-import FlapCore
-import FlapDisplay
-import FlapHardware
 import FlapHeartRate
-import FlapJSON
-import FlapMQTT
-import FlapMQTTClient
-import FlapMessaging
-import FlapRooms
-import FlapSources
+import FlapSensorDrivers
 import FlapTOML
-import FlapTime
-import FlapVestaboard
-import FoundationEssentials
-import Wematch
 
-/// `[[sensor]]`: the heart-rate sources. Each driver reads only its own keys, so another
-/// driver's key is refused naming whose it is ("baud is a setting of an ant or serial sensor").
+/// `[[sensor]]`: the heart-rate sources. Each kind (FlapSensorDrivers' `Kinds/`) reads only its
+/// own keys, so another kind's key is refused naming whose it is ("baud is a setting of an ant
+/// or serial sensor").
 extension ConfigurationParser {
     /// One `[[sensor]]`.
     static func parseSensor(_ reader: inout TableReader) -> SensorSettings {
-        guard let driver: SensorDriver = reader.choice("driver") else {
+        guard let name = reader.choice("driver", SensorKinds.names), let kind = SensorKinds.kind(SensorDriver(rawValue: name)) else {
             if reader["driver"] == nil {
-                reader.fail("driver", "each [[sensor]] needs driver = one of \(SensorDriver.allCases.map(\.rawValue).joined(separator: ", "))")
+                reader.fail("driver", "each [[sensor]] needs driver = one of \(SensorKinds.names.joined(separator: ", "))")
             }
             reader.finish()
-            return SensorSettings()
+            return SensorSettings(driver: .simulated)
         }
-        let sensor = readSensor(&reader, driver: driver)
+        let sensor = readSensor(&reader, kind: kind)
         let table = reader.table
-        reader.finish { key in sensorOwner(of: key, in: table, driver: driver) }
-        for problem in sensor.problems() { reader.fail(problem.key, problem.problem) }
+        reader.finish { key in sensorOwner(of: key, in: table, kind: kind) }
+        for problem in SensorKinds.problems(sensor) { reader.fail(problem.key, problem.problem) }
         return sensor
     }
 
-    /// The keys `driver` reads, and only those.
-    static func readSensor(_ reader: inout TableReader, driver: SensorDriver) -> SensorSettings {
-        var sensor = SensorSettings(driver: driver)
-        if driver != .simulated { sensor.device = reader.string("device") }
-        if driver == .ble || driver == .ant, let value = reader["straps"] {
-            // ANT device numbers may be written as numbers.
-            let items = value.array?.map { $0.string ?? $0.int.map(String.init) }
-            if let items, items.allSatisfy({ $0 != nil }) {
-                sensor.straps = items.compactMap { $0 }
-            } else {
-                reader.fail("straps", "must be a list, such as [\"C4:7C:8D:6A:12:34\", \"Polar H10 6A1234\"] or [12345, 23456] for ANT")
-            }
-        }
-        if driver == .serial, let format = reader.string("format") {
-            do { sensor.format = try HeartRateLineFormat.named(format) } catch { reader.fail(error.key, error.problem) }
-        }
-        if driver == .serial || driver == .ant { sensor.baudRate = reader.int("baud") }
-        if driver == .simulated { sensor.people = reader.int("people") ?? sensor.people }
+    /// The keys every sensor of `kind` reads, and its kind's own.
+    static func readSensor(_ reader: inout TableReader, kind: any SensorKind) -> SensorSettings {
+        var sensor = SensorSettings(driver: kind.driver)
+        if kind.takesDevice { sensor.device = reader.string("device") }
+        sensor.options = kind.options(reading: &reader)
         if var names = reader.table("names") {
             for key in names.table.keys.sorted() {
                 if let name = names.string(key) { sensor.names[key] = name }
@@ -60,16 +36,29 @@ extension ConfigurationParser {
         return sensor
     }
 
-    /// Whose setting `key` is when a `driver` sensor does not read it: the drivers whose reading
+    /// Whose setting `key` is when a `kind` sensor does not read it: the kinds whose reading
     /// of the same table asks for it.
-    static func sensorOwner(of key: String, in table: TOMLTable, driver: SensorDriver) -> String? {
-        let owners = SensorDriver.allCases.filter { other in
+    static func sensorOwner(of key: String, in table: TOMLTable, kind: any SensorKind) -> String? {
+        let owners = SensorKinds.all.filter { other in
             var probe = TableReader(table: table, path: "", index: TOMLLineIndex(""))
-            _ = readSensor(&probe, driver: other)
+            _ = readSensor(&probe, kind: other)
             return probe.asked.contains(key)
-        }.map(\.rawValue)
+        }.map(\.driver.rawValue)
         guard let list = TableReader.alternatives(owners) else { return nil }
         return
-            "\(key) is a setting of a\(list.first.map { "aeiou".contains($0) } == true ? "n" : "") \(list) sensor; this sensor is \(driver.rawValue)"
+            "\(key) is a setting of a\(list.first.map { "aeiou".contains($0) } == true ? "n" : "") \(list) sensor; this sensor is \(kind.driver)"
+    }
+}
+
+extension TableReader: SensorTableReading {
+    mutating func words(_ name: String, example: String) -> [String]? {
+        guard let value = self[name] else { return nil }
+        // ANT device numbers may be written as numbers.
+        let items = value.array?.map { $0.string ?? $0.int.map(String.init) }
+        guard let items, items.allSatisfy({ $0 != nil }) else {
+            fail(name, "must be a list, such as \(example)")
+            return nil
+        }
+        return items.compactMap { $0 }
     }
 }
