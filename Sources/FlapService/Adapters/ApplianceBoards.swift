@@ -30,7 +30,7 @@ struct ApplianceBoards: BoardQuery {
     }
 
     func calibrate(panel id: String, row: Int, column: Int, offsetSteps: Int) async throws -> Calibrated {
-        guard let (modules, size) = offsets(of: id) else { throw ServiceError(.configuration, "no panel \(id) to calibrate") }
+        guard let (modules, size) = offsets(of: id) else { throw ServiceError.noPanelToCalibrate(panel: id) }
         await modules.setOffset(offsetSteps, module: (row - 1) * size.columns + column - 1)
         let offsets = await modules.moduleOffsets()
         try calibrationStore.save(offsets, panel: id)

@@ -59,12 +59,12 @@ final class ApplianceControls: BoardControls, Sendable {
     }
 
     func setMuted(_ muted: Bool) async throws {
-        guard let settings = await sound?.currentSettings else { throw ServiceError(.configuration, "sound is off ([sound] enabled = false)") }
+        guard let settings = await sound?.currentSettings else { throw ServiceError.soundOff }
         _ = try await setSound(mute: muted, volume: settings.volume, quietHours: settings.quietHours?.description)
     }
 
     func setVolume(_ volume: Int) async throws {
-        guard let settings = await sound?.currentSettings else { throw ServiceError(.configuration, "sound is off ([sound] enabled = false)") }
+        guard let settings = await sound?.currentSettings else { throw ServiceError.soundOff }
         _ = try await setSound(mute: settings.mute, volume: volume, quietHours: settings.quietHours?.description)
     }
 
@@ -76,7 +76,7 @@ final class ApplianceControls: BoardControls, Sendable {
 
     /// The clacks' settings, saved for a restart, and told to Home Assistant.
     func setSound(mute: Bool, volume: Int, quietHours: String?) async throws -> SoundSettings {
-        guard let sound else { throw ServiceError(.configuration, "sound is off ([sound] enabled = false)") }
+        guard let sound else { throw ServiceError.soundOff }
         await sound.adjust(mute: mute, volume: volume, quietHours: quietHours.flatMap(QuietHours.init))
         let settings = await sound.currentSettings
         await mqtt?.publishControls()

@@ -165,9 +165,9 @@ public struct Flapd: AsyncParsableCommand {
         guard let path else { return FlapdConfiguration() }
         guard let text = try ConfigurationParser.read(path) else {
             if config == nil {
-                throw ServiceError(.configuration, "no configuration at \(path); write one (see flapd.example.toml) or try flapd --simulate")
+                throw ServiceError.noConfiguration(path: path)
             }
-            throw ServiceError(.configuration, "cannot read the configuration file \(path)")
+            throw ServiceError.unreadableConfiguration(path: path)
         }
         do {
             var configuration = try ConfigurationParser.parse(text, file: path)
@@ -179,7 +179,7 @@ public struct Flapd: AsyncParsableCommand {
             }
             return configuration
         } catch {
-            throw ServiceError(.configuration, error.description)
+            throw ServiceError.invalidConfiguration(error)
         }
     }
 

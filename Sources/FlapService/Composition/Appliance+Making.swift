@@ -35,7 +35,8 @@ extension Appliance {
             } catch {
                 for driver in drivers { await driver.panel.shutDown(); await driver.stopCompanion() }
                 // A fault of the state directory (the delivery queue's file) stays one: exit 73.
-                throw ServiceError((error as? ServiceError)?.code ?? .unavailable, "panel \(panel.id): \(error)")
+                throw (error as? ServiceError).map { ServiceError.inPanel(panel: panel.id, $0) }
+                    ?? .panelUnavailable(panel: panel.id, reason: "\(error)")
             }
         }
         return drivers
@@ -51,7 +52,7 @@ extension Appliance {
                 settings: settings, password: password, intake: intake, metrics: metrics,
                 stateDirectory: stateDirectory.path, panels: panels, room: room, logger: logger)
         } catch {
-            throw ServiceError(.configuration, "MQTT: \(error)")
+            throw ServiceError.mqttSettings(problem: "\(error)")
         }
     }
 
@@ -71,7 +72,7 @@ extension Appliance {
             var content: PanelContent?
             if driver.configuration.policy == .kiosk {
                 guard let room else {
-                    throw ServiceError(.configuration, "panel \(id): policy kiosk shows a Wematch room; join one with --room or [room]")
+                    throw ServiceError.kioskWithoutRoom(panel: id)
                 }
                 content = RoomShow(room: room).show
             }
@@ -99,12 +100,12 @@ extension Appliance {
     static func clackSample(_ settings: SoundSettings) throws -> ClackSample {
         guard let path = settings.samplePath else { return ClackSample.synthesized() }
         guard let data = FileManager.default.contents(atPath: path) else {
-            throw ServiceError(.configuration, "cannot read the clack sample \(path) ([sound] sample)")
+            throw ServiceError.unreadableSample(path: path)
         }
         do {
             return try WAVFile.decode(Array(data), name: path)
         } catch {
-            throw ServiceError(.configuration, "the clack sample cannot be used: \(error) ([sound] sample)")
+            throw ServiceError.unusableSample(problem: "\(error)")
         }
     }
 
@@ -124,9 +125,9 @@ extension Appliance {
         do {
             return try DatabaseFile.opening(path, health: health, open)
         } catch let fault as StorageFault {
-            throw ServiceError(.files, "cannot open the \(purpose): \(fault.description)")
+            throw ServiceError.databaseUnopenable(purpose: purpose, path: nil, reason: fault.description)
         } catch {
-            throw ServiceError(.files, "cannot open the \(purpose) \(path): \(error)")
+            throw ServiceError.databaseUnopenable(purpose: purpose, path: path, reason: "\(error)")
         }
     }
 }

@@ -16,7 +16,7 @@ extension Appliance {
         do {
             return try CertificateKeeper(source: source, logger: logger)
         } catch {
-            throw ServiceError(.unavailable, "HTTPS: \(error)")
+            throw ServiceError.https(reason: "\(error)")
         }
     }
 }

@@ -16,13 +16,11 @@ struct Listener<App: Service>: Service {
         do {
             try await app.run()
         } catch let error as IOError where error.errnoCode == EADDRINUSE {
-            throw ServiceError(
-                .unavailable,
-                "the \(name) cannot listen on \(address): the port is taken (another flapd, or another server); choose another with \(key)")
+            throw ServiceError.portTaken(listener: name, address: address, key: key)
         } catch let error as IOError where error.errnoCode == EADDRNOTAVAIL {
-            throw ServiceError(.unavailable, "the \(name) cannot listen on \(address): no interface of this machine has that address")
+            throw ServiceError.addressNotHere(listener: name, address: address)
         } catch {
-            throw ServiceError(.unavailable, "the \(name) cannot listen on \(address): \(error)")
+            throw ServiceError.cannotListen(listener: name, address: address, reason: "\(error)")
         }
     }
 }

@@ -23,8 +23,7 @@ public enum ConfigurationParser {
         do {
             return try SmallFile.read(path, largest: largestFile).map { String(decoding: $0, as: UTF8.self) }
         } catch SmallFile.Failure.tooLarge {
-            throw ServiceError(
-                .configuration, "the configuration file \(path) is larger than \(largestFile / 1024) KiB, too large for a configuration")
+            throw ServiceError.configurationTooLarge(path: path, largestKiB: largestFile / 1024)
         } catch {
             return nil
         }

@@ -37,19 +37,19 @@ struct PanelDriver: Sendable {
     static func size(for modules: Int, _ configuration: PanelSettings) throws -> BoardSize {
         if let size = configuration.size {
             guard modules >= size.count else {
-                throw ServiceError(.configuration, "panel \(configuration.id): the controller has \(modules) modules, too few for a \(size) board")
+                throw ServiceError.tooFewModules(panel: configuration.id, modules: modules, size: size)
             }
             return size
         }
         if let rows = configuration.rows {
             guard modules % rows == 0 else {
-                throw ServiceError(.configuration, "panel \(configuration.id): \(modules) modules do not make \(rows) equal rows")
+                throw ServiceError.modulesNotInRows(panel: configuration.id, modules: modules, rows: rows)
             }
             return BoardSize(rows: rows, columns: modules / rows)
         }
         if let columns = configuration.columns {
             guard modules % columns == 0 else {
-                throw ServiceError(.configuration, "panel \(configuration.id): \(modules) modules do not make rows of \(columns)")
+                throw ServiceError.modulesNotInColumns(panel: configuration.id, modules: modules, columns: columns)
             }
             return BoardSize(rows: modules / columns, columns: columns)
         }

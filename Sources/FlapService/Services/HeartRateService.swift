@@ -17,7 +17,7 @@ struct HeartRateService: Service {
             do {
                 sources.append((settings, try HeartRateSources.make(settings, seed: UInt64(index + 1))))
             } catch {
-                throw ServiceError(.unavailable, "sensor \(index + 1) (\(settings.driver)): \(error)")
+                throw ServiceError.sensorUnavailable(number: index + 1, driver: settings.driver.rawValue, reason: "\(error)")
             }
         }
         return HeartRateHub(sources: sources, metrics: metrics, logger: logger)

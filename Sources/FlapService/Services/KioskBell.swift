@@ -33,7 +33,7 @@ struct KioskBell: Service {
                 buzzer = Buzzer(
                     lines: try LinuxGPIOLines(chip: chip, outputs: [line], inputs: [], consumer: "flapd buzzer"), clock: ContinuousClock())
             } catch {
-                throw ServiceError(.unavailable, "room \(settings.name): the buzzer: \(error)")
+                throw ServiceError.buzzerUnavailable(room: settings.name, reason: "\(error)")
             }
         }
         let chime = settings.chime ? sound : nil

@@ -19,13 +19,13 @@ struct RoomRunner: Service {
         _ settings: RoomSettings?, mqtt: MQTTSettings?, password: String?, hub: HeartRateHub?, logger: Logger
     ) throws -> RoomService<ContinuousClock>? {
         guard settings != nil || (hub != nil && mqtt != nil) else { return nil }
-        guard let mqtt else { throw ServiceError(.configuration, "room \(settings?.name ?? ""): a room is shared over MQTT; give --mqtt or [mqtt]") }
+        guard let mqtt else { throw ServiceError.roomWithoutMQTT(room: settings?.name ?? "") }
         do {
             return try RoomService(settings: settings, kiosk: settings?.kiosk ?? mqtt.deviceID, hub: hub, logger: logger) { clientID in
                 mqtt.options(clientID: clientID, password: password)
             }
         } catch {
-            throw ServiceError(.unavailable, "rooms: \(error)")
+            throw ServiceError.roomsUnavailable(reason: "\(error)")
         }
     }
 

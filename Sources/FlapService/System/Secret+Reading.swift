@@ -12,16 +12,13 @@ extension Secret {
         case .file(let path):
             let data: Data?
             do { data = try SmallFile.read(path, largest: StateDirectory.largestKeyFile) } catch SmallFile.Failure.tooLarge {
-                throw ServiceError(
-                    .files,
-                    "the \(purpose) file \(path) is larger than \(StateDirectory.largestKeyFile) bytes; it should hold the key on one line"
-                )
+                throw ServiceError.secretTooLarge(purpose: purpose, path: path, largest: StateDirectory.largestKeyFile)
             } catch { data = nil }
             guard let data else {
-                throw ServiceError(.files, "cannot read the \(purpose) file \(path): check that it exists and that flapd may read it")
+                throw ServiceError.unreadableSecret(purpose: purpose, path: path)
             }
             let value = String(decoding: data, as: UTF8.self).trimmed
-            guard !value.isEmpty else { throw ServiceError(.files, "the \(purpose) file \(path) is empty") }
+            guard !value.isEmpty else { throw ServiceError.emptySecret(purpose: purpose, path: path) }
             return value
         }
     }

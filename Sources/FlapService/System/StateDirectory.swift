@@ -24,7 +24,7 @@ public struct StateDirectory: Sendable {
         do {
             try FileManager.default.createDirectory(atPath: chosen, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
         } catch {
-            throw ServiceError(.files, "cannot create the state directory \(chosen): \(Self.reason(error)) (give another with --state-dir)")
+            throw ServiceError.stateDirectoryUncreatable(path: chosen, reason: Self.reason(error))
         }
         path = chosen
         Self.keepPrivate(chosen)
@@ -61,10 +61,7 @@ public struct StateDirectory: Sendable {
         let path = file(name)
         let kept: Data?
         do { kept = try SmallFile.read(path, largest: Self.largestKeyFile) } catch SmallFile.Failure.tooLarge {
-            throw ServiceError(
-                .files,
-                "\(path) is larger than \(Self.largestKeyFile) bytes; a key file holds one line of at most \(Self.largestKeyFile) bytes: move it aside and flapd makes a new key"
-            )
+            throw ServiceError.stateKeyTooLarge(path: path, largest: Self.largestKeyFile)
         } catch { kept = nil }
         if let existing = kept.map({ String(decoding: $0, as: UTF8.self).trimmed }), !existing.isEmpty {
             return (existing, false)
@@ -74,7 +71,7 @@ public struct StateDirectory: Sendable {
         let value = Data(bytes).base64EncodedString().replacing("+", with: "-")
             .replacing("/", with: "_").replacing("=", with: "")
         let created = FileManager.default.createFile(atPath: path, contents: Data((value + "\n").utf8), attributes: [.posixPermissions: 0o600])
-        guard created else { throw ServiceError(.files, "cannot write \(path): check the state directory's permissions") }
+        guard created else { throw ServiceError.stateFileUnwritable(path: path) }
         return (value, true)
     }
 

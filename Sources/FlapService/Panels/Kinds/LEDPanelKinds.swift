@@ -188,12 +188,12 @@ enum LEDPanels {
     ) async throws -> PanelDriver {
         let settings = panel.options(LEDSettings.self) ?? LEDSettings()
         guard let fitting = BoardRenderer.largestBoard(width: display.width, height: display.height) else {
-            throw ServiceError(.configuration, "panel \(panel.id): \(display.width)×\(display.height) pixels cannot show even one 5×7 module")
+            throw ServiceError.tooFewPixels(panel: panel.id, width: display.width, height: display.height)
         }
         let size = panel.size ?? (style == .screen ? .flagship : fitting)
         let renderer: BoardRenderer
         do { renderer = try BoardRenderer(size: size, width: display.width, height: display.height, style: style) } catch {
-            throw ServiceError(.unavailable, "panel \(panel.id): \(error.description)")
+            throw ServiceError.panelUnavailable(panel: panel.id, reason: error.description)
         }
         let (settled, info, positions) = panel.settled(size: size, motion: .shortestWay, saved: context.saved)
         let pixelPanel = PixelPanel(

@@ -59,7 +59,7 @@ extension VestaboardPanelKind {
         var workers: [Task<Void, Never>] = []
         for (index, note) in settings.notes.enumerated() {
             let owner = "panel \(configuration.id), Note \(index + 1)"
-            guard let address = URL(string: note.url) else { throw ServiceError(.configuration, "\(owner): the url is not an address") }
+            guard let address = URL(string: note.url) else { throw ServiceError.boardAddressInvalid(owner: owner) }
             let key = try Secret.file(note.keyFile).read(purpose: "\(owner): its Local API key")
             let delivery = BoardDelivery(
                 panel: configuration.id, note: index + 1, client: VestaboardClient(api: .local(address, key: key)), queue: queue,

@@ -70,14 +70,14 @@ extension VestaboardSettings: PanelOptions {
     /// The API these settings name, with the credential read from its file.
     func boardAPI(for owner: String) throws -> VestaboardAPI {
         let what = api.credential
-        guard let file = credentialFile else { throw ServiceError(.configuration, "\(owner): the \(what) file is not configured") }
+        guard let file = credentialFile else { throw ServiceError.credentialNotConfigured(owner: owner, what: what) }
         let credential = try Secret.file(file).read(purpose: what)
         switch api {
         case .cloud: return .cloud(url.flatMap(URL.init(string:)) ?? VestaboardAPI.cloudURL, token: credential)
         case .rw: return .readWrite(url.flatMap(URL.init(string:)) ?? VestaboardAPI.readWriteURL, key: credential)
         case .local:
             guard let address = url.flatMap(URL.init(string:)) else {
-                throw ServiceError(.configuration, "\(owner): the board's url is not an address")
+                throw ServiceError.boardAddressInvalid(owner: owner)
             }
             return .local(address, key: credential)
         }
