@@ -3,6 +3,7 @@ import FlapCore
 /// What Home Assistant's button, switches, number and select change in flapd; FlapService
 /// fills it in with the inbox, the pause, the clacks and the panels' motion.
 public protocol BoardControls: Sendable {
+    /// Where they stand.
     func controlState() async -> ControlState
     /// Empties every slot, the temporary message's too: the board goes blank.
     func clearBoard() async throws

@@ -4,8 +4,9 @@ import Logging
 import Synchronization
 
 /// Home Assistant's button, switches, number and select: each command done through the board's
-/// controls, then the controls' state published (also when it was refused, so Home Assistant's
-/// entity goes back to what flapd has).
+/// controls. A change reaches `ha/controls` as the controls tell their subscribers
+/// (``RetainedControls``); a command refused publishes the state as it stands, so Home
+/// Assistant's entity goes back to what flapd has.
 final class ControlTopics: Sendable {
     let publisher: TopicPublisher
     let homeAssistant: Bool
@@ -46,12 +47,12 @@ final class ControlTopics: Sendable {
             }
         } catch {
             logger.warning("Home Assistant's control was not done", metadata: ["topic": "\(control.rawValue)", "error": "\(error)"])
+            await publishState()
         }
-        await publishState()
     }
 
-    /// The controls' state, retained for Home Assistant's switches, number and select.
-    func publishState() async {
+    /// The controls' state as it stands, retained for Home Assistant's switches, number and select.
+    private func publishState() async {
         guard homeAssistant, let controls = controls.withLock({ $0 }) else { return }
         guard let data = try? JSONEncoder.sorted.encode(await controls.controlState()) else { return }
         publisher.publish(.homeAssistantControls, Array(data), retain: true)

@@ -85,10 +85,6 @@ public final class MQTTBridge: Service, Sendable {
     /// Gives the bridge the controls Home Assistant's entities change.
     public func attach(_ controls: any BoardControls) { self.controls.attach(controls) }
 
-    /// The controls' state, retained for Home Assistant's switches, number and select; the
-    /// service calls this too when the API changes one.
-    public func publishControls() async { await controls.publishState() }
-
     /// What a panel did, on the broker: its board, retained, as JSON on `state` and as the picture
     /// of `/v1/board.png` on `board.png` (Home Assistant's image entity), published again on every
     /// connection; and each message that comes to rest as Home Assistant's event.
@@ -180,7 +176,6 @@ public final class MQTTBridge: Service, Sendable {
             try? client.publish(topics.name(.availability), Array("online".utf8), qos: 1, retain: true)
             if settings.homeAssistant { discovery.announce(client) }
             for output in outputs.withLock({ $0 }) { output.republish() }
-            await controls.publishState()
         case .connected(let code, _):
             link.set(.refused, reason: Self.refusal(code))
             logger.error("the MQTT broker refused the connection", metadata: ["code": "\(code)", "reason": "\(Self.refusal(code))"])

@@ -3,6 +3,7 @@ import FlapDisplay
 import FlapHTTP
 import FlapMQTT
 import FlapMessaging
+import FlapPrimitives
 import FlapStorage
 import FoundationEssentials
 import Synchronization
@@ -10,7 +11,8 @@ import Synchronization
 /// What Home Assistant's button, switches, number and select, `/v1/controls`, `DELETE /v1/slots`
 /// and `/v1/sound` change: the inbox's slots, the pause every panel watches, the clacks and each
 /// panel's transition. The pause and the transition are kept in `board-controls.json`; each
-/// change is told to Home Assistant, wherever it came from.
+/// change, wherever it came from, is told to whoever watches ``changes()`` (Home Assistant's
+/// retained state).
 final class ApplianceControls: BoardControls, Sendable {
     let inbox: Inbox
     let pause: BoardPause
@@ -19,12 +21,12 @@ final class ApplianceControls: BoardControls, Sendable {
     private let saved: SavedControls
     private let transition: Mutex<TransitionStrategy>
     private let panels = Mutex<[PanelRuntime]>([])
-    private let mqtt: MQTTBridge?
+    private let watchers = Watchers<ControlState>()
 
     /// `fallback`: the first panel's configured transition, until one is chosen.
     init(
         inbox: Inbox, sound: ClackPlayer<ContinuousClock>?, savedSound: SavedSound, directory: String,
-        fallback: TransitionStrategy, mqtt: MQTTBridge?
+        fallback: TransitionStrategy
     ) {
         saved = SavedControls(directory: directory)
         let file = saved.load()
@@ -33,7 +35,14 @@ final class ApplianceControls: BoardControls, Sendable {
         self.inbox = inbox
         self.sound = sound
         self.savedSound = savedSound
-        self.mqtt = mqtt
+    }
+
+    /// The controls as each change leaves them, from now on.
+    func changes() -> AsyncStream<ControlState> { watchers.watch(bufferingPolicy: .bufferingNewest(1)) }
+
+    private func changed() async {
+        let state = await controlState()
+        watchers.yield(state)
     }
 
     /// The panels whose transition the select sets, once they exist; a transition chosen
@@ -41,7 +50,6 @@ final class ApplianceControls: BoardControls, Sendable {
     func attach(_ panels: [PanelRuntime]) async {
         self.panels.withLock { $0 = panels }
         if saved.load()?.transition != nil { await applyTransition() }
-        mqtt?.attach(self)
     }
 
     func controlState() async -> ControlState {
@@ -55,6 +63,7 @@ final class ApplianceControls: BoardControls, Sendable {
 
     func setPaused(_ paused: Bool) async throws {
         pause.set(paused)
+        await changed()
         try save()
     }
 
@@ -71,6 +80,7 @@ final class ApplianceControls: BoardControls, Sendable {
     func setTransition(_ strategy: TransitionStrategy) async throws {
         transition.withLock { $0 = strategy }
         await applyTransition()
+        await changed()
         try save()
     }
 
@@ -79,7 +89,7 @@ final class ApplianceControls: BoardControls, Sendable {
         guard let sound else { throw ServiceError.soundOff }
         await sound.adjust(mute: mute, volume: volume, quietHours: quietHours.flatMap(QuietHours.init))
         let settings = await sound.currentSettings
-        await mqtt?.publishControls()
+        await changed()
         try savedSound.save(settings)
         return settings
     }
@@ -105,7 +115,7 @@ extension ApplianceControls: BoardSwitches {
             transition.withLock { $0 = strategy }
             await applyTransition()
         }
-        await mqtt?.publishControls()
+        await changed()
         try save()
         return await switches()
     }

@@ -96,13 +96,19 @@ public final class Appliance: Sendable {
         // from before the first is told.
         let live = LiveBoards()
         let panelEvents = Watchers<PanelEvent>()
-        var subscribers = [
+        var subscribers: [any Service] = [
             EventSubscriber(events: panelEvents.watch()) { await live.take($0) }, EventSubscriber(events: panelEvents.watch(), take: metrics.take)
         ]
         if let mqtt { subscribers.append(EventSubscriber(events: panelEvents.watch(), take: mqtt.take)) }
         let controls = ApplianceControls(
             inbox: inbox, sound: sound, savedSound: savedSound, directory: stateDirectory.path,
-            fallback: configuration.panels[0].transition, mqtt: mqtt)
+            fallback: configuration.panels[0].transition)
+        if let mqtt {
+            mqtt.attach(controls)
+            let retained = mqtt.retained { RetainedControls(outlet: $0) }
+            retained.publish(await controls.controlState())
+            subscribers.append(EventSubscriber(events: controls.changes(), take: retained.publish))
+        }
         panels = try await Self.runtimes(
             drivers, inbox: inbox, metrics: metrics, drawInTerminal: drawInTerminal, sound: sound,
             room: room, events: panelEvents, clockTrust: clockTrust, pause: controls.pause, logger: logger)
