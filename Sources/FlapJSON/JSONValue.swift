@@ -16,6 +16,7 @@ public enum JSONValue: Sendable, Equatable, Codable {
         self = try JSONDecoder().decode(JSONValue.self, from: Data(bytes))
     }
 
+    /// Reads any JSON value.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.singleValueContainer()
         if container.decodeNil() {
@@ -33,6 +34,7 @@ public enum JSONValue: Sendable, Equatable, Codable {
         }
     }
 
+    /// Writes it as the JSON it is.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.singleValueContainer()
         switch self {
@@ -54,13 +56,19 @@ public enum JSONValue: Sendable, Equatable, Codable {
         return (try? encoder.encode(self)).map { String(decoding: $0, as: UTF8.self) } ?? "null"
     }
 
+    /// The string, if it is one.
     public var string: String? { if case .string(let value) = self { value } else { nil } }
+    /// The number, if it is one.
     public var number: Double? { if case .number(let value) = self { value } else { nil } }
     /// A number that is whole (3, 3.0), as an Int.
     public var int: Int? { number.flatMap { Int(exactly: $0) } }
+    /// The boolean, if it is one.
     public var bool: Bool? { if case .bool(let value) = self { value } else { nil } }
+    /// The array, if it is one.
     public var array: [JSONValue]? { if case .array(let value) = self { value } else { nil } }
+    /// The object, if it is one.
     public var object: [String: JSONValue]? { if case .object(let value) = self { value } else { nil } }
+    /// Whether it is null.
     public var isNull: Bool { self == .null }
 
     /// An object's member, or nil (not an object, or no such member).
@@ -70,19 +78,29 @@ public enum JSONValue: Sendable, Equatable, Codable {
 extension JSONValue: ExpressibleByStringLiteral, ExpressibleByIntegerLiteral, ExpressibleByFloatLiteral,
     ExpressibleByBooleanLiteral, ExpressibleByArrayLiteral, ExpressibleByDictionaryLiteral, ExpressibleByNilLiteral
 {
+    /// A string.
     public init(stringLiteral value: String) { self = .string(value) }
+    /// A whole number.
     public init(integerLiteral value: Int) { self = .number(Double(value)) }
+    /// A number.
     public init(floatLiteral value: Double) { self = .number(value) }
+    /// A boolean.
     public init(booleanLiteral value: Bool) { self = .bool(value) }
+    /// An array.
     public init(arrayLiteral elements: JSONValue...) { self = .array(elements) }
+    /// An object; a key given twice keeps its last value.
     public init(dictionaryLiteral elements: (String, JSONValue)...) { self = .object(Dictionary(elements, uniquingKeysWith: { $1 })) }
+    /// Null.
     public init(nilLiteral: ()) { self = .null }
 }
 
 extension JSONValue {
     /// Rows of whole numbers (character codes) as JSON.
     public init(rows: [[Int]]) { self = .array(rows.map { .array($0.map { .number(Double($0)) }) }) }
+    /// A string, or null for nil.
     public init(_ string: String?) { self = string.map(JSONValue.string) ?? .null }
+    /// A whole number.
     public init(_ number: Int) { self = .number(Double(number)) }
+    /// A number.
     public init(_ number: Double) { self = .number(number) }
 }

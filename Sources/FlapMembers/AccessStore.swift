@@ -92,6 +92,7 @@ public actor AccessStore {
         return (principal, at.addingTimeInterval(Self.sessionLifetime))
     }
 
+    /// Ends the session of `token` (signing out); an unknown token is nothing to end.
     public func closeSession(_ token: String) {
         guard AccessToken.wellFormed(token), let index = found.sessions[AccessToken.digest(token)] else { return }
         file.sessions.remove(at: index)
@@ -100,6 +101,7 @@ public actor AccessStore {
 
     // MARK: Members
 
+    /// The members, in the order they were invited.
     public func members() -> [Member] { file.members }
 
     /// A tick after each change to who is in the household (a member added, removed or restored);

@@ -5,6 +5,7 @@ import FoundationEssentials
 /// base64url, 43 characters. flapd keeps only their SHA-256, so its files let no one in, and finds
 /// one by that digest (a dictionary lookup: never a comparison with every secret it knows).
 public enum AccessToken {
+    /// A new secret.
     public static func random() -> String {
         var generator = SystemRandomNumberGenerator()
         let bytes = (0..<32).map { _ in UInt8.random(in: 0...255, using: &generator) }

@@ -4,7 +4,9 @@ import FoundationEssentials
 /// it was signed out (not just "sign in"); for ``AccessStore/undoWindow`` the owner can take the
 /// removal back, and their sessions and keys work again.
 public struct Removal: Sendable, Equatable, Codable {
+    /// Who was removed.
     public var member: Member
+    /// When.
     public var at: Date
     /// Whether the owner cleared their message from the board as they removed them.
     public var messageCleared: Bool
@@ -22,6 +24,7 @@ public enum UndoRefusal: Error, Sendable, Equatable, CustomStringConvertible {
     case senderTaken(Member, by: String)
     case boardFull(Member)
 
+    /// Why the removal cannot be undone, in words.
     public var description: String {
         switch self {
         case .unknown(let id): "no member \(id) was removed lately"

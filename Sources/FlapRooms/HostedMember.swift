@@ -5,11 +5,14 @@ import Wematch
 /// A member this kiosk hosts (one strap, one person): its retained join record, its samples,
 /// and its own MQTT connection, whose will clears the record if the kiosk dies.
 public final class HostedMember: Sendable {
+    /// The room it is in.
     public let room: String
+    /// Its id in the room.
     public let id: MemberID
     private let client: MQTTClient
     private let record: MemberRecord
 
+    /// Member `id` of `room`, joining with `record` over a connection of its own made with `options`.
     public init(room: String, id: MemberID, record: MemberRecord, options: MQTTOptions) throws(MQTTError) {
         if let problem = RoomMessages.nameProblem(id) { throw MQTTError("member id \(id.debugDescription): \(problem)") }
         if let problem = RoomMessages.nameProblem(room) { throw MQTTError("room \(room.debugDescription): \(problem)") }

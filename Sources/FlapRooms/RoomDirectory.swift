@@ -11,6 +11,7 @@ public actor RoomDirectory<C: Clock<Duration>> {
     /// Told each time a listing comes or goes, for those waiting for one.
     private let changes = Watchers<Void>()
 
+    /// A directory read over a connection made with `options`, keeping time by `clock`.
     public init(options: MQTTOptions, clock: C) throws(MQTTError) {
         reader = try TopicReader(options: options)
         self.clock = clock

@@ -272,6 +272,7 @@ public actor RoomService<C: Clock<Duration>> where C.Instant: Sendable {
 }
 
 extension RoomService where C == ContinuousClock {
+    /// The rooms on the wall clock, for the kiosk `kiosk`, each connection made by `connect`.
     public init(
         settings: RoomSettings?, kiosk: String, hub: HeartRateHub?, logger: Logger,
         connect: @escaping @Sendable (String) -> MQTTOptions

@@ -2,6 +2,7 @@ import Wematch
 
 /// `[room]`, or `flapd --room NAME`: the room this kiosk joins, and what its members are called.
 public struct RoomSettings: Sendable, Equatable {
+    /// The room's name.
     public var name: String
     /// This kiosk's part of its members' ids (default: the MQTT device id).
     public var kiosk: String?
@@ -16,6 +17,7 @@ public struct RoomSettings: Sendable, Equatable {
     /// or `simulated`.
     public var buzzer: String?
 
+    /// Settings joining `name`, with the defaults for the rest.
     public init(name: String) {
         self.name = name
     }

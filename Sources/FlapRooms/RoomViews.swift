@@ -3,10 +3,14 @@ import Wematch
 /// `GET /v1/room`'s answer: the room's state (members, edges, clusters, stars; never anyone's
 /// BPM) with the code to join it by, its kind and its capacity.
 public struct RoomAnswer: Sendable, Encodable {
+    /// Who is in the room and who is synced.
     public var state: RoomState
+    /// The room as it is listed.
     public var listing: RoomListing
+    /// The code people join by.
     public var code: RoomCode
 
+    /// An answer of `state`, `listing` and `code`.
     public init(state: RoomState, listing: RoomListing, code: RoomCode) {
         self.state = state
         self.listing = listing
@@ -15,6 +19,7 @@ public struct RoomAnswer: Sendable, Encodable {
 
     enum Keys: String, CodingKey { case code, kind, capacity }
 
+    /// The state's fields, with the code, the listing's kind and its capacity beside them.
     public func encode(to encoder: any Encoder) throws {
         try state.encode(to: encoder)
         var container = encoder.container(keyedBy: Keys.self)
@@ -39,6 +44,7 @@ public struct RoomPlotView: Sendable, Encodable {
     var synced: Int
     var longestChain: Int
 
+    /// The view of `plot`.
     public init(_ plot: RoomPlot) {
         let axis = Room<ContinuousClock.Instant>.axis
         func fraction(_ bpm: Double) -> Double {

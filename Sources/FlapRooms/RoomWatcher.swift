@@ -5,6 +5,7 @@ import Wematch
 /// room engine as it arrives; the room's state on request. Reads only: members are hosted by
 /// ``HostedMember``.
 public actor RoomWatcher<C: Clock<Duration>> where C.Instant: Sendable {
+    /// The room watched.
     public let name: String
     private let clock: C
     private var room: Room<C.Instant>
@@ -54,6 +55,7 @@ public actor RoomWatcher<C: Clock<Duration>> where C.Instant: Sendable {
 }
 
 extension RoomWatcher where C == ContinuousClock {
+    /// A watcher of room `name` on the wall clock, over a connection made with `options`.
     public init(room name: String, capacity: Int = Room<ContinuousClock.Instant>.defaultCapacity, options: MQTTOptions) throws(MQTTError) {
         try self.init(room: name, capacity: capacity, options: options, clock: ContinuousClock())
     }

@@ -10,10 +10,13 @@ import X509
 /// Where the certificate authority is kept: `ca.crt` (PEM, what phones install) and `ca.key`
 /// (PEM, mode 0600, never logged nor served) in one folder of the state directory.
 public struct AuthorityFiles: Sendable {
+    /// The folder holding the authority's certificate and key.
     public let folder: String
+    /// The authority's certificate, which phones install.
     public var certificatePath: String { folder + "/ca.crt" }
     var keyPath: String { folder + "/ca.key" }
 
+    /// The authority's files in `folder`.
     public init(folder: String) { self.folder = folder }
 
     /// The authority kept here, or a new one made and written when there is none. One that cannot

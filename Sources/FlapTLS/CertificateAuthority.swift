@@ -7,6 +7,7 @@ import X509
 /// kept in the state directory, which phones install once and which then vouches for every server
 /// certificate flapd issues itself (re-issued as names, addresses and dates require).
 public struct CertificateAuthority: Sendable {
+    /// Its certificate.
     public let certificate: Certificate
     let key: Certificate.PrivateKey
 
@@ -16,6 +17,7 @@ public struct CertificateAuthority: Sendable {
     /// private CA's; Chromium's own limit is 398 days for public ones). Re-issued a month before.
     public static let serverLifetime: Duration = .seconds(90 * 86_400)
 
+    /// The authority of `certificate`, signing with `key`.
     public init(certificate: Certificate, key: Certificate.PrivateKey) {
         self.certificate = certificate
         self.key = key

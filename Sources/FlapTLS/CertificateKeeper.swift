@@ -16,6 +16,7 @@ public enum CertificateSource: Sendable, Equatable {
 /// names or addresses change and a month before it expires; with the user's files, reloaded when
 /// they change (a change that cannot be used is said, and the last good certificate kept).
 public final class CertificateKeeper: Service, Sendable {
+    /// The certificate served, kept current.
     public let certificate: ServerCertificate
     /// flapd's own authority; nil when the user's certificate is served.
     public let authority: CertificateAuthority?
@@ -146,6 +147,7 @@ public final class CertificateKeeper: Service, Sendable {
         }
     }
 
+    /// Looks again at each interval until flapd stops.
     public func run() async throws {
         while !Task.isCancelled, !Task.isShuttingDownGracefully {
             guard (try? await cancelWhenGracefulShutdown({ try await Task.sleep(for: self.interval) })) != nil else { return }

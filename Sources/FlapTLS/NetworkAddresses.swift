@@ -4,6 +4,7 @@ import NIOCore
 /// IPv4 and IPv6 address but IPv6 link-local ones (fe80::/10), which need a zone to be reached and
 /// cannot be put in a URL a phone opens.
 public enum NetworkAddresses {
+    /// The addresses now.
     public static func current() -> [String] {
         guard let devices = try? System.enumerateDevices() else { return [] }
         var found: [String] = []

@@ -11,6 +11,7 @@ public final class ServerCertificate: Sendable {
         current = Mutex(identity)
     }
 
+    /// The identity served now.
     public var identity: ServerIdentity { current.withLock { $0 } }
 
     func replace(with identity: ServerIdentity) {

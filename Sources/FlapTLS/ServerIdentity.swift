@@ -6,12 +6,14 @@ import X509
 /// A certificate chain and its key, as swift-nio-ssl serves them, with what the leaf says about
 /// itself (its names, when it stops being valid).
 public struct ServerIdentity: Sendable {
+    /// The server's certificate.
     public let leaf: Certificate
     let chain: [NIOSSLCertificate]
     let key: NIOSSLPrivateKey
     /// The names it was issued for, when flapd issued it (to tell when they changed).
     public let names: ServerNames?
 
+    /// When the certificate ends.
     public var notValidAfter: Date { leaf.notValidAfter }
 
     /// The names and addresses in the leaf's subjectAltName, as text.
@@ -78,6 +80,8 @@ public struct ServerIdentity: Sendable {
 
 /// Why a certificate or key cannot be used, said for the person who configured it.
 public struct CertificateProblem: Error, CustomStringConvertible, Equatable {
+    /// What is wrong with it.
     public var description: String
+    /// A problem said in `description`.
     public init(_ description: String) { self.description = description }
 }

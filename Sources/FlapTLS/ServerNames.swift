@@ -5,6 +5,7 @@
 /// What a server certificate must answer to: host names and IP addresses, each once, in a stable
 /// order, so two sets made at different times compare equal when nothing changed.
 public struct ServerNames: Sendable, Equatable, CustomStringConvertible {
+    /// The names, as DNS names.
     public private(set) var dnsNames: [String]
     /// Addresses in their text form (`192.168.1.20`, `fd00::20`).
     public private(set) var addresses: [String]
@@ -32,6 +33,7 @@ public struct ServerNames: Sendable, Equatable, CustomStringConvertible {
         self.addresses = addresses
     }
 
+    /// Every name and address, separated by commas.
     public var description: String { (dnsNames + addresses).joined(separator: ", ") }
 
     /// The 4 or 16 bytes of an IPv4 or IPv6 address in text, or nil when `text` is not one.

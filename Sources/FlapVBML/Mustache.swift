@@ -9,7 +9,9 @@ import FlapPrimitives
 /// package on this machine (swift-mustache) imports Foundation, which would bring ICU into flapd,
 /// and escapes fewer characters than mustache.js.
 public enum Mustache {
+    /// A template that cannot be read, said in words.
     public struct Problem: Error, Equatable, Sendable, CustomStringConvertible {
+        /// What is wrong.
         public var description: String
     }
 

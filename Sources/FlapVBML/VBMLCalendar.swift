@@ -12,6 +12,7 @@ public struct VBMLCalendar: Sendable, Equatable {
     var hideDates = false
     var hideMonthYear = false
 
+    /// Calendars are equal when they show the same.
     public static func == (a: Self, b: Self) -> Bool {
         a.month == b.month && a.year == b.year && a.days.elementsEqual(b.days, by: { $0 == $1 }) && a.dayColour == b.dayColour
             && a.hideDaysOfWeek == b.hideDaysOfWeek && a.hideDates == b.hideDates && a.hideMonthYear == b.hideMonthYear

@@ -7,9 +7,12 @@ import FoundationEssentials
 public struct VBMLProblem: Error, Equatable, Sendable, CustomStringConvertible {
     /// The field, as a path into the document (empty for the document itself).
     public var path: String
+    /// What is wrong.
     public var message: String
+    /// The path and the message.
     public var description: String { path.isEmpty ? message : "\(path): \(message)" }
 
+    /// A problem at `path`.
     public init(path: String, message: String) {
         self.path = path
         self.message = message
@@ -22,16 +25,23 @@ public struct VBMLProblem: Error, Equatable, Sendable, CustomStringConvertible {
 
 /// A component's `style`.
 public struct VBMLStyle: Sendable, Equatable {
+    /// How a component's rows are placed across.
     public enum Justify: String, Sendable, CaseIterable { case left, right, center, justified }
+    /// How a component's rows are placed down.
     public enum Align: String, Sendable, CaseIterable { case top, bottom, center, justified }
 
+    /// Across: left unless said.
     public var justify: Justify = .left
+    /// Down: top unless said.
     public var align: Align = .top
+    /// Its rows; nil: the whole board's.
     public var height: Int?
+    /// Its columns; nil: the whole board's.
     public var width: Int?
     /// Where the component's top left goes, when it is placed over the others.
     public var absolutePosition: (x: Int, y: Int)?
 
+    /// Styles are equal when they place alike.
     public static func == (a: Self, b: Self) -> Bool {
         a.justify == b.justify && a.align == b.align && a.height == b.height && a.width == b.width
             && a.absolutePosition?.x == b.absolutePosition?.x && a.absolutePosition?.y == b.absolutePosition?.y
@@ -40,6 +50,7 @@ public struct VBMLStyle: Sendable, Equatable {
 
 /// One component of a document.
 public struct VBMLComponent: Sendable {
+    /// What a component draws.
     public enum Content: Sendable {
         /// A Mustache template of text and `{NN}` codes.
         case template(String)
@@ -51,16 +62,21 @@ public struct VBMLComponent: Sendable {
         case calendar(VBMLCalendar)
     }
 
+    /// What it draws.
     public var content: Content
+    /// Where it is drawn.
     public var style: VBMLStyle
 }
 
 /// A VBML document: props for its templates, the board's size, and its components.
 public struct VBMLDocument: Sendable {
+    /// The values its templates may name.
     public var props: JSONValue
     /// The board the document is written for; nil for Vestaboard's Flagship (6×22).
     public var height: Int?
+    /// Its columns; nil for Flagship's 22.
     public var width: Int?
+    /// Its parts, drawn in order.
     public var components: [VBMLComponent]
 
     /// `json` as text with its keys in order: the same document, the same text (for repeat keys

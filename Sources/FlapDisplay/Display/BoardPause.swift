@@ -8,8 +8,10 @@ public final class BoardPause: Sendable {
     private let paused: Mutex<Bool>
     private let watchers = Watchers<Bool>()
 
+    /// Paused or not to begin with.
     public init(paused: Bool = false) { self.paused = Mutex(paused) }
 
+    /// Whether the panels hold still now.
     public var isPaused: Bool { paused.withLock { $0 } }
 
     /// Switches it; watchers hear of a change only.

@@ -11,6 +11,7 @@ import Logging
 /// changes, a slot expires or the rotation turns; hands targets to the motion loop; and records
 /// `displayed` (with the panel's board, for a restart) only once the panel has come to rest.
 public actor DisplayCoordinator<C: Clock> where C.Duration == Duration {
+    /// The panel it chooses for.
     public nonisolated let panelID: String
     private let inbox: Inbox
     private let motion: MotionLoop<C>
@@ -48,6 +49,7 @@ public actor DisplayCoordinator<C: Clock> where C.Duration == Duration {
     /// How long a refused record waits before it is tried again.
     static var recordRetryDelay: Duration { .seconds(2) }
 
+    /// Chooses for panel `panelID` of `size` from `inbox` by `policy`, moving it through `motion`; `showing` is what it showed when flapd last stopped, `events` hears what happens.
     public init(
         panelID: String, inbox: Inbox, motion: MotionLoop<C>, policy: PanelPolicy, size: BoardSize,
         flap62: Flap62? = nil, time: ServiceTime<C>, logger: Logger, events: Watchers<PanelEvent>? = nil,

@@ -8,6 +8,7 @@ import Wematch
 /// they are not forever turning and every summary is read), and never written to the inbox
 /// (the room is live; there is nothing to resume).
 public actor RoomSummaryCoordinator<C: Clock> where C.Duration == Duration {
+    /// The panel it shows the room on.
     public let panelID: String
     private let motion: MotionLoop<C>
     private let size: BoardSize
@@ -17,6 +18,7 @@ public actor RoomSummaryCoordinator<C: Clock> where C.Duration == Duration {
     /// The least time between two changes of the board.
     public let settle: Duration
 
+    /// Shows `room`'s summary on panel `panelID` through `motion`, once it has held still for `settle`.
     public init(
         panelID: String, motion: MotionLoop<C>, size: BoardSize, clock: C, settle: Duration = .seconds(5),
         logger: Logger, room: @escaping @Sendable () async -> RoomState?

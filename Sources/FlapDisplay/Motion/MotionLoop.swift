@@ -4,6 +4,7 @@ import FlapHardware
 /// Moves one panel: plans each new target from where the modules are at that instant (a plan
 /// in progress is re-planned, never waited for), plays it, and reports when the panel rests.
 public actor MotionLoop<C: Clock> where C.Duration == Duration {
+    /// The panel it moves.
     public nonisolated let panel: any Panel
     private let clock: C
     private var planner: FlipPlanner

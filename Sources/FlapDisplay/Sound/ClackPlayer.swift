@@ -30,6 +30,7 @@ public actor ClackPlayer<C: Clock> where C.Duration == Duration {
     private let lead: Duration
     private let logger: Logger
 
+    /// What the sound is doing now.
     public private(set) var state: SoundState = .idle
     /// Streams played to their end and released.
     public private(set) var streamsFinished = 0
@@ -40,6 +41,7 @@ public actor ClackPlayer<C: Clock> where C.Duration == Duration {
     /// The track frame the stream has written up to: a sound added before it starts there.
     private var trackWritten = 0
 
+    /// Plays `sample` as `settings` say through the output `openOutput` opens, keeping time by `clock`.
     public init(
         clock: C, sample: ClackSample, settings: SoundSettings, now: @escaping @Sendable () -> Date, zone: ZoneRules = .current(),
         rate: Int = 48_000, periodFrames: Int = 480, lead: Duration = .milliseconds(20), logger: Logger,

@@ -6,8 +6,10 @@ import FoundationEssentials
 /// state directory so a restart keeps what a person chose on the page; the configuration's
 /// `[sound]` is the starting point until then. Written whole, then renamed.
 public struct SavedSound: Sendable {
+    /// The state directory the settings are kept in.
     public let directory: String
 
+    /// The settings kept in `directory`.
     public init(directory: String) { self.directory = directory }
 
     struct File: Codable {
@@ -31,6 +33,7 @@ public struct SavedSound: Sendable {
         return settings
     }
 
+    /// Keeps `settings` for the next start.
     public func save(_ settings: SoundSettings) throws {
         let data = try JSONEncoder().encode(File(mute: settings.mute, volume: settings.volume, quietHours: settings.quietHours?.description))
         try DurableFile.write(data, to: path)

@@ -9,12 +9,14 @@ public struct SoundSettings: Sendable, Equatable {
     public var device = "default"
     /// 0–100 %.
     public var volume = 70
+    /// Whether the clacks are silenced.
     public var mute = false
     /// Hours during which the board moves silently, in local time.
     public var quietHours: QuietHours?
     /// A WAV file to use instead of the synthesized clack.
     public var samplePath: String?
 
+    /// The defaults: volume 70, not muted, no quiet hours.
     public init() {}
 }
 
@@ -28,6 +30,7 @@ public enum SoundState: Sendable, Equatable {
     /// The device could not be used; the board moves silently.
     case unavailable(String)
 
+    /// Its name, as the API and the page show it.
     public var name: String {
         switch self {
         case .idle: "idle"
@@ -39,6 +42,7 @@ public enum SoundState: Sendable, Equatable {
         }
     }
 
+    /// Why, for quiet hours and an unusable device.
     public var reason: String? {
         switch self {
         case .quietHours(let hours): "quiet hours \(hours)"

@@ -8,10 +8,13 @@ public struct FNV1a: Sendable {
     /// The hash of everything added so far.
     @inlinable public var value: UInt64 { state }
 
+    /// A hash of nothing yet (the offset basis).
     @inlinable public init() {}
 
+    /// Folds one byte in.
     @inlinable public mutating func add(_ byte: UInt8) { state = (state ^ UInt64(byte)) &* 0x100_0000_01b3 }
 
+    /// Folds each of `bytes` in, in order.
     @inlinable public mutating func add(_ bytes: some Sequence<UInt8>) { for byte in bytes { add(byte) } }
 
     /// The hash of `text`'s UTF-8 bytes.

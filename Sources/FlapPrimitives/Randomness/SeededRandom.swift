@@ -6,8 +6,10 @@
 public struct SeededRandom: RandomNumberGenerator, Sendable {
     @usableFromInline var state: UInt64
 
+    /// A generator whose numbers follow from `seed` alone.
     @inlinable public init(seed: UInt64) { state = seed }
 
+    /// The next number of the sequence.
     @inlinable public mutating func next() -> UInt64 {
         state &+= 0x9E37_79B9_7F4A_7C15
         var z = state

@@ -3,11 +3,15 @@
 /// `keys` keys are remembered; past that, the fullest bucket (the key quiet longest) is dropped,
 /// as it would be full again anyway.
 public struct TokenBuckets<Key: Hashable & Sendable>: Sendable {
+    /// The most a key may take at once.
     public let burst: Double
+    /// How fast a key's bucket refills.
     public let perSecond: Double
+    /// The most keys remembered.
     public let keys: Int
     private var buckets: [Key: (tokens: Double, at: Double)] = [:]
 
+    /// Buckets of `burst`, refilled at `perSecond`, for at most `keys` keys.
     public init(burst: Int, perSecond: Double, keys: Int = 1_024) {
         self.burst = Double(burst)
         self.perSecond = perSecond

@@ -6,6 +6,7 @@ import Synchronization
 public final class Waiters<Key: Hashable & Sendable, Value: Sendable>: Sendable {
     private let waiting = Mutex<[Key: CheckedContinuation<Value, Never>]>([:])
 
+    /// Nobody waiting yet.
     public init() {}
 
     /// Waits for ``answer(_:with:)`` for `key`; `cancelled` when the task is cancelled first.

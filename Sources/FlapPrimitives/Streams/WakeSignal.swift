@@ -10,8 +10,10 @@ public final class WakeSignal: Sendable {
 
     private let state = Mutex(State())
 
+    /// A signal with nobody waiting and no wake kept.
     public init() {}
 
+    /// Wakes the task waiting, or the next one to wait.
     public func wake() {
         let waiter = state.withLock { state in
             guard let waiter = state.waiter else {

@@ -15,6 +15,7 @@ public final class Watchers<Element: Sendable>: Sendable {
 
     private let state = Mutex(State())
 
+    /// Nobody watching yet.
     public init() {}
 
     /// A new watcher's stream, `first` already in it.
@@ -35,8 +36,10 @@ public final class Watchers<Element: Sendable>: Sendable {
         return stream
     }
 
+    /// How many are watching.
     public var count: Int { state.withLock { $0.streams.count } }
 
+    /// Whether nobody is watching.
     public var isEmpty: Bool { count == 0 }
 
     /// Gives every element to `continuation` too, until it ends: a stream of its owner's that
