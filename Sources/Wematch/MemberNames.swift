@@ -3,6 +3,7 @@ import FlapPrimitives
 /// Names for members who did not choose one: `cosmic_narwhal0042`, from 100 adjectives, 100
 /// animals and four digits, seeded by the member's id and unique in the room.
 public enum MemberNames {
+    /// The adjectives, separated by spaces.
     public static let adjectives = """
         agile amber ancient arctic autumn azure bold brave breezy bright brisk calm candid cheerful \
         clever cosmic crimson curious dapper daring dazzling eager electric elegant emerald epic \
@@ -14,6 +15,7 @@ public enum MemberNames {
         vivid warm wild witty zesty
         """.split(separator: " ").map(String.init)
 
+    /// The animals, separated by spaces.
     public static let animals = """
         albatross alpaca antelope badger beaver bison bobcat buffalo camel capybara caribou cheetah \
         chinchilla cobra condor cougar coyote crane dingo dolphin dormouse eagle egret elephant elk \

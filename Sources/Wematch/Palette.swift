@@ -1,6 +1,7 @@
 /// The rainbow members are drawn in: 20 hues around the colour wheel, bright enough for an LED
 /// matrix and told apart on a screen.
 public enum Palette {
+    /// The colours as `#rrggbb`, in the order members get them.
     public static let colours: [String] = (0..<20).map { index in
         // Hue steps of 7/20 of a turn: neighbours in joining order get far-apart colours.
         hex(hue: Double(index * 7 % 20) / 20, saturation: 0.65, value: 1)

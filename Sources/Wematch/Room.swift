@@ -17,14 +17,20 @@ import FoundationEssentials
 public struct Room<Instant: InstantProtocol & Sendable>: Sendable where Instant.Duration == Duration {
     /// Members a room admits unless told otherwise.
     public static var defaultCapacity: Int { 20 }
+    /// How close two points are to be synced, in BPM.
     public static var syncDistance: Double { 5 }
+    /// How long a member may go unheard before it is stale.
     public static var staleAfter: Duration { .seconds(5) }
+    /// How long a member may go unheard before it leaves.
     public static var leaveAfter: Duration { .seconds(10) }
+    /// The plot's axes, in BPM.
     public static var axis: ClosedRange<Double> { 40...200 }
     /// Stars shining at once at most; a new one puts out the oldest.
     public static var mostStars: Int { 64 }
 
+    /// The room's name.
     public let name: String
+    /// The most members admitted at once.
     public let capacity: Int
     /// Everything known of each member ever seen, by slot; a slot's index is the member's
     /// serial number, so a synced pair is one integer to hash. Slots are kept for the room's
@@ -37,12 +43,14 @@ public struct Room<Instant: InstantProtocol & Sendable>: Sendable where Instant.
     /// dictionary or array of the generic instant would go through generic metadata each look-up.
     private var origin: Instant?
     private var synced = SyncMemory()
+    /// The stars shining, oldest first.
     public private(set) var stars: [Star<Instant>] = []
     /// The pairs whose stars still shine.
     private var lit: Set<UInt64> = []
     /// Stars lit since the room was made.
     public private(set) var starsLit = 0
 
+    /// An empty room `name`, admitting `capacity` members.
     public init(name: String, capacity: Int = Self.defaultCapacity) {
         self.name = name
         self.capacity = capacity

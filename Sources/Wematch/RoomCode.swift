@@ -4,8 +4,11 @@ import FlapPrimitives
 /// I, L, O or U to misread), upper case. A standing room's code comes from its name, so every
 /// kiosk of the room announces the same one; a room for two gets a random one.
 public struct RoomCode: Sendable, Hashable, CustomStringConvertible {
+    /// The characters a code is written with.
     public static let alphabet = Array("0123456789ABCDEFGHJKMNPQRSTVWXYZ")
+    /// How many characters a code has.
     public static let length = 6
+    /// The code as it is written.
     public let text: String
 
     /// The code in `typed`, forgiving case, spaces and dashes and the letters people mistake
@@ -55,6 +58,7 @@ public struct RoomCode: Sendable, Hashable, CustomStringConvertible {
             })
     }
 
+    /// The code.
     public var description: String { text }
 }
 
@@ -62,10 +66,14 @@ public struct RoomCode: Sendable, Hashable, CustomStringConvertible {
 public struct RoomListing: Sendable, Equatable {
     /// `standing` (named, configured) or `pair` (a room for two, while one of them remains).
     public enum Kind: String, Sendable, Equatable { case standing, pair }
+    /// The room's name.
     public var room: String
+    /// Its kind.
     public var kind: Kind
+    /// The most members it admits.
     public var capacity: Int
 
+    /// The listing of `room`, of `kind`, for `capacity` members.
     public init(room: String, kind: Kind, capacity: Int) {
         self.room = room
         self.kind = kind

@@ -7,9 +7,12 @@ import FoundationEssentials
 /// - `wematch/codes/<CODE>`: the retained listing of the room a code stands for (QoS 1),
 ///   cleared when a room for two has ended.
 public enum RoomMessages {
+    /// Where every room's topics are.
     public static let prefix = "wematch/rooms"
+    /// Where the codes' listings are.
     public static let codesPrefix = "wematch/codes"
 
+    /// The topic of `code`'s listing.
     public static func codeTopic(_ code: RoomCode) -> String { "\(codesPrefix)/\(code.text)" }
     /// Every code's listing.
     public static let codesFilter = "wematch/codes/+"
@@ -21,7 +24,9 @@ public enum RoomMessages {
         return text.count == RoomCode.length ? RoomCode(String(text)).flatMap { $0.text == text ? $0 : nil } : nil
     }
 
+    /// The topic of `member`'s join record in `room`.
     public static func memberTopic(room: String, member: MemberID) -> String { "\(prefix)/\(room)/members/\(member)" }
+    /// The topic of `member`'s samples in `room`.
     public static func sampleTopic(room: String, member: MemberID) -> String { "\(prefix)/\(room)/hr/\(member)" }
     /// Everything about one room.
     public static func roomFilter(_ room: String) -> String { "\(prefix)/\(room)/#" }
@@ -54,15 +59,18 @@ public enum RoomMessages {
 
     // MARK: Payloads
 
+    /// A join record as its payload.
     public static func encode(_ record: MemberRecord) -> [UInt8] {
         let time = record.joinedAt.formatted(.iso8601)
         return Array("{\"name\":\(quoted(record.name)),\"colour\":\(quoted(record.colour)),\"joinedAt\":\(quoted(time))}".utf8)
     }
 
+    /// A listing as its payload.
     public static func encode(_ listing: RoomListing) -> [UInt8] {
         Array("{\"room\":\(quoted(listing.room)),\"kind\":\"\(listing.kind.rawValue)\",\"capacity\":\(listing.capacity)}".utf8)
     }
 
+    /// The listing in `payload`, or what is wrong with it.
     public static func listing(_ payload: [UInt8]) throws(RoomMessageError) -> RoomListing {
         let object = try object(payload, "a room listing")
         guard let room = object["room"]?.string, nameProblem(room) == nil else { throw RoomMessageError("room: a room name is missing") }
@@ -71,10 +79,12 @@ public enum RoomMessages {
         return RoomListing(room: room, kind: kind, capacity: capacity)
     }
 
+    /// A sample as its payload.
     public static func encode(_ sample: HeartSample) -> [UInt8] {
         Array(#"{"previous":\#(number(sample.previous)),"current":\#(number(sample.current)),"seq":\#(sample.seq)}"#.utf8)
     }
 
+    /// The join record in `payload`, or what is wrong with it.
     public static func record(_ payload: [UInt8]) throws(RoomMessageError) -> MemberRecord {
         let object = try object(payload, "a join record")
         guard let name = object["name"]?.string, !name.isEmpty else { throw RoomMessageError("name: a member's name is missing") }
@@ -85,6 +95,7 @@ public enum RoomMessages {
         return MemberRecord(name: name, colour: colour, joinedAt: joined)
     }
 
+    /// The sample in `payload`, or what is wrong with it.
     public static func sample(_ payload: [UInt8]) throws(RoomMessageError) -> HeartSample {
         let object = try object(payload, "a sample")
         func rate(_ key: String) throws(RoomMessageError) -> Double {
@@ -115,6 +126,8 @@ public enum RoomMessages {
 
 /// A room message that cannot be read: which field, and what is wrong with it.
 public struct RoomMessageError: Error, Equatable, Sendable, CustomStringConvertible {
+    /// What is wrong with the payload, naming the field.
     public var description: String
+    /// A problem said in `description`.
     public init(_ description: String) { self.description = description }
 }

@@ -3,15 +3,20 @@
 /// has lit so far (a rise is a new synced pair: the kiosk's chime). Points are for drawing
 /// only; a kiosk never shows them as numbers.
 public struct RoomPlot: Sendable, Equatable {
+    /// A member's heart.
     public struct Heart: Sendable, Equatable {
+        /// Whose.
         public var id: MemberID
         /// `#rrggbb`.
         public var colour: String
+        /// Where it is drawn.
         public var point: HeartPoint
+        /// Whether the member has gone unheard (drawn faded).
         public var stale: Bool
         /// The sample the point came from; a new one starts the heart's glide.
         public var seq: Int
 
+        /// The heart of `id` at `point`.
         public init(id: MemberID, colour: String, point: HeartPoint, stale: Bool, seq: Int) {
             self.id = id
             self.colour = colour
@@ -21,15 +26,19 @@ public struct RoomPlot: Sendable, Equatable {
         }
     }
 
+    /// A star as it is drawn.
     public struct Light: Sendable, Equatable {
+        /// Where it is now.
         public var position: HeartPoint
         /// 1 while it drifts, down to 0 as it fades.
         public var opacity: Double
     }
 
+    /// The room's shape.
     public var state: RoomState
     /// In the order of `state.members`; members with no sample yet have no heart.
     public var hearts: [Heart]
+    /// The stars shining.
     public var stars: [Light]
     /// Stars lit since the room was first watched.
     public var starsLit: Int

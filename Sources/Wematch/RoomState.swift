@@ -1,26 +1,35 @@
 /// A room's shape at one moment, as `GET /v1/room` answers it: members with their colours and
 /// clusters, sync edges, clusters with their chains, the number of stars. Never anyone's BPM.
 public struct RoomState: Sendable, Equatable {
+    /// A member as the room shows it.
     public struct Member: Sendable, Equatable, Codable {
+        /// Its id.
         public var id: MemberID
+        /// Its name.
         public var name: String
+        /// Its colour, `#rrggbb`.
         public var colour: String
+        /// Whether it has gone unheard.
         public var stale: Bool
         /// `hard`, `soft`, or nil when synced with nobody.
         public var cluster: String?
         /// Members on the longest chain of its cluster (1 when alone).
         public var chain: Int
+        /// How many it is synced with.
         public var syncedPeers: Int
     }
 
+    /// Members synced together.
     public struct Cluster: Sendable, Equatable, Codable {
         /// `hard` (every pair synced) or `soft` (connected).
         public var kind: String
         /// Ids, sorted.
         public var members: [MemberID]
+        /// Members on its longest chain.
         public var chain: Int
     }
 
+    /// The room's name.
     public var room: String
     /// Admitted members in (joinedAt, id) order.
     public var members: [Member]
@@ -30,6 +39,7 @@ public struct RoomState: Sendable, Equatable {
     public var synced: [SyncGraph.Edge]
     /// Clusters in order of their first member's id.
     public var clusters: [Cluster]
+    /// How many stars shine.
     public var stars: Int
 
     /// `records` and `stale` go with `admitted`; `synced` are indices into it, in order.
@@ -76,6 +86,7 @@ public struct RoomState: Sendable, Equatable {
 extension RoomState: Codable {
     enum Keys: String, CodingKey { case room, members, waiting, edges, clusters, stars }
 
+    /// Writes the state as `GET /v1/room` answers it (sync edges as `edges`).
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: Keys.self)
         try container.encode(room, forKey: .room)
@@ -86,6 +97,7 @@ extension RoomState: Codable {
         try container.encode(stars, forKey: .stars)
     }
 
+    /// Reads a state written by ``encode(to:)``.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: Keys.self)
         room = try container.decode(String.self, forKey: .room)

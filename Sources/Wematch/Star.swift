@@ -6,12 +6,16 @@ import Glibc
 /// ``driftTime`` and fades over ``fadeTime``. Its place and drift come from the pair and the
 /// samples that synced them, so every kiosk draws the same star.
 public struct Star<Instant: InstantProtocol & Sendable>: Sendable where Instant.Duration == Duration {
+    /// How long a star drifts.
     public static var driftTime: Duration { .seconds(180) }
+    /// How long it then takes to fade.
     public static var fadeTime: Duration { .seconds(5) }
 
+    /// The pair that lit it.
     public let pair: SyncGraph.Pair
     /// The pair as one number, within the room that lit it.
     let key: UInt64
+    /// When it was lit.
     public let born: Instant
     /// Where it appeared, in BPM on both axes.
     public let origin: HeartPoint
@@ -45,6 +49,7 @@ public struct Star<Instant: InstantProtocol & Sendable>: Sendable where Instant.
         return max(0, 1 - over / Self.fadeTime)
     }
 
+    /// Whether it has drifted and faded by `now`.
     public func isGone(at now: Instant) -> Bool { age(now) >= Self.driftTime + Self.fadeTime }
 
     private func age(_ now: Instant) -> Duration { born.duration(to: now) }

@@ -3,25 +3,33 @@
 public enum SyncGraph {
     /// Two members by their index, smaller first.
     public struct Edge: Hashable, Sendable, Comparable {
+        /// The smaller index.
         public let a: Int32
+        /// The larger index.
         public let b: Int32
 
+        /// The edge between `x` and `y`, in either order.
         public init(_ x: Int, _ y: Int) {
             (a, b) = x < y ? (Int32(x), Int32(y)) : (Int32(y), Int32(x))
         }
 
+        /// Edges in order of their smaller index, then their larger.
         public static func < (l: Edge, r: Edge) -> Bool { (l.a, l.b) < (r.a, r.b) }
     }
 
     /// An unordered pair of members by id, smaller id first.
     public struct Pair: Hashable, Sendable, Comparable {
+        /// The smaller id.
         public let a: MemberID
+        /// The larger id.
         public let b: MemberID
 
+        /// The pair of `x` and `y`, in either order.
         public init(_ x: MemberID, _ y: MemberID) {
             (a, b) = x < y ? (x, y) : (y, x)
         }
 
+        /// Pairs in order of their smaller id, then their larger.
         public static func < (l: Pair, r: Pair) -> Bool { (l.a, l.b) < (r.a, r.b) }
     }
 
@@ -66,6 +74,7 @@ public enum SyncGraph {
 
     /// A sync graph's components, each with its kind and chain length, and each member's degree.
     public struct Shape: Sendable, Equatable {
+        /// One connected part of the graph.
         public struct Component: Sendable, Equatable {
             /// Member indices, ascending.
             public var members: [Int]
