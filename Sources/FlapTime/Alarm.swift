@@ -10,13 +10,16 @@ public actor Alarm<C: Clock> where C.Duration == Duration {
     private var generation = 0
     private let (stream, wake) = AsyncStream.makeStream(of: Void.self, bufferingPolicy: .bufferingNewest(1))
 
+    /// An alarm keeping time by `clock`, not yet armed.
     public init(clock: C) { self.clock = clock }
 
     /// Yields each time the loop should look again. One reader.
     public nonisolated var wakeups: AsyncStream<Void> { stream }
 
+    /// Wakes the loop now, whatever is armed.
     public nonisolated func poke() { wake.yield() }
 
+    /// Wakes the loop at `deadline`, unless it is armed for no later already.
     public func arm(_ deadline: C.Instant) {
         if sleeper != nil, let armed, armed <= deadline { return }
         sleeper?.cancel()
@@ -29,6 +32,7 @@ public actor Alarm<C: Clock> where C.Duration == Duration {
         }
     }
 
+    /// Disarms it and ends ``wakeups``, once its sleeper has stopped.
     public func stop() async {
         let last = sleeper
         last?.cancel()

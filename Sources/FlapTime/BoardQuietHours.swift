@@ -6,6 +6,7 @@ import FoundationEssentials
 /// the board moves once, to what its policy shows then. A message with `bypassQuietHours`
 /// moves it anyway.
 public struct BoardQuietHours: Sendable, Equatable {
+    /// What the board does as the span starts.
     public enum Action: Sendable, Equatable {
         /// Keep showing what it shows.
         case hold
@@ -17,9 +18,12 @@ public struct BoardQuietHours: Sendable, Equatable {
         case dim
     }
 
+    /// The daily span.
     public var hours: QuietHours
+    /// What it does as the span starts.
     public var action: Action
 
+    /// Quiet `hours`, doing `action` as they start.
     public init(hours: QuietHours, action: Action) {
         self.hours = hours
         self.action = action

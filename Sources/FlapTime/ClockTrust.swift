@@ -23,6 +23,7 @@ import FoundationEssentials
 ///    has not gone back before the last time flapd saw, which it keeps in its state directory;
 ///    held until the clock passes it.
 public struct ClockTrust: Sendable {
+    /// `[time] clock`.
     public enum Setting: String, Sendable, CaseIterable {
         /// Decide by the rules above.
         case auto
@@ -30,6 +31,7 @@ public struct ClockTrust: Sendable {
         case trusted
     }
 
+    /// The configured setting.
     public let setting: Setting
     /// systemd-timesyncd's runtime directory.
     public let timesyncDirectory: String
@@ -37,8 +39,10 @@ public struct ClockTrust: Sendable {
     public let lastSeenFile: String
     /// Whether the kernel says the clock is synchronised; nil when it cannot tell.
     public let kernelSynchronised: @Sendable () -> Bool?
+    /// The wall clock.
     public let now: @Sendable () -> Date
 
+    /// Trust decided by `setting`, keeping the last time seen in `stateDirectory`.
     public init(
         setting: Setting, stateDirectory: String, timesyncDirectory: String = "/run/systemd/timesync",
         kernelSynchronised: @escaping @Sendable () -> Bool? = ClockTrust.kernelSaysSynchronised,
@@ -113,14 +117,19 @@ public struct ClockTrust: Sendable {
 
 /// Which rule decided whether timed events may fire, and what it found.
 public struct ClockVerdict: Sendable, Equatable, Codable {
+    /// The rules, as `/v1/status` names them.
     public enum Rule: String, Sendable, Codable {
         case configured, timesyncd, kernel, lastSeen
     }
 
+    /// The rule that decided.
     public var rule: Rule
+    /// Whether timed events may fire.
     public var trusted: Bool
+    /// What it found, in words.
     public var reason: String
 
+    /// A verdict of `rule`.
     public init(rule: Rule, trusted: Bool, reason: String) {
         self.rule = rule
         self.trusted = trusted

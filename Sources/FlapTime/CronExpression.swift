@@ -6,16 +6,22 @@ import FoundationEssentials
 /// cron (and crontab.guru) combine them: when either starts with `*` (`*`, `*/2`), a day must
 /// match both; when neither does, a day matching either is a match.
 public struct CronExpression: Sendable, Equatable, CustomStringConvertible {
+    /// The minutes it fires at.
     public let minutes: Set<Int>
+    /// The hours it fires at.
     public let hours: Set<Int>
+    /// The days of the month it fires on.
     public let daysOfMonth: Set<Int>
+    /// The months it fires in.
     public let months: Set<Int>
     /// 0 Sunday … 6 Saturday.
     public let daysOfWeek: Set<Int>
     /// Whether a day must match both day fields (one of them starts with `*`) rather than either.
     let daysMatchBoth: Bool
+    /// The expression as written.
     public let description: String
 
+    /// The expression in `text` (five fields), or what is wrong with it.
     public init(_ text: String) throws(ScheduleError) {
         let fields = text.split(whereSeparator: \.isWhitespace).map(String.init)
         guard fields.count == 5 else {
@@ -96,11 +102,15 @@ public struct CronExpression: Sendable, Equatable, CustomStringConvertible {
 
 /// A schedule that cannot be used, naming the field.
 public struct ScheduleError: Error, Equatable, Sendable, CustomStringConvertible {
+    /// The field, as the API and the file name it.
     public var field: String
+    /// What is wrong with it.
     public var problem: String
+    /// A problem of `field`.
     public init(_ field: String, _ problem: String) {
         self.field = field
         self.problem = problem
     }
+    /// The field and the problem.
     public var description: String { "\(field): \(problem)" }
 }

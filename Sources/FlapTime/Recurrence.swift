@@ -7,6 +7,7 @@ import FoundationEssentials
 /// moment after the gap (03:00), and a time they repeat (01:30 on the night they go back)
 /// fires at its first occurrence only.
 public struct Recurrence: Sendable, Equatable {
+    /// When it fires, on the local calendar.
     public enum Rule: Sendable, Equatable {
         /// Weekdays 0 Sunday … 6 Saturday; minutes after midnight, ascending.
         case weekly(days: Set<Int>, minutes: [Int])
@@ -18,18 +19,24 @@ public struct Recurrence: Sendable, Equatable {
 
     /// Sunrise or sunset, some minutes before or after: `sunset+30m`.
     public struct SunTime: Sendable, Equatable {
+        /// Sunrise or sunset.
         public var event: SunTimes.Event
+        /// Minutes after it (negative: before).
         public var offsetMinutes: Int
 
+        /// `event`, `offsetMinutes` later.
         public init(_ event: SunTimes.Event, offsetMinutes: Int = 0) {
             self.event = event
             self.offsetMinutes = offsetMinutes
         }
     }
 
+    /// When it fires.
     public let rule: Rule
+    /// The zone its times are in.
     public let timeZone: ZoneRules
 
+    /// `rule` in `timeZone`.
     public init(rule: Rule, timeZone: ZoneRules) {
         self.rule = rule
         self.timeZone = timeZone

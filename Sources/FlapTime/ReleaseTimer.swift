@@ -22,6 +22,7 @@ public actor ReleaseTimer<C: Clock> where C.Duration == Duration {
     /// How often a held release looks at the clock's trust again.
     public static var trustRecheck: Duration { .seconds(5) }
 
+    /// Releases `inbox`'s messages for later as their instants come, while `trust` says the clock may be believed.
     public init(inbox: Inbox, time: ServiceTime<C>, trust: @escaping @Sendable () -> ClockVerdict, logger: Logger) {
         self.inbox = inbox
         self.trust = trust

@@ -6,6 +6,7 @@ public struct ScheduleDays: Sendable, Equatable {
     /// 0 is Sunday, as in cron.
     public var weekdays: Set<Int>
 
+    /// The days `weekdays` (0 Sunday … 6 Saturday).
     public init(weekdays: Set<Int>) { self.weekdays = weekdays }
 
     /// Every accepted spelling of each day, Sunday first; nothing else is a day (`monkey` is not Monday).

@@ -7,6 +7,7 @@ import Logging
 
 /// A schedule as the API lists it.
 public struct ScheduleView: Sendable, Encodable {
+    /// The schedule as defined.
     public var definition: ScheduleSettings
     /// Declared in the configuration file: read-only over the API.
     public var fromFile: Bool
@@ -15,6 +16,7 @@ public struct ScheduleView: Sendable, Encodable {
 
     enum CodingKeys: String, CodingKey { case fromFile, next, weekdays }
 
+    /// The definition's fields, with `fromFile`, `next` and the days as weekday numbers.
     public func encode(to encoder: any Encoder) throws {
         try definition.encode(to: encoder)
         var container = encoder.container(keyedBy: CodingKeys.self)
@@ -104,12 +106,14 @@ public actor ScheduleRunner<C: Clock>: ScheduleBook where C.Duration == Duration
 
     // MARK: The book
 
+    /// Every schedule, the file's first.
     public func list() async -> [ScheduleView] {
         await load()
         let now = time.now()
         return fromFile.map { view($0, fromFile: true, now: now) } + stored.map { view($0, fromFile: false, now: now) }
     }
 
+    /// Adds a schedule of a new name.
     public func add(_ definition: ScheduleSettings) async throws -> ScheduleView {
         await load()
         guard !all.contains(where: { $0.name == definition.name }) else { throw ScheduleBookError.exists(definition.name) }
@@ -117,6 +121,7 @@ public actor ScheduleRunner<C: Clock>: ScheduleBook where C.Duration == Duration
         return try await save(definition)
     }
 
+    /// Replaces the schedule `name` (not one of the file's).
     public func replace(_ name: String, with definition: ScheduleSettings) async throws -> ScheduleView {
         await load()
         guard !fromFile.contains(where: { $0.name == name }) else { throw ScheduleBookError.fromFile(name) }
@@ -126,6 +131,7 @@ public actor ScheduleRunner<C: Clock>: ScheduleBook where C.Duration == Duration
         return try await save(renamed)
     }
 
+    /// Removes the schedule `name` (not one of the file's).
     public func remove(_ name: String) async throws {
         await load()
         guard !fromFile.contains(where: { $0.name == name }) else { throw ScheduleBookError.fromFile(name) }

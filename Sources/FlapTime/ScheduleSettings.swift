@@ -7,22 +7,28 @@ import FoundationEssentials
 /// the week and times, or a cron expression) in which time zone, what it shows (text, codes, a
 /// pattern, or a quick message by name), how long it holds its slot, and the sender it speaks as.
 public struct ScheduleSettings: Sendable, Equatable, Codable {
+    /// Its name, unique among the schedules.
     public var name: String
     /// Day names (`mon`, `monday`), ranges (`mon-fri`), lists (`sat,sun`), `weekdays`, `weekends` or
     /// `daily`: read by `ScheduleDays`.
     public var days: [String]?
     /// Local times of day, `HH:MM`.
     public var times: [String]?
+    /// A cron expression, instead of days and times.
     public var cron: String?
     /// An IANA zone such as Europe/Berlin; the system's when absent.
     public var timeZone: String?
+    /// Text to lay out.
     public var text: String?
+    /// Rows of character codes.
     public var codes: [[Int]]?
+    /// Rows of colour names.
     public var pattern: [[String]]?
     /// A VBML document; its templates may name the board's local date and time ({{weekday}}).
     public var vbml: JSONValue?
     /// A quick message's name.
     public var quickMessage: String?
+    /// The text's alignment, as a message's `align`.
     public var align: String?
     /// How long each message holds its slot (default 60).
     public var holdMinutes: Int?
@@ -33,6 +39,7 @@ public struct ScheduleSettings: Sendable, Equatable, Codable {
     /// its hold, and what it covered comes back after.
     public var background: Bool?
 
+    /// A schedule `name` with nothing set yet.
     public init(name: String) { self.name = name }
 
     /// The source its messages are sent from, which ranks them (``Message/priority``).
@@ -46,6 +53,7 @@ public struct ScheduleSettings: Sendable, Equatable, Codable {
         case name, days, times, cron, timeZone, text, codes, pattern, vbml, quickMessage, align, holdMinutes, sender, background
     }
 
+    /// Reads a definition; a body without a name takes ``nameFromPath``'s.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         if let named = try container.decodeIfPresent(String.self, forKey: .name) {
@@ -79,6 +87,7 @@ public struct ScheduleSettings: Sendable, Equatable, Codable {
         background = try container.decodeIfPresent(Bool.self, forKey: .background)
     }
 
+    /// How long a schedule's message holds its slot unless it says.
     public static let defaultHoldMinutes = 60
     /// Times of day one schedule may name: every half hour.
     public static let mostTimes = 48
@@ -222,7 +231,10 @@ public struct ScheduleSettings: Sendable, Equatable, Codable {
 
 /// Every problem of a schedule.
 public struct ScheduleErrors: Error, Sendable, Equatable, CustomStringConvertible {
+    /// Each problem.
     public var problems: [ScheduleError]
+    /// The problems.
     public init(_ problems: [ScheduleError]) { self.problems = problems }
+    /// The problems, separated by semicolons.
     public var description: String { problems.map(\.description).joined(separator: "; ") }
 }

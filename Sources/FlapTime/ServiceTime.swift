@@ -4,9 +4,12 @@ import FoundationEssentials
 /// wall-clock date messages are stamped and expire by. Tests pass a virtual clock and a date
 /// derived from it, so expiry and rotation run deterministically and fast.
 public struct ServiceTime<C: Clock>: Sendable where C.Duration == Duration {
+    /// The clock durations are measured on.
     public let clock: C
+    /// The wall clock.
     public let now: @Sendable () -> Date
 
+    /// Time from `clock` and `now`.
     public init(clock: C, now: @escaping @Sendable () -> Date) {
         self.clock = clock
         self.now = now

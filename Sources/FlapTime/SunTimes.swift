@@ -8,6 +8,7 @@ public struct GeoLocation: Sendable, Equatable, Codable {
     /// Degrees, east positive.
     public var longitude: Double
 
+    /// The place at `latitude`, `longitude`.
     public init(latitude: Double, longitude: Double) {
         self.latitude = latitude
         self.longitude = longitude
@@ -21,6 +22,7 @@ public struct GeoLocation: Sendable, Equatable, Codable {
 /// NOAA's figures between the polar circles; nil on a day of polar night (no sunrise) or of
 /// midnight sun (no sunset).
 public enum SunTimes {
+    /// Sunrise or sunset.
     public enum Event: String, Sendable, Equatable, Codable {
         case sunrise, sunset
     }
