@@ -3,13 +3,19 @@ import FoundationEssentials
 
 /// flapd's MQTT connection and identity: `[mqtt]` in flapd.toml, or `--mqtt URL --device-id ID --group NAME`.
 public struct MQTTSettings: Sendable, Equatable {
+    /// The broker's host.
     public var host: String
+    /// The broker's port.
     public var port: Int
     /// `mqtts://` URLs use TLS with `caFile` (default: the system's CA bundle).
     public var tls: Bool = false
+    /// A CA file to trust the broker by, instead of the system's.
     public var caFile: String?
+    /// This client's certificate, for a broker that asks for one.
     public var certificateFile: String?
+    /// Its key.
     public var keyFile: String?
+    /// The user name at the broker.
     public var username: String?
     /// A file holding the password (for systemd's LoadCredential); never logged.
     public var passwordFile: String?
@@ -17,12 +23,16 @@ public struct MQTTSettings: Sendable, Equatable {
     public var deviceID: String
     /// Groups it belongs to: `vestawidget/group/<group>/message` reaches it.
     public var groups: [String] = []
+    /// The first level of every topic.
     public var baseTopic = "vestawidget"
+    /// MQTT 5 unless the broker speaks only 3.1.1.
     public var protocolVersion: MQTTOptions.ProtocolVersion = .v5
     /// Announce the display to Home Assistant (MQTT discovery under `homeassistant/`).
     public var homeAssistant = true
+    /// Seconds between packets before the client pings the broker.
     public var keepAlive = 30
 
+    /// The broker at `host`:`port`, this display as `deviceID`, the rest as their defaults.
     public init(host: String, port: Int, deviceID: String) {
         self.host = host
         self.port = port

@@ -18,11 +18,16 @@ public protocol BoardControls: Sendable {
 
 /// The controls' state, retained on `<base>/<device>/ha/controls` and read by the entities.
 public struct ControlState: Sendable, Codable, Equatable {
+    /// Whether the board holds still ("quiet now").
     public var paused: Bool
+    /// Whether the clacks are silenced.
     public var muted: Bool
+    /// The clacks' volume, 0–100.
     public var volume: Int
+    /// The default transition's name.
     public var transition: String
 
+    /// The controls as given.
     public init(paused: Bool, muted: Bool, volume: Int, transition: String) {
         self.paused = paused
         self.muted = muted

@@ -13,6 +13,7 @@ public final class RetainedPresence: RetainedOutput {
     private let announcedFile: String
     private let last = Mutex<[String: [UInt8]]>([:])
 
+    /// Publishes through `outlet`.
     public init(outlet: MQTTOutlet) {
         publisher = outlet.publisher
         discovery = outlet.discovery
@@ -88,6 +89,7 @@ public final class RetainedPresence: RetainedOutput {
         forgetEarlier(than: Set(bodies.map(\.id)))
     }
 
+    /// Publishes everyone's presence again (a new connection).
     public func republish() {
         for (topic, payload) in last.withLock({ $0 }) { publisher.publish(named: topic, payload, retain: true) }
     }

@@ -7,8 +7,10 @@ public final class RetainedRoom: RetainedOutput {
     private let outlet: MQTTOutlet
     private let last = Mutex<[UInt8]?>(nil)
 
+    /// Publishes through `outlet`.
     public init(outlet: MQTTOutlet) { self.outlet = outlet }
 
+    /// The room as it now stands: its name, how many members, how many pairs are synced.
     public func publish(name: String?, members: Int, syncedPairs: Int) {
         guard outlet.discovery != nil,
             let data = try? JSONEncoder.snakeCaseSorted.encode(RoomSummaryBody(room: name, members: members, syncedPairs: syncedPairs))
@@ -17,6 +19,7 @@ public final class RetainedRoom: RetainedOutput {
         outlet.publisher.publish(.homeAssistantRoom, Array(data), retain: true)
     }
 
+    /// Publishes the last summary again (a new connection).
     public func republish() {
         if let payload = last.withLock({ $0 }) { outlet.publisher.publish(.homeAssistantRoom, payload, retain: true) }
     }

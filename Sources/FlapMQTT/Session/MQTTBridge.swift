@@ -24,6 +24,7 @@ import Synchronization
 /// delivers it again after a crash. Messages are queued for the inbox in the order they arrive,
 /// and the inbox commits those that arrive together in one transaction.
 public final class MQTTBridge: Service, Sendable {
+    /// The connection's settings.
     public let settings: MQTTSettings
     private let intake: MessageIntake
     private let metrics: FlapMetrics
@@ -118,6 +119,7 @@ public final class MQTTBridge: Service, Sendable {
         publisher.publish(.homeAssistantDisplayed, Array(data))
     }
 
+    /// Connects, takes messages and keeps what is retained published, until flapd stops.
     public func run() async throws {
         client.start()
         let events = await intake.inbox.events()

@@ -5,8 +5,11 @@ import Synchronization
 /// How flapd's connection to the broker stands, for `/v1/status` and the web page: connected,
 /// connecting (with the reason the last attempt failed), since when, and the broker.
 public struct MQTTLinkStatus: Sendable, Encodable, Equatable {
+    /// The broker, `host:port`.
     public var broker: String
+    /// Connected, connecting or refused.
     public var state: MQTTLinkState
+    /// Since when.
     public var since: Date
     /// Why the last attempt failed or the connection was lost (never a password).
     public var reason: String?

@@ -14,6 +14,7 @@ import Synchronization
 /// Written here rather than taken from a library: libmosquitto 2.0.11 and Paho C send PUBACK
 /// before the application sees the message, and no Swift package at hand leaves it to the caller.
 public final class MQTTClient: Sendable {
+    /// What it connects with.
     public let options: MQTTOptions
     /// Connections, losses and messages, in order.
     public let events: AsyncStream<MQTTEvent>
