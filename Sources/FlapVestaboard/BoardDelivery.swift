@@ -17,11 +17,13 @@ import Logging
 ///   first attempt or for a retry, and a board the panel already shows (flapd's last write,
 ///   read back to check nobody changed it since) is not written again.
 public actor BoardDelivery<C: Clock<Duration>> where C: Sendable {
+    /// The panel it writes for.
     public nonisolated let panel: String
     /// Which Note of an array this worker writes, 1 first; nil for a whole board.
     public nonisolated let note: Int?
     /// The queue's name for this worker's writes: the panel's id, or `hall#2` for its second Note.
     public nonisolated var queueKey: String { note.map { "\(panel)#\($0)" } ?? panel }
+    /// The board's API client.
     public nonisolated let client: VestaboardClient
     private let queue: DeliveryQueue
     private let clock: C
@@ -35,10 +37,14 @@ public actor BoardDelivery<C: Clock<Duration>> where C: Sendable {
 
     /// What status pages show of the board.
     public struct Health: Sendable, Equatable {
+        /// Whether the last attempt reached the board; nil before the first.
         public var reachable: Bool?
+        /// When a write last succeeded.
         public var lastSuccess: Date?
+        /// Why the last attempt failed, if it did.
         public var lastError: String?
     }
+    /// The board as status pages show it.
     public private(set) var health = Health()
     /// Whether the worker waits with nothing to write (and nothing found half-sent at start).
     private(set) var idle = false
@@ -47,10 +53,13 @@ public actor BoardDelivery<C: Clock<Duration>> where C: Sendable {
     /// Told of every delivery as it becomes final (for metrics).
     private var observer: (@Sendable (Delivery) -> Void)?
 
+    /// Tells `observer` of each delivery as its state changes (the metrics).
     public func observe(_ observer: @escaping @Sendable (Delivery) -> Void) { self.observer = observer }
 
+    /// How long each retry waits after a failed attempt.
     public static var retryDelays: [Duration] { [.seconds(2), .seconds(4), .seconds(8), .seconds(16), .seconds(32)] }
 
+    /// The worker writing `panel`'s boards (its Note `note` of an array) from `queue` through `client`.
     public init(
         panel: String, note: Int? = nil, client: VestaboardClient, queue: DeliveryQueue, clock: C, now: @escaping @Sendable () -> Date,
         onConflict: ConflictChoice = .refuse, logger: Logger

@@ -5,17 +5,22 @@ import Logging
 /// (and once again when it can be); the last message read stays where it was delivered.
 /// A 429 waits as long as Retry-After says, if that is longer than the interval.
 public actor BoardMirror<C: Clock<Duration>> where C: Sendable {
+    /// The board's API client.
     public nonisolated let client: VestaboardClient
+    /// How often it reads the board.
     public nonisolated let interval: Duration
     private let clock: C
     private let logger: Logger
     private let deliver: @Sendable ([[Int]]) async -> Void
+    /// Why the last read failed, if it did.
     public private(set) var lastError: String?
+    /// How many reads were made.
     public private(set) var reads = 0
 
     /// The cloud is polled at most every 15 s.
     public static var shortestCloudInterval: Duration { .seconds(15) }
 
+    /// Reads the board through `client` every `interval`, handing `deliver` each board that differs from the last.
     public init(client: VestaboardClient, interval: Duration, clock: C, logger: Logger, deliver: @escaping @Sendable ([[Int]]) async -> Void) {
         self.client = client
         self.interval = client.api.minimumSpacing.map { max($0, interval) } ?? interval

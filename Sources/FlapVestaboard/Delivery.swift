@@ -2,6 +2,7 @@ import FoundationEssentials
 
 /// One write of a board to a Vestaboard, as the delivery queue keeps it.
 public struct Delivery: Sendable, Equatable, Codable {
+    /// Where a write is.
     public enum State: String, Sendable, Codable, CaseIterable {
         /// Waiting for its turn (or for its next attempt).
         case pending
@@ -16,22 +17,33 @@ public struct Delivery: Sendable, Equatable, Codable {
         /// The board showed something flapd did not write, and the strategy said not to overwrite it.
         case conflict
 
+        /// Whether it will not change again.
         public var isFinal: Bool { self != .pending && self != .sending }
     }
 
+    /// Its number in the queue, rising.
     public var id: Int64
+    /// The panel (or `panel#note`) it is for.
     public var panel: String
+    /// The board's character codes, row by row.
     public var rows: [[Int]]
+    /// The transition asked for, if any.
     public var transition: BoardTransition?
+    /// How it is written (queued, or checked for others' messages first).
     public var strategy: DeliveryStrategy
     /// The message shown, if any (for receipts and status).
     public var messageId: String?
+    /// Where it is.
     public var state: State
+    /// Attempts made.
     public var attempts: Int
+    /// When it was queued.
     public var createdAt: Date
     /// When the next attempt may be made.
     public var notBefore: Date
+    /// Why the last attempt failed, if it did.
     public var lastError: String?
+    /// When it reached its final state.
     public var finishedAt: Date?
     /// For `optimistic` writes: the board read back showed something else.
     public var conflictSeen: Bool

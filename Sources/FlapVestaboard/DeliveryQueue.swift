@@ -124,6 +124,7 @@ public final class DeliveryQueue: Sendable {
                 """, arguments: [id]) ?? false
     }
 
+    /// The delivery `id`, if the queue still has it.
     public func delivery(_ id: Int64) throws -> Delivery? {
         try database.read { db in try Self.fetch(db, id: id) }
     }

@@ -21,10 +21,14 @@ public enum NoteArrangement: String, Sendable, CaseIterable {
 
 /// A rectangle of a board: the part of an array one board shows.
 public struct BoardRegion: Sendable, Equatable {
+    /// Its first row on the whole board.
     public var row: Int
+    /// Its first column on the whole board.
     public var column: Int
+    /// Its rows and columns.
     public var size: BoardSize
 
+    /// The region of `size` from (`row`, `column`).
     public init(row: Int, column: Int, size: BoardSize) {
         self.row = row
         self.column = column

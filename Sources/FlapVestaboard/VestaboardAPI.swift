@@ -13,6 +13,7 @@ public enum VestaboardAPI: Sendable, Equatable {
     /// Literal addresses, so never nil.
     public static let cloudURL = URL(string: "https://cloud.vestaboard.com/")!
     // swift-format-ignore: NeverForceUnwrap
+    /// The Read/Write API's address.
     public static let readWriteURL = URL(string: "https://rw.vestaboard.com/")!
 
     /// The name in configuration and status pages.
@@ -62,9 +63,12 @@ public enum VestaboardAPI: Sendable, Equatable {
 public struct BoardTransition: Sendable, Equatable, Codable {
     /// `column`, `reverse-column`, `edges-to-center`, `row`, `diagonal`, `random`.
     public var strategy: String
+    /// Modules that move together per step.
     public var stepSize: Int?
+    /// Milliseconds between steps.
     public var stepIntervalMs: Int?
 
+    /// A transition of `strategy`, its steps as given.
     public init(strategy: String, stepSize: Int? = nil, stepIntervalMs: Int? = nil) {
         self.strategy = strategy
         self.stepSize = stepSize

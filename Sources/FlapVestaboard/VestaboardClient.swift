@@ -8,10 +8,12 @@ import NIOHTTP1
 /// Reads and writes a board through one of its APIs. Timeouts as others use them: 3 s to
 /// connect and 10 s to answer on the home network, 5 s to connect to the cloud.
 public struct VestaboardClient: Sendable {
+    /// The API it speaks to.
     public let api: VestaboardAPI
     private let http: HTTPClient
     private let timeout: TimeAmount
 
+    /// A client of `api`, waiting up to `timeout` for an answer.
     public init(api: VestaboardAPI, http: HTTPClient = .shared, timeout: Duration = .seconds(10)) {
         self.api = api
         self.http = http

@@ -7,11 +7,13 @@ public enum VestaboardError: Error, Sendable, Equatable, CustomStringConvertible
     /// Worth trying again: a 5xx answer, a timeout, a refused or dropped connection.
     case transient(String)
 
+    /// Whether retrying cannot help.
     public var isFinal: Bool {
         if case .refused = self { return true }
         return false
     }
 
+    /// What went wrong, in words.
     public var description: String {
         switch self {
         case .refused(401, _): "the board refused the key or token (401): check it"

@@ -19,15 +19,19 @@ import FoundationEssentials
 public actor VestaboardPanel<C: Clock<Duration>>: Panel where C: Sendable {
     /// One board of the panel: the whole panel, or one Note of an array.
     public struct Part: Sendable {
+        /// Its delivery worker.
         public let delivery: BoardDelivery<C>
+        /// The part of the panel it shows.
         public let region: BoardRegion
 
+        /// A part shown by `delivery` at `region`.
         public init(delivery: BoardDelivery<C>, region: BoardRegion) {
             self.delivery = delivery
             self.region = region
         }
     }
 
+    /// The panel's size and drum.
     public nonisolated let info: PanelInfo
     private let parts: [Part]
     private let clock: C
@@ -102,6 +106,7 @@ public actor VestaboardPanel<C: Clock<Duration>>: Panel where C: Sendable {
         }
     }
 
+    /// Queues the plan's final board for each part; the board's own motion plays it.
     public func play(_ plan: FlipPlan, cutoff: PlayCutoff) async throws {
         let rows = plan.board(at: plan.duration).codeRows
         let transition = takesTransitions ? Self.boardTransition(plan.transition) : nil
@@ -175,18 +180,23 @@ public actor VestaboardPanel<C: Clock<Duration>>: Panel where C: Sendable {
             stepIntervalMs: Int(transition.stepInterval / .milliseconds(1)))
     }
 
+    /// What the board was last written, as drum positions.
     public func positions() -> [Int] { current }
 
+    /// Stops following the deliveries.
     public func shutDown() async {
         for task in following { task.cancel() }
         for task in following { await task.value }
         notify?.finish()
     }
 
+    /// Connected while every part's board answers.
     public func health() async -> PanelHealth { PanelHealth(connected: !connected.contains(false)) }
 
+    /// What happened worth telling (a board not reached, another message read back).
     public func notices() -> AsyncStream<PanelNotice> { AsyncStream { notify = $0 } }
 
+    /// None: a Vestaboard does not report its own landings.
     public func revisions() -> AsyncStream<PlanRevision> { AsyncStream { $0.finish() } }
 }
 
