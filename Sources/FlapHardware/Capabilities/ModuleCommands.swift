@@ -2,11 +2,14 @@
 /// what it takes. The route, flapctl's `module` and the MCP tools read the declaration; none of
 /// them knows a firmware.
 public struct ModuleCommandDeclaration: Sendable, Equatable {
+    /// Its name, as the API, flapctl and MCP take it (`nudge`).
     public var name: String
     /// What it does, in a few words.
     public var help: String
+    /// What it takes, in order.
     public var arguments: [ModuleArgument]
 
+    /// Command `name`, doing `help`, taking `arguments`.
     public init(_ name: String, _ help: String, arguments: [ModuleArgument] = []) {
         self.name = name
         self.help = help
@@ -19,6 +22,7 @@ public struct ModuleCommandDeclaration: Sendable, Equatable {
 
 /// What a module command takes.
 public struct ModuleArgument: Sendable, Equatable {
+    /// What kind of value an argument is.
     public enum Kind: Sendable, Equatable {
         /// A whole number within the firmware's widest range; a module may allow less (its own
         /// revolution), which its driver checks when it sends.
@@ -29,10 +33,14 @@ public struct ModuleArgument: Sendable, Equatable {
         case flag
     }
 
+    /// Its name, as a JSON field and a flapctl word.
     public var name: String
+    /// What kind of value it is.
     public var kind: Kind
+    /// What it means, in a few words.
     public var help: String
 
+    /// Argument `name` of `kind`, meaning `help`.
     public init(_ name: String, _ kind: Kind, _ help: String) {
         self.name = name
         self.kind = kind
@@ -58,22 +66,28 @@ public enum ModuleArgumentValue: Sendable, Equatable {
 
 /// A command as asked: a declared command's name and a value for each of its arguments.
 public struct ModuleCommandCall: Sendable, Equatable {
+    /// The command's name.
     public var name: String
+    /// Each argument's value, by name.
     public var values: [String: ModuleArgumentValue]
 
+    /// A call of `name` with `values`.
     public init(_ name: String, _ values: [String: ModuleArgumentValue] = [:]) {
         self.name = name
         self.values = values
     }
 
+    /// The number given for `argument`, if one was.
     public func number(_ argument: String) -> Int? {
         if case .number(let value)? = values[argument] { value } else { nil }
     }
 
+    /// The character given for `argument`, if one was.
     public func character(_ argument: String) -> String? {
         if case .character(let value)? = values[argument] { value } else { nil }
     }
 
+    /// The flag given for `argument`, if one was.
     public func flag(_ argument: String) -> Bool? {
         if case .flag(let value)? = values[argument] { value } else { nil }
     }
@@ -100,8 +114,11 @@ extension [ModuleCommandDeclaration] {
 
 /// What a module said to a command, as the API answers it.
 public struct ModuleReply: Sendable, Encodable, Equatable {
+    /// The panel the module is in.
     public var panel: String
+    /// The module's row, from 1.
     public var row: Int
+    /// The module's column, from 1.
     public var column: Int
     /// The module's ID (its new one after a command that changes it).
     public var id: Int
@@ -111,11 +128,14 @@ public struct ModuleReply: Sendable, Encodable, Equatable {
     public var revolution: Int?
     /// Its offset, revolution and stored positions (by flap character), from a dump.
     public var offset: Int?
+    /// Its revolution, in steps, from a dump.
     public var steps: Int?
+    /// Its stored positions by flap character, from a dump.
     public var positions: [String: Int]?
     /// What the owner should do next, when there is something (`ids` in flapd.toml after a new ID).
     public var note: String?
 
+    /// A reply of the module `id` at (`row`, `column`) of `panel` to the frame `sent`.
     public init(panel: String, row: Int, column: Int, id: Int, sent: String) {
         self.panel = panel
         self.row = row

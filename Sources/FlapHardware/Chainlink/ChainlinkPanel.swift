@@ -224,8 +224,10 @@ public actor ChainlinkPanel<C: Clock>: Panel where C.Duration == Duration {
     /// The modules' stepper, and no two commands closer than the link carries the whole board.
     public nonisolated var timing: PlanTiming { PlanTiming(stepper: profile, commandInterval: Self.commandInterval(modules: info.size.count)) }
 
+    /// How its plans are timed: its steppers and the controller's command interval.
     public nonisolated func planTiming() async -> PlanTiming { timing }
 
+    /// Connected while the controller answers; each module's fault named.
     public func health() -> PanelHealth {
         PanelHealth(connected: connected, faults: watch.sorted)
     }

@@ -99,6 +99,7 @@ public actor DirectDrivePanel<C: Clock>: Panel where C.Duration == Duration {
     /// The stepping engine's motor.
     public nonisolated func planTiming() async -> PlanTiming { PlanTiming(stepper: engine.profile) }
 
+    /// Connected while its coil lines can be driven; each module's fault (a home it did not find) named.
     public func health() -> PanelHealth {
         PanelHealth(connected: !ioFailing, faults: watch.sorted)
     }
@@ -147,9 +148,12 @@ public enum ClockSteppingRunner {
 
 /// Its modules' offsets are the stepping engine's, set by hand.
 extension DirectDrivePanel: TakesModuleOffsets {
+    /// Each module's offset from its home, in steps.
     public nonisolated func moduleOffsets() async -> [Int] { engine.modules().map(\.offsetSteps) }
 
+    /// Steps from one flap to the next.
     public nonisolated var stepsPerFlap: Double { Double(engine.profile.stepsPerTurn) / Double(engine.profile.flaps) }
 
+    /// Sets module `index`'s offset to `steps`.
     public nonisolated func setOffset(_ steps: Int, module index: Int) async { engine.calibrate(index, offsetSteps: steps) }
 }

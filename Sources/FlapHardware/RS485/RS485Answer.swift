@@ -13,8 +13,10 @@ public struct RS485AnswerError: Error, Equatable, Sendable, CustomStringConverti
     public var line: String
     /// 1-based: the byte where it stops being an answer.
     public var column: Int
+    /// What is wrong there.
     public var problem: String
 
+    /// The line, the column and the problem.
     public var description: String { "the bus said \(line.debugDescription): column \(column): \(problem)" }
 }
 
@@ -27,6 +29,7 @@ public struct RS485AnswerReader: Sendable {
     private var line: [UInt8] = []
     private var overflowed = false
 
+    /// A reader with nothing read yet.
     public init() {}
 
     /// The answers and errors the bytes complete, in order.

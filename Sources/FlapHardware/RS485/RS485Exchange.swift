@@ -6,6 +6,7 @@ public struct RS485Exchange: Sendable, Equatable {
     /// The module's answer to `c` or `d`; nil for the commands it does not answer.
     public var answer: RS485Answer?
 
+    /// An exchange that sent `sent` and heard `answer`.
     public init(sent: String, answer: RS485Answer? = nil) {
         self.sent = sent
         self.answer = answer
@@ -20,6 +21,7 @@ public enum RS485CommandRefusal: Error, Sendable, Equatable, CustomStringConvert
     /// Another module of the panel has this ID.
     case idTaken(Int)
 
+    /// Why, in words.
     public var description: String {
         switch self {
         case .outOfRange(let what, let value, let allowed):

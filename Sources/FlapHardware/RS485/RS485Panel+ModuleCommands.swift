@@ -3,8 +3,10 @@ import FlapCore
 /// The wall's modules take their firmware's commands: each call said as the firmware's own
 /// (``RS485Command``), its answer read back in the owner's terms.
 extension RS485Panel: TakesModuleCommands {
+    /// The nine commands its firmware takes.
     public nonisolated var moduleCommands: [ModuleCommandDeclaration] { RS485ModuleCommands.declared }
 
+    /// Sends `call` to the module at (`row`, `column`), refusing a value the module cannot mean, and reads its answer.
     public func send(_ call: ModuleCommandCall, row: Int, column: Int) async throws(ModuleCommandError) -> ModuleReply {
         let size = info.size
         guard (1...size.rows).contains(row), (1...size.columns).contains(column) else { throw .offTheBoard(rows: size.rows, columns: size.columns) }

@@ -15,6 +15,7 @@ import FlapCore
 /// (its firmware would only read the frame then), and then turns on from the flap it was sent:
 /// its part of the plan is revised to match (``revisions()``).
 public actor RS485Panel<C: Clock>: Panel where C.Duration == Duration {
+    /// The wall's size and reel.
     public nonisolated let info: PanelInfo
     /// The modules' motion, which plans are timed by.
     public nonisolated let profile: StepperProfile
@@ -189,6 +190,8 @@ public actor RS485Panel<C: Clock>: Panel where C.Duration == Duration {
 
     // MARK: Panel
 
+    /// Sends each moving module its target as the plan says, and returns at the plan's end; a
+    /// module still turning from a plan cut short is sent its target once it has landed.
     public func play(_ plan: FlipPlan, cutoff: PlayCutoff) async throws {
         try await homed()
         let start = clock.now
@@ -244,6 +247,7 @@ public actor RS485Panel<C: Clock>: Panel where C.Duration == Duration {
         }
     }
 
+    /// Where flapd believes each module is.
     public func positions() -> [Int] { estimated }
 
     /// Stops the bus. The modules keep their flaps; their firmware leaves the coils off at rest.
@@ -252,12 +256,15 @@ public actor RS485Panel<C: Clock>: Panel where C.Duration == Duration {
         await bus.stop()
     }
 
+    /// Connected unless the bus last failed.
     public func health() async -> PanelHealth {
         PanelHealth(connected: lastError == nil, faults: [])
     }
 
+    /// What happened on the bus worth telling (a module silent, an answer not understood).
     public func notices() -> AsyncStream<PanelNotice> { noticeStream }
 
+    /// Each plan as revised for modules that were still turning when it started.
     public func revisions() -> AsyncStream<PlanRevision> { revisionStream }
 
     private func say(_ level: PanelNotice.Level, _ text: String) { noticeContinuation.yield(PanelNotice(level, text)) }
