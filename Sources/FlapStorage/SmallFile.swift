@@ -35,6 +35,7 @@ public enum SmallFile {
         /// It was read but does not hold what it should (`what`: "the members file's JSON").
         case notRead(path: String, as: String)
 
+        /// What went wrong, naming the file.
         public var description: String {
             switch self {
             case .tooLarge(let path, let largest): "\(path) is larger than \(StorageFault.bytes(Int64(largest))), the most it may hold"

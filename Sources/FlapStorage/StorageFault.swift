@@ -7,6 +7,7 @@ import FoundationEssentials
 /// Why a file flapd keeps could not be written or read: the fault an SD card brings, named for
 /// the person who has to do something about it.
 public struct StorageFault: Error, Sendable, Equatable, CustomStringConvertible {
+    /// What kind of fault.
     public enum Kind: String, Sendable, Codable {
         /// No space left on the filesystem: freeing some is enough, flapd resumes by itself.
         case full
@@ -18,6 +19,7 @@ public struct StorageFault: Error, Sendable, Equatable, CustomStringConvertible 
         case failing
     }
 
+    /// Its kind.
     public var kind: Kind
     /// The file (or directory) concerned.
     public var path: String
@@ -26,6 +28,7 @@ public struct StorageFault: Error, Sendable, Equatable, CustomStringConvertible 
     /// What the underlying call said, for the log.
     public var detail: String
 
+    /// A fault of `kind` at `path`.
     public init(kind: Kind, path: String, freeBytes: Int64? = nil, detail: String) {
         self.kind = kind
         self.path = path
@@ -121,8 +124,11 @@ public struct StorageFault: Error, Sendable, Equatable, CustomStringConvertible 
 
 /// The space and mode of the filesystem a path is on (statvfs).
 public struct FilesystemSpace: Sendable, Equatable {
+    /// Bytes free to flapd.
     public var freeBytes: Int64
+    /// Bytes in all.
     public var totalBytes: Int64
+    /// Whether it is mounted read-only.
     public var readOnly: Bool
 
     /// The directory `path` is in ("." for a bare name, "/" for the root).

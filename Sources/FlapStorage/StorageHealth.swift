@@ -21,12 +21,14 @@ public final class StorageHealth: Sendable {
         public var movedTo: String
         /// What was wrong with it.
         public var reason: String
+        /// When.
         public var at: Date
     }
 
     private let state = Mutex(State())
     private let logger: Logger
 
+    /// Health with no fault yet, logging to `logger`.
     public init(logger: Logger = Logger(label: "flapd.storage")) {
         self.logger = logger
     }

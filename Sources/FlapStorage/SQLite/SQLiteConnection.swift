@@ -10,6 +10,7 @@ import FoundationEssentials
 /// SQLite into it: flapd needs statements, rows, transactions and migrations, nothing more.
 public final class SQLiteConnection: @unchecked Sendable {
     let handle: OpaquePointer
+    /// The database file.
     public let path: String
     private var statements: [String: SQLiteStatement] = [:]
 
@@ -160,6 +161,7 @@ public final class SQLiteConnection: @unchecked Sendable {
         if sqlite3_get_autocommit(handle) == 0 { try? execute(sql: "ROLLBACK") }
     }
 
+    /// How far a checkpoint goes: SQLite's `SQLITE_CHECKPOINT_*`.
     public enum CheckpointMode: Int32, Sendable {
         case passive = 0, full = 1, restart = 2, truncate = 3
     }
@@ -184,30 +186,36 @@ extension SQLiteValueConvertible {
 }
 
 extension SQLiteRow {
+    /// The first row `sql` gives, or nil.
     public static func fetchOne(_ db: SQLiteConnection, sql: String, arguments: SQLiteArguments = []) throws -> SQLiteRow? {
         try db.cachedStatement(sql: sql).firstRow(arguments: arguments)
     }
 
+    /// Every row `sql` gives.
     public static func fetchAll(_ db: SQLiteConnection, sql: String, arguments: SQLiteArguments = []) throws -> [SQLiteRow] {
         try db.rows(sql: sql, arguments: arguments)
     }
 }
 
 extension SQLiteValueConvertible {
+    /// The first column of the first row `statement` gives, or nil (no row, or NULL).
     public static func fetchOne(_ statement: SQLiteStatement, arguments: SQLiteArguments = []) throws -> Self? {
         try statement.firstRow(arguments: arguments)?.value(at: 0)
     }
 
+    /// The first column of every row `statement` gives.
     public static func fetchAll(_ statement: SQLiteStatement, arguments: SQLiteArguments = []) throws -> [Self] {
         try statement.rows(arguments: arguments).compactMap { $0.value(at: 0) }
     }
 }
 
 extension SQLiteRow {
+    /// The first row `statement` gives, or nil.
     public static func fetchOne(_ statement: SQLiteStatement, arguments: SQLiteArguments = []) throws -> SQLiteRow? {
         try statement.firstRow(arguments: arguments)
     }
 
+    /// Every row `statement` gives.
     public static func fetchAll(_ statement: SQLiteStatement, arguments: SQLiteArguments = []) throws -> [SQLiteRow] {
         try statement.rows(arguments: arguments)
     }

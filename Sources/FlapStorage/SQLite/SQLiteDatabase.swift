@@ -6,6 +6,7 @@ import Synchronization
 /// so a read never waits for a commit. Safe to use from any task; each call holds a connection
 /// for as long as its closure runs (keep them short: they block the calling thread).
 public final class SQLiteDatabase: Sendable {
+    /// The database file.
     public let path: String
     private let writer: Mutex<SQLiteConnection>
     private let readers: [Reader]
@@ -123,8 +124,10 @@ public final class SQLiteDatabase: Sendable {
 public struct SQLiteMigrator: Sendable {
     private var migrations: [(identifier: String, apply: @Sendable (SQLiteConnection) throws -> Void)] = []
 
+    /// A migrator with no changes yet.
     public init() {}
 
+    /// Adds the change `identifier`, made by `apply`, after those registered before.
     public mutating func registerMigration(_ identifier: String, _ apply: @escaping @Sendable (SQLiteConnection) throws -> Void) {
         migrations.append((identifier, apply))
     }
@@ -132,21 +135,25 @@ public struct SQLiteMigrator: Sendable {
     /// A database changed by a later flapd than this one (after going back a version with apt):
     /// refused rather than written to, since this flapd does not know what the changes mean.
     public struct NewerSchema: Error, Sendable, Equatable, CustomStringConvertible {
+        /// The database.
         public var path: String
         /// The changes this flapd does not know, by their names.
         public var unknown: [String]
 
+        /// The database at `path`, changed by `unknown`.
         public init(path: String, unknown: [String]) {
             self.path = path
             self.unknown = unknown
         }
 
+        /// What happened and what to do.
         public var description: String {
             "\(path) was changed by a newer flapd (\(unknown.joined(separator: ", "))), which this version cannot read safely: "
                 + "install the newer version again (apt install vestawidget), or stop flapd and move the file aside to start it afresh"
         }
     }
 
+    /// Applies the changes `database` has not had, each in a transaction of its own; refuses a database changed by a newer flapd.
     public func migrate(_ database: SQLiteDatabase) throws {
         try database.write { db in
             try db.execute(sql: "CREATE TABLE IF NOT EXISTS grdb_migrations (identifier TEXT NOT NULL PRIMARY KEY)")

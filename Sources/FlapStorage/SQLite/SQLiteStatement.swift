@@ -5,6 +5,7 @@ import FoundationEssentials
 public final class SQLiteStatement {
     let handle: OpaquePointer
     unowned let connection: SQLiteConnection
+    /// The statement's SQL.
     public let sql: String
 
     init(_ handle: OpaquePointer, sql: String, connection: SQLiteConnection) {
@@ -99,7 +100,9 @@ public final class SQLiteStatement {
 
 /// One row of a result: its values by column name.
 public struct SQLiteRow: Sendable {
+    /// The columns' names, in order.
     public let columns: [String]
+    /// The values, in the columns' order.
     public let values: [SQLiteValue]
 
     /// The value of `column` as `T`. A column the query does not have, or a value that is not a
@@ -123,10 +126,14 @@ public struct SQLiteRow: Sendable {
 
 /// A row whose column does not hold what flapd wrote there.
 public struct SQLiteRowError: Error, Equatable, CustomStringConvertible {
+    /// The column.
     public var column: String
+    /// What is wrong with it ("is not in the result", "holds NULL, not Int").
     public var problem: String
+    /// The column and the problem.
     public var description: String { "column \(column) \(problem)" }
 
+    /// A problem of `column`.
     public init(column: String, problem: String) {
         self.column = column
         self.problem = problem

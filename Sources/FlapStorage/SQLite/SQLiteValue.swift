@@ -28,7 +28,9 @@ public protocol SQLiteValueConvertible: Sendable {
 }
 
 extension Int64: SQLiteValueConvertible {
+    /// As SQLite stores it.
     public var sqliteValue: SQLiteValue { .integer(self) }
+    /// From an integer, or a real that is a whole number; nil from anything else.
     public init?(sqliteValue: SQLiteValue) {
         switch sqliteValue {
         case .integer(let value): self = value
@@ -39,7 +41,9 @@ extension Int64: SQLiteValueConvertible {
 }
 
 extension Int: SQLiteValueConvertible {
+    /// As SQLite stores it.
     public var sqliteValue: SQLiteValue { .integer(Int64(self)) }
+    /// As ``Int64``'s.
     public init?(sqliteValue: SQLiteValue) {
         guard let value = Int64(sqliteValue: sqliteValue) else { return nil }
         self.init(value)
@@ -47,7 +51,9 @@ extension Int: SQLiteValueConvertible {
 }
 
 extension Bool: SQLiteValueConvertible {
+    /// As SQLite stores it (0 or 1).
     public var sqliteValue: SQLiteValue { .integer(self ? 1 : 0) }
+    /// From an integer (not 0: true); nil from anything else.
     public init?(sqliteValue: SQLiteValue) {
         guard let value = Int64(sqliteValue: sqliteValue) else { return nil }
         self = value != 0
@@ -55,7 +61,9 @@ extension Bool: SQLiteValueConvertible {
 }
 
 extension Double: SQLiteValueConvertible {
+    /// As SQLite stores it.
     public var sqliteValue: SQLiteValue { .real(self) }
+    /// From a real or an integer; nil from anything else.
     public init?(sqliteValue: SQLiteValue) {
         switch sqliteValue {
         case .real(let value): self = value
@@ -66,7 +74,9 @@ extension Double: SQLiteValueConvertible {
 }
 
 extension String: SQLiteValueConvertible {
+    /// As SQLite stores it.
     public var sqliteValue: SQLiteValue { .text(self) }
+    /// From text; nil from anything else.
     public init?(sqliteValue: SQLiteValue) {
         switch sqliteValue {
         case .text(let value): self = value
@@ -79,7 +89,9 @@ extension String: SQLiteValueConvertible {
 }
 
 extension Data: SQLiteValueConvertible {
+    /// As SQLite stores it.
     public var sqliteValue: SQLiteValue { .blob(self) }
+    /// From a blob; nil from anything else.
     public init?(sqliteValue: SQLiteValue) {
         switch sqliteValue {
         case .blob(let value): self = value
@@ -90,6 +102,7 @@ extension Data: SQLiteValueConvertible {
 }
 
 extension Optional: SQLiteValueConvertible where Wrapped: SQLiteValueConvertible {
+    /// The value, or NULL.
     public var sqliteValue: SQLiteValue { self?.sqliteValue ?? .null }
     /// NULL is nil; any other value must be one of `Wrapped`.
     public init?(sqliteValue: SQLiteValue) {
@@ -105,10 +118,13 @@ extension Optional: SQLiteValueConvertible where Wrapped: SQLiteValueConvertible
 
 /// The values bound to a statement's `?` placeholders, in order.
 public struct SQLiteArguments: Sendable, ExpressibleByArrayLiteral {
+    /// The values, in order.
     public var values: [SQLiteValue]
 
+    /// The arguments `values`.
     public init(_ values: [SQLiteValue] = []) { self.values = values }
 
+    /// The arguments written as a list (`[id, name]`), nil as NULL.
     public init(arrayLiteral elements: (any SQLiteValueConvertible)?...) {
         values = elements.map { $0?.sqliteValue ?? .null }
     }
