@@ -8,8 +8,11 @@ import FoundationEssentials
 /// Opened non-blocking: a write never blocks a thread; when the device's buffer is full the
 /// write waits a period and tries again. Underruns are recovered (`snd_pcm_recover`).
 public actor ALSAAudioOutput: AudioOutput {
+    /// The ALSA PCM's name (`default`, `hw:1,0`).
     public nonisolated let name: String
+    /// Frames a second.
     public nonisolated let sampleRate: Int
+    /// Samples a frame.
     public nonisolated let channels: Int
     /// Frames per period, as the device granted them.
     public nonisolated let periodFrames: Int
@@ -84,6 +87,8 @@ public actor ALSAAudioOutput: AudioOutput {
         }
     }
 
+    /// Writes mono frames (on both channels of a stereo device), waiting while the device's
+    /// buffer is full; an underrun is recovered from and counted.
     public func write(_ frames: [Int16]) async throws {
         guard let pcm else { throw HardwareError(device: name, problem: "the sound device is closed") }
         let interleaved = channels == 1 ? frames : frames.flatMap { [$0, $0] }
@@ -103,6 +108,7 @@ public actor ALSAAudioOutput: AudioOutput {
         }
     }
 
+    /// How long until a frame written now is heard.
     public func delay() async throws -> Duration {
         guard let pcm else { return .zero }
         var frames: snd_pcm_sframes_t = 0
@@ -115,6 +121,7 @@ public actor ALSAAudioOutput: AudioOutput {
         return .microseconds(Int64(max(0, frames)) * 1_000_000 / Int64(sampleRate))
     }
 
+    /// Closes the device.
     public func close() async {
         if let pcm { snd_pcm_close(pcm) }
         if let configuration { snd_config_delete(configuration) }

@@ -11,6 +11,7 @@ import FoundationEssentials
 /// strap that advertises the Heart Rate service. One adapter holds a handful of LE connections
 /// (hardware/heart-rate.md says how many); run one sensor per adapter for more straps.
 public struct BlueZHeartRateSensor<C: Clock>: HeartRateSensor where C.Duration == Duration, C.Instant: Sendable {
+    /// `ble` and the adapter, as the status names it.
     public let name: String
     let adapter: String?
     let follow: [String]
@@ -37,6 +38,7 @@ public struct BlueZHeartRateSensor<C: Clock>: HeartRateSensor where C.Duration =
         self.clock = clock
     }
 
+    /// Finds and follows straps over BlueZ until cancelled, telling `emit` each reading and each strap's state.
     public func run(_ emit: @escaping @Sendable (HeartRateEvent<C.Instant>) -> Void) async {
         var session = BlueZSession(sensor: self, emit: emit)
         var backoff = Backoff()

@@ -63,6 +63,7 @@ public indirect enum DBusValue: Sendable, Equatable {
         return self
     }
 
+    /// A string, object path or signature, if it is one.
     public var string: String? {
         switch unwrapped {
         case .string(let text), .objectPath(let text), .signature(let text): text
@@ -70,6 +71,7 @@ public indirect enum DBusValue: Sendable, Equatable {
         }
     }
 
+    /// A boolean, if it is one.
     public var bool: Bool? {
         if case .bool(let value) = unwrapped { return value }
         return nil
@@ -89,6 +91,7 @@ public indirect enum DBusValue: Sendable, Equatable {
         }
     }
 
+    /// An array of bytes, if it is one.
     public var bytes: [UInt8]? {
         switch unwrapped {
         case .bytes(let bytes): bytes
@@ -98,6 +101,7 @@ public indirect enum DBusValue: Sendable, Equatable {
         }
     }
 
+    /// An array's elements, if it is one.
     public var array: [DBusValue]? {
         switch unwrapped {
         case .array(_, let values): values
@@ -106,6 +110,7 @@ public indirect enum DBusValue: Sendable, Equatable {
         }
     }
 
+    /// An array's strings, if it is one.
     public var strings: [String]? { array?.compactMap(\.string) }
 
     /// A dictionary with string or object-path keys.
@@ -119,9 +124,12 @@ public indirect enum DBusValue: Sendable, Equatable {
 
 /// One entry of a D-Bus dictionary.
 public struct DBusEntry: Sendable, Equatable {
+    /// The entry's key.
     public var key: DBusValue
+    /// The entry's value.
     public var value: DBusValue
 
+    /// The entry `key`: `value`.
     public init(_ key: DBusValue, _ value: DBusValue) {
         self.key = key
         self.value = value
@@ -130,10 +138,15 @@ public struct DBusEntry: Sendable, Equatable {
 
 /// A signal received on the bus.
 public struct DBusSignal: Sendable {
+    /// Its sender's unique name.
     public var sender: String
+    /// The object it is about.
     public var path: String
+    /// Its interface.
     public var interface: String
+    /// Its name.
     public var member: String
+    /// Its arguments.
     public var body: [DBusValue]
 }
 
@@ -141,13 +154,16 @@ public struct DBusSignal: Sendable {
 public struct DBusError: Error, Sendable, CustomStringConvertible, Equatable {
     /// The error's D-Bus name, `org.bluez.Error.Failed`, or a local `errno:…` for failures here.
     public var name: String
+    /// What it says.
     public var message: String
 
+    /// An error `name` saying `message`.
     public init(name: String, message: String) {
         self.name = name
         self.message = message
     }
 
+    /// The message and the name.
     public var description: String { message.isEmpty ? name : "\(message) (\(name))" }
 
     /// The named service is not on the bus (bluetoothd not running, say).

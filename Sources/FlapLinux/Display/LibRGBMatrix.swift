@@ -9,6 +9,7 @@ import FlapHardware
 /// configured: the library is not packaged by Debian and most boards never need it, so flapd
 /// neither links it nor fails without it until it is asked for.
 public final class LibRGBMatrix: RGBMatrixAPI {
+    /// The library it opens.
     public static let libraryName = "librgbmatrix.so.1"
 
     private typealias Create = @convention(c) (UnsafeMutableRawPointer?, UnsafeMutableRawPointer?) -> OpaquePointer?
@@ -59,6 +60,7 @@ public final class LibRGBMatrix: RGBMatrixAPI {
         self.handle = handle
     }
 
+    /// Opens the matrix as `options` say; its size in pixels.
     public func create(_ options: RGBMatrixOptions) throws -> (width: Int, height: Int) {
         var c = vw_rgb_matrix_options()
         memset(&c, 0, MemoryLayout<vw_rgb_matrix_options>.size)
@@ -94,14 +96,19 @@ public final class LibRGBMatrix: RGBMatrixAPI {
         return (options.width, options.height)
     }
 
+    /// Sets one pixel of the canvas being drawn.
     public func setPixel(x: Int, y: Int, red: UInt8, green: UInt8, blue: UInt8) {
         setCanvasPixel(canvas, Int32(x), Int32(y), red, green, blue)
     }
 
+    /// Shows the canvas drawn at the next refresh, and draws on the other.
     public func swapOnVSync() { canvas = swapCanvas(matrix, canvas) }
+    /// Sets the brightness, 1 to 100 %.
     public func setBrightness(_ percent: Int) { setMatrixBrightness(matrix, UInt8(max(1, min(100, percent)))) }
+    /// Clears the canvas being drawn.
     public func clear() { clearCanvas(canvas) }
 
+    /// Closes the matrix, leaving it dark.
     public func delete() {
         if let matrix { deleteMatrix(matrix) }
         matrix = nil

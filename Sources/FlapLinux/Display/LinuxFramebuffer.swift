@@ -14,7 +14,9 @@ import Synchronization
 /// The memory is mapped, so a frame's changed rectangles are copied in place, row by row, with
 /// no system call each; where it cannot be mapped, each row is written with `pwrite`.
 public final class LinuxFramebuffer: FramebufferMemory {
+    /// The device's path.
     public let name: String
+    /// Its pixels' layout.
     public let format: FramebufferFormat
     private let descriptor: Mutex<Device>
 
@@ -24,6 +26,7 @@ public final class LinuxFramebuffer: FramebufferMemory {
         var mapped: UnsafeMutableRawPointer?
     }
 
+    /// Opens the framebuffer at `path`, its layout read from the kernel unless `configured`.
     public init(path: String, configured: FramebufferFormat? = nil) throws {
         name = path
         let fd = open(path, O_RDWR | O_CLOEXEC)
@@ -89,10 +92,12 @@ public final class LinuxFramebuffer: FramebufferMemory {
         return device
     }
 
+    /// Writes `bytes` at `offset`.
     public func write(_ bytes: [UInt8], at offset: Int) throws {
         try copy([0..<bytes.count], of: bytes, at: offset)
     }
 
+    /// Writes the byte ranges `spans` of `screen`, each at its own offset.
     public func copy(_ spans: [Range<Int>], of screen: [UInt8]) throws {
         try copy(spans, of: screen, at: 0)
     }
@@ -129,6 +134,7 @@ public final class LinuxFramebuffer: FramebufferMemory {
         }
     }
 
+    /// Closes the device.
     public func close() {
         descriptor.withLock { device in
             if let mapped = device.mapped { munmap(mapped, format.size) }

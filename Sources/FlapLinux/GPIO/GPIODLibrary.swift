@@ -18,6 +18,7 @@ public enum GPIODLibrary: Int, Sendable, CustomStringConvertible {
         }
     }
 
+    /// The library file of this version.
     public var soname: String { self == .v1 ? "libgpiod.so.2" : "libgpiod.so.3" }
     /// The Debian package that installs it.
     public var package: String { self == .v1 ? "libgpiod2" : "libgpiod3" }

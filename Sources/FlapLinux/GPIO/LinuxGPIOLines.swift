@@ -7,7 +7,9 @@ public final class LinuxGPIOLines: GPIOLines {
     public let library: GPIODLibrary
     private let lines: any GPIOLines
 
+    /// The chip's name.
     public var name: String { lines.name }
+    /// How many lines are held.
     public var count: Int { lines.count }
 
     /// Requests `outputs` and `inputs` (offsets on `chip`: a name such as `gpiochip0`, a number,
@@ -25,7 +27,10 @@ public final class LinuxGPIOLines: GPIOLines {
         }
     }
 
+    /// Sets the lines at their offsets to `levels`, at once.
     public func set(_ levels: [Int: Bool]) throws { try lines.set(levels) }
+    /// Each line's level, in order.
     public func get() throws -> [Bool] { try lines.get() }
+    /// Lets the lines go.
     public func release() { lines.release() }
 }

@@ -10,7 +10,9 @@ import Synchronization
 /// A SPI device through Linux spidev (`/dev/spidev0.0`): mode 0, 8-bit words, a fixed speed.
 /// Each transfer is one `SPI_IOC_MESSAGE` with chip select held throughout.
 public final class LinuxSPIDevice: SPIDevice {
+    /// The device's path.
     public let name: String
+    /// The clock it is driven at.
     public let speedHz: Int
     private let descriptor: Mutex<Int32>
 
@@ -36,6 +38,7 @@ public final class LinuxSPIDevice: SPIDevice {
         descriptor = Mutex(fd)
     }
 
+    /// Sends `bytes` and returns what came back in the same transfer.
     public func transfer(_ bytes: [UInt8]) throws -> [UInt8] {
         try descriptor.withLock { fd in
             guard fd >= 0 else { throw HardwareError(device: name, problem: "closed") }
@@ -57,6 +60,7 @@ public final class LinuxSPIDevice: SPIDevice {
         }
     }
 
+    /// Closes the device.
     public func close() {
         descriptor.withLock { fd in
             if fd >= 0 { Glibc.close(fd) }

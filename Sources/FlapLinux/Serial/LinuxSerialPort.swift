@@ -10,6 +10,7 @@ import FoundationEssentials
 /// mode at the given line settings. Opened non-blocking; a read or write that must wait for
 /// the device waits on the port's own thread (``DescriptorWaiter``), never in the shared pool.
 public actor LinuxSerialPort: SerialPort {
+    /// The port's path.
     public nonisolated let name: String
     /// -1 once closed (the waiter closes the descriptor itself, after its last poll).
     private var descriptor: Int32
@@ -114,6 +115,7 @@ public actor LinuxSerialPort: SerialPort {
         return table[baud]
     }
 
+    /// Writes all of `bytes`, waiting while the port's buffer is full.
     public func write(_ bytes: [UInt8]) async throws {
         var offset = 0
         while offset < bytes.count {
@@ -128,6 +130,7 @@ public actor LinuxSerialPort: SerialPort {
         }
     }
 
+    /// Up to `maximum` bytes, waiting up to `timeout` for the first; empty when none came.
     public func read(maximum: Int, timeout: Duration) async throws -> [UInt8] {
         var buffer = [UInt8](repeating: 0, count: maximum)
         let deadline = ContinuousClock.now + timeout
@@ -144,6 +147,7 @@ public actor LinuxSerialPort: SerialPort {
         }
     }
 
+    /// Closes the port.
     public func close() async {
         if descriptor >= 0 { waiter.stop() }
         descriptor = -1

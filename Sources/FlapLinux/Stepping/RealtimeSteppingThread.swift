@@ -21,6 +21,7 @@ public final class RealtimeSteppingThread: Sendable {
     private let finished = DispatchSemaphore(value: 0)
     private let outcome = Mutex<String?>(nil)
 
+    /// A thread stepping `engine` from `origin`, at real-time `priority` when the system grants it.
     public init(engine: SteppingEngine, origin: ContinuousClock.Instant, priority: Int32 = 50) {
         self.engine = engine
         self.origin = origin

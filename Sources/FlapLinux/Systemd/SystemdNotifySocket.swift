@@ -20,6 +20,7 @@ public struct SystemdNotifySocket: Sendable {
         case unsupportedAddress(String)
         case system(operation: String, errno: Int32)
 
+        /// What failed, in words.
         public var description: String {
             switch self {
             case .queueFull: "systemd's notify queue is full"
@@ -57,6 +58,7 @@ public struct SystemdNotifySocket: Sendable {
         }
     }
 
+    /// `NOTIFY_SOCKET`, when systemd set it.
     public static func environmentValue() -> String? {
         getenv("NOTIFY_SOCKET").map { String(cString: $0) }
     }
