@@ -15,7 +15,9 @@ import Logging
 /// `/mcp` beside it: its route groups (``APIParts/groups(started:)``, one per resource, each in
 /// its own file under Routes/) behind the keys, and the state its ports share.
 public struct NativeAPI: Sendable {
+    /// What its routes use.
     public let parts: APIParts
+    /// The owner's key.
     public let apiKey: String
     /// The names a request to `/mcp` may give as its Host.
     public let mcpHosts: MCPHosts
@@ -26,6 +28,7 @@ public struct NativeAPI: Sendable {
     /// their ``ConnectionLimits/server(_:shares:)``.
     public let connections = ConnectionShares()
 
+    /// The API over `parts`, the owner holding `apiKey`, `/mcp` answering the hosts `mcpHosts` allows.
     public init(_ parts: APIParts, apiKey: String, mcpHosts: MCPHosts = MCPHosts(listen: "127.0.0.1", machineName: nil, allowed: [])) {
         self.parts = parts
         self.apiKey = apiKey
@@ -33,6 +36,7 @@ public struct NativeAPI: Sendable {
         groups = parts.groups(started: .now, apiKey: apiKey, shares: connections)
     }
 
+    /// Its routes.
     public func router() -> Router<APIRequestContext> {
         router(declaring: DeclaredRoutes())
     }

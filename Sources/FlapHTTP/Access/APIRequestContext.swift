@@ -25,6 +25,7 @@ enum Caller: Sendable, Equatable {
 /// hummingbird-auth's `AuthRequestContext` carries its identity), so a handler reads its caller
 /// from the context and never from a header a client could send.
 public struct APIRequestContext: RequestContext {
+    /// Hummingbird's own part of the context.
     public var coreContext: CoreRequestContextStorage
     /// Who the request is from; nil until ``Authentication`` has said, and for a request with no
     /// credentials (which only a route open to ``RouteAccess/anyone`` answers).
@@ -42,6 +43,7 @@ public struct APIRequestContext: RequestContext {
     /// The connection the request came on, for the port's shares (``ConnectionShares``).
     let connection: ConnectionID
 
+    /// The context of a request on the connection `source` describes: its peer and the connection's identity.
     public init(source: Source) {
         coreContext = .init(source: source)
         peer = source.channel.remoteAddress?.ipAddress ?? "local"

@@ -13,6 +13,7 @@ import Logging
 /// invitation, a random token in an HttpOnly, SameSite=Strict cookie stands for the owner or the
 /// member it was made for, while it is used (``AccessStore``).
 public enum SessionCookie {
+    /// The session cookie's name.
     public static let cookieName = "flapd_session"
 
     /// The session token in a request's cookies.

@@ -24,16 +24,20 @@ struct InvitationView: Encodable {
 /// phones on the network resolve. One name keeps one origin: one install of the app, one set of
 /// saved sessions.
 public struct InvitationLinks: Sendable {
+    /// The machine's host name (links use `<name>.local`).
     public var machineName: String
     /// `[api] tls_names`: how the household reaches the board (`board.home`).
     public var householdNames: [String]
     /// The names and addresses the HTTPS certificate has now.
     public var certificateNames: @Sendable () -> [String]
+    /// The HTTPS port, once bound.
     public var httpsPort: @Sendable () -> Int?
     /// The plain port: the TV's link uses it, as a TV's browser cannot be made to trust the board's authority.
     public var plainPort: @Sendable () -> Int?
+    /// An SVG QR code of a link, or nil when none can be drawn.
     public var qrCode: @Sendable (String) -> String?
 
+    /// Links to this machine as the household reaches it.
     public init(
         machineName: String, householdNames: [String] = [], certificateNames: @escaping @Sendable () -> [String] = { [] },
         httpsPort: @escaping @Sendable () -> Int?, plainPort: @escaping @Sendable () -> Int? = { nil },

@@ -106,7 +106,9 @@ public func secretsMatch(_ given: String, _ expected: String) -> Bool {
 public struct Encoded: Encodable, Sendable {
     let value: any Encodable & Sendable
 
+    /// `value`, to be encoded as itself.
     public init(_ value: any Encodable & Sendable) { self.value = value }
 
+    /// Encodes the value as it encodes itself.
     public func encode(to encoder: any Encoder) throws { try value.encode(to: encoder) }
 }

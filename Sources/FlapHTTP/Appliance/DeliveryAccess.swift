@@ -14,19 +14,24 @@ public protocol DeliveryAccess: Sendable {
 
 /// How a real Vestaboard is doing.
 public struct BoardStatus: Sendable, Encodable {
+    /// The panel it is.
     public var panel: String
     /// `local`, `cloud` or `rw`.
     public var api: String
+    /// Where it is reached.
     public var address: String
     /// Whether the last request reached it (nil: none yet).
     public var reachable: Bool?
+    /// When a write last succeeded.
     public var lastSuccess: Date?
+    /// Why the last request failed, if it did.
     public var lastError: String?
     /// Writes waiting or being sent.
     public var queueDepth: Int
     /// Which Note of an array this is (1 first); nil for a whole board.
     public var note: Int?
 
+    /// The status as given.
     public init(panel: String, api: String, address: String, reachable: Bool?, lastSuccess: Date?, lastError: String?, queueDepth: Int) {
         self.panel = panel
         self.api = api

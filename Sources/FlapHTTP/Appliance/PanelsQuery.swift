@@ -11,6 +11,7 @@ public protocol PanelsQuery: Sendable {
 }
 
 extension PanelsQuery {
+    /// None, unless the panels can tell.
     public func flipDuration(to board: Board, strategy: TransitionStrategy?) async -> Duration? { nil }
 }
 
@@ -20,10 +21,15 @@ public typealias BoardQuery = PanelsQuery & SoundControl & CalibrationControl & 
 
 /// One panel as the APIs report it.
 public struct PanelView: Sendable {
+    /// Its id.
     public var id: String
+    /// Its kind (`driver`).
     public var driver: String
+    /// Its flaps, as a drum string.
     public var drum: String
+    /// What it shows (at rest: where its modules are).
     public var board: Board
+    /// Whether it is moving.
     public var moving: Bool
     /// The message the panel shows or moves to, nil for a blank board.
     public var messageId: String?
@@ -39,6 +45,7 @@ public struct PanelView: Sendable {
     /// Its modules' flaps, for laying a text out as this panel shows it (nil: every code).
     public var flaps: Drum? = nil
 
+    /// The view as given.
     public init(
         id: String, driver: String, drum: String, board: Board, moving: Bool, messageId: String?,
         connected: Bool = true, faults: [PanelFault] = []
@@ -59,12 +66,16 @@ public struct PanelView: Sendable {
 
 /// A module that needs attention, as `/v1/status` reports it.
 public struct PanelFault: Sendable, Encodable {
+    /// The module's row, from 1.
     public var row: Int
+    /// The module's column, from 1.
     public var column: Int
     /// `sensor-error`, `panic`, `disabled`, `missed-home` or `unexpected-home`.
     public var fault: String
+    /// How many times the controller tried homing it again.
     public var rehomeAttempts: Int
 
+    /// The fault as given.
     public init(row: Int, column: Int, fault: String, rehomeAttempts: Int) {
         self.row = row
         self.column = column

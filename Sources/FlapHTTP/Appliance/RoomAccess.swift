@@ -15,10 +15,14 @@ public protocol RoomAccess: Sendable {
 
 /// Why a room request was refused, and what kind of answer that is.
 public struct RoomRefusal: Error, Sendable, CustomStringConvertible {
+    /// How it fails, for the HTTP status.
     public enum Kind: Sendable { case badRequest, notFound, conflict, unavailable }
+    /// How it fails.
     public let kind: Kind
+    /// Why, in words.
     public let description: String
 
+    /// A refusal of `kind`, saying `description`.
     public init(_ kind: Kind, _ description: String) {
         self.kind = kind
         self.description = description

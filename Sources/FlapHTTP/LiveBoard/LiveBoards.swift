@@ -9,6 +9,7 @@ import FoundationEssentials
 /// watcher is first told every panel's current state: its resting board, and the plan in flight
 /// if one is, never a replay of what came before.
 public actor LiveBoards {
+    /// What the pages are told.
     public enum Event: Sendable, Equatable {
         /// `volume`: how loud the board plays the plan's clacks (0…1), nil when it does not.
         case plan(panel: String, plan: FlipPlan, startedAt: Date, volume: Double?)
@@ -20,6 +21,7 @@ public actor LiveBoards {
     /// Each watcher's stream of Server-Sent Events, each event encoded once for them all.
     private let watchers = Watchers<String>()
 
+    /// No board known yet and nobody watching.
     public init() {}
 
     /// What a panel did, as the watchers are told it: its board at rest, the plan it plays.
@@ -62,6 +64,7 @@ public actor LiveBoards {
         return watchers.watch(bufferingPolicy: .bufferingNewest(64), first: first, tag: whose)
     }
 
+    /// How many pages are watching.
     public var watcherCount: Int { watchers.count }
 
     /// The tag of `person`'s streams (`owner`, or `member m-…` for a member's id).

@@ -24,7 +24,10 @@ public actor PictureRenders {
     public enum Asker: Sendable { case household, other }
 
     /// A picture not drawn now: the others' budget is spent; try again after `retryAfter` seconds.
-    public struct PicturesBusy: Error, Sendable { public let retryAfter: Int }
+    public struct PicturesBusy: Error, Sendable {
+        /// Seconds to wait.
+        public let retryAfter: Int
+    }
 
     private var pictures: [(tag: String, bytes: [UInt8])] = []
     private var drawing: [String: Task<[UInt8], any Error>] = [:]
@@ -37,6 +40,7 @@ public actor PictureRenders {
     /// Pictures drawn since the start (for tests).
     public private(set) var drawn = 0
 
+    /// Nothing drawn yet.
     public init() {}
 
     /// The picture tagged `tag`, kept or drawn by `draw`; for `asker` `.other`, within the

@@ -17,6 +17,7 @@ public struct PresenceRelay: Sendable {
     /// The least time between two rounds of telling.
     public static let gap = Duration.milliseconds(500)
 
+    /// Relays `book`'s changes to the pages through `live`, and to `publish` (MQTT).
     public init(book: PresenceBook, live: LiveBoards, publish: @escaping @Sendable ([PersonPresence]) async -> Void = { _ in }) {
         self.book = book
         self.live = live

@@ -10,13 +10,16 @@ import Logging
 /// `LocalClient` work unchanged: enable with the enablement token to get the key, then read and
 /// write the board's rows with `X-Vestaboard-Local-Api-Key`.
 public struct LocalAPI: Sendable {
+    /// Where its messages go.
     public let intake: MessageIntake
+    /// The panels it reads the board from.
     public let panels: any PanelsQuery
     /// The token that `POST /local-api/enablement` must present.
     public let enablementToken: String
     /// The key it hands out, and every other request must present.
     public let apiKey: String
 
+    /// The Local API over `intake` and `panels`, enabled by `enablementToken`, handing out `apiKey`.
     public init(intake: MessageIntake, panels: any PanelsQuery, enablementToken: String, apiKey: String) {
         self.intake = intake
         self.panels = panels
@@ -27,6 +30,7 @@ public struct LocalAPI: Sendable {
     static let enablementHeader = HTTPField.Name.vestaboardEnablementToken
     static let keyHeader = HTTPField.Name.vestaboardLocalKey
 
+    /// Its routes.
     public func router() -> Router<BasicRequestContext> {
         let router = Router()
         router.add(middleware: FailureAnswers(answer: { Self.message($0, $1) }, logger: Logger(label: "flapd.http")))

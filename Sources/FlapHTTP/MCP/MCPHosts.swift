@@ -8,6 +8,7 @@ public struct MCPHosts: Sendable {
     /// Listening on every address: a request by any IP address is for this machine.
     let anyAddress: Bool
 
+    /// The names a request may name as its host, for flapd listening on `listen` on the machine `machineName`, and `allowed`.
     public init(listen: String, machineName: String?, allowed: [String]) {
         var names: Set<String> = ["localhost", "127.0.0.1", "::1"]
         anyAddress = ["0.0.0.0", "::", ""].contains(listen)

@@ -15,9 +15,12 @@ public actor MCPSessions<C: Clock> where C.Duration == Duration {
 
     private var sessions: [String: Session] = [:]
     private let clock: C
+    /// How long a session may go unused before it is forgotten.
     public nonisolated let idle: Duration
+    /// The most sessions kept; one more forgets the one unused longest.
     public nonisolated let most: Int
 
+    /// Sessions on `clock`, forgotten after `idle`, at most `most`.
     public init(clock: C, idle: Duration = .seconds(30 * 60), most: Int = 64) {
         self.clock = clock
         self.idle = idle
@@ -47,8 +50,10 @@ public actor MCPSessions<C: Clock> where C.Duration == Duration {
     /// The resources a session subscribed to (none when it is closed).
     public func subscriptions(_ id: String) -> Set<String> { sessions[id]?.subscribed ?? [] }
 
+    /// Session `id` hears when `uri` changes.
     public func subscribe(_ id: String, to uri: String) { sessions[id]?.subscribed.insert(uri) }
 
+    /// Session `id` no longer hears of `uri`.
     public func unsubscribe(_ id: String, from uri: String) { sessions[id]?.subscribed.remove(uri) }
 
     /// Ends a session; false when there was none.
@@ -56,6 +61,7 @@ public actor MCPSessions<C: Clock> where C.Duration == Duration {
         sessions.removeValue(forKey: id) != nil
     }
 
+    /// How many sessions are kept.
     public var count: Int { sessions.count }
 
     private func closeIdle() {

@@ -25,13 +25,21 @@ import Synchronization
 ///   stranger's, else the household's least recently authenticated); and each key holds at
 ///   most ``ConnectionShares/streamsPerKey`` event streams.
 public struct ConnectionLimits: Sendable {
+    /// How long a connection may go without a request head, or idle after an answer.
     public var idleTimeout: Duration
+    /// How long a request body may take to arrive.
     public var bodyTimeout: Duration
+    /// Connections served at once, a port.
     public var maximumConnections: Int
+    /// How long one more connection has to send its request head.
     public var lateHeadTimeout: Duration
+    /// How many such connections wait at once.
     public var maximumLate: Int
+    /// Connections only the household may use.
     public var reservedForHousehold: Int
+    /// Connections that have not said whose they are, a client network.
     public var unauthenticatedPerClient: Int
+    /// How long such a connection may stay.
     public var unauthenticatedLifetime: Duration
 
     /// The defaults: 15 s idle, 10 s for a body, 256 connections a port, 1 s for the head of one

@@ -21,6 +21,7 @@ public final class ConnectionShares: Sendable {
 
     private let counts = Mutex<[UInt64: ConnectionCount]>([:])
 
+    /// No connection counted yet.
     public init() {}
 
     func register(_ id: UInt64, _ count: ConnectionCount) { counts.withLock { $0[id] = count } }

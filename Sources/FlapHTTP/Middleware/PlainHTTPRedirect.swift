@@ -86,10 +86,12 @@ final class PlainHTTPRedirect: ChannelInboundHandler, RemovableChannelHandler {
 
 /// Where pages on the plain-HTTP port are sent: the HTTPS port and the names its certificate has.
 public struct HTTPSRedirectTarget: Sendable {
+    /// The HTTPS port.
     public var port: Int
     /// Names and addresses the certificate was issued for (`board.home`, `pi.local`, `192.168.1.20`).
     public var names: [String]
 
+    /// Redirects to `port` under one of `names`.
     public init(port: Int, names: [String]) {
         self.port = port
         self.names = names

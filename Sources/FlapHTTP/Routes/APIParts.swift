@@ -10,9 +10,13 @@ import FoundationEssentials
 /// (each a protocol FlapService implements over the real part, or nil where this board has none),
 /// and ``groups``, the one list of the API's route groups built from them.
 public struct APIParts: Sendable {
+    /// Where messages go.
     public var intake: MessageIntake
+    /// The panels, their sound, calibration, switches and module commands.
     public var panels: any BoardQuery
+    /// The metrics `/metrics` shows.
     public var metrics: FlapMetrics
+    /// flapd's version.
     public var version: String
     /// The key that may only read the board, its picture and its events (dashboards, widgets, TVs).
     public var viewerKey: String?
@@ -39,6 +43,7 @@ public struct APIParts: Sendable {
     /// Where invitation and pairing links point, with their QR codes.
     public var links = InvitationLinks(machineName: "localhost", httpsPort: { nil }, qrCode: { _ in nil })
 
+    /// The parts every API has; the rest are set as the appliance has them.
     public init(intake: MessageIntake, panels: any BoardQuery, metrics: FlapMetrics, version: String) {
         self.intake = intake
         self.panels = panels

@@ -14,14 +14,18 @@ public protocol CalibrationControl: Sendable {
 
 /// A panel's calibration as the API reports it.
 public struct Calibrated: Sendable, Encodable {
+    /// The panel.
     public var panel: String
+    /// Its rows.
     public var rows: Int
+    /// Its columns.
     public var columns: Int
     /// Steps from each module's home edge to flap 0, row-major.
     public var offsets: [Int]
     /// Steps that turn the drum by one flap (for nudging by tenths).
     public var stepsPerFlap: Double
 
+    /// The calibration as given.
     public init(panel: String, rows: Int, columns: Int, offsets: [Int], stepsPerFlap: Double) {
         self.panel = panel
         self.rows = rows

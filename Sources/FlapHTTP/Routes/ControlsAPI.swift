@@ -19,8 +19,10 @@ public protocol BoardSwitches: Sendable {
 public struct SwitchesView: Sendable, Encodable, Equatable {
     /// The board holds still and messages wait until this is false again.
     public var paused: Bool
+    /// The transition of messages that do not ask for one.
     public var transition: String
 
+    /// The switches as given.
     public init(paused: Bool, transition: String) {
         self.paused = paused
         self.transition = transition

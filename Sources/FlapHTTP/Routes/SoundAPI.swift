@@ -23,15 +23,20 @@ public protocol SoundControl: Sendable {
 public struct SoundView: Sendable, Encodable {
     /// false when `[sound] enabled = false`: nothing can be changed.
     public var enabled: Bool
+    /// What the sound is doing (`idle`, `playing`, `muted`, `quiet hours`, `disabled`, `unavailable`).
     public var state: String
+    /// Why, for quiet hours and an unusable device.
     public var reason: String?
+    /// Whether the clacks are silenced.
     public var mute: Bool
     /// 0–100.
     public var volume: Int
     /// `HH:MM-HH:MM`, local time, or nil.
     public var quietHours: String?
+    /// The ALSA PCM the clacks play on.
     public var device: String
 
+    /// The view as given.
     public init(enabled: Bool, state: String, reason: String?, mute: Bool, volume: Int, quietHours: String?, device: String) {
         self.enabled = enabled
         self.state = state

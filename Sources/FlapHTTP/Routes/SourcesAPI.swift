@@ -22,6 +22,7 @@ public protocol SourceDesk: Sendable {
     func isKey(_ key: String, of name: String) -> Bool
 }
 
+/// Why a push to a source was refused.
 public enum SourceDeskRefusal: Error, Sendable {
     case missing(String)
     case notWebhook(String)
