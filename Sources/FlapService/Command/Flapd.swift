@@ -16,6 +16,7 @@ import Logging
 
 /// `flapd`: the appliance service.
 public struct Flapd: AsyncParsableCommand {
+    /// Its name, its help and its version.
     public static let configuration = CommandConfiguration(
         commandName: "flapd",
         abstract: "VestaWidget's service: shows messages on split-flap and LED panels.",
@@ -107,6 +108,7 @@ public struct Flapd: AsyncParsableCommand {
     @Flag(help: "Check the configuration, print what is wrong, and exit.")
     var checkConfig = false
 
+    /// Made by ArgumentParser from the command line.
     public init() {}
 
     /// Parses the process's arguments and runs; usage and configuration errors exit with 64
@@ -129,6 +131,7 @@ public struct Flapd: AsyncParsableCommand {
         }
     }
 
+    /// Checks the configuration (`--check-config`) or runs the appliance until it is stopped.
     public func run() async throws {
         let configuration = try flapdConfiguration()
         if checkConfig {
@@ -253,6 +256,7 @@ public struct Flapd: AsyncParsableCommand {
         configuration.sensors += sensor.compactMap { try? SensorKinds.settings(flag: $0) }
     }
 
+    /// Refuses flags that cannot go together or cannot work, saying why.
     public func validate() throws {
         if model != nil, rows != nil || columns != nil { throw ValidationError("give --model or --rows and --columns, not both") }
         if let mqtt {

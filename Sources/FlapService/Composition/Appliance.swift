@@ -21,9 +21,12 @@ import UnixSignals
 /// flapd put together from its configuration: the inbox, each panel, both APIs, systemd
 /// notification, housekeeping; run as one service group that SIGTERM shuts down gracefully.
 public final class Appliance: Sendable {
+    /// flapd's version.
     public static let version = Release.version
 
+    /// Where it keeps its state.
     public let stateDirectory: StateDirectory
+    /// The messages, slots and receipts.
     public let inbox: Inbox
     let panels: [PanelRuntime]
     let sound: ClackPlayer<ContinuousClock>?
@@ -40,6 +43,7 @@ public final class Appliance: Sendable {
     private let running = Mutex<ServiceGroup?>(nil)
     private let logger: Logger
 
+    /// The appliance `configuration` describes, its services made and not yet run; `drawInTerminal` draws a simulated panel on stdout.
     public init(configuration: FlapdConfiguration, drawInTerminal: Bool, logger: Logger) async throws {
         self.logger = logger
         stateDirectory = try StateDirectory(explicit: configuration.stateDirectory)

@@ -7,11 +7,16 @@ import Synchronization
 
 /// The ports flapd's servers are bound to, once they are (useful with port 0).
 public actor BoundPorts {
+    /// Which server.
     public enum API: Sendable { case native, https, local }
 
+    /// Every server's port.
     public struct Ports: Sendable, Equatable {
+        /// The native API's plain-HTTP port.
         public var native: Int
+        /// The HTTPS port.
         public var https: Int
+        /// The Local API's port.
         public var local: Int
     }
 

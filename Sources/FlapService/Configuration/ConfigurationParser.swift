@@ -29,6 +29,7 @@ public enum ConfigurationParser {
         }
     }
 
+    /// The configuration in `text` (flapd.toml, read from `file`), or every problem in it.
     public static func parse(_ text: String, file: String) throws(ConfigurationError) -> FlapdConfiguration {
         try parse(text, file: file, panelKinds: PanelKinds.all)
     }

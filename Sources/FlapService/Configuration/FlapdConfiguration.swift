@@ -23,6 +23,7 @@ public struct FlapdConfiguration: Sendable, Equatable {
     public var localAPI = LocalAPISettings()
     /// `[messages]`: who may send, and how often.
     public var messages = SenderRules()
+    /// The panels, the first the one messages are checked against.
     public var panels: [PanelSettings] = [PanelSettings()]
     /// The clacks of the first panel.
     public var sound = SoundSettings()
@@ -47,6 +48,7 @@ public struct FlapdConfiguration: Sendable, Equatable {
     /// Where the board is (`[location]`), for schedules that follow the sun.
     public var location: GeoLocation?
 
+    /// The defaults: one simulated panel, the API on 127.0.0.1:8080, no MQTT.
     public init() {}
 }
 
@@ -56,6 +58,7 @@ public enum Secret: Sendable, Equatable, CustomStringConvertible {
     case value(String)
     case file(String)
 
+    /// Where it comes from, never the secret.
     public var description: String {
         switch self {
         case .value: "(given directly)"

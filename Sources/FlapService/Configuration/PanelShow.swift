@@ -3,5 +3,6 @@
 public enum PanelShow: String, CaseIterable, Sendable {
     case terminal, log, none
 
+    /// The choices, as the configuration writes them.
     public static let names = allCases.map(\.rawValue)
 }

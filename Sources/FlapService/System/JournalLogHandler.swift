@@ -5,13 +5,16 @@ import Logging
 /// priorities) is written only when stderr is the journal (systemd sets JOURNAL_STREAM), so the
 /// journal files each line at its level and a terminal stays readable.
 public struct JournalLogHandler: LogHandler {
+    /// The least level logged.
     public var logLevel: Logger.Level
+    /// Metadata on every line.
     public var metadata: Logger.Metadata = [:]
     private let label: String
     private let prefixed: Bool
     /// Where each line goes: stderr, or (for flapd run inside the tests' process) a log of its own.
     private let write: (@Sendable (String) -> Void)?
 
+    /// A handler for `label` at `level`, prefixing priorities when `environment` says stderr is the journal, writing to `write` (nil: stderr).
     public init(
         label: String, level: Logger.Level, environment: [String: String] = ProcessInfo.processInfo.environment,
         write: (@Sendable (String) -> Void)? = nil
@@ -22,11 +25,13 @@ public struct JournalLogHandler: LogHandler {
         self.write = write
     }
 
+    /// One metadata value.
     public subscript(metadataKey key: String) -> Logger.Metadata.Value? {
         get { metadata[key] }
         set { metadata[key] = newValue }
     }
 
+    /// Writes one line: the priority (for the journal), the message and its metadata.
     public func log(event: LogEvent) {
         var line = prefixed ? "<\(Self.priority(event.level))>" : "\(event.level.rawValue.uppercased()) "
         line += event.message.description

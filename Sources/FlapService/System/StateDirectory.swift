@@ -6,6 +6,7 @@ import SystemPackage
 
 /// flapd's state directory: the inbox database, keys, panel state. Made with mode 0700.
 public struct StateDirectory: Sendable {
+    /// The directory.
     public let path: String
 
     /// `explicit`, else `$STATE_DIRECTORY` (systemd's StateDirectory=), else

@@ -22,6 +22,8 @@ public struct SystemdNotifier: Service {
         self.logger = logger
     }
 
+    /// Says READY once every listener is up, then pings the watchdog (when the unit has one) at
+    /// half its interval while the panels answer, and STOPPING as flapd stops.
     public func run() async throws {
         // A listener that cannot start shuts the group down: stop waiting for it then.
         guard await cancelWhenGracefulShutdown({ await ready() }) else { return }

@@ -71,13 +71,17 @@ public struct APISettings: Sendable, Equatable {
     /// machine's name (`allowed_hosts`): a name of a reverse proxy, a DNS alias.
     public var allowedHosts: [String] = []
 
+    /// The defaults: ports 8080 and 8443, keys made on first start.
     public init() {}
 }
 
 /// A certificate chain and its key in PEM files, reloaded when they change.
 public struct TLSFiles: Sendable, Equatable {
+    /// The certificate chain's PEM file.
     public var certificate: String
+    /// Its key's PEM file.
     public var key: String
+    /// The files `certificate` and `key`.
     public init(certificate: String, key: String) {
         self.certificate = certificate
         self.key = key

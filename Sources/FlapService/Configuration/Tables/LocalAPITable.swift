@@ -30,5 +30,6 @@ public struct LocalAPISettings: Sendable, Equatable {
     /// The enablement token; nil: made on first start and kept in the state directory.
     public var enablementToken: Secret?
 
+    /// The defaults: port 7000, the token made on first start.
     public init() {}
 }

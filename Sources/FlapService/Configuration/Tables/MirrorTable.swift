@@ -41,12 +41,15 @@ extension ConfigurationParser {
 
 /// A board read as a message source: `[[mirror]]`.
 public struct MirrorSettings: Sendable, Equatable {
+    /// Its id, in the log and the status.
     public var id = "mirror1"
+    /// The board read, and how.
     public var board: VestaboardSettings
     /// How often the board is read (at least 15 s for the cloud).
     public var intervalSeconds = 30
     /// The sender its message is filed under.
     public var sender = "vestaboard"
 
+    /// A mirror of `board`, the rest as their defaults.
     public init(board: VestaboardSettings) { self.board = board }
 }

@@ -184,6 +184,7 @@ extension ConfigurationParser {
 
 /// One panel: what every panel has, its kind (`driver`), and the kind's own settings.
 public struct PanelSettings: Sendable, Equatable {
+    /// Its id, in the API and the log.
     public var id = "main"
     /// What drives the panel (`driver` in the configuration): one of ``PanelKinds/all``.
     var kind: any PanelKind = SimulatedPanelKind()
@@ -194,15 +195,21 @@ public struct PanelSettings: Sendable, Equatable {
     /// The board's size; nil: flagship for simulated panels, from the controller's module count
     /// (shaped by ``rows`` or ``columns`` when given) for hardware.
     public var size: BoardSize?
+    /// Rows, when the size is to be shaped from the modules counted.
     public var rows: Int?
+    /// Columns, likewise.
     public var columns: Int?
+    /// The flaps its modules carry.
     public var drum = Drum.vestaboard
     /// The Vestaboard it is (`model`), when the configuration says: a Note's flap 62 is a heart.
     public var model: BoardModel?
+    /// How long one flap takes to fall, in milliseconds.
     public var flapPeriodMs = FlipPlanner.defaultFlapPeriodMs
+    /// What it shows of the messages.
     public var policy = PanelPolicy.latest
     /// When the board does not move for messages, and what it does then.
     public var quiet: BoardQuietHours?
+    /// How it moves to a message that does not ask for a transition.
     public var transition = TransitionStrategy.cascade
     /// How a simulated panel is shown.
     public var show = PanelShow.terminal
@@ -210,6 +217,7 @@ public struct PanelSettings: Sendable, Equatable {
     /// was named by `--panel` alone.
     var options: (any PanelOptions)?
 
+    /// The defaults: panel `main`, simulated.
     public init() {}
 
     /// The driver's name.
@@ -220,6 +228,7 @@ public struct PanelSettings: Sendable, Equatable {
     /// The kind's own settings, as the kind's type.
     func options<Options: PanelOptions>(_ type: Options.Type) -> Options? { options as? Options }
 
+    /// Panels are equal when every setting is, the kind's own too.
     public static func == (a: PanelSettings, b: PanelSettings) -> Bool {
         let sameOptions =
             switch (a.options, b.options) {

@@ -33,5 +33,6 @@ public struct TimeSettings: Sendable, Equatable {
     /// it is (a board with a real-time clock).
     public var clock = ClockTrust.Setting.auto
 
+    /// The defaults: the clock's trust decided automatically.
     public init() {}
 }

@@ -44,6 +44,7 @@ public struct VestaboardSettings: Sendable, Equatable {
     public var url: String?
     /// The file holding the Local API key, the Cloud API token or the Read/Write key.
     public var credentialFile: String?
+    /// How boards are written: queued, or checked for others' messages first.
     public var strategy = DeliveryStrategy.queued
     /// `conflict-aware`: refuse or overwrite a message flapd did not write.
     public var onConflict = ConflictChoice.refuse
@@ -53,11 +54,14 @@ public struct VestaboardSettings: Sendable, Equatable {
     /// How the Notes of an array stand: in a row (3 × 15n) or a column (3n × 15).
     public var arrange = NoteArrangement.row
 
+    /// The defaults: the Local API, queued.
     public init() {}
 
     /// One Note of an array: its Local API and the file holding its key.
     public struct NoteAccess: Sendable, Equatable {
+        /// The Note's Local API address.
         public var url: String
+        /// The file holding its Local API key.
         public var keyFile: String
     }
 

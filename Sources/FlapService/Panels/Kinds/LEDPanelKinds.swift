@@ -225,12 +225,15 @@ public struct LEDSettings: PanelOptions, Equatable {
     /// Pixels across and down; nil: the driver's default (32×8 for MAX7219 and WS2812; the
     /// screen's own for a framebuffer; rows × chain… for HUB75).
     public var width: Int?
+    /// Pixels down (with ``width``).
     public var height: Int?
     /// MAX7219: luma's block_orientation (0, 90, -90, 180) and blocks_arranged_in_reverse_order.
     public var orientation = 0
+    /// MAX7219: blocks arranged in reverse order.
     public var reverseBlocks = false
     /// WS2812: how the strip runs along the rows, and the supply's limit in milliamps.
     public var wiring = WS2812Strip.Wiring.serpentine
+    /// WS2812: the supply's limit in milliamps.
     public var currentLimitMilliamps: Int?
     /// Framebuffer: `rgb565`, `rgb888` or `xrgb8888`, for a file or a device without screen info.
     public var format: FramebufferFormat.Layout?
@@ -238,13 +241,17 @@ public struct LEDSettings: PanelOptions, Equatable {
     public var matrix = RGBMatrixOptions()
     /// Percent, all day; or the schedule (`"22:00=10"`: 10 % from 22:00).
     public var brightness = 100
+    /// The brightness schedule (with ``brightness``).
     public var schedule: [BrightnessSchedule.Change] = []
     /// Dark after this long without a new board; nil: never.
     public var blankAfterSeconds: Int?
+    /// Frames a second drawn while it moves.
     public var framesPerSecond = 60
 
+    /// The defaults.
     public init() {}
 
+    /// The brightness through the day: the schedule, else ``brightness`` all day.
     public var brightnessSchedule: BrightnessSchedule {
         (try? BrightnessSchedule(schedule)) ?? BrightnessSchedule(level: Double(brightness) / 100)
     }
