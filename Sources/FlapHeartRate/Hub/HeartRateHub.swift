@@ -9,6 +9,7 @@ import Logging
 /// written anywhere: the log shows them at debug level only, and metrics count them without
 /// their values.
 public actor HeartRateHub {
+    /// A reading on the continuous clock.
     public typealias Sample = HeartRateSample<ContinuousClock.Instant>
     /// A source of readings, made from its settings where the drivers are chosen (FlapSensorDrivers).
     public typealias Source = any HeartRateSensor<ContinuousClock.Instant>
@@ -26,6 +27,7 @@ public actor HeartRateHub {
     private let metrics: FlapMetrics?
     private let logger: Logger
 
+    /// A hub of `sources`, each with its settings, counting into `metrics`.
     public init(sources: [(settings: SensorSettings, sensor: Source)], metrics: FlapMetrics?, logger: Logger) {
         self.sources = sources.map { RunningSource(sensor: $0.sensor, settings: $0.settings) }
         self.metrics = metrics

@@ -16,6 +16,7 @@ public struct SensorDriver: RawRepresentable, Hashable, Sendable, CustomStringCo
 
 /// A serial sensor's line format as written in settings, or what is wrong with it.
 extension HeartRateLineFormat {
+    /// The format written `text` (`auto`, `number`, `json`, `prefix:HR:`), or what is wrong with it.
     public static func named(_ text: String) throws(SensorSettingsError) -> HeartRateLineFormat {
         guard let format = HeartRateLineFormat(configuration: text) else {
             throw .unknownFormat(text)
@@ -119,5 +120,6 @@ public enum SensorSettingsError: Error, Sendable, Equatable, CustomStringConvert
         }
     }
 
+    /// The key and the problem.
     public var description: String { "\(key): \(problem)" }
 }

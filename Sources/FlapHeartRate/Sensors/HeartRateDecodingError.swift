@@ -9,8 +9,10 @@ public struct HeartRateDecodingError: Error, Equatable, Sendable, CustomStringCo
     public var position: Int
     /// `byte` or `column`.
     public var unit: String
+    /// What is wrong there.
     public var problem: String
 
+    /// A problem with `what` at `byte` (from 0).
     public init(_ what: String, byte: Int, _ problem: String) {
         self.what = what
         position = byte
@@ -18,6 +20,7 @@ public struct HeartRateDecodingError: Error, Equatable, Sendable, CustomStringCo
         self.problem = problem
     }
 
+    /// A problem with a text line at `column` (from 1).
     public init(_ what: String, column: Int, _ problem: String) {
         self.what = what
         position = column
@@ -25,5 +28,6 @@ public struct HeartRateDecodingError: Error, Equatable, Sendable, CustomStringCo
         self.problem = problem
     }
 
+    /// What, where, and what is wrong.
     public var description: String { "\(what), \(unit) \(position): \(problem)" }
 }

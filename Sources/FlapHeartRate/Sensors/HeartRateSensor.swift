@@ -34,8 +34,10 @@ public enum HeartRateEvent<Instant: InstantProtocol & Sendable>: Sendable {
 public struct HeartRateStatus: Sendable, Equatable {
     /// The strap, or nil for the source itself (the adapter, the stick, the port).
     public var strap: StrapIdentity?
+    /// Where it stands.
     public var state: HeartRateSensorState
 
+    /// `strap` (nil: the source) is now `state`.
     public init(strap: StrapIdentity?, _ state: HeartRateSensorState) {
         self.strap = strap
         self.state = state
@@ -53,6 +55,7 @@ public enum HeartRateSensorState: Sendable, Equatable, CustomStringConvertible {
     /// Not heard any more, or cannot be reached: why, and what a person can do.
     case lost(reason: String, remedy: String?)
 
+    /// As a person reads it, with the reason and what to do when lost.
     public var description: String {
         switch self {
         case .searching: "searching"
@@ -80,6 +83,7 @@ public struct StrapIdentity: Hashable, Sendable, CustomStringConvertible, Compar
     /// The strap's own address: a Bluetooth address, an ANT device number, a port path, a name.
     public var address: String
 
+    /// The strap `address` heard through `driver`.
     public init(driver: String, address: String) {
         self.driver = driver
         self.address = address
@@ -88,5 +92,6 @@ public struct StrapIdentity: Hashable, Sendable, CustomStringConvertible, Compar
     /// `ble:C4:7C:8D:6A:12:34`, `ant:12345`.
     public var description: String { "\(driver):\(address)" }
 
+    /// Straps in order of their description.
     public static func < (a: StrapIdentity, b: StrapIdentity) -> Bool { a.description < b.description }
 }

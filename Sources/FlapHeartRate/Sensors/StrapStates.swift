@@ -9,8 +9,10 @@ public struct StrapStates<Instant: InstantProtocol & Sendable>: Sendable where I
     /// A strap not heard for this long is lost.
     public static var silence: Duration { .seconds(5) }
 
+    /// No strap heard yet.
     public init() {}
 
+    /// `strap`'s state, if it was heard.
     public func state(of strap: StrapIdentity) -> HeartRateSensorState? { states[strap] }
 
     /// Records `sample`; the status change it brings (connected, or no contact), if any.
@@ -44,11 +46,14 @@ public struct StrapStates<Instant: InstantProtocol & Sendable>: Sendable where I
 /// Waits between attempts to reach a device: 1 s, doubling to 30 s, with ±25 % jitter so that
 /// kiosks restarted together do not retry in step.
 public struct Backoff: Sendable {
+    /// The first wait.
     public let first: Duration
+    /// The longest wait.
     public let longest: Duration
     private var next: Duration
     private var random: UInt64
 
+    /// Waits from `first` doubling to `longest`, jittered by a generator seeded with `seed`.
     public init(first: Duration = .seconds(1), longest: Duration = .seconds(30), seed: UInt64 = 0x9E37_79B9_7F4A_7C15) {
         self.first = first
         self.longest = longest

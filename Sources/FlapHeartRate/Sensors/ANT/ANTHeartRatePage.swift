@@ -5,12 +5,17 @@ import FlapHardware
 /// over at 256) and the computed heart rate; byte 0 is the page number, its top bit a toggle
 /// that flips every fourth message on straps that send numbered pages.
 public struct ANTHeartRatePage: Sendable, Equatable {
+    /// The page number (the toggle bit aside).
     public var number: UInt8
+    /// The toggle bit.
     public var toggle: Bool
+    /// The last beat's event time, in 1/1024 s.
     public var beatTime: UInt16
+    /// Beats counted, rolling over at 256.
     public var beatCount: UInt8
     /// Beats per minute; nil when the strap sends 0 (invalid).
     public var computedHeartRate: Int?
+    /// What the page-specific bytes say.
     public var detail: Detail
 
     /// What the page-specific bytes 1–3 say.
@@ -31,6 +36,7 @@ public struct ANTHeartRatePage: Sendable, Equatable {
         case other
     }
 
+    /// Page 7's battery status.
     public enum BatteryStatus: UInt8, Sendable, Equatable {
         case new = 1, good, ok, low, critical
     }
@@ -71,12 +77,16 @@ public struct ANTHeartRatePage: Sendable, Equatable {
 /// pages (its toggle bit flips), and derives RR intervals from the beat event times when beats
 /// are consecutive (or from page 4's previous beat time when messages were missed).
 public struct ANTHeartRateReceiver: Sendable {
+    /// What a page gives.
     public struct Reading: Sendable, Equatable {
+        /// Beats per minute.
         public var bpm: Int
         /// Intervals of the beats new since the last reading, in 1/1024 s.
         public var rrIntervals: [UInt16]
+        /// Battery charge in percent, once a page has said.
         public var battery: Int?
 
+        /// A reading as given.
         public init(bpm: Int, rrIntervals: [UInt16], battery: Int?) {
             self.bpm = bpm
             self.rrIntervals = rrIntervals
@@ -91,6 +101,7 @@ public struct ANTHeartRateReceiver: Sendable {
     private var lastTime: UInt16?
     private var battery: Int?
 
+    /// A receiver that has seen no page yet.
     public init() {}
 
     /// The reading this page gives, or nil when it brings no new beat and no heart rate.

@@ -6,6 +6,7 @@ import FlapHardware
 /// in range through the stick's continuous scan mode (also used when there are more straps than
 /// channels).
 public struct ANTHeartRateSensor<C: Clock>: HeartRateSensor where C.Duration == Duration, C.Instant: Sendable {
+    /// `ant` and the stick's port, as the status names it.
     public let name: String
     private let device: String
     private let deviceNumbers: [UInt16]
@@ -27,6 +28,7 @@ public struct ANTHeartRateSensor<C: Clock>: HeartRateSensor where C.Duration == 
         self.open = open
     }
 
+    /// Opens the stick and follows straps until cancelled, opening it again after a failure, telling `emit` each reading and each state.
     public func run(_ emit: @escaping @Sendable (HeartRateEvent<C.Instant>) -> Void) async {
         await PortReading.run(
             device: device, clock: clock, missingRemedy: "is the ANT stick plugged in?", failure: "the ANT stick failed",

@@ -3,14 +3,18 @@ import FlapHardware
 /// One message of the ANT serial protocol: sync 0xA4, payload length, message id, payload, and
 /// a checksum that XORs every byte before it.
 public struct ANTMessage: Sendable, Equatable, CustomStringConvertible {
+    /// The message id.
     public var id: UInt8
+    /// The bytes after the id.
     public var payload: [UInt8]
 
+    /// Message `id` carrying `payload`.
     public init(_ id: UInt8, _ payload: [UInt8]) {
         self.id = id
         self.payload = payload
     }
 
+    /// The byte every message starts with.
     public static let sync: UInt8 = 0xA4
     /// No message the heart-rate profile uses comes near it; a longer "length" is line noise.
     public static let largestPayload = 32
@@ -21,6 +25,7 @@ public struct ANTMessage: Sendable, Equatable, CustomStringConvertible {
         return head + [head.reduce(0, ^)]
     }
 
+    /// The id and the payload in hexadecimal.
     public var description: String { "0x\(hex(id)) [\(payload.map(hex).joined(separator: " "))]" }
 }
 
@@ -30,6 +35,7 @@ public struct ANTMessage: Sendable, Equatable, CustomStringConvertible {
 public struct ANTFrameReader: Sendable {
     private var buffer: [UInt8] = []
 
+    /// A reader with nothing read yet.
     public init() {}
 
     /// The messages `bytes` completes, and what was wrong with the bytes skipped, in order.

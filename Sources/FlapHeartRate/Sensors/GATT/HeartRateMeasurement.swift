@@ -4,11 +4,16 @@ import FlapHardware
 /// a flags byte, the heart rate (uint8 or uint16), optionally the energy expended (uint16, kJ),
 /// and any number of RR intervals (uint16, 1/1024 s), all little-endian.
 public struct HeartRateMeasurement: Sendable, Equatable {
+    /// Beats per minute.
     public var bpm: Int
+    /// Whether it touches skin, as far as it says.
     public var contact: SensorContact
+    /// Energy expended, in kilojoules, when it says.
     public var energyExpended: Int?
+    /// RR intervals in 1/1024 s, oldest first.
     public var rrIntervals: [UInt16]
 
+    /// A measurement as given.
     public init(bpm: Int, contact: SensorContact = .unknown, energyExpended: Int? = nil, rrIntervals: [UInt16] = []) {
         self.bpm = bpm
         self.contact = contact

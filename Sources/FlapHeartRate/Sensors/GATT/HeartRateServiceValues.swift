@@ -4,10 +4,13 @@ import FlapHardware
 public enum HeartRateService {
     /// The Heart Rate service (0x180D) and its characteristics, as 128-bit UUID strings (BlueZ's form).
     public static let service = uuid(0x180D)
+    /// Heart Rate Measurement (0x2A37).
     public static let measurement = uuid(0x2A37)
+    /// Body Sensor Location (0x2A38).
     public static let bodySensorLocation = uuid(0x2A38)
     /// The Battery service (0x180F) and its level (0x2A19).
     public static let batteryService = uuid(0x180F)
+    /// Battery Level (0x2A19).
     public static let batteryLevel = uuid(0x2A19)
 
     /// `0000XXXX-0000-1000-8000-00805f9b34fb`: a 16-bit Bluetooth SIG number in full.

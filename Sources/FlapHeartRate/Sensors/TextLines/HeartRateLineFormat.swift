@@ -26,9 +26,11 @@ public enum HeartRateLineFormat: Sendable, Equatable {
 
     /// What a line said.
     public struct Reading: Sendable, Equatable {
+        /// Beats per minute.
         public var bpm: Int
         /// In 1/1024 s.
         public var rrIntervals: [UInt16] = []
+        /// Whether it touches skin, when the line says.
         public var contact: SensorContact = .unknown
     }
 

@@ -3,7 +3,9 @@ import FlapHardware
 /// An Arduino-style pulse sensor that writes a reading a line on a serial port. One strap per
 /// port; lines that cannot be read are reported (column and character) and skipped.
 public struct SerialHeartRateSensor<C: Clock>: HeartRateSensor where C.Duration == Duration, C.Instant: Sendable {
+    /// `serial` and the port, as the status names it.
     public let name: String
+    /// Its one strap: the port.
     public let strap: StrapIdentity
     private let format: HeartRateLineFormat
     private let clock: C
@@ -21,6 +23,7 @@ public struct SerialHeartRateSensor<C: Clock>: HeartRateSensor where C.Duration 
         self.open = open
     }
 
+    /// Opens the port and reads a reading a line until cancelled, opening it again after a failure.
     public func run(_ emit: @escaping @Sendable (HeartRateEvent<C.Instant>) -> Void) async {
         await PortReading.run(
             device: strap.address, clock: clock, missingRemedy: nil, failure: "its port failed",
