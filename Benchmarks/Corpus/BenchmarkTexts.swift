@@ -1,6 +1,7 @@
 /// Typical messages, laid out by the benchmarks (`flapbench`, the instruction counts) and
 /// compared with vesta on the same texts.
 public enum BenchmarkTexts {
+    /// Short messages of the kinds people send: greetings, times, codes, emoji.
     public static let typical = [
         "GOOD MORNING",
         "Hello World",

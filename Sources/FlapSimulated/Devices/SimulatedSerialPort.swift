@@ -5,6 +5,7 @@ import Synchronization
 /// when the line would have carried it (10 bits a byte at the link's baud rate). ``pair(clock:settings:)``
 /// makes both ends. Unplugging an end makes both fail as a vanished USB adapter does.
 public final class SimulatedSerialPort<C: Clock>: SerialPort where C.Duration == Duration {
+    /// Its name.
     public let name: String
     private let clock: C
     private let incoming: Line
@@ -33,6 +34,7 @@ public final class SimulatedSerialPort<C: Clock>: SerialPort where C.Duration ==
         self.byteTime = byteTime
     }
 
+    /// Sends `bytes` to the other end, at the port's speed.
     public func write(_ bytes: [UInt8]) async throws {
         let now = clock.now
         let result = outgoing.state.withLock { line -> Result<Void, HardwareError> in
@@ -48,6 +50,7 @@ public final class SimulatedSerialPort<C: Clock>: SerialPort where C.Duration ==
         try result.get()
     }
 
+    /// Up to `maximum` bytes from the other end, waiting up to `timeout` for the first.
     public func read(maximum: Int, timeout: Duration) async throws -> [UInt8] {
         try await readArrivals(maximum: maximum, timeout: timeout).map(\.byte)
     }
@@ -77,6 +80,7 @@ public final class SimulatedSerialPort<C: Clock>: SerialPort where C.Duration ==
         }
     }
 
+    /// Closes this end.
     public func close() async {
         for line in [incoming, outgoing] { line.state.withLock { $0.connected = false } }
     }

@@ -2,6 +2,7 @@ import FlapCore
 import FlapHardware
 import FlapPrimitives
 
+/// What a simulated module did.
 public enum PanelEventKind: Sendable, Equatable {
     /// The module began to turn.
     case started

@@ -11,6 +11,7 @@ import FlapHardware
 public actor SimulatedChainlinkController<C: Clock> where C.Duration == Duration {
     private let port: any SerialPort
     private let clock: C
+    /// Its modules' steppers.
     public nonisolated let profile: StepperProfile
     private let flapCharacterSet: [UInt8]
     private var bootedAt: C.Instant
@@ -95,7 +96,9 @@ public actor SimulatedChainlinkController<C: Clock> where C.Duration == Duration
         await send(raw: Array("{\"type\":\"init\", \"num_modules\":\(modules.count)}\n".utf8))
     }
 
+    /// Gives `module`'s hall sensor `fault`.
     public func setSensorFault(_ fault: SimulatedMechanism.SensorFault, module: Int) { mechanisms[module].sensorFault = fault }
+    /// Makes `module` lose every `n`-th step (nil: none).
     public func setLostSteps(every n: Int?, module: Int) { mechanisms[module].losesEveryNthStep = n }
 
     /// Writes bytes that are no frame at all onto the line (a glitch, a stray debug print).

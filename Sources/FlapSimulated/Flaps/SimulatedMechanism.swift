@@ -5,22 +5,27 @@ import FlapHardware
 /// Faults are the ones real modules have: steps lost to a sticky drum, a sensor stuck on, a
 /// sensor (or magnet) that never fires.
 public struct SimulatedMechanism: Sendable, Equatable {
+    /// What is wrong with the hall sensor, if anything.
     public enum SensorFault: Sendable, Equatable { case none, stuckOn, neverFires }
 
+    /// Steps a turn.
     public let stepsPerTurn: Int
     /// Rotor position within a turn; the magnet passes the sensor at step 0.
     public private(set) var rotorStep: Int
     /// Steps over which the sensor sees the magnet.
     public var sensorWidth: Int
+    /// Its sensor's fault.
     public var sensorFault = SensorFault.none
     /// Every n-th step is lost (the coils change, the rotor does not turn); nil for none.
     public var losesEveryNthStep: Int?
     /// Coil patterns applied that turned the rotor, and that did not.
     public private(set) var stepsTurned = 0
+    /// Coil patterns applied that did not turn the rotor.
     public private(set) var stepsLost = 0
     /// The coils as last driven (0 = released).
     public private(set) var coils: UInt8 = 0
 
+    /// A rotor of `stepsPerTurn` at `rotorStep`, its sensor `sensorWidth` steps wide.
     public init(stepsPerTurn: Int = 2048, rotorStep: Int = 0, sensorWidth: Int = 24) {
         self.stepsPerTurn = stepsPerTurn
         self.rotorStep = rotorStep % stepsPerTurn

@@ -6,6 +6,7 @@ import FlapPrimitives
 /// each module flap by flap at the planned instants, and records every start and landing so a
 /// test can ask what the board showed at any instant. `flapd --simulate` draws one in the terminal.
 public actor SimulatedPanel<C: Clock>: Panel where C.Duration == Duration {
+    /// Its size and drum.
     public nonisolated let info: PanelInfo
     private let clock: C
     private let initial: [Int]
@@ -33,6 +34,7 @@ public actor SimulatedPanel<C: Clock>: Panel where C.Duration == Duration {
         self.recordsHistory = recordsHistory
     }
 
+    /// Plays the plan on the clock, landing each flap when the plan says; cut short by `cutoff`.
     public func play(_ plan: FlipPlan, cutoff: PlayCutoff) async throws {
         let start = clock.now
         playsStarted += 1
@@ -68,6 +70,7 @@ public actor SimulatedPanel<C: Clock>: Panel where C.Duration == Duration {
         }
     }
 
+    /// Where each module is.
     public func positions() -> [Int] { current }
 
     /// A simulation is always well.
@@ -79,6 +82,7 @@ public actor SimulatedPanel<C: Clock>: Panel where C.Duration == Duration {
     /// A simulation has nothing to report.
     public func notices() -> AsyncStream<PanelNotice> { AsyncStream { $0.finish() } }
 
+    /// Stops every module where it is and ends its snapshots.
     public func shutDown() {
         moving = Array(repeating: false, count: moving.count)
         publish()

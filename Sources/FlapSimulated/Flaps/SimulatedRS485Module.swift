@@ -4,14 +4,17 @@ import FlapHardware
 /// by byte, and while its stepper turns it only buffers what arrives (63 bytes; the rest is
 /// lost) and reads the buffer once the turn ends. Steps come a millisecond apart, one way only.
 public struct SimulatedRS485Module: Sendable {
+    /// Its ID on the bus.
     public var id: Int
     /// The reel's flaps, as the firmware names them.
     public let reel: [UInt8]
+    /// Steps a revolution.
     public var stepsPerRevolution: Int
     /// Steps from the magnet to flap 0.
     public var offset = 0
     /// Stored flap positions, by reel index.
     public var stored: [Int: Int] = [:]
+    /// Whether it homes by itself when powered (firmware v7 does).
     public var autoHome = true
     /// Where the rotor is, in steps past flap 0; nil until it has homed.
     public private(set) var position: Int?
@@ -25,9 +28,12 @@ public struct SimulatedRS485Module: Sendable {
     /// Bytes lost while turning.
     public private(set) var dropped = 0
 
+    /// Bytes it buffers while turning.
     public static let bufferSize = 63
+    /// The time between two steps.
     public static let halfStep = Duration.milliseconds(1)
 
+    /// Module `id` with `reel`, its rotor at `rotorStep`.
     public init(id: Int, reel: [UInt8], stepsPerRevolution: Int = 4096, rotorStep: Int = 0) {
         self.id = id
         self.reel = reel
@@ -47,7 +53,9 @@ public struct SimulatedRS485Module: Sendable {
     /// What the module does with the bytes that reached it at `time`: a turn it starts (the
     /// flaps it lands on and when), and an answer it sends.
     public struct Effect: Sendable {
+        /// The flaps it lands on, and when.
         public var landings: [(flap: Int, at: Duration)] = []
+        /// What it sends back, if anything.
         public var answer: [UInt8]?
     }
 

@@ -6,8 +6,11 @@ import Synchronization
 /// the coil bytes in, which drive each module's simulated mechanism. Faults are injected per
 /// module: lost steps, a sensor stuck on, a sensor that never fires.
 public final class SimulatedShiftRegisterChain: SPIDevice {
+    /// Its name.
     public let name: String
+    /// Its clock.
     public let speedHz = 4_000_000
+    /// How many modules it drives.
     public let modules: Int
     private let layout: ShiftRegisterChain
     private let state: Mutex<State>
@@ -28,6 +31,7 @@ public final class SimulatedShiftRegisterChain: SPIDevice {
         layout = ShiftRegisterChain(spi: NoSPI(), modules: modules)
     }
 
+    /// Shifts `bytes` in (coil patterns) and the sensors' bits out, stepping each rotor whose pattern changed.
     public func transfer(_ bytes: [UInt8]) throws -> [UInt8] {
         try state.withLock { s in
             guard !s.closed else { throw HardwareError(device: name, problem: "closed") }
@@ -46,6 +50,7 @@ public final class SimulatedShiftRegisterChain: SPIDevice {
         }
     }
 
+    /// Closes it.
     public func close() { state.withLock { $0.closed = true } }
 
     /// Module `i`'s coil pattern in a frame, as the boards wire it.
@@ -54,11 +59,15 @@ public final class SimulatedShiftRegisterChain: SPIDevice {
         return i % 2 == 0 ? byte & 0x0F : byte >> 4
     }
 
+    /// Module `i`'s mechanism as it is now.
     public func mechanism(_ i: Int) -> SimulatedMechanism { state.withLock { $0.mechanisms[i] } }
+    /// Transfers made.
     public var transfers: Int { state.withLock { $0.transfers } }
+    /// Gives `module`'s hall sensor `fault`.
     public func setSensorFault(_ fault: SimulatedMechanism.SensorFault, module: Int) { state.withLock { $0.mechanisms[module].sensorFault = fault } }
     /// Every transfer fails while `true` (a loose ribbon cable, a dead board).
     public func setFailing(_ failing: Bool) { state.withLock { $0.failing = failing } }
+    /// Makes `module` lose every `n`-th step (nil: none).
     public func setLostSteps(every n: Int?, module: Int) { state.withLock { $0.mechanisms[module].losesEveryNthStep = n } }
 
     /// A stand-in so the chain can use the layout's arithmetic without a device.

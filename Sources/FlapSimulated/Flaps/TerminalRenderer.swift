@@ -8,6 +8,7 @@ public struct TerminalRenderer: Sendable {
     /// Where the text goes (stdout in flapd).
     public var write: @Sendable (String) -> Void
 
+    /// Draws on `write`: in place when `isTerminal`, else a board each time the panel rests.
     public init(isTerminal: Bool, write: @escaping @Sendable (String) -> Void) {
         self.isTerminal = isTerminal
         self.write = write

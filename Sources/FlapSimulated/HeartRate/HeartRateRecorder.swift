@@ -6,6 +6,7 @@ import Synchronization
 public final class HeartRateRecorder<Instant: InstantProtocol & Sendable>: Sendable {
     private let events = Mutex<[HeartRateEvent<Instant>]>([])
 
+    /// Nothing recorded yet.
     public init() {}
 
     /// What to hand to ``HeartRateSensor/run(_:)``.
@@ -14,14 +15,17 @@ public final class HeartRateRecorder<Instant: InstantProtocol & Sendable>: Senda
     /// Everything, in the order it was emitted.
     public var all: [HeartRateEvent<Instant>] { events.withLock { $0 } }
 
+    /// The readings, in order.
     public var samples: [HeartRateSample<Instant>] {
         events.withLock { $0.compactMap { if case .sample(let s) = $0 { s } else { nil } } }
     }
 
+    /// The state changes, in order.
     public var statuses: [HeartRateStatus] {
         events.withLock { $0.compactMap { if case .status(let s) = $0 { s } else { nil } } }
     }
 
+    /// The notices, in order.
     public var notices: [String] {
         events.withLock { $0.compactMap { if case .notice(let n) = $0 { n } else { nil } } }
     }

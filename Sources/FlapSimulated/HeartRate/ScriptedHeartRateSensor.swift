@@ -4,6 +4,7 @@ import FlapHeartRate
 /// A heart-rate source that says exactly what it is given, in order, then waits to be
 /// stopped: for testing what consumes heart rates (the hub, the rooms) event by event.
 public struct ScriptedHeartRateSensor<C: Clock>: HeartRateSensor where C.Duration == Duration, C.Instant: Sendable {
+    /// Its name.
     public let name: String
     private let script: [HeartRateEvent<C.Instant>]
     private let pause: Duration
@@ -17,6 +18,7 @@ public struct ScriptedHeartRateSensor<C: Clock>: HeartRateSensor where C.Duratio
         self.clock = clock
     }
 
+    /// Plays the script, each event after its pause.
     public func run(_ emit: @escaping @Sendable (HeartRateEvent<C.Instant>) -> Void) async {
         for event in script {
             guard !Task.isCancelled else { return }

@@ -9,12 +9,17 @@ import FlapHeartRate
 public actor SimulatedANTStick<C: Clock> where C.Duration == Duration {
     /// A strap the stick can hear.
     public struct Strap: Sendable {
+        /// Its device number.
         public var deviceNumber: UInt16
+        /// Its wearer's heart rate.
         public var bpm: Double
+        /// Whether the stick hears it.
         public var inRange = true
         /// Numbered pages with a toggle (every strap since 2007); false: a legacy strap.
         public var numbered = true
+        /// Battery charge in percent.
         public var battery = 80
+        /// Signal strength in dBm.
         public var rssi = -60
         var beatCount: UInt8 = 0
         var lastBeat: Duration = .zero
@@ -22,6 +27,7 @@ public actor SimulatedANTStick<C: Clock> where C.Duration == Duration {
         var nextBeat: Duration = .zero
         var messages = 0
 
+        /// Strap `deviceNumber` beating at `bpm`.
         public init(deviceNumber: UInt16, bpm: Double, inRange: Bool = true, numbered: Bool = true) {
             self.deviceNumber = deviceNumber
             self.bpm = bpm
@@ -59,6 +65,7 @@ public actor SimulatedANTStick<C: Clock> where C.Duration == Duration {
     /// The channel period: 8070/32768 s.
     static var period: Duration { .microseconds(8070 * 1_000_000 / 32768) }
 
+    /// A stick on `port` with `channels` channels, `straps` in range.
     public init(port: any SerialPort, clock: C, channels: Int = 8, straps: [Strap] = []) {
         self.port = port
         self.clock = clock
@@ -68,8 +75,11 @@ public actor SimulatedANTStick<C: Clock> where C.Duration == Duration {
         for strap in straps { self.straps[strap.deviceNumber] = strap }
     }
 
+    /// Brings `strap` near.
     public func add(_ strap: Strap) { straps[strap.deviceNumber] = strap }
+    /// Takes strap `deviceNumber` out of range, or back.
     public func setInRange(_ deviceNumber: UInt16, _ inRange: Bool) { straps[deviceNumber]?.inRange = inRange }
+    /// Sets strap `deviceNumber`'s heart rate.
     public func setHeartRate(_ deviceNumber: UInt16, _ bpm: Double) { straps[deviceNumber]?.bpm = bpm }
 
     /// Sends bytes that are not ANT messages (line noise) to the host.

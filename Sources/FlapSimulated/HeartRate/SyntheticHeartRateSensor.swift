@@ -7,7 +7,9 @@ import FlapPrimitives
 /// (breathing and noise), moments without skin contact and dropouts. Seeded: the same seed gives
 /// the same people and the same readings. What `flapd --simulate` reads.
 public struct SyntheticHeartRateSensor<C: Clock>: HeartRateSensor where C.Duration == Duration, C.Instant: Sendable {
+    /// Its name (`simulated (3 straps)`).
     public let name: String
+    /// Its straps.
     public let straps: [StrapIdentity]
     private let seed: UInt64
     private let clock: C
@@ -23,6 +25,7 @@ public struct SyntheticHeartRateSensor<C: Clock>: HeartRateSensor where C.Durati
         self.dropouts = dropouts
     }
 
+    /// Emits each wearer's reading once a second until cancelled.
     public func run(_ emit: @escaping @Sendable (HeartRateEvent<C.Instant>) -> Void) async {
         emit(.status(HeartRateStatus(strap: nil, .searching)))
         var people = straps.enumerated().map { SimulatedPerson(strap: $0.element, seed: seed &+ UInt64($0.offset) &* 0x9E37_79B9_7F4A_7C15) }

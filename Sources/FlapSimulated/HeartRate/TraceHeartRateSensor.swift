@@ -6,7 +6,9 @@ import FlapPrimitives
 /// 1/1024 s), seconds from the trace's start and rising; `#` starts a comment. Each reading is
 /// emitted at its time after `run` begins; with `loops`, the trace starts over at its end.
 public struct TraceHeartRateSensor<C: Clock>: HeartRateSensor where C.Duration == Duration, C.Instant: Sendable {
+    /// Its name.
     public let name: String
+    /// Its one strap.
     public let strap: StrapIdentity
     let readings: [(at: Duration, bpm: Int, rr: [UInt16])]
     private let loops: Bool
@@ -14,11 +16,16 @@ public struct TraceHeartRateSensor<C: Clock>: HeartRateSensor where C.Duration =
 
     /// A trace that cannot be read: the line, the column (from 1) and what is wrong.
     public struct TraceError: Error, Equatable, CustomStringConvertible {
+        /// The trace's line, from 1.
         public var line: Int
+        /// The column, from 1.
         public var column: Int
+        /// What is wrong.
         public var problem: String
+        /// Where and what.
         public var description: String { "trace line \(line), column \(column): \(problem)" }
 
+        /// A problem at `line`, `column`.
         public init(line: Int, column: Int, problem: String) {
             self.line = line
             self.column = column
@@ -76,6 +83,7 @@ public struct TraceHeartRateSensor<C: Clock>: HeartRateSensor where C.Duration =
         self.readings = readings
     }
 
+    /// Plays the trace's readings at their times (again and again when it loops), until cancelled.
     public func run(_ emit: @escaping @Sendable (HeartRateEvent<C.Instant>) -> Void) async {
         emit(.status(HeartRateStatus(strap: nil, .searching)))
         emit(.status(HeartRateStatus(strap: nil, .connected)))

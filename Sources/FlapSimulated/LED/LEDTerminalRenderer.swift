@@ -4,10 +4,12 @@ import FlapCore
 /// half block in the top pixel's colour on the bottom pixel's), in 24-bit colour, redrawn in
 /// place when the picture changes, at most 30 times a second.
 public struct LEDTerminalRenderer: Sendable {
+    /// Where it draws.
     public var write: @Sendable (String) -> Void
     /// Pictures wider than this many columns are shown scaled down (every n-th pixel).
     public var maximumColumns: Int
 
+    /// Draws on `write`, at most `maximumColumns` wide.
     public init(maximumColumns: Int = 160, write: @escaping @Sendable (String) -> Void) {
         self.write = write
         self.maximumColumns = maximumColumns

@@ -4,16 +4,20 @@ import Synchronization
 
 /// A framebuffer's memory held in this process: what a screen would scan out.
 public final class SimulatedFramebuffer: FramebufferMemory {
+    /// Its name.
     public let name: String
+    /// Its pixels' layout.
     public let format: FramebufferFormat
     private let memory: Mutex<[UInt8]>
 
+    /// Memory of `format`, all dark.
     public init(format: FramebufferFormat, name: String = "simulated framebuffer") {
         self.name = name
         self.format = format
         memory = Mutex(Array(repeating: 0, count: format.size))
     }
 
+    /// Writes `bytes` at `offset`.
     public func write(_ bytes: [UInt8], at offset: Int) throws {
         guard offset >= 0, offset + bytes.count <= format.size else {
             throw HardwareError(device: name, problem: "a write of \(bytes.count) bytes at \(offset) runs past the \(format.size)-byte screen")
@@ -21,6 +25,7 @@ public final class SimulatedFramebuffer: FramebufferMemory {
         memory.withLock { $0.replaceSubrange(offset..<(offset + bytes.count), with: bytes) }
     }
 
+    /// Writes the byte ranges `spans` of `screen`.
     public func copy(_ spans: [Range<Int>], of screen: [UInt8]) throws {
         guard screen.count <= format.size else {
             throw HardwareError(device: name, problem: "a screen of \(screen.count) bytes is larger than the \(format.size)-byte memory")
@@ -37,11 +42,13 @@ public final class SimulatedFramebuffer: FramebufferMemory {
         }
     }
 
+    /// The memory as it is.
     public var bytes: [UInt8] { memory.withLock { $0 } }
 
     /// The screen as a picture, read back through the pixel format.
     public var picture: PixelFrame { Self.picture(of: bytes, format: format) }
 
+    /// The picture `bytes` hold in `format`.
     public static func picture(of bytes: [UInt8], format: FramebufferFormat) -> PixelFrame {
         var frame = PixelFrame(width: format.width, height: format.height)
         for y in 0..<format.height {

@@ -9,17 +9,27 @@ import Synchronization
 /// bottom-right block, earlier chips go leftwards, then upwards; a digit register is a block's
 /// column, bit 0 its top row.
 public final class SimulatedMAX7219Chain: SPIDevice {
+    /// Its name.
     public let name: String
+    /// Its clock.
     public let speedHz = 10_000_000
+    /// Pixels across.
     public let width: Int
+    /// Pixels down.
     public let height: Int
     private let state: Mutex<State>
 
+    /// One chip's registers.
     public struct Chip: Sendable, Equatable {
+        /// Its eight digit registers (rows of 8 pixels).
         public var digits = [UInt8](repeating: 0, count: 8)
+        /// Its intensity, 0–15.
         public var intensity = 0
+        /// Digits scanned, less one.
         public var scanLimit = 0
+        /// BCD decoding per digit (0: none).
         public var decodeMode = 0
+        /// Whether every LED is lit for a test.
         public var displayTest = false
         /// A MAX7219 powers up shut down.
         public var shutdown = true
@@ -31,6 +41,7 @@ public final class SimulatedMAX7219Chain: SPIDevice {
         var problems: [String] = []
     }
 
+    /// A cascade `width` by `height` pixels, all registers zero.
     public init(width: Int, height: Int = 8, name: String = "simulated MAX7219 cascade") {
         precondition(width % 8 == 0 && height % 8 == 0 && width > 0 && height > 0, "whole 8×8 blocks")
         self.name = name
@@ -39,6 +50,7 @@ public final class SimulatedMAX7219Chain: SPIDevice {
         state = Mutex(State(chips: Array(repeating: Chip(), count: width / 8 * height / 8)))
     }
 
+    /// Shifts `bytes` through the chips, latching each chip's register write.
     public func transfer(_ bytes: [UInt8]) throws -> [UInt8] {
         try state.withLock { s in
             guard bytes.count == s.chips.count * 2 else {
@@ -67,9 +79,12 @@ public final class SimulatedMAX7219Chain: SPIDevice {
         return Array(repeating: 0, count: bytes.count)
     }
 
+    /// Nothing to close.
     public func close() {}
 
+    /// Each chip's registers, the first nearest the input.
     public var chips: [Chip] { state.withLock { $0.chips } }
+    /// Transfers made.
     public var transfers: Int { state.withLock { $0.transfers } }
     /// Words no MAX7219 would take well.
     public var problems: [String] { state.withLock { $0.problems } }

@@ -22,12 +22,14 @@ extension SimulatedMAX7219Chain: SimulatedPixelDevice {
 }
 
 extension SimulatedWS2812Strip: SimulatedPixelDevice {
+    /// What the strip shows, laid out as wired.
     public var picture: PixelFrame { picture(width: layoutWidth, wiring: layoutWiring) }
 }
 
 extension SimulatedFramebuffer: SimulatedPixelDevice {}
 
 extension SimulatedRGBMatrix: SimulatedPixelDevice {
+    /// What the matrix shows, at its brightness.
     public var picture: PixelFrame {
         let shown = self.shown, level = Double(brightness) / 100
         var frame = PixelFrame(width: shown.width, height: shown.height)

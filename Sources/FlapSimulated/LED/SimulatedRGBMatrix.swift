@@ -18,8 +18,10 @@ public final class SimulatedRGBMatrix: RGBMatrixAPI, Sendable {
         var options: RGBMatrixOptions?
     }
 
+    /// A matrix not yet created.
     public init() {}
 
+    /// Creates it as `options` say; its size in pixels.
     public func create(_ options: RGBMatrixOptions) throws -> (width: Int, height: Int) {
         guard [8, 16, 32, 64].contains(options.rows), options.columns > 0, (1...3).contains(options.parallel), options.chain > 0 else {
             throw HardwareError(
@@ -39,10 +41,12 @@ public final class SimulatedRGBMatrix: RGBMatrixAPI, Sendable {
         return (options.width, options.height)
     }
 
+    /// Sets one pixel of the canvas being drawn.
     public func setPixel(x: Int, y: Int, red: UInt8, green: UInt8, blue: UInt8) {
         state.withLock { $0.offscreen.setPixel(x: x, y: y, RGB(red, green, blue)) }
     }
 
+    /// Shows the canvas drawn, and draws on the other.
     public func swapOnVSync() {
         state.withLock { s in
             swap(&s.offscreen, &s.shown)
@@ -50,8 +54,11 @@ public final class SimulatedRGBMatrix: RGBMatrixAPI, Sendable {
         }
     }
 
+    /// Sets the brightness, 1 to 100 %.
     public func setBrightness(_ percent: Int) { state.withLock { $0.brightness = max(1, min(100, percent)) } }
+    /// Clears the canvas being drawn.
     public func clear() { state.withLock { $0.offscreen.clear() } }
+    /// Deletes it, leaving it dark.
     public func delete() {
         state.withLock {
             $0.deleted = true; $0.shown.clear()
@@ -60,8 +67,12 @@ public final class SimulatedRGBMatrix: RGBMatrixAPI, Sendable {
 
     /// What the panel shows now, at its brightness.
     public var shown: PixelFrame { state.withLock { $0.shown } }
+    /// Its brightness.
     public var brightness: Int { state.withLock { $0.brightness } }
+    /// Canvases swapped.
     public var swaps: Int { state.withLock { $0.swaps } }
+    /// Whether it was deleted.
     public var deleted: Bool { state.withLock { $0.deleted } }
+    /// The options it was created with.
     public var options: RGBMatrixOptions? { state.withLock { $0.options } }
 }

@@ -7,11 +7,15 @@ import Synchronization
 /// passing the rest on), latched by a low of at least 50 µs. Anything else is recorded as a
 /// problem, as a flicker would be on the real strip.
 public final class SimulatedWS2812Strip: SPIDevice {
+    /// Its name.
     public let name: String
+    /// The SPI clock a strip is driven at.
     public let speedHz = WS2812Strip.spiHz
+    /// LEDs on the strip.
     public let count: Int
     /// How the strip is laid out as a matrix, for ``picture``.
     public let layoutWidth: Int
+    /// How the strip runs along the rows.
     public let layoutWiring: WS2812Strip.Wiring
     private let state: Mutex<State>
 
@@ -21,6 +25,7 @@ public final class SimulatedWS2812Strip: SPIDevice {
         var problems: [String] = []
     }
 
+    /// A strip of `count` LEDs, laid out `width` wide as `wiring` says.
     public init(count: Int, width: Int? = nil, wiring: WS2812Strip.Wiring = .serpentine, name: String = "simulated WS2812 strip") {
         self.name = name
         self.count = count
@@ -29,6 +34,7 @@ public final class SimulatedWS2812Strip: SPIDevice {
         state = Mutex(State(leds: Array(repeating: .black, count: count)))
     }
 
+    /// Decodes the SPI bits into each LED's colour, latching on the reset gap.
     public func transfer(_ bytes: [UInt8]) throws -> [UInt8] {
         var bits: [UInt8] = []
         bits.reserveCapacity(bytes.count * 8 / 3)
@@ -66,11 +72,14 @@ public final class SimulatedWS2812Strip: SPIDevice {
         return Array(repeating: 0, count: bytes.count)
     }
 
+    /// Nothing to close.
     public func close() {}
 
     /// Each LED's colour, in chain order.
     public var leds: [RGB] { state.withLock { $0.leds } }
+    /// Frames latched.
     public var latches: Int { state.withLock { $0.latches } }
+    /// What was wrong with the bits received.
     public var problems: [String] { state.withLock { $0.problems } }
 
     /// The LEDs as a `width`-wide picture, the strip wired `wiring`.
