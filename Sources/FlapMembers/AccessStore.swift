@@ -221,8 +221,7 @@ public actor AccessStore {
         case tooManyGuesses(retryAfter: Int)
     }
 
-    /// Turns an invitation or pairing link into a session, once. `client`: the address it came
-    /// from, whose wrong guesses are counted (``RedeemLimit``).
+    /// Turns an invitation or pairing link into a session, once. `client`: the address it came from, whose wrong guesses are counted (``RedeemLimit``).
     public func redeem(_ token: String, from client: String) -> Redemption {
         let at = now()
         if let wait = guesses.wait(for: client, at: at) { return .tooManyGuesses(retryAfter: wait) }

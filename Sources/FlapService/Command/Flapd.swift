@@ -111,8 +111,7 @@ public struct Flapd: AsyncParsableCommand {
     /// Made by ArgumentParser from the command line.
     public init() {}
 
-    /// Parses the process's arguments and runs; usage and configuration errors exit with 64
-    /// and say what is wrong on stderr.
+    /// Parses the process's arguments and runs; usage and configuration errors exit with 64 and say what is wrong on stderr.
     public static func runMain() async {
         do {
             var command = try parseAsRoot()

@@ -6,8 +6,22 @@ public struct ConfigurationError: Error, Equatable, Sendable, CustomStringConver
         public var key: String
         /// 1-based line in the file, when known.
         public var line: Int?
-        /// What is wrong.
-        public var problem: String
+        /// What is wrong, as a case.
+        public var kind: ConfigurationProblem
+        /// What is wrong, in words.
+        public var problem: String { kind.description }
+
+        /// `kind` at `key`, on `line`.
+        public init(key: String, line: Int?, kind: ConfigurationProblem) {
+            self.key = key
+            self.line = line
+            self.kind = kind
+        }
+
+        /// A table's own rule broken at `key`, on `line`, in the words `problem`.
+        public init(key: String, line: Int?, problem: String) {
+            self.init(key: key, line: line, kind: .rule(problem))
+        }
 
         /// "line L, key: what is wrong".
         public var description: String {

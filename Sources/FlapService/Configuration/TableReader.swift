@@ -17,19 +17,22 @@ struct TableReader: SourceTableReading {
 
     func key(_ name: String) -> String { path.isEmpty ? name : "\(path).\(name)" }
 
-    mutating func fail(_ name: String, _ problem: String) {
-        problems.append(.init(key: key(name), line: index.line(of: key(name)), problem: problem))
+    mutating func fail(_ name: String, _ kind: ConfigurationProblem) {
+        problems.append(.init(key: key(name), line: index.line(of: key(name)), kind: kind))
     }
+
+    /// A table's own rule broken at `name`, in the words `problem`.
+    mutating func fail(_ name: String, _ problem: String) { fail(name, .rule(problem)) }
 
     mutating func string(_ name: String) -> String? {
         guard let value = self[name] else { return nil }
-        guard let string = value.string else { fail(name, "must be a string (in quotes)"); return nil }
+        guard let string = value.string else { fail(name, .notAString); return nil }
         return string
     }
 
     mutating func int(_ name: String) -> Int? {
         guard let value = self[name] else { return nil }
-        guard let int = value.int else { fail(name, "must be a whole number"); return nil }
+        guard let int = value.int else { fail(name, .notAWholeNumber); return nil }
         return int
     }
 
@@ -39,19 +42,19 @@ struct TableReader: SourceTableReading {
         switch value {
         case .float(let number): return number
         case .integer(let whole): return Double(whole)
-        default: fail(name, "must be a number"); return nil
+        default: fail(name, .notANumber); return nil
         }
     }
 
     mutating func bool(_ name: String) -> Bool? {
         guard let value = self[name] else { return nil }
-        guard let bool = value.bool else { fail(name, "must be true or false"); return nil }
+        guard let bool = value.bool else { fail(name, .notABoolean); return nil }
         return bool
     }
 
     mutating func port(_ name: String) -> Int? {
         guard let port = int(name) else { return nil }
-        guard (0...65535).contains(port) else { fail(name, "must be a port number, 1 to 65535 (0: any free port), not \(port)"); return nil }
+        guard (0...65535).contains(port) else { fail(name, .notAPort(port)); return nil }
         return port
     }
 
@@ -64,7 +67,7 @@ struct TableReader: SourceTableReading {
     mutating func choice(_ name: String, _ allowed: [String]) -> String? {
         guard let value = string(name) else { return nil }
         guard allowed.contains(value) else {
-            fail(name, "\(value.debugDescription) is not one of \(allowed.joined(separator: ", "))")
+            fail(name, .notOneOf(value, choices: allowed))
             return nil
         }
         return value
@@ -79,7 +82,7 @@ struct TableReader: SourceTableReading {
     mutating func strings(_ name: String) -> [String]? {
         guard let value = self[name] else { return nil }
         guard let array = value.array, array.allSatisfy({ $0.string != nil }) else {
-            fail(name, "must be a list of strings, such as [\"kitchen\", \"phone\"]")
+            fail(name, .notAListOfStrings)
             return nil
         }
         return array.compactMap(\.string)
@@ -89,7 +92,7 @@ struct TableReader: SourceTableReading {
     mutating func intLists(_ name: String, example: String) -> [[Int]]? {
         guard let value = self[name] else { return nil }
         guard let outer = value.array, outer.allSatisfy({ $0.array?.allSatisfy { $0.int != nil } == true }) else {
-            fail(name, "must be a list of lists of whole numbers, such as \(example)")
+            fail(name, .notAListOfLists(example: example))
             return nil
         }
         return outer.compactMap { $0.array?.compactMap(\.int) }
@@ -107,14 +110,14 @@ struct TableReader: SourceTableReading {
     /// A secret given inline (`key`) or as a file (`key_file`), not both.
     mutating func secret(_ name: String, file fileName: String) -> Secret? {
         let inline = string(name), file = string(fileName)
-        if inline != nil, file != nil { fail(name, "give \(name) or \(fileName), not both") }
+        if inline != nil, file != nil { fail(name, .bothGiven(name, file: fileName)) }
         if let file { return .file(file) }
         return inline.map(Secret.value)
     }
 
     mutating func table(_ name: String) -> TableReader? {
         guard let value = self[name] else { return nil }
-        guard let sub = value.table else { fail(name, "must be a table ([\(name)])"); return nil }
+        guard let sub = value.table else { fail(name, .notATable(name)); return nil }
         return TableReader(table: sub, path: key(name), index: index)
     }
 
@@ -135,10 +138,10 @@ struct TableReader: SourceTableReading {
 
     mutating func tables(_ name: String) -> [TableReader]? {
         guard let value = self[name] else { return nil }
-        guard let array = value.array else { fail(name, "must be written as [[\(name)]] tables"); return nil }
+        guard let array = value.array else { fail(name, .notTables(name)); return nil }
         var readers: [TableReader] = []
         for (i, element) in array.enumerated() {
-            guard let sub = element.table else { fail("\(name)[\(i)]", "must be a table"); continue }
+            guard let sub = element.table else { fail("\(name)[\(i)]", .notATableEntry); continue }
             readers.append(TableReader(table: sub, path: key("\(name)[\(i)]"), index: index))
         }
         return readers
@@ -170,12 +173,11 @@ struct TableReader: SourceTableReading {
     mutating func finish(owner: (String) -> String? = { _ in nil }) {
         for name in table.keys.sorted() where !asked.contains(name) {
             if let elsewhere = owner(name) {
-                fail(name, elsewhere)
+                fail(name, .elsewhere(elsewhere))
                 continue
             }
             let guess = asked.min { distance(name, $0) < distance(name, $1) }
-            let hint = guess.map { distance(name, $0) <= 3 ? " (did you mean \($0)?)" : "" } ?? ""
-            fail(name, "unknown key\(hint); known keys here: \(asked.joined(separator: ", "))")
+            fail(name, .unknownKey(suggestion: guess.flatMap { distance(name, $0) <= 3 ? $0 : nil }, known: asked))
         }
     }
 
@@ -205,7 +207,7 @@ extension TableReader {
             if zero && (text == "0" || text == "0s") { return .zero }
             if let duration = SourceInterval.parse(text) { return duration }
         }
-        fail(name, "must be seconds (600) or a time with its unit (\"30s\", \"10m\", \"2h\", \"1d\")")
+        fail(name, .notAnInterval)
         return nil
     }
 }

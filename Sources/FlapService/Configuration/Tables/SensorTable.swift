@@ -56,7 +56,7 @@ extension TableReader: SensorTableReading {
         // ANT device numbers may be written as numbers.
         let items = value.array?.map { $0.string ?? $0.int.map(String.init) }
         guard let items, items.allSatisfy({ $0 != nil }) else {
-            fail(name, "must be a list, such as \(example)")
+            fail(name, .notAList(example: example))
             return nil
         }
         return items.compactMap { $0 }
