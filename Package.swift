@@ -426,7 +426,8 @@ let package = Package(
         .testTarget(
             name: "FlapServiceTests",
             dependencies: [
-                "FlapTime", "FlapService", "FlapDisplay", "FlapLinux", "FlapMQTTClient", "FlapTLS", "FlapVestaboard", "FlapSources", "flapd",
+                "FlapClocks", "FlapTime", "FlapService", "FlapDisplay", "FlapLinux", "FlapMQTTClient", "FlapTLS", "FlapVestaboard", "FlapSources",
+                "flapd",
                 "TestSupport",
                 .product(name: "ArgumentParser", package: "swift-argument-parser")
             ]),

@@ -26,3 +26,18 @@ extension ServiceTime where C == ContinuousClock {
     /// The real clocks.
     public static var system: ServiceTime<ContinuousClock> { ServiceTime(clock: ContinuousClock(), now: { Date() }) }
 }
+
+extension ServiceTime where C == ApplianceClock {
+    /// The real clocks, as the appliance takes them.
+    public static var real: ServiceTime<ApplianceClock> { ServiceTime(clock: .continuous, now: { Date() }) }
+
+    /// Time that `clock` moves, the wall clock reading `epoch` when it was made: a virtual clock
+    /// moves both, so a test that moves it an hour sees messages expire an hour later.
+    public static func following<V: Clock>(_ clock: V, from epoch: Date) -> ServiceTime<ApplianceClock> where V.Duration == Duration {
+        let erased = ApplianceClock(clock)
+        return ServiceTime(clock: erased, now: { epoch.addingTimeInterval(erased.now.offset / .seconds(1)) })
+    }
+}
+
+/// The appliance's time: its clock and its wall clock, real in flapd and virtual in tests.
+public typealias ApplianceTime = ServiceTime<ApplianceClock>

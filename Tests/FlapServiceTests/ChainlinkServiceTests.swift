@@ -18,7 +18,7 @@ import Testing
     }
 
     @Test func theBoardsSizeComesFromTheControllersModuleCount() async throws {
-        let flapd = try await InProcessFlapd.start(arguments: ["--panel", "chainlink=simulated", "--rows", "2", "--no-sound"])
+        let flapd = try await InProcessFlapd.start(arguments: ["--panel", "chainlink=simulated", "--rows", "2", "--no-sound"], time: .real)
         teardown { await flapd.stop() }
         let accepted = try await flapd.api.postJSON("/v1/messages", #"{"id": "m1", "text": "HELLO\nCHAIN"}"#)
         #expect(accepted.status == 202)
@@ -43,7 +43,7 @@ import Testing
         device = "simulated"
         size = "1x8"
         """.write(to: file, atomically: true, encoding: .utf8)
-        let flapd = try await InProcessFlapd.start(arguments: ["--config", file.path, "--no-sound"])
+        let flapd = try await InProcessFlapd.start(arguments: ["--config", file.path, "--no-sound"], time: .real)
         teardown { await flapd.stop() }
         _ = try await flapd.api.postJSON("/v1/messages", #"{"id": "m2", "text": "ROOM 8"}"#)
         let panel = try await panel(of: flapd) { $0["message"] as? String == "m2" && $0["moving"] as? Bool == false }
@@ -72,7 +72,7 @@ import Testing
     @Test func anSPIPanelShowsMessagesAndKeepsItsCalibration() async throws {
         let state = FileManager.default.temporaryDirectory.appendingPathComponent("flapd-\(UUID().uuidString)").path
         let arguments = ["--panel", "spi=simulated", "--rows", "1", "--columns", "6", "--no-sound"]
-        let flapd = try await InProcessFlapd.start(stateDirectory: state, arguments: arguments)
+        let flapd = try await InProcessFlapd.start(stateDirectory: state, arguments: arguments, time: .real)
         _ = try await flapd.api.postJSON("/v1/messages", #"{"id": "d1", "text": "SPI OK"}"#)
         let panel = try await ChainlinkServiceTests().panel(of: flapd) { $0["message"] as? String == "d1" && $0["moving"] as? Bool == false }
         #expect(panel["driver"] as? String == "spi" && panel["columns"] as? Int == 6)
@@ -90,7 +90,7 @@ import Testing
         await flapd.stop()
 
         // Saved in the state directory: the next start steps with it.
-        let again = try await InProcessFlapd.start(stateDirectory: state, arguments: arguments)
+        let again = try await InProcessFlapd.start(stateDirectory: state, arguments: arguments, time: .real)
         teardown { await again.stop() }
         let shown = try await ProcessRunner.run(
             flapctl, ["calibrate", "--json", "--url", "http://127.0.0.1:\(again.apiPort)", "--api-key", again.apiKey])

@@ -1,5 +1,7 @@
 import ArgumentParser
+import FlapClocks
 import FlapService
+import FlapTime
 import Foundation
 import Logging
 import Synchronization
@@ -18,7 +20,21 @@ final class InProcessFlapd: RunningFlapd {
     let apiKey: String
     /// Every line flapd logged, as it would have written them to stderr.
     let log: Log
+    /// The clock its time runs on, when it is virtual: it moves only when the test moves it.
+    let clock: ManualClock?
+    /// Its time: the virtual clock's, or the real one.
+    private let time: ApplianceTime
+    /// Its wall clock now: on a virtual clock, the time it started plus how far the clock has moved.
+    var now: Date { time.now() }
     private let running: Task<Void, any Error>
+
+    /// Which clock it runs on.
+    enum Time {
+        /// A ``ManualClock`` the test moves: the wall clock starts at the real time and moves with it.
+        case virtual
+        /// The real clocks, for a panel whose device keeps real time (a controller on a pseudo-terminal).
+        case real
+    }
 
     final class Log: Sendable {
         private let lines = Mutex("")
@@ -26,7 +42,9 @@ final class InProcessFlapd: RunningFlapd {
         var text: String { lines.withLock { $0 } }
     }
 
-    static func start(stateDirectory: String? = nil, apiKey: String = "test-key", arguments: [String] = []) async throws -> InProcessFlapd {
+    static func start(
+        stateDirectory: String? = nil, apiKey: String = "test-key", arguments: [String] = [], time: Time = .virtual
+    ) async throws -> InProcessFlapd {
         let state = stateDirectory ?? FileManager.default.temporaryDirectory.appendingPathComponent("flapd-\(UUID().uuidString)").path
         let command = try Flapd.parse(
             ["--simulate", "--state-dir", state, "--api-port", "0", "--https-port", "0", "--local-api-port", "0", "--api-key", apiKey] + arguments)
@@ -36,7 +54,10 @@ final class InProcessFlapd: RunningFlapd {
         let log = Log()
         let level = Logger.Level(rawValue: configuration.logLevel) ?? .info
         let logger = Logger(label: "flapd") { JournalLogHandler(label: $0, level: level, environment: [:], write: log.append) }
-        let appliance = try await Appliance(configuration: configuration, drawInTerminal: false, logger: logger)
+        let clock = time == .virtual ? ManualClock() : nil
+        let applianceTime: ApplianceTime = clock.map { .following($0, from: Date()) } ?? .real
+        let appliance = try await Appliance(configuration: configuration, drawInTerminal: false, time: applianceTime, logger: logger)
+        if let clock { moveWhileWaiting { await clock.advance(by: $0) } }
         let running = Task {
             defer { log.append("(flapd has stopped)\n") }
             try await appliance.run(signals: [])
@@ -47,10 +68,16 @@ final class InProcessFlapd: RunningFlapd {
             throw PeerError("flapd did not bind its ports:\n\(log.text)")
         }
         return InProcessFlapd(
-            appliance: appliance, state: state, ports: (ports.native, ports.https, ports.local), apiKey: apiKey, log: log, running: running)
+            appliance: appliance, state: state, ports: (ports.native, ports.https, ports.local), apiKey: apiKey, log: log, clock: clock,
+            time: applianceTime, running: running)
     }
 
-    private init(appliance: Appliance, state: String, ports: (Int, Int, Int), apiKey: String, log: Log, running: Task<Void, any Error>) {
+    private init(
+        appliance: Appliance, state: String, ports: (Int, Int, Int), apiKey: String, log: Log, clock: ManualClock?,
+        time: ApplianceTime, running: Task<Void, any Error>
+    ) {
+        self.clock = clock
+        self.time = time
         self.appliance = appliance
         stateDirectory = state
         (apiPort, httpsPort, localAPIPort) = ports

@@ -20,7 +20,7 @@ import Testing
         size = "1x4"
         ids = [[4, 3, 2, 1]]
         """.write(to: file, atomically: true, encoding: .utf8)
-        let flapd = try await InProcessFlapd.start(arguments: ["--config", file.path, "--no-sound"])
+        let flapd = try await InProcessFlapd.start(arguments: ["--config", file.path, "--no-sound"], time: .real)
         teardown { await flapd.stop() }
         let accepted = try await flapd.api.postJSON("/v1/messages", #"{"id": "m1", "text": "HI{63}\""}"#)
         #expect(accepted.status == 202)

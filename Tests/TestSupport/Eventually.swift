@@ -1,4 +1,6 @@
-/// Waits until `condition` holds, asking again every `interval`; returns whether it held. For
+/// Waits until `condition` holds, asking again every `interval`; returns whether it held. The
+/// virtual clocks the test moves (``moveWhileWaiting(_:)``) are moved on by `interval` (at least
+/// a tenth of a second) each time instead, with a short real pause. For
 /// state only asking can see (another process's HTTP answers, a broker's retained messages): an
 /// event that can be awaited (a log line, a stream) is awaited instead.
 ///
@@ -13,10 +15,16 @@ public func eventually(
     precondition(patience >= minimumPatience, "a patience under \(minimumPatience) fails on a busy machine: leave it out")
     let clock = ContinuousClock()
     let deadline = clock.now.advanced(by: patience)
+    let movers = Teardowns.current?.timeMovers ?? []
     while true {
         if try await condition() { return true }
         if clock.now >= deadline { return false }
-        try await Task.sleep(for: interval)
+        if movers.isEmpty {
+            try await Task.sleep(for: interval)
+        } else {
+            for move in movers { await move(virtualStep(for: interval)) }
+            try await Task.sleep(for: pauseWhileMoving)
+        }
     }
 }
 

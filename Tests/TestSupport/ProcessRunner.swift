@@ -41,7 +41,20 @@ public enum ProcessRunner {
             }
         }
         try process.run()
-        for await _ in exited {}
+        // The exit is waited for even when the test is cancelled (by its time limit), which ends
+        // a stream's iteration early: Foundation traps on the status of a program still running.
+        // Cancellation ends the program instead.
+        let exit = Task.detached { for await _ in exited {} }
+        await withTaskCancellationHandler {
+            await withDiscardingTaskGroup { group in
+                // A program may wait on an appliance whose clock is virtual: it moves meanwhile.
+                group.addTask { await moveVirtualClocks(Teardowns.current?.timeMovers ?? []) }
+                await exit.value
+                group.cancelAll()
+            }
+        } onCancel: {
+            process.terminate()
+        }
         return Result(
             status: process.terminationStatus,
             stdout: FileManager.default.contents(atPath: paths[1]) ?? Data(),

@@ -41,8 +41,13 @@ public func teardown(_ stop: @escaping @Sendable () async -> Void) {
 final class Teardowns: Sendable {
     @TaskLocal static var current: Teardowns?
     private let stops = Mutex<[@Sendable () async -> Void]>([])
+    private let movers = Mutex<[@Sendable (Duration) async -> Void]>([])
 
     func add(_ stop: @escaping @Sendable () async -> Void) { stops.withLock { $0.append(stop) } }
+
+    func addTimeMover(_ move: @escaping @Sendable (Duration) async -> Void) { movers.withLock { $0.append(move) } }
+
+    var timeMovers: [@Sendable (Duration) async -> Void] { movers.withLock { $0 } }
 
     func run() async {
         let all = stops.withLock { list in

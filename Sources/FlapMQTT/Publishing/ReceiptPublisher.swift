@@ -11,8 +11,12 @@ final class ReceiptPublisher: Sendable {
     /// the retained `ha/outcome` and carry them too.
     private let homeAssistantWarnings = Mutex<(id: String, warnings: [String])?>(nil)
 
-    init(publisher: TopicPublisher) {
+    /// The appliance's wall clock, which a receipt's `at` is read from.
+    private let now: @Sendable () -> Date
+
+    init(publisher: TopicPublisher, now: @escaping @Sendable () -> Date) {
         self.publisher = publisher
+        self.now = now
     }
 
     func announce(_ event: InboxEvent) {
@@ -40,14 +44,14 @@ final class ReceiptPublisher: Sendable {
             ReceiptBody(
                 id: receipt.id, sender: receipt.sender, status: receipt.status.rawValue, reason: receipt.reason,
                 warnings: warnings.isEmpty ? nil : warnings, duplicate: duplicate ? true : nil, source: source,
-                device: publisher.topics.device, at: Date.now.formatted(.iso8601)))
+                device: publisher.topics.device, at: now().formatted(.iso8601)))
     }
 
     func publishRejection(id: String?, reason: String, source: MessageSource) {
         publish(
             ReceiptBody(
                 id: id, sender: nil, status: "rejected", reason: reason, warnings: nil, duplicate: nil, source: source,
-                device: publisher.topics.device, at: Date.now.formatted(.iso8601)))
+                device: publisher.topics.device, at: now().formatted(.iso8601)))
     }
 
     private func publish(_ receipt: ReceiptBody) {

@@ -76,7 +76,7 @@ public final class MQTTBridge: Service, Sendable {
         self.boards = boards
         outputs = Mutex([boards])
         self.stateDirectory = stateDirectory
-        let receipts = ReceiptPublisher(publisher: publisher)
+        let receipts = ReceiptPublisher(publisher: publisher, now: intake.now)
         self.receipts = receipts
         let controls = ControlTopics(publisher: publisher, homeAssistant: settings.homeAssistant, logger: logger)
         self.controls = controls

@@ -2,11 +2,12 @@ import FlapCore
 import FlapDisplay
 import FlapHTTP
 import FlapHardware
+import FlapTime
 
 /// The panels as the APIs see them.
 struct ApplianceBoards: BoardQuery {
     let panels: [PanelRuntime]
-    let sound: ClackPlayer<ContinuousClock>?
+    let sound: ClackPlayer<ApplianceClock>?
     let clack: ClackSample
     let soundSettings: SoundSettings
     let savedSound: SavedSound

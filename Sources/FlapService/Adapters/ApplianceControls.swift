@@ -5,6 +5,7 @@ import FlapMQTT
 import FlapMessaging
 import FlapPrimitives
 import FlapStorage
+import FlapTime
 import FoundationEssentials
 import Synchronization
 
@@ -16,18 +17,21 @@ import Synchronization
 final class ApplianceControls: BoardControls, Sendable {
     let inbox: Inbox
     let pause: BoardPause
-    private let sound: ClackPlayer<ContinuousClock>?
+    private let sound: ClackPlayer<ApplianceClock>?
     private let savedSound: SavedSound
     private let saved: SavedControls
     private let transition: Mutex<TransitionStrategy>
     private let panels = Mutex<[PanelRuntime]>([])
     private let watchers = Watchers<ControlState>()
+    /// The wall clock a clearing is stamped with.
+    private let now: @Sendable () -> Date
 
     /// `fallback`: the first panel's configured transition, until one is chosen.
     init(
-        inbox: Inbox, sound: ClackPlayer<ContinuousClock>?, savedSound: SavedSound, directory: String,
-        fallback: TransitionStrategy
+        inbox: Inbox, sound: ClackPlayer<ApplianceClock>?, savedSound: SavedSound, directory: String,
+        fallback: TransitionStrategy, now: @escaping @Sendable () -> Date
     ) {
+        self.now = now
         saved = SavedControls(directory: directory)
         let file = saved.load()
         pause = BoardPause(paused: file?.paused ?? false)
@@ -59,7 +63,7 @@ final class ApplianceControls: BoardControls, Sendable {
             transition: transition.withLock { $0.rawValue })
     }
 
-    func clearBoard() async throws { _ = try await inbox.clearAllSlots(now: Date()) }
+    func clearBoard() async throws { _ = try await inbox.clearAllSlots(now: now()) }
 
     func setPaused(_ paused: Bool) async throws {
         pause.set(paused)
@@ -120,5 +124,5 @@ extension ApplianceControls: BoardSwitches {
         return await switches()
     }
 
-    func clearEverySlot() async throws -> Int { try await inbox.clearAllSlots(now: Date()) }
+    func clearEverySlot() async throws -> Int { try await inbox.clearAllSlots(now: now()) }
 }

@@ -1,13 +1,16 @@
 import FlapHTTP
 import FlapMetrics
+import FlapTime
 import FlapVestaboard
 import FoundationEssentials
 
 /// The real Vestaboards' writes as the API reaches them.
 struct ApplianceDeliveries: DeliveryAccess {
     let queue: DeliveryQueue
-    let workers: [BoardDelivery<ContinuousClock>]
+    let workers: [BoardDelivery<ApplianceClock>]
     let metrics: FlapMetrics
+    /// The wall clock a retry or cancel is stamped with.
+    let now: @Sendable () -> Date
 
     func boards() async -> [BoardStatus] {
         let depth = (try? queue.depth()) ?? [:]
@@ -29,13 +32,13 @@ struct ApplianceDeliveries: DeliveryAccess {
 
     func retry(_ id: Int64) async throws -> Bool? {
         guard let delivery = try queue.delivery(id) else { return nil }
-        guard try queue.retry(id, now: Date()) else { return false }
+        guard try queue.retry(id, now: now()) else { return false }
         await workers.first { $0.queueKey == delivery.panel }?.poke()
         return true
     }
 
     func cancel(_ id: Int64) async throws -> Bool? {
         guard try queue.delivery(id) != nil else { return nil }
-        return try queue.cancel(id, now: Date())
+        return try queue.cancel(id, now: now())
     }
 }

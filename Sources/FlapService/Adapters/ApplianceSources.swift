@@ -1,21 +1,24 @@
 import FlapHTTP
 import FlapJSON
 import FlapSources
+import FlapTime
 import FoundationEssentials
 import ServiceLifecycle
 
 /// The content sources for the API, over the hub that runs them.
 struct ApplianceSources: SourceDesk {
-    let hub: SourceHub<ContinuousClock>
-    let triggers: TriggerRunner<ContinuousClock>?
+    let hub: SourceHub<ApplianceClock>
+    let triggers: TriggerRunner<ApplianceClock>?
+    /// The wall clock the sources' views are read at.
+    let now: @Sendable () -> Date
 
     func triggerViews() async -> [any Encodable & Sendable] { await triggers?.views() ?? [] }
 
-    func sources() -> [any Encodable & Sendable] { hub.shelf.views(at: Date()) }
+    func sources() -> [any Encodable & Sendable] { hub.shelf.views(at: now()) }
 
-    func source(_ name: String) -> (any Encodable & Sendable)? { hub.shelf.views(at: Date()).first { $0.health.name == name } }
+    func source(_ name: String) -> (any Encodable & Sendable)? { hub.shelf.views(at: now()).first { $0.health.name == name } }
 
-    func health() -> [any Encodable & Sendable] { hub.shelf.health(at: Date()) }
+    func health() -> [any Encodable & Sendable] { hub.shelf.health(at: now()) }
 
     func refresh(_ name: String) -> Bool { hub.refresh(name) }
 

@@ -77,7 +77,7 @@ extension Appliance {
         api.viewerKey = secrets.viewerKey
         api.sensors = { await heartRate?.report() ?? [] }
         api.rooms = parts.room.map { RoomAccessAdapter(service: $0) }
-        api.deliveries = parts.outbox.map { ApplianceDeliveries(queue: $0, workers: parts.deliveryWorkers, metrics: metrics) }
+        api.deliveries = parts.outbox.map { ApplianceDeliveries(queue: $0, workers: parts.deliveryWorkers, metrics: metrics, now: parts.time.now) }
         api.live = parts.live
         api.mqtt = mqttStatus
         api.clock = { clockTrust.verdict() }

@@ -23,14 +23,14 @@ extension Appliance {
     /// queue is opened only when a panel asks for it (a Vestaboard's).
     static func drivers(
         _ panels: [PanelSettings], inbox: Inbox, calibration: Calibration, outbox: DeliveryQueueOnDemand,
-        logger: Logger
+        time: ApplianceTime, logger: Logger
     ) async throws -> [PanelDriver] {
         var drivers: [PanelDriver] = []
         for panel in panels {
             do {
                 let context = PanelContext(
                     saved: try await inbox.panelState(panel.id)?.codes, calibration: calibration,
-                    outbox: outbox.open, logger: logger)
+                    outbox: outbox.open, time: time, logger: logger)
                 drivers.append(try await PanelDriver.make(panel, with: context))
             } catch {
                 for driver in drivers { await driver.panel.shutDown(); await driver.stopCompanion() }
@@ -61,8 +61,8 @@ extension Appliance {
     /// (browsers play their own). A panel whose policy is `kiosk` shows the room.
     static func runtimes(
         _ drivers: [PanelDriver], inbox: Inbox, metrics: FlapMetrics, drawInTerminal: Bool,
-        sound: ClackPlayer<ContinuousClock>?, room: RoomService<ContinuousClock>?,
-        events: Watchers<PanelEvent>, clockTrust: ClockTrust, pause: BoardPause, logger: Logger
+        sound: ClackPlayer<ApplianceClock>?, room: RoomService<ContinuousClock>?,
+        events: Watchers<PanelEvent>, clockTrust: ClockTrust, pause: BoardPause, time: ApplianceTime, logger: Logger
     ) async throws -> [PanelRuntime] {
         var panels: [PanelRuntime] = []
         let speaker = drivers.firstIndex { !$0.configuration.kind.playsItsOwnClacks }
@@ -81,7 +81,7 @@ extension Appliance {
                     driver: driver, inbox: inbox, metrics: metrics,
                     drawInTerminal: drawInTerminal && index == 0,
                     sound: sound, speaker: index == speaker, content: content, events: events,
-                    clockTrust: clockTrust, pause: pause, logger: logger))
+                    clockTrust: clockTrust, pause: pause, time: time, logger: logger))
         }
         return panels
     }
@@ -110,10 +110,10 @@ extension Appliance {
     }
 
     /// The clack player with `sample`; nil when sound is off.
-    static func player(_ settings: SoundSettings, sample: ClackSample, logger: Logger) -> ClackPlayer<ContinuousClock>? {
+    static func player(_ settings: SoundSettings, sample: ClackSample, time: ApplianceTime, logger: Logger) -> ClackPlayer<ApplianceClock>? {
         guard settings.enabled else { return nil }
         let device = settings.device
-        return ClackPlayer(clock: ContinuousClock(), sample: sample, settings: settings, now: { Date() }, logger: logger) {
+        return ClackPlayer(clock: time.clock, sample: sample, settings: settings, now: time.now, logger: logger) {
             try ALSAAudioOutput(device: device)
         }
     }

@@ -29,7 +29,7 @@ public final class Appliance: Sendable {
     /// The messages, slots and receipts.
     public let inbox: Inbox
     let panels: [PanelRuntime]
-    let sound: ClackPlayer<ContinuousClock>?
+    let sound: ClackPlayer<ApplianceClock>?
     let metrics = FlapMetrics()
     let calibration: Calibration
     /// The heart-rate sources, when any are configured.
@@ -43,8 +43,9 @@ public final class Appliance: Sendable {
     private let running = Mutex<ServiceGroup?>(nil)
     private let logger: Logger
 
-    /// The appliance `configuration` describes, its services made and not yet run; `drawInTerminal` draws a simulated panel on stdout.
-    public init(configuration: FlapdConfiguration, drawInTerminal: Bool, logger: Logger) async throws {
+    /// The appliance `configuration` describes, its services made and not yet run, on `time` (a
+    /// test's virtual clock, or the real one); `drawInTerminal` draws a simulated panel on stdout.
+    public init(configuration: FlapdConfiguration, drawInTerminal: Bool, time: ApplianceTime = .real, logger: Logger) async throws {
         self.logger = logger
         stateDirectory = try StateDirectory(explicit: configuration.stateDirectory)
         let storage = StorageHealth(logger: logger)
@@ -55,14 +56,15 @@ public final class Appliance: Sendable {
         let clockTrust = ClockTrust(setting: configuration.time.clock, stateDirectory: stateDirectory.path)
         let savedSound = SavedSound(directory: stateDirectory.path)
         let clack = try Self.clackSample(configuration.sound)
-        sound = Self.player(savedSound.applied(to: configuration.sound), sample: clack, logger: logger)
+        sound = Self.player(savedSound.applied(to: configuration.sound), sample: clack, time: time, logger: logger)
         calibration = Calibration(directory: stateDirectory.path)
-        let drivers = try await Self.drivers(configuration.panels, inbox: inbox, calibration: calibration, outbox: outboxOnDemand, logger: logger)
+        let drivers = try await Self.drivers(
+            configuration.panels, inbox: inbox, calibration: calibration, outbox: outboxOnDemand, time: time, logger: logger)
         outbox = outboxOnDemand.opened
 
         // The sources: everything that turns into messages goes through one intake.
         var intake = MessageIntake(
-            inbox: inbox, boardSize: drivers[0].configuration.size ?? .flagship, flap62: drivers[0].configuration.drum.flap62, now: { Date() })
+            inbox: inbox, boardSize: drivers[0].configuration.size ?? .flagship, flap62: drivers[0].configuration.drum.flap62, now: time.now)
         intake.drum = drivers[0].configuration.drum
         intake.verdicts = { [metrics] in metrics.count($0) }
         intake.otherPanels = drivers.dropFirst().compactMap { driver in
@@ -75,20 +77,20 @@ public final class Appliance: Sendable {
             configuration.sources.isEmpty
             ? nil
             : SourceHub(
-                definitions: configuration.sources, zone: zone, stateDirectory: stateDirectory.path, clock: ContinuousClock(),
-                now: { Date() }, metrics: metrics, logger: logger)
+                definitions: configuration.sources, zone: zone, stateDirectory: stateDirectory.path, clock: time.clock,
+                now: time.now, metrics: metrics, logger: logger)
         if let sources { intake.sourceProps = { sources.shelf.props(at: $0) } }
         let statePath = stateDirectory.path
         let triggers = sources.map {
             TriggerRunner(
-                definitions: configuration.triggers, shelf: $0.shelf, intake: intake, clock: ContinuousClock(), now: { Date() },
+                definitions: configuration.triggers, shelf: $0.shelf, intake: intake, clock: time.clock, now: time.now,
                 stateDirectory: statePath, logger: logger)
         }
         let schedules = ScheduleRunner(
-            inbox: inbox, intake: intake, time: .system, trust: { [clockTrust] in clockTrust.verdict() },
+            inbox: inbox, intake: intake, time: time, trust: { [clockTrust] in clockTrust.verdict() },
             fromFile: configuration.schedules, location: configuration.location, logger: logger)
         let mqttPassword = try configuration.mqtt?.passwordFile.map { try Secret.file($0).read(purpose: "MQTT password") }
-        let mirrors = try configuration.mirrors.map { try MirrorRunner($0, intake: intake, logger: logger) }
+        let mirrors = try configuration.mirrors.map { try MirrorRunner($0, intake: intake, time: time, logger: logger) }
         heartRate = try HeartRateService.hub(configuration.sensors, metrics: metrics, logger: logger)
         let room = try RoomRunner.room(configuration.room, mqtt: configuration.mqtt, password: mqttPassword, hub: heartRate, logger: logger)
         let mqtt = try Self.bridge(
@@ -106,7 +108,7 @@ public final class Appliance: Sendable {
         if let mqtt { subscribers.append(EventSubscriber(events: panelEvents.watch(), take: mqtt.take)) }
         let controls = ApplianceControls(
             inbox: inbox, sound: sound, savedSound: savedSound, directory: stateDirectory.path,
-            fallback: configuration.panels[0].transition)
+            fallback: configuration.panels[0].transition, now: time.now)
         if let mqtt {
             mqtt.attach(controls)
             let retained = mqtt.retained { RetainedControls(outlet: $0) }
@@ -115,11 +117,11 @@ public final class Appliance: Sendable {
         }
         panels = try await Self.runtimes(
             drivers, inbox: inbox, metrics: metrics, drawInTerminal: drawInTerminal, sound: sound,
-            room: room, events: panelEvents, clockTrust: clockTrust, pause: controls.pause, logger: logger)
+            room: room, events: panelEvents, clockTrust: clockTrust, pause: controls.pause, time: time, logger: logger)
         await controls.attach(panels)
         var bell: KioskBell?
         if let room, configuration.panels.contains(where: { $0.policy == .kiosk }) {
-            bell = try KioskBell.make(configuration.room, room: room, sound: sound, logger: logger)
+            bell = try KioskBell.make(configuration.room, room: room, sound: sound, clock: time.clock, logger: logger)
         }
 
         // The APIs, over what is above.
@@ -131,7 +133,9 @@ public final class Appliance: Sendable {
         let parts = ApplianceParts(
             intake: intake, boards: boards, metrics: metrics, heartRate: heartRate, room: room, outbox: outbox,
             deliveryWorkers: drivers.flatMap(\.deliveries), live: live, mqtt: mqtt, clockTrust: clockTrust,
-            schedules: schedules, sources: sources.map { ApplianceSources(hub: $0, triggers: triggers) }, access: access, presence: presence)
+            schedules: schedules, sources: sources.map { ApplianceSources(hub: $0, triggers: triggers, now: time.now) }, access: access,
+            presence: presence,
+            time: time)
         let listeners = try Self.listeners(
             configuration, parts: parts, secrets: try ApplianceSecrets(configuration, in: stateDirectory, logger: logger),
             state: stateDirectory, ports: ports, logger: logger)
@@ -140,14 +144,15 @@ public final class Appliance: Sendable {
         services += subscribers
         services += listeners
         services += [
-            Housekeeping(inbox: inbox, outbox: outbox, logger: logger), HeapGiveBack(), LiveBoardsHeartbeat(live: live),
+            Housekeeping(inbox: inbox, outbox: outbox, now: time.now, logger: logger), HeapGiveBack(), LiveBoardsHeartbeat(live: live),
             TimedEvents(
-                releases: ReleaseTimer(inbox: inbox, time: .system, trust: { [clockTrust] in clockTrust.verdict() }, logger: logger),
+                releases: ReleaseTimer(inbox: inbox, time: time, trust: { [clockTrust] in clockTrust.verdict() }, logger: logger),
                 schedules: schedules, clockTrust: clockTrust)
         ]
         let presenceOnMQTT = mqtt?.retained { RetainedPresence(outlet: $0) }
         services.append(
-            PresenceService(book: presence, relay: PresenceRelay(book: presence, live: live, publish: { presenceOnMQTT?.publish($0) })))
+            PresenceService(
+                book: presence, relay: PresenceRelay(book: presence, live: live, publish: { presenceOnMQTT?.publish($0) }), clock: time.clock))
         if let announcement = Self.announcement(listen: configuration.listen, ports: ports, logger: logger) { services.append(announcement) }
         if let mqtt { services.append(mqtt) }
         if let heartRate { services.append(HeartRateService(hub: heartRate)) }

@@ -26,13 +26,15 @@ struct ApplianceParts {
     let heartRate: HeartRateHub?
     let room: RoomService<ContinuousClock>?
     let outbox: DeliveryQueue?
-    let deliveryWorkers: [BoardDelivery<ContinuousClock>]
+    let deliveryWorkers: [BoardDelivery<ApplianceClock>]
     let live: LiveBoards
     let mqtt: MQTTBridge?
     let clockTrust: ClockTrust
-    let schedules: ScheduleRunner<ContinuousClock>
+    let schedules: ScheduleRunner<ApplianceClock>
     let sources: ApplianceSources?
     /// Who may use the board, and who of them is around.
     let access: AccessStore
     let presence: PresenceBook
+    /// The appliance's time.
+    let time: ApplianceTime
 }

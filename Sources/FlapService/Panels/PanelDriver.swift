@@ -2,6 +2,7 @@ import FlapCore
 import FlapHardware
 import FlapLinux
 import FlapSimulated
+import FlapTime
 import FlapVestaboard
 import Logging
 
@@ -22,7 +23,7 @@ struct PanelDriver: Sendable {
     /// An LED panel or screen as pixels, for pictures drawn elsewhere (the room's plot).
     var pixels: PixelSurface?
     /// A Vestaboard's delivery workers (one, or one a Note of an array), for status and `flapctl queue`.
-    var deliveries: [BoardDelivery<ContinuousClock>] = []
+    var deliveries: [BoardDelivery<ApplianceClock>] = []
     /// The system library the hardware is reached through, when that depends on the system
     /// (`libgpiod 2.2.1 (libgpiod.so.3)`), for the log and `/v1/status`.
     var library: String?

@@ -1,4 +1,5 @@
 import FlapCore
+import FlapTime
 import FlapVestaboard
 import Logging
 
@@ -55,6 +56,9 @@ struct PanelContext: Sendable {
     var calibration: Calibration
     /// The boards' delivery queue, opened the first time a panel asks for it.
     var outbox: @Sendable () throws -> DeliveryQueue
+    /// The appliance's time. A panel whose device keeps real time on its own (a controller on
+    /// a wire, the stepping thread) times itself on the real clock whatever this is.
+    var time: ApplianceTime
     var logger: Logger
 }
 

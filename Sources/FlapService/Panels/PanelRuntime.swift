@@ -16,13 +16,13 @@ import Synchronization
 final class PanelRuntime: Service, Sendable {
     let configuration: PanelSettings
     let panel: any Panel
-    let motion: MotionLoop<ContinuousClock>
-    let coordinator: DisplayCoordinator<ContinuousClock>
+    let motion: MotionLoop<ApplianceClock>
+    let coordinator: DisplayCoordinator<ApplianceClock>
     /// A simulated panel drawn in the terminal as it changes.
     private let drawing: (@Sendable () async -> Void)?
     /// The clacks: how loud plans are for the pages that play them, and the device that plays
     /// this panel's when it is the `speaker`'s.
-    private let sound: ClackPlayer<ContinuousClock>?
+    private let sound: ClackPlayer<ApplianceClock>?
     private let speaker: Bool
     private let metrics: FlapMetrics
     private let logger: Logger
@@ -36,14 +36,15 @@ final class PanelRuntime: Service, Sendable {
     let library: String?
     /// Each plan as it starts, for the clacks and for the pages watching (one stream each, so
     /// neither waits for the other).
-    private let soundStarts: AsyncStream<(plan: FlipPlan, start: ContinuousClock.Instant)>
+    private let soundStarts: AsyncStream<(plan: FlipPlan, start: ApplianceClock.Instant)>
     private let pageStarts: AsyncStream<(plan: FlipPlan, wall: Date)>
     private let events: Watchers<PanelEvent>
+    private let clock: ApplianceClock
 
     init(
         driver: PanelDriver, inbox: Inbox, metrics: FlapMetrics, drawInTerminal: Bool,
-        sound: ClackPlayer<ContinuousClock>?, speaker: Bool, content: PanelContent?, events: Watchers<PanelEvent>,
-        clockTrust: ClockTrust, pause: BoardPause, logger: Logger
+        sound: ClackPlayer<ApplianceClock>?, speaker: Bool, content: PanelContent?, events: Watchers<PanelEvent>,
+        clockTrust: ClockTrust, pause: BoardPause, time: ApplianceTime, logger: Logger
     ) async throws {
         let configuration = driver.configuration
         let size = configuration.size ?? .flagship
@@ -57,6 +58,7 @@ final class PanelRuntime: Service, Sendable {
         library = driver.library
         self.content = content
         self.events = events
+        clock = time.clock
         // Resume from what the panel showed when it last rested (a split-flap keeps its flaps).
         let saved = try await inbox.panelState(configuration.id)
         var showing: (board: Board, messageId: String?)?
@@ -72,19 +74,19 @@ final class PanelRuntime: Service, Sendable {
             transition: try Transition(strategy: configuration.transition))
         planner.time(by: await driver.panel.planTiming())
         let started = lastStarted
-        let (soundStarts, toSound) = AsyncStream.makeStream(of: (plan: FlipPlan, start: ContinuousClock.Instant).self)
+        let (soundStarts, toSound) = AsyncStream.makeStream(of: (plan: FlipPlan, start: ApplianceClock.Instant).self)
         let (pageStarts, toPages) = AsyncStream.makeStream(of: (plan: FlipPlan, wall: Date).self)
         (self.soundStarts, self.pageStarts) = (soundStarts, pageStarts)
-        let onPlanStart: @Sendable (FlipPlan, ContinuousClock.Instant) -> Void = { plan, start in
+        let onPlanStart: @Sendable (FlipPlan, ApplianceClock.Instant) -> Void = { plan, start in
             started.value.withLock { $0 = (plan, start) }
             if sound != nil, speaker { toSound.yield((plan, start)) }
             // The plan's time zero on the wall clock, for pages that animate it.
-            toPages.yield((plan, Date().addingTimeInterval(-(start.duration(to: .now) / .seconds(1)))))
+            toPages.yield((plan, time.now().addingTimeInterval(-(start.duration(to: time.clock.now) / .seconds(1)))))
         }
-        motion = MotionLoop(panel: panel, planner: planner, clock: ContinuousClock(), onPlanStart: onPlanStart)
+        motion = MotionLoop(panel: panel, planner: planner, clock: time.clock, onPlanStart: onPlanStart)
         coordinator = DisplayCoordinator(
             panelID: configuration.id, inbox: inbox, motion: motion, policy: configuration.policy, size: size,
-            flap62: configuration.drum.flap62, time: .system, logger: logger, events: events, showing: showing,
+            flap62: configuration.drum.flap62, time: time, logger: logger, events: events, showing: showing,
             quiet: configuration.quiet, clockTrusted: { clockTrust.verdict().trusted }, pause: pause)
         events.yield(.resting(panel: configuration.id, board: await motion.restingBoard(), messageId: saved?.messageId))
     }
@@ -116,7 +118,8 @@ final class PanelRuntime: Service, Sendable {
     /// Shows what the policy says until cancelled: messages, or what is shown instead.
     private func show() async {
         guard let content else { return await coordinator.run() }
-        await content(PanelStage(id: configuration.id, size: configuration.size ?? .flagship, motion: motion, pixels: pixels, logger: logger))
+        await content(
+            PanelStage(id: configuration.id, size: configuration.size ?? .flagship, motion: motion, clock: clock, pixels: pixels, logger: logger))
     }
 
     /// The clacks move with landings the hardware showed to be early or late.
@@ -155,12 +158,14 @@ typealias PanelContent = @Sendable (PanelStage) async -> Void
 struct PanelStage: Sendable {
     let id: String
     let size: BoardSize
-    let motion: MotionLoop<ContinuousClock>
+    let motion: MotionLoop<ApplianceClock>
+    /// The clock its motion runs on.
+    let clock: ApplianceClock
     let pixels: PixelSurface?
     let logger: Logger
 }
 
 /// The plan a panel plays and when it started.
 final class PlayingPlan: Sendable {
-    let value = Mutex<(plan: FlipPlan, start: ContinuousClock.Instant)?>(nil)
+    let value = Mutex<(plan: FlipPlan, start: ApplianceClock.Instant)?>(nil)
 }

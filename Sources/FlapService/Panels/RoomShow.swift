@@ -11,12 +11,12 @@ struct RoomShow: Sendable {
         if let pixels = stage.pixels {
             let player = KioskPlayer(
                 width: pixels.width, height: pixels.height, monochrome: pixels.monochrome,
-                framesPerSecond: pixels.framesPerSecond, clock: ContinuousClock(),
+                framesPerSecond: pixels.framesPerSecond, clock: stage.clock,
                 plot: { await room.plot() }, show: pixels.present)
             await player.run()
         } else {
             let summary = RoomSummaryCoordinator(
-                panelID: stage.id, motion: stage.motion, size: stage.size, clock: ContinuousClock(), logger: stage.logger
+                panelID: stage.id, motion: stage.motion, size: stage.size, clock: stage.clock, logger: stage.logger
             ) {
                 await room.state()
             }

@@ -1,5 +1,6 @@
 import FlapMessaging
 import FlapStorage
+import FlapTime
 import FlapVestaboard
 import FoundationEssentials
 import Logging
@@ -11,11 +12,13 @@ import ServiceLifecycle
 struct Housekeeping: Service {
     let inbox: Inbox
     let outbox: DeliveryQueue?
+    /// The wall clock receipts age by.
+    let now: @Sendable () -> Date
     let logger: Logger
 
     func run() async throws {
         while !Task.isShuttingDownGracefully && !Task.isCancelled {
-            let monthAgo = Date().addingTimeInterval(-Inbox.receiptRetention)
+            let monthAgo = now().addingTimeInterval(-Inbox.receiptRetention)
             do {
                 try await inbox.prune(before: monthAgo)
                 try outbox?.prune(before: monthAgo)

@@ -5,6 +5,7 @@ import FlapKiosk
 import FlapLinux
 import FlapRooms
 import FlapSimulated
+import FlapTime
 import Logging
 import ServiceLifecycle
 import Wematch
@@ -14,18 +15,20 @@ import Wematch
 /// buzzer, if there is one.
 struct KioskBell: Service {
     let room: RoomService<ContinuousClock>
-    let sound: ClackPlayer<ContinuousClock>?
+    let sound: ClackPlayer<ApplianceClock>?
     let buzzer: Buzzer<ContinuousClock>?
+    /// The appliance's clock, which the chime plays on.
+    let clock: ApplianceClock
     let logger: Logger
     /// How often the room is looked at: a chime within a tenth of a second of the sync.
     static var interval: Duration { .milliseconds(100) }
 
     /// The bell for `settings`, or nil when there is nothing to ring.
     static func make(
-        _ settings: RoomSettings?, room: RoomService<ContinuousClock>, sound: ClackPlayer<ContinuousClock>?, logger: Logger
+        _ settings: RoomSettings?, room: RoomService<ContinuousClock>, sound: ClackPlayer<ApplianceClock>?, clock: ApplianceClock, logger: Logger
     ) throws -> KioskBell? {
         var buzzer: Buzzer<ContinuousClock>?
-        guard let settings else { return sound.map { KioskBell(room: room, sound: $0, buzzer: nil, logger: logger) } }
+        guard let settings else { return sound.map { KioskBell(room: room, sound: $0, buzzer: nil, clock: clock, logger: logger) } }
         if settings.buzzer == "simulated" {
             buzzer = Buzzer(lines: SimulatedOutputLine(), clock: ContinuousClock())
         } else if let (chip, line) = settings.buzzerLine {
@@ -38,13 +41,12 @@ struct KioskBell: Service {
         }
         let chime = settings.chime ? sound : nil
         guard chime != nil || buzzer != nil else { return nil }
-        return KioskBell(room: room, sound: chime, buzzer: buzzer, logger: logger)
+        return KioskBell(room: room, sound: chime, buzzer: buzzer, clock: clock, logger: logger)
     }
 
     func run() async throws {
         let sample = Chime.sample()
         var bell = SyncBell()
-        let clock = ContinuousClock()
         // The buzzer's pulses run beside the loop (a pulse lasts longer than a chime takes to
         // start), in a group that waits for the last one before the buzzer is released.
         await withDiscardingTaskGroup { pulses in

@@ -1,5 +1,6 @@
 import FlapJSON
 import FlapMessaging
+import FlapTime
 import FlapVestaboard
 import FoundationEssentials
 import Logging
@@ -10,17 +11,17 @@ import ServiceLifecycle
 /// be reached).
 struct MirrorRunner: Service {
     let settings: MirrorSettings
-    let mirror: BoardMirror<ContinuousClock>
+    let mirror: BoardMirror<ApplianceClock>
 
-    init(_ settings: MirrorSettings, intake: MessageIntake, logger: Logger) throws {
+    init(_ settings: MirrorSettings, intake: MessageIntake, time: ApplianceTime, logger: Logger) throws {
         self.settings = settings
         let client = VestaboardClient(api: try settings.board.boardAPI(for: "mirror \(settings.id)"))
         var tagged = logger
         tagged[metadataKey: "mirror"] = "\(settings.id)"
         let logger = tagged
         let sender = settings.sender
-        mirror = BoardMirror(client: client, interval: .seconds(settings.intervalSeconds), clock: ContinuousClock(), logger: logger) { rows in
-            let expires = Date().addingTimeInterval(30 * 86400).formatted(.iso8601)
+        mirror = BoardMirror(client: client, interval: .seconds(settings.intervalSeconds), clock: time.clock, logger: logger) { rows in
+            let expires = time.now().addingTimeInterval(30 * 86400).formatted(.iso8601)
             let fields: [String: JSONValue] = [
                 "codes": JSONValue(rows: rows), "sender": ["id": .string(sender), "name": "Vestaboard"], "expiresAt": .string(expires)
             ]

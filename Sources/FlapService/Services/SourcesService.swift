@@ -1,13 +1,14 @@
 import FlapHTTP
 import FlapJSON
 import FlapSources
+import FlapTime
 import FoundationEssentials
 import ServiceLifecycle
 
 /// The sources fetched, and the triggers looking at them, until shutdown.
 struct SourcesService: Service {
-    let hub: SourceHub<ContinuousClock>
-    let triggers: TriggerRunner<ContinuousClock>?
+    let hub: SourceHub<ApplianceClock>
+    let triggers: TriggerRunner<ApplianceClock>?
 
     func run() async throws {
         await cancelWhenGracefulShutdown {

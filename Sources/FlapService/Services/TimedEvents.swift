@@ -5,8 +5,8 @@ import ServiceLifecycle
 /// until shutdown; the last time flapd saw
 /// on a trusted clock kept every quarter of an hour and at the end (``ClockTrust``'s last rule).
 struct TimedEvents: Service {
-    let releases: ReleaseTimer<ContinuousClock>
-    let schedules: ScheduleRunner<ContinuousClock>
+    let releases: ReleaseTimer<ApplianceClock>
+    let schedules: ScheduleRunner<ApplianceClock>
     let clockTrust: ClockTrust
 
     func run() async throws {

@@ -197,9 +197,9 @@ enum LEDPanels {
         }
         let (settled, info, positions) = panel.settled(size: size, motion: .shortestWay, saved: context.saved)
         let pixelPanel = PixelPanel(
-            info: info, display: display, renderer: renderer, clock: ContinuousClock(),
+            info: info, display: display, renderer: renderer, clock: context.time.clock,
             framesPerSecond: settings.framesPerSecond, schedule: settings.brightnessSchedule,
-            blankAfter: settings.blankAfterSeconds.map { .seconds($0) }, minuteOfDay: localMinuteOfDay, positions: positions)
+            blankAfter: settings.blankAfterSeconds.map { .seconds($0) }, minuteOfDay: localMinuteOfDay(context.time.now), positions: positions)
         await pixelPanel.start()
         context.logger.info("\(display.name): \(display.width)×\(display.height) pixels, a \(size) board in \(renderer.geometry.fontName) glyphs")
         var driver = PanelDriver(
@@ -213,10 +213,10 @@ enum LEDPanels {
         return driver
     }
 
-    /// Minutes after local midnight, for the brightness schedule.
-    @Sendable static func localMinuteOfDay() -> Int {
-        // Read each time, so a time zone changed while flapd runs is followed.
-        ZoneRules.current().minuteOfDay(at: Date())
+    /// Minutes after local midnight by `now`, for the brightness schedule.
+    static func localMinuteOfDay(_ now: @escaping @Sendable () -> Date) -> @Sendable () -> Int {
+        // The zone is read each time, so a time zone changed while flapd runs is followed.
+        { ZoneRules.current().minuteOfDay(at: now()) }
     }
 }
 

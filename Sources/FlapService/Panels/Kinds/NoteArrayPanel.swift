@@ -1,4 +1,5 @@
 import FlapCore
+import FlapTime
 import FlapVestaboard
 import FoundationEssentials
 import Logging
@@ -55,7 +56,7 @@ extension VestaboardPanelKind {
         logger[metadataKey: "panel"] = "\(configuration.id)"
         let queue = try context.outbox()
         let regions = settings.arrange.regions(of: settings.notes.count)
-        var parts: [VestaboardPanel<ContinuousClock>.Part] = []
+        var parts: [VestaboardPanel<ApplianceClock>.Part] = []
         var workers: [Task<Void, Never>] = []
         for (index, note) in settings.notes.enumerated() {
             let owner = "panel \(configuration.id), Note \(index + 1)"
@@ -63,7 +64,7 @@ extension VestaboardPanelKind {
             let key = try Secret.file(note.keyFile).read(purpose: "\(owner): its Local API key")
             let delivery = BoardDelivery(
                 panel: configuration.id, note: index + 1, client: VestaboardClient(api: .local(address, key: key)), queue: queue,
-                clock: ContinuousClock(), now: { Date() }, onConflict: settings.onConflict, logger: logger)
+                clock: context.time.clock, now: context.time.now, onConflict: settings.onConflict, logger: logger)
             workers.append(Task { await delivery.run() })
             parts.append(.init(delivery: delivery, region: regions[index]))
         }
@@ -71,7 +72,7 @@ extension VestaboardPanelKind {
         let (settled, info, positions) = configuration.settled(size: size, saved: context.saved)
         // Vestaboard's arrays take no transitions: each Note flips as it does.
         let panel = VestaboardPanel(
-            info: info, parts: parts, clock: ContinuousClock(), strategy: settings.strategy, takesTransitions: false, positions: positions)
+            info: info, parts: parts, clock: context.time.clock, strategy: settings.strategy, takesTransitions: false, positions: positions)
         await panel.start()
         let addresses = settings.notes.map(\.url).joined(separator: ", ")
         context.logger.info(

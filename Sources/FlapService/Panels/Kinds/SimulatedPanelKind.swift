@@ -1,6 +1,7 @@
 import FlapCore
 import FlapHardware
 import FlapSimulated
+import FlapTime
 
 /// `driver = "simulated"`: a panel that plays its plans on time with no hardware, drawn in the
 /// terminal or the log (`show`).
@@ -13,7 +14,7 @@ struct SimulatedPanelKind: PanelKind {
 
     func make(_ panel: PanelSettings, with context: PanelContext) async -> PanelDriver {
         let (settled, info, positions) = panel.settled(size: panel.size ?? .flagship, saved: context.saved)
-        let simulated = SimulatedPanel(info: info, clock: ContinuousClock(), positions: positions)
+        let simulated = SimulatedPanel(info: info, clock: context.time.clock, positions: positions)
         return PanelDriver(
             panel: simulated, configuration: settled, snapshots: await simulated.snapshots(), stopCompanion: {})
     }
@@ -33,7 +34,7 @@ struct BrowserPanelKind: PanelKind {
     func make(_ panel: PanelSettings, with context: PanelContext) -> PanelDriver {
         let (settled, info, positions) = panel.settled(size: panel.size ?? .flagship, saved: context.saved)
         return PanelDriver(
-            panel: SimulatedPanel(info: info, clock: ContinuousClock(), positions: positions), configuration: settled,
+            panel: SimulatedPanel(info: info, clock: context.time.clock, positions: positions), configuration: settled,
             snapshots: nil, stopCompanion: {})
     }
 }

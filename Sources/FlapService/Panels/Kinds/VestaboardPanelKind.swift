@@ -1,5 +1,6 @@
 import FlapCore
 import FlapHardware
+import FlapTime
 import FlapVestaboard
 import FoundationEssentials
 import Logging
@@ -33,12 +34,12 @@ struct VestaboardPanelKind: PanelKind {
         panelLogger[metadataKey: "panel"] = "\(configuration.id)"
         let delivery = BoardDelivery(
             panel: configuration.id, client: VestaboardClient(api: api), queue: try context.outbox(),
-            clock: ContinuousClock(), now: { Date() }, onConflict: settings.onConflict, logger: panelLogger)
+            clock: context.time.clock, now: context.time.now, onConflict: settings.onConflict, logger: panelLogger)
         let running = Task { await delivery.run() }
         let size = await Self.boardSize(configuration, api: api, saved: context.saved, logger: panelLogger)
         let (settled, info, positions) = configuration.settled(size: size, saved: context.saved)
         let panel = VestaboardPanel(
-            info: info, delivery: delivery, clock: ContinuousClock(),
+            info: info, delivery: delivery, clock: context.time.clock,
             strategy: settings.strategy, takesTransitions: settings.api == .local, positions: positions)
         await panel.start()
         context.logger.info(
