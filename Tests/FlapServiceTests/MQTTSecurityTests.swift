@@ -39,8 +39,8 @@ import Testing
         return path
     }
 
-    func waitForLog(_ flapd: FlapdProcess, _ text: String) async throws -> Bool {
-        try await eventually { flapd.process.stderr.contains(text) }
+    func waitForLog(_ flapd: any RunningFlapd, _ text: String) async throws -> Bool {
+        try await eventually { flapd.said.contains(text) }
     }
 
     @Test func tlsWithTheTestCA() async throws {
@@ -61,7 +61,7 @@ import Testing
             ca_file = "\(directory)/ca.crt"
             device_id = "secure"
             """)
-        let flapd = try await FlapdProcess.start(arguments: ["--no-sound", "--config", good])
+        let flapd = try await InProcessFlapd.start(arguments: ["--no-sound", "--config", good])
         teardown { await flapd.stop() }
         #expect(try await waitForLog(flapd, "connected to the MQTT broker broker=127.0.0.1:\(tlsPort)"))
         let published = try await ProcessRunner.run(
@@ -88,7 +88,7 @@ import Testing
             ca_file = "\(directory)/other.crt"
             device_id = "untrusting"
             """)
-        let refused = try await FlapdProcess.start(arguments: ["--no-sound", "--config", wrong])
+        let refused = try await InProcessFlapd.start(arguments: ["--no-sound", "--config", wrong])
         teardown { await refused.stop() }
         #expect(try await waitForLog(refused, "cannot reach the MQTT broker; retrying"))
         #expect(try await refused.api.get("/v1/status").status == 200)

@@ -6,7 +6,7 @@ import Testing
 /// one message split between them, each its own part exactly once, while one of them fails.
 @Suite(.cleansUp, .timeLimit(.minutes(2))) struct NoteArrayTests {
     /// A flapd whose one panel is `notes` (each a Local API's address and key) in `arrange`.
-    func flapd(notes: [(url: String, key: String)], arrange: String = "row") async throws -> FlapdProcess {
+    func flapd(notes: [(url: String, key: String)], arrange: String = "row") async throws -> InProcessFlapd {
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent("notes-\(UUID().uuidString)").path
         try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
         var entries: [String] = []
@@ -21,7 +21,7 @@ import Testing
         notes = [\(entries.joined(separator: ", "))]
         arrange = "\(arrange)"
         """.write(toFile: dir + "/flapd.toml", atomically: true, encoding: .utf8)
-        return try await FlapdProcess.start(arguments: ["--config", dir + "/flapd.toml", "--no-sound"])
+        return try await InProcessFlapd.start(arguments: ["--config", dir + "/flapd.toml", "--no-sound"])
     }
 
     func blank(_ rows: [[Int]]) -> Bool { rows.allSatisfy { $0.allSatisfy { $0 == 0 } } }
@@ -33,7 +33,7 @@ import Testing
         }
         let flapd = try await flapd(notes: [(left.base, left.localKey), (right.base, right.localKey)])
         teardown { await flapd.stop() }
-        #expect(flapd.process.stderr.contains("2 Vestaboard Notes in a row, 3×30"), "\(flapd.process.stderr)")
+        #expect(flapd.said.contains("2 Vestaboard Notes in a row, 3×30"), "\(flapd.said)")
         // The right Note is flaky: three 500s, each tried again later (2, 4 and 8 s).
         try await right.fail("500", "500", "500")
         let message = #"{"id": "wide", "text": "GOOD MORNING EVERYONE IN THE KITCHEN ♥", "align": "left", "valign": "top"}"#
@@ -76,7 +76,7 @@ import Testing
         #expect(rightWrites.map(\.status) == ["500", "500", "500", "201"], "\(rightWrites.map(\.status))")
         // Arrays take no transitions: no write carried one.
         #expect(!(leftWrites + rightWrites).contains { $0.body.contains("strategy") })
-        #expect(!(flapd.process.stderr + flapd.process.stdout).contains(left.localKey))
+        #expect(!flapd.said.contains(left.localKey))
     }
 
     @Test func notesStackedInAColumnAreOneTallBoard() async throws {
@@ -111,7 +111,7 @@ import Testing
         model = "note"
         size = "3x30"
         """.write(toFile: dir + "/flapd.toml", atomically: true, encoding: .utf8)
-        let flapd = try await FlapdProcess.start(arguments: ["--config", dir + "/flapd.toml", "--no-sound"])
+        let flapd = try await InProcessFlapd.start(arguments: ["--config", dir + "/flapd.toml", "--no-sound"])
         teardown { await flapd.stop() }
         #expect(try await flapd.api.postJSON("/v1/messages", #"{"id": "c1", "text": "I ♥ THE CLOUD"}"#).status == 202)
         var rows: [[Int]] = []

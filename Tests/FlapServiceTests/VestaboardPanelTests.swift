@@ -6,7 +6,7 @@ import Testing
 /// another flapd standing in for a board.
 @Suite(.cleansUp, .timeLimit(.minutes(2))) struct VestaboardPanelTests {
     /// A flapd whose one panel is the board at `url` with `key`.
-    func flapd(url: String, key: String, api: String = "local", strategy: String = "queued") async throws -> FlapdProcess {
+    func flapd(url: String, key: String, api: String = "local", strategy: String = "queued") async throws -> InProcessFlapd {
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent("vb-\(UUID().uuidString)").path
         try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
         try key.write(toFile: dir + "/key", atomically: true, encoding: .utf8)
@@ -19,7 +19,7 @@ import Testing
         \(api == "cloud" ? "token_file" : "key_file") = "\(dir)/key"
         strategy = "\(strategy)"
         """.write(toFile: dir + "/flapd.toml", atomically: true, encoding: .utf8)
-        return try await FlapdProcess.start(arguments: ["--config", dir + "/flapd.toml", "--no-sound"])
+        return try await InProcessFlapd.start(arguments: ["--config", dir + "/flapd.toml", "--no-sound"])
     }
 
     func text(_ rows: [[Int]]) -> String {
@@ -49,7 +49,7 @@ import Testing
         #expect(
             swept?.body.contains("\"step_size\":2") == true && swept?.body.contains("\"step_interval_ms\":100") == true, "\(swept?.body ?? "none")")
         // The key is in no log line.
-        #expect(!(flapd.process.stderr + flapd.process.stdout).contains(board.localKey))
+        #expect(!flapd.said.contains(board.localKey))
     }
 
     @Test func aVestaboardNoteIsSizedFromItsAnswerAndShowsHeartsAsItsOwnFlap() async throws {
@@ -57,7 +57,7 @@ import Testing
         teardown { await board.stop() }
         let flapd = try await flapd(url: board.base, key: board.localKey)
         teardown { await flapd.stop() }
-        #expect(flapd.process.stderr.contains("the board is a Note, 3×15"), "\(flapd.process.stderr)")
+        #expect(flapd.said.contains("the board is a Note, 3×15"), "\(flapd.said)")
         // Laid out at 3×15; the hearts are flap 62, the Note's heart, whatever their colour.
         #expect(try await flapd.api.postJSON("/v1/messages", #"{"id": "n1", "text": "I ❤️ YOU 💙"}"#).status == 202)
         var rows: [[Int]] = []
@@ -79,7 +79,7 @@ import Testing
     }
 
     @Test func oneFlapdDrivesAnotherThroughItsLocalAPI() async throws {
-        let target = try await FlapdProcess.start(arguments: ["--no-sound"])
+        let target = try await InProcessFlapd.start(arguments: ["--no-sound"])
         teardown { await target.stop() }
         let key = try String(contentsOfFile: target.stateDirectory + "/local-api-key", encoding: .utf8).trimmingCharacters(
             in: .whitespacesAndNewlines)
