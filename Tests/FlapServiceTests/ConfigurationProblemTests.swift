@@ -44,7 +44,7 @@ import Testing
         #expect(kind(at: "listen", in: found) == .notAString)
         #expect(found.first { $0.key == "listen" }?.line == 1)
         #expect(kind(at: "api.port", in: found) == .notAPort(70000))
-        #expect(kind(at: "api.key", in: found) == .bothGiven("key", file: "key_file"))
+        #expect(kind(at: "api.key", in: found) == .notBoth("key", "key_file"))
         #expect(kind(at: "panel[0].model", in: found) == .notOneOf("mini", choices: ["flagship", "note"]))
         guard case .unknownKey(let suggestion, let known)? = kind(at: "panel[0].polcy", in: found) else {
             Issue.record("polcy: \(found)")
@@ -54,6 +54,42 @@ import Testing
         #expect(kind(at: "sensor[0].baud", in: found) == .elsewhere("baud is a setting of an ant or serial sensor; this sensor is ble"))
         #expect(kind(at: "sensor[1].straps", in: found) == .notAList(example: "[12345, 23456]"))
         #expect(kind(at: "source[0].every", in: found) == .notAnInterval)
+    }
+
+    @Test func theTablesOwnRangesNamesAndPairingsAreCasesToo() {
+        let found = problems(
+            """
+            [messages]
+            rate_limit = -1
+            [mqtt]
+            url = "mqtt://b:1883"
+            keepalive = 2
+            [[panel]]
+            id = "main"
+            period_ms = 20
+            rotate_seconds = 5
+            quiet_hours = "10pm-7am"
+            [[panel]]
+            id = "main"
+            size = "6x22"
+            rows = 3
+            [[panel]]
+            id = "board"
+            driver = "vestaboard"
+            url = "vestaboard.local"
+            key_file = "/k"
+            [time]
+            clock = "atomic"
+            """)
+        #expect(kind(at: "messages.rate_limit", in: found) == .outOfRange(given: "-1", allowed: "0 (no limit) or more"))
+        #expect(kind(at: "mqtt.keepalive", in: found) == .outOfRange(given: nil, allowed: "at least 5 seconds"))
+        #expect(kind(at: "panel[0].period_ms", in: found) == .outOfRange(given: "20", allowed: "50 to 200 ms"))
+        #expect(kind(at: "panel[0].rotate_seconds", in: found) == .onlyFor("rotate_seconds", "policy = \"rotate\""))
+        #expect(kind(at: "panel[0].quiet_hours", in: found) == .notASpanOfTime("10pm-7am"))
+        #expect(kind(at: "panel[1].id", in: found) == .nameTaken("main", kind: "panel", key: "id"))
+        #expect(kind(at: "panel[1].rows", in: found) == .notBoth("size", "rows/columns"))
+        #expect(kind(at: "panel[2].url", in: found) == .notAnHTTPAddress("vestaboard.local"))
+        #expect(kind(at: "time.clock", in: found) == .notOneOf("atomic", choices: ["auto", "trusted"]))
     }
 
     @Test func aKeyFarFromEveryKnownOneSuggestsNone() {
@@ -80,11 +116,17 @@ import Testing
             (.notATable("api"), "must be a table ([api])"),
             (.notTables("panel"), "must be written as [[panel]] tables"),
             (.notATableEntry, "must be a table"),
-            (.bothGiven("key", file: "key_file"), "give key or key_file, not both"),
+            (.notBoth("key", "key_file"), "give key or key_file, not both"),
+            (.outOfRange(given: "20", allowed: "50 to 200 ms"), "must be 50 to 200 ms, not 20"),
+            (.outOfRange(given: nil, allowed: "at least 5 seconds"), "must be at least 5 seconds"),
+            (.nameTaken("main", kind: "panel", key: "id"), "another panel is called main too; give each its own id"),
+            (.notAnHTTPAddress("vestaboard.local"), "\"vestaboard.local\" is not an http:// or https:// address"),
+            (.notASpanOfTime("10pm-7am"), "\"10pm-7am\" is not a span of local time such as \"22:00-07:00\""),
+            (.onlyFor("rotate_seconds", "policy = \"rotate\""), "rotate_seconds is for policy = \"rotate\""),
             (.unknownKey(suggestion: "policy", known: ["id", "policy"]), "unknown key (did you mean policy?); known keys here: id, policy"),
             (.unknownKey(suggestion: nil, known: ["clock"]), "unknown key; known keys here: clock"),
             (.elsewhere("chain is a hub75 setting"), "chain is a hub75 setting"),
-            (.rule("must be 50 to 200 ms, not 20"), "must be 50 to 200 ms, not 20")
+            (.rule("policy = \"sender\" needs sender = \"<sender id>\""), "policy = \"sender\" needs sender = \"<sender id>\"")
         ]
         for (problem, words) in said { #expect(problem.description == words) }
     }

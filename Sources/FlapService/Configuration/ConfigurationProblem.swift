@@ -28,8 +28,21 @@ public enum ConfigurationProblem: Sendable, Equatable, CustomStringConvertible {
     case notTables(String)
     /// An element of an array of tables that is not a table.
     case notATableEntry
-    /// A secret given both inline and as a file.
-    case bothGiven(String, file: String)
+    /// Two keys of which one may be given, both given (a secret inline and as a file; a size and
+    /// its rows).
+    case notBoth(String, String)
+    /// A value outside what the key allows (`allowed`: "50 to 200 ms", "at least 1"), and what
+    /// was given when the words name it.
+    case outOfRange(given: String?, allowed: String)
+    /// Another entry of the same kind (a panel, a source) has this name.
+    case nameTaken(String, kind: String, key: String)
+    /// An address that is not http:// or https://.
+    case notAnHTTPAddress(String)
+    /// A span of local time that is not `HH:MM-HH:MM`.
+    case notASpanOfTime(String)
+    /// A key that means something only beside another setting (`rotate_seconds` beside
+    /// `policy = "rotate"`): the key, and that setting in words.
+    case onlyFor(String, String)
     /// A key this table does not take: the nearest one it does (when one is close), and all it does.
     case unknownKey(suggestion: String?, known: [String])
     /// Another kind's key, in words naming whose it is ("baud is a setting of an ant or serial sensor").
@@ -53,7 +66,12 @@ public enum ConfigurationProblem: Sendable, Equatable, CustomStringConvertible {
         case .notATable(let name): "must be a table ([\(name)])"
         case .notTables(let name): "must be written as [[\(name)]] tables"
         case .notATableEntry: "must be a table"
-        case .bothGiven(let name, let file): "give \(name) or \(file), not both"
+        case .notBoth(let one, let other): "give \(one) or \(other), not both"
+        case .outOfRange(let given, let allowed): "must be \(allowed)\(given.map { ", not \($0)" } ?? "")"
+        case .nameTaken(let name, let kind, let key): "another \(kind) is called \(name) too; give each its own \(key)"
+        case .notAnHTTPAddress(let url): "\(url.debugDescription) is not an http:// or https:// address"
+        case .notASpanOfTime(let text): "\(text.debugDescription) is not a span of local time such as \"22:00-07:00\""
+        case .onlyFor(let key, let setting): "\(key) is for \(setting)"
         case .unknownKey(let suggestion, let known):
             "unknown key\(suggestion.map { " (did you mean \($0)?)" } ?? ""); known keys here: \(known.joined(separator: ", "))"
         case .elsewhere(let words), .rule(let words): words

@@ -110,7 +110,7 @@ struct TableReader: SourceTableReading {
     /// A secret given inline (`key`) or as a file (`key_file`), not both.
     mutating func secret(_ name: String, file fileName: String) -> Secret? {
         let inline = string(name), file = string(fileName)
-        if inline != nil, file != nil { fail(name, .bothGiven(name, file: fileName)) }
+        if inline != nil, file != nil { fail(name, .notBoth(name, fileName)) }
         if let file { return .file(file) }
         return inline.map(Secret.value)
     }

@@ -24,8 +24,12 @@ extension ConfigurationParser {
             reader.fail("latitude", "[location] needs latitude and longitude in degrees, such as latitude = 52.52 and longitude = 13.40")
             return nil
         }
-        if !(-90...90).contains(latitude) { reader.fail("latitude", "must be -90 to 90 (degrees, north positive), not \(latitude)") }
-        if !(-180...180).contains(longitude) { reader.fail("longitude", "must be -180 to 180 (degrees, east positive), not \(longitude)") }
+        if !(-90...90).contains(latitude) {
+            reader.fail("latitude", .outOfRange(given: "\(latitude)", allowed: "-90 to 90 (degrees, north positive)"))
+        }
+        if !(-180...180).contains(longitude) {
+            reader.fail("longitude", .outOfRange(given: "\(longitude)", allowed: "-180 to 180 (degrees, east positive)"))
+        }
         return GeoLocation(latitude: latitude, longitude: longitude)
     }
 }

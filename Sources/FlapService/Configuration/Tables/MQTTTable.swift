@@ -42,7 +42,11 @@ extension ConfigurationParser {
         settings.homeAssistant = reader.bool("home_assistant") ?? true
         settings.baseTopic = reader.string("base_topic") ?? settings.baseTopic
         if let keepAlive = reader.int("keepalive") {
-            if keepAlive >= 5 { settings.keepAlive = keepAlive } else { reader.fail("keepalive", "must be at least 5 seconds") }
+            if keepAlive >= 5 {
+                settings.keepAlive = keepAlive
+            } else {
+                reader.fail("keepalive", .outOfRange(given: nil, allowed: "at least 5 seconds"))
+            }
         }
         for problem in settings.validate() { reader.fail("device_id", problem) }
         return settings

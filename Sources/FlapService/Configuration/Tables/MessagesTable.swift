@@ -19,7 +19,7 @@ extension ConfigurationParser {
     static func readMessages(_ messages: inout TableReader, into configuration: inout FlapdConfiguration) {
         defer { messages.finish() }
         if let rate = messages.int("rate_limit") {
-            if rate < 0 { messages.fail("rate_limit", "must be 0 (no limit) or more, not \(rate)") }
+            if rate < 0 { messages.fail("rate_limit", .outOfRange(given: "\(rate)", allowed: "0 (no limit) or more")) }
             configuration.messages.ratePerHour = rate
         }
         configuration.messages.allow = Set(messages.strings("allow") ?? [])

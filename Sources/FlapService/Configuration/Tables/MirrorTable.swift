@@ -25,11 +25,8 @@ extension ConfigurationParser {
         if let seconds = reader.int("interval_seconds") {
             let least = mirror.board.api == .local ? 1 : 15
             if seconds < least {
-                reader.fail(
-                    "interval_seconds",
-                    mirror.board.api == .local
-                        ? "must be at least 1, not \(seconds)"
-                        : "must be at least 15 for the cloud (its own limit), not \(seconds)")
+                let allowed = mirror.board.api == .local ? "at least 1" : "at least 15 for the cloud (its own limit)"
+                reader.fail("interval_seconds", .outOfRange(given: "\(seconds)", allowed: allowed))
             }
             mirror.intervalSeconds = max(least, seconds)
         } else {

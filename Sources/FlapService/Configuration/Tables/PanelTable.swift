@@ -23,7 +23,7 @@ extension ConfigurationParser {
         reader.sections("panel") { _, panel in configuration.panels.append(parsePanel(&panel, kinds: kinds)) }
         let ids = configuration.panels.map(\.id)
         for (i, id) in ids.enumerated() where ids[..<i].contains(id) {
-            reader.fail("panel[\(i)].id", "another panel is called \(id) too; give each its own id")
+            reader.fail("panel[\(i)].id", .nameTaken(id, kind: "panel", key: "id"))
         }
         if configuration.panels.isEmpty { reader.fail("panel", "configure at least one [[panel]]") }
     }
@@ -79,8 +79,8 @@ extension ConfigurationParser {
         }
         for key in ["rows", "columns"] {
             guard let value = reader.int(key) else { continue }
-            if value < 1 { reader.fail(key, "must be at least 1, not \(value)") }
-            if panel.size != nil { reader.fail(key, "give size or rows/columns, not both") }
+            if value < 1 { reader.fail(key, .outOfRange(given: "\(value)", allowed: "at least 1")) }
+            if panel.size != nil { reader.fail(key, .notBoth("size", "rows/columns")) }
             if key == "rows" { panel.rows = value } else { panel.columns = value }
         }
         if let rows = panel.rows, let columns = panel.columns, rows > 0, columns > 0 { panel.size = BoardSize(rows: rows, columns: columns) }
@@ -106,7 +106,7 @@ extension ConfigurationParser {
             if FlipPlanner.flapPeriodRange.contains(period) {
                 panel.flapPeriodMs = period
             } else {
-                reader.fail("period_ms", "must be 50 to 200 ms, not \(period)")
+                reader.fail("period_ms", .outOfRange(given: "\(period)", allowed: "50 to 200 ms"))
             }
         }
         if let strategy = reader.choice("transition", TransitionStrategy.allCases.map(\.rawValue)),
@@ -118,9 +118,9 @@ extension ConfigurationParser {
         let policy = reader.choice("policy", ["latest", "sender", "rotate", "kiosk"])
         let sender = reader.string("sender"), rotateSeconds = reader.int("rotate_seconds")
         if sender != nil, policy != "sender" {
-            reader.fail("sender", "sender is for policy = \"sender\" (the panel that shows one sender's messages)")
+            reader.fail("sender", .onlyFor("sender", "policy = \"sender\" (the panel that shows one sender's messages)"))
         }
-        if rotateSeconds != nil, policy != "rotate" { reader.fail("rotate_seconds", "rotate_seconds is for policy = \"rotate\"") }
+        if rotateSeconds != nil, policy != "rotate" { reader.fail("rotate_seconds", .onlyFor("rotate_seconds", "policy = \"rotate\"")) }
         switch policy {
         case "sender":
             if let sender {
@@ -130,7 +130,7 @@ extension ConfigurationParser {
             }
         case "rotate":
             let seconds = rotateSeconds ?? 30
-            if seconds < 1 { reader.fail("rotate_seconds", "must be at least 1, not \(seconds)") }
+            if seconds < 1 { reader.fail("rotate_seconds", .outOfRange(given: "\(seconds)", allowed: "at least 1")) }
             panel.policy = .rotate(every: .seconds(max(1, seconds)))
         case "kiosk":
             panel.policy = .kiosk
@@ -158,7 +158,7 @@ extension ConfigurationParser {
             return nil
         }
         guard let hours = QuietHours(text) else {
-            reader.fail("quiet_hours", "\"\(text)\" is not a span of local time such as \"22:00-07:00\"")
+            reader.fail("quiet_hours", .notASpanOfTime(text))
             return nil
         }
         switch action ?? "hold" {

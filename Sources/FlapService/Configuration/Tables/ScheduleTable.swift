@@ -19,7 +19,7 @@ extension ConfigurationParser {
     static func addSchedule(_ reader: inout TableReader, to configuration: inout FlapdConfiguration) {
         guard let definition = parseSchedule(&reader, location: configuration.location) else { return }
         if configuration.schedules.contains(where: { $0.name == definition.name }) {
-            reader.fail("name", "another schedule is called \(definition.name) too; give each its own name")
+            reader.fail("name", .nameTaken(definition.name, kind: "schedule", key: "name"))
         } else {
             configuration.schedules.append(definition)
         }

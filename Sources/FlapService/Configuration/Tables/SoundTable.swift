@@ -21,14 +21,18 @@ extension ConfigurationParser {
         configuration.sound.enabled = sound.bool("enabled") ?? true
         configuration.sound.device = sound.string("device") ?? configuration.sound.device
         if let volume = sound.int("volume") {
-            if (0...100).contains(volume) { configuration.sound.volume = volume } else { sound.fail("volume", "must be 0 to 100 (%), not \(volume)") }
+            if (0...100).contains(volume) {
+                configuration.sound.volume = volume
+            } else {
+                sound.fail("volume", .outOfRange(given: "\(volume)", allowed: "0 to 100 (%)"))
+            }
         }
         configuration.sound.mute = sound.bool("mute") ?? false
         if let hours = sound.string("quiet_hours") {
             if let parsed = QuietHours(hours) {
                 configuration.sound.quietHours = parsed
             } else {
-                sound.fail("quiet_hours", "\"\(hours)\" is not a span of local time such as \"22:00-07:00\"")
+                sound.fail("quiet_hours", .notASpanOfTime(hours))
             }
         }
         configuration.sound.samplePath = sound.string("sample")

@@ -56,7 +56,7 @@ extension ConfigurationParser {
     static func addSource(_ reader: inout TableReader, kinds: [any SourceKind], to configuration: inout FlapdConfiguration) {
         guard let definition = parseSource(&reader, kinds: kinds) else { return }
         if configuration.sources.contains(where: { $0.name == definition.name }) {
-            reader.fail("name", "another source is called \(definition.name) too; give each its own name")
+            reader.fail("name", .nameTaken(definition.name, kind: "source", key: "name"))
         } else if LocalPropsNames.reserved.contains(definition.name) {
             reader.fail("name", "\(definition.name) is the board's own {{\(definition.name)}}; call the source something else")
         } else {

@@ -22,7 +22,7 @@ extension ConfigurationParser {
         if let setting = ClockTrust.Setting(rawValue: clock) {
             configuration.time.clock = setting
         } else {
-            time.fail("clock", "\"\(clock)\" is not one of \(ClockTrust.Setting.allCases.map(\.rawValue).joined(separator: ", "))")
+            time.fail("clock", .notOneOf(clock, choices: ClockTrust.Setting.allCases.map(\.rawValue)))
         }
     }
 }

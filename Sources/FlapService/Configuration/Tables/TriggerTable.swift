@@ -78,7 +78,7 @@ extension ConfigurationParser {
     static func addTrigger(_ reader: inout TableReader, to configuration: inout FlapdConfiguration) {
         guard let definition = parseTrigger(&reader, sources: configuration.sources) else { return }
         if configuration.triggers.contains(where: { $0.name == definition.name }) {
-            reader.fail("name", "another trigger is called \(definition.name) too; give each its own name")
+            reader.fail("name", .nameTaken(definition.name, kind: "trigger", key: "name"))
         } else {
             configuration.triggers.append(definition)
         }

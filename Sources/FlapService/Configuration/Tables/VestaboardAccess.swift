@@ -30,7 +30,7 @@ extension ConfigurationParser {
             reader.fail("url", "the board's Local API address is needed: url = \"http://vestaboard.local:7000\"")
         }
         if let url = settings.url, !(url.hasPrefix("http://") || url.hasPrefix("https://")) {
-            reader.fail("url", "\"\(url)\" is not an http:// or https:// address")
+            reader.fail("url", .notAnHTTPAddress(url))
         }
         return settings
     }

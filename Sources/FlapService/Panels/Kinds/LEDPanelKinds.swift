@@ -24,7 +24,7 @@ struct MAX7219PanelKind: PanelKind {
             if [0, 90, -90, 180].contains(orientation) {
                 led.orientation = orientation
             } else {
-                reader.fail("orientation", "must be 0, 90, -90 or 180, not \(orientation)")
+                reader.fail("orientation", .outOfRange(given: "\(orientation)", allowed: "0, 90, -90 or 180"))
             }
         }
         led.reverseBlocks = reader.bool("reverse_blocks") ?? led.reverseBlocks
@@ -53,7 +53,11 @@ struct WS2812PanelKind: PanelKind {
         var led = LEDPanels.readPixels(&reader)
         led.wiring = reader.choice("wiring") ?? led.wiring
         if let limit = reader.int("current_limit_ma") {
-            if limit >= 100 { led.currentLimitMilliamps = limit } else { reader.fail("current_limit_ma", "must be at least 100 mA, not \(limit)") }
+            if limit >= 100 {
+                led.currentLimitMilliamps = limit
+            } else {
+                reader.fail("current_limit_ma", .outOfRange(given: "\(limit)", allowed: "at least 100 mA"))
+            }
         }
         LEDPanels.readLight(&reader, into: &led)
         panel.options = led
@@ -109,20 +113,30 @@ struct HUB75PanelKind: PanelKind {
         if let columns = led.width { led.matrix.columns = columns }
         led.width = nil
         led.height = nil
-        if let chain = reader.int("chain") { if chain >= 1 { led.matrix.chain = chain } else { reader.fail("chain", "must be at least 1") } }
+        if let chain = reader.int("chain") {
+            if chain >= 1 { led.matrix.chain = chain } else { reader.fail("chain", .outOfRange(given: nil, allowed: "at least 1")) }
+        }
         if let parallel = reader.int("parallel") {
-            if (1...3).contains(parallel) { led.matrix.parallel = parallel } else { reader.fail("parallel", "must be 1, 2 or 3, not \(parallel)") }
+            if (1...3).contains(parallel) {
+                led.matrix.parallel = parallel
+            } else {
+                reader.fail("parallel", .outOfRange(given: "\(parallel)", allowed: "1, 2 or 3"))
+            }
         }
         led.matrix.hardwareMapping = reader.string("hardware_mapping") ?? led.matrix.hardwareMapping
         if let slowdown = reader.int("gpio_slowdown") {
             if (0...4).contains(slowdown) {
                 led.matrix.gpioSlowdown = slowdown
             } else {
-                reader.fail("gpio_slowdown", "must be 0 to 4, not \(slowdown)")
+                reader.fail("gpio_slowdown", .outOfRange(given: "\(slowdown)", allowed: "0 to 4"))
             }
         }
         if let bits = reader.int("pwm_bits") {
-            if (1...11).contains(bits) { led.matrix.pwmBits = bits } else { reader.fail("pwm_bits", "must be 1 to 11, not \(bits)") }
+            if (1...11).contains(bits) {
+                led.matrix.pwmBits = bits
+            } else {
+                reader.fail("pwm_bits", .outOfRange(given: "\(bits)", allowed: "1 to 11"))
+            }
         }
         LEDPanels.readLight(&reader, into: &led)
         panel.options = led
@@ -143,7 +157,7 @@ enum LEDPanels {
         var led = LEDSettings()
         for key in ["width", "height"] {
             guard let value = reader.int(key) else { continue }
-            if value < 1 { reader.fail(key, "must be at least 1 pixel, not \(value)") }
+            if value < 1 { reader.fail(key, .outOfRange(given: "\(value)", allowed: "at least 1 pixel")) }
             if key == "width" { led.width = value } else { led.height = value }
         }
         return led
@@ -155,7 +169,7 @@ enum LEDPanels {
             if (0...100).contains(brightness) {
                 led.brightness = brightness
             } else {
-                reader.fail("brightness", "must be 0 to 100 (percent), not \(brightness)")
+                reader.fail("brightness", .outOfRange(given: "\(brightness)", allowed: "0 to 100 (percent)"))
             }
         }
         led.matrix.brightness = max(1, led.brightness)
@@ -174,10 +188,18 @@ enum LEDPanels {
             do { _ = try BrightnessSchedule(changes); led.schedule = changes } catch { reader.fail("brightness_schedule", error.description) }
         }
         if let seconds = reader.int("blank_after_seconds") {
-            if seconds >= 1 { led.blankAfterSeconds = seconds } else { reader.fail("blank_after_seconds", "must be at least 1, not \(seconds)") }
+            if seconds >= 1 {
+                led.blankAfterSeconds = seconds
+            } else {
+                reader.fail("blank_after_seconds", .outOfRange(given: "\(seconds)", allowed: "at least 1"))
+            }
         }
         if let fps = reader.int("fps") {
-            if (1...60).contains(fps) { led.framesPerSecond = fps } else { reader.fail("fps", "must be 1 to 60 frames a second, not \(fps)") }
+            if (1...60).contains(fps) {
+                led.framesPerSecond = fps
+            } else {
+                reader.fail("fps", .outOfRange(given: "\(fps)", allowed: "1 to 60 frames a second"))
+            }
         }
     }
 

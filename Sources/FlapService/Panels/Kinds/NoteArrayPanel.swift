@@ -26,7 +26,7 @@ extension VestaboardPanelKind {
         for (index, var note) in notes.enumerated() {
             let url = note.string("url"), key = note.string("key_file")
             if let url, !(url.hasPrefix("http://") || url.hasPrefix("https://")) {
-                note.fail("url", "\"\(url)\" is not an http:// or https:// address")
+                note.fail("url", .notAnHTTPAddress(url))
             } else if url == nil {
                 note.fail("url", "the Note's Local API address is needed: url = \"http://vestaboard\(index == 0 ? "" : "-\(index + 1)").local:7000\"")
             }

@@ -33,7 +33,7 @@ struct RS485PanelKind: PanelKind {
             if (64...65_535).contains(steps) {
                 modules.stepsPerRevolution = steps
             } else {
-                reader.fail("steps_per_revolution", "must be 64 to 65535 half-steps (a 28BYJ-48 takes 4096), not \(steps)")
+                reader.fail("steps_per_revolution", .outOfRange(given: "\(steps)", allowed: "64 to 65535 half-steps (a 28BYJ-48 takes 4096)"))
             }
         }
         if let ids = reader.intLists("ids", example: "[[1, 2, 3], [4, 5, 6]] (one list a row)") {

@@ -19,7 +19,9 @@ struct VestaboardPanelKind: PanelKind {
             settings = Self.readArray(&reader, notes: notes, into: &panel)
         } else {
             settings = ConfigurationParser.parseBoardAccess(&reader)
-            if reader.string("arrange") != nil { reader.fail("arrange", "arrange is for an array of Notes: notes = [{ url = …, key_file = … }, …]") }
+            if reader.string("arrange") != nil {
+                reader.fail("arrange", .onlyFor("arrange", "an array of Notes: notes = [{ url = …, key_file = … }, …]"))
+            }
         }
         settings.strategy = reader.choice("strategy") ?? settings.strategy
         settings.onConflict = reader.choice("on_conflict") ?? settings.onConflict
