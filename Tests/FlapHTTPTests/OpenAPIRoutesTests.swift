@@ -12,7 +12,7 @@ import Testing
 /// `/healthz` and `/metrics` is described, and everything described is served.
 @Suite struct OpenAPIRoutesTests {
     /// Never asked anything: the router is only walked.
-    struct NoPanels: BoardQuery {
+    struct NoPanels: PanelsQuery, SoundControl, CalibrationControl, BoardSwitches, ModuleCommands {
         func panels() async -> [PanelView] { [] }
         func soundStatus() async -> (state: String, reason: String?) { ("disabled", nil) }
         func sound() async -> SoundView {
@@ -33,8 +33,9 @@ import Testing
         let inbox = try Inbox(path: dir.appendingPathComponent("inbox.sqlite").path)
         let api = NativeAPI(
             APIParts(
-                intake: MessageIntake(inbox: inbox, boardSize: .flagship, now: { Date() }), panels: NoPanels(),
-                metrics: FlapMetrics(), version: "test"), apiKey: "k")
+                intake: MessageIntake(inbox: inbox, boardSize: .flagship, now: { Date() }), panels: NoPanels(), sound: NoPanels(),
+                switches: NoPanels(), calibration: NoPanels(),
+                modules: NoPanels(), metrics: FlapMetrics(), version: "test"), apiKey: "k")
         let router = api.router()
         return Set(
             router.routes.compactMap { route -> String? in

@@ -24,8 +24,9 @@ import Testing
         defer { try? FileManager.default.removeItem(at: folder) }
         let inbox = try Inbox(path: folder.appendingPathComponent("inbox.sqlite").path)
         var parts = APIParts(
-            intake: MessageIntake(inbox: inbox, boardSize: .flagship, now: { Date() }), panels: RestingPanel(),
-            metrics: FlapMetrics(), version: "test")
+            intake: MessageIntake(inbox: inbox, boardSize: .flagship, now: { Date() }), panels: RestingPanel(), sound: RestingPanel(),
+            switches: RestingPanel(), calibration: RestingPanel(),
+            modules: RestingPanel(), metrics: FlapMetrics(), version: "test")
         parts.viewerKey = Self.viewerKey
         let (member, _) = try await parts.access.addMember(name: "Ana", sender: "ana")
         let memberKey = try #require(await parts.access.newKey(for: member.id))
@@ -78,7 +79,8 @@ import Testing
         defer { try? FileManager.default.removeItem(at: folder) }
         let inbox = try Inbox(path: folder.appendingPathComponent("inbox.sqlite").path)
         let parts = APIParts(
-            intake: MessageIntake(inbox: inbox, boardSize: .flagship, now: { Date() }), panels: RestingPanel(), metrics: FlapMetrics(),
+            intake: MessageIntake(inbox: inbox, boardSize: .flagship, now: { Date() }), panels: RestingPanel(), sound: RestingPanel(),
+            switches: RestingPanel(), calibration: RestingPanel(), modules: RestingPanel(), metrics: FlapMetrics(),
             version: "test")
         let declared = DeclaredRoutes()
         _ = NativeAPI(parts, apiKey: Self.key).router(declaring: declared)

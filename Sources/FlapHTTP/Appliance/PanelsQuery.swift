@@ -15,10 +15,6 @@ extension PanelsQuery {
     public func flipDuration(to board: Board, strategy: TransitionStrategy?) async -> Duration? { nil }
 }
 
-/// Everything the native API asks of the appliance's panels: their boards, the clacks that go
-/// with them, the offsets of modules that have them, and commands to modules that take them.
-public typealias BoardQuery = PanelsQuery & SoundControl & CalibrationControl & BoardSwitches & ModuleCommands
-
 /// One panel as the APIs report it.
 public struct PanelView: Sendable {
     /// Its id.

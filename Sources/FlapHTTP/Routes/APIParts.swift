@@ -12,8 +12,16 @@ import FoundationEssentials
 public struct APIParts: Sendable {
     /// Where messages go.
     public var intake: MessageIntake
-    /// The panels, their sound, calibration, switches and module commands.
-    public var panels: any BoardQuery
+    /// The panels: each one's board and state.
+    public var panels: any PanelsQuery
+    /// The clacks that go with them.
+    public var sound: any SoundControl
+    /// The board's switches: paused, its transition, clearing every slot.
+    public var switches: any BoardSwitches
+    /// The offsets of modules that have them.
+    public var calibration: any CalibrationControl
+    /// Commands to modules that take them.
+    public var modules: any ModuleCommands
     /// The metrics `/metrics` shows.
     public var metrics: FlapMetrics
     /// flapd's version.
@@ -44,9 +52,16 @@ public struct APIParts: Sendable {
     public var links = InvitationLinks(machineName: "localhost", httpsPort: { nil }, qrCode: { _ in nil })
 
     /// The parts every API has; the rest are set as the appliance has them.
-    public init(intake: MessageIntake, panels: any BoardQuery, metrics: FlapMetrics, version: String) {
+    public init(
+        intake: MessageIntake, panels: any PanelsQuery, sound: any SoundControl, switches: any BoardSwitches,
+        calibration: any CalibrationControl, modules: any ModuleCommands, metrics: FlapMetrics, version: String
+    ) {
         self.intake = intake
         self.panels = panels
+        self.sound = sound
+        self.switches = switches
+        self.calibration = calibration
+        self.modules = modules
         self.metrics = metrics
         self.version = version
     }
@@ -63,21 +78,21 @@ public struct APIParts: Sendable {
             SchedulesAPI(book: schedules),
             ReceiptsAPI(inbox: intake.inbox),
             StatusAPI(
-                version: version, started: started, intake: intake, panels: panels, sound: panels, deliveries: deliveries,
+                version: version, started: started, intake: intake, panels: panels, sound: sound, deliveries: deliveries,
                 mqtt: mqtt, clock: clock, sources: sources),
             SourcesAPI(desk: sources, pushes: PushesByKey()),
             SensorsAPI(sensors: sensors),
             RoomAPI(rooms: rooms),
             TemplatesAPI(intake: intake, panels: panels),
-            SoundAPI(sound: panels),
-            ControlsAPI(switches: panels),
+            SoundAPI(sound: sound),
+            ControlsAPI(switches: switches),
             LayoutPreviewAPI(boardSize: intake.boardSize, flap62: intake.flap62, panels: panels),
             EmojiAPI(),
             EventsAPI(live: live, presence: presence, shares: shares),
             PresenceAPI(book: presence),
             QueueAPI(deliveries: deliveries),
-            CalibrationAPI(panels: panels),
-            ModulesAPI(modules: panels),
+            CalibrationAPI(panels: calibration),
+            ModulesAPI(modules: modules),
             MembersAPI(access: access, links: links, intake: intake, live: live, presence: presence),
             ViewerLinkAPI(viewerKey: viewerKey, links: links, panels: panels)
         ]

@@ -5,7 +5,7 @@ import FlapHardware
 import FlapTime
 
 /// The panels as the APIs see them.
-struct ApplianceBoards: BoardQuery {
+struct ApplianceBoards: PanelsQuery, SoundControl, CalibrationControl, BoardSwitches, ModuleCommands {
     let panels: [PanelRuntime]
     let sound: ClackPlayer<ApplianceClock>?
     let clack: ClackSample

@@ -73,7 +73,10 @@ extension Appliance {
         let machineName = ProcessInfo.processInfo.hostName
         let (heartRate, metrics, clockTrust) = (parts.heartRate, parts.metrics, parts.clockTrust)
         let mqttStatus: (@Sendable () -> any Encodable & Sendable)? = parts.mqtt.map { bridge in { @Sendable in bridge.status } }
-        var api = APIParts(intake: parts.intake, panels: parts.boards, metrics: metrics, version: version)
+        let boards = parts.boards
+        var api = APIParts(
+            intake: parts.intake, panels: boards, sound: boards, switches: boards, calibration: boards, modules: boards, metrics: metrics,
+            version: version)
         api.viewerKey = secrets.viewerKey
         api.sensors = { await heartRate?.report() ?? [] }
         api.rooms = parts.room.map { RoomAccessAdapter(service: $0) }

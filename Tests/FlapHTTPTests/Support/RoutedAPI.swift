@@ -32,7 +32,10 @@ struct RoutedAPI {
             case .rejected(let source, let reason): metrics.rejected(source: source.rawValue, reason: reason.rawValue)
             }
         }
-        api = NativeAPI(APIParts(intake: intake, panels: RestingPanel(), metrics: metrics, version: "test"), apiKey: Self.key)
+        api = NativeAPI(
+            APIParts(
+                intake: intake, panels: RestingPanel(), sound: RestingPanel(), switches: RestingPanel(), calibration: RestingPanel(),
+                modules: RestingPanel(), metrics: metrics, version: "test"), apiKey: Self.key)
     }
 
     /// Runs `body` with a client of the router; the key is sent unless `key` says otherwise.
@@ -70,7 +73,7 @@ struct RoutedAPI {
 }
 
 /// One blank Flagship panel at rest, whose flips take as long as the planner says.
-struct RestingPanel: BoardQuery {
+struct RestingPanel: PanelsQuery, SoundControl, CalibrationControl, BoardSwitches, ModuleCommands {
     func panels() async -> [PanelView] {
         [PanelView(id: "main", driver: "simulated", drum: "vestaboard", board: Board(size: .flagship), moving: false, messageId: nil)]
     }
