@@ -137,7 +137,7 @@ let package = Package(
             ]),
         // Heart-rate sensors' drivers chosen from their settings: the real ones (FlapLinux) or their
         // simulated twins, for flapd's composition and flapctl's direct sensor reading.
-        .target(name: "FlapSensorDrivers", dependencies: ["FlapHeartRate", "FlapHardware", "FlapLinux", "FlapSimulated"]),
+        .target(name: "FlapSensorDrivers", dependencies: ["FlapHeartRate", "FlapHardware", "FlapLinux", "FlapPrimitives", "FlapSimulated"]),
         // Wematch rooms: members, points, who is synced with whom, clusters, chains, stars. Pure, clock-injected.
         .target(name: "Wematch", dependencies: ["FlapJSON", "FlapPrimitives"]),
         // JSON values read field by field (errors name the field) and passed on unchanged.

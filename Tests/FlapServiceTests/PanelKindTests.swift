@@ -1,6 +1,7 @@
 import FlapCore
 import FlapHardware
 import FlapMessaging
+import FlapPrimitives
 import FlapSimulated
 import Foundation
 import Logging

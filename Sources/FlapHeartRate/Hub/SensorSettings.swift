@@ -1,4 +1,5 @@
 import FlapHardware
+import FlapPrimitives
 
 /// A kind of heart-rate sensor by its name in settings (`driver = "ble"`, `--sensor ble`): a
 /// typed value whose kinds are static members declared beside each kind (FlapSensorDrivers'
@@ -26,15 +27,7 @@ extension HeartRateLineFormat {
 }
 
 /// A kind's own settings for one sensor (a BLE sensor's straps, a serial sensor's line format).
-public protocol SensorOptions: Sendable {
-    /// Whether `other` is the same settings.
-    func isEqual(to other: any SensorOptions) -> Bool
-}
-
-extension SensorOptions where Self: Equatable {
-    /// Whether `other` is of this type and equal.
-    public func isEqual(to other: any SensorOptions) -> Bool { (other as? Self) == self }
-}
+public protocol SensorOptions: KindOptions {}
 
 /// One heart-rate source as configured (`[[sensor]]`, or `--sensor DRIVER[=DEVICE]`): what
 /// every sensor has, and its kind's own settings.
@@ -60,13 +53,7 @@ public struct SensorSettings: Sendable, Equatable {
 
     /// The same sensor: the same kind, device, names and options.
     public static func == (a: SensorSettings, b: SensorSettings) -> Bool {
-        let sameOptions =
-            switch (a.options, b.options) {
-            case (nil, nil): true
-            case (let x?, let y?): x.isEqual(to: y)
-            default: false
-            }
-        return a.driver == b.driver && a.device == b.device && a.names == b.names && sameOptions
+        a.driver == b.driver && a.device == b.device && a.names == b.names && sameOptions(a.options, b.options)
     }
 }
 

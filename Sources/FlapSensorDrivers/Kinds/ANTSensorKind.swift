@@ -1,6 +1,7 @@
 import FlapHardware
 import FlapHeartRate
 import FlapLinux
+import FlapPrimitives
 
 extension SensorDriver {
     /// An ANT+ strap through an ANT USB stick (`device`: the stick's port, `/dev/ant0`).

@@ -1,5 +1,6 @@
 import FlapHeartRate
 import FlapLinux
+import FlapPrimitives
 
 extension SensorDriver {
     /// A Bluetooth LE strap through BlueZ (`device`: the adapter, `hci0`; none: the first).

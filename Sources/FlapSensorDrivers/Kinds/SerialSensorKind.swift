@@ -1,6 +1,7 @@
 import FlapHardware
 import FlapHeartRate
 import FlapLinux
+import FlapPrimitives
 
 extension SensorDriver {
     /// A pulse sensor writing text lines on a serial port (`device`: the port, required).

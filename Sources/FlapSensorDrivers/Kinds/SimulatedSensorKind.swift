@@ -1,4 +1,5 @@
 import FlapHeartRate
+import FlapPrimitives
 import FlapSimulated
 
 extension SensorDriver {

@@ -1,4 +1,5 @@
 import FlapCore
+import FlapPrimitives
 import FlapTime
 import FlapVestaboard
 import Logging
@@ -41,13 +42,7 @@ extension PanelKind {
 }
 
 /// A kind's own settings for one panel (a HUB75 panel's chain, a gpio panel's pins).
-protocol PanelOptions: Sendable {
-    func isEqual(to other: any PanelOptions) -> Bool
-}
-
-extension PanelOptions where Self: Equatable {
-    func isEqual(to other: any PanelOptions) -> Bool { (other as? Self) == self }
-}
+protocol PanelOptions: KindOptions {}
 
 /// What making a panel may need besides its settings.
 struct PanelContext: Sendable {

@@ -6,6 +6,7 @@ import FlapJSON
 import FlapMQTT
 import FlapMQTTClient
 import FlapMessaging
+import FlapPrimitives
 import FlapRooms
 import FlapSources
 import FlapTOML
@@ -230,14 +231,8 @@ public struct PanelSettings: Sendable, Equatable {
 
     /// Panels are equal when every setting is, the kind's own too.
     public static func == (a: PanelSettings, b: PanelSettings) -> Bool {
-        let sameOptions =
-            switch (a.options, b.options) {
-            case (nil, nil): true
-            case (let x?, let y?): x.isEqual(to: y)
-            default: false
-            }
-        return a.id == b.id && a.kind.name == b.kind.name && a.device == b.device && a.size == b.size && a.rows == b.rows
+        a.id == b.id && a.kind.name == b.kind.name && a.device == b.device && a.size == b.size && a.rows == b.rows
             && a.columns == b.columns && a.drum == b.drum && a.model == b.model && a.flapPeriodMs == b.flapPeriodMs && a.policy == b.policy
-            && a.quiet == b.quiet && a.transition == b.transition && a.show == b.show && sameOptions
+            && a.quiet == b.quiet && a.transition == b.transition && a.show == b.show && sameOptions(a.options, b.options)
     }
 }

@@ -1,6 +1,7 @@
 import FlapCore
 import FlapHardware
 import FlapLinux
+import FlapPrimitives
 import FlapSimulated
 import Logging
 

@@ -1,5 +1,6 @@
 import FlapCore
 import FlapHardware
+import FlapPrimitives
 import FlapTime
 import FlapVestaboard
 import FoundationEssentials
