@@ -7,7 +7,7 @@ import FlapCore
 ///
 /// A module in sensor error is re-homed with backoff while the rest of the board keeps working;
 /// faults carry the module's row and column.
-public actor DirectDrivePanel<C: Clock>: Panel where C.Duration == Duration {
+public actor DirectDrivePanel<C: Clock>: StartsBlank where C.Duration == Duration {
     /// Its id, size, drum and motion.
     public nonisolated let info: PanelInfo
     /// The stepping engine that turns its modules (calibration reaches it here).

@@ -5,13 +5,14 @@ import FlapCore
 /// follows the brightness schedule and, if configured, goes dark after a while without a new
 /// board; the next board wakes it. Each frame repaints and sends only what changed (a
 /// ``BoardFrame``); a frame in which nothing moved is not sent at all.
-public actor PixelPanel<C: Clock<Duration>>: Panel where C: Sendable {
+public actor PixelPanel<C: Clock<Duration>>: DrawsPixels where C: Sendable {
     /// Its id, size, drum and motion.
     public nonisolated let info: PanelInfo
     private let display: any PixelDisplay
     private let renderer: BoardRenderer
     private let clock: C
-    private let framesPerSecond: Int
+    /// The most frames a second it draws.
+    public nonisolated let framesPerSecond: Int
     private let schedule: BrightnessSchedule
     private let blankAfter: Duration?
     private let minuteOfDay: @Sendable () -> Int

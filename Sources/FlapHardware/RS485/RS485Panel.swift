@@ -14,7 +14,7 @@ import FlapCore
 /// A module still turning from a plan that was cut short is sent nothing until it has landed
 /// (its firmware would only read the frame then), and then turns on from the flap it was sent:
 /// its part of the plan is revised to match (``revisions()``).
-public actor RS485Panel<C: Clock>: Panel where C.Duration == Duration {
+public actor RS485Panel<C: Clock>: StartsBlank where C.Duration == Duration {
     /// The wall's size and reel.
     public nonisolated let info: PanelInfo
     /// The modules' motion, which plans are timed by.

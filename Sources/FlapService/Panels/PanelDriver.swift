@@ -15,13 +15,8 @@ struct PanelDriver: Sendable {
     let snapshots: AsyncStream<PanelSnapshot>?
     /// Stops what runs beside the driver (a simulated controller, the stepping thread).
     let stopCompanion: @Sendable () async -> Void
-    /// Whether the modules keep their flaps across a restart of flapd (a controller does; a
-    /// directly driven board homes to blank).
-    var resumes = true
     /// A simulated LED device, for the terminal to draw.
     var ledDevice: (any SimulatedPixelDevice)?
-    /// An LED panel or screen as pixels, for pictures drawn elsewhere (the room's plot).
-    var pixels: PixelSurface?
     /// A Vestaboard's delivery workers (one, or one a Note of an array), for status and `flapctl queue`.
     var deliveries: [BoardDelivery<ApplianceClock>] = []
     /// The system library the hardware is reached through, when that depends on the system
@@ -68,13 +63,4 @@ extension PanelSettings {
         let info = PanelInfo(id: id, size: size, drum: settled.drum, motion: motion, driver: driver)
         return (settled, info, saved.flatMap { $0.count == size.count ? $0.map { drum.flap(for: $0).index } : nil })
     }
-}
-
-/// A pixel panel's display as a surface to draw whole frames on.
-struct PixelSurface: Sendable {
-    let width: Int
-    let height: Int
-    let monochrome: Bool
-    let framesPerSecond: Int
-    let present: @Sendable (PixelFrame) async throws -> Void
 }

@@ -31,7 +31,7 @@ final class PanelRuntime: Service, Sendable {
     private let lastStarted = PlayingPlan()
     /// What the panel shows instead of messages (the room, on a kiosk's).
     private let content: PanelContent?
-    private let pixels: PixelSurface?
+    private let pixels: (any DrawsPixels)?
     /// The system library the hardware is reached through (GPIO's libgpiod), for status.
     let library: String?
     /// Each plan as it starts, for the clacks and for the pages watching (one stream each, so
@@ -54,7 +54,7 @@ final class PanelRuntime: Service, Sendable {
         self.metrics = metrics
         self.logger = logger
         stopCompanion = driver.stopCompanion
-        pixels = driver.pixels
+        pixels = driver.panel as? any DrawsPixels
         library = driver.library
         self.content = content
         self.events = events
@@ -62,7 +62,7 @@ final class PanelRuntime: Service, Sendable {
         // Resume from what the panel showed when it last rested (a split-flap keeps its flaps).
         let saved = try await inbox.panelState(configuration.id)
         var showing: (board: Board, messageId: String?)?
-        if driver.resumes, let saved, saved.codes.count == size.count {
+        if !(driver.panel is any StartsBlank), let saved, saved.codes.count == size.count {
             var board = Board(size: size, flap62: configuration.drum.flap62)
             for (i, code) in saved.codes.enumerated() { board[i / size.columns, i % size.columns] = code }
             showing = (board, saved.messageId)
@@ -161,7 +161,7 @@ struct PanelStage: Sendable {
     let motion: MotionLoop<ApplianceClock>
     /// The clock its motion runs on.
     let clock: ApplianceClock
-    let pixels: PixelSurface?
+    let pixels: (any DrawsPixels)?
     let logger: Logger
 }
 

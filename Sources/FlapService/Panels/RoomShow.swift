@@ -1,4 +1,5 @@
 import FlapDisplay
+import FlapHardware
 import FlapKiosk
 import FlapRooms
 
@@ -10,9 +11,9 @@ struct RoomShow: Sendable {
     func show(on stage: PanelStage) async {
         if let pixels = stage.pixels {
             let player = KioskPlayer(
-                width: pixels.width, height: pixels.height, monochrome: pixels.monochrome,
+                width: pixels.surface.width, height: pixels.surface.height, monochrome: pixels.surface.monochrome,
                 framesPerSecond: pixels.framesPerSecond, clock: stage.clock,
-                plot: { await room.plot() }, show: pixels.present)
+                plot: { await room.plot() }, show: { try await pixels.present($0) })
             await player.run()
         } else {
             let summary = RoomSummaryCoordinator(

@@ -94,7 +94,6 @@ enum DirectDrive {
         await directPanel.start()
         var driver = PanelDriver(
             panel: directPanel, configuration: settled, snapshots: nil, stopCompanion: { thread.stop() })
-        driver.resumes = false
         driver.library = library
         return driver
     }

@@ -228,11 +228,6 @@ enum LEDPanels {
         var driver = PanelDriver(
             panel: pixelPanel, configuration: settled, snapshots: nil, stopCompanion: stopCompanion)
         driver.ledDevice = twin
-        let surface = pixelPanel.surface
-        driver.pixels = PixelSurface(
-            width: surface.width, height: surface.height, monochrome: surface.monochrome,
-            framesPerSecond: settings.framesPerSecond
-        ) { try await pixelPanel.present($0) }
         return driver
     }
 

@@ -85,10 +85,6 @@ struct RS485PanelKind: PanelKind {
         var settled = panel
         settled.size = size
         settled.drum = modules.reel.drum
-        var driver = PanelDriver(
-            panel: rs485, configuration: settled, snapshots: nil,
-            stopCompanion: stopCompanion)
-        driver.resumes = false
-        return driver
+        return PanelDriver(panel: rs485, configuration: settled, snapshots: nil, stopCompanion: stopCompanion)
     }
 }
