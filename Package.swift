@@ -438,7 +438,8 @@ let package = Package(
             name: "FlapControlTests",
             dependencies: ["FlapControl", "flapctl", "TestSupport", .product(name: "ArgumentParser", package: "swift-argument-parser")]),
         // The layers: docs/architecture.md's import table against Package.swift and every import.
-        .testTarget(name: "ArchitectureTests")
+        .testTarget(name: "ArchitectureTests"),
+        .testTarget(name: "TestSupportTests", dependencies: ["FlapClocks", "TestSupport"])
     ],
     swiftLanguageModes: [.v6]
 )

@@ -43,7 +43,8 @@ public enum ProcessRunner {
         try process.run()
         // The exit is waited for even when the test is cancelled (by its time limit), which ends
         // a stream's iteration early: Foundation traps on the status of a program still running.
-        // Cancellation ends the program instead.
+        // Cancellation ends the program instead, with SIGKILL: Foundation's `Process` passes on a
+        // blocked SIGTERM (see ChildProcess), so `terminate()` would not end it.
         let exit = Task.detached { for await _ in exited {} }
         await withTaskCancellationHandler {
             await withDiscardingTaskGroup { group in
@@ -53,7 +54,7 @@ public enum ProcessRunner {
                 group.cancelAll()
             }
         } onCancel: {
-            process.terminate()
+            kill(process.processIdentifier, SIGKILL)
         }
         return Result(
             status: process.terminationStatus,
