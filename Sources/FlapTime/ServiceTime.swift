@@ -22,11 +22,6 @@ public struct ServiceTime<C: Clock>: Sendable where C.Duration == Duration {
     }
 }
 
-extension ServiceTime where C == ContinuousClock {
-    /// The real clocks.
-    public static var system: ServiceTime<ContinuousClock> { ServiceTime(clock: ContinuousClock(), now: { Date() }) }
-}
-
 extension ServiceTime where C == ApplianceClock {
     /// The real clocks, as the appliance takes them.
     public static var real: ServiceTime<ApplianceClock> { ServiceTime(clock: .continuous, now: { Date() }) }
