@@ -16,7 +16,7 @@ import FoundationEssentials
 ///
 /// A plan cut short cannot stop a remote board: the write already queued is superseded by the
 /// next plan's when that one comes before it was sent; once sent, the board goes on to it.
-public actor VestaboardPanel<C: Clock<Duration>>: Panel where C: Sendable {
+public actor VestaboardPanel<C: Clock<Duration>>: QueuesDeliveries where C: Sendable {
     /// One board of the panel: the whole panel, or one Note of an array.
     public struct Part: Sendable {
         /// Its delivery worker.
@@ -33,7 +33,7 @@ public actor VestaboardPanel<C: Clock<Duration>>: Panel where C: Sendable {
 
     /// The panel's size and drum.
     public nonisolated let info: PanelInfo
-    private let parts: [Part]
+    private nonisolated let parts: [Part]
     private let clock: C
     private let strategy: DeliveryStrategy
     /// Whether the API takes a transition (the Local API does, but not for an array).
@@ -50,6 +50,9 @@ public actor VestaboardPanel<C: Clock<Duration>>: Panel where C: Sendable {
     private let waiters = Waiters<Int64, Delivery>()
     /// Each part's newest write a play queued.
     private var newest: [Int64]
+
+    /// Each part's delivery worker, in the order of the parts.
+    public nonisolated var deliveries: [BoardDelivery<C>] { parts.map(\.delivery) }
 
     /// Outcomes held now, for tests: at most each part's newest write's.
     var heldOutcomes: Int { outcomes.count }

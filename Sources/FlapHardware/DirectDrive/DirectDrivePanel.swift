@@ -7,11 +7,13 @@ import FlapCore
 ///
 /// A module in sensor error is re-homed with backoff while the rest of the board keeps working;
 /// faults carry the module's row and column.
-public actor DirectDrivePanel<C: Clock>: StartsBlank where C.Duration == Duration {
+public actor DirectDrivePanel<C: Clock>: StartsBlank, ReachedThroughLibrary where C.Duration == Duration {
     /// Its id, size, drum and motion.
     public nonisolated let info: PanelInfo
     /// The stepping engine that turns its modules (calibration reaches it here).
     public nonisolated let engine: SteppingEngine
+    /// The GPIO library its lines are reached through, when they are.
+    public nonisolated let systemLibrary: String?
     private let clock: C
     private let origin: C.Instant
     private var estimated: [Int]
@@ -24,9 +26,11 @@ public actor DirectDrivePanel<C: Clock>: StartsBlank where C.Duration == Duratio
     private let noticeStream: AsyncStream<PanelNotice>
     private var ioFailing = false
 
-    /// `origin` is engine time zero on `clock` (the stepping runner uses the same).
-    public init(info: PanelInfo, engine: SteppingEngine, clock: C, origin: C.Instant) {
+    /// `origin` is engine time zero on `clock` (the stepping runner uses the same); `library`
+    /// names the system library the engine's lines are reached through.
+    public init(info: PanelInfo, engine: SteppingEngine, clock: C, origin: C.Instant, library: String? = nil) {
         self.info = info
+        systemLibrary = library
         self.engine = engine
         self.clock = clock
         self.origin = origin

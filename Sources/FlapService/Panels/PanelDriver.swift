@@ -17,11 +17,9 @@ struct PanelDriver: Sendable {
     let stopCompanion: @Sendable () async -> Void
     /// A simulated LED device, for the terminal to draw.
     var ledDevice: (any SimulatedPixelDevice)?
+
     /// A Vestaboard's delivery workers (one, or one a Note of an array), for status and `flapctl queue`.
-    var deliveries: [BoardDelivery<ApplianceClock>] = []
-    /// The system library the hardware is reached through, when that depends on the system
-    /// (`libgpiod 2.2.1 (libgpiod.so.3)`), for the log and `/v1/status`.
-    var library: String?
+    var deliveries: [BoardDelivery<ApplianceClock>] { (panel as? any QueuesDeliveries<ApplianceClock>)?.deliveries ?? [] }
 
     /// The panel `configuration` names, made by its kind.
     static func make(_ configuration: PanelSettings, with context: PanelContext) async throws -> PanelDriver {

@@ -55,7 +55,7 @@ final class PanelRuntime: Service, Sendable {
         self.logger = logger
         stopCompanion = driver.stopCompanion
         pixels = driver.panel as? any DrawsPixels
-        library = driver.library
+        library = (driver.panel as? any ReachedThroughLibrary)?.systemLibrary
         self.content = content
         self.events = events
         clock = time.clock

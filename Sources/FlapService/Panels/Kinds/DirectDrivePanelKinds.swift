@@ -90,11 +90,8 @@ enum DirectDrive {
         context.logger.info("\(device): stepping \(size.count) modules (\(boards)\(library.map { " through \($0)" } ?? ""))")
         // A directly driven board homes to blank at start: no saved positions.
         let (settled, info, _) = panel.settled(size: size, saved: nil)
-        let directPanel = DirectDrivePanel(info: info, engine: engine, clock: ContinuousClock(), origin: origin)
+        let directPanel = DirectDrivePanel(info: info, engine: engine, clock: ContinuousClock(), origin: origin, library: library)
         await directPanel.start()
-        var driver = PanelDriver(
-            panel: directPanel, configuration: settled, snapshots: nil, stopCompanion: { thread.stop() })
-        driver.library = library
-        return driver
+        return PanelDriver(panel: directPanel, configuration: settled, snapshots: nil, stopCompanion: { thread.stop() })
     }
 }

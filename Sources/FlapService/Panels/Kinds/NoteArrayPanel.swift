@@ -79,10 +79,8 @@ extension VestaboardPanelKind {
             "\(configuration.id): \(settings.notes.count) Vestaboard Notes in a \(settings.arrange.rawValue), \(size), each through its Local API (\(addresses)), writes \(settings.strategy.rawValue)"
         )
         let running = workers
-        var driver = PanelDriver(panel: panel, configuration: settled, snapshots: nil) {
+        return PanelDriver(panel: panel, configuration: settled, snapshots: nil) {
             for worker in running { worker.cancel() }
         }
-        driver.deliveries = parts.map(\.delivery)
-        return driver
     }
 }

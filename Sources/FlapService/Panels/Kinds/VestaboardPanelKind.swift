@@ -47,9 +47,7 @@ struct VestaboardPanelKind: PanelKind {
         await panel.start()
         context.logger.info(
             "\(configuration.id): a Vestaboard through its \(settings.api.title) API at \(api.address), writes \(settings.strategy.rawValue)")
-        var driver = PanelDriver(panel: panel, configuration: settled, snapshots: nil) { running.cancel() }
-        driver.deliveries = [delivery]
-        return driver
+        return PanelDriver(panel: panel, configuration: settled, snapshots: nil) { running.cancel() }
     }
 
     /// The board's size: as configured (`model`, `size`), else as the board answers (a Note's
