@@ -188,7 +188,7 @@ let package = Package(
         .target(
             name: "FlapWeb",
             dependencies: [
-                "FlapCore", "FlapPictures", "FlapPrimitives", .product(name: "Hummingbird", package: "hummingbird"),
+                "FlapCore", "FlapEndpoints", "FlapPictures", "FlapPrimitives", .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HTTPTypes", package: "swift-http-types")
             ],
             resources: [

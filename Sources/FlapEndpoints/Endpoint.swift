@@ -4,12 +4,16 @@ import HTTPTypes
 /// (`EndpointTable.swift`) that the router serves, flapctl and the MCP tools call, and a test
 /// holds to the OpenAPI description.
 public struct Endpoint: Sendable, Hashable, CustomStringConvertible {
+    /// Its name in the table, which is its `operationId` in the OpenAPI description and its name
+    /// in the web page's `endpoints.js`: `sendMessage`.
+    public let name: String
     /// Its HTTP method.
     public let method: HTTPRequest.Method
     /// As the OpenAPI description spells it, parameters in braces: `/v1/messages/{id}`.
     public let path: String
 
-    init(_ method: HTTPRequest.Method, _ path: String) {
+    init(_ name: String, _ method: HTTPRequest.Method, _ path: String) {
+        self.name = name
         self.method = method
         self.path = path
     }

@@ -9,155 +9,155 @@ extension Endpoint {
 
     // Beside the API.
     /// Whether flapd is up.
-    public static let health = Endpoint(.get, "/healthz")
+    public static let health = Endpoint("health", .get, "/healthz")
     /// The Prometheus metrics.
-    public static let metrics = Endpoint(.get, "/metrics")
+    public static let metrics = Endpoint("metrics", .get, "/metrics")
     /// The OpenAPI description of this API.
-    public static let openAPIDescription = Endpoint(.get, "/v1/openapi.json")
+    public static let openAPIDescription = Endpoint("openAPIDescription", .get, "/v1/openapi.json")
     /// An MCP message (Streamable HTTP).
-    public static let mcpMessage = Endpoint(.post, "/mcp")
+    public static let mcpMessage = Endpoint("mcpMessage", .post, "/mcp")
     /// An MCP session's event stream.
-    public static let mcpStream = Endpoint(.get, "/mcp")
+    public static let mcpStream = Endpoint("mcpStream", .get, "/mcp")
     /// An MCP session ended.
-    public static let mcpEndSession = Endpoint(.delete, "/mcp")
+    public static let mcpEndSession = Endpoint("mcpEndSession", .delete, "/mcp")
 
     // The board.
     /// Every panel's board.
-    public static let board = Endpoint(.get, "/v1/board")
+    public static let board = Endpoint("board", .get, "/v1/board")
     /// A panel's board as a PNG picture.
-    public static let boardPNG = Endpoint(.get, "/v1/board.png")
+    public static let boardPNG = Endpoint("boardPNG", .get, "/v1/board.png")
     /// A panel's board as an SVG picture.
-    public static let boardSVG = Endpoint(.get, "/v1/board.svg")
+    public static let boardSVG = Endpoint("boardSVG", .get, "/v1/board.svg")
     /// The boards as they change (server-sent events).
-    public static let events = Endpoint(.get, "/v1/events")
+    public static let events = Endpoint("events", .get, "/v1/events")
     /// flapd's state: panels, sound, room, messages.
-    public static let status = Endpoint(.get, "/v1/status")
+    public static let status = Endpoint("status", .get, "/v1/status")
     /// A text laid out as the board would show it, sending nothing.
-    public static let layout = Endpoint(.post, "/v1/layout")
+    public static let layout = Endpoint("layout", .post, "/v1/layout")
     /// The emoji flapd knows and the flaps each becomes.
-    public static let emoji = Endpoint(.get, "/v1/emoji")
+    public static let emoji = Endpoint("emoji", .get, "/v1/emoji")
 
     // Messages.
     /// A message sent.
-    public static let sendMessage = Endpoint(.post, "/v1/messages")
+    public static let sendMessage = Endpoint("sendMessage", .post, "/v1/messages")
     /// A message not yet shown cancelled.
-    public static let cancelMessage = Endpoint(.delete, "/v1/messages/{id}")
+    public static let cancelMessage = Endpoint("cancelMessage", .delete, "/v1/messages/{id}")
     /// The messages waiting for their time.
-    public static let scheduled = Endpoint(.get, "/v1/scheduled")
+    public static let scheduled = Endpoint("scheduled", .get, "/v1/scheduled")
     /// The latest receipts.
-    public static let receipts = Endpoint(.get, "/v1/receipts")
+    public static let receipts = Endpoint("receipts", .get, "/v1/receipts")
     /// One message's receipt.
-    public static let receipt = Endpoint(.get, "/v1/receipts/{id}")
+    public static let receipt = Endpoint("receipt", .get, "/v1/receipts/{id}")
     /// Each sender's latest message.
-    public static let slots = Endpoint(.get, "/v1/slots")
+    public static let slots = Endpoint("slots", .get, "/v1/slots")
     /// A sender's slot cleared.
-    public static let clearSlot = Endpoint(.delete, "/v1/slots/{sender}")
+    public static let clearSlot = Endpoint("clearSlot", .delete, "/v1/slots/{sender}")
     /// Every slot cleared.
-    public static let clearEverySlot = Endpoint(.delete, "/v1/slots")
+    public static let clearEverySlot = Endpoint("clearEverySlot", .delete, "/v1/slots")
     /// The temporary message ended early.
-    public static let endTemporary = Endpoint(.delete, "/v1/temporary")
+    public static let endTemporary = Endpoint("endTemporary", .delete, "/v1/temporary")
 
     // Quick messages and schedules.
     /// The quick messages.
-    public static let templates = Endpoint(.get, "/v1/templates")
+    public static let templates = Endpoint("templates", .get, "/v1/templates")
     /// A quick message saved.
-    public static let saveTemplate = Endpoint(.put, "/v1/templates/{name}")
+    public static let saveTemplate = Endpoint("saveTemplate", .put, "/v1/templates/{name}")
     /// A quick message saved from what the board shows.
-    public static let saveTemplateFromBoard = Endpoint(.post, "/v1/templates/{name}/from-board")
+    public static let saveTemplateFromBoard = Endpoint("saveTemplateFromBoard", .post, "/v1/templates/{name}/from-board")
     /// A quick message renamed.
-    public static let renameTemplate = Endpoint(.post, "/v1/templates/{name}/rename")
+    public static let renameTemplate = Endpoint("renameTemplate", .post, "/v1/templates/{name}/rename")
     /// A quick message sent.
-    public static let sendTemplate = Endpoint(.post, "/v1/templates/{name}/send")
+    public static let sendTemplate = Endpoint("sendTemplate", .post, "/v1/templates/{name}/send")
     /// A quick message deleted.
-    public static let deleteTemplate = Endpoint(.delete, "/v1/templates/{name}")
+    public static let deleteTemplate = Endpoint("deleteTemplate", .delete, "/v1/templates/{name}")
     /// The schedules.
-    public static let schedules = Endpoint(.get, "/v1/schedules")
+    public static let schedules = Endpoint("schedules", .get, "/v1/schedules")
     /// A schedule added.
-    public static let addSchedule = Endpoint(.post, "/v1/schedules")
+    public static let addSchedule = Endpoint("addSchedule", .post, "/v1/schedules")
     /// A schedule replaced.
-    public static let replaceSchedule = Endpoint(.put, "/v1/schedules/{name}")
+    public static let replaceSchedule = Endpoint("replaceSchedule", .put, "/v1/schedules/{name}")
     /// A schedule removed.
-    public static let removeSchedule = Endpoint(.delete, "/v1/schedules/{name}")
+    public static let removeSchedule = Endpoint("removeSchedule", .delete, "/v1/schedules/{name}")
 
     // Content sources.
     /// The sources and what each last fetched.
-    public static let sources = Endpoint(.get, "/v1/sources")
+    public static let sources = Endpoint("sources", .get, "/v1/sources")
     /// One source.
-    public static let source = Endpoint(.get, "/v1/sources/{name}")
+    public static let source = Endpoint("source", .get, "/v1/sources/{name}")
     /// A source fetched now.
-    public static let refreshSource = Endpoint(.post, "/v1/sources/{name}/refresh")
+    public static let refreshSource = Endpoint("refreshSource", .post, "/v1/sources/{name}/refresh")
     /// Values pushed to a webhook source.
-    public static let pushToSource = Endpoint(.post, "/v1/sources/{name}")
+    public static let pushToSource = Endpoint("pushToSource", .post, "/v1/sources/{name}")
 
     // Real Vestaboards' delivery queue.
     /// The deliveries waiting or failed.
-    public static let queue = Endpoint(.get, "/v1/queue")
+    public static let queue = Endpoint("queue", .get, "/v1/queue")
     /// A failed delivery tried again.
-    public static let retryDelivery = Endpoint(.post, "/v1/queue/{id}/retry")
+    public static let retryDelivery = Endpoint("retryDelivery", .post, "/v1/queue/{id}/retry")
     /// A delivery dropped.
-    public static let dropDelivery = Endpoint(.delete, "/v1/queue/{id}")
+    public static let dropDelivery = Endpoint("dropDelivery", .delete, "/v1/queue/{id}")
 
     // The household.
     /// Signing in on the page.
-    public static let signIn = Endpoint(.post, "/v1/session")
+    public static let signIn = Endpoint("signIn", .post, "/v1/session")
     /// Who is signed in.
-    public static let session = Endpoint(.get, "/v1/session")
+    public static let session = Endpoint("session", .get, "/v1/session")
     /// Signing out.
-    public static let signOut = Endpoint(.delete, "/v1/session")
+    public static let signOut = Endpoint("signOut", .delete, "/v1/session")
     /// The members.
-    public static let members = Endpoint(.get, "/v1/members")
+    public static let members = Endpoint("members", .get, "/v1/members")
     /// A member added.
-    public static let addMember = Endpoint(.post, "/v1/members")
+    public static let addMember = Endpoint("addMember", .post, "/v1/members")
     /// A member removed.
-    public static let removeMember = Endpoint(.delete, "/v1/members/{id}")
+    public static let removeMember = Endpoint("removeMember", .delete, "/v1/members/{id}")
     /// A removed member restored.
-    public static let restoreMember = Endpoint(.post, "/v1/members/{id}/restore")
+    public static let restoreMember = Endpoint("restoreMember", .post, "/v1/members/{id}/restore")
     /// A member's invitation link.
-    public static let inviteMember = Endpoint(.post, "/v1/members/{id}/invitation")
+    public static let inviteMember = Endpoint("inviteMember", .post, "/v1/members/{id}/invitation")
     /// A member's key replaced.
-    public static let replaceMemberKey = Endpoint(.post, "/v1/members/{id}/keys")
+    public static let replaceMemberKey = Endpoint("replaceMemberKey", .post, "/v1/members/{id}/keys")
     /// A pairing link for the owner's phone.
-    public static let pair = Endpoint(.post, "/v1/pairing")
+    public static let pair = Endpoint("pair", .post, "/v1/pairing")
     /// The read-only viewer link.
-    public static let viewerLink = Endpoint(.get, "/v1/viewer")
+    public static let viewerLink = Endpoint("viewerLink", .get, "/v1/viewer")
     /// Who is home.
-    public static let presence = Endpoint(.get, "/v1/presence")
+    public static let presence = Endpoint("presence", .get, "/v1/presence")
     /// A person's presence or its sharing set.
-    public static let setPresence = Endpoint(.patch, "/v1/presence")
+    public static let setPresence = Endpoint("setPresence", .patch, "/v1/presence")
 
     // The appliance.
     /// Paused, and the transition.
-    public static let controls = Endpoint(.get, "/v1/controls")
+    public static let controls = Endpoint("controls", .get, "/v1/controls")
     /// Paused or the transition changed.
-    public static let setControls = Endpoint(.patch, "/v1/controls")
+    public static let setControls = Endpoint("setControls", .patch, "/v1/controls")
     /// The sound's settings and state.
-    public static let sound = Endpoint(.get, "/v1/sound")
+    public static let sound = Endpoint("sound", .get, "/v1/sound")
     /// The sound's settings changed.
-    public static let setSound = Endpoint(.patch, "/v1/sound")
+    public static let setSound = Endpoint("setSound", .patch, "/v1/sound")
     /// The clack as a WAV file.
-    public static let clackSample = Endpoint(.get, "/v1/sound/clack.wav")
+    public static let clackSample = Endpoint("clackSample", .get, "/v1/sound/clack.wav")
     /// The heart-rate sensors.
-    public static let sensors = Endpoint(.get, "/v1/sensors")
+    public static let sensors = Endpoint("sensors", .get, "/v1/sensors")
     /// A panel's calibration.
-    public static let calibration = Endpoint(.get, "/v1/panels/{id}/calibration")
+    public static let calibration = Endpoint("calibration", .get, "/v1/panels/{id}/calibration")
     /// A module's offset calibrated.
-    public static let calibrate = Endpoint(.post, "/v1/panels/{id}/calibration")
+    public static let calibrate = Endpoint("calibrate", .post, "/v1/panels/{id}/calibration")
     /// The commands a panel's modules take, as its driver declares them.
-    public static let moduleCommands = Endpoint(.get, "/v1/panels/{id}/modules")
+    public static let moduleCommands = Endpoint("moduleCommands", .get, "/v1/panels/{id}/modules")
     /// A command to one module of a panel.
-    public static let moduleCommand = Endpoint(.post, "/v1/panels/{id}/modules")
+    public static let moduleCommand = Endpoint("moduleCommand", .post, "/v1/panels/{id}/modules")
 
     // The Wematch room.
     /// The room this kiosk is in.
-    public static let room = Endpoint(.get, "/v1/room")
+    public static let room = Endpoint("room", .get, "/v1/room")
     /// A room joined or opened.
-    public static let joinRoom = Endpoint(.post, "/v1/room")
+    public static let joinRoom = Endpoint("joinRoom", .post, "/v1/room")
     /// The room left.
-    public static let leaveRoom = Endpoint(.delete, "/v1/room")
+    public static let leaveRoom = Endpoint("leaveRoom", .delete, "/v1/room")
     /// The room's plot, for the page.
-    public static let roomPlot = Endpoint(.get, "/v1/room/plot")
+    public static let roomPlot = Endpoint("roomPlot", .get, "/v1/room/plot")
     /// The room's plot as a picture in text.
-    public static let roomPicture = Endpoint(.get, "/v1/room/picture")
+    public static let roomPicture = Endpoint("roomPicture", .get, "/v1/room/picture")
 
     /// The whole table, in the order above.
     public static let all: [Endpoint] = [

@@ -18,6 +18,7 @@ public enum WebPage {
         "/web/app.js": ("text/javascript; charset=utf-8", PackageResources.app_js),
         "/web/board.js": ("text/javascript; charset=utf-8", PackageResources.board_js),
         "/web/api.js": ("text/javascript; charset=utf-8", PackageResources.api_js),
+        "/web/endpoints.js": ("text/javascript; charset=utf-8", WebEndpoints.module),
         "/web/compose.js": ("text/javascript; charset=utf-8", PackageResources.compose_js),
         "/web/paint.js": ("text/javascript; charset=utf-8", PackageResources.paint_js),
         "/web/lists.js": ("text/javascript; charset=utf-8", PackageResources.lists_js),
@@ -37,7 +38,7 @@ public enum WebPage {
         "/web/tv.css": ("text/css; charset=utf-8", PackageResources.tv_css),
         "/web/clacks.js": ("text/javascript; charset=utf-8", PackageResources.clacks_js),
         // At the root: a service worker controls only the paths below its own.
-        "/sw.js": ("text/javascript; charset=utf-8", PackageResources.sw_js),
+        "/sw.js": ("text/javascript; charset=utf-8", WebEndpoints.serviceWorker),
         "/manifest.webmanifest": ("application/manifest+json", PackageResources.manifest_webmanifest)
     ]
 

@@ -78,4 +78,17 @@ import Testing
         #expect(described.subtracting(served).sorted() == [], "in openapi.json but not served by flapd")
         #expect(served.count > 30)
     }
+
+    /// Each operation's `operationId` is its endpoint's name in the table (the web page's
+    /// `endpoints.js` calls it by that name), and no two share one.
+    @Test func eachOperationIsNamedAsTheTableNamesIt() throws {
+        let url = PythonPeer.packageRoot.appendingPathComponent("Sources/FlapHTTP/OpenAPI/openapi.json")
+        let document = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: url)) as? [String: Any])
+        let paths = try #require(document["paths"] as? [String: [String: Any]])
+        for endpoint in Endpoint.all {
+            let operation = paths[endpoint.path]?[endpoint.method.rawValue.lowercased()] as? [String: Any]
+            #expect(operation?["operationId"] as? String == endpoint.name, "\(endpoint)")
+        }
+        #expect(Set(Endpoint.all.map(\.name)).count == Endpoint.all.count, "two endpoints share a name")
+    }
 }

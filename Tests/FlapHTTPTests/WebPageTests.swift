@@ -21,9 +21,14 @@ import Testing
             let file = try await browser.get(path)
             #expect(file.status == 200, "\(path)")
             everything += file.text
+            // Only the endpoints flapd writes from its table spell the API's paths.
+            if path != "/web/endpoints.js" { #expect(!file.text.contains("\"/v1/") && !file.text.contains("`/v1/"), "\(path) spells an API path") }
             for match in file.text.matches(of: /from "(\/web\/[a-z]+\.js)"/) { waiting.append(String(match.output.1)) }
         }
         #expect(fetched.count >= 10, "\(fetched)")
+        let endpoints = try await browser.get("/web/endpoints.js").text
+        #expect(endpoints.contains(#"sendMessage: endpoint("POST", "/v1/messages"),"#), "\(endpoints.prefix(500))")
+        #expect(try await browser.get("/sw.js").text.hasPrefix(#"const KEPT = ["/v1/board", "/v1/session", "/v1/slots"];"#))
         // Nothing from elsewhere (the SVG namespace is a name, not a fetch), and no secret.
         everything = everything.replacingOccurrences(of: "http://www.w3.org/2000/svg", with: "")
         #expect(!everything.contains("http://") && !everything.contains("https://") && !everything.contains("//cdn"))

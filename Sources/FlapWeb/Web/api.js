@@ -7,13 +7,18 @@ export const session = { role: "owner", member: null };
 export const isMember = () => session.role === "member";
 
 import { keep, newKey } from "/web/outbox.js";
+import { E } from "/web/endpoints.js";
 
-// Status 0 when flapd cannot be reached; `offline` when the answer is the one the app's
-// service worker kept, `seenAt` when it was fetched.
-export async function api(method, path, body, headers = {}) {
+// The API's endpoints, each a function of its path's values (and an object of query pairs)
+// giving the request to make: `api(E.receipt(id))`.
+export { E };
+
+// `request` is an endpoint's (`E.board()`). Status 0 when flapd cannot be reached; `offline`
+// when the answer is the one the app's service worker kept, `seenAt` when it was fetched.
+export async function api({ method, target }, body, headers = {}) {
   let response;
   try {
-    response = await fetch(path, {
+    response = await fetch(target, {
       method, credentials: "same-origin",
       headers: body ? { "Content-Type": "application/json", ...headers } : headers,
       body: body ? JSON.stringify(body) : undefined,
@@ -39,7 +44,7 @@ export function onSubmit(form, handler) {
 
 let glyphs = null;
 export async function loadGlyphs() {
-  if (!glyphs) glyphs = (await api("GET", "/web/glyphs.json")).data;
+  if (!glyphs) glyphs = (await api({ method: "GET", target: "/web/glyphs.json" })).data;
   return glyphs;
 }
 
@@ -84,7 +89,7 @@ export function refused(reply) {
 export async function follow(id, where, done) {
   where.dataset.following = id;
   for (let i = 0; i < 240; i++) {
-    const receipt = (await api("GET", `/v1/receipts/${encodeURIComponent(id)}`)).data;
+    const receipt = (await api(E.receipt(id))).data;
     if (where.dataset.following !== id) return;
     const named = receipt.text ? `“${receipt.text}”` : "Message";
     where.textContent = `${named}: ${receipt.status || "sent"}${receipt.reason ? ` (${receipt.reason})` : ""}`;
@@ -169,7 +174,7 @@ export function whoseMessage(slot) {
 // is kept on this device and sent when flapd answers (outbox.js), with the same key.
 export async function send(body, note, changed) {
   const key = newKey();
-  const reply = await api("POST", "/v1/messages", body, { "Idempotency-Key": key });
+  const reply = await api(E.sendMessage(), body, { "Idempotency-Key": key });
   if (reply.status === 0) {
     await keep({ key, body, at: Date.now() });
     tell(note, `${summary(body)} is waiting: the board cannot be reached, so this device keeps it and sends it when it can.`);
@@ -186,7 +191,7 @@ export async function saveTemplate(nameField, fields, note, changed) {
   const name = nameField.value.trim();
   if (!name) { tell(note, "Give the quick message a name first."); nameField.focus(); return; }
   const claimed = claim(note);
-  const reply = await api("PUT", `/v1/templates/${encodeURIComponent(name)}`, fields);
+  const reply = await api(E.saveTemplate(name), fields);
   tell(note, reply.status < 300 ? `Saved quick message ${name}` : refused(reply), claimed);
   changed();
 }

@@ -1,5 +1,5 @@
 // The page's frame: signing in and out, then the live boards and every part of the page.
-import { $, api, follow, loadGlyphs, refused, session, summary, tell } from "/web/api.js";
+import { $, api, E, follow, loadGlyphs, refused, session, summary, tell } from "/web/api.js";
 import { setUpMembers } from "/web/members.js";
 import { BoardView } from "/web/board.js";
 import { setUpCompose } from "/web/compose.js";
@@ -27,7 +27,7 @@ const views = new Map();
 
 async function start() {
   registerWorker();
-  const signedIn = await api("GET", "/v1/session");
+  const signedIn = await api(E.session());
   // flapd unreachable and nothing kept from an earlier visit: say so, and wait for it.
   if (signedIn.status === 0) { showOffline(true); setTimeout(start, 3000); return; }
   if (signedIn.data.signedIn) { signedInAs(signedIn.data); open(); } else signInPage(signedIn.data.ended?.error);
@@ -63,14 +63,14 @@ function signInPage(why) {
 
 $("sign-in-form").addEventListener("submit", async (event) => {
   event.preventDefault();
-  const reply = await api("POST", "/v1/session", { key: $("key").value });
+  const reply = await api(E.signIn(), { key: $("key").value });
   $("key").value = "";
   if (reply.status === 200) { $("sign-in-error").textContent = ""; signedInAs(reply.data); open(); }
   else $("sign-in-error").textContent = reply.data.error || "The key was refused.";
 });
 
 $("sign-out").addEventListener("click", async () => {
-  await api("DELETE", "/v1/session");
+  await api(E.signOut());
   if (events) events.close();
   signInPage();
 });
@@ -80,7 +80,7 @@ async function open() {
   $("app").hidden = false;
   $("sign-out").hidden = false;
   const glyphs = await loadGlyphs();
-  const board = await api("GET", "/v1/board");
+  const board = await api(E.board());
   const boards = board.data.panels || [];
   let seenAt = board.offline ? board.seenAt : new Date();
   showOffline(board.offline, seenAt);
@@ -94,7 +94,7 @@ async function open() {
   // For measuring: the time from opening the page to the boards drawn (scripts/measure-web).
   performance.mark("first-board");
   // A reconnect starts with the current board, never a replay.
-  events = new EventSource("/v1/events");
+  events = new EventSource(E.events().target);
   events.addEventListener("board", (event) => { const d = JSON.parse(event.data); views.get(d.panel)?.show(d.codes); seenAt = new Date(); });
   events.addEventListener("open", () => { showOffline(false); sendWaiting(); });
   events.addEventListener("error", () => {

@@ -1,6 +1,6 @@
 // Writing a message: colour chips and emoji, a live preview laid out by flapd itself, the flip
 // and how long it stays, then its receipt followed to the end.
-import { $, api, loadGlyphs, onSubmit, readable, saveTemplate, send } from "/web/api.js";
+import { $, api, E, loadGlyphs, onSubmit, readable, saveTemplate, send } from "/web/api.js";
 import { BoardView } from "/web/board.js";
 
 export async function setUpCompose(changed) {
@@ -23,7 +23,7 @@ export async function setUpCompose(changed) {
 }
 
 async function fillEmoji() {
-  const reply = await api("GET", "/v1/emoji");
+  const reply = await api(E.emoji());
   const grid = $("emoji-grid");
   for (const entry of reply.data?.emoji || []) {
     const button = chip(entry.emoji, `Insert ${entry.name}, shown as ${entry.shownAs}`);
@@ -83,7 +83,7 @@ function preview() {
     const text = $("text").value;
     const note = $("preview-note");
     if (!text) { note.textContent = ""; $("preview").replaceChildren(); count(); return; }
-    const reply = await api("POST", "/v1/layout", { text, align: $("align").value, valign: $("valign").value, transition: { strategy: $("transition").value } });
+    const reply = await api(E.layout(), { text, align: $("align").value, valign: $("valign").value, transition: { strategy: $("transition").value } });
     const d = reply.data;
     if (reply.status === 0) { note.textContent = "The board cannot be reached: no preview now, but Send keeps the message and sends it later."; return; }
     if (d.error) { note.replaceChildren(...problem(text, d.error)); return; }

@@ -1,7 +1,7 @@
 // The owner's Members section: who is invited, a link (and its QR code) to sign each person's
 // phone in, removing someone (confirmed, with their message kept or cleared, and undone for ten
 // minutes), and pairing the owner's own phone.
-import { $, api, fill, item, onSubmit, refused, tell } from "/web/api.js";
+import { $, api, E, fill, item, onSubmit, refused, tell } from "/web/api.js";
 
 // A QR code flapd drew (SVG text) as a figure of the page.
 function qrFigure(svgText) {
@@ -57,7 +57,7 @@ function confirmRemoval(li, m) {
   const words = document.createElement("p");
   words.textContent = `Remove ${m.name}? Their phone and keys stop working at once. Their message on the board:`;
   const remove = (message) => async () => {
-    const reply = await api("DELETE", `/v1/members/${encodeURIComponent(m.id)}?message=${message}`);
+    const reply = await api(E.removeMember(m.id, { message: message }));
     if (reply.status !== 200) { tell($("member-note"), refused(reply)); return; }
     tell($("member-note"), `${m.name} is removed: their phone and keys no longer work, and their message ${message === "clear" ? "was cleared" : "stays on the board"}. Undo until ${clock(reply.data.undoUntil)}.`);
     refreshMembers();
@@ -73,16 +73,16 @@ function confirmRemoval(li, m) {
 }
 
 export async function refreshMembers() {
-  const reply = await api("GET", "/v1/members");
+  const reply = await api(E.members());
   if (reply.status !== 200) return;
   const members = reply.data.members.map((m) => {
     const li = item(m.name, `sends as ${m.sender}`, [
       ["New link", async () => {
-        const link = await api("POST", `/v1/members/${encodeURIComponent(m.id)}/invitation`, {});
+        const link = await api(E.inviteMember(m.id), {});
         if (link.status === 201) showLink($("member-link"), link.data, `${m.name}'s phone`); else tell($("member-note"), refused(link));
       }],
       ["Key", async () => {
-        const key = await api("POST", `/v1/members/${encodeURIComponent(m.id)}/keys`, {});
+        const key = await api(E.replaceMemberKey(m.id), {});
         if (key.status === 201) showKey($("member-link"), key.data.key, m.name); else tell($("member-note"), refused(key));
       }],
       ["Remove", () => confirmRemoval(li, m)],
@@ -93,7 +93,7 @@ export async function refreshMembers() {
   const removed = (reply.data.removed || []).map((r) => item(r.name,
     `removed at ${clock(r.removedAt)}; their message ${r.message === "cleared" ? "was cleared" : "stays on the board"} · undo until ${clock(r.undoUntil)}`, [
       ["Undo", async () => {
-        const back = await api("POST", `/v1/members/${encodeURIComponent(r.id)}/restore`);
+        const back = await api(E.restoreMember(r.id));
         tell($("member-note"), back.status === 200 ? `${r.name} is back: their phone and keys work again.` : refused(back));
         refreshMembers();
       }],
@@ -104,7 +104,7 @@ export async function refreshMembers() {
 // The Widgets section's TV links (/tv with the viewer key) and their QR codes, drawn when
 // opened: one for each panel when there are several (a browser panel is a TV's own).
 async function showTVLink() {
-  const reply = await api("GET", "/v1/viewer");
+  const reply = await api(E.viewerLink());
   const where = $("tv-link");
   if (reply.status !== 200) { where.textContent = refused(reply); return; }
   const links = reply.data.panels?.length ? reply.data.panels : [{ url: reply.data.url, qrCode: reply.data.qrCode }];
@@ -125,7 +125,7 @@ export function setUpMembers() {
   onSubmit($("invite"), async () => {
     const name = $("member-name").value.trim();
     const sender = $("member-sender").value.trim();
-    const reply = await api("POST", "/v1/members", sender ? { name, sender } : { name });
+    const reply = await api(E.addMember(), sender ? { name, sender } : { name });
     if (reply.status === 201) {
       $("invite").reset();
       tell($("member-note"), `${reply.data.member.name} sends as ${reply.data.member.sender}.`);
@@ -136,7 +136,7 @@ export function setUpMembers() {
     }
   });
   $("pair").addEventListener("click", async () => {
-    const reply = await api("POST", "/v1/pairing", {});
+    const reply = await api(E.pair(), {});
     if (reply.status === 201) showLink($("member-link"), reply.data, "your phone"); else tell($("member-note"), refused(reply));
   });
   refreshMembers();

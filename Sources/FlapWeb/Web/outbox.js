@@ -1,7 +1,7 @@
 // Messages written while flapd cannot be reached: kept on this device (IndexedDB), shown as
 // waiting, and sent when flapd answers again. Each keeps the Idempotency-Key it was first sent
 // with, so a send whose answer was lost, tried again, never shows the message twice.
-import { api } from "/web/api.js";
+import { api, E } from "/web/api.js";
 
 const DATABASE = "vestawidget", STORE = "outbox";
 
@@ -40,7 +40,7 @@ export function flush(sent) {
   flushing ??= (async () => {
     try {
       for (const entry of await waiting()) {
-        const reply = await api("POST", "/v1/messages", entry.body, { "Idempotency-Key": entry.key });
+        const reply = await api(E.sendMessage(), entry.body, { "Idempotency-Key": entry.key });
         if (reply.status === 0 || reply.status >= 500) break;
         await discard(entry.key);
         sent?.(entry, reply);

@@ -1,7 +1,7 @@
 // Who of the household is around, beside the board: "Mum · here now", "James · 2 h ago",
 // "Mum is writing…". This page reports its own typing (never the text), says it is leaving as
 // it closes, and lets its person hide themselves.
-import { $, api } from "/web/api.js";
+import { $, api, E } from "/web/api.js";
 
 let stream = null, people = [], lastTyped = 0;
 
@@ -13,25 +13,26 @@ export function watchPresence(events) {
 
 export function setUpPresence() {
   $("show-me").addEventListener("change", async () => {
-    const reply = await api("PATCH", "/v1/presence", { showMe: $("show-me").checked });
+    const reply = await api(E.setPresence(), { showMe: $("show-me").checked });
     if (reply.status === 200) show(reply.data);
   });
   // Reported at most every 2 s while typing; flapd ends it 5 s after the last report.
   $("text").addEventListener("input", (event) => {
     if (!event.isTrusted || Date.now() - lastTyped < 2000) return;
     lastTyped = Date.now();
-    api("PATCH", "/v1/presence", { writing: true });
+    api(E.setPresence(), { writing: true });
   });
   $("compose").addEventListener("submit", () => {
     if (!lastTyped) return;
     lastTyped = 0;
-    api("PATCH", "/v1/presence", { writing: false });
+    api(E.setPresence(), { writing: false });
   });
   // Gone a moment after the page closes, not when flapd next finds the stream dead.
   window.addEventListener("pagehide", () => {
     if (stream === null) return;
-    fetch("/v1/presence", {
-      method: "PATCH", keepalive: true, credentials: "same-origin",
+    const { method, target } = E.setPresence();
+    fetch(target, {
+      method, keepalive: true, credentials: "same-origin",
       headers: { "Content-Type": "application/json" }, body: JSON.stringify({ here: false, stream }),
     });
   });

@@ -1,7 +1,7 @@
 // The Wematch room as the kiosk draws it: previous beat across, current beat up, hearts gliding
 // to each new sample, rings round synced clusters, stars for new pairs. Places only: no one's
 // heart rate is written anywhere on the page.
-import { $, api, isMember } from "/web/api.js";
+import { $, api, E, isMember } from "/web/api.js";
 
 const SVG = "http://www.w3.org/2000/svg";
 const SIZE = 100, MARGIN = 8, SPAN = SIZE - MARGIN - 4;
@@ -90,7 +90,7 @@ export function watchRoom() {
   let timer = null;
   async function tick() {
     if ($("app").hidden || isMember()) { timer = setTimeout(tick, 2000); return; }
-    const reply = await api("GET", "/v1/room/plot");
+    const reply = await api(E.roomPlot());
     $("room").hidden = reply.status !== 200;
     if (reply.status === 200) draw(reply.data);
     timer = setTimeout(tick, reply.status === 200 ? 1000 : 10000);

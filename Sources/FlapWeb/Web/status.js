@@ -2,7 +2,7 @@
 // directly driven panels, the sound's settings, the storage when it is in trouble, the clock and
 // the schedules, the links to the broker, the sensors and real Vestaboards, and the content
 // sources with what they give the board now and the triggers on them.
-import { $, ago, api, fill, isMember, item, onSubmit, refused } from "/web/api.js";
+import { $, ago, api, E, fill, isMember, item, onSubmit, refused } from "/web/api.js";
 
 let soundLoaded = false;
 
@@ -50,7 +50,7 @@ function scheduleTitle(s) {
 }
 
 export async function refreshStatus() {
-  const status = (await api("GET", "/v1/status")).data;
+  const status = (await api(E.status())).data;
   fill($("panels"), (status.panels || []).map((p) => {
     const faults = p.faults.map((f) => `row ${f.row}, column ${f.column}: ${f.fault}`).join("; ");
     const state = !p.connected ? "Not answering: check its cable and power."
@@ -91,20 +91,20 @@ export async function refreshStatus() {
   }
   // A member sees the board's health, not the owner's settings and sensors.
   const owner = !isMember();
-  for (const sensor of owner ? (await api("GET", "/v1/sensors")).data.sensors || [] : []) {
+  for (const sensor of owner ? (await api(E.sensors())).data.sensors || [] : []) {
     const straps = sensor.straps.map((s) => `${s.name} ${s.state}${s.battery != null ? ` (battery ${s.battery} %)` : ""}`).join(", ");
     const low = sensor.straps.filter((s) => s.battery != null && s.battery < 20).map((s) => s.name);
     const words = `${{ connected: "Reading heart rates.", searching: "Looking for straps.", "no-contact": "A strap is not touching skin." }[sensor.state] ?? "Not working right now."}${low.length ? ` Battery low: ${low.join(", ")}.` : ""}`;
     links.push(plain(`Heart-rate sensor ${sensor.name}`, words, `${sensor.state}${sensor.reason ? ` (${sensor.reason})` : ""}${straps ? ` · ${straps}` : ""}${sensor.remedy ? ` · ${sensor.remedy}` : ""}`));
   }
   if (owner && (status.boards || []).length) {
-    for (const d of ((await api("GET", "/v1/queue?limit=5")).data.deliveries || []).filter((d) => d.state === "failed" || d.state === "conflict")) {
+    for (const d of ((await api(E.queue({ limit: 5 }))).data.deliveries || []).filter((d) => d.state === "failed" || d.state === "conflict")) {
       links.push(plain(`A write to ${d.panel}`, d.state === "failed" ? "Could not be written." : "The board was changed by someone else meanwhile.", `${d.id}: ${d.state}${d.lastError ? `: ${d.lastError}` : ""}`, [
-        ["Retry", async () => { await api("POST", `/v1/queue/${d.id}/retry`); refreshStatus(); }],
+        ["Retry", async () => { await api(E.retryDelivery(d.id)); refreshStatus(); }],
       ]));
     }
   }
-  for (const s of owner ? (await api("GET", "/v1/schedules")).data.schedules || [] : []) {
+  for (const s of owner ? (await api(E.schedules())).data.schedules || [] : []) {
     const when = s.cron ? `cron ${s.cron}` : `${(s.days || ["daily"]).join(", ")} at ${(s.times || []).join(", ")}`;
     links.push(plain(scheduleTitle(s), `“${s.name}”: ${s.next ? `next ${dayAndTime(s.next)}.` : "not due again."}`,
       `${when}${s.timeZone ? ` (${s.timeZone})` : ""}${s.fromFile ? " · from the configuration file" : ""}`));
@@ -117,7 +117,7 @@ export async function refreshStatus() {
 }
 
 async function loadSound() {
-  const sound = (await api("GET", "/v1/sound")).data;
+  const sound = (await api(E.sound())).data;
   $("mute").checked = sound.mute;
   $("volume").value = sound.volume;
   $("quiet").value = sound.quietHours || "";
@@ -143,7 +143,7 @@ function soundNote(enabled, state, reason, prefix = "") {
 
 // Quiet now and the default flip, as Home Assistant's switch and select set them.
 async function loadControls() {
-  const controls = (await api("GET", "/v1/controls")).data;
+  const controls = (await api(E.controls())).data;
   $("paused").checked = controls.paused;
   $("default-transition").value = controls.transition;
   document.querySelector("#controls button").disabled = false;
@@ -155,14 +155,14 @@ function controlsNote(controls, prefix = "") {
 
 export function setUpControls() {
   onSubmit($("controls"), async () => {
-    const reply = await api("PATCH", "/v1/controls", { paused: $("paused").checked, transition: $("default-transition").value });
+    const reply = await api(E.setControls(), { paused: $("paused").checked, transition: $("default-transition").value });
     if (reply.status < 300) controlsNote(reply.data, "Saved. "); else $("controls-note").textContent = refused(reply);
   });
 }
 
 export function setUpSound() {
   onSubmit($("sound"), async () => {
-    const reply = await api("PATCH", "/v1/sound", { mute: $("mute").checked, volume: Number($("volume").value), quietHours: $("quiet").value.trim() || null });
+    const reply = await api(E.setSound(), { mute: $("mute").checked, volume: Number($("volume").value), quietHours: $("quiet").value.trim() || null });
     if (reply.status < 300) soundNote(true, reply.data.state, reply.data.reason, "Saved. "); else $("sound-note").textContent = refused(reply);
   });
 }
@@ -181,7 +181,7 @@ async function loadCalibration(panels) {
   form.addEventListener("click", async (event) => {
     const tenths = Number(event.target.dataset?.tenths);
     if (!tenths) return;
-    const reply = await api("POST", `/v1/panels/${encodeURIComponent(calibrated)}/calibration`,
+    const reply = await api(E.calibrate(calibrated),
       { row: Number($("cal-row").value), column: Number($("cal-column").value), nudgeTenths: tenths });
     $("cal-note").textContent = reply.status < 300 ? "Nudged; the module homes again." : refused(reply);
   });
@@ -191,7 +191,7 @@ async function loadCalibration(panels) {
 // The content sources: whether each is up to date, what a template gets from it now, and when
 // its triggers last went off; the owner may fetch one now.
 async function sourceLines(owner) {
-  const reply = await api("GET", "/v1/sources");
+  const reply = await api(E.sources());
   if (reply.status >= 300) return [];
   const lines = [];
   for (const source of reply.data.sources || []) {
@@ -207,7 +207,7 @@ async function sourceLines(owner) {
     const detail = [`${source.kind} from ${source.from}${source.every ? `, every ${source.every}` : ""}, stale after ${source.staleAfter}`,
       source.error, ...(source.warnings || []), values].filter(Boolean).join(" · ");
     const buttons = owner && source.kind !== "webhook"
-      ? [["Fetch now", async () => { await api("POST", `/v1/sources/${encodeURIComponent(source.name)}/refresh`); setTimeout(refreshStatus, 1500); }]] : [];
+      ? [["Fetch now", async () => { await api(E.refreshSource(source.name)); setTimeout(refreshStatus, 1500); }]] : [];
     lines.push(plain(`Source ${source.name}`, words, detail, buttons));
   }
   for (const trigger of reply.data.triggers || []) {

@@ -2,13 +2,13 @@
 // no network; the board and the session's state are kept as last seen, so an offline app shows
 // the last board and when it was seen. Everything goes to flapd first and falls back to what
 // is kept only when flapd cannot be reached, so an online page is never stale.
-const SHELL = "vestawidget-shell-4";
+const SHELL = "vestawidget-shell-5";
 const SEEN = "vestawidget-seen-1";
-const FILES = ["/", "/widget", "/web/style.css", "/web/widget.css", "/web/app.js", "/web/api.js", "/web/board.js",
+const FILES = ["/", "/widget", "/web/style.css", "/web/widget.css", "/web/app.js", "/web/api.js", "/web/endpoints.js", "/web/board.js",
   "/web/compose.js", "/web/paint.js", "/web/lists.js", "/web/status.js", "/web/room.js", "/web/widget.js",
   "/web/offline.js", "/web/outbox.js", "/web/members.js", "/web/presence.js", "/web/share.js", "/web/glyphs.json", "/favicon.ico", "/manifest.webmanifest", "/web/icon-192.png"];
-// Answers kept as last seen, with the time they were seen.
-const KEPT = ["/v1/board", "/v1/session", "/v1/slots"];
+// KEPT, the paths of the answers kept as last seen with the time they were seen, is written
+// before this file by flapd from its endpoint table.
 
 self.addEventListener("install", (event) => {
   event.waitUntil(caches.open(SHELL).then((cache) => cache.addAll(FILES)).then(() => self.skipWaiting()));

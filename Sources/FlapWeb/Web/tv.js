@@ -3,7 +3,7 @@
 // fragment (/tv#key=…, never sent in a request line or logged), or with the page's session;
 // reconnects by itself; dimmed during the board's quiet hours; with the board's clacks once a
 // tap allows sound (browsers make a page wait for one), silent whenever the board is.
-import { api, loadGlyphs } from "/web/api.js";
+import { api, E, loadGlyphs } from "/web/api.js";
 import { BoardView } from "/web/board.js";
 import { Clacks } from "/web/clacks.js";
 
@@ -14,7 +14,7 @@ const wanted = new URLSearchParams(location.search).get("panel");
 const headers = key ? { Authorization: `Bearer ${key}` } : {};
 let view = null, panelID = null;
 const clacks = new Clacks(async () => {
-  const response = await fetch("/v1/sound/clack.wav", { headers, credentials: "same-origin" });
+  const response = await fetch(E.clackSample().target, { headers, credentials: "same-origin" });
   if (!response.ok) throw new Error(`the clack: ${response.status}`);
   return response.arrayBuffer();
 });
@@ -22,7 +22,7 @@ const clacks = new Clacks(async () => {
 function say(text) { $("state").textContent = text; }
 
 async function board() {
-  const reply = await api("GET", "/v1/board", undefined, headers);
+  const reply = await api(E.board(), undefined, headers);
   if (reply.status === 401 || reply.status === 403) {
     say(key ? "The key in this address is not the board's viewer key." : "Open /tv#key=VIEWER-KEY (the page's Widgets section has its QR code).");
     return null;
@@ -45,7 +45,7 @@ async function draw(panel) {
 
 // Server-sent events read from a fetch, which (unlike EventSource) can send the key in a header.
 async function listen() {
-  const response = await fetch("/v1/events", { headers, credentials: "same-origin" });
+  const response = await fetch(E.events().target, { headers, credentials: "same-origin" });
   if (!response.ok || !response.body) throw new Error(`events: ${response.status}`);
   say("");
   const reader = response.body.pipeThrough(new TextDecoderStream()).getReader();

@@ -1,7 +1,7 @@
 // The widget views: the board at a glance (small), its cells (medium), or its cells and the
 // three most recent messages (large); live, saying when it is reconnecting or offline, and a
 // way into the app wherever it is tapped.
-import { api, glyphsFor, loadGlyphs } from "/web/api.js";
+import { api, E, glyphsFor, loadGlyphs } from "/web/api.js";
 import { BoardView } from "/web/board.js";
 import { registerWorker } from "/web/offline.js";
 
@@ -67,7 +67,7 @@ async function draw(panel, glyphs) {
 
 // The panel as `only`'s message would show on it, and whose it is said above it.
 async function senderPanel(panel) {
-  const reply = await api("GET", "/v1/slots");
+  const reply = await api(E.slots());
   const slot = (reply.data.slots || []).find((s) => s.sender === only);
   $("who").hidden = false;
   $("who").textContent = slot ? (slot.senderName || slot.sender) : `Nothing from ${only} now`;
@@ -76,7 +76,7 @@ async function senderPanel(panel) {
 
 async function recent(glyphs) {
   if (size !== "large") return;
-  const reply = await api("GET", "/v1/slots");
+  const reply = await api(E.slots());
   if (reply.status !== 200) return;
   const newest = (reply.data.slots || []).sort((a, b) => b.createdAt.localeCompare(a.createdAt)).slice(0, 3);
   $("recent-title").hidden = false;
@@ -96,14 +96,14 @@ async function recent(glyphs) {
 
 async function start() {
   registerWorker();
-  const session = await api("GET", "/v1/session");
+  const session = await api(E.session());
   if (session.status === 0) { say("Offline"); return; }
   if (!session.data.signedIn) {
     $("placeholder").hidden = false;
     $("open").textContent = "Sign in";
     return;
   }
-  const board = await api("GET", "/v1/board");
+  const board = await api(E.board());
   const panel = (board.data.panels || [])[0];
   // The first panel's glyphs, for its board and for the messages listed beside it.
   const glyphs = glyphsFor(await loadGlyphs(), panel?.flap62);
@@ -117,7 +117,7 @@ async function start() {
 }
 
 function watch(glyphs, first) {
-  const events = new EventSource("/v1/events");
+  const events = new EventSource(E.events().target);
   let failures = 0;
   events.addEventListener("open", () => { failures = 0; offlineSince = null; say(""); });
   events.addEventListener("board", async (event) => {
