@@ -92,6 +92,50 @@ import Testing
         #expect(kind(at: "time.clock", in: found) == .notOneOf("atomic", choices: ["auto", "trusted"]))
     }
 
+    @Test func whatATableCannotDoWithoutIsACaseToo() {
+        let found = problems(
+            """
+            [api]
+            tls_certificate_file = "/c.pem"
+            [mqtt]
+            keepalive = 30
+            [[panel]]
+            id = "main"
+            size = "6by22"
+            policy = "sender"
+            [[panel]]
+            id = "wall"
+            driver = "rs485"
+            reel = " ABC"
+            ids = [[1, 2, 2]]
+            [[panel]]
+            id = "notes"
+            driver = "vestaboard"
+            api = "local"
+            key_file = "/k"
+            [[trigger]]
+            name = "frost"
+            source = "weather"
+            below = 0
+            above = 5
+            value = "t"
+            text = "A"
+            quick_message = "frost"
+            """)
+        #expect(kind(at: "api.tls_certificate_file", in: found) == .givenWithout("tls_key_file", why: "the certificate's private key"))
+        #expect(kind(at: "mqtt.url", in: found) == .needs("[mqtt]", "url = \"mqtt://broker:1883\""))
+        #expect(kind(at: "panel[0].size", in: found) == .notInForm("6by22", form: "flagship, note or ROWSxCOLUMNS such as 6x22"))
+        #expect(kind(at: "panel[0].policy", in: found) == .needs("policy = \"sender\"", "sender = \"<sender id>\""))
+        #expect(kind(at: "panel[1].size", in: found) == .needs("an rs485 panel", "its size, such as size = \"3x15\" (its modules are not counted)"))
+        #expect(kind(at: "panel[2].url", in: found) == .isNeeded("the board's Local API address", example: "url = \"http://vestaboard.local:7000\""))
+        #expect(kind(at: "trigger[0].starts_within", in: found) == .onlyOne(of: ["starts_within", "above", "below", "equals"]))
+        #expect(kind(at: "trigger[0].text", in: found) == .onlyOne(of: ["text", "vbml", "quick_message"]))
+        #expect(
+            problems("[[source]]\nkind = \"json\"\n").contains {
+                $0.kind == .needs("each [[source]]", "a name, such as name = \"weather\" (templates say {{weather.temperature}})")
+            })
+    }
+
     @Test func aKeyFarFromEveryKnownOneSuggestsNone() {
         guard case .unknownKey(let suggestion, _)? = kind(at: "time.zzzzzzzz", in: problems("[time]\nzzzzzzzz = 1\n")) else {
             Issue.record("no unknown key")
@@ -126,7 +170,19 @@ import Testing
             (.unknownKey(suggestion: "policy", known: ["id", "policy"]), "unknown key (did you mean policy?); known keys here: id, policy"),
             (.unknownKey(suggestion: nil, known: ["clock"]), "unknown key; known keys here: clock"),
             (.elsewhere("chain is a hub75 setting"), "chain is a hub75 setting"),
-            (.rule("policy = \"sender\" needs sender = \"<sender id>\""), "policy = \"sender\" needs sender = \"<sender id>\"")
+            (.needs("[mqtt]", "url = \"mqtt://broker:1883\""), "[mqtt] needs url = \"mqtt://broker:1883\""),
+            (.isNeeded("the Note's Local API key", example: "key_file = \"/k\""), "the Note's Local API key is needed: key_file = \"/k\""),
+            (.givenWithout("tls_key_file", why: "the certificate's private key"), "give tls_key_file too: the certificate's private key"),
+            (
+                .notInForm("6by22", form: "flagship, note or ROWSxCOLUMNS such as 6x22"),
+                "\"6by22\" is not flagship, note or ROWSxCOLUMNS such as 6x22"
+            ),
+            (.onlyOne(of: ["text", "vbml", "quick_message"]), "give one of text, vbml and quick_message"),
+            (.givenTwice("module ID 7"), "module ID 7 is given twice"),
+            (
+                .rule("an array's boards are Notes: leave model out, or model = \"note\""),
+                "an array's boards are Notes: leave model out, or model = \"note\""
+            )
         ]
         for (problem, words) in said { #expect(problem.description == words) }
     }

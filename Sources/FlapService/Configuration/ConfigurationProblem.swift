@@ -1,6 +1,6 @@
 /// What is wrong with one key of flapd.toml. The checks every table makes (a value's type, a
 /// choice, a port, a key no table asked for) are cases a test can match; a table's own rule
-/// (`quiet = "dim"` needs an LED panel) is said in its words, as ``rule(_:)``.
+/// that no other table shares is said in its words, as ``rule(_:)``.
 public enum ConfigurationProblem: Sendable, Equatable, CustomStringConvertible {
     /// A string was wanted.
     case notAString
@@ -43,6 +43,19 @@ public enum ConfigurationProblem: Sendable, Equatable, CustomStringConvertible {
     /// A key that means something only beside another setting (`rotate_seconds` beside
     /// `policy = "rotate"`): the key, and that setting in words.
     case onlyFor(String, String)
+    /// Something a table or setting cannot do without: what needs it (`"[mqtt]"`, `"an rs485
+    /// panel"`), and what it needs, with an example.
+    case needs(String, String)
+    /// A value that cannot be left out, in words, and how to give it.
+    case isNeeded(String, example: String)
+    /// A key given without its partner: the partner, and why it is wanted.
+    case givenWithout(String, why: String)
+    /// A value not written in the form the key takes (`"HH:MM=PERCENT"`), with an example.
+    case notInForm(String, form: String)
+    /// Keys of which only one may be given, more than one given.
+    case onlyOne(of: [String])
+    /// A value given twice where each must be different (`"module ID 7"`).
+    case givenTwice(String)
     /// A key this table does not take: the nearest one it does (when one is close), and all it does.
     case unknownKey(suggestion: String?, known: [String])
     /// Another kind's key, in words naming whose it is ("baud is a setting of an ant or serial sensor").
@@ -72,6 +85,12 @@ public enum ConfigurationProblem: Sendable, Equatable, CustomStringConvertible {
         case .notAnHTTPAddress(let url): "\(url.debugDescription) is not an http:// or https:// address"
         case .notASpanOfTime(let text): "\(text.debugDescription) is not a span of local time such as \"22:00-07:00\""
         case .onlyFor(let key, let setting): "\(key) is for \(setting)"
+        case .needs(let subject, let wanted): "\(subject) needs \(wanted)"
+        case .isNeeded(let what, let example): "\(what) is needed: \(example)"
+        case .givenWithout(let partner, let why): "give \(partner) too: \(why)"
+        case .notInForm(let value, let form): "\(value.debugDescription) is not \(form)"
+        case .onlyOne(let keys): "give one of \(keys.dropLast().joined(separator: ", ")) and \(keys.last ?? "")"
+        case .givenTwice(let what): "\(what) is given twice"
         case .unknownKey(let suggestion, let known):
             "unknown key\(suggestion.map { " (did you mean \($0)?)" } ?? ""); known keys here: \(known.joined(separator: ", "))"
         case .elsewhere(let words), .rule(let words): words

@@ -30,8 +30,8 @@ extension ConfigurationParser {
         }
         switch (api.string("tls_certificate_file"), api.string("tls_key_file")) {
         case (let certificate?, let key?): configuration.api.tlsFiles = TLSFiles(certificate: certificate, key: key)
-        case (.some, nil): api.fail("tls_certificate_file", "give tls_key_file too: the certificate's private key")
-        case (nil, .some): api.fail("tls_key_file", "give tls_certificate_file too: the certificate the key belongs to")
+        case (.some, nil): api.fail("tls_certificate_file", .givenWithout("tls_key_file", why: "the certificate's private key"))
+        case (nil, .some): api.fail("tls_key_file", .givenWithout("tls_certificate_file", why: "the certificate the key belongs to"))
         case (nil, nil): break
         }
     }

@@ -21,7 +21,7 @@ extension ConfigurationParser {
         defer { reader.finish() }
         let latitude = reader.number("latitude"), longitude = reader.number("longitude")
         guard let latitude, let longitude else {
-            reader.fail("latitude", "[location] needs latitude and longitude in degrees, such as latitude = 52.52 and longitude = 13.40")
+            reader.fail("latitude", .needs("[location]", "latitude and longitude in degrees, such as latitude = 52.52 and longitude = 13.40"))
             return nil
         }
         if !(-90...90).contains(latitude) {

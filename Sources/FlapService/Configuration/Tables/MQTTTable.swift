@@ -19,7 +19,7 @@ extension ConfigurationParser {
     static func parseMQTT(_ reader: inout TableReader) -> MQTTSettings? {
         defer { reader.finish() }
         guard let url = reader.string("url") else {
-            reader.fail("url", "[mqtt] needs url = \"mqtt://broker:1883\"")
+            reader.fail("url", .needs("[mqtt]", "url = \"mqtt://broker:1883\""))
             reader.askedForAll()
             return nil
         }

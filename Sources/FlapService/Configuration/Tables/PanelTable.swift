@@ -26,7 +26,7 @@ extension ConfigurationParser {
         for (i, id) in ids.enumerated() where ids[..<i].contains(id) {
             reader.fail("panel[\(i)].id", .nameTaken(id, kind: "panel", key: "id"))
         }
-        if configuration.panels.isEmpty { reader.fail("panel", "configure at least one [[panel]]") }
+        if configuration.panels.isEmpty { reader.fail("panel", .needs("flapd", "at least one [[panel]]")) }
     }
 
     static func parsePanel(_ reader: inout TableReader, kinds: [any PanelKind]) -> PanelSettings {
@@ -75,7 +75,7 @@ extension ConfigurationParser {
             if let parsed = BoardSize(name: size) {
                 panel.size = parsed
             } else {
-                reader.fail("size", "\"\(size)\" is not flagship, note or ROWSxCOLUMNS such as 6x22")
+                reader.fail("size", .notInForm(size, form: "flagship, note or ROWSxCOLUMNS such as 6x22"))
             }
         }
         for key in ["rows", "columns"] {
@@ -127,7 +127,7 @@ extension ConfigurationParser {
             if let sender {
                 panel.policy = .sender(sender)
             } else {
-                reader.fail("policy", "policy = \"sender\" needs sender = \"<sender id>\"")
+                reader.fail("policy", .needs("policy = \"sender\"", "sender = \"<sender id>\""))
             }
         case "rotate":
             let seconds = rotateSeconds ?? 30
@@ -166,7 +166,7 @@ extension ConfigurationParser {
         case "blank": return BoardQuietHours(hours: hours, action: .blank)
         case "message":
             guard let message else {
-                reader.fail("quiet_message", "quiet = \"message\" needs quiet_message = \"<the name of a quick message>\"")
+                reader.fail("quiet_message", .needs("quiet = \"message\"", "quiet_message = \"<the name of a quick message>\""))
                 return nil
             }
             return BoardQuietHours(hours: hours, action: .message(message))

@@ -20,7 +20,7 @@ extension ConfigurationParser {
     static func parseRoom(_ reader: inout TableReader) -> RoomSettings? {
         defer { reader.finish() }
         guard let name = reader.string("name") else {
-            reader.fail("name", "[room] needs name = \"lobby\" (the room to join)")
+            reader.fail("name", .needs("[room]", "name = \"lobby\" (the room to join)"))
             reader.askedForAll()
             return nil
         }

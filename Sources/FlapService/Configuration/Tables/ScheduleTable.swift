@@ -28,7 +28,7 @@ extension ConfigurationParser {
     /// A `[[schedule]]`: the same fields as `/v1/schedules`, in the file's snake case.
     static func parseSchedule(_ reader: inout TableReader, location: GeoLocation?) -> ScheduleSettings? {
         guard let name = reader.string("name") else {
-            reader.fail("name", "a schedule needs a name, such as name = \"good-morning\"")
+            reader.fail("name", .needs("a schedule", "a name, such as name = \"good-morning\""))
             reader.askedForAll()
             return nil
         }

@@ -10,7 +10,7 @@ extension ConfigurationParser {
     static func parseSensor(_ reader: inout TableReader) -> SensorSettings {
         guard let name = reader.choice("driver", SensorKinds.names), let kind = SensorKinds.kind(SensorDriver(rawValue: name)) else {
             if reader["driver"] == nil {
-                reader.fail("driver", "each [[sensor]] needs driver = one of \(SensorKinds.names.joined(separator: ", "))")
+                reader.fail("driver", .needs("each [[sensor]]", "driver = one of \(SensorKinds.names.joined(separator: ", "))"))
             }
             reader.finish()
             return SensorSettings(driver: .simulated)

@@ -30,9 +30,9 @@ extension ConfigurationParser {
         let kind = reader.choice("kind", names).flatMap { SourceKinds.named($0, in: kinds) }
         guard let name, let kind else {
             if reader["name"] == nil {
-                reader.fail("name", "each [[source]] needs a name, such as name = \"weather\" (templates say {{weather.temperature}})")
+                reader.fail("name", .needs("each [[source]]", "a name, such as name = \"weather\" (templates say {{weather.temperature}})"))
             }
-            if reader["kind"] == nil { reader.fail("kind", "each [[source]] needs kind = one of \(names.joined(separator: ", "))") }
+            if reader["kind"] == nil { reader.fail("kind", .needs("each [[source]]", "kind = one of \(names.joined(separator: ", "))")) }
             reader.askedForAll()
             reader.finish()
             return nil

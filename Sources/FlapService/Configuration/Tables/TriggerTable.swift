@@ -23,8 +23,8 @@ extension ConfigurationParser {
         defer { reader.finish() }
         let name = reader.string("name"), source = reader.string("source")
         guard let name, let source else {
-            if reader["name"] == nil { reader.fail("name", "each [[trigger]] needs a name, such as name = \"frost\"") }
-            if reader["source"] == nil { reader.fail("source", "each [[trigger]] names its [[source]], such as source = \"weather\"") }
+            if reader["name"] == nil { reader.fail("name", .needs("each [[trigger]]", "a name, such as name = \"frost\"")) }
+            if reader["source"] == nil { reader.fail("source", .needs("each [[trigger]]", "its [[source]], such as source = \"weather\"")) }
             reader.askedForAll()
             return nil
         }
@@ -42,7 +42,7 @@ extension ConfigurationParser {
                 reader.fail("equals", "must be a text or a whole number")
             }
         }
-        if conditions.count > 1 { reader.fail("starts_within", "give one condition: starts_within, above, below or equals") }
+        if conditions.count > 1 { reader.fail("starts_within", .onlyOne(of: ["starts_within", "above", "below", "equals"])) }
         let condition = conditions.first ?? .pushed
         switch condition {
         case .above, .below, .equals:
@@ -65,7 +65,7 @@ extension ConfigurationParser {
             }
         }
         if let quick = reader.string("quick_message") { content["quickMessage"] = .string(quick) }
-        if content.count > 1 { reader.fail("text", "give one of text, vbml and quick_message") }
+        if content.count > 1 { reader.fail("text", .onlyOne(of: ["text", "vbml", "quick_message"])) }
         let duration = reader.interval("duration") ?? .seconds(300)
         let definition = TriggerSettings(
             name: name, source: source, condition: condition, content: content,

@@ -27,7 +27,7 @@ extension ConfigurationParser {
                         : "the Read/Write key is needed (the Vestaboard app, Settings), in a file: key_file = \"/etc/flapd/vestaboard-key\"")
         }
         if settings.api == .local, settings.url == nil {
-            reader.fail("url", "the board's Local API address is needed: url = \"http://vestaboard.local:7000\"")
+            reader.fail("url", .isNeeded("the board's Local API address", example: "url = \"http://vestaboard.local:7000\""))
         }
         if let url = settings.url, !(url.hasPrefix("http://") || url.hasPrefix("https://")) {
             reader.fail("url", .notAnHTTPAddress(url))

@@ -15,7 +15,7 @@ struct SPIPanelKind: PanelKind {
     func read(_ reader: inout TableReader, into panel: inout PanelSettings) {
         panel.device = reader.string("device")
         if panel.size == nil {
-            reader.fail("size", "an spi panel needs its size (size, or rows and columns): a shift-register chain cannot count its modules")
+            reader.fail("size", .needs("an spi panel", "its size (size, or rows and columns): a shift-register chain cannot count its modules"))
         }
     }
 
@@ -53,9 +53,9 @@ struct GPIOPanelKind: PanelKind {
             pins.modules = lists
         }
         if pins.modules.isEmpty, panel.device != "simulated" {
-            reader.fail("pins", "a gpio panel needs pins: [[IN1, IN2, IN3, IN4, sensor], …] for each module")
+            reader.fail("pins", .needs("a gpio panel", "pins: [[IN1, IN2, IN3, IN4, sensor], …] for each module"))
         } else if panel.size == nil, pins.modules.isEmpty {
-            reader.fail("size", "a simulated gpio panel needs its size")
+            reader.fail("size", .needs("a simulated gpio panel", "its size"))
         } else if let size = panel.size, !pins.modules.isEmpty, size.count != pins.modules.count {
             reader.fail("pins", "\(pins.modules.count) modules' pins for a board of \(size.count) modules")
         }

@@ -181,7 +181,7 @@ enum LEDPanels {
                 guard parts.count == 2, let minute = BrightnessSchedule.minute(of: String(parts[0])), let percent = Int(parts[1]),
                     (0...100).contains(percent)
                 else {
-                    reader.fail("brightness_schedule", "\"\(entry)\" is not \"HH:MM=PERCENT\" such as \"22:00=10\"")
+                    reader.fail("brightness_schedule", .notInForm(String(entry), form: "\"HH:MM=PERCENT\" such as \"22:00=10\""))
                     continue
                 }
                 changes.append(.init(minute: minute, level: Double(percent) / 100))

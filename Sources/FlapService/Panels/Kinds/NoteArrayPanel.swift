@@ -28,9 +28,11 @@ extension VestaboardPanelKind {
             if let url, !(url.hasPrefix("http://") || url.hasPrefix("https://")) {
                 note.fail("url", .notAnHTTPAddress(url))
             } else if url == nil {
-                note.fail("url", "the Note's Local API address is needed: url = \"http://vestaboard\(index == 0 ? "" : "-\(index + 1)").local:7000\"")
+                note.fail(
+                    "url",
+                    .isNeeded("the Note's Local API address", example: "url = \"http://vestaboard\(index == 0 ? "" : "-\(index + 1)").local:7000\""))
             }
-            if key == nil { note.fail("key_file", "the Note's Local API key is needed, in a file: key_file = \"/etc/flapd/note-\(index + 1)-key\"") }
+            if key == nil { note.fail("key_file", .isNeeded("the Note's Local API key", example: "key_file = \"/etc/flapd/note-\(index + 1)-key\"")) }
             note.finish()
             reader.problems += note.problems
             if let url, let key { settings.notes.append(.init(url: url, keyFile: key)) }

@@ -42,7 +42,7 @@ struct RS485PanelKind: PanelKind {
             if let bad = flat.first(where: { !(1...999).contains($0) }) {
                 reader.fail("ids", "module ID \(bad) is not 1 to 999")
             } else if let twice = flat.first(where: { id in flat.filter { $0 == id }.count > 1 }) {
-                reader.fail("ids", "module ID \(twice) is given twice")
+                reader.fail("ids", .givenTwice("module ID \(twice)"))
             } else if let size = panel.size, ids.count != size.rows || ids.contains(where: { $0.count != size.columns }) {
                 reader.fail("ids", "\(ids.count) rows of IDs for a board of \(size.rows)×\(size.columns); give one list of \(size.columns) a row")
             }
@@ -52,7 +52,7 @@ struct RS485PanelKind: PanelKind {
         for key in ["drum", "drum_string"] where reader[key] != nil {
             reader.fail(key, "an rs485 panel's flaps are its reel's: give reel (one character a flap), not \(key)")
         }
-        if panel.size == nil { reader.fail("size", "an rs485 panel needs its size, such as size = \"3x15\" (its modules are not counted)") }
+        if panel.size == nil { reader.fail("size", .needs("an rs485 panel", "its size, such as size = \"3x15\" (its modules are not counted)")) }
         panel.drum = modules.reel.drum
         panel.options = modules
     }
