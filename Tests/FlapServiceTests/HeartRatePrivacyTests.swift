@@ -8,7 +8,7 @@ import Testing
 /// pseudo-terminal written by the test) at a rate nothing else in flapd would produce, and
 /// afterwards that rate is nowhere in its state directory, its database, its log at info level,
 /// or its metrics.
-@Suite(.timeLimit(.minutes(2))) struct HeartRatePrivacyTests {
+@Suite(.cleansUp, .timeLimit(.minutes(2))) struct HeartRatePrivacyTests {
     /// A rate nothing else in flapd produces: not the number of the test's pseudo-terminal
     /// either (the log names the port).
     static func rate(avoiding path: String) -> Int { [187, 193, 211, 227].first { !path.contains(String($0)) }! }
@@ -27,7 +27,7 @@ import Testing
             }
         }
         defer { writing.cancel() }
-        let flapd = try await FlapdProcess.start(arguments: ["--sensor", "serial=\(path)", "--log-level", "info"])
+        let flapd = try await InProcessFlapd.start(arguments: ["--sensor", "serial=\(path)", "--log-level", "info"])
         var shown = false
         _ = try await eventually(every: .milliseconds(50)) {
             let sensors = try await flapd.api.get("/v1/sensors")
@@ -43,10 +43,10 @@ import Testing
         for line in metrics.split(separator: "\n") where line.contains("heart_rate") {
             #expect(!mentionsTheRate(String(line)), "metrics: \(line)")
         }
-        #expect(await flapd.terminate() == 0)
+        await flapd.stop()
         writing.cancel()
 
-        let log = flapd.process.stderr
+        let log = flapd.said
         #expect(log.contains("serial \(path)"), "the log speaks of the sensor")
         for line in log.split(separator: "\n") { #expect(!mentionsTheRate(String(line)) && !line.contains("bpm"), "log: \(line)") }
 

@@ -26,7 +26,7 @@ import Testing
         format = "rgb565"
         size = "2x6"
         """.write(to: config, atomically: true, encoding: .utf8)
-        let flapd = try await FlapdProcess.start(arguments: ["--config", config.path, "--no-sound"])
+        let flapd = try await InProcessFlapd.start(arguments: ["--config", config.path, "--no-sound"])
         teardown { await flapd.stop() }
         _ = try await flapd.api.postJSON("/v1/messages", #"{"id": "s1", "text": "HELLO\nSCREEN"}"#)
         let panel = try await ChainlinkServiceTests().panel(of: flapd) { $0["message"] as? String == "s1" && $0["moving"] as? Bool == false }
@@ -41,7 +41,7 @@ import Testing
         #expect(shown.pixels == quantised)
 
         // Stopped, the screen goes black.
-        #expect(await flapd.terminate() == 0)
+        await flapd.stop()
         #expect(try Data(contentsOf: URL(fileURLWithPath: screen)).allSatisfy { $0 == 0 })
     }
 }

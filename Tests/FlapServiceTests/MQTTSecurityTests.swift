@@ -112,9 +112,9 @@ import Testing
                 password_file = "\(directory)/pw-\(device)"
                 device_id = "\(device)"
                 """)
-            let flapd = try await FlapdProcess.start(arguments: ["--no-sound", "--config", config])
-            #expect(try await waitForLog(flapd, expected), "\(flapd.process.stderr)")
-            #expect(!flapd.process.stderr.contains(password))
+            let flapd = try await InProcessFlapd.start(arguments: ["--no-sound", "--config", config])
+            #expect(try await waitForLog(flapd, expected), "\(flapd.said)")
+            #expect(!flapd.said.contains(password))
             await flapd.stop()
         }
     }

@@ -17,7 +17,7 @@ import Testing
     static func token(of url: String) -> String { String(url.split(separator: "#").last ?? "") }
 
     @Test func aMemberIsTheirOwnSenderAndNothingMore() async throws {
-        let flapd = try await FlapdProcess.start(arguments: ["--no-sound", "--rate-limit", "0"])
+        let flapd = try await InProcessFlapd.start(arguments: ["--no-sound", "--rate-limit", "0"])
         teardown { await flapd.stop() }
         let owner = flapd.api
         #expect(try await owner.postJSON("/v1/messages", #"{"text": "OWNER HERE", "sender": {"id": "owner"}}"#).status == 202)
@@ -82,7 +82,7 @@ import Testing
         #expect(try await script.get("/v1/members").status == 403)
         let access = try String(contentsOfFile: flapd.stateDirectory + "/access.json", encoding: .utf8)
         #expect(!access.contains(key) && !access.contains(Self.token(of: url)), "only digests are kept")
-        let said = flapd.process.stderr + flapd.process.stdout
+        let said = flapd.said
         let status = try await owner.get("/v1/status").text + (try await owner.get("/metrics").text)
         for secret in [key, Self.token(of: url)] {
             #expect(!said.contains(secret) && !status.contains(secret), "no secret in the log, the status or the metrics")
