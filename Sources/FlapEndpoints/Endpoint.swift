@@ -1,6 +1,6 @@
 import HTTPTypes
 
-/// One endpoint of flapd's API: a method and a path, declared once in the table
+/// One endpoint of flapd's API: a method, a path, what it takes and what it answers, declared once in the table
 /// (`EndpointTable.swift`) that the router serves, flapctl and the MCP tools call, and a test
 /// holds to the OpenAPI description.
 public struct Endpoint: Sendable, Hashable, CustomStringConvertible {
@@ -12,8 +12,17 @@ public struct Endpoint: Sendable, Hashable, CustomStringConvertible {
     /// As the OpenAPI description spells it, parameters in braces: `/v1/messages/{id}`.
     public let path: String
 
-    init(_ name: String, _ method: HTTPRequest.Method, _ path: String) {
+    /// The schema its JSON body follows, as the OpenAPI description names it (`Message`), or
+    /// nil when it takes no body.
+    public let body: String?
+    /// What it answers with success: JSON of a named schema, a body of another type, or nil for
+    /// no body (204).
+    public let answer: Payload?
+
+    init(_ name: String, _ method: HTTPRequest.Method, _ path: String, body: String? = nil, answer: Payload? = nil) {
         self.name = name
+        self.body = body
+        self.answer = answer
         self.method = method
         self.path = path
     }
@@ -44,6 +53,14 @@ public struct Endpoint: Sendable, Hashable, CustomStringConvertible {
     public func request(_ values: String..., query: [(String, String)] = []) -> EndpointRequest {
         request(values, query: query)
     }
+}
+
+/// What an endpoint answers with success.
+public enum Payload: Sendable, Hashable {
+    /// JSON following the schema the OpenAPI description names so (`Accepted`).
+    case json(String)
+    /// A body of this media type (`image/png`, `text/event-stream`).
+    case media(String)
 }
 
 /// An endpoint with its parameters filled in: what goes on the request line.

@@ -9,155 +9,158 @@ extension Endpoint {
 
     // Beside the API.
     /// Whether flapd is up.
-    public static let health = Endpoint("health", .get, "/healthz")
+    public static let health = Endpoint("health", .get, "/healthz", answer: .json("Health"))
     /// The Prometheus metrics.
-    public static let metrics = Endpoint("metrics", .get, "/metrics")
+    public static let metrics = Endpoint("metrics", .get, "/metrics", answer: .media("text/plain"))
     /// The OpenAPI description of this API.
-    public static let openAPIDescription = Endpoint("openAPIDescription", .get, "/v1/openapi.json")
+    public static let openAPIDescription = Endpoint("openAPIDescription", .get, "/v1/openapi.json", answer: .json("OpenAPIDocument"))
     /// An MCP message (Streamable HTTP).
-    public static let mcpMessage = Endpoint("mcpMessage", .post, "/mcp")
+    public static let mcpMessage = Endpoint("mcpMessage", .post, "/mcp", body: "MCPMessage", answer: .json("MCPAnswer"))
     /// An MCP session's event stream.
-    public static let mcpStream = Endpoint("mcpStream", .get, "/mcp")
+    public static let mcpStream = Endpoint("mcpStream", .get, "/mcp", answer: .media("text/event-stream"))
     /// An MCP session ended.
     public static let mcpEndSession = Endpoint("mcpEndSession", .delete, "/mcp")
 
     // The board.
     /// Every panel's board.
-    public static let board = Endpoint("board", .get, "/v1/board")
+    public static let board = Endpoint("board", .get, "/v1/board", answer: .json("Board"))
     /// A panel's board as a PNG picture.
-    public static let boardPNG = Endpoint("boardPNG", .get, "/v1/board.png")
+    public static let boardPNG = Endpoint("boardPNG", .get, "/v1/board.png", answer: .media("image/png"))
     /// A panel's board as an SVG picture.
-    public static let boardSVG = Endpoint("boardSVG", .get, "/v1/board.svg")
+    public static let boardSVG = Endpoint("boardSVG", .get, "/v1/board.svg", answer: .media("image/svg+xml"))
     /// The boards as they change (server-sent events).
-    public static let events = Endpoint("events", .get, "/v1/events")
+    public static let events = Endpoint("events", .get, "/v1/events", answer: .media("text/event-stream"))
     /// flapd's state: panels, sound, room, messages.
-    public static let status = Endpoint("status", .get, "/v1/status")
+    public static let status = Endpoint("status", .get, "/v1/status", answer: .json("Status"))
     /// A text laid out as the board would show it, sending nothing.
-    public static let layout = Endpoint("layout", .post, "/v1/layout")
+    public static let layout = Endpoint("layout", .post, "/v1/layout", body: "LayoutRequest", answer: .json("Layout"))
     /// The emoji flapd knows and the flaps each becomes.
-    public static let emoji = Endpoint("emoji", .get, "/v1/emoji")
+    public static let emoji = Endpoint("emoji", .get, "/v1/emoji", answer: .json("EmojiTable"))
 
     // Messages.
     /// A message sent.
-    public static let sendMessage = Endpoint("sendMessage", .post, "/v1/messages")
+    public static let sendMessage = Endpoint("sendMessage", .post, "/v1/messages", body: "Message", answer: .json("Accepted"))
     /// A message not yet shown cancelled.
-    public static let cancelMessage = Endpoint("cancelMessage", .delete, "/v1/messages/{id}")
+    public static let cancelMessage = Endpoint("cancelMessage", .delete, "/v1/messages/{id}", answer: .json("Cancellation"))
     /// The messages waiting for their time.
-    public static let scheduled = Endpoint("scheduled", .get, "/v1/scheduled")
+    public static let scheduled = Endpoint("scheduled", .get, "/v1/scheduled", answer: .json("Scheduled"))
     /// The latest receipts.
-    public static let receipts = Endpoint("receipts", .get, "/v1/receipts")
+    public static let receipts = Endpoint("receipts", .get, "/v1/receipts", answer: .json("Receipts"))
     /// One message's receipt.
-    public static let receipt = Endpoint("receipt", .get, "/v1/receipts/{id}")
+    public static let receipt = Endpoint("receipt", .get, "/v1/receipts/{id}", answer: .json("Receipt"))
     /// Each sender's latest message.
-    public static let slots = Endpoint("slots", .get, "/v1/slots")
+    public static let slots = Endpoint("slots", .get, "/v1/slots", answer: .json("Slots"))
     /// A sender's slot cleared.
     public static let clearSlot = Endpoint("clearSlot", .delete, "/v1/slots/{sender}")
     /// Every slot cleared.
-    public static let clearEverySlot = Endpoint("clearEverySlot", .delete, "/v1/slots")
+    public static let clearEverySlot = Endpoint("clearEverySlot", .delete, "/v1/slots", answer: .json("SlotsCleared"))
     /// The temporary message ended early.
     public static let endTemporary = Endpoint("endTemporary", .delete, "/v1/temporary")
 
     // Quick messages and schedules.
     /// The quick messages.
-    public static let templates = Endpoint("templates", .get, "/v1/templates")
+    public static let templates = Endpoint("templates", .get, "/v1/templates", answer: .json("Templates"))
     /// A quick message saved.
-    public static let saveTemplate = Endpoint("saveTemplate", .put, "/v1/templates/{name}")
+    public static let saveTemplate = Endpoint("saveTemplate", .put, "/v1/templates/{name}", body: "Message", answer: .json("Template"))
     /// A quick message saved from what the board shows.
-    public static let saveTemplateFromBoard = Endpoint("saveTemplateFromBoard", .post, "/v1/templates/{name}/from-board")
+    public static let saveTemplateFromBoard = Endpoint(
+        "saveTemplateFromBoard", .post, "/v1/templates/{name}/from-board", body: "TemplateFromBoard", answer: .json("Template"))
     /// A quick message renamed.
-    public static let renameTemplate = Endpoint("renameTemplate", .post, "/v1/templates/{name}/rename")
+    public static let renameTemplate = Endpoint(
+        "renameTemplate", .post, "/v1/templates/{name}/rename", body: "TemplateRename", answer: .json("TemplateRenamed"))
     /// A quick message sent.
-    public static let sendTemplate = Endpoint("sendTemplate", .post, "/v1/templates/{name}/send")
+    public static let sendTemplate = Endpoint("sendTemplate", .post, "/v1/templates/{name}/send", body: "TemplateSend", answer: .json("Accepted"))
     /// A quick message deleted.
     public static let deleteTemplate = Endpoint("deleteTemplate", .delete, "/v1/templates/{name}")
     /// The schedules.
-    public static let schedules = Endpoint("schedules", .get, "/v1/schedules")
+    public static let schedules = Endpoint("schedules", .get, "/v1/schedules", answer: .json("Schedules"))
     /// A schedule added.
-    public static let addSchedule = Endpoint("addSchedule", .post, "/v1/schedules")
+    public static let addSchedule = Endpoint("addSchedule", .post, "/v1/schedules", body: "Schedule", answer: .json("Schedule"))
     /// A schedule replaced.
-    public static let replaceSchedule = Endpoint("replaceSchedule", .put, "/v1/schedules/{name}")
+    public static let replaceSchedule = Endpoint("replaceSchedule", .put, "/v1/schedules/{name}", body: "Schedule", answer: .json("Schedule"))
     /// A schedule removed.
     public static let removeSchedule = Endpoint("removeSchedule", .delete, "/v1/schedules/{name}")
 
     // Content sources.
     /// The sources and what each last fetched.
-    public static let sources = Endpoint("sources", .get, "/v1/sources")
+    public static let sources = Endpoint("sources", .get, "/v1/sources", answer: .json("Sources"))
     /// One source.
-    public static let source = Endpoint("source", .get, "/v1/sources/{name}")
+    public static let source = Endpoint("source", .get, "/v1/sources/{name}", answer: .json("Source"))
     /// A source fetched now.
-    public static let refreshSource = Endpoint("refreshSource", .post, "/v1/sources/{name}/refresh")
+    public static let refreshSource = Endpoint("refreshSource", .post, "/v1/sources/{name}/refresh", answer: .json("SourceRefresh"))
     /// Values pushed to a webhook source.
-    public static let pushToSource = Endpoint("pushToSource", .post, "/v1/sources/{name}")
+    public static let pushToSource = Endpoint("pushToSource", .post, "/v1/sources/{name}", body: "SourceValues", answer: .json("Source"))
 
     // Real Vestaboards' delivery queue.
     /// The deliveries waiting or failed.
-    public static let queue = Endpoint("queue", .get, "/v1/queue")
+    public static let queue = Endpoint("queue", .get, "/v1/queue", answer: .json("Deliveries"))
     /// A failed delivery tried again.
-    public static let retryDelivery = Endpoint("retryDelivery", .post, "/v1/queue/{id}/retry")
+    public static let retryDelivery = Endpoint("retryDelivery", .post, "/v1/queue/{id}/retry", answer: .json("DeliveryRetried"))
     /// A delivery dropped.
-    public static let dropDelivery = Endpoint("dropDelivery", .delete, "/v1/queue/{id}")
+    public static let dropDelivery = Endpoint("dropDelivery", .delete, "/v1/queue/{id}", answer: .json("DeliveryDropped"))
 
     // The household.
     /// Signing in on the page.
-    public static let signIn = Endpoint("signIn", .post, "/v1/session")
+    public static let signIn = Endpoint("signIn", .post, "/v1/session", body: "SignIn", answer: .json("Session"))
     /// Who is signed in.
-    public static let session = Endpoint("session", .get, "/v1/session")
+    public static let session = Endpoint("session", .get, "/v1/session", answer: .json("Session"))
     /// Signing out.
     public static let signOut = Endpoint("signOut", .delete, "/v1/session")
     /// The members.
-    public static let members = Endpoint("members", .get, "/v1/members")
+    public static let members = Endpoint("members", .get, "/v1/members", answer: .json("Members"))
     /// A member added.
-    public static let addMember = Endpoint("addMember", .post, "/v1/members")
+    public static let addMember = Endpoint("addMember", .post, "/v1/members", body: "NewMember", answer: .json("MemberAdded"))
     /// A member removed.
-    public static let removeMember = Endpoint("removeMember", .delete, "/v1/members/{id}")
+    public static let removeMember = Endpoint("removeMember", .delete, "/v1/members/{id}", answer: .json("Removal"))
     /// A removed member restored.
-    public static let restoreMember = Endpoint("restoreMember", .post, "/v1/members/{id}/restore")
+    public static let restoreMember = Endpoint("restoreMember", .post, "/v1/members/{id}/restore", answer: .json("Member"))
     /// A member's invitation link.
-    public static let inviteMember = Endpoint("inviteMember", .post, "/v1/members/{id}/invitation")
+    public static let inviteMember = Endpoint(
+        "inviteMember", .post, "/v1/members/{id}/invitation", body: "InvitationRequest", answer: .json("Invitation"))
     /// A member's key replaced.
-    public static let replaceMemberKey = Endpoint("replaceMemberKey", .post, "/v1/members/{id}/keys")
+    public static let replaceMemberKey = Endpoint("replaceMemberKey", .post, "/v1/members/{id}/keys", answer: .json("MemberKey"))
     /// A pairing link for the owner's phone.
-    public static let pair = Endpoint("pair", .post, "/v1/pairing")
+    public static let pair = Endpoint("pair", .post, "/v1/pairing", body: "PairingRequest", answer: .json("Invitation"))
     /// The read-only viewer link.
-    public static let viewerLink = Endpoint("viewerLink", .get, "/v1/viewer")
+    public static let viewerLink = Endpoint("viewerLink", .get, "/v1/viewer", answer: .json("ViewerLink"))
     /// Who is home.
-    public static let presence = Endpoint("presence", .get, "/v1/presence")
+    public static let presence = Endpoint("presence", .get, "/v1/presence", answer: .json("Presence"))
     /// A person's presence or its sharing set.
-    public static let setPresence = Endpoint("setPresence", .patch, "/v1/presence")
+    public static let setPresence = Endpoint("setPresence", .patch, "/v1/presence", body: "PresenceChange", answer: .json("Presence"))
 
     // The appliance.
     /// Paused, and the transition.
-    public static let controls = Endpoint("controls", .get, "/v1/controls")
+    public static let controls = Endpoint("controls", .get, "/v1/controls", answer: .json("Controls"))
     /// Paused or the transition changed.
-    public static let setControls = Endpoint("setControls", .patch, "/v1/controls")
+    public static let setControls = Endpoint("setControls", .patch, "/v1/controls", body: "ControlsChange", answer: .json("Controls"))
     /// The sound's settings and state.
-    public static let sound = Endpoint("sound", .get, "/v1/sound")
+    public static let sound = Endpoint("sound", .get, "/v1/sound", answer: .json("Sound"))
     /// The sound's settings changed.
-    public static let setSound = Endpoint("setSound", .patch, "/v1/sound")
+    public static let setSound = Endpoint("setSound", .patch, "/v1/sound", body: "SoundChange", answer: .json("Sound"))
     /// The clack as a WAV file.
-    public static let clackSample = Endpoint("clackSample", .get, "/v1/sound/clack.wav")
+    public static let clackSample = Endpoint("clackSample", .get, "/v1/sound/clack.wav", answer: .media("audio/wav"))
     /// The heart-rate sensors.
-    public static let sensors = Endpoint("sensors", .get, "/v1/sensors")
+    public static let sensors = Endpoint("sensors", .get, "/v1/sensors", answer: .json("Sensors"))
     /// A panel's calibration.
-    public static let calibration = Endpoint("calibration", .get, "/v1/panels/{id}/calibration")
+    public static let calibration = Endpoint("calibration", .get, "/v1/panels/{id}/calibration", answer: .json("Calibrated"))
     /// A module's offset calibrated.
-    public static let calibrate = Endpoint("calibrate", .post, "/v1/panels/{id}/calibration")
+    public static let calibrate = Endpoint("calibrate", .post, "/v1/panels/{id}/calibration", body: "CalibrationRequest", answer: .json("Calibrated"))
     /// The commands a panel's modules take, as its driver declares them.
-    public static let moduleCommands = Endpoint("moduleCommands", .get, "/v1/panels/{id}/modules")
+    public static let moduleCommands = Endpoint("moduleCommands", .get, "/v1/panels/{id}/modules", answer: .json("ModuleCommands"))
     /// A command to one module of a panel.
-    public static let moduleCommand = Endpoint("moduleCommand", .post, "/v1/panels/{id}/modules")
+    public static let moduleCommand = Endpoint("moduleCommand", .post, "/v1/panels/{id}/modules", body: "ModuleCommand", answer: .json("ModuleReply"))
 
     // The Wematch room.
     /// The room this kiosk is in.
-    public static let room = Endpoint("room", .get, "/v1/room")
+    public static let room = Endpoint("room", .get, "/v1/room", answer: .json("Room"))
     /// A room joined or opened.
-    public static let joinRoom = Endpoint("joinRoom", .post, "/v1/room")
+    public static let joinRoom = Endpoint("joinRoom", .post, "/v1/room", body: "RoomJoin", answer: .json("Room"))
     /// The room left.
-    public static let leaveRoom = Endpoint("leaveRoom", .delete, "/v1/room")
+    public static let leaveRoom = Endpoint("leaveRoom", .delete, "/v1/room", answer: .json("RoomLeft"))
     /// The room's plot, for the page.
-    public static let roomPlot = Endpoint("roomPlot", .get, "/v1/room/plot")
+    public static let roomPlot = Endpoint("roomPlot", .get, "/v1/room/plot", answer: .json("RoomPlot"))
     /// The room's plot as a picture in text.
-    public static let roomPicture = Endpoint("roomPicture", .get, "/v1/room/picture")
+    public static let roomPicture = Endpoint("roomPicture", .get, "/v1/room/picture", answer: .media("text/plain"))
 
     /// The whole table, in the order above.
     public static let all: [Endpoint] = [

@@ -91,4 +91,34 @@ import Testing
         }
         #expect(Set(Endpoint.all.map(\.name)).count == Endpoint.all.count, "two endpoints share a name")
     }
+
+    /// What each endpoint takes and answers, as the table declares it, is what openapi.json
+    /// describes: its body's schema, and its successful answers' schema or media type.
+    @Test func eachOperationTakesAndAnswersWhatTheTableSays() throws {
+        let url = PythonPeer.packageRoot.appendingPathComponent("Sources/FlapHTTP/OpenAPI/openapi.json")
+        let document = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: url)) as? [String: Any])
+        let paths = try #require(document["paths"] as? [String: [String: Any]])
+        let schemas = try #require((document["components"] as? [String: Any])?["schemas"] as? [String: Any])
+        func reference(_ content: Any?) -> String? {
+            ((content as? [String: Any])?["schema"] as? [String: Any])?["$ref"] as? String
+        }
+        for endpoint in Endpoint.all {
+            let operation = try #require(paths[endpoint.path]?[endpoint.method.rawValue.lowercased()] as? [String: Any], "\(endpoint)")
+            let body = ((operation["requestBody"] as? [String: Any])?["content"] as? [String: Any])?["application/json"]
+            #expect(reference(body) == endpoint.body.map { "#/components/schemas/\($0)" }, "\(endpoint): its body")
+            #expect((operation["requestBody"] == nil) == (endpoint.body == nil), "\(endpoint): whether it takes a body")
+            let answers = ((operation["responses"] as? [String: Any]) ?? [:]).filter { $0.key.hasPrefix("2") }
+                .compactMap { ($0.value as? [String: Any])?["content"] as? [String: Any] }
+            switch endpoint.answer {
+            case .json(let schema):
+                #expect(schemas[schema] != nil, "\(endpoint): no schema \(schema)")
+                let described = answers.compactMap { $0["application/json"] }.map(reference)
+                #expect(!described.isEmpty && described.allSatisfy { $0 == "#/components/schemas/\(schema)" }, "\(endpoint): its answer")
+            case .media(let type):
+                #expect(answers.contains { $0[type] != nil } && answers.allSatisfy { $0["application/json"] == nil }, "\(endpoint): its answer")
+            case nil:
+                #expect(answers.isEmpty, "\(endpoint) answers with a body")
+            }
+        }
+    }
 }
