@@ -7,47 +7,36 @@ enum HomeAssistantControl: String, Sendable, CaseIterable {
     case transition = "ha/transition/set"
 }
 
-/// A topic flapd publishes.
-enum OutgoingTopic: Sendable, Hashable {
-    /// Retained `online`/`offline`, and the will.
-    case availability
-    /// Every message's outcome.
-    case receipt
-    /// The first panel's board, retained, and with several panels each one's.
-    case state
-    case panelState(String)
-    /// The board's picture (Home Assistant's image entity), retained.
-    case picture
-    case panelPicture(String)
-    /// What became of Home Assistant's latest text, retained.
-    case homeAssistantOutcome
-    /// The controls' state, retained.
-    case homeAssistantControls
-    /// The kiosk's room for Home Assistant's sensors, retained.
-    case homeAssistantRoom
-    /// A message came to rest on a panel (Home Assistant's event entity).
-    case homeAssistantDisplayed
-    /// The household's presence, retained.
-    case presence
-    /// One person's presence (`owner` or a member's id), retained.
-    case personPresence(String)
+/// A topic flapd publishes, by its leaf under the device's topic: each a static member, as
+/// swift-http-types spells its fields, so a new topic is one line here.
+struct OutgoingTopic: Sendable, Hashable {
+    /// What follows `<base>/<device>/`.
+    let leaf: String
 
-    var leaf: String {
-        switch self {
-        case .availability: "availability"
-        case .receipt: "receipt"
-        case .state: "state"
-        case .panelState(let panel): "state/\(panel)"
-        case .picture: "board.png"
-        case .panelPicture(let panel): "board/\(panel).png"
-        case .homeAssistantOutcome: "ha/outcome"
-        case .homeAssistantControls: "ha/controls"
-        case .homeAssistantRoom: "ha/room"
-        case .homeAssistantDisplayed: "ha/displayed"
-        case .presence: "presence"
-        case .personPresence(let id): "presence/\(id)"
-        }
-    }
+    /// Retained `online`/`offline`, and the will.
+    static let availability = OutgoingTopic(leaf: "availability")
+    /// Every message's outcome.
+    static let receipt = OutgoingTopic(leaf: "receipt")
+    /// The first panel's board, retained.
+    static let state = OutgoingTopic(leaf: "state")
+    /// With several panels, each one's board, retained.
+    static func panelState(_ panel: String) -> OutgoingTopic { OutgoingTopic(leaf: "state/\(panel)") }
+    /// The board's picture (Home Assistant's image entity), retained.
+    static let picture = OutgoingTopic(leaf: "board.png")
+    /// With several panels, each one's picture, retained.
+    static func panelPicture(_ panel: String) -> OutgoingTopic { OutgoingTopic(leaf: "board/\(panel).png") }
+    /// What became of Home Assistant's latest text, retained.
+    static let homeAssistantOutcome = OutgoingTopic(leaf: "ha/outcome")
+    /// The controls' state, retained.
+    static let homeAssistantControls = OutgoingTopic(leaf: "ha/controls")
+    /// The kiosk's room for Home Assistant's sensors, retained.
+    static let homeAssistantRoom = OutgoingTopic(leaf: "ha/room")
+    /// A message came to rest on a panel (Home Assistant's event entity).
+    static let homeAssistantDisplayed = OutgoingTopic(leaf: "ha/displayed")
+    /// The household's presence, retained.
+    static let presence = OutgoingTopic(leaf: "presence")
+    /// One person's presence (`owner` or a member's id), retained.
+    static func personPresence(_ id: String) -> OutgoingTopic { OutgoingTopic(leaf: "presence/\(id)") }
 }
 
 /// flapd's topics for one device: `<base>/<device>/…` and `<base>/group/<group>/message`. The one
