@@ -510,7 +510,7 @@ import Wematch
             names = { "C4:7C:8D:6A:12:34" = "Ana" }
             """, file: "flapd.toml")
         #expect(parsed.room?.name == "lobby" && parsed.room?.kiosk == "table-3" && parsed.room?.names == ["C4:7C:8D:6A:12:34": "Ana"])
-        #expect(problems("[room]\nname = \"lobby\"\n").contains { $0.contains("room: a room is shared over MQTT") })
+        #expect(problems("[room]\nname = \"lobby\"\n").contains { $0.contains("room: give [mqtt] too: a room is shared over MQTT") })
         #expect(
             problems("[mqtt]\nurl = \"mqtt://b:1883\"\n[room]\nname = \"a/b\"\n").contains {
                 $0.contains("room.name") && $0.contains("cannot be part of a topic level")

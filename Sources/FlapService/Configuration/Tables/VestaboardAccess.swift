@@ -11,10 +11,12 @@ extension ConfigurationParser {
         let key = reader.string("key_file"), token = reader.string("token_file")
         switch settings.api {
         case .cloud:
-            if key != nil { reader.fail("key_file", "the Cloud API takes a token: token_file = \"/etc/flapd/vestaboard-token\"") }
+            if key != nil { reader.fail("key_file", .elsewhere("the Cloud API takes a token: token_file = \"/etc/flapd/vestaboard-token\"")) }
             settings.credentialFile = token
         case .local, .rw:
-            if token != nil { reader.fail("token_file", "the \(settings.api.title) API takes a key: key_file = \"/etc/flapd/vestaboard-key\"") }
+            if token != nil {
+                reader.fail("token_file", .elsewhere("the \(settings.api.title) API takes a key: key_file = \"/etc/flapd/vestaboard-key\""))
+            }
             settings.credentialFile = key
         }
         if settings.credentialFile == nil {

@@ -17,7 +17,8 @@ extension VestaboardPanelKind {
                     + "leave notes out and give model = \"note\" with the array's size (size = \"3x30\"): the service splits the board")
         }
         for key in ["url", "key_file", "token_file"] where reader.string(key) != nil {
-            reader.fail(key, "each Note of an array has its own: notes = [{ url = \"http://vestaboard.local:7000\", key_file = \"…\" }, …]")
+            reader.fail(
+                key, .elsewhere("each Note of an array has its own: notes = [{ url = \"http://vestaboard.local:7000\", key_file = \"…\" }, …]"))
         }
         if notes.isEmpty {
             reader.fail(

@@ -50,7 +50,7 @@ struct RS485PanelKind: PanelKind {
         }
         // Its flaps are its reel's: a drum given too would be read and then overridden.
         for key in ["drum", "drum_string"] where reader[key] != nil {
-            reader.fail(key, "an rs485 panel's flaps are its reel's: give reel (one character a flap), not \(key)")
+            reader.fail(key, .elsewhere("an rs485 panel's flaps are its reel's: give reel (one character a flap), not \(key)"))
         }
         if panel.size == nil { reader.fail("size", .needs("an rs485 panel", "its size, such as size = \"3x15\" (its modules are not counted)")) }
         panel.drum = modules.reel.drum

@@ -9,7 +9,7 @@ struct SimulatedPanelKind: PanelKind {
     var name: String { "simulated" }
 
     func read(_ reader: inout TableReader, into panel: inout PanelSettings) {
-        if reader["device"] != nil { reader.fail("device", "a simulated panel has no device; set driver = \"chainlink\" to use one") }
+        if reader["device"] != nil { reader.fail("device", .elsewhere("a simulated panel has no device; set driver = \"chainlink\" to use one")) }
     }
 
     func make(_ panel: PanelSettings, with context: PanelContext) async -> PanelDriver {
@@ -28,7 +28,7 @@ struct BrowserPanelKind: PanelKind {
     var playsItsOwnClacks: Bool { true }
 
     func read(_ reader: inout TableReader, into panel: inout PanelSettings) {
-        if reader["device"] != nil { reader.fail("device", "a browser panel has no device: a browser shows it at /tv?panel=\(panel.id)") }
+        if reader["device"] != nil { reader.fail("device", .elsewhere("a browser panel has no device: a browser shows it at /tv?panel=\(panel.id)")) }
     }
 
     func make(_ panel: PanelSettings, with context: PanelContext) -> PanelDriver {
