@@ -218,6 +218,10 @@ let package = Package(
             dependencies: [
                 "FlapStorage", "FlapPrimitives", .product(name: "Crypto", package: "swift-crypto"), .product(name: "Logging", package: "swift-log")
             ]),
+        // Set up from the phone: the board claimed with the code it shows.
+        .target(
+            name: "FlapSetup",
+            dependencies: ["FlapMembers", "FlapPrimitives", "FlapStorage", .product(name: "Logging", package: "swift-log")]),
         // Who of the household is around: here, last seen, writing; kept across restarts.
         .target(
             name: "FlapPresence",
@@ -379,6 +383,7 @@ let package = Package(
                 .product(name: "SwiftASN1", package: "swift-asn1"), .product(name: "Crypto", package: "swift-crypto")
             ]),
         .testTarget(name: "FlapMembersTests", dependencies: ["FlapMembers", "TestSupport"]),
+        .testTarget(name: "FlapSetupTests", dependencies: ["FlapSetup", "FlapClocks", "TestSupport"]),
         .testTarget(name: "FlapPresenceTests", dependencies: ["FlapPresence", "FlapMembers", "FlapClocks", "TestSupport"]),
         .testTarget(
             name: "FlapDiscoveryTests",

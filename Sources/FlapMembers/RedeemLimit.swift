@@ -8,14 +8,17 @@ import FoundationEssentials
 ///
 /// A client is a ``ClientNetwork``. At most ``clients`` are remembered; past that, the one whose last
 /// wrong guess is oldest is forgotten.
-struct RedeemLimit {
+public struct RedeemLimit: Sendable {
     static let most = 20
     static let window: TimeInterval = 600
     static let clients = 4_096
     private var failures: [String: [Date]] = [:]
 
+    /// No wrong tries yet.
+    public init() {}
+
     /// Seconds `client` waits before trying again, or nil to go ahead.
-    mutating func wait(for client: String, at now: Date) -> Int? {
+    public mutating func wait(for client: String, at now: Date) -> Int? {
         let key = ClientNetwork.key(client)
         guard var times = failures[key] else { return nil }
         times.removeAll { now.timeIntervalSince($0) >= Self.window }
@@ -24,7 +27,8 @@ struct RedeemLimit {
         return max(1, Int((Self.window - now.timeIntervalSince(oldest)).rounded(.up)))
     }
 
-    mutating func failed(for client: String, at now: Date) {
+    /// Counts a wrong try by `client` at `now`.
+    public mutating func failed(for client: String, at now: Date) {
         failures[ClientNetwork.key(client), default: []].append(now)
         guard failures.count > Self.clients else { return }
         failures = failures.filter { $0.value.contains { now.timeIntervalSince($0) < Self.window } }
