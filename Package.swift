@@ -78,7 +78,7 @@ let package = Package(
             dependencies: [
                 "FlapJSON", "FlapEndpoints",
                 "FlapCore", "FlapHardware", "FlapPictures", "FlapPrimitives", "FlapMessaging", "FlapStorage", "FlapMetrics", "FlapTime", "FlapMCP",
-                "FlapMembers", "FlapPresence",
+                "FlapMembers", "FlapPresence", "FlapSetup",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "CompressNIO", package: "compress-nio"),
                 .product(name: "HummingbirdCore", package: "hummingbird"),
@@ -287,7 +287,8 @@ let package = Package(
                 "FlapJSON",
                 "FlapTime", "FlapCore", "FlapPrimitives", "FlapHardware", "FlapSimulated", "FlapLinux", "FlapSensorDrivers", "FlapDisplay",
                 "FlapTOML", "FlapMessaging", "FlapStorage", "FlapHTTP", "FlapMQTT", "FlapMQTTClient", "FlapMetrics", "FlapHeartRate", "FlapRooms",
-                "FlapKiosk", "FlapVestaboard", "FlapWeb", "FlapTLS", "FlapQR", "FlapMembers", "FlapPresence", "FlapDiscovery", "FlapSources",
+                "FlapKiosk", "FlapVestaboard", "FlapWeb", "FlapTLS", "FlapQR", "FlapMembers", "FlapPresence", "FlapSetup", "FlapDiscovery",
+                "FlapSources",
                 "Wematch", "CSystemd",
                 .product(name: "SystemPackage", package: "swift-system"),
                 .product(name: "Hummingbird", package: "hummingbird"),

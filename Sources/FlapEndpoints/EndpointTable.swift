@@ -106,6 +106,12 @@ extension Endpoint {
     public static let session = Endpoint("session", .get, "/v1/session", answer: .json("Session"))
     /// Signing out.
     public static let signOut = Endpoint("signOut", .delete, "/v1/session")
+    /// Whether the board has an owner yet.
+    public static let setupState = Endpoint("setupState", .get, "/v1/setup", answer: .json("SetupState"))
+    /// The board claimed with the code it shows.
+    public static let claimBoard = Endpoint("claimBoard", .post, "/v1/setup/claim", body: "BoardClaim", answer: .json("Session"))
+    /// A new code on the board, to hand it over.
+    public static let newSetupCode = Endpoint("newSetupCode", .post, "/v1/setup/code", answer: .json("SetupCodeShown"))
     /// The members.
     public static let members = Endpoint("members", .get, "/v1/members", answer: .json("Members"))
     /// A member added.
@@ -171,7 +177,8 @@ extension Endpoint {
         schedules, addSchedule, replaceSchedule, removeSchedule,
         sources, source, refreshSource, pushToSource,
         queue, retryDelivery, dropDelivery,
-        signIn, session, signOut, members, addMember, removeMember, restoreMember, inviteMember, replaceMemberKey, pair, viewerLink,
+        signIn, session, signOut, setupState, claimBoard, newSetupCode, members, addMember, removeMember, restoreMember, inviteMember,
+        replaceMemberKey, pair, viewerLink,
         presence, setPresence,
         controls, setControls, sound, setSound, clackSample, sensors, calibration, calibrate, moduleCommands, moduleCommand,
         room, joinRoom, leaveRoom, roomPlot, roomPicture

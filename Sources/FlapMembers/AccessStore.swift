@@ -99,6 +99,24 @@ public actor AccessStore {
         changed()
     }
 
+    /// Whether the owner has a session still open (a phone signed in with the key, a pairing
+    /// link or the board's setup code).
+    public func ownerHasSession() -> Bool {
+        let at = now()
+        return file.sessions.contains { $0.member == nil && at.timeIntervalSince($0.at) <= Self.sessionLifetime }
+    }
+
+    /// Ends every owner's session but `kept` (a board handed over: the earlier owner's phones
+    /// are signed out); how many ended.
+    @discardableResult
+    public func closeOwnerSessions(except kept: String?) -> Int {
+        let keptDigest = kept.map(AccessToken.digest)
+        let before = file.sessions.count
+        file.sessions.removeAll { $0.member == nil && $0.digest != keptDigest }
+        if file.sessions.count != before { changed() }
+        return before - file.sessions.count
+    }
+
     // MARK: Members
 
     /// The members, in the order they were invited.

@@ -15,7 +15,7 @@ import Logging
 /// claimed is in `setup.json`.
 public actor BoardClaim<C: Clock<Duration>> where C: Sendable {
     /// How long a code lasts before the board shows a new one.
-    public static var lifetime: Duration { .seconds(15 * 60) }
+    public static var lifetime: Duration { SetupCode.lifetime }
     /// Wrong codes the board takes before it shows a new one.
     public static var wrongTriesAllowed: Int { 5 }
 
@@ -164,3 +164,17 @@ public actor BoardClaim<C: Clock<Duration>> where C: Sendable {
         }
     }
 }
+
+/// The board's claim as the API reaches it, whatever clock it runs on.
+public protocol ClaimAccess: Sendable {
+    /// Whether the board has an owner and shows no code.
+    var isClaimed: Bool { get async }
+    /// `typed` tried by `client`: right, the board is claimed.
+    func claim(_ typed: String, from client: String) async throws -> ClaimOutcome
+    /// A new code on the board, for handing it over.
+    func newCode() async throws -> SetupCode
+    /// The board has an owner by other means: it shows no code.
+    func owned() async throws
+}
+
+extension BoardClaim: ClaimAccess {}

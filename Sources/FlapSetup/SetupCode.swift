@@ -4,6 +4,8 @@
 public struct SetupCode: Sendable, Hashable, CustomStringConvertible {
     /// How many digits a code has.
     public static let length = 8
+    /// How long a code lasts before the board shows a new one.
+    public static let lifetime: Duration = .seconds(15 * 60)
     /// Its digits, `"40172953"`.
     public let digits: String
 

@@ -43,11 +43,13 @@ final class InProcessFlapd: RunningFlapd {
     }
 
     static func start(
-        stateDirectory: String? = nil, apiKey: String = "test-key", arguments: [String] = [], time: Time = .virtual
+        stateDirectory: String? = nil, apiKey: String? = "test-key", arguments: [String] = [], time: Time = .virtual
     ) async throws -> InProcessFlapd {
         let state = stateDirectory ?? FileManager.default.temporaryDirectory.appendingPathComponent("flapd-\(UUID().uuidString)").path
+        // With no key given, flapd makes its own in the state directory, as a fresh install does.
+        let key = apiKey.map { ["--api-key", $0] } ?? []
         let command = try Flapd.parse(
-            ["--simulate", "--state-dir", state, "--api-port", "0", "--https-port", "0", "--local-api-port", "0", "--api-key", apiKey] + arguments)
+            ["--simulate", "--state-dir", state, "--api-port", "0", "--https-port", "0", "--local-api-port", "0"] + key + arguments)
         var configuration = try command.flapdConfiguration()
         // Drawn nowhere: the test's own output is not the panel's terminal.
         for index in configuration.panels.indices { configuration.panels[index].show = .none }
@@ -67,8 +69,10 @@ final class InProcessFlapd: RunningFlapd {
             _ = try? await running.value
             throw PeerError("flapd did not bind its ports:\n\(log.text)")
         }
+        let madeKey = try? String(contentsOfFile: state + "/api-key", encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)
         return InProcessFlapd(
-            appliance: appliance, state: state, ports: (ports.native, ports.https, ports.local), apiKey: apiKey, log: log, clock: clock,
+            appliance: appliance, state: state, ports: (ports.native, ports.https, ports.local), apiKey: apiKey ?? madeKey ?? "", log: log,
+            clock: clock,
             time: applianceTime, running: running)
     }
 

@@ -32,12 +32,18 @@ struct ConnectionOptions: ParsableArguments {
     }
 
     private func keyFiles(_ environment: [String: String]) -> [String] {
-        if let stateDir { return [stateDir + "/api-key"] }
+        stateDirectories(environment).map { $0 + "/api-key" }
+    }
+
+    /// Where flapd's state directory may be: `--state-dir`, else where flapd would choose it for
+    /// this user, then the packaged service's.
+    func stateDirectories(_ environment: [String: String] = ProcessInfo.processInfo.environment) -> [String] {
+        if let stateDir { return [stateDir] }
         var dirs: [String] = []
         if let xdg = environment["XDG_STATE_HOME"], !xdg.isEmpty { dirs.append(xdg + "/flapd") }
         dirs.append((environment["HOME"] ?? "/root") + "/.local/state/flapd")
         dirs.append("/var/lib/flapd")
-        return dirs.map { $0 + "/api-key" }
+        return dirs
     }
 }
 

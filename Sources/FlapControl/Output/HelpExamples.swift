@@ -102,6 +102,7 @@ enum HelpExamples {
         ),
         ("mcp", [#"flapctl mcp"#, #"flapctl mcp --url http://flapd.local:8080 --api-key KEY"#]),
         ("pair", [#"flapctl pair"#, #"flapctl pair --host board.home"#]),
+        ("setup-code", [#"flapctl setup-code"#, #"flapctl setup-code --new"#]),
         ("invite", [#"flapctl invite Mum"#, #"flapctl invite "Grand Pa" --sender gramps"#])
     ]
 

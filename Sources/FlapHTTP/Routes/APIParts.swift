@@ -3,6 +3,7 @@ import FlapMembers
 import FlapMessaging
 import FlapMetrics
 import FlapPresence
+import FlapSetup
 import FlapTime
 import FoundationEssentials
 
@@ -48,6 +49,8 @@ public struct APIParts: Sendable {
     public var access = AccessStore(path: nil)
     /// Who of the household is around; nil: presence is not kept.
     public var presence: PresenceBook?
+    /// The board's claim, when it is set up from a phone.
+    public var setup: (any ClaimAccess)?
     /// Where invitation and pairing links point, with their QR codes.
     public var links = InvitationLinks(machineName: "localhost", httpsPort: { nil }, qrCode: { _ in nil })
 
@@ -70,7 +73,8 @@ public struct APIParts: Sendable {
     /// `shares`: the ports' connections, which the event stream counts its streams in.
     func groups(started: ContinuousClock.Instant, apiKey: String, shares: ConnectionShares) -> [any RouteGroup] {
         return [
-            SessionAPI(apiKey: apiKey, access: access),
+            SessionAPI(apiKey: apiKey, access: access, setup: setup),
+            SetupAPI(setup: setup, access: access),
             MessagesAPI(intake: intake, access: access),
             BoardAPI(panels: panels),
             BoardPictureAPI(panels: panels, renders: PictureRenders()),

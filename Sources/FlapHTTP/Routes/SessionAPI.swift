@@ -1,5 +1,6 @@
 import FlapEndpoints
 import FlapMembers
+import FlapSetup
 import FoundationEssentials
 import Hummingbird
 
@@ -9,6 +10,8 @@ import Hummingbird
 struct SessionAPI: RouteGroup {
     let apiKey: String
     let access: AccessStore
+    /// Told when the owner signs in, so a board claimed by its key or a pairing link shows no setup code.
+    let setup: (any ClaimAccess)?
 
     func add(to v1: AccessRoutes) {
         v1.on(.signIn, .anyone) { request, context in try await signIn(request, from: context.peer) }
@@ -45,11 +48,13 @@ struct SessionAPI: RouteGroup {
         }
         if let key = given.key {
             guard secretsMatch(key, apiKey) else { throw APIError(.unauthorized, "the API key is wrong") }
+            try await setup?.owned()
             let (id, expires) = await access.openSession(for: .owner)
             return Answer(SessionState(.owner, expires: expires), headers: [.setCookie: SessionCookie.cookie(id, expires: expires, for: request)])
         }
         switch await access.redeem(given.invitation ?? "", from: peer) {
         case .signedIn(let principal, let id, let expires):
+            if case .owner = principal { try await setup?.owned() }
             return Answer(SessionState(principal, expires: expires), headers: [.setCookie: SessionCookie.cookie(id, expires: expires, for: request)])
         case .refused:
             throw APIError(.unauthorized, "this link has been used, has expired or was revoked: ask the board's owner for a new one")

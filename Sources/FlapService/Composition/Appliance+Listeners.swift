@@ -88,6 +88,7 @@ extension Appliance {
         api.sources = parts.sources
         api.access = parts.access
         api.presence = parts.presence
+        api.setup = parts.setup
         api.links = InvitationLinks(
             machineName: machineName, householdNames: configuration.api.tlsNames, certificateNames: certificateNames,
             httpsPort: { [httpsNow = ports.httpsNow] in httpsNow.value },

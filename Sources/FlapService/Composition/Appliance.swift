@@ -8,6 +8,7 @@ import FlapMessaging
 import FlapMetrics
 import FlapPresence
 import FlapPrimitives
+import FlapSetup
 import FlapSources
 import FlapStorage
 import FlapTime
@@ -130,11 +131,18 @@ public final class Appliance: Sendable {
             calibrationStore: calibration, controls: controls)
         let access = AccessStore(path: stateDirectory.file("access.json"), legacySessions: stateDirectory.file("sessions.json"), logger: logger)
         let presence = PresenceBook(access: access, path: stateDirectory.file("presence.json"), logger: logger)
+        // An earlier version made the API key at its first start: a key file before the secrets
+        // are read means a board someone already reached by its key.
+        let ownerSignedIn = await access.ownerHasSession()
+        let claim = try BoardClaim(
+            stateDirectory: stateDirectory.path, owned: configuration.api.key != nil || ownerSignedIn,
+            earlierVersion: FileManager.default.fileExists(atPath: stateDirectory.file("api-key")), clock: time.clock, now: time.now,
+            logger: logger)
         let parts = ApplianceParts(
             intake: intake, boards: boards, metrics: metrics, heartRate: heartRate, room: room, outbox: outbox,
             deliveryWorkers: drivers.flatMap(\.deliveries), live: live, mqtt: mqtt, clockTrust: clockTrust,
             schedules: schedules, sources: sources.map { ApplianceSources(hub: $0, triggers: triggers, now: time.now) }, access: access,
-            presence: presence,
+            presence: presence, setup: claim,
             time: time)
         let listeners = try Self.listeners(
             configuration, parts: parts, secrets: try ApplianceSecrets(configuration, in: stateDirectory, logger: logger),
@@ -149,6 +157,7 @@ public final class Appliance: Sendable {
                 releases: ReleaseTimer(inbox: inbox, time: time, trust: { [clockTrust] in clockTrust.verdict() }, logger: logger),
                 schedules: schedules, clockTrust: clockTrust)
         ]
+        services.append(SetupService(claim: claim))
         let presenceOnMQTT = mqtt?.retained { RetainedPresence(outlet: $0) }
         services.append(
             PresenceService(

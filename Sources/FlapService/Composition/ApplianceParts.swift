@@ -8,6 +8,7 @@ import FlapMetrics
 import FlapPresence
 import FlapQR
 import FlapRooms
+import FlapSetup
 import FlapTLS
 import FlapTime
 import FlapVestaboard
@@ -35,6 +36,8 @@ struct ApplianceParts {
     /// Who may use the board, and who of them is around.
     let access: AccessStore
     let presence: PresenceBook
+    /// Whether the board has an owner, and its setup code until it has.
+    let setup: BoardClaim<ApplianceClock>
     /// The appliance's time.
     let time: ApplianceTime
 }

@@ -1,0 +1,93 @@
+import Foundation
+import TestSupport
+import Testing
+
+/// A board no one owns yet, as a fresh install starts it (no key configured): claimed from a
+/// phone with the code it shows, which no answer ever carries; then it shows none, and its owner
+/// can show a new one to hand it over.
+@Suite(.cleansUp, .timeLimit(.minutes(2))) struct SetupFromThePhoneTests {
+    func code(in state: String) throws -> String {
+        try String(contentsOfFile: state + "/setup-code", encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+
+    /// `code` with its last digit moved on by one.
+    func wrong(_ code: String) -> String {
+        let last = code.last?.wholeNumberValue ?? 0
+        return String(code.dropLast()) + "\((last + 1) % 10)"
+    }
+
+    @Test func aFreshBoardIsClaimedWithTheCodeItShowsAndThenShowsNone() async throws {
+        let flapd = try await InProcessFlapd.start(apiKey: nil, arguments: ["--no-sound"])
+        teardown { await flapd.stop() }
+        let phone = HTTPClient(base: "http://127.0.0.1:\(flapd.apiPort)")
+        let state = try await phone.get("/v1/setup")
+        #expect(state.status == 200 && state.object["claimed"] as? Bool == false && state.object["codeDigits"] as? Int == 8, "\(state.text)")
+        let shown = try code(in: flapd.stateDirectory)
+        #expect(shown.count == 9 && flapd.said.contains("code=\(shown)"), "in the journal too")
+
+        let wrong = try await phone.post("/v1/setup/claim", json: ["code": wrong(shown)])
+        #expect(wrong.status == 401 && wrong.error.contains("4 more tries"), "\(wrong.text)")
+        #expect(try await phone.post("/v1/setup/claim", json: ["code": "12"]).status == 400)
+        #expect(try await phone.post("/v1/setup/claim", json: ["nothing": true]).status == 400)
+        // No answer carries the code: not the setup state, not the status, not the metrics.
+        for path in ["/v1/setup", "/v1/status", "/metrics", "/v1/board"] {
+            let answer = try await flapd.api.get(path).text
+            #expect(!answer.contains(shown) && !answer.contains(shown.replacingOccurrences(of: " ", with: "")), "\(path)")
+        }
+
+        let claimed = try await phone.post("/v1/setup/claim", json: ["code": shown])
+        #expect(claimed.status == 200 && claimed.object["role"] as? String == "owner", "\(claimed.text)")
+        let cookie = try #require(claimed.headers["set-cookie"]?.split(separator: ";").first.map(String.init))
+        let owner = HTTPClient(base: phone.base, headers: ["Cookie": cookie, "Origin": phone.base])
+        #expect(try await owner.get("/v1/session").object["role"] as? String == "owner")
+        #expect(try await owner.post("/v1/messages", json: ["text": "HELLO FROM MY PHONE"]).status == 202)
+        #expect(try await phone.get("/v1/setup").object["claimed"] as? Bool == true)
+        let again = try await phone.post("/v1/setup/claim", json: ["code": shown])
+        #expect(again.status == 403 && again.error.contains("has an owner"), "\(again.text)")
+        #expect(!FileManager.default.fileExists(atPath: flapd.stateDirectory + "/setup-code"), "no code left behind")
+
+        // Handing it over: the owner asks for a new code; whoever types it is the owner, and may
+        // sign the earlier owner's phones out.
+        #expect(try await phone.post("/v1/setup/code", json: [:]).status == 401, "not for anyone")
+        let handed = try await owner.post("/v1/setup/code", json: [:])
+        let newCode = try code(in: flapd.stateDirectory)
+        #expect(handed.status == 202 && !handed.text.contains(newCode), "\(handed.text)")
+        let next = try await phone.post("/v1/setup/claim", json: ["code": newCode, "endOtherOwnerSessions": true])
+        #expect(next.status == 200, "\(next.text)")
+        #expect(try await owner.get("/v1/session").object["signedIn"] as? Bool == false, "the earlier owner's phone is signed out")
+    }
+
+    @Test func fiveWrongCodesBringANewOneAndARestartKeepsTheBoardUnclaimed() async throws {
+        let first = try await InProcessFlapd.start(apiKey: nil, arguments: ["--no-sound"])
+        let phone = HTTPClient(base: "http://127.0.0.1:\(first.apiPort)")
+        let shown = try code(in: first.stateDirectory)
+        for _ in 0..<5 { _ = try await phone.post("/v1/setup/claim", json: ["code": wrong(shown)]) }
+        let replaced = try code(in: first.stateDirectory)
+        #expect(replaced != shown)
+        await first.stop()
+        let second = try await InProcessFlapd.start(stateDirectory: first.stateDirectory, apiKey: nil, arguments: ["--no-sound"])
+        teardown { await second.stop() }
+        let afterRestart = HTTPClient(base: "http://127.0.0.1:\(second.apiPort)")
+        #expect(try await afterRestart.get("/v1/setup").object["claimed"] as? Bool == false)
+        let current = try code(in: second.stateDirectory)
+        #expect(try await afterRestart.post("/v1/setup/claim", json: ["code": current]).status == 200)
+    }
+
+    @Test func flapctlPrintsTheCodeAndShowsANewOne() async throws {
+        let flapd = try await InProcessFlapd.start(apiKey: nil, arguments: ["--no-sound"])
+        teardown { await flapd.stop() }
+        let flapctl = ProcessRunner.builtProduct("flapctl")
+        let printed = try await ProcessRunner.run(flapctl, ["setup-code", "--state-dir", flapd.stateDirectory])
+        let shown = try code(in: flapd.stateDirectory)
+        #expect(printed.status == 0 && printed.stdoutText.hasPrefix(shown + "\n"), "\(printed.stdoutText)\(printed.stderrText)")
+        // Claimed by signing in with the key (as `flapctl pair` does for a phone): no code any more.
+        #expect(try await HTTPClient(base: "http://127.0.0.1:\(flapd.apiPort)").post("/v1/session", json: ["key": flapd.apiKey]).status == 200)
+        let none = try await ProcessRunner.run(flapctl, ["setup-code", "--state-dir", flapd.stateDirectory])
+        #expect(none.status == 0 && none.stdoutText.contains("shows no code"), "\(none.stdoutText)\(none.stderrText)")
+        let new = try await ProcessRunner.run(
+            flapctl, ["setup-code", "--new", "--state-dir", flapd.stateDirectory, "--url", "http://127.0.0.1:\(flapd.apiPort)"])
+        let handed = try code(in: flapd.stateDirectory)
+        #expect(new.status == 0 && new.stdoutText.hasPrefix(handed + "\n"), "\(new.stdoutText)\(new.stderrText)")
+        #expect(try await HTTPClient(base: "http://127.0.0.1:\(flapd.apiPort)").get("/v1/setup").object["claimed"] as? Bool == false)
+    }
+}
