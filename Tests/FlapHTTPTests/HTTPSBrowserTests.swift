@@ -107,3 +107,26 @@ import Testing
         #expect((seen["consoleErrors"] as? [String])?.isEmpty == true, "\(seen["consoleErrors"] ?? "")")
     }
 }
+
+/// A fresh board set up from a phone: the page asks for the code the board shows, refuses a
+/// wrong one saying how many tries are left, and the right one opens the app as the owner.
+@Suite(.serialized, .timeLimit(.minutes(10))) struct SetupBrowserTests {
+    @Test func aPhoneClaimsAFreshBoardWithTheCodeItShows() async throws {
+        let work = FileManager.default.temporaryDirectory.appendingPathComponent("setup-\(UUID().uuidString)").path
+        try FileManager.default.createDirectory(atPath: work, withIntermediateDirectories: true)
+        let shots = PythonPeer.packageRoot.appendingPathComponent(".build/test-artifacts").path
+        try FileManager.default.createDirectory(atPath: shots, withIntermediateDirectories: true)
+        let result = try await ProcessRunner.run(
+            try await PythonPeer.python(),
+            [PythonPeer.peersDirectory.appendingPathComponent("browser_setup_check.py").path, ProcessRunner.builtProduct("flapd"), work, shots])
+        #expect(result.status == 0, "\(result.stderrText.suffix(3000))")
+        let seen = try #require(try JSONSerialization.jsonObject(with: Data(result.stdoutText.utf8)) as? [String: Any])
+        #expect(seen["setUpShown"] as? Bool == true && seen["signInHidden"] as? Bool == true)
+        #expect((seen["wrongSaid"] as? String)?.contains("4 more tries") == true, "\(seen["wrongSaid"] ?? "")")
+        #expect(seen["appShown"] as? Bool == true && seen["role"] as? String == "owner")
+        #expect(seen["codeLeft"] as? Bool == false)
+        #expect(seen["sent"] as? Bool == true)
+        #expect(seen["reopenedSignedIn"] as? Bool == true && seen["setUpHiddenAfter"] as? Bool == true)
+        #expect((seen["consoleErrors"] as? [String])?.isEmpty == true, "\(seen["consoleErrors"] ?? "")")
+    }
+}

@@ -121,10 +121,15 @@ class Flapd:
     def start(self):
         import subprocess
         import urllib.request
+        # With no key, flapd makes its own, as a fresh install does (and the board shows a setup code).
+        key = ["--api-key", self.key] if self.key else []
         self.process = subprocess.Popen([self.path, "--simulate", *self.sound, "--state-dir", self.state, "--api-port", str(self.port),
-                                         "--https-port", str(self.https_port), "--local-api-port", "0", "--api-key", self.key] + self.arguments,
+                                         "--https-port", str(self.https_port), "--local-api-port", "0", *key] + self.arguments,
                                         stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         wait(lambda: urllib.request.urlopen(self.base + "/healthz", timeout=1).status == 200)
+        if not self.key:
+            with open(os.path.join(self.state, "api-key")) as made:
+                self.key = made.read().strip()
         return self
 
     def stop(self):

@@ -30,8 +30,34 @@ async function start() {
   const signedIn = await api(E.session());
   // flapd unreachable and nothing kept from an earlier visit: say so, and wait for it.
   if (signedIn.status === 0) { showOffline(true); setTimeout(start, 3000); return; }
-  if (signedIn.data.signedIn) { signedInAs(signedIn.data); open(); } else signInPage(signedIn.data.ended?.error);
+  if (signedIn.data.signedIn) { signedInAs(signedIn.data); open(); return; }
+  // A board no one owns yet is claimed with the code it shows.
+  const setup = await api(E.setupState());
+  if (setup.status === 200 && setup.data.claimed === false) setUpPage(); else signInPage(signedIn.data.ended?.error);
 }
+
+function setUpPage() {
+  $("app").hidden = true;
+  $("sign-in").hidden = true;
+  $("set-up").hidden = false;
+  $("setup-code").focus();
+}
+
+$("set-up-form").addEventListener("submit", async (event) => {
+  event.preventDefault();
+  const reply = await api(E.claimBoard(), { code: $("setup-code").value });
+  $("setup-code").value = "";
+  if (reply.status === 200) {
+    $("set-up-error").textContent = "";
+    $("set-up").hidden = true;
+    signedInAs(reply.data);
+    open();
+  } else if (reply.status === 403) {
+    // Claimed meanwhile (by another phone, or with the key): sign in as anyone else would.
+    $("set-up").hidden = true;
+    signInPage(reply.data.error);
+  } else $("set-up-error").textContent = reply.data.error || "The code was refused.";
+});
 
 // The owner removed this phone's member: said at once (the live stream, or any refused request),
 // with what to do, instead of a page that fails quietly.
@@ -54,6 +80,7 @@ function signedInAs(state) {
 
 function signInPage(why) {
   $("app").hidden = true;
+  $("set-up").hidden = true;
   $("sign-out").hidden = true;
   $("sign-in").hidden = false;
   $("sign-in-why").textContent = why || "";
@@ -77,6 +104,7 @@ $("sign-out").addEventListener("click", async () => {
 
 async function open() {
   $("sign-in").hidden = true;
+  $("set-up").hidden = true;
   $("app").hidden = false;
   $("sign-out").hidden = false;
   const glyphs = await loadGlyphs();
