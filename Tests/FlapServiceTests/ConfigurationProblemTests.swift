@@ -150,6 +150,7 @@ import Testing
             (.notAString, "must be a string (in quotes)"),
             (.notAWholeNumber, "must be a whole number"),
             (.notANumber, "must be a number"),
+            (.notATextOrWholeNumber, "must be a text or a whole number"),
             (.notABoolean, "must be true or false"),
             (.notAPort(70000), "must be a port number, 1 to 65535 (0: any free port), not 70000"),
             (.notOneOf("mini", choices: ["flagship", "note"]), "\"mini\" is not one of flagship, note"),

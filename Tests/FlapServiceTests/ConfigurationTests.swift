@@ -539,7 +539,7 @@ import Wematch
         let mqtt = "[mqtt]\nurl = \"mqtt://b:1883\"\n"
         #expect(
             problems(mqtt + "[[panel]]\ndriver = \"simulated\"\npolicy = \"kiosk\"\n").contains {
-                $0.contains("panel[0].policy") && $0.contains("configure [room]")
+                $0.contains("panel[0].policy") && $0.contains("give [room] too")
             })
         #expect(
             problems(mqtt + "[room]\nname = \"lobby\"\nbuzzer = \"pin 17\"\n").contains { $0.contains("room.buzzer") && $0.contains("CHIP:LINE") })

@@ -76,7 +76,7 @@ public enum ConfigurationParser {
     private static func checkAcrossTables(_ reader: inout TableReader, _ configuration: FlapdConfiguration) {
         if configuration.room != nil && configuration.mqtt == nil { reader.fail("room", .givenWithout("[mqtt]", why: "a room is shared over MQTT")) }
         for (index, panel) in configuration.panels.enumerated() where panel.policy == .kiosk && configuration.room == nil {
-            reader.fail("panel[\(index)].policy", "policy = \"kiosk\" shows a Wematch room: configure [room] too")
+            reader.fail("panel[\(index)].policy", .givenWithout("[room]", why: "policy = \"kiosk\" shows a Wematch room"))
         }
     }
 }

@@ -8,6 +8,8 @@ public enum ConfigurationProblem: Sendable, Equatable, CustomStringConvertible {
     case notAWholeNumber
     /// A number was wanted.
     case notANumber
+    /// A string or a whole number was wanted.
+    case notATextOrWholeNumber
     /// `true` or `false` was wanted.
     case notABoolean
     /// A port number was wanted; this was given.
@@ -69,6 +71,7 @@ public enum ConfigurationProblem: Sendable, Equatable, CustomStringConvertible {
         case .notAString: "must be a string (in quotes)"
         case .notAWholeNumber: "must be a whole number"
         case .notANumber: "must be a number"
+        case .notATextOrWholeNumber: "must be a text or a whole number"
         case .notABoolean: "must be true or false"
         case .notAPort(let port): "must be a port number, 1 to 65535 (0: any free port), not \(port)"
         case .notOneOf(let value, let choices): "\(value.debugDescription) is not one of \(choices.joined(separator: ", "))"

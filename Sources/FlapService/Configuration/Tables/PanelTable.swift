@@ -143,8 +143,9 @@ extension ConfigurationParser {
             // Dimming is the brightness schedule's work: without one, "dim" would do nothing at night.
             reader.fail(
                 "quiet",
-                "quiet = \"dim\" dims by the panel's brightness_schedule, and this panel has none; add one such as brightness_schedule = [\"22:00=10\", \"07:00=100\"]"
-            )
+                .givenWithout(
+                    "brightness_schedule, such as brightness_schedule = [\"22:00=10\", \"07:00=100\"]",
+                    why: "quiet = \"dim\" dims by the panel's brightness_schedule, and this panel has none"))
         }
         return panel
     }
@@ -155,7 +156,9 @@ extension ConfigurationParser {
         let action = reader.choice("quiet", BoardQuietHours.actionNames)
         let message = reader.string("quiet_message")
         guard let text = reader.string("quiet_hours") else {
-            if action != nil || message != nil { reader.fail("quiet", "quiet and quiet_message need quiet_hours = \"22:00-07:00\" beside them") }
+            if action != nil || message != nil {
+                reader.fail("quiet", .givenWithout("quiet_hours = \"22:00-07:00\"", why: "quiet and quiet_message act within quiet hours"))
+            }
             return nil
         }
         guard let hours = QuietHours(text) else {
@@ -174,7 +177,7 @@ extension ConfigurationParser {
             guard light else {
                 reader.fail(
                     "quiet",
-                    "quiet = \"dim\" is for LED panels and screens (their brightness_schedule dims them); a split-flap board can hold or blank")
+                    .onlyFor("quiet = \"dim\"", "LED panels and screens (their brightness_schedule dims them); a split-flap board can hold or blank"))
                 return nil
             }
             return BoardQuietHours(hours: hours, action: .dim)

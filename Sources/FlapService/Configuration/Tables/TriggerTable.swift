@@ -39,7 +39,7 @@ extension ConfigurationParser {
             } else if let number = equals.int {
                 conditions.append(.equals(value: value ?? "", String(number)))
             } else {
-                reader.fail("equals", "must be a text or a whole number")
+                reader.fail("equals", .notATextOrWholeNumber)
             }
         }
         if conditions.count > 1 { reader.fail("starts_within", .onlyOne(of: ["starts_within", "above", "below", "equals"])) }
@@ -52,7 +52,7 @@ extension ConfigurationParser {
                 return nil
             }
         case .eventStarts, .pushed:
-            if value != nil { reader.fail("value", "value names what above, below or equals compares") }
+            if value != nil { reader.fail("value", .onlyFor("value", "above, below and equals: it names what they compare")) }
         }
         var content: [String: JSONValue] = [:]
         if let text = reader.string("text") { content["text"] = .string(text) }

@@ -22,7 +22,8 @@ extension VestaboardPanelKind {
         }
         if notes.isEmpty {
             reader.fail(
-                "notes", "an array needs its Notes: notes = [{ url = \"http://vestaboard.local:7000\", key_file = \"/etc/flapd/note-1-key\" }, …]")
+                "notes",
+                .needs("an array", "its Notes: notes = [{ url = \"http://vestaboard.local:7000\", key_file = \"/etc/flapd/note-1-key\" }, …]"))
         }
         for (index, var note) in notes.enumerated() {
             let url = note.string("url"), key = note.string("key_file")
