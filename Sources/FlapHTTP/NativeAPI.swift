@@ -4,6 +4,7 @@ import FlapMCP
 import FlapMembers
 import FlapMessaging
 import FlapMetrics
+import FlapSetup
 import FlapStorage
 import FlapTime
 import FoundationEssentials
@@ -72,8 +73,11 @@ public struct NativeAPI: Sendable {
                 status: .ok, headers: [.contentType: "text/plain; version=0.0.4; charset=utf-8"],
                 body: .init(byteBuffer: ByteBuffer(string: metrics.exposition())))
         }
+        let setup = parts.setup
+        let ownerKeyUsed: (@Sendable () async -> Void)? = setup.map { claim in { @Sendable in try? await claim.owned() } }
         let v1 = router.group(RouterPath(Endpoint.versionPrefix)).add(
-            middleware: Authentication(key: apiKey, viewerKey: parts.viewerKey, access: access, shares: connections))
+            middleware: Authentication(
+                key: apiKey, viewerKey: parts.viewerKey, access: access, shares: connections, ownerKeyUsed: ownerKeyUsed))
         for group in groups { group.add(to: AccessRoutes(v1: v1, declared: declared, shares: connections)) }
     }
 }

@@ -1,6 +1,10 @@
+import FlapCore
+import FlapDisplay
 import Foundation
 import TestSupport
 import Testing
+
+@testable import FlapService
 
 /// A board no one owns yet, as a fresh install starts it (no key configured): claimed from a
 /// phone with the code it shows, which no answer ever carries; then it shows none, and its owner
@@ -16,6 +20,11 @@ import Testing
         return String(code.dropLast()) + "\((last + 1) % 10)"
     }
 
+    /// What the first panel's modules show, as text: the panel itself, not what the API says.
+    func panelText(_ flapd: InProcessFlapd) async -> String {
+        await flapd.appliance.panels[0].motion.restingBoard().lines.joined(separator: "\n")
+    }
+
     @Test func aFreshBoardIsClaimedWithTheCodeItShowsAndThenShowsNone() async throws {
         let flapd = try await InProcessFlapd.start(apiKey: nil, arguments: ["--no-sound"])
         teardown { await flapd.stop() }
@@ -24,14 +33,20 @@ import Testing
         #expect(state.status == 200 && state.object["claimed"] as? Bool == false && state.object["codeDigits"] as? Int == 8, "\(state.text)")
         let shown = try code(in: flapd.stateDirectory)
         #expect(shown.count == 9 && flapd.said.contains("code=\(shown)"), "in the journal too")
+        // On the panel, and not in what the API says of it.
+        #expect(try await eventually { await panelText(flapd).contains(shown) })
 
         let wrong = try await phone.post("/v1/setup/claim", json: ["code": wrong(shown)])
         #expect(wrong.status == 401 && wrong.error.contains("4 more tries"), "\(wrong.text)")
         #expect(try await phone.post("/v1/setup/claim", json: ["code": "12"]).status == 400)
         #expect(try await phone.post("/v1/setup/claim", json: ["nothing": true]).status == 400)
-        // No answer carries the code: not the setup state, not the status, not the metrics.
-        for path in ["/v1/setup", "/v1/status", "/metrics", "/v1/board"] {
-            let answer = try await flapd.api.get(path).text
+        // No answer carries the code: not the setup state, the metrics, the board or its picture
+        // (read with the viewer key: the API key would claim the board, as its holder owns it).
+        let viewerKey = try String(contentsOfFile: flapd.stateDirectory + "/viewer-key", encoding: .utf8)
+            .trimmingCharacters(in: .whitespacesAndNewlines)
+        let viewer = HTTPClient(base: phone.base, headers: ["Authorization": "Bearer \(viewerKey)"])
+        for path in ["/v1/setup", "/metrics", "/v1/board", "/v1/board.svg"] {
+            let answer = try await viewer.get(path).text
             #expect(!answer.contains(shown) && !answer.contains(shown.replacingOccurrences(of: " ", with: "")), "\(path)")
         }
 
@@ -41,6 +56,8 @@ import Testing
         let owner = HTTPClient(base: phone.base, headers: ["Cookie": cookie, "Origin": phone.base])
         #expect(try await owner.get("/v1/session").object["role"] as? String == "owner")
         #expect(try await owner.post("/v1/messages", json: ["text": "HELLO FROM MY PHONE"]).status == 202)
+        #expect(try await flapd.api.get("/v1/status").status == 200)
+        #expect(try await eventually { await panelText(flapd).contains("HELLO FROM MY PHONE") })
         #expect(try await phone.get("/v1/setup").object["claimed"] as? Bool == true)
         let again = try await phone.post("/v1/setup/claim", json: ["code": shown])
         #expect(again.status == 403 && again.error.contains("has an owner"), "\(again.text)")
@@ -71,6 +88,17 @@ import Testing
         #expect(try await afterRestart.get("/v1/setup").object["claimed"] as? Bool == false)
         let current = try code(in: second.stateDirectory)
         #expect(try await afterRestart.post("/v1/setup/claim", json: ["code": current]).status == 200)
+    }
+
+    /// Whoever holds the API key owns the board: `flapctl send` on it, or a script with the key,
+    /// claims it, and the message is shown.
+    @Test func aMessageSentWithTheKeyClaimsTheBoard() async throws {
+        let flapd = try await InProcessFlapd.start(apiKey: nil, arguments: ["--no-sound"])
+        teardown { await flapd.stop() }
+        #expect(try await eventually { await panelText(flapd).contains(try code(in: flapd.stateDirectory)) })
+        #expect(try await flapd.api.post("/v1/messages", json: ["text": "FROM THE SHELL"]).status == 202)
+        #expect(try await eventually { await panelText(flapd).contains("FROM THE SHELL") })
+        #expect(try await HTTPClient(base: "http://127.0.0.1:\(flapd.apiPort)").get("/v1/setup").object["claimed"] as? Bool == true)
     }
 
     @Test func flapctlPrintsTheCodeAndShowsANewOne() async throws {

@@ -50,12 +50,17 @@ struct Authentication: RouterMiddleware {
     let access: AccessStore
     /// The ports' connections, shared by role: told whose each request is.
     var shares: ConnectionShares?
+    /// Told when the API key is used: whoever holds it owns the board, which then shows no setup code.
+    var ownerKeyUsed: (@Sendable () async -> Void)?
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         var context = context
         if let header = request.headers[.authorization] {
             let given = Self.secret(in: header) ?? ""
-            if secretsMatch(given, key) { return try await admit(request, as: .owner, context, next) }
+            if secretsMatch(given, key) {
+                await ownerKeyUsed?()
+                return try await admit(request, as: .owner, context, next)
+            }
             if let member = await access.member(withKey: given) { return try await admit(request, as: Caller(.member(member)), context, next) }
             guard let viewerKey, secretsMatch(given, viewerKey) else {
                 // Only a route that takes another key (a webhook source's own) reads it; every

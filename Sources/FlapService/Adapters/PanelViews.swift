@@ -6,7 +6,8 @@ import FlapHardware
 extension PanelRuntime {
     /// The panel as the APIs report it.
     func view() async -> PanelView {
-        let board = await motion.restingBoard()
+        // Veiled, it shows the setup code, which no answer may carry.
+        let board = veil.isOn ? Board(size: configuration.size ?? .flagship) : await motion.restingBoard()
         let health = await panel.health()
         var view = PanelView(
             id: configuration.id, driver: configuration.driver, drum: configuration.drum.name, board: board,

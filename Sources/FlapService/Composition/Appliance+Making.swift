@@ -61,7 +61,7 @@ extension Appliance {
     /// (browsers play their own). A panel whose policy is `kiosk` shows the room.
     static func runtimes(
         _ drivers: [PanelDriver], inbox: Inbox, metrics: FlapMetrics, drawInTerminal: Bool,
-        sound: ClackPlayer<ApplianceClock>?, room: RoomService<ContinuousClock>?,
+        sound: ClackPlayer<ApplianceClock>?, room: RoomService<ContinuousClock>?, setup: SetupShow?,
         events: Watchers<PanelEvent>, clockTrust: ClockTrust, pause: BoardPause, time: ApplianceTime, logger: Logger
     ) async throws -> [PanelRuntime] {
         var panels: [PanelRuntime] = []
@@ -80,7 +80,7 @@ extension Appliance {
                 try await PanelRuntime(
                     driver: driver, inbox: inbox, metrics: metrics,
                     drawInTerminal: drawInTerminal && index == 0,
-                    sound: sound, speaker: index == speaker, content: content, events: events,
+                    sound: sound, speaker: index == speaker, content: content, setup: setup, events: events,
                     clockTrust: clockTrust, pause: pause, time: time, logger: logger))
         }
         return panels

@@ -98,6 +98,17 @@ public final class Appliance: Sendable {
             configuration.mqtt, password: mqttPassword, intake: intake, metrics: metrics,
             stateDirectory: stateDirectory, panels: drivers.map(\.configuration.id), room: room != nil, logger: logger)
 
+        // Who may use the board: the household, and until it has an owner, whoever reads its setup code.
+        let access = AccessStore(path: stateDirectory.file("access.json"), legacySessions: stateDirectory.file("sessions.json"), logger: logger)
+        let presence = PresenceBook(access: access, path: stateDirectory.file("presence.json"), logger: logger)
+        // An earlier version made the API key at its first start: a key file before the secrets
+        // are read means a board someone already reached by its key.
+        let ownerSignedIn = await access.ownerHasSession()
+        let claim = try BoardClaim(
+            stateDirectory: stateDirectory.path, owned: configuration.api.key != nil || ownerSignedIn,
+            earlierVersion: FileManager.default.fileExists(atPath: stateDirectory.file("api-key")), clock: time.clock, now: time.now,
+            logger: logger)
+
         // The outputs: each panel's runtime, and the room's chime; the controls over them. What
         // the panels do reaches the pages, MQTT and the metrics as events each subscribes to,
         // from before the first is told.
@@ -118,7 +129,8 @@ public final class Appliance: Sendable {
         }
         panels = try await Self.runtimes(
             drivers, inbox: inbox, metrics: metrics, drawInTerminal: drawInTerminal, sound: sound,
-            room: room, events: panelEvents, clockTrust: clockTrust, pause: controls.pause, time: time, logger: logger)
+            room: room, setup: SetupShow(claim: claim), events: panelEvents, clockTrust: clockTrust, pause: controls.pause, time: time,
+            logger: logger)
         await controls.attach(panels)
         var bell: KioskBell?
         if let room, configuration.panels.contains(where: { $0.policy == .kiosk }) {
@@ -129,15 +141,6 @@ public final class Appliance: Sendable {
         let boards = ApplianceBoards(
             panels: panels, sound: sound, clack: clack, soundSettings: configuration.sound, savedSound: savedSound,
             calibrationStore: calibration, controls: controls)
-        let access = AccessStore(path: stateDirectory.file("access.json"), legacySessions: stateDirectory.file("sessions.json"), logger: logger)
-        let presence = PresenceBook(access: access, path: stateDirectory.file("presence.json"), logger: logger)
-        // An earlier version made the API key at its first start: a key file before the secrets
-        // are read means a board someone already reached by its key.
-        let ownerSignedIn = await access.ownerHasSession()
-        let claim = try BoardClaim(
-            stateDirectory: stateDirectory.path, owned: configuration.api.key != nil || ownerSignedIn,
-            earlierVersion: FileManager.default.fileExists(atPath: stateDirectory.file("api-key")), clock: time.clock, now: time.now,
-            logger: logger)
         let parts = ApplianceParts(
             intake: intake, boards: boards, metrics: metrics, heartRate: heartRate, room: room, outbox: outbox,
             deliveryWorkers: drivers.flatMap(\.deliveries), live: live, mqtt: mqtt, clockTrust: clockTrust,

@@ -31,6 +31,10 @@ final class PanelRuntime: Service, Sendable {
     private let lastStarted = PlayingPlan()
     /// What the panel shows instead of messages (the room, on a kiosk's).
     private let content: PanelContent?
+    /// The setup code, shown in place of messages until the board is claimed.
+    private let setup: SetupShow?
+    /// On while the panel shows the setup code: the APIs then report it blank.
+    let veil = PanelVeil()
     private let pixels: (any DrawsPixels)?
     /// The system library the hardware is reached through (GPIO's libgpiod), for status.
     let library: String?
@@ -43,7 +47,7 @@ final class PanelRuntime: Service, Sendable {
 
     init(
         driver: PanelDriver, inbox: Inbox, metrics: FlapMetrics, drawInTerminal: Bool,
-        sound: ClackPlayer<ApplianceClock>?, speaker: Bool, content: PanelContent?, events: Watchers<PanelEvent>,
+        sound: ClackPlayer<ApplianceClock>?, speaker: Bool, content: PanelContent?, setup: SetupShow?, events: Watchers<PanelEvent>,
         clockTrust: ClockTrust, pause: BoardPause, time: ApplianceTime, logger: Logger
     ) async throws {
         let configuration = driver.configuration
@@ -57,6 +61,7 @@ final class PanelRuntime: Service, Sendable {
         pixels = driver.panel as? any DrawsPixels
         library = (driver.panel as? any ReachedThroughLibrary)?.systemLibrary
         self.content = content
+        self.setup = setup
         self.events = events
         clock = time.clock
         // Resume from what the panel showed when it last rested (a split-flap keeps its flaps).
@@ -100,8 +105,8 @@ final class PanelRuntime: Service, Sendable {
                 guard let sound, speaker else { return }
                 for await (plan, start) in soundStarts { await sound.play(plan, at: start) }
             }
-            group.addTask { [events, pageStarts, sound, id = configuration.id] in
-                for await (plan, wall) in pageStarts {
+            group.addTask { [events, pageStarts, sound, veil, id = configuration.id] in
+                for await (plan, wall) in pageStarts where !veil.isOn {
                     events.yield(.planPlaying(panel: id, plan: plan, startedAt: wall, volume: await sound?.loudness))
                 }
             }
@@ -117,9 +122,11 @@ final class PanelRuntime: Service, Sendable {
 
     /// Shows what the policy says until cancelled: messages, or what is shown instead.
     private func show() async {
+        let stage = PanelStage(
+            id: configuration.id, size: configuration.size ?? .flagship, motion: motion, clock: clock, pixels: pixels, logger: logger)
+        await setup?.show(on: stage, veil: veil)
         guard let content else { return await coordinator.run() }
-        await content(
-            PanelStage(id: configuration.id, size: configuration.size ?? .flagship, motion: motion, clock: clock, pixels: pixels, logger: logger))
+        await content(stage)
     }
 
     /// The clacks move with landings the hardware showed to be early or late.
