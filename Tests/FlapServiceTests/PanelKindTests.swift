@@ -82,6 +82,7 @@ import Testing
             [api]
             port = 0
             https_port = 0
+            key = "k"
             [local_api]
             port = 0
             [sound]
