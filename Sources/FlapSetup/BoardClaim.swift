@@ -25,6 +25,9 @@ public actor BoardClaim<C: Clock<Duration>> where C: Sendable {
     }
 
     private var state: State
+    /// Whether `setup.json` says the board has had an owner: a code shown then is a handover,
+    /// which the owner's key or session does not call off.
+    private var recorded: Bool
     private let clock: C
     private let now: @Sendable () -> Date
     private let recordPath: String
@@ -54,6 +57,7 @@ public actor BoardClaim<C: Clock<Duration>> where C: Sendable {
         }
         let claimed = owned || (record?.claimed ?? earlierVersion)
         state = .claimed
+        recorded = claimed
         if claimed {
             if record?.claimed != true { try Self.write(ClaimRecord(claimed: true, claimedAt: now()), to: recordPath) }
             unlink(codePath)
@@ -100,18 +104,21 @@ public actor BoardClaim<C: Clock<Duration>> where C: Sendable {
         }
         try Self.write(ClaimRecord(claimed: true, claimedAt: now()), to: recordPath)
         state = .claimed
+        recorded = true
         unlink(codePath)
         shown.yield(nil)
         logger.notice("the board was claimed with its setup code", metadata: ["client": "\(client)"])
         return .claimed
     }
 
-    /// The board has an owner by other means (a phone paired with `flapctl pair`, the key): it
-    /// stops showing a code.
+    /// The board has an owner by other means (a phone paired with `flapctl pair`, the key): a
+    /// board that never had one stops showing a code. A code shown to hand the board over stays:
+    /// the owner's key and phones go on working meanwhile.
     public func owned() throws {
-        guard !isClaimed else { return }
+        guard !recorded else { return }
         try Self.write(ClaimRecord(claimed: true, claimedAt: now()), to: recordPath)
         state = .claimed
+        recorded = true
         unlink(codePath)
         shown.yield(nil)
     }

@@ -117,8 +117,19 @@ import Testing
         #expect(try await board.claim(try #require(try await board.code()).digits, from: "192.168.1.20") == .claimed)
         let handed = try await board.newCode()
         #expect(try await board.code() == handed)
+        // The owner's key and phones go on working meanwhile, and do not call the handover off.
+        try await board.owned()
+        #expect(try await board.code() == handed)
         #expect(try String(contentsOfFile: state + "/setup-code", encoding: .utf8) == "\(handed)\n")
         #expect(try await board.claim(handed.digits, from: "192.168.1.40") == .claimed)
+    }
+
+    @Test func aRecordOverItsBudgetIsNotReadAndKeepsTheBoardClosed() async throws {
+        let state = try directory()
+        try String(repeating: " ", count: 5_000).appending("{\"claimed\": false}").write(
+            toFile: state + "/setup.json", atomically: true, encoding: .utf8)
+        let board = try claim(in: state)
+        #expect(await board.isClaimed)
     }
 
     @Test func aDamagedRecordKeepsTheBoardClosed() async throws {
