@@ -74,7 +74,10 @@ public struct NativeAPI: Sendable {
                 body: .init(byteBuffer: ByteBuffer(string: metrics.exposition())))
         }
         let setup = parts.setup
-        let ownerKeyUsed: (@Sendable () async -> Void)? = setup.map { claim in { @Sendable in try? await claim.owned() } }
+        // Once the board has had an owner the key claims nothing: no hop to the claim per request.
+        let ownerKeyUsed: (@Sendable () async -> Void)? = setup.map { claim in
+            { @Sendable in if !claim.hasHadOwner { try? await claim.owned() } }
+        }
         let v1 = router.group(RouterPath(Endpoint.versionPrefix)).add(
             middleware: Authentication(
                 key: apiKey, viewerKey: parts.viewerKey, access: access, shares: connections, ownerKeyUsed: ownerKeyUsed))

@@ -4,6 +4,7 @@ import FlapStorage
 import FoundationEssentials
 import Glibc
 import Logging
+import Synchronization
 
 /// Whether the board has an owner, and until it has, the code it shows for someone to claim it
 /// with. Reading the board is the proof: a person who can see the code is standing in front of
@@ -26,8 +27,16 @@ public actor BoardClaim<C: Clock<Duration>> where C: Sendable {
 
     private var state: State
     /// Whether `setup.json` says the board has had an owner: a code shown then is a handover,
-    /// which the owner's key or session does not call off.
-    private var recorded: Bool
+    /// which the owner's key or session does not call off. Read without the actor, since every
+    /// request with the API key asks it first.
+    private let recordedFlag: Mutex<Bool>
+    private var recorded: Bool {
+        get { recordedFlag.withLock { $0 } }
+        set { recordedFlag.withLock { $0 = newValue } }
+    }
+
+    /// Whether the board has ever had an owner (then the key and phones claim nothing).
+    public nonisolated var hasHadOwner: Bool { recordedFlag.withLock { $0 } }
     private let clock: C
     private let now: @Sendable () -> Date
     private let recordPath: String
@@ -57,7 +66,7 @@ public actor BoardClaim<C: Clock<Duration>> where C: Sendable {
         }
         let claimed = owned || (record?.claimed ?? earlierVersion)
         state = .claimed
-        recorded = claimed
+        recordedFlag = Mutex(claimed)
         if claimed {
             if record?.claimed != true { try Self.write(ClaimRecord(claimed: true, claimedAt: now()), to: recordPath) }
             unlink(codePath)
@@ -180,6 +189,8 @@ public protocol ClaimAccess: Sendable {
     func claim(_ typed: String, from client: String) async throws -> ClaimOutcome
     /// A new code on the board, for handing it over.
     func newCode() async throws -> SetupCode
+    /// Whether the board has ever had an owner, asked without waiting.
+    var hasHadOwner: Bool { get }
     /// The board has an owner by other means: it shows no code.
     func owned() async throws
 }
