@@ -46,6 +46,9 @@ public struct NativeAPI: Sendable {
     func router(declaring declared: DeclaredRoutes) -> Router<APIRequestContext> {
         let router = Router(context: APIRequestContext.self)
         router.add(middleware: ResponseCompression())
+        if let claim = parts.setup {
+            router.add(middleware: UnclaimedBoardGate(claim: claim, keys: [apiKey] + (parts.viewerKey.map { [$0] } ?? [])))
+        }
         addRoutes(to: router, declaring: declared)
         // The MCP server's tools go through the API's own routes (a router of their own, without /mcp).
         let api = Router(context: APIRequestContext.self)

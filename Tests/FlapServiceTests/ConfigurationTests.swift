@@ -41,6 +41,8 @@ import Wematch
         let parsed = try ConfigurationParser.parse(text, file: "flapd.example.toml")
         var defaults = FlapdConfiguration()
         defaults.panels[0].size = .flagship
+        // The one value the package chooses: on the network, so a phone can set the board up.
+        defaults.listen = "0.0.0.0"
         #expect(parsed == defaults)
     }
 

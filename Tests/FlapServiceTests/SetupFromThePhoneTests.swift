@@ -74,6 +74,37 @@ import Testing
         #expect(try await owner.get("/v1/session").object["signedIn"] as? Bool == false, "the earlier owner's phone is signed out")
     }
 
+    /// On the network from the start, a board no one owns answers only what setting it up needs;
+    /// a key opens what it opens on any board; once claimed, everything answers as before.
+    @Test func untilClaimedOnlyTheSetupAnswers() async throws {
+        let flapd = try await InProcessFlapd.start(apiKey: nil, arguments: ["--no-sound"])
+        teardown { await flapd.stop() }
+        let phone = HTTPClient(base: "http://127.0.0.1:\(flapd.apiPort)")
+        for path in ["/", "/web/app.js", "/web/endpoints.js", "/healthz", "/install", "/ca.crt", "/v1/setup", "/v1/session", "/manifest.webmanifest"]
+        {
+            #expect(try await phone.get(path).status == 200, "\(path)")
+        }
+        for path in ["/v1/board", "/v1/board.png", "/metrics", "/v1/openapi.json", "/v1/status", "/v1/slots"] {
+            let refused = try await phone.get(path)
+            #expect(refused.status == 403 && refused.error.contains("not set up yet"), "\(path): \(refused.text)")
+        }
+        let tv = try await phone.get("/tv")
+        #expect(tv.text.contains("Set up this board"), "a page leads to the setup page (the client follows the redirect)")
+        #expect(try await phone.post("/v1/messages", json: ["text": "SNEAKY"]).status == 403)
+        #expect(try await HTTPClient(base: phone.base, headers: ["Authorization": "Bearer not-the-key"]).get("/metrics").status == 403)
+
+        let viewerKey = try String(contentsOfFile: flapd.stateDirectory + "/viewer-key", encoding: .utf8)
+            .trimmingCharacters(in: .whitespacesAndNewlines)
+        let viewer = HTTPClient(base: phone.base, headers: ["Authorization": "Bearer \(viewerKey)"])
+        #expect(try await viewer.get("/v1/board").status == 200, "the viewer key reads the (blank) board")
+        #expect(try await phone.get("/v1/setup").object["claimed"] as? Bool == false, "and claims nothing")
+
+        let claimed = try await phone.post("/v1/setup/claim", json: ["code": try code(in: flapd.stateDirectory)])
+        #expect(claimed.status == 200)
+        for path in ["/metrics", "/v1/openapi.json", "/tv"] { #expect(try await phone.get(path).status == 200, "\(path)") }
+        #expect(try await phone.get("/v1/board").status == 401, "the board is its household's now")
+    }
+
     @Test func fiveWrongCodesBringANewOneAndARestartKeepsTheBoardUnclaimed() async throws {
         let first = try await InProcessFlapd.start(apiKey: nil, arguments: ["--no-sound"])
         let phone = HTTPClient(base: "http://127.0.0.1:\(first.apiPort)")

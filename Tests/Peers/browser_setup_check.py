@@ -1,9 +1,12 @@
 """A board no one owns yet, as a fresh install starts it (no key given), set up from a phone-sized
-headless Chromium: the page asks for the code the board shows, a wrong code is refused saying how
-many tries are left, the right one signs the phone in as the owner and opens the app, and a
-message sent from it reaches the board. Screenshots go to SHOTS.
+headless Chromium that reaches it by a name (flapd.test), as a phone on the home network does: the
+page, on plain HTTP, asks for the code the board shows; a wrong code is refused saying how many
+tries are left; the right one makes the phone the owner and leads it to the board's authority and
+on to HTTPS, where it is signed in as the owner and a message sent from it reaches the board.
+The profile trusts the authority from the start: installing it is the phone's own settings, which
+a headless browser has none of. Screenshots go to SHOTS.
 
-Usage: browser_setup_check.py FLAPD STATE_DIR SHOTS
+Usage: browser_setup_check.py FLAPD WORK_DIR SHOTS
 Starts and stops flapd itself; prints what it saw as JSON.
 """
 import json
@@ -12,12 +15,15 @@ import sys
 
 from selenium.webdriver.common.by import By
 
-from browser_support import Flapd, board_text, browser, console_errors, submit, wait
+from browser_support import Household, board_text, browser, console_errors, submit, trusting, wait
 
-flapd_path, state, shots = sys.argv[1], sys.argv[2], sys.argv[3]
-flapd = Flapd(flapd_path, state, None).start()
+flapd_path, work, shots = sys.argv[1], sys.argv[2], sys.argv[3]
+household = Household(flapd_path, work, None)
+flapd, state = household.flapd, household.flapd.state
+flapd.start()
 out = {}
-page = browser()
+page = browser(trusting(os.path.join(work, "phone"), household.authority), household.resolve)
+plain = f"http://flapd.test:{flapd.port}"
 
 
 def code():
@@ -27,7 +33,7 @@ def code():
 
 try:
     page.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", {"width": 390, "height": 844, "deviceScaleFactor": 2, "mobile": True})
-    page.get(flapd.base + "/")
+    page.get(plain + "/")
     out["setUpShown"] = wait(lambda: page.find_element(By.ID, "set-up").is_displayed())
     out["signInHidden"] = not page.find_element(By.ID, "sign-in").is_displayed()
     page.save_screenshot(os.path.join(shots, "setup-code.png"))
@@ -38,7 +44,12 @@ try:
     out["wrongSaid"] = wait(lambda: page.find_element(By.ID, "set-up-error").text) and page.find_element(By.ID, "set-up-error").text
     page.find_element(By.ID, "setup-code").send_keys(shown)
     submit(page, "set-up-form")
-    out["appShown"] = wait(lambda: page.find_element(By.ID, "app").is_displayed())
+    out["goSecureShown"] = wait(lambda: page.find_element(By.ID, "go-secure").is_displayed())
+    out["installLink"] = page.find_element(By.CSS_SELECTOR, "#go-secure a").get_attribute("href")
+    page.save_screenshot(os.path.join(shots, "setup-go-secure.png"))
+    page.find_element(By.ID, "go-secure-now").click()
+    out["appShown"] = wait(lambda: page.current_url.startswith(household.secure) and page.find_element(By.ID, "app").is_displayed())
+    out["location"] = page.current_url
     out["role"] = page.execute_script("return document.body.dataset.role")
     out["codeLeft"] = os.path.exists(os.path.join(state, "setup-code"))
     text = page.find_element(By.ID, "text")
@@ -47,7 +58,7 @@ try:
     out["sent"] = wait(lambda: "HELLO FROM MY PHONE" in board_text(page))
     page.save_screenshot(os.path.join(shots, "setup-claimed.png"))
     # Opened again: signed in, no setup asked for.
-    page.get(flapd.base + "/")
+    page.get(household.secure + "/")
     out["reopenedSignedIn"] = wait(lambda: page.find_element(By.ID, "app").is_displayed())
     out["setUpHiddenAfter"] = not page.find_element(By.ID, "set-up").is_displayed()
     out["consoleErrors"] = [e for e in console_errors(page) if "/v1/setup/claim" not in e]

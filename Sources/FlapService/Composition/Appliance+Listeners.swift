@@ -7,6 +7,7 @@ import FlapMessaging
 import FlapMetrics
 import FlapQR
 import FlapRooms
+import FlapSetup
 import FlapTLS
 import FlapTime
 import FlapVestaboard
@@ -43,8 +44,10 @@ extension Appliance {
         let nativeApp = Application(
             router: nativeRouter,
             server: limits.server(
-                .plain(redirectingPagesTo: { [httpsNow = ports.httpsNow, certificate = certificates.certificate] in
-                    httpsNow.value.map { HTTPSRedirectTarget(port: $0, names: certificate.identity.alternativeNames) }
+                .plain(redirectingPagesTo: { [httpsNow = ports.httpsNow, certificate = certificates.certificate, setup = parts.setup] in
+                    // A phone setting the board up cannot trust its authority yet: the setup page stays on plain HTTP.
+                    guard setup.hasHadOwner else { return nil }
+                    return httpsNow.value.map { HTTPSRedirectTarget(port: $0, names: certificate.identity.alternativeNames) }
                 }), shares: api.connections),
             configuration: .init(address: .hostname(listen, port: configuration.api.port), serverName: "flapd"),
             onServerRunning: { await ports.bound(.native, port: $0.localAddress?.port) }, logger: quiet)

@@ -51,13 +51,23 @@ $("set-up-form").addEventListener("submit", async (event) => {
     $("set-up-error").textContent = "";
     $("set-up").hidden = true;
     signedInAs(reply.data);
-    open();
+    // From another device over plain HTTP: first the board's authority, then HTTPS.
+    if (location.protocol === "http:" && !loopback(location.hostname)) $("go-secure").hidden = false; else open();
   } else if (reply.status === 403) {
     // Claimed meanwhile (by another phone, or with the key): sign in as anyone else would.
     $("set-up").hidden = true;
     signInPage(reply.data.error);
   } else $("set-up-error").textContent = reply.data.error || "The code was refused.";
 });
+
+function loopback(host) { return host === "localhost" || host.startsWith("127.") || host === "[::1]"; }
+
+// A pairing link signs this phone in on the HTTPS port, as `flapctl pair`'s does.
+$("go-secure-now").addEventListener("click", async () => {
+  const reply = await api(E.pair(), {});
+  if (reply.status === 201) location.href = reply.data.url; else $("go-secure-error").textContent = refused(reply);
+});
+$("go-secure-later").addEventListener("click", () => { $("go-secure").hidden = true; open(); });
 
 // The owner removed this phone's member: said at once (the live stream, or any refused request),
 // with what to do, instead of a page that fails quietly.
@@ -104,6 +114,7 @@ $("sign-out").addEventListener("click", async () => {
 
 async function open() {
   $("sign-in").hidden = true;
+  $("go-secure").hidden = true;
   $("set-up").hidden = true;
   $("app").hidden = false;
   $("sign-out").hidden = false;

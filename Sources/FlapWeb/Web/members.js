@@ -139,5 +139,9 @@ export function setUpMembers() {
     const reply = await api(E.pair(), {});
     if (reply.status === 201) showLink($("member-link"), reply.data, "your phone"); else tell($("member-note"), refused(reply));
   });
+  $("new-setup-code").addEventListener("click", async () => {
+    const reply = await api(E.newSetupCode(), {});
+    tell($("setup-note"), reply.status === 202 ? reply.data.shown : refused(reply));
+  });
   refreshMembers();
 }
