@@ -194,7 +194,7 @@ let package = Package(
             resources: [
                 "index.html", "style.css", "icon.svg", "app.js", "api.js", "board.js", "compose.js", "paint.js", "lists.js", "status.js", "room.js",
                 "manifest.webmanifest", "sw.js", "offline.js", "outbox.js", "widget.html", "widget.css", "widget.js", "install.html", "join.html",
-                "join.js", "members.js", "presence.js", "share.js",
+                "join.js", "members.js", "hardware.js", "presence.js", "share.js",
                 "tv.html", "tv.js", "tv.css", "clacks.js"
             ]
             .map { .embedInCode("Web/" + $0) }),
@@ -226,6 +226,8 @@ let package = Package(
         .target(
             name: "FlapPresence",
             dependencies: ["FlapMembers", "FlapPrimitives", "FlapStorage", .product(name: "Logging", package: "swift-log")]),
+        // "Find my board": serial ports asked with each driver's greeting, the rest listed.
+        .target(name: "FlapHardwareSearch", dependencies: ["FlapHardware"]),
         // flapd found on the home network: announced through avahi-daemon's D-Bus API.
         .target(
             name: "FlapDiscovery",
@@ -270,7 +272,8 @@ let package = Package(
         .target(
             name: "FlapFuzzing",
             dependencies: [
-                "FlapCore", "FlapHardware", "FlapHeartRate", "FlapJSON", "FlapMessaging", "FlapMQTTClient", "FlapPrimitives", "FlapSimulated",
+                "FlapCore", "FlapHardware", "FlapHardwareSearch", "FlapHeartRate", "FlapJSON", "FlapMessaging", "FlapMQTTClient", "FlapPrimitives",
+                "FlapSimulated",
                 "FlapSources",
                 "FlapTOML", "FlapVBML",
                 .product(name: "NIOCore", package: "swift-nio"),
@@ -288,7 +291,7 @@ let package = Package(
                 "FlapTime", "FlapCore", "FlapPrimitives", "FlapHardware", "FlapSimulated", "FlapLinux", "FlapSensorDrivers", "FlapDisplay",
                 "FlapTOML", "FlapMessaging", "FlapStorage", "FlapHTTP", "FlapMQTT", "FlapMQTTClient", "FlapMetrics", "FlapHeartRate", "FlapRooms",
                 "FlapKiosk", "FlapVestaboard", "FlapWeb", "FlapTLS", "FlapQR", "FlapMembers", "FlapPresence", "FlapSetup", "FlapDiscovery",
-                "FlapSources",
+                "FlapSources", "FlapHardwareSearch",
                 "Wematch", "CSystemd",
                 .product(name: "SystemPackage", package: "swift-system"),
                 .product(name: "Hummingbird", package: "hummingbird"),
@@ -393,6 +396,8 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log")
             ]),
         .testTarget(name: "FlapQRTests", dependencies: ["FlapQR", "TestSupport"]),
+        .testTarget(
+            name: "FlapHardwareSearchTests", dependencies: ["FlapHardwareSearch", "FlapHardware", "FlapLinux", "FlapSimulated", "TestSupport"]),
         .testTarget(name: "FlapSensorDriversTests", dependencies: ["FlapSensorDrivers", "FlapHeartRate"]),
         .testTarget(
             name: "FlapHeartRateTests",

@@ -156,6 +156,12 @@ extension Endpoint {
     /// A command to one module of a panel.
     public static let moduleCommand = Endpoint("moduleCommand", .post, "/v1/panels/{id}/modules", body: "ModuleCommand", answer: .json("ModuleReply"))
 
+    /// The serial ports and devices of this machine, and what the last search found.
+    public static let hardware = Endpoint("hardware", .get, "/v1/hardware", answer: .json("Hardware"))
+    /// Every free serial port asked with each driver's greeting ("Find my board").
+    public static let searchHardware = Endpoint(
+        "searchHardware", .post, "/v1/hardware/search", body: "HardwareSearchRequest", answer: .json("FoundHardware"))
+
     // The Wematch room.
     /// The room this kiosk is in.
     public static let room = Endpoint("room", .get, "/v1/room", answer: .json("Room"))
@@ -181,6 +187,7 @@ extension Endpoint {
         replaceMemberKey, pair, viewerLink,
         presence, setPresence,
         controls, setControls, sound, setSound, clackSample, sensors, calibration, calibrate, moduleCommands, moduleCommand,
+        hardware, searchHardware,
         room, joinRoom, leaveRoom, roomPlot, roomPicture
     ]
 }

@@ -1,5 +1,6 @@
 import FlapCore
 import FlapHardware
+import FlapHardwareSearch
 import FlapHeartRate
 import FlapJSON
 import FlapMessaging
@@ -36,6 +37,7 @@ public enum FuzzTargets {
         FuzzTarget("local-api", reads: LocalAPIBody.self, localAPI),
         FuzzTarget("chainlink", reads: ChainlinkFrameSplitter.self, chainlink),
         FuzzTarget("rs485", reads: RS485AnswerReader.self, rs485),
+        FuzzTarget("hardware-search", reads: HardwareSearch<ContinuousClock>.self, hardwareSearch),
         FuzzTarget("ant", reads: ANTFrameReader.self, ant),
         FuzzTarget("heart-rate", reads: HeartRateMeasurement.self, heartRate),
         FuzzTarget("heart-rate-trace", reads: TraceHeartRateSensor<ContinuousClock>.self, trace)
@@ -114,6 +116,20 @@ public enum FuzzTargets {
     static func rs485(_ bytes: [UInt8]) {
         var reader = RS485AnswerReader()
         _ = reader.read(bytes)
+    }
+
+    /// What a serial device answers a search's greetings, as both probes read it: the first byte
+    /// is the size of the reads it comes in (a device trickles or floods).
+    static func hardwareSearch(_ bytes: [UInt8]) {
+        guard let first = bytes.first else { return }
+        var greeting = ChainlinkGreeting()
+        var survey = RS485Survey(ids: 1...254)
+        let rest = bytes.dropFirst()
+        for start in stride(from: rest.startIndex, to: rest.endIndex, by: Int(first) + 1) {
+            let chunk = rest[start..<min(start + Int(first) + 1, rest.endIndex)]
+            greeting.take(chunk)
+            survey.take(chunk)
+        }
     }
 
     /// Bytes from an ANT stick: cut into messages, each heart-rate page read.

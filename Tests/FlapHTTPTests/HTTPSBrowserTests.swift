@@ -128,6 +128,7 @@ import Testing
         #expect((seen["location"] as? String)?.hasPrefix("https://flapd.test:") == true)
         #expect(seen["codeLeft"] as? Bool == false)
         #expect(seen["sent"] as? Bool == true)
+        #expect(seen["hardwareListed"] as? Bool == true && seen["hardwareSearched"] as? Bool == true, "\(seen["hardwareLines"] ?? "")")
         #expect(seen["reopenedSignedIn"] as? Bool == true && seen["setUpHiddenAfter"] as? Bool == true)
         #expect((seen["consoleErrors"] as? [String])?.isEmpty == true, "\(seen["consoleErrors"] ?? "")")
     }

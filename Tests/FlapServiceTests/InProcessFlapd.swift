@@ -43,7 +43,8 @@ final class InProcessFlapd: RunningFlapd {
     }
 
     static func start(
-        stateDirectory: String? = nil, apiKey: String? = "test-key", arguments: [String] = [], time: Time = .virtual
+        stateDirectory: String? = nil, apiKey: String? = "test-key", arguments: [String] = [], time: Time = .virtual,
+        devices: String? = nil
     ) async throws -> InProcessFlapd {
         let state = stateDirectory ?? FileManager.default.temporaryDirectory.appendingPathComponent("flapd-\(UUID().uuidString)").path
         // With no key given, flapd makes its own in the state directory, as a fresh install does.
@@ -53,6 +54,7 @@ final class InProcessFlapd: RunningFlapd {
         var configuration = try command.flapdConfiguration()
         // Drawn nowhere: the test's own output is not the panel's terminal.
         for index in configuration.panels.indices { configuration.panels[index].show = .none }
+        if let devices { configuration.devices = devices }
         let log = Log()
         let level = Logger.Level(rawValue: configuration.logLevel) ?? .info
         let logger = Logger(label: "flapd") { JournalLogHandler(label: $0, level: level, environment: [:], write: log.append) }

@@ -57,6 +57,12 @@ try:
     submit(page, "compose")
     out["sent"] = wait(lambda: "HELLO FROM MY PHONE" in board_text(page))
     page.save_screenshot(os.path.join(shots, "setup-claimed.png"))
+    # Find my board: listed at once, then searched (this machine's own ports, if it has any).
+    out["hardwareListed"] = wait(lambda: "GPIO chips:" in page.find_element(By.ID, "hardware-list").text)
+    page.execute_script("document.getElementById('hardware-search').scrollIntoView()")
+    page.find_element(By.ID, "hardware-search").click()
+    out["hardwareSearched"] = wait(lambda: page.find_element(By.ID, "hardware-note").text == "Searched.")
+    out["hardwareLines"] = page.find_element(By.ID, "hardware-list").text.splitlines()
     # Opened again: signed in, no setup asked for.
     page.get(household.secure + "/")
     out["reopenedSignedIn"] = wait(lambda: page.find_element(By.ID, "app").is_displayed())

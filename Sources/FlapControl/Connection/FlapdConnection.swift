@@ -66,7 +66,9 @@ struct FlapdConnection {
     /// Sends a request; with `retries`, a request that got no answer is sent again that many
     /// times (half a second, then a second apart): only for requests safe to repeat, such as a
     /// message carrying an idempotency key.
-    func request(_ request: EndpointRequest, json: Data? = nil, headers extra: [(String, String)] = [], retries: Int = 0) async throws -> Reply {
+    func request(
+        _ request: EndpointRequest, json: Data? = nil, headers extra: [(String, String)] = [], retries: Int = 0, timeout: Duration = .seconds(10)
+    ) async throws -> Reply {
         var headers: [(String, String)] = []
         if let key { headers.append(("Authorization", "Bearer \(key)")) }
         if json != nil { headers.append(("Content-Type", "application/json")) }
@@ -74,7 +76,7 @@ struct FlapdConnection {
         var answer: HTTPExchange.Answer?
         for attempt in 0...retries where answer == nil {
             if attempt > 0 { try await Task.sleep(for: .milliseconds(500 * attempt)) }
-            answer = try? await HTTPExchange.send(request.method.rawValue, base + request.target, headers: headers, body: json)
+            answer = try? await HTTPExchange.send(request.method.rawValue, base + request.target, headers: headers, body: json, timeout: timeout)
         }
         guard let answer else {
             throw ConnectionError(
@@ -99,9 +101,10 @@ extension FlapdConnection {
 
     /// A request whose answer must have one of `expected` statuses; any other is an error naming it.
     func expect(
-        _ endpoint: Endpoint, _ values: String..., query: [(String, String)] = [], json: Data? = nil, expecting expected: Set<Int> = [200]
+        _ endpoint: Endpoint, _ values: String..., query: [(String, String)] = [], json: Data? = nil, expecting expected: Set<Int> = [200],
+        timeout: Duration = .seconds(10)
     ) async throws -> Reply {
-        let reply = try await request(endpoint.request(values, query: query), json: json)
+        let reply = try await request(endpoint.request(values, query: query), json: json, timeout: timeout)
         guard expected.contains(reply.status) else { throw ConnectionError("flapd answered \(reply.status): \(reply.error)") }
         return reply
     }

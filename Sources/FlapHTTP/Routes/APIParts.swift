@@ -51,6 +51,8 @@ public struct APIParts: Sendable {
     public var presence: PresenceBook?
     /// The board's claim, when it is set up from a phone.
     public var setup: (any ClaimAccess)?
+    /// "Find my board": this machine's ports and devices, and a search of them.
+    public var hardware: (any HardwareFinder)?
     /// Where invitation and pairing links point, with their QR codes.
     public var links = InvitationLinks(machineName: "localhost", httpsPort: { nil }, qrCode: { _ in nil })
 
@@ -75,6 +77,7 @@ public struct APIParts: Sendable {
         return [
             SessionAPI(apiKey: apiKey, access: access, setup: setup),
             SetupAPI(setup: setup, access: access),
+            HardwareAPI(finder: hardware),
             MessagesAPI(intake: intake, access: access),
             BoardAPI(panels: panels),
             BoardPictureAPI(panels: panels, renders: PictureRenders()),

@@ -15,6 +15,9 @@ public struct FlapdConfiguration: Sendable, Equatable {
     /// Where the inbox, keys and panel state live; nil: `$STATE_DIRECTORY` (systemd), else
     /// `$XDG_STATE_HOME/flapd`, else `~/.local/state/flapd`.
     public var stateDirectory: String?
+    /// Where the device files are that "Find my board" lists: `/dev`; a folder laid out as it
+    /// is, for tests. Not a key of flapd.toml.
+    public var devices = "/dev"
     /// The address both APIs listen on. Default loopback; `0.0.0.0` for the whole network.
     public var listen = "127.0.0.1"
     /// `[api]`: the native API's ports, keys and HTTPS names.

@@ -6,7 +6,7 @@ const SHELL = "vestawidget-shell-6";
 const SEEN = "vestawidget-seen-1";
 const FILES = ["/", "/widget", "/web/style.css", "/web/widget.css", "/web/app.js", "/web/api.js", "/web/endpoints.js", "/web/board.js",
   "/web/compose.js", "/web/paint.js", "/web/lists.js", "/web/status.js", "/web/room.js", "/web/widget.js",
-  "/web/offline.js", "/web/outbox.js", "/web/members.js", "/web/presence.js", "/web/share.js", "/web/glyphs.json", "/favicon.ico", "/manifest.webmanifest", "/web/icon-192.png"];
+  "/web/offline.js", "/web/outbox.js", "/web/members.js", "/web/hardware.js", "/web/presence.js", "/web/share.js", "/web/glyphs.json", "/favicon.ico", "/manifest.webmanifest", "/web/icon-192.png"];
 // KEPT, the paths of the answers kept as last seen with the time they were seen, is written
 // before this file by flapd from its endpoint table.
 
