@@ -227,7 +227,7 @@ let package = Package(
             name: "FlapPresence",
             dependencies: ["FlapMembers", "FlapPrimitives", "FlapStorage", .product(name: "Logging", package: "swift-log")]),
         // "Find my board": serial ports asked with each driver's greeting, the rest listed.
-        .target(name: "FlapHardwareSearch", dependencies: ["FlapHardware"]),
+        .target(name: "FlapHardwareSearch", dependencies: ["FlapHardware", "FlapHeartRate"]),
         // flapd found on the home network: announced through avahi-daemon's D-Bus API.
         .target(
             name: "FlapDiscovery",

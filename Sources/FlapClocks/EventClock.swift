@@ -177,6 +177,27 @@ public final class EventClock: Clock, Sendable {
         }
     }
 
+    /// A task that runs on the clock from the instant it is made until it first sleeps or leaves,
+    /// as a task the clock woke does: what its body does before it first sleeps happens at that
+    /// instant, however long the task takes to start. (``task(_:)``'s body may first wait for
+    /// something else; this one may not, or time waits for it.)
+    public func joinedTask<T: Sendable>(_ body: @escaping @Sendable () async throws -> T) -> Task<T, any Error> {
+        let token = state.withLock { s in
+            let token = s.takeID()
+            s.running.insert(.starting(token))
+            return token
+        }
+        return Task { [self] in
+            let me = Self.currentTask
+            state.withLock { s in
+                s.running.remove(.starting(token))
+                s.running.insert(.task(me))
+            }
+            defer { leave(me) }
+            return try await body()
+        }
+    }
+
     private func leave(_ task: Int) {
         let woken = state.withLock { s in
             s.running.remove(.task(task))

@@ -161,6 +161,11 @@ extension Endpoint {
     /// Every free serial port asked with each driver's greeting ("Find my board").
     public static let searchHardware = Endpoint(
         "searchHardware", .post, "/v1/hardware/search", body: "HardwareSearchRequest", answer: .json("FoundHardware"))
+    /// A Vestaboard asked for at an address, and its Local API turned on.
+    public static let findVestaboard = Endpoint(
+        "findVestaboard", .post, "/v1/hardware/vestaboard", body: "VestaboardSearch", answer: .json("VestaboardFound"))
+    /// Heart-rate straps listened for.
+    public static let findStraps = Endpoint("findStraps", .post, "/v1/hardware/straps", body: "StrapSearch", answer: .json("StrapsFound"))
 
     // The Wematch room.
     /// The room this kiosk is in.
@@ -187,7 +192,7 @@ extension Endpoint {
         replaceMemberKey, pair, viewerLink,
         presence, setPresence,
         controls, setControls, sound, setSound, clackSample, sensors, calibration, calibrate, moduleCommands, moduleCommand,
-        hardware, searchHardware,
+        hardware, searchHardware, findVestaboard, findStraps,
         room, joinRoom, leaveRoom, roomPlot, roomPicture
     ]
 }

@@ -44,6 +44,20 @@ import Testing
         #expect(woken == (.seconds(1), .seconds(5)))
     }
 
+    /// A joined task's first steps happen at the instant it was made, even when the one who made
+    /// it sleeps at once and the task is slow to start.
+    @Test func aJoinedTaskHoldsTimeUntilItFirstSleeps() async throws {
+        let clock = EventClock.drivenByCaller()
+        let start = clock.now
+        let seen = clock.joinedTask {
+            let first = clock.now.offset
+            try await clock.sleep(until: start.advanced(by: .seconds(2)))
+            return [first, clock.now.offset]
+        }
+        try await clock.sleep(until: start.advanced(by: .seconds(5)))
+        #expect(try await clock.standingAside { try await seen.value } == [.zero, .seconds(2)])
+    }
+
     @Test func aCancelledSleeperWakesAndHoldsTimeNoLonger() async throws {
         let clock = EventClock.drivenByCaller()
         let start = clock.now

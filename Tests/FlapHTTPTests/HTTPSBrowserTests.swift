@@ -129,6 +129,8 @@ import Testing
         #expect(seen["codeLeft"] as? Bool == false)
         #expect(seen["sent"] as? Bool == true)
         #expect(seen["hardwareListed"] as? Bool == true && seen["hardwareSearched"] as? Bool == true, "\(seen["hardwareLines"] ?? "")")
+        #expect((seen["vestaboardSaid"] as? String)?.contains("did not answer") == true, "\(seen["vestaboardSaid"] ?? "")")
+        #expect((seen["strapsSaid"] as? String)?.isEmpty == false, "\(seen["strapsSaid"] ?? "")")
         #expect(seen["reopenedSignedIn"] as? Bool == true && seen["setUpHiddenAfter"] as? Bool == true)
         #expect((seen["consoleErrors"] as? [String])?.isEmpty == true, "\(seen["consoleErrors"] ?? "")")
     }

@@ -62,4 +62,62 @@ import Testing
         let viewer = HTTPClient(base: "http://127.0.0.1:\(flapd.apiPort)", headers: ["Authorization": "Bearer \(viewerKey)"])
         #expect(try await viewer.post("/v1/hardware/search", json: [:]).status == 403)
     }
+
+    /// Another flapd's Local API stands in for the Vestaboard: it answers as one does (401
+    /// `Invalid API key`, the enablement trading a token for the key), over real HTTP.
+    @Test func aVestaboardIsFoundByHowItRefusesAndItsLocalAPITurnedOn() async throws {
+        let board = try await InProcessFlapd.start(arguments: ["--no-sound"], time: .real)
+        teardown { await board.stop() }
+        let flapd = try await InProcessFlapd.start(arguments: ["--no-sound"], time: .real)
+        teardown { await flapd.stop() }
+        func secret(_ name: String) throws -> String {
+            try String(contentsOfFile: board.stateDirectory + "/" + name, encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)
+        }
+        let address = "127.0.0.1:\(board.localAPIPort)"
+
+        let found = try await flapd.api.post("/v1/hardware/vestaboard", json: ["address": address])
+        #expect(found.status == 200 && found.object["vestaboard"] as? Bool == true && found.object["keyFile"] == nil, "\(found.text)")
+        let other = try await flapd.api.post("/v1/hardware/vestaboard", json: ["address": "127.0.0.1:\(flapd.apiPort)"])
+        #expect(
+            other.object["vestaboard"] as? Bool == false && (other.object["said"] as? String)?.contains("not a Vestaboard") == true, "\(other.text)")
+        let typo = try await flapd.api.post("/v1/hardware/vestaboard", json: ["address": "vesta board"])
+        #expect(typo.status == 400 && typo.error.contains("column 6"), "\(typo.text)")
+        let refused = try await flapd.api.post("/v1/hardware/vestaboard", json: ["address": address, "enablementToken": "not-the-token"])
+        #expect(refused.status == 502 && refused.error.contains("not turned on"), "\(refused.text)")
+
+        let enabled = try await flapd.api.post(
+            "/v1/hardware/vestaboard", json: ["address": address, "enablementToken": try secret("local-api-enablement-token")])
+        let keyFile = try #require(enabled.object["keyFile"] as? String, "\(enabled.text)")
+        let key = try secret("local-api-key")
+        #expect(try String(contentsOfFile: keyFile, encoding: .utf8) == key && !enabled.text.contains(key), "kept, never shown")
+        let mode = try FileManager.default.attributesOfItem(atPath: keyFile)[.posixPermissions] as? Int
+        #expect(mode == 0o600)
+        #expect((try await flapd.api.get("/v1/hardware").object["vestaboardKeys"] as? [String]) == [keyFile])
+        let shell = try await ProcessRunner.run(
+            ProcessRunner.builtProduct("flapctl"),
+            ["hardware", "--vestaboard", address, "--url", "http://127.0.0.1:\(flapd.apiPort)", "--api-key", flapd.apiKey])
+        #expect(shell.status == 0 && shell.stdoutText.contains("a Vestaboard answered"), "\(shell.stdoutText)\(shell.stderrText)")
+        // The kept key opens the board's Local API.
+        let read = try await HTTPClient(base: "http://\(address)", headers: ["X-Vestaboard-Local-Api-Key": key]).get("/local-api/message")
+        #expect(read.status == 200, "\(read.text)")
+    }
+
+    /// Straps are listened for through BlueZ, one listening at a time. (Where this board's own
+    /// Bluetooth sensor holds the adapter the owner is sent to its readings; flapd --simulate, as
+    /// here, reads simulated straps in its place.)
+    @Test func strapsAreListenedForOneListeningAtATime() async throws {
+        let flapd = try await InProcessFlapd.start(arguments: ["--no-sound"], time: .real)
+        teardown { await flapd.stop() }
+        #expect(try await flapd.api.post("/v1/hardware/straps", json: ["seconds": 0]).status == 400)
+        // This machine may have no bluetoothd, nor a system bus: the source says so, and no strap is made up.
+        let heard = try await flapd.api.post("/v1/hardware/straps", json: ["seconds": 1])
+        #expect(heard.status == 200 && (heard.object["straps"] as? [Any])?.isEmpty == true, "\(heard.text)")
+        #expect((heard.object["source"] as? String)?.hasPrefix("ble") == true, "\(heard.text)")
+
+        // One listening at a time.
+        async let one = flapd.api.post("/v1/hardware/straps", json: ["seconds": 5])
+        async let other = flapd.api.post("/v1/hardware/straps", json: ["seconds": 5])
+        let statuses = try await [one.status, other.status].sorted()
+        #expect(statuses == [200, 409], "one listens, the other is told it already does")
+    }
 }

@@ -63,6 +63,13 @@ try:
     page.find_element(By.ID, "hardware-search").click()
     out["hardwareSearched"] = wait(lambda: page.find_element(By.ID, "hardware-note").text == "Searched.")
     out["hardwareLines"] = page.find_element(By.ID, "hardware-list").text.splitlines()
+    page.find_element(By.ID, "straps-listen").click()
+    out["strapsSaid"] = wait(lambda: page.find_element(By.ID, "straps-note").text.startswith(("No strap heard", "Heard through"))) and \
+        page.find_element(By.ID, "straps-note").text
+    page.find_element(By.ID, "vestaboard-address").send_keys("127.0.0.1:9")
+    submit(page, "vestaboard-find")
+    out["vestaboardSaid"] = wait(lambda: "127.0.0.1:9:" in page.find_element(By.ID, "vestaboard-note").text) and \
+        page.find_element(By.ID, "vestaboard-note").text
     # Opened again: signed in, no setup asked for.
     page.get(household.secure + "/")
     out["reopenedSignedIn"] = wait(lambda: page.find_element(By.ID, "app").is_displayed())

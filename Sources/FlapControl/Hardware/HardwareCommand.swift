@@ -14,7 +14,28 @@ struct HardwareCommand: AsyncParsableCommand {
     @Flag(help: "Ask each free serial port with each driver's greeting (takes seconds).") var search = false
     @Option(help: "The first RS-485 ID asked.") var firstID: Int?
     @Option(help: "The last RS-485 ID asked (at most 64 IDs a search).") var lastID: Int?
+    @Option(help: "Ask this name or address whether a Vestaboard answers there (vestaboard.local is the usual name).")
+    var vestaboard: String?
+    @Option(help: "With --vestaboard: the Local API enablement token Vestaboard e-mailed you; flapd turns the Local API on and keeps the key.")
+    var enablementToken: String?
+    @Flag(help: "Listen for Bluetooth heart-rate straps (ten seconds).") var straps = false
     @OptionGroup var answer: JSONAnswerOption
+
+    struct StrapsFound: Decodable {
+        struct Strap: Decodable {
+            var strap: String
+            var state: String
+            var bpm: Int?
+        }
+        var source: String
+        var state: String
+        var straps: [Strap]
+    }
+
+    struct VestaboardFound: Decodable {
+        var address: String
+        var said: String
+    }
 
     struct Found: Decodable {
         struct Port: Decodable {
@@ -57,6 +78,24 @@ struct HardwareCommand: AsyncParsableCommand {
 
     func run() async throws {
         let flapd = try connection.connection()
+        if straps {
+            StandardStream.writeError("listening for straps for ten seconds…\n")
+            let reply = try await flapd.expect(.findStraps, json: Data("{}".utf8), timeout: .seconds(60))
+            if answer.printed(reply) { return }
+            guard let found = reply.decoded(StrapsFound.self) else { throw ConnectionError("flapd's answer was not about straps") }
+            let lines = found.straps.map { "\($0.strap): \($0.state)\($0.bpm.map { ", \($0) BPM" } ?? "")" }
+            StandardStream.writeOutput((lines.isEmpty ? ["no strap heard (\(found.source): \(found.state))"] : lines).joined(separator: "\n") + "\n")
+            return
+        }
+        if let vestaboard {
+            var body = ["address": vestaboard]
+            if let enablementToken { body["enablementToken"] = enablementToken }
+            let reply = try await flapd.expect(.findVestaboard, json: try JSONEncoder().encode(body), timeout: .seconds(30))
+            if answer.printed(reply) { return }
+            guard let found = reply.decoded(VestaboardFound.self) else { throw ConnectionError("flapd's answer was not about a Vestaboard") }
+            StandardStream.writeOutput("\(found.address): \(found.said)\n")
+            return
+        }
         let found: Found?
         if search {
             var body: [String: Int] = [:]

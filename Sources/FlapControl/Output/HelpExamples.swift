@@ -103,7 +103,13 @@ enum HelpExamples {
         ("mcp", [#"flapctl mcp"#, #"flapctl mcp --url http://flapd.local:8080 --api-key KEY"#]),
         ("pair", [#"flapctl pair"#, #"flapctl pair --host board.home"#]),
         ("setup-code", [#"flapctl setup-code"#, #"flapctl setup-code --new"#]),
-        ("hardware", [#"flapctl hardware"#, #"flapctl hardware --search"#, #"flapctl hardware --search --first-id 1 --last-id 64"#]),
+        (
+            "hardware",
+            [
+                #"flapctl hardware"#, #"flapctl hardware --search"#, #"flapctl hardware --search --first-id 1 --last-id 64"#,
+                #"flapctl hardware --vestaboard vestaboard.local --enablement-token TOKEN"#, #"flapctl hardware --straps"#
+            ]
+        ),
         ("invite", [#"flapctl invite Mum"#, #"flapctl invite "Grand Pa" --sender gramps"#])
     ]
 

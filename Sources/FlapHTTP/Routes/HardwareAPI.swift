@@ -1,5 +1,6 @@
 import FlapEndpoints
 import FoundationEssentials
+import HTTPTypes
 import Hummingbird
 
 /// "Find my board", as the appliance does it: its ports and devices listed (nothing written),
@@ -9,6 +10,46 @@ public protocol HardwareFinder: Sendable {
     func hardware() async -> any Encodable & Sendable
     /// Asks every free port, RS-485 IDs in `ids`; nil when a search is already under way.
     func search(ids: ClosedRange<Int>) async -> (any Encodable & Sendable)?
+    /// Asks `address` whether a Vestaboard answers there; with `token`, turns its Local API on and
+    /// keeps its key in the state directory.
+    func vestaboard(at address: String, enablementToken token: String?) async throws(HardwareRefusal) -> any Encodable & Sendable
+    /// Listens for heart-rate straps for `window`: each one heard, where it stands, its last reading.
+    func straps(listening window: Duration) async throws(HardwareRefusal) -> any Encodable & Sendable
+}
+
+/// Why a request about hardware was refused.
+public struct HardwareRefusal: Error, Sendable {
+    /// Whose fault it is, which sets the answer's status.
+    public enum Kind: Sendable {
+        /// What the owner typed (400).
+        case badRequest
+        /// What the device answered, or that it did not (502).
+        case deviceRefused
+        /// flapd itself (500).
+        case failed
+        /// Something already under way (409).
+        case busy
+    }
+
+    /// Whose fault it is.
+    public var kind: Kind
+    /// What was wrong, in words.
+    public var message: String
+
+    /// A refusal of `kind` saying `message`.
+    public init(_ kind: Kind, _ message: String) {
+        self.kind = kind
+        self.message = message
+    }
+
+    var status: HTTPResponse.Status {
+        switch kind {
+        case .badRequest: .badRequest
+        case .deviceRefused: .badGateway
+        case .failed: .internalServerError
+        case .busy: .conflict
+        }
+    }
 }
 
 /// `/v1/hardware`: the owner's, as writing to a port is. A search takes seconds (each RS-485 ID
@@ -39,6 +80,45 @@ struct HardwareAPI: RouteGroup {
                 throw APIError(.conflict, "a search is under way: GET /v1/hardware says what it is doing")
             }
             return Answer(Encoded(found))
+        }
+        v1.on(.findVestaboard, .owner) { request, _ in try await vestaboard(request) }
+        v1.on(.findStraps, .owner) { request, _ in
+            let finder = try present()
+            let body = try await Responses.body(of: request, limit: 1024) ?? []
+            guard let asked = body.isEmpty ? StrapRequest() : try? JSONDecoder().decode(StrapRequest.self, from: Data(body)) else {
+                throw APIError(.badRequest, "send {} or {\"seconds\": 10}: how long to listen for straps")
+            }
+            let seconds = asked.seconds ?? 10
+            guard (1...30).contains(seconds) else { throw APIError(.badRequest, "seconds is 1 to 30, not \(seconds)") }
+            do {
+                return Answer(Encoded(try await finder.straps(listening: .seconds(seconds))))
+            } catch let refusal as HardwareRefusal {
+                throw APIError(refusal.status, refusal.message)
+            }
+        }
+    }
+
+    /// `POST /v1/hardware/straps`'s body.
+    struct StrapRequest: Decodable {
+        var seconds: Int?
+    }
+
+    /// `POST /v1/hardware/vestaboard`'s body.
+    struct VestaboardRequest: Decodable {
+        var address: String?
+        var enablementToken: String?
+    }
+
+    private func vestaboard(_ request: Request) async throws -> Answer<Encoded> {
+        let finder = try present()
+        let body = try await Responses.body(of: request, limit: 4096) ?? []
+        guard let asked = body.isEmpty ? VestaboardRequest() : try? JSONDecoder().decode(VestaboardRequest.self, from: Data(body)) else {
+            throw APIError(.badRequest, "send {\"address\": \"vestaboard.local\"}, and \"enablementToken\" to turn its Local API on")
+        }
+        do {
+            return Answer(Encoded(try await finder.vestaboard(at: asked.address ?? "vestaboard.local", enablementToken: asked.enablementToken)))
+        } catch {
+            throw APIError(error.status, error.message)
         }
     }
 

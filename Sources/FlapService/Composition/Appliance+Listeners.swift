@@ -92,7 +92,7 @@ extension Appliance {
         api.access = parts.access
         api.presence = parts.presence
         api.setup = parts.setup
-        api.hardware = ApplianceHardware(configuration)
+        api.hardware = ApplianceHardware(configuration, state: state)
         api.links = InvitationLinks(
             machineName: machineName, householdNames: configuration.api.tlsNames, certificateNames: certificateNames,
             httpsPort: { [httpsNow = ports.httpsNow] in httpsNow.value },

@@ -1,6 +1,6 @@
 // "Find my board": this machine's serial ports and devices as flapd lists them (nothing written),
 // and a search that asks each free port what it is. The owner's only.
-import { $, api, E, refused, tell } from "/web/api.js";
+import { $, api, E, onSubmit, refused, tell } from "/web/api.js";
 
 function portLine(port, searched) {
   const name = port.path === port.device ? port.path : `${port.path} (${port.device})`;
@@ -51,6 +51,30 @@ export function setUpHardware() {
     $("hardware-search").disabled = false;
     if (reply.status === 200) { show(reply.data, true); tell($("hardware-note"), "Searched."); }
     else tell($("hardware-note"), refused(reply));
+  });
+  // A Vestaboard answers a request without its key in a way no other server does; with the
+  // token Vestaboard e-mails its owner, flapd turns its Local API on and keeps the key.
+  onSubmit($("vestaboard-find"), async () => {
+    const address = $("vestaboard-address").value.trim() || "vestaboard.local";
+    const token = $("vestaboard-token").value.trim();
+    tell($("vestaboard-note"), `Asking ${address}…`);
+    const reply = await api(E.findVestaboard(), token ? { address, enablementToken: token } : { address });
+    $("vestaboard-token").value = "";
+    tell($("vestaboard-note"), reply.status === 200 ? `${reply.data.address}: ${reply.data.said}.` : refused(reply));
+  });
+  // Straps advertise about once a second: ten seconds hears those worn nearby.
+  $("straps-listen").addEventListener("click", async () => {
+    $("straps-listen").disabled = true;
+    tell($("straps-note"), "Listening for ten seconds…");
+    const reply = await api(E.findStraps(), {});
+    $("straps-listen").disabled = false;
+    if (reply.status !== 200) { tell($("straps-note"), refused(reply)); return; }
+    $("straps-list").replaceChildren(...reply.data.straps.map((strap) => {
+      const li = document.createElement("li");
+      li.textContent = `${strap.strap}: ${strap.state}${strap.bpm ? `, ${strap.bpm} BPM` : ""}`;
+      return li;
+    }));
+    tell($("straps-note"), reply.data.straps.length ? `Heard through ${reply.data.source}.` : `No strap heard (${reply.data.source}: ${reply.data.state}).`);
   });
   refresh();
 }
