@@ -160,11 +160,7 @@ public final class EventClock: Clock, Sendable {
     /// time may move before the body reads ``now``: a body that counts from its start takes the
     /// instant from where the task is made.
     public func task<T: Sendable>(_ body: @escaping @Sendable () async throws -> T) -> Task<T, any Error> {
-        let token = state.withLock { s in
-            let token = s.takeID()
-            s.running.insert(.starting(token))
-            return token
-        }
+        let token = starting()
         return Task { [self] in
             let me = Self.currentTask
             let woken = state.withLock { s in
@@ -182,11 +178,7 @@ public final class EventClock: Clock, Sendable {
     /// instant, however long the task takes to start. (``task(_:)``'s body may first wait for
     /// something else; this one may not, or time waits for it.)
     public func joinedTask<T: Sendable>(_ body: @escaping @Sendable () async throws -> T) -> Task<T, any Error> {
-        let token = state.withLock { s in
-            let token = s.takeID()
-            s.running.insert(.starting(token))
-            return token
-        }
+        let token = starting()
         return Task { [self] in
             let me = Self.currentTask
             state.withLock { s in
@@ -195,6 +187,15 @@ public final class EventClock: Clock, Sendable {
             }
             defer { leave(me) }
             return try await body()
+        }
+    }
+
+    /// A task about to start: time waits for it.
+    private func starting() -> Int {
+        state.withLock { s in
+            let token = s.takeID()
+            s.running.insert(.starting(token))
+            return token
         }
     }
 
