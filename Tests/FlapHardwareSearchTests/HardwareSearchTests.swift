@@ -24,7 +24,7 @@ import Testing
                 try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
             }
             for device in ["ttyUSB0", "ttyUSB1", "ttyUSB2", "ttyUSB3", "ttyACM0", "ttyAMA0", "fb0", "spidev0.0", "gpiochip0", "gpiochip4", "tty1"] {
-                FileManager.default.createFile(atPath: dev + "/" + device, contents: nil)
+                _ = FileManager.default.createFile(atPath: dev + "/" + device, contents: nil)
             }
             try link("serial/by-id/usb-FTDI_RS485-if00-port0", to: "ttyUSB0")
             try link("serial/by-id/usb-Silicon_Labs_CP2102-if00-port0", to: "ttyUSB1")
@@ -54,7 +54,7 @@ import Testing
             Issue.record("\(path) opened by a listing")
             throw HardwareError(device: path, problem: "not to be opened")
         }
-        try await clock.standingAside {
+        _ = try await clock.standingAside {
             try await eventually { await search.listed().serialPorts.contains { $0.device.hasSuffix("ttyACM0") && $0.heldBy != nil } }
         }
         let listed = await search.listed(inUse: [layout.dev + "/serial0": "main"])
@@ -107,7 +107,7 @@ import Testing
         #expect(last == found && doing == nil)
         // One search at a time: a second while the first runs is told so.
         let first = clock.task { await search.search(ids: 1...2) }
-        try await clock.standingAside { try await eventually { await search.doing != nil } }
+        _ = try await clock.standingAside { try await eventually { await search.doing != nil } }
         #expect(await search.search(ids: 1...2) == nil)
         let firstFound = try await clock.standingAside { try await first.value }
         #expect(firstFound != nil)

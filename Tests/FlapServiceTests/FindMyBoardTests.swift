@@ -13,7 +13,7 @@ import Testing
         let dev = FileManager.default.temporaryDirectory.appendingPathComponent("dev-\(UUID().uuidString)").path
         try FileManager.default.createDirectory(atPath: dev + "/serial/by-id", withIntermediateDirectories: true)
         teardown { try? FileManager.default.removeItem(atPath: dev) }
-        FileManager.default.createFile(atPath: dev + "/fb0", contents: nil)
+        _ = FileManager.default.createFile(atPath: dev + "/fb0", contents: nil)
         let (wire, path) = try LinuxSerialPort.pseudoTerminal(settings: .rs485)
         try FileManager.default.createSymbolicLink(atPath: dev + "/serial/by-id/usb-FTDI_FT232R-if00-port0", withDestinationPath: path)
         let bus = SimulatedRS485Bus(port: wire, clock: ContinuousClock(), ids: [2, 3], rotorSteps: [0, 0])
