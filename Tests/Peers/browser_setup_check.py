@@ -66,6 +66,8 @@ try:
     page.find_element(By.ID, "straps-listen").click()
     out["strapsSaid"] = wait(lambda: page.find_element(By.ID, "straps-note").text.startswith(("No strap heard", "Heard through"))) and \
         page.find_element(By.ID, "straps-note").text
+    page.execute_script("document.getElementById('hardware-section').scrollIntoView()")
+    page.save_screenshot(os.path.join(shots, "setup-hardware.png"))
     page.find_element(By.ID, "vestaboard-address").send_keys("127.0.0.1:9")
     submit(page, "vestaboard-find")
     out["vestaboardSaid"] = wait(lambda: "127.0.0.1:9:" in page.find_element(By.ID, "vestaboard-note").text) and \
