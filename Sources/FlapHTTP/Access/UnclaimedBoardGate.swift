@@ -1,3 +1,4 @@
+import FlapEndpoints
 import FlapSetup
 import HTTPTypes
 import Hummingbird
@@ -8,24 +9,27 @@ import Hummingbird
 /// A request with the API key or the viewer key goes through, as it would on a claimed board.
 /// Everything else is refused, before any route reads the request: the board's messages, its
 /// picture, `/metrics` and the API's description wait for its owner.
-struct UnclaimedBoardGate<Context: RequestContext>: RouterMiddleware {
+struct UnclaimedBoardGate: RouterMiddleware {
+    typealias Context = APIRequestContext
     let claim: any ClaimAccess
     let keys: [String]
 
-    /// Paths served to anyone before the board is claimed, exactly.
-    static var openPaths: Set<String> { ["/", "/healthz", "/install", "/ca.crt", "/favicon.ico", "/sw.js", "/manifest.webmanifest"] }
-    /// Paths served to anyone before the board is claimed, with all below them: the page's own
-    /// files (they hold no secret), claiming and signing in.
-    static var openPrefixes: [String] { ["/web/", "/v1/setup", "/v1/session"] }
+    /// Paths served to anyone before the board is claimed, exactly: the API's own for claiming
+    /// and signing in, as the endpoint table names them, and the page's files at the root.
+    static let openPaths: Set<String> = Set(
+        [Endpoint.health, .setupState, .claimBoard, .signIn, .session, .signOut].map(\.path)
+            + ["/", "/install", "/ca.crt", "/favicon.ico", "/sw.js", "/manifest.webmanifest"])
+    /// The page's own files (they hold no secret), all below it.
+    static let pageFiles = "/web/"
+    /// What a program asks for, answered 403 rather than sent to the setup page.
+    static let programPaths = [Endpoint.versionPrefix + "/", Endpoint.mcpMessage.path, Endpoint.metrics.path]
 
-    static func isOpen(_ path: String) -> Bool {
-        openPaths.contains(path) || openPrefixes.contains { path.hasPrefix($0) }
-    }
+    static func isOpen(_ path: String) -> Bool { openPaths.contains(path) || path.hasPrefix(pageFiles) }
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         guard !claim.hasHadOwner, !Self.isOpen(request.uri.path), !carriesKey(request) else { return try await next(request, context) }
         let path = request.uri.path
-        if request.method == .get, !["/v1/", "/mcp", "/metrics"].contains(where: { path.hasPrefix($0) }) {
+        if request.method == .get, !Self.programPaths.contains(where: { path.hasPrefix($0) }) {
             // A page (the TV's view, a widget): the setup page is where this board starts.
             return Response(status: .seeOther, headers: [.location: "/"])
         }
