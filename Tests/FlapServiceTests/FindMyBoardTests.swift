@@ -36,6 +36,8 @@ import Testing
 
         #expect(try await flapd.api.post("/v1/hardware/search", json: ["firstID": 5, "lastID": 2]).status == 400)
         #expect(try await flapd.api.post("/v1/hardware/search", json: ["firstID": 1, "lastID": 200]).status == 400)
+        let oversized = try await flapd.api.post("/v1/hardware/search", json: ["firstID": 1, "padding": String(repeating: "x", count: 2000)])
+        #expect(oversized.status == 413, "a body over its budget is refused, not taken as empty: \(oversized.text)")
         let searched = try await flapd.api.post("/v1/hardware/search", json: ["firstID": 1, "lastID": 4])
         #expect(searched.status == 200, "\(searched.text)")
         let answered = ((searched.object["serialPorts"] as? [[String: Any]])?.first?["answered"] as? [String: Any]) ?? [:]

@@ -75,7 +75,8 @@ struct HardwareAPI: RouteGroup {
         }
         v1.on(.searchHardware, .owner) { request, _ in
             let finder = try present()
-            let ids = try Self.ids(in: try await Responses.body(of: request, limit: 1024))
+            let ids = try Self.ids(
+                try await Self.asked(request, or: SearchRequest(), usage: "send {} or {\"firstID\": 1, \"lastID\": 32}: the RS-485 IDs to ask"))
             guard let found = await finder.search(ids: ids) else {
                 throw APIError(.conflict, "a search is under way: GET /v1/hardware says what it is doing")
             }
@@ -84,10 +85,7 @@ struct HardwareAPI: RouteGroup {
         v1.on(.findVestaboard, .owner) { request, _ in try await vestaboard(request) }
         v1.on(.findStraps, .owner) { request, _ in
             let finder = try present()
-            let body = try await Responses.body(of: request, limit: 1024) ?? []
-            guard let asked = body.isEmpty ? StrapRequest() : try? JSONDecoder().decode(StrapRequest.self, from: Data(body)) else {
-                throw APIError(.badRequest, "send {} or {\"seconds\": 10}: how long to listen for straps")
-            }
+            let asked = try await Self.asked(request, or: StrapRequest(), usage: "send {} or {\"seconds\": 10}: how long to listen for straps")
             let seconds = asked.seconds ?? 10
             guard (1...30).contains(seconds) else { throw APIError(.badRequest, "seconds is 1 to 30, not \(seconds)") }
             do {
@@ -111,10 +109,8 @@ struct HardwareAPI: RouteGroup {
 
     private func vestaboard(_ request: Request) async throws -> Answer<Encoded> {
         let finder = try present()
-        let body = try await Responses.body(of: request, limit: 4096) ?? []
-        guard let asked = body.isEmpty ? VestaboardRequest() : try? JSONDecoder().decode(VestaboardRequest.self, from: Data(body)) else {
-            throw APIError(.badRequest, "send {\"address\": \"vestaboard.local\"}, and \"enablementToken\" to turn its Local API on")
-        }
+        let asked = try await Self.asked(
+            request, or: VestaboardRequest(), usage: "send {\"address\": \"vestaboard.local\"}, and \"enablementToken\" to turn its Local API on")
         do {
             return Answer(Encoded(try await finder.vestaboard(at: asked.address ?? "vestaboard.local", enablementToken: asked.enablementToken)))
         } catch {
@@ -127,13 +123,20 @@ struct HardwareAPI: RouteGroup {
         return finder
     }
 
-    static func ids(in body: [UInt8]?) throws -> ClosedRange<Int> {
-        guard let body, !body.isEmpty else { return defaultIDs }
-        guard let request = try? JSONDecoder().decode(SearchRequest.self, from: Data(body)) else {
-            throw APIError(.badRequest, "send {} or {\"firstID\": 1, \"lastID\": 32}: the RS-485 IDs to ask")
+    /// A request's optional body as `T`: `empty` when there is none, 413 past 1 KiB, 400 saying
+    /// `usage` when it is not a `T`.
+    static func asked<T: Decodable>(_ request: Request, or empty: T, usage: String) async throws -> T {
+        guard let body = try await Responses.body(of: request, limit: 1024) else {
+            throw APIError(.contentTooLarge, "the request is larger than 1 KiB: " + usage)
         }
+        if body.isEmpty { return empty }
+        guard let asked = try? JSONDecoder().decode(T.self, from: Data(body)) else { throw APIError(.badRequest, usage) }
+        return asked
+    }
+
+    static func ids(_ request: SearchRequest) throws -> ClosedRange<Int> {
         let first = request.firstID ?? defaultIDs.lowerBound
-        let last = request.lastID ?? max(first, min(defaultIDs.upperBound, first + mostIDs - 1))
+        let last = request.lastID ?? min(999, first + defaultIDs.count - 1)
         guard (1...999).contains(first), (1...999).contains(last), first <= last else {
             throw APIError(.badRequest, "firstID and lastID are RS-485 IDs, 1 to 999, the first not after the last (\(first)–\(last))")
         }
