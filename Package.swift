@@ -267,6 +267,8 @@ let package = Package(
             ]),
         // TOML 1.0 read into values, and where each key was written (for errors naming the line).
         .target(name: "FlapTOML"),
+        // The settings changed from the page, kept over flapd.toml in the state directory.
+        .target(name: "FlapSettings", dependencies: ["FlapJSON", "FlapStorage", "FlapTOML"]),
         // Every reader of outside bytes as a fuzz target: run under libFuzzer by scripts/fuzz
         // (flapfuzz), and every input kept in Fuzz/ read again by the tests.
         .target(
@@ -422,6 +424,7 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log")
             ]),
         .testTarget(name: "FlapTOMLTests", dependencies: ["FlapTOML", "TestSupport"]),
+        .testTarget(name: "FlapSettingsTests", dependencies: ["FlapSettings", "FlapJSON", "FlapTOML", "TestSupport"]),
         .testTarget(name: "FlapTimeTests", dependencies: ["FlapClocks", "FlapTime", "FlapMessaging", "TestSupport"]),
         .testTarget(
             name: "FlapHTTPTests",
