@@ -275,7 +275,7 @@ let package = Package(
             name: "FlapFuzzing",
             dependencies: [
                 "FlapCore", "FlapHardware", "FlapHardwareSearch", "FlapHeartRate", "FlapJSON", "FlapMessaging", "FlapMQTTClient", "FlapPrimitives",
-                "FlapSimulated",
+                "FlapSettings", "FlapSimulated",
                 "FlapSources",
                 "FlapTOML", "FlapVBML",
                 .product(name: "NIOCore", package: "swift-nio"),
@@ -293,7 +293,7 @@ let package = Package(
                 "FlapTime", "FlapCore", "FlapPrimitives", "FlapHardware", "FlapSimulated", "FlapLinux", "FlapSensorDrivers", "FlapDisplay",
                 "FlapTOML", "FlapMessaging", "FlapStorage", "FlapHTTP", "FlapMQTT", "FlapMQTTClient", "FlapMetrics", "FlapHeartRate", "FlapRooms",
                 "FlapKiosk", "FlapVestaboard", "FlapWeb", "FlapTLS", "FlapQR", "FlapMembers", "FlapPresence", "FlapSetup", "FlapDiscovery",
-                "FlapSources", "FlapHardwareSearch",
+                "FlapSources", "FlapHardwareSearch", "FlapSettings",
                 "Wematch", "CSystemd",
                 .product(name: "SystemPackage", package: "swift-system"),
                 .product(name: "Hummingbird", package: "hummingbird"),

@@ -167,6 +167,11 @@ extension Endpoint {
     /// Heart-rate straps listened for.
     public static let findStraps = Endpoint("findStraps", .post, "/v1/hardware/straps", body: "StrapSearch", answer: .json("StrapsFound"))
 
+    /// Every setting, with its value and where the value comes from.
+    public static let settings = Endpoint("settings", .get, "/v1/settings", answer: .json("Settings"))
+    /// Settings changed from the page, kept over flapd.toml and applied.
+    public static let changeSettings = Endpoint("changeSettings", .patch, "/v1/settings", body: "SettingsChange", answer: .json("Settings"))
+
     // The Wematch room.
     /// The room this kiosk is in.
     public static let room = Endpoint("room", .get, "/v1/room", answer: .json("Room"))
@@ -192,7 +197,7 @@ extension Endpoint {
         replaceMemberKey, pair, viewerLink,
         presence, setPresence,
         controls, setControls, sound, setSound, clackSample, sensors, calibration, calibrate, moduleCommands, moduleCommand,
-        hardware, searchHardware, findVestaboard, findStraps,
+        hardware, searchHardware, findVestaboard, findStraps, settings, changeSettings,
         room, joinRoom, leaveRoom, roomPlot, roomPicture
     ]
 }

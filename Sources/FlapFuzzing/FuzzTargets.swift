@@ -5,6 +5,7 @@ import FlapHeartRate
 import FlapJSON
 import FlapMessaging
 import FlapPrimitives
+import FlapSettings
 import FlapSimulated
 import FlapSources
 import FlapTOML
@@ -32,6 +33,7 @@ public enum FuzzTargets {
         FuzzTarget("vbml", reads: VBMLDocument.self, vbml),
         FuzzTarget("mustache", reads: Mustache.self, mustache),
         FuzzTarget("toml", reads: TOMLParser.self, toml),
+        FuzzTarget("settings-change", reads: SettingsLayers.self, settingsChange),
         FuzzTarget("mqtt", reads: MQTTFrameDecoder.self, mqtt),
         FuzzTarget("message", reads: MessageParser.self, message),
         FuzzTarget("local-api", reads: LocalAPIBody.self, localAPI),
@@ -81,6 +83,25 @@ public enum FuzzTargets {
         let text = String(decoding: bytes, as: UTF8.self)
         _ = try? TOMLParser.parse(text)
         _ = TOMLLineIndex(text)
+    }
+
+    /// flapd.toml, settings.toml and changes from the page (`KEY=JSON` lines), parted by lines
+    /// of `---`: each change made, the two layers merged, and the page's layer written as TOML,
+    /// which must read back.
+    static func settingsChange(_ bytes: [UInt8]) {
+        let parts = String(decoding: bytes, as: UTF8.self).components(separatedBy: "\n---\n")
+        guard parts.count == 3, let file = try? TOMLParser.parse(parts[0]), let page = try? TOMLParser.parse(parts[1]) else { return }
+        var layers = SettingsLayers(
+            file: file, page: page, identities: ["panel": .init(key: "id", implicit: { _ in "main" }), "source": .init(key: "name")])
+        for line in parts[2].split(separator: "\n").prefix(64) {
+            let halves = line.split(separator: "=", maxSplits: 1).map(String.init)
+            guard halves.count == 2, let path = try? SettingPath(parsing: halves[0]), let json = try? JSONValue(parsing: Array(halves[1].utf8))
+            else { continue }
+            try? layers.set(json == .null ? nil : try? TOMLValue(json: json), at: path)
+        }
+        _ = layers.merged()
+        let written = TOMLWriter.document(layers.page)
+        precondition((try? TOMLParser.parse(written)) != nil, "the page's settings were written as TOML that does not read back:\n\(written)")
     }
 
     /// Bytes from a broker, cut into packets and decoded (MQTT 5 when the first byte is even).

@@ -1,3 +1,5 @@
+import FlapTOML
+
 /// Where a setting is, as flapd's errors name it: `listen`, `sound.volume`, `panel[0].rows`,
 /// `source[1].headers.Accept`. Tables are named by their keys, and each table of an array of
 /// tables (`[[panel]]`) by its place, from 0.
@@ -90,4 +92,22 @@ public struct SettingPath: Sendable, Hashable, CustomStringConvertible {
 
     /// This path and one step more.
     public func appending(_ step: Step) -> SettingPath { SettingPath(steps + [step]) }
+}
+
+extension TOMLTable {
+    /// The value at `path`, nil when there is none.
+    public subscript(path: SettingPath) -> TOMLValue? {
+        var current: TOMLValue = .table(self)
+        for step in path.steps {
+            switch step {
+            case .key(let name):
+                guard let next = current.table?[name] else { return nil }
+                current = next
+            case .index(let place):
+                guard let elements = current.array, elements.indices.contains(place) else { return nil }
+                current = elements[place]
+            }
+        }
+        return current
+    }
 }

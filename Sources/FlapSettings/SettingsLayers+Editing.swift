@@ -9,6 +9,12 @@ extension SettingsLayers {
         public var message: String
         /// "KEY: what is wrong".
         public var description: String { "\(key): \(message)" }
+
+        /// `key` cannot be changed, because `message`.
+        public init(key: String, message: String) {
+            self.key = key
+            self.message = message
+        }
     }
 
     /// Gives the setting at `path` the value `value` in the page's layer; nil takes the page's

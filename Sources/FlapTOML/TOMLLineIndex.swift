@@ -4,7 +4,7 @@ import FoundationEssentials
 /// (The TOML parser reports positions only for syntax errors.) It reads table headers
 /// (`[messages]`, `[[panel]]`, counting array entries) and `key =` lines; keys it cannot place
 /// (inline tables) get their table's line.
-public struct TOMLLineIndex {
+public struct TOMLLineIndex: Sendable {
     private var lines: [String: Int] = [:]
 
     /// Finds the line of each key in `text`.

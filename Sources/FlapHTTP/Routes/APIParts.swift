@@ -53,6 +53,8 @@ public struct APIParts: Sendable {
     public var setup: (any ClaimAccess)?
     /// "Find my board": this machine's ports and devices, and a search of them.
     public var hardware: (any HardwareFinder)?
+    /// The settings changed from the page.
+    public var settings: (any SettingsKeeper)?
     /// Where invitation and pairing links point, with their QR codes.
     public var links = InvitationLinks(machineName: "localhost", httpsPort: { nil }, qrCode: { _ in nil })
 
@@ -78,6 +80,7 @@ public struct APIParts: Sendable {
             SessionAPI(apiKey: apiKey, access: access, setup: setup),
             SetupAPI(setup: setup, access: access),
             HardwareAPI(finder: hardware),
+            SettingsAPI(keeper: settings),
             MessagesAPI(intake: intake, access: access),
             BoardAPI(panels: panels),
             BoardPictureAPI(panels: panels, renders: PictureRenders()),

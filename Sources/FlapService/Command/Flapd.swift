@@ -147,12 +147,7 @@ public struct Flapd: AsyncParsableCommand {
         // Everything flapd writes (the inbox with its messages and sender names, keys, sessions)
         // is the owner's alone: files 0600, folders 0700, whatever umask flapd was started with.
         umask(0o077)
-        let appliance = try await Appliance(configuration: configuration, drawInTerminal: isatty(1) == 1, logger: logger)
-        try await withThrowingDiscardingTaskGroup { group in
-            group.addTask { [listen = configuration.listen] in await appliance.announce(listen: listen) }
-            try await appliance.run()
-            group.cancelAll()
-        }
+        try await ApplianceRuns(command: self, logger: logger).run(from: configuration)
     }
 
     /// The configuration these flags and the file they name make.
@@ -162,17 +157,24 @@ public struct Flapd: AsyncParsableCommand {
         return configuration
     }
 
-    func loadConfiguration() throws -> FlapdConfiguration {
+    /// flapd.toml, or no file, and the settings changed from the page over it.
+    func layeredConfiguration() throws -> LayeredConfiguration {
         let path = config ?? (simulate || panel != nil ? nil : "/etc/flapd/flapd.toml")
-        guard let path else { return FlapdConfiguration() }
+        guard let path else { return try .load(text: "", filePath: nil, stateDirectory: stateDir) }
         guard let text = try ConfigurationParser.read(path) else {
             if config == nil {
                 throw ServiceError.noConfiguration(path: path)
             }
             throw ServiceError.unreadableConfiguration(path: path)
         }
+        return try .load(text: text, filePath: path, stateDirectory: stateDir)
+    }
+
+    func loadConfiguration() throws -> FlapdConfiguration {
+        let layered = try layeredConfiguration()
+        guard layered.filePath != nil || layered.pageChangedSomething else { return FlapdConfiguration() }
         do {
-            var configuration = try ConfigurationParser.parse(text, file: path)
+            var configuration = try layered.read()
             // Simulated hardware: the real driver talks to the simulated device (a Chainlink controller).
             if simulate {
                 for i in configuration.panels.indices where configuration.panels[i].kind.simulatedUnderSimulate {

@@ -93,6 +93,7 @@ extension Appliance {
         api.presence = parts.presence
         api.setup = parts.setup
         api.hardware = ApplianceHardware(configuration, state: state)
+        api.settings = parts.settings
         api.links = InvitationLinks(
             machineName: machineName, householdNames: configuration.api.tlsNames, certificateNames: certificateNames,
             httpsPort: { [httpsNow = ports.httpsNow] in httpsNow.value },

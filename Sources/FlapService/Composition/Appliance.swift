@@ -46,7 +46,11 @@ public final class Appliance: Sendable {
 
     /// The appliance `configuration` describes, its services made and not yet run, on `time` (a
     /// test's virtual clock, or the real one); `drawInTerminal` draws a simulated panel on stdout.
-    public init(configuration: FlapdConfiguration, drawInTerminal: Bool, time: ApplianceTime = .real, logger: Logger) async throws {
+    /// `settings`: the settings of the page, when they are kept (flapd's command keeps them).
+    public init(
+        configuration: FlapdConfiguration, drawInTerminal: Bool, time: ApplianceTime = .real, settings: (any SettingsKeeper)? = nil,
+        logger: Logger
+    ) async throws {
         self.logger = logger
         stateDirectory = try StateDirectory(explicit: configuration.stateDirectory)
         let storage = StorageHealth(logger: logger)
@@ -146,7 +150,7 @@ public final class Appliance: Sendable {
             deliveryWorkers: drivers.flatMap(\.deliveries), live: live, mqtt: mqtt, clockTrust: clockTrust,
             schedules: schedules, sources: sources.map { ApplianceSources(hub: $0, triggers: triggers, now: time.now) }, access: access,
             presence: presence, setup: claim,
-            time: time)
+            time: time, settings: settings)
         let listeners = try Self.listeners(
             configuration, parts: parts, secrets: try ApplianceSecrets(configuration, in: stateDirectory, logger: logger),
             state: stateDirectory, ports: ports, logger: logger)

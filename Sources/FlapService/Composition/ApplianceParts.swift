@@ -40,4 +40,6 @@ struct ApplianceParts {
     let setup: BoardClaim<ApplianceClock>
     /// The appliance's time.
     let time: ApplianceTime
+    /// The settings changed from the page, when flapd keeps them.
+    var settings: (any SettingsKeeper)?
 }

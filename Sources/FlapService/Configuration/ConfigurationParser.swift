@@ -5,6 +5,7 @@ import FlapJSON
 import FlapMQTT
 import FlapMQTTClient
 import FlapMessaging
+import FlapSettings
 import FlapSources
 import FlapStorage
 import FlapTOML
@@ -47,7 +48,16 @@ public enum ConfigurationParser {
             throw ConfigurationError(
                 file: file, problems: [.init(key: "", line: error.line, problem: "not valid TOML: column \(error.column): \(error.message)")])
         }
-        var reader = TableReader(table: table, path: "", index: TOMLLineIndex(text))
+        return try read(table, index: TOMLLineIndex(text), file: file, panelKinds: panelKinds, sourceKinds: sourceKinds)
+    }
+
+    /// Reads the settings in `table` (flapd.toml and the page's settings over it; `index` says on
+    /// which line of flapd.toml each key is), declaring each setting read in `declarations`.
+    static func read(
+        _ table: TOMLTable, index: TOMLLineIndex, file: String, panelKinds: [any PanelKind] = PanelKinds.all,
+        sourceKinds: [any SourceKind] = SourceKinds.all, declarations: SettingDeclarations? = nil
+    ) throws(ConfigurationError) -> FlapdConfiguration {
+        var reader = TableReader(table: table, path: "", index: index, declarations: declarations)
         var configuration = FlapdConfiguration()
         readTopLevel(&reader, into: &configuration)
         reader.section("api") { readAPI(&$0, into: &configuration) }

@@ -1,3 +1,4 @@
+import FlapSettings
 import FlapSources
 import FlapTOML
 
@@ -14,6 +15,20 @@ struct TableReader: SourceTableReading {
     var problems: [ConfigurationError.Problem] = []
     /// The keys asked for, in the order first asked: what this table may hold.
     private(set) var asked: [String] = []
+    /// Where the settings read are declared, for the page's forms; nil where no one asks.
+    var declarations: SettingDeclarations?
+
+    init(table: TOMLTable, path: String, index: TOMLLineIndex, declarations: SettingDeclarations? = nil) {
+        self.table = table
+        self.path = path
+        self.index = index
+        self.declarations = declarations
+    }
+
+    /// Declares `name` a setting of kind `type`: asked for here, whether or not it is given.
+    func declare(_ name: String, _ type: SettingDeclaration.Kind, choices: [String]? = nil) {
+        declarations?.declare(SettingDeclaration(key: key(name), type: type, choices: choices))
+    }
 
     func key(_ name: String) -> String { path.isEmpty ? name : "\(path).\(name)" }
 
@@ -25,12 +40,14 @@ struct TableReader: SourceTableReading {
     mutating func fail(_ name: String, _ problem: String) { fail(name, .rule(problem)) }
 
     mutating func string(_ name: String) -> String? {
+        declare(name, .text)
         guard let value = self[name] else { return nil }
         guard let string = value.string else { fail(name, .notAString); return nil }
         return string
     }
 
     mutating func int(_ name: String) -> Int? {
+        declare(name, .wholeNumber)
         guard let value = self[name] else { return nil }
         guard let int = value.int else { fail(name, .notAWholeNumber); return nil }
         return int
@@ -38,6 +55,7 @@ struct TableReader: SourceTableReading {
 
     /// A number, whole or not: `52.52`, `13`.
     mutating func number(_ name: String) -> Double? {
+        declare(name, .number)
         guard let value = self[name] else { return nil }
         switch value {
         case .float(let number): return number
@@ -47,12 +65,14 @@ struct TableReader: SourceTableReading {
     }
 
     mutating func bool(_ name: String) -> Bool? {
+        declare(name, .boolean)
         guard let value = self[name] else { return nil }
         guard let bool = value.bool else { fail(name, .notABoolean); return nil }
         return bool
     }
 
     mutating func port(_ name: String) -> Int? {
+        declare(name, .wholeNumber)
         guard let port = int(name) else { return nil }
         guard (0...65535).contains(port) else { fail(name, .notAPort(port)); return nil }
         return port
@@ -65,6 +85,7 @@ struct TableReader: SourceTableReading {
     }
 
     mutating func choice(_ name: String, _ allowed: [String]) -> String? {
+        declare(name, .choice, choices: allowed)
         guard let value = string(name) else { return nil }
         guard allowed.contains(value) else {
             fail(name, .notOneOf(value, choices: allowed))
@@ -75,11 +96,13 @@ struct TableReader: SourceTableReading {
 
     /// One string or a list of them: `days = "weekdays"` or `days = ["sat", "sun"]`.
     mutating func oneOrMoreStrings(_ name: String) -> [String]? {
+        declare(name, .list)
         if let single = self[name]?.string { return [single] }
         return strings(name)
     }
 
     mutating func strings(_ name: String) -> [String]? {
+        declare(name, .list)
         guard let value = self[name] else { return nil }
         guard let array = value.array, array.allSatisfy({ $0.string != nil }) else {
             fail(name, .notAListOfStrings)
@@ -90,6 +113,7 @@ struct TableReader: SourceTableReading {
 
     /// A list of lists of whole numbers, such as `[[17, 18, 27, 22], [5, 6, 13, 19]]`.
     mutating func intLists(_ name: String, example: String) -> [[Int]]? {
+        declare(name, .listOfLists)
         guard let value = self[name] else { return nil }
         guard let outer = value.array, outer.allSatisfy({ $0.array?.allSatisfy { $0.int != nil } == true }) else {
             fail(name, .notAListOfLists(example: example))
@@ -100,6 +124,7 @@ struct TableReader: SourceTableReading {
 
     /// A table of strings, such as `headers = { Accept = "application/json" }`.
     mutating func stringTable(_ name: String) -> [String: String]? {
+        declare(name, .table)
         guard var table = table(name) else { return nil }
         var found: [String: String] = [:]
         for entry in table.table.keys.sorted() { if let value = table.string(entry) { found[entry] = value } }
@@ -109,6 +134,7 @@ struct TableReader: SourceTableReading {
 
     /// A secret given inline (`key`) or as a file (`key_file`), not both.
     mutating func secret(_ name: String, file fileName: String) -> Secret? {
+        declare(name, .secret)
         let inline = string(name), file = string(fileName)
         if inline != nil, file != nil { fail(name, .notBoth(name, fileName)) }
         if let file { return .file(file) }
@@ -118,12 +144,15 @@ struct TableReader: SourceTableReading {
     mutating func table(_ name: String) -> TableReader? {
         guard let value = self[name] else { return nil }
         guard let sub = value.table else { fail(name, .notATable(name)); return nil }
-        return TableReader(table: sub, path: key(name), index: index)
+        return TableReader(table: sub, path: key(name), index: index, declarations: declarations)
     }
 
-    /// Reads the table `name`, when it is there, with `read`, keeping its problems.
+    /// Reads the table `name`, when it is there, with `read`, keeping its problems. A reading
+    /// that declares its settings reads an absent table as an empty one, so its keys are declared.
     mutating func section(_ name: String, _ read: (inout TableReader) -> Void) {
-        guard var table = table(name) else { return }
+        let absent = declarations != nil && self[name] == nil
+        guard var table = absent ? TableReader(table: TOMLTable(), path: key(name), index: index, declarations: declarations) : table(name)
+        else { return }
         read(&table)
         problems += table.problems
     }
@@ -142,7 +171,7 @@ struct TableReader: SourceTableReading {
         var readers: [TableReader] = []
         for (i, element) in array.enumerated() {
             guard let sub = element.table else { fail("\(name)[\(i)]", .notATableEntry); continue }
-            readers.append(TableReader(table: sub, path: key("\(name)[\(i)]"), index: index))
+            readers.append(TableReader(table: sub, path: key("\(name)[\(i)]"), index: index, declarations: declarations))
         }
         return readers
     }
@@ -201,6 +230,7 @@ extension TableReader {
     /// A length of time: seconds (`600`) or with a unit (`"30s"`, `"10m"`, `"2h"`, `"1d"`); zero
     /// only where `zero` allows it (a trigger's cooldown).
     mutating func interval(_ name: String, zero: Bool = false) -> Duration? {
+        declare(name, .interval)
         guard let value = self[name] else { return nil }
         if let seconds = value.int, seconds > 0 || (zero && seconds == 0) { return .seconds(seconds) }
         if let text = value.string {

@@ -7,6 +7,7 @@ extension ServiceError {
         case .configurationTooLarge(let path, let largest):
             "the configuration file \(path) is larger than \(largest) KiB, too large for a configuration"
         case .invalidConfiguration(let error): error.description
+        case .unreadableSettings(let problem): "the settings changed from the page: \(problem)"
         case .mqttSettings(let problem): "MQTT: \(problem)"
         case .kioskWithoutRoom(let panel): "panel \(panel): policy kiosk shows a Wematch room; join one with --room or [room]"
         case .roomWithoutMQTT(let room): "room \(room): a room is shared over MQTT; give --mqtt or [mqtt]"

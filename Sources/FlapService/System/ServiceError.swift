@@ -17,6 +17,8 @@ public enum ServiceError: Error, Sendable, Equatable, CustomStringConvertible {
     case configurationTooLarge(path: String, largestKiB: Int)
     /// The configuration file is read, and wrong.
     case invalidConfiguration(ConfigurationError)
+    /// The settings changed from the page (settings.toml) cannot be read.
+    case unreadableSettings(problem: String)
     /// `[mqtt]` or `--mqtt` cannot be used.
     case mqttSettings(problem: String)
     /// A kiosk panel with no room to show.
@@ -101,7 +103,8 @@ public enum ServiceError: Error, Sendable, Equatable, CustomStringConvertible {
     /// Its kind.
     public var code: Code {
         switch self {
-        case .noConfiguration, .unreadableConfiguration, .configurationTooLarge, .invalidConfiguration, .mqttSettings, .kioskWithoutRoom,
+        case .noConfiguration, .unreadableConfiguration, .configurationTooLarge, .invalidConfiguration, .unreadableSettings, .mqttSettings,
+            .kioskWithoutRoom,
             .roomWithoutMQTT, .unreadableSample, .unusableSample, .soundOff, .noPanelToCalibrate, .boardAddressInvalid,
             .credentialNotConfigured, .tooFewModules, .modulesNotInRows, .modulesNotInColumns, .tooFewPixels:
             .configuration

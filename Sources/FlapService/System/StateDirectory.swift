@@ -12,16 +12,7 @@ public struct StateDirectory: Sendable {
     /// `explicit`, else `$STATE_DIRECTORY` (systemd's StateDirectory=), else
     /// `$XDG_STATE_HOME/flapd`, else `~/.local/state/flapd`.
     public init(explicit: String?, environment: [String: String] = ProcessInfo.processInfo.environment) throws {
-        let chosen: String
-        if let explicit {
-            chosen = explicit
-        } else if let systemd = environment["STATE_DIRECTORY"]?.split(separator: ":").first {
-            chosen = String(systemd)
-        } else if let xdg = environment["XDG_STATE_HOME"], !xdg.isEmpty {
-            chosen = xdg + "/flapd"
-        } else {
-            chosen = (environment["HOME"] ?? Self.homeDirectory()) + "/.local/state/flapd"
-        }
+        let chosen = Self.path(explicit: explicit, environment: environment)
         do {
             try FileManager.default.createDirectory(atPath: chosen, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
         } catch {
@@ -29,6 +20,14 @@ public struct StateDirectory: Sendable {
         }
         path = chosen
         Self.keepPrivate(chosen)
+    }
+
+    /// Where the state directory is, made or not: `explicit`, else systemd's, else XDG's.
+    static func path(explicit: String?, environment: [String: String] = ProcessInfo.processInfo.environment) -> String {
+        if let explicit { return explicit }
+        if let systemd = environment["STATE_DIRECTORY"]?.split(separator: ":").first { return String(systemd) }
+        if let xdg = environment["XDG_STATE_HOME"], !xdg.isEmpty { return xdg + "/flapd" }
+        return (environment["HOME"] ?? homeDirectory()) + "/.local/state/flapd"
     }
 
     /// Makes the folder 0700 and the files directly in it 0600: an inbox written by an earlier

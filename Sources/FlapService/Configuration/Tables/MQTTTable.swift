@@ -18,18 +18,19 @@ import Wematch
 extension ConfigurationParser {
     static func parseMQTT(_ reader: inout TableReader) -> MQTTSettings? {
         defer { reader.finish() }
-        guard let url = reader.string("url") else {
+        // Read whole even without a usable url: every key's problem is told at once, and every key declared.
+        let url = reader.string("url"), deviceID = reader.string("device_id") ?? MQTTSettings.defaultDeviceID
+        var settings = MQTTSettings(host: "", port: 0, deviceID: deviceID)
+        var usable = false
+        if let url {
+            do {
+                settings = try MQTTSettings(url: url, deviceID: deviceID)
+                usable = true
+            } catch {
+                reader.fail("url", error.description)
+            }
+        } else {
             reader.fail("url", .needs("[mqtt]", "url = \"mqtt://broker:1883\""))
-            reader.askedForAll()
-            return nil
-        }
-        var settings: MQTTSettings
-        do {
-            settings = try MQTTSettings(url: url, deviceID: reader.string("device_id") ?? MQTTSettings.defaultDeviceID)
-        } catch {
-            reader.fail("url", error.description)
-            reader.askedForAll()
-            return nil
         }
         settings.groups = reader.strings("groups") ?? []
         settings.username = reader.string("username") ?? settings.username
@@ -48,6 +49,7 @@ extension ConfigurationParser {
                 reader.fail("keepalive", .outOfRange(given: nil, allowed: "at least 5 seconds"))
             }
         }
+        guard usable else { return nil }
         for problem in settings.validate() { reader.fail("device_id", problem) }
         return settings
     }

@@ -1,0 +1,106 @@
+import Foundation
+import TestSupport
+import Testing
+
+/// Settings changed from the page on a real flapd: shown with where each comes from, refused in
+/// flapd.toml's own words, kept in settings.toml over a flapd.toml that is never written, and
+/// applied by flapd's parts starting again in the same process.
+@Suite(.cleansUp, .timeLimit(.minutes(4))) struct SettingsFromThePageTests {
+    static let file = """
+        [sound]
+        volume = 80
+
+        [[panel]]
+        driver = "simulated"
+        size = "6x22"
+
+        """
+
+    func configuration(_ text: String = file) throws -> String {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("settings-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let path = folder.appendingPathComponent("flapd.toml").path
+        try text.write(toFile: path, atomically: true, encoding: .utf8)
+        return path
+    }
+
+    func setting(_ key: String, of flapd: FlapdProcess) async throws -> [String: Any] {
+        let settings = try await flapd.api.get("/v1/settings").object["settings"] as? [[String: Any]] ?? []
+        return try #require(settings.first { $0["key"] as? String == key }, "no \(key) in \(settings.count) settings")
+    }
+
+    func change(_ key: String, to value: String, on flapd: FlapdProcess) async throws -> HTTPClient.Reply {
+        try await flapd.api.request("PATCH", "/v1/settings", body: Data(#"{"changes": [{"key": "\#(key)", "value": \#(value)}]}"#.utf8))
+    }
+
+    func rows(of flapd: FlapdProcess) async -> Int? {
+        let board = try? await flapd.api.get("/v1/board")
+        return ((board?.object["panels"] as? [[String: Any]])?.first)?["rows"] as? Int
+    }
+
+    @Test func aChangeIsAppliedWithoutARestartAndKeptOverTheFile() async throws {
+        let config = try configuration()
+        let flapd = try await FlapdProcess.start(arguments: ["--config", config, "--no-sound"])
+        let size = try await setting("panel[0].size", of: flapd)
+        #expect(size["value"] as? String == "6x22" && size["origin"] as? String == "file", "\(size)")
+        #expect(try await setting("sound.quiet_hours", of: flapd)["origin"] as? String == "default")
+        #expect(try await flapd.api.postJSON("/v1/messages", #"{"text": "HELLO"}"#).status == 202)
+
+        let changed = try await change("panel[0].size", to: #""3x15""#, on: flapd)
+        #expect(changed.status == 200 && changed.object["applying"] as? Bool == true, "\(changed.text)")
+        #expect(try await eventually { await rows(of: flapd) == 3 }, "\(flapd.said)")
+        // The board keeps what it showed; the process is the same one.
+        #expect(try await eventually { (try? await flapd.api.get("/v1/board").text.contains("HELLO")) == true })
+        #expect(flapd.said.contains("settings changed from the page"))
+        let now = try await setting("panel[0].size", of: flapd)
+        #expect(now["origin"] as? String == "page" && now["fileValue"] as? String == "6x22", "\(now)")
+        #expect(try String(contentsOfFile: config, encoding: .utf8) == Self.file, "flapd.toml is never written")
+        let kept = try String(contentsOfFile: flapd.stateDirectory + "/settings.toml", encoding: .utf8)
+        #expect(kept.contains("[[panel]]\nid = \"main\"\nsize = \"3x15\""), "\(kept)")
+
+        // An upgrade whose flapd.toml has new defaults: the page's setting stays, the file's new value is taken.
+        await flapd.stop()
+        try Self.file.replacingOccurrences(of: "volume = 80", with: "volume = 70").write(toFile: config, atomically: true, encoding: .utf8)
+        let upgraded = try await FlapdProcess.start(stateDirectory: flapd.stateDirectory, arguments: ["--config", config, "--no-sound"])
+        #expect(await rows(of: upgraded) == 3)
+        #expect(try await setting("sound.volume", of: upgraded)["value"] as? Int == 70)
+
+        // "Use the file's value".
+        #expect(try await change("panel[0].size", to: "null", on: upgraded).status == 200)
+        #expect(try await eventually { await rows(of: upgraded) == 6 })
+        #expect(try await setting("panel[0].size", of: upgraded)["origin"] as? String == "file")
+        #expect(!(try String(contentsOfFile: upgraded.stateDirectory + "/settings.toml", encoding: .utf8).contains("[[panel]]")))
+        await upgraded.stop()
+    }
+
+    @Test func aRefusalSaysWhatFlapdTomlsReaderSaysNamingTheKey() async throws {
+        let wrong = try configuration(Self.file.replacingOccurrences(of: "volume = 80", with: "volume = 140"))
+        let check = try await ProcessRunner.run(ProcessRunner.builtProduct("flapd"), ["--config", wrong, "--check-config"])
+        let fileSays = try #require(check.stderrText.components(separatedBy: "sound.volume: ").last?.trimmingCharacters(in: .whitespacesAndNewlines))
+
+        let flapd = try await FlapdProcess.start(arguments: ["--config", try configuration(), "--no-sound"])
+        let refused = try await change("sound.volume", to: "140", on: flapd)
+        #expect(refused.status == 400 && refused.error == "sound.volume: \(fileSays)", "\(refused.text) / \(check.stderrText)")
+        let refusals: [(String, String, String)] = [
+            ("sound.volume", #""loud""#, "sound.volume"),
+            ("panel[0].driver", #""teleprinter""#, "panel[0].driver"),
+            ("state_dir", #""/tmp""#, "state_dir: set only in flapd.toml"),
+            ("sound..volume", "1", "column 7"),
+            ("panel[0].id", #""wall""#, "change it there")
+        ]
+        for (key, value, says) in refusals {
+            let answer = try await change(key, to: value, on: flapd)
+            #expect(answer.status == 400 && answer.error.contains(says), "\(key): \(answer.text)")
+        }
+        #expect(!FileManager.default.fileExists(atPath: flapd.stateDirectory + "/settings.toml"), "nothing refused is kept")
+        let body = try await flapd.api.request("PATCH", "/v1/settings", body: Data(repeating: UInt8(ascii: " "), count: 17 * 1024))
+        #expect(body.status == 413)
+        let member = try await flapd.api.postJSON("/v1/members", #"{"name": "Bob"}"#)
+        let id = try #require((member.object["member"] as? [String: Any])?["id"] as? String)
+        let key = try #require(try await flapd.api.post("/v1/members/\(id)/keys", json: [:]).object["key"] as? String)
+        let bob = HTTPClient(base: "http://127.0.0.1:\(flapd.apiPort)", headers: ["Authorization": "Bearer \(key)"])
+        #expect(try await bob.get("/v1/settings").status == 403)
+        #expect(try await bob.request("PATCH", "/v1/settings", body: Data(#"{"changes": [{"key": "sound.volume", "value": 1}]}"#.utf8)).status == 403)
+        await flapd.stop()
+    }
+}
