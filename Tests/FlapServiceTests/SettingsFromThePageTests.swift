@@ -103,4 +103,22 @@ import Testing
         #expect(try await bob.request("PATCH", "/v1/settings", body: Data(#"{"changes": [{"key": "sound.volume", "value": 1}]}"#.utf8)).status == 403)
         await flapd.stop()
     }
+
+    @Test func flapctlDoesWhatThePageDoes() async throws {
+        let flapd = try await FlapdProcess.start(arguments: ["--config", try configuration(), "--no-sound"])
+        let flapctl = ProcessRunner.builtProduct("flapctl")
+        let options = ["--url", "http://127.0.0.1:\(flapd.apiPort)", "--api-key", flapd.apiKey]
+        let set = try await ProcessRunner.run(flapctl, ["settings", "set", "panel[0].size", "3x15"] + options)
+        #expect(set.status == 0, "\(set.stdoutText)\(set.stderrText)")
+        #expect(try await eventually { await rows(of: flapd) == 3 })
+        let shown = try await ProcessRunner.run(flapctl, ["settings", "show", "panel[0].s"] + options)
+        #expect(shown.stdoutText.contains(#"panel[0].size = "3x15"  (page); the file's: "6x22""#), "\(shown.stdoutText)")
+        #expect(shown.stdoutText.contains("panel[0].show  (default)"), "\(shown.stdoutText)")
+        let refused = try await ProcessRunner.run(flapctl, ["settings", "set", "sound.volume", "140"] + options)
+        #expect(refused.status != 0 && refused.stderrText.contains("sound.volume: must be 0 to 100"), "\(refused.stderrText)")
+        let unset = try await ProcessRunner.run(flapctl, ["settings", "unset", "panel[0].size"] + options)
+        #expect(unset.status == 0, "\(unset.stderrText)")
+        #expect(try await eventually { await rows(of: flapd) == 6 })
+        await flapd.stop()
+    }
 }

@@ -110,6 +110,13 @@ enum HelpExamples {
                 #"flapctl hardware --vestaboard vestaboard.local --enablement-token TOKEN"#, #"flapctl hardware --straps"#
             ]
         ),
+        (
+            "settings",
+            [
+                #"flapctl settings"#, #"flapctl settings show sound"#, #"flapctl settings set sound.volume 40"#,
+                #"flapctl settings set panel[0].size 3x15"#, #"flapctl settings unset sound.volume"#
+            ]
+        ),
         ("invite", [#"flapctl invite Mum"#, #"flapctl invite "Grand Pa" --sender gramps"#])
     ]
 
