@@ -131,6 +131,8 @@ import Testing
         #expect(seen["hardwareListed"] as? Bool == true && seen["hardwareSearched"] as? Bool == true, "\(seen["hardwareLines"] ?? "")")
         #expect((seen["vestaboardSaid"] as? String)?.contains("did not answer") == true, "\(seen["vestaboardSaid"] ?? "")")
         #expect((seen["strapsSaid"] as? String)?.isEmpty == false, "\(seen["strapsSaid"] ?? "")")
+        #expect(seen["settingsSaid"] as? String == "Saved and applied.", "\(seen["settingsSaid"] ?? "")")
+        #expect(seen["rowsAfter"] as? Int == 3 && seen["sizeOrigin"] as? String == "set here", "\(seen["sizeOrigin"] ?? "")")
         #expect(seen["reopenedSignedIn"] as? Bool == true && seen["setUpHiddenAfter"] as? Bool == true)
         #expect((seen["consoleErrors"] as? [String])?.isEmpty == true, "\(seen["consoleErrors"] ?? "")")
     }

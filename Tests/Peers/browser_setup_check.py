@@ -72,6 +72,22 @@ try:
     submit(page, "vestaboard-find")
     out["vestaboardSaid"] = wait(lambda: "127.0.0.1:9:" in page.find_element(By.ID, "vestaboard-note").text) and \
         page.find_element(By.ID, "vestaboard-note").text
+    # Settings: the panel's size changed from the page, applied without a restart, kept as the page's.
+    group_css = "#settings-groups details[data-group='panel 1']"
+    out["settingsListed"] = wait(lambda: page.find_elements(By.CSS_SELECTOR, group_css))
+    group = page.find_element(By.CSS_SELECTOR, group_css)
+    page.execute_script("arguments[0].scrollIntoView()", group)
+    group.find_element(By.TAG_NAME, "summary").click()
+    size = page.find_element(By.ID, "setting-panel[0].size")
+    size.clear()
+    size.send_keys("3x15")
+    group.find_element(By.CSS_SELECTOR, "button[type=submit]").click()
+    out["settingsSaid"] = wait(lambda: page.find_element(By.ID, "settings-note").text == "Saved and applied.") and \
+        page.find_element(By.ID, "settings-note").text
+    out["rowsAfter"] = page.execute_async_script(
+        "const done = arguments[0]; fetch('/v1/board', {credentials: 'same-origin'}).then((r) => r.json()).then((b) => done(b.panels[0].rows))")
+    out["sizeOrigin"] = page.find_element(By.ID, "setting-panel[0].size").find_element(By.XPATH, "following-sibling::span").text
+    page.save_screenshot(os.path.join(shots, "setup-settings.png"))
     # Opened again: signed in, no setup asked for.
     page.get(household.secure + "/")
     out["reopenedSignedIn"] = wait(lambda: page.find_element(By.ID, "app").is_displayed())
