@@ -133,6 +133,9 @@ import Testing
         #expect((seen["strapsSaid"] as? String)?.isEmpty == false, "\(seen["strapsSaid"] ?? "")")
         #expect(seen["settingsSaid"] as? String == "Saved and applied.", "\(seen["settingsSaid"] ?? "")")
         #expect(seen["rowsAfter"] as? Int == 3 && seen["sizeOrigin"] as? String == "set here", "\(seen["sizeOrigin"] ?? "")")
+        #expect(seen["sourceAdded"] as? String == "Saved and applied." && seen["scheduleAdded"] as? String == "Saved and applied.", "\(seen)")
+        #expect(seen["sourcesAfter"] as? [String] == ["bins"], "\(seen["sourcesAfter"] ?? "")")
+        #expect((seen["schedulesAfter"] as? String)?.contains("morning") == true, "\(seen["schedulesAfter"] ?? "")")
         #expect(seen["reopenedSignedIn"] as? Bool == true && seen["setUpHiddenAfter"] as? Bool == true)
         #expect((seen["consoleErrors"] as? [String])?.isEmpty == true, "\(seen["consoleErrors"] ?? "")")
     }

@@ -14,6 +14,7 @@ import os
 import sys
 
 from selenium.webdriver.common.by import By
+from selenium.webdriver.support.ui import Select
 
 from browser_support import Household, board_text, browser, console_errors, submit, trusting, wait
 
@@ -88,6 +89,27 @@ try:
         "const done = arguments[0]; fetch('/v1/board', {credentials: 'same-origin'}).then((r) => r.json()).then((b) => done(b.panels[0].rows))")
     out["sizeOrigin"] = page.find_element(By.ID, "setting-panel[0].size").find_element(By.XPATH, "following-sibling::span").text
     page.save_screenshot(os.path.join(shots, "setup-settings.png"))
+    # Add a calendar source and a daily schedule from the page's "Add" forms.
+    def add(kind, fields):
+        Select(page.find_element(By.ID, "settings-new-kind")).select_by_visible_text(kind)
+        for key, value in fields.items():
+            field = page.find_element(By.ID, "setting-" + key)
+            if field.tag_name == "select":
+                Select(field).select_by_value(value)
+            else:
+                field.send_keys(value)
+        page.find_element(By.CSS_SELECTOR, "#settings-new button[type=submit]").click()
+        wait(lambda: page.find_element(By.ID, "settings-note").text in ("Saved and applied.",) or "source" in page.find_element(By.ID, "settings-note").text)
+        said = page.find_element(By.ID, "settings-note").text
+        # The note is set again by the next change: cleared, so each add is seen to finish.
+        page.execute_script("document.getElementById('settings-note').textContent = ''")
+        return said
+    out["sourceAdded"] = add("source: calendar", {"source[0].name": "bins", "source[0].url": "http://127.0.0.1:9/bins.ics", "source[0].every": "1h"})
+    out["scheduleAdded"] = add("schedule", {"schedule[0].name": "morning", "schedule[0].times": "08:00", "schedule[0].text": "GOOD MORNING"})
+    out["sourcesAfter"] = page.execute_async_script(
+        "const done = arguments[0]; fetch('/v1/sources', {credentials: 'same-origin'}).then((r) => r.json()).then((b) => done(b.sources.map((s) => s.name)))")
+    out["schedulesAfter"] = page.execute_async_script(
+        "const done = arguments[0]; fetch('/v1/schedules', {credentials: 'same-origin'}).then((r) => r.json()).then((b) => done(JSON.stringify(b)))")
     # Opened again: signed in, no setup asked for.
     page.get(household.secure + "/")
     out["reopenedSignedIn"] = wait(lambda: page.find_element(By.ID, "app").is_displayed())

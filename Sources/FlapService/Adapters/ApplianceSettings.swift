@@ -75,6 +75,8 @@ struct SettingsView: Encodable, Sendable {
     }
 
     var settings: [Setting]
+    /// What a new entry of each array of tables, of each kind, would hold.
+    var new: [NewEntryTemplate]
     /// flapd.toml's path, when there is one.
     var file: String?
     /// Where the page's settings are kept.
@@ -107,6 +109,6 @@ struct SettingsView: Encodable, Sendable {
             }
             settings.append(setting)
         }
-        return SettingsView(settings: settings, file: layered.filePath, pageFile: layered.pageFile.path)
+        return SettingsView(settings: settings, new: NewEntryTemplate.all(after: merged), file: layered.filePath, pageFile: layered.pageFile.path)
     }
 }

@@ -4,7 +4,7 @@
 // kept, flapd applies it within seconds, and this page waits for it to answer again.
 import { $, api, E, refused, tell } from "/web/api.js";
 
-const origins = { default: "flapd's default", file: "flapd.toml", page: "set here" };
+const origins = { default: "flapd's default", file: "flapd.toml", page: "set here", new: "" };
 
 // "sound.volume" is in Sound; "panel[0].size" in Panel 1; "listen" in Network.
 function groupOf(key) {
@@ -42,6 +42,7 @@ function field(setting) {
     input.size = 22;
   }
   input.value = setting.type === "secret" ? "" : shown(setting);
+  input.name = setting.key;
   input.dataset.key = setting.key;
   input.dataset.type = setting.type;
   input.dataset.was = input.value;
@@ -120,10 +121,52 @@ function render(data, save) {
   $("settings-file").textContent = data.file ? `flapd.toml is ${data.file}; what you set here is kept in ${data.pageFile}.` : `What you set here is kept in ${data.pageFile}.`;
 }
 
+// "Add": a new panel, source, schedule, trigger, sensor or mirror, its form made from what an
+// entry of that kind would hold; its name first, its kind already chosen.
+function renderNew(templates, save) {
+  const choice = $("settings-new-kind");
+  const was = choice.value;
+  choice.replaceChildren(new Option("Add…", ""), ...templates.map((template, index) =>
+    new Option(`${template.table}${template.kind ? `: ${template.kind}` : ""}`, String(index))));
+  choice.value = [...choice.options].some((option) => option.value === was) ? was : "";
+  const show = () => {
+    const template = templates[Number(choice.value)];
+    const form = $("settings-new");
+    if (!choice.value || !template) { form.replaceChildren(); return; }
+    const kindKey = template.kindKey && template.settings.find((s) => s.key.endsWith(`.${template.kindKey}`));
+    const rows = template.settings.filter((setting) => setting !== kindKey).map((setting) => row({ ...setting, origin: "new" }, save));
+    const button = document.createElement("button");
+    button.type = "submit";
+    button.textContent = "Add";
+    form.replaceChildren(...rows, button);
+    form.onsubmit = (event) => {
+      event.preventDefault();
+      const changes = [];
+      try {
+        for (const input of form.querySelectorAll("[data-key]")) {
+          if (input.value.trim() === "") continue;
+          changes.push({ key: input.dataset.key, value: typed(input) });
+        }
+      } catch (error) { tell($("settings-note"), error.message); return; }
+      const nameKey = template.nameKey && template.settings.find((s) => s.key.endsWith(`.${template.nameKey}`));
+      if (nameKey && !changes.some((change) => change.key === nameKey.key)) {
+        tell($("settings-note"), `${nameKey.key}: a new ${template.table} needs its ${template.nameKey}`);
+        return;
+      }
+      if (kindKey) changes.splice(nameKey ? 1 : 0, 0, { key: kindKey.key, value: template.kind });
+      if (!nameKey && !changes.length) return;
+      save(changes);
+    };
+  };
+  choice.onchange = show;
+  show();
+}
+
 async function load(save) {
   const reply = await api(E.settings());
   if (reply.status !== 200) { tell($("settings-note"), refused(reply)); return false; }
   render(reply.data, save);
+  renderNew(reply.data.new, save);
   return true;
 }
 
