@@ -49,6 +49,8 @@ import Testing
         let changed = try await change("panel[0].size", to: #""3x15""#, on: flapd)
         #expect(changed.status == 200 && changed.object["applying"] as? Bool == true, "\(changed.text)")
         #expect(try await eventually { await rows(of: flapd) == 3 }, "\(flapd.said)")
+        // Applied: the parts that answer started with it.
+        #expect(try await eventually { (try? await flapd.api.get("/v1/settings").object["applying"]) == nil })
         // The board keeps what it showed; the process is the same one.
         #expect(try await eventually { (try? await flapd.api.get("/v1/board").text.contains("HELLO")) == true })
         #expect(flapd.said.contains("settings changed from the page"))

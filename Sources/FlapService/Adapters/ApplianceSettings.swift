@@ -8,19 +8,27 @@ import FlapTOML
 /// settings.toml, and applied by starting the appliance again in this process.
 actor ApplianceSettings: SettingsKeeper {
     private var layered: LayeredConfiguration
+    /// The page's settings this appliance started with: until another started with those kept
+    /// since, a change is still being applied.
+    private let startedWith: TOMLTable
     /// Starts the appliance again from the settings now kept; given the page's settings before
     /// the change, to go back to should the new ones not start.
     private let apply: @Sendable (_ before: TOMLTable) async -> Void
 
     init(_ layered: LayeredConfiguration, apply: @escaping @Sendable (_ before: TOMLTable) async -> Void) {
         self.layered = layered
+        self.startedWith = layered.layers.page
         self.apply = apply
     }
 
     /// Settings the page may not change: where the page's own settings are kept.
     static let fileOnly: Set<String> = ["state_dir"]
 
-    func settings() -> any Encodable & Sendable { SettingsView.of(layered) }
+    func settings() -> any Encodable & Sendable {
+        var view = SettingsView.of(layered)
+        if layered.layers.page != startedWith { view.applying = true }
+        return view
+    }
 
     func change(_ changes: [(key: String, value: JSONValue?)]) async throws(SettingsRefusal) -> any Encodable & Sendable {
         var candidate = layered
@@ -81,7 +89,8 @@ struct SettingsView: Encodable, Sendable {
     var file: String?
     /// Where the page's settings are kept.
     var pageFile: String
-    /// Whether flapd is starting its parts again with the settings just changed.
+    /// Whether flapd is starting its parts again with the settings just changed: true until the
+    /// parts that answer started with them.
     var applying: Bool?
 
     static func of(_ layered: LayeredConfiguration) -> SettingsView {

@@ -18,16 +18,88 @@ function portLine(port, searched) {
   return `${name}: nothing any driver knows answered`;
 }
 
+// What "Use this" makes of a device that answered: the board's first panel, with the size its
+// modules make (a row of them; the owner can arrange rows in Settings).
+function panelFrom(port) {
+  const said = port.answered;
+  if (said?.driver === "rs485" && said.modules.length) {
+    const ids = said.modules.map((m) => m.id);
+    const changes = [
+      { key: "panel[0].driver", value: "rs485" }, { key: "panel[0].device", value: port.path },
+      { key: "panel[0].size", value: `1x${ids.length}` }, { key: "panel[0].ids", value: [ids] },
+    ];
+    const steps = new Set(said.modules.map((m) => m.stepsPerRevolution));
+    if (steps.size === 1) changes.push({ key: "panel[0].steps_per_revolution", value: [...steps][0] });
+    return changes;
+  }
+  if (said?.driver === "chainlink") {
+    const changes = [{ key: "panel[0].driver", value: "chainlink" }, { key: "panel[0].device", value: port.path }];
+    if (typeof said.modules === "number" && said.modules > 0) changes.push({ key: "panel[0].size", value: `1x${said.modules}` });
+    return changes;
+  }
+  return null;
+}
+
+// Every module shows a flap of each kind for half a minute, then the board goes back.
+const testPattern = { text: "ABCDEFGHIJKLMNOPQRSTUVWXYZ 1234567890 !@#$()-+&=;:'\"%,./?", duration: 30 };
+
+async function showTestPattern() {
+  const reply = await api(E.sendMessage(), testPattern);
+  tell($("hardware-note"), reply.status === 202 || reply.status === 200
+    ? "A test pattern is on the board for 30 seconds: every module should turn." : refused(reply));
+}
+
+// Makes `changes` the board's settings, waits until flapd answers with them, then offers a test pattern.
+async function use(what, changes) {
+  tell($("hardware-note"), `Making ${what} this board's panel…`);
+  const reply = await api(E.changeSettings(), { changes });
+  if (reply.status !== 200) { tell($("hardware-note"), refused(reply)); return; }
+  // Asked until the parts that answer run the change, for up to a minute.
+  for (let tries = 0; tries < 120; tries++) {
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    const now = await api(E.settings());
+    if (now.status === 200 && !now.data.applying) break;
+  }
+  tell($("hardware-note"), `${what} is this board's panel now.`);
+  const button = document.createElement("button");
+  button.type = "button";
+  button.id = "hardware-test-pattern";
+  button.textContent = "Show a test pattern";
+  button.addEventListener("click", showTestPattern);
+  $("hardware-note").append(" ", button);
+  window.dispatchEvent(new CustomEvent("settings-changed"));
+}
+
+// A device that does not answer (a screen, SPI, GPIO): the Add form for its driver, its device
+// filled in; its size and wiring are the owner's to say.
+function offer(driver, device) {
+  window.dispatchEvent(new CustomEvent("add-panel", { detail: { driver, device } }));
+}
+
+function listItem(text, buttons) {
+  const li = document.createElement("li");
+  li.textContent = text;
+  for (const [label, action] of buttons) {
+    const button = document.createElement("button");
+    button.type = "button";
+    button.textContent = label;
+    button.addEventListener("click", action);
+    li.append(" ", button);
+  }
+  return li;
+}
+
 function show(found, searched) {
-  const lines = found.serialPorts.map((port) => portLine(port, searched));
-  if (!lines.length) lines.push("No serial ports.");
-  const list = (names) => (names.length ? names.join(", ") : "none");
-  lines.push(`Screens: ${list(found.local.framebuffers)}. SPI: ${list(found.local.spi)}. GPIO chips: ${list(found.local.gpioChips)}.`);
-  $("hardware-list").replaceChildren(...lines.map((line) => {
-    const li = document.createElement("li");
-    li.textContent = line;
-    return li;
-  }));
+  const items = found.serialPorts.map((port) => {
+    const changes = port.heldBy ? null : panelFrom(port);
+    return listItem(portLine(port, searched), changes ? [["Use this", () => use(port.path, changes)]] : []);
+  });
+  if (!items.length) items.push(listItem("No serial ports.", []));
+  for (const fb of found.local.framebuffers) items.push(listItem(`Screen ${fb}`, [["Use this", () => offer("framebuffer", fb)]]));
+  for (const spi of found.local.spi) items.push(listItem(`SPI ${spi} (MAX7219, WS2812 or a Chainlink Driver board)`, [["Use this", () => offer("max7219", spi)]]));
+  for (const chip of found.local.gpioChips) items.push(listItem(`GPIO ${chip} (steppers on ULN2003 boards)`, [["Use this", () => offer("gpio", chip)]]));
+  if (!found.local.framebuffers.length && !found.local.spi.length && !found.local.gpioChips.length) items.push(listItem("Screens: none. SPI: none. GPIO chips: none.", []));
+  $("hardware-list").replaceChildren(...items);
 }
 
 async function refresh() {
@@ -61,6 +133,18 @@ export function setUpHardware() {
     const reply = await api(E.findVestaboard(), token ? { address, enablementToken: token } : { address });
     $("vestaboard-token").value = "";
     tell($("vestaboard-note"), reply.status === 200 ? `${reply.data.address}: ${reply.data.said}.` : refused(reply));
+    // With its key kept, the Vestaboard can be this board's panel, through its Local API.
+    if (reply.status === 200 && reply.data.keyFile) {
+      const url = `http://${reply.data.address.includes(":") ? reply.data.address : `${reply.data.address}:7000`}`;
+      const button = document.createElement("button");
+      button.type = "button";
+      button.textContent = "Use this";
+      button.addEventListener("click", () => use(reply.data.address, [
+        { key: "panel[0].driver", value: "vestaboard" }, { key: "panel[0].api", value: "local" },
+        { key: "panel[0].url", value: url }, { key: "panel[0].key_file", value: reply.data.keyFile },
+      ]));
+      $("vestaboard-note").append(" ", button);
+    }
   });
   // Straps advertise about once a second: ten seconds hears those worn nearby.
   $("straps-listen").addEventListener("click", async () => {

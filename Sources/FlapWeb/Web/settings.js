@@ -162,12 +162,13 @@ function renderNew(templates, save) {
   show();
 }
 
+// Whether the settings were shown as the parts that answer run them (not while a change is applied).
 async function load(save) {
   const reply = await api(E.settings());
-  if (reply.status !== 200) { tell($("settings-note"), refused(reply)); return false; }
+  if (reply.status !== 200) { if (reply.status !== 0) tell($("settings-note"), refused(reply)); return false; }
   render(reply.data, save);
   renderNew(reply.data.new, save);
-  return true;
+  return !reply.data.applying;
 }
 
 async function save(changes) {
@@ -176,7 +177,7 @@ async function save(changes) {
   if (reply.status !== 200) { tell($("settings-note"), refused(reply)); return; }
   if (!reply.data.applying) { tell($("settings-note"), "Nothing changed."); return; }
   tell($("settings-note"), "Saved; flapd is applying it…");
-  // flapd's parts start again: asked until they answer, for up to a minute.
+  // flapd's parts start again: asked until those that answer run the change, for up to a minute.
   for (let tries = 0; tries < 120; tries++) {
     await new Promise((resolve) => setTimeout(resolve, 500));
     if (await load(save)) { tell($("settings-note"), "Saved and applied."); return; }
@@ -186,4 +187,18 @@ async function save(changes) {
 
 export function setUpSettings() {
   load(save);
+  window.addEventListener("settings-changed", () => load(save));
+  // "Use this" on a device that does not answer: the Add form for its driver, its device filled in.
+  window.addEventListener("add-panel", async (event) => {
+    await load(save);
+    const choice = $("settings-new-kind");
+    const option = [...choice.options].find((o) => o.text === `panel: ${event.detail.driver}`);
+    if (!option) return;
+    choice.value = option.value;
+    choice.dispatchEvent(new Event("change"));
+    const device = $("settings-new").querySelector("[data-key$='.device']");
+    if (device) device.value = event.detail.device;
+    $("settings-new").scrollIntoView();
+    tell($("settings-note"), `Give the panel an id, its size and its wiring, then Add; a test pattern then shows it works.`);
+  });
 }
