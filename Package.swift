@@ -316,6 +316,7 @@ let package = Package(
             dependencies: [
                 "FlapJSON", "FlapEndpoints",
                 "FlapCore", "FlapHardware", "FlapMQTTClient", "FlapHeartRate", "FlapSensorDrivers", "FlapMCP", "FlapPictures", "FlapQR", "FlapVBML",
+                "FlapLinux", "FlapSimulated",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "CompressNIO", package: "compress-nio"),
                 .product(name: "NIOCore", package: "swift-nio"),

@@ -12,7 +12,7 @@ public struct Flapctl: AsyncParsableCommand {
             BoardCommand.self,
             StatusCommand.self, SlotsCommand.self, ReceiptsCommand.self, HeartRateCommand.self, RoomCommand.self, QueueCommand.self,
             TemplateCommand.self, ForgetCommand.self, CalibrateCommand.self, ModuleCommandLine.self, RenderCommand.self, MCPCommand.self,
-            PairCommand.self, SetupCodeCommand.self, HardwareCommand.self, SettingsCommand.self,
+            PairCommand.self, SetupCodeCommand.self, HardwareCommand.self, SettingsCommand.self, SimulateHardwareCommand.self,
             InviteCommand.self, VBMLCommand.self, SourcesCommand.self
         ])
 

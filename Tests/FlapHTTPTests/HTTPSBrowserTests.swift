@@ -132,7 +132,17 @@ import Testing
         #expect((seen["vestaboardSaid"] as? String)?.contains("did not answer") == true, "\(seen["vestaboardSaid"] ?? "")")
         #expect((seen["strapsSaid"] as? String)?.isEmpty == false, "\(seen["strapsSaid"] ?? "")")
         #expect(seen["settingsSaid"] as? String == "Saved and applied.", "\(seen["settingsSaid"] ?? "")")
-        #expect(seen["rowsAfter"] as? Int == 3 && seen["sizeOrigin"] as? String == "set here", "\(seen["sizeOrigin"] ?? "")")
+        #expect(
+            (seen["hardwareLines"] as? [String])?.contains { $0.contains("RS-485 modules 1, 2, 3, 4, 5, 6, 7, 8") } == true,
+            "\(seen["hardwareLines"] ?? "")")
+        #expect(
+            (seen["hardwareLines"] as? [String])?.contains { $0.contains("a Chainlink controller, 12 modules") } == true,
+            "\(seen["hardwareLines"] ?? "")")
+        #expect((seen["wallUsed"] as? String)?.contains("is this board's panel now") == true, "\(seen["wallUsed"] ?? "")")
+        #expect(seen["patternOnModules"] as? Bool == true, "the modules showed \(seen["modulesSaid"] ?? "")")
+        let level = seen["levelAfter"] as? [String: Any]
+        #expect(level?["value"] as? String == "debug" && level?["origin"] as? String == "page", "\(level ?? [:])")
+        #expect(seen["panelAfter"] as? Int == 8, "the wall's eight modules stay the panel")
         #expect(seen["sourceAdded"] as? String == "Saved and applied." && seen["scheduleAdded"] as? String == "Saved and applied.", "\(seen)")
         #expect(seen["sourcesAfter"] as? [String] == ["bins"], "\(seen["sourcesAfter"] ?? "")")
         #expect((seen["schedulesAfter"] as? String)?.contains("morning") == true, "\(seen["schedulesAfter"] ?? "")")

@@ -11,7 +11,9 @@ Starts and stops flapd itself; prints what it saw as JSON.
 """
 import json
 import os
+import subprocess
 import sys
+import threading
 
 from selenium.webdriver.common.by import By
 from selenium.webdriver.support.ui import Select
@@ -19,7 +21,22 @@ from selenium.webdriver.support.ui import Select
 from browser_support import Household, board_text, browser, console_errors, submit, trusting, wait
 
 flapd_path, work, shots = sys.argv[1], sys.argv[2], sys.argv[3]
-household = Household(flapd_path, work, None)
+# The hardware to find: a simulated RS-485 wall and Chainlink controller on pseudo-terminals, in a
+# folder laid out as /dev (flapctl simulate-hardware), which flapd searches in place of /dev.
+devices = os.path.join(work, "dev")
+simulated = subprocess.Popen([os.path.join(os.path.dirname(flapd_path), "flapctl"), "simulate-hardware", "--devices", devices],
+                             stdout=subprocess.PIPE, text=True)
+simulator_said = []
+
+
+def listen():
+    for line in iter(simulated.stdout.readline, ""):
+        simulator_said.append(line)
+
+
+threading.Thread(target=listen, daemon=True).start()
+wait(lambda: len([line for line in simulator_said if " -> " in line]) == 2)
+household = Household(flapd_path, work, None, ["--devices", devices], simulate=False)
 flapd, state = household.flapd, household.flapd.state
 flapd.start()
 out = {}
@@ -64,6 +81,14 @@ try:
     page.find_element(By.ID, "hardware-search").click()
     out["hardwareSearched"] = wait(lambda: page.find_element(By.ID, "hardware-note").text == "Searched.")
     out["hardwareLines"] = page.find_element(By.ID, "hardware-list").text.splitlines()
+    # Use this: the RS-485 wall becomes the board's panel, and its test pattern lands on the modules.
+    wall = [item for item in page.find_elements(By.CSS_SELECTOR, "#hardware-list li") if "RS-485 modules" in item.text][0]
+    wall.find_element(By.TAG_NAME, "button").click()
+    out["wallUsed"] = wait(lambda: "is this board's panel now" in page.find_element(By.ID, "hardware-note").text) and \
+        page.find_element(By.ID, "hardware-note").text
+    page.find_element(By.ID, "hardware-test-pattern").click()
+    out["patternOnModules"] = wait(lambda: "rs485: ABCDEFGH\n" in simulator_said)
+    out["modulesSaid"] = [line.strip() for line in simulator_said if line.startswith("rs485:")]
     page.find_element(By.ID, "straps-listen").click()
     out["strapsSaid"] = wait(lambda: page.find_element(By.ID, "straps-note").text.startswith(("No strap heard", "Heard through"))) and \
         page.find_element(By.ID, "straps-note").text
@@ -73,21 +98,21 @@ try:
     submit(page, "vestaboard-find")
     out["vestaboardSaid"] = wait(lambda: "127.0.0.1:9:" in page.find_element(By.ID, "vestaboard-note").text) and \
         page.find_element(By.ID, "vestaboard-note").text
-    # Settings: the panel's size changed from the page, applied without a restart, kept as the page's.
-    group_css = "#settings-groups details[data-group='panel 1']"
+    # Settings: the log level changed from the page, applied without a restart, kept as the page's.
+    group_css = "#settings-groups details[data-group='network and log']"
     out["settingsListed"] = wait(lambda: page.find_elements(By.CSS_SELECTOR, group_css))
     group = page.find_element(By.CSS_SELECTOR, group_css)
     page.execute_script("arguments[0].scrollIntoView()", group)
     group.find_element(By.TAG_NAME, "summary").click()
-    size = page.find_element(By.ID, "setting-panel[0].size")
-    size.clear()
-    size.send_keys("3x15")
+    Select(page.find_element(By.ID, "setting-log_level")).select_by_value("debug")
     group.find_element(By.CSS_SELECTOR, "button[type=submit]").click()
     out["settingsSaid"] = wait(lambda: page.find_element(By.ID, "settings-note").text == "Saved and applied.") and \
         page.find_element(By.ID, "settings-note").text
-    out["rowsAfter"] = page.execute_async_script(
-        "const done = arguments[0]; fetch('/v1/board', {credentials: 'same-origin'}).then((r) => r.json()).then((b) => done(b.panels[0].rows))")
-    out["sizeOrigin"] = page.find_element(By.ID, "setting-panel[0].size").find_element(By.XPATH, "following-sibling::span").text
+    out["levelAfter"] = page.execute_async_script(
+        "const done = arguments[0]; fetch('/v1/settings', {credentials: 'same-origin'}).then((r) => r.json())"
+        ".then((b) => done(b.settings.find((s) => s.key === 'log_level')))")
+    out["panelAfter"] = page.execute_async_script(
+        "const done = arguments[0]; fetch('/v1/board', {credentials: 'same-origin'}).then((r) => r.json()).then((b) => done(b.panels[0].columns))")
     page.save_screenshot(os.path.join(shots, "setup-settings.png"))
     # Add a calendar source and a daily schedule from the page's "Add" forms.
     def add(kind, fields):
@@ -118,5 +143,7 @@ try:
 finally:
     page.quit()
     flapd.stop()
+    simulated.terminate()
+    simulated.wait(30)
 
 print(json.dumps(out))

@@ -111,9 +111,11 @@ class Flapd:
     """flapd --simulate on a free port with STATE, started and stopped by a check, so the check
     can see the page without it; `post` sends a message with the key, as another device would."""
 
-    def __init__(self, path, state, key, arguments=(), sound_device=None):
-        """`sound_device`: an ALSA device for the clacks (`null` plays them nowhere); none: no sound."""
+    def __init__(self, path, state, key, arguments=(), sound_device=None, simulate=True):
+        """`sound_device`: an ALSA device for the clacks (`null` plays them nowhere); none: no sound.
+        `simulate`: --simulate (a panel found and chosen from the page is then driven as it is)."""
         self.path, self.state, self.key, self.arguments, self.process = path, state, key, list(arguments), None
+        self.simulate = ["--simulate"] if simulate else []
         self.sound = ["--sound-device", sound_device] if sound_device else ["--no-sound"]
         self.port, self.https_port = free_port(), free_port()
         self.base = f"http://127.0.0.1:{self.port}"
@@ -123,7 +125,7 @@ class Flapd:
         import urllib.request
         # With no key, flapd makes its own, as a fresh install does (and the board shows a setup code).
         key = ["--api-key", self.key] if self.key else []
-        self.process = subprocess.Popen([self.path, "--simulate", *self.sound, "--state-dir", self.state, "--api-port", str(self.port),
+        self.process = subprocess.Popen([self.path, *self.simulate, *self.sound, "--state-dir", self.state, "--api-port", str(self.port),
                                          "--https-port", str(self.https_port), "--local-api-port", "0", *key] + self.arguments,
                                         stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         wait(lambda: urllib.request.urlopen(self.base + "/healthz", timeout=1).status == 200)
@@ -163,12 +165,12 @@ class Household:
     (started with `resolve`) finds on this machine; `secure` is the page's HTTPS address and
     `authority` the CA file a profile trusts."""
 
-    def __init__(self, flapd_path, work, key):
+    def __init__(self, flapd_path, work, key, arguments=(), simulate=True):
         import os
         config = os.path.join(work, "flapd.toml")
         with open(config, "w") as file:
             file.write('[api]\ntls_names = ["flapd.test"]\n[messages]\nrate_limit = 0\n')
-        self.flapd = Flapd(flapd_path, os.path.join(work, "state"), key, ["--config", config])
+        self.flapd = Flapd(flapd_path, os.path.join(work, "state"), key, ["--config", config, *arguments], simulate=simulate)
         self.resolve = ["--host-resolver-rules=MAP flapd.test 127.0.0.1"]
         self.secure = f"https://flapd.test:{self.flapd.https_port}"
         self.authority = os.path.join(work, "state", "tls", "ca.crt")

@@ -117,6 +117,10 @@ enum HelpExamples {
                 #"flapctl settings set panel[0].size 3x15"#, #"flapctl settings unset sound.volume"#
             ]
         ),
+        (
+            "simulate-hardware",
+            [#"flapctl simulate-hardware --devices /tmp/dev"#, #"flapctl simulate-hardware --devices /tmp/dev --rs485 1-16 --chainlink 0"#]
+        ),
         ("invite", [#"flapctl invite Mum"#, #"flapctl invite "Grand Pa" --sender gramps"#])
     ]
 

@@ -105,6 +105,9 @@ public struct Flapd: AsyncParsableCommand {
     @Option(help: "Join this Wematch room over MQTT (needs --mqtt or [mqtt]): this kiosk's straps become members; with none, it watches.")
     var room: String?
 
+    @Option(help: "Where Find my board looks for devices (default /dev): a folder laid out as /dev, such as flapctl simulate-hardware makes.")
+    var devices: String?
+
     @Flag(help: "Check the configuration, print what is wrong, and exit.")
     var checkConfig = false
 
@@ -184,6 +187,7 @@ public struct Flapd: AsyncParsableCommand {
             configuration.panels[0].drum.flap62 = flap62
         }
         if let stateDir { configuration.stateDirectory = stateDir }
+        if let devices { configuration.devices = devices }
         if let listen { configuration.listen = listen }
         if let apiPort { configuration.api.port = apiPort }
         if let httpsPort { configuration.api.httpsPort = httpsPort }

@@ -40,11 +40,15 @@ function panelFrom(port) {
   return null;
 }
 
-// Every module shows a flap of each kind for half a minute, then the board goes back.
-const testPattern = { text: "ABCDEFGHIJKLMNOPQRSTUVWXYZ 1234567890 !@#$()-+&=;:'\"%,./?", duration: 30 };
-
+// Each module shows a letter or digit of its own (A, B, C… along the rows), for half a minute,
+// then the board goes back: a module that stays blank, or shows another's letter, is wired wrong.
 async function showTestPattern() {
-  const reply = await api(E.sendMessage(), testPattern);
+  const board = await api(E.board());
+  const panel = board.data.panels?.[0];
+  if (board.status !== 200 || !panel) { tell($("hardware-note"), refused(board)); return; }
+  const codes = Array.from({ length: panel.rows }, (_, row) =>
+    Array.from({ length: panel.columns }, (_, column) => ((row * panel.columns + column) % 36) + 1));
+  const reply = await api(E.sendMessage(), { codes, duration: 30 });
   tell($("hardware-note"), reply.status === 202 || reply.status === 200
     ? "A test pattern is on the board for 30 seconds: every module should turn." : refused(reply));
 }

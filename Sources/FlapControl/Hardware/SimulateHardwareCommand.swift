@@ -1,0 +1,87 @@
+import ArgumentParser
+import FlapHardware
+import FlapLinux
+import FlapSimulated
+import FoundationEssentials
+
+/// `flapctl simulate-hardware`: a wall of RS-485 modules and a Chainlink controller on
+/// pseudo-terminals, found as USB serial adapters in a folder laid out as `/dev` (`flapd
+/// --devices DIR`): what "Find my board" finds on a machine with no hardware. The simulated
+/// devices run the firmware's side of each protocol, and each says on stdout what its modules
+/// show once they are still.
+struct SimulateHardwareCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "simulate-hardware", abstract: "Run a simulated RS-485 wall and Chainlink controller on pseudo-terminals, until stopped.",
+        discussion: HelpExamples.discussion(
+            "simulate-hardware",
+            "Each appears in DIR/serial/by-id as a USB serial adapter would; flapd --devices DIR finds them with Find my board."))
+    @Option(help: "The folder laid out as /dev where the devices appear.") var devices: String
+    @Option(help: "The RS-485 modules' IDs, first-last (0 for no wall).") var rs485 = "1-8"
+    @Option(help: "The Chainlink controller's modules (0 for no controller).") var chainlink = 12
+
+    func validate() throws {
+        guard ids != nil else { throw ValidationError("--rs485 is FIRST-LAST, such as 1-8, with IDs 1 to 999, or 0") }
+        guard (0...1024).contains(chainlink) else { throw ValidationError("--chainlink is 0 to 1024 modules") }
+    }
+
+    var ids: ClosedRange<Int>? {
+        if rs485 == "0" { return 0...0 }
+        let ends = rs485.split(separator: "-").compactMap { Int($0) }
+        guard ends.count == 2, (1...999).contains(ends[0]), (ends[0]...999).contains(ends[1]) else { return nil }
+        return ends[0]...ends[1]
+    }
+
+    func run() async throws {
+        let byID = devices + "/serial/by-id"
+        try FileManager.default.createDirectory(atPath: byID, withIntermediateDirectories: true)
+        let clock = ContinuousClock()
+        try await withThrowingDiscardingTaskGroup { group in
+            if let ids, ids != 0...0 {
+                let (port, path) = try LinuxSerialPort.pseudoTerminal(settings: .rs485)
+                let bus = SimulatedRS485Bus(port: port, clock: clock, ids: Array(ids))
+                try link(path, as: byID + "/usb-VestaWidget_Simulated_RS-485_bus-if00-port0")
+                group.addTask { await bus.run() }
+                group.addTask {
+                    await Self.report("rs485", every: .milliseconds(200)) {
+                        let reel = RS485Reel.firmware.bytes
+                        guard await bus.resting() else { return nil }
+                        return String(decoding: await bus.flaps().map { $0.map { reel[$0] } ?? UInt8(ascii: "?") }, as: UTF8.self)
+                    }
+                }
+            }
+            if chainlink > 0 {
+                let (port, path) = try LinuxSerialPort.pseudoTerminal()
+                let controller = SimulatedChainlinkController(port: port, clock: clock, modules: chainlink)
+                try link(path, as: byID + "/usb-VestaWidget_Simulated_Chainlink_controller-if00")
+                group.addTask { await controller.run() }
+                group.addTask {
+                    await Self.report("chainlink", every: .milliseconds(200)) {
+                        let flaps = Array(chainlink52Flaps.utf8)
+                        return String(decoding: await controller.flaps().map { flaps[$0 % flaps.count] }, as: UTF8.self)
+                    }
+                }
+            }
+        }
+    }
+
+    private func link(_ path: String, as name: String) throws {
+        try? FileManager.default.removeItem(atPath: name)
+        try FileManager.default.createSymbolicLink(atPath: name, withDestinationPath: path)
+        StandardStream.writeOutput("\(name) -> \(path)\n")
+    }
+
+    /// Says `what` the modules show each time they come to rest showing something new: the same
+    /// for two looks in a row (nil: still turning).
+    private static func report(_ name: String, every interval: Duration, _ what: @Sendable () async -> String?) async {
+        var said: String?, seen: String?
+        while !Task.isCancelled {
+            let now = await what()
+            if let now, now == seen, now != said {
+                StandardStream.writeOutput("\(name): \(now)\n")
+                said = now
+            }
+            seen = now
+            try? await Task.sleep(for: interval)
+        }
+    }
+}
