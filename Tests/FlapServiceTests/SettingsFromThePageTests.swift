@@ -123,4 +123,25 @@ import Testing
         #expect(try await eventually { await rows(of: flapd) == 6 })
         await flapd.stop()
     }
+
+    @Test func aWallChosenOnThePageIsDrivenWhereItWasFoundEvenUnderSimulate() async throws {
+        let devices = FileManager.default.temporaryDirectory.appendingPathComponent("dev-\(UUID().uuidString)").path
+        let simulator = try ChildProcess(
+            ProcessRunner.builtProduct("flapctl"), ["simulate-hardware", "--devices", devices, "--rs485", "1-4", "--chainlink", "0"])
+        teardown { await simulator.stop() }
+        let wall = devices + "/serial/by-id/usb-VestaWidget_Simulated_RS-485_bus-if00-port0"
+        #expect(try await eventually { simulator.stdout.contains(wall + " -> ") })
+        let flapd = try await FlapdProcess.start(arguments: ["--no-sound", "--devices", devices])
+        teardown { await flapd.stop() }
+        let used = try await flapd.api.request(
+            "PATCH", "/v1/settings",
+            body: Data(
+                #"{"changes": [{"key": "panel[0].driver", "value": "rs485"}, {"key": "panel[0].device", "value": "\#(wall)"}, {"key": "panel[0].size", "value": "1x4"}]}"#
+                    .utf8))
+        #expect(used.status == 200, "\(used.text)")
+        #expect(try await eventually { (try? await flapd.api.get("/v1/settings").object["applying"]) == nil })
+        #expect(try await flapd.api.postJSON("/v1/messages", #"{"text": "WALL"}"#).status == 202)
+        // What the modules on the far side of the pseudo-terminal show, said by the simulator.
+        #expect(try await eventually { simulator.stdout.contains("rs485: WALL\n") }, "\(simulator.stdout)\n\(flapd.said)")
+    }
 }

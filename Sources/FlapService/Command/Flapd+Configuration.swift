@@ -21,9 +21,12 @@ extension Flapd {
         guard layered.filePath != nil || layered.pageChangedSomething else { return FlapdConfiguration() }
         do {
             var configuration = try layered.read()
-            // Simulated hardware: the real driver talks to the simulated device (a Chainlink controller).
+            // Simulated hardware: the real driver talks to the simulated device (a Chainlink
+            // controller). A device chosen on the page was found on this machine: it is used.
             if simulate {
-                for i in configuration.panels.indices where configuration.panels[i].kind.simulatedUnderSimulate {
+                let chosen = layered.layers.merged().fromPage.map(\.description)
+                for i in configuration.panels.indices
+                where configuration.panels[i].kind.simulatedUnderSimulate && !chosen.contains("panel[\(i)].device") {
                     configuration.panels[i].device = "simulated"
                 }
             }
