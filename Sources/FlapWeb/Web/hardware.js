@@ -139,7 +139,8 @@ export function setUpHardware() {
     tell($("vestaboard-note"), reply.status === 200 ? `${reply.data.address}: ${reply.data.said}.` : refused(reply));
     // With its key kept, the Vestaboard can be this board's panel, through its Local API.
     if (reply.status === 200 && reply.data.keyFile) {
-      const url = `http://${reply.data.address.includes(":") ? reply.data.address : `${reply.data.address}:7000`}`;
+      // `address` is the Local API's base URL as flapd reached it.
+      const url = reply.data.address;
       const button = document.createElement("button");
       button.type = "button";
       button.textContent = "Use this";
