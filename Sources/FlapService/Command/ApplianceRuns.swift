@@ -23,6 +23,9 @@ struct ApplianceRuns {
         while true {
             let layered = try command.layeredConfiguration()
             let keeper = ApplianceSettings(layered) { before in await restart.request(before: before) }
+            // The log level is a setting too: each appliance logs at its own.
+            var logger = logger
+            logger.logLevel = Logger.Level(rawValue: configuration.logLevel) ?? logger.logLevel
             let appliance: Appliance
             do {
                 appliance = try await Appliance(configuration: configuration, drawInTerminal: isatty(1) == 1, settings: keeper, logger: logger)
