@@ -28,8 +28,9 @@ import Testing
     @Test func aWatcherSeesTheBoardThenEachPlanAndWhereItRests() async throws {
         let flapd = try await InProcessFlapd.start(arguments: ["--no-sound"])
         teardown { await flapd.stop() }
-        // Time enough for the cascade when the whole suite shares two cores.
-        let first = try watch(flapd, seconds: 25)
+        // Watching as long as the waits below may last (the teardown ends it sooner): a cascade
+        // on two cores shared with the whole suite has outlasted a shorter watch.
+        let first = try watch(flapd, seconds: 150)
         teardown { await first.stop() }
         // Watching once the board as it is has come.
         _ = try await eventually { first.stdout.contains("event: board") }
