@@ -45,8 +45,15 @@ public final class SmallFilesystem: Sendable {
         try? handle.synchronize()
     }
 
-    /// Gives the space back.
-    public func free() throws { try FileManager.default.removeItem(atPath: filler) }
+    /// Gives the space back. ext4 lends a deleted file's blocks out again only once its journal
+    /// has committed the delete (every 5 s, later on a busy machine): syncing the directory commits it.
+    public func free() throws {
+        try FileManager.default.removeItem(atPath: filler)
+        let directory = open(path, O_RDONLY | O_DIRECTORY)
+        guard directory >= 0 else { throw PeerError("cannot open \(path)") }
+        defer { close(directory) }
+        guard fsync(directory) == 0 else { throw PeerError("cannot sync \(path): errno \(errno)") }
+    }
 
     /// Makes the filesystem report an error, as a failing card does: the kernel remounts it
     /// read-only at once, files open for writing or not.
