@@ -24,35 +24,47 @@ public enum SerialAnswer: Sendable, Equatable {
     /// A Chainlink controller (scottbez1/splitflap): its module count when it said it, and its
     /// drum (the firmware's flap characters) when its general state came.
     case chainlink(modules: Int?, drum: String?)
-    /// RS-485 split-flap modules answering `d`: each one's ID, steps a revolution, and how many
-    /// flaps have a stored position.
-    case rs485(modules: [RS485ModuleFound])
+    /// RS-485 split-flap modules: each one that answered `d` or `v` by its ID, and the serial
+    /// numbers of the Universal Firmware modules that announced themselves with no ID yet.
+    case rs485(modules: [RS485ModuleFound], unnumbered: [String] = [])
     /// Nothing any driver knows.
     case nothing
 }
 
-/// One RS-485 module as its `d` answer describes it.
+/// One RS-485 module as its answers describe it: its `d` (the dump, both firmwares) and its
+/// `v` (Universal Firmware only).
 public struct RS485ModuleFound: Sendable, Equatable, Encodable {
     /// Its ID on the bus.
     public var id: Int
-    /// The steps of its revolution.
-    public var stepsPerRevolution: Int
+    /// The steps of its revolution (nil: it did not answer `d`).
+    public var stepsPerRevolution: Int?
     /// The steps from its magnet to flap 0.
-    public var offset: Int
+    public var offset: Int?
     /// How many flaps have a position of their own stored.
-    public var storedFlaps: Int
+    public var storedFlaps: Int?
+    /// `"universal"` for a module that answered `v`, `"v7"` for one that answered only `d`.
+    public var firmware: String
+    /// Universal Firmware's version number.
+    public var version: Int?
+    /// Its serial number, when its firmware says it.
+    public var serial: String?
 
     /// A module as its dump says.
-    public init(id: Int, stepsPerRevolution: Int, offset: Int, storedFlaps: Int) {
+    public init(
+        id: Int, stepsPerRevolution: Int?, offset: Int?, storedFlaps: Int?, firmware: String = "v7", version: Int? = nil, serial: String? = nil
+    ) {
         self.id = id
         self.stepsPerRevolution = stepsPerRevolution
         self.offset = offset
         self.storedFlaps = storedFlaps
+        self.firmware = firmware
+        self.version = version
+        self.serial = serial
     }
 }
 
 extension SerialAnswer: Encodable {
-    private enum Keys: String, CodingKey { case driver, modules, drum }
+    private enum Keys: String, CodingKey { case driver, modules, drum, unnumbered }
 
     /// `{"driver": "rs485" | "chainlink" | null, …}`: the driver's name as flapd.toml spells it.
     public func encode(to encoder: any Encoder) throws {
@@ -62,9 +74,10 @@ extension SerialAnswer: Encodable {
             try container.encode("chainlink", forKey: .driver)
             try container.encodeIfPresent(modules, forKey: .modules)
             try container.encodeIfPresent(drum, forKey: .drum)
-        case .rs485(let modules):
+        case .rs485(let modules, let unnumbered):
             try container.encode("rs485", forKey: .driver)
             try container.encode(modules, forKey: .modules)
+            try container.encode(unnumbered, forKey: .unnumbered)
         case .nothing:
             try container.encodeNil(forKey: .driver)
         }

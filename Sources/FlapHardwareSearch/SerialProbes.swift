@@ -14,6 +14,12 @@ public enum SerialProbes {
     /// (homing after power-up takes up to a revolution, about 4 s at 1 ms a half-step) is deaf
     /// until it stops, and then answers what it kept.
     public static let rs485Turn: Duration = .milliseconds(4500)
+    /// How long an RS-485 bus is listened to in all before anything is broadcast: a Universal
+    /// Firmware module with no ID announces itself every 10 s and up to 5 s more, and falls
+    /// quiet for 30 s after any broadcast.
+    public static let announcementListening: Duration = .milliseconds(15_500)
+    /// Each module's turn to answer a range broadcast of `v`, after the first's 30 ms.
+    public static let rangeTurn: Duration = .milliseconds(100)
 
     /// Asks a Chainlink controller: `#` (answered in its text mode), then a `0x00` and a request
     /// for its state (answered in frames). Nil when nothing a controller says came back.
@@ -30,8 +36,10 @@ public enum SerialProbes {
     /// Asks each ID in `ids` for its dump (`d`), one at a time, as firmware v7 answers nothing
     /// else and announces nothing. A module still turning (homing after power-up) answers once
     /// its turn ends, so an answer is taken from any ID asked, whenever it comes, and the bus is
-    /// listened to for ``rs485Turn`` after the last question, longer while answers still come.
-    /// Nil when no module answered.
+    /// listened to for ``rs485Turn`` after the last question, longer while answers still come,
+    /// and until ``announcementListening`` has passed, for modules with no ID announcing
+    /// themselves. Then the IDs that answered are asked `v` in one range broadcast, which only
+    /// Universal Firmware answers, each module in its turn. Nil when no module said anything.
     public static func rs485<C: Clock>(_ port: any SerialPort, clock: C, ids: ClosedRange<Int>) async throws -> SerialAnswer?
     where C.Duration == Duration {
         var survey = RS485Survey(ids: ids)
@@ -46,44 +54,17 @@ public enum SerialProbes {
                 if let id, survey.found[id] != nil { return }
             }
         }
+        let started = clock.now
         for id in ids {
             try await port.write(RS485Frame.encode(.dump, to: .module(id)))
             try await listen(until: clock.now.advanced(by: rs485Silence), for: id, answering: rs485Answer)
         }
-        try await listen(until: clock.now.advanced(by: rs485Turn), for: nil, answering: rs485Answer)
+        try await listen(until: max(clock.now.advanced(by: rs485Turn), started.advanced(by: announcementListening)), for: nil, answering: rs485Answer)
+        if let low = survey.found.keys.min(), let high = survey.found.keys.max() {
+            try await port.write(RS485Frame.encode(.version(ids: low...high), to: .all))
+            let lastTurn = Duration.milliseconds(30) + rangeTurn * (high - low)
+            try await listen(until: clock.now.advanced(by: lastTurn + rs485Silence), for: nil, answering: rs485Silence)
+        }
         return survey.answer
     }
-}
-
-/// The modules found on an RS-485 bus, read from whatever it carries: each `d` answer from an
-/// ID that was asked; everything else (other answers, noise, an ID not asked) is passed over.
-/// At most ``budget`` bytes are read.
-public struct RS485Survey: Sendable {
-    /// The most bytes read: 32 dumps of 64 stored flaps are about 16 KB.
-    public static let budget = 64 * 1024
-    /// The IDs asked: an answer from another is passed over.
-    public let ids: ClosedRange<Int>
-    /// Each module that answered, by its ID.
-    public private(set) var found: [Int: RS485ModuleFound] = [:]
-    /// Bytes read so far.
-    public private(set) var read = 0
-    private var reader = RS485AnswerReader()
-
-    /// A survey of the answers of `ids`, nothing read yet.
-    public init(ids: ClosedRange<Int>) { self.ids = ids }
-
-    /// Whether no more is read.
-    public var isFull: Bool { read >= Self.budget }
-
-    /// Takes the next bytes from the bus.
-    public mutating func take(_ bytes: some Collection<UInt8>) {
-        let taken = Array(bytes.prefix(max(0, Self.budget - read)))
-        read += taken.count
-        for case .success(.dump(let id, let offset, let steps, let positions)) in reader.read(taken) where ids.contains(id) {
-            found[id] = RS485ModuleFound(id: id, stepsPerRevolution: steps, offset: offset, storedFlaps: positions.count)
-        }
-    }
-
-    /// The modules found, by ID, or nil when none answered.
-    public var answer: SerialAnswer? { found.isEmpty ? nil : .rs485(modules: found.values.sorted { $0.id < $1.id }) }
 }

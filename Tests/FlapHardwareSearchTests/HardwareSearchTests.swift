@@ -49,7 +49,7 @@ import Testing
         teardown { holder.terminate() }
         let clock = EventClock.drivenByCaller()
         let search = HardwareSearch(
-            devices: layout.dev, holders: PortHolders(locks: layout.locks), clock: clock
+            devices: layout.dev, holders: PortHolders(locks: layout.locks), clock: clock, start: { clock.task($0) }
         ) { path, _ in
             Issue.record("\(path) opened by a listing")
             throw HardwareError(device: path, problem: "not to be opened")
@@ -88,7 +88,7 @@ import Testing
         let ports: [String: SimulatedSerialPort<EventClock>] = ["ttyUSB0": wallHost, "ttyUSB1": boardHost, "ttyUSB2": silentHost]
         let opened = OpenedPorts()
         let search = HardwareSearch(
-            devices: layout.dev, holders: PortHolders(locks: layout.locks), clock: clock
+            devices: layout.dev, holders: PortHolders(locks: layout.locks), clock: clock, start: { clock.task($0) }
         ) { path, _ in
             let name = path.split(separator: "/").last.map(String.init) ?? path
             opened.add(name)
@@ -96,9 +96,11 @@ import Testing
             port.reconnect()  // closed by the probe before
             return port
         }
-        let found = try #require(await search.search(ids: 1...6, inUse: [layout.dev + "/ttyAMA0": "main"]))
+        // The ports are asked at once by tasks on the clock: the test waits for them without
+        // holding time back.
+        let found = try #require(await clock.standingAside { await search.search(ids: 1...6, inUse: [layout.dev + "/ttyAMA0": "main"]) })
         let answers = Dictionary(uniqueKeysWithValues: found.serialPorts.map { ($0.device.split(separator: "/").last.map(String.init) ?? "", $0) })
-        #expect(answers["ttyUSB0"]?.answered.map { if case .rs485(let modules) = $0 { modules.map(\.id) } else { [] } } == [3, 4])
+        #expect(answers["ttyUSB0"]?.answered.map { if case .rs485(let modules, _) = $0 { modules.map(\.id) } else { [] } } == [3, 4])
         #expect(answers["ttyUSB1"]?.answered == .chainlink(modules: 12, drum: chainlink52Flaps))
         #expect(answers["ttyUSB2"]?.answered == .nothing)
         #expect(answers["ttyUSB3"]?.heldBy?.contains("busy") == true, "a port that will not open is held by someone")

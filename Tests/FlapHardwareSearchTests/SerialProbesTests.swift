@@ -15,11 +15,47 @@ import Testing
         defer { running.cancel() }
         let started = clock.now
         let answer = try await SerialProbes.rs485(host, clock: clock, ids: 1...6)
-        guard case .rs485(let modules) = answer else { Issue.record("\(String(describing: answer))"); return }
+        guard case .rs485(let modules, _) = answer else { Issue.record("\(String(describing: answer))"); return }
         #expect(modules.map(\.id) == [1, 2, 5])
         #expect(modules.allSatisfy { $0.stepsPerRevolution == 4096 })
-        // Modules homing at power-up answer when their turn ends; all within a few turns.
-        #expect(started.duration(to: clock.now) < .seconds(6 * 2), "\(started.duration(to: clock.now))")
+        // Modules homing at power-up answer when their turn ends, well within the quarter-minute
+        // the bus is listened to for new modules, and v7 ones answer no range broadcast.
+        let took = started.duration(to: clock.now)
+        #expect(took >= SerialProbes.announcementListening && took < SerialProbes.announcementListening + .seconds(1), "\(took)")
+    }
+
+    /// A wall of both firmwares and two new modules: every module answers `d`; the Universal
+    /// Firmware ones then say their serial numbers in their turns of one range broadcast; the
+    /// new ones are heard announcing themselves before anything is broadcast.
+    @Test func universalFirmwareModulesSayTheirSerialsAndNewOnesAnnounceThemselves() async throws {
+        let clock = EventClock.drivenByCaller()
+        let (host, device) = SimulatedSerialPort.pair(clock: clock, settings: .rs485)
+        let universal = SimulatedRS485Bus(
+            port: device, clock: clock, ids: [3, 4], serials: ["00000000000000000A03", "00000000000000000A04"],
+            unnumbered: ["1F2E3D4C5B6A79881234", "ABCDEF0123456789ABCD"])
+        let running = clock.task { await universal.run() }
+        defer { running.cancel() }
+        let started = clock.now
+        let answer = try await SerialProbes.rs485(host, clock: clock, ids: 1...6)
+        guard case .rs485(let modules, let unnumbered) = answer else { Issue.record("\(String(describing: answer))"); return }
+        #expect(modules.map(\.id) == [3, 4])
+        #expect(modules.map(\.firmware) == ["universal", "universal"] && modules.map(\.version) == [31, 31])
+        #expect(modules.map(\.serial) == ["00000000000000000A03", "00000000000000000A04"])
+        #expect(modules.allSatisfy { $0.stepsPerRevolution == 4096 })
+        #expect(Set(unnumbered) == ["1F2E3D4C5B6A79881234", "ABCDEF0123456789ABCD"])
+        let took = started.duration(to: clock.now)
+        #expect(took >= SerialProbes.announcementListening && took < SerialProbes.announcementListening + .seconds(2), "\(took)")
+    }
+
+    @Test func aV7ModuleSaysNothingToTheRangeBroadcastAndIsToldApart() async throws {
+        let clock = EventClock.drivenByCaller()
+        let (host, device) = SimulatedSerialPort.pair(clock: clock, settings: .rs485)
+        let bus = SimulatedRS485Bus(port: device, clock: clock, ids: [2, 7])
+        let running = clock.task { await bus.run() }
+        defer { running.cancel() }
+        let answer = try await SerialProbes.rs485(host, clock: clock, ids: 1...8)
+        guard case .rs485(let modules, let unnumbered) = answer else { Issue.record("\(String(describing: answer))"); return }
+        #expect(modules.map(\.id) == [2, 7] && modules.allSatisfy { $0.firmware == "v7" && $0.serial == nil } && unnumbered.isEmpty)
     }
 
     @Test func aChainlinkControllerSaysItsModulesAndItsDrum() async throws {
@@ -39,8 +75,7 @@ import Testing
         #expect(try await SerialProbes.rs485(host, clock: clock, ids: 1...4) == nil)
         #expect(try await SerialProbes.chainlink(host, clock: clock) == nil)
         #expect(
-            started.duration(to: clock.now) <= SerialProbes.rs485Silence * 4 + SerialProbes.rs485Turn + SerialProbes.chainlinkListening
-                + .milliseconds(10))
+            started.duration(to: clock.now) <= SerialProbes.announcementListening + SerialProbes.chainlinkListening + .milliseconds(10))
     }
 
     /// A device that talks but is neither (a GPS, a modem, a console): nothing is made of it.

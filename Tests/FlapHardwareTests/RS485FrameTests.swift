@@ -63,16 +63,38 @@ import Testing
             return "\(error.column): \(error.problem)"
         }
         #expect(refusal("hello") == "1: an answer starts with m")
-        #expect(refusal("m5x:1") == "3: after the ID comes : (a revolution) or d (a dump)")
+        #expect(refusal("m5x:1") == "3: after the ID comes : (a revolution), d (a dump) or v (a version)")
         #expect(refusal("m05:") == "5: the steps of a revolution must be a number")
         #expect(refusal("m05:4096junk") == "9: nothing should follow")
         #expect(refusal("m05d:1:2:3=") == "12: the flap's position must be a number")
-        #expect(refusal("m1234:5") == "5: after the ID comes : (a revolution) or d (a dump)")
+        #expect(refusal("m1234:5") == "5: after the ID comes : (a revolution), d (a dump) or v (a version)")
         // A line past the budget is dropped whole when it ends, and reading goes on.
         var long = RS485AnswerReader()
         let flood = long.read(Array(repeating: UInt8(ascii: "7"), count: RS485AnswerReader.maximumLine + 10) + Array("\nm01:4096\n".utf8))
         #expect(flood.count == 2)
         if case .failure(let error) = flood[0] { #expect(error.problem == "longer than 2048 bytes") } else { Issue.record("a flood was read") }
         #expect(try flood[1].get() == .revolution(id: 1, steps: 4096))
+    }
+
+    /// Universal Firmware's answers: its version with the serial number, an unnumbered module's
+    /// announcement, and an ID taken (in both spellings its README shows).
+    @Test func universalFirmwareAnswersAreReadWithTheColumnOfAMistake() throws {
+        var reader = RS485AnswerReader()
+        let results = reader.read(Array("m05v:31:5:00a1b2c3d4e5f6071829\nm17v:29\nmXadv:1F2E3D4C5B6A79881234\nmXack:1F2E:12\nmXackABCD:7\n".utf8))
+        #expect(
+            try results.map { try $0.get() } == [
+                .version(id: 5, firmware: 31, serial: "00A1B2C3D4E5F6071829"), .version(id: 17, firmware: 29, serial: nil),
+                .announcement(serial: "1F2E3D4C5B6A79881234"), .numbered(serial: "1F2E", id: 12), .numbered(serial: "ABCD", id: 7)
+            ])
+        func refusal(_ line: String) -> String {
+            var reader = RS485AnswerReader()
+            guard case .failure(let error) = reader.read(Array((line + "\n").utf8)).first else { return "read" }
+            return "\(error.column): \(error.problem)"
+        }
+        #expect(refusal("m05v:31:6:AB") == "9: the ID differs from the one the answer began with")
+        #expect(refusal("mXadv:xyz") == "7: a serial number is hexadecimal digits")
+        #expect(refusal("mXadv:" + String(repeating: "A", count: 40)) == "39: nothing should follow")
+        #expect(refusal("mXhello") == "3: mX is followed by adv (an announcement) or ack (an ID taken)")
+        #expect(refusal("mXack:AB") == "9: the serial number is followed by : and the ID")
     }
 }

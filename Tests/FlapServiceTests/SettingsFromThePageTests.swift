@@ -50,7 +50,7 @@ import Testing
         #expect(changed.status == 200 && changed.object["applying"] as? Bool == true, "\(changed.text)")
         #expect(try await eventually { await rows(of: flapd) == 3 }, "\(flapd.said)")
         // Applied: the parts that answer started with it.
-        #expect(try await eventually { (try? await flapd.api.get("/v1/settings").object["applying"]) == nil })
+        #expect(try await eventually { await applied(flapd) })
         // The board keeps what it showed; the process is the same one.
         #expect(try await eventually { (try? await flapd.api.get("/v1/board").text.contains("HELLO")) == true })
         #expect(flapd.said.contains("settings changed from the page"))
@@ -139,9 +139,16 @@ import Testing
                 #"{"changes": [{"key": "panel[0].driver", "value": "rs485"}, {"key": "panel[0].device", "value": "\#(wall)"}, {"key": "panel[0].size", "value": "1x4"}]}"#
                     .utf8))
         #expect(used.status == 200, "\(used.text)")
-        #expect(try await eventually { (try? await flapd.api.get("/v1/settings").object["applying"]) == nil })
+        #expect(try await eventually { await applied(flapd) })
         #expect(try await flapd.api.postJSON("/v1/messages", #"{"text": "WALL"}"#).status == 202)
         // What the modules on the far side of the pseudo-terminal show, said by the simulator.
         #expect(try await eventually { simulator.stdout.contains("rs485: WALL\n") }, "\(simulator.stdout)\n\(flapd.said)")
+    }
+
+    /// Whether flapd answers with its settings applied (not while its parts start again, when
+    /// its port is briefly closed).
+    func applied(_ flapd: FlapdProcess) async -> Bool {
+        guard let answer = try? await flapd.api.get("/v1/settings") else { return false }
+        return answer.status == 200 && answer.object["applying"] == nil
     }
 }

@@ -21,10 +21,12 @@ from selenium.webdriver.support.ui import Select
 from browser_support import Household, board_text, browser, console_errors, submit, trusting, wait
 
 flapd_path, work, shots = sys.argv[1], sys.argv[2], sys.argv[3]
-# The hardware to find: a simulated RS-485 wall and Chainlink controller on pseudo-terminals, in a
-# folder laid out as /dev (flapctl simulate-hardware), which flapd searches in place of /dev.
+# The hardware to find: a simulated RS-485 wall (eight modules of Universal Firmware, and two new
+# ones with no ID yet) and a Chainlink controller on pseudo-terminals, in a folder laid out as
+# /dev (flapctl simulate-hardware), which flapd searches in place of /dev.
 devices = os.path.join(work, "dev")
-simulated = subprocess.Popen([os.path.join(os.path.dirname(flapd_path), "flapctl"), "simulate-hardware", "--devices", devices],
+simulated = subprocess.Popen([os.path.join(os.path.dirname(flapd_path), "flapctl"), "simulate-hardware", "--devices", devices,
+                              "--firmware", "universal", "--unnumbered", "2"],
                              stdout=subprocess.PIPE, text=True)
 simulator_said = []
 
@@ -87,7 +89,8 @@ try:
     out["wallUsed"] = wait(lambda: "is this board's panel now" in page.find_element(By.ID, "hardware-note").text) and \
         page.find_element(By.ID, "hardware-note").text
     page.find_element(By.ID, "hardware-test-pattern").click()
-    out["patternOnModules"] = wait(lambda: "rs485: ABCDEFGH\n" in simulator_said)
+    # The eight numbered modules; the two new ones stay as they homed.
+    out["patternOnModules"] = wait(lambda: any(line.startswith("rs485: ABCDEFGH") for line in simulator_said))
     out["modulesSaid"] = [line.strip() for line in simulator_said if line.startswith("rs485:")]
     page.find_element(By.ID, "straps-listen").click()
     out["strapsSaid"] = wait(lambda: page.find_element(By.ID, "straps-note").text.startswith(("No strap heard", "Heard through"))) and \

@@ -17,10 +17,14 @@ struct SimulateHardwareCommand: AsyncParsableCommand {
             "Each appears in DIR/serial/by-id as a USB serial adapter would; flapd --devices DIR finds them with Find my board."))
     @Option(help: "The folder laid out as /dev where the devices appear.") var devices: String
     @Option(help: "The RS-485 modules' IDs, first-last (0 for no wall).") var rs485 = "1-8"
+    @Option(help: "The firmware the RS-485 modules run: v7 or universal (Universal Firmware, which also answers v).") var firmware = "v7"
+    @Option(help: "Universal Firmware modules on the RS-485 bus with no ID yet, announcing themselves.") var unnumbered = 0
     @Option(help: "The Chainlink controller's modules (0 for no controller).") var chainlink = 12
 
     func validate() throws {
         guard ids != nil else { throw ValidationError("--rs485 is FIRST-LAST, such as 1-8, with IDs 1 to 999, or 0") }
+        guard ["v7", "universal"].contains(firmware) else { throw ValidationError("--firmware is v7 or universal") }
+        guard (0...254).contains(unnumbered) else { throw ValidationError("--unnumbered is 0 to 254 modules") }
         guard (0...1024).contains(chainlink) else { throw ValidationError("--chainlink is 0 to 1024 modules") }
     }
 
@@ -31,14 +35,23 @@ struct SimulateHardwareCommand: AsyncParsableCommand {
         return ends[0]...ends[1]
     }
 
+    /// A Universal Firmware serial number of 20 hexadecimal digits, made from `number`.
+    static func serial(_ number: Int) -> String {
+        let hex = String(number, radix: 16, uppercase: true)
+        return "5657" + String(repeating: "0", count: 16 - hex.count) + hex
+    }
+
     func run() async throws {
         let byID = devices + "/serial/by-id"
         try FileManager.default.createDirectory(atPath: byID, withIntermediateDirectories: true)
         let clock = ContinuousClock()
         try await withThrowingDiscardingTaskGroup { group in
-            if let ids, ids != 0...0 {
+            if let ids, ids != 0...0 || unnumbered > 0 {
                 let (port, path) = try LinuxSerialPort.pseudoTerminal(settings: .rs485)
-                let bus = SimulatedRS485Bus(port: port, clock: clock, ids: Array(ids))
+                let numbered = ids == 0...0 ? [] : Array(ids)
+                let bus = SimulatedRS485Bus(
+                    port: port, clock: clock, ids: numbered, serials: firmware == "universal" ? numbered.map(Self.serial) : nil,
+                    unnumbered: (1...max(1, unnumbered)).prefix(unnumbered).map { Self.serial(1000 + $0) })
                 try link(path, as: byID + "/usb-VestaWidget_Simulated_RS-485_bus-if00-port0")
                 group.addTask { await bus.run() }
                 group.addTask {

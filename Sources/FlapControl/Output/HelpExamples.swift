@@ -119,7 +119,10 @@ enum HelpExamples {
         ),
         (
             "simulate-hardware",
-            [#"flapctl simulate-hardware --devices /tmp/dev"#, #"flapctl simulate-hardware --devices /tmp/dev --rs485 1-16 --chainlink 0"#]
+            [
+                #"flapctl simulate-hardware --devices /tmp/dev"#, #"flapctl simulate-hardware --devices /tmp/dev --rs485 1-16 --chainlink 0"#,
+                #"flapctl simulate-hardware --devices /tmp/dev --firmware universal --unnumbered 4"#
+            ]
         ),
         ("invite", [#"flapctl invite Mum"#, #"flapctl invite "Grand Pa" --sender gramps"#])
     ]

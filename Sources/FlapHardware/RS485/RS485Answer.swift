@@ -1,10 +1,18 @@
-/// What a module says on the bus: the only frames it sends are its answers to `c` and `d`.
+/// What a module says on the bus: firmware v7 answers only `c` and `d`; Universal Firmware also
+/// answers `v`, and a module of it with no ID yet announces its serial number.
 public enum RS485Answer: Sendable, Equatable {
     /// `m<ID>:<steps>`: the revolution it measured.
     case revolution(id: Int, steps: Int)
     /// `m<ID>d:<offset>:<steps>:<i>=<pos>,...`: its stored calibration; flaps with no stored
     /// position are left out.
     case dump(id: Int, offset: Int, steps: Int, positions: [Int: Int])
+    /// `m<ID>v:<version>:<ID>:<serial>`: Universal Firmware's version and the module's serial
+    /// number (nil when an older version left it out).
+    case version(id: Int, firmware: Int, serial: String?)
+    /// `mXadv:<serial>`: a Universal Firmware module with no ID yet, every 10 to 15 s.
+    case announcement(serial: String)
+    /// `mXack:<serial>:<ID>` (or `mXack<serial>:<ID>`): a module took the ID it was given.
+    case numbered(serial: String, id: Int)
 }
 
 /// A line on the bus that is not an answer, with where it goes wrong.
@@ -59,13 +67,29 @@ public struct RS485AnswerReader: Sendable {
     public static func parse(_ line: [UInt8]) throws(RS485AnswerError) -> RS485Answer {
         var cursor = Cursor(bytes: line.last == UInt8(ascii: "\r") ? Array(line.dropLast()) : line)
         try cursor.expect("m", "an answer starts with m")
+        if cursor.take("X") { return try bySerial(&cursor) }
         let id = try cursor.number("the module's ID", digits: 3)
         if cursor.take(":") {
             let steps = try cursor.number("the steps of a revolution")
             try cursor.end()
             return .revolution(id: id, steps: steps)
         }
-        try cursor.expect("d", "after the ID comes : (a revolution) or d (a dump)")
+        if cursor.take("v") {
+            try cursor.expect(":", "a version goes on with :")
+            let firmware = try cursor.number("the firmware's version")
+            var serial: String?
+            if cursor.take(":") {
+                let again = cursor
+                guard try cursor.number("the module's ID again", digits: 3) == id else {
+                    throw again.failure("the ID differs from the one the answer began with")
+                }
+                try cursor.expect(":", "the ID is followed by : and the serial number")
+                serial = try cursor.serial()
+            }
+            try cursor.end()
+            return .version(id: id, firmware: firmware, serial: serial)
+        }
+        try cursor.expect("d", "after the ID comes : (a revolution), d (a dump) or v (a version)")
         try cursor.expect(":", "a dump goes on with :")
         let offset = try cursor.number("the offset")
         try cursor.expect(":", "the offset is followed by :")
@@ -81,6 +105,28 @@ public struct RS485AnswerReader: Sendable {
         }
         try cursor.end()
         return .dump(id: id, offset: offset, steps: steps, positions: positions)
+    }
+
+    /// What follows `mX`: an announcement or an acknowledged ID.
+    private static func bySerial(_ cursor: inout Cursor) throws(RS485AnswerError) -> RS485Answer {
+        if cursor.take("a") {
+            if cursor.take("d") {
+                try cursor.expect("v", "mXad is followed by v")
+                try cursor.expect(":", "an announcement goes on with :")
+                let serial = try cursor.serial()
+                try cursor.end()
+                return .announcement(serial: serial)
+            }
+            try cursor.expect("c", "mXa is followed by dv (an announcement) or ck (an ID taken)")
+            try cursor.expect("k", "mXac is followed by k")
+            _ = cursor.take(":")
+            let serial = try cursor.serial()
+            try cursor.expect(":", "the serial number is followed by : and the ID")
+            let id = try cursor.number("the ID taken", digits: 3)
+            try cursor.end()
+            return .numbered(serial: serial, id: id)
+        }
+        throw cursor.failure("mX is followed by adv (an announcement) or ack (an ID taken)")
     }
 
     /// Printable ASCII as it is, the rest as `\xNN`, at most 80 bytes.
@@ -118,6 +164,14 @@ public struct RS485AnswerReader: Sendable {
             }
             guard count > 0 else { throw failure("\(what) must be a number") }
             return value
+        }
+
+        /// A serial number: 1 to 32 hexadecimal digits, kept in capitals.
+        mutating func serial() throws(RS485AnswerError) -> String {
+            let start = at
+            while at < bytes.count, at - start < 32, let _ = Int(String(UnicodeScalar(bytes[at])), radix: 16) { at += 1 }
+            guard at > start else { throw failure("a serial number is hexadecimal digits") }
+            return String(decoding: bytes[start..<at], as: UTF8.self).uppercased()
         }
 
         func end() throws(RS485AnswerError) {

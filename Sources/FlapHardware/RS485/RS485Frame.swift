@@ -38,6 +38,9 @@ public enum RS485Command: Sendable, Equatable {
     case autoHome(Bool)
     /// `d`: answer `m<ID>d:<offset>:<steps>:<i>=<pos>,...`.
     case dump
+    /// `v`, or `v<lo>-<hi>` broadcast: Universal Firmware's version and serial number, each ID
+    /// of the range answering in its turn.
+    case version(ids: ClosedRange<Int>?)
     /// `e`: forget the stored positions.
     case erase
 
@@ -55,12 +58,19 @@ public enum RS485Command: Sendable, Equatable {
         case .setID(let id): "i\(id)"
         case .autoHome(let on): on ? "a1" : "a0"
         case .dump: "d"
+        case .version(let ids?): "v\(ids.lowerBound)-\(ids.upperBound)"
+        case .version(nil): "v"
         case .erase: "e"
         }
     }
 
     /// Whether the firmware answers it on the bus.
-    public var isAnswered: Bool { self == .calibrate || self == .dump }
+    public var isAnswered: Bool {
+        switch self {
+        case .calibrate, .dump, .version: true
+        default: false
+        }
+    }
 }
 
 /// Frames as they go on the bus.

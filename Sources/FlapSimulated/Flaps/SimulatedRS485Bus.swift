@@ -1,7 +1,7 @@
 import FlapHardware
 
 /// A bus of RS-485 split-flap modules on the far end of a serial port, each behaving as its
-/// firmware (v7) does (``SimulatedRS485Module``), on the clock: bytes reach every module when the
+/// firmware (v7 or Universal Firmware) does (``SimulatedRS485Module``), on the clock: bytes reach every module when the
 /// line carries them, turns take their steps' time, answers go back on the line.
 public actor SimulatedRS485Bus<C: Clock> where C.Duration == Duration {
     private let port: any SerialPort
@@ -16,15 +16,25 @@ public actor SimulatedRS485Bus<C: Clock> where C.Duration == Duration {
     private var pending: [(bytes: [UInt8], at: C.Instant)] = []
 
     /// Modules with `ids`, the firmware's reel on each, rotors at `rotorSteps` (somewhere on the
-    /// turn by default: they home at power-up, which is now).
+    /// turn by default: they home at power-up, which is now). With `serials` (one for each ID)
+    /// they run Universal Firmware; `unnumbered` adds Universal Firmware modules with no ID yet,
+    /// by their serial numbers.
     public init(
-        port: any SerialPort, clock: C, ids: [Int], reel: [UInt8] = RS485Reel.firmware.bytes, stepsPerRevolution: Int = 4096, rotorSteps: [Int]? = nil
+        port: any SerialPort, clock: C, ids: [Int], reel: [UInt8] = RS485Reel.firmware.bytes, stepsPerRevolution: Int = 4096,
+        rotorSteps: [Int]? = nil,
+        serials: [String]? = nil, unnumbered: [String] = []
     ) {
         self.port = port
         self.clock = clock
         origin = clock.now
-        let rotors = rotorSteps ?? ids.indices.map { ($0 * 1231 + 517) % stepsPerRevolution }
-        modules = zip(ids, rotors).map { SimulatedRS485Module(id: $0, reel: reel, stepsPerRevolution: stepsPerRevolution, rotorStep: $1) }
+        let numbered = ids.enumerated().map { index, id -> (Int, SimulatedRS485Module.Firmware) in
+            (id, serials.map { .universal(serial: $0[index]) } ?? .v7)
+        }
+        let all = numbered + unnumbered.map { (SimulatedRS485Module.unnumbered, .universal(serial: $0)) }
+        let rotors = rotorSteps ?? all.indices.map { ($0 * 1231 + 517) % stepsPerRevolution }
+        modules = zip(all, rotors).map {
+            SimulatedRS485Module(id: $0.0, firmware: $0.1, reel: reel, stepsPerRevolution: stepsPerRevolution, rotorStep: $1)
+        }
         for i in modules.indices { _ = modules[i].powerUp(at: .zero) }
     }
 
@@ -49,7 +59,7 @@ public actor SimulatedRS485Bus<C: Clock> where C.Duration == Duration {
             for (byte, arrival) in bytes {
                 await settle(by: arrival)
                 received.append((byte, arrival))
-                for i in modules.indices { await apply(modules[i].receive(byte, at: origin.duration(to: arrival)), module: i) }
+                for i in modules.indices { await apply(modules[i].receive(byte, at: origin.duration(to: arrival)), module: i, at: arrival) }
             }
             let now = clock.now
             await settle(by: now)
@@ -75,7 +85,8 @@ public actor SimulatedRS485Bus<C: Clock> where C.Duration == Duration {
     /// A module that lost power and came back: unhomed, at `rotorStep`, homing after its wait.
     public func powerCycle(module index: Int, rotorStep: Int) {
         var module = SimulatedRS485Module(
-            id: modules[index].id, reel: modules[index].reel, stepsPerRevolution: modules[index].stepsPerRevolution, rotorStep: rotorStep)
+            id: modules[index].id, firmware: modules[index].firmware, reel: modules[index].reel,
+            stepsPerRevolution: modules[index].stepsPerRevolution, rotorStep: rotorStep)
         module.offset = modules[index].offset
         module.stored = modules[index].stored
         module.autoHome = modules[index].autoHome
@@ -84,18 +95,25 @@ public actor SimulatedRS485Bus<C: Clock> where C.Duration == Duration {
     }
 
     private func nextTurnEnd() -> C.Instant? {
-        (modules.compactMap(\.busyUntil).map { origin.advanced(by: $0) } + pending.map(\.at)).min()
+        (modules.flatMap { [$0.busyUntil, $0.nextAnnouncement].compactMap { $0 } }.map { origin.advanced(by: $0) } + pending.map(\.at)).min()
     }
 
     private func settle(by now: C.Instant) async {
-        for i in modules.indices { await apply(modules[i].settle(by: origin.duration(to: now)), module: i) }
+        for i in modules.indices { await apply(modules[i].settle(by: origin.duration(to: now)), module: i, at: now) }
     }
 
-    private func apply(_ effect: SimulatedRS485Module.Effect, module index: Int) async {
+    private func apply(_ effect: SimulatedRS485Module.Effect, module index: Int, at time: C.Instant) async {
         landings += effect.landings.map { (index, $0.flap, origin.advanced(by: $0.at)) }
-        // An answer goes on the line once the turn that measured it has ended.
+        // An answer goes on the line once the turn that measured it has ended, or at its turn
+        // after a range broadcast.
         if let answer = effect.answer {
-            if let end = modules[index].busyUntil { pending.append((answer, origin.advanced(by: end))) } else { try? await port.write(answer) }
+            if let end = modules[index].busyUntil {
+                pending.append((answer, origin.advanced(by: end)))
+            } else if effect.answerAfter > .zero {
+                pending.append((answer, time.advanced(by: effect.answerAfter)))
+            } else {
+                try? await port.write(answer)
+            }
         }
     }
 }

@@ -1,11 +1,21 @@
 import FlapHardware
 
-/// One RS-485 split-flap module as its firmware (v7) behaves: it reads frames off the bus byte
-/// by byte, and while its stepper turns it only buffers what arrives (63 bytes; the rest is
-/// lost) and reads the buffer once the turn ends. Steps come a millisecond apart, one way only.
+/// One RS-485 split-flap module as its firmware (v7, or Universal Firmware) behaves: it reads
+/// frames off the bus byte by byte, and while its stepper turns it only buffers what arrives (63
+/// bytes; the rest is lost) and reads the buffer once the turn ends. Steps come a millisecond
+/// apart, one way only.
 public struct SimulatedRS485Module: Sendable {
-    /// Its ID on the bus.
+    /// The firmware it runs: Adam G Makes' v7, or avandeputte's Universal Firmware with the
+    /// module's serial number (which also answers `v`, and announces itself until numbered).
+    public enum Firmware: Sendable, Equatable {
+        case v7
+        case universal(serial: String)
+    }
+
+    /// Its ID on the bus (255: a Universal Firmware module not yet numbered).
     public var id: Int
+    /// Its firmware.
+    public let firmware: Firmware
     /// The reel's flaps, as the firmware names them.
     public let reel: [UInt8]
     /// Steps a revolution.
@@ -27,6 +37,14 @@ public struct SimulatedRS485Module: Sendable {
     var frame: [UInt8] = []
     /// Bytes lost while turning.
     public private(set) var dropped = 0
+    /// Universal Firmware: when it next announces itself, while it has no ID.
+    var nextAnnouncement: Duration?
+    /// Universal Firmware: announcements wait until then after an `m*` frame.
+    var quietUntil = Duration.zero
+    /// When it last heard a byte (it skips an announcement onto a busy bus).
+    var lastHeard: Duration?
+    /// How many times it announced itself.
+    public internal(set) var announcements = 0
 
     /// Bytes it buffers while turning.
     public static let bufferSize = 63
@@ -34,8 +52,9 @@ public struct SimulatedRS485Module: Sendable {
     public static let halfStep = Duration.milliseconds(1)
 
     /// Module `id` with `reel`, its rotor at `rotorStep`.
-    public init(id: Int, reel: [UInt8], stepsPerRevolution: Int = 4096, rotorStep: Int = 0) {
+    public init(id: Int, firmware: Firmware = .v7, reel: [UInt8], stepsPerRevolution: Int = 4096, rotorStep: Int = 0) {
         self.id = id
+        self.firmware = firmware
         self.reel = reel
         self.stepsPerRevolution = stepsPerRevolution
         hiddenPosition = rotorStep % stepsPerRevolution
@@ -57,10 +76,13 @@ public struct SimulatedRS485Module: Sendable {
         public var landings: [(flap: Int, at: Duration)] = []
         /// What it sends back, if anything.
         public var answer: [UInt8]?
+        /// How long after the bytes it waits to send it (its turn in a range broadcast).
+        public var answerAfter = Duration.zero
     }
 
     /// Takes `byte`, arrived at `time` (after any turn that ended before it has been finished).
     mutating func receive(_ byte: UInt8, at time: Duration) -> Effect {
+        lastHeard = time
         if let busyUntil, time < busyUntil {
             if buffer.count < Self.bufferSize { buffer.append(byte) } else { dropped += 1 }
             return Effect()
@@ -82,6 +104,9 @@ public struct SimulatedRS485Module: Sendable {
                 if let answer = more.answer { effect.answer = (effect.answer ?? []) + answer }
             }
         }
+        if let due = nextAnnouncement, due <= time, busyUntil == nil, let announcement = announce(at: due) {
+            effect.answer = (effect.answer ?? []) + announcement
+        }
         return effect
     }
 
@@ -96,6 +121,10 @@ public struct SimulatedRS485Module: Sendable {
             return execute(frame, at: time)
         }
         if frame.count < 64 { frame.append(byte) } else { frame.removeAll() }
+        if answersAtOnce(frame) {
+            defer { frame.removeAll() }
+            return execute(frame, at: time)
+        }
         return Effect()
     }
 
@@ -106,6 +135,12 @@ public struct SimulatedRS485Module: Sendable {
         if i < frame.count, frame[i] == UInt8(ascii: "*") {
             addressed = true
             i += 1
+            if case .universal = firmware {
+                quietUntil = time + Self.quietAfterBroadcast
+                if frame.dropFirst(2).first == UInt8(ascii: "v") { return rangeVersion(Array(frame.dropFirst(3)), at: time) }
+            }
+        } else if i < frame.count, frame[i] == UInt8(ascii: "X") {
+            return bySerial(Array(frame.dropFirst(2)))
         } else {
             var value = 0, digits = 0
             while i < frame.count, isDigit(frame[i]), digits < 3 {
@@ -113,7 +148,7 @@ public struct SimulatedRS485Module: Sendable {
                 i += 1
                 digits += 1
             }
-            addressed = digits > 0 && value == id
+            addressed = digits > 0 && value == id && id != Self.unnumbered
         }
         guard addressed, i < frame.count else { return Effect() }
         let command = frame[i]
@@ -156,6 +191,8 @@ public struct SimulatedRS485Module: Sendable {
         case UInt8(ascii: "i"): if let (n, _) = number(rest[...]), (1...999).contains(n) { id = n }
         case UInt8(ascii: "a"): if let flag = rest.first { autoHome = flag == UInt8(ascii: "1") }
         case UInt8(ascii: "e"): stored.removeAll()
+        case UInt8(ascii: "v"):
+            return Effect(answer: versionAnswer)  // nil on v7, which does not know `v`
         case UInt8(ascii: "d"):
             let positions = stored.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: ",")
             return Effect(answer: Array("m\(RS485Address.module(id))d:\(offset):\(stepsPerRevolution):\(positions)\n".utf8))
@@ -180,7 +217,8 @@ public struct SimulatedRS485Module: Sendable {
 
     /// The power-up: after ID × 150 ms it homes, unless told not to.
     mutating func powerUp(at time: Duration) -> Effect {
-        autoHome ? home(at: time + .milliseconds(150) * id) : Effect()
+        if id == Self.unnumbered { nextAnnouncement = time + announcementWait() }
+        return autoHome ? home(at: time + .milliseconds(150) * (id == Self.unnumbered ? 0 : id)) : Effect()
     }
 
     private mutating func turn(to target: Int, at time: Duration) -> Effect {

@@ -8,8 +8,19 @@ function portLine(port, searched) {
   const said = port.answered;
   if (!said) return `${name}: ${searched ? "not asked" : "not asked yet"}`;
   if (said.driver === "rs485") {
-    const ids = said.modules.map((m) => m.id).join(", ");
-    return `${name}: RS-485 modules ${ids} (driver "rs485")`;
+    const parts = [];
+    if (said.modules.length) {
+      const universal = said.modules.filter((m) => m.firmware === "universal").map((m) => m.id);
+      const firmware = universal.length === said.modules.length ? ", Universal Firmware"
+        : universal.length ? `, Universal Firmware on ${universal.join(", ")}` : "";
+      parts.push(`RS-485 modules ${said.modules.map((m) => m.id).join(", ")}${firmware} (driver "rs485")`);
+    }
+    const fresh = said.unnumbered ?? [];
+    if (fresh.length) {
+      parts.push(`${fresh.length} new module${fresh.length === 1 ? "" : "s"} with no ID yet (serial ${fresh.join(", ")}): ` +
+        "each needs an ID before it shows anything");
+    }
+    return `${name}: ${parts.join("; ")}`;
   }
   if (said.driver === "chainlink") {
     const count = typeof said.modules === "number" ? `${said.modules} modules` : "modules not counted yet";
@@ -28,7 +39,7 @@ function panelFrom(port) {
       { key: "panel[0].driver", value: "rs485" }, { key: "panel[0].device", value: port.path },
       { key: "panel[0].size", value: `1x${ids.length}` }, { key: "panel[0].ids", value: [ids] },
     ];
-    const steps = new Set(said.modules.map((m) => m.stepsPerRevolution));
+    const steps = new Set(said.modules.map((m) => m.stepsPerRevolution).filter((n) => n !== undefined));
     if (steps.size === 1) changes.push({ key: "panel[0].steps_per_revolution", value: [...steps][0] });
     return changes;
   }
