@@ -48,6 +48,13 @@ import Testing
         #expect(throws: DrumError.self) { try RS485Reel(" AA") }
     }
 
+    /// Where and why `line` is no answer ("read" when it is one).
+    func refusal(_ line: String) -> String {
+        var reader = RS485AnswerReader()
+        guard case .failure(let error) = reader.read(Array((line + "\n").utf8)).first else { return "read" }
+        return "\(error.column): \(error.problem)"
+    }
+
     @Test func answersAreReadAndOtherLinesRefusedWithTheColumn() throws {
         var reader = RS485AnswerReader()
         // Split anywhere across reads, with \r\n endings too.
@@ -57,11 +64,6 @@ import Testing
         #expect(try results[0].get() == .revolution(id: 5, steps: 4096))
         #expect(try results[1].get() == .dump(id: 12, offset: 30, steps: 4096, positions: [0: 0, 5: 321]))
         #expect(try results[2].get() == .dump(id: 7, offset: 0, steps: 4096, positions: [:]))
-        func refusal(_ line: String) -> String {
-            var reader = RS485AnswerReader()
-            guard case .failure(let error) = reader.read(Array((line + "\n").utf8)).first else { return "read" }
-            return "\(error.column): \(error.problem)"
-        }
         #expect(refusal("hello") == "1: an answer starts with m")
         #expect(refusal("m5x:1") == "3: after the ID comes : (a revolution), d (a dump) or v (a version)")
         #expect(refusal("m05:") == "5: the steps of a revolution must be a number")
@@ -86,11 +88,6 @@ import Testing
                 .version(id: 5, firmware: 31, serial: "00A1B2C3D4E5F6071829"), .version(id: 17, firmware: 29, serial: nil),
                 .announcement(serial: "1F2E3D4C5B6A79881234"), .numbered(serial: "1F2E", id: 12), .numbered(serial: "ABCD", id: 7)
             ])
-        func refusal(_ line: String) -> String {
-            var reader = RS485AnswerReader()
-            guard case .failure(let error) = reader.read(Array((line + "\n").utf8)).first else { return "read" }
-            return "\(error.column): \(error.problem)"
-        }
         #expect(refusal("m05v:31:6:AB") == "9: the ID differs from the one the answer began with")
         #expect(refusal("mXadv:xyz") == "7: a serial number is hexadecimal digits")
         #expect(refusal("mXadv:" + String(repeating: "A", count: 40)) == "39: nothing should follow")
