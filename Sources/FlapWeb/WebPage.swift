@@ -32,6 +32,7 @@ public enum WebPage {
         "/web/members.js": ("text/javascript; charset=utf-8", PackageResources.members_js),
         "/web/hardware.js": ("text/javascript; charset=utf-8", PackageResources.hardware_js),
         "/web/settings.js": ("text/javascript; charset=utf-8", PackageResources.settings_js),
+        "/web/firststeps.js": ("text/javascript; charset=utf-8", PackageResources.firststeps_js),
         "/web/join.js": ("text/javascript; charset=utf-8", PackageResources.join_js),
         "/join": ("text/html; charset=utf-8", PackageResources.join_html),
         "/widget": ("text/html; charset=utf-8", PackageResources.widget_html),

@@ -14,6 +14,7 @@ import os
 import subprocess
 import sys
 import threading
+import time
 
 from selenium.webdriver.common.by import By
 from selenium.webdriver.support.ui import Select
@@ -53,6 +54,7 @@ def code():
 
 try:
     page.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", {"width": 390, "height": 844, "deviceScaleFactor": 2, "mobile": True})
+    opened = time.time()
     page.get(plain + "/")
     out["setUpShown"] = wait(lambda: page.find_element(By.ID, "set-up").is_displayed())
     out["signInHidden"] = not page.find_element(By.ID, "sign-in").is_displayed()
@@ -72,14 +74,18 @@ try:
     out["location"] = page.current_url
     out["role"] = page.execute_script("return document.body.dataset.role")
     out["codeLeft"] = os.path.exists(os.path.join(state, "setup-code"))
-    text = page.find_element(By.ID, "text")
-    text.send_keys("HELLO FROM MY PHONE")
-    submit(page, "compose")
-    out["sent"] = wait(lambda: "HELLO FROM MY PHONE" in board_text(page))
+    # The first steps, in FiestaBoard's order: the display first.
+    def step(name):
+        return page.find_element(By.CSS_SELECTOR, f"#first-steps li[data-step='{name}']")
+
+    def next_step():
+        return [item.get_attribute("data-step") for item in page.find_elements(By.CSS_SELECTOR, "#first-steps li.next")]
+
+    out["stepsShown"] = wait(lambda: page.find_element(By.ID, "first-steps").is_displayed() and next_step() == ["display"])
     page.save_screenshot(os.path.join(shots, "setup-claimed.png"))
+    step("display").find_element(By.TAG_NAME, "button").click()
     # Find my board: listed at once, then searched (this machine's own ports, if it has any).
     out["hardwareListed"] = wait(lambda: "GPIO chips:" in page.find_element(By.ID, "hardware-list").text)
-    page.execute_script("document.getElementById('hardware-search').scrollIntoView()")
     page.find_element(By.ID, "hardware-search").click()
     out["hardwareSearched"] = wait(lambda: page.find_element(By.ID, "hardware-note").text == "Searched.")
     out["hardwareLines"] = page.find_element(By.ID, "hardware-list").text.splitlines()
@@ -88,7 +94,8 @@ try:
     wall.find_element(By.TAG_NAME, "button").click()
     out["wallUsed"] = wait(lambda: "is this board's panel now" in page.find_element(By.ID, "hardware-note").text) and \
         page.find_element(By.ID, "hardware-note").text
-    page.find_element(By.ID, "hardware-test-pattern").click()
+    out["nextAfterDisplay"] = wait(lambda: next_step() == ["connect"]) and next_step()
+    step("connect").find_element(By.TAG_NAME, "button").click()
     # The eight numbered modules; the two new ones stay as they homed.
     out["patternOnModules"] = wait(lambda: any(line.startswith("rs485: ABCDEFGH") for line in simulator_said))
     out["modulesSaid"] = [line.strip() for line in simulator_said if line.startswith("rs485:")]
@@ -132,12 +139,26 @@ try:
         # The note is set again by the next change: cleared, so each add is seen to finish.
         page.execute_script("document.getElementById('settings-note').textContent = ''")
         return said
+    out["nextAfterPattern"] = next_step()
+    step("source").find_element(By.TAG_NAME, "button").click()
     out["sourceAdded"] = add("source: calendar", {"source[0].name": "bins", "source[0].url": "http://127.0.0.1:9/bins.ics", "source[0].every": "1h"})
     out["scheduleAdded"] = add("schedule", {"schedule[0].name": "morning", "schedule[0].times": "08:00", "schedule[0].text": "GOOD MORNING"})
     out["sourcesAfter"] = page.execute_async_script(
         "const done = arguments[0]; fetch('/v1/sources', {credentials: 'same-origin'}).then((r) => r.json()).then((b) => done(b.sources.map((s) => s.name)))")
     out["schedulesAfter"] = page.execute_async_script(
         "const done = arguments[0]; fetch('/v1/schedules', {credentials: 'same-origin'}).then((r) => r.json()).then((b) => done(JSON.stringify(b)))")
+    # A member, then the last step: a hello, on the modules.
+    page.find_element(By.ID, "member-name").send_keys("Mum")
+    submit(page, "invite")
+    out["memberAdded"] = wait(lambda: page.find_elements(By.CSS_SELECTOR, "#member-link svg"))
+    out["nextAfterSource"] = wait(lambda: next_step() == ["hello"]) and next_step()
+    step("hello").find_element(By.TAG_NAME, "button").click()
+    submit(page, "compose")
+    out["sent"] = wait(lambda: "HELLO" in board_text(page)) and wait(lambda: any(line.startswith("rs485:") and "HELLO" in line for line in simulator_said))
+    out["stepsSaid"] = wait(lambda: page.find_element(By.ID, "first-steps-note").text == "Your board is set up.") and \
+        page.find_element(By.ID, "first-steps-note").text
+    out["firstMessageSeconds"] = round(time.time() - opened, 1)
+    page.save_screenshot(os.path.join(shots, "setup-first-steps-done.png"))
     # Opened again: signed in, no setup asked for.
     page.get(household.secure + "/")
     out["reopenedSignedIn"] = wait(lambda: page.find_element(By.ID, "app").is_displayed())

@@ -182,6 +182,7 @@ export async function send(body, note, changed) {
     return;
   }
   if (reply.status >= 300) { tell(note, refused(reply)); return; }
+  window.dispatchEvent(new CustomEvent("message-sent"));
   follow(reply.data.id, note, changed);
   changed();
 }

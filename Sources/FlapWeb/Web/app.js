@@ -3,6 +3,7 @@ import { $, api, E, follow, loadGlyphs, refused, session, summary, tell } from "
 import { setUpMembers } from "/web/members.js";
 import { setUpHardware } from "/web/hardware.js";
 import { setUpSettings } from "/web/settings.js";
+import { setUpFirstSteps } from "/web/firststeps.js";
 import { BoardView } from "/web/board.js";
 import { setUpCompose } from "/web/compose.js";
 import { refreshLists, setUpKeepBoard } from "/web/lists.js";
@@ -155,7 +156,7 @@ async function open() {
     if (boards.length) await setUpPaint(boards[0].rows, boards[0].columns, boards[0].flap62, changed);
     setUpSound();
     setUpControls();
-    if (session.role === "owner") { setUpMembers(); setUpKeepBoard(); setUpHardware(); setUpSettings(); }
+    if (session.role === "owner") { setUpMembers(); setUpKeepBoard(); setUpHardware(); setUpSettings(); setUpFirstSteps(); }
     watchRoom();
     setInterval(() => { if (!$("app").hidden) { refreshLists(); refreshStatus(); sendWaiting(); } }, 5000);
   }

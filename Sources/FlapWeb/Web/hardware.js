@@ -60,8 +60,9 @@ async function showTestPattern() {
   const codes = Array.from({ length: panel.rows }, (_, row) =>
     Array.from({ length: panel.columns }, (_, column) => ((row * panel.columns + column) % 36) + 1));
   const reply = await api(E.sendMessage(), { codes, duration: 30 });
-  tell($("hardware-note"), reply.status === 202 || reply.status === 200
-    ? "A test pattern is on the board for 30 seconds: every module should turn." : refused(reply));
+  const shown = reply.status === 202 || reply.status === 200;
+  tell($("hardware-note"), shown ? "A test pattern is on the board for 30 seconds: every module should turn." : refused(reply));
+  if (shown) window.dispatchEvent(new CustomEvent("test-pattern-shown"));
 }
 
 // Makes `changes` the board's settings, waits until flapd answers with them, then offers a test pattern.

@@ -180,7 +180,11 @@ async function save(changes) {
   // flapd's parts start again: asked until those that answer run the change, for up to a minute.
   for (let tries = 0; tries < 120; tries++) {
     await new Promise((resolve) => setTimeout(resolve, 500));
-    if (await load(save)) { tell($("settings-note"), "Saved and applied."); return; }
+    if (await load(save)) {
+      tell($("settings-note"), "Saved and applied.");
+      window.dispatchEvent(new CustomEvent("settings-applied"));
+      return;
+    }
   }
   tell($("settings-note"), "Saved; flapd has not answered since. Reload the page in a moment.");
 }
