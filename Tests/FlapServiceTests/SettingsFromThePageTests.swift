@@ -145,6 +145,24 @@ import Testing
         #expect(try await eventually { simulator.stdout.contains("rs485: WALL\n") }, "\(simulator.stdout)\n\(flapd.said)")
     }
 
+    /// "Use this" on a heart-rate strap heard: the page makes a Bluetooth sensor for it (the whole
+    /// entry at once, as a sensor is known by its place), then adds the next strap to its list.
+    @Test func aStrapHeardBecomesTheKiosksBluetoothSensor() async throws {
+        let flapd = try await FlapdProcess.start(arguments: ["--no-sound"])
+        teardown { await flapd.stop() }
+        let made = try await flapd.api.request(
+            "PATCH", "/v1/settings",
+            body: Data(#"{"changes": [{"key": "sensor[0]", "value": {"driver": "ble", "straps": ["C4:7C:8D:6A:12:34"]}}]}"#.utf8))
+        #expect(made.status == 200, "\(made.text)")
+        #expect(try await eventually { await applied(flapd) })
+        #expect(try await setting("sensor[0].driver", of: flapd)["value"] as? String == "ble")
+        let more = try await change("sensor[0].straps", to: #"["C4:7C:8D:6A:12:34", "Polar H10 6A1234"]"#, on: flapd)
+        #expect(more.status == 200, "\(more.text)")
+        #expect(try await eventually { await applied(flapd) })
+        let straps = try await setting("sensor[0].straps", of: flapd)
+        #expect(straps["value"] as? [String] == ["C4:7C:8D:6A:12:34", "Polar H10 6A1234"] && straps["origin"] as? String == "page", "\(straps)")
+    }
+
     /// Whether flapd answers with its settings applied (not while its parts start again, when
     /// its port is briefly closed).
     func applied(_ flapd: FlapdProcess) async -> Bool {

@@ -86,6 +86,27 @@ async function use(what, changes) {
   window.dispatchEvent(new CustomEvent("settings-changed"));
 }
 
+// A strap heard: added to the kiosk's Bluetooth sensor (`straps`), or a new one made for it.
+async function useStrap(address) {
+  const now = await api(E.settings());
+  if (now.status !== 200) { tell($("straps-note"), refused(now)); return; }
+  const settings = now.data.settings;
+  const drivers = settings.filter((s) => /^sensor\[\d+\]\.driver$/.test(s.key));
+  const ble = drivers.find((s) => s.value === "ble");
+  let changes;
+  if (ble) {
+    const index = ble.key.match(/\d+/)[0];
+    const straps = settings.find((s) => s.key === `sensor[${index}].straps`)?.value || [];
+    if (straps.includes(address)) { tell($("straps-note"), `${address} is already one of this kiosk's straps.`); return; }
+    changes = [{ key: `sensor[${index}].straps`, value: [...straps, address] }];
+  } else {
+    changes = [{ key: `sensor[${drivers.length}]`, value: { driver: "ble", straps: [address] } }];
+  }
+  const reply = await api(E.changeSettings(), { changes });
+  tell($("straps-note"), reply.status === 200 ? `${address} is this kiosk's strap now.` : refused(reply));
+  if (reply.status === 200) window.dispatchEvent(new CustomEvent("settings-changed"));
+}
+
 // A device that does not answer (a screen, SPI, GPIO): the Add form for its driver, its device
 // filled in; its size and wiring are the owner's to say.
 function offer(driver, device) {
@@ -170,11 +191,9 @@ export function setUpHardware() {
     const reply = await api(E.findStraps(), {});
     $("straps-listen").disabled = false;
     if (reply.status !== 200) { tell($("straps-note"), refused(reply)); return; }
-    $("straps-list").replaceChildren(...reply.data.straps.map((strap) => {
-      const li = document.createElement("li");
-      li.textContent = `${strap.strap}: ${strap.state}${strap.bpm ? `, ${strap.bpm} BPM` : ""}`;
-      return li;
-    }));
+    $("straps-list").replaceChildren(...reply.data.straps.map((strap) =>
+      listItem(`${strap.strap}: ${strap.state}${strap.bpm ? `, ${strap.bpm} BPM` : ""}`,
+        strap.strap.startsWith("ble:") ? [["Use this", () => useStrap(strap.strap.slice(4))]] : []))));
     tell($("straps-note"), reply.data.straps.length ? `Heard through ${reply.data.source}.` : `No strap heard (${reply.data.source}: ${reply.data.state}).`);
   });
   refresh();

@@ -1,5 +1,6 @@
 import FlapHeartRate
 import FlapSensorDrivers
+import FlapSettings
 import FlapTOML
 
 /// `[[sensor]]`: the heart-rate sources. Each kind (FlapSensorDrivers' `Kinds/`) reads only its
@@ -52,6 +53,7 @@ extension ConfigurationParser {
 
 extension TableReader: SensorTableReading {
     mutating func words(_ name: String, example: String) -> [String]? {
+        declare(name, .list)
         guard let value = self[name] else { return nil }
         // ANT device numbers may be written as numbers.
         let items = value.array?.map { $0.string ?? $0.int.map(String.init) }
