@@ -48,6 +48,8 @@ public struct RS485ModuleFound: Sendable, Equatable, Encodable {
     public var version: Int?
     /// Its serial number, when its firmware says it.
     public var serial: String?
+    /// Its own flaps in order, one character each, as Universal Firmware v31 says them (`A`).
+    public var flaps: String?
 
     /// A module as its dump says.
     public init(

@@ -38,6 +38,10 @@ public struct RS485Survey: Sendable {
                 var module = found[id] ?? RS485ModuleFound(id: id, stepsPerRevolution: nil, offset: nil, storedFlaps: nil)
                 (module.firmware, module.version, module.serial) = ("universal", version, serial)
                 found[id] = module
+            case .about(let id, _, _, let flaps?) where ids.contains(id):
+                var module = found[id] ?? RS485ModuleFound(id: id, stepsPerRevolution: nil, offset: nil, storedFlaps: nil)
+                module.flaps = flaps
+                found[id] = module
             case .announcement(let serial) where !unnumbered.contains(serial) && unnumbered.count < Self.mostUnnumbered:
                 unnumbered.append(serial)
             default:

@@ -39,31 +39,37 @@ public enum SerialProbes {
     /// listened to for ``rs485Turn`` after the last question, longer while answers still come,
     /// and until ``announcementListening`` has passed, for modules with no ID announcing
     /// themselves. Then the IDs that answered are asked `v` in one range broadcast, which only
-    /// Universal Firmware answers, each module in its turn. Nil when no module said anything.
+    /// Universal Firmware answers, each module in its turn, and each Universal Firmware module
+    /// `A`, for its own flaps. Nil when no module said anything.
     public static func rs485<C: Clock>(_ port: any SerialPort, clock: C, ids: ClosedRange<Int>) async throws -> SerialAnswer?
     where C.Duration == Duration {
         var survey = RS485Survey(ids: ids)
-        /// Reads until `deadline`, or until `id` answered; bytes arriving push the deadline to `answering` from then.
-        func listen(until deadline: C.Instant, for id: Int?, answering: Duration) async throws {
+        /// Reads until `deadline`, or until `answered`; bytes arriving push the deadline to `answering` from then.
+        func listen(until deadline: C.Instant, answering: Duration, answered: (RS485Survey) -> Bool = { _ in false }) async throws {
             var deadline = deadline
             while clock.now < deadline, !survey.isFull {
                 let bytes = try await port.read(maximum: 1024, timeout: min(.milliseconds(50), clock.now.duration(to: deadline)))
                 guard !bytes.isEmpty else { continue }
                 deadline = max(deadline, clock.now.advanced(by: answering))
                 survey.take(bytes)
-                if let id, survey.found[id] != nil { return }
+                if answered(survey) { return }
             }
         }
         let started = clock.now
         for id in ids {
             try await port.write(RS485Frame.encode(.dump, to: .module(id)))
-            try await listen(until: clock.now.advanced(by: rs485Silence), for: id, answering: rs485Answer)
+            try await listen(until: clock.now.advanced(by: rs485Silence), answering: rs485Answer) { $0.found[id] != nil }
         }
-        try await listen(until: max(clock.now.advanced(by: rs485Turn), started.advanced(by: announcementListening)), for: nil, answering: rs485Answer)
+        try await listen(until: max(clock.now.advanced(by: rs485Turn), started.advanced(by: announcementListening)), answering: rs485Answer)
         if let low = survey.found.keys.min(), let high = survey.found.keys.max() {
             try await port.write(RS485Frame.encode(.version(ids: low...high), to: .all))
             let lastTurn = Duration.milliseconds(30) + rangeTurn * (high - low)
-            try await listen(until: clock.now.advanced(by: lastTurn + rs485Silence), for: nil, answering: rs485Silence)
+            try await listen(until: clock.now.advanced(by: lastTurn + rs485Silence), answering: rs485Silence)
+        }
+        // Each Universal Firmware module's own flaps, which it answers `A` with at once.
+        for id in survey.found.values.filter({ $0.firmware == "universal" }).map(\.id).sorted() {
+            try await port.write(RS485Frame.encode(.about, to: .module(id)))
+            try await listen(until: clock.now.advanced(by: rs485Silence), answering: rs485Silence) { $0.found[id]?.flaps != nil }
         }
         return survey.answer
     }

@@ -142,6 +142,9 @@ import Testing
             (seen["hardwareLines"] as? [String])?.contains { $0.contains("a Chainlink controller, 12 modules") } == true,
             "\(seen["hardwareLines"] ?? "")")
         #expect((seen["wallUsed"] as? String)?.contains("is this board's panel now") == true, "\(seen["wallUsed"] ?? "")")
+        #expect(
+            (seen["reelUsed"] as? String)?.hasPrefix(" ABCDEFGHIJKLMNOPQRSTUVWXYZ") == true,
+            "the reel the modules said (A): \(seen["reelUsed"] ?? "")")
         #expect(seen["patternOnModules"] as? Bool == true, "the modules showed \(seen["modulesSaid"] ?? "")")
         let level = seen["levelAfter"] as? [String: Any]
         #expect(level?["value"] as? String == "debug" && level?["origin"] as? String == "page", "\(level ?? [:])")

@@ -41,6 +41,7 @@ import Testing
         #expect(modules.map(\.id) == [3, 4])
         #expect(modules.map(\.firmware) == ["universal", "universal"] && modules.map(\.version) == [31, 31])
         #expect(modules.map(\.serial) == ["00000000000000000A03", "00000000000000000A04"])
+        #expect(modules.allSatisfy { $0.flaps == String(decoding: RS485Reel.firmware.bytes, as: UTF8.self) }, "each says its flaps (A)")
         #expect(modules.allSatisfy { $0.stepsPerRevolution == 4096 })
         #expect(Set(unnumbered) == ["1F2E3D4C5B6A79881234", "ABCDEF0123456789ABCD"])
         let took = started.duration(to: clock.now)
@@ -55,7 +56,8 @@ import Testing
         defer { running.cancel() }
         let answer = try await SerialProbes.rs485(host, clock: clock, ids: 1...8)
         guard case .rs485(let modules, let unnumbered) = answer else { Issue.record("\(String(describing: answer))"); return }
-        #expect(modules.map(\.id) == [2, 7] && modules.allSatisfy { $0.firmware == "v7" && $0.serial == nil } && unnumbered.isEmpty)
+        #expect(
+            modules.map(\.id) == [2, 7] && modules.allSatisfy { $0.firmware == "v7" && $0.serial == nil && $0.flaps == nil } && unnumbered.isEmpty)
     }
 
     @Test func aChainlinkControllerSaysItsModulesAndItsDrum() async throws {

@@ -65,11 +65,11 @@ import Testing
         #expect(try results[1].get() == .dump(id: 12, offset: 30, steps: 4096, positions: [0: 0, 5: 321]))
         #expect(try results[2].get() == .dump(id: 7, offset: 0, steps: 4096, positions: [:]))
         #expect(refusal("hello") == "1: an answer starts with m")
-        #expect(refusal("m5x:1") == "3: after the ID comes : (a revolution), d (a dump) or v (a version)")
+        #expect(refusal("m5x:1") == "3: after the ID comes : (a revolution), d (a dump), v (a version) or A (its state)")
         #expect(refusal("m05:") == "5: the steps of a revolution must be a number")
         #expect(refusal("m05:4096junk") == "9: nothing should follow")
         #expect(refusal("m05d:1:2:3=") == "12: the flap's position must be a number")
-        #expect(refusal("m1234:5") == "5: after the ID comes : (a revolution), d (a dump) or v (a version)")
+        #expect(refusal("m1234:5") == "5: after the ID comes : (a revolution), d (a dump), v (a version) or A (its state)")
         // A line past the budget is dropped whole when it ends, and reading goes on.
         var long = RS485AnswerReader()
         let flood = long.read(Array(repeating: UInt8(ascii: "7"), count: RS485AnswerReader.maximumLine + 10) + Array("\nm01:4096\n".utf8))
@@ -88,6 +88,14 @@ import Testing
                 .version(id: 5, firmware: 31, serial: "00A1B2C3D4E5F6071829"), .version(id: 17, firmware: 29, serial: nil),
                 .announcement(serial: "1F2E3D4C5B6A79881234"), .numbered(serial: "1F2E", id: 12), .numbered(serial: "ABCD", id: 7)
             ])
+        var about = RS485AnswerReader()
+        let states = about.read(Array("m05A:31:5:0A05:12:4096:1:3:0:5: AB:C\nm06A:30:6:0A06:0:4096:1:0\n".utf8))
+        #expect(
+            try states.map { try $0.get() } == [
+                .about(id: 5, firmware: 31, serial: "0A05", flaps: " AB:C"), .about(id: 6, firmware: 30, serial: "0A06", flaps: nil)
+            ])
+        #expect(refusal("m05A:31:5:0A05:12:4096:1:3:0:6: AB:C") == "37: the flap count says 6, and 5 flaps follow")
+        #expect(refusal("m05A:31:5:0A05::4096") == "16: the home offset is missing")
         #expect(refusal("m05v:31:6:AB") == "9: the ID differs from the one the answer began with")
         #expect(refusal("mXadv:xyz") == "7: a serial number is hexadecimal digits")
         #expect(refusal("mXadv:" + String(repeating: "A", count: 40)) == "39: nothing should follow")

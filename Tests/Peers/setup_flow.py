@@ -55,6 +55,9 @@ def first_steps(page, plain, secure, code, simulator_said, shots, out):
     wall.find_element(By.TAG_NAME, "button").click()
     out["wallUsed"] = wait(lambda: "is this board's panel now" in page.find_element(By.ID, "hardware-note").text) and \
         page.find_element(By.ID, "hardware-note").text
+    out["reelUsed"] = page.execute_async_script(
+        "const done = arguments[0]; fetch('/v1/settings', {credentials: 'same-origin'}).then((r) => r.json())"
+        ".then((b) => done((b.settings.find((s) => s.key === 'panel[0].reel') || {}).value))")
     out["nextAfterDisplay"] = wait(lambda: next_step() == ["connect"]) and next_step()
     step("connect").find_element(By.TAG_NAME, "button").click()
     # The eight numbered modules; the two new ones stay as they homed.

@@ -9,6 +9,10 @@ public enum RS485Answer: Sendable, Equatable {
     /// `m<ID>v:<version>:<ID>:<serial>`: Universal Firmware's version and the module's serial
     /// number (nil when an older version left it out).
     case version(id: Int, firmware: Int, serial: String?)
+    /// `m<ID>A:<version>:<ID>:<serial>:<home offset>:<steps>:<auto-home>:<flap>:<map>:<count>:<flaps>`:
+    /// Universal Firmware's whole state, with the module's own flaps in order (taken verbatim,
+    /// `:` included); nil before v31, whose answer stops sooner.
+    case about(id: Int, firmware: Int, serial: String, flaps: String?)
     /// `mXadv:<serial>`: a Universal Firmware module with no ID yet, every 10 to 15 s.
     case announcement(serial: String)
     /// `mXack:<serial>:<ID>` (or `mXack<serial>:<ID>`): a module took the ID it was given.
@@ -89,7 +93,8 @@ public struct RS485AnswerReader: Sendable {
             try cursor.end()
             return .version(id: id, firmware: firmware, serial: serial)
         }
-        try cursor.expect("d", "after the ID comes : (a revolution), d (a dump) or v (a version)")
+        if cursor.take("A") { return try about(id: id, &cursor) }
+        try cursor.expect("d", "after the ID comes : (a revolution), d (a dump), v (a version) or A (its state)")
         try cursor.expect(":", "a dump goes on with :")
         let offset = try cursor.number("the offset")
         try cursor.expect(":", "the offset is followed by :")
@@ -105,6 +110,38 @@ public struct RS485AnswerReader: Sendable {
         }
         try cursor.end()
         return .dump(id: id, offset: offset, steps: steps, positions: positions)
+    }
+
+    /// What follows `m<ID>A`: the version, the ID again and the serial number, four numbers and
+    /// the map, then (v31) the flap count and that many flaps, the rest of the line.
+    private static func about(id: Int, _ cursor: inout Cursor) throws(RS485AnswerError) -> RS485Answer {
+        try cursor.expect(":", "its state goes on with :")
+        let firmware = try cursor.number("the firmware's version")
+        try cursor.expect(":", "the version is followed by : and the ID")
+        let again = cursor
+        guard try cursor.number("the module's ID again", digits: 3) == id else {
+            throw again.failure("the ID differs from the one the answer began with")
+        }
+        try cursor.expect(":", "the ID is followed by : and the serial number")
+        let serial = try cursor.serial()
+        for field in ["the home offset", "the steps of a revolution", "whether it homes at power-up", "the flap it shows", "its map"] {
+            guard cursor.take(":") else {
+                try cursor.end()
+                return .about(id: id, firmware: firmware, serial: serial, flaps: nil)
+            }
+            _ = try cursor.field(field)
+        }
+        guard cursor.take(":") else {
+            try cursor.end()
+            return .about(id: id, firmware: firmware, serial: serial, flaps: nil)
+        }
+        let count = try cursor.number("the flap count", digits: 3)
+        try cursor.expect(":", "the flap count is followed by : and the flaps")
+        let flaps = cursor.rest()
+        guard flaps.count == count else {
+            throw cursor.failure("the flap count says \(count), and \(flaps.count) flaps follow")
+        }
+        return .about(id: id, firmware: firmware, serial: serial, flaps: String(decoding: flaps, as: UTF8.self))
     }
 
     /// What follows `mX`: an announcement or an acknowledged ID.
@@ -172,6 +209,20 @@ public struct RS485AnswerReader: Sendable {
             while at < bytes.count, at - start < 32, let _ = Int(String(UnicodeScalar(bytes[at])), radix: 16) { at += 1 }
             guard at > start else { throw failure("a serial number is hexadecimal digits") }
             return String(decoding: bytes[start..<at], as: UTF8.self).uppercased()
+        }
+
+        /// Bytes up to the next `:` or the end, at least one.
+        mutating func field(_ what: String) throws(RS485AnswerError) -> ArraySlice<UInt8> {
+            let start = at
+            while at < bytes.count, bytes[at] != UInt8(ascii: ":") { at += 1 }
+            guard at > start else { throw failure("\(what) is missing") }
+            return bytes[start..<at]
+        }
+
+        /// Everything left.
+        mutating func rest() -> ArraySlice<UInt8> {
+            defer { at = bytes.count }
+            return bytes[at...]
         }
 
         func end() throws(RS485AnswerError) {

@@ -124,7 +124,7 @@ extension RS485Answer {
     /// The module that answered by its ID; nil for what a module says by its serial number.
     public var id: Int? {
         switch self {
-        case .revolution(let id, _), .dump(let id, _, _, _), .version(let id, _, _): id
+        case .revolution(let id, _), .dump(let id, _, _, _), .version(let id, _, _), .about(let id, _, _, _): id
         case .announcement, .numbered: nil
         }
     }

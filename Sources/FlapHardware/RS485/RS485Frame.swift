@@ -41,6 +41,8 @@ public enum RS485Command: Sendable, Equatable {
     /// `v`, or `v<lo>-<hi>` broadcast: Universal Firmware's version and serial number, each ID
     /// of the range answering in its turn.
     case version(ids: ClosedRange<Int>?)
+    /// `A`: Universal Firmware's whole state, its flaps with it.
+    case about
     /// `e`: forget the stored positions.
     case erase
 
@@ -60,6 +62,7 @@ public enum RS485Command: Sendable, Equatable {
         case .dump: "d"
         case .version(let ids?): "v\(ids.lowerBound)-\(ids.upperBound)"
         case .version(nil): "v"
+        case .about: "A"
         case .erase: "e"
         }
     }
@@ -67,7 +70,7 @@ public enum RS485Command: Sendable, Equatable {
     /// Whether the firmware answers it on the bus.
     public var isAnswered: Bool {
         switch self {
-        case .calibrate, .dump, .version: true
+        case .calibrate, .dump, .version, .about: true
         default: false
         }
     }

@@ -70,7 +70,7 @@ extension RS485Panel {
         case .setID(let id):
             try within(id, 1...999, "a module's ID")
             if ids.enumerated().contains(where: { $0.element == id && $0.offset != index }) { throw .idTaken(id) }
-        case .show, .home, .calibrate, .autoHome, .dump, .version, .erase: break
+        case .show, .home, .calibrate, .autoHome, .dump, .version, .about, .erase: break
         }
     }
 

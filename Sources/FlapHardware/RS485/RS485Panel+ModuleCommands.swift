@@ -31,7 +31,7 @@ extension RS485Panel: TakesModuleCommands {
             reply.positions = Dictionary(
                 positions.compactMap { place, step in place < reel.bytes.count ? (String(UnicodeScalar(reel.bytes[place])), step) : nil }
             ) { a, _ in a }
-        case .version, .announcement, .numbered, nil: break
+        case .version, .about, .announcement, .numbered, nil: break
         }
         if case .setID = command {
             reply.note = "the module answers to its new ID now; write it in the panel's ids in flapd.toml too, or the next start will not find it"

@@ -21,10 +21,18 @@ extension SimulatedRS485Module {
         serial.map { Array("m\(RS485Address.module(id))v:\(Self.universalVersion):\(id):\($0)\n".utf8) }
     }
 
-    /// Universal Firmware answers `v` and `d` sent to it as soon as their command byte is read,
-    /// before the frame's end.
+    /// `m05A:31:5:<serial>:<offset>:<steps>:<auto-home>:<flap>:0:<count>:<flaps>`, or nil on v7.
+    var aboutAnswer: [UInt8]? {
+        guard let serial else { return nil }
+        let state = "\(Self.universalVersion):\(id):\(serial):\(offset):\(stepsPerRevolution):\(autoHome ? 1 : 0):\(flap ?? 0):0"
+        return Array("m\(RS485Address.module(id))A:\(state):\(reel.count):".utf8) + reel + [UInt8(ascii: "\n")]
+    }
+
+    /// Universal Firmware answers `v`, `d` and `A` sent to it as soon as their command byte is
+    /// read, before the frame's end.
     func answersAtOnce(_ frame: [UInt8]) -> Bool {
-        guard serial != nil, let command = frame.last, [UInt8(ascii: "v"), UInt8(ascii: "d")].contains(command), frame.count >= 3 else {
+        guard serial != nil, let command = frame.last, [UInt8(ascii: "v"), UInt8(ascii: "d"), UInt8(ascii: "A")].contains(command), frame.count >= 3
+        else {
             return false
         }
         let digits = frame.dropFirst().dropLast()

@@ -193,6 +193,8 @@ public struct SimulatedRS485Module: Sendable {
         case UInt8(ascii: "e"): stored.removeAll()
         case UInt8(ascii: "v"):
             return Effect(answer: versionAnswer)  // nil on v7, which does not know `v`
+        case UInt8(ascii: "A"):
+            return Effect(answer: aboutAnswer)
         case UInt8(ascii: "d"):
             let positions = stored.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: ",")
             return Effect(answer: Array("m\(RS485Address.module(id))d:\(offset):\(stepsPerRevolution):\(positions)\n".utf8))

@@ -41,6 +41,9 @@ function panelFrom(port) {
     ];
     const steps = new Set(said.modules.map((m) => m.stepsPerRevolution).filter((n) => n !== undefined));
     if (steps.size === 1) changes.push({ key: "panel[0].steps_per_revolution", value: [...steps][0] });
+    // Universal Firmware says each module's flaps: the reel when every module has the same.
+    const reels = new Set(said.modules.map((m) => m.flaps));
+    if (reels.size === 1 && typeof [...reels][0] === "string") changes.push({ key: "panel[0].reel", value: [...reels][0] });
     return changes;
   }
   if (said?.driver === "chainlink") {
@@ -193,7 +196,7 @@ export function setUpHardware() {
     if (reply.status !== 200) { tell($("straps-note"), refused(reply)); return; }
     $("straps-list").replaceChildren(...reply.data.straps.map((strap) =>
       listItem(`${strap.strap}: ${strap.state}${strap.bpm ? `, ${strap.bpm} BPM` : ""}`,
-        strap.strap.startsWith("ble:") ? [["Use this", () => useStrap(strap.strap.slice(4))]] : []))));
+        strap.strap.startsWith("ble:") ? [["Use this", () => useStrap(strap.strap.slice(4))]] : [])));
     tell($("straps-note"), reply.data.straps.length ? `Heard through ${reply.data.source}.` : `No strap heard (${reply.data.source}: ${reply.data.state}).`);
   });
   refresh();
