@@ -9,7 +9,7 @@ import Synchronization
 ///
 /// Foundation's `Process`, started from a concurrency thread, passes on a blocked SIGTERM
 /// (swift-corelibs-foundation issue 4772), so a graceful-shutdown test would wait forever.
-/// stdout and stderr go to files that tests read while it runs.
+/// stdout and stderr go to files that tests read while it runs; no other descriptor is inherited.
 public final class ChildProcess: Sendable {
     public let pid: pid_t
     public let stdoutPath: String
@@ -29,6 +29,9 @@ public final class ChildProcess: Sendable {
         posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
         posix_spawn_file_actions_addopen(&actions, 1, stdoutPath, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
         posix_spawn_file_actions_addopen(&actions, 2, stderrPath, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+        // Nothing else the test process has open goes with the child: a broker that outlives its
+        // test would otherwise keep another test's deleted file (and its blocks) alive.
+        try Self.closeFrom(3, &actions)
 
         var attributes = posix_spawnattr_t()
         posix_spawnattr_init(&attributes)
@@ -49,6 +52,17 @@ public final class ChildProcess: Sendable {
         let result = posix_spawn(&pid, program, &actions, &attributes, argv, env)
         guard result == 0 else { throw PeerError("cannot start \(program): \(String(cString: strerror(result)))") }
         self.pid = pid
+    }
+
+    /// glibc's `posix_spawn_file_actions_addclosefrom_np` (2.34 and later), which its header
+    /// declares only for C compiled with _GNU_SOURCE, so Swift finds it by name.
+    private static func closeFrom(_ lowest: Int32, _ actions: inout posix_spawn_file_actions_t) throws {
+        typealias CloseFrom = @convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>, Int32) -> Int32
+        guard let symbol = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "posix_spawn_file_actions_addclosefrom_np") else {
+            throw PeerError("this C library has no posix_spawn_file_actions_addclosefrom_np (glibc 2.34 or later has)")
+        }
+        let result = unsafeBitCast(symbol, to: CloseFrom.self)(&actions, lowest)
+        guard result == 0 else { throw PeerError("posix_spawn_file_actions_addclosefrom_np: \(String(cString: strerror(result)))") }
     }
 
     /// The output so far, as text: bytes that are not UTF-8 (a PNG a subscriber prints) as U+FFFD, not the whole output lost.

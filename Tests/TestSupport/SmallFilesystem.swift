@@ -34,19 +34,19 @@ public final class SmallFilesystem: Sendable {
         return SmallFilesystem(path: path, image: image)
     }
 
-    /// Fills what is left with one file, until the filesystem says no space is left.
+    /// Fills what is left with one file, until the filesystem says no space is left. The file is
+    /// opened close-on-exec: a child another test starts meanwhile must not keep it open, or
+    /// deleting it would give no space back.
     public func fill() throws {
-        if !FileManager.default.fileExists(atPath: filler) { FileManager.default.createFile(atPath: filler, contents: nil) }
-        guard let handle = FileHandle(forWritingAtPath: filler) else { throw PeerError("cannot write \(filler)") }
-        defer { try? handle.close() }
-        try handle.seekToEnd()
-        let block = Data(repeating: 0x55, count: 4096)
-        while (try? handle.write(contentsOf: block)) != nil {}
-        try? handle.synchronize()
+        let descriptor = open(filler, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0o600)
+        guard descriptor >= 0 else { throw PeerError("cannot write \(filler): errno \(errno)") }
+        defer { close(descriptor) }
+        let block = [UInt8](repeating: 0x55, count: 4096)
+        while block.withUnsafeBytes({ write(descriptor, $0.baseAddress, $0.count) }) > 0 {}
+        fsync(descriptor)
     }
 
-    /// Gives the space back. ext4 lends a deleted file's blocks out again only once its journal
-    /// has committed the delete (every 5 s, later on a busy machine): syncing the directory commits it.
+    /// Gives the space back, the delete committed to the journal before the test goes on.
     public func free() throws {
         try FileManager.default.removeItem(atPath: filler)
         let directory = open(path, O_RDONLY | O_DIRECTORY)
