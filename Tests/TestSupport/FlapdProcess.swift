@@ -10,10 +10,12 @@ public final class FlapdProcess: RunningFlapd {
     public let localAPIPort: Int
     public let apiKey: String
 
-    /// Starts flapd --simulate with `arguments` added, and waits until it is ready.
+    /// Starts flapd --simulate with `arguments` added, and waits until it is ready. Without
+    /// `simulate`, the configured drivers run (a heart-rate sensor on a mocked BlueZ), and
+    /// `arguments` must name a configuration (`--config`).
     public static func start(
         stateDirectory: String? = nil, apiKey: String = "test-key", arguments: [String] = [],
-        environment extra: [String: String] = [:]
+        environment extra: [String: String] = [:], simulate: Bool = true
     ) async throws -> FlapdProcess {
         let state = stateDirectory ?? FileManager.default.temporaryDirectory.appendingPathComponent("flapd-\(UUID().uuidString)").path
         var environment = ProcessInfo.processInfo.environment.merging(extra) { $1 }
@@ -21,7 +23,9 @@ public final class FlapdProcess: RunningFlapd {
         environment["JOURNAL_STREAM"] = nil
         let process = try ChildProcess(
             ProcessRunner.builtProduct("flapd"),
-            ["--simulate", "--state-dir", state, "--api-port", "0", "--https-port", "0", "--local-api-port", "0", "--api-key", apiKey] + arguments,
+            (simulate ? ["--simulate"] : []) + [
+                "--state-dir", state, "--api-port", "0", "--https-port", "0", "--local-api-port", "0", "--api-key", apiKey
+            ] + arguments,
             environment: environment)
         let log: String
         do {
