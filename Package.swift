@@ -37,6 +37,9 @@ let package = Package(
         .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.0.0"),
         .package(url: "https://github.com/apple/swift-http-types", from: "1.0.0"),
         .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
+        // For config-weigh, which weighs it against the settings' own readers (docs/benchmarks.md);
+        // flapd links it through AsyncHTTPClient but does not use it.
+        .package(url: "https://github.com/apple/swift-configuration", from: "1.4.0"),
         .package(url: "https://github.com/apple/swift-certificates", from: "1.10.0"),
         .package(url: "https://github.com/apple/swift-crypto", "3.12.3"..<"5.0.0"),
         .package(url: "https://github.com/apple/swift-asn1", from: "1.1.0"),
@@ -337,6 +340,9 @@ let package = Package(
             ],
             path: "Benchmarks/flapbench"),
         // One FlapCore workload per run, for instruction counts under callgrind.
+        .executableTarget(
+            name: "config-weigh", dependencies: ["FlapSettings", "FlapTOML", .product(name: "Configuration", package: "swift-configuration")],
+            path: "Benchmarks/ConfigWeigh"),
         .executableTarget(name: "instruction-counts", dependencies: ["FlapCore", "BenchmarkCorpus"], path: "Benchmarks/InstructionCounts"),
         // The texts the benchmarks lay out: measured, never shipped.
         .target(name: "BenchmarkCorpus", path: "Benchmarks/Corpus"),
