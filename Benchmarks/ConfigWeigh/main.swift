@@ -25,8 +25,9 @@ func flatten(_ table: TOMLTable, _ prefix: [String], _ values: inout [AbsoluteCo
             flatten(inner, path, &values)
             content = nil
         case .array(let items):
-            if items.allSatisfy({ $0.table != nil }) {
-                for (index, item) in items.enumerated() { flatten(item.table!, path + ["\(index)"], &values) }
+            let tables = items.compactMap(\.table)
+            if tables.count == items.count {
+                for (index, inner) in tables.enumerated() { flatten(inner, path + ["\(index)"], &values) }
                 content = nil
             } else if items.allSatisfy({ $0.string != nil }) {
                 content = .stringArray(items.compactMap(\.string))
