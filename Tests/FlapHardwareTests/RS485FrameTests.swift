@@ -65,11 +65,11 @@ import Testing
         #expect(try results[1].get() == .dump(id: 12, offset: 30, steps: 4096, positions: [0: 0, 5: 321]))
         #expect(try results[2].get() == .dump(id: 7, offset: 0, steps: 4096, positions: [:]))
         #expect(refusal("hello") == "1: an answer starts with m")
-        #expect(refusal("m5x:1") == "3: after the ID comes : (a revolution), d (a dump), v (a version) or A (its state)")
+        #expect(refusal("m5x:1") == "3: after the ID comes : (a revolution), d (a dump), v (a version), A (its state), or T, Q or M (a test)")
         #expect(refusal("m05:") == "5: the steps of a revolution must be a number")
         #expect(refusal("m05:4096junk") == "9: nothing should follow")
         #expect(refusal("m05d:1:2:3=") == "12: the flap's position must be a number")
-        #expect(refusal("m1234:5") == "5: after the ID comes : (a revolution), d (a dump), v (a version) or A (its state)")
+        #expect(refusal("m1234:5") == "5: after the ID comes : (a revolution), d (a dump), v (a version), A (its state), or T, Q or M (a test)")
         // A line past the budget is dropped whole when it ends, and reading goes on.
         var long = RS485AnswerReader()
         let flood = long.read(Array(repeating: UInt8(ascii: "7"), count: RS485AnswerReader.maximumLine + 10) + Array("\nm01:4096\n".utf8))
@@ -101,5 +101,26 @@ import Testing
         #expect(refusal("mXadv:" + String(repeating: "A", count: 40)) == "39: nothing should follow")
         #expect(refusal("mXhello") == "3: mX is followed by adv (an announcement) or ack (an ID taken)")
         #expect(refusal("mXack:AB") == "9: the serial number is followed by : and the ID")
+    }
+
+    /// Universal Firmware's tests as its README gives them: the Hall sensor's with or without the
+    /// goings of v28, its health with an unknown flap (-1), the motor's with or without each turn.
+    @Test func universalFirmwareTestsAreReadWithTheColumnOfAMistake() throws {
+        var reader = RS485AnswerReader()
+        let lines = "m38T:0:1:168:1\nm38T:2:0:0\nm38Q:8:17:4310:0:-1\nm38M:1:3696:4096:102:168:4505:168:4096,3996,3896\nm38M:2:0:0:0:0:4505\n"
+        #expect(
+            try reader.read(Array(lines.utf8)).map { try $0.get() } == [
+                .hall(id: 38, HallTest(code: 0, edges: 1, activeSamples: 168, fallingEdges: 1)),
+                .hall(id: 38, HallTest(code: 2, edges: 0, activeSamples: 0)),
+                .diagnostics(id: 38, ModuleDiagnostics(resetCause: 8, boots: 17, millivolts: 4310, memoryOK: false, flap: nil)),
+                .mechanical(
+                    id: 38,
+                    MechanicalTest(code: 1, fewest: 3696, most: 4096, spreadTenths: 102, gateActive: 168, gateSpan: 4505, turns: [4096, 3996, 3896])),
+                .mechanical(id: 38, MechanicalTest(code: 2, fewest: 0, most: 0, spreadTenths: 0, gateActive: 0, gateSpan: 4505))
+            ])
+        #expect(refusal("m38T:0:1") == "9: the steps that read it follows a :")
+        #expect(refusal("m38Q:8:17:4.3:1:0") == "12: its memory's check follows a :")
+        #expect(refusal("m38M:1:3696:4096:102:168:4505:168:4096,x") == "40: a turn's steps must be a number")
+        #expect(refusal("m38T:0:1:168:1:9") == "15: nothing should follow")
     }
 }

@@ -30,6 +30,51 @@ import Testing
         await #expect(throws: ModuleCommandError.self) { try await modules.send(ModuleCommandCall("spin"), row: 1, column: 1) }
     }
 
+    /// Universal Firmware's modules test themselves; what a test finds wrong is said in a
+    /// household's words for the module's row and column, and a module found well has nothing said.
+    @Test func aModuleTestsItselfAndSaysWhatIsWrong() async throws {
+        let rig = await RS485PanelTests.Rig.make(rows: 1, columns: 3, serials: ["5657000A", "5657000B", "5657000C"])
+        teardown { await rig.stop() }
+        var deaf = SimulatedRS485Module.Faults()
+        deaf.hall = 2
+        deaf.millivolts = 4_310
+        deaf.resetCause = 2
+        await rig.bus.inject(deaf, module: 2)
+        var slipping = SimulatedRS485Module.Faults()
+        slipping.missedSteps = 400
+        await rig.bus.inject(slipping, module: 3)
+        try await rig.panel.homed()
+        let modules = try #require(rig.panel as any Panel as? any TakesModuleCommands)
+
+        let well = try await modules.send(ModuleCommandCall("hall-test"), row: 1, column: 1)
+        #expect(well.sent == "m01T" && well.findings == [] && well.measured?["magnetPassings"] == 1, "\(well)")
+        let hall = try await modules.send(ModuleCommandCall("hall-test"), row: 1, column: 2)
+        #expect(hall.findings == ["the magnet is not seen: check the Hall sensor's wiring, and that the magnet is on the reel"], "\(hall)")
+        let health = try await modules.send(ModuleCommandCall("diagnostics"), row: 1, column: 2)
+        #expect(health.measured?["supplyMillivolts"] == 4_310, "\(health)")
+        #expect(health.findings?.first == "its supply is low (4.31 V): check the power wiring and the supply's size", "\(health)")
+        #expect(health.findings?.contains { $0.contains("brown-out") } == true)
+        let motor = try await modules.send(ModuleCommandCall("motor-test", ["turns": .number(5)]), row: 1, column: 3)
+        #expect(motor.sent == "m03M5" && motor.measured?["fewestSteps"] == 3_696, "\(motor)")
+        #expect(motor.findings?.first?.hasPrefix("its turns differ by 10.2 % (3696 to 4096 steps)") == true, "\(motor)")
+        await #expect(throws: ModuleCommandError.invalid("a motor test's turns is 5 to 20 for this module, not 50")) {
+            try await modules.send(ModuleCommandCall("motor-test", ["turns": .number(50)]), row: 1, column: 1)
+        }
+        // The tests leave each module home, where flapd believes it: a board still shows right.
+        let plan = try await rig.plan(to: "ABC")
+        try await rig.panel.play(plan, cutoff: PlayCutoff())
+        #expect(await rig.shown() == plan.targets.map(Optional.some))
+    }
+
+    /// Firmware v7 knows no test: the module says nothing, and the owner is told so.
+    @Test func aV7ModuleIsNotAskedForATestItDoesNotKnow() async throws {
+        let rig = await RS485PanelTests.Rig.make(rows: 1, columns: 1)
+        teardown { await rig.stop() }
+        try await rig.panel.homed()
+        let modules = try #require(rig.panel as any Panel as? any TakesModuleCommands)
+        await #expect(throws: ModuleCommandError.self) { try await modules.send(ModuleCommandCall("diagnostics"), row: 1, column: 1) }
+    }
+
     /// The declaration reads a call's arguments by their kinds, and names what is missing.
     @Test func aCallIsReadByTheDeclaration() throws {
         let declared = [

@@ -18,14 +18,14 @@ import Testing
         let ids: [Int]
 
         static func make(
-            rows: Int, columns: Int, ids: [Int]? = nil, moduleSteps: Int = 4096,
+            rows: Int, columns: Int, ids: [Int]? = nil, moduleSteps: Int = 4096, serials: [String]? = nil,
             wrap: @escaping @Sendable (any SerialPort, EventClock) -> any SerialPort = { port, _ in port }
         ) async -> Rig {
             let clock = EventClock.drivenByCaller()
             let (host, device) = SimulatedSerialPort.pair(clock: clock, settings: .rs485, names: ("/dev/ttyUSB-simulated", "bus"))
             let size = BoardSize(rows: rows, columns: columns)
             let ids = ids ?? Array(1...size.count)
-            let bus = SimulatedRS485Bus(port: device, clock: clock, ids: ids, stepsPerRevolution: moduleSteps)
+            let bus = SimulatedRS485Bus(port: device, clock: clock, ids: ids, stepsPerRevolution: moduleSteps, serials: serials)
             let running = clock.task { await bus.run() }
             let link = RS485Bus(device: host.name, clock: clock) {
                 host.reconnect()

@@ -134,6 +134,11 @@ public struct ModuleReply: Sendable, Encodable, Equatable {
     public var positions: [String: Int]?
     /// What the owner should do next, when there is something (`ids` in flapd.toml after a new ID).
     public var note: String?
+    /// What a test of the module found wrong, each in a household's words ("the magnet is not
+    /// seen: check the Hall sensor's wiring"); empty when the test found it well.
+    public var findings: [String]?
+    /// The test's own figures, by name (`supplyMillivolts`).
+    public var measured: [String: Int]?
 
     /// A reply of the module `id` at (`row`, `column`) of `panel` to the frame `sent`.
     public init(panel: String, row: Int, column: Int, id: Int, sent: String) {

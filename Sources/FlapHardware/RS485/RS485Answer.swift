@@ -17,6 +17,12 @@ public enum RS485Answer: Sendable, Equatable {
     case announcement(serial: String)
     /// `mXack:<serial>:<ID>` (or `mXack<serial>:<ID>`): a module took the ID it was given.
     case numbered(serial: String, id: Int)
+    /// `m<ID>T:…`: Universal Firmware's test of its Hall sensor.
+    case hall(id: Int, HallTest)
+    /// `m<ID>Q:…`: Universal Firmware's health now.
+    case diagnostics(id: Int, ModuleDiagnostics)
+    /// `m<ID>M:…`: Universal Firmware's test of its motor.
+    case mechanical(id: Int, MechanicalTest)
 }
 
 /// A line on the bus that is not an answer, with where it goes wrong.
@@ -94,7 +100,8 @@ public struct RS485AnswerReader: Sendable {
             return .version(id: id, firmware: firmware, serial: serial)
         }
         if cursor.take("A") { return try about(id: id, &cursor) }
-        try cursor.expect("d", "after the ID comes : (a revolution), d (a dump), v (a version) or A (its state)")
+        if let diagnosis = try diagnosis(id: id, &cursor) { return diagnosis }
+        try cursor.expect("d", "after the ID comes : (a revolution), d (a dump), v (a version), A (its state), or T, Q or M (a test)")
         try cursor.expect(":", "a dump goes on with :")
         let offset = try cursor.number("the offset")
         try cursor.expect(":", "the offset is followed by :")
@@ -171,7 +178,7 @@ public struct RS485AnswerReader: Sendable {
         bytes.prefix(80).map { (0x20..<0x7f).contains($0) ? String(UnicodeScalar($0)) : "\\x" + String($0, radix: 16) }.joined()
     }
 
-    private struct Cursor {
+    struct Cursor {
         let bytes: [UInt8]
         var at = 0
 
@@ -189,6 +196,11 @@ public struct RS485AnswerReader: Sendable {
 
         mutating func expect(_ character: Unicode.Scalar, _ problem: String) throws(RS485AnswerError) {
             guard take(character) else { throw failure(problem) }
+        }
+
+        /// `-` and a number, or a number.
+        mutating func signedNumber(_ what: String) throws(RS485AnswerError) -> Int {
+            take("-") ? -(try number(what)) : try number(what)
         }
 
         /// Up to `digits` decimal digits (at least one), as a number.

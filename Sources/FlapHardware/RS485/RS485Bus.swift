@@ -125,6 +125,7 @@ extension RS485Answer {
     public var id: Int? {
         switch self {
         case .revolution(let id, _), .dump(let id, _, _, _), .version(let id, _, _), .about(let id, _, _, _): id
+        case .hall(let id, _), .diagnostics(let id, _), .mechanical(let id, _): id
         case .announcement, .numbered: nil
         }
     }

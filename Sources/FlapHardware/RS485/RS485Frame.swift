@@ -45,6 +45,13 @@ public enum RS485Command: Sendable, Equatable {
     case about
     /// `e`: forget the stored positions.
     case erase
+    /// `T`: Universal Firmware's test of the Hall sensor over one turn.
+    case hallTest
+    /// `Q`: Universal Firmware's health now (its resets, supply and memory), without moving.
+    case diagnostics
+    /// `M<n>`: Universal Firmware's test of the motor over `turns` turns (5 to 20; nil: the
+    /// firmware's own count), about 4 s a turn.
+    case mechanicalTest(turns: Int?)
 
     /// The command's letters after the ID.
     var text: String {
@@ -64,13 +71,31 @@ public enum RS485Command: Sendable, Equatable {
         case .version(nil): "v"
         case .about: "A"
         case .erase: "e"
+        case .hallTest: "T"
+        case .diagnostics: "Q"
+        case .mechanicalTest(let turns?): "M\(turns)"
+        case .mechanicalTest(nil): "M"
+        }
+    }
+
+    /// The turns a motor test may be asked for.
+    public static let testTurns = 5...20
+
+    /// At most how many turns it makes before it answers (or rests): three to measure a
+    /// revolution, one to test the Hall sensor, a motor test's turns and the 1.1 it starts with.
+    public var turns: Int {
+        switch self {
+        case .calibrate: 3
+        case .hallTest: 1
+        case .mechanicalTest(let turns): (turns ?? Self.testTurns.lowerBound) + 2
+        default: 0
         }
     }
 
     /// Whether the firmware answers it on the bus.
     public var isAnswered: Bool {
         switch self {
-        case .calibrate, .dump, .version, .about: true
+        case .calibrate, .dump, .version, .about, .hallTest, .diagnostics, .mechanicalTest: true
         default: false
         }
     }

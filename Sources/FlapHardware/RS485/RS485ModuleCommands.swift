@@ -22,7 +22,12 @@ enum RS485ModuleCommands {
         ModuleCommandDeclaration("dump", "what the module keeps: its offset, turn and stored positions"),
         ModuleCommandDeclaration("id", "the module's new ID", arguments: [ModuleArgument("id", .number(1...999), "no other module's")]),
         ModuleCommandDeclaration("auto-home", "home at power-up, or not", arguments: [ModuleArgument("on", .flag, "on to home at power-up")]),
-        ModuleCommandDeclaration("erase", "forget the stored positions")
+        ModuleCommandDeclaration("erase", "forget the stored positions"),
+        ModuleCommandDeclaration("hall-test", "turn once and test the Hall sensor (Universal Firmware)"),
+        ModuleCommandDeclaration("diagnostics", "its supply, restarts and memory, without moving (Universal Firmware)"),
+        ModuleCommandDeclaration(
+            "motor-test", "turn that many times and compare the turns, about 4 s each (Universal Firmware)",
+            arguments: [ModuleArgument("turns", .number(RS485Command.testTurns), "more find rarer slips")])
     ]
 
     /// `call` as the firmware spells it, with the flap's place on `reel`.
@@ -47,6 +52,9 @@ enum RS485ModuleCommands {
         case "id": return .setID(try number("id"))
         case "auto-home": return .autoHome(call.flag("on") ?? false)
         case "erase": return .erase
+        case "hall-test": return .hallTest
+        case "diagnostics": return .diagnostics
+        case "motor-test": return .mechanicalTest(turns: try number("turns"))
         default: throw .invalid("\(call.name.debugDescription) is not a command of these modules; they take \(declared.synopses)")
         }
     }

@@ -38,16 +38,25 @@ extension RS485Panel {
             stored[index] = [:]
         case .stepsPerRevolution(let steps):
             revolutions[index] = steps
+        case .hallTest, .mechanicalTest:
+            busyUntil[index] = clock.now.advanced(by: turn * command.turns)
         default: break
         }
         guard command.isAnswered else { return exchange }
-        let wait = command == .calibrate ? turn * 3 + .seconds(2) : .seconds(2)
+        let wait = turn * command.turns + .seconds(2)
         guard let answer = try await bus.answer(from: answeringID, within: wait) else {
             throw HardwareError(
                 device: bus.device, problem: "module \(answeringID) did not answer within \(wait)",
                 remedy: "is its ID right (flapctl modules dump), and its transceiver on the bus?")
         }
         learn(answer, module: index)
+        if command.turns > 0, command != .calibrate {
+            // A test leaves the reel where its last turn ended: home, it is where flapd thinks.
+            try await bus.send(RS485Frame.encode(.home, to: .module(answeringID)))
+            estimated[index] = 0
+            committed[index] = 0
+            busyUntil[index] = clock.now.advanced(by: turn * 2)
+        }
         return RS485Exchange(sent: exchange.sent, answer: answer)
     }
 
@@ -70,7 +79,8 @@ extension RS485Panel {
         case .setID(let id):
             try within(id, 1...999, "a module's ID")
             if ids.enumerated().contains(where: { $0.element == id && $0.offset != index }) { throw .idTaken(id) }
-        case .show, .home, .calibrate, .autoHome, .dump, .version, .about, .erase: break
+        case .mechanicalTest(let turns?): try within(turns, RS485Command.testTurns, "a motor test's turns")
+        case .show, .home, .calibrate, .autoHome, .dump, .version, .about, .erase, .hallTest, .diagnostics, .mechanicalTest: break
         }
     }
 

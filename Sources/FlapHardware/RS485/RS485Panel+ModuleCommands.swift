@@ -3,7 +3,7 @@ import FlapCore
 /// The wall's modules take their firmware's commands: each call said as the firmware's own
 /// (``RS485Command``), its answer read back in the owner's terms.
 extension RS485Panel: TakesModuleCommands {
-    /// The nine commands its firmware takes.
+    /// The commands its firmware takes (the tests only Universal Firmware's).
     public nonisolated var moduleCommands: [ModuleCommandDeclaration] { RS485ModuleCommands.declared }
 
     /// Sends `call` to the module at (`row`, `column`), refusing a value the module cannot mean, and reads its answer.
@@ -31,6 +31,7 @@ extension RS485Panel: TakesModuleCommands {
             reply.positions = Dictionary(
                 positions.compactMap { place, step in place < reel.bytes.count ? (String(UnicodeScalar(reel.bytes[place])), step) : nil }
             ) { a, _ in a }
+        case .hall, .diagnostics, .mechanical: (reply.findings, reply.measured) = exchange.answer.flatMap(RS485ModuleHealth.read) ?? ([], [:])
         case .version, .about, .announcement, .numbered, nil: break
         }
         if case .setID = command {

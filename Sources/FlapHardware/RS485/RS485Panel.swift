@@ -160,7 +160,7 @@ public actor RS485Panel<C: Clock>: StartsBlank where C.Duration == Duration {
         let steps: Int
         switch answer {
         case .dump(_, _, let told, _), .revolution(_, let told): steps = told
-        case .version, .about, .announcement, .numbered: return
+        case .version, .about, .announcement, .numbered, .hall, .diagnostics, .mechanical: return
         }
         guard reel.revolutions.contains(steps) else {
             say(.warning, "\(bus.device): module \(ids[index]) says a revolution is \(steps) steps, outside \(reel.revolutions); ignored")

@@ -38,6 +38,11 @@ public actor SimulatedRS485Bus<C: Clock> where C.Duration == Duration {
         for i in modules.indices { _ = modules[i].powerUp(at: .zero) }
     }
 
+    /// Gives the module numbered `id` `faults` for its own tests to find (Universal Firmware).
+    public func inject(_ faults: SimulatedRS485Module.Faults, module id: Int) {
+        for index in modules.indices where modules[index].id == id { modules[index].faults = faults }
+    }
+
     /// Runs until cancelled.
     public func run() async {
         while !Task.isCancelled {

@@ -45,6 +45,8 @@ public struct SimulatedRS485Module: Sendable {
     var lastHeard: Duration?
     /// How many times it announced itself.
     public internal(set) var announcements = 0
+    /// What Universal Firmware's own tests find wrong with it.
+    public var faults = Faults()
 
     /// Bytes it buffers while turning.
     public static let bufferSize = 63
@@ -195,6 +197,8 @@ public struct SimulatedRS485Module: Sendable {
             return Effect(answer: versionAnswer)  // nil on v7, which does not know `v`
         case UInt8(ascii: "A"):
             return Effect(answer: aboutAnswer)
+        case UInt8(ascii: "T"), UInt8(ascii: "Q"), UInt8(ascii: "M"):
+            return diagnose(command, rest, at: time)
         case UInt8(ascii: "d"):
             let positions = stored.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: ",")
             return Effect(answer: Array("m\(RS485Address.module(id))d:\(offset):\(stepsPerRevolution):\(positions)\n".utf8))
@@ -236,7 +240,7 @@ public struct SimulatedRS485Module: Sendable {
     }
 
     /// Turns `steps` steps from `time` (or from the end of the turn in progress), noting each flap landed on.
-    private mutating func turnSteps(_ steps: Int, at time: Duration, landing: Bool) -> Effect {
+    mutating func turnSteps(_ steps: Int, at time: Duration, landing: Bool) -> Effect {
         guard steps > 0 else { return Effect() }
         let start = max(time, busyUntil ?? time)
         let from = currentStep
