@@ -45,13 +45,15 @@ public struct ModuleDiagnostics: Sendable, Equatable, Codable {
 public struct MechanicalTest: Sendable, Equatable, Codable {
     /// 0 fine, 1 the turns differ by more than 5 %, 2 no motion seen.
     public var code: Int
-    /// The fewest and most steps a turn measured (0 when nothing moved).
+    /// The fewest steps a turn measured (0 when nothing moved).
     public var fewest: Int
+    /// The most steps a turn measured (0 when nothing moved).
     public var most: Int
     /// (most − fewest) ÷ their average, in tenths of a percent.
     public var spreadTenths: Int
-    /// How many steps read the magnet while it drove its first 1.1 turns, and how many steps those were.
+    /// How many steps read the magnet while it drove its first 1.1 turns.
     public var gateActive: Int
+    /// How many steps those 1.1 turns were.
     public var gateSpan: Int
     /// Each turn's steps, in order (from v28).
     public var turns: [Int]
