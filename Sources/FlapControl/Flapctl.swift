@@ -11,7 +11,8 @@ public struct Flapctl: AsyncParsableCommand {
             LayoutCommand.self, PlanCommand.self, PreviewCommand.self, SendCommand.self, ScheduledCommand.self, ScheduleCommand.self,
             BoardCommand.self,
             StatusCommand.self, SlotsCommand.self, ReceiptsCommand.self, HeartRateCommand.self, RoomCommand.self, QueueCommand.self,
-            TemplateCommand.self, ForgetCommand.self, CalibrateCommand.self, ModuleCommandLine.self, RenderCommand.self, MCPCommand.self,
+            TemplateCommand.self, ForgetCommand.self, CalibrateCommand.self, ModuleCommandLine.self, ModulesCommand.self, RenderCommand.self,
+            MCPCommand.self,
             PairCommand.self, SetupCodeCommand.self, HardwareCommand.self, SettingsCommand.self, SimulateHardwareCommand.self,
             InviteCommand.self, VBMLCommand.self, SourcesCommand.self
         ])

@@ -20,12 +20,17 @@ struct SimulateHardwareCommand: AsyncParsableCommand {
     @Option(help: "The firmware the RS-485 modules run: v7 or universal (Universal Firmware, which also answers v).") var firmware = "v7"
     @Option(help: "Universal Firmware modules on the RS-485 bus with no ID yet, announcing themselves.") var unnumbered = 0
     @Option(help: "The Chainlink controller's modules (0 for no controller).") var chainlink = 12
+    @Option(help: "A Universal Firmware module whose Hall sensor sees no magnet, by its ID, for its test to find; repeat for more.")
+    var deadHallSensor: [Int] = []
 
     func validate() throws {
         guard ids != nil else { throw ValidationError("--rs485 is FIRST-LAST, such as 1-8, with IDs 1 to 999, or 0") }
         guard ["v7", "universal"].contains(firmware) else { throw ValidationError("--firmware is v7 or universal") }
         guard (0...254).contains(unnumbered) else { throw ValidationError("--unnumbered is 0 to 254 modules") }
         guard (0...1024).contains(chainlink) else { throw ValidationError("--chainlink is 0 to 1024 modules") }
+        if !deadHallSensor.isEmpty, firmware != "universal" {
+            throw ValidationError("--dead-hall-sensor needs --firmware universal: v7 has no tests")
+        }
     }
 
     var ids: ClosedRange<Int>? {
@@ -52,6 +57,9 @@ struct SimulateHardwareCommand: AsyncParsableCommand {
                 let bus = SimulatedRS485Bus(
                     port: port, clock: clock, ids: numbered, serials: firmware == "universal" ? numbered.map(Self.serial) : nil,
                     unnumbered: (1...max(1, unnumbered)).prefix(unnumbered).map { Self.serial(1000 + $0) })
+                var dead = SimulatedRS485Module.Faults()
+                dead.hall = 2
+                for id in deadHallSensor { await bus.inject(dead, module: id) }
                 try link(path, as: byID + "/usb-VestaWidget_Simulated_RS-485_bus-if00-port0")
                 group.addTask { await bus.run() }
                 group.addTask {

@@ -91,6 +91,7 @@ enum HelpExamples {
                 #"flapctl module --panel wall --row 2 --column 1 id 16"#
             ]
         ),
+        ("modules", [#"flapctl modules check"#, #"flapctl modules check --panel wall --motor 10"#]),
         ("render", [#"flapctl render --device max7219 --bitmap smile.pbm --out -"#]),
         (
             "vbml",
@@ -121,7 +122,8 @@ enum HelpExamples {
             "simulate-hardware",
             [
                 #"flapctl simulate-hardware --devices /tmp/dev"#, #"flapctl simulate-hardware --devices /tmp/dev --rs485 1-16 --chainlink 0"#,
-                #"flapctl simulate-hardware --devices /tmp/dev --firmware universal --unnumbered 4"#
+                #"flapctl simulate-hardware --devices /tmp/dev --firmware universal --unnumbered 4"#,
+                #"flapctl simulate-hardware --devices /tmp/dev --firmware universal --dead-hall-sensor 3"#
             ]
         ),
         ("invite", [#"flapctl invite Mum"#, #"flapctl invite "Grand Pa" --sender gramps"#])
