@@ -90,6 +90,8 @@ public struct ModuleFault: Sendable, Equatable, CustomStringConvertible {
         /// the module re-homes by itself.
         case missedHome = "missed-home"
         case unexpectedHome = "unexpected-home"
+        /// The module's own test found something wrong (``ModuleFault/said``).
+        case foundByItsTest = "found-by-its-test"
     }
 
     /// 1-based, as people count.
@@ -100,17 +102,20 @@ public struct ModuleFault: Sendable, Equatable, CustomStringConvertible {
     public var kind: Kind
     /// Re-homing attempts made for it so far.
     public var attempts: Int
+    /// What its own test found, in a household's words.
+    public var said: String?
 
     /// A fault of the module at `row`, `column`.
-    public init(row: Int, column: Int, kind: Kind, attempts: Int = 0) {
+    public init(row: Int, column: Int, kind: Kind, attempts: Int = 0, said: String? = nil) {
         self.row = row
         self.column = column
         self.kind = kind
         self.attempts = attempts
+        self.said = said
     }
 
     /// `module at row 2, column 5: sensor-error`.
-    public var description: String { "module at row \(row), column \(column): \(kind.rawValue)" }
+    public var description: String { "module at row \(row), column \(column): \(said ?? kind.rawValue)" }
 }
 
 /// Something a panel's driver wants said in the log.

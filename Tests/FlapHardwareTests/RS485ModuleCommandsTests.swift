@@ -60,6 +60,10 @@ import Testing
         await #expect(throws: ModuleCommandError.invalid("a motor test's turns is 5 to 20 for this module, not 50")) {
             try await modules.send(ModuleCommandCall("motor-test", ["turns": .number(50)]), row: 1, column: 1)
         }
+        // What they found is the wall's health, by row and column, as the status page shows it.
+        let faults = await rig.panel.health().faults
+        #expect(faults.map { "\($0.row),\($0.column)" } == ["1,2", "1,3"] && faults.allSatisfy { $0.kind == .foundByItsTest }, "\(faults)")
+        #expect(faults.first?.said?.contains("the magnet is not seen") == true && faults.first?.said?.contains("supply is low") == true)
         // The tests leave each module home, where flapd believes it: a board still shows right.
         let plan = try await rig.plan(to: "ABC")
         try await rig.panel.play(plan, cutoff: PlayCutoff())

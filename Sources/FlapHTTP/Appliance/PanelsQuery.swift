@@ -66,16 +66,19 @@ public struct PanelFault: Sendable, Encodable {
     public var row: Int
     /// The module's column, from 1.
     public var column: Int
-    /// `sensor-error`, `panic`, `disabled`, `missed-home` or `unexpected-home`.
+    /// `sensor-error`, `panic`, `disabled`, `missed-home`, `unexpected-home` or `found-by-its-test`.
     public var fault: String
     /// How many times the controller tried homing it again.
     public var rehomeAttempts: Int
+    /// What the module's own test found, in words.
+    public var said: String?
 
     /// The fault as given.
-    public init(row: Int, column: Int, fault: String, rehomeAttempts: Int) {
+    public init(row: Int, column: Int, fault: String, rehomeAttempts: Int, said: String? = nil) {
         self.row = row
         self.column = column
         self.fault = fault
         self.rehomeAttempts = rehomeAttempts
+        self.said = said
     }
 }

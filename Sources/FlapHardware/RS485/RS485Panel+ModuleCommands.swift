@@ -31,7 +31,9 @@ extension RS485Panel: TakesModuleCommands {
             reply.positions = Dictionary(
                 positions.compactMap { place, step in place < reel.bytes.count ? (String(UnicodeScalar(reel.bytes[place])), step) : nil }
             ) { a, _ in a }
-        case .hall, .diagnostics, .mechanical: (reply.findings, reply.measured) = exchange.answer.flatMap(RS485ModuleHealth.read) ?? ([], [:])
+        case .hall, .diagnostics, .mechanical:
+            (reply.findings, reply.measured) = exchange.answer.flatMap(RS485ModuleHealth.read) ?? ([], [:])
+            testFindings[index, default: [:]][call.name] = reply.findings
         case .version, .about, .announcement, .numbered, nil: break
         }
         if case .setID = command {

@@ -34,6 +34,8 @@ public actor RS485Panel<C: Clock>: StartsBlank where C.Duration == Duration {
     /// Each module's stored flap positions (by reel index) and steps a revolution, as it told them.
     var stored: [[Int: Int]]
     var revolutions: [Int]
+    /// What each module's own tests last found wrong (by module, then by test), for its health.
+    var testFindings: [Int: [String: [String]]] = [:]
     /// Whether the modules were asked for their calibration since they homed.
     private var asked = false
     /// Whether a command (or the first asking of calibrations) has the bus, and who waits for
@@ -257,9 +259,15 @@ public actor RS485Panel<C: Clock>: StartsBlank where C.Duration == Duration {
         await bus.stop()
     }
 
-    /// Connected unless the bus last failed.
+    /// Connected unless the bus last failed, with what the modules' own tests last found wrong.
     public func health() async -> PanelHealth {
-        PanelHealth(connected: lastError == nil, faults: [])
+        let columns = info.size.columns
+        let faults = testFindings.keys.sorted().compactMap { index -> ModuleFault? in
+            let found = (testFindings[index] ?? [:]).sorted { $0.key < $1.key }.flatMap(\.value)
+            guard !found.isEmpty else { return nil }
+            return ModuleFault(row: index / columns + 1, column: index % columns + 1, kind: .foundByItsTest, said: found.joined(separator: "; "))
+        }
+        return PanelHealth(connected: lastError == nil, faults: faults)
     }
 
     /// What happened on the bus worth telling (a module silent, an answer not understood).

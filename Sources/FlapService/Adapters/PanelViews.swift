@@ -12,7 +12,9 @@ extension PanelRuntime {
         var view = PanelView(
             id: configuration.id, driver: configuration.driver, drum: configuration.drum.name, board: board,
             moving: await motion.isMoving, messageId: await coordinator.target, connected: health.connected,
-            faults: health.faults.map { PanelFault(row: $0.row, column: $0.column, fault: $0.kind.rawValue, rehomeAttempts: $0.attempts) })
+            faults: health.faults.map {
+                PanelFault(row: $0.row, column: $0.column, fault: $0.kind.rawValue, rehomeAttempts: $0.attempts, said: $0.said)
+            })
         view.quietUntil = await coordinator.quietUntil
         view.library = library
         view.flaps = configuration.drum

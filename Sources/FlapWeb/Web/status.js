@@ -49,16 +49,44 @@ function scheduleTitle(s) {
   return `${on} at ${and(times)}`;
 }
 
+// Each module of a wall runs its own tests (Universal Firmware's Hall sensor test and health),
+// one after another with the count on the button; what they find shows as the panel's faults.
+async function checkModules(panel, button) {
+  const declared = await api(E.moduleCommands(panel.id));
+  if (declared.status !== 200 || !(declared.data.commands || []).some((c) => c.name === "hall-test")) {
+    button.textContent = "These modules have no tests of their own";
+    return;
+  }
+  button.disabled = true;
+  const count = panel.rows * panel.columns;
+  const silent = [];
+  for (let at = 0; at < count; at++) {
+    const [row, column] = [Math.floor(at / panel.columns) + 1, (at % panel.columns) + 1];
+    button.textContent = `Checking module ${at + 1} of ${count}…`;
+    for (const command of ["hall-test", "diagnostics"]) {
+      const reply = await api(E.moduleCommand(panel.id), { row, column, command });
+      if (reply.status !== 200) { silent.push(`row ${row}, column ${column}`); break; }
+    }
+  }
+  button.disabled = false;
+  button.textContent = silent.length ? `Not answering: ${silent.join("; ")}` : "Check its modules";
+  await refreshStatus();
+}
+
 export async function refreshStatus() {
   const status = (await api(E.status())).data;
   fill($("panels"), (status.panels || []).map((p) => {
-    const faults = p.faults.map((f) => `row ${f.row}, column ${f.column}: ${f.fault}`).join("; ");
+    const faults = p.faults.map((f) => `row ${f.row}, column ${f.column}: ${f.said || f.fault}`).join("; ");
+    // What a module's own test found is said as it is; the controller's fault names stay in the details.
+    const found = p.faults.filter((f) => f.said).map((f) => `Row ${f.row}, column ${f.column}: ${f.said}.`).join(" ");
     const state = !p.connected ? "Not answering: check its cable and power."
+      : found ? found
       : faults ? `Working, but ${p.faults.length === 1 ? "one flap needs" : `${p.faults.length} flaps need`} attention.`
       : p.moving ? "Flipping to a new message." : "Showing its message.";
     const quiet = p.quietUntil ? ` Quiet until ${time(p.quietUntil)}.` : "";
+    const buttons = p.driver === "rs485" && !isMember() ? [["Check its modules", (event) => checkModules(p, event.currentTarget)]] : [];
     return plain(p.id === "main" ? "The board" : `Board ${p.id}`, state + quiet,
-      `${p.driver}, ${p.rows}×${p.columns}, ${p.connected ? (p.moving ? "moving" : "resting") : "not answering"}${faults ? ` · ${faults}` : ""}`);
+      `${p.driver}, ${p.rows}×${p.columns}, ${p.connected ? (p.moving ? "moving" : "resting") : "not answering"}${faults ? ` · ${faults}` : ""}`, buttons);
   }), "No panels.");
 
   const links = [];

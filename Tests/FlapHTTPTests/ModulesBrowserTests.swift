@@ -1,0 +1,31 @@
+import Foundation
+import TestSupport
+import Testing
+
+/// A wall's modules checked from a phone: flapd drives a Universal Firmware wall on a
+/// pseudo-terminal (`flapctl simulate-hardware`), the second module with a dead Hall sensor, and
+/// the page's "Check its modules" names that module by row and column in words.
+@Suite(.cleansUp, .serialized, .timeLimit(.minutes(10))) struct ModulesBrowserTests {
+    @Test func aDeadHallSensorIsNamedOnThePage() async throws {
+        let devices = FileManager.default.temporaryDirectory.appendingPathComponent("dev-\(UUID().uuidString)").path
+        let simulator = try ChildProcess(
+            ProcessRunner.builtProduct("flapctl"),
+            ["simulate-hardware", "--devices", devices, "--rs485", "1-2", "--firmware", "universal", "--dead-hall-sensor", "2", "--chainlink", "0"])
+        teardown { await simulator.stop() }
+        let wall = devices + "/serial/by-id/usb-VestaWidget_Simulated_RS-485_bus-if00-port0"
+        #expect(try await eventually { simulator.stdout.contains(wall + " -> ") })
+        let config = FileManager.default.temporaryDirectory.appendingPathComponent("wall-\(UUID().uuidString).toml").path
+        try "[[panel]]\ndriver = \"rs485\"\ndevice = \"\(wall)\"\nsize = \"1x2\"\n".write(toFile: config, atomically: true, encoding: .utf8)
+        let flapd = try await FlapdProcess.start(arguments: ["--no-sound", "--config", config, "--devices", devices], simulate: false)
+        teardown { await flapd.stop() }
+        let result = try await ProcessRunner.run(
+            try await PythonPeer.python(),
+            [PythonPeer.peersDirectory.appendingPathComponent("browser_modules_check.py").path, "http://127.0.0.1:\(flapd.apiPort)", flapd.apiKey])
+        #expect(result.status == 0, "\(result.stderrText.suffix(3000))")
+        let seen = try #require(try JSONSerialization.jsonObject(with: Data(result.stdoutText.utf8)) as? [String: Any], "\(result.stdoutText)")
+        #expect(seen["offered"] as? Bool == true && seen["counted"] as? Bool == true, "\(seen)")
+        #expect(seen["found"] as? Bool == true, "\(seen["panels"] ?? "")\n\(flapd.said.suffix(2000))")
+        #expect((seen["panels"] as? String)?.contains("Row 1, column 1") == false, "the first module is well: \(seen["panels"] ?? "")")
+        #expect((seen["consoleErrors"] as? [String])?.isEmpty == true, "\(seen["consoleErrors"] ?? "")")
+    }
+}

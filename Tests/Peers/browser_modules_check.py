@@ -1,0 +1,35 @@
+"""A wall's modules checked from the page, on a phone-sized screen in headless Chromium; prints
+what it saw as JSON.
+
+Usage: browser_modules_check.py BASE_URL API_KEY
+flapd drives a Universal Firmware wall whose module at row 1, column 2 has a dead Hall sensor.
+The owner taps "Check its modules": the button counts the modules as it goes, and the panel's
+status then names that module by row and column in words.
+"""
+import json
+import sys
+
+from selenium.webdriver.common.by import By
+
+from browser_support import console_errors, browser, sign_in, wait
+
+base, key = sys.argv[1], sys.argv[2]
+
+out = {}
+driver = browser()
+try:
+    driver.set_window_size(390, 844)
+    sign_in(driver, base, key)
+    wait(lambda: driver.find_element(By.ID, "app").is_displayed())
+    panels = lambda: driver.find_element(By.ID, "panels")
+    button = lambda: next(b for b in panels().find_elements(By.TAG_NAME, "button") if b.text.startswith(("Check", "Checking")))
+    out["offered"] = wait(lambda: button().text == "Check its modules")
+    driver.execute_script("arguments[0].scrollIntoView()", button())
+    button().click()
+    out["counted"] = wait(lambda: button().text.startswith("Checking module"), seconds=30)
+    out["found"] = wait(lambda: "Row 1, column 2: the magnet is not seen" in panels().text)
+    out["panels"] = panels().text
+    out["consoleErrors"] = console_errors(driver)
+finally:
+    driver.quit()
+print(json.dumps(out))
