@@ -12,7 +12,7 @@ import Testing
 @testable import FlapDisplay
 
 /// Inbox → policy → motion → receipts, on a virtual clock with a date that follows it.
-@Suite(.timeLimit(.minutes(1))) struct DisplayCoordinatorTests {
+@Suite(.timeLimit(.minutes(3))) struct DisplayCoordinatorTests {
     final class Rig: Sendable {
         let clock = ManualClock()
         let time: ServiceTime<ManualClock>

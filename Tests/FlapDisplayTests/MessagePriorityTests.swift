@@ -11,7 +11,7 @@ import Testing
 /// Which covers which on a virtual clock: a person's message wins over a trigger's and a
 /// background schedule's, a trigger's over a background schedule's; a schedule's takes the board
 /// at its instant as a person's newer message would; what was covered comes back.
-@Suite(.timeLimit(.minutes(1))) struct MessagePriorityTests {
+@Suite(.timeLimit(.minutes(3))) struct MessagePriorityTests {
     typealias Rig = DisplayCoordinatorTests.Rig
 
     static func shows(_ rig: Rig, _ id: String) async throws {

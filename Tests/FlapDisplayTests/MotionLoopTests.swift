@@ -22,7 +22,7 @@ func nextEvent(_ events: inout AsyncStream<MotionEvent>.Iterator, clock: ManualC
 }
 
 /// The motion loop on a virtual clock, driving a simulated panel.
-@Suite(.timeLimit(.minutes(1))) struct MotionLoopTests {
+@Suite(.timeLimit(.minutes(3))) struct MotionLoopTests {
     let info = PanelInfo(id: "main", size: .flagship, drum: .vestaboard, motion: .forwardOnly, driver: "simulated")
 
     func board(_ text: String) throws -> Board { try Board(rows: TextLayout.encodeText(text).rows) }

@@ -11,7 +11,7 @@ import Testing
 
 /// A panel's quiet hours on a virtual clock (UTC, starting 08:00): the board holds or blanks,
 /// messages wait, it moves once when they end, and a bypass moves it anyway.
-@Suite(.timeLimit(.minutes(1))) struct QuietHoursBoardTests {
+@Suite(.timeLimit(.minutes(3))) struct QuietHoursBoardTests {
     typealias Rig = DisplayCoordinatorTests.Rig
 
     static func quiet(_ action: BoardQuietHours.Action) -> BoardQuietHours {

@@ -12,7 +12,7 @@ import Testing
 /// Temporary messages on a virtual clock: one covers the board for its duration and gives it
 /// back; persistent messages that arrive meanwhile wait; a newer one replaces the older; a
 /// restart mid-way ends it on time; quiet hours hold it unless it bypasses them.
-@Suite(.timeLimit(.minutes(1))) struct TemporaryMessageTests {
+@Suite(.timeLimit(.minutes(3))) struct TemporaryMessageTests {
     typealias Rig = DisplayCoordinatorTests.Rig
 
     /// `a` (persistent, from alice) shown and displayed.

@@ -2,7 +2,7 @@ import Testing
 
 /// `POST /v1/layout`: the preview a page shows while someone types (answered by the router in
 /// this process: nothing of it needs a running flapd).
-@Suite(.timeLimit(.minutes(1))) struct LayoutPreviewTests {
+@Suite(.timeLimit(.minutes(3))) struct LayoutPreviewTests {
     @Test func textIsLaidOutByFlapdWithWarningsAndErrorsWhereTheyAre() async throws {
         try await RoutedAPI().run { api in
             let ok = try await api.post("/v1/layout", #"{"text": "{66} hi there", "align": "left", "valign": "top"}"#)

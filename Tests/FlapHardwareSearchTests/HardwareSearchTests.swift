@@ -11,7 +11,7 @@ import Testing
 /// by another program (a process that has it open, one by its lock file), one this board's panel
 /// drives, and the rest asked, each opened through the opener the appliance gives (here, the far
 /// ends of simulated cables).
-@Suite(.cleansUp, .timeLimit(.minutes(1))) struct HardwareSearchTests {
+@Suite(.cleansUp, .timeLimit(.minutes(3))) struct HardwareSearchTests {
     struct Layout {
         let dev: String
         let locks: String

@@ -6,7 +6,7 @@ import Testing
 
 /// Each driver's greeting against the simulated device at the far end of a simulated cable, in
 /// simulated time: a probe's waits are its own (how long it listens), never the machine's speed.
-@Suite(.timeLimit(.minutes(1))) struct SerialProbesTests {
+@Suite(.timeLimit(.minutes(3))) struct SerialProbesTests {
     @Test func rs485ModulesAnswerTheirDumpsOneIDAtATime() async throws {
         let clock = EventClock.drivenByCaller()
         let (host, device) = SimulatedSerialPort.pair(clock: clock, settings: .rs485)

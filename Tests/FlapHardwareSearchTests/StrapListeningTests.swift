@@ -6,7 +6,7 @@ import Testing
 
 /// A listening window over a scripted heart-rate source, in simulated time: what it heard, as the
 /// page lists it, and nothing after the window ends.
-@Suite(.timeLimit(.minutes(1))) struct StrapListeningTests {
+@Suite(.timeLimit(.minutes(3))) struct StrapListeningTests {
     @Test func eachStrapHeardIsListedWithItsStateAndLastReading() async throws {
         let clock = EventClock.drivenByCaller()
         let chest = StrapIdentity(driver: "ble", address: "C4:7C:8D:6A:12:34")

@@ -5,7 +5,7 @@ import TestSupport
 import Testing
 
 /// The buzzer on a simulated GPIO line, on a manual clock.
-@Suite(.timeLimit(.minutes(1))) struct BuzzerTests {
+@Suite(.timeLimit(.minutes(3))) struct BuzzerTests {
     @Test func aNewSyncIsTwoShortPulses() async throws {
         let clock = ManualClock()
         let line = SimulatedOutputLine()

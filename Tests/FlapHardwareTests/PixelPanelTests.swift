@@ -7,7 +7,7 @@ import TestSupport
 import Testing
 
 /// LED panels on their simulated devices, on a clock the test moves.
-@Suite(.timeLimit(.minutes(1))) struct PixelPanelTests {
+@Suite(.timeLimit(.minutes(3))) struct PixelPanelTests {
     final class TimeOfDay: Sendable {
         let minute = Mutex(12 * 60)
         var now: @Sendable () -> Int { { self.minute.withLock { $0 } } }

@@ -359,7 +359,7 @@ import Testing
         }
         #expect(
             told == [
-                "/dev/ttyUSB-simulated: the bus said \"m05x:1\": column 4: after the ID comes : (a revolution), d (a dump), v (a version) or A (its state)",
+                "/dev/ttyUSB-simulated: the bus said \"m05x:1\": column 4: after the ID comes : (a revolution), d (a dump), v (a version), A (its state), or T, Q or M (a test)",
                 "/dev/ttyUSB-simulated: the bus said \"hello\": column 1: an answer starts with m"
             ], "\(told)")
         // The panel goes on: the next board lands.

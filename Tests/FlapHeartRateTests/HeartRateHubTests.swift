@@ -9,7 +9,7 @@ import Testing
 
 /// The hub: each source's state and each strap's latest reading, listeners, and where heart
 /// rates must not go (the log above debug level, metrics).
-@Suite(.timeLimit(.minutes(1))) struct HeartRateHubTests {
+@Suite(.timeLimit(.minutes(3))) struct HeartRateHubTests {
     typealias Instant = ContinuousClock.Instant
     static let ana = StrapIdentity(driver: "ble", address: "C4:7C:8D:6A:12:34")
     static let ben = StrapIdentity(driver: "ble", address: "E8:11:22:33:44:55")

@@ -11,7 +11,7 @@ import Wematch
 @testable import FlapKiosk
 
 /// The frame loop on a manual clock, through a real pixel panel onto a simulated framebuffer.
-@Suite(.timeLimit(.minutes(1))) struct KioskPlayerTests {
+@Suite(.timeLimit(.minutes(3))) struct KioskPlayerTests {
     @Test func aHeartGlidesFrameByFrameToItsNewPoint() async throws {
         let clock = ManualClock()
         let memory = SimulatedFramebuffer(format: try FramebufferFormat(width: 320, height: 240, layout: .xrgb8888))

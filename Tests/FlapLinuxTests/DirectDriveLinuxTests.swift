@@ -5,7 +5,7 @@ import FlapSimulated
 import TestSupport
 import Testing
 
-@Suite(.timeLimit(.minutes(1))) struct DirectDriveLinuxTests {
+@Suite(.timeLimit(.minutes(3))) struct DirectDriveLinuxTests {
     @Test func aMissingSPIDeviceSaysHowToEnableSPI() {
         #expect {
             _ = try LinuxSPIDevice(path: "/dev/spidev9.9")

@@ -5,7 +5,7 @@ import Testing
 /// Both libgpiod backends, each through the real library (scripts/test provides libgpiod 2 on
 /// Debian 12 beside the system's libgpiod 1), at the edge this kernel allows: it has no GPIO
 /// chip, so each is asked for chips that do not exist, and for files that are not chips.
-@Suite(.timeLimit(.minutes(1))) struct GPIOLinesTests {
+@Suite(.timeLimit(.minutes(3))) struct GPIOLinesTests {
     static let libraries = [GPIODLibrary.v1, .v2].filter(\.isPresent)
 
     @Test func theNewerLibraryIsChosenWhenTheSystemHasBoth() throws {

@@ -9,7 +9,7 @@ import Testing
 
 /// The notify protocol against a real unix datagram socket standing in for systemd's: a unix
 /// datagram is in the receiver's queue when the send returns, so nothing here waits.
-@Suite(.timeLimit(.minutes(1))) struct SystemdNotifySocketTests {
+@Suite(.timeLimit(.minutes(3))) struct SystemdNotifySocketTests {
     /// A bound datagram socket, read without waiting; `name` starting with "@" is abstract.
     final class Manager {
         let name: String

@@ -8,7 +8,7 @@ import Testing
 /// The session's acknowledgements of what it receives, packet by packet on an in-memory
 /// channel: held until the caller says the message is safe, released in arrival order, and
 /// never sent on a connection other than the one the message came on.
-@Suite(.timeLimit(.minutes(1))) struct MQTTSessionAcknowledgementTests {
+@Suite(.timeLimit(.minutes(3))) struct MQTTSessionAcknowledgementTests {
     /// A client held by the test, connected to `broker` (the CONNECT answered) and subscribed.
     struct Connected {
         let client: MQTTClient

@@ -8,7 +8,7 @@ import Testing
 /// The session's own side, packet by packet on an in-memory channel and a manual clock: what
 /// it sends and sends again after a reconnection, keepalive, a broker that does not answer or
 /// breaks the protocol, and stopping with messages still in flight.
-@Suite(.timeLimit(.minutes(1))) struct MQTTSessionFlowTests {
+@Suite(.timeLimit(.minutes(3))) struct MQTTSessionFlowTests {
     typealias Connected = MQTTSessionAcknowledgementTests.Connected
 
     /// Waits for the client's retry (1 s ± 25 % after a first loss), lets it happen, and answers

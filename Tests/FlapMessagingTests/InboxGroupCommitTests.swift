@@ -6,7 +6,7 @@ import Testing
 @testable import FlapMessaging
 
 /// Group commit, and what the inbox now keeps on disk: rate buckets and receipt counts.
-@Suite(.timeLimit(.minutes(1))) struct InboxGroupCommitTests {
+@Suite(.timeLimit(.minutes(3))) struct InboxGroupCommitTests {
     let directory = FileManager.default.temporaryDirectory.appendingPathComponent("inbox-group-\(UUID().uuidString)")
     let t0 = Date(timeIntervalSince1970: 1_800_000_000)
     var path: String { directory.appendingPathComponent("inbox.sqlite").path }

@@ -42,6 +42,11 @@ final class InProcessFlapd: RunningFlapd {
         var text: String { lines.withLock { $0 } }
     }
 
+    /// Ports of their own below the ephemeral range (``TestPorts``), unless the test names some.
+    static func ports() throws -> [String] {
+        ["--api-port", "\(try TestPorts.free())", "--https-port", "\(try TestPorts.free())", "--local-api-port", "\(try TestPorts.free())"]
+    }
+
     static func start(
         stateDirectory: String? = nil, apiKey: String? = "test-key", arguments: [String] = [], time: Time = .virtual,
         devices: String? = nil
@@ -49,33 +54,56 @@ final class InProcessFlapd: RunningFlapd {
         let state = stateDirectory ?? FileManager.default.temporaryDirectory.appendingPathComponent("flapd-\(UUID().uuidString)").path
         // With no key given, flapd makes its own in the state directory, as a fresh install does.
         let key = apiKey.map { ["--api-key", $0] } ?? []
-        let command = try Flapd.parse(
-            ["--simulate", "--state-dir", state, "--api-port", "0", "--https-port", "0", "--local-api-port", "0"] + key + arguments)
-        var configuration = try command.flapdConfiguration()
-        // Drawn nowhere: the test's own output is not the panel's terminal.
-        for index in configuration.panels.indices { configuration.panels[index].show = .none }
-        if let devices { configuration.devices = devices }
-        let log = Log()
-        let level = Logger.Level(rawValue: configuration.logLevel) ?? .info
-        let logger = Logger(label: "flapd") { JournalLogHandler(label: $0, level: level, environment: [:], write: log.append) }
-        let clock = time == .virtual ? ManualClock() : nil
-        let applianceTime: ApplianceTime = clock.map { .following($0, from: Date()) } ?? .real
-        let appliance = try await Appliance(configuration: configuration, drawInTerminal: false, time: applianceTime, logger: logger)
-        if let clock { moveWhileWaiting { await clock.advance(by: $0) } }
-        let running = Task {
-            defer { log.append("(flapd has stopped)\n") }
-            try await appliance.run(signals: [])
-        }
-        guard let ports = await appliance.ports.waitUntilBound() else {
+        var attempt = 0
+        while true {
+            attempt += 1
+            let command = try Flapd.parse(["--simulate", "--state-dir", state] + (try Self.ports()) + key + arguments)
+            var configuration = try command.flapdConfiguration()
+            // Drawn nowhere: the test's own output is not the panel's terminal.
+            for index in configuration.panels.indices { configuration.panels[index].show = .none }
+            if let devices { configuration.devices = devices }
+            let log = Log()
+            let level = Logger.Level(rawValue: configuration.logLevel) ?? .info
+            let logger = Logger(label: "flapd") { JournalLogHandler(label: $0, level: level, environment: [:], write: log.append) }
+            let clock = time == .virtual ? ManualClock() : nil
+            let applianceTime: ApplianceTime = clock.map { .following($0, from: Date()) } ?? .real
+            let appliance = try await Appliance(configuration: configuration, drawInTerminal: false, time: applianceTime, logger: logger)
+            if let clock { moveWhileWaiting { await clock.advance(by: $0) } }
+            let (ended, end) = AsyncStream.makeStream(of: Void.self)
+            let running = Task {
+                defer {
+                    log.append("(flapd has stopped)\n")
+                    end.finish()
+                }
+                try await appliance.run(signals: [])
+            }
+            if let ports = await boundOrEnded(appliance, ended) {
+                let madeKey = try? String(contentsOfFile: state + "/api-key", encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)
+                return InProcessFlapd(
+                    appliance: appliance, state: state, ports: (ports.native, ports.https, ports.local), apiKey: apiKey ?? madeKey ?? "",
+                    log: log, clock: clock, time: applianceTime, running: running)
+            }
             await appliance.stop()
-            _ = try? await running.value
-            throw PeerError("flapd did not bind its ports:\n\(log.text)")
+            let outcome = await running.result
+            // A port chosen free may be taken by another test before flapd listens: new ones.
+            if attempt < 3, case .failure(let error) = outcome, "\(error)".contains("the port is taken") { continue }
+            throw PeerError("flapd did not bind its ports (\(outcome)):\n\(log.text)")
         }
-        let madeKey = try? String(contentsOfFile: state + "/api-key", encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)
-        return InProcessFlapd(
-            appliance: appliance, state: state, ports: (ports.native, ports.https, ports.local), apiKey: apiKey ?? madeKey ?? "", log: log,
-            clock: clock,
-            time: applianceTime, running: running)
+    }
+
+    /// The ports once every server listens, or nil when flapd ended first (a port taken).
+    private static func boundOrEnded(_ appliance: Appliance, _ ended: AsyncStream<Void>) async -> BoundPorts.Ports? {
+        await withTaskGroup(of: BoundPorts.Ports?.self) { group in
+            group.addTask { await appliance.ports.waitUntilBound() }
+            group.addTask {
+                // Ends when flapd does, or when this wait is cancelled (the ports were bound).
+                for await _ in ended {}
+                return nil
+            }
+            let first = await group.next() ?? nil
+            group.cancelAll()
+            return first
+        }
     }
 
     private init(

@@ -50,7 +50,7 @@ import Testing
         #expect(changed.status == 200 && changed.object["applying"] as? Bool == true, "\(changed.text)")
         #expect(try await eventually { await rows(of: flapd) == 3 }, "\(flapd.said)")
         // Applied: the parts that answer started with it.
-        #expect(try await eventually { await applied(flapd) })
+        #expect(try await eventually { await applied(flapd) }, "\(flapd.said.suffix(3000))")
         // The board keeps what it showed; the process is the same one.
         #expect(try await eventually { (try? await flapd.api.get("/v1/board").text.contains("HELLO")) == true })
         #expect(flapd.said.contains("settings changed from the page"))
@@ -139,7 +139,7 @@ import Testing
                 #"{"changes": [{"key": "panel[0].driver", "value": "rs485"}, {"key": "panel[0].device", "value": "\#(wall)"}, {"key": "panel[0].size", "value": "1x4"}]}"#
                     .utf8))
         #expect(used.status == 200, "\(used.text)")
-        #expect(try await eventually { await applied(flapd) })
+        #expect(try await eventually { await applied(flapd) }, "\(flapd.said.suffix(3000))")
         #expect(try await flapd.api.postJSON("/v1/messages", #"{"text": "WALL"}"#).status == 202)
         // What the modules on the far side of the pseudo-terminal show, said by the simulator.
         #expect(try await eventually { simulator.stdout.contains("rs485: WALL\n") }, "\(simulator.stdout)\n\(flapd.said)")
@@ -154,11 +154,11 @@ import Testing
             "PATCH", "/v1/settings",
             body: Data(#"{"changes": [{"key": "sensor[0]", "value": {"driver": "ble", "straps": ["C4:7C:8D:6A:12:34"]}}]}"#.utf8))
         #expect(made.status == 200, "\(made.text)")
-        #expect(try await eventually { await applied(flapd) })
+        #expect(try await eventually { await applied(flapd) }, "\(flapd.said.suffix(3000))")
         #expect(try await setting("sensor[0].driver", of: flapd)["value"] as? String == "ble")
         let more = try await change("sensor[0].straps", to: #"["C4:7C:8D:6A:12:34", "Polar H10 6A1234"]"#, on: flapd)
         #expect(more.status == 200, "\(more.text)")
-        #expect(try await eventually { await applied(flapd) })
+        #expect(try await eventually { await applied(flapd) }, "\(flapd.said.suffix(3000))")
         let straps = try await setting("sensor[0].straps", of: flapd)
         #expect(straps["value"] as? [String] == ["C4:7C:8D:6A:12:34", "Polar H10 6A1234"] && straps["origin"] as? String == "page", "\(straps)")
     }

@@ -12,7 +12,7 @@ import Testing
 /// of its own (read by the kind, typed), another kind's setting refused naming that kind, fetched
 /// on its own interval, read into its own document, its values in templates and the API, its
 /// own checks, its values compared by triggers, with no `switch` over kinds to edit.
-@Suite(.cleansUp, .timeLimit(.minutes(1))) struct SourceKindTests {
+@Suite(.cleansUp, .timeLimit(.minutes(3))) struct SourceKindTests {
     /// A plain text file, one line per value: `first`, `lines` (how many), up to `most` lines
     /// kept (`most = 2`), blank lines skipped unless `blank = "keep"`.
     struct TextLines: SourceKind {

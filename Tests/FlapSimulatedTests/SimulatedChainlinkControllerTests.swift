@@ -5,7 +5,7 @@ import Testing
 
 /// The simulated controller behaves as the firmware does, seen through raw frames on a simulated
 /// serial cable (10 bits a byte at 230400 baud), in simulated time that waits for both ends.
-@Suite(.timeLimit(.minutes(1))) struct SimulatedChainlinkControllerTests {
+@Suite(.timeLimit(.minutes(3))) struct SimulatedChainlinkControllerTests {
     struct Bench {
         let clock = EventClock.drivenByCaller()
         let host: SimulatedSerialPort<EventClock>

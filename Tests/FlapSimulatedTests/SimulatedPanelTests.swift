@@ -8,7 +8,7 @@ import Testing
 
 @testable import FlapSimulated
 
-@Suite(.timeLimit(.minutes(1))) struct SimulatedPanelTests {
+@Suite(.timeLimit(.minutes(3))) struct SimulatedPanelTests {
     let info = PanelInfo(id: "p", size: BoardSize(rows: 1, columns: 3), drum: .vestaboard, motion: .forwardOnly, driver: "simulated")
 
     func board(_ text: String) throws -> Board {
@@ -71,7 +71,7 @@ import Testing
     }
 }
 
-@Suite(.timeLimit(.minutes(1))) struct TerminalRendererTests {
+@Suite(.timeLimit(.minutes(3))) struct TerminalRendererTests {
     final class Output: Sendable {
         let text = Mutex("")
         func append(_ s: String) { text.withLock { $0 += s } }

@@ -6,7 +6,7 @@ import Testing
 /// The Universal Firmware twin as its source behaves, in simulated time: a module with no ID
 /// announces itself every 10 to 15 s, falls quiet for 30 s after any broadcast, takes an ID by
 /// its serial number, and answers a range broadcast in its turn.
-@Suite(.timeLimit(.minutes(1))) struct SimulatedUniversalFirmwareTests {
+@Suite(.timeLimit(.minutes(3))) struct SimulatedUniversalFirmwareTests {
     /// Lines the host hears until `deadline`, with when each ended.
     func heard(_ host: SimulatedSerialPort<EventClock>, clock: EventClock, until deadline: EventClock.Instant) async throws -> [(String, Duration)] {
         var lines: [(String, Duration)] = [], line: [UInt8] = []

@@ -11,7 +11,7 @@ import Testing
 /// Triggers on a manual clock, over a real inbox and sources read from files: an event coming
 /// up fires once, a value crossing a line fires when it crosses, a webhook at each push, none
 /// within its cooldown, and a restart neither repeats nor forgets.
-@Suite(.timeLimit(.minutes(1))) struct TriggerTests {
+@Suite(.timeLimit(.minutes(3))) struct TriggerTests {
     final class Rig: Sendable {
         let clock = ManualClock()
         let start = Date(timeIntervalSince1970: 1_795_672_800)  // 2026-11-26 06:00 UTC, 07:00 in Berlin

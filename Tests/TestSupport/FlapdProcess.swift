@@ -21,21 +21,28 @@ public final class FlapdProcess: RunningFlapd {
         var environment = ProcessInfo.processInfo.environment.merging(extra) { $1 }
         environment["NOTIFY_SOCKET"] = nil
         environment["JOURNAL_STREAM"] = nil
-        let process = try ChildProcess(
-            ProcessRunner.builtProduct("flapd"),
-            (simulate ? ["--simulate"] : []) + [
-                "--state-dir", state, "--api-port", "0", "--https-port", "0", "--local-api-port", "0", "--api-key", apiKey
-            ] + arguments,
-            environment: environment)
-        let log: String
-        do {
-            // Both lines follow the ports' binding, in either order.
-            _ = try await process.waitForLog("INFO ready")
-            log = try await process.waitForLog(" running api=")
-        } catch {
-            await process.stop()
-            throw error
+        var attempt = 0
+        var started: (process: ChildProcess, log: String)?
+        while started == nil {
+            attempt += 1
+            let process = try ChildProcess(
+                ProcessRunner.builtProduct("flapd"),
+                (simulate ? ["--simulate"] : []) + [
+                    "--state-dir", state, "--api-port", "\(try TestPorts.free())", "--https-port", "\(try TestPorts.free())",
+                    "--local-api-port", "\(try TestPorts.free())", "--api-key", apiKey
+                ] + arguments,
+                environment: environment)
+            do {
+                // Both lines follow the ports' binding, in either order.
+                _ = try await process.waitForLog("INFO ready")
+                started = (process, try await process.waitForLog(" running api="))
+            } catch {
+                await process.stop()
+                // A port chosen free may be taken by another test before flapd listens: new ones.
+                guard attempt < 3, (process.stderr + process.stdout).contains("the port is taken") else { throw error }
+            }
         }
+        guard let (process, log) = started else { throw PeerError("flapd did not start") }
         /// The port of the address after `marker` (`api=http://ADDRESS:PORT`).
         func port(after marker: String) -> Int? {
             guard let range = log.range(of: marker) else { return nil }

@@ -46,7 +46,9 @@ public actor SimulatedRS485Bus<C: Clock> where C.Duration == Duration {
     /// Runs until cancelled.
     public func run() async {
         while !Task.isCancelled {
-            let wait = nextTurnEnd().map { min(.milliseconds(2), max(.microseconds(100), clock.now.duration(to: $0))) } ?? .milliseconds(2)
+            // Bytes end the wait as they come; otherwise it lasts until the next turn ends (or an
+            // answer or announcement is due), and at most 50 ms, for a module changed from outside.
+            let wait = nextTurnEnd().map { min(.milliseconds(50), max(.microseconds(100), clock.now.duration(to: $0))) } ?? .milliseconds(50)
             let bytes: [(byte: UInt8, arrival: C.Instant)]
             do {
                 if let simulated = port as? SimulatedSerialPort<C> {

@@ -5,7 +5,7 @@ import FlapSimulated
 import Testing
 
 /// The serial-line driver reading a real pseudo-terminal, with good lines and rubbish.
-@Suite(.timeLimit(.minutes(1))) struct SerialHeartRateSensorTests {
+@Suite(.timeLimit(.minutes(3))) struct SerialHeartRateSensorTests {
     @Test func linesBecomeSamplesAndRubbishIsSkipped() async throws {
         let (device, path) = try LinuxSerialPort.pseudoTerminal(settings: SerialSettings(baudRate: 115_200))
         let sensor = SerialHeartRateSensor(device: path, format: .automatic, clock: ContinuousClock()) {
