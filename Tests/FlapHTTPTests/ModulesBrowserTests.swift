@@ -7,16 +7,9 @@ import Testing
 /// the page's "Check its modules" names that module by row and column in words.
 @Suite(.cleansUp, .serialized, .timeLimit(.minutes(10))) struct ModulesBrowserTests {
     @Test func aDeadHallSensorIsNamedOnThePage() async throws {
-        let devices = FileManager.default.temporaryDirectory.appendingPathComponent("dev-\(UUID().uuidString)").path
-        let simulator = try ChildProcess(
-            ProcessRunner.builtProduct("flapctl"),
-            ["simulate-hardware", "--devices", devices, "--rs485", "1-2", "--firmware", "universal", "--dead-hall-sensor", "2", "--chainlink", "0"])
-        teardown { await simulator.stop() }
-        let wall = devices + "/serial/by-id/usb-VestaWidget_Simulated_RS-485_bus-if00-port0"
-        #expect(try await eventually { simulator.stdout.contains(wall + " -> ") })
-        let config = FileManager.default.temporaryDirectory.appendingPathComponent("wall-\(UUID().uuidString).toml").path
-        try "[[panel]]\ndriver = \"rs485\"\ndevice = \"\(wall)\"\nsize = \"1x2\"\n".write(toFile: config, atomically: true, encoding: .utf8)
-        let flapd = try await FlapdProcess.start(arguments: ["--no-sound", "--config", config, "--devices", devices], simulate: false)
+        let hardware = try await SimulatedHardware.start(["--rs485", "1-2", "--firmware", "universal", "--dead-hall-sensor", "2", "--chainlink", "0"])
+        teardown { await hardware.stop() }
+        let flapd = try await hardware.flapdDrivingTheWall(size: "1x2")
         teardown { await flapd.stop() }
         let result = try await ProcessRunner.run(
             try await PythonPeer.python(),

@@ -125,13 +125,10 @@ import Testing
     }
 
     @Test func aWallChosenOnThePageIsDrivenWhereItWasFoundEvenUnderSimulate() async throws {
-        let devices = FileManager.default.temporaryDirectory.appendingPathComponent("dev-\(UUID().uuidString)").path
-        let simulator = try ChildProcess(
-            ProcessRunner.builtProduct("flapctl"), ["simulate-hardware", "--devices", devices, "--rs485", "1-4", "--chainlink", "0"])
-        teardown { await simulator.stop() }
-        let wall = devices + "/serial/by-id/usb-VestaWidget_Simulated_RS-485_bus-if00-port0"
-        #expect(try await eventually { simulator.stdout.contains(wall + " -> ") })
-        let flapd = try await FlapdProcess.start(arguments: ["--no-sound", "--devices", devices])
+        let hardware = try await SimulatedHardware.start(["--rs485", "1-4", "--chainlink", "0"])
+        teardown { await hardware.stop() }
+        let (simulator, wall) = (hardware.process, hardware.wall)
+        let flapd = try await FlapdProcess.start(arguments: ["--no-sound", "--devices", hardware.devices])
         teardown { await flapd.stop() }
         let used = try await flapd.api.request(
             "PATCH", "/v1/settings",
