@@ -22,5 +22,17 @@ import Testing
         #expect(!said.contains("row 1, column 1:"), "the first module is well: \(said)")
         #expect(said.hasSuffix("2 modules checked: 1 with something wrong\n"), "\(said)")
         #expect(check.stderrText.contains("checking row 1, column 2 (2 of 2)…"), "\(check.stderrText)")
+
+        // One module's one test, as `flapctl module` sends it: what it found, then its figures.
+        let one = try await ProcessRunner.run(
+            ProcessRunner.builtProduct("flapctl"),
+            [
+                "module", "--panel", "wall", "--row", "1", "--column", "2", "hall-test", "--url", "http://127.0.0.1:\(flapd.apiPort)", "--api-key",
+                flapd.apiKey
+            ])
+        #expect(one.status == 0, "\(one.stderrText)")
+        #expect(
+            one.stdoutText.hasPrefix("module 2 (row 1, column 2): sent m02T\nthe magnet is not seen") && one.stdoutText.contains("hallCode 2"),
+            "\(one.stdoutText)")
     }
 }

@@ -70,6 +70,8 @@ struct ModuleSaid: Decodable {
     var steps: Int?
     var positions: [String: Int]?
     var note: String?
+    var findings: [String]?
+    var measured: [String: Int]?
 
     var lines: [String] {
         var lines = ["module \(id) (row \(row), column \(column)): sent \(sent)"]
@@ -78,6 +80,12 @@ struct ModuleSaid: Decodable {
             lines.append("offset \(offset) steps, \(steps) steps a turn")
             let stored = (positions ?? [:]).sorted { $0.value < $1.value }.map { "\($0.key)=\($0.value)" }
             lines.append(stored.isEmpty ? "no flap positions stored" : "stored: " + stored.joined(separator: " "))
+        }
+        if let findings {
+            // A test's answer: what it found wrong, or that the module is well, then its figures.
+            lines += findings.isEmpty ? ["found well"] : findings
+            let figures = (measured ?? [:]).sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }
+            if !figures.isEmpty { lines.append(figures.joined(separator: ", ")) }
         }
         if let note { lines.append(note) }
         return lines
