@@ -153,12 +153,15 @@ export function setUpHardware() {
   $("hardware-search").addEventListener("click", async () => {
     $("hardware-search").disabled = true;
     tell($("hardware-note"), "Asking each free serial port; this takes some seconds…");
-    // While it runs, say what it is doing.
+    // While it runs, say what it is doing; a progress answer that comes after the search's own
+    // (asked just before it ended) says nothing.
+    let searched = false;
     const progress = setInterval(async () => {
       const now = await api(E.hardware());
-      if (now.status === 200 && now.data.searching) tell($("hardware-note"), `Searching: ${now.data.searching}…`);
+      if (!searched && now.status === 200 && now.data.searching) tell($("hardware-note"), `Searching: ${now.data.searching}…`);
     }, 1000);
     const reply = await api(E.searchHardware(), {});
+    searched = true;
     clearInterval(progress);
     $("hardware-search").disabled = false;
     if (reply.status === 200) { show(reply.data, true); tell($("hardware-note"), "Searched."); }

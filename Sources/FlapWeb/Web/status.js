@@ -49,27 +49,36 @@ function scheduleTitle(s) {
   return `${on} at ${and(times)}`;
 }
 
+// Checks of a wall's modules under way, by panel: what its button says meanwhile, kept here
+// because the status list is drawn again every few seconds.
+const checking = new Map();
+
+function sayChecking(panel, text, busy) {
+  checking.set(panel.id, { text, busy });
+  const button = [...$("panels").querySelectorAll("button[data-check]")].find((b) => b.dataset.check === panel.id);
+  if (button) Object.assign(button, { textContent: text, disabled: busy });
+}
+
 // Each module of a wall runs its own tests (Universal Firmware's Hall sensor test and health),
 // one after another with the count on the button; what they find shows as the panel's faults.
-async function checkModules(panel, button) {
+async function checkModules(panel) {
   const declared = await api(E.moduleCommands(panel.id));
   if (declared.status !== 200 || !(declared.data.commands || []).some((c) => c.name === "hall-test")) {
-    button.textContent = "These modules have no tests of their own";
+    sayChecking(panel, "These modules have no tests of their own", false);
     return;
   }
-  button.disabled = true;
   const count = panel.rows * panel.columns;
   const silent = [];
   for (let at = 0; at < count; at++) {
     const [row, column] = [Math.floor(at / panel.columns) + 1, (at % panel.columns) + 1];
-    button.textContent = `Checking module ${at + 1} of ${count}…`;
+    sayChecking(panel, `Checking module ${at + 1} of ${count}…`, true);
     for (const command of ["hall-test", "diagnostics"]) {
       const reply = await api(E.moduleCommand(panel.id), { row, column, command });
       if (reply.status !== 200) { silent.push(`row ${row}, column ${column}`); break; }
     }
   }
-  button.disabled = false;
-  button.textContent = silent.length ? `Not answering: ${silent.join("; ")}` : "Check its modules";
+  sayChecking(panel, silent.length ? `Not answering: ${silent.join("; ")}` : "Check its modules", false);
+  if (!silent.length) checking.delete(panel.id);
   await refreshStatus();
 }
 
@@ -84,9 +93,17 @@ export async function refreshStatus() {
       : faults ? `Working, but ${p.faults.length === 1 ? "one flap needs" : `${p.faults.length} flaps need`} attention.`
       : p.moving ? "Flipping to a new message." : "Showing its message.";
     const quiet = p.quietUntil ? ` Quiet until ${time(p.quietUntil)}.` : "";
-    const buttons = p.driver === "rs485" && !isMember() ? [["Check its modules", (event) => checkModules(p, event.currentTarget)]] : [];
-    return plain(p.id === "main" ? "The board" : `Board ${p.id}`, state + quiet,
-      `${p.driver}, ${p.rows}×${p.columns}, ${p.connected ? (p.moving ? "moving" : "resting") : "not answering"}${faults ? ` · ${faults}` : ""}`, buttons);
+    const checkable = p.driver === "rs485" && !isMember();
+    const li = plain(p.id === "main" ? "The board" : `Board ${p.id}`, state + quiet,
+      `${p.driver}, ${p.rows}×${p.columns}, ${p.connected ? (p.moving ? "moving" : "resting") : "not answering"}${faults ? ` · ${faults}` : ""}`,
+      checkable ? [["Check its modules", () => checkModules(p)]] : []);
+    const button = checkable && li.querySelector("button");
+    if (button) {
+      button.dataset.check = p.id;
+      const under = checking.get(p.id);
+      if (under) Object.assign(button, { textContent: under.text, disabled: under.busy });
+    }
+    return li;
   }), "No panels.");
 
   const links = [];
