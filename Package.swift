@@ -38,8 +38,9 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-http-types", from: "1.0.0"),
         .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
         // For config-weigh, which weighs it against the settings' own readers (docs/benchmarks.md);
-        // flapd links it through AsyncHTTPClient but does not use it.
-        .package(url: "https://github.com/apple/swift-configuration", from: "1.4.0"),
+        // flapd links it through AsyncHTTPClient but does not use it. No traits, as AsyncHTTPClient
+        // asks: the default JSON trait brings all of Foundation into every module that links it.
+        .package(url: "https://github.com/apple/swift-configuration", from: "1.4.0", traits: []),
         .package(url: "https://github.com/apple/swift-certificates", from: "1.10.0"),
         .package(url: "https://github.com/apple/swift-crypto", "3.12.3"..<"5.0.0"),
         .package(url: "https://github.com/apple/swift-asn1", from: "1.1.0"),
