@@ -178,7 +178,9 @@ import Testing
         // A plan cut short: the first module is sent W and turns on; the next plan waits for it.
         let long = try await rig.plan(to: "WW")
         let cutoff = PlayCutoff()
-        let playing = rig.clock.task { try await rig.panel.play(long, cutoff: cutoff) }
+        // Joined: time waits for the play to send its first frame, however late its task starts
+        // on a busy machine (else the 200 ms could pass before the play read the clock).
+        let playing = rig.clock.joinedTask { try await rig.panel.play(long, cutoff: cutoff) }
         try await rig.clock.sleep(for: .milliseconds(200), tolerance: nil)
         cutoff.cut(at: .milliseconds(200))
         playing.cancel()
@@ -310,7 +312,7 @@ import Testing
         // flapd is stopped (SIGKILL) while the modules turn almost a whole turn, from C to B,
         // which leaves them just past the magnet: homing then takes them nearly two more turns.
         let (panel, plan) = (rig.panel, try await rig.plan(to: "BB"))
-        let playing = rig.clock.task { try await panel.play(plan, cutoff: PlayCutoff()) }
+        let playing = rig.clock.joinedTask { try await panel.play(plan, cutoff: PlayCutoff()) }
         try await rig.clock.sleep(for: .milliseconds(300), tolerance: nil)
         playing.cancel()
         _ = await rig.clock.standingAside { await playing.result }
