@@ -70,13 +70,55 @@ import Testing
         #expect(await rig.shown() == plan.targets.map(Optional.some))
     }
 
-    /// Firmware v7 knows no test: the module says nothing, and the owner is told so.
+    /// Firmware v7 knows no test: asked once for its version, the module is silent, and the test
+    /// is refused with the reason, never sent.
     @Test func aV7ModuleIsNotAskedForATestItDoesNotKnow() async throws {
         let rig = await RS485PanelTests.Rig.make(rows: 1, columns: 1)
         teardown { await rig.stop() }
         try await rig.panel.homed()
         let modules = try #require(rig.panel as any Panel as? any TakesModuleCommands)
-        await #expect(throws: ModuleCommandError.self) { try await modules.send(ModuleCommandCall("diagnostics"), row: 1, column: 1) }
+        let refusal = ModuleCommandError.unknownToModule("module 1 runs firmware v7, which has no diagnostics (Universal Firmware's modules have)")
+        await #expect(throws: refusal) { try await modules.send(ModuleCommandCall("diagnostics"), row: 1, column: 1) }
+        await #expect(throws: ModuleCommandError.self) { try await modules.send(ModuleCommandCall("hall-test"), row: 1, column: 1) }
+        let sent = String(decoding: await rig.bus.received.map(\.byte), as: UTF8.self)
+        #expect(sent.ranges(of: "m01v").count == 1, "asked once: \(sent.debugDescription)")
+        #expect(!sent.contains("m01Q") && !sent.contains("m01T"))
+        #expect(await rig.panel.firmware(module: 0) == .v7)
+    }
+
+    /// A wall of both firmwares: each module is told by what it answers, and each is asked only
+    /// what it knows; a board shows on all of them.
+    @Test func aMixedWallIsToldModuleByModule() async throws {
+        let rig = await RS485PanelTests.Rig.make(rows: 1, columns: 3, serials: ["5657000A", nil, "5657000C"])
+        teardown { await rig.stop() }
+        try await rig.panel.homed()
+        let modules = try #require(rig.panel as any Panel as? any TakesModuleCommands)
+        for column in 1...3 {
+            let outcome: String
+            do {
+                outcome = try await modules.send(ModuleCommandCall("diagnostics"), row: 1, column: column).sent
+            } catch {
+                guard case .unknownToModule(let why) = error else { throw error }
+                outcome = why
+            }
+            #expect(
+                outcome == (column == 2 ? "module 2 runs firmware v7, which has no diagnostics (Universal Firmware's modules have)" : "m0\(column)Q"))
+        }
+        #expect(await [0, 1, 2].asyncMap { await rig.panel.firmware(module: $0) } == [.universal, .v7, .universal])
+        let plan = try await rig.plan(to: "V7U")
+        try await rig.panel.play(plan, cutoff: PlayCutoff())
+        #expect(await rig.shown() == plan.targets.map(Optional.some))
+    }
+
+    /// Configured, the firmware is believed: a v7 wall is never asked for a version.
+    @Test func aConfiguredFirmwareIsNotAskedFor() async throws {
+        let rig = await RS485PanelTests.Rig.make(rows: 1, columns: 2, firmware: .v7)
+        teardown { await rig.stop() }
+        try await rig.panel.homed()
+        let modules = try #require(rig.panel as any Panel as? any TakesModuleCommands)
+        await #expect(throws: ModuleCommandError.self) { try await modules.send(ModuleCommandCall("hall-test"), row: 1, column: 2) }
+        let sent = String(decoding: await rig.bus.received.map(\.byte), as: UTF8.self)
+        #expect(!sent.contains("v") && !sent.contains("T"), "\(sent.debugDescription)")
     }
 
     /// The declaration reads a call's arguments by their kinds, and names what is missing.

@@ -18,8 +18,8 @@ import Testing
         let ids: [Int]
 
         static func make(
-            rows: Int, columns: Int, ids: [Int]? = nil, moduleSteps: Int = 4096, serials: [String]? = nil,
-            wrap: @escaping @Sendable (any SerialPort, EventClock) -> any SerialPort = { port, _ in port }
+            rows: Int, columns: Int, ids: [Int]? = nil, moduleSteps: Int = 4096, serials: [String?]? = nil,
+            firmware: RS485Firmware? = nil, wrap: @escaping @Sendable (any SerialPort, EventClock) -> any SerialPort = { port, _ in port }
         ) async -> Rig {
             let clock = EventClock.drivenByCaller()
             let (host, device) = SimulatedSerialPort.pair(clock: clock, settings: .rs485, names: ("/dev/ttyUSB-simulated", "bus"))
@@ -32,7 +32,7 @@ import Testing
                 return wrap(host, clock)
             }
             let info = PanelInfo(id: "wall", size: size, drum: RS485Reel.firmware.drum, motion: .forwardOnly, driver: "rs485")
-            let panel = RS485Panel(info: info, bus: link, clock: clock, ids: ids)
+            let panel = RS485Panel(info: info, bus: link, clock: clock, ids: ids, firmware: firmware)
             await panel.start()
             return Rig(clock: clock, bus: bus, panel: panel, size: size, running: running, host: host, ids: ids)
         }

@@ -113,9 +113,11 @@ import Testing
 
     @Test func itsSettingsAreReadAndMistakesNamed() throws {
         let configuration = try ConfigurationParser.parse(
-            "[[panel]]\nid = \"wall\"\ndriver = \"rs485\"\nsize = \"2x2\"\nids = [[1, 2], [4, 3]]\nsteps_per_revolution = 2048\n", file: "flapd.toml")
+            "[[panel]]\nid = \"wall\"\ndriver = \"rs485\"\nsize = \"2x2\"\nids = [[1, 2], [4, 3]]\nsteps_per_revolution = 2048\nfirmware = \"universal\"\n",
+            file: "flapd.toml")
         let modules = try #require(configuration.panels.first?.options(RS485PanelKind.Modules.self))
-        #expect(modules.ids == [[1, 2], [4, 3]] && modules.stepsPerRevolution == 2048 && modules.reel == .firmware)
+        #expect(modules.ids == [[1, 2], [4, 3]] && modules.stepsPerRevolution == 2048 && modules.reel == .firmware && modules.firmware == .universal)
+        #expect(problems("size = \"1x2\"\nfirmware = \"v8\"\n") == ["panel[0].firmware: \"v8\" is not one of v7, universal"])
         #expect(configuration.panels.first?.drum.count == 63)
         #expect(
             problems("ids = [[1, 2]]\n") == ["panel[0].size: an rs485 panel needs its size, such as size = \"3x15\" (its modules are not counted)"])

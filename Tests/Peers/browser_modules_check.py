@@ -28,6 +28,8 @@ try:
     button().click()
     out["counted"] = wait(lambda: button().text.startswith("Checking module"), seconds=30)
     out["found"] = wait(lambda: "Row 1, column 2: the magnet is not seen" in panels().text)
+    # The third module runs firmware v7: not a fault, said on the button once the check ends.
+    out["untested"] = wait(lambda: "Firmware v7, which cannot test itself: row 1, column 3." in panels().text, seconds=60)
     out["panels"] = panels().text
     out["consoleErrors"] = console_errors(driver)
 finally:

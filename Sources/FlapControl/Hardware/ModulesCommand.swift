@@ -48,23 +48,39 @@ struct ModulesCommand: AsyncParsableCommand {
             var tests: [JSONValue] = [.object(["command": "hall-test"]), .object(["command": "diagnostics"])]
             if let motor { tests.append(.object(["command": "motor-test", "turns": JSONValue(motor)])) }
             let count = size.rows * size.columns
-            var troubled = 0
+            var (troubled, untested) = (0, 0)
             for row in 1...size.rows {
                 for column in 1...size.columns {
                     let place = "row \(row), column \(column)"
                     StandardStream.writeError("checking \(place) (\((row - 1) * size.columns + column) of \(count))…\n")
-                    let findings = try await check(flapd, tests, row: row, column: column)
-                    for finding in findings { print("\(place): \(finding)") }
-                    if !findings.isEmpty { troubled += 1 }
+                    switch try await check(flapd, tests, row: row, column: column) {
+                    case .checked(let findings):
+                        for finding in findings { print("\(place): \(finding)") }
+                        if !findings.isEmpty { troubled += 1 }
+                    case .cannotTestItself(let why):
+                        print("\(place): not checked: \(why)")
+                        untested += 1
+                    }
                 }
             }
-            print(troubled == 0 ? "\(count) modules checked: all well" : "\(count) modules checked: \(troubled) with something wrong")
+            let checked = count - untested
+            print(
+                (troubled == 0 ? "\(checked) modules checked: all well" : "\(checked) modules checked: \(troubled) with something wrong")
+                    + (untested == 0 ? "" : "; \(untested) cannot test \(untested == 1 ? "itself" : "themselves") (firmware v7)"))
             if troubled > 0 { throw ExitCode(1) }
+        }
+
+        /// What a module's check came to.
+        private enum Outcome {
+            /// What its tests found wrong (nothing: all well).
+            case checked([String])
+            /// Its firmware has no tests of its own, and why, as flapd said it.
+            case cannotTestItself(String)
         }
 
         /// What `tests` find wrong with the module at `row`, `column`; a module that does not
         /// answer says so and is asked nothing more.
-        private func check(_ flapd: FlapdConnection, _ tests: [JSONValue], row: Int, column: Int) async throws -> [String] {
+        private func check(_ flapd: FlapdConnection, _ tests: [JSONValue], row: Int, column: Int) async throws -> Outcome {
             var findings: [String] = []
             for test in tests {
                 guard case .object(var body) = test else { continue }
@@ -73,12 +89,13 @@ struct ModulesCommand: AsyncParsableCommand {
                 let reply = try await flapd.request(
                     Endpoint.moduleCommand.request(panel), json: Data(JSONValue.object(body).text.utf8), timeout: .seconds(120))
                 guard reply.status == 200 else {
-                    if reply.status == 504 { return findings + ["it did not answer: is it on the bus, and is its ID in the panel's ids?"] }
+                    if reply.status == 504 { return .checked(findings + ["it did not answer: is it on the bus, and is its ID in the panel's ids?"]) }
+                    if reply.status == 422 { return .cannotTestItself(reply.error) }
                     throw InputError(reply.error)
                 }
                 findings += reply.decoded(ModuleFindings.self)?.findings ?? []
             }
-            return findings
+            return .checked(findings)
         }
     }
 }

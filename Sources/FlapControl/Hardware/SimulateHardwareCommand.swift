@@ -22,6 +22,8 @@ struct SimulateHardwareCommand: AsyncParsableCommand {
     @Option(help: "The Chainlink controller's modules (0 for no controller).") var chainlink = 12
     @Option(help: "A Universal Firmware module whose Hall sensor sees no magnet, by its ID, for its test to find; repeat for more.")
     var deadHallSensor: [Int] = []
+    @Option(help: "A module that runs firmware v7 on a Universal Firmware wall (a mixed wall), by its ID; repeat for more.")
+    var v7Module: [Int] = []
 
     func validate() throws {
         guard ids != nil else { throw ValidationError("--rs485 is FIRST-LAST, such as 1-8, with IDs 1 to 999, or 0") }
@@ -31,6 +33,7 @@ struct SimulateHardwareCommand: AsyncParsableCommand {
         if !deadHallSensor.isEmpty, firmware != "universal" {
             throw ValidationError("--dead-hall-sensor needs --firmware universal: v7 has no tests")
         }
+        if !v7Module.isEmpty, firmware != "universal" { throw ValidationError("--v7-module needs --firmware universal: the rest are v7 already") }
     }
 
     var ids: ClosedRange<Int>? {
@@ -38,12 +41,6 @@ struct SimulateHardwareCommand: AsyncParsableCommand {
         let ends = rs485.split(separator: "-").compactMap { Int($0) }
         guard ends.count == 2, (1...999).contains(ends[0]), (ends[0]...999).contains(ends[1]) else { return nil }
         return ends[0]...ends[1]
-    }
-
-    /// A Universal Firmware serial number of 20 hexadecimal digits, made from `number`.
-    static func serial(_ number: Int) -> String {
-        let hex = String(number, radix: 16, uppercase: true)
-        return "5657" + String(repeating: "0", count: 16 - hex.count) + hex
     }
 
     func run() async throws {
@@ -55,8 +52,9 @@ struct SimulateHardwareCommand: AsyncParsableCommand {
                 let (port, path) = try LinuxSerialPort.pseudoTerminal(settings: .rs485)
                 let numbered = ids == 0...0 ? [] : Array(ids)
                 let bus = SimulatedRS485Bus(
-                    port: port, clock: clock, ids: numbered, serials: firmware == "universal" ? numbered.map(Self.serial) : nil,
-                    unnumbered: (1...max(1, unnumbered)).prefix(unnumbered).map { Self.serial(1000 + $0) })
+                    port: port, clock: clock, ids: numbered,
+                    serials: firmware == "universal" ? numbered.map { v7Module.contains($0) ? nil : SimulatedRS485Module.serial(made: $0) } : nil,
+                    unnumbered: (1...max(1, unnumbered)).prefix(unnumbered).map { SimulatedRS485Module.serial(made: 1000 + $0) })
                 var dead = SimulatedRS485Module.Faults()
                 dead.hall = 2
                 for id in deadHallSensor { await bus.inject(dead, module: id) }

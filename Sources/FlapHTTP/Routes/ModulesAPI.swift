@@ -51,6 +51,7 @@ struct ModulesAPI: RouteGroup {
         case .offTheBoard(let rows, let columns): APIError(.badRequest, "row must be 1 to \(rows) and column 1 to \(columns)")
         case .invalid(let problem): APIError(.badRequest, problem)
         case .noAnswer(let problem): APIError(.gatewayTimeout, problem)
+        case .unknownToModule(let problem): APIError(.unprocessableContent, problem)
         }
     }
 

@@ -160,6 +160,8 @@ public enum ModuleCommandError: Error, Sendable, Equatable {
     case invalid(String)
     /// The module did not answer in time, or the bus failed.
     case noAnswer(String)
+    /// The module's firmware has no such command (a self-test asked of an older firmware).
+    case unknownToModule(String)
 }
 
 /// A panel whose modules take commands of their own firmware, one module at a time (an RS-485

@@ -20,6 +20,8 @@ public enum RS485CommandRefusal: Error, Sendable, Equatable, CustomStringConvert
     case outOfRange(String, value: Int, allowed: ClosedRange<Int>)
     /// Another module of the panel has this ID.
     case idTaken(Int)
+    /// The module's firmware has no such command (a self-test asked of a v7 module).
+    case unknownToFirmware(String, id: Int, firmware: RS485Firmware)
 
     /// Why, in words.
     public var description: String {
@@ -27,6 +29,8 @@ public enum RS485CommandRefusal: Error, Sendable, Equatable, CustomStringConvert
         case .outOfRange(let what, let value, let allowed):
             "\(what) is \(allowed.lowerBound) to \(allowed.upperBound) for this module, not \(value)"
         case .idTaken(let id): "another module of the panel has ID \(id)"
+        case .unknownToFirmware(let command, let id, let firmware):
+            "module \(id) runs \(firmware.said), which has no \(command) (Universal Firmware's modules have)"
         }
     }
 }

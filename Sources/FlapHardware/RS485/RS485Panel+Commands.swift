@@ -13,9 +13,12 @@ extension RS485Panel {
         try await homed()
         await takeTheBus()
         defer { releaseTheBus() }
-        // Checked again: another command may have changed the module's revolution or the IDs.
-        try check(command, module: index)
         if let busy = busyUntil[index], busy > clock.now { try await clock.sleep(until: busy, tolerance: nil) }
+        // A turning module answers nothing: its firmware is asked once it rests.
+        if firmwares[index] == nil, !RS485Firmware.v7.knows(command) { try await askFirmware(module: index) }
+        // Checked again: another command may have changed the module's revolution or the IDs,
+        // and its firmware may be known now.
+        try check(command, module: index)
         await bus.discardAnswers()
         let frame = RS485Frame.encode(command, to: .module(ids[index]))
         try await bus.send(frame)
@@ -60,13 +63,16 @@ extension RS485Panel {
         return RS485Exchange(sent: exchange.sent, answer: answer)
     }
 
-    /// Refuses a command whose numbers module `index`'s firmware cannot mean: a turn, offset or
-    /// position past one revolution of that module, a flap past the reel, an ID outside 1–999 or
-    /// another module's.
+    /// Refuses a command module `index`'s firmware does not know (a test asked of v7), or whose
+    /// numbers it cannot mean: a turn, offset or position past one revolution of that module, a
+    /// flap past the reel, an ID outside 1–999 or another module's.
     public func check(_ command: RS485Command, module index: Int) throws(RS485CommandRefusal) {
         let turn = 0...(revolutions[index] - 1)
         func within(_ value: Int, _ allowed: ClosedRange<Int>, _ what: String) throws(RS485CommandRefusal) {
             guard allowed.contains(value) else { throw .outOfRange(what, value: value, allowed: allowed) }
+        }
+        if let firmware = firmwares[index], !firmware.knows(command) {
+            throw .unknownToFirmware(command.said, id: ids[index], firmware: firmware)
         }
         switch command {
         case .offset(let steps): try within(steps, turn, "an offset")

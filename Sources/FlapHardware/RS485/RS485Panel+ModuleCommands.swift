@@ -16,6 +16,7 @@ extension RS485Panel: TakesModuleCommands {
         do {
             exchange = try await self.command(command, module: index)
         } catch let refusal as RS485CommandRefusal {
+            if case .unknownToFirmware = refusal { throw .unknownToModule("\(refusal)") }
             throw .invalid("\(refusal)")
         } catch let error as ModuleCommandError {
             throw error

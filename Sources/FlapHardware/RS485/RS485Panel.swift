@@ -34,6 +34,9 @@ public actor RS485Panel<C: Clock>: StartsBlank where C.Duration == Duration {
     /// Each module's stored flap positions (by reel index) and steps a revolution, as it told them.
     var stored: [[Int: Int]]
     var revolutions: [Int]
+    /// Each module's firmware: as configured, or as it answered `v` when first asked for what
+    /// only Universal Firmware knows (nil until then).
+    var firmwares: [RS485Firmware?]
     /// What each module's own tests last found wrong (by module, then by test), for its health.
     var testFindings: [Int: [String: [String]]] = [:]
     /// Whether the modules were asked for their calibration since they homed.
@@ -55,7 +58,7 @@ public actor RS485Panel<C: Clock>: StartsBlank where C.Duration == Duration {
     /// A panel of the modules `ids` (row-major) with `reel`, on `bus`.
     public init(
         info: PanelInfo, bus: RS485Bus<C>, clock: C, ids: [Int], reel: RS485Reel = .firmware,
-        stepsPerRevolution: Int = RS485Reel.defaultStepsPerRevolution
+        stepsPerRevolution: Int = RS485Reel.defaultStepsPerRevolution, firmware: RS485Firmware? = nil
     ) {
         precondition(ids.count == info.size.count, "one ID a cell")
         self.info = info
@@ -66,6 +69,7 @@ public actor RS485Panel<C: Clock>: StartsBlank where C.Duration == Duration {
         profile = reel.profile(stepsPerRevolution: stepsPerRevolution)
         stored = Array(repeating: [:], count: ids.count)
         revolutions = Array(repeating: stepsPerRevolution, count: ids.count)
+        firmwares = Array(repeating: firmware, count: ids.count)
         estimated = Array(repeating: 0, count: ids.count)
         busyUntil = Array(repeating: nil, count: ids.count)
         committed = estimated
@@ -276,7 +280,7 @@ public actor RS485Panel<C: Clock>: StartsBlank where C.Duration == Duration {
     /// Each plan as revised for modules that were still turning when it started.
     public func revisions() -> AsyncStream<PlanRevision> { revisionStream }
 
-    private func say(_ level: PanelNotice.Level, _ text: String) { noticeContinuation.yield(PanelNotice(level, text)) }
+    func say(_ level: PanelNotice.Level, _ text: String) { noticeContinuation.yield(PanelNotice(level, text)) }
 }
 
 extension FlipPlan {

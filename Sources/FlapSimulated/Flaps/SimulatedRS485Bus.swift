@@ -17,18 +17,18 @@ public actor SimulatedRS485Bus<C: Clock> where C.Duration == Duration {
 
     /// Modules with `ids`, the firmware's reel on each, rotors at `rotorSteps` (somewhere on the
     /// turn by default: they home at power-up, which is now). With `serials` (one for each ID)
-    /// they run Universal Firmware; `unnumbered` adds Universal Firmware modules with no ID yet,
+    /// they run Universal Firmware, but for a nil one, which runs v7 (a mixed wall); `unnumbered` adds Universal Firmware modules with no ID yet,
     /// by their serial numbers.
     public init(
         port: any SerialPort, clock: C, ids: [Int], reel: [UInt8] = RS485Reel.firmware.bytes, stepsPerRevolution: Int = 4096,
         rotorSteps: [Int]? = nil,
-        serials: [String]? = nil, unnumbered: [String] = []
+        serials: [String?]? = nil, unnumbered: [String] = []
     ) {
         self.port = port
         self.clock = clock
         origin = clock.now
         let numbered = ids.enumerated().map { index, id -> (Int, SimulatedRS485Module.Firmware) in
-            (id, serials.map { .universal(serial: $0[index]) } ?? .v7)
+            (id, serials?[index].map { .universal(serial: $0) } ?? .v7)
         }
         let all = numbered + unnumbered.map { (SimulatedRS485Module.unnumbered, .universal(serial: $0)) }
         let rotors = rotorSteps ?? all.indices.map { ($0 * 1231 + 517) % stepsPerRevolution }

@@ -10,6 +10,12 @@ extension SimulatedRS485Module {
     /// How long any `m*` frame holds its announcements back.
     public static let quietAfterBroadcast = Duration.seconds(30)
 
+    /// A Universal Firmware serial number of 20 hexadecimal digits, made from `number`.
+    public static func serial(made number: Int) -> String {
+        let hex = String(number, radix: 16, uppercase: true)
+        return "5657" + String(repeating: "0", count: 16 - hex.count) + hex
+    }
+
     /// Its serial number, when it runs Universal Firmware.
     public var serial: String? {
         guard case .universal(let serial) = firmware else { return nil }

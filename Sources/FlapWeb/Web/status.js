@@ -68,17 +68,22 @@ async function checkModules(panel) {
     return;
   }
   const count = panel.rows * panel.columns;
-  const silent = [];
+  const [silent, untested] = [[], []];
   for (let at = 0; at < count; at++) {
     const [row, column] = [Math.floor(at / panel.columns) + 1, (at % panel.columns) + 1];
     sayChecking(panel, `Checking module ${at + 1} of ${count}…`, true);
     for (const command of ["hall-test", "diagnostics"]) {
       const reply = await api(E.moduleCommand(panel.id), { row, column, command });
+      // 422: its firmware (v7) has no tests of its own, which is no fault of the module.
+      if (reply.status === 422) { untested.push(`row ${row}, column ${column}`); break; }
       if (reply.status !== 200) { silent.push(`row ${row}, column ${column}`); break; }
     }
   }
-  sayChecking(panel, silent.length ? `Not answering: ${silent.join("; ")}` : "Check its modules", false);
-  if (!silent.length) checking.delete(panel.id);
+  const said = [silent.length && `Not answering: ${silent.join("; ")}.`,
+    untested.length === count ? "These modules run firmware v7, which cannot test itself."
+      : untested.length && `Firmware v7, which cannot test itself: ${untested.join("; ")}.`].filter(Boolean);
+  sayChecking(panel, said.length ? said.join(" ") : "Check its modules", false);
+  if (!said.length) checking.delete(panel.id);
   await refreshStatus();
 }
 

@@ -20,6 +20,8 @@ struct RS485PanelKind: PanelKind {
         var ids: [[Int]]?
         var reel = RS485Reel.firmware
         var stepsPerRevolution = RS485Reel.defaultStepsPerRevolution
+        /// Every module's firmware; nil: each module is asked when it matters.
+        var firmware: RS485Firmware?
     }
 
     static let defaultDevice = "/dev/ttyUSB0"
@@ -35,6 +37,13 @@ struct RS485PanelKind: PanelKind {
                 modules.stepsPerRevolution = steps
             } else {
                 reader.fail("steps_per_revolution", .outOfRange(given: "\(steps)", allowed: "64 to 65535 half-steps (a 28BYJ-48 takes 4096)"))
+            }
+        }
+        if let text = reader.string("firmware") {
+            if let firmware = RS485Firmware(rawValue: text) {
+                modules.firmware = firmware
+            } else {
+                reader.fail("firmware", .notOneOf(text, choices: RS485Firmware.allCases.map(\.rawValue)))
             }
         }
         if let ids = reader.intLists("ids", example: "[[1, 2, 3], [4, 5, 6]] (one list a row)") {
@@ -67,7 +76,10 @@ struct RS485PanelKind: PanelKind {
         var stopCompanion: @Sendable () async -> Void = {}
         if device == "simulated" {
             let (port, path) = try LinuxSerialPort.pseudoTerminal(settings: .rs485)
-            let bus = SimulatedRS485Bus(port: port, clock: clock, ids: ids, reel: modules.reel.bytes, stepsPerRevolution: modules.stepsPerRevolution)
+            // Universal Firmware's modules when the configuration says so, each with a serial number.
+            let serials = modules.firmware == .universal ? ids.map(SimulatedRS485Module.serial(made:)) : nil
+            let bus = SimulatedRS485Bus(
+                port: port, clock: clock, ids: ids, reel: modules.reel.bytes, stepsPerRevolution: modules.stepsPerRevolution, serials: serials)
             let running = Task { await bus.run() }
             stopCompanion = {
                 running.cancel()
@@ -80,7 +92,9 @@ struct RS485PanelKind: PanelKind {
         let path = device
         let bus = RS485Bus(device: path, clock: clock) { try LinuxSerialPort(path: path, settings: .rs485) }
         let info = PanelInfo(id: panel.id, size: size, drum: modules.reel.drum, motion: .forwardOnly, driver: name)
-        let rs485 = RS485Panel(info: info, bus: bus, clock: clock, ids: ids, reel: modules.reel, stepsPerRevolution: modules.stepsPerRevolution)
+        let rs485 = RS485Panel(
+            info: info, bus: bus, clock: clock, ids: ids, reel: modules.reel, stepsPerRevolution: modules.stepsPerRevolution,
+            firmware: modules.firmware)
         await rs485.start()
         var settled = panel
         settled.size = size
