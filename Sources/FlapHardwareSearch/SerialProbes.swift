@@ -56,10 +56,14 @@ public enum SerialProbes {
             }
         }
         let started = clock.now
+        // No newline after `d`: Universal Firmware answers the moment it reads the command byte,
+        // and a newline then would meet its answer on the line. The next frame's leading newline
+        // (the last one's after the loop) ends the frame for a firmware that waits for one.
         for id in ids {
-            try await port.write(RS485Frame.encode(.dump, to: .module(id)))
+            try await port.write(RS485Frame.encodeAnsweredAtOnce(.dump, to: .module(id)))
             try await listen(until: clock.now.advanced(by: rs485Silence), answering: rs485Answer) { $0.found[id] != nil }
         }
+        try await port.write(Array("\n".utf8))
         try await listen(until: max(clock.now.advanced(by: rs485Turn), started.advanced(by: announcementListening)), answering: rs485Answer)
         if let low = survey.found.keys.min(), let high = survey.found.keys.max() {
             try await port.write(RS485Frame.encode(.version(ids: low...high), to: .all))
@@ -68,7 +72,7 @@ public enum SerialProbes {
         }
         // Each Universal Firmware module's own flaps, which it answers `A` with at once.
         for id in survey.found.values.filter({ $0.firmware == "universal" }).map(\.id).sorted() {
-            try await port.write(RS485Frame.encode(.about, to: .module(id)))
+            try await port.write(RS485Frame.encodeAnsweredAtOnce(.about, to: .module(id)))
             try await listen(until: clock.now.advanced(by: rs485Silence), answering: rs485Silence) { $0.found[id]?.flaps != nil }
         }
         return survey.answer

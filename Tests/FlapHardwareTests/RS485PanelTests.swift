@@ -38,13 +38,13 @@ import Testing
         }
 
         /// flapd started again on the same wall: a new panel, its modules as they were.
-        func restarted() async -> RS485Panel<EventClock> {
+        func restarted(firmware: RS485Firmware? = nil) async -> RS485Panel<EventClock> {
             try? await clock.standingAside { await panel.shutDown() }
             let link = RS485Bus(device: host.name, clock: clock) { [host] in
                 host.reconnect()
                 return host
             }
-            let again = RS485Panel(info: panel.info, bus: link, clock: clock, ids: ids)
+            let again = RS485Panel(info: panel.info, bus: link, clock: clock, ids: ids, firmware: firmware)
             await again.start()
             return again
         }

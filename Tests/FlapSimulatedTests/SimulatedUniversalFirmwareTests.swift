@@ -43,9 +43,15 @@ import Testing
         #expect(after.map(\.0) == ["mXadv:ABCDEF0123456789ABCD"] && (after.first?.1 ?? .zero) - broadcastAt >= .seconds(30))
         // Numbered by its serial, it says so, answers `v` at its ID, and announces no more.
         try await host.write(Array("\nmXIABCDEF0123456789ABCD:12\n".utf8))
+        let acknowledged = try await heard(host, clock: clock, until: clock.now.advanced(by: .seconds(1)))
         try await host.write(Array("m12v".utf8))  // answered at its command byte: no newline needed
         let numbered = try await heard(host, clock: clock, until: clock.now.advanced(by: .seconds(20)))
-        #expect(numbered.map(\.0) == ["mXack:ABCDEF0123456789ABCD:12", "m12v:31:12:ABCDEF0123456789ABCD"])
+        #expect((acknowledged + numbered).map(\.0) == ["mXack:ABCDEF0123456789ABCD:12", "m12v:31:12:ABCDEF0123456789ABCD"])
+        // A newline after an answered command meets the answer on the line: its start is garbled.
+        try await host.write(Array("\nm12v\n".utf8))
+        let garbled = try await heard(host, clock: clock, until: clock.now.advanced(by: .seconds(1)))
+        let collisions = await bus.collisions
+        #expect(garbled.map(\.0) == ["\u{FFFD}12v:31:12:ABCDEF0123456789ABCD"] && collisions == 1, "\(garbled)")
     }
 
     @Test func aRangeBroadcastIsAnsweredInTurnAndV7ModulesSayNothing() async throws {

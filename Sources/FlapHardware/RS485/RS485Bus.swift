@@ -20,6 +20,8 @@ public actor RS485Bus<C: Clock> where C.Duration == Duration {
     public private(set) var connected = false
     /// When the last frame sent has crossed the bus: a frame written before then waits behind it.
     public private(set) var idleAt: C.Instant?
+    /// How many lines on the bus were no answer (a garbled one among them), so far.
+    public private(set) var unreadable = 0
 
     /// A bus on the port `open` gives (called again after a failure).
     public init(device: String, clock: C, open: @escaping @Sendable () throws -> any SerialPort) {
@@ -62,11 +64,15 @@ public actor RS485Bus<C: Clock> where C.Duration == Duration {
         }
     }
 
-    /// The next answer from module `id` that arrives within `timeout`, or nil.
-    public func answer(from id: Int, within timeout: Duration) async throws -> RS485Answer? {
+    /// The next answer from module `id` that arrives within `timeout`, or nil; nil at once when
+    /// `unlessGarbled` and a line that is no answer arrives first (an answer that met the end of
+    /// the frame it answers).
+    public func answer(from id: Int, within timeout: Duration, unlessGarbled: Bool = false) async throws -> RS485Answer? {
         let deadline = clock.now.advanced(by: timeout)
+        let unreadableBefore = unreadable
         while clock.now < deadline {
             if let index = answers.firstIndex(where: { $0.id == id }) { return answers.remove(at: index) }
+            if unlessGarbled, unreadable > unreadableBefore { return nil }
             try await clock.sleep(for: .milliseconds(10), tolerance: nil)
         }
         return nil
@@ -108,7 +114,9 @@ public actor RS485Bus<C: Clock> where C.Duration == Duration {
             for result in reader.read(bytes) {
                 switch result {
                 case .success(let answer): answers.append(answer)
-                case .failure(let error): problemContinuation.yield("\(device): \(error)")
+                case .failure(let error):
+                    unreadable += 1
+                    problemContinuation.yield("\(device): \(error)")
                 }
             }
             // Answers nobody waits for are not kept for ever.

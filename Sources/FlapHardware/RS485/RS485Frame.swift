@@ -92,6 +92,15 @@ public enum RS485Command: Sendable, Equatable {
         }
     }
 
+    /// Whether Universal Firmware answers it the moment it reads the command byte (`d`, and `v`
+    /// and `A` sent to one module).
+    public var isAnsweredAtOnce: Bool {
+        switch self {
+        case .dump, .version(nil), .about: true
+        default: false
+        }
+    }
+
     /// Whether the firmware answers it on the bus.
     public var isAnswered: Bool {
         switch self {
@@ -108,6 +117,13 @@ public enum RS485Frame {
     /// not fit), so the frame is always read from its start.
     public static func encode(_ command: RS485Command, to address: RS485Address) -> [UInt8] {
         Array("\nm\(address)\(command.text)\n".utf8)
+    }
+
+    /// `\nm05d`: a command Universal Firmware answers as soon as it reads the command byte, with
+    /// no newline after it, which would still be on the bus as the module's answer begins and
+    /// garble its first byte (the SplitFlapGateway sends these so too).
+    public static func encodeAnsweredAtOnce(_ command: RS485Command, to address: RS485Address) -> [UInt8] {
+        Array("\nm\(address)\(command.text)".utf8)
     }
 
     /// How long `bytes` take on the bus at `baudRate`, 10 bits a byte (8N1), rounded up to the

@@ -20,7 +20,7 @@ extension RS485Panel {
         // and its firmware may be known now.
         try check(command, module: index)
         await bus.discardAnswers()
-        let frame = RS485Frame.encode(command, to: .module(ids[index]))
+        let frame = frame(command, module: index)
         try await bus.send(frame)
         let exchange = RS485Exchange(sent: String(decoding: frame.filter { $0 != UInt8(ascii: "\n") }, as: UTF8.self))
         let answeringID = ids[index]

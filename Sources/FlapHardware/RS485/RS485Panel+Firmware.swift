@@ -13,7 +13,7 @@ extension RS485Panel {
     func askFirmware(module index: Int) async throws {
         await bus.discardAnswers()
         do {
-            try await bus.send(RS485Frame.encode(.version(ids: nil), to: .module(ids[index])))
+            try await bus.send(RS485Frame.encodeAnsweredAtOnce(.version(ids: nil), to: .module(ids[index])))
         } catch {
             return
         }
@@ -22,6 +22,33 @@ extension RS485Panel {
         } else {
             firmwares[index] = .v7
         }
+    }
+
+    /// Module `index`'s `d` dump (nil: none), the whole frame sent unless it is known to run
+    /// Universal Firmware; a garbled answer is taken for Universal Firmware's, which answers
+    /// into the frame's newline: asked its version, and then the dump again as it reads it.
+    func askDump(module index: Int) async throws -> RS485Answer? {
+        await bus.discardAnswers()
+        let unreadable = await bus.unreadable
+        try await bus.send(frame(.dump, module: index))
+        let unknown = firmwares[index] == nil
+        if let answer = try await bus.answer(from: ids[index], within: Self.dumpWait, unlessGarbled: unknown) { return answer }
+        guard unknown, await bus.unreadable > unreadable else { return nil }
+        try await askFirmware(module: index)
+        guard firmwares[index] == .universal else { return nil }
+        await bus.discardAnswers()
+        try await bus.send(frame(.dump, module: index))
+        return try await bus.answer(from: ids[index], within: Self.dumpWait)
+    }
+
+    /// `command` for module `index` as its firmware reads it: what Universal Firmware answers at
+    /// once goes without the newline that would garble the answer's start; v7 (which answers
+    /// after some 60 ms) and a module not yet known are sent the whole frame, except `v` and `A`,
+    /// which only Universal Firmware knows.
+    func frame(_ command: RS485Command, module index: Int) -> [UInt8] {
+        let atOnce = command.isAnsweredAtOnce && (firmwares[index] == .universal || !RS485Firmware.v7.knows(command))
+        return atOnce
+            ? RS485Frame.encodeAnsweredAtOnce(command, to: .module(ids[index])) : RS485Frame.encode(command, to: .module(ids[index]))
     }
 
     /// The firmware of the module in cell `index`: as configured or as it answered, else nil.

@@ -130,18 +130,20 @@ public actor RS485Panel<C: Clock>: StartsBlank where C.Duration == Duration {
 
     /// Each module's `d` dump, one module at a time (the modules rest: nothing else is on the
     /// bus). A module that does not answer keeps the firmware's own flap places; three in a row
-    /// that do not (no dongle, no power) end the asking, with one warning.
+    /// that do not (no dongle, no power) end the asking, with one warning. A module whose
+    /// firmware is not known is sent the whole frame, which v7 reads; an answer garbled by its
+    /// newline is Universal Firmware's, asked again as it reads it.
     private func askCalibrations() async throws {
         var silent: [Int] = []
         for index in ids.indices {
-            await bus.discardAnswers()
+            let answer: RS485Answer?
             do {
-                try await bus.send(RS485Frame.encode(.dump, to: .module(ids[index])))
-            } catch {
+                answer = try await askDump(module: index)
+            } catch let error as HardwareError {
                 say(.warning, "\(bus.device): could not ask the modules for their stored flap positions (\(error)); planning with the reel's own")
                 return
             }
-            if let answer = try await bus.answer(from: ids[index], within: Self.dumpWait) {
+            if let answer {
                 learn(answer, module: index)
                 silent.removeAll()
             } else {

@@ -80,6 +80,10 @@ public final class SimulatedSerialPort<C: Clock>: SerialPort where C.Duration ==
         }
     }
 
+    /// When the last byte the other end has written so far arrives here (nil: it wrote nothing):
+    /// on a half-duplex line, the other end drives it until then.
+    public var incomingEnds: C.Instant? { incoming.state.withLock { $0.lastArrival } }
+
     /// Closes this end.
     public func close() async {
         for line in [incoming, outgoing] { line.state.withLock { $0.connected = false } }

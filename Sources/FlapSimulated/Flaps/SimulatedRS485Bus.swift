@@ -12,6 +12,8 @@ public actor SimulatedRS485Bus<C: Clock> where C.Duration == Duration {
     public private(set) var landings: [(module: Int, flap: Int, at: C.Instant)] = []
     /// Every byte the bus carried from the host, and when it arrived.
     public private(set) var received: [(byte: UInt8, at: C.Instant)] = []
+    /// Answers that met the host's bytes on the line, and were garbled.
+    public private(set) var collisions = 0
     /// Answers waiting for the turn that measures them to end.
     private var pending: [(bytes: [UInt8], at: C.Instant)] = []
 
@@ -119,8 +121,17 @@ public actor SimulatedRS485Bus<C: Clock> where C.Duration == Duration {
             } else if effect.answerAfter > .zero {
                 pending.append((answer, time.advanced(by: effect.answerAfter)))
             } else {
-                try? await port.write(answer)
+                try? await port.write(collided(answer, at: time))
             }
         }
+    }
+
+    /// An answer begun at `time` while the host still drives the half-duplex line (the newline
+    /// after a command answered at once): both transmitters meet on its first byte, which the
+    /// host reads as noise.
+    private func collided(_ answer: [UInt8], at time: C.Instant) -> [UInt8] {
+        guard let simulated = port as? SimulatedSerialPort<C>, let ends = simulated.incomingEnds, ends > time, !answer.isEmpty else { return answer }
+        collisions += 1
+        return [0xFF] + answer.dropFirst()
     }
 }

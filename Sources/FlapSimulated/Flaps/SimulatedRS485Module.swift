@@ -201,7 +201,10 @@ public struct SimulatedRS485Module: Sendable {
             return diagnose(command, rest, at: time)
         case UInt8(ascii: "d"):
             let positions = stored.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: ",")
-            return Effect(answer: Array("m\(RS485Address.module(id))d:\(offset):\(stepsPerRevolution):\(positions)\n".utf8))
+            // v7 waits about 60 ms before it answers; Universal Firmware answers at once.
+            return Effect(
+                answer: Array("m\(RS485Address.module(id))d:\(offset):\(stepsPerRevolution):\(positions)\n".utf8),
+                answerAfter: serial == nil ? .milliseconds(60) : .zero)
         default: break
         }
         return Effect()
