@@ -110,6 +110,26 @@ import Testing
         #expect(await rig.shown() == plan.targets.map(Optional.some))
     }
 
+    /// A module that answers neither `v` nor `d` (here renumbered behind flapd's back) is not
+    /// taken for v7: its test is sent, its silence is said, and it is asked again next time.
+    @Test func aSilentModuleIsNotTakenForV7() async throws {
+        let rig = await RS485PanelTests.Rig.make(rows: 1, columns: 2, serials: ["5657000A", nil])
+        teardown { await rig.stop() }
+        try await rig.panel.homed()
+        try await rig.host.write(RS485Frame.encode(.setID(9), to: .module(2)))
+        let modules = try #require(rig.panel as any Panel as? any TakesModuleCommands)
+        var refusal: ModuleCommandError?
+        do {
+            _ = try await modules.send(ModuleCommandCall("diagnostics"), row: 1, column: 2)
+        } catch {
+            refusal = error
+        }
+        if case .noAnswer? = refusal {} else { Issue.record("a silence is a 504, not \(String(describing: refusal))") }
+        #expect(await rig.panel.firmware(module: 1) == nil)
+        let sent = String(decoding: await rig.bus.received.map(\.byte), as: UTF8.self)
+        #expect(sent.hasSuffix("\nm02v\nm02d\n\nm02Q\n"), "\(sent.suffix(40).debugDescription)")
+    }
+
     /// Configured, the firmware is believed: a v7 wall is never asked for a version.
     @Test func aConfiguredFirmwareIsNotAskedFor() async throws {
         let rig = await RS485PanelTests.Rig.make(rows: 1, columns: 2, firmware: .v7)

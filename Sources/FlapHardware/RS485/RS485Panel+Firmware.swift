@@ -1,26 +1,33 @@
 /// Which firmware each module runs, told by what it answers: Universal Firmware answers `v` as
 /// soon as it reads the command, v7 never does. A module whose firmware the configuration does
 /// not give is asked the first time it is to be sent what only Universal Firmware knows (its
-/// tests), so a mixed wall works and a wall of v7 modules costs nothing at start: each silence
-/// is a wait of ``versionWait``.
+/// tests), so a mixed wall works and a wall of v7 modules costs nothing at start: a v7 module is
+/// asked once, for its version (a silence of ``versionWait``) and then its dump.
 extension RS485Panel {
     /// How long a module may take to answer `v`: Universal Firmware answers at once, and its
     /// answer (`m05v:31:5:` and 20 hex digits, about 30 bytes) takes about 31 ms at 9600 baud,
     /// and a USB dongle may hold what it received for up to 16 ms (an FTDI chip's latency timer).
     static var versionWait: Duration { .milliseconds(150) }
 
-    /// Asks module `index` for its version; silent, it runs v7. The caller has the bus.
+    /// Asks module `index` for its version. Silent, it is asked for its dump, which v7 answers:
+    /// a module that answers neither (unpowered, or not on the bus) stays unknown, so that it is
+    /// asked again once it answers, and is never called v7 for its silence. The caller has the bus.
     func askFirmware(module index: Int) async throws {
         await bus.discardAnswers()
         do {
             try await bus.send(RS485Frame.encodeAnsweredAtOnce(.version(ids: nil), to: .module(ids[index])))
-        } catch {
+            if case .version? = try await bus.answer(from: ids[index], within: Self.versionWait) {
+                firmwares[index] = .universal
+                return
+            }
+            await bus.discardAnswers()
+            try await bus.send(RS485Frame.encode(.dump, to: .module(ids[index])))
+            if let answer = try await bus.answer(from: ids[index], within: Self.dumpWait) {
+                firmwares[index] = .v7
+                learn(answer, module: index)
+            }
+        } catch is HardwareError {
             return
-        }
-        if case .version? = try await bus.answer(from: ids[index], within: Self.versionWait) {
-            firmwares[index] = .universal
-        } else {
-            firmwares[index] = .v7
         }
     }
 
