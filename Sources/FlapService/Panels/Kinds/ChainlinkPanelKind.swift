@@ -16,6 +16,9 @@ struct ChainlinkPanelKind: PanelKind {
     static let defaultDevice = "/dev/splitflap0"
     /// How long flapd waits for a controller to say how many modules it has at start.
     static let discoveryTimeout = Duration.seconds(10)
+    /// The same for flapd's own simulated controller, which has no cable or power to be
+    /// missing: its silence only means a busy machine (a CI run's, with dozens of flapds at once).
+    static let simulatedDiscoveryTimeout = Duration.seconds(120)
 
     func read(_ reader: inout TableReader, into panel: inout PanelSettings) {
         panel.device = reader.string("device")
@@ -44,7 +47,8 @@ struct ChainlinkPanelKind: PanelKind {
         var positions: [Int]?
         var size: BoardSize
         do {
-            let found = try await ChainlinkPanel.discover(link: link, clock: clock, device: path, timeout: Self.discoveryTimeout)
+            let timeout = configuration.device == "simulated" ? Self.simulatedDiscoveryTimeout : Self.discoveryTimeout
+            let found = try await ChainlinkPanel.discover(link: link, clock: clock, device: path, timeout: timeout)
             size = try PanelDriver.size(for: found.modules, configuration)
             settled.size = size
             if let drum = found.drum, drum.codes != configuration.drum.codes {
