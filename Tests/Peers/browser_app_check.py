@@ -17,7 +17,6 @@ from browser_support import Flapd, accessibility, board_text, browser, console_e
 
 flapd_path, state, key, shots = sys.argv[1], sys.argv[2], sys.argv[3], sys.argv[4]
 flapd = Flapd(flapd_path, state, key)
-base = flapd.base
 
 
 def send(text, sender, codes=None):
@@ -26,6 +25,7 @@ def send(text, sender, codes=None):
 
 out = {}
 flapd.start()
+base = flapd.base  # once started: a port taken meanwhile is chosen again
 page = browser()
 try:
     # Written as people write: the widgets show it as the board does, in capitals.

@@ -20,10 +20,11 @@ with open(config, "w") as file:
     file.write('[api]\ntls_names = ["flapd.test"]\n')
 flapd = Flapd(flapd_path, os.path.join(work, "state"), key, ["--config", config])
 resolve = ["--host-resolver-rules=MAP flapd.test 127.0.0.1"]
-secure = f"https://flapd.test:{flapd.https_port}"
-plain = f"http://flapd.test:{flapd.port}"
 out = {}
 flapd.start()
+# Once started: a port taken meanwhile is chosen again.
+secure = f"https://flapd.test:{flapd.https_port}"
+plain = f"http://flapd.test:{flapd.port}"
 try:
     # No authority: the certificate is refused, and plain HTTP by name is not a secure context.
     stranger = browser(trusting(os.path.join(work, "stranger")), resolve)

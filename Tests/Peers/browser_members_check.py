@@ -17,7 +17,7 @@ from browser_support import Household, board_text, browser, click, console_error
 
 flapd_path, work, key, shots = sys.argv[1], sys.argv[2], sys.argv[3], sys.argv[4]
 household = Household(flapd_path, work, key)
-flapd, resolve, secure, authority = household.flapd, household.resolve, household.secure, household.authority
+flapd, resolve, authority = household.flapd, household.resolve, household.authority
 
 
 def status_of(page, method, path, body=None):
@@ -29,6 +29,7 @@ def status_of(page, method, path, body=None):
 
 out = {}
 flapd.start()
+secure = household.secure  # once started: a port taken meanwhile is chosen again
 owner = mum = None
 try:
     flapd.post({"text": "OWNER HERE", "sender": {"id": "owner"}})

@@ -18,7 +18,7 @@ from browser_support import Household, browser, click, console_errors, trusting,
 
 flapd_path, work, key, shots = sys.argv[1], sys.argv[2], sys.argv[3], sys.argv[4]
 household = Household(flapd_path, work, key)
-flapd, resolve, secure, authority = household.flapd, household.resolve, household.secure, household.authority
+flapd, resolve, authority = household.flapd, household.resolve, household.authority
 
 
 def person(page, sender):
@@ -37,6 +37,7 @@ def signed_in(name):
 
 out = {}
 flapd.start()
+secure = household.secure  # once started: a port taken meanwhile is chosen again
 mum = james = None
 try:
     mum, james = signed_in("Mum"), signed_in("James")

@@ -101,10 +101,19 @@ def send_for_later(driver, words):
 
 
 def free_port():
+    """A port free now, below the kernel's ephemeral range (32768 and up), which port 0 and every
+    client connection (chromedriver's, another test's) draw from: none of them is given it meanwhile."""
+    import random
     import socket
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return probe.getsockname()[1]
+    for _ in range(500):
+        port = random.randint(20000, 32767)
+        with socket.socket() as probe:
+            try:
+                probe.bind(("127.0.0.1", port))
+                return port
+            except OSError:
+                continue
+    raise RuntimeError("no free port from 20000 to 32767")
 
 
 class Flapd:
@@ -121,14 +130,38 @@ class Flapd:
         self.base = f"http://127.0.0.1:{self.port}"
 
     def start(self):
+        """Starts flapd and waits for it to answer. A port taken between choosing it and flapd
+        listening (another program's) is chosen again on a first start, and waited for on a
+        restart, whose page keeps the address; a flapd that cannot start says why, in its words."""
         import subprocess
+        import tempfile
         import urllib.request
+
+        def answering():
+            return urllib.request.urlopen(self.base + "/healthz", timeout=1).status == 200
+
+        first = self.process is None
         # With no key, flapd makes its own, as a fresh install does (and the board shows a setup code).
         key = ["--api-key", self.key] if self.key else []
-        self.process = subprocess.Popen([self.path, *self.simulate, *self.sound, "--state-dir", self.state, "--api-port", str(self.port),
-                                         "--https-port", str(self.https_port), "--local-api-port", "0", *key] + self.arguments,
-                                        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-        wait(lambda: urllib.request.urlopen(self.base + "/healthz", timeout=1).status == 200)
+        for attempt in range(3):
+            said = tempfile.TemporaryFile()
+            self.process = subprocess.Popen([self.path, *self.simulate, *self.sound, "--state-dir", self.state, "--api-port", str(self.port),
+                                             "--https-port", str(self.https_port), "--local-api-port", "0", *key] + self.arguments,
+                                            stdout=subprocess.DEVNULL, stderr=said)
+            wait(lambda: self.process.poll() is not None or answering())
+            if self.process.poll() is None and wait(answering, seconds=1):
+                break
+            said.seek(0)
+            why = said.read().decode(errors="replace")[-3000:]
+            if self.process.poll() is not None and "port is taken" in why and attempt < 2:
+                if first:
+                    self.port, self.https_port = free_port(), free_port()
+                    self.base = f"http://127.0.0.1:{self.port}"
+                else:
+                    time.sleep(2)
+                continue
+            self.stop()
+            raise RuntimeError(f"flapd did not start on port {self.port}:\n{why}")
         if not self.key:
             with open(os.path.join(self.state, "api-key")) as made:
                 self.key = made.read().strip()
@@ -172,5 +205,10 @@ class Household:
             file.write('[api]\ntls_names = ["flapd.test"]\n[messages]\nrate_limit = 0\n')
         self.flapd = Flapd(flapd_path, os.path.join(work, "state"), key, ["--config", config, *arguments], simulate=simulate)
         self.resolve = ["--host-resolver-rules=MAP flapd.test 127.0.0.1"]
-        self.secure = f"https://flapd.test:{self.flapd.https_port}"
         self.authority = os.path.join(work, "state", "tls", "ca.crt")
+
+    @property
+    def secure(self):
+        """flapd's HTTPS address by its name; read it once started (a port taken meanwhile is
+        chosen again)."""
+        return f"https://flapd.test:{self.flapd.https_port}"
