@@ -19,13 +19,16 @@ import Testing
 
         static func make(
             rows: Int, columns: Int, ids: [Int]? = nil, moduleSteps: Int = 4096, serials: [String?]? = nil,
-            firmware: RS485Firmware? = nil, wrap: @escaping @Sendable (any SerialPort, EventClock) -> any SerialPort = { port, _ in port }
+            firmware: RS485Firmware? = nil, onTheBus: [Int]? = nil, unnumbered: [String] = [],
+            wrap: @escaping @Sendable (any SerialPort, EventClock) -> any SerialPort = { port, _ in port }
         ) async -> Rig {
             let clock = EventClock.drivenByCaller()
             let (host, device) = SimulatedSerialPort.pair(clock: clock, settings: .rs485, names: ("/dev/ttyUSB-simulated", "bus"))
             let size = BoardSize(rows: rows, columns: columns)
             let ids = ids ?? Array(1...size.count)
-            let bus = SimulatedRS485Bus(port: device, clock: clock, ids: ids, stepsPerRevolution: moduleSteps, serials: serials)
+            // The modules on the bus: by default one answering to each place's ID.
+            let bus = SimulatedRS485Bus(
+                port: device, clock: clock, ids: onTheBus ?? ids, stepsPerRevolution: moduleSteps, serials: serials, unnumbered: unnumbered)
             let running = clock.task { await bus.run() }
             let link = RS485Bus(device: host.name, clock: clock) {
                 host.reconnect()

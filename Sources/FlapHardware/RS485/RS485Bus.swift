@@ -22,6 +22,9 @@ public actor RS485Bus<C: Clock> where C.Duration == Duration {
     public private(set) var idleAt: C.Instant?
     /// How many lines on the bus were no answer (a garbled one among them), so far.
     public private(set) var unreadable = 0
+    /// The serial numbers of modules that announced themselves for want of an ID, and when each
+    /// was last heard.
+    public private(set) var announced: [String: C.Instant] = [:]
 
     /// A bus on the port `open` gives (called again after a failure).
     public init(device: String, clock: C, open: @escaping @Sendable () throws -> any SerialPort) {
@@ -78,8 +81,22 @@ public actor RS485Bus<C: Clock> where C.Duration == Duration {
         return nil
     }
 
+    /// The next answer `matching` that arrives within `timeout`, or nil (an ID taken, which a
+    /// module says by its serial number).
+    public func answer(within timeout: Duration, matching: (RS485Answer) -> Bool) async throws -> RS485Answer? {
+        let deadline = clock.now.advanced(by: timeout)
+        while clock.now < deadline {
+            if let index = answers.firstIndex(where: matching) { return answers.remove(at: index) }
+            try await clock.sleep(for: .milliseconds(10), tolerance: nil)
+        }
+        return nil
+    }
+
     /// Forgets answers nobody asked for (before a command whose answer is awaited).
     public func discardAnswers() { answers.removeAll() }
+
+    /// Forgets that `serial` announced itself (it has an ID now).
+    public func forgetAnnouncement(_ serial: String) { announced[serial] = nil }
 
     /// Stops reading and closes the port.
     public func stop() async {
@@ -113,6 +130,7 @@ public actor RS485Bus<C: Clock> where C.Duration == Duration {
             let bytes = try await port.read(maximum: 256, timeout: .milliseconds(100))
             for result in reader.read(bytes) {
                 switch result {
+                case .success(.announcement(let serial)): announced[serial] = clock.now
                 case .success(let answer): answers.append(answer)
                 case .failure(let error):
                     unreadable += 1

@@ -126,6 +126,12 @@ public enum RS485Frame {
         Array("\nm\(address)\(command.text)".utf8)
     }
 
+    /// `\nmXI<serial>:<id>\n`: the module with that serial number (Universal Firmware) takes the
+    /// ID, whatever ID it had, and says so (`mXack:<serial>:<id>`).
+    public static func encodeNumbering(serial: String, id: Int) -> [UInt8] {
+        Array("\nmXI\(serial):\(id)\n".utf8)
+    }
+
     /// How long `bytes` take on the bus at `baudRate`, 10 bits a byte (8N1), rounded up to the
     /// microsecond: a frame is never thought across before its last bit is.
     public static func airtime(of bytes: Int, baudRate: Int = RS485Frame.baudRate) -> Duration {

@@ -39,6 +39,8 @@ public actor RS485Panel<C: Clock>: StartsBlank where C.Duration == Duration {
     var firmwares: [RS485Firmware?]
     /// What each module's own tests last found wrong (by module, then by test), for its health.
     var testFindings: [Int: [String: [String]]] = [:]
+    /// Who answers at each place, while modules are numbered from where they hang.
+    var numberingState: RS485Numbering
     /// Whether the modules were asked for their calibration since they homed.
     private var asked = false
     /// Whether a command (or the first asking of calibrations) has the bus, and who waits for
@@ -70,6 +72,7 @@ public actor RS485Panel<C: Clock>: StartsBlank where C.Duration == Duration {
         stored = Array(repeating: [:], count: ids.count)
         revolutions = Array(repeating: stepsPerRevolution, count: ids.count)
         firmwares = Array(repeating: firmware, count: ids.count)
+        numberingState = RS485Numbering(count: ids.count)
         estimated = Array(repeating: 0, count: ids.count)
         busyUntil = Array(repeating: nil, count: ids.count)
         committed = estimated
