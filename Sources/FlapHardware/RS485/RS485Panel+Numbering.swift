@@ -19,6 +19,7 @@ extension RS485Panel: NumbersModules {
         reel.reelIndex.indices.first { reel.byte(forDrumFlap: $0) == UInt8(ascii: "?") } ?? min(1, reel.reelIndex.count - 1)
     }
 
+    /// Where the numbering stands; `asking` first asks each place's ID for its version.
     public func numbering(asking: Bool) async -> ModuleNumbering {
         if asking {
             do {
@@ -33,6 +34,8 @@ extension RS485Panel: NumbersModules {
         return await numberingNow()
     }
 
+    /// Makes the module `serial` show `?` (lent an ID first when it has none), and the one
+    /// marked before show blank again.
     public func mark(serial: String) async throws(ModuleCommandError) -> ModuleNumbering {
         let serial = serial.uppercased()
         try await numberingStep {
@@ -47,6 +50,7 @@ extension RS485Panel: NumbersModules {
         return await numberingNow()
     }
 
+    /// Gives the module `serial` the ID of the place at `row`, `column`.
     public func place(serial: String, row: Int, column: Int) async throws(ModuleCommandError) -> ModuleNumbering {
         let size = info.size
         guard (1...size.rows).contains(row), (1...size.columns).contains(column) else { throw .offTheBoard(rows: size.rows, columns: size.columns) }
