@@ -58,6 +58,7 @@ public struct ModuleNumbering: Sendable, Equatable, Encodable {
 
     private enum CodingKeys: String, CodingKey { case panel, rows, columns, places, unplaced, complete }
 
+    /// Its fields, and whether it is complete.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(panel, forKey: .panel)
