@@ -17,7 +17,9 @@ public struct ModuleNumbering: Sendable, Equatable, Encodable {
 
     /// One place of the wall.
     public struct Place: Sendable, Equatable, Encodable {
+        /// Its row, 1-based.
         public var row: Int
+        /// Its column, 1-based.
         public var column: Int
         /// The ID its module answers to.
         public var id: Int
@@ -36,8 +38,11 @@ public struct ModuleNumbering: Sendable, Equatable, Encodable {
         }
     }
 
+    /// The panel's ID.
     public var panel: String
+    /// The wall's rows.
     public var rows: Int
+    /// The wall's columns.
     public var columns: Int
     /// Every place, row by row.
     public var places: [Place]
