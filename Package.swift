@@ -328,6 +328,7 @@ let package = Package(
                 .product(name: "NIOHTTP1", package: "swift-nio"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "UnixSignals", package: "swift-service-lifecycle"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser")
             ]),
         .executableTarget(name: "flapctl", dependencies: ["FlapControl", "FlapLinux"], linkerSettings: releaseLinking),

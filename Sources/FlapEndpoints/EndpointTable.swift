@@ -155,6 +155,14 @@ extension Endpoint {
     public static let moduleCommands = Endpoint("moduleCommands", .get, "/v1/panels/{id}/modules", answer: .json("ModuleCommands"))
     /// A command to one module of a panel.
     public static let moduleCommand = Endpoint("moduleCommand", .post, "/v1/panels/{id}/modules", body: "ModuleCommand", answer: .json("ModuleReply"))
+    /// Where the numbering of a wall's modules stands (`?ask=true` asks each place first).
+    public static let numbering = Endpoint("numbering", .get, "/v1/panels/{id}/numbering", answer: .json("ModuleNumbering"))
+    /// A module with no place made to show the mark.
+    public static let markModule = Endpoint(
+        "markModule", .post, "/v1/panels/{id}/numbering/mark", body: "NumberingMark", answer: .json("ModuleNumbering"))
+    /// A module given the ID of the place it hangs at.
+    public static let placeModule = Endpoint(
+        "placeModule", .post, "/v1/panels/{id}/numbering/place", body: "NumberingPlace", answer: .json("ModuleNumbering"))
 
     /// The serial ports and devices of this machine, and what the last search found.
     public static let hardware = Endpoint("hardware", .get, "/v1/hardware", answer: .json("Hardware"))
@@ -197,6 +205,7 @@ extension Endpoint {
         replaceMemberKey, pair, viewerLink,
         presence, setPresence,
         controls, setControls, sound, setSound, clackSample, sensors, calibration, calibrate, moduleCommands, moduleCommand,
+        numbering, markModule, placeModule,
         hardware, searchHardware, findVestaboard, findStraps, settings, changeSettings,
         room, joinRoom, leaveRoom, roomPlot, roomPicture
     ]

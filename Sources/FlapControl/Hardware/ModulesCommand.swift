@@ -10,9 +10,9 @@ import FoundationEssentials
 struct ModulesCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "modules",
-        abstract: "Check every module of an RS-485 wall (Universal Firmware) by its own tests.",
+        abstract: "Check every module of an RS-485 wall (Universal Firmware) by its own tests, or number new modules from where they hang.",
         discussion: HelpExamples.discussion("modules"),
-        subcommands: [Check.self])
+        subcommands: [Check.self, Number.self])
 
     struct Check: AsyncParsableCommand {
         static let configuration = CommandConfiguration(

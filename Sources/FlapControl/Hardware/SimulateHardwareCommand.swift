@@ -3,6 +3,7 @@ import FlapHardware
 import FlapLinux
 import FlapSimulated
 import FoundationEssentials
+import UnixSignals
 
 /// `flapctl simulate-hardware`: a wall of RS-485 modules and a Chainlink controller on
 /// pseudo-terminals, found as USB serial adapters in a folder laid out as `/dev` (`flapd
@@ -24,6 +25,8 @@ struct SimulateHardwareCommand: AsyncParsableCommand {
     var deadHallSensor: [Int] = []
     @Option(help: "A module that runs firmware v7 on a Universal Firmware wall (a mixed wall), by its ID; repeat for more.")
     var v7Module: [Int] = []
+    @Option(help: "On SIGUSR1, the module of this ID is swapped for a new one with no ID (Universal Firmware), as a broken module is.")
+    var swapOnSignal: Int?
 
     func validate() throws {
         guard ids != nil else { throw ValidationError("--rs485 is FIRST-LAST, such as 1-8, with IDs 1 to 999, or 0") }
@@ -60,6 +63,15 @@ struct SimulateHardwareCommand: AsyncParsableCommand {
                 for id in deadHallSensor { await bus.inject(dead, module: id) }
                 try link(path, as: byID + "/usb-VestaWidget_Simulated_RS-485_bus-if00-port0")
                 group.addTask { await bus.run() }
+                if let swapOnSignal {
+                    group.addTask {
+                        for await _ in await UnixSignalsSequence(trapping: .sigusr1) {
+                            let serial = SimulatedRS485Module.serial(made: 2000 + swapOnSignal)
+                            await bus.swap(module: swapOnSignal, for: serial)
+                            StandardStream.writeOutput("rs485: module \(swapOnSignal) swapped for \(serial)\n")
+                        }
+                    }
+                }
                 group.addTask {
                     await Self.report("rs485", every: .milliseconds(200)) {
                         let reel = RS485Reel.firmware.bytes

@@ -91,7 +91,7 @@ enum HelpExamples {
                 #"flapctl module --panel wall --row 2 --column 1 id 16"#
             ]
         ),
-        ("modules", [#"flapctl modules check"#, #"flapctl modules check --panel wall --motor 10"#]),
+        ("modules", [#"flapctl modules check"#, #"flapctl modules check --panel wall --motor 10"#, #"flapctl modules number --panel wall"#]),
         ("render", [#"flapctl render --device max7219 --bitmap smile.pbm --out -"#]),
         (
             "vbml",

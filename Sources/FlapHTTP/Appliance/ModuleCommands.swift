@@ -7,6 +7,13 @@ public protocol ModuleCommands: Sendable {
     /// Sends `call` to the module at `row`, `column` (1-based) of `panel`, between boards, and
     /// waits for its answer when it gives one.
     func send(_ call: ModuleCommandCall, panel: String, row: Int, column: Int) async throws(ModuleCommandError) -> ModuleReply
+    /// Where the numbering of `panel`'s modules stands; `asking` asks each place first.
+    func numbering(panel: String, asking: Bool) async throws(ModuleCommandError) -> ModuleNumbering
+    /// Makes the module `serial` of `panel` show the mark.
+    func mark(serial: String, panel: String) async throws(ModuleCommandError) -> ModuleNumbering
+    /// Gives the module `serial` the ID of `panel`'s place at `row`, `column`; the wall shows
+    /// READY once every place answers.
+    func place(serial: String, panel: String, row: Int, column: Int) async throws(ModuleCommandError) -> ModuleNumbering
 }
 
 extension ModuleCommands {
@@ -15,6 +22,19 @@ extension ModuleCommands {
 
     /// Panels whose modules take no commands.
     public func send(_ call: ModuleCommandCall, panel: String, row: Int, column: Int) async throws(ModuleCommandError) -> ModuleReply {
+        throw .noModules(panel: panel)
+    }
+
+    /// Panels whose modules are not numbered by where they hang.
+    public func numbering(panel: String, asking: Bool) async throws(ModuleCommandError) -> ModuleNumbering {
+        throw .noModules(panel: panel)
+    }
+
+    /// Panels whose modules are not numbered by where they hang.
+    public func mark(serial: String, panel: String) async throws(ModuleCommandError) -> ModuleNumbering { throw .noModules(panel: panel) }
+
+    /// Panels whose modules are not numbered by where they hang.
+    public func place(serial: String, panel: String, row: Int, column: Int) async throws(ModuleCommandError) -> ModuleNumbering {
         throw .noModules(panel: panel)
     }
 }

@@ -103,6 +103,7 @@ public struct APIParts: Sendable {
             QueueAPI(deliveries: deliveries),
             CalibrationAPI(panels: calibration),
             ModulesAPI(modules: modules),
+            NumberingAPI(modules: modules),
             MembersAPI(access: access, links: links, intake: intake, live: live, presence: presence),
             ViewerLinkAPI(viewerKey: viewerKey, links: links, panels: panels)
         ]

@@ -103,6 +103,17 @@ public actor SimulatedRS485Bus<C: Clock> where C.Duration == Duration {
         modules[index] = module
     }
 
+    /// The module numbered `id` taken off the bus, and a new one with no ID put in its place
+    /// (Universal Firmware's, `serial`): it powers up now and announces itself.
+    public func swap(module id: Int, for serial: String) {
+        guard let index = modules.firstIndex(where: { $0.id == id }) else { return }
+        let old = modules[index]
+        modules[index] = SimulatedRS485Module(
+            id: SimulatedRS485Module.unnumbered, firmware: .universal(serial: serial), reel: old.reel, stepsPerRevolution: old.stepsPerRevolution,
+            rotorStep: (old.currentStep + old.stepsPerRevolution / 3) % old.stepsPerRevolution)
+        _ = modules[index].powerUp(at: origin.duration(to: clock.now))
+    }
+
     private func nextTurnEnd() -> C.Instant? {
         (modules.flatMap { [$0.busyUntil, $0.nextAnnouncement].compactMap { $0 } }.map { origin.advanced(by: $0) } + pending.map(\.at)).min()
     }
