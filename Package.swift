@@ -198,7 +198,7 @@ let package = Package(
             resources: [
                 "index.html", "style.css", "icon.svg", "app.js", "api.js", "board.js", "compose.js", "paint.js", "lists.js", "status.js", "room.js",
                 "manifest.webmanifest", "sw.js", "offline.js", "outbox.js", "widget.html", "widget.css", "widget.js", "install.html", "join.html",
-                "join.js", "members.js", "hardware.js", "settings.js", "firststeps.js", "presence.js", "share.js",
+                "join.js", "members.js", "numbering.js", "hardware.js", "settings.js", "firststeps.js", "presence.js", "share.js",
                 "tv.html", "tv.js", "tv.css", "clacks.js"
             ]
             .map { .embedInCode("Web/" + $0) }),

@@ -23,6 +23,7 @@ public enum WebPage {
         "/web/paint.js": ("text/javascript; charset=utf-8", PackageResources.paint_js),
         "/web/lists.js": ("text/javascript; charset=utf-8", PackageResources.lists_js),
         "/web/status.js": ("text/javascript; charset=utf-8", PackageResources.status_js),
+        "/web/numbering.js": ("text/javascript; charset=utf-8", PackageResources.numbering_js),
         "/web/room.js": ("text/javascript; charset=utf-8", PackageResources.room_js),
         "/favicon.ico": ("image/svg+xml", PackageResources.icon_svg),
         "/web/offline.js": ("text/javascript; charset=utf-8", PackageResources.offline_js),

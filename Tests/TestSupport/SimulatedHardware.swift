@@ -25,9 +25,9 @@ public struct SimulatedHardware: Sendable {
 
     /// flapd driving the wall as a panel of `size` with the rs485 driver: its configured
     /// driver on the bus's name, not --simulate's twin.
-    public func flapdDrivingTheWall(size: String) async throws -> FlapdProcess {
+    public func flapdDrivingTheWall(size: String, id: String = "wall") async throws -> FlapdProcess {
         let config = FileManager.default.temporaryDirectory.appendingPathComponent("wall-\(UUID().uuidString).toml").path
-        try "[[panel]]\nid = \"wall\"\ndriver = \"rs485\"\ndevice = \"\(wall)\"\nsize = \"\(size)\"\n".write(
+        try "[[panel]]\nid = \"\(id)\"\ndriver = \"rs485\"\ndevice = \"\(wall)\"\nsize = \"\(size)\"\n".write(
             toFile: config, atomically: true, encoding: .utf8)
         return try await FlapdProcess.start(arguments: ["--no-sound", "--config", config, "--devices", devices], simulate: false)
     }

@@ -12,6 +12,7 @@ import { watchRoom } from "/web/room.js";
 import { setUpPresence, watchPresence } from "/web/presence.js";
 import { shared } from "/web/share.js";
 import { refreshStatus, setUpControls, setUpSound } from "/web/status.js";
+import { setUpNumbering } from "/web/numbering.js";
 import { registerWorker, showOffline } from "/web/offline.js";
 import { flush } from "/web/outbox.js";
 
@@ -156,7 +157,7 @@ async function open() {
     if (boards.length) await setUpPaint(boards[0].rows, boards[0].columns, boards[0].flap62, changed);
     setUpSound();
     setUpControls();
-    if (session.role === "owner") { setUpMembers(); setUpKeepBoard(); setUpHardware(); setUpSettings(); setUpFirstSteps(); }
+    if (session.role === "owner") { setUpMembers(); setUpKeepBoard(); setUpHardware(); setUpSettings(); setUpFirstSteps(); setUpNumbering(); }
     watchRoom();
     setInterval(() => { if (!$("app").hidden) { refreshLists(); refreshStatus(); sendWaiting(); } }, 5000);
   }

@@ -3,6 +3,7 @@
 // the schedules, the links to the broker, the sensors and real Vestaboards, and the content
 // sources with what they give the board now and the triggers on them.
 import { $, ago, api, E, fill, isMember, item, onSubmit, refused } from "/web/api.js";
+import { numberModules } from "/web/numbering.js";
 
 let soundLoaded = false;
 
@@ -101,8 +102,8 @@ export async function refreshStatus() {
     const checkable = p.driver === "rs485" && !isMember();
     const li = plain(p.id === "main" ? "The board" : `Board ${p.id}`, state + quiet,
       `${p.driver}, ${p.rows}×${p.columns}, ${p.connected ? (p.moving ? "moving" : "resting") : "not answering"}${faults ? ` · ${faults}` : ""}`,
-      checkable ? [["Check its modules", () => checkModules(p)]] : []);
-    const button = checkable && li.querySelector("button");
+      checkable ? [["Check its modules", () => checkModules(p)], ["Number its modules", () => numberModules(p)]] : []);
+    const button = checkable && li.querySelector("button");  // the first: Check its modules
     if (button) {
       button.dataset.check = p.id;
       const under = checking.get(p.id);
