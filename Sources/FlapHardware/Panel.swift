@@ -92,6 +92,9 @@ public struct ModuleFault: Sendable, Equatable, CustomStringConvertible {
         case unexpectedHome = "unexpected-home"
         /// The module's own test found something wrong (``ModuleFault/said``).
         case foundByItsTest = "found-by-its-test"
+        /// Asked after a board, it said it shows another flap than it was sent, and still did
+        /// once sent it again (``ModuleFault/said``).
+        case landedElsewhere = "landed-elsewhere"
     }
 
     /// 1-based, as people count.

@@ -66,7 +66,7 @@ public struct PanelFault: Sendable, Encodable {
     public var row: Int
     /// The module's column, from 1.
     public var column: Int
-    /// `sensor-error`, `panic`, `disabled`, `missed-home`, `unexpected-home` or `found-by-its-test`.
+    /// `sensor-error`, `panic`, `disabled`, `missed-home`, `unexpected-home`, `found-by-its-test` or `landed-elsewhere`.
     public var fault: String
     /// How many times the controller tried homing it again.
     public var rehomeAttempts: Int

@@ -48,7 +48,7 @@ public actor RS485Panel<C: Clock>: StartsBlank where C.Duration == Duration {
     var exchanging = false
     var waitingToExchange: [CheckedContinuation<Void, Never>] = []
     private var forwarding: Task<Void, Never>?
-    private var lastError: HardwareError?
+    var lastError: HardwareError?
     private let noticeContinuation: AsyncStream<PanelNotice>.Continuation
     private let noticeStream: AsyncStream<PanelNotice>
     private let revisionContinuation: AsyncStream<PlanRevision>.Continuation
@@ -249,6 +249,7 @@ public actor RS485Panel<C: Clock>: StartsBlank where C.Duration == Duration {
             }
             try await clock.sleep(until: start.advanced(by: revised.duration + Self.settling), tolerance: nil)
             for i in order { estimated[i] = plan.modules[i].target }
+            try await checkLandings(sent.sorted())
         } catch {
             if let failure = error as? HardwareError { lastError = failure }
             // Modules sent their frame turn on to their targets; the rest stay where they are.
@@ -266,17 +267,6 @@ public actor RS485Panel<C: Clock>: StartsBlank where C.Duration == Duration {
     public func shutDown() async {
         forwarding?.cancel()
         await bus.stop()
-    }
-
-    /// Connected unless the bus last failed, with what the modules' own tests last found wrong.
-    public func health() async -> PanelHealth {
-        let columns = info.size.columns
-        let faults = testFindings.keys.sorted().compactMap { index -> ModuleFault? in
-            let found = (testFindings[index] ?? [:]).sorted { $0.key < $1.key }.flatMap(\.value)
-            guard !found.isEmpty else { return nil }
-            return ModuleFault(row: index / columns + 1, column: index % columns + 1, kind: .foundByItsTest, said: found.joined(separator: "; "))
-        }
-        return PanelHealth(connected: lastError == nil, faults: faults)
     }
 
     /// What happened on the bus worth telling (a module silent, an answer not understood).

@@ -17,6 +17,8 @@ extension SimulatedRS485Module {
         public var starts = 1
         /// How many steps its worst turn falls short by (0: it misses none).
         public var missedSteps = 0
+        /// How many of the next frames that show a flap it never reads (lost on the way).
+        public var losesShows = 0
 
         /// A module with nothing wrong.
         public init() {}

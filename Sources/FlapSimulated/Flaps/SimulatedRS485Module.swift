@@ -163,6 +163,11 @@ public struct SimulatedRS485Module: Sendable {
         switch command {
         case UInt8(ascii: "-"):
             guard let byte = rest.first, let index = reel.firstIndex(of: byte) else { return Effect() }
+            // A frame lost on the way (noise, a full buffer): it stays where it is.
+            if faults.losesShows > 0 {
+                faults.losesShows -= 1
+                return Effect()
+            }
             return turn(to: step(ofFlap: index), at: time)
         case UInt8(ascii: "+"):
             guard let (index, _) = number(rest[...]), index < reel.count else { return Effect() }
