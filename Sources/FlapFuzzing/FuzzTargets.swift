@@ -39,6 +39,7 @@ public enum FuzzTargets {
         FuzzTarget("local-api", reads: LocalAPIBody.self, localAPI),
         FuzzTarget("chainlink", reads: ChainlinkFrameSplitter.self, chainlink),
         FuzzTarget("rs485", reads: RS485AnswerReader.self, rs485),
+        FuzzTarget("sbb", reads: SBBAnswer.self, sbb),
         FuzzTarget("hardware-search", reads: HardwareSearch<ContinuousClock>.self, hardwareSearch),
         FuzzTarget("ant", reads: ANTFrameReader.self, ant),
         FuzzTarget("heart-rate", reads: HeartRateMeasurement.self, heartRate),
@@ -137,6 +138,14 @@ public enum FuzzTargets {
     static func rs485(_ bytes: [UInt8]) {
         var reader = RS485AnswerReader()
         _ = reader.read(bytes)
+    }
+
+    /// Bytes from a bus of SBB/annax modules: the first byte picks the question, the rest is
+    /// read as its answer.
+    static func sbb(_ bytes: [UInt8]) {
+        guard let first = bytes.first else { return }
+        let questions: [SBBCommand] = [.position, .serial, .version, .type, .show(Int(first)), .zero]
+        _ = try? SBBAnswer.read(bytes.dropFirst(), answering: questions[Int(first) % questions.count])
     }
 
     /// What a serial device answers a search's greetings, as both probes read it: the first byte

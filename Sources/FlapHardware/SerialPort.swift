@@ -13,6 +13,16 @@ public protocol SerialPort: Sendable {
     func write(_ bytes: [UInt8]) async throws
     func read(maximum: Int, timeout: Duration) async throws -> [UInt8]
     func close() async
+    /// Holds the line in BREAK (low) for `duration` once what was written has gone out, as a
+    /// bus of SBB/annax modules needs before each frame.
+    func sendBreak(for duration: Duration) async throws
+}
+
+extension SerialPort {
+    /// A port that cannot hold the line low says so.
+    public func sendBreak(for duration: Duration) async throws {
+        throw HardwareError(device: name, problem: "this port cannot send a BREAK", remedy: "use a USB RS-485 adapter that can (FTDI or CH340)")
+    }
 }
 
 /// Line settings of a serial port.

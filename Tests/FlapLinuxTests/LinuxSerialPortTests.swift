@@ -64,4 +64,23 @@ import Testing
             #expect(error.problem.hasPrefix("not a serial device") && error.errno == .inappropriateIOCTLForDevice, "\(error)")
         } catch { Issue.record("\(error)") }
     }
+
+    /// A BREAK waits for what was written to leave, then holds the line: a pseudo-terminal has
+    /// no line, so the kernel takes it and the bytes before it arrive whole.
+    @Test func aBreakFollowsWhatWasWritten() async throws {
+        let (device, path) = try LinuxSerialPort.pseudoTerminal(settings: SBBLine.settings)
+        let host = try LinuxSerialPort(path: path, settings: SBBLine.settings)
+        teardown {
+            await host.close()
+            await device.close()
+        }
+        try await host.write([0xFF, 0xD0, 0x1D])
+        let before = ContinuousClock.now
+        try await host.sendBreak(for: .milliseconds(20))
+        #expect(ContinuousClock.now - before >= .milliseconds(20))
+        var heard: [UInt8] = []
+        let deadline = ContinuousClock.now.advanced(by: .seconds(60))
+        while heard.count < 3, ContinuousClock.now < deadline { heard += try await device.read(maximum: 16, timeout: .seconds(1)) }
+        #expect(heard == [0xFF, 0xD0, 0x1D])
+    }
 }

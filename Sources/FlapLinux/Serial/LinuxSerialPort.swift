@@ -147,6 +147,20 @@ public actor LinuxSerialPort: SerialPort {
         }
     }
 
+    /// Waits until what was written has left the port, then holds the line low for `duration`
+    /// (a pseudo-terminal has no line: the kernel takes the BREAK and drops it).
+    public func sendBreak(for duration: Duration) async throws {
+        var queued: Int32 = 0
+        // Polled rather than tcdrain(3), which would block a thread of the shared pool.
+        while ioctl(descriptor, UInt(TIOCOUTQ), &queued) == 0, queued > 0 { try await Task.sleep(for: .milliseconds(1)) }
+        guard ioctl(descriptor, UInt(TIOCSBRK)) == 0 else {
+            throw HardwareError(
+                device: name, problem: "cannot send a BREAK", errno: .last, remedy: "use a USB RS-485 adapter that can (FTDI or CH340)")
+        }
+        defer { _ = ioctl(descriptor, UInt(TIOCCBRK)) }
+        try await Task.sleep(for: duration)
+    }
+
     /// Closes the port.
     public func close() async {
         if descriptor >= 0 { waiter.stop() }

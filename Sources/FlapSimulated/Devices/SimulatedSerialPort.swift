@@ -84,6 +84,29 @@ public final class SimulatedSerialPort<C: Clock>: SerialPort where C.Duration ==
     /// on a half-duplex line, the other end drives it until then.
     public var incomingEnds: C.Instant? { incoming.state.withLock { $0.lastArrival } }
 
+    /// Holds the line low for `duration` once the bytes written before have crossed it, and
+    /// returns when the BREAK ends: the other end sees it in ``breaksEnded(by:)``.
+    public func sendBreak(for duration: Duration) async throws {
+        let now = clock.now
+        let ends = try outgoing.state.withLock { line -> Result<C.Instant, HardwareError> in
+            guard line.connected else { return .failure(unplugged) }
+            let end = max(now, line.lastArrival ?? now).advanced(by: duration)
+            line.breaks.append(end)
+            line.lastArrival = end
+            return .success(end)
+        }.get()
+        try await clock.sleep(until: ends, tolerance: nil)
+    }
+
+    /// The instants the BREAKs the other end sent ended, up to `instant`, each told once.
+    public func breaksEnded(by instant: C.Instant) -> [C.Instant] {
+        incoming.state.withLock { line in
+            let ended = line.breaks.filter { $0 <= instant }
+            line.breaks.removeAll { $0 <= instant }
+            return ended
+        }
+    }
+
     /// Closes this end.
     public func close() async {
         for line in [incoming, outgoing] { line.state.withLock { $0.connected = false } }
@@ -109,6 +132,8 @@ public final class SimulatedSerialPort<C: Clock>: SerialPort where C.Duration ==
             var head = 0
             var lastArrival: C.Instant?
             var connected = true
+            /// When each BREAK the other end sent ends, not yet taken.
+            var breaks: [C.Instant] = []
         }
         let state = Mutex(State())
     }
