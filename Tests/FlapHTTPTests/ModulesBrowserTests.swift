@@ -5,7 +5,8 @@ import Testing
 /// A wall's modules checked from a phone: flapd drives a wall on a pseudo-terminal (`flapctl
 /// simulate-hardware`) of two Universal Firmware modules, the second with a dead Hall sensor,
 /// and a third of firmware v7; the page's "Check its modules" names the dead sensor's module by
-/// row and column in words, and says the v7 module cannot test itself.
+/// row and column in words, and says the v7 module cannot test itself; its motor tests run on
+/// request, with their progress.
 @Suite(.cleansUp, .serialized, .timeLimit(.minutes(10))) struct ModulesBrowserTests {
     @Test func aDeadHallSensorIsNamedOnThePage() async throws {
         let hardware = try await SimulatedHardware.start([
@@ -23,6 +24,7 @@ import Testing
         #expect(seen["found"] as? Bool == true, "\(seen["panels"] ?? "")\n\(flapd.said.suffix(2000))")
         #expect(seen["untested"] as? Bool == true, "\(seen["panels"] ?? "")")
         #expect((seen["panels"] as? String)?.contains("Row 1, column 1") == false, "the first module is well: \(seen["panels"] ?? "")")
+        #expect(seen["motorProgress"] as? Bool == true && seen["motorsDone"] as? Bool == true, "\(seen)")
         #expect((seen["consoleErrors"] as? [String])?.isEmpty == true, "\(seen["consoleErrors"] ?? "")")
     }
 }

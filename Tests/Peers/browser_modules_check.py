@@ -4,7 +4,8 @@ what it saw as JSON.
 Usage: browser_modules_check.py BASE_URL API_KEY
 flapd drives a Universal Firmware wall whose module at row 1, column 2 has a dead Hall sensor.
 The owner taps "Check its modules": the button counts the modules as it goes, and the panel's
-status then names that module by row and column in words.
+status then names that module by row and column in words. "Test its motors" then runs each
+module's motor test, with its progress on its button.
 """
 import json
 import sys
@@ -31,6 +32,11 @@ try:
     # The third module runs firmware v7: not a fault, said on the button once the check ends.
     out["untested"] = wait(lambda: "Firmware v7, which cannot test itself: row 1, column 3." in panels().text, seconds=60)
     out["panels"] = panels().text
+    motors = lambda: next(b for b in panels().find_elements(By.TAG_NAME, "button") if b.text.startswith(("Test its motors", "Testing motor", "Firmware v7")) and b.get_attribute("data-motor"))
+    driver.execute_script("arguments[0].scrollIntoView()", motors())
+    motors().click()
+    out["motorProgress"] = wait(lambda: motors().text == "Testing motor 1 of 3 (about 20 s each)…", seconds=30)
+    out["motorsDone"] = wait(lambda: motors().text == "Firmware v7, which cannot test itself: row 1, column 3." and motors().is_enabled(), seconds=240)
     out["consoleErrors"] = console_errors(driver)
 finally:
     driver.quit()

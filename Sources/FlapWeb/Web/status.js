@@ -50,31 +50,35 @@ function scheduleTitle(s) {
   return `${on} at ${and(times)}`;
 }
 
-// Checks of a wall's modules under way, by panel: what its button says meanwhile, kept here
-// because the status list is drawn again every few seconds.
+// Checks of a wall's modules under way, by kind ("check", or "motor" for the motor test) and
+// panel: what its button says meanwhile, kept here because the status list is drawn again every
+// few seconds.
 const checking = new Map();
+const buttonWords = { check: "Check its modules", motor: "Test its motors" };
 
-function sayChecking(panel, text, busy) {
-  checking.set(panel.id, { text, busy });
-  const button = [...$("panels").querySelectorAll("button[data-check]")].find((b) => b.dataset.check === panel.id);
+function sayChecking(panel, text, busy, kind = "check") {
+  checking.set(`${kind}:${panel.id}`, { text, busy });
+  const button = [...$("panels").querySelectorAll(`button[data-${kind}]`)].find((b) => b.dataset[kind] === panel.id);
   if (button) Object.assign(button, { textContent: text, disabled: busy });
 }
 
-// Each module of a wall runs its own tests (Universal Firmware's Hall sensor test and health),
-// one after another with the count on the button; what they find shows as the panel's faults.
-async function checkModules(panel) {
+// Each module of a wall runs its own tests (Universal Firmware's Hall sensor test and health;
+// or, asked for, its motor test of five turns, about 20 s a module), one after another with
+// the count on the button; what they find shows as the panel's faults.
+async function checkModules(panel, kind = "check") {
   const declared = await api(E.moduleCommands(panel.id));
   if (declared.status !== 200 || !(declared.data.commands || []).some((c) => c.name === "hall-test")) {
-    sayChecking(panel, "These modules have no tests of their own", false);
+    sayChecking(panel, "These modules have no tests of their own", false, kind);
     return;
   }
   const count = panel.rows * panel.columns;
   const [silent, untested] = [[], []];
+  const tests = kind === "motor" ? [{ command: "motor-test", turns: 5 }] : [{ command: "hall-test" }, { command: "diagnostics" }];
   for (let at = 0; at < count; at++) {
     const [row, column] = [Math.floor(at / panel.columns) + 1, (at % panel.columns) + 1];
-    sayChecking(panel, `Checking module ${at + 1} of ${count}…`, true);
-    for (const command of ["hall-test", "diagnostics"]) {
-      const reply = await api(E.moduleCommand(panel.id), { row, column, command });
+    sayChecking(panel, kind === "motor" ? `Testing motor ${at + 1} of ${count} (about 20 s each)…` : `Checking module ${at + 1} of ${count}…`, true, kind);
+    for (const test of tests) {
+      const reply = await api(E.moduleCommand(panel.id), { row, column, ...test });
       // 422: its firmware (v7) has no tests of its own, which is no fault of the module.
       if (reply.status === 422) { untested.push(`row ${row}, column ${column}`); break; }
       if (reply.status !== 200) { silent.push(`row ${row}, column ${column}`); break; }
@@ -83,8 +87,8 @@ async function checkModules(panel) {
   const said = [silent.length && `Not answering: ${silent.join("; ")}.`,
     untested.length === count ? "These modules run firmware v7, which cannot test itself."
       : untested.length && `Firmware v7, which cannot test itself: ${untested.join("; ")}.`].filter(Boolean);
-  sayChecking(panel, said.length ? said.join(" ") : "Check its modules", false);
-  if (!said.length) checking.delete(panel.id);
+  sayChecking(panel, said.length ? said.join(" ") : buttonWords[kind], false, kind);
+  if (!said.length) checking.delete(`${kind}:${panel.id}`);
   await refreshStatus();
 }
 
@@ -102,11 +106,12 @@ export async function refreshStatus() {
     const checkable = p.driver === "rs485" && !isMember();
     const li = plain(p.id === "main" ? "The board" : `Board ${p.id}`, state + quiet,
       `${p.driver}, ${p.rows}×${p.columns}, ${p.connected ? (p.moving ? "moving" : "resting") : "not answering"}${faults ? ` · ${faults}` : ""}`,
-      checkable ? [["Check its modules", () => checkModules(p)], ["Number its modules", () => numberModules(p)]] : []);
-    const button = checkable && li.querySelector("button");  // the first: Check its modules
-    if (button) {
-      button.dataset.check = p.id;
-      const under = checking.get(p.id);
+      checkable ? [[buttonWords.check, () => checkModules(p)], [buttonWords.motor, () => checkModules(p, "motor")], ["Number its modules", () => numberModules(p)]] : []);
+    const buttons = checkable ? li.querySelectorAll("button") : [];
+    for (const [button, kind] of [[buttons[0], "check"], [buttons[1], "motor"]]) {
+      if (!button) continue;
+      button.dataset[kind] = p.id;
+      const under = checking.get(`${kind}:${p.id}`);
       if (under) Object.assign(button, { textContent: under.text, disabled: under.busy });
     }
     return li;
