@@ -37,6 +37,13 @@ import Testing
         let sent = String(decoding: await rig.bus.received.map(\.byte), as: UTF8.self)
         #expect(sent.hasSuffix("\nm01d\n\nm01v\nm01d\nm02d\n\nm02v\nm02d"), "\(sent.suffix(60).debugDescription)")
         #expect(collisions == 2, "each module's first answer met the newline")
+        // The garbled answer ends the wait at once: the version is asked within moments, not
+        // after the dump's whole wait.
+        let received = await rig.bus.received
+        let bytes = received.map(\.byte)
+        let asked = try #require(bytes.indices.last { Array(bytes[$0...].prefix(5)) == Array("\nm01v".utf8) })
+        let dumped = try #require(bytes[..<asked].indices.last { Array(bytes[$0...].prefix(6)) == Array("\nm01d\n".utf8) })
+        #expect(received[dumped].at.duration(to: received[asked].at) < .milliseconds(200))
     }
 
     @Test func aUniversalWallConfiguredIsAskedAsItReads() async throws {

@@ -68,25 +68,20 @@ public actor RS485Bus<C: Clock> where C.Duration == Duration {
     }
 
     /// The next answer from module `id` that arrives within `timeout`, or nil; nil at once when
-    /// `unlessGarbled` and a line that is no answer arrives first (an answer that met the end of
-    /// the frame it answers).
-    public func answer(from id: Int, within timeout: Duration, unlessGarbled: Bool = false) async throws -> RS485Answer? {
-        let deadline = clock.now.advanced(by: timeout)
-        let unreadableBefore = unreadable
-        while clock.now < deadline {
-            if let index = answers.firstIndex(where: { $0.id == id }) { return answers.remove(at: index) }
-            if unlessGarbled, unreadable > unreadableBefore { return nil }
-            try await clock.sleep(for: .milliseconds(10), tolerance: nil)
-        }
-        return nil
+    /// a line that is no answer arrives after the bus's count of them was `garbledSince` (an
+    /// answer that met the end of the frame it answers: the count is taken before the frame is
+    /// sent, so one garbled at once is not missed).
+    public func answer(from id: Int, within timeout: Duration, garbledSince: Int? = nil) async throws -> RS485Answer? {
+        try await answer(within: timeout, garbledSince: garbledSince) { $0.id == id }
     }
 
     /// The next answer `matching` that arrives within `timeout`, or nil (an ID taken, which a
-    /// module says by its serial number).
-    public func answer(within timeout: Duration, matching: (RS485Answer) -> Bool) async throws -> RS485Answer? {
+    /// module says by its serial number); with `garbledSince`, as ``answer(from:within:garbledSince:)``.
+    public func answer(within timeout: Duration, garbledSince: Int? = nil, matching: (RS485Answer) -> Bool) async throws -> RS485Answer? {
         let deadline = clock.now.advanced(by: timeout)
         while clock.now < deadline {
             if let index = answers.firstIndex(where: matching) { return answers.remove(at: index) }
+            if let garbledSince, unreadable > garbledSince { return nil }
             try await clock.sleep(for: .milliseconds(10), tolerance: nil)
         }
         return nil

@@ -39,7 +39,7 @@ extension RS485Panel {
         let unreadable = await bus.unreadable
         try await bus.send(frame(.dump, module: index))
         let unknown = firmwares[index] == nil
-        if let answer = try await bus.answer(from: ids[index], within: Self.dumpWait, unlessGarbled: unknown) { return answer }
+        if let answer = try await bus.answer(from: ids[index], within: Self.dumpWait, garbledSince: unknown ? unreadable : nil) { return answer }
         guard unknown, await bus.unreadable > unreadable else { return nil }
         try await askFirmware(module: index)
         guard firmwares[index] == .universal else { return nil }
