@@ -124,7 +124,8 @@ enum HelpExamples {
                 #"flapctl simulate-hardware --devices /tmp/dev"#, #"flapctl simulate-hardware --devices /tmp/dev --rs485 1-16 --chainlink 0"#,
                 #"flapctl simulate-hardware --devices /tmp/dev --firmware universal --unnumbered 4"#,
                 #"flapctl simulate-hardware --devices /tmp/dev --firmware universal --dead-hall-sensor 3"#,
-                #"flapctl simulate-hardware --devices /tmp/dev --firmware universal --v7-module 8"#
+                #"flapctl simulate-hardware --devices /tmp/dev --firmware universal --v7-module 8"#,
+                #"flapctl simulate-hardware --devices /tmp/dev --rs485 0 --unnumbered 16 --swap-on-signal 2"#
             ]
         ),
         ("invite", [#"flapctl invite Mum"#, #"flapctl invite "Grand Pa" --sender gramps"#])
