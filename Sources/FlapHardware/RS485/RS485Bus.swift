@@ -77,7 +77,7 @@ public actor RS485Bus<C: Clock> where C.Duration == Duration {
 
     /// The next answer `matching` that arrives within `timeout`, or nil (an ID taken, which a
     /// module says by its serial number); with `garbledSince`, as ``answer(from:within:garbledSince:)``.
-    public func answer(within timeout: Duration, garbledSince: Int? = nil, matching: (RS485Answer) -> Bool) async throws -> RS485Answer? {
+    public func answer(within timeout: Duration, garbledSince: Int? = nil, matching: @Sendable (RS485Answer) -> Bool) async throws -> RS485Answer? {
         let deadline = clock.now.advanced(by: timeout)
         while clock.now < deadline {
             if let index = answers.firstIndex(where: matching) { return answers.remove(at: index) }
