@@ -18,7 +18,7 @@ import urllib.request
 
 from selenium.webdriver.common.by import By
 
-from browser_support import console_errors, browser, sign_in, wait
+from browser_support import console_errors, browser, sign_in, tap, wait
 
 base, key, simulator_out, simulator_pid, places = sys.argv[1], sys.argv[2], sys.argv[3], int(sys.argv[4]), json.loads(sys.argv[5])
 rows, columns = max(p[0] for p in places), max(p[1] for p in places)
@@ -58,9 +58,7 @@ try:
     note = lambda: driver.find_element(By.ID, "numbering-note").text
 
     def start_numbering():
-        button = next(b for b in panels().find_elements(By.TAG_NAME, "button") if b.text == "Number its modules")
-        driver.execute_script("arguments[0].scrollIntoView()", button)
-        button.click()
+        tap(driver, lambda: next(b for b in panels().find_elements(By.TAG_NAME, "button") if b.text == "Number its modules"))
 
     def number(expected):
         """Taps the place of each module the wall marks, `expected` of them."""
@@ -71,8 +69,7 @@ try:
                 return False
             index = marked()
             row, column = places[index]
-            cell = driver.find_element(By.CSS_SELECTOR, f'#numbering-grid button[data-row="{row}"][data-column="{column}"]')
-            cell.click()
+            tap(driver, lambda: driver.find_element(By.CSS_SELECTOR, f'#numbering-grid button[data-row="{row}"][data-column="{column}"]'))
             out["taps"].append([row, column])
             done.add(index)
             wait(lambda: "tap where it hangs" not in note() or marked() != index, seconds=60)
@@ -98,11 +95,11 @@ try:
     swapped = places.index([1, 2])
     os.kill(simulator_pid, signal.SIGUSR1)
     wait(lambda: "module 2 swapped for" in open(simulator_out).read(), seconds=30)
-    driver.find_element(By.ID, "numbering-close").click()
+    tap(driver, lambda: driver.find_element(By.ID, "numbering-close"))
     start_numbering()
     out["oneToGo"] = wait(lambda: "(1 place to go)" in note() or "1 place to go" in note(), seconds=180)
     out["swappedMarked"] = wait(lambda: marked() == swapped and "tap where it hangs" in note(), seconds=180)
-    driver.find_element(By.CSS_SELECTOR, '#numbering-grid button[data-row="1"][data-column="2"]').click()
+    tap(driver, lambda: driver.find_element(By.CSS_SELECTOR, '#numbering-grid button[data-row="1"][data-column="2"]'))
     out["renumbered"] = wait(lambda: note() == "Every place answers: the board shows READY.", seconds=60)
     out["note"] = note()
     out["consoleErrors"] = console_errors(driver)

@@ -58,6 +58,17 @@ def click(driver, selector):
     return wait(attempt)
 
 
+def tap(driver, find):
+    """Scrolls to and clicks the element `find` gives, found again when the page redrew it in
+    between (the status list is drawn anew every few seconds); True once clicked."""
+    def attempt():
+        element = find()
+        driver.execute_script("arguments[0].scrollIntoView({block: 'center'})", element)
+        element.click()
+        return True
+    return wait(attempt)
+
+
 def submit(driver, form):
     """Presses the form's submit button once the page has enabled it (its handler is in place)."""
     selector = f"#{form} button[type=submit]"
