@@ -25,10 +25,7 @@ struct RowGrid: LineSink {
         valign = options.valign
         // `TextLayout.requireSize` has checked that this is small enough.
         let count = maxRows >= 1 && valign != nil ? maxRows * options.columns : 0, fill = options.fill
-        codes = [CharacterCode](unsafeUninitializedCapacity: count) { buffer, initialized in
-            buffer.initialize(repeating: fill)
-            initialized = count
-        }
+        codes = [CharacterCode](repeating: fill, count: count)
     }
 
     /// Breaks one line's codes into rows of the width and writes them.

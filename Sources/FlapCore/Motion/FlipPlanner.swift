@@ -117,7 +117,9 @@ public struct FlipPlanner: Sendable {
         // Rows and columns looked up, not divided out for every clack.
         let rows = (0..<size.count).map { $0 / size.columns }, columns = (0..<size.count).map { $0 % size.columns }
         let order = TimeOrder.indices(times)
-        let ordered = [ClackEvent](unsafeUninitializedCapacity: order.count) { events, initialized in
+        // Never asked for an empty buffer: that writes its count into the stdlib's one shared empty
+        // array, which the thread sanitizer reports when two plans are empty at once.
+        let ordered = order.isEmpty ? [] : [ClackEvent](unsafeUninitializedCapacity: order.count) { events, initialized in
             // Unchecked reads: every index comes from the sort of these very arrays.
             times.withUnsafeBufferPointer { times in
                 owners.withUnsafeBufferPointer { owners in
