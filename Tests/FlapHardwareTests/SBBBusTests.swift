@@ -44,7 +44,7 @@ import Testing
         let rig = Rig.make([SimulatedSBBModule(address: 29, serial: 43516, type: 2, blades: 62)])
         teardown { await rig.stop() }
         try await rig.bus.send(.show(12), to: 29)
-        try await rig.clock.sleep(for: SimulatedSBBModule.bladeTime * 13)
+        try await rig.clock.sleep(for: SimulatedSBBModule.defaultBladeTime * 13)
         #expect(try await rig.bus.ask(.position, of: 29) == .position(12))
         #expect(try await rig.bus.ask(.type, of: 29) == .type(2))
         #expect(try await rig.bus.ask(.position, of: 30) == nil, "no module at 30")

@@ -274,11 +274,15 @@ import Wematch
     @Test func theHardwareExamplesParse() throws {
         let folder = PythonPeer.packageRoot.appendingPathComponent("hardware/examples")
         let files = try FileManager.default.contentsOfDirectory(atPath: folder.path).filter { $0.hasSuffix(".toml") }
-        #expect(files.count == 10)
+        #expect(files.count == 11)
         for file in files {
             let text = try String(contentsOf: folder.appendingPathComponent(file), encoding: .utf8)
             let panel = try ConfigurationParser.parse(text, file: file).panels[0]
-            let drum: Drum = panel.isLED || panel.driver == "vestaboard" ? .vestaboard : .chainlink52
+            // An sbb panel's flaps are its blades, as the example lists them.
+            let drum: Drum =
+                panel.driver == "sbb"
+                ? try SBBBlades(" ABCDEFGHIJKLMNOPQRSTUVWXYZ**0123456789").drum
+                : panel.isLED || panel.driver == "vestaboard" ? .vestaboard : .chainlink52
             #expect(panel.driver != "simulated" && panel.drum.codes == drum.codes, "\(file)")
         }
     }

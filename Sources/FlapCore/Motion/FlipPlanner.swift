@@ -119,21 +119,25 @@ public struct FlipPlanner: Sendable {
         let order = TimeOrder.indices(times)
         // Never asked for an empty buffer: that writes its count into the stdlib's one shared empty
         // array, which the thread sanitizer reports when two plans are empty at once.
-        let ordered = order.isEmpty ? [] : [ClackEvent](unsafeUninitializedCapacity: order.count) { events, initialized in
-            // Unchecked reads: every index comes from the sort of these very arrays.
-            times.withUnsafeBufferPointer { times in
-                owners.withUnsafeBufferPointer { owners in
-                    gains.withUnsafeBufferPointer { gains in
-                        for (n, k) in order.enumerated() {
-                            let i = Int(owners[k])
-                            events.initializeElement(
-                                at: n, to: ClackEvent(time: Duration(wholeNanoseconds: times[k]), row: rows[i], column: columns[i], gain: gains[k]))
+        let ordered =
+            order.isEmpty
+            ? []
+            : [ClackEvent](unsafeUninitializedCapacity: order.count) { events, initialized in
+                // Unchecked reads: every index comes from the sort of these very arrays.
+                times.withUnsafeBufferPointer { times in
+                    owners.withUnsafeBufferPointer { owners in
+                        gains.withUnsafeBufferPointer { gains in
+                            for (n, k) in order.enumerated() {
+                                let i = Int(owners[k])
+                                events.initializeElement(
+                                    at: n,
+                                    to: ClackEvent(time: Duration(wholeNanoseconds: times[k]), row: rows[i], column: columns[i], gain: gains[k]))
+                            }
                         }
                     }
                 }
+                initialized = order.count
             }
-            initialized = order.count
-        }
         return FlipPlan(size: size, drum: drum, modules: modules, clackEvents: ordered, warnings: warnings, transition: transition)
     }
 

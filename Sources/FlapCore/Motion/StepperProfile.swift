@@ -17,6 +17,10 @@ public struct StepperProfile: Sendable, Equatable {
     /// turn (the RS-485 reel's `*` flap, which no board character asks for, is passed over);
     /// nil: flap `f` at ⌈f × steps / flaps⌉.
     public let flapSteps: [Int]?
+    /// From the command until the first step lands a flap, for a motor that takes a step's time
+    /// before its first (an SBB module's first blade falls a blade's time after its frame); zero:
+    /// the first step is the command's instant.
+    public let firstStepDelay: Duration
 
     /// The idle tick's period: the slowest a motor is stepped.
     public static let defaultSlowestPeriod = Duration.microseconds(10_000)
@@ -35,12 +39,14 @@ public struct StepperProfile: Sendable, Equatable {
         self.stepsPerTurn = stepsPerTurn
         ramp = Self.ramp(slowest: slowestPeriod, fastest: fastestPeriod, over: rampTime)
         flapSteps = nil
+        firstStepDelay = .zero
     }
 
     /// A motor stepped at one constant `period` from its first step to its last (no ramp), its
     /// flaps at `flapSteps` (ascending, the first at 0) of a turn of `stepsPerTurn` steps: the
-    /// RS-485 modules' firmware, a half-step a millisecond.
-    public init(flapSteps: [Int], stepsPerTurn: Int, period: Duration) {
+    /// RS-485 modules' firmware, a half-step a millisecond. Its first step comes `firstStepDelay`
+    /// after the command.
+    public init(flapSteps: [Int], stepsPerTurn: Int, period: Duration, firstStepDelay: Duration = .zero) {
         precondition(
             flapSteps.first == 0 && zip(flapSteps, flapSteps.dropFirst()).allSatisfy { $0 < $1 } && (flapSteps.last ?? 0) < stepsPerTurn,
             "flaps show at rising steps within the turn, the first at home")
@@ -48,6 +54,7 @@ public struct StepperProfile: Sendable, Equatable {
         self.stepsPerTurn = stepsPerTurn
         self.flapSteps = flapSteps
         ramp = [period, period]
+        self.firstStepDelay = firstStepDelay
     }
 
     static func ramp(slowest: Duration, fastest: Duration, over time: Duration) -> [Duration] {
@@ -105,7 +112,7 @@ public struct StepperProfile: Sendable, Equatable {
         var nextStep = steps(from: from, ahead: 1)
         walk(steps: steps(from: from, ahead: count), cruising: cruising) { taken, time in
             if taken == nextStep {
-                times.append(time)
+                times.append(cruising ? time : time + firstStepDelay)
                 nextStep = steps(from: from, ahead: times.count + 1)
             }
         }

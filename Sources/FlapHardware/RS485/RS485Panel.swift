@@ -253,9 +253,7 @@ public actor RS485Panel<C: Clock>: StartsBlank where C.Duration == Duration {
         } catch {
             if let failure = error as? HardwareError { lastError = failure }
             // Modules sent their frame turn on to their targets; the rest stay where they are.
-            let cut = cutoff.elapsed ?? start.duration(to: clock.now)
-            let motion = revised.motion(at: cut)
-            for i in estimated.indices where sent.contains(i) || !order.contains(i) { estimated[i] = motion[i].position }
+            estimated = revised.resting(at: cutoff.elapsed ?? start.duration(to: clock.now), sent: sent, moving: order, estimated: estimated)
             throw error
         }
     }
@@ -276,14 +274,4 @@ public actor RS485Panel<C: Clock>: StartsBlank where C.Duration == Duration {
     public func revisions() -> AsyncStream<PlanRevision> { revisionStream }
 
     func say(_ level: PanelNotice.Level, _ text: String) { noticeContinuation.yield(PanelNotice(level, text)) }
-}
-
-extension FlipPlan {
-    /// Module `index` turning forward from `from` to `target` from `start`, as `profile` times it.
-    func replacing(module index: Int, to target: Int, from: Int, at start: Duration, profile: StepperProfile) -> FlipPlan {
-        let count = drum.count
-        let path = (0...((target - from + count) % count)).map { (from + $0) % count }
-        let landings = profile.landings(from: from, flaps: path.count - 1).map { start + $0 }
-        return replacing(module: index, path: path, start: start, landings: landings)
-    }
 }

@@ -60,7 +60,7 @@ struct PanelContext: Sendable {
 /// Every kind of panel flapd knows, in the order its messages list them.
 enum PanelKinds {
     static let all: [any PanelKind] = [
-        SimulatedPanelKind(), ChainlinkPanelKind(), RS485PanelKind(), SPIPanelKind(), GPIOPanelKind(), VestaboardPanelKind(),
+        SimulatedPanelKind(), ChainlinkPanelKind(), RS485PanelKind(), SBBPanelKind(), SPIPanelKind(), GPIOPanelKind(), VestaboardPanelKind(),
         MAX7219PanelKind(), WS2812PanelKind(), FramebufferPanelKind(), HUB75PanelKind(), BrowserPanelKind()
     ]
 

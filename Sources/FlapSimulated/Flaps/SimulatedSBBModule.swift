@@ -22,8 +22,10 @@ public struct SimulatedSBBModule: Sendable {
     public var overshoot = 0
     /// Its firmware's version, as `D4` tells it.
     public static let version = 0x0102
+    /// A blade's fall, unless the module is made with another.
+    public static let defaultBladeTime = Duration.milliseconds(100)
     /// A blade's fall.
-    public static let bladeTime = Duration.milliseconds(100)
+    public let bladeTime: Duration
     /// How long after a question's last byte it answers.
     public static let answerDelay = Duration.milliseconds(3)
 
@@ -32,8 +34,9 @@ public struct SimulatedSBBModule: Sendable {
     private var armed = false
     private var nextBlade: Duration?
 
-    /// A module at `address` with `blades` blades, showing blade 0.
-    public init(address: Int, serial: UInt32, type: Int = 0, blades: Int) {
+    /// A module at `address` with `blades` blades, showing blade 0, a blade falling each `bladeTime`.
+    public init(address: Int, serial: UInt32, type: Int = 0, blades: Int, bladeTime: Duration = defaultBladeTime) {
+        self.bladeTime = bladeTime
         self.address = address
         self.serial = serial
         self.type = type
@@ -98,7 +101,7 @@ public struct SimulatedSBBModule: Sendable {
         while let due = nextBlade, due <= time {
             position = (position + 1) % blades
             landings.append((position, due))
-            nextBlade = position == (target + overshoot) % blades ? nil : due + Self.bladeTime
+            nextBlade = position == (target + overshoot) % blades ? nil : due + bladeTime
         }
     }
 
@@ -106,12 +109,12 @@ public struct SimulatedSBBModule: Sendable {
     public var busyUntil: Duration? {
         guard let nextBlade else { return nil }
         let left = ((target + overshoot) % blades - position + blades) % blades
-        return nextBlade + Self.bladeTime * (left - 1)
+        return nextBlade + bladeTime * (left - 1)
     }
 
     private mutating func turn(to blade: Int, at time: Duration) {
         target = blade
         guard (blade + overshoot) % blades != position || nextBlade != nil else { return }
-        if nextBlade == nil { nextBlade = time + Self.bladeTime }
+        if nextBlade == nil { nextBlade = time + bladeTime }
     }
 }
