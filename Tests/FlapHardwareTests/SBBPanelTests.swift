@@ -117,4 +117,36 @@ import Testing
         #expect(await rig.panel.health().faults.isEmpty)
         #expect(await rig.panel.positions() == plan.targets)
     }
+
+    @Test func aModuleTakesItsCommandsAndFlapdFollowsWhereItTurns() async throws {
+        let rig = try await Rig.make(addresses: [21, 22])
+        teardown { await rig.stop() }
+        let about = try await rig.panel.send(ModuleCommandCall("about"), row: 1, column: 2)
+        #expect(about.measured == ["blade": 0, "serial": 5001, "version": SimulatedSBBModule.version, "type": 0] && about.id == 22, "\(about)")
+        var show = ModuleCommandCall("show")
+        show.values["blade"] = .number(8)
+        let shown = try await rig.panel.send(show, row: 1, column: 1)
+        #expect(shown.sent == "FF C0 15 08" && shown.measured == ["blade": 8])
+        #expect(await rig.panel.positions() == [8, 0], "flapd starts the next board from H")
+        show.values["blade"] = .number(38)
+        await #expect(throws: ModuleCommandError.invalid("show needs blade, one of this module's 0 to 37")) {
+            try await rig.panel.send(show, row: 1, column: 1)
+        }
+        var move = ModuleCommandCall("address")
+        move.values["address"] = .number(21)
+        await #expect(throws: ModuleCommandError.invalid("address 21 is the module's at row 1, column 1")) {
+            try await rig.panel.send(move, row: 1, column: 2)
+        }
+        move.values["address"] = .number(40)
+        let moved = try await rig.panel.send(move, row: 1, column: 2)
+        #expect(moved.id == 40 && moved.note?.contains("addresses in flapd.toml") == true)
+        #expect(await rig.panel.addresses == [21, 40])
+        #expect(await rig.twin.module(1).address == 40)
+        let home = try await rig.panel.send(ModuleCommandCall("home"), row: 1, column: 1)
+        #expect(home.measured == ["blade": 0])
+        #expect(await rig.panel.positions() == [0, 0])
+        await #expect(throws: ModuleCommandError.offTheBoard(rows: 1, columns: 2)) {
+            try await rig.panel.send(ModuleCommandCall("home"), row: 2, column: 1)
+        }
+    }
 }

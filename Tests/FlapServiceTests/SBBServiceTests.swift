@@ -37,6 +37,16 @@ import Testing
         // A character its blades lack is named, with what shows instead.
         let lacking = try await flapd.api.postJSON("/v1/messages", #"{"id": "m2", "text": "A+B"}"#)
         #expect(lacking.status == 202 && lacking.text.contains("the sbb drum has no + (row 1, column "), "\(lacking.text)")
+
+        // Its modules take their own commands, declared by the driver, through flapd.
+        let declared = try await flapd.api.get("/v1/panels/station/modules")
+        #expect(declared.status == 200 && declared.text.contains(#""synopsis":"show BLADE""#), "\(declared.text)")
+        let connection = ["--url", "http://127.0.0.1:\(flapd.apiPort)", "--api-key", flapd.apiKey, "--panel", "station"]
+        let about = try await ProcessRunner.run(
+            ProcessRunner.builtProduct("flapctl"), ["module", "--row", "1", "--column", "2"] + connection + ["about"])
+        #expect(
+            about.status == 0 && about.stdoutText.contains("module 30 (row 1, column 2): sent FF D0 1E"), "\(about.stdoutText)\(about.stderrText)")
+        #expect(about.stdoutText.contains("serial 43501"), "\(about.stdoutText)")
     }
 
     @Test func itsSettingsAreRefusedWithWhatWasWrong() throws {

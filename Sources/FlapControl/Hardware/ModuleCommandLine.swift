@@ -9,7 +9,7 @@ import FoundationEssentials
 struct ModuleCommandLine: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "module",
-        abstract: "Send one module of a panel (an RS-485 wall) a command of its firmware; with no command, list what its modules take.",
+        abstract: "Send one module of a panel (an RS-485 or SBB wall) a command of its firmware; with no command, list what its modules take.",
         discussion: HelpExamples.discussion(
             "module",
             """
@@ -81,12 +81,10 @@ struct ModuleSaid: Decodable {
             let stored = (positions ?? [:]).sorted { $0.value < $1.value }.map { "\($0.key)=\($0.value)" }
             lines.append(stored.isEmpty ? "no flap positions stored" : "stored: " + stored.joined(separator: " "))
         }
-        if let findings {
-            // A test's answer: what it found wrong, or that the module is well, then its figures.
-            lines += findings.isEmpty ? ["found well"] : findings
-            let figures = (measured ?? [:]).sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }
-            if !figures.isEmpty { lines.append(figures.joined(separator: ", ")) }
-        }
+        // A test's answer: what it found wrong, or that the module is well; then any figures.
+        if let findings { lines += findings.isEmpty ? ["found well"] : findings }
+        let figures = (measured ?? [:]).sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }
+        if !figures.isEmpty { lines.append(figures.joined(separator: ", ")) }
         if let note { lines.append(note) }
         return lines
     }

@@ -88,7 +88,9 @@ enum HelpExamples {
                 #"flapctl module --row 1 --column 3 measure"#,
                 #"flapctl module --row 1 --column 3 nudge 12"#,
                 #"flapctl module --row 1 --column 3 store A 70"#,
-                #"flapctl module --panel wall --row 2 --column 1 id 16"#
+                #"flapctl module --panel wall --row 2 --column 1 id 16"#,
+                #"flapctl module --panel station --row 1 --column 2 about"#,
+                #"flapctl module --panel station --row 1 --column 2 show 12"#
             ]
         ),
         ("modules", [#"flapctl modules check"#, #"flapctl modules check --panel wall --motor 10"#, #"flapctl modules number --panel wall"#]),

@@ -5,7 +5,7 @@ import FoundationEssentials
 import Hummingbird
 
 /// `/v1/panels/{id}/modules`: the commands a panel's modules take, as its driver declares them
-/// (an RS-485 wall's calibration), and one of them sent to one module:
+/// (an RS-485 wall's calibration, an SBB module's blade), and one of them sent to one module:
 /// `{"row": R, "column": C, "command": "nudge", "steps": 12}`, each argument under its own name.
 struct ModulesAPI: RouteGroup {
     let modules: any ModuleCommands
@@ -47,7 +47,7 @@ struct ModulesAPI: RouteGroup {
 
     static func refusal(_ error: ModuleCommandError) -> APIError {
         switch error {
-        case .noModules(let panel): APIError(.notFound, "no panel \(panel) whose modules take commands (only rs485 panels)")
+        case .noModules(let panel): APIError(.notFound, "no panel \(panel) whose modules take commands (rs485 and sbb panels)")
         case .offTheBoard(let rows, let columns): APIError(.badRequest, "row must be 1 to \(rows) and column 1 to \(columns)")
         case .invalid(let problem): APIError(.badRequest, problem)
         case .noAnswer(let problem): APIError(.gatewayTimeout, problem)

@@ -38,17 +38,11 @@ public enum SBBAnswerError: Error, Sendable, Equatable, CustomStringConvertible 
     /// Why, in words.
     public var description: String {
         switch self {
-        case .notAnswered(let code): "a module does not answer \(hex(code))"
+        case .notAnswered(let code): "a module does not answer \(SBBCommand.hex(code))"
         case .length(let code, let expected, let got):
             got < expected
-                ? "the answer to \(hex(code)) was cut short: \(got) of its \(expected) byte\(expected == 1 ? "" : "s")"
-                : "the answer to \(hex(code)) is \(expected) byte\(expected == 1 ? "" : "s"), and \(got) came: another module or noise on the bus"
+                ? "the answer to \(SBBCommand.hex(code)) was cut short: \(got) of its \(expected) byte\(expected == 1 ? "" : "s")"
+                : "the answer to \(SBBCommand.hex(code)) is \(expected) byte\(expected == 1 ? "" : "s"), and \(got) came: another module or noise on the bus"
         }
     }
-}
-
-/// `0xD0` as the protocol's documents write it: `D0`.
-private func hex(_ byte: UInt8) -> String {
-    let digits = String(byte, radix: 16, uppercase: true)
-    return digits.count == 1 ? "0" + digits : digits
 }

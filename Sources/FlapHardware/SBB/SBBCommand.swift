@@ -42,6 +42,12 @@ public enum SBBCommand: Sendable, Equatable {
         }
     }
 
+    /// `0xD0` as the protocol's documents write it: `D0`.
+    public static func hex(_ byte: UInt8) -> String {
+        let digits = String(byte, radix: 16, uppercase: true)
+        return digits.count == 1 ? "0" + digits : digits
+    }
+
     /// The frame for the module at `address` (0 to 255): `FF`, the command, the address, and the
     /// value. A value or address that does not fit its byte is refused, never wrapped.
     public func frame(to address: Int) throws(SBBFrameError) -> [UInt8] {

@@ -18,7 +18,7 @@ extension SBBPanel {
         for index in moved {
             let sent = blades.bladeIndex[estimated[index]]
             // Silent, nothing is concluded.
-            guard let shows = try await restingBlade(module: index), shows != sent else {
+            guard let shows = try await bladeAtRest(module: index, expected: sent), shows != sent else {
                 findings[index] = nil
                 continue
             }
@@ -40,10 +40,11 @@ extension SBBPanel {
     }
 
     /// The blade module `index` rests on: asked again a blade's time apart while it still turns
-    /// (a module slower than `blade_time_ms` says), for up to a turn.
-    private func restingBlade(module index: Int) async throws -> Int? {
+    /// (a module slower than `blade_time_ms` says), for up to a turn; once, when it shows the
+    /// blade `expected`.
+    func bladeAtRest(module index: Int, expected: Int? = nil) async throws -> Int? {
         guard var shows = try await bladeShown(module: index) else { return nil }
-        guard shows != blades.bladeIndex[estimated[index]] else { return shows }
+        guard shows != expected else { return shows }
         for _ in 0..<blades.count {
             try await clock.sleep(until: clock.now.advanced(by: bladeTime * 2), tolerance: nil)
             guard let next = try await bladeShown(module: index) else { return nil }

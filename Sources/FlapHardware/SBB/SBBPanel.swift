@@ -16,14 +16,18 @@ public actor SBBPanel<C: Clock>: Panel where C.Duration == Duration {
     let clock: C
     let blades: SBBBlades
     let bladeTime: Duration
-    /// Each cell's module address, row-major.
-    public nonisolated let addresses: [Int]
+    /// Each cell's module address, row-major (changed by an `address` command).
+    public internal(set) var addresses: [Int]
     var estimated: [Int]
     /// What the checks after each board last found wrong, by module.
     var findings: [Int: String] = [:]
     /// Modules found still turning after a plan's end, told once each.
     var slow: Set<Int> = []
     var lastError: HardwareError?
+    /// Whether a board or a module command has the bus, and who waits for it: a command that
+    /// turns a module must not cross a board's frames, nor the reading back of its landings.
+    private var exchanging = false
+    private var waitingToExchange: [CheckedContinuation<Void, Never>] = []
     private let noticeContinuation: AsyncStream<PanelNotice>.Continuation
     private let noticeStream: AsyncStream<PanelNotice>
     private let revisionContinuation: AsyncStream<PlanRevision>.Continuation
@@ -90,6 +94,8 @@ public actor SBBPanel<C: Clock>: Panel where C.Duration == Duration {
     /// Sends each moving module its blade as the plan says, waits for the plan's end, and asks
     /// each module sent one where it landed.
     public func play(_ plan: FlipPlan, cutoff: PlayCutoff) async throws {
+        await takeTurn()
+        defer { endTurn() }
         let start = clock.now
         var revised = plan
         let order = plan.modules.indices.filter { plan.modules[$0].path.count > 1 }
@@ -134,6 +140,20 @@ public actor SBBPanel<C: Clock>: Panel where C.Duration == Duration {
 
     /// Each plan as revised for frames sent late.
     public func revisions() -> AsyncStream<PlanRevision> { revisionStream }
+
+    /// Waits until the bus is free, and takes it.
+    func takeTurn() async {
+        guard exchanging else {
+            exchanging = true
+            return
+        }
+        await withCheckedContinuation { waitingToExchange.append($0) }
+    }
+
+    /// Hands the bus to the next in line.
+    func endTurn() {
+        if waitingToExchange.isEmpty { exchanging = false } else { waitingToExchange.removeFirst().resume() }
+    }
 
     func say(_ level: PanelNotice.Level, _ text: String) { noticeContinuation.yield(PanelNotice(level, text)) }
 }
