@@ -164,6 +164,12 @@ extension Endpoint {
     public static let placeModule = Endpoint(
         "placeModule", .post, "/v1/panels/{id}/numbering/place", body: "NumberingPlace", answer: .json("ModuleNumbering"))
 
+    /// The search of a bus's addresses for its modules under way, or the last one.
+    public static let moduleSearch = Endpoint("moduleSearch", .get, "/v1/panels/{id}/modules/search", answer: .json("ModuleSearchState"))
+    /// Each address of a range asked for its module (an SBB wall's).
+    public static let searchModules = Endpoint(
+        "searchModules", .post, "/v1/panels/{id}/modules/search", body: "ModuleSearchRequest", answer: .json("ModuleSearch"))
+
     /// The serial ports and devices of this machine, and what the last search found.
     public static let hardware = Endpoint("hardware", .get, "/v1/hardware", answer: .json("Hardware"))
     /// Every free serial port asked with each driver's greeting ("Find my board").
@@ -205,7 +211,7 @@ extension Endpoint {
         replaceMemberKey, pair, viewerLink,
         presence, setPresence,
         controls, setControls, sound, setSound, clackSample, sensors, calibration, calibrate, moduleCommands, moduleCommand,
-        numbering, markModule, placeModule,
+        numbering, markModule, placeModule, moduleSearch, searchModules,
         hardware, searchHardware, findVestaboard, findStraps, settings, changeSettings,
         room, joinRoom, leaveRoom, roomPlot, roomPicture
     ]

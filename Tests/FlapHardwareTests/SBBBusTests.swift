@@ -1,6 +1,7 @@
 import FlapClocks
 import FlapHardware
 import FlapSimulated
+import Synchronization
 import TestSupport
 import Testing
 
@@ -33,10 +34,10 @@ import Testing
             SimulatedSBBModule(address: 3, serial: 1001, type: 1, blades: 25), SimulatedSBBModule(address: 7, serial: 1002, type: 2, blades: 62)
         ])
         teardown { await rig.stop() }
-        var asked: [Int] = []
-        let found = try await rig.bus.find(0...9) { address, _ in asked.append(address) }
+        let asked = Mutex<[Int]>([])
+        let found = try await rig.bus.find(0...9) { address, _ in asked.withLock { $0.append(address) } }
         #expect(found.map(\.address) == [3, 7] && found.map(\.serial) == [1001, 1002])
-        #expect(asked == Array(0...9), "each address said as it was asked")
+        #expect(asked.withLock { $0 } == Array(0...9), "each address said as it was asked")
         await #expect(throws: SBBFrameError.self) { try await rig.bus.find(250...300) }
     }
 

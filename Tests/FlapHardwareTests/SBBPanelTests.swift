@@ -20,12 +20,12 @@ import Testing
         let running: Task<Void, any Error>
 
         static func make(
-            addresses: [Int], bladeTime: Duration = SimulatedSBBModule.defaultBladeTime,
+            addresses: [Int], onTheBus: [Int]? = nil, bladeTime: Duration = SimulatedSBBModule.defaultBladeTime,
             before: (SBBBus<EventClock>, EventClock) async throws -> Void = { _, _ in }
         ) async throws -> Rig {
             let clock = EventClock.drivenByCaller()
             let (host, device) = SimulatedSerialPort.pair(clock: clock, settings: SBBLine.settings, names: ("/dev/ttyUSB-sbb", "bus"))
-            let modules = addresses.enumerated().map { n, address in
+            let modules = (onTheBus ?? addresses).enumerated().map { n, address in
                 SimulatedSBBModule(address: address, serial: UInt32(5000 + n), blades: SBBPanelTests.blades.count, bladeTime: bladeTime)
             }
             let twin = SimulatedSBBBus(port: device, clock: clock, modules: modules)
@@ -147,6 +147,20 @@ import Testing
         #expect(await rig.panel.positions() == [0, 0])
         await #expect(throws: ModuleCommandError.offTheBoard(rows: 1, columns: 2)) {
             try await rig.panel.send(ModuleCommandCall("home"), row: 2, column: 1)
+        }
+    }
+
+    @Test func modulesAreFoundByAskingEachAddressOfTheRangeGiven() async throws {
+        let rig = try await Rig.make(addresses: [3, 9], onTheBus: [3, 7])
+        teardown { await rig.stop() }
+        #expect(await rig.panel.moduleSearch() == nil)
+        let search = try await rig.panel.findModules(first: 0, last: 10)
+        #expect(search.asked == 11 && search.done && search.problem == nil)
+        #expect(search.found == [FoundModule(address: 3, serial: 5000, row: 1, column: 1), FoundModule(address: 7, serial: 5001)])
+        #expect(search.silent == [SilentPlace(address: 9, row: 1, column: 2)], "the place configured at 9 has no module")
+        #expect(await rig.panel.moduleSearch() == search)
+        await #expect(throws: ModuleCommandError.invalid("addresses run 0 to 255, the first no later than the last; not 9 to 3")) {
+            try await rig.panel.findModules(first: 9, last: 3)
         }
     }
 }

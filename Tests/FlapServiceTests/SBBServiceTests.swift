@@ -47,6 +47,29 @@ import Testing
         #expect(
             about.status == 0 && about.stdoutText.contains("module 30 (row 1, column 2): sent FF D0 1E"), "\(about.stdoutText)\(about.stderrText)")
         #expect(about.stdoutText.contains("serial 43501"), "\(about.stdoutText)")
+
+        // Its modules found by asking each address, with how far the search has come meanwhile.
+        let before = try await flapd.api.get("/v1/panels/station/modules/search").object
+        #expect(before["panel"] as? String == "station" && !(before["search"] is [String: Any]), "no search yet: \(before)")
+        let searching = Task { try await flapd.api.postJSON("/v1/panels/station/modules/search", #"{"first": 20, "last": 40}"#) }
+        var underWay: [String: Any] = [:]
+        _ = try await eventually(every: .milliseconds(50)) {
+            underWay = try await flapd.api.get("/v1/panels/station/modules/search").object["search"] as? [String: Any] ?? [:]
+            return underWay["done"] as? Bool == false && (underWay["asked"] as? Int ?? 0) > 0
+        }
+        #expect(underWay["first"] as? Int == 20 && underWay["last"] as? Int == 40)
+        #expect(try await flapd.api.postJSON("/v1/panels/station/modules/search", "{}").status == 409)
+        let searched = try await searching.value
+        let found = (searched.object["found"] as? [[String: Any]])?.map { "\($0["address"]!)@\($0["row"]!),\($0["column"]!)" }
+        #expect(searched.status == 200 && found == ["29@1,1", "30@1,2", "31@1,3", "32@1,4"], "\(searched.text)")
+        #expect(searched.object["asked"] as? Int == 21 && searched.object["done"] as? Bool == true)
+        #expect(try await flapd.api.postJSON("/v1/panels/station/modules/search", #"{"first": 300}"#).status == 400)
+        #expect(try await flapd.api.postJSON("/v1/panels/nowhere/modules/search", "{}").status == 404)
+        let find = try await ProcessRunner.run(
+            ProcessRunner.builtProduct("flapctl"), ["modules", "find"] + connection + ["--first", "28", "--last", "33"])
+        #expect(find.status == 0 && find.stdoutText.contains("address 30: serial 43501 (row 1, column 2)"), "\(find.stdoutText)\(find.stderrText)")
+        #expect(
+            find.stdoutText.contains("4 of 6 addresses answered") && find.stderrText.contains("addresses, "), "\(find.stdoutText)\(find.stderrText)")
     }
 
     @Test func itsSettingsAreRefusedWithWhatWasWrong() throws {

@@ -10,9 +10,10 @@ import FoundationEssentials
 struct ModulesCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "modules",
-        abstract: "Check every module of an RS-485 wall (Universal Firmware) by its own tests, or number new modules from where they hang.",
+        abstract:
+            "Check every module of an RS-485 wall (Universal Firmware) by its own tests, number new modules from where they hang, or find an SBB wall's by address.",
         discussion: HelpExamples.discussion("modules"),
-        subcommands: [Check.self, Number.self])
+        subcommands: [Check.self, Number.self, Find.self])
 
     struct Check: AsyncParsableCommand {
         static let configuration = CommandConfiguration(

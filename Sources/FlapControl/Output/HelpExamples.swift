@@ -93,7 +93,13 @@ enum HelpExamples {
                 #"flapctl module --panel station --row 1 --column 2 show 12"#
             ]
         ),
-        ("modules", [#"flapctl modules check"#, #"flapctl modules check --panel wall --motor 10"#, #"flapctl modules number --panel wall"#]),
+        (
+            "modules",
+            [
+                #"flapctl modules check"#, #"flapctl modules check --panel wall --motor 10"#, #"flapctl modules number --panel wall"#,
+                #"flapctl modules find --panel station --first 0 --last 40"#
+            ]
+        ),
         ("render", [#"flapctl render --device max7219 --bitmap smile.pbm --out -"#]),
         (
             "vbml",

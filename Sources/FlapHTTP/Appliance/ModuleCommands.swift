@@ -14,6 +14,10 @@ public protocol ModuleCommands: Sendable {
     /// Gives the module `serial` the ID of `panel`'s place at `row`, `column`; the wall shows
     /// READY once every place answers.
     func place(serial: String, panel: String, row: Int, column: Int) async throws(ModuleCommandError) -> ModuleNumbering
+    /// The search of `panel`'s addresses under way, or its last; nil before the first.
+    func moduleSearch(panel: String) async throws(ModuleCommandError) -> ModuleSearch?
+    /// Asks each of `panel`'s addresses from `first` to `last` for its module.
+    func findModules(panel: String, first: Int, last: Int) async throws(ModuleCommandError) -> ModuleSearch
 }
 
 extension ModuleCommands {
@@ -35,6 +39,14 @@ extension ModuleCommands {
 
     /// Panels whose modules are not numbered by where they hang.
     public func place(serial: String, panel: String, row: Int, column: Int) async throws(ModuleCommandError) -> ModuleNumbering {
+        throw .noModules(panel: panel)
+    }
+
+    /// Panels whose modules are not found by address.
+    public func moduleSearch(panel: String) async throws(ModuleCommandError) -> ModuleSearch? { throw .noModules(panel: panel) }
+
+    /// Panels whose modules are not found by address.
+    public func findModules(panel: String, first: Int, last: Int) async throws(ModuleCommandError) -> ModuleSearch {
         throw .noModules(panel: panel)
     }
 }

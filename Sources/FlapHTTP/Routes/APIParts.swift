@@ -104,6 +104,7 @@ public struct APIParts: Sendable {
             CalibrationAPI(panels: calibration),
             ModulesAPI(modules: modules),
             NumberingAPI(modules: modules),
+            ModuleSearchAPI(modules: modules),
             MembersAPI(access: access, links: links, intake: intake, live: live, presence: presence),
             ViewerLinkAPI(viewerKey: viewerKey, links: links, panels: panels)
         ]

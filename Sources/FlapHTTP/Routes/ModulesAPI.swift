@@ -52,6 +52,7 @@ struct ModulesAPI: RouteGroup {
         case .invalid(let problem): APIError(.badRequest, problem)
         case .noAnswer(let problem): APIError(.gatewayTimeout, problem)
         case .unknownToModule(let problem): APIError(.unprocessableContent, problem)
+        case .busy(let problem): APIError(.conflict, problem)
         }
     }
 

@@ -162,6 +162,8 @@ public enum ModuleCommandError: Error, Sendable, Equatable {
     case noAnswer(String)
     /// The module's firmware has no such command (a self-test asked of an older firmware).
     case unknownToModule(String)
+    /// Something already under way takes the bus (a search), said in words.
+    case busy(String)
 }
 
 /// A panel whose modules take commands of their own firmware, one module at a time (an RS-485

@@ -56,7 +56,7 @@ public actor SBBBus<C: Clock> where C.Duration == Duration {
     /// Finds the modules at `addresses` by asking each its serial number (`DF`), telling
     /// `progress` each address asked and what answered there.
     public func find(
-        _ addresses: ClosedRange<Int>, progress: (_ address: Int, _ serial: UInt32?) async -> Void = { _, _ in }
+        _ addresses: ClosedRange<Int>, progress: @Sendable (_ address: Int, _ serial: UInt32?) async -> Void = { _, _ in }
     ) async throws -> [(address: Int, serial: UInt32)] {
         guard addresses.lowerBound >= 0, addresses.upperBound <= 255 else { throw SBBFrameError.outOfRange("an address", addresses.upperBound) }
         var found: [(address: Int, serial: UInt32)] = []

@@ -21,6 +21,8 @@ public actor SBBPanel<C: Clock>: Panel where C.Duration == Duration {
     var estimated: [Int]
     /// What the checks after each board last found wrong, by module.
     var findings: [Int: String] = [:]
+    /// The search of the bus's addresses under way, or the last one.
+    var search: ModuleSearch?
     /// Modules found still turning after a plan's end, told once each.
     var slow: Set<Int> = []
     var lastError: HardwareError?
