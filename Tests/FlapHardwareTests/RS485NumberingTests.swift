@@ -90,8 +90,15 @@ import Testing
         let rig = await RS485PanelTests.Rig.make(rows: 1, columns: 2, serials: serials)
         teardown { await rig.stop() }
         let panel = try #require(rig.panel as any Panel as? any NumbersModules)
+        // The second module keeps a calibration of its own, which goes with it to its new place.
+        try await rig.panel.homed()
+        let reel = RS485Reel.firmware
+        let a = try #require(reel.drum.index(of: CharacterCode(character: "A")!))
+        try await rig.panel.command(.storeFlap(reel.reelIndex[a], step: reel.profile().step(ofFlap: a) + 30), module: 1)
+        let calibrated = try #require(await rig.panel.moduleSteppers())[1]
         _ = await panel.numbering(asking: true)
         let aside = try await panel.place(serial: serials[1], row: 1, column: 1)
+        #expect(await rig.panel.moduleSteppers()?[0] == calibrated, "its stored flap positions were asked for at its new place")
         #expect(aside.unplaced.map(\.serial) == [serials[0]] && aside.places.map(\.answered) == [true, false], "\(aside)")
         #expect(await rig.bus.module(0).id == 254, "the module moved aside was lent the highest free ID")
         let done = try await panel.place(serial: serials[0], row: 1, column: 2)

@@ -86,6 +86,9 @@ extension RS485Panel: NumbersModules {
         committed[index] = marked ? markFlap : 0
         estimated[index] = committed[index]
         busyUntil[index] = nil
+        // Its stored flap positions, which its plans are timed by (a module calibrated on another
+        // wall keeps its calibration); silent, the reel's own.
+        if let answer = try? await askDump(module: index) { learn(answer, module: index) }
         if marked {
             numberingState.marked = nil
             try await showDirectly(0, module: ids[index])
