@@ -170,6 +170,9 @@ extension Endpoint {
     public static let searchModules = Endpoint(
         "searchModules", .post, "/v1/panels/{id}/modules/search", body: "ModuleSearchRequest", answer: .json("ModuleSearch"))
 
+    /// Each module turned to a blade named by its label or index (an SBB wall's).
+    public static let showBlades = Endpoint("showBlades", .post, "/v1/panels/{id}/blades", body: "BladesRequest", answer: .json("BladesShown"))
+
     /// The serial ports and devices of this machine, and what the last search found.
     public static let hardware = Endpoint("hardware", .get, "/v1/hardware", answer: .json("Hardware"))
     /// Every free serial port asked with each driver's greeting ("Find my board").
@@ -211,7 +214,7 @@ extension Endpoint {
         replaceMemberKey, pair, viewerLink,
         presence, setPresence,
         controls, setControls, sound, setSound, clackSample, sensors, calibration, calibrate, moduleCommands, moduleCommand,
-        numbering, markModule, placeModule, moduleSearch, searchModules,
+        numbering, markModule, placeModule, moduleSearch, searchModules, showBlades,
         hardware, searchHardware, findVestaboard, findStraps, settings, changeSettings,
         room, joinRoom, leaveRoom, roomPlot, roomPicture
     ]

@@ -9,7 +9,9 @@ import Testing
 /// modules say, a message lands when its plan says, and a module that lands elsewhere twice is a
 /// fault reported as what it says.
 @Suite(.cleansUp, .serialized, .timeLimit(.minutes(2))) struct SBBPanelTests {
-    static let blades = try! SBBBlades(" ABCDEFGHIJKLMNOPQRSTUVWXYZ*0123456789")
+    /// Letters and digits, and a destination between them (blade 27).
+    static let blades = try! SBBBlades(" ABCDEFGHIJKLMNOPQRSTUVWXYZ*0123456789").labelled(
+        (0..<38).map { $0 == 27 ? "Zürich HB" : "" })
 
     struct Rig {
         let clock: EventClock
@@ -162,5 +164,29 @@ import Testing
         await #expect(throws: ModuleCommandError.invalid("addresses run 0 to 255, the first no later than the last; not 9 to 3")) {
             try await rig.panel.findModules(first: 9, last: 3)
         }
+    }
+
+    @Test func bladesAreShownByLabelOrIndexAndTheNextBoardTurnsOnFromThere() async throws {
+        let rig = try await Rig.make(addresses: [1, 2, 3])
+        teardown { await rig.stop() }
+        #expect(SBBPanelTests.blades.blade(labelled: "ZÜRICH HB") == 27 && SBBPanelTests.blades.blade(labelled: "b") == 2)
+        let shown = try await rig.panel.show(blades: [.label("zürich hb"), .index(30), nil])
+        #expect(shown == [27, 30, 0])
+        #expect(await rig.twin.positions() == [27, 30, 0])
+        await #expect(
+            throws: ModuleCommandError.invalid(
+                "row 1, column 3: no blade is labelled \"Bern\" (the labels: A, B, C, D, E, F, G, H, I, J, K, L, M, N, O, P, Q, R, S, T, U, V, W, X, Y, Z, Zürich HB, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9)"
+            )
+        ) {
+            try await rig.panel.show(blades: [nil, nil, .label("Bern")])
+        }
+        await #expect(throws: ModuleCommandError.invalid("row 1, column 1: blade 38 is not one of the module's 0 to 37")) {
+            try await rig.panel.show(blades: [.index(38), nil, nil])
+        }
+        // A text message turns the destination's module on from where it truly is.
+        let plan = try await rig.plan(to: "AB1")
+        try await rig.panel.play(plan, cutoff: PlayCutoff())
+        #expect(await rig.twin.positions() == [1, 2, 29])
+        #expect(await rig.panel.health().faults.isEmpty)
     }
 }

@@ -20,6 +20,7 @@ import Testing
         addresses = [[29, 30, 31, 32]]
         blades = " ABCDEFGHIJKLMNOPQRSTUVWXYZ**0123456789"
         blade_time_ms = 40
+        labels = ["", "", "", "", "", "", "", "", "", "", "", "", "", "", "", "", "", "", "", "", "", "", "", "", "", "", "", "Bern", "Basel SBB"]
         """.write(to: file, atomically: true, encoding: .utf8)
         let flapd = try await InProcessFlapd.start(arguments: ["--config", file.path, "--no-sound"], time: .real)
         teardown { await flapd.stop() }
@@ -65,6 +66,16 @@ import Testing
         #expect(searched.object["asked"] as? Int == 21 && searched.object["done"] as? Bool == true)
         #expect(try await flapd.api.postJSON("/v1/panels/station/modules/search", #"{"first": 300}"#).status == 400)
         #expect(try await flapd.api.postJSON("/v1/panels/nowhere/modules/search", "{}").status == 404)
+        // Destinations by their labels, and a blade by its index.
+        let blades = try await flapd.api.postJSON("/v1/panels/station/blades", #"{"blades": [["bern", "BASEL SBB", 31, null]]}"#)
+        #expect(
+            blades.status == 200 && blades.text.contains(#""blades":[[27,28,31,"#) && blades.text.contains(#""Bern","Basel SBB","2","#),
+            "\(blades.text)")
+        let unknown = try await flapd.api.postJSON("/v1/panels/station/blades", #"{"blades": [["Luzern", null, null, null]]}"#)
+        #expect(
+            unknown.status == 400 && (unknown.object["error"] as? String)?.hasPrefix("row 1, column 1: no blade is labelled \"Luzern\"") == true,
+            "\(unknown.text)")
+        #expect(try await flapd.api.postJSON("/v1/panels/station/blades", #"{"blades": [["Bern"]]}"#).status == 400)
         let find = try await ProcessRunner.run(
             ProcessRunner.builtProduct("flapctl"), ["modules", "find"] + connection + ["--first", "28", "--last", "33"])
         #expect(find.status == 0 && find.stdoutText.contains("address 30: serial 43501 (row 1, column 2)"), "\(find.stdoutText)\(find.stderrText)")
@@ -89,6 +100,8 @@ import Testing
         #expect(problems("size = \"1x2\"\nblades = \" AB\"\naddresses = [[1, 1]]").contains("address 1"))
         #expect(problems("size = \"1x2\"\nblades = \" AB\"\naddresses = [[1, 2, 3]]").contains("1 rows of addresses for a board of 1×2"))
         #expect(problems("size = \"1x2\"\nblades = \" AB\"\nblade_time_ms = 5").contains("20 to 2000"))
+        #expect(problems("size = \"1x2\"\nblades = \" AB\"\nlabels = [\"\", \"x\", \"y\", \"z\"]").contains("4 labels for 3 blades"))
+        #expect(problems("size = \"1x2\"\nblades = \" AB\"\nlabels = [\"\", \"b\", \"\"]").contains("blades 1 and 2 are both labelled"))
         #expect(problems("blades = \" AB\"").contains("size"))
         #expect(problems("size = \"1x2\"\nblades = \" AB\"\ndrum = \"vestaboard\"").contains("give blades"))
         #expect(problems("size = \"1x2\"\nblades = \" AB\"\naddresses = [[7, 8]]\nblade_time_ms = 60") == "")

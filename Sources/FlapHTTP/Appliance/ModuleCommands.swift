@@ -18,6 +18,9 @@ public protocol ModuleCommands: Sendable {
     func moduleSearch(panel: String) async throws(ModuleCommandError) -> ModuleSearch?
     /// Asks each of `panel`'s addresses from `first` to `last` for its module.
     func findModules(panel: String, first: Int, last: Int) async throws(ModuleCommandError) -> ModuleSearch
+    /// Turns each of `panel`'s modules to the blade chosen for it (row-major; nil: as it is), and
+    /// says the blade each shows once it rests, with its label.
+    func showBlades(panel: String, _ choices: [BladeChoice?]) async throws(ModuleCommandError) -> (blades: [Int], labels: [String])
 }
 
 extension ModuleCommands {
@@ -47,6 +50,11 @@ extension ModuleCommands {
 
     /// Panels whose modules are not found by address.
     public func findModules(panel: String, first: Int, last: Int) async throws(ModuleCommandError) -> ModuleSearch {
+        throw .noModules(panel: panel)
+    }
+
+    /// Panels whose modules carry no labelled blades.
+    public func showBlades(panel: String, _ choices: [BladeChoice?]) async throws(ModuleCommandError) -> (blades: [Int], labels: [String]) {
         throw .noModules(panel: panel)
     }
 }

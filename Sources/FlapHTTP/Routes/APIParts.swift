@@ -105,6 +105,7 @@ public struct APIParts: Sendable {
             ModulesAPI(modules: modules),
             NumberingAPI(modules: modules),
             ModuleSearchAPI(modules: modules),
+            BladesAPI(modules: modules),
             MembersAPI(access: access, links: links, intake: intake, live: live, presence: presence),
             ViewerLinkAPI(viewerKey: viewerKey, links: links, panels: panels)
         ]

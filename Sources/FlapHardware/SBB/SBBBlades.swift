@@ -11,6 +11,9 @@ public struct SBBBlades: Sendable, Equatable {
     public let drum: Drum
     /// For each drum flap, its blade.
     public let bladeIndex: [Int]
+    /// Each blade's label, as a message may name it (`ZÜRICH HB`): as configured, else its
+    /// character; empty for a blade that has neither.
+    public private(set) var labels: [String]
 
     /// How long a blade takes to fall (the modules turn at one speed, with no ramp).
     public static let defaultBladeTime = Duration.milliseconds(100)
@@ -42,6 +45,27 @@ public struct SBBBlades: Sendable, Equatable {
         drum = try Drum(name: "sbb", codes: codes)
         self.shown = shown
         bladeIndex = places
+        labels = shown.map { $0?.character.map(String.init) ?? "" }
+    }
+
+    /// These blades labelled `labels`, one a blade in order from blade 0 (an empty one, or a
+    /// blade past the list's end, keeps the blade's character); no label twice, whatever its case.
+    public func labelled(_ labels: [String]) throws(DrumError) -> SBBBlades {
+        guard labels.count <= count else { throw DrumError("\(labels.count) labels for \(count) blades: at most one a blade, in order") }
+        var labelled = self
+        for (blade, label) in labels.enumerated() where !label.isEmpty { labelled.labels[blade] = label }
+        for (blade, label) in labelled.labels.enumerated() where !label.isEmpty && label != " " {
+            if let earlier = labelled.labels[..<blade].firstIndex(where: { $0.uppercased() == label.uppercased() }) {
+                throw DrumError("blades \(earlier) and \(blade) are both labelled \"\(label)\"")
+            }
+        }
+        return labelled
+    }
+
+    /// The blade labelled `label` (in any case), nil for none.
+    public func blade(labelled label: String) -> Int? {
+        let wanted = label.uppercased()
+        return labels.firstIndex { !$0.isEmpty && $0.uppercased() == wanted }
     }
 
     /// How many blades a module has.

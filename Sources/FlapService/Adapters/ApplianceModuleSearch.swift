@@ -16,3 +16,13 @@ extension ApplianceBoards {
         return modules
     }
 }
+
+/// Modules turned to blades named by label or index, on the panels whose blades carry labels
+/// (``ShowsBlades``).
+extension ApplianceBoards {
+    func showBlades(panel id: String, _ choices: [BladeChoice?]) async throws(ModuleCommandError) -> (blades: [Int], labels: [String]) {
+        guard let modules = panels.first(where: { $0.configuration.id == id })?.panel as? any ShowsBlades else { throw .noModules(panel: id) }
+        let blades = try await modules.show(blades: choices)
+        return (blades, blades.map { modules.bladeLabels[$0] })
+    }
+}

@@ -34,6 +34,11 @@ struct SBBPanelKind: PanelKind {
                     "an sbb panel",
                     "its modules' blades in order, one character a blade and * for one that shows none, such as blades = \" ABC*0123\""))
         }
+        if let labels = reader.strings("labels") {
+            if let blades = modules.blades {
+                do { modules.blades = try blades.labelled(labels) } catch { reader.fail("labels", error.description) }
+            }
+        }
         if let milliseconds = reader.int("blade_time_ms") {
             if (20...2000).contains(milliseconds) {
                 modules.bladeTime = .milliseconds(milliseconds)
