@@ -4,7 +4,7 @@ import FlapCore
 extension FlipPlan {
     /// Module `index` turning forward from `from` to `target` from `start`, as `profile` times it.
     func replacing(module index: Int, to target: Int, from: Int, at start: Duration, profile: StepperProfile) -> FlipPlan {
-        let count = drum.count
+        let count = drum(ofModule: index).count
         let path = (0...((target - from + count) % count)).map { (from + $0) % count }
         let landings = profile.landings(from: from, flaps: path.count - 1).map { start + $0 }
         return replacing(module: index, path: path, start: start, landings: landings)

@@ -16,6 +16,8 @@ public struct MessageParser: Sendable {
     public var source: MessageSource
     /// The panel's flaps, whose lacks are warnings (``Drum/shown(_:)``); nil: every code.
     public var drum: Drum?
+    /// Its modules' own flaps, row-major, where some differ from ``drum``.
+    public var moduleDrums: [Drum]?
     /// The other panels, whose lacks are warnings naming them.
     public var otherPanels: [PanelFlaps] = []
 
@@ -116,12 +118,12 @@ public struct MessageParser: Sendable {
         var warnings = clockWarnings
         if let content {
             do {
-                warnings += try MessageRenderer(size: boardSize, flap62: flap62, drum: drum).validate(
+                warnings += try MessageRenderer(size: boardSize, flap62: flap62, drum: drum, moduleDrums: moduleDrums).validate(
                     content, align: align, valign: valign, unsupported: unsupported ?? .replace)
                 // Another panel's lacks, as that panel lays the message out (one that cannot lay
                 // it out at all shows nothing of it, as before).
                 for panel in otherPanels {
-                    let lacks = MessageRenderer(size: panel.size, flap62: panel.flap62, drum: panel.drum)
+                    let lacks = MessageRenderer(size: panel.size, flap62: panel.flap62, drum: panel.drum, moduleDrums: panel.moduleDrums)
                         .lacks(content, align: align, valign: valign, unsupported: unsupported ?? .replace)
                     warnings += lacks.map { "panel \(panel.id): \($0)" }
                 }

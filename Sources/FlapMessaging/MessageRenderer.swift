@@ -11,10 +11,13 @@ public struct MessageRenderer: Sendable {
     public var flap62: Flap62
     /// The panel's flaps; nil: every code of the board.
     public var drum: Drum?
+    /// Each module's own flaps, row-major, where some differ from ``drum``.
+    public var moduleDrums: [Drum]?
 
     /// A renderer for boards of `size` whose flap 62 is `flap62` (by default as a board of that
     /// size has it), shown by modules of `drum`.
-    public init(size: BoardSize, flap62: Flap62? = nil, drum: Drum? = nil) {
+    public init(size: BoardSize, flap62: Flap62? = nil, drum: Drum? = nil, moduleDrums: [Drum]? = nil) {
+        self.moduleDrums = moduleDrums
         self.size = size
         self.flap62 = flap62 ?? Flap62(defaultFor: size)
         self.drum = drum
@@ -30,7 +33,7 @@ public struct MessageRenderer: Sendable {
         var (board, warnings) = try render(content, align: align, valign: valign, unsupported: unsupported)
         guard let drum else { return warnings }
         board.flap62 = flap62
-        return warnings + drum.shown(board).warnings
+        return warnings + drum.shown(board, moduleDrums: moduleDrums).warnings
     }
 
     /// What the panel's drum lacks of `content` laid out at ``size`` (one warning a character);
@@ -40,7 +43,7 @@ public struct MessageRenderer: Sendable {
     ) -> [String] {
         guard let drum, var board = try? render(content, align: align, valign: valign, unsupported: unsupported).0 else { return [] }
         board.flap62 = flap62
-        return drum.shown(board).warnings
+        return drum.shown(board, moduleDrums: moduleDrums).warnings
     }
 
     /// The board a message shows.

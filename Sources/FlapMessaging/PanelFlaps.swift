@@ -11,6 +11,8 @@ public struct PanelFlaps: Sendable, Equatable {
     public var flap62: Flap62
     /// The flaps its modules carry.
     public var drum: Drum
+    /// Each module's own flaps, row-major, where some differ from ``drum``.
+    public var moduleDrums: [Drum]? = nil
 
     /// Panel `id` of `size`, whose modules carry `drum`.
     public init(id: String, size: BoardSize, flap62: Flap62, drum: Drum) {

@@ -35,7 +35,8 @@ import Testing
         let firmwares = [await again.firmware(module: 0), await again.firmware(module: 1)]
         #expect(firmwares == [.universal, .universal])
         let sent = String(decoding: await rig.bus.received.map(\.byte), as: UTF8.self)
-        #expect(sent.hasSuffix("\nm01d\n\nm01v\nm01d\nm02d\n\nm02v\nm02d"), "\(sent.suffix(60).debugDescription)")
+        // Then, once each is known to run Universal Firmware, its flaps are asked (A).
+        #expect(sent.hasSuffix("\nm01d\n\nm01v\nm01d\nm02d\n\nm02v\nm02d\nm01A\nm02A"), "\(sent.suffix(60).debugDescription)")
         #expect(collisions == 2, "each module's first answer met the newline")
         // The garbled answer ends the wait at once: the version is asked within moments, not
         // after the dump's whole wait.
@@ -52,7 +53,8 @@ import Testing
         teardown { try? await rig.clock.standingAside { await again.shutDown() } }
         #expect(await again.moduleSteppers() == stored && collisions == 0)
         let sent = String(decoding: await rig.bus.received.map(\.byte), as: UTF8.self)
-        #expect(sent.hasSuffix("\nm01d\nm02d"), "no newline after d, and no version asked: \(sent.suffix(40).debugDescription)")
+        #expect(
+            sent.hasSuffix("\nm01d\nm02d\nm01A\nm02A"), "no newline after d or A, and no version asked: \(sent.suffix(40).debugDescription)")
     }
 
     @Test func aV7WallIsAskedAsBefore() async throws {

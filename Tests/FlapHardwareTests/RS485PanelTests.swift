@@ -19,7 +19,7 @@ import Testing
 
         static func make(
             rows: Int, columns: Int, ids: [Int]? = nil, moduleSteps: Int = 4096, serials: [String?]? = nil,
-            firmware: RS485Firmware? = nil, onTheBus: [Int]? = nil, unnumbered: [String] = [],
+            firmware: RS485Firmware? = nil, onTheBus: [Int]? = nil, unnumbered: [String] = [], ownReels: [Int: RS485Reel] = [:],
             wrap: @escaping @Sendable (any SerialPort, EventClock) -> any SerialPort = { port, _ in port }
         ) async -> Rig {
             let clock = EventClock.drivenByCaller()
@@ -35,7 +35,7 @@ import Testing
                 return wrap(host, clock)
             }
             let info = PanelInfo(id: "wall", size: size, drum: RS485Reel.firmware.drum, motion: .forwardOnly, driver: "rs485")
-            let panel = RS485Panel(info: info, bus: link, clock: clock, ids: ids, firmware: firmware)
+            let panel = RS485Panel(info: info, bus: link, clock: clock, ids: ids, firmware: firmware, ownReels: ownReels)
             await panel.start()
             return Rig(clock: clock, bus: bus, panel: panel, size: size, running: running, host: host, ids: ids)
         }

@@ -11,16 +11,11 @@ import Testing
 /// settings read and refused.
 @Suite(.cleansUp, .timeLimit(.minutes(2))) struct RS485ServiceTests {
     @Test func aWallOfModulesHomesThenShowsAMessage() async throws {
-        let file = FileManager.default.temporaryDirectory.appendingPathComponent("rs485-\(UUID().uuidString).toml")
-        try """
-        [[panel]]
-        id = "wall"
-        driver = "rs485"
-        device = "simulated"
-        size = "1x4"
-        ids = [[4, 3, 2, 1]]
-        """.write(to: file, atomically: true, encoding: .utf8)
-        let flapd = try await InProcessFlapd.start(arguments: ["--config", file.path, "--no-sound"], time: .real)
+        let flapd = try await Self.flapd(
+            wall: """
+                size = "1x4"
+                ids = [[4, 3, 2, 1]]
+                """)
         teardown { await flapd.stop() }
         let accepted = try await flapd.api.postJSON("/v1/messages", #"{"id": "m1", "text": "HI{63}\""}"#)
         #expect(accepted.status == 202)
@@ -102,6 +97,13 @@ import Testing
         #expect(((after["panels"] as? [[String: Any]])?.first?["text"] as? [String])?.first == "OK!?")
     }
 
+    /// flapd driving a wall of simulated modules, its panel's settings `wall` besides.
+    static func flapd(wall: String) async throws -> InProcessFlapd {
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("rs485-\(UUID().uuidString).toml")
+        try ("[[panel]]\nid = \"wall\"\ndriver = \"rs485\"\ndevice = \"simulated\"\n" + wall).write(to: file, atomically: true, encoding: .utf8)
+        return try await InProcessFlapd.start(arguments: ["--config", file.path, "--no-sound"], time: .real)
+    }
+
     func problems(_ panel: String) -> [String] {
         do {
             _ = try ConfigurationParser.parse("[[panel]]\nid = \"wall\"\ndriver = \"rs485\"\n" + panel, file: "flapd.toml")
@@ -134,5 +136,46 @@ import Testing
             problems("size = \"1x2\"\ndrum = \"chainlink52\"\n") == [
                 "panel[0].drum: an rs485 panel's flaps are its reel's: give reel (one character a flap), not drum"
             ])
+    }
+
+    @Test func modulesWithReelsOfTheirOwnAreToldThemAndShowAMessageWithWarnings() async throws {
+        let flapd = try await Self.flapd(
+            wall: """
+                firmware = "universal"
+                size = "1x3"
+                module_reels = { 2 = " ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789.,'", 3 = " 0123456789f" }
+                """)
+        teardown { await flapd.stop() }
+        // Module 2 has 40 flaps and no ?; module 3 digits and a filled flap.
+        let accepted = try await flapd.api.postJSON("/v1/messages", #"{"id": "m1", "codes": [[60, 60, 71]]}"#)
+        #expect(accepted.status == 202, "\(accepted.text)")
+        #expect(accepted.text.contains("row 1, column 2 has no ? on its own flaps: shown as ."), "\(accepted.text)")
+        let preview = try await flapd.api.postJSON("/v1/layout", #"{"text": "A?7", "panel": "wall"}"#).object
+        #expect((preview["text"] as? [String])?.first == "A.7", "\(preview)")
+        #expect((preview["warnings"] as? [String]) == ["row 1, column 2 has no ? on its own flaps: shown as ."], "\(preview)")
+        var text: String?
+        _ = try await eventually(every: .milliseconds(200)) {
+            let board = try await flapd.api.get("/v1/board").object
+            let panel = (board["panels"] as? [[String: Any]])?.first
+            text = (panel?["text"] as? [String])?.first
+            return panel?["moving"] as? Bool == false && text == "?.f"
+        }
+        #expect(text == "?.f")
+        let status = try await flapd.api.get("/v1/status").object
+        #expect(((status["panels"] as? [[String: Any]])?.first?["faults"] as? [Any])?.isEmpty == true, "\(status)")
+    }
+
+    @Test func aModuleReelIsRefusedWithWhatWasWrong() {
+        #expect(
+            problems("size = \"1x2\"\nmodule_reels = { 5 = \" AB\" }\n") == [
+                "panel[0].module_reels.5: \"5\" is not the ID of one of this wall's modules"
+            ])
+        #expect(
+            problems("size = \"1x2\"\nmodule_reels = { 2 = \"AB\" }\n") == [
+                "panel[0].module_reels.2: drum rs485 must start with the blank flap (its home position)"
+            ])
+        let long = " ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789!@#"
+        #expect(problems("size = \"1x2\"\nmodule_reels = { 1 = \"\(long)\" }\n").first?.contains("at most 64 flaps") == true)
+        #expect(problems("size = \"1x2\"\nmodule_reels = { 1 = 4 }\n").first?.hasPrefix("panel[0].module_reels.1:") == true)
     }
 }

@@ -26,9 +26,12 @@ public struct Board: Hashable, Sendable {
 
     /// A board from rows that must all be `size.columns` long and `size.rows` in number.
     /// The board a `size` panel shows with its modules on drum `positions` (row-major).
-    public init(size: BoardSize, positions: [Int], drum: Drum) {
+    /// Modules with flaps of their own (`moduleDrums`, row-major) show theirs.
+    public init(size: BoardSize, positions: [Int], drum: Drum, moduleDrums: [Drum]? = nil) {
         self.init(size: size, flap62: drum.flap62)
-        for (i, p) in positions.prefix(size.count).enumerated() { self[i / size.columns, i % size.columns] = drum.codes[p] }
+        for (i, p) in positions.prefix(size.count).enumerated() {
+            self[i / size.columns, i % size.columns] = drum.drum(ofModule: i, in: moduleDrums).codes[p]
+        }
     }
 
     /// A board of `size` from its codes in row-major order, exactly `size.count` of them.

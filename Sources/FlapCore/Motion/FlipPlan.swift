@@ -62,6 +62,14 @@ public struct FlipPlan: Sendable, Equatable {
     public var warnings: [String]
     /// The transition the plan was made with (a remote board given the plan makes its own).
     public var transition: Transition? = nil
+    /// Each module's own flaps, row-major, where modules differ; nil: ``drum`` for every module.
+    public var moduleDrums: [Drum]? = nil
+
+    /// Module `index`'s drum (row-major), which its path's indices are on.
+    public func drum(ofModule index: Int) -> Drum { drum.drum(ofModule: index, in: moduleDrums) }
+
+    /// The drum `module`'s path is on.
+    public func drum(of module: ModulePlan) -> Drum { drum(ofModule: module.row * size.columns + module.column) }
 
     /// The last landing of the plan (zero when nothing moves).
     public var duration: Duration { modules.reduce(.zero) { max($0, $1.landings.last ?? .zero) } }
@@ -78,7 +86,7 @@ public struct FlipPlan: Sendable, Equatable {
 
     /// What the board shows at `time`.
     public func board(at time: Duration) -> Board {
-        Board(size: size, positions: motion(at: time).map(\.position), drum: drum)
+        Board(size: size, positions: motion(at: time).map(\.position), drum: drum, moduleDrums: moduleDrums)
     }
 
     /// What the board shows when the plan is done.

@@ -21,6 +21,9 @@ public struct FlipPlanner: Sendable {
 
     /// The flaps each module has, in order.
     public var drum: Drum
+    /// Each module's own flaps, row-major, where modules differ (an RS-485 module given a reel
+    /// of its own); nil: ``drum`` for every module.
+    public var moduleDrums: [Drum]?
     /// Whether modules turn forward only or take the shorter way.
     public var motion: PanelMotion
     /// How long one flap takes at constant speed.
@@ -58,7 +61,7 @@ public struct FlipPlanner: Sendable {
     /// The plan from a board showing `current` (each code mapped onto the drum) to `target`.
     public func plan(from current: Board, to target: Board) throws(PlanError) -> FlipPlan {
         var warnings: [String] = []
-        let positions = current.codes.map { mapped($0, warnings: &warnings) }
+        let positions = current.codes.indices.map { mapped(current.codes[$0], module: $0, warnings: &warnings) }
         return try plan(from: positions.map { ModuleMotion(position: $0) }, to: target, warnings: warnings)
     }
 
@@ -73,15 +76,17 @@ public struct FlipPlanner: Sendable {
         guard state.count == size.count else {
             throw PlanError("the board has \(size.count) modules (\(size)) but \(state.count) positions were given")
         }
-        if let bad = state.firstIndex(where: { !(0..<drum.count).contains($0.position) }) {
+        if let bad = state.indices.first(where: { !(0..<drum(ofModule: $0).count).contains(state[$0].position) }) {
             throw PlanError(
-                "module at row \(bad / size.columns + 1), column \(bad % size.columns + 1) is at flap \(state[bad].position), outside the \(drum.count)-flap drum"
+                "module at row \(bad / size.columns + 1), column \(bad % size.columns + 1) is at flap \(state[bad].position), outside the \(drum(ofModule: bad).count)-flap drum"
             )
         }
         var warnings = warnings
         var random = SeededRandom(seed: transition.seed ^ 0xC1AC_C1AC)
         let paths = state.indices.map { i in
-            self.path(from: state[i].position, to: mapped(target.codes[i], warnings: &warnings), inFlight: state[i].nextLanding != nil)
+            self.path(
+                from: state[i].position, to: mapped(target.codes[i], module: i, warnings: &warnings), inFlight: state[i].nextLanding != nil,
+                drumCount: drum(ofModule: i).count)
         }
         let offsets = spread(grouped(transition.startOffsets(for: size)), moving: paths.map { $0.count > 1 })
         // Every clack's time (whole nanoseconds: comparing 128-bit Durations cost more than the
@@ -138,7 +143,8 @@ public struct FlipPlanner: Sendable {
                 }
                 initialized = order.count
             }
-        return FlipPlan(size: size, drum: drum, modules: modules, clackEvents: ordered, warnings: warnings, transition: transition)
+        return FlipPlan(
+            size: size, drum: drum, modules: modules, clackEvents: ordered, warnings: warnings, transition: transition, moduleDrums: moduleDrums)
     }
 
     /// When each flap of `path` lands, in nanoseconds from the plan's start: a period apart, or
@@ -193,8 +199,8 @@ public struct FlipPlanner: Sendable {
 
     /// Drum indices from `from` to `to`, both included. A forward-only module with a flap in
     /// flight cannot stop where it is: if its target is where it is, it goes round once.
-    func path(from: Int, to: Int, inFlight: Bool) -> [Int] {
-        let n = drum.count
+    func path(from: Int, to: Int, inFlight: Bool, drumCount: Int? = nil) -> [Int] {
+        let n = drumCount ?? drum.count
         let forward = (to - from + n) % n
         if motion == .forwardOnly {
             return Self.walk(from: from, steps: forward == 0 && inFlight ? n : forward, backwards: false, drumCount: n)
@@ -222,7 +228,11 @@ public struct FlipPlanner: Sendable {
         }
     }
 
-    private func mapped(_ code: CharacterCode, warnings: inout [String]) -> Int {
+    /// Module `index`'s drum: its own where it has one.
+    func drum(ofModule index: Int) -> Drum { drum.drum(ofModule: index, in: moduleDrums) }
+
+    private func mapped(_ code: CharacterCode, module: Int, warnings: inout [String]) -> Int {
+        let drum = drum(ofModule: module)
         let (index, fellBack) = drum.flap(for: code)
         if fellBack {
             let note = "drum \(drum.name) has no \(code): shown as \(drum.codes[index])"

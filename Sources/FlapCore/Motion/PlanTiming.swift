@@ -11,12 +11,16 @@ public struct PlanTiming: Sendable, Equatable {
     public var commandInterval: Duration?
     /// The time one module's command takes on a bus that carries one at a time (an RS-485 frame).
     public var frameInterval: Duration?
+    /// Each module's own flaps, row-major, where modules differ (an RS-485 module with a reel of
+    /// its own): not timing, but what the hardware tells the planner alongside it.
+    public var moduleDrums: [Drum]?
 
     /// Timing with these; none given: the planner's flap period alone, as a screen or LEDs take it.
     public init(
         stepper: StepperProfile? = nil, moduleSteppers: [StepperProfile]? = nil, commandInterval: Duration? = nil,
-        frameInterval: Duration? = nil
+        frameInterval: Duration? = nil, moduleDrums: [Drum]? = nil
     ) {
+        self.moduleDrums = moduleDrums
         self.stepper = stepper
         self.moduleSteppers = moduleSteppers
         self.commandInterval = commandInterval
@@ -31,5 +35,6 @@ extension FlipPlanner {
         moduleSteppers = timing.moduleSteppers
         commandInterval = timing.commandInterval
         frameInterval = timing.frameInterval
+        moduleDrums = timing.moduleDrums
     }
 }

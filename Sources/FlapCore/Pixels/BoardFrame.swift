@@ -19,7 +19,7 @@ public struct BoardFrame: Sendable {
     /// Draws `plan` `time` after its start; returns the rectangles that changed.
     public mutating func draw(_ plan: FlipPlan, at time: Duration) -> [PixelRect] {
         var changes = Changes(taking: &self)
-        for module in plan.modules { changes.paint(renderer.picture(of: module, drum: plan.drum, at: time)) }
+        for module in plan.modules { changes.paint(renderer.picture(of: module, drum: plan.drum(of: module), at: time)) }
         return changes.finish(into: &self)
     }
 

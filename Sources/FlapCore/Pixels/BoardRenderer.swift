@@ -73,7 +73,7 @@ public struct BoardRenderer: Sendable {
     /// `draw(plan.finalBoard)`.
     public func draw<C: Canvas>(_ plan: FlipPlan, at time: Duration, into canvas: inout C) {
         canvas.fill(style.backdrop)
-        for module in plan.modules { paint(picture(of: module, drum: plan.drum, at: time), into: &canvas) }
+        for module in plan.modules { paint(picture(of: module, drum: plan.drum(of: module), at: time), into: &canvas) }
     }
 
     private func paint<C: Canvas>(_ picture: ModulePicture, into canvas: inout C) {

@@ -42,7 +42,9 @@ public actor MotionLoop<C: Clock> where C.Duration == Duration {
 
     /// What the panel shows while at rest (its drum positions as codes).
     public func restingBoard() async -> Board {
-        Board(size: panel.info.size, positions: await panel.positions(), drum: panel.info.drum)
+        Board(
+            size: panel.info.size, positions: await panel.positions(), drum: panel.info.drum,
+            moduleDrums: await panel.planTiming().moduleDrums)
     }
 
     /// How long moving to `target` would take if it began now, from where the modules are

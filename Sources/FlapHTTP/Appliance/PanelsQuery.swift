@@ -40,6 +40,8 @@ public struct PanelView: Sendable {
     public var library: String? = nil
     /// Its modules' flaps, for laying a text out as this panel shows it (nil: every code).
     public var flaps: Drum? = nil
+    /// Its modules' own flaps, row-major, where some differ from ``flaps``.
+    public var moduleFlaps: [Drum]? = nil
 
     /// The view as given.
     public init(

@@ -29,7 +29,7 @@ struct PlanEventText {
             text.write("\"landings\":")
             text.write(numbers: module.landings.map { $0 / .milliseconds(1) })
             text.write(",\"path\":")
-            text.write(numbers: module.path.map { Double(plan.drum.codes[$0].rawValue) })
+            text.write(numbers: module.path.map { Double(plan.drum(of: module).codes[$0].rawValue) })
             text.write(",\"start\":")
             text.write(number: module.start / .milliseconds(1))
             text.write("}")

@@ -107,10 +107,11 @@ struct LayoutPreviewAPI: RouteGroup {
         var size: BoardSize
         var flap62: Flap62
         var flaps: Drum?
+        var moduleFlaps: [Drum]? = nil
         var isFirst: Bool
 
         /// `board` as its modules show it, and a warning for each character they lack.
-        func shown(_ board: Board) -> (Board, [String]) { flaps?.shown(board) ?? (board, []) }
+        func shown(_ board: Board) -> (Board, [String]) { flaps?.shown(board, moduleDrums: moduleFlaps) ?? (board, []) }
 
         /// Flap 62 as the preview reports it: left out when the modules have none.
         var previewFlap62: Flap62? { flaps?.hasFlap62 == false ? nil : flap62 }
@@ -124,9 +125,11 @@ struct LayoutPreviewAPI: RouteGroup {
             guard let index = all.firstIndex(where: { $0.id == id }) else {
                 throw APIError(.badRequest, "panel: no panel \(id) here; the panels are \(all.map(\.id).joined(separator: ", "))")
             }
-            return Target(size: all[index].board.size, flap62: all[index].board.flap62, flaps: all[index].flaps, isFirst: index == 0)
+            return Target(
+                size: all[index].board.size, flap62: all[index].board.flap62, flaps: all[index].flaps, moduleFlaps: all[index].moduleFlaps,
+                isFirst: index == 0)
         }
-        return Target(size: boardSize, flap62: flap62, flaps: all.first?.flaps, isFirst: true)
+        return Target(size: boardSize, flap62: flap62, flaps: all.first?.flaps, moduleFlaps: all.first?.moduleFlaps, isFirst: true)
     }
 
     /// A JSON value as the sender wrote it, for an error message.

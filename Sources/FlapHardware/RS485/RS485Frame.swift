@@ -49,6 +49,9 @@ public enum RS485Command: Sendable, Equatable {
     case hallTest
     /// `Q`: Universal Firmware's health now (its resets, supply and memory), without moving.
     case diagnostics
+    /// `N<count>:<flaps>`: Universal Firmware's flaps for this module, in order as the reel
+    /// names them (1 to 64; a v7 module ignores it).
+    case flaps([UInt8])
     /// `M<n>`: Universal Firmware's test of the motor over `turns` turns (5 to 20; nil: the
     /// firmware's own count), about 4 s a turn.
     case mechanicalTest(turns: Int?)
@@ -73,6 +76,7 @@ public enum RS485Command: Sendable, Equatable {
         case .erase: "e"
         case .hallTest: "T"
         case .diagnostics: "Q"
+        case .flaps(let bytes): "N\(bytes.count):" + String(decoding: bytes, as: UTF8.self)
         case .mechanicalTest(let turns?): "M\(turns)"
         case .mechanicalTest(nil): "M"
         }

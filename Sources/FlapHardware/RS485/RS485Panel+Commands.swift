@@ -79,14 +79,14 @@ extension RS485Panel {
         case .nudge(let steps): try within(steps, 1...turn.upperBound, "a nudge")
         case .goToStep(let step): try within(step, turn, "a step")
         case .storeFlap(let flap, let step):
-            try within(flap, 0...(reel.bytes.count - 1), "a flap's place on the reel")
+            try within(flap, 0...(reels[index].bytes.count - 1), "a flap's place on the reel")
             try within(step, turn, "a stored position")
-        case .stepsPerRevolution(let steps): try within(steps, reel.revolutions, "a revolution")
+        case .stepsPerRevolution(let steps): try within(steps, reels[index].revolutions, "a revolution")
         case .setID(let id):
             try within(id, 1...999, "a module's ID")
             if ids.enumerated().contains(where: { $0.element == id && $0.offset != index }) { throw .idTaken(id) }
         case .mechanicalTest(let turns?): try within(turns, RS485Command.testTurns, "a motor test's turns")
-        case .show, .home, .calibrate, .autoHome, .dump, .version, .about, .erase, .hallTest, .diagnostics, .mechanicalTest: break
+        case .show, .home, .calibrate, .autoHome, .dump, .version, .about, .erase, .hallTest, .diagnostics, .mechanicalTest, .flaps: break
         }
     }
 

@@ -34,6 +34,7 @@ extension RS485Panel {
         await takeTheBus()
         defer { releaseTheBus() }
         for index in asked {
+            let reel = reels[index]
             let sent = reel.reelIndex[committed[index]]
             // Silent, nothing is concluded.
             guard let shows = try await flapShown(module: index) else { continue }
@@ -42,10 +43,13 @@ extension RS485Panel {
                 continue
             }
             let place = "row \(index / info.size.columns + 1), column \(index % info.size.columns + 1)"
-            say(.warning, "\(bus.device): module \(ids[index]) (\(place)) shows \(said(shows)) where it was sent \(said(sent)); sent it again")
+            say(
+                .warning,
+                "\(bus.device): module \(ids[index]) (\(place)) shows \(said(shows, on: reel)) where it was sent \(said(sent, on: reel)); sent it again"
+            )
             try await bus.send(RS485Frame.encode(.show(reel.bytes[sent]), to: .module(ids[index])))
             let from = shows.flatMap { reel.reelIndex.firstIndex(of: $0) } ?? 0
-            let count = info.drum.count
+            let count = reel.drum.count
             let turn = profile(of: index).landings(from: from, flaps: (committed[index] - from + count) % count).last ?? .zero
             // Unsure where it was, it may home first: a turn more.
             let wait = turn + (shows == nil ? profile(of: index).duration(steps: revolutions[index]) : .zero) + Self.settling
@@ -56,7 +60,7 @@ extension RS485Panel {
                 continue
             }
             testFindings[index, default: [:]][Self.landing] = [
-                "it shows \(said(again)) where it was sent \(said(sent)), twice: check its stored flap positions (flapctl module … dump) and its motor (motor-test)"
+                "it shows \(said(again, on: reel)) where it was sent \(said(sent, on: reel)), twice: check its stored flap positions (flapctl module … dump) and its motor (motor-test)"
             ]
             // What flapd reports is what the module says.
             if let again, let flap = reel.reelIndex.firstIndex(of: again) {
@@ -77,7 +81,7 @@ extension RS485Panel {
     }
 
     /// A reel index as a household reads it: `"A"`, or "no flap it knows".
-    private func said(_ place: Int?) -> String {
+    private func said(_ place: Int?, on reel: RS485Reel) -> String {
         guard let index = place, index < reel.bytes.count else { return "no flap it knows (it lost home)" }
         let byte = reel.bytes[index]
         return byte == UInt8(ascii: " ") ? "blank" : "\"\(String(UnicodeScalar(byte)))\""

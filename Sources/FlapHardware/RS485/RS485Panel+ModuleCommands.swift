@@ -11,6 +11,7 @@ extension RS485Panel: TakesModuleCommands {
         let size = info.size
         guard (1...size.rows).contains(row), (1...size.columns).contains(column) else { throw .offTheBoard(rows: size.rows, columns: size.columns) }
         let index = (row - 1) * size.columns + column - 1
+        let reel = reels[index]
         let command = try RS485ModuleCommands.firmware(call, reel: reel)
         let exchange: RS485Exchange
         do {

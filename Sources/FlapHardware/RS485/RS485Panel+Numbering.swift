@@ -162,8 +162,10 @@ extension RS485Panel: NumbersModules {
             return
         }
         if let busy = busyUntil[index], busy > clock.now { try await clock.sleep(until: busy, tolerance: nil) }
-        try await bus.send(frame)
-        let count = info.drum.count
+        // A module with a reel of its own shows the wall's character as its flaps can.
+        let flap = reels[index].drum.flap(for: reel.drum.codes[flap]).index
+        try await bus.send(RS485Frame.encode(.show(reels[index].byte(forDrumFlap: flap)), to: .module(id)))
+        let count = reels[index].drum.count
         let turn = profile(of: index).landings(from: committed[index], flaps: (flap - committed[index] + count) % count).last ?? .zero
         busyUntil[index] = clock.now.advanced(by: turn + Self.settling)
         committed[index] = flap

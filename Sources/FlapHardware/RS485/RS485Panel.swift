@@ -21,7 +21,13 @@ public actor RS485Panel<C: Clock>: StartsBlank where C.Duration == Duration {
     public nonisolated let profile: StepperProfile
     let bus: RS485Bus<C>
     let clock: C
+    /// The wall's reel, which modules with none of their own carry.
     let reel: RS485Reel
+    /// Each module's reel, row-major: the wall's, or one of its own, configured (told it with
+    /// `N` once home) or as a Universal Firmware module said it (`A`).
+    var reels: [RS485Reel]
+    /// The modules whose reel the configuration gives, by index: what they say does not change it.
+    let configuredReels: Set<Int>
     /// Each cell's module ID, row-major (changed by a `setID` command).
     public internal(set) var ids: [Int]
     var estimated: [Int]
@@ -60,7 +66,8 @@ public actor RS485Panel<C: Clock>: StartsBlank where C.Duration == Duration {
     /// A panel of the modules `ids` (row-major) with `reel`, on `bus`.
     public init(
         info: PanelInfo, bus: RS485Bus<C>, clock: C, ids: [Int], reel: RS485Reel = .firmware,
-        stepsPerRevolution: Int = RS485Reel.defaultStepsPerRevolution, firmware: RS485Firmware? = nil
+        stepsPerRevolution: Int = RS485Reel.defaultStepsPerRevolution, firmware: RS485Firmware? = nil,
+        ownReels: [Int: RS485Reel] = [:]
     ) {
         precondition(ids.count == info.size.count, "one ID a cell")
         self.info = info
@@ -68,6 +75,8 @@ public actor RS485Panel<C: Clock>: StartsBlank where C.Duration == Duration {
         self.clock = clock
         self.ids = ids
         self.reel = reel
+        reels = ids.map { ownReels[$0] ?? reel }
+        configuredReels = Set(ids.indices.filter { ownReels[ids[$0]] != nil })
         profile = reel.profile(stepsPerRevolution: stepsPerRevolution)
         stored = Array(repeating: [:], count: ids.count)
         revolutions = Array(repeating: stepsPerRevolution, count: ids.count)
@@ -128,7 +137,9 @@ public actor RS485Panel<C: Clock>: StartsBlank where C.Duration == Duration {
         asked = true
         await takeTheBus()
         defer { releaseTheBus() }
+        try await tellOwnReels()
         try await askCalibrations()
+        try await askOwnFlaps()
     }
 
     /// Each module's `d` dump, one module at a time (the modules rest: nothing else is on the
@@ -173,6 +184,7 @@ public actor RS485Panel<C: Clock>: StartsBlank where C.Duration == Duration {
         case .dump(_, _, let told, _), .revolution(_, let told): steps = told
         case .version, .about, .announcement, .numbered, .hall, .diagnostics, .mechanical: return
         }
+        let reel = reels[index]
         guard reel.revolutions.contains(steps) else {
             say(.warning, "\(bus.device): module \(ids[index]) says a revolution is \(steps) steps, outside \(reel.revolutions); ignored")
             return
@@ -184,20 +196,25 @@ public actor RS485Panel<C: Clock>: StartsBlank where C.Duration == Duration {
 
     /// Module `index`'s motion, its stored positions included.
     func profile(of index: Int) -> StepperProfile {
-        stored[index].isEmpty && revolutions[index] == profile.stepsPerTurn
-            ? profile : reel.profile(stepsPerRevolution: revolutions[index], stored: stored[index])
+        stored[index].isEmpty && revolutions[index] == profile.stepsPerTurn && reels[index] == reel
+            ? profile : reels[index].profile(stepsPerRevolution: revolutions[index], stored: stored[index])
     }
 
     /// Each module's motion, where a module told its own (stored flap positions, its steps a
     /// revolution); nil while every module turns as the reel does.
     public func moduleSteppers() -> [StepperProfile]? {
-        guard stored.contains(where: { !$0.isEmpty }) || revolutions.contains(where: { $0 != profile.stepsPerTurn }) else { return nil }
+        guard
+            stored.contains(where: { !$0.isEmpty }) || revolutions.contains(where: { $0 != profile.stepsPerTurn })
+                || reels.contains(where: { $0 != reel })
+        else { return nil }
         return ids.indices.map(profile(of:))
     }
 
     /// The reel's turn, each module's own where it told it, and one frame at a time on the bus.
     public func planTiming() async -> PlanTiming {
-        PlanTiming(stepper: profile, moduleSteppers: moduleSteppers(), frameInterval: RS485Frame.showInterval)
+        PlanTiming(
+            stepper: profile, moduleSteppers: moduleSteppers(), frameInterval: RS485Frame.showInterval,
+            moduleDrums: reels.contains { $0 != reel } ? reels.map(\.drum) : nil)
     }
 
     // MARK: Panel
@@ -216,7 +233,7 @@ public actor RS485Panel<C: Clock>: StartsBlank where C.Duration == Duration {
             for i in order {
                 let module = plan.modules[i]
                 let target = module.target
-                let frame = RS485Frame.encode(.show(reel.byte(forDrumFlap: target)), to: .module(ids[i]))
+                let frame = RS485Frame.encode(.show(reels[i].byte(forDrumFlap: target)), to: .module(ids[i]))
                 // Sent so that it has crossed the bus when the module is to start.
                 let airtime = RS485Frame.airtime(of: frame.count)
                 var sendAt = start.advanced(by: max(.zero, module.start - airtime))

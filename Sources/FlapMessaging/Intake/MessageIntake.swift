@@ -13,6 +13,8 @@ public struct MessageIntake: Sendable {
     /// The first panel's flaps: a character its modules lack is a warning naming it (nil: every
     /// code of the board, as a Vestaboard's).
     public var drum: Drum?
+    /// The first panel's modules' own flaps, row-major, where some differ from ``drum``.
+    public var moduleDrums: [Drum]?
     /// The other panels: a character their modules lack is a warning naming the panel too.
     public var otherPanels: [PanelFlaps] = []
     /// The wall clock, injected so tests can set it.
@@ -94,6 +96,7 @@ public struct MessageIntake: Sendable {
     ) async -> IntakeTicket {
         var parser = MessageParser(boardSize: boardSize, flap62: flap62, source: source, defaultSender: defaultSender)
         parser.drum = drum
+        parser.moduleDrums = moduleDrums
         parser.otherPanels = otherPanels
         let time = now()
         parser.localProps = localProps?.values(at: time) ?? [:]

@@ -18,6 +18,8 @@ extension PanelRuntime {
         view.quietUntil = await coordinator.quietUntil
         view.library = library
         view.flaps = configuration.drum
+        // As the modules said them, where they did (a Universal Firmware module's `A`).
+        view.moduleFlaps = await panel.planTiming().moduleDrums ?? configuration.moduleDrums
         return view
     }
 }

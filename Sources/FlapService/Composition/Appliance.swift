@@ -71,10 +71,15 @@ public final class Appliance: Sendable {
         var intake = MessageIntake(
             inbox: inbox, boardSize: drivers[0].configuration.size ?? .flagship, flap62: drivers[0].configuration.drum.flap62, now: time.now)
         intake.drum = drivers[0].configuration.drum
+        intake.moduleDrums = drivers[0].configuration.moduleDrums
         intake.verdicts = { [metrics] in metrics.count($0) }
         intake.otherPanels = drivers.dropFirst().compactMap { driver in
             let panel = driver.configuration
-            return panel.size.map { PanelFlaps(id: panel.id, size: $0, flap62: panel.drum.flap62 ?? Flap62(defaultFor: $0), drum: panel.drum) }
+            return panel.size.map {
+                var flaps = PanelFlaps(id: panel.id, size: $0, flap62: panel.drum.flap62 ?? Flap62(defaultFor: $0), drum: panel.drum)
+                flaps.moduleDrums = panel.moduleDrums
+                return flaps
+            }
         }
         let zone = ZoneRules.current()
         intake.localProps = LocalProps(zone: zone)

@@ -45,6 +45,12 @@ public actor SimulatedRS485Bus<C: Clock> where C.Duration == Duration {
         for index in modules.indices where modules[index].id == id { modules[index].faults = faults }
     }
 
+    /// Gives the module numbered `id` a reel of its own, as a module flashed with its flaps
+    /// would have (Universal Firmware says them in its `A` answer).
+    public func fit(reel: [UInt8], module id: Int) {
+        for index in modules.indices where modules[index].id == id { modules[index].reel = reel }
+    }
+
     /// Runs until cancelled.
     public func run() async {
         while !Task.isCancelled {

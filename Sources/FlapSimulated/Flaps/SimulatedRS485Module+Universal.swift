@@ -34,6 +34,15 @@ extension SimulatedRS485Module {
         return Array("m\(RS485Address.module(id))A:\(state):\(reel.count):".utf8) + reel + [UInt8(ascii: "\n")]
     }
 
+    /// `N<count>:<flaps>`: Universal Firmware's flaps from now on, taken verbatim (`:` included)
+    /// when the count is 1 to 64 and says how many follow; v7 ignores it, as any command it does not know.
+    mutating func takeFlaps(_ rest: [UInt8]) {
+        guard serial != nil, let colon = rest.firstIndex(of: UInt8(ascii: ":")),
+            let count = Int(String(decoding: rest[..<colon], as: UTF8.self)), (1...64).contains(count), rest.count - colon - 1 == count
+        else { return }
+        reel = Array(rest[(colon + 1)...])
+    }
+
     /// Universal Firmware answers `v`, `d` and `A` sent to it as soon as their command byte is
     /// read, before the frame's end.
     func answersAtOnce(_ frame: [UInt8]) -> Bool {

@@ -16,8 +16,8 @@ public struct SimulatedRS485Module: Sendable {
     public var id: Int
     /// Its firmware.
     public let firmware: Firmware
-    /// The reel's flaps, as the firmware names them.
-    public let reel: [UInt8]
+    /// The reel's flaps, as the firmware names them (Universal Firmware is told them by `N`).
+    public internal(set) var reel: [UInt8]
     /// Steps a revolution.
     public var stepsPerRevolution: Int
     /// Steps from the magnet to flap 0.
@@ -204,6 +204,8 @@ public struct SimulatedRS485Module: Sendable {
             return Effect(answer: aboutAnswer)
         case UInt8(ascii: "T"), UInt8(ascii: "Q"), UInt8(ascii: "M"):
             return diagnose(command, rest, at: time)
+        case UInt8(ascii: "N"):
+            takeFlaps(rest)
         case UInt8(ascii: "d"):
             let positions = stored.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: ",")
             // v7 waits about 60 ms before it answers; Universal Firmware answers at once.

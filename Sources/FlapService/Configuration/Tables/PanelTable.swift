@@ -205,6 +205,9 @@ public struct PanelSettings: Sendable, Equatable {
     public var columns: Int?
     /// The flaps its modules carry.
     public var drum = Drum.vestaboard
+    /// Each module's own flaps, row-major, where some differ from ``drum`` (an RS-485 module
+    /// given a reel of its own); nil: ``drum`` for every module.
+    public var moduleDrums: [Drum]?
     /// The Vestaboard it is (`model`), when the configuration says: a Note's flap 62 is a heart.
     public var model: BoardModel?
     /// How long one flap takes to fall, in milliseconds.

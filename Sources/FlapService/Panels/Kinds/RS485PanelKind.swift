@@ -2,7 +2,9 @@ import FlapCore
 import FlapHardware
 import FlapLinux
 import FlapPrimitives
+import FlapSettings
 import FlapSimulated
+import FlapTOML
 import Logging
 
 /// `driver = "rs485"`: a wall of RS-485 split-flap modules (Adam G Makes' open design) on a USB
@@ -22,6 +24,8 @@ struct RS485PanelKind: PanelKind {
         var stepsPerRevolution = RS485Reel.defaultStepsPerRevolution
         /// Every module's firmware; nil: each module is asked when it matters.
         var firmware: RS485Firmware?
+        /// Modules whose reel is not the wall's, by ID (Universal Firmware is told it with `N`).
+        var ownReels: [Int: RS485Reel] = [:]
     }
 
     static let defaultDevice = "/dev/ttyUSB0"
@@ -57,13 +61,45 @@ struct RS485PanelKind: PanelKind {
             }
             modules.ids = ids
         }
+        modules.ownReels = Self.ownReels(&reader, ids: modules.ids?.flatMap { $0 } ?? panel.size.map { Array(1...$0.count) })
         // Its flaps are its reel's: a drum given too would be read and then overridden.
         for key in ["drum", "drum_string"] where reader[key] != nil {
             reader.fail(key, .elsewhere("an rs485 panel's flaps are its reel's: give reel (one character a flap), not \(key)"))
         }
         if panel.size == nil { reader.fail("size", .needs("an rs485 panel", "its size, such as size = \"3x15\" (its modules are not counted)")) }
         panel.drum = modules.reel.drum
+        panel.moduleDrums = Self.moduleDrums(modules, ids: modules.ids?.flatMap { $0 } ?? panel.size.map { Array(1...$0.count) })
         panel.options = modules
+    }
+
+    /// `module_reels = { 7 = " 0123456789" }`: a reel of its own for each module named by ID, one
+    /// of the wall's, of at most 64 flaps (what Universal Firmware's `N` takes).
+    static func ownReels(_ reader: inout TableReader, ids: [Int]?) -> [Int: RS485Reel] {
+        reader.declare("module_reels", .table)
+        guard var table = reader.table("module_reels") else { return [:] }
+        var reels: [Int: RS485Reel] = [:]
+        for key in table.table.keys.sorted() {
+            guard let text = table.string(key) else { continue }
+            guard let id = Int(key), ids?.contains(id) ?? (1...999).contains(id) else {
+                table.fail(key, "\(key.debugDescription) is not the ID of one of this wall's modules")
+                continue
+            }
+            do throws(DrumError) {
+                let reel = try RS485Reel(text)
+                guard reel.bytes.count <= 64 else { throw DrumError("a module's own reel has at most 64 flaps, not \(reel.bytes.count)") }
+                reels[id] = reel
+            } catch {
+                table.fail(key, error.description)
+            }
+        }
+        reader.problems += table.problems
+        return reels
+    }
+
+    /// Each module's drum, row-major, where one has a reel of its own; nil when none has.
+    static func moduleDrums(_ modules: Modules, ids: [Int]?) -> [Drum]? {
+        guard !modules.ownReels.isEmpty, let ids else { return nil }
+        return ids.map { (modules.ownReels[$0] ?? modules.reel).drum }
     }
 
     func make(_ panel: PanelSettings, with context: PanelContext) async throws -> PanelDriver {
@@ -94,11 +130,12 @@ struct RS485PanelKind: PanelKind {
         let info = PanelInfo(id: panel.id, size: size, drum: modules.reel.drum, motion: .forwardOnly, driver: name)
         let rs485 = RS485Panel(
             info: info, bus: bus, clock: clock, ids: ids, reel: modules.reel, stepsPerRevolution: modules.stepsPerRevolution,
-            firmware: modules.firmware)
+            firmware: modules.firmware, ownReels: modules.ownReels)
         await rs485.start()
         var settled = panel
         settled.size = size
         settled.drum = modules.reel.drum
+        settled.moduleDrums = Self.moduleDrums(modules, ids: ids)
         return PanelDriver(panel: rs485, configuration: settled, snapshots: nil, stopCompanion: stopCompanion)
     }
 }
