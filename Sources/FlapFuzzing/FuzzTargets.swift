@@ -137,7 +137,8 @@ public enum FuzzTargets {
     /// Bytes from an RS-485 bus of split-flap modules: every line read as an answer.
     static func rs485(_ bytes: [UInt8]) {
         var reader = RS485AnswerReader()
-        _ = reader.read(bytes)
+        // A module's own flaps (`A`) become the reel it is planned by.
+        for case .success(.about(_, _, _, let flaps?)) in reader.read(bytes) { _ = try? RS485Reel(flaps) }
     }
 
     /// Bytes from a bus of SBB/annax modules: the first byte picks the question, the rest is
