@@ -54,7 +54,7 @@ function scheduleTitle(s) {
 // panel: what its button says meanwhile, kept here because the status list is drawn again every
 // few seconds.
 const checking = new Map();
-const buttonWords = { check: "Check its modules", motor: "Test its motors" };
+const buttonWords = { check: "Check its modules", motor: "Test its motors", find: "Find its modules" };
 
 function sayChecking(panel, text, busy, kind = "check") {
   checking.set(`${kind}:${panel.id}`, { text, busy });
@@ -92,6 +92,35 @@ async function checkModules(panel, kind = "check") {
   await refreshStatus();
 }
 
+// An SBB wall's modules found by asking addresses 0 to 31 (as flapctl modules find does; any
+// range through it or the API) for their serial numbers, between boards, with how far the search
+// has come on the button; then what answered, where the panel places each, and the places silent.
+async function findModules(panel) {
+  const count = 32;
+  let searching = true;
+  sayChecking(panel, `Asking address 1 of ${count}…`, true, "find");
+  const poll = setInterval(async () => {
+    const now = await api(E.moduleSearch(panel.id));
+    const search = now.status === 200 && now.data.search;
+    // An answer asked just before the search ended may come after it: it says nothing then.
+    if (searching && search && !search.done) sayChecking(panel, `Asking address ${Math.min(search.asked + 1, count)} of ${count}…`, true, "find");
+  }, 1000);
+  const reply = await api(E.searchModules(panel.id), { first: 0, last: count - 1 });
+  searching = false;
+  clearInterval(poll);
+  if (reply.status !== 200) {
+    sayChecking(panel, refused(reply), false, "find");
+    return;
+  }
+  const found = reply.data.found || [], silent = reply.data.silent || [];
+  const where = (m) => m.row ? `address ${m.address} at row ${m.row}, column ${m.column}` : `address ${m.address}, which no place has`;
+  const said = [found.length ? `Found ${found.length === 1 ? "one module" : `${found.length} modules`}: ${found.map(where).join("; ")}.`
+    : `No module answered addresses 0 to ${count - 1}.`,
+    silent.length && `No answer from ${silent.map((p) => `row ${p.row}, column ${p.column} (address ${p.address})`).join("; ")}.`,
+    reply.data.problem && `The search stopped: ${reply.data.problem}.`].filter(Boolean);
+  sayChecking(panel, said.join(" "), false, "find");
+}
+
 export async function refreshStatus() {
   const status = (await api(E.status())).data;
   fill($("panels"), (status.panels || []).map((p) => {
@@ -104,11 +133,14 @@ export async function refreshStatus() {
       : p.moving ? "Flipping to a new message." : "Showing its message.";
     const quiet = p.quietUntil ? ` Quiet until ${time(p.quietUntil)}.` : "";
     const checkable = p.driver === "rs485" && !isMember();
+    const findable = p.driver === "sbb" && !isMember();
     const li = plain(p.id === "main" ? "The board" : `Board ${p.id}`, state + quiet,
       `${p.driver}, ${p.rows}×${p.columns}, ${p.connected ? (p.moving ? "moving" : "resting") : "not answering"}${faults ? ` · ${faults}` : ""}`,
-      checkable ? [[buttonWords.check, () => checkModules(p)], [buttonWords.motor, () => checkModules(p, "motor")], ["Number its modules", () => numberModules(p)]] : []);
-    const buttons = checkable ? li.querySelectorAll("button") : [];
-    for (const [button, kind] of [[buttons[0], "check"], [buttons[1], "motor"]]) {
+      checkable ? [[buttonWords.check, () => checkModules(p)], [buttonWords.motor, () => checkModules(p, "motor")], ["Number its modules", () => numberModules(p)]]
+        : findable ? [[buttonWords.find, () => findModules(p)]] : []);
+    const buttons = li.querySelectorAll("button");
+    const kinds = checkable ? ["check", "motor"] : findable ? ["find"] : [];
+    for (const [button, kind] of kinds.map((kind, at) => [buttons[at], kind])) {
       if (!button) continue;
       button.dataset[kind] = p.id;
       const under = checking.get(`${kind}:${p.id}`);

@@ -2,7 +2,7 @@
 // no network; the board and the session's state are kept as last seen, so an offline app shows
 // the last board and when it was seen. Everything goes to flapd first and falls back to what
 // is kept only when flapd cannot be reached, so an online page is never stale.
-const SHELL = "vestawidget-shell-13";
+const SHELL = "vestawidget-shell-14";
 const SEEN = "vestawidget-seen-1";
 const FILES = ["/", "/widget", "/web/style.css", "/web/widget.css", "/web/app.js", "/web/api.js", "/web/endpoints.js", "/web/board.js",
   "/web/compose.js", "/web/paint.js", "/web/lists.js", "/web/status.js", "/web/numbering.js", "/web/room.js", "/web/widget.js",
