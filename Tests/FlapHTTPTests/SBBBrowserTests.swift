@@ -7,18 +7,18 @@ import Testing
 /// button, and names each module found by address, row and column.
 @Suite(.cleansUp, .serialized, .timeLimit(.minutes(5))) struct SBBBrowserTests {
     @Test func theOwnerFindsAStationWallsModulesFromThePage() async throws {
-        let file = FileManager.default.temporaryDirectory.appendingPathComponent("sbb-\(UUID().uuidString).toml")
-        try """
-        [[panel]]
-        id = "station"
-        driver = "sbb"
-        device = "simulated"
-        size = "1x4"
-        addresses = [[3, 5, 7, 9]]
-        blades = " ABCDEFGHIJKLMNOPQRSTUVWXYZ**0123456789"
-        blade_time_ms = 40
-        """.write(to: file, atomically: true, encoding: .utf8)
-        let flapd = try await FlapdProcess.start(arguments: ["--config", file.path, "--no-sound"])
+        let file = try configurationFile(
+            """
+            [[panel]]
+            id = "station"
+            driver = "sbb"
+            device = "simulated"
+            size = "1x4"
+            addresses = [[3, 5, 7, 9]]
+            blades = " ABCDEFGHIJKLMNOPQRSTUVWXYZ**0123456789"
+            blade_time_ms = 40
+            """, named: "sbb")
+        let flapd = try await FlapdProcess.start(arguments: ["--config", file, "--no-sound"])
         teardown { await flapd.stop() }
         let result = try await ProcessRunner.run(
             try await PythonPeer.python(),

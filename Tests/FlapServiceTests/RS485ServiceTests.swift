@@ -99,9 +99,8 @@ import Testing
 
     /// flapd driving a wall of simulated modules, its panel's settings `wall` besides.
     static func flapd(wall: String) async throws -> InProcessFlapd {
-        let file = FileManager.default.temporaryDirectory.appendingPathComponent("rs485-\(UUID().uuidString).toml")
-        try ("[[panel]]\nid = \"wall\"\ndriver = \"rs485\"\ndevice = \"simulated\"\n" + wall).write(to: file, atomically: true, encoding: .utf8)
-        return try await InProcessFlapd.start(arguments: ["--config", file.path, "--no-sound"], time: .real)
+        let file = try configurationFile("[[panel]]\nid = \"wall\"\ndriver = \"rs485\"\ndevice = \"simulated\"\n" + wall, named: "rs485")
+        return try await InProcessFlapd.start(arguments: ["--config", file, "--no-sound"], time: .real)
     }
 
     func problems(_ panel: String) -> [String] {

@@ -10,19 +10,19 @@ import Testing
 /// what was wrong.
 @Suite(.cleansUp, .timeLimit(.minutes(2))) struct SBBServiceTests {
     @Test func aWallOfStationModulesShowsAMessage() async throws {
-        let file = FileManager.default.temporaryDirectory.appendingPathComponent("sbb-\(UUID().uuidString).toml")
-        try """
-        [[panel]]
-        id = "station"
-        driver = "sbb"
-        device = "simulated"
-        size = "1x4"
-        addresses = [[29, 30, 31, 32]]
-        blades = " ABCDEFGHIJKLMNOPQRSTUVWXYZ**0123456789"
-        blade_time_ms = 40
-        labels = ["", "", "", "", "", "", "", "", "", "", "", "", "", "", "", "", "", "", "", "", "", "", "", "", "", "", "", "Bern", "Basel SBB"]
-        """.write(to: file, atomically: true, encoding: .utf8)
-        let flapd = try await InProcessFlapd.start(arguments: ["--config", file.path, "--no-sound"], time: .real)
+        let file = try configurationFile(
+            """
+            [[panel]]
+            id = "station"
+            driver = "sbb"
+            device = "simulated"
+            size = "1x4"
+            addresses = [[29, 30, 31, 32]]
+            blades = " ABCDEFGHIJKLMNOPQRSTUVWXYZ**0123456789"
+            blade_time_ms = 40
+            labels = ["", "", "", "", "", "", "", "", "", "", "", "", "", "", "", "", "", "", "", "", "", "", "", "", "", "", "", "Bern", "Basel SBB"]
+            """, named: "sbb")
+        let flapd = try await InProcessFlapd.start(arguments: ["--config", file, "--no-sound"], time: .real)
         teardown { await flapd.stop() }
         let accepted = try await flapd.api.postJSON("/v1/messages", #"{"id": "m1", "text": "GO 9"}"#)
         #expect(accepted.status == 202)
@@ -105,5 +105,72 @@ import Testing
         #expect(problems("blades = \" AB\"").contains("size"))
         #expect(problems("size = \"1x2\"\nblades = \" AB\"\ndrum = \"vestaboard\"").contains("give blades"))
         #expect(problems("size = \"1x2\"\nblades = \" AB\"\naddresses = [[7, 8]]\nblade_time_ms = 60") == "")
+    }
+
+    /// A station clock beside a destination: an hours module (24 blades) and a minutes module
+    /// (60), each of its own type, named by address.
+    @Test func modulesOfOtherTypesShowTheirOwnBlades() async throws {
+        let hours = (0..<24).map { String(format: "%02d", $0) }, minutes = (0..<60).map { String(format: "%02d", $0) }
+        func quoted(_ labels: [String]) -> String { "[" + labels.map { "\"\($0)\"" }.joined(separator: ", ") + "]" }
+        let file = try configurationFile(
+            """
+            [[panel]]
+            id = "station"
+            driver = "sbb"
+            device = "simulated"
+            size = "1x3"
+            addresses = [[4, 5, 6]]
+            blades = " ABCDEFGHIJKLMNOPQRSTUVWXYZ*"
+            labels = ["", "", "", "", "", "", "", "", "", "", "", "", "", "", "", "", "", "", "", "", "", "", "", "", "", "", "", "Bern"]
+            blade_time_ms = 20
+            module_blades = { 5 = { blades = " \(String(repeating: "*", count: 23))", labels = \(quoted(hours)) }, 6 = { blades = " 123456789\(String(repeating: "*", count: 50))", labels = \(quoted(minutes)) } }
+            """, named: "sbb")
+        let flapd = try await InProcessFlapd.start(arguments: ["--config", file, "--no-sound"], time: .real)
+        teardown { await flapd.stop() }
+        let shown = try await flapd.api.postJSON("/v1/panels/station/blades", #"{"blades": [["Bern", "07", "45"]]}"#)
+        #expect(
+            shown.status == 200 && shown.text.contains(#""blades":[[27,7,45]]"#) && shown.text.contains(#""labels":[["Bern","07","45"]]"#),
+            "\(shown.text)")
+        // A blade past a module's own count, or a label of another module's type, is refused by its place.
+        let past = try await flapd.api.postJSON("/v1/panels/station/blades", #"{"blades": [[null, 30, null]]}"#)
+        #expect(past.status == 400 && past.text.contains("row 1, column 2: blade 30 is not one of the module's 0 to 23"), "\(past.text)")
+        let other = try await flapd.api.postJSON("/v1/panels/station/blades", #"{"blades": [[null, null, "Bern"]]}"#)
+        #expect(
+            other.status == 400 && (other.object["error"] as? String)?.hasPrefix("row 1, column 3: no blade is labelled \"Bern\"") == true,
+            "\(other.text)")
+        // A text message: each module by its own blades, a character one lacks warned about by its place.
+        let text = try await flapd.api.postJSON("/v1/messages", #"{"id": "m1", "text": "A 9"}"#)
+        #expect(text.status == 202 && (text.object["warnings"] as? [String] ?? []).isEmpty, "\(text.text)")
+        let lacking = try await flapd.api.postJSON("/v1/messages", #"{"id": "m2", "text": "B1C"}"#)
+        #expect(lacking.status == 202, "\(lacking.text)")
+        #expect(lacking.text.contains("row 1, column 2 has no 1 on its own flaps: shown as blank"), "\(lacking.text)")
+        #expect(lacking.text.contains("row 1, column 3 has no C on its own flaps: shown as blank"), "\(lacking.text)")
+        var panel: [String: Any] = [:]
+        _ = try await eventually(every: .milliseconds(200)) {
+            let status = try await flapd.api.get("/v1/status").object
+            panel = (status["panels"] as? [[String: Any]])?.first ?? [:]
+            return panel["message"] as? String == "m2" && panel["moving"] as? Bool == false
+        }
+        #expect((panel["faults"] as? [Any])?.isEmpty == true, "\(panel)")
+        let board = try await flapd.api.get("/v1/board").object
+        #expect(((board["panels"] as? [[String: Any]])?.first?["text"] as? [String])?.first == "B  ", "\(board)")
+    }
+
+    @Test func aModulesOwnBladesAreRefusedWithWhatWasWrong() throws {
+        func problems(_ keys: String) -> String {
+            do {
+                _ = try ConfigurationParser.parse(
+                    "[[panel]]\nid = \"s\"\ndriver = \"sbb\"\nsize = \"1x2\"\nblades = \" AB\"\n" + keys, file: "flapd.toml")
+                return ""
+            } catch {
+                return "\(error)"
+            }
+        }
+        #expect(
+            problems("module_blades = { 7 = \" 12\" }").contains("panel[0].module_blades.7: \"7\" is not the address of one of this wall's modules"))
+        #expect(problems("module_blades = { 2 = \"12\" }").contains("panel[0].module_blades.2: blade 0 (the module's home) must be blank"))
+        #expect(problems("module_blades = { 2 = { labels = [\"a\"] } }").contains("panel[0].module_blades.2.blades"))
+        #expect(problems("module_blades = { 2 = { blades = \" 1\", labels = [\"\", \"a\", \"b\"] } }").contains("3 labels for 2 blades"))
+        #expect(problems("module_blades = { 2 = \" 12\", 1 = { blades = \" *\", labels = [\"\", \"x\"] } }") == "")
     }
 }

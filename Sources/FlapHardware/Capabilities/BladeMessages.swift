@@ -2,8 +2,9 @@
 /// destinations, hours or minutes), each shown by its label or its index. A capability a panel
 /// may have: generic code asks for it with `as? any ShowsBlades`.
 public protocol ShowsBlades: Panel {
-    /// Each blade's label, by blade index.
-    nonisolated var bladeLabels: [String] { get }
+    /// The label of blade `blade` of the module at `index` (row-major; modules of different
+    /// types carry different blades), or its index as text where it has none.
+    nonisolated func label(ofBlade blade: Int, module index: Int) -> String
     /// Turns each module to the blade chosen for it (row-major; nil leaves it as it is), between
     /// boards, and answers once every module has landed with the blade each says it shows.
     func show(blades: [BladeChoice?]) async throws(ModuleCommandError) -> [Int]

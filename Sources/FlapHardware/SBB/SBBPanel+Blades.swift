@@ -4,8 +4,11 @@ import FlapCore
 /// board character: each module sent its blade, one frame at a time, then each read back once
 /// it rests, and flapd goes on from what they say.
 extension SBBPanel: ShowsBlades {
-    /// Each blade's label, by blade index.
-    public nonisolated var bladeLabels: [String] { blades.labels }
+    /// The label of blade `blade` of the module at `index`, or its index as text.
+    public nonisolated func label(ofBlade blade: Int, module index: Int) -> String {
+        let labels = moduleBlades[index].labels
+        return labels.indices.contains(blade) ? labels[blade] : "\(blade)"
+    }
 
     /// Turns each module to the blade chosen for it, and answers with the blade each says it
     /// shows. A label or index the modules lack is refused, by row and column, before anything moves.
@@ -17,6 +20,7 @@ extension SBBPanel: ShowsBlades {
         var targets: [Int?] = []
         for (index, choice) in choices.enumerated() {
             let place = "row \(index / size.columns + 1), column \(index % size.columns + 1)"
+            let blades = blades(index)
             switch choice {
             case nil: targets.append(nil)
             case .index(let blade)?:
@@ -50,6 +54,7 @@ extension SBBPanel: ShowsBlades {
             guard let target else { continue }
             // Sent even where flapd counts it there: a blade with no character is counted as the
             // one before it, and a module already there does not move.
+            let blades = blades(index)
             let from = blades.bladeIndex[estimated[index]]
             try await bus.send(.show(target), to: addresses[index])
             farthest = max(farthest, (target - from + blades.count) % blades.count)
@@ -58,8 +63,8 @@ extension SBBPanel: ShowsBlades {
         var shown: [Int] = []
         for index in targets.indices {
             let said = try await bladeAtRest(module: index, expected: targets[index])
-            let blade = said ?? blades.bladeIndex[estimated[index]]
-            estimated[index] = blades.drumFlap(atBlade: blade)
+            let blade = said ?? blades(index).bladeIndex[estimated[index]]
+            estimated[index] = blades(index).drumFlap(atBlade: blade)
             if let target = targets[index], said != nil, blade != target {
                 findings[index] =
                     "it shows blade \(blade) where it was sent blade \(target): check that its blades are configured in its order, and its catch"

@@ -16,6 +16,7 @@ extension SBBPanel {
     /// Asks each module of `moved` where it landed.
     func checkLandings(_ moved: [Int]) async throws {
         for index in moved {
+            let blades = blades(index)
             let sent = blades.bladeIndex[estimated[index]]
             // Silent, nothing is concluded.
             guard let shows = try await bladeAtRest(module: index, expected: sent), shows != sent else {
@@ -25,7 +26,8 @@ extension SBBPanel {
             let place = "row \(index / info.size.columns + 1), column \(index % info.size.columns + 1)"
             say(
                 .warning,
-                "\(bus.device): the module at \(addresses[index]) (\(place)) shows \(said(shows)) where it was sent \(said(sent)); sent it again")
+                "\(bus.device): the module at \(addresses[index]) (\(place)) shows \(said(shows, of: index)) where it was sent \(said(sent, of: index)); sent it again"
+            )
             try await bus.send(.show(sent), to: addresses[index])
             let ahead = (sent - shows + blades.count) % blades.count
             try await clock.sleep(until: clock.now.advanced(by: bladeTime * (ahead + 1)), tolerance: nil)
@@ -34,7 +36,7 @@ extension SBBPanel {
                 continue
             }
             findings[index] =
-                "it shows \(said(again)) where it was sent \(said(sent)), twice: check that its blades are configured in its order, and its catch"
+                "it shows \(said(again, of: index)) where it was sent \(said(sent, of: index)), twice: check that its blades are configured in its order, and its catch"
             estimated[index] = blades.drumFlap(atBlade: again)
         }
     }
@@ -45,7 +47,7 @@ extension SBBPanel {
     func bladeAtRest(module index: Int, expected: Int? = nil) async throws -> Int? {
         guard var shows = try await bladeShown(module: index) else { return nil }
         guard shows != expected else { return shows }
-        for _ in 0..<blades.count {
+        for _ in 0..<blades(index).count {
             try await clock.sleep(until: clock.now.advanced(by: bladeTime * 2), tolerance: nil)
             guard let next = try await bladeShown(module: index) else { return nil }
             guard next != shows else { return shows }
@@ -63,7 +65,7 @@ extension SBBPanel {
     /// The blade module `index` says it shows; nil when it did not answer or said one it has not.
     private func bladeShown(module index: Int) async throws -> Int? {
         do {
-            guard case .position(let blade)? = try await bus.ask(.position, of: addresses[index]), blade < blades.count else { return nil }
+            guard case .position(let blade)? = try await bus.ask(.position, of: addresses[index]), blade < blades(index).count else { return nil }
             return blade
         } catch is SBBAnswerError {
             return nil
@@ -71,8 +73,8 @@ extension SBBPanel {
     }
 
     /// A blade as a household reads it: `blade 3 ("C")`.
-    private func said(_ blade: Int) -> String {
-        guard let code = blades.shown[blade] else { return "blade \(blade)" }
+    private func said(_ blade: Int, of index: Int) -> String {
+        guard let code = blades(index).shown[blade] else { return "blade \(blade)" }
         return "blade \(blade) (\"\(code.character.map(String.init) ?? "a colour")\")"
     }
 }

@@ -24,7 +24,7 @@ extension SBBPanel: TakesModuleCommands {
         guard (1...size.rows).contains(row), (1...size.columns).contains(column) else { throw .offTheBoard(rows: size.rows, columns: size.columns) }
         let index = (row - 1) * size.columns + column - 1
         let address = addresses[index]
-        let command = try command(for: call)
+        let command = try command(for: call, blades: blades(index))
         await takeTurn()
         defer { endTurn() }
         var reply = ModuleReply(panel: info.id, row: row, column: column, id: address, sent: "")
@@ -58,7 +58,7 @@ extension SBBPanel: TakesModuleCommands {
                 guard let blade = try await bladeAtRest(module: index) else {
                     throw ModuleCommandError.noAnswer("the module at \(address) did not say where it landed: is its address right?")
                 }
-                estimated[index] = blades.drumFlap(atBlade: blade)
+                estimated[index] = blades(index).drumFlap(atBlade: blade)
                 reply.measured = ["blade": blade]
             }
         } catch let error as ModuleCommandError {
@@ -69,7 +69,7 @@ extension SBBPanel: TakesModuleCommands {
         return reply
     }
 
-    private func command(for call: ModuleCommandCall) throws(ModuleCommandError) -> SBBCommand {
+    private func command(for call: ModuleCommandCall, blades: SBBBlades) throws(ModuleCommandError) -> SBBCommand {
         switch call.name {
         case "about": return .position
         case "show":

@@ -14,7 +14,13 @@ public actor SBBPanel<C: Clock>: Panel where C.Duration == Duration {
     public nonisolated let profile: StepperProfile
     let bus: SBBBus<C>
     let clock: C
-    let blades: SBBBlades
+    /// The wall's blades, which modules with none of their own carry.
+    let wallBlades: SBBBlades
+    /// Each module's blades, row-major: the wall's, or its type's own (an hour or minute module
+    /// beside destinations).
+    let moduleBlades: [SBBBlades]
+    /// Each module's motion, row-major.
+    let profiles: [StepperProfile]
     let bladeTime: Duration
     /// Each cell's module address, row-major (changed by an `address` command).
     public internal(set) var addresses: [Int]
@@ -35,18 +41,23 @@ public actor SBBPanel<C: Clock>: Panel where C.Duration == Duration {
     private let revisionContinuation: AsyncStream<PlanRevision>.Continuation
     private let revisionStream: AsyncStream<PlanRevision>
 
-    /// A panel of the modules at `addresses` (row-major), each with `blades`, on `bus`.
+    /// A panel of the modules at `addresses` (row-major), each with `blades` unless `ownBlades`
+    /// gives its address blades of its own, on `bus`.
     public init(
-        info: PanelInfo, bus: SBBBus<C>, clock: C, addresses: [Int], blades: SBBBlades, bladeTime: Duration = SBBBlades.defaultBladeTime
+        info: PanelInfo, bus: SBBBus<C>, clock: C, addresses: [Int], blades: SBBBlades, bladeTime: Duration = SBBBlades.defaultBladeTime,
+        ownBlades: [Int: SBBBlades] = [:]
     ) {
         precondition(addresses.count == info.size.count, "one address a cell")
         self.info = info
         self.bus = bus
         self.clock = clock
         self.addresses = addresses
-        self.blades = blades
+        wallBlades = blades
+        moduleBlades = addresses.map { ownBlades[$0] ?? blades }
         self.bladeTime = bladeTime
-        profile = blades.profile(bladeTime: bladeTime)
+        let profile = blades.profile(bladeTime: bladeTime)
+        self.profile = profile
+        profiles = moduleBlades.map { $0 == blades ? profile : $0.profile(bladeTime: bladeTime) }
         estimated = Array(repeating: 0, count: addresses.count)
         (noticeStream, noticeContinuation) = AsyncStream.makeStream(of: PanelNotice.self, bufferingPolicy: .bufferingNewest(256))
         (revisionStream, revisionContinuation) = AsyncStream.makeStream(of: PlanRevision.self, bufferingPolicy: .bufferingNewest(8))
@@ -66,8 +77,8 @@ public actor SBBPanel<C: Clock>: Panel where C.Duration == Duration {
                 continue
             }
             do {
-                if case .position(let blade)? = try await bus.ask(.position, of: addresses[index]), blade < blades.count {
-                    estimated[index] = blades.drumFlap(atBlade: blade)
+                if case .position(let blade)? = try await bus.ask(.position, of: addresses[index]), blade < blades(index).count {
+                    estimated[index] = blades(index).drumFlap(atBlade: blade)
                     silent.removeAll()
                     continue
                 }
@@ -88,8 +99,17 @@ public actor SBBPanel<C: Clock>: Panel where C.Duration == Duration {
         for address in silent { try? await bus.send(.zero, to: address) }
     }
 
-    /// A blade at a time, and one frame at a time on the bus.
-    public func planTiming() async -> PlanTiming { PlanTiming(stepper: profile, frameInterval: Self.frameTime) }
+    /// A blade at a time, and one frame at a time on the bus; each module's own blades where
+    /// they differ from the wall's.
+    public func planTiming() async -> PlanTiming {
+        let own = moduleBlades.contains { $0 != wallBlades }
+        return PlanTiming(
+            stepper: profile, moduleSteppers: own ? profiles : nil, frameInterval: Self.frameTime,
+            moduleDrums: own ? moduleBlades.map(\.drum) : nil)
+    }
+
+    /// Module `index`'s blades (row-major).
+    func blades(_ index: Int) -> SBBBlades { moduleBlades[index] }
 
     // MARK: Panel
 
@@ -110,13 +130,13 @@ public actor SBBPanel<C: Clock>: Panel where C.Duration == Duration {
                 // a blade's time later, as its profile has it).
                 let sendAt = start.advanced(by: max(.zero, module.start - Self.frameTime))
                 try await clock.sleep(until: sendAt, tolerance: nil)
-                try await bus.send(.show(blades.bladeIndex[module.target]), to: addresses[i])
+                try await bus.send(.show(blades(i).bladeIndex[module.target]), to: addresses[i])
                 lastError = nil
                 sent.insert(i)
                 // Sent late (the bus busy, a machine busy): the module turns later than planned.
                 let turned = start.duration(to: clock.now) + SBBLine.airtime(of: 4)
                 if turned > revised.modules[i].start + .milliseconds(2) {
-                    revised = revised.replacing(module: i, to: module.target, from: module.origin, at: turned, profile: profile)
+                    revised = revised.replacing(module: i, to: module.target, from: module.origin, at: turned, profile: profiles[i])
                     revisionContinuation.yield(PlanRevision(original: plan, revised: revised))
                 }
             }

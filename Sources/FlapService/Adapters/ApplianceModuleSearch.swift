@@ -23,6 +23,6 @@ extension ApplianceBoards {
     func showBlades(panel id: String, _ choices: [BladeChoice?]) async throws(ModuleCommandError) -> (blades: [Int], labels: [String]) {
         guard let modules = panels.first(where: { $0.configuration.id == id })?.panel as? any ShowsBlades else { throw .noModules(panel: id) }
         let blades = try await modules.show(blades: choices)
-        return (blades, blades.map { modules.bladeLabels[$0] })
+        return (blades, blades.indices.map { modules.label(ofBlade: blades[$0], module: $0) })
     }
 }

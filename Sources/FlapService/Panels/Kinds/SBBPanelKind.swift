@@ -2,7 +2,9 @@ import FlapCore
 import FlapHardware
 import FlapLinux
 import FlapPrimitives
+import FlapSettings
 import FlapSimulated
+import FlapTOML
 import Logging
 
 /// `driver = "sbb"`: a wall of SBB/annax station modules on a USB RS-485 adapter (19200 baud,
@@ -18,6 +20,8 @@ struct SBBPanelKind: PanelKind {
         var addresses: [[Int]]?
         var blades: SBBBlades?
         var bladeTime = SBBBlades.defaultBladeTime
+        /// Modules whose type carries other blades than the wall's, by address.
+        var ownBlades: [Int: SBBBlades] = [:]
     }
 
     static let defaultDevice = "/dev/ttyUSB0"
@@ -59,12 +63,55 @@ struct SBBPanelKind: PanelKind {
             }
             modules.addresses = addresses
         }
+        let addresses = modules.addresses?.flatMap { $0 } ?? panel.size.map { Array(1...$0.count) }
+        modules.ownBlades = Self.ownBlades(&reader, addresses: addresses)
         for key in ["drum", "drum_string"] where reader[key] != nil {
             reader.fail(key, .elsewhere("an sbb panel's flaps are its blades: give blades (one character a blade), not \(key)"))
         }
         if panel.size == nil { reader.fail("size", .needs("an sbb panel", "its size, such as size = \"1x4\" (its modules are not counted)")) }
-        if let blades = modules.blades { panel.drum = blades.drum }
+        if let blades = modules.blades {
+            panel.drum = blades.drum
+            panel.moduleDrums = Self.moduleDrums(modules, wall: blades, addresses: addresses)
+        }
         panel.options = modules
+    }
+
+    /// `module_blades = { 12 = "…", 13 = { blades = "…", labels = […] } }`: the blades of each
+    /// module named by address whose type carries others than the wall's (an hour or minute
+    /// module beside destinations), with their labels.
+    static func ownBlades(_ reader: inout TableReader, addresses: [Int]?) -> [Int: SBBBlades] {
+        reader.declare("module_blades", .table)
+        guard var table = reader.table("module_blades") else { return [:] }
+        var own: [Int: SBBBlades] = [:]
+        for key in table.table.keys.sorted() {
+            guard let address = Int(key), addresses?.contains(address) ?? (0...255).contains(address) else {
+                table.fail(key, "\(key.debugDescription) is not the address of one of this wall's modules")
+                continue
+            }
+            var blades: SBBBlades?
+            if table[key]?.string != nil, let text = table.string(key) {
+                do { blades = try SBBBlades(text) } catch { table.fail(key, error.description) }
+            } else if var module = table.table(key) {
+                if let text = module.string("blades") {
+                    do { blades = try SBBBlades(text) } catch { module.fail("blades", error.description) }
+                } else {
+                    module.fail("blades", .needs("a module's own blades", "blades = \" ABC*0123\" (one character a blade)"))
+                }
+                if let labels = module.strings("labels"), let given = blades {
+                    do { blades = try given.labelled(labels) } catch { module.fail("labels", error.description) }
+                }
+                table.problems += module.problems
+            }
+            own[address] = blades
+        }
+        reader.problems += table.problems
+        return own
+    }
+
+    /// Each module's drum, row-major, where one has blades of its own; nil when none has.
+    static func moduleDrums(_ modules: Modules, wall: SBBBlades, addresses: [Int]?) -> [Drum]? {
+        guard !modules.ownBlades.isEmpty, let addresses else { return nil }
+        return addresses.map { (modules.ownBlades[$0] ?? wall).drum }
     }
 
     func make(_ panel: PanelSettings, with context: PanelContext) async throws -> PanelDriver {
@@ -83,7 +130,9 @@ struct SBBPanelKind: PanelKind {
             let twin = SimulatedSBBBus(
                 port: twinEnd, clock: clock,
                 modules: addresses.enumerated().map { n, address in
-                    SimulatedSBBModule(address: address, serial: UInt32(43_500 + n), blades: blades.count, bladeTime: modules.bladeTime)
+                    SimulatedSBBModule(
+                        address: address, serial: UInt32(43_500 + n), blades: (modules.ownBlades[address] ?? blades).count,
+                        bladeTime: modules.bladeTime)
                 })
             let running = Task { await twin.run() }
             stopCompanion = {
@@ -97,11 +146,13 @@ struct SBBPanelKind: PanelKind {
         }
         let bus = SBBBus(device: device, clock: clock, open: open)
         let info = PanelInfo(id: panel.id, size: size, drum: blades.drum, motion: .forwardOnly, driver: name)
-        let sbb = SBBPanel(info: info, bus: bus, clock: clock, addresses: addresses, blades: blades, bladeTime: modules.bladeTime)
+        let sbb = SBBPanel(
+            info: info, bus: bus, clock: clock, addresses: addresses, blades: blades, bladeTime: modules.bladeTime, ownBlades: modules.ownBlades)
         await sbb.start()
         var settled = panel
         settled.size = size
         settled.drum = blades.drum
+        settled.moduleDrums = Self.moduleDrums(modules, wall: blades, addresses: addresses)
         return PanelDriver(panel: sbb, configuration: settled, snapshots: nil, stopCompanion: stopCompanion)
     }
 }
