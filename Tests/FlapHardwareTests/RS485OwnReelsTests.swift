@@ -85,3 +85,18 @@ extension RS485OwnReelsTests {
         #expect(await rig.panel.planTiming().moduleDrums == nil)
     }
 }
+
+extension RS485OwnReelsTests {
+    @Test func anUnpoweredUniversalWallIsNotAskedForItsFlaps() async throws {
+        let rig = await RS485PanelTests.Rig.make(rows: 1, columns: 8, firmware: .universal, onTheBus: [])
+        teardown { await rig.stop() }
+        let homing = await rig.panel.homingTime
+        let start = rig.clock.now
+        try await rig.panel.homed()
+        // Three silent dumps end the asking; no module is then asked for its flaps.
+        let asking = start.duration(to: rig.clock.now) - homing
+        #expect(asking <= .milliseconds(1500 * 3 + 100), "three dumps of 1.5 s at most: \(asking)")
+        let sent = String(decoding: await rig.bus.received.map(\.byte), as: UTF8.self)
+        #expect(!sent.contains("A"), "\(sent.debugDescription)")
+    }
+}

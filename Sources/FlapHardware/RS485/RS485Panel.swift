@@ -49,6 +49,8 @@ public actor RS485Panel<C: Clock>: StartsBlank where C.Duration == Duration {
     var numberingState: RS485Numbering
     /// Whether the modules were asked for their calibration since they homed.
     private var asked = false
+    /// The modules that answered that asking: the only ones then asked for their flaps.
+    var answeredAtStart: Set<Int> = []
     /// Whether a command (or the first asking of calibrations) has the bus, and who waits for
     /// it: one exchange at a time, or one command's wait for its answer would discard another's.
     var exchanging = false
@@ -159,6 +161,7 @@ public actor RS485Panel<C: Clock>: StartsBlank where C.Duration == Duration {
             }
             if let answer {
                 learn(answer, module: index)
+                answeredAtStart.insert(index)
                 silent.removeAll()
             } else {
                 silent.append(ids[index])
