@@ -11,16 +11,13 @@ import sys
 
 from selenium.webdriver.common.by import By
 
-from browser_support import console_errors, browser, sign_in, tap, wait
+from browser_support import console_errors, owner_on_a_phone, tap, wait
 
 base, key = sys.argv[1], sys.argv[2]
 
 out = {}
-driver = browser()
+driver = owner_on_a_phone(base, key)
 try:
-    driver.set_window_size(390, 844)
-    sign_in(driver, base, key)
-    wait(lambda: driver.find_element(By.ID, "app").is_displayed())
     panels = lambda: driver.find_element(By.ID, "panels")
     button = lambda: next(b for b in panels().find_elements(By.TAG_NAME, "button") if b.get_attribute("data-find"))
     out["offered"] = wait(lambda: button().text == "Find its modules")

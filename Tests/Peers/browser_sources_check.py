@@ -11,16 +11,13 @@ import sys
 
 from selenium.webdriver.common.by import By
 
-from browser_support import accessibility, browser, sign_in, wait
+from browser_support import accessibility, owner_on_a_phone, wait
 
 base, key = sys.argv[1], sys.argv[2]
 
 out = {}
-driver = browser()
+driver = owner_on_a_phone(base, key)
 try:
-    driver.set_window_size(390, 844)
-    sign_in(driver, base, key)
-    wait(lambda: driver.find_element(By.ID, "app").is_displayed())
     links = lambda: driver.find_element(By.ID, "links")
     out["listed"] = wait(lambda: "Source weather" in links().text and "Up to date" in links().text)
     out["links"] = links().text

@@ -11,16 +11,13 @@ import sys
 
 from selenium.webdriver.common.by import By
 
-from browser_support import accessibility, browser, click, sign_in, wait
+from browser_support import accessibility, click, owner_on_a_phone, wait
 
 base, key = sys.argv[1], sys.argv[2]
 
 out = {}
-driver = browser()
+driver = owner_on_a_phone(base, key)
 try:
-    driver.set_window_size(390, 844)
-    sign_in(driver, base, key)
-    wait(lambda: driver.find_element(By.ID, "app").is_displayed())
     out["calibrationShown"] = wait(lambda: driver.find_element(By.ID, "cal-row").is_displayed())
     out["sidewaysScroll"] = driver.execute_script("return document.documentElement.scrollWidth - document.documentElement.clientWidth")
     column = driver.find_element(By.ID, "cal-column")

@@ -101,6 +101,19 @@ def sign_in(driver, base, typed):
     driver.find_element(By.CSS_SELECTOR, "#sign-in-form button").click()
 
 
+def owner_on_a_phone(base, key):
+    """A phone-sized (390×844) Chromium signed in with the owner's key, its page open."""
+    driver = browser()
+    try:
+        driver.set_window_size(390, 844)
+        sign_in(driver, base, key)
+        wait(lambda: driver.find_element(By.ID, "app").is_displayed())
+    except BaseException:
+        driver.quit()
+        raise
+    return driver
+
+
 def send_for_later(driver, words):
     """Writes `words` in the composer, chooses an hour from now (to the minute) and sends it."""
     text = driver.find_element(By.ID, "text")
