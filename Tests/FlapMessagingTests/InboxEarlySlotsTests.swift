@@ -47,4 +47,41 @@ import Testing
         _ = try await inbox.accept(message("b2", from: "bob"), now: t0)
         #expect(try await inbox.slots().map(\.id) == ["a1", "b2"])
     }
+
+    /// A lone message that takes its slot is decided by reads; its writes (the message, the slot,
+    /// the replaced message's receipt, the sender's allowance) follow once the panels are told,
+    /// in the same transaction: all of them are on the disk when its sender hears.
+    @Test func aLoneMessagesWritesAreAllCommittedAfterThePanelsAreTold() async throws {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("late-\(UUID().uuidString).sqlite").path
+        let inbox = try Inbox(path: path, rules: SenderRules(ratePerHour: 2))
+        let events = await inbox.events()
+        _ = try await inbox.accept(message("a1"), now: t0)
+        #expect(try await inbox.slots().map(\.id) == ["a1"])
+        var later = message("a2")
+        later.createdAt = t0 + 10
+        guard case .accepted(let receipt) = try await inbox.accept(later, now: t0 + 10) else {
+            Issue.record("a2 was not accepted")
+            return
+        }
+        #expect(receipt.status == .accepted)
+        #expect(try await inbox.slots().map(\.id) == ["a2"])
+        var told = events.makeAsyncIterator()
+        guard case .final(let replaced)? = await told.next() else {
+            Issue.record("a1's final receipt was not announced")
+            return
+        }
+        #expect(replaced.id == "a1" && replaced.status == .superseded && replaced.reason == "replaced by a2")
+        #expect(replaced.finalAt == t0 + 10)
+
+        // Read again from the file, as after a restart: every write is there.
+        await inbox.finishWriting()
+        let reopened = try Inbox(path: path, rules: SenderRules(ratePerHour: 2))
+        #expect(try await reopened.slots().map(\.id) == ["a2"], "the slot and the message's body")
+        #expect(try await reopened.receipt(id: "a1") == replaced)
+        #expect(try await reopened.receipt(id: "a2")?.status == .accepted)
+        guard case .rateLimited = try await reopened.accept(message("a3"), now: t0 + 11) else {
+            Issue.record("alice's allowance of 2 an hour was not written")
+            return
+        }
+    }
 }

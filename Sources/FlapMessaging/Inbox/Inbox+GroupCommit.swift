@@ -11,10 +11,12 @@ extension Inbox {
 
     /// Commits queued operations, a group per transaction, until none are left. A group's slot
     /// edits reach the panels as soon as its statements have run, so a board starts moving while
-    /// the rest is written (its messages' bodies) and the disk catches up (undone if that fails); its callers are answered, and its announcements
-    /// go out, only once it is committed, in commit order. A small group's statements run here,
-    /// on the thread that queued it, and only its commit on the database's thread: the panel's
-    /// task, woken by the edits, then runs on a thread already awake.
+    /// the rest is written (its messages' bodies; all of a lone message's writes) and the disk
+    /// catches up (undone if that fails); its callers are answered, and its announcements go
+    /// out, only once it is committed, in commit order. A small group's statements run here,
+    /// on the thread that queued it, and the rest of it on the database's thread, handed over
+    /// before the panels are told: the panel's task, woken by the edits, then runs on this
+    /// thread, already awake, rather than waiting for another to wake.
     func write() async {
         while !queue.isEmpty {
             let group = Array(queue.prefix(Self.largestGroup))
@@ -23,6 +25,7 @@ extension Inbox {
             let early = Atomic(false)
             let statements: @Sendable (SQLiteConnection) throws -> WrittenGroup = { db in
                 var writer = InboxWriter(db: db, rules: rules, seq: firstSeq)
+                writer.defersWrites = group.count == 1
                 let answers = group.map { $0.run(&writer) }
                 return WrittenGroup(
                     answers: answers, events: writer.events, seq: writer.seq, slotEdits: writer.slotEdits,

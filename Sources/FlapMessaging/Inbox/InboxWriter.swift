@@ -8,17 +8,22 @@ struct InboxWriter {
     let db: SQLiteConnection
     let rules: SenderRules
     /// The arrival order of the last message accepted.
-    private(set) var seq: Int64
-    private(set) var events: [InboxEvent] = []
+    var seq: Int64
+    var events: [InboxEvent] = []
     /// The slot changes made, in order, for the inbox's copy of the slots.
-    private(set) var slotEdits: [SlotEdit] = []
+    var slotEdits: [SlotEdit] = []
     var slotsChanged: Bool { !slotEdits.isEmpty }
     /// Whether a message was sent for later, released or cancelled.
     private(set) var scheduleChanged = false
     /// Writes of this transaction made after the panels are told of its slot edits: the
     /// bodies of messages that show now (encoding one is a good part of a message's way to the
-    /// board). They commit with the rest, or nothing does.
-    private(set) var lateWrites: [@Sendable (SQLiteConnection) throws -> Void] = []
+    /// board), and every write of a lone message that takes its slot. They commit with the
+    /// rest, or nothing does.
+    var lateWrites: [@Sendable (SQLiteConnection) throws -> Void] = []
+    /// Whether an acceptance that takes its slot is decided by reads alone and all its writes
+    /// come after the panels are told: true only for a transaction of one operation, where
+    /// nothing after it reads what it wrote.
+    var defersWrites = false
 
     init(db: SQLiteConnection, rules: SenderRules, seq: Int64) {
         self.db = db
@@ -192,11 +197,26 @@ struct InboxWriter {
         }
         if let original = try original(of: message, repetition) { return .duplicate(original) }
         if let refusal = rules.refusal(for: message.sender.id) { return .refused(refusal) }
-        if let wait = try RateBuckets.take(db, sender: message.sender.id, now: now, perHour: rules.ratePerHour) {
+        let later = defersWrites
+        if let wait = try RateBuckets.take(
+            db, sender: message.sender.id, now: now, perHour: rules.ratePerHour,
+            write: { sql, arguments in
+                try write(sql, arguments, later: later)
+            })
+        {
             return .rateLimited(retryAfter: wait)
         }
         seq += 1
         let waits = message.notBefore.map { $0 > now } ?? false
+        let receipt = Receipt(
+            id: message.id, sender: message.sender.id, status: waits ? .scheduled : .accepted, reason: nil, receivedAt: now,
+            createdAt: message.createdAt, expiresAt: message.expiresAt, notBefore: message.notBefore, finalAt: nil,
+            text: message.summary)
+        let repeatKey = repetition == .alwaysNew ? nil : message.repeatKey
+        if !waits, defersWrites, case .takes(let current) = try slotTaking(by: message, now: now) {
+            try placeLater(message, repeatKey: repeatKey, replacing: current, now: now)
+            return .accepted(receipt)
+        }
         // A message for later is read back by its release: its body is written at once. One
         // that shows now is written after the panels hear of it, in this transaction.
         let body = waits ? try JSONEncoder().encode(message) : Data()
@@ -208,20 +228,7 @@ struct InboxWriter {
             }
         }
         try execute(
-            """
-            INSERT INTO message (id, sender, senderName, source, body, createdAt, expiresAt, notBefore, receivedAt, seq, status, repeatKey, summary)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-            """,
-            [
-                message.id, message.sender.id, message.sender.name, message.source.rawValue, body,
-                message.createdAt.timeIntervalSince1970, message.expiresAt.timeIntervalSince1970,
-                message.notBefore?.timeIntervalSince1970, now.timeIntervalSince1970, seq,
-                (waits ? ReceiptStatus.scheduled : .accepted).rawValue, repetition == .alwaysNew ? nil : message.repeatKey, message.summary
-            ])
-        let receipt = Receipt(
-            id: message.id, sender: message.sender.id, status: waits ? .scheduled : .accepted, reason: nil, receivedAt: now,
-            createdAt: message.createdAt, expiresAt: message.expiresAt, notBefore: message.notBefore, finalAt: nil,
-            text: message.summary)
+            Self.insertMessage, Self.row(of: message, body: body, now: now, seq: seq, status: waits ? .scheduled : .accepted, repeatKey: repeatKey))
         if waits {
             scheduleChanged = true
             return .accepted(receipt)
@@ -285,7 +292,7 @@ struct InboxWriter {
 
     /// Runs `sql` through SQLite's prepared statement kept for it: compiling each statement
     /// anew cost more than the rest of an acceptance.
-    private func execute(_ sql: String, _ arguments: SQLiteArguments) throws {
+    func execute(_ sql: String, _ arguments: SQLiteArguments) throws {
         try db.cachedStatement(sql: sql).execute(arguments: arguments)
     }
 }

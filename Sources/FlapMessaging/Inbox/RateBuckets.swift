@@ -6,7 +6,11 @@ import FoundationEssentials
 /// taken from in the same transaction as the message it admits.
 enum RateBuckets {
     /// Takes a token for `sender` at `now`; nil if allowed, else the seconds until the next token.
-    static func take(_ db: SQLiteConnection, sender: String, now: Date, perHour: Int) throws -> TimeInterval? {
+    /// The bucket's new level is written through `write` (at once, or later in the transaction).
+    static func take(
+        _ db: SQLiteConnection, sender: String, now: Date, perHour: Int,
+        write: (String, SQLiteArguments) throws -> Void
+    ) throws -> TimeInterval? {
         guard perHour > 0 else { return nil }
         let capacity = Double(perHour)
         let rate = capacity / 3600
@@ -17,8 +21,7 @@ enum RateBuckets {
             tokens = min(capacity, (try row["tokens"] as Double) + max(0, now.timeIntervalSince1970 - at) * rate)
         }
         guard tokens >= 1 else { return (1 - tokens) / rate }
-        try db.cachedStatement(sql: "INSERT OR REPLACE INTO rateBucket (sender, tokens, at) VALUES (?, ?, ?)")
-            .execute(arguments: [sender, tokens - 1, now.timeIntervalSince1970])
+        try write("INSERT OR REPLACE INTO rateBucket (sender, tokens, at) VALUES (?, ?, ?)", [sender, tokens - 1, now.timeIntervalSince1970])
         return nil
     }
 

@@ -86,21 +86,28 @@ public final class SQLiteDatabase: Sendable {
         }
     }
 
-    /// ``write(_:beforeCommit:finishing:)`` with `body`, `beforeCommit` and `finishing` run here, on the caller's
-    /// thread, and only the commit (its fsync) on the database's own thread: work `beforeCommit`
-    /// wakes runs on a thread already awake. The transaction stays open between the two, so the
-    /// caller makes sure nothing else writes through this database until this returns.
+    /// ``write(_:beforeCommit:finishing:)`` with `body` and `beforeCommit` run here, on the
+    /// caller's thread, and `finishing` and the commit (its fsync) on the database's own thread.
+    /// The rest of the transaction is handed over before `beforeCommit` runs, so this thread is
+    /// free as soon as it returns: the work `beforeCommit` wakes (a panel's task) runs on a
+    /// thread already awake rather than waiting for one to wake. The transaction stays open
+    /// between the two, so the caller makes sure nothing else writes through this database
+    /// until this returns.
     public func writeStartingHere<T: Sendable>(
-        _ body: (SQLiteConnection) throws -> T, beforeCommit: (T) -> Void, finishing: (T, SQLiteConnection) throws -> Void = { _, _ in }
+        _ body: (SQLiteConnection) throws -> T, beforeCommit: (T) -> Void,
+        finishing: @escaping @Sendable (T, SQLiteConnection) throws -> Void = { _, _ in }
     ) async throws -> T {
-        let result = try writer.withLock { connection in
-            let result = try connection.open("BEGIN IMMEDIATE", body)
-            beforeCommit(result)
-            try connection.finish(result, finishing)
-            return result
-        }
+        let result = try writer.withLock { try $0.open("BEGIN IMMEDIATE", body) }
         try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
-            writing.async { continuation.resume(with: Result { try self.writer.withLock { try $0.commit() } }) }
+            writing.async {
+                continuation.resume(
+                    with: Result {
+                        try self.writer.withLock {
+                            try $0.finish(result, finishing); try $0.commit()
+                        }
+                    })
+            }
+            beforeCommit(result)
         }
         return result
     }
