@@ -53,7 +53,8 @@ extension InboxWriter {
             if !replaced.status.isFinal {
                 replaced.status = .superseded
                 replaced.reason = "replaced by \(message.id)"
-                replaced.finalAt = now
+                // As it reads back from the file, to the last bit, as `finish` announces it.
+                replaced.finalAt = Date(timeIntervalSince1970: now.timeIntervalSince1970)
                 events.append(.final(replaced))
                 try write(
                     "UPDATE message SET status = ?, reason = ?, finalAt = ? WHERE id = ? AND status IN ('accepted', 'scheduled')",
