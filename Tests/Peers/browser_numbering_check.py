@@ -14,6 +14,7 @@ import json
 import os
 import signal
 import sys
+import time
 import urllib.request
 
 from selenium.webdriver.common.by import By
@@ -55,7 +56,14 @@ try:
     sign_in(driver, base, key)
     wait(lambda: driver.find_element(By.ID, "app").is_displayed())
     panels = lambda: driver.find_element(By.ID, "panels")
-    note = lambda: driver.find_element(By.ID, "numbering-note").text
+    notes = []  # every note the page showed, with the seconds since the check began: what a failure says
+    began = time.time()
+
+    def note():
+        text = driver.find_element(By.ID, "numbering-note").text
+        if not notes or notes[-1][1] != text:
+            notes.append([round(time.time() - began, 1), text])
+        return text
 
     def start_numbering():
         tap(driver, lambda: next(b for b in panels().find_elements(By.TAG_NAME, "button") if b.text == "Number its modules"))
@@ -102,6 +110,7 @@ try:
     tap(driver, lambda: driver.find_element(By.CSS_SELECTOR, '#numbering-grid button[data-row="1"][data-column="2"]'))
     out["renumbered"] = wait(lambda: note() == "Every place answers: the board shows READY.", seconds=60)
     out["note"] = note()
+    out["notes"] = notes[-40:]
     out["consoleErrors"] = console_errors(driver)
 finally:
     driver.quit()
